@@ -1,0 +1,1 @@
+"""Arbitre in chats: commands, storage, rendering, adapters and the CLI."""
