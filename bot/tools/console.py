@@ -1,0 +1,20 @@
+"""``arbitre console``: the chat room in the terminal (the embedded default)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from bot.console import run_console
+
+    return run_console(args, sys.stdin, out)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("console", help="a chat room in the terminal (the embedded default)")
+    parser.add_argument("--db", help="SQLite file (default: ~/.local/share/arbitre/arbitre.sqlite)")
+    parser.add_argument("--lang", choices=["fr", "en"], default="fr")
+    parser.set_defaults(handler=run)
