@@ -146,3 +146,103 @@ class NotConnectedError(PlacementError):
     def __init__(self, move: str) -> None:
         super().__init__(f"{move}: touches no letter already on the board")
         self.move = move
+
+
+# --- classic game --------------------------------------------------------------
+
+
+class GameError(ArbitreError):
+    """A game event that the state of the game does not allow."""
+
+
+class GameOverError(GameError):
+    """An event after the end of the game."""
+
+    def __init__(self, event: str) -> None:
+        super().__init__(f"{event}: the game is over")
+        self.event = event
+
+
+class UnknownPlayerError(GameError):
+    """A player name that is not in the game."""
+
+    def __init__(self, player: str, players: tuple[str, ...]) -> None:
+        super().__init__(f"{player!r} is not a player of this game ({', '.join(players)})")
+        self.player = player
+        self.players = players
+
+
+class PlayerCountError(GameError):
+    """Too few or too many players for the rule set."""
+
+    def __init__(self, count: int, low: int, high: int) -> None:
+        super().__init__(f"{count} players: this game is for {low} to {high}")
+        self.count = count
+        self.low = low
+        self.high = high
+
+
+class DuplicatePlayerError(GameError):
+    """A player who is already in the game."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(f"{player!r} is already in the game")
+        self.player = player
+
+
+class GameStartedError(GameError):
+    """Joining a game after its first move."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(f"{player!r} cannot join: the game has started")
+        self.player = player
+
+
+class NothingToChallengeError(GameError):
+    """A challenge when the last sheet line is not a standing play."""
+
+    def __init__(self, last: str) -> None:
+        super().__init__(f"nothing to challenge: the last line is {last}")
+        self.last = last
+
+
+class WordNotInMoveError(GameError):
+    """A challenged word that the last move did not form."""
+
+    def __init__(self, word: str, formed: tuple[str, ...]) -> None:
+        super().__init__(f"{word} was not formed by the last move ({', '.join(formed)})")
+        self.word = word
+        self.formed = formed
+
+
+class NothingToUndoError(GameError):
+    """An undo on an empty sheet."""
+
+    def __init__(self) -> None:
+        super().__init__("nothing to undo: the sheet is empty")
+
+
+class ExchangeNotAllowedError(GameError):
+    """An exchange with too few tiles left in the bag."""
+
+    def __init__(self, in_bag: int, needed: int) -> None:
+        super().__init__(f"exchange refused: {in_bag} tiles in the bag, {needed} needed")
+        self.in_bag = in_bag
+        self.needed = needed
+
+
+class ExchangeSizeError(GameError):
+    """An exchange of no tile or of more tiles than a rack holds."""
+
+    def __init__(self, tiles: str) -> None:
+        super().__init__(f"{tiles!r}: an exchange is 1 to 7 tiles (letters or a number)")
+        self.tiles = tiles
+
+
+class RackSpecError(GameError):
+    """Remaining letters at the end of the game that cannot be read."""
+
+    def __init__(self, player: str, rack: str) -> None:
+        super().__init__(f"{player}: {rack!r} is neither letters (? for a joker) nor a number")
+        self.player = player
+        self.rack = rack

@@ -1,0 +1,41 @@
+"""Settling "is this a word?": the words a move forms, each valid or not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Protocol
+
+from .edition import fold_accents
+from .placement import Placement
+
+
+class WordList(Protocol):
+    """Anything that answers membership for uppercase words (a ``core.lexicon.Lexicon``, a set)."""
+
+    def __contains__(self, word: object) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One word and whether the word list has it."""
+
+    word: str
+    valid: bool
+
+    def __str__(self) -> str:
+        return f"{self.word} {'valid' if self.valid else 'invalid'}"
+
+
+def normalise_query(word: str) -> str:
+    """A word as typed by a player, folded to the list's form: ``Écoles`` -> ``ECOLES``."""
+    return fold_accents(word.strip()).upper()
+
+
+def check_words(words: Iterable[str], word_list: WordList) -> tuple[Verdict, ...]:
+    """Each word (any case, accents allowed) with its verdict, in the order given."""
+    return tuple(Verdict(w, w in word_list) for w in (normalise_query(word) for word in words))
+
+
+def adjudicate(placement: Placement, word_list: WordList) -> tuple[Verdict, ...]:
+    """Every word a placement forms (main word first) with its verdict."""
+    return check_words((w.text for w in placement.words), word_list)

@@ -1,0 +1,443 @@
+"""The classic game: events in, board and score sheet out.
+
+``ClassicGame`` keeps its list of events; its state (board, sheet, whose turn,
+unseen tiles, scoreless streak, result) is what replaying them gives. Like
+python-chess, moves are parsed and checked (``evaluate``) before being pushed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from .board import Board, Tile
+from .edition import JOKER, Edition, fold_accents
+from .errors import (
+    DuplicatePlayerError,
+    ExchangeNotAllowedError,
+    ExchangeSizeError,
+    GameOverError,
+    GameStartedError,
+    NothingToChallengeError,
+    NothingToUndoError,
+    PlayerCountError,
+    RackSpecError,
+    UnknownPlayerError,
+    WordNotInMoveError,
+)
+from .events import (
+    Challenge,
+    ChallengeBonus,
+    End,
+    Event,
+    Exchange,
+    Join,
+    Pass,
+    Penalty,
+    Play,
+    TimePenalty,
+    Undo,
+    Withdrawn,
+)
+from .notation import Notation, format_move, parse_move
+from .placement import Placement, apply_placement, validate_move
+from .rules import GoingOut, RuleSet, rule_set_for_players
+from .scoring import MoveScore, score_placement
+
+TURN_KINDS = frozenset({"play", "pass", "exchange", "lost_turn"})
+
+
+@dataclass
+class SheetLine:
+    """One line of the score sheet."""
+
+    number: int
+    player: str
+    kind: str  # play, pass, exchange, lost_turn, challenge_penalty, challenge_bonus, penalty, time_penalty, end
+    text: str
+    points: int
+    total: int = 0
+    notes: list[str] = field(default_factory=list)
+    placement: Placement | None = None
+    score: MoveScore | None = None
+    removed: bool = False  # a play taken off the board after a challenge
+
+    def __str__(self) -> str:
+        sign = f"{self.points:+d}" if self.kind != "play" else str(self.points)
+        return f"{self.number}. {self.player}: {self.text} {sign} = {self.total}"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's result: score before the rack adjustment, the adjustment, final score, place."""
+
+    player: str
+    before: int
+    adjustment: int
+    final: int
+    place: int
+
+    def __str__(self) -> str:
+        return f"{self.place}. {self.player} {self.final} ({self.before} {self.adjustment:+d})"
+
+
+def shared_places(scores: Sequence[tuple[str, int]]) -> list[tuple[str, int, int]]:
+    """(name, score, place) best first; equal scores share a place (1, 1, 3)."""
+    ordered = sorted(scores, key=lambda item: -item[1])
+    places: list[tuple[str, int, int]] = []
+    for index, (name, score) in enumerate(ordered):
+        place = places[-1][2] if places and places[-1][1] == score else index + 1
+        places.append((name, score, place))
+    return places
+
+
+def rack_value(rack: str, edition: Edition) -> int:
+    """The value of remaining letters (``?`` joker = 0) or a number given as text."""
+    text = rack.strip()
+    if text.lstrip("-").isdigit():
+        return abs(int(text))
+    letters = fold_accents(text).upper().replace(" ", "")
+    if any(c != JOKER and c not in edition.values for c in letters):
+        raise ValueError(rack)
+    return sum(edition.values.get(c, 0) for c in letters)
+
+
+class ClassicGame:
+    """A classic game between named players under a rule set; state rebuilt from events."""
+
+    def __init__(
+        self,
+        edition: Edition,
+        rules: RuleSet,
+        players: Iterable[str] = (),
+        notation: Notation = Notation.FISF,
+        events: Iterable[Event] = (),
+    ) -> None:
+        self.edition = edition
+        self.base_rules = rules
+        self.notation = notation
+        self.initial_players = tuple(players)
+        if len(set(self.initial_players)) != len(self.initial_players):
+            duplicates = [p for p, n in Counter(self.initial_players).items() if n > 1]
+            raise DuplicatePlayerError(duplicates[0])
+        self.events: list[Event] = []
+        self._reset()
+        for event in events:
+            self.push(event)
+
+    # --- derived state -------------------------------------------------------
+
+    def _reset(self) -> None:
+        self.players: list[str] = list(self.initial_players)
+        self.board = Board()
+        self.lines: list[SheetLine] = []
+        self.turn = 0
+        self.ended = False
+        self.alerts: list[str] = []
+        self._skips: Counter[str] = Counter()
+        self._effective: list[Event] = []
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set in force for this number of players."""
+        return rule_set_for_players(self.base_rules, max(len(self.players), 2))
+
+    @property
+    def to_move(self) -> str | None:
+        """Whose turn it is (None before any player joined or after the end)."""
+        if not self.players or self.ended:
+            return None
+        return self.players[self.turn % len(self.players)]
+
+    @property
+    def started(self) -> bool:
+        return any(line.kind in TURN_KINDS for line in self.lines)
+
+    def totals(self) -> dict[str, int]:
+        """Each player's current total."""
+        totals = {p: 0 for p in self.players}
+        for line in self.lines:
+            totals[line.player] += line.points
+        return totals
+
+    def unseen(self) -> Counter[str]:
+        """Tiles not on the board (``?`` for jokers): the bag plus every rack."""
+        counts: Counter[str] = Counter(self.edition.bag())
+        for _, _, tile in self.board.tiles():
+            counts[JOKER if tile.joker else tile.letter] -= 1
+        return +counts
+
+    def bag_count(self) -> int:
+        """Tiles left in the bag when every rack is full."""
+        unseen = sum(self.unseen().values())
+        return max(0, unseen - self.edition.rack_size * len(self.players))
+
+    def scoreless_streak(self) -> int:
+        """Consecutive scoreless turns at the end of the sheet."""
+        streak = 0
+        for line in reversed(self.lines):
+            if line.kind not in TURN_KINDS:
+                continue
+            if self.rules.scoreless_counts_only_passes and line.kind != "pass":
+                break
+            if line.points != 0:
+                break
+            streak += 1
+        return streak
+
+    @property
+    def scoreless_limit_reached(self) -> bool:
+        """Whether the sheet reached the rule set's limit of scoreless turns (never ends the game)."""
+        return bool(self.players) and self.scoreless_streak() >= self.rules.scoreless_limit(len(self.players))
+
+    def last_play_line(self) -> SheetLine | None:
+        """The last sheet line if it is a standing play (what a challenge would target)."""
+        for line in reversed(self.lines):
+            if line.kind in ("challenge_penalty", "challenge_bonus", "lost_turn") or line.kind == "penalty":
+                continue
+            return line if line.kind == "play" and not line.removed else None
+        return None
+
+    def standings(self) -> list[Standing]:
+        """Results with places; before the end the adjustment is 0."""
+        totals = self.totals()
+        adjustments = {p: 0 for p in self.players}
+        for line in self.lines:
+            if line.kind == "end":
+                adjustments[line.player] += line.points
+        places = shared_places([(p, totals[p]) for p in self.players])
+        return [
+            Standing(name, score - adjustments[name], adjustments[name], score, place)
+            for name, score, place in places
+        ]
+
+    # --- checking without changing ------------------------------------------
+
+    def evaluate(self, move_text: str) -> tuple[Placement, MoveScore]:
+        """Parse, place and score a move on the current board without recording it."""
+        move = parse_move(move_text, self.notation)
+        placement = validate_move(self.board, move, self.notation, rack_size=self.edition.rack_size)
+        return placement, score_placement(placement, self.edition)
+
+    def canonical_move(self, move_text: str) -> str:
+        """The move in canonical form in the game's notation (what a Play event stores)."""
+        return format_move(parse_move(move_text, self.notation), self.notation)
+
+    # --- events -----------------------------------------------------------------
+
+    def push(self, event: Event) -> None:
+        """Apply an event, or raise a GameError/PlacementError and leave the game unchanged."""
+        if isinstance(event, Undo):
+            if not any(not isinstance(e, Join) for e in self._effective):
+                raise NothingToUndoError()
+            self.events.append(event)
+            self._replay()
+            return
+        try:
+            self._apply(event)
+        except Exception:
+            self._replay()  # back to the state of the recorded events
+            raise
+        self.events.append(event)
+        self._effective.append(event)
+
+    def _replay(self) -> None:
+        """Rebuild the state from the events, dropping what each Undo removed."""
+        effective: list[Event] = []
+        for event in self.events:
+            if isinstance(event, Undo):
+                _drop_last_line_event(effective)
+            else:
+                effective.append(event)
+        self._reset()
+        for event in effective:
+            self._apply(event)
+            self._effective.append(event)
+
+    def _player(self, name: str) -> str:
+        if name not in self.players:
+            raise UnknownPlayerError(name, tuple(self.players))
+        return name
+
+    def _add_line(self, player: str, kind: str, text: str, points: int, **extra: object) -> SheetLine:
+        total = self.totals()[player] + points
+        line = SheetLine(len(self.lines) + 1, player, kind, text, points, total, **extra)  # type: ignore[arg-type]
+        self.lines.append(line)
+        return line
+
+    def _recount_totals(self) -> None:
+        running = {p: 0 for p in self.players}
+        for line in self.lines:
+            running[line.player] += line.points
+            line.total = running[line.player]
+
+    def _check_open(self, event: Event) -> None:
+        if self.ended:
+            raise GameOverError(str(event))
+
+    def _advance(self) -> None:
+        """Next player's turn; players who lost their turn get a line and are skipped."""
+        self.turn += 1
+        while self.players and self._skips[self.to_move or ""] > 0:
+            player = self.to_move or ""
+            self._skips[player] -= 1
+            self._add_line(player, "lost_turn", "turn lost (challenge)", 0)
+            self.turn += 1
+
+    def _apply(self, event: Event) -> None:
+        if isinstance(event, Join):
+            self._join(event)
+            return
+        self._check_open(event)
+        if len(self.players) < 2 and not isinstance(event, End):
+            rules = self.rules
+            raise PlayerCountError(len(self.players), rules.min_players, rules.max_players)
+        if isinstance(event, Play):
+            self._play(event)
+        elif isinstance(event, Pass):
+            self._player(event.player)
+            self._add_line(event.player, "pass", "pass", 0)
+            self._advance()
+        elif isinstance(event, Exchange):
+            self._exchange(event)
+        elif isinstance(event, Challenge):
+            self._challenge(event)
+        elif isinstance(event, Withdrawn):
+            line = self._last_play_or_raise()
+            self._remove_play(line, "withdrawn")
+        elif isinstance(event, ChallengeBonus):
+            self._add_line(self._player(event.player), "challenge_bonus", "challenge bonus", event.points)
+        elif isinstance(event, Penalty):
+            self._add_line(self._player(event.player), "penalty", "penalty", -abs(event.points))
+        elif isinstance(event, TimePenalty):
+            self._add_line(self._player(event.player), "time_penalty", "time penalty", -abs(event.points))
+        elif isinstance(event, End):
+            self._end(event)
+
+    def _join(self, event: Join) -> None:
+        if event.player in self.players:
+            raise DuplicatePlayerError(event.player)
+        if self.started:
+            raise GameStartedError(event.player)
+        if len(self.players) >= 4:
+            raise PlayerCountError(len(self.players) + 1, 2, 4)
+        self.players.append(event.player)
+
+    def _play(self, event: Play) -> None:
+        player = self._player(event.player)
+        placement, score = self.evaluate(event.move)
+        notes: list[str] = []
+        if event.claimed is not None and event.claimed != score.total:
+            notes.append(f"claimed {event.claimed}, counted {score.total}")
+        apply_placement(self.board, placement)
+        self._check_tile_counts()
+        self._add_line(
+            player, "play", placement.notation(self.notation), score.total,
+            notes=notes, placement=placement, score=score,
+        )
+        self._advance()
+
+    def _check_tile_counts(self) -> None:
+        on_board: Counter[str] = Counter(
+            JOKER if tile.joker else tile.letter for _, _, tile in self.board.tiles()
+        )
+        for letter, count in sorted(on_board.items()):
+            limit = self.edition.jokers if letter == JOKER else self.edition.counts[letter]
+            if count > limit:
+                alert = f"{letter} played {count} times, the edition has {limit}"
+                if alert not in self.alerts:
+                    self.alerts.append(alert)
+
+    def _exchange(self, event: Exchange) -> None:
+        player = self._player(event.player)
+        tiles = event.tiles.strip()
+        if tiles.isdigit():
+            count = int(tiles)
+        elif tiles:
+            count = len(tiles.replace(" ", ""))
+        else:
+            count = 1  # unknown tiles: at least one
+        if not 1 <= count <= self.edition.rack_size:
+            raise ExchangeSizeError(event.tiles)
+        needed = max(self.rules.exchange_min_bag, count)
+        in_bag = self.bag_count()
+        if in_bag < needed:
+            raise ExchangeNotAllowedError(in_bag, needed)
+        self._add_line(player, "exchange", f"exchange {tiles}".rstrip(), 0)
+        self._advance()
+
+    def _last_play_or_raise(self) -> SheetLine:
+        line = self.last_play_line()
+        if line is None:
+            last = self.lines[-1].text if self.lines else "empty"
+            raise NothingToChallengeError(last)
+        return line
+
+    def _remove_play(self, line: SheetLine, why: str) -> None:
+        assert line.placement is not None
+        for cell in line.placement.new_tiles:
+            self.board.remove(cell.row, cell.col)
+        line.removed = True
+        line.notes.append(f"{why}: {line.points} -> 0")
+        line.points = 0
+        self._recount_totals()
+
+    def _challenge(self, event: Challenge) -> None:
+        challenger = self._player(event.challenger)
+        line = self._last_play_or_raise()
+        assert line.placement is not None
+        formed = tuple(w.text for w in line.placement.words)
+        for word in event.words:
+            if word not in formed:
+                raise WordNotInMoveError(word, formed)
+        if event.invalid:
+            self._remove_play(line, "challenged, " + ", ".join(event.invalid) + " invalid")
+            return
+        rules = self.rules
+        challenged = len(event.words) or len(formed)
+        if rules.challenge_penalty_per_word:
+            points = rules.challenge_penalty_per_word * challenged
+            self._add_line(challenger, "challenge_penalty", "challenge lost", -points)
+        if rules.challenge_bonus_per_word:
+            points = rules.challenge_bonus_per_word * challenged
+            self._add_line(line.player, "challenge_bonus", "challenge bonus", points)
+        if rules.challenge_lost_turn:
+            if self.to_move == challenger:
+                self._add_line(challenger, "lost_turn", "turn lost (challenge)", 0)
+                self.turn += 1
+            else:
+                self._skips[challenger] += 1
+
+    def _end(self, event: End) -> None:
+        racks: dict[str, int] = {}
+        for player, rack in event.racks:
+            self._player(player)
+            try:
+                racks[player] = rack_value(rack, self.edition)
+            except ValueError:
+                raise RackSpecError(player, rack) from None
+        for player in self.players:
+            racks.setdefault(player, 0)
+        given = dict(event.racks)
+        out = [p for p in self.players if not given.get(p, "").strip() or given[p].strip() == "0"]
+        others_total = sum(v for p, v in racks.items() if p not in out)
+        for player in self.players:
+            if out and player in out:
+                if player == out[0]:
+                    bonus = others_total * (2 if self.rules.going_out is GoingOut.ADD_TWICE else 1)
+                    self._add_line(player, "end", "went out", bonus)
+                continue
+            if out and self.rules.going_out is GoingOut.ADD_TWICE:
+                self._add_line(player, "end", "rack left", 0)
+                continue
+            self._add_line(player, "end", "rack left", -racks[player])
+        self.ended = True
+
+
+def _drop_last_line_event(effective: list[Event]) -> None:
+    """Remove the last event that made a sheet line (joins make none)."""
+    for index in range(len(effective) - 1, -1, -1):
+        if not isinstance(effective[index], Join):
+            del effective[index]
+            return

@@ -1,0 +1,140 @@
+"""Rule sets for classic play, as data (RULES.md, "Turn types and rule sets").
+
+Where sources disagree the value is a field of the rule set, not a constant in the
+engine: a club can build its own ``RuleSet`` with ``dataclasses.replace``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from types import MappingProxyType
+from typing import Mapping
+
+
+class GoingOut(Enum):
+    """What happens to the racks when a player goes out."""
+
+    ADD_AND_SUBTRACT = "add-and-subtract"  # out player adds the others' racks, each other subtracts own
+    ADD_TWICE = "add-twice"  # out player adds twice the others' racks, others unchanged (NASPA)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything the classic game engine needs to know about a rule set."""
+
+    code: str
+    name: str
+    min_players: int
+    max_players: int
+    exchange_min_bag: int  # tiles that must be in the bag for an exchange
+    challenge_lost_turn: bool  # a valid word challenged: the challenger loses the next turn
+    challenge_penalty_per_word: int  # ... or loses this many points per word wrongly challenged
+    challenge_bonus_per_word: int  # ... or the player who made the move gains this many per word
+    scoreless_limit_per_player: int  # consecutive scoreless turns (per player) that block the game
+    scoreless_counts_only_passes: bool  # box rules count passes only
+    going_out: GoingOut
+    overtime_per_minute: int  # points off per started minute over time
+    fallback: str | None = None  # rule set used when there are more players than max_players
+
+    def __str__(self) -> str:
+        return self.code
+
+    def scoreless_limit(self, players: int) -> int:
+        """Number of consecutive scoreless turns that blocks the game."""
+        return self.scoreless_limit_per_player * players
+
+
+_SETS = [
+    RuleSet(
+        code="box-fr",
+        name="Règle de la boîte (notice française)",
+        min_players=2,
+        max_players=4,
+        exchange_min_bag=0,  # the French notice sets no minimum
+        challenge_lost_turn=True,
+        challenge_penalty_per_word=0,
+        challenge_bonus_per_word=0,
+        scoreless_limit_per_player=2,
+        scoreless_counts_only_passes=True,
+        going_out=GoingOut.ADD_AND_SUBTRACT,
+        overtime_per_minute=0,
+    ),
+    RuleSet(
+        code="box-en",
+        name="Box rules (English rule sheet)",
+        min_players=2,
+        max_players=4,
+        exchange_min_bag=7,
+        challenge_lost_turn=True,
+        challenge_penalty_per_word=0,
+        challenge_bonus_per_word=0,
+        scoreless_limit_per_player=2,
+        scoreless_counts_only_passes=True,
+        going_out=GoingOut.ADD_AND_SUBTRACT,
+        overtime_per_minute=0,
+    ),
+    RuleSet(
+        code="fisf",
+        name="FISF, partie classique de tournoi",
+        min_players=2,
+        max_players=2,
+        exchange_min_bag=7,
+        challenge_lost_turn=False,
+        challenge_penalty_per_word=5,  # exact value to confirm with the FISF rule book
+        challenge_bonus_per_word=0,
+        scoreless_limit_per_player=3,
+        scoreless_counts_only_passes=False,
+        going_out=GoingOut.ADD_AND_SUBTRACT,
+        overtime_per_minute=0,
+        fallback="box-fr",
+    ),
+    RuleSet(
+        code="naspa",
+        name="NASPA (NWL)",
+        min_players=2,
+        max_players=2,
+        exchange_min_bag=7,
+        challenge_lost_turn=True,  # double challenge
+        challenge_penalty_per_word=0,
+        challenge_bonus_per_word=0,
+        scoreless_limit_per_player=3,
+        scoreless_counts_only_passes=False,
+        going_out=GoingOut.ADD_TWICE,
+        overtime_per_minute=10,
+        fallback="box-en",
+    ),
+    RuleSet(
+        code="wespa",
+        name="WESPA (CSW)",
+        min_players=2,
+        max_players=2,
+        exchange_min_bag=7,
+        challenge_lost_turn=False,
+        challenge_penalty_per_word=0,
+        challenge_bonus_per_word=5,  # 10 in some events
+        scoreless_limit_per_player=3,
+        scoreless_counts_only_passes=False,
+        going_out=GoingOut.ADD_AND_SUBTRACT,
+        overtime_per_minute=10,
+        fallback="box-en",
+    ),
+]
+
+RULE_SETS: Mapping[str, RuleSet] = MappingProxyType({r.code: r for r in _SETS})
+
+
+def rule_set_by_code(code: str) -> RuleSet:
+    """The rule set named ``box-fr``, ``box-en``, ``fisf``, ``naspa`` or ``wespa`` (any case)."""
+    try:
+        return RULE_SETS[code.strip().lower()]
+    except KeyError:
+        raise KeyError(f"unknown rule set {code!r}; known: {', '.join(RULE_SETS)}") from None
+
+
+def rule_set_for_players(rules: RuleSet, players: int) -> RuleSet:
+    """The rule set that applies with this many players (FISF classic is for two: more fall back)."""
+    current = rules
+    while players > current.max_players and current.fallback:
+        current = RULE_SETS[current.fallback]
+    return current
