@@ -1,0 +1,366 @@
+"""Persistence of channels, games, players and each game's append-only event log.
+
+``Storage`` is the small interface the command layer talks to; ``SQLiteStorage``
+keeps everything in one SQLite file through sqlite-utils (WAL mode, migrations
+applied on open), ``MemoryStorage`` is its in-memory twin. A game's state is
+never stored: it is rebuilt by replaying its events through ``core``.
+
+Every command runs inside ``transaction()``: with SQLite that is one
+``BEGIN IMMEDIATE`` ... ``COMMIT``, so a crash leaves the whole command or none
+of it, and two processes writing the same file serialise instead of losing events.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol
+
+import sqlite_utils
+
+
+@dataclass(frozen=True)
+class ChannelSettings:
+    """A channel's settings; defaults are a French channel on the bundled list."""
+
+    channel: str
+    language: str = "fr"
+    edition: str = "fr"
+    notation: str = "fisf"
+    rules: str = "box-fr"
+    lexicon: str = "fr"
+    minutes: float = 3.0
+
+    def with_changes(self, **changes: Any) -> ChannelSettings:
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A stored game: where it is played, what kind, its set-up, and whether it is still on."""
+
+    id: int
+    channel: str
+    kind: str  # classic | duplicate
+    referee: str
+    status: str  # active | ended | abandoned
+    setup: dict[str, Any] = field(default_factory=dict)
+    created: float = 0.0
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event of a game's log, in order."""
+
+    game: int
+    seq: int
+    data: dict[str, Any]
+    author: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """An open duplicate round's deadline (absolute Unix time)."""
+
+    game: int
+    round: int
+    at: float
+    channel: str
+
+
+class Storage(Protocol):
+    """What the command layer needs from a store."""
+
+    def transaction(self) -> contextlib.AbstractContextManager[None]: ...
+    def channel(self, channel: str) -> ChannelSettings: ...
+    def save_channel(self, settings: ChannelSettings) -> None: ...
+    def active_game(self, channel: str) -> GameRecord | None: ...
+    def game(self, game_id: int) -> GameRecord: ...
+    def create_game(self, channel: str, kind: str, referee: str, setup: dict[str, Any]) -> GameRecord: ...
+    def set_game_status(self, game_id: int, status: str) -> None: ...
+    def update_setup(self, game_id: int, setup: dict[str, Any]) -> None: ...
+    def events(self, game_id: int) -> list[StoredEvent]: ...
+    def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent: ...
+    def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None: ...
+    def deadlines(self) -> list[Deadline]: ...
+
+
+# --- SQLite ---------------------------------------------------------------------------
+
+
+def _migration_1(db: sqlite_utils.Database) -> None:
+    db["channels"].create(
+        {
+            "channel": str, "language": str, "edition": str, "notation": str,
+            "rules": str, "lexicon": str, "minutes": float,
+        },
+        pk="channel",
+    )
+    db["games"].create(
+        {"id": int, "channel": str, "kind": str, "referee": str, "status": str, "setup": str, "created": float},
+        pk="id",
+    )
+    db["games"].create_index(["channel", "status"])
+    db["events"].create(
+        {"id": int, "game": int, "seq": int, "kind": str, "data": str, "author": str, "at": float},
+        pk="id",
+        foreign_keys=[("game", "games", "id")],
+    )
+    db["events"].create_index(["game", "seq"], unique=True)
+    db["players"].create({"game": int, "name": str, "position": int}, pk=("game", "name"))
+
+
+def _migration_2(db: sqlite_utils.Database) -> None:
+    db["deadlines"].create(
+        {"game": int, "round": int, "at": float, "channel": str}, pk="game",
+        foreign_keys=[("game", "games", "id")],
+    )
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
+    (1, "channels, games, events, players", _migration_1),
+    (2, "duplicate deadlines", _migration_2),
+]
+
+
+class SQLiteStorage:
+    """Storage in one SQLite file (WAL), through sqlite-utils."""
+
+    def __init__(self, path: str | Path, *, tracer: Callable[[str, Any], None] | None = None) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(
+            str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False
+        )
+        conn.execute("PRAGMA busy_timeout = 30000")
+        self.db = sqlite_utils.Database(conn, tracer=tracer)
+        self.db.enable_wal()
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._migrate()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _migrate(self) -> None:
+        with self.transaction():
+            if "migrations" not in self.db.table_names():
+                self.db["migrations"].create({"version": int, "name": str, "applied": float}, pk="version")
+            done = {row["version"] for row in self.db["migrations"].rows}
+            for version, name, apply in MIGRATIONS:
+                if version not in done:
+                    apply(self.db)
+                    self.db["migrations"].insert({"version": version, "name": name, "applied": time.time()})
+
+    @property
+    def schema_version(self) -> int:
+        return max((row["version"] for row in self.db["migrations"].rows), default=0)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction (``BEGIN IMMEDIATE``); nested calls join the outer one."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self.db.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._depth = 0
+                self.db.conn.rollback()
+                raise
+            self._depth = 0
+            self.db.execute("COMMIT")
+
+    def channel(self, channel: str) -> ChannelSettings:
+        rows = list(self.db["channels"].rows_where("channel = ?", [channel]))
+        return ChannelSettings(**rows[0]) if rows else ChannelSettings(channel)
+
+    def save_channel(self, settings: ChannelSettings) -> None:
+        with self.transaction():
+            self.db["channels"].upsert(asdict(settings), pk="channel")
+
+    @staticmethod
+    def _game(row: dict[str, Any]) -> GameRecord:
+        return GameRecord(
+            row["id"], row["channel"], row["kind"], row["referee"], row["status"],
+            json.loads(row["setup"]), row["created"],
+        )
+
+    def active_game(self, channel: str) -> GameRecord | None:
+        rows = list(
+            self.db["games"].rows_where(
+                "channel = ? and status = 'active'", [channel], order_by="id desc", limit=1
+            )
+        )
+        return self._game(rows[0]) if rows else None
+
+    def game(self, game_id: int) -> GameRecord:
+        return self._game(self.db["games"].get(game_id))
+
+    def create_game(self, channel: str, kind: str, referee: str, setup: dict[str, Any]) -> GameRecord:
+        with self.transaction():
+            self.db.execute(
+                "update games set status = 'abandoned' where channel = ? and status = 'active'", [channel]
+            )
+            table = self.db["games"]
+            table.insert(
+                {
+                    "channel": channel, "kind": kind, "referee": referee, "status": "active",
+                    "setup": json.dumps(setup, ensure_ascii=False), "created": time.time(),
+                }
+            )
+            return self.game(int(table.last_pk))
+
+    def set_game_status(self, game_id: int, status: str) -> None:
+        with self.transaction():
+            self.db["games"].update(game_id, {"status": status})
+            if status != "active":
+                self.db.execute("delete from deadlines where game = ?", [game_id])
+
+    def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
+        with self.transaction():
+            self.db["games"].update(game_id, {"setup": json.dumps(setup, ensure_ascii=False)})
+
+    def events(self, game_id: int) -> list[StoredEvent]:
+        return [
+            StoredEvent(row["game"], row["seq"], json.loads(row["data"]), row["author"], row["at"])
+            for row in self.db["events"].rows_where("game = ?", [game_id], order_by="seq")
+        ]
+
+    def append_event(
+        self, game_id: int, data: dict[str, Any], author: str, at: float | None = None
+    ) -> StoredEvent:
+        with self.transaction():
+            row = self.db.execute(
+                "select coalesce(max(seq), 0) + 1 from events where game = ?", [game_id]
+            ).fetchone()
+            seq = int(row[0])
+            stamp = time.time() if at is None else at
+            self.db["events"].insert(
+                {
+                    "game": game_id, "seq": seq, "kind": str(data.get("kind", "")),
+                    "data": json.dumps(data, ensure_ascii=False), "author": author, "at": stamp,
+                }
+            )
+            return StoredEvent(game_id, seq, data, author, stamp)
+
+    def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None:
+        with self.transaction():
+            if at is None:
+                self.db.execute("delete from deadlines where game = ?", [game_id])
+                return
+            channel = self.game(game_id).channel
+            self.db["deadlines"].upsert(
+                {"game": game_id, "round": round_number, "at": at, "channel": channel}, pk="game"
+            )
+
+    def deadlines(self) -> list[Deadline]:
+        return [Deadline(**row) for row in self.db["deadlines"].rows_where(order_by="at")]
+
+
+# --- memory ----------------------------------------------------------------------------
+
+
+class MemoryStorage:
+    """The same interface kept in dictionaries (a transaction rolls back on error)."""
+
+    def __init__(self) -> None:
+        self._channels: dict[str, ChannelSettings] = {}
+        self._games: dict[int, GameRecord] = {}
+        self._events: dict[int, list[StoredEvent]] = {}
+        self._deadlines: dict[int, Deadline] = {}
+        self._lock = threading.RLock()
+        self._depth = 0
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            saved = copy.deepcopy((self._channels, self._games, self._events, self._deadlines))
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._channels, self._games, self._events, self._deadlines = saved
+                raise
+            finally:
+                self._depth = 0
+
+    def channel(self, channel: str) -> ChannelSettings:
+        return self._channels.get(channel, ChannelSettings(channel))
+
+    def save_channel(self, settings: ChannelSettings) -> None:
+        with self.transaction():
+            self._channels[settings.channel] = settings
+
+    def active_game(self, channel: str) -> GameRecord | None:
+        games = [g for g in self._games.values() if g.channel == channel and g.status == "active"]
+        return max(games, key=lambda g: g.id) if games else None
+
+    def game(self, game_id: int) -> GameRecord:
+        return self._games[game_id]
+
+    def create_game(self, channel: str, kind: str, referee: str, setup: dict[str, Any]) -> GameRecord:
+        with self.transaction():
+            for game in list(self._games.values()):
+                if game.channel == channel and game.status == "active":
+                    self._games[game.id] = replace(game, status="abandoned")
+            record = GameRecord(len(self._games) + 1, channel, kind, referee, "active", dict(setup), time.time())
+            self._games[record.id] = record
+            self._events[record.id] = []
+            return record
+
+    def set_game_status(self, game_id: int, status: str) -> None:
+        with self.transaction():
+            self._games[game_id] = replace(self._games[game_id], status=status)
+            if status != "active":
+                self._deadlines.pop(game_id, None)
+
+    def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
+        with self.transaction():
+            self._games[game_id] = replace(self._games[game_id], setup=dict(setup))
+
+    def events(self, game_id: int) -> list[StoredEvent]:
+        return list(self._events.get(game_id, []))
+
+    def append_event(
+        self, game_id: int, data: dict[str, Any], author: str, at: float | None = None
+    ) -> StoredEvent:
+        with self.transaction():
+            log = self._events.setdefault(game_id, [])
+            event = StoredEvent(game_id, len(log) + 1, dict(data), author, time.time() if at is None else at)
+            log.append(event)
+            return event
+
+    def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None:
+        with self.transaction():
+            if at is None:
+                self._deadlines.pop(game_id, None)
+            else:
+                channel = self._games[game_id].channel
+                self._deadlines[game_id] = Deadline(game_id, round_number, at, channel)
+
+    def deadlines(self) -> list[Deadline]:
+        return sorted(self._deadlines.values(), key=lambda d: d.at)

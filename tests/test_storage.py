@@ -1,0 +1,152 @@
+"""Storage: the same contract for SQLite and memory, crash safety, two writers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from bot.storage import ChannelSettings, MemoryStorage, SQLiteStorage, Storage
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+    if request.param == "sqlite":
+        store = SQLiteStorage(tmp_path / "arbitre.sqlite")
+        yield store
+        store.close()
+    else:
+        yield MemoryStorage()
+
+
+def test_channel_settings_default_and_saved(storage: Storage) -> None:
+    assert storage.channel("c1") == ChannelSettings("c1")
+    storage.save_channel(ChannelSettings("c1", language="en", edition="en", notation="gcg", rules="naspa"))
+    assert storage.channel("c1").rules == "naspa"
+    storage.save_channel(storage.channel("c1").with_changes(minutes=1.0))
+    assert storage.channel("c1").minutes == 1.0 and storage.channel("c1").language == "en"
+
+
+def test_games_and_event_log(storage: Storage) -> None:
+    first = storage.create_game("c1", "classic", "ana", {"players": ["Ana", "Ben"]})
+    storage.append_event(first.id, {"kind": "pass", "player": "Ana"}, "ana")
+    storage.append_event(first.id, {"kind": "pass", "player": "Ben"}, "ben")
+    assert [e.seq for e in storage.events(first.id)] == [1, 2]
+    assert storage.events(first.id)[1].data == {"kind": "pass", "player": "Ben"}
+    second = storage.create_game("c1", "classic", "ben", {})
+    assert storage.game(first.id).status == "abandoned"
+    active = storage.active_game("c1")
+    assert active is not None and active.id == second.id
+    storage.set_game_status(second.id, "ended")
+    assert storage.active_game("c1") is None
+    assert storage.active_game("other") is None
+
+
+def test_transaction_rolls_back_everything(storage: Storage) -> None:
+    game = storage.create_game("c1", "classic", "ana", {})
+    with pytest.raises(RuntimeError):
+        with storage.transaction():
+            storage.append_event(game.id, {"kind": "pass", "player": "Ana"}, "ana")
+            storage.set_game_status(game.id, "ended")
+            raise RuntimeError("boom")
+    assert storage.events(game.id) == [] and storage.game(game.id).status == "active"
+
+
+def test_deadlines(storage: Storage) -> None:
+    game = storage.create_game("c1", "duplicate", "ana", {})
+    storage.set_deadline(game.id, 1, 1000.0)
+    storage.set_deadline(game.id, 2, 2000.0)
+    assert [(d.game, d.round, d.at, d.channel) for d in storage.deadlines()] == [(game.id, 2, 2000.0, "c1")]
+    storage.set_deadline(game.id, 2, None)
+    assert storage.deadlines() == []
+
+
+def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
+    path = tmp_path / "a.sqlite"
+    store = SQLiteStorage(path)
+    assert store.schema_version == 2
+    assert store.db.journal_mode == "wal"
+    store.close()
+    again = SQLiteStorage(path)
+    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2]
+    again.close()
+
+
+CRASH_SCRIPT = textwrap.dedent(
+    """
+    import os, sys
+    sys.path.insert(0, {root!r})
+    from bot.storage import SQLiteStorage
+    statements = []
+    def tracer(sql, params):
+        statements.append(sql)
+        if sql.lstrip().upper().startswith("INSERT INTO \\"EVENTS\\"") and len(
+            [s for s in statements if "EVENTS" in s.upper() and s.lstrip().upper().startswith("INSERT")]
+        ) == 2:
+            os._exit(9)  # the process dies between two statements of one command
+    store = SQLiteStorage({path!r}, tracer=tracer)
+    game = store.game(1)
+    with store.transaction():
+        store.append_event(game.id, {{"kind": "play", "player": "Ben", "move": "G8 HUES"}}, "ben")
+        store.append_event(game.id, {{"kind": "pass", "player": "Ana"}}, "ana")
+        store.set_game_status(game.id, "ended")
+    """
+)
+
+
+def test_crash_between_statements_keeps_the_whole_command_or_none(tmp_path: Path) -> None:
+    path = tmp_path / "crash.sqlite"
+    store = SQLiteStorage(path)
+    game = store.create_game("c1", "classic", "ana", {"players": ["Ana", "Ben"]})
+    store.append_event(game.id, {"kind": "play", "player": "Ana", "move": "H7 HANTEZ"}, "ana")
+    store.close()
+    script = CRASH_SCRIPT.format(root=str(ROOT), path=str(path))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert result.returncode == 9, result.stderr
+    after = SQLiteStorage(path)
+    assert [e.data["kind"] for e in after.events(game.id)] == ["play"]
+    assert after.game(game.id).status == "active"
+    after.append_event(game.id, {"kind": "pass", "player": "Ben"}, "ben")
+    assert [e.seq for e in after.events(game.id)] == [1, 2]
+    after.close()
+
+
+WRITER_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, {root!r})
+    from bot.storage import SQLiteStorage
+    store = SQLiteStorage({path!r})
+    for i in range({count}):
+        with store.transaction():
+            events = store.events(1)  # read-modify-write inside one transaction
+            store.append_event(1, {{"kind": "penalty", "player": sys.argv[1], "points": len(events)}}, sys.argv[1])
+    store.close()
+    """
+)
+
+
+def test_two_writers_lose_no_event(tmp_path: Path) -> None:
+    path = tmp_path / "two.sqlite"
+    store = SQLiteStorage(path)
+    store.create_game("c1", "classic", "ana", {})
+    store.close()
+    count = 150
+    script = WRITER_SCRIPT.format(root=str(ROOT), path=str(path), count=count)
+    writers = [subprocess.Popen([sys.executable, "-c", script, name]) for name in ("w1", "w2")]
+    assert [w.wait(timeout=120) for w in writers] == [0, 0]
+    store = SQLiteStorage(path)
+    events = store.events(1)
+    assert len(events) == 2 * count
+    assert [e.seq for e in events] == list(range(1, 2 * count + 1))
+    # each event saw exactly the events committed before it
+    assert [e.data["points"] for e in events] == list(range(2 * count))
+    assert sorted(e.author for e in events).count("w1") == count
+    store.close()
