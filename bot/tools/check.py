@@ -1,0 +1,62 @@
+"""``arbitre check`` and ``arbitre lexicon``: look words up, describe or compile a list."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, TextIO
+
+from core.adjudication import check_words
+
+from bot.lexicons import WordListError, load
+
+_VERDICT = {"fr": ("valable", "non valable"), "en": ("valid", "not valid")}
+
+
+def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        lexicon, info = load(args.lexicon)
+    except WordListError as error:
+        print(f"arbitre check: {error}", file=err)
+        return 2
+    verdicts = check_words(args.words, lexicon)
+    if args.json:
+        print(json.dumps({"lexicon": info.name, "words": {v.word: v.valid for v in verdicts}}), file=out)
+    else:
+        yes, no = _VERDICT[args.lang]
+        for verdict in verdicts:
+            print(f"{verdict.word} {yes if verdict.valid else no}", file=out)
+    return 0 if all(v.valid for v in verdicts) else 1
+
+
+def run_lexicon(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        lexicon, info = load(args.list)
+    except WordListError as error:
+        print(f"arbitre lexicon: {error}", file=err)
+        return 2
+    if args.action == "build":
+        print(f"{info.name}: {info.words} words compiled to {info.cache}", file=out)
+        return 0
+    data = {"name": info.name, "words": info.words, "sha256": info.sha256, "licence": info.licence}
+    if args.json:
+        print(json.dumps(data), file=out)
+    else:
+        for key, value in data.items():
+            print(f"{key}: {value}", file=out)
+    return 0
+
+
+def register(sub: Any) -> None:
+    check = sub.add_parser("check", help="look words up in a word list")
+    check.add_argument("--lexicon", default="fr", help="fr, en or a path to a word list (default fr)")
+    check.add_argument("--lang", choices=["fr", "en"], default="fr", help="language of the answer")
+    check.add_argument("--json", action="store_true")
+    check.add_argument("words", nargs="+", metavar="WORD")
+    check.set_defaults(handler=run_check)
+
+    lexicon = sub.add_parser("lexicon", help="describe or compile a word list")
+    lexicon.add_argument("action", choices=["info", "build"])
+    lexicon.add_argument("list", nargs="?", default="fr", help="fr, en or a path (default fr)")
+    lexicon.add_argument("--json", action="store_true")
+    lexicon.set_defaults(handler=run_lexicon)
