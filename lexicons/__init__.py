@@ -1,0 +1,1 @@
+"""Bundled open word lists and the tools that rebuild them (see README.md)."""

