@@ -1,0 +1,27 @@
+"""Offline fakes of the Discord and Telegram bot APIs, driven by the real client libraries.
+
+* :class:`FakeDiscord` + :func:`running_bot` (discord.py)
+* :class:`FakeTelegram` + :func:`running_application` (python-telegram-bot)
+
+Both record what the bot sent as :class:`SentMessage` objects and offer ``wait_for_*`` helpers.
+"""
+
+from ._common import BotErrors, MessageLog, SentFile, SentMessage
+from .discord_server import DiscordUser, FakeDiscord, FakeGuild, running_bot
+from .telegram_server import FakeTelegram, TgUser, command_entities, running_application, utf16_len
+
+__all__ = [
+    "BotErrors",
+    "DiscordUser",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeTelegram",
+    "MessageLog",
+    "SentFile",
+    "SentMessage",
+    "TgUser",
+    "command_entities",
+    "running_application",
+    "running_bot",
+    "utf16_len",
+]

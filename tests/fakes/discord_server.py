@@ -1,0 +1,1854 @@
+"""A fake Discord (REST + gateway websocket) for driving a real discord.py bot offline.
+
+discord.py has no base-URL option: :meth:`FakeDiscord.patch_discord` (used by
+:func:`running_bot`) points ``discord.http.Route.BASE`` and
+``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` at this server and restores them.
+
+Usage (inside a test's event loop)::
+
+    async with FakeDiscord() as dc:
+        guild = dc.add_guild(name="Scrabble club")
+        alice = dc.add_user(username="alice")
+        dc.add_member(guild, alice)
+        bot = commands.Bot(command_prefix="!", intents=intents, guild_ready_timeout=0.05)
+        ...
+        async with running_bot(dc, bot):
+            await dc.send_message(guild.channel_id, alice, "!ping")
+            reply = await dc.wait_for_message(channel_id=guild.channel_id)
+            iid = await dc.send_interaction("score", {"word": "VAGUE"}, user=alice, channel_id=guild.channel_id)
+            resp = await dc.wait_for_response(iid)
+
+Route templates (for :meth:`FakeDiscord.rate_limit_next` / :meth:`FakeDiscord.fail_next`) are
+the Discord ones, e.g. ``"POST /channels/{channel_id}/messages"``,
+``"POST /interactions/{interaction_id}/{interaction_token}/callback"``,
+``"POST /webhooks/{application_id}/{interaction_token}"``; concrete paths with ``*`` globs
+(``"POST /channels/123/messages"``) work too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import fnmatch
+import itertools
+import json
+import math
+import re
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Self
+from urllib.parse import unquote
+
+from aiohttp import WSMsgType, web
+
+from ._common import (
+    DEFAULT_TIMEOUT,
+    Fault,
+    MessageLog,
+    SentFile,
+    SentMessage,
+    guess_content_type,
+    image_size,
+    json_response,
+)
+
+API_PREFIX = "/api/v10"
+DISCORD_EPOCH = 1420070400000
+CONTENT_LIMIT = 2000
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+# Gateway intents
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_PRESENCES = 1 << 8
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+INTENT_MESSAGE_CONTENT = 1 << 15
+PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
+
+# Message flags
+FLAG_EPHEMERAL = 1 << 6
+FLAG_LOADING = 1 << 7
+
+# Permissions
+PERM_ADMINISTRATOR = 1 << 3
+DEFAULT_PERMISSIONS = (
+    (1 << 6)  # add reactions
+    | (1 << 10)  # view channel
+    | (1 << 11)  # send messages
+    | (1 << 14)  # embed links
+    | (1 << 15)  # attach files
+    | (1 << 16)  # read message history
+    | (1 << 18)  # use external emojis
+    | (1 << 31)  # use application commands
+    | (1 << 38)  # send messages in threads
+)
+ALL_PERMISSIONS = (1 << 50) - 1
+
+# Keys for per-request storage (aiohttp >= 3.12 prefers typed keys).
+_RequestKey = getattr(web, "RequestKey", None)
+_BODY: Any = _RequestKey("body", object) if _RequestKey else "body"
+_FILES: Any = _RequestKey("files", list) if _RequestKey else "files"
+
+_MENTION_RE = re.compile(r"<@!?(\d+)>")
+_COMMAND_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
+
+
+def _iso(moment: dt.datetime | None = None) -> str:
+    return (moment or dt.datetime.now(dt.UTC)).isoformat()
+
+
+def _invalid_form(path: list[str], code: str, message: str) -> dict:
+    errors: dict[str, Any] = {"_errors": [{"code": code, "message": message}]}
+    for key in reversed(path):
+        errors = {key: errors}
+    return {"code": 50035, "errors": errors, "message": "Invalid Form Body"}
+
+
+class _ApiError(Exception):
+    def __init__(self, status: int, body: dict) -> None:
+        super().__init__(body.get("message"))
+        self.status = status
+        self.body = body
+
+
+def _error(status: int, code: int, message: str) -> _ApiError:
+    return _ApiError(status, {"message": message, "code": code})
+
+
+@dataclass(eq=False)
+class DiscordUser:
+    """A Discord user. ``dms_open=False``: sending them a DM fails with 403 code 50007."""
+
+    id: int
+    username: str
+    global_name: str | None = None
+    bot: bool = False
+    dms_open: bool = True
+
+    def to_dict(self) -> dict:
+        return {
+            "id": str(self.id),
+            "username": self.username,
+            "discriminator": "0",
+            "global_name": self.global_name,
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+            "flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+UserLike = DiscordUser | int
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    channels: dict[int, dict] = field(default_factory=dict)
+    members: dict[int, dict] = field(default_factory=dict)  # user id -> member payload (no 'user')
+    roles: list[dict] = field(default_factory=list)
+    joined_at: str = field(default_factory=_iso)
+
+    @property
+    def channel_id(self) -> int:
+        """The first text channel."""
+        return next(iter(self.channels))
+
+    def channel_named(self, name: str) -> int:
+        for channel_id, channel in self.channels.items():
+            if channel["name"] == name:
+                return channel_id
+        raise KeyError(name)
+
+
+@dataclass(eq=False)
+class _Interaction:
+    id: int
+    token: str
+    name: str
+    type: int
+    channel_id: int
+    guild_id: int | None
+    user: DiscordUser
+    created: float
+    payload: dict
+    response_type: int | None = None
+    original_id: int | None = None
+    loading: bool = False
+    ephemeral: bool = False
+    choices: asyncio.Future | None = None
+
+
+class _Gateway:
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.seq = 0
+        self.intents = 0
+        self.identified = False
+        self.session_id = secrets.token_hex(16)
+
+    async def dispatch(self, event: str, data: dict) -> None:
+        if self.ws.closed:
+            return
+        self.seq += 1
+        await self.ws.send_str(json.dumps({"op": 0, "t": event, "s": self.seq, "d": data}))
+
+
+class FakeDiscord:
+    """Fake Discord REST API and gateway. ``async with FakeDiscord() as dc:`` or ``await dc.start()``.
+
+    Worth knowing:
+
+    * ``log`` / ``sent``: every bot action (:class:`SentMessage`), ``requests``: every REST call
+      ``(method, path, body)``, ``unhandled``: calls to routes the fake does not implement.
+    * ``commands``: synced global commands by name; ``guild_commands[guild_id]``: per guild.
+    * ``bot_user``, ``application_id``, ``token``.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-discord-bot-token",
+        bot_username: str = "TestBot",
+        bot_id: int = 900_000_000_000_000_001,
+        application_id: int | None = None,
+        privileged_intents_enabled: bool = True,
+        interaction_timeout: float = 3.0,
+        echo_bot_messages: bool = True,
+    ) -> None:
+        self.token = token
+        self.bot_user = DiscordUser(id=bot_id, username=bot_username, bot=True, dms_open=False)
+        self.application_id = application_id or bot_id
+        self.privileged_intents_enabled = privileged_intents_enabled
+        self.interaction_timeout = interaction_timeout
+        self.echo_bot_messages = echo_bot_messages
+        self.log = MessageLog("discord")
+        self.requests: list[tuple[str, str, Any]] = []
+        self.unhandled: list[tuple[str, str, Any]] = []
+        self.commands: dict[str, dict] = {}
+        self.guild_commands: dict[int, dict[str, dict]] = {}
+        self.users: dict[int, DiscordUser] = {self.bot_user.id: self.bot_user}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, dict] = {}
+        self.messages: dict[int, dict] = {}
+        self.attachments: dict[int, SentFile] = {}
+        self.gateways: list[_Gateway] = []
+        self._dm_channels: dict[int, int] = {}
+        self._interactions: dict[int, _Interaction] = {}
+        self._tokens: dict[str, int] = {}
+        self._faults: list[Fault] = []
+        self._tasks: set[asyncio.Task] = set()
+        self._command_ids: dict[str, int] = {}
+        self._app_owner: DiscordUser | None = None
+        self._identified: asyncio.Event | None = None
+        self._last_snowflake = 0
+        self._increment = itertools.count()
+        self._names = itertools.count(1)
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> Self:
+        self._identified = asyncio.Event()
+        app = web.Application(client_max_size=100 * 1024 * 1024, middlewares=[self._middleware])
+        app.router.add_get("/gateway", self._handle_gateway)
+        app.router.add_get("/gateway/", self._handle_gateway)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._handle_attachment)
+        self._add_routes(app.router)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        return self
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for gateway in list(self.gateways):
+            if not gateway.ws.closed:
+                await gateway.ws.close(code=1001, message=b"fake server stopping")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Self:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def http_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return self.http_base + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @contextmanager
+    def patch_discord(self) -> Iterator[None]:
+        """Point discord.py at this fake (class attributes, restored on exit)."""
+        import discord.gateway
+        import discord.http
+        import yarl
+
+        old_base = discord.http.Route.BASE
+        old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.http.Route.BASE = self.api_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url + "/")
+        try:
+            yield
+        finally:
+            discord.http.Route.BASE = old_base
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+    async def wait_until_identified(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        assert self._identified is not None, "start the fake first"
+        await asyncio.wait_for(self._identified.wait(), timeout)
+
+    # ------------------------------------------------------------------ ids and world model
+
+    def snowflake(self) -> int:
+        ms = int(time.time() * 1000) - DISCORD_EPOCH
+        value = (ms << 22) | (1 << 17) | (next(self._increment) & 0xFFF)
+        if value <= self._last_snowflake:
+            value = self._last_snowflake + 1
+        self._last_snowflake = value
+        return value
+
+    def add_user(
+        self,
+        user_id: int | None = None,
+        username: str | None = None,
+        *,
+        global_name: str | None = None,
+        dms_open: bool = True,
+        bot: bool = False,
+    ) -> DiscordUser:
+        user_id = user_id or self.snowflake()
+        user = DiscordUser(
+            id=user_id,
+            username=username or f"user{next(self._names)}",
+            global_name=global_name,
+            bot=bot,
+            dms_open=dms_open,
+        )
+        self.users[user_id] = user
+        return user
+
+    def _user(self, user: UserLike) -> DiscordUser:
+        if isinstance(user, DiscordUser):
+            self.users.setdefault(user.id, user)
+            return user
+        if int(user) in self.users:
+            return self.users[int(user)]
+        return self.add_user(int(user))
+
+    def close_dms(self, user: UserLike) -> None:
+        """The user does not accept DMs from the bot (403 code 50007)."""
+        self._user(user).dms_open = False
+
+    def add_guild(
+        self,
+        guild_id: int | None = None,
+        name: str = "Test Guild",
+        *,
+        channels: tuple[str, ...] = ("general",),
+        owner: UserLike | None = None,
+    ) -> FakeGuild:
+        """Create a guild the bot is in, with text channels. Add it before the bot connects
+        (guilds added later are announced with GUILD_CREATE to connected bots)."""
+        guild_id = guild_id or self.snowflake()
+        owner_user = self._user(owner) if owner is not None else self.add_user(username=f"owner{guild_id % 1000}")
+        guild = FakeGuild(id=guild_id, name=name, owner_id=owner_user.id)
+        guild.roles.append(
+            {
+                "id": str(guild_id),
+                "name": "@everyone",
+                "permissions": str(DEFAULT_PERMISSIONS),
+                "position": 0,
+                "color": 0,
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+                "flags": 0,
+            }
+        )
+        guild.roles.append(
+            {
+                "id": str(guild_id + 1),
+                "name": "Admin",
+                "permissions": str(PERM_ADMINISTRATOR),
+                "position": 1,
+                "color": 0,
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+                "flags": 0,
+            }
+        )
+        self.guilds[guild_id] = guild
+        self.add_member(guild, owner_user)
+        self.add_member(guild, self.bot_user)
+        for channel_name in channels:
+            self.add_channel(guild, channel_name)
+        if self.gateways:
+            self._spawn(self._announce_guild(guild))
+        return guild
+
+    def _guild(self, guild: FakeGuild | int) -> FakeGuild:
+        return guild if isinstance(guild, FakeGuild) else self.guilds[int(guild)]
+
+    def add_channel(self, guild: FakeGuild | int, name: str) -> int:
+        guild = self._guild(guild)
+        channel_id = self.snowflake()
+        channel = {
+            "id": str(channel_id),
+            "type": 0,
+            "guild_id": str(guild.id),
+            "name": name,
+            "position": len(guild.channels),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "topic": None,
+            "parent_id": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        guild.channels[channel_id] = channel
+        self.channels[channel_id] = channel
+        return channel_id
+
+    def add_member(
+        self, guild: FakeGuild | int, user: UserLike, *, admin: bool = False, nick: str | None = None
+    ) -> dict:
+        guild = self._guild(guild)
+        user = self._user(user)
+        member = guild.members.get(user.id)
+        if member is None:
+            member = {
+                "roles": [],
+                "joined_at": _iso(),
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+                "nick": nick,
+                "pending": False,
+                "avatar": None,
+                "communication_disabled_until": None,
+            }
+            guild.members[user.id] = member
+        if admin and str(guild.id + 1) not in member["roles"]:
+            member["roles"].append(str(guild.id + 1))
+        return member
+
+    def _permissions(self, guild: FakeGuild, user_id: int) -> int:
+        if user_id == guild.owner_id:
+            return ALL_PERMISSIONS
+        member = guild.members.get(user_id) or {"roles": []}
+        value = 0
+        for role in guild.roles:
+            if role["id"] == str(guild.id) or role["id"] in member["roles"]:
+                value |= int(role["permissions"])
+        return ALL_PERMISSIONS if value & PERM_ADMINISTRATOR else value
+
+    def _member_payload(
+        self, guild: FakeGuild, user: DiscordUser, *, with_user: bool = True, permissions: bool = False
+    ) -> dict:
+        member = dict(self.add_member(guild, user))
+        member["roles"] = list(member["roles"])
+        if with_user:
+            member["user"] = user.to_dict()
+        if permissions:
+            member["permissions"] = str(self._permissions(guild, user.id))
+        return member
+
+    def dm_channel_id(self, user: UserLike) -> int:
+        """The id of the bot's DM channel with ``user`` (created if needed)."""
+        user = self._user(user)
+        channel_id = self._dm_channels.get(user.id)
+        if channel_id is None:
+            channel_id = self.snowflake()
+            self._dm_channels[user.id] = channel_id
+            self.channels[channel_id] = {
+                "id": str(channel_id),
+                "type": 1,
+                "recipients": [user.to_dict()],
+                "last_message_id": None,
+                "flags": 0,
+            }
+        return channel_id
+
+    def _dm_recipient(self, channel_id: int) -> DiscordUser | None:
+        for user_id, dm_id in self._dm_channels.items():
+            if dm_id == channel_id:
+                return self.users[user_id]
+        return None
+
+    def _guild_payload(self, guild: FakeGuild, intents: int) -> dict:
+        if intents & INTENT_GUILD_MEMBERS:
+            member_ids = list(guild.members)
+        else:
+            member_ids = [self.bot_user.id]
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(guild.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [dict(r) for r in guild.roles],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": str(guild.channel_id) if guild.channels else None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": guild.joined_at,
+            "large": False,
+            "unavailable": False,
+            "member_count": len(guild.members),
+            "voice_states": [],
+            "members": [self._member_payload(guild, self.users[uid]) for uid in member_ids],
+            "channels": [{k: v for k, v in c.items() if k != "guild_id"} for c in guild.channels.values()],
+            "threads": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    # ------------------------------------------------------------------ fault injection
+
+    def rate_limit_next(self, route: str, retry_after: float = 0.2, *, is_global: bool = False, count: int = 1) -> None:
+        """The next ``count`` requests matching ``route`` ("METHOD /path-template") get a 429
+        that discord.py retries (it carries ``Via`` and ``X-RateLimit-*`` headers)."""
+        method, path = self._split_route(route)
+        reset = time.time() + retry_after
+        headers = {
+            "Retry-After": str(max(1, math.ceil(retry_after))),
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset": f"{reset:.3f}",
+            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+            "X-RateLimit-Bucket": "fakebucket" + secrets.token_hex(4),
+            "X-RateLimit-Scope": "global" if is_global else "user",
+            "Via": "1.1 google",
+        }
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
+        self._faults.append(Fault(method, path, 429, body, headers, count))
+
+    def fail_next(self, route: str, status: int, code: int = 0, message: str = "error", *, count: int = 1) -> None:
+        """The next ``count`` requests matching ``route`` fail with ``status`` / JSON error ``code``."""
+        method, path = self._split_route(route)
+        self._faults.append(Fault(method, path, status, {"message": message, "code": code}, {}, count))
+
+    @staticmethod
+    def _split_route(route: str) -> tuple[str, str]:
+        method, _, path = route.strip().partition(" ")
+        if not path:
+            raise ValueError("route must look like 'POST /channels/{channel_id}/messages'")
+        return method.upper(), path.removeprefix(API_PREFIX)
+
+    def _match_fault(self, request: web.Request) -> Fault | None:
+        path = request.path.removeprefix(API_PREFIX)
+        resource = request.match_info.route.resource
+        template = resource.canonical[len(API_PREFIX) :] if resource is not None else None
+        for fault in self._faults:
+            if fault.count <= 0 or fault.method not in ("*", request.method):
+                continue
+            assert fault.path is not None
+            if fault.path == template or fnmatch.fnmatchcase(path, fault.path):
+                fault.count -= 1
+                if fault.count == 0:
+                    self._faults.remove(fault)
+                return fault
+        return None
+
+    # ------------------------------------------------------------------ user-side injection
+
+    async def send_message(
+        self,
+        channel_id: int,
+        author: UserLike,
+        content: str,
+        *,
+        reply_to: int | None = None,
+    ) -> dict:
+        """``author`` posts ``content`` in a guild or DM channel; delivers MESSAGE_CREATE.
+
+        For a DM, use ``channel_id=dc.dm_channel_id(user)``. Returns the message payload.
+        """
+        channel = self.channels.get(int(channel_id))
+        if channel is None:
+            raise ValueError(f"unknown channel {channel_id}")
+        user = self._user(author)
+        message = self._message_payload(int(channel_id), user, content)
+        if reply_to is not None:
+            referenced = self.messages.get(int(reply_to))
+            if referenced is None:
+                raise ValueError(f"unknown message {reply_to}")
+            message["type"] = 19
+            message["message_reference"] = {"message_id": str(reply_to), "channel_id": str(channel_id), "type": 0}
+            if channel.get("guild_id"):
+                message["message_reference"]["guild_id"] = channel["guild_id"]
+            message["referenced_message"] = dict(referenced)
+        self.messages[int(message["id"])] = message
+        channel["last_message_id"] = message["id"]
+        await self._deliver_message(message)
+        return message
+
+    async def send_interaction(
+        self,
+        name: str,
+        options: dict | list | None = None,
+        user: UserLike | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        *,
+        command_guild_id: int | None = None,
+        resolved: dict | None = None,
+        focused: str | None = None,
+    ) -> int:
+        """A user runs slash command ``name`` ("cmd" or "cmd sub" or "cmd group sub").
+
+        ``options`` is ``{name: value}`` (types from the synced command, else str=3,
+        bool=5, int=4, float=10, DiscordUser=6) or a raw option list. ``guild_id`` defaults
+        to the channel's guild. ``focused`` makes it an autocomplete interaction (type 4)
+        for that option. Returns the interaction id.
+        """
+        if user is None or channel_id is None:
+            raise TypeError("send_interaction needs user and channel_id")
+        channel = self.channels.get(int(channel_id))
+        if channel is None:
+            raise ValueError(f"unknown channel {channel_id}")
+        if guild_id is None and channel.get("guild_id"):
+            guild_id = int(channel["guild_id"])
+        invoker = self._user(user)
+        parts = name.split()
+        top = parts[0]
+        schema = self._find_command(top, guild_id, command_guild_id)
+        if command_guild_id is None and schema is not None and schema.get("guild_id"):
+            command_guild_id = int(schema["guild_id"])
+        resolved = dict(resolved or {})
+        leaf_schema = schema
+        for sub in parts[1:]:
+            leaf_schema = next((o for o in (leaf_schema or {}).get("options", []) if o["name"] == sub), None)
+        built = self._build_options(options, leaf_schema, resolved, guild_id, focused)
+        for depth, sub in reversed(list(enumerate(parts[1:], start=1))):
+            kind = 1 if depth == len(parts) - 1 else 2
+            built = [{"name": sub, "type": kind, "options": built}]
+        data: dict[str, Any] = {
+            "id": (schema or {}).get("id") or str(self._command_id(top, command_guild_id)),
+            "name": top,
+            "type": 1,
+            "options": built,
+        }
+        if command_guild_id:
+            data["guild_id"] = str(command_guild_id)
+        if resolved:
+            data["resolved"] = resolved
+        interaction_id = self.snowflake()
+        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": 4 if focused else 2,
+            "data": data,
+            "channel_id": str(channel_id),
+            "channel": dict(channel),
+            "token": token,
+            "version": 1,
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        }
+        if guild_id:
+            guild = self.guilds[guild_id]
+            payload["guild_id"] = str(guild_id)
+            payload["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = "en-US"
+            payload["member"] = self._member_payload(guild, invoker, permissions=True)
+            payload["app_permissions"] = str(self._permissions(guild, self.bot_user.id))
+            payload["authorizing_integration_owners"] = {"0": str(guild_id)}
+            payload["context"] = 0
+        else:
+            self.dm_channel_id(invoker)
+            payload["user"] = invoker.to_dict()
+            payload["app_permissions"] = str(DEFAULT_PERMISSIONS)
+            payload["authorizing_integration_owners"] = {"0": "0"}
+            payload["context"] = 1
+        state = _Interaction(
+            id=interaction_id,
+            token=token,
+            name=name,
+            type=payload["type"],
+            channel_id=int(channel_id),
+            guild_id=guild_id,
+            user=invoker,
+            created=asyncio.get_running_loop().time(),
+            payload=payload,
+        )
+        if focused:
+            state.choices = asyncio.get_running_loop().create_future()
+        self._interactions[interaction_id] = state
+        self._tokens[token] = interaction_id
+        await self._dispatch_all("INTERACTION_CREATE", payload)
+        return interaction_id
+
+    async def autocomplete(
+        self,
+        name: str,
+        options: dict | list | None = None,
+        *,
+        focused: str,
+        user: UserLike,
+        channel_id: int,
+        guild_id: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> list[dict]:
+        """Send an autocomplete interaction for option ``focused``; return the bot's choices."""
+        interaction_id = await self.send_interaction(
+            name, options, user=user, channel_id=channel_id, guild_id=guild_id, focused=focused
+        )
+        future = self._interactions[interaction_id].choices
+        assert future is not None
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        except TimeoutError:
+            self.log.check_errors()
+            raise AssertionError(f"no autocomplete answer for /{name} within {timeout}s") from None
+
+    def interaction_payload(self, interaction_id: int) -> dict:
+        """The INTERACTION_CREATE payload sent for ``interaction_id``."""
+        return self._interactions[interaction_id].payload
+
+    def _find_command(self, name: str, guild_id: int | None, command_guild_id: int | None) -> dict | None:
+        for gid in (command_guild_id, guild_id):
+            if gid and name in self.guild_commands.get(int(gid), {}):
+                return self.guild_commands[int(gid)][name]
+        return self.commands.get(name)
+
+    def _command_id(self, name: str, guild_id: int | None) -> int:
+        # stable per (name, guild) within one fake
+        key = f"{guild_id}:{name}"
+        if key not in self._command_ids:
+            self._command_ids[key] = self.snowflake()
+        return self._command_ids[key]
+
+    def _build_options(
+        self,
+        options: dict | list | None,
+        schema: dict | None,
+        resolved: dict,
+        guild_id: int | None,
+        focused: str | None,
+    ) -> list[dict]:
+        if options is None:
+            options = {}
+        if isinstance(options, list):
+            return options
+        schema_types = {o["name"]: o.get("type") for o in (schema or {}).get("options", [])}
+        out = []
+        for key, value in options.items():
+            kind = schema_types.get(key)
+            if kind is None:
+                if isinstance(value, bool):
+                    kind = 5
+                elif isinstance(value, int):
+                    kind = 4
+                elif isinstance(value, float):
+                    kind = 10
+                elif isinstance(value, DiscordUser):
+                    kind = 6
+                else:
+                    kind = 3
+            if kind == 6:
+                target = self._user(value)
+                value = str(target.id)
+                resolved.setdefault("users", {})[value] = target.to_dict()
+                if guild_id and target.id in self.guilds[guild_id].members:
+                    member = self._member_payload(self.guilds[guild_id], target, with_user=False, permissions=True)
+                    resolved.setdefault("members", {})[value] = member
+            elif kind == 4 and isinstance(value, str) and re.fullmatch(r"-?\d+", value) and key != focused:
+                value = int(value)
+            elif kind == 10 and isinstance(value, (int, str)) and key != focused:
+                value = float(value)
+            elif kind == 3 and not isinstance(value, str):
+                value = str(value)
+            option: dict[str, Any] = {"name": key, "type": kind, "value": value}
+            if key == focused:
+                option["focused"] = True
+            out.append(option)
+        if focused and focused not in options:
+            out.append({"name": focused, "type": schema_types.get(focused) or 3, "value": "", "focused": True})
+        return out
+
+    # ------------------------------------------------------------------ records
+
+    @property
+    def sent(self) -> list[SentMessage]:
+        return self.log.records
+
+    def messages_in(self, channel_id: int, actions: Any = ("send",)) -> list[SentMessage]:
+        return self.log.select(channel_id, actions)
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[SentMessage], bool] | None = None,
+        *,
+        channel_id: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> SentMessage:
+        """The next (not yet returned) message the bot posted: channel messages, DMs,
+        interaction responses and followups (a deferred response counts when its content arrives)."""
+        return await self.log.wait_for(predicate, chat_id=channel_id, timeout=timeout)
+
+    async def wait_for_dm(
+        self,
+        user: UserLike,
+        predicate: Callable[[SentMessage], bool] | None = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> SentMessage:
+        return await self.log.wait_for(predicate, chat_id=self.dm_channel_id(user), timeout=timeout)
+
+    async def wait_for_response(
+        self,
+        interaction_id: int,
+        predicate: Callable[[SentMessage], bool] | None = None,
+        *,
+        actions: tuple[str, ...] = ("send",),
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> SentMessage:
+        """The next message answering interaction ``interaction_id`` (response or followup).
+        Use ``actions=("defer",)`` to see a bare defer, ``("modal",)`` for a modal."""
+        return await self.log.wait_for(
+            lambda r: r.interaction_id == interaction_id and (predicate is None or predicate(r)),
+            actions=actions,
+            timeout=timeout,
+        )
+
+    async def wait_for_edit(
+        self,
+        predicate: Callable[[SentMessage], bool] | None = None,
+        *,
+        channel_id: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> SentMessage:
+        return await self.log.wait_for(predicate, chat_id=channel_id, actions=("edit",), timeout=timeout)
+
+    async def wait_for_action(
+        self,
+        action: str,
+        predicate: Callable[[SentMessage], bool] | None = None,
+        *,
+        channel_id: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> SentMessage:
+        return await self.log.wait_for(predicate, chat_id=channel_id, actions=(action,), timeout=timeout)
+
+    async def assert_no_message(self, duration: float = 0.1, *, channel_id: int | None = None) -> None:
+        await self.log.assert_quiet(duration, chat_id=channel_id)
+
+    # ------------------------------------------------------------------ gateway
+
+    async def _handle_gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        gateway = _Gateway(ws)
+        self.gateways.append(gateway)
+        try:
+            await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                data = json.loads(msg.data)
+                op = data.get("op")
+                if op == 1:
+                    await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+                elif op == 2:
+                    await self._identify(gateway, data["d"])
+                elif op == 6:
+                    await gateway.dispatch("RESUMED", {})
+                elif op == 8:
+                    await self._request_members(gateway, data["d"])
+        finally:
+            self.gateways.remove(gateway)
+        return ws
+
+    async def _identify(self, gateway: _Gateway, data: dict) -> None:
+        if data.get("token", "").removeprefix("Bot ") != self.token:
+            await gateway.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        intents = int(data.get("intents", 0))
+        if intents & PRIVILEGED_INTENTS and not self.privileged_intents_enabled:
+            await gateway.ws.close(code=4014, message=b"Disallowed intent(s).")
+            return
+        gateway.intents = intents
+        ready: dict[str, Any] = {
+            "v": 10,
+            "user": {**self.bot_user.to_dict(), "verified": True, "mfa_enabled": False, "bot": True},
+            "guilds": [{"id": str(gid), "unavailable": True} for gid in self.guilds],
+            "session_id": gateway.session_id,
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "user_settings": {},
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+        }
+        if "shard" in data:
+            ready["shard"] = data["shard"]
+        await gateway.dispatch("READY", ready)
+        for guild in list(self.guilds.values()):
+            await gateway.dispatch("GUILD_CREATE", self._guild_payload(guild, intents))
+        gateway.identified = True
+        if self._identified is not None:
+            self._identified.set()
+
+    async def _request_members(self, gateway: _Gateway, data: dict) -> None:
+        guild = self.guilds.get(int(data["guild_id"]))
+        if guild is None:
+            return
+        user_ids = data.get("user_ids")
+        members = [
+            self._member_payload(guild, self.users[uid])
+            for uid in guild.members
+            if not user_ids or str(uid) in [str(x) for x in user_ids]
+        ]
+        chunk = {"guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1}
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        await gateway.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    async def _announce_guild(self, guild: FakeGuild) -> None:
+        for gateway in list(self.gateways):
+            if gateway.identified:
+                await gateway.dispatch("GUILD_CREATE", self._guild_payload(guild, gateway.intents))
+
+    async def _dispatch_all(self, event: str, data: dict) -> None:
+        for gateway in list(self.gateways):
+            if gateway.identified:
+                await gateway.dispatch(event, data)
+
+    async def _deliver_message(self, message: dict, event: str = "MESSAGE_CREATE") -> None:
+        guild_message = "guild_id" in message
+        author_id = int(message["author"]["id"])
+        mentioned = any(int(m["id"]) == self.bot_user.id for m in message.get("mentions", []))
+        for gateway in list(self.gateways):
+            if not gateway.identified:
+                continue
+            needed = INTENT_GUILD_MESSAGES if guild_message else INTENT_DIRECT_MESSAGES
+            if not gateway.intents & needed:
+                continue
+            data = message
+            visible = (
+                not guild_message
+                or gateway.intents & INTENT_MESSAGE_CONTENT
+                or mentioned
+                or author_id == self.bot_user.id
+            )
+            if not visible:
+                data = {**message, "content": "", "embeds": [], "attachments": [], "components": []}
+            await gateway.dispatch(event, data)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ message payloads
+
+    def _message_payload(self, channel_id: int, author: DiscordUser, content: str, **extra: Any) -> dict:
+        channel = self.channels[channel_id]
+        mentions = []
+        for match in _MENTION_RE.finditer(content or ""):
+            target = self.users.get(int(match.group(1)))
+            if target is not None and all(m["id"] != str(target.id) for m in mentions):
+                entry = target.to_dict()
+                if channel.get("guild_id") and target.id in self.guilds[int(channel["guild_id"])].members:
+                    entry["member"] = self._member_payload(
+                        self.guilds[int(channel["guild_id"])], target, with_user=False
+                    )
+                mentions.append(entry)
+        message: dict[str, Any] = {
+            "id": str(self.snowflake()),
+            "channel_id": str(channel_id),
+            "author": author.to_dict(),
+            "content": content or "",
+            "timestamp": _iso(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": mentions,
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "components": [],
+            "pinned": False,
+            "type": 0,
+            "flags": 0,
+        }
+        if channel.get("guild_id"):
+            guild = self.guilds[int(channel["guild_id"])]
+            message["guild_id"] = channel["guild_id"]
+            message["member"] = self._member_payload(guild, author, with_user=False)
+        message.update(extra)
+        return message
+
+    def _attachment_payloads(self, channel_id: int, files: list[SentFile], ephemeral: bool = False) -> list[dict]:
+        out = []
+        for sent in files:
+            attachment_id = self.snowflake()
+            self.attachments[attachment_id] = sent
+            url = f"{self.http_base}/attachments/{channel_id}/{attachment_id}/{sent.filename}"
+            item: dict[str, Any] = {
+                "id": str(attachment_id),
+                "filename": sent.filename,
+                "size": len(sent.data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": sent.content_type or guess_content_type(sent.filename, sent.data),
+            }
+            width, height = image_size(sent.data)
+            if width:
+                item["width"], item["height"] = width, height
+            if ephemeral:
+                item["ephemeral"] = True
+            out.append(item)
+        return out
+
+    @staticmethod
+    def _validate_message(body: dict, files: list[SentFile], path: tuple[str, ...] = ()) -> None:
+        content = body.get("content")
+        if content is not None and len(content) > CONTENT_LIMIT:
+            raise _ApiError(
+                400, _invalid_form([*path, "content"], "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")
+            )
+        embeds = body.get("embeds") or []
+        if len(embeds) > 10:
+            raise _ApiError(
+                400, _invalid_form([*path, "embeds"], "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
+            )
+        total = 0
+        for index, embed in enumerate(embeds):
+            where = [*path, "embeds", str(index)]
+            for key, limit in (("title", 256), ("description", 4096)):
+                value = embed.get(key) or ""
+                total += len(value)
+                if len(value) > limit:
+                    raise _ApiError(
+                        400,
+                        _invalid_form([*where, key], "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length."),
+                    )
+            fields = embed.get("fields") or []
+            if len(fields) > 25:
+                raise _ApiError(
+                    400, _invalid_form([*where, "fields"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+                )
+            for number, item in enumerate(fields):
+                for key, limit in (("name", 256), ("value", 1024)):
+                    value = item.get(key) or ""
+                    total += len(value)
+                    if len(value) > limit:
+                        raise _ApiError(
+                            400,
+                            _invalid_form(
+                                [*where, "fields", str(number), key],
+                                "BASE_TYPE_MAX_LENGTH",
+                                f"Must be {limit} or fewer in length.",
+                            ),
+                        )
+            total += len((embed.get("footer") or {}).get("text") or "")
+            total += len((embed.get("author") or {}).get("name") or "")
+        if total > 6000:
+            raise _ApiError(
+                400,
+                _invalid_form([*path, "embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"),
+            )
+        if len(files) > 10:
+            raise _ApiError(
+                400, _invalid_form([*path, "files"], "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
+            )
+        if sum(len(f.data) for f in files) > ATTACHMENT_SIZE_LIMIT:
+            raise _error(413, 40005, "Request entity too large")
+
+    @staticmethod
+    def _is_empty(body: dict, files: list[SentFile]) -> bool:
+        return not (
+            body.get("content")
+            or body.get("embeds")
+            or files
+            or body.get("sticker_ids")
+            or body.get("components")
+            or body.get("poll")
+        )
+
+    # ------------------------------------------------------------------ HTTP plumbing
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
+        if not request.path.startswith(API_PREFIX):
+            return await handler(request)
+        body, files = await self._read_body(request)
+        request[_BODY], request[_FILES] = body, files
+        path = request.path[len(API_PREFIX) :]
+        self.requests.append((request.method, path, body))
+        needs_auth = not path.startswith(("/interactions/", "/webhooks/"))
+        if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
+            return json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        fault = self._match_fault(request)
+        if fault is not None:
+            return json_response(fault.body, fault.status, fault.headers)
+        try:
+            return await handler(request)
+        except _ApiError as err:
+            return json_response(err.body, err.status)
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[SentFile]]:
+        files: list[SentFile] = []
+        if not request.can_read_body:
+            return None, files
+        ctype = request.content_type
+        if ctype.startswith("multipart/"):
+            body: Any = {}
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                elif part.filename is not None:
+                    data = bytes(await part.read(decode=False))
+                    files.append(
+                        SentFile(
+                            filename=part.filename,
+                            data=data,
+                            content_type=part.headers.get("Content-Type"),
+                            field=part.name,
+                        )
+                    )
+                else:
+                    body[part.name] = await part.text()
+            return body, files
+        raw = await request.read()
+        if not raw:
+            return None, files
+        try:
+            return json.loads(raw), files
+        except ValueError:
+            return raw.decode("utf-8", "replace"), files
+
+    async def _handle_attachment(self, request: web.Request) -> web.Response:
+        sent = self.attachments.get(int(request.match_info["attachment_id"]))
+        if sent is None:
+            return web.Response(status=404)
+        return web.Response(body=sent.data, content_type=sent.content_type or "application/octet-stream")
+
+    def _add_routes(self, router: web.UrlDispatcher) -> None:
+        p = API_PREFIX
+        add = router.add_route
+        add("GET", p + "/users/@me", self._get_me)
+        add("GET", p + "/oauth2/applications/@me", self._get_application)
+        add("GET", p + "/applications/@me", self._get_application)
+        add("GET", p + "/gateway", self._get_gateway)
+        add("GET", p + "/gateway/bot", self._get_gateway)
+        add("POST", p + "/users/@me/channels", self._create_dm)
+        add("GET", p + "/users/{user_id}", self._get_user)
+        add("GET", p + "/channels/{channel_id}", self._get_channel)
+        add("POST", p + "/channels/{channel_id}/messages", self._post_channel_message)
+        add("GET", p + "/channels/{channel_id}/messages", self._list_messages)
+        add("GET", p + "/channels/{channel_id}/messages/{message_id}", self._get_message)
+        add("PATCH", p + "/channels/{channel_id}/messages/{message_id}", self._edit_channel_message)
+        add("DELETE", p + "/channels/{channel_id}/messages/{message_id}", self._delete_channel_message)
+        add("POST", p + "/channels/{channel_id}/typing", self._no_content)
+        add("PUT", p + "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._add_reaction)
+        add("DELETE", p + "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._no_content)
+        add("GET", p + "/guilds/{guild_id}/members/{user_id}", self._get_member)
+        add("GET", p + "/guilds/{guild_id}/channels", self._get_guild_channels)
+        add("POST", p + "/interactions/{interaction_id}/{interaction_token}/callback", self._interaction_callback)
+        add("POST", p + "/webhooks/{application_id}/{interaction_token}", self._post_followup)
+        add(
+            "GET", p + "/webhooks/{application_id}/{interaction_token}/messages/{message_id}", self._get_webhook_message
+        )
+        add(
+            "PATCH",
+            p + "/webhooks/{application_id}/{interaction_token}/messages/{message_id}",
+            self._edit_webhook_message,
+        )
+        add(
+            "DELETE",
+            p + "/webhooks/{application_id}/{interaction_token}/messages/{message_id}",
+            self._delete_webhook_message,
+        )
+        for prefix in (p + "/applications/{application_id}", p + "/applications/{application_id}/guilds/{guild_id}"):
+            add("GET", prefix + "/commands", self._get_commands)
+            add("PUT", prefix + "/commands", self._put_commands)
+            add("POST", prefix + "/commands", self._post_command)
+            add("DELETE", prefix + "/commands/{command_id}", self._delete_command)
+        add("*", p + "/{tail:.*}", self._unhandled)
+
+    async def _unhandled(self, request: web.Request) -> web.Response:
+        self.unhandled.append((request.method, request.path[len(API_PREFIX) :], request.get(_BODY)))
+        return json_response({"message": "404: Not Found", "code": 0}, 404)
+
+    async def _no_content(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ REST: identity
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        return json_response({**self.bot_user.to_dict(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        if self._app_owner is None:
+            self._app_owner = self.add_user(username="app-owner")
+        owner = self._app_owner
+        return json_response(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user.username,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "type": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "owner": owner.to_dict(),
+                "team": None,
+                "bot": self.bot_user.to_dict(),
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "integration_types_config": {"0": {}, "1": {}},
+            }
+        )
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return json_response(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        user = self.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise _error(404, 10013, "Unknown User")
+        return json_response(user.to_dict())
+
+    async def _create_dm(self, request: web.Request) -> web.Response:
+        body = request[_BODY] or {}
+        recipient = body.get("recipient_id")
+        if recipient is None or int(recipient) not in self.users:
+            raise _ApiError(400, _invalid_form(["recipient_id"], "NUMBER_TYPE_COERCE", "Value is not snowflake."))
+        channel_id = self.dm_channel_id(int(recipient))
+        return json_response(self.channels[channel_id])
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        channel = self.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            raise _error(404, 10003, "Unknown Channel")
+        return json_response(channel)
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        guild = self.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None:
+            raise _error(404, 10004, "Unknown Guild")
+        user_id = int(request.match_info["user_id"])
+        if user_id not in guild.members:
+            raise _error(404, 10007, "Unknown Member")
+        return json_response(self._member_payload(guild, self.users[user_id]))
+
+    async def _get_guild_channels(self, request: web.Request) -> web.Response:
+        guild = self.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None:
+            raise _error(404, 10004, "Unknown Guild")
+        return json_response(list(guild.channels.values()))
+
+    # ------------------------------------------------------------------ REST: channel messages
+
+    def _channel_for_send(self, channel_id: int) -> dict:
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            raise _error(404, 10003, "Unknown Channel")
+        if channel["type"] == 1:
+            recipient = self._dm_recipient(channel_id)
+            if recipient is None or not recipient.dms_open or recipient.bot:
+                raise _error(403, 50007, "Cannot send messages to this user")
+        return channel
+
+    def _bot_message(
+        self, channel_id: int, body: dict, files: list[SentFile], *, ephemeral: bool = False, **extra: Any
+    ) -> dict:
+        message = self._message_payload(channel_id, self.bot_user, body.get("content") or "", **extra)
+        message["embeds"] = list(body.get("embeds") or [])
+        message["components"] = list(body.get("components") or [])
+        message["tts"] = bool(body.get("tts", False))
+        message["flags"] = int(body.get("flags") or 0) & ~FLAG_LOADING | (FLAG_EPHEMERAL if ephemeral else 0)
+        message["attachments"] = self._attachment_payloads(channel_id, files, ephemeral)
+        if body.get("nonce") is not None:
+            message["nonce"] = body["nonce"]
+        return message
+
+    def _record(
+        self,
+        action: str,
+        route: str,
+        channel_id: int,
+        message: dict | None,
+        body: Any,
+        files: list[SentFile],
+        **extra: Any,
+    ) -> SentMessage:
+        body = body if isinstance(body, dict) else {}
+        data = body.get("data") if isinstance(body.get("data"), dict) else body
+        record = SentMessage(
+            platform="discord",
+            action=action,
+            chat_id=channel_id,
+            message_id=int(message["id"]) if message else None,
+            text=extra.pop("text", message.get("content") if message else data.get("content")),
+            files=list(files),
+            embeds=list(data.get("embeds") or []),
+            reply_markup=data.get("components") or None,
+            reply_to=int(data["message_reference"]["message_id"])
+            if isinstance(data.get("message_reference"), dict) and data["message_reference"].get("message_id")
+            else None,
+            method=route,
+            payload=body,
+            **extra,
+        )
+        return self.log.add(record)
+
+    async def _post_channel_message(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel_id"])
+        channel = self._channel_for_send(channel_id)
+        body, files = request[_BODY] or {}, request[_FILES]
+        self._validate_message(body, files)
+        if self._is_empty(body, files):
+            raise _error(400, 50006, "Cannot send an empty message")
+        extra: dict[str, Any] = {}
+        reference = body.get("message_reference")
+        if isinstance(reference, dict) and reference.get("message_id"):
+            referenced = self.messages.get(int(reference["message_id"]))
+            if referenced is None and reference.get("fail_if_not_exists", True):
+                raise _ApiError(
+                    400, _invalid_form(["message_reference"], "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")
+                )
+            if referenced is not None:
+                extra["type"] = 19
+                extra["message_reference"] = {
+                    "message_id": referenced["id"],
+                    "channel_id": referenced["channel_id"],
+                    "type": 0,
+                }
+                extra["referenced_message"] = dict(referenced)
+        message = self._bot_message(channel_id, body, files, **extra)
+        self.messages[int(message["id"])] = message
+        channel["last_message_id"] = message["id"]
+        self._record("send", "POST /channels/{channel_id}/messages", channel_id, message, body, files)
+        if self.echo_bot_messages:
+            self._spawn(self._deliver_message(message))
+        return json_response(message)
+
+    def _channel_message(self, request: web.Request) -> dict:
+        message = self.messages.get(int(request.match_info["message_id"]))
+        if message is None or message["channel_id"] != request.match_info["channel_id"]:
+            raise _error(404, 10008, "Unknown Message")
+        return message
+
+    async def _get_message(self, request: web.Request) -> web.Response:
+        return json_response(self._channel_message(request))
+
+    async def _list_messages(self, request: web.Request) -> web.Response:
+        channel_id = request.match_info["channel_id"]
+        if int(channel_id) not in self.channels:
+            raise _error(404, 10003, "Unknown Channel")
+        limit = int(request.query.get("limit", 50))
+        found = [m for m in self.messages.values() if m["channel_id"] == channel_id and not m["flags"] & FLAG_EPHEMERAL]
+        found.sort(key=lambda m: int(m["id"]), reverse=True)
+        return json_response(found[:limit])
+
+    def _apply_edit(self, message: dict, body: dict, files: list[SentFile], channel_id: int) -> None:
+        for key in ("content", "embeds", "components"):
+            if key in body and body[key] is not None:
+                message[key] = body[key]
+            elif key in body and body[key] is None:
+                message[key] = "" if key == "content" else []
+        if "attachments" in body or files:
+            keep_ids = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = [a for a in message["attachments"] if a["id"] in keep_ids]
+            message["attachments"] = kept + self._attachment_payloads(
+                channel_id, files, bool(message["flags"] & FLAG_EPHEMERAL)
+            )
+        if "flags" in body and body["flags"] is not None:
+            message["flags"] = (message["flags"] & (FLAG_EPHEMERAL | FLAG_LOADING)) | int(body["flags"])
+        message["edited_timestamp"] = _iso()
+
+    async def _edit_channel_message(self, request: web.Request) -> web.Response:
+        message = self._channel_message(request)
+        if int(message["author"]["id"]) != self.bot_user.id:
+            raise _error(403, 50005, "Cannot edit a message authored by another user")
+        body, files = request[_BODY] or {}, request[_FILES]
+        self._validate_message(body, files)
+        channel_id = int(message["channel_id"])
+        self._apply_edit(message, body, files, channel_id)
+        self._record("edit", "PATCH /channels/{channel_id}/messages/{message_id}", channel_id, message, body, files)
+        if self.echo_bot_messages:
+            self._spawn(self._deliver_message(message, "MESSAGE_UPDATE"))
+        return json_response(message)
+
+    async def _delete_channel_message(self, request: web.Request) -> web.Response:
+        message = self._channel_message(request)
+        del self.messages[int(message["id"])]
+        self._record(
+            "delete", "DELETE /channels/{channel_id}/messages/{message_id}", int(message["channel_id"]), message, {}, []
+        )
+        return web.Response(status=204)
+
+    async def _add_reaction(self, request: web.Request) -> web.Response:
+        message = self._channel_message(request)
+        emoji = unquote(request.match_info["emoji"])
+        self.log.add(
+            SentMessage(
+                platform="discord",
+                action="react",
+                chat_id=int(message["channel_id"]),
+                message_id=int(message["id"]),
+                text=emoji,
+                method="PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
+            )
+        )
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ REST: interactions
+
+    def _interaction_by_token(self, token: str) -> _Interaction:
+        interaction_id = self._tokens.get(token)
+        if interaction_id is None:
+            raise _error(404, 10015, "Unknown Webhook")
+        return self._interactions[interaction_id]
+
+    async def _interaction_callback(self, request: web.Request) -> web.Response:
+        interaction = self._interactions.get(int(request.match_info["interaction_id"]))
+        if interaction is None or interaction.token != request.match_info["interaction_token"]:
+            raise _error(404, 10062, "Unknown interaction")
+        if asyncio.get_running_loop().time() - interaction.created > self.interaction_timeout:
+            raise _error(404, 10062, "Unknown interaction")
+        if interaction.response_type is not None:
+            raise _error(400, 40060, "Interaction has already been acknowledged.")
+        body, files = request[_BODY] or {}, request[_FILES]
+        kind = int(body.get("type", 0))
+        data = body.get("data") or {}
+        route = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+        channel_id = interaction.channel_id
+        resource: dict | None = None
+        if interaction.type == 4 and kind != 8:
+            raise _ApiError(400, _invalid_form(["type"], "INTERACTION_RESPONSE_TYPE_INVALID", "Invalid response type"))
+        if kind == 4:
+            self._validate_message(data, files, ("data",))
+            if self._is_empty(data, files):
+                raise _error(400, 50006, "Cannot send an empty message")
+            ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
+            message = self._interaction_message(interaction, data, files, ephemeral)
+            interaction.original_id = int(message["id"])
+            interaction.ephemeral = ephemeral
+            self._record(
+                "send", route, channel_id, message, body, files, ephemeral=ephemeral, interaction_id=interaction.id
+            )
+            resource = {"type": 4, "message": message}
+            if self.echo_bot_messages and not ephemeral:
+                self._spawn(self._deliver_message(message))
+        elif kind == 5:
+            ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
+            message = self._interaction_message(interaction, {"content": ""}, [], ephemeral, loading=True)
+            interaction.original_id = int(message["id"])
+            interaction.ephemeral = ephemeral
+            interaction.loading = True
+            self._record(
+                "defer", route, channel_id, message, body, [], ephemeral=ephemeral, interaction_id=interaction.id
+            )
+            resource = {"type": 5, "message": message}
+        elif kind in (6, 7):
+            self._record(
+                "defer_update" if kind == 6 else "edit",
+                route,
+                channel_id,
+                None,
+                body,
+                files,
+                interaction_id=interaction.id,
+            )
+        elif kind == 8:
+            choices = data.get("choices") or []
+            if len(choices) > 25:
+                raise _ApiError(
+                    400, _invalid_form(["data", "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+                )
+            self._record("autocomplete", route, channel_id, None, body, [], interaction_id=interaction.id, text=None)
+            if interaction.choices is not None and not interaction.choices.done():
+                interaction.choices.set_result(choices)
+        elif kind == 9:
+            self._record(
+                "modal", route, channel_id, None, body, [], interaction_id=interaction.id, text=data.get("title")
+            )
+        else:
+            raise _ApiError(400, _invalid_form(["type"], "INTERACTION_RESPONSE_TYPE_INVALID", "Invalid response type"))
+        interaction.response_type = kind
+        if request.query.get("with_response", "").lower() not in ("1", "true"):
+            return web.Response(status=204)
+        result: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": interaction.ephemeral,
+            }
+        }
+        if interaction.original_id is not None and kind in (4, 5):
+            result["interaction"]["response_message_id"] = str(interaction.original_id)
+        if resource is not None:
+            result["resource"] = resource
+        return json_response(result)
+
+    def _interaction_message(
+        self, interaction: _Interaction, body: dict, files: list[SentFile], ephemeral: bool, *, loading: bool = False
+    ) -> dict:
+        metadata: dict[str, Any] = {
+            "id": str(interaction.id),
+            "type": interaction.type,
+            "user": interaction.user.to_dict(),
+            "authorizing_integration_owners": interaction.payload.get("authorizing_integration_owners", {}),
+            "name": interaction.name,
+            "command_type": 1,
+        }
+        message = self._bot_message(
+            interaction.channel_id,
+            body,
+            files,
+            ephemeral=ephemeral,
+            type=20,
+            application_id=str(self.application_id),
+            webhook_id=str(self.application_id),
+            interaction_metadata=metadata,
+        )
+        if loading:
+            message["flags"] |= FLAG_LOADING
+        self.messages[int(message["id"])] = message
+        return message
+
+    async def _post_followup(self, request: web.Request) -> web.Response:
+        interaction = self._interaction_by_token(request.match_info["interaction_token"])
+        if interaction.response_type is None:
+            raise _error(404, 10015, "Unknown Webhook")
+        body, files = request[_BODY] or {}, request[_FILES]
+        self._validate_message(body, files)
+        if self._is_empty(body, files):
+            raise _error(400, 50006, "Cannot send an empty message")
+        route = "POST /webhooks/{application_id}/{interaction_token}"
+        if interaction.loading and interaction.original_id is not None:
+            # The first followup after a defer fills the "thinking..." message.
+            message = self.messages[interaction.original_id]
+            self._apply_edit(message, body, files, interaction.channel_id)
+            message["flags"] &= ~FLAG_LOADING
+            message["edited_timestamp"] = None
+            interaction.loading = False
+            ephemeral = interaction.ephemeral
+        else:
+            ephemeral = bool(int(body.get("flags") or 0) & FLAG_EPHEMERAL)
+            message = self._interaction_message(interaction, body, files, ephemeral)
+        self._record(
+            "send",
+            route,
+            interaction.channel_id,
+            message,
+            body,
+            files,
+            ephemeral=ephemeral,
+            interaction_id=interaction.id,
+        )
+        if self.echo_bot_messages and not ephemeral:
+            self._spawn(self._deliver_message(message))
+        if request.query.get("wait", "").lower() in ("1", "true"):
+            return json_response(message)
+        return web.Response(status=204)
+
+    def _webhook_message(self, request: web.Request) -> tuple[_Interaction, dict]:
+        interaction = self._interaction_by_token(request.match_info["interaction_token"])
+        raw_id = request.match_info["message_id"]
+        message_id = interaction.original_id if raw_id == "@original" else int(raw_id)
+        message = self.messages.get(message_id) if message_id is not None else None
+        if message is None or message.get("interaction_metadata", {}).get("id") != str(interaction.id):
+            raise _error(404, 10008, "Unknown Message")
+        return interaction, message
+
+    async def _get_webhook_message(self, request: web.Request) -> web.Response:
+        _, message = self._webhook_message(request)
+        return json_response(message)
+
+    async def _edit_webhook_message(self, request: web.Request) -> web.Response:
+        interaction, message = self._webhook_message(request)
+        body, files = request[_BODY] or {}, request[_FILES]
+        self._validate_message(body, files)
+        route = "PATCH /webhooks/{application_id}/{interaction_token}/messages/{message_id}"
+        first_content = interaction.loading and int(message["id"]) == interaction.original_id
+        self._apply_edit(message, body, files, interaction.channel_id)
+        ephemeral = bool(message["flags"] & FLAG_EPHEMERAL)
+        if first_content:
+            message["flags"] &= ~FLAG_LOADING
+            message["edited_timestamp"] = None
+            interaction.loading = False
+        self._record(
+            "send" if first_content else "edit",
+            route,
+            interaction.channel_id,
+            message,
+            body,
+            files,
+            ephemeral=ephemeral,
+            interaction_id=interaction.id,
+        )
+        if self.echo_bot_messages and not ephemeral:
+            self._spawn(self._deliver_message(message, "MESSAGE_CREATE" if first_content else "MESSAGE_UPDATE"))
+        return json_response(message)
+
+    async def _delete_webhook_message(self, request: web.Request) -> web.Response:
+        interaction, message = self._webhook_message(request)
+        del self.messages[int(message["id"])]
+        self._record(
+            "delete",
+            "DELETE /webhooks/{application_id}/{interaction_token}/messages/{message_id}",
+            interaction.channel_id,
+            message,
+            {},
+            [],
+            interaction_id=interaction.id,
+        )
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ REST: application commands
+
+    def _command_store(self, request: web.Request) -> tuple[dict[str, dict], int | None]:
+        if int(request.match_info["application_id"]) != self.application_id:
+            raise _error(403, 50001, "Missing Access")
+        guild_id = request.match_info.get("guild_id")
+        if guild_id is None:
+            return self.commands, None
+        if int(guild_id) not in self.guilds:
+            raise _error(403, 50001, "Missing Access")
+        return self.guild_commands.setdefault(int(guild_id), {}), int(guild_id)
+
+    def _register(self, command: dict, guild_id: int | None, index: int) -> dict:
+        name = command.get("name", "")
+        kind = int(command.get("type", 1))
+        where = [str(index)]
+        if not _COMMAND_NAME_RE.match(name) or (kind == 1 and name != name.lower()):
+            raise _ApiError(
+                400, _invalid_form([*where, "name"], "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+            )
+        description = command.get("description", "")
+        if kind == 1 and not (1 <= len(description) <= 100):
+            raise _ApiError(
+                400,
+                _invalid_form([*where, "description"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."),
+            )
+        if len(command.get("options") or []) > 25:
+            raise _ApiError(
+                400, _invalid_form([*where, "options"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+            )
+        stored = {
+            "type": kind,
+            "options": [],
+            "default_member_permissions": None,
+            "dm_permission": True,
+            "nsfw": False,
+            "integration_types": [0],
+            "contexts": None,
+            **command,
+            "id": str(self._command_id(name, guild_id)),
+            "application_id": str(self.application_id),
+            "version": str(self.snowflake()),
+        }
+        if guild_id is not None:
+            stored["guild_id"] = str(guild_id)
+        return stored
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        store, _ = self._command_store(request)
+        return json_response(list(store.values()))
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        store, guild_id = self._command_store(request)
+        body = request[_BODY] or []
+        if not isinstance(body, list) or len(body) > 100:
+            raise _ApiError(400, _invalid_form([], "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."))
+        registered = [self._register(command, guild_id, index) for index, command in enumerate(body)]
+        store.clear()
+        for command in registered:
+            store[command["name"]] = command
+        return json_response(registered)
+
+    async def _post_command(self, request: web.Request) -> web.Response:
+        store, guild_id = self._command_store(request)
+        command = self._register(request[_BODY] or {}, guild_id, 0)
+        store[command["name"]] = command
+        return json_response(command, 201)
+
+    async def _delete_command(self, request: web.Request) -> web.Response:
+        store, _ = self._command_store(request)
+        for name, command in list(store.items()):
+            if command["id"] == request.match_info["command_id"]:
+                del store[name]
+                return web.Response(status=204)
+        raise _error(404, 10063, "Unknown application command")
+
+
+@asynccontextmanager
+async def running_bot(
+    fake: FakeDiscord,
+    bot: Any,
+    *,
+    tree: Any = None,
+    fail_on_errors: bool = True,
+    ignore_errors: tuple[type[BaseException], ...] = (),
+    guild_ready_timeout: float | None = 0.05,
+    ready_timeout: float = DEFAULT_TIMEOUT,
+) -> AsyncIterator[Any]:
+    """Log ``bot`` (a discord.py ``Client``/``commands.Bot``) in to ``fake`` and run it until exit.
+
+    * patches discord.py's base URL and gateway for the duration;
+    * waits for ``on_ready`` (``guild_ready_timeout`` shortens discord.py's 2 s wait);
+    * with ``fail_on_errors``, errors from prefix commands (``on_command_error``, except
+      ``CommandNotFound``), from the app command tree (``tree.on_error``, the bot's ``tree``
+      unless ``tree`` is given) and from event handlers (``on_error``) are reported to
+      ``fake.log``: wait helpers raise :class:`BotErrors` right away, and so does leaving the block.
+    """
+    import discord
+    from discord.ext import commands
+
+    restore: list[Callable[[], None]] = []
+    if fail_on_errors:
+        ignored = (commands.CommandNotFound, *ignore_errors)
+
+        async def on_command_error(ctx: Any, error: BaseException) -> None:
+            if not isinstance(error, ignored):
+                fake.log.report_error(error)
+
+        if isinstance(bot, commands.bot.BotBase):
+            bot.add_listener(on_command_error, "on_command_error")
+            restore.append(lambda: bot.remove_listener(on_command_error, "on_command_error"))
+
+        app_tree = tree if tree is not None else getattr(bot, "tree", None)
+        if app_tree is not None:
+            original_tree_error = app_tree.on_error
+            had_instance_attr = "on_error" in vars(app_tree)
+
+            async def tree_error(interaction: Any, error: BaseException) -> None:
+                if not isinstance(error, ignore_errors):
+                    fake.log.report_error(error)
+                await original_tree_error(interaction, error)
+
+            app_tree.on_error = tree_error
+
+            def restore_tree() -> None:
+                if had_instance_attr:
+                    app_tree.on_error = original_tree_error
+                else:
+                    del app_tree.on_error
+
+            restore.append(restore_tree)
+
+        original_on_error = bot.on_error
+        had_on_error = "on_error" in vars(bot)
+
+        async def on_error(event_method: str, /, *args: Any, **kwargs: Any) -> None:
+            import sys
+
+            error = sys.exc_info()[1]
+            if error is not None and not isinstance(error, ignore_errors):
+                fake.log.report_error(error)
+            await original_on_error(event_method, *args, **kwargs)
+
+        bot.on_error = on_error
+
+        def restore_on_error() -> None:
+            if had_on_error:
+                bot.on_error = original_on_error
+            else:
+                del bot.on_error
+
+        restore.append(restore_on_error)
+
+    if guild_ready_timeout is not None and hasattr(bot, "_connection"):
+        bot._connection.guild_ready_timeout = guild_ready_timeout
+
+    failed = False
+    with fake.patch_discord():
+        try:
+            await bot.login(fake.token)
+            task = asyncio.get_running_loop().create_task(bot.connect(reconnect=False))
+            ready = asyncio.get_running_loop().create_task(bot.wait_until_ready())
+            done, _ = await asyncio.wait({task, ready}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED)
+            if ready not in done:
+                ready.cancel()
+                if task in done:
+                    task.result()  # raises the connection error
+                raise AssertionError(f"discord bot not ready within {ready_timeout}s")
+            try:
+                yield bot
+            except BaseException:
+                failed = True
+                raise
+            finally:
+                await bot.close()
+                try:
+                    await asyncio.wait_for(task, 2.0)
+                except (TimeoutError, discord.ConnectionClosed):
+                    pass
+        finally:
+            if not bot.is_closed():
+                await bot.close()
+            for undo in reversed(restore):
+                undo()
+    if fail_on_errors and not failed:
+        fake.log.check_errors()

@@ -1,0 +1,1212 @@
+"""A fake Telegram Bot API server for driving a real python-telegram-bot ``Application`` offline.
+
+Usage (inside a test's event loop)::
+
+    async with FakeTelegram(bot_username="TestBot") as tg:
+        app = tg.application_builder().rate_limiter(AIORateLimiter(max_retries=2)).build()
+        app.add_handler(CommandHandler("start", start))
+        async with running_application(app, tg):
+            alice = tg.add_user(first_name="Alice")
+            await tg.send_user_message(-100, alice, "/start@TestBot")
+            reply = await tg.wait_for_message(chat_id=-100)
+            assert reply.text == "hello"
+
+The server listens on 127.0.0.1 on a random free port. It implements the methods a
+referee bot needs (see ``_METHODS``); unknown methods answer 404 and are listed in
+:attr:`FakeTelegram.unhandled`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import itertools
+import json
+import re
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from aiohttp import web
+
+from ._common import (
+    DEFAULT_TIMEOUT,
+    Fault,
+    MessageLog,
+    SentFile,
+    SentMessage,
+    guess_content_type,
+    image_size,
+    json_response,
+)
+
+TEXT_LIMIT = 4096
+CAPTION_LIMIT = 1024
+
+# Parameters that Telegram expects as JSON-serialised objects when sent form-encoded.
+_JSON_FIELDS = {
+    "reply_markup",
+    "entities",
+    "caption_entities",
+    "reply_parameters",
+    "link_preview_options",
+    "allowed_updates",
+    "commands",
+    "scope",
+    "media",
+    "reaction",
+}
+_INT_FIELDS = {"message_id", "reply_to_message_id", "offset", "limit", "message_thread_id", "user_id"}
+_BOOL_FIELDS = {
+    "disable_notification",
+    "protect_content",
+    "allow_sending_without_reply",
+    "drop_pending_updates",
+    "show_alert",
+    "disable_web_page_preview",
+    "has_spoiler",
+    "disable_content_type_detection",
+}
+
+_NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are "
+    "exactly the same as a content and reply markup of the current message"
+)
+
+_COMMAND_RE = re.compile(r"(?<![^\s])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?(?![A-Za-z0-9_@])")
+_MENTION_RE = re.compile(r"(?<![^\s])@[A-Za-z0-9_]{4,32}(?![A-Za-z0-9_])")
+_COMMAND_NAME_RE = re.compile(r"^[a-z0-9_]{1,32}$")
+_HTML_TAGS = {
+    "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler",
+    "a", "code", "pre", "blockquote", "tg-emoji", "tg-time",
+}  # fmt: skip
+_MDV2_RESERVED = set("_*[]()~`>#+-=|{}.!")
+
+
+def utf16_len(text: str) -> int:
+    """Length in UTF-16 code units: Telegram's unit for entity offsets and lengths."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def command_entities(text: str, *, mentions: bool = True) -> list[dict]:
+    """Entities Telegram attaches to an incoming text: ``bot_command`` (and ``mention``)."""
+    entities = []
+    for match in _COMMAND_RE.finditer(text):
+        entities.append(
+            {"type": "bot_command", "offset": utf16_len(text[: match.start()]), "length": utf16_len(match.group())}
+        )
+    if mentions:
+        for match in _MENTION_RE.finditer(text):
+            entities.append(
+                {"type": "mention", "offset": utf16_len(text[: match.start()]), "length": utf16_len(match.group())}
+            )
+    entities.sort(key=lambda e: e["offset"])
+    return entities
+
+
+class _ApiError(Exception):
+    def __init__(self, code: int, description: str, parameters: dict | None = None) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.parameters = parameters
+
+
+def _bad(description: str) -> _ApiError:
+    return _ApiError(400, "Bad Request: " + description)
+
+
+@dataclass(frozen=True)
+class TgUser:
+    """A Telegram user (a human unless ``is_bot``)."""
+
+    id: int
+    first_name: str
+    username: str | None = None
+    last_name: str | None = None
+    language_code: str | None = "en"
+    is_bot: bool = False
+
+    def to_dict(self) -> dict:
+        data: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
+        if self.last_name:
+            data["last_name"] = self.last_name
+        if self.username:
+            data["username"] = self.username
+        if self.language_code:
+            data["language_code"] = self.language_code
+        return data
+
+
+UserLike = TgUser | int | dict
+
+
+def _plain_text(text: str, parse_mode: str | None) -> str:
+    """The text Telegram would display (markup removed), validating the markup like Telegram."""
+    if not parse_mode:
+        return text
+    mode = parse_mode.lower()
+    if mode == "html":
+        return _check_html(text)
+    if mode == "markdownv2":
+        return _check_markdown_v2(text)
+    if mode == "markdown":
+        return re.sub(r"[*_`\[\]]", "", text)
+    raise _bad(f"unsupported parse_mode {parse_mode!r}")
+
+
+def _check_html(text: str) -> str:
+    out = []
+    stack: list[str] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "<":
+            match = re.match(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)([^<>]*)>", text[index:])
+            if not match:
+                raise _bad(
+                    f'can\'t parse entities: Unsupported start tag "" at byte offset {len(text[:index].encode())}'
+                )
+            closing, tag = match.group(1), match.group(2).lower()
+            if tag not in _HTML_TAGS:
+                raise _bad(
+                    f'can\'t parse entities: Unsupported start tag "{tag}" at byte offset {len(text[:index].encode())}'
+                )
+            if closing:
+                if not stack or stack[-1] != tag:
+                    raise _bad(
+                        f"can't parse entities: Unmatched end tag at byte offset {len(text[:index].encode())}, "
+                        f'expected "</{stack[-1] if stack else ""}>", found "</{tag}>"'
+                    )
+                stack.pop()
+            else:
+                stack.append(tag)
+            index += match.end()
+        elif char == "&":
+            match = re.match(r"&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);", text[index:])
+            if match:
+                out.append(html.unescape(match.group()))
+                index += match.end()
+            else:
+                out.append(char)
+                index += 1
+        elif char == ">":
+            # Telegram accepts a bare '>' but not a bare '<'
+            out.append(char)
+            index += 1
+        else:
+            out.append(char)
+            index += 1
+    if stack:
+        raise _bad(f"can't parse entities: Can't find end tag corresponding to start tag \"{stack[-1]}\"")
+    return "".join(out)
+
+
+def _check_markdown_v2(text: str) -> str:
+    """Approximate MarkdownV2 validation: reserved characters must be escaped outside code."""
+    out = []
+    index = 0
+    in_code = False
+    in_pre = False
+    in_link_url = False
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and index + 1 < len(text):
+            out.append(text[index + 1])
+            index += 2
+            continue
+        if text.startswith("```", index):
+            in_pre = not in_pre
+            index += 3
+            continue
+        if in_pre:
+            out.append(char)
+            index += 1
+            continue
+        if char == "`":
+            in_code = not in_code
+            index += 1
+            continue
+        if in_code:
+            out.append(char)
+            index += 1
+            continue
+        if in_link_url:
+            if char == ")":
+                in_link_url = False
+            index += 1
+            continue
+        if char == "]" and text.startswith("](", index):
+            in_link_url = True
+            index += 2
+            continue
+        if char in "*_~|[" or (char == ">" and (index == 0 or text[index - 1] == "\n")):
+            index += 1  # formatting markers; balance is not checked
+            continue
+        if char in _MDV2_RESERVED:
+            raise _bad(
+                f"can't parse entities: Character '{char}' is reserved and must be escaped with the preceding '\\'"
+            )
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+class FakeTelegram:
+    """Fake Bot API server. Use as ``async with FakeTelegram() as tg:`` or ``await tg.start()``.
+
+    Attributes worth knowing:
+
+    * ``base_url`` / ``base_file_url``: pass to ``ApplicationBuilder`` (or use :meth:`application_builder`).
+    * ``log``: :class:`MessageLog` of everything the bot did; ``sent`` is ``log.records``.
+    * ``requests``: every API call as ``(method, params)``; ``unhandled``: calls to unknown methods.
+    * ``commands``: the last ``setMyCommands`` list per scope key (``"default"``, ``"all_group_chats"``, ...).
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "123456789:TEST-token_for_the_fake_server",
+        bot_username: str = "TestBot",
+        bot_first_name: str = "Test Bot",
+        privacy_mode: bool = True,
+    ) -> None:
+        self.token = token
+        self.bot_id = int(token.split(":", 1)[0])
+        self.bot_user = TgUser(
+            id=self.bot_id, first_name=bot_first_name, username=bot_username, language_code=None, is_bot=True
+        )
+        self.privacy_mode = privacy_mode
+        self.log = MessageLog("telegram")
+        self.requests: list[tuple[str, dict]] = []
+        self.unhandled: list[tuple[str, dict]] = []
+        self.commands: dict[str, list[dict]] = {}
+        self.webhook_url: str | None = None
+        self.users: dict[int, TgUser] = {}
+        self.chats: dict[int, dict] = {}
+        self.messages: dict[tuple[int, int], dict] = {}  # (chat_id, message_id) -> message
+        self.callback_answers: dict[str, dict] = {}
+        self._started_users: set[int] = set()
+        self._delivered: set[tuple[int, int]] = set()
+        self._blocked_users: set[int] = set()
+        self._kicked_from: set[int] = set()
+        self._message_ids: dict[int, itertools.count] = {}
+        self._updates: list[dict] = []
+        self._update_ids = itertools.count(100_000_001)
+        self._user_ids = itertools.count(1_000_001)
+        self._group_ids = itertools.count(1)
+        self._callback_ids = itertools.count(5_000_000_001)
+        self._pollers: list[asyncio.Future] = []
+        self._faults: list[Fault] = []
+        self._files: dict[str, tuple[SentFile, str]] = {}  # file_id -> (file, file_path)
+        self._file_ids = itertools.count(1)
+        self._stopping = False
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> Self:
+        app = web.Application(client_max_size=60 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle_api)
+        app.router.add_get("/file/bot{token}/{path:.*}", self._handle_file)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        return self
+
+    async def stop(self) -> None:
+        """Release pending long polls, then shut the server down."""
+        self._stopping = True
+        self._wake_pollers("stop")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Self:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/file/bot"
+
+    @property
+    def bot_username(self) -> str:
+        return self.bot_user.username or ""
+
+    def application_builder(self):
+        """An ``ApplicationBuilder`` with token, base_url and base_file_url set for this fake."""
+        from telegram.ext import ApplicationBuilder
+
+        return ApplicationBuilder().token(self.token).base_url(self.base_url).base_file_url(self.base_file_url)
+
+    # ------------------------------------------------------------------ world model
+
+    def add_user(
+        self,
+        user_id: int | None = None,
+        first_name: str | None = None,
+        *,
+        username: str | None = None,
+        last_name: str | None = None,
+        language_code: str | None = "en",
+        started: bool = False,
+    ) -> TgUser:
+        """Create a user. ``started=True`` means they pressed Start in a private chat with the bot."""
+        if user_id is None:
+            user_id = next(self._user_ids)
+        user = TgUser(
+            id=user_id,
+            first_name=first_name or f"User{user_id}",
+            username=username,
+            last_name=last_name,
+            language_code=language_code,
+        )
+        self.users[user_id] = user
+        if started:
+            self.mark_started(user)
+        return user
+
+    def _user(self, user: UserLike) -> TgUser:
+        if isinstance(user, TgUser):
+            self.users.setdefault(user.id, user)
+            return user
+        if isinstance(user, dict):
+            known = TgUser(
+                id=int(user["id"]),
+                first_name=user.get("first_name", f"User{user['id']}"),
+                username=user.get("username"),
+                last_name=user.get("last_name"),
+                language_code=user.get("language_code", "en"),
+                is_bot=user.get("is_bot", False),
+            )
+            self.users[known.id] = known
+            return known
+        if user in self.users:
+            return self.users[user]
+        return self.add_user(int(user))
+
+    def mark_started(self, user: UserLike) -> None:
+        """The user pressed Start: the bot may now write to them privately."""
+        user = self._user(user)
+        self._started_users.add(user.id)
+        self._blocked_users.discard(user.id)
+        self._private_chat(user)
+
+    def block_bot(self, user: UserLike) -> None:
+        """The user blocked the bot: private sends fail with 403 'bot was blocked by the user'."""
+        user = self._user(user)
+        self._blocked_users.add(user.id)
+
+    def has_started(self, user: UserLike) -> bool:
+        return self._user(user).id in self._started_users
+
+    def add_group(self, chat_id: int | None = None, title: str | None = None, *, supergroup: bool = False) -> dict:
+        """Create a group chat (negative id; supergroups get -100... ids)."""
+        if chat_id is None:
+            number = next(self._group_ids)
+            chat_id = -(1_000_000_000_000 + number) if supergroup else -(4_000_000_000 + number)
+        chat = {"id": chat_id, "type": "supergroup" if supergroup else "group", "title": title or f"Group {chat_id}"}
+        self.chats[chat_id] = chat
+        return chat
+
+    def kick_bot(self, chat_id: int) -> None:
+        """The bot was removed from a group: sends fail with 403 'bot was kicked from the group chat'."""
+        self._kicked_from.add(chat_id)
+
+    def _private_chat(self, user: TgUser) -> dict:
+        chat = self.chats.get(user.id)
+        if chat is None:
+            chat = {"id": user.id, "type": "private", "first_name": user.first_name}
+            if user.last_name:
+                chat["last_name"] = user.last_name
+            if user.username:
+                chat["username"] = user.username
+            self.chats[user.id] = chat
+        return chat
+
+    def _next_message_id(self, chat_id: int) -> int:
+        counter = self._message_ids.setdefault(chat_id, itertools.count(1))
+        return next(counter)
+
+    # ------------------------------------------------------------------ fault injection
+
+    def rate_limit_next(self, method: str, retry_after: float = 1, count: int = 1) -> None:
+        """The next ``count`` calls of ``method`` get a 429 flood-control answer."""
+        body = {
+            "ok": False,
+            "error_code": 429,
+            "description": f"Too Many Requests: retry after {retry_after:g}",
+            "parameters": {"retry_after": retry_after},
+        }
+        self._faults.append(Fault(method.lower(), None, 429, body, count=count))
+
+    def fail_next(self, method: str, error_code: int, description: str, count: int = 1) -> None:
+        """The next ``count`` calls of ``method`` fail with the given error."""
+        body = {"ok": False, "error_code": error_code, "description": description}
+        self._faults.append(Fault(method.lower(), None, error_code, body, count=count))
+
+    # ------------------------------------------------------------------ user-side injection
+
+    async def send_user_message(
+        self,
+        chat_id: int | None,
+        user: UserLike,
+        text: str,
+        chat_type: str = "group",
+        *,
+        reply_to_message_id: int | None = None,
+        title: str | None = None,
+    ) -> dict:
+        """A user writes ``text`` in a chat; returns the message (delivered per privacy mode).
+
+        ``chat_type``: 'group', 'supergroup' or 'private' (for 'private', ``chat_id`` may be
+        None and defaults to the user's id). Messages starting with '/' get ``bot_command``
+        entities. Whether the bot got it: ``self.delivered(message)``.
+        """
+        sender = self._user(user)
+        if chat_type == "private":
+            chat_id = sender.id if chat_id is None else chat_id
+            if chat_id != sender.id:
+                raise ValueError("a private chat's id is the user's id")
+            self.mark_started(sender)
+            chat = self._private_chat(sender)
+        else:
+            if chat_id is None or chat_id > 0:
+                raise ValueError("group chats need a negative chat_id")
+            if chat_id in self._kicked_from:
+                raise ValueError(f"the bot is not in chat {chat_id}")
+            chat = self.chats.get(chat_id)
+            if chat is None:
+                chat = self.add_group(chat_id, title, supergroup=chat_type == "supergroup")
+        message: dict[str, Any] = {
+            "message_id": self._next_message_id(chat["id"]),
+            "from": sender.to_dict(),
+            "chat": dict(chat),
+            "date": int(time.time()),
+            "text": text,
+        }
+        entities = command_entities(text)
+        if entities:
+            message["entities"] = entities
+        if reply_to_message_id is not None:
+            replied = self.messages.get((chat["id"], reply_to_message_id))
+            if replied is None:
+                raise ValueError(f"no message {reply_to_message_id} in chat {chat['id']}")
+            message["reply_to_message"] = dict(replied)
+        self.messages[(chat["id"], message["message_id"])] = message
+        if self._bot_sees(message):
+            self._delivered.add((chat["id"], message["message_id"]))
+            self._push_update({"message": message})
+        return message
+
+    async def send_callback_query(self, chat_id: int, user: UserLike, message_id: int, data: str) -> str:
+        """A user presses an inline button with callback ``data`` under bot message ``message_id``."""
+        sender = self._user(user)
+        message = self.messages.get((chat_id, message_id))
+        if message is None:
+            raise ValueError(f"no message {message_id} in chat {chat_id}")
+        query_id = str(next(self._callback_ids))
+        self._push_update(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": sender.to_dict(),
+                    "message": dict(message),
+                    "chat_instance": str(abs(chat_id) * 7 + 3),
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    def _bot_sees(self, message: dict) -> bool:
+        chat = message["chat"]
+        if chat["type"] == "private" or not self.privacy_mode:
+            return True
+        text = message.get("text") or ""
+        username = self.bot_username.lower()
+        if text.startswith("/"):
+            first = text.split(maxsplit=1)[0]
+            if "@" not in first:
+                return True
+            return first.split("@", 1)[1].lower() == username
+        replied = message.get("reply_to_message")
+        if replied and replied.get("from", {}).get("id") == self.bot_id:
+            return True
+        return f"@{username}" in text.lower()
+
+    def delivered(self, message: dict) -> bool:
+        """Whether an injected message was handed to the bot (privacy mode may hide it)."""
+        return (message["chat"]["id"], message["message_id"]) in self._delivered
+
+    def _push_update(self, payload: dict) -> dict:
+        update = {"update_id": next(self._update_ids), **payload}
+        self._updates.append(update)
+        self._wake_pollers("update")
+        return update
+
+    def _wake_pollers(self, reason: str) -> None:
+        pollers, self._pollers = self._pollers, []
+        for future in pollers:
+            if not future.done():
+                future.set_result(reason)
+
+    # ------------------------------------------------------------------ records
+
+    @property
+    def sent(self) -> list[SentMessage]:
+        return self.log.records
+
+    def messages_in(self, chat_id: int, actions: Any = ("send",)) -> list[SentMessage]:
+        """Bot actions in one chat, in order."""
+        return self.log.select(chat_id, actions)
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[SentMessage], bool] | None = None,
+        *,
+        chat_id: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> SentMessage:
+        """The next (not yet returned) message the bot sent, optionally in ``chat_id`` and matching."""
+        return await self.log.wait_for(predicate, chat_id=chat_id, timeout=timeout)
+
+    async def wait_for_edit(
+        self,
+        predicate: Callable[[SentMessage], bool] | None = None,
+        *,
+        chat_id: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> SentMessage:
+        return await self.log.wait_for(predicate, chat_id=chat_id, actions=("edit",), timeout=timeout)
+
+    async def wait_for_action(
+        self,
+        action: str,
+        predicate: Callable[[SentMessage], bool] | None = None,
+        *,
+        chat_id: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> SentMessage:
+        return await self.log.wait_for(predicate, chat_id=chat_id, actions=(action,), timeout=timeout)
+
+    async def assert_no_message(self, duration: float = 0.1, *, chat_id: int | None = None) -> None:
+        await self.log.assert_quiet(duration, chat_id=chat_id)
+
+    def file_bytes(self, file_id: str) -> bytes:
+        return self._files[file_id][0].data
+
+    # ------------------------------------------------------------------ HTTP plumbing
+
+    async def _handle_file(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["token"] != self.token:
+            return json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, 401)
+        path = request.match_info["path"]
+        for sent, file_path in self._files.values():
+            if file_path == path:
+                return web.Response(body=sent.data, content_type=sent.content_type or "application/octet-stream")
+        return json_response({"ok": False, "error_code": 404, "description": "Not Found"}, 404)
+
+    async def _read_params(self, request: web.Request) -> tuple[dict, dict[str, SentFile]]:
+        params: dict[str, Any] = dict(request.query)
+        files: dict[str, SentFile] = {}
+        ctype = request.content_type
+        if request.method == "POST" and request.can_read_body:
+            if ctype == "application/json":
+                body = await request.json()
+                if isinstance(body, dict):
+                    params.update(body)
+            elif ctype.startswith("multipart/"):
+                reader = await request.multipart()
+                async for part in reader:
+                    if part.filename is not None:
+                        data = await part.read(decode=False)
+                        files[part.name] = SentFile(
+                            filename=part.filename,
+                            data=bytes(data),
+                            content_type=part.headers.get("Content-Type"),
+                            field=part.name,
+                        )
+                    else:
+                        params[part.name] = await part.text()
+            else:
+                form = await request.post()
+                for key, value in form.items():
+                    params[key] = value if isinstance(value, str) else value.file.read()
+        for key, value in list(params.items()):
+            if not isinstance(value, str):
+                continue
+            if key in _JSON_FIELDS:
+                try:
+                    params[key] = json.loads(value)
+                except ValueError:
+                    raise _bad(f"can't parse {key} JSON object")
+            elif key in _INT_FIELDS or key == "chat_id":
+                if re.fullmatch(r"-?\d+", value):
+                    params[key] = int(value)
+            elif key in _BOOL_FIELDS:
+                params[key] = value.lower() in ("true", "1")
+            elif key == "timeout":
+                params[key] = float(value)
+        if isinstance(params.get("chat_id"), str) and re.fullmatch(r"-?\d+", params["chat_id"]):
+            params["chat_id"] = int(params["chat_id"])
+        return params, files
+
+    async def _handle_api(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, 401)
+        method = request.match_info["method"]
+        key = method.lower()
+        try:
+            params, files = await self._read_params(request)
+        except _ApiError as err:
+            return self._error_response(err)
+        self.requests.append((method, params))
+        for fault in self._faults:
+            if fault.method == key and fault.count > 0:
+                fault.count -= 1
+                if fault.count == 0:
+                    self._faults.remove(fault)
+                return json_response(fault.body, fault.status)
+        handler = self._METHODS.get(key)
+        if handler is None:
+            self.unhandled.append((method, params))
+            return json_response({"ok": False, "error_code": 404, "description": "Not Found"}, 404)
+        try:
+            result = await handler(self, params, files)
+        except _ApiError as err:
+            return self._error_response(err)
+        return json_response({"ok": True, "result": result})
+
+    @staticmethod
+    def _error_response(err: _ApiError) -> web.Response:
+        body: dict[str, Any] = {"ok": False, "error_code": err.code, "description": err.description}
+        if err.parameters:
+            body["parameters"] = err.parameters
+        return json_response(body, err.code)
+
+    # ------------------------------------------------------------------ helpers for methods
+
+    def _target_chat(self, params: dict) -> dict:
+        if "chat_id" not in params:
+            raise _bad("chat_id is empty")
+        chat_id = params["chat_id"]
+        if isinstance(chat_id, str):
+            for chat in self.chats.values():
+                if chat.get("username") and "@" + chat["username"].lower() == chat_id.lower():
+                    return chat
+            raise _bad("chat not found")
+        if chat_id > 0:
+            if chat_id in self._blocked_users:
+                raise _ApiError(403, "Forbidden: bot was blocked by the user")
+            if chat_id == self.bot_id:
+                raise _ApiError(403, "Forbidden: bot can't send messages to bots")
+            if chat_id not in self._started_users:
+                if chat_id in self.users:
+                    raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+                raise _bad("chat not found")
+        if chat_id in self._kicked_from:
+            kind = self.chats.get(chat_id, {}).get("type", "group")
+            raise _ApiError(403, f"Forbidden: bot was kicked from the {kind} chat")
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            raise _bad("chat not found")
+        return chat
+
+    def _reply_target(self, chat: dict, params: dict) -> dict | None:
+        reply_id = params.get("reply_to_message_id")
+        allow = params.get("allow_sending_without_reply", False)
+        parameters = params.get("reply_parameters")
+        if isinstance(parameters, dict):
+            reply_id = parameters.get("message_id", reply_id)
+            allow = parameters.get("allow_sending_without_reply", allow)
+            if parameters.get("chat_id") not in (None, chat["id"]):
+                raise _bad("message to be replied not found")
+        if reply_id is None:
+            return None
+        replied = self.messages.get((chat["id"], int(reply_id)))
+        if replied is None and not allow:
+            raise _bad("message to be replied not found")
+        return replied
+
+    def _new_bot_message(self, chat: dict, params: dict) -> dict:
+        message: dict[str, Any] = {
+            "message_id": self._next_message_id(chat["id"]),
+            "from": self.bot_user.to_dict(),
+            "chat": dict(chat),
+            "date": int(time.time()),
+        }
+        replied = self._reply_target(chat, params)
+        if replied is not None:
+            message["reply_to_message"] = dict(replied)
+        markup = params.get("reply_markup")
+        if isinstance(markup, dict) and "inline_keyboard" in markup:
+            message["reply_markup"] = markup
+        return message
+
+    def _record(
+        self, action: str, method: str, chat_id: int | None, message: dict | None, params: dict, **extra: Any
+    ) -> SentMessage:
+        text = None
+        if message is not None:
+            text = message.get("text", message.get("caption"))
+        record = SentMessage(
+            platform="telegram",
+            action=action,
+            chat_id=chat_id,
+            message_id=message.get("message_id") if message else params.get("message_id"),
+            text=extra.pop("text", text),
+            method=method,
+            reply_markup=params.get("reply_markup"),
+            reply_to=(message.get("reply_to_message") or {}).get("message_id") if message else None,
+            payload=params,
+            **extra,
+        )
+        return self.log.add(record)
+
+    def _store_file(self, sent: SentFile, kind: str) -> tuple[str, str, str]:
+        number = next(self._file_ids)
+        file_id = f"FAKE{kind.upper()}{number:08d}"
+        unique_id = f"U{number:08d}"
+        file_path = f"{kind}s/file_{number}{_extension(sent.filename)}"
+        self._files[file_id] = (sent, file_path)
+        return file_id, unique_id, file_path
+
+    def _input_file(self, params: dict, files: dict[str, SentFile], name: str) -> SentFile:
+        if name in files:
+            return files[name]
+        value = params.get(name)
+        if isinstance(value, str):
+            if value.startswith("attach://"):
+                attached = files.get(value[len("attach://") :])
+                if attached is None:
+                    raise _bad("wrong file identifier/HTTP URL specified")
+                return attached
+            if value in self._files:
+                return self._files[value][0]
+            if value.startswith(("http://", "https://")):
+                return SentFile(filename=value.rsplit("/", 1)[-1] or "file", data=b"", field=name)
+            raise _bad("wrong remote file identifier specified: Wrong string length")
+        raise _bad(f"there is no {name} in the request")
+
+    def _check_caption(self, params: dict) -> str | None:
+        caption = params.get("caption")
+        if caption is None or caption == "":
+            return None
+        plain = _plain_text(caption, params.get("parse_mode"))
+        if utf16_len(plain) > CAPTION_LIMIT:
+            raise _bad("message caption is too long")
+        return plain
+
+    @staticmethod
+    def _check_text(params: dict) -> str:
+        text = params.get("text")
+        if text is None or text == "":
+            raise _bad("message text is empty")
+        plain = _plain_text(str(text), params.get("parse_mode"))
+        if not plain.strip():
+            raise _bad("message text is empty")
+        if utf16_len(plain) > TEXT_LIMIT:
+            raise _bad("message is too long")
+        return plain
+
+    def _find_message(self, params: dict, what: str) -> dict:
+        if params.get("inline_message_id"):
+            raise _bad(f"message to {what} not found")
+        chat = self.chats.get(params.get("chat_id"))  # type: ignore[arg-type]
+        if chat is None:
+            raise _bad("chat not found")
+        if "message_id" not in params:
+            raise _bad("message identifier is not specified")
+        message = self.messages.get((chat["id"], int(params["message_id"])))
+        if message is None:
+            raise _bad(f"message to {what} not found")
+        return message
+
+    # ------------------------------------------------------------------ methods
+
+    async def _get_me(self, params: dict, files: dict) -> dict:
+        me = self.bot_user.to_dict()
+        me.pop("language_code", None)
+        me.update(
+            {
+                "can_join_groups": True,
+                "can_read_all_group_messages": not self.privacy_mode,
+                "supports_inline_queries": False,
+                "can_connect_to_business": False,
+                "has_main_web_app": False,
+            }
+        )
+        return me
+
+    async def _get_updates(self, params: dict, files: dict) -> list:
+        if self.webhook_url:
+            raise _ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+            )
+        offset = int(params.get("offset") or 0)
+        limit = max(1, min(100, int(params.get("limit") or 100)))
+        timeout = float(params.get("timeout") or 0)
+        allowed = params.get("allowed_updates") or None
+        if offset > 0:
+            self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        elif offset < 0:
+            self._updates = self._updates[offset:]
+        # A new getUpdates terminates a pending one, like Telegram does.
+        conflicting, self._pollers = self._pollers, []
+        for future in conflicting:
+            if not future.done():
+                future.set_result("conflict")
+
+        def pending() -> list:
+            out = [u for u in self._updates if allowed is None or any(k in u for k in allowed)]
+            return out[:limit]
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            found = pending()
+            remaining = deadline - loop.time()
+            if found or remaining <= 0 or self._stopping:
+                return found
+            future = loop.create_future()
+            self._pollers.append(future)
+            try:
+                reason = await asyncio.wait_for(future, remaining)
+            except TimeoutError:
+                return pending()
+            finally:
+                if future in self._pollers:
+                    self._pollers.remove(future)
+            if reason == "conflict":
+                raise _ApiError(
+                    409,
+                    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+                )
+            if reason == "stop":
+                return pending()
+
+    async def _delete_webhook(self, params: dict, files: dict) -> bool:
+        self.webhook_url = None
+        if params.get("drop_pending_updates"):
+            self._updates.clear()
+        return True
+
+    async def _set_webhook(self, params: dict, files: dict) -> bool:
+        self.webhook_url = params.get("url") or None
+        return True
+
+    async def _get_webhook_info(self, params: dict, files: dict) -> dict:
+        return {
+            "url": self.webhook_url or "",
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._updates),
+        }
+
+    async def _send_message(self, params: dict, files: dict) -> dict:
+        chat = self._target_chat(params)
+        self._check_text(params)
+        message = self._new_bot_message(chat, params)
+        message["text"] = params["text"]
+        self.messages[(chat["id"], message["message_id"])] = message
+        self._record("send", "sendMessage", chat["id"], message, params)
+        return message
+
+    async def _send_photo(self, params: dict, files: dict) -> dict:
+        chat = self._target_chat(params)
+        upload = self._input_file(params, files, "photo")
+        self._check_caption(params)
+        if upload.data and len(upload.data) > 10 * 1024 * 1024:
+            raise _bad("file is too big")
+        message = self._new_bot_message(chat, params)
+        file_id, unique_id, _ = self._store_file(upload, "photo")
+        width, height = image_size(upload.data)
+        width, height = width or 1, height or 1
+        sizes = []
+        if max(width, height) > 90:
+            scale = 90 / max(width, height)
+            sizes.append(
+                {
+                    "file_id": file_id + "s",
+                    "file_unique_id": unique_id + "s",
+                    "file_size": max(1, len(upload.data) // 20),
+                    "width": max(1, int(width * scale)),
+                    "height": max(1, int(height * scale)),
+                }
+            )
+        sizes.append(
+            {
+                "file_id": file_id,
+                "file_unique_id": unique_id,
+                "file_size": len(upload.data),
+                "width": width,
+                "height": height,
+            }
+        )
+        message["photo"] = sizes
+        if params.get("caption"):
+            message["caption"] = params["caption"]
+        self.messages[(chat["id"], message["message_id"])] = message
+        self._record("send", "sendPhoto", chat["id"], message, params, files=[upload])
+        return message
+
+    async def _send_document(self, params: dict, files: dict) -> dict:
+        chat = self._target_chat(params)
+        upload = self._input_file(params, files, "document")
+        self._check_caption(params)
+        if len(upload.data) > 50 * 1024 * 1024:
+            raise _ApiError(413, "Request Entity Too Large")
+        message = self._new_bot_message(chat, params)
+        file_id, unique_id, _ = self._store_file(upload, "document")
+        message["document"] = {
+            "file_id": file_id,
+            "file_unique_id": unique_id,
+            "file_name": upload.filename,
+            "mime_type": upload.content_type or guess_content_type(upload.filename, upload.data),
+            "file_size": len(upload.data),
+        }
+        if params.get("caption"):
+            message["caption"] = params["caption"]
+        self.messages[(chat["id"], message["message_id"])] = message
+        self._record("send", "sendDocument", chat["id"], message, params, files=[upload])
+        return message
+
+    async def _edit_message_text(self, params: dict, files: dict) -> dict:
+        message = self._find_message(params, "edit")
+        if message.get("from", {}).get("id") != self.bot_id:
+            raise _bad("message can't be edited")
+        if "text" not in message:
+            raise _bad("there is no text in the message to edit")
+        self._check_text(params)
+        new_markup = params.get("reply_markup") if isinstance(params.get("reply_markup"), dict) else None
+        if params["text"] == message["text"] and new_markup == message.get("reply_markup"):
+            raise _bad(_NOT_MODIFIED.split("Bad Request: ", 1)[1])
+        message["text"] = params["text"]
+        if new_markup is not None:
+            message["reply_markup"] = new_markup
+        else:
+            message.pop("reply_markup", None)
+        message["edit_date"] = int(time.time())
+        self._record("edit", "editMessageText", message["chat"]["id"], message, params)
+        return message
+
+    async def _edit_message_caption(self, params: dict, files: dict) -> dict:
+        message = self._find_message(params, "edit")
+        if message.get("from", {}).get("id") != self.bot_id:
+            raise _bad("message can't be edited")
+        if "text" in message:
+            raise _bad("there is no caption in the message to edit")
+        self._check_caption(params)
+        caption = params.get("caption") or ""
+        new_markup = params.get("reply_markup") if isinstance(params.get("reply_markup"), dict) else None
+        if caption == message.get("caption", "") and new_markup == message.get("reply_markup"):
+            raise _bad(_NOT_MODIFIED.split("Bad Request: ", 1)[1])
+        if caption:
+            message["caption"] = caption
+        else:
+            message.pop("caption", None)
+        message["edit_date"] = int(time.time())
+        self._record("edit", "editMessageCaption", message["chat"]["id"], message, params)
+        return message
+
+    async def _edit_message_reply_markup(self, params: dict, files: dict) -> dict:
+        message = self._find_message(params, "edit")
+        new_markup = params.get("reply_markup") if isinstance(params.get("reply_markup"), dict) else None
+        if new_markup == message.get("reply_markup"):
+            raise _bad(_NOT_MODIFIED.split("Bad Request: ", 1)[1])
+        if new_markup is None:
+            message.pop("reply_markup", None)
+        else:
+            message["reply_markup"] = new_markup
+        message["edit_date"] = int(time.time())
+        self._record("edit", "editMessageReplyMarkup", message["chat"]["id"], message, params)
+        return message
+
+    async def _delete_message(self, params: dict, files: dict) -> bool:
+        message = self._find_message(params, "delete")
+        del self.messages[(message["chat"]["id"], message["message_id"])]
+        self._record("delete", "deleteMessage", message["chat"]["id"], message, params)
+        return True
+
+    async def _send_chat_action(self, params: dict, files: dict) -> bool:
+        self._target_chat(params)
+        return True
+
+    async def _answer_callback_query(self, params: dict, files: dict) -> bool:
+        query_id = str(params.get("callback_query_id", ""))
+        if query_id in self.callback_answers:
+            raise _bad("query is too old and response timeout expired or query ID is invalid")
+        self.callback_answers[query_id] = params
+        chat_id = None
+        for update in self._updates:
+            query = update.get("callback_query")
+            if query and query["id"] == query_id:
+                chat_id = query["message"]["chat"]["id"]
+        self.log.add(
+            SentMessage(
+                platform="telegram",
+                action="answer_callback",
+                chat_id=chat_id,
+                message_id=None,
+                text=params.get("text"),
+                method="answerCallbackQuery",
+                payload=params,
+            )
+        )
+        return True
+
+    @staticmethod
+    def _scope_key(params: dict) -> str:
+        scope = params.get("scope") or {"type": "default"}
+        key = scope.get("type", "default")
+        if "chat_id" in scope:
+            key += f":{scope['chat_id']}"
+        if "user_id" in scope:
+            key += f":{scope['user_id']}"
+        if params.get("language_code"):
+            key += f"/{params['language_code']}"
+        return key
+
+    async def _set_my_commands(self, params: dict, files: dict) -> bool:
+        commands = params.get("commands")
+        if not isinstance(commands, list):
+            raise _bad("can't parse commands JSON object")
+        if len(commands) > 100:
+            raise _bad("too many commands specified")
+        for command in commands:
+            name = command.get("command", "")
+            description = command.get("description", "")
+            if not _COMMAND_NAME_RE.match(name):
+                raise _bad("BOT_COMMAND_INVALID")
+            if not (1 <= len(description) <= 256):
+                raise _bad("command description is empty" if not description else "BOT_COMMAND_DESCRIPTION_INVALID")
+        self.commands[self._scope_key(params)] = commands
+        return True
+
+    async def _get_my_commands(self, params: dict, files: dict) -> list:
+        return self.commands.get(self._scope_key(params), [])
+
+    async def _delete_my_commands(self, params: dict, files: dict) -> bool:
+        self.commands.pop(self._scope_key(params), None)
+        return True
+
+    async def _get_chat(self, params: dict, files: dict) -> dict:
+        chat = self.chats.get(params.get("chat_id"))  # type: ignore[arg-type]
+        if chat is None:
+            raise _bad("chat not found")
+        return {
+            **chat,
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        }
+
+    async def _get_file(self, params: dict, files: dict) -> dict:
+        file_id = str(params.get("file_id", ""))
+        if file_id not in self._files:
+            raise _bad("invalid file_id")
+        sent, file_path = self._files[file_id]
+        return {
+            "file_id": file_id,
+            "file_unique_id": "U" + file_id,
+            "file_size": len(sent.data),
+            "file_path": file_path,
+        }
+
+    async def _true(self, params: dict, files: dict) -> bool:
+        return True
+
+    _METHODS: ClassVar[dict[str, Callable[..., Any]]] = {
+        "getme": _get_me,
+        "getupdates": _get_updates,
+        "deletewebhook": _delete_webhook,
+        "setwebhook": _set_webhook,
+        "getwebhookinfo": _get_webhook_info,
+        "sendmessage": _send_message,
+        "sendphoto": _send_photo,
+        "senddocument": _send_document,
+        "editmessagetext": _edit_message_text,
+        "editmessagecaption": _edit_message_caption,
+        "editmessagereplymarkup": _edit_message_reply_markup,
+        "deletemessage": _delete_message,
+        "sendchataction": _send_chat_action,
+        "answercallbackquery": _answer_callback_query,
+        "setmycommands": _set_my_commands,
+        "getmycommands": _get_my_commands,
+        "deletemycommands": _delete_my_commands,
+        "getchat": _get_chat,
+        "getfile": _get_file,
+        "setmydescription": _true,
+        "setmyshortdescription": _true,
+        "setmyname": _true,
+        "setchatmenubutton": _true,
+        "close": _true,
+        "logout": _true,
+    }
+
+
+def _extension(filename: str) -> str:
+    match = re.search(r"\.[A-Za-z0-9]{1,5}$", filename or "")
+    return match.group().lower() if match else ""
+
+
+@asynccontextmanager
+async def running_application(
+    app: Any,
+    fake: FakeTelegram,
+    *,
+    fail_on_errors: bool = True,
+    run_post_init: bool = True,
+    poll_timeout: float = 10,
+) -> AsyncIterator[Any]:
+    """Run a PTB ``Application`` against ``fake`` the way ``run_polling`` would, inside this loop.
+
+    Calls ``post_init`` (which only ``run_polling``/``run_webhook`` call otherwise), starts the
+    updater's long poll and the application, and on exit stops and shuts everything down.
+    With ``fail_on_errors`` an error handler is added that makes the fake's wait helpers raise
+    :class:`BotErrors` as soon as a handler raises.
+    """
+    if fail_on_errors:
+
+        async def _report(update: object, context: Any) -> None:
+            fake.log.report_error(context.error)
+
+        app.add_error_handler(_report)
+    await app.initialize()
+    try:
+        if run_post_init and app.post_init:
+            await app.post_init(app)
+        await app.updater.start_polling(poll_interval=0, timeout=poll_timeout)
+        await app.start()
+        try:
+            yield app
+        finally:
+            if app.updater.running:
+                await app.updater.stop()
+            if app.running:
+                await app.stop()
+                if app.post_stop:
+                    await app.post_stop(app)
+    finally:
+        await app.shutdown()
+        if app.post_shutdown:
+            await app.post_shutdown(app)
