@@ -90,6 +90,9 @@ class Storage(Protocol):
     def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent: ...
     def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None: ...
     def deadlines(self) -> list[Deadline]: ...
+    def add_player(self, game_id: int, user: str, name: str) -> None: ...
+    def players(self, game_id: int) -> list[tuple[str, str]]: ...
+    def active_games_of(self, user: str) -> list[GameRecord]: ...
 
 
 # --- SQLite ---------------------------------------------------------------------------
@@ -114,7 +117,11 @@ def _migration_1(db: sqlite_utils.Database) -> None:
         foreign_keys=[("game", "games", "id")],
     )
     db["events"].create_index(["game", "seq"], unique=True)
-    db["players"].create({"game": int, "name": str, "position": int}, pk=("game", "name"))
+    db["players"].create(
+        {"game": int, "user": str, "name": str, "position": int},
+        pk=("game", "user"),
+        foreign_keys=[("game", "games", "id")],
+    )
 
 
 def _migration_2(db: sqlite_utils.Database) -> None:
@@ -273,6 +280,29 @@ class SQLiteStorage:
     def deadlines(self) -> list[Deadline]:
         return [Deadline(**row) for row in self.db["deadlines"].rows_where(order_by="at")]
 
+    def add_player(self, game_id: int, user: str, name: str) -> None:
+        with self.transaction():
+            count = self.db.execute("select count(*) from players where game = ?", [game_id]).fetchone()[0]
+            self.db.execute(
+                "insert into players (game, user, name, position) values (?, ?, ?, ?)"
+                " on conflict(game, user) do update set name = excluded.name",
+                [game_id, user, name, count],
+            )
+
+    def players(self, game_id: int) -> list[tuple[str, str]]:
+        return [
+            (row["user"], row["name"])
+            for row in self.db["players"].rows_where("game = ?", [game_id], order_by="position")
+        ]
+
+    def active_games_of(self, user: str) -> list[GameRecord]:
+        rows = self.db.execute_returning_dicts(
+            "select games.* from games join players on players.game = games.id"
+            " where players.user = ? and games.status = 'active' order by games.id desc",
+            [user],
+        )
+        return [self._game(row) for row in rows]
+
 
 # --- memory ----------------------------------------------------------------------------
 
@@ -285,6 +315,7 @@ class MemoryStorage:
         self._games: dict[int, GameRecord] = {}
         self._events: dict[int, list[StoredEvent]] = {}
         self._deadlines: dict[int, Deadline] = {}
+        self._players: dict[int, dict[str, str]] = {}
         self._lock = threading.RLock()
         self._depth = 0
 
@@ -298,12 +329,14 @@ class MemoryStorage:
                 finally:
                     self._depth -= 1
                 return
-            saved = copy.deepcopy((self._channels, self._games, self._events, self._deadlines))
+            saved = copy.deepcopy(
+                (self._channels, self._games, self._events, self._deadlines, self._players)
+            )
             self._depth = 1
             try:
                 yield
             except BaseException:
-                self._channels, self._games, self._events, self._deadlines = saved
+                (self._channels, self._games, self._events, self._deadlines, self._players) = saved
                 raise
             finally:
                 self._depth = 0
@@ -364,3 +397,17 @@ class MemoryStorage:
 
     def deadlines(self) -> list[Deadline]:
         return sorted(self._deadlines.values(), key=lambda d: d.at)
+
+    def add_player(self, game_id: int, user: str, name: str) -> None:
+        with self.transaction():
+            self._players.setdefault(game_id, {})[user] = name
+
+    def players(self, game_id: int) -> list[tuple[str, str]]:
+        return list(self._players.get(game_id, {}).items())
+
+    def active_games_of(self, user: str) -> list[GameRecord]:
+        games = [
+            self._games[g] for g, users in self._players.items()
+            if user in users and self._games[g].status == "active"
+        ]
+        return sorted(games, key=lambda g: -g.id)

@@ -246,3 +246,239 @@ class RackSpecError(GameError):
         super().__init__(f"{player}: {rack!r} is neither letters (? for a joker) nor a number")
         self.player = player
         self.rack = rack
+
+
+# --- lexicon ------------------------------------------------------------------
+
+
+class LexiconError(ArbitreError):
+    """A word list or a compiled lexicon that cannot be used."""
+
+
+class InvalidWordError(LexiconError, ValueError):
+    """Text that is not a word of 2 to 15 letters A-Z once accents are folded."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"{text!r}: a word is 2 to 15 letters A-Z")
+        self.text = text
+
+
+class CorruptLexiconError(LexiconError):
+    """Compiled lexicon bytes that are truncated, damaged or of an unknown format."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"corrupt lexicon: {reason}")
+        self.reason = reason
+
+
+# --- duplicate draws ---------------------------------------------------------------
+
+
+class DrawError(ArbitreError):
+    """A draw that the bag or the letters kept from the previous move do not allow."""
+
+
+class LetterNotInBagError(DrawError):
+    """A drawn letter that the bag does not hold, or not that many times."""
+
+    def __init__(self, draw: str, letter: str, wanted: int, in_bag: int) -> None:
+        name = "the joker ?" if letter == "?" else letter
+        if in_bag == 0:
+            message = f"{draw}: {name} is not in the bag"
+        else:
+            message = f"{draw}: {name} drawn {wanted} times, the bag holds {in_bag}"
+        super().__init__(message)
+        self.draw = draw
+        self.letter = letter
+        self.wanted = wanted
+        self.in_bag = in_bag
+
+
+class KeptLettersError(DrawError):
+    """Kept letters that differ from the letters left from the previous move (the reliquat)."""
+
+    def __init__(self, draw: str, kept: str | None, reliquat: str) -> None:
+        if kept is None:
+            message = f"{draw}: the draw must contain the letters kept from the previous move, {reliquat}"
+        else:
+            message = f"{draw}: the letters kept from the previous move are {reliquat or 'none'}, not {kept or 'none'}"
+        super().__init__(message)
+        self.draw = draw
+        self.kept = kept
+        self.reliquat = reliquat
+
+
+class DrawSizeError(DrawError):
+    """A draw with more or fewer letters than the reliquat completed from the bag gives."""
+
+    def __init__(self, draw: str, count: int, expected: int) -> None:
+        super().__init__(f"{draw}: {count} letters, the draw has {expected}")
+        self.draw = draw
+        self.count = count
+        self.expected = expected
+
+
+class NoDrawPossibleError(DrawError):
+    """The bag and the reliquat can no longer give a draw that meets the vowel/consonant rule."""
+
+    def __init__(self, letters: str, move_number: int) -> None:
+        super().__init__(
+            f"move {move_number}: the letters left ({letters or 'none'}) cannot give a valid draw"
+        )
+        self.letters = letters
+        self.move_number = move_number
+
+
+# --- duplicate game ------------------------------------------------------------------
+
+
+class DuplicateSettingError(ArbitreError, ValueError):
+    """A duplicate game setting outside its allowed range."""
+
+    def __init__(self, name: str, value: object, allowed: str) -> None:
+        super().__init__(f"{name} = {value!r}: allowed {allowed}")
+        self.name = name
+        self.value = value
+        self.allowed = allowed
+
+
+class NoRoundOpenError(GameError):
+    """An event that needs a draw (a move, a rejection, closing) while no round has one."""
+
+    def __init__(self, event: str) -> None:
+        super().__init__(f"{event}: no draw is open, make the draw first")
+        self.event = event
+
+
+class DrawPendingError(GameError):
+    """A new draw while the current round's draw stands (close the round or reject the draw)."""
+
+    def __init__(self, draw: str, current: str) -> None:
+        super().__init__(f"{draw}: the draw {current} is still open; close the round or reject it first")
+        self.draw = draw
+        self.current = current
+
+
+class SubmissionsMadeError(GameError):
+    """Rejecting a draw on which players have already submitted moves."""
+
+    def __init__(self, draw: str, count: int) -> None:
+        super().__init__(f"cannot reject {draw}: {count} moves already submitted on it")
+        self.draw = draw
+        self.count = count
+
+
+class RoundNotClosedError(GameError):
+    """A score entered for a round that does not exist or is not closed yet."""
+
+    def __init__(self, round_number: int, closed: int) -> None:
+        super().__init__(f"round {round_number} is not closed ({closed} rounds closed)")
+        self.round_number = round_number
+        self.closed = closed
+
+
+class ScoreAboveTopError(GameError):
+    """A player's score above the round's top: a typing error."""
+
+    def __init__(self, player: str, round_number: int, score: int, top: int) -> None:
+        super().__init__(f"{player}, move {round_number}: {score} is above the top {top}")
+        self.player = player
+        self.round_number = round_number
+        self.score = score
+        self.top = top
+
+
+class NegativeScoreError(GameError):
+    """A negative score entered for a player."""
+
+    def __init__(self, player: str, round_number: int, score: int) -> None:
+        super().__init__(f"{player}, move {round_number}: a score cannot be negative ({score})")
+        self.player = player
+        self.round_number = round_number
+        self.score = score
+
+
+class SubmissionError(ArbitreError):
+    """A submitted duplicate move that scores zero for a reason other than notation or placement."""
+
+
+class LettersNotInDrawError(SubmissionError):
+    """New tiles that the draw does not hold."""
+
+    def __init__(self, move: str, letters: str, draw: str) -> None:
+        super().__init__(f"{move}: {', '.join(letters)} not in the draw {draw}")
+        self.move = move
+        self.letters = letters
+        self.draw = draw
+
+
+class JokerNotMarkedError(LettersNotInDrawError):
+    """An uppercase letter that only a joker of the draw could give: the joker must be written."""
+
+    def __init__(self, move: str, letters: str, draw: str) -> None:
+        SubmissionError.__init__(
+            self,
+            f"{move}: {', '.join(letters)} not in the draw {draw}; a joker is written"
+            f" in lowercase ({letters[0].lower()}) or in brackets (({letters[0]}))",
+        )
+        self.move = move
+        self.letters = letters
+        self.draw = draw
+
+
+class NoJokerLeftError(LettersNotInDrawError):
+    """Letters written as jokers when the draw has no joker (or fewer) for them."""
+
+    def __init__(self, move: str, letters: str, draw: str) -> None:
+        SubmissionError.__init__(
+            self, f"{move}: jokers written for {', '.join(letters)} but the draw {draw} has no joker left"
+        )
+        self.move = move
+        self.letters = letters
+        self.draw = draw
+
+
+class WordNotInLexiconError(SubmissionError):
+    """Words formed by a move that the word list does not hold."""
+
+    def __init__(self, move: str, words: tuple[str, ...]) -> None:
+        super().__init__(f"{move}: {', '.join(words)} not in the word list")
+        self.move = move
+        self.words = words
+
+
+class LateSubmissionError(SubmissionError):
+    """A move submitted after the round's deadline."""
+
+    def __init__(self, player: str, move: str, seconds_late: float) -> None:
+        super().__init__(f"{player}: {move} submitted {seconds_late:.1f} s after the deadline")
+        self.player = player
+        self.move = move
+        self.seconds_late = seconds_late
+
+
+# --- GCG records ----------------------------------------------------------------
+
+
+class GcgError(ArbitreError):
+    """A GCG game record that cannot be read or replayed."""
+
+
+class GcgSyntaxError(GcgError, ValueError):
+    """A line of a GCG file that cannot be read (or bytes that cannot be decoded)."""
+
+    def __init__(self, line: int, text: str, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}: {text!r}")
+        self.line = line
+        self.text = text
+        self.reason = reason
+
+
+class GcgEventError(GcgError):
+    """A GCG event line that the engine rejects (an illegal placement, an event after the end...)."""
+
+    def __init__(self, line: int, text: str, cause: Exception) -> None:
+        super().__init__(f"line {line}: {cause}: {text!r}")
+        self.line = line
+        self.text = text
+        self.cause = cause

@@ -62,6 +62,9 @@ class SheetLine:
     placement: Placement | None = None
     score: MoveScore | None = None
     removed: bool = False  # a play taken off the board after a challenge
+    removed_reason: str = ""  # "challenge" or "withdrawn"
+    invalid: tuple[str, ...] = ()  # the words a successful challenge found invalid
+    claimed: int | None = None  # the score the player announced, when it differs
 
     def __str__(self) -> str:
         sign = f"{self.points:+d}" if self.kind != "play" else str(self.points)
@@ -335,6 +338,7 @@ class ClassicGame:
         self._add_line(
             player, "play", placement.notation(self.notation), score.total,
             notes=notes, placement=placement, score=score,
+            claimed=event.claimed if notes else None,
         )
         self._advance()
 
@@ -374,11 +378,13 @@ class ClassicGame:
             raise NothingToChallengeError(last)
         return line
 
-    def _remove_play(self, line: SheetLine, why: str) -> None:
+    def _remove_play(self, line: SheetLine, why: str, invalid: tuple[str, ...] = ()) -> None:
         assert line.placement is not None
         for cell in line.placement.new_tiles:
             self.board.remove(cell.row, cell.col)
         line.removed = True
+        line.removed_reason = "challenge" if invalid else "withdrawn"
+        line.invalid = invalid
         line.notes.append(f"{why}: {line.points} -> 0")
         line.points = 0
         self._recount_totals()
@@ -392,7 +398,7 @@ class ClassicGame:
             if word not in formed:
                 raise WordNotInMoveError(word, formed)
         if event.invalid:
-            self._remove_play(line, "challenged, " + ", ".join(event.invalid) + " invalid")
+            self._remove_play(line, "challenged, " + ", ".join(event.invalid) + " invalid", event.invalid)
             return
         rules = self.rules
         challenged = len(event.words) or len(formed)

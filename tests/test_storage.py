@@ -49,6 +49,19 @@ def test_games_and_event_log(storage: Storage) -> None:
     assert storage.active_game("other") is None
 
 
+def test_players_of_a_game(storage: Storage) -> None:
+    game = storage.create_game("c1", "duplicate", "ana", {})
+    other = storage.create_game("c2", "duplicate", "ana", {})
+    storage.add_player(game.id, "u1", "Ana")
+    storage.add_player(game.id, "u2", "Ben")
+    storage.add_player(game.id, "u1", "Ana B.")  # a new display name replaces the old one
+    storage.add_player(other.id, "u2", "Ben")
+    assert storage.players(game.id) == [("u1", "Ana B."), ("u2", "Ben")]
+    assert [g.id for g in storage.active_games_of("u2")] == [other.id, game.id]
+    storage.set_game_status(other.id, "ended")
+    assert [g.id for g in storage.active_games_of("u2")] == [game.id]
+
+
 def test_transaction_rolls_back_everything(storage: Storage) -> None:
     game = storage.create_game("c1", "classic", "ana", {})
     with pytest.raises(RuntimeError):

@@ -1,0 +1,363 @@
+"""A compiled word list: a minimal DAWG in one flat array, with a versioned binary form.
+
+The lexicon is a minimal deterministic acyclic word graph (every word of the
+list spelt along one path from the root to a final node, equal suffix graphs
+shared). It is built once from a sorted word list and saved with ``to_bytes``;
+``from_bytes`` wraps the saved array without rebuilding anything.
+
+Node layout (public so that the move generator can walk it without calls):
+the graph is one ``array('I')`` (``Lexicon.table``). A node id is an index in it.
+``table[node]`` is the node's head word:
+
+* bits 0-25: which letters A-Z have an edge out of the node (bit 0 = A);
+* bit 26 (``FINAL``): the letters read from the root to this node form a word;
+* bits 27-30 (``HEIGHT_SHIFT``): the length of the longest path from the node to
+  a final node (0 for a final node without children).
+
+The head word is followed by the ids of the children, in letter order: the child
+reached by the letter whose bit is ``b`` is
+``table[node + 1 + (head & (b - 1)).bit_count()]``.
+
+Binary form (little-endian): the 8-byte magic ``ARBLEX\\x1a\\n``, then
+``version, flags`` (u16 each), ``name length, table length, root, word count``
+(u32 each), a CRC-32 (u32) of everything before it and after it, the name in
+UTF-8 padded to 4 bytes, and the table as u32 values.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import zlib
+from array import array
+from typing import Iterable, Iterator
+
+from .edition import fold_accents
+from .errors import CorruptLexiconError, InvalidWordError
+
+ALL_LETTERS = (1 << 26) - 1
+FINAL = 1 << 26
+HEIGHT_SHIFT = 27
+MIN_WORD = 2
+MAX_WORD = 15
+
+MAGIC = b"ARBLEX\x1a\n"
+FORMAT_VERSION = 1
+_HEADER = struct.Struct("<8sHHIIII")
+_CRC = struct.Struct("<I")
+_PAYLOAD_START = _HEADER.size + _CRC.size
+_CROSS_CACHE_LIMIT = 200_000
+
+if array("I").itemsize != 4:  # pragma: no cover - every supported platform has 4-byte unsigned ints
+    raise ImportError("core.lexicon needs array('I') items of 4 bytes")
+
+
+def normalise_word(text: str) -> str:
+    """The word as stored: accents folded, surrounding spaces removed, uppercase.
+
+    Raises InvalidWordError unless the result is 2 to 15 letters A-Z.
+    """
+    folded = text if text.isascii() else fold_accents(text)
+    word = folded.strip().upper()
+    if not (MIN_WORD <= len(word) <= MAX_WORD and word.isascii() and word.isalpha()):
+        raise InvalidWordError(text)
+    return word
+
+
+def _letter_code(letter: str) -> int:
+    """0 for A ... 25 for Z, or -1 for anything else."""
+    if len(letter) != 1:
+        return -1
+    code = ord(letter.upper()) - 65
+    return code if 0 <= code < 26 else -1
+
+
+class Lexicon:
+    """A set of words (2-15 letters A-Z) stored as a minimal DAWG, with prefix walks."""
+
+    __slots__ = ("name", "table", "root", "_count", "_cross_cache")
+
+    name: str
+    table: array[int]
+    root: int
+
+    def __init__(self, table: array[int], root: int, count: int, name: str = "") -> None:
+        """Wrap an already built table (use ``from_words`` or ``from_bytes``)."""
+        self.name = name
+        self.table = table
+        self.root = root
+        self._count = count
+        self._cross_cache: dict[tuple[str, str], int] = {}
+
+    # --- building and loading ---------------------------------------------------------
+
+    @classmethod
+    def from_words(
+        cls, words: Iterable[str], name: str = "", *, skip_invalid: bool = False
+    ) -> Lexicon:
+        """Compile a word list (any case or accents, duplicates allowed).
+
+        A word that is not 2-15 letters A-Z raises InvalidWordError, or is left out
+        with ``skip_invalid`` (for lists such as ENABLE that hold longer words).
+        """
+        kept: set[str] = set()
+        for word in words:
+            try:
+                kept.add(normalise_word(word))
+            except InvalidWordError:
+                if not skip_invalid:
+                    raise
+        unique = sorted(kept)
+        table, root = _compile(unique)
+        return cls(table, root, len(unique), name)
+
+    def to_bytes(self) -> bytes:
+        """The versioned binary form (see the module docstring)."""
+        name = self.name.encode("utf-8")
+        padded = name + b"\0" * (-len(name) % 4)
+        table = self.table
+        if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
+            table = array("I", table)
+            table.byteswap()
+        header = _HEADER.pack(
+            MAGIC, FORMAT_VERSION, 0, len(name), len(table), self.root, self._count
+        )
+        body = padded + table.tobytes()
+        crc = zlib.crc32(body, zlib.crc32(header))
+        return header + _CRC.pack(crc) + body
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str = "") -> Lexicon:
+        """Load the binary form; raises CorruptLexiconError on truncated or damaged data.
+
+        ``name`` overrides the name stored in the data when it is not empty.
+        """
+        view = memoryview(data).cast("B")
+        if len(view) < _PAYLOAD_START:
+            raise CorruptLexiconError(f"{len(view)} bytes is shorter than the header")
+        magic, version, _flags, name_len, table_len, root, count = _HEADER.unpack_from(view)
+        if magic != MAGIC:
+            raise CorruptLexiconError("not a compiled lexicon (bad magic)")
+        if version != FORMAT_VERSION:
+            raise CorruptLexiconError(f"format version {version}, this build reads {FORMAT_VERSION}")
+        padded_len = name_len + (-name_len % 4)
+        expected = _PAYLOAD_START + padded_len + 4 * table_len
+        if len(view) != expected:
+            raise CorruptLexiconError(f"{len(view)} bytes where the header announces {expected}")
+        (stored_crc,) = _CRC.unpack_from(view, _HEADER.size)
+        body = view[_PAYLOAD_START:]
+        crc = zlib.crc32(body, zlib.crc32(view[: _HEADER.size]))
+        if crc != stored_crc:
+            raise CorruptLexiconError("checksum mismatch")
+        if table_len == 0 or root >= table_len:
+            raise CorruptLexiconError("root outside the table")
+        try:
+            stored_name = bytes(body[:name_len]).decode("utf-8")
+        except UnicodeDecodeError:
+            raise CorruptLexiconError("name is not UTF-8") from None
+        table = array("I")
+        table.frombytes(body[padded_len:])
+        if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
+            table.byteswap()
+        return cls(table, root, count, name or stored_name)
+
+    # --- the word set -------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.name!r}: {self._count} words>"
+
+    def __contains__(self, word: object) -> bool:
+        """Whether ``word`` (any case or accents) is in the list; False for anything that is not a word."""
+        if not isinstance(word, str):
+            return False
+        if not word.isascii():
+            word = fold_accents(word)
+        word = word.strip().upper()
+        if not MIN_WORD <= len(word) <= MAX_WORD:
+            return False
+        table = self.table
+        node = self.root
+        for char in word:
+            code = ord(char) - 65
+            if code < 0 or code > 25:
+                return False
+            bit = 1 << code
+            head = table[node]
+            if not head & bit:
+                return False
+            node = table[node + 1 + (head & (bit - 1)).bit_count()]
+        return bool(table[node] & FINAL)
+
+    def words(self) -> Iterator[str]:
+        """Every word, in alphabetical order."""
+        table = self.table
+        stack: list[tuple[int, str]] = [(self.root, "")]
+        while stack:
+            node, prefix = stack.pop()
+            head = table[node]
+            if head & FINAL and prefix:
+                yield prefix
+            letters = head & ALL_LETTERS
+            pending: list[tuple[int, str]] = []
+            index = node + 1
+            code = 0
+            while letters:
+                if letters & 1:
+                    pending.append((table[index], prefix + chr(65 + code)))
+                    index += 1
+                letters >>= 1
+                code += 1
+            stack.extend(reversed(pending))
+
+    # --- prefix walks -----------------------------------------------------------------
+
+    def child(self, node: int, letter: str) -> int | None:
+        """The node reached from ``node`` by ``letter`` (A-Z, any case), or None."""
+        code = _letter_code(letter)
+        if code < 0:
+            return None
+        bit = 1 << code
+        head = self.table[node]
+        if not head & bit:
+            return None
+        return self.table[node + 1 + (head & (bit - 1)).bit_count()]
+
+    def children(self, node: int) -> Iterator[tuple[str, int]]:
+        """Each letter leaving ``node`` with the node it leads to, in letter order."""
+        table = self.table
+        letters = table[node] & ALL_LETTERS
+        index = node + 1
+        code = 0
+        while letters:
+            if letters & 1:
+                yield chr(65 + code), table[index]
+                index += 1
+            letters >>= 1
+            code += 1
+
+    def is_final(self, node: int) -> bool:
+        """Whether the letters read from the root to ``node`` form a word."""
+        return bool(self.table[node] & FINAL)
+
+    def height(self, node: int) -> int:
+        """The number of letters of the longest word continuation from ``node`` (0 when none)."""
+        return self.table[node] >> HEIGHT_SHIFT
+
+    def walk(self, letters: str) -> int | None:
+        """The node reached from the root by ``letters`` (uppercase A-Z), or None when no word starts so."""
+        table = self.table
+        node = self.root
+        for char in letters:
+            code = ord(char) - 65
+            if code < 0 or code > 25:
+                return None
+            bit = 1 << code
+            head = table[node]
+            if not head & bit:
+                return None
+            node = table[node + 1 + (head & (bit - 1)).bit_count()]
+        return node
+
+    def has_prefix(self, prefix: str) -> bool:
+        """Whether some word starts with ``prefix`` (any case or accents); "" is a prefix of any word."""
+        if not prefix.isascii():
+            prefix = fold_accents(prefix)
+        prefix = prefix.strip().upper()
+        if not prefix:
+            return self._count > 0
+        return self.walk(prefix) is not None
+
+    def cross_mask(self, before: str, after: str) -> int:
+        """Bit set of the letters x (bit 0 = A) for which ``before + x + after`` is a word.
+
+        ``before`` and ``after`` are uppercase A-Z; results are remembered.
+        """
+        key = (before, after)
+        cached = self._cross_cache.get(key)
+        if cached is not None:
+            return cached
+        mask = 0
+        start = self.walk(before)
+        if start is not None:
+            table = self.table
+            head = table[start]
+            letters = head & ALL_LETTERS
+            index = start + 1
+            while letters:
+                low = letters & -letters
+                letters ^= low
+                node = table[index]
+                index += 1
+                for char in after:
+                    bit = 1 << (ord(char) - 65)
+                    node_head = table[node]
+                    if not node_head & bit:
+                        break
+                    node = table[node + 1 + (node_head & (bit - 1)).bit_count()]
+                else:
+                    if table[node] & FINAL:
+                        mask |= low
+        if len(self._cross_cache) >= _CROSS_CACHE_LIMIT:
+            self._cross_cache.clear()
+        self._cross_cache[key] = mask
+        return mask
+
+
+def _compile(words: list[str]) -> tuple[array[int], int]:
+    """The minimal DAWG of sorted, distinct, valid words, as (table, root id).
+
+    Incremental construction for sorted input: after each word, the nodes of the
+    previous word beyond the common prefix can no longer change, so they are
+    replaced by an equal registered node or registered themselves.
+    """
+    table: array[int] = array("I")
+    register: dict[tuple[int, ...], int] = {}
+    finals: list[int] = [0]
+    edges: list[list[int]] = [[]]
+    codes: list[int] = []  # letter codes along the current path
+
+    def freeze(final: int, node_edges: list[int]) -> int:
+        key = (final, *node_edges)
+        found = register.get(key)
+        if found is not None:
+            return found
+        node_id = len(table)
+        mask = 0
+        height = 0
+        children = node_edges[1::2]
+        for code in node_edges[0::2]:
+            mask |= 1 << code
+        for child in children:
+            child_height = (table[child] >> HEIGHT_SHIFT) + 1
+            if child_height > height:
+                height = child_height
+        table.append(mask | (FINAL if final else 0) | (height << HEIGHT_SHIFT))
+        table.extend(children)
+        register[key] = node_id
+        return node_id
+
+    previous = ""
+    for word in words:
+        limit = min(len(word), len(previous))
+        common = 0
+        while common < limit and word[common] == previous[common]:
+            common += 1
+        while len(finals) > common + 1:
+            node_id = freeze(finals.pop(), edges.pop())
+            edges[-1].append(codes.pop())
+            edges[-1].append(node_id)
+        for char in word[common:]:
+            codes.append(ord(char) - 65)
+            finals.append(0)
+            edges.append([])
+        finals[-1] = 1
+        previous = word
+    while len(finals) > 1:
+        node_id = freeze(finals.pop(), edges.pop())
+        edges[-1].append(codes.pop())
+        edges[-1].append(node_id)
+    root = freeze(finals[0], edges[0])
+    return table, root
