@@ -1,0 +1,72 @@
+"""Platform-neutral chat values: an incoming message, a reply, and reading a command line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.edition import fold_accents
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A message for the bot, as every adapter translates it."""
+
+    channel: str  # platform-qualified channel id, e.g. "discord:1234" or "console"
+    user: str  # platform-qualified user id
+    name: str  # display name
+    text: str
+    private: bool = False  # sent privately (DM, ephemeral-capable slash command)
+    admin: bool = False  # the platform says this user administers the channel
+
+    def __str__(self) -> str:
+        return f"{self.name}@{self.channel}: {self.text}"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the bot says: text, an optional PNG, to the channel or privately to one user.
+
+    ``edit_key``: replies sharing a key edit the earlier message (the duplicate clock).
+    ``channel`` defaults to the channel of the incoming message.
+    """
+
+    text: str
+    image: bytes | None = None
+    image_name: str = "board.png"
+    to_user: str | None = None
+    channel: str | None = None
+    edit_key: str | None = None
+    deadline: float | None = None  # absolute time a countdown runs to (adapters may show it natively)
+
+    @property
+    def private(self) -> bool:
+        return self.to_user is not None
+
+    def __str__(self) -> str:
+        audience = f"(private to {self.to_user})" if self.to_user else "(channel)"
+        return f"{audience} {self.text}"
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """A command read from a message: name (lowercase, accents folded) and the rest of the text."""
+
+    name: str
+    args: str
+    addressed_to: str | None = None  # the @BotName of "/score@BotName"
+
+    def __str__(self) -> str:
+        return f"/{self.name} {self.args}".rstrip()
+
+
+_COMMAND = re.compile(r"^\s*[/!](?P<name>[^\s@]+)(?:@(?P<bot>\S+))?(?:\s+(?P<args>.*))?$", re.DOTALL)
+
+
+def read_command(text: str) -> CommandLine | None:
+    """``/score H8 VAGUE``, ``!coup h8 vague``, ``/score@Arbitre_bot ...``; None if not a command."""
+    match = _COMMAND.match(text)
+    if not match:
+        return None
+    name = fold_accents(match.group("name")).lower()
+    return CommandLine(name, (match.group("args") or "").strip(), match.group("bot"))

@@ -1,0 +1,105 @@
+"""Commands that need no game: /help, /settings, /check."""
+
+from __future__ import annotations
+
+from core.adjudication import check_words
+from core.edition import EDITIONS
+from core.rules import RULE_SETS
+
+from .command_table import COMMANDS, find
+from .lexicons import load as load_word_list
+from .referee import Context, UserError
+
+LEXICON_NOTE = {
+    "fr": "Les listes fournies (fr : Grammalecte 7.0, en : ENABLE) sont des approximations des listes "
+    "officielles (ODS, NWL, CSW) ; un club peut indiquer la sienne avec /reglages liste CHEMIN.",
+    "en": "The bundled lists (fr: Grammalecte 7.0, en: ENABLE) approximate the official lists "
+    "(ODS, NWL, CSW); a club can point to its own with /settings lexicon PATH.",
+}
+
+SETTING_KEYS = {
+    "language": "language", "langue": "language", "lang": "language",
+    "edition": "edition",
+    "notation": "notation",
+    "rules": "rules", "regles": "rules", "rule": "rules",
+    "lexicon": "lexicon", "liste": "lexicon", "list": "lexicon", "wordlist": "lexicon",
+    "minutes": "minutes", "clock": "minutes", "temps": "minutes", "chrono": "minutes",
+}
+
+
+def cmd_help(ctx: Context) -> None:
+    topic = ctx.args.split()[0] if ctx.args.split() else ""
+    if topic:
+        spec = find(topic)
+        if spec is None:
+            raise UserError("unknown_command", name=topic.lstrip("/")[:40])
+        other = f"/{spec.alias}" if ctx.lang == "en" else f"/{spec.name}"
+        alias = f" ({other})" if spec.alias != spec.name else ""
+        text = f"{spec.usage(ctx.lang)}{alias}\n{spec.help(ctx.lang)}"
+        if spec.name in ("check", "challenge", "settings"):
+            text += "\n" + LEXICON_NOTE[ctx.lang]
+        ctx.reply(text)
+        return
+    lines = []
+    for spec in COMMANDS:
+        name = spec.alias if ctx.lang == "fr" else spec.name
+        lines.append(f"/{name} - {spec.help(ctx.lang).split('.')[0].split(':')[0].strip()}")
+    title = "Commandes (les noms anglais marchent aussi) :" if ctx.lang == "fr" else \
+        "Commands (French names work too):"
+    ctx.reply(title + "\n" + "\n".join(lines) + "\n" + LEXICON_NOTE[ctx.lang])
+
+
+def cmd_settings(ctx: Context) -> None:
+    words = ctx.args.split(maxsplit=1)
+    settings = ctx.settings
+    if not words:
+        ctx.reply(ctx.say("settings", **vars(settings)))
+        return
+    ctx.require_control(ctx.storage.active_game(ctx.message.channel))
+    key = SETTING_KEYS.get(words[0].lower())
+    value = words[1].strip() if len(words) > 1 else ""
+    allowed = {
+        "language": ("fr", "en"),
+        "edition": tuple(EDITIONS),
+        "notation": ("fisf", "gcg"),
+        "rules": tuple(RULE_SETS),
+    }
+    keys = "langue/language, edition, notation, regles/rules, liste/lexicon, minutes"
+    if key is None or not value:
+        raise UserError("bad_setting", key=words[0], value=value, keys=keys)
+    if key in allowed:
+        value = value.lower()
+        if value not in allowed[key]:
+            raise UserError("bad_setting", key=words[0], value=value, keys=f"{key}: {', '.join(allowed[key])}")
+        changes: dict[str, object] = {key: value}
+        if key == "edition":  # an edition brings its usual notation and list
+            changes["notation"] = "fisf" if value == "fr" else "gcg"
+            changes["lexicon"] = value
+            changes["rules"] = "box-fr" if value == "fr" else "box-en"
+    elif key == "minutes":
+        try:
+            minutes = float(value.replace(",", "."))
+        except ValueError:
+            raise UserError("bad_setting", key=words[0], value=value, keys="minutes: 0.5-10") from None
+        if not 0.05 <= minutes <= 10:
+            raise UserError("bad_setting", key=words[0], value=value, keys="minutes: 0.5-10")
+        changes = {"minutes": minutes}
+    else:  # lexicon: a bundled name or a path on the bot's machine, loaded now to check it
+        load_word_list(value)
+        changes = {"lexicon": value}
+    updated = settings.with_changes(**changes)
+    ctx.storage.save_channel(updated)
+    ctx.settings = updated
+    ctx.reply(ctx.say("settings", **vars(updated)))
+
+
+def cmd_check(ctx: Context) -> None:
+    words = ctx.args.replace(",", " ").split()
+    if not words:
+        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    verdicts = check_words(words[:20], ctx.word_list())
+    text = ", ".join(f"{v.word} {ctx.say('valid' if v.valid else 'invalid')}" for v in verdicts)
+    ctx.reply(ctx.say("check", verdicts=text, lexicon=ctx.settings.lexicon))
+
+
+HANDLERS = {"help": cmd_help, "settings": cmd_settings, "check": cmd_check}

@@ -1,0 +1,234 @@
+"""French and English message catalogs, and the polite explanation of every known error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core import errors as E
+
+CATALOG: dict[str, tuple[str, str]] = {
+    # general
+    "apology": (
+        "Désolé, quelque chose s'est mal passé de mon côté. Rien n'a été enregistré ; réessayez.",
+        "Sorry, something went wrong on my side. Nothing was recorded; please try again.",
+    ),
+    "unknown_command": (
+        "Je ne connais pas la commande /{name}. Tapez /aide pour la liste.",
+        "I don't know the command /{name}. Type /help for the list.",
+    ),
+    "no_game": (
+        "Aucune partie en cours dans ce salon. Commencez-en une avec /nouvelle [joueurs...] ou /duplicate.",
+        "No game in this channel. Start one with /new [players...] or /duplicate.",
+    ),
+    "no_classic_game": (
+        "Aucune partie classique en cours ici. Commencez-en une avec /nouvelle Ana Ben.",
+        "No classic game here. Start one with /new Ana Ben.",
+    ),
+    "not_allowed": (
+        "Seul l'arbitre de la partie ({referee}) ou un administrateur du salon peut utiliser /{name}.",
+        "Only the game's referee ({referee}) or a channel admin may use /{name}.",
+    ),
+    "not_your_turn": (
+        "C'est à {to_move} de jouer : seul {to_move} ou l'arbitre ({referee}) peut enregistrer ce coup.",
+        "It is {to_move}'s turn: only {to_move} or the referee ({referee}) may record this move.",
+    ),
+    "usage": ("Syntaxe : {usage}", "Usage: {usage}"),
+    "game_over_hint": ("La partie est terminée. /nouvelle pour en commencer une autre.",
+                       "The game is over. /new starts another one."),
+    # classic
+    "new_game": (
+        "Nouvelle partie ({edition}, règles {rules}, notation {notation}). Joueurs : {players}. "
+        "À {to_move} de jouer.",
+        "New game ({edition}, {rules} rules, {notation} notation). Players: {players}. {to_move} to play.",
+    ),
+    "new_game_waiting": (
+        "Nouvelle partie ({edition}, règles {rules}). Rejoignez-la avec /rejoindre (2 à {max} joueurs).",
+        "New game ({edition}, {rules} rules). Join with /join (2 to {max} players).",
+    ),
+    "joined": ("{player} rejoint la partie. Joueurs : {players}.", "{player} joins. Players: {players}."),
+    "scored": ("{player} : {move}\n{breakdown}", "{player}: {move}\n{breakdown}"),
+    "claimed_differs": (
+        "Attention : vous annoncez {claimed}, le coup vaut {counted} (c'est {counted} qui compte).",
+        "Note: you claimed {claimed}, the move is worth {counted} ({counted} counts).",
+    ),
+    "totals": ("Scores : {totals}", "Scores: {totals}"),
+    "to_move": ("À {player} de jouer.", "{player} to play."),
+    "calc": ("Calcul (non enregistré) : {move}\n{breakdown}", "Calculation (not recorded): {move}\n{breakdown}"),
+    "passed": ("{player} passe.", "{player} passes."),
+    "exchanged": ("{player} change {tiles}.", "{player} exchanges {tiles}."),
+    "penalty": ("Pénalité : {player} perd {points} points.", "Penalty: {player} loses {points} points."),
+    "undone": ("Dernière ligne annulée : {line}", "Last line undone: {line}"),
+    "limit_reached": (
+        "Limite de tours sans points atteinte ({streak}) : la partie peut être close avec /fin.",
+        "Scoreless-turn limit reached ({streak}): the game may be ended with /end.",
+    ),
+    "alert": ("Alerte : {alert}.", "Alert: {alert}."),
+    "challenge_invalid": (
+        "Contestation : {verdicts}. Le coup de {player} est retiré et vaut 0.",
+        "Challenge: {verdicts}. {player}'s move is taken back and scores 0.",
+    ),
+    "challenge_valid": (
+        "Contestation : {verdicts}. Le coup de {player} est valable.",
+        "Challenge: {verdicts}. {player}'s move stands.",
+    ),
+    "challenge_consequence_turn": (
+        "{challenger} perd son prochain tour.", "{challenger} loses the next turn."),
+    "challenge_consequence_penalty": (
+        "{challenger} perd {points} points.", "{challenger} loses {points} points."),
+    "challenge_consequence_bonus": (
+        "{player} gagne {points} points.", "{player} gains {points} points."),
+    "valid": ("valable", "valid"),
+    "invalid": ("non valable", "not valid"),
+    "check": ("{verdicts} (liste : {lexicon})", "{verdicts} (list: {lexicon})"),
+    "ended": ("Fin de partie.\n{standings}", "Game over.\n{standings}"),
+    "standing_line": (
+        "{place}. {player} {final} ({before} {adjustment:+d})",
+        "{place}. {player} {final} ({before} {adjustment:+d})",
+    ),
+    "sheet_empty": ("La feuille est vide.", "The sheet is empty."),
+    "unseen": (
+        "Lettres non visibles ({count}) : {letters}\nDans le sac (chevalets pleins) : {bag}",
+        "Unseen tiles ({count}): {letters}\nIn the bag (racks full): {bag}",
+    ),
+    "board_caption": ("Grille", "Board"),
+    "settings": (
+        "Réglages : langue {language}, édition {edition}, notation {notation}, règles {rules}, "
+        "liste {lexicon}, {minutes} min par coup en duplicate.",
+        "Settings: language {language}, edition {edition}, notation {notation}, rules {rules}, "
+        "list {lexicon}, {minutes} min per duplicate move.",
+    ),
+    "setting_changed": ("Réglage {key} = {value}.", "Setting {key} = {value}."),
+    "bad_setting": (
+        "Réglage inconnu ou valeur invalide : {key} {value}. Réglages : {keys}.",
+        "Unknown setting or invalid value: {key} {value}. Settings: {keys}.",
+    ),
+    "bad_number": ("« {text} » n'est pas un nombre entier.", "'{text}' is not a whole number."),
+    # errors from core
+    "err_ref": (
+        "Référence illisible « {text} » : une lettre de A à O et un nombre de 1 à 15, comme {example}.",
+        "Unreadable reference '{text}': a letter A-O and a number 1-15, like {example}.",
+    ),
+    "err_word": (
+        "Mot illisible « {text} » : {reason}. Exemple : /score {example} (joker en minuscule : VAGuE ou VAG(U)E).",
+        "Unreadable word '{text}': {reason}. Example: /score {example} (joker in lowercase: VAGuE or VAG(U)E).",
+    ),
+    "err_move_syntax": (
+        "Coup illisible « {text} » : écrivez la référence puis le mot, comme /score {example}.",
+        "Unreadable move '{text}': write the reference then the word, like /score {example}.",
+    ),
+    "err_out_of_board": ("Le mot sort de la grille après {last_square}.", "The word runs off the board after {last_square}."),
+    "err_mismatch": (
+        "La case {square} porte un {on_board}, pas un {typed}.", "Square {square} holds {on_board}, not {typed}."),
+    "err_empty_through": (
+        "La case {square} est vide : « . » ne remplace qu'une lettre déjà posée.",
+        "Square {square} is empty: '.' only stands for a letter already on the board.",
+    ),
+    "err_no_new_tile": ("Ce coup ne pose aucune lettre.", "This move places no tile."),
+    "err_too_many": ("Ce coup pose {count} lettres ; un chevalet en contient {limit}.",
+                     "This move places {count} tiles; a rack holds {limit}."),
+    "err_not_in_line": ("Les lettres {squares} ne sont pas alignées.", "Tiles {squares} are not in one line."),
+    "err_gap": ("La case {square} reste vide au milieu du mot.", "Square {square} is left empty inside the word."),
+    "err_occupied": ("La case {square} est déjà occupée.", "Square {square} is already taken."),
+    "err_incomplete": (
+        "Le mot continue en {square} : écrivez le mot entier, {full_word}.",
+        "The word goes on at {square}: write the whole word, {full_word}.",
+    ),
+    "err_too_short": ("« {word} » : un mot a au moins deux lettres.", "'{word}': a word has at least two letters."),
+    "err_first_move": (
+        "Le premier coup doit passer par la case centrale {centre}.",
+        "The first move must cover the centre square {centre}.",
+    ),
+    "err_not_connected": (
+        "Ce coup ne touche aucune lettre déjà posée.", "This move does not touch any letter on the board."),
+    "err_game_over": ("La partie est terminée.", "The game is over."),
+    "err_unknown_player": ("{player} ne joue pas dans cette partie ({players}).",
+                           "{player} is not in this game ({players})."),
+    "err_player_count": (
+        "{count} joueur(s) : cette partie se joue de {low} à {high}. Ajoutez des joueurs avec /rejoindre.",
+        "{count} player(s): this game is for {low} to {high}. Add players with /join.",
+    ),
+    "err_duplicate_player": ("{player} est déjà dans la partie.", "{player} is already in the game."),
+    "err_started": ("La partie a commencé : {player} ne peut plus la rejoindre.",
+                    "The game has started: {player} can no longer join."),
+    "err_nothing_to_challenge": (
+        "Rien à contester : la dernière ligne n'est pas un coup joué.",
+        "Nothing to challenge: the last line is not a play.",
+    ),
+    "err_word_not_in_move": (
+        "{word} n'a pas été formé par le dernier coup ({formed}).",
+        "{word} was not formed by the last move ({formed}).",
+    ),
+    "err_nothing_to_undo": ("Rien à annuler : la feuille est vide.", "Nothing to undo: the sheet is empty."),
+    "err_exchange_bag": (
+        "Échange refusé : {in_bag} lettres dans le sac, il en faut {needed}.",
+        "Exchange refused: {in_bag} tiles in the bag, {needed} needed.",
+    ),
+    "err_exchange_size": (
+        "« {tiles} » : un échange porte sur 1 à 7 lettres (les lettres ou leur nombre), comme /change 3.",
+        "'{tiles}': an exchange is 1 to 7 tiles (letters or a count), like /exchange 3.",
+    ),
+    "err_rack": (
+        "{player} : « {rack} » n'est ni des lettres (? pour un joker) ni un nombre. Exemple : /fin Ben=EAU",
+        "{player}: '{rack}' is neither letters (? for a joker) nor a number. Example: /end Ben=EAU",
+    ),
+}
+
+LANGUAGES = ("fr", "en")
+
+
+def say(lang: str, key: str, **values: Any) -> str:
+    """The message ``key`` in French or English, filled with ``values``."""
+    french, english = CATALOG[key]
+    return (french if lang == "fr" else english).format(**values)
+
+
+def example_move(notation: str) -> str:
+    return "H8 VAGUE" if notation == "fisf" else "8H VAGUE"
+
+
+def explain(error: E.ArbitreError, lang: str, notation: str = "fisf") -> str:
+    """A polite explanation of a known engine error, in the channel's language."""
+    example = example_move(notation)
+    reason_fr = {
+        "the word is empty": "le mot est vide",
+        "a joker in brackets is one letter, like C(H)ACUNE": "un joker entre parenthèses est une seule lettre, comme C(H)ACUNE",
+    }
+    if isinstance(error, E.RefSyntaxError):
+        return say(lang, "err_ref", text=error.text, example=example.split()[0] + " / " + example.split()[0][::-1])
+    if isinstance(error, E.WordSyntaxError):
+        if error.reason.startswith("a move is"):
+            return say(lang, "err_move_syntax", text=error.text, example=example)
+        reason = error.reason
+        if lang == "fr":
+            reason = reason_fr.get(reason, reason.replace("is not a letter", "n'est pas une lettre"))
+        return say(lang, "err_word", text=error.text, reason=reason, example=example)
+    table: list[tuple[type[E.ArbitreError], str]] = [
+        (E.OutOfBoardError, "err_out_of_board"),
+        (E.LetterMismatchError, "err_mismatch"),
+        (E.EmptyThroughSquareError, "err_empty_through"),
+        (E.NoNewTileError, "err_no_new_tile"),
+        (E.TooManyTilesError, "err_too_many"),
+        (E.NotInLineError, "err_not_in_line"),
+        (E.GapError, "err_gap"),
+        (E.OccupiedSquareError, "err_occupied"),
+        (E.IncompleteWordError, "err_incomplete"),
+        (E.WordTooShortError, "err_too_short"),
+        (E.FirstMoveError, "err_first_move"),
+        (E.NotConnectedError, "err_not_connected"),
+        (E.GameOverError, "err_game_over"),
+        (E.UnknownPlayerError, "err_unknown_player"),
+        (E.PlayerCountError, "err_player_count"),
+        (E.DuplicatePlayerError, "err_duplicate_player"),
+        (E.GameStartedError, "err_started"),
+        (E.NothingToChallengeError, "err_nothing_to_challenge"),
+        (E.WordNotInMoveError, "err_word_not_in_move"),
+        (E.NothingToUndoError, "err_nothing_to_undo"),
+        (E.ExchangeNotAllowedError, "err_exchange_bag"),
+        (E.ExchangeSizeError, "err_exchange_size"),
+        (E.RackSpecError, "err_rack"),
+    ]
+    for cls, key in table:
+        if isinstance(error, cls):
+            values = {k: (", ".join(v) if isinstance(v, tuple) else v) for k, v in vars(error).items()}
+            return say(lang, key, **values)
+    return str(error)

@@ -1,0 +1,150 @@
+"""The command layer: one chat message in, replies out; the one place where errors become messages.
+
+``Referee.handle`` reads the command, loads the channel's game from storage by
+replaying its events, runs the command inside one storage transaction, and turns
+every known failure into a polite message in the channel's language. It knows
+nothing of Discord or Telegram.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from core.adjudication import WordList
+from core.errors import ArbitreError
+
+from .chat import CommandLine, Incoming, Reply, read_command
+from .command_table import CommandSpec, find
+from .lexicons import WordListError
+from .messages import explain, say
+from .storage import ChannelSettings, GameRecord, Storage
+
+log = logging.getLogger("arbitre")
+
+
+class UserError(Exception):
+    """A known failure of a command, explained by a catalog message."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+
+@dataclass
+class Context:
+    """Everything a command handler needs about the message it answers."""
+
+    referee: Referee
+    message: Incoming
+    command: CommandLine
+    spec: CommandSpec
+    settings: ChannelSettings
+    replies: list[Reply] = field(default_factory=list)
+
+    @property
+    def lang(self) -> str:
+        return self.settings.language
+
+    @property
+    def args(self) -> str:
+        return self.command.args
+
+    @property
+    def storage(self) -> Storage:
+        return self.referee.storage
+
+    def say(self, key: str, **values: Any) -> str:
+        return say(self.lang, key, **values)
+
+    def reply(self, text: str, **extra: Any) -> None:
+        self.replies.append(Reply(text, channel=extra.pop("channel", self.message.channel), **extra))
+
+    def private(self, text: str, **extra: Any) -> None:
+        self.replies.append(Reply(text, to_user=self.message.user, channel=self.message.channel, **extra))
+
+    def word_list(self, spec: str | None = None) -> WordList:
+        return self.referee.word_list(spec or self.settings.lexicon)
+
+    def require_control(self, record: GameRecord | None) -> None:
+        """Only the game's referee or a channel admin may go on."""
+        if self.message.admin or (record is not None and record.referee == self.message.user):
+            return
+        referee_name = record.setup.get("referee_name", "?") if record else "?"
+        raise UserError("not_allowed", referee=referee_name, name=self.command.name)
+
+
+Handler = Callable[[Context], None]
+
+
+class Referee:
+    """Platform-neutral command layer over a storage and word lists."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        word_lists: Callable[[str], WordList],
+        *,
+        now: Callable[[], float] = time.time,
+        bot_name: str | None = None,
+        images: bool = True,
+    ) -> None:
+        from . import commands_classic, commands_duplicate, commands_general
+
+        self.storage = storage
+        self._word_lists = word_lists
+        self.now = now
+        self.bot_name = bot_name
+        self.images = images
+        self.handlers: dict[str, Handler] = {}
+        for module in (commands_general, commands_classic, commands_duplicate):
+            self.handlers.update(module.HANDLERS)
+        self.tops: dict[tuple[int, int], Any] = {}  # duplicate tops computed while players think
+
+    def word_list(self, spec: str) -> WordList:
+        return self._word_lists(spec)
+
+    def handle(self, message: Incoming) -> list[Reply]:
+        """Every reply to one message; never raises."""
+        command = read_command(message.text)
+        if command is None:
+            return []
+        if command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower():
+            return []  # "/score@OtherBot"
+        settings = self.storage.channel(message.channel)
+        spec = find(command.name)
+        if spec is None:
+            return [Reply(say(settings.language, "unknown_command", name=command.name[:40]),
+                          channel=message.channel, to_user=message.user if message.private else None)]
+        context = Context(self, message, command, spec, settings)
+        try:
+            with self.storage.transaction():
+                self.handlers[spec.name](context)
+        except UserError as error:
+            return [self._error_reply(context, say(settings.language, error.key, **error.values))]
+        except ArbitreError as error:
+            return [self._error_reply(context, explain(error, settings.language, settings.notation))]
+        except WordListError as error:
+            return [self._error_reply(context, str(error))]
+        except Exception:
+            log.exception("command failed: %s", message)
+            return [self._error_reply(context, say(settings.language, "apology"))]
+        return context.replies
+
+    @staticmethod
+    def _error_reply(context: Context, text: str) -> Reply:
+        message = context.message
+        return Reply(text, channel=message.channel, to_user=message.user if message.private else None)
+
+    def tick(self, now: float | None = None) -> list[Reply]:
+        """Clock work due at ``now`` (duplicate warnings and deadlines); never raises."""
+        from .commands_duplicate import clock_tick
+
+        try:
+            return clock_tick(self, self.now() if now is None else now)
+        except Exception:
+            log.exception("clock tick failed")
+            return []
