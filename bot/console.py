@@ -1,12 +1,127 @@
-"""Console adapter: a chat room in the terminal."""
+"""Console adapter: a chat room in the terminal, and the embedded default of ``make run``.
+
+Each input line is ``NAME: MESSAGE``, or just ``MESSAGE`` (sent by the last
+speaker), or ``NAME> MESSAGE`` for a private message to the bot. Lines starting
+with ``#`` are comments; ``:sleep SECONDS`` lets the clock run (for scripts).
+Replies are printed with their audience; board images are written to files.
+Reading from a pipe runs the script to its end and exits 0.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
+import os
+import re
+import sys
+from pathlib import Path
 from typing import TextIO
+
+from .chat import Incoming, Reply
+from .lexicons import LexiconRegistry
+from .referee import Referee
+from .service import RefereeService
+from .storage import SQLiteStorage
+
+CHANNEL = "console"
+_LINE = re.compile(r"^(?P<name>[^:>/!\s][^:>]{0,31}?)\s*(?P<sep>[:>])\s*(?P<text>.*)$")
+
+
+def data_dir() -> Path:
+    """Where the console keeps its database and images by default."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(os.environ.get("ARBITRE_DATA") or Path(base) / "arbitre")
+
+
+class ConsoleRoom:
+    """Turns terminal lines into messages and prints replies."""
+
+    def __init__(self, service_referee: Referee, out: TextIO, image_dir: Path, default_name: str) -> None:
+        self.referee = service_referee
+        self.out = out
+        self.image_dir = image_dir
+        self.speaker = default_name
+        self.images_written = 0
+        self.service = RefereeService(service_referee, self.print_replies, tick_seconds=0.2)
+
+    async def print_replies(self, replies: list[Reply]) -> None:
+        for reply in replies:
+            audience = f"[-> {reply.to_user.split(':', 1)[-1]}]" if reply.to_user else "[#console]"
+            self.out.write(f"{audience} {reply.text}\n")
+            if reply.image is not None:
+                self.images_written += 1
+                self.image_dir.mkdir(parents=True, exist_ok=True)
+                path = self.image_dir / f"board-{os.getpid()}-{self.images_written}.png"
+                path.write_bytes(reply.image)
+                self.out.write(f"{audience} (image: {path})\n")
+            self.out.write("\n")
+        self.out.flush()
+
+    def parse(self, line: str) -> Incoming | None:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return None
+        private = False
+        match = _LINE.match(text)
+        if match:
+            self.speaker = match.group("name").strip()
+            private = match.group("sep") == ">"
+            text = match.group("text").strip()
+        user = f"console:{self.speaker.lower()}"
+        return Incoming(CHANNEL, user, self.speaker, text, private=private, admin=True)
+
+    async def run(self, stdin: TextIO) -> int:
+        loop = asyncio.get_running_loop()
+        self.service.start()
+        try:
+            while True:
+                line = await loop.run_in_executor(None, stdin.readline)
+                if not line:
+                    break
+                stripped = line.strip()
+                if stripped.startswith(":sleep"):
+                    try:
+                        await asyncio.sleep(float(stripped.split()[1]))
+                    except (IndexError, ValueError):
+                        self.out.write(":sleep SECONDS\n")
+                    continue
+                if stripped in (":quit", ":q"):
+                    break
+                message = self.parse(line)
+                if message is None:
+                    continue
+                if not message.text.startswith(("/", "!")):
+                    if message.private:
+                        await self.print_replies([Reply("/aide · /help", to_user=message.user)])
+                    continue
+                await self.service.handle(message)
+        finally:
+            await self.service.stop()
+        return 0
 
 
 def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
-    """Placeholder until the command layer lands."""
-    print("Arbitre: the console chat room is not built yet; try `arbitre score \"H8 VAGUE\"`.", file=out)
-    return 0
+    """``arbitre console``: the chat room on a SQLite file and the bundled word lists."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    db_path = Path(args.db) if args.db else data_dir() / "arbitre.sqlite"
+    storage = SQLiteStorage(db_path)
+    settings = storage.channel(CHANNEL)
+    if args.lang and settings.language != args.lang:
+        storage.save_channel(settings.with_changes(language=args.lang))
+    registry = LexiconRegistry()
+    referee = Referee(storage, registry.get)
+    room = ConsoleRoom(referee, out, db_path.parent / "images", "Moi" if args.lang == "fr" else "Me")
+    if stdin.isatty():
+        lang = storage.channel(CHANNEL).language
+        banner = (
+            "Arbitre, salon console. Écrivez « NOM: /commande », ou « NOM> /jouer ... » en privé. /aide pour "
+            "l'aide, Ctrl-D pour quitter." if lang == "fr" else
+            "Arbitre console room. Type 'NAME: /command', or 'NAME> /play ...' privately. /help for help, "
+            "Ctrl-D to quit."
+        )
+        out.write(f"{banner}\nBase : {db_path}\n\n")
+    try:
+        return asyncio.run(room.run(stdin))
+    finally:
+        storage.close()

@@ -67,7 +67,7 @@ def table(rows: Sequence[Sequence[object]], header: Sequence[str] | None = None)
         ]
         lines.append("  ".join(cells).rstrip())
         if header and index == 0:
-            lines.append("  ".join("-" * w for w in widths))
+            lines.append("  ".join("-" * w for w in widths).rstrip())
     return "\n".join(lines)
 
 

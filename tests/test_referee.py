@@ -1,0 +1,110 @@
+"""The command layer in-process: garbage never escapes, every command answers, permissions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.chat import Incoming, read_command
+from bot.command_table import COMMANDS
+from bot.lexicons import LexiconRegistry
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+
+REGISTRY = LexiconRegistry()
+
+
+@pytest.fixture
+def referee(tmp_path: Path) -> Iterator[Referee]:
+    storage = SQLiteStorage(tmp_path / "r.sqlite")
+    yield Referee(storage, REGISTRY.get, images=False, bot_name="ArbitreBot")
+    storage.close()
+
+
+def msg(name: str, text: str, *, admin: bool = False, private: bool = False) -> Incoming:
+    return Incoming("chan", f"u:{name.lower()}", name, text, private=private, admin=admin)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "args", "bot"),
+    [
+        ("/score H8 VAGUE", "score", "H8 VAGUE", None),
+        ("/score@ArbitreBot h8 vague", "score", "h8 vague", "ArbitreBot"),
+        ("!coup H 8 VAGUE", "coup", "H 8 VAGUE", None),
+        ("/Pénalité Ben 5", "penalite", "Ben 5", None),
+        ("  /aide", "aide", "", None),
+    ],
+)
+def test_read_command(text: str, name: str, args: str, bot: str | None) -> None:
+    command = read_command(text)
+    assert command is not None and (command.name, command.args, command.addressed_to) == (name, args, bot)
+
+
+def test_plain_text_is_not_a_command(referee: Referee) -> None:
+    assert read_command("hello everyone") is None
+    assert referee.handle(msg("Ana", "H8 VAGUE")) == []
+
+
+def test_commands_for_another_bot_are_ignored(referee: Referee) -> None:
+    assert referee.handle(msg("Ana", "/help@OtherBot")) == []
+    assert referee.handle(msg("Ana", "/help@ArbitreBot"))
+
+
+def test_every_command_and_alias_answers_without_a_game(referee: Referee) -> None:
+    for spec in COMMANDS:
+        for name in {spec.name, spec.alias}:
+            replies = referee.handle(msg("Ana", f"/{name}", admin=True))
+            assert replies and all(r.text for r in replies), name
+
+
+def test_only_the_player_to_move_or_the_referee_records(referee: Referee) -> None:
+    referee.handle(msg("Ref", "/new Ana Ben"))
+    (reply,) = referee.handle(msg("Ben", "/score H8 VAGUE"))
+    assert "C'est à Ana de jouer" in reply.text
+    (reply,) = referee.handle(msg("Ana", "/score H8 VAGUE"))
+    assert "Ana : H8 VAGUE" in reply.text
+    (reply,) = referee.handle(msg("Ref", "/score 8H VOGUE"))  # the referee types for Ben
+    assert "Ben : 8H VOGUE" in reply.text
+    (reply,) = referee.handle(msg("Ana", "/undo"))
+    assert "Seul l'arbitre de la partie (Ref)" in reply.text
+    (reply,) = referee.handle(msg("Zoe", "/annule", admin=True))  # a channel admin may
+    assert "Dernière ligne annulée" in reply.text
+
+
+def test_private_errors_stay_private(referee: Referee) -> None:
+    (reply,) = referee.handle(msg("Ana", "/nope", private=True))
+    assert reply.to_user == "u:ana"
+
+
+def test_unexpected_error_is_logged_once_and_apologised(referee: Referee, caplog: pytest.LogCaptureFixture) -> None:
+    def broken(spec: str) -> object:
+        raise RuntimeError("disk on fire")
+
+    referee._word_lists = broken  # type: ignore[assignment]  # a word list source that fails
+    (reply,) = referee.handle(msg("Ana", "/check VAGUE"))
+    assert reply.text.startswith("Désolé") and "Rien n'a été enregistré" in reply.text
+    assert sum("command failed" in r.message for r in caplog.records) == 1
+
+
+garbage = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60
+)
+command_names = st.sampled_from(sorted({s.name for s in COMMANDS} | {s.alias for s in COMMANDS}))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=command_names, args=garbage, admin=st.booleans(), private=st.booleans())
+def test_garbage_never_escapes_and_always_gets_a_reply(
+    referee: Referee, name: str, args: str, admin: bool, private: bool
+) -> None:
+    if referee.storage.active_game("chan") is None:
+        referee.handle(msg("Ana", "/new Ana Ben"))
+        referee.handle(msg("Ana", "/score H8 VAGUE"))
+    if name in ("new", "nouvelle", "duplicate", "end", "fin", "settings", "reglages") and args.strip():
+        args = args[:5]
+    replies = referee.handle(msg("Ana", f"/{name} {args}", admin=admin, private=private))
+    assert replies and all(isinstance(r.text, str) and r.text for r in replies)
