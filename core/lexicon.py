@@ -5,23 +5,28 @@ list spelt along one path from the root to a final node, equal suffix graphs
 shared). It is built once from a sorted word list and saved with ``to_bytes``;
 ``from_bytes`` wraps the saved array without rebuilding anything.
 
+The same table holds a second graph, the anagram map (``anagram_root``): for each
+word, its letters in alphabetical order followed by the word itself
+(``ACEHNTZCHANTEZ``). Walking the n sorted letters of a key leads to a node below
+which the paths of exactly n letters are the words made of those letters, so
+"which words use exactly these tiles" takes a few steps instead of a search; the
+move generator finds bingos that way.
+
 Node layout (public so that the move generator can walk it without calls):
 the graph is one ``array('I')`` (``Lexicon.table``). A node id is an index in it.
-``table[node]`` is the node's head word:
 
-* bits 0-25: which letters A-Z have an edge out of the node (bit 0 = A);
-* bit 26 (``FINAL``): the letters read from the root to this node form a word;
-* bits 27-30 (``HEIGHT_SHIFT``): the length of the longest path from the node to
-  a final node (0 for a final node without children).
-
-The head word is followed by the ids of the children, in letter order: the child
-reached by the letter whose bit is ``b`` is
-``table[node + 1 + (head & (b - 1)).bit_count()]``.
+* ``table[node]``, the head: bits 0-25 say which letters A-Z have an edge out of
+  the node (bit 0 = A); bit 26 (``FINAL``) says the letters read from the root to
+  this node form a word;
+* ``table[node + 1]``, the lengths: bit d is set when some word goes on exactly d
+  more letters from this node (bit 0 = the node is final);
+* then the ids of the children, in letter order: the child reached by the letter
+  whose bit is ``b`` is ``table[node + 2 + (head & (b - 1)).bit_count()]``.
 
 Binary form (little-endian): the 8-byte magic ``ARBLEX\\x1a\\n``, then
-``version, flags`` (u16 each), ``name length, table length, root, word count``
-(u32 each), a CRC-32 (u32) of everything before it and after it, the name in
-UTF-8 padded to 4 bytes, and the table as u32 values.
+``version, flags`` (u16 each), ``name length, table length, root, anagram root,
+word count`` (u32 each), a CRC-32 (u32) of everything before it and after it, the
+name in UTF-8 padded to 4 bytes, and the table as u32 values.
 """
 
 from __future__ import annotations
@@ -37,13 +42,13 @@ from .errors import CorruptLexiconError, InvalidWordError
 
 ALL_LETTERS = (1 << 26) - 1
 FINAL = 1 << 26
-HEIGHT_SHIFT = 27
+CHILDREN = 2  # offset of the first child id from the node id
 MIN_WORD = 2
 MAX_WORD = 15
 
 MAGIC = b"ARBLEX\x1a\n"
-FORMAT_VERSION = 1
-_HEADER = struct.Struct("<8sHHIIII")
+FORMAT_VERSION = 2
+_HEADER = struct.Struct("<8sHHIIIII")
 _CRC = struct.Struct("<I")
 _PAYLOAD_START = _HEADER.size + _CRC.size
 _CROSS_CACHE_LIMIT = 200_000
@@ -75,17 +80,21 @@ def _letter_code(letter: str) -> int:
 class Lexicon:
     """A set of words (2-15 letters A-Z) stored as a minimal DAWG, with prefix walks."""
 
-    __slots__ = ("name", "table", "root", "_count", "_cross_cache")
+    __slots__ = ("name", "table", "root", "anagram_root", "_count", "_cross_cache")
 
     name: str
     table: array[int]
     root: int
+    anagram_root: int
 
-    def __init__(self, table: array[int], root: int, count: int, name: str = "") -> None:
+    def __init__(
+        self, table: array[int], root: int, anagram_root: int, count: int, name: str = ""
+    ) -> None:
         """Wrap an already built table (use ``from_words`` or ``from_bytes``)."""
         self.name = name
         self.table = table
         self.root = root
+        self.anagram_root = anagram_root
         self._count = count
         self._cross_cache: dict[tuple[str, str], int] = {}
 
@@ -108,8 +117,9 @@ class Lexicon:
                 if not skip_invalid:
                     raise
         unique = sorted(kept)
-        table, root = _compile(unique)
-        return cls(table, root, len(unique), name)
+        keyed = sorted("".join(sorted(word)) + word for word in unique)
+        table, (root, anagram_root) = _compile([unique, keyed])
+        return cls(table, root, anagram_root, len(unique), name)
 
     def to_bytes(self) -> bytes:
         """The versioned binary form (see the module docstring)."""
@@ -120,7 +130,8 @@ class Lexicon:
             table = array("I", table)
             table.byteswap()
         header = _HEADER.pack(
-            MAGIC, FORMAT_VERSION, 0, len(name), len(table), self.root, self._count
+            MAGIC, FORMAT_VERSION, 0, len(name), len(table), self.root, self.anagram_root,
+            self._count,
         )
         body = padded + table.tobytes()
         crc = zlib.crc32(body, zlib.crc32(header))
@@ -135,7 +146,9 @@ class Lexicon:
         view = memoryview(data).cast("B")
         if len(view) < _PAYLOAD_START:
             raise CorruptLexiconError(f"{len(view)} bytes is shorter than the header")
-        magic, version, _flags, name_len, table_len, root, count = _HEADER.unpack_from(view)
+        magic, version, _flags, name_len, table_len, root, anagram_root, count = (
+            _HEADER.unpack_from(view)
+        )
         if magic != MAGIC:
             raise CorruptLexiconError("not a compiled lexicon (bad magic)")
         if version != FORMAT_VERSION:
@@ -149,7 +162,7 @@ class Lexicon:
         crc = zlib.crc32(body, zlib.crc32(view[: _HEADER.size]))
         if crc != stored_crc:
             raise CorruptLexiconError("checksum mismatch")
-        if table_len == 0 or root >= table_len:
+        if table_len < 2 or root >= table_len - 1 or anagram_root >= table_len - 1:
             raise CorruptLexiconError("root outside the table")
         try:
             stored_name = bytes(body[:name_len]).decode("utf-8")
@@ -159,7 +172,7 @@ class Lexicon:
         table.frombytes(body[padded_len:])
         if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
             table.byteswap()
-        return cls(table, root, count, name or stored_name)
+        return cls(table, root, anagram_root, count, name or stored_name)
 
     # --- the word set -------------------------------------------------------------------
 
@@ -188,7 +201,7 @@ class Lexicon:
             head = table[node]
             if not head & bit:
                 return False
-            node = table[node + 1 + (head & (bit - 1)).bit_count()]
+            node = table[node + 2 + (head & (bit - 1)).bit_count()]
         return bool(table[node] & FINAL)
 
     def words(self) -> Iterator[str]:
@@ -202,7 +215,7 @@ class Lexicon:
                 yield prefix
             letters = head & ALL_LETTERS
             pending: list[tuple[int, str]] = []
-            index = node + 1
+            index = node + 2
             code = 0
             while letters:
                 if letters & 1:
@@ -223,13 +236,13 @@ class Lexicon:
         head = self.table[node]
         if not head & bit:
             return None
-        return self.table[node + 1 + (head & (bit - 1)).bit_count()]
+        return self.table[node + 2 + (head & (bit - 1)).bit_count()]
 
     def children(self, node: int) -> Iterator[tuple[str, int]]:
         """Each letter leaving ``node`` with the node it leads to, in letter order."""
         table = self.table
         letters = table[node] & ALL_LETTERS
-        index = node + 1
+        index = node + 2
         code = 0
         while letters:
             if letters & 1:
@@ -242,9 +255,40 @@ class Lexicon:
         """Whether the letters read from the root to ``node`` form a word."""
         return bool(self.table[node] & FINAL)
 
+    def lengths(self, node: int) -> int:
+        """Bit set of the numbers d such that some word goes on exactly d more letters from ``node``."""
+        return self.table[node + 1]
+
     def height(self, node: int) -> int:
         """The number of letters of the longest word continuation from ``node`` (0 when none)."""
-        return self.table[node] >> HEIGHT_SHIFT
+        return max(self.table[node + 1].bit_length() - 1, 0)
+
+    def has_anagram(self, letters: str, jokers: int = 0) -> bool:
+        """Whether some word is made of exactly ``letters`` (uppercase A-Z) plus ``jokers`` letters of any kind."""
+        codes = sorted(ord(c) - 65 for c in letters)
+        length = len(codes) + jokers
+        if any(c < 0 or c > 25 for c in codes) or not MIN_WORD <= length <= MAX_WORD:
+            return False
+        for _ in anagram_keys(self.table, self.anagram_root, codes, jokers, first_only=True):
+            return True
+        return False
+
+    def anagrams(self, letters: str, jokers: int = 0) -> Iterator[str]:
+        """The words made of exactly ``letters`` (uppercase A-Z) plus ``jokers`` letters of any kind."""
+        codes = sorted(ord(c) - 65 for c in letters)
+        length = len(codes) + jokers
+        if any(c < 0 or c > 25 for c in codes) or not MIN_WORD <= length <= MAX_WORD:
+            return
+        table = self.table
+        for key_node in anagram_keys(table, self.anagram_root, codes, jokers):
+            stack: list[tuple[int, str]] = [(key_node, "")]
+            while stack:
+                node, word = stack.pop()
+                if len(word) == length:
+                    yield word
+                    continue
+                found = [(child, word + letter) for letter, child in self.children(node)]
+                stack.extend(reversed(found))
 
     def walk(self, letters: str) -> int | None:
         """The node reached from the root by ``letters`` (uppercase A-Z), or None when no word starts so."""
@@ -258,7 +302,7 @@ class Lexicon:
             head = table[node]
             if not head & bit:
                 return None
-            node = table[node + 1 + (head & (bit - 1)).bit_count()]
+            node = table[node + 2 + (head & (bit - 1)).bit_count()]
         return node
 
     def has_prefix(self, prefix: str) -> bool:
@@ -285,7 +329,7 @@ class Lexicon:
             table = self.table
             head = table[start]
             letters = head & ALL_LETTERS
-            index = start + 1
+            index = start + 2
             while letters:
                 low = letters & -letters
                 letters ^= low
@@ -296,7 +340,7 @@ class Lexicon:
                     node_head = table[node]
                     if not node_head & bit:
                         break
-                    node = table[node + 1 + (node_head & (bit - 1)).bit_count()]
+                    node = table[node + 2 + (node_head & (bit - 1)).bit_count()]
                 else:
                     if table[node] & FINAL:
                         mask |= low
@@ -306,18 +350,55 @@ class Lexicon:
         return mask
 
 
-def _compile(words: list[str]) -> tuple[array[int], int]:
-    """The minimal DAWG of sorted, distinct, valid words, as (table, root id).
+def anagram_keys(
+    table: array[int], root: int, codes: list[int], jokers: int, *, first_only: bool = False
+) -> Iterator[int]:
+    """The anagram-map nodes reached by the keys made of sorted ``codes`` plus ``jokers`` free letters.
+
+    Below each node, the paths of exactly ``len(codes) + jokers`` letters are words.
+    Each key is produced once: a free letter placed before the next given letter is
+    strictly smaller than it. With ``first_only`` the walk stops at the first key.
+    """
+    length = len(codes) + jokers
+    stack: list[tuple[int, int, int]] = [(root, 0, jokers)]
+    while stack:
+        node, index, free = stack.pop()
+        # a key of `length` letters then a word of `length` letters must go on from here
+        if not table[node + 1] >> (2 * length - index - jokers + free) & 1:
+            continue
+        head = table[node]
+        if index == len(codes):
+            if free == 0:
+                yield node
+                if first_only:
+                    return
+                continue
+            letters = head & ALL_LETTERS
+        else:
+            code = codes[index]
+            bit = 1 << code
+            if head & bit:
+                stack.append((table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free))
+            letters = head & (bit - 1) if free else 0
+        child_index = node + 2
+        low_letters = head & ALL_LETTERS
+        while letters:
+            low = letters & -letters
+            letters ^= low
+            child = table[child_index + (low_letters & (low - 1)).bit_count()]
+            stack.append((child, index, free - 1))
+
+
+def _compile(lists: list[list[str]]) -> tuple[array[int], list[int]]:
+    """One table holding the minimal DAWG of each sorted list of distinct words, and their roots.
 
     Incremental construction for sorted input: after each word, the nodes of the
     previous word beyond the common prefix can no longer change, so they are
-    replaced by an equal registered node or registered themselves.
+    replaced by an equal registered node or registered themselves. The register is
+    shared, so the graphs share their equal nodes.
     """
     table: array[int] = array("I")
     register: dict[tuple[int, ...], int] = {}
-    finals: list[int] = [0]
-    edges: list[list[int]] = [[]]
-    codes: list[int] = []  # letter codes along the current path
 
     def freeze(final: int, node_edges: list[int]) -> int:
         key = (final, *node_edges)
@@ -326,38 +407,42 @@ def _compile(words: list[str]) -> tuple[array[int], int]:
             return found
         node_id = len(table)
         mask = 0
-        height = 0
+        lengths = final
         children = node_edges[1::2]
         for code in node_edges[0::2]:
             mask |= 1 << code
         for child in children:
-            child_height = (table[child] >> HEIGHT_SHIFT) + 1
-            if child_height > height:
-                height = child_height
-        table.append(mask | (FINAL if final else 0) | (height << HEIGHT_SHIFT))
+            lengths |= table[child + 1] << 1
+        table.append(mask | (FINAL if final else 0))
+        table.append(lengths)
         table.extend(children)
         register[key] = node_id
         return node_id
 
-    previous = ""
-    for word in words:
-        limit = min(len(word), len(previous))
-        common = 0
-        while common < limit and word[common] == previous[common]:
-            common += 1
-        while len(finals) > common + 1:
+    roots: list[int] = []
+    for words in lists:
+        finals: list[int] = [0]
+        edges: list[list[int]] = [[]]
+        codes: list[int] = []  # letter codes along the current path
+        previous = ""
+        for word in words:
+            limit = min(len(word), len(previous))
+            common = 0
+            while common < limit and word[common] == previous[common]:
+                common += 1
+            while len(finals) > common + 1:
+                node_id = freeze(finals.pop(), edges.pop())
+                edges[-1].append(codes.pop())
+                edges[-1].append(node_id)
+            for char in word[common:]:
+                codes.append(ord(char) - 65)
+                finals.append(0)
+                edges.append([])
+            finals[-1] = 1
+            previous = word
+        while len(finals) > 1:
             node_id = freeze(finals.pop(), edges.pop())
             edges[-1].append(codes.pop())
             edges[-1].append(node_id)
-        for char in word[common:]:
-            codes.append(ord(char) - 65)
-            finals.append(0)
-            edges.append([])
-        finals[-1] = 1
-        previous = word
-    while len(finals) > 1:
-        node_id = freeze(finals.pop(), edges.pop())
-        edges[-1].append(codes.pop())
-        edges[-1].append(node_id)
-    root = freeze(finals[0], edges[0])
-    return table, root
+        roots.append(freeze(finals[0], edges[0]))
+    return table, roots
