@@ -1,0 +1,80 @@
+"""``arbitre duplicate``: a whole solo duplicate game with the computer's tops, printed as a record.
+
+Draws follow the FISF rule (rejected draws are shown ``-KEPT+NEW`` before the
+draw that replaced them). The game ends when the bag and the letters kept can
+no longer give a valid draw, or when no play is possible with a draw (that
+last draw is shown with no top).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from typing import Any, TextIO
+
+from core.draw import counts_by_name
+from core.duplicate import DuplicateGame, DuplicateSettings, movegen_top_finder
+
+from .common import add_edition_options, edition_and_notation
+from .top import ToolError, load_lexicon
+
+
+def play_game(game: DuplicateGame, rng: random.Random, finder: Any, lexicon: Any) -> None:
+    """Draw and close rounds with the computer's tops until the game is over."""
+    while not game.finished:
+        game.draw(rng)
+        game.close_round(finder, lexicon)
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    edition, notation = edition_and_notation(args)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    try:
+        lexicon = load_lexicon(args.lexicon or edition.code)
+    except ToolError as error:
+        print(f"arbitre duplicate: {error}", file=err)
+        return 1
+    settings = DuplicateSettings(notation=notation, y=counts_by_name(args.y), joker=counts_by_name(args.joker))
+    game = DuplicateGame(edition, (), settings, lexicon_name=lexicon.name)
+    play_game(game, random.Random(seed), movegen_top_finder(lexicon, edition, settings), lexicon)
+    if args.json:
+        moves = [
+            {
+                "n": line.number,
+                "draw": line.draw,
+                "ref": line.ref,
+                "word": line.word,
+                "score": line.score,
+                "cumulative": line.cumulative,
+                "rejected": list(line.rejected),
+            }
+            for line in game.record()
+            if line.ref
+        ]
+        data = {
+            "moves": moves,
+            "total": game.tops_total,
+            "seed": seed,
+            "end": game.end_reason,
+            "left": game.bag.unseen(game.reliquat),
+        }
+        print(json.dumps(data, ensure_ascii=False), file=out)
+        return 0
+    print(f"seed {seed}, {edition.code}, word list {lexicon.name}", file=out)
+    print(game.record_text(), file=out)
+    print(f"total {game.tops_total}", file=out)
+    return 0
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("duplicate", help="play a whole solo duplicate game with computer tops")
+    add_edition_options(parser)
+    parser.add_argument("--lexicon", help="fr, en or a path to a word list (default: the edition's)")
+    parser.add_argument("--seed", type=int, help="random seed of the draws (default: a random one, printed)")
+    parser.add_argument("--y", default="either", choices=["vowel", "consonant", "either"], help="how Y counts")
+    parser.add_argument(
+        "--joker", default="either", choices=["vowel", "consonant", "either"], help="how the joker counts"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)

@@ -1,0 +1,150 @@
+"""``arbitre top``: the best plays for a rack on a position (moves typed or a board file)."""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from core.board import Board
+from core.edition import JOKER, Edition, fold_accents
+from core.errors import ArbitreError
+from core.notation import Notation, format_ref, parse_move
+from core.placement import apply_placement, validate_move
+
+from .common import add_edition_options, edition_and_notation
+
+if TYPE_CHECKING:  # imported when the command runs, so that other commands never depend on them
+    from core.lexicon import Lexicon
+    from core.movegen import Play
+
+LEXICON_DIR = Path(__file__).resolve().parents[2] / "lexicons"
+
+
+class ToolError(Exception):
+    """Bad input to a command-line tool: printed on one line, exit status 1."""
+
+
+def load_lexicon(spec: str) -> Lexicon:
+    """The word list ``fr``, ``en`` (bundled) or at a path (plain or gzip text, one word per line)."""
+    from core.lexicon import Lexicon
+
+    path = LEXICON_DIR / f"{spec}.txt.gz" if spec in ("fr", "en") else Path(spec).expanduser()
+    try:
+        raw = path.read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        words = raw.decode("utf-8").split()
+    except (OSError, UnicodeDecodeError, EOFError) as error:
+        raise ToolError(f"word list {spec!r}: {error}") from None
+    return Lexicon.from_words(words, name=spec, skip_invalid=True)
+
+
+def board_from_moves(text: str, notation: Notation) -> Board:
+    """The board after the comma-separated moves, each placed on the one before (scores unchecked)."""
+    board = Board()
+    for number, move_text in enumerate((m.strip() for m in text.split(",")), start=1):
+        if not move_text:
+            continue
+        try:
+            placement = validate_move(board, parse_move(move_text, notation), notation)
+        except ArbitreError as error:
+            raise ToolError(f"move {number} {move_text!r}: {error}") from None
+        apply_placement(board, placement)
+    return board
+
+
+def board_from_file(path: str) -> Board:
+    """A board from a file of 15 lines of 15 characters (``.`` empty, lowercase joker)."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ToolError(f"board file {path!r}: {error}") from None
+    try:
+        return Board.from_rows(lines)
+    except ValueError as error:
+        raise ToolError(f"board file {path!r}: {error}") from None
+
+
+def read_rack(text: str, edition: Edition) -> str:
+    """A rack: 1 to 7 letters of the edition, ``?`` for a joker; accents and case ignored."""
+    rack = fold_accents(text).upper().replace(" ", "")
+    if not rack:
+        raise ToolError("rack: empty")
+    for char in rack:
+        if char != JOKER and char not in edition.values:
+            raise ToolError(f"rack {text!r}: {char!r} is not a letter or a joker ?")
+    if len(rack) > edition.rack_size:
+        raise ToolError(f"rack {text!r}: {len(rack)} tiles, a rack holds {edition.rack_size}")
+    if rack.count(JOKER) > edition.jokers:
+        raise ToolError(f"rack {text!r}: {rack.count(JOKER)} jokers, the game has {edition.jokers}")
+    return rack
+
+
+def play_parts(play: Play, notation: Notation) -> tuple[str, str]:
+    """A play's reference in the notation and its main word, jokers in lowercase."""
+    return format_ref(play.placement.ref, notation), play.placement.notation().split(" ", 1)[1]
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from core.movegen import find_top
+
+    edition, notation = edition_and_notation(args)
+    try:
+        if args.board:
+            board = board_from_file(args.board)
+        else:
+            board = board_from_moves(args.moves or "", notation)
+        rack = read_rack(args.rack, edition)
+        lexicon = load_lexicon(args.lexicon or edition.code)
+    except ToolError as error:
+        print(f"arbitre top: {error}", file=err)
+        return 1
+    started = time.perf_counter()
+    result = find_top(board, rack, lexicon, edition, args.count, first_move_horizontal_only=board.is_empty())
+    searched_ms = (time.perf_counter() - started) * 1000
+    if args.json:
+        plays: list[dict[str, Any]] = []
+        for play in result.plays:
+            ref, word = play_parts(play, notation)
+            plays.append({"ref": ref, "word": word, "score": play.score.total, "jokers": play.jokers})
+        print(json.dumps({"plays": plays, "searched_ms": round(searched_ms, 3)}, ensure_ascii=False), file=out)
+        return 0
+    if not result.plays:
+        print(f"no play for {rack}", file=out)
+        return 0
+    width = max(len(" ".join(play_parts(p, notation))) for p in result.plays)
+    for rank, play in enumerate(result.plays, start=1):
+        text = " ".join(play_parts(play, notation))
+        print(f"{rank:2d}. {text.ljust(width)}  {play.score.total}", file=out)
+        for word_score in play.score.words:
+            print(f"      {word_score}", file=out)
+        if play.score.bonus:
+            print(f"      bonus {play.score.bonus}", file=out)
+        if len(play.score.words) > 1 or play.score.bonus:
+            print(f"      total {play.score.sum_line}", file=out)
+    print(f"({result.tie_rule}; {searched_ms:.0f} ms)", file=out)
+    return 0
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: at least 1")
+    return value
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("top", help="the best plays for a rack on a position")
+    add_edition_options(parser)
+    parser.add_argument("--lexicon", help="fr, en or a path to a word list (default: the edition's)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--moves", help='moves played so far, "H8 VAGUE,4G AVIONS" (default: empty board)')
+    where.add_argument("--board", metavar="FILE", help="15 lines of 15 characters: . empty, lowercase joker")
+    parser.add_argument("--rack", required=True, help="the letters, ? for a joker")
+    parser.add_argument("--count", type=_count, default=10, help="how many plays (default 10)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)

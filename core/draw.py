@@ -1,0 +1,323 @@
+"""The bag and the duplicate draws (tirages) under the FISF vowel/consonant rule.
+
+A duplicate draw keeps the letters left from the previous move (the reliquat)
+and completes them to seven from the bag. Until move 15 a draw must hold at
+least two vowels and two consonants, from move 16 at least one of each;
+otherwise the whole draw, kept letters included, goes back to the bag and seven
+letters are drawn afresh. The game is over when the bag and the reliquat
+together can no longer meet the rule.
+
+Record forms: ``EEU+ESI?`` (kept + new), ``ABDEIRS`` when nothing is kept,
+and a leading ``-`` on a draw that was rejected: a move whose first draw was
+rejected is recorded ``-EEU+ESIA`` then ``ABDEIRS`` (the fresh draw keeps
+nothing). Letters are written in alphabetical order with ``?`` (joker) last.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable
+
+from .board import Board
+from .edition import FRENCH, JOKER, Edition, fold_accents
+from .errors import (
+    DrawSizeError,
+    KeptLettersError,
+    LetterNotInBagError,
+    NoDrawPossibleError,
+    RackSyntaxError,
+)
+
+Y = "Y"
+
+
+def sort_tiles(tiles: Iterable[str]) -> str:
+    """Tiles in record order: letters alphabetically, jokers (``?``) last."""
+    return "".join(sorted(tiles, key=lambda t: (t == JOKER, t)))
+
+
+def _minus(letters: str, taken: str) -> str:
+    """``letters`` without ``taken`` (which must be part of it)."""
+    remaining = Counter(letters)
+    remaining.subtract(taken)
+    return sort_tiles(remaining.elements())
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+class Counts(Enum):
+    """How a letter (Y) or the joker counts for the vowel/consonant rule."""
+
+    VOWEL = "vowel"
+    CONSONANT = "consonant"
+    EITHER = "either"  # counts as whichever the draw needs
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def counts_by_name(name: str) -> Counts:
+    """``vowel``, ``consonant`` or ``either``, any case."""
+    try:
+        return Counts(name.strip().lower())
+    except ValueError:
+        raise ValueError(f"unknown count rule {name!r}; known: vowel, consonant, either") from None
+
+
+@dataclass(frozen=True)
+class DrawRule:
+    """The vowel/consonant minimum of a draw by move number, and how Y and the joker count."""
+
+    y: Counts = Counts.EITHER
+    joker: Counts = Counts.EITHER
+    early_moves: int = 15
+    early_minimum: int = 2
+    late_minimum: int = 1
+
+    def __str__(self) -> str:
+        return (
+            f"{self.early_minimum} vowels and {self.early_minimum} consonants up to move"
+            f" {self.early_moves}, then {self.late_minimum} of each; Y {self.y}, joker {self.joker}"
+        )
+
+    def minimum(self, move_number: int) -> int:
+        """How many vowels, and as many consonants, a draw for this move needs at least."""
+        return self.early_minimum if move_number <= self.early_moves else self.late_minimum
+
+    def classify(self, letters: str, edition: Edition) -> tuple[int, int, int]:
+        """(vowels, consonants, tiles that can count as either) among the letters."""
+        vowels = consonants = either = 0
+        for tile in letters:
+            if tile == JOKER:
+                kind = self.joker
+            elif tile == Y:
+                kind = self.y
+            else:
+                kind = Counts.VOWEL if edition.is_vowel(tile) else Counts.CONSONANT
+            if kind is Counts.VOWEL:
+                vowels += 1
+            elif kind is Counts.CONSONANT:
+                consonants += 1
+            else:
+                either += 1
+        return vowels, consonants, either
+
+    def shortfall(self, letters: str, move_number: int, edition: Edition) -> str | None:
+        """Why the letters do not meet the rule for this move (None when they do)."""
+        vowels, consonants, either = self.classify(letters, edition)
+        need = self.minimum(move_number)
+        missing = max(0, need - vowels) + max(0, need - consonants)
+        if missing <= either:
+            return None
+        found = f"{_plural(vowels, 'vowel')}, {_plural(consonants, 'consonant')}"
+        if either:
+            found += f", {either} either"
+        return f"{sort_tiles(letters) or 'no letters'}: {found}; move {move_number} needs {need} of each"
+
+    def is_met(self, letters: str, move_number: int, edition: Edition) -> bool:
+        """Whether the letters hold enough vowels and consonants for this move."""
+        return self.shortfall(letters, move_number, edition) is None
+
+
+@dataclass(frozen=True)
+class Bag:
+    """The tiles in the bag, in record order (``?`` for jokers). ``str()`` lists them."""
+
+    tiles: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tiles", sort_tiles(self.tiles))
+
+    @classmethod
+    def full(cls, edition: Edition) -> Bag:
+        """The whole tile set of an edition."""
+        return cls("".join(edition.bag()))
+
+    def __str__(self) -> str:
+        return self.tiles
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def count(self, tile: str) -> int:
+        """How many of one tile the bag holds."""
+        return self.tiles.count(tile)
+
+    def counts(self) -> dict[str, int]:
+        """Each tile in the bag with its count."""
+        return dict(Counter(self.tiles))
+
+    def unseen(self, rack: str = "") -> str:
+        """The tiles not on the board: the bag plus the letters on the rack (the draw)."""
+        return sort_tiles(self.tiles + rack)
+
+    def plus(self, tiles: str) -> Bag:
+        """The bag with tiles put back."""
+        return Bag(self.tiles + tiles)
+
+    def minus(self, tiles: str, draw: str | None = None) -> Bag:
+        """The bag without tiles taken out; a LetterNotInBagError names a tile it lacks."""
+        wanted = Counter(tiles)
+        have = Counter(self.tiles)
+        for tile in sort_tiles(wanted):
+            if wanted[tile] > have[tile]:
+                raise LetterNotInBagError(draw if draw is not None else tiles, tile, wanted[tile], have[tile])
+        return Bag(_minus(self.tiles, tiles))
+
+    def draw(self, count: int, rng: random.Random) -> tuple[str, Bag]:
+        """``count`` tiles at random (all of them if fewer are left) and the bag after."""
+        count = min(count, len(self.tiles))
+        taken = sort_tiles(rng.sample(self.tiles, count))
+        return taken, Bag(_minus(self.tiles, taken))
+
+
+def unseen_tiles(edition: Edition, board: Board) -> str:
+    """The edition's tiles not on the board (bag plus racks), jokers as ``?``."""
+    return _minus("".join(edition.bag()), "".join(JOKER if t.joker else t.letter for _, _, t in board.tiles()))
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One draw: the letters kept from the previous move, the new letters, and whether it was rejected."""
+
+    kept: str
+    new: str
+    rejected: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kept", sort_tiles(self.kept))
+        object.__setattr__(self, "new", sort_tiles(self.new))
+
+    def __str__(self) -> str:
+        text = f"{self.kept}+{self.new}" if self.kept else self.new
+        return f"-{text}" if self.rejected else text
+
+    @property
+    def letters(self) -> str:
+        """All the letters of the draw, in record order."""
+        return sort_tiles(self.kept + self.new)
+
+    def as_rejected(self) -> Draw:
+        """The same draw marked rejected."""
+        return Draw(self.kept, self.new, rejected=True)
+
+
+@dataclass(frozen=True)
+class DrawOutcome:
+    """The draws made for one move (rejected ones first, the accepted one last) and the bag after."""
+
+    draws: tuple[Draw, ...]
+    bag: Bag
+    shortfall: str | None = None  # a manual draw that breaks the rule: the referee may reject it
+
+    def __str__(self) -> str:
+        return " ".join(str(d) for d in self.draws)
+
+    @property
+    def draw(self) -> Draw:
+        """The draw the move is played with."""
+        return self.draws[-1]
+
+    @property
+    def rejected(self) -> tuple[Draw, ...]:
+        """The draws that were rejected before it."""
+        return self.draws[:-1]
+
+    @property
+    def meets_rule(self) -> bool:
+        """Whether the draw meets the vowel/consonant rule."""
+        return self.shortfall is None
+
+
+def can_draw(bag: Bag, kept: str, move_number: int, rule: DrawRule, edition: Edition) -> bool:
+    """Whether the bag and the kept letters can still give a draw that meets the rule."""
+    letters = bag.tiles + kept
+    return bool(letters) and rule.is_met(letters, move_number, edition)
+
+
+def draw_tiles(
+    bag: Bag,
+    kept: str,
+    move_number: int,
+    rng: random.Random,
+    rule: DrawRule = DrawRule(),
+    edition: Edition = FRENCH,
+) -> DrawOutcome:
+    """Complete the kept letters from the bag, rejecting and redrawing until the rule is met.
+
+    Raises NoDrawPossibleError when the bag and the kept letters cannot meet the rule
+    (the end of the game).
+    """
+    kept = sort_tiles(kept)
+    if not can_draw(bag, kept, move_number, rule, edition):
+        raise NoDrawPossibleError(sort_tiles(bag.tiles + kept), move_number)
+    draws: list[Draw] = []
+    while True:
+        new, bag = bag.draw(edition.rack_size - len(kept), rng)
+        draw = Draw(kept, new)
+        if rule.is_met(draw.letters, move_number, edition):
+            return DrawOutcome(tuple(draws) + (draw,), bag)
+        draws.append(draw.as_rejected())
+        bag = bag.plus(draw.letters)
+        kept = ""
+
+
+def parse_draw(text: str) -> tuple[str | None, str]:
+    """Read a typed draw: ``EEU+ESI?`` gives (kept, new); ``EEUESI?`` gives (None, all letters).
+
+    Accents are folded, case and spaces ignored; ``?`` is a joker.
+    """
+    folded = fold_accents(text).upper().replace(" ", "")
+    if not folded:
+        raise RackSyntaxError(text, "the draw is empty")
+    if folded.count("+") > 1:
+        raise RackSyntaxError(text, "a draw is KEPT+NEW, with one '+'")
+    for char in folded:
+        if char != "+" and char != JOKER and not (char.isascii() and char.isalpha()):
+            raise RackSyntaxError(text, f"{char!r} is not a letter or a joker ?")
+    if "+" in folded:
+        kept, new = folded.split("+")
+        return sort_tiles(kept), sort_tiles(new)
+    return None, sort_tiles(folded)
+
+
+def check_draw(
+    text: str,
+    bag: Bag,
+    kept: str,
+    move_number: int,
+    rule: DrawRule = DrawRule(),
+    edition: Edition = FRENCH,
+) -> DrawOutcome:
+    """Check a draw typed by the referee against the reliquat and the bag.
+
+    Letters the bag lacks, kept letters that differ from the reliquat and a wrong
+    number of letters raise; breaking the vowel/consonant rule is only reported
+    (``shortfall``): rejecting the draw is the referee's call.
+    """
+    kept = sort_tiles(kept)
+    typed_kept, letters = parse_draw(text)
+    shown = text.strip()
+    for tile in letters + (typed_kept or ""):
+        if tile != JOKER and tile not in edition.values:
+            raise RackSyntaxError(text, f"{tile} is not a letter of the {edition.code} tile set")
+    if typed_kept is not None:
+        if typed_kept != kept:
+            raise KeptLettersError(shown, typed_kept, kept)
+        new = letters
+    else:
+        missing = Counter(kept) - Counter(letters)
+        if missing:
+            raise KeptLettersError(shown, None, kept)
+        new = _minus(letters, kept)
+    bag_after = bag.minus(new, shown)
+    expected = min(edition.rack_size, len(kept) + len(bag))
+    if len(kept) + len(new) != expected:
+        raise DrawSizeError(shown, len(kept) + len(new), expected)
+    draw = Draw(kept, new)
+    return DrawOutcome((draw,), bag_after, rule.shortfall(draw.letters, move_number, edition))

@@ -1,0 +1,1002 @@
+"""The duplicate game (FISF): every player gets the same draw, the top goes on the board.
+
+A ``DuplicateGame`` is its list of events; its state (board, bag, rounds,
+results, standings) is what applying them in order gives, so a game is rebuilt
+with ``DuplicateGame.from_events``. Events that need outside help are built by
+helper methods and stored with that help's answer, so replaying never needs a
+random generator, a word list or a move generator:
+
+- ``draw(rng)`` stores the letters drawn (and any automatic rejection),
+- ``close_round(top_finder, lexicon)`` stores the top and the words of the
+  submitted moves that the word list rejected.
+
+Decisions on points the rules leave open:
+
+- A rejected draw is recorded ``-KEPT+NEW`` before the draw that replaces it;
+  a manual draw that breaks the vowel/consonant rule is only reported
+  (``Round.shortfall``): rejecting it (``reject_draw``) is the referee's call.
+- When the top finder finds no play for a draw, the round is closed without a
+  top and the game ends (reason recorded in ``end_reason``).
+- A player's later submission replaces an earlier one, except that a late
+  submission never replaces one made in time. Submissions without a time, or
+  in a round whose draw has no time, are never late.
+- A vertical first move submitted by a player is scored as written (it scores
+  what its horizontal mirror scores); the setting ``first_move_horizontal``
+  only governs the top.
+- Solo (FISF): the only player to score the top, when the game has at least
+  ``solo_min_players`` players. With ``solo_requires_top`` off, the only player
+  with the round's best player score gets it. The bonus counts in the player's
+  total, so with solos the gap to the top can be positive.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from dataclasses import asdict, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequence, TypeVar
+
+from .board import Board
+from .draw import Bag, Counts, Draw, DrawRule, can_draw, check_draw, draw_tiles, sort_tiles
+from .edition import FRENCH, JOKER, Edition, edition_by_code
+from .errors import (
+    ArbitreError,
+    DrawPendingError,
+    DuplicatePlayerError,
+    DuplicateSettingError,
+    GameOverError,
+    JokerNotMarkedError,
+    LateSubmissionError,
+    LettersNotInDrawError,
+    NegativeScoreError,
+    NoJokerLeftError,
+    NoRoundOpenError,
+    NotationError,
+    PlacementError,
+    RoundNotClosedError,
+    ScoreAboveTopError,
+    SubmissionsMadeError,
+    UnknownPlayerError,
+    WordNotInLexiconError,
+)
+from .notation import Notation, format_ref, notation_by_name, parse_move
+from .placement import Placement, apply_placement, validate_move
+from .scoring import MoveScore, score_placement
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+
+# --- what the game needs from the outside ---------------------------------------------
+
+
+class WordList(Protocol):
+    """Anything that says whether a word (uppercase, no accents) is valid."""
+
+    def __contains__(self, word: str) -> bool: ...
+
+
+class TopPlay(Protocol):
+    """A play found by a move generator (``core.movegen.Play``)."""
+
+    @property
+    def placement(self) -> Placement: ...
+
+    @property
+    def score(self) -> MoveScore: ...
+
+
+class TopResultLike(Protocol):
+    """A move generator's answer (``core.movegen.TopResult``): plays best first and its tie rule."""
+
+    @property
+    def plays(self) -> Sequence[TopPlay]: ...
+
+    @property
+    def tie_rule(self) -> str: ...
+
+
+_E = TypeVar(
+    "_E", "DuplicateStarted", "PlayerJoined", "DrawMade", "DrawRejected", "MoveSubmitted", "RoundClosed", "ScoreRecorded"
+)
+
+TopFinder = Callable[[Board, str], TopResultLike]
+"""Best plays for a board and a draw (``?`` jokers); it should return every play tied with the best."""
+
+
+def movegen_top_finder(
+    lexicon: Lexicon, edition: Edition, settings: DuplicateSettings | None = None, count: int = 10
+) -> TopFinder:
+    """A top finder on ``core.movegen.find_top``: the first move horizontal only if the settings say so."""
+    from .movegen import find_top
+
+    horizontal_first = settings.first_move_horizontal if settings is not None else True
+
+    def finder(board: Board, rack: str) -> TopResultLike:
+        return find_top(
+            board, rack, lexicon, edition, count, first_move_horizontal_only=horizontal_first and board.is_empty()
+        )
+
+    return finder
+
+
+# --- settings -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DuplicateSettings:
+    """The settings of a duplicate game."""
+
+    minutes: float = 3  # FISF uses 1, 2 or 3; shorter clocks serve training and tests
+    solo_bonus: int = 10
+    solo_min_players: int = 16
+    solo_requires_top: bool = True
+    y: Counts = Counts.EITHER
+    joker: Counts = Counts.EITHER
+    first_move_horizontal: bool = True
+    notation: Notation = Notation.FISF
+    grace_seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.minutes, (int, float)) or not 0 < self.minutes <= 10:
+            raise DuplicateSettingError("minutes", self.minutes, "more than 0, at most 10 (FISF: 1, 2 or 3)")
+        if self.solo_bonus < 0:
+            raise DuplicateSettingError("solo_bonus", self.solo_bonus, "0 or more")
+        if self.solo_min_players < 1:
+            raise DuplicateSettingError("solo_min_players", self.solo_min_players, "1 or more")
+        if self.grace_seconds < 0:
+            raise DuplicateSettingError("grace_seconds", self.grace_seconds, "0 or more")
+
+    def __str__(self) -> str:
+        return (
+            f"{self.minutes} min per move, solo +{self.solo_bonus} from {self.solo_min_players} players,"
+            f" Y {self.y}, joker {self.joker}"
+        )
+
+    @property
+    def draw_rule(self) -> DrawRule:
+        """The vowel/consonant rule with these settings for Y and the joker."""
+        return DrawRule(y=self.y, joker=self.joker)
+
+    @property
+    def seconds(self) -> float:
+        """Time allowed per move, grace included."""
+        return self.minutes * 60 + self.grace_seconds
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict, ready for JSON."""
+        data = asdict(self)
+        for name in ("y", "joker", "notation"):
+            data[name] = str(data[name])
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DuplicateSettings:
+        """The settings a dict from ``to_dict`` describes (missing keys take their default)."""
+        values: dict[str, Any] = {}
+        for item in fields(cls):
+            if item.name not in data:
+                continue
+            value = data[item.name]
+            if item.name in ("y", "joker"):
+                value = Counts(value)
+            elif item.name == "notation":
+                value = notation_by_name(value)
+            values[item.name] = value
+        return cls(**values)
+
+
+# --- events -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DuplicateStarted:
+    """The game starts: edition code, players, settings, and the name of the word list used."""
+
+    kind: ClassVar[str] = "start"
+    edition: str = "fr"
+    players: tuple[str, ...] = ()
+    settings: DuplicateSettings = DuplicateSettings()
+    lexicon: str = ""
+
+    def __str__(self) -> str:
+        return f"duplicate ({self.edition}) {', '.join(self.players)}".rstrip()
+
+
+@dataclass(frozen=True)
+class PlayerJoined:
+    """A player joins; the rounds already closed count 0 for them."""
+
+    kind: ClassVar[str] = "join"
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player} joins"
+
+
+@dataclass(frozen=True)
+class DrawMade:
+    """The draw of the next move, ``KEPT+NEW`` or all its letters; ``at`` starts the clock (seconds)."""
+
+    kind: ClassVar[str] = "draw"
+    draw: str
+    at: float | None = None
+
+    def __str__(self) -> str:
+        return f"draw {self.draw}"
+
+
+@dataclass(frozen=True)
+class DrawRejected:
+    """The current draw goes back to the bag, kept letters included."""
+
+    kind: ClassVar[str] = "reject"
+
+    def __str__(self) -> str:
+        return "draw rejected"
+
+
+@dataclass(frozen=True)
+class MoveSubmitted:
+    """A player's move as typed; ``notation`` None means the game's; ``at`` in seconds like ``DrawMade.at``."""
+
+    kind: ClassVar[str] = "submit"
+    player: str
+    move: str
+    claimed: int | None = None
+    at: float | None = None
+    notation: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.move}"
+
+
+@dataclass(frozen=True)
+class RoundClosed:
+    """The round ends: the top placed (FISF notation, None when no play exists), how a tie was
+    broken and the other tied plays, and the words of submitted moves the word list rejected."""
+
+    kind: ClassVar[str] = "close"
+    top: str | None
+    tie_rule: str = ""
+    tied: tuple[str, ...] = ()
+    invalid_words: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"top {self.top}" if self.top else "no play possible"
+
+
+@dataclass(frozen=True)
+class ScoreRecorded:
+    """The referee enters a player's score for a closed round (physical clubs, corrections)."""
+
+    kind: ClassVar[str] = "score"
+    player: str
+    round: int
+    score: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.score} on move {self.round}"
+
+
+DuplicateEvent = (
+    DuplicateStarted | PlayerJoined | DrawMade | DrawRejected | MoveSubmitted | RoundClosed | ScoreRecorded
+)
+
+EVENT_TYPES: Mapping[str, type[DuplicateEvent]] = {
+    cls.kind: cls
+    for cls in (DuplicateStarted, PlayerJoined, DrawMade, DrawRejected, MoveSubmitted, RoundClosed, ScoreRecorded)
+}
+
+
+def event_to_dict(event: DuplicateEvent) -> dict[str, Any]:
+    """A plain dict with a ``kind`` key, ready for JSON."""
+    data: dict[str, Any] = {"kind": event.kind}
+    for item in fields(event):
+        value = getattr(event, item.name)
+        if isinstance(value, DuplicateSettings):
+            value = value.to_dict()
+        elif isinstance(value, tuple):
+            value = list(value)
+        data[item.name] = value
+    return data
+
+
+def event_from_dict(data: Mapping[str, Any]) -> DuplicateEvent:
+    """The event a dict from ``event_to_dict`` describes."""
+    cls = EVENT_TYPES[data["kind"]]
+    values: dict[str, Any] = {}
+    for item in fields(cls):
+        if item.name not in data:
+            continue
+        value = data[item.name]
+        if item.name == "settings":
+            value = DuplicateSettings.from_dict(value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        values[item.name] = value
+    return cls(**values)
+
+
+# --- results ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SubmissionResult:
+    """A player's move for a round, checked: its score, or 0 with the reason (the error)."""
+
+    VALID: ClassVar[str] = "valid"
+    UNREADABLE: ClassVar[str] = "unreadable"
+    ILLEGAL: ClassVar[str] = "illegal"
+    NOT_IN_DRAW: ClassVar[str] = "not_in_draw"
+    NOT_A_WORD: ClassVar[str] = "not_a_word"
+    LATE: ClassVar[str] = "late"
+
+    player: str
+    move: str
+    verdict: str
+    score: int
+    error: ArbitreError | None = None
+    claimed: int | None = None
+    placement: Placement | None = None
+    move_score: MoveScore | None = None
+    replaced: int = 0
+
+    def __str__(self) -> str:
+        text = f"{self.player}: {self.move} {self.score}"
+        if self.error is not None:
+            text += f" ({self.verdict}: {self.error})"
+        if self.claim_note:
+            text += f" [{self.claim_note}]"
+        return text
+
+    @property
+    def valid(self) -> bool:
+        """Whether the move counts."""
+        return self.verdict == self.VALID
+
+    @property
+    def reason(self) -> str:
+        """Why the move scores 0 ("" when it counts)."""
+        return str(self.error) if self.error is not None else ""
+
+    @property
+    def claimed_differs(self) -> bool:
+        """Whether the player announced a score other than the computed one."""
+        return self.claimed is not None and self.claimed != self.score
+
+    @property
+    def claim_note(self) -> str:
+        """``claimed 30, counted 28`` when the announced score differs, else ""."""
+        return f"claimed {self.claimed}, counted {self.score}" if self.claimed_differs else ""
+
+
+@dataclass
+class Round:
+    """One move of the game: its draws, the submissions, and once closed the top and results."""
+
+    number: int
+    draw: Draw | None = None
+    rejected: list[Draw] = field(default_factory=list)
+    shortfall: str | None = None
+    opened_at: float | None = None
+    submissions: list[MoveSubmitted] = field(default_factory=list)
+    closed: bool = False
+    top: Placement | None = None
+    top_score: MoveScore | None = None
+    top_text: str = ""
+    tie_rule: str = ""
+    tied: tuple[str, ...] = ()
+    results: dict[str, SubmissionResult] = field(default_factory=dict)
+    recorded: dict[str, int] = field(default_factory=dict)
+    reliquat: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.draw_record} {self.top_text or '-'} {self.top_points}"
+
+    @property
+    def draw_record(self) -> str:
+        """The draws of the move: rejected ones (``-`` prefixed) then the one played."""
+        parts = [str(d) for d in self.rejected] + ([str(self.draw)] if self.draw else [])
+        return " ".join(parts)
+
+    @property
+    def top_points(self) -> int:
+        """The top's score (0 when no play was possible or before closing)."""
+        return self.top_score.total if self.top_score is not None else 0
+
+    @property
+    def top_word(self) -> str:
+        """The top's main word, jokers in lowercase (in brackets when every letter is a joker)."""
+        if self.top is None:
+            return ""
+        return self.top.notation().split(" ", 1)[1]
+
+    def score_of(self, player: str) -> int:
+        """A player's score for the move: the referee's entry if any, else the checked submission."""
+        if player in self.recorded:
+            return self.recorded[player]
+        result = self.results.get(player)
+        return result.score if result is not None else 0
+
+
+@dataclass(frozen=True)
+class DuplicateStanding:
+    """A player's place: total (solo bonuses included), gap to the sum of tops, percentage of it."""
+
+    place: int
+    player: str
+    total: int
+    gap: int
+    percent: float
+    solos: int = 0
+
+    def __str__(self) -> str:
+        gap = f"{self.gap:+d}" if self.gap else "0"
+        return f"{self.place}. {self.player} {self.total} ({gap}, {self.percent:.1f} %)"
+
+
+def percent_of(total: int, top: int) -> float:
+    """``total`` as a percentage of ``top`` to one decimal, halves rounded up (0 when top is 0)."""
+    if top <= 0:
+        return 0.0
+    tenths = (2000 * total + top) // (2 * top)
+    return tenths / 10
+
+
+def rank_players(
+    tops: Sequence[int],
+    scores: Mapping[str, Sequence[int]],
+    bonuses: Mapping[str, int] | None = None,
+    solos: Mapping[str, int] | None = None,
+) -> list[DuplicateStanding]:
+    """Standings best first from each round's top and each player's round scores; ties share a place."""
+    top_total = sum(tops)
+    totals = [(p, sum(s) + (bonuses or {}).get(p, 0)) for p, s in scores.items()]
+    ordered = sorted(totals, key=lambda item: -item[1])
+    standings: list[DuplicateStanding] = []
+    for index, (player, total) in enumerate(ordered):
+        place = standings[-1].place if standings and standings[-1].total == total else index + 1
+        standings.append(
+            DuplicateStanding(
+                place, player, total, total - top_total, percent_of(total, top_total), (solos or {}).get(player, 0)
+            )
+        )
+    return standings
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    """One line of the game record."""
+
+    number: int
+    draw: str
+    rejected: tuple[str, ...]
+    ref: str
+    word: str
+    score: int
+    cumulative: int
+    scores: tuple[tuple[str, int], ...]
+    solo: str | None = None
+    tie_rule: str = ""
+    tied: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.draw} {self.ref} {self.word} {self.score} {self.cumulative}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict, ready for JSON."""
+        return {
+            "n": self.number,
+            "draw": self.draw,
+            "rejected": list(self.rejected),
+            "ref": self.ref,
+            "word": self.word,
+            "score": self.score,
+            "cumulative": self.cumulative,
+            "scores": dict(self.scores),
+            "solo": self.solo,
+            "tie_rule": self.tie_rule,
+            "tied": list(self.tied),
+        }
+
+
+# --- checking a move against a draw ---------------------------------------------------
+
+
+def check_draw_letters(placement: Placement, draw: str, move: str) -> None:
+    """Raise unless the placement's new tiles come from the draw, jokers written as jokers."""
+    available = Counter(draw)
+    no_joker: list[str] = []
+    for cell in placement.new_tiles:
+        if cell.joker:
+            if available[JOKER] > 0:
+                available[JOKER] -= 1
+            else:
+                no_joker.append(cell.letter)
+    missing: list[str] = []
+    for cell in placement.new_tiles:
+        if cell.joker:
+            continue
+        if available[cell.letter] > 0:
+            available[cell.letter] -= 1
+        else:
+            missing.append(cell.letter)
+    if missing:
+        letters = sort_tiles(missing)
+        if available[JOKER] > 0:
+            raise JokerNotMarkedError(move, letters, draw)
+        raise LettersNotInDrawError(move, letters, draw)
+    if no_joker:
+        raise NoJokerLeftError(move, sort_tiles(no_joker), draw)
+
+
+def tiles_played(placement: Placement) -> str:
+    """The draw letters a placement uses (``?`` for jokers)."""
+    return sort_tiles(JOKER if c.joker else c.letter for c in placement.new_tiles)
+
+
+def evaluate_submission(
+    board: Board,
+    draw: str,
+    submission: MoveSubmitted,
+    is_word: Callable[[str], bool],
+    edition: Edition,
+    notation: Notation,
+    late_by: float | None = None,
+) -> SubmissionResult:
+    """Check one submitted move: lateness, notation, placement, draw letters, words; score it."""
+
+    def zero(verdict: str, error: ArbitreError, placement: Placement | None = None) -> SubmissionResult:
+        return SubmissionResult(
+            submission.player, submission.move, verdict, 0, error, submission.claimed, placement
+        )
+
+    if late_by is not None and late_by > 0:
+        return zero(SubmissionResult.LATE, LateSubmissionError(submission.player, submission.move, late_by))
+    move_notation = notation_by_name(submission.notation) if submission.notation else notation
+    try:
+        move = parse_move(submission.move, move_notation)
+    except NotationError as error:
+        return zero(SubmissionResult.UNREADABLE, error)
+    try:
+        placement = validate_move(board, move, move_notation, rack_size=edition.rack_size)
+    except PlacementError as error:
+        return zero(SubmissionResult.ILLEGAL, error)
+    shown = placement.notation(move_notation)
+    try:
+        check_draw_letters(placement, draw, shown)
+    except LettersNotInDrawError as error:
+        return zero(SubmissionResult.NOT_IN_DRAW, error, placement)
+    bad = tuple(dict.fromkeys(w.text for w in placement.words if not is_word(w.text)))
+    if bad:
+        return zero(SubmissionResult.NOT_A_WORD, WordNotInLexiconError(shown, bad), placement)
+    score = score_placement(placement, edition)
+    return SubmissionResult(
+        submission.player,
+        submission.move,
+        SubmissionResult.VALID,
+        score.total,
+        None,
+        submission.claimed,
+        placement,
+        score,
+    )
+
+
+# --- the game -----------------------------------------------------------------------
+
+
+class DuplicateGame:
+    """A duplicate game rebuilt from its events; helper methods build, apply and return events."""
+
+    def __init__(
+        self,
+        edition: Edition = FRENCH,
+        players: Iterable[str] = (),
+        settings: DuplicateSettings = DuplicateSettings(),
+        lexicon_name: str = "",
+    ) -> None:
+        self.edition = edition
+        self.events: list[DuplicateEvent] = []
+        self._reset()
+        self.apply(DuplicateStarted(edition.code, tuple(players), settings, lexicon_name))
+
+    @classmethod
+    def from_events(cls, events: Iterable[DuplicateEvent], edition: Edition | None = None) -> DuplicateGame:
+        """The game a list of events describes (the first is ``DuplicateStarted``)."""
+        items = list(events)
+        if not items or not isinstance(items[0], DuplicateStarted):
+            raise ValueError("a duplicate game's events start with DuplicateStarted")
+        start = items[0]
+        game = cls(edition or edition_by_code(start.edition), start.players, start.settings, start.lexicon)
+        for event in items[1:]:
+            game.apply(event)
+        return game
+
+    # --- derived state ---------------------------------------------------------------
+
+    def _reset(self) -> None:
+        self.settings = DuplicateSettings()
+        self.lexicon_name = ""
+        self.players: list[str] = []
+        self.board = Board()
+        self.bag = Bag.full(self.edition)
+        self.reliquat = ""
+        self.rounds: list[Round] = []
+        self.finished = False
+        self.end_reason = ""
+
+    @property
+    def notation(self) -> Notation:
+        """The notation the game's moves are written in by default."""
+        return self.settings.notation
+
+    @property
+    def current(self) -> Round | None:
+        """The round being played (with or without its draw yet), None between rounds."""
+        if self.rounds and not self.rounds[-1].closed:
+            return self.rounds[-1]
+        return None
+
+    @property
+    def closed_rounds(self) -> list[Round]:
+        """The rounds already closed."""
+        return [r for r in self.rounds if r.closed]
+
+    @property
+    def move_number(self) -> int:
+        """The number of the move being played or about to be drawn."""
+        return len(self.closed_rounds) + 1
+
+    def deadline(self, round_: Round | None = None) -> float | None:
+        """When the round's time runs out (None when its draw has no time)."""
+        target = round_ if round_ is not None else self.current
+        if target is None or target.opened_at is None:
+            return None
+        return target.opened_at + self.settings.seconds
+
+    @property
+    def tops_total(self) -> int:
+        """The sum of the tops so far."""
+        return sum(r.top_points for r in self.closed_rounds)
+
+    def solo(self, round_: Round) -> str | None:
+        """The player who gets the solo bonus on a closed round, if any."""
+        if not round_.closed or round_.top is None or len(self.players) < self.settings.solo_min_players:
+            return None
+        scores = {p: round_.score_of(p) for p in self.players}
+        best = round_.top_points if self.settings.solo_requires_top else max(scores.values(), default=0)
+        holders = [p for p, s in scores.items() if s == best and s > 0]
+        return holders[0] if len(holders) == 1 else None
+
+    def standings(self) -> list[DuplicateStanding]:
+        """Places best first: totals with solo bonuses, gap to the sum of tops, percentage of it."""
+        closed = self.closed_rounds
+        solos: Counter[str] = Counter()
+        for round_ in closed:
+            player = self.solo(round_)
+            if player is not None:
+                solos[player] += 1
+        return rank_players(
+            [r.top_points for r in closed],
+            {p: [r.score_of(p) for r in closed] for p in self.players},
+            {p: n * self.settings.solo_bonus for p, n in solos.items()},
+            dict(solos),
+        )
+
+    def record(self) -> list[RecordLine]:
+        """One line per closed move: draw, top, score, cumulative, every player's score."""
+        lines: list[RecordLine] = []
+        cumulative = 0
+        for round_ in self.closed_rounds:
+            cumulative += round_.top_points
+            ref = format_ref(round_.top.ref, self.notation) if round_.top is not None else ""
+            lines.append(
+                RecordLine(
+                    number=round_.number,
+                    draw=str(round_.draw) if round_.draw else "",
+                    rejected=tuple(str(d) for d in round_.rejected),
+                    ref=ref,
+                    word=round_.top_word,
+                    score=round_.top_points,
+                    cumulative=cumulative,
+                    scores=tuple((p, round_.score_of(p)) for p in self.players),
+                    solo=self.solo(round_),
+                    tie_rule=round_.tie_rule,
+                    tied=round_.tied,
+                )
+            )
+        return lines
+
+    def record_data(self) -> dict[str, Any]:
+        """The record and standings as plain data, ready for JSON."""
+        return {
+            "edition": self.edition.code,
+            "lexicon": self.lexicon_name,
+            "players": list(self.players),
+            "moves": [line.to_dict() for line in self.record()],
+            "total": self.tops_total,
+            "finished": self.finished,
+            "end_reason": self.end_reason,
+            "left": self.bag.unseen(self.reliquat),
+            "standings": [asdict(s) for s in self.standings()],
+        }
+
+    def record_text(self) -> str:
+        """The record as aligned text, rejected draws on lines of their own, standings below."""
+        header = ["N", "draw", "ref", "top", "score", "total", *self.players]
+        rows: list[list[str]] = []
+        for line in self.record():
+            for rejected in line.rejected:
+                rows.append(["", rejected, "", "", "", "", *([""] * len(self.players))])
+            marks = []
+            for player, score in line.scores:
+                marks.append(f"{score}*" if line.solo == player else str(score))
+            rows.append(
+                [str(line.number), line.draw, line.ref or "-", line.word or "-", str(line.score), str(line.cumulative), *marks]
+            )
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        right = {0, 4, 5, *range(6, len(header))}
+
+        def fmt(row: list[str]) -> str:
+            cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+            return "  ".join(cells).rstrip()
+
+        text = [fmt(header), *(fmt(r) for r in rows)]
+        if self.finished:
+            text.append(f"end: {self.end_reason}")
+        if self.players:
+            text.append("")
+            text.extend(str(s) for s in self.standings())
+        return "\n".join(text)
+
+    # --- commands (build an event, apply it, return it) -------------------------------
+
+    def join(self, player: str) -> PlayerJoined:
+        """Add a player."""
+        return self._push(PlayerJoined(player))
+
+    def draw(self, rng: random.Random, at: float | None = None) -> list[DuplicateEvent]:
+        """Draw the next move's letters at random, rejecting draws that break the rule."""
+        self._check_not_finished("draw")
+        outcome = draw_tiles(self.bag, self.reliquat, self.move_number, rng, self.settings.draw_rule, self.edition)
+        events: list[DuplicateEvent] = []
+        for rejected in outcome.rejected:
+            events.append(DrawMade(str(Draw(rejected.kept, rejected.new)), at))
+            events.append(DrawRejected())
+        events.append(DrawMade(str(outcome.draw), at))
+        for event in events:
+            self.apply(event)
+        return events
+
+    def draw_manual(self, text: str, at: float | None = None) -> DrawMade:
+        """Record the draw the referee typed (``EEU+ESI?`` or the seven letters); check ``current.shortfall``."""
+        return self._push(DrawMade(text.strip(), at))
+
+    def reject_draw(self) -> DrawRejected:
+        """Send the current draw back to the bag (kept letters too)."""
+        return self._push(DrawRejected())
+
+    def submit(
+        self,
+        player: str,
+        move: str,
+        claimed: int | None = None,
+        at: float | None = None,
+        notation: Notation | None = None,
+    ) -> MoveSubmitted:
+        """Record a player's move for the current round (checked when the round closes)."""
+        return self._push(MoveSubmitted(player, move.strip(), claimed, at, str(notation) if notation else None))
+
+    def preview(self, player: str, move: str, lexicon: WordList | None = None, notation: Notation | None = None) -> SubmissionResult:
+        """How a move would be judged now on the current draw, without recording it."""
+        round_ = self._open_round("preview")
+        assert round_.draw is not None
+        submission = MoveSubmitted(player, move.strip(), None, None, str(notation) if notation else None)
+        is_word: Callable[[str], bool] = (lambda w: w in lexicon) if lexicon is not None else (lambda w: True)
+        return evaluate_submission(self.board, round_.draw.letters, submission, is_word, self.edition, self.notation)
+
+    def close_round(self, top_finder: TopFinder, lexicon: WordList) -> RoundClosed:
+        """Find the top, check the submitted words, place the top and end the round."""
+        round_ = self._open_round("close")
+        assert round_.draw is not None
+        result = top_finder(self.board.copy(), round_.draw.letters)
+        plays = list(result.plays)
+        top: str | None = None
+        tied: tuple[str, ...] = ()
+        tie_rule = ""
+        if plays:
+            best = plays[0]
+            top = best.placement.notation(Notation.FISF)
+            tied = tuple(
+                p.placement.notation(Notation.FISF) for p in plays[1:] if p.score.total == best.score.total
+            )
+            tie_rule = result.tie_rule
+        invalid: set[str] = set()
+        for submission in self._effective_submissions(round_).values():
+            checked = evaluate_submission(
+                self.board, round_.draw.letters, submission, lambda w: w in lexicon, self.edition, self.notation
+            )
+            if isinstance(checked.error, WordNotInLexiconError):
+                invalid.update(checked.error.words)
+        return self._push(RoundClosed(top, tie_rule, tied, tuple(sorted(invalid))))
+
+    def record_score(self, player: str, round_number: int, score: int) -> ScoreRecorded:
+        """Enter a player's score for a closed round; a score above the top raises (a typing error)."""
+        return self._push(ScoreRecorded(player, round_number, score))
+
+    # --- applying events -------------------------------------------------------------
+
+    def apply(self, event: DuplicateEvent) -> None:
+        """Apply an event, or raise an ArbitreError and leave the game unchanged."""
+        try:
+            self._apply(event)
+        except Exception:
+            self._rebuild()
+            raise
+        self.events.append(event)
+
+    def _push(self, event: _E) -> _E:
+        self.apply(event)
+        return event
+
+    def _rebuild(self) -> None:
+        events = self.events
+        self.events = []
+        self._reset()
+        for event in events:
+            self._apply(event)
+            self.events.append(event)
+
+    def _check_not_finished(self, what: str) -> None:
+        if self.finished:
+            raise GameOverError(what)
+
+    def _player(self, name: str) -> str:
+        if name not in self.players:
+            raise UnknownPlayerError(name, tuple(self.players))
+        return name
+
+    def _open_round(self, what: str) -> Round:
+        round_ = self.current
+        if round_ is None or round_.draw is None:
+            raise NoRoundOpenError(what)
+        return round_
+
+    def _apply(self, event: DuplicateEvent) -> None:
+        if isinstance(event, DuplicateStarted):
+            if self.events:
+                raise ValueError("a duplicate game starts once")
+            self.settings = event.settings
+            self.lexicon_name = event.lexicon
+            for player in event.players:
+                self._join(player)
+        elif isinstance(event, PlayerJoined):
+            self._join(event.player)
+        elif isinstance(event, DrawMade):
+            self._draw(event)
+        elif isinstance(event, DrawRejected):
+            self._reject()
+        elif isinstance(event, MoveSubmitted):
+            self._player(event.player)
+            self._check_not_finished(str(event))
+            self._open_round(str(event)).submissions.append(event)
+        elif isinstance(event, RoundClosed):
+            self._close(event)
+        elif isinstance(event, ScoreRecorded):
+            self._record_score(event)
+
+    def _join(self, player: str) -> None:
+        if player in self.players:
+            raise DuplicatePlayerError(player)
+        self.players.append(player)
+
+    def _draw(self, event: DrawMade) -> None:
+        self._check_not_finished(str(event))
+        round_ = self.current
+        if round_ is not None and round_.draw is not None:
+            raise DrawPendingError(event.draw, str(round_.draw))
+        outcome = check_draw(
+            event.draw, self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition
+        )
+        if round_ is None:
+            round_ = Round(self.move_number)
+            self.rounds.append(round_)
+        round_.draw = outcome.draw
+        round_.shortfall = outcome.shortfall
+        round_.opened_at = event.at
+        self.bag = outcome.bag
+
+    def _reject(self) -> None:
+        round_ = self._open_round("reject")
+        assert round_.draw is not None
+        if round_.submissions:
+            raise SubmissionsMadeError(str(round_.draw), len(round_.submissions))
+        round_.rejected.append(round_.draw.as_rejected())
+        self.bag = self.bag.plus(round_.draw.letters)
+        self.reliquat = ""
+        round_.draw = None
+        round_.shortfall = None
+        round_.opened_at = None
+
+    def _effective_submissions(self, round_: Round) -> dict[str, MoveSubmitted]:
+        """Each player's submission that counts: the last one in time, else the last one."""
+        deadline = self.deadline(round_)
+        chosen: dict[str, MoveSubmitted] = {}
+        for submission in round_.submissions:
+            earlier = chosen.get(submission.player)
+            if earlier is not None and self._late_by(earlier, deadline) is None and self._late_by(submission, deadline):
+                continue  # a late move never replaces one made in time
+            chosen[submission.player] = submission
+        return chosen
+
+    @staticmethod
+    def _late_by(submission: MoveSubmitted, deadline: float | None) -> float | None:
+        if deadline is None or submission.at is None or submission.at <= deadline:
+            return None
+        return submission.at - deadline
+
+    def _close(self, event: RoundClosed) -> None:
+        round_ = self._open_round(str(event))
+        assert round_.draw is not None
+        letters = round_.draw.letters
+        if event.top is not None:
+            move = parse_move(event.top, Notation.FISF)
+            top = validate_move(self.board, move, Notation.FISF, rack_size=self.edition.rack_size)
+            check_draw_letters(top, letters, event.top)
+            round_.top = top
+            round_.top_score = score_placement(top, self.edition)
+            round_.top_text = top.notation(self.notation)
+        round_.tie_rule = event.tie_rule
+        round_.tied = event.tied
+        invalid = set(event.invalid_words)
+        deadline = self.deadline(round_)
+        for player, submission in self._effective_submissions(round_).items():
+            replaced = sum(1 for s in round_.submissions if s.player == player) - 1
+            result = evaluate_submission(
+                self.board,
+                letters,
+                submission,
+                lambda w: w not in invalid,
+                self.edition,
+                self.notation,
+                self._late_by(submission, deadline),
+            )
+            if result.score > round_.top_points:
+                raise ScoreAboveTopError(player, round_.number, result.score, round_.top_points)
+            if replaced:
+                result = dataclasses.replace(result, replaced=replaced)
+            round_.results[player] = result
+        round_.closed = True
+        if round_.top is None:
+            round_.reliquat = letters
+            self.reliquat = letters
+            self.finished = True
+            self.end_reason = f"no play possible with {letters}"
+            return
+        apply_placement(self.board, round_.top)
+        round_.reliquat = _remove(letters, tiles_played(round_.top))
+        self.reliquat = round_.reliquat
+        if not can_draw(self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition):
+            self.finished = True
+            left = self.bag.unseen(self.reliquat)
+            self.end_reason = f"no valid draw left ({left})" if left else "no tile left"
+
+    def _record_score(self, event: ScoreRecorded) -> None:
+        self._player(event.player)
+        closed = self.closed_rounds
+        if not 1 <= event.round <= len(closed):
+            raise RoundNotClosedError(event.round, len(closed))
+        round_ = closed[event.round - 1]
+        if event.score < 0:
+            raise NegativeScoreError(event.player, event.round, event.score)
+        if event.score > round_.top_points:
+            raise ScoreAboveTopError(event.player, event.round, event.score, round_.top_points)
+        round_.recorded[event.player] = event.score
+
+
+def _remove(letters: str, used: str) -> str:
+    remaining = Counter(letters)
+    remaining.subtract(used)
+    return sort_tiles(remaining.elements())
