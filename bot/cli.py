@@ -8,7 +8,7 @@ import sys
 from typing import Callable, Sequence, TextIO
 
 # One module per subcommand in bot/tools/, each with register(subparsers).
-TOOLS = ["console", "score", "check"]
+TOOLS = ["console", "score", "check", "top", "duplicate", "replay", "discord", "telegram"]
 
 Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]
 

@@ -1,0 +1,745 @@
+"""Discord adapter (discord.py 2.7): slash commands and ``!`` prefix commands in, replies out.
+
+A thin translator. Every command of ``bot.command_table`` becomes a slash command
+(English name, French localisation from its alias) with one free-text ``args``
+option that the command layer parses; ``!score H8 VAGUE`` works too when the
+privileged message-content intent is enabled (and in DMs, where no intent is
+needed). Replies go back through the interaction when there is one (ephemeral
+when private), otherwise to the channel, or by DM for private replies, with a
+polite public fallback when the user's DMs are closed.
+
+Nothing here knows the game: moves are recorded by the command layer before any
+Discord call, so a failed send never loses a move.
+"""
+
+import asyncio
+import contextvars
+import io
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Optional
+
+import discord
+from discord import app_commands
+
+from core.edition import EDITIONS, fold_accents
+from core.rules import RULE_SETS
+
+from .chat import Incoming, Reply, read_command
+from .command_table import COMMANDS, CommandSpec, find
+from .commands_general import SETTING_KEYS
+from .referee import Referee
+from .service import RefereeService
+
+log = logging.getLogger("arbitre.discord")
+
+TEXT_LIMIT = 2000
+DESCRIPTION_LIMIT = 100
+CHOICES_LIMIT = 25
+NO_MENTIONS = discord.AllowedMentions.none()
+
+# Commands that may take a while (move generation, images, word lists): always deferred.
+DEFERRED = frozenset({"play", "duplicate", "draw", "close", "board", "challenge", "check"})
+# ...and those whose answer is private, deferred ephemerally.
+EPHEMERAL = frozenset({"play"})
+# Any other command is deferred if it has not answered after this many seconds (Discord allows 3).
+DEFER_AFTER = 2.0
+
+DMS_CLOSED = (
+    "{mention} je ne peux pas vous écrire en message privé (MP fermés) : utilisez /jouer ici, "
+    "ma réponse ne sera visible que par vous. · I can't DM you (DMs closed): use /play here, "
+    "only you will see my answer."
+)
+NOTHING_TO_SAY = "✓"
+
+
+# --- platform-neutral helpers (also used by the Telegram adapter) -------------------------
+
+FENCE = "```"
+
+
+def split_text(text: str, limit: int, measure: Callable[[str], int] = len) -> list[str]:
+    """``text`` in pieces of at most ``limit`` (as ``measure`` counts), cut on line boundaries.
+
+    A code block cut in two is closed at the end of one piece and reopened at the start of
+    the next, so every piece has balanced ``` fences. A line longer than a piece is cut.
+    """
+    text = text.strip("\n")
+    if not text.strip():
+        return []
+    if measure(text) <= limit:
+        return [text]
+    close = "\n" + FENCE
+    piece = max(limit // 2, limit - 64)  # room left for fences around a cut line
+    lines: list[tuple[str, bool]] = []  # (line, continues the line before: must start a piece)
+    for line in text.split("\n"):
+        continued = False
+        while measure(line) > piece:
+            cut = piece
+            while cut > 1 and measure(line[:cut]) > piece:
+                cut -= max(1, (measure(line[:cut]) - piece))
+            lines.append((line[:cut], continued))
+            line, continued = line[cut:], True
+        lines.append((line, continued))
+
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    fence: str | None = None  # the line that opened the code block we are in
+    opened_at = -1  # its index in ``current``
+
+    def flush() -> None:
+        nonlocal current, size, opened_at
+        carry: list[str] = []
+        body_lines = current
+        if fence is not None and opened_at == len(current) - 1:
+            body_lines, carry = current[:-1], current[-1:]  # a block opening right at the cut
+        elif fence is not None:
+            body_lines = current + [FENCE]
+        body = "\n".join(body_lines).strip("\n")
+        if body.strip() and body.strip() != FENCE:
+            chunks.append(body)
+        current = carry or ([fence] if fence is not None else [])
+        opened_at = 0 if fence is not None else -1
+        size = measure("\n".join(current)) if current else 0
+
+    for line, continued in lines:
+        is_fence = line.strip().startswith(FENCE)
+        after = fence
+        if is_fence:
+            after = None if fence is not None else line.strip()
+        cost = measure(line) + (1 if current else 0)
+        reserve = measure(close) if after is not None else 0
+        if current and (continued or size + cost + reserve > limit):
+            flush()
+            cost = measure(line) + (1 if current else 0)
+        current.append(line)
+        size += cost
+        if is_fence and fence is None:
+            opened_at = len(current) - 1
+        fence = after
+    if fence is not None:
+        opened_at = -1  # the text ends inside a block: close it
+    flush()
+    return chunks
+
+
+class TrackedMessage:
+    """A sent message that later replies with the same ``edit_key`` update.
+
+    Edits happen only when the text changes, and at most once per ``interval`` seconds: a
+    change arriving sooner is applied when the interval is over (the latest text wins).
+    ``urgent`` changes (a countdown that ended) are applied at once.
+    """
+
+    def __init__(self, edit: Callable[[str], Awaitable[None]], text: str, interval: float,
+                 *, private: bool = False) -> None:
+        self._edit = edit
+        self.text = text
+        self.interval = interval
+        self.private = private
+        self.last = time.monotonic()
+        self.pending: str | None = None
+        self.base = text  # adapters may keep the reply's own text and deadline here
+        self.deadline: float | None = None
+        self.countdown: asyncio.Task[None] | None = None  # an adapter's own countdown, if any
+        self._timer: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    async def update(self, text: str, *, urgent: bool = False) -> None:
+        wait = self.last + self.interval - time.monotonic()
+        if text == self.text and self.pending is None:
+            return
+        if urgent or wait <= 0:
+            self.pending = None
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            await self._apply(text)
+            return
+        self.pending = text
+        if self._timer is None or self._timer.done():
+            self._timer = asyncio.get_running_loop().create_task(self._later(wait))
+
+    async def _later(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        text, self.pending = self.pending, None
+        if text is not None:
+            await self._apply(text)
+
+    async def _apply(self, text: str) -> None:
+        async with self._lock:
+            if text == self.text:
+                return
+            try:
+                await self._edit(text)
+            except Exception:  # an edit must never take the bot down
+                log.exception("could not edit a message")
+            self.text = text
+            self.last = time.monotonic()
+
+    def close(self) -> None:
+        for task in (self._timer, self.countdown):
+            if task is not None:
+                task.cancel()
+        self._timer = self.countdown = None
+
+
+class TrackedMessages:
+    """Messages by ``edit_key``, the oldest forgotten past ``size``."""
+
+    def __init__(self, size: int = 500) -> None:
+        self.size = size
+        self._items: OrderedDict[str, TrackedMessage] = OrderedDict()
+
+    def get(self, key: str | None) -> TrackedMessage | None:
+        if key is None:
+            return None
+        item = self._items.get(key)
+        if item is not None:
+            self._items.move_to_end(key)
+        return item
+
+    def add(self, key: str, item: TrackedMessage) -> None:
+        old = self._items.pop(key, None)
+        if old is not None:
+            old.close()
+        self._items[key] = item
+        while len(self._items) > self.size:
+            _, dropped = self._items.popitem(last=False)
+            dropped.close()
+
+    def close(self) -> None:
+        for item in self._items.values():
+            item.close()
+        self._items.clear()
+
+
+def platform_id(key: str | None, platform: str) -> int | None:
+    """``"discord:123"`` -> 123 (None for another platform's id or no id)."""
+    if not key:
+        return None
+    prefix, _, rest = key.partition(":")
+    if prefix != platform:
+        return None
+    try:
+        return int(rest)
+    except ValueError:
+        return None
+
+
+def short_text(text: str, limit: int) -> str:
+    """A description of at most ``limit`` characters: the whole text, its first sentence, or cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    first = text.split(". ")[0].rstrip(".") + "."
+    if len(first) <= limit:
+        return first
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def usage_args(usage: str) -> str:
+    """``/score REF WORD [claimed score]`` -> ``REF WORD [claimed score]``."""
+    parts = usage.split(maxsplit=1)
+    return parts[1] if len(parts) > 1 else ""
+
+
+# --- slash command definitions ------------------------------------------------------------
+
+
+def french_name(spec: CommandSpec) -> str:
+    """The French alias as a Discord command name: lowercase, no accents, 1-32 characters."""
+    name = fold_accents(spec.alias).lower().replace(" ", "_")
+    return name[:32] or spec.name
+
+
+class CommandTranslator(app_commands.Translator):
+    """French names and descriptions, carried by each ``locale_str`` as its ``fr`` extra."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContext[Any, Any]) -> str | None:
+        if locale is discord.Locale.french:
+            value = string.extras.get("fr")
+            return str(value) if value else None
+        return None
+
+
+SETTING_DISPLAY_KEYS = {
+    "en": ("language", "edition", "notation", "rules", "lexicon", "minutes"),
+    "fr": ("langue", "edition", "notation", "regles", "liste", "minutes"),
+}
+SETTING_VALUES: dict[str, tuple[str, ...]] = {
+    "language": ("fr", "en"),
+    "edition": tuple(EDITIONS),
+    "notation": ("fisf", "gcg"),
+    "rules": tuple(RULE_SETS),
+    "lexicon": ("fr", "en"),
+    "minutes": ("1", "2", "3"),
+}
+
+
+def settings_choices(current: str, lang: str) -> list[str]:
+    """``/settings`` suggestions for what the user typed so far: ``key value`` pairs."""
+    typed = " ".join(current.lower().split())
+    other = "en" if lang == "fr" else "fr"
+    keys = list(SETTING_DISPLAY_KEYS[lang])
+    if typed:
+        keys += [k for k in SETTING_DISPLAY_KEYS[other] if k not in keys]
+    out: list[str] = []
+    for key in keys:
+        canonical = SETTING_KEYS.get(key, key)
+        for value in SETTING_VALUES.get(canonical, ()):
+            option = f"{key} {value}"
+            if option.startswith(typed) or (typed and " " not in typed and key.startswith(typed)):
+                out.append(option)
+    return out[:CHOICES_LIMIT]
+
+
+def penalty_choices(current: str, players: Sequence[str]) -> list[str]:
+    """``/penalty`` suggestions: the game's players matching what was typed, with the points."""
+    words = current.split()
+    points = words.pop() if words and words[-1].lstrip("-").isdigit() else ""
+    typed = " ".join(words).lstrip("@").lower()
+    names = [p for p in players if p.lower().startswith(typed)] or [p for p in players if typed in p.lower()]
+    return [f"{name} {points}".strip() for name in names][:CHOICES_LIMIT]
+
+
+def _slash_callback(adapter: "DiscordAdapter", spec: CommandSpec, takes_args: bool, required: bool) -> Any:
+    """The coroutine discord.py calls for one command (its signature declares the option)."""
+    if not takes_args:
+        async def run_plain(interaction: discord.Interaction) -> None:
+            await adapter.on_slash(interaction, spec, "")
+        return run_plain
+    if required:
+        async def run_required(interaction: discord.Interaction, args: str) -> None:
+            await adapter.on_slash(interaction, spec, args)
+        return run_required
+
+    async def run_optional(interaction: discord.Interaction, args: Optional[str] = None) -> None:
+        await adapter.on_slash(interaction, spec, args or "")
+    return run_optional
+
+
+def build_command(adapter: "DiscordAdapter", spec: CommandSpec) -> app_commands.Command[Any, Any, Any]:
+    """The slash command for one command of the table."""
+    args_en, args_fr = usage_args(spec.usage_en), usage_args(spec.usage_fr)
+    takes_args = bool(args_en)
+    required = takes_args and not args_en.startswith("[")
+    callback = _slash_callback(adapter, spec, takes_args, required)
+    if takes_args:
+        callback = app_commands.rename(args=app_commands.locale_str("args", fr="arguments"))(callback)
+        callback = app_commands.describe(
+            args=app_commands.locale_str(short_text(args_en, DESCRIPTION_LIMIT),
+                                         fr=short_text(args_fr, DESCRIPTION_LIMIT))
+        )(callback)
+    command: app_commands.Command[Any, Any, Any] = app_commands.Command(
+        name=app_commands.locale_str(spec.name, fr=french_name(spec)),
+        description=app_commands.locale_str(short_text(spec.help_en, DESCRIPTION_LIMIT),
+                                            fr=short_text(spec.help_fr, DESCRIPTION_LIMIT)),
+        callback=callback,
+    )
+    if spec.name == "settings":
+        async def complete_settings(interaction: discord.Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+            lang = "fr" if str(interaction.locale).startswith("fr") else "en"
+            return [app_commands.Choice(name=c, value=c) for c in settings_choices(current, lang)]
+        command.autocomplete("args")(complete_settings)
+    elif spec.name == "penalty":
+        async def complete_penalty(interaction: discord.Interaction,
+                                   current: str) -> list[app_commands.Choice[str]]:
+            players = await adapter.players(f"discord:{interaction.channel_id}")
+            return [app_commands.Choice(name=c[:100], value=c[:100]) for c in penalty_choices(current, players)]
+        command.autocomplete("args")(complete_penalty)
+    return command
+
+
+# --- routing replies --------------------------------------------------------------------
+
+
+class _InteractionTurn:
+    """One slash command being answered: its interaction, and what was said through it so far."""
+
+    def __init__(self, interaction: discord.Interaction, incoming: Incoming) -> None:
+        self.interaction = interaction
+        self.channel = incoming.channel
+        self.user = incoming.user
+        self.lock = asyncio.Lock()
+        self.deferred: bool | None = None  # the defer's ``ephemeral`` flag once deferred
+        self.filled = False  # the deferred "thinking..." message has been used (or removed)
+
+    def visibility(self, reply: Reply) -> bool | None:
+        """``ephemeral`` for a reply answered through this interaction; None if it goes elsewhere."""
+        if reply.to_user is not None:
+            return True if reply.to_user == self.user else None
+        return False if reply.channel in (None, self.channel) else None
+
+    def order(self, replies: Sequence[Reply]) -> list[Reply]:
+        """The replies, one that fits the deferred placeholder first (so nothing private fills a
+        public placeholder, and the other way round)."""
+        out = list(replies)
+        if self.deferred is None or self.filled:
+            return out
+        for index, reply in enumerate(out):
+            if self.visibility(reply) is self.deferred:
+                out.insert(0, out.pop(index))
+                break
+        return out
+
+    async def defer(self, ephemeral: bool) -> None:
+        async with self.lock:
+            if self.interaction.response.is_done():
+                return
+            try:
+                await self.interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                self.deferred = ephemeral
+            except discord.HTTPException as error:
+                log.warning("could not defer /%s: %s", self.interaction.command and
+                            self.interaction.command.name, error)
+
+    async def defer_after(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        await self.defer(ephemeral=False)
+
+    async def _clear_placeholder(self) -> None:
+        """Remove the "thinking..." message (fill it, then delete it: works on every client)."""
+        self.filled = True
+        try:
+            await self.interaction.edit_original_response(content="…", allowed_mentions=NO_MENTIONS)
+            await self.interaction.delete_original_response()
+        except discord.HTTPException as error:
+            log.warning("could not remove a deferred response: %s", error)
+
+    async def send(self, chunks: Sequence[str], image: Callable[[], discord.File] | None,
+                   ephemeral: bool, want_message: bool) -> list[Any]:
+        """Send through the interaction (response or followups); the messages, for later edits."""
+        sent: list[Any] = []
+        async with self.lock:
+            response = self.interaction.response
+            pieces: list[str | None] = list(chunks) or [None]
+            for index, chunk in enumerate(pieces):
+                extra: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+                if index == 0 and image is not None:
+                    extra["file"] = image()
+                if not response.is_done():
+                    callback = await response.send_message(chunk, ephemeral=ephemeral, **extra)
+                    message = callback.resource if isinstance(callback.resource, discord.InteractionMessage) \
+                        else None
+                    if message is None and want_message:
+                        message = await self.interaction.original_response()
+                    sent.append(message)
+                    continue
+                if self.deferred is not None and not self.filled and ephemeral != self.deferred:
+                    await self._clear_placeholder()
+                message = await self.interaction.followup.send(
+                    chunk if chunk is not None else discord.utils.MISSING, ephemeral=ephemeral, wait=True, **extra
+                )
+                self.filled = True
+                sent.append(message)
+        return sent
+
+    async def finish(self) -> None:
+        """Leave no interaction unanswered and no "thinking..." message behind."""
+        async with self.lock:
+            try:
+                if self.deferred is not None and not self.filled:
+                    await self._clear_placeholder()
+                elif not self.interaction.response.is_done():
+                    await self.interaction.response.send_message(NOTHING_TO_SAY, ephemeral=True)
+            except discord.HTTPException as error:
+                log.warning("could not close an interaction: %s", error)
+
+
+class _MessageTurn:
+    """One ``!`` command being answered (no interaction: channel messages and DMs)."""
+
+    def __init__(self, message: discord.Message, incoming: Incoming) -> None:
+        self.message = message
+        self.channel = incoming.channel
+        self.user = incoming.user
+
+
+_TURN: contextvars.ContextVar[_InteractionTurn | _MessageTurn | None] = contextvars.ContextVar(
+    "arbitre_discord_turn", default=None
+)
+
+
+class ArbitreClient(discord.Client):
+    """The discord.py client: an app command tree, prefix commands, and the adapter's hooks."""
+
+    def __init__(self, adapter: "DiscordAdapter", intents: discord.Intents) -> None:
+        super().__init__(intents=intents, allowed_mentions=NO_MENTIONS)
+        self.adapter = adapter
+        self.tree = app_commands.CommandTree(self)
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(CommandTranslator())
+
+    async def on_ready(self) -> None:
+        log.info("connected to Discord as %s (%d guilds)", self.user, len(self.guilds))
+        self.adapter.service.start()  # the clock; idempotent on reconnects
+
+    async def on_message(self, message: discord.Message) -> None:
+        await self.adapter.on_message(message)
+
+    async def close(self) -> None:
+        await self.adapter.service.stop()
+        self.adapter.tracked.close()
+        await super().close()
+
+
+def intents_for(message_content: bool) -> discord.Intents:
+    """Guilds and DMs; guild messages and their content only for ``!`` commands (privileged)."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.dm_messages = True
+    intents.guild_messages = message_content
+    intents.message_content = message_content
+    return intents
+
+
+class DiscordAdapter:
+    """Discord <-> command layer. ``adapter.client`` is the discord.py client to run."""
+
+    def __init__(self, referee: Referee, *, message_content: bool = False, edit_interval: float = 5.0,
+                 tick_seconds: float = 0.5) -> None:
+        self.referee = referee
+        self.message_content = message_content
+        self.edit_interval = edit_interval
+        self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds)
+        self.client = ArbitreClient(self, intents_for(message_content))
+        self.tree = self.client.tree
+        self.tracked = TrackedMessages()
+        self._fallback_sent: dict[tuple[str, str], float] = {}
+        for spec in COMMANDS:
+            self.tree.add_command(build_command(self, spec))
+
+    # -- incoming ---------------------------------------------------------------------
+
+    @staticmethod
+    def interaction_admin(interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is None:
+            return True  # a DM with the bot is the user's own channel
+        permissions = interaction.permissions
+        return permissions.administrator or permissions.manage_guild
+
+    async def on_slash(self, interaction: discord.Interaction, spec: CommandSpec, args: str) -> None:
+        incoming = Incoming(
+            channel=f"discord:{interaction.channel_id}",
+            user=f"discord:{interaction.user.id}",
+            name=interaction.user.display_name,
+            text=f"/{spec.name} {args}".strip(),
+            private=True,  # the answer can be ephemeral
+            admin=self.interaction_admin(interaction),
+        )
+        turn = _InteractionTurn(interaction, incoming)
+        if spec.name in DEFERRED:
+            await turn.defer(ephemeral=spec.name in EPHEMERAL)
+        watchdog = asyncio.get_running_loop().create_task(turn.defer_after(DEFER_AFTER))
+        token = _TURN.set(turn)
+        try:
+            await self.service.handle(incoming)
+        finally:
+            _TURN.reset(token)
+            watchdog.cancel()
+        await turn.finish()
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or not message.content:
+            return
+        in_dm = message.guild is None
+        prefixes = ("!", "/") if in_dm else ("!",)
+        if not message.content.lstrip().startswith(prefixes):
+            return
+        if not in_dm and not self.message_content:
+            return
+        command = read_command(message.content)
+        if command is None or find(command.name) is None:
+            return  # another bot's "!" command, or chat
+        admin = in_dm
+        if not in_dm and isinstance(message.author, discord.Member):
+            permissions = message.channel.permissions_for(message.author)  # type: ignore[union-attr]
+            admin = permissions.administrator or permissions.manage_guild
+        incoming = Incoming(
+            channel=f"discord:{message.channel.id}",
+            user=f"discord:{message.author.id}",
+            name=message.author.display_name,
+            text=message.content.strip(),
+            private=in_dm,
+            admin=admin,
+        )
+        token = _TURN.set(_MessageTurn(message, incoming))
+        try:
+            await self.service.handle(incoming)
+        finally:
+            _TURN.reset(token)
+
+    async def players(self, channel: str) -> list[str]:
+        """Player names of the channel's game (for autocompletion; read only)."""
+
+        def read() -> list[str]:
+            storage = self.referee.storage
+            with storage.transaction():
+                record = storage.active_game(channel)
+                if record is None:
+                    return []
+                names = list(record.setup.get("players") or [])
+                return names or [name for _, name in storage.players(record.id)]
+
+        try:
+            return await asyncio.to_thread(read)
+        except Exception:
+            log.exception("could not read the players of %s", channel)
+            return []
+
+    # -- outgoing ---------------------------------------------------------------------
+
+    def render(self, reply: Reply) -> str:
+        text = reply.text
+        if reply.deadline is not None:
+            text += f"\n⏳ <t:{int(reply.deadline)}:R>"  # a countdown every client draws itself
+        return text
+
+    async def deliver(self, replies: list[Reply]) -> None:
+        """Send replies: through the interaction being answered, to channels, or by DM. Never raises."""
+        turn = _TURN.get()
+        if isinstance(turn, _InteractionTurn):
+            replies = turn.order(replies)
+        for reply in replies:
+            try:
+                await self._deliver_one(reply, turn)
+            except Exception:
+                log.exception("could not deliver a reply: %s", reply)
+
+    async def _deliver_one(self, reply: Reply, turn: _InteractionTurn | _MessageTurn | None) -> None:
+        text = self.render(reply)
+        tracked = self.tracked.get(reply.edit_key)
+        if tracked is not None:
+            tracked.deadline = reply.deadline
+            await tracked.update(text, urgent=reply.deadline is None)
+            return
+        chunks = split_text(text, TEXT_LIMIT)
+        if not chunks and reply.image is None:
+            return
+        image = self._file_maker(reply)
+        want = reply.edit_key is not None
+        messages: list[Any] = []
+        channel_id = platform_id(reply.channel or (turn.channel if turn else None), "discord")
+        ephemeral = turn.visibility(reply) if isinstance(turn, _InteractionTurn) else None
+        if isinstance(turn, _InteractionTurn) and ephemeral is not None:
+            try:
+                messages = await turn.send(chunks, image, ephemeral, want)
+            except discord.HTTPException as error:  # expired interaction, ...: go direct
+                log.warning("interaction answer failed (%s); sending directly", error)
+                messages = []
+                if ephemeral:
+                    messages = await self._send_private(reply, chunks, image, channel_id)
+                elif channel_id is not None:
+                    messages = await self._send_channel(channel_id, chunks, image)
+        elif reply.to_user is not None:
+            messages = await self._send_private(reply, chunks, image, channel_id)
+        elif channel_id is not None:
+            messages = await self._send_channel(channel_id, chunks, image)
+        else:
+            log.warning("reply with no channel dropped: %s", reply)
+        if reply.edit_key is not None and messages and messages[0] is not None:
+            self._track(reply, text, messages[0], private=reply.to_user is not None)
+
+    @staticmethod
+    def _file_maker(reply: Reply) -> Callable[[], discord.File] | None:
+        if reply.image is None:
+            return None
+        data, name = reply.image, reply.image_name or "board.png"
+        return lambda: discord.File(io.BytesIO(data), filename=name)
+
+    async def _send_channel(self, channel_id: int, chunks: Sequence[str],
+                            image: Callable[[], discord.File] | None) -> list[discord.Message]:
+        channel = self.client.get_partial_messageable(channel_id)
+        return await self._send_to(channel, chunks, image)
+
+    @staticmethod
+    async def _send_to(target: discord.abc.Messageable, chunks: Sequence[str],
+                       image: Callable[[], discord.File] | None) -> list[discord.Message]:
+        sent = []
+        pieces: list[str | None] = list(chunks) or [None]
+        for index, chunk in enumerate(pieces):
+            extra: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+            if index == 0 and image is not None:
+                extra["file"] = image()
+            sent.append(await target.send(chunk, **extra))
+        return sent
+
+    async def _send_private(self, reply: Reply, chunks: Sequence[str],
+                            image: Callable[[], discord.File] | None,
+                            channel_id: int | None) -> list[discord.Message]:
+        """A DM; if the user does not accept DMs, a short public note (never the private text)."""
+        user_id = platform_id(reply.to_user, "discord")
+        if user_id is None:
+            log.warning("private reply to a non-Discord user dropped: %s", reply.to_user)
+            return []
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            return await self._send_to(user, chunks, image)
+        except discord.Forbidden as error:
+            log.info("DMs closed for %s (%s)", reply.to_user, error.code)
+        except discord.NotFound:
+            log.warning("unknown Discord user %s", reply.to_user)
+            return []
+        if channel_id is not None and reply.to_user is not None:
+            await self._dms_closed(reply.to_user, user_id, channel_id)
+        return []
+
+    async def _dms_closed(self, user: str, user_id: int, channel_id: int) -> None:
+        key = (user, str(channel_id))
+        now = time.monotonic()
+        if now - self._fallback_sent.get(key, -3600.0) < 60:
+            return  # one note a minute is plenty
+        self._fallback_sent[key] = now
+        try:
+            channel = self.client.get_partial_messageable(channel_id)
+            await channel.send(DMS_CLOSED.format(mention=f"<@{user_id}>"), allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.warning("could not post the closed-DMs note: %s", error)
+
+    def _track(self, reply: Reply, text: str, message: Any, *, private: bool) -> None:
+        client = self.client
+        holder = {"message": message}
+
+        async def edit(new_text: str) -> None:
+            content = split_text(new_text, TEXT_LIMIT)[:1] or ["…"]
+            current = holder["message"]
+            try:
+                await current.edit(content=content[0], allowed_mentions=NO_MENTIONS)
+                return
+            except discord.HTTPException as error:
+                if private:  # an ephemeral message cannot be reached any other way
+                    log.warning("could not edit a private message: %s", error)
+                    return
+                log.info("editing through the interaction failed (%s); trying the channel", error)
+            channel = client.get_partial_messageable(current.channel.id)
+            try:
+                await channel.get_partial_message(current.id).edit(content=content[0],
+                                                                   allowed_mentions=NO_MENTIONS)
+            except discord.NotFound:
+                holder["message"] = await channel.send(content[0], allowed_mentions=NO_MENTIONS)
+
+        item = TrackedMessage(edit, text, self.edit_interval, private=private)
+        item.base, item.deadline = reply.text, reply.deadline
+        assert reply.edit_key is not None
+        self.tracked.add(reply.edit_key, item)
+
+    # -- running ----------------------------------------------------------------------
+
+    async def sync(self, guild_id: int | None = None) -> list[app_commands.AppCommand]:
+        """Register the slash commands with Discord: in one guild (instant) or globally (up to an hour).
+
+        The client must be logged in (``await adapter.client.login(token)``).
+        """
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            return await self.tree.sync(guild=guild)
+        return await self.tree.sync()

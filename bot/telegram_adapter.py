@@ -1,0 +1,417 @@
+"""Telegram adapter (python-telegram-bot 22): commands in, replies out.
+
+A thin translator. Every command of ``bot.command_table`` has a handler under its
+English name and its French alias (``/score`` and ``/coup``, also in the group form
+``/score@BotName``; ``/score@OtherBot`` is ignored). Handlers do not block, so a
+slow command in one chat never holds up another. Private replies (duplicate
+submissions) go to the user's private chat with the bot; Telegram only lets a bot
+write to users who pressed Start, so when it refuses, the group gets a deep link
+to open that chat instead of the private text.
+
+Nothing here knows the game: moves are recorded by the command layer before any
+Telegram call, so a failed send never loses a move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import math
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import BotCommand, LinkPreviewOptions, Message, MessageEntity, ReplyParameters, Update
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, CommandHandler, ContextTypes, filters
+
+from .chat import Incoming, Reply
+from .command_table import COMMANDS
+from .discord_adapter import TrackedMessage, TrackedMessages, french_name, platform_id, short_text, split_text
+from .referee import Referee
+from .service import RefereeService
+
+log = logging.getLogger("arbitre.telegram")
+
+TEXT_LIMIT = 4096
+CAPTION_LIMIT = 1024
+DESCRIPTION_LIMIT = 100  # Telegram allows 256; the command menu reads better short
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+START_HELP = (
+    "Bonjour ! Envoyez-moi ici vos coups de duplicate : /jouer H8 VAGUE (ou /play). "
+    "Les autres commandes se tapent dans le groupe ; /aide en donne la liste.\n"
+    "Hi! Send me your duplicate moves here: /play H8 VAGUE (or /jouer). "
+    "Other commands go in the group; /help lists them."
+)
+OPEN_PRIVATE_CHAT = (
+    "{name}pour recevoir mes réponses privées, ouvrez une conversation avec moi et appuyez sur "
+    "Démarrer : {link} · {name_en}to get my private answers, open a chat with me and press Start: {link}"
+)
+
+_BOT_NAME = re.compile(r"^(\s*/[A-Za-z0-9_]+)@[A-Za-z0-9_]+")
+
+
+def utf16_len(text: str) -> int:
+    """Telegram's length unit: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def telegram_text(text: str) -> tuple[str, list[MessageEntity]]:
+    """Plain text and ``pre`` entities for the ``` code blocks (no parse mode, nothing to escape)."""
+    parts: list[str] = []
+    entities: list[MessageEntity] = []
+    position = 0  # UTF-16 length of "\n".join(parts)
+    block: str | None = None  # language of the open block ("" for none)
+    start: int | None = None
+    end = 0
+
+    def close_block() -> None:
+        if start is not None and end > start:
+            entities.append(MessageEntity(MessageEntity.PRE, start, end - start, language=block or None))
+
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            if block is None:
+                block, start = stripped[3:].strip(), None
+            else:
+                close_block()
+                block = None
+            continue
+        if parts:
+            position += 1
+        if block is not None and start is None:
+            start = position
+        parts.append(line)
+        position += utf16_len(line)
+        end = position
+    if block is not None:
+        close_block()
+    return "\n".join(parts), entities
+
+
+def file_url_for(base_url: str) -> str:
+    """The file URL of a Bot API server from its method URL (``.../bot`` -> ``.../file/bot``)."""
+    root = base_url.rstrip("/")
+    root = root[: -len("/bot")] if root.endswith("/bot") else root
+    return root + "/file/bot"
+
+
+def api_url(base_url: str) -> str:
+    """``http://host:8081`` or ``http://host:8081/bot`` -> ``http://host:8081/bot``."""
+    root = base_url.rstrip("/")
+    return root if root.endswith("/bot") else root + "/bot"
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """The command being answered."""
+
+    chat_id: int
+    user_id: int
+    message_id: int
+    thread_id: int | None
+    private: bool
+
+    @property
+    def channel(self) -> str:
+        return f"telegram:{self.chat_id}"
+
+
+_TURN: contextvars.ContextVar[_Turn | None] = contextvars.ContextVar("arbitre_telegram_turn", default=None)
+
+
+class TelegramAdapter:
+    """Telegram <-> command layer. ``adapter.application`` is the PTB application to run."""
+
+    def __init__(self, referee: Referee, token: str, *, base_url: str | None = None,
+                 base_file_url: str | None = None, edit_interval: float = 10.0, admin_ttl: float = 60.0,
+                 tick_seconds: float = 0.5) -> None:
+        self.referee = referee
+        self.edit_interval = edit_interval
+        self.admin_ttl = admin_ttl
+        self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds)
+        self.tracked = TrackedMessages()
+        self._countdowns: set[asyncio.Task[None]] = set()
+        self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        self._names: dict[int, str] = {}
+        self._threads: dict[int, int] = {}
+        self._notes_sent: dict[tuple[int, int], float] = {}
+        builder = (
+            ApplicationBuilder()
+            .token(token)
+            .rate_limiter(AIORateLimiter(max_retries=3))
+            .post_init(self._post_init)
+            .post_stop(self._post_stop)
+            .post_shutdown(self._post_stop)
+        )
+        if base_url:
+            builder = builder.base_url(api_url(base_url)).base_file_url(base_file_url or file_url_for(base_url))
+        self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        new_messages = filters.UpdateType.MESSAGE  # never re-run an edited command
+        self.application.add_handler(
+            CommandHandler("start", self._on_start, filters=new_messages & filters.ChatType.PRIVATE, block=False)
+        )
+        for spec in COMMANDS:
+            names = sorted({spec.name, french_name(spec)})
+            self.application.add_handler(CommandHandler(names, self._on_command, filters=new_messages, block=False))
+        self.application.add_error_handler(self._on_error)
+
+    @property
+    def bot(self) -> Any:
+        return self.application.bot
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    async def _post_init(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        await self.set_commands()
+        self.service.start()
+        log.info("connected to Telegram as @%s", self.bot.username)
+
+    async def _post_stop(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        await self.service.stop()
+        for task in list(self._countdowns):
+            task.cancel()
+        self.tracked.close()
+
+    async def set_commands(self) -> None:
+        """The command menu: English by default, French for French-speaking users."""
+        english = [BotCommand(spec.name, short_text(spec.help_en, DESCRIPTION_LIMIT)) for spec in COMMANDS]
+        french = [BotCommand(french_name(spec), short_text(spec.help_fr, DESCRIPTION_LIMIT)) for spec in COMMANDS]
+        try:
+            await self.bot.set_my_commands(english)
+            await self.bot.set_my_commands(french, language_code="fr")
+        except TelegramError as error:
+            log.warning("could not set the command menu: %s", error)
+
+    def run(self, **polling: Any) -> None:
+        """Long-poll until stopped (Ctrl-C / SIGTERM)."""
+        self.application.run_polling(allowed_updates=[Update.MESSAGE], **polling)
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("error while handling an update", exc_info=context.error)
+
+    # -- incoming ---------------------------------------------------------------------
+
+    async def _on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is not None:
+            await self.bot.send_message(message.chat_id, START_HELP, link_preview_options=NO_PREVIEW)
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user is the group's creator or an administrator (cached ``admin_ttl`` s)."""
+        now = time.monotonic()
+        cached = self._admins.get((chat_id, user_id))
+        if cached is not None and cached[1] > now:
+            return cached[0]
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+            admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+        except TelegramError as error:
+            log.info("could not read the status of %s in %s: %s", user_id, chat_id, error)
+            admin = False
+        if len(self._admins) > 10_000:
+            self._admins.clear()
+        self._admins[(chat_id, user_id)] = (admin, now + self.admin_ttl)
+        return admin
+
+    async def _on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+        if message is None or user is None or chat is None or not message.text:
+            return
+        private = chat.type == ChatType.PRIVATE
+        if private:
+            admin = True  # the private chat with the bot is the user's own
+        elif message.sender_chat is not None and message.sender_chat.id == chat.id:
+            admin = True  # an anonymous administrator speaks as the group
+        else:
+            admin = await self.is_admin(chat.id, user.id)
+        name = user.full_name or user.username or str(user.id)
+        self._names[user.id] = name
+        thread = message.message_thread_id if message.is_topic_message else None
+        if thread is not None:
+            self._threads[chat.id] = thread
+        incoming = Incoming(
+            channel=f"telegram:{chat.id}",
+            user=f"telegram:{user.id}",
+            name=name,
+            text=_BOT_NAME.sub(r"\1", message.text),  # PTB already checked that "@Name" is us
+            private=private,
+            admin=admin,
+        )
+        token = _TURN.set(_Turn(chat.id, user.id, message.message_id, thread, private))
+        try:
+            await self.service.handle(incoming)
+        finally:
+            _TURN.reset(token)
+
+    # -- outgoing ---------------------------------------------------------------------
+
+    def render(self, text: str, deadline: float | None, now: float | None = None) -> str:
+        """The text with the time left (``⏳ 2:30``, by steps of the edit interval)."""
+        if deadline is None:
+            return text
+        remaining = deadline - (time.time() if now is None else now)
+        if remaining <= 0:
+            return text + "\n⌛ 0:00"
+        step = max(1, round(self.edit_interval))
+        shown = math.ceil(remaining / step) * step
+        return text + f"\n⏳ {shown // 60}:{shown % 60:02d}"
+
+    async def deliver(self, replies: list[Reply]) -> None:
+        """Send replies to chats or private chats. Never raises."""
+        turn = _TURN.get()
+        for reply in replies:
+            try:
+                await self._deliver_one(reply, turn)
+            except Exception:
+                log.exception("could not deliver a reply: %s", reply)
+
+    async def _deliver_one(self, reply: Reply, turn: _Turn | None) -> None:
+        tracked = self.tracked.get(reply.edit_key)
+        if tracked is not None:
+            tracked.base, tracked.deadline = reply.text, reply.deadline
+            await tracked.update(self.render(reply.text, reply.deadline), urgent=reply.deadline is None)
+            self._start_countdown(tracked)
+            return
+        text = self.render(reply.text, reply.deadline)
+        channel_id = platform_id(reply.channel or (turn.channel if turn else None), "telegram")
+        if reply.to_user is not None:
+            user_id = platform_id(reply.to_user, "telegram")
+            if user_id is None:
+                log.warning("private reply to a non-Telegram user dropped: %s", reply.to_user)
+                return
+            try:
+                sent = await self._send(user_id, text, reply)
+            except Forbidden as error:  # never pressed Start, or blocked the bot
+                log.info("cannot write to %s privately: %s", user_id, error)
+                await self._open_chat_note(user_id, channel_id)
+                return
+            except BadRequest as error:
+                if "chat not found" not in str(error).lower():
+                    raise
+                await self._open_chat_note(user_id, channel_id)
+                return
+        elif channel_id is not None:
+            thread = turn.thread_id if turn and turn.chat_id == channel_id else self._threads.get(channel_id)
+            reply_to = turn.message_id if turn and turn.chat_id == channel_id and not turn.private else None
+            sent = await self._send(channel_id, text, reply, thread=thread, reply_to=reply_to)
+        else:
+            log.warning("reply with no channel dropped: %s", reply)
+            return
+        text_messages = [m for m in sent if m.text is not None]
+        if text_messages and (reply.edit_key is not None or reply.deadline is not None):
+            key = reply.edit_key or f"deadline:{text_messages[0].chat_id}:{text_messages[0].message_id}"
+            self._track(key, reply, text, text_messages[0])
+
+    async def _send(self, chat_id: int, text: str, reply: Reply, *, thread: int | None = None,
+                    reply_to: int | None = None) -> list[Message]:
+        chunks = split_text(text, TEXT_LIMIT, utf16_len)
+        sent: list[Message] = []
+        common: dict[str, Any] = {"message_thread_id": thread} if thread is not None else {}
+        if reply_to is not None:
+            common["reply_parameters"] = ReplyParameters(reply_to, allow_sending_without_reply=True)
+        if reply.image is not None:
+            caption: str | None = None
+            caption_entities: list[MessageEntity] = []
+            if len(chunks) == 1:
+                plain, entities = telegram_text(chunks[0])
+                if utf16_len(plain) <= CAPTION_LIMIT:
+                    caption, caption_entities, chunks = plain, entities, []
+            sent.append(await self._send_image(chat_id, reply, caption, caption_entities, common))
+            common.pop("reply_parameters", None)
+        for chunk in chunks:
+            plain, entities = telegram_text(chunk)
+            if not plain.strip():
+                continue
+            sent.append(await self.bot.send_message(
+                chat_id, plain, entities=entities or None, link_preview_options=NO_PREVIEW, **common
+            ))
+            common.pop("reply_parameters", None)
+        return sent
+
+    async def _send_image(self, chat_id: int, reply: Reply, caption: str | None,
+                          entities: list[MessageEntity], common: dict[str, Any]) -> Message:
+        assert reply.image is not None
+        name = reply.image_name or "board.png"
+        extra = dict(common, caption=caption, caption_entities=entities or None)
+        try:
+            return await self.bot.send_photo(chat_id, reply.image, filename=name, **extra)
+        except BadRequest as error:  # too large or odd dimensions for a photo: send the file itself
+            log.info("photo refused (%s); sending it as a document", error)
+            return await self.bot.send_document(chat_id, reply.image, filename=name, **extra)
+
+    async def _open_chat_note(self, user_id: int, channel_id: int | None) -> None:
+        """In the group: a deep link to the private chat (never the private text itself)."""
+        if channel_id is None or channel_id == user_id:
+            return
+        now = time.monotonic()
+        if now - self._notes_sent.get((user_id, channel_id), -3600.0) < 60:
+            return
+        self._notes_sent[(user_id, channel_id)] = now
+        name = self._names.get(user_id, "")
+        link = f"https://t.me/{self.bot.username}?start=play"
+        text = OPEN_PRIVATE_CHAT.format(name=f"{name} : " if name else "", name_en=f"{name}: " if name else "",
+                                        link=link)
+        thread = self._threads.get(channel_id)
+        extra: dict[str, Any] = {"message_thread_id": thread} if thread is not None else {}
+        try:
+            await self.bot.send_message(channel_id, text, link_preview_options=NO_PREVIEW, **extra)
+        except TelegramError as error:
+            log.warning("could not post the private-chat link: %s", error)
+
+    def _track(self, key: str, reply: Reply, text: str, message: Message) -> None:
+        chat_id = message.chat_id
+        holder = {"id": message.message_id}
+
+        async def edit(new_text: str) -> None:
+            plain, entities = telegram_text(split_text(new_text, TEXT_LIMIT, utf16_len)[0])
+            try:
+                await self.bot.edit_message_text(plain, chat_id=chat_id, message_id=holder["id"],
+                                                 entities=entities or None, link_preview_options=NO_PREVIEW)
+            except BadRequest as error:
+                reason = str(error).lower()
+                if "not modified" in reason:
+                    return
+                if "not found" in reason and reply.to_user is None:  # deleted: post it again
+                    again = await self.bot.send_message(chat_id, plain, entities=entities or None,
+                                                        link_preview_options=NO_PREVIEW)
+                    holder["id"] = again.message_id
+                    return
+                raise
+
+        item = TrackedMessage(edit, text, self.edit_interval, private=reply.to_user is not None)
+        item.base, item.deadline = reply.text, reply.deadline
+        self.tracked.add(key, item)
+        self._start_countdown(item)
+
+    def _start_countdown(self, item: TrackedMessage) -> None:
+        if item.deadline is None or item.countdown is not None:
+            return
+        task = asyncio.get_running_loop().create_task(self._countdown(item))
+        item.countdown = task
+        self._countdowns.add(task)
+        task.add_done_callback(self._countdowns.discard)
+
+    async def _countdown(self, item: TrackedMessage) -> None:
+        """Edit the time left at each step, no more often than the edit interval."""
+        step = max(1, round(self.edit_interval))
+        try:
+            while item.deadline is not None:
+                remaining = item.deadline - time.time()
+                if remaining <= 0:
+                    await item.update(self.render(item.base, item.deadline), urgent=True)
+                    return
+                to_step = remaining - (math.ceil(remaining / step) - 1) * step
+                allowed = item.last + self.edit_interval - time.monotonic()
+                await asyncio.sleep(min(max(to_step, allowed, 0.05), remaining))
+                if item.deadline is None:
+                    return
+                await item.update(self.render(item.base, item.deadline))
+        finally:
+            item.countdown = None
+

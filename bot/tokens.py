@@ -1,0 +1,150 @@
+"""Bot tokens for the chat adapters: where they come from, and keeping them out of logs.
+
+A token is read, in this order, from:
+
+1. the config file given with ``--config PATH`` (it must exist);
+2. the environment: ``ARBITRE_DISCORD_TOKEN`` / ``ARBITRE_TELEGRAM_TOKEN``;
+3. the default config file ``$XDG_CONFIG_HOME/arbitre/tokens.toml`` (``~/.config/arbitre/tokens.toml``),
+   when it exists.
+
+The config file is TOML and must be readable by its owner only (``chmod 600``)::
+
+    [discord]
+    token = "..."
+
+    [telegram]
+    token = "123456:ABC..."
+
+(``discord = "..."`` and ``telegram = "..."`` at the top level work too.)
+
+Every failure is a :class:`TokenError` whose message is one line and never contains a token.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+ENV_VARS = {"discord": "ARBITRE_DISCORD_TOKEN", "telegram": "ARBITRE_TELEGRAM_TOKEN"}
+PLATFORM_NAMES = {"discord": "Discord", "telegram": "Telegram"}
+MASK = "***"
+
+
+class TokenError(Exception):
+    """A token that cannot be had: missing, unreadable, or in a file others can read."""
+
+
+def default_config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_CONFIG_HOME/arbitre/tokens.toml``, ``~/.config/arbitre/tokens.toml`` by default."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "arbitre" / "tokens.toml"
+
+
+def check_private(path: Path) -> None:
+    """Refuse a token file that the group or others can read."""
+    if os.name == "nt":  # POSIX modes mean nothing there
+        return
+    mode = path.stat().st_mode
+    if mode & (stat.S_IRGRP | stat.S_IROTH):
+        raise TokenError(
+            f"{path} is readable by other users (mode {stat.S_IMODE(mode):04o}); "
+            f"make it private with: chmod 600 {path}"
+        )
+
+
+def read_config(path: Path) -> dict[str, object]:
+    """The parsed token file, after checking who may read it."""
+    try:
+        check_private(path)
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise TokenError(f"token file {path} not found") from None
+    except OSError as error:
+        raise TokenError(f"cannot read token file {path}: {error.strerror or error}") from None
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        # tomllib's messages give a line and column, never the offending text
+        reason = str(error).splitlines()[0] if str(error) else "invalid TOML"
+        raise TokenError(f"token file {path} is not valid TOML: {reason}") from None
+
+
+def _token_in(config: Mapping[str, object], platform: str) -> str | None:
+    section = config.get(platform)
+    if isinstance(section, Mapping):
+        value = section.get("token")
+    else:
+        value = section if section is not None else config.get(f"{platform}_token")
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return None
+
+
+def load_token(platform: str, config: str | os.PathLike[str] | None = None,
+               environ: Mapping[str, str] | None = None) -> str:
+    """The token for ``platform`` ("discord" or "telegram"); :class:`TokenError` when there is none."""
+    env = os.environ if environ is None else environ
+    variable = ENV_VARS[platform]
+    if config is not None:
+        path = Path(config).expanduser()
+        token = _token_in(read_config(path), platform)
+        if token:
+            return token
+        raise TokenError(f"no {platform} token in {path} (expected [{platform}] token = \"...\")")
+    from_env = (env.get(variable) or "").strip()
+    if from_env:
+        return from_env
+    path = default_config_path(env)
+    if path.exists():
+        token = _token_in(read_config(path), platform)
+        if token:
+            return token
+    raise TokenError(
+        f"no {PLATFORM_NAMES[platform]} token: set {variable} or put [{platform}] token = \"...\" "
+        f"in {path} (chmod 600)"
+    )
+
+
+# --- keeping tokens out of logs and error messages ----------------------------------------
+
+
+def mask(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every secret (and, for Telegram tokens, the secret part) replaced by ***."""
+    for secret in secrets:
+        if not secret:
+            continue
+        text = text.replace(secret, MASK)
+        _, colon, key = secret.partition(":")  # Telegram: "123456:SECRET"; the id is not secret
+        if colon and len(key) >= 8:
+            text = text.replace(key, MASK)
+    return text
+
+
+class MaskingFormatter(logging.Formatter):
+    """Formats like the formatter it wraps, then masks the secrets (tracebacks included)."""
+
+    def __init__(self, inner: logging.Formatter | None, secrets: Iterable[str]) -> None:
+        super().__init__()
+        self.inner = inner or logging.Formatter()
+        self.secrets = [s for s in secrets if s]
+
+    def format(self, record: logging.LogRecord) -> str:
+        return mask(self.inner.format(record), self.secrets)
+
+
+def configure_logging(secrets: Iterable[str], level: int = logging.INFO) -> None:
+    """One stderr log for the adapters, with the secrets masked everywhere.
+
+    Arbitre logs at ``level``, the libraries at WARNING: httpx, for one, logs each request
+    URL at INFO level, and Telegram URLs carry the token (masked anyway).
+    """
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("arbitre").setLevel(level)
+    secrets = list(secrets)
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(MaskingFormatter(handler.formatter, secrets))

@@ -1,0 +1,108 @@
+"""``arbitre discord``: run the referee as a Discord bot (slash commands), or register its commands.
+
+``--sync`` registers the slash commands with Discord and exits: run it once after
+installing (and after upgrades), with ``--guild ID`` for instant registration in
+one server, or without for every server (Discord takes up to an hour). Syncing
+never happens at an ordinary start.
+
+``ARBITRE_DISCORD_API`` (read here only) points discord.py at another API base
+URL, such as a test server: ``http://127.0.0.1:8080/api/v10``; its gateway is
+``ARBITRE_DISCORD_GATEWAY``, by default the same host's ``/gateway/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+from pathlib import Path
+from typing import Any, TextIO
+
+EXIT_TOKEN = 2
+
+
+def _point_at_test_api() -> None:
+    api = os.environ.get("ARBITRE_DISCORD_API")
+    if not api:
+        return
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    discord.http.Route.BASE = api.rstrip("/")
+    gateway = os.environ.get("ARBITRE_DISCORD_GATEWAY")
+    if not gateway:
+        url = yarl.URL(api)
+        gateway = str(url.with_scheme("wss" if url.scheme == "https" else "ws").with_path("/gateway/"))
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+
+async def _main(args: argparse.Namespace, token: str, out: TextIO) -> int:
+    from bot.console import data_dir
+    from bot.discord_adapter import DiscordAdapter
+    from bot.lexicons import LexiconRegistry
+    from bot.referee import Referee
+    from bot.storage import SQLiteStorage
+
+    storage = SQLiteStorage(Path(args.db) if args.db else data_dir() / "arbitre.sqlite")
+    try:
+        adapter = DiscordAdapter(Referee(storage, LexiconRegistry().get), message_content=args.message_content)
+        async with adapter.client:
+            if args.sync:
+                await adapter.client.login(token)
+                synced = await adapter.sync(args.guild)
+                where = f"in server {args.guild}" if args.guild else "globally (visible within an hour)"
+                print(f"{len(synced)} slash commands registered {where}", file=out)
+                return 0
+            await adapter.client.start(token)
+        return 0
+    finally:
+        storage.close()
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from bot.tokens import TokenError, configure_logging, load_token, mask
+
+    if args.guild is not None and not args.sync:
+        print("arbitre discord: --guild goes with --sync", file=err)
+        return EXIT_TOKEN
+    try:
+        token = load_token("discord", args.config)
+    except TokenError as error:
+        print(f"arbitre discord: {error}", file=err)
+        return EXIT_TOKEN
+    configure_logging([token])
+
+    import discord
+
+    _point_at_test_api()
+    try:
+        return asyncio.run(_main(args, token, out))
+    except discord.LoginFailure:
+        print("arbitre discord: Discord rejected the token (401 Unauthorized); "
+              "check ARBITRE_DISCORD_TOKEN or the token file", file=err)
+        return EXIT_TOKEN
+    except discord.PrivilegedIntentsRequired:
+        print("arbitre discord: the Message Content intent is not enabled for this bot: enable it in the "
+              "Developer Portal (Bot > Privileged Gateway Intents) or run without --message-content", file=err)
+        return EXIT_TOKEN
+    except KeyboardInterrupt:
+        return 0
+    except (discord.DiscordException, OSError) as error:
+        print(f"arbitre discord: {mask(str(error).splitlines()[0] if str(error) else repr(error), [token])}",
+              file=err)
+        return 1
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("discord", help="run the referee as a Discord bot (slash commands)")
+    parser.add_argument("--sync", action="store_true",
+                        help="register the slash commands with Discord, then exit (once, and after upgrades)")
+    parser.add_argument("--guild", type=int, metavar="ID",
+                        help="with --sync: register in this server only (instant) instead of globally")
+    parser.add_argument("--message-content", action="store_true",
+                        help="also read '!score ...' prefix commands (needs the privileged Message Content intent)")
+    parser.add_argument("--db", help="SQLite file (default: ~/.local/share/arbitre/arbitre.sqlite)")
+    parser.add_argument("--config", metavar="PATH",
+                        help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_DISCORD_TOKEN otherwise)")
+    parser.set_defaults(handler=run)

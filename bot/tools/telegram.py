@@ -1,0 +1,58 @@
+"""``arbitre telegram``: run the referee as a Telegram bot (long polling).
+
+``--base-url`` points it at a self-hosted Bot API server (``telegram-bot-api``),
+e.g. ``http://localhost:8081/bot``; the default is Telegram's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, TextIO
+
+EXIT_TOKEN = 2
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from bot.tokens import TokenError, configure_logging, load_token, mask
+
+    try:
+        token = load_token("telegram", args.config)
+    except TokenError as error:
+        print(f"arbitre telegram: {error}", file=err)
+        return EXIT_TOKEN
+    configure_logging([token])
+
+    from telegram.error import InvalidToken, TelegramError
+
+    from bot.console import data_dir
+    from bot.lexicons import LexiconRegistry
+    from bot.referee import Referee
+    from bot.storage import SQLiteStorage
+    from bot.telegram_adapter import TelegramAdapter
+
+    storage = SQLiteStorage(Path(args.db) if args.db else data_dir() / "arbitre.sqlite")
+    try:
+        adapter = TelegramAdapter(Referee(storage, LexiconRegistry().get), token, base_url=args.base_url)
+        adapter.run()
+        return 0
+    except InvalidToken:
+        print("arbitre telegram: Telegram rejected the token (401 Unauthorized on getMe); "
+              "check ARBITRE_TELEGRAM_TOKEN or the token file", file=err)
+        return EXIT_TOKEN
+    except (TelegramError, OSError) as error:
+        print(f"arbitre telegram: {mask(str(error).splitlines()[0] if str(error) else repr(error), [token])}",
+              file=err)
+        return 1
+    finally:
+        storage.close()
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("telegram", help="run the referee as a Telegram bot (long polling)")
+    parser.add_argument("--base-url", metavar="URL",
+                        help="Bot API server, for a self-hosted telegram-bot-api (default: Telegram's)")
+    parser.add_argument("--db", help="SQLite file (default: ~/.local/share/arbitre/arbitre.sqlite)")
+    parser.add_argument("--config", metavar="PATH",
+                        help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_TELEGRAM_TOKEN otherwise)")
+    parser.set_defaults(handler=run)
