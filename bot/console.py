@@ -73,6 +73,7 @@ class ConsoleRoom:
 
     async def run(self, stdin: TextIO) -> int:
         loop = asyncio.get_running_loop()
+        await self.service.tick()  # after a restart: close the rounds whose time ran out meanwhile
         self.service.start()
         try:
             while True:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -102,7 +103,10 @@ class Referee:
         self.handlers: dict[str, Handler] = {}
         for module in (commands_general, commands_classic, commands_duplicate):
             self.handlers.update(module.HANDLERS)
-        self.tops: dict[tuple[int, int], Any] = {}  # duplicate tops computed while players think
+        # duplicate tops searched in the background while players think
+        self.background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitre-top")
+        self.tops: dict[tuple[int, int, str], Future[Any]] = {}
+        self.warned: set[tuple[int, int]] = set()
 
     def word_list(self, spec: str) -> WordList:
         return self._word_lists(spec)

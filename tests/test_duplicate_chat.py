@@ -1,0 +1,156 @@
+"""Duplicate over chat, in-process with a controlled clock: privacy, late, replaced, restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.chat import Incoming, Reply
+from bot.commands_duplicate import load_game
+from bot.lexicons import LexiconRegistry
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+
+REGISTRY = LexiconRegistry()
+CHANNEL = "club"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def make_referee(path: Path, clock: Clock) -> Referee:
+    return Referee(SQLiteStorage(path), REGISTRY.get, now=clock, images=False)
+
+
+def send(referee: Referee, name: str, text: str, private: bool = False, admin: bool = False) -> list[Reply]:
+    return referee.handle(Incoming(CHANNEL, f"u:{name.lower()}", name, text, private=private, admin=admin))
+
+
+def channel_text(replies: list[Reply]) -> str:
+    return "\n".join(r.text for r in replies if r.to_user is None)
+
+
+def next_draw(referee: Referee, new: str) -> str:
+    """The draw for the next move: the letters kept from the last one, completed with ``new``."""
+    record = referee.storage.active_game(CHANNEL)
+    assert record is not None
+    game = load_game(referee.storage, record)
+    return f"{game.reliquat}+{new[: 7 - len(game.reliquat)]}"
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def test_three_rounds_with_private_submissions(tmp_path: Path, clock: Clock) -> None:
+    referee = make_referee(tmp_path / "d.sqlite", clock)
+    public: list[Reply] = []
+    public += send(referee, "Ref", "/duplicate 1 manuel")
+    assert "tirages manuels" in channel_text(public)
+    draw = send(referee, "Ref", "/tirage ACEHNTZ")
+    assert "Coup 1 — tirage : ACEHNTZ" in draw[0].text and draw[0].deadline == clock.t + 60
+    public += draw
+
+    ack = send(referee, "Ben", "/jouer H4 CHANTEZ", private=True)
+    assert ack[0].to_user == "u:ben" and "Reçu pour le coup 1 : H4 CHANTEZ" in ack[0].text
+    first = send(referee, "Cy", "/jouer H8 ZZZ", private=True)
+    assert first[0].to_user == "u:cy" and "vaudra 0" in first[0].text
+    replaced = send(referee, "Cy", "/jouer H6 CHANT", private=True)
+    assert "(remplace H8 ZZZ)" in replaced[0].text
+    refused = send(referee, "Dan", "/jouer H8 ZETA")  # in the open: refused, not recorded
+    assert refused[0].to_user is None and "en message privé" in refused[0].text
+    public += refused
+
+    clock.t += 31
+    warning = referee.tick()
+    assert [r.text for r in warning] == ["Coup 1 : plus que 29 secondes !"]
+    assert referee.tick() == []  # warned once
+    public += warning
+
+    clock.t += 30  # one second past the deadline, before the clock's next tick
+    late = send(referee, "Dan", "/jouer H8 ZETA", private=True)
+    assert late[0].to_user == "u:dan"
+    clock.t += 0.5
+    results = referee.tick()
+    text = channel_text(results)
+    assert "Coup 1 — tirage ACEHNTZ" in text and "Top : " in text
+    assert "Ben : H4 CHANTEZ" in text and "Cy : H6 CHANT" in text
+    assert "Dan : H8 ZETA 0 — hors délai" in text
+    assert "Classement après 1 coup(s)" in text
+    # before the close, nothing anyone submitted reached the channel
+    before_close = channel_text(public)
+    for secret in ("CHANTEZ", "ZZZ", "CHANT ", "ZETA"):
+        assert secret not in before_close.replace("ACEHNTZ", "")
+
+    # round 2 and 3, closed by the referee
+    send(referee, "Ref", f"/tirage {next_draw(referee, 'EEIKLRS')}")
+    send(referee, "Ben", "/jouer 8H KIR", private=True)
+    closed = channel_text(send(referee, "Ref", "/cloture"))
+    assert "Coup 2" in closed and "Cy : pas de réponse, 0" in closed
+    send(referee, "Ref", f"/tirage {next_draw(referee, 'AEINRST')}")
+    closed = channel_text(send(referee, "Ref", "/cloture"))
+    assert "Classement après 3 coup(s)" in closed
+
+    record = referee.storage.active_game(CHANNEL)
+    assert record is not None
+    game = load_game(referee.storage, record)
+    standings = {s.player: s for s in game.standings()}
+    tops = game.tops_total
+    assert set(standings) == {"Ben", "Cy", "Dan"}
+    assert standings["Dan"].total == 0 and standings["Dan"].gap == -tops
+    ben = standings["Ben"]
+    assert ben.gap == ben.total - tops and ben.percent == round(100 * ben.total / tops, 1)
+    sheet = channel_text(send(referee, "Ben", "/feuille"))
+    assert "ACEHNTZ" in sheet and sheet.count("\n") >= 4
+
+
+def test_restart_closes_overdue_round_with_what_was_submitted(tmp_path: Path, clock: Clock) -> None:
+    path = tmp_path / "r.sqlite"
+    first = make_referee(path, clock)
+    send(first, "Ref", "/duplicate 1 manuel")
+    send(first, "Ref", "/tirage ACEHNTZ")
+    send(first, "Ben", "/jouer H4 CHANTEZ", private=True)
+    first.storage.close()  # the bot stops
+
+    clock.t += 120  # the deadline passes while the bot is down
+    second = make_referee(path, clock)
+    text = channel_text(second.tick())
+    assert "Coup 1 — tirage ACEHNTZ" in text and "Ben : H4 CHANTEZ" in text
+    assert second.storage.deadlines() == []
+
+
+def test_restart_resumes_a_running_round(tmp_path: Path, clock: Clock) -> None:
+    path = tmp_path / "s.sqlite"
+    first = make_referee(path, clock)
+    send(first, "Ref", "/duplicate 1 manuel")
+    send(first, "Ref", "/tirage ACEHNTZ")
+    send(first, "Ben", "/jouer H4 CHANTEZ", private=True)
+    first.storage.close()
+
+    clock.t += 10
+    second = make_referee(path, clock)
+    assert second.tick() == []  # still running
+    send(second, "Cy", "/jouer H6 CHANT", private=True)
+    clock.t += 60
+    text = channel_text(second.tick())
+    assert "Ben : H4 CHANTEZ" in text and "Cy : H6 CHANT" in text
+
+
+def test_english_channel_and_automatic_draws(tmp_path: Path, clock: Clock) -> None:
+    referee = make_referee(tmp_path / "e.sqlite", clock)
+    for text in ("/settings edition en", "/settings language en"):
+        send(referee, "Ref", text, admin=True)
+    replies = send(referee, "Ref", "/duplicate 2")
+    text = channel_text(replies)
+    assert "Duplicate game (en, 2 min per move, automatic draws)" in text
+    assert "Move 1 — draw: " in text
+    clock.t += 121
+    closed = channel_text(referee.tick())
+    assert "Move 1 — draw " in closed and "Top: " in closed and "Move 2 — draw: " in closed
