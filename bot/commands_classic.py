@@ -8,6 +8,7 @@ from core.board import Board
 from core.edition import edition_by_code
 from core.events import Challenge, End, Event, Exchange, Join, Pass, Penalty, Play, Undo, event_from_dict, event_to_dict
 from core.game import ClassicGame, SheetLine
+from core.gcg import write_gcg
 from core.notation import notation_by_name
 from core.placement import validate_move
 from core.notation import parse_move
@@ -408,9 +409,7 @@ def cmd_export(ctx: Context) -> None:
         commands_duplicate.export(ctx, record)
         return
     _, game = load_classic(ctx)
-    from core.gcg import export_gcg
-
-    ctx.reply("```\n" + export_gcg(game) + "```")
+    ctx.reply("```\n" + write_gcg(game) + "```")
 
 
 HANDLERS = {

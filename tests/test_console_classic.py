@@ -78,6 +78,7 @@ Ann: /challenge QI
 Bob: /exchange 3
 Ann: /board
 Ann: /unseen
+Ann: /export
 Ann: /end Ann= Bob=QI
 """
 
@@ -95,6 +96,8 @@ def test_classic_game_in_english_gcg(tmp_path: Path) -> None:
         assert image.format == "PNG" and image.size == (30 * 2 + 44 * 15,) * 2
     assert image_path.stat().st_size < 200_000
     assert "Unseen tiles" in "\n".join(out)
+    export = next(r for r in out if "#player1" in r)
+    assert ">Ann: " in export and "8G ZAX +38 38" in export
     assert "Game over." in out[-1]
 
 

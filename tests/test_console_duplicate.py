@@ -1,0 +1,69 @@
+"""A duplicate game typed into the console adapter across restarts (real processes, one SQLite file)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from bot.commands_duplicate import load_game
+from bot.storage import SQLiteStorage
+
+from .transcripts import replies, run_console
+
+
+def reliquat(db: Path) -> str:
+    store = SQLiteStorage(db)
+    try:
+        record = store.active_game("console")
+        assert record is not None
+        return load_game(store, record).reliquat
+    finally:
+        store.close()
+
+
+def draw_after(db: Path, new: str) -> str:
+    kept = reliquat(db)
+    return f"{kept}+{new[: 7 - len(kept)]}" if kept else new
+
+
+def test_duplicate_transcript_with_restarts(tmp_path: Path) -> None:
+    db = tmp_path / "dup.sqlite"
+    # session 1: round 1 opens (3 s clock); three players submit privately, one twice
+    first = run_console(
+        "Ref: /duplicate 0.05 manuel\n"
+        "Ref: /tirage ACEHNTZ\n"
+        "Ben> /jouer H4 CHANTEZ\n"
+        "Cy> /jouer H8 ZZZ\n"
+        "Cy> /jouer H6 CHANT\n"
+        "Dan> /jouer H7 ZEBRE\n"
+        "Dan: /jouer H8 ZETA\n",
+        db,
+    )
+    channel_before_close = "\n".join(line for line in first.splitlines() if not line.startswith("[->"))
+    for secret in ("H4 CHANTEZ", "ZZZ", "H6 CHANT", "ZEBRE", "ZETA"):
+        assert secret not in channel_before_close
+    assert "[-> ben] Reçu pour le coup 1 : H4 CHANTEZ" in first
+    assert "(remplace H8 ZZZ)" in first
+    assert "[-> dan] Reçu pour le coup 1 : H7 ZEBRE, mais il vaudra 0" in first
+    assert "[#console] Votre coup doit rester secret" in first
+
+    time.sleep(3.5)  # the deadline passes while the bot is stopped
+    # session 2: the overdue round is closed at start-up with what was submitted; a late move
+    second = replies(run_console("Dan> /jouer H8 ZETA\n", db))
+    results = second[0]
+    assert "Coup 1 — tirage ACEHNTZ" in results and "Top : " in results
+    assert "Ben : H4 CHANTEZ" in results and "Cy : H6 CHANT" in results
+    assert "Dan : H7 ZEBRE 0 — lettres absentes du tirage : B, E, R" in results
+    assert "Trop tard pour le coup 1" in second[-1]
+
+    # session 3: round 2 closed by the clock while the console runs
+    third = replies(run_console(f"Ref: /tirage {draw_after(db, 'EEIKLRS')}\nBen> /jouer 8H KIR\n:sleep 4.5\n", db))
+    assert any("plus que" in r for r in third)  # the warning
+    assert any("Coup 2 — tirage" in r and "Cy : pas de réponse, 0" in r for r in third)
+
+    # session 4 opens round 3 and stops in the middle; session 5 resumes it and loses nothing
+    run_console(f"Ref: /tirage {draw_after(db, 'AEINRST')}\nBen> /jouer H2 AA\n", db)
+    fifth = replies(run_console("Cy> /jouer H2 AA\n:sleep 4.5\nBen: /classement\n", db))
+    closing = next(r for r in fifth if "Coup 3 — tirage" in r)
+    assert "Ben : H2 AA" in closing and "Cy : H2 AA" in closing
+    assert "Classement après 3 coup(s)" in fifth[-1]
