@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import time
 from pathlib import Path
@@ -21,7 +20,6 @@ if TYPE_CHECKING:  # imported when the command runs, so that other commands neve
     from core.lexicon import Lexicon
     from core.movegen import Play
 
-LEXICON_DIR = Path(__file__).resolve().parents[2] / "lexicons"
 
 
 class ToolError(Exception):
@@ -29,18 +27,13 @@ class ToolError(Exception):
 
 
 def load_lexicon(spec: str) -> Lexicon:
-    """The word list ``fr``, ``en`` (bundled) or at a path (plain or gzip text, one word per line)."""
-    from core.lexicon import Lexicon
+    """The word list ``fr``, ``en`` (bundled) or at a path, from the compiled cache when it is there."""
+    from bot.lexicons import WordListError, load
 
-    path = LEXICON_DIR / f"{spec}.txt.gz" if spec in ("fr", "en") else Path(spec).expanduser()
     try:
-        raw = path.read_bytes()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        words = raw.decode("utf-8").split()
-    except (OSError, UnicodeDecodeError, EOFError) as error:
+        return load(spec)[0]
+    except WordListError as error:
         raise ToolError(f"word list {spec!r}: {error}") from None
-    return Lexicon.from_words(words, name=spec, skip_invalid=True)
 
 
 def board_from_moves(text: str, notation: Notation) -> Board:
