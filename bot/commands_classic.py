@@ -3,6 +3,8 @@ and the views /sheet /board /unseen /export (which also serve duplicate games)."
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.adjudication import adjudicate, normalise_query
 from core.board import Board
 from core.edition import edition_by_code
@@ -36,18 +38,25 @@ def build_game(record: GameRecord, events: list[Event]) -> ClassicGame:
     )
 
 
+def build_from_data(record: GameRecord, events: list[dict[str, Any]]) -> ClassicGame:
+    return build_game(record, [event_from_dict(data) for data in events])
+
+
+def apply_data(game: ClassicGame, data: dict[str, Any]) -> None:
+    game.push(event_from_dict(data))
+
+
 def load_classic(ctx: Context) -> tuple[GameRecord, ClassicGame]:
     record = ctx.storage.active_game(ctx.message.channel)
     if record is None or record.kind != "classic":
         raise UserError("no_classic_game")
-    events = [event_from_dict(e.data) for e in ctx.storage.events(record.id)]
-    return record, build_game(record, events)
+    return record, ctx.referee.classic_games.load(ctx.storage, record)
 
 
 def record_event(ctx: Context, record: GameRecord, game: ClassicGame, event: Event) -> None:
     """Apply an event (validating it) and append it to the log, in the command's transaction."""
     game.push(event)
-    ctx.storage.append_event(record.id, event_to_dict(event), ctx.message.user)
+    ctx.referee.classic_games.append(ctx.storage, record, game, event_to_dict(event), ctx.message.user)
 
 
 def player_of(ctx: Context, game: ClassicGame) -> str | None:

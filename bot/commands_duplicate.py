@@ -52,20 +52,34 @@ WARNING_SECONDS = 30
 
 
 def load_game(storage: Storage, record: GameRecord) -> DuplicateGame:
-    events = [event_from_dict(e.data) for e in storage.events(record.id)]
-    return DuplicateGame.from_events(events)
+    """The game rebuilt from all its stored events."""
+    return build_from_data(record, [e.data for e in storage.events(record.id)])
 
 
-def save(storage: Storage, record: GameRecord, events: list[DuplicateEvent], author: str) -> None:
+def build_from_data(record: GameRecord, events: list[dict[str, Any]]) -> DuplicateGame:
+    return DuplicateGame.from_events(event_from_dict(data) for data in events)
+
+
+def apply_data(game: DuplicateGame, data: dict[str, Any]) -> None:
+    game.apply(event_from_dict(data))
+
+
+def game_of(referee: Referee, record: GameRecord) -> DuplicateGame:
+    """The game, from the referee's cache brought up to date."""
+    return referee.duplicate_games.load(referee.storage, record)
+
+
+def save(referee: Referee, record: GameRecord, game: DuplicateGame, events: list[DuplicateEvent], author: str) -> None:
+    """Store events the game has already applied."""
     for event in events:
-        storage.append_event(record.id, event_to_dict(event), author)
+        referee.duplicate_games.append(referee.storage, record, game, event_to_dict(event), author)
 
 
 def active_duplicate(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     record = ctx.storage.active_game(ctx.message.channel)
     if record is None or record.kind != "duplicate":
         raise UserError("dup_none")
-    return record, load_game(ctx.storage, record)
+    return record, game_of(ctx.referee, record)
 
 
 # --- the top, computed while players think -----------------------------------------------
@@ -205,7 +219,7 @@ def open_next_round(referee: Referee, storage: Storage, record: GameRecord, game
         events = game.draw(random.Random(), at=now)
     except NoDrawPossibleError as error:
         return finish(storage, record, game, lang, explain(error, lang))
-    save(storage, record, events, "clock")
+    save(referee, record, game, events, "clock")
     round_ = game.current
     assert round_ is not None
     storage.set_deadline(record.id, round_.number, game.deadline(round_))
@@ -226,7 +240,7 @@ def close_round(referee: Referee, storage: Storage, record: GameRecord, game: Du
     assert round_ is not None
     lexicon = referee.word_list(record.setup["lexicon"])
     event = game.close_round(top_finder(referee, record, game), lexicon)
-    save(storage, record, [event], author)
+    save(referee, record, game, [event], author)
     storage.set_deadline(record.id, round_.number, None)
     referee.warned.discard((record.id, round_.number))
     closed = game.closed_rounds[-1]
@@ -255,7 +269,7 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
         if now >= deadline.at:
             with storage.transaction():
                 record = storage.game(deadline.game)
-                game = load_game(storage, record)
+                game = game_of(referee, record)
                 current = game.current
                 if record.status != "active" or current is None or current.number != deadline.round:
                     storage.set_deadline(deadline.game, deadline.round, None)
@@ -293,7 +307,7 @@ def cmd_duplicate(ctx: Context) -> None:
     }
     ctx.word_list(settings.lexicon)  # fail now, not at the first closing, if the list is unusable
     record = ctx.storage.create_game(ctx.message.channel, "duplicate", ctx.message.user, setup)
-    save(ctx.storage, record, list(game.events), ctx.message.user)
+    save(ctx.referee, record, game, list(game.events), ctx.message.user)
     mode = ctx.say("dup_mode_manual" if manual else "dup_mode_auto")
     ctx.reply(ctx.say("dup_started", edition=settings.edition, minutes=_minutes_text(minutes), mode=mode))
     ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
@@ -309,12 +323,12 @@ def cmd_draw(ctx: Context) -> None:
         round_ = game.current
         rejected = str(round_.draw) if round_ is not None and round_.draw is not None else ""
         event = game.reject_draw()
-        save(ctx.storage, record, [event], ctx.message.user)
+        save(ctx.referee, record, game, [event], ctx.message.user)
         ctx.storage.set_deadline(record.id, game.move_number, None)
         ctx.reply(ctx.say("dup_draw_rejected", draw=rejected))
         return
     event = game.draw_manual(text.upper(), at=ctx.referee.now())
-    save(ctx.storage, record, [event], ctx.message.user)
+    save(ctx.referee, record, game, [event], ctx.message.user)
     round_ = game.current
     assert round_ is not None
     ctx.storage.set_deadline(record.id, round_.number, game.deadline(round_))
@@ -335,13 +349,13 @@ def _game_for_player(ctx: Context) -> GameRecord:
 def _ensure_player(ctx: Context, record: GameRecord, game: DuplicateGame) -> str:
     name = ctx.message.name.strip()[:32] or ctx.message.user
     if name not in game.players:
-        save(ctx.storage, record, [game.join(name)], ctx.message.user)
+        save(ctx.referee, record, game, [game.join(name)], ctx.message.user)
     ctx.storage.add_player(record.id, ctx.message.user, name)
     return name
 
 
 def join(ctx: Context, record: GameRecord) -> None:
-    game = load_game(ctx.storage, record)
+    game = game_of(ctx.referee, record)
     name = ctx.message.name.strip()[:32]
     if name in game.players:
         ctx.storage.add_player(record.id, ctx.message.user, name)
@@ -356,7 +370,7 @@ def cmd_play(ctx: Context) -> None:
         raise UserError("dup_not_private")
     record = _game_for_player(ctx)
     lang = ctx.storage.channel(record.channel).language
-    game = load_game(ctx.storage, record)
+    game = game_of(ctx.referee, record)
     if not ctx.args.strip():
         raise UserError("usage", usage=ctx.spec.usage(lang))
     round_ = game.current
@@ -371,7 +385,7 @@ def cmd_play(ctx: Context) -> None:
     previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
     now = ctx.referee.now()
     event = game.submit(player, move, claimed, at=now)
-    save(ctx.storage, record, [event], ctx.message.user)
+    save(ctx.referee, record, game, [event], ctx.message.user)
     preview = game.preview(player, move)
     replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
     if preview.valid:
@@ -402,39 +416,39 @@ def cmd_standings(ctx: Context) -> None:
 
 def end(ctx: Context, record: GameRecord) -> None:
     ctx.require_control(record)
-    game = load_game(ctx.storage, record)
+    game = game_of(ctx.referee, record)
     ctx.replies += finish(ctx.storage, record, game, ctx.lang, "/end" if ctx.lang == "en" else "/fin")
 
 
 def sheet(ctx: Context, record: GameRecord) -> None:
-    game = load_game(ctx.storage, record)
+    game = game_of(ctx.referee, record)
     ctx.reply("```\n" + game.record_text() + "\n```")
 
 
 def board(ctx: Context, record: GameRecord) -> None:
     from .commands_classic import send_board
 
-    game = load_game(ctx.storage, record)
+    game = game_of(ctx.referee, record)
     last_round = game.closed_rounds[-1] if game.closed_rounds else None
     last = [(c.row, c.col) for c in last_round.top.new_tiles] if last_round and last_round.top else []
     send_board(ctx, game.board, game.edition.code, game.notation.value, last)
 
 
 def unseen(ctx: Context, record: GameRecord) -> None:
-    game = load_game(ctx.storage, record)
+    game = game_of(ctx.referee, record)
     letters = "".join(sorted(game.bag.tiles)) if hasattr(game.bag, "tiles") else ""
     ctx.reply(ctx.say("unseen", count=len(letters), letters=letters, bag=len(letters)))
 
 
 def export(ctx: Context, record: GameRecord) -> None:
-    game = load_game(ctx.storage, record)
+    game = game_of(ctx.referee, record)
     ctx.reply("```\n" + game.record_text() + "\n```")
 
 
 def current_board(ctx: Context, record: GameRecord | None) -> Board:
     if record is None or record.kind != "duplicate":
         return Board()
-    return load_game(ctx.storage, record).board
+    return game_of(ctx.referee, record).board
 
 
 HANDLERS = {

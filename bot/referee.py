@@ -18,6 +18,7 @@ from core.adjudication import WordList
 from core.errors import ArbitreError
 
 from .chat import CommandLine, Incoming, Reply, read_command
+from .game_cache import GameCache
 from .command_table import CommandSpec, find
 from .lexicons import WordListError
 from .messages import explain, say
@@ -107,6 +108,8 @@ class Referee:
         self.background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitre-top")
         self.tops: dict[tuple[int, int, str], Future[Any]] = {}
         self.warned: set[tuple[int, int]] = set()
+        self.classic_games = GameCache(commands_classic.build_from_data, commands_classic.apply_data)
+        self.duplicate_games = GameCache(commands_duplicate.build_from_data, commands_duplicate.apply_data)
 
     def word_list(self, spec: str) -> WordList:
         return self._word_lists(spec)
@@ -127,16 +130,27 @@ class Referee:
         try:
             with self.storage.transaction():
                 self.handlers[spec.name](context)
-        except UserError as error:
-            return [self._error_reply(context, say(settings.language, error.key, **error.values))]
-        except ArbitreError as error:
-            return [self._error_reply(context, explain(error, settings.language, settings.notation))]
-        except WordListError as error:
-            return [self._error_reply(context, str(error))]
-        except Exception:
-            log.exception("command failed: %s", message)
-            return [self._error_reply(context, say(settings.language, "apology"))]
+        except Exception as error:
+            self.forget_games()  # the transaction rolled back: in-memory games must follow
+            return [self._error_reply(context, self._explain(error, settings, message))]
         return context.replies
+
+    @staticmethod
+    def _explain(error: Exception, settings: ChannelSettings, message: Incoming) -> str:
+        """The polite message for a failed command; unexpected errors are logged once."""
+        if isinstance(error, UserError):
+            return say(settings.language, error.key, **error.values)
+        if isinstance(error, ArbitreError):
+            return explain(error, settings.language, settings.notation)
+        if isinstance(error, WordListError):
+            return str(error)
+        log.error("command failed: %s", message, exc_info=error)
+        return say(settings.language, "apology")
+
+    def forget_games(self) -> None:
+        """Drop the in-memory games (they are rebuilt from storage on the next command)."""
+        self.classic_games.clear()
+        self.duplicate_games.clear()
 
     @staticmethod
     def _error_reply(context: Context, text: str) -> Reply:
@@ -150,5 +164,6 @@ class Referee:
         try:
             return clock_tick(self, self.now() if now is None else now)
         except Exception:
+            self.forget_games()
             log.exception("clock tick failed")
             return []

@@ -86,7 +86,7 @@ class Storage(Protocol):
     def create_game(self, channel: str, kind: str, referee: str, setup: dict[str, Any]) -> GameRecord: ...
     def set_game_status(self, game_id: int, status: str) -> None: ...
     def update_setup(self, game_id: int, setup: dict[str, Any]) -> None: ...
-    def events(self, game_id: int) -> list[StoredEvent]: ...
+    def events(self, game_id: int, after: int = 0) -> list[StoredEvent]: ...
     def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent: ...
     def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None: ...
     def deadlines(self) -> list[Deadline]: ...
@@ -244,10 +244,13 @@ class SQLiteStorage:
         with self.transaction():
             self.db["games"].update(game_id, {"setup": json.dumps(setup, ensure_ascii=False)})
 
-    def events(self, game_id: int) -> list[StoredEvent]:
+    def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
+        """The game's events in order, those after sequence number ``after`` only."""
         return [
             StoredEvent(row["game"], row["seq"], json.loads(row["data"]), row["author"], row["at"])
-            for row in self.db["events"].rows_where("game = ?", [game_id], order_by="seq")
+            for row in self.db["events"].rows_where(
+                "game = ? and seq > ?", [game_id, after], order_by="seq"
+            )
         ]
 
     def append_event(
@@ -375,8 +378,8 @@ class MemoryStorage:
         with self.transaction():
             self._games[game_id] = replace(self._games[game_id], setup=dict(setup))
 
-    def events(self, game_id: int) -> list[StoredEvent]:
-        return list(self._events.get(game_id, []))
+    def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
+        return [e for e in self._events.get(game_id, []) if e.seq > after]
 
     def append_event(
         self, game_id: int, data: dict[str, Any], author: str, at: float | None = None
