@@ -3,7 +3,8 @@ and the views /sheet /board /unseen /export (which also serve duplicate games)."
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, Callable
 
 from core.adjudication import adjudicate, normalise_query
 from core.board import Board
@@ -18,7 +19,7 @@ from core.rules import RULE_SETS, rule_set_by_code
 from core.scoring import MoveScore, score_placement
 
 from . import commands_duplicate
-from .referee import Context, UserError
+from .referee import Context, Handler, UserError
 from .render import board_png, board_text, table
 from .storage import GameRecord
 
@@ -57,6 +58,23 @@ def record_event(ctx: Context, record: GameRecord, game: ClassicGame, event: Eve
     """Apply an event (validating it) and append it to the log, in the command's transaction."""
     game.push(event)
     ctx.referee.classic_games.append(ctx.storage, record, game, event_to_dict(event), ctx.message.user)
+
+
+def or_duplicate(duplicate_view: Callable[[Context, GameRecord], None]) -> Callable[[Handler], Handler]:
+    """A command that serves duplicate games too: the channel's duplicate game goes to ``duplicate_view``."""
+
+    def wrap(classic: Handler) -> Handler:
+        @functools.wraps(classic)
+        def handler(ctx: Context) -> None:
+            record = ctx.storage.active_game(ctx.message.channel)
+            if record is not None and record.kind == "duplicate":
+                duplicate_view(ctx, record)
+            else:
+                classic(ctx)
+
+        return handler
+
+    return wrap
 
 
 def player_of(ctx: Context, game: ClassicGame) -> str | None:
@@ -144,11 +162,8 @@ def cmd_new(ctx: Context) -> None:
         ctx.reply(text)
 
 
+@or_duplicate(commands_duplicate.join)
 def cmd_join(ctx: Context) -> None:
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is not None and record.kind == "duplicate":
-        commands_duplicate.join(ctx, record)
-        return
     record, game = load_classic(ctx)
     record_event(ctx, record, game, Join(ctx.message.name[:32]))
     ctx.reply(ctx.say("joined", player=ctx.message.name, players=", ".join(game.players)))
@@ -269,9 +284,6 @@ def cmd_penalty(ctx: Context) -> None:
 
 
 def cmd_undo(ctx: Context) -> None:
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is not None and record.kind == "duplicate":
-        raise UserError("no_classic_game")
     record, game = load_classic(ctx)
     ctx.require_control(record)
     last = ""
@@ -301,11 +313,8 @@ def parse_racks(args: str, game: ClassicGame) -> tuple[tuple[str, str], ...]:
     return tuple(racks.items())
 
 
+@or_duplicate(commands_duplicate.end)
 def cmd_end(ctx: Context) -> None:
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is not None and record.kind == "duplicate":
-        commands_duplicate.end(ctx, record)
-        return
     record, game = load_classic(ctx)
     ctx.require_control(record)
     record_event(ctx, record, game, End(parse_racks(ctx.args, game)))
@@ -375,20 +384,14 @@ def last_squares(line: SheetLine | None) -> list[tuple[int, int]]:
     return [(c.row, c.col) for c in line.placement.new_tiles]
 
 
+@or_duplicate(commands_duplicate.sheet)
 def cmd_sheet(ctx: Context) -> None:
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is not None and record.kind == "duplicate":
-        commands_duplicate.sheet(ctx, record)
-        return
     _, game = load_classic(ctx)
     ctx.reply(sheet_text(ctx, game))
 
 
+@or_duplicate(commands_duplicate.board)
 def cmd_board(ctx: Context) -> None:
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is not None and record.kind == "duplicate":
-        commands_duplicate.board(ctx, record)
-        return
     _, game = load_classic(ctx)
     last = last_squares(next((l for l in reversed(game.lines) if l.kind == "play"), None))
     send_board(ctx, game.board, game.edition.code, game.notation.value, last)
@@ -401,22 +404,16 @@ def send_board(ctx: Context, board: Board, edition: str, notation: str, last: li
     ctx.reply(text, image=image)
 
 
+@or_duplicate(commands_duplicate.unseen)
 def cmd_unseen(ctx: Context) -> None:
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is not None and record.kind == "duplicate":
-        commands_duplicate.unseen(ctx, record)
-        return
     _, game = load_classic(ctx)
     unseen = game.unseen()
     letters = " ".join(f"{letter}{'x' + str(n) if n > 1 else ''}" for letter, n in sorted(unseen.items()))
     ctx.reply(ctx.say("unseen", count=sum(unseen.values()), letters=letters, bag=game.bag_count()))
 
 
+@or_duplicate(commands_duplicate.export)
 def cmd_export(ctx: Context) -> None:
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is not None and record.kind == "duplicate":
-        commands_duplicate.export(ctx, record)
-        return
     _, game = load_classic(ctx)
     ctx.reply("```\n" + write_gcg(game) + "```")
 
