@@ -4,6 +4,7 @@ and the views /sheet /board /unseen /export (which also serve duplicate games)."
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from typing import Any, Callable
 
 from core.adjudication import adjudicate, normalise_query
@@ -408,8 +409,12 @@ def send_board(ctx: Context, board: Board, edition: str, notation: str, last: li
 def cmd_unseen(ctx: Context) -> None:
     _, game = load_classic(ctx)
     unseen = game.unseen()
-    letters = " ".join(f"{letter}{'x' + str(n) if n > 1 else ''}" for letter, n in sorted(unseen.items()))
-    ctx.reply(ctx.say("unseen", count=sum(unseen.values()), letters=letters, bag=game.bag_count()))
+    ctx.reply(ctx.say("unseen", count=sum(unseen.values()), letters=tiles_text(unseen), bag=game.bag_count()))
+
+
+def tiles_text(tiles: Counter[str]) -> str:
+    """``?x2 Ax6 B ...``: each tile with its count."""
+    return " ".join(f"{tile}{'x' + str(n) if n > 1 else ''}" for tile, n in sorted(tiles.items()))
 
 
 @or_duplicate(commands_duplicate.export)

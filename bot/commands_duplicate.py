@@ -10,11 +10,13 @@ before, closes rounds when time is up (also after a restart) and draws the next.
 from __future__ import annotations
 
 import random
+from collections import Counter
 import time
 from concurrent.futures import Future
 from typing import Any
 
 from core.board import Board
+from core.draw import unseen_tiles
 from core.duplicate import (
     DuplicateEvent,
     DuplicateGame,
@@ -435,9 +437,11 @@ def board(ctx: Context, record: GameRecord) -> None:
 
 
 def unseen(ctx: Context, record: GameRecord) -> None:
+    from .commands_classic import tiles_text
+
     game = game_of(ctx.referee, record)
-    letters = "".join(sorted(game.bag.tiles)) if hasattr(game.bag, "tiles") else ""
-    ctx.reply(ctx.say("unseen", count=len(letters), letters=letters, bag=len(letters)))
+    unseen = Counter(unseen_tiles(game.edition, game.board))
+    ctx.reply(ctx.say("unseen", count=sum(unseen.values()), letters=tiles_text(unseen), bag=len(game.bag)))
 
 
 def export(ctx: Context, record: GameRecord) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from .board import Board, Tile
+from .draw import unseen_tiles
 from .edition import JOKER, Edition, fold_accents
 from .errors import (
     DuplicatePlayerError,
@@ -166,10 +167,7 @@ class ClassicGame:
 
     def unseen(self) -> Counter[str]:
         """Tiles not on the board (``?`` for jokers): the bag plus every rack."""
-        counts: Counter[str] = Counter(self.edition.bag())
-        for _, _, tile in self.board.tiles():
-            counts[JOKER if tile.joker else tile.letter] -= 1
-        return +counts
+        return Counter(unseen_tiles(self.edition, self.board))
 
     def bag_count(self) -> int:
         """Tiles left in the bag when every rack is full."""

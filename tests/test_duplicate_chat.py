@@ -154,3 +154,23 @@ def test_english_channel_and_automatic_draws(tmp_path: Path, clock: Clock) -> No
     clock.t += 121
     closed = channel_text(referee.tick())
     assert "Move 1 — draw " in closed and "Top: " in closed and "Move 2 — draw: " in closed
+
+
+def test_views_of_a_duplicate_game(tmp_path: Path, clock: Clock) -> None:
+    referee = make_referee(tmp_path / "v.sqlite", clock)
+    send(referee, "Ref", "/duplicate 1 manuel")
+    send(referee, "Ref", "/tirage ACEHNTZ")
+    (unseen,) = send(referee, "Ana", "/reste")
+    assert "Lettres non visibles (102)" in unseen.text and "Dans le sac (chevalets pleins) : 95" in unseen.text
+    send(referee, "Ref", "/cloture")
+    (board,) = send(referee, "Ana", "/grille")
+    assert "CHANTEZ" in board.text.replace(" ", "").replace(">", "")
+    (unseen,) = send(referee, "Ana", "/reste")
+    assert "Lettres non visibles (95)" in unseen.text
+    (standings,) = send(referee, "Ana", "/classement")
+    assert "Classement après 1 coup(s)" in standings.text
+    (export,) = send(referee, "Ana", "/export")
+    assert "ACEHNTZ" in export.text
+    ended = send(referee, "Ref", "/fin")
+    assert "Fin de la partie duplicate" in ended[0].text
+    assert referee.storage.active_game(CHANNEL) is None
