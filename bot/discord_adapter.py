@@ -16,10 +16,11 @@ import asyncio
 import contextvars
 import io
 import logging
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Optional
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -53,6 +54,7 @@ DMS_CLOSED = (
     "only you will see my answer."
 )
 NOTHING_TO_SAY = "✓"
+_MENTION = re.compile(r"<@!?(\d+)>")
 
 
 # --- platform-neutral helpers (also used by the Telegram adapter) -------------------------
@@ -145,6 +147,7 @@ class TrackedMessage:
         self.base = text  # adapters may keep the reply's own text and deadline here
         self.deadline: float | None = None
         self.countdown: asyncio.Task[None] | None = None  # an adapter's own countdown, if any
+        self.closed = False
         self._timer: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
 
@@ -165,8 +168,9 @@ class TrackedMessage:
 
     async def _later(self, wait: float) -> None:
         await asyncio.sleep(wait)
+        self._timer = None  # from here on, never cancelled: discord.py must not be interrupted mid-request
         text, self.pending = self.pending, None
-        if text is not None:
+        if text is not None and not self.closed:
             await self._apply(text)
 
     async def _apply(self, text: str) -> None:
@@ -181,10 +185,11 @@ class TrackedMessage:
             self.last = time.monotonic()
 
     def close(self) -> None:
-        for task in (self._timer, self.countdown):
-            if task is not None:
-                task.cancel()
-        self._timer = self.countdown = None
+        """No more edits (a countdown stops at its next step; an edit under way completes)."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 class TrackedMessages:
@@ -319,7 +324,7 @@ def _slash_callback(adapter: "DiscordAdapter", spec: CommandSpec, takes_args: bo
             await adapter.on_slash(interaction, spec, args)
         return run_required
 
-    async def run_optional(interaction: discord.Interaction, args: Optional[str] = None) -> None:
+    async def run_optional(interaction: discord.Interaction, args: str | None = None) -> None:
         await adapter.on_slash(interaction, spec, args or "")
     return run_optional
 
@@ -363,13 +368,14 @@ def build_command(adapter: "DiscordAdapter", spec: CommandSpec) -> app_commands.
 class _InteractionTurn:
     """One slash command being answered: its interaction, and what was said through it so far."""
 
-    def __init__(self, interaction: discord.Interaction, incoming: Incoming) -> None:
+    def __init__(self, interaction: discord.Interaction, channel: str, user: str) -> None:
         self.interaction = interaction
-        self.channel = incoming.channel
-        self.user = incoming.user
+        self.channel = channel
+        self.user = user
         self.lock = asyncio.Lock()
         self.deferred: bool | None = None  # the defer's ``ephemeral`` flag once deferred
         self.filled = False  # the deferred "thinking..." message has been used (or removed)
+        self.watchdog_fired = False
 
     def visibility(self, reply: Reply) -> bool | None:
         """``ephemeral`` for a reply answered through this interaction; None if it goes elsewhere."""
@@ -402,6 +408,7 @@ class _InteractionTurn:
 
     async def defer_after(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
+        self.watchdog_fired = True  # no cancelling from here: a request may be under way
         await self.defer(ephemeral=False)
 
     async def _clear_placeholder(self) -> None:
@@ -426,7 +433,7 @@ class _InteractionTurn:
                     extra["file"] = image()
                 if not response.is_done():
                     callback = await response.send_message(chunk, ephemeral=ephemeral, **extra)
-                    message = callback.resource if isinstance(callback.resource, discord.InteractionMessage) \
+                    message: Any = callback.resource if isinstance(callback.resource, discord.InteractionMessage) \
                         else None
                     if message is None and want_message:
                         message = await self.interaction.original_response()
@@ -471,6 +478,9 @@ class ArbitreClient(discord.Client):
     """The discord.py client: an app command tree, prefix commands, and the adapter's hooks."""
 
     def __init__(self, adapter: "DiscordAdapter", intents: discord.Intents) -> None:
+        # the bot never joins voice: no warnings about voice libraries at every start
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(intents=intents, allowed_mentions=NO_MENTIONS)
         self.adapter = adapter
         self.tree = app_commands.CommandTree(self)
@@ -526,25 +536,46 @@ class DiscordAdapter:
         permissions = interaction.permissions
         return permissions.administrator or permissions.manage_guild
 
+    @staticmethod
+    async def names_for_mentions(text: str, guild: discord.Guild | None, known: dict[int, str]) -> str:
+        """``<@123>`` -> the member's display name (players are known by name to the command layer)."""
+        ids = {int(found) for found in _MENTION.findall(text)}
+        if not ids:
+            return text
+        names = dict(known)
+        for user_id in sorted(ids - names.keys()):
+            member = guild.get_member(user_id) if guild is not None else None
+            if member is None and guild is not None:
+                try:
+                    member = await guild.fetch_member(user_id)
+                except discord.HTTPException:
+                    member = None
+            if member is not None:
+                names[user_id] = member.display_name
+        return _MENTION.sub(lambda match: names.get(int(match.group(1)), match.group(0)), text)
+
     async def on_slash(self, interaction: discord.Interaction, spec: CommandSpec, args: str) -> None:
+        channel, user = f"discord:{interaction.channel_id}", f"discord:{interaction.user.id}"
+        turn = _InteractionTurn(interaction, channel, user)
+        if spec.name in DEFERRED:
+            await turn.defer(ephemeral=spec.name in EPHEMERAL)
+        watchdog = asyncio.get_running_loop().create_task(turn.defer_after(DEFER_AFTER))
+        args = await self.names_for_mentions(args, interaction.guild, {})
         incoming = Incoming(
-            channel=f"discord:{interaction.channel_id}",
-            user=f"discord:{interaction.user.id}",
+            channel=channel,
+            user=user,
             name=interaction.user.display_name,
             text=f"/{spec.name} {args}".strip(),
             private=True,  # the answer can be ephemeral
             admin=self.interaction_admin(interaction),
         )
-        turn = _InteractionTurn(interaction, incoming)
-        if spec.name in DEFERRED:
-            await turn.defer(ephemeral=spec.name in EPHEMERAL)
-        watchdog = asyncio.get_running_loop().create_task(turn.defer_after(DEFER_AFTER))
         token = _TURN.set(turn)
         try:
             await self.service.handle(incoming)
         finally:
             _TURN.reset(token)
-            watchdog.cancel()
+            if not turn.watchdog_fired:
+                watchdog.cancel()
         await turn.finish()
 
     async def on_message(self, message: discord.Message) -> None:
@@ -561,13 +592,14 @@ class DiscordAdapter:
             return  # another bot's "!" command, or chat
         admin = in_dm
         if not in_dm and isinstance(message.author, discord.Member):
-            permissions = message.channel.permissions_for(message.author)  # type: ignore[union-attr]
+            permissions = message.channel.permissions_for(message.author)
             admin = permissions.administrator or permissions.manage_guild
         incoming = Incoming(
             channel=f"discord:{message.channel.id}",
             user=f"discord:{message.author.id}",
             name=message.author.display_name,
-            text=message.content.strip(),
+            text=await self.names_for_mentions(message.content.strip(), message.guild,
+                                               {m.id: m.display_name for m in message.mentions}),
             private=in_dm,
             admin=admin,
         )

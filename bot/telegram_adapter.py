@@ -23,14 +23,35 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import BotCommand, LinkPreviewOptions, Message, MessageEntity, ReplyParameters, Update
+from telegram import (
+    BotCommand,
+    LinkPreviewOptions,
+    Message,
+    MessageEntity,
+    ReplyParameters,
+    Update,
+)
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden, TelegramError
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, CommandHandler, ContextTypes, filters
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CommandHandler,
+    ContextTypes,
+    filters,
+)
 
 from .chat import Incoming, Reply
 from .command_table import COMMANDS
-from .discord_adapter import TrackedMessage, TrackedMessages, french_name, platform_id, short_text, split_text
+from .discord_adapter import (
+    TrackedMessage,
+    TrackedMessages,
+    french_name,
+    platform_id,
+    short_text,
+    split_text,
+)
 from .referee import Referee
 from .service import RefereeService
 
@@ -97,8 +118,7 @@ def telegram_text(text: str) -> tuple[str, list[MessageEntity]]:
 def file_url_for(base_url: str) -> str:
     """The file URL of a Bot API server from its method URL (``.../bot`` -> ``.../file/bot``)."""
     root = base_url.rstrip("/")
-    root = root[: -len("/bot")] if root.endswith("/bot") else root
-    return root + "/file/bot"
+    return root.removesuffix("/bot") + "/file/bot"
 
 
 def api_url(base_url: str) -> str:
@@ -339,11 +359,13 @@ class TelegramAdapter:
         assert reply.image is not None
         name = reply.image_name or "board.png"
         extra = dict(common, caption=caption, caption_entities=entities or None)
+        message: Message
         try:
-            return await self.bot.send_photo(chat_id, reply.image, filename=name, **extra)
+            message = await self.bot.send_photo(chat_id, reply.image, filename=name, **extra)
         except BadRequest as error:  # too large or odd dimensions for a photo: send the file itself
             log.info("photo refused (%s); sending it as a document", error)
-            return await self.bot.send_document(chat_id, reply.image, filename=name, **extra)
+            message = await self.bot.send_document(chat_id, reply.image, filename=name, **extra)
+        return message
 
     async def _open_chat_note(self, user_id: int, channel_id: int | None) -> None:
         """In the group: a deep link to the private chat (never the private text itself)."""
@@ -401,7 +423,7 @@ class TelegramAdapter:
         """Edit the time left at each step, no more often than the edit interval."""
         step = max(1, round(self.edit_interval))
         try:
-            while item.deadline is not None:
+            while item.deadline is not None and not item.closed:
                 remaining = item.deadline - time.time()
                 if remaining <= 0:
                     await item.update(self.render(item.base, item.deadline), urgent=True)
@@ -409,7 +431,7 @@ class TelegramAdapter:
                 to_step = remaining - (math.ceil(remaining / step) - 1) * step
                 allowed = item.last + self.edit_interval - time.monotonic()
                 await asyncio.sleep(min(max(to_step, allowed, 0.05), remaining))
-                if item.deadline is None:
+                if item.deadline is None or item.closed:
                     return
                 await item.update(self.render(item.base, item.deadline))
         finally:

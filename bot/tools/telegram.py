@@ -23,7 +23,17 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_TOKEN
     configure_logging([token])
 
+    import logging
+
     from telegram.error import InvalidToken, TelegramError
+
+    def not_token_trouble(record: logging.LogRecord) -> bool:
+        """PTB logs a rejected token with a traceback; the one-line error below says it all."""
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, InvalidToken)
+
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(not_token_trouble)
 
     from bot.console import data_dir
     from bot.lexicons import LexiconRegistry

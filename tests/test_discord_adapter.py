@@ -1,0 +1,433 @@
+"""The Discord adapter end to end: real discord.py against the fake Discord, a real SQLite file,
+the bundled French word list.
+
+The first test is the handshake canary for the adapter itself: if it fails after a discord.py
+upgrade, fix tests/fakes/discord_server.py first (see tests/test_fake_discord.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.chat import Reply
+from bot.command_table import COMMANDS
+from bot.commands_general import SETTING_KEYS
+from bot.discord_adapter import (
+    DEFERRED,
+    DiscordAdapter,
+    french_name,
+    intents_for,
+    penalty_choices,
+    settings_choices,
+    split_text,
+)
+from bot.lexicons import LexiconRegistry
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+from tests.fakes import FakeDiscord, running_bot
+
+ROOT = Path(__file__).resolve().parent.parent
+LEXICONS = LexiconRegistry()  # one load of the bundled list for the whole file
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(autouse=True)
+def no_logged_errors(caplog: pytest.LogCaptureFixture):
+    """The adapter logs (instead of raising) what it could not deliver: that fails a test too."""
+    yield
+    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR and r.name.startswith("arbitre")]
+    assert not errors, "adapter errors: " + "; ".join(r.getMessage() for r in errors)
+
+
+@pytest_asyncio.fixture
+async def dc():
+    async with FakeDiscord() as fake:
+        fake.guild = fake.add_guild(name="Club de Scrabble", channels=("partie", "autre"))
+        fake.channel = fake.guild.channel_id
+        fake.ana = fake.add_user(username="ana", global_name="Ana")
+        fake.ben = fake.add_user(username="ben", global_name="Ben")
+        fake.cleo = fake.add_user(username="cleo", global_name="Cleo", dms_open=False)
+        fake.add_member(fake.guild, fake.ana, admin=True)
+        fake.add_member(fake.guild, fake.ben)
+        fake.add_member(fake.guild, fake.cleo)
+        yield fake
+
+
+@pytest_asyncio.fixture
+async def storage(tmp_path: Path):
+    LEXICONS.get("fr")  # loaded (or its cache rebuilt) before any test timeout runs
+    store = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    yield store
+    store.close()
+
+
+def make_adapter(storage: SQLiteStorage, **options) -> DiscordAdapter:
+    options = {"message_content": True, "edit_interval": 0.2, "tick_seconds": 0.05, **options}
+    return DiscordAdapter(Referee(storage, LEXICONS.get), **options)
+
+
+@pytest_asyncio.fixture
+async def adapter(dc, storage):
+    adapter = make_adapter(storage)
+    async with running_bot(dc, adapter.client):
+        await adapter.sync(dc.guild.id)
+        yield adapter
+
+
+async def slash(dc: FakeDiscord, name: str, args: str | None = None, *, user=None, channel=None) -> int:
+    options = {"args": args} if args is not None else None
+    return await dc.send_interaction(name, options, user=user or dc.ana, channel_id=channel or dc.channel)
+
+
+async def answer(dc: FakeDiscord, iid: int, **kw):
+    """The interaction's visible answer (skipping the '…' of a removed placeholder)."""
+    return await dc.wait_for_response(iid, lambda r: r.text != "…", **kw)
+
+
+def plays(storage: SQLiteStorage, channel: int) -> list[dict]:
+    record = storage.active_game(f"discord:{channel}")
+    assert record is not None
+    return [e.data for e in storage.events(record.id) if e.data.get("kind") == "play"]
+
+
+def public_texts(dc: FakeDiscord) -> list[str]:
+    return [r.text or "" for r in dc.log.records if r.action in ("send", "edit") and not r.ephemeral]
+
+
+# --- the handshake canary ------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_handshake_adapter_logs_in_syncs_and_answers(dc, adapter):
+    assert adapter.client.user is not None and adapter.client.user.id == dc.bot_user.id
+    registered = dc.guild_commands[dc.guild.id]
+    assert set(registered) == {spec.name for spec in COMMANDS}
+    score = registered["score"]
+    assert score["name_localizations"] == {"fr": "coup"}
+    assert score["options"][0]["name"] == "args" and score["options"][0]["required"] is True
+    assert score["options"][0]["name_localizations"] == {"fr": "arguments"}
+    assert "fr" in score["description_localizations"]
+    assert "options" not in registered["pass"] or registered["pass"]["options"] == []
+    assert registered["exchange"]["options"][0].get("required", False) is False
+    assert registered["penalty"]["options"][0]["autocomplete"] is True
+    for command in registered.values():
+        assert 1 <= len(command["description"]) <= 100
+        assert all(1 <= len(d) <= 100 for d in command["description_localizations"].values())
+        assert re.fullmatch(r"[a-z_]{1,32}", command["name_localizations"]["fr"])
+    iid = await slash(dc, "help")
+    reply = await answer(dc, iid)
+    assert "/coup" in reply.text and not reply.ephemeral
+    assert reply.payload["data"]["allowed_mentions"]["parse"] == []
+
+
+def test_intents_ask_for_message_content_only_when_wanted():
+    assert not intents_for(False).message_content and not intents_for(False).guild_messages
+    assert intents_for(True).message_content and intents_for(True).guild_messages
+    assert intents_for(False).dm_messages and intents_for(False).guilds
+    assert not intents_for(True).members and not intents_for(True).presences
+
+
+# --- a classic game --------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_classic_game_score_challenge_board(dc, adapter, storage):
+    iid = await slash(dc, "new", "Ana Ben")
+    assert "Joueurs : Ana, Ben" in (await answer(dc, iid)).text
+
+    iid = await slash(dc, "score", "H8 VAGUE")
+    scored = await answer(dc, iid)
+    assert "VAGUE (4+1+2+1+1x2)x2 = 20" in scored.text and not scored.ephemeral
+    assert scored.channel_id == dc.channel
+
+    iid = await slash(dc, "challenge", user=dc.ben)
+    deferred = await dc.wait_for_response(iid, actions=("defer",))
+    assert not deferred.ephemeral
+    challenged = await answer(dc, iid)
+    assert "VAGUE valable" in challenged.text and not challenged.ephemeral
+
+    iid = await slash(dc, "board", user=dc.ben)
+    board = await answer(dc, iid)
+    assert board.file is not None and board.file.filename == "board.png"
+    assert board.file.data.startswith(PNG_MAGIC)
+    assert board.text.startswith("```") and board.text.count("```") == 2  # the text board goes with it
+    assert len(plays(storage, dc.channel)) == 1
+
+
+@pytest.mark.asyncio
+async def test_mentions_become_display_names(dc, adapter):
+    iid = await slash(dc, "new", f"{dc.ana.mention} <@!{dc.ben.id}>")
+    assert "Joueurs : Ana, Ben" in (await answer(dc, iid)).text
+    await dc.send_message(dc.channel, dc.ana, f"!nouvelle {dc.cleo.mention} {dc.ben.mention}")
+    assert "Joueurs : Cleo, Ben" in (await dc.wait_for_message(channel_id=dc.channel)).text
+
+
+@pytest.mark.asyncio
+async def test_errors_answer_only_the_user(dc, adapter):
+    # /challenge is deferred publicly; its error is private: the placeholder goes, the error is ephemeral
+    iid = await slash(dc, "challenge", user=dc.ben)
+    error = await dc.wait_for_response(iid, lambda r: r.ephemeral)
+    assert "Aucune partie classique" in error.text
+    assert [r.action for r in dc.log.select(None, ("delete",))] == ["delete"]
+
+    iid = await slash(dc, "settings", "minutes 2", user=dc.ben)  # not an admin, no game
+    refused = await answer(dc, iid)
+    assert refused.ephemeral and "administrateur" in refused.text
+    iid = await slash(dc, "settings", "minutes 2", user=dc.ana)  # Administrator permission
+    assert "2.0 min" in (await answer(dc, iid)).text
+
+
+@pytest.mark.asyncio
+async def test_a_command_slower_than_the_watchdog_is_deferred_then_answered(dc, adapter, monkeypatch):
+    monkeypatch.setattr("bot.discord_adapter.DEFER_AFTER", 0.0)
+    iid = await slash(dc, "help", user=dc.ben)
+    deferred = await dc.wait_for_response(iid, actions=("defer",))
+    assert not deferred.ephemeral
+    reply = await answer(dc, iid)
+    assert "/coup" in reply.text and reply.message_id == deferred.message_id
+
+
+@pytest.mark.asyncio
+async def test_slash_command_in_a_dm(dc, adapter):
+    iid = await slash(dc, "check", "vague", user=dc.ben, channel=dc.dm_channel_id(dc.ben))
+    assert "VAGUE valable" in (await answer(dc, iid)).text
+
+
+@pytest.mark.asyncio
+async def test_prefix_commands_with_message_content(dc, adapter, storage):
+    await dc.send_message(dc.channel, dc.ana, "!nouvelle Ana Ben")
+    assert "Joueurs : Ana, Ben" in (await dc.wait_for_message(channel_id=dc.channel)).text
+    await dc.send_message(dc.channel, dc.ana, "!coup H8 VAGUE")
+    reply = await dc.wait_for_message(channel_id=dc.channel)
+    assert "= 20" in reply.text and reply.payload["allowed_mentions"]["parse"] == []
+    await dc.send_message(dc.channel, dc.ben, "!roll 2d6")  # another bot's command: not ours
+    await dc.send_message(dc.channel, dc.ben, "just chatting")
+    await dc.assert_no_message(0.1, channel_id=dc.channel)
+    # in a DM, "/" works too and no intent is needed
+    await dc.send_message(dc.dm_channel_id(dc.ben), dc.ben, "/verif vague zzz")
+    dm = await dc.wait_for_dm(dc.ben)
+    assert "VAGUE valable" in dm.text and "ZZZ non valable" in dm.text
+    assert len(plays(storage, dc.channel)) == 1
+
+
+@pytest.mark.asyncio
+async def test_without_the_intent_prefix_commands_are_not_read(dc, storage):
+    adapter = make_adapter(storage, message_content=False)
+    async with running_bot(dc, adapter.client):
+        assert not adapter.client.intents.message_content
+        await dc.send_message(dc.channel, dc.ana, "!aide")
+        await dc.assert_no_message(0.1)
+        await dc.send_message(dc.dm_channel_id(dc.ana), dc.ana, "!aide")  # DMs need no intent
+        assert "/coup" in (await dc.wait_for_dm(dc.ana)).text
+
+
+# --- autocompletion --------------------------------------------------------------------
+
+
+def test_setting_suggestions_are_keys_the_command_layer_knows():
+    for lang in ("fr", "en"):
+        choices = settings_choices("", lang)
+        assert 0 < len(choices) <= 25
+        assert all(c.split()[0] in SETTING_KEYS for c in choices)
+    assert settings_choices("lan", "en") == ["language fr", "language en", "langue fr", "langue en"]
+    assert settings_choices("regles f", "fr") == ["regles fisf"]
+    assert penalty_choices("b", ["Ana", "Ben"]) == ["Ben"]
+    assert penalty_choices("an 10", ["Ana", "Ben"]) == ["Ana 10"]
+
+
+@pytest.mark.asyncio
+async def test_autocomplete_settings_and_penalty(dc, adapter):
+    choices = await dc.autocomplete("settings", {"args": "minu"}, focused="args", user=dc.ana, channel_id=dc.channel)
+    assert [c["value"] for c in choices] == ["minutes 1", "minutes 2", "minutes 3"]
+    iid = await slash(dc, "new", "Ana Benoît")
+    await answer(dc, iid)
+    choices = await dc.autocomplete("penalty", {"args": "be 5"}, focused="args", user=dc.ana, channel_id=dc.channel)
+    assert [c["value"] for c in choices] == ["Benoît 5"]
+
+
+# --- duplicate: private submissions ----------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_duplicate_round_submissions_stay_private_until_it_closes(dc, adapter, storage):
+    iid = await slash(dc, "settings", "minutes 0.05")  # a 3-second round
+    await answer(dc, iid)
+    iid = await slash(dc, "duplicate")
+    assert not (await dc.wait_for_response(iid, actions=("defer",))).ephemeral
+    started = await answer(dc, iid)
+    assert not started.ephemeral
+    draw = await dc.wait_for_message(lambda r: "<t:" in (r.text or ""), channel_id=dc.channel)
+    deadline = int(re.search(r"<t:(\d+):R>", draw.text).group(1))
+    assert time.time() - 5 < deadline <= time.time() + 5
+
+    secrets = {dc.ana: "QWERTA", dc.ben: "QWERTB", dc.cleo: "QWERTC"}
+    for user, word in secrets.items():
+        iid = await slash(dc, "play", f"H8 {word}", user=user)
+        assert (await dc.wait_for_response(iid, actions=("defer",))).ephemeral
+        ack = await answer(dc, iid)
+        assert ack.ephemeral and word in ack.text
+    assert not any(word in text for text in public_texts(dc) for word in secrets.values())
+
+    # the clock warns, then closes the round and posts the results in the channel
+    results = await dc.wait_for_message(lambda r: "QWERTA" in (r.text or ""), channel_id=dc.channel, timeout=6)
+    assert not results.ephemeral and all(word in results.text for word in secrets.values())
+    warnings = [r for r in dc.messages_in(dc.channel) if "plus que" in (r.text or "")]
+    assert warnings and draw.seq < warnings[0].seq < results.seq
+    # the first public line about anyone's move is the results
+    assert all(r.seq >= results.seq for r in dc.log.records
+               if not r.ephemeral and any(w in (r.text or "") for w in secrets.values()))
+
+
+# --- platform failures -------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_rate_limited_answer_is_retried_and_the_move_recorded_once(dc, adapter, storage):
+    iid = await slash(dc, "new", "Ana Ben")
+    await answer(dc, iid)
+    dc.rate_limit_next("POST /interactions/{interaction_id}/{interaction_token}/callback", retry_after=0.05)
+    iid = await slash(dc, "score", "H8 VAGUE")
+    assert "= 20" in (await answer(dc, iid)).text
+    callbacks = [r for r in dc.requests if r[0] == "POST" and r[1].startswith(f"/interactions/{iid}/")]
+    assert len(callbacks) == 2
+    assert len(plays(storage, dc.channel)) == 1
+
+
+@pytest.mark.asyncio
+async def test_closed_dms_get_a_public_pointer_not_the_private_text(dc, adapter):
+    channel = f"discord:{dc.channel}"
+    await adapter.deliver([
+        Reply("SECRET for Ben", to_user=f"discord:{dc.ben.id}", channel=channel),
+        Reply("SECRET for Cleo", to_user=f"discord:{dc.cleo.id}", channel=channel),
+    ])
+    assert (await dc.wait_for_dm(dc.ben)).text == "SECRET for Ben"
+    note = await dc.wait_for_message(channel_id=dc.channel)
+    assert f"<@{dc.cleo.id}>" in note.text and "/jouer" in note.text and "/play" in note.text
+    assert "SECRET" not in note.text and note.payload["allowed_mentions"]["parse"] == []
+    assert not any("SECRET for Cleo" in text for text in public_texts(dc))
+
+
+@pytest.mark.asyncio
+async def test_long_text_is_split_on_lines_with_balanced_code_fences(dc, adapter):
+    lines = [f"ligne {n:03d} " + "x" * 40 for n in range(120)]
+    text = "Feuille :\n```\n" + "\n".join(lines) + "\n```\nFin."
+    await adapter.deliver([Reply(text, channel=f"discord:{dc.channel}")])
+    await asyncio.sleep(0.1)
+    sent = dc.messages_in(dc.channel)
+    assert len(sent) >= 3
+    for message in sent:
+        assert len(message.text) <= 2000 and message.text.count("```") % 2 == 0
+    joined = "\n".join(m.text for m in sent)
+    assert [l for l in joined.split("\n") if l.startswith("ligne")] == lines
+    assert joined.endswith("Fin.")
+
+
+def test_split_text_unit_cases():
+    assert split_text("", 10) == [] and split_text("abc", 10) == ["abc"]
+    chunks = split_text("a\n```\n" + "\n".join("0123456789" for _ in range(10)) + "\n```\nb", 40)
+    assert all(len(c) <= 40 and c.count("```") % 2 == 0 for c in chunks)
+    assert "".join(chunks).count("0123456789") == 10
+    assert all(len(c) <= 30 for c in split_text("y" * 100, 30))
+    assert "".join(split_text("y" * 100, 30)) == "y" * 100
+
+
+@pytest.mark.asyncio
+async def test_edit_key_edits_only_on_change_and_throttled(dc, adapter):
+    adapter.edit_interval = 1.0  # wide enough for a loaded machine
+    channel = f"discord:{dc.channel}"
+    deadline = time.time() + 60
+    await adapter.deliver([Reply("Tirage 1", channel=channel, edit_key="r1", deadline=deadline)])
+    first = await dc.wait_for_message(channel_id=dc.channel)
+    assert first.text == f"Tirage 1\n⏳ <t:{int(deadline)}:R>"
+    await adapter.deliver([Reply("Tirage 1", channel=channel, edit_key="r1", deadline=deadline)])  # same text
+    await adapter.deliver([Reply("Tirage 1 (b)", channel=channel, edit_key="r1", deadline=deadline)])
+    await adapter.deliver([Reply("Tirage 1 (c)", channel=channel, edit_key="r1", deadline=deadline)])
+    await dc.assert_no_message(0.3)  # not yet: within the interval
+    edit = await dc.wait_for_edit(channel_id=dc.channel, timeout=2)
+    assert edit.text.startswith("Tirage 1 (c)") and edit.message_id == first.message_id
+    await adapter.deliver([Reply("Tirage 1 : clos", channel=channel, edit_key="r1")])  # no deadline: at once
+    assert (await dc.wait_for_edit(channel_id=dc.channel, timeout=0.5)).text == "Tirage 1 : clos"
+    assert len(dc.log.select(dc.channel, ("edit",))) == 2
+
+
+# --- the command line ------------------------------------------------------------------
+
+
+async def run_cli(*args: str, env: dict[str, str], timeout: float = 15) -> tuple[int, str, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", *args, cwd=ROOT, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), timeout)
+    return process.returncode, out.decode(), err.decode()
+
+
+def cli_env(tmp_path: Path, dc: FakeDiscord, token: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARBITRE_")}
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), ARBITRE_DATA=str(tmp_path / "data"),
+               ARBITRE_DISCORD_API=dc.api_base)
+    if token is not None:
+        env["ARBITRE_DISCORD_TOKEN"] = token
+    return env
+
+
+@pytest.mark.asyncio
+async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(dc, tmp_path):
+    bad = "MTIz.bad-token.for-the-fake-server"
+    code, out, err = await run_cli("discord", env=cli_env(tmp_path, dc, bad))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "rejected" in err and bad not in err + out
+    code, _, err = await run_cli("discord", env=cli_env(tmp_path, dc, None))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "ARBITRE_DISCORD_TOKEN" in err
+    config = tmp_path / "tokens.toml"
+    config.write_text(f'[discord]\ntoken = "{dc.token}"\n')
+    config.chmod(0o644)
+    code, _, err = await run_cli("discord", "--config", str(config), env=cli_env(tmp_path, dc, None))
+    assert code == 2 and "chmod 600" in err and dc.token not in err
+
+
+@pytest.mark.asyncio
+async def test_cli_sync_registers_commands_in_a_guild_then_exits(dc, tmp_path):
+    config = tmp_path / "tokens.toml"
+    config.write_text(f'[discord]\ntoken = "{dc.token}"\n')
+    config.chmod(0o600)
+    code, out, err = await run_cli("discord", "--sync", "--guild", str(dc.guild.id), "--config", str(config),
+                                   env=cli_env(tmp_path, dc, None))
+    assert code == 0, err
+    assert f"{len(COMMANDS)} slash commands registered in server {dc.guild.id}" in out
+    assert dc.guild_commands[dc.guild.id]["play"]["name_localizations"] == {"fr": "jouer"}
+    assert not dc.gateways  # syncing does not connect
+    assert dc.token not in out + err
+
+
+@pytest.mark.asyncio
+async def test_cli_runs_the_bot_until_interrupted(dc, tmp_path):
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "discord", "--db", str(tmp_path / "a.sqlite"), cwd=ROOT,
+        env=cli_env(tmp_path, dc, dc.token), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        await dc.wait_until_identified(timeout=10)
+        await asyncio.sleep(0.1)  # READY, then the guild
+        iid = await slash(dc, "help")
+        assert "/coup" in (await answer(dc, iid, timeout=5)).text
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = await asyncio.wait_for(process.communicate(), 10)
+    assert process.returncode == 0, err.decode()
+    assert dc.token not in out.decode() + err.decode()
+
+
+def test_every_french_name_is_a_valid_discord_name():
+    names = [french_name(spec) for spec in COMMANDS]
+    assert all(re.fullmatch(r"[a-z0-9_-]{1,32}", n) for n in names)
+    assert DEFERRED >= {"play", "duplicate", "close", "board", "challenge", "check"}

@@ -1,0 +1,365 @@
+"""The Telegram adapter end to end: real python-telegram-bot against the fake Bot API, a real
+SQLite file, the bundled French word list.
+
+The first test is the handshake canary for the adapter itself: if it fails after a
+python-telegram-bot upgrade, fix tests/fakes/telegram_server.py first (see
+tests/test_fake_telegram.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+import pytest_asyncio
+
+from bot.chat import Reply
+from bot.command_table import COMMANDS
+from bot.lexicons import LexiconRegistry
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+from bot.telegram_adapter import (
+    START_HELP,
+    TelegramAdapter,
+    file_url_for,
+    telegram_text,
+    utf16_len,
+)
+from tests.fakes import FakeTelegram, running_application
+from tests.fakes.telegram_server import _bad
+
+ROOT = Path(__file__).resolve().parent.parent
+LEXICONS = LexiconRegistry()
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+GROUP = -4_000_000_777
+
+
+class ClubTelegram(FakeTelegram):
+    """The fake Bot API plus getChatMember (statuses set per test; 'member' by default)."""
+
+    def __init__(self, **options) -> None:
+        super().__init__(**options)
+        self.statuses: dict[tuple[int, int], str] = {}
+
+    async def _get_chat_member(self, params: dict, files: dict) -> dict:
+        user = self.users.get(params.get("user_id"))
+        if user is None or params.get("chat_id") not in self.chats:
+            raise _bad("chat not found" if user else "user not found")
+        status = self.statuses.get((params["chat_id"], user.id), "member")
+        data = {"status": status, "user": user.to_dict()}
+        if status == "creator":
+            data["is_anonymous"] = False
+        return data
+
+    _METHODS: ClassVar[dict[str, Any]] = {**FakeTelegram._METHODS, "getchatmember": _get_chat_member}
+
+
+@pytest.fixture(autouse=True)
+def no_logged_errors(caplog: pytest.LogCaptureFixture):
+    yield
+    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR and r.name.startswith("arbitre")]
+    assert not errors, "adapter errors: " + "; ".join(r.getMessage() for r in errors)
+
+
+@pytest_asyncio.fixture
+async def tg():
+    # privacy mode off: the bot sees every group message, so the adapter itself must ignore
+    # "/score@OtherBot" and chatter
+    async with ClubTelegram(bot_username="TestBot", privacy_mode=False) as fake:
+        fake.add_group(GROUP, "Club de Scrabble")
+        fake.ana = fake.add_user(first_name="Ana", username="ana_s")
+        fake.ben = fake.add_user(first_name="Ben")
+        fake.cleo = fake.add_user(first_name="Cleo", last_name="Roy")
+        fake.statuses[(GROUP, fake.ana.id)] = "creator"
+        yield fake
+
+
+@pytest_asyncio.fixture
+async def storage(tmp_path: Path):
+    LEXICONS.get("fr")  # loaded (or its cache rebuilt) before any test timeout runs
+    store = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    yield store
+    store.close()
+
+
+@pytest_asyncio.fixture
+async def adapter(tg, storage):
+    adapter = TelegramAdapter(Referee(storage, LEXICONS.get), tg.token, base_url=tg.base_url,
+                              edit_interval=0.2, tick_seconds=0.05)
+    async with running_application(adapter.application, tg):
+        yield adapter
+
+
+async def say(tg: FakeTelegram, user, text: str, chat: int | None = GROUP) -> dict:
+    if chat is None:
+        return await tg.send_user_message(None, user, text, chat_type="private")
+    return await tg.send_user_message(chat, user, text)
+
+
+def plays(storage: SQLiteStorage) -> list[dict]:
+    record = storage.active_game(f"telegram:{GROUP}")
+    assert record is not None
+    return [e.data for e in storage.events(record.id) if e.data.get("kind") == "play"]
+
+
+# --- the handshake canary ------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_handshake_adapter_sets_commands_and_answers(tg, adapter):
+    assert adapter.bot.username == "TestBot"
+    english = [c["command"] for c in tg.commands["default"]]
+    french = [c["command"] for c in tg.commands["default/fr"]]
+    assert english == [spec.name for spec in COMMANDS]
+    assert "coup" in french and "conteste" in french and "score" not in french
+    assert all(1 <= len(c["description"]) <= 100 for c in tg.commands["default"] + tg.commands["default/fr"])
+    sent = await say(tg, tg.ana, "/aide")
+    reply = await tg.wait_for_message(chat_id=GROUP)
+    assert "/coup" in reply.text and reply.reply_to == sent["message_id"]
+
+
+def test_countdown_shows_steps_of_the_edit_interval(storage):
+    adapter = TelegramAdapter(Referee(storage, LEXICONS.get), "1:x", base_url="http://127.0.0.1:9/bot")
+    assert adapter.edit_interval == 10
+    assert adapter.render("Coup 1", 1000.0, now=825.0) == "Coup 1\n⏳ 3:00"
+    assert adapter.render("Coup 1", 1000.0, now=829.0) == "Coup 1\n⏳ 3:00"
+    assert adapter.render("Coup 1", 1000.0, now=831.0) == "Coup 1\n⏳ 2:50"
+    assert adapter.render("Coup 1", 1000.0, now=1000.0) == "Coup 1\n⌛ 0:00"
+    assert adapter.render("Coup 1", None) == "Coup 1"
+
+
+def test_helpers():
+    plain, entities = telegram_text("Grille :\n```\nA B\nC 😀\n```\nfin")
+    assert plain == "Grille :\nA B\nC 😀\nfin"
+    assert [(e.type, e.offset, e.length) for e in entities] == [("pre", 9, utf16_len("A B\nC 😀"))]
+    assert file_url_for("http://localhost:8081/bot") == "http://localhost:8081/file/bot"
+    assert file_url_for("http://localhost:8081") == "http://localhost:8081/file/bot"
+
+
+# --- a classic game --------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_classic_game_score_challenge_board(tg, adapter, storage):
+    await say(tg, tg.ana, "/nouvelle Ana Ben")
+    assert "Joueurs : Ana, Ben" in (await tg.wait_for_message(chat_id=GROUP)).text
+    await say(tg, tg.ana, "/coup H8 VAGUE")
+    scored = await tg.wait_for_message(chat_id=GROUP)
+    assert "VAGUE (4+1+2+1+1x2)x2 = 20" in scored.text
+    await say(tg, tg.ben, "/conteste")
+    assert "VAGUE valable" in (await tg.wait_for_message(chat_id=GROUP)).text
+    await say(tg, tg.ben, "/grille")
+    board = await tg.wait_for_message(chat_id=GROUP)
+    assert board.method == "sendPhoto" and board.file.data.startswith(PNG_MAGIC)
+    assert board.file.filename == "board.png"
+    assert "```" not in board.text and board.payload["caption_entities"][0]["type"] == "pre"
+    assert len(plays(storage)) == 1
+
+
+@pytest.mark.asyncio
+async def test_group_form_for_us_and_not_for_another_bot(tg, adapter, storage):
+    await say(tg, tg.ana, "/new@TestBot Ana Ben")
+    await tg.wait_for_message(chat_id=GROUP)
+    other = await say(tg, tg.ana, "/score@OtherBot H8 VAGUE")
+    assert tg.delivered(other)  # the bot received it...
+    await say(tg, tg.ana, "just chatting")
+    await tg.assert_no_message(0.15, chat_id=GROUP)  # ...and said nothing
+    await say(tg, tg.ana, "/score@TestBot H8 VAGUE")
+    assert "= 20" in (await tg.wait_for_message(chat_id=GROUP)).text
+    assert len(plays(storage)) == 1
+
+
+@pytest.mark.asyncio
+async def test_admin_status_comes_from_the_chat_and_is_cached(tg, adapter):
+    await say(tg, tg.ben, "/reglages minutes 2")  # Ben is a plain member, and there is no game
+    assert "administrateur" in (await tg.wait_for_message(chat_id=GROUP)).text
+    await say(tg, tg.ana, "/reglages minutes 2")  # Ana created the group
+    assert "2.0 min" in (await tg.wait_for_message(chat_id=GROUP)).text
+    await say(tg, tg.ana, "/reglages minutes 1")
+    assert "1.0 min" in (await tg.wait_for_message(chat_id=GROUP)).text
+    lookups = [p for m, p in tg.requests if m == "getChatMember"]
+    assert [p["user_id"] for p in lookups] == [tg.ben.id, tg.ana.id]
+
+
+@pytest.mark.asyncio
+async def test_start_in_private_answers_a_short_help(tg, adapter):
+    await say(tg, tg.cleo, "/start play", chat=None)
+    reply = await tg.wait_for_message(chat_id=tg.cleo.id)
+    assert reply.text == START_HELP and "/jouer" in reply.text and "/play" in reply.text
+
+
+# --- duplicate: private submissions ----------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, adapter):
+    await say(tg, tg.ana, "/reglages minutes 0.05")  # a 3-second round
+    await tg.wait_for_message(chat_id=GROUP)
+    await say(tg, tg.ana, "/duplicate")
+    await tg.wait_for_message(chat_id=GROUP)
+    draw = await tg.wait_for_message(lambda m: "⏳" in (m.text or ""), chat_id=GROUP)
+    for user in (tg.ana, tg.ben, tg.cleo):
+        await say(tg, user, "/rejoindre")  # in the group, so their private /jouer finds the game
+        assert "rejoint" in (await tg.wait_for_message(chat_id=GROUP)).text
+    secrets = {tg.ana: "QWERTA", tg.ben: "QWERTB", tg.cleo: "QWERTC"}
+    for user, word in secrets.items():
+        await say(tg, user, f"/jouer H8 {word}", chat=None)
+        ack = await tg.wait_for_message(chat_id=user.id)
+        assert word in ack.text
+    results = await tg.wait_for_message(lambda m: "QWERTA" in (m.text or ""), chat_id=GROUP, timeout=6)
+    assert all(word in results.text for word in secrets.values())
+    before = [r for r in tg.log.records if r.chat_id == GROUP and r.seq < results.seq]
+    assert not any(word in (r.text or "") for r in before for word in secrets.values())
+    # the draw counted down by editing itself, and stopped at the deadline
+    edits = [r for r in tg.log.records if r.action == "edit" and r.message_id == draw.message_id]
+    assert edits and edits[-1].text.endswith("⌛ 0:00")
+    assert not any(word in e.text for e in edits for word in secrets.values())
+
+
+@pytest.mark.asyncio
+async def test_countdown_edits_are_paced(tg, adapter):
+    deadline = time.time() + 1.0
+    await adapter.deliver([Reply("Coup 1", channel=f"telegram:{GROUP}", edit_key="r1", deadline=deadline)])
+    first = await tg.wait_for_message(chat_id=GROUP)
+    assert first.text == "Coup 1\n⏳ 0:01"
+    await asyncio.sleep(1.3)
+    # one step of the countdown is one second here (ten with the default interval): one edit
+    assert [r.text for r in tg.log.records if r.action == "edit"] == ["Coup 1\n⌛ 0:00"]
+    # Telegram's "message is not modified" is not an error
+    tg.fail_next("editMessageText", 400,
+                 "Bad Request: message is not modified: specified new message content and reply markup "
+                 "are exactly the same as a content and reply markup of the current message")
+    await adapter.deliver([Reply("Coup 1 : clos", channel=f"telegram:{GROUP}", edit_key="r1")])
+    await asyncio.sleep(0.05)
+
+
+# --- platform failures -------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_rate_limited_reply_is_retried_and_the_move_recorded_once(tg, adapter, storage):
+    await say(tg, tg.ana, "/nouvelle Ana Ben")
+    await tg.wait_for_message(chat_id=GROUP)
+    tg.rate_limit_next("sendMessage", retry_after=0.05)
+    await say(tg, tg.ana, "/coup H8 VAGUE")
+    assert "= 20" in (await tg.wait_for_message(chat_id=GROUP)).text
+    sends = [p for m, p in tg.requests if m == "sendMessage" and "VAGUE" in str(p.get("text"))]
+    assert len(sends) == 2
+    assert len(plays(storage)) == 1
+    await tg.assert_no_message(0.1, chat_id=GROUP)
+
+
+@pytest.mark.asyncio
+async def test_private_reply_to_a_user_who_never_pressed_start(tg, adapter):
+    dan = tg.add_user(first_name="Dan")
+    eve = tg.add_user(first_name="Eve", started=True)
+    tg.block_bot(tg.cleo)
+    channel = f"telegram:{GROUP}"
+    await adapter.deliver([
+        Reply("SECRET for Eve", to_user=f"telegram:{eve.id}", channel=channel),
+        Reply("SECRET for Dan", to_user=f"telegram:{dan.id}", channel=channel),
+        Reply("SECRET for Cleo", to_user=f"telegram:{tg.cleo.id}", channel=channel),
+    ])
+    assert (await tg.wait_for_message(chat_id=eve.id)).text == "SECRET for Eve"
+    notes = [await tg.wait_for_message(chat_id=GROUP) for _ in range(2)]
+    for note in notes:
+        assert "https://t.me/TestBot?start=play" in note.text and "SECRET" not in note.text
+
+
+@pytest.mark.asyncio
+async def test_long_text_is_split_under_4096(tg, adapter):
+    lines = [f"ligne {n:03d} é😀 " + "x" * 60 for n in range(150)]
+    text = "Feuille :\n```\n" + "\n".join(lines) + "\n```\nFin."
+    await adapter.deliver([Reply(text, channel=f"telegram:{GROUP}")])
+    await asyncio.sleep(0.2)
+    sent = tg.messages_in(GROUP)
+    assert len(sent) >= 3 and all(utf16_len(m.text) <= 4096 for m in sent)
+    assert all(m.payload["entities"][0]["type"] == "pre" for m in sent)
+    joined = "\n".join(m.text for m in sent)
+    assert [l for l in joined.split("\n") if l.startswith("ligne")] == lines
+    assert joined.endswith("Fin.") and "```" not in joined
+
+
+# --- the command line ------------------------------------------------------------------
+
+
+def cli_env(tmp_path: Path, token: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARBITRE_")}
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), ARBITRE_DATA=str(tmp_path / "data"))
+    if token is not None:
+        env["ARBITRE_TELEGRAM_TOKEN"] = token
+    return env
+
+
+async def start_cli(*args: str, env: dict[str, str]) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "telegram", *args, cwd=ROOT, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+
+
+@pytest.mark.asyncio
+async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(tg, tmp_path):
+    bad = "123456789:WRONG-token_for_the_fake_server"
+    process = await start_cli("--base-url", tg.base_url, env=cli_env(tmp_path, bad))
+    out, err = await asyncio.wait_for(process.communicate(), 15)
+    text = err.decode()
+    assert process.returncode == 2 and len(text.strip().splitlines()) == 1 and "rejected" in text
+    assert "WRONG-token" not in text + out.decode()
+    process = await start_cli("--base-url", tg.base_url, env=cli_env(tmp_path, None))
+    _, err = await asyncio.wait_for(process.communicate(), 15)
+    assert process.returncode == 2 and "ARBITRE_TELEGRAM_TOKEN" in err.decode()
+
+
+@pytest.mark.asyncio
+async def test_cli_runs_polling_until_interrupted(tg, tmp_path):
+    process = await start_cli("--base-url", tg.base_url, "--db", str(tmp_path / "a.sqlite"),
+                              env=cli_env(tmp_path, tg.token))
+    try:
+        await tg.send_user_message(None, tg.cleo, "/start", chat_type="private")
+        assert (await tg.wait_for_message(chat_id=tg.cleo.id, timeout=10)).text == START_HELP
+        assert tg.commands.get("default/fr")  # post_init ran inside run_polling
+        await say(tg, tg.cleo, "/aide@TestBot")
+        assert "/coup" in (await tg.wait_for_message(chat_id=GROUP, timeout=5)).text
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = await asyncio.wait_for(process.communicate(), 10)
+    assert process.returncode == 0, err.decode()
+    assert tg.token.split(":")[1] not in out.decode() + err.decode()
+
+
+def test_token_sources_and_masking(tmp_path: Path):
+    from bot.tokens import MaskingFormatter, TokenError, load_token, mask
+
+    token = "123456789:AAHsecret-part_of_the_token"
+    home = {"XDG_CONFIG_HOME": str(tmp_path)}
+    with pytest.raises(TokenError, match="ARBITRE_TELEGRAM_TOKEN"):
+        load_token("telegram", environ=home)
+    assert load_token("telegram", environ={**home, "ARBITRE_TELEGRAM_TOKEN": f" {token}\n"}) == token
+    default = tmp_path / "arbitre" / "tokens.toml"
+    default.parent.mkdir()
+    default.write_text(f'telegram = "{token}"\n[discord]\ntoken = "d-token"\n')
+    default.chmod(0o600)
+    assert load_token("telegram", environ=home) == token and load_token("discord", environ=home) == "d-token"
+    default.chmod(0o640)
+    with pytest.raises(TokenError, match="chmod 600") as refused:
+        load_token("telegram", environ=home)
+    assert token not in str(refused.value) and "\n" not in str(refused.value)
+    broken = tmp_path / "broken.toml"
+    broken.write_text(f'telegram = {token}\n')  # unquoted: not TOML
+    broken.chmod(0o600)
+    with pytest.raises(TokenError, match="not valid TOML") as invalid:
+        load_token("telegram", broken)
+    assert "AAHsecret" not in str(invalid.value)
+
+    assert mask(f"GET https://api.telegram.org/bot{token}/getMe", [token]) == "GET https://api.telegram.org/bot***/getMe"
+    assert "AAHsecret" not in mask("secret AAHsecret-part_of_the_token alone", [token])
+    record = logging.LogRecord("x", logging.ERROR, __file__, 1, "failed %s", (token,), None)
+    assert token not in MaskingFormatter(logging.Formatter("%(message)s"), [token]).format(record)
