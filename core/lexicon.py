@@ -23,10 +23,17 @@ the graph is one ``array('I')`` (``Lexicon.table``). A node id is an index in it
 * then the ids of the children, in letter order: the child reached by the letter
   whose bit is ``b`` is ``table[node + 2 + (head & (b - 1)).bit_count()]``.
 
+Lookahead (``Lexicon.lookahead``): for the nodes of the word graph (ids below
+``len(lookahead[0])``), ``lookahead[d - 1][node]`` is the set of letters that some
+word has d letters after the node's next one (d = 1 to ``LOOKAHEAD``): the move
+generator uses it to drop a prefix that cannot meet a board letter or a cross-check
+d squares further on.
+
 Binary form (little-endian): the 8-byte magic ``ARBLEX\\x1a\\n``, then
 ``version, flags`` (u16 each), ``name length, table length, root, anagram root,
-word count`` (u32 each), a CRC-32 (u32) of everything before it and after it, the
-name in UTF-8 padded to 4 bytes, and the table as u32 values.
+word count, word graph length`` (u32 each), a CRC-32 (u32) of everything before it
+and after it, the name in UTF-8 padded to 4 bytes, the table as u32 values, then the
+``LOOKAHEAD`` lookahead arrays of ``word graph length`` u32 values each.
 """
 
 from __future__ import annotations
@@ -47,8 +54,9 @@ MIN_WORD = 2
 MAX_WORD = 15
 
 MAGIC = b"ARBLEX\x1a\n"
-FORMAT_VERSION = 2
-_HEADER = struct.Struct("<8sHHIIIII")
+LOOKAHEAD = 6
+FORMAT_VERSION = 4
+_HEADER = struct.Struct("<8sHHIIIIII")
 _CRC = struct.Struct("<I")
 _PAYLOAD_START = _HEADER.size + _CRC.size
 _CROSS_CACHE_LIMIT = 200_000
@@ -80,21 +88,29 @@ def _letter_code(letter: str) -> int:
 class Lexicon:
     """A set of words (2-15 letters A-Z) stored as a minimal DAWG, with prefix walks."""
 
-    __slots__ = ("name", "table", "root", "anagram_root", "_count", "_cross_cache")
+    __slots__ = ("name", "table", "root", "anagram_root", "lookahead", "_count", "_cross_cache")
 
     name: str
     table: array[int]
     root: int
     anagram_root: int
+    lookahead: tuple[array[int], ...]
 
     def __init__(
-        self, table: array[int], root: int, anagram_root: int, count: int, name: str = ""
+        self,
+        table: array[int],
+        root: int,
+        anagram_root: int,
+        lookahead: tuple[array[int], ...],
+        count: int,
+        name: str = "",
     ) -> None:
         """Wrap an already built table (use ``from_words`` or ``from_bytes``)."""
         self.name = name
         self.table = table
         self.root = root
         self.anagram_root = anagram_root
+        self.lookahead = lookahead
         self._count = count
         self._cross_cache: dict[tuple[str, str], int] = {}
 
@@ -118,22 +134,23 @@ class Lexicon:
                     raise
         unique = sorted(kept)
         keyed = sorted("".join(sorted(word)) + word for word in unique)
-        table, (root, anagram_root) = _compile([unique, keyed])
-        return cls(table, root, anagram_root, len(unique), name)
+        table, (root, anagram_root), sizes = _compile([unique, keyed])
+        return cls(table, root, anagram_root, _lookahead(table, sizes[0]), len(unique), name)
 
     def to_bytes(self) -> bytes:
         """The versioned binary form (see the module docstring)."""
         name = self.name.encode("utf-8")
         padded = name + b"\0" * (-len(name) % 4)
-        table = self.table
+        arrays = [self.table, *self.lookahead]
         if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-            table = array("I", table)
-            table.byteswap()
+            arrays = [array("I", a) for a in arrays]
+            for swapped in arrays:
+                swapped.byteswap()
         header = _HEADER.pack(
-            MAGIC, FORMAT_VERSION, 0, len(name), len(table), self.root, self.anagram_root,
-            self._count,
+            MAGIC, FORMAT_VERSION, 0, len(name), len(self.table), self.root, self.anagram_root,
+            self._count, len(self.lookahead[0]),
         )
-        body = padded + table.tobytes()
+        body = padded + b"".join(a.tobytes() for a in arrays)
         crc = zlib.crc32(body, zlib.crc32(header))
         return header + _CRC.pack(crc) + body
 
@@ -146,7 +163,7 @@ class Lexicon:
         view = memoryview(data).cast("B")
         if len(view) < _PAYLOAD_START:
             raise CorruptLexiconError(f"{len(view)} bytes is shorter than the header")
-        magic, version, _flags, name_len, table_len, root, anagram_root, count = (
+        magic, version, _flags, name_len, table_len, root, anagram_root, count, graph_len = (
             _HEADER.unpack_from(view)
         )
         if magic != MAGIC:
@@ -154,7 +171,7 @@ class Lexicon:
         if version != FORMAT_VERSION:
             raise CorruptLexiconError(f"format version {version}, this build reads {FORMAT_VERSION}")
         padded_len = name_len + (-name_len % 4)
-        expected = _PAYLOAD_START + padded_len + 4 * table_len
+        expected = _PAYLOAD_START + padded_len + 4 * (table_len + LOOKAHEAD * graph_len)
         if len(view) != expected:
             raise CorruptLexiconError(f"{len(view)} bytes where the header announces {expected}")
         (stored_crc,) = _CRC.unpack_from(view, _HEADER.size)
@@ -162,17 +179,25 @@ class Lexicon:
         crc = zlib.crc32(body, zlib.crc32(view[: _HEADER.size]))
         if crc != stored_crc:
             raise CorruptLexiconError("checksum mismatch")
-        if table_len < 2 or root >= table_len - 1 or anagram_root >= table_len - 1:
+        if (
+            table_len < 2 or graph_len > table_len or root >= graph_len - 1
+            or anagram_root >= table_len - 1
+        ):
             raise CorruptLexiconError("root outside the table")
         try:
             stored_name = bytes(body[:name_len]).decode("utf-8")
         except UnicodeDecodeError:
             raise CorruptLexiconError("name is not UTF-8") from None
-        table = array("I")
-        table.frombytes(body[padded_len:])
-        if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-            table.byteswap()
-        return cls(table, root, anagram_root, count, name or stored_name)
+        arrays: list[array[int]] = []
+        offset = padded_len
+        for length in [table_len] + [graph_len] * LOOKAHEAD:
+            part = array("I")
+            part.frombytes(body[offset : offset + 4 * length])
+            if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
+                part.byteswap()
+            arrays.append(part)
+            offset += 4 * length
+        return cls(arrays[0], root, anagram_root, tuple(arrays[1:]), count, name or stored_name)
 
     # --- the word set -------------------------------------------------------------------
 
@@ -269,9 +294,7 @@ class Lexicon:
         length = len(codes) + jokers
         if any(c < 0 or c > 25 for c in codes) or not MIN_WORD <= length <= MAX_WORD:
             return False
-        for _ in anagram_keys(self.table, self.anagram_root, codes, jokers, first_only=True):
-            return True
-        return False
+        return bool(anagram_keys(self.table, self.anagram_root, codes, jokers, first_only=True))
 
     def anagrams(self, letters: str, jokers: int = 0) -> Iterator[str]:
         """The words made of exactly ``letters`` (uppercase A-Z) plus ``jokers`` letters of any kind."""
@@ -287,7 +310,12 @@ class Lexicon:
                 if len(word) == length:
                     yield word
                     continue
-                found = [(child, word + letter) for letter, child in self.children(node)]
+                rest = length - len(word) - 1  # letters after the next one
+                found = [
+                    (child, word + letter)
+                    for letter, child in self.children(node)
+                    if table[child + 1] >> rest & 1
+                ]
                 stack.extend(reversed(found))
 
     def walk(self, letters: str) -> int | None:
@@ -352,51 +380,76 @@ class Lexicon:
 
 def anagram_keys(
     table: array[int], root: int, codes: list[int], jokers: int, *, first_only: bool = False
-) -> Iterator[int]:
+) -> list[int]:
     """The anagram-map nodes reached by the keys made of sorted ``codes`` plus ``jokers`` free letters.
 
-    Below each node, the paths of exactly ``len(codes) + jokers`` letters are words.
-    Each key is produced once: a free letter placed before the next given letter is
-    strictly smaller than it. With ``first_only`` the walk stops at the first key.
+    Each key once; below each node, the paths of exactly ``len(codes) + jokers`` letters
+    are words. With ``first_only``, at most one node.
     """
-    length = len(codes) + jokers
-    stack: list[tuple[int, int, int]] = [(root, 0, jokers)]
-    while stack:
-        node, index, free = stack.pop()
-        # a key of `length` letters then a word of `length` letters must go on from here
-        if not table[node + 1] >> (2 * length - index - jokers + free) & 1:
-            continue
+    # A free letter placed before the next given letter is strictly smaller than it,
+    # so that each key is reached once.
+    given = len(codes)
+    found: list[int] = []
+
+    def walk(node: int, index: int, free: int, rest: int) -> None:
+        # `rest` letters (the rest of the key, then the word) must go on from here
+        if not table[node + 1] >> rest & 1:
+            return
         head = table[node]
-        if index == len(codes):
-            if free == 0:
-                yield node
-                if first_only:
-                    return
-                continue
+        if index == given:
+            if not free:
+                found.append(node)
+                return
             letters = head & ALL_LETTERS
         else:
-            code = codes[index]
-            bit = 1 << code
+            bit = 1 << codes[index]
             if head & bit:
-                stack.append((table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free))
-            letters = head & (bit - 1) if free else 0
-        child_index = node + 2
-        low_letters = head & ALL_LETTERS
+                walk(table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free, rest - 1)
+                if first_only and found:
+                    return
+            if not free:
+                return
+            letters = head & (bit - 1)
         while letters:
             low = letters & -letters
             letters ^= low
-            child = table[child_index + (low_letters & (low - 1)).bit_count()]
-            stack.append((child, index, free - 1))
+            walk(table[node + 2 + (head & (low - 1)).bit_count()], index, free - 1, rest - 1)
+            if first_only and found:
+                return
+
+    walk(root, 0, jokers, 2 * (given + jokers))
+    return found
 
 
-def _compile(lists: list[list[str]]) -> tuple[array[int], list[int]]:
-    """One table holding the minimal DAWG of each sorted list of distinct words, and their roots.
+def _lookahead(table: array[int], size: int) -> tuple[array[int], ...]:
+    """For each node below ``size``, the letters found d + 1 letters further (d = 1 .. LOOKAHEAD)."""
+    # Children have smaller ids than their parents: one pass in id order suffices.
+    depths = [array("I", bytes(4 * size)) for _ in range(LOOKAHEAD)]
+    node = 0
+    while node < size:
+        head = table[node]
+        count = (head & ALL_LETTERS).bit_count()
+        children = table[node + 2 : node + 2 + count]
+        below = 0
+        for child in children:
+            below |= table[child]
+        depths[0][node] = below & ALL_LETTERS
+        for d in range(1, LOOKAHEAD):
+            deeper = depths[d - 1]
+            mask = 0
+            for child in children:
+                mask |= deeper[child]
+            depths[d][node] = mask
+        node += 2 + count
+    return tuple(depths)
 
-    Incremental construction for sorted input: after each word, the nodes of the
-    previous word beyond the common prefix can no longer change, so they are
-    replaced by an equal registered node or registered themselves. The register is
-    shared, so the graphs share their equal nodes.
-    """
+
+def _compile(lists: list[list[str]]) -> tuple[array[int], list[int], list[int]]:
+    """One table holding the minimal DAWG of each sorted list of distinct words, their roots,
+    and the table's length after each list (graphs share their equal nodes)."""
+    # Incremental construction for sorted input: after each word, the nodes of the
+    # previous word beyond the common prefix can no longer change, so they are replaced
+    # by an equal registered node or registered themselves. The register is shared.
     table: array[int] = array("I")
     register: dict[tuple[int, ...], int] = {}
 
@@ -420,6 +473,7 @@ def _compile(lists: list[list[str]]) -> tuple[array[int], list[int]]:
         return node_id
 
     roots: list[int] = []
+    sizes: list[int] = []
     for words in lists:
         finals: list[int] = [0]
         edges: list[list[int]] = [[]]
@@ -445,4 +499,5 @@ def _compile(lists: list[list[str]]) -> tuple[array[int], list[int]]:
             edges[-1].append(codes.pop())
             edges[-1].append(node_id)
         roots.append(freeze(finals[0], edges[0]))
-    return table, roots
+        sizes.append(len(table))
+    return table, roots, sizes

@@ -26,30 +26,34 @@ Order of the top, best first:
 play: ``"score"`` when it scores more than every other play, ``"fewest jokers"`` or
 ``"order"`` when other plays score as much, ``"unique"`` when it is the only legal play,
 and ``"none"`` when there is no legal play at all.
-
-How the top is found: each row and column is a line; a play starts at a square whose
-predecessor is empty. For each start, an upper bound on the score of its plays is
-computed from the rack's best tile values on the best premiums of the longest stretch
-the rack can cover (the bingo bonus only when seven tiles fit there and the lexicon's
-anagram index holds a word made of the rack and the board letters of that stretch).
-Starts are walked in decreasing order of bound along the lexicon graph, letters
-filtered by one AND of the node's letters, the cross-checks and the rack; inside a
-walk every node is bounded again (the tiles placed so far plus the best the remaining
-tiles could add, and whether a word of a length that can end on a free square goes on
-from the node) and cut when it cannot reach the best score found, or can only tie with
-it without changing the result.
 """
+
+# How the top is found. Each row and column is a line; a play begins at a square whose
+# predecessor is empty (a start). Each start gets an upper bound on its plays' scores:
+# the score is linear in the new tiles' values, so the rack's best values on the best
+# premiums of the longest stretch the rack can cover bound it (or each square's best
+# rack letter allowed by its cross-check, whichever is lower). Plays of the whole rack
+# (bingos) are separate tasks, kept only where the lexicon's anagram map holds a word
+# made of the rack and the stretch's board letters; they are read from that map, not
+# searched. The other plays are walked along the word graph, the letters of a square
+# given by one AND of the node's edges, the cross-check and the rack; each node is
+# bounded again with the values actually left on the rack, and dropped when no word
+# length ends on a free square, or when the next board letter or cross-check the word
+# must reach is out of the lookahead's letters at that distance. Tasks run in
+# decreasing order of bound and stop below the best score; plays that can only tie
+# are dropped once they cannot change the top or its tie rule.
 
 from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from itertools import combinations, product
 from typing import Callable
 
 from .board import CENTRE, PREMIUMS, SIZE, Board, Tile
 from .edition import JOKER, Edition
 from .errors import RackSyntaxError
-from .lexicon import ALL_LETTERS, FINAL, Lexicon
+from .lexicon import ALL_LETTERS, FINAL, LOOKAHEAD, Lexicon, anagram_keys
 from .placement import Placement, validate_tiles
 from .scoring import MoveScore, score_placement
 
@@ -61,9 +65,7 @@ TIE_NONE = "none"
 
 _LETTER_MULT = tuple(p.letter_multiplier for p in PREMIUMS)
 _WORD_MULT = tuple(p.word_multiplier for p in PREMIUMS)
-_EDGE = SIZE  # index of the sentinel square past the end of a line
 _NO_PLAY = -1
-_NEVER = 1 << 62
 
 
 @dataclass(frozen=True)
@@ -184,66 +186,74 @@ class _Line:
 def _make_lines(
     board: Board, lexicon: Lexicon, edition: Edition, horizontal_only_first: bool
 ) -> list[_Line]:
-    """The lines where a play may go, with their cross-checks."""
+    """The lines where a play may go (a tile in them or beside them), with their cross-checks."""
     codes = [-1] * (SIZE * SIZE)
     values = [0] * (SIZE * SIZE)
+    rows_used = [False] * (SIZE + 2)  # shifted by one: index r + 1 is row r
+    cols_used = [False] * (SIZE + 2)
     for row, col, tile in board.tiles():
         codes[row * SIZE + col] = ord(tile.letter) - 65
         values[row * SIZE + col] = 0 if tile.joker else edition.values[tile.letter]
+        rows_used[row + 1] = cols_used[col + 1] = True
     lines: list[_Line] = []
-    empty = board.is_empty()
+    if board.is_empty():
+        for horizontal in (True, False) if not horizontal_only_first else (True,):
+            line = _Line(horizontal, CENTRE[0] if horizontal else CENTRE[1])
+            for pos in range(SIZE):
+                row, col = line.square(pos)
+                line.lm[pos] = _LETTER_MULT[row * SIZE + col]
+                line.wm[pos] = _WORD_MULT[row * SIZE + col]
+            line.hook[CENTRE[1] if horizontal else CENTRE[0]] = True
+            lines.append(line)
+        return lines
     for horizontal in (True, False):
-        if empty and not horizontal and horizontal_only_first:
-            continue
+        used = rows_used if horizontal else cols_used
         # along: step between squares of the line; across: step along the cross-words
         along, across = (1, SIZE) if horizontal else (SIZE, 1)
         for index in range(SIZE):
-            if empty and index != (CENTRE[0] if horizontal else CENTRE[1]):
+            if not (used[index] or used[index + 1] or used[index + 2]):
                 continue
             line = _Line(horizontal, index)
-            useful = False
+            fixed, fixed_value, lm, wm = line.fixed, line.fixed_value, line.lm, line.wm
+            # the cross-words run across this line: neighbours only in the lines beside it
+            check_before = used[index]
+            check_after = used[index + 2]
             base = index * SIZE if horizontal else index
             for pos in range(SIZE):
                 square = base + pos * along
                 code = codes[square]
                 if code >= 0:
-                    line.fixed[pos] = code
-                    line.fixed_value[pos] = values[square]
-                    useful = True
+                    fixed[pos] = code
+                    fixed_value[pos] = values[square]
                     continue
-                line.lm[pos] = _LETTER_MULT[square]
-                line.wm[pos] = _WORD_MULT[square]
-                if empty:
-                    if (pos == CENTRE[1]) if horizontal else (pos == CENTRE[0]):
-                        line.hook[pos] = True
-                        useful = True
+                lm[pos] = _LETTER_MULT[square]
+                wm[pos] = _WORD_MULT[square]
+                has_before = check_before and codes[square - across] >= 0
+                has_after = check_after and codes[square + across] >= 0
+                if not (has_before or has_after):
                     continue
-                cross_index = square // SIZE if horizontal else square % SIZE
                 total = 0
-                before: list[str] = []
-                k = square - across
-                for _ in range(cross_index):
-                    if codes[k] < 0:
-                        break
-                    before.append(chr(65 + codes[k]))
-                    total += values[k]
-                    k -= across
-                after: list[str] = []
-                k = square + across
-                for _ in range(SIZE - 1 - cross_index):
-                    if codes[k] < 0:
-                        break
-                    after.append(chr(65 + codes[k]))
-                    total += values[k]
-                    k += across
-                if before or after:
-                    before.reverse()
-                    line.cross_mask[pos] = lexicon.cross_mask("".join(before), "".join(after))
-                    line.cross_sum[pos] = total
-                    line.hook[pos] = True
-                    useful = True
-            if useful:
-                lines.append(line)
+                before = ""
+                after = ""
+                if has_before:
+                    k = square - across
+                    while k >= 0 and codes[k] >= 0 and (horizontal or k // SIZE == square // SIZE):
+                        before = chr(65 + codes[k]) + before
+                        total += values[k]
+                        k -= across
+                if has_after:
+                    k = square + across
+                    while (
+                        k < SIZE * SIZE and codes[k] >= 0
+                        and (horizontal or k // SIZE == square // SIZE)
+                    ):
+                        after += chr(65 + codes[k])
+                        total += values[k]
+                        k += across
+                line.cross_mask[pos] = lexicon.cross_mask(before, after)
+                line.cross_sum[pos] = total
+                line.hook[pos] = True
+            lines.append(line)
     return lines
 
 
@@ -252,92 +262,172 @@ def _make_lines(
 
 @dataclass
 class _Start:
-    """A square where plays may begin, with the bounds on their scores and how far they reach."""
+    """A square where plays may begin, with an upper bound on their scores and how far they reach.
 
-    bound: int  # upper bound on every play from here
-    small: int  # upper bound on plays that are not bingos
+    A walk task looks for plays along the lexicon graph; a bingo task (``bingo_letters``
+    set: the board letters its stretch holds) reads the anagram map for the plays that
+    place every tile of the rack.
+    """
+
+    bound: int
     key: tuple[int, int, int]
     line: _Line
     start: int
-    end: int  # last square the rack can reach (through board letters after the last tile)
-    bingo_ok: bool  # a bingo is not ruled out
+    end: int  # last square the plays may reach
+    bingo_letters: str | None = None
 
 
-def _start_bound(
+def _line_tasks(
     line: _Line,
-    start: int,
     size: int,
-    values_desc: list[int],
-    caps: list[int],
-    blocked: list[bool],
+    best_sums: list[int],
+    by_value: list[tuple[int, int]],
+    available: int,
     bingo: int,
-) -> tuple[int, int, int, str | None]:
-    """(bound, bound without bingo, last reachable square, board letters of a bingo stretch or None).
+    has_bingo: Callable[[str], bool],
+) -> list[_Start]:
+    """The tasks of one line: each start where a connected play fits, with a bound on its plays.
 
-    The score is linear in the new tiles' values: the bound pairs the rack's best
-    values with the best weights (and, separately, each square with the best rack
-    letter its cross-check allows) on the longest stretch the rack can cover, since a
-    longer stretch never bounds lower. The bounds are -1 when no connected play fits.
+    ``best_sums[k]`` is the sum of the rack's k best tile values. With ``bingo`` set,
+    plays of every tile become a bingo task (where ``has_bingo`` of the stretch's board
+    letters allows one) and walks stop one tile short.
     """
-    fixed, fixed_value, lm, wm = line.fixed, line.fixed_value, line.lm, line.wm
-    cross_sum, hook = line.cross_sum, line.hook
-    fixed_sum = 0
-    word_mult = 1
-    cross_const = 0
-    lms: list[int] = []
-    cross_weights: list[int] = []
-    square_caps: list[int] = []
-    board_letters: list[int] = []
-    connected = False
-    small = _NO_PLAY
-    pos = start
-
-    def evaluate() -> int:
-        weights = [l * word_mult + c for l, c in zip(lms, cross_weights)]
-        capped = sum(w * cap for w, cap in zip(weights, square_caps))
-        weights.sort(reverse=True)
-        ranked = sum(w * v for w, v in zip(weights, values_desc))
-        return fixed_sum * word_mult + cross_const + min(ranked, capped)
-
-    while True:
-        if pos < SIZE and fixed[pos] >= 0:
-            fixed_sum += fixed_value[pos]
-            board_letters.append(fixed[pos])
-            connected = True
-            pos += 1
-            continue
-        count = len(lms)
-        if pos == SIZE or count == size or blocked[pos]:
-            if not (count and connected):
-                return _NO_PLAY, small, pos - 1, None
-            bound = evaluate()
-            if bingo and count == size:
-                letters = "".join(chr(65 + c) for c in board_letters)
-                return bound + bingo, small, pos - 1, letters
-            return bound, bound, pos - 1, None
-        if bingo and count == size - 1 and count and connected:
-            small = evaluate()
-        wmi = wm[pos]
-        word_mult *= wmi
-        lms.append(lm[pos])
-        square_caps.append(caps[pos])
-        if cross_sum[pos] >= 0:
-            cross_const += cross_sum[pos] * wmi
-            cross_weights.append(lm[pos] * wmi)
+    # A stretch bounds its plays by pairing the rack's best values with its best letter
+    # and cross-word weights, or each square with the best rack letter its cross-check
+    # allows, whichever is lower; a longer stretch never bounds lower, so each start is
+    # bounded on the longest stretch the rack can cover.
+    fixed, fixed_value, cross_mask, cross_sum = line.fixed, line.fixed_value, line.cross_mask, line.cross_sum
+    lm, wm, hook = line.lm, line.wm, line.hook
+    top = by_value[0][0] if by_value else 0
+    # before each empty square, in order, the running totals over the empty squares:
+    # word multiplier product, letter premiums (triple, double), capped letter values
+    # (letter weight times the best rack letter allowed there), cross-word constants,
+    # cross-words, cross weights 3 and 2, capped cross values
+    empties: list[int] = []
+    totals = [(1, 0, 0, 0, 0, 0, 0, 0, 0)]
+    mult = 1
+    triple = double = capped_letter = cross_const = crossed = cross3 = cross2 = capped_cross = 0
+    # per square: board letter values and connecting squares (letters, hooks) before it,
+    # and the board letters before it
+    board_sum = [0]
+    reach = [0]
+    letters_before = [""]
+    letters = ""
+    total = connecting = 0
+    blocked_at: list[int] = []
+    for pos in range(SIZE):
+        code = fixed[pos]
+        if code >= 0:
+            total += fixed_value[pos]
+            connecting += 1
+            letters += chr(65 + code)
         else:
-            cross_weights.append(0)
-        if hook[pos]:
-            connected = True
-        pos += 1
+            if hook[pos]:
+                connecting += 1
+            mask = cross_mask[pos]
+            if mask == ALL_LETTERS:
+                cap = top
+            elif mask & available:
+                cap = 0
+                for value, bit in by_value:
+                    if mask & bit:
+                        cap = value
+                        break
+            else:
+                cap = 0
+                blocked_at.append(len(empties))
+            empties.append(pos)
+            lmi = lm[pos]
+            wmi = wm[pos]
+            mult *= wmi
+            if lmi == 3:
+                triple += 1
+            elif lmi == 2:
+                double += 1
+            capped_letter += lmi * cap
+            if cross_sum[pos] >= 0:
+                weight = lmi * wmi
+                cross_const += cross_sum[pos] * wmi
+                crossed += 1
+                if weight == 3:
+                    cross3 += 1
+                elif weight == 2:
+                    cross2 += 1
+                capped_cross += weight * cap
+            totals.append((
+                mult, triple, double, capped_letter, cross_const, crossed, cross3, cross2,
+                capped_cross,
+            ))
+        board_sum.append(total)
+        reach.append(connecting)
+        letters_before.append(letters)
+    count = len(empties)
+    next_empty = [count] * (SIZE + 1)
+    next_blocked = [count] * (SIZE + 1)
+    index = blocked_index = count
+    for pos in range(SIZE - 1, -1, -1):
+        if fixed[pos] < 0:
+            index -= 1
+            if blocked_at and blocked_at[-1] == index:
+                blocked_at.pop()
+                blocked_index = index
+        next_empty[pos] = index
+        next_blocked[pos] = blocked_index
+
+    def bound(start: int, first: int, tiles: int) -> tuple[int, int]:
+        # plays from start placing tiles on empties first .. first + tiles - 1
+        last = first + tiles
+        end = empties[last] - 1 if last < count else SIZE - 1
+        if reach[end + 1] == reach[start]:
+            return _NO_PLAY, end
+        m0, t0, d0, l0, x0, c0, c30, c20, k0 = totals[first]
+        m1, t1, d1, l1, x1, c1, c31, c21, k1 = totals[last]
+        t3 = t1 - t0
+        c3 = c31 - c30
+        letters = best_sums[tiles] + best_sums[t3] + best_sums[t3 + d1 - d0]
+        if l1 - l0 < letters:
+            letters = l1 - l0
+        crosses = best_sums[c1 - c0] + best_sums[c3] + best_sums[c3 + c21 - c20]
+        if k1 - k0 < crosses:
+            crosses = k1 - k0
+        return (board_sum[end + 1] - board_sum[start] + letters) * (m1 // m0) + x1 - x0 + crosses, end
+
+    tasks: list[_Start] = []
+    for start in range(SIZE - 1):
+        if start and fixed[start - 1] >= 0:
+            continue
+        first = next_empty[start]
+        tiles = min(size, next_blocked[start] - first)
+        if tiles <= 0:
+            continue
+        key = line.start_key(start)
+        if bingo and tiles == size:
+            full, end = bound(start, first, tiles)
+            if full >= 0:
+                board_letters = letters_before[end + 1][len(letters_before[start]):]
+                if has_bingo(board_letters):
+                    tasks.append(_Start(full + bingo, key, line, start, end, board_letters))
+            tiles -= 1
+        small, end = bound(start, first, tiles)
+        if small >= 0:
+            tasks.append(_Start(small, key, line, start, end))
+    return tasks
 
 
 def _plan(
-    lines: list[_Line], rack: _Rack, lexicon: Lexicon, values: list[int], bingo: int
+    lines: list[_Line],
+    rack: _Rack,
+    lexicon: Lexicon,
+    values: list[int],
+    bingo: int,
 ) -> list[_Start]:
-    """Every start of every line where a connected play may fit, with its bounds."""
+    """The search tasks of every line (see ``_line_tasks``)."""
     values_desc = sorted(
         (values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True
-    ) + [0] * rack.jokers
+    )
+    best_sums = [0] * (SIZE + 1)
+    for k in range(1, SIZE + 1):
+        best_sums[k] = best_sums[k - 1] + (values_desc[k - 1] if k <= len(values_desc) else 0)
     by_value = sorted(((values[c], 1 << c) for c, n in enumerate(rack.counts) if n), reverse=True)
     letters_mask = 0
     for _, bit in by_value:
@@ -345,43 +435,23 @@ def _plan(
     available = ALL_LETTERS if rack.jokers else letters_mask
     rack_letters = rack.letters()
     anagrams: dict[str, bool] = {}
-    starts: list[_Start] = []
+
+    def has_bingo(board_letters: str) -> bool:
+        known = anagrams.get(board_letters)
+        if known is None:
+            key = "".join(sorted(board_letters))
+            known = anagrams.get(key)
+            if known is None:
+                known = anagrams[key] = lexicon.has_anagram(rack_letters + key, rack.jokers)
+            anagrams[board_letters] = known
+        return known
+
+    tasks: list[_Start] = []
     for line in lines:
-        caps = [0] * (SIZE + 1)
-        blocked = [False] * (SIZE + 1)
-        for pos in range(SIZE):
-            if line.fixed[pos] >= 0:
-                continue
-            mask = line.cross_mask[pos]
-            if not mask & available:
-                blocked[pos] = True
-                continue
-            for value, bit in by_value:
-                if mask & bit:
-                    caps[pos] = value
-                    break
-        fixed = line.fixed
-        for start in range(SIZE - 1):
-            if start and fixed[start - 1] >= 0:
-                continue
-            bound, small, end, board_letters = _start_bound(
-                line, start, rack.size, values_desc, caps, blocked, bingo
-            )
-            if bound < 0:
-                continue
-            bingo_ok = False
-            if board_letters is not None:
-                key = "".join(sorted(board_letters))
-                known = anagrams.get(key)
-                if known is None:
-                    known = anagrams[key] = lexicon.has_anagram(rack_letters + key, rack.jokers)
-                bingo_ok = known
-                if not bingo_ok:
-                    bound = small
-                    if bound < 0:
-                        continue
-            starts.append(_Start(bound, small, line.start_key(start), line, start, end, bingo_ok))
-    return starts
+        tasks.extend(
+            _line_tasks(line, rack.size, best_sums, by_value, available, bingo, has_bingo)
+        )
+    return tasks
 
 
 # --- search ---------------------------------------------------------------------------------
@@ -415,21 +485,28 @@ def _found_key(found: _Found) -> tuple[object, ...]:
 
 
 class _Search:
-    """The walk of one rack along the lexicon graph, keeping the best plays.
+    """The search for one rack's plays, keeping the best ones.
 
-    With ``count`` 1 (tie mode) it keeps only the best play, plus the facts the tie
-    rule needs (another play with the same score and jokers? with the same score?),
-    and cuts subtrees that can only tie without changing them. With a larger count it
-    keeps every play scoring at least the ``count``-th best score; with count 0, all.
+    With ``count`` 1 (tie mode) it keeps the best play and the facts the tie rule needs
+    (another play with the same score and jokers? with the same score?). With a larger
+    count it keeps every play scoring at least the ``count``-th best score; with count
+    0, every play.
     """
 
-    def __init__(self, lexicon: Lexicon, edition: Edition, rack: _Rack, count: int) -> None:
+    def __init__(
+        self, lexicon: Lexicon, edition: Edition, rack: _Rack, count: int, split_bingos: bool
+    ) -> None:
         self.table = lexicon.table
         self.root = lexicon.root
+        self.anagram_root = lexicon.anagram_root
+        self.lookahead = lexicon.lookahead
         self.values = [edition.values.get(chr(65 + c), 0) for c in range(26)]
         self.rack = rack
         self.counts = list(rack.counts)
         self.bingo = edition.bingo_bonus if rack.size == edition.rack_size else 0
+        # with bingos read from the anagram map, walks place one tile less than the rack
+        self.split_bingos = split_bingos and self.bingo > 0
+        self.limit = rack.size - 1 if self.split_bingos else rack.size
         self.count = count
         self.tie_mode = count == 1
         self.threshold = -1
@@ -444,15 +521,48 @@ class _Search:
         self.seen = 0
         self.stop_after = 0  # when set, stop once this many plays have been seen
         self.probing = False
-        desc = sorted(
+        # the values of the real tiles still on the rack, as states: their prefix sums
+        # (best k values) and the state after playing a tile of each value
+        self.value_sums: list[list[int]] = []
+        self.after_value: list[list[int]] = []
+        self._states: dict[tuple[int, ...], int] = {}
+        self._state_values: list[tuple[int, ...]] = []
+        self.first_state = self._state(tuple(sorted(
             (self.values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True
-        ) + [0] * rack.jokers
-        self.prefix_values = [0] * 9
-        for k in range(1, 9):
-            self.prefix_values[k] = self.prefix_values[k - 1] + (desc[k - 1] if k <= len(desc) else 0)
+        )))
         self._runners: dict[int, Callable[[_Start], None]] = {}
+        self._keys: dict[str, list[int]] = {}  # anagram keys by board letters of a stretch
+
+    def _state(self, values: tuple[int, ...]) -> int:
+        """The id of the state "these tile values are left" (sorted, best first)."""
+        known = self._states.get(values)
+        if known is not None:
+            return known
+        state = self._states[values] = len(self.value_sums)
+        sums = [0] * (SIZE + 1)
+        for k in range(1, SIZE + 1):
+            sums[k] = sums[k - 1] + (values[k - 1] if k <= len(values) else 0)
+        self.value_sums.append(sums)
+        self.after_value.append([-1] * (max(self.values) + 1))
+        self._state_values.append(values)
+        return state
+
+    def after(self, state: int, value: int) -> int:
+        """The state once a tile of this value is played (made on first use)."""
+        rest = list(self._state_values[state])
+        rest.remove(value)
+        following = self.after_value[state][value] = self._state(tuple(rest))
+        return following
 
     # --- bookkeeping of found plays -------------------------------------------------------
+
+    def see(self, found: _Found) -> None:
+        """Count a complete play met by the search and keep it when it may matter."""
+        self.seen += 1
+        if self.stop_after and self.seen >= self.stop_after:
+            raise _Stop
+        if not self.probing and found[0] >= self.threshold:
+            self.offer(found)
 
     def offer(self, found: _Found) -> None:
         """Take a play scoring at least the threshold."""
@@ -472,13 +582,15 @@ class _Search:
         if best is None or score > best[0]:
             self.tie_same = self.tie_more = False
             self._set_best(found)
+        elif score < best[0]:
+            return
         elif jokers < self.best_jokers:
             self.tie_more = True
             self.tie_same = False
             self._set_best(found)
         elif jokers == self.best_jokers:
             self.tie_same = True
-            if _found_key(found) < _found_key(best):
+            if found[2] < best[2] or (found[2] == best[2] and _found_key(found) < _found_key(best)):
                 self._set_best(found)
         else:
             self.tie_more = True
@@ -500,14 +612,113 @@ class _Search:
     # --- the walk ----------------------------------------------------------------------------
 
     def run(self, start: _Start) -> None:
-        """Walk the plays beginning at ``start`` that may beat or matter to the best so far."""
-        runner = self._runners.get(id(start.line))
-        if runner is None:
-            runner = self._runners[id(start.line)] = self._runner(start.line)
+        """Find the plays of a task that may beat or matter to the best so far."""
         self.current_key = start.key
         best = self.best
         self.after_best = best is not None and start.key > best[2]
+        if start.bingo_letters is not None:
+            self._bingos(start, start.bingo_letters)
+            return
+        runner = self._runners.get(id(start.line))
+        if runner is None:
+            runner = self._runners[id(start.line)] = self._runner(start.line)
         runner(start)
+
+    def _bingos(self, task: _Start, board_letters: str) -> None:
+        """The plays of every rack tile from a start, read from the anagram map."""
+        line, first, end = task.line, task.start, task.end
+        table = self.table
+        fixed, cross_mask = line.fixed, line.cross_mask
+        codes = sorted(
+            [c for c, n in enumerate(self.rack.counts) for _ in range(n)]
+            + [ord(char) - 65 for char in board_letters]
+        )
+        length = end - first + 1
+        word = [0] * length
+        words: list[list[int]] = []
+
+        def spell(node: int, pos: int) -> None:
+            # the words below an anagram key, letter by letter, that fit the squares
+            if pos > end:
+                if table[node] & FINAL:
+                    words.append(list(word))
+                return
+            head = table[node]
+            code = fixed[pos]
+            allowed = head & ((1 << code) if code >= 0 else cross_mask[pos])
+            rest = end - pos
+            while allowed:
+                bit = allowed & -allowed
+                allowed ^= bit
+                child = table[node + 2 + (head & (bit - 1)).bit_count()]
+                if table[child + 1] >> rest & 1:
+                    word[pos - first] = bit.bit_length() - 1
+                    spell(child, pos + 1)
+
+        cache_key = "".join(sorted(board_letters))
+        key_nodes = self._keys.get(cache_key)
+        if key_nodes is None:
+            key_nodes = self._keys[cache_key] = anagram_keys(
+                table, self.anagram_root, codes, self.rack.jokers
+            )
+        for key_node in key_nodes:
+            spell(key_node, first)
+        empties = [p for p in range(first, end + 1) if fixed[p] < 0]
+        for letters in words:
+            self._bingo_plays(task, empties, letters)
+
+    def _bingo_plays(self, task: _Start, empties: list[int], word: list[int]) -> None:
+        """Every way of putting the jokers in a bingo word, scored and offered."""
+        # A joker on a square loses that square's letter value times the word's
+        # multiplier (plus the cross-word's), so each placement of the jokers scores the
+        # all-real score minus its squares' losses.
+        line, first, end = task.line, task.start, task.end
+        fixed, fixed_value = line.fixed, line.fixed_value
+        lm, wm, cross_sum = line.lm, line.wm, line.cross_sum
+        values = self.values
+        spare = list(self.rack.counts)
+        main = 0
+        mult = 1
+        cross = 0
+        for pos in range(first, end + 1):
+            if fixed[pos] >= 0:
+                main += fixed_value[pos]
+                continue
+            code = word[pos - first]
+            spare[code] -= 1
+            value = values[code] * lm[pos]
+            main += value
+            mult *= wm[pos]
+            if cross_sum[pos] >= 0:
+                cross += (cross_sum[pos] + value) * wm[pos]
+        full = main * mult + cross + self.bingo
+        loss = {
+            pos: values[word[pos - first]] * lm[pos] * (mult + (wm[pos] if cross_sum[pos] >= 0 else 0))
+            for pos in empties
+        }
+        choices: list[list[tuple[int, ...]]] = []
+        least = 0
+        ways = 1
+        for code, number in enumerate(spare):
+            if number < 0:
+                squares = [p for p in empties if word[p - first] == code]
+                choices.append(list(combinations(squares, -number)))
+                least += sum(sorted(loss[p] for p in squares)[:-number])
+                ways *= len(choices[-1])
+        most = full - least
+        if (
+            most <= self.threshold and not self.probing and not self.stop_after
+            and (most < self.threshold or self.tie_prunable(self.rack.jokers))
+        ):
+            self.seen += ways
+            return
+        placed = tuple(word[p - first] for p in empties)
+        for picked in product(*choices):
+            jokers = {p for group in picked for p in group}
+            score = full - sum(loss[p] for p in jokers)
+            flags = tuple(p in jokers for p in empties)
+            self.see((score, len(jokers), task.key, line, first, end + 1,
+                      tuple(empties), placed, flags))
 
     def _runner(self, line: _Line) -> Callable[[_Start], None]:
         """The walk over one line, as a closure over its arrays."""
@@ -522,59 +733,65 @@ class _Search:
         values = self.values
         counts = self.counts
         total = self.rack.size
+        limit = self.limit
         all_jokers = self.rack.jokers
         bingo = self.bingo
-        pv = self.prefix_values
+        value_sums = self.value_sums
+        after_value = self.after_value
         vertical = not line.horizontal
-        squares = [0] * 8
-        letters = [0] * 8
-        flags = [False] * 8
-        rw = [1] * (SIZE + 2)
-        rm = [0] * (SIZE + 2)
-        rx = [0] * (SIZE + 2)
+        squares = [0] * (total + 1)
+        letters = [0] * (total + 1)
+        flags = [False] * (total + 1)
+        # per square, what the squares from there to the end may still add: board letters,
+        # tiles, tiles on triple / on double or triple letter squares, word multiplier,
+        # cross-word constants, cross-words, cross weights 3 / 2 or 3
+        ahead: list[tuple[int, int, int, int, int, int, int, int, int]] = [
+            (0, 0, 0, 0, 1, 0, 0, 0, 0)
+        ] * (SIZE + 2)
         endmask = [0] * (SIZE + 2)
+        # per square: distance to a square the word must still cover (a board letter or a
+        # cross-check, with nowhere to end before it), and the letters allowed there
+        must_reach = [0] * (SIZE + 2)
+        must_letters = [0] * (SIZE + 2)
+        depth = [table, *self.lookahead]
         search = self
-        state = [0, 0, 0]  # start, end, bingo possible (1/0)
+        first_state = self.first_state
+        state = [0, 0]  # start, end
 
         def record(score: int, n: int, stop: int, jokers_left: int) -> None:
-            search.seen += 1
-            if search.stop_after and search.seen >= search.stop_after:
-                raise _Stop
-            if search.probing:
-                return
-            search.offer((
+            search.see((
                 score, all_jokers - jokers_left, search.current_key, line, state[0], stop,
                 tuple(squares[:n]), tuple(letters[:n]), tuple(flags[:n]),
             ))
 
         def go(
             pos: int, node: int, main: int, mult: int, cross: int, n: int,
-            connected: bool, rack_mask: int, jokers_left: int,
+            connected: bool, rack_mask: int, jokers_left: int, left_values: int, allowed: int,
         ) -> None:
-            # pos is an empty square the word may still cover; first, can it beat the best?
+            # pos is an empty square the word may still cover, ``allowed`` the letters that
+            # may go there (node's edges, cross-check, rack); can it still beat the best?
             end = state[1]
             threshold = search.threshold
-            bound = (main + rm[pos]) * mult * rw[pos] + cross + rx[pos]
-            if bound <= threshold:
-                if state[2] and table[node + 1] >> (end - pos + 1) & 1:
-                    bound += bingo
-                    if bound < threshold or (
-                        bound == threshold and search.tie_prunable(all_jokers)
-                    ):
-                        return
-                elif bound < threshold or search.tie_prunable(all_jokers - jokers_left):
-                    return
-            head = table[node]
-            allowed = head & cross_mask[pos] & (ALL_LETTERS if jokers_left else rack_mask)
-            if not allowed:
+            board_sum, tiles, triple, premium, word_mult, cross_const, crossed, cross3, cross23 = (
+                ahead[pos]
+            )
+            best = value_sums[left_values]
+            bound = (
+                (main + board_sum + best[tiles] + best[triple] + best[premium]) * mult * word_mult
+                + cross + cross_const + best[crossed] + best[cross3] + best[cross23]
+            )
+            if bound <= threshold and (
+                bound < threshold or search.tie_prunable(all_jokers - jokers_left)
+            ):
                 return
+            head = table[node]
             lmi = lm[pos]
             wmi = wm[pos]
             xsum = cross_sum[pos]
             joined = connected or hook[pos]
             new_mult = mult * wmi
             n1 = n + 1
-            more = n1 < total
+            more = n1 < limit
             first = state[0]
             single_dup = vertical and n == 0 and xsum >= 0  # found again horizontally
             nxt = pos + 1
@@ -600,12 +817,20 @@ class _Search:
                     code = fixed[q]
                 if code >= 0:
                     continue
+                child_head = table[child]
                 ends = (
-                    table[child] & FINAL and (joined or q > nxt) and q - first > 1
+                    child_head & FINAL and (joined or q > nxt) and q - first > 1
                     and not single_dup
                 )
-                goes_on = more and q <= end and table[child + 1] & endmask[q]
-                if not (ends or goes_on):
+                # the word may go on to the next empty square q: letters fit there, a word
+                # length ends on a free square, a square it must reach is reachable
+                fits = 0
+                if more and q <= end and table[child + 1] & endmask[q]:
+                    fits = child_head & cross_mask[q]
+                    ahead_by = must_reach[q]
+                    if ahead_by and not depth[ahead_by][child] & must_letters[q]:
+                        fits = 0
+                if not (ends or fits):
                     continue
                 code = bit.bit_length() - 1
                 letters[n] = code
@@ -620,14 +845,21 @@ class _Search:
                             record(score, n1, q, jokers_left)
                         else:
                             search.seen += 1
-                    if goes_on:
+                    if fits:
                         left = counts[code] - 1
-                        counts[code] = left
-                        go(
-                            q, child, main2, new_mult, cross2, n1, True if q > nxt else joined,
-                            rack_mask if left else rack_mask ^ bit, jokers_left,
-                        )
-                        counts[code] = left + 1
+                        mask2 = rack_mask if left else rack_mask ^ bit
+                        fits2 = fits if jokers_left else fits & mask2
+                        if fits2:
+                            counts[code] = left
+                            following = after_value[left_values][values[code]]
+                            if following < 0:
+                                following = search.after(left_values, values[code])
+                            go(
+                                q, child, main2, new_mult, cross2, n1,
+                                True if q > nxt else joined, mask2, jokers_left,
+                                following, fits2,
+                            )
+                            counts[code] = left + 1
                 if jokers_left:
                     main2 = main + board_sum
                     cross2 = cross + xsum * wmi if xsum >= 0 else cross
@@ -638,17 +870,19 @@ class _Search:
                             record(score, n1, q, jokers_left - 1)
                         else:
                             search.seen += 1
-                    if goes_on:
-                        go(
-                            q, child, main2, new_mult, cross2, n1, True if q > nxt else joined,
-                            rack_mask, jokers_left - 1,
-                        )
+                    if fits:
+                        fits2 = fits if jokers_left > 1 else fits & rack_mask
+                        if fits2:
+                            go(
+                                q, child, main2, new_mult, cross2, n1,
+                                True if q > nxt else joined, rack_mask, jokers_left - 1,
+                                left_values, fits2,
+                            )
 
         def run(start: _Start) -> None:
             first, end = start.start, start.end
             state[0] = first
             state[1] = end
-            state[2] = 1 if start.bingo_ok else 0
             # the first square from which a word reaches the board
             reach = first
             while reach <= end and fixed[reach] < 0 and not hook[reach]:
@@ -659,9 +893,22 @@ class _Search:
             tiles = triple = double = 0
             cross_const = crossed = cross3 = cross2 = 0
             ends = 0
+            nearest = SIZE + 1  # nearest square at or after pos holding a letter or a hook
             for pos in range(end, first - 1, -1):
                 if fixed[pos + 1] < 0 and pos >= reach:
                     ends |= 1 << pos
+                if fixed[pos] >= 0 or hook[pos]:
+                    nearest = pos
+                distance = nearest - pos
+                if 0 < distance <= LOOKAHEAD and nearest <= end and not (
+                    (ends << 1) >> pos & ((2 << distance) - 2)
+                ):
+                    must_reach[pos] = distance
+                    must_letters[pos] = (
+                        1 << fixed[nearest] if fixed[nearest] >= 0 else cross_mask[nearest]
+                    )
+                else:
+                    must_reach[pos] = 0
                 if fixed[pos] >= 0:
                     fixed_sum += fixed_value[pos]
                 else:
@@ -681,9 +928,10 @@ class _Search:
                             cross3 += 1
                         elif weight == 2:
                             cross2 += 1
-                rw[pos] = mult
-                rm[pos] = fixed_sum + pv[tiles] + pv[triple] + pv[triple + double]
-                rx[pos] = cross_const + pv[crossed] + pv[cross3] + pv[cross3 + cross2]
+                ahead[pos] = (
+                    fixed_sum, tiles, triple, triple + double, mult,
+                    cross_const, crossed, cross3, cross3 + cross2,
+                )
                 endmask[pos] = (ends << 1) >> pos
             # board letters the word starts with
             node = search.root
@@ -704,7 +952,10 @@ class _Search:
             for code, number in enumerate(counts):
                 if number:
                     rack_mask |= 1 << code
-            go(pos, node, main, 1, 0, 0, pos > first, rack_mask, all_jokers)
+            fits = table_[node] & cross_mask[pos] & (ALL_LETTERS if all_jokers else rack_mask)
+            ahead_by = must_reach[pos]
+            if fits and (not ahead_by or depth[ahead_by][node] & must_letters[pos]):
+                go(pos, node, main, 1, 0, 0, pos > first, rack_mask, all_jokers, first_state, fits)
 
         return run
 
@@ -741,12 +992,14 @@ def _prepare(
     board: Board, rack: str, lexicon: Lexicon, edition: Edition, count: int,
     first_move_horizontal_only: bool,
 ) -> tuple[_Search, list[_Start]]:
+    """The search state and its tasks; ``count`` 0 lists every play (no bingo tasks)."""
     parsed = _parse_rack(rack, edition)
-    search = _Search(lexicon, edition, parsed, count)
+    search = _Search(lexicon, edition, parsed, count, split_bingos=count > 0)
     if parsed.size == 0 or len(lexicon) == 0:
         return search, []
     lines = _make_lines(board, lexicon, edition, first_move_horizontal_only)
-    return search, _plan(lines, parsed, lexicon, search.values, search.bingo)
+    bingo = search.bingo if search.split_bingos else 0
+    return search, _plan(lines, parsed, lexicon, search.values, bingo)
 
 
 def generate_plays(
@@ -797,8 +1050,16 @@ def find_top(
     starts.sort(key=lambda s: (-s.bound, s.key))
     searched = 0
     for start in starts:
-        if start.bound < search.threshold:
-            break
+        if start.bound <= search.threshold:
+            if start.bound < search.threshold:
+                break
+            # a bingo task can only tie (with every joker placed): skip it when that
+            # changes nothing
+            if start.bingo_letters is not None:
+                best = search.best
+                search.after_best = best is not None and start.key > best[2]
+                if search.tie_prunable(search.rack.jokers):
+                    continue
         search.run(start)
         searched += 1
     seen = search.seen
