@@ -79,9 +79,14 @@ def or_duplicate(duplicate_view: Callable[[Context, GameRecord], None]) -> Calla
 
 
 def player_of(ctx: Context, game: ClassicGame) -> str | None:
-    """The game's player whose name is the sender's display name (any case)."""
-    wanted = ctx.message.name.strip().lower()
-    return next((p for p in game.players if p.lower() == wanted), None)
+    """The game's player named like the sender: the whole display name, else its first word (any case)."""
+    full = ctx.message.name.strip().lower()
+    first = full.split()[0] if full.split() else full
+    for wanted in (full, first):
+        found = next((p for p in game.players if p.lower() == wanted), None)
+        if found is not None:
+            return found
+    return None
 
 
 def find_player(game: ClassicGame, name: str) -> str:

@@ -96,7 +96,7 @@ def _top_key(record: GameRecord, game: DuplicateGame) -> tuple[int, int, str]:
 def _finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any:
     lexicon = referee.word_list(record.setup["lexicon"])
     assert isinstance(lexicon, Lexicon)
-    return movegen_top_finder(lexicon, game.edition, game.settings)
+    return movegen_top_finder(lexicon, game.edition, game.settings, count=1)  # the fast path: best play only
 
 
 def start_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> None:
@@ -246,7 +246,13 @@ def close_round(referee: Referee, storage: Storage, record: GameRecord, game: Du
     storage.set_deadline(record.id, round_.number, None)
     referee.warned.discard((record.id, round_.number))
     closed = game.closed_rounds[-1]
-    replies = [Reply(round_text(lang, game, closed) + "\n\n" + standings_text(lang, game), channel=record.channel)]
+    replies = [
+        Reply(  # the draw's message stops counting down
+            say(lang, "dup_round_closed", n=closed.number, draw=str(closed.draw) if closed.draw else ""),
+            channel=record.channel, edit_key=f"dup-{record.id}-{closed.number}",
+        ),
+        Reply(round_text(lang, game, closed) + "\n\n" + standings_text(lang, game), channel=record.channel),
+    ]
     if game.finished:
         return replies + finish(storage, record, game, lang, game.end_reason)
     return replies + open_next_round(referee, storage, record, game, lang, now)
@@ -266,6 +272,8 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
     replies: list[Reply] = []
     storage = referee.storage
     for deadline in storage.deadlines():
+        if not deadline.channel.startswith(referee.clock_scope):
+            continue
         lang = storage.channel(deadline.channel).language
         key = (deadline.game, deadline.round)
         if now >= deadline.at:

@@ -27,6 +27,15 @@ SETTING_KEYS = {
 }
 
 
+# The values a setting with a fixed choice may take (lexicon: fr, en or a path; minutes: a number).
+SETTING_VALUES: dict[str, tuple[str, ...]] = {
+    "language": ("fr", "en"),
+    "edition": tuple(EDITIONS),
+    "notation": ("fisf", "gcg"),
+    "rules": tuple(RULE_SETS),
+}
+
+
 def cmd_help(ctx: Context) -> None:
     topic = ctx.args.split()[0] if ctx.args.split() else ""
     if topic:
@@ -58,12 +67,7 @@ def cmd_settings(ctx: Context) -> None:
     ctx.require_control(ctx.storage.active_game(ctx.message.channel))
     key = SETTING_KEYS.get(words[0].lower())
     value = words[1].strip() if len(words) > 1 else ""
-    allowed = {
-        "language": ("fr", "en"),
-        "edition": tuple(EDITIONS),
-        "notation": ("fisf", "gcg"),
-        "rules": tuple(RULE_SETS),
-    }
+    allowed = SETTING_VALUES
     keys = "langue/language, edition, notation, regles/rules, liste/lexicon, minutes"
     if key is None or not value:
         raise UserError("bad_setting", key=words[0], value=value, keys=keys)

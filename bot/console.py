@@ -14,7 +14,6 @@ import asyncio
 import logging
 import os
 import re
-import sys
 from pathlib import Path
 from typing import TextIO
 
@@ -111,7 +110,7 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
     if args.lang and settings.language != args.lang:
         storage.save_channel(settings.with_changes(language=args.lang))
     registry = LexiconRegistry()
-    referee = Referee(storage, registry.get)
+    referee = Referee(storage, registry.get, clock_scope=CHANNEL)
     room = ConsoleRoom(referee, out, db_path.parent / "images", "Moi" if args.lang == "fr" else "Me")
     if stdin.isatty():
         lang = storage.channel(CHANNEL).language

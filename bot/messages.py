@@ -116,6 +116,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Coup {n} — tirage : {draw}\nFin dans {minutes} min ({clock}). Jouez en privé : /jouer REF MOT [score].",
         "Move {n} — draw: {draw}\nEnds in {minutes} min ({clock}). Play privately: /play REF WORD [score].",
     ),
+    "dup_round_closed": ("Coup {n} — tirage : {draw} — manche close.", "Move {n} — draw: {draw} — round closed."),
     "dup_rejected_draws": ("Tirages rejetés : {draws}", "Rejected draws: {draws}"),
     "dup_wait_draw": ("Mode manuel : tapez le tirage reçu avec /tirage LETTRES (ex. EEU+ESI?).",
                       "Manual mode: type the draw with /draw LETTERS (e.g. EEU+ESI?)."),
@@ -248,9 +249,9 @@ CATALOG: dict[str, tuple[str, str]] = {
 LANGUAGES = ("fr", "en")
 
 
-def say(lang: str, key: str, **values: Any) -> str:
-    """The message ``key`` in French or English, filled with ``values``."""
-    french, english = CATALOG[key]
+def say(lang: str, message_key: str, /, **values: Any) -> str:
+    """The message ``message_key`` in French or English, filled with ``values``."""
+    french, english = CATALOG[message_key]
     return (french if lang == "fr" else english).format(**values)
 
 

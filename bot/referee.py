@@ -30,9 +30,9 @@ log = logging.getLogger("arbitre")
 class UserError(Exception):
     """A known failure of a command, explained by a catalog message."""
 
-    def __init__(self, key: str, **values: Any) -> None:
-        super().__init__(key)
-        self.key = key
+    def __init__(self, message_key: str, /, **values: Any) -> None:
+        super().__init__(message_key)
+        self.key = message_key
         self.values = values
 
 
@@ -93,6 +93,7 @@ class Referee:
         now: Callable[[], float] = time.time,
         bot_name: str | None = None,
         images: bool = True,
+        clock_scope: str = "",
     ) -> None:
         from . import commands_classic, commands_duplicate, commands_general
 
@@ -101,6 +102,9 @@ class Referee:
         self.now = now
         self.bot_name = bot_name
         self.images = images
+        # The clock only looks after channels whose id starts with this (one process per platform
+        # may share a database file: each closes its own rounds, where it can post the results).
+        self.clock_scope = clock_scope
         self.handlers: dict[str, Handler] = {}
         for module in (commands_general, commands_classic, commands_duplicate):
             self.handlers.update(module.HANDLERS)

@@ -33,10 +33,10 @@ class RefereeService:
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
-        async with self._locks[message.channel]:
+        async with self._locks[message.channel]:  # replies leave in the order of the commands
             replies = await asyncio.to_thread(self.referee.handle, message)
-        if replies:
-            await self.deliver(replies)
+            if replies:
+                await self.deliver(replies)
         return replies
 
     async def tick(self) -> list[Reply]:

@@ -42,9 +42,7 @@ from telegram.ext import (
     filters,
 )
 
-from .chat import Incoming, Reply
-from .command_table import COMMANDS
-from .discord_adapter import (
+from .adapter_common import (
     TrackedMessage,
     TrackedMessages,
     french_name,
@@ -52,6 +50,8 @@ from .discord_adapter import (
     short_text,
     split_text,
 )
+from .chat import Incoming, Reply
+from .command_table import COMMANDS
 from .referee import Referee
 from .service import RefereeService
 

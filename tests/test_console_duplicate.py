@@ -50,7 +50,7 @@ def test_duplicate_transcript_with_restarts(tmp_path: Path) -> None:
     time.sleep(3.5)  # the deadline passes while the bot is stopped
     # session 2: the overdue round is closed at start-up with what was submitted; a late move
     second = replies(run_console("Dan> /jouer H8 ZETA\n", db))
-    results = second[0]
+    results = next(r for r in second if "Top : " in r)
     assert "Coup 1 — tirage ACEHNTZ" in results and "Top : " in results
     assert "Ben : H4 CHANTEZ" in results and "Cy : H6 CHANT" in results
     assert "Dan : H7 ZEBRE 0 — lettres absentes du tirage : B, E, R" in results
@@ -64,6 +64,6 @@ def test_duplicate_transcript_with_restarts(tmp_path: Path) -> None:
     # session 4 opens round 3 and stops in the middle; session 5 resumes it and loses nothing
     run_console(f"Ref: /tirage {draw_after(db, 'AEINRST')}\nBen> /jouer H2 AA\n", db)
     fifth = replies(run_console("Cy> /jouer H2 AA\n:sleep 4.5\nBen: /classement\n", db))
-    closing = next(r for r in fifth if "Coup 3 — tirage" in r)
+    closing = next(r for r in fifth if "Coup 3 — tirage" in r and "Top : " in r)
     assert "Ben : H2 AA" in closing and "Cy : H2 AA" in closing
     assert "Classement après 3 coup(s)" in fifth[-1]

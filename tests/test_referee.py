@@ -108,3 +108,17 @@ def test_garbage_never_escapes_and_always_gets_a_reply(
         args = args[:5]
     replies = referee.handle(msg("Ana", f"/{name} {args}", admin=admin, private=private))
     assert replies and all(isinstance(r.text, str) and r.text for r in replies)
+
+
+def test_bad_setting_is_explained(referee: Referee) -> None:
+    (reply,) = referee.handle(msg("Ana", "/settings bogus 1", admin=True))
+    assert "Réglage inconnu ou valeur invalide : bogus 1" in reply.text
+    (reply,) = referee.handle(msg("Ana", "/settings rules chess", admin=True))
+    assert "rules: box-fr, box-en, fisf, naspa, wespa" in reply.text
+
+
+def test_a_display_name_with_a_last_name_matches_its_player(referee: Referee) -> None:
+    referee.handle(msg("Ref", "/new Ana Ben"))
+    referee.handle(msg("Ana Martin", "/score H8 VAGUE"))
+    (reply,) = referee.handle(msg("Ben Lévy", "/score 8H VOGUE"))
+    assert "Ben : 8H VOGUE" in reply.text

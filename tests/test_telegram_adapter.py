@@ -217,9 +217,9 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, adap
     assert all(word in results.text for word in secrets.values())
     before = [r for r in tg.log.records if r.chat_id == GROUP and r.seq < results.seq]
     assert not any(word in (r.text or "") for r in before for word in secrets.values())
-    # the draw counted down by editing itself, and stopped at the deadline
+    # the draw counted down by editing itself, and says so once the round is closed
     edits = [r for r in tg.log.records if r.action == "edit" and r.message_id == draw.message_id]
-    assert edits and edits[-1].text.endswith("⌛ 0:00")
+    assert edits and edits[-1].text.endswith("manche close.")
     assert not any(word in e.text for e in edits for word in secrets.values())
 
 

@@ -46,7 +46,7 @@ async def _main(args: argparse.Namespace, token: str, out: TextIO) -> int:
 
     storage = SQLiteStorage(Path(args.db) if args.db else data_dir() / "arbitre.sqlite")
     try:
-        adapter = DiscordAdapter(Referee(storage, LexiconRegistry().get), message_content=args.message_content)
+        adapter = DiscordAdapter(Referee(storage, LexiconRegistry().get, clock_scope="discord:"), message_content=args.message_content)
         async with adapter.client:
             if args.sync:
                 await adapter.client.login(token)

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     storage = SQLiteStorage(Path(args.db) if args.db else data_dir() / "arbitre.sqlite")
     try:
-        adapter = TelegramAdapter(Referee(storage, LexiconRegistry().get), token, base_url=args.base_url)
+        adapter = TelegramAdapter(Referee(storage, LexiconRegistry().get, clock_scope="telegram:"), token, base_url=args.base_url)
         adapter.run()
         return 0
     except InvalidToken:

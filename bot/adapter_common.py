@@ -1,0 +1,208 @@
+"""Helpers shared by the chat adapters: splitting long text, tracked (editable) messages, ids, names."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+
+from core.edition import fold_accents
+
+from .command_table import CommandSpec
+
+log = logging.getLogger("arbitre.adapters")
+
+FENCE = "```"
+
+
+def split_text(text: str, limit: int, measure: Callable[[str], int] = len) -> list[str]:
+    """``text`` in pieces of at most ``limit`` (as ``measure`` counts), cut on line boundaries.
+
+    A code block cut in two is closed at the end of one piece and reopened at the start of
+    the next, so every piece has balanced ``` fences. A line longer than a piece is cut.
+    """
+    text = text.strip("\n")
+    if not text.strip():
+        return []
+    if measure(text) <= limit:
+        return [text]
+    close = "\n" + FENCE
+    piece = max(limit // 2, limit - 64)  # room left for fences around a cut line
+    lines: list[tuple[str, bool]] = []  # (line, continues the line before: must start a piece)
+    for line in text.split("\n"):
+        continued = False
+        while measure(line) > piece:
+            cut = piece
+            while cut > 1 and measure(line[:cut]) > piece:
+                cut -= max(1, (measure(line[:cut]) - piece))
+            lines.append((line[:cut], continued))
+            line, continued = line[cut:], True
+        lines.append((line, continued))
+
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    fence: str | None = None  # the line that opened the code block we are in
+    opened_at = -1  # its index in ``current``
+
+    def flush() -> None:
+        nonlocal current, size, opened_at
+        carry: list[str] = []
+        body_lines = current
+        if fence is not None and opened_at == len(current) - 1:
+            body_lines, carry = current[:-1], current[-1:]  # a block opening right at the cut
+        elif fence is not None:
+            body_lines = current + [FENCE]
+        body = "\n".join(body_lines).strip("\n")
+        if body.strip() and body.strip() != FENCE:
+            chunks.append(body)
+        current = carry or ([fence] if fence is not None else [])
+        opened_at = 0 if fence is not None else -1
+        size = measure("\n".join(current)) if current else 0
+
+    for line, continued in lines:
+        is_fence = line.strip().startswith(FENCE)
+        after = fence
+        if is_fence:
+            after = None if fence is not None else line.strip()
+        cost = measure(line) + (1 if current else 0)
+        reserve = measure(close) if after is not None else 0
+        if current and (continued or size + cost + reserve > limit):
+            flush()
+            cost = measure(line) + (1 if current else 0)
+        current.append(line)
+        size += cost
+        if is_fence and fence is None:
+            opened_at = len(current) - 1
+        fence = after
+    if fence is not None:
+        opened_at = -1  # the text ends inside a block: close it
+    flush()
+    return chunks
+
+
+class TrackedMessage:
+    """A sent message that later replies with the same ``edit_key`` update.
+
+    Edits happen only when the text changes, and at most once per ``interval`` seconds: a
+    change arriving sooner is applied when the interval is over (the latest text wins).
+    ``urgent`` changes (a countdown that ended) are applied at once.
+    """
+
+    def __init__(self, edit: Callable[[str], Awaitable[None]], text: str, interval: float,
+                 *, private: bool = False) -> None:
+        self._edit = edit
+        self.text = text
+        self.interval = interval
+        self.private = private
+        self.last = time.monotonic()
+        self.pending: str | None = None
+        self.base = text  # adapters may keep the reply's own text and deadline here
+        self.deadline: float | None = None
+        self.countdown: asyncio.Task[None] | None = None  # an adapter's own countdown, if any
+        self.closed = False
+        self._timer: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    async def update(self, text: str, *, urgent: bool = False) -> None:
+        wait = self.last + self.interval - time.monotonic()
+        if text == self.text and self.pending is None:
+            return
+        if urgent or wait <= 0:
+            self.pending = None
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            await self._apply(text)
+            return
+        self.pending = text
+        if self._timer is None or self._timer.done():
+            self._timer = asyncio.get_running_loop().create_task(self._later(wait))
+
+    async def _later(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self._timer = None  # from here on, never cancelled: discord.py must not be interrupted mid-request
+        text, self.pending = self.pending, None
+        if text is not None and not self.closed:
+            await self._apply(text)
+
+    async def _apply(self, text: str) -> None:
+        async with self._lock:
+            if text == self.text:
+                return
+            try:
+                await self._edit(text)
+            except Exception:  # an edit must never take the bot down
+                log.exception("could not edit a message")
+            self.text = text
+            self.last = time.monotonic()
+
+    def close(self) -> None:
+        """No more edits (a countdown stops at its next step; an edit under way completes)."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
+class TrackedMessages:
+    """Messages by ``edit_key``, the oldest forgotten past ``size``."""
+
+    def __init__(self, size: int = 500) -> None:
+        self.size = size
+        self._items: OrderedDict[str, TrackedMessage] = OrderedDict()
+
+    def get(self, key: str | None) -> TrackedMessage | None:
+        if key is None:
+            return None
+        item = self._items.get(key)
+        if item is not None:
+            self._items.move_to_end(key)
+        return item
+
+    def add(self, key: str, item: TrackedMessage) -> None:
+        old = self._items.pop(key, None)
+        if old is not None:
+            old.close()
+        self._items[key] = item
+        while len(self._items) > self.size:
+            _, dropped = self._items.popitem(last=False)
+            dropped.close()
+
+    def close(self) -> None:
+        for item in self._items.values():
+            item.close()
+        self._items.clear()
+
+
+def platform_id(key: str | None, platform: str) -> int | None:
+    """``"discord:123"`` -> 123 (None for another platform's id or no id)."""
+    if not key:
+        return None
+    prefix, _, rest = key.partition(":")
+    if prefix != platform:
+        return None
+    try:
+        return int(rest)
+    except ValueError:
+        return None
+
+
+def short_text(text: str, limit: int) -> str:
+    """A description of at most ``limit`` characters: the whole text, its first sentence, or cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    first = text.split(". ")[0].rstrip(".") + "."
+    if len(first) <= limit:
+        return first
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def french_name(spec: CommandSpec) -> str:
+    """The French alias as a Discord command name: lowercase, no accents, 1-32 characters."""
+    name = fold_accents(spec.alias).lower().replace(" ", "_")
+    return name[:32] or spec.name
