@@ -45,6 +45,8 @@ uppercase; a turn lost in a 3-4 player box game after a pass reads back as a pas
 
 from __future__ import annotations
 
+import dataclasses
+
 import codecs
 import re
 from collections import Counter
@@ -211,6 +213,26 @@ class GcgRecord:
 
 
 # --- decoding and parsing -----------------------------------------------------------
+
+
+def end_style(entries: Sequence[GcgEntry], edition: Edition) -> GoingOut | None:
+    """How the file credits the player who went out, read off its own end-of-game line.
+
+    Files do not follow their lexicon's federation: Woogles credits twice the rack in
+    CSW games too. ``+N`` for a rack worth N/2 is the NASPA style, worth N the WESPA one.
+    """
+    for entry in entries:
+        if entry.type != "end_rack" or not entry.gains or entry.recorded is None:
+            continue
+        try:
+            value = rack_value(entry.tiles, edition)
+        except ValueError:
+            return None
+        if value and entry.recorded == 2 * value:
+            return GoingOut.ADD_TWICE
+        if value and entry.recorded == value:
+            return GoingOut.ADD_AND_SUBTRACT
+    return None
 
 
 def rules_for_lexicon(lexicon: str | None) -> RuleSet:
@@ -449,12 +471,12 @@ class _Replay:
             start = order.index(first)
             order = order[start:] + order[:start]
         self.order = order
-        self.game = ClassicGame(
-            parsed.edition,
-            rules or parsed.rules or rules_for_lexicon(parsed.lexicon),
-            [self.names[n] for n in order],
-            parsed.notation,
-        )
+        if rules is None:
+            rules = parsed.rules or rules_for_lexicon(parsed.lexicon)
+            style = end_style(parsed.entries, parsed.edition)
+            if style is not None and style is not rules.going_out:
+                rules = dataclasses.replace(rules, going_out=style)
+        self.game = ClassicGame(parsed.edition, rules, [self.names[n] for n in order], parsed.notation)
         self.error: GcgEventError | None = None
         self.extra: dict[int, list[GcgEntry]] = {}  # synthetic entries after an entry (by id)
 

@@ -139,11 +139,13 @@ def test_rules_option_overrides_the_lexicon(capsys: pytest.CaptureFixture[str], 
         ">bob: OSU J5 SOU. +8 8\n>bob:  (EGOP) +14 22\n",
         encoding="utf-8",
     )
-    status, out, _ = replay(capsys, str(path))
+    # the file's own end line (twice the rack) is followed...
+    status, data = replay_json(capsys, str(path))
+    assert status == 0 and data["final"] == {"ann": 18, "bob": 22}
+    # ...unless --rules imposes a rule set
+    status, out, _ = replay(capsys, str(path), "--rules", "wespa")
     assert status == 1 and "mismatches: 2" in out and "rules wespa" in out
     assert "after line 6: ann (EGOP): recorded -, computed -7" in out
-    status, data = replay_json(capsys, str(path), "--rules", "naspa")
-    assert status == 0 and data["final"] == {"ann": 18, "bob": 22}
 
 
 @pytest.mark.parametrize("args", [[], ["x.gcg", "--rules", "fide"], ["x.gcg", "--frobnicate"]])

@@ -24,6 +24,7 @@ from core.events import (
     Withdrawn,
 )
 from core.game import ClassicGame
+from core.rules import GoingOut
 from core.gcg import (
     LOST_TURN_NOTE,
     GcgPlayer,
@@ -170,9 +171,18 @@ HEADER = "#player1 ann Ann\n#player2 bob Bob\n"
 OPENING = ">ann: EHLPRTU 8G HELP +18 18\n>bob: AOSSUWW J5 SOU. +8 8\n"
 
 
-def test_naspa_end_in_a_csw_game_is_reported_not_fatal() -> None:
+def test_naspa_end_in_a_csw_game_is_read_from_the_file() -> None:
+    # Woogles credits twice the rack in CSW games too: the file's own end line decides.
     text = "#lexicon CSW21\n" + HEADER + OPENING + ">bob:  (EGOP) +14 22\n"
     record = read_gcg(text)
+    assert record.error is None and record.mismatches == []
+    assert record.game.rules.going_out is GoingOut.ADD_TWICE and record.game.rules.code == "wespa"
+    assert record.final() == {"ann": 18, "bob": 22}
+
+
+def test_forced_rules_report_the_other_end_style_not_fatal() -> None:
+    text = "#lexicon CSW21\n" + HEADER + OPENING + ">bob:  (EGOP) +14 22\n"
+    record = read_gcg(text, rules=rule_set_by_code("wespa"))
     assert record.error is None
     out, synthetic = record.entries[-2:]
     assert (out.recorded, out.computed) == (14, 7)  # WESPA: the rack once...
@@ -180,14 +190,13 @@ def test_naspa_end_in_a_csw_game_is_reported_not_fatal() -> None:
     assert (synthetic.recorded, synthetic.computed, synthetic.line) == (None, -7, 6)  # ...and -7 for ann
     assert len(record.mismatches) == 2
     assert record.final() == {"ann": 11, "bob": 15}
-    overridden = read_gcg(text, rules=rule_set_by_code("naspa"))
-    assert overridden.mismatches == [] and overridden.final() == {"ann": 18, "bob": 22}
 
 
 def test_wespa_end_in_a_nwl_game() -> None:
     text = "#lexicon NWL20\n" + HEADER + OPENING + ">bob:  (EGOP) +7 15\n>ann: EGOP (EGOP) -7 11\n"
     record = read_gcg(text)
-    assert [(e.recorded, e.computed) for e in record.entries[-2:]] == [(7, 14), (-7, 0)]
+    assert record.mismatches == []
+    assert [(e.recorded, e.computed) for e in record.entries[-2:]] == [(7, 7), (-7, -7)]
 
 
 def test_blocked_end_and_a_player_with_only_a_blank() -> None:
