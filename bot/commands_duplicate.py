@@ -258,13 +258,10 @@ def close_round(referee: Referee, storage: Storage, record: GameRecord, game: Du
     return replies + open_next_round(referee, storage, record, game, lang, now)
 
 
-def _warning_lead(storage: Storage, game_id: int) -> float:
+def _warning_lead(referee: Referee, game_id: int) -> float:
     """Seconds before the deadline to warn: 30, or half the time on clocks shorter than a minute."""
-    minutes = next(
-        (e.data["settings"].get("minutes", 3) for e in storage.events(game_id)[:1] if e.data.get("kind") == "start"),
-        3,
-    )
-    return min(WARNING_SECONDS, float(minutes) * 30)
+    game = game_of(referee, referee.storage.game(game_id))
+    return min(WARNING_SECONDS, float(game.settings.minutes) * 30)
 
 
 def clock_tick(referee: Referee, now: float) -> list[Reply]:
@@ -285,7 +282,11 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
                     storage.set_deadline(deadline.game, deadline.round, None)
                     continue
                 replies += close_round(referee, storage, record, game, lang, now, "clock")
-        elif deadline.at - now <= _warning_lead(storage, deadline.game) and key not in referee.warned:
+        elif key not in referee.warned and deadline.at - now <= WARNING_SECONDS:
+            with storage.transaction():  # reads the game like a command does, never half-way through one
+                lead = _warning_lead(referee, deadline.game)
+            if deadline.at - now > lead:
+                continue
             referee.warned.add(key)
             seconds = max(1, round(deadline.at - now))
             replies.append(Reply(say(lang, "dup_warning", n=deadline.round, seconds=seconds),
