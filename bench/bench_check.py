@@ -61,18 +61,22 @@ def main() -> None:
         start = time.perf_counter()
         found = sum(1 for w in queries if w in lexicon)
         lookups = len(queries) / (time.perf_counter() - start)
-        print(f"{spec}: {len(lexicon):,} words; read+normalise {read:.2f} s, compile {build:.2f} s, "
-              f"compiled {len(data) / 1e6:.1f} MB, load from cache {load_ms:.1f} ms, "
-              f"{lookups:,.0f} lookups/s ({found:,} of {len(queries):,} found)")
+        print(
+            f"{spec}: {len(lexicon):,} words; read+normalise {read:.2f} s, compile {build:.2f} s, "
+            f"compiled {len(data) / 1e6:.1f} MB, load from cache {load_ms:.1f} ms, "
+            f"{lookups:,.0f} lookups/s ({found:,} of {len(queries):,} found)"
+        )
     with tempfile.TemporaryDirectory() as cache:
         cold, cold_rss = process_check(cache)
         runs = [process_check(cache) for _ in range(7)]
     warm = statistics.median(t for t, _ in runs)
     rss = max(r for _, r in runs)
-    print(f"arbitre check --lexicon fr VAGUE: cold cache {cold:.2f} s (builds and caches the list, "
-          f"peak {cold_rss / 1024:.0f} MB); warm cache median {warm:.3f} s over 7 runs "
-          f"(target 0.5 s, ratio {warm / 0.5:.2f}); peak RSS {rss / 1024:.0f} MB (target 100 MB, ratio "
-          f"{rss / 1024 / 100:.2f})")
+    print(
+        f"arbitre check --lexicon fr VAGUE: cold cache {cold:.2f} s (builds and caches the list, "
+        f"peak {cold_rss / 1024:.0f} MB); warm cache median {warm:.3f} s over 7 runs "
+        f"(target 0.5 s, ratio {warm / 0.5:.2f}); peak RSS {rss / 1024:.0f} MB (target 100 MB, ratio "
+        f"{rss / 1024 / 100:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -75,12 +75,16 @@ async def main() -> None:
         closing = results - deadline
         text = next(r.text for _, r in posted if "Top :" in r.text or "aucun coup" in r.text)
         storage.close()
-    print(f"duplicate load: {PLAYERS} private submissions scored, stored and acknowledged in {submitted:.2f} s "
-          f"({PLAYERS / submitted:.0f}/s; per command median {statistics.median(latencies) * 1000:.0f} ms, "
-          f"max {max(latencies) * 1000:.0f} ms)")
+    print(
+        f"duplicate load: {PLAYERS} private submissions scored, stored and acknowledged in {submitted:.2f} s "
+        f"({PLAYERS / submitted:.0f}/s; per command median {statistics.median(latencies) * 1000:.0f} ms, "
+        f"max {max(latencies) * 1000:.0f} ms)"
+    )
     print(f"duplicate load: {stored} submissions in the event log")
-    print(f"duplicate load: results and ranking posted {closing:.2f} s after the deadline "
-          f"(target 2 s; ratio {closing / 2:.2f}); results message {len(text)} characters")
+    print(
+        f"duplicate load: results and ranking posted {closing:.2f} s after the deadline "
+        f"(target 2 s; ratio {closing / 2:.2f}); results message {len(text)} characters"
+    )
     if stored != PLAYERS:
         raise SystemExit("lost submissions")
 

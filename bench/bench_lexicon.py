@@ -65,21 +65,20 @@ def main() -> None:
             loads.append(time.perf_counter() - start)
         print(f"{code}: {source}, {len(lexicon)} words")
         print(f"  build (from_words, normalise + DAWG + anagram map + lookahead): {built:.1f} s")
-        print(f"  compiled: {len(data) / 1e6:.1f} MB ({len(lexicon.table)} table entries, "
-              f"word graph {len(lexicon.lookahead[0])} entries)")
-        print(f"  from_bytes: median {statistics.median(loads) * 1000:.1f} ms, "
-              f"max {max(loads) * 1000:.1f} ms")
+        print(
+            f"  compiled: {len(data) / 1e6:.1f} MB ({len(lexicon.table)} table entries, "
+            f"word graph {len(lexicon.lookahead[0])} entries)"
+        )
+        print(f"  from_bytes: median {statistics.median(loads) * 1000:.1f} ms, max {max(loads) * 1000:.1f} ms")
         rng = random.Random(1)
         present = rng.sample(words, 100_000) if len(words) > 100_000 else list(words)
-        absent = ["".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(len(w)))
-                  for w in present]
+        absent = ["".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(len(w))) for w in present]
         probes = present + absent
         rng.shuffle(probes)
         start = time.perf_counter()
         hits = sum(1 for w in probes if w in lexicon)
         elapsed = time.perf_counter() - start
-        print(f"  lookups: {len(probes) / elapsed:,.0f}/s (half words, half random strings; "
-              f"{hits} hits)")
+        print(f"  lookups: {len(probes) / elapsed:,.0f}/s (half words, half random strings; {hits} hits)")
         lower = [w.lower() for w in probes[:50_000]]
         start = time.perf_counter()
         sum(1 for w in lower if w in lexicon)
@@ -97,8 +96,10 @@ def main() -> None:
             output = subprocess.run(
                 [sys.executable, "-c", script], capture_output=True, text=True, check=True
             ).stdout.split()
-        print(f"  fresh process: load {output[0]} ms, peak RSS {output[1]} MiB with the list "
-              f"loaded and one find_top run (top {' '.join(output[2:])})")
+        print(
+            f"  fresh process: load {output[0]} ms, peak RSS {output[1]} MiB with the list "
+            f"loaded and one find_top run (top {' '.join(output[2:])})"
+        )
         del lexicon, data, words
 
 

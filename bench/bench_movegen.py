@@ -34,7 +34,6 @@ from core.lexicon import Lexicon  # noqa: E402
 from core.movegen import find_top  # noqa: E402
 from core.placement import apply_placement  # noqa: E402
 
-
 COMPILE = """
 import sys
 sys.path.insert(0, {root!r})
@@ -50,9 +49,7 @@ print(source)
 def compiled(code: str) -> tuple[str, Lexicon]:
     """The compiled list, built in a child process so that this one never holds the word list."""
     with tempfile.NamedTemporaryFile(suffix=".lex") as handle:
-        script = COMPILE.format(
-            root=str(ROOT), bench=str(ROOT / "bench"), code=code, path=handle.name
-        )
+        script = COMPILE.format(root=str(ROOT), bench=str(ROOT / "bench"), code=code, path=handle.name)
         source = subprocess.run(
             [sys.executable, "-c", script], capture_output=True, text=True, check=True
         ).stdout.strip()
@@ -62,7 +59,7 @@ def compiled(code: str) -> tuple[str, Lexicon]:
 def peak_rss_mib() -> float:
     """This process's peak resident size (VmHWM), in MiB."""
     with open("/proc/self/status") as status:
-        line = next(l for l in status if l.startswith("VmHWM"))
+        line = next(sheet_line for sheet_line in status if sheet_line.startswith("VmHWM"))
     return int(line.split()[1]) / 1024
 
 
@@ -125,9 +122,7 @@ def build_positions(lexicon: Lexicon, edition: Edition, games: int, seed: int) -
             if not board.is_empty():
                 for jokers in (0, 1, 2):
                     pool = bag + rack
-                    positions.append(
-                        Position(f"g{game}t{turn}", board.copy(), draw_rack(rng, pool, jokers), jokers)
-                    )
+                    positions.append(Position(f"g{game}t{turn}", board.copy(), draw_rack(rng, pool, jokers), jokers))
             top = find_top(board, "".join(rack), lexicon, edition)
             if top.best is None:
                 break
@@ -148,10 +143,7 @@ def pct(values: list[float], q: float) -> float:
 
 def summary(times: list[float]) -> str:
     ms = [t * 1000 for t in times]
-    return (
-        f"n={len(ms):3d}  median {statistics.median(ms):7.2f} ms  p90 {pct(ms, 0.9):7.2f} ms"
-        f"  max {max(ms):7.2f} ms"
-    )
+    return f"n={len(ms):3d}  median {statistics.median(ms):7.2f} ms  p90 {pct(ms, 0.9):7.2f} ms  max {max(ms):7.2f} ms"
 
 
 def main() -> None:
@@ -170,8 +162,10 @@ def main() -> None:
         start = time.perf_counter()
         positions = build_positions(lexicon, edition, args.games, args.seed)
         built = time.perf_counter() - start
-        print(f"{code}: {source}, {len(lexicon)} words; {len(positions)} positions "
-              f"({args.games} greedy games, built in {built:.1f} s)")
+        print(
+            f"{code}: {source}, {len(lexicon)} words; {len(positions)} positions "
+            f"({args.games} greedy games, built in {built:.1f} s)"
+        )
         if args.profile:
             import cProfile
             import pstats
@@ -211,8 +205,7 @@ def main() -> None:
         _current, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         print(f"  peak traced memory of the slowest find_top: {peak / 1024:.0f} KiB")
-    print(f"this process's peak RSS (VmHWM; the compiled lists loaded, positions, timings): "
-          f"{peak_rss_mib():.1f} MiB")
+    print(f"this process's peak RSS (VmHWM; the compiled lists loaded, positions, timings): {peak_rss_mib():.1f} MiB")
 
 
 if __name__ == "__main__":

@@ -91,8 +91,9 @@ class TrackedMessage:
     ``urgent`` changes (a countdown that ended) are applied at once.
     """
 
-    def __init__(self, edit: Callable[[str], Awaitable[None]], text: str, interval: float,
-                 *, private: bool = False) -> None:
+    def __init__(
+        self, edit: Callable[[str], Awaitable[None]], text: str, interval: float, *, private: bool = False
+    ) -> None:
         self._edit = edit
         self.text = text
         self.interval = interval

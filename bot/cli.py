@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Callable, Sequence, TextIO
+from collections.abc import Callable, Sequence
+from typing import TextIO
 
 # One module per subcommand in bot/tools/, each with register(subparsers).
 TOOLS = ["console", "score", "check", "top", "duplicate", "replay", "discord", "telegram"]

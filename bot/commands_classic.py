@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from core.adjudication import adjudicate, normalise_query
 from core.board import Board
@@ -13,9 +14,8 @@ from core.edition import edition_by_code
 from core.events import Challenge, End, Event, Exchange, Join, Pass, Penalty, Play, Undo, event_from_dict, event_to_dict
 from core.game import ClassicGame, SheetLine
 from core.gcg import write_gcg
-from core.notation import notation_by_name
+from core.notation import notation_by_name, parse_move
 from core.placement import validate_move
-from core.notation import parse_move
 from core.rules import RULE_SETS, rule_set_by_code
 from core.scoring import MoveScore, score_placement
 
@@ -23,7 +23,6 @@ from . import commands_duplicate
 from .referee import Context, Handler, UserError
 from .render import board_png, board_text, table
 from .storage import GameRecord
-
 
 # --- loading -----------------------------------------------------------------------------
 
@@ -153,8 +152,12 @@ def cmd_new(ctx: Context) -> None:
         elif token not in players:
             players.append(token[:32])
     setup = {
-        "edition": edition, "rules": rules, "notation": notation, "lexicon": lexicon,
-        "players": players, "referee_name": ctx.message.name,
+        "edition": edition,
+        "rules": rules,
+        "notation": notation,
+        "lexicon": lexicon,
+        "players": players,
+        "referee_name": ctx.message.name,
     }
     game = ClassicGame(edition_by_code(edition), rule_set_by_code(rules), players, notation_by_name(notation))
     ctx.storage.create_game(ctx.message.channel, "classic", ctx.message.user, setup)
@@ -212,7 +215,9 @@ def cmd_calc(ctx: Context) -> None:
     else:
         board = commands_duplicate.current_board(ctx, record) if record else Board()
         edition = edition_by_code(record.setup["edition"] if record else ctx.settings.edition)
-        notation = notation_by_name(record.setup.get("notation", ctx.settings.notation) if record else ctx.settings.notation)
+        notation = notation_by_name(
+            record.setup.get("notation", ctx.settings.notation) if record else ctx.settings.notation
+        )
         placement = validate_move(board, parse_move(move_text, notation), notation)
         score = score_placement(placement, edition)
     ctx.reply(ctx.say("calc", move=placement.notation(notation), breakdown=breakdown(score, ctx.lang)))
@@ -253,7 +258,9 @@ def cmd_challenge(ctx: Context) -> None:
                 out.append(ctx.say("challenge_consequence_penalty", challenger=added.player, points=-added.points))
             elif added.kind == "challenge_bonus":
                 out.append(ctx.say("challenge_consequence_bonus", player=added.player, points=added.points))
-        if game.rules.challenge_lost_turn and not any(l.kind == "lost_turn" for l in game.lines[lines_before:]):
+        if game.rules.challenge_lost_turn and not any(
+            sheet_line.kind == "lost_turn" for sheet_line in game.lines[lines_before:]
+        ):
             out.append(ctx.say("challenge_consequence_turn", challenger=challenger))
     ctx.reply("\n".join(out + status_lines(ctx, game)))
 
@@ -311,7 +318,9 @@ def parse_racks(args: str, game: ClassicGame) -> tuple[tuple[str, str], ...]:
         else:
             loose.append(token.upper())
     if loose:
-        last_player = next((l.player for l in reversed(game.lines) if l.kind == "play"), None)
+        last_player = next(
+            (sheet_line.player for sheet_line in reversed(game.lines) if sheet_line.kind == "play"), None
+        )
         others = [p for p in game.players if p != last_player and p not in racks]
         if len(others) != 1 or len(loose) != 1:
             raise UserError("usage", usage="/end PLAYER=LETTERS PLAYER=LETTERS (? = joker)")
@@ -326,8 +335,9 @@ def cmd_end(ctx: Context) -> None:
     record_event(ctx, record, game, End(parse_racks(ctx.args, game)))
     ctx.storage.set_game_status(record.id, "ended")
     standings = "\n".join(
-        ctx.say("standing_line", place=s.place, player=s.player, final=s.final, before=s.before,
-                adjustment=s.adjustment)
+        ctx.say(
+            "standing_line", place=s.place, player=s.player, final=s.final, before=s.before, adjustment=s.adjustment
+        )
         for s in game.standings()
     )
     ctx.reply(ctx.say("ended", standings=standings))
@@ -375,11 +385,24 @@ def line_notes(line: SheetLine, lang: str) -> str:
 def sheet_text(ctx: Context, game: ClassicGame) -> str:
     if not game.lines:
         return ctx.say("sheet_empty")
-    header = ["#", "joueur" if ctx.lang == "fr" else "player", "coup" if ctx.lang == "fr" else "move",
-              "pts", "total", ""]
+    header = [
+        "#",
+        "joueur" if ctx.lang == "fr" else "player",
+        "coup" if ctx.lang == "fr" else "move",
+        "pts",
+        "total",
+        "",
+    ]
     rows = [
-        [l.number, l.player, line_text(l, ctx.lang), l.points, l.total, line_notes(l, ctx.lang)]
-        for l in game.lines
+        [
+            sheet_line.number,
+            sheet_line.player,
+            line_text(sheet_line, ctx.lang),
+            sheet_line.points,
+            sheet_line.total,
+            line_notes(sheet_line, ctx.lang),
+        ]
+        for sheet_line in game.lines
     ]
     return "\n".join([table(rows, header)] + status_lines(ctx, game))
 
@@ -399,14 +422,17 @@ def cmd_sheet(ctx: Context) -> None:
 @or_duplicate(commands_duplicate.board)
 def cmd_board(ctx: Context) -> None:
     _, game = load_classic(ctx)
-    last = last_squares(next((l for l in reversed(game.lines) if l.kind == "play"), None))
+    last = last_squares(next((sheet_line for sheet_line in reversed(game.lines) if sheet_line.kind == "play"), None))
     send_board(ctx, game.board, game.edition.code, game.notation.value, last)
 
 
 def send_board(ctx: Context, board: Board, edition: str, notation: str, last: list[tuple[int, int]]) -> None:
     text = "```\n" + board_text(board, notation_by_name(notation), last) + "\n```"
-    image = board_png(board, edition_by_code(edition), notation_by_name(notation), last, ctx.lang) \
-        if ctx.referee.images else None
+    image = (
+        board_png(board, edition_by_code(edition), notation_by_name(notation), last, ctx.lang)
+        if ctx.referee.images
+        else None
+    )
     ctx.reply(text, image=image)
 
 
@@ -429,7 +455,18 @@ def cmd_export(ctx: Context) -> None:
 
 
 HANDLERS = {
-    "new": cmd_new, "join": cmd_join, "score": cmd_score, "calc": cmd_calc, "challenge": cmd_challenge,
-    "pass": cmd_pass, "exchange": cmd_exchange, "penalty": cmd_penalty, "undo": cmd_undo, "end": cmd_end,
-    "sheet": cmd_sheet, "board": cmd_board, "unseen": cmd_unseen, "export": cmd_export,
+    "new": cmd_new,
+    "join": cmd_join,
+    "score": cmd_score,
+    "calc": cmd_calc,
+    "challenge": cmd_challenge,
+    "pass": cmd_pass,
+    "exchange": cmd_exchange,
+    "penalty": cmd_penalty,
+    "undo": cmd_undo,
+    "end": cmd_end,
+    "sheet": cmd_sheet,
+    "board": cmd_board,
+    "unseen": cmd_unseen,
+    "export": cmd_export,
 }

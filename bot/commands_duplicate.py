@@ -10,8 +10,8 @@ before, closes rounds when time is up (also after a restart) and draws the next.
 from __future__ import annotations
 
 import random
-from collections import Counter
 import time
+from collections import Counter
 from concurrent.futures import Future
 from typing import Any
 
@@ -141,8 +141,14 @@ def draw_reply(lang: str, record: GameRecord, game: DuplicateGame, channel: str)
     round_ = game.current
     assert round_ is not None and round_.draw is not None
     deadline = game.deadline(round_) or 0.0
-    text = say(lang, "dup_draw", n=round_.number, draw=str(round_.draw),
-               minutes=_minutes_text(game.settings.minutes), clock=_clock_text(deadline))
+    text = say(
+        lang,
+        "dup_draw",
+        n=round_.number,
+        draw=str(round_.draw),
+        minutes=_minutes_text(game.settings.minutes),
+        clock=_clock_text(deadline),
+    )
     if round_.rejected:
         text = say(lang, "dup_rejected_draws", draws=" ".join(str(d) for d in round_.rejected)) + "\n" + text
     if round_.shortfall:
@@ -176,8 +182,17 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     if round_.top is None or round_.top_score is None:
         lines = [say(lang, "dup_no_top", n=round_.number, draw=draw)]
     else:
-        lines = [say(lang, "dup_result", n=round_.number, draw=draw, top=round_.top.notation(game.notation),
-                     points=round_.top_points, breakdown=breakdown(round_.top_score, lang))]
+        lines = [
+            say(
+                lang,
+                "dup_result",
+                n=round_.number,
+                draw=draw,
+                top=round_.top.notation(game.notation),
+                points=round_.top_points,
+                breakdown=breakdown(round_.top_score, lang),
+            )
+        ]
         if round_.tied:
             shown = ", ".join(round_.tied[:3]) + (f" (+{len(round_.tied) - 3})" if len(round_.tied) > 3 else "")
             lines.append(say(lang, "dup_tie", tied=shown, rule=round_.tie_rule))
@@ -205,15 +220,21 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
 def standings_text(lang: str, game: DuplicateGame) -> str:
     header = ["#", "joueur" if lang == "fr" else "player", "total", "écart" if lang == "fr" else "gap", "%"]
     rows = [[s.place, s.player, s.total, s.gap, f"{s.percent:.1f}"] for s in game.standings()]
-    return say(lang, "dup_ranking", n=len(game.closed_rounds), tops=game.tops_total,
-               table="```\n" + table(rows, header) + "\n```")
+    return say(
+        lang,
+        "dup_ranking",
+        n=len(game.closed_rounds),
+        tops=game.tops_total,
+        table="```\n" + table(rows, header) + "\n```",
+    )
 
 
 # --- flow ------------------------------------------------------------------------------------
 
 
-def open_next_round(referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame,
-                    lang: str, now: float) -> list[Reply]:
+def open_next_round(
+    referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
+) -> list[Reply]:
     """Draw the next move (automatic mode) and set its deadline; or end the game."""
     if record.setup.get("manual"):
         return [Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
@@ -235,8 +256,9 @@ def finish(storage: Storage, record: GameRecord, game: DuplicateGame, lang: str,
     return [Reply(text, channel=record.channel)]
 
 
-def close_round(referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame,
-                lang: str, now: float, author: str) -> list[Reply]:
+def close_round(
+    referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float, author: str
+) -> list[Reply]:
     """Close the open round: results, standings, then the next draw or the end."""
     round_ = game.current
     assert round_ is not None
@@ -249,7 +271,8 @@ def close_round(referee: Referee, storage: Storage, record: GameRecord, game: Du
     replies = [
         Reply(  # the draw's message stops counting down
             say(lang, "dup_round_closed", n=closed.number, draw=str(closed.draw) if closed.draw else ""),
-            channel=record.channel, edit_key=f"dup-{record.id}-{closed.number}",
+            channel=record.channel,
+            edit_key=f"dup-{record.id}-{closed.number}",
         ),
         Reply(round_text(lang, game, closed) + "\n\n" + standings_text(lang, game), channel=record.channel),
     ]
@@ -289,8 +312,7 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
                 continue
             referee.warned.add(key)
             seconds = max(1, round(deadline.at - now))
-            replies.append(Reply(say(lang, "dup_warning", n=deadline.round, seconds=seconds),
-                                 channel=deadline.channel))
+            replies.append(Reply(say(lang, "dup_warning", n=deadline.round, seconds=seconds), channel=deadline.channel))
     return replies
 
 
@@ -313,8 +335,11 @@ def cmd_duplicate(ctx: Context) -> None:
     dup_settings = DuplicateSettings(minutes=minutes, notation=notation_by_name(settings.notation))
     game = DuplicateGame(edition_by_code(settings.edition), (), dup_settings, settings.lexicon)
     setup = {
-        "edition": settings.edition, "lexicon": settings.lexicon, "notation": settings.notation,
-        "manual": manual, "referee_name": ctx.message.name,
+        "edition": settings.edition,
+        "lexicon": settings.lexicon,
+        "notation": settings.notation,
+        "manual": manual,
+        "referee_name": ctx.message.name,
     }
     ctx.word_list(settings.lexicon)  # fail now, not at the first closing, if the list is unusable
     record = ctx.storage.create_game(ctx.message.channel, "duplicate", ctx.message.user, setup)
@@ -416,8 +441,7 @@ def cmd_close(ctx: Context) -> None:
     round_ = game.current
     if round_ is None or round_.draw is None:
         raise UserError("dup_no_round")
-    ctx.replies += close_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now(),
-                               ctx.message.user)
+    ctx.replies += close_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now(), ctx.message.user)
 
 
 def cmd_standings(ctx: Context) -> None:
@@ -465,6 +489,9 @@ def current_board(ctx: Context, record: GameRecord | None) -> Board:
 
 
 HANDLERS = {
-    "duplicate": cmd_duplicate, "draw": cmd_draw, "play": cmd_play, "close": cmd_close,
+    "duplicate": cmd_duplicate,
+    "draw": cmd_draw,
+    "play": cmd_play,
+    "close": cmd_close,
     "standings": cmd_standings,
 }

@@ -18,12 +18,22 @@ LEXICON_NOTE = {
 }
 
 SETTING_KEYS = {
-    "language": "language", "langue": "language", "lang": "language",
+    "language": "language",
+    "langue": "language",
+    "lang": "language",
     "edition": "edition",
     "notation": "notation",
-    "rules": "rules", "regles": "rules", "rule": "rules",
-    "lexicon": "lexicon", "liste": "lexicon", "list": "lexicon", "wordlist": "lexicon",
-    "minutes": "minutes", "clock": "minutes", "temps": "minutes", "chrono": "minutes",
+    "rules": "rules",
+    "regles": "rules",
+    "rule": "rules",
+    "lexicon": "lexicon",
+    "liste": "lexicon",
+    "list": "lexicon",
+    "wordlist": "lexicon",
+    "minutes": "minutes",
+    "clock": "minutes",
+    "temps": "minutes",
+    "chrono": "minutes",
 }
 
 
@@ -53,8 +63,7 @@ def cmd_help(ctx: Context) -> None:
     for spec in COMMANDS:
         name = spec.alias if ctx.lang == "fr" else spec.name
         lines.append(f"/{name} - {spec.help(ctx.lang).split('.')[0].split(':')[0].strip()}")
-    title = "Commandes (les noms anglais marchent aussi) :" if ctx.lang == "fr" else \
-        "Commands (French names work too):"
+    title = "Commandes (les noms anglais marchent aussi) :" if ctx.lang == "fr" else "Commands (French names work too):"
     ctx.reply(title + "\n" + "\n".join(lines) + "\n" + LEXICON_NOTE[ctx.lang])
 
 

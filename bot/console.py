@@ -116,8 +116,9 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
         lang = storage.channel(CHANNEL).language
         banner = (
             "Arbitre, salon console. Écrivez « NOM: /commande », ou « NOM> /jouer ... » en privé. /aide pour "
-            "l'aide, Ctrl-D pour quitter." if lang == "fr" else
-            "Arbitre console room. Type 'NAME: /command', or 'NAME> /play ...' privately. /help for help, "
+            "l'aide, Ctrl-D pour quitter."
+            if lang == "fr"
+            else "Arbitre console room. Type 'NAME: /command', or 'NAME> /play ...' privately. /help for help, "
             "Ctrl-D to quit."
         )
         out.write(f"{banner}\nBase : {db_path}\n\n")

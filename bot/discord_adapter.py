@@ -24,7 +24,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-
 from .adapter_common import (
     TrackedMessage,
     TrackedMessages,
@@ -74,8 +73,12 @@ def usage_args(usage: str) -> str:
 class CommandTranslator(app_commands.Translator):
     """French names and descriptions, carried by each ``locale_str`` as its ``fr`` extra."""
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContext[Any, Any]) -> str | None:
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContext[Any, Any],
+    ) -> str | None:
         if locale is discord.Locale.french:
             value = string.extras.get("fr")
             return str(value) if value else None
@@ -122,16 +125,21 @@ def penalty_choices(current: str, players: Sequence[str]) -> list[str]:
 def _slash_callback(adapter: "DiscordAdapter", spec: CommandSpec, takes_args: bool, required: bool) -> Any:
     """The coroutine discord.py calls for one command (its signature declares the option)."""
     if not takes_args:
+
         async def run_plain(interaction: discord.Interaction) -> None:
             await adapter.on_slash(interaction, spec, "")
+
         return run_plain
     if required:
+
         async def run_required(interaction: discord.Interaction, args: str) -> None:
             await adapter.on_slash(interaction, spec, args)
+
         return run_required
 
     async def run_optional(interaction: discord.Interaction, args: str | None = None) -> None:
         await adapter.on_slash(interaction, spec, args or "")
+
     return run_optional
 
 
@@ -144,26 +152,30 @@ def build_command(adapter: "DiscordAdapter", spec: CommandSpec) -> app_commands.
     if takes_args:
         callback = app_commands.rename(args=app_commands.locale_str("args", fr="arguments"))(callback)
         callback = app_commands.describe(
-            args=app_commands.locale_str(short_text(args_en, DESCRIPTION_LIMIT),
-                                         fr=short_text(args_fr, DESCRIPTION_LIMIT))
+            args=app_commands.locale_str(
+                short_text(args_en, DESCRIPTION_LIMIT), fr=short_text(args_fr, DESCRIPTION_LIMIT)
+            )
         )(callback)
     command: app_commands.Command[Any, Any, Any] = app_commands.Command(
         name=app_commands.locale_str(spec.name, fr=french_name(spec)),
-        description=app_commands.locale_str(short_text(spec.help_en, DESCRIPTION_LIMIT),
-                                            fr=short_text(spec.help_fr, DESCRIPTION_LIMIT)),
+        description=app_commands.locale_str(
+            short_text(spec.help_en, DESCRIPTION_LIMIT), fr=short_text(spec.help_fr, DESCRIPTION_LIMIT)
+        ),
         callback=callback,
     )
     if spec.name == "settings":
-        async def complete_settings(interaction: discord.Interaction,
-                                    current: str) -> list[app_commands.Choice[str]]:
+
+        async def complete_settings(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             lang = "fr" if str(interaction.locale).startswith("fr") else "en"
             return [app_commands.Choice(name=c, value=c) for c in settings_choices(current, lang)]
+
         command.autocomplete("args")(complete_settings)
     elif spec.name == "penalty":
-        async def complete_penalty(interaction: discord.Interaction,
-                                   current: str) -> list[app_commands.Choice[str]]:
+
+        async def complete_penalty(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             players = await adapter.players(f"discord:{interaction.channel_id}")
             return [app_commands.Choice(name=c[:100], value=c[:100]) for c in penalty_choices(current, players)]
+
         command.autocomplete("args")(complete_penalty)
     return command
 
@@ -209,8 +221,9 @@ class _InteractionTurn:
                 await self.interaction.response.defer(ephemeral=ephemeral, thinking=True)
                 self.deferred = ephemeral
             except discord.HTTPException as error:
-                log.warning("could not defer /%s: %s", self.interaction.command and
-                            self.interaction.command.name, error)
+                log.warning(
+                    "could not defer /%s: %s", self.interaction.command and self.interaction.command.name, error
+                )
 
     async def defer_after(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -226,8 +239,9 @@ class _InteractionTurn:
         except discord.HTTPException as error:
             log.warning("could not remove a deferred response: %s", error)
 
-    async def send(self, chunks: Sequence[str], image: Callable[[], discord.File] | None,
-                   ephemeral: bool, want_message: bool) -> list[Any]:
+    async def send(
+        self, chunks: Sequence[str], image: Callable[[], discord.File] | None, ephemeral: bool, want_message: bool
+    ) -> list[Any]:
         """Send through the interaction (response or followups); the messages, for later edits."""
         sent: list[Any] = []
         async with self.lock:
@@ -239,8 +253,9 @@ class _InteractionTurn:
                     extra["file"] = image()
                 if not response.is_done():
                     callback = await response.send_message(chunk, ephemeral=ephemeral, **extra)
-                    message: Any = callback.resource if isinstance(callback.resource, discord.InteractionMessage) \
-                        else None
+                    message: Any = (
+                        callback.resource if isinstance(callback.resource, discord.InteractionMessage) else None
+                    )
                     if message is None and want_message:
                         message = await self.interaction.original_response()
                     sent.append(message)
@@ -320,8 +335,9 @@ def intents_for(message_content: bool) -> discord.Intents:
 class DiscordAdapter:
     """Discord <-> command layer. ``adapter.client`` is the discord.py client to run."""
 
-    def __init__(self, referee: Referee, *, message_content: bool = False, edit_interval: float = 5.0,
-                 tick_seconds: float = 0.5) -> None:
+    def __init__(
+        self, referee: Referee, *, message_content: bool = False, edit_interval: float = 5.0, tick_seconds: float = 0.5
+    ) -> None:
         self.referee = referee
         self.message_content = message_content
         self.edit_interval = edit_interval
@@ -404,8 +420,9 @@ class DiscordAdapter:
             channel=f"discord:{message.channel.id}",
             user=f"discord:{message.author.id}",
             name=message.author.display_name,
-            text=await self.names_for_mentions(message.content.strip(), message.guild,
-                                               {m.id: m.display_name for m in message.mentions}),
+            text=await self.names_for_mentions(
+                message.content.strip(), message.guild, {m.id: m.display_name for m in message.mentions}
+            ),
             private=in_dm,
             admin=admin,
         )
@@ -493,14 +510,16 @@ class DiscordAdapter:
         data, name = reply.image, reply.image_name or "board.png"
         return lambda: discord.File(io.BytesIO(data), filename=name)
 
-    async def _send_channel(self, channel_id: int, chunks: Sequence[str],
-                            image: Callable[[], discord.File] | None) -> list[discord.Message]:
+    async def _send_channel(
+        self, channel_id: int, chunks: Sequence[str], image: Callable[[], discord.File] | None
+    ) -> list[discord.Message]:
         channel = self.client.get_partial_messageable(channel_id)
         return await self._send_to(channel, chunks, image)
 
     @staticmethod
-    async def _send_to(target: discord.abc.Messageable, chunks: Sequence[str],
-                       image: Callable[[], discord.File] | None) -> list[discord.Message]:
+    async def _send_to(
+        target: discord.abc.Messageable, chunks: Sequence[str], image: Callable[[], discord.File] | None
+    ) -> list[discord.Message]:
         sent = []
         pieces: list[str | None] = list(chunks) or [None]
         for index, chunk in enumerate(pieces):
@@ -510,9 +529,9 @@ class DiscordAdapter:
             sent.append(await target.send(chunk, **extra))
         return sent
 
-    async def _send_private(self, reply: Reply, chunks: Sequence[str],
-                            image: Callable[[], discord.File] | None,
-                            channel_id: int | None) -> list[discord.Message]:
+    async def _send_private(
+        self, reply: Reply, chunks: Sequence[str], image: Callable[[], discord.File] | None, channel_id: int | None
+    ) -> list[discord.Message]:
         """A DM; if the user does not accept DMs, a short public note (never the private text)."""
         user_id = platform_id(reply.to_user, "discord")
         if user_id is None:
@@ -559,8 +578,7 @@ class DiscordAdapter:
                 log.info("editing through the interaction failed (%s); trying the channel", error)
             channel = client.get_partial_messageable(current.channel.id)
             try:
-                await channel.get_partial_message(current.id).edit(content=content[0],
-                                                                   allowed_mentions=NO_MENTIONS)
+                await channel.get_partial_message(current.id).edit(content=content[0], allowed_mentions=NO_MENTIONS)
             except discord.NotFound:
                 holder["message"] = await channel.send(content[0], allowed_mentions=NO_MENTIONS)
 

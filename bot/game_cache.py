@@ -11,7 +11,8 @@ failure clears the cache (the transaction rolled back, memory must follow).
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from .storage import GameRecord, Storage
 

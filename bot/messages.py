@@ -33,12 +33,13 @@ CATALOG: dict[str, tuple[str, str]] = {
         "It is {to_move}'s turn: only {to_move} or the referee ({referee}) may record this move.",
     ),
     "usage": ("Syntaxe : {usage}", "Usage: {usage}"),
-    "game_over_hint": ("La partie est terminée. /nouvelle pour en commencer une autre.",
-                       "The game is over. /new starts another one."),
+    "game_over_hint": (
+        "La partie est terminée. /nouvelle pour en commencer une autre.",
+        "The game is over. /new starts another one.",
+    ),
     # classic
     "new_game": (
-        "Nouvelle partie ({edition}, règles {rules}, notation {notation}). Joueurs : {players}. "
-        "À {to_move} de jouer.",
+        "Nouvelle partie ({edition}, règles {rules}, notation {notation}). Joueurs : {players}. À {to_move} de jouer.",
         "New game ({edition}, {rules} rules, {notation} notation). Players: {players}. {to_move} to play.",
     ),
     "new_game_waiting": (
@@ -71,12 +72,9 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Contestation : {verdicts}. Le coup de {player} est valable.",
         "Challenge: {verdicts}. {player}'s move stands.",
     ),
-    "challenge_consequence_turn": (
-        "{challenger} perd son prochain tour.", "{challenger} loses the next turn."),
-    "challenge_consequence_penalty": (
-        "{challenger} perd {points} points.", "{challenger} loses {points} points."),
-    "challenge_consequence_bonus": (
-        "{player} gagne {points} points.", "{player} gains {points} points."),
+    "challenge_consequence_turn": ("{challenger} perd son prochain tour.", "{challenger} loses the next turn."),
+    "challenge_consequence_penalty": ("{challenger} perd {points} points.", "{challenger} loses {points} points."),
+    "challenge_consequence_bonus": ("{player} gagne {points} points.", "{player} gains {points} points."),
     "valid": ("valable", "valid"),
     "invalid": ("non valable", "not valid"),
     "check": ("{verdicts} (liste : {lexicon})", "{verdicts} (list: {lexicon})"),
@@ -104,8 +102,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "bad_number": ("« {text} » n'est pas un nombre entier.", "'{text}' is not a whole number."),
     # duplicate
-    "dup_none": ("Aucune partie duplicate en cours ici. /duplicate pour en commencer une.",
-                 "No duplicate game here. /duplicate starts one."),
+    "dup_none": (
+        "Aucune partie duplicate en cours ici. /duplicate pour en commencer une.",
+        "No duplicate game here. /duplicate starts one.",
+    ),
     "dup_started": (
         "Partie duplicate ({edition}, {minutes} min par coup, tirages {mode}). Jouez en privé : /jouer REF MOT.",
         "Duplicate game ({edition}, {minutes} min per move, {mode} draws). Play privately: /play REF WORD.",
@@ -118,16 +118,21 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "dup_round_closed": ("Coup {n} — tirage : {draw} — manche close.", "Move {n} — draw: {draw} — round closed."),
     "dup_rejected_draws": ("Tirages rejetés : {draws}", "Rejected draws: {draws}"),
-    "dup_wait_draw": ("Mode manuel : tapez le tirage reçu avec /tirage LETTRES (ex. EEU+ESI?).",
-                      "Manual mode: type the draw with /draw LETTERS (e.g. EEU+ESI?)."),
+    "dup_wait_draw": (
+        "Mode manuel : tapez le tirage reçu avec /tirage LETTRES (ex. EEU+ESI?).",
+        "Manual mode: type the draw with /draw LETTERS (e.g. EEU+ESI?).",
+    ),
     "dup_shortfall": (
         "Attention : ce tirage ne respecte pas la règle des voyelles et consonnes ({shortfall}). /tirage - le rejette.",
         "Note: this draw breaks the vowel/consonant rule ({shortfall}). /draw - rejects it.",
     ),
-    "dup_draw_rejected": ("Tirage {draw} rejeté : toutes ses lettres retournent dans le sac.",
-                          "Draw {draw} rejected: all its letters go back to the bag."),
+    "dup_draw_rejected": (
+        "Tirage {draw} rejeté : toutes ses lettres retournent dans le sac.",
+        "Draw {draw} rejected: all its letters go back to the bag.",
+    ),
     "dup_ack": (
-        "Reçu pour le coup {n} : {move} — {score} points si le mot est valable.{replaced} Un nouveau /jouer remplace celui-ci.",
+        "Reçu pour le coup {n} : {move} — {score} points si le mot est valable.{replaced}"
+        " Un nouveau /jouer remplace celui-ci.",
         "Received for move {n}: {move} — {score} points if the word is valid.{replaced} A new /play replaces it.",
     ),
     "dup_ack_replaced": (" (remplace {old})", " (replaces {old})"),
@@ -139,22 +144,30 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Votre coup doit rester secret : envoyez /jouer en message privé au bot (rien n'a été enregistré).",
         "Your move must stay secret: send /play to the bot privately (nothing was recorded).",
     ),
-    "dup_no_round": ("Aucune manche ouverte pour le moment : attendez le prochain tirage.",
-                     "No round is open right now: wait for the next draw."),
+    "dup_no_round": (
+        "Aucune manche ouverte pour le moment : attendez le prochain tirage.",
+        "No round is open right now: wait for the next draw.",
+    ),
     "dup_late": ("Trop tard pour le coup {n} : la manche est close.", "Too late for move {n}: the round is closed."),
-    "dup_which_game": ("Vous ne participez à aucune partie duplicate en cours : /rejoindre dans le salon de la partie.",
-                       "You are in no running duplicate game: /join in the game's channel."),
+    "dup_which_game": (
+        "Vous ne participez à aucune partie duplicate en cours : /rejoindre dans le salon de la partie.",
+        "You are in no running duplicate game: /join in the game's channel.",
+    ),
     "dup_warning": ("Coup {n} : plus que {seconds} secondes !", "Move {n}: {seconds} seconds left!"),
-    "dup_result": ("Coup {n} — tirage {draw}\nTop : {top} — {points} points\n{breakdown}",
-                   "Move {n} — draw {draw}\nTop: {top} — {points} points\n{breakdown}"),
+    "dup_result": (
+        "Coup {n} — tirage {draw}\nTop : {top} — {points} points\n{breakdown}",
+        "Move {n} — draw {draw}\nTop: {top} — {points} points\n{breakdown}",
+    ),
     "dup_tie": ("Ex aequo : {tied} (départagés : {rule})", "Tied with: {tied} (decided by: {rule})"),
     "dup_no_top": ("Coup {n} — tirage {draw} : aucun coup possible.", "Move {n} — draw {draw}: no play possible."),
     "dup_player_line": ("{player} : {move} {score}{extra}", "{player}: {move} {score}{extra}"),
     "dup_no_answer": ("{player} : pas de réponse, 0", "{player}: no answer, 0"),
     "dup_solo": (" (solo +{bonus})", " (solo +{bonus})"),
     "dup_top_found": (" (top)", " (top)"),
-    "dup_ranking": ("Classement après {n} coup(s), top cumulé {tops} :\n{table}",
-                    "Standings after {n} move(s), total of tops {tops}:\n{table}"),
+    "dup_ranking": (
+        "Classement après {n} coup(s), top cumulé {tops} :\n{table}",
+        "Standings after {n} move(s), total of tops {tops}:\n{table}",
+    ),
     "dup_over": ("Fin de la partie duplicate ({reason}).", "End of the duplicate game ({reason})."),
     "dup_joined": ("{player} rejoint la partie duplicate.", "{player} joins the duplicate game."),
     "dup_reason_unreadable": ("coup illisible", "unreadable move"),
@@ -177,16 +190,23 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Coup illisible « {text} » : écrivez la référence puis le mot, comme /score {example}.",
         "Unreadable move '{text}': write the reference then the word, like /score {example}.",
     ),
-    "err_out_of_board": ("Le mot sort de la grille après {last_square}.", "The word runs off the board after {last_square}."),
+    "err_out_of_board": (
+        "Le mot sort de la grille après {last_square}.",
+        "The word runs off the board after {last_square}.",
+    ),
     "err_mismatch": (
-        "La case {square} porte un {on_board}, pas un {typed}.", "Square {square} holds {on_board}, not {typed}."),
+        "La case {square} porte un {on_board}, pas un {typed}.",
+        "Square {square} holds {on_board}, not {typed}.",
+    ),
     "err_empty_through": (
         "La case {square} est vide : « . » ne remplace qu'une lettre déjà posée.",
         "Square {square} is empty: '.' only stands for a letter already on the board.",
     ),
     "err_no_new_tile": ("Ce coup ne pose aucune lettre.", "This move places no tile."),
-    "err_too_many": ("Ce coup pose {count} lettres ; un chevalet en contient {limit}.",
-                     "This move places {count} tiles; a rack holds {limit}."),
+    "err_too_many": (
+        "Ce coup pose {count} lettres ; un chevalet en contient {limit}.",
+        "This move places {count} tiles; a rack holds {limit}.",
+    ),
     "err_not_in_line": ("Les lettres {squares} ne sont pas alignées.", "Tiles {squares} are not in one line."),
     "err_gap": ("La case {square} reste vide au milieu du mot.", "Square {square} is left empty inside the word."),
     "err_occupied": ("La case {square} est déjà occupée.", "Square {square} is already taken."),
@@ -200,17 +220,23 @@ CATALOG: dict[str, tuple[str, str]] = {
         "The first move must cover the centre square {centre}.",
     ),
     "err_not_connected": (
-        "Ce coup ne touche aucune lettre déjà posée.", "This move does not touch any letter on the board."),
+        "Ce coup ne touche aucune lettre déjà posée.",
+        "This move does not touch any letter on the board.",
+    ),
     "err_game_over": ("La partie est terminée.", "The game is over."),
-    "err_unknown_player": ("{player} ne joue pas dans cette partie ({players}).",
-                           "{player} is not in this game ({players})."),
+    "err_unknown_player": (
+        "{player} ne joue pas dans cette partie ({players}).",
+        "{player} is not in this game ({players}).",
+    ),
     "err_player_count": (
         "{count} joueur(s) : cette partie se joue de {low} à {high}. Ajoutez des joueurs avec /rejoindre.",
         "{count} player(s): this game is for {low} to {high}. Add players with /join.",
     ),
     "err_duplicate_player": ("{player} est déjà dans la partie.", "{player} is already in the game."),
-    "err_started": ("La partie a commencé : {player} ne peut plus la rejoindre.",
-                    "The game has started: {player} can no longer join."),
+    "err_started": (
+        "La partie a commencé : {player} ne peut plus la rejoindre.",
+        "The game has started: {player} can no longer join.",
+    ),
     "err_nothing_to_challenge": (
         "Rien à contester : la dernière ligne n'est pas un coup joué.",
         "Nothing to challenge: the last line is not a play.",
@@ -228,18 +254,30 @@ CATALOG: dict[str, tuple[str, str]] = {
         "« {tiles} » : un échange porte sur 1 à 7 lettres (les lettres ou leur nombre), comme /change 3.",
         "'{tiles}': an exchange is 1 to 7 tiles (letters or a count), like /exchange 3.",
     ),
-    "err_not_in_bag": ("Tirage {draw} : la lettre {letter} n'est pas (ou plus assez) dans le sac.",
-                       "Draw {draw}: {letter} is not (or no longer enough) in the bag."),
-    "err_kept": ("Tirage {draw} : les lettres restantes du coup précédent sont {reliquat}.",
-                 "Draw {draw}: the letters left from the previous move are {reliquat}."),
-    "err_draw_size": ("Tirage {draw} : {count} lettres, il en faut {expected}.",
-                      "Draw {draw}: {count} letters, {expected} needed."),
-    "err_draw_pending": ("Le tirage {current} est encore ouvert : /cloture d'abord, ou /tirage - pour le rejeter.",
-                         "The draw {current} is still open: /close first, or /draw - to reject it."),
-    "err_submissions_made": ("Impossible de rejeter {draw} : {count} coup(s) déjà proposés.",
-                             "Cannot reject {draw}: {count} move(s) already submitted."),
-    "err_dup_setting": ("Réglage {name} = {value} : valeurs permises {allowed}.",
-                        "Setting {name} = {value}: allowed {allowed}."),
+    "err_not_in_bag": (
+        "Tirage {draw} : la lettre {letter} n'est pas (ou plus assez) dans le sac.",
+        "Draw {draw}: {letter} is not (or no longer enough) in the bag.",
+    ),
+    "err_kept": (
+        "Tirage {draw} : les lettres restantes du coup précédent sont {reliquat}.",
+        "Draw {draw}: the letters left from the previous move are {reliquat}.",
+    ),
+    "err_draw_size": (
+        "Tirage {draw} : {count} lettres, il en faut {expected}.",
+        "Draw {draw}: {count} letters, {expected} needed.",
+    ),
+    "err_draw_pending": (
+        "Le tirage {current} est encore ouvert : /cloture d'abord, ou /tirage - pour le rejeter.",
+        "The draw {current} is still open: /close first, or /draw - to reject it.",
+    ),
+    "err_submissions_made": (
+        "Impossible de rejeter {draw} : {count} coup(s) déjà proposés.",
+        "Cannot reject {draw}: {count} move(s) already submitted.",
+    ),
+    "err_dup_setting": (
+        "Réglage {name} = {value} : valeurs permises {allowed}.",
+        "Setting {name} = {value}: allowed {allowed}.",
+    ),
     "err_rack": (
         "{player} : « {rack} » n'est ni des lettres (? pour un joker) ni un nombre. Exemple : /fin Ben=EAU",
         "{player}: '{rack}' is neither letters (? for a joker) nor a number. Example: /end Ben=EAU",
@@ -264,7 +302,9 @@ def explain(error: E.ArbitreError, lang: str, notation: str = "fisf") -> str:
     example = example_move(notation)
     reason_fr = {
         "the word is empty": "le mot est vide",
-        "a joker in brackets is one letter, like C(H)ACUNE": "un joker entre parenthèses est une seule lettre, comme C(H)ACUNE",
+        "a joker in brackets is one letter, like C(H)ACUNE": (
+            "un joker entre parenthèses est une seule lettre, comme C(H)ACUNE"
+        ),
     }
     if isinstance(error, E.RefSyntaxError):
         return say(lang, "err_ref", text=error.text, example=example.split()[0] + " / " + example.split()[0][::-1])

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from core.adjudication import WordList
 from core.errors import ArbitreError
 
 from .chat import CommandLine, Incoming, Reply, read_command
-from .game_cache import GameCache
 from .command_table import CommandSpec, find
+from .game_cache import GameCache
 from .lexicons import WordListError
 from .messages import explain, say
 from .storage import ChannelSettings, GameRecord, Storage
@@ -128,8 +129,13 @@ class Referee:
         settings = self.storage.channel(message.channel)
         spec = find(command.name)
         if spec is None:
-            return [Reply(say(settings.language, "unknown_command", name=command.name[:40]),
-                          channel=message.channel, to_user=message.user if message.private else None)]
+            return [
+                Reply(
+                    say(settings.language, "unknown_command", name=command.name[:40]),
+                    channel=message.channel,
+                    to_user=message.user if message.private else None,
+                )
+            ]
         context = Context(self, message, command, spec, settings)
         try:
             with self.storage.transaction():

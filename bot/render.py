@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -44,8 +44,10 @@ def board_text(board: Board, notation: Notation = Notation.FISF, last: Iterable[
             mark = ">" if (r, c) in recent else " "
             cells.append(f" {mark}{cell}")
         lines.append(f"{_row_label(r, notation):>3} " + "".join(cells))
-    lines.append("    * mot triple/triple word  + mot double/double word  ^ lettre triple/triple letter"
-                 "  ' lettre double/double letter")
+    lines.append(
+        "    * mot triple/triple word  + mot double/double word  ^ lettre triple/triple letter"
+        "  ' lettre double/double letter"
+    )
     return "\n".join(lines)
 
 
@@ -57,14 +59,11 @@ def table(rows: Sequence[Sequence[object]], header: Sequence[str] | None = None)
         return ""
     widths = [max(len(row[i]) for row in all_rows if i < len(row)) for i in range(len(all_rows[0]))]
     numeric = [
-        all(_is_number(row[i]) for row in all_rows[1 if header else 0 :] if i < len(row))
-        for i in range(len(widths))
+        all(_is_number(row[i]) for row in all_rows[1 if header else 0 :] if i < len(row)) for i in range(len(widths))
     ]
     lines = []
     for index, row in enumerate(all_rows):
-        cells = [
-            cell.rjust(widths[i]) if numeric[i] else cell.ljust(widths[i]) for i, cell in enumerate(row)
-        ]
+        cells = [cell.rjust(widths[i]) if numeric[i] else cell.ljust(widths[i]) for i, cell in enumerate(row)]
         lines.append("  ".join(cells).rstrip())
         if header and index == 0:
             lines.append("  ".join("-" * w for w in widths).rstrip())
@@ -87,12 +86,18 @@ _COLOURS = {
     Premium.NONE: (22, 110, 72),
 }
 _PREMIUM_LABEL = {
-    Premium.TRIPLE_WORD: "MT", Premium.DOUBLE_WORD: "MD", Premium.TRIPLE_LETTER: "LT",
-    Premium.DOUBLE_LETTER: "LD", Premium.NONE: "",
+    Premium.TRIPLE_WORD: "MT",
+    Premium.DOUBLE_WORD: "MD",
+    Premium.TRIPLE_LETTER: "LT",
+    Premium.DOUBLE_LETTER: "LD",
+    Premium.NONE: "",
 }
 _PREMIUM_LABEL_EN = {
-    Premium.TRIPLE_WORD: "TW", Premium.DOUBLE_WORD: "DW", Premium.TRIPLE_LETTER: "TL",
-    Premium.DOUBLE_LETTER: "DL", Premium.NONE: "",
+    Premium.TRIPLE_WORD: "TW",
+    Premium.DOUBLE_WORD: "DW",
+    Premium.TRIPLE_LETTER: "TL",
+    Premium.DOUBLE_LETTER: "DL",
+    Premium.NONE: "",
 }
 TILE = (246, 226, 180)
 TILE_RECENT = (255, 236, 120)
@@ -134,15 +139,20 @@ def board_png(
                 draw.rectangle(box, fill=_COLOURS[premium], outline=(240, 240, 230))
                 label = "★" if (r, c) == (7, 7) else labels[premium]
                 if label:
-                    draw.text((x0 + CELL // 2, y0 + CELL // 2), label, fill=(255, 255, 255),
-                              font=premium_font, anchor="mm")
+                    draw.text(
+                        (x0 + CELL // 2, y0 + CELL // 2), label, fill=(255, 255, 255), font=premium_font, anchor="mm"
+                    )
                 continue
             fill = TILE_RECENT if (r, c) in recent else (JOKER_TILE if tile.joker else TILE)
-            draw.rounded_rectangle((x0 + 2, y0 + 2, x0 + CELL - 3, y0 + CELL - 3), radius=5, fill=fill,
-                                   outline=(150, 120, 70) if not tile.joker else (90, 90, 200), width=2)
+            draw.rounded_rectangle(
+                (x0 + 2, y0 + 2, x0 + CELL - 3, y0 + CELL - 3),
+                radius=5,
+                fill=fill,
+                outline=(150, 120, 70) if not tile.joker else (90, 90, 200),
+                width=2,
+            )
             colour = (60, 60, 200) if tile.joker else INK
-            draw.text((x0 + CELL // 2 - 2, y0 + CELL // 2 + 1), tile.letter, fill=colour,
-                      font=letter_font, anchor="mm")
+            draw.text((x0 + CELL // 2 - 2, y0 + CELL // 2 + 1), tile.letter, fill=colour, font=letter_font, anchor="mm")
             value = 0 if tile.joker else edition.values[tile.letter]
             draw.text((x0 + CELL - 6, y0 + CELL - 6), str(value), fill=colour, font=value_font, anchor="rb")
             if tile.joker:

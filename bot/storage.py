@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Protocol, TypeVar
 
 import sqlite_utils
 
@@ -97,12 +99,30 @@ class Storage(Protocol):
 
 # --- SQLite ---------------------------------------------------------------------------
 
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _serialised(method: _Method) -> _Method:
+    """Run a read under the store's lock: commands and the clock share one connection across threads."""
+
+    @functools.wraps(method)
+    def locked(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked  # type: ignore[return-value]
+
 
 def _migration_1(db: sqlite_utils.Database) -> None:
     db["channels"].create(
         {
-            "channel": str, "language": str, "edition": str, "notation": str,
-            "rules": str, "lexicon": str, "minutes": float,
+            "channel": str,
+            "language": str,
+            "edition": str,
+            "notation": str,
+            "rules": str,
+            "lexicon": str,
+            "minutes": float,
         },
         pk="channel",
     )
@@ -126,7 +146,8 @@ def _migration_1(db: sqlite_utils.Database) -> None:
 
 def _migration_2(db: sqlite_utils.Database) -> None:
     db["deadlines"].create(
-        {"game": int, "round": int, "at": float, "channel": str}, pk="game",
+        {"game": int, "round": int, "at": float, "channel": str},
+        pk="game",
         foreign_keys=[("game", "games", "id")],
     )
 
@@ -143,9 +164,7 @@ class SQLiteStorage:
     def __init__(self, path: str | Path, *, tracer: Callable[[str, Any], None] | None = None) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(
-            str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False
-        )
+        conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA busy_timeout = 30000")
         self.db = sqlite_utils.Database(conn, tracer=tracer)
         self.db.enable_wal()
@@ -154,6 +173,7 @@ class SQLiteStorage:
         self._lock = threading.RLock()
         self._depth = 0
         self._migrate()
+        _ = self.db.supports_on_conflict  # probed once here (it creates a table), not mid-command
 
     def close(self) -> None:
         self.db.close()
@@ -194,6 +214,7 @@ class SQLiteStorage:
             self._depth = 0
             self.db.execute("COMMIT")
 
+    @_serialised
     def channel(self, channel: str) -> ChannelSettings:
         rows = list(self.db["channels"].rows_where("channel = ?", [channel]))
         return ChannelSettings(**rows[0]) if rows else ChannelSettings(channel)
@@ -205,31 +226,38 @@ class SQLiteStorage:
     @staticmethod
     def _game(row: dict[str, Any]) -> GameRecord:
         return GameRecord(
-            row["id"], row["channel"], row["kind"], row["referee"], row["status"],
-            json.loads(row["setup"]), row["created"],
+            row["id"],
+            row["channel"],
+            row["kind"],
+            row["referee"],
+            row["status"],
+            json.loads(row["setup"]),
+            row["created"],
         )
 
+    @_serialised
     def active_game(self, channel: str) -> GameRecord | None:
         rows = list(
-            self.db["games"].rows_where(
-                "channel = ? and status = 'active'", [channel], order_by="id desc", limit=1
-            )
+            self.db["games"].rows_where("channel = ? and status = 'active'", [channel], order_by="id desc", limit=1)
         )
         return self._game(rows[0]) if rows else None
 
+    @_serialised
     def game(self, game_id: int) -> GameRecord:
         return self._game(self.db["games"].get(game_id))
 
     def create_game(self, channel: str, kind: str, referee: str, setup: dict[str, Any]) -> GameRecord:
         with self.transaction():
-            self.db.execute(
-                "update games set status = 'abandoned' where channel = ? and status = 'active'", [channel]
-            )
+            self.db.execute("update games set status = 'abandoned' where channel = ? and status = 'active'", [channel])
             table = self.db["games"]
             table.insert(
                 {
-                    "channel": channel, "kind": kind, "referee": referee, "status": "active",
-                    "setup": json.dumps(setup, ensure_ascii=False), "created": time.time(),
+                    "channel": channel,
+                    "kind": kind,
+                    "referee": referee,
+                    "status": "active",
+                    "setup": json.dumps(setup, ensure_ascii=False),
+                    "created": time.time(),
                 }
             )
             return self.game(int(table.last_pk))
@@ -244,28 +272,27 @@ class SQLiteStorage:
         with self.transaction():
             self.db["games"].update(game_id, {"setup": json.dumps(setup, ensure_ascii=False)})
 
+    @_serialised
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
         """The game's events in order, those after sequence number ``after`` only."""
         return [
             StoredEvent(row["game"], row["seq"], json.loads(row["data"]), row["author"], row["at"])
-            for row in self.db["events"].rows_where(
-                "game = ? and seq > ?", [game_id, after], order_by="seq"
-            )
+            for row in self.db["events"].rows_where("game = ? and seq > ?", [game_id, after], order_by="seq")
         ]
 
-    def append_event(
-        self, game_id: int, data: dict[str, Any], author: str, at: float | None = None
-    ) -> StoredEvent:
+    def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent:
         with self.transaction():
-            row = self.db.execute(
-                "select coalesce(max(seq), 0) + 1 from events where game = ?", [game_id]
-            ).fetchone()
+            row = self.db.execute("select coalesce(max(seq), 0) + 1 from events where game = ?", [game_id]).fetchone()
             seq = int(row[0])
             stamp = time.time() if at is None else at
             self.db["events"].insert(
                 {
-                    "game": game_id, "seq": seq, "kind": str(data.get("kind", "")),
-                    "data": json.dumps(data, ensure_ascii=False), "author": author, "at": stamp,
+                    "game": game_id,
+                    "seq": seq,
+                    "kind": str(data.get("kind", "")),
+                    "data": json.dumps(data, ensure_ascii=False),
+                    "author": author,
+                    "at": stamp,
                 }
             )
             return StoredEvent(game_id, seq, data, author, stamp)
@@ -280,6 +307,7 @@ class SQLiteStorage:
                 {"game": game_id, "round": round_number, "at": at, "channel": channel}, pk="game"
             )
 
+    @_serialised
     def deadlines(self) -> list[Deadline]:
         return [Deadline(**row) for row in self.db["deadlines"].rows_where(order_by="at")]
 
@@ -292,12 +320,14 @@ class SQLiteStorage:
                 [game_id, user, name, count],
             )
 
+    @_serialised
     def players(self, game_id: int) -> list[tuple[str, str]]:
         return [
             (row["user"], row["name"])
             for row in self.db["players"].rows_where("game = ?", [game_id], order_by="position")
         ]
 
+    @_serialised
     def active_games_of(self, user: str) -> list[GameRecord]:
         rows = self.db.execute_returning_dicts(
             "select games.* from games join players on players.game = games.id"
@@ -332,9 +362,7 @@ class MemoryStorage:
                 finally:
                     self._depth -= 1
                 return
-            saved = copy.deepcopy(
-                (self._channels, self._games, self._events, self._deadlines, self._players)
-            )
+            saved = copy.deepcopy((self._channels, self._games, self._events, self._deadlines, self._players))
             self._depth = 1
             try:
                 yield
@@ -344,6 +372,7 @@ class MemoryStorage:
             finally:
                 self._depth = 0
 
+    @_serialised
     def channel(self, channel: str) -> ChannelSettings:
         return self._channels.get(channel, ChannelSettings(channel))
 
@@ -351,10 +380,12 @@ class MemoryStorage:
         with self.transaction():
             self._channels[settings.channel] = settings
 
+    @_serialised
     def active_game(self, channel: str) -> GameRecord | None:
         games = [g for g in self._games.values() if g.channel == channel and g.status == "active"]
         return max(games, key=lambda g: g.id) if games else None
 
+    @_serialised
     def game(self, game_id: int) -> GameRecord:
         return self._games[game_id]
 
@@ -378,12 +409,11 @@ class MemoryStorage:
         with self.transaction():
             self._games[game_id] = replace(self._games[game_id], setup=dict(setup))
 
+    @_serialised
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
         return [e for e in self._events.get(game_id, []) if e.seq > after]
 
-    def append_event(
-        self, game_id: int, data: dict[str, Any], author: str, at: float | None = None
-    ) -> StoredEvent:
+    def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent:
         with self.transaction():
             log = self._events.setdefault(game_id, [])
             event = StoredEvent(game_id, len(log) + 1, dict(data), author, time.time() if at is None else at)
@@ -398,6 +428,7 @@ class MemoryStorage:
                 channel = self._games[game_id].channel
                 self._deadlines[game_id] = Deadline(game_id, round_number, at, channel)
 
+    @_serialised
     def deadlines(self) -> list[Deadline]:
         return sorted(self._deadlines.values(), key=lambda d: d.at)
 
@@ -405,12 +436,13 @@ class MemoryStorage:
         with self.transaction():
             self._players.setdefault(game_id, {})[user] = name
 
+    @_serialised
     def players(self, game_id: int) -> list[tuple[str, str]]:
         return list(self._players.get(game_id, {}).items())
 
+    @_serialised
     def active_games_of(self, user: str) -> list[GameRecord]:
         games = [
-            self._games[g] for g, users in self._players.items()
-            if user in users and self._games[g].status == "active"
+            self._games[g] for g, users in self._players.items() if user in users and self._games[g].status == "active"
         ]
         return sorted(games, key=lambda g: -g.id)

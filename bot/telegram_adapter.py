@@ -148,9 +148,17 @@ _TURN: contextvars.ContextVar[_Turn | None] = contextvars.ContextVar("arbitre_te
 class TelegramAdapter:
     """Telegram <-> command layer. ``adapter.application`` is the PTB application to run."""
 
-    def __init__(self, referee: Referee, token: str, *, base_url: str | None = None,
-                 base_file_url: str | None = None, edit_interval: float = 10.0, admin_ttl: float = 60.0,
-                 tick_seconds: float = 0.5) -> None:
+    def __init__(
+        self,
+        referee: Referee,
+        token: str,
+        *,
+        base_url: str | None = None,
+        base_file_url: str | None = None,
+        edit_interval: float = 10.0,
+        admin_ttl: float = 60.0,
+        tick_seconds: float = 0.5,
+    ) -> None:
         self.referee = referee
         self.edit_interval = edit_interval
         self.admin_ttl = admin_ttl
@@ -328,8 +336,9 @@ class TelegramAdapter:
             key = reply.edit_key or f"deadline:{text_messages[0].chat_id}:{text_messages[0].message_id}"
             self._track(key, reply, text, text_messages[0])
 
-    async def _send(self, chat_id: int, text: str, reply: Reply, *, thread: int | None = None,
-                    reply_to: int | None = None) -> list[Message]:
+    async def _send(
+        self, chat_id: int, text: str, reply: Reply, *, thread: int | None = None, reply_to: int | None = None
+    ) -> list[Message]:
         chunks = split_text(text, TEXT_LIMIT, utf16_len)
         sent: list[Message] = []
         common: dict[str, Any] = {"message_thread_id": thread} if thread is not None else {}
@@ -348,14 +357,17 @@ class TelegramAdapter:
             plain, entities = telegram_text(chunk)
             if not plain.strip():
                 continue
-            sent.append(await self.bot.send_message(
-                chat_id, plain, entities=entities or None, link_preview_options=NO_PREVIEW, **common
-            ))
+            sent.append(
+                await self.bot.send_message(
+                    chat_id, plain, entities=entities or None, link_preview_options=NO_PREVIEW, **common
+                )
+            )
             common.pop("reply_parameters", None)
         return sent
 
-    async def _send_image(self, chat_id: int, reply: Reply, caption: str | None,
-                          entities: list[MessageEntity], common: dict[str, Any]) -> Message:
+    async def _send_image(
+        self, chat_id: int, reply: Reply, caption: str | None, entities: list[MessageEntity], common: dict[str, Any]
+    ) -> Message:
         assert reply.image is not None
         name = reply.image_name or "board.png"
         extra = dict(common, caption=caption, caption_entities=entities or None)
@@ -377,8 +389,9 @@ class TelegramAdapter:
         self._notes_sent[(user_id, channel_id)] = now
         name = self._names.get(user_id, "")
         link = f"https://t.me/{self.bot.username}?start=play"
-        text = OPEN_PRIVATE_CHAT.format(name=f"{name} : " if name else "", name_en=f"{name}: " if name else "",
-                                        link=link)
+        text = OPEN_PRIVATE_CHAT.format(
+            name=f"{name} : " if name else "", name_en=f"{name}: " if name else "", link=link
+        )
         thread = self._threads.get(channel_id)
         extra: dict[str, Any] = {"message_thread_id": thread} if thread is not None else {}
         try:
@@ -393,15 +406,21 @@ class TelegramAdapter:
         async def edit(new_text: str) -> None:
             plain, entities = telegram_text(split_text(new_text, TEXT_LIMIT, utf16_len)[0])
             try:
-                await self.bot.edit_message_text(plain, chat_id=chat_id, message_id=holder["id"],
-                                                 entities=entities or None, link_preview_options=NO_PREVIEW)
+                await self.bot.edit_message_text(
+                    plain,
+                    chat_id=chat_id,
+                    message_id=holder["id"],
+                    entities=entities or None,
+                    link_preview_options=NO_PREVIEW,
+                )
             except BadRequest as error:
                 reason = str(error).lower()
                 if "not modified" in reason:
                     return
                 if "not found" in reason and reply.to_user is None:  # deleted: post it again
-                    again = await self.bot.send_message(chat_id, plain, entities=entities or None,
-                                                        link_preview_options=NO_PREVIEW)
+                    again = await self.bot.send_message(
+                        chat_id, plain, entities=entities or None, link_preview_options=NO_PREVIEW
+                    )
                     holder["id"] = again.message_id
                     return
                 raise
@@ -436,4 +455,3 @@ class TelegramAdapter:
                 await item.update(self.render(item.base, item.deadline))
         finally:
             item.countdown = None
-

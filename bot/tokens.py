@@ -52,8 +52,7 @@ def check_private(path: Path) -> None:
     mode = path.stat().st_mode
     if mode & (stat.S_IRGRP | stat.S_IROTH):
         raise TokenError(
-            f"{path} is readable by other users (mode {stat.S_IMODE(mode):04o}); "
-            f"make it private with: chmod 600 {path}"
+            f"{path} is readable by other users (mode {stat.S_IMODE(mode):04o}); make it private with: chmod 600 {path}"
         )
 
 
@@ -85,8 +84,9 @@ def _token_in(config: Mapping[str, object], platform: str) -> str | None:
     return None
 
 
-def load_token(platform: str, config: str | os.PathLike[str] | None = None,
-               environ: Mapping[str, str] | None = None) -> str:
+def load_token(
+    platform: str, config: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
+) -> str:
     """The token for ``platform`` ("discord" or "telegram"); :class:`TokenError` when there is none."""
     env = os.environ if environ is None else environ
     variable = ENV_VARS[platform]
@@ -95,7 +95,7 @@ def load_token(platform: str, config: str | os.PathLike[str] | None = None,
         token = _token_in(read_config(path), platform)
         if token:
             return token
-        raise TokenError(f"no {platform} token in {path} (expected [{platform}] token = \"...\")")
+        raise TokenError(f'no {platform} token in {path} (expected [{platform}] token = "...")')
     from_env = (env.get(variable) or "").strip()
     if from_env:
         return from_env
@@ -105,8 +105,7 @@ def load_token(platform: str, config: str | os.PathLike[str] | None = None,
         if token:
             return token
     raise TokenError(
-        f"no {PLATFORM_NAMES[platform]} token: set {variable} or put [{platform}] token = \"...\" "
-        f"in {path} (chmod 600)"
+        f'no {PLATFORM_NAMES[platform]} token: set {variable} or put [{platform}] token = "..." in {path} (chmod 600)'
     )
 
 

@@ -7,7 +7,7 @@ lexicons, move generation, rule sets, classic and duplicate games, records.
 from .board import Board, Premium, Tile
 from .edition import ENGLISH, FRENCH, Edition, edition_by_code, fold_accents
 from .errors import ArbitreError, NotationError, PlacementError
-from .notation import Move, Notation, Ref, parse_move, parse_ref, format_move, format_ref
+from .notation import Move, Notation, Ref, format_move, format_ref, parse_move, parse_ref
 from .placement import Placement, Word, apply_placement, validate_move, validate_tiles
 from .scoring import MoveScore, WordScore, score_placement
 

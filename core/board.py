@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterator
 
 SIZE = 15
 CENTRE = (7, 7)
@@ -33,9 +33,7 @@ _PREMIUM_SQUARES = {
     Premium.TRIPLE_WORD: "A1 A8 A15 H1 H15 O1 O8 O15",
     Premium.DOUBLE_WORD: "B2 B14 C3 C13 D4 D12 E5 E11 H8 K5 K11 L4 L12 M3 M13 N2 N14",
     Premium.TRIPLE_LETTER: "B6 B10 F2 F6 F10 F14 J2 J6 J10 J14 N6 N10",
-    Premium.DOUBLE_LETTER: (
-        "A4 A12 C7 C9 D1 D8 D15 G3 G7 G9 G13 H4 H12 I3 I7 I9 I13 L1 L8 L15 M7 M9 O4 O12"
-    ),
+    Premium.DOUBLE_LETTER: ("A4 A12 C7 C9 D1 D8 D15 G3 G7 G9 G13 H4 H12 I3 I7 I9 I13 L1 L8 L15 M7 M9 O4 O12"),
 }
 
 
@@ -131,10 +129,7 @@ class Board:
 
     def rows(self) -> list[str]:
         """Fifteen lines of fifteen characters: ``.`` empty, uppercase tile, lowercase joker."""
-        return [
-            "".join(str(t) if t else "." for t in self._cells[r * SIZE : (r + 1) * SIZE])
-            for r in range(SIZE)
-        ]
+        return ["".join(str(t) if t else "." for t in self._cells[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
 
     def __str__(self) -> str:
         return "\n".join(self.rows())

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable
 
 from .board import Board
 from .edition import FRENCH, JOKER, Edition, fold_accents

@@ -34,8 +34,9 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from .board import Board
 from .draw import Bag, Counts, Draw, DrawRule, can_draw, check_draw, draw_tiles, sort_tiles
@@ -97,7 +98,14 @@ class TopResultLike(Protocol):
 
 
 _E = TypeVar(
-    "_E", "DuplicateStarted", "PlayerJoined", "DrawMade", "DrawRejected", "MoveSubmitted", "RoundClosed", "ScoreRecorded"
+    "_E",
+    "DuplicateStarted",
+    "PlayerJoined",
+    "DrawMade",
+    "DrawRejected",
+    "MoveSubmitted",
+    "RoundClosed",
+    "ScoreRecorded",
 )
 
 TopFinder = Callable[[Board, str], TopResultLike]
@@ -279,9 +287,7 @@ class ScoreRecorded:
         return f"{self.player}: {self.score} on move {self.round}"
 
 
-DuplicateEvent = (
-    DuplicateStarted | PlayerJoined | DrawMade | DrawRejected | MoveSubmitted | RoundClosed | ScoreRecorded
-)
+DuplicateEvent = DuplicateStarted | PlayerJoined | DrawMade | DrawRejected | MoveSubmitted | RoundClosed | ScoreRecorded
 
 EVENT_TYPES: Mapping[str, type[DuplicateEvent]] = {
     cls.kind: cls
@@ -548,9 +554,7 @@ def evaluate_submission(
     """Check one submitted move: lateness, notation, placement, draw letters, words; score it."""
 
     def zero(verdict: str, error: ArbitreError, placement: Placement | None = None) -> SubmissionResult:
-        return SubmissionResult(
-            submission.player, submission.move, verdict, 0, error, submission.claimed, placement
-        )
+        return SubmissionResult(submission.player, submission.move, verdict, 0, error, submission.claimed, placement)
 
     if late_by is not None and late_by > 0:
         return zero(SubmissionResult.LATE, LateSubmissionError(submission.player, submission.move, late_by))
@@ -734,7 +738,15 @@ class DuplicateGame:
             for player, score in line.scores:
                 marks.append(f"{score}*" if line.solo == player else str(score))
             rows.append(
-                [str(line.number), line.draw, line.ref or "-", line.word or "-", str(line.score), str(line.cumulative), *marks]
+                [
+                    str(line.number),
+                    line.draw,
+                    line.ref or "-",
+                    line.word or "-",
+                    str(line.score),
+                    str(line.cumulative),
+                    *marks,
+                ]
             )
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         right = {0, 4, 5, *range(6, len(header))}
@@ -789,7 +801,9 @@ class DuplicateGame:
         """Record a player's move for the current round (checked when the round closes)."""
         return self._push(MoveSubmitted(player, move.strip(), claimed, at, str(notation) if notation else None))
 
-    def preview(self, player: str, move: str, lexicon: WordList | None = None, notation: Notation | None = None) -> SubmissionResult:
+    def preview(
+        self, player: str, move: str, lexicon: WordList | None = None, notation: Notation | None = None
+    ) -> SubmissionResult:
         """How a move would be judged now on the current draw, without recording it."""
         round_ = self._open_round("preview")
         assert round_.draw is not None
@@ -809,9 +823,7 @@ class DuplicateGame:
         if plays:
             best = plays[0]
             top = best.placement.notation(Notation.FISF)
-            tied = tuple(
-                p.placement.notation(Notation.FISF) for p in plays[1:] if p.score.total == best.score.total
-            )
+            tied = tuple(p.placement.notation(Notation.FISF) for p in plays[1:] if p.score.total == best.score.total)
             tie_rule = result.tie_rule
         invalid: set[str] = set()
         for submission in self._effective_submissions(round_).values():

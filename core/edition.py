@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 JOKER = "?"
 
@@ -79,12 +79,10 @@ def _table(rows: str) -> tuple[dict[str, int], dict[str, int]]:
 
 
 _FR_VALUES, _FR_COUNTS = _table(
-    "1: E15 A9 I8 N6 O6 R6 S6 T6 U6 L5; 2: D3 M3 G2; 3: B2 C2 P2; 4: F2 H2 V2;"
-    " 8: J1 Q1; 10: K1 W1 X1 Y1 Z1"
+    "1: E15 A9 I8 N6 O6 R6 S6 T6 U6 L5; 2: D3 M3 G2; 3: B2 C2 P2; 4: F2 H2 V2; 8: J1 Q1; 10: K1 W1 X1 Y1 Z1"
 )
 _EN_VALUES, _EN_COUNTS = _table(
-    "1: E12 A9 I9 O8 N6 R6 T6 L4 S4 U4; 2: D4 G3; 3: B2 C2 M2 P2; 4: F2 H2 V2 W2 Y2;"
-    " 5: K1; 8: J1 X1; 10: Q1 Z1"
+    "1: E12 A9 I9 O8 N6 R6 T6 L4 S4 U4; 2: D4 G3; 3: B2 C2 M2 P2; 4: F2 H2 V2 W2 Y2; 5: K1; 8: J1 X1; 10: Q1 Z1"
 )
 
 FRENCH = Edition(

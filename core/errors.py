@@ -115,9 +115,7 @@ class IncompleteWordError(PlacementError):
     """The typed word stops where the board's word goes on."""
 
     def __init__(self, word: str, square: str, full_word: str) -> None:
-        super().__init__(
-            f"{word}: the word goes on through {square}; write the whole word {full_word}"
-        )
+        super().__init__(f"{word}: the word goes on through {square}; write the whole word {full_word}")
         self.word = word
         self.square = square
         self.full_word = full_word
@@ -322,9 +320,7 @@ class NoDrawPossibleError(DrawError):
     """The bag and the reliquat can no longer give a draw that meets the vowel/consonant rule."""
 
     def __init__(self, letters: str, move_number: int) -> None:
-        super().__init__(
-            f"move {move_number}: the letters left ({letters or 'none'}) cannot give a valid draw"
-        )
+        super().__init__(f"move {move_number}: the letters left ({letters or 'none'}) cannot give a valid draw")
         self.letters = letters
         self.move_number = move_number
 

@@ -6,8 +6,9 @@ stored in the challenge event itself, so replaying never needs the word list.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 
 @dataclass(frozen=True)

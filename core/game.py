@@ -8,10 +8,10 @@ python-chess, moves are parsed and checked (``evaluate``) before being pushed.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
-from .board import Board, Tile
+from .board import Board
 from .draw import unseen_tiles
 from .edition import JOKER, Edition, fold_accents
 from .errors import (
@@ -209,8 +209,7 @@ class ClassicGame:
                 adjustments[line.player] += line.points
         places = shared_places([(p, totals[p]) for p in self.players])
         return [
-            Standing(name, score - adjustments[name], adjustments[name], score, place)
-            for name, score, place in places
+            Standing(name, score - adjustments[name], adjustments[name], score, place) for name, score, place in places
         ]
 
     # --- checking without changing ------------------------------------------
@@ -334,16 +333,19 @@ class ClassicGame:
         apply_placement(self.board, placement)
         self._check_tile_counts()
         self._add_line(
-            player, "play", placement.notation(self.notation), score.total,
-            notes=notes, placement=placement, score=score,
+            player,
+            "play",
+            placement.notation(self.notation),
+            score.total,
+            notes=notes,
+            placement=placement,
+            score=score,
             claimed=event.claimed if notes else None,
         )
         self._advance()
 
     def _check_tile_counts(self) -> None:
-        on_board: Counter[str] = Counter(
-            JOKER if tile.joker else tile.letter for _, _, tile in self.board.tiles()
-        )
+        on_board: Counter[str] = Counter(JOKER if tile.joker else tile.letter for _, _, tile in self.board.tiles())
         for letter, count in sorted(on_board.items()):
             limit = self.edition.jokers if letter == JOKER else self.edition.counts[letter]
             if count > limit:

@@ -45,13 +45,13 @@ uppercase; a turn lost in a 3-4 player box game after a pass reads back as a pas
 
 from __future__ import annotations
 
-import dataclasses
-
 import codecs
+import dataclasses
 import re
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Mapping, NamedTuple, Sequence
+from typing import Literal, NamedTuple
 
 from .edition import ENGLISH, JOKER, Edition, edition_by_code, fold_accents
 from .errors import ArbitreError, GcgEventError, GcgSyntaxError, NotationError
@@ -207,8 +207,12 @@ class GcgRecord:
         """The replayed game written back as GCG, with this record's nicks, names and metadata."""
         players = {self.names[p.nick]: p for p in self.players}
         return write_gcg(
-            self.game, players=players, lexicon=self.lexicon, title=self.title,
-            description=self.description, game_id=self.game_id,
+            self.game,
+            players=players,
+            lexicon=self.lexicon,
+            title=self.title,
+            description=self.description,
+            game_id=self.game_id,
         )
 
 
@@ -246,7 +250,7 @@ def decode_gcg(data: bytes) -> str:
     """The text of a GCG file: UTF-8 if the first line says so (or a BOM), else ISO-8859-1."""
     encoding = "iso-8859-1"
     if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+        data = data[len(codecs.BOM_UTF8) :]
         encoding = "utf-8"
     first_line = data.split(b"\n", 1)[0]
     match = _ENCODING.match(first_line)
@@ -387,9 +391,7 @@ def _event_line(parsed: _Parsed, number: int, raw: str, body: str) -> GcgEntry:
     if not _NUMBER.match(cumulative_text):
         raise fail(f"{cumulative_text!r} is not a cumulative score")
     score, negative = int(score_text), score_text.startswith("-")
-    entry = GcgEntry(
-        number, raw, nick, "", "", recorded=score, recorded_cumulative=int(cumulative_text)
-    )
+    entry = GcgEntry(number, raw, nick, "", "", recorded=score, recorded_cumulative=int(cumulative_text))
     key, before = middle[-1], middle[:-1]
     paren = _PAREN_RACK.match(key)
     if key == "-":
@@ -452,9 +454,7 @@ def read_gcg(
 class _Replay:
     """Pushes the events of parsed entries into a ClassicGame and fills in the computed values."""
 
-    def __init__(
-        self, parsed: _Parsed, rules: RuleSet | None, player_names: str, strict: bool
-    ) -> None:
+    def __init__(self, parsed: _Parsed, rules: RuleSet | None, player_names: str, strict: bool) -> None:
         self.parsed = parsed
         self.strict = strict
         if parsed.players:
@@ -629,8 +629,15 @@ class _Replay:
             if nick in seen or points == 0:
                 continue
             synthetic = GcgEntry(
-                group[-1].line, "", nick, "end_rack", f"({racks.get(nick, '')})",
-                tiles=racks.get(nick, ""), event=event, computed=points, synthetic=True,
+                group[-1].line,
+                "",
+                nick,
+                "end_rack",
+                f"({racks.get(nick, '')})",
+                tiles=racks.get(nick, ""),
+                event=event,
+                computed=points,
+                synthetic=True,
                 notes=["end-of-game adjustment that the file does not record"],
             )
             self.extra.setdefault(id(group[-1]), []).append(synthetic)
@@ -701,8 +708,7 @@ def write_gcg(
     for index, name in enumerate(game.players, start=1):
         player = identities[name]
         out.append(f"#player{index} {player.nick} {player.name}")
-    for pragma, value in (("title", title), ("description", description), ("id", game_id),
-                          ("lexicon", lexicon)):
+    for pragma, value in (("title", title), ("description", description), ("id", game_id), ("lexicon", lexicon)):
         if value:
             out.append(f"#{pragma} {' '.join(value.split())}")
     out.append(f"#arbitre-rules {game.base_rules.code}")
@@ -775,17 +781,12 @@ def _normal_rack(rack: str) -> str:
     return text
 
 
-def _write_line(
-    game: ClassicGame, line: SheetLine, event: Event, identities: Mapping[str, GcgPlayer]
-) -> list[str]:
+def _write_line(game: ClassicGame, line: SheetLine, event: Event, identities: Mapping[str, GcgPlayer]) -> list[str]:
     nick = identities[line.player].nick
     if line.kind == "play":
         assert line.placement is not None
         placement = line.placement
-        word = "".join(
-            (c.letter.lower() if c.joker else c.letter) if c.new else "."
-            for c in placement.main_word.cells
-        )
+        word = "".join((c.letter.lower() if c.joker else c.letter) if c.new else "." for c in placement.main_word.cells)
         position = format_ref(placement.ref, Notation.GCG)
         return [_gcg_line(nick, _tiles_played(line), f"{position} {word}", f"+{line.points}", line.total)]
     if line.kind == "pass":

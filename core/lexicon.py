@@ -42,7 +42,7 @@ import struct
 import sys
 import zlib
 from array import array
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .edition import fold_accents
 from .errors import CorruptLexiconError, InvalidWordError
@@ -117,9 +117,7 @@ class Lexicon:
     # --- building and loading ---------------------------------------------------------
 
     @classmethod
-    def from_words(
-        cls, words: Iterable[str], name: str = "", *, skip_invalid: bool = False
-    ) -> Lexicon:
+    def from_words(cls, words: Iterable[str], name: str = "", *, skip_invalid: bool = False) -> Lexicon:
         """Compile a word list (any case or accents, duplicates allowed).
 
         A word that is not 2-15 letters A-Z raises InvalidWordError, or is left out
@@ -147,8 +145,15 @@ class Lexicon:
             for swapped in arrays:
                 swapped.byteswap()
         header = _HEADER.pack(
-            MAGIC, FORMAT_VERSION, 0, len(name), len(self.table), self.root, self.anagram_root,
-            self._count, len(self.lookahead[0]),
+            MAGIC,
+            FORMAT_VERSION,
+            0,
+            len(name),
+            len(self.table),
+            self.root,
+            self.anagram_root,
+            self._count,
+            len(self.lookahead[0]),
         )
         body = padded + b"".join(a.tobytes() for a in arrays)
         crc = zlib.crc32(body, zlib.crc32(header))
@@ -163,9 +168,7 @@ class Lexicon:
         view = memoryview(data).cast("B")
         if len(view) < _PAYLOAD_START:
             raise CorruptLexiconError(f"{len(view)} bytes is shorter than the header")
-        magic, version, _flags, name_len, table_len, root, anagram_root, count, graph_len = (
-            _HEADER.unpack_from(view)
-        )
+        magic, version, _flags, name_len, table_len, root, anagram_root, count, graph_len = _HEADER.unpack_from(view)
         if magic != MAGIC:
             raise CorruptLexiconError("not a compiled lexicon (bad magic)")
         if version != FORMAT_VERSION:
@@ -179,10 +182,7 @@ class Lexicon:
         crc = zlib.crc32(body, zlib.crc32(view[: _HEADER.size]))
         if crc != stored_crc:
             raise CorruptLexiconError("checksum mismatch")
-        if (
-            table_len < 2 or graph_len > table_len or root >= graph_len - 1
-            or anagram_root >= table_len - 1
-        ):
+        if table_len < 2 or graph_len > table_len or root >= graph_len - 1 or anagram_root >= table_len - 1:
             raise CorruptLexiconError("root outside the table")
         try:
             stored_name = bytes(body[:name_len]).decode("utf-8")
@@ -312,9 +312,7 @@ class Lexicon:
                     continue
                 rest = length - len(word) - 1  # letters after the next one
                 found = [
-                    (child, word + letter)
-                    for letter, child in self.children(node)
-                    if table[child + 1] >> rest & 1
+                    (child, word + letter) for letter, child in self.children(node) if table[child + 1] >> rest & 1
                 ]
                 stack.extend(reversed(found))
 
@@ -378,9 +376,7 @@ class Lexicon:
         return mask
 
 
-def anagram_keys(
-    table: array[int], root: int, codes: list[int], jokers: int, *, first_only: bool = False
-) -> list[int]:
+def anagram_keys(table: array[int], root: int, codes: list[int], jokers: int, *, first_only: bool = False) -> list[int]:
     """The anagram-map nodes reached by the keys made of sorted ``codes`` plus ``jokers`` free letters.
 
     Each key once; below each node, the paths of exactly ``len(codes) + jokers`` letters

@@ -46,9 +46,9 @@ and ``"none"`` when there is no legal play at all.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Callable
 
 from .board import CENTRE, PREMIUMS, SIZE, Board, Tile
 from .edition import JOKER, Edition
@@ -156,8 +156,7 @@ class _Line:
     sum (-1 without one), the premiums, and whether a new tile there touches the board.
     """
 
-    __slots__ = ("horizontal", "index", "fixed", "fixed_value", "cross_mask", "cross_sum",
-                 "lm", "wm", "hook")
+    __slots__ = ("horizontal", "index", "fixed", "fixed_value", "cross_mask", "cross_sum", "lm", "wm", "hook")
 
     def __init__(self, horizontal: bool, index: int) -> None:
         self.horizontal = horizontal
@@ -183,9 +182,7 @@ class _Line:
         return (1, start, self.index)
 
 
-def _make_lines(
-    board: Board, lexicon: Lexicon, edition: Edition, horizontal_only_first: bool
-) -> list[_Line]:
+def _make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only_first: bool) -> list[_Line]:
     """The lines where a play may go (a tile in them or beside them), with their cross-checks."""
     codes = [-1] * (SIZE * SIZE)
     values = [0] * (SIZE * SIZE)
@@ -243,10 +240,7 @@ def _make_lines(
                         k -= across
                 if has_after:
                     k = square + across
-                    while (
-                        k < SIZE * SIZE and codes[k] >= 0
-                        and (horizontal or k // SIZE == square // SIZE)
-                    ):
+                    while k < SIZE * SIZE and codes[k] >= 0 and (horizontal or k // SIZE == square // SIZE):
                         after += chr(65 + codes[k])
                         total += values[k]
                         k += across
@@ -354,10 +348,19 @@ def _line_tasks(
                 elif weight == 2:
                     cross2 += 1
                 capped_cross += weight * cap
-            totals.append((
-                mult, triple, double, capped_letter, cross_const, crossed, cross3, cross2,
-                capped_cross,
-            ))
+            totals.append(
+                (
+                    mult,
+                    triple,
+                    double,
+                    capped_letter,
+                    cross_const,
+                    crossed,
+                    cross3,
+                    cross2,
+                    capped_cross,
+                )
+            )
         board_sum.append(total)
         reach.append(connecting)
         letters_before.append(letters)
@@ -404,7 +407,7 @@ def _line_tasks(
         if bingo and tiles == size:
             full, end = bound(start, first, tiles)
             if full >= 0:
-                board_letters = letters_before[end + 1][len(letters_before[start]):]
+                board_letters = letters_before[end + 1][len(letters_before[start]) :]
                 if has_bingo(board_letters):
                     tasks.append(_Start(full + bingo, key, line, start, end, board_letters))
             tiles -= 1
@@ -422,9 +425,7 @@ def _plan(
     bingo: int,
 ) -> list[_Start]:
     """The search tasks of every line (see ``_line_tasks``)."""
-    values_desc = sorted(
-        (values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True
-    )
+    values_desc = sorted((values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True)
     best_sums = [0] * (SIZE + 1)
     for k in range(1, SIZE + 1):
         best_sums[k] = best_sums[k - 1] + (values_desc[k - 1] if k <= len(values_desc) else 0)
@@ -448,9 +449,7 @@ def _plan(
 
     tasks: list[_Start] = []
     for line in lines:
-        tasks.extend(
-            _line_tasks(line, rack.size, best_sums, by_value, available, bingo, has_bingo)
-        )
+        tasks.extend(_line_tasks(line, rack.size, best_sums, by_value, available, bingo, has_bingo))
     return tasks
 
 
@@ -458,8 +457,15 @@ def _plan(
 
 # A found play: score, jokers, start key, line, start, end (exclusive), squares, letters, joker flags.
 _Found = tuple[
-    int, int, tuple[int, int, int], _Line, int, int,
-    tuple[int, ...], tuple[int, ...], tuple[bool, ...],
+    int,
+    int,
+    tuple[int, int, int],
+    _Line,
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[bool, ...],
 ]
 
 
@@ -493,9 +499,7 @@ class _Search:
     0, every play.
     """
 
-    def __init__(
-        self, lexicon: Lexicon, edition: Edition, rack: _Rack, count: int, split_bingos: bool
-    ) -> None:
+    def __init__(self, lexicon: Lexicon, edition: Edition, rack: _Rack, count: int, split_bingos: bool) -> None:
         self.table = lexicon.table
         self.root = lexicon.root
         self.anagram_root = lexicon.anagram_root
@@ -527,9 +531,9 @@ class _Search:
         self.after_value: list[list[int]] = []
         self._states: dict[tuple[int, ...], int] = {}
         self._state_values: list[tuple[int, ...]] = []
-        self.first_state = self._state(tuple(sorted(
-            (self.values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True
-        )))
+        self.first_state = self._state(
+            tuple(sorted((self.values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True))
+        )
         self._runners: dict[int, Callable[[_Start], None]] = {}
         self._keys: dict[str, list[int]] = {}  # anagram keys by board letters of a stretch
 
@@ -630,8 +634,7 @@ class _Search:
         table = self.table
         fixed, cross_mask = line.fixed, line.cross_mask
         codes = sorted(
-            [c for c, n in enumerate(self.rack.counts) for _ in range(n)]
-            + [ord(char) - 65 for char in board_letters]
+            [c for c, n in enumerate(self.rack.counts) for _ in range(n)] + [ord(char) - 65 for char in board_letters]
         )
         length = end - first + 1
         word = [0] * length
@@ -658,9 +661,7 @@ class _Search:
         cache_key = "".join(sorted(board_letters))
         key_nodes = self._keys.get(cache_key)
         if key_nodes is None:
-            key_nodes = self._keys[cache_key] = anagram_keys(
-                table, self.anagram_root, codes, self.rack.jokers
-            )
+            key_nodes = self._keys[cache_key] = anagram_keys(table, self.anagram_root, codes, self.rack.jokers)
         for key_node in key_nodes:
             spell(key_node, first)
         empties = [p for p in range(first, end + 1) if fixed[p] < 0]
@@ -707,7 +708,9 @@ class _Search:
                 ways *= len(choices[-1])
         most = full - least
         if (
-            most <= self.threshold and not self.probing and not self.stop_after
+            most <= self.threshold
+            and not self.probing
+            and not self.stop_after
             and (most < self.threshold or self.tie_prunable(self.rack.jokers))
         ):
             self.seen += ways
@@ -717,8 +720,7 @@ class _Search:
             jokers = {p for group in picked for p in group}
             score = full - sum(loss[p] for p in jokers)
             flags = tuple(p in jokers for p in empties)
-            self.see((score, len(jokers), task.key, line, first, end + 1,
-                      tuple(empties), placed, flags))
+            self.see((score, len(jokers), task.key, line, first, end + 1, tuple(empties), placed, flags))
 
     def _runner(self, line: _Line) -> Callable[[_Start], None]:
         """The walk over one line, as a closure over its arrays."""
@@ -745,9 +747,7 @@ class _Search:
         # per square, what the squares from there to the end may still add: board letters,
         # tiles, tiles on triple / on double or triple letter squares, word multiplier,
         # cross-word constants, cross-words, cross weights 3 / 2 or 3
-        ahead: list[tuple[int, int, int, int, int, int, int, int, int]] = [
-            (0, 0, 0, 0, 1, 0, 0, 0, 0)
-        ] * (SIZE + 2)
+        ahead: list[tuple[int, int, int, int, int, int, int, int, int]] = [(0, 0, 0, 0, 1, 0, 0, 0, 0)] * (SIZE + 2)
         endmask = [0] * (SIZE + 2)
         # per square: distance to a square the word must still cover (a board letter or a
         # cross-check, with nowhere to end before it), and the letters allowed there
@@ -759,30 +759,48 @@ class _Search:
         state = [0, 0]  # start, end
 
         def record(score: int, n: int, stop: int, jokers_left: int) -> None:
-            search.see((
-                score, all_jokers - jokers_left, search.current_key, line, state[0], stop,
-                tuple(squares[:n]), tuple(letters[:n]), tuple(flags[:n]),
-            ))
+            search.see(
+                (
+                    score,
+                    all_jokers - jokers_left,
+                    search.current_key,
+                    line,
+                    state[0],
+                    stop,
+                    tuple(squares[:n]),
+                    tuple(letters[:n]),
+                    tuple(flags[:n]),
+                )
+            )
 
         def go(
-            pos: int, node: int, main: int, mult: int, cross: int, n: int,
-            connected: bool, rack_mask: int, jokers_left: int, left_values: int, allowed: int,
+            pos: int,
+            node: int,
+            main: int,
+            mult: int,
+            cross: int,
+            n: int,
+            connected: bool,
+            rack_mask: int,
+            jokers_left: int,
+            left_values: int,
+            allowed: int,
         ) -> None:
             # pos is an empty square the word may still cover, ``allowed`` the letters that
             # may go there (node's edges, cross-check, rack); can it still beat the best?
             end = state[1]
             threshold = search.threshold
-            board_sum, tiles, triple, premium, word_mult, cross_const, crossed, cross3, cross23 = (
-                ahead[pos]
-            )
+            board_sum, tiles, triple, premium, word_mult, cross_const, crossed, cross3, cross23 = ahead[pos]
             best = value_sums[left_values]
             bound = (
                 (main + board_sum + best[tiles] + best[triple] + best[premium]) * mult * word_mult
-                + cross + cross_const + best[crossed] + best[cross3] + best[cross23]
+                + cross
+                + cross_const
+                + best[crossed]
+                + best[cross3]
+                + best[cross23]
             )
-            if bound <= threshold and (
-                bound < threshold or search.tie_prunable(all_jokers - jokers_left)
-            ):
+            if bound <= threshold and (bound < threshold or search.tie_prunable(all_jokers - jokers_left)):
                 return
             head = table[node]
             lmi = lm[pos]
@@ -818,10 +836,7 @@ class _Search:
                 if code >= 0:
                     continue
                 child_head = table[child]
-                ends = (
-                    child_head & FINAL and (joined or q > nxt) and q - first > 1
-                    and not single_dup
-                )
+                ends = child_head & FINAL and (joined or q > nxt) and q - first > 1 and not single_dup
                 # the word may go on to the next empty square q: letters fit there, a word
                 # length ends on a free square, a square it must reach is reachable
                 fits = 0
@@ -855,9 +870,17 @@ class _Search:
                             if following < 0:
                                 following = search.after(left_values, values[code])
                             go(
-                                q, child, main2, new_mult, cross2, n1,
-                                True if q > nxt else joined, mask2, jokers_left,
-                                following, fits2,
+                                q,
+                                child,
+                                main2,
+                                new_mult,
+                                cross2,
+                                n1,
+                                True if q > nxt else joined,
+                                mask2,
+                                jokers_left,
+                                following,
+                                fits2,
                             )
                             counts[code] = left + 1
                 if jokers_left:
@@ -874,9 +897,17 @@ class _Search:
                         fits2 = fits if jokers_left > 1 else fits & rack_mask
                         if fits2:
                             go(
-                                q, child, main2, new_mult, cross2, n1,
-                                True if q > nxt else joined, rack_mask, jokers_left - 1,
-                                left_values, fits2,
+                                q,
+                                child,
+                                main2,
+                                new_mult,
+                                cross2,
+                                n1,
+                                True if q > nxt else joined,
+                                rack_mask,
+                                jokers_left - 1,
+                                left_values,
+                                fits2,
                             )
 
         def run(start: _Start) -> None:
@@ -900,13 +931,9 @@ class _Search:
                 if fixed[pos] >= 0 or hook[pos]:
                     nearest = pos
                 distance = nearest - pos
-                if 0 < distance <= LOOKAHEAD and nearest <= end and not (
-                    (ends << 1) >> pos & ((2 << distance) - 2)
-                ):
+                if 0 < distance <= LOOKAHEAD and nearest <= end and not ((ends << 1) >> pos & ((2 << distance) - 2)):
                     must_reach[pos] = distance
-                    must_letters[pos] = (
-                        1 << fixed[nearest] if fixed[nearest] >= 0 else cross_mask[nearest]
-                    )
+                    must_letters[pos] = 1 << fixed[nearest] if fixed[nearest] >= 0 else cross_mask[nearest]
                 else:
                     must_reach[pos] = 0
                 if fixed[pos] >= 0:
@@ -929,8 +956,15 @@ class _Search:
                         elif weight == 2:
                             cross2 += 1
                 ahead[pos] = (
-                    fixed_sum, tiles, triple, triple + double, mult,
-                    cross_const, crossed, cross3, cross3 + cross2,
+                    fixed_sum,
+                    tiles,
+                    triple,
+                    triple + double,
+                    mult,
+                    cross_const,
+                    crossed,
+                    cross3,
+                    cross3 + cross2,
                 )
                 endmask[pos] = (ends << 1) >> pos
             # board letters the word starts with
@@ -989,7 +1023,11 @@ def play_order(play: Play) -> tuple[int, int, int, int, int, str, str]:
 
 
 def _prepare(
-    board: Board, rack: str, lexicon: Lexicon, edition: Edition, count: int,
+    board: Board,
+    rack: str,
+    lexicon: Lexicon,
+    edition: Edition,
+    count: int,
     first_move_horizontal_only: bool,
 ) -> tuple[_Search, list[_Start]]:
     """The search state and its tasks; ``count`` 0 lists every play (no bingo tasks)."""

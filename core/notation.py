@@ -30,7 +30,7 @@ class Notation(Enum):
         return self.value
 
     def square(self, row: int, col: int) -> str:
-        """The name of one square: ``H8`` (FISF: row letter, column number) or ``D8`` (GCG: column letter, row number)."""
+        """A square's name: ``H8`` (FISF: row letter, column number) or ``D8`` (GCG: column letter, row number)."""
         if self is Notation.FISF:
             return f"{_LETTERS[row]}{col + 1}"
         return f"{_LETTERS[col]}{row + 1}"
@@ -180,9 +180,7 @@ class Move:
         return format_word(self.letters)
 
 
-_MOVE = re.compile(
-    r"^\s*(?P<ref>[A-Za-z]\s*\d{1,2}|\d{1,2}\s*[A-Za-z])\s+(?P<word>\S+)\s*$"
-)
+_MOVE = re.compile(r"^\s*(?P<ref>[A-Za-z]\s*\d{1,2}|\d{1,2}\s*[A-Za-z])\s+(?P<word>\S+)\s*$")
 
 
 def parse_move(text: str, notation: Notation = Notation.FISF, *, lowercase_is_plain: bool = True) -> Move:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .board import CENTRE, Board, Tile, on_board
 from .errors import (
@@ -86,9 +86,7 @@ class Placement:
         return f"{format_ref(self.ref, notation)} {word}"
 
 
-def validate_move(
-    board: Board, move: Move, notation: Notation = Notation.FISF, *, rack_size: int = 7
-) -> Placement:
+def validate_move(board: Board, move: Move, notation: Notation = Notation.FISF, *, rack_size: int = 7) -> Placement:
     """Check a typed move against the board and return its placement, or raise a PlacementError."""
     move_text = format_move(move, notation)
     squares = move.ref.squares(len(move.letters))
@@ -185,9 +183,7 @@ def _finish(
         if CENTRE not in new:
             raise FirstMoveError(move_text, notation.square(*CENTRE))
     elif not any(not cell.new for cell in main) and not any(
-        board.get(r + dr, c + dc) is not None
-        for r, c in new
-        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+        board.get(r + dr, c + dc) is not None for r, c in new for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
     ):
         raise NotConnectedError(move_text)
     words = [Word(tuple(main), horizontal)]
@@ -199,9 +195,7 @@ def _finish(
     return Placement(ref, tuple(cell for cell in main if cell.new), tuple(words))
 
 
-def _run(
-    board: Board, new: dict[tuple[int, int], Tile], start: tuple[int, int], step: tuple[int, int]
-) -> list[Cell]:
+def _run(board: Board, new: dict[tuple[int, int], Tile], start: tuple[int, int], step: tuple[int, int]) -> list[Cell]:
     """The maximal run of letters through ``start`` along ``step``, old and new tiles alike."""
     dr, dc = step
 

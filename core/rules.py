@@ -6,10 +6,10 @@ engine: a club can build its own ``RuleSet`` with ``dataclasses.replace``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
-from typing import Mapping
 
 
 class GoingOut(Enum):

@@ -90,10 +90,40 @@ FR_EXCLUDED_TAGS = frozenset({"pfx", "sfx", "err", "ponc", "sign", "div", "abr",
 #: Scrabble list does not accept it.
 FR_EXCLUDED_STEMS = frozenset(
     {
-        "av", "avr", "bibl", "chap", "circ", "coll", "cosh", "cotan", "déc",
-        "div", "dpi", "éd", "env", "étym", "févr", "fig", "hab", "ibid",
-        "janv", "juil", "lat", "litt", "ln", "nov", "oct", "op", "pt", "réf",
-        "rel", "sinh", "suppl", "tanh", "tél", "ud",
+        "av",
+        "avr",
+        "bibl",
+        "chap",
+        "circ",
+        "coll",
+        "cosh",
+        "cotan",
+        "déc",
+        "div",
+        "dpi",
+        "éd",
+        "env",
+        "étym",
+        "févr",
+        "fig",
+        "hab",
+        "ibid",
+        "janv",
+        "juil",
+        "lat",
+        "litt",
+        "ln",
+        "nov",
+        "oct",
+        "op",
+        "pt",
+        "réf",
+        "rel",
+        "sinh",
+        "suppl",
+        "tanh",
+        "tél",
+        "ud",
     }
 )
 
@@ -265,8 +295,18 @@ def download_inputs(dest: Path) -> None:
         subprocess.run(["apt-get", "update"], check=False)
         subprocess.run(apt_cmd, cwd=dest, check=True)
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-         "-d", str(dest), f"{EN_PACKAGE}=={EN_VERSION}"],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "-d",
+            str(dest),
+            f"{EN_PACKAGE}=={EN_VERSION}",
+        ],
         check=True,
     )
 

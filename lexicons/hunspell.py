@@ -91,7 +91,7 @@ class AffixRule:
         if self.kind == "SFX":
             base = word[: len(word) - len(self.strip)] if self.strip else word
             return base + self.add
-        return self.add + word[len(self.strip):]
+        return self.add + word[len(self.strip) :]
 
 
 @dataclass(frozen=True)
@@ -458,9 +458,7 @@ class _Expander:
                     results.add(p2.apply(form))
 
 
-def expand_entry(
-    entry: DicEntry, aff: AffixData, *, affix_filter: AffixFilter | None = None
-) -> set[str]:
+def expand_entry(entry: DicEntry, aff: AffixData, *, affix_filter: AffixFilter | None = None) -> set[str]:
     """All stand-alone surface forms of one dictionary entry."""
     return _Expander(aff, affix_filter).expand(entry)
 

@@ -45,8 +45,7 @@ def test_text_shows_recorded_and_computed_scores_and_totals(capsys: pytest.Captu
     _, out, _ = replay(capsys, str(DATA / "quackle_club.gcg"))
     lines = out.splitlines()
     assert lines[0] == (
-        f"{DATA / 'quackle_club.gcg'}: helene (Hélène Côté) vs jp.o'neil-2 (Jean-Pierre O'Neil)"
-        " (rules naspa)"
+        f"{DATA / 'quackle_club.gcg'}: helene (Hélène Côté) vs jp.o'neil-2 (Jean-Pierre O'Neil) (rules naspa)"
     )
     rows = [line.split() for line in lines[2:-2]]
     assert rows[0] == ["4", "helene", "8d", "JOKER", "48", "48", "48", "48"]
@@ -61,19 +60,25 @@ def test_json_document(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["players"] == ["cesar_77", "kat.o-b"]
     assert data["mismatches"] == 0 and data["final"] == {"cesar_77": 137, "kat.o-b": 32}
     events = data["events"]
-    assert all(
-        set(e) == {"line", "player", "type", "move", "recorded", "computed", "cumulative"} for e in events
-    )
+    assert all(set(e) == {"line", "player", "type", "move", "recorded", "computed", "cumulative"} for e in events)
     assert {e["type"] for e in events} <= TYPES
     assert events[0] == {
-        "line": 8, "player": "cesar_77", "type": "play", "move": "8D VIZOR",
-        "recorded": 42, "computed": 42, "cumulative": 42,
+        "line": 8,
+        "player": "cesar_77",
+        "type": "play",
+        "move": "8D VIZOR",
+        "recorded": 42,
+        "computed": 42,
+        "cumulative": 42,
     }
     assert [(e["type"], e["move"], e["recorded"], e["cumulative"]) for e in events[1:5:3]] == [
-        ("exchange", None, 0, 0), ("challenge_bonus", None, 5, 27)
+        ("exchange", None, 0, 0),
+        ("challenge_bonus", None, 5, 27),
     ]
     assert [(e["line"], e["type"], e["computed"], e["cumulative"]) for e in events[-3:]] == [
-        (19, "end_rack", 5, 137), (20, "end_rack", -5, 42), (21, "time_penalty", -10, 32)
+        (19, "end_rack", 5, 137),
+        (20, "end_rack", -5, 42),
+        (21, "time_penalty", -10, 32),
     ]
 
 
@@ -81,8 +86,13 @@ def test_withdrawn_type_in_json(capsys: pytest.CaptureFixture[str]) -> None:
     _, data = replay_json(capsys, str(DATA / "quackle_club.gcg"))
     withdrawn = data["events"][6]
     assert withdrawn == {
-        "line": 11, "player": "jp.o'neil-2", "type": "withdrawn", "move": None,
-        "recorded": -21, "computed": -21, "cumulative": 26,
+        "line": 11,
+        "player": "jp.o'neil-2",
+        "type": "withdrawn",
+        "move": None,
+        "recorded": -21,
+        "computed": -21,
+        "cumulative": 26,
     }
 
 
@@ -116,16 +126,20 @@ def test_malformed_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path
 def test_refused_play_prints_what_was_replayed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "illegal.gcg"
     path.write_text(
-        "#player1 ann Ann\n#player2 bob Bob\n>ann: EHLP 8G HELP +18 18\n"
-        ">bob: AZ A1 ZA +33 33\n>ann: DO 9C DO +5 23\n",
+        "#player1 ann Ann\n#player2 bob Bob\n>ann: EHLP 8G HELP +18 18\n>bob: AZ A1 ZA +33 33\n>ann: DO 9C DO +5 23\n",
         encoding="utf-8",
     )
     status, out, err = replay(capsys, str(path), "--json")
     data = json.loads(out)
     assert status == 1 and data["mismatches"] == 1 and data["final"] == {"ann": 18, "bob": 0}
     assert data["events"][-1] == {
-        "line": 4, "player": "bob", "type": "play", "move": "A1 ZA",
-        "recorded": 33, "computed": None, "cumulative": 0,
+        "line": 4,
+        "player": "bob",
+        "type": "play",
+        "move": "A1 ZA",
+        "recorded": 33,
+        "computed": None,
+        "cumulative": 0,
     }
     assert err.count("\n") == 1 and "line 4: " in err and "replay stopped there" in err
     status, out, err = replay(capsys, str(path))
@@ -159,12 +173,16 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]
 def test_real_process() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bot", "replay", str(DATA / "wrong_score.gcg"), "--json"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 1, result.stderr
     assert json.loads(result.stdout)["mismatches"] == 1
     result = subprocess.run(
         [sys.executable, "-m", "bot", "replay", str(DATA / "quackle_club.gcg")],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0 and "Hélène Côté" in result.stdout

@@ -8,9 +8,7 @@ import sys
 
 
 def arbitre(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args], input=stdin, capture_output=True, text=True, timeout=60
-    )
+    return subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, capture_output=True, text=True, timeout=60)
 
 
 def test_seed_sequence_prints_scores_with_breakdowns() -> None:

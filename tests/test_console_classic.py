@@ -36,7 +36,6 @@ Ana: /fin Ben=EAU
 def test_classic_game_in_french(tmp_path: Path) -> None:
     db = tmp_path / "a.sqlite"
     out = replies(run_console(GAME_FR, db))
-    text = "\n\n".join(out)
     assert "HANTEZ (4+1+1+1+1+10x2)x2 = 56" in out[2]
     assert "FACADES 4x3+1+3+1+2x3+1+1 = 25" in out[3] and "= 25 + 21 + 50 = 96" in out[3]
     assert "vous annoncez 95, le coup vaut 96" in out[3]

@@ -284,8 +284,11 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(dc, adap
     warnings = [r for r in dc.messages_in(dc.channel) if "plus que" in (r.text or "")]
     assert warnings and draw.seq < warnings[0].seq < results.seq
     # the first public line about anyone's move is the results
-    assert all(r.seq >= results.seq for r in dc.log.records
-               if not r.ephemeral and any(w in (r.text or "") for w in secrets.values()))
+    assert all(
+        r.seq >= results.seq
+        for r in dc.log.records
+        if not r.ephemeral and any(w in (r.text or "") for w in secrets.values())
+    )
 
 
 # --- platform failures -------------------------------------------------------------------
@@ -306,10 +309,12 @@ async def test_rate_limited_answer_is_retried_and_the_move_recorded_once(dc, ada
 @pytest.mark.asyncio
 async def test_closed_dms_get_a_public_pointer_not_the_private_text(dc, adapter):
     channel = f"discord:{dc.channel}"
-    await adapter.deliver([
-        Reply("SECRET for Ben", to_user=f"discord:{dc.ben.id}", channel=channel),
-        Reply("SECRET for Cleo", to_user=f"discord:{dc.cleo.id}", channel=channel),
-    ])
+    await adapter.deliver(
+        [
+            Reply("SECRET for Ben", to_user=f"discord:{dc.ben.id}", channel=channel),
+            Reply("SECRET for Cleo", to_user=f"discord:{dc.cleo.id}", channel=channel),
+        ]
+    )
     assert (await dc.wait_for_dm(dc.ben)).text == "SECRET for Ben"
     note = await dc.wait_for_message(channel_id=dc.channel)
     assert f"<@{dc.cleo.id}>" in note.text and "/jouer" in note.text and "/play" in note.text
@@ -328,7 +333,7 @@ async def test_long_text_is_split_on_lines_with_balanced_code_fences(dc, adapter
     for message in sent:
         assert len(message.text) <= 2000 and message.text.count("```") % 2 == 0
     joined = "\n".join(m.text for m in sent)
-    assert [l for l in joined.split("\n") if l.startswith("ligne")] == lines
+    assert [sheet_line for sheet_line in joined.split("\n") if sheet_line.startswith("ligne")] == lines
     assert joined.endswith("Fin.")
 
 
@@ -365,8 +370,14 @@ async def test_edit_key_edits_only_on_change_and_throttled(dc, adapter):
 
 async def run_cli(*args: str, env: dict[str, str], timeout: float = 15) -> tuple[int, str, str]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *args, cwd=ROOT, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(process.communicate(), timeout)
     return process.returncode, out.decode(), err.decode()
@@ -374,8 +385,9 @@ async def run_cli(*args: str, env: dict[str, str], timeout: float = 15) -> tuple
 
 def cli_env(tmp_path: Path, dc: FakeDiscord, token: str | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARBITRE_")}
-    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), ARBITRE_DATA=str(tmp_path / "data"),
-               ARBITRE_DISCORD_API=dc.api_base)
+    env.update(
+        XDG_CONFIG_HOME=str(tmp_path / "config"), ARBITRE_DATA=str(tmp_path / "data"), ARBITRE_DISCORD_API=dc.api_base
+    )
     if token is not None:
         env["ARBITRE_DISCORD_TOKEN"] = token
     return env
@@ -400,8 +412,9 @@ async def test_cli_sync_registers_commands_in_a_guild_then_exits(dc, tmp_path):
     config = tmp_path / "tokens.toml"
     config.write_text(f'[discord]\ntoken = "{dc.token}"\n')
     config.chmod(0o600)
-    code, out, err = await run_cli("discord", "--sync", "--guild", str(dc.guild.id), "--config", str(config),
-                                   env=cli_env(tmp_path, dc, None))
+    code, out, err = await run_cli(
+        "discord", "--sync", "--guild", str(dc.guild.id), "--config", str(config), env=cli_env(tmp_path, dc, None)
+    )
     assert code == 0, err
     assert f"{len(COMMANDS)} slash commands registered in server {dc.guild.id}" in out
     assert dc.guild_commands[dc.guild.id]["play"]["name_localizations"] == {"fr": "jouer"}
@@ -412,8 +425,16 @@ async def test_cli_sync_registers_commands_in_a_guild_then_exits(dc, tmp_path):
 @pytest.mark.asyncio
 async def test_cli_runs_the_bot_until_interrupted(dc, tmp_path):
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "discord", "--db", str(tmp_path / "a.sqlite"), cwd=ROOT,
-        env=cli_env(tmp_path, dc, dc.token), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "bot",
+        "discord",
+        "--db",
+        str(tmp_path / "a.sqlite"),
+        cwd=ROOT,
+        env=cli_env(tmp_path, dc, dc.token),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     try:
         await dc.wait_until_identified(timeout=10)

@@ -7,9 +7,10 @@ import itertools
 import json
 import random
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import pytest
 
@@ -126,9 +127,13 @@ class BruteTop:
         jokers = rack.count("?")
         letters = Counter(rack.replace("?", ""))
         found: dict[tuple[tuple[int, int, str, bool], ...], FoundPlay] = {}
-        touching = {(7, 7)} if board.is_empty() else {
-            (r + dr, c + dc) for r, c, _ in board.tiles() for dr, dc in ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0))
-        }
+        touching = (
+            {(7, 7)}
+            if board.is_empty()
+            else {
+                (r + dr, c + dc) for r, c, _ in board.tiles() for dr, dc in ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0))
+            }
+        )
         for word in self.words:
             for horizontal in (True, False):
                 if not horizontal and board.is_empty() and self.horizontal_first:
@@ -176,8 +181,10 @@ class BruteTop:
         if len(plays) == 1:
             return FoundTop(tuple(plays), "unique")
         first, second = plays[0], plays[1]
-        rule = "score" if second.score.total < first.score.total else (
-            "fewest jokers" if second.jokers > first.jokers else "order"
+        rule = (
+            "score"
+            if second.score.total < first.score.total
+            else ("fewest jokers" if second.jokers > first.jokers else "order")
         )
         return FoundTop(tuple(plays[:10]), rule)
 
@@ -242,7 +249,10 @@ def test_rules_example_as_a_club_game() -> None:
     ]
     assert [r.reliquat for r in game.closed_rounds] == ["AIRT", "T", "ES"]
     lines = game.record()
-    assert [(l.number, l.draw, l.ref, l.word, l.score, l.cumulative) for l in lines] == [
+    assert [
+        (sheet_line.number, sheet_line.draw, sheet_line.ref, sheet_line.word, sheet_line.score, sheet_line.cumulative)
+        for sheet_line in lines
+    ] == [
         (1, "AEINRTZ", "H8", "ZEN", 24, 24),
         (2, "AIRT+DHM", "11H", "DIRHAM", 36, 60),
         (3, "T+BELOSU", "L7", "BOULAT", 18, 78),

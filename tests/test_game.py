@@ -95,7 +95,7 @@ def test_valid_word_challenged_per_rule_set(
     game = fisf_game(rules)
     game.push(Play("Ana", "H8 VAGUE"))
     game.push(Challenge("Ben", ("VAGUE",), ()))
-    assert [(l.player, l.kind, l.points) for l in game.lines[1:]] == lines
+    assert [(sheet_line.player, sheet_line.kind, sheet_line.points) for sheet_line in game.lines[1:]] == lines
     assert game.totals() == totals
     assert game.to_move == to_move
     assert game.lines[0].points == 20 and not game.lines[0].removed
@@ -153,7 +153,7 @@ def test_withdrawn_phony_scores_zero() -> None:
 )
 def test_scoreless_limit_is_flagged_not_enforced(rules: str, events: list[str], limit_after: bool) -> None:
     game = fisf_game(rules)
-    for index, kind in enumerate(events):
+    for kind in events:
         player = game.to_move or ""
         game.push(Pass(player) if kind == "pass" else Exchange(player, "AB"))
     assert game.scoreless_limit_reached is limit_after
@@ -165,7 +165,10 @@ def test_going_out_fisf_example() -> None:
     game = fisf_game("fisf")
     game.push(Play("Ana", "H8 VAGUE"))
     game.push(End((("Ana", ""), ("Ben", "EAU"))))
-    assert [(l.player, l.points) for l in game.lines if l.kind == "end"] == [("Ana", 3), ("Ben", -3)]
+    assert [(sheet_line.player, sheet_line.points) for sheet_line in game.lines if sheet_line.kind == "end"] == [
+        ("Ana", 3),
+        ("Ben", -3),
+    ]
     ana, ben = game.standings()
     assert (ana.player, ana.before, ana.adjustment, ana.final, ana.place) == ("Ana", 20, 3, 23, 1)
     assert (ben.before, ben.adjustment, ben.final, ben.place) == (0, -3, -3, 2)
@@ -196,7 +199,10 @@ def test_bad_rack_at_end() -> None:
 
 def test_ties_share_places() -> None:
     assert shared_places([("a", 10), ("b", 30), ("c", 10), ("d", 5)]) == [
-        ("b", 30, 1), ("a", 10, 2), ("c", 10, 2), ("d", 5, 4)
+        ("b", 30, 1),
+        ("a", 10, 2),
+        ("c", 10, 2),
+        ("d", 5, 4),
     ]
     game = fisf_game()
     game.push(Pass("Ana"))
@@ -307,14 +313,22 @@ def test_fisf_with_three_players_falls_back_to_box_rules() -> None:
 
 def test_events_round_trip_through_dicts_give_the_same_sheet() -> None:
     events = [
-        Play("Ana", "H7 HANTEZ", claimed=56), Play("Ben", "6F FACADES"),
-        Challenge("Ana", ("FACADES",), ()), Pass("Ben"), Exchange("Ana", "3"),
-        Penalty("Ben", 5), Undo(), Play("Ben", "G8 HUES"), End((("Ana", "EAU"), ("Ben", ""))),
+        Play("Ana", "H7 HANTEZ", claimed=56),
+        Play("Ben", "6F FACADES"),
+        Challenge("Ana", ("FACADES",), ()),
+        Pass("Ben"),
+        Exchange("Ana", "3"),
+        Penalty("Ben", 5),
+        Undo(),
+        Play("Ben", "G8 HUES"),
+        End((("Ana", "EAU"), ("Ben", ""))),
     ]
     game = ClassicGame(FRENCH, RULE_SETS["fisf"], ("Ana", "Ben"), events=events)
     again = ClassicGame(
-        FRENCH, RULE_SETS["fisf"], ("Ana", "Ben"),
+        FRENCH,
+        RULE_SETS["fisf"],
+        ("Ana", "Ben"),
         events=[event_from_dict(event_to_dict(e)) for e in events],
     )
-    assert [str(l) for l in game.lines] == [str(l) for l in again.lines]
+    assert [str(sheet_line) for sheet_line in game.lines] == [str(sheet_line) for sheet_line in again.lines]
     assert game.board == again.board and game.standings() == again.standings()

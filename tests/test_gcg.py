@@ -21,10 +21,8 @@ from core.events import (
     Play,
     TimePenalty,
     Undo,
-    Withdrawn,
 )
 from core.game import ClassicGame
-from core.rules import GoingOut
 from core.gcg import (
     LOST_TURN_NOTE,
     GcgPlayer,
@@ -35,7 +33,7 @@ from core.gcg import (
     write_gcg,
 )
 from core.notation import Notation
-from core.rules import rule_set_by_code
+from core.rules import GoingOut, rule_set_by_code
 
 DATA = Path(__file__).parent / "data" / "gcg"
 SAMPLES = ["quackle_club.gcg", "woogles_csw21.gcg", "sixzero_nwl20.gcg"]
@@ -47,8 +45,18 @@ def load(name: str, **options: Any) -> GcgRecord:
 
 def sheet(game: ClassicGame) -> list[tuple[object, ...]]:
     return [
-        (l.number, l.player, l.kind, l.text, l.points, l.total, l.removed, l.removed_reason, l.invalid)
-        for l in game.lines
+        (
+            sheet_line.number,
+            sheet_line.player,
+            sheet_line.kind,
+            sheet_line.text,
+            sheet_line.points,
+            sheet_line.total,
+            sheet_line.removed,
+            sheet_line.removed_reason,
+            sheet_line.invalid,
+        )
+        for sheet_line in game.lines
     ]
 
 
@@ -83,8 +91,18 @@ def test_quackle_era_file() -> None:
     assert record.lexicon is None and record.rules.code == "naspa"
     assert record.description == "Partie amicale au club de Montréal"
     assert [e.type for e in record.entries] == [
-        "play", "play", "exchange", "play", "pass", "play", "withdrawn",
-        "play", "play", "play", "play", "end_rack",
+        "play",
+        "play",
+        "exchange",
+        "play",
+        "pass",
+        "play",
+        "withdrawn",
+        "play",
+        "play",
+        "play",
+        "play",
+        "end_rack",
     ]
     first = record.entries[0]
     assert (first.line, first.move, first.rack, first.notes) == (4, "8d JOKER", "EJKORTU", ["Bon départ."])
@@ -113,23 +131,25 @@ def test_woogles_file() -> None:
     assert record.game_id == "io.woogles Xq7tPz3Lm"
     exchange = record.entries[1]
     assert (exchange.type, exchange.event, exchange.notes) == (
-        "exchange", Exchange("kat.o-b", "7"), ["Seven vowels: throw them all back."]
+        "exchange",
+        Exchange("kat.o-b", "7"),
+        ["Seven vowels: throw them all back."],
     )
     assert record.entries[4].event == ChallengeBonus("kat.o-b", 5)
     bingo = record.entries[5]
     assert bingo.computed == 61 and record.game.lines[5].score is not None
     assert record.game.lines[5].score.bingo
-    assert bingo.notes == [
-        "GRANDEST, the only bingo on this rack,\nhits the double letter at L1 and nothing else."
-    ]
+    assert bingo.notes == ["GRANDEST, the only bingo on this rack,\nhits the double letter at L1 and nothing else."]
     out, left, time = record.entries[-3:]
     assert out.event is left.event  # one End for the group of end-of-game lines
     assert out.event == End((("cesar_77", ""), ("kat.o-b", "DEIU")))
     assert [(e.type, e.recorded, e.computed, e.cumulative) for e in (out, left, time)] == [
-        ("end_rack", 5, 5, 137), ("end_rack", -5, -5, 42), ("time_penalty", -10, -10, 32)
+        ("end_rack", 5, 5, 137),
+        ("end_rack", -5, -5, 42),
+        ("time_penalty", -10, -10, 32),
     ]
     # the engine refuses events after the end: the time penalty went in before it
-    assert [l.kind for l in record.game.lines[-3:]] == ["time_penalty", "end", "end"]
+    assert [sheet_line.kind for sheet_line in record.game.lines[-3:]] == ["time_penalty", "end", "end"]
 
 
 def test_six_zero_ending_and_pragmata() -> None:
@@ -141,8 +161,9 @@ def test_six_zero_ending_and_pragmata() -> None:
     assert record.entries[3].event == Pass("bo_2")  # a turn lost to a challenge, as Woogles writes it
     end = record.entries[-1].event
     assert end == End((("ana", "ACEIRST"), ("bo_2", "EFNQ")))
-    assert [(l.player, l.points) for l in record.game.lines if l.kind == "end"] == [
-        ("ana", -9), ("bo_2", -16)
+    assert [(sheet_line.player, sheet_line.points) for sheet_line in record.game.lines if sheet_line.kind == "end"] == [
+        ("ana", -9),
+        ("bo_2", -16),
     ]
     assert [s.final for s in record.game.standings()] == [25, -1]
 
@@ -160,7 +181,10 @@ def test_events_list_pairs_lines_with_engine_events() -> None:
     record = load("woogles_csw21.gcg")
     first = record.events[0]
     assert (first.line, first.event, first.recorded, first.cumulative) == (
-        8, Play("cesar_77", "8D VIZOR", claimed=42), 42, 42
+        8,
+        Play("cesar_77", "8D VIZOR", claimed=42),
+        42,
+        42,
     )
     assert len(record.events) == len(record.entries)
 
@@ -308,11 +332,11 @@ def test_bad_pragmata(text: str, reason: str) -> None:
 def test_encodings() -> None:
     latin = "#player1 ann Anaïs Gérard\n#player2 bob Bob\n".encode("iso-8859-1")
     assert read_gcg(latin).players[0].name == "Anaïs Gérard"
-    utf8 = "#character-encoding UTF-8\n#player1 ann Anaïs Gérard\n".encode("utf-8")
+    utf8 = "#character-encoding UTF-8\n#player1 ann Anaïs Gérard\n".encode()
     assert read_gcg(utf8).players[0].name == "Anaïs Gérard"
     assert read_gcg(b"\xef\xbb\xbf#player1 ann Ana\xc3\xafs\n").players[0].name == "Anaïs"
     assert read_gcg("#player1 ann Anaïs\n").players[0].name == "Anaïs"  # text is taken as is
-    assert decode_gcg("#character-encoding utf8\r\n#title Été\r\n".encode("utf-8")).endswith("Été\r\n")
+    assert decode_gcg("#character-encoding utf8\r\n#title Été\r\n".encode()).endswith("Été\r\n")
     with pytest.raises(GcgSyntaxError) as info:
         read_gcg(b"#character-encoding UTF-8\n#player1 ann Ann\n#title \xe9t\xe9\n")
     assert info.value.line == 3
@@ -332,9 +356,16 @@ def test_blank_lines_and_unknown_pragmata_are_harmless() -> None:
 def naspa_game() -> ClassicGame:
     game = ClassicGame(ENGLISH, rule_set_by_code("naspa"), ("Ann", "Bob"), Notation.GCG)
     events: list[Event] = [
-        Play("Ann", "8G HELP"), Play("Bob", "J5 SOU."), Challenge("Ann", (), ()),
-        Play("Bob", "5F GRiT."), Play("Ann", "G8 .OVE"), Challenge("Bob", ("HOVE",), ("HOVE",)),
-        Exchange("Bob", "DII"), Pass("Ann"), Undo(), Play("Ann", "F5 .OD"),
+        Play("Ann", "8G HELP"),
+        Play("Bob", "J5 SOU."),
+        Challenge("Ann", (), ()),
+        Play("Bob", "5F GRiT."),
+        Play("Ann", "G8 .OVE"),
+        Challenge("Bob", ("HOVE",), ("HOVE",)),
+        Exchange("Bob", "DII"),
+        Pass("Ann"),
+        Undo(),
+        Play("Ann", "F5 .OD"),
         End((("Ann", ""), ("Bob", "EFNQ?"))),
     ]
     for event in events:
@@ -346,8 +377,12 @@ def test_export_format() -> None:
     text = write_gcg(naspa_game(), lexicon="NWL23", title="Test game")
     lines = text.splitlines()
     assert lines[:6] == [
-        "#character-encoding UTF-8", "#player1 Ann Ann", "#player2 Bob Bob", "#title Test game",
-        "#lexicon NWL23", "#arbitre-rules naspa",
+        "#character-encoding UTF-8",
+        "#player1 Ann Ann",
+        "#player2 Bob Bob",
+        "#title Test game",
+        "#lexicon NWL23",
+        "#arbitre-rules naspa",
     ]
     assert lines[6:] == [
         ">Ann: EHLP 8G HELP +18 18",
@@ -371,7 +406,9 @@ def test_export_format() -> None:
 def test_wespa_export_writes_both_end_lines() -> None:
     game = ClassicGame(ENGLISH, rule_set_by_code("wespa"), ("Ann", "Bob"), Notation.GCG)
     events: list[Event] = [
-        Play("Ann", "8G HELP"), Play("Bob", "J5 SOU."), Challenge("Ann", (), ()),
+        Play("Ann", "8G HELP"),
+        Play("Bob", "J5 SOU."),
+        Challenge("Ann", (), ()),
         End((("Ann", "QZ"), ("Bob", ""))),
     ]
     for event in events:
@@ -387,35 +424,86 @@ def test_wespa_export_writes_both_end_lines() -> None:
 def engine_games() -> dict[str, ClassicGame]:
     games: dict[str, ClassicGame] = {"naspa": naspa_game()}
 
-    def build(edition: Any, rules: str, players: tuple[str, ...], notation: Notation,
-              events: list[Event]) -> ClassicGame:
+    def build(
+        edition: Any, rules: str, players: tuple[str, ...], notation: Notation, events: list[Event]
+    ) -> ClassicGame:
         game = ClassicGame(edition, rule_set_by_code(rules), players, notation)
         for event in events:
             game.push(event)
         return game
 
-    games["wespa"] = build(ENGLISH, "wespa", ("Ann", "Bob"), Notation.GCG, [
-        Play("Ann", "8D JOKER"), Challenge("Bob", ("JOKER",), ()), Play("Bob", "H8 .OAMED"),
-        Exchange("Ann", ""), TimePenalty("Bob", 10), Penalty("Ann", 7), ChallengeBonus("Bob", 5),
-        Play("Bob", "13C GRAzE."), Challenge("Ann", (), ("GRAZED",)), Undo(), Pass("Ann"),
-        Exchange("Bob", "7"), End((("Ann", "?"), ("Bob", ""))),
-    ])
-    games["wespa-blocked"] = build(ENGLISH, "wespa", ("Ann", "Bob"), Notation.GCG, [
-        Play("Ann", "8D JOKER"), Pass("Bob"), End((("Ann", "7"), ("Bob", "eau"))),
-    ])
-    games["fisf"] = build(FRENCH, "fisf", ("Ana", "Ben"), Notation.FISF, [
-        Play("Ana", "H7 HANTEZ"), Play("Ben", "6F FACADES"), Challenge("Ana", ("FACADES", "CHANTEZ"), ()),
-        Play("Ana", "G8 HUES"), Play("Ben", "F10 JOUET"), Challenge("Ana", (), ("JOUET",)),
-        End((("Ana", "EAU"), ("Ben", ""))),
-    ])
-    games["box-en, three players"] = build(ENGLISH, "box-en", ("Ann", "Bob", "Cy"), Notation.GCG, [
-        Play("Ann", "8D JOKER"), Challenge("Cy", (), ()), Play("Bob", "H8 .OAMED"),
-        Pass("Ann"), End((("Ann", "QZ"), ("Bob", "AE"), ("Cy", ""))),
-    ])
-    games["names with spaces, joined"] = build(ENGLISH, "naspa", (), Notation.GCG, [
-        Join("Ann Marie"), Join("Bob: the Builder"), Play("Ann Marie", "8D JOKER"),
-        Play("Bob: the Builder", "H8 .OAMED"),
-    ])
+    games["wespa"] = build(
+        ENGLISH,
+        "wespa",
+        ("Ann", "Bob"),
+        Notation.GCG,
+        [
+            Play("Ann", "8D JOKER"),
+            Challenge("Bob", ("JOKER",), ()),
+            Play("Bob", "H8 .OAMED"),
+            Exchange("Ann", ""),
+            TimePenalty("Bob", 10),
+            Penalty("Ann", 7),
+            ChallengeBonus("Bob", 5),
+            Play("Bob", "13C GRAzE."),
+            Challenge("Ann", (), ("GRAZED",)),
+            Undo(),
+            Pass("Ann"),
+            Exchange("Bob", "7"),
+            End((("Ann", "?"), ("Bob", ""))),
+        ],
+    )
+    games["wespa-blocked"] = build(
+        ENGLISH,
+        "wespa",
+        ("Ann", "Bob"),
+        Notation.GCG,
+        [
+            Play("Ann", "8D JOKER"),
+            Pass("Bob"),
+            End((("Ann", "7"), ("Bob", "eau"))),
+        ],
+    )
+    games["fisf"] = build(
+        FRENCH,
+        "fisf",
+        ("Ana", "Ben"),
+        Notation.FISF,
+        [
+            Play("Ana", "H7 HANTEZ"),
+            Play("Ben", "6F FACADES"),
+            Challenge("Ana", ("FACADES", "CHANTEZ"), ()),
+            Play("Ana", "G8 HUES"),
+            Play("Ben", "F10 JOUET"),
+            Challenge("Ana", (), ("JOUET",)),
+            End((("Ana", "EAU"), ("Ben", ""))),
+        ],
+    )
+    games["box-en, three players"] = build(
+        ENGLISH,
+        "box-en",
+        ("Ann", "Bob", "Cy"),
+        Notation.GCG,
+        [
+            Play("Ann", "8D JOKER"),
+            Challenge("Cy", (), ()),
+            Play("Bob", "H8 .OAMED"),
+            Pass("Ann"),
+            End((("Ann", "QZ"), ("Bob", "AE"), ("Cy", ""))),
+        ],
+    )
+    games["names with spaces, joined"] = build(
+        ENGLISH,
+        "naspa",
+        (),
+        Notation.GCG,
+        [
+            Join("Ann Marie"),
+            Join("Bob: the Builder"),
+            Play("Ann Marie", "8D JOKER"),
+            Play("Bob: the Builder", "H8 .OAMED"),
+        ],
+    )
     return games
 
 
@@ -427,7 +515,7 @@ def test_round_trip_of_games_built_with_the_engine(name: str) -> None:
     assert record.game.edition is game.edition and record.game.notation is game.notation
     assert record.rules.code == game.base_rules.code
     assert_same_game(record.game, game)
-    assert [l.notes for l in record.game.lines] == [l.notes for l in game.lines]
+    assert [sheet_line.notes for sheet_line in record.game.lines] == [sheet_line.notes for sheet_line in game.lines]
     assert record.game.players == game.players
 
 

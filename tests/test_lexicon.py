@@ -172,7 +172,7 @@ def _right_languages(words: set[str]) -> int:
     languages = set()
     prefixes = {w[:i] for w in words for i in range(len(w) + 1)}
     for prefix in prefixes:
-        languages.add(frozenset(w[len(prefix):] for w in words if w.startswith(prefix)))
+        languages.add(frozenset(w[len(prefix) :] for w in words if w.startswith(prefix)))
     return len(languages)
 
 
@@ -210,9 +210,7 @@ def test_lexicon_matches_a_set(words: list[str], probes: list[str]) -> None:
 def test_anagrams_match_a_set(words: list[str], letters: str, jokers: int) -> None:
     lexicon = Lexicon.from_words(words)
     wanted = Counter(letters)
-    expected = sorted(
-        w for w in set(words) if len(w) == len(letters) + jokers and not wanted - Counter(w)
-    )
+    expected = sorted(w for w in set(words) if len(w) == len(letters) + jokers and not wanted - Counter(w))
     assert sorted(lexicon.anagrams(letters, jokers)) == expected
     assert lexicon.has_anagram(letters, jokers) == bool(expected)
 
@@ -238,7 +236,7 @@ def test_lengths_and_lookahead_match_a_set(words: list[str]) -> None:
     for prefix in prefixes:
         node = lexicon.walk(prefix)
         assert node is not None
-        rest = [w[len(prefix):] for w in expected if w.startswith(prefix)]
+        rest = [w[len(prefix) :] for w in expected if w.startswith(prefix)]
         assert lexicon.lengths(node) == sum({1 << len(r) for r in rest})
         for d in range(1, LOOKAHEAD + 1):
             letters = {r[d] for r in rest if len(r) > d}
@@ -274,10 +272,13 @@ def bundled_lexicon(config: pytest.Config, code: str, *, rebuild: bool = False) 
     return lexicon
 
 
-@pytest.mark.parametrize(("code", "present", "absent"), [
-    ("fr", ["ECOLES", "VAGUE", "CHANTEZ", "AVIONS", "FACADES", "ZEN", "KIWI"], ["VAGUESS", "XYZZY"]),
-    ("en", ["QUIXOTIC", "ZAX", "RETAINS"], ["QUIXOTICS", "XYZZYQ"]),
-])
+@pytest.mark.parametrize(
+    ("code", "present", "absent"),
+    [
+        ("fr", ["ECOLES", "VAGUE", "CHANTEZ", "AVIONS", "FACADES", "ZEN", "KIWI"], ["VAGUESS", "XYZZY"]),
+        ("en", ["QUIXOTIC", "ZAX", "RETAINS"], ["QUIXOTICS", "XYZZYQ"]),
+    ],
+)
 def test_bundled_list_round_trip(
     request: pytest.FixtureRequest, code: str, present: list[str], absent: list[str]
 ) -> None:

@@ -270,8 +270,16 @@ def test_affix_filter_prunes_rules() -> None:
 
 @pytest.mark.parametrize(
     ("word", "expected"),
-    [("école", "ECOLE"), ("cœur", "COEUR"), ("Ægypte", "AEGYPTE"), ("façade", "FACADE"),
-     ("naïveté", "NAIVETE"), ("bœuf", "BOEUF"), ("ÿ", "Y"), ("où", "OU")],
+    [
+        ("école", "ECOLE"),
+        ("cœur", "COEUR"),
+        ("Ægypte", "AEGYPTE"),
+        ("façade", "FACADE"),
+        ("naïveté", "NAIVETE"),
+        ("bœuf", "BOEUF"),
+        ("ÿ", "Y"),
+        ("où", "OU"),
+    ],
 )
 def test_fold_accents(word: str, expected: str) -> None:
     assert build_lists.fold_accents(word) == expected
@@ -348,8 +356,23 @@ def test_committed_gzip_header_is_reproducible(lang: str) -> None:
 def test_french_list_content() -> None:
     words = set(committed("fr")[1])
     assert 400_000 < len(words) < 410_000
-    for word in ("VAGUE", "AVIONS", "ECOLES", "CHANTEZ", "FACADES", "HUES", "JOUET", "OSE",
-                 "QI", "WU", "KIF", "ZEN", "CHANTASSIONS", "KILOMETRES", "COEUR"):
+    for word in (
+        "VAGUE",
+        "AVIONS",
+        "ECOLES",
+        "CHANTEZ",
+        "FACADES",
+        "HUES",
+        "JOUET",
+        "OSE",
+        "QI",
+        "WU",
+        "KIF",
+        "ZEN",
+        "CHANTASSIONS",
+        "KILOMETRES",
+        "COEUR",
+    ):
         assert word in words, word
     for word in ("OK", "ANTI", "AB", "ID", "CF", "AE", "OE", "ED", "LN"):
         assert word not in words, word

@@ -110,9 +110,7 @@ def arbitre(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_check_cli() -> None:
     ok = arbitre("check", "--json", "--lexicon", "fr", "VAGUE", "écoles")
-    assert ok.returncode == 0 and json.loads(ok.stdout) == {
-        "lexicon": "fr", "words": {"VAGUE": True, "ECOLES": True}
-    }
+    assert ok.returncode == 0 and json.loads(ok.stdout) == {"lexicon": "fr", "words": {"VAGUE": True, "ECOLES": True}}
     mixed = arbitre("check", "--lang", "en", "VAGUE", "OK")
     assert mixed.returncode == 1 and mixed.stdout.splitlines() == ["VAGUE valid", "OK not valid"]
     french = arbitre("check", "OK")

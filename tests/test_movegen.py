@@ -31,8 +31,7 @@ def key_of(play: Play) -> PlayKey:
 # --- brute force ------------------------------------------------------------------------------
 
 
-def _main_word(board: Board, new: dict[tuple[int, int], str], first: tuple[int, int],
-               horizontal: bool) -> str:
+def _main_word(board: Board, new: dict[tuple[int, int], str], first: tuple[int, int], horizontal: bool) -> str:
     """The run of letters through ``first`` along the direction, board and new tiles together."""
     dr, dc = (0, 1) if horizontal else (1, 0)
 
@@ -52,9 +51,7 @@ def _main_word(board: Board, new: dict[tuple[int, int], str], first: tuple[int, 
     return text
 
 
-def brute_force(
-    board: Board, rack: str, words: set[str], *, horizontal_only_first: bool = False
-) -> set[PlayKey]:
+def brute_force(board: Board, rack: str, words: set[str], *, horizontal_only_first: bool = False) -> set[PlayKey]:
     """Every legal play: each line, each first square, each count of tiles, each ordering of
     rack tiles with jokers as any letter, checked by validate_tiles and the word set."""
     alphabet = sorted(set("".join(words))) or ["A"]
@@ -85,9 +82,7 @@ def brute_force(
                         blanks = ordering.count("?")
                         for fill in product(alphabet, repeat=blanks):
                             letters = iter(fill)
-                            placed = [
-                                (t, False) if t != "?" else (next(letters), True) for t in ordering
-                            ]
+                            placed = [(t, False) if t != "?" else (next(letters), True) for t in ordering]
                             new = {sq: t for sq, (t, _) in zip(squares, placed)}
                             if _main_word(board, new, squares[0], shape.ref.horizontal) not in words:
                                 continue
@@ -96,9 +91,7 @@ def brute_force(
                                 [(r, c, Tile(t, j)) for (r, c), (t, j) in zip(squares, placed)],
                             )
                             if all(w.text in words for w in placement.words):
-                                found.add(frozenset(
-                                    (r, c, t, j) for (r, c), (t, j) in zip(squares, placed)
-                                ))
+                                found.add(frozenset((r, c, t, j) for (r, c), (t, j) in zip(squares, placed)))
     return found
 
 
@@ -123,16 +116,13 @@ def check_one_truth(board: Board, plays: list[Play], lexicon: Lexicon, edition: 
         typed = validate_move(board, parse_move(str(play)))
         assert typed == play.placement, str(play)
         assert score_placement(typed, edition) == play.score
-        by_tiles = validate_tiles(
-            board, [(c.row, c.col, Tile(c.letter, c.joker)) for c in play.placement.new_tiles]
-        )
+        by_tiles = validate_tiles(board, [(c.row, c.col, Tile(c.letter, c.joker)) for c in play.placement.new_tiles])
         assert by_tiles == play.placement
         assert play.jokers == sum(1 for c in play.placement.new_tiles if c.joker)
         assert all(w.text in lexicon for w in play.placement.words)
 
 
-def check_top(board: Board, rack: str, lexicon: Lexicon, edition: Edition,
-              plays: list[Play], **options: bool) -> None:
+def check_top(board: Board, rack: str, lexicon: Lexicon, edition: Edition, plays: list[Play], **options: bool) -> None:
     """find_top agrees with the full list: same first play, same rule, same best three."""
     top = find_top(board, rack, lexicon, edition, **options)
     if not plays:
@@ -264,8 +254,23 @@ def test_known_top_facades_bingo() -> None:
 
 def test_known_top_jouet() -> None:
     lexicon = Lexicon.from_words(
-        ["HANTEZ", "CHANTEZ", "FACADES", "HUES", "HA", "UN", "ET", "SE", "JOUET", "JET", "OSE",
-         "JOUE", "OUT", "TE", "TU"]
+        [
+            "HANTEZ",
+            "CHANTEZ",
+            "FACADES",
+            "HUES",
+            "HA",
+            "UN",
+            "ET",
+            "SE",
+            "JOUET",
+            "JET",
+            "OSE",
+            "JOUE",
+            "OUT",
+            "TE",
+            "TU",
+        ]
     )
     board, _ = play_moves(["H7 HANTEZ", "6F FACADES", "G8 HUES"])
     top = find_top(board, "JOUET", lexicon, FRENCH)
@@ -291,9 +296,7 @@ def test_joker_tie_goes_to_the_play_without_joker() -> None:
     lexicon = Lexicon.from_words(["KA", "SKA"])
     board = board_with("H8:K J8:Z F9:Z J9:Z")
     plays = generate_plays(board, "A?", lexicon, FRENCH)
-    assert [(str(p), p.total, p.jokers) for p in plays] == [
-        ("H8 KA", 11, 0), ("H7 sKA", 11, 1), ("H8 Ka", 10, 1)
-    ]
+    assert [(str(p), p.total, p.jokers) for p in plays] == [("H8 KA", 11, 0), ("H7 sKA", 11, 1), ("H8 Ka", 10, 1)]
     top = find_top(board, "A?", lexicon, FRENCH)
     assert top.best is not None and str(top.best) == "H8 KA"
     assert top.tie_rule == "fewest jokers"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -90,9 +90,7 @@ def test_unexpected_error_is_logged_once_and_apologised(referee: Referee, caplog
     assert sum("command failed" in r.message for r in caplog.records) == 1
 
 
-garbage = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60
-)
+garbage = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
 command_names = st.sampled_from(sorted({s.name for s in COMMANDS} | {s.alias for s in COMMANDS}))
 
 

@@ -6,12 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.board import Board
+from core.board import Board, Tile
 from core.edition import ENGLISH, FRENCH
 from core.errors import PlacementError
 from core.notation import Notation, parse_move
 from core.placement import apply_placement, validate_move, validate_tiles
-from core.board import Tile
 from core.scoring import score_placement
 
 from .positions import board_with, play_moves
@@ -27,9 +26,7 @@ def test_seed_sequence_hantez_facades_hues_jouet() -> None:
         "CHANTEZ 3+4+1+1+1+1+10 = 21",
     ]
     assert facades.bingo and facades.sum_line == "25 + 21 + 50 = 96"
-    assert [(w.word, w.score) for w in hues.words] == [
-        ("HUES", 8), ("HA", 5), ("UN", 3), ("ET", 2), ("SE", 2)
-    ]
+    assert [(w.word, w.score) for w in hues.words] == [("HUES", 8), ("HA", 5), ("UN", 3), ("ET", 2), ("SE", 2)]
     assert hues.sum_line == "8 + 5 + 3 + 2 + 2 = 20"
     assert [(w.word, w.score) for w in jouet.words] == [("JOUET", 30), ("JET", 26), ("OSE", 3)]
     assert jouet.words[1].breakdown == "8x3+1+1 = 26"
@@ -60,8 +57,19 @@ def test_vague_then_avions() -> None:
         ("", "H6 ZEBRE", ["ZEBRE (10+1+3+1+1)x2 = 32"], 32),
     ],
     ids=[
-        "ECOLES", "ECOLES-accent", "MOUTONS-first", "MOUTONS-x4", "JOUEZ-old-J", "EX-EX",
-        "AXE-EX", "CAFE-FONDE", "KIWI-joker", "KIWI-real", "KIWI-bracket", "ZEBRE-joker", "ZEBRE-real",
+        "ECOLES",
+        "ECOLES-accent",
+        "MOUTONS-first",
+        "MOUTONS-x4",
+        "JOUEZ-old-J",
+        "EX-EX",
+        "AXE-EX",
+        "CAFE-FONDE",
+        "KIWI-joker",
+        "KIWI-real",
+        "KIWI-bracket",
+        "ZEBRE-joker",
+        "ZEBRE-real",
     ],
 )
 def test_worked_examples(setup: str, move: str, expected_words: list[str], total: int) -> None:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 

@@ -91,8 +91,9 @@ async def storage(tmp_path: Path):
 
 @pytest_asyncio.fixture
 async def adapter(tg, storage):
-    adapter = TelegramAdapter(Referee(storage, LEXICONS.get), tg.token, base_url=tg.base_url,
-                              edit_interval=0.2, tick_seconds=0.05)
+    adapter = TelegramAdapter(
+        Referee(storage, LEXICONS.get), tg.token, base_url=tg.base_url, edit_interval=0.2, tick_seconds=0.05
+    )
     async with running_application(adapter.application, tg):
         yield adapter
 
@@ -233,9 +234,12 @@ async def test_countdown_edits_are_paced(tg, adapter):
     # one step of the countdown is one second here (ten with the default interval): one edit
     assert [r.text for r in tg.log.records if r.action == "edit"] == ["Coup 1\n⌛ 0:00"]
     # Telegram's "message is not modified" is not an error
-    tg.fail_next("editMessageText", 400,
-                 "Bad Request: message is not modified: specified new message content and reply markup "
-                 "are exactly the same as a content and reply markup of the current message")
+    tg.fail_next(
+        "editMessageText",
+        400,
+        "Bad Request: message is not modified: specified new message content and reply markup "
+        "are exactly the same as a content and reply markup of the current message",
+    )
     await adapter.deliver([Reply("Coup 1 : clos", channel=f"telegram:{GROUP}", edit_key="r1")])
     await asyncio.sleep(0.05)
 
@@ -262,11 +266,13 @@ async def test_private_reply_to_a_user_who_never_pressed_start(tg, adapter):
     eve = tg.add_user(first_name="Eve", started=True)
     tg.block_bot(tg.cleo)
     channel = f"telegram:{GROUP}"
-    await adapter.deliver([
-        Reply("SECRET for Eve", to_user=f"telegram:{eve.id}", channel=channel),
-        Reply("SECRET for Dan", to_user=f"telegram:{dan.id}", channel=channel),
-        Reply("SECRET for Cleo", to_user=f"telegram:{tg.cleo.id}", channel=channel),
-    ])
+    await adapter.deliver(
+        [
+            Reply("SECRET for Eve", to_user=f"telegram:{eve.id}", channel=channel),
+            Reply("SECRET for Dan", to_user=f"telegram:{dan.id}", channel=channel),
+            Reply("SECRET for Cleo", to_user=f"telegram:{tg.cleo.id}", channel=channel),
+        ]
+    )
     assert (await tg.wait_for_message(chat_id=eve.id)).text == "SECRET for Eve"
     notes = [await tg.wait_for_message(chat_id=GROUP) for _ in range(2)]
     for note in notes:
@@ -283,7 +289,7 @@ async def test_long_text_is_split_under_4096(tg, adapter):
     assert len(sent) >= 3 and all(utf16_len(m.text) <= 4096 for m in sent)
     assert all(m.payload["entities"][0]["type"] == "pre" for m in sent)
     joined = "\n".join(m.text for m in sent)
-    assert [l for l in joined.split("\n") if l.startswith("ligne")] == lines
+    assert [sheet_line for sheet_line in joined.split("\n") if sheet_line.startswith("ligne")] == lines
     assert joined.endswith("Fin.") and "```" not in joined
 
 
@@ -300,8 +306,15 @@ def cli_env(tmp_path: Path, token: str | None) -> dict[str, str]:
 
 async def start_cli(*args: str, env: dict[str, str]) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "telegram", *args, cwd=ROOT, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "bot",
+        "telegram",
+        *args,
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
 
 
@@ -320,8 +333,9 @@ async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(tg, tmp_path
 
 @pytest.mark.asyncio
 async def test_cli_runs_polling_until_interrupted(tg, tmp_path):
-    process = await start_cli("--base-url", tg.base_url, "--db", str(tmp_path / "a.sqlite"),
-                              env=cli_env(tmp_path, tg.token))
+    process = await start_cli(
+        "--base-url", tg.base_url, "--db", str(tmp_path / "a.sqlite"), env=cli_env(tmp_path, tg.token)
+    )
     try:
         await tg.send_user_message(None, tg.cleo, "/start", chat_type="private")
         assert (await tg.wait_for_message(chat_id=tg.cleo.id, timeout=10)).text == START_HELP
@@ -353,13 +367,15 @@ def test_token_sources_and_masking(tmp_path: Path):
         load_token("telegram", environ=home)
     assert token not in str(refused.value) and "\n" not in str(refused.value)
     broken = tmp_path / "broken.toml"
-    broken.write_text(f'telegram = {token}\n')  # unquoted: not TOML
+    broken.write_text(f"telegram = {token}\n")  # unquoted: not TOML
     broken.chmod(0o600)
     with pytest.raises(TokenError, match="not valid TOML") as invalid:
         load_token("telegram", broken)
     assert "AAHsecret" not in str(invalid.value)
 
-    assert mask(f"GET https://api.telegram.org/bot{token}/getMe", [token]) == "GET https://api.telegram.org/bot***/getMe"
+    assert (
+        mask(f"GET https://api.telegram.org/bot{token}/getMe", [token]) == "GET https://api.telegram.org/bot***/getMe"
+    )
     assert "AAHsecret" not in mask("secret AAHsecret-part_of_the_token alone", [token])
     record = logging.LogRecord("x", logging.ERROR, __file__, 1, "failed %s", (token,), None)
     assert token not in MaskingFormatter(logging.Formatter("%(message)s"), [token]).format(record)

@@ -13,7 +13,11 @@ def run_console(script: str, db: Path, *args: str, timeout: float = 120) -> str:
     env = dict(os.environ, ARBITRE_DATA=str(db.parent))
     result = subprocess.run(
         [sys.executable, "-m", "bot", "console", "--db", str(db), *args],
-        input=script, capture_output=True, text=True, timeout=timeout, env=env,
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
     )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr, result.stderr

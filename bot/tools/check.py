@@ -6,9 +6,8 @@ import argparse
 import json
 from typing import Any, TextIO
 
-from core.adjudication import check_words
-
 from bot.lexicons import WordListError, load
+from core.adjudication import check_words
 
 _VERDICT = {"fr": ("valable", "non valable"), "en": ("valid", "not valid")}
 

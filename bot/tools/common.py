@@ -16,9 +16,7 @@ def default_notation(edition: Edition) -> Notation:
 def add_edition_options(parser: argparse.ArgumentParser) -> None:
     """``--edition fr|en`` and ``--notation fisf|gcg``."""
     parser.add_argument("--edition", default="fr", choices=["fr", "en"], help="tile set (default fr)")
-    parser.add_argument(
-        "--notation", choices=["fisf", "gcg"], help="fisf (default for fr) or gcg (default for en)"
-    )
+    parser.add_argument("--notation", choices=["fisf", "gcg"], help="fisf (default for fr) or gcg (default for en)")
 
 
 def edition_and_notation(args: argparse.Namespace) -> tuple[Edition, Notation]:

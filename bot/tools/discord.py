@@ -46,7 +46,9 @@ async def _main(args: argparse.Namespace, token: str, out: TextIO) -> int:
 
     storage = SQLiteStorage(Path(args.db) if args.db else data_dir() / "arbitre.sqlite")
     try:
-        adapter = DiscordAdapter(Referee(storage, LexiconRegistry().get, clock_scope="discord:"), message_content=args.message_content)
+        adapter = DiscordAdapter(
+            Referee(storage, LexiconRegistry().get, clock_scope="discord:"), message_content=args.message_content
+        )
         async with adapter.client:
             if args.sync:
                 await adapter.client.login(token)
@@ -79,30 +81,48 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         return asyncio.run(_main(args, token, out))
     except discord.LoginFailure:
-        print("arbitre discord: Discord rejected the token (401 Unauthorized); "
-              "check ARBITRE_DISCORD_TOKEN or the token file", file=err)
+        print(
+            "arbitre discord: Discord rejected the token (401 Unauthorized); "
+            "check ARBITRE_DISCORD_TOKEN or the token file",
+            file=err,
+        )
         return EXIT_TOKEN
     except discord.PrivilegedIntentsRequired:
-        print("arbitre discord: the Message Content intent is not enabled for this bot: enable it in the "
-              "Developer Portal (Bot > Privileged Gateway Intents) or run without --message-content", file=err)
+        print(
+            "arbitre discord: the Message Content intent is not enabled for this bot: enable it in the "
+            "Developer Portal (Bot > Privileged Gateway Intents) or run without --message-content",
+            file=err,
+        )
         return EXIT_TOKEN
     except KeyboardInterrupt:
         return 0
     except (discord.DiscordException, OSError) as error:
-        print(f"arbitre discord: {mask(str(error).splitlines()[0] if str(error) else repr(error), [token])}",
-              file=err)
+        print(f"arbitre discord: {mask(str(error).splitlines()[0] if str(error) else repr(error), [token])}", file=err)
         return 1
 
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("discord", help="run the referee as a Discord bot (slash commands)")
-    parser.add_argument("--sync", action="store_true",
-                        help="register the slash commands with Discord, then exit (once, and after upgrades)")
-    parser.add_argument("--guild", type=int, metavar="ID",
-                        help="with --sync: register in this server only (instant) instead of globally")
-    parser.add_argument("--message-content", action="store_true",
-                        help="also read '!score ...' prefix commands (needs the privileged Message Content intent)")
+    parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="register the slash commands with Discord, then exit (once, and after upgrades)",
+    )
+    parser.add_argument(
+        "--guild",
+        type=int,
+        metavar="ID",
+        help="with --sync: register in this server only (instant) instead of globally",
+    )
+    parser.add_argument(
+        "--message-content",
+        action="store_true",
+        help="also read '!score ...' prefix commands (needs the privileged Message Content intent)",
+    )
     parser.add_argument("--db", help="SQLite file (default: ~/.local/share/arbitre/arbitre.sqlite)")
-    parser.add_argument("--config", metavar="PATH",
-                        help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_DISCORD_TOKEN otherwise)")
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_DISCORD_TOKEN otherwise)",
+    )
     parser.set_defaults(handler=run)

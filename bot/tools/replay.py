@@ -57,7 +57,10 @@ def print_record(record: GcgRecord, name: str, out: TextIO) -> None:
     print(f"{name}: {players} ({lexicon}rules {record.rules.code})", file=out)
     if record.title:
         print(f"title: {record.title}", file=out)
-    print(f"{' line':<6}  {'player':<12} {'event':<20} {'recorded':>8} {'computed':>8} {'file total':>10} {'total':>6}", file=out)
+    print(
+        f"{' line':<6}  {'player':<12} {'event':<20} {'recorded':>8} {'computed':>8} {'file total':>10} {'total':>6}",
+        file=out,
+    )
     for entry in record.replayed:
         print(_row(entry), file=out)
     final = ", ".join(f"{nick} {score}" for nick, score in record.final().items())
@@ -102,7 +105,8 @@ def register(sub: Any) -> None:
     parser.add_argument("file", metavar="FILE.gcg", help="the game record")
     parser.add_argument("--json", action="store_true", help="print a JSON document")
     parser.add_argument(
-        "--rules", choices=sorted(RULE_SETS),
+        "--rules",
+        choices=sorted(RULE_SETS),
         help="rule set for the end of game and challenges (default: wespa for CSW lexicons, else naspa)",
     )
     parser.set_defaults(handler=run)

@@ -6,7 +6,8 @@ import argparse
 import json
 import re
 import sys
-from typing import Any, Sequence, TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
 from core.board import Board
 from core.errors import ArbitreError
@@ -53,10 +54,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     "move": text,
                     "score": score.total,
                     "bingo": score.bingo,
-                    "words": [
-                        {"word": w.word, "score": w.score, "breakdown": w.breakdown}
-                        for w in score.words
-                    ],
+                    "words": [{"word": w.word, "score": w.score, "breakdown": w.breakdown} for w in score.words],
                 }
             )
             continue

@@ -43,16 +43,20 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     storage = SQLiteStorage(Path(args.db) if args.db else data_dir() / "arbitre.sqlite")
     try:
-        adapter = TelegramAdapter(Referee(storage, LexiconRegistry().get, clock_scope="telegram:"), token, base_url=args.base_url)
+        adapter = TelegramAdapter(
+            Referee(storage, LexiconRegistry().get, clock_scope="telegram:"), token, base_url=args.base_url
+        )
         adapter.run()
         return 0
     except InvalidToken:
-        print("arbitre telegram: Telegram rejected the token (401 Unauthorized on getMe); "
-              "check ARBITRE_TELEGRAM_TOKEN or the token file", file=err)
+        print(
+            "arbitre telegram: Telegram rejected the token (401 Unauthorized on getMe); "
+            "check ARBITRE_TELEGRAM_TOKEN or the token file",
+            file=err,
+        )
         return EXIT_TOKEN
     except (TelegramError, OSError) as error:
-        print(f"arbitre telegram: {mask(str(error).splitlines()[0] if str(error) else repr(error), [token])}",
-              file=err)
+        print(f"arbitre telegram: {mask(str(error).splitlines()[0] if str(error) else repr(error), [token])}", file=err)
         return 1
     finally:
         storage.close()
@@ -60,9 +64,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("telegram", help="run the referee as a Telegram bot (long polling)")
-    parser.add_argument("--base-url", metavar="URL",
-                        help="Bot API server, for a self-hosted telegram-bot-api (default: Telegram's)")
+    parser.add_argument(
+        "--base-url", metavar="URL", help="Bot API server, for a self-hosted telegram-bot-api (default: Telegram's)"
+    )
     parser.add_argument("--db", help="SQLite file (default: ~/.local/share/arbitre/arbitre.sqlite)")
-    parser.add_argument("--config", metavar="PATH",
-                        help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_TELEGRAM_TOKEN otherwise)")
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_TELEGRAM_TOKEN otherwise)",
+    )
     parser.set_defaults(handler=run)

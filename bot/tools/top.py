@@ -21,7 +21,6 @@ if TYPE_CHECKING:  # imported when the command runs, so that other commands neve
     from core.movegen import Play
 
 
-
 class ToolError(Exception):
     """Bad input to a command-line tool: printed on one line, exit status 1."""
 

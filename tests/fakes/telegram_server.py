@@ -652,7 +652,7 @@ class FakeTelegram:
                 try:
                     params[key] = json.loads(value)
                 except ValueError:
-                    raise _bad(f"can't parse {key} JSON object")
+                    raise _bad(f"can't parse {key} JSON object") from None
             elif key in _INT_FIELDS or key == "chat_id":
                 if re.fullmatch(r"-?\d+", value):
                     params[key] = int(value)
@@ -855,7 +855,8 @@ class FakeTelegram:
         if self.webhook_url:
             raise _ApiError(
                 409,
-                "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+                "Conflict: can't use getUpdates method while webhook is active;"
+                " use deleteWebhook to delete the webhook first",
             )
         offset = int(params.get("offset") or 0)
         limit = max(1, min(100, int(params.get("limit") or 100)))
