@@ -17,6 +17,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest
 	$(VENV)/bin/python -m mypy
+	$(VENV)/bin/python -m ruff check .
 
 bench: $(STAMP)
 	for script in bench/*.py; do $(VENV)/bin/python $$script || exit 1; done
