@@ -133,9 +133,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "/settings [KEY VALUE]",
         "/reglages [CLÉ VALEUR]",
         "Show or change: language fr|en, edition fr|en, notation fisf|gcg, "
-        "rules box-fr|box-en|fisf|naspa|wespa, lexicon fr|en|PATH, minutes 1-3.",
+        "rules box-fr|box-en|fisf|naspa|wespa, lexicon fr|en|NAME (lists the operator added), minutes 1-3.",
         "Affiche ou change : langue fr|en, edition fr|en, notation fisf|gcg, "
-        "regles box-fr|box-en|fisf|naspa|wespa, liste fr|en|CHEMIN, minutes 1-3.",
+        "regles box-fr|box-en|fisf|naspa|wespa, liste fr|en|NOM (listes ajoutées par l'hébergeur), minutes 1-3.",
         control=True,
     ),
     CommandSpec(

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from core.adjudication import check_words
 from core.edition import EDITIONS
 from core.rules import RULE_SETS
 
 from .command_table import COMMANDS, find
+from .lexicons import chat_list_spec
 from .lexicons import load as load_word_list
 from .referee import Context, UserError
+from .storage import ChannelSettings
 
 LEXICON_NOTE = {
     "fr": "Les listes fournies (fr : Grammalecte 7.0, en : ENABLE) sont des approximations des listes "
-    "officielles (ODS, NWL, CSW) ; un club peut indiquer la sienne avec /reglages liste CHEMIN.",
+    "officielles (ODS, NWL, CSW) ; l'hébergeur du bot peut ajouter la liste d'un club, choisie avec"
+    " /reglages liste NOM.",
     "en": "The bundled lists (fr: Grammalecte 7.0, en: ENABLE) approximate the official lists "
-    "(ODS, NWL, CSW); a club can point to its own with /settings lexicon PATH.",
+    "(ODS, NWL, CSW); the bot's operator can add a club's own list, chosen with /settings lexicon NAME.",
 }
 
 SETTING_KEYS = {
@@ -71,7 +76,7 @@ def cmd_settings(ctx: Context) -> None:
     words = ctx.args.split(maxsplit=1)
     settings = ctx.settings
     if not words:
-        ctx.reply(ctx.say("settings", **vars(settings)))
+        ctx.reply(settings_text(ctx, settings))
         return
     ctx.require_control(ctx.storage.active_game(ctx.message.channel))
     key = SETTING_KEYS.get(words[0].lower())
@@ -97,13 +102,23 @@ def cmd_settings(ctx: Context) -> None:
         if not 0.05 <= minutes <= 10:
             raise UserError("bad_setting", key=words[0], value=value, keys="minutes: 0.5-10")
         changes = {"minutes": minutes}
-    else:  # lexicon: a bundled name or a path on the bot's machine, loaded now to check it
-        load_word_list(value)
-        changes = {"lexicon": value}
+    else:  # lexicon: a bundled list or one of the operator's lists, by name; loaded now to check it
+        spec = chat_list_spec(value)
+        load_word_list(spec)
+        changes = {"lexicon": spec}
     updated = settings.with_changes(**changes)
     ctx.storage.save_channel(updated)
     ctx.settings = updated
-    ctx.reply(ctx.say("settings", **vars(updated)))
+    ctx.reply(settings_text(ctx, updated))
+
+
+def list_name(spec: str) -> str:
+    """How a list is shown in a chat: ``fr``, ``en`` or the operator's file name without its folder."""
+    return spec if spec in ("fr", "en") else Path(spec).name
+
+
+def settings_text(ctx: Context, settings: ChannelSettings) -> str:
+    return ctx.say("settings", **{**vars(settings), "lexicon": list_name(settings.lexicon)})
 
 
 def cmd_check(ctx: Context) -> None:
@@ -112,7 +127,7 @@ def cmd_check(ctx: Context) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     verdicts = check_words(words[:20], ctx.word_list())
     text = ", ".join(f"{v.word} {ctx.say('valid' if v.valid else 'invalid')}" for v in verdicts)
-    ctx.reply(ctx.say("check", verdicts=text, lexicon=ctx.settings.lexicon))
+    ctx.reply(ctx.say("check", verdicts=text, lexicon=list_name(ctx.settings.lexicon)))
 
 
 HANDLERS = {"help": cmd_help, "settings": cmd_settings, "check": cmd_check}

@@ -47,6 +47,37 @@ def cache_dir() -> Path:
     return Path(os.environ.get("ARBITRE_CACHE") or default) / "lexicons"
 
 
+def lists_dir() -> Path:
+    """The operator's folder of word lists that chat users may choose by name (``ARBITRE_LISTS``)."""
+    default = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "arbitre" / "lists"
+    return Path(os.environ.get("ARBITRE_LISTS") or default)
+
+
+class UnknownListError(Exception):
+    """A list name chosen in a chat that is neither bundled nor in the operator's folder."""
+
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        super().__init__(f"unknown word list {name!r}; known: {', '.join(known)}")
+        self.name = name
+        self.known = known
+
+
+def chat_list_spec(name: str) -> str:
+    """The list a chat may select: ``fr``, ``en`` or a file of the operator's folder, by name only.
+
+    Chat users never name paths: a channel admin must not make the bot read files of its host.
+    """
+    wanted = name.strip()
+    if wanted.lower() in BUNDLED:
+        return wanted.lower()
+    folder = lists_dir()
+    files = sorted(p for p in folder.glob("*") if p.is_file()) if folder.is_dir() else []
+    for path in files:
+        if wanted in (path.name, path.name.split(".")[0]) and "/" not in wanted and "\\" not in wanted:
+            return str(path)
+    raise UnknownListError(wanted, BUNDLED + tuple(p.name.split(".")[0] for p in files))
+
+
 def resolve(spec: str) -> Path:
     """The file a list name or path stands for."""
     if spec in BUNDLED:

@@ -100,6 +100,14 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Réglage inconnu ou valeur invalide : {key} {value}. Réglages : {keys}.",
         "Unknown setting or invalid value: {key} {value}. Settings: {keys}.",
     ),
+    "bad_list": (
+        "La liste {name} est inutilisable (ligne {line}) : l'hébergeur du bot doit la corriger.",
+        "The word list {name} cannot be used (line {line}): the bot's operator must fix it.",
+    ),
+    "unknown_list": (
+        "Liste inconnue « {name} ». Listes disponibles : {known}.",
+        "Unknown word list '{name}'. Available lists: {known}.",
+    ),
     "bad_number": ("« {text} » n'est pas un nombre entier.", "'{text}' is not a whole number."),
     # duplicate
     "dup_none": (

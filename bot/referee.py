@@ -21,7 +21,7 @@ from core.errors import ArbitreError
 from .chat import CommandLine, Incoming, Reply, read_command
 from .command_table import CommandSpec, find
 from .game_cache import GameCache
-from .lexicons import WordListError
+from .lexicons import UnknownListError, WordListError
 from .messages import explain, say
 from .storage import ChannelSettings, GameRecord, Storage
 
@@ -152,8 +152,10 @@ class Referee:
             return say(settings.language, error.key, **error.values)
         if isinstance(error, ArbitreError):
             return explain(error, settings.language, settings.notation)
-        if isinstance(error, WordListError):
-            return str(error)
+        if isinstance(error, WordListError):  # the file's name and line, never its content
+            return say(settings.language, "bad_list", name=error.path.name, line=error.line or "-")
+        if isinstance(error, UnknownListError):
+            return say(settings.language, "unknown_list", name=error.name[:40], known=", ".join(error.known))
         log.error("command failed: %s", message, exc_info=error)
         return say(settings.language, "apology")
 

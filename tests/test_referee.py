@@ -120,3 +120,22 @@ def test_a_display_name_with_a_last_name_matches_its_player(referee: Referee) ->
     referee.handle(msg("Ana Martin", "/score H8 VAGUE"))
     (reply,) = referee.handle(msg("Ben Lévy", "/score 8H VOGUE"))
     assert "Ben : 8H VOGUE" in reply.text
+
+
+def test_a_channel_picks_a_list_by_name_never_by_path(
+    referee: Referee, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    (lists / "club.txt").write_text("CHAT\nCHIEN\n")
+    (lists / "broken.txt").write_text("CHAT\nsecret line 42\n")
+    monkeypatch.setenv("ARBITRE_LISTS", str(lists))
+    monkeypatch.setenv("ARBITRE_CACHE", str(tmp_path / "cache"))
+    (reply,) = referee.handle(msg("Ana", "/settings lexicon /etc/passwd", admin=True))
+    assert "Liste inconnue « /etc/passwd »" in reply.text and "club" in reply.text
+    (reply,) = referee.handle(msg("Ana", "/settings lexicon broken", admin=True))
+    assert "La liste broken.txt est inutilisable (ligne 2)" in reply.text and "secret" not in reply.text
+    (reply,) = referee.handle(msg("Ana", "/settings lexicon club", admin=True))
+    assert "liste club.txt" in reply.text and str(lists) not in reply.text
+    (reply,) = referee.handle(msg("Ana", "/check chat vague"))
+    assert reply.text.startswith("CHAT valable, VAGUE non valable")
