@@ -1,11 +1,17 @@
 # Two entry points: `make run` (console chat room on the bundled French list) and `make test`.
-PYTHON ?= python3
+# The newest Python 3.11+ on the PATH (override with `make PYTHON=/path/to/python3.12 test`).
+ifeq ($(origin PYTHON), undefined)
+PYTHON := $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && echo $$p && break; \
+	done)
+endif
 VENV := .venv
 STAMP := $(VENV)/.installed
 
 .PHONY: run test bench
 
 $(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Arbitre needs Python 3.11 or newer (python3.11, python3.12...)"; exit 1; }
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(VENV)/bin/python -m pip install --quiet -e '.[test]'
