@@ -1,0 +1,57 @@
+"""Rendering: the board PNG (Pillow), the monospace board and aligned tables."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bot.render import CELL, JOKER_TILE, MARGIN, TILE_RECENT, board_png, board_text, table
+from core.edition import ENGLISH, FRENCH
+from core.notation import Notation
+
+from .positions import play_moves
+
+
+def pixel_at(image: Image.Image, row: int, col: int, dx: int = 8, dy: int = 22) -> tuple[int, int, int]:
+    pixel = image.getpixel((MARGIN + col * CELL + dx, MARGIN + row * CELL + dy))
+    assert isinstance(pixel, tuple)
+    return pixel[:3]
+
+
+def test_board_png_marks_jokers_and_the_last_move() -> None:
+    board, _ = play_moves(["H6 ZEbRE", "6H ZOO"])
+    last = [(8, 5), (9, 5)]  # the two O of ZOO, just played
+    png = board_png(board, FRENCH, Notation.FISF, last)
+    assert png.startswith(b"\x89PNG") and len(png) < 200_000
+    image = Image.open(io.BytesIO(png))
+    assert image.size == (2 * MARGIN + 15 * CELL,) * 2
+    assert pixel_at(image, 7, 7) == JOKER_TILE  # the joker b of ZEbRE on H8
+    assert pixel_at(image, 9, 5) == TILE_RECENT
+    assert pixel_at(image, 0, 0) == (204, 38, 38)  # A1, a triple word square
+
+
+def test_full_board_stays_small() -> None:
+    rows = ["ABCDEFGHIJKLMNO"] * 15
+    from core.board import Board
+
+    png = board_png(Board.from_rows(rows), ENGLISH, Notation.GCG, [(7, c) for c in range(15)], lang="en")
+    assert len(png) < 200_000
+    Image.open(io.BytesIO(png)).verify()
+
+
+def test_text_board_labels_follow_the_notation() -> None:
+    board, _ = play_moves(["8H VAGUE"], notation=Notation.GCG, edition=ENGLISH)
+    gcg = board_text(board, Notation.GCG).splitlines()
+    assert gcg[0].split()[:3] == ["A", "B", "C"] and gcg[8].split()[0] == "8"
+    fisf = board_text(board, Notation.FISF).splitlines()
+    assert fisf[0].split()[:3] == ["1", "2", "3"] and fisf[8].split()[0] == "H"
+    assert gcg[8].split()[8:10] == ["V", "A"]
+
+
+def test_table_aligns_numbers_right() -> None:
+    text = table([["Ana", 5, 100], ["Benoît", 120, -3]], ["who", "n", "total"])
+    lines = text.splitlines()
+    assert lines[0] == "who       n  total"
+    assert lines[2] == "Ana       5    100"
+    assert lines[3] == "Benoît  120     -3"
