@@ -61,6 +61,7 @@ from .errors import (
     UnknownPlayerError,
     WordNotInLexiconError,
 )
+from .events import record_from_dict, record_to_dict
 from .notation import Notation, format_ref, notation_by_name, parse_move
 from .placement import Placement, apply_placement, validate_move
 from .scoring import MoveScore, score_placement
@@ -297,31 +298,12 @@ EVENT_TYPES: Mapping[str, type[DuplicateEvent]] = {
 
 def event_to_dict(event: DuplicateEvent) -> dict[str, Any]:
     """A plain dict with a ``kind`` key, ready for JSON."""
-    data: dict[str, Any] = {"kind": event.kind}
-    for item in fields(event):
-        value = getattr(event, item.name)
-        if isinstance(value, DuplicateSettings):
-            value = value.to_dict()
-        elif isinstance(value, tuple):
-            value = list(value)
-        data[item.name] = value
-    return data
+    return record_to_dict(event)
 
 
 def event_from_dict(data: Mapping[str, Any]) -> DuplicateEvent:
     """The event a dict from ``event_to_dict`` describes."""
-    cls = EVENT_TYPES[data["kind"]]
-    values: dict[str, Any] = {}
-    for item in fields(cls):
-        if item.name not in data:
-            continue
-        value = data[item.name]
-        if item.name == "settings":
-            value = DuplicateSettings.from_dict(value)
-        elif isinstance(value, list):
-            value = tuple(value)
-        values[item.name] = value
-    return cls(**values)
+    return record_from_dict(EVENT_TYPES[data["kind"]], data, {"settings": DuplicateSettings.from_dict})
 
 
 # --- results ------------------------------------------------------------------------

@@ -6,9 +6,11 @@ stored in the challenge event itself, so replaying never needs the word list.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -147,24 +149,44 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 }
 
 
+def _to_json(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_to_json(item) for item in value]
+    to_dict = getattr(value, "to_dict", None)
+    return to_dict() if callable(to_dict) else value
+
+
+def _from_json(value: Any) -> Any:
+    return tuple(_from_json(item) for item in value) if isinstance(value, list) else value
+
+
+def record_to_dict(record: Any) -> dict[str, Any]:
+    """A frozen event dataclass as a plain dict with its ``kind``: tuples become lists, values with
+    ``to_dict`` their dict (shared by classic and duplicate events)."""
+    data: dict[str, Any] = {"kind": record.kind}
+    for item in fields(record):
+        data[item.name] = _to_json(getattr(record, item.name))
+    return data
+
+
+def record_from_dict(
+    cls: type[T], data: Mapping[str, Any], convert: Mapping[str, Callable[[Any], Any]] | None = None
+) -> T:
+    """The event of class ``cls`` a dict from ``record_to_dict`` describes (lists back to tuples;
+    ``convert`` rebuilds the fields that need more); missing fields take their defaults."""
+    values: dict[str, Any] = {}
+    for item in fields(cls):  # type: ignore[arg-type]
+        if item.name in data:
+            raw = data[item.name]
+            values[item.name] = convert[item.name](raw) if convert and item.name in convert else _from_json(raw)
+    return cls(**values)
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """A plain dict with a ``kind`` key, ready for JSON."""
-    data = asdict(event)
-    data["kind"] = event.kind
-    return data
+    return record_to_dict(event)
 
 
 def event_from_dict(data: Mapping[str, Any]) -> Event:
     """The event a dict from ``event_to_dict`` describes."""
-    cls = EVENT_TYPES[data["kind"]]
-    values: dict[str, Any] = {}
-    for field in fields(cls):
-        if field.name not in data:
-            continue
-        value = data[field.name]
-        if field.name in ("words", "invalid"):
-            value = tuple(value)
-        elif field.name == "racks":
-            value = tuple((str(p), str(r)) for p, r in value)
-        values[field.name] = value
-    return cls(**values)
+    return record_from_dict(EVENT_TYPES[data["kind"]], data)
