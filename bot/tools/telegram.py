@@ -25,12 +25,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     import logging
 
-    from telegram.error import InvalidToken, TelegramError
+    from telegram.error import InvalidToken, NetworkError, TelegramError
 
     def not_token_trouble(record: logging.LogRecord) -> bool:
-        """PTB logs a rejected token with a traceback; the one-line error below says it all."""
+        """PTB logs a rejected token or an unreachable server at start-up with a traceback;
+        the one-line error below says it all."""
         error = record.exc_info[1] if record.exc_info else None
-        return not isinstance(error, InvalidToken)
+        starting = "Bootstrap" in record.getMessage()
+        return not (isinstance(error, InvalidToken) or (starting and isinstance(error, NetworkError)))
 
     for handler in logging.getLogger().handlers:
         handler.addFilter(not_token_trouble)
@@ -56,7 +58,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         return EXIT_TOKEN
     except (TelegramError, OSError) as error:
-        print(f"arbitre telegram: {mask(str(error).splitlines()[0] if str(error) else repr(error), [token])}", file=err)
+        reason = mask(str(error).splitlines()[0] if str(error) else repr(error), [token])
+        where = args.base_url or "api.telegram.org"
+        print(f"arbitre telegram: cannot use the Bot API at {where}: {reason}", file=err)
         return 1
     finally:
         storage.close()
