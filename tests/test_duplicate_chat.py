@@ -174,3 +174,15 @@ def test_views_of_a_duplicate_game(tmp_path: Path, clock: Clock) -> None:
     ended = send(referee, "Ref", "/fin")
     assert "Fin de la partie duplicate" in ended[0].text
     assert referee.storage.active_game(CHANNEL) is None
+
+
+def test_each_process_clock_keeps_to_its_platform(tmp_path: Path, clock: Clock) -> None:
+    path = tmp_path / "shared.sqlite"
+    telegram = Referee(SQLiteStorage(path), REGISTRY.get, now=clock, images=False, clock_scope="telegram:")
+    console = Referee(SQLiteStorage(path), REGISTRY.get, now=clock, images=False, clock_scope="console")
+    start = Incoming("telegram:-42", "telegram:1", "Ref", "/duplicate 1 manuel", admin=True)
+    telegram.handle(start)
+    telegram.handle(Incoming("telegram:-42", "telegram:1", "Ref", "/tirage ACEHNTZ", admin=True))
+    clock.t += 120
+    assert console.tick() == []  # not the console's round: it cannot post to Telegram
+    assert "Top : " in channel_text(telegram.tick())
