@@ -455,9 +455,30 @@ def end(ctx: Context, record: GameRecord) -> None:
     ctx.replies += finish(ctx.storage, record, game, ctx.lang, "/end" if ctx.lang == "en" else "/fin")
 
 
+def record_table(lang: str, game: DuplicateGame) -> str:
+    """The game record in the channel's language: one line per move (rejected draws on their own),
+    every player's score (``*`` for a solo)."""
+    french = lang == "fr"
+    header = [
+        "N°" if french else "#",
+        "tirage" if french else "draw",
+        "réf" if french else "ref",
+        "top",
+        "pts",
+        "cumul" if french else "total",
+        *game.players,
+    ]
+    rows: list[list[object]] = []
+    for line in game.record():
+        rows += [["", rejected, "", "", "", "", *[""] * len(game.players)] for rejected in line.rejected]
+        marks = [f"{score}*" if line.solo == player else score for player, score in line.scores]
+        rows.append([line.number, line.draw, line.ref or "-", line.word or "-", line.score, line.cumulative, *marks])
+    return table(rows, header)
+
+
 def sheet(ctx: Context, record: GameRecord) -> None:
     game = game_of(ctx.referee, record)
-    ctx.reply("```\n" + game.record_text() + "\n```")
+    ctx.reply("```\n" + record_table(ctx.lang, game) + "\n```\n" + standings_text(ctx.lang, game))
 
 
 def board(ctx: Context, record: GameRecord) -> None:
@@ -478,8 +499,7 @@ def unseen(ctx: Context, record: GameRecord) -> None:
 
 
 def export(ctx: Context, record: GameRecord) -> None:
-    game = game_of(ctx.referee, record)
-    ctx.reply("```\n" + game.record_text() + "\n```")
+    sheet(ctx, record)
 
 
 def current_board(ctx: Context, record: GameRecord | None) -> Board:
