@@ -30,6 +30,7 @@ class RefereeService:
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._clock: asyncio.Task[None] | None = None
         self._clock_lock = asyncio.Lock()
+        self._tick_future: asyncio.Future[list[Reply]] | None = None
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
@@ -42,7 +43,9 @@ class RefereeService:
     async def tick(self) -> list[Reply]:
         """Run the clock once and deliver what it produced."""
         async with self._clock_lock:
-            replies = await asyncio.to_thread(self.referee.tick)
+            # shielded: a stop waits for a tick under way instead of leaving its thread running
+            self._tick_future = asyncio.get_running_loop().run_in_executor(None, self.referee.tick)
+            replies = await asyncio.shield(self._tick_future)
         if replies:
             await self.deliver(replies)
         return replies
@@ -68,3 +71,5 @@ class RefereeService:
             except asyncio.CancelledError:
                 pass
             self._clock = None
+        if self._tick_future is not None and not self._tick_future.done():
+            await asyncio.wait([self._tick_future])  # its thread still runs: let it finish

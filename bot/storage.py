@@ -176,7 +176,9 @@ class SQLiteStorage:
         _ = self.db.supports_on_conflict  # probed once here (it creates a table), not mid-command
 
     def close(self) -> None:
-        self.db.close()
+        """Close the file once no thread is using it (a command or clock tick under way finishes first)."""
+        with self._lock:
+            self.db.close()
 
     def _migrate(self) -> None:
         with self.transaction():
