@@ -138,19 +138,18 @@ def status_lines(ctx: Context, game: ClassicGame, alerts_before: int = 0) -> lis
 
 def cmd_new(ctx: Context) -> None:
     settings = ctx.settings
-    edition, rules, notation, lexicon = settings.edition, settings.rules, settings.notation, settings.lexicon
+    chosen_rules: str | None = None
     players: list[str] = []
     for token in ctx.args.replace(",", " ").split():
         lowered = token.lower()
         if lowered in ("fr", "en"):
-            if lowered != edition:
-                edition, lexicon = lowered, lowered
-                notation = "fisf" if lowered == "fr" else "gcg"
-                rules = rules if rules in ("fisf", "naspa", "wespa") else ("box-fr" if lowered == "fr" else "box-en")
+            settings = settings.with_edition(lowered)
         elif lowered in RULE_SETS:
-            rules = lowered
+            chosen_rules = lowered
         elif token not in players:
             players.append(token[:32])
+    edition, notation, lexicon = settings.edition, settings.notation, settings.lexicon
+    rules = chosen_rules or settings.rules
     setup = {
         "edition": edition,
         "rules": rules,

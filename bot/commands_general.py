@@ -90,10 +90,8 @@ def cmd_settings(ctx: Context) -> None:
         if value not in allowed[key]:
             raise UserError("bad_setting", key=words[0], value=value, keys=f"{key}: {', '.join(allowed[key])}")
         changes: dict[str, object] = {key: value}
-        if key == "edition":  # an edition brings its usual notation and list
-            changes["notation"] = "fisf" if value == "fr" else "gcg"
-            changes["lexicon"] = value
-            changes["rules"] = "box-fr" if value == "fr" else "box-en"
+        if key == "edition":  # an edition brings its usual notation, list and rules
+            changes = vars(settings.with_edition(value))
     elif key == "minutes":
         try:
             minutes = float(value.replace(",", "."))

@@ -26,6 +26,9 @@ from typing import Any, Protocol, TypeVar
 
 import sqlite_utils
 
+from core.notation import default_notation
+from core.rules import box_rules
+
 
 @dataclass(frozen=True)
 class ChannelSettings:
@@ -41,6 +44,18 @@ class ChannelSettings:
 
     def with_changes(self, **changes: Any) -> ChannelSettings:
         return replace(self, **changes)
+
+    def with_edition(self, edition: str) -> ChannelSettings:
+        """Another edition, with its usual notation, bundled list and box rules."""
+        if edition == self.edition:
+            return self
+        return replace(
+            self,
+            edition=edition,
+            notation=default_notation(edition).value,
+            lexicon=edition,
+            rules=box_rules(edition).code,
+        )
 
 
 @dataclass(frozen=True)

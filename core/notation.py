@@ -36,6 +36,11 @@ class Notation(Enum):
         return f"{_LETTERS[col]}{row + 1}"
 
 
+def default_notation(edition_code: str) -> Notation:
+    """The convention a game of this edition uses unless told otherwise: FISF for French, GCG otherwise."""
+    return Notation.FISF if edition_code == "fr" else Notation.GCG
+
+
 def notation_by_name(name: str) -> Notation:
     """``fisf`` or ``gcg``, any case."""
     try:

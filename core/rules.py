@@ -132,6 +132,11 @@ def rule_set_by_code(code: str) -> RuleSet:
         raise KeyError(f"unknown rule set {code!r}; known: {', '.join(RULE_SETS)}") from None
 
 
+def box_rules(edition_code: str) -> RuleSet:
+    """The family rules of the edition's own box notice."""
+    return RULE_SETS["box-fr" if edition_code == "fr" else "box-en"]
+
+
 def rule_set_for_players(rules: RuleSet, players: int) -> RuleSet:
     """The rule set that applies with this many players (FISF classic is for two: more fall back)."""
     current = rules

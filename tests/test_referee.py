@@ -139,3 +139,11 @@ def test_a_channel_picks_a_list_by_name_never_by_path(
     assert "liste club.txt" in reply.text and str(lists) not in reply.text
     (reply,) = referee.handle(msg("Ana", "/check chat vague"))
     assert reply.text.startswith("CHAT valable, VAGUE non valable")
+
+
+@pytest.mark.parametrize("args", ["en naspa Ann Bob", "naspa Ann en Bob"])
+def test_new_game_edition_brings_its_conventions_and_rules_win_in_any_order(referee: Referee, args: str) -> None:
+    (reply,) = referee.handle(msg("Ref", f"/new {args}"))
+    assert "Nouvelle partie (en, règles naspa, notation gcg). Joueurs : Ann, Bob." in reply.text
+    (reply,) = referee.handle(msg("Ann", "/score 8G ZAX"))
+    assert "ZAX (10+1+8)x2 = 38" in reply.text

@@ -5,12 +5,7 @@ from __future__ import annotations
 import argparse
 
 from core.edition import Edition, edition_by_code
-from core.notation import Notation, notation_by_name
-
-
-def default_notation(edition: Edition) -> Notation:
-    """FISF for French, GCG for every other edition."""
-    return Notation.FISF if edition.code == "fr" else Notation.GCG
+from core.notation import Notation, default_notation, notation_by_name
 
 
 def add_edition_options(parser: argparse.ArgumentParser) -> None:
@@ -22,5 +17,5 @@ def add_edition_options(parser: argparse.ArgumentParser) -> None:
 def edition_and_notation(args: argparse.Namespace) -> tuple[Edition, Notation]:
     """The edition and notation chosen by ``add_edition_options``."""
     edition = edition_by_code(args.edition)
-    notation = notation_by_name(args.notation) if args.notation else default_notation(edition)
+    notation = notation_by_name(args.notation) if args.notation else default_notation(edition.code)
     return edition, notation
