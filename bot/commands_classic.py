@@ -10,6 +10,7 @@ from typing import Any
 
 from core.adjudication import adjudicate, normalise_query
 from core.board import Board
+from core.duplicate import DuplicateGame
 from core.edition import edition_by_code
 from core.events import Challenge, End, Event, Exchange, Join, Pass, Penalty, Play, Undo, event_from_dict, event_to_dict
 from core.game import ClassicGame, SheetLine
@@ -206,19 +207,14 @@ def cmd_calc(ctx: Context) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     record = ctx.storage.active_game(ctx.message.channel)
     move_text, _ = split_claimed(ctx.args)
-    if record is not None and record.kind == "classic":
-        _, game = load_classic(ctx)
-        placement, score = game.evaluate(move_text)
-        notation = game.notation
-        edition = game.edition
-    else:
-        board = commands_duplicate.current_board(ctx, record) if record else Board()
-        edition = edition_by_code(record.setup["edition"] if record else ctx.settings.edition)
-        notation = notation_by_name(
-            record.setup.get("notation", ctx.settings.notation) if record else ctx.settings.notation
-        )
-        placement = validate_move(board, parse_move(move_text, notation), notation)
-        score = score_placement(placement, edition)
+    game: ClassicGame | DuplicateGame | None = None
+    if record is not None:
+        game = load_classic(ctx)[1] if record.kind == "classic" else commands_duplicate.game_of(ctx.referee, record)
+    board = game.board if game else Board()  # no game: a move on an empty board
+    edition = game.edition if game else edition_by_code(ctx.settings.edition)
+    notation = game.notation if game else notation_by_name(ctx.settings.notation)
+    placement = validate_move(board, parse_move(move_text, notation), notation, rack_size=edition.rack_size)
+    score = score_placement(placement, edition)
     ctx.reply(ctx.say("calc", move=placement.notation(notation), breakdown=breakdown(score, ctx.lang)))
 
 

@@ -502,12 +502,6 @@ def export(ctx: Context, record: GameRecord) -> None:
     sheet(ctx, record)
 
 
-def current_board(ctx: Context, record: GameRecord | None) -> Board:
-    if record is None or record.kind != "duplicate":
-        return Board()
-    return game_of(ctx.referee, record).board
-
-
 HANDLERS = {
     "duplicate": cmd_duplicate,
     "draw": cmd_draw,

@@ -186,3 +186,14 @@ def test_each_process_clock_keeps_to_its_platform(tmp_path: Path, clock: Clock) 
     clock.t += 120
     assert console.tick() == []  # not the console's round: it cannot post to Telegram
     assert "Top : " in channel_text(telegram.tick())
+
+
+def test_calc_on_the_duplicate_board_and_without_a_game(tmp_path: Path, clock: Clock) -> None:
+    referee = make_referee(tmp_path / "c.sqlite", clock)
+    (reply,) = send(referee, "Ana", "/calcul H4 VAGUE")
+    assert "VAGUE (4x2+1+2+1+1)x2 = 26" in reply.text  # empty board
+    send(referee, "Ref", "/duplicate 1 manuel")
+    send(referee, "Ref", "/tirage ACEHNTZ")
+    send(referee, "Ref", "/cloture")
+    (reply,) = send(referee, "Ana", "/calcul H4 VAGUE")
+    assert "porte un" in reply.text  # the top now covers row H
