@@ -38,6 +38,9 @@ class Reply:
     channel: str | None = None
     edit_key: str | None = None
     deadline: float | None = None  # absolute time a countdown runs to (adapters may show it natively)
+    error: bool = False  # the answer to a refused command (nothing was recorded)
+    document: bytes | None = None  # a file to attach (an export), sent as a file, never as a photo
+    document_name: str = ""
 
     @property
     def private(self) -> bool:

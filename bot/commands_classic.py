@@ -1,27 +1,35 @@
-"""Classic game commands: /new /join /score /calc /challenge /pass /exchange /penalty /undo /end,
-and the views /sheet /board /unseen /export (which also serve duplicate games)."""
+"""Classic game commands: /new /score /challenge /pass /exchange /penalty /undo, and the classic side
+of /join /end and the views (sheet, board, unseen tiles, export, standings)."""
 
 from __future__ import annotations
 
-import functools
-from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
-from core.adjudication import adjudicate, normalise_query
-from core.board import Board
-from core.duplicate import DuplicateGame
 from core.edition import edition_by_code
-from core.events import Challenge, End, Event, Exchange, Join, Pass, Penalty, Play, Undo, event_from_dict, event_to_dict
-from core.game import ClassicGame, SheetLine
+from core.events import (
+    Challenge,
+    End,
+    Event,
+    Exchange,
+    Join,
+    Pass,
+    Penalty,
+    Play,
+    TimePenalty,
+    Undo,
+    Withdrawn,
+    event_from_dict,
+    event_to_dict,
+)
+from core.game import ClassicGame, SheetLine, player_key
 from core.gcg import write_gcg
-from core.notation import notation_by_name, parse_move
-from core.placement import validate_move
-from core.rules import RULE_SETS, rule_set_by_code
-from core.scoring import MoveScore, score_placement
+from core.notation import notation_by_name
+from core.rules import RULE_SETS, most_players, rule_set_by_code
 
-from . import commands_duplicate
-from .referee import Context, Handler, UserError
+from . import seats
+from .formatting import breakdown, split_claimed
+from .numbers import read_int
+from .referee import Context, UserError
 from .render import board_png, board_text, table
 from .storage import GameRecord
 
@@ -45,10 +53,11 @@ def build_from_data(record: GameRecord, events: list[dict[str, Any]]) -> Classic
 
 
 def apply_data(game: ClassicGame, data: dict[str, Any]) -> None:
-    game.push(event_from_dict(data))
+    game.push_stored(event_from_dict(data))
 
 
 def load_classic(ctx: Context) -> tuple[GameRecord, ClassicGame]:
+    """The channel's running classic game."""
     record = ctx.storage.active_game(ctx.message.channel)
     if record is None or record.kind != "classic":
         raise UserError("no_classic_game")
@@ -61,77 +70,78 @@ def record_event(ctx: Context, record: GameRecord, game: ClassicGame, event: Eve
     ctx.referee.classic_games.append(ctx.storage, record, game, event_to_dict(event), ctx.message.user)
 
 
-def or_duplicate(duplicate_view: Callable[[Context, GameRecord], None]) -> Callable[[Handler], Handler]:
-    """A command that serves duplicate games too: the channel's duplicate game goes to ``duplicate_view``."""
-
-    def wrap(classic: Handler) -> Handler:
-        @functools.wraps(classic)
-        def handler(ctx: Context) -> None:
-            record = ctx.storage.active_game(ctx.message.channel)
-            if record is not None and record.kind == "duplicate":
-                duplicate_view(ctx, record)
-            else:
-                classic(ctx)
-
-        return handler
-
-    return wrap
+# --- who acts ----------------------------------------------------------------------------
 
 
-def player_of(ctx: Context, game: ClassicGame) -> str | None:
-    """The game's player named like the sender: the whole display name, else its first word (any case)."""
-    full = ctx.message.name.strip().lower()
-    first = full.split()[0] if full.split() else full
-    for wanted in (full, first):
-        found = next((p for p in game.players if p.lower() == wanted), None)
-        if found is not None:
-            return found
-    return None
-
-
-def find_player(game: ClassicGame, name: str) -> str:
-    wanted = name.strip().lstrip("@").lower()
-    for player in game.players:
-        if player.lower() == wanted:
-            return player
-    return name.strip()  # the engine explains the unknown player
+def acting_seat(ctx: Context, record: GameRecord, game: ClassicGame) -> str | None:
+    """The seat the sender plays (claiming a free seat named like them, which is announced)."""
+    seat, claimed = seats.acting_seat(ctx.storage, record, ctx.message, game.players)
+    if claimed:
+        ctx.notes.append(ctx.say("seat_claimed", player=seat))
+    return seat
 
 
 def require_turn(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
-    """The player to move, if the sender may act for them (that player, the referee, an admin)."""
+    """The player to move, if the sender may act for them (that player's account, the referee, an admin)."""
     if game.ended:
         raise UserError("game_over_hint")
     to_move = game.to_move
     if to_move is None or len(game.players) < 2:
         rules = game.rules
-        raise UserError("err_player_count", count=len(game.players), low=rules.min_players, high=rules.max_players)
-    if player_of(ctx, game) == to_move or ctx.message.user == record.referee or ctx.message.admin:
+        raise UserError(
+            "err_player_count", count=len(game.players), low=rules.min_players, high=most_players(game.base_rules)
+        )
+    seat = acting_seat(ctx, record, game)
+    if seat == to_move or ctx.controls(record):
         return to_move
+    owner = seats.owner_of(ctx.storage, record, to_move)
+    if seat is None and owner is not None and seats.named_like(ctx.message, [to_move]) == to_move:
+        raise UserError("seat_held", player=to_move)
     raise UserError("not_your_turn", to_move=to_move, referee=record.setup.get("referee_name", "?"))
 
 
 # --- formatting --------------------------------------------------------------------------
 
 
-def breakdown(score: MoveScore, lang: str) -> str:
-    lines = [str(word) for word in score.words]
-    if score.bonus:
-        lines.append(f"{'scrabble' if lang == 'fr' else 'bingo'} +{score.bonus}")
-    if len(score.words) > 1 or score.bonus:
-        lines.append(f"= {score.sum_line}")
-    return "\n".join(lines)
+def alert_text(ctx: Context, game: ClassicGame) -> list[str]:
+    return [ctx.say("alert_tiles", letter=a.letter, count=a.count, limit=a.limit) for a in game.alerts]
 
 
-def status_lines(ctx: Context, game: ClassicGame, alerts_before: int = 0) -> list[str]:
+def status_lines(ctx: Context, game: ClassicGame) -> list[str]:
     totals = " · ".join(f"{p} {t}" for p, t in game.totals().items())
     lines = [ctx.say("totals", totals=totals)]
-    for alert in game.alerts[alerts_before:]:
-        lines.append(ctx.say("alert", alert=alert))
+    lines += alert_text(ctx, game)
     if game.scoreless_limit_reached:
         lines.append(ctx.say("limit_reached", streak=game.scoreless_streak()))
     if game.to_move and not game.ended:
         lines.append(ctx.say("to_move", player=game.to_move))
     return lines
+
+
+def rules_text(ctx: Context, game: ClassicGame) -> str:
+    """The rule set in force, saying so when the chosen one does not apply to this many players."""
+    used = game.rules
+    if used.code == game.base_rules.code:
+        return used.code
+    return ctx.say("rules_fallback", used=used.code, chosen=game.base_rules.code, count=len(game.players))
+
+
+def event_text(ctx: Context, event: Event, game: ClassicGame) -> str:
+    """What an event was, for /undo."""
+    if isinstance(event, Play):
+        return ctx.say("undo_play", player=event.player, move=event.move)
+    if isinstance(event, Pass):
+        return ctx.say("undo_pass", player=event.player)
+    if isinstance(event, Exchange):
+        return ctx.say("undo_exchange", player=event.player)
+    if isinstance(event, Challenge):
+        verdict = ctx.say("undo_challenge_won" if event.invalid else "undo_challenge_lost")
+        return ctx.say("undo_challenge", challenger=event.challenger, verdict=verdict)
+    if isinstance(event, (Penalty, TimePenalty)):
+        return ctx.say("undo_penalty", player=event.player, points=event.points)
+    if isinstance(event, Withdrawn):
+        return ctx.say("undo_withdrawn", player=event.player)
+    return ctx.say("undo_other")
 
 
 # --- commands ----------------------------------------------------------------------------
@@ -141,49 +151,74 @@ def cmd_new(ctx: Context) -> None:
     settings = ctx.settings
     chosen_rules: str | None = None
     players: list[str] = []
-    for token in ctx.args.replace(",", " ").split():
+    for token in ctx.tokens:
         lowered = token.lower()
         if lowered in ("fr", "en"):
             settings = settings.with_edition(lowered)
         elif lowered in RULE_SETS:
             chosen_rules = lowered
-        elif token not in players:
-            players.append(token[:32])
+        else:
+            name = seats.clean_name(token)
+            if not name:
+                continue
+            if any(player_key(name) == player_key(p) for p in players):
+                raise UserError("err_duplicate_player", player=name)
+            players.append(name)
     edition, notation, lexicon = settings.edition, settings.notation, settings.lexicon
-    rules = chosen_rules or settings.rules
+    rules = rule_set_by_code(chosen_rules or settings.rules)
+    if len(players) > most_players(rules):
+        raise UserError("err_player_count", count=len(players), low=rules.min_players, high=most_players(rules))
     setup = {
         "edition": edition,
-        "rules": rules,
+        "rules": rules.code,
         "notation": notation,
         "lexicon": lexicon,
         "players": players,
-        "referee_name": ctx.message.name,
+        "referee_name": seats.display_name(ctx.message),
     }
-    game = ClassicGame(edition_by_code(edition), rule_set_by_code(rules), players, notation_by_name(notation))
-    ctx.storage.create_game(ctx.message.channel, "classic", ctx.message.user, setup)
-    values = dict(edition=edition, rules=rules, notation=notation, max=game.rules.max_players)
+    game = ClassicGame(edition_by_code(edition), rules, players, notation_by_name(notation))
+    record = ctx.storage.create_game(
+        ctx.message.channel, "classic", ctx.message.user, setup, abandon_running=ctx.confirmed
+    )
+    own_seat = seats.named_like(ctx.message, players)
+    if own_seat is not None:
+        seats.bind(ctx.storage, record, ctx.message.user, own_seat)
     if len(players) >= 2:
-        ctx.reply(ctx.say("new_game", players=", ".join(players), to_move=players[0], **values))
+        text = ctx.say(
+            "new_game",
+            edition=edition,
+            notation=notation,
+            rules=rules_text(ctx, game),
+            players=", ".join(players),
+            to_move=players[0],
+        )
     else:
-        text = ctx.say("new_game_waiting", **values)
+        text = ctx.say("new_game_waiting", edition=edition, rules=rules.code, max=most_players(rules))
         if players:
             text += "\n" + ctx.say("joined", player=players[0], players=players[0])
-        ctx.reply(text)
+    ctx.reply(text)
 
 
-@or_duplicate(commands_duplicate.join)
-def cmd_join(ctx: Context) -> None:
-    record, game = load_classic(ctx)
-    record_event(ctx, record, game, Join(ctx.message.name[:32]))
-    ctx.reply(ctx.say("joined", player=ctx.message.name, players=", ".join(game.players)))
-
-
-def split_claimed(args: str) -> tuple[str, int | None]:
-    """``H8 VAGUE 26`` -> (``H8 VAGUE``, 26)."""
-    words = args.split()
-    if len(words) >= 3 and words[-1].lstrip("+").isdigit():
-        return " ".join(words[:-1]), int(words[-1].lstrip("+"))
-    return args, None
+def join(ctx: Context, record: GameRecord) -> None:
+    """/join for a classic game: take a free seat named like you (or NAME), or add your seat."""
+    game = ctx.referee.classic_games.load(ctx.storage, record)
+    mine = seats.seat_of(ctx.storage, record, ctx.message.user, game.players)
+    if mine is not None:
+        raise UserError("already_seated", player=mine)
+    wanted = seats.clean_name(" ".join(ctx.tokens)) or seats.display_name(ctx.message)
+    existing = game.find_player(wanted)
+    if existing is not None:
+        if seats.owner_of(ctx.storage, record, existing) is not None:
+            raise UserError("seat_taken", player=existing)
+        seats.bind(ctx.storage, record, ctx.message.user, existing)
+        ctx.reply(ctx.say("seat_claimed", player=existing))
+        return
+    record_event(ctx, record, game, Join(wanted))
+    seats.bind(ctx.storage, record, ctx.message.user, wanted)
+    text = ctx.say("joined", player=wanted, players=", ".join(game.players))
+    if len(game.players) >= 2:
+        text += "\n" + ctx.say("rules_now", rules=rules_text(ctx, game), to_move=game.to_move or "")
+    ctx.reply(text)
 
 
 def cmd_score(ctx: Context) -> None:
@@ -192,44 +227,53 @@ def cmd_score(ctx: Context) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     player = require_turn(ctx, record, game)
     move_text, claimed = split_claimed(ctx.args)
-    alerts_before = len(game.alerts)
+    alerts_before = set(game.alerts)
+    lines_before = len(game.lines)
     record_event(ctx, record, game, Play(player, game.canonical_move(move_text), claimed))
-    line = game.lines[-1]
-    assert line.score is not None
+    line = game.lines[lines_before]  # the play; lines after it are turns lost by the next players
+    assert line.kind == "play" and line.score is not None
     lines = [ctx.say("scored", player=player, move=line.text, breakdown=breakdown(line.score, ctx.lang))]
     if claimed is not None and claimed != line.points:
         lines.append(ctx.say("claimed_differs", claimed=claimed, counted=line.points))
-    ctx.reply("\n".join(lines + status_lines(ctx, game, alerts_before)))
+    for skipped in game.lines[lines_before + 1 :]:
+        if skipped.kind == "lost_turn":
+            lines.append(ctx.say("turn_skipped", player=skipped.player))
+    new_alerts = [a for a in game.alerts if a not in alerts_before]
+    if new_alerts:
+        lines.append(ctx.say("alert_new"))
+    ctx.reply("\n".join(lines + status_lines(ctx, game)))
 
 
-def cmd_calc(ctx: Context) -> None:
-    if not ctx.args:
-        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-    record = ctx.storage.active_game(ctx.message.channel)
-    move_text, _ = split_claimed(ctx.args)
-    game: ClassicGame | DuplicateGame | None = None
-    if record is not None:
-        game = load_classic(ctx)[1] if record.kind == "classic" else commands_duplicate.game_of(ctx.referee, record)
-    board = game.board if game else Board()  # no game: a move on an empty board
-    edition = game.edition if game else edition_by_code(ctx.settings.edition)
-    notation = game.notation if game else notation_by_name(ctx.settings.notation)
-    placement = validate_move(board, parse_move(move_text, notation), notation, rack_size=edition.rack_size)
-    score = score_placement(placement, edition)
-    ctx.reply(ctx.say("calc", move=placement.notation(notation), breakdown=breakdown(score, ctx.lang)))
+def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
+    """Who challenges: the sender's seat; the referee names anyone with @NAME (default: the player to move)."""
+    named = [t for t in ctx.args.split() if t.startswith("@") and len(t) > 1]
+    controls = ctx.controls(record)
+    if named:
+        if not controls:
+            raise UserError("challenge_named_by_referee")
+        found = game.find_player(named[0])
+        if found is None:
+            raise UserError("err_unknown_player", player=named[0].lstrip("@"), players=", ".join(game.players))
+        return found
+    seat = acting_seat(ctx, record, game)
+    if seat is not None:
+        return seat
+    if controls:
+        return game.to_move or game.players[0]
+    raise UserError("not_a_player", players=", ".join(game.players))
 
 
 def cmd_challenge(ctx: Context) -> None:
+    from core.adjudication import adjudicate, normalise_query
+
     record, game = load_classic(ctx)
+    if game.ended:
+        raise UserError("game_over_hint")
     line = game.last_play_line()
     if line is None or line.placement is None:
-        last = game.lines[-1].text if game.lines else "-"
-        raise UserError("err_nothing_to_challenge", last=last)
-    challenger = player_of(ctx, game)
-    if challenger is None:
-        if not (ctx.message.user == record.referee or ctx.message.admin):
-            raise UserError("err_unknown_player", player=ctx.message.name, players=", ".join(game.players))
-        challenger = game.to_move or game.players[0]
-    named = [normalise_query(w) for w in ctx.args.replace(",", " ").split()]
+        raise UserError("err_nothing_to_challenge")
+    challenger = challenger_of(ctx, record, game)
+    named = [normalise_query(w) for w in ctx.args.replace(",", " ").split() if not w.startswith("@")]
     verdicts = adjudicate(line.placement, ctx.word_list(record.setup.get("lexicon")))
     if named:
         formed = {v.word for v in verdicts}
@@ -248,7 +292,7 @@ def cmd_challenge(ctx: Context) -> None:
         out = [ctx.say("challenge_valid", verdicts=text, player=line.player)]
         for added in game.lines[lines_before:]:
             if added.kind == "lost_turn":
-                out.append(ctx.say("challenge_consequence_turn", challenger=added.player))
+                out.append(ctx.say("challenge_consequence_turn_now", challenger=added.player))
             elif added.kind == "challenge_penalty":
                 out.append(ctx.say("challenge_consequence_penalty", challenger=added.player, points=-added.points))
             elif added.kind == "challenge_bonus":
@@ -270,46 +314,54 @@ def cmd_pass(ctx: Context) -> None:
 def cmd_exchange(ctx: Context) -> None:
     record, game = load_classic(ctx)
     player = require_turn(ctx, record, game)
-    tiles = ctx.args.replace(" ", "").upper()
+    tiles = "".join(ctx.args.split()).upper()
     record_event(ctx, record, game, Exchange(player, tiles))
-    shown = tiles if tiles else "?"
-    ctx.reply("\n".join([ctx.say("exchanged", player=player, tiles=shown)] + status_lines(ctx, game)))
+    if not tiles:
+        said = ctx.say("exchanged_unknown", player=player)
+    elif tiles.isdigit():
+        said = ctx.say("exchanged_count", player=player, count=int(tiles))
+    else:
+        said = ctx.say("exchanged", player=player, tiles=tiles)
+    ctx.reply("\n".join([said] + status_lines(ctx, game)))
 
 
 def cmd_penalty(ctx: Context) -> None:
     record, game = load_classic(ctx)
-    ctx.require_control(record)
     words = ctx.args.split()
     if len(words) < 2:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-    try:
-        points = abs(int(words[-1]))
-    except ValueError:
-        raise UserError("bad_number", text=words[-1]) from None
-    player = find_player(game, " ".join(words[:-1]))
+    points = read_int(words[-1])
+    if points is None:
+        raise UserError("bad_number", text=words[-1][:20])
+    name = " ".join(words[:-1])
+    player = game.find_player(name)
+    if player is None:
+        raise UserError("err_unknown_player", player=seats.clean_name(name), players=", ".join(game.players))
     record_event(ctx, record, game, Penalty(player, points))
     ctx.reply("\n".join([ctx.say("penalty", player=player, points=points)] + status_lines(ctx, game)))
 
 
 def cmd_undo(ctx: Context) -> None:
     record, game = load_classic(ctx)
-    ctx.require_control(record)
-    last = ""
-    if game.lines:
-        line = game.lines[-1]
-        last = f"{line.number}. {line.player} {line_text(line, ctx.lang)} {line.points:+d}"
+    last = game.last_undoable()
+    if last is None:
+        raise UserError("err_nothing_to_undo")
+    what = event_text(ctx, last, game)
     record_event(ctx, record, game, Undo())
-    ctx.reply("\n".join([ctx.say("undone", line=last)] + status_lines(ctx, game)))
+    ctx.reply("\n".join([ctx.say("undone", what=what)] + status_lines(ctx, game)))
 
 
-def parse_racks(args: str, game: ClassicGame) -> tuple[tuple[str, str], ...]:
+def parse_racks(ctx: Context, game: ClassicGame) -> tuple[tuple[str, str], ...]:
     """``Ben=EAU Ana=`` or, in a two-player game, just the letters of the one who did not go out."""
     racks: dict[str, str] = {}
     loose: list[str] = []
-    for token in args.replace(",", " ").split():
+    for token in ctx.tokens:
         if "=" in token or ":" in token:
             name, _, rack = token.replace(":", "=").partition("=")
-            racks[find_player(game, name)] = rack.upper()
+            player = game.find_player(name)
+            if player is None:
+                raise UserError("err_unknown_player", player=seats.clean_name(name), players=", ".join(game.players))
+            racks[player] = rack.upper()
         else:
             loose.append(token.upper())
     if loose:
@@ -318,76 +370,80 @@ def parse_racks(args: str, game: ClassicGame) -> tuple[tuple[str, str], ...]:
         )
         others = [p for p in game.players if p != last_player and p not in racks]
         if len(others) != 1 or len(loose) != 1:
-            raise UserError("usage", usage="/end PLAYER=LETTERS PLAYER=LETTERS (? = joker)")
+            raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
         racks[others[0]] = loose[0]
     return tuple(racks.items())
 
 
-@or_duplicate(commands_duplicate.end)
-def cmd_end(ctx: Context) -> None:
-    record, game = load_classic(ctx)
-    ctx.require_control(record)
-    record_event(ctx, record, game, End(parse_racks(ctx.args, game)))
+def end(ctx: Context, record: GameRecord) -> None:
+    """/end for a classic game."""
+    game = ctx.referee.classic_games.load(ctx.storage, record)
+    event = End(parse_racks(ctx, game))
+    game.check(event)
+    in_bag = game.bag_count()
+    if in_bag > 0 and not ctx.confirmed and not game.scoreless_limit_reached:
+        raise UserError("end_bag_not_empty", count=in_bag)
+    record_event(ctx, record, game, event)
     ctx.storage.set_game_status(record.id, "ended")
-    standings = "\n".join(
+    ctx.reply(ctx.say("ended", standings=standings_text(ctx, game)))
+
+
+# --- views ---------------------------------------------------------------------------------
+
+
+def standings_text(ctx: Context, game: ClassicGame) -> str:
+    return "\n".join(
         ctx.say(
             "standing_line", place=s.place, player=s.player, final=s.final, before=s.before, adjustment=s.adjustment
         )
         for s in game.standings()
     )
-    ctx.reply(ctx.say("ended", standings=standings))
 
 
-_LINE_TEXT = {
-    "pass": ("passe", "pass"),
-    "exchange": ("change", "exchange"),
-    "lost_turn": ("tour perdu (contestation)", "turn lost (challenge)"),
-    "challenge_penalty": ("contestation perdue", "challenge lost"),
-    "challenge_bonus": ("bonus de contestation", "challenge bonus"),
-    "penalty": ("pénalité", "penalty"),
-    "time_penalty": ("dépassement de temps", "time penalty"),
+_LINE_KEYS = {
+    "pass": "line_pass",
+    "lost_turn": "line_lost_turn",
+    "challenge_penalty": "line_challenge_penalty",
+    "challenge_bonus": "line_challenge_bonus",
+    "penalty": "line_penalty",
+    "time_penalty": "line_time_penalty",
 }
 
 
 def line_text(line: SheetLine, lang: str) -> str:
     """A sheet line's move column in the channel's language."""
-    french = lang == "fr"
+    from .messages import say
+
     if line.kind == "play":
         return line.text
     if line.kind == "exchange":
-        return line.text.replace("exchange", "change" if french else "exchange")
+        tiles = line.text.removeprefix("exchange").strip()
+        return say(lang, "line_exchange", tiles=tiles).strip()
     if line.kind == "end":
-        if line.text == "went out":
-            return "a fini" if french else "went out"
-        return "lettres restantes" if french else "rack left"
-    fr, en = _LINE_TEXT.get(line.kind, (line.text, line.text))
-    return fr if french else en
+        return say(lang, "line_went_out" if line.text == "went out" else "line_rack_left")
+    key = _LINE_KEYS.get(line.kind)
+    return say(lang, key) if key else line.text
 
 
 def line_notes(line: SheetLine, lang: str) -> str:
-    french = lang == "fr"
+    from .messages import say
+
     notes = []
     if line.claimed is not None:
-        notes.append(f"{'annoncé' if french else 'claimed'} {line.claimed}")
+        notes.append(say(lang, "note_claimed", claimed=line.claimed))
     if line.removed_reason == "challenge":
-        words = ", ".join(line.invalid)
-        notes.append(f"contesté : {words} non valable" if french else f"challenged: {words} invalid")
+        notes.append(say(lang, "note_challenged", words=", ".join(line.invalid), count=len(line.invalid)))
     elif line.removed_reason == "withdrawn":
-        notes.append("retiré" if french else "withdrawn")
+        notes.append(say(lang, "note_withdrawn"))
+    elif line.challenged_by is not None:
+        notes.append(say(lang, "note_challenge_stood", challenger=line.challenged_by))
     return "; ".join(notes)
 
 
 def sheet_text(ctx: Context, game: ClassicGame) -> str:
     if not game.lines:
         return ctx.say("sheet_empty")
-    header = [
-        "#",
-        "joueur" if ctx.lang == "fr" else "player",
-        "coup" if ctx.lang == "fr" else "move",
-        "pts",
-        "total",
-        "",
-    ]
+    header = ["#", ctx.say("col_player"), ctx.say("col_move"), "pts", "total", ""]
     rows = [
         [
             sheet_line.number,
@@ -402,66 +458,35 @@ def sheet_text(ctx: Context, game: ClassicGame) -> str:
     return "\n".join([table(rows, header)] + status_lines(ctx, game))
 
 
-def last_squares(line: SheetLine | None) -> list[tuple[int, int]]:
+def last_squares(game: ClassicGame) -> list[tuple[int, int]]:
+    line = next((sheet_line for sheet_line in reversed(game.lines) if sheet_line.kind == "play"), None)
     if line is None or line.placement is None or line.removed:
         return []
     return [(c.row, c.col) for c in line.placement.new_tiles]
 
 
-@or_duplicate(commands_duplicate.sheet)
-def cmd_sheet(ctx: Context) -> None:
-    _, game = load_classic(ctx)
-    ctx.reply(sheet_text(ctx, game))
+def sheet(ctx: Context, game: ClassicGame) -> str:
+    return sheet_text(ctx, game)
 
 
-@or_duplicate(commands_duplicate.board)
-def cmd_board(ctx: Context) -> None:
-    _, game = load_classic(ctx)
-    last = last_squares(next((sheet_line for sheet_line in reversed(game.lines) if sheet_line.kind == "play"), None))
-    send_board(ctx, game.board, game.edition.code, game.notation.value, last)
+def board(ctx: Context, game: ClassicGame) -> tuple[str, bytes | None]:
+    notation = game.notation
+    text = "```\n" + board_text(game.board, notation, last_squares(game)) + "\n```"
+    image = board_png(game.board, game.edition, notation, last_squares(game), ctx.lang) if ctx.referee.images else None
+    return text, image
 
 
-def send_board(ctx: Context, board: Board, edition: str, notation: str, last: list[tuple[int, int]]) -> None:
-    text = "```\n" + board_text(board, notation_by_name(notation), last) + "\n```"
-    image = (
-        board_png(board, edition_by_code(edition), notation_by_name(notation), last, ctx.lang)
-        if ctx.referee.images
-        else None
-    )
-    ctx.reply(text, image=image)
-
-
-@or_duplicate(commands_duplicate.unseen)
-def cmd_unseen(ctx: Context) -> None:
-    _, game = load_classic(ctx)
-    unseen = game.unseen()
-    ctx.reply(ctx.say("unseen", count=sum(unseen.values()), letters=tiles_text(unseen), bag=game.bag_count()))
-
-
-def tiles_text(tiles: Counter[str]) -> str:
-    """``?x2 Ax6 B ...``: each tile with its count."""
-    return " ".join(f"{tile}{'x' + str(n) if n > 1 else ''}" for tile, n in sorted(tiles.items()))
-
-
-@or_duplicate(commands_duplicate.export)
-def cmd_export(ctx: Context) -> None:
-    _, game = load_classic(ctx)
-    ctx.reply("```\n" + write_gcg(game) + "```")
+def export(ctx: Context, game: ClassicGame) -> tuple[str, bytes, str]:
+    gcg = write_gcg(game)
+    return "```\n" + gcg + "```", gcg.encode("utf-8"), "game.gcg"
 
 
 HANDLERS = {
     "new": cmd_new,
-    "join": cmd_join,
     "score": cmd_score,
-    "calc": cmd_calc,
     "challenge": cmd_challenge,
     "pass": cmd_pass,
     "exchange": cmd_exchange,
     "penalty": cmd_penalty,
     "undo": cmd_undo,
-    "end": cmd_end,
-    "sheet": cmd_sheet,
-    "board": cmd_board,
-    "unseen": cmd_unseen,
-    "export": cmd_export,
 }

@@ -1,16 +1,19 @@
-"""Duplicate commands over chat: /duplicate /draw /play /close /standings, the clock, and the
-duplicate side of /join /end /sheet /board /unseen /export.
+"""Duplicate commands over chat: /duplicate /draw /play /close, the clock, and the duplicate side of
+/join /end and the views (record, board, unseen tiles, export, standings).
 
 Submissions are private: a /play sent in the open is refused unrecorded, and
 nothing a player submitted appears in the channel before the round closes.
-Deadlines are absolute times in storage; the clock (``clock_tick``) warns 30 s
-before, closes rounds when time is up (also after a restart) and draws the next.
+Deadlines are absolute times kept in the game's events; storage keeps a copy of
+the open round's deadline for the clock (``sync_deadline``), rewritten from the
+game after every change, so the clock (``clock_tick``) warns 30 s before, closes
+rounds when time is up (also after a restart) and draws the next.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import random
-import time
 from collections import Counter
 from concurrent.futures import Future
 from typing import Any
@@ -37,24 +40,30 @@ from core.errors import (
     NotationError,
     WordNotInLexiconError,
 )
+from core.game import player_key
 from core.lexicon import Lexicon
 from core.movegen import TopResult
 from core.notation import Notation, notation_by_name
 
+from . import seats
 from .chat import Reply
+from .formatting import breakdown, split_claimed, tiles_text
 from .messages import explain, say
+from .numbers import read_decimal
 from .referee import Context, Referee, UserError
-from .render import table
+from .render import board_png, board_text, table
 from .storage import GameRecord, Storage
+from .timefmt import clock_time
 
 WARNING_SECONDS = 30
-
+TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
+TIE_RULE_KEYS = {"fewest jokers": "tie_rule_jokers", "order": "tie_rule_order", "arbiter": "tie_rule_arbiter"}
 
 # --- loading and saving ------------------------------------------------------------------
 
 
 def load_game(storage: Storage, record: GameRecord) -> DuplicateGame:
-    """The game rebuilt from all its stored events."""
+    """The game rebuilt from all its stored events (no cache)."""
     return build_from_data(record, [e.data for e in storage.events(record.id)])
 
 
@@ -72,9 +81,17 @@ def game_of(referee: Referee, record: GameRecord) -> DuplicateGame:
 
 
 def save(referee: Referee, record: GameRecord, game: DuplicateGame, events: list[DuplicateEvent], author: str) -> None:
-    """Store events the game has already applied."""
+    """Store events the game has already applied, and the open round's deadline for the clock."""
     for event in events:
         referee.duplicate_games.append(referee.storage, record, game, event_to_dict(event), author)
+    sync_deadline(referee.storage, record, game)
+
+
+def sync_deadline(storage: Storage, record: GameRecord, game: DuplicateGame) -> None:
+    """Storage's copy of the open round's deadline, as the game says (none when paused or closed)."""
+    round_ = game.current
+    deadline = game.deadline(round_) if round_ is not None and not game.finished else None
+    storage.set_deadline(record.id, round_.number if round_ is not None else 0, deadline)
 
 
 def active_duplicate(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
@@ -96,7 +113,7 @@ def _top_key(record: GameRecord, game: DuplicateGame) -> tuple[int, int, str]:
 def _finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any:
     lexicon = referee.word_list(record.setup["lexicon"])
     assert isinstance(lexicon, Lexicon)
-    return movegen_top_finder(lexicon, game.edition, game.settings, count=1)  # the fast path: best play only
+    return movegen_top_finder(lexicon, game.edition, game.settings, count=TOP_PLAYS)
 
 
 def start_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> None:
@@ -129,26 +146,25 @@ def top_finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any
 # --- formatting ----------------------------------------------------------------------------
 
 
-def _clock_text(deadline: float) -> str:
-    return time.strftime("%H:%M:%S UTC", time.gmtime(deadline))
-
-
 def _minutes_text(minutes: float) -> str:
     return f"{minutes:g}"
 
 
-def draw_reply(lang: str, record: GameRecord, game: DuplicateGame, channel: str) -> Reply:
+def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, channel: str) -> Reply:
     round_ = game.current
     assert round_ is not None and round_.draw is not None
-    deadline = game.deadline(round_) or 0.0
-    text = say(
-        lang,
-        "dup_draw",
-        n=round_.number,
-        draw=str(round_.draw),
-        minutes=_minutes_text(game.settings.minutes),
-        clock=_clock_text(deadline),
-    )
+    deadline = game.deadline(round_)
+    if deadline is None:
+        text = say(lang, "dup_draw_paused", n=round_.number, draw=str(round_.draw))
+    else:
+        text = say(
+            lang,
+            "dup_draw",
+            n=round_.number,
+            draw=str(round_.draw),
+            minutes=_minutes_text(max(0.0, (deadline - (round_.opened_at or deadline)) / 60)),
+            clock=clock_time(deadline, zone),
+        )
     if round_.rejected:
         text = say(lang, "dup_rejected_draws", draws=" ".join(str(d) for d in round_.rejected)) + "\n" + text
     if round_.shortfall:
@@ -175,9 +191,14 @@ def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
     return ""
 
 
-def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
-    from .commands_classic import breakdown
+def _fisf_to_game(game: DuplicateGame, move: str) -> str:
+    """A play stored in FISF notation, written in the game's notation."""
+    from core.notation import format_move, parse_move
 
+    return format_move(parse_move(move, Notation.FISF), game.notation)
+
+
+def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     draw = str(round_.draw) if round_.draw else ""
     if round_.top is None or round_.top_score is None:
         lines = [say(lang, "dup_no_top", n=round_.number, draw=draw)]
@@ -194,8 +215,14 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
             )
         ]
         if round_.tied:
-            shown = ", ".join(round_.tied[:3]) + (f" (+{len(round_.tied) - 3})" if len(round_.tied) > 3 else "")
-            lines.append(say(lang, "dup_tie", tied=shown, rule=round_.tie_rule))
+            placed = round_.top.notation(game.notation)
+            choices = [placed, *(_fisf_to_game(game, m) for m in round_.tied)]
+            listed = " · ".join(f"{n}) {m}" for n, m in enumerate(choices, 1))
+            rule = say(lang, TIE_RULE_KEYS.get(round_.tie_rule, "tie_rule_order"))
+            lines.append(say(lang, "dup_tie", tied=listed, rule=rule))
+        if round_.runners_up:
+            others = " · ".join(f"{_fisf_to_game(game, m)} {p}" for m, p in round_.runners_up)
+            lines.append(say(lang, "dup_runners_up", plays=others))
     solo = game.solo(round_)
     for player in game.players:
         result = round_.results.get(player)
@@ -208,17 +235,19 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
             extra += say(lang, "dup_top_found")
         if solo == player:
             extra += say(lang, "dup_solo", bonus=game.settings.solo_bonus)
-        if result is not None and not result.valid:
+        if result is not None and not result.valid and player not in round_.recorded:
             extra += " — " + reason_text(lang, result, game.notation)
         if result is not None and result.claimed_differs:
             extra += say(lang, "dup_claim", claimed=result.claimed)
-        move = result.move if result is not None else "-"
+        if player in round_.corrections:
+            extra += say(lang, "dup_corrected", reason=round_.corrections[player] or "-")
+        move = result.move if result is not None and player not in round_.recorded else "-"
         lines.append(say(lang, "dup_player_line", player=player, move=move, score=score, extra=extra))
     return "\n".join(lines)
 
 
 def standings_text(lang: str, game: DuplicateGame) -> str:
-    header = ["#", "joueur" if lang == "fr" else "player", "total", "écart" if lang == "fr" else "gap", "%"]
+    header = ["#", say(lang, "col_player"), "total", say(lang, "col_gap"), "%"]
     rows = [[s.place, s.player, s.total, s.gap, f"{s.percent:.1f}"] for s in game.standings()]
     return say(
         lang,
@@ -227,6 +256,67 @@ def standings_text(lang: str, game: DuplicateGame) -> str:
         tops=game.tops_total,
         table="```\n" + table(rows, header) + "\n```",
     )
+
+
+def record_table(lang: str, game: DuplicateGame) -> str:
+    """The game record in the channel's language: one line per move (rejected draws on their own),
+    every player's score (``*`` for a solo, ``c`` for a referee's correction)."""
+    header = [
+        say(lang, "col_number"),
+        say(lang, "col_draw"),
+        say(lang, "col_ref"),
+        "top",
+        "pts",
+        say(lang, "col_cumulative"),
+        *game.players,
+    ]
+    rows: list[list[object]] = []
+    notes: list[str] = []
+    for line in game.record():
+        rows += [["", rejected, "", "", "", "", *[""] * len(game.players)] for rejected in line.rejected]
+        corrected = dict(line.corrections)
+        marks = [
+            f"{score}{'*' if line.solo == player else ''}{'c' if player in corrected else ''}"
+            for player, score in line.scores
+        ]
+        rows.append([line.number, line.draw, line.ref or "-", line.word or "-", line.score, line.cumulative, *marks])
+        notes += [
+            say(lang, "dup_correction_note", n=line.number, player=p, reason=r or "-") for p, r in line.corrections
+        ]
+    return "\n".join([table(rows, header), *notes])
+
+
+def results_csv(game: DuplicateGame) -> bytes:
+    """Every player's place, total, gap and percentage, then the score of each move (UTF-8 CSV)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    numbers = [r.number for r in game.closed_rounds]
+    writer.writerow(["place", "player", "total", "gap", "percent", "solos", *[f"move {n}" for n in numbers]])
+    writer.writerow(["", "top", game.tops_total, 0, "100.0", "", *[r.top_points for r in game.closed_rounds]])
+    for standing in game.standings():
+        scores = [r.score_of(standing.player) for r in game.closed_rounds]
+        writer.writerow(
+            [
+                standing.place,
+                standing.player,
+                standing.total,
+                standing.gap,
+                f"{standing.percent:.1f}",
+                standing.solos,
+                *scores,
+            ]
+        )
+    return out.getvalue().encode("utf-8")
+
+
+def count_reply(lang: str, record: GameRecord, game: DuplicateGame) -> Reply | None:
+    """ "N of M have played" for the open round (counts only, never moves), editing itself as it grows."""
+    round_ = game.current
+    if round_ is None or round_.draw is None:
+        return None
+    played = len({s.player for s in round_.submissions})
+    text = say(lang, "dup_count", n=round_.number, played=played, players=len(game.players))
+    return Reply(text, channel=record.channel, edit_key=f"dup-count-{record.id}-{round_.number}")
 
 
 # --- flow ------------------------------------------------------------------------------------
@@ -240,19 +330,27 @@ def open_next_round(
         return [Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
     try:
         events = game.draw(random.Random(), at=now)
-    except NoDrawPossibleError as error:
-        return finish(storage, record, game, lang, explain(error, lang))
+    except NoDrawPossibleError:
+        return finish(storage, record, game, lang, say(lang, "dup_end_no_draw"))
     save(referee, record, game, events, "clock")
-    round_ = game.current
-    assert round_ is not None
-    storage.set_deadline(record.id, round_.number, game.deadline(round_))
     start_top(referee, record, game)
-    return [draw_reply(lang, record, game, record.channel)]
+    zone = storage.channel(record.channel).zone
+    return [draw_reply(lang, zone, record, game, record.channel)]
+
+
+def end_reason_text(lang: str, game: DuplicateGame) -> str:
+    if not game.finished:
+        return ""
+    round_ = game.last_closed
+    if round_ is not None and round_.top is None:
+        return say(lang, "dup_end_no_play", letters=round_.reliquat)
+    left = game.bag.unseen(game.reliquat)
+    return say(lang, "dup_end_no_draw_left", letters=left) if left else say(lang, "dup_end_no_tile")
 
 
 def finish(storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, reason: str) -> list[Reply]:
     storage.set_game_status(record.id, "ended")
-    text = say(lang, "dup_over", reason=reason or game.end_reason) + "\n" + standings_text(lang, game)
+    text = say(lang, "dup_over", reason=reason) + "\n" + standings_text(lang, game)
     return [Reply(text, channel=record.channel)]
 
 
@@ -260,14 +358,11 @@ def close_round(
     referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float, author: str
 ) -> list[Reply]:
     """Close the open round: results, standings, then the next draw or the end."""
-    round_ = game.current
-    assert round_ is not None
     lexicon = referee.word_list(record.setup["lexicon"])
     event = game.close_round(top_finder(referee, record, game), lexicon)
     save(referee, record, game, [event], author)
-    storage.set_deadline(record.id, round_.number, None)
-    referee.warned.discard((record.id, round_.number))
     closed = game.closed_rounds[-1]
+    referee.warned.discard((record.id, closed.number))
     replies = [
         Reply(  # the draw's message stops counting down
             say(lang, "dup_round_closed", n=closed.number, draw=str(closed.draw) if closed.draw else ""),
@@ -276,43 +371,55 @@ def close_round(
         ),
         Reply(round_text(lang, game, closed) + "\n\n" + standings_text(lang, game), channel=record.channel),
     ]
+    if closed.tied:
+        replies.append(Reply(say(lang, "dup_tie_hint", count=len(closed.tied) + 1), channel=record.channel))
     if game.finished:
-        return replies + finish(storage, record, game, lang, game.end_reason)
+        return replies + finish(storage, record, game, lang, end_reason_text(lang, game))
     return replies + open_next_round(referee, storage, record, game, lang, now)
 
 
-def _warning_lead(referee: Referee, game_id: int) -> float:
+def _warning_lead(game: DuplicateGame) -> float:
     """Seconds before the deadline to warn: 30, or half the time on clocks shorter than a minute."""
-    game = game_of(referee, referee.storage.game(game_id))
     return min(WARNING_SECONDS, float(game.settings.minutes) * 30)
 
 
 def clock_tick(referee: Referee, now: float) -> list[Reply]:
-    """Warnings and closings due at ``now``, for every open round in storage."""
+    """Warnings and closings due at ``now``, for every open round in storage.
+
+    Storage's deadline is only a pointer: each round is re-read in a transaction, and closed only if it
+    is still open and its own deadline has passed; otherwise storage's copy is brought back in line.
+    """
     replies: list[Reply] = []
     storage = referee.storage
     for deadline in storage.deadlines():
         if not deadline.channel.startswith(referee.clock_scope):
             continue
-        lang = storage.channel(deadline.channel).language
-        key = (deadline.game, deadline.round)
-        if now >= deadline.at:
-            with storage.transaction():
-                record = storage.game(deadline.game)
-                game = game_of(referee, record)
-                current = game.current
-                if record.status != "active" or current is None or current.number != deadline.round:
-                    storage.set_deadline(deadline.game, deadline.round, None)
-                    continue
+        if now < deadline.at and deadline.at - now > WARNING_SECONDS:
+            continue
+        with storage.transaction():
+            record = storage.game(deadline.game)
+            settings = storage.channel(deadline.channel)
+            lang = settings.language
+            game = game_of(referee, record)
+            current = game.current
+            due = game.deadline(current) if current is not None else None
+            if record.status != "active" or current is None or due is None or current.number != deadline.round:
+                if record.status != "active":
+                    storage.set_deadline(record.id, 0, None)
+                else:
+                    sync_deadline(storage, record, game)
+                continue
+            if now >= due:
                 replies += close_round(referee, storage, record, game, lang, now, "clock")
-        elif key not in referee.warned and deadline.at - now <= WARNING_SECONDS:
-            with storage.transaction():  # reads the game like a command does, never half-way through one
-                lead = _warning_lead(referee, deadline.game)
-            if deadline.at - now > lead:
+                continue
+            if due != deadline.at:
+                sync_deadline(storage, record, game)
+            key = (record.id, current.number)
+            if key in referee.warned or due - now > _warning_lead(game):
                 continue
             referee.warned.add(key)
-            seconds = max(1, round(deadline.at - now))
-            replies.append(Reply(say(lang, "dup_warning", n=deadline.round, seconds=seconds), channel=deadline.channel))
+            seconds = max(1, round(due - now))
+            replies.append(Reply(say(lang, "dup_warning", n=current.number, seconds=seconds), channel=record.channel))
     return replies
 
 
@@ -323,15 +430,15 @@ def cmd_duplicate(ctx: Context) -> None:
     settings = ctx.settings
     minutes: float = settings.minutes
     manual = False
-    for token in ctx.args.replace(",", ".").split():
+    for token in ctx.tokens:
         lowered = token.lower()
         if lowered in ("manual", "manuel", "manuelle"):
             manual = True
-        else:
-            try:
-                minutes = float(lowered)
-            except ValueError:
-                raise UserError("usage", usage=ctx.spec.usage(ctx.lang)) from None
+            continue
+        value = read_decimal(lowered)
+        if value is None:
+            raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+        minutes = value
     dup_settings = DuplicateSettings(minutes=minutes, notation=notation_by_name(settings.notation))
     game = DuplicateGame(edition_by_code(settings.edition), (), dup_settings, settings.lexicon)
     setup = {
@@ -339,10 +446,12 @@ def cmd_duplicate(ctx: Context) -> None:
         "lexicon": settings.lexicon,
         "notation": settings.notation,
         "manual": manual,
-        "referee_name": ctx.message.name,
+        "referee_name": seats.display_name(ctx.message),
     }
     ctx.word_list(settings.lexicon)  # fail now, not at the first closing, if the list is unusable
-    record = ctx.storage.create_game(ctx.message.channel, "duplicate", ctx.message.user, setup)
+    record = ctx.storage.create_game(
+        ctx.message.channel, "duplicate", ctx.message.user, setup, abandon_running=ctx.confirmed
+    )
     save(ctx.referee, record, game, list(game.events), ctx.message.user)
     mode = ctx.say("dup_mode_manual" if manual else "dup_mode_auto")
     ctx.reply(ctx.say("dup_started", edition=settings.edition, minutes=_minutes_text(minutes), mode=mode))
@@ -351,7 +460,6 @@ def cmd_duplicate(ctx: Context) -> None:
 
 def cmd_draw(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
-    ctx.require_control(record)
     text = ctx.args.strip()
     if not text:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
@@ -360,16 +468,14 @@ def cmd_draw(ctx: Context) -> None:
         rejected = str(round_.draw) if round_ is not None and round_.draw is not None else ""
         event = game.reject_draw()
         save(ctx.referee, record, game, [event], ctx.message.user)
-        ctx.storage.set_deadline(record.id, game.move_number, None)
         ctx.reply(ctx.say("dup_draw_rejected", draw=rejected))
+        if not record.setup.get("manual"):
+            ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
         return
     event = game.draw_manual(text.upper(), at=ctx.referee.now())
     save(ctx.referee, record, game, [event], ctx.message.user)
-    round_ = game.current
-    assert round_ is not None
-    ctx.storage.set_deadline(record.id, round_.number, game.deadline(round_))
     start_top(ctx.referee, record, game)
-    ctx.replies.append(draw_reply(ctx.lang, record, game, ctx.message.channel))
+    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
 
 
 def _game_for_player(ctx: Context) -> GameRecord:
@@ -382,22 +488,54 @@ def _game_for_player(ctx: Context) -> GameRecord:
     return mine[0]
 
 
-def _ensure_player(ctx: Context, record: GameRecord, game: DuplicateGame) -> str:
-    name = ctx.message.name.strip()[:32] or ctx.message.user
-    if name not in game.players:
-        save(ctx.referee, record, game, [game.join(name)], ctx.message.user)
-    ctx.storage.add_player(record.id, ctx.message.user, name)
+def _player_of(ctx: Context, record: GameRecord, game: DuplicateGame) -> str | None:
+    """The player this account plays as, if it joined."""
+    return seats.seat_of(ctx.storage, record, ctx.message.user, game.players)
+
+
+def _playing_as(ctx: Context, record: GameRecord, game: DuplicateGame) -> str | None:
+    """The player this account plays as: its own, or a free seat the referee added under its name (claimed
+    now, and said in the channel)."""
+    seat, claimed = seats.acting_seat(ctx.storage, record, ctx.message, game.players)
+    if claimed:
+        ctx.reply(
+            say(ctx.storage.channel(record.channel).language, "seat_claimed", player=seat), channel=record.channel
+        )
+    return seat
+
+
+def _add_player(ctx: Context, record: GameRecord, game: DuplicateGame, wanted: str, bind: bool) -> str:
+    """A new player (a free variant of ``wanted`` if another account has that name), bound to the sender."""
+    name = seats.free_name(wanted, game.players)
+    save(ctx.referee, record, game, [game.join(name)], ctx.message.user)
+    if bind:
+        seats.bind(ctx.storage, record, ctx.message.user, name)
     return name
 
 
 def join(ctx: Context, record: GameRecord) -> None:
+    """/join for a duplicate game: the sender plays (under NAME if given, or takes the free seat NAME);
+    the referee's ``/join NAME`` adds a seat for a player with no account here, whose scores the
+    referee enters."""
     game = game_of(ctx.referee, record)
-    name = ctx.message.name.strip()[:32]
-    if name in game.players:
-        ctx.storage.add_player(record.id, ctx.message.user, name)
-        ctx.reply(ctx.say("dup_joined", player=name))
+    mine = _player_of(ctx, record, game)
+    wanted = seats.clean_name(" ".join(ctx.tokens))
+    own_name = seats.display_name(ctx.message)
+    if wanted and ctx.controls(record) and player_key(wanted) != player_key(own_name):
+        if any(player_key(p) == player_key(wanted) for p in game.players):
+            raise UserError("err_duplicate_player", player=wanted)
+        name = _add_player(ctx, record, game, wanted, bind=False)
+        ctx.reply(ctx.say("dup_seat_added", player=name))
         return
-    _ensure_player(ctx, record, game)
+    if mine is not None:
+        raise UserError("already_seated", player=mine)
+    target = wanted or own_name
+    existing = next((p for p in game.players if player_key(p) == player_key(target)), None)
+    if existing is not None and seats.owner_of(ctx.storage, record, existing) is None:
+        seats.bind(ctx.storage, record, ctx.message.user, existing)
+        ctx.reply(ctx.say("seat_claimed", player=existing))
+        return
+    name = _add_player(ctx, record, game, target, bind=True)
     ctx.reply(ctx.say("dup_joined", player=name))
 
 
@@ -414,9 +552,10 @@ def cmd_play(ctx: Context) -> None:
         if game.closed_rounds:  # the last round closed before this move arrived
             raise UserError("dup_late", n=len(game.closed_rounds))
         raise UserError("dup_no_round")
-    player = _ensure_player(ctx, record, game)
-    from .commands_classic import split_claimed
-
+    player = _playing_as(ctx, record, game)
+    arrived = player is None
+    if player is None:
+        player = _add_player(ctx, record, game, seats.display_name(ctx.message), bind=True)
     move, claimed = split_claimed(ctx.args.strip())
     previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
     now = ctx.referee.now()
@@ -424,82 +563,59 @@ def cmd_play(ctx: Context) -> None:
     save(ctx.referee, record, game, [event], ctx.message.user)
     preview = game.preview(player, move)
     replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
-    if preview.valid:
-        deadline = game.deadline(round_)
-        if deadline is not None and now > deadline:
-            ctx.private(say(lang, "dup_late", n=round_.number))
-            return
+    deadline = game.deadline(round_)
+    if preview.valid and deadline is not None and now > deadline:
+        ctx.private(say(lang, "dup_late", n=round_.number))
+    elif preview.valid:
         ctx.private(say(lang, "dup_ack", n=round_.number, move=move, score=preview.score, replaced=replaced))
     else:
         reason = reason_text(lang, preview, game.notation)
         ctx.private(say(lang, "dup_ack_problem", n=round_.number, move=move, reason=reason.rstrip(".") + "."))
+    if arrived:
+        welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
+        ctx.private(say(lang, welcome, player=player, n=round_.number))
+        ctx.reply(say(lang, "dup_arrival_public", player=player, n=round_.number), channel=record.channel)
+    count = count_reply(lang, record, game)
+    if count is not None and previous is None:
+        ctx.replies.append(count)
 
 
 def cmd_close(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
-    ctx.require_control(record)
     round_ = game.current
     if round_ is None or round_.draw is None:
         raise UserError("dup_no_round")
     ctx.replies += close_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now(), ctx.message.user)
 
 
-def cmd_standings(ctx: Context) -> None:
-    _, game = active_duplicate(ctx)
-    ctx.reply(standings_text(ctx.lang, game))
-
-
 def end(ctx: Context, record: GameRecord) -> None:
-    ctx.require_control(record)
+    """/end for a duplicate game: it stops now, with the rounds closed so far."""
     game = game_of(ctx.referee, record)
-    ctx.replies += finish(ctx.storage, record, game, ctx.lang, "/end" if ctx.lang == "en" else "/fin")
+    ctx.replies += finish(ctx.storage, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
 
 
-def record_table(lang: str, game: DuplicateGame) -> str:
-    """The game record in the channel's language: one line per move (rejected draws on their own),
-    every player's score (``*`` for a solo)."""
-    french = lang == "fr"
-    header = [
-        "N°" if french else "#",
-        "tirage" if french else "draw",
-        "réf" if french else "ref",
-        "top",
-        "pts",
-        "cumul" if french else "total",
-        *game.players,
-    ]
-    rows: list[list[object]] = []
-    for line in game.record():
-        rows += [["", rejected, "", "", "", "", *[""] * len(game.players)] for rejected in line.rejected]
-        marks = [f"{score}*" if line.solo == player else score for player, score in line.scores]
-        rows.append([line.number, line.draw, line.ref or "-", line.word or "-", line.score, line.cumulative, *marks])
-    return table(rows, header)
+# --- views ---------------------------------------------------------------------------------
 
 
-def sheet(ctx: Context, record: GameRecord) -> None:
-    game = game_of(ctx.referee, record)
-    ctx.reply("```\n" + record_table(ctx.lang, game) + "\n```\n" + standings_text(ctx.lang, game))
+def sheet(ctx: Context, game: DuplicateGame) -> str:
+    return "```\n" + record_table(ctx.lang, game) + "\n```\n" + standings_text(ctx.lang, game)
 
 
-def board(ctx: Context, record: GameRecord) -> None:
-    from .commands_classic import send_board
-
-    game = game_of(ctx.referee, record)
-    last_round = game.closed_rounds[-1] if game.closed_rounds else None
+def board(ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
+    last_round = game.last_closed
     last = [(c.row, c.col) for c in last_round.top.new_tiles] if last_round and last_round.top else []
-    send_board(ctx, game.board, game.edition.code, game.notation.value, last)
+    text = "```\n" + board_text(game.board, game.notation, last) + "\n```"
+    image = board_png(game.board, game.edition, game.notation, last, ctx.lang) if ctx.referee.images else None
+    return text, image
 
 
-def unseen(ctx: Context, record: GameRecord) -> None:
-    from .commands_classic import tiles_text
-
-    game = game_of(ctx.referee, record)
-    unseen = Counter(unseen_tiles(game.edition, game.board))
-    ctx.reply(ctx.say("unseen", count=sum(unseen.values()), letters=tiles_text(unseen), bag=len(game.bag)))
+def unseen(ctx: Context, game: DuplicateGame) -> str:
+    tiles = Counter(unseen_tiles(game.edition, game.board))
+    return ctx.say("unseen", count=sum(tiles.values()), letters=tiles_text(tiles), bag=len(game.bag))
 
 
-def export(ctx: Context, record: GameRecord) -> None:
-    sheet(ctx, record)
+def export(ctx: Context, game: DuplicateGame) -> tuple[str, bytes, str]:
+    return sheet(ctx, game), results_csv(game), "results.csv"
 
 
 HANDLERS = {
@@ -507,5 +623,4 @@ HANDLERS = {
     "draw": cmd_draw,
     "play": cmd_play,
     "close": cmd_close,
-    "standings": cmd_standings,
 }

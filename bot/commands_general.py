@@ -11,8 +11,10 @@ from core.rules import RULE_SETS
 from .command_table import COMMANDS, find
 from .lexicons import chat_list_spec
 from .lexicons import load as load_word_list
+from .numbers import read_decimal
 from .referee import Context, UserError
 from .storage import ChannelSettings
+from .timefmt import UnknownTimeZoneError, canonical_zone
 
 LEXICON_NOTE = {
     "fr": "Les listes fournies (fr : Grammalecte 7.0, en : ENABLE) sont des approximations des listes "
@@ -39,7 +41,14 @@ SETTING_KEYS = {
     "clock": "minutes",
     "temps": "minutes",
     "chrono": "minutes",
+    "timezone": "timezone",
+    "tz": "timezone",
+    "zone": "timezone",
+    "fuseau": "timezone",
 }
+
+# Settings a running game keeps from its start (a change applies to the next game).
+GAME_SETTINGS = frozenset({"edition", "notation", "rules", "lexicon", "minutes"})
 
 
 # The values a setting with a fixed choice may take (lexicon: fr, en or a path; minutes: a number).
@@ -64,12 +73,8 @@ def cmd_help(ctx: Context) -> None:
             text += "\n" + LEXICON_NOTE[ctx.lang]
         ctx.reply(text)
         return
-    lines = []
-    for spec in COMMANDS:
-        name = spec.alias if ctx.lang == "fr" else spec.name
-        lines.append(f"/{name} - {spec.help(ctx.lang).split('.')[0].split(':')[0].strip()}")
-    title = "Commandes (les noms anglais marchent aussi) :" if ctx.lang == "fr" else "Commands (French names work too):"
-    ctx.reply(title + "\n" + "\n".join(lines) + "\n" + LEXICON_NOTE[ctx.lang])
+    lines = [f"/{spec.alias if ctx.lang == 'fr' else spec.name} — {spec.summary(ctx.lang)}" for spec in COMMANDS]
+    ctx.reply("\n".join([ctx.say("help_title"), *lines, ctx.say("help_more"), LEXICON_NOTE[ctx.lang]]))
 
 
 def cmd_settings(ctx: Context) -> None:
@@ -78,11 +83,10 @@ def cmd_settings(ctx: Context) -> None:
     if not words:
         ctx.reply(settings_text(ctx, settings))
         return
-    ctx.require_control(ctx.storage.active_game(ctx.message.channel))
     key = SETTING_KEYS.get(words[0].lower())
     value = words[1].strip() if len(words) > 1 else ""
     allowed = SETTING_VALUES
-    keys = "langue/language, edition, notation, regles/rules, liste/lexicon, minutes"
+    keys = "langue/language, edition, notation, regles/rules, liste/lexicon, minutes, fuseau/timezone"
     if key is None or not value:
         raise UserError("bad_setting", key=words[0], value=value, keys=keys)
     if key in allowed:
@@ -93,13 +97,15 @@ def cmd_settings(ctx: Context) -> None:
         if key == "edition":  # an edition brings its usual notation, list and rules
             changes = vars(settings.with_edition(value))
     elif key == "minutes":
-        try:
-            minutes = float(value.replace(",", "."))
-        except ValueError:
-            raise UserError("bad_setting", key=words[0], value=value, keys="minutes: 0.5-10") from None
-        if not 0.05 <= minutes <= 10:
-            raise UserError("bad_setting", key=words[0], value=value, keys="minutes: 0.5-10")
+        minutes = read_decimal(value)
+        if minutes is None or not 0.05 <= minutes <= 10:
+            raise UserError("bad_setting", key=words[0], value=value[:20], keys="minutes: 0.5-10")
         changes = {"minutes": minutes}
+    elif key == "timezone":
+        try:
+            changes = {"timezone": canonical_zone(value)}
+        except UnknownTimeZoneError:
+            raise UserError("bad_timezone", value=value[:40]) from None
     else:  # lexicon: a bundled list or one of the operator's lists, by name; loaded now to check it
         spec = chat_list_spec(value)
         load_word_list(spec)
@@ -107,7 +113,11 @@ def cmd_settings(ctx: Context) -> None:
     updated = settings.with_changes(**changes)
     ctx.storage.save_channel(updated)
     ctx.settings = updated
-    ctx.reply(settings_text(ctx, updated))
+    text = settings_text(ctx, updated)
+    running = ctx.storage.active_game(ctx.message.channel)
+    if running is not None and GAME_SETTINGS & set(changes):
+        text += "\n" + ctx.say("settings_next_game", kind=ctx.say(f"kind_{running.kind}"))
+    ctx.reply(text)
 
 
 def list_name(spec: str) -> str:
@@ -116,7 +126,7 @@ def list_name(spec: str) -> str:
 
 
 def settings_text(ctx: Context, settings: ChannelSettings) -> str:
-    return ctx.say("settings", **{**vars(settings), "lexicon": list_name(settings.lexicon)})
+    return ctx.say("settings", **{**vars(settings), "lexicon": list_name(settings.lexicon), "timezone": settings.zone})
 
 
 def cmd_check(ctx: Context) -> None:

@@ -4,8 +4,8 @@ Rebuilding a game from all its events at every command costs O(events); a
 duplicate round with hundreds of players would then cost O(players²). The cache
 keeps each game object with the sequence number of the last event it holds, and
 applies only the events stored since (by this process or another one). Commands
-append through ``append`` so the cache knows the events it already applied; any
-failure clears the cache (the transaction rolled back, memory must follow).
+append through ``append`` so the cache knows the events it already applied; a failed
+command clears its channel's games (the transaction rolled back, memory must follow).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ class GameCache(Generic[G]):
         self._build = build
         self._apply = apply
         self._games: dict[int, tuple[int, G]] = {}
+        self._channels: dict[int, str] = {}
         self._lock = threading.RLock()
 
     def load(self, storage: Storage, record: GameRecord) -> G:
@@ -46,6 +47,7 @@ class GameCache(Generic[G]):
                     self._apply(game, event.data)
                     seq = event.seq
             self._games[record.id] = (seq, game)
+            self._channels[record.id] = record.channel
             return game
 
     def append(self, storage: Storage, record: GameRecord, game: G, data: dict[str, Any], author: str) -> None:
@@ -58,6 +60,13 @@ class GameCache(Generic[G]):
             else:  # another writer got in between: rebuild next time
                 self._games.pop(record.id, None)
 
-    def clear(self) -> None:
+    def clear(self, channel: str | None = None) -> None:
+        """Forget every game, or only the games of one channel."""
         with self._lock:
-            self._games.clear()
+            if channel is None:
+                self._games.clear()
+                self._channels.clear()
+                return
+            for game_id in [g for g, c in self._channels.items() if c == channel]:
+                self._games.pop(game_id, None)
+                self._channels.pop(game_id, None)

@@ -40,7 +40,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     # classic
     "new_game": (
         "Nouvelle partie ({edition}, règles {rules}, notation {notation}). Joueurs : {players}. À {to_move} de jouer.",
-        "New game ({edition}, {rules} rules, {notation} notation). Players: {players}. {to_move} to play.",
+        "New game ({edition}, rules {rules}, {notation} notation). Players: {players}. {to_move} to play.",
     ),
     "new_game_waiting": (
         "Nouvelle partie ({edition}, règles {rules}). Rejoignez-la avec /rejoindre (2 à {max} joueurs).",
@@ -57,13 +57,34 @@ CATALOG: dict[str, tuple[str, str]] = {
     "calc": ("Calcul (non enregistré) : {move}\n{breakdown}", "Calculation (not recorded): {move}\n{breakdown}"),
     "passed": ("{player} passe.", "{player} passes."),
     "exchanged": ("{player} change {tiles}.", "{player} exchanges {tiles}."),
+    "exchanged_count": ("{player} change {count} lettre(s).", "{player} exchanges {count} tile(s)."),
+    "exchanged_unknown": ("{player} change des lettres.", "{player} exchanges tiles."),
     "penalty": ("Pénalité : {player} perd {points} points.", "Penalty: {player} loses {points} points."),
-    "undone": ("Dernière ligne annulée : {line}", "Last line undone: {line}"),
+    "undone": ("Annulé : {what}.", "Undone: {what}."),
+    "undo_play": ("le coup de {player}, {move}", "{player}'s move {move}"),
+    "undo_pass": ("le passe de {player}", "{player}'s pass"),
+    "undo_exchange": ("l'échange de {player}", "{player}'s exchange"),
+    "undo_challenge": (
+        "la contestation de {challenger} ({verdict})",
+        "{challenger}'s challenge ({verdict})",
+    ),
+    "undo_challenge_won": ("le coup contesté revient sur la grille", "the challenged move is back on the board"),
+    "undo_challenge_lost": ("sa conséquence est levée", "its consequence is lifted"),
+    "undo_penalty": ("la pénalité de {points} points de {player}", "{player}'s penalty of {points} points"),
+    "undo_withdrawn": ("le retrait du coup de {player}", "the withdrawal of {player}'s move"),
+    "undo_other": ("la dernière ligne", "the last line"),
     "limit_reached": (
         "Limite de tours sans points atteinte ({streak}) : la partie peut être close avec /fin.",
         "Scoreless-turn limit reached ({streak}): the game may be ended with /end.",
     ),
-    "alert": ("Alerte : {alert}.", "Alert: {alert}."),
+    "alert_tiles": (
+        "Alerte : {letter} posé {count} fois, le jeu n'en a que {limit} (une lettre mal tapée ?).",
+        "Alert: {letter} placed {count} times, the set has only {limit} (a typing mistake?).",
+    ),
+    "alert_new": (
+        "Ce coup pose plus de lettres que le jeu n'en contient : vérifiez-le (/annule pour le retirer).",
+        "This move places more tiles than the set holds: check it (/undo takes it back).",
+    ),
     "challenge_invalid": (
         "Contestation : {verdicts}. Le coup de {player} est retiré et vaut 0.",
         "Challenge: {verdicts}. {player}'s move is taken back and scores 0.",
@@ -73,6 +94,12 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Challenge: {verdicts}. {player}'s move stands.",
     ),
     "challenge_consequence_turn": ("{challenger} perd son prochain tour.", "{challenger} loses the next turn."),
+    "challenge_consequence_turn_now": ("{challenger} perd son tour.", "{challenger} loses this turn."),
+    "challenge_named_by_referee": (
+        "Seul l'arbitre ou un administrateur peut contester au nom d'un autre joueur (@NOM).",
+        "Only the referee or a channel admin may challenge on another player's behalf (@NAME).",
+    ),
+    "turn_skipped": ("{player} passe son tour (contestation perdue).", "{player}'s turn is skipped (lost challenge)."),
     "challenge_consequence_penalty": ("{challenger} perd {points} points.", "{challenger} loses {points} points."),
     "challenge_consequence_bonus": ("{player} gagne {points} points.", "{player} gains {points} points."),
     "valid": ("valable", "valid"),
@@ -109,6 +136,108 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Unknown word list '{name}'. Available lists: {known}.",
     ),
     "bad_number": ("« {text} » n'est pas un nombre entier.", "'{text}' is not a whole number."),
+    "bad_timezone": (
+        "Fuseau horaire inconnu « {value} » : écrivez-le comme Europe/Paris, America/Montreal ou UTC.",
+        "Unknown time zone '{value}': write it like Europe/Paris, America/New_York or UTC.",
+    ),
+    "settings_next_game": (
+        "La partie {kind} en cours garde ses réglages : ce changement vaut pour la prochaine partie.",
+        "The running {kind} game keeps its settings: this change applies to the next game.",
+    ),
+    "not_allowed_admin": (
+        "Seul un administrateur du salon peut utiliser /{name} quand aucune partie n'est en cours.",
+        "Only a channel admin may use /{name} when no game is running.",
+    ),
+    "game_running": (
+        "Une partie {kind} est en cours (arbitre : {referee}). Terminez-la avec /fin, ou l'arbitre ou un "
+        "administrateur tape /{name} ... ! pour l'abandonner (elle restera dans /parties).",
+        "A {kind} game is running (referee: {referee}). End it with /end, or the referee or a channel admin "
+        "types /{name} ... ! to abandon it (it stays in /games).",
+    ),
+    "game_running_race": (
+        "Une autre partie vient de commencer dans ce salon : rien n'a été enregistré.",
+        "Another game has just started in this channel: nothing was recorded.",
+    ),
+    "kind_classic": ("classique", "classic"),
+    "kind_duplicate": ("duplicate", "duplicate"),
+    "status_active": ("en cours", "running"),
+    "status_ended": ("terminée", "finished"),
+    "status_abandoned": ("abandonnée", "abandoned"),
+    "no_games": ("Aucune partie n'a encore été jouée dans ce salon.", "No game has been played in this channel yet."),
+    "no_such_game": (
+        "Il n'y a pas de partie n°{number} ici ({count} partie(s) : /parties les liste).",
+        "There is no game {number} here ({count} game(s): /games lists them).",
+    ),
+    "games_title": ("Parties du salon ({count}) :", "Games of this channel ({count}):"),
+    "games_line": (
+        "n°{number} · {date} · {kind}, {status} · {players} · {result}",
+        "#{number} · {date} · {kind}, {status} · {players} · {result}",
+    ),
+    "games_hint": (
+        "/feuille N, /grille N, /export N montrent la partie n°N.",
+        "/sheet N, /board N, /export N show game number N.",
+    ),
+    "game_heading": (
+        "Partie n°{number} ({kind}, {date}, {status}) :",
+        "Game {number} ({kind}, {date}, {status}):",
+    ),
+    "moves_count": ("{n} coup(s)", "{n} move(s)"),
+    "help_title": (
+        "Commandes (les noms anglais marchent aussi) :",
+        "Commands (the French names work too):",
+    ),
+    "help_more": ("/aide COMMANDE pour le détail d'une commande.", "/help COMMAND explains one command."),
+    # players and seats
+    "seat_claimed": (
+        "La place de {player} est désormais liée à ce compte.",
+        "{player}'s seat is now bound to this account.",
+    ),
+    "seat_taken": (
+        "La place de {player} appartient déjà à un autre compte. Choisissez un autre nom : /rejoindre NOM.",
+        "{player}'s seat already belongs to another account. Choose another name: /join NAME.",
+    ),
+    "seat_held": (
+        "La place de {player} est liée à un autre compte que le vôtre : seul ce compte ou l'arbitre joue pour "
+        "{player}.",
+        "{player}'s seat is bound to another account: only that account or the referee plays for {player}.",
+    ),
+    "already_seated": ("Vous jouez déjà dans cette partie ({player}).", "You are already in this game ({player})."),
+    "not_a_player": (
+        "Vous ne jouez pas dans cette partie ({players}) : seuls ses joueurs ou l'arbitre peuvent contester.",
+        "You are not in this game ({players}): only its players or the referee may challenge.",
+    ),
+    "rules_fallback": (
+        "{used} ({chosen} se joue à deux : règles {used} pour {count} joueurs)",
+        "{used} ({chosen} is for two players: {used} rules for {count} players)",
+    ),
+    "rules_now": ("Règles {rules}. À {to_move} de jouer.", "Rules {rules}. {to_move} to play."),
+    "end_bag_not_empty": (
+        "Il reste {count} lettre(s) dans le sac : la partie n'est pas finie. Pour la terminer quand même, "
+        "ajoutez ! à la commande (/fin ... !).",
+        "{count} tile(s) are still in the bag: the game is not over. To end it anyway, add ! to the command "
+        "(/end ... !).",
+    ),
+    # sheet columns and lines
+    "col_player": ("joueur", "player"),
+    "col_move": ("coup", "move"),
+    "col_gap": ("écart", "gap"),
+    "col_number": ("N°", "#"),
+    "col_draw": ("tirage", "draw"),
+    "col_ref": ("réf", "ref"),
+    "col_cumulative": ("cumul", "total"),
+    "line_pass": ("passe", "pass"),
+    "line_exchange": ("change {tiles}", "exchange {tiles}"),
+    "line_lost_turn": ("tour perdu (contestation)", "turn lost (challenge)"),
+    "line_challenge_penalty": ("contestation perdue", "challenge lost"),
+    "line_challenge_bonus": ("bonus de contestation", "challenge bonus"),
+    "line_penalty": ("pénalité", "penalty"),
+    "line_time_penalty": ("dépassement de temps", "time penalty"),
+    "line_went_out": ("a fini", "went out"),
+    "line_rack_left": ("lettres restantes", "rack left"),
+    "note_claimed": ("annoncé {claimed}", "claimed {claimed}"),
+    "note_challenged": ("contesté : {words} non valable(s)", "challenged: {words} not valid"),
+    "note_withdrawn": ("retiré", "withdrawn"),
+    "note_challenge_stood": ("contesté par {challenger}, valable", "challenged by {challenger}, valid"),
     # duplicate
     "dup_none": (
         "Aucune partie duplicate en cours ici. /duplicate pour en commencer une.",
@@ -166,7 +295,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Coup {n} — tirage {draw}\nTop : {top} — {points} points\n{breakdown}",
         "Move {n} — draw {draw}\nTop: {top} — {points} points\n{breakdown}",
     ),
-    "dup_tie": ("Ex aequo : {tied} (départagés : {rule})", "Tied with: {tied} (decided by: {rule})"),
+    "dup_tie": (
+        "Tops ex aequo : {tied} — le premier est placé ({rule}).",
+        "Tied tops: {tied} — the first is placed ({rule}).",
+    ),
     "dup_no_top": ("Coup {n} — tirage {draw} : aucun coup possible.", "Move {n} — draw {draw}: no play possible."),
     "dup_player_line": ("{player} : {move} {score}{extra}", "{player}: {move} {score}{extra}"),
     "dup_no_answer": ("{player} : pas de réponse, 0", "{player}: no answer, 0"),
@@ -178,6 +310,74 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "dup_over": ("Fin de la partie duplicate ({reason}).", "End of the duplicate game ({reason})."),
     "dup_joined": ("{player} rejoint la partie duplicate.", "{player} joins the duplicate game."),
+    "dup_seat_added": (
+        "Place ajoutée : {player} (l'arbitre saisit ses scores avec /corrige, ou son compte la prend avec "
+        "/rejoindre {player}).",
+        "Seat added: {player} (the referee enters their scores with /correct, or their account takes it with "
+        "/join {player}).",
+    ),
+    "dup_late_arrival": (
+        "Bienvenue : vous jouez sous le nom {player} à partir du coup {n} ; les coups déjà clos comptent 0.",
+        "Welcome: you play as {player} from move {n}; the moves already closed count 0.",
+    ),
+    "dup_first_play_joins": (
+        "Vous voici inscrit à la partie sous le nom {player}.",
+        "You are now a player of this game, as {player}.",
+    ),
+    "dup_arrival_public": ("{player} rejoint la partie au coup {n}.", "{player} joins the game at move {n}."),
+    "dup_count": (
+        "Coup {n} : {played} joueur(s) sur {players} ont joué.",
+        "Move {n}: {played} of {players} have played.",
+    ),
+    "dup_draw_paused": (
+        "Coup {n} — tirage : {draw}\nChrono arrêté par l'arbitre (/reprise le relance).",
+        "Move {n} — draw: {draw}\nClock stopped by the referee (/resume starts it again).",
+    ),
+    "dup_paused": (
+        "Chrono du coup {n} arrêté ({seconds} s restantes). /reprise le relance.",
+        "Clock of move {n} stopped ({seconds} s left). /resume starts it again.",
+    ),
+    "dup_extended": ("Temps prolongé de {seconds} s.", "Time extended by {seconds} s."),
+    "dup_reopened": (
+        "Coup {n} rouvert pour {seconds} s : les coups proposés restent valables, un nouveau /jouer les remplace.",
+        "Move {n} reopened for {seconds} s: moves already sent stand, a new /play replaces them.",
+    ),
+    "dup_runners_up": ("Ensuite : {plays}", "Next best: {plays}"),
+    "dup_tie_hint": (
+        "{count} coups font le top : l'arbitre peut placer un autre avec /top N avant que quiconque joue le "
+        "tirage suivant.",
+        "{count} plays share the top: the referee may place another with /top N before anyone plays the next draw.",
+    ),
+    "dup_no_tie": (
+        "Le dernier coup clos n'a qu'un top : rien à choisir.",
+        "The last closed move has a single top: nothing to choose.",
+    ),
+    "dup_top_choice": (
+        "Choisissez un numéro de 1 à {count} dans la liste des tops ex aequo.",
+        "Choose a number from 1 to {count} in the list of tied tops.",
+    ),
+    "dup_top_already": ("{move} est déjà le top placé.", "{move} is already the top on the board."),
+    "dup_top_chosen": ("Top du coup {n} changé par l'arbitre :", "Top of move {n} changed by the referee:"),
+    "dup_correction": (
+        "Correction : {player} marque {score} au coup {n}.",
+        "Correction: {player} scores {score} on move {n}.",
+    ),
+    "dup_corrected": (" (corrigé : {reason})", " (corrected: {reason})"),
+    "dup_correction_note": ("coup {n}, {player} corrigé : {reason}", "move {n}, {player} corrected: {reason}"),
+    "dup_end_by_referee": ("arrêtée par l'arbitre", "stopped by the referee"),
+    "dup_end_no_draw": (
+        "les lettres restantes ne permettent plus de tirage valable",
+        "the letters left cannot make a valid draw",
+    ),
+    "dup_end_no_draw_left": (
+        "plus de tirage valable possible avec {letters}",
+        "no valid draw left with {letters}",
+    ),
+    "dup_end_no_tile": ("plus de lettres", "no tile left"),
+    "dup_end_no_play": ("aucun coup possible avec {letters}", "no play possible with {letters}"),
+    "tie_rule_jokers": ("le moins de jokers", "fewest jokers"),
+    "tie_rule_order": ("le premier dans l'ordre de la grille", "first in board order"),
+    "tie_rule_arbiter": ("choix de l'arbitre", "the referee's choice"),
     "dup_reason_unreadable": ("coup illisible", "unreadable move"),
     "dup_reason_not_a_word": ("mot non valable : {words}", "not a valid word: {words}"),
     "dup_reason_not_in_draw": ("lettres absentes du tirage : {letters}", "letters not in the draw: {letters}"),
@@ -286,6 +486,42 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Réglage {name} = {value} : valeurs permises {allowed}.",
         "Setting {name} = {value}: allowed {allowed}.",
     ),
+    "err_self_challenge": (
+        "{player} ne peut pas contester son propre coup ({move}).",
+        "{player} cannot challenge their own move ({move}).",
+    ),
+    "err_already_challenged": (
+        "{move} a déjà été contesté (par {challenger}) : un coup ne se conteste qu'une fois.",
+        "{move} was already challenged (by {challenger}): a move is challenged once.",
+    ),
+    "err_penalty_value": (
+        "Une pénalité va de 1 à {limit} points (pas {points}). Exemple : /penalite Ben 10",
+        "A penalty is 1 to {limit} points (not {points}). Example: /penalty Ben 10",
+    ),
+    "err_rack_not_unseen": (
+        "{player} : {letters} ne fait pas partie des lettres non jouées ({unseen}).",
+        "{player}: {letters} is not among the tiles still unseen ({unseen}).",
+    ),
+    "err_rack_too_large": (
+        "{player} : « {rack} » fait plus de {size} lettres, la taille d'un chevalet.",
+        "{player}: '{rack}' is more than the {size} tiles of a rack.",
+    ),
+    "err_no_reopen": (
+        "Le coup {round_number} ne peut plus être repris : {reason}.",
+        "Move {round_number} can no longer be taken back: {reason}.",
+    ),
+    "err_not_tied_top": (
+        "{move} n'est pas l'un des tops ex aequo ({tied}).",
+        "{move} is not one of the tied tops ({tied}).",
+    ),
+    "err_clock_state": (
+        "/{action} impossible : le chrono est {state}.",
+        "Cannot /{action}: the clock is {state}.",
+    ),
+    "err_extension": (
+        "Une prolongation va de 1 à {limit} secondes (pas {seconds}).",
+        "An extension is 1 to {limit} seconds (not {seconds}).",
+    ),
     "err_rack": (
         "{player} : « {rack} » n'est ni des lettres (? pour un joker) ni un nombre. Exemple : /fin Ben=EAU",
         "{player}: '{rack}' is neither letters (? for a joker) nor a number. Example: /end Ben=EAU",
@@ -314,6 +550,27 @@ def explain(error: E.ArbitreError, lang: str, notation: str = "fisf") -> str:
             "un joker entre parenthèses est une seule lettre, comme C(H)ACUNE"
         ),
     }
+    if isinstance(error, E.ClockStateError):
+        state = {"fr": ("arrêté", "en marche"), "en": ("paused", "running")}["fr" if lang == "fr" else "en"]
+        action = {
+            "pause": "pause",
+            "resume": "reprise" if lang == "fr" else "resume",
+            "extend": "prolonge" if lang == "fr" else "extend",
+        }
+        return say(
+            lang,
+            "err_clock_state",
+            action=action.get(error.action, error.action),
+            state=state[0 if error.paused else 1],
+        )
+    if isinstance(error, E.NothingToReopenError):
+        reasons = {
+            "no round closed": ("aucun coup n'est clos", "no move is closed"),
+            "the next draw was played": ("le tirage suivant a déjà été joué", "the next draw has been played"),
+            "corrected since": ("il a été corrigé depuis", "it has been corrected since"),
+        }
+        french, english = reasons.get(error.reason, (error.reason, error.reason))
+        return say(lang, "err_no_reopen", round_number=error.round_number, reason=french if lang == "fr" else english)
     if isinstance(error, E.RefSyntaxError):
         return say(lang, "err_ref", text=error.text, example=example.split()[0] + " / " + example.split()[0][::-1])
     if isinstance(error, E.WordSyntaxError):
@@ -354,6 +611,13 @@ def explain(error: E.ArbitreError, lang: str, notation: str = "fisf") -> str:
         (E.NoRoundOpenError, "dup_no_round"),
         (E.SubmissionsMadeError, "err_submissions_made"),
         (E.DuplicateSettingError, "err_dup_setting"),
+        (E.SelfChallengeError, "err_self_challenge"),
+        (E.AlreadyChallengedError, "err_already_challenged"),
+        (E.PenaltyValueError, "err_penalty_value"),
+        (E.RackNotUnseenError, "err_rack_not_unseen"),
+        (E.RackTooLargeError, "err_rack_too_large"),
+        (E.NotATiedTopError, "err_not_tied_top"),
+        (E.ExtensionError, "err_extension"),
     ]
     for cls, key in table:
         if isinstance(error, cls):

@@ -8,6 +8,7 @@ nothing of Discord or Telegram.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -19,11 +20,11 @@ from core.adjudication import WordList
 from core.errors import ArbitreError
 
 from .chat import CommandLine, Incoming, Reply, read_command
-from .command_table import CommandSpec, find
+from .command_table import Access, CommandSpec, find
 from .game_cache import GameCache
 from .lexicons import UnknownListError, WordListError
 from .messages import explain, say
-from .storage import ChannelSettings, GameRecord, Storage
+from .storage import ChannelSettings, GameRecord, GameRunningError, Storage
 
 log = logging.getLogger("arbitre")
 
@@ -47,6 +48,7 @@ class Context:
     spec: CommandSpec
     settings: ChannelSettings
     replies: list[Reply] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # lines added at the end of the command's public answer
 
     @property
     def lang(self) -> str:
@@ -72,12 +74,51 @@ class Context:
     def word_list(self, spec: str | None = None) -> WordList:
         return self.referee.word_list(spec or self.settings.lexicon)
 
+    @property
+    def tokens(self) -> list[str]:
+        """The arguments as words, a final ``!`` (confirmation) left out."""
+        return [t for t in self.args.replace(",", " ").split() if t != "!"]
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether the command carries a ``!`` word (replace a running game, end with tiles in the bag)."""
+        return "!" in self.args.split()
+
+    def controls(self, record: GameRecord | None) -> bool:
+        """Whether the sender is the game's referee or a channel admin."""
+        return self.message.admin or (record is not None and record.referee == self.message.user)
+
     def require_control(self, record: GameRecord | None) -> None:
         """Only the game's referee or a channel admin may go on."""
-        if self.message.admin or (record is not None and record.referee == self.message.user):
+        if self.controls(record):
             return
-        referee_name = record.setup.get("referee_name", "?") if record else "?"
-        raise UserError("not_allowed", referee=referee_name, name=self.command.name)
+        if record is None:
+            raise UserError("not_allowed_admin", name=self.command.name)
+        raise UserError("not_allowed", referee=record.setup.get("referee_name", "?"), name=self.command.name)
+
+    def check_access(self) -> None:
+        """The permission the command table declares for this command."""
+        access = self.spec.access
+        if access is Access.ANYONE or access is Access.PLAYER:
+            return  # a player's command checks which seat the sender may act for
+        running = self.storage.active_game(self.message.channel)
+        if access is Access.START:
+            if running is None:
+                return
+            if not self.confirmed:
+                raise UserError(
+                    "game_running",
+                    kind=self.say(f"kind_{running.kind}"),
+                    referee=running.setup.get("referee_name", "?"),
+                    name=self.command.name,
+                )
+            self.require_control(running)
+            return
+        if self.spec.read_without_args and not self.args.strip():
+            return
+        if running is None and not self.spec.read_without_args:
+            return  # the command answers that no game is running
+        self.require_control(running)
 
 
 Handler = Callable[[Context], None]
@@ -96,7 +137,14 @@ class Referee:
         images: bool = True,
         clock_scope: str = "",
     ) -> None:
-        from . import commands_classic, commands_duplicate, commands_general
+        from . import (
+            commands_arbiter,
+            commands_classic,
+            commands_duplicate,
+            commands_general,
+            commands_shared,
+            game_history,
+        )
 
         self.storage = storage
         self._word_lists = word_lists
@@ -107,7 +155,14 @@ class Referee:
         # may share a database file: each closes its own rounds, where it can post the results).
         self.clock_scope = clock_scope
         self.handlers: dict[str, Handler] = {}
-        for module in (commands_general, commands_classic, commands_duplicate):
+        for module in (
+            commands_general,
+            commands_classic,
+            commands_duplicate,
+            commands_arbiter,
+            commands_shared,
+            game_history,
+        ):
             self.handlers.update(module.HANDLERS)
         # duplicate tops searched in the background while players think
         self.background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitre-top")
@@ -134,16 +189,32 @@ class Referee:
                     say(settings.language, "unknown_command", name=command.name[:40]),
                     channel=message.channel,
                     to_user=message.user if message.private else None,
+                    error=True,
                 )
             ]
         context = Context(self, message, command, spec, settings)
         try:
             with self.storage.transaction():
+                context.check_access()
                 self.handlers[spec.name](context)
         except Exception as error:
-            self.forget_games()  # the transaction rolled back: in-memory games must follow
-            return [self._error_reply(context, self._explain(error, settings, message))]
-        return context.replies
+            # the transaction rolled back: this channel's games in memory must follow
+            self.forget_games(message.channel)
+            return [self._error_reply(context, self._explain(error, context.settings, message))]
+        return self._with_notes(context)
+
+    @staticmethod
+    def _with_notes(context: Context) -> list[Reply]:
+        """The replies, the notes added to the last public one (or in a reply of their own)."""
+        if not context.notes:
+            return context.replies
+        replies = list(context.replies)
+        note = "\n".join(context.notes)
+        for index in range(len(replies) - 1, -1, -1):
+            if not replies[index].private and replies[index].channel == context.message.channel:
+                replies[index] = dataclasses.replace(replies[index], text=replies[index].text + "\n" + note)
+                return replies
+        return [*replies, Reply(note, channel=context.message.channel)]
 
     @staticmethod
     def _explain(error: Exception, settings: ChannelSettings, message: Incoming) -> str:
@@ -156,18 +227,20 @@ class Referee:
             return say(settings.language, "bad_list", name=error.path.name, line=error.line or "-")
         if isinstance(error, UnknownListError):
             return say(settings.language, "unknown_list", name=error.name[:40], known=", ".join(error.known))
+        if isinstance(error, GameRunningError):
+            return say(settings.language, "game_running_race")
         log.error("command failed: %s", message, exc_info=error)
         return say(settings.language, "apology")
 
-    def forget_games(self) -> None:
-        """Drop the in-memory games (they are rebuilt from storage on the next command)."""
-        self.classic_games.clear()
-        self.duplicate_games.clear()
+    def forget_games(self, channel: str | None = None) -> None:
+        """Drop the in-memory games of a channel, or all (they are rebuilt from storage when needed)."""
+        self.classic_games.clear(channel)
+        self.duplicate_games.clear(channel)
 
     @staticmethod
     def _error_reply(context: Context, text: str) -> Reply:
         message = context.message
-        return Reply(text, channel=message.channel, to_user=message.user if message.private else None)
+        return Reply(text, channel=message.channel, to_user=message.user if message.private else None, error=True)
 
     def tick(self, now: float | None = None) -> list[Reply]:
         """Clock work due at ``now`` (duplicate warnings and deadlines); never raises."""

@@ -41,6 +41,12 @@ class ChannelSettings:
     rules: str = "box-fr"
     lexicon: str = "fr"
     minutes: float = 3.0
+    timezone: str = ""  # IANA name; "" means the language's usual zone (see ``zone``)
+
+    @property
+    def zone(self) -> str:
+        """The time zone every time in this channel is shown in."""
+        return self.timezone or ("Europe/Paris" if self.language == "fr" else "UTC")
 
     def with_changes(self, **changes: Any) -> ChannelSettings:
         return replace(self, **changes)
@@ -69,6 +75,15 @@ class GameRecord:
     status: str  # active | ended | abandoned
     setup: dict[str, Any] = field(default_factory=dict)
     created: float = 0.0
+
+
+class GameRunningError(Exception):
+    """Creating a game in a channel whose game is still running (it is never replaced silently)."""
+
+    def __init__(self, channel: str, running: GameRecord) -> None:
+        super().__init__(f"{channel}: game {running.id} ({running.kind}) is still running")
+        self.channel = channel
+        self.running = running
 
 
 @dataclass(frozen=True)
@@ -100,7 +115,10 @@ class Storage(Protocol):
     def save_channel(self, settings: ChannelSettings) -> None: ...
     def active_game(self, channel: str) -> GameRecord | None: ...
     def game(self, game_id: int) -> GameRecord: ...
-    def create_game(self, channel: str, kind: str, referee: str, setup: dict[str, Any]) -> GameRecord: ...
+    def create_game(
+        self, channel: str, kind: str, referee: str, setup: dict[str, Any], *, abandon_running: bool = False
+    ) -> GameRecord: ...
+    def games(self, channel: str) -> list[GameRecord]: ...
     def set_game_status(self, game_id: int, status: str) -> None: ...
     def update_setup(self, game_id: int, setup: dict[str, Any]) -> None: ...
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]: ...
@@ -167,9 +185,14 @@ def _migration_2(db: sqlite_utils.Database) -> None:
     )
 
 
+def _migration_3(db: sqlite_utils.Database) -> None:
+    db["channels"].add_column("timezone", str, not_null_default="")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "channels, games, events, players", _migration_1),
     (2, "duplicate deadlines", _migration_2),
+    (3, "channel time zone", _migration_3),
 ]
 
 
@@ -263,9 +286,16 @@ class SQLiteStorage:
     def game(self, game_id: int) -> GameRecord:
         return self._game(self.db["games"].get(game_id))
 
-    def create_game(self, channel: str, kind: str, referee: str, setup: dict[str, Any]) -> GameRecord:
+    def create_game(
+        self, channel: str, kind: str, referee: str, setup: dict[str, Any], *, abandon_running: bool = False
+    ) -> GameRecord:
+        """A new active game; a running one is marked abandoned only when asked (else GameRunningError)."""
         with self.transaction():
+            running = self.active_game(channel)
+            if running is not None and not abandon_running:
+                raise GameRunningError(channel, running)
             self.db.execute("update games set status = 'abandoned' where channel = ? and status = 'active'", [channel])
+            self.db.execute("delete from deadlines where channel = ?", [channel])
             table = self.db["games"]
             table.insert(
                 {
@@ -278,6 +308,11 @@ class SQLiteStorage:
                 }
             )
             return self.game(int(table.last_pk))
+
+    @_serialised
+    def games(self, channel: str) -> list[GameRecord]:
+        """The channel's games, oldest first (their place in this list is their number in the channel)."""
+        return [self._game(row) for row in self.db["games"].rows_where("channel = ?", [channel], order_by="id")]
 
     def set_game_status(self, game_id: int, status: str) -> None:
         with self.transaction():
@@ -406,8 +441,19 @@ class MemoryStorage:
     def game(self, game_id: int) -> GameRecord:
         return self._games[game_id]
 
-    def create_game(self, channel: str, kind: str, referee: str, setup: dict[str, Any]) -> GameRecord:
+    @_serialised
+    def games(self, channel: str) -> list[GameRecord]:
+        return sorted((g for g in self._games.values() if g.channel == channel), key=lambda g: g.id)
+
+    def create_game(
+        self, channel: str, kind: str, referee: str, setup: dict[str, Any], *, abandon_running: bool = False
+    ) -> GameRecord:
         with self.transaction():
+            running = self.active_game(channel)
+            if running is not None and not abandon_running:
+                raise GameRunningError(channel, running)
+            for deadline in [d for d in self._deadlines.values() if d.channel == channel]:
+                self._deadlines.pop(deadline.game, None)
             for game in list(self._games.values()):
                 if game.channel == channel and game.status == "active":
                     self._games[game.id] = replace(game, status="abandoned")

@@ -43,9 +43,11 @@ from .draw import Bag, Counts, Draw, DrawRule, can_draw, check_draw, draw_tiles,
 from .edition import FRENCH, JOKER, Edition, edition_by_code
 from .errors import (
     ArbitreError,
+    ClockStateError,
     DrawPendingError,
     DuplicatePlayerError,
     DuplicateSettingError,
+    ExtensionError,
     GameOverError,
     JokerNotMarkedError,
     LateSubmissionError,
@@ -53,7 +55,9 @@ from .errors import (
     NegativeScoreError,
     NoJokerLeftError,
     NoRoundOpenError,
+    NotATiedTopError,
     NotationError,
+    NothingToReopenError,
     PlacementError,
     RoundNotClosedError,
     ScoreAboveTopError,
@@ -62,6 +66,7 @@ from .errors import (
     WordNotInLexiconError,
 )
 from .events import record_from_dict, record_to_dict
+from .game import player_key
 from .notation import Notation, format_ref, notation_by_name, parse_move
 from .placement import Placement, apply_placement, validate_move
 from .scoring import MoveScore, score_placement
@@ -107,6 +112,12 @@ _E = TypeVar(
     "MoveSubmitted",
     "RoundClosed",
     "ScoreRecorded",
+    "SubmissionCorrected",
+    "ClockPaused",
+    "ClockResumed",
+    "ClockExtended",
+    "RoundReopened",
+    "TopChosen",
 )
 
 TopFinder = Callable[[Board, str], TopResultLike]
@@ -263,13 +274,15 @@ class MoveSubmitted:
 @dataclass(frozen=True)
 class RoundClosed:
     """The round ends: the top placed (FISF notation, None when no play exists), how a tie was
-    broken and the other tied plays, and the words of submitted moves the word list rejected."""
+    broken and the other tied plays, the words of submitted moves the word list rejected, and
+    the best plays under the top (FISF notation, score)."""
 
     kind: ClassVar[str] = "close"
     top: str | None
     tie_rule: str = ""
     tied: tuple[str, ...] = ()
     invalid_words: tuple[str, ...] = ()
+    runners_up: tuple[tuple[str, int], ...] = ()
 
     def __str__(self) -> str:
         return f"top {self.top}" if self.top else "no play possible"
@@ -283,17 +296,128 @@ class ScoreRecorded:
     player: str
     round: int
     score: int
+    reason: str = ""
 
     def __str__(self) -> str:
         return f"{self.player}: {self.score} on move {self.round}"
 
 
-DuplicateEvent = DuplicateStarted | PlayerJoined | DrawMade | DrawRejected | MoveSubmitted | RoundClosed | ScoreRecorded
+@dataclass(frozen=True)
+class SubmissionCorrected:
+    """The referee replaces a player's answer for a closed round (a misread slip), with the reason;
+    ``invalid_words`` are the words of ``move`` the word list rejected."""
+
+    kind: ClassVar[str] = "correct"
+    player: str
+    round: int
+    move: str
+    reason: str = ""
+    invalid_words: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.move} on move {self.round} (corrected)"
+
+
+@dataclass(frozen=True)
+class ClockPaused:
+    """The open round's clock stops at ``at``; the time left is kept."""
+
+    kind: ClassVar[str] = "pause"
+    at: float
+
+    def __str__(self) -> str:
+        return "clock paused"
+
+
+@dataclass(frozen=True)
+class ClockResumed:
+    """The paused clock starts again at ``at`` with the time that was left."""
+
+    kind: ClassVar[str] = "resume"
+    at: float
+
+    def __str__(self) -> str:
+        return "clock resumed"
+
+
+@dataclass(frozen=True)
+class ClockExtended:
+    """The open round gets ``seconds`` more."""
+
+    kind: ClassVar[str] = "extend"
+    seconds: float
+
+    def __str__(self) -> str:
+        return f"clock extended by {self.seconds:g} s"
+
+
+@dataclass(frozen=True)
+class RoundReopened:
+    """The last closed round opens again until ``at + seconds``; the draw made after it (nobody played
+    it) goes back to the bag."""
+
+    kind: ClassVar[str] = "reopen"
+    at: float
+    seconds: float
+
+    def __str__(self) -> str:
+        return "round reopened"
+
+
+@dataclass(frozen=True)
+class TopChosen:
+    """The arbiter places another of the plays tied for the top of the last closed round (FISF
+    notation); the draw made after it (nobody played it) goes back to the bag."""
+
+    kind: ClassVar[str] = "choose_top"
+    round: int
+    move: str
+
+    def __str__(self) -> str:
+        return f"top of move {self.round}: {self.move}"
+
+
+DuplicateEvent = (
+    DuplicateStarted
+    | PlayerJoined
+    | DrawMade
+    | DrawRejected
+    | MoveSubmitted
+    | RoundClosed
+    | ScoreRecorded
+    | SubmissionCorrected
+    | ClockPaused
+    | ClockResumed
+    | ClockExtended
+    | RoundReopened
+    | TopChosen
+)
 
 EVENT_TYPES: Mapping[str, type[DuplicateEvent]] = {
     cls.kind: cls
-    for cls in (DuplicateStarted, PlayerJoined, DrawMade, DrawRejected, MoveSubmitted, RoundClosed, ScoreRecorded)
+    for cls in (
+        DuplicateStarted,
+        PlayerJoined,
+        DrawMade,
+        DrawRejected,
+        MoveSubmitted,
+        RoundClosed,
+        ScoreRecorded,
+        SubmissionCorrected,
+        ClockPaused,
+        ClockResumed,
+        ClockExtended,
+        RoundReopened,
+        TopChosen,
+    )
 }
+
+# Events after a round's close that taking the close back (reopen, another top) also takes back.
+_UNDONE_WITH_CLOSE = (DrawMade, DrawRejected, ClockPaused, ClockResumed, ClockExtended)
+# Events after a close that forbid taking it back (someone played the next draw, or a correction).
+_KEEPS_CLOSE = (MoveSubmitted, ScoreRecorded, SubmissionCorrected)
+MAX_EXTENSION_SECONDS = 600
+RUNNERS_UP = 5  # best plays under the top kept with each close
 
 
 def event_to_dict(event: DuplicateEvent) -> dict[str, Any]:
@@ -378,6 +502,16 @@ class Round:
     results: dict[str, SubmissionResult] = field(default_factory=dict)
     recorded: dict[str, int] = field(default_factory=dict)
     reliquat: str = ""
+    deadline: float | None = None  # when time runs out; None without a clock or while paused
+    paused_left: float | None = None  # seconds left when the clock was paused
+    board_before: Board | None = None  # the board this round was played on (kept at the close)
+    corrections: dict[str, str] = field(default_factory=dict)  # player -> the referee's reason
+    runners_up: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def paused(self) -> bool:
+        """Whether the round's clock is stopped."""
+        return self.paused_left is not None
 
     def __str__(self) -> str:
         return f"{self.number}. {self.draw_record} {self.top_text or '-'} {self.top_points}"
@@ -468,6 +602,7 @@ class RecordLine:
     solo: str | None = None
     tie_rule: str = ""
     tied: tuple[str, ...] = ()
+    corrections: tuple[tuple[str, str], ...] = ()  # (player, reason) of the referee's corrections
 
     def __str__(self) -> str:
         return f"{self.number} {self.draw} {self.ref} {self.word} {self.score} {self.cumulative}"
@@ -486,6 +621,7 @@ class RecordLine:
             "solo": self.solo,
             "tie_rule": self.tie_rule,
             "tied": list(self.tied),
+            "corrections": dict(self.corrections),
         }
 
 
@@ -603,6 +739,7 @@ class DuplicateGame:
     # --- derived state ---------------------------------------------------------------
 
     def _reset(self) -> None:
+        self._effective: list[DuplicateEvent] = []
         self.settings = DuplicateSettings()
         self.lexicon_name = ""
         self.players: list[str] = []
@@ -636,11 +773,29 @@ class DuplicateGame:
         return len(self.closed_rounds) + 1
 
     def deadline(self, round_: Round | None = None) -> float | None:
-        """When the round's time runs out (None when its draw has no time)."""
+        """When the round's time runs out (None when its draw has no time or its clock is paused)."""
         target = round_ if round_ is not None else self.current
-        if target is None or target.opened_at is None:
-            return None
-        return target.opened_at + self.settings.seconds
+        return None if target is None else target.deadline
+
+    @property
+    def last_closed(self) -> Round | None:
+        """The round closed last, if any."""
+        closed = self.closed_rounds
+        return closed[-1] if closed else None
+
+    def can_take_back_close(self) -> str:
+        """Why the last close cannot be taken back ("" when it can): a reopen or another top."""
+        index = self._last_close_index(self._effective)
+        if index is None:
+            return "no round closed"
+        for event in self._effective[index + 1 :]:
+            if isinstance(event, _KEEPS_CLOSE):
+                return "the next draw was played" if isinstance(event, MoveSubmitted) else "corrected since"
+        return ""
+
+    @staticmethod
+    def _last_close_index(events: Sequence[DuplicateEvent]) -> int | None:
+        return next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], RoundClosed)), None)
 
     @property
     def tops_total(self) -> int:
@@ -691,6 +846,7 @@ class DuplicateGame:
                     solo=self.solo(round_),
                     tie_rule=round_.tie_rule,
                     tied=round_.tied,
+                    corrections=tuple(sorted(round_.corrections.items())),
                 )
             )
         return lines
@@ -802,11 +958,17 @@ class DuplicateGame:
         top: str | None = None
         tied: tuple[str, ...] = ()
         tie_rule = ""
+        runners_up: list[tuple[str, int]] = []
         if plays:
             best = plays[0]
             top = best.placement.notation(Notation.FISF)
             tied = tuple(p.placement.notation(Notation.FISF) for p in plays[1:] if p.score.total == best.score.total)
             tie_rule = result.tie_rule
+            runners_up = [
+                (p.placement.notation(Notation.FISF), p.score.total)
+                for p in plays[1:]
+                if p.score.total < best.score.total
+            ][:RUNNERS_UP]
         invalid: set[str] = set()
         for submission in self._effective_submissions(round_).values():
             checked = evaluate_submission(
@@ -814,34 +976,118 @@ class DuplicateGame:
             )
             if isinstance(checked.error, WordNotInLexiconError):
                 invalid.update(checked.error.words)
-        return self._push(RoundClosed(top, tie_rule, tied, tuple(sorted(invalid))))
+        return self._push(RoundClosed(top, tie_rule, tied, tuple(sorted(invalid)), tuple(runners_up)))
 
-    def record_score(self, player: str, round_number: int, score: int) -> ScoreRecorded:
+    def record_score(self, player: str, round_number: int, score: int, reason: str = "") -> ScoreRecorded:
         """Enter a player's score for a closed round; a score above the top raises (a typing error)."""
-        return self._push(ScoreRecorded(player, round_number, score))
+        return self._push(ScoreRecorded(player, round_number, score, reason))
+
+    def correct(
+        self, player: str, round_number: int, move: str, lexicon: WordList, reason: str = ""
+    ) -> SubmissionCorrected:
+        """Replace a player's answer for a closed round; it is judged on that round's board and draw."""
+        round_ = self._closed_round(round_number)
+        assert round_.draw is not None and round_.board_before is not None
+        submission = MoveSubmitted(player, move.strip())
+        checked = evaluate_submission(
+            round_.board_before, round_.draw.letters, submission, lambda w: w in lexicon, self.edition, self.notation
+        )
+        invalid = checked.error.words if isinstance(checked.error, WordNotInLexiconError) else ()
+        return self._push(SubmissionCorrected(player, round_number, move.strip(), reason, tuple(invalid)))
+
+    def pause(self, at: float) -> ClockPaused:
+        """Stop the open round's clock."""
+        return self._push(ClockPaused(at))
+
+    def resume(self, at: float) -> ClockResumed:
+        """Start the paused clock again with the time that was left."""
+        return self._push(ClockResumed(at))
+
+    def extend(self, seconds: float) -> ClockExtended:
+        """Give the open round more time."""
+        return self._push(ClockExtended(seconds))
+
+    def reopen(self, at: float, seconds: float) -> RoundReopened:
+        """Open the last closed round again (its next draw, unplayed, goes back to the bag)."""
+        return self._push(RoundReopened(at, seconds))
+
+    def choose_top(self, move: str) -> TopChosen:
+        """Place another of the last closed round's tied tops (its next draw, unplayed, goes back)."""
+        last = self.last_closed
+        return self._push(TopChosen(last.number if last is not None else 0, move))
 
     # --- applying events -------------------------------------------------------------
 
     def apply(self, event: DuplicateEvent) -> None:
         """Apply an event, or raise an ArbitreError and leave the game unchanged."""
+        if isinstance(event, (RoundReopened, TopChosen)):
+            self._check_take_back(event)
+            self.events.append(event)
+            try:
+                self._rebuild()
+            except Exception:
+                self.events.pop()
+                self._rebuild()
+                raise
+            return
         try:
             self._apply(event)
         except Exception:
             self._rebuild()
             raise
         self.events.append(event)
+        self._effective.append(event)
+
+    def _check_take_back(self, event: RoundReopened | TopChosen) -> None:
+        last = self.last_closed
+        number = last.number if last is not None else 0
+        why = self.can_take_back_close()
+        if why:
+            raise NothingToReopenError(number, why)
+        assert last is not None
+        if isinstance(event, RoundReopened):
+            if not 0 < event.seconds <= MAX_EXTENSION_SECONDS:
+                raise ExtensionError(event.seconds, MAX_EXTENSION_SECONDS)
+            return
+        placed = last.top.notation(Notation.FISF) if last.top is not None else ""
+        choices = (placed, *last.tied)
+        if event.round != number or event.move not in choices:
+            raise NotATiedTopError(event.move, choices)
 
     def _push(self, event: _E) -> _E:
         self.apply(event)
         return event
 
     def _rebuild(self) -> None:
-        events = self.events
-        self.events = []
+        """The state from the stored events, closes taken back by reopenings and chosen tops applied."""
+        effective = self._effective_events(self.events)
         self._reset()
-        for event in events:
+        for event in effective:
             self._apply(event)
-            self.events.append(event)
+            self._effective.append(event)
+
+    @classmethod
+    def _effective_events(cls, events: Iterable[DuplicateEvent]) -> list[DuplicateEvent]:
+        """The events that make the state: a reopening removes the last close and the draws after it;
+        a chosen top replaces the last close's top and removes the draws after it."""
+        effective: list[DuplicateEvent] = []
+        for event in events:
+            if not isinstance(event, (RoundReopened, TopChosen)):
+                effective.append(event)
+                continue
+            index = cls._last_close_index(effective)
+            if index is None:
+                continue
+            close = effective[index]
+            assert isinstance(close, RoundClosed)
+            tail = [e for e in effective[index + 1 :] if not isinstance(e, _UNDONE_WITH_CLOSE)]
+            if isinstance(event, RoundReopened):
+                effective = [*effective[:index], *tail, event]
+            else:
+                others = tuple(m for m in (close.top or "", *close.tied) if m and m != event.move)
+                chosen = dataclasses.replace(close, top=event.move, tied=others, tie_rule="arbiter")
+                effective = [*effective[:index], chosen, *tail]
+        return effective
 
     def _check_not_finished(self, what: str) -> None:
         if self.finished:
@@ -860,7 +1106,7 @@ class DuplicateGame:
 
     def _apply(self, event: DuplicateEvent) -> None:
         if isinstance(event, DuplicateStarted):
-            if self.events:
+            if self._effective:
                 raise ValueError("a duplicate game starts once")
             self.settings = event.settings
             self.lexicon_name = event.lexicon
@@ -880,11 +1126,66 @@ class DuplicateGame:
             self._close(event)
         elif isinstance(event, ScoreRecorded):
             self._record_score(event)
+        elif isinstance(event, SubmissionCorrected):
+            self._correct(event)
+        elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended)):
+            self._clock(event)
+        elif isinstance(event, RoundReopened):
+            round_ = self._open_round(str(event))
+            round_.deadline = event.at + event.seconds
+            round_.paused_left = None
 
     def _join(self, player: str) -> None:
-        if player in self.players:
+        if any(player_key(p) == player_key(player) for p in self.players):
             raise DuplicatePlayerError(player)
         self.players.append(player)
+
+    def _clock(self, event: ClockPaused | ClockResumed | ClockExtended) -> None:
+        round_ = self._open_round(str(event))
+        if isinstance(event, ClockExtended):
+            if not 0 < event.seconds <= MAX_EXTENSION_SECONDS:
+                raise ExtensionError(event.seconds, MAX_EXTENSION_SECONDS)
+            if round_.paused_left is not None:
+                round_.paused_left += event.seconds
+            elif round_.deadline is not None:
+                round_.deadline += event.seconds
+            else:
+                raise ClockStateError("extend", False)
+        elif isinstance(event, ClockPaused):
+            if round_.paused_left is not None or round_.deadline is None:
+                raise ClockStateError("pause", round_.paused_left is not None)
+            round_.paused_left = max(0.0, round_.deadline - event.at)
+            round_.deadline = None
+        else:
+            if round_.paused_left is None:
+                raise ClockStateError("resume", False)
+            round_.deadline = event.at + round_.paused_left
+            round_.paused_left = None
+
+    def _closed_round(self, number: int) -> Round:
+        closed = self.closed_rounds
+        if not 1 <= number <= len(closed):
+            raise RoundNotClosedError(number, len(closed))
+        return closed[number - 1]
+
+    def _correct(self, event: SubmissionCorrected) -> None:
+        self._player(event.player)
+        round_ = self._closed_round(event.round)
+        assert round_.draw is not None and round_.board_before is not None
+        invalid = set(event.invalid_words)
+        result = evaluate_submission(
+            round_.board_before,
+            round_.draw.letters,
+            MoveSubmitted(event.player, event.move),
+            lambda w: w not in invalid,
+            self.edition,
+            self.notation,
+        )
+        if result.score > round_.top_points:
+            raise ScoreAboveTopError(event.player, event.round, result.score, round_.top_points)
+        round_.results[event.player] = result
+        round_.recorded.pop(event.player, None)
+        round_.corrections[event.player] = event.reason
 
     def _draw(self, event: DrawMade) -> None:
         self._check_not_finished(str(event))
@@ -900,6 +1201,8 @@ class DuplicateGame:
         round_.draw = outcome.draw
         round_.shortfall = outcome.shortfall
         round_.opened_at = event.at
+        round_.deadline = event.at + self.settings.seconds if event.at is not None else None
+        round_.paused_left = None
         self.bag = outcome.bag
 
     def _reject(self) -> None:
@@ -913,6 +1216,8 @@ class DuplicateGame:
         round_.draw = None
         round_.shortfall = None
         round_.opened_at = None
+        round_.deadline = None
+        round_.paused_left = None
 
     def _effective_submissions(self, round_: Round) -> dict[str, MoveSubmitted]:
         """Each player's submission that counts: the last one in time, else the last one."""
@@ -944,6 +1249,8 @@ class DuplicateGame:
             round_.top_text = top.notation(self.notation)
         round_.tie_rule = event.tie_rule
         round_.tied = event.tied
+        round_.runners_up = event.runners_up
+        round_.board_before = self.board.copy()
         invalid = set(event.invalid_words)
         deadline = self.deadline(round_)
         for player, submission in self._effective_submissions(round_).items():
@@ -979,10 +1286,9 @@ class DuplicateGame:
 
     def _record_score(self, event: ScoreRecorded) -> None:
         self._player(event.player)
-        closed = self.closed_rounds
-        if not 1 <= event.round <= len(closed):
-            raise RoundNotClosedError(event.round, len(closed))
-        round_ = closed[event.round - 1]
+        round_ = self._closed_round(event.round)
+        if event.reason:
+            round_.corrections[event.player] = event.reason
         if event.score < 0:
             raise NegativeScoreError(event.player, event.round, event.score)
         if event.score > round_.top_points:

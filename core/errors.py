@@ -246,6 +246,53 @@ class RackSpecError(GameError):
         self.rack = rack
 
 
+class SelfChallengeError(GameError):
+    """A player challenging their own move."""
+
+    def __init__(self, player: str, move: str) -> None:
+        super().__init__(f"{player} cannot challenge their own move {move}")
+        self.player = player
+        self.move = move
+
+
+class AlreadyChallengedError(GameError):
+    """A second challenge of a move that was already challenged."""
+
+    def __init__(self, move: str, challenger: str) -> None:
+        super().__init__(f"{move} was already challenged by {challenger}")
+        self.move = move
+        self.challenger = challenger
+
+
+class PenaltyValueError(GameError):
+    """A penalty that is not a whole number of points between 1 and the limit."""
+
+    def __init__(self, points: int, limit: int) -> None:
+        super().__init__(f"a penalty is 1 to {limit} points, not {points}")
+        self.points = points
+        self.limit = limit
+
+
+class RackNotUnseenError(GameError):
+    """Remaining letters given at the end that are not among the tiles still unseen."""
+
+    def __init__(self, player: str, letters: str, unseen: str) -> None:
+        super().__init__(f"{player}: {letters} not among the unseen tiles ({unseen})")
+        self.player = player
+        self.letters = letters
+        self.unseen = unseen
+
+
+class RackTooLargeError(GameError):
+    """Remaining letters given at the end that would not fit on a rack."""
+
+    def __init__(self, player: str, rack: str, size: int) -> None:
+        super().__init__(f"{player}: {rack!r} is more than the {size} tiles of a rack")
+        self.player = player
+        self.rack = rack
+        self.size = size
+
+
 # --- lexicon ------------------------------------------------------------------
 
 
@@ -392,6 +439,42 @@ class NegativeScoreError(GameError):
         self.player = player
         self.round_number = round_number
         self.score = score
+
+
+class NothingToReopenError(GameError):
+    """Reopening or changing the top of a round when no closed round can be taken back."""
+
+    def __init__(self, round_number: int, reason: str) -> None:
+        super().__init__(f"move {round_number}: cannot be taken back ({reason})")
+        self.round_number = round_number
+        self.reason = reason
+
+
+class NotATiedTopError(GameError):
+    """A top chosen by the arbiter that is not among the plays sharing the top score."""
+
+    def __init__(self, move: str, tied: tuple[str, ...]) -> None:
+        super().__init__(f"{move} is not one of the tied tops ({', '.join(tied)})")
+        self.move = move
+        self.tied = tied
+
+
+class ClockStateError(GameError):
+    """Pausing a paused clock, resuming a running one, or changing a round with no clock."""
+
+    def __init__(self, action: str, paused: bool) -> None:
+        super().__init__(f"{action}: the clock is {'paused' if paused else 'running'}")
+        self.action = action
+        self.paused = paused
+
+
+class ExtensionError(GameError):
+    """A clock extension outside 1 to the limit, in seconds."""
+
+    def __init__(self, seconds: float, limit: int) -> None:
+        super().__init__(f"an extension is 1 to {limit} seconds, not {seconds:g}")
+        self.seconds = seconds
+        self.limit = limit
 
 
 class SubmissionError(ArbitreError):

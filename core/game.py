@@ -15,6 +15,7 @@ from .board import Board
 from .draw import unseen_tiles
 from .edition import JOKER, Edition, fold_accents
 from .errors import (
+    AlreadyChallengedError,
     DuplicatePlayerError,
     ExchangeNotAllowedError,
     ExchangeSizeError,
@@ -22,8 +23,12 @@ from .errors import (
     GameStartedError,
     NothingToChallengeError,
     NothingToUndoError,
+    PenaltyValueError,
     PlayerCountError,
+    RackNotUnseenError,
     RackSpecError,
+    RackTooLargeError,
+    SelfChallengeError,
     UnknownPlayerError,
     WordNotInMoveError,
 )
@@ -43,10 +48,16 @@ from .events import (
 )
 from .notation import Notation, format_move, parse_move
 from .placement import Placement, apply_placement, validate_move
-from .rules import GoingOut, RuleSet, rule_set_for_players
+from .rules import GoingOut, RuleSet, most_players, rule_set_for_players
 from .scoring import MoveScore, score_placement
 
 TURN_KINDS = frozenset({"play", "pass", "exchange", "lost_turn"})
+MAX_PENALTY = 500  # points: a larger penalty is a typing error
+
+
+def player_key(name: str) -> str:
+    """The form under which two player names are the same person: case and accents ignored."""
+    return fold_accents(name.strip()).casefold()
 
 
 @dataclass
@@ -66,10 +77,23 @@ class SheetLine:
     removed_reason: str = ""  # "challenge" or "withdrawn"
     invalid: tuple[str, ...] = ()  # the words a successful challenge found invalid
     claimed: int | None = None  # the score the player announced, when it differs
+    challenged_by: str | None = None  # a play that was challenged (and stood): who challenged it
 
     def __str__(self) -> str:
         sign = f"{self.points:+d}" if self.kind != "play" else str(self.points)
         return f"{self.number}. {self.player}: {self.text} {sign} = {self.total}"
+
+
+@dataclass(frozen=True)
+class TileCountAlert:
+    """More tiles of a letter on the board than the edition has (a typing error somewhere)."""
+
+    letter: str
+    count: int
+    limit: int
+
+    def __str__(self) -> str:
+        return f"{self.letter} x{self.count} > {self.limit}"
 
 
 @dataclass(frozen=True)
@@ -122,13 +146,16 @@ class ClassicGame:
         self.base_rules = rules
         self.notation = notation
         self.initial_players = tuple(players)
-        if len(set(self.initial_players)) != len(self.initial_players):
-            duplicates = [p for p, n in Counter(self.initial_players).items() if n > 1]
+        keys = Counter(player_key(p) for p in self.initial_players)
+        duplicates = [p for p in self.initial_players if keys[player_key(p)] > 1]
+        if duplicates:
             raise DuplicatePlayerError(duplicates[0])
+        if len(self.initial_players) > most_players(rules):
+            raise PlayerCountError(len(self.initial_players), rules.min_players, most_players(rules))
         self.events: list[Event] = []
         self._reset()
         for event in events:
-            self.push(event)
+            self.push_stored(event)
 
     # --- derived state -------------------------------------------------------
 
@@ -138,7 +165,6 @@ class ClassicGame:
         self.lines: list[SheetLine] = []
         self.turn = 0
         self.ended = False
-        self.alerts: list[str] = []
         self._skips: Counter[str] = Counter()
         self._effective: list[Event] = []
 
@@ -153,6 +179,17 @@ class ClassicGame:
         if not self.players or self.ended:
             return None
         return self.players[self.turn % len(self.players)]
+
+    @property
+    def alerts(self) -> list[TileCountAlert]:
+        """Letters on the board more often than the edition has them (withdrawn plays no longer count)."""
+        on_board: Counter[str] = Counter(JOKER if tile.joker else tile.letter for _, _, tile in self.board.tiles())
+        alerts = []
+        for letter, count in sorted(on_board.items()):
+            limit = self.edition.jokers if letter == JOKER else self.edition.counts.get(letter, 0)
+            if count > limit:
+                alerts.append(TileCountAlert(letter, count, limit))
+        return alerts
 
     @property
     def started(self) -> bool:
@@ -192,6 +229,15 @@ class ClassicGame:
         """Whether the sheet reached the rule set's limit of scoreless turns (never ends the game)."""
         return bool(self.players) and self.scoreless_streak() >= self.rules.scoreless_limit(len(self.players))
 
+    def find_player(self, name: str) -> str | None:
+        """The player whose name is ``name`` without regard to case, accents or a leading ``@``."""
+        wanted = player_key(name.lstrip("@"))
+        return next((p for p in self.players if player_key(p) == wanted), None)
+
+    def last_undoable(self) -> Event | None:
+        """The event an Undo would take back (None on an empty sheet)."""
+        return next((e for e in reversed(self._effective) if not isinstance(e, Join)), None)
+
     def last_play_line(self) -> SheetLine | None:
         """The last sheet line if it is a standing play (what a challenge would target)."""
         for line in reversed(self.lines):
@@ -227,7 +273,16 @@ class ClassicGame:
     # --- events -----------------------------------------------------------------
 
     def push(self, event: Event) -> None:
-        """Apply an event, or raise a GameError/PlacementError and leave the game unchanged."""
+        """Apply a new event, or raise a GameError/PlacementError and leave the game unchanged.
+
+        New events are held to rules that stored ones predating them may break (a self-challenge,
+        a penalty of 0, end racks not among the unseen tiles): replaying a log never checks those.
+        """
+        self.check(event)
+        self.push_stored(event)
+
+    def push_stored(self, event: Event) -> None:
+        """Apply an event of the game's log (checked when it was new), or raise and leave the game unchanged."""
         if isinstance(event, Undo):
             if not any(not isinstance(e, Join) for e in self._effective):
                 raise NothingToUndoError()
@@ -241,6 +296,42 @@ class ClassicGame:
             raise
         self.events.append(event)
         self._effective.append(event)
+
+    def check(self, event: Event) -> None:
+        """Raise if a new event breaks a rule that is only checked for new events (see ``push``)."""
+        if isinstance(event, (Penalty, TimePenalty)) and not 1 <= event.points <= MAX_PENALTY:
+            raise PenaltyValueError(event.points, MAX_PENALTY)
+        if isinstance(event, Challenge) and not self.ended:
+            line = self.last_play_line()
+            if line is not None:
+                if player_key(event.challenger) == player_key(line.player):
+                    raise SelfChallengeError(event.challenger, line.text)
+                if line.challenged_by is not None:
+                    raise AlreadyChallengedError(line.text, line.challenged_by)
+        if isinstance(event, End) and not self.ended:
+            self._check_end_racks(event)
+
+    def _check_end_racks(self, event: End) -> None:
+        """Each rack fits on a rack, and all of them together are among the unseen tiles."""
+        unseen = self.unseen()
+        for player, rack in event.racks:
+            self._player(player)
+            try:
+                rack_value(rack, self.edition)
+            except ValueError:
+                raise RackSpecError(player, rack) from None
+            text = rack.strip()
+            if not text or text.lstrip("-").isdigit():
+                continue
+            letters = fold_accents(text).upper().replace(" ", "")
+            if len(letters) > self.edition.rack_size:
+                raise RackTooLargeError(player, rack, self.edition.rack_size)
+            wanted = Counter(letters)
+            missing = wanted - unseen
+            if missing:
+                shown = "".join(sorted(unseen.elements()))
+                raise RackNotUnseenError(player, "".join(sorted(missing.elements())), shown)
+            unseen -= wanted
 
     def _replay(self) -> None:
         """Rebuild the state from the events, dropping what each Undo removed."""
@@ -316,12 +407,13 @@ class ClassicGame:
             self._end(event)
 
     def _join(self, event: Join) -> None:
-        if event.player in self.players:
+        if self.find_player(event.player) is not None:
             raise DuplicatePlayerError(event.player)
         if self.started:
             raise GameStartedError(event.player)
-        if len(self.players) >= 4:
-            raise PlayerCountError(len(self.players) + 1, 2, 4)
+        most = most_players(self.base_rules)
+        if len(self.players) >= most:
+            raise PlayerCountError(len(self.players) + 1, self.base_rules.min_players, most)
         self.players.append(event.player)
 
     def _play(self, event: Play) -> None:
@@ -331,7 +423,6 @@ class ClassicGame:
         if event.claimed is not None and event.claimed != score.total:
             notes.append(f"claimed {event.claimed}, counted {score.total}")
         apply_placement(self.board, placement)
-        self._check_tile_counts()
         self._add_line(
             player,
             "play",
@@ -343,15 +434,6 @@ class ClassicGame:
             claimed=event.claimed if notes else None,
         )
         self._advance()
-
-    def _check_tile_counts(self) -> None:
-        on_board: Counter[str] = Counter(JOKER if tile.joker else tile.letter for _, _, tile in self.board.tiles())
-        for letter, count in sorted(on_board.items()):
-            limit = self.edition.jokers if letter == JOKER else self.edition.counts[letter]
-            if count > limit:
-                alert = f"{letter} played {count} times, the edition has {limit}"
-                if alert not in self.alerts:
-                    self.alerts.append(alert)
 
     def _exchange(self, event: Exchange) -> None:
         player = self._player(event.player)
@@ -400,6 +482,7 @@ class ClassicGame:
         if event.invalid:
             self._remove_play(line, "challenged, " + ", ".join(event.invalid) + " invalid", event.invalid)
             return
+        line.challenged_by = challenger
         rules = self.rules
         challenged = len(event.words) or len(formed)
         if rules.challenge_penalty_per_word:

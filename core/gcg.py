@@ -507,7 +507,7 @@ class _Replay:
         entry.event = event
         before = len(self.game.lines)
         try:
-            self.game.push(event)
+            self.game.push_stored(event)
         except (ArbitreError, ValueError) as cause:
             self._refuse(entry, cause)
             return None
@@ -721,7 +721,7 @@ def write_gcg(
         target = shadow.last_play_line() if isinstance(event, (Withdrawn, Challenge)) else None
         target_points = target.points if target is not None else 0
         before = len(shadow.lines)
-        shadow.push(event)
+        shadow.push_stored(event)
         if target is not None and target.removed:
             nick = identities[target.player].nick
             total = shadow.totals()[target.player]

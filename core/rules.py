@@ -143,3 +143,13 @@ def rule_set_for_players(rules: RuleSet, players: int) -> RuleSet:
     while players > current.max_players and current.fallback:
         current = RULE_SETS[current.fallback]
     return current
+
+
+def most_players(rules: RuleSet) -> int:
+    """The most players a game started under ``rules`` may have, its fallback rule sets included."""
+    most = rules.max_players
+    current = rules
+    while current.fallback:
+        current = RULE_SETS[current.fallback]
+        most = max(most, current.max_players)
+    return most

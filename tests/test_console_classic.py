@@ -29,7 +29,7 @@ Ben: /annule
 Ben: /passe
 Ana: /penalite Ben 10
 Ana: /feuille
-Ana: /fin Ben=EAU
+Ana: /fin Ben=EAU !
 """
 
 
@@ -48,7 +48,7 @@ def test_classic_game_in_french(tmp_path: Path) -> None:
     # invalid word: the move is taken back
     assert "ZZZ non valable" in out[9] and "retiré et vaut 0" in out[9]
     assert "Ben passe." in out[10] and "Ana change ABC." in out[11]
-    assert "Dernière ligne annulée : " in out[13]
+    assert "Annulé : le coup de Ben, 5E DEVOTE." in out[13]
     assert "Pénalité : Ben perd 10 points." in out[15]
     sheet = out[16]
     assert "contesté : ZZZ non valable" in sheet and "contestation perdue" in sheet
@@ -78,7 +78,7 @@ Bob: /exchange 3
 Ann: /board
 Ann: /unseen
 Ann: /export
-Ann: /end Ann= Bob=QI
+Ann: /end Ann= Bob=QI !
 """
 
 
@@ -86,7 +86,7 @@ def test_classic_game_in_english_gcg(tmp_path: Path) -> None:
     out = replies(run_console(GAME_EN, tmp_path / "b.sqlite", "--lang", "en"))
     assert "ZAX (10+1+8)x2 = 38" in out[4]
     # a valid challenge under NASPA rules: the challenger loses the turn
-    assert "ZAX valid. Ann's move stands." in out[5] and "Bob loses the next turn." in out[5]
+    assert "ZAX valid. Ann's move stands." in out[5] and "Bob loses this turn." in out[5]
     assert "Ann to play." in out[5]
     assert "AE" in out[6]
     board_reply = next(r for r in out if "(image:" in r)

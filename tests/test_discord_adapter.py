@@ -168,7 +168,7 @@ async def test_classic_game_score_challenge_board(dc, adapter, storage):
 async def test_mentions_become_display_names(dc, adapter):
     iid = await slash(dc, "new", f"{dc.ana.mention} <@!{dc.ben.id}>")
     assert "Joueurs : Ana, Ben" in (await answer(dc, iid)).text
-    await dc.send_message(dc.channel, dc.ana, f"!nouvelle {dc.cleo.mention} {dc.ben.mention}")
+    await dc.send_message(dc.channel, dc.ana, f"!nouvelle {dc.cleo.mention} {dc.ben.mention} !")
     assert "Joueurs : Cleo, Ben" in (await dc.wait_for_message(channel_id=dc.channel)).text
 
 

@@ -33,7 +33,7 @@ from core.events import (
     event_from_dict,
     event_to_dict,
 )
-from core.game import ClassicGame, shared_places
+from core.game import ClassicGame, TileCountAlert, shared_places
 from core.notation import Notation
 from core.rules import RULE_SETS, rule_set_by_code
 
@@ -288,7 +288,15 @@ def test_exchange_of_more_tiles_than_the_bag_holds() -> None:
 def test_alert_when_a_letter_is_played_too_often() -> None:
     game = fisf_game()
     game.push(Play("Ana", "H5 KAKI"))
-    assert game.alerts == ["K played 2 times, the edition has 1"]
+    assert game.alerts == [TileCountAlert("K", 2, 1)]
+
+
+def test_the_alert_of_a_withdrawn_play_goes_with_it() -> None:
+    game = fisf_game()
+    game.push(Play("Ana", "H5 KAKI"))
+    game.push(Challenge("Ben", (), ("KAKI",)))
+    assert game.alerts == []
+    assert game.unseen()["K"] == 1
 
 
 def test_players_join_before_the_first_move_only() -> None:

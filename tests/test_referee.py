@@ -72,7 +72,7 @@ def test_only_the_player_to_move_or_the_referee_records(referee: Referee) -> Non
     (reply,) = referee.handle(msg("Ana", "/undo"))
     assert "Seul l'arbitre de la partie (Ref)" in reply.text
     (reply,) = referee.handle(msg("Zoe", "/annule", admin=True))  # a channel admin may
-    assert "Dernière ligne annulée" in reply.text
+    assert "Annulé : le coup de Ben, 8H VOGUE." in reply.text
 
 
 def test_private_errors_stay_private(referee: Referee) -> None:

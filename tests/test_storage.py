@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import ChannelSettings, MemoryStorage, SQLiteStorage, Storage
+from bot.storage import ChannelSettings, GameRunningError, MemoryStorage, SQLiteStorage, Storage
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,13 +39,19 @@ def test_games_and_event_log(storage: Storage) -> None:
     storage.append_event(first.id, {"kind": "pass", "player": "Ben"}, "ben")
     assert [e.seq for e in storage.events(first.id)] == [1, 2]
     assert storage.events(first.id)[1].data == {"kind": "pass", "player": "Ben"}
-    second = storage.create_game("c1", "classic", "ben", {})
+    with pytest.raises(GameRunningError) as refused:  # a running game is never replaced silently
+        storage.create_game("c1", "classic", "ben", {})
+    assert refused.value.running.id == first.id and storage.active_game("c1") == first
+    second = storage.create_game("c1", "classic", "ben", {}, abandon_running=True)
     assert storage.game(first.id).status == "abandoned"
     active = storage.active_game("c1")
     assert active is not None and active.id == second.id
     storage.set_game_status(second.id, "ended")
     assert storage.active_game("c1") is None
     assert storage.active_game("other") is None
+    third = storage.create_game("c1", "duplicate", "ana", {})
+    assert [g.id for g in storage.games("c1")] == [first.id, second.id, third.id]  # nothing is ever deleted
+    assert storage.games("other") == []
 
 
 def test_players_of_a_game(storage: Storage) -> None:
@@ -83,7 +89,7 @@ def test_deadlines(storage: Storage) -> None:
 def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
     path = tmp_path / "a.sqlite"
     store = SQLiteStorage(path)
-    assert store.schema_version == 2
+    assert store.schema_version == 3
     assert store.db.journal_mode == "wal"
     store.close()
     again = SQLiteStorage(path)

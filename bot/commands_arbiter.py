@@ -1,0 +1,173 @@
+"""The duplicate arbiter's corrections: /reopen /pause /resume /extend /correct /top.
+
+As in club software, the arbiter can take back the last close while nobody has
+played the next draw (reopen it, or place another of the tied tops), stop and
+restart the clock, give more time, and correct a player's answer after the
+close with the reason kept in the record.
+"""
+
+from __future__ import annotations
+
+from core.duplicate import DuplicateGame
+from core.game import player_key
+
+from .commands_duplicate import (
+    active_duplicate,
+    draw_reply,
+    game_of,
+    open_next_round,
+    round_text,
+    save,
+    standings_text,
+    start_top,
+)
+from .numbers import read_decimal, read_int
+from .referee import Context, UserError
+from .storage import GameRecord
+
+REOPEN_SECONDS = 60.0
+
+
+def _open_round_with_clock(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
+    record, game = active_duplicate(ctx)
+    round_ = game.current
+    if round_ is None or round_.draw is None:
+        raise UserError("dup_no_round")
+    return record, game
+
+
+def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
+    """After a close was taken back: the round goes on, or (another top) the next draw is made again."""
+    if game.finished:
+        return
+    round_ = game.current
+    if round_ is not None and round_.draw is not None:
+        start_top(ctx.referee, record, game)
+        ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+        return
+    ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
+
+
+def cmd_reopen(ctx: Context) -> None:
+    record, game = _game_for_correction(ctx)
+    seconds = REOPEN_SECONDS
+    if ctx.tokens:
+        value = read_decimal(ctx.tokens[0])
+        if value is None:
+            raise UserError("bad_number", text=ctx.tokens[0][:20])
+        seconds = value
+    if game.finished:
+        ctx.storage.set_game_status(record.id, "active")
+    last = game.last_closed
+    event = game.reopen(ctx.referee.now(), seconds)
+    save(ctx.referee, record, game, [event], ctx.message.user)
+    ctx.reply(ctx.say("dup_reopened", n=last.number if last else 0, seconds=f"{seconds:g}"))
+    _redraw(ctx, record, game)
+
+
+def cmd_pause(ctx: Context) -> None:
+    record, game = _open_round_with_clock(ctx)
+    event = game.pause(ctx.referee.now())
+    save(ctx.referee, record, game, [event], ctx.message.user)
+    round_ = game.current
+    assert round_ is not None
+    ctx.reply(ctx.say("dup_paused", n=round_.number, seconds=round(round_.paused_left or 0)))
+
+
+def cmd_resume(ctx: Context) -> None:
+    record, game = _open_round_with_clock(ctx)
+    event = game.resume(ctx.referee.now())
+    save(ctx.referee, record, game, [event], ctx.message.user)
+    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+    ctx.referee.warned.discard((record.id, game.move_number))
+
+
+def cmd_extend(ctx: Context) -> None:
+    record, game = _open_round_with_clock(ctx)
+    value = read_decimal(ctx.tokens[0]) if ctx.tokens else None
+    if value is None:
+        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    event = game.extend(value)
+    save(ctx.referee, record, game, [event], ctx.message.user)
+    ctx.referee.warned.discard((record.id, game.move_number))
+    ctx.reply(ctx.say("dup_extended", seconds=f"{value:g}"))
+    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+
+
+def _find_player(game: DuplicateGame, name: str) -> str:
+    wanted = player_key(name.lstrip("@"))
+    found = next((p for p in game.players if player_key(p) == wanted), None)
+    if found is None:
+        raise UserError("err_unknown_player", player=name.lstrip("@")[:32], players=", ".join(game.players))
+    return found
+
+
+def cmd_correct(ctx: Context) -> None:
+    """``PLAYER N REF WORD [reason]`` or ``PLAYER N POINTS [reason]`` (the name ends at the move number)."""
+    record, game = _game_for_correction(ctx)
+    words = ctx.args.split()
+    number_at = next((i for i, w in enumerate(words) if i > 0 and read_int(w) is not None), None)
+    if number_at is None or len(words) < number_at + 2:
+        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    player = _find_player(game, " ".join(words[:number_at]))
+    round_number = read_int(words[number_at]) or 0
+    rest = words[number_at + 1 :]
+    points = read_int(rest[0])
+    if points is not None:
+        reason = " ".join(rest[1:])[:200]
+        event = game.record_score(player, round_number, points, reason)
+    else:
+        if len(rest) < 2:
+            raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+        move = " ".join(rest[:2])
+        reason = " ".join(rest[2:])[:200]
+        event = game.correct(player, round_number, move, ctx.word_list(record.setup["lexicon"]), reason)
+    save(ctx.referee, record, game, [event], ctx.message.user)
+    closed = game.closed_rounds[round_number - 1]
+    ctx.reply(
+        ctx.say("dup_correction", player=player, n=round_number, score=closed.score_of(player))
+        + "\n\n"
+        + standings_text(ctx.lang, game)
+    )
+
+
+def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
+    """The running duplicate game, or the last one when it has just ended (corrections after the end)."""
+    record = ctx.storage.active_game(ctx.message.channel)
+    if record is None:
+        games = [g for g in ctx.storage.games(ctx.message.channel) if g.kind == "duplicate"]
+        if games and games[-1].status == "ended":
+            record = games[-1]
+    if record is None or record.kind != "duplicate":
+        raise UserError("dup_none")
+    ctx.require_control(record)
+    return record, game_of(ctx.referee, record)
+
+
+def cmd_top(ctx: Context) -> None:
+    record, game = active_duplicate(ctx)
+    last = game.last_closed
+    if last is None or not last.tied:
+        raise UserError("dup_no_tie")
+    assert last.top is not None
+    choices = [last.top.notation(), *last.tied]
+    index = read_int(ctx.tokens[0]) if ctx.tokens else None
+    if index is None or not 1 <= index <= len(choices):
+        raise UserError("dup_top_choice", count=len(choices))
+    if index == 1:
+        raise UserError("dup_top_already", move=last.top.notation(game.notation))
+    event = game.choose_top(choices[index - 1])
+    save(ctx.referee, record, game, [event], ctx.message.user)
+    closed = game.closed_rounds[-1]
+    ctx.reply(ctx.say("dup_top_chosen", n=closed.number) + "\n" + round_text(ctx.lang, game, closed))
+    _redraw(ctx, record, game)
+
+
+HANDLERS = {
+    "reopen": cmd_reopen,
+    "pause": cmd_pause,
+    "resume": cmd_resume,
+    "extend": cmd_extend,
+    "correct": cmd_correct,
+    "top": cmd_top,
+}

@@ -1,0 +1,123 @@
+"""Commands that serve both kinds of game: /join /end /calc and the views /sheet /board /unseen
+/export /standings, which also show finished games (the last one, or game N of /games)."""
+
+from __future__ import annotations
+
+from core.board import Board
+from core.duplicate import DuplicateGame
+from core.edition import edition_by_code
+from core.game import ClassicGame
+from core.notation import notation_by_name, parse_move
+from core.placement import validate_move
+from core.scoring import score_placement
+
+from . import commands_classic as classic
+from . import commands_duplicate as duplicate
+from .formatting import breakdown, split_claimed
+from .game_history import TargetGame, target_game, with_heading
+from .referee import Context, UserError
+
+
+def cmd_join(ctx: Context) -> None:
+    record = ctx.storage.active_game(ctx.message.channel)
+    if record is None:
+        raise UserError("no_game")
+    if record.kind == "duplicate":
+        duplicate.join(ctx, record)
+    else:
+        classic.join(ctx, record)
+
+
+def cmd_end(ctx: Context) -> None:
+    record = ctx.storage.active_game(ctx.message.channel)
+    if record is None:
+        raise UserError("no_game")
+    if record.kind == "duplicate":
+        duplicate.end(ctx, record)
+    else:
+        classic.end(ctx, record)
+
+
+def cmd_calc(ctx: Context) -> None:
+    if not ctx.args:
+        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    record = ctx.storage.active_game(ctx.message.channel)
+    move_text, _ = split_claimed(ctx.args)
+    game: ClassicGame | DuplicateGame | None = None
+    if record is not None:
+        game = (
+            ctx.referee.classic_games.load(ctx.storage, record)
+            if record.kind == "classic"
+            else duplicate.game_of(ctx.referee, record)
+        )
+    board = game.board if game else Board()  # no game: a move on an empty board
+    edition = game.edition if game else edition_by_code(ctx.settings.edition)
+    notation = game.notation if game else notation_by_name(ctx.settings.notation)
+    placement = validate_move(board, parse_move(move_text, notation), notation, rack_size=edition.rack_size)
+    score = score_placement(placement, edition)
+    ctx.reply(ctx.say("calc", move=placement.notation(notation), breakdown=breakdown(score, ctx.lang)))
+
+
+def _game(ctx: Context, target: TargetGame) -> ClassicGame | DuplicateGame:
+    if target.record.kind == "classic":
+        return ctx.referee.classic_games.load(ctx.storage, target.record)
+    return duplicate.game_of(ctx.referee, target.record)
+
+
+def cmd_sheet(ctx: Context) -> None:
+    target = target_game(ctx)
+    game = _game(ctx, target)
+    text = classic.sheet(ctx, game) if isinstance(game, ClassicGame) else duplicate.sheet(ctx, game)
+    ctx.reply(with_heading(ctx, target, text))
+
+
+def cmd_board(ctx: Context) -> None:
+    target = target_game(ctx)
+    game = _game(ctx, target)
+    text, image = classic.board(ctx, game) if isinstance(game, ClassicGame) else duplicate.board(ctx, game)
+    ctx.reply(with_heading(ctx, target, text), image=image)
+
+
+def cmd_unseen(ctx: Context) -> None:
+    target = target_game(ctx)
+    game = _game(ctx, target)
+    if isinstance(game, ClassicGame):
+        from .formatting import tiles_text
+
+        unseen = game.unseen()
+        text = ctx.say("unseen", count=sum(unseen.values()), letters=tiles_text(unseen), bag=game.bag_count())
+    else:
+        text = duplicate.unseen(ctx, game)
+    ctx.reply(with_heading(ctx, target, text))
+
+
+def cmd_export(ctx: Context) -> None:
+    target = target_game(ctx)
+    game = _game(ctx, target)
+    if isinstance(game, ClassicGame):
+        text, data, name = classic.export(ctx, game)
+    else:
+        text, data, name = duplicate.export(ctx, game)
+    ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
+
+
+def cmd_standings(ctx: Context) -> None:
+    target = target_game(ctx)
+    game = _game(ctx, target)
+    if isinstance(game, ClassicGame):
+        text = classic.standings_text(ctx, game) if game.players else ctx.say("sheet_empty")
+    else:
+        text = duplicate.standings_text(ctx.lang, game)
+    ctx.reply(with_heading(ctx, target, text))
+
+
+HANDLERS = {
+    "join": cmd_join,
+    "end": cmd_end,
+    "calc": cmd_calc,
+    "sheet": cmd_sheet,
+    "board": cmd_board,
+    "unseen": cmd_unseen,
+    "export": cmd_export,
+    "standings": cmd_standings,
+}

@@ -1,0 +1,109 @@
+"""The channel's games, running and finished: which one a view shows, and the /games list.
+
+Games are numbered in their channel from 1, oldest first. Views (/sheet,
+/board, /unseen, /export, /standings) show the running game, else the last
+one (saying it is over), or game N of /games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .numbers import read_int
+from .referee import Context, UserError
+from .storage import GameRecord
+from .timefmt import date_time
+
+LIST_LIMIT = 20
+
+
+@dataclass(frozen=True)
+class TargetGame:
+    """A game a view is about: its record, its number in the channel, and whether it still runs."""
+
+    record: GameRecord
+    number: int
+
+    @property
+    def running(self) -> bool:
+        return self.record.status == "active"
+
+
+def target_game(ctx: Context, kind: str | None = None) -> TargetGame:
+    """Game N of the channel (first argument), else the running game, else the last one."""
+    games = ctx.storage.games(ctx.message.channel)
+    words = ctx.tokens
+    number = read_int(words[0]) if words else None
+    if number is not None:
+        if not 1 <= number <= len(games):
+            raise UserError("no_such_game", number=number, count=len(games))
+        target = TargetGame(games[number - 1], number)
+    else:
+        running = [n for n, g in enumerate(games, 1) if g.status == "active"]
+        index = running[-1] if running else len(games)
+        if index == 0:
+            raise UserError("no_game")
+        target = TargetGame(games[index - 1], index)
+    if kind is not None and target.record.kind != kind:
+        raise UserError("dup_none" if kind == "duplicate" else "no_classic_game")
+    return target
+
+
+def heading(ctx: Context, target: TargetGame) -> str:
+    """A line naming a game that is not the running one ("" for the running game)."""
+    if target.running:
+        return ""
+    return ctx.say(
+        "game_heading",
+        number=target.number,
+        kind=ctx.say(f"kind_{target.record.kind}"),
+        date=date_time(target.record.created, ctx.settings.zone),
+        status=ctx.say(f"status_{target.record.status}"),
+    )
+
+
+def with_heading(ctx: Context, target: TargetGame, text: str) -> str:
+    head = heading(ctx, target)
+    return f"{head}\n{text}" if head else text
+
+
+def result_summary(ctx: Context, record: GameRecord) -> tuple[str, str]:
+    """(players, result) of a game for the list."""
+    if record.kind == "classic":
+        classic = ctx.referee.classic_games.load(ctx.storage, record)
+        standings = classic.standings()
+        players = ", ".join(classic.players) or "-"
+        result = " · ".join(f"{s.player} {s.final}" for s in standings) if classic.lines else "-"
+        return players, result
+    duplicate = ctx.referee.duplicate_games.load(ctx.storage, record)
+    players = ", ".join(duplicate.players) or "-"
+    top = duplicate.standings()[:3]
+    moves = ctx.say("moves_count", n=len(duplicate.closed_rounds))
+    result = moves + (": " + " · ".join(f"{s.player} {s.total}" for s in top) if top else "")
+    return players, result
+
+
+def cmd_games(ctx: Context) -> None:
+    games = ctx.storage.games(ctx.message.channel)
+    if not games:
+        raise UserError("no_games")
+    lines = [ctx.say("games_title", count=len(games))]
+    first = max(0, len(games) - LIST_LIMIT)
+    for number, record in enumerate(games[first:], first + 1):
+        players, result = result_summary(ctx, record)
+        lines.append(
+            ctx.say(
+                "games_line",
+                number=number,
+                date=date_time(record.created, ctx.settings.zone),
+                kind=ctx.say(f"kind_{record.kind}"),
+                status=ctx.say(f"status_{record.status}"),
+                players=players,
+                result=result,
+            )
+        )
+    lines.append(ctx.say("games_hint"))
+    ctx.reply("\n".join(lines))
+
+
+HANDLERS = {"games": cmd_games}

@@ -1,0 +1,95 @@
+"""Players are accounts: seats of a game bound to the platform accounts that play them.
+
+A name the referee types (``/new Ana Ben``) is a seat that the referee records
+for until an account claims it: with ``/join Ana``, or by acting under a display
+name that matches the seat while nobody holds it. Once bound, only that account
+(or the game's referee, or a channel admin) acts for the seat; another account
+with the same display name is someone else. Bindings live in storage's
+``players`` table, written in the command's transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.game import player_key
+
+from .chat import Incoming
+from .storage import GameRecord, Storage
+
+NAME_LIMIT = 32
+
+
+def clean_name(text: str) -> str:
+    """A player name as typed: leading ``@`` and extra spaces removed, at most 32 characters."""
+    return " ".join(text.replace("@", " ").split())[:NAME_LIMIT].strip()
+
+
+def display_name(message: Incoming) -> str:
+    """The sender's name for a new seat (their account id when the display name is empty)."""
+    return clean_name(message.name) or message.user.split(":")[-1][:NAME_LIMIT]
+
+
+def bindings(storage: Storage, record: GameRecord) -> dict[str, str]:
+    """Seat name (as keyed by ``player_key``) -> the account bound to it."""
+    return {player_key(name): user for user, name in storage.players(record.id)}
+
+
+def seat_of(storage: Storage, record: GameRecord, user: str, seats: Sequence[str]) -> str | None:
+    """The seat bound to this account, if any (one of ``seats``)."""
+    for bound_user, name in storage.players(record.id):
+        if bound_user == user:
+            return next((s for s in seats if player_key(s) == player_key(name)), None)
+    return None
+
+
+def owner_of(storage: Storage, record: GameRecord, seat: str) -> str | None:
+    """The account bound to a seat, if any."""
+    return bindings(storage, record).get(player_key(seat))
+
+
+def bind(storage: Storage, record: GameRecord, user: str, seat: str) -> None:
+    """Bind a seat to an account (the caller checked both are free)."""
+    storage.add_player(record.id, user, seat)
+
+
+def named_like(message: Incoming, seats: Sequence[str]) -> str | None:
+    """The seat whose name is the sender's whole display name, or its first word (case and accents ignored)."""
+    full = clean_name(message.name)
+    words = full.split()
+    for wanted in (full, words[0] if words else ""):
+        if not wanted:
+            continue
+        found = next((s for s in seats if player_key(s) == player_key(wanted)), None)
+        if found is not None:
+            return found
+    return None
+
+
+def acting_seat(
+    storage: Storage, record: GameRecord, message: Incoming, seats: Sequence[str]
+) -> tuple[str | None, bool]:
+    """The seat this account acts for, and whether it claimed it just now.
+
+    The seat bound to the account; else a free seat named like the account's display name, which the
+    account claims; else None (a seat held by another account is never taken by a name).
+    """
+    bound = seat_of(storage, record, message.user, seats)
+    if bound is not None:
+        return bound, False
+    candidate = named_like(message, seats)
+    if candidate is None or owner_of(storage, record, candidate) is not None:
+        return None, False
+    bind(storage, record, message.user, candidate)
+    return candidate, True
+
+
+def free_name(wanted: str, taken: Sequence[str]) -> str:
+    """``wanted``, or ``wanted (2)``, ``wanted (3)``... the first that no one in ``taken`` has."""
+    keys = {player_key(t) for t in taken}
+    if player_key(wanted) not in keys:
+        return wanted
+    number = 2
+    while player_key(f"{wanted[: NAME_LIMIT - 5]} ({number})") in keys:
+        number += 1
+    return f"{wanted[: NAME_LIMIT - 5]} ({number})"
