@@ -1,7 +1,9 @@
 """Console adapter: a chat room in the terminal, and the embedded default of ``make run``.
 
 Each input line is ``NAME: MESSAGE``, or just ``MESSAGE`` (sent by the last
-speaker), or ``NAME> MESSAGE`` for a private message to the bot. Lines starting
+speaker), or ``NAME> MESSAGE`` for a private message to the bot. A name is an
+account: ``Ben#2: ...`` is another account whose display name is also Ben.
+Speakers are ordinary players unless named with ``--admin NAME``. Lines starting
 with ``#`` are comments; ``:sleep SECONDS`` lets the clock run (for scripts).
 Replies are printed with their audience; board images are written to files.
 Reading from a pipe runs the script to its end and exits 0.
@@ -36,8 +38,16 @@ def data_dir() -> Path:
 class ConsoleRoom:
     """Turns terminal lines into messages and prints replies."""
 
-    def __init__(self, service_referee: Referee, out: TextIO, image_dir: Path, default_name: str) -> None:
+    def __init__(
+        self,
+        service_referee: Referee,
+        out: TextIO,
+        image_dir: Path,
+        default_name: str,
+        admins: tuple[str, ...] = (),
+    ) -> None:
         self.referee = service_referee
+        self.admins = {a.strip().lower() for a in admins}
         self.out = out
         self.image_dir = image_dir
         self.speaker = default_name
@@ -49,13 +59,22 @@ class ConsoleRoom:
             audience = f"[-> {reply.to_user.split(':', 1)[-1]}]" if reply.to_user else "[#console]"
             self.out.write(f"{audience} {reply.text}\n")
             if reply.image is not None:
-                self.images_written += 1
-                self.image_dir.mkdir(parents=True, exist_ok=True)
-                path = self.image_dir / f"board-{os.getpid()}-{self.images_written}.png"
-                path.write_bytes(reply.image)
+                path = self._save(reply.image, reply.image_name or "board.png")
                 self.out.write(f"{audience} (image: {path})\n")
+            if reply.document is not None:
+                path = self._save(reply.document, reply.document_name or "export.txt")
+                self.out.write(f"{audience} (file: {path})\n")
             self.out.write("\n")
         self.out.flush()
+
+    def _save(self, data: bytes, name: str) -> Path:
+        """Write an image or a file the bot sent beside the database; its path."""
+        self.images_written += 1
+        self.image_dir.mkdir(parents=True, exist_ok=True)
+        stem, _, suffix = Path(name).name.rpartition(".")
+        path = self.image_dir / f"{stem or 'file'}-{os.getpid()}-{self.images_written}.{suffix or 'bin'}"
+        path.write_bytes(data)
+        return path
 
     def parse(self, line: str) -> Incoming | None:
         text = line.strip()
@@ -67,8 +86,10 @@ class ConsoleRoom:
             self.speaker = match.group("name").strip()
             private = match.group("sep") == ">"
             text = match.group("text").strip()
-        user = f"console:{self.speaker.lower()}"
-        return Incoming(CHANNEL, user, self.speaker, text, private=private, admin=True)
+        account = self.speaker.lower()
+        name = self.speaker.split("#", 1)[0].strip() or self.speaker
+        admin = account in self.admins
+        return Incoming(CHANNEL, f"console:{account}", name, text, private=private, admin=admin)
 
     async def run(self, stdin: TextIO) -> int:
         loop = asyncio.get_running_loop()
@@ -111,7 +132,8 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
         storage.save_channel(settings.with_changes(language=args.lang))
     registry = LexiconRegistry()
     referee = Referee(storage, registry.get, clock_scope=CHANNEL)
-    room = ConsoleRoom(referee, out, db_path.parent / "images", "Moi" if args.lang == "fr" else "Me")
+    admins = tuple(args.admin or ())
+    room = ConsoleRoom(referee, out, db_path.parent / "images", "Moi" if args.lang == "fr" else "Me", admins)
     if stdin.isatty():
         lang = storage.channel(CHANNEL).language
         banner = (
@@ -121,7 +143,9 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
             else "Arbitre console room. Type 'NAME: /command', or 'NAME> /play ...' privately. /help for help, "
             "Ctrl-D to quit."
         )
-        out.write(f"{banner}\nBase : {db_path}\n\n")
+        shown = ", ".join(admins) or ("aucun (--admin NOM)" if lang == "fr" else "none (--admin NAME)")
+        admins_line = f"Administrateurs : {shown}" if lang == "fr" else f"Admins: {shown}"
+        out.write(f"{banner}\n{admins_line}\nBase : {db_path}\n\n")
     try:
         return asyncio.run(room.run(stdin))
     finally:

@@ -367,6 +367,21 @@ def _player_pragma(parsed: _Parsed, number: int, raw: str, index: int, value: st
     parsed.players[index] = GcgPlayer(nick, name)
 
 
+_SIGNED = re.compile(r"^[+-]\d+$")
+_CUMULATIVE = re.compile(r"^-?\d+$")
+
+
+def _without_trailing_text(tokens: list[str]) -> list[str]:
+    """The tokens up to the cumulative score: Quackle writes the words a play formed after it
+    (``>Ann: ADEHLRS 9c HERALDS +80 146 HE, AD``)."""
+    if len(tokens) >= 2 and _NUMBER.match(tokens[-1]) and _NUMBER.match(tokens[-2]):
+        return tokens
+    for index in range(1, len(tokens) - 1):
+        if _SIGNED.match(tokens[index]) and _CUMULATIVE.match(tokens[index + 1]):
+            return tokens[: index + 2]
+    return tokens
+
+
 def _event_line(parsed: _Parsed, number: int, raw: str, body: str) -> GcgEntry:
     """Read ``nick: [RACK] EVENT SCORE CUMULATIVE`` (the text after ``>``)."""
 
@@ -382,7 +397,7 @@ def _event_line(parsed: _Parsed, number: int, raw: str, body: str) -> GcgEntry:
     if parsed.players and nick not in {p.nick for p in parsed.players.values()}:
         known = ", ".join(p.nick for p in parsed.players.values())
         raise fail(f"{nick} is not a declared player ({known})")
-    tokens = rest.split()
+    tokens = _without_trailing_text(rest.split())
     if len(tokens) < 3:
         raise fail("expected the event, its score and the cumulative score")
     *middle, score_text, cumulative_text = tokens

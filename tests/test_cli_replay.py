@@ -186,3 +186,25 @@ def test_real_process() -> None:
         timeout=60,
     )
     assert result.returncode == 0 and "Hélène Côté" in result.stdout
+
+
+def test_quackle_files_listing_the_words_formed_after_the_cumulative_replay(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Quackle writes the words a play formed after the cumulative score (``+80 146 HE, AD``)."""
+    lines = (DATA / "quackle_club.gcg").read_bytes().decode("iso-8859-1").splitlines()
+    words = {"JOKER": "JOKER", "ROAMED": "ROAMED, OE", "GRAzED": "GRAZED", "BANJO": "BANJO, JO", "OX": "OX, XI"}
+    extended = []
+    for line in lines:
+        word = line.split()[-3] if line.startswith(">") and len(line.split()) >= 5 else ""
+        extended.append(f"{line} {words[word]}" if word in words else line)
+    assert sum(a != b for a, b in zip(lines, extended)) == 5
+    path = tmp_path / "quackle_words.gcg"
+    path.write_bytes("\n".join(extended).encode("iso-8859-1"))
+    status, out, err = replay(capsys, str(path))
+    assert (status, err) == (0, "")
+    assert "final: helene 71, jp.o'neil-2 83" in out and "mismatches: none" in out
+    from core.gcg import read_gcg
+
+    record = read_gcg(path.read_bytes())
+    assert [e.move for e in record.entries if e.type == "play"][:2] == ["8d JOKER", "H8 ROAMED"]

@@ -25,7 +25,7 @@ Ben: /conteste
 Ben: /passe
 Ana: /change ABC
 Ben: /coup 5E DEVOTE
-Ben: /annule
+Ana: /annule
 Ben: /passe
 Ana: /penalite Ben 10
 Ana: /feuille
@@ -35,7 +35,7 @@ Ana: /fin Ben=EAU !
 
 def test_classic_game_in_french(tmp_path: Path) -> None:
     db = tmp_path / "a.sqlite"
-    out = replies(run_console(GAME_FR, db))
+    out = replies(run_console(GAME_FR, db, "--admin", "Ana"))
     assert "HANTEZ (4+1+1+1+1+10x2)x2 = 56" in out[2]
     assert "FACADES 4x3+1+3+1+2x3+1+1 = 25" in out[3] and "= 25 + 21 + 50 = 96" in out[3]
     assert "vous annoncez 95, le coup vaut 96" in out[3]
@@ -83,7 +83,7 @@ Ann: /end Ann= Bob=QI !
 
 
 def test_classic_game_in_english_gcg(tmp_path: Path) -> None:
-    out = replies(run_console(GAME_EN, tmp_path / "b.sqlite", "--lang", "en"))
+    out = replies(run_console(GAME_EN, tmp_path / "b.sqlite", "--lang", "en", "--admin", "Ann"))
     assert "ZAX (10+1+8)x2 = 38" in out[4]
     # a valid challenge under NASPA rules: the challenger loses the turn
     assert "ZAX valid. Ann's move stands." in out[5] and "Bob loses this turn." in out[5]
@@ -110,7 +110,7 @@ Ana: /coup A1 VAGUE
 Ana: /coup H4 VAGUE
 Ben: /coup H3 ZOO
 Ben: /coup 4G AVIONS
-Ben: /coup 4G EVIONS
+Ana: /coup 4G EVIONS
 Ana: /penalite Ben dix
 Ana: /fin Ben=E!
 Ana: /nimporte

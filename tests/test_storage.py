@@ -93,8 +93,35 @@ def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
     assert store.db.journal_mode == "wal"
     store.close()
     again = SQLiteStorage(path)
-    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2]
+    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2, 3]
     again.close()
+
+
+def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path, monkeypatch) -> None:
+    import bot.storage
+
+    path = tmp_path / "old.sqlite"
+    monkeypatch.setattr(bot.storage, "MIGRATIONS", bot.storage.MIGRATIONS[:2])
+    old = SQLiteStorage(path)
+    old.db["channels"].insert(
+        {
+            "channel": "c1",
+            "language": "en",
+            "edition": "en",
+            "notation": "gcg",
+            "rules": "naspa",
+            "lexicon": "en",
+            "minutes": 2.0,
+        }
+    )
+    old.create_game("c1", "classic", "ana", {"players": ["Ann", "Bob"]})
+    old.close()
+    monkeypatch.undo()
+    new = SQLiteStorage(path)
+    assert new.schema_version == 3
+    assert new.channel("c1") == ChannelSettings("c1", "en", "en", "gcg", "naspa", "en", 2.0, "")
+    assert new.channel("c1").zone == "UTC" and [g.channel for g in new.games("c1")] == ["c1"]
+    new.close()
 
 
 CRASH_SCRIPT = textwrap.dedent(

@@ -17,4 +17,10 @@ def register(sub: Any) -> None:
     parser = sub.add_parser("console", help="a chat room in the terminal (the embedded default)")
     parser.add_argument("--db", help="SQLite file (default: ~/.local/share/arbitre/arbitre.sqlite)")
     parser.add_argument("--lang", choices=["fr", "en"], default="fr")
+    parser.add_argument(
+        "--admin",
+        action="append",
+        metavar="NAME",
+        help="a speaker who administers the room (repeatable); others are ordinary players",
+    )
     parser.set_defaults(handler=run)
