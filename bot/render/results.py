@@ -1,0 +1,227 @@
+"""Result images: one duplicate round's result and the standings, in the channel's language.
+
+``round_result_png(RoundResultView)`` and ``standings_png(StandingsView)`` return PNG bytes; the
+``*_scene`` functions return the same picture as a ``Scene`` for tests. The text versions stay in the
+command layer (console, accessibility).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.duplicate import DuplicateStanding
+
+from . import palette as p
+from .canvas import Scene, fit, png, text_width
+from .fonts import drawable
+from .labels import language, word
+
+WIDTH = 704
+PAD = 10
+TITLE_SIZE = 26
+LINE_SIZE = 20
+HEAD_SIZE = 16
+CELL_SIZE = 20
+NOTE_SIZE = 16
+BADGE_SIZE = 16
+ROW = 42
+NOTE_ROW = 64
+BADGE_TOP = p.CHIP_TURN
+BADGE_SOLO = (104, 52, 150)
+
+
+@dataclass(frozen=True)
+class RoundResultRow:
+    """One player's line in a round's result.
+
+    ``move`` is what the player played in the channel's notation (empty with no answer); ``note`` says
+    why the score is zero or reduced, already in the channel's language (from the caller's messages);
+    ``solo_bonus`` is the bonus when this player made the solo, else 0.
+    """
+
+    player: str
+    score: int
+    move: str = ""
+    note: str = ""
+    found_top: bool = False
+    solo_bonus: int = 0
+    answered: bool = True
+
+
+@dataclass(frozen=True)
+class RoundResultView:
+    """A closed duplicate round: its draw as recorded (``EIU+ERS?``), its top and every player's line.
+
+    ``top_move`` is the top's reference and word in the channel's notation (empty when there was no
+    top), ``top_note`` an optional line under it (tied tops, in the channel's language). Rows are shown
+    best score first (ties keep the given order).
+    """
+
+    language: str
+    round_number: int
+    draw: str
+    top_move: str
+    top_points: int
+    rows: tuple[RoundResultRow, ...]
+    top_note: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", tuple(self.rows))
+
+
+@dataclass(frozen=True)
+class StandingsView:
+    """The standings after ``rounds`` closed rounds whose tops add up to ``tops_total``."""
+
+    language: str
+    rounds: int
+    tops_total: int
+    standings: tuple[DuplicateStanding, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "standings", tuple(self.standings))
+
+
+def signed(number: int) -> str:
+    """A gap as shown: ``0``, ``+5``, ``−12`` (a true minus sign)."""
+    return "0" if number == 0 else (f"+{number}" if number > 0 else f"−{-number}")
+
+
+def percent(value: float, lang: str) -> str:
+    """A percentage to one decimal with the language's decimal mark: ``97,3`` / ``97.3``."""
+    text = f"{value:.1f}"
+    return text.replace(".", ",") if language(lang) == "fr" else text
+
+
+def _badge(scene: Scene, right: int, middle: int, text: str, fill: p.RGB) -> int:
+    """A white-on-colour pill ending at ``right``; returns its left edge."""
+    width = text_width(text, BADGE_SIZE) + 16
+    scene.box((right - width, middle - 13, right, middle + 13), fill, radius=13)
+    scene.text(text, right - width // 2, middle, BADGE_SIZE, p.WHITE, role="badge")
+    return right - width
+
+
+def _title(scene: Scene, y: int, title: str, subtitle: str) -> int:
+    scene.text(title, PAD, y + TITLE_SIZE // 2 + 2, TITLE_SIZE, p.INK, anchor="lm", role="title")
+    y += TITLE_SIZE + 12
+    if subtitle:
+        scene.text(fit(subtitle, LINE_SIZE, WIDTH - 2 * PAD), PAD, y + LINE_SIZE // 2, LINE_SIZE, p.INK, anchor="lm")
+        y += LINE_SIZE + 10
+    return y
+
+
+# --- a round's result --------------------------------------------------------------------------
+
+NAME_X, MOVE_X, SCORE_RIGHT, BADGES_RIGHT = PAD + 10, 230, 520, WIDTH - PAD - 8
+
+
+def _result_rows(view: RoundResultView) -> list[RoundResultRow]:
+    return sorted(view.rows, key=lambda row: -row.score)
+
+
+def round_result_scene(view: RoundResultView) -> Scene:
+    """A round's result as a scene."""
+    lang = view.language
+    rows = _result_rows(view)
+    heights = [NOTE_ROW if row.note or not row.answered else ROW for row in rows]
+    scene = Scene(WIDTH, 0, p.PAGE)
+    y = _title(scene, PAD, word(lang, "result_title", n=view.round_number), word(lang, "draw", draw=view.draw))
+    if view.top_move:
+        top = word(lang, "top", move=drawable(view.top_move) + ", " + word(lang, "points", n=view.top_points))
+    else:
+        top = word(lang, "no_top")
+    scene.text(fit(top, 22, WIDTH - 2 * PAD), PAD, y + 11, 22, p.INK, anchor="lm", role="title")
+    y += 22 + 8
+    if view.top_note:
+        note = fit(drawable(view.top_note), NOTE_SIZE, WIDTH - 2 * PAD)
+        scene.text(note, PAD, y + NOTE_SIZE // 2, NOTE_SIZE, p.MUTED, anchor="lm")
+        y += NOTE_SIZE + 8
+    y += 6
+    head_middle = y + HEAD_SIZE // 2
+    scene.text(word(lang, "col_player"), NAME_X, head_middle, HEAD_SIZE, p.MUTED, anchor="lm", role="head")
+    scene.text(word(lang, "col_move"), MOVE_X, head_middle, HEAD_SIZE, p.MUTED, anchor="lm", role="head")
+    scene.text(word(lang, "col_score"), SCORE_RIGHT, head_middle, HEAD_SIZE, p.MUTED, anchor="rm", role="head")
+    y += HEAD_SIZE + 8
+    scene.box((PAD, y, WIDTH - PAD - 1, y + 1), p.RULE)
+    y += 4
+    for index, (row, height) in enumerate(zip(rows, heights)):
+        fill = p.ROW_TOP if row.found_top else (p.ROW_STRIPE if index % 2 else p.PAGE)
+        scene.box((PAD, y, WIDTH - PAD - 1, y + height - 1), fill, radius=6)
+        middle = y + ROW // 2
+        score = str(row.score)
+        badges_left = BADGES_RIGHT
+        if row.solo_bonus:
+            badges_left = _badge(scene, badges_left, middle, word(lang, "solo", bonus=row.solo_bonus), BADGE_SOLO) - 6
+        if row.found_top:
+            badges_left = _badge(scene, badges_left, middle, word(lang, "found_top"), BADGE_TOP) - 6
+        name = fit(drawable(row.player), CELL_SIZE, MOVE_X - NAME_X - 12)
+        scene.text(name, NAME_X, middle, CELL_SIZE, p.INK, anchor="lm", role="cell")
+        move = fit(drawable(row.move) or "—", CELL_SIZE, SCORE_RIGHT - MOVE_X - 60)
+        scene.text(move, MOVE_X, middle, CELL_SIZE, p.INK, anchor="lm", role="cell")
+        scene.text(score, SCORE_RIGHT, middle, 22, p.INK, anchor="rm", role="cell")
+        note = row.note or ("" if row.answered else word(lang, "no_answer"))
+        if note:
+            note = fit(drawable(note), NOTE_SIZE, WIDTH - PAD - 12 - MOVE_X)
+            scene.text(note, MOVE_X, y + ROW + 6, NOTE_SIZE, p.ZERO_INK, anchor="lm", role="note")
+        y += height + 2
+    scene.height = y + PAD
+    return scene
+
+
+def round_result_png(view: RoundResultView) -> bytes:
+    """A round's result as a PNG: draw, top, every player's move and score (zeros with their reason),
+    top finders and the solo marked."""
+    return png(round_result_scene(view))
+
+
+# --- standings ---------------------------------------------------------------------------------
+
+RANK_RIGHT, PLAYER_X, TOTAL_RIGHT, GAP_RIGHT, PERCENT_RIGHT, SOLOS_RIGHT = 54, 70, 440, 535, 625, WIDTH - PAD - 10
+
+
+def standings_scene(view: StandingsView) -> Scene:
+    """The standings as a scene."""
+    lang = view.language
+    scene = Scene(WIDTH, 0, p.PAGE)
+    title = word(lang, "standings_title_1") if view.rounds == 1 else word(lang, "standings_title", n=view.rounds)
+    y = _title(scene, PAD, title, word(lang, "tops_total", n=view.tops_total))
+    solos = any(s.solos for s in view.standings)
+    head_middle = y + HEAD_SIZE // 2
+    heads = [
+        (word(lang, "col_rank"), RANK_RIGHT, "rm"),
+        (word(lang, "col_player"), PLAYER_X, "lm"),
+        (word(lang, "col_total"), TOTAL_RIGHT, "rm"),
+        (word(lang, "col_gap"), GAP_RIGHT, "rm"),
+        (word(lang, "col_percent"), PERCENT_RIGHT, "rm"),
+    ]
+    if solos:
+        heads.append((word(lang, "col_solos"), SOLOS_RIGHT, "rm"))
+    for text, x, anchor in heads:
+        scene.text(text, x, head_middle, HEAD_SIZE, p.MUTED, anchor=anchor, role="head")
+    y += HEAD_SIZE + 8
+    scene.box((PAD, y, WIDTH - PAD - 1, y + 1), p.RULE)
+    y += 4
+    player_room = TOTAL_RIGHT - 80 - PLAYER_X
+    for index, standing in enumerate(view.standings):
+        fill = p.ROW_TOP if standing.place == 1 else (p.ROW_STRIPE if index % 2 else p.PAGE)
+        scene.box((PAD, y, WIDTH - PAD - 1, y + ROW - 1), fill, radius=6)
+        middle = y + ROW // 2
+        cells = [
+            (str(standing.place), RANK_RIGHT, "rm"),
+            (fit(drawable(standing.player), CELL_SIZE, player_room), PLAYER_X, "lm"),
+            (str(standing.total), TOTAL_RIGHT, "rm"),
+            (signed(standing.gap), GAP_RIGHT, "rm"),
+            (percent(standing.percent, lang), PERCENT_RIGHT, "rm"),
+        ]
+        if solos:
+            cells.append((str(standing.solos) if standing.solos else "", SOLOS_RIGHT, "rm"))
+        for text, x, anchor in cells:
+            scene.text(text, x, middle, CELL_SIZE, p.INK, anchor=anchor, role="cell")
+        y += ROW + 2
+    scene.height = y + PAD
+    return scene
+
+
+def standings_png(view: StandingsView) -> bytes:
+    """The standings as a PNG: rank, player, total, gap to the sum of tops, percentage of it (and solos)."""
+    return png(standings_scene(view))
