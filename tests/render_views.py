@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.render import (
@@ -12,6 +13,9 @@ from bot.render import (
     RoundResultView,
     StandingsView,
 )
+from bot.render.board import classic_board_scene, duplicate_board_scene
+from bot.render.canvas import Scene, png
+from bot.render.results import round_result_scene, standings_scene
 from core.board import Board
 from core.duplicate import DuplicateStanding, percent_of
 from core.edition import ENGLISH, FRENCH
@@ -170,3 +174,44 @@ def round_result_en(players: int = 30) -> RoundResultView:
         for i in range(players)
     )
     return RoundResultView("en", 12, "AEI+QRTY", "8H QUIXOTRY", 80, rows)
+
+
+View = ClassicBoardView | DuplicateBoardView | RoundResultView | StandingsView
+
+
+def views() -> dict[str, View]:
+    """Every sample view by name."""
+    return {
+        "classic_fr": classic_fr(),
+        "classic_full_en": classic_full_en(),
+        "classic_empty_en": classic_empty_en(),
+        "duplicate_open_fr": duplicate_open_fr(),
+        "duplicate_closed_en": duplicate_closed_en(),
+        "result_fr": round_result_fr(),
+        "standings_en": standings_en(),
+    }
+
+
+def scene_of(view: View) -> Scene:
+    """The scene of any sample view."""
+    if isinstance(view, ClassicBoardView):
+        return classic_board_scene(view)
+    if isinstance(view, DuplicateBoardView):
+        return duplicate_board_scene(view)
+    if isinstance(view, RoundResultView):
+        return round_result_scene(view)
+    return standings_scene(view)
+
+
+def png_of(view: View) -> bytes:
+    """The PNG of any sample view."""
+    return png(scene_of(view))
+
+
+def scenes_in_both_languages() -> dict[str, Scene]:
+    """Every sample view's scene, in French and in English."""
+    return {
+        f"{name}-{lang}": scene_of(replace(view, language=lang))
+        for name, view in views().items()
+        for lang in ("fr", "en")
+    }

@@ -1,4 +1,4 @@
-"""Rendering: the board PNG (Pillow), the monospace board and aligned tables."""
+"""Rendering: the grid-only board PNG (old signature), the monospace board and aligned tables."""
 
 from __future__ import annotations
 
@@ -6,17 +6,20 @@ import io
 
 from PIL import Image
 
-from bot.render import CELL, JOKER_TILE, MARGIN, TILE_RECENT, board_png, board_text, table
+from bot.render import CELL, JOKER_TILE, TILE_RECENT, board_png, board_text, table
+from bot.render.board import PAD, WIDTH, grid_height, grid_origin
+from core.board import Board
 from core.edition import ENGLISH, FRENCH
 from core.notation import Notation
 
 from .positions import play_moves
 
 
-def pixel_at(image: Image.Image, row: int, col: int, dx: int = 8, dy: int = 22) -> tuple[int, int, int]:
-    pixel = image.getpixel((MARGIN + col * CELL + dx, MARGIN + row * CELL + dy))
+def pixel_at(image: Image.Image, row: int, col: int, dx: int = 6, dy: int = 6) -> tuple[int, int, int]:
+    x0, y0 = grid_origin(PAD)
+    pixel = image.getpixel((x0 + col * CELL + dx, y0 + row * CELL + dy))
     assert isinstance(pixel, tuple)
-    return pixel[:3]
+    return (pixel[0], pixel[1], pixel[2])
 
 
 def test_board_png_marks_jokers_and_the_last_move() -> None:
@@ -24,17 +27,15 @@ def test_board_png_marks_jokers_and_the_last_move() -> None:
     last = [(8, 5), (9, 5)]  # the two O of ZOO, just played
     png = board_png(board, FRENCH, Notation.FISF, last)
     assert png.startswith(b"\x89PNG") and len(png) < 200_000
-    image = Image.open(io.BytesIO(png))
-    assert image.size == (2 * MARGIN + 15 * CELL,) * 2
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.size == (WIDTH, PAD + grid_height())
     assert pixel_at(image, 7, 7) == JOKER_TILE  # the joker b of ZEbRE on H8
     assert pixel_at(image, 9, 5) == TILE_RECENT
-    assert pixel_at(image, 0, 0) == (204, 38, 38)  # A1, a triple word square
+    assert pixel_at(image, 0, 0) == (186, 32, 40)  # A1, a triple word square
 
 
 def test_full_board_stays_small() -> None:
     rows = ["ABCDEFGHIJKLMNO"] * 15
-    from core.board import Board
-
     png = board_png(Board.from_rows(rows), ENGLISH, Notation.GCG, [(7, c) for c in range(15)], lang="en")
     assert len(png) < 200_000
     Image.open(io.BytesIO(png)).verify()

@@ -28,7 +28,7 @@ PAD = 10  # outer padding
 COORD = 26  # the band of coordinates above and left of the grid
 WIDTH = PAD + COORD + CELL * SIZE + PAD
 
-LETTER_SIZE = 29  # on a CELL-sized tile; tiles of other sizes scale
+LETTER_SIZE = 30  # on a CELL-sized tile; tiles of other sizes scale
 VALUE_SIZE = 12
 PREMIUM_SIZE = 15
 STAR_SIZE = 28
@@ -169,11 +169,11 @@ def draw_tile(scene: Scene, x0: int, y0: int, size: int, letter: str, value: int
     if value is None:
         scene.text(letter, x0 + size // 2, y0 + size // 2 + 1, letter_size, ink, role="tile")
         return
-    baseline = y0 + round(size * 0.68)
+    baseline = y0 + round(size * 0.66)
     shift = round(size * (0.05 if value < 10 else 0.1))  # room for the value, more for two digits
     scene.text(letter, x0 + size // 2 - shift, baseline, letter_size, ink, anchor="ms", role="tile")
     value_size = max(10, round(size * VALUE_SIZE / CELL) - (1 if value >= 10 else 0))
-    right, bottom = x0 + size - round(size * 0.13), y0 + size - round(size * 0.1)
+    right, bottom = x0 + size - round(size * 0.16), y0 + size - round(size * 0.14)  # clear of a 3 px edge
     scene.text(str(value), right, bottom, value_size, ink, anchor="rs", role="value")
 
 

@@ -1,0 +1,124 @@
+"""Result images: a round's result and the standings, in French and English, small even with 30 players."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from bot.render import RoundResultRow, StandingsView, round_result_png, standings_png
+from bot.render import palette as p
+from bot.render.canvas import Box, Scene
+from bot.render.results import percent, round_result_scene, signed, standings_scene
+from core.duplicate import DuplicateStanding
+
+from .render_views import round_result_en, round_result_fr, standings_en
+
+
+def texts(scene: Scene, role: str | None = None) -> list[str]:
+    return [label.text for label in scene.labels if role is None or label.role == role]
+
+
+def test_a_rounds_result_lists_players_best_first_with_reasons_and_marks() -> None:
+    scene = round_result_scene(round_result_fr())
+    all_texts = texts(scene)
+    assert all_texts[:4] == [
+        "Coup 5 : résultats",
+        "Tirage : EIU+ERS?",
+        "Top : F10 JOuET, 59 pts",
+        "Tops à égalité : F10 JOuET, 10F SEUIL (le premier trouvé)",
+    ]
+    assert texts(scene, "head") == ["Joueur", "Coup", "Pts"]
+    names = [text for text in texts(scene, "cell")[::3]]
+    assert names == ["Ana", "Élodie Lefèvre-…", "Benoît", "Chloé", "Dmitri"]  # best first, ties in given order
+    assert texts(scene, "cell")[-3:] == ["Dmitri", "—", "0"]
+    assert texts(scene, "note") == ["mot non valide : ZZZ", "pas de réponse"]
+    assert texts(scene, "badge") == ["solo +10", "top"]
+
+
+def test_the_top_finders_row_is_lit() -> None:
+    scene = round_result_scene(round_result_fr())
+    lit = [item for item in scene.items if isinstance(item, Box) and item.fill == p.ROW_TOP]
+    assert len(lit) == 1
+    ana = next(label for label in scene.labels if label.text == "Ana")
+    assert lit[0].box[1] <= ana.y <= lit[0].box[3]
+
+
+def test_a_round_without_top_in_english() -> None:
+    view = replace(
+        round_result_fr(), language="en", top_move="", top_note="", rows=(RoundResultRow("Ana", 0, "", answered=False),)
+    )
+    scene = round_result_scene(view)
+    assert texts(scene)[:3] == ["Move 5: results", "Draw: EIU+ERS?", "No top"]
+    assert texts(scene, "head") == ["Player", "Move", "Pts"]
+    assert texts(scene, "note") == ["no answer"]
+
+
+def test_standings_show_rank_total_gap_and_percent_of_top() -> None:
+    scene = standings_scene(standings_en())
+    assert texts(scene, "title") == ["Standings after 12 moves"]
+    assert "Sum of tops: 812" in texts(scene)
+    assert texts(scene, "head") == ["#", "Player", "Total", "Gap", "% of top", "Solos"]
+    rows = rows_of(scene)
+    assert rows[:3] == [
+        ["1", "Ana", "812", "0", "100.0"],
+        ["2", "Ben", "774", "−38", "95.3"],
+        ["3", "Chloé", "734", "−78", "90.4", "1"],
+    ]
+
+
+def rows_of(scene: Scene) -> list[list[str]]:
+    """The table's cells, row by row."""
+    rows: dict[int, list[str]] = {}
+    for label in scene.labels:
+        if label.role == "cell":
+            rows.setdefault(label.y, []).append(label.text)
+    return [rows[y] for y in sorted(rows)]
+
+
+def test_standings_in_french_with_shared_places_and_no_solo_column() -> None:
+    standings = (
+        DuplicateStanding(1, "Ana", 300, -12, 96.2),
+        DuplicateStanding(1, "Ben", 300, -12, 96.2),
+        DuplicateStanding(3, "Chloé", 150, -162, 48.1),
+    )
+    scene = standings_scene(StandingsView("fr", 1, 312, standings))
+    assert texts(scene, "title") == ["Classement après 1 coup"]
+    assert "Total des tops : 312" in texts(scene)
+    assert texts(scene, "head") == ["#", "Joueur", "Total", "Écart", "% du top"]
+    assert texts(scene, "cell") == ["1", "Ana", "300", "−12", "96,2"] + ["1", "Ben", "300", "−12", "96,2"] + [
+        "3",
+        "Chloé",
+        "150",
+        "−162",
+        "48,1",
+    ]
+    lit = [item for item in scene.items if isinstance(item, Box) and item.fill == p.ROW_TOP]
+    assert len(lit) == 2  # both leaders
+
+
+@pytest.mark.parametrize(("number", "shown"), [(0, "0"), (5, "+5"), (-12, "−12")])
+def test_signed_gap(number: int, shown: str) -> None:
+    assert signed(number) == shown
+
+
+@pytest.mark.parametrize(
+    ("value", "lang", "shown"), [(97.25, "en", "97.2"), (97.3, "fr", "97,3"), (100, "de", "100.0")]
+)
+def test_percent_uses_the_languages_decimal_mark(value: float, lang: str, shown: str) -> None:
+    assert percent(value, lang) == shown
+
+
+@pytest.mark.parametrize(
+    "png",
+    [lambda: round_result_png(round_result_en(30)), lambda: standings_png(standings_en(30))],
+    ids=["round-result", "standings"],
+)
+def test_thirty_players_stay_under_200_kb(png: object) -> None:
+    assert callable(png)
+    data = png()
+    assert isinstance(data, bytes) and len(data) < 200_000
+    image = Image.open(io.BytesIO(data))
+    assert image.width == 704 and image.height > 30 * 42
