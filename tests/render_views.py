@@ -56,7 +56,7 @@ def classic_fr() -> ClassicBoardView:
         move_number=5,
         bag_count=73,
         last_squares=tuple(last),
-        last_move="Benoît : F10 JOuET, 59",
+        last_move="Benoît F10 JOuET 59",
     )
 
 
@@ -120,7 +120,7 @@ def duplicate_closed_en() -> DuplicateBoardView:
         deadline=datetime(2025, 3, 14, 20, 3, 30, tzinfo=UTC),
         time_zone="America/Montreal",
         closed=True,
-        top_squares=tuple(last),
+        last_squares=tuple(last),
         top_move="6J JOuET",
         top_points=59,
     )

@@ -67,7 +67,7 @@ def test_classic_header_shows_players_scores_turn_move_and_bag(view: ClassicBoar
 def test_classic_header_shows_the_last_move_and_marks_the_player_to_move() -> None:
     view = classic_fr()
     scene = classic_board_scene(view)
-    assert "Dernier coup : Benoît : F10 JOuET, 59" in texts(scene)
+    assert "Dernier coup : Benoît F10 JOuET 59" in texts(scene)
     assert chip_fills(scene) == [p.CHIP_TURN, p.CHIP]  # Ana, to move, in dark
     assert chip_fills(classic_board_scene(replace(view, to_move="Benoît"))) == [p.CHIP, p.CHIP_TURN]
     assert chip_fills(classic_board_scene(replace(view, to_move=None))) == [p.CHIP, p.CHIP]
@@ -161,12 +161,14 @@ def test_after_the_close_the_top_is_placed_and_highlighted() -> None:
     scene = duplicate_board_scene(view)
     image = paint(scene)
     assert "Top: 6J JOuET, 59 pts" in texts(scene) and "Move closed" in texts(scene)
-    for row, col in view.top_squares:
+    for row, col in view.last_squares:
         assert square_pixel(scene, image, row, col) == p.TILE_RECENT
-    still_open = duplicate_board_scene(replace(view, closed=False))
+    still_open = duplicate_board_scene(replace(view, closed=False, last_squares=()))
     assert square_pixel(still_open, paint(still_open), 5, 9) == p.TILE
     assert not any(text.startswith("Top") for text in texts(still_open))
-    no_top = duplicate_board_scene(replace(view, top_move="", top_points=None, top_squares=()))
+    previous_top = duplicate_board_scene(replace(view, closed=False))  # the last top, lit during the next round
+    assert square_pixel(previous_top, paint(previous_top), 5, 9) == p.TILE_RECENT
+    no_top = duplicate_board_scene(replace(view, top_move="", top_points=None, last_squares=()))
     assert "No top" in texts(no_top)
 
 
@@ -196,7 +198,7 @@ def test_a_bad_time_zone_or_a_naive_deadline_is_refused() -> None:
                 datetime(2025, 1, 1, tzinfo=UTC),
                 "Europe/Paris",
                 closed=True,
-                top_squares=tuple((14, c) for c in range(15)),
+                last_squares=tuple((14, c) for c in range(15)),
                 top_move="O1 WXYZ",
                 top_points=999,
             )

@@ -98,8 +98,10 @@ class DuplicateBoardView:
 
     ``kept`` and ``new`` are the letters of the round's draw (``?`` a joker), both empty before the
     draw. ``deadline`` is an aware datetime, shown in ``time_zone`` (a zoneinfo name), None without a
-    clock. Once ``closed``, ``board`` holds the top, ``top_squares`` its new tiles (highlighted),
-    ``top_move`` its reference and word in the channel's notation and ``top_points`` its score.
+    clock. ``last_squares`` are highlighted: once ``closed``, the new tiles of the top just placed on
+    ``board``; while a round is open, those of the previous round's top (or none). Once ``closed``,
+    ``top_move`` (reference and word in the channel's notation, empty when there was no top) and
+    ``top_points`` are shown under the draw.
     """
 
     board: Board
@@ -112,13 +114,13 @@ class DuplicateBoardView:
     deadline: datetime | None = None
     time_zone: str = "UTC"
     closed: bool = False
-    top_squares: tuple[Square, ...] = ()
+    last_squares: tuple[Square, ...] = ()
     top_move: str = ""
     top_points: int | None = None
     zone: ZoneInfo = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "top_squares", tuple(self.top_squares))
+        object.__setattr__(self, "last_squares", tuple(self.last_squares))
         object.__setattr__(self, "zone", time_zone(self.time_zone))
         if self.deadline is not None and self.deadline.utcoffset() is None:
             raise NaiveDeadlineError(self.deadline)
@@ -371,8 +373,7 @@ def duplicate_board_scene(view: DuplicateBoardView) -> Scene:
     header = Scene(WIDTH, 0, p.PAGE)
     height = duplicate_header(header, view)
     scene = Scene(WIDTH, height + grid_height(), p.PAGE, header.items)
-    highlight = view.top_squares if view.closed else ()
-    draw_grid(scene, height, view.board, view.edition, view.notation, view.language, highlight)
+    draw_grid(scene, height, view.board, view.edition, view.notation, view.language, view.last_squares)
     return scene
 
 
