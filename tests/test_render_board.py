@@ -247,3 +247,21 @@ def test_an_empty_board_has_its_star() -> None:
     star = next(label for label in scene.labels if label.text == "★")
     dark = sum(1 for value in image.crop(label_box(star)).convert("L").tobytes() if value < 70)
     assert dark > 100  # a filled star, not an empty missing-glyph box
+
+
+@pytest.mark.parametrize(
+    ("round_number", "shown"),
+    [
+        (5, "Fin à 17:03:30 (America/Argentina/Buenos_Aires)"),
+        (123456789, "Fin à 17:03:30 (Buenos Aires)"),  # a wider title leaves less room
+    ],
+)
+def test_a_long_zone_name_is_shortened_not_cut(round_number: int, shown: str) -> None:
+    view = replace(duplicate_open_fr(), time_zone="America/Argentina/Buenos_Aires", round_number=round_number)
+    assert shown in texts(duplicate_board_scene(view), "header")
+
+
+def test_a_negative_score_has_a_true_minus_sign() -> None:
+    view = classic_fr()
+    view = replace(view, players=(replace(view.players[0], score=-5), view.players[1]))
+    assert "−5" in texts(classic_board_scene(view), "header")

@@ -233,7 +233,7 @@ def _player_chip(scene: Scene, x0: int, y: int, width: int, player: PlayerScore,
     fill, ink = (p.CHIP_TURN, p.CHIP_TURN_INK) if turn else (p.CHIP, p.INK)
     height = TALL_CHIP_HEIGHT if tall else CHIP_HEIGHT
     scene.box((x0, y, x0 + width - 1, y + height - 1), fill, radius=8)
-    score = str(player.score)
+    score = str(player.score).replace("-", "−")  # a true minus sign
     if tall:
         name = fit(drawable(player.name), NAME_SIZE, width - 20)
         scene.text(name, x0 + 10, y + 20, NAME_SIZE, ink, anchor="lm", role="header")
@@ -320,6 +320,16 @@ def draw_rack(scene: Scene, y: int, view: DuplicateBoardView) -> int:
     return tiles_y + size + 8
 
 
+def deadline_text(lang: str, deadline: datetime, zone_name: str, room: int) -> str:
+    """``Fin à 21:03:30 (Europe/Paris)``; the zone shortened to its city, then left out, if space is short."""
+    text = word(lang, "deadline", time=f"{deadline:%H:%M:%S}")
+    city = zone_name.rsplit("/", 1)[-1].replace("_", " ")
+    for candidate in (f"{text} ({zone_name})", f"{text} ({city})", text):
+        if text_width(candidate, STATUS_SIZE) <= room:
+            return candidate
+    return text
+
+
 def duplicate_header(scene: Scene, view: DuplicateBoardView) -> int:
     """Round number, clock or closed state, the draw (kept + new), the top once closed; returns the height."""
     lang = view.language
@@ -330,9 +340,9 @@ def duplicate_header(scene: Scene, view: DuplicateBoardView) -> int:
     status = ""
     if view.closed:
         status = word(lang, "closed")
-    elif deadline is not None:
-        status = word(lang, "deadline", time=f"{deadline:%H:%M:%S}") + f" ({view.time_zone})"
     room = WIDTH - 2 * PAD - text_width(title, TITLE_SIZE) - 20
+    if not view.closed and deadline is not None:
+        status = deadline_text(lang, deadline, view.time_zone, room)
     scene.text(fit(status, STATUS_SIZE, room), WIDTH - PAD, middle, STATUS_SIZE, p.INK, anchor="rm", role="header")
     y = PAD + TITLE_SIZE + 14
     if view.kept or view.new:
