@@ -5,13 +5,13 @@ views: ``classic_board_png(ClassicBoardView)``, ``duplicate_board_png(DuplicateB
 ``round_result_png(RoundResultView)``, ``standings_png(StandingsView)``.
 """
 
+from ..timefmt import UnknownTimeZoneError  # raised by DuplicateBoardView for an unknown zone name
 from .board import (
     CELL,
     ClassicBoardView,
     DuplicateBoardView,
     NaiveDeadlineError,
     PlayerScore,
-    UnknownTimeZoneError,
     board_png,
     classic_board_png,
     duplicate_board_png,

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from core.board import CENTRE, ROW_LETTERS, SIZE, Board, Premium, premium_at
 from core.edition import JOKER, Edition
 from core.notation import Notation
 
+from ..timefmt import zone
 from . import palette as p
 from .canvas import Scene, fit, png, text_width
 from .fonts import drawable
@@ -35,28 +36,12 @@ STAR_SIZE = 28
 COORD_SIZE = 18
 
 
-class UnknownTimeZoneError(ValueError):
-    """A time zone name that the zoneinfo database does not know."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"unknown time zone {name!r}")
-        self.name = name
-
-
 class NaiveDeadlineError(ValueError):
     """A deadline given without a time zone (it could not be shown in the channel's)."""
 
     def __init__(self, deadline: datetime) -> None:
         super().__init__(f"deadline {deadline.isoformat()} has no time zone")
         self.deadline = deadline
-
-
-def time_zone(name: str) -> ZoneInfo:
-    """The zone named ``name`` (``Europe/Paris``, ``America/Montreal``, ``UTC``...)."""
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise UnknownTimeZoneError(name) from None
 
 
 @dataclass(frozen=True)
@@ -121,7 +106,7 @@ class DuplicateBoardView:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "last_squares", tuple(self.last_squares))
-        object.__setattr__(self, "zone", time_zone(self.time_zone))
+        object.__setattr__(self, "zone", zone(self.time_zone))  # UnknownTimeZoneError if unknown
         if self.deadline is not None and self.deadline.utcoffset() is None:
             raise NaiveDeadlineError(self.deadline)
 
