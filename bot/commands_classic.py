@@ -318,7 +318,7 @@ def cmd_exchange(ctx: Context) -> None:
     record_event(ctx, record, game, Exchange(player, tiles))
     if not tiles:
         said = ctx.say("exchanged_unknown", player=player)
-    elif tiles.isdigit():
+    elif tiles.isascii() and tiles.isdigit():
         said = ctx.say("exchanged_count", player=player, count=int(tiles))
     else:
         said = ctx.say("exchanged", player=player, tiles=tiles)

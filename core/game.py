@@ -438,12 +438,15 @@ class ClassicGame:
     def _exchange(self, event: Exchange) -> None:
         player = self._player(event.player)
         tiles = event.tiles.strip()
-        if tiles.isdigit():
+        letters = fold_accents(tiles.replace(" ", "")).upper()
+        if tiles.isascii() and tiles.isdigit() and len(tiles) <= 2:
             count = int(tiles)
-        elif tiles:
-            count = len(tiles.replace(" ", ""))
-        else:
+        elif letters and all(c == JOKER or c in self.edition.values for c in letters):
+            count = len(letters)
+        elif not tiles:
             count = 1  # unknown tiles: at least one
+        else:
+            raise ExchangeSizeError(event.tiles)
         if not 1 <= count <= self.edition.rack_size:
             raise ExchangeSizeError(event.tiles)
         needed = max(self.rules.exchange_min_bag, count)
