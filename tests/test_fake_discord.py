@@ -118,6 +118,7 @@ async def dc():
 async def bot(dc):
     bot = make_bot()
     async with running_bot(dc, bot):
+        await bot.tree.sync()  # global: usable in the guild and in DMs
         yield bot
 
 
