@@ -34,7 +34,7 @@ from bot.discord_adapter import (
 from bot.lexicons import LexiconRegistry
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from tests.fakes import FakeDiscord, running_bot
+from tests.fakes import CommandUnavailable, FakeDiscord, running_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 LEXICONS = LexiconRegistry()  # one load of the bundled list for the whole file
@@ -61,6 +61,8 @@ async def dc():
         fake.add_member(fake.guild, fake.ben)
         fake.add_member(fake.guild, fake.cleo)
         yield fake
+        # the adapter uses Discord's current paths only
+        assert not fake.deprecations, fake.deprecations
 
 
 @pytest_asyncio.fixture
@@ -71,9 +73,12 @@ async def storage(tmp_path: Path):
     store.close()
 
 
-def make_adapter(storage: SQLiteStorage, **options) -> DiscordAdapter:
+def make_adapter(storage: SQLiteStorage, clock=None, **options) -> DiscordAdapter:
+    """``clock``: the fake's, shared by the referee (deadlines) and the adapter (token ages)."""
     options = {"message_content": True, "edit_interval": 0.2, "tick_seconds": 0.05, **options}
-    return DiscordAdapter(Referee(storage, LEXICONS.get), **options)
+    if clock is None:
+        return DiscordAdapter(Referee(storage, LEXICONS.get), **options)
+    return DiscordAdapter(Referee(storage, LEXICONS.get, now=clock), clock=clock, **options)
 
 
 @pytest_asyncio.fixture
@@ -195,12 +200,44 @@ async def test_a_command_slower_than_the_watchdog_is_deferred_then_answered(dc, 
     assert not deferred.ephemeral
     reply = await answer(dc, iid)
     assert "/coup" in reply.text and reply.message_id == deferred.message_id
+    assert reply.method == EDIT_ORIGINAL
+
+
+EDIT_ORIGINAL = "PATCH /webhooks/{application_id}/{interaction_token}/messages/{message_id}"
 
 
 @pytest.mark.asyncio
-async def test_slash_command_in_a_dm(dc, adapter):
-    iid = await slash(dc, "check", "vague", user=dc.ben, channel=dc.dm_channel_id(dc.ben))
-    assert "VAGUE valable" in (await answer(dc, iid)).text
+async def test_deferred_answers_edit_the_original_response(dc, adapter):
+    iid = await slash(dc, "play", "H8 VAGUE", user=dc.ben)  # deferred ephemerally, answered privately
+    deferred = await dc.wait_for_response(iid, actions=("defer",))
+    reply = await answer(dc, iid)
+    assert deferred.ephemeral and reply.ephemeral
+    assert reply.message_id == deferred.message_id and reply.method == EDIT_ORIGINAL
+    await answer(dc, await slash(dc, "new", "Ana Ben"))
+    iid = await slash(dc, "board", user=dc.ben)  # deferred publicly, answered with an image
+    deferred = await dc.wait_for_response(iid, actions=("defer",))
+    reply = await answer(dc, iid)
+    assert reply.message_id == deferred.message_id and reply.method == EDIT_ORIGINAL
+    assert reply.file is not None and reply.file.data.startswith(PNG_MAGIC)
+    webhook_posts = [r for r in dc.requests if r[0] == "POST" and r[1].startswith("/webhooks/")]
+    assert webhook_posts == []  # no follow-up filled a placeholder
+
+
+@pytest.mark.asyncio
+async def test_a_command_in_a_dm_needs_the_global_sync(dc, adapter):
+    dm = dc.dm_channel_id(dc.ben)
+    # the fixture synced in the server only: a Discord client offers no /check in a DM
+    with pytest.raises(CommandUnavailable) as refused:
+        await slash(dc, "check", "vague", user=dc.ben, channel=dm)
+    message = str(refused.value)
+    assert f"server {dc.guild.id} only" in message and "DMs with the bot need the global sync" in message
+    # what the client sends instead is the text itself, which the bot reads in DMs
+    await dc.send_message(dm, dc.ben, "/verif vague")
+    assert "VAGUE valable" in (await dc.wait_for_dm(dc.ben)).text
+    await adapter.sync()  # `arbitre discord --sync`: every server and DMs
+    iid = await slash(dc, "check", "vague", user=dc.ben, channel=dm)
+    reply = await answer(dc, iid)
+    assert "VAGUE valable" in reply.text and reply.channel_id == dm
 
 
 @pytest.mark.asyncio
@@ -439,6 +476,9 @@ async def test_cli_runs_the_bot_until_interrupted(dc, tmp_path):
     try:
         await dc.wait_until_identified(timeout=10)
         await asyncio.sleep(0.1)  # READY, then the guild
+        # the commands were registered once, as the README says (`arbitre discord --sync --guild`)
+        sync = await run_cli("discord", "--sync", "--guild", str(dc.guild.id), env=cli_env(tmp_path, dc, dc.token))
+        assert sync[0] == 0, sync[2]
         iid = await slash(dc, "help")
         assert "/coup" in (await answer(dc, iid, timeout=5)).text
     finally:
