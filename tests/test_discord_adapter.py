@@ -345,14 +345,26 @@ async def start_duplicate(dc: FakeDiscord) -> tuple[int, object]:
     iid = await slash(dc, "duplicate")
     await answer(dc, iid)
     draw = await dc.wait_for_response(iid, lambda r: "<t:" in (r.text or ""))
+    await settle(dc)
     return iid, draw
 
 
 async def play(dc: FakeDiscord, user, move: str) -> str:
+    """``/play`` by ``user``: its private acknowledgement, once the command's replies are all out."""
     iid = await slash(dc, "play", move, user=user)
     ack = await answer(dc, iid)
     assert ack.ephemeral
+    await settle(dc)
     return ack.text
+
+
+async def settle(dc: FakeDiscord, quiet: float = 0.15) -> None:
+    """Wait until the bot has been quiet for ``quiet`` seconds (a command's last replies are out
+    before a test moves the fake's clock)."""
+    count = -1
+    while count != len(dc.requests):
+        count = len(dc.requests)
+        await asyncio.sleep(quiet)
 
 
 @pytest.mark.asyncio
