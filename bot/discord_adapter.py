@@ -62,11 +62,15 @@ DEFER_AFTER = 2.0
 # adapter stops using it a little earlier, so a request in flight never meets the deadline.
 INTERACTION_TOKEN_SECONDS = 15 * 60
 TOKEN_MARGIN_SECONDS = 30.0
-# JSON error codes of a channel refusing the bot: Missing Access, Missing Permissions.
-CHANNEL_REFUSALS = {50001: ("Voir les salons", "View Channel"), 50013: ("Envoyer des messages", "Send Messages")}
+# JSON error codes of a channel refusing the bot (Missing Access, Missing Permissions) and the
+# permissions each one means is missing, in Discord's French and English names.
+CHANNEL_REFUSALS = {
+    50001: ("Voir les salons", "View Channel"),
+    50013: ("Envoyer des messages ou Joindre des fichiers", "Send Messages or Attach Files"),
+}
 
 CHANNEL_REFUSED = (
-    "Je ne peux plus écrire dans <#{channel}> (il me manque la permission {missing_fr}). Un "
+    "Je ne peux plus écrire dans <#{channel}> (permission manquante : {missing_fr}). Un "
     "administrateur du serveur doit me redonner Voir les salons, Envoyer des messages et Joindre "
     "des fichiers dans ce salon ; d'ici là, les messages de la partie n'y arrivent pas. · I can no "
     "longer post in <#{channel}> (missing permission: {missing_en}). A server admin needs to give "

@@ -571,6 +571,15 @@ async def test_fault_gateway_close_4000_resumes_and_4009_identifies_again(dc, bo
 
 
 @pytest.mark.asyncio
+async def test_fault_gateway_connection_reset_resumes(dc, bot):
+    assert await dc.gateway_drop() == 1
+    await dc.wait_for_gateway("resumed")
+    await dc.send_message(dc.guild.channel_id, dc.alice, "!ping")
+    assert (await dc.wait_for_message(channel_id=dc.guild.channel_id)).text == "pong"
+    assert dc.faults_of("gateway:drop") and dc.gateway_log.count("identify") == 1
+
+
+@pytest.mark.asyncio
 async def test_fault_invalid_session_resumable_or_not(dc, bot):
     bot.before_identify_hook = identify_at_once
     await dc.gateway_invalid_session(resumable=True)
