@@ -8,6 +8,12 @@ needed). Replies go back through the interaction when there is one (ephemeral
 when private), otherwise to the channel, or by DM for private replies, with a
 polite public fallback when the user's DMs are closed.
 
+On Discord's current paths: a deferred "thinking..." answer is completed by editing the
+original response; once an interaction token has lived its 15 minutes, nothing goes through
+it any more (later edits of its messages go through the channel). A channel that refuses the
+bot's posts (missing access or permissions) is logged and reported once, by DM, to the
+referee of the channel's game, until a post there succeeds again.
+
 Nothing here knows the game: moves are recorded by the command layer before any
 Discord call, so a failed send never loses a move.
 """
@@ -51,6 +57,26 @@ DEFERRED = frozenset({"play", "duplicate", "draw", "close", "board", "challenge"
 EPHEMERAL = frozenset({"play"})
 # Any other command is deferred if it has not answered after this many seconds (Discord allows 3).
 DEFER_AFTER = 2.0
+
+# Interactions > Receiving and Responding: an interaction token is valid for 15 minutes. The
+# adapter stops using it a little earlier, so a request in flight never meets the deadline.
+INTERACTION_TOKEN_SECONDS = 15 * 60
+TOKEN_MARGIN_SECONDS = 30.0
+# JSON error codes of a channel refusing the bot (Missing Access, Missing Permissions) and the
+# permissions each one means is missing, in Discord's French and English names.
+CHANNEL_REFUSALS = {
+    50001: ("Voir les salons", "View Channel"),
+    50013: ("Envoyer des messages ou Joindre des fichiers", "Send Messages or Attach Files"),
+}
+
+CHANNEL_REFUSED = (
+    "Je ne peux plus écrire dans <#{channel}> (permission manquante : {missing_fr}). Un "
+    "administrateur du serveur doit me redonner Voir les salons, Envoyer des messages et Joindre "
+    "des fichiers dans ce salon ; d'ici là, les messages de la partie n'y arrivent pas. · I can no "
+    "longer post in <#{channel}> (missing permission: {missing_en}). A server admin needs to give "
+    "me back View Channel, Send Messages and Attach Files there; until then the game's messages "
+    "don't reach it."
+)
 
 DMS_CLOSED = (
     "{mention} je ne peux pas vous écrire en message privé (MP fermés) : utilisez /jouer ici, "
@@ -186,14 +212,25 @@ def build_command(adapter: "DiscordAdapter", spec: CommandSpec) -> app_commands.
 class _InteractionTurn:
     """One slash command being answered: its interaction, and what was said through it so far."""
 
-    def __init__(self, interaction: discord.Interaction, channel: str, user: str) -> None:
+    def __init__(
+        self, interaction: discord.Interaction, channel: str, user: str, clock: Callable[[], float] = time.time
+    ) -> None:
         self.interaction = interaction
         self.channel = channel
         self.user = user
+        self.clock = clock
         self.lock = asyncio.Lock()
         self.deferred: bool | None = None  # the defer's ``ephemeral`` flag once deferred
         self.filled = False  # the deferred "thinking..." message has been used (or removed)
         self.watchdog_fired = False
+
+    @property
+    def token_until(self) -> float:
+        """When the adapter stops using this interaction's token (its 15 minutes, less a margin)."""
+        return token_deadline(self.interaction)
+
+    def token_alive(self) -> bool:
+        return self.clock() < self.token_until
 
     def visibility(self, reply: Reply) -> bool | None:
         """``ephemeral`` for a reply answered through this interaction; None if it goes elsewhere."""
@@ -260,7 +297,18 @@ class _InteractionTurn:
                         message = await self.interaction.original_response()
                     sent.append(message)
                     continue
-                if self.deferred is not None and not self.filled and ephemeral != self.deferred:
+                if self.deferred is not None and not self.filled:
+                    if ephemeral == self.deferred:
+                        # The deferred "thinking..." message is the original response: edit it (a
+                        # followup filling it is deprecated).
+                        if "file" in extra:
+                            extra["attachments"] = [extra.pop("file")]
+                        message = await self.interaction.edit_original_response(
+                            content=chunk if chunk is not None else discord.utils.MISSING, **extra
+                        )
+                        self.filled = True
+                        sent.append(message)
+                        continue
                     await self._clear_placeholder()
                 message = await self.interaction.followup.send(
                     chunk if chunk is not None else discord.utils.MISSING, ephemeral=ephemeral, wait=True, **extra
@@ -279,6 +327,11 @@ class _InteractionTurn:
                     await self.interaction.response.send_message(NOTHING_TO_SAY, ephemeral=True)
             except discord.HTTPException as error:
                 log.warning("could not close an interaction: %s", error)
+
+
+def token_deadline(interaction: discord.Interaction) -> float:
+    """The Unix time after which the adapter no longer uses ``interaction``'s token."""
+    return interaction.created_at.timestamp() + INTERACTION_TOKEN_SECONDS - TOKEN_MARGIN_SECONDS
 
 
 class _MessageTurn:
@@ -336,15 +389,24 @@ class DiscordAdapter:
     """Discord <-> command layer. ``adapter.client`` is the discord.py client to run."""
 
     def __init__(
-        self, referee: Referee, *, message_content: bool = False, edit_interval: float = 5.0, tick_seconds: float = 0.5
+        self,
+        referee: Referee,
+        *,
+        message_content: bool = False,
+        edit_interval: float = 5.0,
+        tick_seconds: float = 0.5,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        """``clock``: Unix time as Discord counts it, for the age of interaction tokens."""
         self.referee = referee
         self.message_content = message_content
         self.edit_interval = edit_interval
+        self.clock = clock
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds)
         self.client = ArbitreClient(self, intents_for(message_content))
         self.tree = self.client.tree
         self.tracked = TrackedMessages()
+        self.refused_channels: dict[int, int] = {}  # channel id -> the error code that refused a post
         self._fallback_sent: dict[tuple[str, str], float] = {}
         for spec in COMMANDS:
             self.tree.add_command(build_command(self, spec))
@@ -378,7 +440,7 @@ class DiscordAdapter:
 
     async def on_slash(self, interaction: discord.Interaction, spec: CommandSpec, args: str) -> None:
         channel, user = f"discord:{interaction.channel_id}", f"discord:{interaction.user.id}"
-        turn = _InteractionTurn(interaction, channel, user)
+        turn = _InteractionTurn(interaction, channel, user, self.clock)
         if spec.name in DEFERRED:
             await turn.defer(ephemeral=spec.name in EPHEMERAL)
         watchdog = asyncio.get_running_loop().create_task(turn.defer_after(DEFER_AFTER))
@@ -432,6 +494,21 @@ class DiscordAdapter:
         finally:
             _TURN.reset(token)
 
+    async def referee_of(self, channel: str) -> str | None:
+        """The referee of the channel's active game (``"discord:ID"``), None without a game (read only)."""
+
+        def read() -> str | None:
+            storage = self.referee.storage
+            with storage.transaction():
+                record = storage.active_game(channel)
+                return record.referee if record is not None else None
+
+        try:
+            return await asyncio.to_thread(read)
+        except Exception:
+            log.exception("could not read the referee of %s", channel)
+            return None
+
     async def players(self, channel: str) -> list[str]:
         """Player names of the channel's game (for autocompletion; read only)."""
 
@@ -484,9 +561,11 @@ class DiscordAdapter:
         messages: list[Any] = []
         channel_id = platform_id(reply.channel or (turn.channel if turn else None), "discord")
         ephemeral = turn.visibility(reply) if isinstance(turn, _InteractionTurn) else None
-        if isinstance(turn, _InteractionTurn) and ephemeral is not None:
+        token_until: float | None = None
+        if isinstance(turn, _InteractionTurn) and ephemeral is not None and turn.token_alive():
             try:
                 messages = await turn.send(chunks, image, ephemeral, want)
+                token_until = turn.token_until
             except discord.HTTPException as error:  # expired interaction, ...: go direct
                 log.warning("interaction answer failed (%s); sending directly", error)
                 messages = []
@@ -501,7 +580,7 @@ class DiscordAdapter:
         else:
             log.warning("reply with no channel dropped: %s", reply)
         if reply.edit_key is not None and messages and messages[0] is not None:
-            self._track(reply, text, messages[0], private=reply.to_user is not None)
+            self._track(reply, text, messages[0], private=reply.to_user is not None, token_until=token_until)
 
     @staticmethod
     def _file_maker(reply: Reply) -> Callable[[], discord.File] | None:
@@ -513,8 +592,47 @@ class DiscordAdapter:
     async def _send_channel(
         self, channel_id: int, chunks: Sequence[str], image: Callable[[], discord.File] | None
     ) -> list[discord.Message]:
+        """Post in a channel; a channel that refuses the bot is reported (see :meth:`_channel_refused`)."""
         channel = self.client.get_partial_messageable(channel_id)
-        return await self._send_to(channel, chunks, image)
+        try:
+            sent = await self._send_to(channel, chunks, image)
+        except discord.Forbidden as error:
+            if error.code not in CHANNEL_REFUSALS:
+                raise
+            await self._channel_refused(channel_id, error)
+            return []
+        self._channel_accepted(channel_id)
+        return sent
+
+    async def _channel_refused(self, channel_id: int, error: discord.Forbidden) -> None:
+        """Log a channel refusing the bot's posts and tell the referee of its game by DM, once
+        until a post there succeeds again."""
+        if channel_id in self.refused_channels:
+            log.info("channel %s still refuses the bot's posts (%s)", channel_id, error.code)
+            return
+        self.refused_channels[channel_id] = error.code
+        referee = await self.referee_of(f"discord:{channel_id}")
+        log.warning(
+            "channel %s refuses the bot's posts (%s %s); telling the game's referee: %s",
+            channel_id,
+            error.code,
+            error.text,
+            referee or "no game, nobody",
+        )
+        referee_id = platform_id(referee, "discord")
+        if referee_id is None:
+            return
+        missing_fr, missing_en = CHANNEL_REFUSALS[error.code]
+        text = CHANNEL_REFUSED.format(channel=channel_id, missing_fr=missing_fr, missing_en=missing_en)
+        try:
+            user = self.client.get_user(referee_id) or await self.client.fetch_user(referee_id)
+            await user.send(text, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as dm_error:
+            log.warning("could not tell %s that channel %s refuses the bot: %s", referee, channel_id, dm_error)
+
+    def _channel_accepted(self, channel_id: int) -> None:
+        if self.refused_channels.pop(channel_id, None) is not None:
+            log.info("channel %s accepts the bot's posts again", channel_id)
 
     @staticmethod
     async def _send_to(
@@ -556,31 +674,47 @@ class DiscordAdapter:
             return  # one note a minute is plenty
         self._fallback_sent[key] = now
         try:
-            channel = self.client.get_partial_messageable(channel_id)
-            await channel.send(DMS_CLOSED.format(mention=f"<@{user_id}>"), allowed_mentions=NO_MENTIONS)
+            await self._send_channel(channel_id, [DMS_CLOSED.format(mention=f"<@{user_id}>")], None)
         except discord.HTTPException as error:
             log.warning("could not post the closed-DMs note: %s", error)
 
-    def _track(self, reply: Reply, text: str, message: Any, *, private: bool) -> None:
+    def _track(self, reply: Reply, text: str, message: Any, *, private: bool, token_until: float | None) -> None:
+        """Keep a sent message for the replies that edit it. ``token_until``: set when it was sent
+        through an interaction, whose token may edit it until then; later, the channel does."""
         client = self.client
-        holder = {"message": message}
+        holder = {"message": message, "token_until": token_until}
 
         async def edit(new_text: str) -> None:
             content = split_text(new_text, TEXT_LIMIT)[:1] or ["…"]
             current = holder["message"]
-            try:
-                await current.edit(content=content[0], allowed_mentions=NO_MENTIONS)
-                return
-            except discord.HTTPException as error:
-                if private:  # an ephemeral message cannot be reached any other way
-                    log.warning("could not edit a private message: %s", error)
+            until = holder["token_until"]
+            if until is None or self.clock() < until:
+                try:
+                    await current.edit(content=content[0], allowed_mentions=NO_MENTIONS)
                     return
-                log.info("editing through the interaction failed (%s); trying the channel", error)
-            channel = client.get_partial_messageable(current.channel.id)
+                except discord.HTTPException as error:
+                    if private:  # an ephemeral message cannot be reached any other way
+                        log.warning("could not edit a private message: %s", error)
+                        return
+                    log.info("editing through the interaction failed (%s); trying the channel", error)
+            elif private:
+                log.info("an ephemeral message outlived its interaction token: no more edits")
+                return
+            channel_id = current.channel.id
+            channel = client.get_partial_messageable(channel_id)
             try:
                 await channel.get_partial_message(current.id).edit(content=content[0], allowed_mentions=NO_MENTIONS)
             except discord.NotFound:
-                holder["message"] = await channel.send(content[0], allowed_mentions=NO_MENTIONS)
+                posted = await self._send_channel(channel_id, content[:1], None)
+                if posted:
+                    holder["message"], holder["token_until"] = posted[0], None
+                return
+            except discord.Forbidden as error:
+                if error.code not in CHANNEL_REFUSALS:
+                    raise
+                await self._channel_refused(channel_id, error)
+                return
+            self._channel_accepted(channel_id)
 
         item = TrackedMessage(edit, text, self.edit_interval, private=private)
         item.base, item.deadline = reply.text, reply.deadline

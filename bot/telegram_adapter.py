@@ -20,6 +20,7 @@ import logging
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,9 +159,12 @@ class TelegramAdapter:
         edit_interval: float = 10.0,
         admin_ttl: float = 60.0,
         tick_seconds: float = 0.5,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        """``clock``: Unix time for the countdowns (the referee's, whose deadlines they show)."""
         self.referee = referee
         self.edit_interval = edit_interval
+        self.clock = clock
         self.admin_ttl = admin_ttl
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds)
         self.tracked = TrackedMessages()
@@ -283,7 +287,7 @@ class TelegramAdapter:
         """The text with the time left (``⏳ 2:30``, by steps of the edit interval)."""
         if deadline is None:
             return text
-        remaining = deadline - (time.time() if now is None else now)
+        remaining = deadline - (self.clock() if now is None else now)
         if remaining <= 0:
             return text + "\n⌛ 0:00"
         step = max(1, round(self.edit_interval))
@@ -443,7 +447,7 @@ class TelegramAdapter:
         step = max(1, round(self.edit_interval))
         try:
             while item.deadline is not None and not item.closed:
-                remaining = item.deadline - time.time()
+                remaining = item.deadline - self.clock()
                 if remaining <= 0:
                     await item.update(self.render(item.base, item.deadline), urgent=True)
                     return

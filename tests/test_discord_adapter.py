@@ -34,7 +34,7 @@ from bot.discord_adapter import (
 from bot.lexicons import LexiconRegistry
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from tests.fakes import FakeDiscord, running_bot
+from tests.fakes import CommandUnavailable, FakeDiscord, running_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 LEXICONS = LexiconRegistry()  # one load of the bundled list for the whole file
@@ -61,6 +61,8 @@ async def dc():
         fake.add_member(fake.guild, fake.ben)
         fake.add_member(fake.guild, fake.cleo)
         yield fake
+        # the adapter uses Discord's current paths only
+        assert not fake.deprecations, fake.deprecations
 
 
 @pytest_asyncio.fixture
@@ -71,9 +73,12 @@ async def storage(tmp_path: Path):
     store.close()
 
 
-def make_adapter(storage: SQLiteStorage, **options) -> DiscordAdapter:
+def make_adapter(storage: SQLiteStorage, clock=None, **options) -> DiscordAdapter:
+    """``clock``: the fake's, shared by the referee (deadlines) and the adapter (token ages)."""
     options = {"message_content": True, "edit_interval": 0.2, "tick_seconds": 0.05, **options}
-    return DiscordAdapter(Referee(storage, LEXICONS.get), **options)
+    if clock is None:
+        return DiscordAdapter(Referee(storage, LEXICONS.get), **options)
+    return DiscordAdapter(Referee(storage, LEXICONS.get, now=clock), clock=clock, **options)
 
 
 @pytest_asyncio.fixture
@@ -195,12 +200,44 @@ async def test_a_command_slower_than_the_watchdog_is_deferred_then_answered(dc, 
     assert not deferred.ephemeral
     reply = await answer(dc, iid)
     assert "/coup" in reply.text and reply.message_id == deferred.message_id
+    assert reply.method == EDIT_ORIGINAL
+
+
+EDIT_ORIGINAL = "PATCH /webhooks/{application_id}/{interaction_token}/messages/{message_id}"
 
 
 @pytest.mark.asyncio
-async def test_slash_command_in_a_dm(dc, adapter):
-    iid = await slash(dc, "check", "vague", user=dc.ben, channel=dc.dm_channel_id(dc.ben))
-    assert "VAGUE valable" in (await answer(dc, iid)).text
+async def test_deferred_answers_edit_the_original_response(dc, adapter):
+    iid = await slash(dc, "play", "H8 VAGUE", user=dc.ben)  # deferred ephemerally, answered privately
+    deferred = await dc.wait_for_response(iid, actions=("defer",))
+    reply = await answer(dc, iid)
+    assert deferred.ephemeral and reply.ephemeral
+    assert reply.message_id == deferred.message_id and reply.method == EDIT_ORIGINAL
+    await answer(dc, await slash(dc, "new", "Ana Ben"))
+    iid = await slash(dc, "board", user=dc.ben)  # deferred publicly, answered with an image
+    deferred = await dc.wait_for_response(iid, actions=("defer",))
+    reply = await answer(dc, iid)
+    assert reply.message_id == deferred.message_id and reply.method == EDIT_ORIGINAL
+    assert reply.file is not None and reply.file.data.startswith(PNG_MAGIC)
+    webhook_posts = [r for r in dc.requests if r[0] == "POST" and r[1].startswith("/webhooks/")]
+    assert webhook_posts == []  # no follow-up filled a placeholder
+
+
+@pytest.mark.asyncio
+async def test_a_command_in_a_dm_needs_the_global_sync(dc, adapter):
+    dm = dc.dm_channel_id(dc.ben)
+    # the fixture synced in the server only: a Discord client offers no /check in a DM
+    with pytest.raises(CommandUnavailable) as refused:
+        await slash(dc, "check", "vague", user=dc.ben, channel=dm)
+    message = str(refused.value)
+    assert f"server {dc.guild.id} only" in message and "DMs with the bot need the global sync" in message
+    # what the client sends instead is the text itself, which the bot reads in DMs
+    await dc.send_message(dm, dc.ben, "/verif vague")
+    assert "VAGUE valable" in (await dc.wait_for_dm(dc.ben)).text
+    await adapter.sync()  # `arbitre discord --sync`: every server and DMs
+    iid = await slash(dc, "check", "vague", user=dc.ben, channel=dm)
+    reply = await answer(dc, iid)
+    assert "VAGUE valable" in reply.text and reply.channel_id == dm
 
 
 @pytest.mark.asyncio
@@ -259,16 +296,14 @@ async def test_autocomplete_settings_and_penalty(dc, adapter):
 
 
 @pytest.mark.asyncio
-async def test_duplicate_round_submissions_stay_private_until_it_closes(dc, adapter, storage):
-    iid = await slash(dc, "settings", "minutes 0.05")  # a 3-second round
-    await answer(dc, iid)
+async def test_duplicate_round_submissions_stay_private_until_it_closes(dc, clocked, storage):
     iid = await slash(dc, "duplicate")
     assert not (await dc.wait_for_response(iid, actions=("defer",))).ephemeral
     started = await answer(dc, iid)
     assert not started.ephemeral
     draw = await dc.wait_for_message(lambda r: "<t:" in (r.text or ""), channel_id=dc.channel)
     deadline = int(re.search(r"<t:(\d+):R>", draw.text).group(1))
-    assert time.time() - 5 < deadline <= time.time() + 5
+    assert dc.now() < deadline <= dc.now() + 10 * 60  # the round's clock runs on the fake's time
 
     secrets = {dc.ana: "QWERTA", dc.ben: "QWERTB", dc.cleo: "QWERTC"}
     for user, word in secrets.items():
@@ -279,16 +314,147 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(dc, adap
     assert not any(word in text for text in public_texts(dc) for word in secrets.values())
 
     # the clock warns, then closes the round and posts the results in the channel
-    results = await dc.wait_for_message(lambda r: "QWERTA" in (r.text or ""), channel_id=dc.channel, timeout=6)
+    dc.advance(deadline - dc.now() - 10)
+    warning = await dc.wait_for_message(lambda r: "plus que" in (r.text or ""), channel_id=dc.channel)
+    dc.advance(11)
+    results = await dc.wait_for_message(lambda r: "QWERTA" in (r.text or ""), channel_id=dc.channel)
     assert not results.ephemeral and all(word in results.text for word in secrets.values())
-    warnings = [r for r in dc.messages_in(dc.channel) if "plus que" in (r.text or "")]
-    assert warnings and draw.seq < warnings[0].seq < results.seq
+    assert draw.seq < warning.seq < results.seq
     # the first public line about anyone's move is the results
     assert all(
         r.seq >= results.seq
         for r in dc.log.records
         if not r.ephemeral and any(w in (r.text or "") for w in secrets.values())
     )
+
+
+# --- the fake's clock: rounds and interaction tokens ---------------------------------------
+
+
+@pytest_asyncio.fixture
+async def clocked(dc, storage):
+    """An adapter whose referee (deadlines) and token ages follow the fake's clock."""
+    adapter = make_adapter(storage, clock=dc.now)
+    async with running_bot(dc, adapter.client):
+        await adapter.sync(dc.guild.id)
+        yield adapter
+
+
+async def start_duplicate(dc: FakeDiscord) -> tuple[int, object]:
+    """``/duplicate`` by Ana (its referee): the interaction and the first draw it posted."""
+    iid = await slash(dc, "duplicate")
+    await answer(dc, iid)
+    draw = await dc.wait_for_response(iid, lambda r: "<t:" in (r.text or ""))
+    await settle(dc)
+    return iid, draw
+
+
+async def play(dc: FakeDiscord, user, move: str) -> str:
+    """``/play`` by ``user``: its private acknowledgement, once the command's replies are all out."""
+    iid = await slash(dc, "play", move, user=user)
+    ack = await answer(dc, iid)
+    assert ack.ephemeral
+    await settle(dc)
+    return ack.text
+
+
+async def settle(dc: FakeDiscord, quiet: float = 0.15) -> None:
+    """Wait until the bot has been quiet for ``quiet`` seconds (a command's last replies are out
+    before a test moves the fake's clock)."""
+    count = -1
+    while count != len(dc.requests):
+        count = len(dc.requests)
+        await asyncio.sleep(quiet)
+
+
+@pytest.mark.asyncio
+async def test_results_posted_15_minutes_after_the_duplicate_command_go_through_the_channel(dc, clocked):
+    iid, draw = await start_duplicate(dc)
+    assert draw.method.startswith("POST /webhooks/")  # the draw answered the command, through its token
+    await play(dc, dc.ben, "H8 QWERTB")
+    mark = len(dc.responses)
+    dc.advance(16 * 60)  # past the 3-minute deadline, and past the token's 15 minutes
+    assert dc.interaction_token_expired(iid)
+    results = await dc.wait_for_message(lambda r: "QWERTB" in (r.text or ""), channel_id=dc.channel, timeout=3)
+    assert results.method == "POST /channels/{channel_id}/messages"
+    closed = await dc.wait_for_edit(lambda r: r.message_id == draw.message_id, channel_id=dc.channel)
+    assert closed.method == "PATCH /channels/{channel_id}/messages/{message_id}" and "close" in closed.text
+    nothing_through_the_token = [r for r in dc.responses[mark:] if r[1].startswith("/webhooks/")]
+    assert nothing_through_the_token == [] and all(status < 400 for _, _, status in dc.responses[mark:])
+
+
+@pytest.mark.asyncio
+async def test_an_expired_token_the_adapter_did_not_expect_falls_back_to_the_channel(dc, storage):
+    # the referee follows the fake's clock, the adapter its own: it still believes in the token
+    adapter = DiscordAdapter(Referee(storage, LEXICONS.get, now=dc.now), edit_interval=0.2, tick_seconds=0.05)
+    async with running_bot(dc, adapter.client):
+        await adapter.sync(dc.guild.id)
+        _, draw = await start_duplicate(dc)
+        dc.advance(16 * 60)
+        closed = await dc.wait_for_edit(lambda r: r.message_id == draw.message_id, channel_id=dc.channel, timeout=3)
+    assert closed.method == "PATCH /channels/{channel_id}/messages/{message_id}"
+    refused = [r for r in dc.responses if r[1].startswith("/webhooks/") and r[2] == 401]
+    assert len(refused) == 1  # one try through the expired token (401 / 50027), then the channel
+
+
+@pytest.mark.asyncio
+async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(dc, clocked, storage):
+    await start_duplicate(dc)
+    assert dc.gateways[0].compression == "zlib-stream"
+    # op 7: discord.py reconnects and resumes; what was sent meanwhile is replayed
+    assert await dc.gateway_reconnect() == 1
+    ana_plays = asyncio.create_task(play(dc, dc.ana, "H8 QWERTA"))
+    await dc.wait_for_gateway("resumed")
+    assert "QWERTA" in await ana_plays
+    # op 9 (not resumable): discord.py identifies again, a new session (without the 5 s its
+    # default before_identify_hook waits before a second IDENTIFY)
+    clocked.client.before_identify_hook = identify_at_once
+    assert await dc.gateway_invalid_session(resumable=False) == 1
+    await dc.wait_for_gateway("ready", count=2)
+    assert "QWERTB" in await play(dc, dc.ben, "H8 QWERTB")
+    assert dc.gateway_log.count("identify") == 2 and dc.gateway_log.count("resume") == 1
+    dc.advance(3 * 60)  # the round's deadline: the clock still runs, once
+    results = await dc.wait_for_message(lambda r: "QWERTA" in (r.text or ""), channel_id=dc.channel, timeout=3)
+    assert "QWERTB" in results.text
+    await asyncio.sleep(0.2)  # a duplicated clock or event would post the results twice
+    assert len([r for r in dc.messages_in(dc.channel) if "QWERTA" in (r.text or "") and not r.ephemeral]) == 1
+
+
+@pytest.mark.asyncio
+async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(dc, clocked, caplog):
+    caplog.set_level(logging.INFO, logger="arbitre")
+    await start_duplicate(dc)
+    await play(dc, dc.ben, "H8 QWERTB")
+    dc.deny_bot(dc.channel)  # Send Messages removed in the game's channel
+    dc.advance(3 * 60)  # round 1 closes: its results and the next draw cannot be posted
+    told = await dc.wait_for_dm(dc.ana, timeout=3)  # Ana started the game: its referee
+    assert f"<#{dc.channel}>" in told.text and "Send Messages" in told.text and "Envoyer des messages" in told.text
+    await eventually(lambda: len([r for r in dc.responses if r[2] == 403]) >= 2)  # results, next draw
+    assert dc.channel in clocked.refused_channels
+    assert len(dc.messages_in(dc.dm_channel_id(dc.ana))) == 1  # told once, not once per refused post
+    warnings = [r.getMessage() for r in caplog.records if "telling the game's referee" in r.getMessage()]
+    assert len(warnings) == 1 and f"discord:{dc.ana.id}" in warnings[0]
+    # interactions still answer: they need no channel permission
+    assert "QWERTB" in await play(dc, dc.ben, "H8 QWERTB")
+    dc.allow_bot(dc.channel)
+    dc.advance(3 * 60)  # round 2 closes: posted again
+    results = await dc.wait_for_message(lambda r: "QWERTB" in (r.text or ""), channel_id=dc.channel, timeout=3)
+    assert results.text.startswith("Coup 2")  # round 1's results were refused, never posted
+    assert dc.channel not in clocked.refused_channels
+    assert any("accepts the bot's posts again" in r.getMessage() for r in caplog.records)
+    assert len(dc.messages_in(dc.dm_channel_id(dc.ana))) == 1
+
+
+async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+    return None
+
+
+async def eventually(condition, timeout: float = 2.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.01)
 
 
 # --- platform failures -------------------------------------------------------------------
@@ -439,6 +605,9 @@ async def test_cli_runs_the_bot_until_interrupted(dc, tmp_path):
     try:
         await dc.wait_until_identified(timeout=10)
         await asyncio.sleep(0.1)  # READY, then the guild
+        # the commands were registered once, as the README says (`arbitre discord --sync --guild`)
+        sync = await run_cli("discord", "--sync", "--guild", str(dc.guild.id), env=cli_env(tmp_path, dc, dc.token))
+        assert sync[0] == 0, sync[2]
         iid = await slash(dc, "help")
         assert "/coup" in (await answer(dc, iid, timeout=5)).text
     finally:

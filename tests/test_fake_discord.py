@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import struct
 import zlib
 
+import aiohttp
 import discord
 import pytest
 import pytest_asyncio
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakes import BotErrors, FakeDiscord, running_bot
+from tests.fakes import BotErrors, CommandUnavailable, FakeDiscord, running_bot
 
 
 def tiny_png(width: int = 3, height: int = 2) -> bytes:
@@ -118,6 +120,7 @@ async def dc():
 async def bot(dc):
     bot = make_bot()
     async with running_bot(dc, bot):
+        await bot.tree.sync()  # global: usable in the guild and in DMs
         yield bot
 
 
@@ -275,3 +278,345 @@ async def test_without_message_content_intent_prefix_commands_are_blind(dc):
         await dc.send_message(dc.guild.channel_id, dc.alice, f"{dc.bot_user.mention} hello")
         message = await seen
         assert message.content.endswith("hello") and bot.user in message.mentions
+
+
+# --- the fake is as strict as Discord --------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_followup_filling_a_deferred_answer_is_served_but_recorded_as_deprecated(dc, bot):
+    iid = await dc.send_interaction("slow", user=dc.alice, channel_id=dc.guild.channel_id)
+    filled = await dc.wait_for_response(iid)
+    assert filled.text == "done thinking"
+    assert len(dc.deprecations) == 1 and "@original" in dc.deprecations[0]
+
+
+async def api(dc: FakeDiscord, method: str, path: str, body=None, *, auth: bool = True):
+    """A raw REST call to the fake: (status, JSON body or None, headers)."""
+    headers = {"Authorization": f"Bot {dc.token}"} if auth else {}
+    async with aiohttp.ClientSession() as session:
+        async with session.request(method, dc.api_base + path, json=body, headers=headers) as response:
+            text = await response.text()
+            data = json.loads(text) if response.content_type == "application/json" and text else None
+            return response.status, data, response.headers
+
+
+def slash_command(**fields) -> dict:
+    command = {"name": "score", "type": 1, "description": "Score a move"}
+    command.update(fields)
+    return command
+
+
+def option(**fields) -> dict:
+    value = {"name": "args", "type": 3, "description": "What to score"}
+    value.update(fields)
+    return value
+
+
+BAD_REGISTRATIONS = [
+    ("uppercase name", slash_command(name="Score"), ["0", "name"]),
+    ("space in a name", slash_command(name="my score"), ["0", "name"]),
+    ("33-character name", slash_command(name="s" * 33), ["0", "name"]),
+    ("uppercase localised name", slash_command(name_localizations={"fr": "Coup"}), ["0", "name_localizations", "fr"]),
+    ("locale not Discord's", slash_command(name_localizations={"fr-FR": "coup"}), ["0", "name_localizations", "fr-FR"]),
+    ("empty description", slash_command(description=""), ["0", "description"]),
+    ("101-character description", slash_command(description="d" * 101), ["0", "description"]),
+    (
+        "101-character localised description",
+        slash_command(description_localizations={"fr": "d" * 101}),
+        ["0", "description_localizations", "fr"],
+    ),
+    ("uppercase option name", slash_command(options=[option(name="Args")]), ["0", "options", "0", "name"]),
+    (
+        "uppercase localised option name",
+        slash_command(options=[option(name_localizations={"fr": "Arguments"})]),
+        ["0", "options", "0", "name_localizations", "fr"],
+    ),
+    ("empty option description", slash_command(options=[option(description="")]), ["0", "options", "0", "description"]),
+    ("26 options", slash_command(options=[option(name=f"o{n}") for n in range(26)]), ["0", "options"]),
+    (
+        "required after optional",
+        slash_command(options=[option(name="a"), option(name="b", required=True)]),
+        ["0", "options", "1", "required"],
+    ),
+    ("same option twice", slash_command(options=[option(), option()]), ["0", "options", "1", "name"]),
+    (
+        "101-character choice",
+        slash_command(options=[option(choices=[{"name": "c" * 101, "value": "c"}])]),
+        ["0", "options", "0", "choices", "0", "name"],
+    ),
+    (
+        "over 8000 characters",
+        slash_command(
+            options=[
+                option(name=f"o{n}", description="d" * 100, choices=[{"name": "c" * 100, "value": "v" * 100}] * 25)
+                for n in range(2)
+            ]
+        ),
+        ["0"],
+    ),
+]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("case", "command", "path"), BAD_REGISTRATIONS, ids=[c[0] for c in BAD_REGISTRATIONS])
+async def test_command_registrations_discord_refuses(dc, case, command, path):
+    status, body, _ = await api(dc, "PUT", f"/applications/{dc.application_id}/commands", [command])
+    assert status == 400 and body["code"] == 50035
+    errors = body["errors"]
+    for key in path:
+        errors = errors[key]
+    assert errors["_errors"], case
+    assert dc.commands == {}  # nothing registered
+
+
+@pytest.mark.asyncio
+async def test_command_registrations_discord_accepts(dc):
+    commands = [
+        slash_command(name="café", name_localizations={"fr": "coup", "en-GB": "score", "es-419": "jugada"}),
+        slash_command(name="d-_'9", options=[option(required=True), option(name="more", choices=[])]),
+        slash_command(name="ทดสอบ"),  # Thai: uncased letters and marks
+        {"name": "Show Board", "type": 2, "description": ""},  # USER commands: mixed case, spaces
+    ]
+    status, body, _ = await api(dc, "PUT", f"/applications/{dc.application_id}/commands", commands)
+    assert status == 200, body
+    assert set(dc.commands) == {"café", "d-_'9", "ทดสอบ", "Show Board"}
+
+
+@pytest.mark.asyncio
+async def test_commands_are_only_usable_where_registered(dc, bot):
+    dm = dc.dm_channel_id(dc.alice)
+    guild_only = {"name": "guildy", "type": 1, "description": "Guild command"}
+    await api(dc, "PUT", f"/applications/{dc.application_id}/guilds/{dc.guild.id}/commands", [guild_only])
+    with pytest.raises(CommandUnavailable, match="registered in server .* only"):
+        await dc.send_interaction("guildy", user=dc.alice, channel_id=dm)
+    dc.available_command("guildy", dc.guild.channel_id, dc.alice)  # fine in the server
+    commands = [
+        {"name": "serveronly", "type": 1, "description": "x", "contexts": [0]},
+        {"name": "nodm", "type": 1, "description": "x", "dm_permission": False},
+        {"name": "dmonly", "type": 1, "description": "x", "contexts": [1]},
+        {"name": "useronly", "type": 1, "description": "x", "integration_types": [1]},
+        {"name": "admins", "type": 1, "description": "x", "default_member_permissions": "32"},
+        {"name": "anywhere", "type": 1, "description": "x"},
+    ]
+    await api(dc, "PUT", f"/applications/{dc.application_id}/commands", commands)
+    for name in ("serveronly", "nodm", "useronly"):
+        with pytest.raises(CommandUnavailable):
+            dc.available_command(name, dm, dc.alice)
+    for name in ("dmonly", "useronly", "admins"):
+        with pytest.raises(CommandUnavailable):
+            dc.available_command(name, dc.guild.channel_id, dc.alice)
+    dc.available_command("admins", dc.guild.channel_id, dc.guild.owner_id)
+    dc.available_command("anywhere", dm, dc.alice)
+    stranger = dc.add_user(username="stranger")  # shares no server with the bot
+    with pytest.raises(CommandUnavailable, match="shares no server"):
+        dc.available_command("anywhere", dc.dm_channel_id(stranger), stranger)
+
+
+@pytest.mark.asyncio
+async def test_interaction_token_expires_after_15_minutes_of_the_fakes_clock(dc, bot):
+    iid = await dc.send_interaction("secret", user=dc.alice, channel_id=dc.guild.channel_id)
+    await dc.wait_for_response(iid)
+    token = dc.interaction_payload(iid)["token"]
+    original = f"/webhooks/{dc.application_id}/{token}/messages/@original"
+    status, _, _ = await api(dc, "PATCH", original, {"content": "still mine"}, auth=False)
+    assert status == 200
+    dc.advance(15 * 60 - 5)
+    assert (await api(dc, "GET", original, auth=False))[0] == 200
+    dc.advance(10)
+    status, body, _ = await api(dc, "PATCH", original, {"content": "too late"}, auth=False)
+    assert (status, body["code"]) == (401, 50027)
+    status, body, _ = await api(dc, "POST", f"/webhooks/{dc.application_id}/{token}", {"content": "x"}, auth=False)
+    assert (status, body["code"]) == (401, 50027)
+    # a new interaction is answered within its 3 seconds of the fake's clock, or never
+    iid = await dc.send_interaction("secret", user=dc.alice, channel_id=dc.guild.channel_id)
+    assert (await dc.wait_for_response(iid)).text == "only you"
+
+
+@pytest.mark.asyncio
+async def test_channel_permissions_refuse_the_bots_sends(dc, bot):
+    channel_id = dc.guild.channel_id
+    channel = bot.get_channel(channel_id)
+    dc.deny_bot(channel_id)  # Send Messages
+    await eventually(lambda: not channel.permissions_for(channel.guild.me).send_messages)  # CHANNEL_UPDATE
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send("hello")
+    assert (refused.value.status, refused.value.code) == (403, 50013)
+    iid = await dc.send_interaction("secret", user=dc.alice, channel_id=channel_id)
+    assert (await dc.wait_for_response(iid)).text == "only you"  # interactions need no channel permission
+    assert int(dc.interaction_payload(iid)["app_permissions"]) & (1 << 11) == 0
+    dc.deny_bot(channel_id, 1 << 15)  # Attach Files only: text passes, a file does not
+    await channel.send("text")
+    with pytest.raises(discord.Forbidden):
+        await channel.send(file=discord.File(io.BytesIO(PNG), "board.png"))
+    dc.deny_bot(channel_id, 1 << 10)  # View Channel: Missing Access
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send("hello")
+    assert refused.value.code == 50001
+    dc.allow_bot(channel_id)
+    await channel.send("back")
+    assert [m.text for m in dc.messages_in(channel_id) if not m.ephemeral][-2:] == ["text", "back"]
+
+
+@pytest.mark.asyncio
+async def test_every_answer_carries_rate_limit_headers(dc):
+    seen = []
+    for _ in range(3):
+        status, _, headers = await api(dc, "GET", "/users/@me")
+        assert status == 200
+        assert {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Reset-After",
+                "X-RateLimit-Bucket"} <= set(headers)  # fmt: skip
+        seen.append(int(headers["X-RateLimit-Remaining"]))
+    assert seen == sorted(seen, reverse=True) and seen[0] > seen[-1]
+    status, _, headers = await api(dc, "GET", f"/channels/{dc.guild.channel_id}/messages")
+    assert status == 200 and "X-RateLimit-Bucket" in headers
+
+
+@pytest.mark.asyncio
+async def test_a_bucket_emptied_gets_429_with_discords_headers():
+    async with FakeDiscord(rate_limits={"GET /users/@me": (2, 30.0)}) as dc:
+        assert [(await api(dc, "GET", "/users/@me"))[0] for _ in range(2)] == [200, 200]
+        status, body, headers = await api(dc, "GET", "/users/@me")
+        assert status == 429 and body["retry_after"] > 0 and body["global"] is False
+        assert headers["X-RateLimit-Remaining"] == "0" and headers["X-RateLimit-Scope"] == "user"
+        assert "Via" in headers and int(headers["Retry-After"]) >= 1
+
+
+@pytest.mark.asyncio
+async def test_gateway_is_zlib_stream_compressed_when_asked(dc, bot):
+    assert dc.gateways and dc.gateways[0].compression == "zlib-stream"
+    await dc.send_message(dc.guild.channel_id, dc.alice, "!ping")  # events still arrive
+    assert (await dc.wait_for_message(channel_id=dc.guild.channel_id)).text == "pong"
+
+
+async def identify_at_once(shard_id, *, initial: bool = False) -> None:
+    """discord.py waits 5 s before any IDENTIFY but the first; tests need not."""
+
+
+# --- fault injection ---------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_fault_server_errors_on_chosen_routes_n_times(dc):
+    messages = f"/channels/{dc.guild.channel_id}/messages"
+    dc.server_error_next("POST /channels/{channel_id}/messages", count=2)
+    statuses = [(await api(dc, "POST", messages, {"content": "hi"}))[0] for _ in range(3)]
+    assert statuses == [500, 500, 200]
+    dc.server_error_next("GET *", count=1, status=502)
+    assert (await api(dc, "POST", messages, {"content": "hi"}))[0] == 200  # another method: untouched
+    assert (await api(dc, "GET", "/users/@me"))[0] == 502
+    assert [f.kind for f in dc.faults_served] == ["5xx", "5xx", "5xx"]
+
+
+@pytest.mark.asyncio
+async def test_fault_server_error_is_retried_by_discord_py(dc, bot):
+    dc.server_error_next("POST /channels/{channel_id}/messages", count=1)
+    await bot.get_channel(dc.guild.channel_id).send("after one 500")
+    assert (await dc.wait_for_message()).text == "after one 500"
+    assert len(dc.faults_of("5xx")) == 1
+
+
+@pytest.mark.asyncio
+async def test_fault_429_burst_is_retried_by_discord_py(dc, bot):
+    route = "POST /channels/{channel_id}/messages"
+    dc.rate_limit_next(route, retry_after=0.05, count=3)
+    channel_id = dc.guild.channel_id
+    await dc.send_message(channel_id, dc.alice, "!ping")
+    assert (await dc.wait_for_message(channel_id=channel_id, timeout=3)).text == "pong"
+    assert len(dc.faults_of("429")) == 3
+    dc.rate_limit_next(route, retry_after=1.5, scope="shared")
+    status, body, headers = await api(dc, "POST", f"/channels/{channel_id}/messages", {"content": "x"})
+    assert status == 429 and body["retry_after"] == 1.5
+    assert headers["X-RateLimit-Scope"] == "shared" and headers["Retry-After"] == "2" and "Via" in headers
+
+
+@pytest.mark.asyncio
+async def test_fault_connection_reset(dc, bot):
+    messages = f"/channels/{dc.guild.channel_id}/messages"
+    dc.reset_next("POST /channels/{channel_id}/messages")
+    with pytest.raises(aiohttp.ClientOSError):
+        await api(dc, "POST", messages, {"content": "lost"})
+    assert (await api(dc, "POST", messages, {"content": "sent"}))[0] == 200
+    dc.reset_next("GET /users/{user_id}")  # aiohttp itself sends an idempotent request again once
+    assert (await api(dc, "GET", f"/users/{dc.alice.id}"))[0] == 200
+    dc.reset_next("POST /channels/{channel_id}/messages")
+    with pytest.raises(aiohttp.ClientOSError):  # discord.py does not retry a reset on Linux
+        await bot.get_channel(dc.guild.channel_id).send("lost")
+    await bot.get_channel(dc.guild.channel_id).send("sent again")
+    assert [r.text for r in dc.sent if r.action == "send"] == ["sent", "sent again"]
+    assert len(dc.faults_of("reset")) == 3
+
+
+@pytest.mark.asyncio
+async def test_fault_gateway_reconnect_resumes_and_replays_missed_events(dc, bot):
+    assert await dc.gateway_reconnect() == 1
+    await dc.send_message(dc.guild.channel_id, dc.alice, "!ping")  # sent while the bot reconnects
+    await dc.wait_for_gateway("resumed")
+    assert (await dc.wait_for_message(channel_id=dc.guild.channel_id)).text == "pong"
+    assert dc.gateway_log.count("identify") == 1 and len(dc.sessions) == 1
+
+
+@pytest.mark.asyncio
+async def test_fault_gateway_close_4000_resumes_and_4009_identifies_again(dc, bot):
+    bot.before_identify_hook = identify_at_once
+    assert await dc.gateway_close(4000) == 1
+    await dc.wait_for_gateway("resumed")
+    assert dc.gateway_log.count("identify") == 1
+    assert await dc.gateway_close(4009) == 1  # session timed out: its RESUME gets op 9, then IDENTIFY
+    await dc.wait_for_gateway("ready", count=2)
+    assert dc.gateway_log.count("resume") == 2 and "invalid_session:false" in dc.gateway_log
+    await dc.send_message(dc.guild.channel_id, dc.alice, "!ping")
+    assert (await dc.wait_for_message(channel_id=dc.guild.channel_id)).text == "pong"
+    assert [f.kind for f in dc.faults_served] == ["gateway:4000", "gateway:4009"]
+
+
+@pytest.mark.asyncio
+async def test_fault_gateway_connection_reset_resumes(dc, bot):
+    assert await dc.gateway_drop() == 1
+    await dc.wait_for_gateway("resumed")
+    await dc.send_message(dc.guild.channel_id, dc.alice, "!ping")
+    assert (await dc.wait_for_message(channel_id=dc.guild.channel_id)).text == "pong"
+    assert dc.faults_of("gateway:drop") and dc.gateway_log.count("identify") == 1
+
+
+@pytest.mark.asyncio
+async def test_fault_invalid_session_resumable_or_not(dc, bot):
+    bot.before_identify_hook = identify_at_once
+    await dc.gateway_invalid_session(resumable=True)
+    await dc.wait_for_gateway("resumed")
+    await dc.gateway_invalid_session(resumable=False)
+    await dc.wait_for_gateway("ready", count=2)
+    assert dc.gateway_log.count("identify") == 2
+
+
+@pytest.mark.asyncio
+async def test_fault_outage_refuses_everything_until_it_ends(dc):
+    dc.outage(30)
+    with pytest.raises(aiohttp.ClientOSError):
+        await api(dc, "GET", "/users/@me")
+    async with aiohttp.ClientSession() as session:
+        with pytest.raises(aiohttp.ClientError):
+            await session.ws_connect(dc.gateway_url)
+    dc.advance(29)
+    with pytest.raises(aiohttp.ClientOSError):
+        await api(dc, "GET", "/users/@me")
+    dc.advance(1)  # 30 s of the fake's clock: over
+    assert (await api(dc, "GET", "/users/@me"))[0] == 200
+    dc.outage(0.5, mode="unavailable")
+    assert (await api(dc, "GET", "/users/@me"))[0] == 503
+    dc.end_outage()
+    assert (await api(dc, "GET", "/users/@me"))[0] == 200
+    assert {f.path for f in dc.faults_of("outage")} == {"/users/@me", "/gateway"}
+
+
+@pytest.mark.asyncio
+async def test_fault_outage_drops_the_gateway_and_discord_py_resumes_after_it(dc):
+    bot = make_bot()
+    async with running_bot(dc, bot, reconnect=True):
+        dc.outage(30)
+        await eventually(lambda: not dc.gateways)
+        await eventually(lambda: dc.faults_of("outage"), timeout=3)  # discord.py tried again, refused
+        dc.advance(30)
+        await dc.wait_for_gateway("resumed", timeout=6)
+        await dc.send_message(dc.guild.channel_id, dc.alice, "!ping")
+        assert (await dc.wait_for_message(channel_id=dc.guild.channel_id)).text == "pong"

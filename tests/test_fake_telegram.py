@@ -6,15 +6,25 @@ If one of these fails after a python-telegram-bot upgrade, fix tests/fakes/teleg
 from __future__ import annotations
 
 import asyncio
+import json
 import struct
 import threading
 import time
 import zlib
 
+import httpx
 import pytest
 import pytest_asyncio
-from telegram import Update
-from telegram.error import BadRequest, Forbidden, RetryAfter
+from telegram import (
+    ChatMemberAdministrator,
+    ChatMemberBanned,
+    ChatMemberLeft,
+    ChatMemberMember,
+    ChatMemberOwner,
+    ChatMemberRestricted,
+    Update,
+)
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 from telegram.ext import AIORateLimiter, Application, CommandHandler, ContextTypes, MessageHandler, filters
 
 from tests.fakes import BotErrors, FakeTelegram, command_entities, running_application
@@ -146,7 +156,7 @@ async def test_photo_and_document(tg, app):
 
 @pytest.mark.asyncio
 async def test_429_is_retried_by_rate_limiter(tg, app):
-    tg.rate_limit_next("sendMessage", retry_after=0.05)
+    tg.rate_limit_next("sendMessage", retry_after=1)  # whole seconds, as Telegram says
     alice = tg.add_user(first_name="Alice")
     await tg.send_user_message(GROUP, alice, "/start")
     reply = await tg.wait_for_message(chat_id=GROUP)
@@ -236,3 +246,150 @@ async def test_run_polling_in_a_thread_stops_fast(tg):
         await asyncio.to_thread(thread.join, 5)
     assert not thread.is_alive()
     assert time.monotonic() - began < 1.0
+
+
+# --- the fake is as strict as the Bot API ------------------------------------------------------
+
+
+def test_retry_after_is_whole_seconds_of_at_least_one():
+    tg = FakeTelegram()
+    for wrong in (0.05, 0, 1.5, True):
+        with pytest.raises(ValueError, match="whole number of seconds"):
+            tg.rate_limit_next("sendMessage", retry_after=wrong)
+    tg.rate_limit_next("sendMessage", retry_after=2)
+
+
+@pytest.mark.asyncio
+async def test_command_menu_language_codes_are_iso_639_1(tg):
+    app = tg.application_builder().build()
+    async with app:
+        for code in ("fr-FR", "french", "FR", "zz"):
+            with pytest.raises(BadRequest, match="(?i)invalid language code"):
+                await app.bot.set_my_commands([("coup", "Jouer un coup")], language_code=code)
+        assert tg.commands == {}
+        await app.bot.set_my_commands([("coup", "Jouer un coup")], language_code="fr")
+        await app.bot.set_my_commands([("score", "Score a move")])
+        assert set(tg.commands) == {"default/fr", "default"}
+        assert [c.command for c in await app.bot.get_my_commands(language_code="fr")] == ["coup"]
+
+
+@pytest.mark.asyncio
+async def test_every_chat_member_status_in_its_documented_shape(tg):
+    app = tg.application_builder().build()
+    async with app:
+        tg.add_group(GROUP)
+        expected = {
+            "creator": ChatMemberOwner,
+            "administrator": ChatMemberAdministrator,
+            "member": ChatMemberMember,
+            "restricted": ChatMemberRestricted,
+            "left": ChatMemberLeft,
+            "kicked": ChatMemberBanned,
+        }
+        users = {}
+        for status in expected:
+            users[status] = tg.add_user(first_name=status.title())
+            tg.set_member(GROUP, users[status], status)
+        tg.set_member(GROUP, users["administrator"], "administrator", custom_title="Arbitre", can_promote_members=True)
+        for status, kind in expected.items():
+            member = await app.bot.get_chat_member(GROUP, users[status].id)
+            assert type(member) is kind and member.status == status and member.user.id == users[status].id
+        admin = await app.bot.get_chat_member(GROUP, users["administrator"].id)
+        assert admin.custom_title == "Arbitre" and admin.can_promote_members and admin.can_manage_chat
+        stranger = tg.add_user(first_name="Stranger")  # never in the group
+        assert (await app.bot.get_chat_member(GROUP, stranger.id)).status == "left"
+        with pytest.raises(BadRequest, match="(?i)user not found"):
+            await app.bot.get_chat_member(GROUP, 424242)
+        admins = await app.bot.get_chat_administrators(GROUP)
+        assert sorted(m.status for m in admins) == ["administrator", "creator"]
+        with pytest.raises(ValueError):
+            tg.set_member(GROUP, stranger, "owner")
+
+
+# --- fault injection ---------------------------------------------------------------------------
+
+
+async def call(tg: FakeTelegram, method: str, **params) -> tuple[int, str]:
+    """A raw Bot API call: (HTTP status, body text)."""
+    async with httpx.AsyncClient() as client:
+        response = await client.post(f"{tg.base_url}{tg.token}/{method}", json=params)
+        return response.status_code, response.text
+
+
+@pytest.mark.asyncio
+async def test_fault_server_errors_on_chosen_methods_n_times(tg):
+    tg.add_group(GROUP)
+    tg.server_error_next("sendMessage", count=2)
+    statuses = [(await call(tg, "sendMessage", chat_id=GROUP, text="hi"))[0] for _ in range(3)]
+    assert statuses == [500, 500, 200]
+    tg.server_error_next("*", status=502)
+    status, page = await call(tg, "getMe")
+    assert status == 502 and "Bad Gateway" in page
+    app = tg.application_builder().build()
+    async with app:
+        tg.server_error_next("sendMessage")
+        with pytest.raises(NetworkError):  # python-telegram-bot does not retry a 500 itself
+            await app.bot.send_message(GROUP, "lost")
+        await app.bot.send_message(GROUP, "sent")
+    assert [f.kind for f in tg.faults_served] == ["5xx"] * 4
+
+
+@pytest.mark.asyncio
+async def test_fault_429_burst_with_whole_second_retry_after(tg):
+    tg.add_group(GROUP)
+    tg.rate_limit_next("sendMessage", retry_after=3, count=3)
+    for _ in range(3):
+        status, body = await call(tg, "sendMessage", chat_id=GROUP, text="hi")
+        assert status == 429
+        assert json.loads(body)["parameters"] == {"retry_after": 3} and "retry after 3" in body
+    assert (await call(tg, "sendMessage", chat_id=GROUP, text="hi"))[0] == 200
+    app = tg.application_builder().build()
+    async with app:
+        tg.rate_limit_next("sendMessage", retry_after=2)
+        with pytest.raises(RetryAfter) as caught:
+            await app.bot.send_message(GROUP, "hi")
+        assert caught.value._retry_after.total_seconds() == 2
+    assert len(tg.faults_of("429")) == 4
+
+
+@pytest.mark.asyncio
+async def test_fault_connection_reset(tg):
+    tg.add_group(GROUP)
+    app = tg.application_builder().build()
+    async with app:
+        tg.reset_next("sendMessage")
+        with pytest.raises(NetworkError):
+            await app.bot.send_message(GROUP, "lost")
+        await app.bot.send_message(GROUP, "sent")
+    assert [r.text for r in tg.sent] == ["sent"] and len(tg.faults_of("reset")) == 1
+
+
+@pytest.mark.asyncio
+async def test_fault_outage_refuses_everything_until_it_ends(tg):
+    tg.add_group(GROUP)
+    tg.outage(30)
+    with pytest.raises(httpx.TransportError):
+        await call(tg, "getMe")
+    tg.advance(29.5)
+    with pytest.raises(httpx.TransportError):
+        await call(tg, "sendMessage", chat_id=GROUP, text="hi")
+    tg.advance(0.5)  # 30 s of the fake's clock: over
+    assert (await call(tg, "getMe"))[0] == 200
+    tg.outage(10, mode="unavailable")
+    assert (await call(tg, "getMe"))[0] == 502
+    tg.end_outage()
+    assert (await call(tg, "getMe"))[0] == 200
+    assert {f.method for f in tg.faults_of("outage")} == {"getMe", "sendMessage"}
+
+
+@pytest.mark.asyncio
+async def test_fault_outage_cuts_the_long_poll_and_polling_resumes_after_it(tg, app):
+    alice = tg.add_user(first_name="Alice")
+    await tg.send_user_message(GROUP, alice, "/start")
+    assert (await tg.wait_for_message(chat_id=GROUP)).text == "Bienvenue"
+    await asyncio.sleep(0.05)  # the updater is back in its long poll
+    tg.outage(30)
+    await tg.send_user_message(GROUP, alice, "/start")  # during the outage: kept, not lost
+    tg.advance(30)
+    assert (await tg.wait_for_message(chat_id=GROUP, timeout=4)).text == "Bienvenue"
+    assert tg.faults_of("outage")

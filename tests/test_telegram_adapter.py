@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any, ClassVar
 
 import pytest
 import pytest_asyncio
@@ -33,32 +33,11 @@ from bot.telegram_adapter import (
     utf16_len,
 )
 from tests.fakes import FakeTelegram, running_application
-from tests.fakes.telegram_server import _bad
 
 ROOT = Path(__file__).resolve().parent.parent
 LEXICONS = LexiconRegistry()
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 GROUP = -4_000_000_777
-
-
-class ClubTelegram(FakeTelegram):
-    """The fake Bot API plus getChatMember (statuses set per test; 'member' by default)."""
-
-    def __init__(self, **options) -> None:
-        super().__init__(**options)
-        self.statuses: dict[tuple[int, int], str] = {}
-
-    async def _get_chat_member(self, params: dict, files: dict) -> dict:
-        user = self.users.get(params.get("user_id"))
-        if user is None or params.get("chat_id") not in self.chats:
-            raise _bad("chat not found" if user else "user not found")
-        status = self.statuses.get((params["chat_id"], user.id), "member")
-        data = {"status": status, "user": user.to_dict()}
-        if status == "creator":
-            data["is_anonymous"] = False
-        return data
-
-    _METHODS: ClassVar[dict[str, Any]] = {**FakeTelegram._METHODS, "getchatmember": _get_chat_member}
 
 
 @pytest.fixture(autouse=True)
@@ -72,12 +51,12 @@ def no_logged_errors(caplog: pytest.LogCaptureFixture):
 async def tg():
     # privacy mode off: the bot sees every group message, so the adapter itself must ignore
     # "/score@OtherBot" and chatter
-    async with ClubTelegram(bot_username="TestBot", privacy_mode=False) as fake:
+    async with FakeTelegram(bot_username="TestBot", privacy_mode=False) as fake:
         fake.add_group(GROUP, "Club de Scrabble")
         fake.ana = fake.add_user(first_name="Ana", username="ana_s")
         fake.ben = fake.add_user(first_name="Ben")
         fake.cleo = fake.add_user(first_name="Cleo", last_name="Roy")
-        fake.statuses[(GROUP, fake.ana.id)] = "creator"
+        fake.set_member(GROUP, fake.ana, "creator")
         yield fake
 
 
@@ -189,6 +168,29 @@ async def test_admin_status_comes_from_the_chat_and_is_cached(tg, adapter):
     assert [p["user_id"] for p in lookups] == [tg.ben.id, tg.ana.id]
 
 
+CHAT_MEMBER_STATUSES = [
+    ("creator", True),
+    ("administrator", True),
+    ("member", False),
+    ("restricted", False),
+    ("left", False),
+    ("kicked", False),
+]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("status", "admin"), CHAT_MEMBER_STATUSES, ids=[s for s, _ in CHAT_MEMBER_STATUSES])
+async def test_every_chat_member_status_the_bot_may_meet(tg, adapter, status, admin):
+    # every shape python-telegram-bot may receive (a stale one too: a member who just left);
+    # only the creator and administrators count as channel admins
+    fields = {"custom_title": "Arbitre"} if status in ("creator", "administrator") else {}
+    tg.set_member(GROUP, tg.ben, status, **fields)
+    await say(tg, tg.ben, "/reglages minutes 2")
+    reply = await tg.wait_for_message(chat_id=GROUP)
+    assert ("2.0 min" in reply.text) is admin and ("administrateur" in reply.text) is not admin
+    assert [p["user_id"] for m, p in tg.requests if m == "getChatMember"] == [tg.ben.id]
+
+
 @pytest.mark.asyncio
 async def test_start_in_private_answers_a_short_help(tg, adapter):
     await say(tg, tg.cleo, "/start play", chat=None)
@@ -199,13 +201,32 @@ async def test_start_in_private_answers_a_short_help(tg, adapter):
 # --- duplicate: private submissions ----------------------------------------------------
 
 
+def shown_seconds(text: str) -> int:
+    minutes, seconds = re.search(r"⏳ (\d+):(\d\d)", text).groups()
+    return int(minutes) * 60 + int(seconds)
+
+
+@pytest_asyncio.fixture
+async def clocked(tg, storage):
+    """An adapter whose referee (deadlines) and countdowns follow the fake's clock."""
+    adapter = TelegramAdapter(
+        Referee(storage, LEXICONS.get, now=tg.now),
+        tg.token,
+        base_url=tg.base_url,
+        edit_interval=0.2,
+        tick_seconds=0.05,
+        clock=tg.now,
+    )
+    async with running_application(adapter.application, tg):
+        yield adapter
+
+
 @pytest.mark.asyncio
-async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, adapter):
-    await say(tg, tg.ana, "/reglages minutes 0.05")  # a 3-second round
-    await tg.wait_for_message(chat_id=GROUP)
+async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, clocked):
     await say(tg, tg.ana, "/duplicate")
     await tg.wait_for_message(chat_id=GROUP)
     draw = await tg.wait_for_message(lambda m: "⏳" in (m.text or ""), chat_id=GROUP)
+    assert 170 <= shown_seconds(draw.text) <= 180  # three minutes of the fake's clock
     for user in (tg.ana, tg.ben, tg.cleo):
         await say(tg, user, "/rejoindre")  # in the group, so their private /jouer finds the game
         assert "rejoint" in (await tg.wait_for_message(chat_id=GROUP)).text
@@ -214,13 +235,17 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, adap
         await say(tg, user, f"/jouer H8 {word}", chat=None)
         ack = await tg.wait_for_message(chat_id=user.id)
         assert word in ack.text
-    results = await tg.wait_for_message(lambda m: "QWERTA" in (m.text or ""), chat_id=GROUP, timeout=6)
+    tg.advance(60)  # the draw counts down by editing itself
+    countdown = await tg.wait_for_edit(lambda m: m.message_id == draw.message_id, chat_id=GROUP)
+    assert 110 <= shown_seconds(countdown.text) <= 120
+    tg.advance(120)
+    results = await tg.wait_for_message(lambda m: "QWERTA" in (m.text or ""), chat_id=GROUP)
     assert all(word in results.text for word in secrets.values())
     before = [r for r in tg.log.records if r.chat_id == GROUP and r.seq < results.seq]
     assert not any(word in (r.text or "") for r in before for word in secrets.values())
-    # the draw counted down by editing itself, and says so once the round is closed
+    # the draw says so once the round is closed
+    await tg.wait_for_edit(lambda m: m.message_id == draw.message_id and m.text.endswith("manche close."))
     edits = [r for r in tg.log.records if r.action == "edit" and r.message_id == draw.message_id]
-    assert edits and edits[-1].text.endswith("manche close.")
     assert not any(word in e.text for e in edits for word in secrets.values())
 
 
@@ -251,7 +276,7 @@ async def test_countdown_edits_are_paced(tg, adapter):
 async def test_rate_limited_reply_is_retried_and_the_move_recorded_once(tg, adapter, storage):
     await say(tg, tg.ana, "/nouvelle Ana Ben")
     await tg.wait_for_message(chat_id=GROUP)
-    tg.rate_limit_next("sendMessage", retry_after=0.05)
+    tg.rate_limit_next("sendMessage", retry_after=1)  # whole seconds, as Telegram says
     await say(tg, tg.ana, "/coup H8 VAGUE")
     assert "= 20" in (await tg.wait_for_message(chat_id=GROUP)).text
     sends = [p for m, p in tg.requests if m == "sendMessage" and "VAGUE" in str(p.get("text"))]

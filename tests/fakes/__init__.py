@@ -3,15 +3,18 @@
 * :class:`FakeDiscord` + :func:`running_bot` (discord.py)
 * :class:`FakeTelegram` + :func:`running_application` (python-telegram-bot)
 
-Both record what the bot sent as :class:`SentMessage` objects and offer ``wait_for_*`` helpers.
+Both record what the bot sent as :class:`SentMessage` objects and offer ``wait_for_*`` helpers,
+refuse what the platforms refuse, and inject faults (see each module's docstring).
 """
 
 from ._common import BotErrors, MessageLog, SentFile, SentMessage
+from .discord_rules import CommandUnavailable
 from .discord_server import DiscordUser, FakeDiscord, FakeGuild, running_bot
 from .telegram_server import FakeTelegram, TgUser, command_entities, running_application, utf16_len
 
 __all__ = [
     "BotErrors",
+    "CommandUnavailable",
     "DiscordUser",
     "FakeDiscord",
     "FakeGuild",

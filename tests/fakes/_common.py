@@ -9,9 +9,10 @@ import asyncio
 import json
 import socket
 import struct
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from aiohttp import web
 
@@ -248,13 +249,72 @@ class MessageLog:
         self._consumed.update(r.seq for r in self.records)
 
 
+class FakeClock:
+    """A fake server's "now": the real Unix time plus an offset that tests advance.
+
+    Only what the fake decides from time follows it (interaction tokens' age, outages, snowflake
+    and message dates); the bot under test keeps its own clock unless it is handed this one.
+    """
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def now(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("the fake's clock only moves forward")
+        self.offset += seconds
+
+
 @dataclass
 class Fault:
-    """A one-shot (or ``count``-shot) injected failure."""
+    """An injected failure served to the next ``count`` matching requests.
+
+    ``method`` is the HTTP method (``"*"`` for any) for Discord, the lowercased Bot API method
+    for Telegram; ``path`` a Discord route template or glob. ``reset``: the connection is
+    dropped (TCP reset) instead of answered.
+    """
 
     method: str
     path: str | None
     status: int
-    body: dict
+    body: dict | None
     headers: dict = field(default_factory=dict)
     count: int = 1
+    kind: str = "error"  # "error", "5xx", "429", "reset": what the fault log calls it
+    reset: bool = False
+
+
+@dataclass
+class Outage:
+    """Every request refused until ``until`` (the fake's clock): ``mode`` "reset" drops the
+    connections, "unavailable" answers HTTP 503."""
+
+    until: float
+    mode: str = "reset"
+
+
+@dataclass(frozen=True)
+class ServedFault:
+    """One injected failure as it was served (``fake.faults_served``)."""
+
+    kind: str  # "error", "5xx", "429", "reset", "outage", "gateway:7", "gateway:9", "gateway:4000", ...
+    method: str
+    path: str
+    at: float  # the fake's clock
+
+
+OUTAGE_MODES = ("reset", "unavailable")
+
+
+def reset_connection(request: web.Request) -> NoReturn:
+    """Drop the request's TCP connection with a reset (RST), as a failing network does."""
+    transport = request.transport
+    if transport is not None:
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        transport.abort()
+    raise asyncio.CancelledError("connection reset by the fake server")

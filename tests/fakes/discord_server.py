@@ -18,11 +18,20 @@ Usage (inside a test's event loop)::
             iid = await dc.send_interaction("score", {"word": "VAGUE"}, user=alice, channel_id=guild.channel_id)
             resp = await dc.wait_for_response(iid)
 
-Route templates (for :meth:`FakeDiscord.rate_limit_next` / :meth:`FakeDiscord.fail_next`) are
-the Discord ones, e.g. ``"POST /channels/{channel_id}/messages"``,
+Route templates (for :meth:`FakeDiscord.rate_limit_next` / :meth:`FakeDiscord.fail_next` and the
+other faults) are the Discord ones, e.g. ``"POST /channels/{channel_id}/messages"``,
 ``"POST /interactions/{interaction_id}/{interaction_token}/callback"``,
 ``"POST /webhooks/{application_id}/{interaction_token}"``; concrete paths with ``*`` globs
-(``"POST /channels/123/messages"``) work too.
+(``"POST /channels/123/messages"``) work too, and ``"* *"`` matches every request.
+
+As strict as Discord where a bot could go wrong (each rule names the documentation section it
+follows, here or in :mod:`tests.fakes.discord_rules`): command registrations are validated, a
+command is only usable where it is registered, interaction tokens expire after 15 minutes of
+the fake's clock (:meth:`FakeDiscord.advance`), channel permissions are enforced, every response
+carries rate-limit headers, and the gateway resumes sessions (with zlib-stream compression when
+asked). Faults: :meth:`server_error_next`, :meth:`rate_limit_next`, :meth:`reset_next`,
+:meth:`outage`, :meth:`gateway_reconnect`, :meth:`gateway_invalid_session`, :meth:`gateway_close`,
+:meth:`gateway_drop`; what was served is in ``faults_served``.
 """
 
 from __future__ import annotations
@@ -30,12 +39,14 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import fnmatch
+import hashlib
 import itertools
 import json
 import math
 import re
 import secrets
-import time
+import zlib
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -46,13 +57,40 @@ from aiohttp import WSMsgType, web
 
 from ._common import (
     DEFAULT_TIMEOUT,
+    OUTAGE_MODES,
+    FakeClock,
     Fault,
     MessageLog,
+    Outage,
     SentFile,
     SentMessage,
+    ServedFault,
     guess_content_type,
     image_size,
     json_response,
+    reset_connection,
+)
+from .discord_rules import (
+    ADD_REACTIONS,
+    ALL_PERMISSIONS,
+    ATTACH_FILES,
+    CONTEXT_BOT_DM,
+    CONTEXT_GUILD,
+    GUILD_INSTALL,
+    INVALID_WEBHOOK_TOKEN,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
+    ApiError,
+    CommandUnavailable,
+    api_error,
+    channel_permissions,
+    command_contexts,
+    command_integration_types,
+    invalid_form,
+    validate_command,
 )
 
 API_PREFIX = "/api/v10"
@@ -86,7 +124,22 @@ DEFAULT_PERMISSIONS = (
     | (1 << 31)  # use application commands
     | (1 << 38)  # send messages in threads
 )
-ALL_PERMISSIONS = (1 << 50) - 1
+
+# Interactions > Receiving and Responding: an interaction must be answered within 3 seconds, and
+# its token is valid for 15 minutes (then webhook calls get 401 / 50027 Invalid Webhook Token).
+INTERACTION_RESPONSE_SECONDS = 3.0
+INTERACTION_TOKEN_SECONDS = 15 * 60
+
+# Topics > Rate Limits > Header Format: buckets the fake reports (and enforces) per route and
+# major parameter. Discord's real limits are tighter (5 messages per 5 s in a channel); tests
+# would wait for them, so the default is generous and per-route limits can be given.
+DEFAULT_RATE_LIMIT = (50, 1.0)  # requests, seconds
+
+# Topics > Gateway > Resuming: events kept per session for replay on RESUME.
+SESSION_REPLAY = 2000
+# Opcodes and Status Codes > Gateway Close Event Codes: closes after which a session cannot be
+# resumed (4007 Invalid seq, 4009 Session timed out) and codes a bot must not reconnect after.
+NON_RESUMABLE_CLOSES = frozenset({4007, 4009})
 
 # Keys for per-request storage (aiohttp >= 3.12 prefers typed keys).
 _RequestKey = getattr(web, "RequestKey", None)
@@ -94,29 +147,15 @@ _BODY: Any = _RequestKey("body", object) if _RequestKey else "body"
 _FILES: Any = _RequestKey("files", list) if _RequestKey else "files"
 
 _MENTION_RE = re.compile(r"<@!?(\d+)>")
-_COMMAND_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
 
 
 def _iso(moment: dt.datetime | None = None) -> str:
     return (moment or dt.datetime.now(dt.UTC)).isoformat()
 
 
-def _invalid_form(path: list[str], code: str, message: str) -> dict:
-    errors: dict[str, Any] = {"_errors": [{"code": code, "message": message}]}
-    for key in reversed(path):
-        errors = {key: errors}
-    return {"code": 50035, "errors": errors, "message": "Invalid Form Body"}
-
-
-class _ApiError(Exception):
-    def __init__(self, status: int, body: dict) -> None:
-        super().__init__(body.get("message"))
-        self.status = status
-        self.body = body
-
-
-def _error(status: int, code: int, message: str) -> _ApiError:
-    return _ApiError(status, {"message": message, "code": code})
+_invalid_form = invalid_form
+_ApiError = ApiError
+_error = api_error
 
 
 @dataclass(eq=False)
@@ -189,19 +228,64 @@ class _Interaction:
     choices: asyncio.Future | None = None
 
 
-class _Gateway:
-    def __init__(self, ws: web.WebSocketResponse) -> None:
-        self.ws = ws
-        self.seq = 0
-        self.intents = 0
-        self.identified = False
-        self.session_id = secrets.token_hex(16)
+@dataclass(eq=False)
+class _Session:
+    """A gateway session (Topics > Gateway > Sessions): its sequence, the events dispatched to it
+    (kept for a RESUME to replay), and the connection it is on now (None while disconnected)."""
 
-    async def dispatch(self, event: str, data: dict) -> None:
-        if self.ws.closed:
-            return
-        self.seq += 1
-        await self.ws.send_str(json.dumps({"op": 0, "t": event, "s": self.seq, "d": data}))
+    id: str
+    intents: int
+    seq: int = 0
+    sent: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=SESSION_REPLAY))
+    connection: _Gateway | None = None
+    alive: bool = True  # False once invalidated: it gets no more events and cannot be resumed
+
+
+class _Gateway:
+    """One websocket connection; it carries a session once identified or resumed.
+
+    Topics > Gateway > Transport Compression: with ``compress=zlib-stream`` every payload is
+    a binary frame of one shared zlib stream, each ending in a Z_SYNC_FLUSH (``00 00 ff ff``).
+    Other compressions (``zstd-stream``) are answered uncompressed: discord.py reads text
+    frames whatever it asked for.
+    """
+
+    def __init__(self, ws: web.WebSocketResponse, compression: str | None) -> None:
+        self.ws = ws
+        self.compression = compression if compression == "zlib-stream" else None
+        self.session: _Session | None = None
+        self.closed_by_server: int | None = None
+        self.transport: asyncio.BaseTransport | None = None
+        self._zlib = zlib.compressobj() if self.compression else None
+        self._lock = asyncio.Lock()
+
+    @property
+    def identified(self) -> bool:
+        return self.session is not None
+
+    @property
+    def intents(self) -> int:
+        return self.session.intents if self.session is not None else 0
+
+    @property
+    def session_id(self) -> str | None:
+        return self.session.id if self.session is not None else None
+
+    async def send(self, payload: dict | str) -> bool:
+        """Send one payload; False if the connection is gone (the event stays replayable)."""
+        text = payload if isinstance(payload, str) else json.dumps(payload)
+        async with self._lock:  # one zlib stream: frames leave in the order they were compressed
+            if self.ws.closed:
+                return False
+            try:
+                if self._zlib is not None:
+                    data = self._zlib.compress(text.encode("utf-8")) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+                    await self.ws.send_bytes(data)
+                else:
+                    await self.ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                return False
+        return True
 
 
 class FakeDiscord:
@@ -210,9 +294,15 @@ class FakeDiscord:
     Worth knowing:
 
     * ``log`` / ``sent``: every bot action (:class:`SentMessage`), ``requests``: every REST call
-      ``(method, path, body)``, ``unhandled``: calls to routes the fake does not implement.
+      ``(method, path, body)``, ``unhandled``: calls to routes the fake does not implement,
+      ``responses``: ``(method, path, status)`` of every REST answer.
     * ``commands``: synced global commands by name; ``guild_commands[guild_id]``: per guild.
     * ``bot_user``, ``application_id``, ``token``.
+    * ``clock`` (:meth:`now`, :meth:`advance`): the fake's time, for token expiry and outages.
+    * ``deprecations``: deprecated API uses the bot made (Discord still serves them).
+    * ``gateway_log``: "identify", "ready", "resume", "resumed", "invalid_session:<resumable>",
+      "reconnect", "close:<code>", "drop" in order; :meth:`wait_for_gateway` waits for one.
+    * ``faults_served``: every injected fault as it was served (:class:`ServedFault`).
     """
 
     def __init__(
@@ -223,8 +313,10 @@ class FakeDiscord:
         bot_id: int = 900_000_000_000_000_001,
         application_id: int | None = None,
         privileged_intents_enabled: bool = True,
-        interaction_timeout: float = 3.0,
+        interaction_timeout: float = INTERACTION_RESPONSE_SECONDS,
         echo_bot_messages: bool = True,
+        rate_limits: dict[str, tuple[int, float]] | None = None,
+        enforce_rate_limits: bool = True,
     ) -> None:
         self.token = token
         self.bot_user = DiscordUser(id=bot_id, username=bot_username, bot=True, dms_open=False)
@@ -232,9 +324,16 @@ class FakeDiscord:
         self.privileged_intents_enabled = privileged_intents_enabled
         self.interaction_timeout = interaction_timeout
         self.echo_bot_messages = echo_bot_messages
+        self.rate_limits = {self._split_route(k): v for k, v in (rate_limits or {}).items()}
+        self.enforce_rate_limits = enforce_rate_limits
+        self.clock = FakeClock()
         self.log = MessageLog("discord")
         self.requests: list[tuple[str, str, Any]] = []
+        self.responses: list[tuple[str, str, int]] = []
         self.unhandled: list[tuple[str, str, Any]] = []
+        self.deprecations: list[str] = []
+        self.faults_served: list[ServedFault] = []
+        self.gateway_log: list[str] = []
         self.commands: dict[str, dict] = {}
         self.guild_commands: dict[int, dict[str, dict]] = {}
         self.users: dict[int, DiscordUser] = {self.bot_user.id: self.bot_user}
@@ -243,14 +342,18 @@ class FakeDiscord:
         self.messages: dict[int, dict] = {}
         self.attachments: dict[int, SentFile] = {}
         self.gateways: list[_Gateway] = []
+        self.sessions: dict[str, _Session] = {}
+        self.outage_state: Outage | None = None
         self._dm_channels: dict[int, int] = {}
         self._interactions: dict[int, _Interaction] = {}
         self._tokens: dict[str, int] = {}
         self._faults: list[Fault] = []
+        self._buckets: dict[tuple[str, str], list[float]] = {}  # key -> [remaining, window end (loop time)]
         self._tasks: set[asyncio.Task] = set()
         self._command_ids: dict[str, int] = {}
         self._app_owner: DiscordUser | None = None
         self._identified: asyncio.Event | None = None
+        self._gateway_changed: asyncio.Event | None = None
         self._last_snowflake = 0
         self._increment = itertools.count()
         self._names = itertools.count(1)
@@ -261,6 +364,7 @@ class FakeDiscord:
 
     async def start(self) -> Self:
         self._identified = asyncio.Event()
+        self._gateway_changed = asyncio.Event()
         app = web.Application(client_max_size=100 * 1024 * 1024, middlewares=[self._middleware])
         app.router.add_get("/gateway", self._handle_gateway)
         app.router.add_get("/gateway/", self._handle_gateway)
@@ -276,6 +380,8 @@ class FakeDiscord:
     async def stop(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        for session in self.sessions.values():
+            session.alive = False
         for gateway in list(self.gateways):
             if not gateway.ws.closed:
                 await gateway.ws.close(code=1001, message=b"fake server stopping")
@@ -322,10 +428,41 @@ class FakeDiscord:
         assert self._identified is not None, "start the fake first"
         await asyncio.wait_for(self._identified.wait(), timeout)
 
+    async def wait_for_gateway(self, event: str, count: int = 1, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until ``gateway_log`` holds ``event`` at least ``count`` times in all."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.gateway_log.count(event) < count:
+            self.log.check_errors()
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"gateway: {event!r} x{count} not seen within {timeout}s; log: {self.gateway_log}")
+            assert self._gateway_changed is not None, "start the fake first"
+            try:
+                await asyncio.wait_for(self._gateway_changed.wait(), remaining)
+            except TimeoutError:
+                pass
+
+    def _gateway_event(self, event: str) -> None:
+        self.gateway_log.append(event)
+        if self._gateway_changed is not None:
+            self._gateway_changed.set()
+            self._gateway_changed = asyncio.Event()
+
+    # ------------------------------------------------------------------ the fake's clock
+
+    def now(self) -> float:
+        """The fake's Unix time (real time plus what tests advanced)."""
+        return self.clock.now()
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock forward: interaction tokens age, outages end."""
+        self.clock.advance(seconds)
+
     # ------------------------------------------------------------------ ids and world model
 
     def snowflake(self) -> int:
-        ms = int(time.time() * 1000) - DISCORD_EPOCH
+        ms = int(self.now() * 1000) - DISCORD_EPOCH
         value = (ms << 22) | (1 << 17) | (next(self._increment) & 0xFFF)
         if value <= self._last_snowflake:
             value = self._last_snowflake + 1
@@ -469,15 +606,72 @@ class FakeDiscord:
                 value |= int(role["permissions"])
         return ALL_PERMISSIONS if value & PERM_ADMINISTRATOR else value
 
+    def channel_permissions(self, channel_id: int, user: UserLike) -> int:
+        """``user``'s permissions in a channel, overwrites included (Topics > Permissions)."""
+        user = self._user(user)
+        channel = self.channels[int(channel_id)]
+        if not channel.get("guild_id"):
+            return DEFAULT_PERMISSIONS  # a DM: everything a DM allows
+        guild = self.guilds[int(channel["guild_id"])]
+        if user.id == guild.owner_id:
+            return ALL_PERMISSIONS
+        member = guild.members.get(user.id) or {"roles": []}
+        return channel_permissions(
+            self._permissions(guild, user.id),
+            channel.get("permission_overwrites") or [],
+            everyone_id=guild.id,
+            role_ids=list(member["roles"]),
+            user_id=user.id,
+        )
+
+    def set_permission_overwrite(
+        self, channel_id: int, target: UserLike, *, allow: int = 0, deny: int = 0, role: bool = False
+    ) -> None:
+        """Set a channel's permission overwrite for a member (or a role id with ``role=True``) and
+        announce it with CHANNEL_UPDATE, as Discord does."""
+        channel = self.channels[int(channel_id)]
+        target_id = int(target) if role else self._user(target).id
+        overwrites = [o for o in channel["permission_overwrites"] if int(o["id"]) != target_id]
+        overwrites.append({"id": str(target_id), "type": 0 if role else 1, "allow": str(allow), "deny": str(deny)})
+        channel["permission_overwrites"] = overwrites
+        self._spawn(self._announce_channel(channel))
+
+    def remove_permission_overwrite(self, channel_id: int, target: UserLike, *, role: bool = False) -> None:
+        channel = self.channels[int(channel_id)]
+        target_id = int(target) if role else self._user(target).id
+        channel["permission_overwrites"] = [o for o in channel["permission_overwrites"] if int(o["id"]) != target_id]
+        self._spawn(self._announce_channel(channel))
+
+    def deny_bot(self, channel_id: int, permissions: int = SEND_MESSAGES) -> None:
+        """The bot loses ``permissions`` in the channel (default Send Messages: posts get 403 /
+        50013; without View Channel everything there gets 403 / 50001)."""
+        self.set_permission_overwrite(channel_id, self.bot_user, deny=permissions)
+
+    def allow_bot(self, channel_id: int) -> None:
+        """Remove the bot's own overwrite in the channel: its role permissions apply again."""
+        self.remove_permission_overwrite(channel_id, self.bot_user)
+
+    async def _announce_channel(self, channel: dict) -> None:
+        await self._dispatch_all("CHANNEL_UPDATE", dict(channel), intents=INTENT_GUILDS)
+
     def _member_payload(
-        self, guild: FakeGuild, user: DiscordUser, *, with_user: bool = True, permissions: bool = False
+        self,
+        guild: FakeGuild,
+        user: DiscordUser,
+        *,
+        with_user: bool = True,
+        permissions: bool = False,
+        channel_id: int | None = None,
     ) -> dict:
         member = dict(self.add_member(guild, user))
         member["roles"] = list(member["roles"])
         if with_user:
             member["user"] = user.to_dict()
         if permissions:
-            member["permissions"] = str(self._permissions(guild, user.id))
+            # Receiving and Responding > Interaction Object: "total permissions of the member in
+            # the channel, including overwrites".
+            value = self.channel_permissions(channel_id, user) if channel_id else self._permissions(guild, user.id)
+            member["permissions"] = str(value)
         return member
 
     def dm_channel_id(self, user: UserLike) -> int:
@@ -553,30 +747,135 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ fault injection
 
-    def rate_limit_next(self, route: str, retry_after: float = 0.2, *, is_global: bool = False, count: int = 1) -> None:
-        """The next ``count`` requests matching ``route`` ("METHOD /path-template") get a 429
-        that discord.py retries (it carries ``Via`` and ``X-RateLimit-*`` headers)."""
+    def rate_limit_next(
+        self,
+        route: str,
+        retry_after: float = 0.2,
+        *,
+        is_global: bool = False,
+        scope: str | None = None,
+        count: int = 1,
+    ) -> None:
+        """The next ``count`` requests matching ``route`` ("METHOD /path-template") get a 429.
+
+        Topics > Rate Limits: the body carries ``retry_after`` (seconds, a float) and ``global``;
+        the headers ``Retry-After``, ``X-RateLimit-*`` and ``X-RateLimit-Scope`` ("user",
+        "global" or "shared"), plus ``Via``, without which discord.py takes a 429 for a
+        Cloudflare ban and does not retry.
+        """
         method, path = self._split_route(route)
-        reset = time.time() + retry_after
-        headers = {
-            "Retry-After": str(max(1, math.ceil(retry_after))),
-            "X-RateLimit-Limit": "5",
-            "X-RateLimit-Remaining": "0",
-            "X-RateLimit-Reset": f"{reset:.3f}",
-            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
-            "X-RateLimit-Bucket": "fakebucket" + secrets.token_hex(4),
-            "X-RateLimit-Scope": "global" if is_global else "user",
-            "Via": "1.1 google",
-        }
+        scope = scope or ("global" if is_global else "user")
+        if scope not in ("user", "global", "shared"):
+            raise ValueError("scope is 'user', 'global' or 'shared'")
+        headers = self._rate_limit_headers(0, retry_after, "fakebucket" + secrets.token_hex(4))
+        headers.update(
+            {"Retry-After": str(max(1, math.ceil(retry_after))), "X-RateLimit-Scope": scope, "Via": "1.1 google"}
+        )
         if is_global:
             headers["X-RateLimit-Global"] = "true"
-        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
-        self._faults.append(Fault(method, path, 429, body, headers, count))
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global, "code": 0}
+        self._faults.append(Fault(method, path, 429, body, headers, count, kind="429"))
 
     def fail_next(self, route: str, status: int, code: int = 0, message: str = "error", *, count: int = 1) -> None:
         """The next ``count`` requests matching ``route`` fail with ``status`` / JSON error ``code``."""
         method, path = self._split_route(route)
-        self._faults.append(Fault(method, path, status, {"message": message, "code": code}, {}, count))
+        kind = "5xx" if status >= 500 else "error"
+        self._faults.append(Fault(method, path, status, {"message": message, "code": code}, {}, count, kind=kind))
+
+    def server_error_next(self, route: str = "* *", *, count: int = 1, status: int = 500) -> None:
+        """The next ``count`` requests matching ``route`` get an HTTP ``status`` server error
+        (discord.py retries 500, 502, 504 and 524 itself, after 1, 3, 5, 7 s)."""
+        if status < 500:
+            raise ValueError("a server error is 5xx")
+        self.fail_next(route, status, 0, f"{status}: Internal Server Error", count=count)
+
+    def reset_next(self, route: str = "* *", *, count: int = 1) -> None:
+        """The next ``count`` requests matching ``route`` have their connection reset (no answer)."""
+        method, path = self._split_route(route)
+        self._faults.append(Fault(method, path, 0, None, {}, count, kind="reset", reset=True))
+
+    def outage(self, duration: float = 30.0, *, mode: str = "reset") -> None:
+        """Refuse everything for ``duration`` seconds of the fake's clock (end it early with
+        :meth:`advance` or :meth:`end_outage`): REST calls are reset (``mode="reset"``) or answered
+        503 (``"unavailable"``), gateway connections are dropped and new ones refused."""
+        if mode not in OUTAGE_MODES:
+            raise ValueError(f"mode is one of {OUTAGE_MODES}")
+        self.outage_state = Outage(self.now() + duration, mode)
+        for gateway in list(self.gateways):
+            self._abort_gateway(gateway)
+
+    def end_outage(self) -> None:
+        self.outage_state = None
+
+    def _in_outage(self) -> Outage | None:
+        if self.outage_state is not None and self.now() >= self.outage_state.until:
+            self.outage_state = None
+        return self.outage_state
+
+    def _served(self, kind: str, method: str, path: str) -> None:
+        self.faults_served.append(ServedFault(kind, method, path, self.now()))
+
+    def faults_of(self, kind: str) -> list[ServedFault]:
+        return [f for f in self.faults_served if f.kind == kind]
+
+    async def gateway_reconnect(self) -> int:
+        """Send op 7 Reconnect on every open connection (Gateway Events > Reconnect): the bot
+        should reconnect and RESUME. Returns how many connections got it."""
+        sent = 0
+        for gateway in list(self.gateways):
+            if gateway.identified and await gateway.send({"op": 7, "d": None, "s": None, "t": None}):
+                sent += 1
+                self._served("gateway:7", "GATEWAY", "reconnect")
+        self._gateway_event("reconnect")
+        return sent
+
+    async def gateway_invalid_session(self, resumable: bool = False) -> int:
+        """Send op 9 Invalid Session (Gateway Events > Invalid Session). With ``resumable=False``
+        the session is gone: the bot must IDENTIFY again; with True it may RESUME."""
+        sent = 0
+        for gateway in list(self.gateways):
+            if gateway.session is None:
+                continue
+            if not resumable:
+                gateway.session.alive = False
+            if await gateway.send({"op": 9, "d": resumable, "s": None, "t": None}):
+                sent += 1
+                self._served("gateway:9", "GATEWAY", f"invalid_session:{resumable}")
+        self._gateway_event(f"invalid_session:{str(resumable).lower()}")
+        return sent
+
+    async def gateway_close(self, code: int = 4000, reason: str = "") -> int:
+        """Close every open connection with ``code`` (Opcodes and Status Codes > Gateway Close
+        Event Codes: 4000 Unknown error, resumable; 4009 Session timed out, a new session needed)."""
+        closed = 0
+        for gateway in list(self.gateways):
+            if gateway.ws.closed:
+                continue
+            if gateway.session is not None and code in NON_RESUMABLE_CLOSES:
+                gateway.session.alive = False
+            gateway.closed_by_server = code
+            await gateway.ws.close(code=code, message=(reason or f"fake close {code}").encode())
+            closed += 1
+            self._served(f"gateway:{code}", "GATEWAY", "close")
+        self._gateway_event(f"close:{code}")
+        return closed
+
+    async def gateway_drop(self) -> int:
+        """Reset every gateway connection (no close frame: an abnormal closure); sessions stay
+        resumable."""
+        dropped = 0
+        for gateway in list(self.gateways):
+            if not gateway.ws.closed:
+                self._abort_gateway(gateway)
+                dropped += 1
+        self._gateway_event("drop")
+        return dropped
+
+    def _abort_gateway(self, gateway: _Gateway) -> None:
+        gateway.closed_by_server = 1006
+        if gateway.transport is not None:
+            gateway.transport.abort()
+        self._served("gateway:drop", "GATEWAY", "drop")
 
     @staticmethod
     def _split_route(route: str) -> tuple[str, str]:
@@ -585,20 +884,68 @@ class FakeDiscord:
             raise ValueError("route must look like 'POST /channels/{channel_id}/messages'")
         return method.upper(), path.removeprefix(API_PREFIX)
 
-    def _match_fault(self, request: web.Request) -> Fault | None:
-        path = request.path.removeprefix(API_PREFIX)
+    @staticmethod
+    def _template(request: web.Request) -> str | None:
         resource = request.match_info.route.resource
-        template = resource.canonical[len(API_PREFIX) :] if resource is not None else None
+        return resource.canonical[len(API_PREFIX) :] if resource is not None else None
+
+    def _route_matches(self, method: str, path_pattern: str, request: web.Request) -> bool:
+        if method not in ("*", request.method):
+            return False
+        path = request.path.removeprefix(API_PREFIX)
+        return path_pattern in ("*", self._template(request)) or fnmatch.fnmatchcase(path, path_pattern)
+
+    def _match_fault(self, request: web.Request) -> Fault | None:
         for fault in self._faults:
-            if fault.count <= 0 or fault.method not in ("*", request.method):
+            if fault.count <= 0:
                 continue
             assert fault.path is not None
-            if fault.path == template or fnmatch.fnmatchcase(path, fault.path):
+            if self._route_matches(fault.method, fault.path, request):
                 fault.count -= 1
                 if fault.count == 0:
                     self._faults.remove(fault)
                 return fault
         return None
+
+    # ------------------------------------------------------------------ rate-limit headers
+
+    def _rate_limit_headers(self, remaining: int, reset_after: float, bucket: str, limit: int = 5) -> dict[str, str]:
+        """Topics > Rate Limits > Header Format."""
+        return {
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Remaining": str(remaining),
+            "X-RateLimit-Reset": f"{self.now() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": bucket,
+        }
+
+    def _bucket_key(self, request: web.Request) -> tuple[str, str, int, float]:
+        """(bucket hash, key, limit, window) of a request: one bucket per route and major
+        parameter (channel, guild, or interaction/webhook token), as Topics > Rate Limits says."""
+        template = self._template(request) or request.path
+        limit, window = DEFAULT_RATE_LIMIT
+        for (method, pattern), value in self.rate_limits.items():
+            if self._route_matches(method, pattern, request):
+                limit, window = value
+        info = request.match_info
+        major = info.get("channel_id") or info.get("guild_id") or info.get("interaction_token") or ""
+        route = f"{request.method} {template}"
+        bucket = hashlib.sha1(route.encode()).hexdigest()[:16]
+        return bucket, f"{route}:{major}", limit, window
+
+    def _take_from_bucket(self, request: web.Request) -> tuple[dict[str, str], float | None]:
+        """Count the request in its bucket: its headers, and the wait if the bucket was empty."""
+        bucket, key, limit, window = self._bucket_key(request)
+        now = asyncio.get_running_loop().time()
+        state = self._buckets.get(key)
+        if state is None or now >= state[1]:
+            state = [float(limit), now + window]
+            self._buckets[key] = state
+        reset_after = max(0.0, state[1] - now)
+        if state[0] <= 0:
+            return self._rate_limit_headers(0, reset_after, bucket, limit), reset_after
+        state[0] -= 1
+        return self._rate_limit_headers(int(state[0]), reset_after, bucket, limit), None
 
     # ------------------------------------------------------------------ user-side injection
 
@@ -651,6 +998,9 @@ class FakeDiscord:
         bool=5, int=4, float=10, DiscordUser=6) or a raw option list. ``guild_id`` defaults
         to the channel's guild. ``focused`` makes it an autocomplete interaction (type 4)
         for that option. Returns the interaction id.
+
+        Raises :class:`CommandUnavailable` when a Discord client would not offer the command
+        there (see :meth:`available_command`).
         """
         if user is None or channel_id is None:
             raise TypeError("send_interaction needs user and channel_id")
@@ -662,8 +1012,8 @@ class FakeDiscord:
         invoker = self._user(user)
         parts = name.split()
         top = parts[0]
-        schema = self._find_command(top, guild_id, command_guild_id)
-        if command_guild_id is None and schema is not None and schema.get("guild_id"):
+        schema = self.available_command(top, int(channel_id), invoker, command_guild_id=command_guild_id)
+        if command_guild_id is None and schema.get("guild_id"):
             command_guild_id = int(schema["guild_id"])
         resolved = dict(resolved or {})
         leaf_schema = schema
@@ -703,16 +1053,16 @@ class FakeDiscord:
             payload["guild_id"] = str(guild_id)
             payload["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
             payload["guild_locale"] = "en-US"
-            payload["member"] = self._member_payload(guild, invoker, permissions=True)
-            payload["app_permissions"] = str(self._permissions(guild, self.bot_user.id))
+            payload["member"] = self._member_payload(guild, invoker, permissions=True, channel_id=int(channel_id))
+            payload["app_permissions"] = str(self.channel_permissions(int(channel_id), self.bot_user))
             payload["authorizing_integration_owners"] = {"0": str(guild_id)}
-            payload["context"] = 0
+            payload["context"] = CONTEXT_GUILD
         else:
             self.dm_channel_id(invoker)
             payload["user"] = invoker.to_dict()
             payload["app_permissions"] = str(DEFAULT_PERMISSIONS)
             payload["authorizing_integration_owners"] = {"0": "0"}
-            payload["context"] = 1
+            payload["context"] = CONTEXT_BOT_DM
         state = _Interaction(
             id=interaction_id,
             token=token,
@@ -721,7 +1071,7 @@ class FakeDiscord:
             channel_id=int(channel_id),
             guild_id=guild_id,
             user=invoker,
-            created=asyncio.get_running_loop().time(),
+            created=self.now(),
             payload=payload,
         )
         if focused:
@@ -758,11 +1108,62 @@ class FakeDiscord:
         """The INTERACTION_CREATE payload sent for ``interaction_id``."""
         return self._interactions[interaction_id].payload
 
-    def _find_command(self, name: str, guild_id: int | None, command_guild_id: int | None) -> dict | None:
-        for gid in (command_guild_id, guild_id):
-            if gid and name in self.guild_commands.get(int(gid), {}):
-                return self.guild_commands[int(gid)][name]
-        return self.commands.get(name)
+    def available_command(
+        self, name: str, channel_id: int, user: UserLike, *, command_guild_id: int | None = None
+    ) -> dict:
+        """The registered command ``/name`` a user would run in that channel, or
+        :class:`CommandUnavailable` when a Discord client would not offer it there.
+
+        Interactions > Application Commands > Registering a Command: "Guild commands are not
+        available in DMs"; global commands are available in DMs "if that app has a bot that
+        shares a mutual guild with the user". Contexts: a global command's ``contexts`` and
+        ``integration_types`` must include where it is used (the fake's app is installed to
+        servers). Permissions: ``default_member_permissions`` hides a command from members who
+        lack them (administrators excepted).
+        """
+        user = self._user(user)
+        channel = self.channels[int(channel_id)]
+        guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
+        if guild_id is not None:
+            where = f"server {guild_id}"
+            scope = int(command_guild_id or guild_id)
+            command = self.guild_commands.get(scope, {}).get(name)
+            if command is None:
+                command = self.commands.get(name)
+                if command is None:
+                    raise CommandUnavailable(name, where, "it is not registered, globally or in this server")
+                if CONTEXT_GUILD not in command_contexts(command):
+                    raise CommandUnavailable(
+                        name, where, f"its contexts {sorted(command_contexts(command))} exclude servers"
+                    )
+                if GUILD_INSTALL not in command_integration_types(command):
+                    raise CommandUnavailable(name, where, "its integration_types exclude server installs")
+            required = command.get("default_member_permissions")
+            if required is not None:
+                granted = self.channel_permissions(int(channel_id), user)
+                if granted & int(required) != int(required) and not granted & PERM_ADMINISTRATOR:
+                    raise CommandUnavailable(name, where, "default_member_permissions hide it from this member")
+            return command
+        where = "a DM with the bot"
+        command = self.commands.get(name)
+        if command is None:
+            servers = sorted(gid for gid, commands in self.guild_commands.items() if name in commands)
+            if servers:
+                listed = ", ".join(str(gid) for gid in servers)
+                raise CommandUnavailable(
+                    name,
+                    where,
+                    f"it is registered in server {listed} only (a guild sync): commands registered for a server "
+                    "only exist in that server; DMs with the bot need the global sync",
+                )
+            raise CommandUnavailable(name, where, "it is not registered")
+        if CONTEXT_BOT_DM not in command_contexts(command):
+            raise CommandUnavailable(name, where, f"its contexts {sorted(command_contexts(command))} exclude bot DMs")
+        if GUILD_INSTALL not in command_integration_types(command):
+            raise CommandUnavailable(name, where, "its integration_types exclude server installs")
+        if not any(user.id in guild.members for guild in self.guilds.values()):
+            raise CommandUnavailable(name, where, "the user shares no server with the bot")
+        return command
 
     def _command_id(self, name: str, guild_id: int | None) -> int:
         # stable per (name, guild) within one fake
@@ -888,28 +1289,42 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ gateway
 
-    async def _handle_gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _handle_gateway(self, request: web.Request) -> web.StreamResponse:
+        outage = self._in_outage()
+        if outage is not None:
+            self._served("outage", "GET", "/gateway")
+            if outage.mode == "reset":
+                reset_connection(request)
+            return web.Response(status=503, text="upstream connect error")
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
-        gateway = _Gateway(ws)
+        gateway = _Gateway(ws, request.query.get("compress"))
+        gateway.transport = request.transport
         self.gateways.append(gateway)
         try:
-            await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
+            await gateway.send({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue
                 data = json.loads(msg.data)
                 op = data.get("op")
                 if op == 1:
-                    await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+                    await gateway.send({"op": 11, "d": None, "s": None, "t": None})
                 elif op == 2:
                     await self._identify(gateway, data["d"])
                 elif op == 6:
-                    await gateway.dispatch("RESUMED", {})
+                    await self._resume(gateway, data["d"])
                 elif op == 8:
                     await self._request_members(gateway, data["d"])
         finally:
             self.gateways.remove(gateway)
+            session = gateway.session
+            if session is not None and session.connection is gateway:
+                session.connection = None
+                # Topics > Gateway > Disconnecting: a client closing with 1000 or 1001 ends its
+                # session; any other close (or none) leaves it resumable.
+                if gateway.closed_by_server is None and ws.close_code in (1000, 1001):
+                    session.alive = False
         return ws
 
     async def _identify(self, gateway: _Gateway, data: dict) -> None:
@@ -920,12 +1335,18 @@ class FakeDiscord:
         if intents & PRIVILEGED_INTENTS and not self.privileged_intents_enabled:
             await gateway.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
-        gateway.intents = intents
+        self._gateway_event("identify")
+        if gateway.session is not None:  # Gateway > Identifying: once per connection
+            await gateway.ws.close(code=4005, message=b"Already authenticated.")
+            return
+        session = _Session(id=secrets.token_hex(16), intents=intents, connection=gateway)
+        self.sessions[session.id] = session
+        gateway.session = session
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**self.bot_user.to_dict(), "verified": True, "mfa_enabled": False, "bot": True},
             "guilds": [{"id": str(gid), "unavailable": True} for gid in self.guilds],
-            "session_id": gateway.session_id,
+            "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [],
@@ -937,16 +1358,41 @@ class FakeDiscord:
         }
         if "shard" in data:
             ready["shard"] = data["shard"]
-        await gateway.dispatch("READY", ready)
+        await self._dispatch_session(session, "READY", ready)
         for guild in list(self.guilds.values()):
-            await gateway.dispatch("GUILD_CREATE", self._guild_payload(guild, intents))
-        gateway.identified = True
+            await self._dispatch_session(session, "GUILD_CREATE", self._guild_payload(guild, intents))
+        self._gateway_event("ready")
         if self._identified is not None:
             self._identified.set()
 
+    async def _resume(self, gateway: _Gateway, data: dict) -> None:
+        """Topics > Gateway > Resuming: the missed events are replayed in order, then RESUMED;
+        a session that cannot be resumed gets op 9 Invalid Session (d=false)."""
+        self._gateway_event("resume")
+        if str(data.get("token", "")).removeprefix("Bot ") != self.token:
+            await gateway.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        session = self.sessions.get(str(data.get("session_id")))
+        if session is None or not session.alive:
+            self._gateway_event("invalid_session:false")
+            await gateway.send({"op": 9, "d": False, "s": None, "t": None})
+            return
+        previous = session.connection
+        session.connection = gateway
+        gateway.session = session
+        if previous is not None and previous is not gateway and not previous.ws.closed:
+            previous.closed_by_server = 4000
+            await previous.ws.close(code=4000, message=b"Session resumed elsewhere")
+        seq = int(data.get("seq") or 0)
+        for number, frame in list(session.sent):
+            if number > seq and not await gateway.send(frame):
+                return
+        await self._dispatch_session(session, "RESUMED", {})
+        self._gateway_event("resumed")
+
     async def _request_members(self, gateway: _Gateway, data: dict) -> None:
         guild = self.guilds.get(int(data["guild_id"]))
-        if guild is None:
+        if guild is None or gateway.session is None:
             return
         user_ids = data.get("user_ids")
         members = [
@@ -957,38 +1403,46 @@ class FakeDiscord:
         chunk = {"guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1}
         if data.get("nonce"):
             chunk["nonce"] = data["nonce"]
-        await gateway.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+        await self._dispatch_session(gateway.session, "GUILD_MEMBERS_CHUNK", chunk)
+
+    async def _dispatch_session(self, session: _Session, event: str, data: dict) -> None:
+        """Give a session the next event: sent now if it is connected, replayed on RESUME if not."""
+        session.seq += 1
+        frame = json.dumps({"op": 0, "t": event, "s": session.seq, "d": data})
+        session.sent.append((session.seq, frame))
+        if session.connection is not None:
+            await session.connection.send(frame)
+
+    def _live_sessions(self) -> list[_Session]:
+        return [session for session in self.sessions.values() if session.alive]
 
     async def _announce_guild(self, guild: FakeGuild) -> None:
-        for gateway in list(self.gateways):
-            if gateway.identified:
-                await gateway.dispatch("GUILD_CREATE", self._guild_payload(guild, gateway.intents))
+        for session in self._live_sessions():
+            await self._dispatch_session(session, "GUILD_CREATE", self._guild_payload(guild, session.intents))
 
-    async def _dispatch_all(self, event: str, data: dict) -> None:
-        for gateway in list(self.gateways):
-            if gateway.identified:
-                await gateway.dispatch(event, data)
+    async def _dispatch_all(self, event: str, data: dict, *, intents: int = 0) -> None:
+        for session in self._live_sessions():
+            if session.intents & intents == intents:
+                await self._dispatch_session(session, event, data)
 
     async def _deliver_message(self, message: dict, event: str = "MESSAGE_CREATE") -> None:
         guild_message = "guild_id" in message
         author_id = int(message["author"]["id"])
         mentioned = any(int(m["id"]) == self.bot_user.id for m in message.get("mentions", []))
-        for gateway in list(self.gateways):
-            if not gateway.identified:
-                continue
+        for session in self._live_sessions():
             needed = INTENT_GUILD_MESSAGES if guild_message else INTENT_DIRECT_MESSAGES
-            if not gateway.intents & needed:
+            if not session.intents & needed:
                 continue
             data = message
             visible = (
                 not guild_message
-                or gateway.intents & INTENT_MESSAGE_CONTENT
+                or session.intents & INTENT_MESSAGE_CONTENT
                 or mentioned
                 or author_id == self.bot_user.id
             )
             if not visible:
                 data = {**message, "content": "", "embeds": [], "attachments": [], "components": []}
-            await gateway.dispatch(event, data)
+            await self._dispatch_session(session, event, data)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -996,6 +1450,9 @@ class FakeDiscord:
         task.add_done_callback(self._tasks.discard)
 
     # ------------------------------------------------------------------ message payloads
+
+    def _now_iso(self) -> str:
+        return _iso(dt.datetime.fromtimestamp(self.now(), dt.UTC))
 
     def _message_payload(self, channel_id: int, author: DiscordUser, content: str, **extra: Any) -> dict:
         channel = self.channels[channel_id]
@@ -1014,7 +1471,7 @@ class FakeDiscord:
             "channel_id": str(channel_id),
             "author": author.to_dict(),
             "content": content or "",
-            "timestamp": _iso(),
+            "timestamp": self._now_iso(),
             "edited_timestamp": None,
             "tts": False,
             "mention_everyone": False,
@@ -1128,20 +1585,48 @@ class FakeDiscord:
     async def _middleware(self, request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
         if not request.path.startswith(API_PREFIX):
             return await handler(request)
+        path = request.path[len(API_PREFIX) :]
+        outage = self._in_outage()
+        if outage is not None:
+            self.requests.append((request.method, path, None))
+            self._served("outage", request.method, path)
+            if outage.mode == "reset":
+                reset_connection(request)
+            self.responses.append((request.method, path, 503))
+            return web.Response(status=503, text="upstream connect error or disconnect/reset before headers")
         body, files = await self._read_body(request)
         request[_BODY], request[_FILES] = body, files
-        path = request.path[len(API_PREFIX) :]
         self.requests.append((request.method, path, body))
+        response = await self._answer(request, handler, path)
+        self.responses.append((request.method, path, response.status))
+        return response
+
+    async def _answer(self, request: web.Request, handler: Callable[..., Any], path: str) -> web.StreamResponse:
         needs_auth = not path.startswith(("/interactions/", "/webhooks/"))
         if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, 401)
         fault = self._match_fault(request)
         if fault is not None:
-            return json_response(fault.body, fault.status, fault.headers)
+            self._served(fault.kind, request.method, path)
+            if fault.reset:
+                reset_connection(request)
+            headers = fault.headers or self._take_from_bucket(request)[0]
+            return json_response(fault.body, fault.status, headers)
+        headers, wait = self._take_from_bucket(request)
+        if wait is not None and self.enforce_rate_limits:
+            # Topics > Rate Limits > Exceeding A Rate Limit: 429 with retry_after and the scope.
+            headers.update(
+                {"Retry-After": str(max(1, math.ceil(wait))), "X-RateLimit-Scope": "user", "Via": "1.1 google"}
+            )
+            body = {"message": "You are being rate limited.", "retry_after": round(wait, 3), "global": False, "code": 0}
+            return json_response(body, 429, headers)
         try:
-            return await handler(request)
+            response = await handler(request)
         except _ApiError as err:
-            return json_response(err.body, err.status)
+            response = json_response(err.body, err.status)
+        if request.match_info.route.resource is not None and "{tail" not in request.match_info.route.resource.canonical:
+            response.headers.update(headers)  # Topics > Rate Limits > Header Format: on every answer
+        return response
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[SentFile]]:
         files: list[SentFile] = []
@@ -1307,7 +1792,21 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST: channel messages
 
-    def _channel_for_send(self, channel_id: int) -> dict:
+    def _require(self, channel_id: int, *needed: int) -> None:
+        """Refuse a channel action the bot lacks permissions for: 403 / 50001 Missing Access
+        without View Channel, 403 / 50013 Missing Permissions otherwise (Topics > Opcodes and
+        Status Codes > JSON Error Codes; Topics > Permissions)."""
+        channel = self.channels[channel_id]
+        if not channel.get("guild_id"):
+            return
+        granted = self.channel_permissions(channel_id, self.bot_user)
+        if not granted & VIEW_CHANNEL:
+            raise _error(403, MISSING_ACCESS, "Missing Access")
+        for permission in needed:
+            if not granted & permission:
+                raise _error(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+    def _channel_for_send(self, channel_id: int, body: dict | None = None, files: list[SentFile] | None = None) -> dict:
         channel = self.channels.get(channel_id)
         if channel is None:
             raise _error(404, 10003, "Unknown Channel")
@@ -1315,6 +1814,14 @@ class FakeDiscord:
             recipient = self._dm_recipient(channel_id)
             if recipient is None or not recipient.dms_open or recipient.bot:
                 raise _error(403, 50007, "Cannot send messages to this user")
+        # Resources > Message > Create Message: Send Messages in a guild channel; Attach Files to
+        # upload; Read Message History to reply to a message.
+        needed = [SEND_MESSAGES]
+        if files:
+            needed.append(ATTACH_FILES)
+        if isinstance((body or {}).get("message_reference"), dict):
+            needed.append(READ_MESSAGE_HISTORY)
+        self._require(channel_id, *needed)
         return channel
 
     def _bot_message(
@@ -1362,8 +1869,8 @@ class FakeDiscord:
 
     async def _post_channel_message(self, request: web.Request) -> web.Response:
         channel_id = int(request.match_info["channel_id"])
-        channel = self._channel_for_send(channel_id)
         body, files = request[_BODY] or {}, request[_FILES]
+        channel = self._channel_for_send(channel_id, body, files)
         self._validate_message(body, files)
         if self._is_empty(body, files):
             raise _error(400, 50006, "Cannot send an empty message")
@@ -1391,19 +1898,29 @@ class FakeDiscord:
             self._spawn(self._deliver_message(message))
         return json_response(message)
 
-    def _channel_message(self, request: web.Request) -> dict:
+    def _channel_message(self, request: web.Request, *needed: int) -> dict:
+        channel_id = int(request.match_info["channel_id"])
+        if channel_id not in self.channels:
+            raise _error(404, 10003, "Unknown Channel")
+        self._require(channel_id, *needed)
         message = self.messages.get(int(request.match_info["message_id"]))
         if message is None or message["channel_id"] != request.match_info["channel_id"]:
             raise _error(404, 10008, "Unknown Message")
         return message
 
     async def _get_message(self, request: web.Request) -> web.Response:
-        return json_response(self._channel_message(request))
+        # Resources > Message > Get Channel Message: needs Read Message History.
+        return json_response(self._channel_message(request, READ_MESSAGE_HISTORY))
 
     async def _list_messages(self, request: web.Request) -> web.Response:
         channel_id = request.match_info["channel_id"]
         if int(channel_id) not in self.channels:
             raise _error(404, 10003, "Unknown Channel")
+        self._require(int(channel_id))
+        if self.channels[int(channel_id)].get("guild_id") and not (
+            self.channel_permissions(int(channel_id), self.bot_user) & READ_MESSAGE_HISTORY
+        ):
+            return json_response([])  # Get Channel Messages: no history without the permission
         limit = int(request.query.get("limit", 50))
         found = [m for m in self.messages.values() if m["channel_id"] == channel_id and not m["flags"] & FLAG_EPHEMERAL]
         found.sort(key=lambda m: int(m["id"]), reverse=True)
@@ -1423,7 +1940,7 @@ class FakeDiscord:
             )
         if "flags" in body and body["flags"] is not None:
             message["flags"] = (message["flags"] & (FLAG_EPHEMERAL | FLAG_LOADING)) | int(body["flags"])
-        message["edited_timestamp"] = _iso()
+        message["edited_timestamp"] = self._now_iso()
 
     async def _edit_channel_message(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)
@@ -1447,7 +1964,8 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _add_reaction(self, request: web.Request) -> web.Response:
-        message = self._channel_message(request)
+        # Resources > Message > Create Reaction: Read Message History, and Add Reactions.
+        message = self._channel_message(request, READ_MESSAGE_HISTORY, ADD_REACTIONS)
         emoji = unquote(request.match_info["emoji"])
         self.log.add(
             SentMessage(
@@ -1467,13 +1985,22 @@ class FakeDiscord:
         interaction_id = self._tokens.get(token)
         if interaction_id is None:
             raise _error(404, 10015, "Unknown Webhook")
-        return self._interactions[interaction_id]
+        interaction = self._interactions[interaction_id]
+        # Receiving and Responding > Followup Messages: "Interaction tokens are valid for 15
+        # minutes"; past that every call with the token gets 401 / 50027 Invalid Webhook Token.
+        if self.now() - interaction.created > INTERACTION_TOKEN_SECONDS:
+            raise _error(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+        return interaction
+
+    def interaction_token_expired(self, interaction_id: int) -> bool:
+        return self.now() - self._interactions[interaction_id].created > INTERACTION_TOKEN_SECONDS
 
     async def _interaction_callback(self, request: web.Request) -> web.Response:
         interaction = self._interactions.get(int(request.match_info["interaction_id"]))
         if interaction is None or interaction.token != request.match_info["interaction_token"]:
             raise _error(404, 10062, "Unknown interaction")
-        if asyncio.get_running_loop().time() - interaction.created > self.interaction_timeout:
+        # Receiving and Responding > Responding to an Interaction: within 3 seconds.
+        if self.now() - interaction.created > self.interaction_timeout:
             raise _error(404, 10062, "Unknown interaction")
         if interaction.response_type is not None:
             raise _error(400, 40060, "Interaction has already been acknowledged.")
@@ -1587,7 +2114,13 @@ class FakeDiscord:
             raise _error(400, 50006, "Cannot send an empty message")
         route = "POST /webhooks/{application_id}/{interaction_token}"
         if interaction.loading and interaction.original_id is not None:
-            # The first followup after a defer fills the "thinking..." message.
+            # Receiving and Responding > Create Followup Message: right after a deferred response,
+            # a followup edits the loading message "for backwards compatibility. [...] This behavior
+            # is deprecated": served, and recorded in ``deprecations``.
+            self.deprecations.append(
+                f"POST /webhooks/{{application_id}}/{{interaction_token}} filled the deferred response of "
+                f"/{interaction.name}: edit the original response (PATCH .../messages/@original) instead"
+            )
             message = self.messages[interaction.original_id]
             self._apply_edit(message, body, files, interaction.channel_id)
             message["flags"] &= ~FLAG_LOADING
@@ -1679,23 +2212,9 @@ class FakeDiscord:
         return self.guild_commands.setdefault(int(guild_id), {}), int(guild_id)
 
     def _register(self, command: dict, guild_id: int | None, index: int) -> dict:
-        name = command.get("name", "")
+        validate_command(command, index)  # every rule of Application Command Object, see discord_rules
+        name = command["name"]
         kind = int(command.get("type", 1))
-        where = [str(index)]
-        if not _COMMAND_NAME_RE.match(name) or (kind == 1 and name != name.lower()):
-            raise _ApiError(
-                400, _invalid_form([*where, "name"], "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
-            )
-        description = command.get("description", "")
-        if kind == 1 and not (1 <= len(description) <= 100):
-            raise _ApiError(
-                400,
-                _invalid_form([*where, "description"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."),
-            )
-        if len(command.get("options") or []) > 25:
-            raise _ApiError(
-                400, _invalid_form([*where, "options"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
-            )
         stored = {
             "type": kind,
             "options": [],
@@ -1723,6 +2242,20 @@ class FakeDiscord:
         if not isinstance(body, list) or len(body) > 100:
             raise _ApiError(400, _invalid_form([], "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."))
         registered = [self._register(command, guild_id, index) for index, command in enumerate(body)]
+        # Registering a Command: names are unique per type within a scope.
+        seen: set[tuple[int, str]] = set()
+        for index, command in enumerate(registered):
+            key = (int(command["type"]), command["name"])
+            if key in seen:
+                raise _ApiError(
+                    400,
+                    _invalid_form(
+                        [str(index), "name"],
+                        "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                        "Application command names must be unique",
+                    ),
+                )
+            seen.add(key)
         store.clear()
         for command in registered:
             store[command["name"]] = command
@@ -1753,6 +2286,7 @@ async def running_bot(
     ignore_errors: tuple[type[BaseException], ...] = (),
     guild_ready_timeout: float | None = 0.05,
     ready_timeout: float = DEFAULT_TIMEOUT,
+    reconnect: bool = False,
 ) -> AsyncIterator[Any]:
     """Log ``bot`` (a discord.py ``Client``/``commands.Bot``) in to ``fake`` and run it until exit.
 
@@ -1762,6 +2296,8 @@ async def running_bot(
       ``CommandNotFound``), from the app command tree (``tree.on_error``, the bot's ``tree``
       unless ``tree`` is given) and from event handlers (``on_error``) are reported to
       ``fake.log``: wait helpers raise :class:`BotErrors` right away, and so does leaving the block.
+    * ``reconnect``: passed to ``bot.connect``. discord.py always follows op 7, op 9 and
+      resumable closes; ``reconnect=True`` also retries after network errors (an outage).
     """
     import discord
     from discord.ext import commands
@@ -1826,7 +2362,7 @@ async def running_bot(
     with fake.patch_discord():
         try:
             await bot.login(fake.token)
-            task = asyncio.get_running_loop().create_task(bot.connect(reconnect=False))
+            task = asyncio.get_running_loop().create_task(bot.connect(reconnect=reconnect))
             ready = asyncio.get_running_loop().create_task(bot.wait_until_ready())
             done, _ = await asyncio.wait({task, ready}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED)
             if ready not in done:

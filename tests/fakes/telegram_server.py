@@ -14,6 +14,14 @@ Usage (inside a test's event loop)::
 The server listens on 127.0.0.1 on a random free port. It implements the methods a
 referee bot needs (see ``_METHODS``); unknown methods answer 404 and are listed in
 :attr:`FakeTelegram.unhandled`.
+
+As strict as the Bot API (https://core.telegram.org/bots/api) where a bot could go wrong, each
+rule next to the section it follows: ``retry_after`` is whole seconds (ResponseParameters),
+``setMyCommands`` takes two-letter ISO 639-1 language codes, ``getChatMember`` answers every
+ChatMember status in its documented shape. Faults: :meth:`FakeTelegram.server_error_next`,
+:meth:`~FakeTelegram.rate_limit_next`, :meth:`~FakeTelegram.reset_next`,
+:meth:`~FakeTelegram.outage` (ended by :meth:`~FakeTelegram.advance` or
+:meth:`~FakeTelegram.end_outage`); what was served is in ``faults_served``.
 """
 
 from __future__ import annotations
@@ -33,13 +41,18 @@ from aiohttp import web
 
 from ._common import (
     DEFAULT_TIMEOUT,
+    OUTAGE_MODES,
+    FakeClock,
     Fault,
     MessageLog,
+    Outage,
     SentFile,
     SentMessage,
+    ServedFault,
     guess_content_type,
     image_size,
     json_response,
+    reset_connection,
 )
 
 TEXT_LIMIT = 4096
@@ -84,6 +97,62 @@ _HTML_TAGS = {
 }  # fmt: skip
 _MDV2_RESERVED = set("_*[]()~`>#+-=|{}.!")
 
+# setMyCommands: "language_code: A two-letter ISO 639-1 language code" (ISO 639-1's codes).
+ISO_639_1 = frozenset(
+    """aa ab ae af ak am an ar as av ay az ba be bg bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de
+    dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie
+    ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg
+    mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro
+    ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty
+    ug uk ur uz ve vi vo wa wo xh yi yo za zh zu""".split()
+)
+
+# ChatMember: the six statuses a bot may meet, with the fields each shape must carry (Bot API
+# ChatMemberOwner, ChatMemberAdministrator, ChatMemberMember, ChatMemberRestricted,
+# ChatMemberLeft, ChatMemberBanned; python-telegram-bot refuses a shape missing one).
+CHAT_MEMBER_FIELDS: dict[str, dict[str, Any]] = {
+    "creator": {"is_anonymous": False},
+    "administrator": {
+        "can_be_edited": False,
+        "is_anonymous": False,
+        "can_manage_chat": True,
+        "can_delete_messages": True,
+        "can_manage_video_chats": True,
+        "can_restrict_members": True,
+        "can_promote_members": False,
+        "can_change_info": True,
+        "can_invite_users": True,
+        "can_post_stories": False,
+        "can_edit_stories": False,
+        "can_delete_stories": False,
+        "can_pin_messages": True,
+        "can_manage_topics": False,
+    },
+    "member": {},
+    "restricted": {
+        "is_member": True,
+        "can_send_messages": False,
+        "can_send_audios": False,
+        "can_send_documents": False,
+        "can_send_photos": False,
+        "can_send_videos": False,
+        "can_send_video_notes": False,
+        "can_send_voice_notes": False,
+        "can_send_polls": False,
+        "can_send_other_messages": False,
+        "can_add_web_page_previews": False,
+        "can_change_info": False,
+        "can_invite_users": False,
+        "can_pin_messages": False,
+        "can_manage_topics": False,
+        "can_edit_tag": False,
+        "can_react_to_messages": False,
+        "until_date": 0,
+    },
+    "left": {},
+    "kicked": {"until_date": 0},
+}
+
 
 def utf16_len(text: str) -> int:
     """Length in UTF-16 code units: Telegram's unit for entity offsets and lengths."""
@@ -116,6 +185,17 @@ class _ApiError(Exception):
 
 def _bad(description: str) -> _ApiError:
     return _ApiError(400, "Bad Request: " + description)
+
+
+class _Outage(Exception):
+    """A pending long poll cut by an outage."""
+
+
+def _proxy_error(status: int) -> web.Response:
+    """What the proxy in front of the Bot API answers when the server behind it is down."""
+    reason = {502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Time-out"}.get(status, "Error")
+    page = f"<html><head><title>{status} {reason}</title></head><body><h1>{status} {reason}</h1></body></html>"
+    return web.Response(status=status, text=page, content_type="text/html")
 
 
 @dataclass(frozen=True)
@@ -279,7 +359,11 @@ class FakeTelegram:
             id=self.bot_id, first_name=bot_first_name, username=bot_username, language_code=None, is_bot=True
         )
         self.privacy_mode = privacy_mode
+        self.clock = FakeClock()
         self.log = MessageLog("telegram")
+        self.faults_served: list[ServedFault] = []
+        self.outage_state: Outage | None = None
+        self.members: dict[tuple[int, int], dict] = {}  # (chat id, user id) -> ChatMember without "user"
         self.requests: list[tuple[str, dict]] = []
         self.unhandled: list[tuple[str, dict]] = []
         self.commands: dict[str, list[dict]] = {}
@@ -421,6 +505,17 @@ class FakeTelegram:
         self.chats[chat_id] = chat
         return chat
 
+    def set_member(self, chat_id: int, user: UserLike, status: str = "member", **fields: Any) -> dict:
+        """Give ``user`` a ChatMember ``status`` in a group ("creator", "administrator", "member",
+        "restricted", "left", "kicked"); ``fields`` override the shape's defaults (e.g.
+        ``custom_title``, ``can_restrict_members``, ``until_date``)."""
+        if status not in CHAT_MEMBER_FIELDS:
+            raise ValueError(f"status is one of {sorted(CHAT_MEMBER_FIELDS)}")
+        user = self._user(user)
+        member = {"status": status, **CHAT_MEMBER_FIELDS[status], **fields}
+        self.members[(chat_id, user.id)] = member
+        return member
+
     def kick_bot(self, chat_id: int) -> None:
         """The bot was removed from a group: sends fail with 403 'bot was kicked from the group chat'."""
         self._kicked_from.add(chat_id)
@@ -440,22 +535,86 @@ class FakeTelegram:
         counter = self._message_ids.setdefault(chat_id, itertools.count(1))
         return next(counter)
 
-    # ------------------------------------------------------------------ fault injection
+    # ------------------------------------------------------------------ the fake's clock
 
-    def rate_limit_next(self, method: str, retry_after: float = 1, count: int = 1) -> None:
-        """The next ``count`` calls of ``method`` get a 429 flood-control answer."""
+    def now(self) -> float:
+        """The fake's Unix time (real time plus what tests advanced)."""
+        return self.clock.now()
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock forward (an outage ends when it passes its end)."""
+        self.clock.advance(seconds)
+
+    # ------------------------------------------------------------------ fault injection
+    # ``method`` is a Bot API method name (any case) or "*" for every method.
+
+    def rate_limit_next(self, method: str, retry_after: int = 1, count: int = 1) -> None:
+        """The next ``count`` calls of ``method`` get a 429 flood-control answer.
+
+        ResponseParameters: ``retry_after`` is an Integer, "the number of seconds left to wait";
+        Telegram's answers say at least 1, so anything else is refused here.
+        """
+        if isinstance(retry_after, bool) or not isinstance(retry_after, int) or retry_after < 1:
+            raise ValueError(f"Telegram's retry_after is a whole number of seconds >= 1, not {retry_after!r}")
         body = {
             "ok": False,
             "error_code": 429,
-            "description": f"Too Many Requests: retry after {retry_after:g}",
+            "description": f"Too Many Requests: retry after {retry_after}",
             "parameters": {"retry_after": retry_after},
         }
-        self._faults.append(Fault(method.lower(), None, 429, body, count=count))
+        self._faults.append(Fault(method.lower(), None, 429, body, count=count, kind="429"))
 
     def fail_next(self, method: str, error_code: int, description: str, count: int = 1) -> None:
         """The next ``count`` calls of ``method`` fail with the given error."""
         body = {"ok": False, "error_code": error_code, "description": description}
-        self._faults.append(Fault(method.lower(), None, error_code, body, count=count))
+        kind = "5xx" if error_code >= 500 else "error"
+        self._faults.append(Fault(method.lower(), None, error_code, body, count=count, kind=kind))
+
+    def server_error_next(self, method: str = "*", *, count: int = 1, status: int = 500) -> None:
+        """The next ``count`` calls of ``method`` get an HTTP ``status`` server error: a JSON 500
+        like the Bot API's, or the HTML page of the proxy in front of it (502, 503, 504)."""
+        if status < 500:
+            raise ValueError("a server error is 5xx")
+        if status == 500:
+            self.fail_next(method, 500, "Internal Server Error", count=count)
+            return
+        self._faults.append(Fault(method.lower(), None, status, None, count=count, kind="5xx"))
+
+    def reset_next(self, method: str = "*", *, count: int = 1) -> None:
+        """The next ``count`` calls of ``method`` have their connection reset (no answer)."""
+        self._faults.append(Fault(method.lower(), None, 0, None, count=count, kind="reset", reset=True))
+
+    def outage(self, duration: float = 30.0, *, mode: str = "reset") -> None:
+        """Refuse every call for ``duration`` seconds of the fake's clock (end it early with
+        :meth:`advance` or :meth:`end_outage`): connections reset (``mode="reset"``) or HTTP 502
+        (``"unavailable"``). Pending long polls are cut too."""
+        if mode not in OUTAGE_MODES:
+            raise ValueError(f"mode is one of {OUTAGE_MODES}")
+        self.outage_state = Outage(self.now() + duration, mode)
+        self._wake_pollers("outage")
+
+    def end_outage(self) -> None:
+        self.outage_state = None
+
+    def _in_outage(self) -> Outage | None:
+        if self.outage_state is not None and self.now() >= self.outage_state.until:
+            self.outage_state = None
+        return self.outage_state
+
+    def faults_of(self, kind: str) -> list[ServedFault]:
+        return [f for f in self.faults_served if f.kind == kind]
+
+    def _served(self, kind: str, method: str) -> None:
+        self.faults_served.append(ServedFault(kind, method, method, self.now()))
+
+    def _match_fault(self, key: str) -> Fault | None:
+        for fault in self._faults:
+            if fault.method in (key, "*") and fault.count > 0:
+                fault.count -= 1
+                if fault.count == 0:
+                    self._faults.remove(fault)
+                return fault
+        return None
 
     # ------------------------------------------------------------------ user-side injection
 
@@ -490,6 +649,7 @@ class FakeTelegram:
             chat = self.chats.get(chat_id)
             if chat is None:
                 chat = self.add_group(chat_id, title, supergroup=chat_type == "supergroup")
+            self.members.setdefault((chat_id, sender.id), {"status": "member"})
         message: dict[str, Any] = {
             "message_id": self._next_message_id(chat["id"]),
             "from": sender.to_dict(),
@@ -665,21 +825,29 @@ class FakeTelegram:
         return params, files
 
     async def _handle_api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        outage = self._in_outage()
+        if outage is not None:
+            self._served("outage", method)
+            if outage.mode == "reset":
+                reset_connection(request)
+            return _proxy_error(502)
         if request.match_info["token"] != self.token:
             return json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, 401)
-        method = request.match_info["method"]
         key = method.lower()
         try:
             params, files = await self._read_params(request)
         except _ApiError as err:
             return self._error_response(err)
         self.requests.append((method, params))
-        for fault in self._faults:
-            if fault.method == key and fault.count > 0:
-                fault.count -= 1
-                if fault.count == 0:
-                    self._faults.remove(fault)
-                return json_response(fault.body, fault.status)
+        fault = self._match_fault(key)
+        if fault is not None:
+            self._served(fault.kind, method)
+            if fault.reset:
+                reset_connection(request)
+            if fault.body is None:
+                return _proxy_error(fault.status)
+            return json_response(fault.body, fault.status)
         handler = self._METHODS.get(key)
         if handler is None:
             self.unhandled.append((method, params))
@@ -688,6 +856,9 @@ class FakeTelegram:
             result = await handler(self, params, files)
         except _ApiError as err:
             return self._error_response(err)
+        except _Outage:
+            self._served("outage", method)
+            reset_connection(request)
         return json_response({"ok": True, "result": result})
 
     @staticmethod
@@ -899,6 +1070,8 @@ class FakeTelegram:
                 )
             if reason == "stop":
                 return pending()
+            if reason == "outage":
+                raise _Outage()
 
     async def _delete_webhook(self, params: dict, files: dict) -> bool:
         self.webhook_url = None
@@ -1071,6 +1244,11 @@ class FakeTelegram:
 
     @staticmethod
     def _scope_key(params: dict) -> str:
+        language = params.get("language_code")
+        # setMyCommands / getMyCommands / deleteMyCommands: "A two-letter ISO 639-1 language code";
+        # anything else (fr-FR, french, FR) is refused.
+        if language and language not in ISO_639_1:
+            raise _bad("invalid language code specified")
         scope = params.get("scope") or {"type": "default"}
         key = scope.get("type", "default")
         if "chat_id" in scope:
@@ -1121,6 +1299,41 @@ class FakeTelegram:
             },
         }
 
+    def _group_for_members(self, params: dict) -> dict:
+        chat_id = params.get("chat_id")
+        chat = self.chats.get(chat_id)  # type: ignore[arg-type]
+        if chat is None:
+            raise _bad("chat not found")
+        if chat_id in self._kicked_from:
+            raise _ApiError(403, f"Forbidden: bot was kicked from the {chat['type']} chat")
+        return chat
+
+    def _chat_member(self, chat_id: int, user: TgUser) -> dict:
+        member = self.members.get((chat_id, user.id))
+        if member is None and user.id == self.bot_id:
+            member = {"status": "member"}
+        return {"user": user.to_dict(), **(member or {"status": "left"})}
+
+    async def _get_chat_member(self, params: dict, files: dict) -> dict:
+        """getChatMember: "Returns a ChatMember object on success", one of the six shapes."""
+        chat = self._group_for_members(params)
+        user = self.users.get(params.get("user_id"))  # type: ignore[arg-type]
+        if user is None and params.get("user_id") == self.bot_id:
+            user = self.bot_user
+        if user is None:
+            raise _bad("user not found")
+        return self._chat_member(chat["id"], user)
+
+    async def _get_chat_administrators(self, params: dict, files: dict) -> list:
+        """getChatAdministrators: the creator and administrators (bots included)."""
+        chat = self._group_for_members(params)
+        admins = []
+        for (chat_id, user_id), member in self.members.items():
+            if chat_id == chat["id"] and member["status"] in ("creator", "administrator"):
+                user = self.bot_user if user_id == self.bot_id else self.users[user_id]
+                admins.append({"user": user.to_dict(), **member})
+        return admins
+
     async def _get_file(self, params: dict, files: dict) -> dict:
         file_id = str(params.get("file_id", ""))
         if file_id not in self._files:
@@ -1155,6 +1368,8 @@ class FakeTelegram:
         "getmycommands": _get_my_commands,
         "deletemycommands": _delete_my_commands,
         "getchat": _get_chat,
+        "getchatmember": _get_chat_member,
+        "getchatadministrators": _get_chat_administrators,
         "getfile": _get_file,
         "setmydescription": _true,
         "setmyshortdescription": _true,
