@@ -50,6 +50,7 @@ from .errors import CorruptLexiconError, InvalidWordError
 ALL_LETTERS = (1 << 26) - 1
 FINAL = 1 << 26
 CHILDREN = 2  # offset of the first child id from the node id
+LETTER_BITS = {chr(65 + code): 1 << code for code in range(26)}
 MIN_WORD = 2
 MAX_WORD = 15
 
@@ -125,6 +126,9 @@ class Lexicon:
         """
         kept: set[str] = set()
         for word in words:
+            if MIN_WORD <= len(word) <= MAX_WORD and word.isascii() and word.isalpha() and word.isupper():
+                kept.add(word)  # already in stored form
+                continue
             try:
                 kept.add(normalise_word(word))
             except InvalidWordError:
@@ -446,54 +450,96 @@ def _compile(lists: list[list[str]]) -> tuple[array[int], list[int], list[int]]:
     # Incremental construction for sorted input: after each word, the nodes of the
     # previous word beyond the common prefix can no longer change, so they are replaced
     # by an equal registered node or registered themselves. The register is shared.
+    # Knowing the next word as well, the part of a word beyond both its common prefixes
+    # is final at once: a chain whose right language is that one suffix, looked up by
+    # the suffix itself (``chains``) and only built, bottom-up, where it is new. Most of
+    # an anagram key's word part is such a chain, so most letters cost one lookup.
     table: array[int] = array("I")
     register: dict[tuple[int, ...], int] = {}
+    extend = table.extend
 
-    def freeze(final: int, node_edges: list[int]) -> int:
-        key = (final, *node_edges)
+    def freeze(node: list[int]) -> int:
+        """The id of a node given as ``[final, letter bit, child, letter bit, child...]``."""
+        key = tuple(node)
         found = register.get(key)
         if found is not None:
             return found
-        node_id = len(table)
-        mask = 0
-        lengths = final
-        children = node_edges[1::2]
-        for code in node_edges[0::2]:
-            mask |= 1 << code
-        for child in children:
-            lengths |= table[child + 1] << 1
-        table.append(mask | (FINAL if final else 0))
-        table.append(lengths)
-        table.extend(children)
-        register[key] = node_id
-        return node_id
+        found = len(table)
+        final = node[0]
+        below = 0  # the lengths of the children's continuations
+        for child in node[2::2]:
+            below |= table[child + 1]
+        extend((sum(node[1::2]) | (FINAL if final else 0), final | below << 1))
+        extend(node[2::2])
+        register[key] = found
+        return found
+
+    chains: dict[str, int] = {"": freeze([1])}
+
+    def chain(suffix: str) -> int:
+        """The node whose only continuation is ``suffix`` (the final leaf for "").
+
+        Such a node is never made by ``freeze`` (a node still open to later words has
+        at least two continuations), so ``chains`` alone keeps them unique.
+        """
+        node = chains.get(suffix)
+        if node is not None:
+            return node
+        missing = [suffix]  # the suffixes still without a node, longest first
+        start = 1
+        while True:
+            tail = suffix[start:]
+            node = chains.get(tail)
+            if node is not None:
+                break
+            missing.append(tail)
+            start += 1
+        for tail in reversed(missing):
+            found = len(table)
+            # one letter out, and exactly one continuation, of len(tail) letters
+            extend((LETTER_BITS[tail[0]], 1 << len(tail), node))
+            node = chains[tail] = found
+        return node
 
     roots: list[int] = []
     sizes: list[int] = []
     for words in lists:
-        finals: list[int] = [0]
-        edges: list[list[int]] = [[]]
-        codes: list[int] = []  # letter codes along the current path
+        # The nodes still open: the path of the last word, stack[d] at depth d.
+        stack: list[list[int]] = [[0]]
+        prefixes = _common_prefixes(words)
         previous = ""
-        for word in words:
-            limit = min(len(word), len(previous))
-            common = 0
-            while common < limit and word[common] == previous[common]:
-                common += 1
-            while len(finals) > common + 1:
-                node_id = freeze(finals.pop(), edges.pop())
-                edges[-1].append(codes.pop())
-                edges[-1].append(node_id)
-            for char in word[common:]:
-                codes.append(ord(char) - 65)
-                finals.append(0)
-                edges.append([])
-            finals[-1] = 1
+        for word, common, shared in zip(words, prefixes, prefixes[1:]):
+            # `common` letters with the previous word, `shared` with the next one
+            top = len(stack) - 1
+            while top > common:
+                node = freeze(stack.pop())
+                top -= 1
+                stack[top] += (LETTER_BITS[previous[top]], node)
+            depth = common if common > shared else shared  # the word's nodes still open to later words
+            for _ in range(common, depth):
+                stack.append([0])
+            if depth == len(word):
+                stack[-1][0] = 1
+            else:
+                stack[-1] += (LETTER_BITS[word[depth]], chain(word[depth + 1 :]))
             previous = word
-        while len(finals) > 1:
-            node_id = freeze(finals.pop(), edges.pop())
-            edges[-1].append(codes.pop())
-            edges[-1].append(node_id)
-        roots.append(freeze(finals[0], edges[0]))
+        top = len(stack) - 1
+        while top > 0:
+            node = freeze(stack.pop())
+            top -= 1
+            stack[top] += (LETTER_BITS[previous[top]], node)
+        roots.append(freeze(stack[0]))
         sizes.append(len(table))
     return table, roots, sizes
+
+
+def _common_prefixes(words: list[str]) -> list[int]:
+    """``n + 1`` numbers for ``n`` words: item i is the length of the common prefix of
+    ``words[i - 1]`` and ``words[i]``, 0 for the first item and the last."""
+    # Each word as one big-endian number, zero-padded to a common width: the first
+    # byte where two words differ is where the bits of their exclusive or begin.
+    width = max(map(len, words), default=0)
+    bits = 8 * width
+    numbers = [int.from_bytes(word.encode("ascii").ljust(width, b"\0"), "big") for word in words]
+    lengths = [(bits - (a ^ b).bit_length()) >> 3 for a, b in zip(numbers, numbers[1:])]
+    return [0, *lengths, 0]
