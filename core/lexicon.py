@@ -38,6 +38,7 @@ and after it, the name in UTF-8 padded to 4 bytes, the table as u32 values, then
 
 from __future__ import annotations
 
+import gc
 import struct
 import sys
 import zlib
@@ -136,7 +137,15 @@ class Lexicon:
                     raise
         unique = sorted(kept)
         keyed = sorted("".join(sorted(word)) + word for word in unique)
-        table, (root, anagram_root), sizes = _compile([unique, keyed])
+        # Building makes millions of small containers that live to the end: the cyclic
+        # collector would walk them again and again for nothing.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            table, (root, anagram_root), sizes = _compile([unique, keyed])
+        finally:
+            if collecting:
+                gc.enable()
         return cls(table, root, anagram_root, _lookahead(table, sizes[0]), len(unique), name)
 
     def to_bytes(self) -> bytes:
@@ -536,6 +545,8 @@ def _compile(lists: list[list[str]]) -> tuple[array[int], list[int], list[int]]:
 
     roots: list[int] = []
     sizes: list[int] = []
+    bits = LETTER_BITS
+    known = chains.get
     for words in lists:
         # The nodes still open: the path of the last word, stack[d] at depth d.
         stack: list[list[int]] = [[0]]
@@ -547,20 +558,25 @@ def _compile(lists: list[list[str]]) -> tuple[array[int], list[int], list[int]]:
             while top > common:
                 node = freeze(stack.pop())
                 top -= 1
-                stack[top] += (LETTER_BITS[previous[top]], node)
-            depth = common if common > shared else shared  # the word's nodes still open to later words
-            for _ in range(common, depth):
-                stack.append([0])
+                stack[top] += (bits[previous[top]], node)
+            if shared > common:  # the word's nodes still open to later words
+                for _ in range(common, shared):
+                    stack.append([0])
+                depth = shared
+            else:
+                depth = common
             if depth == len(word):
                 stack[-1][0] = 1
             else:
-                stack[-1] += (LETTER_BITS[word[depth]], chain(word[depth + 1 :]))
+                tail = word[depth + 1 :]
+                node = known(tail)
+                stack[-1] += (bits[word[depth]], chain(tail) if node is None else node)
             previous = word
         top = len(stack) - 1
         while top > 0:
             node = freeze(stack.pop())
             top -= 1
-            stack[top] += (LETTER_BITS[previous[top]], node)
+            stack[top] += (bits[previous[top]], node)
         roots.append(freeze(stack[0]))
         sizes.append(len(table))
     return table, roots, sizes
