@@ -569,8 +569,8 @@ def _compile(lists: list[list[str]]) -> tuple[array[int], list[int], list[int]]:
                 stack[-1][0] = 1
             else:
                 tail = word[depth + 1 :]
-                node = known(tail)
-                stack[-1] += (bits[word[depth]], chain(tail) if node is None else node)
+                found = known(tail)
+                stack[-1] += (bits[word[depth]], chain(tail) if found is None else found)
             previous = word
         top = len(stack) - 1
         while top > 0:
