@@ -310,3 +310,25 @@ def test_a_list_that_fails_to_load_raises_its_error_to_every_caller(tmp_path: Pa
         with pytest.raises(WordListError) as info:
             ask(str(bad))
         assert info.value.line == 2
+
+
+@pytest.mark.parametrize(
+    ("list_bytes", "gzipped", "cache_bytes", "low", "high"),
+    [
+        (965_138, True, None, 3.0, 4.0),  # the bundled French list, compiled
+        (4_400_000, False, None, 3.0, 4.0),  # the same as plain text
+        (965_138, True, 24_508_128, 0.5, 1.0),  # read back from its cache: at least 1 s is said
+        (2_000, False, None, 1.0, 1.0),
+    ],
+)
+def test_load_estimate(list_bytes: int, gzipped: bool, cache_bytes: int | None, low: float, high: float) -> None:
+    assert low <= lexicons_module.load_estimate(list_bytes, gzipped, cache_bytes) <= high
+    assert lexicons_module.load_estimate(list_bytes, gzipped, cache_bytes) >= 1.0
+
+
+def test_expected_load_seconds_of_files(tmp_path: Path) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n")
+    assert lexicons_module.expected_load_seconds(str(path)) == 1.0
+    load(str(path))
+    assert lexicons_module.expected_load_seconds(str(path)) == 1.0
+    assert lexicons_module.expected_load_seconds(str(tmp_path / "missing.txt")) == 5.0
