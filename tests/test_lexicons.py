@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
+import struct
 import subprocess
 import sys
+import threading
+import zlib
 from pathlib import Path
 
 import pytest
 
-from bot.lexicons import WordListError, load
+import bot.lexicons as lexicons_module
+import core.lexicon as core_lexicon
+from bot.lexicons import LexiconRegistry, ListPreparingError, WordListError, load
 
 FRENCH_VALID = "VAGUE AVIONS ECOLES CHANTEZ FACADES HUES JOUET OSE QI WU KIF ZEN CHANTASSIONS".split()
 
@@ -42,7 +48,8 @@ def test_english_words() -> None:
     for word in ["ZAX", "CWM", "OXYPHENBUTAZONE"]:
         assert word in english
     assert "QXZ" not in english
-    assert info.words == 168548 and info.licence == "LicenseRef-Public-Domain"
+    sources = json.loads((Path(__file__).resolve().parent.parent / "lexicons" / "SOURCES.json").read_text())
+    assert info.words == sources["en"]["words"] and info.licence == "LicenseRef-Public-Domain"
 
 
 def test_user_list_gz_accents_any_case(tmp_path: Path) -> None:
@@ -124,7 +131,204 @@ def test_lexicon_info_and_build_cli(tmp_path: Path) -> None:
     path.write_text("chat\nchien\n")
     built = arbitre("lexicon", "build", str(path))
     assert built.returncode == 0 and "2 words" in built.stdout
+    other = tmp_path / "other.txt"
+    other.write_text("loup\nours\nrenard\n")
+    both = arbitre("lexicon", "build", str(path), str(other))
+    assert both.returncode == 0 and ["2 words", "3 words"] == [
+        line.split(": ")[1][:7] for line in both.stdout.splitlines()
+    ]
     bad = tmp_path / "bad.txt"
     bad.write_text("chat\n123\n")
     failed = arbitre("check", "--lexicon", str(bad), "CHAT")
     assert failed.returncode == 2 and f"{bad}:2" in failed.stderr
+
+
+# --- the compiled cache: whose list it is, damaged or crafted files, what is at its path ---
+
+
+def _small_list(tmp_path: Path, name: str, words: str) -> Path:
+    path = tmp_path / name
+    path.write_text(words)
+    return path
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_cache_of_another_list_copied_over_is_rebuilt(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    first = _small_list(tmp_path, "a.txt", "CHAT\nCHIEN\n")
+    second = _small_list(tmp_path, "b.txt", "LOUP\nRENARD\nOURS\n")
+    _, info_a = load(str(first))
+    _, info_b = load(str(second))
+    info_b.cache.write_bytes(info_a.cache.read_bytes())  # a valid cache, of the other list
+    with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
+        lexicon, _ = load(str(second))
+    assert sorted(lexicon.words()) == ["LOUP", "OURS", "RENARD"]
+    assert "built from another list" in caplog.text and str(info_b.cache) in caplog.text
+    again, _ = load(str(second))  # the rebuilt file is the right one now
+    assert len(again) == 3 and _leftovers(info_b.cache.parent) == []
+
+
+def _crafted(cache: Path) -> bytes:
+    """The cache with the root's first child pointing far outside the table, checksum recomputed."""
+    data = bytearray(cache.read_bytes())
+    start = lexicons_module._CACHE_HEADER.size
+    header = core_lexicon._HEADER
+    fields = header.unpack_from(data, start)
+    name_len, root = fields[3], fields[5]
+    table_at = start + header.size + 4 + name_len + (-name_len % 4)
+    struct.pack_into("<I", data, table_at + 4 * (root + 2), 10**8)
+    crc = zlib.crc32(bytes(data[start + header.size + 4 :]), zlib.crc32(bytes(data[start : start + header.size])))
+    struct.pack_into("<I", data, start + header.size, crc)
+    return bytes(data)
+
+
+def test_crafted_cache_with_a_valid_checksum_is_refused_and_rebuilt(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\nVAGUE\n")
+    _, info = load(str(path))
+    crafted = _crafted(info.cache)
+    payload = crafted[lexicons_module._CACHE_HEADER.size :]
+    damaged = core_lexicon.Lexicon.from_bytes(payload)  # the checksum is valid: it loads...
+    with pytest.raises(IndexError):
+        "CHAT" in damaged  # noqa: B015 - ...and every lookup fails
+    info.cache.write_bytes(crafted)
+    with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
+        lexicon, _ = load(str(path))
+    assert "CHAT" in lexicon and "VAGUE" in lexicon and "LOUP" not in lexicon
+    assert "is not an earlier node" in caplog.text
+    assert info.cache.read_bytes() != crafted
+
+
+def test_cache_of_another_format_version_is_rebuilt(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n")
+    _, info = load(str(path))
+    data = bytearray(info.cache.read_bytes())
+    struct.pack_into("<H", data, 10, core_lexicon.FORMAT_VERSION - 1)
+    info.cache.write_bytes(bytes(data))
+    with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
+        lexicon, _ = load(str(path))
+    assert len(lexicon) == 2 and f"this build reads {core_lexicon.FORMAT_VERSION}" in caplog.text
+
+
+def test_directory_at_the_cache_path_never_leaks_a_temporary_file(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n")
+    _, info = load(str(path))
+    info.cache.unlink()
+    info.cache.mkdir()
+    with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
+        for _ in range(3):
+            lexicon, _ = load(str(path))
+            assert len(lexicon) == 2
+    assert info.cache.is_dir() and _leftovers(info.cache.parent) == []
+    assert "not a regular file" in caplog.text
+
+
+def test_unwritable_cache_folder_is_logged_and_leaves_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, private_cache: Path
+) -> None:
+    private_cache.mkdir(parents=True)
+    (private_cache / "lexicons").write_text("a file where the folder should be")
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n")
+    with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
+        lexicon, _ = load(str(path))
+    assert len(lexicon) == 2 and "could not be written" in caplog.text
+
+
+# --- the registry: lists compiled in the background, never blocking a ready list ---
+
+
+class GatedLoader:
+    """The real ``load``, held back for the specs in ``held`` until ``release``."""
+
+    def __init__(self, held: set[str]) -> None:
+        self.held = held
+        self.gate = threading.Event()
+        self.started = threading.Event()
+
+    def __call__(self, spec: str) -> tuple[object, object]:
+        if spec in self.held:
+            self.started.set()
+            assert self.gate.wait(timeout=60)
+        return load(spec)
+
+
+def test_a_list_being_compiled_never_blocks_a_ready_list(tmp_path: Path) -> None:
+    slow = str(_small_list(tmp_path, "slow.txt", "LOUP\nOURS\n"))
+    fast = str(_small_list(tmp_path, "fast.txt", "CHAT\nCHIEN\n"))
+    loader = GatedLoader({slow})
+    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
+    registry.prepare([fast]).join(timeout=60)
+    assert registry.is_ready(fast)
+    worker = registry.prepare([slow])
+    assert loader.started.wait(timeout=60)
+    answers: list[object] = []
+
+    def ask() -> None:
+        answers.append(registry.ready(fast))
+        answers.append(registry.get(fast))
+
+    other = threading.Thread(target=ask)
+    other.start()
+    other.join(timeout=10)
+    assert not other.is_alive() and len(answers) == 2 and "CHAT" in answers[0]  # type: ignore[operator]
+    with pytest.raises(ListPreparingError) as preparing:
+        registry.ready(slow)
+    assert preparing.value.name == slow and preparing.value.expected_seconds >= 1
+    assert "being prepared" in str(preparing.value)
+    loader.gate.set()
+    worker.join(timeout=60)
+    assert "OURS" in registry.ready(slow)
+
+
+def test_ready_starts_a_list_nobody_prepared_and_get_waits_for_it(tmp_path: Path) -> None:
+    path = str(_small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n"))
+    loader = GatedLoader({path})
+    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
+    with pytest.raises(ListPreparingError):
+        registry.ready(path)
+    assert loader.started.wait(timeout=60)
+    waited: list[object] = []
+    waiter = threading.Thread(target=lambda: waited.append(registry.get(path)))
+    waiter.start()
+    loader.gate.set()
+    waiter.join(timeout=60)
+    assert len(waited) == 1 and "CHIEN" in waited[0]  # type: ignore[operator]
+    assert registry.ready(path) is waited[0]
+
+
+def test_a_list_that_fails_to_load_raises_its_error_to_every_caller(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("chat\n123\n")
+    registry = LexiconRegistry()
+    registry.prepare([str(bad)]).join(timeout=60)
+    for ask in (registry.ready, registry.get):
+        with pytest.raises(WordListError) as info:
+            ask(str(bad))
+        assert info.value.line == 2
+
+
+@pytest.mark.parametrize(
+    ("list_bytes", "gzipped", "cache_bytes", "low", "high"),
+    [
+        (965_138, True, None, 3.0, 4.0),  # the bundled French list, compiled
+        (4_400_000, False, None, 3.0, 4.0),  # the same as plain text
+        (965_138, True, 24_508_128, 0.5, 1.0),  # read back from its cache: at least 1 s is said
+        (2_000, False, None, 1.0, 1.0),
+    ],
+)
+def test_load_estimate(list_bytes: int, gzipped: bool, cache_bytes: int | None, low: float, high: float) -> None:
+    assert low <= lexicons_module.load_estimate(list_bytes, gzipped, cache_bytes) <= high
+    assert lexicons_module.load_estimate(list_bytes, gzipped, cache_bytes) >= 1.0
+
+
+def test_expected_load_seconds_of_files(tmp_path: Path) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n")
+    assert lexicons_module.expected_load_seconds(str(path)) == 1.0
+    load(str(path))
+    assert lexicons_module.expected_load_seconds(str(path)) == 1.0
+    assert lexicons_module.expected_load_seconds(str(tmp_path / "missing.txt")) == 5.0

@@ -1,4 +1,4 @@
-"""``arbitre check`` and ``arbitre lexicon``: look words up, describe or compile a list."""
+"""``arbitre check`` and ``arbitre lexicon``: look words up, describe or compile lists (``build fr en``)."""
 
 from __future__ import annotations
 
@@ -29,21 +29,24 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def run_lexicon(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    try:
-        lexicon, info = load(args.list)
-    except WordListError as error:
-        print(f"arbitre lexicon: {error}", file=err)
-        return 2
-    if args.action == "build":
-        print(f"{info.name}: {info.words} words compiled to {info.cache}", file=out)
-        return 0
-    data = {"name": info.name, "words": info.words, "sha256": info.sha256, "licence": info.licence}
-    if args.json:
-        print(json.dumps(data), file=out)
-    else:
-        for key, value in data.items():
-            print(f"{key}: {value}", file=out)
-    return 0
+    status = 0
+    for spec in args.lists or ["fr"]:
+        try:
+            lexicon, info = load(spec)
+        except WordListError as error:
+            print(f"arbitre lexicon: {error}", file=err)
+            status = 2
+            continue
+        if args.action == "build":
+            print(f"{info.name}: {info.words} words compiled to {info.cache}", file=out)
+            continue
+        data = {"name": info.name, "words": info.words, "sha256": info.sha256, "licence": info.licence}
+        if args.json:
+            print(json.dumps(data), file=out)
+        else:
+            for key, value in data.items():
+                print(f"{key}: {value}", file=out)
+    return status
 
 
 def register(sub: Any) -> None:
@@ -56,6 +59,6 @@ def register(sub: Any) -> None:
 
     lexicon = sub.add_parser("lexicon", help="describe or compile a word list")
     lexicon.add_argument("action", choices=["info", "build"])
-    lexicon.add_argument("list", nargs="?", default="fr", help="fr, en or a path (default fr)")
+    lexicon.add_argument("lists", nargs="*", metavar="LIST", help="fr, en or paths (default fr)")
     lexicon.add_argument("--json", action="store_true")
     lexicon.set_defaults(handler=run_lexicon)
