@@ -118,9 +118,9 @@ CATALOG: dict[str, tuple[str, str]] = {
     "board_caption": ("Grille", "Board"),
     "settings": (
         "Réglages : langue {language}, édition {edition}, notation {notation}, règles {rules}, "
-        "liste {lexicon}, {minutes} min par coup en duplicate.",
+        "liste {lexicon}, {minutes} min par coup en duplicate, fuseau {timezone}.",
         "Settings: language {language}, edition {edition}, notation {notation}, rules {rules}, "
-        "list {lexicon}, {minutes} min per duplicate move.",
+        "list {lexicon}, {minutes} min per duplicate move, time zone {timezone}.",
     ),
     "setting_changed": ("Réglage {key} = {value}.", "Setting {key} = {value}."),
     "bad_setting": (

@@ -621,3 +621,36 @@ def test_every_french_name_is_a_valid_discord_name():
     names = [french_name(spec) for spec in COMMANDS]
     assert all(re.fullmatch(r"[a-z0-9_-]{1,32}", n) for n in names)
     assert DEFERRED >= {"play", "duplicate", "close", "board", "challenge", "check"}
+
+
+# --- players are accounts --------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_another_account_named_like_a_player_cannot_play_for_them(dc, adapter, storage):
+    impostor = dc.add_user(username="ben_other", global_name="Ben")  # same display name
+    dc.add_member(dc.guild, impostor)
+    await answer(dc, await slash(dc, "new", "Ana Ben"))
+    await answer(dc, await slash(dc, "score", "H8 VAGUE"))
+    claimed = await answer(dc, await slash(dc, "score", "8H VOGUE", user=dc.ben))
+    assert "La place de Ben est désormais liée à ce compte" in claimed.text
+    await answer(dc, await slash(dc, "score", "10F ARGUE"))
+    refused = await answer(dc, await slash(dc, "score", "I7 GUE", user=impostor))
+    assert refused.ephemeral and "liée à un autre compte" in refused.text
+    iid = await slash(dc, "challenge", user=impostor)
+    assert "ne jouez pas dans cette partie" in (await answer(dc, iid)).text
+    assert [p["player"] for p in plays(storage, dc.channel)] == ["Ana", "Ben", "Ana"]
+
+
+@pytest.mark.asyncio
+async def test_duplicate_submissions_of_two_accounts_with_one_name_stay_apart(dc, clocked, storage):
+    impostor = dc.add_user(username="ana_other", global_name="Ana")
+    dc.add_member(dc.guild, impostor)
+    await start_duplicate(dc)
+    for user, word in ((dc.ana, "QWERTA"), (impostor, "QWERTZ")):
+        ack = await answer(dc, await slash(dc, "play", f"H8 {word}", user=user))
+        assert ack.ephemeral and word in ack.text
+    record = storage.active_game(f"discord:{dc.channel}")
+    assert record is not None
+    submitted = {(e.data["player"], e.data["move"]) for e in storage.events(record.id) if e.data["kind"] == "submit"}
+    assert submitted == {("Ana", "H8 QWERTA"), ("Ana (2)", "H8 QWERTZ")}

@@ -404,3 +404,44 @@ def test_token_sources_and_masking(tmp_path: Path):
     assert "AAHsecret" not in mask("secret AAHsecret-part_of_the_token alone", [token])
     record = logging.LogRecord("x", logging.ERROR, __file__, 1, "failed %s", (token,), None)
     assert token not in MaskingFormatter(logging.Formatter("%(message)s"), [token]).format(record)
+
+
+# --- players are accounts --------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_another_account_named_like_a_player_cannot_play_for_them(tg, adapter, storage):
+    impostor = tg.add_user(first_name="Ben")  # same display name, another account
+    await say(tg, tg.ana, "/nouvelle Ana Ben")
+    await tg.wait_for_message(chat_id=GROUP)
+    await say(tg, tg.ana, "/coup H8 VAGUE")
+    await tg.wait_for_message(chat_id=GROUP)
+    await say(tg, tg.ben, "/coup 8H VOGUE")  # the real Ben acts first: the seat is his account's
+    assert "La place de Ben est désormais liée à ce compte" in (await tg.wait_for_message(chat_id=GROUP)).text
+    await say(tg, tg.ana, "/coup 10F ARGUE")
+    await tg.wait_for_message(chat_id=GROUP)
+    await say(tg, impostor, "/coup I7 GUE")
+    refused = await tg.wait_for_message(chat_id=GROUP)
+    assert "liée à un autre compte" in refused.text
+    await say(tg, impostor, "/conteste")
+    assert "ne jouez pas dans cette partie" in (await tg.wait_for_message(chat_id=GROUP)).text
+    assert [p["player"] for p in plays(storage)] == ["Ana", "Ben", "Ana"]
+
+
+@pytest.mark.asyncio
+async def test_duplicate_submissions_of_two_accounts_with_one_name_stay_apart(tg, clocked, storage):
+    impostor = tg.add_user(first_name="Ana")
+    await say(tg, tg.ana, "/duplicate")
+    await tg.wait_for_message(chat_id=GROUP)
+    await tg.wait_for_message(lambda m: "⏳" in (m.text or ""), chat_id=GROUP)
+    for user in (tg.ana, impostor):
+        await say(tg, user, "/rejoindre")
+        await tg.wait_for_message(lambda m: "rejoint" in (m.text or ""), chat_id=GROUP)
+    await say(tg, tg.ana, "/jouer H8 QWERTA", chat=None)
+    await tg.wait_for_message(chat_id=tg.ana.id)
+    await say(tg, impostor, "/jouer H8 QWERTZ", chat=None)
+    await tg.wait_for_message(chat_id=impostor.id)
+    record = storage.active_game(f"telegram:{GROUP}")
+    assert record is not None
+    submitted = {(e.data["player"], e.data["move"]) for e in storage.events(record.id) if e.data["kind"] == "submit"}
+    assert submitted == {("Ana", "H8 QWERTA"), ("Ana (2)", "H8 QWERTZ")}

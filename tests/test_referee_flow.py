@@ -1,0 +1,373 @@
+"""A club night in the command layer: each problem seen by a new user is a test (issue #10)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.chat import Incoming, Reply
+from bot.command_table import COMMANDS, Access
+from bot.lexicons import LexiconRegistry
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+
+REGISTRY = LexiconRegistry()
+CHANNEL = "club"
+
+
+class Club:
+    """A referee on a real SQLite file, with a clock the test moves."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.now = 1_800_000_000.0
+        self.storage = SQLiteStorage(path)
+        self.referee = Referee(self.storage, REGISTRY.get, now=lambda: self.now, images=False)
+
+    def say(self, name: str, text: str, *, user: str | None = None, admin: bool = False, private: bool = False) -> str:
+        """The text of the replies to one message (private ones included)."""
+        replies = self.send(name, text, user=user, admin=admin, private=private)
+        return "\n".join(r.text for r in replies)
+
+    def send(
+        self, name: str, text: str, *, user: str | None = None, admin: bool = False, private: bool = False
+    ) -> list[Reply]:
+        account = user or f"u:{name.lower()}"
+        message = Incoming(CHANNEL, account, name, text, private=private, admin=admin)
+        replies = self.referee.handle(message)
+        assert replies, text
+        assert not any("Désolé, quelque chose s'est mal passé" in r.text for r in replies), text
+        return replies
+
+    def refused(self, name: str, text: str, **kw: object) -> str:
+        """A command that must be refused; its answer."""
+        replies = self.send(name, text, **kw)  # type: ignore[arg-type]
+        assert all(r.error for r in replies), replies
+        return replies[0].text
+
+    def tick(self, seconds: float) -> list[Reply]:
+        self.now += seconds
+        return self.referee.tick(self.now)
+
+    def events(self, kind: str | None = None) -> list[dict[str, object]]:
+        games = self.storage.games(CHANNEL)
+        data = [e.data for e in self.storage.events(games[-1].id)]
+        return [d for d in data if kind is None or d["kind"] == kind]
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Iterator[Club]:
+    club = Club(tmp_path / "club.sqlite")
+    yield club
+    club.referee.background.shutdown(wait=True)
+    club.storage.close()
+
+
+# --- challenges ----------------------------------------------------------------------------
+
+
+def test_a_lost_challenge_in_a_three_player_game_skips_the_challenger_and_play_goes_on(club: Club) -> None:
+    club.say("Ana", "/nouvelle Ana Ben Cleo")
+    club.say("Ana", "/coup H8 VAGUE")
+    answer = club.say("Cleo", "/conteste")
+    assert "VAGUE valable" in answer and "Cleo perd son prochain tour" in answer
+    played = club.say("Ben", "/coup 8H VOGUE")
+    assert "Ben : 8H VOGUE" in played and "Cleo passe son tour (contestation perdue)" in played
+    assert "À Ana de jouer" in played
+    assert "Ana : 10F ARGUE" in club.say("Ana", "/coup 10F ARGUE")
+    assert "Ben : L7 NE" in club.say("Ben", "/coup L7 NE")
+    assert "Cleo passe" in club.say("Cleo", "/passe")
+    sheet = club.say("Ana", "/feuille")
+    assert "tour perdu (contestation)" in sheet
+
+
+@pytest.mark.parametrize("players", ["Ana Ben", "Ana Ben Cleo", "Ana Ben Cleo Dan"])
+def test_lost_turns_with_two_three_and_four_players(club: Club, players: str) -> None:
+    seats = players.split()
+    club.say("Ref", f"/nouvelle {players}")
+    club.say(seats[0], "/coup H8 VAGUE")
+    challenger = seats[-1]
+    club.say(challenger, "/conteste")
+    record = club.storage.active_game(CHANNEL)
+    assert record is not None
+    order = []
+    for _ in range(len(seats) * 2):
+        to_move = club.referee.classic_games.load(club.storage, record).to_move
+        assert to_move is not None
+        order.append(to_move)
+        club.say(to_move, "/passe")
+    expected = seats[1:] + seats * 3
+    expected.remove(challenger)  # the challenger's next turn, once
+    assert order == expected[: len(order)]
+
+
+def test_nobody_challenges_their_own_move_and_a_move_is_challenged_once(club: Club) -> None:
+    club.say("Ana", "/nouvelle Ana Ben")
+    club.say("Ana", "/coup H8 VAGUE")
+    assert "ne peut pas contester son propre coup" in club.refused("Ana", "/conteste")
+    club.say("Ben", "/conteste")
+    assert "a déjà été contesté (par Ben)" in club.refused("Ben", "/conteste")
+    assert len(club.events("challenge")) == 1
+    assert club.say("Ana", "/feuille").count("tour perdu") == 1
+
+
+def test_a_move_can_be_challenged_only_before_the_next_one(club: Club) -> None:
+    club.say("Ana", "/nouvelle Ana Ben")
+    club.say("Ana", "/coup H8 VAGUE")
+    club.say("Ben", "/passe")
+    assert "Rien à contester" in club.refused("Ben", "/conteste")
+
+
+def test_undoing_a_won_challenge_says_so_and_the_withdrawn_moves_alert_goes_with_it(club: Club) -> None:
+    club.say("Ana", "/nouvelle Ana Ben")
+    club.say("Ana", "/coup H5 KXKX")  # two K and two X: the set has one of each
+    assert "K posé 2 fois" in club.say("Ben", "/feuille")
+    withdrawn = club.say("Ben", "/conteste")
+    assert "KXKX non valable" in withdrawn and "K posé" not in withdrawn
+    assert "K posé" not in club.say("Ben", "/feuille")
+    assert " K " in club.say("Ben", "/reste")
+    undone = club.say("Ana", "/annule")
+    assert "Annulé : la contestation de Ben (le coup contesté revient sur la grille)." in undone
+
+
+# --- running games, permissions -------------------------------------------------------------
+
+
+def test_a_running_game_is_never_replaced_by_a_stray_command(club: Club) -> None:
+    club.say("Ref", "/nouvelle Ana Ben")
+    club.say("Ana", "/coup H8 VAGUE")
+    assert "Une partie classique est en cours (arbitre : Ref)" in club.refused("Zed", "/nouvelle Zed Yan")
+    assert "Une partie classique est en cours" in club.refused("Zed", "/duplicate")
+    assert "Seul l'arbitre de la partie (Ref)" in club.refused("Zed", "/nouvelle Zed Yan !")
+    assert "Seul l'arbitre de la partie (Ref)" in club.refused("Zed", "/duplicate 2 !")
+    assert len(club.events("play")) == 1
+    assert "Partie duplicate" in club.say("Ref", "/duplicate 2 !")
+    listing = club.say("Zed", "/parties")
+    assert "n°1" in listing and "abandonnée" in listing and "n°2" in listing and "en cours" in listing
+
+
+def test_a_bystander_changes_nothing_whatever_it_types(club: Club) -> None:
+    """Every command of the table, by an account that is in no game, in every kind of state."""
+    states = [
+        ("Ref", "/nouvelle Ana Ben"),
+        ("Ana", "/coup H8 VAGUE"),
+        ("Ref", "/duplicate 0.5 !"),
+        ("Ana", "/fin !"),
+        ("Ref", "/duplicate 0.5 manuel"),
+    ]
+    for name, text in states:
+        club.say(name, text, admin=name == "Ref")
+        for spec in COMMANDS:
+            if spec.name in ("join", "play"):  # joining is anyone's right
+                continue
+            for args in ("", "Ana 1 5", "H8 VAGUE", "!", "Ana=EAU !", "langue en"):
+                before = dump(club.path)
+                replies = club.send("Zed", f"/{spec.alias} {args}".strip())
+                if spec.access is not Access.START or club.storage.active_game(CHANNEL) is not None:
+                    assert dump(club.path) == before, (spec.name, args, replies)
+
+
+def dump(path: Path) -> list[str]:
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        return list(conn.iterdump())
+
+
+def test_the_referee_or_an_admin_controls_the_game(club: Club) -> None:
+    club.say("Ref", "/nouvelle Ana Ben")
+    club.say("Ana", "/coup H8 VAGUE")
+    assert "Seul l'arbitre" in club.refused("Ben", "/annule")
+    assert "Seul l'arbitre" in club.refused("Ben", "/penalite Ana 5")
+    assert "Annulé" in club.say("Admin", "/annule", admin=True)
+
+
+# --- players are accounts ---------------------------------------------------------------------
+
+
+def test_another_account_named_ben_cannot_play_bens_turn(club: Club) -> None:
+    club.say("Ana", "/nouvelle Ana Ben")
+    club.say("Ana", "/coup H8 VAGUE")
+    club.say("Ben", "/coup 8H VOGUE")  # the seat is now Ben's account
+    club.say("Ana", "/coup 10F ARGUE")
+    assert "liée à un autre compte" in club.refused("Ben", "/coup L7 NE", user="u:ben-2")
+    assert "ne jouez pas dans cette partie" in club.refused("Ben", "/conteste", user="u:ben-2")
+    assert "Ben : L7 NE" in club.say("Ben", "/coup L7 NE")
+
+
+def test_seats_can_be_claimed_and_a_second_join_is_refused(club: Club) -> None:
+    club.say("Ref", "/nouvelle Ana Ben")
+    assert "La place de Ana est désormais liée à ce compte" in club.say("Ana", "/rejoindre")
+    assert "Vous jouez déjà dans cette partie (Ana)" in club.refused("Ana", "/rejoindre")
+    assert "appartient déjà à un autre compte" in club.refused("Anna", "/rejoindre Ana")
+
+
+def test_names_are_one_player_whatever_their_case_or_accents(club: Club) -> None:
+    assert "ana est déjà dans la partie" in club.refused("Ref", "/nouvelle Ana ana")
+    assert "déjà dans la partie" in club.refused("Ref", "/nouvelle Élise elise")
+    club.say("Ref", "/nouvelle @Ana Ben")
+    assert "@" not in club.say("Ref", "/feuille") and "Joueurs" not in club.say("Ref", "/feuille")
+    assert "Pénalité : Ana perd 5 points" in club.say("Ref", "/penalite ana 5")
+
+
+# --- numbers and names typed by humans --------------------------------------------------------
+
+
+def test_player_counts_follow_the_rule_set_announced(club: Club) -> None:
+    assert "cette partie se joue de 2 à 4" in club.refused("Ref", "/nouvelle Ana Ben Cleo Dan Eve")
+    started = club.say("Ref", "/nouvelle fisf Ana Ben Cleo")
+    assert "règles box-fr (fisf se joue à deux : règles box-fr pour 3 joueurs)" in started
+
+
+def test_penalties_are_positive_and_bounded(club: Club) -> None:
+    club.say("Ref", "/nouvelle Ana Ben")
+    assert "Une pénalité va de 1 à 500 points (pas -10)" in club.refused("Ref", "/penalite Ben -10")
+    assert "(pas 0)" in club.refused("Ref", "/penalite Ben 0")
+    assert "n'est pas un nombre entier" in club.refused("Ref", "/penalite Ben 10000000000")
+    assert "Ben perd 10 points" in club.say("Ref", "/penalite Ben 10")
+
+
+def test_end_racks_are_checked_and_tiles_left_in_the_bag_are_said(club: Club) -> None:
+    club.say("Ref", "/nouvelle Ana Ben")
+    club.say("Ana", "/coup H8 VAGUE")
+    assert "ne fait pas partie des lettres non jouées" in club.refused("Ref", "/fin Ben=WW !")
+    assert "plus de 7 lettres" in club.refused("Ref", "/fin Ben=EEEEEEEE !")
+    assert "Il reste 83 lettre(s) dans le sac" in club.refused("Ref", "/fin Ben=EAU")  # 102 - 5 - 2 racks
+    assert "Fin de partie" in club.say("Ref", "/fin Ben=EAU !")
+
+
+def test_exchange_without_letters_reads_well(club: Club) -> None:
+    club.say("Ref", "/nouvelle Ana Ben")
+    assert "Ana change des lettres." in club.say("Ana", "/change")
+    assert "Ben change 3 lettre(s)." in club.say("Ben", "/change 3")
+
+
+def test_settings_during_a_game_say_they_apply_to_the_next_one(club: Club) -> None:
+    club.say("Ref", "/nouvelle Ana Ben")
+    answer = club.say("Ref", "/reglages edition en")
+    assert "La partie classique en cours garde ses réglages" in answer
+    assert "Ana : H8 VAGUE" in club.say("Ana", "/coup H8 VAGUE")  # still French, FISF
+
+
+def test_times_are_shown_in_the_channels_time_zone(club: Club) -> None:
+    club.say("Admin", "/reglages fuseau america/montreal", admin=True)
+    assert "fuseau America/Montreal" in club.say("Zed", "/reglages")
+    draw = club.say("Admin", "/duplicate 1", admin=True)
+    assert "(America/Montreal)" in draw and "UTC" not in draw
+    assert "Fuseau horaire inconnu" in club.refused("Admin", "/reglages fuseau Mars/Olympus", admin=True)
+
+
+def test_unicode_digits_and_huge_numbers_get_a_polite_answer(club: Club) -> None:
+    club.say("Ref", "/nouvelle Ana Ben")
+    for text in ("/coup H8 VAGUE ²", "/change ²", "/coup H8 VAGUE " + "9" * 5000, "/penalite Ben ²"):
+        club.refused("Ana" if "penalite" not in text else "Ref", text)
+    assert club.events("play") == []
+
+
+# --- finished games stay -------------------------------------------------------------------------
+
+
+def test_a_finished_classic_game_can_be_shown_and_exported(club: Club) -> None:
+    club.say("Ref", "/nouvelle Ana Ben")
+    club.say("Ana", "/coup H8 VAGUE")
+    club.say("Ben", "/coup 8H VOGUE")
+    club.say("Ref", "/fin Ana=EAU !")
+    sheet = club.say("Zed", "/feuille")
+    assert sheet.startswith("Partie n°1 (classique") and "terminée" in sheet and "H8 VAGUE" in sheet
+    assert "Partie n°1" in club.say("Zed", "/grille") and "Partie n°1" in club.say("Zed", "/reste")
+    (export,) = club.send("Zed", "/export")
+    assert "#player1" in export.text and export.document is not None and export.document_name.endswith(".gcg")
+    standings = club.say("Zed", "/classement")
+    assert "1. Ana 17 (20 -3)" in standings and "2. Ben 13 (10 +3)" in standings
+    club.say("Ref", "/nouvelle Cleo Dan")
+    assert "H8 VAGUE" in club.say("Zed", "/feuille 1") and "H8 VAGUE" not in club.say("Zed", "/feuille")
+    assert "pas de partie n°3" in club.refused("Zed", "/feuille 3")
+    listing = club.say("Zed", "/parties")
+    assert "n°1" in listing and "Ana, Ben" in listing and "terminée" in listing and "n°2" in listing
+
+
+def test_a_finished_duplicate_game_exports_its_record_and_a_csv(club: Club) -> None:
+    club.say("Ref", "/duplicate 1 manuel", admin=True)
+    club.say("Ref", "/tirage AEGUVSL", admin=True)
+    club.say("Ana", "/jouer H4 VAGUES", private=True)
+    club.say("Ben", "/jouer H8 VAGUE", private=True)
+    club.say("Ref", "/cloture", admin=True)
+    club.say("Ref", "/fin", admin=True)
+    (export,) = club.send("Zed", "/export")
+    assert "Partie n°1 (duplicate" in export.text and "AEGLSUV" in export.text
+    assert export.document is not None and export.document_name.endswith(".csv")
+    rows = list(csv.reader(io.StringIO(export.document.decode())))
+    assert rows[0][:5] == ["place", "player", "total", "gap", "percent"]
+    assert {r[1] for r in rows[2:]} == {"Ana", "Ben"}
+    assert "Classement après 1 coup" in club.say("Zed", "/classement")
+
+
+# --- duplicate: late arrivals, the arbiter's corrections ------------------------------------------
+
+
+def test_a_player_who_never_joined_is_told_and_the_channel_too(club: Club) -> None:
+    club.say("Ref", "/duplicate 1 manuel", admin=True)
+    club.say("Ref", "/tirage AEGUVSL", admin=True)
+    replies = club.send("Ana", "/jouer H4 VAGUES", private=True)
+    private = [r.text for r in replies if r.private]
+    public = [r.text for r in replies if not r.private]
+    assert any("Vous voici inscrit" in t for t in private)
+    assert any("Ana rejoint la partie au coup 1" in t for t in public)
+    assert any("Coup 1 : 1 joueur(s) sur 1 ont joué" in t for t in public)
+    assert not any("VAGUES" in t for t in public)
+
+
+def test_pause_resume_extend_and_the_clock_obeys(club: Club) -> None:
+    club.say("Ref", "/duplicate 1", admin=True)
+    assert "Chrono du coup 1 arrêté (60 s restantes)" in club.say("Ref", "/pause", admin=True)
+    assert club.tick(600) == []  # paused: nothing closes
+    assert "impossible : le chrono est arrêté" in club.refused("Ref", "/pause", admin=True)
+    club.say("Ref", "/reprise", admin=True)
+    assert "Temps prolongé de 30 s" in club.say("Ref", "/prolonge 30", admin=True)
+    assert not any("manche close" in r.text for r in club.tick(80))
+    assert any("manche close" in r.text for r in club.tick(15))
+
+
+def test_reopen_the_last_round_before_anyone_plays_the_next_draw(club: Club) -> None:
+    club.say("Ref", "/duplicate 1", admin=True)
+    club.say("Ref", "/cloture", admin=True)
+    assert "Coup 1 rouvert pour 60 s" in club.say("Ref", "/rouvre", admin=True)
+    club.say("Ref", "/cloture", admin=True)
+    club.say("Ana", "/jouer H8 ZZZZZ", private=True)  # someone plays move 2
+    assert "ne peut plus être repris : le tirage suivant a déjà été joué" in club.refused("Ref", "/rouvre", admin=True)
+
+
+def test_a_misread_slip_is_corrected_with_its_reason_in_the_record(club: Club) -> None:
+    club.say("Ref", "/duplicate 1 manuel", admin=True)
+    club.say("Ref", "/tirage AEGUVSL", admin=True)
+    club.say("Ana", "/jouer H4 VAGUES", private=True)
+    club.say("Ben", "/jouer H8 VOGUES", private=True)  # O is not in the draw: 0
+    club.say("Ref", "/cloture", admin=True)
+    corrected = club.say("Ref", "/corrige Ben 1 H8 VAGUES bulletin mal lu", admin=True)
+    assert "Correction : Ben marque" in corrected
+    sheet = club.say("Zed", "/feuille")
+    assert "coup 1, Ben corrigé : bulletin mal lu" in sheet
+    assert "Correction : Ana marque 7 au coup 1" in club.say("Ref", "/corrige Ana 1 7 erreur de saisie", admin=True)
+    assert club.events("score")[-1] == {
+        "kind": "score",
+        "player": "Ana",
+        "round": 1,
+        "score": 7,
+        "reason": "erreur de saisie",
+    }
+
+
+def test_tied_tops_are_listed_and_the_arbiter_may_place_another(club: Club) -> None:
+    club.say("Ref", "/duplicate 1 manuel", admin=True)
+    club.say("Ref", "/tirage EIRSTUV", admin=True)  # a first draw whose top fits in several places
+    results = club.say("Ref", "/cloture", admin=True)
+    assert "Tops ex aequo : 1)" in results and "/top N" in results and "Ensuite :" in results
+    placed_before = club.say("Zed", "/grille")
+    changed = club.say("Ref", "/top 2", admin=True)
+    assert "Top du coup 1 changé par l'arbitre" in changed and "choix de l'arbitre" in changed
+    assert club.say("Zed", "/grille") != placed_before
+    assert "est déjà le top placé" in club.refused("Ref", "/top 1", admin=True)
