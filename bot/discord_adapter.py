@@ -554,7 +554,7 @@ class DiscordAdapter:
             await tracked.update(text, urgent=reply.deadline is None)
             return
         chunks = split_text(text, TEXT_LIMIT)
-        if not chunks and reply.image is None:
+        if not chunks and reply.image is None and reply.document is None:
             return
         image = self._file_maker(reply)
         want = reply.edit_key is not None
@@ -584,9 +584,12 @@ class DiscordAdapter:
 
     @staticmethod
     def _file_maker(reply: Reply) -> Callable[[], discord.File] | None:
-        if reply.image is None:
+        if reply.image is not None:
+            data, name = reply.image, reply.image_name or "board.png"
+        elif reply.document is not None:  # an export goes as a file attached to its text
+            data, name = reply.document, reply.document_name or "export.txt"
+        else:
             return None
-        data, name = reply.image, reply.image_name or "board.png"
         return lambda: discord.File(io.BytesIO(data), filename=name)
 
     async def _send_channel(

@@ -367,6 +367,9 @@ class TelegramAdapter:
                 )
             )
             common.pop("reply_parameters", None)
+        if reply.document is not None:  # an export: a file, after its text
+            name = reply.document_name or "export.txt"
+            sent.append(await self.bot.send_document(chat_id, reply.document, filename=name, **common))
         return sent
 
     async def _send_image(

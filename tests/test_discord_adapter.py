@@ -654,3 +654,14 @@ async def test_duplicate_submissions_of_two_accounts_with_one_name_stay_apart(dc
     assert record is not None
     submitted = {(e.data["player"], e.data["move"]) for e in storage.events(record.id) if e.data["kind"] == "submit"}
     assert submitted == {("Ana", "H8 QWERTA"), ("Ana (2)", "H8 QWERTZ")}
+
+
+@pytest.mark.asyncio
+async def test_export_of_a_finished_game_comes_as_a_file(dc, adapter):
+    await answer(dc, await slash(dc, "new", "Ana Ben"))
+    await answer(dc, await slash(dc, "score", "H8 VAGUE"))
+    await answer(dc, await slash(dc, "end", "Ben=EAU !"))
+    exported = await answer(dc, await slash(dc, "export", user=dc.ben))
+    assert "Partie n°1 (classique" in exported.text
+    assert exported.file is not None and exported.file.filename == "game-1-game.gcg"
+    assert b"#player1" in exported.file.data and b"8H VAGUE" in exported.file.data

@@ -445,3 +445,16 @@ async def test_duplicate_submissions_of_two_accounts_with_one_name_stay_apart(tg
     assert record is not None
     submitted = {(e.data["player"], e.data["move"]) for e in storage.events(record.id) if e.data["kind"] == "submit"}
     assert submitted == {("Ana", "H8 QWERTA"), ("Ana (2)", "H8 QWERTZ")}
+
+
+@pytest.mark.asyncio
+async def test_export_of_a_finished_game_comes_as_a_document(tg, adapter):
+    await say(tg, tg.ana, "/nouvelle Ana Ben")
+    await tg.wait_for_message(chat_id=GROUP)
+    await say(tg, tg.ana, "/coup H8 VAGUE")
+    await tg.wait_for_message(chat_id=GROUP)
+    await say(tg, tg.ana, "/fin Ben=EAU !")
+    await tg.wait_for_message(chat_id=GROUP)
+    await say(tg, tg.ben, "/export")
+    document = await tg.wait_for_message(lambda m: m.method == "sendDocument", chat_id=GROUP)
+    assert document.file.filename == "game-1-game.gcg" and b"8H VAGUE" in document.file.data
