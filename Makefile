@@ -10,7 +10,7 @@ endif
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench
+.PHONY: run test bench test-model
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Arbitre needs Python 3.11 or newer (python3.11, python3.12...)"; exit 1; }
@@ -30,3 +30,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	for script in bench/*.py; do $(VENV)/bin/python $$script || exit 1; done
+
+# The model-based test of the command layer, long: 20,000 random steps (make test runs a fixed seed).
+test-model: $(STAMP)
+	ARBITRE_MODEL_STEPS=$${ARBITRE_MODEL_STEPS:-20000} $(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_command_model.py
