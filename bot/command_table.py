@@ -29,6 +29,7 @@ class CommandSpec:
     summary_fr: str = ""
     access: Access = Access.ANYONE
     read_without_args: bool = False  # with no argument it only shows (e.g. /settings): open to anyone
+    read_only: bool = False  # never changes anything: runs outside the write transaction
 
     def __str__(self) -> str:
         return f"/{self.name}"
@@ -97,6 +98,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Calcule un coup sur la grille actuelle sans l'enregistrer.",
         summary_en="Score a move without recording it.",
         summary_fr="Calcule un coup sans l'enregistrer.",
+        read_only=True,
     ),
     CommandSpec(
         "check",
@@ -107,6 +109,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Cherche des mots dans la liste du salon (20 au plus).",
         summary_en="Look words up in the list.",
         summary_fr="Cherche des mots dans la liste.",
+        read_only=True,
     ),
     CommandSpec(
         "challenge",
@@ -189,6 +192,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "La feuille de marque de la partie en cours, sinon de la dernière ; N choisit une partie de /parties.",
         summary_en="The score sheet.",
         summary_fr="La feuille de marque.",
+        read_only=True,
     ),
     CommandSpec(
         "board",
@@ -199,6 +203,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "La grille en image (partie en cours, sinon la dernière ; N choisit une partie de /parties).",
         summary_en="The board as an image.",
         summary_fr="La grille en image.",
+        read_only=True,
     ),
     CommandSpec(
         "unseen",
@@ -209,6 +214,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Lettres pas encore sur la grille, et combien restent dans le sac.",
         summary_en="Tiles not yet played.",
         summary_fr="Les lettres pas encore jouées.",
+        read_only=True,
     ),
     CommandSpec(
         "export",
@@ -219,6 +225,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "L'enregistrement de la partie : GCG en classique, feuille FISF et CSV des résultats en duplicate.",
         summary_en="The game record (GCG, FISF, CSV).",
         summary_fr="L'enregistrement de la partie (GCG, FISF, CSV).",
+        read_only=True,
     ),
     CommandSpec(
         "games",
@@ -229,6 +236,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Les parties du salon : numéro, date, genre, joueurs, résultat.",
         summary_en="The channel's games.",
         summary_fr="Les parties du salon.",
+        read_only=True,
     ),
     CommandSpec(
         "settings",
@@ -373,6 +381,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Classement du duplicate : total, écart au top, pourcentage du top.",
         summary_en="The duplicate ranking.",
         summary_fr="Le classement du duplicate.",
+        read_only=True,
     ),
     CommandSpec(
         "help",
@@ -383,6 +392,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "La liste des commandes, ou l'aide de l'une d'elles.",
         summary_en="Help.",
         summary_fr="L'aide.",
+        read_only=True,
     ),
 )
 

@@ -129,6 +129,14 @@ def start_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> None
     referee.tops[key] = referee.background.submit(finder, board, letters)
 
 
+def ensure_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> None:
+    """Wait (outside any transaction) for the open round's top, starting its search if needed."""
+    start_top(referee, record, game)
+    future = referee.tops.get(_top_key(record, game))
+    if future is not None:
+        future.result()
+
+
 def top_finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any:
     """The precomputed top when there is one (waiting for it if needed), else a search now."""
     future: Future[TopResult] | None = referee.tops.pop(_top_key(record, game), None)
@@ -396,6 +404,10 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
             continue
         if now < deadline.at and deadline.at - now > WARNING_SECONDS:
             continue
+        if now >= deadline.at:  # the round will close: its top is found before the transaction opens
+            record = storage.game(deadline.game)
+            if record.status == "active":
+                ensure_top(referee, record, game_of(referee, record))
         with storage.transaction():
             record = storage.game(deadline.game)
             settings = storage.channel(deadline.channel)

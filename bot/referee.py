@@ -194,12 +194,16 @@ class Referee:
             ]
         context = Context(self, message, command, spec, settings)
         try:
-            with self.storage.transaction():
+            self._prepare(message.channel, spec)
+            if spec.read_only:  # views: no write lock held while a long sheet, board or export is made
                 context.check_access()
                 self.handlers[spec.name](context)
+            else:
+                with self.storage.transaction():
+                    context.check_access()
+                    self.handlers[spec.name](context)
         except Exception as error:
-            # the transaction rolled back: this channel's games in memory must follow
-            self.forget_games(message.channel)
+            # the transaction rolled back; the game cache notices games changed in memory only
             return [self._error_reply(context, self._explain(error, context.settings, message))]
         return self._with_notes(context)
 
@@ -215,6 +219,21 @@ class Referee:
                 replies[index] = dataclasses.replace(replies[index], text=replies[index].text + "\n" + note)
                 return replies
         return [*replies, Reply(note, channel=context.message.channel)]
+
+    def _prepare(self, channel: str, spec: CommandSpec) -> None:
+        """Long work before the write transaction opens: bring the channel's game up to date in memory
+        (a cold rebuild reads the log without the store's lock), and finish the duplicate top a close needs."""
+        record = self.storage.active_game(channel)
+        if record is None:
+            return
+        if record.kind == "classic":
+            self.classic_games.load(self.storage, record, read=self.storage.read_events)
+            return
+        game = self.duplicate_games.load(self.storage, record, read=self.storage.read_events)
+        if spec.name in ("close", "top", "reopen"):
+            from .commands_duplicate import ensure_top
+
+            ensure_top(self, record, game)
 
     @staticmethod
     def _explain(error: Exception, settings: ChannelSettings, message: Incoming) -> str:

@@ -122,6 +122,8 @@ class Storage(Protocol):
     def set_game_status(self, game_id: int, status: str) -> None: ...
     def update_setup(self, game_id: int, setup: dict[str, Any]) -> None: ...
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]: ...
+    def read_events(self, game_id: int, after: int = 0) -> list[StoredEvent]: ...
+    def last_stamp(self, game_id: int) -> tuple[int, float]: ...
     def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent: ...
     def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None: ...
     def deadlines(self) -> list[Deadline]: ...
@@ -210,6 +212,8 @@ class SQLiteStorage:
         self.db.execute("PRAGMA synchronous = NORMAL")
         self._lock = threading.RLock()
         self._depth = 0
+        self._readers: list[sqlite3.Connection] = []  # one per thread: reads that take no lock
+        self._local = threading.local()
         self._migrate()
         _ = self.db.supports_on_conflict  # probed once here (it creates a table), not mid-command
 
@@ -217,6 +221,27 @@ class SQLiteStorage:
         """Close the file once no thread is using it (a command or clock tick under way finishes first)."""
         with self._lock:
             self.db.close()
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read-only connection (WAL: it sees committed data and never waits for writers)."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA query_only = ON")
+            self._local.conn = conn
+            with self._lock:
+                self._readers.append(conn)
+        return conn
+
+    def read_events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
+        """``events`` read without the store's lock: committed events only (for long rebuilds)."""
+        rows = self._reader().execute(
+            "select game, seq, data, author, at from events where game = ? and seq > ? order by seq", [game_id, after]
+        )
+        return [StoredEvent(game, seq, json.loads(data), author, at) for game, seq, data, author, at in rows]
 
     def _migrate(self) -> None:
         with self.transaction():
@@ -331,6 +356,14 @@ class SQLiteStorage:
             StoredEvent(row["game"], row["seq"], json.loads(row["data"]), row["author"], row["at"])
             for row in self.db["events"].rows_where("game = ? and seq > ?", [game_id, after], order_by="seq")
         ]
+
+    @_serialised
+    def last_stamp(self, game_id: int) -> tuple[int, float]:
+        """(sequence number, time) of the game's last stored event, (0, 0.0) for none: what identifies it."""
+        row = self.db.execute(
+            "select seq, at from events where game = ? order by seq desc limit 1", [game_id]
+        ).fetchone()
+        return (int(row[0]), float(row[1])) if row else (0, 0.0)
 
     def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent:
         with self.transaction():
@@ -475,6 +508,14 @@ class MemoryStorage:
     @_serialised
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
         return [e for e in self._events.get(game_id, []) if e.seq > after]
+
+    def read_events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
+        return self.events(game_id, after)
+
+    @_serialised
+    def last_stamp(self, game_id: int) -> tuple[int, float]:
+        log = self._events.get(game_id, [])
+        return (log[-1].seq, log[-1].at) if log else (0, 0.0)
 
     def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent:
         with self.transaction():

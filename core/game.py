@@ -16,6 +16,7 @@ from .draw import unseen_tiles
 from .edition import JOKER, Edition, fold_accents
 from .errors import (
     AlreadyChallengedError,
+    ArbitreError,
     DuplicatePlayerError,
     ExchangeNotAllowedError,
     ExchangeSizeError,
@@ -152,10 +153,8 @@ class ClassicGame:
             raise DuplicatePlayerError(duplicates[0])
         if len(self.initial_players) > most_players(rules):
             raise PlayerCountError(len(self.initial_players), rules.min_players, most_players(rules))
-        self.events: list[Event] = []
-        self._reset()
-        for event in events:
-            self.push_stored(event)
+        self.events: list[Event] = list(events)
+        self._replay()  # once: linear in the events, however many undos they hold
 
     # --- derived state -------------------------------------------------------
 
@@ -165,6 +164,7 @@ class ClassicGame:
         self.lines: list[SheetLine] = []
         self.turn = 0
         self.ended = False
+        self._totals: dict[str, int] = {p: 0 for p in self.players}
         self._skips: Counter[str] = Counter()
         self._effective: list[Event] = []
 
@@ -197,10 +197,7 @@ class ClassicGame:
 
     def totals(self) -> dict[str, int]:
         """Each player's current total."""
-        totals = {p: 0 for p in self.players}
-        for line in self.lines:
-            totals[line.player] += line.points
-        return totals
+        return {p: self._totals.get(p, 0) for p in self.players}
 
     def unseen(self) -> Counter[str]:
         """Tiles not on the board (``?`` for jokers): the bag plus every rack."""
@@ -291,6 +288,8 @@ class ClassicGame:
             return
         try:
             self._apply(event)
+        except ArbitreError:
+            raise  # refused before anything changed: every check comes before the first change
         except Exception:
             self._replay()  # back to the state of the recorded events
             raise
@@ -352,7 +351,8 @@ class ClassicGame:
         return name
 
     def _add_line(self, player: str, kind: str, text: str, points: int, **extra: object) -> SheetLine:
-        total = self.totals()[player] + points
+        total = self._totals.get(player, 0) + points
+        self._totals[player] = total
         line = SheetLine(len(self.lines) + 1, player, kind, text, points, total, **extra)  # type: ignore[arg-type]
         self.lines.append(line)
         return line
@@ -362,6 +362,7 @@ class ClassicGame:
         for line in self.lines:
             running[line.player] += line.points
             line.total = running[line.player]
+        self._totals = running
 
     def _check_open(self, event: Event) -> None:
         if self.ended:
@@ -415,6 +416,7 @@ class ClassicGame:
         if len(self.players) >= most:
             raise PlayerCountError(len(self.players) + 1, self.base_rules.min_players, most)
         self.players.append(event.player)
+        self._totals.setdefault(event.player, 0)
 
     def _play(self, event: Play) -> None:
         player = self._player(event.player)

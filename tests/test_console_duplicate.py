@@ -28,9 +28,9 @@ def draw_after(db: Path, new: str) -> str:
 
 def test_duplicate_transcript_with_restarts(tmp_path: Path) -> None:
     db = tmp_path / "dup.sqlite"
-    # session 1: round 1 opens (3 s clock); three players submit privately, one twice
+    # session 1: round 1 opens (6 s clock); three players submit privately, one twice
     first = run_console(
-        "Ref: /duplicate 0.05 manuel\n"
+        "Ref: /duplicate 0.1 manuel\n"
         "Ref: /tirage ACEHNTZ\n"
         "Ben> /jouer H4 CHANTEZ\n"
         "Cy> /jouer H8 ZZZ\n"
@@ -47,7 +47,7 @@ def test_duplicate_transcript_with_restarts(tmp_path: Path) -> None:
     assert "[-> dan] Reçu pour le coup 1 : H7 ZEBRE, mais il vaudra 0" in first
     assert "[#console] Votre coup doit rester secret" in first
 
-    time.sleep(3.5)  # the deadline passes while the bot is stopped
+    time.sleep(6.5)  # the deadline passes while the bot is stopped
     # session 2: the overdue round is closed at start-up with what was submitted; a late move
     second = replies(run_console("Dan> /jouer H8 ZETA\n", db))
     results = next(r for r in second if "Top : " in r)
@@ -57,13 +57,13 @@ def test_duplicate_transcript_with_restarts(tmp_path: Path) -> None:
     assert "Trop tard pour le coup 1" in second[-1]
 
     # session 3: round 2 closed by the clock while the console runs
-    third = replies(run_console(f"Ref: /tirage {draw_after(db, 'EEIKLRS')}\nBen> /jouer 8H KIR\n:sleep 4.5\n", db))
+    third = replies(run_console(f"Ref: /tirage {draw_after(db, 'EEIKLRS')}\nBen> /jouer 8H KIR\n:sleep 7\n", db))
     assert any("plus que" in r for r in third)  # the warning
     assert any("Coup 2 — tirage" in r and "Cy : pas de réponse, 0" in r for r in third)
 
     # session 4 opens round 3 and stops in the middle; session 5 resumes it and loses nothing
     run_console(f"Ref: /tirage {draw_after(db, 'AEINRST')}\nBen> /jouer H2 AA\n", db)
-    fifth = replies(run_console("Cy> /jouer H2 AA\n:sleep 4.5\nBen: /classement\n", db))
+    fifth = replies(run_console("Cy> /jouer H2 AA\n:sleep 7\nBen: /classement\n", db))
     closing = next(r for r in fifth if "Coup 3 — tirage" in r and "Top : " in r)
     assert "Ben : H2 AA" in closing and "Cy : H2 AA" in closing
     assert "Classement après 3 coup(s)" in fifth[-1]
