@@ -270,13 +270,16 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "draw",
         "tirage",
-        "/draw LETTERS | -",
-        "/tirage LETTRES | -",
-        "Manual mode: type the draw the hall received (e.g. EEU+ESI?); '-' rejects the current draw.",
-        "Mode manuel : tapez le tirage reçu dans la salle (ex. EEU+ESI?) ; « - » rejette le tirage en cours.",
+        "/draw [LETTERS|-]",
+        "/tirage [LETTRES|-]",
+        "Manual mode: type the draw the hall received (e.g. EEU+ESI?); '-' rejects the current draw; with "
+        "nothing, shows the current draw to anyone.",
+        "Mode manuel : tapez le tirage reçu dans la salle (ex. EEU+ESI?) ; « - » rejette le tirage en cours ; "
+        "sans rien, montre le tirage en cours à tous.",
         summary_en="Type the hall's draw (manual mode).",
         summary_fr="Saisit le tirage de la salle (mode manuel).",
         access=Access.REFEREE,
+        read_without_args=True,
     ),
     CommandSpec(
         "play",
@@ -381,6 +384,19 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Classement du duplicate : total, écart au top, pourcentage du top.",
         summary_en="The duplicate ranking.",
         summary_fr="Le classement du duplicate.",
+        read_only=True,
+    ),
+    CommandSpec(
+        "status",
+        "etat",
+        "/status",
+        "/etat",
+        "Where the game stands: in duplicate the current draw, its deadline and how many have played; in a "
+        "classic game the scores and whose turn it is.",
+        "Où en est la partie : en duplicate le tirage en cours, son heure limite et combien ont joué ; en "
+        "classique les scores et à qui de jouer.",
+        summary_en="Where the game stands (the current draw).",
+        summary_fr="Où en est la partie (le tirage en cours).",
         read_only=True,
     ),
     CommandSpec(

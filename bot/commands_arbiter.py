@@ -60,6 +60,8 @@ def cmd_reopen(ctx: Context) -> None:
         ctx.storage.set_game_status(record.id, "active")
     last = game.last_closed
     event = game.reopen(ctx.referee.now(), seconds)
+    if last is not None:
+        ctx.storage.mark_reopened(record.id, last.number)
     save(ctx.referee, record, game, [event], ctx.message.user)
     ctx.reply(ctx.say("dup_reopened", n=last.number if last else 0, seconds=f"{seconds:g}"))
     _redraw(ctx, record, game)

@@ -52,7 +52,7 @@ from .messages import explain, say
 from .numbers import read_decimal
 from .referee import Context, Referee, UserError
 from .render import board_png, board_text, table
-from .storage import GameRecord, Storage
+from .storage import Deadline, GameRecord, RoundClosedTwiceError, Storage
 from .timefmt import clock_time
 
 WARNING_SECONDS = 30
@@ -91,7 +91,7 @@ def sync_deadline(storage: Storage, record: GameRecord, game: DuplicateGame) -> 
     """Storage's copy of the open round's deadline, as the game says (none when paused or closed)."""
     round_ = game.current
     deadline = game.deadline(round_) if round_ is not None and not game.finished else None
-    storage.set_deadline(record.id, round_.number if round_ is not None else 0, deadline)
+    storage.open_round(record.id, round_.number if round_ is not None else 0, deadline)
 
 
 def active_duplicate(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
@@ -368,8 +368,9 @@ def close_round(
     """Close the open round: results, standings, then the next draw or the end."""
     lexicon = referee.word_list(record.setup["lexicon"])
     event = game.close_round(top_finder(referee, record, game), lexicon)
-    save(referee, record, game, [event], author)
     closed = game.closed_rounds[-1]
+    storage.mark_closed(record.id, closed.number)  # the database refuses a second close of a round
+    save(referee, record, game, [event], author)
     referee.warned.discard((record.id, closed.number))
     replies = [
         Reply(  # the draw's message stops counting down
@@ -408,31 +409,38 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
             record = storage.game(deadline.game)
             if record.status == "active":
                 ensure_top(referee, record, game_of(referee, record))
-        with storage.transaction():
-            record = storage.game(deadline.game)
-            settings = storage.channel(deadline.channel)
-            lang = settings.language
-            game = game_of(referee, record)
-            current = game.current
-            due = game.deadline(current) if current is not None else None
-            if record.status != "active" or current is None or due is None or current.number != deadline.round:
-                if record.status != "active":
-                    storage.set_deadline(record.id, 0, None)
-                else:
-                    sync_deadline(storage, record, game)
-                continue
-            if now >= due:
-                replies += close_round(referee, storage, record, game, lang, now, "clock")
-                continue
-            if due != deadline.at:
-                sync_deadline(storage, record, game)
-            key = (record.id, current.number)
-            if key in referee.warned or due - now > _warning_lead(game):
-                continue
-            referee.warned.add(key)
-            seconds = max(1, round(due - now))
-            replies.append(Reply(say(lang, "dup_warning", n=current.number, seconds=seconds), channel=record.channel))
+        try:
+            replies += _clock_step(referee, deadline, now)
+        except RoundClosedTwiceError:  # another process closed it first: nothing to do
+            continue
     return replies
+
+
+def _clock_step(referee: Referee, deadline: Deadline, now: float) -> list[Reply]:
+    """One stored deadline, re-read and acted on in a transaction of its own."""
+    storage = referee.storage
+    with storage.transaction():
+        record = storage.game(deadline.game)
+        lang = storage.channel(deadline.channel).language
+        game = game_of(referee, record)
+        current = game.current
+        due = game.deadline(current) if current is not None else None
+        if record.status != "active" or current is None or due is None or current.number != deadline.round:
+            if record.status != "active":
+                storage.open_round(record.id, 0, None)
+            else:  # the round read is no longer the open one: storage's copy follows the game
+                sync_deadline(storage, record, game)
+            return []
+        if now >= due:
+            return close_round(referee, storage, record, game, lang, now, "clock")
+        if due != deadline.at:
+            sync_deadline(storage, record, game)
+        key = (record.id, current.number)
+        if key in referee.warned or due - now > _warning_lead(game):
+            return []
+        referee.warned.add(key)
+        seconds = max(1, round(due - now))
+        return [Reply(say(lang, "dup_warning", n=current.number, seconds=seconds), channel=record.channel)]
 
 
 # --- commands ----------------------------------------------------------------------------
@@ -470,11 +478,28 @@ def cmd_duplicate(ctx: Context) -> None:
     ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
 
 
+def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
+    """The open round's draw, deadline and count of players who have played, as a message of its own."""
+    round_ = game.current
+    if game.finished or record.status != "active":
+        ctx.reply(ctx.say("dup_status_over", n=len(game.closed_rounds)))
+        return
+    if round_ is None or round_.draw is None:
+        key = "dup_wait_draw" if record.setup.get("manual") else "dup_status_between"
+        ctx.reply(ctx.say(key, n=game.move_number))
+        return
+    shown = draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel)
+    count = count_reply(ctx.lang, record, game)
+    text = shown.text + ("\n" + count.text if count is not None else "")
+    ctx.reply(text, deadline=shown.deadline)  # a new message (no edit key): the draw shown again
+
+
 def cmd_draw(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     text = ctx.args.strip()
     if not text:
-        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+        status(ctx, record, game)
+        return
     if text in ("-", "rejet", "reject"):
         round_ = game.current
         rejected = str(round_.draw) if round_ is not None and round_.draw is not None else ""

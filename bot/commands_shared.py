@@ -111,7 +111,19 @@ def cmd_standings(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text))
 
 
+def cmd_status(ctx: Context) -> None:
+    record = ctx.storage.active_game(ctx.message.channel)
+    if record is None:
+        raise UserError("no_game")
+    if record.kind == "duplicate":
+        duplicate.status(ctx, record, duplicate.game_of(ctx.referee, record))
+        return
+    game = ctx.referee.classic_games.load(ctx.storage, record)
+    ctx.reply("\n".join(classic.status_lines(ctx, game)))
+
+
 HANDLERS = {
+    "status": cmd_status,
     "join": cmd_join,
     "end": cmd_end,
     "calc": cmd_calc,

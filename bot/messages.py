@@ -320,6 +320,11 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Bienvenue : vous jouez sous le nom {player} à partir du coup {n} ; les coups déjà clos comptent 0.",
         "Welcome: you play as {player} from move {n}; the moves already closed count 0.",
     ),
+    "dup_status_over": ("La partie duplicate est finie ({n} coups).", "The duplicate game is over ({n} moves)."),
+    "dup_status_between": (
+        "Coup {n} : le tirage arrive.",
+        "Move {n}: the draw is on its way.",
+    ),
     "dup_first_play_joins": (
         "Vous voici inscrit à la partie sous le nom {player}.",
         "You are now a player of this game, as {player}.",

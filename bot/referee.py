@@ -24,7 +24,7 @@ from .command_table import Access, CommandSpec, find
 from .game_cache import GameCache
 from .lexicons import UnknownListError, WordListError
 from .messages import explain, say
-from .storage import ChannelSettings, GameRecord, GameRunningError, Storage
+from .storage import ChannelSettings, GameRecord, GameRunningError, RoundClosedTwiceError, Storage
 
 log = logging.getLogger("arbitre")
 
@@ -248,6 +248,8 @@ class Referee:
             return say(settings.language, "unknown_list", name=error.name[:40], known=", ".join(error.known))
         if isinstance(error, GameRunningError):
             return say(settings.language, "game_running_race")
+        if isinstance(error, RoundClosedTwiceError):
+            return say(settings.language, "dup_late", n=error.round_number)
         log.error("command failed: %s", message, exc_info=error)
         return say(settings.language, "apology")
 

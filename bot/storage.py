@@ -77,6 +77,15 @@ class GameRecord:
     created: float = 0.0
 
 
+class RoundClosedTwiceError(Exception):
+    """A second close of a duplicate round (the database refuses it)."""
+
+    def __init__(self, game_id: int, round_number: int) -> None:
+        super().__init__(f"game {game_id}: round {round_number} is already closed")
+        self.game_id = game_id
+        self.round_number = round_number
+
+
 class GameRunningError(Exception):
     """Creating a game in a channel whose game is still running (it is never replaced silently)."""
 
@@ -126,7 +135,10 @@ class Storage(Protocol):
     def last_stamp(self, game_id: int) -> tuple[int, float]: ...
     def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent: ...
     def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None: ...
+    def open_round(self, game_id: int, round_number: int, at: float | None) -> None: ...
     def deadlines(self) -> list[Deadline]: ...
+    def mark_closed(self, game_id: int, round_number: int) -> None: ...
+    def mark_reopened(self, game_id: int, round_number: int) -> None: ...
     def add_player(self, game_id: int, user: str, name: str) -> None: ...
     def players(self, game_id: int) -> list[tuple[str, str]]: ...
     def active_games_of(self, user: str) -> list[GameRecord]: ...
@@ -191,10 +203,21 @@ def _migration_3(db: sqlite_utils.Database) -> None:
     db["channels"].add_column("timezone", str, not_null_default="")
 
 
+def _migration_4(db: sqlite_utils.Database) -> None:
+    # deadlines keyed by game and round; each round closed at most once (a constraint, not only code)
+    db["deadlines"].transform(pk=("game", "round"))
+    db["closes"].create(
+        {"game": int, "round": int, "at": float},
+        pk=("game", "round"),
+        foreign_keys=[("game", "games", "id")],
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "channels, games, events, players", _migration_1),
     (2, "duplicate deadlines", _migration_2),
     (3, "channel time zone", _migration_3),
+    (4, "deadlines per round, rounds closed once", _migration_4),
 ]
 
 
@@ -383,14 +406,35 @@ class SQLiteStorage:
             return StoredEvent(game_id, seq, data, author, stamp)
 
     def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None:
+        """The deadline of one round of a game (None removes that round's only)."""
         with self.transaction():
             if at is None:
-                self.db.execute("delete from deadlines where game = ?", [game_id])
+                self.db.execute("delete from deadlines where game = ? and round = ?", [game_id, round_number])
                 return
             channel = self.game(game_id).channel
             self.db["deadlines"].upsert(
-                {"game": game_id, "round": round_number, "at": at, "channel": channel}, pk="game"
+                {"game": game_id, "round": round_number, "at": at, "channel": channel}, pk=("game", "round")
             )
+
+    def open_round(self, game_id: int, round_number: int, at: float | None) -> None:
+        """The game's open round and its deadline, every other round's deadline removed (None: no clock)."""
+        with self.transaction():
+            self.db.execute("delete from deadlines where game = ? and round != ?", [game_id, round_number])
+            self.set_deadline(game_id, round_number, at)
+
+    def mark_closed(self, game_id: int, round_number: int) -> None:
+        """Record a round's close; a second close of the same round raises RoundClosedTwiceError."""
+        with self.transaction():
+            try:
+                self.db.execute(
+                    "insert into closes (game, round, at) values (?, ?, ?)", [game_id, round_number, time.time()]
+                )
+            except sqlite3.IntegrityError:
+                raise RoundClosedTwiceError(game_id, round_number) from None
+
+    def mark_reopened(self, game_id: int, round_number: int) -> None:
+        with self.transaction():
+            self.db.execute("delete from closes where game = ? and round = ?", [game_id, round_number])
 
     @_serialised
     def deadlines(self) -> list[Deadline]:
@@ -432,7 +476,8 @@ class MemoryStorage:
         self._channels: dict[str, ChannelSettings] = {}
         self._games: dict[int, GameRecord] = {}
         self._events: dict[int, list[StoredEvent]] = {}
-        self._deadlines: dict[int, Deadline] = {}
+        self._deadlines: dict[tuple[int, int], Deadline] = {}
+        self._closes: set[tuple[int, int]] = set()
         self._players: dict[int, dict[str, str]] = {}
         self._lock = threading.RLock()
         self._depth = 0
@@ -447,12 +492,14 @@ class MemoryStorage:
                 finally:
                     self._depth -= 1
                 return
-            saved = copy.deepcopy((self._channels, self._games, self._events, self._deadlines, self._players))
+            saved = copy.deepcopy(
+                (self._channels, self._games, self._events, self._deadlines, self._players, self._closes)
+            )
             self._depth = 1
             try:
                 yield
             except BaseException:
-                (self._channels, self._games, self._events, self._deadlines, self._players) = saved
+                (self._channels, self._games, self._events, self._deadlines, self._players, self._closes) = saved
                 raise
             finally:
                 self._depth = 0
@@ -485,8 +532,8 @@ class MemoryStorage:
             running = self.active_game(channel)
             if running is not None and not abandon_running:
                 raise GameRunningError(channel, running)
-            for deadline in [d for d in self._deadlines.values() if d.channel == channel]:
-                self._deadlines.pop(deadline.game, None)
+            for key in [k for k, d in self._deadlines.items() if d.channel == channel]:
+                self._deadlines.pop(key, None)
             for game in list(self._games.values()):
                 if game.channel == channel and game.status == "active":
                     self._games[game.id] = replace(game, status="abandoned")
@@ -499,7 +546,8 @@ class MemoryStorage:
         with self.transaction():
             self._games[game_id] = replace(self._games[game_id], status=status)
             if status != "active":
-                self._deadlines.pop(game_id, None)
+                for key in [k for k in self._deadlines if k[0] == game_id]:
+                    self._deadlines.pop(key, None)
 
     def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
         with self.transaction():
@@ -527,10 +575,26 @@ class MemoryStorage:
     def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None:
         with self.transaction():
             if at is None:
-                self._deadlines.pop(game_id, None)
+                self._deadlines.pop((game_id, round_number), None)
             else:
                 channel = self._games[game_id].channel
-                self._deadlines[game_id] = Deadline(game_id, round_number, at, channel)
+                self._deadlines[(game_id, round_number)] = Deadline(game_id, round_number, at, channel)
+
+    def open_round(self, game_id: int, round_number: int, at: float | None) -> None:
+        with self.transaction():
+            for key in [k for k in self._deadlines if k[0] == game_id and k[1] != round_number]:
+                self._deadlines.pop(key, None)
+            self.set_deadline(game_id, round_number, at)
+
+    def mark_closed(self, game_id: int, round_number: int) -> None:
+        with self.transaction():
+            if (game_id, round_number) in self._closes:
+                raise RoundClosedTwiceError(game_id, round_number)
+            self._closes.add((game_id, round_number))
+
+    def mark_reopened(self, game_id: int, round_number: int) -> None:
+        with self.transaction():
+            self._closes.discard((game_id, round_number))
 
     @_serialised
     def deadlines(self) -> list[Deadline]:

@@ -371,3 +371,15 @@ def test_tied_tops_are_listed_and_the_arbiter_may_place_another(club: Club) -> N
     assert "Top du coup 1 changé par l'arbitre" in changed and "choix de l'arbitre" in changed
     assert club.say("Zed", "/grille") != placed_before
     assert "est déjà le top placé" in club.refused("Ref", "/top 1", admin=True)
+
+
+def test_status_and_draw_show_the_current_draw_to_anyone(club: Club) -> None:
+    club.say("Ref", "/duplicate 1", admin=True)
+    club.say("Ana", "/jouer H8 ZZZZ", private=True)
+    (shown,) = club.send("Zed", "/etat")
+    assert "Coup 1 — tirage : " in shown.text and "1 joueur(s) sur 1 ont joué" in shown.text
+    assert shown.deadline == club.now + 60 and shown.edit_key is None  # a new message, counting down
+    assert "Coup 1 — tirage : " in club.send("Zed", "/tirage")[0].text
+    assert "Seul l'arbitre" in club.refused("Zed", "/tirage EEU+ESI?")
+    club.say("Ref", "/pause", admin=True)
+    assert "Chrono arrêté par l'arbitre" in club.say("Zed", "/etat")

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import ChannelSettings, GameRunningError, MemoryStorage, SQLiteStorage, Storage
+from bot.storage import (
+    ChannelSettings,
+    GameRunningError,
+    MemoryStorage,
+    RoundClosedTwiceError,
+    SQLiteStorage,
+    Storage,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,19 +88,34 @@ def test_deadlines(storage: Storage) -> None:
     game = storage.create_game("c1", "duplicate", "ana", {})
     storage.set_deadline(game.id, 1, 1000.0)
     storage.set_deadline(game.id, 2, 2000.0)
-    assert [(d.game, d.round, d.at, d.channel) for d in storage.deadlines()] == [(game.id, 2, 2000.0, "c1")]
-    storage.set_deadline(game.id, 2, None)
+    both = [(game.id, 1, 1000.0, "c1"), (game.id, 2, 2000.0, "c1")]
+    assert [(d.game, d.round, d.at, d.channel) for d in storage.deadlines()] == both
+    storage.set_deadline(game.id, 1, None)  # keyed by game and round: round 2's deadline stays
+    assert [(d.round, d.at) for d in storage.deadlines()] == [(2, 2000.0)]
+    storage.open_round(game.id, 3, 3000.0)  # the open round's deadline replaces every other one
+    assert [(d.round, d.at) for d in storage.deadlines()] == [(3, 3000.0)]
+    storage.open_round(game.id, 3, None)
     assert storage.deadlines() == []
+
+
+def test_a_round_is_closed_once(storage: Storage) -> None:
+    game = storage.create_game("c1", "duplicate", "ana", {})
+    storage.mark_closed(game.id, 1)
+    with pytest.raises(RoundClosedTwiceError):
+        storage.mark_closed(game.id, 1)
+    storage.mark_reopened(game.id, 1)
+    storage.mark_closed(game.id, 1)
+    storage.mark_closed(game.id, 2)
 
 
 def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
     path = tmp_path / "a.sqlite"
     store = SQLiteStorage(path)
-    assert store.schema_version == 3
+    assert store.schema_version == 4
     assert store.db.journal_mode == "wal"
     store.close()
     again = SQLiteStorage(path)
-    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2, 3]
+    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2, 3, 4]
     again.close()
 
 
@@ -118,7 +140,7 @@ def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path,
     old.close()
     monkeypatch.undo()
     new = SQLiteStorage(path)
-    assert new.schema_version == 3
+    assert new.schema_version == 4
     assert new.channel("c1") == ChannelSettings("c1", "en", "en", "gcg", "naspa", "en", 2.0, "")
     assert new.channel("c1").zone == "UTC" and [g.channel for g in new.games("c1")] == ["c1"]
     new.close()
