@@ -60,20 +60,22 @@ class GameCache(Generic[G]):
         with self._lock:
             return self._locks.setdefault(game_id, threading.RLock())
 
-    def load(
-        self,
-        storage: Storage,
-        record: GameRecord,
-        read: Callable[[int, int], list[StoredEvent]] | None = None,
-    ) -> G:
-        """The game with every stored event applied. ``read(game_id, after)`` reads the log (by default
-        ``storage.events``; a lock-free reader lets a long game be rebuilt outside the write lock)."""
-        events_after = read or storage.events
+    def load(self, storage: Storage, record: GameRecord) -> G:
+        """The game with every stored event applied.
+
+        Inside the command's transaction the log is read through it (it holds the store's lock, then
+        takes the game's); outside one, through the store's lock-free reader, so that a thread holding
+        a game's lock never waits for the store's lock (no lock-order inversion), and a long rebuild
+        holds up nobody.
+        """
+        inside = storage.in_transaction()
+        events_after = storage.events if inside else storage.read_events
+        stamp = storage.last_stamp if inside else storage.read_stamp
         with self._game_lock(record.id):
             with self._lock:
                 entry = self._entries.get(record.id)
             if entry is not None and (
-                len(entry.game.events) != entry.size or not self._stored(storage, record.id, entry)
+                len(entry.game.events) != entry.size or not self._stored(stamp, events_after, record.id, entry)
             ):
                 entry = None  # changed in memory by a command whose change was not stored, or was rolled back
             if entry is None:
@@ -92,14 +94,19 @@ class GameCache(Generic[G]):
             return entry.game
 
     @staticmethod
-    def _stored(storage: Storage, game_id: int, entry: _Entry[G]) -> bool:
+    def _stored(
+        stamp: Callable[[int], tuple[int, float]],
+        events_after: Callable[[int, int], list[StoredEvent]],
+        game_id: int,
+        entry: _Entry[G],
+    ) -> bool:
         """Whether the event the entry ends with is in the log (not rolled back and replaced)."""
-        seq, at = storage.last_stamp(game_id)
+        seq, at = stamp(game_id)
         if seq == entry.seq:
             return at == entry.at
         if seq < entry.seq:
             return False
-        stored = storage.events(game_id, entry.seq - 1)[:1] if entry.seq else []
+        stored = events_after(game_id, entry.seq - 1)[:1] if entry.seq else []
         return not entry.seq or (bool(stored) and stored[0].at == entry.at)
 
     def _keep(self, game_id: int, entry: _Entry[G]) -> None:

@@ -227,9 +227,9 @@ class Referee:
         if record is None:
             return
         if record.kind == "classic":
-            self.classic_games.load(self.storage, record, read=self.storage.read_events)
+            self.classic_games.load(self.storage, record)
             return
-        game = self.duplicate_games.load(self.storage, record, read=self.storage.read_events)
+        game = self.duplicate_games.load(self.storage, record)
         if spec.name in ("close", "top", "reopen"):
             from .commands_duplicate import ensure_top
 

@@ -132,6 +132,8 @@ class Storage(Protocol):
     def update_setup(self, game_id: int, setup: dict[str, Any]) -> None: ...
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]: ...
     def read_events(self, game_id: int, after: int = 0) -> list[StoredEvent]: ...
+    def read_stamp(self, game_id: int) -> tuple[int, float]: ...
+    def in_transaction(self) -> bool: ...
     def last_stamp(self, game_id: int) -> tuple[int, float]: ...
     def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent: ...
     def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None: ...
@@ -235,6 +237,7 @@ class SQLiteStorage:
         self.db.execute("PRAGMA synchronous = NORMAL")
         self._lock = threading.RLock()
         self._depth = 0
+        self._owner = 0  # the thread inside transaction()
         self._readers: list[sqlite3.Connection] = []  # one per thread: reads that take no lock
         self._local = threading.local()
         self._migrate()
@@ -266,6 +269,19 @@ class SQLiteStorage:
         )
         return [StoredEvent(game, seq, json.loads(data), author, at) for game, seq, data, author, at in rows]
 
+    def read_stamp(self, game_id: int) -> tuple[int, float]:
+        """``last_stamp`` read without the store's lock (committed events only)."""
+        row = (
+            self._reader()
+            .execute("select seq, at from events where game = ? order by seq desc limit 1", [game_id])
+            .fetchone()
+        )
+        return (int(row[0]), float(row[1])) if row else (0, 0.0)
+
+    def in_transaction(self) -> bool:
+        """Whether this thread is inside ``transaction()`` (and sees its own uncommitted writes)."""
+        return self._depth > 0 and self._owner == threading.get_ident()
+
     def _migrate(self) -> None:
         with self.transaction():
             if "migrations" not in self.db.table_names():
@@ -292,14 +308,14 @@ class SQLiteStorage:
                     self._depth -= 1
                 return
             self.db.execute("BEGIN IMMEDIATE")
-            self._depth = 1
+            self._depth, self._owner = 1, threading.get_ident()
             try:
                 yield
             except BaseException:
-                self._depth = 0
+                self._depth, self._owner = 0, 0
                 self.db.conn.rollback()
                 raise
-            self._depth = 0
+            self._depth, self._owner = 0, 0
             self.db.execute("COMMIT")
 
     @_serialised
@@ -481,6 +497,7 @@ class MemoryStorage:
         self._players: dict[int, dict[str, str]] = {}
         self._lock = threading.RLock()
         self._depth = 0
+        self._owner = 0
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -495,14 +512,14 @@ class MemoryStorage:
             saved = copy.deepcopy(
                 (self._channels, self._games, self._events, self._deadlines, self._players, self._closes)
             )
-            self._depth = 1
+            self._depth, self._owner = 1, threading.get_ident()
             try:
                 yield
             except BaseException:
                 (self._channels, self._games, self._events, self._deadlines, self._players, self._closes) = saved
                 raise
             finally:
-                self._depth = 0
+                self._depth, self._owner = 0, 0
 
     @_serialised
     def channel(self, channel: str) -> ChannelSettings:
@@ -558,7 +575,15 @@ class MemoryStorage:
         return [e for e in self._events.get(game_id, []) if e.seq > after]
 
     def read_events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
-        return self.events(game_id, after)
+        """Without the lock: a rolled-back transaction replaces the dictionaries whole, never edits them."""
+        return [e for e in list(self._events.get(game_id, ())) if e.seq > after]
+
+    def read_stamp(self, game_id: int) -> tuple[int, float]:
+        log = list(self._events.get(game_id, ()))
+        return (log[-1].seq, log[-1].at) if log else (0, 0.0)
+
+    def in_transaction(self) -> bool:
+        return self._depth > 0 and self._owner == threading.get_ident()
 
     @_serialised
     def last_stamp(self, game_id: int) -> tuple[int, float]:
