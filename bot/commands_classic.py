@@ -493,7 +493,7 @@ def last_move_text(lang: str, game: ClassicGame) -> str:
     )
 
 
-def board_view(ctx: Context, game: ClassicGame) -> ClassicBoardView:
+def board_view(lang: str, game: ClassicGame) -> ClassicBoardView:
     """What the board image shows: players and scores, whose turn, the move number, the bag, the last move."""
     totals = game.totals()
     turns = turns_played(game)
@@ -502,13 +502,13 @@ def board_view(ctx: Context, game: ClassicGame) -> ClassicBoardView:
         board=game.board,
         edition=game.edition,
         notation=game.notation,
-        language=ctx.lang,
+        language=lang,
         players=tuple(PlayerScore(player, totals[player]) for player in game.players),
         to_move=None if over else game.to_move,
         move_number=max(1, turns) if over else turns + 1,
         bag_count=game.bag_count(),
         last_squares=tuple(last_squares(game)),
-        last_move=last_move_text(ctx.lang, game),
+        last_move=last_move_text(lang, game),
     )
 
 
@@ -525,7 +525,7 @@ def board_header(ctx: Context, view: ClassicBoardView) -> list[str]:
 
 def board(ctx: Context, game: ClassicGame) -> tuple[str, bytes | None]:
     """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
-    view = board_view(ctx, game)
+    view = board_view(ctx.lang, game)
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares) + "\n```"
     text = "\n".join([*board_header(ctx, view), grid])
     return text, classic_board_png(view) if ctx.referee.images else None

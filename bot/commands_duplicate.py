@@ -730,15 +730,15 @@ def top_squares(round_: Round | None) -> tuple[tuple[int, int], ...]:
     return tuple((c.row, c.col) for c in round_.top.new_tiles)
 
 
-def board_view(ctx: Context, game: DuplicateGame) -> DuplicateBoardView:
+def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
     """What the board image shows: the open round (its draw and deadline, the previous top lit), else the
     last closed round with its top placed and lit."""
     common: dict[str, Any] = {
         "board": game.board,
         "edition": game.edition,
         "notation": game.notation,
-        "language": ctx.lang,
-        "time_zone": ctx.settings.zone,
+        "language": lang,
+        "time_zone": zone,
     }
     last = game.last_closed
     current = game.current
@@ -783,7 +783,7 @@ def board_header(ctx: Context, view: DuplicateBoardView) -> str:
 
 def board(ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
     """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
-    view = board_view(ctx, game)
+    view = board_view(ctx.lang, ctx.settings.zone, game)
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares) + "\n```"
     text = board_header(ctx, view) + "\n" + grid
     return text, duplicate_board_png(view) if ctx.referee.images else None

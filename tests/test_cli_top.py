@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.tools.top import TIE_RULE_WORDS
 from core.board import Board
 from core.edition import ENGLISH, FRENCH
 from core.notation import Notation, parse_move
@@ -69,7 +70,8 @@ def test_text_output_has_breakdowns(capsys: pytest.CaptureFixture[str], small_li
     lines = out.splitlines()
     assert lines[0].startswith(" 1. H")  # first move: horizontal only
     assert any(line.strip().startswith("ZONES (") for line in lines)
-    assert lines[-1].startswith("(")
+    assert lines[-2] in TIE_RULE_WORDS.values()  # why the first play is the top, in words
+    assert lines[-1].startswith("Search took ") and lines[-1].endswith(" ms.")
 
 
 def test_board_file_gives_the_same_plays_as_the_moves(
