@@ -760,6 +760,7 @@ def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
         kept=last.draw.kept if last.draw is not None else "",
         new=last.draw.new if last.draw is not None else "",
         closed=True,
+        finished=game.finished,
         last_squares=top_squares(last),
         top_move=last.top.notation(game.notation) if last.top is not None else "",
         top_points=last.top_points if last.top is not None else None,

@@ -188,3 +188,21 @@ def test_default_french_list_as_a_process() -> None:
     for play in plays:
         placement = validate_move(board, parse_move(f"{play['ref']} {play['word']}"))
         assert score_placement(placement, FRENCH).total == play["score"]
+
+
+@pytest.mark.parametrize(
+    ("rack", "words"),
+    [
+        ("ZENOSAT", "1 is the top: it scores more than every other play."),  # H4 ZONES 48, then 30
+        ("NEZ", "1 is the top: others score as much with as few jokers; it comes first in board order"),  # NEZ = ZEN
+        ("EEEEEEE", "no play for EEEEEEE"),
+    ],
+)
+def test_the_last_lines_say_in_words_why_the_first_play_is_the_top(
+    capsys: pytest.CaptureFixture[str], small_list: Path, rack: str, words: str
+) -> None:
+    status, out, _ = run_top(capsys, "--lexicon", str(small_list), "--rack", rack, "--count", "3")
+    assert status == 0
+    lines = out.splitlines()
+    assert any(line.startswith(words) for line in lines[-2:]), lines[-2:]
+    assert "(order;" not in out and "(score;" not in out
