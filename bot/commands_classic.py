@@ -552,13 +552,22 @@ def moves_text(ctx: Context, record: GameRecord, game: ClassicGame, name: str) -
     return "\n".join([ctx.say("moves_title", player=player), "```\n" + table(rows, header) + "\n```", summary])
 
 
+def _by_first_words(name: str, players: list[str]) -> str | None:
+    """The one player whose name begins with the words typed (``Élodie`` for ``Élodie Lefèvre``), if only one."""
+    typed = player_key(seats.clean_name(name))
+    if not typed:
+        return None
+    found = [p for p in players if player_key(p) == typed or player_key(p).startswith(typed + " ")]
+    return found[0] if len(found) == 1 else None
+
+
 def moves_player(
     ctx: Context, record: GameRecord, players: list[str], name: str, find: Callable[[str], str | None]
 ) -> str:
     """The player /moves is about: the one named, else the sender's own seat (bound, or free and named like
     the sender)."""
     if name:
-        found = find(name)
+        found = find(name) or _by_first_words(name, players)
         if found is None:
             raise UserError("err_unknown_player", player=seats.clean_name(name), players=", ".join(players) or "-")
         return found

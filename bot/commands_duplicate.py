@@ -853,7 +853,7 @@ def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str)
     else:
         lines = [say(lang, "moves_none", player=player)]
     current = game.current
-    if current is not None and current.draw is not None and not game.finished:
+    if current is not None and current.draw is not None and record.status == "active":
         lines.append(say(lang, "moves_dup_open", n=current.number))
     return "\n".join(lines)
 

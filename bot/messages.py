@@ -230,10 +230,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Move {n} is being played: answers stay secret until the close.",
     ),
     "col_top_points": ("pts top", "top pts"),
-    "dup_tie_short": (
-        "{count} coups font le top ; placé : {rule} (liste dans le texte)",
-        "{count} plays share the top; placed: {rule} (listed in the text)",
-    ),
+    "dup_tie_short": ("{count} tops ex aequo ; placé : {rule}", "{count} tied tops; placed: {rule}"),
     "unknown_help_topic": ("{text}", "{text}"),
     "bad_minutes": (
         "« {value} » : le temps par coup va de 0,05 à 10 minutes (3 secondes à 10 minutes ; FISF : 1, 2 ou 3).",

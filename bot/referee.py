@@ -38,7 +38,7 @@ def command_names(lang: str, spec: CommandSpec) -> str:
 def unknown_command_text(lang: str, name: str) -> str:
     """The answer to an unknown command: the nearest known commands, if any, under both names."""
     shown = name.lstrip("/")[:40]
-    nearest = suggest(name)
+    nearest = suggest(shown)
     if not nearest:
         return say(lang, "unknown_command", name=shown)
     choices = say(lang, "suggestion_or").join(command_names(lang, spec) for spec in nearest)

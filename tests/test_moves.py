@@ -108,6 +108,20 @@ def test_duplicate_moves_show_the_top_and_the_gap_and_keep_the_open_round_secret
     standing = next(s for s in game.standings() if s.player == "Ana")
     assert f"Total {ana} (top cumulé {closed.top_points})" in answer and f"place {standing.place} sur 2" in answer
 
+    club.say("Ref", "/fin")  # the open move is dropped with the game: nothing said of it any more
+    assert "en cours" not in club.say("Zed", "/coups Ana")
     ben = club.say("Ben", "/coups")  # his own
     assert "lettres absentes du tirage : Z, Z, Z" in ben
     assert f"-{closed.top_points}" in ben
+
+
+def test_a_first_name_is_enough_when_only_one_player_has_it(club: Club) -> None:
+    club.say("Ref", "/duplicate 1 manuel")
+    for name in ("Élodie Lefèvre", "Ana Brun", "Ana Roux"):
+        club.say(name, "/rejoindre")
+    club.say("Ref", "/tirage AEEISTU")
+    club.say("Élodie Lefèvre", "/jouer H8 SAUTE", private=True)
+    club.say("Ref", "/cloture")
+    assert club.say("Zed", "/coups elodie").startswith("Coups joués par Élodie Lefèvre :")
+    assert "Ana ne joue pas dans cette partie" in club.refused("Zed", "/coups Ana")  # two of them
+    assert club.say("Zed", "/coups ana roux").startswith("Coups joués par Ana Roux :")
