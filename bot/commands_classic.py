@@ -483,12 +483,14 @@ def last_move_text(lang: str, game: ClassicGame) -> str:
     if line is None:
         return ""
     notes = line_notes(line, lang)
+    if line.kind != "play":  # Ben : passe, Cleo : tour perdu (contestation)
+        return say(lang, "board_last_turn", move=line_text(line, lang), player=line.player)
     return say(
         lang,
         "board_last_move",
         move=line_text(line, lang),
         player=line.player,
-        points=say(lang, "board_points", points=line.points) if line.kind == "play" else "",
+        points=line.points,
         notes=f" — {notes}" if notes else "",
     )
 
@@ -515,9 +517,8 @@ def board_view(lang: str, game: ClassicGame) -> ClassicBoardView:
 def board_header(ctx: Context, view: ClassicBoardView) -> list[str]:
     """The image's header as text lines (console, screen readers)."""
     turn = ctx.say("board_over") if view.to_move is None else ctx.say("board_to_move", player=view.to_move)
-    lines = [ctx.say("board_status", n=view.move_number, turn=turn, bag=view.bag_count)]
-    if view.players:
-        lines.append(ctx.say("totals", totals=" · ".join(f"{p.name} {p.score}" for p in view.players)))
+    scores = "".join(f" · {p.name} {p.score}" for p in view.players)
+    lines = [ctx.say("board_status", n=view.move_number, turn=turn, bag=view.bag_count) + scores]
     if view.last_move:
         lines.append(ctx.say("board_last", move=view.last_move))
     return lines
@@ -526,7 +527,7 @@ def board_header(ctx: Context, view: ClassicBoardView) -> list[str]:
 def board(ctx: Context, game: ClassicGame) -> tuple[str, bytes | None]:
     """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
     view = board_view(ctx.lang, game)
-    grid = "```\n" + board_text(game.board, game.notation, view.last_squares) + "\n```"
+    grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
     text = "\n".join([*board_header(ctx, view), grid])
     return text, classic_board_png(view) if ctx.referee.images else None
 

@@ -785,7 +785,7 @@ def board_header(ctx: Context, view: DuplicateBoardView) -> str:
 def board(ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
     """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
     view = board_view(ctx.lang, ctx.settings.zone, game)
-    grid = "```\n" + board_text(game.board, game.notation, view.last_squares) + "\n```"
+    grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
     text = board_header(ctx, view) + "\n" + grid
     return text, duplicate_board_png(view) if ctx.referee.images else None
 

@@ -77,7 +77,7 @@ def cmd_board(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
     text, image = classic.board(ctx, game) if isinstance(game, ClassicGame) else duplicate.board(ctx, game)
-    ctx.reply(with_heading(ctx, target, text), image=image, image_name=f"board-{target.number}.png")
+    ctx.reply(with_heading(ctx, target, text), image=image, image_name="board.png")
 
 
 def cmd_unseen(ctx: Context) -> None:
@@ -113,7 +113,7 @@ def cmd_standings(ctx: Context) -> None:
         text = duplicate.standings_text(ctx.lang, game)
         if ctx.referee.images:
             image = standings_png(duplicate.standings_view(ctx.lang, game))
-    ctx.reply(with_heading(ctx, target, text), image=image, image_name=f"standings-{target.number}.png")
+    ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
 
 
 def cmd_moves(ctx: Context) -> None:

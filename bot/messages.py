@@ -188,15 +188,12 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "moves_count": ("{n} coup(s)", "{n} move(s)"),
     # the board's header as text (beside its image), /moves, help
-    "board_status": (
-        "Coup {n} · {turn} · {bag} lettre(s) dans le sac",
-        "Move {n} · {turn} · {bag} tile(s) in the bag",
-    ),
+    "board_status": ("Coup {n} · {turn} · sac : {bag}", "Move {n} · {turn} · bag: {bag}"),
     "board_to_move": ("à {player} de jouer", "{player} to play"),
     "board_over": ("partie terminée", "game over"),
     "board_last": ("Dernier coup : {move}", "Last move: {move}"),
-    "board_last_move": ("{move} ({player}){points}{notes}", "{move} ({player}){points}{notes}"),
-    "board_points": (", {points} pts", ", {points} pts"),
+    "board_last_move": ("{move} ({player}), {points} pts{notes}", "{move} ({player}), {points} pts{notes}"),
+    "board_last_turn": ("{player} : {move}", "{player}: {move}"),
     "dup_board_open": ("Coup {n} — tirage {draw} — fin à {clock}", "Move {n} — draw {draw} — closes at {clock}"),
     "dup_board_paused": ("Coup {n} — tirage {draw} — chrono arrêté", "Move {n} — draw {draw} — clock stopped"),
     "dup_board_waiting": ("Coup {n} — en attente du tirage", "Move {n} — waiting for the draw"),

@@ -156,7 +156,7 @@ def test_a_full_finished_classic_board_is_drawn_under_200_kb(club: Club, lang: s
     game = play_classic_to_the_end(club, random.Random(4))
     assert game.ended and len(list(game.board.tiles())) > 60
     club.say("Ref", "/new Cleo Dan")  # the first game is now game 1 of /games, no longer the running one
-    reply = image_of(club.send("Zed", "/board 1"), "board-1")
+    reply = image_of(club.send("Zed", "/board 1"), "board")
     scene = classic_board_scene(commands_classic.board_view(lang, game))
     assert png(scene) == reply.image
     turns = commands_classic.turns_played(game)

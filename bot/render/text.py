@@ -25,8 +25,21 @@ def _col_label(index: int, notation: Notation) -> str:
     return str(index + 1) if notation is Notation.FISF else ROW_LETTERS[index]
 
 
-def board_text(board: Board, notation: Notation = Notation.FISF, last: Iterable[tuple[int, int]] = ()) -> str:
-    """The board in monospace: tiles in capitals, jokers in lowercase, premiums as * + ^ ' ."""
+_LEGEND = {
+    "fr": "    * mot triple  + mot double  ^ lettre triple  ' lettre double",
+    "en": "    * triple word  + double word  ^ triple letter  ' double letter",
+}
+_BOTH_LEGENDS = (
+    "    * mot triple/triple word  + mot double/double word  ^ lettre triple/triple letter"
+    "  ' lettre double/double letter"
+)
+
+
+def board_text(
+    board: Board, notation: Notation = Notation.FISF, last: Iterable[tuple[int, int]] = (), lang: str | None = None
+) -> str:
+    """The board in monospace: tiles in capitals, jokers in lowercase, premiums as * + ^ ' ; the legend in
+    ``lang`` (French and English when None)."""
     recent = set(last)
     header = "    " + "".join(f"{_col_label(c, notation):>3}" for c in range(SIZE))
     lines = [header]
@@ -41,10 +54,7 @@ def board_text(board: Board, notation: Notation = Notation.FISF, last: Iterable[
             mark = ">" if (r, c) in recent else " "
             cells.append(f" {mark}{cell}")
         lines.append(f"{_row_label(r, notation):>3} " + "".join(cells))
-    lines.append(
-        "    * mot triple/triple word  + mot double/double word  ^ lettre triple/triple letter"
-        "  ' lettre double/double letter"
-    )
+    lines.append(_LEGEND.get(lang or "", _BOTH_LEGENDS))
     return "\n".join(lines)
 
 
