@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from enum import Enum
 
@@ -48,6 +49,10 @@ class CommandSpec:
     def summary(self, lang: str) -> str:
         return self.summary_fr if lang == "fr" else self.summary_en
 
+    def menu(self, lang: str) -> str:
+        """The description in a platform's command menu: the summary, a whole sentence (else the help)."""
+        return self.summary(lang) or self.help(lang)
+
 
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
@@ -55,10 +60,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "nouvelle",
         "/new [fr|en] [box-fr|box-en|fisf|naspa|wespa] [players...] [!]",
         "/nouvelle [fr|en] [box-fr|box-en|fisf|naspa|wespa] [joueurs...] [!]",
-        "Start a classic game in this channel (you become its referee). A running game is never replaced: "
-        "end it with /end, or its referee adds ! to abandon it (it stays in /games).",
-        "Commence une partie classique dans ce salon (vous en êtes l'arbitre). Une partie en cours n'est jamais "
-        "remplacée : terminez-la avec /fin, ou son arbitre ajoute ! pour l'abandonner (elle reste dans /parties).",
+        "Start a classic game in this channel (you become its referee). fr or en picks the tile set, a rule set "
+        "code the rules (default: the channel's), then come the names of 2 to 4 players (or they /join before "
+        "the first move). A running game is never replaced: end it with /end, or its referee adds ! to abandon "
+        "it (it stays in /games).",
+        "Commence une partie classique dans ce salon (vous en êtes l'arbitre). fr ou en choisit le jeu de "
+        "lettres, un code de règles les règles (par défaut celles du salon), puis viennent les noms de 2 à 4 "
+        "joueurs (ou ils font /rejoindre avant le premier coup). Une partie en cours n'est jamais remplacée : "
+        "terminez-la avec /fin, ou son arbitre ajoute ! pour l'abandonner (elle reste dans /parties).",
         summary_en="Start a classic game.",
         summary_fr="Commence une partie classique.",
         access=Access.START,
@@ -81,10 +90,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "coup",
         "/score REF WORD [claimed score]",
         "/coup REF MOT [score annoncé]",
-        "Record a move for the player whose turn it is: /score H8 VAGUE. Jokers in lowercase "
-        "(VAGuE) or in brackets (VAG(U)E); '.' stands for a letter already on the board.",
-        "Enregistre le coup du joueur dont c'est le tour : /coup H8 VAGUE. Joker en minuscule "
-        "(VAGuE) ou entre parenthèses (VAG(U)E) ; « . » remplace une lettre déjà posée.",
+        "Record a move for the player whose turn it is: /score H8 VAGUE, or /score H8 VAGUE 26 to check the "
+        "score you counted. Jokers in lowercase (VAGuE) or in brackets (VAG(U)E); '.' stands for a letter "
+        "already on the board.",
+        "Enregistre le coup du joueur dont c'est le tour : /coup H8 VAGUE, ou /coup H8 VAGUE 26 pour vérifier "
+        "le score que vous avez compté. Joker en minuscule (VAGuE) ou entre parenthèses (VAG(U)E) ; « . » "
+        "remplace une lettre déjà posée.",
         summary_en="Record the move of the player to play.",
         summary_fr="Enregistre le coup du joueur dont c'est le tour.",
         access=Access.PLAYER,
@@ -94,8 +105,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "calcul",
         "/calc REF WORD",
         "/calcul REF MOT",
-        "Score a move on the current board without recording it.",
-        "Calcule un coup sur la grille actuelle sans l'enregistrer.",
+        "Score a move on the current board (an empty one when no game runs) without recording it.",
+        "Calcule un coup sur la grille actuelle (une grille vide sans partie en cours) sans l'enregistrer.",
         summary_en="Score a move without recording it.",
         summary_fr="Calcule un coup sans l'enregistrer.",
         read_only=True,
@@ -105,8 +116,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "verif",
         "/check WORD...",
         "/verif MOT...",
-        "Look words up in the channel's word list (20 at most).",
-        "Cherche des mots dans la liste du salon (20 au plus).",
+        "Look words up in the channel's word list (the first 20 words given).",
+        "Cherche des mots dans la liste du salon (les 20 premiers mots donnés).",
         summary_en="Look words up in the list.",
         summary_fr="Cherche des mots dans la liste.",
         read_only=True,
@@ -175,10 +186,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "fin",
         "/end [PLAYER=LETTERS ...] [!]",
         "/fin [JOUEUR=LETTRES ...] [!]",
-        "End the game with each player's remaining letters (? for a joker, or their value). With tiles still "
-        "in the bag, add ! to end anyway. A duplicate game ends at once.",
-        "Termine la partie avec les lettres restantes de chacun (? pour un joker, ou leur valeur). S'il reste "
-        "des lettres dans le sac, ajoutez ! pour terminer quand même. Une partie duplicate s'arrête aussitôt.",
+        "End the game with each player's remaining letters (? for a joker, or their value): /end Ben=EAU. In a "
+        "two-player game the letters alone are those of the player who did not go out. With tiles still in "
+        "the bag, add ! to end anyway. A duplicate game ends at once.",
+        "Termine la partie avec les lettres restantes de chacun (? pour un joker, ou leur valeur) : /fin Ben=EAU. "
+        "À deux joueurs, les lettres seules sont celles du joueur qui n'a pas fini. S'il reste des lettres dans "
+        "le sac, ajoutez ! pour terminer quand même. Une partie duplicate s'arrête aussitôt.",
         summary_en="End the game with the racks left.",
         summary_fr="Termine la partie avec les lettres restantes.",
         access=Access.REFEREE,
@@ -195,12 +208,29 @@ COMMANDS: tuple[CommandSpec, ...] = (
         read_only=True,
     ),
     CommandSpec(
+        "moves",
+        "coups",
+        "/moves [PLAYER] [N]",
+        "/coups [JOUEUR] [N]",
+        "A player's moves with their scores (yours by default), in the running game or the last one; N picks "
+        "a game of /games. In duplicate, each move also shows the top and the gap to it.",
+        "Les coups d'un joueur avec leurs points (les vôtres par défaut), dans la partie en cours ou la "
+        "dernière ; N choisit une partie de /parties. En duplicate, chaque coup montre aussi le top et l'écart.",
+        summary_en="A player's moves and scores.",
+        summary_fr="Les coups d'un joueur et leurs points.",
+        read_only=True,
+    ),
+    CommandSpec(
         "board",
         "grille",
         "/board [N]",
         "/grille [N]",
-        "The board as an image (running game, else the last one; N picks a game of /games).",
-        "La grille en image (partie en cours, sinon la dernière ; N choisit une partie de /parties).",
+        "The board as an image: players, scores, whose turn, tiles in the bag, last move lit; in duplicate the "
+        "draw and the deadline, or the top once the move is closed. Running game, else the last one; N picks a "
+        "game of /games.",
+        "La grille en image : joueurs, scores, à qui de jouer, lettres dans le sac, dernier coup en couleur ; en "
+        "duplicate le tirage et l'heure de fin, ou le top une fois le coup clos. Partie en cours, sinon la "
+        "dernière ; N choisit une partie de /parties.",
         summary_en="The board as an image.",
         summary_fr="La grille en image.",
         read_only=True,
@@ -210,8 +240,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "reste",
         "/unseen [N]",
         "/reste [N]",
-        "Tiles not yet on the board, and how many are left in the bag.",
-        "Lettres pas encore sur la grille, et combien restent dans le sac.",
+        "Tiles not yet on the board, and how many are left in the bag (N picks a game of /games).",
+        "Lettres pas encore sur la grille, et combien restent dans le sac (N choisit une partie de /parties).",
         summary_en="Tiles not yet played.",
         summary_fr="Les lettres pas encore jouées.",
         read_only=True,
@@ -221,8 +251,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "export",
         "/export [N]",
         "/export [N]",
-        "The game record: GCG for classic, the FISF record and a CSV of the results for duplicate.",
-        "L'enregistrement de la partie : GCG en classique, feuille FISF et CSV des résultats en duplicate.",
+        "The game record as a file: GCG for classic, the FISF record and a CSV of the results for duplicate "
+        "(N picks a game of /games).",
+        "L'enregistrement de la partie en fichier : GCG en classique, feuille FISF et CSV des résultats en "
+        "duplicate (N choisit une partie de /parties).",
         summary_en="The game record (GCG, FISF, CSV).",
         summary_fr="L'enregistrement de la partie (GCG, FISF, CSV).",
         read_only=True,
@@ -232,8 +264,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "parties",
         "/games",
         "/parties",
-        "The channel's games: number, date, kind, players, result.",
-        "Les parties du salon : numéro, date, genre, joueurs, résultat.",
+        "The channel's last 20 games: number, date, kind, status, players, result.",
+        "Les 20 dernières parties du salon : numéro, date, genre, état, joueurs, résultat.",
         summary_en="The channel's games.",
         summary_fr="Les parties du salon.",
         read_only=True,
@@ -243,12 +275,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "reglages",
         "/settings [KEY VALUE]",
         "/reglages [CLÉ VALEUR]",
-        "Show the settings, or change one for the next games: language fr|en, edition fr|en, notation fisf|gcg, "
-        "rules box-fr|box-en|fisf|naspa|wespa, lexicon fr|en|NAME (lists the operator added), minutes 0.5-10, "
-        "timezone (e.g. Europe/Paris).",
-        "Affiche les réglages, ou en change un pour les prochaines parties : langue fr|en, edition fr|en, "
-        "notation fisf|gcg, regles box-fr|box-en|fisf|naspa|wespa, liste fr|en|NOM (listes ajoutées par "
-        "l'hébergeur), minutes 0.5-10, fuseau (ex. Europe/Paris).",
+        "Show the settings, or change one for the next games: language fr|en, edition fr|en (brings its "
+        "notation, list and rules), notation fisf|gcg, rules box-fr|box-en|fisf|naspa|wespa, lexicon "
+        "fr|en|NAME (lists the operator added), minutes per duplicate move 0.05-10, timezone (e.g. Europe/Paris). "
+        "The French key names work too.",
+        "Affiche les réglages, ou en change un pour les prochaines parties : langue fr|en, edition fr|en (avec "
+        "sa notation, sa liste et ses règles), notation fisf|gcg, regles box-fr|box-en|fisf|naspa|wespa, liste "
+        "fr|en|NOM (listes ajoutées par l'hébergeur), minutes par coup de duplicate 0,05-10, fuseau (par "
+        "exemple Europe/Paris). Les noms anglais des clés marchent aussi.",
         summary_en="Show or change the settings.",
         summary_fr="Affiche ou change les réglages.",
         access=Access.REFEREE,
@@ -259,10 +293,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "duplicate",
         "/duplicate [MINUTES] [manual] [!]",
         "/duplicate [MINUTES] [manuel] [!]",
-        "Start a duplicate game (automatic draws, or manual draws typed with /draw); you become its referee. "
-        "A running game is never replaced: its referee adds ! to abandon it.",
-        "Commence une partie duplicate (tirages automatiques, ou manuels avec /tirage) ; vous en êtes "
-        "l'arbitre. Une partie en cours n'est jamais remplacée : son arbitre ajoute ! pour l'abandonner.",
+        "Start a duplicate game with MINUTES per move (0.05 to 10; default: the channel's setting), automatic "
+        "draws or manual ones typed with /draw; you become its referee. A running game is never replaced: its "
+        "referee adds ! to abandon it.",
+        "Commence une partie duplicate avec MINUTES par coup (0,05 à 10 ; par défaut le réglage du salon), "
+        "tirages automatiques ou manuels saisis avec /tirage ; vous en êtes l'arbitre. Une partie en cours "
+        "n'est jamais remplacée : son arbitre ajoute ! pour l'abandonner.",
         summary_en="Start a duplicate game.",
         summary_fr="Commence une partie duplicate.",
         access=Access.START,
@@ -272,12 +308,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "tirage",
         "/draw [LETTERS|-]",
         "/tirage [LETTRES|-]",
-        "Manual mode: type the draw the hall received (e.g. EEU+ESI?); '-' rejects the current draw; with "
-        "nothing, shows the current draw to anyone.",
-        "Mode manuel : tapez le tirage reçu dans la salle (ex. EEU+ESI?) ; « - » rejette le tirage en cours ; "
-        "sans rien, montre le tirage en cours à tous.",
-        summary_en="Type the hall's draw (manual mode).",
-        summary_fr="Saisit le tirage de la salle (mode manuel).",
+        "Type the draw the hall received, in manual mode: EEU+ESI? (the kept letters, +, the new ones). "
+        "'-' rejects the current draw, in either mode; with nothing, shows the current draw to anyone.",
+        "Saisit le tirage reçu dans la salle, en mode manuel : EEU+ESI? (le reliquat, +, les nouvelles "
+        "lettres). « - » rejette le tirage en cours, dans les deux modes ; sans rien, montre le tirage en cours "
+        "à tous.",
+        summary_en="Type the hall's draw (manual mode), or show the current one.",
+        summary_fr="Saisit le tirage de la salle (mode manuel), ou montre celui en cours.",
         access=Access.REFEREE,
         read_without_args=True,
     ),
@@ -286,8 +323,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "jouer",
         "/play REF WORD [score]",
         "/jouer REF MOT [score]",
-        "Submit your duplicate move privately (a later one replaces it); the first one makes you a player.",
-        "Propose votre coup de duplicate en privé (un nouveau remplace l'ancien) ; le premier vous inscrit.",
+        "Submit your duplicate move privately, with the score you counted if you like (a later one replaces "
+        "it); the first one makes you a player.",
+        "Propose votre coup de duplicate en privé, avec le score compté si vous voulez (un nouveau remplace "
+        "l'ancien) ; le premier vous inscrit.",
         summary_en="Submit your duplicate move privately.",
         summary_fr="Propose votre coup de duplicate en privé.",
         access=Access.PLAYER,
@@ -308,9 +347,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "rouvre",
         "/reopen [SECONDS]",
         "/rouvre [SECONDES]",
-        "Reopen the last closed round (before anyone plays the next draw), for 60 seconds or the time given.",
+        "Reopen the last closed round (before anyone plays the next draw), for 60 seconds or the time given "
+        "(at most 600).",
         "Rouvre la dernière manche close (avant que quiconque joue le tirage suivant), pour 60 secondes ou "
-        "le temps donné.",
+        "le temps donné (600 au plus).",
         summary_en="Reopen the last closed round.",
         summary_fr="Rouvre la dernière manche close.",
         access=Access.REFEREE,
@@ -342,8 +382,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "prolonge",
         "/extend SECONDS",
         "/prolonge SECONDES",
-        "Give the running round more time (1 to 600 seconds).",
-        "Donne plus de temps à la manche en cours (1 à 600 secondes).",
+        "Give the running round more time (at most 600 seconds at once).",
+        "Donne plus de temps à la manche en cours (600 secondes au plus à la fois).",
         summary_en="Give the round more time.",
         summary_fr="Donne plus de temps à la manche.",
         access=Access.REFEREE,
@@ -380,10 +420,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "classement",
         "/standings [N]",
         "/classement [N]",
-        "Duplicate ranking: total, gap to the top, percentage of the top.",
-        "Classement du duplicate : total, écart au top, pourcentage du top.",
-        summary_en="The duplicate ranking.",
-        summary_fr="Le classement du duplicate.",
+        "The standings: in duplicate each player's total, gap to the sum of the tops and percentage of it "
+        "(also as an image); in classic the scores with the end-of-game adjustment. N picks a game of /games.",
+        "Le classement : en duplicate le total de chacun, l'écart au top cumulé et son pourcentage (aussi en "
+        "image) ; en classique les scores avec l'ajustement de fin de partie. N choisit une partie de /parties.",
+        summary_en="The standings.",
+        summary_fr="Le classement.",
         read_only=True,
     ),
     CommandSpec(
@@ -404,8 +446,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "aide",
         "/help [COMMAND]",
         "/aide [COMMANDE]",
-        "The list of commands, or the help of one.",
-        "La liste des commandes, ou l'aide de l'une d'elles.",
+        "The list of commands, or the help of one: /help score.",
+        "La liste des commandes, ou l'aide de l'une d'elles : /aide coup.",
         summary_en="Help.",
         summary_fr="L'aide.",
         read_only=True,
@@ -421,3 +463,18 @@ for _spec in COMMANDS:
 def find(name: str) -> CommandSpec | None:
     """The command called ``name`` (English name or French alias, accents folded, any case)."""
     return BY_NAME.get(name.lower().lstrip("/"))
+
+
+SUGGESTIONS = 3  # nearest commands offered for an unknown name
+SUGGESTION_CUTOFF = 0.6  # difflib similarity below which a name is not offered
+
+
+def suggest(name: str) -> list[CommandSpec]:
+    """The known commands whose English name or French alias is nearest to ``name``, best first."""
+    typed = name.lower().lstrip("/")
+    found: list[CommandSpec] = []
+    for match in difflib.get_close_matches(typed, BY_NAME, n=2 * SUGGESTIONS, cutoff=SUGGESTION_CUTOFF):
+        spec = BY_NAME[match]
+        if spec not in found:
+            found.append(spec)
+    return found[:SUGGESTIONS]

@@ -3,6 +3,7 @@ of /join /end and the views (sheet, board, unseen tiles, export, standings)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from core.edition import edition_by_code
@@ -21,7 +22,7 @@ from core.events import (
     event_from_dict,
     event_to_dict,
 )
-from core.game import ClassicGame, SheetLine, player_key
+from core.game import TURN_KINDS, ClassicGame, SheetLine, player_key
 from core.gcg import write_gcg
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, most_players, rule_set_by_code
@@ -30,7 +31,7 @@ from . import seats
 from .formatting import breakdown, split_claimed
 from .numbers import read_int
 from .referee import Context, UserError
-from .render import board_png, board_text, table
+from .render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
 from .storage import GameRecord
 
 # --- loading -----------------------------------------------------------------------------
@@ -469,11 +470,116 @@ def sheet(ctx: Context, game: ClassicGame) -> str:
     return sheet_text(ctx, game)
 
 
+def turns_played(game: ClassicGame) -> int:
+    """Turns on the sheet so far: plays (challenged off or not), passes, exchanges, lost turns."""
+    return sum(1 for line in game.lines if line.kind in TURN_KINDS)
+
+
+def last_move_text(lang: str, game: ClassicGame) -> str:
+    """The last turn in a few words (``F10 JOuET (Ben), 59 pts``), "" before the first."""
+    from .messages import say
+
+    line = next((sheet_line for sheet_line in reversed(game.lines) if sheet_line.kind in TURN_KINDS), None)
+    if line is None:
+        return ""
+    notes = line_notes(line, lang)
+    if line.kind != "play":  # Ben : passe, Cleo : tour perdu (contestation)
+        return say(lang, "board_last_turn", move=line_text(line, lang), player=line.player)
+    return say(
+        lang,
+        "board_last_move",
+        move=line_text(line, lang),
+        player=line.player,
+        points=line.points,
+        notes=f" — {notes}" if notes else "",
+    )
+
+
+def board_view(lang: str, game: ClassicGame) -> ClassicBoardView:
+    """What the board image shows: players and scores, whose turn, the move number, the bag, the last move."""
+    totals = game.totals()
+    turns = turns_played(game)
+    over = game.ended
+    return ClassicBoardView(
+        board=game.board,
+        edition=game.edition,
+        notation=game.notation,
+        language=lang,
+        players=tuple(PlayerScore(player, totals[player]) for player in game.players),
+        to_move=None if over else game.to_move,
+        move_number=max(1, turns) if over else turns + 1,
+        bag_count=game.bag_count(),
+        last_squares=tuple(last_squares(game)),
+        last_move=last_move_text(lang, game),
+    )
+
+
+def board_header(ctx: Context, view: ClassicBoardView) -> list[str]:
+    """The image's header as text lines (console, screen readers)."""
+    turn = ctx.say("board_over") if view.to_move is None else ctx.say("board_to_move", player=view.to_move)
+    scores = "".join(f" · {p.name} {p.score}" for p in view.players)
+    lines = [ctx.say("board_status", n=view.move_number, turn=turn, bag=view.bag_count) + scores]
+    if view.last_move:
+        lines.append(ctx.say("board_last", move=view.last_move))
+    return lines
+
+
 def board(ctx: Context, game: ClassicGame) -> tuple[str, bytes | None]:
-    notation = game.notation
-    text = "```\n" + board_text(game.board, notation, last_squares(game)) + "\n```"
-    image = board_png(game.board, game.edition, notation, last_squares(game), ctx.lang) if ctx.referee.images else None
-    return text, image
+    """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
+    view = board_view(ctx.lang, game)
+    grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
+    text = "\n".join([*board_header(ctx, view), grid])
+    return text, classic_board_png(view) if ctx.referee.images else None
+
+
+def moves_text(ctx: Context, record: GameRecord, game: ClassicGame, name: str) -> str:
+    """/moves for a classic game: the player's sheet lines, their total, words played and best move."""
+    player = moves_player(ctx, record, game.players, name, game.find_player)
+    lines = [line for line in game.lines if line.player == player]
+    if not lines:
+        return ctx.say("moves_none", player=player)
+    header = ["#", ctx.say("col_move"), "pts", "total", ""]
+    rows = [
+        [line.number, line_text(line, ctx.lang), line.points, line.total, line_notes(line, ctx.lang)] for line in lines
+    ]
+    plays = [line for line in lines if line.kind == "play" and not line.removed]
+    best = max(plays, key=lambda line: line.points, default=None)
+    summary = ctx.say(
+        "moves_summary",
+        total=game.totals()[player],
+        plays=len(plays),
+        best=f"{best.text} {best.points}" if best is not None else "-",
+    )
+    return "\n".join([ctx.say("moves_title", player=player), "```\n" + table(rows, header) + "\n```", summary])
+
+
+def _by_first_words(name: str, players: list[str]) -> str | None:
+    """The one player whose name begins with the words typed (``Élodie`` for ``Élodie Lefèvre``), if only one."""
+    typed = player_key(seats.clean_name(name))
+    if not typed:
+        return None
+    found = [p for p in players if player_key(p) == typed or player_key(p).startswith(typed + " ")]
+    return found[0] if len(found) == 1 else None
+
+
+def moves_player(
+    ctx: Context, record: GameRecord, players: list[str], name: str, find: Callable[[str], str | None]
+) -> str:
+    """The player /moves is about: the one named, else the sender's own seat (bound, or free and named like
+    the sender)."""
+    if name:
+        found = find(name) or _by_first_words(name, players)
+        if found is None:
+            raise UserError("err_unknown_player", player=seats.clean_name(name), players=", ".join(players) or "-")
+        return found
+    own = seats.seat_of(ctx.storage, record, ctx.message.user, players)
+    if own is None:
+        candidate = seats.named_like(ctx.message, players)
+        if candidate is not None and seats.owner_of(ctx.storage, record, candidate) is None:
+            own = candidate
+    if own is None:
+        raise UserError("moves_whose", usage=ctx.spec.usage(ctx.lang), players=", ".join(players) or "-")
+    return own
 
 
 def export(ctx: Context, game: ClassicGame) -> tuple[str, bytes, str]:

@@ -12,10 +12,12 @@ rounds when time is up (also after a restart) and draws the next.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import random
 from collections import Counter
 from concurrent.futures import Future
+from datetime import UTC, datetime
 from typing import Any
 
 from core.board import Board
@@ -51,11 +53,22 @@ from .formatting import breakdown, split_claimed, tiles_text
 from .messages import explain, say
 from .numbers import read_decimal
 from .referee import Context, Referee, UserError
-from .render import board_png, board_text, table
+from .render import (
+    DuplicateBoardView,
+    RoundResultRow,
+    RoundResultView,
+    StandingsView,
+    board_text,
+    duplicate_board_png,
+    round_result_png,
+    standings_png,
+    table,
+)
 from .storage import Deadline, GameRecord, RoundClosedTwiceError, Storage
 from .timefmt import clock_time
 
 WARNING_SECONDS = 30
+MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
 TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
 TIE_RULE_KEYS = {"fewest jokers": "tie_rule_jokers", "order": "tie_rule_order", "arbiter": "tie_rule_arbiter"}
 
@@ -206,6 +219,15 @@ def _fisf_to_game(game: DuplicateGame, move: str) -> str:
     return format_move(parse_move(move, Notation.FISF), game.notation)
 
 
+def tie_text(lang: str, game: DuplicateGame, round_: Round) -> str:
+    """The tops tied with the one placed, numbered for /top N, and the rule that placed the first."""
+    assert round_.top is not None
+    choices = [round_.top.notation(game.notation), *(_fisf_to_game(game, m) for m in round_.tied)]
+    listed = " · ".join(f"{n}) {m}" for n, m in enumerate(choices, 1))
+    rule = say(lang, TIE_RULE_KEYS.get(round_.tie_rule, "tie_rule_order"))
+    return say(lang, "dup_tie", tied=listed, rule=rule)
+
+
 def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     draw = str(round_.draw) if round_.draw else ""
     if round_.top is None or round_.top_score is None:
@@ -223,11 +245,7 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
             )
         ]
         if round_.tied:
-            placed = round_.top.notation(game.notation)
-            choices = [placed, *(_fisf_to_game(game, m) for m in round_.tied)]
-            listed = " · ".join(f"{n}) {m}" for n, m in enumerate(choices, 1))
-            rule = say(lang, TIE_RULE_KEYS.get(round_.tie_rule, "tie_rule_order"))
-            lines.append(say(lang, "dup_tie", tied=listed, rule=rule))
+            lines.append(tie_text(lang, game, round_))
         if round_.runners_up:
             others = " · ".join(f"{_fisf_to_game(game, m)} {p}" for m, p in round_.runners_up)
             lines.append(say(lang, "dup_runners_up", plays=others))
@@ -317,6 +335,67 @@ def results_csv(game: DuplicateGame) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
+def tie_note(lang: str, round_: Round) -> str:
+    """A short line on tied tops for the result image (the text lists them, numbered for /top N)."""
+    if not round_.tied:
+        return ""
+    rule = say(lang, TIE_RULE_KEYS.get(round_.tie_rule, "tie_rule_order"))
+    return say(lang, "dup_tie_short", count=len(round_.tied) + 1, rule=rule)
+
+
+def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultView:
+    """What the image of a closed round shows: its draw, its top and every player's line."""
+    solo = game.solo(round_)
+    rows = []
+    for player in game.players:
+        result = round_.results.get(player)
+        entered = player in round_.recorded  # points the referee typed: no move to show
+        notes = []
+        if result is not None and not result.valid and not entered:
+            notes.append(reason_text(lang, result, game.notation))
+        if player in round_.corrections:
+            notes.append(say(lang, "dup_corrected_note", reason=round_.corrections[player] or "-"))
+        score = round_.score_of(player)
+        rows.append(
+            RoundResultRow(
+                player,
+                score,
+                move=result.move if result is not None and not entered else "",
+                note="; ".join(notes),
+                found_top=round_.top is not None and score == round_.top_points and score > 0,
+                solo_bonus=game.settings.solo_bonus if solo == player else 0,
+                answered=result is not None or entered,
+            )
+        )
+    return RoundResultView(
+        language=lang,
+        round_number=round_.number,
+        draw=str(round_.draw) if round_.draw else "",
+        top_move=round_.top.notation(game.notation) if round_.top is not None else "",
+        top_points=round_.top_points,
+        rows=tuple(rows),
+        top_note=tie_note(lang, round_),
+    )
+
+
+def standings_view(lang: str, game: DuplicateGame) -> StandingsView:
+    """What the standings image shows: every player's place, total, gap and percentage of the tops."""
+    return StandingsView(lang, len(game.closed_rounds), game.tops_total, tuple(game.standings()))
+
+
+def result_replies(images: bool, lang: str, channel: str, game: DuplicateGame, round_: Round) -> list[Reply]:
+    """A closed round's result and the standings: one text, or with images two replies each with its text."""
+    result, standings = round_text(lang, game, round_), standings_text(lang, game)
+    if not images:
+        return [Reply(result + "\n\n" + standings, channel=channel)]
+    return [
+        Reply(
+            result, channel=channel, image=round_result_png(result_view(lang, game, round_)), image_name="result.png"
+        ),
+        Reply(standings, channel=channel, image=standings_png(standings_view(lang, game)), image_name="standings.png"),
+    ]
+
+
 def count_reply(lang: str, record: GameRecord, game: DuplicateGame) -> Reply | None:
     """ "N of M have played" for the open round (counts only, never moves), editing itself as it grows."""
     round_ = game.current
@@ -378,7 +457,7 @@ def close_round(
             channel=record.channel,
             edit_key=f"dup-{record.id}-{closed.number}",
         ),
-        Reply(round_text(lang, game, closed) + "\n\n" + standings_text(lang, game), channel=record.channel),
+        *result_replies(referee.images, lang, record.channel, game, closed),
     ]
     if closed.tied:
         replies.append(Reply(say(lang, "dup_tie_hint", count=len(closed.tied) + 1), channel=record.channel))
@@ -458,6 +537,8 @@ def cmd_duplicate(ctx: Context) -> None:
         value = read_decimal(lowered)
         if value is None:
             raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+        if not MIN_MINUTES <= value <= MAX_MINUTES:
+            raise UserError("bad_minutes", value=token[:20])
         minutes = value
     dup_settings = DuplicateSettings(minutes=minutes, notation=notation_by_name(settings.notation))
     game = DuplicateGame(edition_by_code(settings.edition), (), dup_settings, settings.lexicon)
@@ -628,7 +709,11 @@ def cmd_close(ctx: Context) -> None:
 def end(ctx: Context, record: GameRecord) -> None:
     """/end for a duplicate game: it stops now, with the rounds closed so far."""
     game = game_of(ctx.referee, record)
-    ctx.replies += finish(ctx.storage, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
+    replies = finish(ctx.storage, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
+    if ctx.referee.images and game.closed_rounds:  # the final standings, as at each close
+        image = standings_png(standings_view(ctx.lang, game))
+        replies = [dataclasses.replace(reply, image=image, image_name="standings.png") for reply in replies]
+    ctx.replies += replies
 
 
 # --- views ---------------------------------------------------------------------------------
@@ -638,12 +723,139 @@ def sheet(ctx: Context, game: DuplicateGame) -> str:
     return "```\n" + record_table(ctx.lang, game) + "\n```\n" + standings_text(ctx.lang, game)
 
 
+def top_squares(round_: Round | None) -> tuple[tuple[int, int], ...]:
+    """The squares of a round's top's new tiles (none without a top)."""
+    if round_ is None or round_.top is None:
+        return ()
+    return tuple((c.row, c.col) for c in round_.top.new_tiles)
+
+
+def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
+    """What the board image shows: the open round (its draw and deadline, the previous top lit), else the
+    last closed round with its top placed and lit."""
+    common: dict[str, Any] = {
+        "board": game.board,
+        "edition": game.edition,
+        "notation": game.notation,
+        "language": lang,
+        "time_zone": zone,
+    }
+    last = game.last_closed
+    current = game.current
+    if current is not None or last is None:
+        number = current.number if current is not None else game.move_number
+        draw = current.draw if current is not None else None
+        due = game.deadline(current) if current is not None and not game.finished else None
+        return DuplicateBoardView(
+            **common,
+            round_number=number,
+            kept=draw.kept if draw is not None else "",
+            new=draw.new if draw is not None else "",
+            deadline=datetime.fromtimestamp(due, UTC) if due is not None and draw is not None else None,
+            last_squares=top_squares(last),
+        )
+    return DuplicateBoardView(
+        **common,
+        round_number=last.number,
+        kept=last.draw.kept if last.draw is not None else "",
+        new=last.draw.new if last.draw is not None else "",
+        closed=True,
+        finished=game.finished,
+        last_squares=top_squares(last),
+        top_move=last.top.notation(game.notation) if last.top is not None else "",
+        top_points=last.top_points if last.top is not None else None,
+    )
+
+
+def board_header(ctx: Context, view: DuplicateBoardView) -> str:
+    """The image's header as a line of text (console, screen readers)."""
+    draw = f"{view.kept}+{view.new}" if view.kept else view.new
+    n = view.round_number
+    if view.closed:
+        if not view.top_move:
+            return ctx.say("dup_board_closed_no_top", n=n, draw=draw)
+        return ctx.say("dup_board_closed", n=n, draw=draw, top=view.top_move, points=view.top_points)
+    if not draw:
+        return ctx.say("dup_board_waiting", n=n)
+    if view.deadline is None:
+        return ctx.say("dup_board_paused", n=n, draw=draw)
+    return ctx.say("dup_board_open", n=n, draw=draw, clock=clock_time(view.deadline.timestamp(), view.time_zone))
+
+
 def board(ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
-    last_round = game.last_closed
-    last = [(c.row, c.col) for c in last_round.top.new_tiles] if last_round and last_round.top else []
-    text = "```\n" + board_text(game.board, game.notation, last) + "\n```"
-    image = board_png(game.board, game.edition, game.notation, last, ctx.lang) if ctx.referee.images else None
-    return text, image
+    """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
+    view = board_view(ctx.lang, ctx.settings.zone, game)
+    grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
+    text = board_header(ctx, view) + "\n" + grid
+    return text, duplicate_board_png(view) if ctx.referee.images else None
+
+
+def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str) -> str:
+    """/moves for a duplicate game: the player's answer on every closed round, its score, the top and the gap
+    to it; then their total and place. The open round's answers stay secret."""
+    from .commands_classic import moves_player
+
+    def find(typed: str) -> str | None:
+        wanted = player_key(typed.lstrip("@"))
+        return next((p for p in game.players if player_key(p) == wanted), None)
+
+    player = moves_player(ctx, record, game.players, name, find)
+    lang = ctx.lang
+    header = [
+        say(lang, "col_number"),
+        say(lang, "col_draw"),
+        say(lang, "col_move"),
+        "pts",
+        "top",
+        say(lang, "col_top_points"),
+        say(lang, "col_gap"),
+        "",
+    ]
+    rows: list[list[object]] = []
+    solo_bonus = game.settings.solo_bonus
+    for round_ in game.closed_rounds:
+        view = result_view(lang, game, round_)
+        row = next(r for r in view.rows if r.player == player)
+        notes = [row.note] if row.note else []
+        if not row.answered:
+            notes.append(say(lang, "moves_no_answer"))
+        if row.solo_bonus:
+            notes.append(say(lang, "moves_solo", bonus=solo_bonus))
+        gap = row.score - round_.top_points
+        rows.append(
+            [
+                round_.number,
+                view.draw,
+                row.move or "-",
+                row.score,
+                view.top_move or "-",
+                round_.top_points,
+                f"{gap:+d}" if gap else "0",
+                "; ".join(notes),
+            ]
+        )
+    lines = [say(lang, "moves_title", player=player)]
+    if rows:
+        lines.append("```\n" + table(rows, header) + "\n```")
+        standing = next(s for s in game.standings() if s.player == player)
+        lines.append(
+            say(
+                lang,
+                "moves_dup_summary",
+                total=standing.total,
+                tops=game.tops_total,
+                gap=f"{standing.gap:+d}" if standing.gap else "0",
+                percent=f"{standing.percent:.1f}",
+                place=standing.place,
+                count=len(game.players),
+            )
+        )
+    else:
+        lines = [say(lang, "moves_none", player=player)]
+    current = game.current
+    if current is not None and current.draw is not None and record.status == "active":
+        lines.append(say(lang, "moves_dup_open", n=current.number))
+    return "\n".join(lines)
 
 
 def unseen(ctx: Context, game: DuplicateGame) -> str:

@@ -9,10 +9,11 @@ from core.edition import EDITIONS
 from core.rules import RULE_SETS
 
 from .command_table import COMMANDS, find
+from .commands_duplicate import MAX_MINUTES, MIN_MINUTES
 from .lexicons import chat_list_spec
 from .lexicons import load as load_word_list
 from .numbers import read_decimal
-from .referee import Context, UserError
+from .referee import Context, UserError, unknown_command_text
 from .storage import ChannelSettings
 from .timefmt import UnknownTimeZoneError, canonical_zone
 
@@ -65,7 +66,7 @@ def cmd_help(ctx: Context) -> None:
     if topic:
         spec = find(topic)
         if spec is None:
-            raise UserError("unknown_command", name=topic.lstrip("/")[:40])
+            raise UserError("unknown_help_topic", text=unknown_command_text(ctx.lang, topic))
         other = f"/{spec.alias}" if ctx.lang == "en" else f"/{spec.name}"
         alias = f" ({other})" if spec.alias != spec.name else ""
         text = f"{spec.usage(ctx.lang)}{alias}\n{spec.help(ctx.lang)}"
@@ -98,8 +99,10 @@ def cmd_settings(ctx: Context) -> None:
             changes = vars(settings.with_edition(value))
     elif key == "minutes":
         minutes = read_decimal(value)
-        if minutes is None or not 0.05 <= minutes <= 10:
-            raise UserError("bad_setting", key=words[0], value=value[:20], keys="minutes: 0.5-10")
+        if minutes is None:
+            raise UserError("bad_setting", key=words[0], value=value[:20], keys="minutes: 0.05-10")
+        if not MIN_MINUTES <= minutes <= MAX_MINUTES:
+            raise UserError("bad_minutes", value=value[:20])
         changes = {"minutes": minutes}
     elif key == "timezone":
         try:

@@ -1,5 +1,5 @@
 """Commands that serve both kinds of game: /join /end /calc and the views /sheet /board /unseen
-/export /standings, which also show finished games (the last one, or game N of /games)."""
+/export /standings /moves, which also show finished games (the last one, or game N of /games)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from . import commands_classic as classic
 from . import commands_duplicate as duplicate
 from .formatting import breakdown, split_claimed
 from .game_history import TargetGame, target_game, with_heading
+from .numbers import read_int
 from .referee import Context, UserError
+from .render import standings_png
 
 
 def cmd_join(ctx: Context) -> None:
@@ -75,7 +77,7 @@ def cmd_board(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
     text, image = classic.board(ctx, game) if isinstance(game, ClassicGame) else duplicate.board(ctx, game)
-    ctx.reply(with_heading(ctx, target, text), image=image)
+    ctx.reply(with_heading(ctx, target, text), image=image, image_name="board.png")
 
 
 def cmd_unseen(ctx: Context) -> None:
@@ -104,10 +106,27 @@ def cmd_export(ctx: Context) -> None:
 def cmd_standings(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
+    image: bytes | None = None
     if isinstance(game, ClassicGame):
         text = classic.standings_text(ctx, game) if game.players else ctx.say("sheet_empty")
     else:
         text = duplicate.standings_text(ctx.lang, game)
+        if ctx.referee.images:
+            image = standings_png(duplicate.standings_view(ctx.lang, game))
+    ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
+
+
+def cmd_moves(ctx: Context) -> None:
+    """``/moves [PLAYER] [N]``: a final number picks game N of /games, the words before it name the player."""
+    words = ctx.tokens
+    number = [words.pop()] if words and read_int(words[-1]) is not None else []
+    target = target_game(ctx, words=number)
+    game = _game(ctx, target)
+    name = " ".join(words)
+    if isinstance(game, ClassicGame):
+        text = classic.moves_text(ctx, target.record, game, name)
+    else:
+        text = duplicate.moves_text(ctx, target.record, game, name)
     ctx.reply(with_heading(ctx, target, text))
 
 
@@ -132,4 +151,5 @@ HANDLERS = {
     "unseen": cmd_unseen,
     "export": cmd_export,
     "standings": cmd_standings,
+    "moves": cmd_moves,
 }

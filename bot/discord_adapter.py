@@ -185,7 +185,7 @@ def build_command(adapter: "DiscordAdapter", spec: CommandSpec) -> app_commands.
     command: app_commands.Command[Any, Any, Any] = app_commands.Command(
         name=app_commands.locale_str(spec.name, fr=french_name(spec)),
         description=app_commands.locale_str(
-            short_text(spec.help_en, DESCRIPTION_LIMIT), fr=short_text(spec.help_fr, DESCRIPTION_LIMIT)
+            short_text(spec.menu("en"), DESCRIPTION_LIMIT), fr=short_text(spec.menu("fr"), DESCRIPTION_LIMIT)
         ),
         callback=callback,
     )

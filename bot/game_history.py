@@ -29,10 +29,11 @@ class TargetGame:
         return self.record.status == "active"
 
 
-def target_game(ctx: Context, kind: str | None = None) -> TargetGame:
-    """Game N of the channel (first argument), else the running game, else the last one."""
+def target_game(ctx: Context, kind: str | None = None, words: list[str] | None = None) -> TargetGame:
+    """Game N of the channel (first of ``words``, by default the arguments), else the running game, else
+    the last one."""
     games = ctx.storage.games(ctx.message.channel)
-    words = ctx.tokens
+    words = ctx.tokens if words is None else words
     number = read_int(words[0]) if words else None
     if number is not None:
         if not 1 <= number <= len(games):

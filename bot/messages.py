@@ -16,6 +16,11 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Je ne connais pas la commande /{name}. Tapez /aide pour la liste.",
         "I don't know the command /{name}. Type /help for the list.",
     ),
+    "unknown_command_suggest": (
+        "Je ne connais pas la commande /{name}. Vouliez-vous dire {suggestions} ? /aide donne la liste.",
+        "I don't know the command /{name}. Did you mean {suggestions}? /help gives the list.",
+    ),
+    "suggestion_or": (" ou ", " or "),
     "no_game": (
         "Aucune partie en cours dans ce salon. Commencez-en une avec /nouvelle [joueurs...] ou /duplicate.",
         "No game in this channel. Start one with /new [players...] or /duplicate.",
@@ -182,6 +187,52 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Game {number} ({kind}, {date}, {status}):",
     ),
     "moves_count": ("{n} coup(s)", "{n} move(s)"),
+    # the board's header as text (beside its image), /moves, help
+    "board_status": ("Coup {n} · {turn} · sac : {bag}", "Move {n} · {turn} · bag: {bag}"),
+    "board_to_move": ("à {player} de jouer", "{player} to play"),
+    "board_over": ("partie terminée", "game over"),
+    "board_last": ("Dernier coup : {move}", "Last move: {move}"),
+    "board_last_move": ("{move} ({player}), {points} pts{notes}", "{move} ({player}), {points} pts{notes}"),
+    "board_last_turn": ("{player} : {move}", "{player}: {move}"),
+    "dup_board_open": ("Coup {n} — tirage {draw} — fin à {clock}", "Move {n} — draw {draw} — closes at {clock}"),
+    "dup_board_paused": ("Coup {n} — tirage {draw} — chrono arrêté", "Move {n} — draw {draw} — clock stopped"),
+    "dup_board_waiting": ("Coup {n} — en attente du tirage", "Move {n} — waiting for the draw"),
+    "dup_board_closed": (
+        "Coup {n} clos — tirage {draw} — top {top}, {points} pts",
+        "Move {n} closed — draw {draw} — top {top}, {points} pts",
+    ),
+    "dup_board_closed_no_top": (
+        "Coup {n} clos — tirage {draw} — aucun coup possible",
+        "Move {n} closed — draw {draw} — no play possible",
+    ),
+    "dup_corrected_note": ("corrigé : {reason}", "corrected: {reason}"),
+    "moves_title": ("Coups joués par {player} :", "Moves played by {player}:"),
+    "moves_none": ("{player} n'a encore aucun coup dans cette partie.", "{player} has no move in this game yet."),
+    "moves_summary": (
+        "Total {total} · {plays} mot(s) posé(s) · meilleur coup : {best}",
+        "Total {total} · {plays} word(s) played · best move: {best}",
+    ),
+    "moves_whose": (
+        "Vous ne jouez pas dans cette partie : nommez un joueur, {usage} (joueurs : {players}).",
+        "You are not in this game: name a player, {usage} (players: {players}).",
+    ),
+    "moves_no_answer": ("pas de réponse", "no answer"),
+    "moves_solo": ("solo +{bonus}", "solo +{bonus}"),
+    "moves_dup_summary": (
+        "Total {total} (top cumulé {tops}) · écart {gap} · {percent} % du top · place {place} sur {count}",
+        "Total {total} (sum of tops {tops}) · gap {gap} · {percent}% of the top · place {place} of {count}",
+    ),
+    "moves_dup_open": (
+        "Coup {n} en cours : les réponses restent secrètes jusqu'à la clôture.",
+        "Move {n} is being played: answers stay secret until the close.",
+    ),
+    "col_top_points": ("pts top", "top pts"),
+    "dup_tie_short": ("{count} tops ex aequo ; placé : {rule}", "{count} tied tops; placed: {rule}"),
+    "unknown_help_topic": ("{text}", "{text}"),
+    "bad_minutes": (
+        "« {value} » : le temps par coup va de 0,05 à 10 minutes (3 secondes à 10 minutes ; FISF : 1, 2 ou 3).",
+        "'{value}': the time per move is 0.05 to 10 minutes (3 seconds to 10 minutes; FISF: 1, 2 or 3).",
+    ),
     "help_title": (
         "Commandes (les noms anglais marchent aussi) :",
         "Commands (the French names work too):",
@@ -250,8 +301,8 @@ CATALOG: dict[str, tuple[str, str]] = {
     "dup_mode_auto": ("automatiques", "automatic"),
     "dup_mode_manual": ("manuels (/tirage)", "manual (/draw)"),
     "dup_draw": (
-        "Coup {n} — tirage : {draw}\nFin dans {minutes} min ({clock}). Jouez en privé : /jouer REF MOT [score].",
-        "Move {n} — draw: {draw}\nEnds in {minutes} min ({clock}). Play privately: /play REF WORD [score].",
+        "Coup {n} — tirage : {draw}\nFin dans {minutes} min, à {clock}. Jouez en privé : /jouer REF MOT [score].",
+        "Move {n} — draw: {draw}\nEnds in {minutes} min, at {clock}. Play privately: /play REF WORD [score].",
     ),
     "dup_round_closed": ("Coup {n} — tirage : {draw} — manche close.", "Move {n} — draw: {draw} — round closed."),
     "dup_rejected_draws": ("Tirages rejetés : {draws}", "Rejected draws: {draws}"),

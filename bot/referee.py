@@ -20,13 +20,29 @@ from core.adjudication import WordList
 from core.errors import ArbitreError
 
 from .chat import CommandLine, Incoming, Reply, read_command
-from .command_table import Access, CommandSpec, find
+from .command_table import Access, CommandSpec, find, suggest
 from .game_cache import GameCache
 from .lexicons import UnknownListError, WordListError
 from .messages import explain, say
 from .storage import ChannelSettings, GameRecord, GameRunningError, RoundClosedTwiceError, Storage
 
 log = logging.getLogger("arbitre")
+
+
+def command_names(lang: str, spec: CommandSpec) -> str:
+    """``/coup (/score)`` in French, ``/score (/coup)`` in English; one name when both are the same."""
+    first, second = (spec.alias, spec.name) if lang == "fr" else (spec.name, spec.alias)
+    return f"/{first}" if first == second else f"/{first} (/{second})"
+
+
+def unknown_command_text(lang: str, name: str) -> str:
+    """The answer to an unknown command: the nearest known commands, if any, under both names."""
+    shown = name.lstrip("/")[:40]
+    nearest = suggest(shown)
+    if not nearest:
+        return say(lang, "unknown_command", name=shown)
+    choices = say(lang, "suggestion_or").join(command_names(lang, spec) for spec in nearest)
+    return say(lang, "unknown_command_suggest", name=shown, suggestions=choices)
 
 
 class UserError(Exception):
@@ -186,7 +202,7 @@ class Referee:
         if spec is None:
             return [
                 Reply(
-                    say(settings.language, "unknown_command", name=command.name[:40]),
+                    unknown_command_text(settings.language, command.name),
                     channel=message.channel,
                     to_user=message.user if message.private else None,
                     error=True,

@@ -212,8 +212,8 @@ class TelegramAdapter:
 
     async def set_commands(self) -> None:
         """The command menu: English by default, French for French-speaking users."""
-        english = [BotCommand(spec.name, short_text(spec.help_en, DESCRIPTION_LIMIT)) for spec in COMMANDS]
-        french = [BotCommand(french_name(spec), short_text(spec.help_fr, DESCRIPTION_LIMIT)) for spec in COMMANDS]
+        english = [BotCommand(spec.name, short_text(spec.menu("en"), DESCRIPTION_LIMIT)) for spec in COMMANDS]
+        french = [BotCommand(french_name(spec), short_text(spec.menu("fr"), DESCRIPTION_LIMIT)) for spec in COMMANDS]
         try:
             await self.bot.set_my_commands(english)
             await self.bot.set_my_commands(french, language_code="fr")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.tools.top import TIE_RULE_WORDS
 from core.board import Board
 from core.edition import ENGLISH, FRENCH
 from core.notation import Notation, parse_move
@@ -69,7 +70,8 @@ def test_text_output_has_breakdowns(capsys: pytest.CaptureFixture[str], small_li
     lines = out.splitlines()
     assert lines[0].startswith(" 1. H")  # first move: horizontal only
     assert any(line.strip().startswith("ZONES (") for line in lines)
-    assert lines[-1].startswith("(")
+    assert lines[-2] in TIE_RULE_WORDS.values()  # why the first play is the top, in words
+    assert lines[-1].startswith("Search took ") and lines[-1].endswith(" ms.")
 
 
 def test_board_file_gives_the_same_plays_as_the_moves(
@@ -186,3 +188,21 @@ def test_default_french_list_as_a_process() -> None:
     for play in plays:
         placement = validate_move(board, parse_move(f"{play['ref']} {play['word']}"))
         assert score_placement(placement, FRENCH).total == play["score"]
+
+
+@pytest.mark.parametrize(
+    ("rack", "words"),
+    [
+        ("ZENOSAT", "1 is the top: it scores more than every other play."),  # H4 ZONES 48, then 30
+        ("NEZ", "1 is the top: others score as much with as few jokers; it comes first in board order"),  # NEZ = ZEN
+        ("EEEEEEE", "no play for EEEEEEE"),
+    ],
+)
+def test_the_last_lines_say_in_words_why_the_first_play_is_the_top(
+    capsys: pytest.CaptureFixture[str], small_list: Path, rack: str, words: str
+) -> None:
+    status, out, _ = run_top(capsys, "--lexicon", str(small_list), "--rack", rack, "--count", "3")
+    assert status == 0
+    lines = out.splitlines()
+    assert any(line.startswith(words) for line in lines[-2:]), lines[-2:]
+    assert "(order;" not in out and "(score;" not in out

@@ -165,7 +165,7 @@ async def test_classic_game_score_challenge_board(dc, adapter, storage):
     board = await answer(dc, iid)
     assert board.file is not None and board.file.filename == "board.png"
     assert board.file.data.startswith(PNG_MAGIC)
-    assert board.text.startswith("```") and board.text.count("```") == 2  # the text board goes with it
+    assert board.text.startswith("Coup 3 · ") and board.text.count("```") == 2  # header and text board with it
     assert len(plays(storage, dc.channel)) == 1
 
 

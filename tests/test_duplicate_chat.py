@@ -197,3 +197,24 @@ def test_calc_on_the_duplicate_board_and_without_a_game(tmp_path: Path, clock: C
     send(referee, "Ref", "/cloture")
     (reply,) = send(referee, "Ana", "/calcul H4 VAGUE")
     assert "porte un" in reply.text  # the top now covers row H
+
+
+def test_the_record_keeps_numbers_right_aligned_after_a_rejected_draw(tmp_path: Path, clock: Clock) -> None:
+    referee = make_referee(tmp_path / "d.sqlite", clock)
+    send(referee, "Ref", "/duplicate 1 manuel")
+    send(referee, "Ana", "/rejoindre")
+    send(referee, "Ref", "/tirage ACEHNTZ")
+    send(referee, "Ana", "/jouer H4 CHANTEZ", private=True)
+    send(referee, "Ref", "/cloture")
+    send(referee, "Ref", "/tirage AEEISTU")
+    send(referee, "Ref", "/tirage -")  # rejected: its own line in the record
+    send(referee, "Ref", "/tirage AEEISTU")
+    send(referee, "Ref", "/cloture")
+    sheet = channel_text(send(referee, "Ana", "/feuille"))
+    lines = sheet.split("```")[1].strip("\n").splitlines()
+    header, rows = lines[0], [line for line in lines[2:] if line.split() and line.split()[0].isdigit()]
+    assert len(rows) == 2 and any("-AEEISTU" in line for line in lines)
+    for column in ("pts", "Ana"):
+        end = header.index(column) + len(column)
+        for row in rows:
+            assert row[end - 1].isdigit() and (len(row) == end or row[end] == " "), (column, lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from bot.render import CELL, JOKER_TILE, TILE_RECENT, board_png, board_text, table
@@ -56,3 +57,27 @@ def test_table_aligns_numbers_right() -> None:
     assert lines[0] == "who       n  total"
     assert lines[2] == "Ana       5    100"
     assert lines[3] == "Benoît  120     -3"
+
+
+@pytest.mark.parametrize(
+    ("rows", "column"),
+    [
+        ([["1", "AEEISTU", 14], ["", "-ABCDEFG", ""], ["2", "E+NRSTU", 72]], "pts"),  # a rejected draw's line
+        ([["", "-ABCDEFG", ""], ["1", "AEEISTU", 14]], "pts"),  # the rejected line first
+        ([["1", "AEEISTU", "14"], ["2", "E+NRSTU", "59*"], ["3", "-", "0c"]], "pts"),  # solo and correction marks
+        ([["1", "AEEISTU", "-3"], ["2", "E+NRSTU", "+12"], ["3", "-", "97.5"]], "pts"),  # signs and decimals
+    ],
+)
+def test_table_keeps_numbers_right_aligned_past_empty_cells_and_marks(rows: list[list[object]], column: str) -> None:
+    lines = table(rows, ["#", "draw", column]).splitlines()
+    header = lines[0]
+    cells = [(line, line.split()[-1]) for line in lines[2:] if len(line.split()) == 3]  # rejected lines have 1
+    digits_end = {line.rindex(cell) + len(cell.rstrip("*c")) for line, cell in cells}
+    assert len(digits_end) == 1, lines  # every number's last digit in one column
+    if not any(cell.endswith(("*", "c")) for _, cell in cells):
+        assert digits_end == {header.index(column) + len(column)}, lines  # under the end of its heading
+
+
+def test_table_leaves_words_left_aligned() -> None:
+    lines = table([["Ana", "H8 VAGUE"], ["Benoît", ""], ["Cleo", "8H ZOO"]], ["who", "move"]).splitlines()
+    assert [line.index(word) for line, word in zip(lines[2::2], ["H8", "8H"])] == [8, 8]

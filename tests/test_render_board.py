@@ -170,6 +170,9 @@ def test_after_the_close_the_top_is_placed_and_highlighted() -> None:
     assert square_pixel(previous_top, paint(previous_top), 5, 9) == p.TILE_RECENT
     no_top = duplicate_board_scene(replace(view, top_move="", top_points=None, last_squares=()))
     assert "No top" in texts(no_top)
+    over = duplicate_board_scene(replace(view, finished=True))  # the last move of a finished game
+    assert "Game over" in texts(over) and "Move closed" not in texts(over)
+    assert "Top: 6J JOuET, 59 pts" in texts(over)
 
 
 def test_a_bad_time_zone_or_a_naive_deadline_is_refused() -> None:

@@ -140,6 +140,7 @@ async def test_classic_game_score_challenge_board(tg, adapter, storage):
     assert board.method == "sendPhoto" and board.file.data.startswith(PNG_MAGIC)
     assert board.file.filename == "board.png"
     assert "```" not in board.text and board.payload["caption_entities"][0]["type"] == "pre"
+    assert board.text.startswith("Coup 3 · ")  # the header, then the text board, in the photo's caption
     assert len(plays(storage)) == 1
 
 

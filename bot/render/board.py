@@ -86,7 +86,8 @@ class DuplicateBoardView:
     clock. ``last_squares`` are highlighted: once ``closed``, the new tiles of the top just placed on
     ``board``; while a round is open, those of the previous round's top (or none). Once ``closed``,
     ``top_move`` (reference and word in the channel's notation, empty when there was no top) and
-    ``top_points`` are shown under the draw.
+    ``top_points`` are shown under the draw. ``finished`` says the game is over (shown instead of the closed
+    state).
     """
 
     board: Board
@@ -102,6 +103,7 @@ class DuplicateBoardView:
     last_squares: tuple[Square, ...] = ()
     top_move: str = ""
     top_points: int | None = None
+    finished: bool = False
     zone: ZoneInfo = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -324,7 +326,7 @@ def duplicate_header(scene: Scene, view: DuplicateBoardView) -> int:
     deadline = view.local_deadline()
     status = ""
     if view.closed:
-        status = word(lang, "closed")
+        status = word(lang, "game_over" if view.finished else "closed")
     room = WIDTH - 2 * PAD - text_width(title, TITLE_SIZE) - 20
     if not view.closed and deadline is not None:
         status = deadline_text(lang, deadline, view.time_zone, room)

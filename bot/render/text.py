@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from core.board import ROW_LETTERS, SIZE, Board, Premium, premium_at
@@ -24,8 +25,21 @@ def _col_label(index: int, notation: Notation) -> str:
     return str(index + 1) if notation is Notation.FISF else ROW_LETTERS[index]
 
 
-def board_text(board: Board, notation: Notation = Notation.FISF, last: Iterable[tuple[int, int]] = ()) -> str:
-    """The board in monospace: tiles in capitals, jokers in lowercase, premiums as * + ^ ' ."""
+_LEGEND = {
+    "fr": "    * mot triple  + mot double  ^ lettre triple  ' lettre double",
+    "en": "    * triple word  + double word  ^ triple letter  ' double letter",
+}
+_BOTH_LEGENDS = (
+    "    * mot triple/triple word  + mot double/double word  ^ lettre triple/triple letter"
+    "  ' lettre double/double letter"
+)
+
+
+def board_text(
+    board: Board, notation: Notation = Notation.FISF, last: Iterable[tuple[int, int]] = (), lang: str | None = None
+) -> str:
+    """The board in monospace: tiles in capitals, jokers in lowercase, premiums as * + ^ ' ; the legend in
+    ``lang`` (French and English when None)."""
     recent = set(last)
     header = "    " + "".join(f"{_col_label(c, notation):>3}" for c in range(SIZE))
     lines = [header]
@@ -40,23 +54,27 @@ def board_text(board: Board, notation: Notation = Notation.FISF, last: Iterable[
             mark = ">" if (r, c) in recent else " "
             cells.append(f" {mark}{cell}")
         lines.append(f"{_row_label(r, notation):>3} " + "".join(cells))
-    lines.append(
-        "    * mot triple/triple word  + mot double/double word  ^ lettre triple/triple letter"
-        "  ' lettre double/double letter"
-    )
+    lines.append(_LEGEND.get(lang or "", _BOTH_LEGENDS))
     return "\n".join(lines)
 
 
 def table(rows: Sequence[Sequence[object]], header: Sequence[str] | None = None) -> str:
-    """Rows as an aligned monospace table (numbers right-aligned)."""
-    all_rows = [list(map(str, header))] if header else []
-    all_rows += [[str(cell) for cell in row] for row in rows]
-    if not all_rows:
+    """Rows as an aligned monospace table: numbers right-aligned on their last digit (a mark such as the
+    ``*`` of a solo hangs after it), other cells left-aligned; empty cells do not change a column's kind."""
+    body = [[str(cell) for cell in row] for row in rows]
+    head = list(map(str, header)) if header else []
+    if not body and not head:
         return ""
-    widths = [max(len(row[i]) for row in all_rows if i < len(row)) for i in range(len(all_rows[0]))]
-    numeric = [
-        all(_is_number(row[i]) for row in all_rows[1 if header else 0 :] if i < len(row)) for i in range(len(widths))
-    ]
+    columns = len(head or body[0])
+    numeric = [_numeric_column([row[i] for row in body if i < len(row)]) for i in range(columns)]
+    for i in range(columns):
+        if numeric[i]:
+            marks = max(len(_marks(row[i])) for row in body if i < len(row))
+            for row in body:
+                if i < len(row) and row[i].strip():
+                    row[i] = row[i] + " " * (marks - len(_marks(row[i])))
+    all_rows = ([head] if head else []) + body
+    widths = [max(len(row[i]) for row in all_rows if i < len(row)) for i in range(columns)]
     lines = []
     for index, row in enumerate(all_rows):
         cells = [cell.rjust(widths[i]) if numeric[i] else cell.ljust(widths[i]) for i, cell in enumerate(row)]
@@ -66,5 +84,20 @@ def table(rows: Sequence[Sequence[object]], header: Sequence[str] | None = None)
     return "\n".join(lines)
 
 
+_NUMBER = re.compile(r"^[+\-−]?\d+(?:[.,]\d+)?%?[*c]{0,2}$")  # 12, -3, +5, 97.3, 85%, 59* (solo), 12c (corrected)
+
+
 def _is_number(text: str) -> bool:
-    return text.lstrip("+-").replace(".", "", 1).replace("%", "").isdigit()
+    return bool(_NUMBER.match(text))
+
+
+def _marks(text: str) -> str:
+    """The marks after a number (``*``, ``c``), "" when there are none."""
+    return text[len(text.rstrip("*c")) :]
+
+
+def _numeric_column(cells: Sequence[str]) -> bool:
+    """A column of numbers (right-aligned): every cell a number or empty (a line with nothing there, such as
+    a rejected draw's), and at least one number."""
+    filled = [cell for cell in cells if cell.strip()]
+    return bool(filled) and all(_is_number(cell) for cell in filled)

@@ -50,15 +50,32 @@ def run_lexicon(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def register(sub: Any) -> None:
-    check = sub.add_parser("check", help="look words up in a word list")
-    check.add_argument("--lexicon", default="fr", help="fr, en or a path to a word list (default fr)")
-    check.add_argument("--lang", choices=["fr", "en"], default="fr", help="language of the answer")
-    check.add_argument("--json", action="store_true")
-    check.add_argument("words", nargs="+", metavar="WORD")
+    check = sub.add_parser(
+        "check",
+        help="look words up in a word list",
+        description="Look words up in a word list: one verdict per word; exit status 0 when every word is "
+        "valid, 1 otherwise, 2 when the list cannot be read.",
+    )
+    check.add_argument(
+        "--lexicon", default="fr", help="fr, en (bundled) or a path to a word list, text or .gz (default fr)"
+    )
+    check.add_argument("--lang", choices=["fr", "en"], default="fr", help="language of the verdicts (default fr)")
+    check.add_argument("--json", action="store_true", help='print {"lexicon": NAME, "words": {WORD: true|false}}')
+    check.add_argument("words", nargs="+", metavar="WORD", help="a word to look up (case and accents ignored)")
     check.set_defaults(handler=run_check)
 
-    lexicon = sub.add_parser("lexicon", help="describe or compile a word list")
-    lexicon.add_argument("action", choices=["info", "build"])
-    lexicon.add_argument("lists", nargs="*", metavar="LIST", help="fr, en or paths (default fr)")
-    lexicon.add_argument("--json", action="store_true")
+    lexicon = sub.add_parser(
+        "lexicon",
+        help="describe a word list, or compile it into the cache",
+        description="info: a word list's name, word count, sha256 and licence. build: compile lists into the "
+        "cache (~/.cache/arbitre, or ARBITRE_CACHE) so that the bot and the tools load them at once; make does "
+        "it for the bundled lists when it installs.",
+    )
+    lexicon.add_argument(
+        "action", choices=["info", "build"], help="info: describe the lists; build: compile them into the cache"
+    )
+    lexicon.add_argument(
+        "lists", nargs="*", metavar="LIST", help="fr, en (bundled) or a path to a word list, text or .gz (default fr)"
+    )
+    lexicon.add_argument("--json", action="store_true", help="info as one JSON object per list")
     lexicon.set_defaults(handler=run_lexicon)

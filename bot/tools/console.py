@@ -14,9 +14,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("console", help="a chat room in the terminal (the embedded default)")
+    parser = sub.add_parser(
+        "console",
+        help="a chat room in the terminal (the embedded default)",
+        description="A chat room in the terminal: each line is NAME: MESSAGE (NAME> MESSAGE for a private "
+        "message to the bot); images and files the bot sends are written beside the database.",
+    )
     parser.add_argument("--db", help="SQLite file (default: ~/.local/share/arbitre/arbitre.sqlite)")
-    parser.add_argument("--lang", choices=["fr", "en"], default="fr")
+    parser.add_argument("--lang", choices=["fr", "en"], default="fr", help="language of the room (default fr)")
     parser.add_argument(
         "--admin",
         action="append",

@@ -102,7 +102,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("discord", help="run the referee as a Discord bot (slash commands)")
+    parser = sub.add_parser(
+        "discord",
+        help="run the referee as a Discord bot (slash commands)",
+        description="Run the referee as a Discord bot; its token comes from ARBITRE_DISCORD_TOKEN or the token file.",
+    )
     parser.add_argument(
         "--sync",
         action="store_true",

@@ -68,13 +68,26 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("duplicate", help="play a whole solo duplicate game with computer tops")
+    parser = sub.add_parser(
+        "duplicate",
+        help="play a whole solo duplicate game with computer tops",
+        description="A whole duplicate game played alone: random draws under the vowel/consonant rule, the "
+        "computer's top placed each move, the record printed at the end.",
+    )
     add_edition_options(parser)
     parser.add_argument("--lexicon", help="fr, en or a path to a word list (default: the edition's)")
     parser.add_argument("--seed", type=int, help="random seed of the draws (default: a random one, printed)")
-    parser.add_argument("--y", default="either", choices=["vowel", "consonant", "either"], help="how Y counts")
     parser.add_argument(
-        "--joker", default="either", choices=["vowel", "consonant", "either"], help="how the joker counts"
+        "--y",
+        default="either",
+        choices=["vowel", "consonant", "either"],
+        help="how Y counts in the draw rule (default either)",
+    )
+    parser.add_argument(
+        "--joker",
+        default="either",
+        choices=["vowel", "consonant", "either"],
+        help="how the joker counts in the draw rule (default either)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)

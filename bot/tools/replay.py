@@ -101,7 +101,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("replay", help="replay a GCG record and check every recorded score")
+    parser = sub.add_parser(
+        "replay",
+        help="replay a GCG record and check every recorded score",
+        description="Replay a GCG game record, recompute every play from the board and show each recorded "
+        "score beside the recomputed one; exit status 1 when a line disagrees.",
+    )
     parser.add_argument("file", metavar="FILE.gcg", help="the game record")
     parser.add_argument("--json", action="store_true", help="print a JSON document")
     parser.add_argument(

@@ -70,7 +70,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("score", help="score moves played one after the other on an empty board")
+    parser = sub.add_parser(
+        "score",
+        help="score moves played one after the other on an empty board",
+        description="Score moves played one after the other from an empty board, each with its arithmetic; "
+        "a move that cannot be played stops the list with a one-line error (exit status 1).",
+    )
     add_edition_options(parser)
     parser.add_argument("--json", action="store_true", help="print a JSON array")
     parser.add_argument("moves", nargs="*", metavar="MOVE", help='e.g. "H8 VAGUE" (stdin if none)')

@@ -67,7 +67,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("telegram", help="run the referee as a Telegram bot (long polling)")
+    parser = sub.add_parser(
+        "telegram",
+        help="run the referee as a Telegram bot (long polling)",
+        description="Run the referee as a Telegram bot; its token comes from ARBITRE_TELEGRAM_TOKEN or the token file.",
+    )
     parser.add_argument(
         "--base-url", metavar="URL", help="Bot API server, for a self-hosted telegram-bot-api (default: Telegram's)"
     )

@@ -21,6 +21,16 @@ if TYPE_CHECKING:  # imported when the command runs, so that other commands neve
     from core.movegen import Play
 
 
+# Why the first play is the top, in words (``TopResult.tie_rule``).
+TIE_RULE_WORDS = {
+    "score": "1 is the top: it scores more than every other play.",
+    "fewest jokers": "1 is the top: other plays score as much, and it uses the fewest jokers.",
+    "order": "1 is the top: others score as much with as few jokers; it comes first in board order "
+    "(across before down, then by row and column).",
+    "unique": "1 is the only play.",
+}
+
+
 class ToolError(Exception):
     """Bad input to a command-line tool: printed on one line, exit status 1."""
 
@@ -118,7 +128,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"      bonus {play.score.bonus}", file=out)
         if len(play.score.words) > 1 or play.score.bonus:
             print(f"      total {play.score.sum_line}", file=out)
-    print(f"({result.tie_rule}; {searched_ms:.0f} ms)", file=out)
+    print(TIE_RULE_WORDS.get(result.tie_rule, result.tie_rule), file=out)
+    print(f"Search took {searched_ms:.0f} ms.", file=out)
     return 0
 
 
@@ -130,7 +141,12 @@ def _count(text: str) -> int:
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("top", help="the best plays for a rack on a position")
+    parser = sub.add_parser(
+        "top",
+        help="the best plays for a rack on a position",
+        description="The best plays for a rack on a position (moves typed, or a board file), best first, "
+        "each with its score worked out, and why the first is ahead of the second.",
+    )
     add_edition_options(parser)
     parser.add_argument("--lexicon", help="fr, en or a path to a word list (default: the edition's)")
     where = parser.add_mutually_exclusive_group()
@@ -138,5 +154,5 @@ def register(sub: Any) -> None:
     where.add_argument("--board", metavar="FILE", help="15 lines of 15 characters: . empty, lowercase joker")
     parser.add_argument("--rack", required=True, help="the letters, ? for a joker")
     parser.add_argument("--count", type=_count, default=10, help="how many plays (default 10)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--json", action="store_true", help="print JSON: the plays and the search time")
     parser.set_defaults(handler=run)
