@@ -126,7 +126,9 @@ class ConsoleRoom:
     def _invalid_bytes_note(self) -> str:
         """Says which line had bytes that are not UTF-8 (they were replaced by U+FFFD)."""
         if self.referee.storage.channel(CHANNEL).language == "fr":
-            return f"[console] ligne {self.lines_read} : octets invalides (pas de l'UTF-8) remplacés par {REPLACEMENT}\n\n"
+            return (
+                f"[console] ligne {self.lines_read} : octets invalides (pas de l'UTF-8) remplacés par {REPLACEMENT}\n\n"
+            )
         return f"[console] line {self.lines_read}: bytes that are not UTF-8 replaced by {REPLACEMENT}\n\n"
 
     async def run(self, stdin: TextIO) -> int:
