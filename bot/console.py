@@ -25,7 +25,7 @@ from .lexicons import LexiconRegistry
 from .numbers import read_decimal
 from .referee import Referee
 from .service import RefereeService
-from .storage import SQLiteStorage
+from .tools.common import EXIT_STORAGE, database_path, open_storage
 
 CHANNEL = "console"
 REPLACEMENT = "\ufffd"
@@ -168,11 +168,13 @@ class ConsoleRoom:
         return 0
 
 
-def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
+def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     """``arbitre console``: the chat room on a SQLite file and the bundled word lists."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    db_path = Path(args.db) if args.db else data_dir() / "arbitre.sqlite"
-    storage = SQLiteStorage(db_path)
+    db_path = database_path(args)
+    storage = open_storage(db_path, "console", err)
+    if storage is None:
+        return EXIT_STORAGE
     settings = storage.channel(CHANNEL)
     if args.lang and settings.language != args.lang:
         storage.save_channel(settings.with_changes(language=args.lang))

@@ -15,8 +15,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+from bot.tools.common import EXIT_STORAGE, database_path, open_storage
+
+if TYPE_CHECKING:
+    from bot.storage import SQLiteStorage
 
 EXIT_TOKEN = 2
 
@@ -37,14 +41,11 @@ def _point_at_test_api() -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
-async def _main(args: argparse.Namespace, token: str, out: TextIO) -> int:
-    from bot.console import data_dir
+async def _main(args: argparse.Namespace, token: str, storage: SQLiteStorage, out: TextIO) -> int:
     from bot.discord_adapter import DiscordAdapter
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
-    from bot.storage import SQLiteStorage
 
-    storage = SQLiteStorage(Path(args.db) if args.db else data_dir() / "arbitre.sqlite")
     try:
         adapter = DiscordAdapter(
             Referee(storage, LexiconRegistry().get, clock_scope="discord:"), message_content=args.message_content
@@ -78,8 +79,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import discord
 
     _point_at_test_api()
+    storage = open_storage(database_path(args), "discord", err)
+    if storage is None:
+        return EXIT_STORAGE
     try:
-        return asyncio.run(_main(args, token, out))
+        return asyncio.run(_main(args, token, storage, out))
     except discord.LoginFailure:
         print(
             "arbitre discord: Discord rejected the token (401 Unauthorized); "
