@@ -7,14 +7,20 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from bot.chat import LOGGED_CHARS, MAX_COMMAND_CHARS, Incoming, Reply
+from bot.lexicons import LexiconRegistry
+from bot.messages import CATALOG
+from bot.referee import Referee
 from bot.storage import SQLiteStorage, StorageOpenError
 
 ROOT = Path(__file__).resolve().parent.parent
+LEXICONS = LexiconRegistry()
 
 
 def console(stdin: bytes, db: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
@@ -196,3 +202,148 @@ def test_bad_database_stops_the_cli_with_one_line_and_exit_2(tmp_path: Path, too
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(f"arbitre {tool}: cannot open the database {path}: {reason}")
+
+
+# --- numbers typed in commands: unicode digits, huge numbers -----------------------------------
+
+BIG = "9" * 5000
+APOLOGIES = set(CATALOG["apology"])
+
+
+class Room:
+    """A referee on a real SQLite file; every answer is checked not to be the apology."""
+
+    def __init__(self, path: Path) -> None:
+        self.now = 1_800_000_000.0
+        self.storage = SQLiteStorage(path)
+        self.referee = Referee(self.storage, LEXICONS.get, now=lambda: self.now, images=False)
+
+    def send(self, name: str, text: str, *, private: bool = False) -> list[Reply]:
+        replies = self.referee.handle(Incoming("club", f"u:{name.lower()}", name, text, private=private))
+        assert replies, text
+        assert not any(r.text in APOLOGIES for r in replies), text[:100]
+        return replies
+
+    def refused(self, name: str, text: str, *, private: bool = False) -> str:
+        """A command that must be refused, changing nothing; its answer."""
+        before = self.log()
+        replies = self.send(name, text, private=private)
+        assert all(r.error for r in replies), (text[:100], replies)
+        assert self.log() == before, text[:100]
+        return replies[0].text
+
+    def log(self) -> list[dict[str, object]]:
+        return [e.data for g in self.storage.games("club") for e in self.storage.events(g.id)]
+
+    def close(self) -> None:
+        self.referee.background.shutdown(wait=True)
+        self.storage.close()
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Iterator[Room]:
+    room = Room(tmp_path / "club.sqlite")
+    yield room
+    room.close()
+
+
+CLASSIC_BAD_NUMBERS = [
+    # (command, what the answer says)
+    ("/coup H8 VAGUE ²", "Coup illisible « H8 VAGUE ² »"),
+    ("/coup H٣ VAGUE", "Coup illisible « H٣ VAGUE »"),  # an Arabic-Indic 3 was read as H3
+    ("/coup ８H VAGUE", "Coup illisible"),  # a fullwidth 8
+    ("/coup H8 VAGUE 99999999999", "Coup illisible"),
+    (f"/coup H8 VAGUE {BIG}", "Coup illisible"),
+    ("/change ²", "« ² » : un échange porte sur 1 à 7 lettres"),
+    ("/change ٣", "« ٣ » : un échange porte sur 1 à 7 lettres"),
+    (f"/change {BIG}", "un échange porte sur 1 à 7 lettres"),
+    ("/penalite Ben ²", "« ² » n'est pas un nombre entier."),
+    ("/penalite Ben 99999999999", "« 99999999999 » n'est pas un nombre entier."),
+    (f"/penalite Ben {BIG}", f"« {BIG[:20]} » n'est pas un nombre entier."),
+    ("/fin Ben=٣ !", "Ben : « ٣ » n'est ni des lettres (? pour un joker) ni un nombre de 0 à 70."),
+    ("/fin Ben=71 !", "Ben : « 71 » n'est ni des lettres"),
+    ("/fin Ben=99999999999 !", "Ben : « 99999999999 » n'est ni des lettres"),
+    (f"/fin Ben={BIG[:4000]} !", "n'est ni des lettres (? pour un joker) ni un nombre de 0 à 70."),
+    ("/feuille ²", "« ² » n'est pas un nombre entier."),
+    ("/export ٣", "« ٣ » n'est pas un nombre entier."),
+    ("/grille 99999999999", "« 99999999999 » n'est pas un nombre entier."),
+    ("/reglages minutes ²", "Réglage inconnu ou valeur invalide : minutes ²."),
+    ("/reglages minutes 1e999", "Réglage inconnu ou valeur invalide : minutes 1e999."),
+    ("/reglages minutes nan", "Réglage inconnu ou valeur invalide : minutes nan."),
+    (f"/reglages minutes {BIG}", "Réglage inconnu ou valeur invalide"),
+]
+
+
+@pytest.mark.parametrize(("command", "answer"), CLASSIC_BAD_NUMBERS, ids=[c[:30] for c, _ in CLASSIC_BAD_NUMBERS])
+def test_bad_number_in_a_classic_game_is_refused_politely(room: Room, command: str, answer: str) -> None:
+    room.send("Ana", "/nouvelle Ana Ben")
+    room.send("Ana", "/coup H8 VAGUE")
+    room.send("Ben", "/passe")
+    assert answer in room.refused("Ana", command)
+
+
+def test_a_rack_given_in_points_is_still_read_up_to_the_most_a_rack_holds(room: Room) -> None:
+    room.send("Ana", "/nouvelle Ana Ben")
+    room.send("Ana", "/coup H8 VAGUE")
+    ended = "\n".join(r.text for r in room.send("Ana", "/fin Ben=70 !"))
+    assert "Ana 90 (20 +70)" in ended and "Ben -70 (0 -70)" in ended
+
+
+DUPLICATE_BAD_NUMBERS = [
+    ("/duplicate ² !", "Syntaxe : /duplicate"),
+    (f"/duplicate {BIG} !", "Syntaxe : /duplicate"),
+    ("/duplicate nan !", "Syntaxe : /duplicate"),
+    ("/prolonge ²", "Syntaxe : /prolonge"),
+    ("/prolonge 1e999", "Syntaxe : /prolonge"),
+    ("/rouvre ²", "« ² » n'est pas un nombre entier."),
+    (f"/rouvre {BIG}", f"« {BIG[:20]} » n'est pas un nombre entier."),
+    ("/top ²", "top"),
+    ("/corrige Ana ² H8 VAGUE", "Syntaxe : /corrige"),
+    ("/corrige Ana 1 ²", "Syntaxe : /corrige"),
+    (f"/corrige Ana {BIG} 10", "Syntaxe : /corrige"),
+    ("/classement ٣", "« ٣ » n'est pas un nombre entier."),
+]
+
+
+@pytest.mark.parametrize(("command", "answer"), DUPLICATE_BAD_NUMBERS, ids=[c[:30] for c, _ in DUPLICATE_BAD_NUMBERS])
+def test_bad_number_in_a_duplicate_game_is_refused_politely(room: Room, command: str, answer: str) -> None:
+    room.send("Ref", "/duplicate 3")
+    room.send("Ana", "/jouer H8 VAGUE", private=True)
+    room.send("Ref", "/cloture")
+    assert answer in room.refused("Ref", command)
+
+
+def test_bad_number_in_a_private_duplicate_move_is_received_as_unreadable(room: Room) -> None:
+    """A duplicate answer is taken as typed (it scores 0 when unreadable): the player is told why."""
+    room.send("Ref", "/duplicate 3")
+    for move in ("H8 VAGUE ²", "H٣ VAGUE", f"H8 VAGUE {BIG}"):
+        text = "\n".join(r.text for r in room.send("Ana", f"/jouer {move}", private=True))
+        assert "mais il vaudra 0 : coup illisible" in text
+
+
+# --- a huge message ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["/verif ", "/coup H8 ", "/nouvelle Ana ", "/aide ", "/reglages fuseau "])
+def test_huge_command_of_100_kb_is_refused_in_one_short_line(room: Room, command: str) -> None:
+    text = command + "A" * 100_000
+    answer = room.refused("Ana", text)
+    assert answer == f"Message trop long ({len(text)} caractères) : une commande en compte au plus {MAX_COMMAND_CHARS}."
+
+
+def test_huge_chatter_is_ignored_and_a_command_at_the_limit_is_read(room: Room) -> None:
+    assert room.referee.handle(Incoming("club", "u:ana", "Ana", "A" * 100_000)) == []  # not a command
+    longest = "/verif " + " ".join(["VAGUE"] * ((MAX_COMMAND_CHARS - 7) // 6))
+    assert len(longest) <= MAX_COMMAND_CHARS
+    assert "VAGUE valable" in room.send("Ana", longest)[0].text
+
+
+def test_huge_message_is_never_logged_whole() -> None:
+    """Unexpected errors are logged with the message (``%s``): its text is cut."""
+    text = "/verif " + "A" * 100_000
+    logged = str(Incoming("club", "u:ana", "Ana", text))
+    assert logged.startswith("Ana@club: /verif AAA") and logged.endswith(f"… ({len(text)} characters)")
+    assert len(logged) < LOGGED_CHARS + 60
+    reply = str(Reply("B" * 160_000, channel="club"))
+    assert len(reply) < LOGGED_CHARS + 60 and reply.endswith("(160000 characters)")
+    assert str(Incoming("club", "u:ana", "Ana", "/verif VAGUE")) == "Ana@club: /verif VAGUE"
