@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.chat import LOGGED_CHARS, MAX_COMMAND_CHARS, Incoming, Reply
+from bot.cli import main
 from bot.lexicons import LexiconRegistry
 from bot.messages import CATALOG
 from bot.referee import Referee
@@ -347,3 +348,28 @@ def test_huge_message_is_never_logged_whole() -> None:
     reply = str(Reply("B" * 160_000, channel="club"))
     assert len(reply) < LOGGED_CHARS + 60 and reply.endswith("(160000 characters)")
     assert str(Incoming("club", "u:ana", "Ana", "/verif VAGUE")) == "Ana@club: /verif VAGUE"
+
+
+# --- numbers in a GCG file -------------------------------------------------------------------
+
+GCG_HEAD = "#character-encoding UTF-8\n#player1 Ana Ana\n#player2 Ben Ben\n"
+BAD_GCG = [
+    (GCG_HEAD + f">Ana: AEGUV 8D VAGUE +{BIG} {BIG}\n", f"'+{BIG}' is not a score like +12 or -5"),
+    (GCG_HEAD + ">Ana: AEGUV 8D VAGUE +٢٠ ٢٠\n", "'+٢٠' is not a score like +12 or -5"),
+    (GCG_HEAD + ">Ana: AEGUV ٨D VAGUE +20 20\n", "line 4: cannot read this event (a play is POSITION WORD"),
+    (GCG_HEAD + f">Ana: AEGUV 8D VAGUE +20 20\n>Ben: EEE -{BIG} +0 0\n", "an exchange is -LETTERS"),
+    (GCG_HEAD + f">Ana: AEGUV 8D VAGUE +20 20\n>Ben: ({BIG}) +{BIG} 40\n", "is not a score like +12 or -5"),
+    (f"#player{BIG} Ana Ana\n#player2 Ben Ben\n>Ana: AEGUV 8D VAGUE +20 20\n", "Ana is not a declared player"),
+]
+
+
+@pytest.mark.parametrize(("content", "reason"), BAD_GCG, ids=range(len(BAD_GCG)))
+def test_bad_number_in_a_gcg_file_is_one_line_from_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, reason: str
+) -> None:
+    path = tmp_path / "game.gcg"
+    path.write_text(content, encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"arbitre replay: {path}: ") and reason in err
+    assert len(err.strip().splitlines()) == 1
