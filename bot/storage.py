@@ -282,7 +282,9 @@ def _open_failure(path: Path, error: BaseException) -> str:
         return f"it cannot be opened for writing (SQLite: {text})"
     if "locked" in text:
         return f"another process holds it locked ({text})"
-    return f"SQLite: {text}" if isinstance(error, sqlite3.Error) else str(error.strerror or error)
+    if isinstance(error, OSError):
+        return str(error.strerror or error)
+    return f"SQLite: {text}"
 
 
 def _explains_open_failures(init: _Method) -> _Method:
@@ -353,8 +355,8 @@ class SQLiteStorage:
         """Refuse a damaged file at once (SQLite's quick check reads every page: ~30 ms for 30 MB)."""
         found = [str(row[0]) for row in self.db.execute("PRAGMA quick_check(1)").fetchall()]
         if found != ["ok"]:
-            found = " ".join(" ".join(found).split())  # one line
-            raise StorageOpenError(self.path, f"it is damaged (SQLite's check: {found[:200]})")
+            said = " ".join(" ".join(found).split())  # one line
+            raise StorageOpenError(self.path, f"it is damaged (SQLite's check: {said[:200]})")
 
     def _migrate(self) -> None:
         with self.transaction():
