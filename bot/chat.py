@@ -7,6 +7,16 @@ from dataclasses import dataclass
 
 from core.edition import fold_accents
 
+MAX_COMMAND_CHARS = 6000  # the longest a platform sends (a Discord slash option); longer is refused
+LOGGED_CHARS = 300  # how much of a message a log line shows
+
+
+def for_log(text: str) -> str:
+    """``text`` as a log line shows it: cut at :data:`LOGGED_CHARS`, with its length when cut."""
+    if len(text) <= LOGGED_CHARS:
+        return text
+    return f"{text[:LOGGED_CHARS]}… ({len(text)} characters)"
+
 
 @dataclass(frozen=True)
 class Incoming:
@@ -20,7 +30,8 @@ class Incoming:
     admin: bool = False  # the platform says this user administers the channel
 
     def __str__(self) -> str:
-        return f"{self.name}@{self.channel}: {self.text}"
+        """For logs: the text cut at :data:`LOGGED_CHARS` (a 100 kB message is never logged whole)."""
+        return f"{self.name}@{self.channel}: {for_log(self.text)}"
 
 
 @dataclass(frozen=True)
@@ -48,7 +59,7 @@ class Reply:
 
     def __str__(self) -> str:
         audience = f"(private to {self.to_user})" if self.to_user else "(channel)"
-        return f"{audience} {self.text}"
+        return f"{audience} {for_log(self.text)}"
 
 
 @dataclass(frozen=True)

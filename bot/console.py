@@ -16,16 +16,19 @@ import asyncio
 import logging
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from .chat import Incoming, Reply
 from .lexicons import LexiconRegistry
+from .numbers import read_decimal
 from .referee import Referee
 from .service import RefereeService
-from .storage import SQLiteStorage
+from .tools.common import EXIT_STORAGE, database_path, open_storage
 
 CHANNEL = "console"
+REPLACEMENT = "\ufffd"
 _LINE = re.compile(r"^(?P<name>[^:>/!\s][^:>]{0,31}?)\s*(?P<sep>[:>])\s*(?P<text>.*)$")
 
 
@@ -33,6 +36,34 @@ def data_dir() -> Path:
     """Where the console keeps its database and images by default."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(os.environ.get("ARBITRE_DATA") or Path(base) / "arbitre")
+
+
+@dataclass(frozen=True)
+class InputLine:
+    """A line of the console's input, decoded; ``had_invalid_bytes``: some bytes were not UTF-8
+    (each run of them became U+FFFD)."""
+
+    text: str
+    had_invalid_bytes: bool = False
+
+
+def decode_line(raw: bytes) -> InputLine:
+    """``raw`` as UTF-8, invalid bytes replaced by U+FFFD (and said so)."""
+    try:
+        return InputLine(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return InputLine(raw.decode("utf-8", errors="replace"), had_invalid_bytes=True)
+
+
+def read_line(stdin: TextIO) -> InputLine | None:
+    """The next line of ``stdin`` (None at its end), read as bytes when it has them so that an
+    invalid byte is replaced instead of stopping the console."""
+    buffer: BinaryIO | None = getattr(stdin, "buffer", None)
+    if buffer is None:
+        text = stdin.readline()
+        return InputLine(text) if text else None
+    raw = buffer.readline()
+    return decode_line(raw) if raw else None
 
 
 class ConsoleRoom:
@@ -52,6 +83,7 @@ class ConsoleRoom:
         self.image_dir = image_dir
         self.speaker = default_name
         self.images_written = 0
+        self.lines_read = 0
         self.service = RefereeService(service_referee, self.print_replies, tick_seconds=0.2)
 
     async def print_replies(self, replies: list[Reply]) -> None:
@@ -91,25 +123,39 @@ class ConsoleRoom:
         admin = account in self.admins
         return Incoming(CHANNEL, f"console:{account}", name, text, private=private, admin=admin)
 
+    def _invalid_bytes_note(self) -> str:
+        """Says which line had bytes that are not UTF-8 (they were replaced by U+FFFD)."""
+        if self.referee.storage.channel(CHANNEL).language == "fr":
+            return (
+                f"[console] ligne {self.lines_read} : octets invalides (pas de l'UTF-8) remplacés par {REPLACEMENT}\n\n"
+            )
+        return f"[console] line {self.lines_read}: bytes that are not UTF-8 replaced by {REPLACEMENT}\n\n"
+
     async def run(self, stdin: TextIO) -> int:
         loop = asyncio.get_running_loop()
         await self.service.tick()  # after a restart: close the rounds whose time ran out meanwhile
         self.service.start()
         try:
             while True:
-                line = await loop.run_in_executor(None, stdin.readline)
-                if not line:
+                line = await loop.run_in_executor(None, read_line, stdin)
+                if line is None:
                     break
-                stripped = line.strip()
+                self.lines_read += 1
+                if line.had_invalid_bytes:
+                    self.out.write(self._invalid_bytes_note())
+                    self.out.flush()
+                stripped = line.text.strip()
                 if stripped.startswith(":sleep"):
-                    try:
-                        await asyncio.sleep(float(stripped.split()[1]))
-                    except (IndexError, ValueError):
+                    words = stripped.split()
+                    seconds = read_decimal(words[1]) if len(words) == 2 else None
+                    if seconds is None or seconds < 0:
                         self.out.write(":sleep SECONDS\n")
+                    else:
+                        await asyncio.sleep(seconds)
                     continue
                 if stripped in (":quit", ":q"):
                     break
-                message = self.parse(line)
+                message = self.parse(line.text)
                 if message is None:
                     continue
                 if not message.text.startswith(("/", "!")):
@@ -122,11 +168,13 @@ class ConsoleRoom:
         return 0
 
 
-def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
+def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     """``arbitre console``: the chat room on a SQLite file and the bundled word lists."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    db_path = Path(args.db) if args.db else data_dir() / "arbitre.sqlite"
-    storage = SQLiteStorage(db_path)
+    db_path = database_path(args)
+    storage = open_storage(db_path, "console", err)
+    if storage is None:
+        return EXIT_STORAGE
     settings = storage.channel(CHANNEL)
     if args.lang and settings.language != args.lang:
         storage.save_channel(settings.with_changes(language=args.lang))

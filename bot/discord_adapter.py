@@ -84,7 +84,9 @@ DMS_CLOSED = (
     "only you will see my answer."
 )
 NOTHING_TO_SAY = "✓"
-_MENTION = re.compile(r"<@!?(\d+)>")
+_MENTION = re.compile(r"<@!?([0-9]{1,20})>")  # a snowflake fits in 20 ASCII digits
+MENTION_LOOKUPS = 25  # mentions of one message resolved at most; the others stay as typed
+MENTION_LOOKUP_TIMEOUT = 5.0  # seconds the gateway has to answer the one members request
 
 
 def usage_args(usage: str) -> str:
@@ -422,21 +424,38 @@ class DiscordAdapter:
 
     @staticmethod
     async def names_for_mentions(text: str, guild: discord.Guild | None, known: dict[int, str]) -> str:
-        """``<@123>`` -> the member's display name (players are known by name to the command layer)."""
-        ids = {int(found) for found in _MENTION.findall(text)}
+        """``<@123>`` -> the member's display name (players are known by name to the command layer).
+
+        Names come from ``known`` (a message's own mentions), then the member cache, then one
+        gateway request for at most :data:`MENTION_LOOKUPS` members (never one REST call per
+        mention); a mention left unresolved stays as typed."""
+        ids = list(dict.fromkeys(int(found) for found in _MENTION.findall(text)))  # in order, once
         if not ids:
             return text
         names = dict(known)
-        for user_id in sorted(ids - names.keys()):
-            member = guild.get_member(user_id) if guild is not None else None
-            if member is None and guild is not None:
-                try:
-                    member = await guild.fetch_member(user_id)
-                except discord.HTTPException:
-                    member = None
-            if member is not None:
-                names[user_id] = member.display_name
+        if guild is not None:
+            for user_id in ids:
+                member = guild.get_member(user_id) if user_id not in names else None
+                if member is not None:
+                    names[user_id] = member.display_name
+            wanted = [user_id for user_id in ids if user_id not in names][:MENTION_LOOKUPS]
+            if wanted:
+                names.update(await DiscordAdapter.member_names(guild, wanted))
         return _MENTION.sub(lambda match: names.get(int(match.group(1)), match.group(0)), text)
+
+    @staticmethod
+    async def member_names(guild: discord.Guild, user_ids: list[int]) -> dict[int, str]:
+        """Display names of some members, asked in one gateway request (Request Guild Members by id,
+        no privileged intent needed); {} if the gateway cannot answer in time."""
+        try:
+            members = await asyncio.wait_for(
+                guild.query_members(user_ids=user_ids, limit=max(5, len(user_ids)), cache=False),
+                MENTION_LOOKUP_TIMEOUT,
+            )
+        except (TimeoutError, discord.ClientException, RuntimeError, ValueError) as error:
+            log.info("could not look up %d mentioned members of guild %s: %r", len(user_ids), guild.id, error)
+            return {}
+        return {member.id: member.display_name for member in members}
 
     async def on_slash(self, interaction: discord.Interaction, spec: CommandSpec, args: str) -> None:
         channel, user = f"discord:{interaction.channel_id}", f"discord:{interaction.user.id}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .numbers import read_int
+from .numbers import looks_like_number, read_int
 from .referee import Context, UserError
 from .storage import GameRecord
 from .timefmt import date_time
@@ -35,6 +35,8 @@ def target_game(ctx: Context, kind: str | None = None, words: list[str] | None =
     games = ctx.storage.games(ctx.message.channel)
     words = ctx.tokens if words is None else words
     number = read_int(words[0]) if words else None
+    if number is None and words and looks_like_number(words[0]):
+        raise UserError("bad_number", text=words[0][:20])
     if number is not None:
         if not 1 <= number <= len(games):
             raise UserError("no_such_game", number=number, count=len(games))

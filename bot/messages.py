@@ -12,6 +12,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Désolé, quelque chose s'est mal passé de mon côté. Rien n'a été enregistré ; réessayez.",
         "Sorry, something went wrong on my side. Nothing was recorded; please try again.",
     ),
+    "command_too_long": (
+        "Message trop long ({length} caractères) : une commande en compte au plus {most}.",
+        "Message too long ({length} characters): a command has at most {most}.",
+    ),
     "unknown_command": (
         "Je ne connais pas la commande /{name}. Tapez /aide pour la liste.",
         "I don't know the command /{name}. Type /help for the list.",
@@ -579,8 +583,9 @@ CATALOG: dict[str, tuple[str, str]] = {
         "An extension is 1 to {limit} seconds (not {seconds}).",
     ),
     "err_rack": (
-        "{player} : « {rack} » n'est ni des lettres (? pour un joker) ni un nombre. Exemple : /fin Ben=EAU",
-        "{player}: '{rack}' is neither letters (? for a joker) nor a number. Example: /end Ben=EAU",
+        "{player} : « {rack} » n'est ni des lettres (? pour un joker) ni un nombre de 0 à {most}. "
+        "Exemple : /fin Ben=EAU",
+        "{player}: '{rack}' is neither letters (? for a joker) nor a number from 0 to {most}. Example: /end Ben=EAU",
     ),
 }
 

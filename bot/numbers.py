@@ -23,3 +23,10 @@ def read_decimal(text: str) -> float | None:
 def is_number_token(text: str) -> bool:
     """Whether a word of a command looks like a number (so it is read as one, not as a word)."""
     return read_int(text) is not None
+
+
+def looks_like_number(text: str) -> bool:
+    """Whether a word was meant as a number, readable or not (``²``, ``٣``, 5,000 digits): such a
+    word is refused as a number instead of being read as something else or ignored."""
+    digits = text.strip().removeprefix("+").removeprefix("-")
+    return digits.isnumeric()

@@ -19,7 +19,7 @@ from typing import Any
 from core.adjudication import WordList
 from core.errors import ArbitreError
 
-from .chat import CommandLine, Incoming, Reply, read_command
+from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply, read_command
 from .command_table import Access, CommandSpec, find, suggest
 from .game_cache import GameCache
 from .lexicons import UnknownListError, WordListError
@@ -198,6 +198,15 @@ class Referee:
         if command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower():
             return []  # "/score@OtherBot"
         settings = self.storage.channel(message.channel)
+        if len(message.text) > MAX_COMMAND_CHARS:
+            return [
+                Reply(
+                    say(settings.language, "command_too_long", length=len(message.text), most=MAX_COMMAND_CHARS),
+                    channel=message.channel,
+                    to_user=message.user if message.private else None,
+                    error=True,
+                )
+            ]
         spec = find(command.name)
         if spec is None:
             return [

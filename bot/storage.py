@@ -16,6 +16,7 @@ import contextlib
 import copy
 import functools
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -223,9 +224,92 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
 ]
 
 
+class StorageOpenError(Exception):
+    """A database that cannot be opened: a directory, a foreign, truncated or damaged file, a place
+    that cannot be written. ``reason`` is one line saying which."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"cannot open the database {path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+SQLITE_HEADER_SIZE = 100
+
+
+def _header_problem(path: Path) -> str | None:
+    """What is wrong with an existing file's header, judged by its bytes (None if it looks sound)."""
+    with path.open("rb") as file:
+        header = file.read(SQLITE_HEADER_SIZE)
+    size = path.stat().st_size
+    if not header:
+        return None
+    if not header.startswith(SQLITE_MAGIC[: len(header)]):
+        return "it is not a SQLite database (it does not start with SQLite's header)"
+    if len(header) < SQLITE_HEADER_SIZE:
+        return f"it is truncated: {size} bytes, less than SQLite's {SQLITE_HEADER_SIZE}-byte header"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    counted = header[24:28] == header[92:96]  # the page count is valid only then
+    if counted and pages and size < pages * page_size:
+        return f"it is truncated: {size} bytes where its header announces {pages} pages of {page_size} bytes"
+    return None
+
+
+def _open_failure(path: Path, error: BaseException) -> str:
+    """One line saying why ``path`` could not be opened as a database after ``error``."""
+    if path.is_dir():
+        return "it is a directory, not a file"
+    if isinstance(error, OSError) and not path.parent.is_dir():
+        blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+        if blocking is not None:
+            return f"{blocking} is a file, not a folder"
+        return f"its folder {path.parent} cannot be created ({error.strerror or error})"
+    try:
+        problem = _header_problem(path) if path.is_file() else None
+    except OSError as unreadable:
+        return f"it cannot be read ({unreadable.strerror or unreadable})"
+    if problem:
+        return problem
+    text = str(error)
+    if isinstance(error, sqlite3.DatabaseError) and ("malformed" in text or "not a database" in text):
+        return f"it is damaged (SQLite: {text})"
+    if "readonly" in text or "unable to open" in text:
+        if not os.access(path.parent, os.W_OK):
+            return f"its folder {path.parent} is not writable"
+        if path.exists() and not os.access(path, os.W_OK):
+            return "the file is not writable"
+        return f"it cannot be opened for writing (SQLite: {text})"
+    if "locked" in text:
+        return f"another process holds it locked ({text})"
+    if isinstance(error, OSError):
+        return str(error.strerror or error)
+    return f"SQLite: {text}"
+
+
+def _explains_open_failures(init: _Method) -> _Method:
+    """``SQLiteStorage(path)`` raises :class:`StorageOpenError` instead of OSError or sqlite3.Error."""
+
+    @functools.wraps(init)
+    def opening(self: Any, path: str | Path, **options: Any) -> None:
+        try:
+            init(self, path, **options)
+        except BaseException as error:
+            with contextlib.suppress(Exception):
+                self.db.close()
+            if isinstance(error, (OSError, sqlite3.Error)):
+                raise StorageOpenError(Path(path), _open_failure(Path(path), error)) from None
+            raise
+
+    return opening  # type: ignore[return-value]
+
+
 class SQLiteStorage:
     """Storage in one SQLite file (WAL), through sqlite-utils."""
 
+    @_explains_open_failures
     def __init__(self, path: str | Path, *, tracer: Callable[[str, Any], None] | None = None) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -240,6 +324,7 @@ class SQLiteStorage:
         self._owner = 0  # the thread inside transaction()
         self._readers: list[sqlite3.Connection] = []  # one per thread: reads that take no lock
         self._local = threading.local()
+        self._check_sound()
         self._migrate()
         _ = self.db.supports_on_conflict  # probed once here (it creates a table), not mid-command
 
@@ -281,6 +366,13 @@ class SQLiteStorage:
     def in_transaction(self) -> bool:
         """Whether this thread is inside ``transaction()`` (and sees its own uncommitted writes)."""
         return self._depth > 0 and self._owner == threading.get_ident()
+
+    def _check_sound(self) -> None:
+        """Refuse a damaged file at once (SQLite's quick check reads every page: ~30 ms for 30 MB)."""
+        found = [str(row[0]) for row in self.db.execute("PRAGMA quick_check(1)").fetchall()]
+        if found != ["ok"]:
+            said = " ".join(" ".join(found).split())  # one line
+            raise StorageOpenError(self.path, f"it is damaged (SQLite's check: {said[:200]})")
 
     def _migrate(self) -> None:
         with self.transaction():

@@ -7,7 +7,7 @@ A token is read, in this order, from:
 3. the default config file ``$XDG_CONFIG_HOME/arbitre/tokens.toml`` (``~/.config/arbitre/tokens.toml``),
    when it exists.
 
-The config file is TOML and must be readable by its owner only (``chmod 600``)::
+The config file is TOML and must be readable and writable by its owner only (``chmod 600``)::
 
     [discord]
     token = "..."
@@ -35,7 +35,7 @@ MASK = "***"
 
 
 class TokenError(Exception):
-    """A token that cannot be had: missing, unreadable, or in a file others can read."""
+    """A token that cannot be had: missing, unreadable, or in a file others can read or write."""
 
 
 def default_config_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -45,14 +45,21 @@ def default_config_path(environ: Mapping[str, str] | None = None) -> Path:
     return Path(base) / "arbitre" / "tokens.toml"
 
 
+_READ_BY_OTHERS = stat.S_IRGRP | stat.S_IROTH
+_WRITTEN_BY_OTHERS = stat.S_IWGRP | stat.S_IWOTH
+
+
 def check_private(path: Path) -> None:
-    """Refuse a token file that the group or others can read."""
+    """Refuse a token file that the group or others can read or write (a file others can write
+    can be given a token of their choosing, or read through a link they put in its place)."""
     if os.name == "nt":  # POSIX modes mean nothing there
         return
     mode = path.stat().st_mode
-    if mode & (stat.S_IRGRP | stat.S_IROTH):
+    could = [verb for verb, bits in (("read", _READ_BY_OTHERS), ("written", _WRITTEN_BY_OTHERS)) if mode & bits]
+    if could:
         raise TokenError(
-            f"{path} is readable by other users (mode {stat.S_IMODE(mode):04o}); make it private with: chmod 600 {path}"
+            f"{path} can be {' and '.join(could)} by other users (mode {stat.S_IMODE(mode):04o}); "
+            f"make it private with: chmod 600 {path}"
         )
 
 

@@ -238,12 +238,13 @@ class ExchangeSizeError(GameError):
 
 
 class RackSpecError(GameError):
-    """Remaining letters at the end of the game that cannot be read."""
+    """Remaining letters at the end of the game that cannot be read, or more points than a rack holds."""
 
-    def __init__(self, player: str, rack: str) -> None:
-        super().__init__(f"{player}: {rack!r} is neither letters (? for a joker) nor a number")
+    def __init__(self, player: str, rack: str, most: int) -> None:
+        super().__init__(f"{player}: {rack!r} is neither letters (? for a joker) nor a number from 0 to {most}")
         self.player = player
         self.rack = rack
+        self.most = most
 
 
 class SelfChallengeError(GameError):

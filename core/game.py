@@ -121,11 +121,26 @@ def shared_places(scores: Sequence[tuple[str, int]]) -> list[tuple[str, int, int
     return places
 
 
+def most_rack_value(edition: Edition) -> int:
+    """The most a full rack can be worth: the bound of remaining points given as a number."""
+    return edition.rack_size * max(edition.values.values())
+
+
+def is_points(text: str) -> bool:
+    """Whether remaining letters were given as a number (ASCII digits, an optional minus)."""
+    digits = text.strip().removeprefix("-")
+    return digits.isascii() and digits.isdigit()
+
+
 def rack_value(rack: str, edition: Edition) -> int:
-    """The value of remaining letters (``?`` joker = 0) or a number given as text."""
+    """The value of remaining letters (``?`` joker = 0) or a number given as text (at most
+    :func:`most_rack_value`); ValueError for anything else."""
     text = rack.strip()
-    if text.lstrip("-").isdigit():
-        return abs(int(text))
+    if is_points(text):
+        digits = text.removeprefix("-")
+        if len(digits) > 3 or int(digits) > most_rack_value(edition):
+            raise ValueError(rack)
+        return int(digits)
     letters = fold_accents(text).upper().replace(" ", "")
     if any(c != JOKER and c not in edition.values for c in letters):
         raise ValueError(rack)
@@ -318,9 +333,9 @@ class ClassicGame:
             try:
                 rack_value(rack, self.edition)
             except ValueError:
-                raise RackSpecError(player, rack) from None
+                raise RackSpecError(player, rack, most_rack_value(self.edition)) from None
             text = rack.strip()
-            if not text or text.lstrip("-").isdigit():
+            if not text or is_points(text):
                 continue
             letters = fold_accents(text).upper().replace(" ", "")
             if len(letters) > self.edition.rack_size:
@@ -510,7 +525,7 @@ class ClassicGame:
             try:
                 racks[player] = rack_value(rack, self.edition)
             except ValueError:
-                raise RackSpecError(player, rack) from None
+                raise RackSpecError(player, rack, most_rack_value(self.edition)) from None
         for player in self.players:
             racks.setdefault(player, 0)
         given = dict(event.racks)

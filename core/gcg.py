@@ -90,11 +90,12 @@ UNKNOWN_EXCHANGE_NOTE = "arbitre: exchange of unknown tiles"
 CHALLENGED_NOTE = "arbitre: challenged by {nick}, invalid {words}"
 _CHALLENGED = re.compile(r"^arbitre: challenged by (\S+), invalid (.+)$")
 
-_NUMBER = re.compile(r"^[+-]?\d+$")
-_REF = re.compile(r"^(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
+# numbers in ASCII digits, bounded: a file's "+٢٠" or 5,000-digit score is a syntax error
+_NUMBER = re.compile(r"^[+-]?[0-9]{1,9}$")
+_REF = re.compile(r"^(?:[0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})$")
 _WORD = re.compile(r"^[A-Za-z.]+$")
 _TILES = re.compile(r"^[A-Za-z?]+$")
-_PAREN_RACK = re.compile(r"^\(([A-Za-z?]*|\d+)\)$")
+_PAREN_RACK = re.compile(r"^\(([A-Za-z?]*|[0-9]{1,3})\)$")
 _PRAGMA = re.compile(r"^#(\S*)\s*(.*)$")
 _ENCODING = re.compile(rb"^\s*#character-encoding\s+(\S+)", re.IGNORECASE)
 _KEYWORDS = {"(challenge)", "(time)", "(penalty)"}
@@ -311,8 +312,8 @@ def _pragma(parsed: _Parsed, number: int, raw: str, line: str) -> bool:
     match = _PRAGMA.match(line)
     assert match is not None
     name, value = match.group(1).lower(), match.group(2).strip()
-    player = re.fullmatch(r"player(\d+)", name)
-    rack = re.fullmatch(r"rack(\d+)", name)
+    player = re.fullmatch(r"player([0-9]{1,3})", name)
+    rack = re.fullmatch(r"rack([0-9]{1,3})", name)
     if name == "note":
         (parsed.entries[-1].notes if parsed.entries else parsed.notes).append(value)
         return True
@@ -367,8 +368,8 @@ def _player_pragma(parsed: _Parsed, number: int, raw: str, index: int, value: st
     parsed.players[index] = GcgPlayer(nick, name)
 
 
-_SIGNED = re.compile(r"^[+-]\d+$")
-_CUMULATIVE = re.compile(r"^-?\d+$")
+_SIGNED = re.compile(r"^[+-][0-9]{1,9}$")
+_CUMULATIVE = re.compile(r"^-?[0-9]{1,9}$")
 
 
 def _without_trailing_text(tokens: list[str]) -> list[str]:
@@ -415,7 +416,7 @@ def _event_line(parsed: _Parsed, number: int, raw: str, body: str) -> GcgEntry:
         entry.type = "withdrawn"
     elif key.startswith("-"):
         entry.type, entry.tiles = "exchange", key[1:]
-        if not (_TILES.match(entry.tiles) or (entry.tiles.isdigit() and 1 <= int(entry.tiles) <= 7)):
+        if not (_TILES.match(entry.tiles) or re.fullmatch("[1-7]", entry.tiles)):
             raise fail(f"{key!r}: an exchange is -LETTERS (? for a blank) or -N")
     elif key in _KEYWORDS:
         entry.keyword = key

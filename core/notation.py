@@ -71,7 +71,7 @@ class Ref:
         return [(self.row + i, self.col) for i in range(length)]
 
 
-_REF_ROW_FIRST = re.compile(r"^([A-Za-z])\s*(\d{1,2})$")
+_REF_ROW_FIRST = re.compile(r"^([A-Za-z])\s*([0-9]{1,2})$")
 _REF_NUMBER_FIRST = re.compile(r"^(\d{1,2})\s*([A-Za-z])$")
 
 
@@ -185,7 +185,7 @@ class Move:
         return format_word(self.letters)
 
 
-_MOVE = re.compile(r"^\s*(?P<ref>[A-Za-z]\s*\d{1,2}|\d{1,2}\s*[A-Za-z])\s+(?P<word>\S+)\s*$")
+_MOVE = re.compile(r"^\s*(?P<ref>[A-Za-z]\s*[0-9]{1,2}|[0-9]{1,2}\s*[A-Za-z])\s+(?P<word>\S+)\s*$")
 
 
 def parse_move(text: str, notation: Notation = Notation.FISF, *, lowercase_is_plain: bool = True) -> Move:

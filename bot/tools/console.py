@@ -10,7 +10,7 @@ from typing import Any, TextIO
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.console import run_console
 
-    return run_console(args, sys.stdin, out)
+    return run_console(args, sys.stdin, out, err)
 
 
 def register(sub: Any) -> None:

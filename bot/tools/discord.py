@@ -14,9 +14,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import logging
 import os
-from pathlib import Path
-from typing import Any, TextIO
+import signal
+from typing import TYPE_CHECKING, Any, TextIO
+
+from bot.tools.common import EXIT_STORAGE, database_path, open_storage
+
+if TYPE_CHECKING:
+    from bot.storage import SQLiteStorage
 
 EXIT_TOKEN = 2
 
@@ -37,14 +44,37 @@ def _point_at_test_api() -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
-async def _main(args: argparse.Namespace, token: str, out: TextIO) -> int:
-    from bot.console import data_dir
+class _Terminated:
+    """Set when SIGTERM arrived: the main task was cancelled to stop the bot, as Ctrl-C does."""
+
+    def __init__(self) -> None:
+        self.received = False
+
+
+def _cancel_on_sigterm() -> _Terminated:
+    """SIGTERM (a service manager stopping the bot) cancels the running task as Ctrl-C does, so
+    that the client closes its gateway session (code 1000), the clock stops and the database
+    is closed; the process then exits 0."""
+    terminated = _Terminated()
+    task = asyncio.current_task()
+    if task is None:
+        return terminated
+
+    def cancel() -> None:
+        logging.getLogger("arbitre").info("SIGTERM: closing")
+        terminated.received = True
+        task.cancel()
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # Windows has no loop signal handlers
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, cancel)
+    return terminated
+
+
+async def _main(args: argparse.Namespace, token: str, storage: SQLiteStorage, out: TextIO) -> int:
     from bot.discord_adapter import DiscordAdapter
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
-    from bot.storage import SQLiteStorage
 
-    storage = SQLiteStorage(Path(args.db) if args.db else data_dir() / "arbitre.sqlite")
     try:
         adapter = DiscordAdapter(
             Referee(storage, LexiconRegistry().get, clock_scope="discord:"), message_content=args.message_content
@@ -56,7 +86,12 @@ async def _main(args: argparse.Namespace, token: str, out: TextIO) -> int:
                 where = f"in server {args.guild}" if args.guild else "globally (visible within an hour)"
                 print(f"{len(synced)} slash commands registered {where}", file=out)
                 return 0
-            await adapter.client.start(token)
+            terminated = _cancel_on_sigterm()
+            try:
+                await adapter.client.start(token)
+            except asyncio.CancelledError:
+                if not terminated.received:
+                    raise
         return 0
     finally:
         storage.close()
@@ -78,8 +113,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import discord
 
     _point_at_test_api()
+    storage = open_storage(database_path(args), "discord", err)
+    if storage is None:
+        return EXIT_STORAGE
     try:
-        return asyncio.run(_main(args, token, out))
+        return asyncio.run(_main(args, token, storage, out))
     except discord.LoginFailure:
         print(
             "arbitre discord: Discord rejected the token (401 Unauthorized); "

@@ -17,7 +17,7 @@ from core.scoring import score_placement
 
 from .common import add_edition_options, edition_and_notation
 
-_BARE_REF = re.compile(r"^(?:[A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])$")
+_BARE_REF = re.compile(r"^(?:[A-Za-z][0-9]{1,2}|[0-9]{1,2}[A-Za-z])$")
 
 
 def moves_from(args_moves: Sequence[str], stdin: TextIO) -> list[str]:

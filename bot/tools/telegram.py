@@ -7,8 +7,9 @@ e.g. ``http://localhost:8081/bot``; the default is Telegram's own.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any, TextIO
+
+from bot.tools.common import EXIT_STORAGE, database_path, open_storage
 
 EXIT_TOKEN = 2
 
@@ -37,13 +38,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for handler in logging.getLogger().handlers:
         handler.addFilter(not_token_trouble)
 
-    from bot.console import data_dir
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
-    from bot.storage import SQLiteStorage
     from bot.telegram_adapter import TelegramAdapter
 
-    storage = SQLiteStorage(Path(args.db) if args.db else data_dir() / "arbitre.sqlite")
+    storage = open_storage(database_path(args), "telegram", err)
+    if storage is None:
+        return EXIT_STORAGE
     try:
         adapter = TelegramAdapter(
             Referee(storage, LexiconRegistry().get, clock_scope="telegram:"), token, base_url=args.base_url

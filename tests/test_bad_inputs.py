@@ -1,0 +1,375 @@
+"""Bad bytes, bad files and bad numbers get one clear line, never a traceback nor the apology (issue #11, item 4)."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.chat import LOGGED_CHARS, MAX_COMMAND_CHARS, Incoming, Reply
+from bot.cli import main
+from bot.lexicons import LexiconRegistry
+from bot.messages import CATALOG
+from bot.referee import Referee
+from bot.storage import SQLiteStorage, StorageOpenError
+
+ROOT = Path(__file__).resolve().parent.parent
+LEXICONS = LexiconRegistry()
+
+
+def console(stdin: bytes, db: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
+    """A real ``arbitre console`` process fed raw bytes."""
+    env = dict(os.environ, ARBITRE_DATA=str(db.parent))
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--db", str(db), *args],
+        input=stdin,
+        capture_output=True,
+        timeout=timeout,
+        env=env,
+        cwd=ROOT,
+    )
+
+
+# --- invalid bytes on the console's input --------------------------------------------------
+
+
+def test_bad_bytes_on_the_console_are_replaced_said_and_the_console_goes_on(tmp_path: Path) -> None:
+    script = (
+        b"Ana: /nouvelle Ana Ben\n"
+        b"Ana: /coup H8 VAG\xffE\n"  # a Latin-1 byte inside a word
+        b"\xff\xfe\xc3\n"  # nothing but bad bytes, and a cut sequence
+        b"Ana: /coup H8 VAGUE\n"
+        b"Ben: /passe\n"
+    )
+    result = console(script, tmp_path / "a.sqlite")
+    out, err = result.stdout.decode("utf-8"), result.stderr.decode("utf-8")
+    assert result.returncode == 0, err
+    assert "Traceback" not in err and "Error" not in err
+    assert "[console] ligne 2 : octets invalides (pas de l'UTF-8) remplacés par \ufffd" in out
+    assert "[console] ligne 3 : octets invalides" in out
+    assert "Mot illisible « VAG\ufffdE »" in out  # the line was still read, and refused politely
+    assert "Ana : H8 VAGUE" in out and "Ben passe" in out  # the lines after it are played
+
+
+def test_bad_bytes_note_in_english_and_a_bad_sleep_is_refused(tmp_path: Path) -> None:
+    script = b"Ann: /new Ann Bob\n\x80\n:sleep 1e999\n:sleep \xd9\xa3\n:sleep -1\nAnn: /score 8H VAGUE\n"
+    result = console(script, tmp_path / "b.sqlite", "--lang", "en")
+    out = result.stdout.decode("utf-8")
+    assert result.returncode == 0, result.stderr.decode()
+    assert "[console] line 2: bytes that are not UTF-8 replaced by \ufffd" in out
+    assert out.count(":sleep SECONDS") == 3  # infinity, an Arabic-Indic 3, a negative time: refused at once
+    assert "Ann: 8H VAGUE" in out
+
+
+# --- damaged, foreign or misplaced database files ------------------------------------------
+
+
+def real_database(path: Path, games: int = 20) -> bytes:
+    """The bytes of a real Arbitre database with some games in it."""
+    store = SQLiteStorage(path)
+    with store.transaction():
+        for number in range(games):
+            game = store.create_game(f"c{number}", "classic", "ana", {"players": ["Ana", "Ben"]})
+            for _ in range(100):
+                store.append_event(game.id, {"kind": "pass", "player": "Ana", "note": "x" * 40}, "ana")
+    store.close()
+    data = path.read_bytes()
+    assert len(data) > 10 * 4096
+    return data
+
+
+def png_image() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), "white").save(out, format="PNG")
+    return out.getvalue()
+
+
+def bad_database(kind: str, tmp_path: Path) -> tuple[Path, str]:
+    """A database path of the given kind of trouble, and the reason its opening must give."""
+    if kind == "truncated":
+        data = real_database(tmp_path / "real.sqlite")
+        path = tmp_path / "truncated.sqlite"
+        path.write_bytes(data[: len(data) // 2])
+        return path, f"it is truncated: {len(data) // 2} bytes where its header announces {len(data) // 4096} pages"
+    if kind == "truncated-header":
+        path = tmp_path / "cut.sqlite"
+        path.write_bytes(real_database(tmp_path / "real.sqlite")[:60])
+        return path, "it is truncated: 60 bytes, less than SQLite's 100-byte header"
+    if kind == "damaged":
+        data = bytearray(real_database(tmp_path / "real.sqlite"))
+        data[2 * 4096 : 3 * 4096] = random.Random(7).randbytes(4096)  # a b-tree page overwritten
+        path = tmp_path / "damaged.sqlite"
+        path.write_bytes(bytes(data))
+        return path, "it is damaged (SQLite's check: "
+    if kind == "png":
+        path = tmp_path / "board.sqlite"
+        path.write_bytes(png_image())
+        return path, "it is not a SQLite database (it does not start with SQLite's header)"
+    if kind == "random":
+        path = tmp_path / "noise.sqlite"
+        path.write_bytes(random.Random(11).randbytes(8192))
+        return path, "it is not a SQLite database (it does not start with SQLite's header)"
+    if kind == "directory":
+        path = tmp_path / "folder.sqlite"
+        path.mkdir()
+        return path, "it is a directory, not a file"
+    if kind == "under-a-file":
+        (tmp_path / "data").write_text("a file where a folder should be\n")
+        return tmp_path / "data" / "arbitre.sqlite", f"{tmp_path / 'data'} is a file, not a folder"
+    if kind == "uncreatable-folder":
+        return Path("/proc/arbitre-test/arbitre.sqlite"), "its folder /proc/arbitre-test cannot be created"
+    raise AssertionError(kind)
+
+
+BAD_DATABASES = ["truncated", "truncated-header", "damaged", "png", "random", "directory", "under-a-file"]
+if Path("/proc/self").is_dir():
+    BAD_DATABASES.append("uncreatable-folder")  # Linux: nobody, not even root, creates a folder in /proc
+
+
+@pytest.mark.parametrize("kind", BAD_DATABASES)
+def test_bad_database_file_raises_a_storage_open_error_naming_the_trouble(tmp_path: Path, kind: str) -> None:
+    path, reason = bad_database(kind, tmp_path)
+    before = path.read_bytes() if path.is_file() else None
+    with pytest.raises(StorageOpenError) as refused:
+        SQLiteStorage(path)
+    error = refused.value
+    assert error.path == path and error.reason.startswith(reason), error.reason
+    assert str(error) == f"cannot open the database {path}: {error.reason}"
+    assert "\n" not in str(error)
+    if before is not None:
+        assert path.read_bytes() == before  # nothing written into a file that is not ours
+
+
+@pytest.mark.skipif(os.name == "nt" or os.geteuid() == 0, reason="file modes do not stop root")
+@pytest.mark.parametrize(
+    ("what", "reason"), [("folder", "its folder {folder} is not writable"), ("file", "the file is not writable")]
+)
+def test_bad_database_in_a_place_that_cannot_be_written(tmp_path: Path, what: str, reason: str) -> None:
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    path = folder / "arbitre.sqlite"
+    if what == "file":
+        real_database(path, games=1)
+        path.chmod(0o444)
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(StorageOpenError) as refused:
+            SQLiteStorage(path)
+    finally:
+        folder.chmod(0o700)
+    assert refused.value.reason == reason.format(folder=folder)
+
+
+def test_an_empty_file_is_a_new_database_and_a_sound_one_opens(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    SQLiteStorage(empty).close()
+    real_database(tmp_path / "real.sqlite", games=2)
+    store = SQLiteStorage(tmp_path / "real.sqlite")
+    assert len(store.games("c1")) == 1
+    store.close()
+
+
+def cli(tool: str, db: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``arbitre TOOL --db DB`` with a token that is never used: the database is refused first."""
+    env = dict(
+        os.environ,
+        ARBITRE_DATA=str(tmp_path),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        ARBITRE_DISCORD_TOKEN="MTIz.never-used.token",
+        ARBITRE_TELEGRAM_TOKEN="123456:never-used-token",
+        ARBITRE_DISCORD_API="http://127.0.0.1:9/api/v10",  # a closed port: nothing would answer
+    )
+    args = [sys.executable, "-m", "bot", tool, "--db", str(db)]
+    if tool == "telegram":
+        args += ["--base-url", "http://127.0.0.1:9/bot"]
+    return subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, env=env, cwd=ROOT)
+
+
+@pytest.mark.parametrize("tool", ["console", "discord", "telegram"])
+@pytest.mark.parametrize("kind", ["truncated", "png", "random", "directory", "under-a-file"])
+def test_bad_database_stops_the_cli_with_one_line_and_exit_2(tmp_path: Path, tool: str, kind: str) -> None:
+    path, reason = bad_database(kind, tmp_path)
+    result = cli(tool, path, tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"arbitre {tool}: cannot open the database {path}: {reason}")
+
+
+# --- numbers typed in commands: unicode digits, huge numbers -----------------------------------
+
+BIG = "9" * 5000
+APOLOGIES = set(CATALOG["apology"])
+
+
+class Room:
+    """A referee on a real SQLite file; every answer is checked not to be the apology."""
+
+    def __init__(self, path: Path) -> None:
+        self.now = 1_800_000_000.0
+        self.storage = SQLiteStorage(path)
+        self.referee = Referee(self.storage, LEXICONS.get, now=lambda: self.now, images=False)
+
+    def send(self, name: str, text: str, *, private: bool = False) -> list[Reply]:
+        replies = self.referee.handle(Incoming("club", f"u:{name.lower()}", name, text, private=private))
+        assert replies, text
+        assert not any(r.text in APOLOGIES for r in replies), text[:100]
+        return replies
+
+    def refused(self, name: str, text: str, *, private: bool = False) -> str:
+        """A command that must be refused, changing nothing; its answer."""
+        before = self.log()
+        replies = self.send(name, text, private=private)
+        assert all(r.error for r in replies), (text[:100], replies)
+        assert self.log() == before, text[:100]
+        return replies[0].text
+
+    def log(self) -> list[dict[str, object]]:
+        return [e.data for g in self.storage.games("club") for e in self.storage.events(g.id)]
+
+    def close(self) -> None:
+        self.referee.background.shutdown(wait=True)
+        self.storage.close()
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Iterator[Room]:
+    room = Room(tmp_path / "club.sqlite")
+    yield room
+    room.close()
+
+
+CLASSIC_BAD_NUMBERS = [
+    # (command, what the answer says)
+    ("/coup H8 VAGUE ²", "Coup illisible « H8 VAGUE ² »"),
+    ("/coup H٣ VAGUE", "Coup illisible « H٣ VAGUE »"),  # an Arabic-Indic 3 was read as H3
+    ("/coup ８H VAGUE", "Coup illisible"),  # a fullwidth 8
+    ("/coup H8 VAGUE 99999999999", "Coup illisible"),
+    (f"/coup H8 VAGUE {BIG}", "Coup illisible"),
+    ("/change ²", "« ² » : un échange porte sur 1 à 7 lettres"),
+    ("/change ٣", "« ٣ » : un échange porte sur 1 à 7 lettres"),
+    (f"/change {BIG}", "un échange porte sur 1 à 7 lettres"),
+    ("/penalite Ben ²", "« ² » n'est pas un nombre entier."),
+    ("/penalite Ben 99999999999", "« 99999999999 » n'est pas un nombre entier."),
+    (f"/penalite Ben {BIG}", f"« {BIG[:20]} » n'est pas un nombre entier."),
+    ("/fin Ben=٣ !", "Ben : « ٣ » n'est ni des lettres (? pour un joker) ni un nombre de 0 à 70."),
+    ("/fin Ben=71 !", "Ben : « 71 » n'est ni des lettres"),
+    ("/fin Ben=99999999999 !", "Ben : « 99999999999 » n'est ni des lettres"),
+    (f"/fin Ben={BIG[:4000]} !", "n'est ni des lettres (? pour un joker) ni un nombre de 0 à 70."),
+    ("/feuille ²", "« ² » n'est pas un nombre entier."),
+    ("/export ٣", "« ٣ » n'est pas un nombre entier."),
+    ("/grille 99999999999", "« 99999999999 » n'est pas un nombre entier."),
+    ("/reglages minutes ²", "Réglage inconnu ou valeur invalide : minutes ²."),
+    ("/reglages minutes 1e999", "Réglage inconnu ou valeur invalide : minutes 1e999."),
+    ("/reglages minutes nan", "Réglage inconnu ou valeur invalide : minutes nan."),
+    (f"/reglages minutes {BIG}", "Réglage inconnu ou valeur invalide"),
+]
+
+
+@pytest.mark.parametrize(("command", "answer"), CLASSIC_BAD_NUMBERS, ids=[c[:30] for c, _ in CLASSIC_BAD_NUMBERS])
+def test_bad_number_in_a_classic_game_is_refused_politely(room: Room, command: str, answer: str) -> None:
+    room.send("Ana", "/nouvelle Ana Ben")
+    room.send("Ana", "/coup H8 VAGUE")
+    room.send("Ben", "/passe")
+    assert answer in room.refused("Ana", command)
+
+
+def test_a_rack_given_in_points_is_still_read_up_to_the_most_a_rack_holds(room: Room) -> None:
+    room.send("Ana", "/nouvelle Ana Ben")
+    room.send("Ana", "/coup H8 VAGUE")
+    ended = "\n".join(r.text for r in room.send("Ana", "/fin Ben=70 !"))
+    assert "Ana 90 (20 +70)" in ended and "Ben -70 (0 -70)" in ended
+
+
+DUPLICATE_BAD_NUMBERS = [
+    ("/duplicate ² !", "Syntaxe : /duplicate"),
+    (f"/duplicate {BIG} !", "Syntaxe : /duplicate"),
+    ("/duplicate nan !", "Syntaxe : /duplicate"),
+    ("/prolonge ²", "Syntaxe : /prolonge"),
+    ("/prolonge 1e999", "Syntaxe : /prolonge"),
+    ("/rouvre ²", "« ² » n'est pas un nombre entier."),
+    (f"/rouvre {BIG}", f"« {BIG[:20]} » n'est pas un nombre entier."),
+    ("/top ²", "top"),
+    ("/corrige Ana ² H8 VAGUE", "Syntaxe : /corrige"),
+    ("/corrige Ana 1 ²", "Syntaxe : /corrige"),
+    (f"/corrige Ana {BIG} 10", "Syntaxe : /corrige"),
+    ("/classement ٣", "« ٣ » n'est pas un nombre entier."),
+]
+
+
+@pytest.mark.parametrize(("command", "answer"), DUPLICATE_BAD_NUMBERS, ids=[c[:30] for c, _ in DUPLICATE_BAD_NUMBERS])
+def test_bad_number_in_a_duplicate_game_is_refused_politely(room: Room, command: str, answer: str) -> None:
+    room.send("Ref", "/duplicate 3")
+    room.send("Ana", "/jouer H8 VAGUE", private=True)
+    room.send("Ref", "/cloture")
+    assert answer in room.refused("Ref", command)
+
+
+def test_bad_number_in_a_private_duplicate_move_is_received_as_unreadable(room: Room) -> None:
+    """A duplicate answer is taken as typed (it scores 0 when unreadable): the player is told why."""
+    room.send("Ref", "/duplicate 3")
+    for move in ("H8 VAGUE ²", "H٣ VAGUE", f"H8 VAGUE {BIG}"):
+        text = "\n".join(r.text for r in room.send("Ana", f"/jouer {move}", private=True))
+        assert "mais il vaudra 0 : coup illisible" in text
+
+
+# --- a huge message ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["/verif ", "/coup H8 ", "/nouvelle Ana ", "/aide ", "/reglages fuseau "])
+def test_huge_command_of_100_kb_is_refused_in_one_short_line(room: Room, command: str) -> None:
+    text = command + "A" * 100_000
+    answer = room.refused("Ana", text)
+    assert answer == f"Message trop long ({len(text)} caractères) : une commande en compte au plus {MAX_COMMAND_CHARS}."
+
+
+def test_huge_chatter_is_ignored_and_a_command_at_the_limit_is_read(room: Room) -> None:
+    assert room.referee.handle(Incoming("club", "u:ana", "Ana", "A" * 100_000)) == []  # not a command
+    longest = "/verif " + " ".join(["VAGUE"] * ((MAX_COMMAND_CHARS - 7) // 6))
+    assert len(longest) <= MAX_COMMAND_CHARS
+    assert "VAGUE valable" in room.send("Ana", longest)[0].text
+
+
+def test_huge_message_is_never_logged_whole() -> None:
+    """Unexpected errors are logged with the message (``%s``): its text is cut."""
+    text = "/verif " + "A" * 100_000
+    logged = str(Incoming("club", "u:ana", "Ana", text))
+    assert logged.startswith("Ana@club: /verif AAA") and logged.endswith(f"… ({len(text)} characters)")
+    assert len(logged) < LOGGED_CHARS + 60
+    reply = str(Reply("B" * 160_000, channel="club"))
+    assert len(reply) < LOGGED_CHARS + 60 and reply.endswith("(160000 characters)")
+    assert str(Incoming("club", "u:ana", "Ana", "/verif VAGUE")) == "Ana@club: /verif VAGUE"
+
+
+# --- numbers in a GCG file -------------------------------------------------------------------
+
+GCG_HEAD = "#character-encoding UTF-8\n#player1 Ana Ana\n#player2 Ben Ben\n"
+BAD_GCG = [
+    (GCG_HEAD + f">Ana: AEGUV 8D VAGUE +{BIG} {BIG}\n", f"'+{BIG}' is not a score like +12 or -5"),
+    (GCG_HEAD + ">Ana: AEGUV 8D VAGUE +٢٠ ٢٠\n", "'+٢٠' is not a score like +12 or -5"),
+    (GCG_HEAD + ">Ana: AEGUV ٨D VAGUE +20 20\n", "line 4: cannot read this event (a play is POSITION WORD"),
+    (GCG_HEAD + f">Ana: AEGUV 8D VAGUE +20 20\n>Ben: EEE -{BIG} +0 0\n", "an exchange is -LETTERS"),
+    (GCG_HEAD + f">Ana: AEGUV 8D VAGUE +20 20\n>Ben: ({BIG}) +{BIG} 40\n", "is not a score like +12 or -5"),
+    (f"#player{BIG} Ana Ana\n#player2 Ben Ben\n>Ana: AEGUV 8D VAGUE +20 20\n", "Ana is not a declared player"),
+]
+
+
+@pytest.mark.parametrize(("content", "reason"), BAD_GCG, ids=range(len(BAD_GCG)))
+def test_bad_number_in_a_gcg_file_is_one_line_from_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, reason: str
+) -> None:
+    path = tmp_path / "game.gcg"
+    path.write_text(content, encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"arbitre replay: {path}: ") and reason in err
+    assert len(err.strip().splitlines()) == 1

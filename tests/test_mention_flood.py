@@ -1,0 +1,98 @@
+"""A mention flood on Discord (issue #11, item 4): one command with hundreds of mentions costs no REST
+call and at most one gateway members request for 25 members; the command is answered."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.discord_adapter import MENTION_LOOKUPS, DiscordAdapter
+from bot.lexicons import LexiconRegistry
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+from tests.fakes import FakeDiscord, running_bot
+
+LEXICONS = LexiconRegistry()
+MEMBERS = 260
+
+
+@pytest_asyncio.fixture
+async def dc():
+    async with FakeDiscord() as fake:
+        fake.guild = fake.add_guild(name="Grand club", channels=("partie",))
+        fake.channel = fake.guild.channel_id
+        fake.ana = fake.add_user(username="ana", global_name="Ana")
+        fake.add_member(fake.guild, fake.ana, admin=True)
+        fake.crowd = []
+        for number in range(MEMBERS):
+            user = fake.add_user(username=f"m{number}", global_name=f"Membre{number}")
+            fake.add_member(fake.guild, user)
+            fake.crowd.append(user)
+        yield fake
+
+
+@pytest_asyncio.fixture
+async def adapter(dc, tmp_path: Path):
+    LEXICONS.get("fr")
+    storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    adapter = DiscordAdapter(Referee(storage, LEXICONS.get), message_content=True, edit_interval=0.2, tick_seconds=0.05)
+    async with running_bot(dc, adapter.client):
+        await adapter.sync(dc.guild.id)
+        yield adapter
+    storage.close()
+
+
+def member_lookups(dc: FakeDiscord, since: int) -> list[tuple[str, str]]:
+    """REST calls made since request number ``since`` that read members or users one by one."""
+    return [(method, path) for method, path, _ in dc.requests[since:] if "/members/" in path or "/users/" in path]
+
+
+def chunks_sent(dc: FakeDiscord) -> list[dict]:
+    """Every GUILD_MEMBERS_CHUNK the gateway sent (one per members request)."""
+    frames = [json.loads(frame) for session in dc.sessions.values() for _, frame in session.sent]
+    return [frame["d"] for frame in frames if frame.get("t") == "GUILD_MEMBERS_CHUNK"]
+
+
+@pytest.mark.asyncio
+async def test_mention_flood_in_a_slash_command_is_one_bounded_members_request(dc, adapter):
+    mentioned = dc.crowd[:250]
+    args = " ".join(f"<@{user.id}>" for user in mentioned)
+    before = len(dc.requests)
+    iid = await dc.send_interaction("check", {"args": args}, user=dc.ana, channel_id=dc.channel)
+    reply = await dc.wait_for_response(iid, lambda r: r.text not in (None, "…"), timeout=20)
+    assert member_lookups(dc, before) == []  # no REST call per mention (there were 250 before)
+    chunks = chunks_sent(dc)
+    assert len(chunks) == 1 and len(chunks[0]["members"]) == MENTION_LOOKUPS
+    asked = {int(member["user"]["id"]) for member in chunks[0]["members"]}
+    assert asked == {user.id for user in mentioned[:MENTION_LOOKUPS]}  # the first 25, in order of appearance
+    text = reply.text.upper()
+    assert "MEMBRE0 NON VALABLE" in text and "MEMBRE19 NON VALABLE" in text  # resolved, then checked (20 shown)
+    assert "Désolé" not in reply.text
+
+
+@pytest.mark.asyncio
+async def test_mention_flood_in_a_prefix_command_uses_the_message_mentions(dc, adapter):
+    """A message carries its mentions' members: nothing is looked up at all."""
+    mentioned = dc.crowd[79::-1]  # 80 (a message holds 2,000 characters), the last first
+    before = len(dc.requests)
+    await dc.send_message(dc.channel, dc.ana, "!verif " + " ".join(f"<@{user.id}>" for user in mentioned))
+    reply = await dc.wait_for_message(channel_id=dc.channel, timeout=20)
+    assert member_lookups(dc, before) == [] and chunks_sent(dc) == []
+    text = reply.text.upper()
+    assert "MEMBRE79 NON VALABLE" in text and "MEMBRE60 NON VALABLE" in text and "<@" not in text
+
+
+@pytest.mark.asyncio
+async def test_mention_of_someone_outside_the_guild_and_an_absurd_id_stay_as_typed(dc, adapter):
+    stranger = dc.add_user(username="loin", global_name="Loin")  # not a member
+    absurd = "9" * 5000
+    args = f"{dc.crowd[0].mention} <@{stranger.id}> <@{absurd}>"
+    iid = await dc.send_interaction("check", {"args": args}, user=dc.ana, channel_id=dc.channel)
+    reply = await dc.wait_for_response(iid, lambda r: r.text not in (None, "…"), timeout=20)
+    assert reply.text.startswith(f"MEMBRE0 non valable, <@{stranger.id}> non valable, <@999")
+    assert "Désolé" not in reply.text
+    chunks = chunks_sent(dc)  # one request, for the two plausible ids; the stranger is not a member
+    assert len(chunks) == 1 and [m["user"]["id"] for m in chunks[0]["members"]] == [str(dc.crowd[0].id)]

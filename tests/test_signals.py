@@ -1,0 +1,121 @@
+"""SIGTERM stops the chat adapters cleanly, as Ctrl-C does (issue #11, item 4): the real ``arbitre``
+process against the fake servers, a duplicate round's clock running."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.lexicons import LexiconRegistry
+from bot.storage import SQLiteStorage
+from tests.fakes import FakeDiscord, FakeTelegram
+
+ROOT = Path(__file__).resolve().parent.parent
+GROUP = -4_000_000_555
+
+pytestmark = pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_lists() -> None:
+    LexiconRegistry().get("fr")  # the list's cache exists before a process needs it
+
+
+def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARBITRE_")}
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), ARBITRE_DATA=str(tmp_path / "data"), **extra)
+    return env
+
+
+async def start(tool: str, *args: str, env: dict[str, str]) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        tool,
+        *args,
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def terminate(process: asyncio.subprocess.Process) -> tuple[int | None, str]:
+    """SIGTERM, then the exit status and what the process wrote on stderr."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        _, err = await asyncio.wait_for(process.communicate(), 15)
+    except TimeoutError:
+        process.kill()
+        raise
+    return process.returncode, err.decode()
+
+
+def assert_closed_cleanly(db: Path) -> None:
+    """The last connection to a WAL database removes its -wal file when it closes."""
+    assert db.exists()
+    assert not Path(f"{db}-wal").exists(), "the database was not closed"
+    store = SQLiteStorage(db)  # and it opens again, sound
+    store.close()
+
+
+@pytest_asyncio.fixture
+async def dc():
+    async with FakeDiscord() as fake:
+        fake.guild = fake.add_guild(name="Club", channels=("partie",))
+        fake.ana = fake.add_user(username="ana", global_name="Ana")
+        fake.add_member(fake.guild, fake.ana, admin=True)
+        yield fake
+
+
+@pytest.mark.asyncio
+async def test_sigterm_closes_the_discord_bot_cleanly_with_exit_0(dc: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "discord.sqlite"
+    env = cli_env(tmp_path, ARBITRE_DISCORD_API=dc.api_base, ARBITRE_DISCORD_TOKEN=dc.token)
+    sync = await start("discord", "--sync", "--guild", str(dc.guild.id), "--db", str(db), env=env)
+    await asyncio.wait_for(sync.communicate(), 30)
+    assert sync.returncode == 0
+    process = await start("discord", "--db", str(db), env=env)
+    try:
+        await dc.wait_until_identified(timeout=20)
+        iid = await dc.send_interaction("duplicate", {"args": "3"}, user=dc.ana, channel_id=dc.guild.channel_id)
+        await dc.wait_for_response(iid, lambda r: "duplicate" in (r.text or "").lower(), timeout=10)
+        await dc.wait_for_message(lambda m: "tirage" in (m.text or ""), timeout=10)  # a round is open: the clock runs
+    finally:
+        code, err = await terminate(process)
+    assert code == 0, err
+    assert "Traceback" not in err
+    assert dc.sessions and not any(session.alive for session in dc.sessions.values())  # closed with 1000
+    assert_closed_cleanly(db)
+
+
+@pytest_asyncio.fixture
+async def tg():
+    async with FakeTelegram(bot_username="TestBot", privacy_mode=False) as fake:
+        fake.add_group(GROUP, "Club")
+        fake.ana = fake.add_user(first_name="Ana", username="ana_s")
+        fake.set_member(GROUP, fake.ana, "creator")
+        yield fake
+
+
+@pytest.mark.asyncio
+async def test_sigterm_closes_the_telegram_bot_cleanly_with_exit_0(tg: FakeTelegram, tmp_path: Path) -> None:
+    db = tmp_path / "telegram.sqlite"
+    env = cli_env(tmp_path, ARBITRE_TELEGRAM_TOKEN=tg.token)
+    process = await start("telegram", "--base-url", tg.base_url, "--db", str(db), env=env)
+    try:
+        await tg.send_user_message(GROUP, tg.ana, "/duplicate 3")
+        started = await tg.wait_for_message(chat_id=GROUP, timeout=20)
+        assert "duplicate" in (started.text or "").lower()
+    finally:
+        code, err = await terminate(process)
+    assert code == 0, err
+    assert "Traceback" not in err
+    assert_closed_cleanly(db)
