@@ -11,6 +11,19 @@ class ArbitreError(Exception):
     """Base class of every error the engine raises on bad input."""
 
 
+# --- editions -----------------------------------------------------------------
+
+
+class EditionDataError(ArbitreError, ValueError):
+    """An edition's data that cannot be used: which edition, which field, what is wrong."""
+
+    def __init__(self, code: str, key: str, problem: str) -> None:
+        super().__init__(f"edition {code!r}, {key}: {problem}")
+        self.code = code
+        self.key = key
+        self.problem = problem
+
+
 # --- notation ---------------------------------------------------------------
 
 
