@@ -1,7 +1,7 @@
 """Editions of the game as data: tiles, values, counts, vowels, folding, default notation and rules.
 
 An edition is a JSON document (``core/editions/*.json`` ship with the package and are
-read once, through ``importlib.resources``, when this module is imported; another one is
+read once, through the package's loader, when this module is imported; another one is
 given to ``edition_from_json``)::
 
     {
@@ -27,10 +27,10 @@ Values and counts are keyed by symbol (for A-Z editions, the letter itself).
 from __future__ import annotations
 
 import json
+import pkgutil
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
@@ -119,6 +119,10 @@ class Edition:
         """A word or tiles in the given order, written as labels that read back the same."""
         return self.alphabet.spell(symbols)
 
+    def spell_word(self, symbols: str, jokers: Sequence[bool]) -> str:
+        """A word with its jokers (``jokers[i]`` true) in lowercase, written as labels that read back the same."""
+        return self.alphabet.spell(symbols, jokers)
+
     def spell_tiles(self, tiles: Iterable[str]) -> str:
         """Tiles in record order (alphabet order, jokers last), written as labels."""
         return self.alphabet.spell_tiles(tiles)
@@ -196,13 +200,24 @@ def edition_from_json(text: str) -> Edition:
     return edition_from_data(data)
 
 
+def _package_text(name: str) -> str:
+    """A data file of the ``core.editions`` package, read through the package's own loader.
+
+    ``pkgutil.get_data`` rather than ``importlib.resources``: the same loader call, without
+    importing ``importlib.resources`` (about 7 ms of every process start, measured).
+    """
+    data = pkgutil.get_data("core.editions", name)
+    if data is None:  # pragma: no cover - a loader that cannot read data files
+        raise EditionDataError(name, "file", "the package's loader cannot read it")
+    return data.decode("utf-8")
+
+
 def _shipped() -> dict[str, Edition]:
     """The editions of ``core/editions``, by code, in the order of its ``index.json``."""
-    folder = resources.files("core.editions")
-    index = json.loads(folder.joinpath("index.json").read_text(encoding="utf-8"))
+    index = json.loads(_package_text("index.json"))
     found: dict[str, Edition] = {}
     for code in index["editions"]:
-        edition = edition_from_json(folder.joinpath(f"{code}.json").read_text(encoding="utf-8"))
+        edition = edition_from_json(_package_text(f"{code}.json"))
         if edition.code != code:
             raise EditionDataError(code, "code", f"{code}.json says {edition.code!r}")
         found[code] = edition
