@@ -125,7 +125,6 @@ class Alphabet:
         """Whether ``symbol`` is the symbol of one of the tiles."""
         return isinstance(symbol, str) and len(symbol) == 1 and symbol in self._codes
 
-
     def code(self, symbol: str) -> int:
         """The code of a tile symbol; KeyError for anything else."""
         return self._codes[symbol]

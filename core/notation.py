@@ -124,9 +124,7 @@ class TypedLetter:
         return self.letter.lower() if self.joker else self.letter
 
 
-def parse_word(
-    text: str, *, lowercase_is_plain: bool = True, alphabet: Alphabet = LATIN
-) -> tuple[TypedLetter, ...]:
+def parse_word(text: str, *, lowercase_is_plain: bool = True, alphabet: Alphabet = LATIN) -> tuple[TypedLetter, ...]:
     """Read a typed word: accents folded, lowercase or ``(X)`` for jokers, ``.`` for a board letter.
 
     With ``lowercase_is_plain`` (the chat default), a word with no uppercase letter at all
