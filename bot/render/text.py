@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from core.board import ROW_LETTERS, SIZE, Board, Premium, premium_at
+from core.edition import Edition
 from core.notation import Notation
 
 _TEXT_PREMIUM = {
@@ -24,8 +25,17 @@ def _col_label(index: int, notation: Notation) -> str:
     return str(index + 1) if notation is Notation.FISF else ROW_LETTERS[index]
 
 
-def board_text(board: Board, notation: Notation = Notation.FISF, last: Iterable[tuple[int, int]] = ()) -> str:
-    """The board in monospace: tiles in capitals, jokers in lowercase, premiums as * + ^ ' ."""
+def board_text(
+    board: Board,
+    notation: Notation = Notation.FISF,
+    last: Iterable[tuple[int, int]] = (),
+    edition: Edition | None = None,
+) -> str:
+    """The board in monospace: tiles in capitals, jokers in lowercase, premiums as * + ^ ' .
+
+    With the ``edition``, tiles are written as its labels; a two-letter label takes the place of the
+    mark of the last move (``CH``), a longer one the whole cell.
+    """
     recent = set(last)
     header = "    " + "".join(f"{_col_label(c, notation):>3}" for c in range(SIZE))
     lines = [header]
@@ -35,10 +45,13 @@ def board_text(board: Board, notation: Notation = Notation.FISF, last: Iterable[
             tile = board.get(r, c)
             if tile is None:
                 cell = _TEXT_PREMIUM[premium_at(r, c)]
-            else:
+            elif edition is None:
                 cell = str(tile)
+            else:
+                label = edition.label(tile.letter)
+                cell = label.lower() if tile.joker else label
             mark = ">" if (r, c) in recent else " "
-            cells.append(f" {mark}{cell}")
+            cells.append(f" {mark}{cell}"[-3:] if len(cell) < 3 else cell[:3])
         lines.append(f"{_row_label(r, notation):>3} " + "".join(cells))
     lines.append(
         "    * mot triple/triple word  + mot double/double word  ^ lettre triple/triple letter"
