@@ -165,6 +165,8 @@ def edition_from_data(data: Mapping[str, Any]) -> Edition:
         alphabet = Alphabet(tuple(labels), folds)
     except ValueError as error:
         raise EditionDataError(code, "tiles", str(error)) from None
+    if alphabet == LATIN:
+        alphabet = LATIN  # one object: lexicons and editions of A-Z compare by identity
     symbols = alphabet.symbols
     notation = data.get("notation", "gcg")
     if notation not in ("fisf", "gcg"):

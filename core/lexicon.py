@@ -38,9 +38,9 @@ which sorts in alphabet order; for A-Z both forms are the same string.
 Binary form (little-endian): the 8-byte magic ``ARBLEX\\x1a\\n``, then
 ``version, flags`` (u16 each), ``name length, table length, root, anagram root,
 word count, word graph length, alphabet length`` (u32 each), a CRC-32 (u32) of
-everything before it and after it, the name in UTF-8 padded to 4 bytes, the alphabet
-(JSON: ``{"labels": [...], "fold": {...}}``) in UTF-8 padded to 4 bytes, the table as
-u32 values, then the ``LOOKAHEAD`` lookahead arrays of ``word graph length`` u32 values each.
+everything before it and after it, the name in UTF-8 padded to 4 bytes, the table as
+u32 values, the ``LOOKAHEAD`` lookahead arrays of ``word graph length`` u32 values each,
+then the alphabet (JSON: ``{"labels": [...], "fold": {...}}``) in UTF-8.
 """
 
 from __future__ import annotations
@@ -221,7 +221,6 @@ class Lexicon:
         name = self.name.encode("utf-8")
         padded = name + b"\0" * (-len(name) % 4)
         alphabet = _alphabet_bytes(self.alphabet)
-        padded += alphabet + b"\0" * (-len(alphabet) % 4)
         arrays = [self.table, *self.lookahead]
         if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
             arrays = [array("I", a) for a in arrays]
@@ -239,7 +238,7 @@ class Lexicon:
             len(self.lookahead[0]),
             len(alphabet),
         )
-        body = padded + b"".join(a.tobytes() for a in arrays)
+        body = padded + b"".join(a.tobytes() for a in arrays) + alphabet
         crc = zlib.crc32(body, zlib.crc32(header))
         return header + _CRC.pack(crc) + body
 
@@ -259,9 +258,8 @@ class Lexicon:
         if version != FORMAT_VERSION:
             raise CorruptLexiconError(f"format version {version}, this build reads {FORMAT_VERSION}")
         padded_len = name_len + (-name_len % 4)
-        alphabet_start = padded_len
-        padded_len += alphabet_len + (-alphabet_len % 4)
-        expected = _PAYLOAD_START + padded_len + 4 * (table_len + LOOKAHEAD * graph_len)
+        alphabet_start = padded_len + 4 * (table_len + LOOKAHEAD * graph_len)
+        expected = _PAYLOAD_START + alphabet_start + alphabet_len
         if len(view) != expected:
             raise CorruptLexiconError(f"{len(view)} bytes where the header announces {expected}")
         (stored_crc,) = _CRC.unpack_from(view, _HEADER.size)
