@@ -97,7 +97,9 @@ class Alphabet:
                 continue
             initial = _ASCII_CAPITALS.find(label[0])
             preferred = [free[initial]] if initial >= 0 else []
-            symbol = next(c for c in preferred + free if c not in symbols and c not in singles)
+            symbol = next((c for c in preferred + free if c not in symbols and c not in singles), None)
+            if symbol is None:
+                raise ValueError("an alphabet has at most 26 multi-letter labels")
             symbols.append(symbol)
         object.__setattr__(self, "symbols", "".join(symbols))
         object.__setattr__(self, "_codes", {symbol: code for code, symbol in enumerate(symbols)})

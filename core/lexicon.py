@@ -105,7 +105,12 @@ def _alphabet_bytes(alphabet: Alphabet) -> bytes:
     return json.dumps({"labels": list(alphabet.labels), "fold": dict(alphabet.folds)}, ensure_ascii=False).encode()
 
 
+_LATIN_BYTES = _alphabet_bytes(LATIN)
+
+
 def _alphabet_from_bytes(data: bytes) -> Alphabet:
+    if data == _LATIN_BYTES:
+        return LATIN
     try:
         spec = json.loads(data.decode("utf-8"))
         alphabet = Alphabet(tuple(spec["labels"]), spec["fold"])
@@ -340,27 +345,33 @@ class Lexicon:
         """Whether ``word`` (tiles typed in any case, accents folded) is in the list; False for anything else."""
         if not isinstance(word, str):
             return False
-        if self._to_codes is None:
-            if not word.isascii():
-                word = fold_accents(word)
-            word = word.strip().upper()
-        else:
-            word = self.alphabet.tiles(word.strip()).translate(self._to_codes)
+        if self._to_codes is not None:
+            return self._contains_codes(self.alphabet.tiles(word.strip()).translate(self._to_codes))
+        # A-Z: the same walk with its constants (the hottest lookup of the chat)
+        if not word.isascii():
+            word = fold_accents(word)
+        word = word.strip().upper()
         if not MIN_WORD <= len(word) <= MAX_WORD:
             return False
         table = self.table
         node = self.root
-        size = self._size
         for char in word:
             code = ord(char) - 65
-            if code < 0 or code >= size:
+            if code < 0 or code > 25:
                 return False
             bit = 1 << code
             head = table[node]
             if not head & bit:
                 return False
             node = table[node + 2 + (head & (bit - 1)).bit_count()]
-        return bool(table[node] & self.final)
+        return bool(table[node] & FINAL)
+
+    def _contains_codes(self, word: str) -> bool:
+        """Whether a code string is a word of the list."""
+        if not MIN_WORD <= len(word) <= MAX_WORD:
+            return False
+        node = self.walk_codes(word)
+        return node is not None and bool(self.table[node] & self.final)
 
     def words(self) -> Iterator[str]:
         """Every word (tile symbols), in alphabet order."""
@@ -428,13 +439,16 @@ class Lexicon:
 
     def has_anagram(self, letters: str, jokers: int = 0) -> bool:
         """Whether some word is made of exactly ``letters`` (tile symbols) plus ``jokers`` tiles of any kind."""
-        return self.has_anagram_codes(self._encode(letters), jokers)
+        if self._to_codes is not None:
+            letters = letters.translate(self._to_codes)
+        return self.has_anagram_codes(letters, jokers)
 
     def has_anagram_codes(self, letters: str, jokers: int = 0) -> bool:
         """``has_anagram`` for a code string."""
         codes = sorted(ord(c) - 65 for c in letters)
         length = len(codes) + jokers
-        if any(c < 0 or c >= self._size for c in codes) or not MIN_WORD <= length <= MAX_WORD:
+        size = self._size
+        if any(c < 0 or c >= size for c in codes) or not MIN_WORD <= length <= MAX_WORD:
             return False
         return bool(anagram_keys(self.table, self.anagram_root, codes, jokers, first_only=True, letters=self.letters))
 
@@ -442,7 +456,8 @@ class Lexicon:
         """The words made of exactly ``letters`` (tile symbols) plus ``jokers`` tiles of any kind."""
         codes = sorted(ord(c) - 65 for c in self._encode(letters))
         length = len(codes) + jokers
-        if any(c < 0 or c >= self._size for c in codes) or not MIN_WORD <= length <= MAX_WORD:
+        size = self._size
+        if any(c < 0 or c >= size for c in codes) or not MIN_WORD <= length <= MAX_WORD:
             return
         table = self.table
         for key_node in anagram_keys(table, self.anagram_root, codes, jokers, letters=self.letters):
@@ -460,7 +475,9 @@ class Lexicon:
 
     def walk(self, letters: str) -> int | None:
         """The node reached from the root by ``letters`` (tile symbols), or None when no word starts so."""
-        return self.walk_codes(self._encode(letters))
+        if self._to_codes is not None:
+            letters = letters.translate(self._to_codes)
+        return self.walk_codes(letters)
 
     def walk_codes(self, letters: str) -> int | None:
         """``walk`` for a code string."""
