@@ -323,6 +323,7 @@ class SQLiteStorage:
         self._depth = 0
         self._owner = 0  # the thread inside transaction()
         self._readers: list[sqlite3.Connection] = []  # one per thread: reads that take no lock
+        self._readers_lock = threading.Lock()
         self._local = threading.local()
         self._check_sound()
         self._migrate()
@@ -332,9 +333,10 @@ class SQLiteStorage:
         """Close the file once no thread is using it (a command or clock tick under way finishes first)."""
         with self._lock:
             self.db.close()
-            for reader in self._readers:
-                reader.close()
-            self._readers.clear()
+            with self._readers_lock:
+                for reader in self._readers:
+                    reader.close()
+                self._readers.clear()
 
     def _reader(self) -> sqlite3.Connection:
         """This thread's read-only connection (WAL: it sees committed data and never waits for writers)."""
@@ -343,7 +345,7 @@ class SQLiteStorage:
             conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA query_only = ON")
             self._local.conn = conn
-            with self._lock:
+            with self._readers_lock:  # never the store's lock: readers are used while other locks are held
                 self._readers.append(conn)
         return conn
 

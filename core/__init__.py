@@ -1,6 +1,6 @@
 """Arbitre's referee engine: pure Python, standard library only, no I/O.
 
-Values in, values out: editions, the board, notation, placement, scoring,
+Values in, values out: editions (data files) and their alphabets, the board, notation, placement, scoring,
 lexicons, move generation, rule sets, classic and duplicate games, GCG records.
 Modules are imported on first use of their names, so ``import core.board`` stays cheap.
 """
@@ -11,9 +11,10 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
+    "alphabet": ["LATIN", "Alphabet"],
     "board": ["Board", "Premium", "Tile"],
-    "edition": ["ENGLISH", "FRENCH", "Edition", "edition_by_code", "fold_accents"],
-    "errors": ["ArbitreError", "GameError", "NotationError", "PlacementError"],
+    "edition": ["EDITIONS", "ENGLISH", "FRENCH", "Edition", "edition_by_code", "edition_from_json", "fold_accents"],
+    "errors": ["ArbitreError", "EditionDataError", "GameError", "NotationError", "PlacementError"],
     "notation": ["Move", "Notation", "Ref", "format_move", "format_ref", "parse_move", "parse_ref"],
     "placement": ["Placement", "Word", "apply_placement", "validate_move", "validate_tiles"],
     "scoring": ["MoveScore", "WordScore", "score_placement"],

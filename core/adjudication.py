@@ -6,19 +6,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from .edition import fold_accents
+from .alphabet import LATIN, Alphabet
 from .placement import Placement
 
 
 class WordList(Protocol):
-    """Anything that answers membership for uppercase words (a ``core.lexicon.Lexicon``, a set)."""
+    """Anything that answers membership for words as uppercase tile symbols (a ``core.lexicon.Lexicon``, a set)."""
 
     def __contains__(self, word: object) -> bool: ...
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """One word and whether the word list has it."""
+    """One word (uppercase tile symbols) and whether the word list has it."""
 
     word: str
     valid: bool
@@ -27,16 +27,16 @@ class Verdict:
         return f"{self.word} {'valid' if self.valid else 'invalid'}"
 
 
-def normalise_query(word: str) -> str:
-    """A word as typed by a player, folded to the list's form: ``Écoles`` -> ``ECOLES``."""
-    return fold_accents(word.strip()).upper()
+def normalise_query(word: str, alphabet: Alphabet = LATIN) -> str:
+    """A word as typed by a player, read as the alphabet's tiles: ``Écoles`` -> ``ECOLES``."""
+    return alphabet.tiles(word.strip())
 
 
-def check_words(words: Iterable[str], word_list: WordList) -> tuple[Verdict, ...]:
+def check_words(words: Iterable[str], word_list: WordList, alphabet: Alphabet = LATIN) -> tuple[Verdict, ...]:
     """Each word (any case, accents allowed) with its verdict, in the order given."""
-    return tuple(Verdict(w, w in word_list) for w in (normalise_query(word) for word in words))
+    return tuple(Verdict(w, w in word_list) for w in (normalise_query(word, alphabet) for word in words))
 
 
 def adjudicate(placement: Placement, word_list: WordList) -> tuple[Verdict, ...]:
     """Every word a placement forms (main word first) with its verdict."""
-    return check_words((w.text for w in placement.words), word_list)
+    return check_words((w.text for w in placement.words), word_list, placement.alphabet)

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
+from .alphabet import LATIN, Alphabet
+
 SIZE = 15
 CENTRE = (7, 7)
 ROW_LETTERS = "ABCDEFGHIJKLMNO"
@@ -61,7 +63,7 @@ def on_board(row: int, col: int) -> bool:
 
 @dataclass(frozen=True)
 class Tile:
-    """A tile on the board: its letter (uppercase) and whether it is a joker."""
+    """A tile on the board: its letter (the tile's symbol, see ``core.alphabet``) and whether it is a joker."""
 
     letter: str
     joker: bool = False
@@ -138,8 +140,8 @@ class Board:
         return isinstance(other, Board) and self._cells == other._cells
 
     @classmethod
-    def from_rows(cls, rows: list[str]) -> Board:
-        """A board from fifteen lines of fifteen characters (see ``rows``)."""
+    def from_rows(cls, rows: list[str], alphabet: Alphabet = LATIN) -> Board:
+        """A board from fifteen lines of fifteen characters (see ``rows``): tile symbols of the alphabet."""
         lines = [line.rstrip("\n") for line in rows if line.strip()]
         if len(lines) != SIZE or any(len(line) != SIZE for line in lines):
             raise ValueError("a board is 15 lines of 15 characters")
@@ -148,7 +150,7 @@ class Board:
             for c, char in enumerate(line):
                 if char == ".":
                     continue
-                if not char.isalpha() or not char.isascii():
+                if char.upper() not in alphabet:
                     raise ValueError(f"line {r + 1}, column {c + 1}: unexpected {char!r}")
                 board.place(r, c, Tile(char.upper(), joker=char.islower()))
         return board

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .board import Board
-from .edition import FRENCH, JOKER, Edition, fold_accents
+from .edition import FRENCH, JOKER, Edition
 from .errors import (
     DrawSizeError,
     KeptLettersError,
@@ -31,11 +31,12 @@ from .errors import (
     RackSyntaxError,
 )
 
-Y = "Y"
-
 
 def sort_tiles(tiles: Iterable[str]) -> str:
-    """Tiles in record order: letters alphabetically, jokers (``?``) last."""
+    """Tiles (symbols) in a fixed order: by character, jokers (``?``) last; for A-Z, record order.
+
+    ``Edition.spell_tiles`` writes tiles in any edition's record order (its alphabet's).
+    """
     return "".join(sorted(tiles, key=lambda t: (t == JOKER, t)))
 
 
@@ -51,7 +52,7 @@ def _plural(count: int, noun: str) -> str:
 
 
 class Counts(Enum):
-    """How a letter (Y) or the joker counts for the vowel/consonant rule."""
+    """How a letter (Y, or any tile of kind "either" in the edition's data) or the joker counts for the rule."""
 
     VOWEL = "vowel"
     CONSONANT = "consonant"
@@ -71,7 +72,10 @@ def counts_by_name(name: str) -> Counts:
 
 @dataclass(frozen=True)
 class DrawRule:
-    """The vowel/consonant minimum of a draw by move number, and how Y and the joker count."""
+    """The vowel/consonant minimum of a draw by move number, and how Y and the joker count.
+
+    ``y`` applies to the edition's flexible tiles (kind "either" in its data: Y in French and English).
+    """
 
     y: Counts = Counts.EITHER
     joker: Counts = Counts.EITHER
@@ -95,7 +99,7 @@ class DrawRule:
         for tile in letters:
             if tile == JOKER:
                 kind = self.joker
-            elif tile == Y:
+            elif tile in edition.flexible:
                 kind = self.y
             else:
                 kind = Counts.VOWEL if edition.is_vowel(tile) else Counts.CONSONANT
@@ -117,7 +121,7 @@ class DrawRule:
         found = f"{_plural(vowels, 'vowel')}, {_plural(consonants, 'consonant')}"
         if either:
             found += f", {either} either"
-        return f"{sort_tiles(letters) or 'no letters'}: {found}; move {move_number} needs {need} of each"
+        return f"{edition.spell_tiles(letters) or 'no letters'}: {found}; move {move_number} needs {need} of each"
 
     def is_met(self, letters: str, move_number: int, edition: Edition) -> bool:
         """Whether the letters hold enough vowels and consonants for this move."""
@@ -206,6 +210,12 @@ class Draw:
         """The same draw marked rejected."""
         return Draw(self.kept, self.new, rejected=True)
 
+    def spelled(self, edition: Edition) -> str:
+        """The record form (``-KEPT+NEW``) with the tiles written as the edition's labels, in its order."""
+        new = edition.spell_tiles(self.new)
+        text = f"{edition.spell_tiles(self.kept)}+{new}" if self.kept else new
+        return f"-{text}" if self.rejected else text
+
 
 @dataclass(frozen=True)
 class DrawOutcome:
@@ -267,18 +277,18 @@ def draw_tiles(
         kept = ""
 
 
-def parse_draw(text: str) -> tuple[str | None, str]:
+def parse_draw(text: str, edition: Edition = FRENCH) -> tuple[str | None, str]:
     """Read a typed draw: ``EEU+ESI?`` gives (kept, new); ``EEUESI?`` gives (None, all letters).
 
-    Accents are folded, case and spaces ignored; ``?`` is a joker.
+    Tiles are read by the edition (accents folded, multi-letter tiles), case and spaces ignored; ``?`` is a joker.
     """
-    folded = fold_accents(text).upper().replace(" ", "")
+    folded = edition.tiles(text).replace(" ", "")
     if not folded:
         raise RackSyntaxError(text, "the draw is empty")
     if folded.count("+") > 1:
         raise RackSyntaxError(text, "a draw is KEPT+NEW, with one '+'")
     for char in folded:
-        if char != "+" and char != JOKER and not (char.isascii() and char.isalpha()):
+        if char != "+" and char != JOKER and char not in edition.alphabet:
             raise RackSyntaxError(text, f"{char!r} is not a letter or a joker ?")
     if "+" in folded:
         kept, new = folded.split("+")
@@ -301,11 +311,11 @@ def check_draw(
     (``shortfall``): rejecting the draw is the referee's call.
     """
     kept = sort_tiles(kept)
-    typed_kept, letters = parse_draw(text)
+    typed_kept, letters = parse_draw(text, edition)
     shown = text.strip()
     for tile in letters + (typed_kept or ""):
         if tile != JOKER and tile not in edition.values:
-            raise RackSyntaxError(text, f"{tile} is not a letter of the {edition.code} tile set")
+            raise RackSyntaxError(text, f"{edition.label(tile)} is not a letter of the {edition.code} tile set")
     if typed_kept is not None:
         if typed_kept != kept:
             raise KeptLettersError(shown, typed_kept, kept)

@@ -678,7 +678,7 @@ def evaluate_submission(
         return zero(SubmissionResult.LATE, LateSubmissionError(submission.player, submission.move, late_by))
     move_notation = notation_by_name(submission.notation) if submission.notation else notation
     try:
-        move = parse_move(submission.move, move_notation)
+        move = parse_move(submission.move, move_notation, alphabet=edition.alphabet)
     except NotationError as error:
         return zero(SubmissionResult.UNREADABLE, error)
     try:
@@ -836,8 +836,8 @@ class DuplicateGame:
             lines.append(
                 RecordLine(
                     number=round_.number,
-                    draw=str(round_.draw) if round_.draw else "",
-                    rejected=tuple(str(d) for d in round_.rejected),
+                    draw=round_.draw.spelled(self.edition) if round_.draw else "",
+                    rejected=tuple(d.spelled(self.edition) for d in round_.rejected),
                     ref=ref,
                     word=round_.top_word,
                     score=round_.top_points,
@@ -861,7 +861,7 @@ class DuplicateGame:
             "total": self.tops_total,
             "finished": self.finished,
             "end_reason": self.end_reason,
-            "left": self.bag.unseen(self.reliquat),
+            "left": self.edition.spell_tiles(self.bag.unseen(self.reliquat)),
             "standings": [asdict(s) for s in self.standings()],
         }
 
@@ -913,9 +913,9 @@ class DuplicateGame:
         outcome = draw_tiles(self.bag, self.reliquat, self.move_number, rng, self.settings.draw_rule, self.edition)
         events: list[DuplicateEvent] = []
         for rejected in outcome.rejected:
-            events.append(DrawMade(str(Draw(rejected.kept, rejected.new)), at))
+            events.append(DrawMade(Draw(rejected.kept, rejected.new).spelled(self.edition), at))
             events.append(DrawRejected())
-        events.append(DrawMade(str(outcome.draw), at))
+        events.append(DrawMade(outcome.draw.spelled(self.edition), at))
         for event in events:
             self.apply(event)
         return events
@@ -1241,7 +1241,7 @@ class DuplicateGame:
         assert round_.draw is not None
         letters = round_.draw.letters
         if event.top is not None:
-            move = parse_move(event.top, Notation.FISF)
+            move = parse_move(event.top, Notation.FISF, alphabet=self.edition.alphabet)
             top = validate_move(self.board, move, Notation.FISF, rack_size=self.edition.rack_size)
             check_draw_letters(top, letters, event.top)
             round_.top = top
@@ -1274,14 +1274,14 @@ class DuplicateGame:
             round_.reliquat = letters
             self.reliquat = letters
             self.finished = True
-            self.end_reason = f"no play possible with {letters}"
+            self.end_reason = f"no play possible with {self.edition.spell_tiles(letters)}"
             return
         apply_placement(self.board, round_.top)
         round_.reliquat = _remove(letters, tiles_played(round_.top))
         self.reliquat = round_.reliquat
         if not can_draw(self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition):
             self.finished = True
-            left = self.bag.unseen(self.reliquat)
+            left = self.edition.spell_tiles(self.bag.unseen(self.reliquat))
             self.end_reason = f"no valid draw left ({left})" if left else "no tile left"
 
     def _record_score(self, event: ScoreRecorded) -> None:

@@ -1,20 +1,54 @@
-"""Editions of the game as data: letters, values, counts, vowels, accent folding."""
+"""Editions of the game as data: tiles, values, counts, vowels, folding, default notation and rules.
+
+An edition is a JSON document (``core/editions/*.json`` ship with the package and are
+read once, through the package's loader, when this module is imported; another one is
+given to ``edition_from_json``)::
+
+    {
+      "code": "fr", "name": "Français (FISF)",
+      "notation": "fisf",            // default notation of its games: "fisf" or "gcg"
+      "rules": "box-fr",             // default rule set of its classic games (core.rules)
+      "rack_size": 7, "bingo_bonus": 50, "jokers": 2,
+      "fold": {"Œ": "OE", "œ": "oe"}, // typed letters replaced before reading tiles
+      "tiles": [                      // in alphabet order: the order gives the codes 0, 1, 2...
+        {"label": "A", "value": 1, "count": 9, "kind": "vowel"},
+        {"label": "CH", "value": 5, "count": 1, "kind": "consonant"},
+        {"label": "Y", "value": 10, "count": 1, "kind": "either"}
+      ]
+    }
+
+``kind`` places a tile in the duplicate draw rule: a vowel, a consonant, or ``either``
+(counted as the game's draw rule says for Y: vowel, consonant or whichever the draw needs).
+Labels are uppercase and may have several letters; see ``core.alphabet`` for how typed
+text becomes tiles and for the one-character symbols that stand for tiles in strings.
+Values and counts are keyed by symbol (for A-Z editions, the letter itself).
+"""
 
 from __future__ import annotations
 
+import json
+import pkgutil
 import unicodedata
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
+
+from .alphabet import LATIN, Alphabet
+from .errors import EditionDataError
 
 JOKER = "?"
+KINDS = ("vowel", "consonant", "either")
 
 # Letters that do not decompose into a base letter plus accents under NFD.
 _LIGATURES = {"Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "SS"}
 
 
 def fold_accents(text: str) -> str:
-    """Strip accents and expand ligatures, keeping case: ``Écoles`` -> ``Ecoles``, ``Œuf`` -> ``OEuf``."""
+    """Strip accents and expand ligatures, keeping case: ``Écoles`` -> ``Ecoles``, ``Œuf`` -> ``OEuf``.
+
+    For names and other free text; typed tiles are read by an edition's alphabet (``Edition.tiles``).
+    """
     out: list[str] = []
     for char in text:
         if char in _LIGATURES:
@@ -27,7 +61,7 @@ def fold_accents(text: str) -> str:
 
 @dataclass(frozen=True)
 class Edition:
-    """A tile set: every letter's value and count, the jokers, which letters are vowels."""
+    """A tile set: every tile's value and count, the jokers, which tiles are vowels, how text folds to tiles."""
 
     code: str
     name: str
@@ -37,12 +71,18 @@ class Edition:
     vowels: frozenset[str]
     rack_size: int = 7
     bingo_bonus: int = 50
-    alphabet: str = field(init=False)
+    alphabet: Alphabet = LATIN
+    flexible: frozenset[str] = frozenset("Y")  # tiles counted as the draw rule says for Y
+    notation: str = "gcg"
+    rules: str = "box-en"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values", MappingProxyType(dict(self.values)))
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
-        object.__setattr__(self, "alphabet", "".join(sorted(self.values)))
+        symbols = set(self.alphabet.symbols)
+        if set(self.values) != symbols or set(self.counts) != symbols:
+            raise EditionDataError(self.code, "tiles", "values and counts must name every tile of the alphabet")
+        object.__setattr__(self, "flexible", frozenset(s for s in self.flexible if s in symbols))
 
     def __str__(self) -> str:
         return self.code
@@ -53,61 +93,146 @@ class Edition:
         return sum(self.counts.values()) + self.jokers
 
     def value(self, letter: str) -> int:
-        """Value of an uppercase letter tile."""
+        """Value of a tile (its symbol)."""
         return self.values[letter]
 
     def is_vowel(self, letter: str) -> bool:
-        """Whether an uppercase letter counts as a vowel in this edition."""
+        """Whether a tile (its symbol) counts as a vowel in this edition."""
         return letter in self.vowels
 
     def bag(self) -> list[str]:
-        """Every tile of a full bag, jokers as ``?``, in alphabetical order."""
-        tiles = [letter for letter in self.alphabet for _ in range(self.counts[letter])]
+        """Every tile of a full bag (symbols, in alphabet order), jokers as ``?`` at the end."""
+        tiles = [symbol for symbol in self.alphabet.symbols for _ in range(self.counts[symbol])]
         return tiles + [JOKER] * self.jokers
 
+    # --- text in and out ------------------------------------------------------------------
 
-def _table(rows: str) -> tuple[dict[str, int], dict[str, int]]:
-    """Read ``"1: E15 A9 ...; 2: D3 ..."`` into value and count maps."""
-    values: dict[str, int] = {}
-    counts: dict[str, int] = {}
-    for group in rows.split(";"):
-        value_text, letters = group.split(":")
-        for item in letters.split():
-            values[item[0]] = int(value_text)
-            counts[item[0]] = int(item[1:])
-    return values, counts
+    def tiles(self, text: str) -> str:
+        """Typed tiles (a rack, a draw, a word) as symbols, uppercase; other characters kept, uppercased."""
+        return self.alphabet.tiles(text)
+
+    def label(self, symbol: str) -> str:
+        """The label of a tile symbol (``?`` and other characters as they are)."""
+        return self.alphabet.label(symbol)
+
+    def spell(self, symbols: str) -> str:
+        """A word or tiles in the given order, written as labels that read back the same."""
+        return self.alphabet.spell(symbols)
+
+    def spell_word(self, symbols: str, jokers: Sequence[bool]) -> str:
+        """A word with its jokers (``jokers[i]`` true) in lowercase, written as labels that read back the same."""
+        return self.alphabet.spell(symbols, jokers)
+
+    def spell_tiles(self, tiles: Iterable[str]) -> str:
+        """Tiles in record order (alphabet order, jokers last), written as labels."""
+        return self.alphabet.spell_tiles(tiles)
 
 
-_FR_VALUES, _FR_COUNTS = _table(
-    "1: E15 A9 I8 N6 O6 R6 S6 T6 U6 L5; 2: D3 M3 G2; 3: B2 C2 P2; 4: F2 H2 V2; 8: J1 Q1; 10: K1 W1 X1 Y1 Z1"
-)
-_EN_VALUES, _EN_COUNTS = _table(
-    "1: E12 A9 I9 O8 N6 R6 T6 L4 S4 U4; 2: D4 G3; 3: B2 C2 M2 P2; 4: F2 H2 V2 W2 Y2; 5: K1; 8: J1 X1; 10: Q1 Z1"
-)
+def _need(data: Mapping[str, Any], key: str, kind: type, code: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise EditionDataError(code, key, f"must be a {kind.__name__}")
+    return value
 
-FRENCH = Edition(
-    code="fr",
-    name="Français (FISF)",
-    values=_FR_VALUES,
-    counts=_FR_COUNTS,
-    jokers=2,
-    vowels=frozenset("AEIOU"),  # Y is a draw-rule setting (core.duplicate)
-)
 
-ENGLISH = Edition(
-    code="en",
-    name="English",
-    values=_EN_VALUES,
-    counts=_EN_COUNTS,
-    jokers=2,
-    vowels=frozenset("AEIOU"),
-)
+def edition_from_data(data: Mapping[str, Any]) -> Edition:
+    """The edition a parsed JSON document describes (see the module docstring); EditionDataError if malformed."""
+    if not isinstance(data, Mapping):
+        raise EditionDataError("?", "document", "must be an object")
+    code = str(data.get("code", "?"))
+    _need(data, "code", str, code)
+    name = _need(data, "name", str, code)
+    tiles = _need(data, "tiles", list, code)
+    folds = data.get("fold", {})
+    if not isinstance(folds, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in folds.items()):
+        raise EditionDataError(code, "fold", "must map typed text to text")
+    labels: list[str] = []
+    values: list[int] = []
+    counts: list[int] = []
+    kinds: list[str] = []
+    for number, tile in enumerate(tiles, start=1):
+        where = f"tiles[{number}]"
+        if not isinstance(tile, Mapping):
+            raise EditionDataError(code, where, "must be an object")
+        labels.append(_need(tile, "label", str, code))
+        values.append(_need(tile, "value", int, code))
+        counts.append(_need(tile, "count", int, code))
+        kind = tile.get("kind", "consonant")
+        if kind not in KINDS or values[-1] < 0 or counts[-1] < 0:
+            raise EditionDataError(code, where, f"kind is one of {', '.join(KINDS)}; value and count 0 or more")
+        kinds.append(kind)
+    try:
+        alphabet = Alphabet(tuple(labels), folds)
+    except ValueError as error:
+        raise EditionDataError(code, "tiles", str(error)) from None
+    if alphabet == LATIN:
+        alphabet = LATIN  # one object: lexicons and editions of A-Z compare by identity
+    symbols = alphabet.symbols
+    notation = data.get("notation", "gcg")
+    if notation not in ("fisf", "gcg"):
+        raise EditionDataError(code, "notation", "is fisf or gcg")
+    numbers = {key: data.get(key, default) for key, default in (("rack_size", 7), ("bingo_bonus", 50), ("jokers", 2))}
+    for key, number in numbers.items():
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            raise EditionDataError(code, key, "must be a whole number, 0 or more")
+    if numbers["rack_size"] < 1:
+        raise EditionDataError(code, "rack_size", "must be at least 1")
+    return Edition(
+        code=code,
+        name=name,
+        values=dict(zip(symbols, values)),
+        counts=dict(zip(symbols, counts)),
+        jokers=numbers["jokers"],
+        vowels=frozenset(s for s, k in zip(symbols, kinds) if k == "vowel"),
+        rack_size=numbers["rack_size"],
+        bingo_bonus=numbers["bingo_bonus"],
+        alphabet=alphabet,
+        flexible=frozenset(s for s, k in zip(symbols, kinds) if k == "either"),
+        notation=notation,
+        rules=str(data.get("rules", "box-en")),
+    )
 
-EDITIONS: Mapping[str, Edition] = MappingProxyType({"fr": FRENCH, "en": ENGLISH})
+
+def edition_from_json(text: str) -> Edition:
+    """The edition a JSON document describes; EditionDataError if it is not valid JSON or malformed."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise EditionDataError("?", "document", f"not JSON ({error})") from None
+    return edition_from_data(data)
+
+
+def _package_text(name: str) -> str:
+    """A data file of the ``core.editions`` package, read through the package's own loader.
+
+    ``pkgutil.get_data`` rather than ``importlib.resources``: the same loader call, without
+    importing ``importlib.resources`` (about 7 ms of every process start, measured).
+    """
+    data = pkgutil.get_data("core.editions", name)
+    if data is None:  # pragma: no cover - a loader that cannot read data files
+        raise EditionDataError(name, "file", "the package's loader cannot read it")
+    return data.decode("utf-8")
+
+
+def _shipped() -> dict[str, Edition]:
+    """The editions of ``core/editions``, by code, in the order of its ``index.json``."""
+    index = json.loads(_package_text("index.json"))
+    found: dict[str, Edition] = {}
+    for code in index["editions"]:
+        edition = edition_from_json(_package_text(f"{code}.json"))
+        if edition.code != code:
+            raise EditionDataError(code, "code", f"{code}.json says {edition.code!r}")
+        found[code] = edition
+    return found
+
+
+EDITIONS: Mapping[str, Edition] = MappingProxyType(_shipped())
+FRENCH = EDITIONS["fr"]
+ENGLISH = EDITIONS["en"]
 
 
 def edition_by_code(code: str) -> Edition:
-    """The edition named ``fr`` or ``en`` (any case)."""
+    """The shipped edition named ``code`` (``fr``, ``en``; any case)."""
     try:
         return EDITIONS[code.strip().lower()]
     except KeyError:

@@ -11,6 +11,19 @@ class ArbitreError(Exception):
     """Base class of every error the engine raises on bad input."""
 
 
+# --- editions -----------------------------------------------------------------
+
+
+class EditionDataError(ArbitreError, ValueError):
+    """An edition's data that cannot be used: which edition, which field, what is wrong."""
+
+    def __init__(self, code: str, key: str, problem: str) -> None:
+        super().__init__(f"edition {code!r}, {key}: {problem}")
+        self.code = code
+        self.key = key
+        self.problem = problem
+
+
 # --- notation ---------------------------------------------------------------
 
 
@@ -302,11 +315,23 @@ class LexiconError(ArbitreError):
 
 
 class InvalidWordError(LexiconError, ValueError):
-    """Text that is not a word of 2 to 15 letters A-Z once accents are folded."""
+    """Text that is not a word of 2 to 15 tiles (letters A-Z for French and English) once accents are folded."""
 
     def __init__(self, text: str) -> None:
         super().__init__(f"{text!r}: a word is 2 to 15 letters A-Z")
         self.text = text
+
+
+class AlphabetMismatchError(LexiconError, ValueError):
+    """A lexicon used with an edition whose tiles are not the ones its words are spelt in."""
+
+    def __init__(self, lexicon: str, lexicon_labels: tuple[str, ...], edition_labels: tuple[str, ...]) -> None:
+        super().__init__(
+            f"lexicon {lexicon!r} is spelt in {' '.join(lexicon_labels)}, the edition has {' '.join(edition_labels)}"
+        )
+        self.lexicon = lexicon
+        self.lexicon_labels = lexicon_labels
+        self.edition_labels = edition_labels
 
 
 class CorruptLexiconError(LexiconError):

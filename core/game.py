@@ -141,7 +141,7 @@ def rack_value(rack: str, edition: Edition) -> int:
         if len(digits) > 3 or int(digits) > most_rack_value(edition):
             raise ValueError(rack)
         return int(digits)
-    letters = fold_accents(text).upper().replace(" ", "")
+    letters = edition.tiles(text).replace(" ", "")
     if any(c != JOKER and c not in edition.values for c in letters):
         raise ValueError(rack)
     return sum(edition.values.get(c, 0) for c in letters)
@@ -274,13 +274,13 @@ class ClassicGame:
 
     def evaluate(self, move_text: str) -> tuple[Placement, MoveScore]:
         """Parse, place and score a move on the current board without recording it."""
-        move = parse_move(move_text, self.notation)
+        move = parse_move(move_text, self.notation, alphabet=self.edition.alphabet)
         placement = validate_move(self.board, move, self.notation, rack_size=self.edition.rack_size)
         return placement, score_placement(placement, self.edition)
 
     def canonical_move(self, move_text: str) -> str:
         """The move in canonical form in the game's notation (what a Play event stores)."""
-        return format_move(parse_move(move_text, self.notation), self.notation)
+        return format_move(parse_move(move_text, self.notation, alphabet=self.edition.alphabet), self.notation)
 
     # --- events -----------------------------------------------------------------
 
@@ -337,14 +337,14 @@ class ClassicGame:
             text = rack.strip()
             if not text or is_points(text):
                 continue
-            letters = fold_accents(text).upper().replace(" ", "")
+            letters = self.edition.tiles(text).replace(" ", "")
             if len(letters) > self.edition.rack_size:
                 raise RackTooLargeError(player, rack, self.edition.rack_size)
             wanted = Counter(letters)
             missing = wanted - unseen
             if missing:
-                shown = "".join(sorted(unseen.elements()))
-                raise RackNotUnseenError(player, "".join(sorted(missing.elements())), shown)
+                shown = self.edition.spell("".join(sorted(unseen.elements())))
+                raise RackNotUnseenError(player, self.edition.spell("".join(sorted(missing.elements()))), shown)
             unseen -= wanted
 
     def _replay(self) -> None:
@@ -455,7 +455,7 @@ class ClassicGame:
     def _exchange(self, event: Exchange) -> None:
         player = self._player(event.player)
         tiles = event.tiles.strip()
-        letters = fold_accents(tiles.replace(" ", "")).upper()
+        letters = self.edition.tiles(tiles.replace(" ", ""))
         if tiles.isascii() and tiles.isdigit() and len(tiles) <= 2:
             count = int(tiles)
         elif letters and all(c == JOKER or c in self.edition.values for c in letters):

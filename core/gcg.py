@@ -53,7 +53,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from .edition import ENGLISH, JOKER, Edition, edition_by_code, fold_accents
+from .edition import ENGLISH, JOKER, Edition, edition_by_code
 from .errors import ArbitreError, GcgEventError, GcgSyntaxError, NotationError
 from .events import (
     Challenge,
@@ -284,11 +284,12 @@ class _Parsed:
     entries: list[GcgEntry] = field(default_factory=list)
     rules: RuleSet | None = None
     edition: Edition = ENGLISH
+    edition_given: bool = False  # by the caller: the #arbitre-edition pragma is then not read
     notation: Notation = Notation.GCG
 
 
-def _parse(text: str) -> _Parsed:
-    parsed = _Parsed()
+def _parse(text: str, edition: Edition | None = None) -> _Parsed:
+    parsed = _Parsed() if edition is None else _Parsed(edition=edition, edition_given=True)
     in_note = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip().lstrip("\ufeff") if number == 1 else raw.strip()
@@ -336,7 +337,7 @@ def _pragma(parsed: _Parsed, number: int, raw: str, line: str) -> bool:
             parsed.rules = rule_set_by_code(value)
         except KeyError as error:
             raise GcgSyntaxError(number, raw, str(error.args[0])) from None
-    elif name == "arbitre-edition":
+    elif name == "arbitre-edition" and not parsed.edition_given:
         try:
             parsed.edition = edition_by_code(value)
         except KeyError as error:
@@ -409,14 +410,15 @@ def _event_line(parsed: _Parsed, number: int, raw: str, body: str) -> GcgEntry:
     score, negative = int(score_text), score_text.startswith("-")
     entry = GcgEntry(number, raw, nick, "", "", recorded=score, recorded_cumulative=int(cumulative_text))
     key, before = middle[-1], middle[:-1]
-    paren = _PAREN_RACK.match(key)
+    edition = parsed.edition
+    paren = _paren_rack(key, edition)
     if key == "-":
         entry.type = "pass"
     elif key == "--":
         entry.type = "withdrawn"
     elif key.startswith("-"):
         entry.type, entry.tiles = "exchange", key[1:]
-        if not (_TILES.match(entry.tiles) or re.fullmatch("[1-7]", entry.tiles)):
+        if not (_are_tiles(entry.tiles, edition) or re.fullmatch("[1-7]", entry.tiles)):
             raise fail(f"{key!r}: an exchange is -LETTERS (? for a blank) or -N")
     elif key in _KEYWORDS:
         entry.keyword = key
@@ -426,15 +428,17 @@ def _event_line(parsed: _Parsed, number: int, raw: str, body: str) -> GcgEntry:
             raise fail(f"{key} is a penalty, written -N")
         else:
             entry.type = "time_penalty" if key == "(time)" else "penalty"
-    elif paren:
-        entry.type, entry.tiles, entry.gains = "end_rack", paren.group(1).upper(), not negative
+    elif paren is not None:
+        entry.type, entry.tiles, entry.gains = "end_rack", paren.upper(), not negative
     elif len(middle) >= 2 and _REF.match(middle[-2]):
         entry.type, before = "play", middle[:-2]
-        if not _WORD.match(key):
+        if not _is_word(key, edition):
             raise fail(f"{key!r}: a word is letters (lowercase for blanks) and '.' for tiles on the board")
         entry.move = f"{middle[-2]} {key}"
         try:
-            entry.parsed_move = parse_move(entry.move, Notation.GCG, lowercase_is_plain=False)
+            entry.parsed_move = parse_move(
+                entry.move, Notation.GCG, lowercase_is_plain=False, alphabet=edition.alphabet
+            )
         except NotationError as error:
             raise fail(error.reason) from None
     else:
@@ -456,14 +460,18 @@ def read_gcg(
     rules: RuleSet | None = None,
     player_names: Literal["nick", "name"] = "nick",
     strict: bool = False,
+    edition: Edition | None = None,
 ) -> GcgRecord:
     """Read a GCG record and replay it with the engine (see the module's policies).
+
+    ``edition`` is the game's edition (then the ``#arbitre-edition`` pragma is not read);
+    by default the pragma's, else English.
 
     Raises ``GcgSyntaxError`` on a malformed line; with ``strict``, ``GcgEventError`` on
     the first line the engine refuses (otherwise ``record.error`` is set).
     """
     text = decode_gcg(bytes(data)) if isinstance(data, (bytes, bytearray)) else data
-    parsed = _parse(text)
+    parsed = _parse(text, edition)
     return _Replay(parsed, rules, player_names, strict).run()
 
 
@@ -602,7 +610,10 @@ class _Replay:
         for note in entry.notes:
             challenged = _CHALLENGED.match(note)
             if challenged and challenged.group(1) in self.names:
-                event = Challenge(self.names[challenged.group(1)], (), tuple(challenged.group(2).split()))
+                words = challenged.group(2).split()
+                if not self.game.edition.alphabet.plain:
+                    words = [self.game.edition.tiles(w) for w in words]
+                event = Challenge(self.names[challenged.group(1)], (), tuple(words))
         target = self.game.last_play_line()
         if target is not None and target.player != name:
             entry.event = event
@@ -741,8 +752,8 @@ def write_gcg(
         if target is not None and target.removed:
             nick = identities[target.player].nick
             total = shadow.totals()[target.player]
-            out.append(_gcg_line(nick, _tiles_played(target), "--", f"-{target_points}", total))
-            words = " ".join("".join(w.split()) for w in target.invalid if w.strip())
+            out.append(_gcg_line(nick, _tiles_played(target, game.edition), "--", f"-{target_points}", total))
+            words = " ".join(game.edition.spell("".join(w.split())) for w in target.invalid if w.strip())
             if isinstance(event, Challenge) and words:
                 by = identities[event.challenger].nick
                 out.append(f"#note {CHALLENGED_NOTE.format(nick=by, words=words)}")
@@ -784,17 +795,43 @@ def _gcg_line(nick: str, rack: str, what: str, score: str, total: int) -> str:
     return f">{nick}: {rack} {what} {score} {total}"
 
 
-def _tiles_played(line: SheetLine) -> str:
+def _tiles_played(line: SheetLine, edition: Edition) -> str:
     assert line.placement is not None
-    return "".join(sorted(JOKER if c.joker else c.letter for c in line.placement.new_tiles))
+    return edition.spell("".join(sorted(JOKER if c.joker else c.letter for c in line.placement.new_tiles)))
 
 
-def _normal_rack(rack: str) -> str:
-    """Letters in uppercase with ``?`` for blanks, or a number, as the End event gave them."""
-    text = fold_accents(rack).upper().replace(" ", "")
+def _normal_rack(rack: str, edition: Edition) -> str:
+    """Letters in uppercase with ``?`` for blanks (the edition's labels), or a number, as the End event gave them."""
+    text = edition.tiles(rack).replace(" ", "")
     if text.lstrip("-").isdigit():
         return str(abs(int(text)))
-    return text
+    return edition.spell(text)
+
+
+def _are_tiles(text: str, edition: Edition) -> bool:
+    """Whether ``text`` is tiles of the edition (lowercase allowed) or ``?`` blanks."""
+    if edition.alphabet.plain:
+        return bool(_TILES.match(text))
+    tiles = edition.tiles(text)
+    return bool(tiles) and all(c == JOKER or c in edition.alphabet for c in tiles)
+
+
+def _is_word(text: str, edition: Edition) -> bool:
+    """Whether ``text`` is tiles of the edition (lowercase for blanks) and ``.`` for tiles on the board."""
+    if edition.alphabet.plain:
+        return bool(_WORD.match(text))
+    return all(p.symbol is not None or p.typed == "." for p in edition.alphabet.scan(text))
+
+
+def _paren_rack(key: str, edition: Edition) -> str | None:
+    """What is inside ``(TILES)``, ``(N)`` or ``()``, or None when ``key`` is not that."""
+    if edition.alphabet.plain:
+        match = _PAREN_RACK.match(key)
+        return match.group(1) if match else None
+    if len(key) < 2 or key[0] != "(" or key[-1] != ")":
+        return None
+    inside = key[1:-1]
+    return inside if not inside or inside.isdigit() or _are_tiles(inside, edition) else None
 
 
 def _write_line(game: ClassicGame, line: SheetLine, event: Event, identities: Mapping[str, GcgPlayer]) -> list[str]:
@@ -802,16 +839,22 @@ def _write_line(game: ClassicGame, line: SheetLine, event: Event, identities: Ma
     if line.kind == "play":
         assert line.placement is not None
         placement = line.placement
-        word = "".join((c.letter.lower() if c.joker else c.letter) if c.new else "." for c in placement.main_word.cells)
+        cells = placement.main_word.cells
+        if game.edition.alphabet.plain:
+            word = "".join((c.letter.lower() if c.joker else c.letter) if c.new else "." for c in cells)
+        else:
+            symbols = "".join(c.letter if c.new else "." for c in cells)
+            word = game.edition.spell_word(symbols, [c.joker and c.new for c in cells])
         position = format_ref(placement.ref, Notation.GCG)
-        return [_gcg_line(nick, _tiles_played(line), f"{position} {word}", f"+{line.points}", line.total)]
+        played = _tiles_played(line, game.edition)
+        return [_gcg_line(nick, played, f"{position} {word}", f"+{line.points}", line.total)]
     if line.kind == "pass":
         return [_gcg_line(nick, "", "-", "+0", line.total)]
     if line.kind == "lost_turn":
         return [_gcg_line(nick, "", "-", "+0", line.total), f"#note {LOST_TURN_NOTE}"]
     if line.kind == "exchange":
         assert isinstance(event, Exchange)
-        return _write_exchange(nick, event.tiles, line.total)
+        return _write_exchange(nick, event.tiles, line.total, game.edition)
     if line.kind in ("challenge_penalty", "challenge_bonus", "penalty", "time_penalty"):
         keyword = {"penalty": "(penalty)", "time_penalty": "(time)"}.get(line.kind, "(challenge)")
         score = f"+{line.points}" if line.points >= 0 and line.kind == "challenge_bonus" else f"-{abs(line.points)}"
@@ -822,19 +865,20 @@ def _write_line(game: ClassicGame, line: SheetLine, event: Event, identities: Ma
     raise ValueError(f"sheet line of unknown kind {line.kind!r}")
 
 
-def _write_exchange(nick: str, tiles: str, total: int) -> list[str]:
-    text = fold_accents(tiles).upper().replace(" ", "")
+def _write_exchange(nick: str, tiles: str, total: int, edition: Edition) -> list[str]:
+    text = edition.tiles(tiles).replace(" ", "")
     if not text:
         return [_gcg_line(nick, "", "-1", "+0", total), f"#note {UNKNOWN_EXCHANGE_NOTE}"]
     if text.isdigit():
         return [_gcg_line(nick, "", f"-{int(text)}", "+0", total)]
-    if _TILES.match(text):
+    if _TILES.match(text) if edition.alphabet.plain else all(c == JOKER or c in edition.alphabet for c in text):
+        text = edition.spell(text)
         return [_gcg_line(nick, text, f"-{text}", "+0", total)]
     return [_gcg_line(nick, "", f"-{len(text)}", "+0", total)]
 
 
 def _write_end(game: ClassicGame, line: SheetLine, event: End, nick: str) -> list[str]:
-    racks = {player: _normal_rack(rack) for player, rack in event.racks}
+    racks = {player: _normal_rack(rack, game.edition) for player, rack in event.racks}
     out = [p for p in game.players if racks.get(p, "") in ("", "0")]
     if line.player in out:
         others = [racks[p] for p in game.players if p not in out]

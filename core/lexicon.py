@@ -15,9 +15,10 @@ move generator finds bingos that way.
 Node layout (public so that the move generator can walk it without calls):
 the graph is one ``array('I')`` (``Lexicon.table``). A node id is an index in it.
 
-* ``table[node]``, the head: bits 0-25 say which letters A-Z have an edge out of
-  the node (bit 0 = A); bit 26 (``FINAL``) says the letters read from the root to
-  this node form a word;
+* ``table[node]``, the head: bits 0 to n - 1 say which letters have an edge out of
+  the node (bit c for the tile of code c; an alphabet has n <= 31 tiles, bits 0-25 =
+  A-Z for French and English); bit n (``Lexicon.final``, ``FINAL`` = bit 26 for A-Z)
+  says the letters read from the root to this node form a word;
 * ``table[node + 1]``, the lengths: bit d is set when some word goes on exactly d
   more letters from this node (bit 0 = the node is final);
 * then the ids of the children, in letter order: the child reached by the letter
@@ -29,36 +30,44 @@ word has d letters after the node's next one (d = 1 to ``LOOKAHEAD``): the move
 generator uses it to drop a prefix that cannot meet a board letter or a cross-check
 d squares further on.
 
+Strings: the public methods take and give words as tile symbols (``core.alphabet``;
+for A-Z, plain uppercase words). Inside, and in the ``*_codes`` methods the move
+generator calls, a word is a "code string": one character ``chr(65 + code)`` per tile,
+which sorts in alphabet order; for A-Z both forms are the same string.
+
 Binary form (little-endian): the 8-byte magic ``ARBLEX\\x1a\\n``, then
 ``version, flags`` (u16 each), ``name length, table length, root, anagram root,
-word count, word graph length`` (u32 each), a CRC-32 (u32) of everything before it
-and after it, the name in UTF-8 padded to 4 bytes, the table as u32 values, then the
-``LOOKAHEAD`` lookahead arrays of ``word graph length`` u32 values each.
+word count, word graph length, alphabet length`` (u32 each), a CRC-32 (u32) of
+everything before it and after it, the name in UTF-8 padded to 4 bytes, the table as
+u32 values, the ``LOOKAHEAD`` lookahead arrays of ``word graph length`` u32 values each,
+then the alphabet (JSON: ``{"labels": [...], "fold": {...}}``) in UTF-8.
 """
 
 from __future__ import annotations
 
 import gc
+import json
 import struct
 import sys
 import zlib
 from array import array
 from collections.abc import Iterable, Iterator
 
+from .alphabet import LATIN, MAX_TILES, Alphabet
 from .edition import fold_accents
-from .errors import CorruptLexiconError, InvalidWordError
+from .errors import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
 
-ALL_LETTERS = (1 << 26) - 1
-FINAL = 1 << 26
+ALL_LETTERS = (1 << 26) - 1  # every letter of A-Z (``Lexicon.letters`` for any alphabet)
+FINAL = 1 << 26  # the final flag of an A-Z lexicon (``Lexicon.final`` for any alphabet)
 CHILDREN = 2  # offset of the first child id from the node id
-LETTER_BITS = {chr(65 + code): 1 << code for code in range(26)}
+LETTER_BITS = {chr(65 + code): 1 << code for code in range(MAX_TILES)}  # by code character
 MIN_WORD = 2
 MAX_WORD = 15
 
 MAGIC = b"ARBLEX\x1a\n"
 LOOKAHEAD = 6
-FORMAT_VERSION = 4
-_HEADER = struct.Struct("<8sHHIIIIII")
+FORMAT_VERSION = 5
+_HEADER = struct.Struct("<8sHHIIIIIII")
 _CRC = struct.Struct("<I")
 _PAYLOAD_START = _HEADER.size + _CRC.size
 _CROSS_CACHE_LIMIT = 200_000
@@ -67,16 +76,47 @@ if array("I").itemsize != 4:  # pragma: no cover - every supported platform has 
     raise ImportError("core.lexicon needs array('I') items of 4 bytes")
 
 
-def normalise_word(text: str) -> str:
-    """The word as stored: accents folded, surrounding spaces removed, uppercase.
+def normalise_word(text: str, alphabet: Alphabet = LATIN) -> str:
+    """The word as stored: tiles of the alphabet as symbols (accents folded, spaces around removed, uppercase).
 
-    Raises InvalidWordError unless the result is 2 to 15 letters A-Z.
+    Raises InvalidWordError unless the result is 2 to 15 tiles of the alphabet.
     """
-    folded = text if text.isascii() else fold_accents(text)
-    word = folded.strip().upper()
-    if not (MIN_WORD <= len(word) <= MAX_WORD and word.isascii() and word.isalpha()):
+    if alphabet.plain:
+        folded = text if text.isascii() else fold_accents(text)
+        word = folded.strip().upper()
+        if not (MIN_WORD <= len(word) <= MAX_WORD and word.isascii() and word.isalpha()):
+            raise InvalidWordError(text)
+        return word
+    word = alphabet.tiles(text.strip())
+    if not (MIN_WORD <= len(word) <= MAX_WORD and all(symbol in alphabet for symbol in word)):
         raise InvalidWordError(text)
     return word
+
+
+def _code_tables(alphabet: Alphabet) -> tuple[dict[int, int], dict[int, int]]:
+    """``str.translate`` tables from symbols to code characters (anything else to NUL, never a code) and back."""
+    to_codes = {65 + code: 0 for code in range(MAX_TILES)}
+    to_codes.update({ord(symbol): 65 + code for code, symbol in enumerate(alphabet.symbols)})
+    from_codes = {65 + code: ord(symbol) for code, symbol in enumerate(alphabet.symbols)}
+    return to_codes, from_codes
+
+
+def _alphabet_bytes(alphabet: Alphabet) -> bytes:
+    return json.dumps({"labels": list(alphabet.labels), "fold": dict(alphabet.folds)}, ensure_ascii=False).encode()
+
+
+_LATIN_BYTES = _alphabet_bytes(LATIN)
+
+
+def _alphabet_from_bytes(data: bytes) -> Alphabet:
+    if data == _LATIN_BYTES:
+        return LATIN
+    try:
+        spec = json.loads(data.decode("utf-8"))
+        alphabet = Alphabet(tuple(spec["labels"]), spec["fold"])
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+        raise CorruptLexiconError("alphabet is not readable") from None
+    return LATIN if alphabet == LATIN else alphabet
 
 
 def _letter_code(letter: str) -> int:
@@ -88,15 +128,32 @@ def _letter_code(letter: str) -> int:
 
 
 class Lexicon:
-    """A set of words (2-15 letters A-Z) stored as a minimal DAWG, with prefix walks."""
+    """A set of words (2-15 tiles of one alphabet, A-Z by default) stored as a minimal DAWG, with prefix walks."""
 
-    __slots__ = ("name", "table", "root", "anagram_root", "lookahead", "_count", "_cross_cache")
+    __slots__ = (
+        "name",
+        "table",
+        "root",
+        "anagram_root",
+        "lookahead",
+        "alphabet",
+        "final",
+        "letters",
+        "_size",
+        "_to_codes",
+        "_from_codes",
+        "_count",
+        "_cross_cache",
+    )
 
     name: str
     table: array[int]
     root: int
     anagram_root: int
     lookahead: tuple[array[int], ...]
+    alphabet: Alphabet
+    final: int  # the head bit of a node that ends a word: 1 << (number of tiles)
+    letters: int  # the head bits of every tile: final - 1
 
     def __init__(
         self,
@@ -106,6 +163,7 @@ class Lexicon:
         lookahead: tuple[array[int], ...],
         count: int,
         name: str = "",
+        alphabet: Alphabet = LATIN,
     ) -> None:
         """Wrap an already built table (use ``from_words`` or ``from_bytes``)."""
         self.name = name
@@ -113,28 +171,41 @@ class Lexicon:
         self.root = root
         self.anagram_root = anagram_root
         self.lookahead = lookahead
+        self.alphabet = alphabet
+        self._size = len(alphabet)
+        self.final = 1 << self._size
+        self.letters = self.final - 1
+        tables = None if alphabet.plain else _code_tables(alphabet)
+        self._to_codes = tables[0] if tables else None
+        self._from_codes = tables[1] if tables else None
         self._count = count
         self._cross_cache: dict[tuple[str, str], int] = {}
 
     # --- building and loading ---------------------------------------------------------
 
     @classmethod
-    def from_words(cls, words: Iterable[str], name: str = "", *, skip_invalid: bool = False) -> Lexicon:
-        """Compile a word list (any case or accents, duplicates allowed).
+    def from_words(
+        cls, words: Iterable[str], name: str = "", *, skip_invalid: bool = False, alphabet: Alphabet = LATIN
+    ) -> Lexicon:
+        """Compile a word list (any case or accents, duplicates allowed) of the alphabet's tiles.
 
-        A word that is not 2-15 letters A-Z raises InvalidWordError, or is left out
+        A word that is not 2-15 tiles raises InvalidWordError, or is left out
         with ``skip_invalid`` (for lists such as ENABLE that hold longer words).
         """
         kept: set[str] = set()
+        plain = alphabet.plain
         for word in words:
-            if MIN_WORD <= len(word) <= MAX_WORD and word.isascii() and word.isalpha() and word.isupper():
+            if plain and MIN_WORD <= len(word) <= MAX_WORD and word.isascii() and word.isalpha() and word.isupper():
                 kept.add(word)  # already in stored form
                 continue
             try:
-                kept.add(normalise_word(word))
+                kept.add(normalise_word(word, alphabet))
             except InvalidWordError:
                 if not skip_invalid:
                     raise
+        if not plain:
+            to_codes = _code_tables(alphabet)[0]
+            kept = {word.translate(to_codes) for word in kept}
         unique = sorted(kept)
         keyed = sorted("".join(sorted(word)) + word for word in unique)
         # Building makes millions of small containers that live to the end: the cyclic
@@ -142,16 +213,19 @@ class Lexicon:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            table, (root, anagram_root), sizes = _compile([unique, keyed])
+            final = 1 << len(alphabet)
+            table, (root, anagram_root), sizes = _compile([unique, keyed], final)
         finally:
             if collecting:
                 gc.enable()
-        return cls(table, root, anagram_root, _lookahead(table, sizes[0]), len(unique), name)
+        lookahead = _lookahead(table, sizes[0], final - 1)
+        return cls(table, root, anagram_root, lookahead, len(unique), name, alphabet)
 
     def to_bytes(self) -> bytes:
         """The versioned binary form (see the module docstring)."""
         name = self.name.encode("utf-8")
         padded = name + b"\0" * (-len(name) % 4)
+        alphabet = _alphabet_bytes(self.alphabet)
         arrays = [self.table, *self.lookahead]
         if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
             arrays = [array("I", a) for a in arrays]
@@ -167,8 +241,9 @@ class Lexicon:
             self.anagram_root,
             self._count,
             len(self.lookahead[0]),
+            len(alphabet),
         )
-        body = padded + b"".join(a.tobytes() for a in arrays)
+        body = padded + b"".join(a.tobytes() for a in arrays) + alphabet
         crc = zlib.crc32(body, zlib.crc32(header))
         return header + _CRC.pack(crc) + body
 
@@ -181,13 +256,15 @@ class Lexicon:
         view = memoryview(data).cast("B")
         if len(view) < _PAYLOAD_START:
             raise CorruptLexiconError(f"{len(view)} bytes is shorter than the header")
-        magic, version, _flags, name_len, table_len, root, anagram_root, count, graph_len = _HEADER.unpack_from(view)
+        header = _HEADER.unpack_from(view)
+        magic, version, _flags, name_len, table_len, root, anagram_root, count, graph_len, alphabet_len = header
         if magic != MAGIC:
             raise CorruptLexiconError("not a compiled lexicon (bad magic)")
         if version != FORMAT_VERSION:
             raise CorruptLexiconError(f"format version {version}, this build reads {FORMAT_VERSION}")
         padded_len = name_len + (-name_len % 4)
-        expected = _PAYLOAD_START + padded_len + 4 * (table_len + LOOKAHEAD * graph_len)
+        alphabet_start = padded_len + 4 * (table_len + LOOKAHEAD * graph_len)
+        expected = _PAYLOAD_START + alphabet_start + alphabet_len
         if len(view) != expected:
             raise CorruptLexiconError(f"{len(view)} bytes where the header announces {expected}")
         (stored_crc,) = _CRC.unpack_from(view, _HEADER.size)
@@ -201,6 +278,7 @@ class Lexicon:
             stored_name = bytes(body[:name_len]).decode("utf-8")
         except UnicodeDecodeError:
             raise CorruptLexiconError("name is not UTF-8") from None
+        alphabet = _alphabet_from_bytes(bytes(body[alphabet_start : alphabet_start + alphabet_len]))
         arrays: list[array[int]] = []
         offset = padded_len
         for length in [table_len] + [graph_len] * LOOKAHEAD:
@@ -210,7 +288,7 @@ class Lexicon:
                 part.byteswap()
             arrays.append(part)
             offset += 4 * length
-        return cls(arrays[0], root, anagram_root, tuple(arrays[1:]), count, name or stored_name)
+        return cls(arrays[0], root, anagram_root, tuple(arrays[1:]), count, name or stored_name, alphabet)
 
     def verify(self) -> None:
         """Check that the table is a well-formed graph; raises CorruptLexiconError if not.
@@ -223,13 +301,15 @@ class Lexicon:
         """
         table = self.table
         size = len(table)
+        letters = self.letters
+        flags_end = self._size + 1
         starts = bytearray(size + 1)  # 1 where a node begins
         node = 0
         while node < size:
             head = table[node]
-            count = (head & ALL_LETTERS).bit_count()
+            count = (head & letters).bit_count()
             end = node + CHILDREN + count
-            if head >> 27 or end > size:
+            if head >> flags_end or end > size:
                 raise CorruptLexiconError(f"node {node} runs past the table or has unknown flags")
             if count == 1:
                 child = table[node + CHILDREN]
@@ -253,10 +333,21 @@ class Lexicon:
     def __repr__(self) -> str:
         return f"<Lexicon {self.name!r}: {self._count} words>"
 
+    def _encode(self, word: str) -> str:
+        """Tile symbols as a code string (characters that are not tiles become NUL, never a code)."""
+        return word if self._to_codes is None else word.translate(self._to_codes)
+
+    def _decode(self, codes: str) -> str:
+        """A code string as tile symbols."""
+        return codes if self._from_codes is None else codes.translate(self._from_codes)
+
     def __contains__(self, word: object) -> bool:
-        """Whether ``word`` (any case or accents) is in the list; False for anything that is not a word."""
+        """Whether ``word`` (tiles typed in any case, accents folded) is in the list; False for anything else."""
         if not isinstance(word, str):
             return False
+        if self._to_codes is not None:
+            return self._contains_codes(self.alphabet.tiles(word.strip()).translate(self._to_codes))
+        # A-Z: the same walk with its constants (the hottest lookup of the chat)
         if not word.isascii():
             word = fold_accents(word)
         word = word.strip().upper()
@@ -275,22 +366,31 @@ class Lexicon:
             node = table[node + 2 + (head & (bit - 1)).bit_count()]
         return bool(table[node] & FINAL)
 
+    def _contains_codes(self, word: str) -> bool:
+        """Whether a code string is a word of the list."""
+        if not MIN_WORD <= len(word) <= MAX_WORD:
+            return False
+        node = self.walk_codes(word)
+        return node is not None and bool(self.table[node] & self.final)
+
     def words(self) -> Iterator[str]:
-        """Every word, in alphabetical order."""
+        """Every word (tile symbols), in alphabet order."""
         table = self.table
+        final = self.final
+        symbols = self.alphabet.symbols
         stack: list[tuple[int, str]] = [(self.root, "")]
         while stack:
             node, prefix = stack.pop()
             head = table[node]
-            if head & FINAL and prefix:
+            if head & final and prefix:
                 yield prefix
-            letters = head & ALL_LETTERS
+            letters = head & self.letters
             pending: list[tuple[int, str]] = []
             index = node + 2
             code = 0
             while letters:
                 if letters & 1:
-                    pending.append((table[index], prefix + chr(65 + code)))
+                    pending.append((table[index], prefix + symbols[code]))
                     index += 1
                 letters >>= 1
                 code += 1
@@ -299,9 +399,11 @@ class Lexicon:
     # --- prefix walks -----------------------------------------------------------------
 
     def child(self, node: int, letter: str) -> int | None:
-        """The node reached from ``node`` by ``letter`` (A-Z, any case), or None."""
-        code = _letter_code(letter)
-        if code < 0:
+        """The node reached from ``node`` by ``letter`` (a tile symbol, any case), or None."""
+        if len(letter) != 1:
+            return None
+        code = ord(self._encode(letter.upper())) - 65
+        if code < 0 or code >= self._size:
             return None
         bit = 1 << code
         head = self.table[node]
@@ -310,21 +412,22 @@ class Lexicon:
         return self.table[node + 2 + (head & (bit - 1)).bit_count()]
 
     def children(self, node: int) -> Iterator[tuple[str, int]]:
-        """Each letter leaving ``node`` with the node it leads to, in letter order."""
+        """Each tile (its symbol) leaving ``node`` with the node it leads to, in alphabet order."""
         table = self.table
-        letters = table[node] & ALL_LETTERS
+        symbols = self.alphabet.symbols
+        letters = table[node] & self.letters
         index = node + 2
         code = 0
         while letters:
             if letters & 1:
-                yield chr(65 + code), table[index]
+                yield symbols[code], table[index]
                 index += 1
             letters >>= 1
             code += 1
 
     def is_final(self, node: int) -> bool:
         """Whether the letters read from the root to ``node`` form a word."""
-        return bool(self.table[node] & FINAL)
+        return bool(self.table[node] & self.final)
 
     def lengths(self, node: int) -> int:
         """Bit set of the numbers d such that some word goes on exactly d more letters from ``node``."""
@@ -335,21 +438,29 @@ class Lexicon:
         return max(self.table[node + 1].bit_length() - 1, 0)
 
     def has_anagram(self, letters: str, jokers: int = 0) -> bool:
-        """Whether some word is made of exactly ``letters`` (uppercase A-Z) plus ``jokers`` letters of any kind."""
+        """Whether some word is made of exactly ``letters`` (tile symbols) plus ``jokers`` tiles of any kind."""
+        if self._to_codes is not None:
+            letters = letters.translate(self._to_codes)
+        return self.has_anagram_codes(letters, jokers)
+
+    def has_anagram_codes(self, letters: str, jokers: int = 0) -> bool:
+        """``has_anagram`` for a code string."""
         codes = sorted(ord(c) - 65 for c in letters)
         length = len(codes) + jokers
-        if any(c < 0 or c > 25 for c in codes) or not MIN_WORD <= length <= MAX_WORD:
+        size = self._size
+        if any(c < 0 or c >= size for c in codes) or not MIN_WORD <= length <= MAX_WORD:
             return False
-        return bool(anagram_keys(self.table, self.anagram_root, codes, jokers, first_only=True))
+        return bool(anagram_keys(self.table, self.anagram_root, codes, jokers, first_only=True, letters=self.letters))
 
     def anagrams(self, letters: str, jokers: int = 0) -> Iterator[str]:
-        """The words made of exactly ``letters`` (uppercase A-Z) plus ``jokers`` letters of any kind."""
-        codes = sorted(ord(c) - 65 for c in letters)
+        """The words made of exactly ``letters`` (tile symbols) plus ``jokers`` tiles of any kind."""
+        codes = sorted(ord(c) - 65 for c in self._encode(letters))
         length = len(codes) + jokers
-        if any(c < 0 or c > 25 for c in codes) or not MIN_WORD <= length <= MAX_WORD:
+        size = self._size
+        if any(c < 0 or c >= size for c in codes) or not MIN_WORD <= length <= MAX_WORD:
             return
         table = self.table
-        for key_node in anagram_keys(table, self.anagram_root, codes, jokers):
+        for key_node in anagram_keys(table, self.anagram_root, codes, jokers, letters=self.letters):
             stack: list[tuple[int, str]] = [(key_node, "")]
             while stack:
                 node, word = stack.pop()
@@ -363,12 +474,19 @@ class Lexicon:
                 stack.extend(reversed(found))
 
     def walk(self, letters: str) -> int | None:
-        """The node reached from the root by ``letters`` (uppercase A-Z), or None when no word starts so."""
+        """The node reached from the root by ``letters`` (tile symbols), or None when no word starts so."""
+        if self._to_codes is not None:
+            letters = letters.translate(self._to_codes)
+        return self.walk_codes(letters)
+
+    def walk_codes(self, letters: str) -> int | None:
+        """``walk`` for a code string."""
         table = self.table
         node = self.root
+        size = self._size
         for char in letters:
             code = ord(char) - 65
-            if code < 0 or code > 25:
+            if code < 0 or code >= size:
                 return None
             bit = 1 << code
             head = table[node]
@@ -378,29 +496,37 @@ class Lexicon:
         return node
 
     def has_prefix(self, prefix: str) -> bool:
-        """Whether some word starts with ``prefix`` (any case or accents); "" is a prefix of any word."""
-        if not prefix.isascii():
-            prefix = fold_accents(prefix)
-        prefix = prefix.strip().upper()
+        """Whether some word starts with ``prefix`` (tiles typed in any case, accents folded); "" starts any word."""
+        if self._to_codes is None:
+            if not prefix.isascii():
+                prefix = fold_accents(prefix)
+            prefix = prefix.strip().upper()
+        else:
+            prefix = self.alphabet.tiles(prefix.strip())
         if not prefix:
             return self._count > 0
         return self.walk(prefix) is not None
 
     def cross_mask(self, before: str, after: str) -> int:
-        """Bit set of the letters x (bit 0 = A) for which ``before + x + after`` is a word.
+        """Bit set of the tiles x (bit c for code c) for which ``before + x + after`` is a word.
 
-        ``before`` and ``after`` are uppercase A-Z; results are remembered.
+        ``before`` and ``after`` are tile symbols; results are remembered.
         """
+        return self.cross_mask_codes(self._encode(before), self._encode(after))
+
+    def cross_mask_codes(self, before: str, after: str) -> int:
+        """``cross_mask`` for code strings (what the move generator calls)."""
         key = (before, after)
         cached = self._cross_cache.get(key)
         if cached is not None:
             return cached
         mask = 0
-        start = self.walk(before)
+        start = self.walk_codes(before)
         if start is not None:
             table = self.table
+            final = self.final
             head = table[start]
-            letters = head & ALL_LETTERS
+            letters = head & self.letters
             index = start + 2
             while letters:
                 low = letters & -letters
@@ -414,20 +540,34 @@ class Lexicon:
                         break
                     node = table[node + 2 + (node_head & (bit - 1)).bit_count()]
                 else:
-                    if table[node] & FINAL:
+                    if table[node] & final:
                         mask |= low
         if len(self._cross_cache) >= _CROSS_CACHE_LIMIT:
             self._cross_cache.clear()
         self._cross_cache[key] = mask
         return mask
 
+    def check_alphabet(self, alphabet: Alphabet) -> None:
+        """Raise AlphabetMismatchError unless the lexicon's words are spelt in ``alphabet``'s tiles."""
+        if alphabet is not self.alphabet and alphabet.labels != self.alphabet.labels:
+            raise AlphabetMismatchError(self.name, self.alphabet.labels, alphabet.labels)
 
-def anagram_keys(table: array[int], root: int, codes: list[int], jokers: int, *, first_only: bool = False) -> list[int]:
+
+def anagram_keys(
+    table: array[int],
+    root: int,
+    codes: list[int],
+    jokers: int,
+    *,
+    first_only: bool = False,
+    letters: int = ALL_LETTERS,
+) -> list[int]:
     """The anagram-map nodes reached by the keys made of sorted ``codes`` plus ``jokers`` free letters.
 
     Each key once; below each node, the paths of exactly ``len(codes) + jokers`` letters
-    are words. With ``first_only``, at most one node.
+    are words. With ``first_only``, at most one node. ``letters`` is the lexicon's ``letters``.
     """
+    every = letters
     # A free letter placed before the next given letter is strictly smaller than it,
     # so that each key is reached once.
     given = len(codes)
@@ -442,7 +582,7 @@ def anagram_keys(table: array[int], root: int, codes: list[int], jokers: int, *,
             if not free:
                 found.append(node)
                 return
-            letters = head & ALL_LETTERS
+            letters = head & every
         else:
             bit = 1 << codes[index]
             if head & bit:
@@ -463,19 +603,20 @@ def anagram_keys(table: array[int], root: int, codes: list[int], jokers: int, *,
     return found
 
 
-def _lookahead(table: array[int], size: int) -> tuple[array[int], ...]:
-    """For each node below ``size``, the letters found d + 1 letters further (d = 1 .. LOOKAHEAD)."""
+def _lookahead(table: array[int], size: int, every: int) -> tuple[array[int], ...]:
+    """For each node below ``size``, the letters found d + 1 letters further (d = 1 .. LOOKAHEAD);
+    ``every`` is the mask of every letter of the alphabet."""
     # Children have smaller ids than their parents: one pass in id order suffices.
     depths = [array("I", bytes(4 * size)) for _ in range(LOOKAHEAD)]
     node = 0
     while node < size:
         head = table[node]
-        count = (head & ALL_LETTERS).bit_count()
+        count = (head & every).bit_count()
         children = table[node + 2 : node + 2 + count]
         below = 0
         for child in children:
             below |= table[child]
-        depths[0][node] = below & ALL_LETTERS
+        depths[0][node] = below & every
         for d in range(1, LOOKAHEAD):
             deeper = depths[d - 1]
             mask = 0
@@ -486,9 +627,10 @@ def _lookahead(table: array[int], size: int) -> tuple[array[int], ...]:
     return tuple(depths)
 
 
-def _compile(lists: list[list[str]]) -> tuple[array[int], list[int], list[int]]:
-    """One table holding the minimal DAWG of each sorted list of distinct words, their roots,
-    and the table's length after each list (graphs share their equal nodes)."""
+def _compile(lists: list[list[str]], final_flag: int = FINAL) -> tuple[array[int], list[int], list[int]]:
+    """One table holding the minimal DAWG of each sorted list of distinct code strings, their roots,
+    and the table's length after each list (graphs share their equal nodes); ``final_flag`` is the
+    head bit of final nodes."""
     # Incremental construction for sorted input: after each word, the nodes of the
     # previous word beyond the common prefix can no longer change, so they are replaced
     # by an equal registered node or registered themselves. The register is shared.
@@ -511,7 +653,7 @@ def _compile(lists: list[list[str]]) -> tuple[array[int], list[int], list[int]]:
         below = 0  # the lengths of the children's continuations
         for child in node[2::2]:
             below |= table[child + 1]
-        extend((sum(node[1::2]) | (FINAL if final else 0), final | below << 1))
+        extend((sum(node[1::2]) | (final_flag if final else 0), final | below << 1))
         extend(node[2::2])
         register[key] = found
         return found

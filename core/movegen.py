@@ -53,7 +53,7 @@ from itertools import combinations, product
 from .board import CENTRE, PREMIUMS, SIZE, Board, Tile
 from .edition import JOKER, Edition
 from .errors import RackSyntaxError
-from .lexicon import ALL_LETTERS, FINAL, LOOKAHEAD, Lexicon, anagram_keys
+from .lexicon import LOOKAHEAD, Lexicon, anagram_keys
 from .placement import Placement, validate_tiles
 from .scoring import MoveScore, score_placement
 
@@ -121,19 +121,20 @@ class _Rack:
     size: int
 
     def letters(self) -> str:
-        """The rack's letters (jokers left out), in alphabetical order."""
+        """The rack's letters (jokers left out) as a code string (``core.lexicon``), in alphabet order."""
         return "".join(chr(65 + code) * number for code, number in enumerate(self.counts))
 
 
 def _parse_rack(rack: str, edition: Edition) -> _Rack:
     """Read a rack such as ``EEU?ESI`` (``?`` = joker) for the edition."""
-    counts = [0] * 26
+    alphabet = edition.alphabet
+    counts = [0] * len(alphabet)
     jokers = 0
-    for char in rack.strip().upper():
+    for char in rack.strip().upper() if alphabet.plain else alphabet.tiles(rack.strip()):
         if char == JOKER:
             jokers += 1
-        elif "A" <= char <= "Z" and char in edition.values:
-            counts[ord(char) - 65] += 1
+        elif char in alphabet:
+            counts[alphabet.code(char)] += 1
         else:
             raise RackSyntaxError(rack, f"{char!r} is not a tile of the {edition.code} edition")
     size = sum(counts) + jokers
@@ -152,18 +153,30 @@ class _Line:
 
     Per position 0-14 along the line (plus a sentinel 15 that reads as empty): the
     board's letter code or -1, that tile's value, the letters a new tile may take
-    because of its cross-word (``ALL_LETTERS`` without one), the cross-word's letter
+    because of its cross-word (``every`` letter without one), the cross-word's letter
     sum (-1 without one), the premiums, and whether a new tile there touches the board.
     """
 
-    __slots__ = ("horizontal", "index", "fixed", "fixed_value", "cross_mask", "cross_sum", "lm", "wm", "hook")
+    __slots__ = (
+        "horizontal",
+        "index",
+        "fixed",
+        "fixed_value",
+        "every",
+        "cross_mask",
+        "cross_sum",
+        "lm",
+        "wm",
+        "hook",
+    )
 
-    def __init__(self, horizontal: bool, index: int) -> None:
+    def __init__(self, horizontal: bool, index: int, every: int) -> None:
         self.horizontal = horizontal
         self.index = index
         self.fixed = [-1] * (SIZE + 1)
         self.fixed_value = [0] * (SIZE + 1)
-        self.cross_mask = [ALL_LETTERS] * (SIZE + 1)
+        self.every = every  # every letter: the cross-check of a square without a cross-word
+        self.cross_mask = [every] * (SIZE + 1)
         self.cross_sum = [-1] * (SIZE + 1)
         self.lm = [1] * (SIZE + 1)
         self.wm = [1] * (SIZE + 1)
@@ -188,14 +201,16 @@ def _make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_onl
     values = [0] * (SIZE * SIZE)
     rows_used = [False] * (SIZE + 2)  # shifted by one: index r + 1 is row r
     cols_used = [False] * (SIZE + 2)
+    code_of = edition.alphabet.code
+    every = lexicon.letters
     for row, col, tile in board.tiles():
-        codes[row * SIZE + col] = ord(tile.letter) - 65
+        codes[row * SIZE + col] = code_of(tile.letter)
         values[row * SIZE + col] = 0 if tile.joker else edition.values[tile.letter]
         rows_used[row + 1] = cols_used[col + 1] = True
     lines: list[_Line] = []
     if board.is_empty():
         for horizontal in (True, False) if not horizontal_only_first else (True,):
-            line = _Line(horizontal, CENTRE[0] if horizontal else CENTRE[1])
+            line = _Line(horizontal, CENTRE[0] if horizontal else CENTRE[1], every)
             for pos in range(SIZE):
                 row, col = line.square(pos)
                 line.lm[pos] = _LETTER_MULT[row * SIZE + col]
@@ -210,7 +225,7 @@ def _make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_onl
         for index in range(SIZE):
             if not (used[index] or used[index + 1] or used[index + 2]):
                 continue
-            line = _Line(horizontal, index)
+            line = _Line(horizontal, index, every)
             fixed, fixed_value, lm, wm = line.fixed, line.fixed_value, line.lm, line.wm
             # the cross-words run across this line: neighbours only in the lines beside it
             check_before = used[index]
@@ -244,7 +259,7 @@ def _make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_onl
                         after += chr(65 + codes[k])
                         total += values[k]
                         k += across
-                line.cross_mask[pos] = lexicon.cross_mask(before, after)
+                line.cross_mask[pos] = lexicon.cross_mask_codes(before, after)
                 line.cross_sum[pos] = total
                 line.hook[pos] = True
             lines.append(line)
@@ -292,6 +307,7 @@ def _line_tasks(
     # bounded on the longest stretch the rack can cover.
     fixed, fixed_value, cross_mask, cross_sum = line.fixed, line.fixed_value, line.cross_mask, line.cross_sum
     lm, wm, hook = line.lm, line.wm, line.hook
+    every = line.every
     top = by_value[0][0] if by_value else 0
     # before each empty square, in order, the running totals over the empty squares:
     # word multiplier product, letter premiums (triple, double), capped letter values
@@ -319,7 +335,7 @@ def _line_tasks(
             if hook[pos]:
                 connecting += 1
             mask = cross_mask[pos]
-            if mask == ALL_LETTERS:
+            if mask == every:
                 cap = top
             elif mask & available:
                 cap = 0
@@ -433,7 +449,7 @@ def _plan(
     letters_mask = 0
     for _, bit in by_value:
         letters_mask |= bit
-    available = ALL_LETTERS if rack.jokers else letters_mask
+    available = lexicon.letters if rack.jokers else letters_mask
     rack_letters = rack.letters()
     anagrams: dict[str, bool] = {}
 
@@ -443,7 +459,7 @@ def _plan(
             key = "".join(sorted(board_letters))
             known = anagrams.get(key)
             if known is None:
-                known = anagrams[key] = lexicon.has_anagram(rack_letters + key, rack.jokers)
+                known = anagrams[key] = lexicon.has_anagram_codes(rack_letters + key, rack.jokers)
             anagrams[board_letters] = known
         return known
 
@@ -504,7 +520,9 @@ class _Search:
         self.root = lexicon.root
         self.anagram_root = lexicon.anagram_root
         self.lookahead = lexicon.lookahead
-        self.values = [edition.values.get(chr(65 + c), 0) for c in range(26)]
+        self.final = lexicon.final
+        self.letters = lexicon.letters
+        self.values = [edition.values[symbol] for symbol in edition.alphabet.symbols]
         self.rack = rack
         self.counts = list(rack.counts)
         self.bingo = edition.bingo_bonus if rack.size == edition.rack_size else 0
@@ -632,6 +650,7 @@ class _Search:
         """The plays of every rack tile from a start, read from the anagram map."""
         line, first, end = task.line, task.start, task.end
         table = self.table
+        final = self.final
         fixed, cross_mask = line.fixed, line.cross_mask
         codes = sorted(
             [c for c, n in enumerate(self.rack.counts) for _ in range(n)] + [ord(char) - 65 for char in board_letters]
@@ -643,7 +662,7 @@ class _Search:
         def spell(node: int, pos: int) -> None:
             # the words below an anagram key, letter by letter, that fit the squares
             if pos > end:
-                if table[node] & FINAL:
+                if table[node] & final:
                     words.append(list(word))
                 return
             head = table[node]
@@ -661,7 +680,9 @@ class _Search:
         cache_key = "".join(sorted(board_letters))
         key_nodes = self._keys.get(cache_key)
         if key_nodes is None:
-            key_nodes = self._keys[cache_key] = anagram_keys(table, self.anagram_root, codes, self.rack.jokers)
+            key_nodes = self._keys[cache_key] = anagram_keys(
+                table, self.anagram_root, codes, self.rack.jokers, letters=self.letters
+            )
         for key_node in key_nodes:
             spell(key_node, first)
         empties = [p for p in range(first, end + 1) if fixed[p] < 0]
@@ -732,6 +753,8 @@ class _Search:
         lm = line.lm
         wm = line.wm
         hook = line.hook
+        final = self.final
+        every = self.letters
         values = self.values
         counts = self.counts
         total = self.rack.size
@@ -836,7 +859,7 @@ class _Search:
                 if code >= 0:
                     continue
                 child_head = table[child]
-                ends = child_head & FINAL and (joined or q > nxt) and q - first > 1 and not single_dup
+                ends = child_head & final and (joined or q > nxt) and q - first > 1 and not single_dup
                 # the word may go on to the next empty square q: letters fit there, a word
                 # length ends on a free square, a square it must reach is reachable
                 fits = 0
@@ -986,7 +1009,7 @@ class _Search:
             for code, number in enumerate(counts):
                 if number:
                     rack_mask |= 1 << code
-            fits = table_[node] & cross_mask[pos] & (ALL_LETTERS if all_jokers else rack_mask)
+            fits = table_[node] & cross_mask[pos] & (every if all_jokers else rack_mask)
             ahead_by = must_reach[pos]
             if fits and (not ahead_by or depth[ahead_by][node] & must_letters[pos]):
                 go(pos, node, main, 1, 0, 0, pos > first, rack_mask, all_jokers, first_state, fits)
@@ -1000,26 +1023,27 @@ class _Search:
 def _build_play(board: Board, found: _Found, edition: Edition) -> Play:
     """Rebuild a found play through validate_tiles and score_placement (the one truth)."""
     line, squares, letters, flags = found[3], found[6], found[7], found[8]
+    symbols = edition.alphabet.symbols
     tiles = []
     for pos, code, joker in zip(squares, letters, flags):
         row, col = line.square(pos)
-        tiles.append((row, col, Tile(chr(65 + code), joker)))
-    placement = validate_tiles(board, tiles, rack_size=edition.rack_size)
+        tiles.append((row, col, Tile(symbols[code], joker)))
+    placement = validate_tiles(board, tiles, rack_size=edition.rack_size, alphabet=edition.alphabet)
     return Play(placement, score_placement(placement, edition), placement.jokers)
 
 
 def play_order(play: Play) -> tuple[int, int, int, int, int, str, str]:
     """Sort key of the top order: score, fewest jokers, then the fixed order (see the module doc)."""
-    ref = play.placement.ref
-    return (
-        -play.score.total,
-        play.jokers,
-        0 if ref.horizontal else 1,
-        ref.row,
-        ref.col,
-        play.placement.main_word.text,
-        play.placement.notation(),
-    )
+    placement = play.placement
+    ref = placement.ref
+    alphabet = placement.alphabet
+    if alphabet.plain:
+        word, typed = placement.main_word.text, placement.notation()
+    else:  # the same order on codes: alphabet order, then jokers after plain tiles
+        cells = placement.main_word.cells
+        word = "".join(chr(65 + alphabet.code(c.letter)) for c in cells)
+        typed = "".join(chr((97 if c.joker else 65) + alphabet.code(c.letter)) for c in cells)
+    return (-play.score.total, play.jokers, 0 if ref.horizontal else 1, ref.row, ref.col, word, typed)
 
 
 def _prepare(
@@ -1031,6 +1055,7 @@ def _prepare(
     first_move_horizontal_only: bool,
 ) -> tuple[_Search, list[_Start]]:
     """The search state and its tasks; ``count`` 0 lists every play (no bingo tasks)."""
+    lexicon.check_alphabet(edition.alphabet)
     parsed = _parse_rack(rack, edition)
     search = _Search(lexicon, edition, parsed, count, split_bingos=count > 0)
     if parsed.size == 0 or len(lexicon) == 0:

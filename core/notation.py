@@ -10,11 +10,12 @@ horizontal. Internally a square is (row, col) from 0, the same in both.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
+from .alphabet import LATIN, Alphabet
 from .board import ROW_LETTERS, SIZE
-from .edition import fold_accents
+from .edition import EDITIONS, fold_accents
 from .errors import RefSyntaxError, WordSyntaxError
 
 _LETTERS = ROW_LETTERS  # A-O name rows in FISF and columns in GCG
@@ -37,8 +38,9 @@ class Notation(Enum):
 
 
 def default_notation(edition_code: str) -> Notation:
-    """The convention a game of this edition uses unless told otherwise: FISF for French, GCG otherwise."""
-    return Notation.FISF if edition_code == "fr" else Notation.GCG
+    """The convention a game of this edition uses unless told otherwise (its data says; GCG for unknown codes)."""
+    edition = EDITIONS.get(edition_code)
+    return Notation(edition.notation) if edition is not None else Notation.GCG
 
 
 def notation_by_name(name: str) -> Notation:
@@ -111,7 +113,7 @@ def format_ref(ref: Ref, notation: Notation = Notation.FISF) -> str:
 
 @dataclass(frozen=True)
 class TypedLetter:
-    """One letter of a typed word: ``letter`` None stands for ``.`` (the board's letter)."""
+    """One tile of a typed word (``letter`` is its symbol, see ``core.alphabet``); None stands for ``.``."""
 
     letter: str | None
     joker: bool = False
@@ -122,13 +124,17 @@ class TypedLetter:
         return self.letter.lower() if self.joker else self.letter
 
 
-def parse_word(text: str, *, lowercase_is_plain: bool = True) -> tuple[TypedLetter, ...]:
+def parse_word(text: str, *, lowercase_is_plain: bool = True, alphabet: Alphabet = LATIN) -> tuple[TypedLetter, ...]:
     """Read a typed word: accents folded, lowercase or ``(X)`` for jokers, ``.`` for a board letter.
 
     With ``lowercase_is_plain`` (the chat default), a word with no uppercase letter at all
     (``vague``) is read as plain letters, since people type in lowercase; jokers are then
     written ``(X)``. GCG records use strict mode: every lowercase letter is a joker.
+    Tiles are read by the alphabet (``core.alphabet``): in an edition with CH, ``CHICO`` is
+    CH I C O, ``C[H]ICO`` C H I C O, ``(CH)ICO`` a joker for CH then I C O.
     """
+    if not alphabet.plain:
+        return _parse_tiles(text, lowercase_is_plain, alphabet)
     folded = fold_accents(text.strip())
     if not folded:
         raise WordSyntaxError(text, "the word is empty")
@@ -157,24 +163,60 @@ def parse_word(text: str, *, lowercase_is_plain: bool = True) -> tuple[TypedLett
     return tuple(letters)
 
 
+_JOKER_GROUP = re.compile(r"(\([^)]*\)?)")
+
+
+def _parse_tiles(text: str, lowercase_is_plain: bool, alphabet: Alphabet) -> tuple[TypedLetter, ...]:
+    """``parse_word`` for any alphabet: tiles read by longest label (see ``core.alphabet``)."""
+    folded = alphabet.fold(text.strip())
+    if not folded:
+        raise WordSyntaxError(text, "the word is empty")
+    outside_brackets = re.sub(r"\([^)]*\)", "", folded)
+    all_plain = lowercase_is_plain and not any(c.isupper() for c in outside_brackets)
+    letters: list[TypedLetter] = []
+    for part in _JOKER_GROUP.split(folded):
+        if part.startswith("("):
+            inside = alphabet.scan(part[1:-1]) if part.endswith(")") else []
+            if len(inside) != 1 or inside[0].symbol is None:
+                raise WordSyntaxError(text, "a joker in brackets is one tile, like C(H)ACUNE")
+            letters.append(TypedLetter(inside[0].symbol, joker=True))
+            continue
+        for piece in alphabet.scan(part):
+            if piece.symbol is not None:
+                letters.append(TypedLetter(piece.symbol, joker=piece.lowercase and not all_plain))
+            elif piece.typed == ".":
+                letters.append(TypedLetter(None))
+            elif piece.typed.startswith("["):
+                raise WordSyntaxError(text, f"{piece.typed!r}: a bracket holds one tile, like C[H]")
+            else:
+                raise WordSyntaxError(text, f"{piece.typed!r} is not a letter")
+    return tuple(letters)
+
+
 def _is_ascii_letter(char: str) -> bool:
     return char.isascii() and char.isalpha()
 
 
-def format_word(letters: tuple[TypedLetter, ...]) -> str:
+def format_word(letters: tuple[TypedLetter, ...], alphabet: Alphabet = LATIN) -> str:
     """The canonical text of a typed word; jokers are written ``(X)`` when the word has no uppercase letter."""
     has_plain = any(t.letter is not None and not t.joker for t in letters)
+    if alphabet.plain:
+        if has_plain:
+            return "".join(str(t) for t in letters)
+        return "".join("." if t.letter is None else f"({t.letter})" for t in letters)
     if has_plain:
-        return "".join(str(t) for t in letters)
-    return "".join("." if t.letter is None else f"({t.letter})" for t in letters)
+        symbols = "".join("." if t.letter is None else t.letter for t in letters)
+        return alphabet.spell(symbols, [t.joker for t in letters])
+    return "".join("." if t.letter is None else f"({alphabet.label(t.letter)})" for t in letters)
 
 
 @dataclass(frozen=True)
 class Move:
-    """A move as typed: where it starts, which way, and its letters. ``str()`` is FISF."""
+    """A move as typed: where it starts, which way, its tiles and their alphabet. ``str()`` is FISF."""
 
     ref: Ref
     letters: tuple[TypedLetter, ...]
+    alphabet: Alphabet = field(default=LATIN, compare=False, repr=False)
 
     def __str__(self) -> str:
         return format_move(self, Notation.FISF)
@@ -182,22 +224,25 @@ class Move:
     @property
     def word(self) -> str:
         """The typed word in canonical form."""
-        return format_word(self.letters)
+        return format_word(self.letters, self.alphabet)
 
 
 _MOVE = re.compile(r"^\s*(?P<ref>[A-Za-z]\s*[0-9]{1,2}|[0-9]{1,2}\s*[A-Za-z])\s+(?P<word>\S+)\s*$")
 
 
-def parse_move(text: str, notation: Notation = Notation.FISF, *, lowercase_is_plain: bool = True) -> Move:
-    """Read ``H8 VAGUE`` (reference then word) in the given convention."""
+def parse_move(
+    text: str, notation: Notation = Notation.FISF, *, lowercase_is_plain: bool = True, alphabet: Alphabet = LATIN
+) -> Move:
+    """Read ``H8 VAGUE`` (reference then word) in the given convention, tiles of the given alphabet."""
     match = _MOVE.match(text)
     if not match:
         example = "H8 VAGUE" if notation is Notation.FISF else "8H VAGUE"
         raise WordSyntaxError(text, f"a move is a reference then a word, like {example}")
     ref = parse_ref(match.group("ref"), notation)
-    return Move(ref, parse_word(match.group("word"), lowercase_is_plain=lowercase_is_plain))
+    word = parse_word(match.group("word"), lowercase_is_plain=lowercase_is_plain, alphabet=alphabet)
+    return Move(ref, word, alphabet)
 
 
 def format_move(move: Move, notation: Notation = Notation.FISF) -> str:
-    """The canonical text of a move: ``H8 VAGUE``."""
-    return f"{format_ref(move.ref, notation)} {format_word(move.letters)}"
+    """The canonical text of a move: ``H8 VAGUE`` (tiles written as the move's alphabet labels them)."""
+    return f"{format_ref(move.ref, notation)} {format_word(move.letters, move.alphabet)}"

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .alphabet import LATIN, Alphabet
 from .board import CENTRE, Board, Tile, on_board
 from .errors import (
     EmptyThroughSquareError,
@@ -49,7 +50,7 @@ class Word:
 
     @property
     def text(self) -> str:
-        """The word in plain uppercase letters (jokers as the letter they stand for)."""
+        """The word as tile symbols, uppercase (jokers as the letter they stand for): ``VAGUE``."""
         return "".join(c.letter for c in self.cells)
 
     @property
@@ -65,9 +66,10 @@ class Placement:
     ref: Ref
     new_tiles: tuple[Cell, ...]
     words: tuple[Word, ...]
+    alphabet: Alphabet = field(default=LATIN, compare=False, repr=False)
 
     def __str__(self) -> str:
-        return f"{self.ref} {self.main_word.text}"
+        return f"{self.ref} {self.alphabet.spell(self.main_word.text)}"
 
     @property
     def main_word(self) -> Word:
@@ -78,11 +80,20 @@ class Placement:
         """Number of jokers among the new tiles."""
         return sum(1 for t in self.new_tiles if t.joker)
 
+    def spelled(self, word: Word) -> str:
+        """A word of the placement written as labels, jokers as the letter they stand for: ``CHORRO``."""
+        return self.alphabet.spell(word.text)
+
     def notation(self, notation: Notation = Notation.FISF) -> str:
-        """The move as it would be typed: reference then word with jokers in lowercase."""
-        word = "".join(str(c) for c in self.main_word.cells)
-        if not any(c.letter.isupper() and not c.joker for c in self.main_word.cells):
-            word = "".join(f"({c.letter})" for c in self.main_word.cells)
+        """The move as it would be typed: reference then word with jokers in lowercase (labels of the alphabet)."""
+        cells = self.main_word.cells
+        alphabet = self.alphabet
+        if not any(c.letter.isupper() and not c.joker for c in cells):
+            word = "".join(f"({alphabet.label(c.letter)})" for c in cells)
+        elif alphabet.plain:
+            word = "".join(str(c) for c in cells)
+        else:
+            word = alphabet.spell("".join(c.letter for c in cells), [c.joker for c in cells])
         return f"{format_ref(self.ref, notation)} {word}"
 
 
@@ -101,7 +112,9 @@ def validate_move(board: Board, move: Move, notation: Notation = Notation.FISF, 
         existing = board.get(row, col)
         if existing is not None:
             if typed.letter is not None and typed.letter != existing.letter:
-                raise LetterMismatchError(notation.square(row, col), typed.letter, existing.letter)
+                raise LetterMismatchError(
+                    notation.square(row, col), move.alphabet.label(typed.letter), move.alphabet.label(existing.letter)
+                )
         elif typed.letter is None:
             raise EmptyThroughSquareError(notation.square(row, col))
         else:
@@ -111,11 +124,11 @@ def validate_move(board: Board, move: Move, notation: Notation = Notation.FISF, 
     after = (squares[-1][0] + step[0], squares[-1][1] + step[1])
     for square in (before, after):
         if board.get(*square) is not None:
-            full = _full_word_text(board, new_tiles, squares[0], step)
+            full = move.alphabet.spell(_full_word_text(board, new_tiles, squares[0], step))
             raise IncompleteWordError(move.word, notation.square(*square), full)
     if not new_tiles:
         raise NoNewTileError(move_text)
-    return _finish(board, new_tiles, move.ref.horizontal, move_text, notation, rack_size)
+    return _finish(board, new_tiles, move.ref.horizontal, move_text, notation, rack_size, move.alphabet)
 
 
 def validate_tiles(
@@ -124,8 +137,9 @@ def validate_tiles(
     notation: Notation = Notation.FISF,
     *,
     rack_size: int = 7,
+    alphabet: Alphabet = LATIN,
 ) -> Placement:
-    """Check new tiles given square by square (from a board diff or a generator)."""
+    """Check new tiles given square by square (from a board diff or a generator); ``alphabet`` writes the move."""
     new_tiles = sorted(tiles, key=lambda t: (t[0], t[1]))
     if not new_tiles:
         raise NoNewTileError("")
@@ -158,7 +172,7 @@ def validate_tiles(
     for square in span:
         if square not in placed and board.get(*square) is None:
             raise GapError(notation.square(*square))
-    return _finish(board, new_tiles, horizontal, names, notation, rack_size)
+    return _finish(board, new_tiles, horizontal, names, notation, rack_size, alphabet)
 
 
 def _finish(
@@ -168,6 +182,7 @@ def _finish(
     move_text: str,
     notation: Notation,
     rack_size: int,
+    alphabet: Alphabet,
 ) -> Placement:
     """Rules common to every way of giving a move: size, first move, connection, words formed."""
     if len(new_tiles) > rack_size:
@@ -178,7 +193,7 @@ def _finish(
     first = (new_tiles[0][0], new_tiles[0][1])
     main = _run(board, new, first, step)
     if len(main) < 2:
-        raise WordTooShortError("".join(c.letter for c in main))
+        raise WordTooShortError(alphabet.spell("".join(c.letter for c in main)))
     if board.is_empty():
         if CENTRE not in new:
             raise FirstMoveError(move_text, notation.square(*CENTRE))
@@ -192,7 +207,7 @@ def _finish(
         if len(cross) >= 2:
             words.append(Word(tuple(cross), not horizontal))
     ref = Ref(main[0].row, main[0].col, horizontal)
-    return Placement(ref, tuple(cell for cell in main if cell.new), tuple(words))
+    return Placement(ref, tuple(cell for cell in main if cell.new), tuple(words), alphabet)
 
 
 def _run(board: Board, new: dict[tuple[int, int], Tile], start: tuple[int, int], step: tuple[int, int]) -> list[Cell]:

@@ -11,7 +11,7 @@ from .placement import Placement, Word
 
 @dataclass(frozen=True)
 class WordScore:
-    """One word's score and its arithmetic, e.g. ``VAGUE (4x2+1+2+1+1)x2 = 26``."""
+    """One word's score and its arithmetic, e.g. ``VAGUE (4x2+1+2+1+1)x2 = 26``; the word written in labels."""
 
     word: str
     score: int
@@ -66,7 +66,7 @@ def score_word(word: Word, edition: Edition) -> WordScore:
     score = total * multiplier
     sum_text = "+".join(terms)
     arithmetic = f"({sum_text})x{multiplier}" if multiplier > 1 else sum_text
-    return WordScore(word.text, score, f"{arithmetic} = {score}")
+    return WordScore(edition.spell(word.text), score, f"{arithmetic} = {score}")
 
 
 def score_placement(placement: Placement, edition: Edition) -> MoveScore:

@@ -81,3 +81,23 @@ def test_table_keeps_numbers_right_aligned_past_empty_cells_and_marks(rows: list
 def test_table_leaves_words_left_aligned() -> None:
     lines = table([["Ana", "H8 VAGUE"], ["Benoît", ""], ["Cleo", "8H ZOO"]], ["who", "move"]).splitlines()
     assert [line.index(word) for line, word in zip(lines[2::2], ["H8", "8H"])] == [8, 8]
+
+
+def test_board_text_writes_an_edition_labels() -> None:
+    from pathlib import Path
+
+    from core.edition import edition_from_json
+    from core.notation import parse_move
+    from core.placement import apply_placement, validate_move
+
+    data = Path(__file__).resolve().parent / "data" / "editions" / "es-test.json"
+    es = edition_from_json(data.read_text(encoding="utf-8"))
+    board = Board()
+    for move in ["H8 CHORRO", "11H OllA"]:
+        apply_placement(board, validate_move(board, parse_move(move, alphabet=es.alphabet)))
+    lines = board_text(board, Notation.FISF, [(8, 10)], edition=es).splitlines()
+    assert all(len(line) == len(lines[0]) for line in lines[1:-1])
+    row_h = lines[8]
+    assert row_h.startswith("  H ") and " CH  O RR  O" in row_h
+    assert ">ll" in lines[9]  # the joker LL, last move marked
+    assert board_text(board, Notation.FISF) != "\n".join(lines)  # without the edition: symbols

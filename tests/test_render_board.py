@@ -268,3 +268,26 @@ def test_a_negative_score_has_a_true_minus_sign() -> None:
     view = classic_fr()
     view = replace(view, players=(replace(view.players[0], score=-5), view.players[1]))
     assert "−5" in texts(classic_board_scene(view), "header")
+
+
+def test_tiles_of_an_edition_with_two_letter_tiles_show_their_labels_inside_the_tile() -> None:
+    from pathlib import Path
+
+    from bot.render.board import grid_scene
+    from core.edition import edition_from_json
+    from core.notation import parse_move
+    from core.placement import apply_placement, validate_move
+
+    data = Path(__file__).resolve().parent / "data" / "editions" / "es-test.json"
+    es = edition_from_json(data.read_text(encoding="utf-8"))
+    board = Board()
+    for move in ["H8 CHORRO", "8H CHICO", "11H OllA"]:
+        apply_placement(board, validate_move(board, parse_move(move, alphabet=es.alphabet)))
+    scene = grid_scene(board, es, Notation.FISF)
+    tiles = [label for label in scene.labels if label.role == "tile"]
+    assert sorted(label.text for label in tiles) == sorted(["CH", "O", "RR", "O", "I", "C", "O", "LL", "A"])
+    values = texts(scene, "value")
+    assert sorted(values) == sorted(["5", "1", "8", "1", "1", "3", "1", "1"])  # no value on the joker LL
+    for label in tiles:
+        left, _top, right, _bottom = label_box(label)
+        assert right - left < CELL - 6, label.text  # two letters fit in their square

@@ -143,7 +143,8 @@ def grid_height() -> int:
 def draw_tile(scene: Scene, x0: int, y0: int, size: int, letter: str, value: int | None, style: str) -> None:
     """A tile in a ``size`` box: ``style`` is plain, recent, joker, recent-joker or kept; no value for jokers.
 
-    The letter sits above the value's baseline so that wide letters and two-digit values never touch.
+    ``letter`` is the tile's label (``A``, ``Ñ``, ``CH``: smaller when it has several letters). The letter
+    sits above the value's baseline so that wide letters and two-digit values never touch.
     """
     fills = {
         "plain": (p.TILE, p.TILE_EDGE, 1, p.INK),
@@ -154,7 +155,7 @@ def draw_tile(scene: Scene, x0: int, y0: int, size: int, letter: str, value: int
     }
     fill, edge, width, ink = fills[style]
     scene.box((x0 + 2, y0 + 2, x0 + size - 3, y0 + size - 3), fill, edge, width, radius=max(3, size // 9))
-    letter_size = round(size * LETTER_SIZE / CELL)
+    letter_size = round(size * LETTER_SIZE / CELL * (1 if len(letter) < 2 else 0.62 if len(letter) == 2 else 0.48))
     if value is None:
         scene.text(letter, x0 + size // 2, y0 + size // 2 + 1, letter_size, ink, role="tile")
         return
@@ -201,7 +202,7 @@ def draw_grid(
             style = ("recent-" if (r, c) in recent else "") + ("joker" if tile.joker else "")
             style = {"": "plain", "recent-": "recent"}.get(style, style)
             value = None if tile.joker else edition.values[tile.letter]
-            draw_tile(scene, x0, y0, CELL, tile.letter, value, style)
+            draw_tile(scene, x0, y0, CELL, edition.label(tile.letter), value, style)
 
 
 # --- headers -------------------------------------------------------------------------------
@@ -281,7 +282,7 @@ def _rack(scene: Scene, x: int, y: int, size: int, letters: str, edition: Editio
     """Letters of a draw as a row of tiles from (x, y); returns the x after them."""
     for letter in letters:
         value = None if letter == JOKER else edition.values.get(letter)
-        draw_tile(scene, x, y, size, letter, value, "joker" if letter == JOKER else style)
+        draw_tile(scene, x, y, size, edition.label(letter), value, "joker" if letter == JOKER else style)
         x += size
     return x
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from core.board import ROW_LETTERS, SIZE, Board, Premium, premium_at
+from core.edition import Edition
 from core.notation import Notation
 
 _TEXT_PREMIUM = {
@@ -36,10 +37,18 @@ _BOTH_LEGENDS = (
 
 
 def board_text(
-    board: Board, notation: Notation = Notation.FISF, last: Iterable[tuple[int, int]] = (), lang: str | None = None
+    board: Board,
+    notation: Notation = Notation.FISF,
+    last: Iterable[tuple[int, int]] = (),
+    lang: str | None = None,
+    edition: Edition | None = None,
 ) -> str:
     """The board in monospace: tiles in capitals, jokers in lowercase, premiums as * + ^ ' ; the legend in
-    ``lang`` (French and English when None)."""
+    ``lang`` (French and English when None).
+
+    With the ``edition``, tiles are written as its labels; a two-letter label takes the place of the
+    mark of the last move (``CH``), a longer one the whole cell.
+    """
     recent = set(last)
     header = "    " + "".join(f"{_col_label(c, notation):>3}" for c in range(SIZE))
     lines = [header]
@@ -49,10 +58,13 @@ def board_text(
             tile = board.get(r, c)
             if tile is None:
                 cell = _TEXT_PREMIUM[premium_at(r, c)]
-            else:
+            elif edition is None:
                 cell = str(tile)
+            else:
+                label = edition.label(tile.letter)
+                cell = label.lower() if tile.joker else label
             mark = ">" if (r, c) in recent else " "
-            cells.append(f" {mark}{cell}")
+            cells.append(f" {mark}{cell}"[-3:] if len(cell) < 3 else cell[:3])
         lines.append(f"{_row_label(r, notation):>3} " + "".join(cells))
     lines.append(_LEGEND.get(lang or "", _BOTH_LEGENDS))
     return "\n".join(lines)
