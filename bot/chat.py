@@ -50,6 +50,8 @@ class Reply:
     edit_key: str | None = None
     deadline: float | None = None  # absolute time a countdown runs to (adapters may show it natively)
     error: bool = False  # the answer to a refused command (nothing was recorded)
+    expires: float | None = None  # after this time the message is no longer worth sending (a warning)
+    outbox_id: int | None = None  # its number in the outbox once stored
     document: bytes | None = None  # a file to attach (an export), sent as a file, never as a photo
     document_name: str = ""
 

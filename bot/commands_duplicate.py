@@ -403,7 +403,8 @@ def count_reply(lang: str, record: GameRecord, game: DuplicateGame) -> Reply | N
         return None
     played = len({s.player for s in round_.submissions})
     text = say(lang, "dup_count", n=round_.number, played=played, players=len(game.players))
-    return Reply(text, channel=record.channel, edit_key=f"dup-count-{record.id}-{round_.number}")
+    deadline = game.deadline(round_)
+    return Reply(text, channel=record.channel, edit_key=f"dup-count-{record.id}-{round_.number}", expires=deadline)
 
 
 # --- flow ------------------------------------------------------------------------------------
@@ -496,30 +497,36 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
 
 
 def _clock_step(referee: Referee, deadline: Deadline, now: float) -> list[Reply]:
-    """One stored deadline, re-read and acted on in a transaction of its own."""
+    """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
+    with referee.storage.transaction():
+        return referee.store(_clock_decision(referee, deadline, now))
+
+
+def _clock_decision(referee: Referee, deadline: Deadline, now: float) -> list[Reply]:
+    """What the clock does about one stored deadline: nothing, bring storage in line, warn, or close."""
     storage = referee.storage
-    with storage.transaction():
-        record = storage.game(deadline.game)
-        lang = storage.channel(deadline.channel).language
-        game = game_of(referee, record)
-        current = game.current
-        due = game.deadline(current) if current is not None else None
-        if record.status != "active" or current is None or due is None or current.number != deadline.round:
-            if record.status != "active":
-                storage.open_round(record.id, 0, None)
-            else:  # the round read is no longer the open one: storage's copy follows the game
-                sync_deadline(storage, record, game)
-            return []
-        if now >= due:
-            return close_round(referee, storage, record, game, lang, now, "clock")
-        if due != deadline.at:
+    record = storage.game(deadline.game)
+    lang = storage.channel(deadline.channel).language
+    game = game_of(referee, record)
+    current = game.current
+    due = game.deadline(current) if current is not None else None
+    if record.status != "active" or current is None or due is None or current.number != deadline.round:
+        if record.status != "active":
+            storage.open_round(record.id, 0, None)
+        else:  # the round read is no longer the open one: storage's copy follows the game
             sync_deadline(storage, record, game)
-        key = (record.id, current.number)
-        if key in referee.warned or due - now > _warning_lead(game):
-            return []
-        referee.warned.add(key)
-        seconds = max(1, round(due - now))
-        return [Reply(say(lang, "dup_warning", n=current.number, seconds=seconds), channel=record.channel)]
+        return []
+    if now >= due:
+        return close_round(referee, storage, record, game, lang, now, "clock")
+    if due != deadline.at:
+        sync_deadline(storage, record, game)
+    key = (record.id, current.number)
+    if key in referee.warned or due - now > _warning_lead(game):
+        return []
+    referee.warned.add(key)
+    seconds = max(1, round(due - now))
+    warning = say(lang, "dup_warning", n=current.number, seconds=seconds)
+    return [Reply(warning, channel=record.channel, expires=due)]
 
 
 # --- commands ----------------------------------------------------------------------------

@@ -133,6 +133,7 @@ class ConsoleRoom:
 
     async def run(self, stdin: TextIO) -> int:
         loop = asyncio.get_running_loop()
+        await self.service.flush_outbox(everything=True)  # what an earlier session owed and did not print
         await self.service.tick()  # after a restart: close the rounds whose time ran out meanwhile
         self.service.start()
         try:
@@ -165,6 +166,7 @@ class ConsoleRoom:
                 await self.service.handle(message)
         finally:
             await self.service.stop()
+            await self.service.flush_outbox(everything=True)
         return 0
 
 

@@ -554,16 +554,20 @@ class DiscordAdapter:
             text += f"\n⏳ <t:{int(reply.deadline)}:R>"  # a countdown every client draws itself
         return text
 
-    async def deliver(self, replies: list[Reply]) -> None:
-        """Send replies: through the interaction being answered, to channels, or by DM. Never raises."""
+    async def deliver(self, replies: list[Reply]) -> list[Reply]:
+        """Send replies: through the interaction being answered, to channels, or by DM. Never raises;
+        the replies Discord did not take are returned (the outbox tries them again)."""
         turn = _TURN.get()
         if isinstance(turn, _InteractionTurn):
             replies = turn.order(replies)
+        failed = []
         for reply in replies:
             try:
                 await self._deliver_one(reply, turn)
-            except Exception:
-                log.exception("could not deliver a reply: %s", reply)
+            except Exception as error:
+                log.warning("reply not delivered, to be tried again: %s (%r)", reply, error)
+                failed.append(reply)
+        return failed
 
     async def _deliver_one(self, reply: Reply, turn: _InteractionTurn | _MessageTurn | None) -> None:
         text = self.render(reply)
@@ -619,10 +623,9 @@ class DiscordAdapter:
         try:
             sent = await self._send_to(channel, chunks, image)
         except discord.Forbidden as error:
-            if error.code not in CHANNEL_REFUSALS:
-                raise
-            await self._channel_refused(channel_id, error)
-            return []
+            if error.code in CHANNEL_REFUSALS:
+                await self._channel_refused(channel_id, error)
+            raise  # not delivered: the outbox tries again (once the permissions are back, it goes through)
         self._channel_accepted(channel_id)
         return sent
 

@@ -24,6 +24,7 @@ from .command_table import Access, CommandSpec, find, suggest
 from .game_cache import GameCache
 from .lexicons import UnknownListError, WordListError
 from .messages import explain, say
+from .outbox import GRACE_SECONDS, OutboxItem, backoff, destination
 from .storage import ChannelSettings, GameRecord, GameRunningError, RoundClosedTwiceError, Storage
 
 log = logging.getLogger("arbitre")
@@ -191,7 +192,13 @@ class Referee:
         return self._word_lists(spec)
 
     def handle(self, message: Incoming) -> list[Reply]:
-        """Every reply to one message; never raises."""
+        """Every reply to one message, stored in the outbox (numbered); never raises."""
+        replies = self._handle(message)
+        if replies and all(r.outbox_id is None for r in replies):
+            replies = self._store_apart(replies)
+        return replies
+
+    def _handle(self, message: Incoming) -> list[Reply]:
         command = read_command(message.text)
         if command is None:
             return []
@@ -223,14 +230,75 @@ class Referee:
             if spec.read_only:  # views: no write lock held while a long sheet, board or export is made
                 context.check_access()
                 self.handlers[spec.name](context)
-            else:
-                with self.storage.transaction():
-                    context.check_access()
-                    self.handlers[spec.name](context)
+                return self._with_notes(context)
+            with self.storage.transaction():
+                context.check_access()
+                self.handlers[spec.name](context)
+                # what the players are owed is stored with the change that produced it
+                return self.store(self._with_notes(context))
         except Exception as error:
             # the transaction rolled back; the game cache notices games changed in memory only
             return [self._error_reply(context, self._explain(error, context.settings, message))]
-        return self._with_notes(context)
+
+    # --- the outbox ---------------------------------------------------------------------
+
+    def store(self, replies: list[Reply]) -> list[Reply]:
+        """Write replies to the outbox (in the caller's transaction, if any); numbered copies."""
+        if not replies:
+            return replies
+        ids = self.storage.enqueue(replies, self.now() + GRACE_SECONDS)
+        return [dataclasses.replace(r, outbox_id=i) for r, i in zip(replies, ids)]
+
+    def _store_apart(self, replies: list[Reply]) -> list[Reply]:
+        """Store replies that no transaction produced (refusals, views); unstored if storage fails."""
+        try:
+            return self.store(replies)
+        except Exception:
+            log.exception("could not store %d replies in the outbox", len(replies))
+            return replies
+
+    def first_in_line(self, replies: list[Reply]) -> list[Reply]:
+        """The replies that may go now: none older is waiting for their destination (the order is kept)."""
+        first: dict[str, int] = {}  # per destination, the batch's first message: those after it come with it
+        for reply in replies:
+            if reply.outbox_id is not None:
+                first.setdefault(destination(reply), reply.outbox_id)
+        blocked = {d for d, first_id in first.items() if self.storage.outbox_waiting(d, first_id)}
+        waiting = [r.outbox_id for r in replies if r.outbox_id is not None and destination(r) in blocked]
+        if waiting:  # they go behind the older ones, as soon as those are through
+            self.storage.reschedule(waiting, self.now())
+        return [r for r in replies if r.outbox_id is None or destination(r) not in blocked]
+
+    def sent(self, replies: list[Reply], failed: list[Reply]) -> None:
+        """Mark what the platform accepted, and schedule another try for the rest."""
+        failed_ids = {r.outbox_id for r in failed}
+        now = self.now()
+        delivered = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in failed_ids]
+        if delivered:
+            self.storage.mark_delivered(delivered, now)
+        for reply in failed:
+            if reply.outbox_id is not None:
+                self.storage.mark_failed(reply.outbox_id, "not delivered", now + backoff(1))
+
+    def due_messages(self, everything: bool = False) -> list[OutboxItem]:
+        """Messages of this process's platform whose (next) try is due (``everything``: all that wait);
+        expired ones are dropped."""
+        now = self.now()
+        items = []
+        for item in self.storage.outbox_due(self.clock_scope, float("inf") if everything else now):
+            if item.reply.expires is not None and now > item.reply.expires:
+                self.storage.mark_dropped(item.id, now, "expired")
+                continue
+            items.append(item)
+        return items
+
+    def retried(self, item: OutboxItem, delivered: bool, error: str = "") -> None:
+        """Record one retry's outcome."""
+        now = self.now()
+        if delivered:
+            self.storage.mark_delivered([item.id], now)
+        else:
+            self.storage.mark_failed(item.id, error or "not delivered", now + backoff(item.attempts + 1))
 
     @staticmethod
     def _with_notes(context: Context) -> list[Reply]:

@@ -1,8 +1,11 @@
-"""The referee in an event loop: commands of one channel in order, channels in parallel, the clock.
+"""The referee in an event loop: commands of one channel in order, channels in parallel, the clock,
+and the outbox that delivers what players are owed.
 
 Adapters give incoming messages to ``handle`` and receive every reply through
-their ``deliver`` coroutine: replies to a command and, unprompted, the clock's
-warnings and round results. Work runs in threads so the loop never blocks.
+their ``deliver`` coroutine, which returns the replies the platform did not
+accept (None: all accepted). Replies are stored in the outbox before they are
+sent; what fails is retried by the outbox worker with backoff, in order per
+destination, also after a restart. Work runs in threads so the loop never blocks.
 """
 
 from __future__ import annotations
@@ -13,42 +16,96 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 
 from .chat import Incoming, Reply
+from .outbox import OutboxItem
 from .referee import Referee
 
 log = logging.getLogger("arbitre")
 
-Deliver = Callable[[list[Reply]], Awaitable[None]]
+Deliver = Callable[[list[Reply]], Awaitable[list[Reply] | None]]
 
 
 class RefereeService:
-    """Serialises each channel's commands, runs the clock, and sends what they produce."""
+    """Serialises each channel's commands, runs the clock and the outbox, and sends what they produce."""
 
-    def __init__(self, referee: Referee, deliver: Deliver, *, tick_seconds: float = 0.5) -> None:
+    def __init__(
+        self,
+        referee: Referee,
+        deliver: Deliver,
+        *,
+        tick_seconds: float = 0.5,
+        outbox_seconds: float = 0.5,
+    ) -> None:
         self.referee = referee
         self.deliver = deliver
         self.tick_seconds = tick_seconds
+        self.outbox_seconds = outbox_seconds
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._clock: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._clock_lock = asyncio.Lock()
         self._tick_future: asyncio.Future[list[Reply]] | None = None
+        self._wake = asyncio.Event()
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
         async with self._locks[message.channel]:  # replies leave in the order of the commands
             replies = await asyncio.to_thread(self.referee.handle, message)
-            if replies:
-                await self.deliver(replies)
+            await self._send(replies)
         return replies
 
+    async def _send(self, replies: list[Reply]) -> None:
+        """Deliver stored replies now, unless older ones to the same place are still waiting."""
+        if not replies:
+            return
+        ready = await asyncio.to_thread(self.referee.first_in_line, replies)
+        failed: list[Reply] = []
+        if ready:
+            failed = list(await self.deliver(ready) or [])
+            await asyncio.to_thread(self.referee.sent, ready, failed)
+        if failed or len(ready) < len(replies):
+            self._wake.set()
+
     async def tick(self) -> list[Reply]:
-        """Run the clock once and deliver what it produced."""
+        """Run the clock once and deliver what it produced (each channel's replies under its lock)."""
         async with self._clock_lock:
             # shielded: a stop waits for a tick under way instead of leaving its thread running
             self._tick_future = asyncio.get_running_loop().run_in_executor(None, self.referee.tick)
             replies = await asyncio.shield(self._tick_future)
-        if replies:
-            await self.deliver(replies)
+        by_channel: dict[str, list[Reply]] = defaultdict(list)
+        for reply in replies:
+            by_channel[reply.channel or ""].append(reply)
+        for channel, group in by_channel.items():
+            async with self._locks[channel]:
+                await self._send(group)
         return replies
+
+    async def flush_outbox(self, everything: bool = False) -> int:
+        """Deliver due messages (``everything``: all that wait), each destination in order, until one
+        fails or none is left; how many were delivered."""
+        total = 0
+        while True:
+            delivered, tried = await self._outbox_pass(everything)
+            total += delivered
+            if not tried or delivered < tried:
+                return total
+
+    async def _outbox_pass(self, everything: bool) -> tuple[int, int]:
+        """The first waiting message of each destination, tried once: (delivered, tried)."""
+        items: list[OutboxItem] = await asyncio.to_thread(self.referee.due_messages, everything)
+        delivered = 0
+        for item in items:
+            async with self._locks[item.reply.channel or ""]:
+                try:
+                    failed = await self.deliver([item.reply]) or []
+                    ok, error = not failed, "refused"
+                except Exception as exc:  # an adapter that raised: try again later
+                    ok, error = False, repr(exc)
+                await asyncio.to_thread(self.referee.retried, item, ok, error)
+            delivered += ok
+            if not ok:
+                log.info(
+                    "outbox: message %d to %s not delivered (try %d)", item.id, item.destination, item.attempts + 1
+                )
+        return delivered, len(items)
 
     async def _run_clock(self) -> None:
         while True:
@@ -58,18 +115,32 @@ class RefereeService:
                 log.exception("clock failed")
             await asyncio.sleep(self.tick_seconds)
 
+    async def _run_outbox(self) -> None:
+        while True:
+            try:
+                await self.flush_outbox()
+            except Exception:  # delivery must outlive any single failure
+                log.exception("outbox failed")
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.outbox_seconds)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+
     def start(self) -> None:
-        """Start the clock (resumes open duplicate rounds, closes those whose deadline passed)."""
-        if self._clock is None:
-            self._clock = asyncio.get_running_loop().create_task(self._run_clock())
+        """Start the clock (resumes open duplicate rounds, closes those whose deadline passed) and the
+        outbox (resumes what was not delivered before a restart). Idempotent."""
+        if not self._tasks:
+            loop = asyncio.get_running_loop()
+            self._tasks = [loop.create_task(self._run_clock()), loop.create_task(self._run_outbox())]
 
     async def stop(self) -> None:
-        if self._clock is not None:
-            self._clock.cancel()
+        for task in self._tasks:
+            task.cancel()
             try:
-                await self._clock
+                await task
             except asyncio.CancelledError:
                 pass
-            self._clock = None
+        self._tasks = []
         if self._tick_future is not None and not self._tick_future.done():
             await asyncio.wait([self._tick_future])  # its thread still runs: let it finish

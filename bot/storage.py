@@ -30,6 +30,9 @@ import sqlite_utils
 from core.notation import default_notation
 from core.rules import box_rules
 
+from .chat import Reply
+from .outbox import OutboxItem, destination, reply_from_json, reply_to_json
+
 
 @dataclass(frozen=True)
 class ChannelSettings:
@@ -145,6 +148,14 @@ class Storage(Protocol):
     def add_player(self, game_id: int, user: str, name: str) -> None: ...
     def players(self, game_id: int) -> list[tuple[str, str]]: ...
     def active_games_of(self, user: str) -> list[GameRecord]: ...
+    def enqueue(self, replies: list[Reply], due: float) -> list[int]: ...
+    def outbox_due(self, scope: str, now: float, limit: int = 50) -> list[OutboxItem]: ...
+    def outbox_waiting(self, destination: str, before: int) -> bool: ...
+    def mark_delivered(self, ids: list[int], at: float) -> None: ...
+    def mark_failed(self, outbox_id: int, error: str, due: float) -> None: ...
+    def reschedule(self, ids: list[int], due: float) -> None: ...
+    def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None: ...
+    def outbox_state(self, outbox_id: int) -> str: ...
 
 
 # --- SQLite ---------------------------------------------------------------------------
@@ -216,11 +227,22 @@ def _migration_4(db: sqlite_utils.Database) -> None:
     )
 
 
+def _migration_5(db: sqlite_utils.Database) -> None:
+    db.execute(
+        "create table outbox ("
+        " id integer primary key autoincrement, destination text not null, reply text not null,"
+        " created real not null, due real not null, expires real, attempts integer not null default 0,"
+        " delivered real, dropped real, last_error text)"
+    )
+    db.execute("create index outbox_waiting on outbox (destination, id) where delivered is null and dropped is null")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "channels, games, events, players", _migration_1),
     (2, "duplicate deadlines", _migration_2),
     (3, "channel time zone", _migration_3),
     (4, "deadlines per round, rounds closed once", _migration_4),
+    (5, "outbox of messages owed to channels and players", _migration_5),
 ]
 
 
@@ -575,6 +597,71 @@ class SQLiteStorage:
         )
         return [self._game(row) for row in rows]
 
+    # --- outbox ------------------------------------------------------------------------
+
+    def enqueue(self, replies: list[Reply], due: float) -> list[int]:
+        """Store replies to send (in the caller's transaction); their outbox numbers, in order."""
+        ids = []
+        with self.transaction():
+            for reply in replies:
+                cursor = self.db.execute(
+                    "insert into outbox (destination, reply, created, due, expires) values (?, ?, ?, ?, ?)",
+                    [destination(reply), reply_to_json(reply), time.time(), due, reply.expires],
+                )
+                ids.append(int(cursor.lastrowid or 0))
+        return ids
+
+    @_serialised
+    def outbox_due(self, scope: str, now: float, limit: int = 50) -> list[OutboxItem]:
+        """The first waiting message of each destination of ``scope`` (a prefix) whose time has come."""
+        rows = self.db.execute(
+            "select o.id, o.destination, o.reply, o.attempts from outbox o"
+            " where o.delivered is null and o.dropped is null and o.destination like ? and o.due <= ?"
+            " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
+            " and p.delivered is null and p.dropped is null) order by o.id limit ?",
+            [scope.replace("%", "") + "%", now, limit],
+        ).fetchall()
+        return [OutboxItem(i, d, reply_from_json(r, i), a) for i, d, r, a in rows]
+
+    @_serialised
+    def outbox_waiting(self, destination: str, before: int) -> bool:
+        """Whether an older message to ``destination`` is still waiting (a new one must not pass it)."""
+        row = self.db.execute(
+            "select 1 from outbox where destination = ? and id < ? and delivered is null and dropped is null limit 1",
+            [destination, before],
+        ).fetchone()
+        return row is not None
+
+    def mark_delivered(self, ids: list[int], at: float) -> None:
+        with self.transaction():
+            for outbox_id in ids:
+                self.db.execute("update outbox set delivered = ? where id = ?", [at, outbox_id])
+
+    def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
+        with self.transaction():
+            self.db.execute(
+                "update outbox set attempts = attempts + 1, due = ?, last_error = ? where id = ?",
+                [due, error[:300], outbox_id],
+            )
+
+    def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None:
+        with self.transaction():
+            self.db.execute("update outbox set dropped = ?, last_error = ? where id = ?", [at, reason[:300], outbox_id])
+
+    def reschedule(self, ids: list[int], due: float) -> None:
+        """Messages the outbox worker may take from ``due`` on (they wait behind older ones)."""
+        with self.transaction():
+            for outbox_id in ids:
+                self.db.execute("update outbox set due = ? where id = ?", [due, outbox_id])
+
+    @_serialised
+    def outbox_state(self, outbox_id: int) -> str:
+        """``waiting``, ``delivered`` or ``dropped``."""
+        row = self.db.execute("select delivered, dropped from outbox where id = ?", [outbox_id]).fetchone()
+        if row is None or (row[0] is None and row[1] is None):
+            return "waiting"
+        return "delivered" if row[0] is not None else "dropped"
+
 
 # --- memory ----------------------------------------------------------------------------
 
@@ -588,6 +675,7 @@ class MemoryStorage:
         self._events: dict[int, list[StoredEvent]] = {}
         self._deadlines: dict[tuple[int, int], Deadline] = {}
         self._closes: set[tuple[int, int]] = set()
+        self._outbox: dict[int, dict[str, Any]] = {}
         self._players: dict[int, dict[str, str]] = {}
         self._lock = threading.RLock()
         self._depth = 0
@@ -604,13 +692,21 @@ class MemoryStorage:
                     self._depth -= 1
                 return
             saved = copy.deepcopy(
-                (self._channels, self._games, self._events, self._deadlines, self._players, self._closes)
+                (self._channels, self._games, self._events, self._deadlines, self._players, self._closes, self._outbox)
             )
             self._depth, self._owner = 1, threading.get_ident()
             try:
                 yield
             except BaseException:
-                (self._channels, self._games, self._events, self._deadlines, self._players, self._closes) = saved
+                (
+                    self._channels,
+                    self._games,
+                    self._events,
+                    self._deadlines,
+                    self._players,
+                    self._closes,
+                    self._outbox,
+                ) = saved
                 raise
             finally:
                 self._depth, self._owner = 0, 0
@@ -733,3 +829,69 @@ class MemoryStorage:
             self._games[g] for g, users in self._players.items() if user in users and self._games[g].status == "active"
         ]
         return sorted(games, key=lambda g: -g.id)
+
+    # --- outbox ------------------------------------------------------------------------
+
+    def enqueue(self, replies: list[Reply], due: float) -> list[int]:
+        ids = []
+        with self.transaction():
+            for reply in replies:
+                outbox_id = max(self._outbox, default=0) + 1
+                self._outbox[outbox_id] = {
+                    "destination": destination(reply),
+                    "reply": reply_to_json(reply),
+                    "due": due,
+                    "attempts": 0,
+                    "delivered": None,
+                    "dropped": None,
+                }
+                ids.append(outbox_id)
+        return ids
+
+    def _waiting(self) -> list[tuple[int, dict[str, Any]]]:
+        return sorted(
+            (i, row) for i, row in self._outbox.items() if row["delivered"] is None and row["dropped"] is None
+        )
+
+    @_serialised
+    def outbox_due(self, scope: str, now: float, limit: int = 50) -> list[OutboxItem]:
+        heads: dict[str, tuple[int, dict[str, Any]]] = {}
+        for outbox_id, row in self._waiting():
+            heads.setdefault(row["destination"], (outbox_id, row))
+        items = [
+            OutboxItem(i, row["destination"], reply_from_json(row["reply"], i), row["attempts"])
+            for i, row in sorted(heads.values())
+            if row["destination"].startswith(scope) and row["due"] <= now
+        ]
+        return items[:limit]
+
+    @_serialised
+    def outbox_waiting(self, destination: str, before: int) -> bool:
+        return any(row["destination"] == destination and i < before for i, row in self._waiting())
+
+    def mark_delivered(self, ids: list[int], at: float) -> None:
+        with self.transaction():
+            for outbox_id in ids:
+                self._outbox[outbox_id]["delivered"] = at
+
+    def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
+        with self.transaction():
+            row = self._outbox[outbox_id]
+            row["attempts"] += 1
+            row["due"] = due
+
+    def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None:
+        with self.transaction():
+            self._outbox[outbox_id]["dropped"] = at
+
+    def reschedule(self, ids: list[int], due: float) -> None:
+        with self.transaction():
+            for outbox_id in ids:
+                self._outbox[outbox_id]["due"] = due
+
+    @_serialised
+    def outbox_state(self, outbox_id: int) -> str:
+        row = self._outbox.get(outbox_id)
+        if row is None or (row["delivered"] is None and row["dropped"] is None):
+            return "waiting"
+        return "delivered" if row["delivered"] is not None else "dropped"

@@ -294,14 +294,18 @@ class TelegramAdapter:
         shown = math.ceil(remaining / step) * step
         return text + f"\n⏳ {shown // 60}:{shown % 60:02d}"
 
-    async def deliver(self, replies: list[Reply]) -> None:
-        """Send replies to chats or private chats. Never raises."""
+    async def deliver(self, replies: list[Reply]) -> list[Reply]:
+        """Send replies to chats or private chats. Never raises; the replies Telegram did not take are
+        returned (the outbox tries them again)."""
         turn = _TURN.get()
+        failed = []
         for reply in replies:
             try:
                 await self._deliver_one(reply, turn)
-            except Exception:
-                log.exception("could not deliver a reply: %s", reply)
+            except Exception as error:
+                log.warning("reply not delivered, to be tried again: %s (%r)", reply, error)
+                failed.append(reply)
+        return failed
 
     async def _deliver_one(self, reply: Reply, turn: _Turn | None) -> None:
         tracked = self.tracked.get(reply.edit_key)
