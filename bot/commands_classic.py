@@ -386,6 +386,7 @@ def end(ctx: Context, record: GameRecord) -> None:
         raise UserError("end_bag_not_empty", count=in_bag)
     record_event(ctx, record, game, event)
     ctx.storage.set_game_status(record.id, "ended")
+    ctx.referee.classic_games.forget(record.id)  # rebuilt from its log if anyone looks at it again
     ctx.reply(ctx.say("ended", standings=standings_text(ctx, game)))
 
 
@@ -441,9 +442,26 @@ def line_notes(line: SheetLine, lang: str) -> str:
     return "; ".join(notes)
 
 
+SHEET_PAGE = 40  # lines of a sheet shown at once; a long game's sheet is read page by page
+
+
+def sheet_page(ctx: Context, count: int) -> int:
+    """The page asked for with ``pN`` (``/feuille p2``), else the last one (the latest lines)."""
+    pages = max(1, -(-count // SHEET_PAGE))
+    for token in ctx.tokens:
+        number = read_int(token[1:]) if token[:1].lower() == "p" else None
+        if number is not None:
+            if not 1 <= number <= pages:
+                raise UserError("no_such_page", page=number, pages=pages)
+            return number
+    return pages
+
+
 def sheet_text(ctx: Context, game: ClassicGame) -> str:
     if not game.lines:
         return ctx.say("sheet_empty")
+    page = sheet_page(ctx, len(game.lines))
+    shown = game.lines[(page - 1) * SHEET_PAGE : page * SHEET_PAGE]
     header = ["#", ctx.say("col_player"), ctx.say("col_move"), "pts", "total", ""]
     rows = [
         [
@@ -454,9 +472,22 @@ def sheet_text(ctx: Context, game: ClassicGame) -> str:
             sheet_line.total,
             line_notes(sheet_line, ctx.lang),
         ]
-        for sheet_line in game.lines
+        for sheet_line in shown
     ]
-    return "\n".join([table(rows, header)] + status_lines(ctx, game))
+    parts = [table(rows, header)]
+    if len(shown) < len(game.lines):
+        pages = -(-len(game.lines) // SHEET_PAGE)
+        parts.append(
+            ctx.say(
+                "sheet_paged",
+                first=shown[0].number,
+                last=shown[-1].number,
+                count=len(game.lines),
+                page=page,
+                pages=pages,
+            )
+        )
+    return "\n".join(parts + status_lines(ctx, game))
 
 
 def last_squares(game: ClassicGame) -> list[tuple[int, int]]:

@@ -69,6 +69,7 @@ from .timefmt import clock_time
 
 WARNING_SECONDS = 30
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
+TOPS_KEPT = 64  # tops searched ahead, at most (one per open round)
 TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
 TIE_RULE_KEYS = {"fewest jokers": "tie_rule_jokers", "order": "tie_rule_order", "arbiter": "tie_rule_arbiter"}
 
@@ -137,6 +138,8 @@ def start_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> None
     key = _top_key(record, game)
     if key in referee.tops:
         return
+    for old in [k for k in referee.tops if k[0] == record.id or len(referee.tops) > TOPS_KEPT]:
+        referee.tops.pop(old, None)  # a round of this game already closed, or too many kept
     finder = _finder(referee, record, game)
     board, letters = game.board.copy(), round_.draw.letters
     referee.tops[key] = referee.background.submit(finder, board, letters)
@@ -419,7 +422,7 @@ def open_next_round(
     try:
         events = game.draw(random.Random(), at=now)
     except NoDrawPossibleError:
-        return finish(storage, record, game, lang, say(lang, "dup_end_no_draw"))
+        return finish(referee, record, game, lang, say(lang, "dup_end_no_draw"))
     save(referee, record, game, events, "clock")
     start_top(referee, record, game)
     zone = storage.channel(record.channel).zone
@@ -436,8 +439,12 @@ def end_reason_text(lang: str, game: DuplicateGame) -> str:
     return say(lang, "dup_end_no_draw_left", letters=left) if left else say(lang, "dup_end_no_tile")
 
 
-def finish(storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, reason: str) -> list[Reply]:
-    storage.set_game_status(record.id, "ended")
+def finish(referee: Referee, record: GameRecord, game: DuplicateGame, lang: str, reason: str) -> list[Reply]:
+    """End the game: its standings; its game and tops leave memory (it is rebuilt if anyone looks again)."""
+    referee.storage.set_game_status(record.id, "ended")
+    referee.duplicate_games.forget(record.id)
+    for key in [k for k in referee.tops if k[0] == record.id]:
+        referee.tops.pop(key, None)
     text = say(lang, "dup_over", reason=reason) + "\n" + standings_text(lang, game)
     return [Reply(text, channel=record.channel)]
 
@@ -463,7 +470,7 @@ def close_round(
     if closed.tied:
         replies.append(Reply(say(lang, "dup_tie_hint", count=len(closed.tied) + 1), channel=record.channel))
     if game.finished:
-        return replies + finish(storage, record, game, lang, end_reason_text(lang, game))
+        return replies + finish(referee, record, game, lang, end_reason_text(lang, game))
     return replies + open_next_round(referee, storage, record, game, lang, now)
 
 
@@ -716,7 +723,7 @@ def cmd_close(ctx: Context) -> None:
 def end(ctx: Context, record: GameRecord) -> None:
     """/end for a duplicate game: it stops now, with the rounds closed so far."""
     game = game_of(ctx.referee, record)
-    replies = finish(ctx.storage, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
+    replies = finish(ctx.referee, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
     if ctx.referee.images and game.closed_rounds:  # the final standings, as at each close
         image = standings_png(standings_view(ctx.lang, game))
         replies = [dataclasses.replace(reply, image=image, image_name="standings.png") for reply in replies]

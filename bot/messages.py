@@ -119,6 +119,14 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{place}. {player} {final} ({before} {adjustment:+d})",
         "{place}. {player} {final} ({before} {adjustment:+d})",
     ),
+    "sheet_paged": (
+        "Lignes {first} à {last} sur {count} (page {page}/{pages}) : /feuille p1 pour le début, p2...",
+        "Lines {first} to {last} of {count} (page {page}/{pages}): /sheet p1 for the start, p2...",
+    ),
+    "no_such_page": (
+        "Il n'y a pas de page {page} : la feuille en a {pages}.",
+        "There is no page {page}: the sheet has {pages}.",
+    ),
     "sheet_empty": ("La feuille est vide.", "The sheet is empty."),
     "unseen": (
         "Lettres non visibles ({count}) : {letters}\nDans le sac (chevalets pleins) : {bag}",

@@ -384,3 +384,14 @@ def test_status_and_draw_show_the_current_draw_to_anyone(club: Club) -> None:
     assert "Seul l'arbitre" in club.refused("Zed", "/tirage EEU+ESI?")
     club.say("Ref", "/pause", admin=True)
     assert "Chrono arrêté par l'arbitre" in club.say("Zed", "/etat")
+
+
+def test_a_long_sheet_is_shown_page_by_page(club: Club) -> None:
+    club.say("Ref", "/nouvelle Ana Ben")
+    for index in range(90):
+        club.say("Ana" if index % 2 == 0 else "Ben", "/passe")
+    latest = club.say("Zed", "/feuille")
+    assert "Lignes 81 à 90 sur 90 (page 3/3)" in latest and "/feuille p1" in latest
+    first = club.say("Zed", "/feuille p1")
+    assert "Lignes 1 à 40 sur 90 (page 1/3)" in first and len(first) < 4000
+    assert "Il n'y a pas de page 4 : la feuille en a 3" in club.refused("Zed", "/feuille p4")
