@@ -44,6 +44,7 @@ class RefereeService:
         self._clock_lock = asyncio.Lock()
         self._tick_future: asyncio.Future[list[Reply]] | None = None
         self._wake = asyncio.Event()
+        self._inflight: set[int] = set()  # outbox numbers being sent right now (never sent twice at once)
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
@@ -59,8 +60,13 @@ class RefereeService:
         ready = await asyncio.to_thread(self.referee.first_in_line, replies)
         failed: list[Reply] = []
         if ready:
-            failed = list(await self.deliver(ready) or [])
-            await asyncio.to_thread(self.referee.sent, ready, failed)
+            ids = {r.outbox_id for r in ready if r.outbox_id is not None}
+            self._inflight |= ids
+            try:
+                failed = list(await self.deliver(ready) or [])
+                await asyncio.to_thread(self.referee.sent, ready, failed)
+            finally:
+                self._inflight -= ids
         if failed or len(ready) < len(replies):
             self._wake.set()
 
@@ -91,14 +97,20 @@ class RefereeService:
     async def _outbox_pass(self, everything: bool) -> tuple[int, int]:
         """The first waiting message of each destination, tried once: (delivered, tried)."""
         items: list[OutboxItem] = await asyncio.to_thread(self.referee.due_messages, everything)
+        items = [item for item in items if item.id not in self._inflight]
         delivered = 0
         for item in items:
             async with self._locks[item.reply.channel or ""]:
+                if item.id in self._inflight:
+                    continue
+                self._inflight.add(item.id)
                 try:
                     failed = await self.deliver([item.reply]) or []
                     ok, error = not failed, "refused"
                 except Exception as exc:  # an adapter that raised: try again later
                     ok, error = False, repr(exc)
+                finally:
+                    self._inflight.discard(item.id)
                 await asyncio.to_thread(self.referee.retried, item, ok, error)
             delivered += ok
             if not ok:

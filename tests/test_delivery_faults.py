@@ -1,0 +1,209 @@
+"""Duplicate rounds played through platform faults, on Discord and on Telegram (the real libraries
+against the fake servers): HTTP 500s, 429 bursts with ``retry_after``, connection resets, gateway
+closes 4000 and 4009, and a 30-second outage. Every draw and every result must reach the channel,
+every acknowledgement its player, each round must close once, and the adapter must recover by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.discord_adapter import DiscordAdapter
+from bot.lexicons import LexiconRegistry
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+from bot.telegram_adapter import TelegramAdapter
+from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+
+LEXICONS = LexiconRegistry()
+ROUNDS = 5
+CHANNEL_POST = "POST /channels/{channel_id}/messages"
+
+
+async def no_wait_identify(shard_id: int | None, *, initial: bool = False) -> None:
+    return None
+
+
+async def eventually(condition, timeout: float = 5.0, step: float = 0.02, advance=None) -> None:  # type: ignore[no-untyped-def]
+    """Wait for ``condition``; ``advance(seconds)`` moves a fake clock along (retries come sooner)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(step)
+        if advance is not None:
+            advance(0.05)
+
+
+def closes(storage: SQLiteStorage, channel: str) -> list[int]:
+    """How many close events each round of the channel's duplicate game has."""
+    record = storage.games(channel)[-1]
+    counted: dict[int, int] = {}
+    round_number = 0
+    for event in storage.events(record.id):
+        if event.data["kind"] == "draw":
+            round_number += 0
+        if event.data["kind"] == "close":
+            round_number += 1
+            counted[round_number] = counted.get(round_number, 0) + 1
+    return [counted[n] for n in sorted(counted)]
+
+
+def assert_everything_arrived(texts: list[str], closed: list[int]) -> None:
+    """Each closed round's draw and results reached the channel, each move's acknowledgement its
+    player, and each round was closed once."""
+    assert set(closed) == {1} and len(closed) >= 6, closed
+    for number in range(1, len(closed) + 1):
+        assert any(f"Coup {number} — tirage :" in t for t in texts), f"draw {number} never posted"
+        assert any(f"Coup {number} — tirage" in t and "Top :" in t for t in texts), f"results {number} never posted"
+    for number in range(1, ROUNDS + 1):
+        assert any("Reçu pour le coup" in t and f"H8 QWERT{number}" in t for t in texts), f"ack {number} lost"
+
+
+@pytest_asyncio.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
+    LEXICONS.get("fr")
+    store = SQLiteStorage(tmp_path / "faults.sqlite")
+    yield store
+    store.close()
+
+
+# --- Discord ---------------------------------------------------------------------------------
+
+
+@pytest_asyncio.fixture
+async def dc() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as fake:
+        fake.guild = fake.add_guild(name="Club", channels=("partie",))
+        fake.channel = fake.guild.channel_id
+        fake.ana = fake.add_user(username="ana", global_name="Ana")
+        fake.ben = fake.add_user(username="ben", global_name="Ben")
+        fake.add_member(fake.guild, fake.ana, admin=True)
+        fake.add_member(fake.guild, fake.ben)
+        yield fake
+
+
+async def discord_play(dc: FakeDiscord, user, move: str) -> None:  # type: ignore[no-untyped-def]
+    await dc.send_interaction("play", {"args": move}, user=user, channel_id=dc.channel)
+
+
+def discord_texts(dc: FakeDiscord) -> list[str]:
+    return [r.text or "" for r in dc.log.records if r.action in ("send", "edit")]
+
+
+@pytest.mark.asyncio
+async def test_duplicate_rounds_survive_discord_faults(dc: FakeDiscord, storage: SQLiteStorage) -> None:
+    referee = Referee(storage, LEXICONS.get, now=dc.now, images=False)
+    adapter = DiscordAdapter(referee, message_content=True, edit_interval=0.2, tick_seconds=0.05, clock=dc.now)
+    adapter.service.outbox_seconds = 0.05
+    async with running_bot(dc, adapter.client, reconnect=True, ignore_errors=(Exception,), fail_on_errors=False):
+        adapter.client.before_identify_hook = no_wait_identify
+        await adapter.sync(dc.guild.id)
+        await dc.send_interaction("duplicate", {"args": "1"}, user=dc.ana, channel_id=dc.channel)
+        faults = [
+            lambda: dc.server_error_next(CHANNEL_POST, count=1),  # discord.py retries a 500 itself
+            lambda: dc.rate_limit_next(CHANNEL_POST, retry_after=0.3, count=3),  # a 429 burst
+            lambda: dc.reset_next(CHANNEL_POST, count=2),  # resets: the outbox tries again
+            lambda: asyncio.ensure_future(dc.gateway_close(4000)),  # resumable
+            lambda: asyncio.ensure_future(dc.gateway_close(4009)),  # a new session
+        ]
+        for number in range(1, ROUNDS + 1):
+            await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in discord_texts(dc)), 15)
+            await discord_play(dc, dc.ben, f"H8 QWERT{number}")
+            await eventually(lambda n=number: any(f"QWERT{n}" in t for t in discord_texts(dc)), 10)  # the ack
+            faults[number - 1]()
+            await asyncio.sleep(0.3)
+            dc.advance(61)  # the round's minute is over: the clock closes it, its results are posted
+            await eventually(
+                lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in discord_texts(dc)),
+                20,
+                advance=dc.advance,
+            )
+        # an outage in round 6 (its clock runs out 61 s into it): nothing reaches Discord; afterwards, all does
+        await eventually(lambda: any("Coup 6 — tirage :" in t for t in discord_texts(dc)), 15)
+        dc.outage(91)
+        dc.advance(61)  # round 6 closes during the outage: its results wait in the outbox
+        await asyncio.sleep(1.0)
+        assert not any("Coup 6 — tirage" in t and "Top :" in t for t in discord_texts(dc))
+        dc.advance(30)  # the outage's last 30 s pass, and it ends; the gateway reconnects, the outbox delivers
+        await eventually(
+            lambda: any("Coup 6 — tirage" in t and "Top :" in t for t in discord_texts(dc)), 30, advance=dc.advance
+        )
+        await eventually(lambda: any("Coup 7 — tirage :" in t for t in discord_texts(dc)), 15)
+        await dc.send_interaction("status", None, user=dc.ben, channel_id=dc.channel)  # the adapter works again
+        await eventually(lambda: sum("Coup 7 — tirage :" in t for t in discord_texts(dc)) >= 2, 15)
+    assert_everything_arrived(discord_texts(dc), closes(storage, f"discord:{dc.channel}"))
+    waiting = storage.db.execute(  # what never expires (draws, results, acknowledgements) all went out
+        "select reply from outbox where delivered is null and dropped is null and expires is null"
+    ).fetchall()
+    assert waiting == [], waiting
+
+
+# --- Telegram --------------------------------------------------------------------------------
+
+GROUP = -1001234567
+
+
+@pytest_asyncio.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(bot_username="TestBot") as fake:
+        fake.add_group(GROUP, "Club de Scrabble")
+        fake.ana = fake.add_user(first_name="Ana")
+        fake.ben = fake.add_user(first_name="Ben")
+        fake.set_member(GROUP, fake.ana, "creator")
+        yield fake
+
+
+def telegram_texts(tg: FakeTelegram) -> list[str]:
+    return [r.text or "" for r in tg.log.records if r.action in ("send", "edit")]
+
+
+@pytest.mark.asyncio
+async def test_duplicate_rounds_survive_telegram_faults(tg: FakeTelegram, storage: SQLiteStorage) -> None:
+    referee = Referee(storage, LEXICONS.get, now=tg.now, images=False)
+    adapter = TelegramAdapter(
+        referee, tg.token, base_url=tg.base_url, edit_interval=0.2, tick_seconds=0.05, clock=tg.now
+    )
+    adapter.service.outbox_seconds = 0.05
+    async with running_application(adapter.application, tg):
+        await tg.send_user_message(GROUP, tg.ana, "/duplicate 1")
+        await tg.send_user_message(GROUP, tg.ben, "/rejoindre")
+        faults = [
+            lambda: tg.server_error_next("sendMessage", count=3),  # three 500s
+            lambda: tg.rate_limit_next("sendMessage", retry_after=1, count=2),  # a 429 burst (whole seconds)
+            lambda: tg.reset_next("sendMessage", count=2),  # connection resets
+            lambda: tg.server_error_next("sendMessage", count=2, status=502),  # a proxy's 502 page
+            lambda: tg.rate_limit_next("sendMessage", retry_after=1, count=1),
+        ]
+        for number in range(1, ROUNDS + 1):
+            await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in telegram_texts(tg)), 20)
+            await tg.send_user_message(None, tg.ben, f"/jouer H8 QWERT{number}", chat_type="private")
+            await eventually(lambda n=number: any(f"QWERT{n}" in t for t in telegram_texts(tg)), 15)
+            faults[number - 1]()
+            tg.advance(61)
+            await eventually(
+                lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in telegram_texts(tg)),
+                25,
+                advance=tg.advance,
+            )
+        await eventually(lambda: any("Coup 6 — tirage :" in t for t in telegram_texts(tg)), 20)
+        tg.outage(91)
+        tg.advance(61)  # round 6 closes during the outage
+        await asyncio.sleep(1.0)
+        assert not any("Coup 6 — tirage" in t and "Top :" in t for t in telegram_texts(tg))
+        tg.advance(30)  # the outage ends
+        await eventually(
+            lambda: any("Coup 6 — tirage" in t and "Top :" in t for t in telegram_texts(tg)), 30, advance=tg.advance
+        )
+        await tg.send_user_message(GROUP, tg.ben, "/etat")
+        await eventually(lambda: sum("Coup 7 — tirage :" in t for t in telegram_texts(tg)) >= 2, 20)
+    assert_everything_arrived(telegram_texts(tg), closes(storage, f"telegram:{GROUP}"))
+    waiting = storage.db.execute(  # what never expires (draws, results, acknowledgements) all went out
+        "select reply from outbox where delivered is null and dropped is null and expires is null"
+    ).fetchall()
+    assert waiting == [], waiting
