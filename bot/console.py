@@ -26,6 +26,7 @@ from .numbers import read_decimal
 from .referee import Referee
 from .service import RefereeService
 from .tools.common import EXIT_STORAGE, database_path, open_storage
+from .word_lists import prepare_at_start
 
 CHANNEL = "console"
 REPLACEMENT = "\ufffd"
@@ -181,7 +182,8 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
     if args.lang and settings.language != args.lang:
         storage.save_channel(settings.with_changes(language=args.lang))
     registry = LexiconRegistry()
-    referee = Referee(storage, registry.get, clock_scope=CHANNEL)
+    prepare_at_start(registry, storage)  # compiled in the background; commands say so until it is done
+    referee = Referee(storage, registry, clock_scope=CHANNEL)
     admins = tuple(args.admin or ())
     room = ConsoleRoom(referee, out, db_path.parent / "images", "Moi" if args.lang == "fr" else "Me", admins)
     if stdin.isatty():

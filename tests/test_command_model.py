@@ -36,7 +36,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from bot.chat import Incoming, Reply
 from bot.commands_classic import build_from_data as build_classic
 from bot.commands_duplicate import build_from_data as build_duplicate
-from bot.lexicons import LexiconRegistry
 from bot.messages import CATALOG
 from bot.referee import Referee
 from bot.storage import GameRecord, SQLiteStorage
@@ -44,8 +43,9 @@ from core.draw import draw_tiles
 from core.duplicate import DuplicateGame
 from core.game import TURN_KINDS, ClassicGame, player_key
 from core.movegen import find_top
+from tests.ready_lists import ready_registry
 
-REGISTRY = LexiconRegistry()
+REGISTRY = ready_registry()
 APOLOGIES = CATALOG["apology"]
 CHANNELS = ("c1", "c2")
 
@@ -179,7 +179,7 @@ class CommandModel(RuleBasedStateMachine):
         self.rng = random.Random(0)
 
     def _service(self) -> Referee:
-        return Referee(self.storage, REGISTRY.get, now=lambda: self.clock, images=False)
+        return Referee(self.storage, REGISTRY, now=lambda: self.clock, images=False)
 
     def teardown(self) -> None:
         if os.environ.get("ARBITRE_MODEL_TRACE"):
