@@ -416,6 +416,16 @@ class LexiconRegistry:
             if self._claim(spec):
                 self._load_one(spec)
 
+    def wait(self) -> None:
+        """Wait until no list is being prepared (for scripts, which must not race their lists)."""
+        while True:
+            with self._lock:
+                pending = [preparation.done for preparation in self._preparing.values()]
+            if not pending:
+                return
+            for done in pending:
+                done.wait()
+
     def is_ready(self, spec: str) -> bool:
         """Whether ``spec`` is loaded."""
         with self._lock:
