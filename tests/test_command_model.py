@@ -114,6 +114,10 @@ TEMPLATES = (
     "/aide coup",
     "/cuop H8 VAGUE",
     "/verif VAGUE KA",
+    "/mots",
+    "/mots ajoute KA",
+    "/mots retire KA",
+    "/words add K4",
     "/calcul H8 VAGUE",
     "/coup H8 ZQXW",
     "/coup H8 VAGUE ²",
@@ -146,7 +150,7 @@ RUNS = itertools.count(1)
 def snapshot(path: Path) -> tuple[tuple[str, tuple[tuple[object, ...], ...]], ...]:
     """Every stored row, table by table (read through a connection of its own)."""
     with sqlite3.connect(path) as conn:
-        tables = ("channels", "games", "events", "players", "deadlines")
+        tables = ("channels", "games", "events", "players", "deadlines", "house_words")
         return tuple((t, tuple(conn.execute(f"select * from {t} order by rowid"))) for t in tables)
 
 
