@@ -13,7 +13,7 @@ from .numbers import read_decimal
 from .referee import Context, UserError, unknown_command_text
 from .storage import ChannelSettings
 from .timefmt import UnknownTimeZoneError, canonical_zone
-from .word_lists import ListUsed, list_name, verdicts_text
+from .word_lists import ListUsed, verdicts_text
 
 LEXICON_NOTE = {
     "fr": "Les listes fournies (fr : Grammalecte 7.0, en : ENABLE) sont des approximations des listes "
@@ -68,7 +68,7 @@ def cmd_help(ctx: Context) -> None:
         other = f"/{spec.alias}" if ctx.lang == "en" else f"/{spec.name}"
         alias = f" ({other})" if spec.alias != spec.name else ""
         text = f"{spec.usage(ctx.lang)}{alias}\n{spec.help(ctx.lang)}"
-        if spec.name in ("check", "challenge", "settings"):
+        if spec.name in ("check", "challenge", "settings", "words"):
             text += "\n" + LEXICON_NOTE[ctx.lang]
         ctx.reply(text)
         return
@@ -122,7 +122,9 @@ def cmd_settings(ctx: Context) -> None:
 
 
 def settings_text(ctx: Context, settings: ChannelSettings) -> str:
-    return ctx.say("settings", **{**vars(settings), "lexicon": list_name(settings.lexicon), "timezone": settings.zone})
+    """The settings; the list with the count of the channel's house words (``fr + 2 mots maison``)."""
+    lexicon = ListUsed(settings.lexicon, ctx.referee.lists.house(settings.channel)).label(ctx.lang)
+    return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone})
 
 
 def cmd_check(ctx: Context) -> None:

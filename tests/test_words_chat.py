@@ -142,6 +142,7 @@ def test_house_words_survive_a_restart(club: Club) -> None:
         "XVAGUE valable (mot maison), VAGUE non valable (mot maison), MAISON valable (liste : fr + 2 mot(s) maison)"
     )
     assert "XVAGUE non valable, VAGUE valable" in club.say("Zed", "/verif XVAGUE VAGUE", channel="other")
+    assert "liste fr + 2 mot(s) maison" in club.say("Zed", "/reglages")
 
 
 # --- classic games: challenges, the sheet and the GCG record --------------------------------------
