@@ -107,16 +107,16 @@ def preparing_text(lang: str, error: ListPreparingError) -> str:
 
 
 def prepare_at_start(registry: LexiconRegistry, storage: Storage) -> threading.Thread:
-    """Compile in the background the lists the stored channels use, then the bundled ones; also the
-    lists with house words of the duplicate rounds that are open (their tops need them)."""
-    specs = [*storage.lists_in_use(), *BUNDLED]
+    """Compile in the background, in this order: the lists the stored games and channels use, those lists
+    with the house words of the duplicate rounds that are open (their tops need them), the bundled lists."""
+    specs = storage.lists_in_use()
     lists = WordLists(registry, storage)
     for deadline in storage.deadlines():
         record = storage.game(deadline.game)
         spec = record.setup.get("lexicon")
         if isinstance(spec, str) and spec:
             specs.append(lists.movegen_name(spec, record.channel))
-    return registry.prepare(dict.fromkeys(specs))
+    return registry.prepare(dict.fromkeys([*specs, *BUNDLED]))
 
 
 def lists_used(events: list[StoredEvent]) -> list[tuple[ListUsed, list[int]]]:

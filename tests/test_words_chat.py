@@ -325,3 +325,20 @@ def test_the_clock_waits_for_a_list_being_prepared_and_closes_at_a_later_tick(cl
     closed = "\n".join(r.text for r in club.tick(1))
     assert "Coup 1 — tirage : AEGLSUV — manche close." in closed and "Ana : H4 VAGUES" in closed
     assert len(club.events("close")) == 1
+
+
+def test_at_start_the_lists_in_use_are_prepared_with_the_house_words_of_open_rounds(tmp_path: Path) -> None:
+    club = Club(tmp_path / "start.sqlite")
+    try:
+        club.say("Admin", "/reglages edition en", admin=True, channel="english")
+        club.say("Admin", "/mots ajoute ZOUKQX", admin=True)
+        club.say("Ref", "/duplicate 1", admin=True)  # an open round, its tops on fr with ZOUKQX
+        registry = LexiconRegistry()
+        thread = prepare_at_start(registry, club.storage)
+        for_tops = club.referee.lists.movegen_name("fr", CHANNEL)
+        assert for_tops != "fr"
+        thread.join(timeout=600)
+        assert registry.is_ready("fr") and registry.is_ready("en")
+        assert "ZOUKQX" in registry.ready(for_tops) and "ZOUKQX" not in registry.ready("fr")
+    finally:
+        club.close()
