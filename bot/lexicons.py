@@ -392,8 +392,8 @@ class LexiconRegistry:
             self.prepare([spec])
             with self._lock:
                 preparation = self._preparing.get(spec)
-                if preparation is None:  # finished in between
-                    return self.ready(spec)
+            if preparation is None:  # finished in between (asked again without the lock, which is not reentrant)
+                return self.ready(spec)
         remaining = preparation.expected - (time.monotonic() - preparation.started)
         raise ListPreparingError(spec, max(1, round(remaining)))
 

@@ -210,7 +210,7 @@ def test_top_with_house_words(capsys: pytest.CaptureFixture[str], tmp_path: Path
     words_file = tmp_path / "top.txt"
     words_file.write_text("KVAS\nVAS\nAS\nKAS\n", encoding="utf-8")
     plain = json.loads(run(capsys, "top", "--lexicon", str(words_file), "--rack", "KVASEIU", "--json")[1])
-    assert plain["plays"][0]["word"] == "KVAS" and plain["house"] == []
+    assert plain["plays"][0]["word"] == "KVAS" and "house" not in plain
     house = tmp_path / "house.txt"
     house.write_text("UKVASIE\n-KVAS\n", encoding="utf-8")
     args = ("top", "--lexicon", str(words_file), "--rack", "KVASEIU", "--house", str(house))
@@ -239,3 +239,35 @@ def test_duplicate_with_house_words(capsys: pytest.CaptureFixture[str], tmp_path
     assert data["moves"][0]["word"].upper() != first
     status, out, _ = run(capsys, "duplicate", "--lexicon", str(small_list), "--seed", "4", "--house", str(house))
     assert out.splitlines()[0] == f"seed 4, fr, word list {small_list} + 2 house words (+ZOUK -{first})"
+
+
+@pytest.mark.parametrize("content", ["CHAT\nCHIEN\n", "CHAT\n123\n"])
+def test_ready_answers_when_the_list_is_done_before_it_looks_again(small: str, content: str) -> None:
+    """The background load may finish between ``ready`` starting it and looking again (a tiny or a broken
+    list): ``ready`` then gives the list or its error, never waits on its own lock."""
+    Path(small).write_text(content, encoding="utf-8")
+    registry = LexiconRegistry()
+    start = registry.prepare
+
+    def prepare_then_finish(specs: object) -> threading.Thread:
+        thread = start(specs)  # type: ignore[arg-type]
+        thread.join(timeout=60)  # the load ends before ready() looks again
+        return thread
+
+    registry.prepare = prepare_then_finish  # type: ignore[method-assign]
+    answers: list[object] = []
+
+    def ask() -> None:
+        try:
+            answers.append(registry.ready(small))
+        except Exception as error:  # noqa: BLE001 - the broken list's error is an answer too
+            answers.append(error)
+
+    asker = threading.Thread(target=ask, daemon=True)
+    asker.start()
+    asker.join(timeout=60)
+    assert not asker.is_alive(), "ready() waited on its own lock"
+    if "123" in content:
+        assert isinstance(answers[0], lexicons_module.WordListError) and answers[0].line == 2
+    else:
+        assert "CHIEN" in answers[0]  # type: ignore[operator]
