@@ -25,7 +25,9 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 2
     verdicts = check_words(args.words, HouseList(lexicon, house, args.lexicon))
     if args.json:
-        data = {"lexicon": info.name, "house": house.tokens(), "words": {v.word: v.valid for v in verdicts}}
+        data: dict[str, object] = {"lexicon": info.name, "words": {v.word: v.valid for v in verdicts}}
+        if args.house is not None:
+            data["house"] = house.tokens()
         print(json.dumps(data), file=out)
     else:
         yes, no = _VERDICT[args.lang]

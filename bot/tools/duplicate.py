@@ -59,8 +59,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "seed": seed,
             "end": game.end_reason,
             "left": game.bag.unseen(game.reliquat),
-            "house": house.tokens(),
         }
+        if args.house is not None:
+            data["house"] = house.tokens()
         print(json.dumps(data, ensure_ascii=False), file=out)
         return 0
     print(f"seed {seed}, {edition.code}, word list {args.lexicon or edition.code}{house_text(house)}", file=out)

@@ -143,7 +143,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for play in result.plays:
             ref, word = play_parts(play, notation)
             plays.append({"ref": ref, "word": word, "score": play.score.total, "jokers": play.jokers})
-        data = {"plays": plays, "searched_ms": round(searched_ms, 3), "house": house.tokens()}
+        data: dict[str, Any] = {"plays": plays, "searched_ms": round(searched_ms, 3)}
+        if args.house is not None:
+            data["house"] = house.tokens()
         print(json.dumps(data, ensure_ascii=False), file=out)
         return 0
     if house:
