@@ -111,11 +111,11 @@ def test_a_round_is_closed_once(storage: Storage) -> None:
 def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
     path = tmp_path / "a.sqlite"
     store = SQLiteStorage(path)
-    assert store.schema_version == 5
+    assert store.schema_version == 6
     assert store.db.journal_mode == "wal"
     store.close()
     again = SQLiteStorage(path)
-    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2, 3, 4, 5]
+    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2, 3, 4, 5, 6]
     again.close()
 
 
@@ -140,7 +140,7 @@ def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path,
     old.close()
     monkeypatch.undo()
     new = SQLiteStorage(path)
-    assert new.schema_version == 5
+    assert new.schema_version == 6
     assert new.channel("c1") == ChannelSettings("c1", "en", "en", "gcg", "naspa", "en", 2.0, "")
     assert new.channel("c1").zone == "UTC" and [g.channel for g in new.games("c1")] == ["c1"]
     new.close()
