@@ -42,7 +42,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         clock = Clock()
         storage = SQLiteStorage(Path(folder) / "load.sqlite")
-        referee = Referee(storage, registry.get, now=clock, images=False)
+        referee = Referee(storage, registry, now=clock, images=False)
         posted: list[tuple[float, Reply]] = []
 
         async def deliver(replies: list[Reply]) -> None:

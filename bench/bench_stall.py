@@ -44,7 +44,7 @@ def say(referee: Referee, channel: str, text: str) -> float:
 def long_game(path: Path, events: int) -> None:
     """A game of ``events`` events in channel 'long' (written straight to the log), a short one in 'other'."""
     storage = SQLiteStorage(path)
-    referee = Referee(storage, REGISTRY.get, images=False)
+    referee = Referee(storage, REGISTRY, images=False)
     say(referee, "long", "/nouvelle Ana Ben")
     say(referee, "other", "/nouvelle Cleo Dan")
     say(referee, "other", "/coup H8 VAGUE")
@@ -60,7 +60,7 @@ def long_game(path: Path, events: int) -> None:
 def stall(path: Path) -> tuple[float, list[float]]:
     """(seconds of the long game's first command after a restart, latencies in the other channel meanwhile)."""
     storage = SQLiteStorage(path)
-    referee = Referee(storage, REGISTRY.get, images=False)
+    referee = Referee(storage, REGISTRY, images=False)
     say(referee, "other", "/reste")  # the other channel's game in memory, as in a running bot
     latencies: list[float] = []
     done = threading.Event()
@@ -83,7 +83,7 @@ def stall(path: Path) -> tuple[float, list[float]]:
 def passes(path: Path, count: int) -> tuple[float, int, float]:
     """(ms per /pass at the end of a game of ``count`` passes, /sheet characters, /export seconds)."""
     storage = SQLiteStorage(path)
-    referee = Referee(storage, REGISTRY.get, images=False)
+    referee = Referee(storage, REGISTRY, images=False)
     say(referee, "passes", "/nouvelle Ana Ben")
     game = storage.active_game("passes")
     assert game is not None

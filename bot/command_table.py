@@ -289,6 +289,22 @@ COMMANDS: tuple[CommandSpec, ...] = (
         read_without_args=True,
     ),
     CommandSpec(
+        "words",
+        "mots",
+        "/words [add|remove WORD...]",
+        "/mots [ajoute|retire MOT...]",
+        "The channel's house words: /words lists them; the referee or a channel admin accepts words the list "
+        "lacks with /words add KA OM and rejects words with /words remove WORD. Challenges, /check and "
+        "duplicate tops use the list with them; each change is kept with who made it and when.",
+        "Les mots maison du salon : /mots les liste ; l'arbitre ou un administrateur du salon accepte des mots "
+        "absents de la liste avec /mots ajoute KA OM et en refuse avec /mots retire MOT. Contestations, /verif "
+        "et tops du duplicate utilisent la liste avec eux ; chaque changement garde qui l'a fait et quand.",
+        summary_en="The channel's house words (list, add, remove).",
+        summary_fr="Les mots maison du salon (liste, ajout, retrait).",
+        access=Access.REFEREE,
+        read_without_args=True,
+    ),
+    CommandSpec(
         "duplicate",
         "duplicate",
         "/duplicate [MINUTES] [manual] [!]",

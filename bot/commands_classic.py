@@ -33,6 +33,9 @@ from .numbers import read_int
 from .referee import Context, UserError
 from .render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
 from .storage import GameRecord
+from .word_lists import VERDICT_KEY, ListUsed, list_name, lists_used, verdicts_text
+
+HOUSE_PRAGMA = "#arbitre-house-words"
 
 # --- loading -----------------------------------------------------------------------------
 
@@ -65,10 +68,14 @@ def load_classic(ctx: Context) -> tuple[GameRecord, ClassicGame]:
     return record, ctx.referee.classic_games.load(ctx.storage, record)
 
 
-def record_event(ctx: Context, record: GameRecord, game: ClassicGame, event: Event) -> None:
-    """Apply an event (validating it) and append it to the log, in the command's transaction."""
+def record_event(
+    ctx: Context, record: GameRecord, game: ClassicGame, event: Event, extra: dict[str, Any] | None = None
+) -> None:
+    """Apply an event (validating it) and append it to the log, in the command's transaction; ``extra``
+    is stored with it (what replaying does not need, such as the list a verdict used)."""
     game.push(event)
-    ctx.referee.classic_games.append(ctx.storage, record, game, event_to_dict(event), ctx.message.user)
+    data = {**event_to_dict(event), **(extra or {})}
+    ctx.referee.classic_games.append(ctx.storage, record, game, data, ctx.message.user)
 
 
 # --- who acts ----------------------------------------------------------------------------
@@ -275,7 +282,9 @@ def cmd_challenge(ctx: Context) -> None:
         raise UserError("err_nothing_to_challenge")
     challenger = challenger_of(ctx, record, game)
     named = [normalise_query(w) for w in ctx.args.replace(",", " ").split() if not w.startswith("@")]
-    verdicts = adjudicate(line.placement, ctx.word_list(record.setup.get("lexicon")))
+    word_list = ctx.word_list(record.setup.get("lexicon"), record.channel)
+    used = ListUsed(word_list.spec, word_list.house)
+    verdicts = adjudicate(line.placement, word_list)
     if named:
         formed = {v.word for v in verdicts}
         missing = [w for w in named if w not in formed]
@@ -285,8 +294,8 @@ def cmd_challenge(ctx: Context) -> None:
     invalid = tuple(v.word for v in verdicts if not v.valid)
     words = tuple(v.word for v in verdicts) if named else ()
     lines_before = len(game.lines)
-    record_event(ctx, record, game, Challenge(challenger, words, invalid))
-    text = ", ".join(f"{v.word} {ctx.say('valid' if v.valid else 'invalid')}" for v in verdicts)
+    record_event(ctx, record, game, Challenge(challenger, words, invalid), {VERDICT_KEY: used.to_data()})
+    text = verdicts_text(ctx.lang, verdicts, word_list.house)
     if invalid:
         out = [ctx.say("challenge_invalid", verdicts=text, player=line.player)]
     else:
@@ -302,6 +311,7 @@ def cmd_challenge(ctx: Context) -> None:
             sheet_line.kind == "lost_turn" for sheet_line in game.lines[lines_before:]
         ):
             out.append(ctx.say("challenge_consequence_turn", challenger=challenger))
+    out.append(ctx.say("challenge_list", lists=used.label(ctx.lang)))
     ctx.reply("\n".join(out + status_lines(ctx, game)))
 
 
@@ -613,8 +623,16 @@ def moves_player(
     return own
 
 
-def export(ctx: Context, game: ClassicGame) -> tuple[str, bytes, str]:
-    gcg = write_gcg(game)
+def export(ctx: Context, game: ClassicGame, record: GameRecord) -> tuple[str, bytes, str]:
+    """The GCG record: ``#lexicon`` names the game's list, and ``#arbitre-house-words`` the house words its
+    challenges were judged with (one line per set, in the order they were used)."""
+    gcg = write_gcg(game, lexicon=list_name(str(record.setup.get("lexicon", ""))))
+    house = [used.house for used, _ in lists_used(ctx.storage.events(record.id)) if used.house]
+    if house:
+        lines = gcg.split("\n")
+        at = next((i + 1 for i, line in enumerate(lines) if line.startswith("#lexicon ")), 1)
+        lines[at:at] = [f"{HOUSE_PRAGMA} {' '.join(h.tokens())}" for h in house]
+        gcg = "\n".join(lines)
     return "```\n" + gcg + "```", gcg.encode("utf-8"), "game.gcg"
 
 

@@ -43,13 +43,14 @@ from core.errors import (
     WordNotInLexiconError,
 )
 from core.game import player_key
-from core.lexicon import Lexicon
 from core.movegen import TopResult
 from core.notation import Notation, notation_by_name
 
 from . import seats
 from .chat import Reply
 from .formatting import breakdown, split_claimed, tiles_text
+from .house_words import HouseList
+from .lexicons import ListPreparingError
 from .messages import explain, say
 from .numbers import read_decimal
 from .referee import Context, Referee, UserError
@@ -66,6 +67,7 @@ from .render import (
 )
 from .storage import Deadline, GameRecord, RoundClosedTwiceError, Storage
 from .timefmt import clock_time
+from .word_lists import VERDICT_KEY, ListUsed, preparing_name
 
 WARNING_SECONDS = 30
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
@@ -94,10 +96,19 @@ def game_of(referee: Referee, record: GameRecord) -> DuplicateGame:
     return referee.duplicate_games.load(referee.storage, record)
 
 
-def save(referee: Referee, record: GameRecord, game: DuplicateGame, events: list[DuplicateEvent], author: str) -> None:
-    """Store events the game has already applied, and the open round's deadline for the clock."""
+def save(
+    referee: Referee,
+    record: GameRecord,
+    game: DuplicateGame,
+    events: list[DuplicateEvent],
+    author: str,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Store events the game has already applied (``extra`` stored with each: what replaying does not
+    need), and the open round's deadline for the clock."""
     for event in events:
-        referee.duplicate_games.append(referee.storage, record, game, event_to_dict(event), author)
+        data = {**event_to_dict(event), **(extra or {})}
+        referee.duplicate_games.append(referee.storage, record, game, data, author)
     sync_deadline(referee.storage, record, game)
 
 
@@ -118,45 +129,52 @@ def active_duplicate(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
 # --- the top, computed while players think -----------------------------------------------
 
 
-def _top_key(record: GameRecord, game: DuplicateGame) -> tuple[int, int, str]:
+def _top_key(record: GameRecord, game: DuplicateGame, lexicon: str) -> tuple[int, int, str, str]:
     round_ = game.current
     draw = str(round_.draw) if round_ is not None and round_.draw is not None else ""
-    return (record.id, game.move_number, draw)
+    return (record.id, game.move_number, draw, lexicon)
 
 
-def _finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any:
-    lexicon = referee.word_list(record.setup["lexicon"])
-    assert isinstance(lexicon, Lexicon)
-    return movegen_top_finder(lexicon, game.edition, game.settings, count=TOP_PLAYS)
+def _finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> tuple[str, Any]:
+    """The registry's name of the list the top is searched in (the channel's house words applied), and a
+    top finder on it; ListPreparingError while that list is being prepared."""
+    spec = record.setup["lexicon"]
+    name = referee.lists.movegen_name(spec, record.channel)
+    lexicon = referee.lexicons.ready(name)
+    return name, movegen_top_finder(lexicon, game.edition, game.settings, count=TOP_PLAYS)
 
 
-def start_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> None:
-    """Begin searching the top of the open round in the background."""
+def start_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> Future[Any] | None:
+    """Begin searching the top of the open round in the background (not before its list is ready);
+    the search under way, if any."""
     round_ = game.current
     if round_ is None or round_.draw is None:
-        return
-    key = _top_key(record, game)
-    if key in referee.tops:
-        return
-    for old in [k for k in referee.tops if k[0] == record.id or len(referee.tops) > TOPS_KEPT]:
-        referee.tops.pop(old, None)  # a round of this game already closed, or too many kept
-    finder = _finder(referee, record, game)
-    board, letters = game.board.copy(), round_.draw.letters
-    referee.tops[key] = referee.background.submit(finder, board, letters)
+        return None
+    try:
+        name, finder = _finder(referee, record, game)
+    except ListPreparingError:
+        return None  # searched when the round closes
+    key = _top_key(record, game, name)
+    if key not in referee.tops:
+        for old in [k for k in referee.tops if k[0] == record.id or len(referee.tops) > TOPS_KEPT]:
+            referee.tops.pop(old, None)  # a round of this game already closed (or its list changed), or too many
+        board, letters = game.board.copy(), round_.draw.letters
+        referee.tops[key] = referee.background.submit(finder, board, letters)
+    return referee.tops[key]
 
 
 def ensure_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> None:
     """Wait (outside any transaction) for the open round's top, starting its search if needed."""
-    start_top(referee, record, game)
-    future = referee.tops.get(_top_key(record, game))
+    future = start_top(referee, record, game)
     if future is not None:
         future.result()
 
 
 def top_finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any:
-    """The precomputed top when there is one (waiting for it if needed), else a search now."""
-    future: Future[TopResult] | None = referee.tops.pop(_top_key(record, game), None)
-    finder = _finder(referee, record, game)
+    """The precomputed top when there is one for the list in force (waiting for it if needed), else a
+    search now; ListPreparingError while the list is being prepared."""
+    name, finder = _finder(referee, record, game)
+    future: Future[TopResult] | None = referee.tops.pop(_top_key(record, game, name), None)
 
     def find(board: Board, letters: str) -> TopResult:
         if future is not None:
@@ -165,6 +183,16 @@ def top_finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any
         return result
 
     return find
+
+
+def round_lists(referee: Referee, record: GameRecord) -> tuple[HouseList, str]:
+    """What closing a round needs: the list the submissions are checked with, and the name of the one the
+    top is searched in; ListPreparingError while either is being prepared."""
+    spec = record.setup["lexicon"]
+    verdicts = referee.lists.verdicts(spec, record.channel)
+    name = referee.lists.movegen_name(spec, record.channel)
+    referee.lexicons.ready(name)
+    return verdicts, name
 
 
 # --- formatting ----------------------------------------------------------------------------
@@ -452,13 +480,18 @@ def finish(referee: Referee, record: GameRecord, game: DuplicateGame, lang: str,
 def close_round(
     referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float, author: str
 ) -> list[Reply]:
-    """Close the open round: results, standings, then the next draw or the end."""
-    lexicon = referee.word_list(record.setup["lexicon"])
-    event = game.close_round(top_finder(referee, record, game), lexicon)
+    """Close the open round: results, standings, then the next draw or the end.
+
+    Raises ListPreparingError, before any change, while the round's list is being prepared.
+    """
+    verdicts, _ = round_lists(referee, record)
+    event = game.close_round(top_finder(referee, record, game), verdicts)
     closed = game.closed_rounds[-1]
     storage.mark_closed(record.id, closed.number)  # the database refuses a second close of a round
-    save(referee, record, game, [event], author)
+    used = ListUsed(verdicts.spec, verdicts.house)  # kept with the close: replaying needs no word list
+    save(referee, record, game, [event], author, {VERDICT_KEY: used.to_data(round=closed.number)})
     referee.warned.discard((record.id, closed.number))
+    referee.waiting_for_list.discard((record.id, closed.number))
     replies = [
         Reply(  # the draw's message stops counting down
             say(lang, "dup_round_closed", n=closed.number, draw=str(closed.draw) if closed.draw else ""),
@@ -503,6 +536,17 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
     return replies
 
 
+def _waiting_for_list(
+    referee: Referee, record: GameRecord, number: int, lang: str, preparing: ListPreparingError
+) -> list[Reply]:
+    """Said once when a round's time is up while its list is being prepared."""
+    if (record.id, number) in referee.waiting_for_list:
+        return []
+    referee.waiting_for_list.add((record.id, number))
+    name, seconds = preparing_name(lang, preparing), preparing.expected_seconds
+    return [Reply(say(lang, "dup_waiting_list", n=number, name=name, seconds=seconds), channel=record.channel)]
+
+
 def _clock_step(referee: Referee, deadline: Deadline, now: float) -> list[Reply]:
     """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
     with referee.storage.transaction():
@@ -524,6 +568,10 @@ def _clock_decision(referee: Referee, deadline: Deadline, now: float) -> list[Re
             sync_deadline(storage, record, game)
         return []
     if now >= due:
+        try:
+            round_lists(referee, record)
+        except ListPreparingError as preparing:  # the round closes at a later tick, once its list is ready
+            return _waiting_for_list(referee, record, current.number, lang, preparing)
         return close_round(referee, storage, record, game, lang, now, "clock")
     if due != deadline.at:
         sync_deadline(storage, record, game)
@@ -563,7 +611,8 @@ def cmd_duplicate(ctx: Context) -> None:
         "manual": manual,
         "referee_name": seats.display_name(ctx.message),
     }
-    ctx.word_list(settings.lexicon)  # fail now, not at the first closing, if the list is unusable
+    ctx.word_list(settings.lexicon)  # fail now, not at the first closing, if the list is unusable or not ready
+    ctx.referee.lists.prepare_movegen(settings.lexicon, ctx.message.channel)  # the tops' list, house words applied
     record = ctx.storage.create_game(
         ctx.message.channel, "duplicate", ctx.message.user, setup, abandon_running=ctx.confirmed
     )

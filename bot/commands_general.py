@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from core.adjudication import check_words
 from core.edition import EDITIONS
 from core.rules import RULE_SETS
@@ -11,11 +9,11 @@ from core.rules import RULE_SETS
 from .command_table import COMMANDS, find
 from .commands_duplicate import MAX_MINUTES, MIN_MINUTES
 from .lexicons import chat_list_spec
-from .lexicons import load as load_word_list
 from .numbers import read_decimal
 from .referee import Context, UserError, unknown_command_text
 from .storage import ChannelSettings
 from .timefmt import UnknownTimeZoneError, canonical_zone
+from .word_lists import ListUsed, verdicts_text
 
 LEXICON_NOTE = {
     "fr": "Les listes fournies (fr : Grammalecte 7.0, en : ENABLE) sont des approximations des listes "
@@ -70,7 +68,7 @@ def cmd_help(ctx: Context) -> None:
         other = f"/{spec.alias}" if ctx.lang == "en" else f"/{spec.name}"
         alias = f" ({other})" if spec.alias != spec.name else ""
         text = f"{spec.usage(ctx.lang)}{alias}\n{spec.help(ctx.lang)}"
-        if spec.name in ("check", "challenge", "settings"):
+        if spec.name in ("check", "challenge", "settings", "words"):
             text += "\n" + LEXICON_NOTE[ctx.lang]
         ctx.reply(text)
         return
@@ -109,9 +107,9 @@ def cmd_settings(ctx: Context) -> None:
             changes = {"timezone": canonical_zone(value)}
         except UnknownTimeZoneError:
             raise UserError("bad_timezone", value=value[:40]) from None
-    else:  # lexicon: a bundled list or one of the operator's lists, by name; loaded now to check it
+    else:  # lexicon: a bundled list or one of the operator's lists, by name; checked ready before it is kept
         spec = chat_list_spec(value)
-        load_word_list(spec)
+        ctx.referee.lexicons.ready(spec)  # compiled in the background: "being prepared" until it is
         changes = {"lexicon": spec}
     updated = settings.with_changes(**changes)
     ctx.storage.save_channel(updated)
@@ -123,22 +121,20 @@ def cmd_settings(ctx: Context) -> None:
     ctx.reply(text)
 
 
-def list_name(spec: str) -> str:
-    """How a list is shown in a chat: ``fr``, ``en`` or the operator's file name without its folder."""
-    return spec if spec in ("fr", "en") else Path(spec).name
-
-
 def settings_text(ctx: Context, settings: ChannelSettings) -> str:
-    return ctx.say("settings", **{**vars(settings), "lexicon": list_name(settings.lexicon), "timezone": settings.zone})
+    """The settings; the list with the count of the channel's house words (``fr + 2 mots maison``)."""
+    lexicon = ListUsed(settings.lexicon, ctx.referee.lists.house(settings.channel)).label(ctx.lang)
+    return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone})
 
 
 def cmd_check(ctx: Context) -> None:
     words = ctx.args.replace(",", " ").split()
     if not words:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-    verdicts = check_words(words[:20], ctx.word_list())
-    text = ", ".join(f"{v.word} {ctx.say('valid' if v.valid else 'invalid')}" for v in verdicts)
-    ctx.reply(ctx.say("check", verdicts=text, lexicon=list_name(ctx.settings.lexicon)))
+    word_list = ctx.word_list()
+    verdicts = check_words(words[:20], word_list)
+    text = verdicts_text(ctx.lang, verdicts, word_list.house)
+    ctx.reply(ctx.say("check", verdicts=text, lexicon=ListUsed(word_list.spec, word_list.house).label(ctx.lang)))
 
 
 HANDLERS = {"help": cmd_help, "settings": cmd_settings, "check": cmd_check}

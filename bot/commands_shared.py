@@ -18,6 +18,7 @@ from .game_history import TargetGame, target_game, with_heading
 from .numbers import read_int
 from .referee import Context, UserError
 from .render import standings_png
+from .word_lists import verdict_lines
 
 
 def cmd_join(ctx: Context) -> None:
@@ -66,11 +67,17 @@ def _game(ctx: Context, target: TargetGame) -> ClassicGame | DuplicateGame:
     return duplicate.game_of(ctx.referee, target.record)
 
 
+def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
+    """The text, then the lines saying which list and house words the game's verdicts used."""
+    lines = verdict_lines(ctx.lang, target.record.kind, ctx.storage.events(target.record.id))
+    return "\n".join([text, *lines])
+
+
 def cmd_sheet(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
     text = classic.sheet(ctx, game) if isinstance(game, ClassicGame) else duplicate.sheet(ctx, game)
-    ctx.reply(with_heading(ctx, target, text))
+    ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)))
 
 
 def cmd_board(ctx: Context) -> None:
@@ -97,9 +104,10 @@ def cmd_export(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
     if isinstance(game, ClassicGame):
-        text, data, name = classic.export(ctx, game)
+        text, data, name = classic.export(ctx, game, target.record)
     else:
         text, data, name = duplicate.export(ctx, game)
+    text = _with_verdict_lists(ctx, target, text)
     ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
 
 

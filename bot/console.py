@@ -6,7 +6,8 @@ account: ``Ben#2: ...`` is another account whose display name is also Ben.
 Speakers are ordinary players unless named with ``--admin NAME``. Lines starting
 with ``#`` are comments; ``:sleep SECONDS`` lets the clock run (for scripts).
 Replies are printed with their audience; board images are written to files.
-Reading from a pipe runs the script to its end and exits 0.
+Reading from a pipe runs the script to its end and exits 0; a script's commands wait for
+the word lists being prepared, where a person typing is told at once that a list is.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .numbers import read_decimal
 from .referee import Referee
 from .service import RefereeService
 from .tools.common import EXIT_STORAGE, database_path, open_storage
+from .word_lists import prepare_at_start
 
 CHANNEL = "console"
 REPLACEMENT = "\ufffd"
@@ -76,8 +78,10 @@ class ConsoleRoom:
         image_dir: Path,
         default_name: str,
         admins: tuple[str, ...] = (),
+        script: bool = False,
     ) -> None:
         self.referee = service_referee
+        self.script = script  # lines piped in: each command waits for the lists being prepared
         self.admins = {a.strip().lower() for a in admins}
         self.out = out
         self.image_dir = image_dir
@@ -134,6 +138,8 @@ class ConsoleRoom:
     async def run(self, stdin: TextIO) -> int:
         loop = asyncio.get_running_loop()
         await self.service.flush_outbox(everything=True)  # what an earlier session owed and did not print
+        if self.script:
+            await loop.run_in_executor(None, self.referee.lexicons.wait)
         await self.service.tick()  # after a restart: close the rounds whose time ran out meanwhile
         self.service.start()
         try:
@@ -163,6 +169,8 @@ class ConsoleRoom:
                     if message.private:
                         await self.print_replies([Reply("/aide · /help", to_user=message.user)])
                     continue
+                if self.script:
+                    await loop.run_in_executor(None, self.referee.lexicons.wait)
                 await self.service.handle(message)
         finally:
             await self.service.stop()
@@ -181,9 +189,11 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
     if args.lang and settings.language != args.lang:
         storage.save_channel(settings.with_changes(language=args.lang))
     registry = LexiconRegistry()
-    referee = Referee(storage, registry.get, clock_scope=CHANNEL)
+    prepare_at_start(registry, storage)  # compiled in the background; commands say so until it is done
+    referee = Referee(storage, registry, clock_scope=CHANNEL)
     admins = tuple(args.admin or ())
-    room = ConsoleRoom(referee, out, db_path.parent / "images", "Moi" if args.lang == "fr" else "Me", admins)
+    default_name = "Moi" if args.lang == "fr" else "Me"
+    room = ConsoleRoom(referee, out, db_path.parent / "images", default_name, admins, script=not stdin.isatty())
     if stdin.isatty():
         lang = storage.channel(CHANNEL).language
         banner = (

@@ -16,6 +16,8 @@ removed whatever happens), with one log line saying why.
 ``LexiconRegistry`` keeps the compiled lists of a process; ``prepare`` compiles
 lists in a background thread and ``ready`` answers at once, raising
 ``ListPreparingError`` with the expected wait while a list is still being compiled.
+``with_house`` names a list with a channel's house words applied (compiled from the
+loaded list, for the move generator; kept in memory only, the most recent few).
 """
 
 from __future__ import annotations
@@ -30,11 +32,13 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from core.errors import CorruptLexiconError, InvalidWordError
 from core.lexicon import FORMAT_VERSION, MAX_WORD, MIN_WORD, Lexicon, normalise_word
+
+from .house_words import HouseWords, house_lexicon
 
 log = logging.getLogger("arbitre.lexicons")
 
@@ -298,6 +302,22 @@ def expected_load_seconds(spec: str) -> float:
     return load_estimate(len(raw), raw[:2] == b"\x1f\x8b", cache_bytes)
 
 
+def expected_compile_seconds(spec: str) -> float:
+    """A rough time to compile a list from its words (no cache), from its file's size."""
+    try:
+        path = resolve(spec)
+        with path.open("rb") as handle:
+            gzipped = handle.read(2) == b"\x1f\x8b"
+        size = path.stat().st_size
+    except (OSError, KeyError, ValueError):
+        return 5.0
+    return load_estimate(size, gzipped, None)
+
+
+HOUSE_MARK = "#house-"
+MAX_HOUSE_LISTS = 6  # lists with house words kept compiled (each as big as its list)
+
+
 @dataclass
 class _Preparation:
     """One list being loaded in the background."""
@@ -323,11 +343,36 @@ class LexiconRegistry:
         self._loaded: dict[str, Loaded] = {}
         self._failed: dict[str, Exception] = {}
         self._preparing: dict[str, _Preparation] = {}
+        self._house: dict[str, tuple[str, HouseWords]] = {}  # name -> (list, house words)
+        self._house_loaded: list[str] = []  # lists with house words loaded, oldest first
         self._lock = threading.Lock()
 
+    def with_house(self, spec: str, house: HouseWords) -> str:
+        """The name this registry gives ``spec`` with ``house`` applied (``spec`` itself when ``house`` is empty).
+
+        ``ready``, ``get`` and ``prepare`` take that name: the list is compiled again from
+        ``spec``'s loaded words, with the additions and without the removals.
+        """
+        if not house:
+            return spec
+        name = f"{spec}{HOUSE_MARK}{house.digest[:16]}"
+        with self._lock:
+            self._house.setdefault(name, (spec, house))
+        return name
+
     def prepare(self, specs: Iterable[str]) -> threading.Thread:
-        """Load ``specs`` one after the other in a background (daemon) thread; returns it."""
+        """Load ``specs`` one after the other in a background (daemon) thread; returns it.
+
+        Each list's expected wait counts the lists queued before it.
+        """
         wanted = [spec for spec in specs if self._claim(spec)]
+        with self._lock:
+            queued = 0.0
+            for spec in wanted:
+                preparation = self._preparing.get(spec)
+                if preparation is not None:
+                    preparation.expected += queued
+                    queued = preparation.expected
         thread = threading.Thread(target=self._load_all, args=(wanted,), name="lexicon-prepare", daemon=True)
         thread.start()
         return thread
@@ -347,8 +392,8 @@ class LexiconRegistry:
             self.prepare([spec])
             with self._lock:
                 preparation = self._preparing.get(spec)
-                if preparation is None:  # finished in between
-                    return self.ready(spec)
+            if preparation is None:  # finished in between (asked again without the lock, which is not reentrant)
+                return self.ready(spec)
         remaining = preparation.expected - (time.monotonic() - preparation.started)
         raise ListPreparingError(spec, max(1, round(remaining)))
 
@@ -371,6 +416,16 @@ class LexiconRegistry:
             if self._claim(spec):
                 self._load_one(spec)
 
+    def wait(self) -> None:
+        """Wait until no list is being prepared (for scripts, which must not race their lists)."""
+        while True:
+            with self._lock:
+                pending = [preparation.done for preparation in self._preparing.values()]
+            if not pending:
+                return
+            for done in pending:
+                done.wait()
+
     def is_ready(self, spec: str) -> bool:
         """Whether ``spec`` is loaded."""
         with self._lock:
@@ -382,8 +437,25 @@ class LexiconRegistry:
             if spec in self._loaded or spec in self._preparing:
                 return False
             self._failed.pop(spec, None)
-            self._preparing[spec] = _Preparation(time.monotonic(), expected_load_seconds(spec), threading.Event())
+            self._preparing[spec] = _Preparation(time.monotonic(), self._expected(spec), threading.Event())
             return True
+
+    def _expected(self, spec: str) -> float:
+        """Seconds to load ``spec`` (call with the lock held)."""
+        derived = self._house.get(spec)
+        if derived is None:
+            return expected_load_seconds(spec)
+        base = derived[0]
+        waiting = 0.0 if base in self._loaded else expected_load_seconds(base)
+        return waiting + expected_compile_seconds(base)
+
+    def _load_house(self, spec: str) -> Loaded:
+        """A list with house words: its list's words (loaded first if needed) compiled with them."""
+        base, house = self._house[spec]
+        lexicon, info = self.load(base)
+        combined = house_lexicon(lexicon, house, name=f"{lexicon.name}+{len(house)}")
+        digest = hashlib.sha256(f"{info.sha256}\n{house.digest}".encode("ascii")).hexdigest()
+        return combined, replace(info, name=combined.name, words=len(combined), sha256=digest)
 
     def _load_all(self, specs: list[str]) -> None:
         for spec in specs:
@@ -391,7 +463,7 @@ class LexiconRegistry:
 
     def _load_one(self, spec: str) -> None:
         try:
-            loaded = self._loader(spec)
+            loaded = self._load_house(spec) if spec in self._house else self._loader(spec)
         except Exception as error:  # noqa: BLE001 - kept and raised to whoever asks for the list
             log.warning("word list %s could not be loaded: %s", spec, error)
             with self._lock:
@@ -401,4 +473,8 @@ class LexiconRegistry:
             with self._lock:
                 self._loaded[spec] = loaded
                 preparation = self._preparing.pop(spec)
+                if spec in self._house:
+                    self._house_loaded.append(spec)
+                    while len(self._house_loaded) > MAX_HOUSE_LISTS:  # older house words give way
+                        self._loaded.pop(self._house_loaded.pop(0), None)
         preparation.done.set()

@@ -152,6 +152,62 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Liste inconnue « {name} ». Listes disponibles : {known}.",
         "Unknown word list '{name}'. Available lists: {known}.",
     ),
+    # word lists being prepared, house words
+    "list_preparing": (
+        "La liste {name} est en cours de préparation (environ {seconds} s) : réessayez dans un instant. "
+        "Rien n'a été enregistré.",
+        "The word list {name} is being prepared (about {seconds} s): try again in a moment. Nothing was recorded.",
+    ),
+    "dup_waiting_list": (
+        "Temps écoulé pour le coup {n} : la liste {name} est en cours de préparation, résultats dans environ "
+        "{seconds} s.",
+        "Time is up for move {n}: the word list {name} is being prepared, results in about {seconds} s.",
+    ),
+    "list_with_house": ("{name} + {count} mot(s) maison", "{name} + {count} house word(s)"),
+    "list_with_house_short": ("{name} avec les mots maison du salon", "{name} with the channel's house words"),
+    "house_mark": (" (mot maison)", " (house word)"),
+    "challenge_list": ("Jugé avec la liste {lists}.", "Judged with the list {lists}."),
+    "verdicts_challenges": (
+        "Contestation(s) {where} jugée(s) avec la liste {lists}{words}.",
+        "Challenge(s) {where} judged with the list {lists}{words}.",
+    ),
+    "verdicts_rounds": (
+        "Coup(s) {where} jugé(s) avec la liste {lists}{words}.",
+        "Move(s) {where} judged with the list {lists}{words}.",
+    ),
+    "words_none": (
+        "Ce salon n'a pas de mots maison (liste {list}). L'arbitre ou un administrateur du salon en ajoute avec "
+        "/mots ajoute KA OM et en retire avec /mots retire MOT.",
+        "This channel has no house words (list {list}). The referee or a channel admin adds some with "
+        "/words add KA OM and removes words with /words remove WORD.",
+    ),
+    "words_list": (
+        "Mots maison de ce salon (liste {list}) :\n{lines}\nDerniers changements :\n{changes}",
+        "This channel's house words (list {list}):\n{lines}\nLatest changes:\n{changes}",
+    ),
+    "words_accepted": ("acceptés ({count}) : {words}", "accepted ({count}): {words}"),
+    "words_rejected": ("refusés ({count}) : {words}", "rejected ({count}): {words}"),
+    "words_change": ("{sign}{word} par {name}, {when}", "{sign}{word} by {name}, {when}"),
+    "words_added": (
+        "Accepté(s) désormais dans ce salon : {words}.",
+        "Now accepted in this channel: {words}.",
+    ),
+    "words_removed": (
+        "Refusé(s) désormais dans ce salon : {words}.",
+        "Now rejected in this channel: {words}.",
+    ),
+    "words_already_in": ("Déjà dans la liste {list} : {words}.", "Already in the list {list}: {words}."),
+    "words_not_in": (
+        "Absent(s) de la liste {list} de toute façon : {words}.",
+        "Not in the list {list} anyway: {words}.",
+    ),
+    "words_total": (
+        "Mots maison : {count} (liste {list}). Contestations, /verif et tops les appliquent dès maintenant.",
+        "House words: {count} (list {list}). Challenges, /check and tops apply them from now on.",
+    ),
+    "words_not_a_word": ("« {word} » n'est pas un mot (2 à 15 lettres).", "'{word}' is not a word (2 to 15 letters)."),
+    "words_too_many": ("{limit} mots au plus par commande.", "At most {limit} words per command."),
+    "words_full": ("Un salon a au plus {limit} mots maison.", "A channel has at most {limit} house words."),
     "bad_number": ("« {text} » n'est pas un nombre entier.", "'{text}' is not a whole number."),
     "bad_timezone": (
         "Fuseau horaire inconnu « {value} » : écrivez-le comme Europe/Paris, America/Montreal ou UTC.",

@@ -16,16 +16,17 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.adjudication import WordList
 from core.errors import ArbitreError
 
 from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply, read_command
 from .command_table import Access, CommandSpec, find, suggest
 from .game_cache import GameCache
-from .lexicons import UnknownListError, WordListError
+from .house_words import HouseList
+from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
 from .outbox import GRACE_SECONDS, OutboxItem, backoff, destination
 from .storage import ChannelSettings, GameRecord, GameRunningError, RoundClosedTwiceError, Storage
+from .word_lists import WordLists, preparing_text
 
 log = logging.getLogger("arbitre")
 
@@ -88,8 +89,10 @@ class Context:
     def private(self, text: str, **extra: Any) -> None:
         self.replies.append(Reply(text, to_user=self.message.user, channel=self.message.channel, **extra))
 
-    def word_list(self, spec: str | None = None) -> WordList:
-        return self.referee.word_list(spec or self.settings.lexicon)
+    def word_list(self, spec: str | None = None, channel: str | None = None) -> HouseList:
+        """The list verdicts use (the channel's by default) with the channel's house words; at once, or
+        ListPreparingError while it is being prepared."""
+        return self.referee.lists.verdicts(spec or self.settings.lexicon, channel or self.message.channel)
 
     @property
     def tokens(self) -> list[str]:
@@ -142,12 +145,16 @@ Handler = Callable[[Context], None]
 
 
 class Referee:
-    """Platform-neutral command layer over a storage and word lists."""
+    """Platform-neutral command layer over a storage and word lists.
+
+    Word lists come from ``lexicons`` without waiting: a command that needs a list still being
+    prepared is answered at once that it is (``ListPreparingError``), and nothing is recorded.
+    """
 
     def __init__(
         self,
         storage: Storage,
-        word_lists: Callable[[str], WordList],
+        lexicons: LexiconRegistry,
         *,
         now: Callable[[], float] = time.time,
         bot_name: str | None = None,
@@ -160,11 +167,13 @@ class Referee:
             commands_duplicate,
             commands_general,
             commands_shared,
+            commands_words,
             game_history,
         )
 
         self.storage = storage
-        self._word_lists = word_lists
+        self.lexicons = lexicons
+        self.lists = WordLists(lexicons, storage)
         self.now = now
         self.bot_name = bot_name
         self.images = images
@@ -178,18 +187,17 @@ class Referee:
             commands_duplicate,
             commands_arbiter,
             commands_shared,
+            commands_words,
             game_history,
         ):
             self.handlers.update(module.HANDLERS)
         # duplicate tops searched in the background while players think
         self.background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitre-top")
-        self.tops: dict[tuple[int, int, str], Future[Any]] = {}
+        self.tops: dict[tuple[int, int, str, str], Future[Any]] = {}  # (game, move, draw, list) -> top
         self.warned: set[tuple[int, int]] = set()
+        self.waiting_for_list: set[tuple[int, int]] = set()  # rounds past their time whose list is not ready
         self.classic_games = GameCache(commands_classic.build_from_data, commands_classic.apply_data)
         self.duplicate_games = GameCache(commands_duplicate.build_from_data, commands_duplicate.apply_data)
-
-    def word_list(self, spec: str) -> WordList:
-        return self._word_lists(spec)
 
     def handle(self, message: Incoming) -> list[Reply]:
         """Every reply to one message, stored in the outbox (numbered); never raises."""
@@ -337,6 +345,8 @@ class Referee:
             return explain(error, settings.language, settings.notation)
         if isinstance(error, WordListError):  # the file's name and line, never its content
             return say(settings.language, "bad_list", name=error.path.name, line=error.line or "-")
+        if isinstance(error, ListPreparingError):
+            return preparing_text(settings.language, error)
         if isinstance(error, UnknownListError):
             return say(settings.language, "unknown_list", name=error.name[:40], known=", ".join(error.known))
         if isinstance(error, GameRunningError):

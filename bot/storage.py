@@ -31,6 +31,7 @@ from core.notation import default_notation
 from core.rules import box_rules
 
 from .chat import Reply
+from .house_words import HouseWordChange
 from .outbox import OutboxItem, destination, reply_from_json, reply_to_json
 
 
@@ -156,6 +157,9 @@ class Storage(Protocol):
     def reschedule(self, ids: list[int], due: float) -> None: ...
     def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None: ...
     def outbox_state(self, outbox_id: int) -> str: ...
+    def add_house_word_change(self, change: HouseWordChange) -> None: ...
+    def house_word_changes(self, channel: str) -> list[HouseWordChange]: ...
+    def lists_in_use(self) -> list[str]: ...
 
 
 # --- SQLite ---------------------------------------------------------------------------
@@ -237,12 +241,30 @@ def _migration_5(db: sqlite_utils.Database) -> None:
     db.execute("create index outbox_waiting on outbox (destination, id) where delivered is null and dropped is null")
 
 
+def _migration_6(db: sqlite_utils.Database) -> None:
+    db["house_words"].create(
+        {
+            "id": int,
+            "channel": str,
+            "action": str,
+            "word": str,
+            "author": str,
+            "name": str,
+            "at": float,
+            "lexicon": str,
+        },
+        pk="id",
+    )
+    db["house_words"].create_index(["channel", "id"])
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "channels, games, events, players", _migration_1),
     (2, "duplicate deadlines", _migration_2),
     (3, "channel time zone", _migration_3),
     (4, "deadlines per round, rounds closed once", _migration_4),
     (5, "outbox of messages owed to channels and players", _migration_5),
+    (6, "house words of each channel", _migration_6),
 ]
 
 
@@ -662,6 +684,35 @@ class SQLiteStorage:
             return "waiting"
         return "delivered" if row[0] is not None else "dropped"
 
+    # house words: a channel-level log of changes, who and when
+
+    def add_house_word_change(self, change: HouseWordChange) -> None:
+        with self.transaction():
+            self.db["house_words"].insert(asdict(change))
+
+    @_serialised
+    def house_word_changes(self, channel: str) -> list[HouseWordChange]:
+        """The channel's house word changes, oldest first."""
+        rows = self.db["house_words"].rows_where("channel = ?", [channel], order_by="id")
+        return [HouseWordChange(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
+
+    @_serialised
+    def lists_in_use(self) -> list[str]:
+        """The word lists of running games, then of channel settings, most used first."""
+        setups = self.db.execute("select setup from games where status = 'active'").fetchall()
+        running = [json.loads(row[0]).get("lexicon") for row in setups]
+        chosen = [row[0] for row in self.db.execute("select lexicon from channels").fetchall()]
+        return list(dict.fromkeys(_most_used(running) + _most_used(chosen)))
+
+
+def _most_used(specs: list[Any]) -> list[str]:
+    """The distinct list names among ``specs``, most frequent first."""
+    counts: dict[str, int] = {}
+    for spec in specs:
+        if isinstance(spec, str) and spec:
+            counts[spec] = counts.get(spec, 0) + 1
+    return sorted(counts, key=lambda spec: -counts[spec])
+
 
 # --- memory ----------------------------------------------------------------------------
 
@@ -677,6 +728,7 @@ class MemoryStorage:
         self._closes: set[tuple[int, int]] = set()
         self._outbox: dict[int, dict[str, Any]] = {}
         self._players: dict[int, dict[str, str]] = {}
+        self._house_words: list[HouseWordChange] = []
         self._lock = threading.RLock()
         self._depth = 0
         self._owner = 0
@@ -694,6 +746,7 @@ class MemoryStorage:
             saved = copy.deepcopy(
                 (self._channels, self._games, self._events, self._deadlines, self._players, self._closes, self._outbox)
             )
+            house_words = list(self._house_words)
             self._depth, self._owner = 1, threading.get_ident()
             try:
                 yield
@@ -707,6 +760,7 @@ class MemoryStorage:
                     self._closes,
                     self._outbox,
                 ) = saved
+                self._house_words = house_words
                 raise
             finally:
                 self._depth, self._owner = 0, 0
@@ -895,3 +949,18 @@ class MemoryStorage:
         if row is None or (row["delivered"] is None and row["dropped"] is None):
             return "waiting"
         return "delivered" if row["delivered"] is not None else "dropped"
+
+    # house words: a channel-level log of changes, who and when
+
+    def add_house_word_change(self, change: HouseWordChange) -> None:
+        with self.transaction():
+            self._house_words.append(change)
+
+    @_serialised
+    def house_word_changes(self, channel: str) -> list[HouseWordChange]:
+        return [c for c in self._house_words if c.channel == channel]
+
+    @_serialised
+    def lists_in_use(self) -> list[str]:
+        running = [g.setup.get("lexicon") for g in self._games.values() if g.status == "active"]
+        return list(dict.fromkeys(_most_used(running) + _most_used([s.lexicon for s in self._channels.values()])))

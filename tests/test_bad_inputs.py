@@ -15,13 +15,13 @@ from PIL import Image
 
 from bot.chat import LOGGED_CHARS, MAX_COMMAND_CHARS, Incoming, Reply
 from bot.cli import main
-from bot.lexicons import LexiconRegistry
 from bot.messages import CATALOG
 from bot.referee import Referee
 from bot.storage import SQLiteStorage, StorageOpenError
+from tests.ready_lists import ready_registry
 
 ROOT = Path(__file__).resolve().parent.parent
-LEXICONS = LexiconRegistry()
+LEXICONS = ready_registry()
 
 
 def console(stdin: bytes, db: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
@@ -217,7 +217,7 @@ class Room:
     def __init__(self, path: Path) -> None:
         self.now = 1_800_000_000.0
         self.storage = SQLiteStorage(path)
-        self.referee = Referee(self.storage, LEXICONS.get, now=lambda: self.now, images=False)
+        self.referee = Referee(self.storage, LEXICONS, now=lambda: self.now, images=False)
 
     def send(self, name: str, text: str, *, private: bool = False) -> list[Reply]:
         replies = self.referee.handle(Incoming("club", f"u:{name.lower()}", name, text, private=private))

@@ -13,11 +13,11 @@ from collections import Counter
 from pathlib import Path
 
 from bot.chat import Incoming
-from bot.lexicons import LexiconRegistry
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
+from tests.ready_lists import ready_registry
 
-REGISTRY = LexiconRegistry()
+REGISTRY = ready_registry()
 ROUNDS = int(os.environ.get("ARBITRE_RACE_ROUNDS", "1000"))
 CHANNEL = "race"
 
@@ -68,7 +68,7 @@ def test_close_race_leaves_no_round_stranded_or_closed_twice(tmp_path: Path) -> 
     path = tmp_path / "race.sqlite"
     clock = Clock()
     stores = [SQLiteStorage(path), SQLiteStorage(path)]
-    services = [Referee(store, REGISTRY.get, now=clock, images=False) for store in stores]
+    services = [Referee(store, REGISTRY, now=clock, images=False) for store in stores]
     errors: list[BaseException] = []
     stop = threading.Event()
     rng = random.Random(11)
@@ -122,6 +122,6 @@ def test_close_race_leaves_no_round_stranded_or_closed_twice(tmp_path: Path) -> 
         store.close()
     again = SQLiteStorage(path)
     try:
-        assert stranded(again, Referee(again, REGISTRY.get, now=clock, images=False)) == []
+        assert stranded(again, Referee(again, REGISTRY, now=clock, images=False)) == []
     finally:
         again.close()

@@ -36,7 +36,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from bot.chat import Incoming, Reply
 from bot.commands_classic import build_from_data as build_classic
 from bot.commands_duplicate import build_from_data as build_duplicate
-from bot.lexicons import LexiconRegistry
 from bot.messages import CATALOG
 from bot.referee import Referee
 from bot.storage import GameRecord, SQLiteStorage
@@ -44,8 +43,9 @@ from core.draw import draw_tiles
 from core.duplicate import DuplicateGame
 from core.game import TURN_KINDS, ClassicGame, player_key
 from core.movegen import find_top
+from tests.ready_lists import ready_registry
 
-REGISTRY = LexiconRegistry()
+REGISTRY = ready_registry()
 APOLOGIES = CATALOG["apology"]
 CHANNELS = ("c1", "c2")
 
@@ -114,6 +114,10 @@ TEMPLATES = (
     "/aide coup",
     "/cuop H8 VAGUE",
     "/verif VAGUE KA",
+    "/mots",
+    "/mots ajoute KA",
+    "/mots retire KA",
+    "/words add K4",
     "/calcul H8 VAGUE",
     "/coup H8 ZQXW",
     "/coup H8 VAGUE ²",
@@ -146,7 +150,7 @@ RUNS = itertools.count(1)
 def snapshot(path: Path) -> tuple[tuple[str, tuple[tuple[object, ...], ...]], ...]:
     """Every stored row, table by table (read through a connection of its own)."""
     with sqlite3.connect(path) as conn:
-        tables = ("channels", "games", "events", "players", "deadlines")
+        tables = ("channels", "games", "events", "players", "deadlines", "house_words")
         return tuple((t, tuple(conn.execute(f"select * from {t} order by rowid"))) for t in tables)
 
 
@@ -179,7 +183,7 @@ class CommandModel(RuleBasedStateMachine):
         self.rng = random.Random(0)
 
     def _service(self) -> Referee:
-        return Referee(self.storage, REGISTRY.get, now=lambda: self.clock, images=False)
+        return Referee(self.storage, REGISTRY, now=lambda: self.clock, images=False)
 
     def teardown(self) -> None:
         if os.environ.get("ARBITRE_MODEL_TRACE"):

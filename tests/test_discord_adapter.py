@@ -31,13 +31,13 @@ from bot.discord_adapter import (
     settings_choices,
     split_text,
 )
-from bot.lexicons import LexiconRegistry
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import CommandUnavailable, FakeDiscord, running_bot
+from tests.ready_lists import ready_registry
 
 ROOT = Path(__file__).resolve().parent.parent
-LEXICONS = LexiconRegistry()  # one load of the bundled list for the whole file
+LEXICONS = ready_registry()  # the bundled lists, loaded once for the test modules
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -77,8 +77,8 @@ def make_adapter(storage: SQLiteStorage, clock=None, **options) -> DiscordAdapte
     """``clock``: the fake's, shared by the referee (deadlines) and the adapter (token ages)."""
     options = {"message_content": True, "edit_interval": 0.2, "tick_seconds": 0.05, **options}
     if clock is None:
-        return DiscordAdapter(Referee(storage, LEXICONS.get), **options)
-    return DiscordAdapter(Referee(storage, LEXICONS.get, now=clock), clock=clock, **options)
+        return DiscordAdapter(Referee(storage, LEXICONS), **options)
+    return DiscordAdapter(Referee(storage, LEXICONS, now=clock), clock=clock, **options)
 
 
 @pytest_asyncio.fixture
@@ -386,7 +386,7 @@ async def test_results_posted_15_minutes_after_the_duplicate_command_go_through_
 @pytest.mark.asyncio
 async def test_an_expired_token_the_adapter_did_not_expect_falls_back_to_the_channel(dc, storage):
     # the referee follows the fake's clock, the adapter its own: it still believes in the token
-    adapter = DiscordAdapter(Referee(storage, LEXICONS.get, now=dc.now), edit_interval=0.2, tick_seconds=0.05)
+    adapter = DiscordAdapter(Referee(storage, LEXICONS, now=dc.now), edit_interval=0.2, tick_seconds=0.05)
     async with running_bot(dc, adapter.client):
         await adapter.sync(dc.guild.id)
         _, draw = await start_duplicate(dc)

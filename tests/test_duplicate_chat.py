@@ -8,11 +8,11 @@ import pytest
 
 from bot.chat import Incoming, Reply
 from bot.commands_duplicate import load_game
-from bot.lexicons import LexiconRegistry
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
+from tests.ready_lists import ready_registry
 
-REGISTRY = LexiconRegistry()
+REGISTRY = ready_registry()
 CHANNEL = "club"
 
 
@@ -25,7 +25,7 @@ class Clock:
 
 
 def make_referee(path: Path, clock: Clock) -> Referee:
-    return Referee(SQLiteStorage(path), REGISTRY.get, now=clock, images=False)
+    return Referee(SQLiteStorage(path), REGISTRY, now=clock, images=False)
 
 
 def send(referee: Referee, name: str, text: str, private: bool = False, admin: bool = False) -> list[Reply]:
@@ -178,8 +178,8 @@ def test_views_of_a_duplicate_game(tmp_path: Path, clock: Clock) -> None:
 
 def test_each_process_clock_keeps_to_its_platform(tmp_path: Path, clock: Clock) -> None:
     path = tmp_path / "shared.sqlite"
-    telegram = Referee(SQLiteStorage(path), REGISTRY.get, now=clock, images=False, clock_scope="telegram:")
-    console = Referee(SQLiteStorage(path), REGISTRY.get, now=clock, images=False, clock_scope="console")
+    telegram = Referee(SQLiteStorage(path), REGISTRY, now=clock, images=False, clock_scope="telegram:")
+    console = Referee(SQLiteStorage(path), REGISTRY, now=clock, images=False, clock_scope="console")
     start = Incoming("telegram:-42", "telegram:1", "Ref", "/duplicate 1 manuel", admin=True)
     telegram.handle(start)
     telegram.handle(Incoming("telegram:-42", "telegram:1", "Ref", "/tirage ACEHNTZ", admin=True))

@@ -10,12 +10,12 @@ import pytest
 import pytest_asyncio
 
 from bot.discord_adapter import MENTION_LOOKUPS, DiscordAdapter
-from bot.lexicons import LexiconRegistry
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, running_bot
+from tests.ready_lists import ready_registry
 
-LEXICONS = LexiconRegistry()
+LEXICONS = ready_registry()
 MEMBERS = 260
 
 
@@ -38,7 +38,7 @@ async def dc():
 async def adapter(dc, tmp_path: Path):
     LEXICONS.get("fr")
     storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
-    adapter = DiscordAdapter(Referee(storage, LEXICONS.get), message_content=True, edit_interval=0.2, tick_seconds=0.05)
+    adapter = DiscordAdapter(Referee(storage, LEXICONS), message_content=True, edit_interval=0.2, tick_seconds=0.05)
     async with running_bot(dc, adapter.client):
         await adapter.sync(dc.guild.id)
         yield adapter

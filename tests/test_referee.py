@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,17 +12,18 @@ from hypothesis import strategies as st
 
 from bot.chat import Incoming, read_command
 from bot.command_table import COMMANDS
-from bot.lexicons import LexiconRegistry
+from bot.lexicons import LexiconRegistry, WordListError
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
+from tests.ready_lists import ready_registry
 
-REGISTRY = LexiconRegistry()
+REGISTRY = ready_registry()
 
 
 @pytest.fixture
 def referee(tmp_path: Path) -> Iterator[Referee]:
     storage = SQLiteStorage(tmp_path / "r.sqlite")
-    yield Referee(storage, REGISTRY.get, images=False, bot_name="ArbitreBot")
+    yield Referee(storage, REGISTRY, images=False, bot_name="ArbitreBot")
     storage.close()
 
 
@@ -80,12 +82,15 @@ def test_private_errors_stay_private(referee: Referee) -> None:
     assert reply.to_user == "u:ana"
 
 
-def test_unexpected_error_is_logged_once_and_apologised(referee: Referee, caplog: pytest.LogCaptureFixture) -> None:
-    def broken(spec: str) -> object:
+def test_unexpected_error_is_logged_once_and_apologised(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    def broken(spec: str) -> tuple[object, object]:
         raise RuntimeError("disk on fire")
 
-    referee._word_lists = broken  # type: ignore[assignment]  # a word list source that fails
-    (reply,) = referee.handle(msg("Ana", "/check VAGUE"))
+    failing = LexiconRegistry(broken)  # type: ignore[arg-type]  # a word list source that fails
+    failing.prepare(["fr"]).join(timeout=60)
+    storage = SQLiteStorage(tmp_path / "broken.sqlite")
+    (reply,) = Referee(storage, failing, images=False).handle(msg("Ana", "/check VAGUE"))
+    storage.close()
     assert reply.text.startswith("Désolé") and "Rien n'a été enregistré" in reply.text
     assert sum("command failed" in r.message for r in caplog.records) == 1
 
@@ -133,10 +138,23 @@ def test_a_channel_picks_a_list_by_name_never_by_path(
     monkeypatch.setenv("ARBITRE_CACHE", str(tmp_path / "cache"))
     (reply,) = referee.handle(msg("Ana", "/settings lexicon /etc/passwd", admin=True))
     assert "Liste inconnue « /etc/passwd »" in reply.text and "club" in reply.text
-    (reply,) = referee.handle(msg("Ana", "/settings lexicon broken", admin=True))
-    assert "La liste broken.txt est inutilisable (ligne 2)" in reply.text and "secret" not in reply.text
-    (reply,) = referee.handle(msg("Ana", "/settings lexicon club", admin=True))
-    assert "liste club.txt" in reply.text and str(lists) not in reply.text
+
+    def choose(name: str) -> str:
+        """The answer to choosing a list once it is prepared (in the background, never in the command)."""
+        (reply,) = referee.handle(msg("Ana", f"/settings lexicon {name}", admin=True))
+        if "en cours de préparation" in reply.text:  # unless the tiny list was done at once
+            assert reply.error and reply.text.startswith(f"La liste {name}.txt est en cours de préparation")
+            assert referee.storage.channel("chan").lexicon == "fr"
+            with contextlib.suppress(WordListError):
+                referee.lexicons.get(str(lists / f"{name}.txt"))  # the preparation is over
+            (reply,) = referee.handle(msg("Ana", f"/settings lexicon {name}", admin=True))
+        return reply.text
+
+    answer = choose("broken")
+    assert "La liste broken.txt est inutilisable (ligne 2)" in answer and "secret" not in answer
+    assert referee.storage.channel("chan").lexicon == "fr"
+    answer = choose("club")
+    assert "liste club.txt" in answer and str(lists) not in answer
     (reply,) = referee.handle(msg("Ana", "/check chat vague"))
     assert reply.text.startswith("CHAT valable, VAGUE non valable")
 

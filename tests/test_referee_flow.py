@@ -11,11 +11,11 @@ import pytest
 
 from bot.chat import Incoming, Reply
 from bot.command_table import COMMANDS, Access
-from bot.lexicons import LexiconRegistry
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
+from tests.ready_lists import ready_registry
 
-REGISTRY = LexiconRegistry()
+REGISTRY = ready_registry()
 CHANNEL = "club"
 
 
@@ -26,7 +26,7 @@ class Club:
         self.path = path
         self.now = 1_800_000_000.0
         self.storage = SQLiteStorage(path)
-        self.referee = Referee(self.storage, REGISTRY.get, now=lambda: self.now, images=False)
+        self.referee = Referee(self.storage, REGISTRY, now=lambda: self.now, images=False)
 
     def say(self, name: str, text: str, *, user: str | None = None, admin: bool = False, private: bool = False) -> str:
         """The text of the replies to one message (private ones included)."""

@@ -85,8 +85,13 @@ async def test_sigterm_closes_the_discord_bot_cleanly_with_exit_0(dc: FakeDiscor
     process = await start("discord", "--db", str(db), env=env)
     try:
         await dc.wait_until_identified(timeout=20)
-        iid = await dc.send_interaction("duplicate", {"args": "3"}, user=dc.ana, channel_id=dc.guild.channel_id)
-        await dc.wait_for_response(iid, lambda r: "duplicate" in (r.text or "").lower(), timeout=10)
+        for _ in range(30):  # a bot just started may still be preparing its word list: it says so, we retry
+            iid = await dc.send_interaction("duplicate", {"args": "3"}, user=dc.ana, channel_id=dc.guild.channel_id)
+            answer = await dc.wait_for_response(iid, lambda r: bool((r.text or "").strip("…")), timeout=10)
+            if "en cours de préparation" not in (answer.text or ""):
+                break
+            await asyncio.sleep(1)
+        assert "duplicate" in (answer.text or "").lower()
         await dc.wait_for_message(lambda m: "tirage" in (m.text or ""), timeout=10)  # a round is open: the clock runs
     finally:
         code, err = await terminate(process)
@@ -111,8 +116,12 @@ async def test_sigterm_closes_the_telegram_bot_cleanly_with_exit_0(tg: FakeTeleg
     env = cli_env(tmp_path, ARBITRE_TELEGRAM_TOKEN=tg.token)
     process = await start("telegram", "--base-url", tg.base_url, "--db", str(db), env=env)
     try:
-        await tg.send_user_message(GROUP, tg.ana, "/duplicate 3")
-        started = await tg.wait_for_message(chat_id=GROUP, timeout=20)
+        for _ in range(30):  # a bot just started may still be preparing its word list: it says so, we retry
+            await tg.send_user_message(GROUP, tg.ana, "/duplicate 3")
+            started = await tg.wait_for_message(chat_id=GROUP, timeout=20)
+            if "en cours de préparation" not in (started.text or ""):
+                break
+            await asyncio.sleep(1)
         assert "duplicate" in (started.text or "").lower()
     finally:
         code, err = await terminate(process)

@@ -111,11 +111,11 @@ def test_a_round_is_closed_once(storage: Storage) -> None:
 def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
     path = tmp_path / "a.sqlite"
     store = SQLiteStorage(path)
-    assert store.schema_version == 5
+    assert store.schema_version == 6
     assert store.db.journal_mode == "wal"
     store.close()
     again = SQLiteStorage(path)
-    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2, 3, 4, 5]
+    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2, 3, 4, 5, 6]
     again.close()
 
 
@@ -140,7 +140,7 @@ def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path,
     old.close()
     monkeypatch.undo()
     new = SQLiteStorage(path)
-    assert new.schema_version == 5
+    assert new.schema_version == 6
     assert new.channel("c1") == ChannelSettings("c1", "en", "en", "gcg", "naspa", "en", 2.0, "")
     assert new.channel("c1").zone == "UTC" and [g.channel for g in new.games("c1")] == ["c1"]
     new.close()
@@ -217,3 +217,29 @@ def test_two_writers_lose_no_event(tmp_path: Path) -> None:
     assert [e.data["points"] for e in events] == list(range(2 * count))
     assert sorted(e.author for e in events).count("w1") == count
     store.close()
+
+
+def test_house_word_changes_are_kept_per_channel_in_order_and_roll_back(storage: Storage) -> None:
+    from bot.house_words import HouseWordChange
+
+    first = HouseWordChange("c1", "add", "KA", "u:ana", "Ana", 10.0, "fr")
+    second = HouseWordChange("c1", "remove", "NEW", "u:adm", "Admin", 20.0, "fr")
+    storage.add_house_word_change(first)
+    storage.add_house_word_change(HouseWordChange("c2", "add", "OM", "u:ben", "Ben", 15.0, "en"))
+    storage.add_house_word_change(second)
+    with pytest.raises(RuntimeError), storage.transaction():
+        storage.add_house_word_change(HouseWordChange("c1", "add", "ZEK", "u:ana", "Ana", 30.0, "fr"))
+        raise RuntimeError("the command failed")
+    assert storage.house_word_changes("c1") == [first, second]
+    assert [c.word for c in storage.house_word_changes("c2")] == ["OM"] and storage.house_word_changes("c3") == []
+
+
+def test_lists_in_use_running_games_first(storage: Storage) -> None:
+    assert storage.lists_in_use() == []
+    storage.save_channel(ChannelSettings("c1", lexicon="en"))
+    storage.save_channel(ChannelSettings("c2", lexicon="/lists/ods8.txt"))
+    storage.save_channel(ChannelSettings("c3", lexicon="/lists/ods8.txt"))
+    storage.create_game("c4", "classic", "ana", {"lexicon": "fr"})
+    ended = storage.create_game("c5", "classic", "ana", {"lexicon": "/lists/old.txt"})
+    storage.set_game_status(ended.id, "ended")
+    assert storage.lists_in_use() == ["fr", "/lists/ods8.txt", "en"]

@@ -22,7 +22,6 @@ import pytest_asyncio
 
 from bot.chat import Reply
 from bot.command_table import COMMANDS
-from bot.lexicons import LexiconRegistry
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from bot.telegram_adapter import (
@@ -33,9 +32,10 @@ from bot.telegram_adapter import (
     utf16_len,
 )
 from tests.fakes import FakeTelegram, running_application
+from tests.ready_lists import ready_registry
 
 ROOT = Path(__file__).resolve().parent.parent
-LEXICONS = LexiconRegistry()
+LEXICONS = ready_registry()  # the bundled lists, loaded once for the test modules
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 GROUP = -4_000_000_777
 
@@ -71,7 +71,7 @@ async def storage(tmp_path: Path):
 @pytest_asyncio.fixture
 async def adapter(tg, storage):
     adapter = TelegramAdapter(
-        Referee(storage, LEXICONS.get), tg.token, base_url=tg.base_url, edit_interval=0.2, tick_seconds=0.05
+        Referee(storage, LEXICONS), tg.token, base_url=tg.base_url, edit_interval=0.2, tick_seconds=0.05
     )
     async with running_application(adapter.application, tg):
         yield adapter
@@ -106,7 +106,7 @@ async def test_handshake_adapter_sets_commands_and_answers(tg, adapter):
 
 
 def test_countdown_shows_steps_of_the_edit_interval(storage):
-    adapter = TelegramAdapter(Referee(storage, LEXICONS.get), "1:x", base_url="http://127.0.0.1:9/bot")
+    adapter = TelegramAdapter(Referee(storage, LEXICONS), "1:x", base_url="http://127.0.0.1:9/bot")
     assert adapter.edit_interval == 10
     assert adapter.render("Coup 1", 1000.0, now=825.0) == "Coup 1\n⏳ 3:00"
     assert adapter.render("Coup 1", 1000.0, now=829.0) == "Coup 1\n⏳ 3:00"
@@ -211,7 +211,7 @@ def shown_seconds(text: str) -> int:
 async def clocked(tg, storage):
     """An adapter whose referee (deadlines) and countdowns follow the fake's clock."""
     adapter = TelegramAdapter(
-        Referee(storage, LEXICONS.get, now=tg.now),
+        Referee(storage, LEXICONS, now=tg.now),
         tg.token,
         base_url=tg.base_url,
         edit_interval=0.2,

@@ -6,25 +6,34 @@ import argparse
 import json
 from typing import Any, TextIO
 
+from bot.house_words import HouseList
 from bot.lexicons import WordListError, load
 from core.adjudication import check_words
 
+from .top import ToolError, add_house_option, load_house
+
 _VERDICT = {"fr": ("valable", "non valable"), "en": ("valid", "not valid")}
+_HOUSE_MARK = {"fr": " (mot maison)", "en": " (house word)"}
 
 
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         lexicon, info = load(args.lexicon)
-    except WordListError as error:
+        house = load_house(args.house)
+    except (WordListError, ToolError) as error:
         print(f"arbitre check: {error}", file=err)
         return 2
-    verdicts = check_words(args.words, lexicon)
+    verdicts = check_words(args.words, HouseList(lexicon, house, args.lexicon))
     if args.json:
-        print(json.dumps({"lexicon": info.name, "words": {v.word: v.valid for v in verdicts}}), file=out)
+        data: dict[str, object] = {"lexicon": info.name, "words": {v.word: v.valid for v in verdicts}}
+        if args.house is not None:
+            data["house"] = house.tokens()
+        print(json.dumps(data), file=out)
     else:
         yes, no = _VERDICT[args.lang]
         for verdict in verdicts:
-            print(f"{verdict.word} {yes if verdict.valid else no}", file=out)
+            mark = _HOUSE_MARK[args.lang] if house.decides(verdict.word) else ""
+            print(f"{verdict.word} {yes if verdict.valid else no}{mark}", file=out)
     return 0 if all(v.valid for v in verdicts) else 1
 
 
@@ -54,12 +63,13 @@ def register(sub: Any) -> None:
         "check",
         help="look words up in a word list",
         description="Look words up in a word list: one verdict per word; exit status 0 when every word is "
-        "valid, 1 otherwise, 2 when the list cannot be read.",
+        "valid, 1 otherwise, 2 when the list or the house words file cannot be read.",
     )
     check.add_argument(
         "--lexicon", default="fr", help="fr, en (bundled) or a path to a word list, text or .gz (default fr)"
     )
     check.add_argument("--lang", choices=["fr", "en"], default="fr", help="language of the verdicts (default fr)")
+    add_house_option(check)
     check.add_argument("--json", action="store_true", help='print {"lexicon": NAME, "words": {WORD: true|false}}')
     check.add_argument("words", nargs="+", metavar="WORD", help="a word to look up (case and accents ignored)")
     check.set_defaults(handler=run_check)

@@ -74,10 +74,14 @@ async def _main(args: argparse.Namespace, token: str, storage: SQLiteStorage, ou
     from bot.discord_adapter import DiscordAdapter
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
+    from bot.word_lists import prepare_at_start
 
     try:
+        registry = LexiconRegistry()
+        if not args.sync:
+            prepare_at_start(registry, storage)  # in the background: commands say so until it is done
         adapter = DiscordAdapter(
-            Referee(storage, LexiconRegistry().get, clock_scope="discord:"), message_content=args.message_content
+            Referee(storage, registry, clock_scope="discord:"), message_content=args.message_content
         )
         async with adapter.client:
             if args.sync:

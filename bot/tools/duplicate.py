@@ -17,7 +17,7 @@ from core.draw import counts_by_name
 from core.duplicate import DuplicateGame, DuplicateSettings, movegen_top_finder
 
 from .common import add_edition_options, edition_and_notation
-from .top import ToolError, load_lexicon
+from .top import ToolError, add_house_option, house_text, load_house, load_lexicon
 
 
 def play_game(game: DuplicateGame, rng: random.Random, finder: Any, lexicon: Any) -> None:
@@ -31,7 +31,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     edition, notation = edition_and_notation(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     try:
-        lexicon = load_lexicon(args.lexicon or edition.code)
+        house = load_house(args.house)
+        lexicon = load_lexicon(args.lexicon or edition.code, house)
     except ToolError as error:
         print(f"arbitre duplicate: {error}", file=err)
         return 1
@@ -59,9 +60,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "end": game.end_reason,
             "left": game.bag.unseen(game.reliquat),
         }
+        if args.house is not None:
+            data["house"] = house.tokens()
         print(json.dumps(data, ensure_ascii=False), file=out)
         return 0
-    print(f"seed {seed}, {edition.code}, word list {lexicon.name}", file=out)
+    print(f"seed {seed}, {edition.code}, word list {args.lexicon or edition.code}{house_text(house)}", file=out)
     print(game.record_text(), file=out)
     print(f"total {game.tops_total}", file=out)
     return 0
@@ -76,6 +79,7 @@ def register(sub: Any) -> None:
     )
     add_edition_options(parser)
     parser.add_argument("--lexicon", help="fr, en or a path to a word list (default: the edition's)")
+    add_house_option(parser)
     parser.add_argument("--seed", type=int, help="random seed of the draws (default: a random one, printed)")
     parser.add_argument(
         "--y",

@@ -41,14 +41,15 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
     from bot.telegram_adapter import TelegramAdapter
+    from bot.word_lists import prepare_at_start
 
     storage = open_storage(database_path(args), "telegram", err)
     if storage is None:
         return EXIT_STORAGE
     try:
-        adapter = TelegramAdapter(
-            Referee(storage, LexiconRegistry().get, clock_scope="telegram:"), token, base_url=args.base_url
-        )
+        registry = LexiconRegistry()
+        prepare_at_start(registry, storage)  # in the background: commands say so until it is done
+        adapter = TelegramAdapter(Referee(storage, registry, clock_scope="telegram:"), token, base_url=args.base_url)
         adapter.run()
         return 0
     except InvalidToken:

@@ -17,6 +17,7 @@ from core.placement import apply_placement, validate_move
 from .common import add_edition_options, edition_and_notation
 
 if TYPE_CHECKING:  # imported when the command runs, so that other commands never depend on them
+    from bot.house_words import HouseWords
     from core.lexicon import Lexicon
     from core.movegen import Play
 
@@ -35,14 +36,42 @@ class ToolError(Exception):
     """Bad input to a command-line tool: printed on one line, exit status 1."""
 
 
-def load_lexicon(spec: str) -> Lexicon:
-    """The word list ``fr``, ``en`` (bundled) or at a path, from the compiled cache when it is there."""
+def load_lexicon(spec: str, house: HouseWords | None = None) -> Lexicon:
+    """The word list ``fr``, ``en`` (bundled) or at a path, from the compiled cache when it is there;
+    compiled again with ``house`` words applied when there are some."""
+    from bot.house_words import house_lexicon
     from bot.lexicons import WordListError, load
 
     try:
-        return load(spec)[0]
+        lexicon = load(spec)[0]
     except WordListError as error:
         raise ToolError(f"word list {spec!r}: {error}") from None
+    return house_lexicon(lexicon, house, name=f"{lexicon.name}+{len(house)}") if house else lexicon
+
+
+def load_house(path: str | None) -> HouseWords:
+    """House words from ``--house FILE`` (none without it): one word a line, ``-WORD`` removes it."""
+    from bot.house_words import HouseFileError, HouseWords, read_house_file
+
+    if path is None:
+        return HouseWords()
+    try:
+        return read_house_file(Path(path))
+    except HouseFileError as error:
+        raise ToolError(f"house words: {error}") from None
+
+
+def house_text(house: HouseWords) -> str:
+    """`` + 2 house words (+KA -NEW)``, or nothing."""
+    return f" + {len(house)} house words ({' '.join(house.tokens())})" if house else ""
+
+
+def add_house_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--house",
+        metavar="FILE",
+        help="house words: one word a line accepted beyond the list, -WORD rejected though the list has it",
+    )
 
 
 def board_from_moves(text: str, notation: Notation) -> Board:
@@ -101,7 +130,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             board = board_from_moves(args.moves or "", notation)
         rack = read_rack(args.rack, edition)
-        lexicon = load_lexicon(args.lexicon or edition.code)
+        house = load_house(args.house)
+        lexicon = load_lexicon(args.lexicon or edition.code, house)
     except ToolError as error:
         print(f"arbitre top: {error}", file=err)
         return 1
@@ -113,8 +143,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for play in result.plays:
             ref, word = play_parts(play, notation)
             plays.append({"ref": ref, "word": word, "score": play.score.total, "jokers": play.jokers})
-        print(json.dumps({"plays": plays, "searched_ms": round(searched_ms, 3)}, ensure_ascii=False), file=out)
+        data: dict[str, Any] = {"plays": plays, "searched_ms": round(searched_ms, 3)}
+        if args.house is not None:
+            data["house"] = house.tokens()
+        print(json.dumps(data, ensure_ascii=False), file=out)
         return 0
+    if house:
+        print(f"word list {args.lexicon or edition.code}{house_text(house)}", file=out)
     if not result.plays:
         print(f"no play for {rack}", file=out)
         return 0
@@ -149,6 +184,7 @@ def register(sub: Any) -> None:
     )
     add_edition_options(parser)
     parser.add_argument("--lexicon", help="fr, en or a path to a word list (default: the edition's)")
+    add_house_option(parser)
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--moves", help='moves played so far, "H8 VAGUE,4G AVIONS" (default: empty board)')
     where.add_argument("--board", metavar="FILE", help="15 lines of 15 characters: . empty, lowercase joker")

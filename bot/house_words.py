@@ -1,0 +1,149 @@
+"""House words: a channel's own additions to and removals from its word list.
+
+A club whose list lags an edition, or that plays on the bundled list, accepts a
+few more words (``+KA``) or rejects some (``-NEW``). ``HouseWords`` is that set;
+``HouseList`` answers "is this a word?" for a list with its house words applied
+(additions accepted, removals rejected, everything else as the list says), and
+``house_lexicon`` compiles the same into a ``Lexicon`` for the move generator.
+
+A change of a channel's house words is stored with who made it and when
+(``HouseWordChange``); ``HouseWords.replay`` gives the set the changes leave,
+the last change of a word deciding. Offline tools read the same set from a file:
+one word per line, a leading ``-`` removes it, ``#`` starts a comment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.adjudication import WordList
+from core.errors import InvalidWordError
+from core.lexicon import Lexicon, normalise_word
+
+ADD = "add"
+REMOVE = "remove"
+
+
+class HouseFileError(Exception):
+    """A house words file that cannot be used, with the file and line at fault."""
+
+    def __init__(self, path: Path, line: int, reason: str) -> None:
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {reason}")
+        self.path = path
+        self.line = line
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class HouseWordChange:
+    """One stored change: ``word`` added or removed (``action``) in ``channel`` by ``author`` at ``at``."""
+
+    channel: str
+    action: str  # ADD | REMOVE
+    word: str
+    author: str  # the account
+    name: str  # its display name when it made the change
+    at: float
+    lexicon: str = ""  # the channel's list at the time, for the record
+
+
+@dataclass(frozen=True)
+class HouseWords:
+    """Words a channel accepts beyond its list (``added``) and words it rejects (``removed``)."""
+
+    added: frozenset[str] = frozenset()
+    removed: frozenset[str] = frozenset()
+
+    def __len__(self) -> int:
+        return len(self.added) + len(self.removed)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed)
+
+    def tokens(self) -> list[str]:
+        """``+KA``, ``+OM``, ``-NEW``: additions then removals, each alphabetically."""
+        return [f"+{w}" for w in sorted(self.added)] + [f"-{w}" for w in sorted(self.removed)]
+
+    @property
+    def digest(self) -> str:
+        """The sha256 of the tokens: two equal sets have the same digest."""
+        return hashlib.sha256("\n".join(self.tokens()).encode("ascii")).hexdigest()
+
+    def changed(self, action: str, word: str) -> HouseWords:
+        """The set after one change: the word's last change decides."""
+        added, removed = set(self.added), set(self.removed)
+        added.discard(word)
+        removed.discard(word)
+        (added if action == ADD else removed).add(word)
+        return HouseWords(frozenset(added), frozenset(removed))
+
+    @classmethod
+    def replay(cls, changes: Iterable[HouseWordChange]) -> HouseWords:
+        """The set stored changes leave, in their order."""
+        house = cls()
+        for change in changes:
+            house = house.changed(change.action, change.word)
+        return house
+
+    @classmethod
+    def from_tokens(cls, tokens: Iterable[str]) -> HouseWords:
+        """The set ``tokens()`` wrote (``+KA``, ``-NEW``)."""
+        added = frozenset(t[1:] for t in tokens if t.startswith("+"))
+        removed = frozenset(t[1:] for t in tokens if t.startswith("-"))
+        return cls(added, removed)
+
+    def decides(self, word: str) -> bool:
+        """Whether the house words, not the list, settle this word."""
+        return word in self.added or word in self.removed
+
+
+class HouseList:
+    """A word list with house words applied; ``spec`` names the list (``fr``, ``en`` or a path)."""
+
+    def __init__(self, base: WordList, house: HouseWords, spec: str) -> None:
+        self.base = base
+        self.house = house
+        self.spec = spec
+
+    def __contains__(self, word: object) -> bool:
+        if word in self.house.added:
+            return True
+        if word in self.house.removed:
+            return False
+        return word in self.base
+
+
+def read_house_file(path: Path) -> HouseWords:
+    """House words from a file: one word per line, ``-WORD`` removes it, ``#`` comments, blank lines skipped.
+
+    A later line about the same word wins. Raises HouseFileError naming the line of a word that is not one.
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise HouseFileError(path, 0, "not a UTF-8 text file") from None
+    except OSError as error:
+        raise HouseFileError(path, 0, error.strerror or str(error)) from None
+    house = HouseWords()
+    for number, line in enumerate(text.splitlines(), start=1):
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        action = REMOVE if content.startswith("-") else ADD
+        typed = content.lstrip("+-").strip()
+        try:
+            word = normalise_word(typed)
+        except InvalidWordError:
+            raise HouseFileError(path, number, f"{typed[:40]!r} is not a word (2-15 letters)") from None
+        house = house.changed(action, word)
+    return house
+
+
+def house_lexicon(base: Lexicon, house: HouseWords, name: str = "") -> Lexicon:
+    """``base`` compiled again with the house words applied (for the move generator)."""
+    words = (w for w in base.words() if w not in house.removed)
+    return Lexicon.from_words([*words, *house.added], name=name or base.name)
