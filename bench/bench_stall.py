@@ -13,6 +13,7 @@ Usage: .venv/bin/python bench/bench_stall.py [--events 10000] [--root CHECKOUT]
 from __future__ import annotations
 
 import argparse
+import inspect
 import statistics
 import sys
 import tempfile
@@ -34,6 +35,12 @@ from bot.storage import SQLiteStorage  # noqa: E402
 REGISTRY = LexiconRegistry()
 
 
+def service(storage: SQLiteStorage) -> Referee:
+    """A referee on ``storage`` (older checkouts took the registry's ``get``, newer ones the registry)."""
+    lists = REGISTRY if "lexicons" in inspect.signature(Referee.__init__).parameters else REGISTRY.get
+    return Referee(storage, lists, images=False)  # type: ignore[arg-type]
+
+
 def say(referee: Referee, channel: str, text: str) -> float:
     """Seconds one command takes."""
     start = time.perf_counter()
@@ -44,7 +51,7 @@ def say(referee: Referee, channel: str, text: str) -> float:
 def long_game(path: Path, events: int) -> None:
     """A game of ``events`` events in channel 'long' (written straight to the log), a short one in 'other'."""
     storage = SQLiteStorage(path)
-    referee = Referee(storage, REGISTRY, images=False)
+    referee = service(storage)
     say(referee, "long", "/nouvelle Ana Ben")
     say(referee, "other", "/nouvelle Cleo Dan")
     say(referee, "other", "/coup H8 VAGUE")
@@ -60,7 +67,7 @@ def long_game(path: Path, events: int) -> None:
 def stall(path: Path) -> tuple[float, list[float]]:
     """(seconds of the long game's first command after a restart, latencies in the other channel meanwhile)."""
     storage = SQLiteStorage(path)
-    referee = Referee(storage, REGISTRY, images=False)
+    referee = service(storage)
     say(referee, "other", "/reste")  # the other channel's game in memory, as in a running bot
     latencies: list[float] = []
     done = threading.Event()
@@ -83,7 +90,7 @@ def stall(path: Path) -> tuple[float, list[float]]:
 def passes(path: Path, count: int) -> tuple[float, int, float]:
     """(ms per /pass at the end of a game of ``count`` passes, /sheet characters, /export seconds)."""
     storage = SQLiteStorage(path)
-    referee = Referee(storage, REGISTRY, images=False)
+    referee = service(storage)
     say(referee, "passes", "/nouvelle Ana Ben")
     game = storage.active_game("passes")
     assert game is not None
