@@ -26,7 +26,7 @@ from .lexicons import LexiconRegistry
 from .numbers import read_decimal
 from .referee import Referee
 from .service import RefereeService
-from .tools.common import EXIT_STORAGE, database_path, open_storage
+from .tools.common import EXIT_STORAGE, database_folder, database_url, open_database
 from .word_lists import prepare_at_start
 
 CHANNEL = "console"
@@ -181,8 +181,8 @@ class ConsoleRoom:
 def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     """``arbitre console``: the chat room on a SQLite file and the bundled word lists."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    db_path = database_path(args)
-    storage = open_storage(db_path, "console", err)
+    db_url = database_url(args)
+    storage = open_database(db_url, "console", err)
     if storage is None:
         return EXIT_STORAGE
     settings = storage.channel(CHANNEL)
@@ -193,7 +193,9 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
     referee = Referee(storage, registry, clock_scope=CHANNEL)
     admins = tuple(args.admin or ())
     default_name = "Moi" if args.lang == "fr" else "Me"
-    room = ConsoleRoom(referee, out, db_path.parent / "images", default_name, admins, script=not stdin.isatty())
+    room = ConsoleRoom(
+        referee, out, database_folder(db_url) / "images", default_name, admins, script=not stdin.isatty()
+    )
     if stdin.isatty():
         lang = storage.channel(CHANNEL).language
         banner = (
@@ -205,7 +207,7 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
         )
         shown = ", ".join(admins) or ("aucun (--admin NOM)" if lang == "fr" else "none (--admin NAME)")
         admins_line = f"Administrateurs : {shown}" if lang == "fr" else f"Admins: {shown}"
-        out.write(f"{banner}\n{admins_line}\nBase : {db_path}\n\n")
+        out.write(f"{banner}\n{admins_line}\nBase : {db_url}\n\n")
     try:
         return asyncio.run(room.run(stdin))
     finally:

@@ -17,7 +17,9 @@ from bot.storage import (
     RoundClosedTwiceError,
     SQLiteStorage,
     Storage,
+    open_storage,
 )
+from bot.storage.open import UnknownStorageError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,11 +122,12 @@ def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
 
 
 def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path, monkeypatch) -> None:
-    import bot.storage
+    import bot.storage.sqlite
 
     path = tmp_path / "old.sqlite"
-    monkeypatch.setattr(bot.storage, "MIGRATIONS", bot.storage.MIGRATIONS[:2])
+    monkeypatch.setattr(bot.storage.sqlite, "MIGRATIONS", bot.storage.sqlite.MIGRATIONS[:2])
     old = SQLiteStorage(path)
+    assert old.schema_version == 2
     old.db["channels"].insert(
         {
             "channel": "c1",
@@ -243,3 +246,22 @@ def test_lists_in_use_running_games_first(storage: Storage) -> None:
     ended = storage.create_game("c5", "classic", "ana", {"lexicon": "/lists/old.txt"})
     storage.set_game_status(ended.id, "ended")
     assert storage.lists_in_use() == ["fr", "/lists/ods8.txt", "en"]
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [("memory:", MemoryStorage), ("sqlite:///{dir}/a.sqlite", SQLiteStorage), ("{dir}/b.sqlite", SQLiteStorage)],
+)
+def test_open_storage_by_url(tmp_path: Path, url: str, kind: type) -> None:
+    store = open_storage(url.format(dir=tmp_path))
+    assert isinstance(store, kind)
+    game = store.create_game("c1", "classic", "ana", {})
+    assert store.active_game("c1") == game
+    if isinstance(store, SQLiteStorage):
+        store.close()
+
+
+def test_an_unknown_storage_url_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UnknownStorageError) as refused:
+        open_storage("mongodb://localhost/arbitre")
+    assert "sqlite:///PATH" in str(refused.value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -10,7 +11,7 @@ from core.edition import Edition, edition_by_code
 from core.notation import Notation, default_notation, notation_by_name
 
 if TYPE_CHECKING:
-    from bot.storage import SQLiteStorage
+    from bot.storage import Storage
 
 EXIT_STORAGE = 2  # the database cannot be opened (as for a missing token: nothing to retry)
 
@@ -28,19 +29,33 @@ def edition_and_notation(args: argparse.Namespace) -> tuple[Edition, Notation]:
     return edition, notation
 
 
-def database_path(args: argparse.Namespace) -> Path:
-    """``--db``, else ``arbitre.sqlite`` in the data folder (``ARBITRE_DATA``, ~/.local/share/arbitre)."""
+def database_url(args: argparse.Namespace) -> str:
+    """``--db``, else ``ARBITRE_DB``, else ``arbitre.sqlite`` in the data folder (``ARBITRE_DATA``,
+    ~/.local/share/arbitre). A plain path is a SQLite file; ``sqlite:///PATH`` and ``memory:`` work too."""
     from bot.console import data_dir
 
-    return Path(args.db) if args.db else data_dir() / "arbitre.sqlite"
+    chosen = getattr(args, "db", None) or os.environ.get("ARBITRE_DB")
+    return str(chosen) if chosen else str(data_dir() / "arbitre.sqlite")
 
 
-def open_storage(path: Path, tool: str, err: TextIO) -> SQLiteStorage | None:
-    """The database at ``path``; None after one line on ``err`` saying why it cannot be opened."""
-    from bot.storage import SQLiteStorage, StorageOpenError
+def database_folder(url: str) -> Path:
+    """Where files beside the database go (the console's images): the SQLite file's folder, else the data folder."""
+    from bot.console import data_dir
+
+    if url.startswith("sqlite://"):
+        return Path(url.removeprefix("sqlite://")).parent
+    if "://" in url or url.endswith(":"):
+        return data_dir()
+    return Path(url).parent
+
+
+def open_database(url: str, tool: str, err: TextIO) -> Storage | None:
+    """The store at ``url``; None after one line on ``err`` saying why it cannot be opened."""
+    from bot.storage import StorageOpenError, open_storage
+    from bot.storage.open import UnknownStorageError
 
     try:
-        return SQLiteStorage(path)
-    except StorageOpenError as error:
+        return open_storage(url)
+    except (StorageOpenError, UnknownStorageError) as error:
         print(f"arbitre {tool}: {error}", file=err)
         return None

@@ -20,7 +20,12 @@ def register(sub: Any) -> None:
         description="A chat room in the terminal: each line is NAME: MESSAGE (NAME> MESSAGE for a private "
         "message to the bot); images and files the bot sends are written beside the database.",
     )
-    parser.add_argument("--db", help="SQLite file (default: ~/.local/share/arbitre/arbitre.sqlite)")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the database: a SQLite file path, sqlite:///PATH or memory: (default: ARBITRE_DB, else "
+        "~/.local/share/arbitre/arbitre.sqlite)",
+    )
     parser.add_argument("--lang", choices=["fr", "en"], default="fr", help="language of the room (default fr)")
     parser.add_argument(
         "--admin",

@@ -20,10 +20,10 @@ import os
 import signal
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.tools.common import EXIT_STORAGE, database_path, open_storage
+from bot.tools.common import EXIT_STORAGE, database_url, open_database
 
 if TYPE_CHECKING:
-    from bot.storage import SQLiteStorage
+    from bot.storage import Storage
 
 EXIT_TOKEN = 2
 
@@ -70,7 +70,7 @@ def _cancel_on_sigterm() -> _Terminated:
     return terminated
 
 
-async def _main(args: argparse.Namespace, token: str, storage: SQLiteStorage, out: TextIO) -> int:
+async def _main(args: argparse.Namespace, token: str, storage: Storage, out: TextIO) -> int:
     from bot.discord_adapter import DiscordAdapter
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import discord
 
     _point_at_test_api()
-    storage = open_storage(database_path(args), "discord", err)
+    storage = open_database(database_url(args), "discord", err)
     if storage is None:
         return EXIT_STORAGE
     try:
@@ -165,7 +165,12 @@ def register(sub: Any) -> None:
         action="store_true",
         help="also read '!score ...' prefix commands (needs the privileged Message Content intent)",
     )
-    parser.add_argument("--db", help="SQLite file (default: ~/.local/share/arbitre/arbitre.sqlite)")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the database: a SQLite file path, sqlite:///PATH or memory: (default: ARBITRE_DB, else "
+        "~/.local/share/arbitre/arbitre.sqlite)",
+    )
     parser.add_argument(
         "--config",
         metavar="PATH",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from bot.tools.common import EXIT_STORAGE, database_path, open_storage
+from bot.tools.common import EXIT_STORAGE, database_url, open_database
 
 EXIT_TOKEN = 2
 
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.telegram_adapter import TelegramAdapter
     from bot.word_lists import prepare_at_start
 
-    storage = open_storage(database_path(args), "telegram", err)
+    storage = open_database(database_url(args), "telegram", err)
     if storage is None:
         return EXIT_STORAGE
     try:
@@ -77,7 +77,12 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--base-url", metavar="URL", help="Bot API server, for a self-hosted telegram-bot-api (default: Telegram's)"
     )
-    parser.add_argument("--db", help="SQLite file (default: ~/.local/share/arbitre/arbitre.sqlite)")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the database: a SQLite file path, sqlite:///PATH or memory: (default: ARBITRE_DB, else "
+        "~/.local/share/arbitre/arbitre.sqlite)",
+    )
     parser.add_argument(
         "--config",
         metavar="PATH",

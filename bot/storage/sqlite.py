@@ -1,19 +1,9 @@
-"""Persistence of channels, games, players and each game's append-only event log.
-
-``Storage`` is the small interface the command layer talks to; ``SQLiteStorage``
-keeps everything in one SQLite file through sqlite-utils (WAL mode, migrations
-applied on open), ``MemoryStorage`` is its in-memory twin. A game's state is
-never stored: it is rebuilt by replaying its events through ``core``.
-
-Every command runs inside ``transaction()``: with SQLite that is one
-``BEGIN IMMEDIATE`` ... ``COMMIT``, so a crash leaves the whole command or none
-of it, and two processes writing the same file serialise instead of losing events.
-"""
+"""Storage in one SQLite file (WAL) through sqlite-utils: migrations applied on open, one write
+transaction (``BEGIN IMMEDIATE``) per command, lock-free readers for long rebuilds."""
 
 from __future__ import annotations
 
 import contextlib
-import copy
 import functools
 import json
 import os
@@ -21,161 +11,25 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import sqlite_utils
 
-from core.notation import default_notation
-from core.rules import box_rules
-
-from .chat import Reply
-from .house_words import HouseWordChange
-from .outbox import OutboxItem, destination, reply_from_json, reply_to_json
-
-
-@dataclass(frozen=True)
-class ChannelSettings:
-    """A channel's settings; defaults are a French channel on the bundled list."""
-
-    channel: str
-    language: str = "fr"
-    edition: str = "fr"
-    notation: str = "fisf"
-    rules: str = "box-fr"
-    lexicon: str = "fr"
-    minutes: float = 3.0
-    timezone: str = ""  # IANA name; "" means the language's usual zone (see ``zone``)
-
-    @property
-    def zone(self) -> str:
-        """The time zone every time in this channel is shown in."""
-        return self.timezone or ("Europe/Paris" if self.language == "fr" else "UTC")
-
-    def with_changes(self, **changes: Any) -> ChannelSettings:
-        return replace(self, **changes)
-
-    def with_edition(self, edition: str) -> ChannelSettings:
-        """Another edition, with its usual notation, bundled list and box rules."""
-        if edition == self.edition:
-            return self
-        return replace(
-            self,
-            edition=edition,
-            notation=default_notation(edition).value,
-            lexicon=edition,
-            rules=box_rules(edition).code,
-        )
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A stored game: where it is played, what kind, its set-up, and whether it is still on."""
-
-    id: int
-    channel: str
-    kind: str  # classic | duplicate
-    referee: str
-    status: str  # active | ended | abandoned
-    setup: dict[str, Any] = field(default_factory=dict)
-    created: float = 0.0
-
-
-class RoundClosedTwiceError(Exception):
-    """A second close of a duplicate round (the database refuses it)."""
-
-    def __init__(self, game_id: int, round_number: int) -> None:
-        super().__init__(f"game {game_id}: round {round_number} is already closed")
-        self.game_id = game_id
-        self.round_number = round_number
-
-
-class GameRunningError(Exception):
-    """Creating a game in a channel whose game is still running (it is never replaced silently)."""
-
-    def __init__(self, channel: str, running: GameRecord) -> None:
-        super().__init__(f"{channel}: game {running.id} ({running.kind}) is still running")
-        self.channel = channel
-        self.running = running
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    """One event of a game's log, in order."""
-
-    game: int
-    seq: int
-    data: dict[str, Any]
-    author: str
-    at: float
-
-
-@dataclass(frozen=True)
-class Deadline:
-    """An open duplicate round's deadline (absolute Unix time)."""
-
-    game: int
-    round: int
-    at: float
-    channel: str
-
-
-class Storage(Protocol):
-    """What the command layer needs from a store."""
-
-    def transaction(self) -> contextlib.AbstractContextManager[None]: ...
-    def channel(self, channel: str) -> ChannelSettings: ...
-    def save_channel(self, settings: ChannelSettings) -> None: ...
-    def active_game(self, channel: str) -> GameRecord | None: ...
-    def game(self, game_id: int) -> GameRecord: ...
-    def create_game(
-        self, channel: str, kind: str, referee: str, setup: dict[str, Any], *, abandon_running: bool = False
-    ) -> GameRecord: ...
-    def games(self, channel: str) -> list[GameRecord]: ...
-    def set_game_status(self, game_id: int, status: str) -> None: ...
-    def update_setup(self, game_id: int, setup: dict[str, Any]) -> None: ...
-    def events(self, game_id: int, after: int = 0) -> list[StoredEvent]: ...
-    def read_events(self, game_id: int, after: int = 0) -> list[StoredEvent]: ...
-    def read_stamp(self, game_id: int) -> tuple[int, float]: ...
-    def in_transaction(self) -> bool: ...
-    def last_stamp(self, game_id: int) -> tuple[int, float]: ...
-    def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent: ...
-    def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None: ...
-    def open_round(self, game_id: int, round_number: int, at: float | None) -> None: ...
-    def deadlines(self) -> list[Deadline]: ...
-    def mark_closed(self, game_id: int, round_number: int) -> None: ...
-    def mark_reopened(self, game_id: int, round_number: int) -> None: ...
-    def add_player(self, game_id: int, user: str, name: str) -> None: ...
-    def players(self, game_id: int) -> list[tuple[str, str]]: ...
-    def active_games_of(self, user: str) -> list[GameRecord]: ...
-    def enqueue(self, replies: list[Reply], due: float) -> list[int]: ...
-    def outbox_due(self, scope: str, now: float, limit: int = 50) -> list[OutboxItem]: ...
-    def outbox_waiting(self, destination: str, before: int) -> bool: ...
-    def mark_delivered(self, ids: list[int], at: float) -> None: ...
-    def mark_failed(self, outbox_id: int, error: str, due: float) -> None: ...
-    def reschedule(self, ids: list[int], due: float) -> None: ...
-    def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None: ...
-    def outbox_state(self, outbox_id: int) -> str: ...
-    def add_house_word_change(self, change: HouseWordChange) -> None: ...
-    def house_word_changes(self, channel: str) -> list[HouseWordChange]: ...
-    def lists_in_use(self) -> list[str]: ...
-
-
-# --- SQLite ---------------------------------------------------------------------------
-
-_Method = TypeVar("_Method", bound=Callable[..., Any])
-
-
-def _serialised(method: _Method) -> _Method:
-    """Run a read under the store's lock: commands and the clock share one connection across threads."""
-
-    @functools.wraps(method)
-    def locked(self: Any, *args: Any, **kwargs: Any) -> Any:
-        with self._lock:
-            return method(self, *args, **kwargs)
-
-    return locked  # type: ignore[return-value]
+from ..chat import Reply
+from ..house_words import HouseWordChange
+from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
+from .common import Method, most_used, serialised
+from .records import (
+    ChannelSettings,
+    Deadline,
+    GameRecord,
+    GameRunningError,
+    RoundClosedTwiceError,
+    StorageOpenError,
+    StoredEvent,
+)
 
 
 def _migration_1(db: sqlite_utils.Database) -> None:
@@ -268,16 +122,6 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
 ]
 
 
-class StorageOpenError(Exception):
-    """A database that cannot be opened: a directory, a foreign, truncated or damaged file, a place
-    that cannot be written. ``reason`` is one line saying which."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"cannot open the database {path}: {reason}")
-        self.path = path
-        self.reason = reason
-
-
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SQLITE_HEADER_SIZE = 100
 
@@ -333,7 +177,7 @@ def _open_failure(path: Path, error: BaseException) -> str:
     return f"SQLite: {text}"
 
 
-def _explains_open_failures(init: _Method) -> _Method:
+def _explains_open_failures(init: Method) -> Method:
     """``SQLiteStorage(path)`` raises :class:`StorageOpenError` instead of OSError or sqlite3.Error."""
 
     @functools.wraps(init)
@@ -456,7 +300,7 @@ class SQLiteStorage:
             self._depth, self._owner = 0, 0
             self.db.execute("COMMIT")
 
-    @_serialised
+    @serialised
     def channel(self, channel: str) -> ChannelSettings:
         rows = list(self.db["channels"].rows_where("channel = ?", [channel]))
         return ChannelSettings(**rows[0]) if rows else ChannelSettings(channel)
@@ -477,14 +321,14 @@ class SQLiteStorage:
             row["created"],
         )
 
-    @_serialised
+    @serialised
     def active_game(self, channel: str) -> GameRecord | None:
         rows = list(
             self.db["games"].rows_where("channel = ? and status = 'active'", [channel], order_by="id desc", limit=1)
         )
         return self._game(rows[0]) if rows else None
 
-    @_serialised
+    @serialised
     def game(self, game_id: int) -> GameRecord:
         return self._game(self.db["games"].get(game_id))
 
@@ -511,7 +355,7 @@ class SQLiteStorage:
             )
             return self.game(int(table.last_pk))
 
-    @_serialised
+    @serialised
     def games(self, channel: str) -> list[GameRecord]:
         """The channel's games, oldest first (their place in this list is their number in the channel)."""
         return [self._game(row) for row in self.db["games"].rows_where("channel = ?", [channel], order_by="id")]
@@ -526,7 +370,7 @@ class SQLiteStorage:
         with self.transaction():
             self.db["games"].update(game_id, {"setup": json.dumps(setup, ensure_ascii=False)})
 
-    @_serialised
+    @serialised
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
         """The game's events in order, those after sequence number ``after`` only."""
         return [
@@ -534,7 +378,7 @@ class SQLiteStorage:
             for row in self.db["events"].rows_where("game = ? and seq > ?", [game_id, after], order_by="seq")
         ]
 
-    @_serialised
+    @serialised
     def last_stamp(self, game_id: int) -> tuple[int, float]:
         """(sequence number, time) of the game's last stored event, (0, 0.0) for none: what identifies it."""
         row = self.db.execute(
@@ -590,7 +434,7 @@ class SQLiteStorage:
         with self.transaction():
             self.db.execute("delete from closes where game = ? and round = ?", [game_id, round_number])
 
-    @_serialised
+    @serialised
     def deadlines(self) -> list[Deadline]:
         return [Deadline(**row) for row in self.db["deadlines"].rows_where(order_by="at")]
 
@@ -603,14 +447,14 @@ class SQLiteStorage:
                 [game_id, user, name, count],
             )
 
-    @_serialised
+    @serialised
     def players(self, game_id: int) -> list[tuple[str, str]]:
         return [
             (row["user"], row["name"])
             for row in self.db["players"].rows_where("game = ?", [game_id], order_by="position")
         ]
 
-    @_serialised
+    @serialised
     def active_games_of(self, user: str) -> list[GameRecord]:
         rows = self.db.execute_returning_dicts(
             "select games.* from games join players on players.game = games.id"
@@ -633,7 +477,7 @@ class SQLiteStorage:
                 ids.append(int(cursor.lastrowid or 0))
         return ids
 
-    @_serialised
+    @serialised
     def outbox_due(self, scope: str, now: float, limit: int = 50) -> list[OutboxItem]:
         """The first waiting message of each destination of ``scope`` (a prefix) whose time has come."""
         rows = self.db.execute(
@@ -645,7 +489,7 @@ class SQLiteStorage:
         ).fetchall()
         return [OutboxItem(i, d, reply_from_json(r, i), a) for i, d, r, a in rows]
 
-    @_serialised
+    @serialised
     def outbox_waiting(self, destination: str, before: int) -> bool:
         """Whether an older message to ``destination`` is still waiting (a new one must not pass it)."""
         row = self.db.execute(
@@ -676,7 +520,7 @@ class SQLiteStorage:
             for outbox_id in ids:
                 self.db.execute("update outbox set due = ? where id = ?", [due, outbox_id])
 
-    @_serialised
+    @serialised
     def outbox_state(self, outbox_id: int) -> str:
         """``waiting``, ``delivered`` or ``dropped``."""
         row = self.db.execute("select delivered, dropped from outbox where id = ?", [outbox_id]).fetchone()
@@ -690,277 +534,16 @@ class SQLiteStorage:
         with self.transaction():
             self.db["house_words"].insert(asdict(change))
 
-    @_serialised
+    @serialised
     def house_word_changes(self, channel: str) -> list[HouseWordChange]:
         """The channel's house word changes, oldest first."""
         rows = self.db["house_words"].rows_where("channel = ?", [channel], order_by="id")
         return [HouseWordChange(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
 
-    @_serialised
+    @serialised
     def lists_in_use(self) -> list[str]:
         """The word lists of running games, then of channel settings, most used first."""
         setups = self.db.execute("select setup from games where status = 'active'").fetchall()
         running = [json.loads(row[0]).get("lexicon") for row in setups]
         chosen = [row[0] for row in self.db.execute("select lexicon from channels").fetchall()]
-        return list(dict.fromkeys(_most_used(running) + _most_used(chosen)))
-
-
-def _most_used(specs: list[Any]) -> list[str]:
-    """The distinct list names among ``specs``, most frequent first."""
-    counts: dict[str, int] = {}
-    for spec in specs:
-        if isinstance(spec, str) and spec:
-            counts[spec] = counts.get(spec, 0) + 1
-    return sorted(counts, key=lambda spec: -counts[spec])
-
-
-# --- memory ----------------------------------------------------------------------------
-
-
-class MemoryStorage:
-    """The same interface kept in dictionaries (a transaction rolls back on error)."""
-
-    def __init__(self) -> None:
-        self._channels: dict[str, ChannelSettings] = {}
-        self._games: dict[int, GameRecord] = {}
-        self._events: dict[int, list[StoredEvent]] = {}
-        self._deadlines: dict[tuple[int, int], Deadline] = {}
-        self._closes: set[tuple[int, int]] = set()
-        self._outbox: dict[int, dict[str, Any]] = {}
-        self._players: dict[int, dict[str, str]] = {}
-        self._house_words: list[HouseWordChange] = []
-        self._lock = threading.RLock()
-        self._depth = 0
-        self._owner = 0
-
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
-                return
-            saved = copy.deepcopy(
-                (self._channels, self._games, self._events, self._deadlines, self._players, self._closes, self._outbox)
-            )
-            house_words = list(self._house_words)
-            self._depth, self._owner = 1, threading.get_ident()
-            try:
-                yield
-            except BaseException:
-                (
-                    self._channels,
-                    self._games,
-                    self._events,
-                    self._deadlines,
-                    self._players,
-                    self._closes,
-                    self._outbox,
-                ) = saved
-                self._house_words = house_words
-                raise
-            finally:
-                self._depth, self._owner = 0, 0
-
-    @_serialised
-    def channel(self, channel: str) -> ChannelSettings:
-        return self._channels.get(channel, ChannelSettings(channel))
-
-    def save_channel(self, settings: ChannelSettings) -> None:
-        with self.transaction():
-            self._channels[settings.channel] = settings
-
-    @_serialised
-    def active_game(self, channel: str) -> GameRecord | None:
-        games = [g for g in self._games.values() if g.channel == channel and g.status == "active"]
-        return max(games, key=lambda g: g.id) if games else None
-
-    @_serialised
-    def game(self, game_id: int) -> GameRecord:
-        return self._games[game_id]
-
-    @_serialised
-    def games(self, channel: str) -> list[GameRecord]:
-        return sorted((g for g in self._games.values() if g.channel == channel), key=lambda g: g.id)
-
-    def create_game(
-        self, channel: str, kind: str, referee: str, setup: dict[str, Any], *, abandon_running: bool = False
-    ) -> GameRecord:
-        with self.transaction():
-            running = self.active_game(channel)
-            if running is not None and not abandon_running:
-                raise GameRunningError(channel, running)
-            for key in [k for k, d in self._deadlines.items() if d.channel == channel]:
-                self._deadlines.pop(key, None)
-            for game in list(self._games.values()):
-                if game.channel == channel and game.status == "active":
-                    self._games[game.id] = replace(game, status="abandoned")
-            record = GameRecord(len(self._games) + 1, channel, kind, referee, "active", dict(setup), time.time())
-            self._games[record.id] = record
-            self._events[record.id] = []
-            return record
-
-    def set_game_status(self, game_id: int, status: str) -> None:
-        with self.transaction():
-            self._games[game_id] = replace(self._games[game_id], status=status)
-            if status != "active":
-                for key in [k for k in self._deadlines if k[0] == game_id]:
-                    self._deadlines.pop(key, None)
-
-    def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
-        with self.transaction():
-            self._games[game_id] = replace(self._games[game_id], setup=dict(setup))
-
-    @_serialised
-    def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
-        return [e for e in self._events.get(game_id, []) if e.seq > after]
-
-    def read_events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
-        """Without the lock: a rolled-back transaction replaces the dictionaries whole, never edits them."""
-        return [e for e in list(self._events.get(game_id, ())) if e.seq > after]
-
-    def read_stamp(self, game_id: int) -> tuple[int, float]:
-        log = list(self._events.get(game_id, ()))
-        return (log[-1].seq, log[-1].at) if log else (0, 0.0)
-
-    def in_transaction(self) -> bool:
-        return self._depth > 0 and self._owner == threading.get_ident()
-
-    @_serialised
-    def last_stamp(self, game_id: int) -> tuple[int, float]:
-        log = self._events.get(game_id, [])
-        return (log[-1].seq, log[-1].at) if log else (0, 0.0)
-
-    def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent:
-        with self.transaction():
-            log = self._events.setdefault(game_id, [])
-            event = StoredEvent(game_id, len(log) + 1, dict(data), author, time.time() if at is None else at)
-            log.append(event)
-            return event
-
-    def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None:
-        with self.transaction():
-            if at is None:
-                self._deadlines.pop((game_id, round_number), None)
-            else:
-                channel = self._games[game_id].channel
-                self._deadlines[(game_id, round_number)] = Deadline(game_id, round_number, at, channel)
-
-    def open_round(self, game_id: int, round_number: int, at: float | None) -> None:
-        with self.transaction():
-            for key in [k for k in self._deadlines if k[0] == game_id and k[1] != round_number]:
-                self._deadlines.pop(key, None)
-            self.set_deadline(game_id, round_number, at)
-
-    def mark_closed(self, game_id: int, round_number: int) -> None:
-        with self.transaction():
-            if (game_id, round_number) in self._closes:
-                raise RoundClosedTwiceError(game_id, round_number)
-            self._closes.add((game_id, round_number))
-
-    def mark_reopened(self, game_id: int, round_number: int) -> None:
-        with self.transaction():
-            self._closes.discard((game_id, round_number))
-
-    @_serialised
-    def deadlines(self) -> list[Deadline]:
-        return sorted(self._deadlines.values(), key=lambda d: d.at)
-
-    def add_player(self, game_id: int, user: str, name: str) -> None:
-        with self.transaction():
-            self._players.setdefault(game_id, {})[user] = name
-
-    @_serialised
-    def players(self, game_id: int) -> list[tuple[str, str]]:
-        return list(self._players.get(game_id, {}).items())
-
-    @_serialised
-    def active_games_of(self, user: str) -> list[GameRecord]:
-        games = [
-            self._games[g] for g, users in self._players.items() if user in users and self._games[g].status == "active"
-        ]
-        return sorted(games, key=lambda g: -g.id)
-
-    # --- outbox ------------------------------------------------------------------------
-
-    def enqueue(self, replies: list[Reply], due: float) -> list[int]:
-        ids = []
-        with self.transaction():
-            for reply in replies:
-                outbox_id = max(self._outbox, default=0) + 1
-                self._outbox[outbox_id] = {
-                    "destination": destination(reply),
-                    "reply": reply_to_json(reply),
-                    "due": due,
-                    "attempts": 0,
-                    "delivered": None,
-                    "dropped": None,
-                }
-                ids.append(outbox_id)
-        return ids
-
-    def _waiting(self) -> list[tuple[int, dict[str, Any]]]:
-        return sorted(
-            (i, row) for i, row in self._outbox.items() if row["delivered"] is None and row["dropped"] is None
-        )
-
-    @_serialised
-    def outbox_due(self, scope: str, now: float, limit: int = 50) -> list[OutboxItem]:
-        heads: dict[str, tuple[int, dict[str, Any]]] = {}
-        for outbox_id, row in self._waiting():
-            heads.setdefault(row["destination"], (outbox_id, row))
-        items = [
-            OutboxItem(i, row["destination"], reply_from_json(row["reply"], i), row["attempts"])
-            for i, row in sorted(heads.values())
-            if row["destination"].startswith(scope) and row["due"] <= now
-        ]
-        return items[:limit]
-
-    @_serialised
-    def outbox_waiting(self, destination: str, before: int) -> bool:
-        return any(row["destination"] == destination and i < before for i, row in self._waiting())
-
-    def mark_delivered(self, ids: list[int], at: float) -> None:
-        with self.transaction():
-            for outbox_id in ids:
-                self._outbox[outbox_id]["delivered"] = at
-
-    def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
-        with self.transaction():
-            row = self._outbox[outbox_id]
-            row["attempts"] += 1
-            row["due"] = due
-
-    def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None:
-        with self.transaction():
-            self._outbox[outbox_id]["dropped"] = at
-
-    def reschedule(self, ids: list[int], due: float) -> None:
-        with self.transaction():
-            for outbox_id in ids:
-                self._outbox[outbox_id]["due"] = due
-
-    @_serialised
-    def outbox_state(self, outbox_id: int) -> str:
-        row = self._outbox.get(outbox_id)
-        if row is None or (row["delivered"] is None and row["dropped"] is None):
-            return "waiting"
-        return "delivered" if row["delivered"] is not None else "dropped"
-
-    # house words: a channel-level log of changes, who and when
-
-    def add_house_word_change(self, change: HouseWordChange) -> None:
-        with self.transaction():
-            self._house_words.append(change)
-
-    @_serialised
-    def house_word_changes(self, channel: str) -> list[HouseWordChange]:
-        return [c for c in self._house_words if c.channel == channel]
-
-    @_serialised
-    def lists_in_use(self) -> list[str]:
-        running = [g.setup.get("lexicon") for g in self._games.values() if g.status == "active"]
-        return list(dict.fromkeys(_most_used(running) + _most_used([s.lexicon for s in self._channels.values()])))
+        return list(dict.fromkeys(most_used(running) + most_used(chosen)))

@@ -1,0 +1,29 @@
+"""Helpers every backend shares: reads under the store's lock, and list names by use."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def serialised(method: Method) -> Method:
+    """Run a read under the store's lock: commands and the clock share one connection across threads."""
+
+    @functools.wraps(method)
+    def locked(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked  # type: ignore[return-value]
+
+
+def most_used(specs: list[Any]) -> list[str]:
+    """The distinct list names among ``specs``, most frequent first."""
+    counts: dict[str, int] = {}
+    for spec in specs:
+        if isinstance(spec, str) and spec:
+            counts[spec] = counts.get(spec, 0) + 1
+    return sorted(counts, key=lambda spec: -counts[spec])

@@ -1,0 +1,270 @@
+"""Storage kept in dictionaries: the same protocol, for tests and tools (a transaction rolls back on
+error)."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from ..chat import Reply
+from ..house_words import HouseWordChange
+from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
+from .common import most_used, serialised
+from .records import ChannelSettings, Deadline, GameRecord, GameRunningError, RoundClosedTwiceError, StoredEvent
+
+
+class MemoryStorage:
+    """The same interface kept in dictionaries (a transaction rolls back on error)."""
+
+    def __init__(self) -> None:
+        self._channels: dict[str, ChannelSettings] = {}
+        self._games: dict[int, GameRecord] = {}
+        self._events: dict[int, list[StoredEvent]] = {}
+        self._deadlines: dict[tuple[int, int], Deadline] = {}
+        self._closes: set[tuple[int, int]] = set()
+        self._outbox: dict[int, dict[str, Any]] = {}
+        self._players: dict[int, dict[str, str]] = {}
+        self._house_words: list[HouseWordChange] = []
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._owner = 0
+
+    def close(self) -> None:
+        """Nothing to close: the store lives as long as the process."""
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            saved = copy.deepcopy(
+                (self._channels, self._games, self._events, self._deadlines, self._players, self._closes, self._outbox)
+            )
+            house_words = list(self._house_words)
+            self._depth, self._owner = 1, threading.get_ident()
+            try:
+                yield
+            except BaseException:
+                (
+                    self._channels,
+                    self._games,
+                    self._events,
+                    self._deadlines,
+                    self._players,
+                    self._closes,
+                    self._outbox,
+                ) = saved
+                self._house_words = house_words
+                raise
+            finally:
+                self._depth, self._owner = 0, 0
+
+    @serialised
+    def channel(self, channel: str) -> ChannelSettings:
+        return self._channels.get(channel, ChannelSettings(channel))
+
+    def save_channel(self, settings: ChannelSettings) -> None:
+        with self.transaction():
+            self._channels[settings.channel] = settings
+
+    @serialised
+    def active_game(self, channel: str) -> GameRecord | None:
+        games = [g for g in self._games.values() if g.channel == channel and g.status == "active"]
+        return max(games, key=lambda g: g.id) if games else None
+
+    @serialised
+    def game(self, game_id: int) -> GameRecord:
+        return self._games[game_id]
+
+    @serialised
+    def games(self, channel: str) -> list[GameRecord]:
+        return sorted((g for g in self._games.values() if g.channel == channel), key=lambda g: g.id)
+
+    def create_game(
+        self, channel: str, kind: str, referee: str, setup: dict[str, Any], *, abandon_running: bool = False
+    ) -> GameRecord:
+        with self.transaction():
+            running = self.active_game(channel)
+            if running is not None and not abandon_running:
+                raise GameRunningError(channel, running)
+            for key in [k for k, d in self._deadlines.items() if d.channel == channel]:
+                self._deadlines.pop(key, None)
+            for game in list(self._games.values()):
+                if game.channel == channel and game.status == "active":
+                    self._games[game.id] = replace(game, status="abandoned")
+            record = GameRecord(len(self._games) + 1, channel, kind, referee, "active", dict(setup), time.time())
+            self._games[record.id] = record
+            self._events[record.id] = []
+            return record
+
+    def set_game_status(self, game_id: int, status: str) -> None:
+        with self.transaction():
+            self._games[game_id] = replace(self._games[game_id], status=status)
+            if status != "active":
+                for key in [k for k in self._deadlines if k[0] == game_id]:
+                    self._deadlines.pop(key, None)
+
+    def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
+        with self.transaction():
+            self._games[game_id] = replace(self._games[game_id], setup=dict(setup))
+
+    @serialised
+    def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
+        return [e for e in self._events.get(game_id, []) if e.seq > after]
+
+    def read_events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
+        """Without the lock: a rolled-back transaction replaces the dictionaries whole, never edits them."""
+        return [e for e in list(self._events.get(game_id, ())) if e.seq > after]
+
+    def read_stamp(self, game_id: int) -> tuple[int, float]:
+        log = list(self._events.get(game_id, ()))
+        return (log[-1].seq, log[-1].at) if log else (0, 0.0)
+
+    def in_transaction(self) -> bool:
+        return self._depth > 0 and self._owner == threading.get_ident()
+
+    @serialised
+    def last_stamp(self, game_id: int) -> tuple[int, float]:
+        log = self._events.get(game_id, [])
+        return (log[-1].seq, log[-1].at) if log else (0, 0.0)
+
+    def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent:
+        with self.transaction():
+            log = self._events.setdefault(game_id, [])
+            event = StoredEvent(game_id, len(log) + 1, dict(data), author, time.time() if at is None else at)
+            log.append(event)
+            return event
+
+    def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None:
+        with self.transaction():
+            if at is None:
+                self._deadlines.pop((game_id, round_number), None)
+            else:
+                channel = self._games[game_id].channel
+                self._deadlines[(game_id, round_number)] = Deadline(game_id, round_number, at, channel)
+
+    def open_round(self, game_id: int, round_number: int, at: float | None) -> None:
+        with self.transaction():
+            for key in [k for k in self._deadlines if k[0] == game_id and k[1] != round_number]:
+                self._deadlines.pop(key, None)
+            self.set_deadline(game_id, round_number, at)
+
+    def mark_closed(self, game_id: int, round_number: int) -> None:
+        with self.transaction():
+            if (game_id, round_number) in self._closes:
+                raise RoundClosedTwiceError(game_id, round_number)
+            self._closes.add((game_id, round_number))
+
+    def mark_reopened(self, game_id: int, round_number: int) -> None:
+        with self.transaction():
+            self._closes.discard((game_id, round_number))
+
+    @serialised
+    def deadlines(self) -> list[Deadline]:
+        return sorted(self._deadlines.values(), key=lambda d: d.at)
+
+    def add_player(self, game_id: int, user: str, name: str) -> None:
+        with self.transaction():
+            self._players.setdefault(game_id, {})[user] = name
+
+    @serialised
+    def players(self, game_id: int) -> list[tuple[str, str]]:
+        return list(self._players.get(game_id, {}).items())
+
+    @serialised
+    def active_games_of(self, user: str) -> list[GameRecord]:
+        games = [
+            self._games[g] for g, users in self._players.items() if user in users and self._games[g].status == "active"
+        ]
+        return sorted(games, key=lambda g: -g.id)
+
+    # --- outbox ------------------------------------------------------------------------
+
+    def enqueue(self, replies: list[Reply], due: float) -> list[int]:
+        ids = []
+        with self.transaction():
+            for reply in replies:
+                outbox_id = max(self._outbox, default=0) + 1
+                self._outbox[outbox_id] = {
+                    "destination": destination(reply),
+                    "reply": reply_to_json(reply),
+                    "due": due,
+                    "attempts": 0,
+                    "delivered": None,
+                    "dropped": None,
+                }
+                ids.append(outbox_id)
+        return ids
+
+    def _waiting(self) -> list[tuple[int, dict[str, Any]]]:
+        return sorted(
+            (i, row) for i, row in self._outbox.items() if row["delivered"] is None and row["dropped"] is None
+        )
+
+    @serialised
+    def outbox_due(self, scope: str, now: float, limit: int = 50) -> list[OutboxItem]:
+        heads: dict[str, tuple[int, dict[str, Any]]] = {}
+        for outbox_id, row in self._waiting():
+            heads.setdefault(row["destination"], (outbox_id, row))
+        items = [
+            OutboxItem(i, row["destination"], reply_from_json(row["reply"], i), row["attempts"])
+            for i, row in sorted(heads.values())
+            if row["destination"].startswith(scope) and row["due"] <= now
+        ]
+        return items[:limit]
+
+    @serialised
+    def outbox_waiting(self, destination: str, before: int) -> bool:
+        return any(row["destination"] == destination and i < before for i, row in self._waiting())
+
+    def mark_delivered(self, ids: list[int], at: float) -> None:
+        with self.transaction():
+            for outbox_id in ids:
+                self._outbox[outbox_id]["delivered"] = at
+
+    def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
+        with self.transaction():
+            row = self._outbox[outbox_id]
+            row["attempts"] += 1
+            row["due"] = due
+
+    def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None:
+        with self.transaction():
+            self._outbox[outbox_id]["dropped"] = at
+
+    def reschedule(self, ids: list[int], due: float) -> None:
+        with self.transaction():
+            for outbox_id in ids:
+                self._outbox[outbox_id]["due"] = due
+
+    @serialised
+    def outbox_state(self, outbox_id: int) -> str:
+        row = self._outbox.get(outbox_id)
+        if row is None or (row["delivered"] is None and row["dropped"] is None):
+            return "waiting"
+        return "delivered" if row["delivered"] is not None else "dropped"
+
+    # house words: a channel-level log of changes, who and when
+
+    def add_house_word_change(self, change: HouseWordChange) -> None:
+        with self.transaction():
+            self._house_words.append(change)
+
+    @serialised
+    def house_word_changes(self, channel: str) -> list[HouseWordChange]:
+        return [c for c in self._house_words if c.channel == channel]
+
+    @serialised
+    def lists_in_use(self) -> list[str]:
+        running = [g.setup.get("lexicon") for g in self._games.values() if g.status == "active"]
+        return list(dict.fromkeys(most_used(running) + most_used([s.lexicon for s in self._channels.values()])))

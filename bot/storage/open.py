@@ -1,0 +1,35 @@
+"""Opening a store by URL: ``sqlite:///path/to/file.sqlite`` (or a plain path), ``memory:``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .memory import MemoryStorage
+from .protocol import Storage
+from .sqlite import SQLiteStorage
+
+
+class UnknownStorageError(Exception):
+    """A storage URL whose scheme no backend serves."""
+
+    def __init__(self, url: str, schemes: tuple[str, ...]) -> None:
+        super().__init__(f"{url!r}: unknown storage; use {', '.join(schemes)}")
+        self.url = url
+        self.schemes = schemes
+
+
+SCHEMES = ("sqlite:///PATH", "memory:")
+
+
+def open_storage(url: str | Path) -> Storage:
+    """The store a URL names; a plain path is a SQLite file."""
+    text = str(url)
+    if text == "memory:":
+        return MemoryStorage()
+    if text.startswith("sqlite:///"):
+        return SQLiteStorage(Path(text.removeprefix("sqlite://")))
+    if text.startswith("sqlite://"):
+        return SQLiteStorage(Path(text.removeprefix("sqlite://")))
+    if "://" in text or text.endswith(":"):
+        raise UnknownStorageError(text, SCHEMES)
+    return SQLiteStorage(Path(text))
