@@ -12,136 +12,20 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any
 
 from core.errors import ArbitreError
 
-from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply, read_command
-from .command_table import Access, CommandSpec, find, suggest
-from .game_cache import GameCache
-from .house_words import HouseList
+from .chat import MAX_COMMAND_CHARS, Incoming, Reply, read_command
+from .commands import CommandSpec, Context, UserError, command_named, find, unknown_command_text
+from .commands.clock import DuplicateClock
+from .commands.game_cache import GameCache
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
 from .outbox import GRACE_SECONDS, OutboxItem, backoff, destination
-from .storage import ChannelSettings, GameRecord, GameRunningError, RoundClosedTwiceError, Storage
+from .storage import ChannelSettings, GameRunningError, RoundClosedTwiceError, Storage
 from .word_lists import WordLists, preparing_text
 
 log = logging.getLogger("arbitre")
-
-
-def command_names(lang: str, spec: CommandSpec) -> str:
-    """``/coup (/score)`` in French, ``/score (/coup)`` in English; one name when both are the same."""
-    first, second = (spec.alias, spec.name) if lang == "fr" else (spec.name, spec.alias)
-    return f"/{first}" if first == second else f"/{first} (/{second})"
-
-
-def unknown_command_text(lang: str, name: str) -> str:
-    """The answer to an unknown command: the nearest known commands, if any, under both names."""
-    shown = name.lstrip("/")[:40]
-    nearest = suggest(shown)
-    if not nearest:
-        return say(lang, "unknown_command", name=shown)
-    choices = say(lang, "suggestion_or").join(command_names(lang, spec) for spec in nearest)
-    return say(lang, "unknown_command_suggest", name=shown, suggestions=choices)
-
-
-class UserError(Exception):
-    """A known failure of a command, explained by a catalog message."""
-
-    def __init__(self, message_key: str, /, **values: Any) -> None:
-        super().__init__(message_key)
-        self.key = message_key
-        self.values = values
-
-
-@dataclass
-class Context:
-    """Everything a command handler needs about the message it answers."""
-
-    referee: Referee
-    message: Incoming
-    command: CommandLine
-    spec: CommandSpec
-    settings: ChannelSettings
-    replies: list[Reply] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # lines added at the end of the command's public answer
-
-    @property
-    def lang(self) -> str:
-        return self.settings.language
-
-    @property
-    def args(self) -> str:
-        return self.command.args
-
-    @property
-    def storage(self) -> Storage:
-        return self.referee.storage
-
-    def say(self, key: str, **values: Any) -> str:
-        return say(self.lang, key, **values)
-
-    def reply(self, text: str, **extra: Any) -> None:
-        self.replies.append(Reply(text, channel=extra.pop("channel", self.message.channel), **extra))
-
-    def private(self, text: str, **extra: Any) -> None:
-        self.replies.append(Reply(text, to_user=self.message.user, channel=self.message.channel, **extra))
-
-    def word_list(self, spec: str | None = None, channel: str | None = None) -> HouseList:
-        """The list verdicts use (the channel's by default) with the channel's house words; at once, or
-        ListPreparingError while it is being prepared."""
-        return self.referee.lists.verdicts(spec or self.settings.lexicon, channel or self.message.channel)
-
-    @property
-    def tokens(self) -> list[str]:
-        """The arguments as words, a final ``!`` (confirmation) left out."""
-        return [t for t in self.args.replace(",", " ").split() if t != "!"]
-
-    @property
-    def confirmed(self) -> bool:
-        """Whether the command carries a ``!`` word (replace a running game, end with tiles in the bag)."""
-        return "!" in self.args.split()
-
-    def controls(self, record: GameRecord | None) -> bool:
-        """Whether the sender is the game's referee or a channel admin."""
-        return self.message.admin or (record is not None and record.referee == self.message.user)
-
-    def require_control(self, record: GameRecord | None) -> None:
-        """Only the game's referee or a channel admin may go on."""
-        if self.controls(record):
-            return
-        if record is None:
-            raise UserError("not_allowed_admin", name=self.command.name)
-        raise UserError("not_allowed", referee=record.setup.get("referee_name", "?"), name=self.command.name)
-
-    def check_access(self) -> None:
-        """The permission the command table declares for this command."""
-        access = self.spec.access
-        if access is Access.ANYONE or access is Access.PLAYER:
-            return  # a player's command checks which seat the sender may act for
-        running = self.storage.active_game(self.message.channel)
-        if access is Access.START:
-            if running is None:
-                return
-            if not self.confirmed:
-                raise UserError(
-                    "game_running",
-                    kind=self.say(f"kind_{running.kind}"),
-                    referee=running.setup.get("referee_name", "?"),
-                    name=self.command.name,
-                )
-            self.require_control(running)
-            return
-        if self.spec.read_without_args and not self.args.strip():
-            return
-        if running is None and not self.spec.read_without_args:
-            return  # the command answers that no game is running
-        self.require_control(running)
-
-
-Handler = Callable[[Context], None]
 
 
 class Referee:
@@ -161,15 +45,7 @@ class Referee:
         images: bool = True,
         clock_scope: str = "",
     ) -> None:
-        from . import (
-            commands_arbiter,
-            commands_classic,
-            commands_duplicate,
-            commands_general,
-            commands_shared,
-            commands_words,
-            game_history,
-        )
+        from .commands import classic, duplicate
 
         self.storage = storage
         self.lexicons = lexicons
@@ -180,24 +56,9 @@ class Referee:
         # The clock only looks after channels whose id starts with this (one process per platform
         # may share a database file: each closes its own rounds, where it can post the results).
         self.clock_scope = clock_scope
-        self.handlers: dict[str, Handler] = {}
-        for module in (
-            commands_general,
-            commands_classic,
-            commands_duplicate,
-            commands_arbiter,
-            commands_shared,
-            commands_words,
-            game_history,
-        ):
-            self.handlers.update(module.HANDLERS)
-        # duplicate tops searched in the background while players think
-        self.background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitre-top")
-        self.tops: dict[tuple[int, int, str, str], Future[Any]] = {}  # (game, move, draw, list) -> top
-        self.warned: set[tuple[int, int]] = set()
-        self.waiting_for_list: set[tuple[int, int]] = set()  # rounds past their time whose list is not ready
-        self.classic_games = GameCache(commands_classic.build_from_data, commands_classic.apply_data)
-        self.duplicate_games = GameCache(commands_duplicate.build_from_data, commands_duplicate.apply_data)
+        self.clock = DuplicateClock()  # the duplicate clock's state: tops searched ahead, warnings given
+        self.classic_games = GameCache(classic.build_from_data, classic.apply_data)
+        self.duplicate_games = GameCache(duplicate.build_from_data, duplicate.apply_data)
 
     def handle(self, message: Incoming) -> list[Reply]:
         """Every reply to one message, stored in the outbox (numbered); never raises."""
@@ -235,18 +96,24 @@ class Referee:
         context = Context(self, message, command, spec, settings)
         try:
             self._prepare(message.channel, spec)
+            handler = command_named(spec.name).handler_for(self._kind_of(message.channel))
             if spec.read_only:  # views: no write lock held while a long sheet, board or export is made
                 context.check_access()
-                self.handlers[spec.name](context)
+                handler(context)
                 return self._with_notes(context)
             with self.storage.transaction():
                 context.check_access()
-                self.handlers[spec.name](context)
+                handler(context)
                 # what the players are owed is stored with the change that produced it
                 return self.store(self._with_notes(context))
         except Exception as error:
             # the transaction rolled back; the game cache notices games changed in memory only
             return [self._error_reply(context, self._explain(error, context.settings, message))]
+
+    def _kind_of(self, channel: str) -> str | None:
+        """The kind of the channel's running game (None: no game runs)."""
+        record = self.storage.active_game(channel)
+        return record.kind if record is not None else None
 
     # --- the outbox ---------------------------------------------------------------------
 
@@ -332,7 +199,7 @@ class Referee:
             return
         game = self.duplicate_games.load(self.storage, record)
         if spec.name in ("close", "top", "reopen"):
-            from .commands_duplicate import ensure_top
+            from .commands.duplicate import ensure_top
 
             ensure_top(self, record, game)
 
@@ -368,7 +235,7 @@ class Referee:
 
     def tick(self, now: float | None = None) -> list[Reply]:
         """Clock work due at ``now`` (duplicate warnings and deadlines); never raises."""
-        from .commands_duplicate import clock_tick
+        from .commands.duplicate import clock_tick
 
         try:
             return clock_tick(self, self.now() if now is None else now)

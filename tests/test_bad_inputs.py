@@ -237,7 +237,7 @@ class Room:
         return [e.data for g in self.storage.games("club") for e in self.storage.events(g.id)]
 
     def close(self) -> None:
-        self.referee.background.shutdown(wait=True)
+        self.referee.clock.shutdown()
         self.storage.close()
 
 

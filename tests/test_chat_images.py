@@ -14,7 +14,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from PIL import Image
 
-from bot import commands_classic, commands_duplicate
+from bot.commands import classic as commands_classic
+from bot.commands import duplicate as commands_duplicate
 from bot.chat import Reply
 from bot.render.board import WIDTH as BOARD_WIDTH
 from bot.render.board import classic_board_scene, duplicate_board_scene
@@ -37,7 +38,7 @@ def club(tmp_path: Path) -> Iterator[Club]:
     club = Club(tmp_path / "club.sqlite")
     club.referee.images = True
     yield club
-    club.referee.background.shutdown(wait=True)
+    club.referee.clock.shutdown()
     club.storage.close()
 
 

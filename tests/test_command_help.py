@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.command_table import COMMANDS, suggest
-from bot.referee import command_names
+from bot.commands import COMMANDS, command_names, suggest
 
 from .test_referee_flow import Club
 
@@ -18,7 +17,7 @@ from .test_referee_flow import Club
 def club(tmp_path: Path) -> Iterator[Club]:
     club = Club(tmp_path / "club.sqlite")
     yield club
-    club.referee.background.shutdown(wait=True)
+    club.referee.clock.shutdown()
     club.storage.close()
 
 

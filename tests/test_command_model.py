@@ -34,8 +34,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from bot.chat import Incoming, Reply
-from bot.commands_classic import build_from_data as build_classic
-from bot.commands_duplicate import build_from_data as build_duplicate
+from bot.commands.classic import build_from_data as build_classic
+from bot.commands.duplicate import build_from_data as build_duplicate
 from bot.messages import CATALOG
 from bot.referee import Referee
 from bot.storage import GameRecord, SQLiteStorage
@@ -192,7 +192,7 @@ class CommandModel(RuleBasedStateMachine):
             self.transcript.append(f"deepest game: {depth[0]} events")
             Path(os.environ["ARBITRE_MODEL_TRACE"]).open("a").write("\n".join(self.transcript) + "\n=====\n")
         logging.getLogger("arbitre").removeHandler(self.log)
-        self.referee.background.shutdown(wait=True)
+        self.referee.clock.shutdown()
         self.storage.close()
 
     # --- sending -----------------------------------------------------------------------
@@ -512,7 +512,7 @@ class CommandModel(RuleBasedStateMachine):
     def restart(self) -> None:
         """The process stops and starts again on the same file."""
         self.transcript.append("(restart)")
-        self.referee.background.shutdown(wait=True)
+        self.referee.clock.shutdown()
         self.storage.close()
         self.storage = SQLiteStorage(self.path)
         self.referee = self._service()

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.discord_adapter import DiscordAdapter
+from bot.adapters.discord import DiscordAdapter
+from bot.adapters.telegram import TelegramAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from bot.telegram_adapter import TelegramAdapter
 from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
 from tests.ready_lists import ready_registry
 

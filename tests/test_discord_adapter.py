@@ -19,11 +19,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.chat import Reply
-from bot.command_table import COMMANDS
-from bot.commands_general import SETTING_KEYS
-from bot.discord_adapter import (
-    DEFERRED,
+from bot.adapters.discord import (
     DiscordAdapter,
     french_name,
     intents_for,
@@ -31,6 +27,9 @@ from bot.discord_adapter import (
     settings_choices,
     split_text,
 )
+from bot.chat import Reply
+from bot.commands import COMMANDS
+from bot.commands.general import SETTING_KEYS
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import CommandUnavailable, FakeDiscord, running_bot
@@ -194,7 +193,7 @@ async def test_errors_answer_only_the_user(dc, adapter):
 
 @pytest.mark.asyncio
 async def test_a_command_slower_than_the_watchdog_is_deferred_then_answered(dc, adapter, monkeypatch):
-    monkeypatch.setattr("bot.discord_adapter.DEFER_AFTER", 0.0)
+    monkeypatch.setattr("bot.adapters.discord.DEFER_AFTER", 0.0)
     iid = await slash(dc, "help", user=dc.ben)
     deferred = await dc.wait_for_response(iid, actions=("defer",))
     assert not deferred.ephemeral
@@ -624,7 +623,9 @@ async def test_cli_runs_the_bot_until_interrupted(dc, tmp_path):
 def test_every_french_name_is_a_valid_discord_name():
     names = [french_name(spec) for spec in COMMANDS]
     assert all(re.fullmatch(r"[a-z0-9_-]{1,32}", n) for n in names)
-    assert DEFERRED >= {"play", "duplicate", "close", "board", "challenge", "check"}
+    slow = {spec.name for spec in COMMANDS if spec.slow}
+    assert slow >= {"play", "duplicate", "close", "board", "challenge", "check"}
+    assert {spec.name for spec in COMMANDS if spec.private} == {"play"}
 
 
 # --- players are accounts --------------------------------------------------------------------

@@ -14,7 +14,7 @@ from .test_referee_flow import CHANNEL, Club
 def club(tmp_path: Path) -> Iterator[Club]:
     club = Club(tmp_path / "club.sqlite")
     yield club
-    club.referee.background.shutdown(wait=True)
+    club.referee.clock.shutdown()
     club.storage.close()
 
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.chat import Incoming, read_command
-from bot.command_table import COMMANDS
+from bot.commands import COMMANDS
 from bot.lexicons import LexiconRegistry, WordListError
 from bot.referee import Referee
 from bot.storage import SQLiteStorage

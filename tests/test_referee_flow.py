@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.chat import Incoming, Reply
-from bot.command_table import COMMANDS, Access
+from bot.commands import COMMANDS, Access
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.ready_lists import ready_registry
@@ -63,7 +63,7 @@ class Club:
 def club(tmp_path: Path) -> Iterator[Club]:
     club = Club(tmp_path / "club.sqlite")
     yield club
-    club.referee.background.shutdown(wait=True)
+    club.referee.clock.shutdown()
     club.storage.close()
 
 

@@ -20,17 +20,17 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.chat import Reply
-from bot.command_table import COMMANDS
-from bot.referee import Referee
-from bot.storage import SQLiteStorage
-from bot.telegram_adapter import (
+from bot.adapters.telegram import (
     START_HELP,
     TelegramAdapter,
     file_url_for,
     telegram_text,
     utf16_len,
 )
+from bot.chat import Reply
+from bot.commands import COMMANDS
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, running_application
 from tests.ready_lists import ready_registry
 

@@ -44,7 +44,7 @@ class Club:
         self.referee = Referee(self.storage, self.registry, now=lambda: self.now, images=False)
 
     def close(self) -> None:
-        self.referee.background.shutdown(wait=True)
+        self.referee.clock.shutdown()
         self.storage.close()
 
     def send(self, name: str, text: str, *, channel: str = CHANNEL, **options: bool) -> list[Reply]:

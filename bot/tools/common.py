@@ -32,7 +32,7 @@ def edition_and_notation(args: argparse.Namespace) -> tuple[Edition, Notation]:
 def database_url(args: argparse.Namespace) -> str:
     """``--db``, else ``ARBITRE_DB``, else ``arbitre.sqlite`` in the data folder (``ARBITRE_DATA``,
     ~/.local/share/arbitre). A plain path is a SQLite file; ``sqlite:///PATH`` and ``memory:`` work too."""
-    from bot.console import data_dir
+    from bot.adapters.console import data_dir
 
     chosen = getattr(args, "db", None) or os.environ.get("ARBITRE_DB")
     return str(chosen) if chosen else str(data_dir() / "arbitre.sqlite")
@@ -40,7 +40,7 @@ def database_url(args: argparse.Namespace) -> str:
 
 def database_folder(url: str) -> Path:
     """Where files beside the database go (the console's images): the SQLite file's folder, else the data folder."""
-    from bot.console import data_dir
+    from bot.adapters.console import data_dir
 
     if url.startswith("sqlite://"):
         return Path(url.removeprefix("sqlite://")).parent

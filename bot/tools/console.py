@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.console import run_console
+    from bot.adapters.console import run_console
 
     return run_console(args, sys.stdin, out, err)
 

@@ -71,7 +71,7 @@ def _cancel_on_sigterm() -> _Terminated:
 
 
 async def _main(args: argparse.Namespace, token: str, storage: Storage, out: TextIO) -> int:
-    from bot.discord_adapter import DiscordAdapter
+    from bot.adapters.discord import DiscordAdapter
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
     from bot.word_lists import prepare_at_start

@@ -38,9 +38,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for handler in logging.getLogger().handlers:
         handler.addFilter(not_token_trouble)
 
+    from bot.adapters.telegram import TelegramAdapter
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
-    from bot.telegram_adapter import TelegramAdapter
     from bot.word_lists import prepare_at_start
 
     storage = open_database(database_url(args), "telegram", err)

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from .chat import Incoming, Reply
-from .lexicons import LexiconRegistry
-from .numbers import read_decimal
-from .referee import Referee
-from .service import RefereeService
-from .tools.common import EXIT_STORAGE, database_folder, database_url, open_database
-from .word_lists import prepare_at_start
+from ..chat import Incoming, Reply
+from ..lexicons import LexiconRegistry
+from ..numbers import read_decimal
+from ..referee import Referee
+from ..service import RefereeService
+from ..tools.common import EXIT_STORAGE, database_folder, database_url, open_database
+from ..word_lists import prepare_at_start
 
 CHANNEL = "console"
 REPLACEMENT = "\ufffd"

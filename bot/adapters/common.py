@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from core.edition import fold_accents
 
-from .command_table import CommandSpec
+from ..commands.registry import CommandSpec
 
 log = logging.getLogger("arbitre.adapters")
 

@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from concurrent.futures import Future
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.board import Board
 from core.draw import unseen_tiles
@@ -46,15 +46,12 @@ from core.game import player_key
 from core.movegen import TopResult
 from core.notation import Notation, notation_by_name
 
-from . import seats
-from .chat import Reply
-from .formatting import breakdown, split_claimed, tiles_text
-from .house_words import HouseList
-from .lexicons import ListPreparingError
-from .messages import explain, say
-from .numbers import read_decimal
-from .referee import Context, Referee, UserError
-from .render import (
+from ..chat import Reply
+from ..house_words import HouseList
+from ..lexicons import ListPreparingError
+from ..messages import explain, say
+from ..numbers import read_decimal
+from ..render import (
     DuplicateBoardView,
     RoundResultRow,
     RoundResultView,
@@ -65,9 +62,16 @@ from .render import (
     standings_png,
     table,
 )
-from .storage import Deadline, GameRecord, RoundClosedTwiceError, Storage
-from .timefmt import clock_time
-from .word_lists import VERDICT_KEY, ListUsed, preparing_name
+from ..storage import Deadline, GameRecord, RoundClosedTwiceError, Storage
+from ..timefmt import clock_time
+from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
+from . import seats
+from .context import Context, UserError
+from .formatting import breakdown, split_claimed, tiles_text
+from .registry import Access, Section, command
+
+if TYPE_CHECKING:
+    from ..referee import Referee
 
 WARNING_SECONDS = 30
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
@@ -155,12 +159,12 @@ def start_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> Futu
     except ListPreparingError:
         return None  # searched when the round closes
     key = _top_key(record, game, name)
-    if key not in referee.tops:
-        for old in [k for k in referee.tops if k[0] == record.id or len(referee.tops) > TOPS_KEPT]:
-            referee.tops.pop(old, None)  # a round of this game already closed (or its list changed), or too many
+    if key not in referee.clock.tops:
+        for old in [k for k in referee.clock.tops if k[0] == record.id or len(referee.clock.tops) > TOPS_KEPT]:
+            referee.clock.tops.pop(old, None)  # a round of this game already closed (or its list changed), or too many
         board, letters = game.board.copy(), round_.draw.letters
-        referee.tops[key] = referee.background.submit(finder, board, letters)
-    return referee.tops[key]
+        referee.clock.tops[key] = referee.clock.background.submit(finder, board, letters)
+    return referee.clock.tops[key]
 
 
 def ensure_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> None:
@@ -174,7 +178,7 @@ def top_finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any
     """The precomputed top when there is one for the list in force (waiting for it if needed), else a
     search now; ListPreparingError while the list is being prepared."""
     name, finder = _finder(referee, record, game)
-    future: Future[TopResult] | None = referee.tops.pop(_top_key(record, game, name), None)
+    future: Future[TopResult] | None = referee.clock.tops.pop(_top_key(record, game, name), None)
 
     def find(board: Board, letters: str) -> TopResult:
         if future is not None:
@@ -471,8 +475,8 @@ def finish(referee: Referee, record: GameRecord, game: DuplicateGame, lang: str,
     """End the game: its standings; its game and tops leave memory (it is rebuilt if anyone looks again)."""
     referee.storage.set_game_status(record.id, "ended")
     referee.duplicate_games.forget(record.id)
-    for key in [k for k in referee.tops if k[0] == record.id]:
-        referee.tops.pop(key, None)
+    for key in [k for k in referee.clock.tops if k[0] == record.id]:
+        referee.clock.tops.pop(key, None)
     text = say(lang, "dup_over", reason=reason) + "\n" + standings_text(lang, game)
     return [Reply(text, channel=record.channel)]
 
@@ -490,8 +494,8 @@ def close_round(
     storage.mark_closed(record.id, closed.number)  # the database refuses a second close of a round
     used = ListUsed(verdicts.spec, verdicts.house)  # kept with the close: replaying needs no word list
     save(referee, record, game, [event], author, {VERDICT_KEY: used.to_data(round=closed.number)})
-    referee.warned.discard((record.id, closed.number))
-    referee.waiting_for_list.discard((record.id, closed.number))
+    referee.clock.warned.discard((record.id, closed.number))
+    referee.clock.waiting_for_list.discard((record.id, closed.number))
     replies = [
         Reply(  # the draw's message stops counting down
             say(lang, "dup_round_closed", n=closed.number, draw=str(closed.draw) if closed.draw else ""),
@@ -540,9 +544,9 @@ def _waiting_for_list(
     referee: Referee, record: GameRecord, number: int, lang: str, preparing: ListPreparingError
 ) -> list[Reply]:
     """Said once when a round's time is up while its list is being prepared."""
-    if (record.id, number) in referee.waiting_for_list:
+    if (record.id, number) in referee.clock.waiting_for_list:
         return []
-    referee.waiting_for_list.add((record.id, number))
+    referee.clock.waiting_for_list.add((record.id, number))
     name, seconds = preparing_name(lang, preparing), preparing.expected_seconds
     return [Reply(say(lang, "dup_waiting_list", n=number, name=name, seconds=seconds), channel=record.channel)]
 
@@ -576,9 +580,9 @@ def _clock_decision(referee: Referee, deadline: Deadline, now: float) -> list[Re
     if due != deadline.at:
         sync_deadline(storage, record, game)
     key = (record.id, current.number)
-    if key in referee.warned or due - now > _warning_lead(game):
+    if key in referee.clock.warned or due - now > _warning_lead(game):
         return []
-    referee.warned.add(key)
+    referee.clock.warned.add(key)
     seconds = max(1, round(due - now))
     warning = say(lang, "dup_warning", n=current.number, seconds=seconds)
     return [Reply(warning, channel=record.channel, expires=due)]
@@ -587,6 +591,7 @@ def _clock_decision(referee: Referee, deadline: Deadline, now: float) -> list[Re
 # --- commands ----------------------------------------------------------------------------
 
 
+@command("duplicate", "duplicate", section=Section.DUPLICATE, access=Access.START, slow=True)
 def cmd_duplicate(ctx: Context) -> None:
     settings = ctx.settings
     minutes: float = settings.minutes
@@ -638,6 +643,7 @@ def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
     ctx.reply(text, deadline=shown.deadline)  # a new message (no edit key): the draw shown again
 
 
+@command("draw", "tirage", section=Section.DUPLICATE, access=Access.REFEREE, read_without_args=True, slow=True)
 def cmd_draw(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     text = ctx.args.strip()
@@ -720,6 +726,7 @@ def join(ctx: Context, record: GameRecord) -> None:
     ctx.reply(ctx.say("dup_joined", player=name))
 
 
+@command("play", "jouer", section=Section.DUPLICATE, access=Access.PLAYER, slow=True, private=True)
 def cmd_play(ctx: Context) -> None:
     if not ctx.message.private:
         raise UserError("dup_not_private")
@@ -761,6 +768,7 @@ def cmd_play(ctx: Context) -> None:
         ctx.replies.append(count)
 
 
+@command("close", "cloture", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
 def cmd_close(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     round_ = game.current
@@ -856,7 +864,7 @@ def board(ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
 def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str) -> str:
     """/moves for a duplicate game: the player's answer on every closed round, its score, the top and the gap
     to it; then their total and place. The open round's answers stay secret."""
-    from .commands_classic import moves_player
+    from .classic import moves_player
 
     def find(typed: str) -> str | None:
         wanted = player_key(typed.lstrip("@"))
@@ -928,11 +936,3 @@ def unseen(ctx: Context, game: DuplicateGame) -> str:
 
 def export(ctx: Context, game: DuplicateGame) -> tuple[str, bytes, str]:
     return sheet(ctx, game), results_csv(game), "results.csv"
-
-
-HANDLERS = {
-    "duplicate": cmd_duplicate,
-    "draw": cmd_draw,
-    "play": cmd_play,
-    "close": cmd_close,
-}

@@ -1,6 +1,6 @@
 """Discord adapter (discord.py 2.7): slash commands and ``!`` prefix commands in, replies out.
 
-A thin translator. Every command of ``bot.command_table`` becomes a slash command
+A thin translator. Every command of ``bot.commands.registry`` becomes a slash command
 (English name, French localisation from its alias) with one free-text ``args``
 option that the command layer parses; ``!score H8 VAGUE`` works too when the
 privileged message-content intent is enabled (and in DMs, where no intent is
@@ -30,7 +30,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from .adapter_common import (
+from ..chat import Incoming, Reply, read_command
+from ..commands import COMMANDS, CommandSpec, find
+from ..commands.general import SETTING_KEYS, SETTING_VALUES
+from ..referee import Referee
+from ..service import RefereeService
+from .common import (
     TrackedMessage,
     TrackedMessages,
     french_name,
@@ -38,11 +43,6 @@ from .adapter_common import (
     short_text,
     split_text,
 )
-from .chat import Incoming, Reply, read_command
-from .command_table import COMMANDS, CommandSpec, find
-from .commands_general import SETTING_KEYS, SETTING_VALUES
-from .referee import Referee
-from .service import RefereeService
 
 log = logging.getLogger("arbitre.discord")
 
@@ -51,10 +51,6 @@ DESCRIPTION_LIMIT = 100
 CHOICES_LIMIT = 25
 NO_MENTIONS = discord.AllowedMentions.none()
 
-# Commands that may take a while (move generation, images, word lists): always deferred.
-DEFERRED = frozenset({"play", "duplicate", "draw", "close", "board", "challenge", "check"})
-# ...and those whose answer is private, deferred ephemerally.
-EPHEMERAL = frozenset({"play"})
 # Any other command is deferred if it has not answered after this many seconds (Discord allows 3).
 DEFER_AFTER = 2.0
 
@@ -460,8 +456,8 @@ class DiscordAdapter:
     async def on_slash(self, interaction: discord.Interaction, spec: CommandSpec, args: str) -> None:
         channel, user = f"discord:{interaction.channel_id}", f"discord:{interaction.user.id}"
         turn = _InteractionTurn(interaction, channel, user, self.clock)
-        if spec.name in DEFERRED:
-            await turn.defer(ephemeral=spec.name in EPHEMERAL)
+        if spec.slow:  # declared with the command: answer "thinking..." at once
+            await turn.defer(ephemeral=spec.private)
         watchdog = asyncio.get_running_loop().create_task(turn.defer_after(DEFER_AFTER))
         args = await self.names_for_mentions(args, interaction.guild, {})
         incoming = Incoming(

@@ -27,13 +27,14 @@ from core.gcg import write_gcg
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, most_players, rule_set_by_code
 
+from ..numbers import read_int
+from ..render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
+from ..storage import GameRecord
+from ..word_lists import VERDICT_KEY, ListUsed, list_name, lists_used, verdicts_text
 from . import seats
+from .context import Context, UserError
 from .formatting import breakdown, split_claimed
-from .numbers import read_int
-from .referee import Context, UserError
-from .render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
-from .storage import GameRecord
-from .word_lists import VERDICT_KEY, ListUsed, list_name, lists_used, verdicts_text
+from .registry import Access, Section, command
 
 HOUSE_PRAGMA = "#arbitre-house-words"
 
@@ -155,6 +156,7 @@ def event_text(ctx: Context, event: Event, game: ClassicGame) -> str:
 # --- commands ----------------------------------------------------------------------------
 
 
+@command("new", "nouvelle", section=Section.CLASSIC, access=Access.START)
 def cmd_new(ctx: Context) -> None:
     settings = ctx.settings
     chosen_rules: str | None = None
@@ -229,6 +231,7 @@ def join(ctx: Context, record: GameRecord) -> None:
     ctx.reply(text)
 
 
+@command("score", "coup", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_score(ctx: Context) -> None:
     record, game = load_classic(ctx)
     if not ctx.args:
@@ -271,6 +274,7 @@ def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
     raise UserError("not_a_player", players=", ".join(game.players))
 
 
+@command("challenge", "conteste", section=Section.CLASSIC, access=Access.PLAYER, slow=True)
 def cmd_challenge(ctx: Context) -> None:
     from core.adjudication import adjudicate, normalise_query
 
@@ -315,6 +319,7 @@ def cmd_challenge(ctx: Context) -> None:
     ctx.reply("\n".join(out + status_lines(ctx, game)))
 
 
+@command("pass", "passe", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_pass(ctx: Context) -> None:
     record, game = load_classic(ctx)
     player = require_turn(ctx, record, game)
@@ -322,6 +327,7 @@ def cmd_pass(ctx: Context) -> None:
     ctx.reply("\n".join([ctx.say("passed", player=player)] + status_lines(ctx, game)))
 
 
+@command("exchange", "change", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_exchange(ctx: Context) -> None:
     record, game = load_classic(ctx)
     player = require_turn(ctx, record, game)
@@ -336,6 +342,7 @@ def cmd_exchange(ctx: Context) -> None:
     ctx.reply("\n".join([said] + status_lines(ctx, game)))
 
 
+@command("penalty", "penalite", section=Section.CLASSIC, access=Access.REFEREE)
 def cmd_penalty(ctx: Context) -> None:
     record, game = load_classic(ctx)
     words = ctx.args.split()
@@ -352,6 +359,7 @@ def cmd_penalty(ctx: Context) -> None:
     ctx.reply("\n".join([ctx.say("penalty", player=player, points=points)] + status_lines(ctx, game)))
 
 
+@command("undo", "annule", section=Section.CLASSIC, access=Access.REFEREE)
 def cmd_undo(ctx: Context) -> None:
     record, game = load_classic(ctx)
     last = game.last_undoable()
@@ -424,7 +432,7 @@ _LINE_KEYS = {
 
 def line_text(line: SheetLine, lang: str) -> str:
     """A sheet line's move column in the channel's language."""
-    from .messages import say
+    from ..messages import say
 
     if line.kind == "play":
         return line.text
@@ -438,7 +446,7 @@ def line_text(line: SheetLine, lang: str) -> str:
 
 
 def line_notes(line: SheetLine, lang: str) -> str:
-    from .messages import say
+    from ..messages import say
 
     notes = []
     if line.claimed is not None:
@@ -518,7 +526,7 @@ def turns_played(game: ClassicGame) -> int:
 
 def last_move_text(lang: str, game: ClassicGame) -> str:
     """The last turn in a few words (``F10 JOuET (Ben), 59 pts``), "" before the first."""
-    from .messages import say
+    from ..messages import say
 
     line = next((sheet_line for sheet_line in reversed(game.lines) if sheet_line.kind in TURN_KINDS), None)
     if line is None:
@@ -634,14 +642,3 @@ def export(ctx: Context, game: ClassicGame, record: GameRecord) -> tuple[str, by
         lines[at:at] = [f"{HOUSE_PRAGMA} {' '.join(h.tokens())}" for h in house]
         gcg = "\n".join(lines)
     return "```\n" + gcg + "```", gcg.encode("utf-8"), "game.gcg"
-
-
-HANDLERS = {
-    "new": cmd_new,
-    "score": cmd_score,
-    "challenge": cmd_challenge,
-    "pass": cmd_pass,
-    "exchange": cmd_exchange,
-    "penalty": cmd_penalty,
-    "undo": cmd_undo,
-}

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from core.game import player_key
 
-from .chat import Incoming
-from .storage import GameRecord, Storage
+from ..chat import Incoming
+from ..storage import GameRecord, Storage
 
 NAME_LIMIT = 32
 

@@ -6,14 +6,14 @@ from core.adjudication import check_words
 from core.edition import EDITIONS
 from core.rules import RULE_SETS
 
-from .command_table import COMMANDS, find
-from .commands_duplicate import MAX_MINUTES, MIN_MINUTES
-from .lexicons import chat_list_spec
-from .numbers import read_decimal
-from .referee import Context, UserError, unknown_command_text
-from .storage import ChannelSettings
-from .timefmt import UnknownTimeZoneError, canonical_zone
-from .word_lists import ListUsed, verdicts_text
+from ..lexicons import chat_list_spec
+from ..numbers import read_decimal
+from ..storage import ChannelSettings
+from ..timefmt import UnknownTimeZoneError, canonical_zone
+from ..word_lists import ListUsed, verdicts_text
+from .context import Context, UserError, unknown_command_text
+from .duplicate import MAX_MINUTES, MIN_MINUTES
+from .registry import Access, Section, command, declared, find
 
 LEXICON_NOTE = {
     "fr": "Les listes fournies (fr : Grammalecte 7.0, en : ENABLE) sont des approximations des listes "
@@ -59,6 +59,7 @@ SETTING_VALUES: dict[str, tuple[str, ...]] = {
 }
 
 
+@command("help", "aide", section=Section.GENERAL, read_only=True)
 def cmd_help(ctx: Context) -> None:
     topic = ctx.args.split()[0] if ctx.args.split() else ""
     if topic:
@@ -72,10 +73,11 @@ def cmd_help(ctx: Context) -> None:
             text += "\n" + LEXICON_NOTE[ctx.lang]
         ctx.reply(text)
         return
-    lines = [f"/{spec.alias if ctx.lang == 'fr' else spec.name} — {spec.summary(ctx.lang)}" for spec in COMMANDS]
+    lines = [f"/{spec.alias if ctx.lang == 'fr' else spec.name} — {spec.summary(ctx.lang)}" for spec in declared()]
     ctx.reply("\n".join([ctx.say("help_title"), *lines, ctx.say("help_more"), LEXICON_NOTE[ctx.lang]]))
 
 
+@command("settings", "reglages", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True)
 def cmd_settings(ctx: Context) -> None:
     words = ctx.args.split(maxsplit=1)
     settings = ctx.settings
@@ -127,6 +129,7 @@ def settings_text(ctx: Context, settings: ChannelSettings) -> str:
     return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone})
 
 
+@command("check", "verif", section=Section.GENERAL, read_only=True, slow=True)
 def cmd_check(ctx: Context) -> None:
     words = ctx.args.replace(",", " ").split()
     if not words:
@@ -135,6 +138,3 @@ def cmd_check(ctx: Context) -> None:
     verdicts = check_words(words[:20], word_list)
     text = verdicts_text(ctx.lang, verdicts, word_list.house)
     ctx.reply(ctx.say("check", verdicts=text, lexicon=ListUsed(word_list.spec, word_list.house).label(ctx.lang)))
-
-
-HANDLERS = {"help": cmd_help, "settings": cmd_settings, "check": cmd_check}

@@ -11,36 +11,57 @@ from core.notation import notation_by_name, parse_move
 from core.placement import validate_move
 from core.scoring import score_placement
 
-from . import commands_classic as classic
-from . import commands_duplicate as duplicate
+from ..numbers import read_int
+from ..render import standings_png
+from ..storage import GameRecord
+from ..word_lists import verdict_lines
+from . import classic as classic
+from . import duplicate as duplicate
+from .context import Context, UserError
 from .formatting import breakdown, split_claimed
-from .game_history import TargetGame, target_game, with_heading
-from .numbers import read_int
-from .referee import Context, UserError
-from .render import standings_png
-from .word_lists import verdict_lines
+from .history import TargetGame, target_game, with_heading
+from .registry import Access, Section, command, handles
 
 
+@command("join", "rejoindre", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_join(ctx: Context) -> None:
+    raise UserError("no_game")  # no game runs: the handlers below serve each kind of game
+
+
+def running(ctx: Context) -> GameRecord:
+    """The channel's running game (the dispatcher chose the handler by its kind)."""
     record = ctx.storage.active_game(ctx.message.channel)
     if record is None:
         raise UserError("no_game")
-    if record.kind == "duplicate":
-        duplicate.join(ctx, record)
-    else:
-        classic.join(ctx, record)
+    return record
 
 
+@handles("join", "classic")
+def classic_join(ctx: Context) -> None:
+    classic.join(ctx, running(ctx))
+
+
+@handles("join", "duplicate")
+def duplicate_join(ctx: Context) -> None:
+    duplicate.join(ctx, running(ctx))
+
+
+@command("end", "fin", section=Section.CLASSIC, access=Access.REFEREE)
 def cmd_end(ctx: Context) -> None:
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is None:
-        raise UserError("no_game")
-    if record.kind == "duplicate":
-        duplicate.end(ctx, record)
-    else:
-        classic.end(ctx, record)
+    raise UserError("no_game")
 
 
+@handles("end", "classic")
+def classic_end(ctx: Context) -> None:
+    classic.end(ctx, running(ctx))
+
+
+@handles("end", "duplicate")
+def duplicate_end(ctx: Context) -> None:
+    duplicate.end(ctx, running(ctx))
+
+
+@command("calc", "calcul", section=Section.VIEWS, read_only=True)
 def cmd_calc(ctx: Context) -> None:
     if not ctx.args:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
@@ -73,6 +94,7 @@ def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
     return "\n".join([text, *lines])
 
 
+@command("sheet", "feuille", section=Section.VIEWS, read_only=True)
 def cmd_sheet(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
@@ -80,6 +102,7 @@ def cmd_sheet(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)))
 
 
+@command("board", "grille", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_board(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
@@ -87,6 +110,7 @@ def cmd_board(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="board.png")
 
 
+@command("unseen", "reste", section=Section.VIEWS, read_only=True)
 def cmd_unseen(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
@@ -100,6 +124,7 @@ def cmd_unseen(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text))
 
 
+@command("export", "export", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_export(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
@@ -111,6 +136,7 @@ def cmd_export(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
 
 
+@command("standings", "classement", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_standings(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
@@ -124,6 +150,7 @@ def cmd_standings(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
 
 
+@command("moves", "coups", section=Section.VIEWS, read_only=True)
 def cmd_moves(ctx: Context) -> None:
     """``/moves [PLAYER] [N]``: a final number picks game N of /games, the words before it name the player."""
     words = ctx.tokens
@@ -138,26 +165,18 @@ def cmd_moves(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text))
 
 
+@command("status", "etat", section=Section.VIEWS, read_only=True)
 def cmd_status(ctx: Context) -> None:
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is None:
-        raise UserError("no_game")
-    if record.kind == "duplicate":
-        duplicate.status(ctx, record, duplicate.game_of(ctx.referee, record))
-        return
-    game = ctx.referee.classic_games.load(ctx.storage, record)
+    raise UserError("no_game")
+
+
+@handles("status", "classic")
+def classic_status(ctx: Context) -> None:
+    game = ctx.referee.classic_games.load(ctx.storage, running(ctx))
     ctx.reply("\n".join(classic.status_lines(ctx, game)))
 
 
-HANDLERS = {
-    "status": cmd_status,
-    "join": cmd_join,
-    "end": cmd_end,
-    "calc": cmd_calc,
-    "sheet": cmd_sheet,
-    "board": cmd_board,
-    "unseen": cmd_unseen,
-    "export": cmd_export,
-    "standings": cmd_standings,
-    "moves": cmd_moves,
-}
+@handles("status", "duplicate")
+def duplicate_status(ctx: Context) -> None:
+    record = running(ctx)
+    duplicate.status(ctx, record, duplicate.game_of(ctx.referee, record))

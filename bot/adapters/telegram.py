@@ -1,6 +1,6 @@
 """Telegram adapter (python-telegram-bot 22): commands in, replies out.
 
-A thin translator. Every command of ``bot.command_table`` has a handler under its
+A thin translator. Every command of ``bot.commands.registry`` has a handler under its
 English name and its French alias (``/score`` and ``/coup``, also in the group form
 ``/score@BotName``; ``/score@OtherBot`` is ignored). Handlers do not block, so a
 slow command in one chat never holds up another. Private replies (duplicate
@@ -43,7 +43,11 @@ from telegram.ext import (
     filters,
 )
 
-from .adapter_common import (
+from ..chat import Incoming, Reply
+from ..commands import COMMANDS
+from ..referee import Referee
+from ..service import RefereeService
+from .common import (
     TrackedMessage,
     TrackedMessages,
     french_name,
@@ -51,10 +55,6 @@ from .adapter_common import (
     short_text,
     split_text,
 )
-from .chat import Incoming, Reply
-from .command_table import COMMANDS
-from .referee import Referee
-from .service import RefereeService
 
 log = logging.getLogger("arbitre.telegram")
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 from core.duplicate import DuplicateGame
 from core.game import player_key
 
-from .commands_duplicate import (
+from ..numbers import read_decimal, read_int
+from ..storage import GameRecord
+from .context import Context, UserError
+from .duplicate import (
     active_duplicate,
     draw_reply,
     game_of,
@@ -21,9 +24,7 @@ from .commands_duplicate import (
     standings_text,
     start_top,
 )
-from .numbers import read_decimal, read_int
-from .referee import Context, UserError
-from .storage import GameRecord
+from .registry import Access, Section, command
 
 REOPEN_SECONDS = 60.0
 
@@ -48,6 +49,7 @@ def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
     ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
 
 
+@command("reopen", "rouvre", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
 def cmd_reopen(ctx: Context) -> None:
     record, game = _game_for_correction(ctx)
     seconds = REOPEN_SECONDS
@@ -67,6 +69,7 @@ def cmd_reopen(ctx: Context) -> None:
     _redraw(ctx, record, game)
 
 
+@command("pause", "pause", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_pause(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     event = game.pause(ctx.referee.now())
@@ -76,14 +79,16 @@ def cmd_pause(ctx: Context) -> None:
     ctx.reply(ctx.say("dup_paused", n=round_.number, seconds=round(round_.paused_left or 0)))
 
 
+@command("resume", "reprise", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_resume(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     event = game.resume(ctx.referee.now())
     save(ctx.referee, record, game, [event], ctx.message.user)
     ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
-    ctx.referee.warned.discard((record.id, game.move_number))
+    ctx.referee.clock.warned.discard((record.id, game.move_number))
 
 
+@command("extend", "prolonge", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_extend(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     value = read_decimal(ctx.tokens[0]) if ctx.tokens else None
@@ -91,7 +96,7 @@ def cmd_extend(ctx: Context) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     event = game.extend(value)
     save(ctx.referee, record, game, [event], ctx.message.user)
-    ctx.referee.warned.discard((record.id, game.move_number))
+    ctx.referee.clock.warned.discard((record.id, game.move_number))
     ctx.reply(ctx.say("dup_extended", seconds=f"{value:g}"))
     ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
 
@@ -104,6 +109,7 @@ def _find_player(game: DuplicateGame, name: str) -> str:
     return found
 
 
+@command("correct", "corrige", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
 def cmd_correct(ctx: Context) -> None:
     """``PLAYER N REF WORD [reason]`` or ``PLAYER N POINTS [reason]`` (the name ends at the move number)."""
     record, game = _game_for_correction(ctx)
@@ -146,6 +152,7 @@ def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     return record, game_of(ctx.referee, record)
 
 
+@command("top", "top", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
 def cmd_top(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     last = game.last_closed
@@ -163,13 +170,3 @@ def cmd_top(ctx: Context) -> None:
     closed = game.closed_rounds[-1]
     ctx.reply(ctx.say("dup_top_chosen", n=closed.number) + "\n" + round_text(ctx.lang, game, closed))
     _redraw(ctx, record, game)
-
-
-HANDLERS = {
-    "reopen": cmd_reopen,
-    "pause": cmd_pause,
-    "resume": cmd_resume,
-    "extend": cmd_extend,
-    "correct": cmd_correct,
-    "top": cmd_top,
-}

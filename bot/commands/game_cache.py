@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from .storage import GameRecord, Storage, StoredEvent
+from ..storage import GameRecord, Storage, StoredEvent
 
 
 class _HasEvents(Protocol):

@@ -12,12 +12,13 @@ from core.edition import fold_accents
 from core.errors import InvalidWordError
 from core.lexicon import normalise_word
 
+from ..house_words import ADD, REMOVE, HouseWordChange, HouseWords
+from ..lexicons import ListPreparingError, UnknownListError, WordListError
+from ..timefmt import date_time
+from ..word_lists import list_name
 from . import seats
-from .house_words import ADD, REMOVE, HouseWordChange, HouseWords
-from .lexicons import ListPreparingError, UnknownListError, WordListError
-from .referee import Context, UserError
-from .timefmt import date_time
-from .word_lists import list_name
+from .context import Context, UserError
+from .registry import Access, Section, command
 
 ACTIONS = {
     "add": ADD,
@@ -37,6 +38,7 @@ MOST_HOUSE_WORDS = 1000
 CHANGES_SHOWN = 5
 
 
+@command("words", "mots", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True)
 def cmd_words(ctx: Context) -> None:
     tokens = ctx.args.replace(",", " ").split()
     if not tokens:
@@ -114,6 +116,3 @@ def show(ctx: Context) -> None:
         for change in reversed(changes[-CHANGES_SHOWN:])
     ]
     ctx.reply(ctx.say("words_list", list=name, lines="\n".join(lines), changes="\n".join(latest)))
-
-
-HANDLERS = {"words": cmd_words}

@@ -6,7 +6,7 @@ from collections import Counter
 
 from core.scoring import MoveScore
 
-from .numbers import read_int
+from ..numbers import read_int
 
 
 def breakdown(score: MoveScore, lang: str) -> str:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .numbers import looks_like_number, read_int
-from .referee import Context, UserError
-from .storage import GameRecord
-from .timefmt import date_time
+from ..numbers import looks_like_number, read_int
+from ..storage import GameRecord
+from ..timefmt import date_time
+from .context import Context, UserError
+from .registry import Section, command
 
 LIST_LIMIT = 20
 
@@ -86,6 +87,7 @@ def result_summary(ctx: Context, record: GameRecord) -> tuple[str, str]:
     return players, result
 
 
+@command("games", "parties", section=Section.VIEWS, read_only=True)
 def cmd_games(ctx: Context) -> None:
     games = ctx.storage.games(ctx.message.channel)
     if not games:
@@ -107,6 +109,3 @@ def cmd_games(ctx: Context) -> None:
         )
     lines.append(ctx.say("games_hint"))
     ctx.reply("\n".join(lines))
-
-
-HANDLERS = {"games": cmd_games}

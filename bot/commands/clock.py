@@ -1,0 +1,29 @@
+"""The duplicate clock's own state: the tops searched ahead while players think, the warnings given,
+and the rounds whose time ran out while their word list was still being prepared."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+TopKey = tuple[int, int, str, str]  # (game, move number, draw, word list used)
+
+
+class DuplicateClock:
+    """What the clock and the duplicate commands remember between ticks, in this process."""
+
+    def __init__(self) -> None:
+        self.background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitre-top")
+        self.tops: dict[TopKey, Future[Any]] = {}
+        self.warned: set[tuple[int, int]] = set()  # (game, round) warned of its last seconds
+        self.waiting_for_list: set[tuple[int, int]] = set()  # rounds past their time whose list is not ready
+
+    def forget_game(self, game_id: int) -> None:
+        """Drop what is kept for a game that ended."""
+        for key in [k for k in self.tops if k[0] == game_id]:
+            self.tops.pop(key, None)
+        self.warned = {w for w in self.warned if w[0] != game_id}
+        self.waiting_for_list = {w for w in self.waiting_for_list if w[0] != game_id}
+
+    def shutdown(self) -> None:
+        self.background.shutdown(wait=True)

@@ -1,0 +1,126 @@
+"""What a command handler receives: the message, the command line, the channel's settings, the
+referee's services; and ``UserError``, the polite refusal of a command (a catalog message)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..chat import CommandLine, Incoming, Reply
+from ..house_words import HouseList
+from ..messages import say
+from ..storage import ChannelSettings, GameRecord, Storage
+from .registry import Access, CommandSpec, suggest
+
+if TYPE_CHECKING:
+    from ..referee import Referee
+
+
+def command_names(lang: str, spec: CommandSpec) -> str:
+    """``/coup (/score)`` in French, ``/score (/coup)`` in English; one name when both are the same."""
+    first, second = (spec.alias, spec.name) if lang == "fr" else (spec.name, spec.alias)
+    return f"/{first}" if first == second else f"/{first} (/{second})"
+
+
+def unknown_command_text(lang: str, name: str) -> str:
+    """The answer to an unknown command: the nearest known commands, if any, under both names."""
+    shown = name.lstrip("/")[:40]
+    nearest = suggest(shown)
+    if not nearest:
+        return say(lang, "unknown_command", name=shown)
+    choices = say(lang, "suggestion_or").join(command_names(lang, spec) for spec in nearest)
+    return say(lang, "unknown_command_suggest", name=shown, suggestions=choices)
+
+
+class UserError(Exception):
+    """A known failure of a command, explained by a catalog message."""
+
+    def __init__(self, message_key: str, /, **values: Any) -> None:
+        super().__init__(message_key)
+        self.key = message_key
+        self.values = values
+
+
+@dataclass
+class Context:
+    """Everything a command handler needs about the message it answers."""
+
+    referee: Referee
+    message: Incoming
+    command: CommandLine
+    spec: CommandSpec
+    settings: ChannelSettings
+    replies: list[Reply] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # lines added at the end of the command's public answer
+
+    @property
+    def lang(self) -> str:
+        return self.settings.language
+
+    @property
+    def args(self) -> str:
+        return self.command.args
+
+    @property
+    def storage(self) -> Storage:
+        return self.referee.storage
+
+    def say(self, key: str, **values: Any) -> str:
+        return say(self.lang, key, **values)
+
+    def reply(self, text: str, **extra: Any) -> None:
+        self.replies.append(Reply(text, channel=extra.pop("channel", self.message.channel), **extra))
+
+    def private(self, text: str, **extra: Any) -> None:
+        self.replies.append(Reply(text, to_user=self.message.user, channel=self.message.channel, **extra))
+
+    def word_list(self, spec: str | None = None, channel: str | None = None) -> HouseList:
+        """The list verdicts use (the channel's by default) with the channel's house words; at once, or
+        ListPreparingError while it is being prepared."""
+        return self.referee.lists.verdicts(spec or self.settings.lexicon, channel or self.message.channel)
+
+    @property
+    def tokens(self) -> list[str]:
+        """The arguments as words, a final ``!`` (confirmation) left out."""
+        return [t for t in self.args.replace(",", " ").split() if t != "!"]
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether the command carries a ``!`` word (replace a running game, end with tiles in the bag)."""
+        return "!" in self.args.split()
+
+    def controls(self, record: GameRecord | None) -> bool:
+        """Whether the sender is the game's referee or a channel admin."""
+        return self.message.admin or (record is not None and record.referee == self.message.user)
+
+    def require_control(self, record: GameRecord | None) -> None:
+        """Only the game's referee or a channel admin may go on."""
+        if self.controls(record):
+            return
+        if record is None:
+            raise UserError("not_allowed_admin", name=self.command.name)
+        raise UserError("not_allowed", referee=record.setup.get("referee_name", "?"), name=self.command.name)
+
+    def check_access(self) -> None:
+        """The permission the command table declares for this command."""
+        access = self.spec.access
+        if access is Access.ANYONE or access is Access.PLAYER:
+            return  # a player's command checks which seat the sender may act for
+        running = self.storage.active_game(self.message.channel)
+        if access is Access.START:
+            if running is None:
+                return
+            if not self.confirmed:
+                raise UserError(
+                    "game_running",
+                    kind=self.say(f"kind_{running.kind}"),
+                    referee=running.setup.get("referee_name", "?"),
+                    name=self.command.name,
+                )
+            self.require_control(running)
+            return
+        if self.spec.read_without_args and not self.args.strip():
+            return
+        if running is None and not self.spec.read_without_args:
+            return  # the command answers that no game is running
+        self.require_control(running)

@@ -1,0 +1,186 @@
+"""Where commands are declared: ``@command`` carries a command's names, who may use it, whether it is
+slow or answers privately, and registers its handler; ``@handles`` adds a handler for one kind of game.
+
+Nothing else lists commands: the /help list, the Discord and Telegram menus and the dispatcher all
+read this registry. A command's usage, help and summary are messages of the catalogs
+(``usage_<name>``, ``help_<name>``, ``summary_<name>``), in every language.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from ..messages import say
+
+if TYPE_CHECKING:
+    from .context import Context
+
+Handler = Callable[["Context"], None]
+
+
+class Access(Enum):
+    """Who may use a command; the command layer checks it before running the command."""
+
+    ANYONE = "anyone"  # views, help, word checks: changes nothing
+    PLAYER = "player"  # acts for a seat: its own account, or the game's referee or a channel admin
+    START = "start"  # starts a game: anyone when none runs; replacing a running one is the referee's
+    REFEREE = "referee"  # the running game's referee or a channel admin
+
+
+class Section(Enum):
+    """Where a command stands in /help (in this order)."""
+
+    CLASSIC = "classic"
+    DUPLICATE = "duplicate"
+    VIEWS = "views"
+    GENERAL = "general"
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command: its English name, its French alias, who may use it, how it runs."""
+
+    name: str
+    alias: str
+    section: Section
+    access: Access = Access.ANYONE
+    read_without_args: bool = False  # with no argument it only shows (e.g. /settings): open to anyone
+    read_only: bool = False  # never changes anything: runs outside the write transaction
+    slow: bool = False  # may take a while (move generation, images, word lists): platforms show "thinking"
+    private: bool = False  # answers the sender privately (an ephemeral answer on Discord)
+
+    def __str__(self) -> str:
+        return f"/{self.name}"
+
+    @property
+    def control(self) -> bool:
+        """The referee or a channel admin only."""
+        return self.access is Access.REFEREE
+
+    def usage(self, lang: str) -> str:
+        return say(lang, f"usage_{self.name}")
+
+    def help(self, lang: str) -> str:
+        return say(lang, f"help_{self.name}")
+
+    def summary(self, lang: str) -> str:
+        return say(lang, f"summary_{self.name}")
+
+    def menu(self, lang: str) -> str:
+        """The description in a platform's command menu: the summary, a whole sentence."""
+        return self.summary(lang) or self.help(lang)
+
+    @property
+    def usage_en(self) -> str:
+        return self.usage("en")
+
+    @property
+    def usage_fr(self) -> str:
+        return self.usage("fr")
+
+    @property
+    def help_en(self) -> str:
+        return self.help("en")
+
+    @property
+    def help_fr(self) -> str:
+        return self.help("fr")
+
+
+@dataclass
+class Command:
+    """A declared command: its spec, its handler, and the handlers for one kind of game."""
+
+    spec: CommandSpec
+    handler: Handler
+    by_kind: dict[str, Handler] = field(default_factory=dict)
+
+    def handler_for(self, kind: str | None) -> Handler:
+        """The handler for a channel whose running game is of ``kind`` (None: no game)."""
+        return self.by_kind.get(kind, self.handler) if kind is not None else self.handler
+
+
+_COMMANDS: dict[str, Command] = {}
+_BY_NAME: dict[str, CommandSpec] = {}
+
+
+class CommandDeclarationError(Exception):
+    """A command declared twice, or a handler for a command that is not declared."""
+
+    def __init__(self, name: str, problem: str) -> None:
+        super().__init__(f"/{name}: {problem}")
+        self.name = name
+        self.problem = problem
+
+
+def command(
+    name: str,
+    alias: str,
+    *,
+    section: Section,
+    access: Access = Access.ANYONE,
+    read_without_args: bool = False,
+    read_only: bool = False,
+    slow: bool = False,
+    private: bool = False,
+) -> Callable[[Handler], Handler]:
+    """Declare a command and its handler (returned unchanged)."""
+    spec = CommandSpec(name, alias, section, access, read_without_args, read_only, slow, private)
+
+    def register(handler: Handler) -> Handler:
+        if name in _COMMANDS or alias in _BY_NAME and _BY_NAME[alias].name != name:
+            raise CommandDeclarationError(name, "declared twice")
+        _COMMANDS[name] = Command(spec, handler)
+        _BY_NAME[name] = spec
+        _BY_NAME[alias] = spec
+        return handler
+
+    return register
+
+
+def handles(name: str, kind: str) -> Callable[[Handler], Handler]:
+    """Declare the handler of a command when the channel's running game is of ``kind``."""
+
+    def register(handler: Handler) -> Handler:
+        if name not in _COMMANDS:
+            raise CommandDeclarationError(name, "a handler for a command not declared (declare it first)")
+        _COMMANDS[name].by_kind[kind] = handler
+        return handler
+
+    return register
+
+
+def declared() -> tuple[CommandSpec, ...]:
+    """Every command, in /help order: by section, then as declared."""
+    order = list(Section)
+    specs = [c.spec for c in _COMMANDS.values()]
+    return tuple(sorted(specs, key=lambda s: order.index(s.section)))
+
+
+def command_named(name: str) -> Command:
+    """The declared command of an English name."""
+    return _COMMANDS[name]
+
+
+def find(name: str) -> CommandSpec | None:
+    """The command called ``name`` (English name or French alias, accents folded, any case)."""
+    return _BY_NAME.get(name.lower().lstrip("/"))
+
+
+SUGGESTIONS = 3  # nearest commands offered for an unknown name
+SUGGESTION_CUTOFF = 0.6  # difflib similarity below which a name is not offered
+
+
+def suggest(name: str) -> list[CommandSpec]:
+    """The known commands whose English name or French alias is nearest to ``name``, best first."""
+    typed = name.lower().lstrip("/")
+    found: list[CommandSpec] = []
+    for match in difflib.get_close_matches(typed, _BY_NAME, n=2 * SUGGESTIONS, cutoff=SUGGESTION_CUTOFF):
+        spec = _BY_NAME[match]
+        if spec not in found:
+            found.append(spec)
+    return found[:SUGGESTIONS]
