@@ -8,7 +8,7 @@ close with the reason kept in the record.
 
 from __future__ import annotations
 
-from core.duplicate import DuplicateGame
+from core.duplicate import DuplicateEvent, DuplicateGame
 from core.game import player_key
 
 from ..numbers import read_decimal, read_int
@@ -123,7 +123,7 @@ def cmd_correct(ctx: Context) -> None:
     points = read_int(rest[0])
     if points is not None:
         reason = " ".join(rest[1:])[:200]
-        event = game.record_score(player, round_number, points, reason)
+        event: DuplicateEvent = game.record_score(player, round_number, points, reason)
     else:
         if len(rest) < 2:
             raise UserError("usage", usage=ctx.spec.usage(ctx.lang))

@@ -653,8 +653,8 @@ def cmd_draw(ctx: Context) -> None:
     if text in ("-", "rejet", "reject"):
         round_ = game.current
         rejected = str(round_.draw) if round_ is not None and round_.draw is not None else ""
-        event = game.reject_draw()
-        save(ctx.referee, record, game, [event], ctx.message.user)
+        rejection = game.reject_draw()
+        save(ctx.referee, record, game, [rejection], ctx.message.user)
         ctx.reply(ctx.say("dup_draw_rejected", draw=rejected))
         if not record.setup.get("manual"):
             ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())

@@ -33,7 +33,7 @@ from .records import (
 
 
 def _migration_1(db: sqlite_utils.Database) -> None:
-    db["channels"].create(
+    db.table("channels").create(
         {
             "channel": str,
             "language": str,
@@ -45,18 +45,18 @@ def _migration_1(db: sqlite_utils.Database) -> None:
         },
         pk="channel",
     )
-    db["games"].create(
+    db.table("games").create(
         {"id": int, "channel": str, "kind": str, "referee": str, "status": str, "setup": str, "created": float},
         pk="id",
     )
-    db["games"].create_index(["channel", "status"])
-    db["events"].create(
+    db.table("games").create_index(["channel", "status"])
+    db.table("events").create(
         {"id": int, "game": int, "seq": int, "kind": str, "data": str, "author": str, "at": float},
         pk="id",
         foreign_keys=[("game", "games", "id")],
     )
-    db["events"].create_index(["game", "seq"], unique=True)
-    db["players"].create(
+    db.table("events").create_index(["game", "seq"], unique=True)
+    db.table("players").create(
         {"game": int, "user": str, "name": str, "position": int},
         pk=("game", "user"),
         foreign_keys=[("game", "games", "id")],
@@ -64,7 +64,7 @@ def _migration_1(db: sqlite_utils.Database) -> None:
 
 
 def _migration_2(db: sqlite_utils.Database) -> None:
-    db["deadlines"].create(
+    db.table("deadlines").create(
         {"game": int, "round": int, "at": float, "channel": str},
         pk="game",
         foreign_keys=[("game", "games", "id")],
@@ -72,13 +72,13 @@ def _migration_2(db: sqlite_utils.Database) -> None:
 
 
 def _migration_3(db: sqlite_utils.Database) -> None:
-    db["channels"].add_column("timezone", str, not_null_default="")
+    db.table("channels").add_column("timezone", str, not_null_default="")
 
 
 def _migration_4(db: sqlite_utils.Database) -> None:
     # deadlines keyed by game and round; each round closed at most once (a constraint, not only code)
-    db["deadlines"].transform(pk=("game", "round"))
-    db["closes"].create(
+    db.table("deadlines").transform(pk=("game", "round"))
+    db.table("closes").create(
         {"game": int, "round": int, "at": float},
         pk=("game", "round"),
         foreign_keys=[("game", "games", "id")],
@@ -96,7 +96,7 @@ def _migration_5(db: sqlite_utils.Database) -> None:
 
 
 def _migration_6(db: sqlite_utils.Database) -> None:
-    db["house_words"].create(
+    db.table("house_words").create(
         {
             "id": int,
             "channel": str,
@@ -109,7 +109,7 @@ def _migration_6(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["house_words"].create_index(["channel", "id"])
+    db.table("house_words").create_index(["channel", "id"])
 
 
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
@@ -267,16 +267,16 @@ class SQLiteStorage:
     def _migrate(self) -> None:
         with self.transaction():
             if "migrations" not in self.db.table_names():
-                self.db["migrations"].create({"version": int, "name": str, "applied": float}, pk="version")
-            done = {row["version"] for row in self.db["migrations"].rows}
+                self.db.table("migrations").create({"version": int, "name": str, "applied": float}, pk="version")
+            done = {row["version"] for row in self.db.table("migrations").rows}
             for version, name, apply in MIGRATIONS:
                 if version not in done:
                     apply(self.db)
-                    self.db["migrations"].insert({"version": version, "name": name, "applied": time.time()})
+                    self.db.table("migrations").insert({"version": version, "name": name, "applied": time.time()})
 
     @property
     def schema_version(self) -> int:
-        return max((row["version"] for row in self.db["migrations"].rows), default=0)
+        return max((row["version"] for row in self.db.table("migrations").rows), default=0)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -302,12 +302,12 @@ class SQLiteStorage:
 
     @serialised
     def channel(self, channel: str) -> ChannelSettings:
-        rows = list(self.db["channels"].rows_where("channel = ?", [channel]))
+        rows = list(self.db.table("channels").rows_where("channel = ?", [channel]))
         return ChannelSettings(**rows[0]) if rows else ChannelSettings(channel)
 
     def save_channel(self, settings: ChannelSettings) -> None:
         with self.transaction():
-            self.db["channels"].upsert(asdict(settings), pk="channel")
+            self.db.table("channels").upsert(asdict(settings), pk="channel")
 
     @staticmethod
     def _game(row: dict[str, Any]) -> GameRecord:
@@ -324,13 +324,13 @@ class SQLiteStorage:
     @serialised
     def active_game(self, channel: str) -> GameRecord | None:
         rows = list(
-            self.db["games"].rows_where("channel = ? and status = 'active'", [channel], order_by="id desc", limit=1)
+            self.db.table("games").rows_where("channel = ? and status = 'active'", [channel], order_by="id desc", limit=1)
         )
         return self._game(rows[0]) if rows else None
 
     @serialised
     def game(self, game_id: int) -> GameRecord:
-        return self._game(self.db["games"].get(game_id))
+        return self._game(self.db.table("games").get(game_id))
 
     def create_game(
         self, channel: str, kind: str, referee: str, setup: dict[str, Any], *, abandon_running: bool = False
@@ -342,7 +342,7 @@ class SQLiteStorage:
                 raise GameRunningError(channel, running)
             self.db.execute("update games set status = 'abandoned' where channel = ? and status = 'active'", [channel])
             self.db.execute("delete from deadlines where channel = ?", [channel])
-            table = self.db["games"]
+            table = self.db.table("games")
             table.insert(
                 {
                     "channel": channel,
@@ -353,29 +353,30 @@ class SQLiteStorage:
                     "created": time.time(),
                 }
             )
+            assert table.last_pk is not None
             return self.game(int(table.last_pk))
 
     @serialised
     def games(self, channel: str) -> list[GameRecord]:
         """The channel's games, oldest first (their place in this list is their number in the channel)."""
-        return [self._game(row) for row in self.db["games"].rows_where("channel = ?", [channel], order_by="id")]
+        return [self._game(row) for row in self.db.table("games").rows_where("channel = ?", [channel], order_by="id")]
 
     def set_game_status(self, game_id: int, status: str) -> None:
         with self.transaction():
-            self.db["games"].update(game_id, {"status": status})
+            self.db.table("games").update(game_id, {"status": status})
             if status != "active":
                 self.db.execute("delete from deadlines where game = ?", [game_id])
 
     def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
         with self.transaction():
-            self.db["games"].update(game_id, {"setup": json.dumps(setup, ensure_ascii=False)})
+            self.db.table("games").update(game_id, {"setup": json.dumps(setup, ensure_ascii=False)})
 
     @serialised
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
         """The game's events in order, those after sequence number ``after`` only."""
         return [
             StoredEvent(row["game"], row["seq"], json.loads(row["data"]), row["author"], row["at"])
-            for row in self.db["events"].rows_where("game = ? and seq > ?", [game_id, after], order_by="seq")
+            for row in self.db.table("events").rows_where("game = ? and seq > ?", [game_id, after], order_by="seq")
         ]
 
     @serialised
@@ -391,7 +392,7 @@ class SQLiteStorage:
             row = self.db.execute("select coalesce(max(seq), 0) + 1 from events where game = ?", [game_id]).fetchone()
             seq = int(row[0])
             stamp = time.time() if at is None else at
-            self.db["events"].insert(
+            self.db.table("events").insert(
                 {
                     "game": game_id,
                     "seq": seq,
@@ -410,7 +411,7 @@ class SQLiteStorage:
                 self.db.execute("delete from deadlines where game = ? and round = ?", [game_id, round_number])
                 return
             channel = self.game(game_id).channel
-            self.db["deadlines"].upsert(
+            self.db.table("deadlines").upsert(
                 {"game": game_id, "round": round_number, "at": at, "channel": channel}, pk=("game", "round")
             )
 
@@ -436,7 +437,7 @@ class SQLiteStorage:
 
     @serialised
     def deadlines(self) -> list[Deadline]:
-        return [Deadline(**row) for row in self.db["deadlines"].rows_where(order_by="at")]
+        return [Deadline(**row) for row in self.db.table("deadlines").rows_where(order_by="at")]
 
     def add_player(self, game_id: int, user: str, name: str) -> None:
         with self.transaction():
@@ -451,7 +452,7 @@ class SQLiteStorage:
     def players(self, game_id: int) -> list[tuple[str, str]]:
         return [
             (row["user"], row["name"])
-            for row in self.db["players"].rows_where("game = ?", [game_id], order_by="position")
+            for row in self.db.table("players").rows_where("game = ?", [game_id], order_by="position")
         ]
 
     @serialised
@@ -532,12 +533,12 @@ class SQLiteStorage:
 
     def add_house_word_change(self, change: HouseWordChange) -> None:
         with self.transaction():
-            self.db["house_words"].insert(asdict(change))
+            self.db.table("house_words").insert(asdict(change))
 
     @serialised
     def house_word_changes(self, channel: str) -> list[HouseWordChange]:
         """The channel's house word changes, oldest first."""
-        rows = self.db["house_words"].rows_where("channel = ?", [channel], order_by="id")
+        rows = self.db.table("house_words").rows_where("channel = ?", [channel], order_by="id")
         return [HouseWordChange(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
 
     @serialised
