@@ -24,6 +24,7 @@ from typing import Any
 from .chat import Reply
 
 GRACE_SECONDS = 20.0  # a reply is the sender's to deliver this long before the outbox worker may retry it
+CLAIM_SECONDS = 30.0  # a message the outbox worker took is its own this long (no other process takes it)
 MAX_BACKOFF_SECONDS = 60.0
 _BYTES = ("image", "document")
 

@@ -21,7 +21,7 @@ from .commands.clock import DuplicateClock
 from .commands.game_cache import GameCache
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
-from .outbox import GRACE_SECONDS, OutboxItem, backoff, destination
+from .outbox import CLAIM_SECONDS, GRACE_SECONDS, OutboxItem, backoff, destination
 from .storage import ChannelSettings, GameRunningError, RoundClosedTwiceError, Storage
 from .word_lists import WordLists, preparing_text
 
@@ -160,7 +160,8 @@ class Referee:
         expired ones are dropped."""
         now = self.now()
         items = []
-        for item in self.storage.outbox_due(self.clock_scope, float("inf") if everything else now):
+        claimed = self.storage.outbox_due(self.clock_scope, float("inf") if everything else now, lease=CLAIM_SECONDS)
+        for item in claimed:
             if item.reply.expires is not None and now > item.reply.expires:
                 self.storage.mark_dropped(item.id, now, "expired")
                 continue

@@ -265,3 +265,18 @@ def test_an_unknown_storage_url_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UnknownStorageError) as refused:
         open_storage("mongodb://localhost/arbitre")
     assert "sqlite:///PATH" in str(refused.value)
+
+
+def test_outbox_messages_claimed_by_one_process_are_not_taken_by_another(tmp_path: Path) -> None:
+    from bot.chat import Reply
+
+    one, two = SQLiteStorage(tmp_path / "o.sqlite"), SQLiteStorage(tmp_path / "o.sqlite")
+    ids = one.enqueue([Reply("draw", channel="discord:1"), Reply("ack", to_user="discord:9")], due=100.0)
+    taken = one.outbox_due("discord:", now=100.0, lease=30.0)
+    assert [item.id for item in taken] == ids
+    assert two.outbox_due("discord:", now=110.0, lease=30.0) == []  # the first process's for 30 s
+    assert [item.id for item in two.outbox_due("discord:", now=131.0, lease=30.0)] == ids  # it died: retaken
+    two.mark_delivered(ids, 131.5)
+    assert one.outbox_due("discord:", now=1000.0) == [] and one.outbox_state(ids[0]) == "delivered"
+    one.close()
+    two.close()

@@ -211,17 +211,23 @@ class MemoryStorage:
             (i, row) for i, row in self._outbox.items() if row["delivered"] is None and row["dropped"] is None
         )
 
-    @serialised
-    def outbox_due(self, scope: str, now: float, limit: int = 50) -> list[OutboxItem]:
-        heads: dict[str, tuple[int, dict[str, Any]]] = {}
-        for outbox_id, row in self._waiting():
-            heads.setdefault(row["destination"], (outbox_id, row))
-        items = [
-            OutboxItem(i, row["destination"], reply_from_json(row["reply"], i), row["attempts"])
-            for i, row in sorted(heads.values())
-            if row["destination"].startswith(scope) and row["due"] <= now
-        ]
-        return items[:limit]
+    def outbox_due(self, scope: str, now: float, limit: int = 50, lease: float = 0.0) -> list[OutboxItem]:
+        with self.transaction():
+            heads: dict[str, tuple[int, dict[str, Any]]] = {}
+            for outbox_id, row in self._waiting():
+                heads.setdefault(row["destination"], (outbox_id, row))
+            chosen = [
+                (i, row)
+                for i, row in sorted(heads.values())
+                if row["destination"].startswith(scope) and row["due"] <= now
+            ][:limit]
+            for _, row in chosen:
+                if lease > 0:
+                    row["due"] = now + lease
+            return [
+                OutboxItem(i, row["destination"], reply_from_json(row["reply"], i), row["attempts"])
+                for i, row in chosen
+            ]
 
     @serialised
     def outbox_waiting(self, destination: str, before: int) -> bool:

@@ -324,7 +324,9 @@ class SQLiteStorage:
     @serialised
     def active_game(self, channel: str) -> GameRecord | None:
         rows = list(
-            self.db.table("games").rows_where("channel = ? and status = 'active'", [channel], order_by="id desc", limit=1)
+            self.db.table("games").rows_where(
+                "channel = ? and status = 'active'", [channel], order_by="id desc", limit=1
+            )
         )
         return self._game(rows[0]) if rows else None
 
@@ -478,16 +480,20 @@ class SQLiteStorage:
                 ids.append(int(cursor.lastrowid or 0))
         return ids
 
-    @serialised
-    def outbox_due(self, scope: str, now: float, limit: int = 50) -> list[OutboxItem]:
-        """The first waiting message of each destination of ``scope`` (a prefix) whose time has come."""
-        rows = self.db.execute(
-            "select o.id, o.destination, o.reply, o.attempts from outbox o"
-            " where o.delivered is null and o.dropped is null and o.destination like ? and o.due <= ?"
-            " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
-            " and p.delivered is null and p.dropped is null) order by o.id limit ?",
-            [scope.replace("%", "") + "%", now, limit],
-        ).fetchall()
+    def outbox_due(self, scope: str, now: float, limit: int = 50, lease: float = 0.0) -> list[OutboxItem]:
+        """The first waiting message of each destination of ``scope`` (a prefix) whose time has come,
+        claimed for ``lease`` seconds: no other process takes them meanwhile (in one transaction)."""
+        with self.transaction():
+            rows = self.db.execute(
+                "select o.id, o.destination, o.reply, o.attempts from outbox o"
+                " where o.delivered is null and o.dropped is null and o.destination like ? and o.due <= ?"
+                " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
+                " and p.delivered is null and p.dropped is null) order by o.id limit ?",
+                [scope.replace("%", "") + "%", now, limit],
+            ).fetchall()
+            if lease > 0:
+                for row in rows:
+                    self.db.execute("update outbox set due = ? where id = ?", [now + lease, row[0]])
         return [OutboxItem(i, d, reply_from_json(r, i), a) for i, d, r, a in rows]
 
     @serialised
