@@ -13,6 +13,22 @@ damaged, or whose graph is not well formed is never used: the list is rebuilt an
 the file replaced atomically (written aside, then renamed; the temporary file is
 removed whatever happens), with one log line saying why.
 
+Every read checks the headers and the checksum of the whole file. Checking that the
+graph is well formed (``Lexicon.verify``, about 0.4 s for the French list) is done once
+per file: a verified-stamp beside it (``NAME.lex.verified``) records the file it vouches
+for, by device, inode, size, modification and change times, and a hash of its first
+bytes (both headers, so the checksum of everything else). It is written when Arbitre
+writes the cache file, or after a read that verified it. A file copied in, replaced
+or written in place no longer matches its stamp (its inode, change time or checksum
+differ), so it is verified again before use: a foreign or crafted cache is never
+trusted. The stamp guards against accidents and foreign files, not against someone
+who may write the cache folder (who could write the stamp as well).
+
+Cache files are memory-mapped: ``load(spec, copy=False)`` keeps the lexicon's arrays as
+views of the mapping (nothing copied: what a one-shot command such as ``arbitre
+check`` wants), while the default copies them into the process (what a long-running
+bot wants: a cache file changed on disk later cannot affect it).
+
 ``LexiconRegistry`` keeps the compiled lists of a process; ``prepare`` compiles
 lists in a background thread and ``ready`` answers at once, raising
 ``ListPreparingError`` with the expected wait while a list is still being compiled.
@@ -22,25 +38,37 @@ loaded list, for the move generator; kept in memory only, the most recent few).
 
 from __future__ import annotations
 
-import gzip
+import contextlib
 import hashlib
 import json
-import logging
+import mmap
 import os
+import stat
 import struct
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.errors import CorruptLexiconError, InvalidWordError
 from core.lexicon import FORMAT_VERSION, MAX_WORD, MIN_WORD, Lexicon, normalise_word
 
-from .house_words import HouseWords, house_lexicon
+if TYPE_CHECKING:  # imported where used: `arbitre check` starts without them
+    import logging
 
-log = logging.getLogger("arbitre.lexicons")
+    from .house_words import HouseWords
+
+LOGGER = "arbitre.lexicons"
+
+
+def _log() -> logging.Logger:
+    """This module's logger (``logging`` is imported on the first message)."""
+    import logging
+
+    return logging.getLogger(LOGGER)
+
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = ("fr", "en")
@@ -110,6 +138,8 @@ def resolve(spec: str) -> Path:
 def read_words(path: Path, raw: bytes) -> list[str]:
     """Every word of a list file's bytes, normalised; any bad line is an error naming it."""
     if raw[:2] == b"\x1f\x8b":
+        import gzip
+
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError) as error:
@@ -181,40 +211,113 @@ class StaleCacheError(Exception):
         self.reason = reason
 
 
-def read_cache(path: Path, digest: str, name: str) -> Lexicon:
+_STAMP_HEAD = 128  # the first bytes of a cache file a stamp vouches for: both headers, checksum included
+_STAMP_SUFFIX = ".verified"
+
+
+def _stamp_path(cache: Path) -> Path:
+    return cache.with_name(cache.name + _STAMP_SUFFIX)
+
+
+def verified_stamp(status: os.stat_result, head: bytes) -> bytes:
+    """The stamp of a verified cache file: which file (device, inode), as it was (size, modification and
+    change times), with which headers (a hash of its first bytes ``head``)."""
+    identity = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+    digest = hashlib.sha256(bytes(head[:_STAMP_HEAD])).hexdigest()
+    text = f"arbitre verified cache {CACHE_VERSION}.{FORMAT_VERSION}\n{' '.join(map(str, identity))}\n{digest}\n"
+    return text.encode("ascii")
+
+
+def _is_stamped(cache: Path, status: os.stat_result, head: bytes) -> bool:
+    """Whether the stamp beside ``cache`` vouches for the file with ``status`` and first bytes ``head``."""
+    try:
+        return _stamp_path(cache).read_bytes() == verified_stamp(status, head)
+    except OSError:
+        return False
+
+
+def _write_stamp(cache: Path, status: os.stat_result, head: bytes) -> None:
+    """Record that the cache file with ``status`` and first bytes ``head`` is verified (best effort)."""
+    write_atomically(
+        _stamp_path(cache), verified_stamp(status, head), failure="it is verified again next time", quiet=True
+    )
+
+
+def _same_file(before: os.stat_result, after: os.stat_result) -> bool:
+    fields = ("st_dev", "st_ino", "st_size", "st_mtime_ns", "st_ctime_ns")
+    return all(getattr(before, field) == getattr(after, field) for field in fields)
+
+
+def read_cache(path: Path, digest: str, name: str, *, copy: bool = True) -> Lexicon:
     """The lexicon cached at ``path`` for the list whose sha256 is ``digest``.
 
     Raises StaleCacheError when the file is not a regular file, belongs to another
-    list or format, is damaged, or holds a graph that is not well formed.
+    list or format, is damaged, or holds a graph that is not well formed. The graph
+    is verified unless the file's verified-stamp vouches for it; a file that passes
+    is stamped. ``copy=False`` leaves the lexicon's arrays in the file's mapping.
     """
     if not path.is_file():
         raise StaleCacheError(path, "not a regular file")
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            status = os.fstat(handle.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                raise StaleCacheError(path, "not a regular file")
+            if status.st_size < _CACHE_HEADER.size:
+                raise StaleCacheError(path, "shorter than a cache header")
+            mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as error:
         raise StaleCacheError(path, f"unreadable ({error.strerror or error})") from None
-    if len(data) < _CACHE_HEADER.size:
-        raise StaleCacheError(path, "shorter than a cache header")
-    magic, version, lexicon_format, list_digest = _CACHE_HEADER.unpack_from(data)
-    if magic != CACHE_MAGIC or version != CACHE_VERSION:
-        raise StaleCacheError(path, "not a cache file of this version")
-    if lexicon_format != FORMAT_VERSION:
-        raise StaleCacheError(path, f"compiled format {lexicon_format}, this build reads {FORMAT_VERSION}")
-    if list_digest.hex() != digest:
-        raise StaleCacheError(path, f"built from another list (sha256 {list_digest.hex()[:12]}...)")
+    lexicon, reason, stamp = _read_mapping(mapping, status, digest, name, copy, path)
+    if copy or lexicon is None:
+        with contextlib.suppress(BufferError):  # views still held elsewhere: the mapping goes with them
+            mapping.close()  # (at once, so that a stale file can be replaced on every system)
+    if lexicon is None:
+        raise StaleCacheError(path, reason)
     try:
-        lexicon = Lexicon.from_bytes(memoryview(data)[_CACHE_HEADER.size :], name=name)
-        lexicon.verify()
-    except CorruptLexiconError as error:
-        raise StaleCacheError(path, error.reason) from None
+        unchanged = _same_file(status, path.stat())
+    except OSError:
+        unchanged = False
+    if not unchanged:
+        raise StaleCacheError(path, "changed while it was read")
+    if stamp is not None:
+        _write_stamp(path, status, stamp)
     return lexicon
 
 
-def load(spec: str) -> tuple[Lexicon, LexiconInfo]:
+def _read_mapping(
+    data: mmap.mmap, status: os.stat_result, digest: str, name: str, copy: bool, path: Path
+) -> tuple[Lexicon | None, str, bytes | None]:
+    """The lexicon in a mapped cache file, or None and why not; with the head to stamp when it was verified here.
+
+    Raises nothing about the file's content, so that no traceback keeps views of the mapping alive.
+    """
+    magic, version, lexicon_format, list_digest = _CACHE_HEADER.unpack_from(data)
+    if magic != CACHE_MAGIC or version != CACHE_VERSION:
+        return None, "not a cache file of this version", None
+    if lexicon_format != FORMAT_VERSION:
+        return None, f"compiled format {lexicon_format}, this build reads {FORMAT_VERSION}", None
+    if list_digest.hex() != digest:
+        return None, f"built from another list (sha256 {list_digest.hex()[:12]}...)", None
+    head = data[:_STAMP_HEAD]
+    verify = not _is_stamped(path, status, head)
+    try:
+        lexicon = Lexicon.from_bytes(memoryview(data)[_CACHE_HEADER.size :], name=name, copy=copy)
+        if verify:
+            lexicon.verify()
+    except CorruptLexiconError as error:
+        reason = error.reason
+    else:
+        return lexicon, "", head if verify else None
+    return None, reason, None
+
+
+def load(spec: str, *, copy: bool = True) -> tuple[Lexicon, LexiconInfo]:
     """The compiled lexicon for ``fr``, ``en`` or a path; from the cache when it is there and sound.
 
     A cache file that cannot be used is logged and replaced; a cache folder that
-    cannot be written only costs a rebuild next time (logged too).
+    cannot be written only costs a rebuild next time (logged too). ``copy=False``
+    leaves a cached lexicon's arrays in the file's mapping (for one-shot commands).
     """
     path = resolve(spec)
     try:
@@ -227,25 +330,42 @@ def load(spec: str) -> tuple[Lexicon, LexiconInfo]:
     lexicon: Lexicon | None = None
     if os.path.lexists(cache):
         try:
-            lexicon = read_cache(cache, digest, name)
+            lexicon = read_cache(cache, digest, name, copy=copy)
         except StaleCacheError as error:
-            log.warning("word list %s: cache %s is %s; rebuilding it", name, cache, error.reason)
+            _log().warning("word list %s: cache %s is %s; rebuilding it", name, cache, error.reason)
     if lexicon is None:
         lexicon = Lexicon.from_words(read_words(path, raw), name=name)
-        write_atomically(cache, cache_bytes(lexicon, digest))
+        data = cache_bytes(lexicon, digest)
+        if write_atomically(cache, data):
+            try:
+                _write_stamp(cache, cache.stat(), data)  # compiled here: nothing to verify
+            except OSError:
+                pass
     return lexicon, LexiconInfo(name, len(lexicon), digest, _licence(spec), path, cache)
 
 
-def write_atomically(target: Path, data: bytes) -> bool:
+def _report(quiet: bool, message: str, *args: object) -> None:
+    """Log a failure to write a cache file: a warning, or a debug line when ``quiet``."""
+    import logging
+
+    _log().log(logging.DEBUG if quiet else logging.WARNING, message, *args)
+
+
+def write_atomically(
+    target: Path, data: bytes, *, failure: str = "the list will be compiled again next time", quiet: bool = False
+) -> bool:
     """Write ``data`` to ``target`` through a temporary file renamed over it; True when done.
 
     The temporary file never outlives the call. A directory (or anything but a regular
-    file) at ``target`` is left alone; a failure is logged, not raised.
+    file) at ``target`` is left alone; a failure is logged with its consequence
+    (``failure``) as a warning (``quiet``: at debug level), not raised.
     """
+    import tempfile
+
     temporary: Path | None = None
     try:
         if os.path.lexists(target) and not target.is_file():
-            log.warning("cache %s is not a regular file; the compiled list is kept in memory only", target)
+            _report(quiet, "cache %s is not a regular file; %s", target, failure)
             return False
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=target.parent, prefix=".", suffix=".tmp", delete=False) as handle:
@@ -255,7 +375,7 @@ def write_atomically(target: Path, data: bytes) -> bool:
         temporary = None
         return True
     except OSError as error:
-        log.warning("cache %s could not be written (%s); the list will be compiled again next time", target, error)
+        _report(quiet, "cache %s could not be written (%s); %s", target, error, failure)
         return False
     finally:
         if temporary is not None:
@@ -451,6 +571,8 @@ class LexiconRegistry:
 
     def _load_house(self, spec: str) -> Loaded:
         """A list with house words: its list's words (loaded first if needed) compiled with them."""
+        from .house_words import house_lexicon
+
         base, house = self._house[spec]
         lexicon, info = self.load(base)
         combined = house_lexicon(lexicon, house, name=f"{lexicon.name}+{len(house)}")
@@ -465,7 +587,7 @@ class LexiconRegistry:
         try:
             loaded = self._load_house(spec) if spec in self._house else self._loader(spec)
         except Exception as error:  # noqa: BLE001 - kept and raised to whoever asks for the list
-            log.warning("word list %s could not be loaded: %s", spec, error)
+            _log().warning("word list %s could not be loaded: %s", spec, error)
             with self._lock:
                 self._failed[spec] = error
                 preparation = self._preparing.pop(spec)

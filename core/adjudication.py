@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .alphabet import LATIN, Alphabet
-from .placement import Placement
+
+if TYPE_CHECKING:  # only named in annotations: looking words up needs no board
+    from .placement import Placement
 
 
 class WordList(Protocol):

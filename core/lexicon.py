@@ -24,6 +24,10 @@ the graph is one ``array('I')`` (``Lexicon.table``). A node id is an index in it
 * then the ids of the children, in letter order: the child reached by the letter
   whose bit is ``b`` is ``table[node + 2 + (head & (b - 1)).bit_count()]``.
 
+The table and the lookahead arrays are ``array('I')`` values, or, for a lexicon loaded
+with ``from_bytes(..., copy=False)``, views (``memoryview`` cast to ``'I'``) of the bytes
+it was loaded from: both index and slice alike (``Table``).
+
 Lookahead (``Lexicon.lookahead``): for the nodes of the word graph (ids below
 ``len(lookahead[0])``), ``lookahead[d - 1][node]`` is the set of letters that some
 word has d letters after the node's next one (d = 1 to ``LOOKAHEAD``): the move
@@ -52,6 +56,7 @@ import sys
 import zlib
 from array import array
 from collections.abc import Iterable, Iterator
+from typing import TypeAlias
 
 from .alphabet import LATIN, MAX_TILES, Alphabet
 from .edition import fold_accents
@@ -71,6 +76,9 @@ _HEADER = struct.Struct("<8sHHIIIIIII")
 _CRC = struct.Struct("<I")
 _PAYLOAD_START = _HEADER.size + _CRC.size
 _CROSS_CACHE_LIMIT = 200_000
+
+# The node table and lookahead arrays: an owned array, or a view of the bytes a lexicon was loaded from.
+Table: TypeAlias = "array[int] | memoryview[int]"
 
 if array("I").itemsize != 4:  # pragma: no cover - every supported platform has 4-byte unsigned ints
     raise ImportError("core.lexicon needs array('I') items of 4 bytes")
@@ -147,20 +155,20 @@ class Lexicon:
     )
 
     name: str
-    table: array[int]
+    table: Table
     root: int
     anagram_root: int
-    lookahead: tuple[array[int], ...]
+    lookahead: tuple[Table, ...]
     alphabet: Alphabet
     final: int  # the head bit of a node that ends a word: 1 << (number of tiles)
     letters: int  # the head bits of every tile: final - 1
 
     def __init__(
         self,
-        table: array[int],
+        table: Table,
         root: int,
         anagram_root: int,
-        lookahead: tuple[array[int], ...],
+        lookahead: tuple[Table, ...],
         count: int,
         name: str = "",
         alphabet: Alphabet = LATIN,
@@ -226,11 +234,12 @@ class Lexicon:
         name = self.name.encode("utf-8")
         padded = name + b"\0" * (-len(name) % 4)
         alphabet = _alphabet_bytes(self.alphabet)
-        arrays = [self.table, *self.lookahead]
+        arrays: list[Table] = [self.table, *self.lookahead]
         if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-            arrays = [array("I", a) for a in arrays]
-            for swapped in arrays:
-                swapped.byteswap()
+            swapped = [array("I", a) for a in arrays]
+            for part in swapped:
+                part.byteswap()
+            arrays = list(swapped)
         header = _HEADER.pack(
             MAGIC,
             FORMAT_VERSION,
@@ -248,10 +257,13 @@ class Lexicon:
         return header + _CRC.pack(crc) + body
 
     @classmethod
-    def from_bytes(cls, data: bytes | memoryview, name: str = "") -> Lexicon:
+    def from_bytes(cls, data: bytes | bytearray | memoryview, name: str = "", *, copy: bool = True) -> Lexicon:
         """Load the binary form; raises CorruptLexiconError on truncated or damaged data.
 
-        ``name`` overrides the name stored in the data when it is not empty.
+        ``name`` overrides the name stored in the data when it is not empty. With
+        ``copy=False`` the table and lookahead arrays are views of ``data`` instead of
+        copies (on little-endian hosts; others copy anyway): nothing is copied, which
+        suits a memory-mapped file read once, but ``data`` must not change afterwards.
         """
         view = memoryview(data).cast("B")
         if len(view) < _PAYLOAD_START:
@@ -279,14 +291,19 @@ class Lexicon:
         except UnicodeDecodeError:
             raise CorruptLexiconError("name is not UTF-8") from None
         alphabet = _alphabet_from_bytes(bytes(body[alphabet_start : alphabet_start + alphabet_len]))
-        arrays: list[array[int]] = []
+        share = not copy and sys.byteorder == "little"
+        arrays: list[Table] = []
         offset = padded_len
         for length in [table_len] + [graph_len] * LOOKAHEAD:
-            part = array("I")
-            part.frombytes(body[offset : offset + 4 * length])
-            if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-                part.byteswap()
-            arrays.append(part)
+            part = body[offset : offset + 4 * length]
+            if share:
+                arrays.append(part.cast("I"))
+            else:
+                owned: array[int] = array("I")
+                owned.frombytes(part)
+                if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
+                    owned.byteswap()
+                arrays.append(owned)
             offset += 4 * length
         return cls(arrays[0], root, anagram_root, tuple(arrays[1:]), count, name or stored_name, alphabet)
 
@@ -554,7 +571,7 @@ class Lexicon:
 
 
 def anagram_keys(
-    table: array[int],
+    table: Table,
     root: int,
     codes: list[int],
     jokers: int,

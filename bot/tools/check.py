@@ -3,28 +3,31 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any, TextIO
 
-from bot.house_words import HouseList
-from bot.lexicons import WordListError, load
-from core.adjudication import check_words
-
-from .top import ToolError, add_house_option, load_house
+from .top import add_house_option
 
 _VERDICT = {"fr": ("valable", "non valable"), "en": ("valid", "not valid")}
 _HOUSE_MARK = {"fr": " (mot maison)", "en": " (house word)"}
 
 
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from bot.house_words import HouseList
+    from bot.lexicons import WordListError, load
+    from core.adjudication import check_words
+
+    from .top import ToolError, load_house
+
     try:
-        lexicon, info = load(args.lexicon)
+        lexicon, info = load(args.lexicon, copy=False)  # a few lookups: the cache file stays mapped, uncopied
         house = load_house(args.house)
     except (WordListError, ToolError) as error:
         print(f"arbitre check: {error}", file=err)
         return 2
     verdicts = check_words(args.words, HouseList(lexicon, house, args.lexicon))
     if args.json:
+        import json
+
         data: dict[str, object] = {"lexicon": info.name, "words": {v.word: v.valid for v in verdicts}}
         if args.house is not None:
             data["house"] = house.tokens()
@@ -38,10 +41,14 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def run_lexicon(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json
+
+    from bot.lexicons import WordListError, load
+
     status = 0
     for spec in args.lists or ["fr"]:
         try:
-            lexicon, info = load(spec)
+            lexicon, info = load(spec, copy=False)
         except WordListError as error:
             print(f"arbitre lexicon: {error}", file=err)
             status = 2

@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from core.edition import Edition, edition_by_code
-from core.notation import Notation, default_notation, notation_by_name
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported when a command runs: building the parser needs none of them
     from bot.storage import Storage
+    from core.edition import Edition
+    from core.notation import Notation
 
 EXIT_STORAGE = 2  # the database cannot be opened (as for a missing token: nothing to retry)
 
@@ -24,6 +23,9 @@ def add_edition_options(parser: argparse.ArgumentParser) -> None:
 
 def edition_and_notation(args: argparse.Namespace) -> tuple[Edition, Notation]:
     """The edition and notation chosen by ``add_edition_options``."""
+    from core.edition import edition_by_code
+    from core.notation import default_notation, notation_by_name
+
     edition = edition_by_code(args.edition)
     notation = notation_by_name(args.notation) if args.notation else default_notation(edition.code)
     return edition, notation

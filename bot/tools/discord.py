@@ -13,16 +13,13 @@ URL, such as a test server: ``http://127.0.0.1:8080/api/v10``; its gateway is
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
-import logging
 import os
-import signal
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.tools.common import EXIT_STORAGE, database_url, open_database
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # asyncio and the rest are imported when the bot runs, not to parse arguments
     from bot.storage import Storage
 
 EXIT_TOKEN = 2
@@ -55,6 +52,10 @@ def _cancel_on_sigterm() -> _Terminated:
     """SIGTERM (a service manager stopping the bot) cancels the running task as Ctrl-C does, so
     that the client closes its gateway session (code 1000), the clock stops and the database
     is closed; the process then exits 0."""
+    import asyncio
+    import logging
+    import signal
+
     terminated = _Terminated()
     task = asyncio.current_task()
     if task is None:
@@ -71,6 +72,8 @@ def _cancel_on_sigterm() -> _Terminated:
 
 
 async def _main(args: argparse.Namespace, token: str, storage: Storage, out: TextIO) -> int:
+    import asyncio
+
     from bot.adapters.discord import DiscordAdapter
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
@@ -113,6 +116,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"arbitre discord: {error}", file=err)
         return EXIT_TOKEN
     configure_logging([token])
+
+    import asyncio
 
     import discord
 

@@ -9,15 +9,15 @@ last draw is shown with no top).
 from __future__ import annotations
 
 import argparse
-import json
-import random
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from core.draw import counts_by_name
-from core.duplicate import DuplicateGame, DuplicateSettings, movegen_top_finder
+from .common import add_edition_options
+from .top import add_house_option
 
-from .common import add_edition_options, edition_and_notation
-from .top import ToolError, add_house_option, house_text, load_house, load_lexicon
+if TYPE_CHECKING:  # imported when the command runs
+    import random
+
+    from core.duplicate import DuplicateGame
 
 
 def play_game(game: DuplicateGame, rng: random.Random, finder: Any, lexicon: Any) -> None:
@@ -28,6 +28,15 @@ def play_game(game: DuplicateGame, rng: random.Random, finder: Any, lexicon: Any
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json
+    import random
+
+    from core.draw import counts_by_name
+    from core.duplicate import DuplicateGame, DuplicateSettings, movegen_top_finder
+
+    from .common import edition_and_notation
+    from .top import ToolError, house_text, load_house, load_lexicon
+
     edition, notation = edition_and_notation(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     try:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from core.errors import GcgError
-from core.gcg import GcgEntry, GcgRecord, read_gcg
-from core.rules import RULE_SETS, rule_set_by_code
+if TYPE_CHECKING:  # imported when the command runs
+    from core.gcg import GcgEntry, GcgRecord
 
 
 def record_to_json(record: GcgRecord) -> dict[str, Any]:
@@ -80,6 +78,12 @@ def print_record(record: GcgRecord, name: str, out: TextIO) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json
+
+    from core.errors import GcgError
+    from core.gcg import read_gcg
+    from core.rules import rule_set_by_code
+
     try:
         data = Path(args.file).read_bytes()
     except OSError as error:
@@ -101,6 +105,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def register(sub: Any) -> None:
+    from core.rules import RULE_SETS  # the choices of --rules (a small module)
+
     parser = sub.add_parser(
         "replay",
         help="replay a GCG record and check every recorded score",

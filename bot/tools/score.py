@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from core.board import Board
-from core.errors import ArbitreError
-from core.notation import parse_move
-from core.placement import apply_placement, validate_move
-from core.scoring import score_placement
-
-from .common import add_edition_options, edition_and_notation
+from .common import add_edition_options
 
 _BARE_REF = re.compile(r"^(?:[A-Za-z][0-9]{1,2}|[0-9]{1,2}[A-Za-z])$")
 
@@ -35,6 +28,16 @@ def moves_from(args_moves: Sequence[str], stdin: TextIO) -> list[str]:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json
+
+    from core.board import Board
+    from core.errors import ArbitreError
+    from core.notation import parse_move
+    from core.placement import apply_placement, validate_move
+    from core.scoring import score_placement
+
+    from .common import edition_and_notation
+
     edition, notation = edition_and_notation(args)
     board = Board()
     results: list[dict[str, Any]] = []

@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from core.board import Board
-from core.edition import JOKER, Edition, fold_accents
-from core.errors import ArbitreError
-from core.notation import Notation, format_ref, parse_move
-from core.placement import apply_placement, validate_move
-
-from .common import add_edition_options, edition_and_notation
+from .common import add_edition_options
 
 if TYPE_CHECKING:  # imported when the command runs, so that other commands never depend on them
     from bot.house_words import HouseWords
+    from core.board import Board
+    from core.edition import Edition
     from core.lexicon import Lexicon
     from core.movegen import Play
+    from core.notation import Notation
 
 
 # Why the first play is the top, in words (``TopResult.tie_rule``).
@@ -76,6 +71,11 @@ def add_house_option(parser: argparse.ArgumentParser) -> None:
 
 def board_from_moves(text: str, notation: Notation) -> Board:
     """The board after the comma-separated moves, each placed on the one before (scores unchecked)."""
+    from core.board import Board
+    from core.errors import ArbitreError
+    from core.notation import parse_move
+    from core.placement import apply_placement, validate_move
+
     board = Board()
     for number, move_text in enumerate((m.strip() for m in text.split(",")), start=1):
         if not move_text:
@@ -90,6 +90,8 @@ def board_from_moves(text: str, notation: Notation) -> Board:
 
 def board_from_file(path: str) -> Board:
     """A board from a file of 15 lines of 15 characters (``.`` empty, lowercase joker)."""
+    from core.board import Board
+
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
@@ -102,6 +104,8 @@ def board_from_file(path: str) -> Board:
 
 def read_rack(text: str, edition: Edition) -> str:
     """A rack: 1 to 7 letters of the edition, ``?`` for a joker; accents and case ignored."""
+    from core.edition import JOKER, fold_accents
+
     rack = fold_accents(text).upper().replace(" ", "")
     if not rack:
         raise ToolError("rack: empty")
@@ -117,11 +121,18 @@ def read_rack(text: str, edition: Edition) -> str:
 
 def play_parts(play: Play, notation: Notation) -> tuple[str, str]:
     """A play's reference in the notation and its main word, jokers in lowercase."""
+    from core.notation import format_ref
+
     return format_ref(play.placement.ref, notation), play.placement.notation().split(" ", 1)[1]
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json
+    import time
+
     from core.movegen import find_top
+
+    from .common import edition_and_notation
 
     edition, notation = edition_and_notation(args)
     try:
