@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import sys
 import time
+from array import array
 from collections import Counter
 from pathlib import Path
 
@@ -12,8 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.board import Board
+from core.edition import FRENCH
 from core.errors import ArbitreError, CorruptLexiconError, InvalidWordError
 from core.lexicon import FINAL, FORMAT_VERSION, LOOKAHEAD, Lexicon, normalise_word
+from core.movegen import find_top
 
 LISTS = Path(__file__).resolve().parent.parent / "lexicons"
 
@@ -142,6 +147,33 @@ def test_bytes_round_trip(small: Lexicon) -> None:
     assert Lexicon.from_bytes(data, name="other").name == "other"
     assert Lexicon.from_bytes(bytearray(data)).to_bytes() == data
     assert Lexicon.from_bytes(memoryview(data)).to_bytes() == data
+
+
+@pytest.mark.skipif(sys.byteorder != "little", reason="big-endian hosts copy the arrays to swap them")
+def test_bytes_loaded_without_copy_are_views_that_answer_alike(small: Lexicon) -> None:
+    data = small.to_bytes()
+    shared = Lexicon.from_bytes(data, copy=False)
+    copied = Lexicon.from_bytes(data)
+    assert isinstance(copied.table, array) and isinstance(shared.table, memoryview)
+    assert shared.table.obj is data and all(part.obj is data for part in shared.lookahead)  # nothing copied
+    shared.verify()
+    assert shared.to_bytes() == data
+    assert list(shared.words()) == list(copied.words()) == sorted(set(WORDS))
+    for probe in ["VAGUE", "vagues", "AVIO", "ZZ", "CHANTEZ", "CHANTE"]:
+        assert (probe in shared) == (probe in copied)
+        assert shared.has_prefix(probe) == copied.has_prefix(probe)
+    assert shared.cross_mask("VAGU", "") == copied.cross_mask("VAGU", "")
+    assert sorted(shared.anagrams("ECOLS", 1)) == sorted(copied.anagrams("ECOLS", 1))
+
+
+@pytest.mark.parametrize("rack", ["VAGUES?", "AVIONS", "CHANTEZ", "ECOLE??"])
+def test_the_move_generator_finds_the_same_plays_on_views(small: Lexicon, rack: str) -> None:
+    shared = Lexicon.from_bytes(small.to_bytes(), copy=False)
+    tops = [
+        find_top(Board(), rack, lexicon, FRENCH, 20, first_move_horizontal_only=True) for lexicon in (small, shared)
+    ]
+    plays = [[(p.placement.notation(), p.score.total) for p in top.plays] for top in tops]
+    assert plays[0] == plays[1] and plays[0]
 
 
 def test_corrupt_bytes_raise(small: Lexicon) -> None:

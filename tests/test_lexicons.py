@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -189,6 +191,7 @@ def test_crafted_cache_with_a_valid_checksum_is_refused_and_rebuilt(
 ) -> None:
     path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\nVAGUE\n")
     _, info = load(str(path))
+    assert _stamp(info.cache).exists()  # the stamp of the file compiled here does not vouch for what replaces it
     crafted = _crafted(info.cache)
     payload = crafted[lexicons_module._CACHE_HEADER.size :]
     damaged = core_lexicon.Lexicon.from_bytes(payload)  # the checksum is valid: it loads...
@@ -200,6 +203,103 @@ def test_crafted_cache_with_a_valid_checksum_is_refused_and_rebuilt(
     assert "CHAT" in lexicon and "VAGUE" in lexicon and "LOUP" not in lexicon
     assert "is not an earlier node" in caplog.text
     assert info.cache.read_bytes() != crafted
+
+
+def _stamp(cache: Path) -> Path:
+    return cache.with_name(cache.name + ".verified")
+
+
+def _stamp_of(cache: Path) -> bytes:
+    """The stamp that vouches for the file at ``cache`` as it is now."""
+    return lexicons_module.verified_stamp(cache.stat(), cache.read_bytes()[:128])
+
+
+@pytest.mark.parametrize("copy", [True, False])
+def test_a_cache_is_stamped_when_written_and_verified_when_its_stamp_is_gone(tmp_path: Path, copy: bool) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\nVAGUE\n")
+    _, info = load(str(path), copy=copy)
+    stamp = _stamp(info.cache)
+    assert stamp.read_bytes() == _stamp_of(info.cache)
+    written = stamp.stat()
+    lexicon, _ = load(str(path), copy=copy)  # vouched for: read as it is, the stamp left alone
+    assert "VAGUE" in lexicon and stamp.stat().st_mtime_ns == written.st_mtime_ns
+    stamp.unlink()
+    lexicon, _ = load(str(path), copy=copy)  # verified, then stamped again
+    assert "CHIEN" in lexicon and stamp.read_bytes() == _stamp_of(info.cache)
+    assert _leftovers(info.cache.parent) == []
+
+
+def test_the_stamp_is_what_spares_the_graph_check(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A stamp forged for a crafted file makes it trusted: the stamp guards against accidents and foreign
+    files, not against whoever may write the cache folder (documented in bot/lexicons.py)."""
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\nVAGUE\n")
+    _, info = load(str(path))
+    info.cache.write_bytes(_crafted(info.cache))
+    _stamp(info.cache).write_bytes(_stamp_of(info.cache))
+    trusted, _ = load(str(path))
+    with pytest.raises(IndexError):
+        "CHAT" in trusted  # noqa: B015 - not verified: its stamp vouched for it
+    _stamp(info.cache).unlink()
+    with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
+        checked, _ = load(str(path))
+    assert "CHAT" in checked and "is not an earlier node" in caplog.text
+
+
+def test_a_cache_rewritten_in_place_with_its_old_times_is_verified_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\nVAGUE\n")
+    _, info = load(str(path))
+    before = info.cache.stat()
+    info.cache.write_bytes(_crafted(info.cache))
+    os.utime(info.cache, ns=(before.st_atime_ns, before.st_mtime_ns))  # same size, same modification time
+    with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
+        lexicon, _ = load(str(path))
+    assert "CHAT" in lexicon and "is not an earlier node" in caplog.text
+    assert _stamp(info.cache).read_bytes() == _stamp_of(info.cache)  # the rebuilt file's
+
+
+def test_a_cache_copied_in_with_its_stamp_is_verified_again(
+    tmp_path: Path, private_cache: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\nVAGUE\n")
+    _, info = load(str(path))
+    info.cache.write_bytes(_crafted(info.cache))
+    _stamp(info.cache).write_bytes(_stamp_of(info.cache))  # vouches for the crafted file, where it is
+    elsewhere = tmp_path / "other-cache"
+    (elsewhere / "lexicons").mkdir(parents=True)
+    for source in (info.cache, _stamp(info.cache)):
+        shutil.copy2(source, elsewhere / "lexicons" / source.name)  # times kept; another file all the same
+    monkeypatch.setenv("ARBITRE_CACHE", str(elsewhere))
+    with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
+        lexicon, copied = load(str(path))
+    assert copied.cache.parent == elsewhere / "lexicons"
+    assert "CHAT" in lexicon and "is not an earlier node" in caplog.text
+
+
+def test_a_stamp_that_cannot_be_written_costs_a_check_and_no_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n")
+    _, info = load(str(path))
+    _stamp(info.cache).unlink()
+    _stamp(info.cache).mkdir()  # a folder where the stamp goes
+    with caplog.at_level(logging.DEBUG, logger="arbitre.lexicons"):
+        for _ in range(2):
+            lexicon, _ = load(str(path))
+            assert len(lexicon) == 2
+    assert [r.levelno for r in caplog.records] == [logging.DEBUG] * 2  # "is verified again next time"
+    assert "verified again next time" in caplog.text
+    assert _stamp(info.cache).is_dir() and _leftovers(info.cache.parent) == []
+
+
+@pytest.mark.skipif(sys.byteorder != "little", reason="big-endian hosts copy the arrays to swap them")
+def test_a_lexicon_read_without_copy_stays_in_the_mapped_file(tmp_path: Path) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\nVAGUE\n")
+    copied, _ = load(str(path))
+    mapped, _ = load(str(path), copy=False)
+    assert isinstance(mapped.table, memoryview) and not isinstance(copied.table, memoryview)
+    assert list(mapped.words()) == list(copied.words()) == ["CHAT", "CHIEN", "VAGUE"]
 
 
 def test_cache_of_another_format_version_is_rebuilt(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
