@@ -265,11 +265,15 @@ def read_cache(path: Path, digest: str, name: str, *, copy: bool = True) -> Lexi
                 raise StaleCacheError(path, "not a regular file")
             if status.st_size < _CACHE_HEADER.size:
                 raise StaleCacheError(path, "shorter than a cache header")
-            mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            mapping: mmap.mmap | bytes
+            try:
+                mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):  # a file system that cannot map files: read it whole
+                mapping = handle.read()
     except OSError as error:
         raise StaleCacheError(path, f"unreadable ({error.strerror or error})") from None
     lexicon, reason, stamp = _read_mapping(mapping, status, digest, name, copy, path)
-    if copy or lexicon is None:
+    if not isinstance(mapping, bytes) and (copy or lexicon is None):
         with contextlib.suppress(BufferError):  # views still held elsewhere: the mapping goes with them
             mapping.close()  # (at once, so that a stale file can be replaced on every system)
     if lexicon is None:
@@ -286,7 +290,7 @@ def read_cache(path: Path, digest: str, name: str, *, copy: bool = True) -> Lexi
 
 
 def _read_mapping(
-    data: mmap.mmap, status: os.stat_result, digest: str, name: str, copy: bool, path: Path
+    data: mmap.mmap | bytes, status: os.stat_result, digest: str, name: str, copy: bool, path: Path
 ) -> tuple[Lexicon | None, str, bytes | None]:
     """The lexicon in a mapped cache file, or None and why not; with the head to stamp when it was verified here.
 

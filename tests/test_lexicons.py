@@ -302,6 +302,24 @@ def test_a_lexicon_read_without_copy_stays_in_the_mapped_file(tmp_path: Path) ->
     assert list(mapped.words()) == list(copied.words()) == ["CHAT", "CHIEN", "VAGUE"]
 
 
+@pytest.mark.parametrize("copy", [True, False])
+def test_a_file_system_that_cannot_map_files_reads_the_cache_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, copy: bool
+) -> None:
+    path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\nVAGUE\n")
+    _, info = load(str(path))
+    written = info.cache.stat().st_mtime_ns
+
+    def cannot_map(*args: object, **kwargs: object) -> None:
+        raise OSError(19, "No such device")  # what mmap raises where the file system cannot map
+
+    monkeypatch.setattr(lexicons_module.mmap, "mmap", cannot_map)
+    with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
+        lexicon, _ = load(str(path), copy=copy)
+    assert list(lexicon.words()) == ["CHAT", "CHIEN", "VAGUE"] and caplog.text == ""
+    assert info.cache.stat().st_mtime_ns == written  # read, not rebuilt
+
+
 def test_cache_of_another_format_version_is_rebuilt(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n")
     _, info = load(str(path))
