@@ -1,12 +1,34 @@
-"""Shared fixtures."""
+"""Shared fixtures, among them a real PostgreSQL server for the tests with ``postgres`` in their names."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 
 from core.board import Board
+from tests.postgres_server import PostgresServer, PostgresUnavailableError, find_binaries
 
 
 @pytest.fixture
 def empty_board() -> Board:
     return Board()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole run (the machine's initdb and pg_ctl on a free 127.0.0.1
+    port, in a temporary directory), stopped at the end. Skipped only if the binaries are absent."""
+    try:
+        find_binaries()
+    except PostgresUnavailableError as missing:
+        pytest.skip(f"no PostgreSQL server binaries: {missing.reason}")
+    server = PostgresServer(settings={"fsync": "off"}).start()  # losing data on a power cut is fine here
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of a new, empty database on the test server."""
+    return postgres_server.create_database()

@@ -1,11 +1,14 @@
-"""Storage: the same contract for SQLite and memory, crash safety, two writers."""
+"""Storage: the same contract for SQLite, memory and a real PostgreSQL server; crash safety, two writers,
+channel locks, clock leases, outbox claims."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,14 +27,36 @@ from bot.storage.open import UnknownStorageError
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(params=["sqlite", "memory"])
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Storage]:
+    """Opens the parameter's store; each call another connection to the same data (memory: the same object)."""
     if request.param == "sqlite":
-        store = SQLiteStorage(tmp_path / "arbitre.sqlite")
-        yield store
+        return lambda: SQLiteStorage(tmp_path / "arbitre.sqlite")
+    if request.param == "postgres":
+        from bot.storage.postgres import PostgresStorage
+
+        url = request.getfixturevalue("postgres_url")
+        return lambda: PostgresStorage(url)
+    memory = MemoryStorage()
+    return lambda: memory
+
+
+@pytest.fixture(params=["sqlite", "memory", "postgres"])
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Storage]]:
+    opened: list[Storage] = []
+    make = opener(request, tmp_path)
+
+    def opening() -> Storage:
+        opened.append(make())
+        return opened[-1]
+
+    yield opening
+    for store in opened:
         store.close()
-    else:
-        yield MemoryStorage()
+
+
+@pytest.fixture
+def storage(open_store: Callable[[], Storage]) -> Storage:
+    return open_store()
 
 
 def test_channel_settings_default_and_saved(storage: Storage) -> None:
@@ -113,11 +138,11 @@ def test_a_round_is_closed_once(storage: Storage) -> None:
 def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
     path = tmp_path / "a.sqlite"
     store = SQLiteStorage(path)
-    assert store.schema_version == 6
+    assert store.schema_version == 7
     assert store.db.journal_mode == "wal"
     store.close()
     again = SQLiteStorage(path)
-    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2, 3, 4, 5, 6]
+    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2, 3, 4, 5, 6, 7]
     again.close()
 
 
@@ -143,27 +168,37 @@ def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path,
     old.close()
     monkeypatch.undo()
     new = SQLiteStorage(path)
-    assert new.schema_version == 6
+    assert new.schema_version == 7
     assert new.channel("c1") == ChannelSettings("c1", "en", "en", "gcg", "naspa", "en", 2.0, "")
     assert new.channel("c1").zone == "UTC" and [g.channel for g in new.games("c1")] == ["c1"]
     new.close()
+
+
+def backend_of(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> tuple[str, str]:
+    """(the Python expression that opens the store in a subprocess, with ``{tracer}``, its URL) for a
+    store the test and its subprocesses share."""
+    if kind == "sqlite":
+        path = str(tmp_path / "shared.sqlite")
+        return f"__import__('bot.storage', fromlist=['x']).SQLiteStorage({path!r}{{tracer}})", path
+    url = request.getfixturevalue("postgres_url")
+    return f"__import__('bot.storage.postgres', fromlist=['x']).PostgresStorage({url!r}{{tracer}})", url
 
 
 CRASH_SCRIPT = textwrap.dedent(
     """
     import os, sys
     sys.path.insert(0, {root!r})
-    from bot.storage import SQLiteStorage
-    statements = []
+    inserts = []
     def tracer(sql, params):
-        statements.append(sql)
-        if sql.lstrip().upper().startswith("INSERT INTO \\"EVENTS\\"") and len(
-            [s for s in statements if "EVENTS" in s.upper() and s.lstrip().upper().startswith("INSERT")]
-        ) == 2:
-            os._exit(9)  # the process dies between two statements of one command
-    store = SQLiteStorage({path!r}, tracer=tracer)
+        words = sql.upper().replace('"', " ").replace("[", " ").replace("]", " ").split()
+        if words[:3] == ["INSERT", "INTO", "EVENTS"]:
+            inserts.append(sql)
+            if len(inserts) == 2:
+                os._exit(9)  # the process dies between two statements of one command
+    store = {opening}
     game = store.game(1)
     with store.transaction():
+        store.lock_channel(game.channel)
         store.append_event(game.id, {{"kind": "play", "player": "Ben", "move": "G8 HUES"}}, "ben")
         store.append_event(game.id, {{"kind": "pass", "player": "Ana"}}, "ana")
         store.set_game_status(game.id, "ended")
@@ -171,16 +206,19 @@ CRASH_SCRIPT = textwrap.dedent(
 )
 
 
-def test_crash_between_statements_keeps_the_whole_command_or_none(tmp_path: Path) -> None:
-    path = tmp_path / "crash.sqlite"
-    store = SQLiteStorage(path)
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_crash_between_statements_keeps_the_whole_command_or_none(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    opening, url = backend_of(kind, tmp_path, request)
+    store = open_storage(url)
     game = store.create_game("c1", "classic", "ana", {"players": ["Ana", "Ben"]})
     store.append_event(game.id, {"kind": "play", "player": "Ana", "move": "H7 HANTEZ"}, "ana")
     store.close()
-    script = CRASH_SCRIPT.format(root=str(ROOT), path=str(path))
+    script = CRASH_SCRIPT.format(root=str(ROOT), opening=opening.format(tracer=", tracer=tracer"))
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert result.returncode == 9, result.stderr
-    after = SQLiteStorage(path)
+    after = open_storage(url)
     assert [e.data["kind"] for e in after.events(game.id)] == ["play"]
     assert after.game(game.id).status == "active"
     after.append_event(game.id, {"kind": "pass", "player": "Ben"}, "ben")
@@ -192,10 +230,10 @@ WRITER_SCRIPT = textwrap.dedent(
     """
     import sys
     sys.path.insert(0, {root!r})
-    from bot.storage import SQLiteStorage
-    store = SQLiteStorage({path!r})
+    store = {opening}
     for i in range({count}):
         with store.transaction():
+            store.lock_channel("c1")  # what every command does first
             events = store.events(1)  # read-modify-write inside one transaction
             store.append_event(1, {{"kind": "penalty", "player": sys.argv[1], "points": len(events)}}, sys.argv[1])
     store.close()
@@ -203,23 +241,176 @@ WRITER_SCRIPT = textwrap.dedent(
 )
 
 
-def test_two_writers_lose_no_event(tmp_path: Path) -> None:
-    path = tmp_path / "two.sqlite"
-    store = SQLiteStorage(path)
+def assert_no_event_lost(store: Storage, writers: list[str], count: int) -> None:
+    events = store.events(1)
+    assert len(events) == len(writers) * count
+    assert [e.seq for e in events] == list(range(1, len(writers) * count + 1))
+    # each event saw exactly the events committed before it
+    assert [e.data["points"] for e in events] == list(range(len(writers) * count))
+    assert all([e.author for e in events].count(w) == count for w in writers)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_two_writers_lose_no_event(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    opening, url = backend_of(kind, tmp_path, request)
+    store = open_storage(url)
     store.create_game("c1", "classic", "ana", {})
     store.close()
     count = 150
-    script = WRITER_SCRIPT.format(root=str(ROOT), path=str(path), count=count)
+    script = WRITER_SCRIPT.format(root=str(ROOT), opening=opening.format(tracer=""), count=count)
     writers = [subprocess.Popen([sys.executable, "-c", script, name]) for name in ("w1", "w2")]
     assert [w.wait(timeout=120) for w in writers] == [0, 0]
-    store = SQLiteStorage(path)
-    events = store.events(1)
-    assert len(events) == 2 * count
-    assert [e.seq for e in events] == list(range(1, 2 * count + 1))
-    # each event saw exactly the events committed before it
-    assert [e.data["points"] for e in events] == list(range(2 * count))
-    assert sorted(e.author for e in events).count("w1") == count
+    store = open_storage(url)
+    assert_no_event_lost(store, ["w1", "w2"], count)
     store.close()
+
+
+def test_two_writing_threads_lose_no_event(open_store: Callable[[], Storage]) -> None:
+    """The same read-modify-write from two threads, each with its own store (memory: one shared store)."""
+    open_store().create_game("c1", "classic", "ana", {})
+    count, errors = 100, []
+
+    def writing(store: Storage, name: str) -> None:
+        try:
+            for _ in range(count):
+                with store.transaction():
+                    store.lock_channel("c1")
+                    events = store.events(1)
+                    store.append_event(1, {"kind": "penalty", "player": name, "points": len(events)}, name)
+        except BaseException as error:  # noqa: BLE001 - reported by the test
+            errors.append(error)
+
+    threads = [threading.Thread(target=writing, args=(open_store(), name)) for name in ("t1", "t2")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    assert_no_event_lost(open_store(), ["t1", "t2"], count)
+
+
+def test_a_channel_lock_makes_the_next_command_wait_and_see(open_store: Callable[[], Storage]) -> None:
+    """A transaction that locks a channel waits for the one holding it, then sees what it committed."""
+    first, second = open_store(), open_store()
+    game = first.create_game("c1", "classic", "ana", {})
+    locked, seen = threading.Event(), []
+
+    def later() -> None:
+        locked.wait(30)
+        with second.transaction():
+            second.lock_channel("c1")
+            seen.append(len(second.events(game.id)))
+
+    thread = threading.Thread(target=later)
+    thread.start()
+    with first.transaction():
+        first.lock_channel("c1")
+        first.append_event(game.id, {"kind": "pass", "player": "Ana"}, "ana")
+        locked.set()
+        time.sleep(0.3)  # the other transaction is waiting for the lock meanwhile (or, if broken, reads 0)
+    thread.join(30)
+    assert seen == [1]
+
+
+def test_clock_leases_one_owner_at_a_time(storage: Storage) -> None:
+    assert storage.hold_clocks("p1", ["c1", "c2"], 100.0, 10.0) == {"c1", "c2"}
+    assert storage.hold_clocks("p2", ["c1", "c3"], 105.0, 10.0) == {"c3"}  # c1 is p1's until 110
+    assert storage.hold_clocks("p1", ["c1", "c2"], 108.0, 10.0) == {"c1", "c2"}  # renewed until 118
+    assert storage.hold_clocks("p2", ["c1", "c3"], 117.0, 10.0) == {"c3"}
+    assert storage.hold_clocks("p2", ["c1", "c3"], 119.0, 10.0) == {"c1", "c3"}  # p1 stopped renewing
+    assert storage.hold_clocks("p1", ["c1", "c2"], 120.0, 10.0) == {"c2"}
+    assert storage.hold_clocks("p1", ["c2"], 121.0, 10.0) == {"c2"}
+    assert storage.hold_clocks("p2", [], 122.0, 10.0) == set()  # a clean stop gives every lease up
+    assert storage.hold_clocks("p1", ["c1", "c3"], 123.0, 10.0) == {"c1", "c3"}  # and c2 given up
+
+
+def test_outbox_keeps_each_destination_in_order(storage: Storage) -> None:
+    from bot.chat import Reply
+
+    ids = storage.enqueue(
+        [Reply("a1", channel="c:1"), Reply("b1", channel="c:2"), Reply("a2", channel="c:1"), Reply("x", channel="d:1")],
+        1000.0,
+    )
+    assert storage.outbox_due("c:", 999.0) == []
+    due = storage.outbox_due("c:", 1000.0)
+    assert [(i.id, i.reply.text) for i in due] == [(ids[0], "a1"), (ids[1], "b1")]
+    assert storage.outbox_waiting("c:1", ids[2]) and not storage.outbox_waiting("c:2", ids[1])
+    storage.mark_delivered([ids[0]], 1001.0)
+    storage.mark_failed(ids[1], "503", 1010.0)
+    due = storage.outbox_due("c:", 1002.0)
+    assert [i.reply.text for i in due] == ["a2"]
+    storage.mark_dropped(ids[2], 1003.0, "expired")
+    assert [storage.outbox_state(i) for i in ids] == ["delivered", "waiting", "dropped", "waiting"]
+    retried = storage.outbox_due("c:", 1010.0)
+    assert [(i.reply.text, i.attempts) for i in retried] == [("b1", 1)]
+
+
+def test_postgres_outbox_claims_a_message_for_one_process(postgres_url: str) -> None:
+    from bot.chat import Reply
+    from bot.storage.postgres import PostgresStorage
+
+    first, second = PostgresStorage(postgres_url), PostgresStorage(postgres_url)
+    try:
+        ids = first.enqueue([Reply("a1", channel="c:1"), Reply("a2", channel="c:1"), Reply("b", channel="c:2")], 0.0)
+        taken = first.outbox_due("c:", 1.0, limit=1)
+        assert [i.id for i in taken] == [ids[0]]
+        # the other process gets neither a1 (claimed) nor a2 (behind it), but c:2's head
+        assert [i.id for i in second.outbox_due("c:", 1.0)] == [ids[2]]
+        assert second.outbox_due("c:", float("inf")) == []  # "everything" leaves the claims alone
+        first.mark_delivered([ids[0]], 2.0)
+        assert [i.id for i in second.outbox_due("c:", 3.0)] == [ids[1]]
+        second.mark_failed(ids[1], "503", 4.0)
+        assert [i.id for i in first.outbox_due("c:", float("inf"))] == [ids[1]]  # failed once: everything takes it
+    finally:
+        first.close()
+        second.close()
+
+
+def test_postgres_lock_channel_outside_a_transaction_is_refused(postgres_url: str) -> None:
+    from bot.storage import OutsideTransactionError
+    from bot.storage.postgres import PostgresStorage
+
+    store = PostgresStorage(postgres_url)
+    try:
+        with pytest.raises(OutsideTransactionError):
+            store.lock_channel("c1")
+    finally:
+        store.close()
+
+
+def test_postgres_migrations_run_once_even_from_processes_starting_together(postgres_url: str) -> None:
+    from bot.storage.postgres import MIGRATIONS, PostgresStorage
+
+    stores: list[PostgresStorage] = []
+    errors: list[BaseException] = []
+
+    def opening() -> None:
+        try:
+            stores.append(PostgresStorage(postgres_url, pool_size=2))
+        except BaseException as error:  # noqa: BLE001 - reported by the test
+            errors.append(error)
+
+    threads = [threading.Thread(target=opening) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == [] and len(stores) == 4
+    assert stores[0].schema_version == MIGRATIONS[-1][0]
+    versions = stores[1]._execute("select version from migrations order by version")
+    assert [v for (v,) in versions] == [m[0] for m in MIGRATIONS]
+    for store in stores:
+        store.close()
+
+
+def test_postgres_server_that_cannot_be_reached_is_explained(postgres_server) -> None:
+    from bot.storage import StorageOpenError
+    from tests.postgres_server import free_port
+
+    url = f"postgresql://arbitre:secret@127.0.0.1:{free_port()}/nowhere"
+    with pytest.raises(StorageOpenError) as refused:
+        open_storage(url)
+    assert "secret" not in str(refused.value) and "127.0.0.1" in str(refused.value)
 
 
 def test_house_word_changes_are_kept_per_channel_in_order_and_roll_back(storage: Storage) -> None:
@@ -259,6 +450,16 @@ def test_open_storage_by_url(tmp_path: Path, url: str, kind: type) -> None:
     assert store.active_game("c1") == game
     if isinstance(store, SQLiteStorage):
         store.close()
+
+
+def test_open_storage_postgres_url(postgres_url: str) -> None:
+    from bot.storage.postgres import PostgresStorage
+
+    store = open_storage(postgres_url)
+    assert isinstance(store, PostgresStorage)
+    game = store.create_game("c1", "classic", "ana", {})
+    assert store.active_game("c1") == game
+    store.close()
 
 
 def test_an_unknown_storage_url_is_refused(tmp_path: Path) -> None:

@@ -2,12 +2,15 @@
 
 ``Storage`` is the small interface the command layer talks to; ``SQLiteStorage``
 keeps everything in one SQLite file through sqlite-utils (WAL mode, migrations
-applied on open), ``MemoryStorage`` is its in-memory twin. A game's state is
+applied on open), ``MemoryStorage`` is its in-memory twin, ``PostgresStorage`` (``bot.storage.postgres``, loaded
+by ``open_storage("postgresql://...")``) a server shared by several bot processes. A game's state is
 never stored: it is rebuilt by replaying its events through ``core``.
 
 Every command runs inside ``transaction()``: with SQLite that is one
 ``BEGIN IMMEDIATE`` ... ``COMMIT``, so a crash leaves the whole command or none
-of it, and two processes writing the same file serialise instead of losing events.
+of it, and two processes writing the same file serialise instead of losing events. Each command
+also calls ``lock_channel``: with PostgreSQL that serialises the commands of one channel across
+processes (SQLite's and memory's transactions are exclusive already).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from .records import (
     Deadline,
     GameRecord,
     GameRunningError,
+    OutsideTransactionError,
     RoundClosedTwiceError,
     StorageOpenError,
     StoredEvent,
@@ -33,6 +37,7 @@ __all__ = [
     "GameRecord",
     "GameRunningError",
     "MemoryStorage",
+    "OutsideTransactionError",
     "RoundClosedTwiceError",
     "SQLiteStorage",
     "Storage",

@@ -30,6 +30,7 @@ class MemoryStorage:
         self._outbox: dict[int, dict[str, Any]] = {}
         self._players: dict[int, dict[str, str]] = {}
         self._house_words: list[HouseWordChange] = []
+        self._leases: dict[str, tuple[str, float]] = {}  # channel -> (owner, expires)
         self._lock = threading.RLock()
         self._depth = 0
         self._owner = 0
@@ -68,6 +69,20 @@ class MemoryStorage:
                 raise
             finally:
                 self._depth, self._owner = 0, 0
+
+    def lock_channel(self, channel: str) -> None:
+        """Nothing to do: a transaction holds the store's lock, so commands never interleave."""
+
+    @serialised
+    def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:
+        wanted = set(channels)
+        for channel in [c for c, (holder, _) in self._leases.items() if holder == owner and c not in wanted]:
+            del self._leases[channel]
+        for channel in wanted:
+            holder, expires = self._leases.get(channel, (owner, now))
+            if holder == owner or expires < now:
+                self._leases[channel] = (owner, now + seconds)
+        return {c for c, (holder, _) in self._leases.items() if holder == owner}
 
     @serialised
     def channel(self, channel: str) -> ChannelSettings:

@@ -1,4 +1,5 @@
-"""Opening a store by URL: ``sqlite:///path/to/file.sqlite`` (or a plain path), ``memory:``."""
+"""Opening a store by URL: ``sqlite:///path/to/file.sqlite`` (or a plain path), ``memory:``,
+``postgresql://USER:PASSWORD@HOST:PORT/DATABASE`` (or ``postgres://``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ class UnknownStorageError(Exception):
         self.schemes = schemes
 
 
-SCHEMES = ("sqlite:///PATH", "memory:")
+SCHEMES = ("sqlite:///PATH", "memory:", "postgresql://USER@HOST:PORT/DATABASE")
 
 
 def open_storage(url: str | Path) -> Storage:
@@ -26,6 +27,10 @@ def open_storage(url: str | Path) -> Storage:
     text = str(url)
     if text == "memory:":
         return MemoryStorage()
+    if text.startswith(("postgresql://", "postgres://")):
+        from .postgres import PostgresStorage  # psycopg is loaded only by those who use it
+
+        return PostgresStorage(text)
     if text.startswith("sqlite:///"):
         return SQLiteStorage(Path(text.removeprefix("sqlite://")))
     if text.startswith("sqlite://"):

@@ -99,9 +99,18 @@ class Deadline:
 
 class StorageOpenError(Exception):
     """A database that cannot be opened: a directory, a foreign, truncated or damaged file, a place
-    that cannot be written. ``reason`` is one line saying which."""
+    that cannot be written, a server that cannot be reached. ``path`` is the file (or the server's URL,
+    without its password); ``reason`` is one line saying which."""
 
-    def __init__(self, path: Path, reason: str) -> None:
+    def __init__(self, path: Path | str, reason: str) -> None:
         super().__init__(f"cannot open the database {path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class OutsideTransactionError(Exception):
+    """A channel lock asked for outside any transaction (it would be released at once)."""
+
+    def __init__(self, channel: str) -> None:
+        super().__init__(f"lock_channel({channel!r}) outside a transaction")
+        self.channel = channel

@@ -112,6 +112,11 @@ def _migration_6(db: sqlite_utils.Database) -> None:
     db.table("house_words").create_index(["channel", "id"])
 
 
+def _migration_7(db: sqlite_utils.Database) -> None:
+    # which process runs each channel's duplicate clock, until when (several processes on one file)
+    db.execute("create table clock_leases (channel text primary key, owner text not null, expires real not null)")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "channels, games, events, players", _migration_1),
     (2, "duplicate deadlines", _migration_2),
@@ -119,6 +124,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (4, "deadlines per round, rounds closed once", _migration_4),
     (5, "outbox of messages owed to channels and players", _migration_5),
     (6, "house words of each channel", _migration_6),
+    (7, "clock leases", _migration_7),
 ]
 
 
@@ -299,6 +305,25 @@ class SQLiteStorage:
                 raise
             self._depth, self._owner = 0, 0
             self.db.execute("COMMIT")
+
+    def lock_channel(self, channel: str) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
+
+    def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:
+        wanted = json.dumps(sorted(set(channels)))
+        with self.transaction():
+            self.db.execute(
+                "delete from clock_leases where owner = ? and channel not in (select value from json_each(?))",
+                [owner, wanted],
+            )
+            self.db.execute(
+                "insert into clock_leases (channel, owner, expires) select value, ?, ? from json_each(?) where true"
+                " on conflict (channel) do update set owner = excluded.owner, expires = excluded.expires"
+                " where clock_leases.owner = excluded.owner or clock_leases.expires < ?",
+                [owner, now + seconds, wanted, now],
+            )
+            rows = self.db.execute("select channel from clock_leases where owner = ?", [owner]).fetchall()
+        return {str(row[0]) for row in rows}
 
     @serialised
     def channel(self, channel: str) -> ChannelSettings:
