@@ -16,6 +16,7 @@ from collections.abc import Callable
 from core.errors import ArbitreError
 
 from .chat import MAX_COMMAND_CHARS, Incoming, Reply, read_command
+from .clock_lease import ClockLease
 from .commands import CommandSpec, Context, UserError, command_named, find, unknown_command_text
 from .commands.clock import DuplicateClock
 from .commands.game_cache import GameCache
@@ -44,6 +45,7 @@ class Referee:
         bot_name: str | None = None,
         images: bool = True,
         clock_scope: str = "",
+        clock_lease: ClockLease | None = None,
     ) -> None:
         from .commands import classic, duplicate
 
@@ -56,6 +58,8 @@ class Referee:
         # The clock only looks after channels whose id starts with this (one process per platform
         # may share a database file: each closes its own rounds, where it can post the results).
         self.clock_scope = clock_scope
+        # Among those, only channels whose clock lease this process holds (several processes, one database).
+        self.clock_lease = clock_lease or ClockLease.for_this_process()
         self.clock = DuplicateClock()  # the duplicate clock's state: tops searched ahead, warnings given
         self.classic_games = GameCache(classic.build_from_data, classic.apply_data)
         self.duplicate_games = GameCache(duplicate.build_from_data, duplicate.apply_data)
@@ -102,6 +106,7 @@ class Referee:
                 handler(context)
                 return self._with_notes(context)
             with self.storage.transaction():
+                self.storage.lock_channel(message.channel)  # the channel's commands, one at a time, in any process
                 context.check_access()
                 handler(context)
                 # what the players are owed is stored with the change that produced it
@@ -233,6 +238,16 @@ class Referee:
     def _error_reply(context: Context, text: str) -> Reply:
         message = context.message
         return Reply(text, channel=message.channel, to_user=message.user if message.private else None, error=True)
+
+    def release_clocks(self) -> None:
+        """Give up this process's clock leases (a clean stop: another process takes over at once)."""
+        if not self.clock.held:
+            return
+        try:
+            self.storage.hold_clocks(self.clock_lease.owner, [], self.now(), 0.0)
+            self.clock.held = set()
+        except Exception:
+            log.exception("could not release the clock leases")
 
     def tick(self, now: float | None = None) -> list[Reply]:
         """Clock work due at ``now`` (duplicate warnings and deadlines); never raises."""

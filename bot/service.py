@@ -156,3 +156,4 @@ class RefereeService:
         self._tasks = []
         if self._tick_future is not None and not self._tick_future.done():
             await asyncio.wait([self._tick_future])  # its thread still runs: let it finish
+        await asyncio.to_thread(self.referee.release_clocks)  # another process takes over at once

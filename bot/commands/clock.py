@@ -17,6 +17,7 @@ class DuplicateClock:
         self.tops: dict[TopKey, Future[Any]] = {}
         self.warned: set[tuple[int, int]] = set()  # (game, round) warned of its last seconds
         self.waiting_for_list: set[tuple[int, int]] = set()  # rounds past their time whose list is not ready
+        self.held: set[str] = set()  # channels whose clock lease this process holds (bot.clock_lease)
 
     def forget_game(self, game_id: int) -> None:
         """Drop what is kept for a game that ended."""

@@ -15,6 +15,7 @@ import csv
 import dataclasses
 import io
 import random
+import time
 from collections import Counter
 from concurrent.futures import Future
 from datetime import UTC, datetime
@@ -517,18 +518,29 @@ def _warning_lead(game: DuplicateGame) -> float:
 
 
 def clock_tick(referee: Referee, now: float) -> list[Reply]:
-    """Warnings and closings due at ``now``, for every open round in storage.
+    """Warnings and closings due at ``now``, for every open round in storage whose channel's clock
+    lease this process holds or can take (see ``bot.clock_lease``).
 
     Storage's deadline is only a pointer: each round is re-read in a transaction, and closed only if it
     is still open and its own deadline has passed; otherwise storage's copy is brought back in line.
     """
     replies: list[Reply] = []
     storage = referee.storage
-    for deadline in storage.deadlines():
-        if not deadline.channel.startswith(referee.clock_scope):
-            continue
-        if now < deadline.at and deadline.at - now > WARNING_SECONDS:
-            continue
+    due = [
+        d
+        for d in storage.deadlines()
+        if d.channel.startswith(referee.clock_scope) and d.at - now <= WARNING_SECONDS
+    ]
+    held = _hold_clocks(referee, [d.channel for d in due], now)
+    renewed = time.monotonic()
+    for deadline in due:
+        if deadline.channel not in held:
+            continue  # another live process runs this channel's clock
+        if time.monotonic() - renewed > referee.clock_lease.seconds / 3:  # a long tick keeps its leases
+            held = _hold_clocks(referee, [d.channel for d in due], referee.now())
+            renewed = time.monotonic()
+            if deadline.channel not in held:
+                continue
         if now >= deadline.at:  # the round will close: its top is found before the transaction opens
             record = storage.game(deadline.game)
             if record.status == "active":
@@ -538,6 +550,16 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
         except RoundClosedTwiceError:  # another process closed it first: nothing to do
             continue
     return replies
+
+
+def _hold_clocks(referee: Referee, channels: list[str], now: float) -> set[str]:
+    """Renew or take the leases of ``channels``, give up the others (no write when there is nothing
+    to hold and nothing was held); the channels whose clock this process runs."""
+    if not channels and not referee.clock.held:
+        return set()
+    lease = referee.clock_lease
+    referee.clock.held = referee.storage.hold_clocks(lease.owner, sorted(set(channels)), now, lease.seconds)
+    return referee.clock.held
 
 
 def _waiting_for_list(
@@ -554,6 +576,7 @@ def _waiting_for_list(
 def _clock_step(referee: Referee, deadline: Deadline, now: float) -> list[Reply]:
     """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
     with referee.storage.transaction():
+        referee.storage.lock_channel(deadline.channel)
         return referee.store(_clock_decision(referee, deadline, now))
 
 
@@ -672,7 +695,11 @@ def _game_for_player(ctx: Context) -> GameRecord:
     mine = [g for g in ctx.storage.active_games_of(ctx.message.user) if g.kind == "duplicate"]
     if not mine:
         raise UserError("dup_which_game")
-    return mine[0]
+    ctx.storage.lock_channel(mine[0].channel)  # a private move: its game's channel, in any process
+    record = ctx.storage.game(mine[0].id)  # as it stands now that no other command of its channel runs
+    if record.status != "active":
+        raise UserError("dup_which_game")
+    return record
 
 
 def _player_of(ctx: Context, record: GameRecord, game: DuplicateGame) -> str | None:
