@@ -1,0 +1,103 @@
+"""A bot process for the multi-process tests and the scale benchmark: the referee service on a shared
+database, driven through stdin instead of a chat platform.
+
+``python -m tests.referee_worker --db URL --name NAME --out FILE [--lease S] [--tick S]``
+
+Each stdin line is a JSON message ``{"id", "channel", "user", "name", "text", "private", "admin"}``;
+it is handled as a chat platform would (commands of different channels at once, each channel's in
+order), and once its transaction has committed one line is written to stdout:
+``{"id", "ms", "error", "texts"}``. Every reply the service delivers is appended to ``--out`` as a JSON
+line ``{"at", "outbox", "channel", "to", "text"}``. The first stdout line is ``{"ready": NAME, "pid"}``;
+at the end of stdin the process finishes what it was given, stops cleanly and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot.chat import Incoming, Reply  # noqa: E402
+from bot.clock_lease import ClockLease  # noqa: E402
+from bot.lexicons import LexiconRegistry  # noqa: E402
+from bot.referee import Referee  # noqa: E402
+from bot.service import RefereeService  # noqa: E402
+from bot.storage import open_storage  # noqa: E402
+
+
+def _write(line: dict[str, object]) -> None:
+    sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+async def serve(args: argparse.Namespace) -> int:
+    storage = open_storage(args.db)
+    registry = LexiconRegistry()
+    registry.get("fr")
+    referee = Referee(storage, registry, images=False, clock_lease=ClockLease(args.name, args.lease))
+    out = Path(args.out).open("a", encoding="utf-8")
+
+    async def deliver(replies: list[Reply]) -> None:
+        at = time.time()
+        for reply in replies:
+            line = {"at": at, "outbox": reply.outbox_id, "channel": reply.channel, "to": reply.to_user}
+            out.write(json.dumps({**line, "text": reply.text[:300]}, ensure_ascii=False) + "\n")
+        out.flush()
+
+    service = RefereeService(referee, deliver, tick_seconds=args.tick, outbox_seconds=0.2)
+    service.start()
+    _write({"ready": args.name, "pid": os.getpid()})
+    loop = asyncio.get_running_loop()
+    pending: set[asyncio.Task[None]] = set()
+
+    async def answer(request: dict[str, object]) -> None:
+        started = time.perf_counter()
+        message = Incoming(
+            str(request["channel"]),
+            str(request["user"]),
+            str(request["name"]),
+            str(request["text"]),
+            private=bool(request.get("private")),
+            admin=bool(request.get("admin")),
+        )
+        replies = await service.handle(message)
+        elapsed = (time.perf_counter() - started) * 1000
+        texts = [r.text[:200] for r in replies]
+        _write({"id": request["id"], "ms": round(elapsed, 2), "error": any(r.error for r in replies), "texts": texts})
+
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            break
+        if line.strip():
+            task = loop.create_task(answer(json.loads(line)))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+    if pending:
+        await asyncio.wait(pending)
+    await service.stop()
+    storage.close()
+    out.close()
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--lease", type=float, default=2.0)
+    parser.add_argument("--tick", type=float, default=0.1)
+    return asyncio.run(serve(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
