@@ -351,16 +351,17 @@ def test_postgres_outbox_claims_a_message_for_one_process(postgres_url: str) -> 
 
     first, second = PostgresStorage(postgres_url), PostgresStorage(postgres_url)
     try:
-        ids = first.enqueue([Reply("a1", channel="c:1"), Reply("a2", channel="c:1"), Reply("b", channel="c:2")], 0.0)
-        taken = first.outbox_due("c:", 1.0, limit=1)
+        now = time.time()  # "everything" (an infinite now) judges claims by the wall clock
+        ids = first.enqueue([Reply("a1", channel="c:1"), Reply("a2", channel="c:1"), Reply("b", channel="c:2")], now)
+        taken = first.outbox_due("c:", now, limit=1, lease=30.0)
         assert [i.id for i in taken] == [ids[0]]
         # the other process gets neither a1 (claimed) nor a2 (behind it), but c:2's head
-        assert [i.id for i in second.outbox_due("c:", 1.0)] == [ids[2]]
-        assert second.outbox_due("c:", float("inf")) == []  # "everything" leaves the claims alone
-        first.mark_delivered([ids[0]], 2.0)
-        assert [i.id for i in second.outbox_due("c:", 3.0)] == [ids[1]]
-        second.mark_failed(ids[1], "503", 4.0)
-        assert [i.id for i in first.outbox_due("c:", float("inf"))] == [ids[1]]  # failed once: everything takes it
+        assert [i.id for i in second.outbox_due("c:", now, lease=30.0)] == [ids[2]]
+        assert second.outbox_due("c:", float("inf"), lease=30.0) == []  # "everything" leaves the claims alone
+        first.mark_delivered([ids[0]], now)
+        assert [i.id for i in second.outbox_due("c:", now, lease=30.0)] == [ids[1]]
+        second.mark_failed(ids[1], "503", now + 60)
+        assert [i.id for i in first.outbox_due("c:", float("inf"), lease=30.0)] == [ids[1]]  # failed: everything
     finally:
         first.close()
         second.close()
@@ -468,10 +469,10 @@ def test_an_unknown_storage_url_is_refused(tmp_path: Path) -> None:
     assert "sqlite:///PATH" in str(refused.value)
 
 
-def test_outbox_messages_claimed_by_one_process_are_not_taken_by_another(tmp_path: Path) -> None:
+def test_outbox_messages_claimed_by_one_process_are_not_taken_by_another(open_store: Callable[[], Storage]) -> None:
     from bot.chat import Reply
 
-    one, two = SQLiteStorage(tmp_path / "o.sqlite"), SQLiteStorage(tmp_path / "o.sqlite")
+    one, two = open_store(), open_store()
     ids = one.enqueue([Reply("draw", channel="discord:1"), Reply("ack", to_user="discord:9")], due=100.0)
     taken = one.outbox_due("discord:", now=100.0, lease=30.0)
     assert [item.id for item in taken] == ids
@@ -479,5 +480,3 @@ def test_outbox_messages_claimed_by_one_process_are_not_taken_by_another(tmp_pat
     assert [item.id for item in two.outbox_due("discord:", now=131.0, lease=30.0)] == ids  # it died: retaken
     two.mark_delivered(ids, 131.5)
     assert one.outbox_due("discord:", now=1000.0) == [] and one.outbox_state(ids[0]) == "delivered"
-    one.close()
-    two.close()

@@ -4,7 +4,7 @@ One command is one transaction on one pooled connection (nested ``transaction()`
 ``lock_channel`` takes a transaction-scoped advisory lock on the channel, so that commands of one
 channel run one after the other whatever process runs them, and every statement after it (READ
 COMMITTED) sees what the previous command committed. A round is closed once by the ``closes``
-primary key; outbox messages are claimed with ``for update skip locked`` and a claim time, so that
+primary key; outbox messages are taken with ``for update skip locked`` and a claim time, so that
 two processes never deliver the same message at once; clock leases say which process runs each
 channel's duplicate clock. Migrations are versioned in a ``migrations`` table, applied on open
 under an advisory lock (several processes may start at once).
@@ -27,7 +27,7 @@ import psycopg_pool
 
 from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import GRACE_SECONDS, OutboxItem, destination, reply_from_json, reply_to_json
+from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
 from .common import most_used
 from .records import (
     ChannelSettings,
@@ -43,7 +43,6 @@ from .records import (
 # advisory lock namespaces (the first key of the two-key form): one lock per channel, one for migrations
 CHANNEL_LOCKS = 0x41524249  # "ARBI"
 MIGRATION_LOCK = 0x41524250
-OUTBOX_CLAIM_SECONDS = GRACE_SECONDS  # a message taken by a process's outbox worker is its own this long
 
 MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
     (
@@ -431,14 +430,16 @@ class PostgresStorage:
                 ids.append(int(rows[0][0]))
         return ids
 
-    def outbox_due(self, scope: str, now: float, limit: int = 50) -> list[OutboxItem]:
+    def outbox_due(self, scope: str, now: float, limit: int = 50, lease: float = 0.0) -> list[OutboxItem]:
         """The first waiting message of each destination of ``scope`` (a prefix) whose time has come,
-        claimed for this process: no other process gets them until they are marked, or the claim ends.
+        claimed for ``lease`` seconds: no other process takes them until they are marked or the claim
+        ends (rows another process is claiming right now are skipped, not waited for).
 
         ``now`` infinite (everything that waits) still leaves out what another process holds: its claim,
         or a new message its sender is delivering (never tried, its first due time still ahead)."""
-        wall = time.time()
-        due = "o.due <= %s" if math.isfinite(now) else "(o.due <= %s or o.attempts > 0)"
+        finite = math.isfinite(now)
+        at = now if finite else time.time()
+        due = "o.due <= %s" if finite else "(o.due <= %s or o.attempts > 0)"
         with self.transaction():
             rows = self._execute(
                 "select o.id, o.destination, o.reply, o.attempts from outbox o"
@@ -447,12 +448,12 @@ class PostgresStorage:
                 " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
                 " and p.delivered is null and p.dropped is null)"
                 " order by o.id limit %s for update of o skip locked",
-                [scope.replace("%", "") + "%", now if math.isfinite(now) else wall, wall, limit],
+                [scope.replace("%", "") + "%", at, at, limit],
             )
-            if rows:
+            if rows and lease > 0:
                 self._execute(
                     "update outbox set claimed_until = %s where id = any(%s::bigint[])",
-                    [wall + OUTBOX_CLAIM_SECONDS, [row[0] for row in rows]],
+                    [at + lease, [row[0] for row in rows]],
                 )
         return [OutboxItem(int(i), d, reply_from_json(r, int(i)), int(a)) for i, d, r, a in rows]
 
