@@ -244,7 +244,7 @@ class Referee:
         if not self.clock.held:
             return
         try:
-            self.storage.hold_clocks(self.clock_lease.owner, [], self.now(), 0.0)
+            self.storage.release_clocks(self.clock_lease.owner)
             self.clock.held = set()
         except Exception:
             log.exception("could not release the clock leases")

@@ -319,9 +319,10 @@ def test_clock_leases_one_owner_at_a_time(storage: Storage) -> None:
     assert storage.hold_clocks("p2", ["c1", "c3"], 117.0, 10.0) == {"c3"}
     assert storage.hold_clocks("p2", ["c1", "c3"], 119.0, 10.0) == {"c1", "c3"}  # p1 stopped renewing
     assert storage.hold_clocks("p1", ["c1", "c2"], 120.0, 10.0) == {"c2"}
-    assert storage.hold_clocks("p1", ["c2"], 121.0, 10.0) == {"c2"}
-    assert storage.hold_clocks("p2", [], 122.0, 10.0) == set()  # a clean stop gives every lease up
-    assert storage.hold_clocks("p1", ["c1", "c3"], 123.0, 10.0) == {"c1", "c3"}  # and c2 given up
+    storage.release_clocks("p1", ["c2"])  # its round is over
+    assert storage.hold_clocks("p2", ["c2"], 121.0, 10.0) == {"c2"}
+    storage.release_clocks("p2")  # a clean stop gives every lease up
+    assert storage.hold_clocks("p1", ["c1", "c2", "c3"], 122.0, 10.0) == {"c1", "c2", "c3"}
 
 
 def test_outbox_keeps_each_destination_in_order(storage: Storage) -> None:

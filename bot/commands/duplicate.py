@@ -458,6 +458,7 @@ def open_next_round(
         return finish(referee, record, game, lang, say(lang, "dup_end_no_draw"))
     save(referee, record, game, events, "clock")
     start_top(referee, record, game)
+    claim_clock(referee, record.channel, now)
     zone = storage.channel(record.channel).zone
     return [draw_reply(lang, zone, record, game, record.channel)]
 
@@ -526,18 +527,16 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
     """
     replies: list[Reply] = []
     storage = referee.storage
-    due = [
-        d
-        for d in storage.deadlines()
-        if d.channel.startswith(referee.clock_scope) and d.at - now <= WARNING_SECONDS
-    ]
-    held = _hold_clocks(referee, [d.channel for d in due], now)
+    open_rounds = [d for d in storage.deadlines() if d.channel.startswith(referee.clock_scope)]
+    due = [d for d in open_rounds if d.at - now <= WARNING_SECONDS]
+    channels, due_channels = {d.channel for d in open_rounds}, {d.channel for d in due}
+    held = _hold_clocks(referee, channels, due_channels, now)
     renewed = time.monotonic()
     for deadline in due:
         if deadline.channel not in held:
             continue  # another live process runs this channel's clock
         if time.monotonic() - renewed > referee.clock_lease.seconds / 3:  # a long tick keeps its leases
-            held = _hold_clocks(referee, [d.channel for d in due], referee.now())
+            held = _hold_clocks(referee, channels, due_channels, referee.now())
             renewed = time.monotonic()
             if deadline.channel not in held:
                 continue
@@ -552,14 +551,24 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
     return replies
 
 
-def _hold_clocks(referee: Referee, channels: list[str], now: float) -> set[str]:
-    """Renew or take the leases of ``channels``, give up the others (no write when there is nothing
-    to hold and nothing was held); the channels whose clock this process runs."""
-    if not channels and not referee.clock.held:
-        return set()
-    lease = referee.clock_lease
-    referee.clock.held = referee.storage.hold_clocks(lease.owner, sorted(set(channels)), now, lease.seconds)
-    return referee.clock.held
+def _hold_clocks(referee: Referee, channels: set[str], due: set[str], now: float) -> set[str]:
+    """Renew this process's leases on channels with an open round, take those of ``due`` channels
+    (clock work within ``WARNING_SECONDS``) that are free or expired, give up the leases of channels
+    whose round is over; the channels whose clock this process runs."""
+    storage, lease, clock = referee.storage, referee.clock_lease, referee.clock
+    over = clock.held - channels
+    if over:
+        storage.release_clocks(lease.owner, sorted(over))
+    wanted = (clock.held & channels) | due
+    clock.held = storage.hold_clocks(lease.owner, sorted(wanted), now, lease.seconds) if wanted else set()
+    return clock.held
+
+
+def claim_clock(referee: Referee, channel: str, now: float) -> None:
+    """The process that opens a round runs its clock if it can (it is searching the round's top)."""
+    if channel.startswith(referee.clock_scope):
+        lease = referee.clock_lease
+        referee.clock.held |= referee.storage.hold_clocks(lease.owner, [channel], now, lease.seconds)
 
 
 def _waiting_for_list(

@@ -75,14 +75,19 @@ class MemoryStorage:
 
     @serialised
     def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:
-        wanted = set(channels)
-        for channel in [c for c, (holder, _) in self._leases.items() if holder == owner and c not in wanted]:
-            del self._leases[channel]
-        for channel in wanted:
+        held = set()
+        for channel in set(channels):
             holder, expires = self._leases.get(channel, (owner, now))
             if holder == owner or expires < now:
                 self._leases[channel] = (owner, now + seconds)
-        return {c for c, (holder, _) in self._leases.items() if holder == owner}
+                held.add(channel)
+        return held
+
+    @serialised
+    def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
+        for channel, (holder, _) in list(self._leases.items()):
+            if holder == owner and (channels is None or channel in channels):
+                del self._leases[channel]
 
     @serialised
     def channel(self, channel: str) -> ChannelSettings:

@@ -382,15 +382,24 @@ class PostgresStorage:
     def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:
         wanted = sorted(set(channels))
         with self.transaction():
-            self._execute("delete from clock_leases where owner = %s and channel <> all(%s::text[])", [owner, wanted])
             self._execute(
                 "insert into clock_leases (channel, owner, expires) select unnest(%s::text[]), %s, %s"
                 " on conflict (channel) do update set owner = excluded.owner, expires = excluded.expires"
                 " where clock_leases.owner = excluded.owner or clock_leases.expires < %s",
                 [wanted, owner, now + seconds, now],
             )
-            rows = self._execute("select channel from clock_leases where owner = %s", [owner])
+            rows = self._execute(
+                "select channel from clock_leases where owner = %s and channel = any(%s::text[])", [owner, wanted]
+            )
         return {str(row[0]) for row in rows}
+
+    def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
+        if channels is None:
+            self._execute("delete from clock_leases where owner = %s", [owner])
+        else:
+            self._execute(
+                "delete from clock_leases where owner = %s and channel = any(%s::text[])", [owner, list(channels)]
+            )
 
     # --- players -----------------------------------------------------------------------------
 

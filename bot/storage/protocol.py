@@ -22,9 +22,12 @@ class Storage(Protocol):
         ...
 
     def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:
-        """The duplicate clocks ``owner`` holds from now on: among ``channels``, those whose lease it held
-        already or that were free or expired, each renewed or taken until ``now + seconds``; its leases on
-        other channels are given up (``[]`` gives up all: a clean stop)."""
+        """Among ``channels``, those whose duplicate clock ``owner`` holds from now on: the leases it held
+        already or that were free or expired, each renewed or taken until ``now + seconds``."""
+        ...
+
+    def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
+        """Give up ``owner``'s clock leases on ``channels`` (None: all of them, a clean stop)."""
         ...
 
     def channel(self, channel: str) -> ChannelSettings: ...

@@ -313,17 +313,26 @@ class SQLiteStorage:
         wanted = json.dumps(sorted(set(channels)))
         with self.transaction():
             self.db.execute(
-                "delete from clock_leases where owner = ? and channel not in (select value from json_each(?))",
-                [owner, wanted],
-            )
-            self.db.execute(
                 "insert into clock_leases (channel, owner, expires) select value, ?, ? from json_each(?) where true"
                 " on conflict (channel) do update set owner = excluded.owner, expires = excluded.expires"
                 " where clock_leases.owner = excluded.owner or clock_leases.expires < ?",
                 [owner, now + seconds, wanted, now],
             )
-            rows = self.db.execute("select channel from clock_leases where owner = ?", [owner]).fetchall()
+            rows = self.db.execute(
+                "select channel from clock_leases where owner = ? and channel in (select value from json_each(?))",
+                [owner, wanted],
+            ).fetchall()
         return {str(row[0]) for row in rows}
+
+    def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
+        with self.transaction():
+            if channels is None:
+                self.db.execute("delete from clock_leases where owner = ?", [owner])
+            else:
+                self.db.execute(
+                    "delete from clock_leases where owner = ? and channel in (select value from json_each(?))",
+                    [owner, json.dumps(sorted(set(channels)))],
+                )
 
     @serialised
     def channel(self, channel: str) -> ChannelSettings:
