@@ -1,0 +1,221 @@
+"""Scale and faults: bot processes sharing one PostgreSQL server, one of them killed mid-round.
+
+One PostgreSQL server (started like the tests' fixture: the machine's initdb and pg_ctl, default
+durability), three bot processes (``tests.referee_worker``: the referee service driven through stdin),
+CHANNELS channels each running a duplicate round of PLAYERS players whose private moves arrive
+spread over the round; one process is killed with ``kill -9`` half-way through the arrivals, and the
+moves it had not acknowledged are sent again to a live process (as a platform or load balancer
+would). Then the same load on one process and a SQLite file, without the kill.
+
+Reports commands per second (total and per process), p50/p99 command latency (sent to
+acknowledged, queueing included), the latest round-1 close after its deadline, acknowledged moves
+missing from the database (must be 0) and rounds closed twice (must be 0).
+
+    .venv/bin/python bench/bench_scale.py [--channels 300] [--players 20] [--minutes 2] [--only pg|sqlite]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.postgres_server import PostgresServer  # noqa: E402
+from tests.worker_pool import Workers  # noqa: E402
+
+LEASE = 5.0
+
+
+class Database:
+    """Read-only SQL on the benchmark's database, PostgreSQL or SQLite."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        if self.url.startswith("postgresql://"):
+            import psycopg
+
+            with psycopg.connect(self.url, autocommit=True) as conn:
+                return conn.execute(sql.replace("?", "%s"), params).fetchall()  # type: ignore[arg-type]
+        conn = sqlite3.connect(self.url)
+        try:
+            return conn.execute(sql, params).fetchall()
+        finally:
+            conn.close()
+
+
+def wait_until(check: Callable[[], bool], timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def run(
+    url: str, folder: Path, processes: int, channels: int, players: int, minutes: float, kill: bool
+) -> dict[str, Any]:
+    db = Database(url)
+    rng = random.Random(6)
+    names = [f"bench:{c}" for c in range(channels)]
+    with Workers(url, folder, processes, lease=LEASE, tick=0.25) as workers:
+
+        def route(channel_index: int) -> Any:
+            alive = workers.alive()
+            return alive[channel_index % len(alive)]
+
+        began = time.monotonic()
+        starts = {}
+        for c, channel in enumerate(names):
+            worker = route(c)
+            starts[workers.send(worker, {"channel": channel, "user": "u:ref", "name": "Ref",
+                                         "text": f"/duplicate {minutes}", "admin": True})] = worker
+        for request, worker in starts.items():
+            assert request is not None and not worker.wait_ack(request, 300).error, worker.acks.get(request)
+        setup = time.monotonic() - began
+        deadlines = {int(g): float(at) for g, at in db.rows("select game, at from deadlines where round = 1")}
+        game_of = {str(ch): int(g) for g, ch in db.rows("select id, channel from games")}
+        # each channel's moves arrive at random over its round, the last ones 5 s before its deadline
+        now = time.time()
+        schedule = []
+        for c, channel in enumerate(names):
+            end = deadlines[game_of[channel]] - 5.0
+            for p in range(players):
+                schedule.append((rng.uniform(now, max(now, end)), c, p))
+        schedule.sort()
+        kill_at = schedule[len(schedule) // 2][0] if kill else float("inf")
+        victim = workers.all[1] if kill and processes > 1 else None
+        killed = 0.0
+        sent_at: dict[int, float] = {}
+        moves: dict[int, tuple[str, str]] = {}  # request -> (channel, player)
+        for at, c, p in schedule:
+            time.sleep(max(0.0, at - time.time()))
+            if victim is not None and not victim.killed and time.time() >= kill_at:
+                victim.kill()
+                killed = time.time()
+            player = f"P{c}x{p}"
+            message = {"channel": names[c], "user": f"u:{player}", "name": player,
+                       "text": f"/jouer H8 ZOO {p + 1}", "private": True}
+            request = workers.send(route(c), message)
+            if request is None:
+                continue
+            sent_at[request] = time.time()
+            moves[request] = (names[c], player)
+        if victim is not None:  # what the dead process never acknowledged goes to a live one
+            lost_with_it = [r for r in victim.sent if r in moves and r not in victim.acks]
+            for request in lost_with_it:
+                channel, player = moves[request]
+                again = workers.send(route(names.index(channel)), {**victim.sent[request]})
+                if again is not None:
+                    sent_at[again] = time.time()
+                    moves[again] = (channel, player)
+        for worker in workers.alive():
+            worker.wait_all(600)
+        acks = {r: a for w in workers.all for r, a in w.acks.items() if r in moves}
+        first_sent = min(sent_at.values())
+        phase = max(a.received for a in acks.values()) - first_sent
+        latencies = sorted(a.received - sent_at[r] for r, a in acks.items())
+        all_closed = wait_until(
+            lambda: db.rows("select count(*) from closes where round = 1")[0][0] >= channels,
+            max(deadlines.values()) - time.time() + LEASE + 300,
+        )
+        closes = {int(g): float(at) for g, at in db.rows("select game, at from closes where round = 1")}
+        late = [closes[g] - deadlines[g] for g in deadlines if g in closes]
+        per_round: Counter[tuple[int, int]] = Counter()
+        rounds: Counter[int] = Counter()
+        for game, kind in db.rows("select game, kind from events order by game, seq"):
+            if kind == "close":
+                rounds[int(game)] += 1
+                per_round[(int(game), rounds[int(game)])] += 1
+        stored = set()
+        for game, data in db.rows("select game, data from events where kind = 'submit'"):
+            stored.add((int(game), json.loads(data)["player"]))
+        acknowledged = {(game_of[moves[r][0]], moves[r][1]) for r, a in acks.items() if not a.error}
+        per_process = Counter(a.worker for a in acks.values())
+        for worker in workers.alive():
+            worker.finish(300)
+    return {
+        "setup_s": setup,
+        "moves": len(schedule),
+        "acked": len(acknowledged),
+        "refused": sum(1 for a in acks.values() if a.error),
+        "resent": len(lost_with_it) if victim is not None else 0,
+        "phase_s": phase,
+        "per_s": len(acks) / phase,
+        "per_process": {w: n / phase for w, n in sorted(per_process.items())},
+        "p50_ms": statistics.median(latencies) * 1000,
+        "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
+        "worker_p50_ms": statistics.median(a.ms for a in acks.values()),
+        "worker_p99_ms": sorted(a.ms for a in acks.values())[int(len(acks) * 0.99) - 1],
+        "all_closed": all_closed,
+        "closed": len(closes),
+        "latest_close_s": max(late) if late else float("nan"),
+        "median_close_s": statistics.median(late) if late else float("nan"),
+        "lost": len(acknowledged - stored),
+        "closed_twice": sum(1 for n in per_round.values() if n > 1),
+        "killed": victim.name if victim is not None else "-",
+        "killed_at_s": (killed - now) if victim is not None else 0.0,
+    }
+
+
+def report(title: str, figures: dict[str, Any]) -> None:
+    per = ", ".join(f"{w} {v:.1f}/s" for w, v in figures["per_process"].items())
+    print(f"{title}")
+    print(f"  setup: {figures['setup_s']:.1f} s to start the rounds; moves: {figures['moves']} sent, "
+          f"{figures['acked']} acknowledged, {figures['refused']} refused, "
+          f"{figures['resent']} resent after the kill")
+    print(f"  throughput: {figures['per_s']:.1f} commands/s over {figures['phase_s']:.1f} s ({per})")
+    print(f"  latency sent->acknowledged: p50 {figures['p50_ms']:.0f} ms, p99 {figures['p99_ms']:.0f} ms "
+          f"(in the process: p50 {figures['worker_p50_ms']:.0f} ms, "
+          f"p99 {figures['worker_p99_ms']:.0f} ms)")
+    print(f"  round 1 closed in {figures['closed']} channels (all: {figures['all_closed']}); close after the deadline: "
+          f"median {figures['median_close_s']:.1f} s, latest {figures['latest_close_s']:.1f} s")
+    print(f"  acknowledged moves lost: {figures['lost']}; rounds closed twice: {figures['closed_twice']}; "
+          f"killed: {figures['killed']} at {figures['killed_at_s']:.0f} s into the arrivals "
+          f"(lease {LEASE:.0f} s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--channels", type=int, default=300)
+    parser.add_argument("--players", type=int, default=20)
+    parser.add_argument("--minutes", type=float, default=2.0)
+    parser.add_argument("--only", choices=["pg", "sqlite"])
+    args = parser.parse_args()
+    shape = f"{args.channels} channels x {args.players} players, {args.minutes:g}-minute rounds"
+    results = {}
+    if args.only != "sqlite":
+        server = PostgresServer(settings={"max_connections": "200"}).start()
+        try:
+            with tempfile.TemporaryDirectory() as folder:
+                figures = run(server.create_database("bench"), Path(folder), 3, args.channels, args.players,
+                              args.minutes, kill=True)
+            report(f"PostgreSQL, 3 processes, one killed with kill -9 ({shape})", figures)
+            results["pg"] = figures
+        finally:
+            server.stop()
+    if args.only != "pg":
+        with tempfile.TemporaryDirectory() as folder:
+            url = str(Path(folder) / "bench.sqlite")
+            figures = run(url, Path(folder), 1, args.channels, args.players, args.minutes, kill=False)
+        report(f"SQLite, 1 process ({shape})", figures)
+        results["sqlite"] = figures
+    if len(results) == 2:
+        print(f"ratio PostgreSQL x3 / SQLite x1 throughput: {results['pg']['per_s'] / results['sqlite']['per_s']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
