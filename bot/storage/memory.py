@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import math
 import threading
 import time
 from collections.abc import Iterator
@@ -241,9 +242,10 @@ class MemoryStorage:
                 for i, row in sorted(heads.values())
                 if row["destination"].startswith(scope) and row["due"] <= now
             ][:limit]
+            until = (now if math.isfinite(now) else time.time()) + lease
             for _, row in chosen:
                 if lease > 0:
-                    row["due"] = now + lease
+                    row["due"] = until
             return [
                 OutboxItem(i, row["destination"], reply_from_json(row["reply"], i), row["attempts"])
                 for i, row in chosen

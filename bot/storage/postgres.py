@@ -252,9 +252,7 @@ class PostgresStorage:
     def read_stamp(self, game_id: int) -> tuple[int, float]:
         """``last_stamp`` read on a pooled connection of its own (committed events only)."""
         with self.pool.connection() as conn:
-            rows = self._run(
-                conn, "select seq, at from events where game = %s order by seq desc limit 1", [game_id]
-            )
+            rows = self._run(conn, "select seq, at from events where game = %s order by seq desc limit 1", [game_id])
         return (int(rows[0][0]), float(rows[0][1])) if rows else (0, 0.0)
 
     # --- channels and games ---------------------------------------------------------------
@@ -481,8 +479,7 @@ class PostgresStorage:
 
     def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
         self._execute(
-            "update outbox set attempts = attempts + 1, due = %s, last_error = %s, claimed_until = null"
-            " where id = %s",
+            "update outbox set attempts = attempts + 1, due = %s, last_error = %s, claimed_until = null where id = %s",
             [due, error[:300], outbox_id],
         )
 

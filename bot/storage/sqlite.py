@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -525,9 +526,10 @@ class SQLiteStorage:
                 " and p.delivered is null and p.dropped is null) order by o.id limit ?",
                 [scope.replace("%", "") + "%", now, limit],
             ).fetchall()
-            if lease > 0:
+            if lease > 0:  # claimed until a finite time, even when everything waiting was asked for
+                until = (now if math.isfinite(now) else time.time()) + lease
                 for row in rows:
-                    self.db.execute("update outbox set due = ? where id = ?", [now + lease, row[0]])
+                    self.db.execute("update outbox set due = ? where id = ?", [until, row[0]])
         return [OutboxItem(i, d, reply_from_json(r, i), a) for i, d, r, a in rows]
 
     @serialised
