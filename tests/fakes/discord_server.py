@@ -31,9 +31,10 @@ the fake's clock (:meth:`FakeDiscord.advance`), channel permissions are enforced
 carries rate-limit headers, and the gateway resumes sessions (with zlib-stream compression when
 asked). Sharded sessions (Topics > Gateway > Sharding) get only their own guilds and their events
 (DMs go to shard 0); ``add_guild(shard=(id, count))`` places a guild on a shard, and
-:meth:`FakeDiscord.shards_given` tells which sessions an event was dispatched to. Faults: :meth:`server_error_next`, :meth:`rate_limit_next`, :meth:`reset_next`,
-:meth:`outage`, :meth:`gateway_reconnect`, :meth:`gateway_invalid_session`, :meth:`gateway_close`,
-:meth:`gateway_drop`; what was served is in ``faults_served``.
+:meth:`FakeDiscord.shards_given` tells which sessions an event was dispatched to. Faults:
+:meth:`server_error_next`, :meth:`rate_limit_next`, :meth:`reset_next`, :meth:`outage`,
+:meth:`gateway_reconnect`, :meth:`gateway_invalid_session`, :meth:`gateway_close`, :meth:`gateway_drop`;
+what was served is in ``faults_served``.
 """
 
 from __future__ import annotations
