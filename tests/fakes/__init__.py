@@ -11,6 +11,7 @@ from ._common import BotErrors, MessageLog, SentFile, SentMessage
 from .discord_rules import CommandUnavailable
 from .discord_server import DiscordUser, Dispatch, FakeDiscord, FakeGuild, running_bot
 from .telegram_server import FakeTelegram, TgUser, command_entities, running_application, utf16_len
+from .telegram_webhook import SECRET_HEADER, Webhook, WebhookAttempt
 
 __all__ = [
     "BotErrors",
@@ -26,6 +27,9 @@ __all__ = [
     "TgUser",
     "command_entities",
     "running_application",
+    "SECRET_HEADER",
+    "Webhook",
+    "WebhookAttempt",
     "running_bot",
     "utf16_len",
 ]
