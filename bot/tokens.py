@@ -17,6 +17,9 @@ The config file is TOML and must be readable and writable by its owner only (``c
 
 (``discord = "..."`` and ``telegram = "..."`` at the top level work too.)
 
+The Telegram webhook's secret token (``arbitre telegram --webhook``) is read from the same places:
+``webhook_secret = "..."`` in the ``[telegram]`` section, or ``ARBITRE_TELEGRAM_WEBHOOK_SECRET``.
+
 Every failure is a :class:`TokenError` whose message is one line and never contains a token.
 """
 
@@ -30,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 ENV_VARS = {"discord": "ARBITRE_DISCORD_TOKEN", "telegram": "ARBITRE_TELEGRAM_TOKEN"}
+WEBHOOK_SECRET_VAR = "ARBITRE_TELEGRAM_WEBHOOK_SECRET"
 PLATFORM_NAMES = {"discord": "Discord", "telegram": "Telegram"}
 MASK = "***"
 
@@ -113,6 +117,36 @@ def load_token(
             return token
     raise TokenError(
         f'no {PLATFORM_NAMES[platform]} token: set {variable} or put [{platform}] token = "..." in {path} (chmod 600)'
+    )
+
+
+def load_webhook_secret(config: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The Telegram webhook's secret token, found as :func:`load_token` finds the token (``webhook_secret``
+    in the ``[telegram]`` section, or ``ARBITRE_TELEGRAM_WEBHOOK_SECRET``); :class:`TokenError` if none."""
+    env = os.environ if environ is None else environ
+
+    def in_file(path: Path) -> str | None:
+        section = read_config(path).get("telegram")
+        value = section.get("webhook_secret") if isinstance(section, Mapping) else None
+        return value.strip() if isinstance(value, str) and value.strip() else None
+
+    if config is not None:
+        path = Path(config).expanduser()
+        secret = in_file(path)
+        if secret:
+            return secret
+        raise TokenError(f'no webhook secret in {path} (expected [telegram] webhook_secret = "...")')
+    from_env = (env.get(WEBHOOK_SECRET_VAR) or "").strip()
+    if from_env:
+        return from_env
+    path = default_config_path(env)
+    if path.exists():
+        secret = in_file(path)
+        if secret:
+            return secret
+    raise TokenError(
+        f"a webhook needs a secret token: set {WEBHOOK_SECRET_VAR} or put [telegram] "
+        f'webhook_secret = "..." in {path} (chmod 600); 1-256 characters among A-Z a-z 0-9 _ -'
     )
 
 

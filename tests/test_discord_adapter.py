@@ -670,3 +670,32 @@ async def test_export_of_a_finished_game_comes_as_a_file(dc, adapter):
     assert "Partie n°1 (classique" in exported.text
     assert exported.file is not None and exported.file.filename == "game-1-game.gcg"
     assert b"#player1" in exported.file.data and b"8H VAGUE" in exported.file.data
+
+
+# --- sharding ------------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage):
+    from bot.adapters.discord import ArbitreClient, ShardedArbitreClient
+    from bot.adapters.discord_shards import ShardRange
+
+    assert isinstance(make_adapter(storage).client, ArbitreClient)
+    async with FakeDiscord() as fake:
+        homes = [fake.add_guild(name=f"Club {n}", shard=(n, 2)) for n in range(2)]
+        ana = fake.add_user(username="ana", global_name="Ana")
+        for guild in homes:
+            fake.add_member(guild, ana, admin=True)
+        adapter = make_adapter(storage, shards=ShardRange(2, (0, 1)))
+        assert isinstance(adapter.client, ShardedArbitreClient)
+        adapter.client.before_identify_hook = identify_at_once
+        async with running_bot(fake, adapter.client):
+            await adapter.sync()
+            assert adapter.service._tasks  # on_ready (all shards ready) started the clock
+            for shard, guild in enumerate(homes):
+                iid = await slash(fake, "settings", user=ana, channel=guild.channel_id)
+                assert "langue" in (await answer(fake, iid)).text
+                assert fake.interaction_shards(iid) == [(shard, 2)]
+            await fake.send_message(fake.dm_channel_id(ana), ana, "!aide")
+            assert "/coup" in (await fake.wait_for_dm(ana)).text
+        assert not adapter.service._tasks  # close() stopped it

@@ -43,6 +43,7 @@ from .common import (
     short_text,
     split_text,
 )
+from .discord_shards import ShardRange
 
 log = logging.getLogger("arbitre.discord")
 
@@ -346,14 +347,15 @@ _TURN: contextvars.ContextVar[_InteractionTurn | _MessageTurn | None] = contextv
 )
 
 
-class ArbitreClient(discord.Client):
-    """The discord.py client: an app command tree, prefix commands, and the adapter's hooks."""
+class AdapterHooks(discord.Client):
+    """The adapter's side of a discord.py client, mixed into the plain and the sharded client: an
+    app command tree, prefix commands, the clock started once connected and stopped on close."""
 
-    def __init__(self, adapter: "DiscordAdapter", intents: discord.Intents) -> None:
+    def __init__(self, adapter: "DiscordAdapter", intents: discord.Intents, **options: Any) -> None:
         # the bot never joins voice: no warnings about voice libraries at every start
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        super().__init__(intents=intents, allowed_mentions=NO_MENTIONS)
+        super().__init__(intents=intents, allowed_mentions=NO_MENTIONS, **options)
         self.adapter = adapter
         self.tree = app_commands.CommandTree(self)
 
@@ -371,6 +373,22 @@ class ArbitreClient(discord.Client):
         await self.adapter.service.stop()
         self.adapter.tracked.close()
         await super().close()
+
+
+class ArbitreClient(AdapterHooks):
+    """The unsharded client: one gateway session gets every server the bot is in."""
+
+
+class ShardedArbitreClient(AdapterHooks, discord.AutoShardedClient):
+    """The sharded client: one gateway session per shard of ``shards``, each getting its own
+    servers' events (and shard 0 the DMs); replies go out through the REST API like the plain one's."""
+
+    def __init__(self, adapter: "DiscordAdapter", intents: discord.Intents, shards: ShardRange) -> None:
+        super().__init__(adapter, intents, shard_ids=list(shards.ids), shard_count=shards.count)
+        self.shard_range = shards
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %d of %d ready", shard_id, self.shard_range.count)
 
 
 def intents_for(message_content: bool) -> discord.Intents:
@@ -394,14 +412,21 @@ class DiscordAdapter:
         edit_interval: float = 5.0,
         tick_seconds: float = 0.5,
         clock: Callable[[], float] = time.time,
+        shards: ShardRange | None = None,
     ) -> None:
-        """``clock``: Unix time as Discord counts it, for the age of interaction tokens."""
+        """``clock``: Unix time as Discord counts it, for the age of interaction tokens; ``shards``: the
+        shards this process runs (discord.py's sharded client), None for one unsharded session."""
         self.referee = referee
         self.message_content = message_content
         self.edit_interval = edit_interval
         self.clock = clock
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds)
-        self.client = ArbitreClient(self, intents_for(message_content))
+        self.shards = shards
+        self.client: AdapterHooks = (
+            ArbitreClient(self, intents_for(message_content))
+            if shards is None
+            else ShardedArbitreClient(self, intents_for(message_content), shards)
+        )
         self.tree = self.client.tree
         self.tracked = TrackedMessages()
         self.refused_channels: dict[int, int] = {}  # channel id -> the error code that refused a post

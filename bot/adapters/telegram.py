@@ -55,6 +55,7 @@ from .common import (
     short_text,
     split_text,
 )
+from .telegram_webhook import WebhookConfig
 
 log = logging.getLogger("arbitre.telegram")
 
@@ -223,6 +224,22 @@ class TelegramAdapter:
     def run(self, **polling: Any) -> None:
         """Long-poll until stopped (Ctrl-C / SIGTERM)."""
         self.application.run_polling(allowed_updates=[Update.MESSAGE], **polling)
+
+    def run_webhook(self, webhook: WebhookConfig, **options: Any) -> None:
+        """Set the webhook, then serve it until stopped (Ctrl-C / SIGTERM): Telegram's POSTs to
+        ``webhook.url`` reach this process at ``webhook.local_address``; a request without the
+        secret token is refused (403) before it is read. The webhook stays set when the process
+        stops: other processes behind the same URL go on receiving the updates."""
+        log.info("receiving updates for %s at %s", webhook.url, webhook.local_address)
+        self.application.run_webhook(
+            listen=webhook.listen,
+            port=webhook.port,
+            url_path=webhook.url_path,
+            webhook_url=webhook.url,
+            secret_token=webhook.secret,
+            allowed_updates=[Update.MESSAGE],
+            **options,
+        )
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling an update", exc_info=context.error)

@@ -5,6 +5,10 @@ installing (and after upgrades), with ``--guild ID`` for instant registration in
 one server, or without for every server (Discord takes up to an hour). Syncing
 never happens at an ordinary start.
 
+``--shard-count N --shards A-B`` runs shards A to B of N (discord.py's sharded client); several
+processes on different ranges and one database serve every server. Without them, one unsharded
+session gets every server (Discord requires sharding past 2,500 servers).
+
 ``ARBITRE_DISCORD_API`` (read here only) points discord.py at another API base
 URL, such as a test server: ``http://127.0.0.1:8080/api/v10``; its gateway is
 ``ARBITRE_DISCORD_GATEWAY``, by default the same host's ``/gateway/``.
@@ -20,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from bot.tools.common import EXIT_STORAGE, database_url, open_database
 
 if TYPE_CHECKING:  # asyncio and the rest are imported when the bot runs, not to parse arguments
+    from bot.adapters.discord_shards import ShardRange
     from bot.storage import Storage
 
 EXIT_TOKEN = 2
@@ -71,7 +76,9 @@ def _cancel_on_sigterm() -> _Terminated:
     return terminated
 
 
-async def _main(args: argparse.Namespace, token: str, storage: Storage, out: TextIO) -> int:
+async def _main(
+    args: argparse.Namespace, token: str, storage: Storage, out: TextIO, shards: ShardRange | None = None
+) -> int:
     import asyncio
 
     from bot.adapters.discord import DiscordAdapter
@@ -84,7 +91,7 @@ async def _main(args: argparse.Namespace, token: str, storage: Storage, out: Tex
         if not args.sync:
             prepare_at_start(registry, storage)  # in the background: commands say so until it is done
         adapter = DiscordAdapter(
-            Referee(storage, registry, clock_scope="discord:"), message_content=args.message_content
+            Referee(storage, registry, clock_scope="discord:"), message_content=args.message_content, shards=shards
         )
         async with adapter.client:
             if args.sync:
@@ -93,6 +100,10 @@ async def _main(args: argparse.Namespace, token: str, storage: Storage, out: Tex
                 where = f"in server {args.guild}" if args.guild else "globally (visible within an hour)"
                 print(f"{len(synced)} slash commands registered {where}", file=out)
                 return 0
+            if shards is not None:
+                import logging
+
+                logging.getLogger("arbitre.discord").info("running %s", shards)
             terminated = _cancel_on_sigterm()
             try:
                 await adapter.client.start(token)
@@ -111,6 +122,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print("arbitre discord: --guild goes with --sync", file=err)
         return EXIT_TOKEN
     try:
+        shards = _shards(args)
+    except ValueError as error:
+        print(f"arbitre discord: {error}", file=err)
+        return EXIT_TOKEN
+    try:
         token = load_token("discord", args.config)
     except TokenError as error:
         print(f"arbitre discord: {error}", file=err)
@@ -126,7 +142,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if storage is None:
         return EXIT_STORAGE
     try:
-        return asyncio.run(_main(args, token, storage, out))
+        return asyncio.run(_main(args, token, storage, out, shards))
     except discord.LoginFailure:
         print(
             "arbitre discord: Discord rejected the token (401 Unauthorized); "
@@ -148,6 +164,20 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 1
 
 
+def _shards(args: argparse.Namespace) -> ShardRange | None:
+    """The shards asked for with ``--shard-count`` and ``--shards`` (None: unsharded); ValueError
+    (one line) for options that do not go together or name no shard."""
+    if args.shards is not None and args.shard_count is None:
+        raise ValueError("--shards goes with --shard-count N (the number of shards in all)")
+    if args.shard_count is None:
+        return None
+    if args.sync:
+        raise ValueError("--sync registers the commands and exits: it takes no shards")
+    from bot.adapters.discord_shards import parse_shard_range
+
+    return parse_shard_range(args.shards, args.shard_count)
+
+
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "discord",
@@ -164,6 +194,18 @@ def register(sub: Any) -> None:
         type=int,
         metavar="ID",
         help="with --sync: register in this server only (instant) instead of globally",
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="shard the bot's gateway connection into N shards (Discord requires it past 2,500 servers)",
+    )
+    parser.add_argument(
+        "--shards",
+        metavar="A-B",
+        help="with --shard-count: run shards A to B only (another process runs the others, on the same "
+        "database); default: all N",
     )
     parser.add_argument(
         "--message-content",

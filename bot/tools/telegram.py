@@ -1,28 +1,51 @@
-"""``arbitre telegram``: run the referee as a Telegram bot (long polling).
+"""``arbitre telegram``: run the referee as a Telegram bot (long polling, or a webhook).
 
 ``--base-url`` points it at a self-hosted Bot API server (``telegram-bot-api``),
 e.g. ``http://localhost:8081/bot``; the default is Telegram's own.
+
+``--webhook URL --listen HOST --port P`` receives the updates by webhook instead: Telegram POSTs
+them to ``URL`` (HTTPS, a reverse proxy forwarding them to ``HOST:P`` with the same path), with a
+secret token taken from ``ARBITRE_TELEGRAM_WEBHOOK_SECRET`` or the token file (``webhook_secret``
+in ``[telegram]``). Several processes may serve one bot behind one URL over one database.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.tools.common import EXIT_STORAGE, database_url, open_database
+
+if TYPE_CHECKING:
+    from bot.adapters.telegram_webhook import WebhookConfig
 
 EXIT_TOKEN = 2
 
 
+def _webhook(args: argparse.Namespace, secret: str | None) -> WebhookConfig | None:
+    """The webhook asked for (None: long polling); ValueError (one line) for options that cannot work."""
+    if args.webhook is None:
+        if args.listen is not None or args.port is not None:
+            raise ValueError("--listen and --port go with --webhook URL")
+        return None
+    from bot.adapters.telegram_webhook import DEFAULT_LISTEN, DEFAULT_PORT, WebhookConfig
+
+    assert secret is not None
+    listen = args.listen if args.listen is not None else DEFAULT_LISTEN
+    return WebhookConfig(args.webhook, secret, listen, args.port if args.port is not None else DEFAULT_PORT)
+
+
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.tokens import TokenError, configure_logging, load_token, mask
+    from bot.tokens import TokenError, configure_logging, load_token, load_webhook_secret, mask
 
     try:
         token = load_token("telegram", args.config)
-    except TokenError as error:
+        secret = load_webhook_secret(args.config) if args.webhook is not None else None
+        webhook = _webhook(args, secret)
+    except (TokenError, ValueError) as error:
         print(f"arbitre telegram: {error}", file=err)
         return EXIT_TOKEN
-    configure_logging([token])
+    configure_logging([token, secret or ""])
 
     import logging
 
@@ -50,7 +73,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         registry = LexiconRegistry()
         prepare_at_start(registry, storage)  # in the background: commands say so until it is done
         adapter = TelegramAdapter(Referee(storage, registry, clock_scope="telegram:"), token, base_url=args.base_url)
-        adapter.run()
+        if webhook is not None:
+            adapter.run_webhook(webhook)
+        else:
+            adapter.run()
         return 0
     except InvalidToken:
         print(
@@ -60,7 +86,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         return EXIT_TOKEN
     except (TelegramError, OSError) as error:
-        reason = mask(str(error).splitlines()[0] if str(error) else repr(error), [token])
+        reason = mask(str(error).splitlines()[0] if str(error) else repr(error), [token, secret or ""])
         where = args.base_url or "api.telegram.org"
         print(f"arbitre telegram: cannot use the Bot API at {where}: {reason}", file=err)
         return 1
@@ -71,12 +97,22 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def register(sub: Any) -> None:
     parser = sub.add_parser(
         "telegram",
-        help="run the referee as a Telegram bot (long polling)",
+        help="run the referee as a Telegram bot (long polling, or a webhook)",
         description="Run the referee as a Telegram bot; its token comes from ARBITRE_TELEGRAM_TOKEN or the token file.",
     )
     parser.add_argument(
         "--base-url", metavar="URL", help="Bot API server, for a self-hosted telegram-bot-api (default: Telegram's)"
     )
+    parser.add_argument(
+        "--webhook",
+        metavar="URL",
+        help="receive updates by webhook at this public HTTPS URL (its secret token: "
+        "ARBITRE_TELEGRAM_WEBHOOK_SECRET or webhook_secret in the token file); default: long polling",
+    )
+    parser.add_argument(
+        "--listen", metavar="HOST", help="with --webhook: the address to serve it on (default 127.0.0.1)"
+    )
+    parser.add_argument("--port", type=int, metavar="P", help="with --webhook: the port to serve it on (default 8080)")
     parser.add_argument(
         "--db",
         metavar="URL",

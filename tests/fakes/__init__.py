@@ -9,13 +9,15 @@ refuse what the platforms refuse, and inject faults (see each module's docstring
 
 from ._common import BotErrors, MessageLog, SentFile, SentMessage
 from .discord_rules import CommandUnavailable
-from .discord_server import DiscordUser, FakeDiscord, FakeGuild, running_bot
+from .discord_server import DiscordUser, Dispatch, FakeDiscord, FakeGuild, running_bot
 from .telegram_server import FakeTelegram, TgUser, command_entities, running_application, utf16_len
+from .telegram_webhook import SECRET_HEADER, Webhook, WebhookAttempt
 
 __all__ = [
     "BotErrors",
     "CommandUnavailable",
     "DiscordUser",
+    "Dispatch",
     "FakeDiscord",
     "FakeGuild",
     "FakeTelegram",
@@ -25,6 +27,9 @@ __all__ = [
     "TgUser",
     "command_entities",
     "running_application",
+    "SECRET_HEADER",
+    "Webhook",
+    "WebhookAttempt",
     "running_bot",
     "utf16_len",
 ]

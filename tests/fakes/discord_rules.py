@@ -5,6 +5,7 @@ it follows (https://discord.com/developers/docs/...).
 * Application command registration: names, localisations, descriptions, sizes.
 * Where a registered command may be used (scope, ``contexts``, ``integration_types``).
 * Permissions: a member's permissions in a channel, with overwrites.
+* Sharding: which shard owns a guild, the shards an IDENTIFY may ask for.
 """
 
 from __future__ import annotations
@@ -307,3 +308,37 @@ def channel_permissions(
         value &= ~int(member.get("deny", 0))
         value |= int(member.get("allow", 0))
     return value
+
+
+# --- sharding ---------------------------------------------------------------------------------------
+# Topics > Gateway > Sharding: a session identifies as shard [shard_id, num_shards]; a guild belongs to
+# shard (guild_id >> 22) % num_shards, and DMs go to shard 0 only. A session may hold at most 2500
+# guilds; Discord's recommended shard count (GET /gateway/bot) is about one shard per 1000 guilds.
+
+INVALID_SHARD = 4010  # Gateway Close Event Codes: "You sent us an invalid shard when identifying."
+SHARDING_REQUIRED = 4011  # "The session would have handled too many guilds - you are required to shard"
+GUILDS_PER_SHARD_MAX = 2500
+GUILDS_PER_RECOMMENDED_SHARD = 1000
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events among ``shard_count`` shards."""
+    return (guild_id >> 22) % shard_count
+
+
+def identify_shard(value: Any) -> tuple[int, int] | None:
+    """An IDENTIFY's ``shard`` field as (shard_id, num_shards); None when it is not a valid pair
+    (two integers, ``0 <= shard_id < num_shards``)."""
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    shard_id, count = value
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return None
+    if count < 1 or not 0 <= shard_id < count:
+        return None
+    return shard_id, count
+
+
+def recommended_shards(guild_count: int) -> int:
+    """GET /gateway/bot's ``shards``: the number of shards Discord recommends for a bot."""
+    return max(1, -(-guild_count // GUILDS_PER_RECOMMENDED_SHARD))

@@ -29,9 +29,12 @@ follows, here or in :mod:`tests.fakes.discord_rules`): command registrations are
 command is only usable where it is registered, interaction tokens expire after 15 minutes of
 the fake's clock (:meth:`FakeDiscord.advance`), channel permissions are enforced, every response
 carries rate-limit headers, and the gateway resumes sessions (with zlib-stream compression when
-asked). Faults: :meth:`server_error_next`, :meth:`rate_limit_next`, :meth:`reset_next`,
-:meth:`outage`, :meth:`gateway_reconnect`, :meth:`gateway_invalid_session`, :meth:`gateway_close`,
-:meth:`gateway_drop`; what was served is in ``faults_served``.
+asked). Sharded sessions (Topics > Gateway > Sharding) get only their own guilds and their events
+(DMs go to shard 0); ``add_guild(shard=(id, count))`` places a guild on a shard, and
+:meth:`FakeDiscord.shards_given` tells which sessions an event was dispatched to. Faults:
+:meth:`server_error_next`, :meth:`rate_limit_next`, :meth:`reset_next`, :meth:`outage`,
+:meth:`gateway_reconnect`, :meth:`gateway_invalid_session`, :meth:`gateway_close`, :meth:`gateway_drop`;
+what was served is in ``faults_served``.
 """
 
 from __future__ import annotations
@@ -77,11 +80,14 @@ from .discord_rules import (
     CONTEXT_BOT_DM,
     CONTEXT_GUILD,
     GUILD_INSTALL,
+    GUILDS_PER_SHARD_MAX,
+    INVALID_SHARD,
     INVALID_WEBHOOK_TOKEN,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
+    SHARDING_REQUIRED,
     VIEW_CHANNEL,
     ApiError,
     CommandUnavailable,
@@ -89,7 +95,10 @@ from .discord_rules import (
     channel_permissions,
     command_contexts,
     command_integration_types,
+    identify_shard,
     invalid_form,
+    recommended_shards,
+    shard_of,
     validate_command,
 )
 
@@ -235,10 +244,35 @@ class _Session:
 
     id: str
     intents: int
+    shard: tuple[int, int] | None = None  # (shard_id, num_shards) from IDENTIFY; None: unsharded
     seq: int = 0
     sent: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=SESSION_REPLAY))
     connection: _Gateway | None = None
     alive: bool = True  # False once invalidated: it gets no more events and cannot be resumed
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this session gets the events of guild ``guild_id`` (None: DMs, shard 0's only)."""
+        return _shard_owns(self.shard, guild_id)
+
+
+def _shard_owns(shard: tuple[int, int] | None, guild_id: int | None) -> bool:
+    """Topics > Gateway > Sharding: a guild's events go to shard (guild_id >> 22) % num_shards, DMs
+    to shard 0; an unsharded session is shard 0 of 1."""
+    if shard is None:
+        return True
+    shard_id, count = shard
+    return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
+
+
+@dataclass(frozen=True)
+class Dispatch:
+    """One event dispatched to a gateway session (``fake.dispatches``), recorded once even if a
+    RESUME replays it."""
+
+    session_id: str
+    shard: tuple[int, int] | None
+    event: str
+    data: dict
 
 
 class _Gateway:
@@ -303,6 +337,8 @@ class FakeDiscord:
     * ``gateway_log``: "identify", "ready", "resume", "resumed", "invalid_session:<resumable>",
       "reconnect", "close:<code>", "drop" in order; :meth:`wait_for_gateway` waits for one.
     * ``faults_served``: every injected fault as it was served (:class:`ServedFault`).
+    * ``dispatches``: every gateway event given to a session (:class:`Dispatch`), with its shard;
+      ``identifies``: how many sessions were started (GET /gateway/bot counts them down).
     """
 
     def __init__(
@@ -317,7 +353,13 @@ class FakeDiscord:
         echo_bot_messages: bool = True,
         rate_limits: dict[str, tuple[int, float]] | None = None,
         enforce_rate_limits: bool = True,
+        max_concurrency: int = 1,
+        session_start_total: int = 1000,
+        guilds_per_shard: int = GUILDS_PER_SHARD_MAX,
     ) -> None:
+        """``max_concurrency``, ``session_start_total``: GET /gateway/bot's ``session_start_limit``;
+        ``guilds_per_shard``: past this many guilds, an IDENTIFY is closed with 4011 Sharding
+        required (Discord's 2500; lower it to see that close without adding thousands of guilds)."""
         self.token = token
         self.bot_user = DiscordUser(id=bot_id, username=bot_username, bot=True, dms_open=False)
         self.application_id = application_id or bot_id
@@ -326,6 +368,11 @@ class FakeDiscord:
         self.echo_bot_messages = echo_bot_messages
         self.rate_limits = {self._split_route(k): v for k, v in (rate_limits or {}).items()}
         self.enforce_rate_limits = enforce_rate_limits
+        self.max_concurrency = max_concurrency
+        self.session_start_total = session_start_total
+        self.guilds_per_shard = guilds_per_shard
+        self.identifies = 0
+        self.dispatches: list[Dispatch] = []
         self.clock = FakeClock()
         self.log = MessageLog("discord")
         self.requests: list[tuple[str, str, Any]] = []
@@ -469,6 +516,17 @@ class FakeDiscord:
         self._last_snowflake = value
         return value
 
+    def snowflake_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new snowflake whose guild would belong to shard ``shard_id`` of ``shard_count``."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"no shard {shard_id} among {shard_count}")
+        value = self.snowflake()
+        moment = value >> 22
+        moment += (shard_id - moment) % shard_count  # a few milliseconds later at most
+        value = (moment << 22) | (value & ((1 << 22) - 1))
+        self._last_snowflake = max(self._last_snowflake, value)
+        return value
+
     def add_user(
         self,
         user_id: int | None = None,
@@ -508,9 +566,13 @@ class FakeDiscord:
         *,
         channels: tuple[str, ...] = ("general",),
         owner: UserLike | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """Create a guild the bot is in, with text channels. Add it before the bot connects
-        (guilds added later are announced with GUILD_CREATE to connected bots)."""
+        (guilds added later are announced with GUILD_CREATE to the sessions that own them).
+        ``shard=(shard_id, num_shards)``: an id that puts the guild on that shard."""
+        if guild_id is None and shard is not None:
+            guild_id = self.snowflake_on_shard(*shard)
         guild_id = guild_id or self.snowflake()
         owner_user = self._user(owner) if owner is not None else self.add_user(username=f"owner{guild_id % 1000}")
         guild = FakeGuild(id=guild_id, name=name, owner_id=owner_user.id)
@@ -652,7 +714,8 @@ class FakeDiscord:
         self.remove_permission_overwrite(channel_id, self.bot_user)
 
     async def _announce_channel(self, channel: dict) -> None:
-        await self._dispatch_all("CHANNEL_UPDATE", dict(channel), intents=INTENT_GUILDS)
+        guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
+        await self._dispatch_all("CHANNEL_UPDATE", dict(channel), guild_id=guild_id, intents=INTENT_GUILDS)
 
     def _member_payload(
         self,
@@ -1078,7 +1141,7 @@ class FakeDiscord:
             state.choices = asyncio.get_running_loop().create_future()
         self._interactions[interaction_id] = state
         self._tokens[token] = interaction_id
-        await self._dispatch_all("INTERACTION_CREATE", payload)
+        await self._dispatch_all("INTERACTION_CREATE", payload, guild_id=guild_id)
         return interaction_id
 
     async def autocomplete(
@@ -1339,13 +1402,22 @@ class FakeDiscord:
         if gateway.session is not None:  # Gateway > Identifying: once per connection
             await gateway.ws.close(code=4005, message=b"Already authenticated.")
             return
-        session = _Session(id=secrets.token_hex(16), intents=intents, connection=gateway)
+        shard = identify_shard(data["shard"]) if "shard" in data else None
+        if "shard" in data and shard is None:
+            await gateway.ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return
+        guilds = [guild for guild in self.guilds.values() if _shard_owns(shard, guild.id)]
+        if len(guilds) > self.guilds_per_shard:
+            await gateway.ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+            return
+        self.identifies += 1
+        session = _Session(id=secrets.token_hex(16), intents=intents, shard=shard, connection=gateway)
         self.sessions[session.id] = session
         gateway.session = session
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**self.bot_user.to_dict(), "verified": True, "mfa_enabled": False, "bot": True},
-            "guilds": [{"id": str(gid), "unavailable": True} for gid in self.guilds],
+            "guilds": [{"id": str(guild.id), "unavailable": True} for guild in guilds],
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -1359,7 +1431,7 @@ class FakeDiscord:
         if "shard" in data:
             ready["shard"] = data["shard"]
         await self._dispatch_session(session, "READY", ready)
-        for guild in list(self.guilds.values()):
+        for guild in guilds:
             await self._dispatch_session(session, "GUILD_CREATE", self._guild_payload(guild, intents))
         self._gateway_event("ready")
         if self._identified is not None:
@@ -1392,8 +1464,8 @@ class FakeDiscord:
 
     async def _request_members(self, gateway: _Gateway, data: dict) -> None:
         guild = self.guilds.get(int(data["guild_id"]))
-        if guild is None or gateway.session is None:
-            return
+        if guild is None or gateway.session is None or not gateway.session.owns(guild.id):
+            return  # Topics > Gateway > Sharding: a guild is only known to the shard that owns it
         user_ids = data.get("user_ids")
         members = [
             self._member_payload(guild, self.users[uid])
@@ -1410,6 +1482,7 @@ class FakeDiscord:
         session.seq += 1
         frame = json.dumps({"op": 0, "t": event, "s": session.seq, "d": data})
         session.sent.append((session.seq, frame))
+        self.dispatches.append(Dispatch(session.id, session.shard, event, data))
         if session.connection is not None:
             await session.connection.send(frame)
 
@@ -1418,20 +1491,32 @@ class FakeDiscord:
 
     async def _announce_guild(self, guild: FakeGuild) -> None:
         for session in self._live_sessions():
-            await self._dispatch_session(session, "GUILD_CREATE", self._guild_payload(guild, session.intents))
+            if session.owns(guild.id):
+                await self._dispatch_session(session, "GUILD_CREATE", self._guild_payload(guild, session.intents))
 
-    async def _dispatch_all(self, event: str, data: dict, *, intents: int = 0) -> None:
+    async def _dispatch_all(self, event: str, data: dict, *, guild_id: int | None, intents: int = 0) -> None:
+        """``event`` to every live session with ``intents`` that owns ``guild_id`` (None: a DM's)."""
         for session in self._live_sessions():
-            if session.intents & intents == intents:
+            if session.intents & intents == intents and session.owns(guild_id):
                 await self._dispatch_session(session, event, data)
+
+    def shards_given(self, event: str, predicate: Callable[[dict], bool] | None = None) -> list[tuple[int, int] | None]:
+        """The shards (``(shard_id, num_shards)``, None for an unsharded session) of the sessions that
+        were dispatched ``event`` with data matching ``predicate``, once per dispatch, in order."""
+        return [d.shard for d in self.dispatches if d.event == event and (predicate is None or predicate(d.data))]
+
+    def interaction_shards(self, interaction_id: int) -> list[tuple[int, int] | None]:
+        """The shards of the sessions that received interaction ``interaction_id``."""
+        return self.shards_given("INTERACTION_CREATE", lambda data: data.get("id") == str(interaction_id))
 
     async def _deliver_message(self, message: dict, event: str = "MESSAGE_CREATE") -> None:
         guild_message = "guild_id" in message
+        guild_id = int(message["guild_id"]) if guild_message else None
         author_id = int(message["author"]["id"])
         mentioned = any(int(m["id"]) == self.bot_user.id for m in message.get("mentions", []))
         for session in self._live_sessions():
             needed = INTENT_GUILD_MESSAGES if guild_message else INTENT_DIRECT_MESSAGES
-            if not session.intents & needed:
+            if not session.intents & needed or not session.owns(guild_id):
                 continue
             data = message
             visible = (
@@ -1673,7 +1758,7 @@ class FakeDiscord:
         add("GET", p + "/oauth2/applications/@me", self._get_application)
         add("GET", p + "/applications/@me", self._get_application)
         add("GET", p + "/gateway", self._get_gateway)
-        add("GET", p + "/gateway/bot", self._get_gateway)
+        add("GET", p + "/gateway/bot", self._get_gateway_bot)
         add("POST", p + "/users/@me/channels", self._create_dm)
         add("GET", p + "/users/{user_id}", self._get_user)
         add("GET", p + "/channels/{channel_id}", self._get_channel)
@@ -1747,11 +1832,23 @@ class FakeDiscord:
         )
 
     async def _get_gateway(self, request: web.Request) -> web.Response:
+        """Topics > Gateway > Get Gateway: the URL only (no authentication needed)."""
+        return json_response({"url": self.gateway_url})
+
+    async def _get_gateway_bot(self, request: web.Request) -> web.Response:
+        """Topics > Gateway > Get Gateway Bot: the URL, the recommended shard count, and the session
+        start limit (IDENTIFYs left in the current day; ``max_concurrency`` IDENTIFYs per 5 s)."""
+        remaining = max(0, self.session_start_total - self.identifies)
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+                "shards": recommended_shards(len(self.guilds)),
+                "session_start_limit": {
+                    "total": self.session_start_total,
+                    "remaining": remaining,
+                    "reset_after": 86_400_000 if self.identifies else 0,  # milliseconds
+                    "max_concurrency": self.max_concurrency,
+                },
             }
         )
 

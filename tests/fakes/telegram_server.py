@@ -22,6 +22,12 @@ ChatMember status in its documented shape. Faults: :meth:`FakeTelegram.server_er
 :meth:`~FakeTelegram.rate_limit_next`, :meth:`~FakeTelegram.reset_next`,
 :meth:`~FakeTelegram.outage` (ended by :meth:`~FakeTelegram.advance` or
 :meth:`~FakeTelegram.end_outage`); what was served is in ``faults_served``.
+
+Webhooks (setWebhook, deleteWebhook, getWebhookInfo): once one is set, updates are POSTed to it
+with the secret token header and retried while it answers an error (see
+:mod:`tests.fakes.telegram_webhook`; every request is in ``webhook_attempts``), and getUpdates
+is refused with 409. ``local_mode=True`` is a self-hosted Bot API server started with ``--local``:
+an HTTP webhook on any port.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from ._common import (
     json_response,
     reset_connection,
 )
+from .telegram_webhook import WebhookAttempt, WebhookRefused, WebhookSender, webhook_settings
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
@@ -71,7 +78,15 @@ _JSON_FIELDS = {
     "media",
     "reaction",
 }
-_INT_FIELDS = {"message_id", "reply_to_message_id", "offset", "limit", "message_thread_id", "user_id"}
+_INT_FIELDS = {
+    "message_id",
+    "reply_to_message_id",
+    "offset",
+    "limit",
+    "message_thread_id",
+    "user_id",
+    "max_connections",
+}
 _BOOL_FIELDS = {
     "disable_notification",
     "protect_content",
@@ -352,13 +367,23 @@ class FakeTelegram:
         bot_username: str = "TestBot",
         bot_first_name: str = "Test Bot",
         privacy_mode: bool = True,
+        local_mode: bool = False,
+        webhook_retry_seconds: float = 1.0,
+        webhook_give_up_after: int = 20,
     ) -> None:
+        """``local_mode``: a self-hosted Bot API server (``--local``), which takes HTTP webhooks on any
+        port; ``webhook_retry_seconds``: the first wait (fake's clock) before a failed webhook request
+        is repeated, doubling after each failure; ``webhook_give_up_after``: attempts per update."""
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_user = TgUser(
             id=self.bot_id, first_name=bot_first_name, username=bot_username, language_code=None, is_bot=True
         )
         self.privacy_mode = privacy_mode
+        self.local_mode = local_mode
+        self.webhook_retry_seconds = webhook_retry_seconds
+        self.webhook_give_up_after = webhook_give_up_after
+        self.webhook_sender: WebhookSender | None = None
         self.clock = FakeClock()
         self.log = MessageLog("telegram")
         self.faults_served: list[ServedFault] = []
@@ -407,6 +432,8 @@ class FakeTelegram:
         """Release pending long polls, then shut the server down."""
         self._stopping = True
         self._wake_pollers("stop")
+        if self.webhook_sender is not None:
+            await self.webhook_sender.stop()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -542,8 +569,11 @@ class FakeTelegram:
         return self.clock.now()
 
     def advance(self, seconds: float) -> None:
-        """Move the fake's clock forward (an outage ends when it passes its end)."""
+        """Move the fake's clock forward (an outage ends when it passes its end, a failed webhook
+        request is repeated when its wait is over)."""
         self.clock.advance(seconds)
+        if self.webhook_sender is not None:
+            self.webhook_sender.wake()
 
     # ------------------------------------------------------------------ fault injection
     # ``method`` is a Bot API method name (any case) or "*" for every method.
@@ -715,7 +745,19 @@ class FakeTelegram:
         update = {"update_id": next(self._update_ids), **payload}
         self._updates.append(update)
         self._wake_pollers("update")
+        if self.webhook_sender is not None:
+            self.webhook_sender.wake()
         return update
+
+    @property
+    def webhook_attempts(self) -> list[WebhookAttempt]:
+        """Every POST of an update to a webhook, in the order they ended."""
+        return self.webhook_sender.attempts if self.webhook_sender is not None else []
+
+    @property
+    def pending_updates(self) -> list[dict]:
+        """Updates not yet taken by the bot (by getUpdates or the webhook)."""
+        return list(self._updates)
 
     def _wake_pollers(self, reason: str) -> None:
         pollers, self._pollers = self._pollers, []
@@ -1074,21 +1116,44 @@ class FakeTelegram:
                 raise _Outage()
 
     async def _delete_webhook(self, params: dict, files: dict) -> bool:
+        """deleteWebhook: updates wait for getUpdates again (``drop_pending_updates``: forgotten)."""
         self.webhook_url = None
+        if self.webhook_sender is not None:
+            await self.webhook_sender.stop()
         if params.get("drop_pending_updates"):
             self._updates.clear()
         return True
 
     async def _set_webhook(self, params: dict, files: dict) -> bool:
-        self.webhook_url = params.get("url") or None
+        """setWebhook: an empty URL removes the webhook; otherwise updates are POSTed to it."""
+        try:
+            webhook = webhook_settings(params, local_mode=self.local_mode)
+        except WebhookRefused as refused:
+            raise _bad(str(refused).removeprefix("Bad Request: ")) from None
+        if webhook is None:
+            return await self._delete_webhook(params, files)
+        if params.get("drop_pending_updates"):
+            self._updates.clear()
+        self.webhook_url = webhook.url
+        if self.webhook_sender is None:
+            self.webhook_sender = WebhookSender(
+                webhook,
+                self._updates,
+                self.now,
+                retry_seconds=self.webhook_retry_seconds,
+                give_up_after=self.webhook_give_up_after,
+            )
+        self.webhook_sender.webhook = webhook
+        self.webhook_sender.updates = self._updates  # getUpdates may have replaced the list
+        self.webhook_sender.start()
+        self.webhook_sender.wake()
         return True
 
     async def _get_webhook_info(self, params: dict, files: dict) -> dict:
-        return {
-            "url": self.webhook_url or "",
-            "has_custom_certificate": False,
-            "pending_update_count": len(self._updates),
-        }
+        """getWebhookInfo: WebhookInfo (an empty URL when updates go through getUpdates)."""
+        if self.webhook_url is None or self.webhook_sender is None:
+            return {"url": "", "has_custom_certificate": False, "pending_update_count": len(self._updates)}
+        return self.webhook_sender.info()
 
     async def _send_message(self, params: dict, files: dict) -> dict:
         chat = self._target_chat(params)

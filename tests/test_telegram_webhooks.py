@@ -1,0 +1,345 @@
+"""``arbitre telegram --webhook URL --listen HOST --port P``: updates by webhook, with a secret token.
+
+The workers are real subprocesses running python-telegram-bot's webhook server; the fake Bot API
+(a self-hosted server in ``--local`` mode: HTTP webhooks on any port) POSTs the updates to them.
+Two workers serve one bot behind a small round-robin proxy, over one SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import re
+import signal
+import sqlite3
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from aiohttp import ClientSession, ClientTimeout, web
+
+from bot.adapters.telegram_webhook import WebhookConfig, WebhookConfigError
+from bot.tokens import TokenError, load_webhook_secret
+from tests.fakes import SECRET_HEADER, FakeTelegram
+from tests.fakes._common import free_port
+from tests.ready_lists import ready_registry
+
+ROOT = Path(__file__).resolve().parent.parent
+SECRET = "w3bhook-Secret_for-the-tests"
+START_TIMEOUT = 20.0  # interpreters importing python-telegram-bot on a busy machine
+GROUPS = [-4_000_000_801, -4_000_000_802, -4_000_000_803, -4_000_000_804]
+
+
+# --- the options --------------------------------------------------------------------------------
+
+
+def test_the_webhook_secret_comes_from_the_environment_or_the_token_file(tmp_path):
+    home = {"XDG_CONFIG_HOME": str(tmp_path)}
+    with pytest.raises(TokenError, match="ARBITRE_TELEGRAM_WEBHOOK_SECRET"):
+        load_webhook_secret(environ=home)
+    assert load_webhook_secret(environ={**home, "ARBITRE_TELEGRAM_WEBHOOK_SECRET": f" {SECRET}\n"}) == SECRET
+    default = tmp_path / "arbitre" / "tokens.toml"
+    default.parent.mkdir()
+    default.write_text(f'[telegram]\ntoken = "1:x"\nwebhook_secret = "{SECRET}"\n')
+    default.chmod(0o600)
+    assert load_webhook_secret(environ=home) == SECRET
+    default.chmod(0o644)
+    with pytest.raises(TokenError, match="chmod 600") as refused:
+        load_webhook_secret(environ=home)
+    assert SECRET not in str(refused.value)
+    other = tmp_path / "other.toml"
+    other.write_text('[telegram]\ntoken = "1:x"\n')
+    other.chmod(0o600)
+    with pytest.raises(TokenError, match="no webhook secret in"):
+        load_webhook_secret(other, environ={"ARBITRE_TELEGRAM_WEBHOOK_SECRET": SECRET})
+
+
+@pytest.mark.parametrize(
+    ("url", "secret", "port", "option"),
+    [
+        ("bot.example.org/hook", SECRET, 8080, "--webhook"),
+        ("ftp://bot.example.org/hook", SECRET, 8080, "--webhook"),
+        ("https://bot.example.org/hook", SECRET, 70000, "--port"),
+        ("https://bot.example.org/hook", "with spaces", 8080, "the webhook secret"),
+        ("https://bot.example.org/hook", "x" * 257, 8080, "the webhook secret"),
+    ],
+)
+def test_webhook_options_that_cannot_work_are_refused_without_showing_the_secret(url, secret, port, option):
+    with pytest.raises(WebhookConfigError) as refused:
+        WebhookConfig(url, secret, port=port)
+    assert refused.value.option == option and secret not in str(refused.value)
+
+
+def test_a_worker_serves_the_webhook_urls_own_path():
+    config = WebhookConfig("https://bot.example.org/arbitre/tg", SECRET, "0.0.0.0", 8443)
+    assert config.url_path == "arbitre/tg" and config.local_address == "http://0.0.0.0:8443/arbitre/tg"
+    assert SECRET not in repr(config)
+
+
+def cli_env(tmp_path: Path, token: str, secret: str | None = SECRET) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARBITRE_")}
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), ARBITRE_DATA=str(tmp_path / "data"))
+    env["ARBITRE_TELEGRAM_TOKEN"] = token
+    if secret is not None:
+        env["ARBITRE_TELEGRAM_WEBHOOK_SECRET"] = secret
+    return env
+
+
+@pytest.mark.parametrize(
+    ("options", "secret", "said"),
+    [
+        (["--webhook", "https://bot.example.org/hook"], None, "ARBITRE_TELEGRAM_WEBHOOK_SECRET"),
+        (["--port", "8443"], SECRET, "--listen and --port go with --webhook"),
+        (["--webhook", "https://bot.example.org/hook"], "bad secret!", "the webhook secret"),
+        (["--webhook", "https://bot.example.org/hook", "--port", "0"], SECRET, "--port"),
+    ],
+)
+@pytest.mark.asyncio
+async def test_cli_refuses_webhook_options_that_cannot_work(tmp_path, options, secret, said):
+    env = cli_env(tmp_path, "123456789:TEST-token_for_the_fake_server", secret)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "telegram", *options, cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE
+    )
+    _, err = await asyncio.wait_for(process.communicate(), 15)
+    text = err.decode()
+    assert process.returncode == 2 and said in text and len(text.strip().splitlines()) == 1
+    assert secret is None or secret not in text
+
+
+# --- workers ---------------------------------------------------------------------------------------
+
+
+@pytest_asyncio.fixture
+async def tg():
+    async with FakeTelegram(bot_username="TestBot", local_mode=True, webhook_retry_seconds=0.2) as fake:
+        for group in GROUPS:
+            fake.add_group(group, f"Club {group}")
+        fake.ana = fake.add_user(first_name="Ana")
+        fake.ben = fake.add_user(first_name="Ben")
+        for group in GROUPS:
+            fake.set_member(group, fake.ana, "creator")
+        yield fake
+
+
+@contextlib.asynccontextmanager
+async def worker(tg: FakeTelegram, tmp_path: Path, name: str, port: int, url: str) -> AsyncIterator[Path]:
+    """``arbitre telegram --webhook URL --port PORT`` until the block ends (then SIGTERM: exit 0);
+    yields its log file."""
+    log = tmp_path / f"{name}.log"
+    options = ["--base-url", tg.base_url, "--db", str(tmp_path / "shared.sqlite")]
+    options += ["--webhook", url, "--listen", "127.0.0.1", "--port", str(port)]
+    with log.open("wb") as err:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            "telegram",
+            *options,
+            cwd=ROOT,
+            env=cli_env(tmp_path, tg.token),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=err,
+        )
+        try:
+            await listening(port, process, log)
+            yield log
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(process.wait(), 15)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+    text = log.read_text()
+    assert process.returncode == 0, text
+    assert tg.token.split(":")[1] not in text and SECRET not in text and "Traceback" not in text, text
+
+
+async def listening(port: int, process: asyncio.subprocess.Process, log: Path) -> None:
+    """Until the worker's webhook server accepts connections."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + START_TIMEOUT
+    while True:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            if process.returncode is not None or loop.time() > deadline:
+                raise AssertionError(f"the worker on port {port} did not start: {log.read_text()}") from None
+            await asyncio.sleep(0.1)
+            continue
+        writer.close()
+        await writer.wait_closed()
+        return
+
+
+async def commands_set(tg: FakeTelegram, workers: int) -> None:
+    """Until every worker has set the webhook and its command menu (post_init is over)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + START_TIMEOUT
+    while sum(1 for method, _ in tg.requests if method.lower() == "setwebhook") < workers or not tg.commands:
+        assert loop.time() < deadline, f"the workers did not set the webhook: {tg.requests}"
+        await asyncio.sleep(0.05)
+
+
+class RoundRobin:
+    """A load balancer in front of the workers: each POST to the next one, headers and body as they came;
+    a worker that cannot be reached is a 502 (Telegram then sends the update again)."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = ports
+        self.turn = itertools.cycle(range(len(ports)))
+        self.served: list[tuple[int, int, int]] = []  # (worker, update id, status)
+        self.port = free_port()
+
+    async def forward(self, request: web.Request) -> web.Response:
+        index = next(self.turn)
+        body = await request.read()
+        headers = {k: v for k, v in request.headers.items() if k.lower() in ("content-type", SECRET_HEADER.lower())}
+        url = f"http://127.0.0.1:{self.ports[index]}{request.path_qs}"
+        update_id = int((await request.json()).get("update_id", 0))
+        try:
+            async with ClientSession(timeout=ClientTimeout(total=10)) as session:
+                async with session.post(url, data=body, headers=headers) as answer:
+                    status, content = answer.status, await answer.read()
+        except OSError:
+            status, content = 502, b"worker unreachable"
+        self.served.append((index, update_id, status))
+        return web.Response(status=status, body=content)
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[str]:
+        app = web.Application()
+        app.router.add_post("/{path:.*}", self.forward)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", self.port).start()
+        try:
+            yield f"http://127.0.0.1:{self.port}/arbitre"
+        finally:
+            await runner.cleanup()
+
+
+async def answer(tg: FakeTelegram, chat: int, *expected: str, timeout: float = 10) -> str:
+    """The next message in ``chat`` that says one of ``expected`` (a reply to the command, or, when
+    the other worker's older message to the chat was still on its way, the same text from the outbox)."""
+    reply = await tg.wait_for_message(
+        lambda r: any(e in (r.text or "") for e in expected), chat_id=chat, timeout=timeout
+    )
+    return reply.text or ""
+
+
+def said_in(tg: FakeTelegram, chat: int, start: str) -> int:
+    """How many messages the bot sent in ``chat`` that start with ``start``."""
+    return len(
+        [r for r in tg.log.records if r.action == "send" and r.chat_id == chat and (r.text or "").startswith(start)]
+    )
+
+
+@pytest.mark.asyncio
+async def test_an_update_without_the_right_secret_token_is_refused_and_never_processed(tg, tmp_path):
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/arbitre"
+    async with worker(tg, tmp_path, "solo", port, url):
+        await commands_set(tg, 1)
+        group = GROUPS[0]
+        real = await tg.send_user_message(group, tg.ana, "/reglages")
+        await answer(tg, group, "Réglages :")
+        assert tg.webhook_attempts[-1].status == 200 and tg.webhook_attempts[-1].secret_sent
+        forged_message = {**real, "message_id": real["message_id"] + 100, "text": "/nouvelle Ana Ben"}
+        forged = {"update_id": 999_999_001, "message": forged_message}
+        async with ClientSession() as session:
+            for headers in ({}, {SECRET_HEADER: "not-the-secret"}, {SECRET_HEADER: SECRET[:-1]}):
+                async with session.post(url, json=forged, headers=headers) as response:
+                    assert response.status == 403
+        await tg.assert_no_message(0.5, chat_id=group)
+    with contextlib.closing(sqlite3.connect(tmp_path / "shared.sqlite")) as db:
+        assert db.execute("select count(*) from games").fetchone()[0] == 0  # the forged /nouvelle never ran
+
+
+@pytest.mark.asyncio
+async def test_two_webhook_workers_behind_one_url_share_the_database(tg, tmp_path):
+    ready_registry().get("fr")  # the compiled list is in the cache before the workers start
+    ports = [free_port(), free_port()]
+    proxy = RoundRobin(ports)
+    async with (
+        proxy.running() as url,
+        worker(tg, tmp_path, "a", ports[0], url) as log_a,
+        worker(tg, tmp_path, "b", ports[1], url) as log_b,
+    ):
+        await commands_set(tg, 2)
+        info = tg.webhook_sender.info() if tg.webhook_sender else {}
+        assert info.get("url") == url and "allowed_updates" in info
+
+        # every command answered exactly once, whichever worker got it; several chats at once
+        await asyncio.gather(*(tg.send_user_message(group, tg.ana, "/reglages") for group in GROUPS))
+        await asyncio.gather(*(tg.send_user_message(group, tg.ben, "/etat") for group in GROUPS))
+        for group in GROUPS:
+            await answer(tg, group, "Réglages :")
+            await answer(tg, group, "Aucune partie en cours")
+        await settle(tg)
+        assert all(said_in(tg, g, "Réglages :") == said_in(tg, g, "Aucune partie en cours") == 1 for g in GROUPS)
+        assert {worker for worker, _, _ in proxy.served} == {0, 1}
+
+        # a duplicate game of 6-second rounds; both workers' clocks watch the round
+        group = GROUPS[0]
+        started = await say_until_ready(tg, group, "/duplicate 0.1")
+        assert "Partie duplicate" in started
+        for user, word in ((tg.ana, "QWERTA"), (tg.ben, "QWERTB")):
+            await tg.send_user_message(group, user, "/rejoindre")
+            await answer(tg, group, f"{user.first_name} rejoint")
+            await tg.send_user_message(None, user, f"/jouer H8 {word}", chat_type="private")
+            ack = await tg.wait_for_message(lambda r, w=word: w in (r.text or ""), chat_id=user.id, timeout=10)
+            assert "coup 1" in (ack.text or "")
+        await tg.wait_for_message(
+            lambda r: "QWERTA" in (r.text or "") and "QWERTB" in (r.text or ""), chat_id=group, timeout=12
+        )
+        await tg.wait_for_message(lambda r: "Coup 2 — tirage" in (r.text or ""), chat_id=group, timeout=5)
+        await settle(tg)
+
+    logs = log_a.read_text() + log_b.read_text()
+    assert "receiving updates for" in logs
+    delivered = [a for a in tg.webhook_attempts if a.delivered]
+    assert len({a.update_id for a in delivered}) == len(delivered)  # each update taken once
+    served = Counter(update for _, update, status in proxy.served if 200 <= status < 300)
+    assert all(count == 1 for count in served.values())
+    with contextlib.closing(sqlite3.connect(tmp_path / "shared.sqlite")) as db:
+        closes = db.execute("select game, round from closes").fetchall()
+    assert [r for _, r in closes] == [1]  # round 1 closed once (round 2 still open)
+    posts = [r.text or "" for r in tg.log.records if r.action == "send" and r.chat_id == group]
+    assert len([p for p in posts if re.search(r"QWERT[AB]", p)]) == 1  # the results, once
+    twice = [p for p, count in Counter(posts).items() if count > 1 and "plus que" not in p]
+    assert not twice, twice
+    private = [r.text for user in (tg.ana, tg.ben) for r in tg.log.records if r.chat_id == user.id]
+    assert len(private) == len(set(private)), private
+    warnings = Counter(p for p in posts if "plus que" in p)
+    assert warnings, "the clock warns before the close"
+    if max(warnings.values()) > 1:
+        # Each worker's clock warns of a round's last seconds once (in memory): two workers, two
+        # warnings. Only one process may run a channel's clock (the clock lease of issue 14) to fix it.
+        pytest.xfail(f"the last-seconds warning is posted by both workers: {list(warnings.values())}")
+
+
+async def say_until_ready(tg: FakeTelegram, group: int, text: str) -> str:
+    """Send a group command again while the workers are still loading their word list (they say so)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + START_TIMEOUT
+    while True:
+        await tg.send_user_message(group, tg.ana, text)
+        said = await answer(tg, group, "Partie duplicate", "préparation")
+        if "préparation" not in said or loop.time() > deadline:
+            return said
+        await asyncio.sleep(0.5)
+
+
+async def settle(tg: FakeTelegram, quiet: float = 0.3) -> None:
+    """Until the workers have been quiet for ``quiet`` seconds."""
+    count = -1
+    while count != len(tg.requests):
+        count = len(tg.requests)
+        await asyncio.sleep(quiet)
