@@ -258,7 +258,4 @@ async def test_two_processes_on_two_shards_serve_their_own_servers_and_close_eac
     assert dc.token not in logs and "Traceback" not in logs, logs
     warnings = Counter((channel, p) for channel in channels for p in posts[channel] if "plus que" in p)
     assert warnings, "the clock warns before each close"
-    if max(warnings.values()) > 1:
-        # Each process's clock warns of a round's last seconds once (in memory): two processes, two
-        # warnings. Only one process may run a channel's clock (the clock lease of issue 14) to fix it.
-        pytest.xfail(f"the last-seconds warning is posted by both processes: {list(warnings.values())}")
+    assert max(warnings.values()) == 1, warnings  # one process runs a channel's clock (its lease)

@@ -319,10 +319,7 @@ async def test_two_webhook_workers_behind_one_url_share_the_database(tg, tmp_pat
     assert len(private) == len(set(private)), private
     warnings = Counter(p for p in posts if "plus que" in p)
     assert warnings, "the clock warns before the close"
-    if max(warnings.values()) > 1:
-        # Each worker's clock warns of a round's last seconds once (in memory): two workers, two
-        # warnings. Only one process may run a channel's clock (the clock lease of issue 14) to fix it.
-        pytest.xfail(f"the last-seconds warning is posted by both workers: {list(warnings.values())}")
+    assert max(warnings.values()) == 1, warnings  # one process runs a channel's clock (its lease)
 
 
 async def say_until_ready(tg: FakeTelegram, group: int, text: str) -> str:
