@@ -344,6 +344,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     "col_draw": ("tirage", "draw"),
     "col_ref": ("réf", "ref"),
     "col_cumulative": ("cumul", "total"),
+    "col_top": ("top", "top"),
+    "col_points": ("pts", "pts"),
+    "col_total": ("total", "total"),
+    "decimal": ("{integer},{tenths}", "{integer}.{tenths}"),
     "line_pass": ("passe", "pass"),
     "line_exchange": ("change {tiles}", "exchange {tiles}"),
     "line_lost_turn": ("tour perdu (contestation)", "turn lost (challenge)"),
@@ -378,6 +382,13 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Mode manuel : tapez le tirage reçu avec /tirage LETTRES (ex. EEU+ESI?).",
         "Manual mode: type the draw with /draw LETTERS (e.g. EEU+ESI?).",
     ),
+    "draw_shortfall": (
+        "{letters} : {vowels}, {consonants}{either} ; le coup {n} en demande {needed} de chaque",
+        "{letters}: {vowels}, {consonants}{either}; move {n} needs {needed} of each",
+    ),
+    "count_vowels": ("{count} voyelle(s)", "{count} vowel(s)"),
+    "count_consonants": ("{count} consonne(s)", "{count} consonant(s)"),
+    "count_either": (", {count} au choix", ", {count} either way"),
     "dup_shortfall": (
         "Attention : ce tirage ne respecte pas la règle des voyelles et consonnes ({shortfall}). /tirage - le rejette.",
         "Note: this draw breaks the vowel/consonant rule ({shortfall}). /draw - rejects it.",
@@ -493,13 +504,13 @@ CATALOG: dict[str, tuple[str, str]] = {
         "les lettres restantes ne permettent plus de tirage valable",
         "the letters left cannot make a valid draw",
     ),
-    "dup_end_no_draw_left": (
+    "dup_end_no_valid_draw": (
         "plus de tirage valable possible avec {letters}",
         "no valid draw left with {letters}",
     ),
-    "dup_end_no_tile": ("plus de lettres", "no tile left"),
+    "dup_end_no_tile_left": ("plus de lettres", "no tile left"),
     "dup_end_no_play": ("aucun coup possible avec {letters}", "no play possible with {letters}"),
-    "tie_rule_jokers": ("le moins de jokers", "fewest jokers"),
+    "tie_rule_fewest_jokers": ("le moins de jokers", "fewest jokers"),
     "tie_rule_order": ("le premier dans l'ordre de la grille", "first in board order"),
     "tie_rule_arbiter": ("choix de l'arbitre", "the referee's choice"),
     "dup_reason_unreadable": ("coup illisible", "unreadable move"),
@@ -606,10 +617,6 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Impossible de rejeter {draw} : {count} coup(s) déjà proposés.",
         "Cannot reject {draw}: {count} move(s) already submitted.",
     ),
-    "err_dup_setting": (
-        "Réglage {name} = {value} : valeurs permises {allowed}.",
-        "Setting {name} = {value}: allowed {allowed}.",
-    ),
     "err_self_challenge": (
         "{player} ne peut pas contester son propre coup ({move}).",
         "{player} cannot challenge their own move ({move}).",
@@ -651,6 +658,129 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Exemple : /fin Ben=EAU",
         "{player}: '{rack}' is neither letters (? for a joker) nor a number from 0 to {most}. Example: /end Ben=EAU",
     ),
+    "err_draw_syntax": (
+        "Tirage illisible « {text} » : {reason}. Exemple : EEU+ESI? (le reliquat, +, les nouvelles lettres).",
+        "Unreadable draw '{text}': {reason}. Example: EEU+ESI? (the kept letters, +, the new ones).",
+    ),
+    "syntax_ref_form": ("une référence est une lettre et un nombre", "a reference is a letter and a number"),
+    "syntax_row_letter": ("{detail} n'est pas une lettre de A à O", "{detail} is not a letter from A to O"),
+    "syntax_column_number": ("{detail} n'est pas un nombre de 1 à 15", "{detail} is not a number from 1 to 15"),
+    "syntax_move_form": ("un coup est une référence puis un mot", "a move is a reference then a word"),
+    "syntax_empty": ("rien n'a été tapé", "nothing was typed"),
+    "syntax_joker_bracket": (
+        "un joker entre parenthèses est une seule lettre, comme C(H)ACUNE",
+        "a joker in brackets is one letter, like C(H)ACUNE",
+    ),
+    "syntax_tile_bracket": (
+        "« {detail} » : des crochets entourent une seule lettre, comme C[H]",
+        "'{detail}': square brackets hold one tile, like C[H]",
+    ),
+    "syntax_not_a_letter": ("« {detail} » n'est pas une lettre", "'{detail}' is not a letter"),
+    "syntax_not_a_tile": (
+        "« {detail} » n'est ni une lettre du jeu ni un joker ?",
+        "'{detail}' is neither a letter of the set nor a joker ?",
+    ),
+    "syntax_draw_plus": (
+        "un tirage s'écrit RELIQUAT+NOUVELLES, avec un seul +",
+        "a draw is written KEPT+NEW, with one +",
+    ),
+    "syntax_rack_too_long": ("un chevalet a au plus {detail} lettres", "a rack holds at most {detail} tiles"),
+    "syntax_too_many_jokers": ("le jeu n'a que {detail} jokers", "the set has only {detail} jokers"),
+    "err_edition_data": (
+        "L'édition {code} est inutilisable ({key}) : l'hébergeur du bot doit corriger son fichier.",
+        "The edition {code} cannot be used ({key}): the bot's operator must fix its file.",
+    ),
+    "err_invalid_word": ("« {text} » n'est pas un mot (2 à 15 lettres).", "'{text}' is not a word (2 to 15 letters)."),
+    "err_alphabet_mismatch": (
+        "La liste {lexicon} n'est pas écrite avec les lettres de cette édition.",
+        "The word list {lexicon} is not spelt with this edition's tiles.",
+    ),
+    "err_corrupt_lexicon": (
+        "Une liste compilée est abîmée : l'hébergeur du bot doit la compiler de nouveau.",
+        "A compiled word list is damaged: the bot's operator must compile it again.",
+    ),
+    "err_no_draw_possible": (
+        "Coup {move_number} : les lettres restantes ({letters}) ne permettent plus de tirage valable.",
+        "Move {move_number}: the letters left ({letters}) can no longer make a valid draw.",
+    ),
+    "err_round_not_closed": (
+        "Le coup {round_number} n'est pas clos ({closed} coups clos).",
+        "Move {round_number} is not closed ({closed} moves closed).",
+    ),
+    "err_score_above_top": (
+        "{player}, coup {round_number} : {score} dépasse le top ({top}).",
+        "{player}, move {round_number}: {score} is above the top ({top}).",
+    ),
+    "err_negative_score": (
+        "{player}, coup {round_number} : un score ne peut pas être négatif ({score}).",
+        "{player}, move {round_number}: a score cannot be negative ({score}).",
+    ),
+    "err_letters_not_in_draw": (
+        "{move} : lettres absentes du tirage {draw} : {letters}.",
+        "{move}: letters not in the draw {draw}: {letters}.",
+    ),
+    "err_joker_not_marked": (
+        "{move} : {letters} n'est pas dans le tirage {draw} ; un joker s'écrit en minuscule ({lower}) ou entre parenthèses (({upper})).",
+        "{move}: {letters} is not in the draw {draw}; a joker is written in lowercase ({lower}) or in brackets (({upper})).",
+    ),
+    "err_no_joker_left": (
+        "{move} : jokers écrits pour {letters}, mais le tirage {draw} n'en a plus.",
+        "{move}: jokers written for {letters}, but the draw {draw} has none left.",
+    ),
+    "err_word_not_in_lexicon": ("{move} : {words} absent de la liste.", "{move}: {words} not in the word list."),
+    "err_late_submission": (
+        "{player} : {move} envoyé {seconds} s après la fin du temps.",
+        "{player}: {move} sent {seconds} s after the deadline.",
+    ),
+    "err_gcg_syntax": ("Ligne {line} du fichier GCG illisible : {text}", "Line {line} of the GCG file cannot be read: {text}"),
+    "err_gcg_event": ("Ligne {line} du fichier GCG refusée : {text}", "Line {line} of the GCG file is refused: {text}"),
+    "err_refused": ("Cette commande ne peut pas s'appliquer ici.", "This command cannot be applied here."),
+    "err_dup_setting_range": (
+        "Réglage {name} = {value} : il faut plus de {low} et au plus {high}.",
+        "Setting {name} = {value}: it must be more than {low} and at most {high}.",
+    ),
+    "err_dup_setting_at_least": (
+        "Réglage {name} = {value} : il faut {low} ou plus.",
+        "Setting {name} = {value}: it must be {low} or more.",
+    ),
+    "reopen_no_round_closed": ("aucun coup n'est clos", "no move is closed"),
+    "reopen_next_draw_played": ("le tirage suivant a déjà été joué", "the next draw has been played"),
+    "reopen_corrected_since": ("il a été corrigé depuis", "it has been corrected since"),
+    "clock_paused": ("arrêté", "paused"),
+    "clock_running": ("en marche", "running"),
+    # command names (the name typed after /, one per language; every language's names work everywhere)
+    "name_new": ("nouvelle", "new"),
+    "name_score": ("coup", "score"),
+    "name_challenge": ("conteste", "challenge"),
+    "name_pass": ("passe", "pass"),
+    "name_exchange": ("change", "exchange"),
+    "name_penalty": ("penalite", "penalty"),
+    "name_undo": ("annule", "undo"),
+    "name_join": ("rejoindre", "join"),
+    "name_end": ("fin", "end"),
+    "name_duplicate": ("duplicate", "duplicate"),
+    "name_draw": ("tirage", "draw"),
+    "name_play": ("jouer", "play"),
+    "name_close": ("cloture", "close"),
+    "name_reopen": ("rouvre", "reopen"),
+    "name_pause": ("pause", "pause"),
+    "name_resume": ("reprise", "resume"),
+    "name_extend": ("prolonge", "extend"),
+    "name_correct": ("corrige", "correct"),
+    "name_top": ("top", "top"),
+    "name_games": ("parties", "games"),
+    "name_calc": ("calcul", "calc"),
+    "name_sheet": ("feuille", "sheet"),
+    "name_board": ("grille", "board"),
+    "name_unseen": ("reste", "unseen"),
+    "name_export": ("export", "export"),
+    "name_standings": ("classement", "standings"),
+    "name_moves": ("coups", "moves"),
+    "name_status": ("etat", "status"),
+    "name_help": ("aide", "help"),
+    "name_settings": ("reglages", "settings"),
+    "name_check": ("verif", "check"),
+    "name_words": ("mots", "words"),
     # commands: usage, help (one command), summary (the /help list and the platforms' menus)
     "usage_new": (
         "/nouvelle [fr|en] [box-fr|box-en|fisf|naspa|wespa] [joueurs...] [!]",
@@ -861,90 +991,118 @@ def say(lang: str, message_key: str, /, **values: Any) -> str:
     return (french if lang == "fr" else english).format(**values)
 
 
+def command_name(lang: str, name: str) -> str:
+    """The name of the command ``name`` (its English name) in ``lang``, without the slash."""
+    return say(lang, f"name_{name}")
+
+
 def example_move(notation: str) -> str:
     return "H8 VAGUE" if notation == "fisf" else "8H VAGUE"
 
 
-def explain(error: E.ArbitreError, lang: str, notation: str = "fisf") -> str:
-    """A polite explanation of a known engine error, in the channel's language."""
+def _listed(value: object) -> object:
+    return ", ".join(str(item) for item in value) if isinstance(value, tuple) else value
+
+
+def _fields(error: E.ArbitreError) -> dict[str, Any]:
+    """The error's typed fields, tuples joined with commas."""
+    return {name: _listed(value) for name, value in vars(error).items()}
+
+
+def _syntax(lang: str, error: E.NotationError, notation: str) -> str:
     example = example_move(notation)
-    reason_fr = {
-        "the word is empty": "le mot est vide",
-        "a joker in brackets is one letter, like C(H)ACUNE": (
-            "un joker entre parenthèses est une seule lettre, comme C(H)ACUNE"
-        ),
-    }
-    if isinstance(error, E.ClockStateError):
-        state = {"fr": ("arrêté", "en marche"), "en": ("paused", "running")}["fr" if lang == "fr" else "en"]
-        action = {
-            "pause": "pause",
-            "resume": "reprise" if lang == "fr" else "resume",
-            "extend": "prolonge" if lang == "fr" else "extend",
-        }
-        return say(
-            lang,
-            "err_clock_state",
-            action=action.get(error.action, error.action),
-            state=state[0 if error.paused else 1],
-        )
-    if isinstance(error, E.NothingToReopenError):
-        reasons = {
-            "no round closed": ("aucun coup n'est clos", "no move is closed"),
-            "the next draw was played": ("le tirage suivant a déjà été joué", "the next draw has been played"),
-            "corrected since": ("il a été corrigé depuis", "it has been corrected since"),
-        }
-        french, english = reasons.get(error.reason, (error.reason, error.reason))
-        return say(lang, "err_no_reopen", round_number=error.round_number, reason=french if lang == "fr" else english)
     if isinstance(error, E.RefSyntaxError):
-        return say(lang, "err_ref", text=error.text, example=example.split()[0] + " / " + example.split()[0][::-1])
-    if isinstance(error, E.WordSyntaxError):
-        if error.reason.startswith("a move is"):
-            return say(lang, "err_move_syntax", text=error.text, example=example)
-        reason = error.reason
-        if lang == "fr":
-            reason = reason_fr.get(reason, reason.replace("is not a letter", "n'est pas une lettre"))
-        return say(lang, "err_word", text=error.text, reason=reason, example=example)
-    table: list[tuple[type[E.ArbitreError], str]] = [
-        (E.OutOfBoardError, "err_out_of_board"),
-        (E.LetterMismatchError, "err_mismatch"),
-        (E.EmptyThroughSquareError, "err_empty_through"),
-        (E.NoNewTileError, "err_no_new_tile"),
-        (E.TooManyTilesError, "err_too_many"),
-        (E.NotInLineError, "err_not_in_line"),
-        (E.GapError, "err_gap"),
-        (E.OccupiedSquareError, "err_occupied"),
-        (E.IncompleteWordError, "err_incomplete"),
-        (E.WordTooShortError, "err_too_short"),
-        (E.FirstMoveError, "err_first_move"),
-        (E.NotConnectedError, "err_not_connected"),
-        (E.GameOverError, "err_game_over"),
-        (E.UnknownPlayerError, "err_unknown_player"),
-        (E.PlayerCountError, "err_player_count"),
-        (E.DuplicatePlayerError, "err_duplicate_player"),
-        (E.GameStartedError, "err_started"),
-        (E.NothingToChallengeError, "err_nothing_to_challenge"),
-        (E.WordNotInMoveError, "err_word_not_in_move"),
-        (E.NothingToUndoError, "err_nothing_to_undo"),
-        (E.ExchangeNotAllowedError, "err_exchange_bag"),
-        (E.ExchangeSizeError, "err_exchange_size"),
-        (E.RackSpecError, "err_rack"),
-        (E.LetterNotInBagError, "err_not_in_bag"),
-        (E.KeptLettersError, "err_kept"),
-        (E.DrawSizeError, "err_draw_size"),
-        (E.DrawPendingError, "err_draw_pending"),
-        (E.NoRoundOpenError, "dup_no_round"),
-        (E.SubmissionsMadeError, "err_submissions_made"),
-        (E.DuplicateSettingError, "err_dup_setting"),
-        (E.SelfChallengeError, "err_self_challenge"),
-        (E.AlreadyChallengedError, "err_already_challenged"),
-        (E.PenaltyValueError, "err_penalty_value"),
-        (E.RackNotUnseenError, "err_rack_not_unseen"),
-        (E.RackTooLargeError, "err_rack_too_large"),
-        (E.NotATiedTopError, "err_not_tied_top"),
-        (E.ExtensionError, "err_extension"),
-    ]
-    for cls, key in table:
+        ref = example.split()[0]
+        return say(lang, "err_ref", text=error.text, example=f"{ref} / {ref[::-1]}")
+    if error.problem is E.SyntaxProblem.MOVE_FORM:
+        return say(lang, "err_move_syntax", text=error.text, example=example)
+    reason = say(lang, f"syntax_{error.problem}", detail=error.detail)
+    if isinstance(error, E.RackSyntaxError):
+        return say(lang, "err_draw_syntax", text=error.text, reason=reason)
+    return say(lang, "err_word", text=error.text, reason=reason, example=example)
+
+
+def _setting(lang: str, error: E.DuplicateSettingError) -> str:
+    values = {"name": error.name, "value": error.value, "low": f"{error.low:g}"}
+    if error.high is not None:
+        return say(lang, "err_dup_setting_range", high=f"{error.high:g}", **values)
+    return say(lang, "err_dup_setting_at_least", **values)
+
+
+# Errors explained by one message filled with their fields (the first class that matches wins).
+_BY_FIELDS: list[tuple[type[E.ArbitreError], str]] = [
+    (E.OutOfBoardError, "err_out_of_board"),
+    (E.LetterMismatchError, "err_mismatch"),
+    (E.EmptyThroughSquareError, "err_empty_through"),
+    (E.NoNewTileError, "err_no_new_tile"),
+    (E.TooManyTilesError, "err_too_many"),
+    (E.NotInLineError, "err_not_in_line"),
+    (E.GapError, "err_gap"),
+    (E.OccupiedSquareError, "err_occupied"),
+    (E.IncompleteWordError, "err_incomplete"),
+    (E.WordTooShortError, "err_too_short"),
+    (E.FirstMoveError, "err_first_move"),
+    (E.NotConnectedError, "err_not_connected"),
+    (E.GameOverError, "err_game_over"),
+    (E.UnknownPlayerError, "err_unknown_player"),
+    (E.PlayerCountError, "err_player_count"),
+    (E.DuplicatePlayerError, "err_duplicate_player"),
+    (E.GameStartedError, "err_started"),
+    (E.NothingToChallengeError, "err_nothing_to_challenge"),
+    (E.WordNotInMoveError, "err_word_not_in_move"),
+    (E.NothingToUndoError, "err_nothing_to_undo"),
+    (E.ExchangeNotAllowedError, "err_exchange_bag"),
+    (E.ExchangeSizeError, "err_exchange_size"),
+    (E.RackSpecError, "err_rack"),
+    (E.SelfChallengeError, "err_self_challenge"),
+    (E.AlreadyChallengedError, "err_already_challenged"),
+    (E.PenaltyValueError, "err_penalty_value"),
+    (E.RackNotUnseenError, "err_rack_not_unseen"),
+    (E.RackTooLargeError, "err_rack_too_large"),
+    (E.EditionDataError, "err_edition_data"),
+    (E.InvalidWordError, "err_invalid_word"),
+    (E.AlphabetMismatchError, "err_alphabet_mismatch"),
+    (E.CorruptLexiconError, "err_corrupt_lexicon"),
+    (E.LetterNotInBagError, "err_not_in_bag"),
+    (E.KeptLettersError, "err_kept"),
+    (E.DrawSizeError, "err_draw_size"),
+    (E.NoDrawPossibleError, "err_no_draw_possible"),
+    (E.DrawPendingError, "err_draw_pending"),
+    (E.NoRoundOpenError, "dup_no_round"),
+    (E.SubmissionsMadeError, "err_submissions_made"),
+    (E.RoundNotClosedError, "err_round_not_closed"),
+    (E.ScoreAboveTopError, "err_score_above_top"),
+    (E.NegativeScoreError, "err_negative_score"),
+    (E.NotATiedTopError, "err_not_tied_top"),
+    (E.ExtensionError, "err_extension"),
+    (E.WordNotInLexiconError, "err_word_not_in_lexicon"),
+    (E.GcgSyntaxError, "err_gcg_syntax"),
+    (E.GcgEventError, "err_gcg_event"),
+]
+
+
+def explain(error: E.ArbitreError, lang: str, notation: str = "fisf") -> str:
+    """A polite explanation of an engine error in the channel's language, from its typed fields only."""
+    if isinstance(error, E.NotationError):
+        return _syntax(lang, error, notation)
+    if isinstance(error, E.DuplicateSettingError):
+        return _setting(lang, error)
+    if isinstance(error, E.ClockStateError):
+        state = say(lang, "clock_paused" if error.paused else "clock_running")
+        return say(lang, "err_clock_state", action=command_name(lang, str(error.action)), state=state)
+    if isinstance(error, E.NothingToReopenError):
+        reason = say(lang, f"reopen_{error.reason}")
+        return say(lang, "err_no_reopen", round_number=error.round_number, reason=reason)
+    if isinstance(error, E.LettersNotInDrawError):  # letters one by one: "O, O"
+        values = {**_fields(error), "letters": _listed(tuple(error.letters))}
+        if isinstance(error, E.JokerNotMarkedError):
+            first = error.letters[:1]
+            return say(lang, "err_joker_not_marked", lower=first.lower(), upper=first, **values)
+        key = "err_no_joker_left" if isinstance(error, E.NoJokerLeftError) else "err_letters_not_in_draw"
+        return say(lang, key, **values)
+    if isinstance(error, E.LateSubmissionError):
+        return say(lang, "err_late_submission", player=error.player, move=error.move, seconds=f"{error.seconds_late:.1f}")
+    for cls, key in _BY_FIELDS:
         if isinstance(error, cls):
-            values = {k: (", ".join(v) if isinstance(v, tuple) else v) for k, v in vars(error).items()}
-            return say(lang, key, **values)
-    return str(error)
+            return say(lang, key, **_fields(error))
+    return say(lang, "err_refused")

@@ -29,6 +29,7 @@ from .errors import (
     LetterNotInBagError,
     NoDrawPossibleError,
     RackSyntaxError,
+    SyntaxProblem,
 )
 
 
@@ -45,10 +46,6 @@ def _minus(letters: str, taken: str) -> str:
     remaining = Counter(letters)
     remaining.subtract(taken)
     return sort_tiles(remaining.elements())
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 class Counts(Enum):
@@ -68,6 +65,26 @@ def counts_by_name(name: str) -> Counts:
         return Counts(name.strip().lower())
     except ValueError:
         raise ValueError(f"unknown count rule {name!r}; known: vowel, consonant, either") from None
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """Letters that do not meet the vowel/consonant rule: how many of each they hold (``either``: tiles
+    that count as whichever is needed) and how many of each the move needs."""
+
+    letters: str  # as the edition spells them, in record order
+    vowels: int
+    consonants: int
+    either: int
+    needed: int
+    move_number: int
+
+    def __str__(self) -> str:
+        either = f", {self.either} either" if self.either else ""
+        return (
+            f"{self.letters or '-'}: {self.vowels} vowels, {self.consonants} consonants{either};"
+            f" move {self.move_number} needs {self.needed} of each"
+        )
 
 
 @dataclass(frozen=True)
@@ -111,17 +128,14 @@ class DrawRule:
                 either += 1
         return vowels, consonants, either
 
-    def shortfall(self, letters: str, move_number: int, edition: Edition) -> str | None:
-        """Why the letters do not meet the rule for this move (None when they do)."""
+    def shortfall(self, letters: str, move_number: int, edition: Edition) -> Shortfall | None:
+        """How the letters fall short of the rule for this move (None when they meet it)."""
         vowels, consonants, either = self.classify(letters, edition)
         need = self.minimum(move_number)
         missing = max(0, need - vowels) + max(0, need - consonants)
         if missing <= either:
             return None
-        found = f"{_plural(vowels, 'vowel')}, {_plural(consonants, 'consonant')}"
-        if either:
-            found += f", {either} either"
-        return f"{edition.spell_tiles(letters) or 'no letters'}: {found}; move {move_number} needs {need} of each"
+        return Shortfall(edition.spell_tiles(letters), vowels, consonants, either, need, move_number)
 
     def is_met(self, letters: str, move_number: int, edition: Edition) -> bool:
         """Whether the letters hold enough vowels and consonants for this move."""
@@ -223,7 +237,7 @@ class DrawOutcome:
 
     draws: tuple[Draw, ...]
     bag: Bag
-    shortfall: str | None = None  # a manual draw that breaks the rule: the referee may reject it
+    shortfall: Shortfall | None = None  # a manual draw that breaks the rule: the referee may reject it
 
     def __str__(self) -> str:
         return " ".join(str(d) for d in self.draws)
@@ -284,12 +298,12 @@ def parse_draw(text: str, edition: Edition = FRENCH) -> tuple[str | None, str]:
     """
     folded = edition.tiles(text).replace(" ", "")
     if not folded:
-        raise RackSyntaxError(text, "the draw is empty")
+        raise RackSyntaxError(text, SyntaxProblem.EMPTY)
     if folded.count("+") > 1:
-        raise RackSyntaxError(text, "a draw is KEPT+NEW, with one '+'")
+        raise RackSyntaxError(text, SyntaxProblem.DRAW_PLUS)
     for char in folded:
         if char != "+" and char != JOKER and char not in edition.alphabet:
-            raise RackSyntaxError(text, f"{char!r} is not a letter or a joker ?")
+            raise RackSyntaxError(text, SyntaxProblem.NOT_A_TILE, char)
     if "+" in folded:
         kept, new = folded.split("+")
         return sort_tiles(kept), sort_tiles(new)
@@ -315,7 +329,7 @@ def check_draw(
     shown = text.strip()
     for tile in letters + (typed_kept or ""):
         if tile != JOKER and tile not in edition.values:
-            raise RackSyntaxError(text, f"{edition.label(tile)} is not a letter of the {edition.code} tile set")
+            raise RackSyntaxError(text, SyntaxProblem.NOT_A_TILE, edition.label(tile))
     if typed_kept is not None:
         if typed_kept != kept:
             raise KeptLettersError(shown, typed_kept, kept)

@@ -36,13 +36,15 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from .board import Board
-from .draw import Bag, Counts, Draw, DrawRule, can_draw, check_draw, draw_tiles, sort_tiles
+from .draw import Bag, Counts, Draw, DrawRule, Shortfall, can_draw, check_draw, draw_tiles, sort_tiles
 from .edition import FRENCH, JOKER, Edition, edition_by_code
 from .errors import (
     ArbitreError,
+    ClockAction,
     ClockStateError,
     DrawPendingError,
     DuplicatePlayerError,
@@ -62,6 +64,7 @@ from .errors import (
     RoundNotClosedError,
     ScoreAboveTopError,
     SubmissionsMadeError,
+    TakeBackBlock,
     UnknownPlayerError,
     WordNotInLexiconError,
 )
@@ -70,6 +73,7 @@ from .game import player_key
 from .notation import Notation, format_ref, notation_by_name, parse_move
 from .placement import Placement, apply_placement, validate_move
 from .scoring import MoveScore, score_placement
+from .tie import TieRule
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -100,7 +104,7 @@ class TopResultLike(Protocol):
     def plays(self) -> Sequence[TopPlay]: ...
 
     @property
-    def tie_rule(self) -> str: ...
+    def tie_rule(self) -> TieRule: ...
 
 
 _E = TypeVar(
@@ -140,6 +144,14 @@ def movegen_top_finder(
     return finder
 
 
+class EndReason(StrEnum):
+    """Why a duplicate game ended by itself (``DuplicateGame.end_letters`` says with which letters)."""
+
+    NO_PLAY = "no_play"  # the move generator found no play for the last draw
+    NO_VALID_DRAW = "no_valid_draw"  # the letters left cannot give a draw that meets the rule
+    NO_TILE_LEFT = "no_tile_left"  # every tile has been played
+
+
 # --- settings -----------------------------------------------------------------------
 
 
@@ -159,13 +171,13 @@ class DuplicateSettings:
 
     def __post_init__(self) -> None:
         if not isinstance(self.minutes, (int, float)) or not 0 < self.minutes <= 10:
-            raise DuplicateSettingError("minutes", self.minutes, "more than 0, at most 10 (FISF: 1, 2 or 3)")
+            raise DuplicateSettingError("minutes", self.minutes, 0, 10, low_allowed=False)
         if self.solo_bonus < 0:
-            raise DuplicateSettingError("solo_bonus", self.solo_bonus, "0 or more")
+            raise DuplicateSettingError("solo_bonus", self.solo_bonus, 0)
         if self.solo_min_players < 1:
-            raise DuplicateSettingError("solo_min_players", self.solo_min_players, "1 or more")
+            raise DuplicateSettingError("solo_min_players", self.solo_min_players, 1)
         if self.grace_seconds < 0:
-            raise DuplicateSettingError("grace_seconds", self.grace_seconds, "0 or more")
+            raise DuplicateSettingError("grace_seconds", self.grace_seconds, 0)
 
     def __str__(self) -> str:
         return (
@@ -279,7 +291,7 @@ class RoundClosed:
 
     kind: ClassVar[str] = "close"
     top: str | None
-    tie_rule: str = ""
+    tie_rule: TieRule = TieRule.NONE
     tied: tuple[str, ...] = ()
     invalid_words: tuple[str, ...] = ()
     runners_up: tuple[tuple[str, int], ...] = ()
@@ -427,7 +439,9 @@ def event_to_dict(event: DuplicateEvent) -> dict[str, Any]:
 
 def event_from_dict(data: Mapping[str, Any]) -> DuplicateEvent:
     """The event a dict from ``event_to_dict`` describes."""
-    return record_from_dict(EVENT_TYPES[data["kind"]], data, {"settings": DuplicateSettings.from_dict})
+    return record_from_dict(
+        EVENT_TYPES[data["kind"]], data, {"settings": DuplicateSettings.from_dict, "tie_rule": TieRule.read}
+    )
 
 
 # --- results ------------------------------------------------------------------------
@@ -458,8 +472,8 @@ class SubmissionResult:
         text = f"{self.player}: {self.move} {self.score}"
         if self.error is not None:
             text += f" ({self.verdict}: {self.error})"
-        if self.claim_note:
-            text += f" [{self.claim_note}]"
+        if self.claimed_differs:
+            text += f" [claimed {self.claimed}]"
         return text
 
     @property
@@ -468,19 +482,9 @@ class SubmissionResult:
         return self.verdict == self.VALID
 
     @property
-    def reason(self) -> str:
-        """Why the move scores 0 ("" when it counts)."""
-        return str(self.error) if self.error is not None else ""
-
-    @property
     def claimed_differs(self) -> bool:
         """Whether the player announced a score other than the computed one."""
         return self.claimed is not None and self.claimed != self.score
-
-    @property
-    def claim_note(self) -> str:
-        """``claimed 30, counted 28`` when the announced score differs, else ""."""
-        return f"claimed {self.claimed}, counted {self.score}" if self.claimed_differs else ""
 
 
 @dataclass
@@ -490,14 +494,14 @@ class Round:
     number: int
     draw: Draw | None = None
     rejected: list[Draw] = field(default_factory=list)
-    shortfall: str | None = None
+    shortfall: Shortfall | None = None
     opened_at: float | None = None
     submissions: list[MoveSubmitted] = field(default_factory=list)
     closed: bool = False
     top: Placement | None = None
     top_score: MoveScore | None = None
     top_text: str = ""
-    tie_rule: str = ""
+    tie_rule: TieRule = TieRule.NONE
     tied: tuple[str, ...] = ()
     results: dict[str, SubmissionResult] = field(default_factory=dict)
     recorded: dict[str, int] = field(default_factory=dict)
@@ -600,7 +604,7 @@ class RecordLine:
     cumulative: int
     scores: tuple[tuple[str, int], ...]
     solo: str | None = None
-    tie_rule: str = ""
+    tie_rule: TieRule = TieRule.NONE
     tied: tuple[str, ...] = ()
     corrections: tuple[tuple[str, str], ...] = ()  # (player, reason) of the referee's corrections
 
@@ -748,7 +752,8 @@ class DuplicateGame:
         self.reliquat = ""
         self.rounds: list[Round] = []
         self.finished = False
-        self.end_reason = ""
+        self.end_reason: EndReason | None = None
+        self.end_letters = ""  # the letters left at the end (the last draw when no play was possible)
 
     @property
     def notation(self) -> Notation:
@@ -783,15 +788,16 @@ class DuplicateGame:
         closed = self.closed_rounds
         return closed[-1] if closed else None
 
-    def can_take_back_close(self) -> str:
-        """Why the last close cannot be taken back ("" when it can): a reopen or another top."""
+    def can_take_back_close(self) -> TakeBackBlock | None:
+        """Why the last close cannot be taken back (None when it can): a reopen or another top."""
         index = self._last_close_index(self._effective)
         if index is None:
-            return "no round closed"
+            return TakeBackBlock.NO_ROUND_CLOSED
         for event in self._effective[index + 1 :]:
             if isinstance(event, _KEEPS_CLOSE):
-                return "the next draw was played" if isinstance(event, MoveSubmitted) else "corrected since"
-        return ""
+                played = isinstance(event, MoveSubmitted)
+                return TakeBackBlock.NEXT_DRAW_PLAYED if played else TakeBackBlock.CORRECTED_SINCE
+        return None
 
     @staticmethod
     def _last_close_index(events: Sequence[DuplicateEvent]) -> int | None:
@@ -860,46 +866,10 @@ class DuplicateGame:
             "moves": [line.to_dict() for line in self.record()],
             "total": self.tops_total,
             "finished": self.finished,
-            "end_reason": self.end_reason,
+            "end_reason": self.end_reason.value if self.end_reason is not None else "",
             "left": self.edition.spell_tiles(self.bag.unseen(self.reliquat)),
             "standings": [asdict(s) for s in self.standings()],
         }
-
-    def record_text(self) -> str:
-        """The record as aligned text, rejected draws on lines of their own, standings below."""
-        header = ["N", "draw", "ref", "top", "score", "total", *self.players]
-        rows: list[list[str]] = []
-        for line in self.record():
-            for rejected in line.rejected:
-                rows.append(["", rejected, "", "", "", "", *([""] * len(self.players))])
-            marks = []
-            for player, score in line.scores:
-                marks.append(f"{score}*" if line.solo == player else str(score))
-            rows.append(
-                [
-                    str(line.number),
-                    line.draw,
-                    line.ref or "-",
-                    line.word or "-",
-                    str(line.score),
-                    str(line.cumulative),
-                    *marks,
-                ]
-            )
-        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-        right = {0, 4, 5, *range(6, len(header))}
-
-        def fmt(row: list[str]) -> str:
-            cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
-            return "  ".join(cells).rstrip()
-
-        text = [fmt(header), *(fmt(r) for r in rows)]
-        if self.finished:
-            text.append(f"end: {self.end_reason}")
-        if self.players:
-            text.append("")
-            text.extend(str(s) for s in self.standings())
-        return "\n".join(text)
 
     # --- commands (build an event, apply it, return it) -------------------------------
 
@@ -957,7 +927,7 @@ class DuplicateGame:
         plays = list(result.plays)
         top: str | None = None
         tied: tuple[str, ...] = ()
-        tie_rule = ""
+        tie_rule = TieRule.NONE
         runners_up: list[tuple[str, int]] = []
         if plays:
             best = plays[0]
@@ -1042,7 +1012,7 @@ class DuplicateGame:
         last = self.last_closed
         number = last.number if last is not None else 0
         why = self.can_take_back_close()
-        if why:
+        if why is not None:
             raise NothingToReopenError(number, why)
         assert last is not None
         if isinstance(event, RoundReopened):
@@ -1085,7 +1055,7 @@ class DuplicateGame:
                 effective = [*effective[:index], *tail, event]
             else:
                 others = tuple(m for m in (close.top or "", *close.tied) if m and m != event.move)
-                chosen = dataclasses.replace(close, top=event.move, tied=others, tie_rule="arbiter")
+                chosen = dataclasses.replace(close, top=event.move, tied=others, tie_rule=TieRule.ARBITER)
                 effective = [*effective[:index], chosen, *tail]
         return effective
 
@@ -1150,15 +1120,15 @@ class DuplicateGame:
             elif round_.deadline is not None:
                 round_.deadline += event.seconds
             else:
-                raise ClockStateError("extend", False)
+                raise ClockStateError(ClockAction.EXTEND, False)
         elif isinstance(event, ClockPaused):
             if round_.paused_left is not None or round_.deadline is None:
-                raise ClockStateError("pause", round_.paused_left is not None)
+                raise ClockStateError(ClockAction.PAUSE, round_.paused_left is not None)
             round_.paused_left = max(0.0, round_.deadline - event.at)
             round_.deadline = None
         else:
             if round_.paused_left is None:
-                raise ClockStateError("resume", False)
+                raise ClockStateError(ClockAction.RESUME, False)
             round_.deadline = event.at + round_.paused_left
             round_.paused_left = None
 
@@ -1274,15 +1244,16 @@ class DuplicateGame:
             round_.reliquat = letters
             self.reliquat = letters
             self.finished = True
-            self.end_reason = f"no play possible with {self.edition.spell_tiles(letters)}"
+            self.end_reason = EndReason.NO_PLAY
+            self.end_letters = self.edition.spell_tiles(letters)
             return
         apply_placement(self.board, round_.top)
         round_.reliquat = _remove(letters, tiles_played(round_.top))
         self.reliquat = round_.reliquat
         if not can_draw(self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition):
             self.finished = True
-            left = self.edition.spell_tiles(self.bag.unseen(self.reliquat))
-            self.end_reason = f"no valid draw left ({left})" if left else "no tile left"
+            self.end_letters = self.edition.spell_tiles(self.bag.unseen(self.reliquat))
+            self.end_reason = EndReason.NO_VALID_DRAW if self.end_letters else EndReason.NO_TILE_LEFT
 
     def _record_score(self, event: ScoreRecorded) -> None:
         self._player(event.player)

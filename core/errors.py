@@ -1,10 +1,14 @@
 """Exceptions raised by the referee engine.
 
-Every kind of failure has its own class; each carries the offending input in its
-message and as attributes so that the chat layer can explain it in any language.
+Every kind of failure has its own class; each carries the offending input as typed
+attributes (codes, numbers, the text typed) from which the chat layer explains it in
+the channel's language. ``str()`` of an error is an English line for logs and the
+offline tools, never shown to players.
 """
 
 from __future__ import annotations
+
+from enum import StrEnum
 
 
 class ArbitreError(Exception):
@@ -27,13 +31,47 @@ class EditionDataError(ArbitreError, ValueError):
 # --- notation ---------------------------------------------------------------
 
 
-class NotationError(ArbitreError, ValueError):
-    """Text that cannot be read as a reference, a word, a move or a rack."""
+class SyntaxProblem(StrEnum):
+    """What is wrong with typed text; ``NotationError.detail`` holds the offending part, if any."""
 
-    def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"{text!r}: {reason}")
+    REF_FORM = "ref_form"  # a reference is a letter and a number
+    ROW_LETTER = "row_letter"  # detail: a letter outside A-O
+    COLUMN_NUMBER = "column_number"  # detail: a number outside 1-15
+    MOVE_FORM = "move_form"  # a move is a reference then a word
+    EMPTY = "empty"  # nothing typed
+    JOKER_BRACKET = "joker_bracket"  # brackets that do not hold one tile: C(H)ACUNE
+    TILE_BRACKET = "tile_bracket"  # detail: square brackets that do not hold one tile: C[H]
+    NOT_A_LETTER = "not_a_letter"  # detail: a character that is no letter
+    NOT_A_TILE = "not_a_tile"  # detail: a character that is no tile of the edition nor a joker ?
+    DRAW_PLUS = "draw_plus"  # a draw is KEPT+NEW, with one +
+    RACK_TOO_LONG = "rack_too_long"  # detail: how many tiles a rack holds
+    TOO_MANY_JOKERS = "too_many_jokers"  # detail: how many jokers the edition has
+
+
+_SYNTAX_LOG = {
+    SyntaxProblem.REF_FORM: "a reference is a letter A-O and a number 1-15",
+    SyntaxProblem.ROW_LETTER: "{detail} is not a letter from A to O",
+    SyntaxProblem.COLUMN_NUMBER: "{detail} is not a number from 1 to 15",
+    SyntaxProblem.MOVE_FORM: "a move is a reference then a word",
+    SyntaxProblem.EMPTY: "nothing typed",
+    SyntaxProblem.JOKER_BRACKET: "a joker in brackets is one tile, like C(H)ACUNE",
+    SyntaxProblem.TILE_BRACKET: "{detail!r}: a bracket holds one tile, like C[H]",
+    SyntaxProblem.NOT_A_LETTER: "{detail!r} is not a letter",
+    SyntaxProblem.NOT_A_TILE: "{detail!r} is not a tile of the edition or a joker ?",
+    SyntaxProblem.DRAW_PLUS: "a draw is KEPT+NEW, with one '+'",
+    SyntaxProblem.RACK_TOO_LONG: "a rack holds at most {detail} tiles",
+    SyntaxProblem.TOO_MANY_JOKERS: "the edition has {detail} jokers",
+}
+
+
+class NotationError(ArbitreError, ValueError):
+    """Text that cannot be read as a reference, a word, a move or a rack: what, and the part at fault."""
+
+    def __init__(self, text: str, problem: SyntaxProblem, detail: str = "") -> None:
+        super().__init__(f"{text!r}: {_SYNTAX_LOG[problem].format(detail=detail)}")
         self.text = text
-        self.reason = reason
+        self.problem = problem
+        self.detail = detail
 
 
 class RefSyntaxError(NotationError):
@@ -210,10 +248,11 @@ class GameStartedError(GameError):
 
 
 class NothingToChallengeError(GameError):
-    """A challenge when the last sheet line is not a standing play."""
+    """A challenge when the last sheet line is not a standing play; ``last`` is that line's kind
+    (a ``core.game.LineKind`` code, "" on an empty sheet)."""
 
     def __init__(self, last: str) -> None:
-        super().__init__(f"nothing to challenge: the last line is {last}")
+        super().__init__(f"nothing to challenge: the last line is {last or 'none'}")
         self.last = last
 
 
@@ -402,13 +441,19 @@ class NoDrawPossibleError(DrawError):
 
 
 class DuplicateSettingError(ArbitreError, ValueError):
-    """A duplicate game setting outside its allowed range."""
+    """A duplicate game setting outside its allowed range: more than ``low`` (or at least ``low`` when
+    ``low_allowed``), and at most ``high`` when there is one."""
 
-    def __init__(self, name: str, value: object, allowed: str) -> None:
-        super().__init__(f"{name} = {value!r}: allowed {allowed}")
+    def __init__(
+        self, name: str, value: object, low: float, high: float | None = None, low_allowed: bool = True
+    ) -> None:
+        bound = f"{'at least' if low_allowed else 'more than'} {low:g}" + (f", at most {high:g}" if high else "")
+        super().__init__(f"{name} = {value!r}: allowed {bound}")
         self.name = name
         self.value = value
-        self.allowed = allowed
+        self.low = low
+        self.high = high
+        self.low_allowed = low_allowed
 
 
 class NoRoundOpenError(GameError):
@@ -467,10 +512,18 @@ class NegativeScoreError(GameError):
         self.score = score
 
 
+class TakeBackBlock(StrEnum):
+    """Why the last close of a duplicate game cannot be taken back (reopened, or another top placed)."""
+
+    NO_ROUND_CLOSED = "no_round_closed"
+    NEXT_DRAW_PLAYED = "next_draw_played"  # someone submitted a move on the next draw
+    CORRECTED_SINCE = "corrected_since"  # the arbiter entered or corrected a score since
+
+
 class NothingToReopenError(GameError):
     """Reopening or changing the top of a round when no closed round can be taken back."""
 
-    def __init__(self, round_number: int, reason: str) -> None:
+    def __init__(self, round_number: int, reason: TakeBackBlock) -> None:
         super().__init__(f"move {round_number}: cannot be taken back ({reason})")
         self.round_number = round_number
         self.reason = reason
@@ -485,10 +538,18 @@ class NotATiedTopError(GameError):
         self.tied = tied
 
 
+class ClockAction(StrEnum):
+    """What was asked of a round's clock."""
+
+    PAUSE = "pause"
+    RESUME = "resume"
+    EXTEND = "extend"
+
+
 class ClockStateError(GameError):
     """Pausing a paused clock, resuming a running one, or changing a round with no clock."""
 
-    def __init__(self, action: str, paused: bool) -> None:
+    def __init__(self, action: ClockAction, paused: bool) -> None:
         super().__init__(f"{action}: the clock is {'paused' if paused else 'running'}")
         self.action = action
         self.paused = paused

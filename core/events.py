@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
+from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
 T = TypeVar("T")
@@ -150,6 +151,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 
 
 def _to_json(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
     if isinstance(value, (tuple, list)):
         return [_to_json(item) for item in value]
     to_dict = getattr(value, "to_dict", None)

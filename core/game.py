@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from enum import StrEnum
 
 from .board import Board
 from .draw import unseen_tiles
@@ -52,8 +53,33 @@ from .placement import Placement, apply_placement, validate_move
 from .rules import GoingOut, RuleSet, most_players, rule_set_for_players
 from .scoring import MoveScore, score_placement
 
-TURN_KINDS = frozenset({"play", "pass", "exchange", "lost_turn"})
 MAX_PENALTY = 500  # points: a larger penalty is a typing error
+
+
+class LineKind(StrEnum):
+    """What a line of the score sheet records."""
+
+    PLAY = "play"
+    PASS = "pass"
+    EXCHANGE = "exchange"
+    LOST_TURN = "lost_turn"  # a turn lost to a challenge
+    CHALLENGE_PENALTY = "challenge_penalty"  # points lost to a challenge
+    CHALLENGE_BONUS = "challenge_bonus"  # points a challenged move's player gains
+    PENALTY = "penalty"
+    TIME_PENALTY = "time_penalty"
+    END = "end"  # the end-of-game adjustment (``SheetLine.went_out`` for the player who went out)
+
+
+class Removal(StrEnum):
+    """Why a play was taken off the board."""
+
+    CHALLENGE = "challenge"  # a challenge found words invalid
+    WITHDRAWN = "withdrawn"  # its player withdrew it
+
+
+TURN_KINDS = frozenset({LineKind.PLAY, LineKind.PASS, LineKind.EXCHANGE, LineKind.LOST_TURN})
+# Lines a challenge or the referee adds after a play, which leave it the last play on the sheet.
+_AFTER_A_PLAY = frozenset({LineKind.CHALLENGE_PENALTY, LineKind.CHALLENGE_BONUS, LineKind.LOST_TURN, LineKind.PENALTY})
 
 
 def player_key(name: str) -> str:
@@ -63,26 +89,33 @@ def player_key(name: str) -> str:
 
 @dataclass
 class SheetLine:
-    """One line of the score sheet."""
+    """One line of the score sheet: what it records (``kind``) and its typed details."""
 
     number: int
     player: str
-    kind: str  # play, pass, exchange, lost_turn, challenge_penalty, challenge_bonus, penalty, time_penalty, end
-    text: str
+    kind: LineKind
     points: int
     total: int = 0
-    notes: list[str] = field(default_factory=list)
+    move: str = ""  # a play: the move in the game's notation
+    tiles: str = ""  # an exchange: the tiles as given (letters, a count, or "" when unknown)
+    went_out: bool = False  # an end line: the player who went out
     placement: Placement | None = None
     score: MoveScore | None = None
-    removed: bool = False  # a play taken off the board after a challenge
-    removed_reason: str = ""  # "challenge" or "withdrawn"
+    removal: Removal | None = None  # a play taken off the board, and why
+    removed_points: int = 0  # what a play taken off the board scored before
     invalid: tuple[str, ...] = ()  # the words a successful challenge found invalid
     claimed: int | None = None  # the score the player announced, when it differs
     challenged_by: str | None = None  # a play that was challenged (and stood): who challenged it
 
+    @property
+    def removed(self) -> bool:
+        """Whether the play was taken off the board (challenged off or withdrawn)."""
+        return self.removal is not None
+
     def __str__(self) -> str:
-        sign = f"{self.points:+d}" if self.kind != "play" else str(self.points)
-        return f"{self.number}. {self.player}: {self.text} {sign} = {self.total}"
+        sign = f"{self.points:+d}" if self.kind is not LineKind.PLAY else str(self.points)
+        what = self.move or f"{self.kind} {self.tiles}".rstrip()
+        return f"{self.number}. {self.player}: {what} {sign} = {self.total}"
 
 
 @dataclass(frozen=True)
@@ -229,7 +262,7 @@ class ClassicGame:
         for line in reversed(self.lines):
             if line.kind not in TURN_KINDS:
                 continue
-            if self.rules.scoreless_counts_only_passes and line.kind != "pass":
+            if self.rules.scoreless_counts_only_passes and line.kind is not LineKind.PASS:
                 break
             if line.points != 0:
                 break
@@ -253,9 +286,9 @@ class ClassicGame:
     def last_play_line(self) -> SheetLine | None:
         """The last sheet line if it is a standing play (what a challenge would target)."""
         for line in reversed(self.lines):
-            if line.kind in ("challenge_penalty", "challenge_bonus", "lost_turn") or line.kind == "penalty":
+            if line.kind in _AFTER_A_PLAY:
                 continue
-            return line if line.kind == "play" and not line.removed else None
+            return line if line.kind is LineKind.PLAY and not line.removed else None
         return None
 
     def standings(self) -> list[Standing]:
@@ -263,7 +296,7 @@ class ClassicGame:
         totals = self.totals()
         adjustments = {p: 0 for p in self.players}
         for line in self.lines:
-            if line.kind == "end":
+            if line.kind is LineKind.END:
                 adjustments[line.player] += line.points
         places = shared_places([(p, totals[p]) for p in self.players])
         return [
@@ -319,9 +352,9 @@ class ClassicGame:
             line = self.last_play_line()
             if line is not None:
                 if player_key(event.challenger) == player_key(line.player):
-                    raise SelfChallengeError(event.challenger, line.text)
+                    raise SelfChallengeError(event.challenger, line.move)
                 if line.challenged_by is not None:
-                    raise AlreadyChallengedError(line.text, line.challenged_by)
+                    raise AlreadyChallengedError(line.move, line.challenged_by)
         if isinstance(event, End) and not self.ended:
             self._check_end_racks(event)
 
@@ -365,10 +398,10 @@ class ClassicGame:
             raise UnknownPlayerError(name, tuple(self.players))
         return name
 
-    def _add_line(self, player: str, kind: str, text: str, points: int, **extra: object) -> SheetLine:
+    def _add_line(self, player: str, kind: LineKind, points: int, **extra: object) -> SheetLine:
         total = self._totals.get(player, 0) + points
         self._totals[player] = total
-        line = SheetLine(len(self.lines) + 1, player, kind, text, points, total, **extra)  # type: ignore[arg-type]
+        line = SheetLine(len(self.lines) + 1, player, kind, points, total, **extra)  # type: ignore[arg-type]
         self.lines.append(line)
         return line
 
@@ -389,7 +422,7 @@ class ClassicGame:
         while self.players and self._skips[self.to_move or ""] > 0:
             player = self.to_move or ""
             self._skips[player] -= 1
-            self._add_line(player, "lost_turn", "turn lost (challenge)", 0)
+            self._add_line(player, LineKind.LOST_TURN, 0)
             self.turn += 1
 
     def _apply(self, event: Event) -> None:
@@ -404,7 +437,7 @@ class ClassicGame:
             self._play(event)
         elif isinstance(event, Pass):
             self._player(event.player)
-            self._add_line(event.player, "pass", "pass", 0)
+            self._add_line(event.player, LineKind.PASS, 0)
             self._advance()
         elif isinstance(event, Exchange):
             self._exchange(event)
@@ -412,13 +445,13 @@ class ClassicGame:
             self._challenge(event)
         elif isinstance(event, Withdrawn):
             line = self._last_play_or_raise()
-            self._remove_play(line, "withdrawn")
+            self._remove_play(line, Removal.WITHDRAWN)
         elif isinstance(event, ChallengeBonus):
-            self._add_line(self._player(event.player), "challenge_bonus", "challenge bonus", event.points)
+            self._add_line(self._player(event.player), LineKind.CHALLENGE_BONUS, event.points)
         elif isinstance(event, Penalty):
-            self._add_line(self._player(event.player), "penalty", "penalty", -abs(event.points))
+            self._add_line(self._player(event.player), LineKind.PENALTY, -abs(event.points))
         elif isinstance(event, TimePenalty):
-            self._add_line(self._player(event.player), "time_penalty", "time penalty", -abs(event.points))
+            self._add_line(self._player(event.player), LineKind.TIME_PENALTY, -abs(event.points))
         elif isinstance(event, End):
             self._end(event)
 
@@ -436,19 +469,16 @@ class ClassicGame:
     def _play(self, event: Play) -> None:
         player = self._player(event.player)
         placement, score = self.evaluate(event.move)
-        notes: list[str] = []
-        if event.claimed is not None and event.claimed != score.total:
-            notes.append(f"claimed {event.claimed}, counted {score.total}")
+        differs = event.claimed is not None and event.claimed != score.total
         apply_placement(self.board, placement)
         self._add_line(
             player,
-            "play",
-            placement.notation(self.notation),
+            LineKind.PLAY,
             score.total,
-            notes=notes,
+            move=placement.notation(self.notation),
             placement=placement,
             score=score,
-            claimed=event.claimed if notes else None,
+            claimed=event.claimed if differs else None,
         )
         self._advance()
 
@@ -470,24 +500,22 @@ class ClassicGame:
         in_bag = self.bag_count()
         if in_bag < needed:
             raise ExchangeNotAllowedError(in_bag, needed)
-        self._add_line(player, "exchange", f"exchange {tiles}".rstrip(), 0)
+        self._add_line(player, LineKind.EXCHANGE, 0, tiles=tiles)
         self._advance()
 
     def _last_play_or_raise(self) -> SheetLine:
         line = self.last_play_line()
         if line is None:
-            last = self.lines[-1].text if self.lines else "empty"
-            raise NothingToChallengeError(last)
+            raise NothingToChallengeError(self.lines[-1].kind if self.lines else "")
         return line
 
-    def _remove_play(self, line: SheetLine, why: str, invalid: tuple[str, ...] = ()) -> None:
+    def _remove_play(self, line: SheetLine, why: Removal, invalid: tuple[str, ...] = ()) -> None:
         assert line.placement is not None
         for cell in line.placement.new_tiles:
             self.board.remove(cell.row, cell.col)
-        line.removed = True
-        line.removed_reason = "challenge" if invalid else "withdrawn"
+        line.removal = why
         line.invalid = invalid
-        line.notes.append(f"{why}: {line.points} -> 0")
+        line.removed_points = line.points
         line.points = 0
         self._recount_totals()
 
@@ -500,20 +528,20 @@ class ClassicGame:
             if word not in formed:
                 raise WordNotInMoveError(word, formed)
         if event.invalid:
-            self._remove_play(line, "challenged, " + ", ".join(event.invalid) + " invalid", event.invalid)
+            self._remove_play(line, Removal.CHALLENGE, event.invalid)
             return
         line.challenged_by = challenger
         rules = self.rules
         challenged = len(event.words) or len(formed)
         if rules.challenge_penalty_per_word:
             points = rules.challenge_penalty_per_word * challenged
-            self._add_line(challenger, "challenge_penalty", "challenge lost", -points)
+            self._add_line(challenger, LineKind.CHALLENGE_PENALTY, -points)
         if rules.challenge_bonus_per_word:
             points = rules.challenge_bonus_per_word * challenged
-            self._add_line(line.player, "challenge_bonus", "challenge bonus", points)
+            self._add_line(line.player, LineKind.CHALLENGE_BONUS, points)
         if rules.challenge_lost_turn:
             if self.to_move == challenger:
-                self._add_line(challenger, "lost_turn", "turn lost (challenge)", 0)
+                self._add_line(challenger, LineKind.LOST_TURN, 0)
                 self.turn += 1
             else:
                 self._skips[challenger] += 1
@@ -535,12 +563,12 @@ class ClassicGame:
             if out and player in out:
                 if player == out[0]:
                     bonus = others_total * (2 if self.rules.going_out is GoingOut.ADD_TWICE else 1)
-                    self._add_line(player, "end", "went out", bonus)
+                    self._add_line(player, LineKind.END, bonus, went_out=True)
                 continue
             if out and self.rules.going_out is GoingOut.ADD_TWICE:
-                self._add_line(player, "end", "rack left", 0)
+                self._add_line(player, LineKind.END, 0)
                 continue
-            self._add_line(player, "end", "rack left", -racks[player])
+            self._add_line(player, LineKind.END, -racks[player])
         self.ended = True
 
 

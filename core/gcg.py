@@ -440,7 +440,7 @@ def _event_line(parsed: _Parsed, number: int, raw: str, body: str) -> GcgEntry:
                 entry.move, Notation.GCG, lowercase_is_plain=False, alphabet=edition.alphabet
             )
         except NotationError as error:
-            raise fail(error.reason) from None
+            raise fail(str(error)) from None
     else:
         raise fail("cannot read this event (a play is POSITION WORD, e.g. 8D ZAX)")
     if len(before) > 1 or (before and not all(c.isalnum() or c == JOKER for c in before[0])):

@@ -17,13 +17,13 @@ placed.
 Order of the top, best first:
 
 1. highest score (rule ``"score"``);
-2. then fewest jokers (rule ``"fewest jokers"``);
+2. then fewest jokers (rule ``"fewest_jokers"``);
 3. then a fixed order (rule ``"order"``): horizontal before vertical, then by row, then
    by column of the first letter, then by the main word alphabetically, then by the
    FISF notation (which places the jokers: ``ACERanT`` before ``AcERaNT``).
 
 ``TopResult.tie_rule`` names the rule that put the first play ahead of the second best
-play: ``"score"`` when it scores more than every other play, ``"fewest jokers"`` or
+play: ``"score"`` when it scores more than every other play, ``"fewest_jokers"`` or
 ``"order"`` when other plays score as much, ``"unique"`` when it is the only legal play,
 and ``"none"`` when there is no legal play at all.
 """
@@ -52,16 +52,11 @@ from itertools import combinations, product
 
 from .board import CENTRE, PREMIUMS, SIZE, Board, Tile
 from .edition import JOKER, Edition
-from .errors import RackSyntaxError
+from .errors import RackSyntaxError, SyntaxProblem
 from .lexicon import LOOKAHEAD, Lexicon, anagram_keys
 from .placement import Placement, validate_tiles
 from .scoring import MoveScore, score_placement
-
-TIE_SCORE = "score"
-TIE_JOKERS = "fewest jokers"
-TIE_ORDER = "order"
-TIE_UNIQUE = "unique"
-TIE_NONE = "none"
+from .tie import TieRule
 
 _LETTER_MULT = tuple(p.letter_multiplier for p in PREMIUMS)
 _WORD_MULT = tuple(p.word_multiplier for p in PREMIUMS)
@@ -100,7 +95,7 @@ class TopResult:
     """The best plays (best first), which rule chose the first one, and search figures."""
 
     plays: tuple[Play, ...]
-    tie_rule: str
+    tie_rule: TieRule
     searched: SearchStats
 
     @property
@@ -136,12 +131,12 @@ def _parse_rack(rack: str, edition: Edition) -> _Rack:
         elif char in alphabet:
             counts[alphabet.code(char)] += 1
         else:
-            raise RackSyntaxError(rack, f"{char!r} is not a tile of the {edition.code} edition")
+            raise RackSyntaxError(rack, SyntaxProblem.NOT_A_TILE, char)
     size = sum(counts) + jokers
     if size > edition.rack_size:
-        raise RackSyntaxError(rack, f"a rack holds at most {edition.rack_size} tiles")
+        raise RackSyntaxError(rack, SyntaxProblem.RACK_TOO_LONG, str(edition.rack_size))
     if jokers > edition.jokers:
-        raise RackSyntaxError(rack, f"the {edition.code} edition has {edition.jokers} jokers")
+        raise RackSyntaxError(rack, SyntaxProblem.TOO_MANY_JOKERS, str(edition.jokers))
     return _Rack(tuple(counts), jokers, size)
 
 
@@ -1134,25 +1129,25 @@ def find_top(
     plays = [_build_play(board, found, edition) for found in kept]
     plays.sort(key=play_order)
     if not plays:
-        rule = TIE_NONE
+        rule = TieRule.NONE
     elif search.tie_mode:
         if search.tie_same:
-            rule = TIE_ORDER
+            rule = TieRule.ORDER
         elif search.tie_more:
-            rule = TIE_JOKERS
+            rule = TieRule.FEWEST_JOKERS
         elif seen > 1 or _any_other_play(search, starts):
-            rule = TIE_SCORE
+            rule = TieRule.SCORE
         else:
-            rule = TIE_UNIQUE
+            rule = TieRule.UNIQUE
     elif len(plays) > 1:
         first, second = plays[0], plays[1]
         if second.total < first.total:
-            rule = TIE_SCORE
+            rule = TieRule.SCORE
         elif second.jokers > first.jokers:
-            rule = TIE_JOKERS
+            rule = TieRule.FEWEST_JOKERS
         else:
-            rule = TIE_ORDER
+            rule = TieRule.ORDER
     else:
-        rule = TIE_SCORE if _any_other_play(search, starts) else TIE_UNIQUE
+        rule = TieRule.SCORE if _any_other_play(search, starts) else TieRule.UNIQUE
     stats = SearchStats(len(starts), searched, len(starts) - searched, seen)
     return TopResult(tuple(plays), rule, stats)

@@ -16,7 +16,7 @@ from enum import Enum
 from .alphabet import LATIN, Alphabet
 from .board import ROW_LETTERS, SIZE
 from .edition import EDITIONS, fold_accents
-from .errors import RefSyntaxError, WordSyntaxError
+from .errors import RefSyntaxError, SyntaxProblem, WordSyntaxError
 
 _LETTERS = ROW_LETTERS  # A-O name rows in FISF and columns in GCG
 
@@ -87,14 +87,13 @@ def parse_ref(text: str, notation: Notation = Notation.FISF) -> Ref:
     elif number_first:
         number, letter = number_first.group(1), number_first.group(2)
     else:
-        example = "H8 or 8H" if notation is Notation.FISF else "8H or H8"
-        raise RefSyntaxError(text, f"a reference is a letter A-O and a number 1-15, like {example}")
+        raise RefSyntaxError(text, SyntaxProblem.REF_FORM)
     index = _LETTERS.find(letter.upper())
     if index < 0:
-        raise RefSyntaxError(text, f"{letter.upper()} is not a letter from A to O")
+        raise RefSyntaxError(text, SyntaxProblem.ROW_LETTER, letter.upper())
     number_value = int(number)
     if not 1 <= number_value <= SIZE:
-        raise RefSyntaxError(text, f"{number_value} is not a number from 1 to 15")
+        raise RefSyntaxError(text, SyntaxProblem.COLUMN_NUMBER, str(number_value))
     if notation is Notation.FISF:
         # letter = row; letter first = horizontal
         return Ref(index, number_value - 1, horizontal=bool(letter_first))
@@ -137,7 +136,7 @@ def parse_word(text: str, *, lowercase_is_plain: bool = True, alphabet: Alphabet
         return _parse_tiles(text, lowercase_is_plain, alphabet)
     folded = fold_accents(text.strip())
     if not folded:
-        raise WordSyntaxError(text, "the word is empty")
+        raise WordSyntaxError(text, SyntaxProblem.EMPTY)
     outside_brackets = re.sub(r"\([^)]*\)", "", folded)
     all_plain = lowercase_is_plain and not any(c.isupper() for c in outside_brackets)
     letters: list[TypedLetter] = []
@@ -148,7 +147,7 @@ def parse_word(text: str, *, lowercase_is_plain: bool = True, alphabet: Alphabet
             close = folded.find(")", i)
             inside = folded[i + 1 : close] if close > 0 else ""
             if close < 0 or len(inside) != 1 or not _is_ascii_letter(inside):
-                raise WordSyntaxError(text, "a joker in brackets is one letter, like C(H)ACUNE")
+                raise WordSyntaxError(text, SyntaxProblem.JOKER_BRACKET)
             letters.append(TypedLetter(inside.upper(), joker=True))
             i = close + 1
             continue
@@ -158,7 +157,7 @@ def parse_word(text: str, *, lowercase_is_plain: bool = True, alphabet: Alphabet
             joker = char.islower() and not all_plain
             letters.append(TypedLetter(char.upper(), joker=joker))
         else:
-            raise WordSyntaxError(text, f"{char!r} is not a letter")
+            raise WordSyntaxError(text, SyntaxProblem.NOT_A_LETTER, char)
         i += 1
     return tuple(letters)
 
@@ -170,7 +169,7 @@ def _parse_tiles(text: str, lowercase_is_plain: bool, alphabet: Alphabet) -> tup
     """``parse_word`` for any alphabet: tiles read by longest label (see ``core.alphabet``)."""
     folded = alphabet.fold(text.strip())
     if not folded:
-        raise WordSyntaxError(text, "the word is empty")
+        raise WordSyntaxError(text, SyntaxProblem.EMPTY)
     outside_brackets = re.sub(r"\([^)]*\)", "", folded)
     all_plain = lowercase_is_plain and not any(c.isupper() for c in outside_brackets)
     letters: list[TypedLetter] = []
@@ -178,7 +177,7 @@ def _parse_tiles(text: str, lowercase_is_plain: bool, alphabet: Alphabet) -> tup
         if part.startswith("("):
             inside = alphabet.scan(part[1:-1]) if part.endswith(")") else []
             if len(inside) != 1 or inside[0].symbol is None:
-                raise WordSyntaxError(text, "a joker in brackets is one tile, like C(H)ACUNE")
+                raise WordSyntaxError(text, SyntaxProblem.JOKER_BRACKET)
             letters.append(TypedLetter(inside[0].symbol, joker=True))
             continue
         for piece in alphabet.scan(part):
@@ -187,9 +186,9 @@ def _parse_tiles(text: str, lowercase_is_plain: bool, alphabet: Alphabet) -> tup
             elif piece.typed == ".":
                 letters.append(TypedLetter(None))
             elif piece.typed.startswith("["):
-                raise WordSyntaxError(text, f"{piece.typed!r}: a bracket holds one tile, like C[H]")
+                raise WordSyntaxError(text, SyntaxProblem.TILE_BRACKET, piece.typed)
             else:
-                raise WordSyntaxError(text, f"{piece.typed!r} is not a letter")
+                raise WordSyntaxError(text, SyntaxProblem.NOT_A_LETTER, piece.typed)
     return tuple(letters)
 
 
@@ -236,8 +235,7 @@ def parse_move(
     """Read ``H8 VAGUE`` (reference then word) in the given convention, tiles of the given alphabet."""
     match = _MOVE.match(text)
     if not match:
-        example = "H8 VAGUE" if notation is Notation.FISF else "8H VAGUE"
-        raise WordSyntaxError(text, f"a move is a reference then a word, like {example}")
+        raise WordSyntaxError(text, SyntaxProblem.MOVE_FORM)
     ref = parse_ref(match.group("ref"), notation)
     word = parse_word(match.group("word"), lowercase_is_plain=lowercase_is_plain, alphabet=alphabet)
     return Move(ref, word, alphabet)

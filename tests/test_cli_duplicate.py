@@ -83,8 +83,8 @@ def test_text_record(capsys: pytest.CaptureFixture[str], small_list: Path) -> No
     assert status == 0
     lines = out.splitlines()
     assert lines[0].startswith("seed 4, fr, word list")
-    assert lines[1].split() == ["N", "draw", "ref", "top", "score", "total"]
-    assert any(line.startswith("end: ") for line in lines)
+    assert lines[1].split() == ["#", "draw", "ref", "top", "pts", "total"]
+    assert any(line.startswith("End of the duplicate game (") for line in lines)
     assert lines[-1].startswith("total ")
 
 

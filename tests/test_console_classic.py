@@ -121,7 +121,7 @@ Ana: /feuille
     out = replies(run_console(script, tmp_path / "c.sqlite"))
     assert "Coup illisible « H8 »" in out[1]
     assert "Référence illisible « Z9 »" in out[2]
-    assert "'-' n'est pas une lettre" in out[3]
+    assert "« - » n'est pas une lettre" in out[3]
     assert "passer par la case centrale H8" in out[4]
     assert "Ben : 4G AVIONS" in out[7]
     assert "La case G4 porte un A, pas un E." in out[8]

@@ -65,7 +65,7 @@ def test_illegal_play_changes_nothing() -> None:
 def test_claimed_score_that_differs_is_noted() -> None:
     game = fisf_game()
     game.push(Play("Ana", "H4 VAGUE", claimed=24))
-    assert game.lines[0].notes == ["claimed 24, counted 26"]
+    assert (game.lines[0].claimed, game.lines[0].points) == (24, 26)
 
 
 def test_invalid_word_challenged_removes_the_move() -> None:

@@ -49,11 +49,14 @@ def sheet(game: ClassicGame) -> list[tuple[object, ...]]:
             sheet_line.number,
             sheet_line.player,
             sheet_line.kind,
-            sheet_line.text,
+            sheet_line.move,
+            sheet_line.tiles,
+            sheet_line.went_out,
             sheet_line.points,
             sheet_line.total,
             sheet_line.removed,
-            sheet_line.removed_reason,
+            sheet_line.removal,
+            sheet_line.removed_points,
             sheet_line.invalid,
         )
         for sheet_line in game.lines
@@ -173,7 +176,7 @@ def test_a_wrong_recorded_score_is_one_mismatch() -> None:
     assert record.error is None
     [wrong] = record.mismatches
     assert (wrong.line, wrong.move, wrong.recorded, wrong.computed) == (13, "G8 .OVE", 13, 11)
-    assert record.game.lines[4].notes == ["claimed 13, counted 11"]
+    assert (record.game.lines[4].claimed, record.game.lines[4].points) == (13, 11)
     assert record.final() == {"ana": 25, "bo_2": -1}  # the board decides, not the file
 
 
@@ -515,7 +518,7 @@ def test_round_trip_of_games_built_with_the_engine(name: str) -> None:
     assert record.game.edition is game.edition and record.game.notation is game.notation
     assert record.rules.code == game.base_rules.code
     assert_same_game(record.game, game)
-    assert [sheet_line.notes for sheet_line in record.game.lines] == [sheet_line.notes for sheet_line in game.lines]
+    assert [sheet_line.claimed for sheet_line in record.game.lines] == [sheet_line.claimed for sheet_line in game.lines]
     assert record.game.players == game.players
 
 

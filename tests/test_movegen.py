@@ -106,7 +106,7 @@ def expected_rule(plays: list[Play]) -> str:
     if plays[1].total < plays[0].total:
         return "score"
     if plays[1].jokers > plays[0].jokers:
-        return "fewest jokers"
+        return "fewest_jokers"
     return "order"
 
 
@@ -299,7 +299,7 @@ def test_joker_tie_goes_to_the_play_without_joker() -> None:
     assert [(str(p), p.total, p.jokers) for p in plays] == [("H8 KA", 11, 0), ("H7 sKA", 11, 1), ("H8 Ka", 10, 1)]
     top = find_top(board, "A?", lexicon, FRENCH)
     assert top.best is not None and str(top.best) == "H8 KA"
-    assert top.tie_rule == "fewest jokers"
+    assert top.tie_rule == "fewest_jokers"
 
 
 def test_order_decides_between_equal_plays() -> None:

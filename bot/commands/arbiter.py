@@ -12,6 +12,7 @@ from core.duplicate import DuplicateEvent, DuplicateGame
 from core.game import player_key
 
 from ..numbers import read_decimal, read_int
+from ..render.record import standings_text
 from ..storage import GameRecord
 from .context import Context, UserError
 from .duplicate import (
@@ -21,7 +22,6 @@ from .duplicate import (
     open_next_round,
     round_text,
     save,
-    standings_text,
     start_top,
 )
 from .registry import Access, Section, command

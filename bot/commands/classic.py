@@ -22,7 +22,7 @@ from core.events import (
     event_from_dict,
     event_to_dict,
 )
-from core.game import TURN_KINDS, ClassicGame, SheetLine, player_key
+from core.game import TURN_KINDS, ClassicGame, LineKind, Removal, SheetLine, player_key
 from core.gcg import write_gcg
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, most_players, rule_set_by_code
@@ -242,12 +242,12 @@ def cmd_score(ctx: Context) -> None:
     lines_before = len(game.lines)
     record_event(ctx, record, game, Play(player, game.canonical_move(move_text), claimed))
     line = game.lines[lines_before]  # the play; lines after it are turns lost by the next players
-    assert line.kind == "play" and line.score is not None
-    lines = [ctx.say("scored", player=player, move=line.text, breakdown=breakdown(line.score, ctx.lang))]
+    assert line.kind is LineKind.PLAY and line.score is not None
+    lines = [ctx.say("scored", player=player, move=line.move, breakdown=breakdown(line.score, ctx.lang))]
     if claimed is not None and claimed != line.points:
         lines.append(ctx.say("claimed_differs", claimed=claimed, counted=line.points))
     for skipped in game.lines[lines_before + 1 :]:
-        if skipped.kind == "lost_turn":
+        if skipped.kind is LineKind.LOST_TURN:
             lines.append(ctx.say("turn_skipped", player=skipped.player))
     new_alerts = [a for a in game.alerts if a not in alerts_before]
     if new_alerts:
@@ -305,14 +305,14 @@ def cmd_challenge(ctx: Context) -> None:
     else:
         out = [ctx.say("challenge_valid", verdicts=text, player=line.player)]
         for added in game.lines[lines_before:]:
-            if added.kind == "lost_turn":
+            if added.kind is LineKind.LOST_TURN:
                 out.append(ctx.say("challenge_consequence_turn_now", challenger=added.player))
-            elif added.kind == "challenge_penalty":
+            elif added.kind is LineKind.CHALLENGE_PENALTY:
                 out.append(ctx.say("challenge_consequence_penalty", challenger=added.player, points=-added.points))
-            elif added.kind == "challenge_bonus":
+            elif added.kind is LineKind.CHALLENGE_BONUS:
                 out.append(ctx.say("challenge_consequence_bonus", player=added.player, points=added.points))
         if game.rules.challenge_lost_turn and not any(
-            sheet_line.kind == "lost_turn" for sheet_line in game.lines[lines_before:]
+            sheet_line.kind is LineKind.LOST_TURN for sheet_line in game.lines[lines_before:]
         ):
             out.append(ctx.say("challenge_consequence_turn", challenger=challenger))
     out.append(ctx.say("challenge_list", lists=used.label(ctx.lang)))
@@ -385,7 +385,7 @@ def parse_racks(ctx: Context, game: ClassicGame) -> tuple[tuple[str, str], ...]:
             loose.append(token.upper())
     if loose:
         last_player = next(
-            (sheet_line.player for sheet_line in reversed(game.lines) if sheet_line.kind == "play"), None
+            (sheet_line.player for sheet_line in reversed(game.lines) if sheet_line.kind is LineKind.PLAY), None
         )
         others = [p for p in game.players if p != last_player and p not in racks]
         if len(others) != 1 or len(loose) != 1:
@@ -420,29 +420,17 @@ def standings_text(ctx: Context, game: ClassicGame) -> str:
     )
 
 
-_LINE_KEYS = {
-    "pass": "line_pass",
-    "lost_turn": "line_lost_turn",
-    "challenge_penalty": "line_challenge_penalty",
-    "challenge_bonus": "line_challenge_bonus",
-    "penalty": "line_penalty",
-    "time_penalty": "line_time_penalty",
-}
-
-
 def line_text(line: SheetLine, lang: str) -> str:
     """A sheet line's move column in the channel's language."""
     from ..messages import say
 
-    if line.kind == "play":
-        return line.text
-    if line.kind == "exchange":
-        tiles = line.text.removeprefix("exchange").strip()
-        return say(lang, "line_exchange", tiles=tiles).strip()
-    if line.kind == "end":
-        return say(lang, "line_went_out" if line.text == "went out" else "line_rack_left")
-    key = _LINE_KEYS.get(line.kind)
-    return say(lang, key) if key else line.text
+    if line.kind is LineKind.PLAY:
+        return line.move
+    if line.kind is LineKind.EXCHANGE:
+        return say(lang, "line_exchange", tiles=line.tiles).strip()
+    if line.kind is LineKind.END:
+        return say(lang, "line_went_out" if line.went_out else "line_rack_left")
+    return say(lang, f"line_{line.kind}")
 
 
 def line_notes(line: SheetLine, lang: str) -> str:
@@ -451,9 +439,9 @@ def line_notes(line: SheetLine, lang: str) -> str:
     notes = []
     if line.claimed is not None:
         notes.append(say(lang, "note_claimed", claimed=line.claimed))
-    if line.removed_reason == "challenge":
+    if line.removal is Removal.CHALLENGE:
         notes.append(say(lang, "note_challenged", words=", ".join(line.invalid), count=len(line.invalid)))
-    elif line.removed_reason == "withdrawn":
+    elif line.removal is Removal.WITHDRAWN:
         notes.append(say(lang, "note_withdrawn"))
     elif line.challenged_by is not None:
         notes.append(say(lang, "note_challenge_stood", challenger=line.challenged_by))
@@ -509,7 +497,7 @@ def sheet_text(ctx: Context, game: ClassicGame) -> str:
 
 
 def last_squares(game: ClassicGame) -> list[tuple[int, int]]:
-    line = next((sheet_line for sheet_line in reversed(game.lines) if sheet_line.kind == "play"), None)
+    line = next((sheet_line for sheet_line in reversed(game.lines) if sheet_line.kind is LineKind.PLAY), None)
     if line is None or line.placement is None or line.removed:
         return []
     return [(c.row, c.col) for c in line.placement.new_tiles]
@@ -532,7 +520,7 @@ def last_move_text(lang: str, game: ClassicGame) -> str:
     if line is None:
         return ""
     notes = line_notes(line, lang)
-    if line.kind != "play":  # Ben : passe, Cleo : tour perdu (contestation)
+    if line.kind is not LineKind.PLAY:  # Ben : passe, Cleo : tour perdu (contestation)
         return say(lang, "board_last_turn", move=line_text(line, lang), player=line.player)
     return say(
         lang,
@@ -591,13 +579,13 @@ def moves_text(ctx: Context, record: GameRecord, game: ClassicGame, name: str) -
     rows = [
         [line.number, line_text(line, ctx.lang), line.points, line.total, line_notes(line, ctx.lang)] for line in lines
     ]
-    plays = [line for line in lines if line.kind == "play" and not line.removed]
+    plays = [line for line in lines if line.kind is LineKind.PLAY and not line.removed]
     best = max(plays, key=lambda line: line.points, default=None)
     summary = ctx.say(
         "moves_summary",
         total=game.totals()[player],
         plays=len(plays),
-        best=f"{best.text} {best.points}" if best is not None else "-",
+        best=f"{best.move} {best.points}" if best is not None else "-",
     )
     return "\n".join([ctx.say("moves_title", player=player), "```\n" + table(rows, header) + "\n```", summary])
 

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from core.board import Board
-from core.draw import unseen_tiles
+from core.draw import Shortfall, unseen_tiles
 from core.duplicate import (
     DuplicateEvent,
     DuplicateGame,
@@ -46,6 +46,7 @@ from core.errors import (
 from core.game import player_key
 from core.movegen import TopResult
 from core.notation import Notation, notation_by_name
+from core.tie import TieRule
 
 from ..chat import Reply
 from ..house_words import HouseList
@@ -63,6 +64,7 @@ from ..render import (
     standings_png,
     table,
 )
+from ..render.record import end_reason_text, record_table, standings_text
 from ..storage import Deadline, GameRecord, RoundClosedTwiceError, Storage
 from ..timefmt import clock_time
 from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
@@ -78,7 +80,6 @@ WARNING_SECONDS = 30
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
 TOPS_KEPT = 64  # tops searched ahead, at most (one per open round)
 TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
-TIE_RULE_KEYS = {"fewest jokers": "tie_rule_jokers", "order": "tie_rule_order", "arbiter": "tie_rule_arbiter"}
 
 # --- loading and saving ------------------------------------------------------------------
 
@@ -136,7 +137,7 @@ def active_duplicate(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
 
 def _top_key(record: GameRecord, game: DuplicateGame, lexicon: str) -> tuple[int, int, str, str]:
     round_ = game.current
-    draw = str(round_.draw) if round_ is not None and round_.draw is not None else ""
+    draw = round_.draw.letters if round_ is not None and round_.draw is not None else ""
     return (record.id, game.move_number, draw, lexicon)
 
 
@@ -212,21 +213,36 @@ def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, ch
     assert round_ is not None and round_.draw is not None
     deadline = game.deadline(round_)
     if deadline is None:
-        text = say(lang, "dup_draw_paused", n=round_.number, draw=str(round_.draw))
+        text = say(lang, "dup_draw_paused", n=round_.number, draw=round_.draw.spelled(game.edition))
     else:
         text = say(
             lang,
             "dup_draw",
             n=round_.number,
-            draw=str(round_.draw),
+            draw=round_.draw.spelled(game.edition),
             minutes=_minutes_text(max(0.0, (deadline - (round_.opened_at or deadline)) / 60)),
             clock=clock_time(deadline, zone),
         )
     if round_.rejected:
-        text = say(lang, "dup_rejected_draws", draws=" ".join(str(d) for d in round_.rejected)) + "\n" + text
-    if round_.shortfall:
-        text += "\n" + say(lang, "dup_shortfall", shortfall=round_.shortfall)
+        rejected = " ".join(d.spelled(game.edition) for d in round_.rejected)
+        text = say(lang, "dup_rejected_draws", draws=rejected) + "\n" + text
+    if round_.shortfall is not None:
+        text += "\n" + say(lang, "dup_shortfall", shortfall=shortfall_text(lang, round_.shortfall))
     return Reply(text, channel=channel, deadline=deadline, edit_key=f"dup-{record.id}-{round_.number}")
+
+
+def shortfall_text(lang: str, shortfall: Shortfall) -> str:
+    """``BCDFGHJ : 0 voyelle, 7 consonnes ; le coup 1 en demande 2 de chaque``."""
+    return say(
+        lang,
+        "draw_shortfall",
+        letters=shortfall.letters or "-",
+        vowels=say(lang, "count_vowels", count=shortfall.vowels),
+        consonants=say(lang, "count_consonants", count=shortfall.consonants),
+        either=say(lang, "count_either", count=shortfall.either) if shortfall.either else "",
+        n=shortfall.move_number,
+        needed=shortfall.needed,
+    )
 
 
 def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
@@ -255,17 +271,22 @@ def _fisf_to_game(game: DuplicateGame, move: str) -> str:
     return format_move(parse_move(move, Notation.FISF), game.notation)
 
 
+def tie_rule_text(lang: str, round_: Round) -> str:
+    """Why the first of tied tops was placed: fewest jokers, board order, or the arbiter's choice."""
+    rule = round_.tie_rule if round_.tie_rule in (TieRule.FEWEST_JOKERS, TieRule.ARBITER) else TieRule.ORDER
+    return say(lang, f"tie_rule_{rule}")
+
+
 def tie_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     """The tops tied with the one placed, numbered for /top N, and the rule that placed the first."""
     assert round_.top is not None
     choices = [round_.top.notation(game.notation), *(_fisf_to_game(game, m) for m in round_.tied)]
     listed = " · ".join(f"{n}) {m}" for n, m in enumerate(choices, 1))
-    rule = say(lang, TIE_RULE_KEYS.get(round_.tie_rule, "tie_rule_order"))
-    return say(lang, "dup_tie", tied=listed, rule=rule)
+    return say(lang, "dup_tie", tied=listed, rule=tie_rule_text(lang, round_))
 
 
 def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
-    draw = str(round_.draw) if round_.draw else ""
+    draw = round_.draw.spelled(game.edition) if round_.draw else ""
     if round_.top is None or round_.top_score is None:
         lines = [say(lang, "dup_no_top", n=round_.number, draw=draw)]
     else:
@@ -308,46 +329,6 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     return "\n".join(lines)
 
 
-def standings_text(lang: str, game: DuplicateGame) -> str:
-    header = ["#", say(lang, "col_player"), "total", say(lang, "col_gap"), "%"]
-    rows = [[s.place, s.player, s.total, s.gap, f"{s.percent:.1f}"] for s in game.standings()]
-    return say(
-        lang,
-        "dup_ranking",
-        n=len(game.closed_rounds),
-        tops=game.tops_total,
-        table="```\n" + table(rows, header) + "\n```",
-    )
-
-
-def record_table(lang: str, game: DuplicateGame) -> str:
-    """The game record in the channel's language: one line per move (rejected draws on their own),
-    every player's score (``*`` for a solo, ``c`` for a referee's correction)."""
-    header = [
-        say(lang, "col_number"),
-        say(lang, "col_draw"),
-        say(lang, "col_ref"),
-        "top",
-        "pts",
-        say(lang, "col_cumulative"),
-        *game.players,
-    ]
-    rows: list[list[object]] = []
-    notes: list[str] = []
-    for line in game.record():
-        rows += [["", rejected, "", "", "", "", *[""] * len(game.players)] for rejected in line.rejected]
-        corrected = dict(line.corrections)
-        marks = [
-            f"{score}{'*' if line.solo == player else ''}{'c' if player in corrected else ''}"
-            for player, score in line.scores
-        ]
-        rows.append([line.number, line.draw, line.ref or "-", line.word or "-", line.score, line.cumulative, *marks])
-        notes += [
-            say(lang, "dup_correction_note", n=line.number, player=p, reason=r or "-") for p, r in line.corrections
-        ]
-    return "\n".join([table(rows, header), *notes])
-
-
 def results_csv(game: DuplicateGame) -> bytes:
     """Every player's place, total, gap and percentage, then the score of each move (UTF-8 CSV)."""
     out = io.StringIO()
@@ -375,8 +356,7 @@ def tie_note(lang: str, round_: Round) -> str:
     """A short line on tied tops for the result image (the text lists them, numbered for /top N)."""
     if not round_.tied:
         return ""
-    rule = say(lang, TIE_RULE_KEYS.get(round_.tie_rule, "tie_rule_order"))
-    return say(lang, "dup_tie_short", count=len(round_.tied) + 1, rule=rule)
+    return say(lang, "dup_tie_short", count=len(round_.tied) + 1, rule=tie_rule_text(lang, round_))
 
 
 def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultView:
@@ -406,7 +386,7 @@ def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultVie
     return RoundResultView(
         language=lang,
         round_number=round_.number,
-        draw=str(round_.draw) if round_.draw else "",
+        draw=round_.draw.spelled(game.edition) if round_.draw else "",
         top_move=round_.top.notation(game.notation) if round_.top is not None else "",
         top_points=round_.top_points,
         rows=tuple(rows),
@@ -454,23 +434,14 @@ def open_next_round(
         return [Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
     try:
         events = game.draw(random.Random(), at=now)
-    except NoDrawPossibleError:
-        return finish(referee, record, game, lang, say(lang, "dup_end_no_draw"))
+    except NoDrawPossibleError as error:
+        letters = game.edition.spell_tiles(error.letters)
+        return finish(referee, record, game, lang, say(lang, "dup_end_no_valid_draw", letters=letters))
     save(referee, record, game, events, "clock")
     start_top(referee, record, game)
     claim_clock(referee, record.channel, now)
     zone = storage.channel(record.channel).zone
     return [draw_reply(lang, zone, record, game, record.channel)]
-
-
-def end_reason_text(lang: str, game: DuplicateGame) -> str:
-    if not game.finished:
-        return ""
-    round_ = game.last_closed
-    if round_ is not None and round_.top is None:
-        return say(lang, "dup_end_no_play", letters=round_.reliquat)
-    left = game.bag.unseen(game.reliquat)
-    return say(lang, "dup_end_no_draw_left", letters=left) if left else say(lang, "dup_end_no_tile")
 
 
 def finish(referee: Referee, record: GameRecord, game: DuplicateGame, lang: str, reason: str) -> list[Reply]:
@@ -498,9 +469,10 @@ def close_round(
     save(referee, record, game, [event], author, {VERDICT_KEY: used.to_data(round=closed.number)})
     referee.clock.warned.discard((record.id, closed.number))
     referee.clock.waiting_for_list.discard((record.id, closed.number))
+    draw = closed.draw.spelled(game.edition) if closed.draw else ""
     replies = [
         Reply(  # the draw's message stops counting down
-            say(lang, "dup_round_closed", n=closed.number, draw=str(closed.draw) if closed.draw else ""),
+            say(lang, "dup_round_closed", n=closed.number, draw=draw),
             channel=record.channel,
             edit_key=f"dup-{record.id}-{closed.number}",
         ),
@@ -684,7 +656,7 @@ def cmd_draw(ctx: Context) -> None:
         return
     if text in ("-", "rejet", "reject"):
         round_ = game.current
-        rejected = str(round_.draw) if round_ is not None and round_.draw is not None else ""
+        rejected = round_.draw.spelled(game.edition) if round_ is not None and round_.draw is not None else ""
         rejection = game.reject_draw()
         save(ctx.referee, record, game, [rejection], ctx.message.user)
         ctx.reply(ctx.say("dup_draw_rejected", draw=rejected))

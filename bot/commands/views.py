@@ -13,6 +13,7 @@ from core.scoring import score_placement
 
 from ..numbers import read_int
 from ..render import standings_png
+from ..render.record import standings_text
 from ..storage import GameRecord
 from ..word_lists import verdict_lines
 from . import classic as classic
@@ -144,7 +145,7 @@ def cmd_standings(ctx: Context) -> None:
     if isinstance(game, ClassicGame):
         text = classic.standings_text(ctx, game) if game.players else ctx.say("sheet_empty")
     else:
-        text = duplicate.standings_text(ctx.lang, game)
+        text = standings_text(ctx.lang, game)
         if ctx.referee.images:
             image = standings_png(duplicate.standings_view(ctx.lang, game))
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")

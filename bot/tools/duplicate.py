@@ -34,6 +34,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from core.draw import counts_by_name
     from core.duplicate import DuplicateGame, DuplicateSettings, movegen_top_finder
 
+    from ..messages import say
+    from ..render.record import end_reason_text, record_table, standings_text
     from .common import edition_and_notation
     from .top import ToolError, house_text, load_house, load_lexicon
 
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "moves": moves,
             "total": game.tops_total,
             "seed": seed,
-            "end": game.end_reason,
+            "end": game.end_reason.value if game.end_reason is not None else "",
             "left": game.bag.unseen(game.reliquat),
         }
         if args.house is not None:
@@ -74,7 +76,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(json.dumps(data, ensure_ascii=False), file=out)
         return 0
     print(f"seed {seed}, {edition.code}, word list {args.lexicon or edition.code}{house_text(house)}", file=out)
-    print(game.record_text(), file=out)
+    print(record_table("en", game), file=out)
+    if game.finished:
+        print(say("en", "dup_over", reason=end_reason_text("en", game)), file=out)
+    print(standings_text("en", game).replace("```\n", "").replace("\n```", ""), file=out)
     print(f"total {game.tops_total}", file=out)
     return 0
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # imported when the command runs, so that other commands neve
 # Why the first play is the top, in words (``TopResult.tie_rule``).
 TIE_RULE_WORDS = {
     "score": "1 is the top: it scores more than every other play.",
-    "fewest jokers": "1 is the top: other plays score as much, and it uses the fewest jokers.",
+    "fewest_jokers": "1 is the top: other plays score as much, and it uses the fewest jokers.",
     "order": "1 is the top: others score as much with as few jokers; it comes first in board order "
     "(across before down, then by row and column).",
     "unique": "1 is the only play.",
