@@ -562,7 +562,7 @@ class CommandModel(RuleBasedStateMachine):
 
 
 def classic_state(game: ClassicGame) -> object:
-    lines = [(x.number, x.player, x.kind, x.text, x.points, x.total, x.removed) for x in game.lines]
+    lines = [(x.number, x.player, x.kind, x.move, x.tiles, x.went_out, x.points, x.total, x.removed) for x in game.lines]
     tiles = sorted((r, c, t.letter, t.joker) for r, c, t in game.board.tiles())
     return (tuple(game.players), lines, tiles, game.to_move, game.ended, [str(a) for a in game.alerts])
 
