@@ -167,6 +167,13 @@ def verdict_lines(lang: str, kind: str, events: list[StoredEvent]) -> list[str]:
         words = " ".join(used.house.tokens())
         key = "verdicts_rounds" if kind == "duplicate" else "verdicts_challenges"
         lines.append(
-            say(lang, key, lists=used.label(lang), words=f" ({words})" if words else "", where=numbers_text(numbers))
+            say(
+                lang,
+                key,
+                lists=used.label(lang),
+                words=f" ({words})" if words else "",
+                where=numbers_text(numbers),
+                count=len(numbers),
+            )
         )
     return lines

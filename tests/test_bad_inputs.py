@@ -15,7 +15,7 @@ from PIL import Image
 
 from bot.chat import LOGGED_CHARS, MAX_COMMAND_CHARS, Incoming, Reply
 from bot.cli import main
-from bot.messages import CATALOG
+from bot.messages import languages, say
 from bot.referee import Referee
 from bot.storage import SQLiteStorage, StorageOpenError
 from tests.ready_lists import ready_registry
@@ -208,7 +208,7 @@ def test_bad_database_stops_the_cli_with_one_line_and_exit_2(tmp_path: Path, too
 # --- numbers typed in commands: unicode digits, huge numbers -----------------------------------
 
 BIG = "9" * 5000
-APOLOGIES = set(CATALOG["apology"])
+APOLOGIES = {say(lang, "apology") for lang in languages()}
 
 
 class Room:

@@ -51,7 +51,7 @@ def test_an_unknown_help_topic_gets_suggestions_too(club: Club) -> None:
 
 @pytest.mark.parametrize("spec", COMMANDS, ids=lambda spec: spec.name)
 def test_a_typo_in_any_name_finds_its_command(spec: object) -> None:
-    for name in {spec.name, spec.alias}:  # type: ignore[attr-defined]
+    for name in {spec.name, *spec.names().values()}:  # type: ignore[attr-defined]
         swapped = name[0] + name[2] + name[1] + name[3:] if len(name) > 3 else name + name[-1]
         dropped = name[:-1] if len(name) > 3 else name
         for typo in (swapped, dropped):
@@ -74,7 +74,7 @@ def test_the_help_list_has_every_command_with_a_whole_sentence(club: Club, lang:
     club.say("Admin", f"/reglages langue {lang}", admin=True)
     listing = club.say("Ana", "/aide" if lang == "fr" else "/help").splitlines()
     for spec in COMMANDS:
-        name = spec.alias if lang == "fr" else spec.name
+        name = spec.name_in(lang)
         line = next(line for line in listing if line.startswith(f"/{name} — "))
         assert line == f"/{name} — {spec.summary(lang)}"
         assert spec.summary(lang).endswith(".") and "…" not in line
@@ -159,7 +159,7 @@ def test_the_help_is_true_to_what_is_accepted(
     club: Club, english: str, french: str, name: str, setup: list[str], accepted: list[str], refused: list[str]
 ) -> None:
     spec = HELP[name]
-    assert english in spec.help_en and french in spec.help_fr
+    assert english in spec.help("en") and french in spec.help("fr")
     for text in setup:
         club.say("Ref", text, admin=True)
     for text in accepted:
@@ -178,6 +178,6 @@ def test_out_of_range_minutes_are_explained_in_the_channels_language(club: Club)
 
 def test_check_looks_up_the_first_twenty_words(club: Club) -> None:
     spec = HELP["check"]
-    assert "the first 20 words" in spec.help_en and "les 20 premiers mots" in spec.help_fr
+    assert "the first 20 words" in spec.help("en") and "les 20 premiers mots" in spec.help("fr")
     answer = club.say("Ana", "/verif " + " ".join(f"MOT{n}" for n in range(25)))
     assert "MOT19 " in answer and "MOT20" not in answer

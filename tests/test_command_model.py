@@ -36,7 +36,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from bot.chat import Incoming, Reply
 from bot.commands.classic import build_from_data as build_classic
 from bot.commands.duplicate import build_from_data as build_duplicate
-from bot.messages import CATALOG
+from bot.messages import languages, say
 from bot.referee import Referee
 from bot.storage import GameRecord, SQLiteStorage
 from core.draw import draw_tiles
@@ -46,7 +46,7 @@ from core.movegen import find_top
 from tests.ready_lists import ready_registry
 
 REGISTRY = ready_registry()
-APOLOGIES = CATALOG["apology"]
+APOLOGIES = tuple(say(lang, "apology") for lang in languages())
 CHANNELS = ("c1", "c2")
 
 
@@ -562,7 +562,9 @@ class CommandModel(RuleBasedStateMachine):
 
 
 def classic_state(game: ClassicGame) -> object:
-    lines = [(x.number, x.player, x.kind, x.move, x.tiles, x.went_out, x.points, x.total, x.removed) for x in game.lines]
+    lines = [
+        (x.number, x.player, x.kind, x.move, x.tiles, x.went_out, x.points, x.total, x.removed) for x in game.lines
+    ]
     tiles = sorted((r, c, t.letter, t.joker) for r, c, t in game.board.tiles())
     return (tuple(game.players), lines, tiles, game.to_move, game.ended, [str(a) for a in game.alerts])
 

@@ -66,4 +66,4 @@ def test_duplicate_transcript_with_restarts(tmp_path: Path) -> None:
     fifth = replies(run_console("Cy> /jouer H2 AA\n:sleep 7\nBen: /classement\n", db))
     closing = next(r for r in fifth if "Coup 3 — tirage" in r and "Top : " in r)
     assert "Ben : H2 AA" in closing and "Cy : H2 AA" in closing
-    assert "Classement après 3 coup(s)" in fifth[-1]
+    assert "Classement après 3 coups" in fifth[-1]

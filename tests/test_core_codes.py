@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import core
-from bot.messages import LANGUAGES, explain, say
+from bot.messages import explain, languages, say
 from core import errors as E
 from core.tie import TieRule
 
@@ -106,7 +106,7 @@ def test_every_kind_of_error_is_sampled() -> None:
     assert len(concrete_errors()) >= 55
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", languages())
 @pytest.mark.parametrize("cls", concrete_errors(), ids=lambda cls: cls.__name__)
 def test_every_core_error_is_explained_from_its_fields(cls: type[E.ArbitreError], lang: str) -> None:
     error = sample(cls)
@@ -120,7 +120,7 @@ def test_every_core_error_is_explained_from_its_fields(cls: type[E.ArbitreError]
 @pytest.mark.parametrize("problem", list(E.SyntaxProblem))
 @pytest.mark.parametrize("cls", [E.RefSyntaxError, E.WordSyntaxError, E.RackSyntaxError])
 def test_every_syntax_problem_has_a_message(cls: type[E.NotationError], problem: E.SyntaxProblem) -> None:
-    for lang in LANGUAGES:
+    for lang in languages():
         text = explain(cls("Q?", problem, "%"), lang)
         assert "Q?" in text and "{" not in text
 

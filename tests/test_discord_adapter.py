@@ -21,15 +21,16 @@ import pytest_asyncio
 
 from bot.adapters.discord import (
     DiscordAdapter,
-    french_name,
     intents_for,
     penalty_choices,
+    platform_name,
     settings_choices,
     split_text,
 )
 from bot.chat import Reply
 from bot.commands import COMMANDS
-from bot.commands.general import SETTING_KEYS
+from bot.commands.general import setting_named
+from bot.messages import languages
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import CommandUnavailable, FakeDiscord, running_bot
@@ -188,7 +189,7 @@ async def test_errors_answer_only_the_user(dc, adapter):
     refused = await answer(dc, iid)
     assert refused.ephemeral and "administrateur" in refused.text
     iid = await slash(dc, "settings", "minutes 2", user=dc.ana)  # Administrator permission
-    assert "2.0 min" in (await answer(dc, iid)).text
+    assert ", 2 min par coup" in (await answer(dc, iid)).text
 
 
 @pytest.mark.asyncio
@@ -274,8 +275,8 @@ def test_setting_suggestions_are_keys_the_command_layer_knows():
     for lang in ("fr", "en"):
         choices = settings_choices("", lang)
         assert 0 < len(choices) <= 25
-        assert all(c.split()[0] in SETTING_KEYS for c in choices)
-    assert settings_choices("lan", "en") == ["language fr", "language en", "langue fr", "langue en"]
+        assert all(setting_named(c.split()[0]) is not None for c in choices)
+    assert settings_choices("lan", "en") == ["language en", "language fr", "langue en", "langue fr"]
     assert settings_choices("regles f", "fr") == ["regles fisf"]
     assert penalty_choices("b", ["Ana", "Ben"]) == ["Ben"]
     assert penalty_choices("an 10", ["Ana", "Ben"]) == ["Ana 10"]
@@ -620,9 +621,10 @@ async def test_cli_runs_the_bot_until_interrupted(dc, tmp_path):
     assert dc.token not in out.decode() + err.decode()
 
 
-def test_every_french_name_is_a_valid_discord_name():
-    names = [french_name(spec) for spec in COMMANDS]
+def test_every_name_in_every_language_is_a_valid_discord_name():
+    names = [platform_name(spec, lang) for spec in COMMANDS for lang in languages()]
     assert all(re.fullmatch(r"[a-z0-9_-]{1,32}", n) for n in names)
+    assert len({platform_name(spec, "fr") for spec in COMMANDS}) == len(COMMANDS)
     slow = {spec.name for spec in COMMANDS if spec.slow}
     assert slow >= {"play", "duplicate", "close", "board", "challenge", "check"}
     assert {spec.name for spec in COMMANDS if spec.private} == {"play"}

@@ -83,7 +83,7 @@ def test_three_rounds_with_private_submissions(tmp_path: Path, clock: Clock) -> 
     assert "Coup 1 — tirage ACEHNTZ" in text and "Top : " in text
     assert "Ben : H4 CHANTEZ" in text and "Cy : H6 CHANT" in text
     assert "Dan : H8 ZETA 0 — hors délai" in text
-    assert "Classement après 1 coup(s)" in text
+    assert "Classement après 1 coup" in text
     # before the close, nothing anyone submitted reached the channel
     before_close = channel_text(public)
     for secret in ("CHANTEZ", "ZZZ", "CHANT ", "ZETA"):
@@ -96,7 +96,7 @@ def test_three_rounds_with_private_submissions(tmp_path: Path, clock: Clock) -> 
     assert "Coup 2" in closed and "Cy : pas de réponse, 0" in closed
     send(referee, "Ref", f"/tirage {next_draw(referee, 'AEINRST')}")
     closed = channel_text(send(referee, "Ref", "/cloture"))
-    assert "Classement après 3 coup(s)" in closed
+    assert "Classement après 3 coups" in closed
 
     record = referee.storage.active_game(CHANNEL)
     assert record is not None
@@ -168,7 +168,7 @@ def test_views_of_a_duplicate_game(tmp_path: Path, clock: Clock) -> None:
     (unseen,) = send(referee, "Ana", "/reste")
     assert "Lettres non visibles (95)" in unseen.text
     (standings,) = send(referee, "Ana", "/classement")
-    assert "Classement après 1 coup(s)" in standings.text
+    assert "Classement après 1 coup" in standings.text
     (export,) = send(referee, "Ana", "/export")
     assert "ACEHNTZ" in export.text
     ended = send(referee, "Ref", "/fin")

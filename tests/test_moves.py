@@ -43,7 +43,7 @@ def test_a_player_sees_their_own_moves_by_default(club: Club) -> None:
     game = club.referee.classic_games.load(club.storage, record)
     assert rows[-1][-1] == str(game.totals()["Ana"])  # the running total after the last one
     best = max((line for line in game.lines if line.player == "Ana"), key=lambda line: line.points)
-    assert f"Total {game.totals()['Ana']} · 2 mot(s) posé(s) · meilleur coup : {best.text} {best.points}" in answer
+    assert f"Total {game.totals()['Ana']} · 2 mots posés · meilleur coup : {best.move} {best.points}" in answer
 
 
 def test_anyone_names_a_player_and_strangers_are_told_how(club: Club) -> None:

@@ -58,7 +58,7 @@ def test_commands_for_another_bot_are_ignored(referee: Referee) -> None:
 
 def test_every_command_and_alias_answers_without_a_game(referee: Referee) -> None:
     for spec in COMMANDS:
-        for name in {spec.name, spec.alias}:
+        for name in {spec.name, *spec.names().values()}:
             replies = referee.handle(msg("Ana", f"/{name}", admin=True))
             assert replies and all(r.text for r in replies), name
 
@@ -96,7 +96,7 @@ def test_unexpected_error_is_logged_once_and_apologised(tmp_path: Path, caplog: 
 
 
 garbage = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
-command_names = st.sampled_from(sorted({s.name for s in COMMANDS} | {s.alias for s in COMMANDS}))
+command_names = st.sampled_from(sorted({s.name for s in COMMANDS} | {n for s in COMMANDS for n in s.names().values()}))
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

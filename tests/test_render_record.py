@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render.record import end_reason_text, percent_text, record_table, standings_text
+from bot.messages import decimal
+from bot.render.record import end_reason_text, record_table, standings_text
 from tests.test_duplicate import SMALL_WORDS, BruteTop, _club_game, _first_round
 
 
@@ -22,7 +23,7 @@ def test_record_table_in_english_and_french() -> None:
 def test_standings_with_the_decimal_mark_of_the_language() -> None:
     game = _club_game()
     assert "92,3" in standings_text("fr", game) and "92.3" in standings_text("en", game)
-    assert percent_text("fr", 100.0) == "100,0" and percent_text("en", 83.3) == "83.3"
+    assert decimal("fr", 100.0) == "100,0" and decimal("en", 83.3) == "83.3" and decimal("fr", 0.3) == "0,3"
 
 
 def test_solo_and_rejected_draws_are_marked() -> None:

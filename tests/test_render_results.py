@@ -105,7 +105,7 @@ def test_signed_gap(number: int, shown: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "lang", "shown"), [(97.25, "en", "97.2"), (97.3, "fr", "97,3"), (100, "de", "100.0")]
+    ("value", "lang", "shown"), [(97.25, "en", "97.2"), (97.3, "fr", "97,3"), (100, "en", "100.0"), (0, "fr", "0,0")]
 )
 def test_percent_uses_the_languages_decimal_mark(value: float, lang: str, shown: str) -> None:
     assert percent(value, lang) == shown

@@ -162,9 +162,9 @@ async def test_admin_status_comes_from_the_chat_and_is_cached(tg, adapter):
     await say(tg, tg.ben, "/reglages minutes 2")  # Ben is a plain member, and there is no game
     assert "administrateur" in (await tg.wait_for_message(chat_id=GROUP)).text
     await say(tg, tg.ana, "/reglages minutes 2")  # Ana created the group
-    assert "2.0 min" in (await tg.wait_for_message(chat_id=GROUP)).text
+    assert ", 2 min par coup" in (await tg.wait_for_message(chat_id=GROUP)).text
     await say(tg, tg.ana, "/reglages minutes 1")
-    assert "1.0 min" in (await tg.wait_for_message(chat_id=GROUP)).text
+    assert ", 1 min par coup" in (await tg.wait_for_message(chat_id=GROUP)).text
     lookups = [p for m, p in tg.requests if m == "getChatMember"]
     assert [p["user_id"] for p in lookups] == [tg.ben.id, tg.ana.id]
 
@@ -188,7 +188,7 @@ async def test_every_chat_member_status_the_bot_may_meet(tg, adapter, status, ad
     tg.set_member(GROUP, tg.ben, status, **fields)
     await say(tg, tg.ben, "/reglages minutes 2")
     reply = await tg.wait_for_message(chat_id=GROUP)
-    assert ("2.0 min" in reply.text) is admin and ("administrateur" in reply.text) is not admin
+    assert (", 2 min par coup" in reply.text) is admin and ("administrateur" in reply.text) is not admin
     assert [p["user_id"] for m, p in tg.requests if m == "getChatMember"] == [tg.ben.id]
 
 

@@ -100,12 +100,12 @@ def test_house_words_are_listed_by_anyone_and_changed_by_the_referee_or_an_admin
     assert "Ce salon n'a pas de mots maison (liste fr)" in club.say("Zed", "/mots")
     assert "administrateur du salon" in club.refused("Zed", "/mots ajoute KA")
     added = club.say("Admin", "/mots ajoute xvague, KA", admin=True)
-    assert "Accepté(s) désormais dans ce salon : XVAGUE, KA." in added
+    assert "Acceptés désormais dans ce salon : XVAGUE, KA." in added
     assert "Déjà dans la liste fr : KA." in added and "Mots maison : 2 (liste fr)" in added
     club.say("Ref", "/nouvelle Ana Ben")
     club.now += 3600
     removed = club.say("Ref", "/words remove NEW")  # English sub-words in a French channel
-    assert "Refusé(s) désormais dans ce salon : NEW." in removed and "Mots maison : 3" in removed
+    assert "Refusé désormais dans ce salon : NEW." in removed and "Mots maison : 3" in removed
     assert "Seul l'arbitre de la partie (Ref)" in club.refused("Zed", "/mots retire VAGUE")
     assert "Seul l'arbitre de la partie (Ref)" in club.refused("Ana", "/mots ajoute ZEK")  # a player is not the referee
     changes = club.storage.house_word_changes(CHANNEL)
@@ -115,7 +115,7 @@ def test_house_words_are_listed_by_anyone_and_changed_by_the_referee_or_an_admin
         ("remove", "NEW", "u:ref", "Ref", START + 3600, "fr"),
     ]
     listing = club.say("Zed", "/mots")
-    assert "acceptés (2) : KA XVAGUE" in listing and "refusés (1) : NEW" in listing
+    assert "acceptés (2) : KA XVAGUE" in listing and "refusé (1) : NEW" in listing
     assert "-NEW par Ref, 2027-01-15 10:00" in listing and "+KA par Admin, 2027-01-15 09:00" in listing
     assert listing.index("-NEW") < listing.index("+KA")  # the latest change first
 
@@ -137,13 +137,13 @@ def test_house_words_survive_a_restart(club: Club) -> None:
     club.say("Admin", "/mots ajoute XVAGUE", admin=True)
     club.say("Admin", "/mots retire VAGUE", admin=True)
     club.restart()
-    assert "acceptés (1) : XVAGUE" in club.say("Zed", "/mots") and "refusés (1) : VAGUE" in club.say("Zed", "/mots")
+    assert "accepté (1) : XVAGUE" in club.say("Zed", "/mots") and "refusé (1) : VAGUE" in club.say("Zed", "/mots")
     checked = club.say("Zed", "/verif XVAGUE VAGUE MAISON")
     assert checked == (
-        "XVAGUE valable (mot maison), VAGUE non valable (mot maison), MAISON valable (liste : fr + 2 mot(s) maison)"
+        "XVAGUE valable (mot maison), VAGUE non valable (mot maison), MAISON valable (liste : fr + 2 mots maison)"
     )
     assert "XVAGUE non valable, VAGUE valable" in club.say("Zed", "/verif XVAGUE VAGUE", channel="other")
-    assert "liste fr + 2 mot(s) maison" in club.say("Zed", "/reglages")
+    assert "liste fr + 2 mots maison" in club.say("Zed", "/reglages")
 
 
 # --- classic games: challenges, the sheet and the GCG record --------------------------------------
@@ -158,19 +158,19 @@ def test_house_words_decide_challenges_and_the_record_says_which_were_used(club:
     club.say("Ref", "/mots ajoute XVAGUE")
     club.say("Ana", "/coup H8 XVAGUE")
     upheld = club.say("Ben", "/conteste")
-    assert "XVAGUE valable (mot maison)" in upheld and "Jugé avec la liste fr + 1 mot(s) maison." in upheld
+    assert "XVAGUE valable (mot maison)" in upheld and "Jugé avec la liste fr + 1 mot maison." in upheld
     club.say("Ref", "/mots retire VOGUE")
     club.say("Ana", "/coup 9H VOGUE")
     struck = club.say("Ben", "/conteste")
-    assert "VOGUE non valable (mot maison)" in struck and "liste fr + 2 mot(s) maison" in struck
+    assert "VOGUE non valable (mot maison)" in struck and "liste fr + 2 mots maison" in struck
     verdicts = [c["verdict_list"] for c in club.events("challenge")]
     assert verdicts == [
         {"list": "fr", "house": ["+XVAGUE"]},
         {"list": "fr", "house": ["+XVAGUE", "-VOGUE"]},
     ]
     sheet = club.say("Zed", "/feuille")
-    assert "Contestation(s) 1 jugée(s) avec la liste fr + 1 mot(s) maison (+XVAGUE)." in sheet
-    assert "Contestation(s) 2 jugée(s) avec la liste fr + 2 mot(s) maison (+XVAGUE -VOGUE)." in sheet
+    assert "Contestation 1 jugée avec la liste fr + 1 mot maison (+XVAGUE)." in sheet
+    assert "Contestation 2 jugée avec la liste fr + 2 mots maison (+XVAGUE -VOGUE)." in sheet
     (export,) = club.send("Zed", "/export")
     assert export.document is not None
     gcg = export.document.decode()
@@ -178,13 +178,13 @@ def test_house_words_decide_challenges_and_the_record_says_which_were_used(club:
     record = read_gcg(gcg, strict=True)
     assert record.lexicon == "fr" and ("arbitre-house-words", "+XVAGUE") in [(n, v) for _, n, v in record.pragmata]
     club.say("Ref", "/annule")  # the second challenge taken back: the sheet no longer counts it
-    assert "Contestation(s) 2" not in club.say("Zed", "/feuille")
+    assert "Contestation 2" not in club.say("Zed", "/feuille")
 
 
 def test_a_sheet_without_challenges_names_no_list(club: Club) -> None:
     club.say("Ref", "/nouvelle Ana Ben")
     club.say("Ana", "/coup H8 VAGUE")
-    assert "jugée(s) avec" not in club.say("Zed", "/feuille")
+    assert "jugée avec" not in club.say("Zed", "/feuille")
 
 
 # --- duplicate games: submissions and tops --------------------------------------------------------
@@ -224,8 +224,8 @@ def test_house_words_change_duplicate_tops_and_submissions(
     assert club.events("close")[0]["verdict_list"] == {"list": "fr", "house": expected_house, "round": 1}
     sheet = club.say("Zed", "/feuille")
     words = f" ({' '.join(expected_house)})" if expected_house else ""
-    lists = "fr + 1 mot(s) maison" if expected_house else "fr"
-    assert f"Coup(s) 1 jugé(s) avec la liste {lists}{words}." in sheet
+    lists = "fr + 1 mot maison" if expected_house else "fr"
+    assert f"Coup 1 jugé avec la liste {lists}{words}." in sheet
 
 
 def test_a_change_mid_game_applies_from_the_next_close(club: Club) -> None:

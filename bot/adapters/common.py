@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from core.edition import fold_accents
 
 from ..commands.registry import CommandSpec
+from ..messages import languages
 
 log = logging.getLogger("arbitre.adapters")
 
@@ -203,7 +204,27 @@ def short_text(text: str, limit: int) -> str:
     return cut + "…"
 
 
-def french_name(spec: CommandSpec) -> str:
-    """The French alias as a Discord command name: lowercase, no accents, 1-32 characters."""
-    name = fold_accents(spec.alias).lower().replace(" ", "_")
-    return name[:32] or spec.name
+DEFAULT_LANGUAGE = "en"  # the language of the platforms' default command names and descriptions
+
+
+def platform_word(text: str, fallback: str) -> str:
+    """A word as a platform command or option name: lowercase ASCII letters, digits and ``_``, 1-32
+    characters (``fallback`` when nothing is left)."""
+    folded = fold_accents(text).lower().replace(" ", "_")
+    return "".join(c for c in folded if c.isascii() and (c.isalnum() or c == "_"))[:32] or fallback
+
+
+def platform_name(spec: CommandSpec, lang: str) -> str:
+    """The command's name in ``lang`` as a platform command name (its English name when none is left)."""
+    return platform_word(spec.name_in(lang), spec.name)
+
+
+def platform_names(spec: CommandSpec) -> list[str]:
+    """The command's names in every language, as platform command names, each once."""
+    return sorted({spec.name, *(platform_name(spec, lang) for lang in languages())})
+
+
+def language_of_locale(code: str) -> str | None:
+    """The catalog language of a platform's locale code (``fr``, ``en-US``, ``pt_BR``), if there is one."""
+    base = code.replace("_", "-").split("-")[0].lower()
+    return base if base in languages() else None

@@ -23,6 +23,7 @@ from typing import BinaryIO, TextIO
 
 from ..chat import Incoming, Reply
 from ..lexicons import LexiconRegistry
+from ..messages import say
 from ..numbers import read_decimal
 from ..referee import Referee
 from ..service import RefereeService
@@ -129,11 +130,8 @@ class ConsoleRoom:
 
     def _invalid_bytes_note(self) -> str:
         """Says which line had bytes that are not UTF-8 (they were replaced by U+FFFD)."""
-        if self.referee.storage.channel(CHANNEL).language == "fr":
-            return (
-                f"[console] ligne {self.lines_read} : octets invalides (pas de l'UTF-8) remplacés par {REPLACEMENT}\n\n"
-            )
-        return f"[console] line {self.lines_read}: bytes that are not UTF-8 replaced by {REPLACEMENT}\n\n"
+        lang = self.referee.storage.channel(CHANNEL).language
+        return say(lang, "console_invalid_bytes", line=self.lines_read, replacement=REPLACEMENT) + "\n\n"
 
     async def run(self, stdin: TextIO) -> int:
         loop = asyncio.get_running_loop()
@@ -192,22 +190,15 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
     prepare_at_start(registry, storage)  # compiled in the background; commands say so until it is done
     referee = Referee(storage, registry, clock_scope=CHANNEL)
     admins = tuple(args.admin or ())
-    default_name = "Moi" if args.lang == "fr" else "Me"
+    lang = storage.channel(CHANNEL).language
+    default_name = say(lang, "console_default_name")
     room = ConsoleRoom(
         referee, out, database_folder(db_url) / "images", default_name, admins, script=not stdin.isatty()
     )
     if stdin.isatty():
-        lang = storage.channel(CHANNEL).language
-        banner = (
-            "Arbitre, salon console. Écrivez « NOM: /commande », ou « NOM> /jouer ... » en privé. /aide pour "
-            "l'aide, Ctrl-D pour quitter."
-            if lang == "fr"
-            else "Arbitre console room. Type 'NAME: /command', or 'NAME> /play ...' privately. /help for help, "
-            "Ctrl-D to quit."
-        )
-        shown = ", ".join(admins) or ("aucun (--admin NOM)" if lang == "fr" else "none (--admin NAME)")
-        admins_line = f"Administrateurs : {shown}" if lang == "fr" else f"Admins: {shown}"
-        out.write(f"{banner}\n{admins_line}\nBase : {db_url}\n\n")
+        shown = ", ".join(admins) or say(lang, "console_no_admin")
+        lines = [say(lang, "console_banner"), say(lang, "console_admins", admins=shown)]
+        out.write("\n".join([*lines, say(lang, "console_database", url=db_url)]) + "\n\n")
     try:
         return asyncio.run(room.run(stdin))
     finally:

@@ -32,14 +32,18 @@ from discord import app_commands
 
 from ..chat import Incoming, Reply, read_command
 from ..commands import COMMANDS, CommandSpec, find
-from ..commands.general import SETTING_KEYS, SETTING_VALUES
+from ..commands.general import setting_named, setting_names, setting_values
+from ..messages import say
 from ..referee import Referee
 from ..service import RefereeService
 from .common import (
+    DEFAULT_LANGUAGE,
     TrackedMessage,
     TrackedMessages,
-    french_name,
+    language_of_locale,
     platform_id,
+    platform_name,
+    platform_word,
     short_text,
     split_text,
 )
@@ -95,8 +99,25 @@ def usage_args(usage: str) -> str:
 # --- slash command definitions ------------------------------------------------------------
 
 
+def localized(spec: CommandSpec, part: str, lang: str) -> str:
+    """A part of a slash command in ``lang``, from the catalogs, within Discord's limits: its ``name``, its
+    ``description``, its option's ``option`` name or ``args`` description."""
+    if part == "name":
+        return platform_name(spec, lang)
+    if part == "option":
+        return platform_word(say(lang, "option_args"), "args")
+    if part == "args":
+        return short_text(usage_args(spec.usage(lang)), DESCRIPTION_LIMIT)
+    return short_text(spec.menu(lang), DESCRIPTION_LIMIT)
+
+
+def _text(spec: CommandSpec, part: str) -> app_commands.locale_str:
+    """The default (English) text of a part, carrying what the translator needs for other languages."""
+    return app_commands.locale_str(localized(spec, part, DEFAULT_LANGUAGE), command=spec.name, part=part)
+
+
 class CommandTranslator(app_commands.Translator):
-    """French names and descriptions, carried by each ``locale_str`` as its ``fr`` extra."""
+    """Names and descriptions of the slash commands in each Discord locale with a catalog."""
 
     async def translate(
         self,
@@ -104,34 +125,38 @@ class CommandTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContext[Any, Any],
     ) -> str | None:
-        if locale is discord.Locale.french:
-            value = string.extras.get("fr")
-            return str(value) if value else None
-        return None
+        lang = language_of_locale(locale.value)
+        name = string.extras.get("command")
+        if lang is None or lang == DEFAULT_LANGUAGE or not isinstance(name, str):
+            return None
+        spec = find(name)
+        return localized(spec, str(string.extras.get("part", "")), lang) if spec is not None else None
 
 
-SETTING_DISPLAY_KEYS = {
-    "en": ("language", "edition", "notation", "rules", "lexicon", "minutes"),
-    "fr": ("langue", "edition", "notation", "regles", "liste", "minutes"),
-}
-SUGGESTED_VALUES: dict[str, tuple[str, ...]] = {
-    **SETTING_VALUES,
-    "lexicon": ("fr", "en"),
-    "minutes": ("1", "2", "3"),
-}
+SETTINGS_SUGGESTED = ("language", "edition", "notation", "rules", "lexicon", "minutes")
+SUGGESTED_MINUTES = ("1", "2", "3")
+
+
+def suggested_values(setting: str) -> tuple[str, ...]:
+    if setting == "minutes":
+        return SUGGESTED_MINUTES
+    if setting == "lexicon":
+        return ("fr", "en")
+    return setting_values().get(setting, ())
 
 
 def settings_choices(current: str, lang: str) -> list[str]:
-    """``/settings`` suggestions for what the user typed so far: ``key value`` pairs."""
+    """``/settings`` suggestions for what the user typed so far: ``key value`` pairs, the keys in the
+    user's language first, then (once something is typed) in the other languages."""
     typed = " ".join(current.lower().split())
-    other = "en" if lang == "fr" else "fr"
-    keys = list(SETTING_DISPLAY_KEYS[lang])
+    keys = [setting_names(setting, lang)[0] for setting in SETTINGS_SUGGESTED]
     if typed:
-        keys += [k for k in SETTING_DISPLAY_KEYS[other] if k not in keys]
+        others = [name for setting in SETTINGS_SUGGESTED for name in setting_names(setting, lang)[1:]]
+        keys += [k for k in others if k not in keys]
     out: list[str] = []
     for key in keys:
-        canonical = SETTING_KEYS.get(key, key)
-        for value in SUGGESTED_VALUES.get(canonical, ()):
+        canonical = setting_named(key) or key
+        for value in suggested_values(canonical):
             option = f"{key} {value}"
             if option.startswith(typed) or (typed and " " not in typed and key.startswith(typed)):
                 out.append(option)
@@ -170,28 +195,22 @@ def _slash_callback(adapter: "DiscordAdapter", spec: CommandSpec, takes_args: bo
 
 def build_command(adapter: "DiscordAdapter", spec: CommandSpec) -> app_commands.Command[Any, Any, Any]:
     """The slash command for one command of the table."""
-    args_en, args_fr = usage_args(spec.usage_en), usage_args(spec.usage_fr)
-    takes_args = bool(args_en)
-    required = takes_args and not args_en.startswith("[")
+    arguments = usage_args(spec.usage(DEFAULT_LANGUAGE))
+    takes_args = bool(arguments)
+    required = takes_args and not arguments.startswith("[")
     callback = _slash_callback(adapter, spec, takes_args, required)
     if takes_args:
-        callback = app_commands.rename(args=app_commands.locale_str("args", fr="arguments"))(callback)
-        callback = app_commands.describe(
-            args=app_commands.locale_str(
-                short_text(args_en, DESCRIPTION_LIMIT), fr=short_text(args_fr, DESCRIPTION_LIMIT)
-            )
-        )(callback)
+        callback = app_commands.rename(args=_text(spec, "option"))(callback)
+        callback = app_commands.describe(args=_text(spec, "args"))(callback)
     command: app_commands.Command[Any, Any, Any] = app_commands.Command(
-        name=app_commands.locale_str(spec.name, fr=french_name(spec)),
-        description=app_commands.locale_str(
-            short_text(spec.menu("en"), DESCRIPTION_LIMIT), fr=short_text(spec.menu("fr"), DESCRIPTION_LIMIT)
-        ),
+        name=app_commands.locale_str(spec.name, command=spec.name, part="name"),
+        description=_text(spec, "description"),
         callback=callback,
     )
     if spec.name == "settings":
 
         async def complete_settings(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            lang = "fr" if str(interaction.locale).startswith("fr") else "en"
+            lang = language_of_locale(str(interaction.locale)) or DEFAULT_LANGUAGE
             return [app_commands.Choice(name=c, value=c) for c in settings_choices(current, lang)]
 
         command.autocomplete("args")(complete_settings)

@@ -45,13 +45,16 @@ from telegram.ext import (
 
 from ..chat import Incoming, Reply
 from ..commands import COMMANDS
+from ..messages import languages
 from ..referee import Referee
 from ..service import RefereeService
 from .common import (
+    DEFAULT_LANGUAGE,
     TrackedMessage,
     TrackedMessages,
-    french_name,
     platform_id,
+    platform_name,
+    platform_names,
     short_text,
     split_text,
 )
@@ -190,7 +193,7 @@ class TelegramAdapter:
             CommandHandler("start", self._on_start, filters=new_messages & filters.ChatType.PRIVATE, block=False)
         )
         for spec in COMMANDS:
-            names = sorted({spec.name, french_name(spec)})
+            names = platform_names(spec)
             self.application.add_handler(CommandHandler(names, self._on_command, filters=new_messages, block=False))
         self.application.add_error_handler(self._on_error)
 
@@ -212,12 +215,16 @@ class TelegramAdapter:
         self.tracked.close()
 
     async def set_commands(self) -> None:
-        """The command menu: English by default, French for French-speaking users."""
-        english = [BotCommand(spec.name, short_text(spec.menu("en"), DESCRIPTION_LIMIT)) for spec in COMMANDS]
-        french = [BotCommand(french_name(spec), short_text(spec.menu("fr"), DESCRIPTION_LIMIT)) for spec in COMMANDS]
+        """The command menu: English by default, and one per language of the catalogs for its speakers."""
+
+        def menu(lang: str) -> list[BotCommand]:
+            return [BotCommand(platform_name(s, lang), short_text(s.menu(lang), DESCRIPTION_LIMIT)) for s in COMMANDS]
+
         try:
-            await self.bot.set_my_commands(english)
-            await self.bot.set_my_commands(french, language_code="fr")
+            await self.bot.set_my_commands(menu(DEFAULT_LANGUAGE))
+            for lang in languages():
+                if lang != DEFAULT_LANGUAGE:
+                    await self.bot.set_my_commands(menu(lang), language_code=lang)
         except TelegramError as error:
             log.warning("could not set the command menu: %s", error)
 

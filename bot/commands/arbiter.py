@@ -49,7 +49,7 @@ def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
     ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
 
 
-@command("reopen", "rouvre", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
+@command("reopen", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
 def cmd_reopen(ctx: Context) -> None:
     record, game = _game_for_correction(ctx)
     seconds = REOPEN_SECONDS
@@ -69,7 +69,7 @@ def cmd_reopen(ctx: Context) -> None:
     _redraw(ctx, record, game)
 
 
-@command("pause", "pause", section=Section.DUPLICATE, access=Access.REFEREE)
+@command("pause", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_pause(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     event = game.pause(ctx.referee.now())
@@ -79,7 +79,7 @@ def cmd_pause(ctx: Context) -> None:
     ctx.reply(ctx.say("dup_paused", n=round_.number, seconds=round(round_.paused_left or 0)))
 
 
-@command("resume", "reprise", section=Section.DUPLICATE, access=Access.REFEREE)
+@command("resume", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_resume(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     event = game.resume(ctx.referee.now())
@@ -88,7 +88,7 @@ def cmd_resume(ctx: Context) -> None:
     ctx.referee.clock.warned.discard((record.id, game.move_number))
 
 
-@command("extend", "prolonge", section=Section.DUPLICATE, access=Access.REFEREE)
+@command("extend", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_extend(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     value = read_decimal(ctx.tokens[0]) if ctx.tokens else None
@@ -109,7 +109,7 @@ def _find_player(game: DuplicateGame, name: str) -> str:
     return found
 
 
-@command("correct", "corrige", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
+@command("correct", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
 def cmd_correct(ctx: Context) -> None:
     """``PLAYER N REF WORD [reason]`` or ``PLAYER N POINTS [reason]`` (the name ends at the move number)."""
     record, game = _game_for_correction(ctx)
@@ -152,7 +152,7 @@ def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     return record, game_of(ctx.referee, record)
 
 
-@command("top", "top", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
+@command("top", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
 def cmd_top(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     last = game.last_closed

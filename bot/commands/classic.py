@@ -156,7 +156,7 @@ def event_text(ctx: Context, event: Event, game: ClassicGame) -> str:
 # --- commands ----------------------------------------------------------------------------
 
 
-@command("new", "nouvelle", section=Section.CLASSIC, access=Access.START)
+@command("new", section=Section.CLASSIC, access=Access.START)
 def cmd_new(ctx: Context) -> None:
     settings = ctx.settings
     chosen_rules: str | None = None
@@ -231,7 +231,7 @@ def join(ctx: Context, record: GameRecord) -> None:
     ctx.reply(text)
 
 
-@command("score", "coup", section=Section.CLASSIC, access=Access.PLAYER)
+@command("score", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_score(ctx: Context) -> None:
     record, game = load_classic(ctx)
     if not ctx.args:
@@ -274,7 +274,7 @@ def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
     raise UserError("not_a_player", players=", ".join(game.players))
 
 
-@command("challenge", "conteste", section=Section.CLASSIC, access=Access.PLAYER, slow=True)
+@command("challenge", section=Section.CLASSIC, access=Access.PLAYER, slow=True)
 def cmd_challenge(ctx: Context) -> None:
     from core.adjudication import adjudicate, normalise_query
 
@@ -319,7 +319,7 @@ def cmd_challenge(ctx: Context) -> None:
     ctx.reply("\n".join(out + status_lines(ctx, game)))
 
 
-@command("pass", "passe", section=Section.CLASSIC, access=Access.PLAYER)
+@command("pass", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_pass(ctx: Context) -> None:
     record, game = load_classic(ctx)
     player = require_turn(ctx, record, game)
@@ -327,7 +327,7 @@ def cmd_pass(ctx: Context) -> None:
     ctx.reply("\n".join([ctx.say("passed", player=player)] + status_lines(ctx, game)))
 
 
-@command("exchange", "change", section=Section.CLASSIC, access=Access.PLAYER)
+@command("exchange", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_exchange(ctx: Context) -> None:
     record, game = load_classic(ctx)
     player = require_turn(ctx, record, game)
@@ -342,7 +342,7 @@ def cmd_exchange(ctx: Context) -> None:
     ctx.reply("\n".join([said] + status_lines(ctx, game)))
 
 
-@command("penalty", "penalite", section=Section.CLASSIC, access=Access.REFEREE)
+@command("penalty", section=Section.CLASSIC, access=Access.REFEREE)
 def cmd_penalty(ctx: Context) -> None:
     record, game = load_classic(ctx)
     words = ctx.args.split()
@@ -359,7 +359,7 @@ def cmd_penalty(ctx: Context) -> None:
     ctx.reply("\n".join([ctx.say("penalty", player=player, points=points)] + status_lines(ctx, game)))
 
 
-@command("undo", "annule", section=Section.CLASSIC, access=Access.REFEREE)
+@command("undo", section=Section.CLASSIC, access=Access.REFEREE)
 def cmd_undo(ctx: Context) -> None:
     record, game = load_classic(ctx)
     last = game.last_undoable()

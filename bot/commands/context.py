@@ -17,9 +17,11 @@ if TYPE_CHECKING:
 
 
 def command_names(lang: str, spec: CommandSpec) -> str:
-    """``/coup (/score)`` in French, ``/score (/coup)`` in English; one name when both are the same."""
-    first, second = (spec.alias, spec.name) if lang == "fr" else (spec.name, spec.alias)
-    return f"/{first}" if first == second else f"/{first} (/{second})"
+    """``/coup (/score)`` in French, ``/score (/coup)`` in English: the channel's name first, then the other
+    languages' names; one name when they are all the same."""
+    first = spec.name_in(lang)
+    others = list(dict.fromkeys(name for name in spec.names().values() if name != first))
+    return f"/{first}" + (f" ({', '.join('/' + name for name in others)})" if others else "")
 
 
 def unknown_command_text(lang: str, name: str) -> str:

@@ -51,7 +51,7 @@ from core.tie import TieRule
 from ..chat import Reply
 from ..house_words import HouseList
 from ..lexicons import ListPreparingError
-from ..messages import explain, say
+from ..messages import decimal, explain, number, say
 from ..numbers import read_decimal
 from ..render import (
     DuplicateBoardView,
@@ -204,10 +204,6 @@ def round_lists(referee: Referee, record: GameRecord) -> tuple[HouseList, str]:
 # --- formatting ----------------------------------------------------------------------------
 
 
-def _minutes_text(minutes: float) -> str:
-    return f"{minutes:g}"
-
-
 def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, channel: str) -> Reply:
     round_ = game.current
     assert round_ is not None and round_.draw is not None
@@ -220,7 +216,7 @@ def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, ch
             "dup_draw",
             n=round_.number,
             draw=round_.draw.spelled(game.edition),
-            minutes=_minutes_text(max(0.0, (deadline - (round_.opened_at or deadline)) / 60)),
+            minutes=number(lang, max(0.0, (deadline - (round_.opened_at or deadline)) / 60)),
             clock=clock_time(deadline, zone),
         )
     if round_.rejected:
@@ -248,7 +244,7 @@ def shortfall_text(lang: str, shortfall: Shortfall) -> str:
 def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
     error = result.error
     if isinstance(error, WordNotInLexiconError):
-        return say(lang, "dup_reason_not_a_word", words=", ".join(error.words))
+        return say(lang, "dup_reason_not_a_word", words=", ".join(error.words), count=len(error.words))
     if isinstance(error, JokerNotMarkedError):
         return say(lang, "dup_reason_joker", letters=", ".join(error.letters))
     if isinstance(error, NoJokerLeftError):
@@ -595,7 +591,7 @@ def _clock_decision(referee: Referee, deadline: Deadline, now: float) -> list[Re
 # --- commands ----------------------------------------------------------------------------
 
 
-@command("duplicate", "duplicate", section=Section.DUPLICATE, access=Access.START, slow=True)
+@command("duplicate", section=Section.DUPLICATE, access=Access.START, slow=True)
 def cmd_duplicate(ctx: Context) -> None:
     settings = ctx.settings
     minutes: float = settings.minutes
@@ -627,7 +623,7 @@ def cmd_duplicate(ctx: Context) -> None:
     )
     save(ctx.referee, record, game, list(game.events), ctx.message.user)
     mode = ctx.say("dup_mode_manual" if manual else "dup_mode_auto")
-    ctx.reply(ctx.say("dup_started", edition=settings.edition, minutes=_minutes_text(minutes), mode=mode))
+    ctx.reply(ctx.say("dup_started", edition=settings.edition, minutes=number(ctx.lang, minutes), mode=mode))
     ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
 
 
@@ -647,7 +643,7 @@ def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
     ctx.reply(text, deadline=shown.deadline)  # a new message (no edit key): the draw shown again
 
 
-@command("draw", "tirage", section=Section.DUPLICATE, access=Access.REFEREE, read_without_args=True, slow=True)
+@command("draw", section=Section.DUPLICATE, access=Access.REFEREE, read_without_args=True, slow=True)
 def cmd_draw(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     text = ctx.args.strip()
@@ -734,7 +730,7 @@ def join(ctx: Context, record: GameRecord) -> None:
     ctx.reply(ctx.say("dup_joined", player=name))
 
 
-@command("play", "jouer", section=Section.DUPLICATE, access=Access.PLAYER, slow=True, private=True)
+@command("play", section=Section.DUPLICATE, access=Access.PLAYER, slow=True, private=True)
 def cmd_play(ctx: Context) -> None:
     if not ctx.message.private:
         raise UserError("dup_not_private")
@@ -776,7 +772,7 @@ def cmd_play(ctx: Context) -> None:
         ctx.replies.append(count)
 
 
-@command("close", "cloture", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
+@command("close", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
 def cmd_close(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     round_ = game.current
@@ -924,7 +920,7 @@ def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str)
                 total=standing.total,
                 tops=game.tops_total,
                 gap=f"{standing.gap:+d}" if standing.gap else "0",
-                percent=f"{standing.percent:.1f}",
+                percent=decimal(lang, standing.percent),
                 place=standing.place,
                 count=len(game.players),
             )

@@ -6,14 +6,15 @@ from collections import Counter
 
 from core.scoring import MoveScore
 
+from ..messages import say
 from ..numbers import read_int
 
 
 def breakdown(score: MoveScore, lang: str) -> str:
     """Each word's arithmetic, the bonus, and the sum when there is more than one term."""
-    lines = [str(word) for word in score.words]
+    lines = [f"{word.word} {word.breakdown}" for word in score.words]
     if score.bonus:
-        lines.append(f"{'scrabble' if lang == 'fr' else 'bingo'} +{score.bonus}")
+        lines.append(say(lang, "bonus_line", bonus=score.bonus))
     if len(score.words) > 1 or score.bonus:
         lines.append(f"= {score.sum_line}")
     return "\n".join(lines)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from core.adjudication import check_words
-from core.edition import EDITIONS
+from core.edition import EDITIONS, fold_accents
 from core.rules import RULE_SETS
 
 from ..lexicons import chat_list_spec
+from ..messages import languages, number, say
 from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
@@ -15,79 +16,82 @@ from .context import Context, UserError, unknown_command_text
 from .duplicate import MAX_MINUTES, MIN_MINUTES
 from .registry import Access, Section, command, declared, find
 
-LEXICON_NOTE = {
-    "fr": "Les listes fournies (fr : Grammalecte 7.0, en : ENABLE) sont des approximations des listes "
-    "officielles (ODS, NWL, CSW) ; l'hébergeur du bot peut ajouter la liste d'un club, choisie avec"
-    " /reglages liste NOM.",
-    "en": "The bundled lists (fr: Grammalecte 7.0, en: ENABLE) approximate the official lists "
-    "(ODS, NWL, CSW); the bot's operator can add a club's own list, chosen with /settings lexicon NAME.",
-}
+SETTINGS = ("language", "edition", "notation", "rules", "lexicon", "minutes", "timezone")
 
+# Other words typed for a setting, besides its name in each catalog (message ``setting_key_<setting>``).
 SETTING_KEYS = {
-    "language": "language",
-    "langue": "language",
     "lang": "language",
-    "edition": "edition",
-    "notation": "notation",
-    "rules": "rules",
-    "regles": "rules",
     "rule": "rules",
-    "lexicon": "lexicon",
-    "liste": "lexicon",
     "list": "lexicon",
     "wordlist": "lexicon",
-    "minutes": "minutes",
     "clock": "minutes",
     "temps": "minutes",
     "chrono": "minutes",
-    "timezone": "timezone",
     "tz": "timezone",
     "zone": "timezone",
-    "fuseau": "timezone",
 }
 
 # Settings a running game keeps from its start (a change applies to the next game).
 GAME_SETTINGS = frozenset({"edition", "notation", "rules", "lexicon", "minutes"})
 
 
-# The values a setting with a fixed choice may take (lexicon: fr, en or a path; minutes: a number).
-SETTING_VALUES: dict[str, tuple[str, ...]] = {
-    "language": ("fr", "en"),
-    "edition": tuple(EDITIONS),
-    "notation": ("fisf", "gcg"),
-    "rules": tuple(RULE_SETS),
-}
+def setting_names(setting: str, first: str | None = None) -> list[str]:
+    """The setting's name in every language (``first``'s first), each once."""
+    order = ([first] if first else []) + [lang for lang in languages() if lang != first]
+    return list(dict.fromkeys(say(lang, f"setting_key_{setting}") for lang in order))
 
 
-@command("help", "aide", section=Section.GENERAL, read_only=True)
+def setting_named(word: str) -> str | None:
+    """The setting a typed word names, in any language (accents folded, any case)."""
+    typed = fold_accents(word.strip()).lower()
+    if typed in SETTING_KEYS:
+        return SETTING_KEYS[typed]
+    for setting in SETTINGS:
+        if typed == setting or typed in (fold_accents(name).lower() for name in setting_names(setting)):
+            return setting
+    return None
+
+
+def setting_values() -> dict[str, tuple[str, ...]]:
+    """The values a setting with a fixed choice may take (lexicon: fr, en or a path; minutes: a number)."""
+    return {
+        "language": languages(),
+        "edition": tuple(EDITIONS),
+        "notation": ("fisf", "gcg"),
+        "rules": tuple(RULE_SETS),
+    }
+
+
+@command("help", section=Section.GENERAL, read_only=True)
 def cmd_help(ctx: Context) -> None:
     topic = ctx.args.split()[0] if ctx.args.split() else ""
     if topic:
         spec = find(topic)
         if spec is None:
             raise UserError("unknown_help_topic", text=unknown_command_text(ctx.lang, topic))
-        other = f"/{spec.alias}" if ctx.lang == "en" else f"/{spec.name}"
-        alias = f" ({other})" if spec.alias != spec.name else ""
+        own = spec.name_in(ctx.lang)
+        others = list(dict.fromkeys(f"/{name}" for name in spec.names().values() if name != own))
+        alias = f" ({', '.join(others)})" if others else ""
         text = f"{spec.usage(ctx.lang)}{alias}\n{spec.help(ctx.lang)}"
         if spec.name in ("check", "challenge", "settings", "words"):
-            text += "\n" + LEXICON_NOTE[ctx.lang]
+            text += "\n" + ctx.say("lexicon_note")
         ctx.reply(text)
         return
-    lines = [f"/{spec.alias if ctx.lang == 'fr' else spec.name} — {spec.summary(ctx.lang)}" for spec in declared()]
-    ctx.reply("\n".join([ctx.say("help_title"), *lines, ctx.say("help_more"), LEXICON_NOTE[ctx.lang]]))
+    lines = [f"/{spec.name_in(ctx.lang)} — {spec.summary(ctx.lang)}" for spec in declared()]
+    ctx.reply("\n".join([ctx.say("help_title"), *lines, ctx.say("help_more"), ctx.say("lexicon_note")]))
 
 
-@command("settings", "reglages", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True)
+@command("settings", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True)
 def cmd_settings(ctx: Context) -> None:
     words = ctx.args.split(maxsplit=1)
     settings = ctx.settings
     if not words:
         ctx.reply(settings_text(ctx, settings))
         return
-    key = SETTING_KEYS.get(words[0].lower())
+    key = setting_named(words[0])
     value = words[1].strip() if len(words) > 1 else ""
-    allowed = SETTING_VALUES
-    keys = "langue/language, edition, notation, regles/rules, liste/lexicon, minutes, fuseau/timezone"
+    allowed = setting_values()
+    keys = ", ".join("/".join(setting_names(setting, ctx.lang)) for setting in SETTINGS)
     if key is None or not value:
         raise UserError("bad_setting", key=words[0], value=value, keys=keys)
     if key in allowed:
@@ -126,10 +130,11 @@ def cmd_settings(ctx: Context) -> None:
 def settings_text(ctx: Context, settings: ChannelSettings) -> str:
     """The settings; the list with the count of the channel's house words (``fr + 2 mots maison``)."""
     lexicon = ListUsed(settings.lexicon, ctx.referee.lists.house(settings.channel)).label(ctx.lang)
-    return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone})
+    minutes = number(ctx.lang, settings.minutes)
+    return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone, "minutes": minutes})
 
 
-@command("check", "verif", section=Section.GENERAL, read_only=True, slow=True)
+@command("check", section=Section.GENERAL, read_only=True, slow=True)
 def cmd_check(ctx: Context) -> None:
     words = ctx.args.replace(",", " ").split()
     if not words:

@@ -87,7 +87,7 @@ def result_summary(ctx: Context, record: GameRecord) -> tuple[str, str]:
     return players, result
 
 
-@command("games", "parties", section=Section.VIEWS, read_only=True)
+@command("games", section=Section.VIEWS, read_only=True)
 def cmd_games(ctx: Context) -> None:
     games = ctx.storage.games(ctx.message.channel)
     if not games:

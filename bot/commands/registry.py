@@ -1,9 +1,10 @@
-"""Where commands are declared: ``@command`` carries a command's names, who may use it, whether it is
+"""Where commands are declared: ``@command`` carries a command's name, who may use it, whether it is
 slow or answers privately, and registers its handler; ``@handles`` adds a handler for one kind of game.
 
 Nothing else lists commands: the /help list, the Discord and Telegram menus and the dispatcher all
-read this registry. A command's usage, help and summary are messages of the catalogs
-(``usage_<name>``, ``help_<name>``, ``summary_<name>``), in every language.
+read this registry. A command's name in each language, its usage, help and summary are messages of the
+catalogs (``name_<name>``, ``usage_<name>``, ``help_<name>``, ``summary_<name>``); the name of every
+language works in every channel.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from ..messages import say
+from core.edition import fold_accents
+
+from ..catalogs import CATALOGS
+from ..messages import languages, say
 
 if TYPE_CHECKING:
     from .context import Context
@@ -42,10 +46,9 @@ class Section(Enum):
 
 @dataclass(frozen=True)
 class CommandSpec:
-    """One command: its English name, its French alias, who may use it, how it runs."""
+    """One command: its English name (its code), who may use it, how it runs."""
 
     name: str
-    alias: str
     section: Section
     access: Access = Access.ANYONE
     read_without_args: bool = False  # with no argument it only shows (e.g. /settings): open to anyone
@@ -61,6 +64,15 @@ class CommandSpec:
         """The referee or a channel admin only."""
         return self.access is Access.REFEREE
 
+    def name_in(self, lang: str) -> str:
+        """The command's name in ``lang`` (without the slash)."""
+        return say(lang, f"name_{self.name}")
+
+    def names(self) -> dict[str, str]:
+        """The command's name in each language whose catalog names it (every shipped catalog does)."""
+        key = f"name_{self.name}"
+        return {lang: self.name_in(lang) for lang in languages() if key in CATALOGS.catalog(lang)}
+
     def usage(self, lang: str) -> str:
         return say(lang, f"usage_{self.name}")
 
@@ -73,22 +85,6 @@ class CommandSpec:
     def menu(self, lang: str) -> str:
         """The description in a platform's command menu: the summary, a whole sentence."""
         return self.summary(lang) or self.help(lang)
-
-    @property
-    def usage_en(self) -> str:
-        return self.usage("en")
-
-    @property
-    def usage_fr(self) -> str:
-        return self.usage("fr")
-
-    @property
-    def help_en(self) -> str:
-        return self.help("en")
-
-    @property
-    def help_fr(self) -> str:
-        return self.help("fr")
 
 
 @dataclass
@@ -105,7 +101,7 @@ class Command:
 
 
 _COMMANDS: dict[str, Command] = {}
-_BY_NAME: dict[str, CommandSpec] = {}
+_INDEX: dict[tuple[str, ...], dict[str, CommandSpec]] = {}  # by the languages served: every name typed
 
 
 class CommandDeclarationError(Exception):
@@ -119,7 +115,6 @@ class CommandDeclarationError(Exception):
 
 def command(
     name: str,
-    alias: str,
     *,
     section: Section,
     access: Access = Access.ANYONE,
@@ -129,14 +124,13 @@ def command(
     private: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Declare a command and its handler (returned unchanged)."""
-    spec = CommandSpec(name, alias, section, access, read_without_args, read_only, slow, private)
+    spec = CommandSpec(name, section, access, read_without_args, read_only, slow, private)
 
     def register(handler: Handler) -> Handler:
-        if name in _COMMANDS or alias in _BY_NAME and _BY_NAME[alias].name != name:
+        if name in _COMMANDS:
             raise CommandDeclarationError(name, "declared twice")
         _COMMANDS[name] = Command(spec, handler)
-        _BY_NAME[name] = spec
-        _BY_NAME[alias] = spec
+        _INDEX.clear()
         return handler
 
     return register
@@ -166,9 +160,31 @@ def command_named(name: str) -> Command:
     return _COMMANDS[name]
 
 
+def typed_form(name: str) -> str:
+    """How a command name is compared: no slash, accents folded, lowercase."""
+    return fold_accents(name.strip().lstrip("/")).lower()
+
+
+def name_index() -> dict[str, CommandSpec]:
+    """Every name of every command in every language (typed form), to its command."""
+    served = languages()
+    index = _INDEX.get(served)
+    if index is None:
+        index = {}
+        for item in _COMMANDS.values():
+            spec = item.spec
+            for typed in (spec.name, *spec.names().values()):
+                other = index.setdefault(typed_form(typed), spec)
+                if other is not spec:
+                    raise CommandDeclarationError(spec.name, f"its name {typed!r} is also /{other.name}'s")
+        _INDEX.clear()
+        _INDEX[served] = index
+    return index
+
+
 def find(name: str) -> CommandSpec | None:
-    """The command called ``name`` (English name or French alias, accents folded, any case)."""
-    return _BY_NAME.get(name.lower().lstrip("/"))
+    """The command called ``name`` in any language (accents folded, any case)."""
+    return name_index().get(typed_form(name))
 
 
 SUGGESTIONS = 3  # nearest commands offered for an unknown name
@@ -176,11 +192,12 @@ SUGGESTION_CUTOFF = 0.6  # difflib similarity below which a name is not offered
 
 
 def suggest(name: str) -> list[CommandSpec]:
-    """The known commands whose English name or French alias is nearest to ``name``, best first."""
-    typed = name.lower().lstrip("/")
+    """The known commands whose name in some language is nearest to ``name``, best first."""
+    typed = typed_form(name)
+    index = name_index()
     found: list[CommandSpec] = []
-    for match in difflib.get_close_matches(typed, _BY_NAME, n=2 * SUGGESTIONS, cutoff=SUGGESTION_CUTOFF):
-        spec = _BY_NAME[match]
+    for match in difflib.get_close_matches(typed, index, n=2 * SUGGESTIONS, cutoff=SUGGESTION_CUTOFF):
+        spec = index[match]
         if spec not in found:
             found.append(spec)
     return found[:SUGGESTIONS]

@@ -24,7 +24,7 @@ from .history import TargetGame, target_game, with_heading
 from .registry import Access, Section, command, handles
 
 
-@command("join", "rejoindre", section=Section.CLASSIC, access=Access.PLAYER)
+@command("join", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_join(ctx: Context) -> None:
     raise UserError("no_game")  # no game runs: the handlers below serve each kind of game
 
@@ -47,7 +47,7 @@ def duplicate_join(ctx: Context) -> None:
     duplicate.join(ctx, running(ctx))
 
 
-@command("end", "fin", section=Section.CLASSIC, access=Access.REFEREE)
+@command("end", section=Section.CLASSIC, access=Access.REFEREE)
 def cmd_end(ctx: Context) -> None:
     raise UserError("no_game")
 
@@ -62,7 +62,7 @@ def duplicate_end(ctx: Context) -> None:
     duplicate.end(ctx, running(ctx))
 
 
-@command("calc", "calcul", section=Section.VIEWS, read_only=True)
+@command("calc", section=Section.VIEWS, read_only=True)
 def cmd_calc(ctx: Context) -> None:
     if not ctx.args:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
@@ -95,7 +95,7 @@ def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
     return "\n".join([text, *lines])
 
 
-@command("sheet", "feuille", section=Section.VIEWS, read_only=True)
+@command("sheet", section=Section.VIEWS, read_only=True)
 def cmd_sheet(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
@@ -103,7 +103,7 @@ def cmd_sheet(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)))
 
 
-@command("board", "grille", section=Section.VIEWS, read_only=True, slow=True)
+@command("board", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_board(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
@@ -111,7 +111,7 @@ def cmd_board(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="board.png")
 
 
-@command("unseen", "reste", section=Section.VIEWS, read_only=True)
+@command("unseen", section=Section.VIEWS, read_only=True)
 def cmd_unseen(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
@@ -125,7 +125,7 @@ def cmd_unseen(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text))
 
 
-@command("export", "export", section=Section.VIEWS, read_only=True, slow=True)
+@command("export", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_export(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
@@ -137,7 +137,7 @@ def cmd_export(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
 
 
-@command("standings", "classement", section=Section.VIEWS, read_only=True, slow=True)
+@command("standings", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_standings(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
@@ -151,7 +151,7 @@ def cmd_standings(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
 
 
-@command("moves", "coups", section=Section.VIEWS, read_only=True)
+@command("moves", section=Section.VIEWS, read_only=True)
 def cmd_moves(ctx: Context) -> None:
     """``/moves [PLAYER] [N]``: a final number picks game N of /games, the words before it name the player."""
     words = ctx.tokens
@@ -166,7 +166,7 @@ def cmd_moves(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text))
 
 
-@command("status", "etat", section=Section.VIEWS, read_only=True)
+@command("status", section=Section.VIEWS, read_only=True)
 def cmd_status(ctx: Context) -> None:
     raise UserError("no_game")
 

@@ -38,7 +38,7 @@ MOST_HOUSE_WORDS = 1000
 CHANGES_SHOWN = 5
 
 
-@command("words", "mots", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True)
+@command("words", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True)
 def cmd_words(ctx: Context) -> None:
     tokens = ctx.args.replace(",", " ").split()
     if not tokens:
@@ -69,7 +69,7 @@ def cmd_words(ctx: Context) -> None:
         ctx.storage.add_house_word_change(
             HouseWordChange(channel, action, word, author, name, now, ctx.settings.lexicon)
         )
-    lines = [ctx.say("words_added" if action == ADD else "words_removed", words=", ".join(words))]
+    lines = [ctx.say("words_added" if action == ADD else "words_removed", words=", ".join(words), count=len(words))]
     lines += _list_agrees(ctx, action, words)
     lines.append(ctx.say("words_total", count=len(house), list=list_name(ctx.settings.lexicon)))
     ctx.reply("\n".join(lines))
@@ -89,7 +89,7 @@ def _list_agrees(ctx: Context, action: str, words: list[str]) -> list[str]:
         agreeing = [w for w in words if w in word_list]
         return [ctx.say("words_already_in", list=name, words=", ".join(agreeing))] if agreeing else []
     agreeing = [w for w in words if w not in word_list]
-    return [ctx.say("words_not_in", list=name, words=", ".join(agreeing))] if agreeing else []
+    return [ctx.say("words_not_in", list=name, words=", ".join(agreeing), count=len(agreeing))] if agreeing else []
 
 
 def show(ctx: Context) -> None:

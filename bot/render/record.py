@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from core.duplicate import DuplicateGame
 
-from ..messages import say
+from ..messages import decimal, say
 from .text import table
 
 
@@ -43,7 +43,7 @@ def record_table(lang: str, game: DuplicateGame) -> str:
 def standings_text(lang: str, game: DuplicateGame) -> str:
     """The standings after the moves closed so far: place, total, gap to the sum of the tops, percentage."""
     header = ["#", say(lang, "col_player"), say(lang, "col_total"), say(lang, "col_gap"), "%"]
-    rows = [[s.place, s.player, s.total, s.gap, percent_text(lang, s.percent)] for s in game.standings()]
+    rows = [[s.place, s.player, s.total, s.gap, decimal(lang, s.percent)] for s in game.standings()]
     return say(
         lang,
         "dup_ranking",
@@ -51,11 +51,6 @@ def standings_text(lang: str, game: DuplicateGame) -> str:
         tops=game.tops_total,
         table="```\n" + table(rows, header) + "\n```",
     )
-
-
-def percent_text(lang: str, value: float) -> str:
-    """A percentage to one decimal with the language's decimal mark."""
-    return say(lang, "decimal", integer=int(value), tenths=round(value * 10) % 10)
 
 
 def end_reason_text(lang: str, game: DuplicateGame) -> str:

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 from core.duplicate import DuplicateStanding
 
+from ..messages import decimal
 from . import palette as p
 from .canvas import Scene, fit, png, text_width
 from .fonts import drawable
-from .labels import language, word
+from .labels import word
 
 WIDTH = 704
 PAD = 10
@@ -89,8 +90,7 @@ def signed(number: int) -> str:
 
 def percent(value: float, lang: str) -> str:
     """A percentage to one decimal with the language's decimal mark: ``97,3`` / ``97.3``."""
-    text = f"{value:.1f}"
-    return text.replace(".", ",") if language(lang) == "fr" else text
+    return decimal(lang, value)
 
 
 def _badge(scene: Scene, right: int, middle: int, text: str, fill: p.RGB) -> int:
@@ -183,7 +183,7 @@ def standings_scene(view: StandingsView) -> Scene:
     """The standings as a scene."""
     lang = view.language
     scene = Scene(WIDTH, 0, p.PAGE)
-    title = word(lang, "standings_title_1") if view.rounds == 1 else word(lang, "standings_title", n=view.rounds)
+    title = word(lang, "standings_title", n=view.rounds)
     y = _title(scene, PAD, title, word(lang, "tops_total", n=view.tops_total))
     solos = any(s.solos for s in view.standings)
     head_middle = y + HEAD_SIZE // 2

@@ -9,6 +9,8 @@ from core.board import ROW_LETTERS, SIZE, Board, Premium, premium_at
 from core.edition import Edition
 from core.notation import Notation
 
+from ..messages import languages, say
+
 _TEXT_PREMIUM = {
     Premium.TRIPLE_WORD: "*",
     Premium.DOUBLE_WORD: "+",
@@ -26,14 +28,17 @@ def _col_label(index: int, notation: Notation) -> str:
     return str(index + 1) if notation is Notation.FISF else ROW_LETTERS[index]
 
 
-_LEGEND = {
-    "fr": "    * mot triple  + mot double  ^ lettre triple  ' lettre double",
-    "en": "    * triple word  + double word  ^ triple letter  ' double letter",
-}
-_BOTH_LEGENDS = (
-    "    * mot triple/triple word  + mot double/double word  ^ lettre triple/triple letter"
-    "  ' lettre double/double letter"
-)
+_LEGEND_MARKS = (("*", "triple_word"), ("+", "double_word"), ("^", "triple_letter"), ("'", "double_letter"))
+
+
+def legend(lang: str | None) -> str:
+    """What the marks of the premium squares mean, in ``lang`` (in every language when None)."""
+    chosen = languages() if lang is None else (lang,)
+    parts = []
+    for mark, premium in _LEGEND_MARKS:
+        names = dict.fromkeys(say(code, f"legend_{premium}") for code in chosen)
+        parts.append(f"{mark} {'/'.join(names)}")
+    return "    " + "  ".join(parts)
 
 
 def board_text(
@@ -66,7 +71,7 @@ def board_text(
             mark = ">" if (r, c) in recent else " "
             cells.append(f" {mark}{cell}"[-3:] if len(cell) < 3 else cell[:3])
         lines.append(f"{_row_label(r, notation):>3} " + "".join(cells))
-    lines.append(_LEGEND.get(lang or "", _BOTH_LEGENDS))
+    lines.append(legend(lang))
     return "\n".join(lines)
 
 

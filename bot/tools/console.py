@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from ..messages import languages
+
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.adapters.console import run_console
@@ -26,7 +28,7 @@ def register(sub: Any) -> None:
         help="the database: a SQLite file path, sqlite:///PATH or memory: (default: ARBITRE_DB, else "
         "~/.local/share/arbitre/arbitre.sqlite)",
     )
-    parser.add_argument("--lang", choices=["fr", "en"], default="fr", help="language of the room (default fr)")
+    parser.add_argument("--lang", choices=languages(), default="fr", help="language of the room (default fr)")
     parser.add_argument(
         "--admin",
         action="append",
