@@ -41,8 +41,8 @@ def sort_tiles(tiles: Iterable[str]) -> str:
     return "".join(sorted(tiles, key=lambda t: (t == JOKER, t)))
 
 
-def _minus(letters: str, taken: str) -> str:
-    """``letters`` without ``taken`` (which must be part of it)."""
+def remove_tiles(letters: str, taken: str) -> str:
+    """``letters`` without ``taken`` (which must be part of it), in record order."""
     remaining = Counter(letters)
     remaining.subtract(taken)
     return sort_tiles(remaining.elements())
@@ -185,18 +185,18 @@ class Bag:
         for tile in sort_tiles(wanted):
             if wanted[tile] > have[tile]:
                 raise LetterNotInBagError(draw if draw is not None else tiles, tile, wanted[tile], have[tile])
-        return Bag(_minus(self.tiles, tiles))
+        return Bag(remove_tiles(self.tiles, tiles))
 
     def draw(self, count: int, rng: random.Random) -> tuple[str, Bag]:
         """``count`` tiles at random (all of them if fewer are left) and the bag after."""
         count = min(count, len(self.tiles))
         taken = sort_tiles(rng.sample(self.tiles, count))
-        return taken, Bag(_minus(self.tiles, taken))
+        return taken, Bag(remove_tiles(self.tiles, taken))
 
 
 def unseen_tiles(edition: Edition, board: Board) -> str:
     """The edition's tiles not on the board (bag plus racks), jokers as ``?``."""
-    return _minus("".join(edition.bag()), "".join(JOKER if t.joker else t.letter for _, _, t in board.tiles()))
+    return remove_tiles("".join(edition.bag()), "".join(JOKER if t.joker else t.letter for _, _, t in board.tiles()))
 
 
 @dataclass(frozen=True)
@@ -338,7 +338,7 @@ def check_draw(
         missing = Counter(kept) - Counter(letters)
         if missing:
             raise KeptLettersError(shown, None, kept)
-        new = _minus(letters, kept)
+        new = remove_tiles(letters, kept)
     bag_after = bag.minus(new, shown)
     expected = min(edition.rack_size, len(kept) + len(bag))
     if len(kept) + len(new) != expected:

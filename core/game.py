@@ -8,7 +8,7 @@ python-chess, moves are parsed and checked (``evaluate``) before being pushed.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -50,6 +50,7 @@ from .events import (
 )
 from .notation import Notation, format_move, parse_move
 from .placement import Placement, apply_placement, validate_move
+from .ranking import shared_places
 from .rules import GoingOut, RuleSet, most_players, rule_set_for_players
 from .scoring import MoveScore, score_placement
 
@@ -142,16 +143,6 @@ class Standing:
 
     def __str__(self) -> str:
         return f"{self.place}. {self.player} {self.final} ({self.before} {self.adjustment:+d})"
-
-
-def shared_places(scores: Sequence[tuple[str, int]]) -> list[tuple[str, int, int]]:
-    """(name, score, place) best first; equal scores share a place (1, 1, 3)."""
-    ordered = sorted(scores, key=lambda item: -item[1])
-    places: list[tuple[str, int, int]] = []
-    for index, (name, score) in enumerate(ordered):
-        place = places[-1][2] if places and places[-1][1] == score else index + 1
-        places.append((name, score, place))
-    return places
 
 
 def most_rack_value(edition: Edition) -> int:

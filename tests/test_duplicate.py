@@ -679,3 +679,16 @@ def test_full_game_with_movegen_on_the_french_list() -> None:
     first = game.closed_rounds[0].top
     assert first is not None and first.ref.horizontal
     _replay_checks(game)
+
+
+def test_every_public_name_of_the_duplicate_package_is_importable_from_it() -> None:
+    import importlib
+
+    import core.duplicate as package
+
+    for job in ("events", "game", "judging", "ranking", "record", "rounds", "settings", "tops"):
+        module = importlib.import_module(f"core.duplicate.{job}")
+        for name, value in vars(module).items():
+            if not name.startswith("_") and getattr(value, "__module__", None) == module.__name__:
+                assert getattr(package, name) is value, f"core.duplicate.{job}.{name}"
+                assert name in package.__all__

@@ -34,33 +34,25 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import Any, TypeVar
 
-from .board import Board
-from .draw import Bag, Counts, Draw, DrawRule, Shortfall, can_draw, check_draw, draw_tiles, sort_tiles
-from .edition import FRENCH, JOKER, Edition, edition_by_code
-from .errors import (
-    ArbitreError,
+from ..adjudication import WordList
+from ..board import Board
+from ..draw import Bag, Draw, can_draw, check_draw, draw_tiles, remove_tiles
+from ..edition import FRENCH, Edition, edition_by_code
+from ..errors import (
     ClockAction,
     ClockStateError,
     DrawPendingError,
     DuplicatePlayerError,
-    DuplicateSettingError,
     ExtensionError,
     GameOverError,
-    JokerNotMarkedError,
-    LateSubmissionError,
-    LettersNotInDrawError,
     NegativeScoreError,
-    NoJokerLeftError,
     NoRoundOpenError,
     NotATiedTopError,
-    NotationError,
     NothingToReopenError,
-    PlacementError,
     RoundNotClosedError,
     ScoreAboveTopError,
     SubmissionsMadeError,
@@ -68,44 +60,33 @@ from .errors import (
     UnknownPlayerError,
     WordNotInLexiconError,
 )
-from .events import record_from_dict, record_to_dict
-from .game import player_key
-from .notation import Notation, format_ref, notation_by_name, parse_move
-from .placement import Placement, apply_placement, validate_move
-from .scoring import MoveScore, score_placement
-from .tie import TieRule
-
-if TYPE_CHECKING:
-    from .lexicon import Lexicon
-
-# --- what the game needs from the outside ---------------------------------------------
-
-
-class WordList(Protocol):
-    """Anything that says whether a word (uppercase, no accents) is valid."""
-
-    def __contains__(self, word: str) -> bool: ...
-
-
-class TopPlay(Protocol):
-    """A play found by a move generator (``core.movegen.Play``)."""
-
-    @property
-    def placement(self) -> Placement: ...
-
-    @property
-    def score(self) -> MoveScore: ...
-
-
-class TopResultLike(Protocol):
-    """A move generator's answer (``core.movegen.TopResult``): plays best first and its tie rule."""
-
-    @property
-    def plays(self) -> Sequence[TopPlay]: ...
-
-    @property
-    def tie_rule(self) -> TieRule: ...
-
+from ..game import player_key
+from ..notation import Notation, parse_move
+from ..placement import apply_placement, validate_move
+from ..scoring import score_placement
+from ..tie import TieRule
+from .events import (
+    ClockExtended,
+    ClockPaused,
+    ClockResumed,
+    DrawMade,
+    DrawRejected,
+    DuplicateEvent,
+    DuplicateStarted,
+    MoveSubmitted,
+    PlayerJoined,
+    RoundClosed,
+    RoundReopened,
+    ScoreRecorded,
+    SubmissionCorrected,
+    TopChosen,
+)
+from .judging import check_draw_letters, evaluate_submission, tiles_played
+from .ranking import DuplicateStanding, rank_players
+from .record import RecordLine, record_data, record_lines
+from .rounds import Round, SubmissionResult
+from .settings import DEFAULT_SETTINGS, DuplicateSettings
+from .tops import TopFinder
 
 _E = TypeVar(
     "_E",
@@ -124,25 +105,6 @@ _E = TypeVar(
     "TopChosen",
 )
 
-TopFinder = Callable[[Board, str], TopResultLike]
-"""Best plays for a board and a draw (``?`` jokers); it should return every play tied with the best."""
-
-
-def movegen_top_finder(
-    lexicon: Lexicon, edition: Edition, settings: DuplicateSettings | None = None, count: int = 10
-) -> TopFinder:
-    """A top finder on ``core.movegen.find_top``: the first move horizontal only if the settings say so."""
-    from .movegen import find_top
-
-    horizontal_first = settings.first_move_horizontal if settings is not None else True
-
-    def finder(board: Board, rack: str) -> TopResultLike:
-        return find_top(
-            board, rack, lexicon, edition, count, first_move_horizontal_only=horizontal_first and board.is_empty()
-        )
-
-    return finder
-
 
 class EndReason(StrEnum):
     """Why a duplicate game ended by itself (``DuplicateGame.end_letters`` says with which letters)."""
@@ -152,562 +114,12 @@ class EndReason(StrEnum):
     NO_TILE_LEFT = "no_tile_left"  # every tile has been played
 
 
-# --- settings -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DuplicateSettings:
-    """The settings of a duplicate game."""
-
-    minutes: float = 3  # FISF uses 1, 2 or 3; shorter clocks serve training and tests
-    solo_bonus: int = 10
-    solo_min_players: int = 16
-    solo_requires_top: bool = True
-    y: Counts = Counts.EITHER
-    joker: Counts = Counts.EITHER
-    first_move_horizontal: bool = True
-    notation: Notation = Notation.FISF
-    grace_seconds: float = 0.0
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.minutes, (int, float)) or not 0 < self.minutes <= 10:
-            raise DuplicateSettingError("minutes", self.minutes, 0, 10, low_allowed=False)
-        if self.solo_bonus < 0:
-            raise DuplicateSettingError("solo_bonus", self.solo_bonus, 0)
-        if self.solo_min_players < 1:
-            raise DuplicateSettingError("solo_min_players", self.solo_min_players, 1)
-        if self.grace_seconds < 0:
-            raise DuplicateSettingError("grace_seconds", self.grace_seconds, 0)
-
-    def __str__(self) -> str:
-        return (
-            f"{self.minutes} min per move, solo +{self.solo_bonus} from {self.solo_min_players} players,"
-            f" Y {self.y}, joker {self.joker}"
-        )
-
-    @property
-    def draw_rule(self) -> DrawRule:
-        """The vowel/consonant rule with these settings for Y and the joker."""
-        return DrawRule(y=self.y, joker=self.joker)
-
-    @property
-    def seconds(self) -> float:
-        """Time allowed per move, grace included."""
-        return self.minutes * 60 + self.grace_seconds
-
-    def to_dict(self) -> dict[str, Any]:
-        """A plain dict, ready for JSON."""
-        data = asdict(self)
-        for name in ("y", "joker", "notation"):
-            data[name] = str(data[name])
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> DuplicateSettings:
-        """The settings a dict from ``to_dict`` describes (missing keys take their default)."""
-        values: dict[str, Any] = {}
-        for item in fields(cls):
-            if item.name not in data:
-                continue
-            value = data[item.name]
-            if item.name in ("y", "joker"):
-                value = Counts(value)
-            elif item.name == "notation":
-                value = notation_by_name(value)
-            values[item.name] = value
-        return cls(**values)
-
-
-# --- events -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DuplicateStarted:
-    """The game starts: edition code, players, settings, and the name of the word list used."""
-
-    kind: ClassVar[str] = "start"
-    edition: str = "fr"
-    players: tuple[str, ...] = ()
-    settings: DuplicateSettings = DuplicateSettings()
-    lexicon: str = ""
-
-    def __str__(self) -> str:
-        return f"duplicate ({self.edition}) {', '.join(self.players)}".rstrip()
-
-
-@dataclass(frozen=True)
-class PlayerJoined:
-    """A player joins; the rounds already closed count 0 for them."""
-
-    kind: ClassVar[str] = "join"
-    player: str
-
-    def __str__(self) -> str:
-        return f"{self.player} joins"
-
-
-@dataclass(frozen=True)
-class DrawMade:
-    """The draw of the next move, ``KEPT+NEW`` or all its letters; ``at`` starts the clock (seconds)."""
-
-    kind: ClassVar[str] = "draw"
-    draw: str
-    at: float | None = None
-
-    def __str__(self) -> str:
-        return f"draw {self.draw}"
-
-
-@dataclass(frozen=True)
-class DrawRejected:
-    """The current draw goes back to the bag, kept letters included."""
-
-    kind: ClassVar[str] = "reject"
-
-    def __str__(self) -> str:
-        return "draw rejected"
-
-
-@dataclass(frozen=True)
-class MoveSubmitted:
-    """A player's move as typed; ``notation`` None means the game's; ``at`` in seconds like ``DrawMade.at``."""
-
-    kind: ClassVar[str] = "submit"
-    player: str
-    move: str
-    claimed: int | None = None
-    at: float | None = None
-    notation: str | None = None
-
-    def __str__(self) -> str:
-        return f"{self.player}: {self.move}"
-
-
-@dataclass(frozen=True)
-class RoundClosed:
-    """The round ends: the top placed (FISF notation, None when no play exists), how a tie was
-    broken and the other tied plays, the words of submitted moves the word list rejected, and
-    the best plays under the top (FISF notation, score)."""
-
-    kind: ClassVar[str] = "close"
-    top: str | None
-    tie_rule: TieRule = TieRule.NONE
-    tied: tuple[str, ...] = ()
-    invalid_words: tuple[str, ...] = ()
-    runners_up: tuple[tuple[str, int], ...] = ()
-
-    def __str__(self) -> str:
-        return f"top {self.top}" if self.top else "no play possible"
-
-
-@dataclass(frozen=True)
-class ScoreRecorded:
-    """The referee enters a player's score for a closed round (physical clubs, corrections)."""
-
-    kind: ClassVar[str] = "score"
-    player: str
-    round: int
-    score: int
-    reason: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.player}: {self.score} on move {self.round}"
-
-
-@dataclass(frozen=True)
-class SubmissionCorrected:
-    """The referee replaces a player's answer for a closed round (a misread slip), with the reason;
-    ``invalid_words`` are the words of ``move`` the word list rejected."""
-
-    kind: ClassVar[str] = "correct"
-    player: str
-    round: int
-    move: str
-    reason: str = ""
-    invalid_words: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        return f"{self.player}: {self.move} on move {self.round} (corrected)"
-
-
-@dataclass(frozen=True)
-class ClockPaused:
-    """The open round's clock stops at ``at``; the time left is kept."""
-
-    kind: ClassVar[str] = "pause"
-    at: float
-
-    def __str__(self) -> str:
-        return "clock paused"
-
-
-@dataclass(frozen=True)
-class ClockResumed:
-    """The paused clock starts again at ``at`` with the time that was left."""
-
-    kind: ClassVar[str] = "resume"
-    at: float
-
-    def __str__(self) -> str:
-        return "clock resumed"
-
-
-@dataclass(frozen=True)
-class ClockExtended:
-    """The open round gets ``seconds`` more."""
-
-    kind: ClassVar[str] = "extend"
-    seconds: float
-
-    def __str__(self) -> str:
-        return f"clock extended by {self.seconds:g} s"
-
-
-@dataclass(frozen=True)
-class RoundReopened:
-    """The last closed round opens again until ``at + seconds``; the draw made after it (nobody played
-    it) goes back to the bag."""
-
-    kind: ClassVar[str] = "reopen"
-    at: float
-    seconds: float
-
-    def __str__(self) -> str:
-        return "round reopened"
-
-
-@dataclass(frozen=True)
-class TopChosen:
-    """The arbiter places another of the plays tied for the top of the last closed round (FISF
-    notation); the draw made after it (nobody played it) goes back to the bag."""
-
-    kind: ClassVar[str] = "choose_top"
-    round: int
-    move: str
-
-    def __str__(self) -> str:
-        return f"top of move {self.round}: {self.move}"
-
-
-DuplicateEvent = (
-    DuplicateStarted
-    | PlayerJoined
-    | DrawMade
-    | DrawRejected
-    | MoveSubmitted
-    | RoundClosed
-    | ScoreRecorded
-    | SubmissionCorrected
-    | ClockPaused
-    | ClockResumed
-    | ClockExtended
-    | RoundReopened
-    | TopChosen
-)
-
-EVENT_TYPES: Mapping[str, type[DuplicateEvent]] = {
-    cls.kind: cls
-    for cls in (
-        DuplicateStarted,
-        PlayerJoined,
-        DrawMade,
-        DrawRejected,
-        MoveSubmitted,
-        RoundClosed,
-        ScoreRecorded,
-        SubmissionCorrected,
-        ClockPaused,
-        ClockResumed,
-        ClockExtended,
-        RoundReopened,
-        TopChosen,
-    )
-}
-
 # Events after a round's close that taking the close back (reopen, another top) also takes back.
 _UNDONE_WITH_CLOSE = (DrawMade, DrawRejected, ClockPaused, ClockResumed, ClockExtended)
 # Events after a close that forbid taking it back (someone played the next draw, or a correction).
 _KEEPS_CLOSE = (MoveSubmitted, ScoreRecorded, SubmissionCorrected)
 MAX_EXTENSION_SECONDS = 600
 RUNNERS_UP = 5  # best plays under the top kept with each close
-
-
-def event_to_dict(event: DuplicateEvent) -> dict[str, Any]:
-    """A plain dict with a ``kind`` key, ready for JSON."""
-    return record_to_dict(event)
-
-
-def event_from_dict(data: Mapping[str, Any]) -> DuplicateEvent:
-    """The event a dict from ``event_to_dict`` describes."""
-    return record_from_dict(
-        EVENT_TYPES[data["kind"]], data, {"settings": DuplicateSettings.from_dict, "tie_rule": TieRule.read}
-    )
-
-
-# --- results ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SubmissionResult:
-    """A player's move for a round, checked: its score, or 0 with the reason (the error)."""
-
-    VALID: ClassVar[str] = "valid"
-    UNREADABLE: ClassVar[str] = "unreadable"
-    ILLEGAL: ClassVar[str] = "illegal"
-    NOT_IN_DRAW: ClassVar[str] = "not_in_draw"
-    NOT_A_WORD: ClassVar[str] = "not_a_word"
-    LATE: ClassVar[str] = "late"
-
-    player: str
-    move: str
-    verdict: str
-    score: int
-    error: ArbitreError | None = None
-    claimed: int | None = None
-    placement: Placement | None = None
-    move_score: MoveScore | None = None
-    replaced: int = 0
-
-    def __str__(self) -> str:
-        text = f"{self.player}: {self.move} {self.score}"
-        if self.error is not None:
-            text += f" ({self.verdict}: {self.error})"
-        if self.claimed_differs:
-            text += f" [claimed {self.claimed}]"
-        return text
-
-    @property
-    def valid(self) -> bool:
-        """Whether the move counts."""
-        return self.verdict == self.VALID
-
-    @property
-    def claimed_differs(self) -> bool:
-        """Whether the player announced a score other than the computed one."""
-        return self.claimed is not None and self.claimed != self.score
-
-
-@dataclass
-class Round:
-    """One move of the game: its draws, the submissions, and once closed the top and results."""
-
-    number: int
-    draw: Draw | None = None
-    rejected: list[Draw] = field(default_factory=list)
-    shortfall: Shortfall | None = None
-    opened_at: float | None = None
-    submissions: list[MoveSubmitted] = field(default_factory=list)
-    closed: bool = False
-    top: Placement | None = None
-    top_score: MoveScore | None = None
-    top_text: str = ""
-    tie_rule: TieRule = TieRule.NONE
-    tied: tuple[str, ...] = ()
-    results: dict[str, SubmissionResult] = field(default_factory=dict)
-    recorded: dict[str, int] = field(default_factory=dict)
-    reliquat: str = ""
-    deadline: float | None = None  # when time runs out; None without a clock or while paused
-    paused_left: float | None = None  # seconds left when the clock was paused
-    board_before: Board | None = None  # the board this round was played on (kept at the close)
-    corrections: dict[str, str] = field(default_factory=dict)  # player -> the referee's reason
-    runners_up: tuple[tuple[str, int], ...] = ()
-
-    @property
-    def paused(self) -> bool:
-        """Whether the round's clock is stopped."""
-        return self.paused_left is not None
-
-    def __str__(self) -> str:
-        return f"{self.number}. {self.draw_record} {self.top_text or '-'} {self.top_points}"
-
-    @property
-    def draw_record(self) -> str:
-        """The draws of the move: rejected ones (``-`` prefixed) then the one played."""
-        parts = [str(d) for d in self.rejected] + ([str(self.draw)] if self.draw else [])
-        return " ".join(parts)
-
-    @property
-    def top_points(self) -> int:
-        """The top's score (0 when no play was possible or before closing)."""
-        return self.top_score.total if self.top_score is not None else 0
-
-    @property
-    def top_word(self) -> str:
-        """The top's main word, jokers in lowercase (in brackets when every letter is a joker)."""
-        if self.top is None:
-            return ""
-        return self.top.notation().split(" ", 1)[1]
-
-    def score_of(self, player: str) -> int:
-        """A player's score for the move: the referee's entry if any, else the checked submission."""
-        if player in self.recorded:
-            return self.recorded[player]
-        result = self.results.get(player)
-        return result.score if result is not None else 0
-
-
-@dataclass(frozen=True)
-class DuplicateStanding:
-    """A player's place: total (solo bonuses included), gap to the sum of tops, percentage of it."""
-
-    place: int
-    player: str
-    total: int
-    gap: int
-    percent: float
-    solos: int = 0
-
-    def __str__(self) -> str:
-        gap = f"{self.gap:+d}" if self.gap else "0"
-        return f"{self.place}. {self.player} {self.total} ({gap}, {self.percent:.1f} %)"
-
-
-def percent_of(total: int, top: int) -> float:
-    """``total`` as a percentage of ``top`` to one decimal, halves rounded up (0 when top is 0)."""
-    if top <= 0:
-        return 0.0
-    tenths = (2000 * total + top) // (2 * top)
-    return tenths / 10
-
-
-def rank_players(
-    tops: Sequence[int],
-    scores: Mapping[str, Sequence[int]],
-    bonuses: Mapping[str, int] | None = None,
-    solos: Mapping[str, int] | None = None,
-) -> list[DuplicateStanding]:
-    """Standings best first from each round's top and each player's round scores; ties share a place."""
-    top_total = sum(tops)
-    totals = [(p, sum(s) + (bonuses or {}).get(p, 0)) for p, s in scores.items()]
-    ordered = sorted(totals, key=lambda item: -item[1])
-    standings: list[DuplicateStanding] = []
-    for index, (player, total) in enumerate(ordered):
-        place = standings[-1].place if standings and standings[-1].total == total else index + 1
-        standings.append(
-            DuplicateStanding(
-                place, player, total, total - top_total, percent_of(total, top_total), (solos or {}).get(player, 0)
-            )
-        )
-    return standings
-
-
-@dataclass(frozen=True)
-class RecordLine:
-    """One line of the game record."""
-
-    number: int
-    draw: str
-    rejected: tuple[str, ...]
-    ref: str
-    word: str
-    score: int
-    cumulative: int
-    scores: tuple[tuple[str, int], ...]
-    solo: str | None = None
-    tie_rule: TieRule = TieRule.NONE
-    tied: tuple[str, ...] = ()
-    corrections: tuple[tuple[str, str], ...] = ()  # (player, reason) of the referee's corrections
-
-    def __str__(self) -> str:
-        return f"{self.number} {self.draw} {self.ref} {self.word} {self.score} {self.cumulative}"
-
-    def to_dict(self) -> dict[str, Any]:
-        """A plain dict, ready for JSON."""
-        return {
-            "n": self.number,
-            "draw": self.draw,
-            "rejected": list(self.rejected),
-            "ref": self.ref,
-            "word": self.word,
-            "score": self.score,
-            "cumulative": self.cumulative,
-            "scores": dict(self.scores),
-            "solo": self.solo,
-            "tie_rule": self.tie_rule,
-            "tied": list(self.tied),
-            "corrections": dict(self.corrections),
-        }
-
-
-# --- checking a move against a draw ---------------------------------------------------
-
-
-def check_draw_letters(placement: Placement, draw: str, move: str) -> None:
-    """Raise unless the placement's new tiles come from the draw, jokers written as jokers."""
-    available = Counter(draw)
-    no_joker: list[str] = []
-    for cell in placement.new_tiles:
-        if cell.joker:
-            if available[JOKER] > 0:
-                available[JOKER] -= 1
-            else:
-                no_joker.append(cell.letter)
-    missing: list[str] = []
-    for cell in placement.new_tiles:
-        if cell.joker:
-            continue
-        if available[cell.letter] > 0:
-            available[cell.letter] -= 1
-        else:
-            missing.append(cell.letter)
-    if missing:
-        letters = sort_tiles(missing)
-        if available[JOKER] > 0:
-            raise JokerNotMarkedError(move, letters, draw)
-        raise LettersNotInDrawError(move, letters, draw)
-    if no_joker:
-        raise NoJokerLeftError(move, sort_tiles(no_joker), draw)
-
-
-def tiles_played(placement: Placement) -> str:
-    """The draw letters a placement uses (``?`` for jokers)."""
-    return sort_tiles(JOKER if c.joker else c.letter for c in placement.new_tiles)
-
-
-def evaluate_submission(
-    board: Board,
-    draw: str,
-    submission: MoveSubmitted,
-    is_word: Callable[[str], bool],
-    edition: Edition,
-    notation: Notation,
-    late_by: float | None = None,
-) -> SubmissionResult:
-    """Check one submitted move: lateness, notation, placement, draw letters, words; score it."""
-
-    def zero(verdict: str, error: ArbitreError, placement: Placement | None = None) -> SubmissionResult:
-        return SubmissionResult(submission.player, submission.move, verdict, 0, error, submission.claimed, placement)
-
-    if late_by is not None and late_by > 0:
-        return zero(SubmissionResult.LATE, LateSubmissionError(submission.player, submission.move, late_by))
-    move_notation = notation_by_name(submission.notation) if submission.notation else notation
-    try:
-        move = parse_move(submission.move, move_notation, alphabet=edition.alphabet)
-    except NotationError as error:
-        return zero(SubmissionResult.UNREADABLE, error)
-    try:
-        placement = validate_move(board, move, move_notation, rack_size=edition.rack_size)
-    except PlacementError as error:
-        return zero(SubmissionResult.ILLEGAL, error)
-    shown = placement.notation(move_notation)
-    try:
-        check_draw_letters(placement, draw, shown)
-    except LettersNotInDrawError as error:
-        return zero(SubmissionResult.NOT_IN_DRAW, error, placement)
-    bad = tuple(dict.fromkeys(w.text for w in placement.words if not is_word(w.text)))
-    if bad:
-        return zero(SubmissionResult.NOT_A_WORD, WordNotInLexiconError(shown, bad), placement)
-    score = score_placement(placement, edition)
-    return SubmissionResult(
-        submission.player,
-        submission.move,
-        SubmissionResult.VALID,
-        score.total,
-        None,
-        submission.claimed,
-        placement,
-        score,
-    )
 
 
 # --- the game -----------------------------------------------------------------------
@@ -720,7 +132,7 @@ class DuplicateGame:
         self,
         edition: Edition = FRENCH,
         players: Iterable[str] = (),
-        settings: DuplicateSettings = DuplicateSettings(),
+        settings: DuplicateSettings = DEFAULT_SETTINGS,
         lexicon_name: str = "",
     ) -> None:
         self.edition = edition
@@ -834,42 +246,11 @@ class DuplicateGame:
 
     def record(self) -> list[RecordLine]:
         """One line per closed move: draw, top, score, cumulative, every player's score."""
-        lines: list[RecordLine] = []
-        cumulative = 0
-        for round_ in self.closed_rounds:
-            cumulative += round_.top_points
-            ref = format_ref(round_.top.ref, self.notation) if round_.top is not None else ""
-            lines.append(
-                RecordLine(
-                    number=round_.number,
-                    draw=round_.draw.spelled(self.edition) if round_.draw else "",
-                    rejected=tuple(d.spelled(self.edition) for d in round_.rejected),
-                    ref=ref,
-                    word=round_.top_word,
-                    score=round_.top_points,
-                    cumulative=cumulative,
-                    scores=tuple((p, round_.score_of(p)) for p in self.players),
-                    solo=self.solo(round_),
-                    tie_rule=round_.tie_rule,
-                    tied=round_.tied,
-                    corrections=tuple(sorted(round_.corrections.items())),
-                )
-            )
-        return lines
+        return record_lines(self)
 
     def record_data(self) -> dict[str, Any]:
         """The record and standings as plain data, ready for JSON."""
-        return {
-            "edition": self.edition.code,
-            "lexicon": self.lexicon_name,
-            "players": list(self.players),
-            "moves": [line.to_dict() for line in self.record()],
-            "total": self.tops_total,
-            "finished": self.finished,
-            "end_reason": self.end_reason.value if self.end_reason is not None else "",
-            "left": self.edition.spell_tiles(self.bag.unseen(self.reliquat)),
-            "standings": [asdict(s) for s in self.standings()],
-        }
+        return record_data(self)
 
     # --- commands (build an event, apply it, return it) -------------------------------
 
@@ -1248,7 +629,7 @@ class DuplicateGame:
             self.end_letters = self.edition.spell_tiles(letters)
             return
         apply_placement(self.board, round_.top)
-        round_.reliquat = _remove(letters, tiles_played(round_.top))
+        round_.reliquat = remove_tiles(letters, tiles_played(round_.top))
         self.reliquat = round_.reliquat
         if not can_draw(self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition):
             self.finished = True
@@ -1265,9 +646,3 @@ class DuplicateGame:
         if event.score > round_.top_points:
             raise ScoreAboveTopError(event.player, event.round, event.score, round_.top_points)
         round_.recorded[event.player] = event.score
-
-
-def _remove(letters: str, used: str) -> str:
-    remaining = Counter(letters)
-    remaining.subtract(used)
-    return sort_tiles(remaining.elements())

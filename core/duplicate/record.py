@@ -1,0 +1,91 @@
+"""The game record (feuille de match): one line per closed move, and the same as plain data."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..notation import format_ref
+from ..tie import TieRule
+
+if TYPE_CHECKING:
+    from .game import DuplicateGame
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    """One line of the game record."""
+
+    number: int
+    draw: str
+    rejected: tuple[str, ...]
+    ref: str
+    word: str
+    score: int
+    cumulative: int
+    scores: tuple[tuple[str, int], ...]
+    solo: str | None = None
+    tie_rule: TieRule = TieRule.NONE
+    tied: tuple[str, ...] = ()
+    corrections: tuple[tuple[str, str], ...] = ()  # (player, reason) of the referee's corrections
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.draw} {self.ref} {self.word} {self.score} {self.cumulative}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict, ready for JSON."""
+        return {
+            "n": self.number,
+            "draw": self.draw,
+            "rejected": list(self.rejected),
+            "ref": self.ref,
+            "word": self.word,
+            "score": self.score,
+            "cumulative": self.cumulative,
+            "scores": dict(self.scores),
+            "solo": self.solo,
+            "tie_rule": self.tie_rule,
+            "tied": list(self.tied),
+            "corrections": dict(self.corrections),
+        }
+
+
+def record_lines(game: DuplicateGame) -> list[RecordLine]:
+    """One line per closed move: draw, top, score, cumulative, every player's score."""
+    lines: list[RecordLine] = []
+    cumulative = 0
+    for round_ in game.closed_rounds:
+        cumulative += round_.top_points
+        ref = format_ref(round_.top.ref, game.notation) if round_.top is not None else ""
+        lines.append(
+            RecordLine(
+                number=round_.number,
+                draw=round_.draw.spelled(game.edition) if round_.draw else "",
+                rejected=tuple(d.spelled(game.edition) for d in round_.rejected),
+                ref=ref,
+                word=round_.top_word,
+                score=round_.top_points,
+                cumulative=cumulative,
+                scores=tuple((p, round_.score_of(p)) for p in game.players),
+                solo=game.solo(round_),
+                tie_rule=round_.tie_rule,
+                tied=round_.tied,
+                corrections=tuple(sorted(round_.corrections.items())),
+            )
+        )
+    return lines
+
+
+def record_data(game: DuplicateGame) -> dict[str, Any]:
+    """The record and standings as plain data, ready for JSON."""
+    return {
+        "edition": game.edition.code,
+        "lexicon": game.lexicon_name,
+        "players": list(game.players),
+        "moves": [line.to_dict() for line in record_lines(game)],
+        "total": game.tops_total,
+        "finished": game.finished,
+        "end_reason": game.end_reason.value if game.end_reason is not None else "",
+        "left": game.edition.spell_tiles(game.bag.unseen(game.reliquat)),
+        "standings": [asdict(s) for s in game.standings()],
+    }

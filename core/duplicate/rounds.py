@@ -1,0 +1,117 @@
+"""A round of a duplicate game (one move: its draws, submissions, top and results) and a checked submission."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ..board import Board
+from ..draw import Draw, Shortfall
+from ..errors import (
+    ArbitreError,
+)
+from ..placement import Placement
+from ..scoring import MoveScore
+from ..tie import TieRule
+from .events import MoveSubmitted
+
+# --- results ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SubmissionResult:
+    """A player's move for a round, checked: its score, or 0 with the reason (the error)."""
+
+    VALID: ClassVar[str] = "valid"
+    UNREADABLE: ClassVar[str] = "unreadable"
+    ILLEGAL: ClassVar[str] = "illegal"
+    NOT_IN_DRAW: ClassVar[str] = "not_in_draw"
+    NOT_A_WORD: ClassVar[str] = "not_a_word"
+    LATE: ClassVar[str] = "late"
+
+    player: str
+    move: str
+    verdict: str
+    score: int
+    error: ArbitreError | None = None
+    claimed: int | None = None
+    placement: Placement | None = None
+    move_score: MoveScore | None = None
+    replaced: int = 0
+
+    def __str__(self) -> str:
+        text = f"{self.player}: {self.move} {self.score}"
+        if self.error is not None:
+            text += f" ({self.verdict}: {self.error})"
+        if self.claimed_differs:
+            text += f" [claimed {self.claimed}]"
+        return text
+
+    @property
+    def valid(self) -> bool:
+        """Whether the move counts."""
+        return self.verdict == self.VALID
+
+    @property
+    def claimed_differs(self) -> bool:
+        """Whether the player announced a score other than the computed one."""
+        return self.claimed is not None and self.claimed != self.score
+
+
+@dataclass
+class Round:
+    """One move of the game: its draws, the submissions, and once closed the top and results."""
+
+    number: int
+    draw: Draw | None = None
+    rejected: list[Draw] = field(default_factory=list)
+    shortfall: Shortfall | None = None
+    opened_at: float | None = None
+    submissions: list[MoveSubmitted] = field(default_factory=list)
+    closed: bool = False
+    top: Placement | None = None
+    top_score: MoveScore | None = None
+    top_text: str = ""
+    tie_rule: TieRule = TieRule.NONE
+    tied: tuple[str, ...] = ()
+    results: dict[str, SubmissionResult] = field(default_factory=dict)
+    recorded: dict[str, int] = field(default_factory=dict)
+    reliquat: str = ""
+    deadline: float | None = None  # when time runs out; None without a clock or while paused
+    paused_left: float | None = None  # seconds left when the clock was paused
+    board_before: Board | None = None  # the board this round was played on (kept at the close)
+    corrections: dict[str, str] = field(default_factory=dict)  # player -> the referee's reason
+    runners_up: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def paused(self) -> bool:
+        """Whether the round's clock is stopped."""
+        return self.paused_left is not None
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.draw_record} {self.top_text or '-'} {self.top_points}"
+
+    @property
+    def draw_record(self) -> str:
+        """The draws of the move: rejected ones (``-`` prefixed) then the one played."""
+        parts = [str(d) for d in self.rejected] + ([str(self.draw)] if self.draw else [])
+        return " ".join(parts)
+
+    @property
+    def top_points(self) -> int:
+        """The top's score (0 when no play was possible or before closing)."""
+        return self.top_score.total if self.top_score is not None else 0
+
+    @property
+    def top_word(self) -> str:
+        """The top's main word, jokers in lowercase (in brackets when every letter is a joker)."""
+        if self.top is None:
+            return ""
+        return self.top.notation().split(" ", 1)[1]
+
+    def score_of(self, player: str) -> int:
+        """A player's score for the move: the referee's entry if any, else the checked submission."""
+        if player in self.recorded:
+            return self.recorded[player]
+        result = self.results.get(player)
+        return result.score if result is not None else 0

@@ -1,0 +1,81 @@
+"""The settings of a duplicate game: the clock, the solo, the vowel/consonant rule, the notation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from ..draw import Counts, DrawRule
+from ..errors import (
+    DuplicateSettingError,
+)
+from ..notation import Notation, notation_by_name
+
+# --- settings -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DuplicateSettings:
+    """The settings of a duplicate game."""
+
+    minutes: float = 3  # FISF uses 1, 2 or 3; shorter clocks serve training and tests
+    solo_bonus: int = 10
+    solo_min_players: int = 16
+    solo_requires_top: bool = True
+    y: Counts = Counts.EITHER
+    joker: Counts = Counts.EITHER
+    first_move_horizontal: bool = True
+    notation: Notation = Notation.FISF
+    grace_seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.minutes, (int, float)) or not 0 < self.minutes <= 10:
+            raise DuplicateSettingError("minutes", self.minutes, 0, 10, low_allowed=False)
+        if self.solo_bonus < 0:
+            raise DuplicateSettingError("solo_bonus", self.solo_bonus, 0)
+        if self.solo_min_players < 1:
+            raise DuplicateSettingError("solo_min_players", self.solo_min_players, 1)
+        if self.grace_seconds < 0:
+            raise DuplicateSettingError("grace_seconds", self.grace_seconds, 0)
+
+    def __str__(self) -> str:
+        return (
+            f"{self.minutes} min per move, solo +{self.solo_bonus} from {self.solo_min_players} players,"
+            f" Y {self.y}, joker {self.joker}"
+        )
+
+    @property
+    def draw_rule(self) -> DrawRule:
+        """The vowel/consonant rule with these settings for Y and the joker."""
+        return DrawRule(y=self.y, joker=self.joker)
+
+    @property
+    def seconds(self) -> float:
+        """Time allowed per move, grace included."""
+        return self.minutes * 60 + self.grace_seconds
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict, ready for JSON."""
+        data = asdict(self)
+        for name in ("y", "joker", "notation"):
+            data[name] = str(data[name])
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DuplicateSettings:
+        """The settings a dict from ``to_dict`` describes (missing keys take their default)."""
+        values: dict[str, Any] = {}
+        for item in fields(cls):
+            if item.name not in data:
+                continue
+            value = data[item.name]
+            if item.name in ("y", "joker"):
+                value = Counts(value)
+            elif item.name == "notation":
+                value = notation_by_name(value)
+            values[item.name] = value
+        return cls(**values)
+
+
+DEFAULT_SETTINGS = DuplicateSettings()

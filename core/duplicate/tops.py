@@ -1,0 +1,58 @@
+"""What a duplicate game needs from a move generator: the top of a draw (``TopFinder``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from ..board import Board
+from ..edition import Edition
+from ..placement import Placement
+from ..scoring import MoveScore
+from ..tie import TieRule
+
+if TYPE_CHECKING:
+    from ..lexicon import Lexicon
+    from .settings import DuplicateSettings
+
+# --- what the game needs from the outside ---------------------------------------------
+
+
+class TopPlay(Protocol):
+    """A play found by a move generator (``core.movegen.Play``)."""
+
+    @property
+    def placement(self) -> Placement: ...
+
+    @property
+    def score(self) -> MoveScore: ...
+
+
+class TopResultLike(Protocol):
+    """A move generator's answer (``core.movegen.TopResult``): plays best first and its tie rule."""
+
+    @property
+    def plays(self) -> Sequence[TopPlay]: ...
+
+    @property
+    def tie_rule(self) -> TieRule: ...
+
+
+TopFinder = Callable[[Board, str], TopResultLike]
+"""Best plays for a board and a draw (``?`` jokers); it should return every play tied with the best."""
+
+
+def movegen_top_finder(
+    lexicon: Lexicon, edition: Edition, settings: DuplicateSettings | None = None, count: int = 10
+) -> TopFinder:
+    """A top finder on ``core.movegen.find_top``: the first move horizontal only if the settings say so."""
+    from ..movegen import find_top
+
+    horizontal_first = settings.first_move_horizontal if settings is not None else True
+
+    def finder(board: Board, rack: str) -> TopResultLike:
+        return find_top(
+            board, rack, lexicon, edition, count, first_move_horizontal_only=horizontal_first and board.is_empty()
+        )
+
+    return finder
