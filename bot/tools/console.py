@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from ..messages import languages
+from ..catalogs import CATALOGS
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
         help="the database: a SQLite file path, sqlite:///PATH or memory: (default: ARBITRE_DB, else "
         "~/.local/share/arbitre/arbitre.sqlite)",
     )
-    parser.add_argument("--lang", choices=languages(), default="fr", help="language of the room (default fr)")
+    parser.add_argument("--lang", choices=CATALOGS.languages(), default="fr", help="language of the room (default fr)")
     parser.add_argument(
         "--admin",
         action="append",
