@@ -121,3 +121,10 @@ def test_the_parser_of_one_subcommand_parses_as_the_whole_parser(args: list[str]
     alone = vars(build_parser(args[0]).parse_args(args))
     whole = vars(build_parser().parse_args(args))
     assert alone == whole and alone["command"] == args[0]
+
+
+def test_check_of_the_english_list_answers_in_english(tmp_path: Path) -> None:
+    status, _, out = run_arbitre(tmp_path, "check", "--lexicon", "en", "ZAX", "QZX")
+    assert status == 1 and out.splitlines() == ["ZAX valid", "QZX not valid"]
+    status, _, out = run_arbitre(tmp_path, "check", "--lexicon", "en", "--lang", "fr", "ZAX")
+    assert status == 0 and out.strip() == "ZAX valable"

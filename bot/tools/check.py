@@ -33,9 +33,10 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             data["house"] = house.tokens()
         print(json.dumps(data), file=out)
     else:
-        yes, no = _VERDICT[args.lang]
+        lang = args.lang or (args.lexicon if args.lexicon in _VERDICT else "fr")  # an English list: English
+        yes, no = _VERDICT[lang]
         for verdict in verdicts:
-            mark = _HOUSE_MARK[args.lang] if house.decides(verdict.word) else ""
+            mark = _HOUSE_MARK[lang] if house.decides(verdict.word) else ""
             print(f"{verdict.word} {yes if verdict.valid else no}{mark}", file=out)
     return 0 if all(v.valid for v in verdicts) else 1
 
@@ -75,7 +76,9 @@ def register(sub: Any) -> None:
     check.add_argument(
         "--lexicon", default="fr", help="fr, en (bundled) or a path to a word list, text or .gz (default fr)"
     )
-    check.add_argument("--lang", choices=["fr", "en"], default="fr", help="language of the verdicts (default fr)")
+    check.add_argument(
+        "--lang", choices=["fr", "en"], help="language of the verdicts (default: en for the en list, else fr)"
+    )
     add_house_option(check)
     check.add_argument("--json", action="store_true", help='print {"lexicon": NAME, "words": {WORD: true|false}}')
     check.add_argument("words", nargs="+", metavar="WORD", help="a word to look up (case and accents ignored)")
