@@ -71,6 +71,9 @@ async def main() -> None:
         clock.t += 5  # the deadline
         deadline = time.perf_counter()
         await service.tick()
+        # what waited behind earlier messages to the channel (the played counts of concurrent
+        # submissions) goes out as the service's outbox worker sends it
+        await service.flush_outbox(everything=True)
         results = next(t for t, r in posted if "Top :" in r.text or "aucun coup" in r.text)
         closing = results - deadline
         text = next(r.text for _, r in posted if "Top :" in r.text or "aucun coup" in r.text)
