@@ -41,6 +41,7 @@ from core.errors import (
     GameOverError,
     JokerNotMarkedError,
     LateSubmissionError,
+    LetterNotInBagError,
     LettersNotInDrawError,
     NegativeScoreError,
     NoJokerLeftError,
@@ -428,6 +429,30 @@ def test_ties_are_recorded_with_the_rule_that_broke_them() -> None:
     assert set(closed.tied) >= {"H6 ZEN", "H7 NEZ", "H8 ZEN", "H8 NEZ"}
     line = game.record()[0]
     assert line.tie_rule == "order" and "H8 ZEN" in line.tied and line.score == 24
+
+
+def test_the_draws_since_a_close_can_be_made_again_after_another_top_of_the_same_tiles() -> None:
+    game = _first_round(["A"])
+    game.close_round(BruteTop(["ZEN", "NEZ"]), {"ZEN", "NEZ"})  # NEZ placed, AIRT left
+    made = [game.draw_manual("AIRT+EEL"), game.reject_draw(), game.draw_manual("AEEILRT", at=2000.0)]
+    assert game.draws_since_close() == made
+    game.choose_top("H8 ZEN")
+    assert game.current is None and game.draws_since_close() == []
+    assert game.draw_again(made) == made
+    assert game.current is not None and str(game.current.draw) == "AEEILRT" and game.current.opened_at == 2000.0
+    assert game.draws_since_close() == made
+
+
+def test_draws_that_the_bag_no_longer_allows_are_not_made_again() -> None:
+    game = _first_round(["A"])
+    game.close_round(BruteTop(["ZEN", "NEZ"]), {"ZEN", "NEZ"})
+    game.choose_top("H8 ZEN")
+    events, board = list(game.events), game.board.rows()
+    with pytest.raises(LetterNotInBagError):  # the only Z was played: ZZZ cannot be drawn
+        game.draw_again([DrawMade("AIRT+EEL"), DrawRejected(), DrawMade("AEIOZZZ")])
+    assert game.events == events and game.board.rows() == board and game.current is None
+    with pytest.raises(TypeError):
+        game.draw_again([MoveSubmitted("A", "H8 ZEN")])
 
 
 def test_movegen_tie_rule_is_recorded() -> None:

@@ -374,6 +374,29 @@ def test_tied_tops_are_listed_and_the_arbiter_may_place_another(club: Club) -> N
     assert "est déjà le top placé" in club.refused("Ref", "/top 1", admin=True)
 
 
+def test_another_tied_top_of_the_same_tiles_keeps_the_next_draw(club: Club) -> None:
+    club.say("Ref", "/duplicate 1 manuel", admin=True)
+    club.say("Ref", "/tirage GILMMOR", admin=True)  # tops: GOIM at H5, H6, H7 and H8, leaving LMR
+    club.say("Ref", "/cloture", admin=True)
+    club.say("Ref", "/tirage LMR+AEIO", admin=True)  # the next draw, seen by the players
+    assert "tirage : LMR+AEIO" in club.say("Zed", "/etat")
+    changed = club.say("Ref", "/top 2", admin=True)
+    assert "Top du coup 1 changé par l'arbitre" in changed
+    assert "Coup 2 — tirage : LMR+AEIO" in changed  # the same draw, not a wait for a new one
+    assert "Coup 2 — tirage : LMR+AEIO" in club.say("Zed", "/etat")
+    assert [e["draw"] for e in club.events("draw")] == ["GILMMOR", "LMR+AEIO", "LMR+AEIO"]
+
+
+def test_another_tied_top_of_other_tiles_sends_the_next_draw_back(club: Club) -> None:
+    club.say("Ref", "/duplicate 1 manuel", admin=True)
+    club.say("Ref", "/tirage EIRSTUV", admin=True)  # tops: VERTUS (leaves I), VISEUR (T), VITRES (U)
+    club.say("Ref", "/cloture", admin=True)
+    club.say("Ref", "/tirage I+AEEMN", admin=True)
+    changed = club.say("Ref", "/top 2", admin=True)
+    assert "Top : H4 VISEUR" in changed and "tapez le tirage" in changed  # I is no longer on the rack
+    assert "tirage : I+AEEMN" not in club.say("Zed", "/etat")
+
+
 def test_status_and_draw_show_the_current_draw_to_anyone(club: Club) -> None:
     club.say("Ref", "/duplicate 1", admin=True)
     club.say("Ana", "/jouer H8 ZZZZ", private=True)

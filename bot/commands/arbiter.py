@@ -8,7 +8,10 @@ close with the reason kept in the record.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.duplicate import DuplicateEvent, DuplicateGame
+from core.errors import ArbitreError
 from core.game import player_key
 
 from ..numbers import read_decimal, read_int
@@ -37,11 +40,21 @@ def _open_round_with_clock(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     return record, game
 
 
-def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
-    """After a close was taken back: the round goes on, or (another top) the next draw is made again."""
+def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame, again: Sequence[DuplicateEvent] = ()) -> None:
+    """After a close was taken back: the round goes on, or (another top) the next draw is made again.
+
+    ``again``: the draws the take-back sent back to the bag; when the same letters were left on the
+    rack (tied tops made of the same tiles), they are made again, so players keep the draw they saw.
+    """
     if game.finished:
         return
     round_ = game.current
+    if round_ is None and again:
+        try:
+            save(ctx.referee, record, game, game.draw_again(again), ctx.message.user)
+            round_ = game.current
+        except ArbitreError:
+            pass  # the bag changed: a new draw below
     if round_ is not None and round_.draw is not None:
         start_top(ctx.referee, record, game)
         ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
@@ -165,8 +178,15 @@ def cmd_top(ctx: Context) -> None:
         raise UserError("dup_top_choice", count=len(choices))
     if index == 1:
         raise UserError("dup_top_already", move=last.top.notation(game.notation))
+    leftover, draws = _leftover(game), game.draws_since_close()
     event = game.choose_top(choices[index - 1])
     save(ctx.referee, record, game, [event], ctx.message.user)
     closed = game.closed_rounds[-1]
     ctx.reply(ctx.say("dup_top_chosen", n=closed.number) + "\n" + round_text(ctx.lang, game, closed))
-    _redraw(ctx, record, game)
+    _redraw(ctx, record, game, draws if _leftover(game) == leftover else ())
+
+
+def _leftover(game: DuplicateGame) -> list[str]:
+    """The letters the last closed round left on the rack, in order."""
+    last = game.last_closed
+    return sorted(last.reliquat) if last is not None else []

@@ -43,6 +43,7 @@ from ..board import Board
 from ..draw import Bag, Draw, can_draw, check_draw, draw_tiles, remove_tiles
 from ..edition import FRENCH, Edition, edition_by_code
 from ..errors import (
+    ArbitreError,
     ClockAction,
     ClockStateError,
     DrawPendingError,
@@ -211,6 +212,14 @@ class DuplicateGame:
                 return TakeBackBlock.NEXT_DRAW_PLAYED if played else TakeBackBlock.CORRECTED_SINCE
         return None
 
+    def draws_since_close(self) -> list[DuplicateEvent]:
+        """The draws (and rejected draws) made since the last close, in order: what a take-back of
+        that close sends back to the bag."""
+        index = self._last_close_index(self._effective)
+        if index is None:
+            return []
+        return [e for e in self._effective[index + 1 :] if isinstance(e, (DrawMade, DrawRejected))]
+
     @staticmethod
     def _last_close_index(events: Sequence[DuplicateEvent]) -> int | None:
         return next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], RoundClosed)), None)
@@ -274,6 +283,22 @@ class DuplicateGame:
     def draw_manual(self, text: str, at: float | None = None) -> DrawMade:
         """Record the draw the referee typed (``EEU+ESI?`` or the seven letters); check ``current.shortfall``."""
         return self._push(DrawMade(text.strip(), at))
+
+    def draw_again(self, draws: Sequence[DuplicateEvent]) -> list[DuplicateEvent]:
+        """Make the given draws again, all or none (``draws_since_close`` of before another top was
+        placed with the same tiles); raises the first draw's error when the bag no longer allows them."""
+        applied = 0
+        try:
+            for event in draws:
+                if not isinstance(event, (DrawMade, DrawRejected)):
+                    raise TypeError(f"not a draw: {event!r}")
+                self.apply(event)
+                applied += 1
+        except ArbitreError:
+            del self.events[len(self.events) - applied :]
+            self._rebuild()
+            raise
+        return list(draws)
 
     def reject_draw(self) -> DrawRejected:
         """Send the current draw back to the bag (kept letters too)."""
