@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from core.board import Board
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, find_binaries
+
+if TYPE_CHECKING:
+    from tests.club import Club
 
 
 @pytest.fixture
@@ -32,3 +37,13 @@ def postgres_server() -> Iterator[PostgresServer]:
 def postgres_url(postgres_server: PostgresServer) -> str:
     """The URL of a new, empty database on the test server."""
     return postgres_server.create_database()
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Iterator[Club]:
+    """A club night on a fresh SQLite file (see tests/club.py)."""
+    from tests.club import Club  # imported here: it loads the bundled lists
+
+    club = Club(tmp_path / "club.sqlite")
+    yield club
+    club.close()

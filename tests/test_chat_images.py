@@ -27,7 +27,7 @@ from core.game import ClassicGame
 from core.movegen import find_top
 from core.notation import Notation, format_move, parse_move
 
-from .test_referee_flow import CHANNEL, REGISTRY, Club
+from .club import CHANNEL, REGISTRY, Club
 
 SIZE_LIMIT = 200 * 1024
 LOOK_DIR = os.environ.get("ARBITRE_LOOK_DIR")  # set it to keep every image the chat drew, to look at them
@@ -35,11 +35,9 @@ LOOK_DIR = os.environ.get("ARBITRE_LOOK_DIR")  # set it to keep every image the 
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[Club]:
-    club = Club(tmp_path / "club.sqlite")
-    club.referee.images = True
+    club = Club(tmp_path / "club.sqlite", images=True)
     yield club
-    club.referee.clock.shutdown()
-    club.storage.close()
+    club.close()
 
 
 def setup_language(club: Club, lang: str) -> None:

@@ -3,23 +3,11 @@ with the nearest known ones, in the channel's language."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from bot.commands import COMMANDS, command_names, suggest
 
-from .test_referee_flow import Club
-
-
-@pytest.fixture
-def club(tmp_path: Path) -> Iterator[Club]:
-    club = Club(tmp_path / "club.sqlite")
-    yield club
-    club.referee.clock.shutdown()
-    club.storage.close()
-
+from .club import Club
 
 # --- unknown commands ------------------------------------------------------------------------
 

@@ -11,9 +11,9 @@ import pytest
 
 from bot.commands import COMMANDS
 from bot.messages import explain
+from tests.club import Club
 from tests.test_catalogs import ENGLISH
 from tests.test_core_codes import concrete_errors, sample
-from tests.test_referee_flow import Club
 
 # Lines of records in published formats (GCG pragmas and events) are data, not sentences.
 RECORD_LINE = re.compile(r"^\s*[#>]")

@@ -2,20 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
-from .test_referee_flow import CHANNEL, Club
-
-
-@pytest.fixture
-def club(tmp_path: Path) -> Iterator[Club]:
-    club = Club(tmp_path / "club.sqlite")
-    yield club
-    club.referee.clock.shutdown()
-    club.storage.close()
+from .club import CHANNEL, Club
 
 
 def classic_moves(club: Club) -> None:

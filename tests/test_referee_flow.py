@@ -4,68 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from bot.chat import Incoming, Reply
 from bot.commands import COMMANDS, Access
-from bot.referee import Referee
-from bot.storage import SQLiteStorage
-from tests.ready_lists import ready_registry
-
-REGISTRY = ready_registry()
-CHANNEL = "club"
-
-
-class Club:
-    """A referee on a real SQLite file, with a clock the test moves."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.now = 1_800_000_000.0
-        self.storage = SQLiteStorage(path)
-        self.referee = Referee(self.storage, REGISTRY, now=lambda: self.now, images=False)
-
-    def say(self, name: str, text: str, *, user: str | None = None, admin: bool = False, private: bool = False) -> str:
-        """The text of the replies to one message (private ones included)."""
-        replies = self.send(name, text, user=user, admin=admin, private=private)
-        return "\n".join(r.text for r in replies)
-
-    def send(
-        self, name: str, text: str, *, user: str | None = None, admin: bool = False, private: bool = False
-    ) -> list[Reply]:
-        account = user or f"u:{name.lower()}"
-        message = Incoming(CHANNEL, account, name, text, private=private, admin=admin)
-        replies = self.referee.handle(message)
-        assert replies, text
-        assert not any("Désolé, quelque chose s'est mal passé" in r.text for r in replies), text
-        return replies
-
-    def refused(self, name: str, text: str, **kw: object) -> str:
-        """A command that must be refused; its answer."""
-        replies = self.send(name, text, **kw)  # type: ignore[arg-type]
-        assert all(r.error for r in replies), replies
-        return replies[0].text
-
-    def tick(self, seconds: float) -> list[Reply]:
-        self.now += seconds
-        return self.referee.tick(self.now)
-
-    def events(self, kind: str | None = None) -> list[dict[str, object]]:
-        games = self.storage.games(CHANNEL)
-        data = [e.data for e in self.storage.events(games[-1].id)]
-        return [d for d in data if kind is None or d["kind"] == kind]
-
-
-@pytest.fixture
-def club(tmp_path: Path) -> Iterator[Club]:
-    club = Club(tmp_path / "club.sqlite")
-    yield club
-    club.referee.clock.shutdown()
-    club.storage.close()
-
+from tests.club import CHANNEL, Club, dump
 
 # --- challenges ----------------------------------------------------------------------------
 
@@ -169,14 +112,6 @@ def test_a_bystander_changes_nothing_whatever_it_types(club: Club) -> None:
                 replies = club.send("Zed", f"/{spec.name_in('fr')} {args}".strip())
                 if spec.access is not Access.START or club.storage.active_game(CHANNEL) is not None:
                     assert dump(club.path) == before, (spec.name, args, replies)
-
-
-def dump(path: Path) -> list[str]:
-    """Every stored row but the outbox's (what the bot owes the channel is not game state)."""
-    import sqlite3
-
-    with sqlite3.connect(path) as conn:
-        return [line for line in conn.iterdump() if '"outbox"' not in line and "sqlite_sequence" not in line]
 
 
 def test_the_referee_or_an_admin_controls_the_game(club: Club) -> None:

@@ -7,104 +7,30 @@ compiles (held back by a gate where a test needs them to last).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.chat import Incoming, Reply
+from bot.chat import Reply
 from bot.lexicons import LexiconRegistry
-from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from bot.word_lists import prepare_at_start
 from core.gcg import read_gcg
-from tests.ready_lists import ready_registry
+from tests.club import CHANNEL, START, Club
 from tests.test_lexicons import GatedLoader
-
-REGISTRY = ready_registry()
-CHANNEL = "club"
-START = 1_800_000_000.0  # 2027-01-15 08:00 UTC, 09:00 in Paris
-
-
-class Club:
-    """A referee on a real SQLite file, a clock the test moves, the word lists of ``registry``."""
-
-    def __init__(self, path: Path, registry: LexiconRegistry = REGISTRY) -> None:
-        self.path = path
-        self.registry = registry
-        self.now = START
-        self.storage = SQLiteStorage(path)
-        self.referee = Referee(self.storage, registry, now=lambda: self.now, images=False)
-
-    def restart(self, registry: LexiconRegistry | None = None) -> None:
-        """The process stops and starts again on the same file (with another registry if given)."""
-        self.close()
-        self.registry = registry or self.registry
-        self.storage = SQLiteStorage(self.path)
-        self.referee = Referee(self.storage, self.registry, now=lambda: self.now, images=False)
-
-    def close(self) -> None:
-        self.referee.clock.shutdown()
-        self.storage.close()
-
-    def send(self, name: str, text: str, *, channel: str = CHANNEL, **options: bool) -> list[Reply]:
-        message = Incoming(channel, f"u:{name.lower()}", name, text, **options)
-        replies = self.referee.handle(message)
-        assert replies and not any("Désolé, quelque chose" in r.text for r in replies), (text, replies)
-        return replies
-
-    def say(self, name: str, text: str, **options: object) -> str:
-        replies = self.send(name, text, **options)  # type: ignore[arg-type]
-        assert not any(r.error for r in replies), (text, replies)
-        return "\n".join(r.text for r in replies)
-
-    def refused(self, name: str, text: str, **options: object) -> str:
-        before = dump(self.path)
-        replies = self.send(name, text, **options)  # type: ignore[arg-type]
-        assert all(r.error for r in replies), (text, replies)
-        assert dump(self.path) == before, text
-        return replies[0].text
-
-    def tick(self, seconds: float) -> list[Reply]:
-        self.now += seconds
-        return self.referee.tick(self.now)
-
-    def events(self, kind: str, channel: str = CHANNEL) -> list[dict[str, object]]:
-        game = self.storage.games(channel)[-1]
-        return [e.data for e in self.storage.events(game.id) if e.data["kind"] == kind]
-
-    def wait_for_tops_list(self, channel: str = CHANNEL, spec: str = "fr") -> None:
-        """Wait until the channel's list with its house words is compiled (a bot's players would think)."""
-        self.registry.get(self.referee.lists.movegen_name(spec, channel))
-
-
-def dump(path: Path) -> list[str]:
-    """Every stored row but the outbox's (what the bot owes the channel is not game state)."""
-    import sqlite3
-
-    with sqlite3.connect(path) as conn:
-        return [line for line in conn.iterdump() if '"outbox"' not in line and "sqlite_sequence" not in line]
-
-
-@pytest.fixture
-def club(tmp_path: Path) -> Iterator[Club]:
-    club = Club(tmp_path / "club.sqlite")
-    yield club
-    club.close()
-
 
 # --- /words: who may change them, who made each change and when ---------------------------------
 
 
 def test_house_words_are_listed_by_anyone_and_changed_by_the_referee_or_an_admin_only(club: Club) -> None:
-    assert "Ce salon n'a pas de mots maison (liste fr)" in club.say("Zed", "/mots")
+    assert "Ce salon n'a pas de mots maison (liste fr)" in club.ok("Zed", "/mots")
     assert "administrateur du salon" in club.refused("Zed", "/mots ajoute KA")
-    added = club.say("Admin", "/mots ajoute xvague, KA", admin=True)
+    added = club.ok("Admin", "/mots ajoute xvague, KA", admin=True)
     assert "Acceptés désormais dans ce salon : XVAGUE, KA." in added
     assert "Déjà dans la liste fr : KA." in added and "Mots maison : 2 (liste fr)" in added
-    club.say("Ref", "/nouvelle Ana Ben")
+    club.ok("Ref", "/nouvelle Ana Ben")
     club.now += 3600
-    removed = club.say("Ref", "/words remove NEW")  # English sub-words in a French channel
+    removed = club.ok("Ref", "/words remove NEW")  # English sub-words in a French channel
     assert "Refusé désormais dans ce salon : NEW." in removed and "Mots maison : 3" in removed
     assert "Seul l'arbitre de la partie (Ref)" in club.refused("Zed", "/mots retire VAGUE")
     assert "Seul l'arbitre de la partie (Ref)" in club.refused("Ana", "/mots ajoute ZEK")  # a player is not the referee
@@ -114,7 +40,7 @@ def test_house_words_are_listed_by_anyone_and_changed_by_the_referee_or_an_admin
         ("add", "KA", "u:admin", "Admin", START, "fr"),
         ("remove", "NEW", "u:ref", "Ref", START + 3600, "fr"),
     ]
-    listing = club.say("Zed", "/mots")
+    listing = club.ok("Zed", "/mots")
     assert "acceptés (2) : KA XVAGUE" in listing and "refusé (1) : NEW" in listing
     assert "-NEW par Ref, 2027-01-15 10:00" in listing and "+KA par Admin, 2027-01-15 09:00" in listing
     assert listing.index("-NEW") < listing.index("+KA")  # the latest change first
@@ -134,41 +60,41 @@ def test_a_change_that_cannot_be_made_is_refused_and_stores_nothing(club: Club, 
 
 
 def test_house_words_survive_a_restart(club: Club) -> None:
-    club.say("Admin", "/mots ajoute XVAGUE", admin=True)
-    club.say("Admin", "/mots retire VAGUE", admin=True)
+    club.ok("Admin", "/mots ajoute XVAGUE", admin=True)
+    club.ok("Admin", "/mots retire VAGUE", admin=True)
     club.restart()
-    assert "accepté (1) : XVAGUE" in club.say("Zed", "/mots") and "refusé (1) : VAGUE" in club.say("Zed", "/mots")
-    checked = club.say("Zed", "/verif XVAGUE VAGUE MAISON")
+    assert "accepté (1) : XVAGUE" in club.ok("Zed", "/mots") and "refusé (1) : VAGUE" in club.ok("Zed", "/mots")
+    checked = club.ok("Zed", "/verif XVAGUE VAGUE MAISON")
     assert checked == (
         "XVAGUE valable (mot maison), VAGUE non valable (mot maison), MAISON valable (liste : fr + 2 mots maison)"
     )
-    assert "XVAGUE non valable, VAGUE valable" in club.say("Zed", "/verif XVAGUE VAGUE", channel="other")
-    assert "liste fr + 2 mots maison" in club.say("Zed", "/reglages")
+    assert "XVAGUE non valable, VAGUE valable" in club.ok("Zed", "/verif XVAGUE VAGUE", channel="other")
+    assert "liste fr + 2 mots maison" in club.ok("Zed", "/reglages")
 
 
 # --- classic games: challenges, the sheet and the GCG record --------------------------------------
 
 
 def test_house_words_decide_challenges_and_the_record_says_which_were_used(club: Club) -> None:
-    club.say("Ref", "/nouvelle Ana Ben", channel="other")  # a channel without house words: the list decides
-    club.say("Ana", "/coup H8 XVAGUE", channel="other")
-    assert "XVAGUE non valable" in club.say("Ben", "/conteste", channel="other")
+    club.ok("Ref", "/nouvelle Ana Ben", channel="other")  # a channel without house words: the list decides
+    club.ok("Ana", "/coup H8 XVAGUE", channel="other")
+    assert "XVAGUE non valable" in club.ok("Ben", "/conteste", channel="other")
 
-    club.say("Ref", "/nouvelle Ana Ben")
-    club.say("Ref", "/mots ajoute XVAGUE")
-    club.say("Ana", "/coup H8 XVAGUE")
-    upheld = club.say("Ben", "/conteste")
+    club.ok("Ref", "/nouvelle Ana Ben")
+    club.ok("Ref", "/mots ajoute XVAGUE")
+    club.ok("Ana", "/coup H8 XVAGUE")
+    upheld = club.ok("Ben", "/conteste")
     assert "XVAGUE valable (mot maison)" in upheld and "Jugé avec la liste fr + 1 mot maison." in upheld
-    club.say("Ref", "/mots retire VOGUE")
-    club.say("Ana", "/coup 9H VOGUE")
-    struck = club.say("Ben", "/conteste")
+    club.ok("Ref", "/mots retire VOGUE")
+    club.ok("Ana", "/coup 9H VOGUE")
+    struck = club.ok("Ben", "/conteste")
     assert "VOGUE non valable (mot maison)" in struck and "liste fr + 2 mots maison" in struck
     verdicts = [c["verdict_list"] for c in club.events("challenge")]
     assert verdicts == [
         {"list": "fr", "house": ["+XVAGUE"]},
         {"list": "fr", "house": ["+XVAGUE", "-VOGUE"]},
     ]
-    sheet = club.say("Zed", "/feuille")
+    sheet = club.ok("Zed", "/feuille")
     assert "Contestation 1 jugée avec la liste fr + 1 mot maison (+XVAGUE)." in sheet
     assert "Contestation 2 jugée avec la liste fr + 2 mots maison (+XVAGUE -VOGUE)." in sheet
     (export,) = club.send("Zed", "/export")
@@ -177,14 +103,14 @@ def test_house_words_decide_challenges_and_the_record_says_which_were_used(club:
     assert "#lexicon fr\n#arbitre-house-words +XVAGUE\n#arbitre-house-words +XVAGUE -VOGUE\n" in gcg
     record = read_gcg(gcg, strict=True)
     assert record.lexicon == "fr" and ("arbitre-house-words", "+XVAGUE") in [(n, v) for _, n, v in record.pragmata]
-    club.say("Ref", "/annule")  # the second challenge taken back: the sheet no longer counts it
-    assert "Contestation 2" not in club.say("Zed", "/feuille")
+    club.ok("Ref", "/annule")  # the second challenge taken back: the sheet no longer counts it
+    assert "Contestation 2" not in club.ok("Zed", "/feuille")
 
 
 def test_a_sheet_without_challenges_names_no_list(club: Club) -> None:
-    club.say("Ref", "/nouvelle Ana Ben")
-    club.say("Ana", "/coup H8 VAGUE")
-    assert "jugée avec" not in club.say("Zed", "/feuille")
+    club.ok("Ref", "/nouvelle Ana Ben")
+    club.ok("Ana", "/coup H8 VAGUE")
+    assert "jugée avec" not in club.ok("Zed", "/feuille")
 
 
 # --- duplicate games: submissions and tops --------------------------------------------------------
@@ -193,12 +119,12 @@ DRAW = "KVASEIU"
 
 
 def _play_round(club: Club, channel: str) -> str:
-    club.say("Ref", "/duplicate 1 manuel", admin=True, channel=channel)
+    club.ok("Ref", "/duplicate 1 manuel", admin=True, channel=channel)
     club.wait_for_tops_list(channel)
-    club.say("Ref", f"/tirage {DRAW}", admin=True, channel=channel)
-    club.say("Ana", "/jouer H3 UKVASIE", private=True, channel=channel)
-    club.say("Ben", "/jouer H5 KVAS", private=True, channel=channel)
-    return club.say("Ref", "/cloture", admin=True, channel=channel)
+    club.ok("Ref", f"/tirage {DRAW}", admin=True, channel=channel)
+    club.ok("Ana", "/jouer H3 UKVASIE", private=True, channel=channel)
+    club.ok("Ben", "/jouer H5 KVAS", private=True, channel=channel)
+    return club.ok("Ref", "/cloture", admin=True, channel=channel)
 
 
 @pytest.mark.parametrize(
@@ -213,7 +139,7 @@ def test_house_words_change_duplicate_tops_and_submissions(
     club: Club, house: str, top: str, ana: str, ben: str
 ) -> None:
     if house:
-        club.say("Admin", f"/mots {house}", admin=True)
+        club.ok("Admin", f"/mots {house}", admin=True)
     closed = _play_round(club, CHANNEL)
     lines = closed.splitlines()
     assert any(line.startswith(top) for line in lines), closed
@@ -222,23 +148,23 @@ def test_house_words_change_duplicate_tops_and_submissions(
         assert "KVAS" not in next(line for line in lines if line.startswith("Top : "))
     expected_house = {"": [], "ajoute UKVASIE": ["+UKVASIE"], "retire KVAS": ["-KVAS"]}[house]
     assert club.events("close")[0]["verdict_list"] == {"list": "fr", "house": expected_house, "round": 1}
-    sheet = club.say("Zed", "/feuille")
+    sheet = club.ok("Zed", "/feuille")
     words = f" ({' '.join(expected_house)})" if expected_house else ""
     lists = "fr + 1 mot maison" if expected_house else "fr"
     assert f"Coup 1 jugé avec la liste {lists}{words}." in sheet
 
 
 def test_a_change_mid_game_applies_from_the_next_close(club: Club) -> None:
-    club.say("Ref", "/duplicate 1 manuel", admin=True)
-    club.say("Ref", f"/tirage {DRAW}", admin=True)  # its top is searched now, on the list without house words
-    club.say("Ana", "/jouer H3 UKVASIE", private=True)
-    club.say("Ref", "/mots ajoute UKVASIE", admin=True)
+    club.ok("Ref", "/duplicate 1 manuel", admin=True)
+    club.ok("Ref", f"/tirage {DRAW}", admin=True)  # its top is searched now, on the list without house words
+    club.ok("Ana", "/jouer H3 UKVASIE", private=True)
+    club.ok("Ref", "/mots ajoute UKVASIE", admin=True)
     preparing = club.send("Ref", "/cloture", admin=True)  # the list with UKVASIE may still be compiling
     if preparing[0].error:
         assert "La liste fr avec les mots maison du salon est en cours de préparation" in preparing[0].text
         assert not club.events("close")
         club.wait_for_tops_list()
-        closed = club.say("Ref", "/cloture", admin=True)
+        closed = club.ok("Ref", "/cloture", admin=True)
     else:
         closed = "\n".join(r.text for r in preparing)
     assert "Top : H3 UKVASIE — 108 points" in closed and "Ana : H3 UKVASIE 108 (top)" in closed
@@ -256,14 +182,14 @@ def test_with_an_empty_cache_the_first_challenge_says_the_list_is_being_prepared
     prepare_at_start(registry, storage)  # what the console, Discord and Telegram do as they start
     club = Club(tmp_path / "fresh.sqlite", registry)
     try:
-        club.say("Ana", "/nouvelle Ana Ben")
-        club.say("Ana", "/coup H8 VAGUE")
+        club.ok("Ana", "/nouvelle Ana Ben")
+        club.ok("Ana", "/coup H8 VAGUE")
         (reply,) = club.send("Ben", "/conteste")
         assert reply.error and reply.text.startswith("La liste fr est en cours de préparation (environ ")
         assert " s) : réessayez dans un instant. Rien n'a été enregistré." in reply.text
         assert not club.events("challenge")
         registry.get("fr")  # the preparation goes on by itself; a player would try again
-        assert "VAGUE valable" in club.say("Ben", "/conteste")
+        assert "VAGUE valable" in club.ok("Ben", "/conteste")
         assert (tmp_path / "cache" / "lexicons").is_dir()
     finally:
         registry.wait()
@@ -287,16 +213,16 @@ def test_a_list_being_compiled_never_blocks_another_channels_commands(tmp_path: 
     registry.get("en")
     club = Club(tmp_path / "two.sqlite", registry)
     try:
-        club.say("Admin", "/reglages edition en", admin=True, channel="english")
-        club.say("Admin", "/reglages langue en", admin=True, channel="english")
+        club.ok("Admin", "/reglages edition en", admin=True, channel="english")
+        club.ok("Admin", "/reglages langue en", admin=True, channel="english")
         (preparing,) = answered_within(club, "Ana", "/verif VAGUE", "french")
         assert preparing.error and "La liste fr est en cours de préparation" in preparing.text
         assert loader.started.wait(timeout=60)  # fr is being compiled, held back
         (served,) = answered_within(club, "Ann", "/check QI ZA", "english")
         assert served.text == "QI valid, ZA valid (list: en)"
-        club.say("Ann", "/new Ann Bob", channel="english")
-        club.say("Ann", "/score 8G ZAX", channel="english")
-        assert "ZAX valid" in club.say("Bob", "/challenge", channel="english")
+        club.ok("Ann", "/new Ann Bob", channel="english")
+        club.ok("Ann", "/score 8G ZAX", channel="english")
+        assert "ZAX valid" in club.ok("Bob", "/challenge", channel="english")
         (again,) = answered_within(club, "Ann", "/settings lexicon fr", "english")
         assert again.error and "The word list fr is being prepared" in again.text
         assert club.storage.channel("english").lexicon == "en"
@@ -308,9 +234,9 @@ def test_a_list_being_compiled_never_blocks_another_channels_commands(tmp_path: 
 
 
 def test_the_clock_waits_for_a_list_being_prepared_and_closes_at_a_later_tick(club: Club) -> None:
-    club.say("Ref", "/duplicate 1 manuel", admin=True)
-    club.say("Ref", "/tirage AEGUVSL", admin=True)
-    club.say("Ana", "/jouer H4 VAGUES", private=True)
+    club.ok("Ref", "/duplicate 1 manuel", admin=True)
+    club.ok("Ref", "/tirage AEGUVSL", admin=True)
+    club.ok("Ana", "/jouer H4 VAGUES", private=True)
     loader = GatedLoader({"fr"})
     cold = LexiconRegistry(loader)  # type: ignore[arg-type]
     club.restart(cold)
@@ -331,9 +257,9 @@ def test_the_clock_waits_for_a_list_being_prepared_and_closes_at_a_later_tick(cl
 def test_at_start_the_lists_in_use_are_prepared_with_the_house_words_of_open_rounds(tmp_path: Path) -> None:
     club = Club(tmp_path / "start.sqlite")
     try:
-        club.say("Admin", "/reglages edition en", admin=True, channel="english")
-        club.say("Admin", "/mots ajoute ZOUKQX", admin=True)
-        club.say("Ref", "/duplicate 1", admin=True)  # an open round, its tops on fr with ZOUKQX
+        club.ok("Admin", "/reglages edition en", admin=True, channel="english")
+        club.ok("Admin", "/mots ajoute ZOUKQX", admin=True)
+        club.ok("Ref", "/duplicate 1", admin=True)  # an open round, its tops on fr with ZOUKQX
         registry = LexiconRegistry()
         thread = prepare_at_start(registry, club.storage)
         for_tops = club.referee.lists.movegen_name("fr", CHANNEL)
