@@ -23,7 +23,7 @@ from .commands.game_cache import GameCache
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
 from .outbox import CLAIM_SECONDS, GRACE_SECONDS, OutboxItem, backoff, destination
-from .storage import ChannelSettings, GameRunningError, RoundClosedTwiceError, Storage
+from .storage import ChannelSettings, GameKind, GameRunningError, RoundClosedTwiceError, Storage
 from .word_lists import WordLists, preparing_text
 
 log = logging.getLogger("arbitre")
@@ -115,7 +115,7 @@ class Referee:
             # the transaction rolled back; the game cache notices games changed in memory only
             return [self._error_reply(context, self._explain(error, context.settings, message))]
 
-    def _kind_of(self, channel: str) -> str | None:
+    def _kind_of(self, channel: str) -> GameKind | None:
         """The kind of the channel's running game (None: no game runs)."""
         record = self.storage.active_game(channel)
         return record.kind if record is not None else None
@@ -200,7 +200,7 @@ class Referee:
         record = self.storage.active_game(channel)
         if record is None:
             return
-        if record.kind == "classic":
+        if record.kind is GameKind.CLASSIC:
             self.classic_games.load(self.storage, record)
             return
         game = self.duplicate_games.load(self.storage, record)

@@ -23,7 +23,7 @@ from core.lexicon import Lexicon
 from .house_words import HouseList, HouseWords
 from .lexicons import BUNDLED, HOUSE_MARK, LexiconRegistry, ListPreparingError
 from .messages import say
-from .storage import Storage, StoredEvent
+from .storage import GameKind, Storage, StoredEvent
 
 VERDICT_KEY = "verdict_list"  # key of the stored event data saying what a verdict used
 
@@ -113,8 +113,8 @@ def prepare_at_start(registry: LexiconRegistry, storage: Storage) -> threading.T
     lists = WordLists(registry, storage)
     for deadline in storage.deadlines():
         record = storage.game(deadline.game)
-        spec = record.setup.get("lexicon")
-        if isinstance(spec, str) and spec:
+        spec = record.setup.lexicon
+        if spec:
             specs.append(lists.movegen_name(spec, record.channel))
     return registry.prepare(dict.fromkeys([*specs, *BUNDLED]))
 
@@ -160,12 +160,12 @@ def numbers_text(numbers: list[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
-def verdict_lines(lang: str, kind: str, events: list[StoredEvent]) -> list[str]:
+def verdict_lines(lang: str, kind: GameKind, events: list[StoredEvent]) -> list[str]:
     """The sheet's lines saying which list (and house words) the game's verdicts used."""
     lines = []
     for used, numbers in lists_used(events):
         words = " ".join(used.house.tokens())
-        key = "verdicts_rounds" if kind == "duplicate" else "verdicts_challenges"
+        key = "verdicts_rounds" if kind is GameKind.DUPLICATE else "verdicts_challenges"
         lines.append(
             say(
                 lang,

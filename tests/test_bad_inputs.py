@@ -17,7 +17,7 @@ from bot.chat import LOGGED_CHARS, MAX_COMMAND_CHARS, Incoming, Reply
 from bot.cli import main
 from bot.messages import languages, say
 from bot.referee import Referee
-from bot.storage import SQLiteStorage, StorageOpenError
+from bot.storage import GameKind, GameSetup, SQLiteStorage, StorageOpenError
 from tests.ready_lists import ready_registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +76,8 @@ def real_database(path: Path, games: int = 20) -> bytes:
     store = SQLiteStorage(path)
     with store.transaction():
         for number in range(games):
-            game = store.create_game(f"c{number}", "classic", "ana", {"players": ["Ana", "Ben"]})
+            setup = GameSetup("fr", "fisf", "fr", rules="box-fr", players=("Ana", "Ben"))
+            game = store.create_game(f"c{number}", GameKind.CLASSIC, "ana", setup)
             for _ in range(100):
                 store.append_event(game.id, {"kind": "pass", "player": "Ana", "note": "x" * 40}, "ana")
     store.close()

@@ -16,7 +16,7 @@ from bot.commands import COMMANDS, find
 from bot.commands.general import SETTINGS, setting_values
 from bot.messages import languages, say
 from bot.referee import Referee
-from bot.storage import SQLiteStorage
+from bot.storage import GameKind, GameStatus, SQLiteStorage
 from core.duplicate import EndReason
 from core.errors import ClockAction, SyntaxProblem, TakeBackBlock
 from core.game import LineKind
@@ -111,8 +111,8 @@ DYNAMIC = {
     "dup_end_": [reason.value for reason in EndReason],
     "setting_key_": list(SETTINGS),
     "name_": [action.value for action in ClockAction],
-    "kind_": ["classic", "duplicate"],
-    "status_": ["active", "ended", "abandoned"],
+    "kind_": [kind.value for kind in GameKind],
+    "status_": [status.value for status in GameStatus],
 }
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot.chat import Incoming
 from bot.referee import Referee
-from bot.storage import SQLiteStorage
+from bot.storage import GameStatus, SQLiteStorage
 from tests.ready_lists import ready_registry
 
 REGISTRY = ready_registry()
@@ -55,7 +55,7 @@ def stranded(storage: SQLiteStorage, referee: Referee) -> list[tuple[int, int]]:
     known = {(d.game, d.round) for d in storage.deadlines()}
     lost = []
     for record in storage.games(CHANNEL):
-        if record.status != "active":
+        if record.status is not GameStatus.ACTIVE:
             continue
         game = referee.duplicate_games.load(storage, record)
         current = game.current

@@ -38,7 +38,7 @@ from bot.commands.classic import build_from_data as build_classic
 from bot.commands.duplicate import build_from_data as build_duplicate
 from bot.messages import languages, say
 from bot.referee import Referee
-from bot.storage import GameRecord, SQLiteStorage
+from bot.storage import GameKind, GameRecord, GameStatus, SQLiteStorage
 from core.draw import draw_tiles
 from core.duplicate import DuplicateGame
 from core.game import TURN_KINDS, ClassicGame, player_key
@@ -249,7 +249,7 @@ class CommandModel(RuleBasedStateMachine):
             if reply.channel != record.channel:
                 continue
             current = self._duplicate(record).current
-            if record.status == "active" and current is not None and current.number == number:
+            if record.status is GameStatus.ACTIVE and current is not None and current.number == number:
                 leaked = [m for m in moves if m in reply.text and m not in typed]
                 assert not leaked, f"secret move {leaked[0]} in a public reply to {line}\n{self._story()}"
 
@@ -282,9 +282,9 @@ class CommandModel(RuleBasedStateMachine):
     def _all_games(self) -> list[GameRecord]:
         return [g for c in CHANNELS for g in self.storage.games(c)]
 
-    def _running(self, channel: str, kind: str) -> GameRecord | None:
+    def _running(self, channel: str, kind: GameKind) -> GameRecord | None:
         record = self.storage.active_game(channel)
-        return record if record is not None and record.kind == kind else None
+        return record if record is not None and record.kind is kind else None
 
     def _classic(self, record: GameRecord) -> ClassicGame:
         return self.referee.classic_games.load(self.storage, record)
@@ -347,7 +347,7 @@ class CommandModel(RuleBasedStateMachine):
     # --- rules: classic play ------------------------------------------------------------
 
     def _playable(self, channel: str) -> bool:
-        record = self._running(channel, "classic")
+        record = self._running(channel, GameKind.CLASSIC)
         if record is None:
             return False
         game = self._classic(record)
@@ -357,7 +357,7 @@ class CommandModel(RuleBasedStateMachine):
         return any(self._playable(c) for c in CHANNELS)
 
     def _round_open(self, channel: str) -> bool:
-        record = self._running(channel, "duplicate")
+        record = self._running(channel, GameKind.DUPLICATE)
         if record is None:
             return False
         current = self._duplicate(record).current
@@ -386,7 +386,7 @@ class CommandModel(RuleBasedStateMachine):
             self._classic_move(channel, seed + index, who)
 
     def _classic_move(self, channel: str, seed: int, who: str) -> None:
-        record = self._running(channel, "classic")
+        record = self._running(channel, GameKind.CLASSIC)
         assert record is not None
         game = self._classic(record)
         assert game.to_move is not None
@@ -394,7 +394,7 @@ class CommandModel(RuleBasedStateMachine):
         unseen = list(game.unseen().elements())
         rng.shuffle(unseen)
         rack = "".join(unseen[:7])
-        lexicon = REGISTRY.get(record.setup.get("lexicon", "fr"))
+        lexicon = REGISTRY.get(record.setup.lexicon)
         result = find_top(game.board, rack, lexicon, game.edition, 5, first_move_horizontal_only=False)
         if not result.plays:
             text = "/passe"
@@ -431,7 +431,7 @@ class CommandModel(RuleBasedStateMachine):
     def challenge_by_a_player(self, channel: str, seat: str) -> None:
         if not self._playable(channel):
             channel = next(c for c in CHANNELS if self._playable(c))
-        record = self._running(channel, "classic")
+        record = self._running(channel, GameKind.CLASSIC)
         assert record is not None
         self.send(channel, self._account_for(record, seat), "/conteste")
 
@@ -451,7 +451,7 @@ class CommandModel(RuleBasedStateMachine):
             channel = next(c for c in CHANNELS if self._round_open(c))
         for index, account in enumerate(accounts):
             self.duplicate_play(channel, account, seed + index, valid[index])
-        record = self._running(channel, "duplicate")
+        record = self._running(channel, GameKind.DUPLICATE)
         if record is None:
             return
         if close == "referee":
@@ -460,7 +460,7 @@ class CommandModel(RuleBasedStateMachine):
             self.time_passes(35.0)
 
     def duplicate_play(self, channel: str, account: Account, seed: int, valid: bool) -> None:
-        record = self._running(channel, "duplicate")
+        record = self._running(channel, GameKind.DUPLICATE)
         if record is None:
             return
         game = self._duplicate(record)
@@ -470,7 +470,7 @@ class CommandModel(RuleBasedStateMachine):
         rng = random.Random(seed)
         move = f"H8 QZX{seed}"  # unreadable, unique: a secret to watch for
         if valid:
-            lexicon = REGISTRY.get(record.setup.get("lexicon", "fr"))
+            lexicon = REGISTRY.get(record.setup.lexicon)
             result = find_top(game.board, current.draw.letters, lexicon, game.edition, 6)
             if result.plays:
                 move = rng.choice(result.plays).placement.notation(game.notation)
@@ -480,8 +480,8 @@ class CommandModel(RuleBasedStateMachine):
     @precondition(_any_running)
     @rule(channel=st.sampled_from(CHANNELS), seed=st.integers(0, 2**16))
     def manual_draw(self, channel: str, seed: int) -> None:
-        record = self._running(channel, "duplicate")
-        if record is None or not record.setup.get("manual"):
+        record = self._running(channel, GameKind.DUPLICATE)
+        if record is None or not record.setup.manual:
             return
         game = self._duplicate(record)
         if game.current is not None and game.current.draw is not None:
@@ -525,7 +525,7 @@ class CommandModel(RuleBasedStateMachine):
     def live_games_equal_their_logs(self) -> None:
         for record in self._all_games():
             data = [e.data for e in self.storage.events(record.id)]
-            if record.kind == "classic":
+            if record.kind is GameKind.CLASSIC:
                 live, fresh = self._classic(record), build_classic(record, data)
                 assert classic_state(live) == classic_state(fresh), f"game {record.id} differs\n{self._story()}"
             else:
@@ -537,7 +537,7 @@ class CommandModel(RuleBasedStateMachine):
     @invariant()
     def sheets_add_up_and_turns_follow_the_seats(self) -> None:
         for record in self._all_games():
-            if record.kind != "classic":
+            if record.kind is not GameKind.CLASSIC:
                 continue
             game = self._classic(record)
             sums: dict[str, int] = {p: 0 for p in game.players}
@@ -557,7 +557,9 @@ class CommandModel(RuleBasedStateMachine):
     @invariant()
     def one_running_game_per_channel(self) -> None:
         with sqlite3.connect(self.path) as conn:
-            rows = conn.execute("select channel, count(*) from games where status = 'active' group by channel")
+            rows = conn.execute(
+                "select channel, count(*) from games where status = ? group by channel", [GameStatus.ACTIVE.value]
+            )
             assert all(count == 1 for _, count in rows)
 
 

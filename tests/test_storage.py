@@ -9,13 +9,18 @@ import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.storage import (
     ChannelSettings,
+    GameKind,
     GameRunningError,
+    GameSetup,
+    GameStatus,
     MemoryStorage,
     RoundClosedTwiceError,
     SQLiteStorage,
@@ -25,6 +30,13 @@ from bot.storage import (
 from bot.storage.open import UnknownStorageError
 
 ROOT = Path(__file__).resolve().parent.parent
+SETUP = GameSetup("fr", "fisf", "fr", "Ana", rules="box-fr")  # a classic game's
+DUPLICATE_SETUP = GameSetup("fr", "fisf", "fr", "Ana", manual=True)
+
+
+def setup(**changes: Any) -> GameSetup:
+    """A classic set-up with some fields changed."""
+    return replace(SETUP, **changes)
 
 
 def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Storage]:
@@ -68,51 +80,59 @@ def test_channel_settings_default_and_saved(storage: Storage) -> None:
 
 
 def test_games_and_event_log(storage: Storage) -> None:
-    first = storage.create_game("c1", "classic", "ana", {"players": ["Ana", "Ben"]})
+    first = storage.create_game("c1", GameKind.CLASSIC, "ana", setup(players=("Ana", "Ben")))
+    assert (first.kind, first.status, first.setup) == (
+        GameKind.CLASSIC,
+        GameStatus.ACTIVE,
+        setup(players=("Ana", "Ben")),
+    )
+    assert storage.game(first.id) == first and type(first.kind) is GameKind and type(first.status) is GameStatus
     storage.append_event(first.id, {"kind": "pass", "player": "Ana"}, "ana")
     storage.append_event(first.id, {"kind": "pass", "player": "Ben"}, "ben")
     assert [e.seq for e in storage.events(first.id)] == [1, 2]
     assert storage.events(first.id)[1].data == {"kind": "pass", "player": "Ben"}
     with pytest.raises(GameRunningError) as refused:  # a running game is never replaced silently
-        storage.create_game("c1", "classic", "ben", {})
+        storage.create_game("c1", GameKind.CLASSIC, "ben", SETUP)
     assert refused.value.running.id == first.id and storage.active_game("c1") == first
-    second = storage.create_game("c1", "classic", "ben", {}, abandon_running=True)
-    assert storage.game(first.id).status == "abandoned"
+    second = storage.create_game("c1", GameKind.CLASSIC, "ben", SETUP, abandon_running=True)
+    assert storage.game(first.id).status is GameStatus.ABANDONED
     active = storage.active_game("c1")
     assert active is not None and active.id == second.id
-    storage.set_game_status(second.id, "ended")
+    storage.set_game_status(second.id, GameStatus.ENDED)
     assert storage.active_game("c1") is None
     assert storage.active_game("other") is None
-    third = storage.create_game("c1", "duplicate", "ana", {})
+    third = storage.create_game("c1", GameKind.DUPLICATE, "ana", DUPLICATE_SETUP)
+    assert (third.kind, third.setup) == (GameKind.DUPLICATE, DUPLICATE_SETUP)
     assert [g.id for g in storage.games("c1")] == [first.id, second.id, third.id]  # nothing is ever deleted
+    assert [g.status for g in storage.games("c1")] == [GameStatus.ABANDONED, GameStatus.ENDED, GameStatus.ACTIVE]
     assert storage.games("other") == []
 
 
 def test_players_of_a_game(storage: Storage) -> None:
-    game = storage.create_game("c1", "duplicate", "ana", {})
-    other = storage.create_game("c2", "duplicate", "ana", {})
+    game = storage.create_game("c1", GameKind.DUPLICATE, "ana", DUPLICATE_SETUP)
+    other = storage.create_game("c2", GameKind.DUPLICATE, "ana", DUPLICATE_SETUP)
     storage.add_player(game.id, "u1", "Ana")
     storage.add_player(game.id, "u2", "Ben")
     storage.add_player(game.id, "u1", "Ana B.")  # a new display name replaces the old one
     storage.add_player(other.id, "u2", "Ben")
     assert storage.players(game.id) == [("u1", "Ana B."), ("u2", "Ben")]
     assert [g.id for g in storage.active_games_of("u2")] == [other.id, game.id]
-    storage.set_game_status(other.id, "ended")
+    storage.set_game_status(other.id, GameStatus.ENDED)
     assert [g.id for g in storage.active_games_of("u2")] == [game.id]
 
 
 def test_transaction_rolls_back_everything(storage: Storage) -> None:
-    game = storage.create_game("c1", "classic", "ana", {})
+    game = storage.create_game("c1", GameKind.CLASSIC, "ana", SETUP)
     with pytest.raises(RuntimeError):
         with storage.transaction():
             storage.append_event(game.id, {"kind": "pass", "player": "Ana"}, "ana")
-            storage.set_game_status(game.id, "ended")
+            storage.set_game_status(game.id, GameStatus.ENDED)
             raise RuntimeError("boom")
-    assert storage.events(game.id) == [] and storage.game(game.id).status == "active"
+    assert storage.events(game.id) == [] and storage.game(game.id).status is GameStatus.ACTIVE
 
 
 def test_deadlines(storage: Storage) -> None:
-    game = storage.create_game("c1", "duplicate", "ana", {})
+    game = storage.create_game("c1", GameKind.DUPLICATE, "ana", DUPLICATE_SETUP)
     storage.set_deadline(game.id, 1, 1000.0)
     storage.set_deadline(game.id, 2, 2000.0)
     both = [(game.id, 1, 1000.0, "c1"), (game.id, 2, 2000.0, "c1")]
@@ -126,7 +146,7 @@ def test_deadlines(storage: Storage) -> None:
 
 
 def test_a_round_is_closed_once(storage: Storage) -> None:
-    game = storage.create_game("c1", "duplicate", "ana", {})
+    game = storage.create_game("c1", GameKind.DUPLICATE, "ana", DUPLICATE_SETUP)
     storage.mark_closed(game.id, 1)
     with pytest.raises(RoundClosedTwiceError):
         storage.mark_closed(game.id, 1)
@@ -164,7 +184,7 @@ def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path,
             "minutes": 2.0,
         }
     )
-    old.create_game("c1", "classic", "ana", {"players": ["Ann", "Bob"]})
+    old.create_game("c1", GameKind.CLASSIC, "ana", setup(players=("Ann", "Bob")))
     old.close()
     monkeypatch.undo()
     new = SQLiteStorage(path)
@@ -188,6 +208,7 @@ CRASH_SCRIPT = textwrap.dedent(
     """
     import os, sys
     sys.path.insert(0, {root!r})
+    from bot.storage import GameStatus
     inserts = []
     def tracer(sql, params):
         words = sql.upper().replace('"', " ").replace("[", " ").replace("]", " ").split()
@@ -201,7 +222,7 @@ CRASH_SCRIPT = textwrap.dedent(
         store.lock_channel(game.channel)
         store.append_event(game.id, {{"kind": "play", "player": "Ben", "move": "G8 HUES"}}, "ben")
         store.append_event(game.id, {{"kind": "pass", "player": "Ana"}}, "ana")
-        store.set_game_status(game.id, "ended")
+        store.set_game_status(game.id, GameStatus.ENDED)
     """
 )
 
@@ -212,7 +233,7 @@ def test_crash_between_statements_keeps_the_whole_command_or_none(
 ) -> None:
     opening, url = backend_of(kind, tmp_path, request)
     store = open_storage(url)
-    game = store.create_game("c1", "classic", "ana", {"players": ["Ana", "Ben"]})
+    game = store.create_game("c1", GameKind.CLASSIC, "ana", setup(players=("Ana", "Ben")))
     store.append_event(game.id, {"kind": "play", "player": "Ana", "move": "H7 HANTEZ"}, "ana")
     store.close()
     script = CRASH_SCRIPT.format(root=str(ROOT), opening=opening.format(tracer=", tracer=tracer"))
@@ -220,7 +241,7 @@ def test_crash_between_statements_keeps_the_whole_command_or_none(
     assert result.returncode == 9, result.stderr
     after = open_storage(url)
     assert [e.data["kind"] for e in after.events(game.id)] == ["play"]
-    assert after.game(game.id).status == "active"
+    assert after.game(game.id).status is GameStatus.ACTIVE
     after.append_event(game.id, {"kind": "pass", "player": "Ben"}, "ben")
     assert [e.seq for e in after.events(game.id)] == [1, 2]
     after.close()
@@ -254,7 +275,7 @@ def assert_no_event_lost(store: Storage, writers: list[str], count: int) -> None
 def test_two_writers_lose_no_event(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     opening, url = backend_of(kind, tmp_path, request)
     store = open_storage(url)
-    store.create_game("c1", "classic", "ana", {})
+    store.create_game("c1", GameKind.CLASSIC, "ana", SETUP)
     store.close()
     count = 150
     script = WRITER_SCRIPT.format(root=str(ROOT), opening=opening.format(tracer=""), count=count)
@@ -267,7 +288,7 @@ def test_two_writers_lose_no_event(kind: str, tmp_path: Path, request: pytest.Fi
 
 def test_two_writing_threads_lose_no_event(open_store: Callable[[], Storage]) -> None:
     """The same read-modify-write from two threads, each with its own store (memory: one shared store)."""
-    open_store().create_game("c1", "classic", "ana", {})
+    open_store().create_game("c1", GameKind.CLASSIC, "ana", SETUP)
     count, errors = 100, []
 
     def writing(store: Storage, name: str) -> None:
@@ -292,7 +313,7 @@ def test_two_writing_threads_lose_no_event(open_store: Callable[[], Storage]) ->
 def test_a_channel_lock_makes_the_next_command_wait_and_see(open_store: Callable[[], Storage]) -> None:
     """A transaction that locks a channel waits for the one holding it, then sees what it committed."""
     first, second = open_store(), open_store()
-    game = first.create_game("c1", "classic", "ana", {})
+    game = first.create_game("c1", GameKind.CLASSIC, "ana", SETUP)
     locked, seen = threading.Event(), []
 
     def later() -> None:
@@ -435,9 +456,9 @@ def test_lists_in_use_running_games_first(storage: Storage) -> None:
     storage.save_channel(ChannelSettings("c1", lexicon="en"))
     storage.save_channel(ChannelSettings("c2", lexicon="/lists/ods8.txt"))
     storage.save_channel(ChannelSettings("c3", lexicon="/lists/ods8.txt"))
-    storage.create_game("c4", "classic", "ana", {"lexicon": "fr"})
-    ended = storage.create_game("c5", "classic", "ana", {"lexicon": "/lists/old.txt"})
-    storage.set_game_status(ended.id, "ended")
+    storage.create_game("c4", GameKind.CLASSIC, "ana", setup(lexicon="fr"))
+    ended = storage.create_game("c5", GameKind.CLASSIC, "ana", setup(lexicon="/lists/old.txt"))
+    storage.set_game_status(ended.id, GameStatus.ENDED)
     assert storage.lists_in_use() == ["fr", "/lists/ods8.txt", "en"]
 
 
@@ -448,7 +469,7 @@ def test_lists_in_use_running_games_first(storage: Storage) -> None:
 def test_open_storage_by_url(tmp_path: Path, url: str, kind: type) -> None:
     store = open_storage(url.format(dir=tmp_path))
     assert isinstance(store, kind)
-    game = store.create_game("c1", "classic", "ana", {})
+    game = store.create_game("c1", GameKind.CLASSIC, "ana", SETUP)
     assert store.active_game("c1") == game
     if isinstance(store, SQLiteStorage):
         store.close()
@@ -459,7 +480,7 @@ def test_open_storage_postgres_url(postgres_url: str) -> None:
 
     store = open_storage(postgres_url)
     assert isinstance(store, PostgresStorage)
-    game = store.create_game("c1", "classic", "ana", {})
+    game = store.create_game("c1", GameKind.CLASSIC, "ana", SETUP)
     assert store.active_game("c1") == game
     store.close()
 

@@ -577,7 +577,7 @@ class DiscordAdapter:
                 record = storage.active_game(channel)
                 if record is None:
                     return []
-                names = list(record.setup.get("players") or [])
+                names = list(record.setup.players)
                 return names or [name for _, name in storage.players(record.id)]
 
         try:

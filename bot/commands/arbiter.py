@@ -16,7 +16,7 @@ from core.game import player_key
 
 from ..numbers import read_decimal, read_int
 from ..render.record import standings_text
-from ..storage import GameRecord
+from ..storage import GameKind, GameRecord, GameStatus
 from .context import Context, UserError
 from .duplicate import (
     active_duplicate,
@@ -72,7 +72,7 @@ def cmd_reopen(ctx: Context) -> None:
             raise UserError("bad_number", text=ctx.tokens[0][:20])
         seconds = value
     if game.finished:
-        ctx.storage.set_game_status(record.id, "active")
+        ctx.storage.set_game_status(record.id, GameStatus.ACTIVE)
     last = game.last_closed
     event = game.reopen(ctx.referee.now(), seconds)
     if last is not None:
@@ -142,7 +142,7 @@ def cmd_correct(ctx: Context) -> None:
             raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
         move = " ".join(rest[:2])
         reason = " ".join(rest[2:])[:200]
-        event = game.correct(player, round_number, move, ctx.word_list(record.setup["lexicon"]), reason)
+        event = game.correct(player, round_number, move, ctx.word_list(record.setup.lexicon), reason)
     save(ctx.referee, record, game, [event], ctx.message.user)
     closed = game.closed_rounds[round_number - 1]
     ctx.reply(
@@ -156,10 +156,10 @@ def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     """The running duplicate game, or the last one when it has just ended (corrections after the end)."""
     record = ctx.storage.active_game(ctx.message.channel)
     if record is None:
-        games = [g for g in ctx.storage.games(ctx.message.channel) if g.kind == "duplicate"]
-        if games and games[-1].status == "ended":
+        games = [g for g in ctx.storage.games(ctx.message.channel) if g.kind is GameKind.DUPLICATE]
+        if games and games[-1].status is GameStatus.ENDED:
             record = games[-1]
-    if record is None or record.kind != "duplicate":
+    if record is None or record.kind is not GameKind.DUPLICATE:
         raise UserError("dup_none")
     ctx.require_control(record)
     return record, game_of(ctx.referee, record)

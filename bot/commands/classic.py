@@ -25,11 +25,11 @@ from core.events import (
 from core.game import TURN_KINDS, ClassicGame, LineKind, Removal, SheetLine, player_key
 from core.gcg import write_gcg
 from core.notation import notation_by_name
-from core.rules import RULE_SETS, most_players, rule_set_by_code
+from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 
 from ..numbers import read_int
 from ..render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
-from ..storage import GameRecord
+from ..storage import GameKind, GameRecord, GameSetup, GameStatus
 from ..word_lists import VERDICT_KEY, ListUsed, list_name, lists_used, verdicts_text
 from . import seats
 from .context import Context, UserError
@@ -42,13 +42,14 @@ HOUSE_PRAGMA = "#arbitre-house-words"
 
 
 def build_game(record: GameRecord, events: list[Event]) -> ClassicGame:
-    """The classic game a stored set-up and events describe."""
+    """The classic game a stored set-up and events describe (a set-up without rules: the edition's box
+    rules)."""
     setup = record.setup
     return ClassicGame(
-        edition_by_code(setup["edition"]),
-        rule_set_by_code(setup["rules"]),
-        setup.get("players", []),
-        notation_by_name(setup["notation"]),
+        edition_by_code(setup.edition),
+        rule_set_by_code(setup.rules) if setup.rules is not None else box_rules(setup.edition),
+        setup.players,
+        notation_by_name(setup.notation),
         events=events,
     )
 
@@ -64,7 +65,7 @@ def apply_data(game: ClassicGame, data: dict[str, Any]) -> None:
 def load_classic(ctx: Context) -> tuple[GameRecord, ClassicGame]:
     """The channel's running classic game."""
     record = ctx.storage.active_game(ctx.message.channel)
-    if record is None or record.kind != "classic":
+    if record is None or record.kind is not GameKind.CLASSIC:
         raise UserError("no_classic_game")
     return record, ctx.referee.classic_games.load(ctx.storage, record)
 
@@ -106,7 +107,7 @@ def require_turn(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
     owner = seats.owner_of(ctx.storage, record, to_move)
     if seat is None and owner is not None and seats.named_like(ctx.message, [to_move]) == to_move:
         raise UserError("seat_held", player=to_move)
-    raise UserError("not_your_turn", to_move=to_move, referee=record.setup.get("referee_name", "?"))
+    raise UserError("not_your_turn", to_move=to_move, referee=record.setup.referee_name)
 
 
 # --- formatting --------------------------------------------------------------------------
@@ -178,17 +179,17 @@ def cmd_new(ctx: Context) -> None:
     rules = rule_set_by_code(chosen_rules or settings.rules)
     if len(players) > most_players(rules):
         raise UserError("err_player_count", count=len(players), low=rules.min_players, high=most_players(rules))
-    setup = {
-        "edition": edition,
-        "rules": rules.code,
-        "notation": notation,
-        "lexicon": lexicon,
-        "players": players,
-        "referee_name": seats.display_name(ctx.message),
-    }
+    setup = GameSetup(
+        edition=edition,
+        rules=rules.code,
+        notation=notation,
+        lexicon=lexicon,
+        players=tuple(players),
+        referee_name=seats.display_name(ctx.message),
+    )
     game = ClassicGame(edition_by_code(edition), rules, players, notation_by_name(notation))
     record = ctx.storage.create_game(
-        ctx.message.channel, "classic", ctx.message.user, setup, abandon_running=ctx.confirmed
+        ctx.message.channel, GameKind.CLASSIC, ctx.message.user, setup, abandon_running=ctx.confirmed
     )
     own_seat = seats.named_like(ctx.message, players)
     if own_seat is not None:
@@ -286,7 +287,7 @@ def cmd_challenge(ctx: Context) -> None:
         raise UserError("err_nothing_to_challenge")
     challenger = challenger_of(ctx, record, game)
     named = [normalise_query(w) for w in ctx.args.replace(",", " ").split() if not w.startswith("@")]
-    word_list = ctx.word_list(record.setup.get("lexicon"), record.channel)
+    word_list = ctx.word_list(record.setup.lexicon, record.channel)
     used = ListUsed(word_list.spec, word_list.house)
     verdicts = adjudicate(line.placement, word_list)
     if named:
@@ -403,7 +404,7 @@ def end(ctx: Context, record: GameRecord) -> None:
     if in_bag > 0 and not ctx.confirmed and not game.scoreless_limit_reached:
         raise UserError("end_bag_not_empty", count=in_bag)
     record_event(ctx, record, game, event)
-    ctx.storage.set_game_status(record.id, "ended")
+    ctx.storage.set_game_status(record.id, GameStatus.ENDED)
     ctx.referee.classic_games.forget(record.id)  # rebuilt from its log if anyone looks at it again
     ctx.reply(ctx.say("ended", standings=standings_text(ctx, game)))
 
@@ -622,7 +623,7 @@ def moves_player(
 def export(ctx: Context, game: ClassicGame, record: GameRecord) -> tuple[str, bytes, str]:
     """The GCG record: ``#lexicon`` names the game's list, and ``#arbitre-house-words`` the house words its
     challenges were judged with (one line per set, in the order they were used)."""
-    gcg = write_gcg(game, lexicon=list_name(str(record.setup.get("lexicon", ""))))
+    gcg = write_gcg(game, lexicon=list_name(record.setup.lexicon))
     house = [used.house for used, _ in lists_used(ctx.storage.events(record.id)) if used.house]
     if house:
         lines = gcg.split("\n")

@@ -101,7 +101,7 @@ class Context:
             return
         if record is None:
             raise UserError("not_allowed_admin", name=self.command.name)
-        raise UserError("not_allowed", referee=record.setup.get("referee_name", "?"), name=self.command.name)
+        raise UserError("not_allowed", referee=record.setup.referee_name, name=self.command.name)
 
     def check_access(self) -> None:
         """The permission the command table declares for this command."""
@@ -116,7 +116,7 @@ class Context:
                 raise UserError(
                     "game_running",
                     kind=self.say(f"kind_{running.kind}"),
-                    referee=running.setup.get("referee_name", "?"),
+                    referee=running.setup.referee_name,
                     name=self.command.name,
                 )
             self.require_control(running)

@@ -65,7 +65,7 @@ from ..render import (
     table,
 )
 from ..render.record import end_reason_text, record_table, standings_text
-from ..storage import Deadline, GameRecord, RoundClosedTwiceError, Storage
+from ..storage import Deadline, GameKind, GameRecord, GameSetup, GameStatus, RoundClosedTwiceError, Storage
 from ..timefmt import clock_time
 from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
 from . import seats
@@ -127,7 +127,7 @@ def sync_deadline(storage: Storage, record: GameRecord, game: DuplicateGame) -> 
 
 def active_duplicate(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     record = ctx.storage.active_game(ctx.message.channel)
-    if record is None or record.kind != "duplicate":
+    if record is None or record.kind is not GameKind.DUPLICATE:
         raise UserError("dup_none")
     return record, game_of(ctx.referee, record)
 
@@ -144,7 +144,7 @@ def _top_key(record: GameRecord, game: DuplicateGame, lexicon: str) -> tuple[int
 def _finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> tuple[str, Any]:
     """The registry's name of the list the top is searched in (the channel's house words applied), and a
     top finder on it; ListPreparingError while that list is being prepared."""
-    spec = record.setup["lexicon"]
+    spec = record.setup.lexicon
     name = referee.lists.movegen_name(spec, record.channel)
     lexicon = referee.lexicons.ready(name)
     return name, movegen_top_finder(lexicon, game.edition, game.settings, count=TOP_PLAYS)
@@ -194,7 +194,7 @@ def top_finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any
 def round_lists(referee: Referee, record: GameRecord) -> tuple[HouseList, str]:
     """What closing a round needs: the list the submissions are checked with, and the name of the one the
     top is searched in; ListPreparingError while either is being prepared."""
-    spec = record.setup["lexicon"]
+    spec = record.setup.lexicon
     verdicts = referee.lists.verdicts(spec, record.channel)
     name = referee.lists.movegen_name(spec, record.channel)
     referee.lexicons.ready(name)
@@ -426,7 +426,7 @@ def open_next_round(
     referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
 ) -> list[Reply]:
     """Draw the next move (automatic mode) and set its deadline; or end the game."""
-    if record.setup.get("manual"):
+    if record.setup.manual:
         return [Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
     try:
         events = game.draw(random.Random(), at=now)
@@ -442,7 +442,7 @@ def open_next_round(
 
 def finish(referee: Referee, record: GameRecord, game: DuplicateGame, lang: str, reason: str) -> list[Reply]:
     """End the game: its standings; its game and tops leave memory (it is rebuilt if anyone looks again)."""
-    referee.storage.set_game_status(record.id, "ended")
+    referee.storage.set_game_status(record.id, GameStatus.ENDED)
     referee.duplicate_games.forget(record.id)
     for key in [k for k in referee.clock.tops if k[0] == record.id]:
         referee.clock.tops.pop(key, None)
@@ -510,7 +510,7 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
                 continue
         if now >= deadline.at:  # the round will close: its top is found before the transaction opens
             record = storage.game(deadline.game)
-            if record.status == "active":
+            if record.status is GameStatus.ACTIVE:
                 ensure_top(referee, record, game_of(referee, record))
         try:
             replies += _clock_step(referee, deadline, now)
@@ -565,8 +565,8 @@ def _clock_decision(referee: Referee, deadline: Deadline, now: float) -> list[Re
     game = game_of(referee, record)
     current = game.current
     due = game.deadline(current) if current is not None else None
-    if record.status != "active" or current is None or due is None or current.number != deadline.round:
-        if record.status != "active":
+    if record.status is not GameStatus.ACTIVE or current is None or due is None or current.number != deadline.round:
+        if record.status is not GameStatus.ACTIVE:
             storage.open_round(record.id, 0, None)
         else:  # the round read is no longer the open one: storage's copy follows the game
             sync_deadline(storage, record, game)
@@ -609,17 +609,17 @@ def cmd_duplicate(ctx: Context) -> None:
         minutes = value
     dup_settings = DuplicateSettings(minutes=minutes, notation=notation_by_name(settings.notation))
     game = DuplicateGame(edition_by_code(settings.edition), (), dup_settings, settings.lexicon)
-    setup = {
-        "edition": settings.edition,
-        "lexicon": settings.lexicon,
-        "notation": settings.notation,
-        "manual": manual,
-        "referee_name": seats.display_name(ctx.message),
-    }
+    setup = GameSetup(
+        edition=settings.edition,
+        lexicon=settings.lexicon,
+        notation=settings.notation,
+        manual=manual,
+        referee_name=seats.display_name(ctx.message),
+    )
     ctx.word_list(settings.lexicon)  # fail now, not at the first closing, if the list is unusable or not ready
     ctx.referee.lists.prepare_movegen(settings.lexicon, ctx.message.channel)  # the tops' list, house words applied
     record = ctx.storage.create_game(
-        ctx.message.channel, "duplicate", ctx.message.user, setup, abandon_running=ctx.confirmed
+        ctx.message.channel, GameKind.DUPLICATE, ctx.message.user, setup, abandon_running=ctx.confirmed
     )
     save(ctx.referee, record, game, list(game.events), ctx.message.user)
     mode = ctx.say("dup_mode_manual" if manual else "dup_mode_auto")
@@ -630,11 +630,11 @@ def cmd_duplicate(ctx: Context) -> None:
 def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
     """The open round's draw, deadline and count of players who have played, as a message of its own."""
     round_ = game.current
-    if game.finished or record.status != "active":
+    if game.finished or record.status is not GameStatus.ACTIVE:
         ctx.reply(ctx.say("dup_status_over", n=len(game.closed_rounds)))
         return
     if round_ is None or round_.draw is None:
-        key = "dup_wait_draw" if record.setup.get("manual") else "dup_status_between"
+        key = "dup_wait_draw" if record.setup.manual else "dup_status_between"
         ctx.reply(ctx.say(key, n=game.move_number))
         return
     shown = draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel)
@@ -656,7 +656,7 @@ def cmd_draw(ctx: Context) -> None:
         rejection = game.reject_draw()
         save(ctx.referee, record, game, [rejection], ctx.message.user)
         ctx.reply(ctx.say("dup_draw_rejected", draw=rejected))
-        if not record.setup.get("manual"):
+        if not record.setup.manual:
             ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
         return
     event = game.draw_manual(text.upper(), at=ctx.referee.now())
@@ -667,14 +667,14 @@ def cmd_draw(ctx: Context) -> None:
 
 def _game_for_player(ctx: Context) -> GameRecord:
     record = ctx.storage.active_game(ctx.message.channel)
-    if record is not None and record.kind == "duplicate":
+    if record is not None and record.kind is GameKind.DUPLICATE:
         return record
-    mine = [g for g in ctx.storage.active_games_of(ctx.message.user) if g.kind == "duplicate"]
+    mine = [g for g in ctx.storage.active_games_of(ctx.message.user) if g.kind is GameKind.DUPLICATE]
     if not mine:
         raise UserError("dup_which_game")
     ctx.storage.lock_channel(mine[0].channel)  # a private move: its game's channel, in any process
     record = ctx.storage.game(mine[0].id)  # as it stands now that no other command of its channel runs
-    if record.status != "active":
+    if record.status is not GameStatus.ACTIVE:
         raise UserError("dup_which_game")
     return record
 
@@ -928,7 +928,7 @@ def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str)
     else:
         lines = [say(lang, "moves_none", player=player)]
     current = game.current
-    if current is not None and current.draw is not None and record.status == "active":
+    if current is not None and current.draw is not None and record.status is GameStatus.ACTIVE:
         lines.append(say(lang, "moves_dup_open", n=current.number))
     return "\n".join(lines)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..numbers import looks_like_number, read_int
-from ..storage import GameRecord
+from ..storage import GameKind, GameRecord, GameStatus
 from ..timefmt import date_time
 from .context import Context, UserError
 from .registry import Section, command
@@ -27,10 +27,10 @@ class TargetGame:
 
     @property
     def running(self) -> bool:
-        return self.record.status == "active"
+        return self.record.status is GameStatus.ACTIVE
 
 
-def target_game(ctx: Context, kind: str | None = None, words: list[str] | None = None) -> TargetGame:
+def target_game(ctx: Context, kind: GameKind | None = None, words: list[str] | None = None) -> TargetGame:
     """Game N of the channel (first of ``words``, by default the arguments), else the running game, else
     the last one."""
     games = ctx.storage.games(ctx.message.channel)
@@ -43,13 +43,13 @@ def target_game(ctx: Context, kind: str | None = None, words: list[str] | None =
             raise UserError("no_such_game", number=number, count=len(games))
         target = TargetGame(games[number - 1], number)
     else:
-        running = [n for n, g in enumerate(games, 1) if g.status == "active"]
+        running = [n for n, g in enumerate(games, 1) if g.status is GameStatus.ACTIVE]
         index = running[-1] if running else len(games)
         if index == 0:
             raise UserError("no_game")
         target = TargetGame(games[index - 1], index)
-    if kind is not None and target.record.kind != kind:
-        raise UserError("dup_none" if kind == "duplicate" else "no_classic_game")
+    if kind is not None and target.record.kind is not kind:
+        raise UserError("dup_none" if kind is GameKind.DUPLICATE else "no_classic_game")
     return target
 
 
@@ -73,7 +73,7 @@ def with_heading(ctx: Context, target: TargetGame, text: str) -> str:
 
 def result_summary(ctx: Context, record: GameRecord) -> tuple[str, str]:
     """(players, result) of a game for the list."""
-    if record.kind == "classic":
+    if record.kind is GameKind.CLASSIC:
         classic = ctx.referee.classic_games.load(ctx.storage, record)
         standings = classic.standings()
         players = ", ".join(classic.players) or "-"

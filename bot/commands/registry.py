@@ -19,6 +19,7 @@ from core.edition import fold_accents
 
 from ..catalogs import CATALOGS
 from ..messages import languages, say
+from ..storage.records import GameKind
 
 if TYPE_CHECKING:
     from .context import Context
@@ -93,9 +94,9 @@ class Command:
 
     spec: CommandSpec
     handler: Handler
-    by_kind: dict[str, Handler] = field(default_factory=dict)
+    by_kind: dict[GameKind, Handler] = field(default_factory=dict)
 
-    def handler_for(self, kind: str | None) -> Handler:
+    def handler_for(self, kind: GameKind | None) -> Handler:
         """The handler for a channel whose running game is of ``kind`` (None: no game)."""
         return self.by_kind.get(kind, self.handler) if kind is not None else self.handler
 
@@ -136,7 +137,7 @@ def command(
     return register
 
 
-def handles(name: str, kind: str) -> Callable[[Handler], Handler]:
+def handles(name: str, kind: GameKind) -> Callable[[Handler], Handler]:
     """Declare the handler of a command when the channel's running game is of ``kind``."""
 
     def register(handler: Handler) -> Handler:

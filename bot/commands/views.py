@@ -14,7 +14,7 @@ from core.scoring import score_placement
 from ..numbers import read_int
 from ..render import standings_png
 from ..render.record import standings_text
-from ..storage import GameRecord
+from ..storage import GameKind, GameRecord
 from ..word_lists import verdict_lines
 from . import classic as classic
 from . import duplicate as duplicate
@@ -37,12 +37,12 @@ def running(ctx: Context) -> GameRecord:
     return record
 
 
-@handles("join", "classic")
+@handles("join", GameKind.CLASSIC)
 def classic_join(ctx: Context) -> None:
     classic.join(ctx, running(ctx))
 
 
-@handles("join", "duplicate")
+@handles("join", GameKind.DUPLICATE)
 def duplicate_join(ctx: Context) -> None:
     duplicate.join(ctx, running(ctx))
 
@@ -52,12 +52,12 @@ def cmd_end(ctx: Context) -> None:
     raise UserError("no_game")
 
 
-@handles("end", "classic")
+@handles("end", GameKind.CLASSIC)
 def classic_end(ctx: Context) -> None:
     classic.end(ctx, running(ctx))
 
 
-@handles("end", "duplicate")
+@handles("end", GameKind.DUPLICATE)
 def duplicate_end(ctx: Context) -> None:
     duplicate.end(ctx, running(ctx))
 
@@ -72,7 +72,7 @@ def cmd_calc(ctx: Context) -> None:
     if record is not None:
         game = (
             ctx.referee.classic_games.load(ctx.storage, record)
-            if record.kind == "classic"
+            if record.kind is GameKind.CLASSIC
             else duplicate.game_of(ctx.referee, record)
         )
     board = game.board if game else Board()  # no game: a move on an empty board
@@ -84,7 +84,7 @@ def cmd_calc(ctx: Context) -> None:
 
 
 def _game(ctx: Context, target: TargetGame) -> ClassicGame | DuplicateGame:
-    if target.record.kind == "classic":
+    if target.record.kind is GameKind.CLASSIC:
         return ctx.referee.classic_games.load(ctx.storage, target.record)
     return duplicate.game_of(ctx.referee, target.record)
 
@@ -171,13 +171,13 @@ def cmd_status(ctx: Context) -> None:
     raise UserError("no_game")
 
 
-@handles("status", "classic")
+@handles("status", GameKind.CLASSIC)
 def classic_status(ctx: Context) -> None:
     game = ctx.referee.classic_games.load(ctx.storage, running(ctx))
     ctx.reply("\n".join(classic.status_lines(ctx, game)))
 
 
-@handles("status", "duplicate")
+@handles("status", GameKind.DUPLICATE)
 def duplicate_status(ctx: Context) -> None:
     record = running(ctx)
     duplicate.status(ctx, record, duplicate.game_of(ctx.referee, record))

@@ -14,6 +14,7 @@ from core.lexicon import normalise_word
 
 from ..house_words import ADD, REMOVE, HouseWordChange, HouseWords
 from ..lexicons import ListPreparingError, UnknownListError, WordListError
+from ..storage import GameKind
 from ..timefmt import date_time
 from ..word_lists import list_name
 from . import seats
@@ -74,8 +75,8 @@ def cmd_words(ctx: Context) -> None:
     lines.append(ctx.say("words_total", count=len(house), list=list_name(ctx.settings.lexicon)))
     ctx.reply("\n".join(lines))
     running = ctx.storage.active_game(channel)
-    if running is not None and running.kind == "duplicate":  # its next top needs the list compiled again
-        ctx.referee.lists.prepare_movegen(str(running.setup.get("lexicon", ctx.settings.lexicon)), channel)
+    if running is not None and running.kind is GameKind.DUPLICATE:  # its next top needs the list compiled again
+        ctx.referee.lists.prepare_movegen(running.setup.lexicon, channel)
 
 
 def _list_agrees(ctx: Context, action: str, words: list[str]) -> list[str]:

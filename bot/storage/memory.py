@@ -16,7 +16,17 @@ from ..chat import Reply
 from ..house_words import HouseWordChange
 from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
 from .common import most_used, serialised
-from .records import ChannelSettings, Deadline, GameRecord, GameRunningError, RoundClosedTwiceError, StoredEvent
+from .records import (
+    ChannelSettings,
+    Deadline,
+    GameKind,
+    GameRecord,
+    GameRunningError,
+    GameSetup,
+    GameStatus,
+    RoundClosedTwiceError,
+    StoredEvent,
+)
 
 
 class MemoryStorage:
@@ -100,7 +110,7 @@ class MemoryStorage:
 
     @serialised
     def active_game(self, channel: str) -> GameRecord | None:
-        games = [g for g in self._games.values() if g.channel == channel and g.status == "active"]
+        games = [g for g in self._games.values() if g.channel == channel and g.status is GameStatus.ACTIVE]
         return max(games, key=lambda g: g.id) if games else None
 
     @serialised
@@ -112,7 +122,7 @@ class MemoryStorage:
         return sorted((g for g in self._games.values() if g.channel == channel), key=lambda g: g.id)
 
     def create_game(
-        self, channel: str, kind: str, referee: str, setup: dict[str, Any], *, abandon_running: bool = False
+        self, channel: str, kind: GameKind, referee: str, setup: GameSetup, *, abandon_running: bool = False
     ) -> GameRecord:
         with self.transaction():
             running = self.active_game(channel)
@@ -121,23 +131,22 @@ class MemoryStorage:
             for key in [k for k, d in self._deadlines.items() if d.channel == channel]:
                 self._deadlines.pop(key, None)
             for game in list(self._games.values()):
-                if game.channel == channel and game.status == "active":
-                    self._games[game.id] = replace(game, status="abandoned")
-            record = GameRecord(len(self._games) + 1, channel, kind, referee, "active", dict(setup), time.time())
+                if game.channel == channel and game.status is GameStatus.ACTIVE:
+                    self._games[game.id] = replace(game, status=GameStatus.ABANDONED)
+            record = GameRecord(
+                len(self._games) + 1, channel, GameKind(kind), referee, GameStatus.ACTIVE, setup, time.time()
+            )
             self._games[record.id] = record
             self._events[record.id] = []
             return record
 
-    def set_game_status(self, game_id: int, status: str) -> None:
+    def set_game_status(self, game_id: int, status: GameStatus) -> None:
+        status = GameStatus(status)
         with self.transaction():
             self._games[game_id] = replace(self._games[game_id], status=status)
-            if status != "active":
+            if status is not GameStatus.ACTIVE:
                 for key in [k for k in self._deadlines if k[0] == game_id]:
                     self._deadlines.pop(key, None)
-
-    def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
-        with self.transaction():
-            self._games[game_id] = replace(self._games[game_id], setup=dict(setup))
 
     @serialised
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
@@ -205,7 +214,9 @@ class MemoryStorage:
     @serialised
     def active_games_of(self, user: str) -> list[GameRecord]:
         games = [
-            self._games[g] for g, users in self._players.items() if user in users and self._games[g].status == "active"
+            self._games[g]
+            for g, users in self._players.items()
+            if user in users and self._games[g].status is GameStatus.ACTIVE
         ]
         return sorted(games, key=lambda g: -g.id)
 
@@ -294,5 +305,5 @@ class MemoryStorage:
 
     @serialised
     def lists_in_use(self) -> list[str]:
-        running = [g.setup.get("lexicon") for g in self._games.values() if g.status == "active"]
+        running = [g.setup.lexicon for g in self._games.values() if g.status is GameStatus.ACTIVE]
         return list(dict.fromkeys(most_used(running) + most_used([s.lexicon for s in self._channels.values()])))

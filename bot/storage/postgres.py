@@ -32,8 +32,11 @@ from .common import most_used
 from .records import (
     ChannelSettings,
     Deadline,
+    GameKind,
     GameRecord,
     GameRunningError,
+    GameSetup,
+    GameStatus,
     OutsideTransactionError,
     RoundClosedTwiceError,
     StorageOpenError,
@@ -125,7 +128,15 @@ def shown_url(url: str) -> str:
 
 def _game(row: Row) -> GameRecord:
     game_id, channel, kind, referee, status, setup, created = row
-    return GameRecord(int(game_id), channel, kind, referee, status, json.loads(setup), float(created))
+    return GameRecord(
+        int(game_id),
+        channel,
+        GameKind(kind),
+        referee,
+        GameStatus(status),
+        GameSetup.from_json(json.loads(setup)),
+        float(created),
+    )
 
 
 class PostgresStorage:
@@ -272,8 +283,8 @@ class PostgresStorage:
 
     def active_game(self, channel: str) -> GameRecord | None:
         rows = self._execute(
-            f"select {_GAME_COLUMNS} from games where channel = %s and status = 'active' order by id desc limit 1",
-            [channel],
+            f"select {_GAME_COLUMNS} from games where channel = %s and status = %s order by id desc limit 1",
+            [channel, GameStatus.ACTIVE.value],
         )
         return _game(rows[0]) if rows else None
 
@@ -284,19 +295,29 @@ class PostgresStorage:
         return _game(rows[0])
 
     def create_game(
-        self, channel: str, kind: str, referee: str, setup: dict[str, Any], *, abandon_running: bool = False
+        self, channel: str, kind: GameKind, referee: str, setup: GameSetup, *, abandon_running: bool = False
     ) -> GameRecord:
         """A new active game; a running one is marked abandoned only when asked (else GameRunningError)."""
         with self.transaction():
             running = self.active_game(channel)
             if running is not None and not abandon_running:
                 raise GameRunningError(channel, running)
-            self._execute("update games set status = 'abandoned' where channel = %s and status = 'active'", [channel])
+            self._execute(
+                "update games set status = %s where channel = %s and status = %s",
+                [GameStatus.ABANDONED.value, channel, GameStatus.ACTIVE.value],
+            )
             self._execute("delete from deadlines where channel = %s", [channel])
             rows = self._execute(
                 "insert into games (channel, kind, referee, status, setup, created)"
-                f" values (%s, %s, %s, 'active', %s, %s) returning {_GAME_COLUMNS}",
-                [channel, kind, referee, json.dumps(setup, ensure_ascii=False), time.time()],
+                f" values (%s, %s, %s, %s, %s, %s) returning {_GAME_COLUMNS}",
+                [
+                    channel,
+                    GameKind(kind).value,
+                    referee,
+                    GameStatus.ACTIVE.value,
+                    json.dumps(setup.to_json(), ensure_ascii=False),
+                    time.time(),
+                ],
             )
             return _game(rows[0])
 
@@ -305,14 +326,12 @@ class PostgresStorage:
         rows = self._execute(f"select {_GAME_COLUMNS} from games where channel = %s order by id", [channel])
         return [_game(row) for row in rows]
 
-    def set_game_status(self, game_id: int, status: str) -> None:
+    def set_game_status(self, game_id: int, status: GameStatus) -> None:
+        status = GameStatus(status)
         with self.transaction():
-            self._execute("update games set status = %s where id = %s", [status, game_id])
-            if status != "active":
+            self._execute("update games set status = %s where id = %s", [status.value, game_id])
+            if status is not GameStatus.ACTIVE:
                 self._execute("delete from deadlines where game = %s", [game_id])
-
-    def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
-        self._execute("update games set setup = %s where id = %s", [json.dumps(setup, ensure_ascii=False), game_id])
 
     # --- the event log -----------------------------------------------------------------------
 
@@ -417,8 +436,8 @@ class PostgresStorage:
         columns = ", ".join(f"games.{c.strip()}" for c in _GAME_COLUMNS.split(","))
         rows = self._execute(
             f"select {columns} from games join players on players.game = games.id"
-            " where players.\"user\" = %s and games.status = 'active' order by games.id desc",
-            [user],
+            ' where players."user" = %s and games.status = %s order by games.id desc',
+            [user, GameStatus.ACTIVE.value],
         )
         return [_game(row) for row in rows]
 
@@ -518,7 +537,7 @@ class PostgresStorage:
 
     def lists_in_use(self) -> list[str]:
         """The word lists of running games, then of channel settings, most used first."""
-        setups = self._execute("select setup from games where status = 'active'")
-        running = [json.loads(row[0]).get("lexicon") for row in setups]
+        setups = self._execute("select setup from games where status = %s", [GameStatus.ACTIVE.value])
+        running = [GameSetup.from_json(json.loads(row[0])).lexicon for row in setups]
         chosen = [row[0] for row in self._execute("select lexicon from channels")]
         return list(dict.fromkeys(most_used(running) + most_used(chosen)))

@@ -3,7 +3,8 @@ errors."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -45,16 +46,112 @@ class ChannelSettings:
         )
 
 
+class GameKind(StrEnum):
+    """What kind of game a record is; the value is what the database stores."""
+
+    CLASSIC = "classic"
+    DUPLICATE = "duplicate"
+
+
+class GameStatus(StrEnum):
+    """Whether a stored game is still on; the value is what the database stores."""
+
+    ACTIVE = "active"
+    ENDED = "ended"
+    ABANDONED = "abandoned"
+
+
+UNKNOWN_REFEREE = "?"  # the referee's name shown for a set-up stored without one
+
+
+class GameSetupError(Exception):
+    """A stored set-up whose ``key`` holds a value of the wrong type (a damaged or foreign record)."""
+
+    def __init__(self, key: str, value: object) -> None:
+        super().__init__(f"game set-up: {key!r} cannot be {value!r}")
+        self.key = key
+        self.value = value
+
+
+def _text(data: dict[str, Any], key: str, default: str) -> str:
+    value = data.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise GameSetupError(key, value)
+    return value
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """How a game was set up when it started: what it plays with and who referees it.
+
+    Stored as a JSON object in the ``setup`` column. ``from_json`` reads every object earlier versions
+    wrote (classic: edition, rules, notation, lexicon, players, referee_name; duplicate: edition, lexicon,
+    notation, manual, referee_name). A missing key (or null) takes its default: edition ``fr``; notation
+    the edition's usual one; lexicon the edition's bundled list (its code); rules None; players none;
+    referee_name ``?``; manual false. Unknown keys are ignored (a set-up is never written back, so
+    nothing a newer version stored is lost). A value of the wrong type raises GameSetupError.
+    """
+
+    edition: str
+    notation: str
+    lexicon: str
+    referee_name: str = UNKNOWN_REFEREE
+    rules: str | None = None  # classic games: the rule set's code (None: the edition's box rules)
+    players: tuple[str, ...] = ()  # classic games: the seats named at the start, in turn order
+    manual: bool = False  # duplicate games: the referee draws each round's tiles
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object stored (``rules`` left out when None, as duplicate games always had)."""
+        data: dict[str, Any] = {"edition": self.edition}
+        if self.rules is not None:
+            data["rules"] = self.rules
+        data |= {
+            "notation": self.notation,
+            "lexicon": self.lexicon,
+            "players": list(self.players),
+            "referee_name": self.referee_name,
+            "manual": self.manual,
+        }
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameSetup:
+        """The set-up a stored JSON object describes (see the class for defaults)."""
+        if not isinstance(data, dict):
+            raise GameSetupError("setup", data)
+        edition = _text(data, "edition", "fr")
+        players = data.get("players") or []
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise GameSetupError("players", players)
+        manual = data.get("manual") or False
+        if not isinstance(manual, bool):
+            raise GameSetupError("manual", manual)
+        rules = data.get("rules")
+        if rules is not None and not isinstance(rules, str):
+            raise GameSetupError("rules", rules)
+        return cls(
+            edition=edition,
+            notation=_text(data, "notation", default_notation(edition).value),
+            lexicon=_text(data, "lexicon", edition),
+            referee_name=_text(data, "referee_name", UNKNOWN_REFEREE),
+            rules=rules,
+            players=tuple(players),
+            manual=manual,
+        )
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """A stored game: where it is played, what kind, its set-up, and whether it is still on."""
 
     id: int
     channel: str
-    kind: str  # classic | duplicate
+    kind: GameKind
     referee: str
-    status: str  # active | ended | abandoned
-    setup: dict[str, Any] = field(default_factory=dict)
+    status: GameStatus
+    setup: GameSetup
     created: float = 0.0
 
 

@@ -25,8 +25,11 @@ from .common import Method, most_used, serialised
 from .records import (
     ChannelSettings,
     Deadline,
+    GameKind,
     GameRecord,
     GameRunningError,
+    GameSetup,
+    GameStatus,
     RoundClosedTwiceError,
     StorageOpenError,
     StoredEvent,
@@ -349,10 +352,10 @@ class SQLiteStorage:
         return GameRecord(
             row["id"],
             row["channel"],
-            row["kind"],
+            GameKind(row["kind"]),
             row["referee"],
-            row["status"],
-            json.loads(row["setup"]),
+            GameStatus(row["status"]),
+            GameSetup.from_json(json.loads(row["setup"])),
             row["created"],
         )
 
@@ -360,7 +363,7 @@ class SQLiteStorage:
     def active_game(self, channel: str) -> GameRecord | None:
         rows = list(
             self.db.table("games").rows_where(
-                "channel = ? and status = 'active'", [channel], order_by="id desc", limit=1
+                "channel = ? and status = ?", [channel, GameStatus.ACTIVE.value], order_by="id desc", limit=1
             )
         )
         return self._game(rows[0]) if rows else None
@@ -370,23 +373,26 @@ class SQLiteStorage:
         return self._game(self.db.table("games").get(game_id))
 
     def create_game(
-        self, channel: str, kind: str, referee: str, setup: dict[str, Any], *, abandon_running: bool = False
+        self, channel: str, kind: GameKind, referee: str, setup: GameSetup, *, abandon_running: bool = False
     ) -> GameRecord:
         """A new active game; a running one is marked abandoned only when asked (else GameRunningError)."""
         with self.transaction():
             running = self.active_game(channel)
             if running is not None and not abandon_running:
                 raise GameRunningError(channel, running)
-            self.db.execute("update games set status = 'abandoned' where channel = ? and status = 'active'", [channel])
+            self.db.execute(
+                "update games set status = ? where channel = ? and status = ?",
+                [GameStatus.ABANDONED.value, channel, GameStatus.ACTIVE.value],
+            )
             self.db.execute("delete from deadlines where channel = ?", [channel])
             table = self.db.table("games")
             table.insert(
                 {
                     "channel": channel,
-                    "kind": kind,
+                    "kind": GameKind(kind).value,
                     "referee": referee,
-                    "status": "active",
-                    "setup": json.dumps(setup, ensure_ascii=False),
+                    "status": GameStatus.ACTIVE.value,
+                    "setup": json.dumps(setup.to_json(), ensure_ascii=False),
                     "created": time.time(),
                 }
             )
@@ -398,15 +404,12 @@ class SQLiteStorage:
         """The channel's games, oldest first (their place in this list is their number in the channel)."""
         return [self._game(row) for row in self.db.table("games").rows_where("channel = ?", [channel], order_by="id")]
 
-    def set_game_status(self, game_id: int, status: str) -> None:
+    def set_game_status(self, game_id: int, status: GameStatus) -> None:
+        status = GameStatus(status)
         with self.transaction():
-            self.db.table("games").update(game_id, {"status": status})
-            if status != "active":
+            self.db.table("games").update(game_id, {"status": status.value})
+            if status is not GameStatus.ACTIVE:
                 self.db.execute("delete from deadlines where game = ?", [game_id])
-
-    def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
-        with self.transaction():
-            self.db.table("games").update(game_id, {"setup": json.dumps(setup, ensure_ascii=False)})
 
     @serialised
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
@@ -496,8 +499,8 @@ class SQLiteStorage:
     def active_games_of(self, user: str) -> list[GameRecord]:
         rows = self.db.execute_returning_dicts(
             "select games.* from games join players on players.game = games.id"
-            " where players.user = ? and games.status = 'active' order by games.id desc",
-            [user],
+            " where players.user = ? and games.status = ? order by games.id desc",
+            [user, GameStatus.ACTIVE.value],
         )
         return [self._game(row) for row in rows]
 
@@ -586,7 +589,7 @@ class SQLiteStorage:
     @serialised
     def lists_in_use(self) -> list[str]:
         """The word lists of running games, then of channel settings, most used first."""
-        setups = self.db.execute("select setup from games where status = 'active'").fetchall()
-        running = [json.loads(row[0]).get("lexicon") for row in setups]
+        setups = self.db.execute("select setup from games where status = ?", [GameStatus.ACTIVE.value]).fetchall()
+        running = [GameSetup.from_json(json.loads(row[0])).lexicon for row in setups]
         chosen = [row[0] for row in self.db.execute("select lexicon from channels").fetchall()]
         return list(dict.fromkeys(most_used(running) + most_used(chosen)))
