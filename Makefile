@@ -33,4 +33,4 @@ bench: $(STAMP)
 
 # The model-based test of the command layer, long: 20,000 random steps (make test runs a fixed seed).
 test-model: $(STAMP)
-	ARBITRE_MODEL_STEPS=$${ARBITRE_MODEL_STEPS:-20000} $(VENV)/bin/python -m pytest -p no:cacheprovider tests/test_command_model.py
+	ARBITRE_MODEL_STEPS=$${ARBITRE_MODEL_STEPS:-20000} $(VENV)/bin/python -m pytest -p no:cacheprovider -s tests/test_command_model.py

@@ -19,14 +19,17 @@ CI runs a fixed seed in a few hundred steps; ``ARBITRE_MODEL_STEPS=20000 make te
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import logging
 import os
 import random
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -145,6 +148,20 @@ TEMPLATES = (
 
 STEPS = int(os.environ.get("ARBITRE_MODEL_STEPS", "0"))
 RUNS = itertools.count(1)
+EXECUTED = [0]  # steps (rules) actually run, over every run: hypothesis may end a run early
+
+_Rule = TypeVar("_Rule", bound=Callable[..., None])
+
+
+def counted(function: _Rule) -> _Rule:
+    """A rule whose runs are counted in EXECUTED."""
+
+    @functools.wraps(function)
+    def step(*args: Any, **kwargs: Any) -> None:
+        EXECUTED[0] += 1
+        function(*args, **kwargs)
+
+    return cast(_Rule, step)
 
 
 def snapshot(path: Path) -> tuple[tuple[str, tuple[tuple[object, ...], ...]], ...]:
@@ -328,6 +345,7 @@ class CommandModel(RuleBasedStateMachine):
         english=st.booleans(),
         confirm=st.booleans(),
     )
+    @counted
     def new_classic(
         self, channel: str, starter: Account, players: list[str], rules: str, english: bool, confirm: bool
     ) -> None:
@@ -340,6 +358,7 @@ class CommandModel(RuleBasedStateMachine):
         manual=st.booleans(),
         confirm=st.booleans(),
     )
+    @counted
     def new_duplicate(self, channel: str, starter: Account, manual: bool, confirm: bool) -> None:
         words = ["/duplicate", "0.5"] + (["manuel"] if manual else []) + (["!"] if confirm else [])
         self.send(channel, starter, " ".join(words))
@@ -376,6 +395,7 @@ class CommandModel(RuleBasedStateMachine):
         count=st.integers(1, 12),
         who=st.sampled_from(("seat", "seat", "seat", "ref", "any")),
     )
+    @counted
     def classic_moves(self, channel: str, seed: int, count: int, who: str) -> None:
         """A few moves in a row, as a game goes on (mostly typed by the player to move)."""
         if not self._playable(channel):
@@ -419,15 +439,18 @@ class CommandModel(RuleBasedStateMachine):
         player=st.sampled_from((*SEATS, "ana", "Zoé", "@Ben")),
         n=st.integers(0, 4),
     )
+    @counted
     def any_command(self, channel: str, account: Account, template: str, player: str, n: int) -> None:
         self.send(channel, account, template.format(player=player, n=n))
 
     @rule(channel=st.sampled_from(CHANNELS), account=st.sampled_from(ACCOUNTS), text=st.text(max_size=40))
+    @counted
     def garbage(self, channel: str, account: Account, text: str) -> None:
         self.send(channel, account, "/" + text)
 
     @precondition(_any_playable)
     @rule(channel=st.sampled_from(CHANNELS), seat=st.sampled_from(SEATS))
+    @counted
     def challenge_by_a_player(self, channel: str, seat: str) -> None:
         if not self._playable(channel):
             channel = next(c for c in CHANNELS if self._playable(c))
@@ -445,6 +468,7 @@ class CommandModel(RuleBasedStateMachine):
         valid=st.lists(st.booleans(), min_size=6, max_size=6),
         close=st.sampled_from(("clock", "referee", "no")),
     )
+    @counted
     def duplicate_round(self, channel: str, accounts: list[Account], seed: int, valid: list[bool], close: str) -> None:
         """Several players submit (some twice, some invalid), then the clock or the referee may close."""
         if not self._round_open(channel):
@@ -479,6 +503,7 @@ class CommandModel(RuleBasedStateMachine):
 
     @precondition(_any_running)
     @rule(channel=st.sampled_from(CHANNELS), seed=st.integers(0, 2**16))
+    @counted
     def manual_draw(self, channel: str, seed: int) -> None:
         record = self._running(channel, GameKind.DUPLICATE)
         if record is None or not record.setup.manual:
@@ -501,6 +526,7 @@ class CommandModel(RuleBasedStateMachine):
 
     @precondition(_any_running)
     @rule(seconds=st.sampled_from((1.0, 5.0, 14.0, 31.0, 120.0)))
+    @counted
     def time_passes(self, seconds: float) -> None:
         self.clock += seconds
         self.transcript.append(f"(clock +{seconds:g} s)")
@@ -509,6 +535,7 @@ class CommandModel(RuleBasedStateMachine):
 
     @precondition(_any_running)
     @rule()
+    @counted
     def restart(self) -> None:
         """The process stops and starts again on the same file."""
         self.transcript.append("(restart)")
@@ -606,4 +633,9 @@ def test_command_layer_holds_to_its_model() -> None:
         print_blob=True,
     )
     CommandModel.TestCase.settings = settings_
+    EXECUTED[0] = 0
     CommandModel.TestCase().runTest()
+    while STEPS and EXECUTED[0] < STEPS:  # a long run goes on until it has really made its steps
+        CommandModel.TestCase().runTest()
+    if STEPS:
+        print(f"model-based test: {EXECUTED[0]} steps run")
