@@ -133,10 +133,15 @@ class Undo:
 
 @dataclass(frozen=True)
 class End:
-    """End of the game with each player's remaining letters (``?`` joker) or their value."""
+    """End of the game with each player's remaining letters (``?`` joker) or their value.
+
+    ``stopped``: the game ends with tiles still in the bag (stopped by the referee, or after the
+    scoreless turns), so nobody went out and each player only loses their own rack.
+    """
 
     kind: ClassVar[str] = "end"
     racks: tuple[tuple[str, str], ...]
+    stopped: bool = False
 
     def __str__(self) -> str:
         return "end " + " ".join(f"{p}={r or '-'}" for p, r in self.racks)

@@ -548,7 +548,8 @@ class ClassicGame:
         for player in self.players:
             racks.setdefault(player, 0)
         given = dict(event.racks)
-        out = [p for p in self.players if not given.get(p, "").strip() or given[p].strip() == "0"]
+        emptied = [p for p in self.players if not given.get(p, "").strip() or given[p].strip() == "0"]
+        out = [] if event.stopped else emptied
         others_total = sum(v for p, v in racks.items() if p not in out)
         for player in self.players:
             if out and player in out:

@@ -879,15 +879,15 @@ def _write_exchange(nick: str, tiles: str, total: int, edition: Edition) -> list
 
 def _write_end(game: ClassicGame, line: SheetLine, event: End, nick: str) -> list[str]:
     racks = {player: _normal_rack(rack, game.edition) for player, rack in event.racks}
-    out = [p for p in game.players if racks.get(p, "") in ("", "0")]
-    if line.player in out:
-        others = [racks[p] for p in game.players if p not in out]
+    if line.went_out:
+        others = [racks[p] for p in game.players if racks.get(p, "") not in ("", "0")]
         if all(not r.isdigit() for r in others):
             held = "".join(others)
         else:
             held = str(sum(rack_value(r, game.edition) for r in others))
         return [_gcg_line(nick, "", f"({held})", f"+{line.points}", line.total)]
-    if out and game.rules.going_out is GoingOut.ADD_TWICE and len(game.players) == 2:
+    someone_out = any(x.kind == "end" and x.went_out for x in game.lines)
+    if someone_out and game.rules.going_out is GoingOut.ADD_TWICE and len(game.players) == 2:
         return []  # NASPA files only credit the player who went out
     rack = racks.get(line.player, "")
     return [_gcg_line(nick, rack, f"({rack})", f"-{abs(line.points)}", line.total)]

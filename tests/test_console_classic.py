@@ -56,8 +56,9 @@ def test_classic_game_in_french(tmp_path: Path) -> None:
     assert "contesté : ZZZ non valable" in sheet and "contestation perdue" in sheet
     assert "Fin de partie." in out[17]
     final = out[17].splitlines()
-    # Ana: 56 - 10 + 20 - 15 + 3 = 54; Ben: 96 + 59 - 10 - 3 = 142
-    assert final[1:] == ["1. Ben 142 (145 -3)", "2. Ana 54 (51 +3)"]
+    # stopped with tiles in the bag: nobody went out, Ben loses his rack and Ana gains nothing
+    # Ana: 56 - 10 + 20 - 15 = 51; Ben: 96 + 59 - 10 - 3 = 142
+    assert final[1:] == ["1. Ben 142 (145 -3)", "2. Ana 51 (51 +0)"]
     store = SQLiteStorage(db)
     game = store.active_game("console")
     assert game is None  # ended

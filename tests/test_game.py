@@ -190,6 +190,15 @@ def test_blocked_end_each_subtracts_own_rack() -> None:
     assert game.totals() == {"Ana": 20 - 20, "Ben": -7}
 
 
+def test_a_stopped_game_has_nobody_going_out() -> None:
+    game = fisf_game("fisf")
+    game.push(Play("Ana", "H8 VAGUE"))
+    game.push(End((("Ana", ""), ("Ben", "EAU")), stopped=True))  # tiles left in the bag
+    ends = [(x.player, x.points, x.went_out) for x in game.lines if x.kind == "end"]
+    assert ends == [("Ana", 0, False), ("Ben", -3, False)]
+    assert game.totals() == {"Ana": 20, "Ben": -3}
+
+
 def test_bad_rack_at_end() -> None:
     game = fisf_game()
     with pytest.raises(RackSpecError):

@@ -174,6 +174,10 @@ def test_end_racks_are_checked_and_tiles_left_in_the_bag_are_said(club: Club) ->
     assert "plus de 7 lettres" in club.refused("Ref", "/fin Ben=EEEEEEEE !")
     assert "Il reste 83 lettres dans le sac" in club.refused("Ref", "/fin Ben=EAU")  # 102 - 5 - 2 racks
     assert "Fin de partie" in club.say("Ref", "/fin Ben=EAU !")
+    sheet = club.say("Zed", "/feuille")
+    assert "a fini" not in sheet and "Ana     lettres restantes" in sheet  # nobody went out: tiles were left
+    exported = club.say("Zed", "/export")
+    assert ">Ana:  () +0" not in exported and ">Ben: EAU (EAU) -3 -3" in exported
 
 
 def test_exchange_without_letters_reads_well(club: Club) -> None:
@@ -218,7 +222,7 @@ def test_a_finished_classic_game_can_be_shown_and_exported(club: Club) -> None:
     (export,) = club.send("Zed", "/export")
     assert "#player1" in export.text and export.document is not None and export.document_name.endswith(".gcg")
     standings = club.say("Zed", "/classement")
-    assert "1. Ana 17 (20 -3)" in standings and "2. Ben 13 (10 +3)" in standings
+    assert "1. Ana 17 (20 -3)" in standings and "2. Ben 10 (10 +0)" in standings  # stopped: nobody went out
     club.say("Ref", "/nouvelle Cleo Dan")
     assert "H8 VAGUE" in club.say("Zed", "/feuille 1") and "H8 VAGUE" not in club.say("Zed", "/feuille")
     assert "pas de partie n°3" in club.refused("Zed", "/feuille 3")

@@ -398,9 +398,9 @@ def parse_racks(ctx: Context, game: ClassicGame) -> tuple[tuple[str, str], ...]:
 def end(ctx: Context, record: GameRecord) -> None:
     """/end for a classic game."""
     game = ctx.referee.classic_games.load(ctx.storage, record)
-    event = End(parse_racks(ctx, game))
-    game.check(event)
     in_bag = game.bag_count()
+    event = End(parse_racks(ctx, game), stopped=in_bag > 0)
+    game.check(event)
     if in_bag > 0 and not ctx.confirmed and not game.scoreless_limit_reached:
         raise UserError("end_bag_not_empty", count=in_bag)
     record_event(ctx, record, game, event)
