@@ -172,14 +172,19 @@ class Catalogs:
         self._directories = list(directories)
         self._loaded: dict[str, Catalog] = {}
         self._lock = threading.Lock()
+        self._found: dict[str, Path] | None = None  # the folders' catalog files, scanned once
 
     def _files(self) -> dict[str, Path]:
-        found: dict[str, Path] = {}
+        found = self._found
+        if found is not None:
+            return found
+        found = {}
         for directory in self._directories:
             if not directory.is_dir():
                 continue
             for path in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
                 found.setdefault(path.parent.parent.name, path)
+        self._found = found
         return found
 
     def languages(self) -> tuple[str, ...]:
@@ -208,11 +213,13 @@ class Catalogs:
         """Serve the catalogs of another folder too (its languages are added)."""
         with self._lock:
             self._directories.append(directory)
+            self._found = None
 
     def remove_directory(self, directory: Path) -> None:
         """Stop serving a folder added with ``add_directory`` (its languages are dropped)."""
         with self._lock:
             self._directories.remove(directory)
+            self._found = None
             served = set(self._files())
             for language in [code for code in self._loaded if code not in served]:
                 del self._loaded[language]

@@ -63,9 +63,9 @@ def _syntax(lang: str, error: E.NotationError, notation: str) -> str:
 
 
 def _setting(lang: str, error: E.DuplicateSettingError) -> str:
-    values = {"name": error.name, "value": error.value, "low": f"{error.low:g}"}
+    values = {"name": error.name, "value": error.value, "low": number(lang, error.low)}
     if error.high is not None:
-        return say(lang, "err_dup_setting_range", high=f"{error.high:g}", **values)
+        return say(lang, "err_dup_setting_range", high=number(lang, error.high), **values)
     return say(lang, "err_dup_setting_at_least", **values)
 
 

@@ -99,8 +99,8 @@ class Referee:
             ]
         context = Context(self, message, command, spec, settings)
         try:
-            self._prepare(message.channel, spec)
-            handler = command_named(spec.name).handler_for(self._kind_of(message.channel))
+            kind = self._prepare(message.channel, spec)
+            handler = command_named(spec.name).handler_for(kind)
             if spec.read_only:  # views: no write lock held while a long sheet, board or export is made
                 context.check_access()
                 handler(context)
@@ -114,11 +114,6 @@ class Referee:
         except Exception as error:
             # the transaction rolled back; the game cache notices games changed in memory only
             return [self._error_reply(context, self._explain(error, context.settings, message))]
-
-    def _kind_of(self, channel: str) -> GameKind | None:
-        """The kind of the channel's running game (None: no game runs)."""
-        record = self.storage.active_game(channel)
-        return record.kind if record is not None else None
 
     # --- the outbox ---------------------------------------------------------------------
 
@@ -194,20 +189,22 @@ class Referee:
                 return replies
         return [*replies, Reply(note, channel=context.message.channel)]
 
-    def _prepare(self, channel: str, spec: CommandSpec) -> None:
+    def _prepare(self, channel: str, spec: CommandSpec) -> GameKind | None:
         """Long work before the write transaction opens: bring the channel's game up to date in memory
-        (a cold rebuild reads the log without the store's lock), and finish the duplicate top a close needs."""
+        (a cold rebuild reads the log without the store's lock), and finish the duplicate top a close needs.
+        The kind of the channel's running game (None: no game runs)."""
         record = self.storage.active_game(channel)
         if record is None:
-            return
+            return None
         if record.kind is GameKind.CLASSIC:
             self.classic_games.load(self.storage, record)
-            return
+            return record.kind
         game = self.duplicate_games.load(self.storage, record)
         if spec.name in ("close", "top", "reopen"):
             from .commands.duplicate import ensure_top
 
             ensure_top(self, record, game)
+        return record.kind
 
     @staticmethod
     def _explain(error: Exception, settings: ChannelSettings, message: Incoming) -> str:

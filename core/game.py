@@ -367,8 +367,8 @@ class ClassicGame:
             wanted = Counter(letters)
             missing = wanted - unseen
             if missing:
-                shown = self.edition.spell("".join(sorted(unseen.elements())))
-                raise RackNotUnseenError(player, self.edition.spell("".join(sorted(missing.elements()))), shown)
+                shown = self.edition.spell_tiles(unseen.elements())
+                raise RackNotUnseenError(player, self.edition.spell_tiles(missing.elements()), shown)
             unseen -= wanted
 
     def _replay(self) -> None:

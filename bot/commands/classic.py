@@ -504,10 +504,6 @@ def last_squares(game: ClassicGame) -> list[tuple[int, int]]:
     return [(c.row, c.col) for c in line.placement.new_tiles]
 
 
-def sheet(ctx: Context, game: ClassicGame) -> str:
-    return sheet_text(ctx, game)
-
-
 def turns_played(game: ClassicGame) -> int:
     """Turns on the sheet so far: plays (challenged off or not), passes, exchanges, lost turns."""
     return sum(1 for line in game.lines if line.kind in TURN_KINDS)

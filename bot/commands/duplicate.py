@@ -444,8 +444,7 @@ def finish(referee: Referee, record: GameRecord, game: DuplicateGame, lang: str,
     """End the game: its standings; its game and tops leave memory (it is rebuilt if anyone looks again)."""
     referee.storage.set_game_status(record.id, GameStatus.ENDED)
     referee.duplicate_games.forget(record.id)
-    for key in [k for k in referee.clock.tops if k[0] == record.id]:
-        referee.clock.tops.pop(key, None)
+    referee.clock.forget_game(record.id)
     text = say(lang, "dup_over", reason=reason) + "\n" + standings_text(lang, game)
     return [Reply(text, channel=record.channel)]
 

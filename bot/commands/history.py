@@ -30,7 +30,7 @@ class TargetGame:
         return self.record.status is GameStatus.ACTIVE
 
 
-def target_game(ctx: Context, kind: GameKind | None = None, words: list[str] | None = None) -> TargetGame:
+def target_game(ctx: Context, words: list[str] | None = None) -> TargetGame:
     """Game N of the channel (first of ``words``, by default the arguments), else the running game, else
     the last one."""
     games = ctx.storage.games(ctx.message.channel)
@@ -48,8 +48,6 @@ def target_game(ctx: Context, kind: GameKind | None = None, words: list[str] | N
         if index == 0:
             raise UserError("no_game")
         target = TargetGame(games[index - 1], index)
-    if kind is not None and target.record.kind is not kind:
-        raise UserError("dup_none" if kind is GameKind.DUPLICATE else "no_classic_game")
     return target
 
 

@@ -99,7 +99,7 @@ def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
 def cmd_sheet(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
-    text = classic.sheet(ctx, game) if isinstance(game, ClassicGame) else duplicate.sheet(ctx, game)
+    text = classic.sheet_text(ctx, game) if isinstance(game, ClassicGame) else duplicate.sheet(ctx, game)
     ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)))
 
 

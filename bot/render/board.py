@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from core.board import CENTRE, ROW_LETTERS, SIZE, Board, Premium, premium_at
+from core.board import CENTRE, SIZE, Board, Premium, premium_at
 from core.edition import JOKER, Edition
 from core.notation import Notation
 
@@ -21,6 +21,7 @@ from . import palette as p
 from .canvas import Scene, fit, png, text_width
 from .fonts import drawable
 from .labels import CENTRE_STAR, premium_label, word
+from .text import col_label, row_label
 
 Square = tuple[int, int]
 
@@ -118,16 +119,6 @@ class DuplicateBoardView:
 
 
 # --- the grid ------------------------------------------------------------------------------
-
-
-def row_label(index: int, notation: Notation) -> str:
-    """The name of a row: a letter in FISF, a number in GCG."""
-    return ROW_LETTERS[index] if notation is Notation.FISF else str(index + 1)
-
-
-def col_label(index: int, notation: Notation) -> str:
-    """The name of a column: a number in FISF, a letter in GCG."""
-    return str(index + 1) if notation is Notation.FISF else ROW_LETTERS[index]
 
 
 def grid_origin(top: int) -> tuple[int, int]:

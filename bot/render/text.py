@@ -20,11 +20,13 @@ _TEXT_PREMIUM = {
 }
 
 
-def _row_label(index: int, notation: Notation) -> str:
+def row_label(index: int, notation: Notation) -> str:
+    """The name of a row: a letter in FISF, a number in GCG."""
     return ROW_LETTERS[index] if notation is Notation.FISF else str(index + 1)
 
 
-def _col_label(index: int, notation: Notation) -> str:
+def col_label(index: int, notation: Notation) -> str:
+    """The name of a column: a number in FISF, a letter in GCG."""
     return str(index + 1) if notation is Notation.FISF else ROW_LETTERS[index]
 
 
@@ -55,7 +57,7 @@ def board_text(
     mark of the last move (``CH``), a longer one the whole cell.
     """
     recent = set(last)
-    header = "    " + "".join(f"{_col_label(c, notation):>3}" for c in range(SIZE))
+    header = "    " + "".join(f"{col_label(c, notation):>3}" for c in range(SIZE))
     lines = [header]
     for r in range(SIZE):
         cells = []
@@ -70,7 +72,7 @@ def board_text(
                 cell = label.lower() if tile.joker else label
             mark = ">" if (r, c) in recent else " "
             cells.append(f" {mark}{cell}"[-3:] if len(cell) < 3 else cell[:3])
-        lines.append(f"{_row_label(r, notation):>3} " + "".join(cells))
+        lines.append(f"{row_label(r, notation):>3} " + "".join(cells))
     lines.append(legend(lang))
     return "\n".join(lines)
 

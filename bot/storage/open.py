@@ -31,8 +31,6 @@ def open_storage(url: str | Path) -> Storage:
         from .postgres import PostgresStorage  # psycopg is loaded only by those who use it
 
         return PostgresStorage(text)
-    if text.startswith("sqlite:///"):
-        return SQLiteStorage(Path(text.removeprefix("sqlite://")))
     if text.startswith("sqlite://"):
         return SQLiteStorage(Path(text.removeprefix("sqlite://")))
     if "://" in text or text.endswith(":"):
