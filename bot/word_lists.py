@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from core.adjudication import Verdict
+from core.game import standing_events
 from core.lexicon import Lexicon
 
 from .house_words import HouseList, HouseWords
@@ -122,15 +123,8 @@ def prepare_at_start(registry: LexiconRegistry, storage: Storage) -> threading.T
 def lists_used(events: list[StoredEvent]) -> list[tuple[ListUsed, list[int]]]:
     """Each distinct list a game's verdicts used, in order of first use, with where: the rounds of a
     duplicate game's closes, or the numbers (from 1) of a classic game's challenges that stand."""
-    kept: list[dict[str, Any]] = []
-    for event in events:
-        if event.data.get("kind") != "undo":
-            kept.append(event.data)
-            continue
-        for index in range(len(kept) - 1, -1, -1):  # an undo takes back the last event but a join
-            if kept[index].get("kind") != "join":
-                del kept[index]
-                break
+    kinds = [str(event.data.get("kind", "")) for event in events]
+    kept = [events[i].data for i in standing_events(kinds)]  # an undo takes back a line, as in the game
     found: dict[ListUsed, list[int]] = {}
     challenges = 0
     by_round: dict[int, ListUsed] = {}

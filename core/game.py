@@ -8,7 +8,7 @@ python-chess, moves are parsed and checked (``evaluate``) before being pushed.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -373,12 +373,8 @@ class ClassicGame:
 
     def _replay(self) -> None:
         """Rebuild the state from the events, dropping what each Undo removed."""
-        effective: list[Event] = []
-        for event in self.events:
-            if isinstance(event, Undo):
-                _drop_last_line_event(effective)
-            else:
-                effective.append(event)
+        kinds = [event.kind for event in self.events]
+        effective = [self.events[i] for i in standing_events(kinds)]
         self._reset()
         for event in effective:
             self._apply(event)
@@ -564,9 +560,16 @@ class ClassicGame:
         self.ended = True
 
 
-def _drop_last_line_event(effective: list[Event]) -> None:
-    """Remove the last event that made a sheet line (joins make none)."""
-    for index in range(len(effective) - 1, -1, -1):
-        if not isinstance(effective[index], Join):
-            del effective[index]
-            return
+def standing_events(kinds: Sequence[str]) -> list[int]:
+    """The positions of a classic game's events (given by their ``kind``) that stand: each undo
+    takes back the last standing event that made a sheet line (joins make none), and itself."""
+    standing: list[int] = []
+    for index, kind in enumerate(kinds):
+        if kind != Undo.kind:
+            standing.append(index)
+            continue
+        for position in range(len(standing) - 1, -1, -1):
+            if kinds[standing[position]] != Join.kind:
+                del standing[position]
+                break
+    return standing

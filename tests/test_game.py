@@ -33,7 +33,7 @@ from core.events import (
     event_from_dict,
     event_to_dict,
 )
-from core.game import ClassicGame, TileCountAlert, shared_places
+from core.game import ClassicGame, TileCountAlert, shared_places, standing_events
 from core.notation import Notation
 from core.rules import RULE_SETS, rule_set_by_code
 
@@ -349,3 +349,18 @@ def test_events_round_trip_through_dicts_give_the_same_sheet() -> None:
     )
     assert [str(sheet_line) for sheet_line in game.lines] == [str(sheet_line) for sheet_line in again.lines]
     assert game.board == again.board and game.standings() == again.standings()
+
+
+@pytest.mark.parametrize(
+    ("kinds", "standing"),
+    [
+        (["join", "play", "undo"], [0]),
+        (["play", "join", "undo"], [1]),  # a join makes no line: the play goes
+        (["play", "pass", "undo", "undo"], []),
+        (["play", "undo", "pass"], [2]),
+        (["join", "join", "undo"], [0, 1]),  # nothing to take back
+        (["challenge", "play", "undo", "end"], [0, 3]),
+    ],
+)
+def test_an_undo_takes_back_the_last_event_that_made_a_line(kinds: list[str], standing: list[int]) -> None:
+    assert standing_events(kinds) == standing
