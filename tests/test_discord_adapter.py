@@ -428,7 +428,8 @@ async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(dc
     dc.deny_bot(dc.channel)  # Send Messages removed in the game's channel
     dc.advance(3 * 60)  # round 1 closes: its results and the next draw cannot be posted
     told = await dc.wait_for_dm(dc.ana, timeout=3)  # Ana started the game: its referee
-    assert f"<#{dc.channel}>" in told.text and "Send Messages" in told.text and "Envoyer des messages" in told.text
+    assert f"<#{dc.channel}>" in told.text and "Envoyer des messages" in told.text  # the channel's language
+    assert "Send Messages" not in told.text
     await eventually(lambda: len([r for r in dc.responses if r[2] == 403]) >= 2)  # results, next draw
     assert dc.channel in clocked.refused_channels
     assert len(dc.messages_in(dc.dm_channel_id(dc.ana))) == 1  # told once, not once per refused post
@@ -487,9 +488,19 @@ async def test_closed_dms_get_a_public_pointer_not_the_private_text(dc, adapter)
     )
     assert (await dc.wait_for_dm(dc.ben)).text == "SECRET for Ben"
     note = await dc.wait_for_message(channel_id=dc.channel)
-    assert f"<@{dc.cleo.id}>" in note.text and "/jouer" in note.text and "/play" in note.text
+    assert f"<@{dc.cleo.id}>" in note.text and "/jouer" in note.text and "MP fermés" in note.text
     assert "SECRET" not in note.text and note.payload["allowed_mentions"]["parse"] == []
     assert not any("SECRET for Cleo" in text for text in public_texts(dc))
+
+
+@pytest.mark.asyncio
+async def test_the_closed_dms_pointer_speaks_the_channel_language(dc, adapter):
+    channel = f"discord:{dc.channel}"
+    storage = adapter.referee.storage
+    storage.save_channel(storage.channel(channel).with_changes(language="en"))
+    await adapter.deliver([Reply("SECRET for Cleo", to_user=f"discord:{dc.cleo.id}", channel=channel)])
+    note = await dc.wait_for_message(channel_id=dc.channel)
+    assert f"<@{dc.cleo.id}>" in note.text and "use /play here" in note.text and "/jouer" not in note.text
 
 
 @pytest.mark.asyncio

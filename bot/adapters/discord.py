@@ -64,26 +64,8 @@ DEFER_AFTER = 2.0
 INTERACTION_TOKEN_SECONDS = 15 * 60
 TOKEN_MARGIN_SECONDS = 30.0
 # JSON error codes of a channel refusing the bot (Missing Access, Missing Permissions) and the
-# permissions each one means is missing, in Discord's French and English names.
-CHANNEL_REFUSALS = {
-    50001: ("Voir les salons", "View Channel"),
-    50013: ("Envoyer des messages ou Joindre des fichiers", "Send Messages or Attach Files"),
-}
-
-CHANNEL_REFUSED = (
-    "Je ne peux plus écrire dans <#{channel}> (permission manquante : {missing_fr}). Un "
-    "administrateur du serveur doit me redonner Voir les salons, Envoyer des messages et Joindre "
-    "des fichiers dans ce salon ; d'ici là, les messages de la partie n'y arrivent pas. · I can no "
-    "longer post in <#{channel}> (missing permission: {missing_en}). A server admin needs to give "
-    "me back View Channel, Send Messages and Attach Files there; until then the game's messages "
-    "don't reach it."
-)
-
-DMS_CLOSED = (
-    "{mention} je ne peux pas vous écrire en message privé (MP fermés) : utilisez /jouer ici, "
-    "ma réponse ne sera visible que par vous. · I can't DM you (DMs closed): use /play here, "
-    "only you will see my answer."
-)
+# catalog message naming the permissions each one means is missing.
+CHANNEL_REFUSALS = {50001: "discord_missing_access", 50013: "discord_missing_permissions"}
 NOTHING_TO_SAY = "✓"
 _MENTION = re.compile(r"<@!?([0-9]{1,20})>")  # a snowflake fits in 20 ASCII digits
 MENTION_LOOKUPS = 25  # mentions of one message resolved at most; the others stay as typed
@@ -553,20 +535,29 @@ class DiscordAdapter:
         finally:
             _TURN.reset(token)
 
-    async def referee_of(self, channel: str) -> str | None:
-        """The referee of the channel's active game (``"discord:ID"``), None without a game (read only)."""
+    async def referee_of(self, channel: str) -> tuple[str | None, str]:
+        """The referee of the channel's active game (``"discord:ID"``, None without a game) and the
+        channel's language (read only)."""
 
-        def read() -> str | None:
+        def read() -> tuple[str | None, str]:
             storage = self.referee.storage
             with storage.transaction():
                 record = storage.active_game(channel)
-                return record.referee if record is not None else None
+                return (record.referee if record is not None else None), storage.channel(channel).language
 
         try:
             return await asyncio.to_thread(read)
         except Exception:
             log.exception("could not read the referee of %s", channel)
-            return None
+            return None, DEFAULT_LANGUAGE
+
+    async def language_of(self, channel: str) -> str:
+        """The channel's language (the default one when storage cannot say)."""
+        try:
+            return await asyncio.to_thread(lambda: self.referee.storage.channel(channel).language)
+        except Exception:
+            log.exception("could not read the language of %s", channel)
+            return DEFAULT_LANGUAGE
 
     async def players(self, channel: str) -> list[str]:
         """Player names of the channel's game (for autocompletion; read only)."""
@@ -676,7 +667,7 @@ class DiscordAdapter:
             log.info("channel %s still refuses the bot's posts (%s)", channel_id, error.code)
             return
         self.refused_channels[channel_id] = error.code
-        referee = await self.referee_of(f"discord:{channel_id}")
+        referee, lang = await self.referee_of(f"discord:{channel_id}")
         log.warning(
             "channel %s refuses the bot's posts (%s %s); telling the game's referee: %s",
             channel_id,
@@ -687,8 +678,8 @@ class DiscordAdapter:
         referee_id = platform_id(referee, "discord")
         if referee_id is None:
             return
-        missing_fr, missing_en = CHANNEL_REFUSALS[error.code]
-        text = CHANNEL_REFUSED.format(channel=channel_id, missing_fr=missing_fr, missing_en=missing_en)
+        missing = say(lang, CHANNEL_REFUSALS[error.code])
+        text = say(lang, "discord_channel_refused", channel=channel_id, missing=missing)
         try:
             user = self.client.get_user(referee_id) or await self.client.fetch_user(referee_id)
             await user.send(text, allowed_mentions=NO_MENTIONS)
@@ -739,7 +730,9 @@ class DiscordAdapter:
             return  # one note a minute is plenty
         self._fallback_sent[key] = now
         try:
-            await self._send_channel(channel_id, [DMS_CLOSED.format(mention=f"<@{user_id}>")], None)
+            lang = await self.language_of(f"discord:{channel_id}")
+            text = say(lang, "discord_dms_closed", mention=f"<@{user_id}>")
+            await self._send_channel(channel_id, [text], None)
         except discord.HTTPException as error:
             log.warning("could not post the closed-DMs note: %s", error)
 
