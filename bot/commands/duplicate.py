@@ -507,6 +507,8 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
             renewed = time.monotonic()
             if deadline.channel not in held:
                 continue
+        if now < deadline.at and (deadline.game, deadline.round) in referee.clock.warned:
+            continue  # warned already: nothing to do until the deadline (no transaction for nothing)
         if now >= deadline.at:  # the round will close: its top is found before the transaction opens
             record = storage.game(deadline.game)
             if record.status is GameStatus.ACTIVE:
