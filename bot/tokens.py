@@ -29,7 +29,7 @@ import logging
 import os
 import stat
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 ENV_VARS = {"discord": "ARBITRE_DISCORD_TOKEN", "telegram": "ARBITRE_TELEGRAM_TOKEN"}
@@ -95,58 +95,67 @@ def _token_in(config: Mapping[str, object], platform: str) -> str | None:
     return None
 
 
-def load_token(
-    platform: str, config: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
+def _look_up(
+    config: str | os.PathLike[str] | None,
+    environ: Mapping[str, str] | None,
+    variable: str,
+    pick: Callable[[Mapping[str, object]], str | None],
+    not_in_file: str,
+    nowhere: str,
 ) -> str:
-    """The token for ``platform`` ("discord" or "telegram"); :class:`TokenError` when there is none."""
+    """A secret from the given config file, else the environment variable, else the default config
+    file; :class:`TokenError` with ``not_in_file`` or ``nowhere`` (``{path}`` filled in) otherwise."""
     env = os.environ if environ is None else environ
-    variable = ENV_VARS[platform]
     if config is not None:
         path = Path(config).expanduser()
-        token = _token_in(read_config(path), platform)
-        if token:
-            return token
-        raise TokenError(f'no {platform} token in {path} (expected [{platform}] token = "...")')
+        found = pick(read_config(path))
+        if found:
+            return found
+        raise TokenError(not_in_file.format(path=path))
     from_env = (env.get(variable) or "").strip()
     if from_env:
         return from_env
     path = default_config_path(env)
     if path.exists():
-        token = _token_in(read_config(path), platform)
-        if token:
-            return token
-    raise TokenError(
-        f'no {PLATFORM_NAMES[platform]} token: set {variable} or put [{platform}] token = "..." in {path} (chmod 600)'
+        found = pick(read_config(path))
+        if found:
+            return found
+    raise TokenError(nowhere.format(path=path))
+
+
+def load_token(
+    platform: str, config: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
+) -> str:
+    """The token for ``platform`` ("discord" or "telegram"); :class:`TokenError` when there is none."""
+    variable = ENV_VARS[platform]
+    return _look_up(
+        config,
+        environ,
+        variable,
+        lambda found: _token_in(found, platform),
+        f'no {platform} token in {{path}} (expected [{platform}] token = "...")',
+        f"no {PLATFORM_NAMES[platform]} token: set {variable} or put "
+        f'[{platform}] token = "..." in {{path}} (chmod 600)',
     )
+
+
+def _webhook_secret_in(config: Mapping[str, object]) -> str | None:
+    section = config.get("telegram")
+    value = section.get("webhook_secret") if isinstance(section, Mapping) else None
+    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 def load_webhook_secret(config: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None) -> str:
     """The Telegram webhook's secret token, found as :func:`load_token` finds the token (``webhook_secret``
     in the ``[telegram]`` section, or ``ARBITRE_TELEGRAM_WEBHOOK_SECRET``); :class:`TokenError` if none."""
-    env = os.environ if environ is None else environ
-
-    def in_file(path: Path) -> str | None:
-        section = read_config(path).get("telegram")
-        value = section.get("webhook_secret") if isinstance(section, Mapping) else None
-        return value.strip() if isinstance(value, str) and value.strip() else None
-
-    if config is not None:
-        path = Path(config).expanduser()
-        secret = in_file(path)
-        if secret:
-            return secret
-        raise TokenError(f'no webhook secret in {path} (expected [telegram] webhook_secret = "...")')
-    from_env = (env.get(WEBHOOK_SECRET_VAR) or "").strip()
-    if from_env:
-        return from_env
-    path = default_config_path(env)
-    if path.exists():
-        secret = in_file(path)
-        if secret:
-            return secret
-    raise TokenError(
+    return _look_up(
+        config,
+        environ,
+        WEBHOOK_SECRET_VAR,
+        _webhook_secret_in,
+        'no webhook secret in {path} (expected [telegram] webhook_secret = "...")',
         f"a webhook needs a secret token: set {WEBHOOK_SECRET_VAR} or put [telegram] "
-        f'webhook_secret = "..." in {path} (chmod 600); 1-256 characters among A-Z a-z 0-9 _ -'
+        'webhook_secret = "..." in {path} (chmod 600); 1-256 characters among A-Z a-z 0-9 _ -',
     )
 
 
