@@ -200,7 +200,7 @@ class Referee:
             self.classic_games.load(self.storage, record)
             return record.kind
         game = self.duplicate_games.load(self.storage, record)
-        if spec.name in ("close", "top", "reopen"):
+        if spec.needs_top:
             from .commands.duplicate import ensure_top
 
             ensure_top(self, record, game)

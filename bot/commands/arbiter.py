@@ -62,7 +62,7 @@ def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame, again: Sequen
     ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
 
 
-@command("reopen", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
+@command("reopen", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
 def cmd_reopen(ctx: Context) -> None:
     record, game = _game_for_correction(ctx)
     seconds = REOPEN_SECONDS
@@ -165,7 +165,7 @@ def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     return record, game_of(ctx.referee, record)
 
 
-@command("top", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
+@command("top", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
 def cmd_top(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     last = game.last_closed

@@ -275,7 +275,7 @@ def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
     raise UserError("not_a_player", players=", ".join(game.players))
 
 
-@command("challenge", section=Section.CLASSIC, access=Access.PLAYER, slow=True)
+@command("challenge", section=Section.CLASSIC, access=Access.PLAYER, slow=True, uses_list=True)
 def cmd_challenge(ctx: Context) -> None:
     from core.adjudication import adjudicate, normalise_query
 

@@ -773,7 +773,7 @@ def cmd_play(ctx: Context) -> None:
         ctx.replies.append(count)
 
 
-@command("close", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
+@command("close", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
 def cmd_close(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     round_ = game.current

@@ -73,7 +73,7 @@ def cmd_help(ctx: Context) -> None:
         others = list(dict.fromkeys(f"/{name}" for name in spec.names().values() if name != own))
         alias = f" ({', '.join(others)})" if others else ""
         text = f"{spec.usage(ctx.lang)}{alias}\n{spec.help(ctx.lang)}"
-        if spec.name in ("check", "challenge", "settings", "words"):
+        if spec.uses_list:
             text += "\n" + ctx.say("lexicon_note")
         ctx.reply(text)
         return
@@ -81,7 +81,7 @@ def cmd_help(ctx: Context) -> None:
     ctx.reply("\n".join([ctx.say("help_title"), *lines, ctx.say("help_more"), ctx.say("lexicon_note")]))
 
 
-@command("settings", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True)
+@command("settings", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True, uses_list=True)
 def cmd_settings(ctx: Context) -> None:
     words = ctx.args.split(maxsplit=1)
     settings = ctx.settings
@@ -134,7 +134,7 @@ def settings_text(ctx: Context, settings: ChannelSettings) -> str:
     return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone, "minutes": minutes})
 
 
-@command("check", section=Section.GENERAL, read_only=True, slow=True)
+@command("check", section=Section.GENERAL, read_only=True, slow=True, uses_list=True)
 def cmd_check(ctx: Context) -> None:
     words = ctx.args.replace(",", " ").split()
     if not words:

@@ -56,6 +56,8 @@ class CommandSpec:
     read_only: bool = False  # never changes anything: runs outside the write transaction
     slow: bool = False  # may take a while (move generation, images, word lists): platforms show "thinking"
     private: bool = False  # answers the sender privately (an ephemeral answer on Discord)
+    needs_top: bool = False  # works on a duplicate round's top: it is found before the transaction opens
+    uses_list: bool = False  # judges words: its help says which word lists there are
 
     def __str__(self) -> str:
         return f"/{self.name}"
@@ -123,9 +125,11 @@ def command(
     read_only: bool = False,
     slow: bool = False,
     private: bool = False,
+    needs_top: bool = False,
+    uses_list: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Declare a command and its handler (returned unchanged)."""
-    spec = CommandSpec(name, section, access, read_without_args, read_only, slow, private)
+    spec = CommandSpec(name, section, access, read_without_args, read_only, slow, private, needs_top, uses_list)
 
     def register(handler: Handler) -> Handler:
         if name in _COMMANDS:

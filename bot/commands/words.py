@@ -39,7 +39,7 @@ MOST_HOUSE_WORDS = 1000
 CHANGES_SHOWN = 5
 
 
-@command("words", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True)
+@command("words", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True, uses_list=True)
 def cmd_words(ctx: Context) -> None:
     tokens = ctx.args.replace(",", " ").split()
     if not tokens:
