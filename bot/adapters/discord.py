@@ -33,6 +33,7 @@ from discord import app_commands
 from ..chat import Incoming, Reply, read_command
 from ..commands import COMMANDS, CommandSpec, find
 from ..commands.general import setting_named, setting_names, setting_values
+from ..lexicons import BUNDLED
 from ..messages import say
 from ..referee import Referee
 from ..service import RefereeService
@@ -123,7 +124,7 @@ def suggested_values(setting: str) -> tuple[str, ...]:
     if setting == "minutes":
         return SUGGESTED_MINUTES
     if setting == "lexicon":
-        return ("fr", "en")
+        return BUNDLED
     return setting_values().get(setting, ())
 
 

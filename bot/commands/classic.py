@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from core.edition import edition_by_code
+from core.edition import EDITIONS, edition_by_code
 from core.events import (
     Challenge,
     End,
@@ -164,7 +164,7 @@ def cmd_new(ctx: Context) -> None:
     players: list[str] = []
     for token in ctx.tokens:
         lowered = token.lower()
-        if lowered in ("fr", "en"):
+        if lowered in EDITIONS:
             settings = settings.with_edition(lowered)
         elif lowered in RULE_SETS:
             chosen_rules = lowered

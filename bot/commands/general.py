@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.adjudication import check_words
 from core.edition import EDITIONS, fold_accents
+from core.notation import Notation
 from core.rules import RULE_SETS
 
 from ..lexicons import chat_list_spec
@@ -57,7 +58,7 @@ def setting_values() -> dict[str, tuple[str, ...]]:
     return {
         "language": languages(),
         "edition": tuple(EDITIONS),
-        "notation": ("fisf", "gcg"),
+        "notation": tuple(n.value for n in Notation),
         "rules": tuple(RULE_SETS),
     }
 
