@@ -27,6 +27,8 @@ from core.duplicate import (
     DuplicateEvent,
     DuplicateGame,
     DuplicateSettings,
+    MoveSubmitted,
+    PlayerJoined,
     Round,
     SubmissionResult,
     event_from_dict,
@@ -115,7 +117,11 @@ def save(
     for event in events:
         data = {**event_to_dict(event), **(extra or {})}
         referee.duplicate_games.append(referee.storage, record, game, data, author)
-    sync_deadline(referee.storage, record, game)
+    if not all(isinstance(event, _KEEP_DEADLINE) for event in events):
+        sync_deadline(referee.storage, record, game)
+
+
+_KEEP_DEADLINE = (MoveSubmitted, PlayerJoined)  # events that never move a round's deadline
 
 
 def sync_deadline(storage: Storage, record: GameRecord, game: DuplicateGame) -> None:
