@@ -88,6 +88,12 @@ def player_key(name: str) -> str:
     return fold_accents(name.strip()).casefold()
 
 
+def find_player(players: Iterable[str], name: str) -> str | None:
+    """The player whose name is ``name`` without regard to case, accents or a leading ``@``."""
+    wanted = player_key(name.lstrip("@"))
+    return next((p for p in players if player_key(p) == wanted), None)
+
+
 @dataclass
 class SheetLine:
     """One line of the score sheet: what it records (``kind``) and its typed details."""
@@ -267,8 +273,7 @@ class ClassicGame:
 
     def find_player(self, name: str) -> str | None:
         """The player whose name is ``name`` without regard to case, accents or a leading ``@``."""
-        wanted = player_key(name.lstrip("@"))
-        return next((p for p in self.players if player_key(p) == wanted), None)
+        return find_player(self.players, name)
 
     def last_undoable(self) -> Event | None:
         """The event an Undo would take back (None on an empty sheet)."""

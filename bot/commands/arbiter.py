@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from core.duplicate import DuplicateEvent, DuplicateGame
 from core.errors import ArbitreError
-from core.game import player_key
+from core.game import find_player
 
 from ..numbers import read_decimal, read_int
 from ..render.record import standings_text
@@ -115,8 +115,7 @@ def cmd_extend(ctx: Context) -> None:
 
 
 def _find_player(game: DuplicateGame, name: str) -> str:
-    wanted = player_key(name.lstrip("@"))
-    found = next((p for p in game.players if player_key(p) == wanted), None)
+    found = find_player(game.players, name)
     if found is None:
         raise UserError("err_unknown_player", player=name.lstrip("@")[:32], players=", ".join(game.players))
     return found

@@ -45,7 +45,7 @@ from core.errors import (
     NotationError,
     WordNotInLexiconError,
 )
-from core.game import player_key
+from core.game import find_player, player_key
 from core.movegen import TopResult
 from core.notation import Notation, notation_by_name
 from core.tie import TieRule
@@ -720,7 +720,7 @@ def join(ctx: Context, record: GameRecord) -> None:
     wanted = seats.clean_name(" ".join(ctx.tokens))
     own_name = seats.display_name(ctx.message)
     if wanted and ctx.controls(record) and player_key(wanted) != player_key(own_name):
-        if any(player_key(p) == player_key(wanted) for p in game.players):
+        if find_player(game.players, wanted) is not None:
             raise UserError("err_duplicate_player", player=wanted)
         name = _add_player(ctx, record, game, wanted, bind=False)
         ctx.reply(ctx.say("dup_seat_added", player=name))
@@ -728,7 +728,7 @@ def join(ctx: Context, record: GameRecord) -> None:
     if mine is not None:
         raise UserError("already_seated", player=mine)
     target = wanted or own_name
-    existing = next((p for p in game.players if player_key(p) == player_key(target)), None)
+    existing = find_player(game.players, target)
     if existing is not None and seats.owner_of(ctx.storage, record, existing) is None:
         seats.bind(ctx.storage, record, ctx.message.user, existing)
         ctx.reply(ctx.say("seat_claimed", player=existing))
@@ -877,11 +877,7 @@ def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str)
     to it; then their total and place. The open round's answers stay secret."""
     from .classic import moves_player
 
-    def find(typed: str) -> str | None:
-        wanted = player_key(typed.lstrip("@"))
-        return next((p for p in game.players if player_key(p) == wanted), None)
-
-    player = moves_player(ctx, record, game.players, name, find)
+    player = moves_player(ctx, record, game.players, name, lambda typed: find_player(game.players, typed))
     lang = ctx.lang
     header = [
         say(lang, "col_number"),

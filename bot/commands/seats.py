@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.game import player_key
+from core.game import find_player, player_key
 
 from ..chat import Incoming
 from ..storage import GameRecord, Storage
@@ -39,7 +39,7 @@ def seat_of(storage: Storage, record: GameRecord, user: str, seats: Sequence[str
     """The seat bound to this account, if any (one of ``seats``)."""
     for bound_user, name in storage.players(record.id):
         if bound_user == user:
-            return next((s for s in seats if player_key(s) == player_key(name)), None)
+            return find_player(seats, name)
     return None
 
 
@@ -60,7 +60,7 @@ def named_like(message: Incoming, seats: Sequence[str]) -> str | None:
     for wanted in (full, words[0] if words else ""):
         if not wanted:
             continue
-        found = next((s for s in seats if player_key(s) == player_key(wanted)), None)
+        found = find_player(seats, wanted)
         if found is not None:
             return found
     return None
