@@ -636,7 +636,8 @@ class _Replay:
         if out and missing:  # NASPA style: the loser's rack is in the winner's brackets
             held = [racks[e.player] for e in group if not e.gains]
             racks[missing[0]] = _remainder(out[0].tiles, held)
-        event = End(tuple((self.names[n], racks.get(n, "")) for n in self.order))
+        # nobody credited with the others' racks: a game stopped with tiles left (or blocked)
+        event = End(tuple((self.names[n], racks.get(n, "")) for n in self.order), stopped=not out)
         lines = self._push(group[0], event)
         for entry in group:
             entry.event = event
@@ -890,4 +891,6 @@ def _write_end(game: ClassicGame, line: SheetLine, event: End, nick: str) -> lis
     if someone_out and game.rules.going_out is GoingOut.ADD_TWICE and len(game.players) == 2:
         return []  # NASPA files only credit the player who went out
     rack = racks.get(line.player, "")
+    if not rack and line.points == 0:
+        return []  # a stopped game: nothing was left on this rack, or nobody said what
     return [_gcg_line(nick, rack, f"({rack})", f"-{abs(line.points)}", line.total)]

@@ -163,7 +163,7 @@ def test_six_zero_ending_and_pragmata() -> None:
     assert record.entries[3].notes == ["Lost the challenge of GRITS (double challenge)."]
     assert record.entries[3].event == Pass("bo_2")  # a turn lost to a challenge, as Woogles writes it
     end = record.entries[-1].event
-    assert end == End((("ana", "ACEIRST"), ("bo_2", "EFNQ")))
+    assert end == End((("ana", "ACEIRST"), ("bo_2", "EFNQ")), stopped=True)  # nobody went out
     assert [(sheet_line.player, sheet_line.points) for sheet_line in record.game.lines if sheet_line.kind == "end"] == [
         ("ana", -9),
         ("bo_2", -16),
@@ -230,7 +230,7 @@ def test_blocked_end_and_a_player_with_only_a_blank() -> None:
     text = HEADER + OPENING + ">ann: ? (?) -0 18\n>bob: QZ (QZ) -20 -12\n"
     record = read_gcg(text)
     assert record.mismatches == []
-    assert record.entries[-2].event == End((("ann", "?"), ("bob", "QZ")))
+    assert record.entries[-2].event == End((("ann", "?"), ("bob", "QZ")), stopped=True)  # blocked
 
 
 @pytest.mark.parametrize(
@@ -482,6 +482,16 @@ def engine_games() -> dict[str, ClassicGame]:
             End((("Ana", "EAU"), ("Ben", ""))),
         ],
     )
+    games["fisf, stopped with tiles in the bag"] = build(
+        FRENCH,
+        "fisf",
+        ("Ana", "Ben", "Cleo"),
+        Notation.FISF,
+        [
+            Play("Ana", "H8 VAGUE"),
+            End((("Ana", ""), ("Ben", "EAU"), ("Cleo", "")), stopped=True),
+        ],
+    )
     games["box-en, three players"] = build(
         ENGLISH,
         "box-en",
@@ -540,3 +550,9 @@ def test_nicks_are_made_safe_and_unique() -> None:
     assert lines[1:4] == ["#player1 a_b a b", "#player2 a_b_2 a_b", "#player3 player3 player3"]
     given = {"a b": GcgPlayer("ab", "Ab Ba")}
     assert write_gcg(game, players=given).splitlines()[1] == "#player1 ab Ab Ba"
+
+
+def test_a_stopped_game_writes_only_the_racks_it_knows() -> None:
+    game = engine_games()["fisf, stopped with tiles in the bag"]
+    text = write_gcg(game)
+    assert text.splitlines()[-1] == ">Ben: EAU (EAU) -3 -3" and "()" not in text
