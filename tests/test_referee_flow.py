@@ -301,6 +301,26 @@ def test_a_misread_slip_is_corrected_with_its_reason_in_the_record(club: Club) -
     }
 
 
+@pytest.mark.parametrize(
+    ("lang", "correction", "expected"),
+    [
+        ("fr", "/corrige Ben 1 H8 VOGUES", "Correction : Ben marque 0 au coup 1 — lettres absentes du tirage : O."),
+        ("en", "/correct Ben 1 H8 VOGUES", "Correction: Ben scores 0 on move 1 — letters not in the draw: O."),
+        ("fr", "/corrige Ben 1 H8 GUSLAVE", "Correction : Ben marque 0 au coup 1 — mot non valable : GUSLAVE."),
+        ("fr", "/corrige Ben 1 A1 VAGUES", "Correction : Ben marque 0 au coup 1 — le premier coup"),
+    ],
+)
+def test_a_correction_that_scores_0_says_why(club: Club, lang: str, correction: str, expected: str) -> None:
+    if lang == "en":
+        club.say("Ref", "/settings language en", admin=True)
+    club.say("Ref", "/duplicate 1 manual", admin=True)
+    club.say("Ref", "/draw AEGUVSL", admin=True)
+    club.say("Ben", "/play H8 VAGUE", private=True)
+    club.say("Ref", "/close", admin=True)
+    answer = club.ok("Ref", correction, admin=True)
+    assert answer.startswith(expected), answer
+
+
 def test_tied_tops_are_listed_and_the_arbiter_may_place_another(club: Club) -> None:
     club.say("Ref", "/duplicate 1 manuel", admin=True)
     club.say("Ref", "/tirage EIRSTUV", admin=True)  # a first draw whose top fits in several places

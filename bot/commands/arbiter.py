@@ -23,6 +23,7 @@ from .duplicate import (
     draw_reply,
     game_of,
     open_next_round,
+    reason_text,
     round_text,
     save,
     start_top,
@@ -143,12 +144,17 @@ def cmd_correct(ctx: Context) -> None:
         reason = " ".join(rest[2:])[:200]
         event = game.correct(player, round_number, move, ctx.word_list(record.setup.lexicon), reason)
     save(ctx.referee, record, game, [event], ctx.message.user)
+    ctx.reply(_correction_text(ctx, game, player, round_number) + "\n\n" + standings_text(ctx.lang, game))
+
+
+def _correction_text(ctx: Context, game: DuplicateGame, player: str, round_number: int) -> str:
+    """The player's score for the move as corrected, with the reason when the answer counts 0."""
     closed = game.closed_rounds[round_number - 1]
-    ctx.reply(
-        ctx.say("dup_correction", player=player, n=round_number, score=closed.score_of(player))
-        + "\n\n"
-        + standings_text(ctx.lang, game)
-    )
+    result = closed.results.get(player)
+    if player not in closed.recorded and result is not None and not result.valid:
+        reason = reason_text(ctx.lang, result, game.notation).rstrip(".")
+        return ctx.say("dup_correction_zero", player=player, n=round_number, reason=reason)
+    return ctx.say("dup_correction", player=player, n=round_number, score=closed.score_of(player))
 
 
 def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:

@@ -53,7 +53,7 @@ from core.tie import TieRule
 from ..chat import Reply
 from ..house_words import HouseList
 from ..lexicons import ListPreparingError
-from ..messages import decimal, explain, number, say
+from ..messages import decimal, explain, mid_sentence, number, say
 from ..numbers import read_decimal
 from ..render import (
     DuplicateBoardView,
@@ -248,6 +248,7 @@ def shortfall_text(lang: str, shortfall: Shortfall) -> str:
 
 
 def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
+    """Why a move counts 0, to be set mid-sentence after « : » or « — » (its first word lowercased)."""
     error = result.error
     if isinstance(error, WordNotInLexiconError):
         return say(lang, "dup_reason_not_a_word", words=", ".join(error.words), count=len(error.words))
@@ -262,7 +263,7 @@ def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
     if isinstance(error, NotationError):
         return say(lang, "dup_reason_unreadable")
     if error is not None:
-        return explain(error, lang, notation.value)
+        return mid_sentence(explain(error, lang, notation.value))
     return ""
 
 
