@@ -93,6 +93,10 @@ class FoundTop:
     plays: tuple[FoundPlay, ...]
     tie_rule: str
 
+    @property
+    def top_count(self) -> int:
+        return sum(1 for p in self.plays if p.score.total == self.plays[0].score.total)
+
 
 def _order(play: FoundPlay) -> tuple[int, int, int, int, int, str, str]:
     ref = play.placement.ref

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -331,6 +332,27 @@ def test_tied_tops_are_listed_and_the_arbiter_may_place_another(club: Club) -> N
     assert "Top du coup 1 changé par l'arbitre" in changed and "choix de l'arbitre" in changed
     assert club.say("Zed", "/grille") != placed_before
     assert "est déjà le top placé" in club.refused("Ref", "/top 1", admin=True)
+
+
+@pytest.mark.parametrize(
+    ("lang", "hint", "more"),
+    [
+        ("fr", r"(\d+) coups font le top", r"12\) \S+ \S+ et (\d+) autres —"),
+        ("en", r"(\d+) plays share the top", r"12\) \S+ \S+ and (\d+) more —"),
+    ],
+)
+def test_every_play_sharing_the_top_is_counted_and_the_first_twelve_listed(
+    club: Club, lang: str, hint: str, more: str
+) -> None:
+    if lang == "en":
+        club.say("Ref", "/settings language en", admin=True)
+    club.say("Ref", "/duplicate 1 manual", admin=True)
+    club.say("Ref", "/draw AEINRST", admin=True)  # 1-point letters: every anagram at six places scores the top
+    results = club.ok("Ref", "/close", admin=True)
+    shared, listed_more = re.search(hint, results), re.search(more, results)
+    assert shared is not None and listed_more is not None, results
+    assert int(shared[1]) > 12 and int(listed_more[1]) == int(shared[1]) - 12 and "13)" not in results
+    assert club.events("close")[-1]["top_count"] == int(shared[1])
 
 
 def test_another_tied_top_of_the_same_tiles_keeps_the_next_draw(club: Club) -> None:

@@ -281,10 +281,14 @@ def tie_rule_text(lang: str, round_: Round) -> str:
 
 
 def tie_text(lang: str, game: DuplicateGame, round_: Round) -> str:
-    """The tops tied with the one placed, numbered for /top N, and the rule that placed the first."""
+    """The tops tied with the one placed, numbered for /top N (the first ones, then how many more), and the
+    rule that placed the first."""
     assert round_.top is not None
     choices = [round_.top.notation(game.notation), *(_fisf_to_game(game, m) for m in round_.tied)]
     listed = " · ".join(f"{n}) {m}" for n, m in enumerate(choices, 1))
+    more = round_.tops_shared - len(choices)
+    if more > 0:
+        listed = say(lang, "dup_tie_more", tied=listed, count=more)
     return say(lang, "dup_tie", tied=listed, rule=tie_rule_text(lang, round_))
 
 
@@ -359,7 +363,7 @@ def tie_note(lang: str, round_: Round) -> str:
     """A short line on tied tops for the result image (the text lists them, numbered for /top N)."""
     if not round_.tied:
         return ""
-    return say(lang, "dup_tie_short", count=len(round_.tied) + 1, rule=tie_rule_text(lang, round_))
+    return say(lang, "dup_tie_short", count=round_.tops_shared, rule=tie_rule_text(lang, round_))
 
 
 def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultView:
@@ -481,7 +485,7 @@ def close_round(
         *result_replies(referee.images, lang, record.channel, game, closed),
     ]
     if closed.tied:
-        replies.append(Reply(say(lang, "dup_tie_hint", count=len(closed.tied) + 1), channel=record.channel))
+        replies.append(Reply(say(lang, "dup_tie_hint", count=closed.tops_shared), channel=record.channel))
     if game.finished:
         return replies + finish(referee, record, game, lang, end_reason_text(lang, game))
     return replies + open_next_round(referee, storage, record, game, lang, now)

@@ -352,7 +352,9 @@ class DuplicateGame:
             )
             if isinstance(checked.error, WordNotInLexiconError):
                 invalid.update(checked.error.words)
-        return self._push(RoundClosed(top, tie_rule, tied, tuple(sorted(invalid)), tuple(runners_up)))
+        shared = max(result.top_count, len(tied) + 1) if plays else 0
+        closed = RoundClosed(top, tie_rule, tied, tuple(sorted(invalid)), tuple(runners_up), shared)
+        return self._push(closed)
 
     def record_score(self, player: str, round_number: int, score: int, reason: str = "") -> ScoreRecorded:
         """Enter a player's score for a closed round; a score above the top raises (a typing error)."""
@@ -626,6 +628,7 @@ class DuplicateGame:
         round_.tie_rule = event.tie_rule
         round_.tied = event.tied
         round_.runners_up = event.runners_up
+        round_.top_count = event.top_count
         round_.board_before = self.board.copy()
         invalid = set(event.invalid_words)
         deadline = self.deadline(round_)
