@@ -303,6 +303,18 @@ def test_ending_a_duplicate_game_posts_the_final_standings_image(club: Club) -> 
     assert "Fin de la partie duplicate" in reply.text
 
 
+def test_another_tied_top_posts_the_new_result_image(club: Club) -> None:
+    start_duplicate(club, "fr", "Europe/Paris")
+    club.say("Ref", "/tirage EIRSTUV")  # tops: VERTUS, VISEUR, VITRES
+    closing = image_of(club.send("Ref", "/cloture"), "result")
+    changed = image_of(club.send("Ref", "/top 2"), "result")
+    game = duplicate_game(club)
+    scene = round_result_scene(commands_duplicate.result_view("fr", game, game.closed_rounds[0]))
+    assert png(scene) == changed.image != closing.image
+    assert "Top du coup 1 changé par l'arbitre" in changed.text
+    assert any("H4 VISEUR" in text for text in texts(scene, "title"))
+
+
 def test_without_images_the_close_is_one_text_reply_as_before(club: Club) -> None:
     club.referee.images = False
     start_duplicate(club, "fr", "Europe/Paris")

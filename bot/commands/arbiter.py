@@ -15,6 +15,7 @@ from core.errors import ArbitreError
 from core.game import find_player
 
 from ..numbers import read_decimal, read_int
+from ..render import round_result_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord, GameStatus
 from .context import Context, UserError
@@ -24,6 +25,7 @@ from .duplicate import (
     game_of,
     open_next_round,
     reason_text,
+    result_view,
     round_text,
     save,
     start_top,
@@ -187,7 +189,9 @@ def cmd_top(ctx: Context) -> None:
     event = game.choose_top(choices[index - 1])
     save(ctx.referee, record, game, [event], ctx.message.user)
     closed = game.closed_rounds[-1]
-    ctx.reply(ctx.say("dup_top_chosen", n=closed.number) + "\n" + round_text(ctx.lang, game, closed))
+    text = ctx.say("dup_top_chosen", n=closed.number) + "\n" + round_text(ctx.lang, game, closed)
+    image = round_result_png(result_view(ctx.lang, game, closed)) if ctx.referee.images else None
+    ctx.reply(text, image=image, image_name="result.png")  # the round's result again, as at the close
     _redraw(ctx, record, game, draws if _leftover(game) == leftover else ())
 
 
