@@ -231,20 +231,31 @@ def test_a_finished_classic_game_can_be_shown_and_exported(club: Club) -> None:
     assert "n°1" in listing and "Ana, Ben" in listing and "terminée" in listing and "n°2" in listing
 
 
-def test_a_finished_duplicate_game_exports_its_record_and_a_csv(club: Club) -> None:
-    club.say("Ref", "/duplicate 1 manuel", admin=True)
-    club.say("Ref", "/tirage AEGUVSL", admin=True)
-    club.say("Ana", "/jouer H4 VAGUES", private=True)
-    club.say("Ben", "/jouer H8 VAGUE", private=True)
-    club.say("Ref", "/cloture", admin=True)
-    club.say("Ref", "/fin", admin=True)
+@pytest.mark.parametrize(
+    ("lang", "heads", "game"),
+    [
+        ("fr", ["place", "joueur", "total", "écart", "pourcentage", "solos", "coup 1"], "Partie n°1 (duplicate"),
+        ("en", ["place", "player", "total", "gap", "percent", "solos", "move 1"], "Game 1 (duplicate"),
+    ],
+)
+def test_a_finished_duplicate_game_exports_its_record_and_a_csv(
+    club: Club, lang: str, heads: list[str], game: str
+) -> None:
+    if lang == "en":
+        club.say("Ref", "/settings language en", admin=True)
+    club.say("Ref", "/duplicate 1 manual", admin=True)
+    club.say("Ref", "/draw AEGUVSL", admin=True)
+    club.say("Ana", "/play H4 VAGUES", private=True)
+    club.say("Ben", "/play H8 VAGUE", private=True)
+    club.say("Ref", "/close", admin=True)
+    club.say("Ref", "/end", admin=True)
     (export,) = club.send("Zed", "/export")
-    assert "Partie n°1 (duplicate" in export.text and "AEGLSUV" in export.text
+    assert game in export.text and "AEGLSUV" in export.text
     assert export.document is not None and export.document_name.endswith(".csv")
     rows = list(csv.reader(io.StringIO(export.document.decode())))
-    assert rows[0][:5] == ["place", "player", "total", "gap", "percent"]
+    assert rows[0] == heads and rows[1][1] == "top"  # the headers in the channel's language
     assert {r[1] for r in rows[2:]} == {"Ana", "Ben"}
-    assert "Classement après 1 coup" in club.say("Zed", "/classement")
+    assert ("Classement après 1 coup" if lang == "fr" else "Standings after 1 move") in club.say("Zed", "/standings")
 
 
 # --- duplicate: late arrivals, the arbiter's corrections ------------------------------------------

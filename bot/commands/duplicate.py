@@ -336,13 +336,15 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     return "\n".join(lines)
 
 
-def results_csv(game: DuplicateGame) -> bytes:
-    """Every player's place, total, gap and percentage, then the score of each move (UTF-8 CSV)."""
+def results_csv(lang: str, game: DuplicateGame) -> bytes:
+    """Every player's place, total, gap and percentage, then the score of each move (UTF-8 CSV, headers in
+    ``lang``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    numbers = [r.number for r in game.closed_rounds]
-    writer.writerow(["place", "player", "total", "gap", "percent", "solos", *[f"move {n}" for n in numbers]])
-    writer.writerow(["", "top", game.tops_total, 0, "100.0", "", *[r.top_points for r in game.closed_rounds]])
+    heads = [say(lang, f"col_{key}") for key in ("place", "player", "total", "gap", "percent", "solos")]
+    writer.writerow([*heads, *[say(lang, "col_move_number", n=r.number) for r in game.closed_rounds]])
+    top = say(lang, "col_top")
+    writer.writerow(["", top, game.tops_total, 0, "100.0", "", *[r.top_points for r in game.closed_rounds]])
     for standing in game.standings():
         scores = [r.score_of(standing.player) for r in game.closed_rounds]
         writer.writerow(
@@ -947,4 +949,4 @@ def unseen(ctx: Context, game: DuplicateGame) -> str:
 
 
 def export(ctx: Context, game: DuplicateGame) -> tuple[str, bytes, str]:
-    return sheet(ctx, game), results_csv(game), "results.csv"
+    return sheet(ctx, game), results_csv(ctx.lang, game), "results.csv"
