@@ -258,6 +258,27 @@ def test_a_finished_duplicate_game_exports_its_record_and_a_csv(
     assert ("Classement après 1 coup" if lang == "fr" else "Standings after 1 move") in club.say("Zed", "/standings")
 
 
+@pytest.mark.parametrize(
+    ("lang", "ack", "listed"),
+    [
+        ("fr", "mais il vaudra 0 : le premier coup doit passer par la case centrale", "1 coup : Ana 28 · Ben 0"),
+        ("en", "but it will score 0: the first move must cover the centre square", "1 move: Ana 28 · Ben 0"),
+    ],
+)
+def test_french_typography_a_space_before_the_colon_and_lowercase_after_it(
+    club: Club, lang: str, ack: str, listed: str
+) -> None:
+    if lang == "en":
+        club.say("Ref", "/settings language en", admin=True)
+    club.say("Ref", "/duplicate 1 manual", admin=True)
+    club.say("Ref", "/draw AEGUVSL", admin=True)
+    club.say("Ana", "/play H4 VAGUES", private=True)
+    assert ack in club.say("Ben", "/play A1 VAGUE", private=True)
+    club.say("Ref", "/close", admin=True)
+    club.say("Ref", "/end", admin=True)
+    assert listed in club.say("Zed", "/games")
+
+
 # --- duplicate: late arrivals, the arbiter's corrections ------------------------------------------
 
 
