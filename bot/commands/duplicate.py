@@ -314,6 +314,8 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
             others = " · ".join(f"{_fisf_to_game(game, m)} {p}" for m, p in round_.runners_up)
             lines.append(say(lang, "dup_runners_up", plays=others))
     solo = game.solo(round_)
+    if not game.players:
+        lines.append(say(lang, "dup_nobody_played"))
     for player in game.players:
         result = round_.results.get(player)
         if result is None and player not in round_.recorded:
@@ -408,6 +410,11 @@ def standings_view(lang: str, game: DuplicateGame) -> StandingsView:
     return StandingsView(lang, len(game.closed_rounds), game.tops_total, tuple(game.standings()))
 
 
+def standings_image(lang: str, game: DuplicateGame) -> bytes | None:
+    """The standings as a PNG; None while nobody plays (the text says so, no empty table is drawn)."""
+    return standings_png(standings_view(lang, game)) if game.players else None
+
+
 def result_replies(images: bool, lang: str, channel: str, game: DuplicateGame, round_: Round) -> list[Reply]:
     """A closed round's result and the standings: one text, or with images two replies each with its text."""
     result, standings = round_text(lang, game, round_), standings_text(lang, game)
@@ -417,7 +424,7 @@ def result_replies(images: bool, lang: str, channel: str, game: DuplicateGame, r
         Reply(
             result, channel=channel, image=round_result_png(result_view(lang, game, round_)), image_name="result.png"
         ),
-        Reply(standings, channel=channel, image=standings_png(standings_view(lang, game)), image_name="standings.png"),
+        Reply(standings, channel=channel, image=standings_image(lang, game), image_name="standings.png"),
     ]
 
 
@@ -799,8 +806,8 @@ def end(ctx: Context, record: GameRecord) -> None:
     """/end for a duplicate game: it stops now, with the rounds closed so far."""
     game = game_of(ctx.referee, record)
     replies = finish(ctx.referee, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
-    if ctx.referee.images and game.closed_rounds:  # the final standings, as at each close
-        image = standings_png(standings_view(ctx.lang, game))
+    image = standings_image(ctx.lang, game) if ctx.referee.images and game.closed_rounds else None
+    if image is not None:  # the final standings, as at each close
         replies = [dataclasses.replace(reply, image=image, image_name="standings.png") for reply in replies]
     ctx.replies += replies
 

@@ -12,7 +12,6 @@ from core.placement import validate_move
 from core.scoring import score_placement
 
 from ..numbers import read_int
-from ..render import standings_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord
 from ..word_lists import verdict_lines
@@ -147,7 +146,7 @@ def cmd_standings(ctx: Context) -> None:
     else:
         text = standings_text(ctx.lang, game)
         if ctx.referee.images:
-            image = standings_png(duplicate.standings_view(ctx.lang, game))
+            image = duplicate.standings_image(ctx.lang, game)
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
 
 
