@@ -150,6 +150,8 @@ def explain(error: E.ArbitreError, lang: str, notation: str = "fisf") -> str:
         return say(lang, key, **values)
     if isinstance(error, E.KeptLettersError) and not error.reliquat:
         return say(lang, "err_kept_none", draw=error.draw)
+    if isinstance(error, E.RackNotUnseenError) and not error.unseen:
+        return say(lang, "err_rack_none_unseen", player=error.player, letters=error.letters)
     if isinstance(error, E.WordNotInLexiconError):
         return say(lang, "err_word_not_in_lexicon", move=error.move, words=_listed(error.words), count=len(error.words))
     if isinstance(error, E.LateSubmissionError):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 import re
 
 import pytest
 
 from bot.commands import COMMANDS, Access
-from tests.club import CHANNEL, Club, dump
+from core.movegen import find_top
+from tests.club import CHANNEL, REGISTRY, Club, dump
 
 # --- challenges ----------------------------------------------------------------------------
 
@@ -179,6 +181,33 @@ def test_end_racks_are_checked_and_tiles_left_in_the_bag_are_said(club: Club) ->
     assert "a fini" not in sheet and "Ana     lettres restantes" in sheet  # nobody went out: tiles were left
     exported = club.say("Zed", "/export")
     assert "()" not in exported and ">Ben: EAU (EAU) -3 -3" in exported
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("fr", "Ben : E ne fait pas partie des lettres non jouées (il n'en reste aucune)."),
+        ("en", "Ben: E is not among the tiles still unseen (none are left)."),
+    ],
+)
+def test_a_rack_given_when_no_tile_is_left_unseen_is_refused_in_words(club: Club, lang: str, expected: str) -> None:
+    club.say("Admin", f"/settings language {lang}", admin=True)
+    club.say("Ref", "/new fr Ana Ben")
+    lexicon, rng = REGISTRY.get("fr"), random.Random(4)
+    for _ in range(80):  # the referee records tops of racks drawn from the unseen tiles until 7 at most are left
+        record = club.storage.active_game(CHANNEL)
+        assert record is not None
+        game = club.referee.classic_games.load(club.storage, record)
+        pool = list(game.unseen().elements())
+        if len(pool) <= 7:
+            break
+        rng.shuffle(pool)
+        first = game.board.is_empty()
+        found = find_top(game.board, "".join(pool[:7]), lexicon, game.edition, 1, first_move_horizontal_only=first)
+        club.say("Ref", "/score " + found.plays[0].placement.notation(game.notation) if found.plays else "/pass")
+    left = game.edition.spell_tiles(pool).replace(" ", "")
+    assert len(pool) <= 7 and game.bag_count() == 0
+    assert club.refused("Ref", f"/end Ana={left} Ben=E") == expected  # Ana's rack holds every unseen tile
 
 
 def test_exchange_without_letters_reads_well(club: Club) -> None:
