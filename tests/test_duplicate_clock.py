@@ -5,11 +5,15 @@ after a close."""
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.club import Club
+from bot.commands.duplicate import board_view
+from bot.render.board import duplicate_board_scene
+from bot.render.canvas import png
+from tests.club import CHANNEL, Club
 
 
 def english(club: Club) -> None:
@@ -138,8 +142,11 @@ def test_a_reopened_round_that_closes_again_keeps_the_next_draw_already_shown(cl
     assert kept in closed_again
     assert _shown_draw(closed_again, 2, word, draw) == shown
     assert _shown_draw(club.say("Zed", status), 2, word, draw) == shown
-    draws = [e["draw"] for e in club.events("draw")]
-    assert draws[1:] == [shown, shown]
+    events = club.events()
+    first_close = next(i for i, e in enumerate(events) if e["kind"] == "close")
+    draws = [e["draw"] for e in events[first_close:] if e["kind"] == "draw"]  # rejected draws too, made again
+    half = len(draws) // 2
+    assert draws[-1] == shown and draws[:half] == draws[half:]
     assert club.events("draw")[-1]["at"] == club.now  # its clock starts again when it is shown again
 
 
@@ -201,3 +208,53 @@ def test_the_draw_shows_the_time_left_and_the_end(club: Club, lang: str, command
     club.now += 100
     assert said("33 s", club.now + 32.6) in club.ok("Ref", resume, admin=True)
     assert said("1 min 3 s", club.now + 62.6) in club.ok("Ref", extend, admin=True)
+
+
+# --- item 10: after /end, no open draw and no deadline ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "commands", "header", "over"),
+    [
+        (
+            "fr",
+            ("/tirage", "/cloture", "/fin", "/grille"),
+            "Coup 1 clos — tirage AEGLSUV",
+            ("Partie terminée", "fin à"),
+        ),
+        ("en", ("/draw", "/close", "/end", "/board"), "Move 1 closed — draw AEGLSUV", ("Game over", "closes at")),
+    ],
+)
+def test_a_stopped_duplicate_shows_its_last_closed_round_and_no_deadline(
+    tmp_path: Path, lang: str, commands: tuple[str, ...], header: str, over: tuple[str, str]
+) -> None:
+    club = Club(tmp_path / "images.sqlite", images=True)
+    try:
+        if lang == "en":
+            english(club)
+        draw, close, end, board = commands
+        club.ok("Ref", "/duplicate 1 manuel", admin=True)
+        club.ok("Ref", f"{draw} AEGUVSL", admin=True)
+        club.ok("Ref", close, admin=True)
+        club.ok("Ref", f"{draw} L+AEIRTU", admin=True)  # move 2 drawn, then the referee stops the game
+        club.ok("Ref", end, admin=True)
+        (shown,) = club.send("Zed", board)
+        first_line = shown.text.split("\n")[1]  # under the heading naming the finished game
+        assert first_line.startswith(header) and first_line.endswith(over[0].lower())
+        assert over[1] not in shown.text and "L+AEIRTU" not in shown.text
+        game = club.referee.duplicate_games.load(club.storage, club.storage.games(CHANNEL)[-1])
+        view = board_view(lang, club.storage.channel(CHANNEL).zone, game, ended=True)
+        assert view.deadline is None and view.finished and view.round_number == 1
+        scene = duplicate_board_scene(view)
+        headers = [label.text for label in scene.labels if label.role == "header"]
+        assert headers[:2] == [header.split(" ")[0] + " 1", over[0]]
+        assert png(scene) == shown.image
+    finally:
+        club.close()
+
+
+def test_a_duplicate_stopped_before_its_first_close_shows_no_draw(club: Club) -> None:
+    club.ok("Ref", "/duplicate 1", admin=True)
+    club.ok("Ref", "/fin", admin=True)
+    shown = club.say("Zed", "/grille")
+    assert "Partie terminée avant la clôture du premier coup" in shown and "fin à" not in shown

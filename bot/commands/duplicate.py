@@ -841,9 +841,10 @@ def top_squares(round_: Round | None) -> tuple[tuple[int, int], ...]:
     return tuple((c.row, c.col) for c in round_.top.new_tiles)
 
 
-def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
+def board_view(lang: str, zone: str, game: DuplicateGame, *, ended: bool = False) -> DuplicateBoardView:
     """What the board image shows: the open round (its draw and deadline, the previous top lit), else the
-    last closed round with its top placed and lit."""
+    last closed round with its top placed and lit. Once the game is over (``ended``: stopped by /end),
+    no open draw nor deadline: the last closed round, marked finished."""
     common: dict[str, Any] = {
         "board": game.board,
         "edition": game.edition,
@@ -852,7 +853,10 @@ def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
         "time_zone": zone,
     }
     last = game.last_closed
-    current = game.current
+    over = ended or game.finished
+    current = None if over else game.current
+    if over and last is None:
+        return DuplicateBoardView(**common, round_number=game.move_number, closed=True, finished=True)
     if current is not None or last is None:
         number = current.number if current is not None else game.move_number
         draw = current.draw if current is not None else None
@@ -871,7 +875,7 @@ def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
         kept=last.draw.kept if last.draw is not None else "",
         new=last.draw.new if last.draw is not None else "",
         closed=True,
-        finished=game.finished,
+        finished=over,
         last_squares=top_squares(last),
         top_move=last.top.notation(game.notation) if last.top is not None else "",
         top_points=last.top_points if last.top is not None else None,
@@ -882,10 +886,14 @@ def board_header(ctx: Context, view: DuplicateBoardView) -> str:
     """The image's header as a line of text (console, screen readers)."""
     draw = f"{view.kept}+{view.new}" if view.kept else view.new
     n = view.round_number
+    if view.finished and not draw:
+        return ctx.say("dup_board_over_early")
     if view.closed:
         if not view.top_move:
-            return ctx.say("dup_board_closed_no_top", n=n, draw=draw)
-        return ctx.say("dup_board_closed", n=n, draw=draw, top=view.top_move, points=view.top_points)
+            line = ctx.say("dup_board_closed_no_top", n=n, draw=draw)
+        else:
+            line = ctx.say("dup_board_closed", n=n, draw=draw, top=view.top_move, points=view.top_points)
+        return line + (ctx.say("dup_board_over") if view.finished else "")
     if not draw:
         return ctx.say("dup_board_waiting", n=n)
     if view.deadline is None:
@@ -893,9 +901,10 @@ def board_header(ctx: Context, view: DuplicateBoardView) -> str:
     return ctx.say("dup_board_open", n=n, draw=draw, clock=clock_time(view.deadline.timestamp(), view.time_zone))
 
 
-def board(ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
-    """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
-    view = board_view(ctx.lang, ctx.settings.zone, game)
+def board(ctx: Context, game: DuplicateGame, *, ended: bool = False) -> tuple[str, bytes | None]:
+    """The board as text (header and monospace grid) and, when the referee draws images, as a PNG
+    (``ended``: the game was stopped, its open round is not shown)."""
+    view = board_view(ctx.lang, ctx.settings.zone, game, ended=ended)
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
     text = board_header(ctx, view) + "\n" + grid
     return text, duplicate_board_png(view) if ctx.referee.images else None
