@@ -43,6 +43,15 @@ def clock_time(timestamp: float, zone_name: str) -> str:
     return f"{local:%H:%M:%S} ({zone_name})"
 
 
+def time_left(seconds: float) -> str:
+    """``45 s``, ``1 min 30 s``, ``2 min``: a time left, in whole seconds (the same in every language)."""
+    whole = max(0, round(seconds))
+    minutes, rest = divmod(whole, 60)
+    if not minutes:
+        return f"{rest} s"
+    return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+
+
 def date_time(timestamp: float, zone_name: str) -> str:
     """``2026-11-30 21:04``: when a game started, in the channel's zone."""
     return f"{dt.datetime.fromtimestamp(timestamp, zone(zone_name)):%Y-%m-%d %H:%M}"

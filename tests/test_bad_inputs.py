@@ -292,16 +292,17 @@ def test_a_rack_given_in_points_is_still_read_up_to_the_most_a_rack_holds(room: 
 
 
 DUPLICATE_BAD_NUMBERS = [
-    ("/duplicate ² !", "Syntaxe : /duplicate"),
-    (f"/duplicate {BIG} !", "Syntaxe : /duplicate"),
+    ("/duplicate ² !", "« ² » n'est pas un nombre (par exemple 45 ou 1,5)."),
+    (f"/duplicate {BIG} !", f"« {BIG[:20]} » n'est pas un nombre"),
     ("/duplicate nan !", "Syntaxe : /duplicate"),
-    ("/prolonge ²", "Syntaxe : /prolonge"),
-    ("/prolonge 1e999", "Syntaxe : /prolonge"),
-    ("/rouvre ²", "« ² » n'est pas un nombre entier."),
-    (f"/rouvre {BIG}", f"« {BIG[:20]} » n'est pas un nombre entier."),
+    ("/prolonge ²", "« ² » n'est pas un nombre (par exemple 45 ou 1,5)."),
+    ("/prolonge 1e999", "« 1e999 » n'est pas un nombre"),
+    ("/rouvre ²", "« ² » n'est pas un nombre (par exemple 45 ou 1,5)."),
+    (f"/rouvre {BIG}", f"« {BIG[:20]} » n'est pas un nombre"),
     ("/top ²", "top"),
     ("/corrige Ana ² H8 VAGUE", "Syntaxe : /corrige"),
-    ("/corrige Ana 1 ²", "Syntaxe : /corrige"),
+    ("/corrige Ana 1 ²", "« ² » n'est pas un nombre entier."),
+    ("/corrige Ana 1 1,5", "« 1,5 » n'est pas un nombre entier."),
     (f"/corrige Ana {BIG} 10", "Syntaxe : /corrige"),
     ("/classement ٣", "« ٣ » n'est pas un nombre entier."),
 ]

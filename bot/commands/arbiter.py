@@ -14,7 +14,9 @@ from core.duplicate import DuplicateEvent, DuplicateGame
 from core.errors import ArbitreError
 from core.game import find_player
 
-from ..numbers import read_decimal, read_int
+from ..chat import Reply
+from ..messages import number
+from ..numbers import looks_like_number, read_int
 from ..render import round_result_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord, GameStatus
@@ -43,6 +45,11 @@ def _open_round_with_clock(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     return record, game
 
 
+def _draw_shown(ctx: Context, record: GameRecord, game: DuplicateGame) -> Reply:
+    """The open round's draw with the time left now."""
+    return draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.referee.now())
+
+
 def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame, again: Sequence[DuplicateEvent] = ()) -> None:
     """After a close was taken back: the round goes on, or (another top) the next draw is made again.
 
@@ -60,7 +67,7 @@ def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame, again: Sequen
             pass  # the bag changed: a new draw below
     if round_ is not None and round_.draw is not None:
         start_top(ctx.referee, record, game)
-        ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+        ctx.replies.append(_draw_shown(ctx, record, game))
         return
     ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
 
@@ -70,10 +77,7 @@ def cmd_reopen(ctx: Context) -> None:
     record, game = _game_for_correction(ctx)
     seconds = REOPEN_SECONDS
     if ctx.tokens:
-        value = read_decimal(ctx.tokens[0])
-        if value is None:
-            raise UserError("bad_number", text=ctx.tokens[0][:20])
-        seconds = value
+        seconds = ctx.number(ctx.tokens[0])
     if game.finished:
         ctx.storage.set_game_status(record.id, GameStatus.ACTIVE)
     last = game.last_closed
@@ -81,7 +85,7 @@ def cmd_reopen(ctx: Context) -> None:
     if last is not None:
         ctx.storage.mark_reopened(record.id, last.number)
     save(ctx.referee, record, game, [event], ctx.message.user)
-    ctx.reply(ctx.say("dup_reopened", n=last.number if last else 0, seconds=f"{seconds:g}"))
+    ctx.reply(ctx.say("dup_reopened", n=last.number if last else 0, seconds=number(ctx.lang, seconds)))
     _redraw(ctx, record, game)
 
 
@@ -100,21 +104,21 @@ def cmd_resume(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     event = game.resume(ctx.referee.now())
     save(ctx.referee, record, game, [event], ctx.message.user)
-    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+    ctx.replies.append(_draw_shown(ctx, record, game))
     ctx.referee.clock.warned.discard((record.id, game.move_number))
 
 
 @command("extend", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_extend(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
-    value = read_decimal(ctx.tokens[0]) if ctx.tokens else None
-    if value is None:
+    if not ctx.tokens:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    value = ctx.number(ctx.tokens[0])
     event = game.extend(value)
     save(ctx.referee, record, game, [event], ctx.message.user)
     ctx.referee.clock.warned.discard((record.id, game.move_number))
-    ctx.reply(ctx.say("dup_extended", seconds=f"{value:g}"))
-    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+    ctx.reply(ctx.say("dup_extended", seconds=number(ctx.lang, value)))
+    ctx.replies.append(_draw_shown(ctx, record, game))
 
 
 def _find_player(game: DuplicateGame, name: str) -> str:
@@ -135,7 +139,7 @@ def cmd_correct(ctx: Context) -> None:
     player = _find_player(game, " ".join(words[:number_at]))
     round_number = read_int(words[number_at]) or 0
     rest = words[number_at + 1 :]
-    points = read_int(rest[0])
+    points = ctx.whole_number(rest[0]) if looks_like_number(rest[0]) else None
     if points is not None:
         reason = " ".join(rest[1:])[:200]
         event: DuplicateEvent = game.record_score(player, round_number, points, reason)

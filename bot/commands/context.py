@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..chat import CommandLine, Incoming, Reply
 from ..house_words import HouseList
 from ..messages import say
+from ..numbers import NumberError, parse_decimal, parse_whole, split_words
 from ..storage import ChannelSettings, GameRecord, Storage
 from .registry import Access, CommandSpec, suggest
 
@@ -83,8 +84,22 @@ class Context:
 
     @property
     def tokens(self) -> list[str]:
-        """The arguments as words, a final ``!`` (confirmation) left out."""
-        return [t for t in self.args.replace(",", " ").split() if t != "!"]
+        """The arguments as words (a comma between digits is a decimal mark), a ``!`` (confirmation) left out."""
+        return [t for t in split_words(self.args) if t != "!"]
+
+    def number(self, text: str) -> float:
+        """A word of the command read as a number (``1,5`` and ``1.5`` alike); UserError otherwise."""
+        try:
+            return parse_decimal(text)
+        except NumberError as error:
+            raise UserError(error.key, text=error.text) from None
+
+    def whole_number(self, text: str) -> int:
+        """A word of the command read as a whole number; UserError otherwise (``1,5`` refused as such)."""
+        try:
+            return parse_whole(text)
+        except NumberError as error:
+            raise UserError(error.key, text=error.text) from None
 
     @property
     def confirmed(self) -> bool:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from core.board import Board
 from core.draw import Shortfall, unseen_tiles
 from core.duplicate import (
+    DrawMade,
     DuplicateEvent,
     DuplicateGame,
     DuplicateSettings,
@@ -37,6 +38,7 @@ from core.duplicate import (
 )
 from core.edition import edition_by_code
 from core.errors import (
+    ArbitreError,
     JokerNotMarkedError,
     LateSubmissionError,
     LettersNotInDrawError,
@@ -54,7 +56,7 @@ from ..chat import Reply
 from ..house_words import HouseList
 from ..lexicons import ListPreparingError
 from ..messages import decimal, explain, mid_sentence, number, say
-from ..numbers import read_decimal
+from ..numbers import looks_like_number
 from ..render import (
     DuplicateBoardView,
     RoundResultRow,
@@ -68,7 +70,7 @@ from ..render import (
 )
 from ..render.record import end_reason_text, record_table, standings_text
 from ..storage import Deadline, GameKind, GameRecord, GameSetup, GameStatus, RoundClosedTwiceError, Storage
-from ..timefmt import clock_time
+from ..timefmt import clock_time, time_left
 from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
 from . import seats
 from .context import Context, UserError
@@ -210,7 +212,8 @@ def round_lists(referee: Referee, record: GameRecord) -> tuple[HouseList, str]:
 # --- formatting ----------------------------------------------------------------------------
 
 
-def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, channel: str) -> Reply:
+def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, channel: str, now: float) -> Reply:
+    """The open round's draw, with the time left at ``now`` and the deadline (or its paused clock)."""
     round_ = game.current
     assert round_ is not None and round_.draw is not None
     deadline = game.deadline(round_)
@@ -222,7 +225,7 @@ def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, ch
             "dup_draw",
             n=round_.number,
             draw=round_.draw.spelled(game.edition),
-            minutes=number(lang, max(0.0, (deadline - (round_.opened_at or deadline)) / 60)),
+            left=time_left(deadline - now),
             clock=clock_time(deadline, zone),
         )
     if round_.rejected:
@@ -445,19 +448,45 @@ def count_reply(lang: str, record: GameRecord, game: DuplicateGame) -> Reply | N
 def open_next_round(
     referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
 ) -> list[Reply]:
-    """Draw the next move (automatic mode) and set its deadline; or end the game."""
+    """Draw the next move (automatic mode) and set its deadline; or end the game. After a reopened
+    round closes again, the draw shown before the reopening is made again (its clock restarting now),
+    when the letters left allow it; otherwise the channel is told it no longer stands."""
+    notes: list[Reply] = []
+    shown = game.draws_before_reopening()
+    if shown:
+        spelled = [e.draw for e in shown if isinstance(e, DrawMade)][-1]
+        try:
+            again = game.draw_again(shown, at=now)
+        except ArbitreError:
+            note = say(lang, "dup_draw_not_kept", n=game.move_number, draw=spelled)
+            notes.append(Reply(note, channel=record.channel))
+        else:
+            save(referee, record, game, again, "clock")
+            return [_shown_again(referee, storage, record, game, lang, now)]
     if record.setup.manual:
-        return [Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
+        return [*notes, Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
     try:
         events = game.draw(random.Random(), at=now)
     except NoDrawPossibleError as error:
         letters = game.edition.spell_tiles(error.letters)
-        return finish(referee, record, game, lang, say(lang, "dup_end_no_valid_draw", letters=letters))
+        return notes + finish(referee, record, game, lang, say(lang, "dup_end_no_valid_draw", letters=letters))
     save(referee, record, game, events, "clock")
     start_top(referee, record, game)
     claim_clock(referee, record.channel, now)
     zone = storage.channel(record.channel).zone
-    return [draw_reply(lang, zone, record, game, record.channel)]
+    return [*notes, draw_reply(lang, zone, record, game, record.channel, now)]
+
+
+def _shown_again(
+    referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
+) -> Reply:
+    """The draw made again after a reopening, said to be the one already shown."""
+    start_top(referee, record, game)
+    claim_clock(referee, record.channel, now)
+    reply = draw_reply(lang, storage.channel(record.channel).zone, record, game, record.channel, now)
+    round_ = game.current
+    number = round_.number if round_ is not None else game.move_number
+    return dataclasses.replace(reply, text=say(lang, "dup_draw_kept", n=number) + "\n" + reply.text)
 
 
 def finish(referee: Referee, record: GameRecord, game: DuplicateGame, lang: str, reason: str) -> list[Reply]:
@@ -622,9 +651,9 @@ def cmd_duplicate(ctx: Context) -> None:
         if lowered in ("manual", "manuel", "manuelle"):
             manual = True
             continue
-        value = read_decimal(lowered)
-        if value is None:
+        if not looks_like_number(token):
             raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+        value = ctx.number(token)
         if not MIN_MINUTES <= value <= MAX_MINUTES:
             raise UserError("bad_minutes", value=token[:20])
         minutes = value
@@ -658,7 +687,7 @@ def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
         key = "dup_wait_draw" if record.setup.manual else "dup_status_between"
         ctx.reply(ctx.say(key, n=game.move_number))
         return
-    shown = draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel)
+    shown = draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.referee.now())
     count = count_reply(ctx.lang, record, game)
     text = shown.text + ("\n" + count.text if count is not None else "")
     ctx.reply(text, deadline=shown.deadline)  # a new message (no edit key): the draw shown again
@@ -683,7 +712,7 @@ def cmd_draw(ctx: Context) -> None:
     event = game.draw_manual(text.upper(), at=ctx.referee.now())
     save(ctx.referee, record, game, [event], ctx.message.user)
     start_top(ctx.referee, record, game)
-    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.referee.now()))
 
 
 def _game_for_player(ctx: Context) -> GameRecord:
@@ -826,9 +855,10 @@ def top_squares(round_: Round | None) -> tuple[tuple[int, int], ...]:
     return tuple((c.row, c.col) for c in round_.top.new_tiles)
 
 
-def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
+def board_view(lang: str, zone: str, game: DuplicateGame, *, ended: bool = False) -> DuplicateBoardView:
     """What the board image shows: the open round (its draw and deadline, the previous top lit), else the
-    last closed round with its top placed and lit."""
+    last closed round with its top placed and lit. Once the game is over (``ended``: stopped by /end),
+    no open draw nor deadline: the last closed round, marked finished."""
     common: dict[str, Any] = {
         "board": game.board,
         "edition": game.edition,
@@ -837,7 +867,10 @@ def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
         "time_zone": zone,
     }
     last = game.last_closed
-    current = game.current
+    over = ended or game.finished
+    current = None if over else game.current
+    if over and last is None:
+        return DuplicateBoardView(**common, round_number=game.move_number, closed=True, finished=True)
     if current is not None or last is None:
         number = current.number if current is not None else game.move_number
         draw = current.draw if current is not None else None
@@ -856,7 +889,7 @@ def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
         kept=last.draw.kept if last.draw is not None else "",
         new=last.draw.new if last.draw is not None else "",
         closed=True,
-        finished=game.finished,
+        finished=over,
         last_squares=top_squares(last),
         top_move=last.top.notation(game.notation) if last.top is not None else "",
         top_points=last.top_points if last.top is not None else None,
@@ -867,10 +900,14 @@ def board_header(ctx: Context, view: DuplicateBoardView) -> str:
     """The image's header as a line of text (console, screen readers)."""
     draw = f"{view.kept}+{view.new}" if view.kept else view.new
     n = view.round_number
+    if view.finished and not draw:
+        return ctx.say("dup_board_over_early")
     if view.closed:
         if not view.top_move:
-            return ctx.say("dup_board_closed_no_top", n=n, draw=draw)
-        return ctx.say("dup_board_closed", n=n, draw=draw, top=view.top_move, points=view.top_points)
+            line = ctx.say("dup_board_closed_no_top", n=n, draw=draw)
+        else:
+            line = ctx.say("dup_board_closed", n=n, draw=draw, top=view.top_move, points=view.top_points)
+        return line + (ctx.say("dup_board_over") if view.finished else "")
     if not draw:
         return ctx.say("dup_board_waiting", n=n)
     if view.deadline is None:
@@ -878,9 +915,10 @@ def board_header(ctx: Context, view: DuplicateBoardView) -> str:
     return ctx.say("dup_board_open", n=n, draw=draw, clock=clock_time(view.deadline.timestamp(), view.time_zone))
 
 
-def board(ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
-    """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
-    view = board_view(ctx.lang, ctx.settings.zone, game)
+def board(ctx: Context, game: DuplicateGame, *, ended: bool = False) -> tuple[str, bytes | None]:
+    """The board as text (header and monospace grid) and, when the referee draws images, as a PNG
+    (``ended``: the game was stopped, its open round is not shown)."""
+    view = board_view(ctx.lang, ctx.settings.zone, game, ended=ended)
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
     text = board_header(ctx, view) + "\n" + grid
     return text, duplicate_board_png(view) if ctx.referee.images else None

@@ -106,7 +106,10 @@ def cmd_sheet(ctx: Context) -> None:
 def cmd_board(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
-    text, image = classic.board(ctx, game) if isinstance(game, ClassicGame) else duplicate.board(ctx, game)
+    if isinstance(game, ClassicGame):
+        text, image = classic.board(ctx, game)
+    else:
+        text, image = duplicate.board(ctx, game, ended=not target.running)
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="board.png")
 
 
