@@ -739,7 +739,7 @@ def write_gcg(
     for pragma, value in (("title", title), ("description", description), ("id", game_id), ("lexicon", lexicon)):
         if value:
             out.append(f"#{pragma} {' '.join(value.split())}")
-    out.append(f"#arbitre-rules {game.base_rules.code}")
+    out.append(f"#arbitre-rules {game.rules.code}")  # in force: 3-4 players fall back to the box rules
     if game.edition.code != ENGLISH.code:
         out.append(f"#arbitre-edition {game.edition.code}")
     if game.notation is not Notation.GCG:
