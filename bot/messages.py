@@ -94,6 +94,7 @@ _BY_FIELDS: list[tuple[type[E.ArbitreError], str]] = [
     (E.NotConnectedError, "err_not_connected"),
     (E.GameOverError, "err_game_over"),
     (E.UnknownPlayerError, "err_unknown_player"),
+    (E.TooManyPlayersError, "err_too_many_players"),
     (E.PlayerCountError, "err_player_count"),
     (E.DuplicatePlayerError, "err_duplicate_player"),
     (E.GameStartedError, "err_started"),

@@ -231,6 +231,10 @@ class PlayerCountError(GameError):
         self.high = high
 
 
+class TooManyPlayersError(PlayerCountError):
+    """More players than the rule set (and its fallbacks) allows: a fifth name, a fifth join."""
+
+
 class DuplicatePlayerError(GameError):
     """A player who is already in the game."""
 

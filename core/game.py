@@ -31,6 +31,7 @@ from .errors import (
     RackSpecError,
     RackTooLargeError,
     SelfChallengeError,
+    TooManyPlayersError,
     UnknownPlayerError,
     WordNotInMoveError,
 )
@@ -197,7 +198,7 @@ class ClassicGame:
         if duplicates:
             raise DuplicatePlayerError(duplicates[0])
         if len(self.initial_players) > most_players(rules):
-            raise PlayerCountError(len(self.initial_players), rules.min_players, most_players(rules))
+            raise TooManyPlayersError(len(self.initial_players), rules.min_players, most_players(rules))
         self.events: list[Event] = list(events)
         self._replay()  # once: linear in the events, however many undos they hold
 
@@ -454,7 +455,7 @@ class ClassicGame:
             raise GameStartedError(event.player)
         most = most_players(self.base_rules)
         if len(self.players) >= most:
-            raise PlayerCountError(len(self.players) + 1, self.base_rules.min_players, most)
+            raise TooManyPlayersError(len(self.players) + 1, self.base_rules.min_players, most)
         self.players.append(event.player)
         self._totals.setdefault(event.player, 0)
 

@@ -25,7 +25,9 @@ events. Policies:
   Malformed lines always raise ``GcgSyntaxError`` (line number and text in the message).
 - A pass line followed by ``#note arbitre: turn lost (challenge)`` (how ``write_gcg``
   writes a turn lost to a double challenge) is replayed as that challenge when the rule
-  set takes turns away; a ``--`` line followed by ``#note arbitre: challenged by NICK,
+  set takes turns away; a pass or exchange line followed by ``#note arbitre: exchange of
+  unknown tiles`` (how ``write_gcg`` writes an exchange whose tiles and count nobody gave:
+  ``-`` rather than a made-up count) as that exchange; a ``--`` line followed by ``#note arbitre: challenged by NICK,
   invalid WORD...`` is replayed as that successful challenge rather than a plain
   withdrawal; ``(challenge) -N`` is a challenge lost for N points under rules
   with a penalty per word (FISF), otherwise a plain ``Penalty``; ``(penalty) -N`` is
@@ -552,6 +554,8 @@ class _Replay:
             assert entry.parsed_move is not None
             text = format_move(entry.parsed_move, self.game.notation)
             event = Play(name, text, claimed=entry.recorded)
+        elif entry.type == "pass" and UNKNOWN_EXCHANGE_NOTE in entry.notes:
+            event = Exchange(name, "")  # how write_gcg writes an exchange of unknown tiles and count
         elif entry.type == "pass":
             event = self._lost_turn(name) if LOST_TURN_NOTE in entry.notes else Pass(name)
         elif entry.type == "exchange":
@@ -739,7 +743,7 @@ def write_gcg(
     for pragma, value in (("title", title), ("description", description), ("id", game_id), ("lexicon", lexicon)):
         if value:
             out.append(f"#{pragma} {' '.join(value.split())}")
-    out.append(f"#arbitre-rules {game.base_rules.code}")
+    out.append(f"#arbitre-rules {game.rules.code}")  # in force: 3-4 players fall back to the box rules
     if game.edition.code != ENGLISH.code:
         out.append(f"#arbitre-edition {game.edition.code}")
     if game.notation is not Notation.GCG:
@@ -869,7 +873,9 @@ def _write_line(game: ClassicGame, line: SheetLine, event: Event, identities: Ma
 def _write_exchange(nick: str, tiles: str, total: int, edition: Edition) -> list[str]:
     text = edition.tiles(tiles).replace(" ", "")
     if not text:
-        return [_gcg_line(nick, "", "-1", "+0", total), f"#note {UNKNOWN_EXCHANGE_NOTE}"]
+        # GCG writes unknown tiles as their count (-3); with no count either, "-1" would claim one tile:
+        # the line is a turn that scores nothing (as a pass), and the note says it was an exchange
+        return [_gcg_line(nick, "", "-", "+0", total), f"#note {UNKNOWN_EXCHANGE_NOTE}"]
     if text.isdigit():
         return [_gcg_line(nick, "", f"-{int(text)}", "+0", total)]
     if _TILES.match(text) if edition.alphabet.plain else all(c == JOKER or c in edition.alphabet for c in text):

@@ -251,11 +251,11 @@ def room(tmp_path: Path) -> Iterator[Room]:
 
 CLASSIC_BAD_NUMBERS = [
     # (command, what the answer says)
-    ("/coup H8 VAGUE ²", "Coup illisible « H8 VAGUE ² »"),
+    ("/coup H8 VAGUE ²", "Le score annoncé « ² » n'est pas un nombre entier"),  # the move is readable
     ("/coup H٣ VAGUE", "Coup illisible « H٣ VAGUE »"),  # an Arabic-Indic 3 was read as H3
     ("/coup ８H VAGUE", "Coup illisible"),  # a fullwidth 8
-    ("/coup H8 VAGUE 99999999999", "Coup illisible"),
-    (f"/coup H8 VAGUE {BIG}", "Coup illisible"),
+    ("/coup H8 VAGUE 99999999999", "Le score annoncé « 99999999999 » n'est pas un nombre entier"),
+    (f"/coup H8 VAGUE {BIG}", f"Le score annoncé « {BIG[:20]} » n'est pas un nombre entier"),
     ("/change ²", "« ² » : un échange porte sur 1 à 7 lettres"),
     ("/change ٣", "« ٣ » : un échange porte sur 1 à 7 lettres"),
     (f"/change {BIG}", "un échange porte sur 1 à 7 lettres"),

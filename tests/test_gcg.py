@@ -34,6 +34,7 @@ from core.gcg import (
 )
 from core.notation import Notation
 from core.rules import GoingOut, rule_set_by_code
+from tests.club import Club
 
 DATA = Path(__file__).parent / "data" / "gcg"
 SAMPLES = ["quackle_club.gcg", "woogles_csw21.gcg", "sixzero_nwl20.gcg"]
@@ -526,7 +527,7 @@ def test_round_trip_of_games_built_with_the_engine(name: str) -> None:
     record = read_gcg(write_gcg(game).encode("utf-8"), player_names="name")
     assert record.error is None and record.mismatches == []
     assert record.game.edition is game.edition and record.game.notation is game.notation
-    assert record.rules.code == game.base_rules.code
+    assert record.rules.code == game.rules.code  # the rules in force: 3 players fall back from fisf to box-fr
     assert_same_game(record.game, game)
     assert [sheet_line.claimed for sheet_line in record.game.lines] == [sheet_line.claimed for sheet_line in game.lines]
     assert record.game.players == game.players
@@ -556,3 +557,67 @@ def test_a_stopped_game_writes_only_the_racks_it_knows() -> None:
     game = engine_games()["fisf, stopped with tiles in the bag"]
     text = write_gcg(game)
     assert text.splitlines()[-1] == ">Ben: EAU (EAU) -3 -3" and "()" not in text
+
+
+# --- /export of games played in the chat (issue 20 items 16 and 28) -----------------------------
+
+
+def _exported(club: Club, referee: str = "Ana") -> str:
+    replies = club.send(referee, "/export")
+    document = next(r.document for r in replies if r.document is not None)
+    return document.decode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("lang", "new", "announced", "pragma"),
+    [
+        ("fr", "/nouvelle Ana Ben Cleo fisf", "règles box-fr (fisf se joue à deux", "#arbitre-rules box-fr"),
+        ("fr", "/nouvelle Ana Ben Cleo Dan fisf", "règles box-fr (fisf se joue à deux", "#arbitre-rules box-fr"),
+        ("en", "/new en Ann Bob Cy naspa", "rules box-en (naspa is for two players", "#arbitre-rules box-en"),
+        ("fr", "/nouvelle Ana Ben fisf", "règles fisf", "#arbitre-rules fisf"),
+    ],
+)
+def test_the_record_of_a_game_names_the_rules_it_was_played_under(
+    club: Club, lang: str, new: str, announced: str, pragma: str
+) -> None:
+    referee = new.split()[1]
+    if lang == "en":
+        club.ok(referee, "/settings language en", admin=True)
+    assert announced in club.ok(referee, new)
+    club.ok(referee, "/coup H8 VAGUE" if lang == "fr" else "/score 8H VAGUE")
+    text = _exported(club, referee)
+    assert pragma in text.splitlines()
+    record = read_gcg(text)
+    assert record.rules.code == pragma.split()[-1] and record.mismatches == []
+
+
+def test_an_exchange_of_unknown_tiles_claims_no_count_and_a_joker_left_is_a_question_mark(club: Club) -> None:
+    club.ok("Ana", "/nouvelle Ana Ben")
+    club.ok("Ana", "/coup H8 VAGUE")
+    club.ok("Ben", "/change")  # tiles and count unknown
+    club.ok("Ana", "/change 3")  # a count, tiles unknown
+    club.ok("Ben", "/change E?")
+    club.ok("Ana", "/fin Ana=? Ben=EAU !")
+    lines = _exported(club).splitlines()
+    events = lines[lines.index(">Ana: AEGUV 8H VAGUE +20 20") + 1 :]
+    assert events == [
+        ">Ben:  - +0 0",  # no made-up "-1": a turn that scores nothing...
+        "#note arbitre: exchange of unknown tiles",  # ...that was an exchange
+        ">Ana:  -3 +0 20",
+        ">Ben: E? -E? +0 0",
+        ">Ana: ? (?) -0 20",  # the joker is ? on the rack and in brackets; it is worth 0
+        ">Ben: EAU (EAU) -3 -3",
+    ]
+    record = read_gcg("\n".join(lines))
+    assert [e.event for e in record.entries if e.type in ("exchange", "pass")] == [
+        Exchange("Ben", ""),
+        Exchange("Ana", "3"),
+        Exchange("Ben", "E?"),
+    ]
+    assert record.final() == {"Ana": 20, "Ben": -3} and record.mismatches == []
+
+
+def test_an_old_record_with_minus_one_and_the_note_still_reads_as_an_unknown_exchange() -> None:
+    text = HEADER + OPENING + ">ann:  -1 +0 18\n#note arbitre: exchange of unknown tiles\n"
+    record = read_gcg(text)
+    assert record.entries[-1].event == Exchange("ann", "")

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.edition import EDITIONS, edition_by_code
+from core.errors import NotationError
 from core.events import (
     Challenge,
     End,
@@ -35,6 +36,7 @@ from . import seats
 from .context import Context, UserError
 from .formatting import breakdown, split_claimed
 from .registry import Access, Section, command
+from .turns import acting_seat, require_turn, split_seat
 
 HOUSE_PRAGMA = "#arbitre-house-words"
 
@@ -78,36 +80,6 @@ def record_event(
     game.push(event)
     data = {**event_to_dict(event), **(extra or {})}
     ctx.referee.classic_games.append(ctx.storage, record, game, data, ctx.message.user)
-
-
-# --- who acts ----------------------------------------------------------------------------
-
-
-def acting_seat(ctx: Context, record: GameRecord, game: ClassicGame) -> str | None:
-    """The seat the sender plays (claiming a free seat named like them, which is announced)."""
-    seat, claimed = seats.acting_seat(ctx.storage, record, ctx.message, game.players)
-    if claimed:
-        ctx.notes.append(ctx.say("seat_claimed", player=seat))
-    return seat
-
-
-def require_turn(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
-    """The player to move, if the sender may act for them (that player's account, the referee, an admin)."""
-    if game.ended:
-        raise UserError("game_over_hint")
-    to_move = game.to_move
-    if to_move is None or len(game.players) < 2:
-        rules = game.rules
-        raise UserError(
-            "err_player_count", count=len(game.players), low=rules.min_players, high=most_players(game.base_rules)
-        )
-    seat = acting_seat(ctx, record, game)
-    if seat == to_move or ctx.controls(record):
-        return to_move
-    owner = seats.owner_of(ctx.storage, record, to_move)
-    if seat is None and owner is not None and seats.named_like(ctx.message, [to_move]) == to_move:
-        raise UserError("seat_held", player=to_move)
-    raise UserError("not_your_turn", to_move=to_move, referee=record.setup.referee_name)
 
 
 # --- formatting --------------------------------------------------------------------------
@@ -178,7 +150,7 @@ def cmd_new(ctx: Context) -> None:
     edition, notation, lexicon = settings.edition, settings.notation, settings.lexicon
     rules = rule_set_by_code(chosen_rules or settings.rules)
     if len(players) > most_players(rules):
-        raise UserError("err_player_count", count=len(players), low=rules.min_players, high=most_players(rules))
+        raise UserError("err_too_many_players", count=len(players), low=rules.min_players, high=most_players(rules))
     setup = GameSetup(
         edition=edition,
         rules=rules.code,
@@ -224,6 +196,9 @@ def join(ctx: Context, record: GameRecord) -> None:
         seats.bind(ctx.storage, record, ctx.message.user, existing)
         ctx.reply(ctx.say("seat_claimed", player=existing))
         return
+    most = most_players(game.base_rules)
+    if len(game.players) >= most:
+        raise UserError("game_full", high=most, players=", ".join(game.players))
     record_event(ctx, record, game, Join(wanted))
     seats.bind(ctx.storage, record, ctx.message.user, wanted)
     text = ctx.say("joined", player=wanted, players=", ".join(game.players))
@@ -232,19 +207,41 @@ def join(ctx: Context, record: GameRecord) -> None:
     ctx.reply(text)
 
 
+def read_move(game: ClassicGame, args: str) -> tuple[str, int | None]:
+    """The move and the score announced after it (``H8 VAGUE 26``); a last word where the announced score
+    goes that is not a whole number is refused as such (``8H VOGUE dix``), not as an unreadable move."""
+    move_text, claimed = split_claimed(args)
+    words = move_text.split()
+    if claimed is None and len(words) >= 3 and not _readable(game, move_text) and _readable(game, " ".join(words[:-1])):
+        raise UserError("claimed_not_a_number", text=words[-1][:20], move=" ".join(words[:-1]))
+    return move_text, claimed
+
+
+def _readable(game: ClassicGame, move_text: str) -> bool:
+    try:
+        game.canonical_move(move_text)
+    except NotationError:
+        return False
+    return True
+
+
 @command("score", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_score(ctx: Context) -> None:
     record, game = load_classic(ctx)
-    if not ctx.args:
+    plain_move = _readable(game, split_claimed(ctx.args)[0])
+    named, args = split_seat(game, ctx.args, first_word=not plain_move)  # /coup @Ben 9H AS, /coup Ben 9H AS
+    if not args:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-    player = require_turn(ctx, record, game)
-    move_text, claimed = split_claimed(ctx.args)
+    turn = require_turn(ctx, record, game, named)
+    player = turn.player
+    move_text, claimed = read_move(game, args)
     alerts_before = set(game.alerts)
     lines_before = len(game.lines)
     record_event(ctx, record, game, Play(player, game.canonical_move(move_text), claimed))
     line = game.lines[lines_before]  # the play; lines after it are turns lost by the next players
     assert line.kind is LineKind.PLAY and line.score is not None
-    lines = [ctx.say("scored", player=player, move=line.move, breakdown=breakdown(line.score, ctx.lang))]
+    lines = turn.heading(ctx)
+    lines.append(ctx.say("scored", player=player, move=line.move, breakdown=breakdown(line.score, ctx.lang)))
     if claimed is not None and claimed != line.points:
         lines.append(ctx.say("claimed_differs", claimed=claimed, counted=line.points))
     for skipped in game.lines[lines_before + 1 :]:
@@ -323,16 +320,21 @@ def cmd_challenge(ctx: Context) -> None:
 @command("pass", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_pass(ctx: Context) -> None:
     record, game = load_classic(ctx)
-    player = require_turn(ctx, record, game)
-    record_event(ctx, record, game, Pass(player))
-    ctx.reply("\n".join([ctx.say("passed", player=player)] + status_lines(ctx, game)))
+    named, rest = split_seat(game, ctx.args, first_word=True)  # /passe @Ben, /passe Ben
+    if any(word != "!" for word in rest.split()):
+        raise UserError("err_unknown_player", player=seats.clean_name(rest), players=", ".join(game.players))
+    turn = require_turn(ctx, record, game, named)
+    record_event(ctx, record, game, Pass(turn.player))
+    ctx.reply("\n".join([*turn.heading(ctx), ctx.say("passed", player=turn.player)] + status_lines(ctx, game)))
 
 
 @command("exchange", section=Section.CLASSIC, access=Access.PLAYER)
 def cmd_exchange(ctx: Context) -> None:
     record, game = load_classic(ctx)
-    player = require_turn(ctx, record, game)
-    tiles = "".join(ctx.args.split()).upper()
+    named, args = split_seat(game, ctx.args)  # /change @Ben ABC: a plain first word is letters
+    turn = require_turn(ctx, record, game, named)
+    player = turn.player
+    tiles = "".join(args.split()).upper()
     record_event(ctx, record, game, Exchange(player, tiles))
     if not tiles:
         said = ctx.say("exchanged_unknown", player=player)
@@ -340,7 +342,7 @@ def cmd_exchange(ctx: Context) -> None:
         said = ctx.say("exchanged_count", player=player, count=int(tiles))
     else:
         said = ctx.say("exchanged", player=player, tiles=tiles)
-    ctx.reply("\n".join([said] + status_lines(ctx, game)))
+    ctx.reply("\n".join([*turn.heading(ctx), said] + status_lines(ctx, game)))
 
 
 @command("penalty", section=Section.CLASSIC, access=Access.REFEREE)
@@ -360,6 +362,9 @@ def cmd_penalty(ctx: Context) -> None:
 
 @command("undo", section=Section.CLASSIC, access=Access.REFEREE)
 def cmd_undo(ctx: Context) -> None:
+    if ctx.storage.active_game(ctx.message.channel) is None:
+        reopen_ended(ctx)
+        return
     record, game = load_classic(ctx)
     last = game.last_undoable()
     if last is None:
@@ -367,6 +372,23 @@ def cmd_undo(ctx: Context) -> None:
     what = event_text(ctx, last, game)
     record_event(ctx, record, game, Undo())
     ctx.reply("\n".join([ctx.say("undone", what=what)] + status_lines(ctx, game)))
+
+
+def reopen_ended(ctx: Context) -> None:
+    """/undo when no game runs, right after a classic /end (a wrong rack typed): the end is taken back,
+    by the game's referee or an admin, and the game goes on; the undo event records who did it."""
+    games = ctx.storage.games(ctx.message.channel)
+    record = games[-1] if games else None
+    if record is None or record.kind is not GameKind.CLASSIC or record.status is not GameStatus.ENDED:
+        raise UserError("no_classic_game")
+    ctx.require_control(record)
+    game = ctx.referee.classic_games.load(ctx.storage, record)
+    if not isinstance(game.last_undoable(), End):
+        raise UserError("no_classic_game")
+    record_event(ctx, record, game, Undo())
+    ctx.storage.set_game_status(record.id, GameStatus.ACTIVE)
+    said = ctx.say("undone_end", by=seats.display_name(ctx.message))
+    ctx.reply("\n".join([said] + status_lines(ctx, game)))
 
 
 def parse_racks(ctx: Context, game: ClassicGame) -> tuple[tuple[str, str], ...]:
@@ -450,11 +472,16 @@ def line_notes(line: SheetLine, lang: str) -> str:
 SHEET_PAGE = 40  # lines of a sheet shown at once; a long game's sheet is read page by page
 
 
+def is_page_word(token: str) -> bool:
+    """Whether a word of /sheet asks for a page (``p2``)."""
+    return token[:1].lower() == "p" and read_int(token[1:]) is not None
+
+
 def sheet_page(ctx: Context, count: int) -> int:
     """The page asked for with ``pN`` (``/feuille p2``), else the last one (the latest lines)."""
     pages = max(1, -(-count // SHEET_PAGE))
     for token in ctx.tokens:
-        number = read_int(token[1:]) if token[:1].lower() == "p" else None
+        number = read_int(token[1:]) if is_page_word(token) else None
         if number is not None:
             if not 1 <= number <= pages:
                 raise UserError("no_such_page", page=number, pages=pages)
@@ -585,22 +612,13 @@ def moves_text(ctx: Context, record: GameRecord, game: ClassicGame, name: str) -
     return "\n".join([ctx.say("moves_title", player=player), "```\n" + table(rows, header) + "\n```", summary])
 
 
-def _by_first_words(name: str, players: list[str]) -> str | None:
-    """The one player whose name begins with the words typed (``Élodie`` for ``Élodie Lefèvre``), if only one."""
-    typed = player_key(seats.clean_name(name))
-    if not typed:
-        return None
-    found = [p for p in players if player_key(p) == typed or player_key(p).startswith(typed + " ")]
-    return found[0] if len(found) == 1 else None
-
-
 def moves_player(
     ctx: Context, record: GameRecord, players: list[str], name: str, find: Callable[[str], str | None]
 ) -> str:
     """The player /moves is about: the one named, else the sender's own seat (bound, or free and named like
     the sender)."""
     if name:
-        found = find(name) or _by_first_words(name, players)
+        found = find(name) or seats.by_first_words(name, players)
         if found is None:
             raise UserError("err_unknown_player", player=seats.clean_name(name), players=", ".join(players) or "-")
         return found

@@ -31,13 +31,16 @@ class TargetGame:
 
 
 def target_game(ctx: Context, words: list[str] | None = None) -> TargetGame:
-    """Game N of the channel (first of ``words``, by default the arguments), else the running game, else
-    the last one."""
+    """Game N of the channel (``words``, by default the arguments: N or nothing), else the running game,
+    else the last one; a word that is not a game number is refused (``/export abc`` is not the last game)."""
     games = ctx.storage.games(ctx.message.channel)
     words = ctx.tokens if words is None else words
     number = read_int(words[0]) if words else None
     if number is None and words and looks_like_number(words[0]):
         raise UserError("bad_number", text=words[0][:20])
+    unread = words[1:] if number is not None else words
+    if unread:
+        raise UserError("not_a_game_number", text=unread[0][:20], usage=ctx.spec.usage(ctx.lang))
     if number is not None:
         if not 1 <= number <= len(games):
             raise UserError("no_such_game", number=number, count=len(games))

@@ -6,6 +6,11 @@ name that matches the seat while nobody holds it. Once bound, only that account
 (or the game's referee, or a channel admin) acts for the seat; another account
 with the same display name is someone else. Bindings live in storage's
 ``players`` table, written in the command's transaction.
+
+The referee frees a seat an account holds (``/seat Ben free``: a same-name
+account took it first): that account keeps its row with no seat name
+(``RELEASED``), so it holds no seat and never again claims one by its display
+name in this game; it may still take one with an explicit /join.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from ..chat import Incoming
 from ..storage import GameRecord, Storage
 
 NAME_LIMIT = 32
+RELEASED = ""  # the seat name of an account the referee took off its seat
 
 
 def clean_name(text: str) -> str:
@@ -77,6 +83,8 @@ def acting_seat(
     bound = seat_of(storage, record, message.user, seats)
     if bound is not None:
         return bound, False
+    if released(storage, record, message.user):
+        return None, False
     candidate = named_like(message, seats)
     if candidate is None or owner_of(storage, record, candidate) is not None:
         return None, False
@@ -93,3 +101,24 @@ def free_name(wanted: str, taken: Sequence[str]) -> str:
     while player_key(f"{wanted[: NAME_LIMIT - 5]} ({number})") in keys:
         number += 1
     return f"{wanted[: NAME_LIMIT - 5]} ({number})"
+
+
+def released(storage: Storage, record: GameRecord, user: str) -> bool:
+    """Whether the referee took this account off its seat (it claims no seat by its name any more)."""
+    return any(bound_user == user and name == RELEASED for bound_user, name in storage.players(record.id))
+
+
+def free(storage: Storage, record: GameRecord, seat: str) -> None:
+    """The account bound to ``seat`` lets it go and is marked released (the caller checked one is bound)."""
+    for user, name in storage.players(record.id):
+        if name != RELEASED and player_key(name) == player_key(seat):
+            storage.add_player(record.id, user, RELEASED)
+
+
+def by_first_words(name: str, seats: Sequence[str]) -> str | None:
+    """The one seat whose name begins with the words typed (``Élodie`` for ``Élodie Lefèvre``), if only one."""
+    typed = player_key(clean_name(name))
+    if not typed:
+        return None
+    found = [p for p in seats if player_key(p) == typed or player_key(p).startswith(typed + " ")]
+    return found[0] if len(found) == 1 else None

@@ -96,7 +96,7 @@ def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
 
 @command("sheet", section=Section.VIEWS, read_only=True)
 def cmd_sheet(ctx: Context) -> None:
-    target = target_game(ctx)
+    target = target_game(ctx, words=[t for t in ctx.tokens if not classic.is_page_word(t)])
     game = _game(ctx, target)
     text = classic.sheet_text(ctx, game) if isinstance(game, ClassicGame) else duplicate.sheet(ctx, game)
     ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)))
