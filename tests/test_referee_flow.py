@@ -218,7 +218,7 @@ def test_exchange_without_letters_reads_well(club: Club) -> None:
 
 def test_settings_during_a_game_say_they_apply_to_the_next_one(club: Club) -> None:
     club.say("Ref", "/nouvelle Ana Ben")
-    answer = club.say("Ref", "/reglages edition en")
+    answer = club.say("Admin", "/reglages edition en", admin=True)
     assert "La partie classique en cours garde ses réglages" in answer
     assert "Ana : H8 VAGUE" in club.say("Ana", "/coup H8 VAGUE")  # still French, FISF
 

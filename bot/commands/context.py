@@ -77,6 +77,11 @@ class Context:
     def private(self, text: str, **extra: Any) -> None:
         self.replies.append(Reply(text, to_user=self.message.user, channel=self.message.channel, **extra))
 
+    def list_in_force(self) -> str:
+        """The list words are judged with here: the running game's, else the channel's."""
+        running = self.storage.active_game(self.message.channel)
+        return running.setup.lexicon if running is not None and running.setup.lexicon else self.settings.lexicon
+
     def word_list(self, spec: str | None = None, channel: str | None = None) -> HouseList:
         """The list verdicts use (the channel's by default) with the channel's house words; at once, or
         ListPreparingError while it is being prepared."""
@@ -137,6 +142,10 @@ class Context:
             self.require_control(running)
             return
         if self.spec.read_without_args and not self.args.strip():
+            return
+        if access is Access.ADMIN:  # the channel's own state outlives any game: not a game referee's
+            if not self.message.admin:
+                raise UserError("not_allowed_channel", name=self.command.name)
             return
         if running is None and not self.spec.read_without_args:
             return  # the command answers that no game is running

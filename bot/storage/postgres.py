@@ -107,6 +107,16 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
             " (channel text primary key, owner text not null, expires double precision not null)",
         ),
     ),
+    (
+        6,
+        "house words per channel and list",
+        (
+            "update house_words set lexicon = coalesce("
+            "(select c.lexicon from channels c where c.channel = house_words.channel), 'fr')"
+            " where lexicon is null or lexicon = ''",
+            "create index house_words_list on house_words (channel, lexicon, id)",
+        ),
+    ),
 ]
 
 _GAME_COLUMNS = "id, channel, kind, referee, status, setup, created"
@@ -519,7 +529,7 @@ class PostgresStorage:
             return "waiting"
         return "delivered" if rows[0][0] is not None else "dropped"
 
-    # --- house words: a channel-level log of changes, who and when ---------------------------------
+    # --- house words: a log of changes per channel and list, who and when ---------------------------
 
     def add_house_word_change(self, change: HouseWordChange) -> None:
         values = asdict(change)
@@ -528,10 +538,11 @@ class PostgresStorage:
             [values[c] for c in _HOUSE_COLUMNS],
         )
 
-    def house_word_changes(self, channel: str) -> list[HouseWordChange]:
-        """The channel's house word changes, oldest first."""
+    def house_word_changes(self, channel: str, lexicon: str) -> list[HouseWordChange]:
+        """The changes of the channel's house words for the list ``lexicon``, oldest first."""
         rows = self._execute(
-            f"select {', '.join(_HOUSE_COLUMNS)} from house_words where channel = %s order by id", [channel]
+            f"select {', '.join(_HOUSE_COLUMNS)} from house_words where channel = %s and lexicon = %s order by id",
+            [channel, lexicon],
         )
         return [HouseWordChange(*row) for row in rows]
 

@@ -121,6 +121,16 @@ def _migration_7(db: sqlite_utils.Database) -> None:
     db.execute("create table clock_leases (channel text primary key, owner text not null, expires real not null)")
 
 
+def _migration_8(db: sqlite_utils.Database) -> None:
+    # house words belong to a list: a change without one is for the channel's list (the bundled fr by default)
+    db.execute(
+        "update house_words set lexicon = coalesce("
+        "(select c.lexicon from channels c where c.channel = house_words.channel), 'fr')"
+        " where lexicon is null or lexicon = ''"
+    )
+    db.execute("create index house_words_list on house_words (channel, lexicon, id)")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "channels, games, events, players", _migration_1),
     (2, "duplicate deadlines", _migration_2),
@@ -129,6 +139,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (5, "outbox of messages owed to channels and players", _migration_5),
     (6, "house words of each channel", _migration_6),
     (7, "clock leases", _migration_7),
+    (8, "house words per channel and list", _migration_8),
 ]
 
 
@@ -574,16 +585,16 @@ class SQLiteStorage:
             return "waiting"
         return "delivered" if row[0] is not None else "dropped"
 
-    # house words: a channel-level log of changes, who and when
+    # house words: a log of changes per channel and list, who and when
 
     def add_house_word_change(self, change: HouseWordChange) -> None:
         with self.transaction():
             self.db.table("house_words").insert(asdict(change))
 
     @serialised
-    def house_word_changes(self, channel: str) -> list[HouseWordChange]:
-        """The channel's house word changes, oldest first."""
-        rows = self.db.table("house_words").rows_where("channel = ?", [channel], order_by="id")
+    def house_word_changes(self, channel: str, lexicon: str) -> list[HouseWordChange]:
+        """The changes of the channel's house words for the list ``lexicon``, oldest first."""
+        rows = self.db.table("house_words").rows_where("channel = ? and lexicon = ?", [channel, lexicon], order_by="id")
         return [HouseWordChange(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
 
     @serialised
