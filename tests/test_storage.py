@@ -80,6 +80,12 @@ def test_channel_settings_default_and_saved(storage: Storage) -> None:
     assert storage.channel("c1").minutes == 1.0 and storage.channel("c1").language == "en"
 
 
+def test_a_channel_is_stored_once_saved_even_at_the_defaults(storage: Storage) -> None:
+    assert not storage.has_channel("c1")
+    storage.save_channel(ChannelSettings("c1"))
+    assert storage.has_channel("c1") and not storage.has_channel("c2")
+
+
 def test_games_and_event_log(storage: Storage) -> None:
     first = storage.create_game("c1", GameKind.CLASSIC, "ana", setup(players=("Ana", "Ben")))
     assert (first.kind, first.status, first.setup) == (

@@ -104,6 +104,10 @@ class MemoryStorage:
     def channel(self, channel: str) -> ChannelSettings:
         return self._channels.get(channel, ChannelSettings(channel))
 
+    @serialised
+    def has_channel(self, channel: str) -> bool:
+        return channel in self._channels
+
     def save_channel(self, settings: ChannelSettings) -> None:
         with self.transaction():
             self._channels[settings.channel] = settings

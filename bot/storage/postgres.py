@@ -282,6 +282,9 @@ class PostgresStorage:
         rows = self._execute(f"select {', '.join(_CHANNEL_COLUMNS)} from channels where channel = %s", [channel])
         return ChannelSettings(*rows[0]) if rows else ChannelSettings(channel)
 
+    def has_channel(self, channel: str) -> bool:
+        return bool(self._execute("select 1 from channels where channel = %s", [channel]))
+
     def save_channel(self, settings: ChannelSettings) -> None:
         values = asdict(settings)
         updates = ", ".join(f"{c} = excluded.{c}" for c in _CHANNEL_COLUMNS if c != "channel")

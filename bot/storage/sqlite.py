@@ -354,6 +354,10 @@ class SQLiteStorage:
         rows = list(self.db.table("channels").rows_where("channel = ?", [channel]))
         return ChannelSettings(**rows[0]) if rows else ChannelSettings(channel)
 
+    @serialised
+    def has_channel(self, channel: str) -> bool:
+        return self.db.execute("select 1 from channels where channel = ?", [channel]).fetchone() is not None
+
     def save_channel(self, settings: ChannelSettings) -> None:
         with self.transaction():
             self.db.table("channels").upsert(asdict(settings), pk="channel")
