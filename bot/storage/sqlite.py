@@ -266,7 +266,7 @@ class SQLiteStorage:
             except BaseException as error:
                 self._depth, self._owner = 0, 0
                 self.db.conn.rollback()  # also after a failed COMMIT (a full disk), which leaves it open
-                if isinstance(error, sqlite3.Error) and is_disk_full(error):
+                if isinstance(error, sqlite3.Error) and is_disk_full(error, self.path.parent):
                     raise StorageFullError(str(self.path)) from error
                 raise
 

@@ -19,6 +19,8 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 SQLITE_HEADER_SIZE = 100
 WAL_HEADER_SIZE = 32
 SQLITE_FULL = 13  # SQLite's primary result code for "database or disk is full"
+SQLITE_IOERR = 10  # "disk I/O error"
+MIN_FREE_BYTES = 1 << 20  # less room than this on the disk: an I/O error there is the disk being full
 PRIVATE_FOLDER = 0o700  # the folders the bot creates: open duplicate submissions are kept there
 PRIVATE_FILE = 0o600  # the database (SQLite gives its -wal and -shm files the same mode)
 DISK_FULL = "the disk holding it is full: free some space and start again (nothing acknowledged is lost)"
@@ -41,14 +43,26 @@ def make_private_place(path: Path) -> None:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
 
 
-def is_disk_full(error: BaseException) -> bool:
-    """Whether ``error`` says the disk (or the quota) is full."""
+def is_disk_full(error: BaseException, folder: Path | None = None) -> bool:
+    """Whether ``error`` says the disk (or the quota) is full; with ``folder``, also an I/O error where the
+    disk holding ``folder`` has no room left (SQLite reports a shared-memory file it cannot grow so)."""
     if isinstance(error, OSError):
         return error.errno in (errno.ENOSPC, errno.EDQUOT)
-    if isinstance(error, sqlite3.Error):
-        code = getattr(error, "sqlite_errorcode", None)
-        return (code is not None and code & 0xFF == SQLITE_FULL) or "disk is full" in str(error)
-    return False
+    if not isinstance(error, sqlite3.Error):
+        return False
+    code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+    if code == SQLITE_FULL or "disk is full" in str(error):
+        return True
+    return folder is not None and (code == SQLITE_IOERR or "disk I/O error" in str(error)) and _no_room(folder)
+
+
+def _no_room(folder: Path) -> bool:
+    """Whether the disk holding ``folder`` has almost no room left for this process."""
+    try:
+        disk = os.statvfs(folder)
+    except OSError:
+        return False
+    return disk.f_bavail * disk.f_frsize < MIN_FREE_BYTES
 
 
 def _wal_pages(path: Path) -> bool:
@@ -85,7 +99,7 @@ def open_failure(path: Path, error: BaseException) -> str:
     """One line saying why ``path`` could not be opened as a database after ``error``."""
     if path.is_dir():
         return "it is a directory, not a file"
-    if is_disk_full(error):
+    if is_disk_full(error, path.parent):
         return DISK_FULL
     if isinstance(error, OSError) and not path.parent.is_dir():
         blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
@@ -101,7 +115,8 @@ def open_failure(path: Path, error: BaseException) -> str:
     text = str(error)
     if isinstance(error, sqlite3.DatabaseError) and ("malformed" in text or "not a database" in text):
         return f"it is damaged (SQLite: {text})"
-    if "readonly" in text or "unable to open" in text:
+    refused = isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+    if refused or "readonly" in text or "unable to open" in text:
         if not os.access(path.parent, os.W_OK):
             return f"its folder {path.parent} is not writable"
         if path.exists() and not os.access(path, os.W_OK):
