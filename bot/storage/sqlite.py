@@ -19,7 +19,7 @@ import sqlite_utils
 from ..chat import Reply
 from ..house_words import HouseWordChange
 from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
-from .common import most_used, serialised
+from .common import most_used, newer_version_reason, serialised
 from .records import (
     ChannelSettings,
     Deadline,
@@ -222,11 +222,7 @@ class SQLiteStorage:
         """Refuse a file a newer Arbitre migrated: this one would misread what it does not know."""
         known = MIGRATIONS[-1][0]
         if version > known:
-            raise StorageOpenError(
-                self.path,
-                f"a newer version of Arbitre wrote it (database version {version}; this version knows "
-                f"versions up to {known}): run that newer version",
-            )
+            raise StorageOpenError(self.path, newer_version_reason(version, known))
 
     def _check_contents(self) -> None:
         """Refuse at once a file whose tables, games or events this version cannot read (a damaged or
