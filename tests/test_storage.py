@@ -433,6 +433,21 @@ def test_postgres_migrations_run_once_even_from_processes_starting_together(post
         store.close()
 
 
+def test_postgres_database_of_a_newer_version_is_refused_naming_both_versions(postgres_url: str) -> None:
+    from bot.storage import StorageOpenError
+    from bot.storage.postgres import MIGRATIONS, PostgresStorage
+
+    store = PostgresStorage(postgres_url, pool_size=1)
+    store._execute("insert into migrations values (99, 'from a newer Arbitre', 0)")
+    store.close()
+    with pytest.raises(StorageOpenError) as refused:
+        PostgresStorage(postgres_url, pool_size=1)
+    known = MIGRATIONS[-1][0]
+    assert refused.value.reason.startswith(
+        f"a newer version of Arbitre wrote it (database version 99; this version knows versions up to {known})"
+    )
+
+
 def test_postgres_server_that_cannot_be_reached_is_explained(postgres_server) -> None:
     from bot.storage import StorageOpenError
     from tests.postgres_server import free_port

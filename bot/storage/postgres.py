@@ -28,7 +28,7 @@ import psycopg_pool
 from ..chat import Reply
 from ..house_words import HouseWordChange
 from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
-from .common import most_used
+from .common import most_used, newer_version_reason
 from .records import (
     ChannelSettings,
     Deadline,
@@ -39,6 +39,7 @@ from .records import (
     GameStatus,
     OutsideTransactionError,
     RoundClosedTwiceError,
+    StorageFullError,
     StorageOpenError,
     StoredEvent,
 )
@@ -179,6 +180,9 @@ class PostgresStorage:
             )
             self.pool.open(wait=True, timeout=connect_timeout)
             self._migrate()
+        except StorageOpenError:
+            self.pool.close()
+            raise
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             with contextlib.suppress(Exception):
                 self.pool.close()
@@ -230,6 +234,8 @@ class PostgresStorage:
             try:
                 with conn.transaction():
                     yield
+            except psycopg.errors.DiskFull as error:  # rolled back: nothing of the command was kept
+                raise StorageFullError(shown_url(self.url)) from error
             finally:
                 self._local.conn, self._local.depth = None, 0
 
@@ -247,6 +253,8 @@ class PostgresStorage:
                 " (version integer primary key, name text not null, applied double precision not null)"
             )
             done = {int(row[0]) for row in self._execute("select version from migrations")}
+            if max(done, default=0) > MIGRATIONS[-1][0]:
+                raise StorageOpenError(shown_url(self.url), newer_version_reason(max(done), MIGRATIONS[-1][0]))
             for version, name, statements in MIGRATIONS:
                 if version in done:
                     continue
