@@ -13,6 +13,7 @@ import pytest
 from bot.commands.duplicate import board_view
 from bot.render.board import duplicate_board_scene
 from bot.render.canvas import png
+from bot.timefmt import time_left
 from tests.club import CHANNEL, Club
 
 
@@ -324,3 +325,11 @@ def test_an_answer_that_does_not_fit_the_round_just_closed_is_judged_as_usual(cl
     answer = club.ok("Ana", play, private=True)
     assert "Reçu pour le coup 2" in answer and "est clos" not in answer
     assert [e["move"] for e in club.events("submit")] == [play.split(" ", 1)[1]]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [(45, "45 s"), (4.5, "5 s"), (44.4, "44 s"), (90, "1 min 30 s"), (120, "2 min"), (599.6, "10 min"), (-3, "0 s")],
+)
+def test_time_left_is_whole_seconds_and_minutes(seconds: float, shown: str) -> None:
+    assert time_left(seconds) == shown
