@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import zoneinfo
 from functools import lru_cache
 
@@ -45,7 +46,7 @@ def clock_time(timestamp: float, zone_name: str) -> str:
 
 def time_left(seconds: float) -> str:
     """``45 s``, ``1 min 30 s``, ``2 min``: a time left, in whole seconds (the same in every language)."""
-    whole = max(0, round(seconds))
+    whole = max(0, math.floor(seconds + 0.5))  # half a second up: a reopening for 4,5 s shows 5 s
     minutes, rest = divmod(whole, 60)
     if not minutes:
         return f"{rest} s"

@@ -13,6 +13,7 @@ import pytest
 from bot.commands.duplicate import board_view
 from bot.render.board import duplicate_board_scene
 from bot.render.canvas import png
+from bot.timefmt import time_left
 from tests.club import CHANNEL, Club
 
 
@@ -258,3 +259,77 @@ def test_a_duplicate_stopped_before_its_first_close_shows_no_draw(club: Club) ->
     club.ok("Ref", "/fin", admin=True)
     shown = club.say("Zed", "/grille")
     assert "Partie terminée avant la clôture du premier coup" in shown and "fin à" not in shown
+
+
+# --- item 19: an answer sent just after a close is never counted silently for the next round -----------
+
+
+def _two_rounds(club: Club, lang: str) -> None:
+    """Move 1 (AEGUVSL, VAGUES placed at H4) closed by the referee, move 2's draw shown at once."""
+    draw, close = ("/tirage", "/cloture") if lang == "fr" else ("/draw", "/close")
+    club.ok("Ref", "/duplicate 1 manuel", admin=True)
+    club.ok("Ana", "/rejoindre" if lang == "fr" else "/join")
+    club.ok("Ref", f"{draw} AEGUVSL", admin=True)
+    club.ok("Ref", close, admin=True)
+    club.ok("Ref", f"{draw} L+AEIRST", admin=True)
+
+
+@pytest.mark.parametrize(
+    ("lang", "play", "said"),
+    [
+        ("fr", "/jouer H4 VAGUES", "Le coup 1 est clos : votre réponse H4 VAGUES est arrivée après"),
+        ("en", "/play H4 VAGUES", "Move 1 is closed: your answer H4 VAGUES arrived after it"),
+    ],
+)
+def test_an_answer_meant_for_the_round_just_closed_is_refused_not_counted_0(
+    club: Club, lang: str, play: str, said: str
+) -> None:
+    if lang == "en":
+        english(club)
+    _two_rounds(club, lang)
+    club.now += 4
+    answer = club.refused("Ana", play, private=True)
+    assert said in answer
+    assert ("Le tirage du coup 2 est L+AEIRST" if lang == "fr" else "Move 2's draw is L+AEIRST") in answer
+    assert club.events("submit") == []
+    club.now += 20  # long after the draw was shown: an answer for it, told why it scores 0, as always
+    late = club.ok("Ana", play, private=True)
+    assert ("Reçu pour le coup 2" if lang == "fr" else "Received for move 2") in late and said not in late
+
+
+@pytest.mark.parametrize(
+    ("lang", "play", "said"),
+    [
+        ("fr", "/jouer 8G SEL", "Le coup 1 est clos : cette réponse compte pour le coup 2 (tirage : L+AEIRST)."),
+        ("en", "/play 8G SEL", "Move 1 is closed: this answer counts for move 2 (draw: L+AEIRST)."),
+    ],
+)
+def test_an_answer_that_fits_the_draw_just_shown_says_which_round_it_counts_for(
+    club: Club, lang: str, play: str, said: str
+) -> None:
+    if lang == "en":
+        english(club)
+    _two_rounds(club, lang)
+    club.now += 4
+    replies = club.send("Ana", play, private=True)
+    texts = [r.text for r in replies if r.private]
+    assert texts[0] == said and ("Reçu pour le coup 2" if lang == "fr" else "Received for move 2") in texts[1]
+    assert [e["move"] for e in club.events("submit")] == [play.split(" ", 1)[1]]
+    assert said not in club.ok("Ana", play, private=True)  # a second answer: no need to say it again
+
+
+@pytest.mark.parametrize("play", ["/jouer H2 AA", "/jouer 9H SEL"])
+def test_an_answer_that_does_not_fit_the_round_just_closed_is_judged_as_usual(club: Club, play: str) -> None:
+    _two_rounds(club, "fr")
+    club.now += 4
+    answer = club.ok("Ana", play, private=True)
+    assert "Reçu pour le coup 2" in answer and "est clos" not in answer
+    assert [e["move"] for e in club.events("submit")] == [play.split(" ", 1)[1]]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [(45, "45 s"), (4.5, "5 s"), (44.4, "44 s"), (90, "1 min 30 s"), (120, "2 min"), (599.6, "10 min"), (-3, "0 s")],
+)
+def test_time_left_is_whole_seconds_and_minutes(seconds: float, shown: str) -> None:
+    assert time_left(seconds) == shown

@@ -81,6 +81,7 @@ if TYPE_CHECKING:
     from ..referee import Referee
 
 WARNING_SECONDS = 30
+JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be meant for the round before
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
 TOPS_KEPT = 64  # tops searched ahead, at most (one per open round)
 TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
@@ -794,16 +795,19 @@ def cmd_play(ctx: Context) -> None:
         if game.closed_rounds:  # the last round closed before this move arrived
             raise UserError("dup_late", n=len(game.closed_rounds))
         raise UserError("dup_no_round")
+    move, claimed = split_claimed(ctx.args.strip())
+    now = ctx.referee.now()
+    after_close = _just_after_close(ctx, record, game, move, now)
     player = _playing_as(ctx, record, game)
     arrived = player is None
     if player is None:
         player = _add_player(ctx, record, game, seats.display_name(ctx.message), bind=True)
-    move, claimed = split_claimed(ctx.args.strip())
     previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
-    now = ctx.referee.now()
     event = game.submit(player, move, claimed, at=now)
     save(ctx.referee, record, game, [event], ctx.message.user)
     preview = game.preview(player, move)
+    if after_close:
+        ctx.private(after_close)
     replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
     deadline = game.deadline(round_)
     if preview.valid and deadline is not None and now > deadline:
@@ -820,6 +824,31 @@ def cmd_play(ctx: Context) -> None:
     count = count_reply(lang, record, game)
     if count is not None and previous is None:
         ctx.replies.append(count)
+
+
+def _just_after_close(ctx: Context, record: GameRecord, game: DuplicateGame, move: str, now: float) -> str:
+    """For a first answer sent while the next draw has only just been shown, that fits the round just
+    closed (it was meant for it): refused, nothing stored, if it does not fit the new draw; else the line
+    saying which round it counts for. "" when there is nothing to say."""
+    round_ = game.current
+    assert round_ is not None and round_.draw is not None
+    if not game.closed_rounds or round_.opened_at is None:
+        return ""
+    if not 0 <= now - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
+        return ""
+    seat = _player_of(ctx, record, game)
+    if seat is not None and any(s.player == seat for s in round_.submissions):
+        return ""  # already answered this round: it knows the draw
+    closed = game.closed_rounds[-1]
+    if not game.preview_closed(closed.number, seat or "", move).valid:
+        return ""  # not an answer to the round just closed: judged as usual
+    lang = ctx.storage.channel(record.channel).language
+    values = {"closed": closed.number, "n": round_.number, "draw": round_.draw.spelled(game.edition)}
+    preview = game.preview(seat or "", move)
+    if not preview.valid:
+        reason = reason_text(lang, preview, game.notation).rstrip(".") + "."
+        raise UserError("dup_closed_before_answer", move=move, reason=reason, **values)
+    return say(lang, "dup_counts_for_next", **values)
 
 
 @command("close", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
