@@ -180,7 +180,7 @@ def build_command(adapter: "DiscordAdapter", spec: CommandSpec) -> app_commands.
     """The slash command for one command of the table."""
     arguments = usage_args(spec.usage(DEFAULT_LANGUAGE))
     takes_args = bool(arguments)
-    required = takes_args and not arguments.startswith("[")
+    required = bool(re.sub(r"\[[^\]]*\]", "", arguments).strip())  # a word outside [...] must be given
     callback = _slash_callback(adapter, spec, takes_args, required)
     if takes_args:
         callback = app_commands.rename(args=_text(spec, "option"))(callback)
