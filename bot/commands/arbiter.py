@@ -158,7 +158,7 @@ def _correction_text(ctx: Context, game: DuplicateGame, player: str, round_numbe
     closed = game.closed_rounds[round_number - 1]
     result = closed.results.get(player)
     if player not in closed.recorded and result is not None and not result.valid:
-        reason = reason_text(ctx.lang, result, game.notation).rstrip(".")
+        reason = reason_text(ctx.lang, result, game.notation)
         return ctx.say("dup_correction_zero", player=player, n=round_number, reason=reason)
     return ctx.say("dup_correction", player=player, n=round_number, score=closed.score_of(player))
 

@@ -252,7 +252,8 @@ def shortfall_text(lang: str, shortfall: Shortfall) -> str:
 
 
 def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
-    """Why a move counts 0, to be set mid-sentence after « : » or « — » (its first word lowercased)."""
+    """Why a move counts 0, to be set mid-sentence after « : » or « — » (its first word lowercased, no
+    final period)."""
     error = result.error
     if isinstance(error, WordNotInLexiconError):
         return say(lang, "dup_reason_not_a_word", words=", ".join(error.words), count=len(error.words))
@@ -267,7 +268,7 @@ def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
     if isinstance(error, NotationError):
         return say(lang, "dup_reason_unreadable")
     if error is not None:
-        return mid_sentence(explain(error, lang, notation.value))
+        return mid_sentence(explain(error, lang, notation.value)).rstrip(".")
     return ""
 
 
