@@ -458,6 +458,15 @@ def test_huge_message_is_never_logged_whole() -> None:
     assert str(Incoming("club", "u:ana", "Ana", "/verif VAGUE")) == "Ana@club: /verif VAGUE"
 
 
+def test_a_private_message_or_reply_is_logged_by_its_length_never_its_text() -> None:
+    """An open duplicate submission, or its acknowledgement, must not reach the operator's log."""
+    submission = Incoming("telegram:7", "telegram:7", "Ana", "/jouer H8 VAGUE", private=True)
+    assert str(submission) == "Ana@telegram:7 (private): /jouer … (15 characters)"
+    ack = Reply("Reçu pour le coup 1 : H8 VAGUE", to_user="telegram:7", outbox_id=12)
+    assert str(ack) == "(private #12 to telegram:7) 30 characters"
+    assert str(Reply("Coup 1 — tirage : AEGUV", channel="club", outbox_id=13)) == "(channel #13) Coup 1 — tirage : AEGUV"
+
+
 # --- numbers in a GCG file -------------------------------------------------------------------
 
 GCG_HEAD = "#character-encoding UTF-8\n#player1 Ana Ana\n#player2 Ben Ben\n"

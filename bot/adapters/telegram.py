@@ -250,16 +250,19 @@ class TelegramAdapter:
         application = self.application
         async with application:  # initialize() (getMe: a rejected token raises here), then shutdown()
             await self._post_init(application)
-            await self.bot.set_webhook(webhook.url, allowed_updates=[Update.MESSAGE], secret_token=webhook.secret)
-            server = serve_updates(webhook, self._receive_update)
-            await application.start()
-            log.info("receiving updates for %s at %s", webhook.url, webhook.local_address)
+            server = None
             try:
+                await self.bot.set_webhook(webhook.url, allowed_updates=[Update.MESSAGE], secret_token=webhook.secret)
+                server = serve_updates(webhook, self._receive_update)
+                await application.start()
+                log.info("receiving updates for %s at %s", webhook.url, webhook.local_address)
                 await stop.wait()
             finally:
-                server.stop()
-                await server.close_all_connections()
-                await application.stop()
+                if server is not None:
+                    server.stop()
+                    await server.close_all_connections()
+                if application.running:
+                    await application.stop()
                 await self._post_stop(application)
 
     async def _receive_update(self, data: dict[str, Any]) -> None:
