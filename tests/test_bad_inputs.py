@@ -464,7 +464,8 @@ def test_a_private_message_or_reply_is_logged_by_its_length_never_its_text() -> 
     assert str(submission) == "Ana@telegram:7 (private): /jouer … (15 characters)"
     ack = Reply("Reçu pour le coup 1 : H8 VAGUE", to_user="telegram:7", outbox_id=12)
     assert str(ack) == "(private #12 to telegram:7) 30 characters"
-    assert str(Reply("Coup 1 — tirage : AEGUV", channel="club", outbox_id=13)) == "(channel #13) Coup 1 — tirage : AEGUV"
+    draw = Reply("Coup 1 — tirage : AEGUV", channel="club", outbox_id=13)
+    assert str(draw) == "(channel #13) Coup 1 — tirage : AEGUV"
 
 
 # --- numbers in a GCG file -------------------------------------------------------------------
