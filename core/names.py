@@ -1,6 +1,7 @@
 """When two player names are the same person: case, accents, compatibility forms (fullwidth letters),
 invisible format characters and letters of another script that look like Latin ones are ignored, so that
-``Аna`` (a Cyrillic А) or ``Ana`` with a zero-width space is never a second "Ana" in a game."""
+``Аna`` (a Cyrillic А) or ``Ana`` with a zero-width space is never a second "Ana" in a game; and which
+names mix Latin letters with look-alike Cyrillic or Greek ones."""
 
 from __future__ import annotations
 
@@ -26,6 +27,16 @@ def without_format_characters(text: str) -> str:
     """``text`` without invisible format characters (Unicode category Cf: zero-width spaces and joiners,
     direction marks, soft hyphens, byte order marks)."""
     return "".join(char for char in text if unicodedata.category(char) != "Cf")
+
+
+def mixes_scripts(name: str) -> bool:
+    """Whether ``name`` mixes Latin letters with Cyrillic or Greek ones (``Аna`` with a Cyrillic А): a
+    name drawn like a Latin one that is not it."""
+    scripts = set()
+    for char in unicodedata.normalize("NFKC", name):
+        if char.isalpha():
+            scripts.add(unicodedata.name(char, "?").split(" ")[0])
+    return "LATIN" in scripts and bool(scripts & {"CYRILLIC", "GREEK"})
 
 
 def player_key(name: str) -> str:

@@ -77,3 +77,13 @@ def test_a_name_is_shown_without_its_invisible_characters(club: Club) -> None:
     assert "Joueurs : Zoé, Ben." in text
     decomposed = "Zoe\u0301"  # e + combining acute: composed as it is shown
     assert club.refused("Ref", f"/nouvelle {decomposed} Zoé !") == "Zoé est déjà dans la partie."
+
+
+def test_a_name_mixing_latin_and_cyrillic_is_marked_even_first(club: Club) -> None:
+    """Whoever comes first, the look-alike is the marked one: the real Ana keeps her plain name."""
+    club.ok("Ref", "/duplicate 3")
+    assert "\u0410na (2) rejoint la partie duplicate." in club.ok(CYRILLIC_ANA, "/rejoindre", user="u:cyrillic")
+    assert "Ana rejoint la partie duplicate." in club.ok("Ana", "/rejoindre")
+    assert "\u0410\u043d\u043d\u0430 rejoint" in club.ok("\u0410\u043d\u043d\u0430", "/rejoindre", user="u:anna")
+    game = club.referee.duplicate_games.load(club.storage, club.storage.active_game("club"))
+    assert game.players == ["\u0410na (2)", "Ana", "\u0410\u043d\u043d\u0430"]  # a Russian Анна is no look-alike
