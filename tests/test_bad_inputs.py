@@ -216,8 +216,9 @@ def test_bad_database_stops_the_cli_with_one_line_and_exit_2(tmp_path: Path, too
 def read_only_file(path: Path) -> Callable[[], None] | None:
     """Make ``path`` unwritable, even for root (the immutable attribute); how to undo it (None: cannot)."""
     if os.geteuid() != 0:
+        mode = 0o700 if path.is_dir() else 0o600
         path.chmod(0o444)
-        return lambda: path.chmod(0o600)
+        return lambda: path.chmod(mode)
     if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
         return None
     return lambda: subprocess.run(["chattr", "-i", str(path)], check=True)
