@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from .board import Board
 from .draw import unseen_tiles
-from .edition import JOKER, Edition, fold_accents
+from .edition import JOKER, Edition
 from .errors import (
     AlreadyChallengedError,
     ArbitreError,
@@ -49,6 +49,7 @@ from .events import (
     Undo,
     Withdrawn,
 )
+from .names import player_key as player_key  # re-exported: where players are matched
 from .notation import Notation, format_move, parse_move
 from .placement import Placement, apply_placement, validate_move
 from .ranking import shared_places
@@ -82,11 +83,6 @@ class Removal(StrEnum):
 TURN_KINDS = frozenset({LineKind.PLAY, LineKind.PASS, LineKind.EXCHANGE, LineKind.LOST_TURN})
 # Lines a challenge or the referee adds after a play, which leave it the last play on the sheet.
 _AFTER_A_PLAY = frozenset({LineKind.CHALLENGE_PENALTY, LineKind.CHALLENGE_BONUS, LineKind.LOST_TURN, LineKind.PENALTY})
-
-
-def player_key(name: str) -> str:
-    """The form under which two player names are the same person: case and accents ignored."""
-    return fold_accents(name.strip()).casefold()
 
 
 def find_player(players: Iterable[str], name: str) -> str | None:

@@ -216,8 +216,9 @@ def test_bad_database_stops_the_cli_with_one_line_and_exit_2(tmp_path: Path, too
 def read_only_file(path: Path) -> Callable[[], None] | None:
     """Make ``path`` unwritable, even for root (the immutable attribute); how to undo it (None: cannot)."""
     if os.geteuid() != 0:
+        mode = 0o700 if path.is_dir() else 0o600
         path.chmod(0o444)
-        return lambda: path.chmod(0o600)
+        return lambda: path.chmod(mode)
     if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
         return None
     return lambda: subprocess.run(["chattr", "-i", str(path)], check=True)
@@ -458,6 +459,16 @@ def test_huge_message_is_never_logged_whole() -> None:
     reply = str(Reply("B" * 160_000, channel="club"))
     assert len(reply) < LOGGED_CHARS + 60 and reply.endswith("(160000 characters)")
     assert str(Incoming("club", "u:ana", "Ana", "/verif VAGUE")) == "Ana@club: /verif VAGUE"
+
+
+def test_a_private_message_or_reply_is_logged_by_its_length_never_its_text() -> None:
+    """An open duplicate submission, or its acknowledgement, must not reach the operator's log."""
+    submission = Incoming("telegram:7", "telegram:7", "Ana", "/jouer H8 VAGUE", private=True)
+    assert str(submission) == "Ana@telegram:7 (private): /jouer … (15 characters)"
+    ack = Reply("Reçu pour le coup 1 : H8 VAGUE", to_user="telegram:7", outbox_id=12)
+    assert str(ack) == "(private #12 to telegram:7) 30 characters"
+    draw = Reply("Coup 1 — tirage : AEGUV", channel="club", outbox_id=13)
+    assert str(draw) == "(channel #13) Coup 1 — tirage : AEGUV"
 
 
 # --- numbers in a GCG file -------------------------------------------------------------------

@@ -17,6 +17,7 @@ import sqlite3
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,118 @@ async def test_cli_refuses_webhook_options_that_cannot_work(tmp_path, options, s
     text = err.decode()
     assert process.returncode == 2 and said in text and len(text.strip().splitlines()) == 1
     assert secret is None or secret not in text
+
+
+# --- the webhook's HTTP server: refused on the headers, before the body is read ----------------------
+
+MIB = 1 << 20
+
+
+@dataclass
+class Answer:
+    """What a raw POST got: the status (0: the connection closed unanswered) and how many body bytes it
+    had sent when the answer (or the close) came."""
+
+    status: int
+    sent: int
+
+
+async def raw_post(
+    port: int, path: str, headers: dict[str, str], *, length: int | None, body: bytes = b"", chunked: int = 0
+) -> Answer:
+    """A POST declaring ``length`` body bytes (None: chunked); ``body`` is sent only after the server had
+    a moment to answer the headers alone, ``chunked`` bytes of zeros in 64 KiB chunks until it answers."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = [f"POST /{path} HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json"]
+    head += [f"{k}: {v}" for k, v in headers.items()]
+    head.append(f"Content-Length: {length}" if length is not None else "Transfer-Encoding: chunked")
+    writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
+    sent = 0
+    answer = asyncio.ensure_future(reader.readline())
+    try:
+        await asyncio.wait([answer], timeout=0.5)  # the headers alone may be enough to answer
+        if not answer.done() and body:
+            writer.write(body)
+            sent += len(body)
+        while not answer.done() and sent < chunked:
+            writer.write(f"{64 * 1024:x}\r\n".encode() + bytes(64 * 1024) + b"\r\n")
+            sent += 64 * 1024
+            try:
+                await asyncio.wait_for(writer.drain(), 5)
+            except (ConnectionError, TimeoutError):
+                break
+            await asyncio.wait([answer], timeout=0.01)
+        await asyncio.wait([answer], timeout=10)
+        line = answer.result() if answer.done() and not answer.exception() else b""
+    finally:
+        answer.cancel()
+        writer.close()
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
+    return Answer(int(line.split()[1]) if line.startswith(b"HTTP/1.1 ") else 0, sent)
+
+
+@pytest_asyncio.fixture
+async def receiver() -> AsyncIterator[tuple[int, list[dict[str, object]]]]:
+    """The webhook's server in this process on a free port; yields the port and the updates it received."""
+    from bot.adapters.telegram_receiver import serve_updates
+
+    received: list[dict[str, object]] = []
+
+    async def receive(update: dict[str, object]) -> None:
+        received.append(update)
+
+    port = free_port()
+    server = serve_updates(WebhookConfig("https://bot.example.org/arbitre", SECRET, port=port), receive)
+    yield port, received
+    server.stop()
+    await server.close_all_connections()
+
+
+UPDATE = b'{"update_id": 1, "message": {"text": "/jouer H8 VAGUE"}}'
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({}, 403),
+        ({SECRET_HEADER: "not-the-secret"}, 403),
+        ({SECRET_HEADER: SECRET[:-1]}, 403),
+        ({SECRET_HEADER: SECRET}, 413),
+    ],
+    ids=["no-secret", "wrong-secret", "almost-the-secret", "the-secret"],
+)
+@pytest.mark.asyncio
+async def test_a_large_declared_body_is_refused_before_a_byte_of_it_is_sent(receiver, headers, status):
+    port, received = receiver
+    answer = await raw_post(port, "arbitre", headers, length=50 * MIB, body=bytes(MIB))
+    assert answer == Answer(status, 0)  # answered on the headers: the 50 MB were never read
+    assert received == []
+
+
+@pytest.mark.asyncio
+async def test_a_small_body_without_the_secret_is_refused_and_never_received(receiver):
+    port, received = receiver
+    for headers in ({}, {SECRET_HEADER: "x" * 300}, {SECRET_HEADER: "é"}):
+        answer = await raw_post(port, "arbitre", headers, length=len(UPDATE), body=UPDATE)
+        assert answer.status == 403
+    assert received == []
+    answer = await raw_post(port, "arbitre", {SECRET_HEADER: SECRET}, length=len(UPDATE), body=UPDATE)
+    assert answer.status == 200 and received == [{"update_id": 1, "message": {"text": "/jouer H8 VAGUE"}}]
+    answer = await raw_post(port, "arbitre", {SECRET_HEADER: SECRET}, length=9, body=b"not json!")
+    assert answer.status == 400 and len(received) == 1
+
+
+@pytest.mark.parametrize(("headers", "status"), [({}, 403), ({SECRET_HEADER: SECRET}, 413)])
+@pytest.mark.asyncio
+async def test_a_chunked_body_longer_than_any_update_is_cut_short(receiver, headers, status):
+    from bot.adapters.telegram_receiver import MAX_UPDATE_BYTES
+
+    port, received = receiver
+    answer = await raw_post(port, "arbitre", headers, length=None, chunked=64 * MIB)
+    assert answer.status in (status, 0)  # the answer, or a connection closed before the client read it
+    assert answer.sent < MAX_UPDATE_BYTES + 8 * MIB  # what the kernel's buffers held: never the 64 MB
+    assert received == []
 
 
 # --- workers ---------------------------------------------------------------------------------------
@@ -257,6 +370,9 @@ async def test_an_update_without_the_right_secret_token_is_refused_and_never_pro
             for headers in ({}, {SECRET_HEADER: "not-the-secret"}, {SECRET_HEADER: SECRET[:-1]}):
                 async with session.post(url, json=forged, headers=headers) as response:
                     assert response.status == 403
+        for headers, status in (({}, 403), ({SECRET_HEADER: "wrong"}, 403), ({SECRET_HEADER: SECRET}, 413)):
+            refused = await raw_post(port, "arbitre", headers, length=95 * MIB, body=bytes(MIB))
+            assert refused == Answer(status, 0)  # refused on its headers: the worker never read the 95 MB
         await tg.assert_no_message(0.5, chat_id=group)
     with contextlib.closing(sqlite3.connect(tmp_path / "shared.sqlite")) as db:
         assert db.execute("select count(*) from games").fetchone()[0] == 0  # the forged /nouvelle never ran

@@ -19,6 +19,7 @@ import contextvars
 import logging
 import math
 import re
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,6 +59,7 @@ from .common import (
     short_text,
     split_text,
 )
+from .telegram_receiver import UnreadableUpdateError, serve_updates
 from .telegram_webhook import WebhookConfig
 
 log = logging.getLogger("arbitre.telegram")
@@ -232,21 +234,44 @@ class TelegramAdapter:
         """Long-poll until stopped (Ctrl-C / SIGTERM)."""
         self.application.run_polling(allowed_updates=[Update.MESSAGE], **polling)
 
-    def run_webhook(self, webhook: WebhookConfig, **options: Any) -> None:
+    def run_webhook(self, webhook: WebhookConfig) -> None:
         """Set the webhook, then serve it until stopped (Ctrl-C / SIGTERM): Telegram's POSTs to
         ``webhook.url`` reach this process at ``webhook.local_address``; a request without the
-        secret token is refused (403) before it is read. The webhook stays set when the process
-        stops: other processes behind the same URL go on receiving the updates."""
-        log.info("receiving updates for %s at %s", webhook.url, webhook.local_address)
-        self.application.run_webhook(
-            listen=webhook.listen,
-            port=webhook.port,
-            url_path=webhook.url_path,
-            webhook_url=webhook.url,
-            secret_token=webhook.secret,
-            allowed_updates=[Update.MESSAGE],
-            **options,
-        )
+        secret token, or declaring a body larger than any update, is refused before its body is read
+        (``telegram_receiver``). The webhook stays set when the process stops: other processes behind
+        the same URL go on receiving the updates."""
+        asyncio.run(self._serve_webhook(webhook))
+
+    async def _serve_webhook(self, webhook: WebhookConfig) -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        application = self.application
+        async with application:  # initialize() (getMe: a rejected token raises here), then shutdown()
+            await self._post_init(application)
+            server = None
+            try:
+                await self.bot.set_webhook(webhook.url, allowed_updates=[Update.MESSAGE], secret_token=webhook.secret)
+                server = serve_updates(webhook, self._receive_update)
+                await application.start()
+                log.info("receiving updates for %s at %s", webhook.url, webhook.local_address)
+                await stop.wait()
+            finally:
+                if server is not None:
+                    server.stop()
+                    await server.close_all_connections()
+                if application.running:
+                    await application.stop()
+                await self._post_stop(application)
+
+    async def _receive_update(self, data: dict[str, Any]) -> None:
+        """An update the webhook received, for the application's handlers."""
+        try:
+            update = Update.de_json(data, self.bot)
+        except Exception as error:  # a body that has the secret but is no update: never logged
+            raise UnreadableUpdateError(type(error).__name__) from None
+        await self.application.update_queue.put(update)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling an update", exc_info=context.error)

@@ -49,6 +49,7 @@ from core.errors import (
 )
 from core.game import find_player, player_key
 from core.movegen import TopResult
+from core.names import mixes_scripts
 from core.notation import Notation, notation_by_name
 from core.tie import TieRule
 
@@ -748,8 +749,9 @@ def _playing_as(ctx: Context, record: GameRecord, game: DuplicateGame) -> str | 
 
 
 def _add_player(ctx: Context, record: GameRecord, game: DuplicateGame, wanted: str, bind: bool) -> str:
-    """A new player (a free variant of ``wanted`` if another account has that name), bound to the sender."""
-    name = seats.free_name(wanted, game.players)
+    """A new player (a free variant of ``wanted`` if another account has that name, or if it mixes Latin and
+    Cyrillic or Greek letters: ``Аna (2)`` never passes for Ana), bound to the sender."""
+    name = seats.free_name(wanted, [*game.players, *([wanted] if mixes_scripts(wanted) else [])])
     save(ctx.referee, record, game, [game.join(name)], ctx.message.user)
     if bind:
         seats.bind(ctx.storage, record, ctx.message.user, name)

@@ -15,9 +15,11 @@ name in this game; it may still take one with an explicit /join.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from core.game import find_player, player_key
+from core.names import without_format_characters
 
 from ..chat import Incoming
 from ..storage import GameRecord, Storage
@@ -27,8 +29,10 @@ RELEASED = ""  # the seat name of an account the referee took off its seat
 
 
 def clean_name(text: str) -> str:
-    """A player name as typed: leading ``@`` and extra spaces removed, at most 32 characters."""
-    return " ".join(text.replace("@", " ").split())[:NAME_LIMIT].strip()
+    """A player name as typed, as it is shown: composed (NFC), without invisible format characters (a
+    zero-width space), ``@`` and extra spaces removed, at most 32 characters."""
+    visible = without_format_characters(unicodedata.normalize("NFC", text))
+    return " ".join(visible.replace("@", " ").split())[:NAME_LIMIT].strip()
 
 
 def display_name(message: Incoming) -> str:

@@ -210,7 +210,9 @@ class StorageFullError(Exception):
     back (nothing of it was kept; everything acknowledged before it is still there)."""
 
     def __init__(self, path: Path | str) -> None:
-        super().__init__(f"the disk holding the database {path} is full: nothing of this command was kept")
+        super().__init__(
+            f"the disk holding the database {path} is full: this command was not kept (nothing acknowledged is lost)"
+        )
         self.path = path
 
 
