@@ -8,6 +8,8 @@ with ``#`` are comments; ``:sleep SECONDS`` lets the clock run (for scripts).
 Replies are printed with their audience; board images are written to files.
 Reading from a pipe runs the script to its end and exits 0; a script's commands wait for
 the word lists being prepared, where a person typing is told at once that a list is.
+The room is created at its first start, in ``--lang``'s language with that language's
+edition; from then on its stored settings are kept at every start.
 """
 
 from __future__ import annotations
