@@ -31,7 +31,7 @@ from ..messages import say
 from ..numbers import read_decimal
 from ..referee import Referee
 from ..service import RefereeService
-from ..storage import ChannelSettings, Storage
+from ..storage import ChannelSettings, Storage, StorageFullError
 from ..tools.common import EXIT_STORAGE, database_folder, database_url, open_database
 from ..word_lists import prepare_at_start
 
@@ -227,7 +227,12 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
     storage = open_database(db_url, "console", err)
     if storage is None:
         return EXIT_STORAGE
-    start_room(storage, args.lang, err)
+    try:
+        start_room(storage, args.lang, err)
+    except StorageFullError as error:  # a new room on a full disk: said in one line, like a database that cannot open
+        print(f"arbitre console: {error}", file=err)
+        storage.close()
+        return EXIT_STORAGE
     registry = LexiconRegistry()
     prepare_at_start(registry, storage)  # compiled in the background; commands say so until it is done
     referee = Referee(storage, registry, clock_scope=CHANNEL)
