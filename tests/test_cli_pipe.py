@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import EXIT_BROKEN_PIPE
+from bot.tools.common import EXIT_BROKEN_PIPE
 
 GCG = Path(__file__).parent / "data" / "gcg" / "woogles_csw21.gcg"
 
@@ -26,9 +26,11 @@ COMMANDS = [
 CONSOLE_SCRIPT = "Ana: /aide\nAna: /nouvelle Ana Ben\nAna: /coup H8 VAGUE\n"
 
 
-def run_into_pipe(args: list[str], tmp_path: Path, lines_read: int) -> subprocess.CompletedProcess[bytes]:
+def run_into_pipe(
+    args: list[str], tmp_path: Path, lines_read: int, script: str = CONSOLE_SCRIPT
+) -> subprocess.CompletedProcess[bytes]:
     """``arbitre ARGS`` writing into a real pipe whose reader takes ``lines_read`` lines (0: closed before
-    the tool writes anything), then closes it."""
+    the tool writes anything), then closes it; the console reads ``script``."""
     env = dict(os.environ, ARBITRE_DATA=str(tmp_path))
     read_end, write_end = os.pipe()
     if lines_read == 0:
@@ -38,7 +40,7 @@ def run_into_pipe(args: list[str], tmp_path: Path, lines_read: int) -> subproces
     ) as process:
         os.close(write_end)
         assert process.stdin is not None and process.stderr is not None
-        process.stdin.write(CONSOLE_SCRIPT.encode() if args[0] == "console" else b"")
+        process.stdin.write(script.encode() if args[0] == "console" else b"")
         process.stdin.close()
         if lines_read:
             with os.fdopen(read_end, "rb") as reader:
@@ -62,3 +64,21 @@ def test_head_dash_1_leaves_no_traceback(args: list[str], tmp_path: Path) -> Non
     result = run_into_pipe(args, tmp_path, lines_read=1)
     assert result.stderr.decode() == ""
     assert result.returncode in (0, EXIT_BROKEN_PIPE)  # 0 when everything fitted in the pipe before it closed
+
+
+def test_the_console_clock_writing_after_the_reader_left_ends_quietly_and_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "room.sqlite"
+    script = "Ana: /duplicate 0,05\n:sleep 4\nAna: /etat\n"  # the round closes (3 s) after the reader left
+    result = run_into_pipe(["console", "--db", str(db), "--admin", "Ana"], tmp_path, lines_read=1, script=script)
+    assert result.stderr.decode() == ""  # was: "clock failed" and a BrokenPipeError traceback
+    assert result.returncode == EXIT_BROKEN_PIPE
+    again = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--db", str(db)],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, ARBITRE_DATA=str(tmp_path)),
+    )
+    assert again.returncode == 0, again.stderr
+    assert "manche close" in again.stdout and "Top :" in again.stdout  # what was owed is printed at the next start

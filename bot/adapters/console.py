@@ -32,7 +32,7 @@ from ..numbers import read_decimal
 from ..referee import Referee
 from ..service import RefereeService
 from ..storage import ChannelSettings, Storage, StorageFullError
-from ..tools.common import EXIT_STORAGE, database_folder, database_url, open_database
+from ..tools.common import EXIT_BROKEN_PIPE, EXIT_STORAGE, database_folder, database_url, open_database
 from ..word_lists import prepare_at_start
 
 CHANNEL = "console"
@@ -113,20 +113,34 @@ class ConsoleRoom:
         self.images_written = 0
         self.lines_read = 0
         self.reads = 0  # hand-overs from the reading thread to the event loop
+        self.output_gone = False  # the reader of the output went away (`arbitre console < game.txt | head`)
         self.service = RefereeService(service_referee, self.print_replies, tick_seconds=0.2)
 
-    async def print_replies(self, replies: list[Reply]) -> None:
-        for reply in replies:
+    async def print_replies(self, replies: list[Reply]) -> list[Reply]:
+        """Print ``replies``; those not printed because the output's reader went away (they stay owed)."""
+        for done, reply in enumerate(replies):
             audience = f"[-> {reply.to_user.split(':', 1)[-1]}]" if reply.to_user else "[#console]"
-            self.out.write(f"{audience} {reply.text}\n")
+            lines = [f"{audience} {reply.text}"]
             if reply.image is not None:
                 path = self._save(reply.image, reply.image_name or "board.png")
-                self.out.write(f"{audience} (image: {path})\n")
+                lines.append(f"{audience} (image: {path})")
             if reply.document is not None:
                 path = self._save(reply.document, reply.document_name or "export.txt")
-                self.out.write(f"{audience} (file: {path})\n")
-            self.out.write("\n")
-        self.out.flush()
+                lines.append(f"{audience} (file: {path})")
+            if not self.write("\n".join(lines) + "\n\n"):
+                return replies[done:]
+        return []
+
+    def write(self, text: str) -> bool:
+        """Write ``text`` to the output at once; False (and nothing written from then on) once its reader is gone."""
+        if self.output_gone:
+            return False
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except BrokenPipeError:
+            self.output_gone = True
+        return not self.output_gone
 
     def _save(self, data: bytes, name: str) -> Path:
         """Write an image or a file the bot sent beside the database; its path."""
@@ -169,18 +183,17 @@ class ConsoleRoom:
                 line, skipped = await loop.run_in_executor(None, next_line, stdin)
                 self.reads += 1
                 self.lines_read += skipped
-                if line is None:
+                if line is None or self.output_gone:
                     break
                 self.lines_read += 1
                 if line.had_invalid_bytes:
-                    self.out.write(self._invalid_bytes_note())
-                    self.out.flush()
+                    self.write(self._invalid_bytes_note())
                 stripped = line.text.strip()
                 if stripped.startswith(":sleep"):
                     words = stripped.split()
                     seconds = read_decimal(words[1]) if len(words) == 2 else None
                     if seconds is None or seconds < 0:
-                        self.out.write(":sleep SECONDS\n")
+                        self.write(":sleep SECONDS\n")
                     else:
                         await asyncio.sleep(seconds)
                     continue
@@ -199,7 +212,7 @@ class ConsoleRoom:
         finally:
             await self.service.stop()
             await self.service.flush_outbox(everything=True)
-        return 0
+        return EXIT_BROKEN_PIPE if self.output_gone else 0
 
 
 def new_room_settings(language: str) -> ChannelSettings:
