@@ -16,15 +16,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from .tools.common import EXIT_BROKEN_PIPE
+
 # One module per subcommand in bot/tools/, each with register(subparsers).
 TOOLS = ["console", "score", "check", "top", "duplicate", "replay", "discord", "telegram"]
 # Subcommands declared by a module of another name.
 DECLARED_BY = {"lexicon": "check"}
 
 Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]
-
-# What a command-line tool exits with when its reader goes away (128 + SIGPIPE, as the shell's own tools).
-EXIT_BROKEN_PIPE = 141
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

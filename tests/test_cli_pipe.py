@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
+import logging
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from bot.cli import EXIT_BROKEN_PIPE
+from bot.adapters.console import CHANNEL, ConsoleRoom
+from bot.referee import Referee
+from bot.storage import MemoryStorage
+from bot.tools.common import EXIT_BROKEN_PIPE
+
+from .ready_lists import ready_registry
 
 GCG = Path(__file__).parent / "data" / "gcg" / "woogles_csw21.gcg"
 
@@ -28,7 +38,7 @@ CONSOLE_SCRIPT = "Ana: /aide\nAna: /nouvelle Ana Ben\nAna: /coup H8 VAGUE\n"
 
 def run_into_pipe(args: list[str], tmp_path: Path, lines_read: int) -> subprocess.CompletedProcess[bytes]:
     """``arbitre ARGS`` writing into a real pipe whose reader takes ``lines_read`` lines (0: closed before
-    the tool writes anything), then closes it."""
+    the tool writes anything), then closes it; the console reads ``CONSOLE_SCRIPT``."""
     env = dict(os.environ, ARBITRE_DATA=str(tmp_path))
     read_end, write_end = os.pipe()
     if lines_read == 0:
@@ -62,3 +72,38 @@ def test_head_dash_1_leaves_no_traceback(args: list[str], tmp_path: Path) -> Non
     result = run_into_pipe(args, tmp_path, lines_read=1)
     assert result.stderr.decode() == ""
     assert result.returncode in (0, EXIT_BROKEN_PIPE)  # 0 when everything fitted in the pipe before it closed
+
+
+class GoneReader(io.StringIO):
+    """An output whose reader has gone: every write fails as on a closed pipe."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def console_room(storage: MemoryStorage, out: io.StringIO, now: Callable[[], float]) -> ConsoleRoom:
+    referee = Referee(storage, ready_registry(), now=now, images=False, clock_scope=CHANNEL)
+    return ConsoleRoom(referee, out, Path("images"), "Moi", admins=("Ana",), script=True)
+
+
+def lines(text: str) -> io.TextIOWrapper:
+    return io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8")
+
+
+def test_the_clock_writing_after_the_reader_left_ends_quietly_and_loses_nothing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    storage = MemoryStorage()
+    started = time.time()
+    first = io.StringIO()
+    assert asyncio.run(console_room(storage, first, lambda: started).run(lines("Ana: /duplicate 0,05\n"))) == 0
+    assert "Coup 1 — tirage" in first.getvalue()
+    # the next session's output is gone: its clock, 10 times as fast, closes the round (3 s) while it sleeps
+    fast = time.monotonic()
+    room = console_room(storage, GoneReader(), lambda: started + (time.monotonic() - fast) * 10)
+    with caplog.at_level(logging.WARNING):
+        assert asyncio.run(room.run(lines(":sleep 1\nAna: /etat\n"))) == EXIT_BROKEN_PIPE
+    assert caplog.records == []  # was: "clock failed" and a BrokenPipeError traceback, then exit 0
+    again = io.StringIO()
+    assert asyncio.run(console_room(storage, again, lambda: started + 100).run(lines(""))) == 0
+    assert "manche close" in again.getvalue() and "Personne n'a joué ce coup" in again.getvalue()  # owed: printed

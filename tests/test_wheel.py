@@ -11,6 +11,7 @@ it installing the dependencies (pip's cache helps).
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -31,12 +32,18 @@ Ana: /fin Ben=EAU !
 """
 
 pytestmark = pytest.mark.wheel
+# What would let the checkout in: its folder on the path (where a development install leaves
+# arbitre.egg-info, which pip would take for the package installed) or another environment.
+LEAKS = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "VIRTUAL_ENV", "PIP_TARGET", "PIP_PREFIX")
 
 
 def run(
     command: list[str], input: str = "", env: dict[str, str] | None = None, cwd: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """``command``'s result, its output as text."""
+    """``command``'s result, its output as text: run outside the checkout, without its path."""
+    if env is None:
+        env = {name: value for name, value in os.environ.items() if name not in LEAKS}
+    cwd = cwd or "/"
     return subprocess.run(command, input=input, env=env, cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
@@ -51,17 +58,18 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         else:
             shutil.copy2(ROOT / name, source / name)
-    built = run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(folder / "dist"), str(source)])
+    build = [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(folder / "dist"), str(source)]
+    built = run(build, cwd=str(folder))
     assert built.returncode == 0, built.stdout + built.stderr
     build_log = built.stdout + built.stderr
     assert "deprecat" not in build_log.lower(), build_log  # setuptools' warnings (the TOML licence table)
     (wheel,) = (folder / "dist").glob("arbitre-*.whl")
     venv = folder / "venv"
-    made = run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
+    made = run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=str(folder))
     assert made.returncode == 0, made.stderr
     install = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install"]
-    done = run([*install, "--disable-pip-version-check", "--quiet", str(wheel)])
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = run([*install, "--disable-pip-version-check", str(wheel)], cwd=str(folder))
+    assert done.returncode == 0 and (venv / "bin" / "arbitre").is_file(), done.stdout + done.stderr
     return venv
 
 

@@ -8,6 +8,8 @@ with ``#`` are comments; ``:sleep SECONDS`` lets the clock run (for scripts).
 Replies are printed with their audience; board images are written to files.
 Reading from a pipe runs the script to its end and exits 0; a script's commands wait for
 the word lists being prepared, where a person typing is told at once that a list is.
+The room is created at its first start, in ``--lang``'s language with that language's
+edition; from then on its stored settings are kept at every start.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from ..messages import say
 from ..numbers import read_decimal
 from ..referee import Referee
 from ..service import RefereeService
-from ..storage import ChannelSettings, Storage
-from ..tools.common import EXIT_STORAGE, database_folder, database_url, open_database
+from ..storage import ChannelSettings, Storage, StorageFullError
+from ..tools.common import EXIT_BROKEN_PIPE, EXIT_STORAGE, database_folder, database_url, open_database
 from ..word_lists import prepare_at_start
 
 CHANNEL = "console"
@@ -111,20 +113,34 @@ class ConsoleRoom:
         self.images_written = 0
         self.lines_read = 0
         self.reads = 0  # hand-overs from the reading thread to the event loop
+        self.output_gone = False  # the reader of the output went away (`arbitre console < game.txt | head`)
         self.service = RefereeService(service_referee, self.print_replies, tick_seconds=0.2)
 
-    async def print_replies(self, replies: list[Reply]) -> None:
-        for reply in replies:
+    async def print_replies(self, replies: list[Reply]) -> list[Reply]:
+        """Print ``replies``; those not printed because the output's reader went away (they stay owed)."""
+        for done, reply in enumerate(replies):
             audience = f"[-> {reply.to_user.split(':', 1)[-1]}]" if reply.to_user else "[#console]"
-            self.out.write(f"{audience} {reply.text}\n")
+            lines = [f"{audience} {reply.text}"]
             if reply.image is not None:
                 path = self._save(reply.image, reply.image_name or "board.png")
-                self.out.write(f"{audience} (image: {path})\n")
+                lines.append(f"{audience} (image: {path})")
             if reply.document is not None:
                 path = self._save(reply.document, reply.document_name or "export.txt")
-                self.out.write(f"{audience} (file: {path})\n")
-            self.out.write("\n")
-        self.out.flush()
+                lines.append(f"{audience} (file: {path})")
+            if not self.write("\n".join(lines) + "\n\n"):
+                return replies[done:]
+        return []
+
+    def write(self, text: str) -> bool:
+        """Write ``text`` to the output at once; False (and nothing written from then on) once its reader is gone."""
+        if self.output_gone:
+            return False
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except BrokenPipeError:
+            self.output_gone = True
+        return not self.output_gone
 
     def _save(self, data: bytes, name: str) -> Path:
         """Write an image or a file the bot sent beside the database; its path."""
@@ -167,18 +183,17 @@ class ConsoleRoom:
                 line, skipped = await loop.run_in_executor(None, next_line, stdin)
                 self.reads += 1
                 self.lines_read += skipped
-                if line is None:
+                if line is None or self.output_gone:
                     break
                 self.lines_read += 1
                 if line.had_invalid_bytes:
-                    self.out.write(self._invalid_bytes_note())
-                    self.out.flush()
+                    self.write(self._invalid_bytes_note())
                 stripped = line.text.strip()
                 if stripped.startswith(":sleep"):
                     words = stripped.split()
                     seconds = read_decimal(words[1]) if len(words) == 2 else None
                     if seconds is None or seconds < 0:
-                        self.out.write(":sleep SECONDS\n")
+                        self.write(":sleep SECONDS\n")
                     else:
                         await asyncio.sleep(seconds)
                     continue
@@ -197,7 +212,7 @@ class ConsoleRoom:
         finally:
             await self.service.stop()
             await self.service.flush_outbox(everything=True)
-        return 0
+        return EXIT_BROKEN_PIPE if self.output_gone else 0
 
 
 def new_room_settings(language: str) -> ChannelSettings:
@@ -225,7 +240,12 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
     storage = open_database(db_url, "console", err)
     if storage is None:
         return EXIT_STORAGE
-    start_room(storage, args.lang, err)
+    try:
+        start_room(storage, args.lang, err)
+    except StorageFullError as error:  # a new room on a full disk: said in one line, like a database that cannot open
+        print(f"arbitre console: {error}", file=err)
+        storage.close()
+        return EXIT_STORAGE
     registry = LexiconRegistry()
     prepare_at_start(registry, storage)  # compiled in the background; commands say so until it is done
     referee = Referee(storage, registry, clock_scope=CHANNEL)

@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # imported when a command runs: building the parser needs non
     from core.notation import Notation
 
 EXIT_STORAGE = 2  # the database cannot be opened (as for a missing token: nothing to retry)
+EXIT_BROKEN_PIPE = 141  # the reader of the output went away (128 + SIGPIPE, as the shell's own tools)
 
 
 def add_edition_options(parser: argparse.ArgumentParser) -> None:
