@@ -2,8 +2,8 @@
 for, and the referee's /seat, which frees a seat an account holds.
 
 A seated player, the referee included, records their own turns only: out of turn they are told whose
-turn it is. Recording for another seat is explicit: the referee names it (``/score @Ben 9H AS``,
-``/pass @Ben``, ``/exchange @Ben ABC``) and the reply says who recorded it for whom. A referee who
+turn it is. Recording for another seat is explicit: the referee names it (``/score 9H AS @Ben``,
+``/pass @Ben``, ``/exchange ABC @Ben``) and the reply says who recorded it for whom. A referee who
 plays no seat records for the player to move without naming them, as a club referee types every move.
 """
 
