@@ -1,5 +1,5 @@
 """Who acts for which seat of a classic game: the seat a turn command (/score /pass /exchange) records
-for, and the referee's /seat, which frees a seat an account holds.
+for, and the referee's /seat (declared with /join), which frees a seat an account holds.
 
 A seated player, the referee included, records their own turns only: out of turn they are told whose
 turn it is. Recording for another seat is explicit: the referee names it (``/score 9H AS @Ben``,
@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from core.game import ClassicGame
 from core.rules import most_players
 
-from ..storage import GameKind, GameRecord
+from ..storage import GameRecord
 from . import seats
 from .context import Context, UserError
-from .registry import Access, Section, command
 
 
 @dataclass(frozen=True)
@@ -111,13 +110,9 @@ def require_turn(ctx: Context, record: GameRecord, game: ClassicGame, named: str
 FREE_WORDS = frozenset({"free", "libre", "liberer", "libérer"})
 
 
-@command("seat", section=Section.CLASSIC, access=Access.REFEREE)
-def cmd_seat(ctx: Context) -> None:
+def free_seat(ctx: Context, record: GameRecord) -> None:
     """``/seat NAME free``: the account that holds the seat lets it go (a same-name account took it);
     the seat's player then takes it with /join NAME or by playing under that name."""
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is None or record.kind is not GameKind.CLASSIC:
-        raise UserError("no_classic_game")
     game = ctx.referee.classic_games.load(ctx.storage, record)
     words = ctx.tokens
     if len(words) < 2 or words[-1].lower() not in FREE_WORDS:
