@@ -30,7 +30,12 @@ class Incoming:
     admin: bool = False  # the platform says this user administers the channel
 
     def __str__(self) -> str:
-        """For logs: the text cut at :data:`LOGGED_CHARS` (a 100 kB message is never logged whole)."""
+        """For logs: the text cut at :data:`LOGGED_CHARS` (a 100 kB message is never logged whole); of a
+        private message (an open duplicate submission) only its command's name and its length."""
+        if self.private:
+            command = read_command(self.text)
+            shown = f"/{command.name} … " if command is not None else ""
+            return f"{self.name}@{self.channel} (private): {shown}({len(self.text)} characters)"
         return f"{self.name}@{self.channel}: {for_log(self.text)}"
 
 
@@ -60,8 +65,12 @@ class Reply:
         return self.to_user is not None
 
     def __str__(self) -> str:
-        audience = f"(private to {self.to_user})" if self.to_user else "(channel)"
-        return f"{audience} {for_log(self.text)}"
+        """For logs: its outbox number, and its text cut at :data:`LOGGED_CHARS`; never the text of a private
+        reply (it may acknowledge an open duplicate submission), only its length."""
+        number = f" #{self.outbox_id}" if self.outbox_id is not None else ""
+        if self.to_user:
+            return f"(private{number} to {self.to_user}) {len(self.text)} characters"
+        return f"(channel{number}) {for_log(self.text)}"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
@@ -21,6 +22,9 @@ TOOLS = ["console", "score", "check", "top", "duplicate", "replay", "discord", "
 DECLARED_BY = {"lexicon": "check"}
 
 Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]
+
+# What a command-line tool exits with when its reader goes away (128 + SIGPIPE, as the shell's own tools).
+EXIT_BROKEN_PIPE = 141
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -37,6 +41,24 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arbitre`` command."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(arguments[0] if arguments else None).parse_args(arguments)
-    handler: Handler = args.handler
-    return handler(args, sys.stdout, sys.stderr)
+    try:
+        args = build_parser(arguments[0] if arguments else None).parse_args(arguments)
+        handler: Handler = args.handler
+        status = handler(args, sys.stdout, sys.stderr)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return quiet_broken_pipe()
+    return status
+
+
+def quiet_broken_pipe() -> int:
+    """The exit status once the reader of the output has gone (``arbitre ... | head -1``): what is left
+    to print goes nowhere, without a traceback at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor behind sys.stdout (a test's capture)
+        pass
+    finally:
+        os.close(devnull)
+    return EXIT_BROKEN_PIPE

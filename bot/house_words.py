@@ -6,10 +6,15 @@ few more words (``+KA``) or rejects some (``-NEW``). ``HouseWords`` is that set;
 (additions accepted, removals rejected, everything else as the list says), and
 ``house_lexicon`` compiles the same into a ``Lexicon`` for the move generator.
 
-A change of a channel's house words is stored with who made it and when
-(``HouseWordChange``); ``HouseWords.replay`` gives the set the changes leave,
-the last change of a word deciding. Offline tools read the same set from a file:
-one word per line, a leading ``-`` removes it, ``#`` starts a comment.
+House words belong to a list: a channel keeps a set for each list its games use
+(a French channel's additions never decide an English game). A change is stored
+with its list, who made it and when (``HouseWordChange``); ``HouseWords.replay``
+gives the set the changes leave, the last change of a word deciding. Only what
+changes a verdict is stored (``HouseWords.change_for``): removing an added word
+undoes the addition (``CLEAR``), and a word the list already settles the wanted
+way is not kept, so the count is what is in force. Offline tools read the same
+set from a file: one word per line, a leading ``-`` removes it, ``#`` starts a
+comment.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from core.lexicon import Lexicon, normalise_word
 
 ADD = "add"
 REMOVE = "remove"
+CLEAR = "clear"  # the word's house entry dropped: the list decides it again
 
 
 class HouseFileError(Exception):
@@ -40,15 +46,16 @@ class HouseFileError(Exception):
 
 @dataclass(frozen=True)
 class HouseWordChange:
-    """One stored change: ``word`` added or removed (``action``) in ``channel`` by ``author`` at ``at``."""
+    """One stored change: ``word`` added, removed or cleared (``action``) for the list ``lexicon`` of
+    ``channel``, by ``author`` at ``at``."""
 
     channel: str
-    action: str  # ADD | REMOVE
+    action: str  # ADD | REMOVE | CLEAR
     word: str
     author: str  # the account
     name: str  # its display name when it made the change
     at: float
-    lexicon: str = ""  # the channel's list at the time, for the record
+    lexicon: str = ""  # the list (``fr``, ``en`` or the operator's path) whose house words it changes
 
 
 @dataclass(frozen=True)
@@ -74,12 +81,25 @@ class HouseWords:
         return hashlib.sha256("\n".join(self.tokens()).encode("ascii")).hexdigest()
 
     def changed(self, action: str, word: str) -> HouseWords:
-        """The set after one change: the word's last change decides."""
+        """The set after one change: the word's last change decides (``CLEAR`` leaves it to the list)."""
         added, removed = set(self.added), set(self.removed)
         added.discard(word)
         removed.discard(word)
-        (added if action == ADD else removed).add(word)
+        if action == ADD:
+            added.add(word)
+        elif action == REMOVE:
+            removed.add(word)
         return HouseWords(frozenset(added), frozenset(removed))
+
+    def change_for(self, word: str, valid: bool, in_list: bool) -> str | None:
+        """The change that makes ``word`` valid (or not) over a list that has it (``in_list``) or not:
+        None when it already is; ``CLEAR`` when the list alone answers as wanted (an added word
+        removed again, a refused one accepted again); else ``ADD`` or ``REMOVE``."""
+        wanted = None if valid == in_list else (ADD if valid else REMOVE)
+        current = ADD if word in self.added else REMOVE if word in self.removed else None
+        if wanted == current:
+            return None
+        return CLEAR if wanted is None else wanted
 
     @classmethod
     def replay(cls, changes: Iterable[HouseWordChange]) -> HouseWords:

@@ -31,6 +31,15 @@ def decimal(lang: str, value: float) -> str:
     return f"{value:.1f}".replace(".", say(lang, "decimal_mark"))
 
 
+def mid_sentence(text: str) -> str:
+    """A sentence to be set after « : » or « — » in another: its first word lowercased unless it is a name
+    written in capitals (``Le premier coup…`` -> ``le premier coup…``; ``VAGUE…``, ``H8…`` unchanged)."""
+    first = text.split(" ", 1)[0]
+    if len(first) > 1 and first[0].isupper() and any(char.islower() for char in first[1:]):
+        return text[0].lower() + text[1:]
+    return text
+
+
 def command_name(lang: str, name: str) -> str:
     """The name of the command ``name`` (its English name) in ``lang``, without the slash."""
     return say(lang, f"name_{name}")
@@ -142,6 +151,8 @@ def explain(error: E.ArbitreError, lang: str, notation: str = "fisf") -> str:
         return say(lang, key, **values)
     if isinstance(error, E.KeptLettersError) and not error.reliquat:
         return say(lang, "err_kept_none", draw=error.draw)
+    if isinstance(error, E.RackNotUnseenError) and not error.unseen:
+        return say(lang, "err_rack_none_unseen", player=error.player, letters=error.letters)
     if isinstance(error, E.WordNotInLexiconError):
         return say(lang, "err_word_not_in_lexicon", move=error.move, words=_listed(error.words), count=len(error.words))
     if isinstance(error, E.LateSubmissionError):

@@ -23,7 +23,7 @@ from .commands.game_cache import GameCache
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
 from .outbox import CLAIM_SECONDS, GRACE_SECONDS, OutboxItem, backoff, destination
-from .storage import ChannelSettings, GameKind, GameRunningError, RoundClosedTwiceError, Storage
+from .storage import ChannelSettings, GameKind, GameRunningError, RoundClosedTwiceError, Storage, StorageFullError
 from .word_lists import WordLists, preparing_text
 
 log = logging.getLogger("arbitre")
@@ -128,6 +128,9 @@ class Referee:
         """Store replies that no transaction produced (refusals, views); unstored if storage fails."""
         try:
             return self.store(replies)
+        except StorageFullError as error:
+            log.error("could not store %d replies in the outbox: %s", len(replies), error)
+            return replies
         except Exception:
             log.exception("could not store %d replies in the outbox", len(replies))
             return replies
@@ -223,6 +226,9 @@ class Referee:
             return say(settings.language, "game_running_race")
         if isinstance(error, RoundClosedTwiceError):
             return say(settings.language, "dup_late", n=error.round_number)
+        if isinstance(error, StorageFullError):  # the operator's one line; the players are told to wait
+            log.error("%s: %s", error, message)
+            return say(settings.language, "disk_full")
         log.error("command failed: %s", message, exc_info=error)
         return say(settings.language, "apology")
 
@@ -252,6 +258,10 @@ class Referee:
 
         try:
             return clock_tick(self, self.now() if now is None else now)
+        except StorageFullError as error:  # the deadline stays: the round closes once there is room
+            self.forget_games()
+            log.error("clock tick failed: %s", error)
+            return []
         except Exception:
             self.forget_games()
             log.exception("clock tick failed")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import zoneinfo
 from functools import lru_cache
 
@@ -41,6 +42,15 @@ def clock_time(timestamp: float, zone_name: str) -> str:
     """``21:04:30 (Europe/Paris)``: a deadline as a wall-clock time in the channel's zone."""
     local = dt.datetime.fromtimestamp(timestamp, zone(zone_name))
     return f"{local:%H:%M:%S} ({zone_name})"
+
+
+def time_left(seconds: float) -> str:
+    """``45 s``, ``1 min 30 s``, ``2 min``: a time left, in whole seconds (the same in every language)."""
+    whole = max(0, math.floor(seconds + 0.5))  # half a second up: a reopening for 4,5 s shows 5 s
+    minutes, rest = divmod(whole, 60)
+    if not minutes:
+        return f"{rest} s"
+    return f"{minutes} min {rest} s" if rest else f"{minutes} min"
 
 
 def date_time(timestamp: float, zone_name: str) -> str:

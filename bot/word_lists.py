@@ -3,9 +3,9 @@
 Commands ask ``WordLists`` for a list and get it at once, or ``ListPreparingError``
 (answered politely: the list is being prepared, about N seconds) while it is being
 compiled; a list being compiled never holds up a command that uses another one.
-Verdicts (challenges, /check, duplicate submissions) read the channel's list with its
-house words applied (``HouseList``); duplicate tops walk the list compiled again with
-them (``movegen``). What a verdict used is stored in its event (``ListUsed``), since
+Verdicts (challenges, /check, duplicate submissions) read a game's list with the
+channel's house words for that list applied (``HouseList``); duplicate tops walk the
+list with them patched in (``movegen``). What a verdict used is stored in its event (``ListUsed``), since
 games replay from their log without word lists.
 """
 
@@ -63,17 +63,17 @@ class WordLists:
         self.registry = registry
         self.storage = storage
 
-    def house(self, channel: str) -> HouseWords:
-        """The channel's house words, as its stored changes leave them."""
-        return HouseWords.replay(self.storage.house_word_changes(channel))
+    def house(self, channel: str, spec: str) -> HouseWords:
+        """The channel's house words for the list ``spec``, as its stored changes leave them."""
+        return HouseWords.replay(self.storage.house_word_changes(channel, spec))
 
     def verdicts(self, spec: str, channel: str) -> HouseList:
-        """The list ``spec`` with ``channel``'s house words; ListPreparingError while it is prepared."""
-        return HouseList(self.registry.ready(spec), self.house(channel), spec)
+        """The list ``spec`` with ``channel``'s house words for it; ListPreparingError while it is prepared."""
+        return HouseList(self.registry.ready(spec), self.house(channel, spec), spec)
 
     def movegen_name(self, spec: str, channel: str) -> str:
-        """The registry's name of ``spec`` with the channel's house words (``spec`` when it has none)."""
-        return self.registry.with_house(spec, self.house(channel))
+        """The registry's name of ``spec`` with the channel's house words for it (``spec`` when it has none)."""
+        return self.registry.with_house(spec, self.house(channel, spec))
 
     def movegen(self, spec: str, channel: str) -> Lexicon:
         """The compiled list the move generator walks for ``channel``; ListPreparingError while it is prepared."""

@@ -92,11 +92,16 @@ class SearchStats:
 
 @dataclass(frozen=True)
 class TopResult:
-    """The best plays (best first), which rule chose the first one, and search figures."""
+    """The best plays (best first), which rule chose the first one, and search figures.
+
+    ``top_count`` is how many plays score the top, also those past ``plays`` (with ``count`` 1, only the
+    top is counted).
+    """
 
     plays: tuple[Play, ...]
     tie_rule: TieRule
     searched: SearchStats
+    top_count: int = 0
 
     @property
     def best(self) -> Play | None:
@@ -1150,4 +1155,6 @@ def find_top(
     else:
         rule = TieRule.SCORE if _any_other_play(search, starts) else TieRule.UNIQUE
     stats = SearchStats(len(starts), searched, len(starts) - searched, seen)
-    return TopResult(tuple(plays), rule, stats)
+    best_score = plays[0].total if plays else None
+    top_count = 1 if search.tie_mode and plays else sum(1 for f in search.found if f[0] == best_score)
+    return TopResult(tuple(plays), rule, stats, top_count)

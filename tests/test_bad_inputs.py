@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 import os
 import random
+import sqlite3
+import stat
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from bot.chat import LOGGED_CHARS, MAX_COMMAND_CHARS, Incoming, Reply
 from bot.cli import main
 from bot.messages import languages, say
 from bot.referee import Referee
-from bot.storage import GameKind, GameSetup, SQLiteStorage, StorageOpenError
+from bot.storage import MIGRATIONS, GameKind, GameSetup, SQLiteStorage, StorageOpenError
 from tests.ready_lists import ready_registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,23 +150,25 @@ def test_bad_database_file_raises_a_storage_open_error_naming_the_trouble(tmp_pa
         assert path.read_bytes() == before  # nothing written into a file that is not ours
 
 
-@pytest.mark.skipif(os.name == "nt" or os.geteuid() == 0, reason="file modes do not stop root")
+@pytest.mark.skipif(os.name == "nt", reason="POSIX file modes")
 @pytest.mark.parametrize(
     ("what", "reason"), [("folder", "its folder {folder} is not writable"), ("file", "the file is not writable")]
 )
 def test_bad_database_in_a_place_that_cannot_be_written(tmp_path: Path, what: str, reason: str) -> None:
+    """File modes do not stop root: there, the immutable attribute does (``chattr +i``)."""
     folder = tmp_path / "locked"
     folder.mkdir()
     path = folder / "arbitre.sqlite"
     if what == "file":
         real_database(path, games=1)
-        path.chmod(0o444)
-    folder.chmod(0o500)
+    undo = read_only_file(path if what == "file" else folder)
+    if undo is None:
+        pytest.skip("nothing can be made read-only here (chattr +i refused)")
     try:
         with pytest.raises(StorageOpenError) as refused:
             SQLiteStorage(path)
     finally:
-        folder.chmod(0o700)
+        undo()
     assert refused.value.reason == reason.format(folder=folder)
 
 
@@ -206,6 +210,109 @@ def test_bad_database_stops_the_cli_with_one_line_and_exit_2(tmp_path: Path, too
     assert lines[0].startswith(f"arbitre {tool}: cannot open the database {path}: {reason}")
 
 
+# --- files this version cannot read: one line at start, never the apology at every command -----------
+
+
+def read_only_file(path: Path) -> Callable[[], None] | None:
+    """Make ``path`` unwritable, even for root (the immutable attribute); how to undo it (None: cannot)."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        return lambda: path.chmod(0o600)
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        return None
+    return lambda: subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def edited_database(kind: str, path: Path) -> str:
+    """A real database at ``path`` changed in the way ``kind`` names; the reason its opening must give."""
+    real_database(path, games=2)
+    db = sqlite3.connect(path)
+    try:
+        if kind == "outbox-dropped":
+            db.execute("drop table outbox")
+            return "it has no table outbox (a damaged or hand-edited file)"
+        if kind == "column-dropped":
+            db.execute("alter table games drop column referee")
+            return "its table games has no column referee (a damaged or hand-edited file)"
+        if kind == "unknown-kind":
+            db.execute("update games set kind = 'triplicate' where id = 2")
+            return "game 2 (channel c1) is of an unknown kind 'triplicate' (a damaged or hand-edited file)"
+        if kind == "bad-setup":
+            db.execute("update games set setup = '{\"players\": 3}' where id = 1")
+            return "game 1 (channel c0) has a set-up that cannot be read (game set-up: 'players' cannot be 3)"
+        if kind == "event-not-json":
+            db.execute("update events set data = '{\"kind\": \"pass\", ' where game = 2 and seq = 7")
+            return "event 7 of game 2 (channel c1) is not a JSON object (a damaged or hand-edited file)"
+        if kind == "event-not-object":
+            db.execute("update events set data = '[1, 2]' where game = 1 and seq = 3")
+            return "event 3 of game 1 (channel c0) is not a JSON object"
+        if kind == "newer-version":
+            db.execute("insert into migrations (version, name, applied) values (99, 'from a newer Arbitre', 0)")
+            known = MIGRATIONS[-1][0]
+            said = "a newer version of Arbitre wrote it (database version 99; this version knows versions up to"
+            return f"{said} {known})"
+        raise AssertionError(kind)
+    finally:
+        db.commit()
+        db.close()
+
+
+EDITED = ["outbox-dropped", "column-dropped", "unknown-kind", "bad-setup", "event-not-json", "event-not-object"]
+
+
+@pytest.mark.parametrize("kind", [*EDITED, "newer-version", "read-only"])
+def test_a_database_this_version_cannot_use_stops_the_console_with_one_line_and_exit_2(
+    tmp_path: Path, kind: str
+) -> None:
+    path = tmp_path / "club.sqlite"
+    if kind == "read-only":
+        real_database(path, games=1)
+        undo = read_only_file(path)
+        if undo is None:
+            pytest.skip("the file cannot be made read-only here (chattr +i refused)")
+        reason = "the file is not writable"
+    else:
+        undo, reason = None, edited_database(kind, path)
+    before = path.read_bytes()
+    try:
+        result = cli("console", path, tmp_path)
+    finally:
+        if undo is not None:
+            undo()
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert lines[0].startswith(f"arbitre console: cannot open the database {path}: {reason}"), lines[0]
+    assert path.read_bytes() == before  # nothing written into a file this version cannot read
+
+
+def test_a_new_database_and_the_folders_made_for_it_are_for_the_owner_only(tmp_path: Path) -> None:
+    """It holds open duplicate submissions: no other local user may read it (st_mode bits, as root too)."""
+    tmp_path.chmod(0o755)
+    path = tmp_path / "data" / "arbitre" / "club.sqlite"
+    store = SQLiteStorage(path)
+    try:
+        store.create_game("c", GameKind.CLASSIC, "ana", GameSetup("fr", "fisf", "fr", players=("Ana", "Ben")))
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in path.parent.iterdir()}
+        assert modes == {"club.sqlite": 0o600, "club.sqlite-wal": 0o600, "club.sqlite-shm": 0o600}
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        assert stat.S_IMODE((tmp_path / "data").stat().st_mode) == 0o700
+        assert stat.S_IMODE(tmp_path.stat().st_mode) == 0o755  # a folder the bot did not make is left alone
+    finally:
+        store.close()
+
+
+def test_the_console_makes_its_default_database_for_the_owner_only(tmp_path: Path) -> None:
+    env = dict(os.environ, ARBITRE_DATA=str(tmp_path / "share" / "arbitre"))
+    env.pop("ARBITRE_DB", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "console"], input=b"Ana: /aide\n", capture_output=True, env=env, cwd=ROOT
+    )
+    assert result.returncode == 0, result.stderr
+    made = [tmp_path / "share", tmp_path / "share" / "arbitre", tmp_path / "share" / "arbitre" / "arbitre.sqlite"]
+    assert [oct(stat.S_IMODE(p.stat().st_mode)) for p in made] == [oct(0o700), oct(0o700), oct(0o600)]
+
+
 # --- numbers typed in commands: unicode digits, huge numbers -----------------------------------
 
 BIG = "9" * 5000
@@ -221,7 +328,8 @@ class Room:
         self.referee = Referee(self.storage, LEXICONS, now=lambda: self.now, images=False)
 
     def send(self, name: str, text: str, *, private: bool = False) -> list[Reply]:
-        replies = self.referee.handle(Incoming("club", f"u:{name.lower()}", name, text, private=private))
+        admin = name == "Admin"  # the channel's admin (settings are theirs)
+        replies = self.referee.handle(Incoming("club", f"u:{name.lower()}", name, text, private=private, admin=admin))
         assert replies, text
         assert not any(r.text in APOLOGIES for r in replies), text[:100]
         return replies
@@ -281,7 +389,7 @@ def test_bad_number_in_a_classic_game_is_refused_politely(room: Room, command: s
     room.send("Ana", "/nouvelle Ana Ben")
     room.send("Ana", "/coup H8 VAGUE")
     room.send("Ben", "/passe")
-    assert answer in room.refused("Ana", command)
+    assert answer in room.refused("Admin" if command.startswith("/reglages") else "Ana", command)
 
 
 def test_a_rack_given_in_points_is_still_read_up_to_the_most_a_rack_holds(room: Room) -> None:
@@ -292,16 +400,17 @@ def test_a_rack_given_in_points_is_still_read_up_to_the_most_a_rack_holds(room: 
 
 
 DUPLICATE_BAD_NUMBERS = [
-    ("/duplicate ² !", "Syntaxe : /duplicate"),
-    (f"/duplicate {BIG} !", "Syntaxe : /duplicate"),
+    ("/duplicate ² !", "« ² » n'est pas un nombre (par exemple 45 ou 1,5)."),
+    (f"/duplicate {BIG} !", f"« {BIG[:20]} » n'est pas un nombre"),
     ("/duplicate nan !", "Syntaxe : /duplicate"),
-    ("/prolonge ²", "Syntaxe : /prolonge"),
-    ("/prolonge 1e999", "Syntaxe : /prolonge"),
-    ("/rouvre ²", "« ² » n'est pas un nombre entier."),
-    (f"/rouvre {BIG}", f"« {BIG[:20]} » n'est pas un nombre entier."),
+    ("/prolonge ²", "« ² » n'est pas un nombre (par exemple 45 ou 1,5)."),
+    ("/prolonge 1e999", "« 1e999 » n'est pas un nombre"),
+    ("/rouvre ²", "« ² » n'est pas un nombre (par exemple 45 ou 1,5)."),
+    (f"/rouvre {BIG}", f"« {BIG[:20]} » n'est pas un nombre"),
     ("/top ²", "top"),
     ("/corrige Ana ² H8 VAGUE", "Syntaxe : /corrige"),
-    ("/corrige Ana 1 ²", "Syntaxe : /corrige"),
+    ("/corrige Ana 1 ²", "« ² » n'est pas un nombre entier."),
+    ("/corrige Ana 1 1,5", "« 1,5 » n'est pas un nombre entier."),
     (f"/corrige Ana {BIG} 10", "Syntaxe : /corrige"),
     ("/classement ٣", "« ٣ » n'est pas un nombre entier."),
 ]

@@ -170,6 +170,40 @@ def test_no_french_message_holds_an_english_word() -> None:
     assert found == {}
 
 
+PROPER_NOUNS = {"Grammalecte"}  # names that keep their capital after « : »
+
+
+def colons_without_space(text: str) -> list[str]:
+    """The colons of a French message not preceded by a space; format specs ({player:de}), times (19:40),
+    addresses (https://) and typed syntax quoted in « » (« NOM: /commande ») aside."""
+    text = re.sub(r"\{[^}]*\}", "X", text)
+    text = re.sub(r"«[^»]*»", "X", text)
+    text = re.sub(r"\d:\d|://", "X", text)
+    return re.findall(r"\S*[^ \u00a0\u202f\n]:\S*", text)
+
+
+def capitals_after_colon(text: str) -> list[str]:
+    """The words after « : » mid-sentence written with a capital: a sentence set after a colon goes on in
+    lowercase (a word in capitals such as VAGuE, a reference, a placeholder or a proper noun may follow)."""
+    words = re.findall(r" : ([^\s{«/\d]\S*)", text)
+    return [w for w in words if w[0].isupper() and w[1:2].islower() and w.strip(".,;)") not in PROPER_NOUNS]
+
+
+def test_french_messages_have_a_space_before_the_colon_and_go_on_in_lowercase() -> None:
+    found = {}
+    for key, forms in CATALOGS.catalog("fr").texts.items():
+        if key.startswith("usage_"):
+            continue  # a command's syntax line (/verif [LISTE:] MOT...), typed as it is
+        faults = [fault for form in forms for fault in colons_without_space(form) + capitals_after_colon(form)]
+        if faults:
+            found[key] = faults
+    assert found == {}
+    assert colons_without_space("8 coups: Ana 318") == ["coups:"]
+    assert capitals_after_colon("il vaudra 0 : Le mot") == ["Le"]
+    assert colons_without_space("fin à {clock} (19:40) : « NOM: /coup » {player:de}") == []
+    assert capitals_after_colon("Tirage : EEU+ESI? — liste : Grammalecte. Top : H8 VAGUE") == []
+
+
 # --- a language added as a catalog ---------------------------------------------------------------------
 
 

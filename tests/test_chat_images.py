@@ -303,6 +303,44 @@ def test_ending_a_duplicate_game_posts_the_final_standings_image(club: Club) -> 
     assert "Fin de la partie duplicate" in reply.text
 
 
+def test_another_tied_top_posts_the_new_result_image(club: Club) -> None:
+    start_duplicate(club, "fr", "Europe/Paris")
+    club.say("Ref", "/tirage EIRSTUV")  # tops: VERTUS, VISEUR, VITRES
+    closing = image_of(club.send("Ref", "/cloture"), "result")
+    changed = image_of(club.send("Ref", "/top 2"), "result")
+    game = duplicate_game(club)
+    scene = round_result_scene(commands_duplicate.result_view("fr", game, game.closed_rounds[0]))
+    assert png(scene) == changed.image != closing.image
+    assert "Top du coup 1 changé par l'arbitre" in changed.text
+    assert any("H4 VISEUR" in text for text in texts(scene, "title"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "nobody_yet", "nobody_this_move"),
+    [
+        ("fr", "top cumulé 0 : personne n'a encore joué.", "Personne n'a joué ce coup"),
+        ("en", "total of tops 0: nobody has played yet.", "Nobody played this move"),
+    ],
+)
+def test_nobody_has_played_is_said_never_drawn_as_an_empty_table(
+    club: Club, lang: str, nobody_yet: str, nobody_this_move: str
+) -> None:
+    setup_language(club, lang)
+    club.say("Ref", "/duplicate 1 manual")
+    (standings,) = club.send("Zed", "/standings")
+    assert nobody_yet in standings.text and standings.image is None and "```" not in standings.text
+    club.say("Ref", "/draw AEEISTU")
+    closing = club.send("Ref", "/close")
+    assert [r.image_name for r in closing if r.image is not None] == ["result.png"]  # no empty standings
+    result = image_of(closing, "result")
+    assert nobody_this_move in result.text
+    game = duplicate_game(club)
+    scene = round_result_scene(commands_duplicate.result_view(lang, game, game.closed_rounds[0]))
+    assert png(scene) == result.image and texts(scene, "note") == [nobody_this_move] and texts(scene, "head") == []
+    ended = club.send("Ref", "/end")
+    assert all(r.image is None for r in ended) and not any("```" in r.text for r in ended)
+
+
 def test_without_images_the_close_is_one_text_reply_as_before(club: Club) -> None:
     club.referee.images = False
     start_duplicate(club, "fr", "Europe/Paris")

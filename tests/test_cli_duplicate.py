@@ -86,6 +86,10 @@ def test_text_record(capsys: pytest.CaptureFixture[str], small_list: Path) -> No
     assert lines[1].split() == ["#", "draw", "ref", "top", "pts", "total"]
     assert any(line.startswith("End of the duplicate game (") for line in lines)
     assert lines[-1].startswith("total ")
+    total = int(lines[-1].split()[1])
+    moves = sum(1 for line in lines[2:-2] if line.split() and line.split()[0].isdigit())
+    assert lines[-2] == f"{moves} moves, total of tops {total}."  # the computer alone: no empty standings table
+    assert "Standings" not in out and "player" not in out
 
 
 def test_missing_word_list(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

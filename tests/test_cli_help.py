@@ -43,7 +43,7 @@ def test_every_subcommand_and_argument_has_a_one_line_description(name: str) -> 
         (["check", "--help"], ["WORD", "a word to look up (case and accents ignored)", "exit status 0"]),
         (["lexicon", "--help"], ["build: compile them into the cache", "sha256", "LIST"]),
         (["top", "--help"], ["why the first is ahead of the second", "--rack"]),
-        (["console", "--help"], ["language of the room"]),
+        (["console", "--help"], ["language of a new room", "a room already in the database keeps its settings"]),
         (["duplicate", "--help"], ["how the joker counts in the draw rule"]),
     ],
 )

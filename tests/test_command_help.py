@@ -164,8 +164,15 @@ def test_out_of_range_minutes_are_explained_in_the_channels_language(club: Club)
     assert "the time per move is 0.05 to 10 minutes" in club.refused("Ref", "/duplicate 0")
 
 
-def test_check_looks_up_the_first_twenty_words(club: Club) -> None:
+def test_check_looks_up_the_first_twenty_words_and_says_so(club: Club) -> None:
     spec = HELP["check"]
-    assert "the first 20 words" in spec.help("en") and "les 20 premiers mots" in spec.help("fr")
-    answer = club.say("Ana", "/verif " + " ".join(f"MOT{n}" for n in range(25)))
+    assert "the first 20 given" in spec.help("en") and "les 20 premiers donnés" in spec.help("fr")
+    answer = club.say("Ana", "/verif " + " ".join(f"MOT{n}" for n in range(26)))
     assert "MOT19 " in answer and "MOT20" not in answer
+    assert answer.endswith(
+        "Seuls les 20 premiers mots ont été vérifiés (26 donnés) : envoyez les autres dans un autre /verif."
+    )
+    assert "vérifiés" not in club.say("Ana", "/verif " + " ".join(f"MOT{n}" for n in range(20)))
+    club.say("Admin", "/settings language en", admin=True)
+    english = club.say("Ana", "/check " + " ".join(f"WORD{chr(65 + n)}" for n in range(21)))
+    assert english.endswith("Only the first 20 words were checked (21 given): send the others in another /check.")

@@ -7,6 +7,7 @@ every acknowledgement its player, each round must close once, and the adapter mu
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -209,3 +210,56 @@ async def test_duplicate_rounds_survive_telegram_faults(tg: FakeTelegram, storag
         await eventually(lambda: sum("Coup 7 — tirage :" in t for t in telegram_texts(tg)) >= 2, 20)
     assert_everything_arrived(telegram_texts(tg), closes(storage, f"telegram:{GROUP}"))
     assert_nothing_left(storage)
+
+
+# --- what the operator's log shows of a private reply that failed ------------------------------------
+
+SECRET_WORD = "QWERTZ"  # an open duplicate submission: nobody may read it before the close
+
+
+def assert_no_private_text(caplog: pytest.LogCaptureFixture) -> None:
+    """A failed private reply was logged, by its number and length, never by its text."""
+    failures = [r.getMessage() for r in caplog.records if r.getMessage().startswith("reply not delivered")]
+    private = [line for line in failures if "(private #" in line]
+    assert private and all(re.search(r"\(private #\d+ to \w+:\d+\) \d+ characters \(", line) for line in private)
+    assert SECRET_WORD not in caplog.text and "Reçu pour le coup" not in caplog.text, caplog.text
+
+
+@pytest.mark.asyncio
+async def test_a_failed_private_reply_on_telegram_is_logged_without_its_text(
+    tg: FakeTelegram, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level("DEBUG", logger="arbitre")
+    referee = Referee(storage, LEXICONS, now=tg.now, images=False)
+    adapter = TelegramAdapter(referee, tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now)
+    adapter.service.outbox_seconds = 0.05
+    async with running_application(adapter.application, tg):
+        await tg.send_user_message(GROUP, tg.ana, "/duplicate 3")
+        await tg.send_user_message(GROUP, tg.ben, "/rejoindre")
+        await eventually(lambda: any("Coup 1 — tirage :" in t for t in telegram_texts(tg)), 20)
+        await eventually(lambda: any("Ben rejoint" in t for t in telegram_texts(tg)), 20)
+        tg.reset_next("sendMessage", count=2)  # the acknowledgement, and its first retry
+        await tg.send_user_message(None, tg.ben, f"/jouer H8 {SECRET_WORD}", chat_type="private")
+        await eventually(lambda: any(SECRET_WORD in t for t in telegram_texts(tg)), 20, advance=lambda _: tg.advance(1))
+    assert_no_private_text(caplog)
+
+
+@pytest.mark.asyncio
+async def test_a_failed_private_reply_on_discord_is_logged_without_its_text(
+    dc: FakeDiscord, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level("DEBUG", logger="arbitre")
+    referee = Referee(storage, LEXICONS, now=dc.now, images=False)
+    adapter = DiscordAdapter(referee, message_content=True, tick_seconds=0.05, clock=dc.now)
+    adapter.service.outbox_seconds = 0.05
+    async with running_bot(dc, adapter.client):
+        await adapter.sync(dc.guild.id)
+        await dc.send_interaction("duplicate", {"args": "3"}, user=dc.ana, channel_id=dc.channel)
+        await eventually(lambda: any("Coup 1 — tirage :" in t for t in discord_texts(dc)), 15)
+        await dc.send_interaction("join", None, user=dc.ben, channel_id=dc.channel)
+        await eventually(lambda: any("Ben rejoint" in t for t in discord_texts(dc)), 15)
+        dm = dc.dm_channel_id(dc.ben)
+        dc.reset_next(f"POST /channels/{dm}/messages", count=2)  # the acknowledgement, and its first retry
+        await dc.send_message(dm, dc.ben, f"!jouer H8 {SECRET_WORD}")
+        await eventually(lambda: any(SECRET_WORD in t for t in discord_texts(dc)), 20, advance=lambda _: dc.advance(1))
+    assert_no_private_text(caplog)

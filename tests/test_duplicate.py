@@ -93,6 +93,10 @@ class FoundTop:
     plays: tuple[FoundPlay, ...]
     tie_rule: str
 
+    @property
+    def top_count(self) -> int:
+        return sum(1 for p in self.plays if p.score.total == self.plays[0].score.total)
+
 
 def _order(play: FoundPlay) -> tuple[int, int, int, int, int, str, str]:
     ref = play.placement.ref
@@ -453,6 +457,29 @@ def test_draws_that_the_bag_no_longer_allows_are_not_made_again() -> None:
     assert game.events == events and game.board.rows() == board and game.current is None
     with pytest.raises(TypeError):
         game.draw_again([MoveSubmitted("A", "H8 ZEN")])
+
+
+def test_a_reopening_keeps_the_draws_shown_to_be_made_again_once_the_round_closes_again() -> None:
+    game = _first_round(["A"])
+    top = BruteTop(["ZEN", "NEZ"])
+    game.close_round(top, {"ZEN", "NEZ"})
+    shown = [game.draw_manual("AIRT+EEL", at=1000.0), game.reject_draw(), game.draw_manual("AEEILRT", at=1001.0)]
+    assert game.draws_before_reopening() == []  # no reopening yet
+    game.reopen(1010.0, 45)
+    assert game.current is not None and game.current.number == 1
+    assert game.draws_before_reopening() == []  # not closed again yet
+    game.close_round(top, {"ZEN", "NEZ"})
+    assert game.draws_before_reopening() == shown
+    again = game.draw_again(game.draws_before_reopening(), at=1060.0)
+    assert [type(e) for e in again] == [type(e) for e in shown]
+    assert game.current is not None and str(game.current.draw) == "AEEILRT"
+    assert game.current.opened_at == 1060.0 and game.deadline() == 1060.0 + game.settings.seconds
+    assert game.draws_before_reopening() == []  # made again: nothing more to make
+    replayed = DuplicateGame.from_events(game.events)
+    assert str(replayed.current.draw if replayed.current else "") == "AEEILRT"
+    game.reopen(1070.0, 30)  # reopened a second time: the draw made again is the one kept
+    game.close_round(top, {"ZEN", "NEZ"})
+    assert [getattr(e, "draw", "-") for e in game.draws_before_reopening()] == ["AIRT+EEL", "-", "AEEILRT"]
 
 
 def test_movegen_tie_rule_is_recorded() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -218,3 +219,49 @@ def test_the_record_keeps_numbers_right_aligned_after_a_rejected_draw(tmp_path: 
         end = header.index(column) + len(column)
         for row in rows:
             assert row[end - 1].isdigit() and (len(row) == end or row[end] == " "), (column, lines)
+
+
+def assert_columns_aligned(block: str) -> None:
+    """Every cell of a monospace table within its column (the dashes under the header): numbers end on the
+    header's last character (a mark such as ``c`` or ``*`` after them), other cells start with the header."""
+    lines = block.strip("\n").splitlines()
+    header, dashes, rows = lines[0], lines[1], [line for line in lines[2:] if line.strip()]
+    spans = [(m.start(), m.end()) for m in re.finditer(r"-+", dashes)]
+    assert len(spans) == len(header.split()), lines
+    for start, end in spans:
+        head = header[start:end]
+        assert head.strip() and (start == 0 or header[start - 1] == " "), (head, lines)
+        for row in rows:
+            cell = row[start:end]
+            assert end >= len(row) or row[end] == " ", (head, row)  # nothing spills past the column
+            text = cell.strip()
+            if not text:
+                continue
+            if re.fullmatch(r"[+\-−]?\d+(?:[.,]\d+)?[*c]*", text):
+                digits = len(cell.rstrip().rstrip("*c"))
+                assert digits == len(head.rstrip()), (head, row)
+            else:
+                assert cell.startswith(text) and head.startswith(head.strip()), (head, row)
+
+
+def test_the_sheet_and_export_stay_aligned_with_a_correction_a_long_name_and_three_digits(
+    tmp_path: Path, clock: Clock
+) -> None:
+    referee = make_referee(tmp_path / "d.sqlite", clock)
+    long_name = "Bérénice-Marguerite"
+    send(referee, "Ref", "/duplicate 1 manuel")
+    send(referee, "Ana", "/rejoindre")
+    send(referee, long_name, "/rejoindre")
+    send(referee, "Ref", "/tirage AEINRST")
+    send(referee, "Ana", "/jouer H2 ARISENT", private=True)
+    send(referee, long_name, "/jouer H8 VOGUE", private=True)
+    send(referee, "Ref", "/cloture")
+    send(referee, "Ref", "/corrige Bérénice-Marguerite 1 H8 ENTRAIS bulletin mal lu")
+    send(referee, "Ref", f"/tirage {next_draw(referee, 'AEILNST')}")
+    send(referee, "Ref", "/cloture")
+    for command in ("/feuille", "/export"):
+        text = channel_text(send(referee, "Zed", command))
+        sheet, standings = text.split("```")[1], text.split("```")[3]
+        assert "66c" in sheet and re.search(r"\b1\d\d\b", sheet), sheet  # a corrected score, a 3-digit total
+        assert_columns_aligned(sheet.split("\ncoup 1,")[0])
+        assert_columns_aligned(standings)

@@ -135,6 +135,7 @@ def check_top(board: Board, rack: str, lexicon: Lexicon, edition: Edition, plays
     three = find_top(board, rack, lexicon, edition, count=3, **options)
     assert [str(p) for p in three.plays] == [str(p) for p in plays[:3]]
     assert three.tie_rule == expected_rule(plays)
+    assert three.top_count == sum(1 for p in plays if p.total == plays[0].total)  # also past the three kept
 
 
 # --- random small positions ------------------------------------------------------------------------
@@ -288,6 +289,15 @@ def test_known_top_first_move_vague() -> None:
     both = find_top(Board(), "VAGUE", lexicon, FRENCH, count=2)
     assert [str(p) for p in both.plays] == ["H4 VAGUE", "8D VAGUE"]
     assert both.tie_rule == "order"
+
+
+def test_the_plays_sharing_the_top_are_all_counted_past_those_kept() -> None:
+    lexicon = Lexicon.from_words(["ZA", "AZ"])
+    plays = generate_plays(board_with("H8:A"), "Z", lexicon, FRENCH)
+    tops = [p for p in plays if p.total == plays[0].total]
+    assert len(tops) > 2
+    found = find_top(board_with("H8:A"), "Z", lexicon, FRENCH, count=2)
+    assert len(found.plays) == 2 and found.top_count == len(tops)
 
 
 def test_joker_tie_goes_to_the_play_without_joker() -> None:

@@ -117,7 +117,14 @@ def test_bad_setting_is_explained(referee: Referee) -> None:
     (reply,) = referee.handle(msg("Ana", "/settings bogus 1", admin=True))
     assert "Réglage inconnu ou valeur invalide : bogus 1" in reply.text
     (reply,) = referee.handle(msg("Ana", "/settings rules chess", admin=True))
-    assert "rules: box-fr, box-en, fisf, naspa, wespa" in reply.text
+    assert "Réglages : regles : box-fr, box-en, fisf, naspa, wespa." in reply.text  # the key in the channel's language
+    (reply,) = referee.handle(msg("Ana", "/reglages langue xx", admin=True))
+    assert reply.text.endswith("Réglages : langue : en, fr.")  # was "language: en, fr" in a French channel
+    (reply,) = referee.handle(msg("Ana", "/reglages minutes abc", admin=True))
+    assert reply.text.endswith("Réglages : minutes : 0,05-10.")
+    referee.handle(msg("Ana", "/settings language en", admin=True))
+    (reply,) = referee.handle(msg("Ana", "/settings language xx", admin=True))
+    assert reply.text.endswith("Settings: language: en, fr.")
 
 
 def test_a_display_name_with_a_last_name_matches_its_player(referee: Referee) -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
+import random
+import re
 
 import pytest
 
 from bot.commands import COMMANDS, Access
-from tests.club import CHANNEL, Club, dump
+from core.movegen import find_top
+from tests.club import CHANNEL, REGISTRY, Club, dump
 
 # --- challenges ----------------------------------------------------------------------------
 
@@ -180,6 +183,33 @@ def test_end_racks_are_checked_and_tiles_left_in_the_bag_are_said(club: Club) ->
     assert "()" not in exported and ">Ben: EAU (EAU) -3 -3" in exported
 
 
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("fr", "Ben : E ne fait pas partie des lettres non jouées (il n'en reste aucune)."),
+        ("en", "Ben: E is not among the tiles still unseen (none are left)."),
+    ],
+)
+def test_a_rack_given_when_no_tile_is_left_unseen_is_refused_in_words(club: Club, lang: str, expected: str) -> None:
+    club.say("Admin", f"/settings language {lang}", admin=True)
+    club.say("Ref", "/new fr Ana Ben")
+    lexicon, rng = REGISTRY.get("fr"), random.Random(4)
+    for _ in range(80):  # the referee records tops of racks drawn from the unseen tiles until 7 at most are left
+        record = club.storage.active_game(CHANNEL)
+        assert record is not None
+        game = club.referee.classic_games.load(club.storage, record)
+        pool = list(game.unseen().elements())
+        if len(pool) <= 7:
+            break
+        rng.shuffle(pool)
+        first = game.board.is_empty()
+        found = find_top(game.board, "".join(pool[:7]), lexicon, game.edition, 1, first_move_horizontal_only=first)
+        club.say("Ref", "/score " + found.plays[0].placement.notation(game.notation) if found.plays else "/pass")
+    left = game.edition.spell_tiles(pool).replace(" ", "")
+    assert len(pool) <= 7 and game.bag_count() == 0
+    assert club.refused("Ref", f"/end Ana={left} Ben=E") == expected  # Ana's rack holds every unseen tile
+
+
 def test_exchange_without_letters_reads_well(club: Club) -> None:
     club.say("Ref", "/nouvelle Ana Ben")
     assert "Ana change des lettres." in club.say("Ana", "/change")
@@ -188,7 +218,7 @@ def test_exchange_without_letters_reads_well(club: Club) -> None:
 
 def test_settings_during_a_game_say_they_apply_to_the_next_one(club: Club) -> None:
     club.say("Ref", "/nouvelle Ana Ben")
-    answer = club.say("Ref", "/reglages edition en")
+    answer = club.say("Admin", "/reglages edition en", admin=True)
     assert "La partie classique en cours garde ses réglages" in answer
     assert "Ana : H8 VAGUE" in club.say("Ana", "/coup H8 VAGUE")  # still French, FISF
 
@@ -230,20 +260,52 @@ def test_a_finished_classic_game_can_be_shown_and_exported(club: Club) -> None:
     assert "n°1" in listing and "Ana, Ben" in listing and "terminée" in listing and "n°2" in listing
 
 
-def test_a_finished_duplicate_game_exports_its_record_and_a_csv(club: Club) -> None:
-    club.say("Ref", "/duplicate 1 manuel", admin=True)
-    club.say("Ref", "/tirage AEGUVSL", admin=True)
-    club.say("Ana", "/jouer H4 VAGUES", private=True)
-    club.say("Ben", "/jouer H8 VAGUE", private=True)
-    club.say("Ref", "/cloture", admin=True)
-    club.say("Ref", "/fin", admin=True)
+@pytest.mark.parametrize(
+    ("lang", "heads", "game"),
+    [
+        ("fr", ["place", "joueur", "total", "écart", "pourcentage", "solos", "coup 1"], "Partie n°1 (duplicate"),
+        ("en", ["place", "player", "total", "gap", "percent", "solos", "move 1"], "Game 1 (duplicate"),
+    ],
+)
+def test_a_finished_duplicate_game_exports_its_record_and_a_csv(
+    club: Club, lang: str, heads: list[str], game: str
+) -> None:
+    if lang == "en":
+        club.say("Ref", "/settings language en", admin=True)
+    club.say("Ref", "/duplicate 1 manual", admin=True)
+    club.say("Ref", "/draw AEGUVSL", admin=True)
+    club.say("Ana", "/play H4 VAGUES", private=True)
+    club.say("Ben", "/play H8 VAGUE", private=True)
+    club.say("Ref", "/close", admin=True)
+    club.say("Ref", "/end", admin=True)
     (export,) = club.send("Zed", "/export")
-    assert "Partie n°1 (duplicate" in export.text and "AEGLSUV" in export.text
+    assert game in export.text and "AEGLSUV" in export.text
     assert export.document is not None and export.document_name.endswith(".csv")
     rows = list(csv.reader(io.StringIO(export.document.decode())))
-    assert rows[0][:5] == ["place", "player", "total", "gap", "percent"]
+    assert rows[0] == heads and rows[1][1] == "top"  # the headers in the channel's language
     assert {r[1] for r in rows[2:]} == {"Ana", "Ben"}
-    assert "Classement après 1 coup" in club.say("Zed", "/classement")
+    assert ("Classement après 1 coup" if lang == "fr" else "Standings after 1 move") in club.say("Zed", "/standings")
+
+
+@pytest.mark.parametrize(
+    ("lang", "ack", "listed"),
+    [
+        ("fr", "mais il vaudra 0 : le premier coup doit passer par la case centrale", "1 coup : Ana 28 · Ben 0"),
+        ("en", "but it will score 0: the first move must cover the centre square", "1 move: Ana 28 · Ben 0"),
+    ],
+)
+def test_french_typography_a_space_before_the_colon_and_lowercase_after_it(
+    club: Club, lang: str, ack: str, listed: str
+) -> None:
+    if lang == "en":
+        club.say("Ref", "/settings language en", admin=True)
+    club.say("Ref", "/duplicate 1 manual", admin=True)
+    club.say("Ref", "/draw AEGUVSL", admin=True)
+    club.say("Ana", "/play H4 VAGUES", private=True)
+    assert ack in club.say("Ben", "/play A1 VAGUE", private=True)
+    club.say("Ref", "/close", admin=True)
+    club.say("Ref", "/end", admin=True)
+    assert listed in club.say("Zed", "/games")
 
 
 # --- duplicate: late arrivals, the arbiter's corrections ------------------------------------------
@@ -301,6 +363,26 @@ def test_a_misread_slip_is_corrected_with_its_reason_in_the_record(club: Club) -
     }
 
 
+@pytest.mark.parametrize(
+    ("lang", "correction", "expected"),
+    [
+        ("fr", "/corrige Ben 1 H8 VOGUES", "Correction : Ben marque 0 au coup 1 — lettres absentes du tirage : O."),
+        ("en", "/correct Ben 1 H8 VOGUES", "Correction: Ben scores 0 on move 1 — letters not in the draw: O."),
+        ("fr", "/corrige Ben 1 H8 GUSLAVE", "Correction : Ben marque 0 au coup 1 — mot non valable : GUSLAVE."),
+        ("fr", "/corrige Ben 1 A1 VAGUES", "Correction : Ben marque 0 au coup 1 — le premier coup"),
+    ],
+)
+def test_a_correction_that_scores_0_says_why(club: Club, lang: str, correction: str, expected: str) -> None:
+    if lang == "en":
+        club.say("Ref", "/settings language en", admin=True)
+    club.say("Ref", "/duplicate 1 manual", admin=True)
+    club.say("Ref", "/draw AEGUVSL", admin=True)
+    club.say("Ben", "/play H8 VAGUE", private=True)
+    club.say("Ref", "/close", admin=True)
+    answer = club.ok("Ref", correction, admin=True)
+    assert answer.startswith(expected), answer
+
+
 def test_tied_tops_are_listed_and_the_arbiter_may_place_another(club: Club) -> None:
     club.say("Ref", "/duplicate 1 manuel", admin=True)
     club.say("Ref", "/tirage EIRSTUV", admin=True)  # a first draw whose top fits in several places
@@ -311,6 +393,27 @@ def test_tied_tops_are_listed_and_the_arbiter_may_place_another(club: Club) -> N
     assert "Top du coup 1 changé par l'arbitre" in changed and "choix de l'arbitre" in changed
     assert club.say("Zed", "/grille") != placed_before
     assert "est déjà le top placé" in club.refused("Ref", "/top 1", admin=True)
+
+
+@pytest.mark.parametrize(
+    ("lang", "hint", "more"),
+    [
+        ("fr", r"(\d+) coups font le top", r"12\) \S+ \S+ et (\d+) autres —"),
+        ("en", r"(\d+) plays share the top", r"12\) \S+ \S+ and (\d+) more —"),
+    ],
+)
+def test_every_play_sharing_the_top_is_counted_and_the_first_twelve_listed(
+    club: Club, lang: str, hint: str, more: str
+) -> None:
+    if lang == "en":
+        club.say("Ref", "/settings language en", admin=True)
+    club.say("Ref", "/duplicate 1 manual", admin=True)
+    club.say("Ref", "/draw AEINRST", admin=True)  # 1-point letters: every anagram at six places scores the top
+    results = club.ok("Ref", "/close", admin=True)
+    shared, listed_more = re.search(hint, results), re.search(more, results)
+    assert shared is not None and listed_more is not None, results
+    assert int(shared[1]) > 12 and int(listed_more[1]) == int(shared[1]) - 12 and "13)" not in results
+    assert club.events("close")[-1]["top_count"] == int(shared[1])
 
 
 def test_another_tied_top_of_the_same_tiles_keeps_the_next_draw(club: Club) -> None:

@@ -28,6 +28,7 @@ from bot.storage import (
     open_storage,
 )
 from bot.storage.open import UnknownStorageError
+from bot.storage.sqlite import MIGRATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = GameSetup("fr", "fisf", "fr", "Ana", rules="box-fr")  # a classic game's
@@ -77,6 +78,12 @@ def test_channel_settings_default_and_saved(storage: Storage) -> None:
     assert storage.channel("c1").rules == "naspa"
     storage.save_channel(storage.channel("c1").with_changes(minutes=1.0))
     assert storage.channel("c1").minutes == 1.0 and storage.channel("c1").language == "en"
+
+
+def test_a_channel_is_stored_once_saved_even_at_the_defaults(storage: Storage) -> None:
+    assert not storage.has_channel("c1")
+    storage.save_channel(ChannelSettings("c1"))
+    assert storage.has_channel("c1") and not storage.has_channel("c2")
 
 
 def test_games_and_event_log(storage: Storage) -> None:
@@ -158,11 +165,11 @@ def test_a_round_is_closed_once(storage: Storage) -> None:
 def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
     path = tmp_path / "a.sqlite"
     store = SQLiteStorage(path)
-    assert store.schema_version == 7
+    assert store.schema_version == MIGRATIONS[-1][0]
     assert store.db.journal_mode == "wal"
     store.close()
     again = SQLiteStorage(path)
-    assert [row["version"] for row in again.db["migrations"].rows] == [1, 2, 3, 4, 5, 6, 7]
+    assert [row["version"] for row in again.db["migrations"].rows] == [version for version, _, _ in MIGRATIONS]
     again.close()
 
 
@@ -188,7 +195,7 @@ def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path,
     old.close()
     monkeypatch.undo()
     new = SQLiteStorage(path)
-    assert new.schema_version == 7
+    assert new.schema_version == MIGRATIONS[-1][0]
     assert new.channel("c1") == ChannelSettings("c1", "en", "en", "gcg", "naspa", "en", 2.0, "")
     assert new.channel("c1").zone == "UTC" and [g.channel for g in new.games("c1")] == ["c1"]
     new.close()
@@ -426,6 +433,21 @@ def test_postgres_migrations_run_once_even_from_processes_starting_together(post
         store.close()
 
 
+def test_postgres_database_of_a_newer_version_is_refused_naming_both_versions(postgres_url: str) -> None:
+    from bot.storage import StorageOpenError
+    from bot.storage.postgres import MIGRATIONS, PostgresStorage
+
+    store = PostgresStorage(postgres_url, pool_size=1)
+    store._execute("insert into migrations values (99, 'from a newer Arbitre', 0)")
+    store.close()
+    with pytest.raises(StorageOpenError) as refused:
+        PostgresStorage(postgres_url, pool_size=1)
+    known = MIGRATIONS[-1][0]
+    assert refused.value.reason.startswith(
+        f"a newer version of Arbitre wrote it (database version 99; this version knows versions up to {known})"
+    )
+
+
 def test_postgres_server_that_cannot_be_reached_is_explained(postgres_server) -> None:
     from bot.storage import StorageOpenError
     from tests.postgres_server import free_port
@@ -447,8 +469,37 @@ def test_house_word_changes_are_kept_per_channel_in_order_and_roll_back(storage:
     with pytest.raises(RuntimeError), storage.transaction():
         storage.add_house_word_change(HouseWordChange("c1", "add", "ZEK", "u:ana", "Ana", 30.0, "fr"))
         raise RuntimeError("the command failed")
-    assert storage.house_word_changes("c1") == [first, second]
-    assert [c.word for c in storage.house_word_changes("c2")] == ["OM"] and storage.house_word_changes("c3") == []
+    assert storage.house_word_changes("c1", "fr") == [first, second]
+    assert [c.word for c in storage.house_word_changes("c2", "en")] == ["OM"]
+    assert storage.house_word_changes("c2", "fr") == [] and storage.house_word_changes("c3", "fr") == []
+
+
+def test_house_words_stored_before_they_belonged_to_a_list_are_kept_for_the_channels_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.storage.sqlite
+
+    path = tmp_path / "v7.sqlite"
+    monkeypatch.setattr(bot.storage.sqlite, "MIGRATIONS", [m for m in MIGRATIONS if m[0] <= 7])
+    old = SQLiteStorage(path)
+    old.save_channel(ChannelSettings("english", "en", "en", "gcg", "naspa", "en"))
+    row = {"action": "add", "author": "u:ana", "name": "Ana", "at": 10.0}
+    old.db["house_words"].insert_all(
+        [
+            {**row, "channel": "english", "word": "ZEF", "lexicon": ""},  # an empty list: the channel's, en
+            {**row, "channel": "french", "word": "KAOS", "lexicon": ""},  # no settings stored: the default fr
+            {**row, "channel": "english", "word": "QOPH", "lexicon": "fr"},  # a list given: kept
+        ]
+    )
+    old.close()
+    monkeypatch.undo()
+    new = SQLiteStorage(path)
+    try:
+        assert [c.word for c in new.house_word_changes("english", "en")] == ["ZEF"]
+        assert [c.word for c in new.house_word_changes("english", "fr")] == ["QOPH"]
+        assert [(c.word, c.lexicon) for c in new.house_word_changes("french", "fr")] == [("KAOS", "fr")]
+    finally:
+        new.close()
 
 
 def test_lists_in_use_running_games_first(storage: Storage) -> None:

@@ -22,35 +22,34 @@ from tests.test_lexicons import GatedLoader
 # --- /words: who may change them, who made each change and when ---------------------------------
 
 
-def test_house_words_are_listed_by_anyone_and_changed_by_the_referee_or_an_admin_only(club: Club) -> None:
-    assert "Ce salon n'a pas de mots maison (liste fr)" in club.ok("Zed", "/mots")
+def test_house_words_are_listed_by_anyone_and_changed_by_a_channel_admin_only(club: Club) -> None:
+    assert "Ce salon n'a pas de mots maison pour la liste fr" in club.ok("Zed", "/mots")
     assert "administrateur du salon" in club.refused("Zed", "/mots ajoute KA")
     added = club.ok("Admin", "/mots ajoute xvague, KA", admin=True)
-    assert "Acceptés désormais dans ce salon : XVAGUE, KA." in added
-    assert "Déjà dans la liste fr : KA." in added and "Mots maison : 2 (liste fr)" in added
+    assert "Accepté désormais dans ce salon : XVAGUE." in added
+    assert "Déjà dans la liste fr : KA." in added and "Mots maison en vigueur : 1 (liste fr)" in added
     club.ok("Ref", "/nouvelle Ana Ben")
     club.now += 3600
-    removed = club.ok("Ref", "/words remove NEW")  # English sub-words in a French channel
-    assert "Refusé désormais dans ce salon : NEW." in removed and "Mots maison : 3" in removed
-    assert "Seul l'arbitre de la partie (Ref)" in club.refused("Zed", "/mots retire VAGUE")
-    assert "Seul l'arbitre de la partie (Ref)" in club.refused("Ana", "/mots ajoute ZEK")  # a player is not the referee
-    changes = club.storage.house_word_changes(CHANNEL)
+    assert "administrateur du salon" in club.refused("Ref", "/mots retire NEW")  # a game's referee: that game only
+    assert "administrateur du salon" in club.refused("Ana", "/mots ajoute ZEK")
+    removed = club.ok("Admin", "/words remove NEW", admin=True)  # English sub-words in a French channel
+    assert "Refusé désormais dans ce salon : NEW." in removed and "Mots maison en vigueur : 2" in removed
+    changes = club.storage.house_word_changes(CHANNEL, "fr")
     assert [(c.action, c.word, c.author, c.name, c.at, c.lexicon) for c in changes] == [
         ("add", "XVAGUE", "u:admin", "Admin", START, "fr"),
-        ("add", "KA", "u:admin", "Admin", START, "fr"),
-        ("remove", "NEW", "u:ref", "Ref", START + 3600, "fr"),
+        ("remove", "NEW", "u:admin", "Admin", START + 3600, "fr"),
     ]
     listing = club.ok("Zed", "/mots")
-    assert "acceptés (2) : KA XVAGUE" in listing and "refusé (1) : NEW" in listing
-    assert "-NEW par Ref, 2027-01-15 10:00" in listing and "+KA par Admin, 2027-01-15 09:00" in listing
-    assert listing.index("-NEW") < listing.index("+KA")  # the latest change first
+    assert "accepté (1) : XVAGUE" in listing and "refusé (1) : NEW" in listing
+    assert "-NEW par Admin, 2027-01-15 10:00" in listing and "+XVAGUE par Admin, 2027-01-15 09:00" in listing
+    assert listing.index("-NEW") < listing.index("+XVAGUE")  # the latest change first
 
 
 @pytest.mark.parametrize(
     ("text", "answer"),
     [
-        ("/mots ajoute", "Syntaxe : /mots [ajoute|retire MOT...]"),
-        ("/mots efface KA", "Syntaxe : /mots [ajoute|retire MOT...]"),
+        ("/mots ajoute", "Syntaxe : /mots [LISTE] [ajoute|retire MOT...]"),
+        ("/mots efface KA", "Syntaxe : /mots [LISTE] [ajoute|retire MOT...]"),
         ("/mots ajoute K4", "« K4 » n'est pas un mot (2 à 15 lettres)."),
         ("/mots ajoute " + " ".join(f"MOT{chr(65 + i)}" for i in range(21)), "20 mots au plus par commande."),
     ],
@@ -81,11 +80,11 @@ def test_house_words_decide_challenges_and_the_record_says_which_were_used(club:
     assert "XVAGUE non valable" in club.ok("Ben", "/conteste", channel="other")
 
     club.ok("Ref", "/nouvelle Ana Ben")
-    club.ok("Ref", "/mots ajoute XVAGUE")
+    club.ok("Admin", "/mots ajoute XVAGUE", admin=True)
     club.ok("Ana", "/coup H8 XVAGUE")
     upheld = club.ok("Ben", "/conteste")
     assert "XVAGUE valable (mot maison)" in upheld and "Jugé avec la liste fr + 1 mot maison." in upheld
-    club.ok("Ref", "/mots retire VOGUE")
+    club.ok("Admin", "/mots retire VOGUE", admin=True)
     club.ok("Ana", "/coup 9H VOGUE")
     struck = club.ok("Ben", "/conteste")
     assert "VOGUE non valable (mot maison)" in struck and "liste fr + 2 mots maison" in struck
@@ -197,10 +196,12 @@ def test_with_an_empty_cache_the_first_challenge_says_the_list_is_being_prepared
         storage.close()
 
 
-def answered_within(club: Club, name: str, text: str, channel: str, seconds: float = 60) -> list[Reply]:
+def answered_within(
+    club: Club, name: str, text: str, channel: str, seconds: float = 60, admin: bool = False
+) -> list[Reply]:
     """The replies to a command sent from another thread (a command blocked forever fails the test)."""
     replies: list[Reply] = []
-    worker = threading.Thread(target=lambda: replies.extend(club.send(name, text, channel=channel)))
+    worker = threading.Thread(target=lambda: replies.extend(club.send(name, text, channel=channel, admin=admin)))
     worker.start()
     worker.join(timeout=seconds)
     assert not worker.is_alive(), f"{text} in {channel} waited for another channel's list"
@@ -223,7 +224,7 @@ def test_a_list_being_compiled_never_blocks_another_channels_commands(tmp_path: 
         club.ok("Ann", "/new Ann Bob", channel="english")
         club.ok("Ann", "/score 8G ZAX", channel="english")
         assert "ZAX valid" in club.ok("Bob", "/challenge", channel="english")
-        (again,) = answered_within(club, "Ann", "/settings lexicon fr", "english")
+        (again,) = answered_within(club, "Ann", "/settings lexicon fr", "english", admin=True)
         assert again.error and "The word list fr is being prepared" in again.text
         assert club.storage.channel("english").lexicon == "en"
     finally:

@@ -21,16 +21,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from core.edition import EDITIONS
+
 from ..chat import Incoming, Reply
 from ..lexicons import LexiconRegistry
 from ..messages import say
 from ..numbers import read_decimal
 from ..referee import Referee
 from ..service import RefereeService
+from ..storage import ChannelSettings, Storage
 from ..tools.common import EXIT_STORAGE, database_folder, database_url, open_database
 from ..word_lists import prepare_at_start
 
 CHANNEL = "console"
+DEFAULT_LANGUAGE = "fr"  # of a new room started without --lang
 REPLACEMENT = "\ufffd"
 _LINE = re.compile(r"^(?P<name>[^:>/!\s][^:>]{0,31}?)\s*(?P<sep>[:>])\s*(?P<text>.*)$")
 
@@ -69,6 +73,23 @@ def read_line(stdin: TextIO) -> InputLine | None:
     return decode_line(raw) if raw else None
 
 
+def is_silent(text: str) -> bool:
+    """Whether a line says nothing to the room: blank, or a ``#`` comment."""
+    stripped = text.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def next_line(stdin: TextIO) -> tuple[InputLine | None, int]:
+    """The next line of ``stdin`` that says something (None at its end), and how many silent lines came
+    before it: a run of blank lines or comments costs one call, not one hand-over each."""
+    skipped = 0
+    while True:
+        line = read_line(stdin)
+        if line is None or line.had_invalid_bytes or not is_silent(line.text):
+            return line, skipped
+        skipped += 1
+
+
 class ConsoleRoom:
     """Turns terminal lines into messages and prints replies."""
 
@@ -89,6 +110,7 @@ class ConsoleRoom:
         self.speaker = default_name
         self.images_written = 0
         self.lines_read = 0
+        self.reads = 0  # hand-overs from the reading thread to the event loop
         self.service = RefereeService(service_referee, self.print_replies, tick_seconds=0.2)
 
     async def print_replies(self, replies: list[Reply]) -> None:
@@ -142,7 +164,9 @@ class ConsoleRoom:
         self.service.start()
         try:
             while True:
-                line = await loop.run_in_executor(None, read_line, stdin)
+                line, skipped = await loop.run_in_executor(None, next_line, stdin)
+                self.reads += 1
+                self.lines_read += skipped
                 if line is None:
                     break
                 self.lines_read += 1
@@ -176,6 +200,24 @@ class ConsoleRoom:
         return 0
 
 
+def new_room_settings(language: str) -> ChannelSettings:
+    """A new room's settings in ``language``: that language's edition, with its notation, list, box rules
+    and usual time zone."""
+    settings = ChannelSettings(CHANNEL, language=language)
+    return settings.with_edition(language) if language in EDITIONS else settings
+
+
+def start_room(storage: Storage, language: str | None, err: TextIO) -> None:
+    """Create the room in ``language`` (French by default) the first time; a room already stored (its
+    settings or a game) keeps its settings, and a ``language`` other than its own is answered with a note on ``err``."""
+    if not storage.has_channel(CHANNEL) and not storage.games(CHANNEL):
+        storage.save_channel(new_room_settings(language or DEFAULT_LANGUAGE))
+        return
+    kept = storage.channel(CHANNEL).language
+    if language and language != kept:
+        err.write(say(kept, "console_lang_kept", lang=kept, wanted=language) + "\n")
+
+
 def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     """``arbitre console``: the chat room on a SQLite file and the bundled word lists."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -183,9 +225,7 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
     storage = open_database(db_url, "console", err)
     if storage is None:
         return EXIT_STORAGE
-    settings = storage.channel(CHANNEL)
-    if args.lang and settings.language != args.lang:
-        storage.save_channel(settings.with_changes(language=args.lang))
+    start_room(storage, args.lang, err)
     registry = LexiconRegistry()
     prepare_at_start(registry, storage)  # compiled in the background; commands say so until it is done
     referee = Referee(storage, registry, clock_scope=CHANNEL)

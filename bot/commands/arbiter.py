@@ -14,7 +14,10 @@ from core.duplicate import DuplicateEvent, DuplicateGame
 from core.errors import ArbitreError
 from core.game import find_player
 
-from ..numbers import read_decimal, read_int
+from ..chat import Reply
+from ..messages import number
+from ..numbers import looks_like_number, read_int
+from ..render import round_result_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord, GameStatus
 from .context import Context, UserError
@@ -23,6 +26,8 @@ from .duplicate import (
     draw_reply,
     game_of,
     open_next_round,
+    reason_text,
+    result_view,
     round_text,
     save,
     start_top,
@@ -38,6 +43,11 @@ def _open_round_with_clock(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     if round_ is None or round_.draw is None:
         raise UserError("dup_no_round")
     return record, game
+
+
+def _draw_shown(ctx: Context, record: GameRecord, game: DuplicateGame) -> Reply:
+    """The open round's draw with the time left now."""
+    return draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.referee.now())
 
 
 def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame, again: Sequence[DuplicateEvent] = ()) -> None:
@@ -57,7 +67,7 @@ def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame, again: Sequen
             pass  # the bag changed: a new draw below
     if round_ is not None and round_.draw is not None:
         start_top(ctx.referee, record, game)
-        ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+        ctx.replies.append(_draw_shown(ctx, record, game))
         return
     ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
 
@@ -67,10 +77,7 @@ def cmd_reopen(ctx: Context) -> None:
     record, game = _game_for_correction(ctx)
     seconds = REOPEN_SECONDS
     if ctx.tokens:
-        value = read_decimal(ctx.tokens[0])
-        if value is None:
-            raise UserError("bad_number", text=ctx.tokens[0][:20])
-        seconds = value
+        seconds = ctx.number(ctx.tokens[0])
     if game.finished:
         ctx.storage.set_game_status(record.id, GameStatus.ACTIVE)
     last = game.last_closed
@@ -78,7 +85,7 @@ def cmd_reopen(ctx: Context) -> None:
     if last is not None:
         ctx.storage.mark_reopened(record.id, last.number)
     save(ctx.referee, record, game, [event], ctx.message.user)
-    ctx.reply(ctx.say("dup_reopened", n=last.number if last else 0, seconds=f"{seconds:g}"))
+    ctx.reply(ctx.say("dup_reopened", n=last.number if last else 0, seconds=number(ctx.lang, seconds)))
     _redraw(ctx, record, game)
 
 
@@ -97,21 +104,21 @@ def cmd_resume(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     event = game.resume(ctx.referee.now())
     save(ctx.referee, record, game, [event], ctx.message.user)
-    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+    ctx.replies.append(_draw_shown(ctx, record, game))
     ctx.referee.clock.warned.discard((record.id, game.move_number))
 
 
 @command("extend", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_extend(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
-    value = read_decimal(ctx.tokens[0]) if ctx.tokens else None
-    if value is None:
+    if not ctx.tokens:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    value = ctx.number(ctx.tokens[0])
     event = game.extend(value)
     save(ctx.referee, record, game, [event], ctx.message.user)
     ctx.referee.clock.warned.discard((record.id, game.move_number))
-    ctx.reply(ctx.say("dup_extended", seconds=f"{value:g}"))
-    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+    ctx.reply(ctx.say("dup_extended", seconds=number(ctx.lang, value)))
+    ctx.replies.append(_draw_shown(ctx, record, game))
 
 
 def _find_player(game: DuplicateGame, name: str) -> str:
@@ -132,7 +139,7 @@ def cmd_correct(ctx: Context) -> None:
     player = _find_player(game, " ".join(words[:number_at]))
     round_number = read_int(words[number_at]) or 0
     rest = words[number_at + 1 :]
-    points = read_int(rest[0])
+    points = ctx.whole_number(rest[0]) if looks_like_number(rest[0]) else None
     if points is not None:
         reason = " ".join(rest[1:])[:200]
         event: DuplicateEvent = game.record_score(player, round_number, points, reason)
@@ -143,12 +150,17 @@ def cmd_correct(ctx: Context) -> None:
         reason = " ".join(rest[2:])[:200]
         event = game.correct(player, round_number, move, ctx.word_list(record.setup.lexicon), reason)
     save(ctx.referee, record, game, [event], ctx.message.user)
+    ctx.reply(_correction_text(ctx, game, player, round_number) + "\n\n" + standings_text(ctx.lang, game))
+
+
+def _correction_text(ctx: Context, game: DuplicateGame, player: str, round_number: int) -> str:
+    """The player's score for the move as corrected, with the reason when the answer counts 0."""
     closed = game.closed_rounds[round_number - 1]
-    ctx.reply(
-        ctx.say("dup_correction", player=player, n=round_number, score=closed.score_of(player))
-        + "\n\n"
-        + standings_text(ctx.lang, game)
-    )
+    result = closed.results.get(player)
+    if player not in closed.recorded and result is not None and not result.valid:
+        reason = reason_text(ctx.lang, result, game.notation).rstrip(".")
+        return ctx.say("dup_correction_zero", player=player, n=round_number, reason=reason)
+    return ctx.say("dup_correction", player=player, n=round_number, score=closed.score_of(player))
 
 
 def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
@@ -181,7 +193,9 @@ def cmd_top(ctx: Context) -> None:
     event = game.choose_top(choices[index - 1])
     save(ctx.referee, record, game, [event], ctx.message.user)
     closed = game.closed_rounds[-1]
-    ctx.reply(ctx.say("dup_top_chosen", n=closed.number) + "\n" + round_text(ctx.lang, game, closed))
+    text = ctx.say("dup_top_chosen", n=closed.number) + "\n" + round_text(ctx.lang, game, closed)
+    image = round_result_png(result_view(ctx.lang, game, closed)) if ctx.referee.images else None
+    ctx.reply(text, image=image, image_name="result.png")  # the round's result again, as at the close
     _redraw(ctx, record, game, draws if _leftover(game) == leftover else ())
 
 

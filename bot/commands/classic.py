@@ -350,9 +350,7 @@ def cmd_penalty(ctx: Context) -> None:
     words = ctx.args.split()
     if len(words) < 2:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-    points = read_int(words[-1])
-    if points is None:
-        raise UserError("bad_number", text=words[-1][:20])
+    points = ctx.whole_number(words[-1])
     name = " ".join(words[:-1])
     player = game.find_player(name)
     if player is None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..chat import CommandLine, Incoming, Reply
 from ..house_words import HouseList
 from ..messages import say
+from ..numbers import NumberError, parse_decimal, parse_whole, split_words
 from ..storage import ChannelSettings, GameRecord, Storage
 from .registry import Access, CommandSpec, suggest
 
@@ -76,6 +77,11 @@ class Context:
     def private(self, text: str, **extra: Any) -> None:
         self.replies.append(Reply(text, to_user=self.message.user, channel=self.message.channel, **extra))
 
+    def list_in_force(self) -> str:
+        """The list words are judged with here: the running game's, else the channel's."""
+        running = self.storage.active_game(self.message.channel)
+        return running.setup.lexicon if running is not None and running.setup.lexicon else self.settings.lexicon
+
     def word_list(self, spec: str | None = None, channel: str | None = None) -> HouseList:
         """The list verdicts use (the channel's by default) with the channel's house words; at once, or
         ListPreparingError while it is being prepared."""
@@ -83,8 +89,22 @@ class Context:
 
     @property
     def tokens(self) -> list[str]:
-        """The arguments as words, a final ``!`` (confirmation) left out."""
-        return [t for t in self.args.replace(",", " ").split() if t != "!"]
+        """The arguments as words (a comma between digits is a decimal mark), a ``!`` (confirmation) left out."""
+        return [t for t in split_words(self.args) if t != "!"]
+
+    def number(self, text: str) -> float:
+        """A word of the command read as a number (``1,5`` and ``1.5`` alike); UserError otherwise."""
+        try:
+            return parse_decimal(text)
+        except NumberError as error:
+            raise UserError(error.key, text=error.text) from None
+
+    def whole_number(self, text: str) -> int:
+        """A word of the command read as a whole number; UserError otherwise (``1,5`` refused as such)."""
+        try:
+            return parse_whole(text)
+        except NumberError as error:
+            raise UserError(error.key, text=error.text) from None
 
     @property
     def confirmed(self) -> bool:
@@ -122,6 +142,10 @@ class Context:
             self.require_control(running)
             return
         if self.spec.read_without_args and not self.args.strip():
+            return
+        if access is Access.ADMIN:  # the channel's own state outlives any game: not a game referee's
+            if not self.message.admin:
+                raise UserError("not_allowed_channel", name=self.command.name)
             return
         if running is None and not self.spec.read_without_args:
             return  # the command answers that no game is running

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from core.board import Board
 from core.draw import Shortfall, unseen_tiles
 from core.duplicate import (
+    DrawMade,
     DuplicateEvent,
     DuplicateGame,
     DuplicateSettings,
@@ -37,6 +38,7 @@ from core.duplicate import (
 )
 from core.edition import edition_by_code
 from core.errors import (
+    ArbitreError,
     JokerNotMarkedError,
     LateSubmissionError,
     LettersNotInDrawError,
@@ -53,8 +55,8 @@ from core.tie import TieRule
 from ..chat import Reply
 from ..house_words import HouseList
 from ..lexicons import ListPreparingError
-from ..messages import decimal, explain, number, say
-from ..numbers import read_decimal
+from ..messages import decimal, explain, mid_sentence, number, say
+from ..numbers import looks_like_number
 from ..render import (
     DuplicateBoardView,
     RoundResultRow,
@@ -68,7 +70,7 @@ from ..render import (
 )
 from ..render.record import end_reason_text, record_table, standings_text
 from ..storage import Deadline, GameKind, GameRecord, GameSetup, GameStatus, RoundClosedTwiceError, Storage
-from ..timefmt import clock_time
+from ..timefmt import clock_time, time_left
 from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
 from . import seats
 from .context import Context, UserError
@@ -79,6 +81,7 @@ if TYPE_CHECKING:
     from ..referee import Referee
 
 WARNING_SECONDS = 30
+JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be meant for the round before
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
 TOPS_KEPT = 64  # tops searched ahead, at most (one per open round)
 TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
@@ -210,7 +213,8 @@ def round_lists(referee: Referee, record: GameRecord) -> tuple[HouseList, str]:
 # --- formatting ----------------------------------------------------------------------------
 
 
-def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, channel: str) -> Reply:
+def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, channel: str, now: float) -> Reply:
+    """The open round's draw, with the time left at ``now`` and the deadline (or its paused clock)."""
     round_ = game.current
     assert round_ is not None and round_.draw is not None
     deadline = game.deadline(round_)
@@ -222,7 +226,7 @@ def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, ch
             "dup_draw",
             n=round_.number,
             draw=round_.draw.spelled(game.edition),
-            minutes=number(lang, max(0.0, (deadline - (round_.opened_at or deadline)) / 60)),
+            left=time_left(deadline - now),
             clock=clock_time(deadline, zone),
         )
     if round_.rejected:
@@ -248,6 +252,7 @@ def shortfall_text(lang: str, shortfall: Shortfall) -> str:
 
 
 def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
+    """Why a move counts 0, to be set mid-sentence after « : » or « — » (its first word lowercased)."""
     error = result.error
     if isinstance(error, WordNotInLexiconError):
         return say(lang, "dup_reason_not_a_word", words=", ".join(error.words), count=len(error.words))
@@ -262,7 +267,7 @@ def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
     if isinstance(error, NotationError):
         return say(lang, "dup_reason_unreadable")
     if error is not None:
-        return explain(error, lang, notation.value)
+        return mid_sentence(explain(error, lang, notation.value))
     return ""
 
 
@@ -280,10 +285,14 @@ def tie_rule_text(lang: str, round_: Round) -> str:
 
 
 def tie_text(lang: str, game: DuplicateGame, round_: Round) -> str:
-    """The tops tied with the one placed, numbered for /top N, and the rule that placed the first."""
+    """The tops tied with the one placed, numbered for /top N (the first ones, then how many more), and the
+    rule that placed the first."""
     assert round_.top is not None
     choices = [round_.top.notation(game.notation), *(_fisf_to_game(game, m) for m in round_.tied)]
     listed = " · ".join(f"{n}) {m}" for n, m in enumerate(choices, 1))
+    more = round_.tops_shared - len(choices)
+    if more > 0:
+        listed = say(lang, "dup_tie_more", tied=listed, count=more)
     return say(lang, "dup_tie", tied=listed, rule=tie_rule_text(lang, round_))
 
 
@@ -309,6 +318,8 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
             others = " · ".join(f"{_fisf_to_game(game, m)} {p}" for m, p in round_.runners_up)
             lines.append(say(lang, "dup_runners_up", plays=others))
     solo = game.solo(round_)
+    if not game.players:
+        lines.append(say(lang, "dup_nobody_played"))
     for player in game.players:
         result = round_.results.get(player)
         if result is None and player not in round_.recorded:
@@ -331,13 +342,15 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     return "\n".join(lines)
 
 
-def results_csv(game: DuplicateGame) -> bytes:
-    """Every player's place, total, gap and percentage, then the score of each move (UTF-8 CSV)."""
+def results_csv(lang: str, game: DuplicateGame) -> bytes:
+    """Every player's place, total, gap and percentage, then the score of each move (UTF-8 CSV, headers in
+    ``lang``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    numbers = [r.number for r in game.closed_rounds]
-    writer.writerow(["place", "player", "total", "gap", "percent", "solos", *[f"move {n}" for n in numbers]])
-    writer.writerow(["", "top", game.tops_total, 0, "100.0", "", *[r.top_points for r in game.closed_rounds]])
+    heads = [say(lang, f"col_{key}") for key in ("place", "player", "total", "gap", "percent", "solos")]
+    writer.writerow([*heads, *[say(lang, "col_move_number", n=r.number) for r in game.closed_rounds]])
+    top = say(lang, "col_top")
+    writer.writerow(["", top, game.tops_total, 0, "100.0", "", *[r.top_points for r in game.closed_rounds]])
     for standing in game.standings():
         scores = [r.score_of(standing.player) for r in game.closed_rounds]
         writer.writerow(
@@ -358,7 +371,7 @@ def tie_note(lang: str, round_: Round) -> str:
     """A short line on tied tops for the result image (the text lists them, numbered for /top N)."""
     if not round_.tied:
         return ""
-    return say(lang, "dup_tie_short", count=len(round_.tied) + 1, rule=tie_rule_text(lang, round_))
+    return say(lang, "dup_tie_short", count=round_.tops_shared, rule=tie_rule_text(lang, round_))
 
 
 def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultView:
@@ -401,6 +414,11 @@ def standings_view(lang: str, game: DuplicateGame) -> StandingsView:
     return StandingsView(lang, len(game.closed_rounds), game.tops_total, tuple(game.standings()))
 
 
+def standings_image(lang: str, game: DuplicateGame) -> bytes | None:
+    """The standings as a PNG; None while nobody plays (the text says so, no empty table is drawn)."""
+    return standings_png(standings_view(lang, game)) if game.players else None
+
+
 def result_replies(images: bool, lang: str, channel: str, game: DuplicateGame, round_: Round) -> list[Reply]:
     """A closed round's result and the standings: one text, or with images two replies each with its text."""
     result, standings = round_text(lang, game, round_), standings_text(lang, game)
@@ -410,7 +428,7 @@ def result_replies(images: bool, lang: str, channel: str, game: DuplicateGame, r
         Reply(
             result, channel=channel, image=round_result_png(result_view(lang, game, round_)), image_name="result.png"
         ),
-        Reply(standings, channel=channel, image=standings_png(standings_view(lang, game)), image_name="standings.png"),
+        Reply(standings, channel=channel, image=standings_image(lang, game), image_name="standings.png"),
     ]
 
 
@@ -431,19 +449,45 @@ def count_reply(lang: str, record: GameRecord, game: DuplicateGame) -> Reply | N
 def open_next_round(
     referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
 ) -> list[Reply]:
-    """Draw the next move (automatic mode) and set its deadline; or end the game."""
+    """Draw the next move (automatic mode) and set its deadline; or end the game. After a reopened
+    round closes again, the draw shown before the reopening is made again (its clock restarting now),
+    when the letters left allow it; otherwise the channel is told it no longer stands."""
+    notes: list[Reply] = []
+    shown = game.draws_before_reopening()
+    if shown:
+        spelled = [e.draw for e in shown if isinstance(e, DrawMade)][-1]
+        try:
+            again = game.draw_again(shown, at=now)
+        except ArbitreError:
+            note = say(lang, "dup_draw_not_kept", n=game.move_number, draw=spelled)
+            notes.append(Reply(note, channel=record.channel))
+        else:
+            save(referee, record, game, again, "clock")
+            return [_shown_again(referee, storage, record, game, lang, now)]
     if record.setup.manual:
-        return [Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
+        return [*notes, Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
     try:
         events = game.draw(random.Random(), at=now)
     except NoDrawPossibleError as error:
         letters = game.edition.spell_tiles(error.letters)
-        return finish(referee, record, game, lang, say(lang, "dup_end_no_valid_draw", letters=letters))
+        return notes + finish(referee, record, game, lang, say(lang, "dup_end_no_valid_draw", letters=letters))
     save(referee, record, game, events, "clock")
     start_top(referee, record, game)
     claim_clock(referee, record.channel, now)
     zone = storage.channel(record.channel).zone
-    return [draw_reply(lang, zone, record, game, record.channel)]
+    return [*notes, draw_reply(lang, zone, record, game, record.channel, now)]
+
+
+def _shown_again(
+    referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
+) -> Reply:
+    """The draw made again after a reopening, said to be the one already shown."""
+    start_top(referee, record, game)
+    claim_clock(referee, record.channel, now)
+    reply = draw_reply(lang, storage.channel(record.channel).zone, record, game, record.channel, now)
+    round_ = game.current
+    number = round_.number if round_ is not None else game.move_number
+    return dataclasses.replace(reply, text=say(lang, "dup_draw_kept", n=number) + "\n" + reply.text)
 
 
 def finish(referee: Referee, record: GameRecord, game: DuplicateGame, lang: str, reason: str) -> list[Reply]:
@@ -480,7 +524,7 @@ def close_round(
         *result_replies(referee.images, lang, record.channel, game, closed),
     ]
     if closed.tied:
-        replies.append(Reply(say(lang, "dup_tie_hint", count=len(closed.tied) + 1), channel=record.channel))
+        replies.append(Reply(say(lang, "dup_tie_hint", count=closed.tops_shared), channel=record.channel))
     if game.finished:
         return replies + finish(referee, record, game, lang, end_reason_text(lang, game))
     return replies + open_next_round(referee, storage, record, game, lang, now)
@@ -608,9 +652,9 @@ def cmd_duplicate(ctx: Context) -> None:
         if lowered in ("manual", "manuel", "manuelle"):
             manual = True
             continue
-        value = read_decimal(lowered)
-        if value is None:
+        if not looks_like_number(token):
             raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+        value = ctx.number(token)
         if not MIN_MINUTES <= value <= MAX_MINUTES:
             raise UserError("bad_minutes", value=token[:20])
         minutes = value
@@ -644,7 +688,7 @@ def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
         key = "dup_wait_draw" if record.setup.manual else "dup_status_between"
         ctx.reply(ctx.say(key, n=game.move_number))
         return
-    shown = draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel)
+    shown = draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.referee.now())
     count = count_reply(ctx.lang, record, game)
     text = shown.text + ("\n" + count.text if count is not None else "")
     ctx.reply(text, deadline=shown.deadline)  # a new message (no edit key): the draw shown again
@@ -669,7 +713,7 @@ def cmd_draw(ctx: Context) -> None:
     event = game.draw_manual(text.upper(), at=ctx.referee.now())
     save(ctx.referee, record, game, [event], ctx.message.user)
     start_top(ctx.referee, record, game)
-    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel))
+    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.referee.now()))
 
 
 def _game_for_player(ctx: Context) -> GameRecord:
@@ -751,16 +795,19 @@ def cmd_play(ctx: Context) -> None:
         if game.closed_rounds:  # the last round closed before this move arrived
             raise UserError("dup_late", n=len(game.closed_rounds))
         raise UserError("dup_no_round")
+    move, claimed = split_claimed(ctx.args.strip())
+    now = ctx.referee.now()
+    after_close = _just_after_close(ctx, record, game, move, now)
     player = _playing_as(ctx, record, game)
     arrived = player is None
     if player is None:
         player = _add_player(ctx, record, game, seats.display_name(ctx.message), bind=True)
-    move, claimed = split_claimed(ctx.args.strip())
     previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
-    now = ctx.referee.now()
     event = game.submit(player, move, claimed, at=now)
     save(ctx.referee, record, game, [event], ctx.message.user)
     preview = game.preview(player, move)
+    if after_close:
+        ctx.private(after_close)
     replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
     deadline = game.deadline(round_)
     if preview.valid and deadline is not None and now > deadline:
@@ -779,6 +826,31 @@ def cmd_play(ctx: Context) -> None:
         ctx.replies.append(count)
 
 
+def _just_after_close(ctx: Context, record: GameRecord, game: DuplicateGame, move: str, now: float) -> str:
+    """For a first answer sent while the next draw has only just been shown, that fits the round just
+    closed (it was meant for it): refused, nothing stored, if it does not fit the new draw; else the line
+    saying which round it counts for. "" when there is nothing to say."""
+    round_ = game.current
+    assert round_ is not None and round_.draw is not None
+    if not game.closed_rounds or round_.opened_at is None:
+        return ""
+    if not 0 <= now - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
+        return ""
+    seat = _player_of(ctx, record, game)
+    if seat is not None and any(s.player == seat for s in round_.submissions):
+        return ""  # already answered this round: it knows the draw
+    closed = game.closed_rounds[-1]
+    if not game.preview_closed(closed.number, seat or "", move).valid:
+        return ""  # not an answer to the round just closed: judged as usual
+    lang = ctx.storage.channel(record.channel).language
+    values = {"closed": closed.number, "n": round_.number, "draw": round_.draw.spelled(game.edition)}
+    preview = game.preview(seat or "", move)
+    if not preview.valid:
+        reason = reason_text(lang, preview, game.notation).rstrip(".") + "."
+        raise UserError("dup_closed_before_answer", move=move, reason=reason, **values)
+    return say(lang, "dup_counts_for_next", **values)
+
+
 @command("close", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
 def cmd_close(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
@@ -792,8 +864,8 @@ def end(ctx: Context, record: GameRecord) -> None:
     """/end for a duplicate game: it stops now, with the rounds closed so far."""
     game = game_of(ctx.referee, record)
     replies = finish(ctx.referee, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
-    if ctx.referee.images and game.closed_rounds:  # the final standings, as at each close
-        image = standings_png(standings_view(ctx.lang, game))
+    image = standings_image(ctx.lang, game) if ctx.referee.images and game.closed_rounds else None
+    if image is not None:  # the final standings, as at each close
         replies = [dataclasses.replace(reply, image=image, image_name="standings.png") for reply in replies]
     ctx.replies += replies
 
@@ -812,9 +884,10 @@ def top_squares(round_: Round | None) -> tuple[tuple[int, int], ...]:
     return tuple((c.row, c.col) for c in round_.top.new_tiles)
 
 
-def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
+def board_view(lang: str, zone: str, game: DuplicateGame, *, ended: bool = False) -> DuplicateBoardView:
     """What the board image shows: the open round (its draw and deadline, the previous top lit), else the
-    last closed round with its top placed and lit."""
+    last closed round with its top placed and lit. Once the game is over (``ended``: stopped by /end),
+    no open draw nor deadline: the last closed round, marked finished."""
     common: dict[str, Any] = {
         "board": game.board,
         "edition": game.edition,
@@ -823,7 +896,10 @@ def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
         "time_zone": zone,
     }
     last = game.last_closed
-    current = game.current
+    over = ended or game.finished
+    current = None if over else game.current
+    if over and last is None:
+        return DuplicateBoardView(**common, round_number=game.move_number, closed=True, finished=True)
     if current is not None or last is None:
         number = current.number if current is not None else game.move_number
         draw = current.draw if current is not None else None
@@ -842,7 +918,7 @@ def board_view(lang: str, zone: str, game: DuplicateGame) -> DuplicateBoardView:
         kept=last.draw.kept if last.draw is not None else "",
         new=last.draw.new if last.draw is not None else "",
         closed=True,
-        finished=game.finished,
+        finished=over,
         last_squares=top_squares(last),
         top_move=last.top.notation(game.notation) if last.top is not None else "",
         top_points=last.top_points if last.top is not None else None,
@@ -853,10 +929,14 @@ def board_header(ctx: Context, view: DuplicateBoardView) -> str:
     """The image's header as a line of text (console, screen readers)."""
     draw = f"{view.kept}+{view.new}" if view.kept else view.new
     n = view.round_number
+    if view.finished and not draw:
+        return ctx.say("dup_board_over_early")
     if view.closed:
         if not view.top_move:
-            return ctx.say("dup_board_closed_no_top", n=n, draw=draw)
-        return ctx.say("dup_board_closed", n=n, draw=draw, top=view.top_move, points=view.top_points)
+            line = ctx.say("dup_board_closed_no_top", n=n, draw=draw)
+        else:
+            line = ctx.say("dup_board_closed", n=n, draw=draw, top=view.top_move, points=view.top_points)
+        return line + (ctx.say("dup_board_over") if view.finished else "")
     if not draw:
         return ctx.say("dup_board_waiting", n=n)
     if view.deadline is None:
@@ -864,9 +944,10 @@ def board_header(ctx: Context, view: DuplicateBoardView) -> str:
     return ctx.say("dup_board_open", n=n, draw=draw, clock=clock_time(view.deadline.timestamp(), view.time_zone))
 
 
-def board(ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
-    """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
-    view = board_view(ctx.lang, ctx.settings.zone, game)
+def board(ctx: Context, game: DuplicateGame, *, ended: bool = False) -> tuple[str, bytes | None]:
+    """The board as text (header and monospace grid) and, when the referee draws images, as a PNG
+    (``ended``: the game was stopped, its open round is not shown)."""
+    view = board_view(ctx.lang, ctx.settings.zone, game, ended=ended)
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
     text = board_header(ctx, view) + "\n" + grid
     return text, duplicate_board_png(view) if ctx.referee.images else None
@@ -942,4 +1023,4 @@ def unseen(ctx: Context, game: DuplicateGame) -> str:
 
 
 def export(ctx: Context, game: DuplicateGame) -> tuple[str, bytes, str]:
-    return sheet(ctx, game), results_csv(game), "results.csv"
+    return sheet(ctx, game), results_csv(ctx.lang, game), "results.csv"

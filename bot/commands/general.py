@@ -32,6 +32,8 @@ SETTING_KEYS = {
     "zone": "timezone",
 }
 
+WORDS_CHECKED = 20  # words one /check answers (its answer stays well within a chat message)
+
 # Settings a running game keeps from its start (a change applies to the next game).
 GAME_SETTINGS = frozenset({"edition", "notation", "rules", "lexicon", "minutes"})
 
@@ -82,7 +84,7 @@ def cmd_help(ctx: Context) -> None:
     ctx.reply("\n".join([ctx.say("help_title"), *lines, ctx.say("help_more"), ctx.say("lexicon_note")]))
 
 
-@command("settings", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True, uses_list=True)
+@command("settings", section=Section.GENERAL, access=Access.ADMIN, read_without_args=True, slow=True, uses_list=True)
 def cmd_settings(ctx: Context) -> None:
     words = ctx.args.split(maxsplit=1)
     settings = ctx.settings
@@ -98,14 +100,17 @@ def cmd_settings(ctx: Context) -> None:
     if key in allowed:
         value = value.lower()
         if value not in allowed[key]:
-            raise UserError("bad_setting", key=words[0], value=value, keys=f"{key}: {', '.join(allowed[key])}")
+            choices = ctx.say("setting_choices", name=setting_names(key, ctx.lang)[0], values=", ".join(allowed[key]))
+            raise UserError("bad_setting", key=words[0], value=value, keys=choices)
         changes: dict[str, object] = {key: value}
         if key == "edition":  # an edition brings its usual notation, list and rules
             changes = vars(settings.with_edition(value))
     elif key == "minutes":
         minutes = read_decimal(value)
         if minutes is None:
-            raise UserError("bad_setting", key=words[0], value=value[:20], keys="minutes: 0.05-10")
+            span = f"{number(ctx.lang, MIN_MINUTES)}-{number(ctx.lang, MAX_MINUTES)}"
+            choices = ctx.say("setting_choices", name=setting_names(key, ctx.lang)[0], values=span)
+            raise UserError("bad_setting", key=words[0], value=value[:20], keys=choices)
         if not MIN_MINUTES <= minutes <= MAX_MINUTES:
             raise UserError("bad_minutes", value=value[:20])
         changes = {"minutes": minutes}
@@ -129,8 +134,9 @@ def cmd_settings(ctx: Context) -> None:
 
 
 def settings_text(ctx: Context, settings: ChannelSettings) -> str:
-    """The settings; the list with the count of the channel's house words (``fr + 2 mots maison``)."""
-    lexicon = ListUsed(settings.lexicon, ctx.referee.lists.house(settings.channel)).label(ctx.lang)
+    """The settings; the list with the count of the channel's house words for it (``fr + 2 mots maison``)."""
+    house = ctx.referee.lists.house(settings.channel, settings.lexicon)
+    lexicon = ListUsed(settings.lexicon, house).label(ctx.lang)
     minutes = number(ctx.lang, settings.minutes)
     return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone, "minutes": minutes})
 
@@ -138,9 +144,15 @@ def settings_text(ctx: Context, settings: ChannelSettings) -> str:
 @command("check", section=Section.GENERAL, read_only=True, slow=True, uses_list=True)
 def cmd_check(ctx: Context) -> None:
     words = ctx.args.replace(",", " ").split()
+    spec = ctx.list_in_force()
+    if words and words[0].endswith(":") and len(words[0]) > 1:  # a list named first: /check en: ZA
+        spec = chat_list_spec(words.pop(0)[:-1])
     if not words:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-    word_list = ctx.word_list()
-    verdicts = check_words(words[:20], word_list)
+    word_list = ctx.word_list(spec)
+    verdicts = check_words(words[:WORDS_CHECKED], word_list)
     text = verdicts_text(ctx.lang, verdicts, word_list.house)
-    ctx.reply(ctx.say("check", verdicts=text, lexicon=ListUsed(word_list.spec, word_list.house).label(ctx.lang)))
+    answer = ctx.say("check", verdicts=text, lexicon=ListUsed(word_list.spec, word_list.house).label(ctx.lang))
+    if len(words) > WORDS_CHECKED:
+        answer += "\n" + ctx.say("check_first_only", count=WORDS_CHECKED, given=len(words))
+    ctx.reply(answer)

@@ -84,7 +84,8 @@ def result_summary(ctx: Context, record: GameRecord) -> tuple[str, str]:
     players = ", ".join(duplicate.players) or "-"
     top = duplicate.standings()[:3]
     moves = ctx.say("moves_count", n=len(duplicate.closed_rounds))
-    result = moves + (": " + " · ".join(f"{s.player} {s.total}" for s in top) if top else "")
+    best = " · ".join(f"{s.player} {s.total}" for s in top)
+    result = ctx.say("games_dup_result", moves=moves, players=best) if top else moves
     return players, result
 
 

@@ -34,6 +34,7 @@ class Access(Enum):
     PLAYER = "player"  # acts for a seat: its own account, or the game's referee or a channel admin
     START = "start"  # starts a game: anyone when none runs; replacing a running one is the referee's
     REFEREE = "referee"  # the running game's referee or a channel admin
+    ADMIN = "admin"  # what holds for the whole channel (settings, house words): a channel admin only
 
 
 class Section(Enum):

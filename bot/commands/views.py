@@ -12,7 +12,6 @@ from core.placement import validate_move
 from core.scoring import score_placement
 
 from ..numbers import read_int
-from ..render import standings_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord
 from ..word_lists import verdict_lines
@@ -118,7 +117,10 @@ def cmd_sheet(ctx: Context) -> None:
 def cmd_board(ctx: Context) -> None:
     target = target_game(ctx)
     game = _game(ctx, target)
-    text, image = classic.board(ctx, game) if isinstance(game, ClassicGame) else duplicate.board(ctx, game)
+    if isinstance(game, ClassicGame):
+        text, image = classic.board(ctx, game)
+    else:
+        text, image = duplicate.board(ctx, game, ended=not target.running)
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="board.png")
 
 
@@ -158,7 +160,7 @@ def cmd_standings(ctx: Context) -> None:
     else:
         text = standings_text(ctx.lang, game)
         if ctx.referee.images:
-            image = standings_png(duplicate.standings_view(ctx.lang, game))
+            image = duplicate.standings_image(ctx.lang, game)
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
 
 

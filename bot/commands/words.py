@@ -1,9 +1,12 @@
-"""/words (/mots): a channel's house words, listed by anyone, changed by the referee or a channel admin.
+"""/words (/mots): a channel's house words, listed by anyone, changed by a channel admin only.
 
-``/words add KA OM`` accepts words the channel's list lacks, ``/words remove NEW``
-rejects words it has; French sub-words (``ajoute``, ``retire``) work everywhere.
-Each change is stored with who made it and when; challenges, /check, duplicate
-submissions and tops use the channel's list with its house words from then on.
+``/words add KA OM`` accepts words the list lacks, ``/words remove NEW`` rejects
+words it has, and removing an added word (or adding a rejected one) undoes that
+change; French sub-words (``ajoute``, ``retire``) work everywhere. House words
+belong to a list: without a list named first (``/words en add ZA``) a change is
+for the list of the running game, else the channel's. Only what changes a verdict
+is stored, with who made it and when; challenges, /check, duplicate submissions
+and tops on that list use them from then on.
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ from core.edition import fold_accents
 from core.errors import InvalidWordError
 from core.lexicon import normalise_word
 
-from ..house_words import ADD, REMOVE, HouseWordChange, HouseWords
-from ..lexicons import ListPreparingError, UnknownListError, WordListError
+from ..house_words import ADD, CLEAR, REMOVE, HouseWordChange, HouseWords
+from ..lexicons import UnknownListError, chat_list_spec
 from ..storage import GameKind
 from ..timefmt import date_time
 from ..word_lists import list_name
@@ -39,11 +42,18 @@ MOST_HOUSE_WORDS = 1000
 CHANGES_SHOWN = 5
 
 
-@command("words", section=Section.GENERAL, access=Access.REFEREE, read_without_args=True, slow=True, uses_list=True)
+@command("words", section=Section.GENERAL, access=Access.ADMIN, read_without_args=True, slow=True, uses_list=True)
 def cmd_words(ctx: Context) -> None:
     tokens = ctx.args.replace(",", " ").split()
+    spec = ctx.list_in_force()
+    if tokens and fold_accents(tokens[0]).lower() not in ACTIONS:  # a list named first
+        try:
+            spec = chat_list_spec(tokens[0])
+        except UnknownListError:
+            raise UserError("usage", usage=ctx.spec.usage(ctx.lang)) from None
+        tokens = tokens[1:]
     if not tokens:
-        show(ctx)
+        show(ctx, spec)
         return
     action = ACTIONS.get(fold_accents(tokens[0]).lower())
     typed = tokens[1:]
@@ -60,44 +70,60 @@ def cmd_words(ctx: Context) -> None:
         if word not in words:
             words.append(word)
     channel = ctx.message.channel
-    house = ctx.referee.lists.house(channel)
+    word_list = ctx.referee.lexicons.ready(spec)  # what the list says decides what must be stored
+    house = ctx.referee.lists.house(channel, spec)
+    changes: list[tuple[str, str]] = []
     for word in words:
-        house = house.changed(action, word)
+        change = house.change_for(word, valid=action == ADD, in_list=word in word_list)
+        if change is not None:
+            house = house.changed(change, word)
+            changes.append((change, word))
     if len(house) > MOST_HOUSE_WORDS:
         raise UserError("words_full", limit=MOST_HOUSE_WORDS)
     author, name, now = ctx.message.user, seats.display_name(ctx.message), ctx.referee.now()
-    for word in words:
-        ctx.storage.add_house_word_change(
-            HouseWordChange(channel, action, word, author, name, now, ctx.settings.lexicon)
-        )
-    lines = [ctx.say("words_added" if action == ADD else "words_removed", words=", ".join(words), count=len(words))]
-    lines += _list_agrees(ctx, action, words)
-    lines.append(ctx.say("words_total", count=len(house), list=list_name(ctx.settings.lexicon)))
-    ctx.reply("\n".join(lines))
+    for change, word in changes:
+        ctx.storage.add_house_word_change(HouseWordChange(channel, change, word, author, name, now, spec))
+    changed = {word for _, word in changes}
+    unchanged = [(word, word in word_list) for word in words if word not in changed]
+    ctx.reply("\n".join(_change_lines(ctx, spec, action, changes, unchanged, house)))
     running = ctx.storage.active_game(channel)
-    if running is not None and running.kind is GameKind.DUPLICATE:  # its next top needs the list compiled again
-        ctx.referee.lists.prepare_movegen(running.setup.lexicon, channel)
+    if changes and running is not None and running.kind is GameKind.DUPLICATE and running.setup.lexicon == spec:
+        ctx.referee.lists.prepare_movegen(spec, channel)  # its next top walks the list with them
 
 
-def _list_agrees(ctx: Context, action: str, words: list[str]) -> list[str]:
-    """A line naming the words the list already settles the same way (when the list is ready)."""
-    try:
-        word_list = ctx.referee.lexicons.ready(ctx.settings.lexicon)
-    except (ListPreparingError, WordListError, UnknownListError):
-        return []
-    name = list_name(ctx.settings.lexicon)
+def _change_lines(
+    ctx: Context,
+    spec: str,
+    action: str,
+    changes: list[tuple[str, str]],
+    unchanged: list[tuple[str, bool]],
+    house: HouseWords,
+) -> list[str]:
+    """What a change did: the words now accepted or rejected, those left to the list again, those
+    already settled the wanted way (by the list, ``True``, or by the house words); then the count."""
+    name = list_name(spec)
+    cleared = "words_unremoved" if action == ADD else "words_unadded"
     if action == ADD:
-        agreeing = [w for w in words if w in word_list]
-        return [ctx.say("words_already_in", list=name, words=", ".join(agreeing))] if agreeing else []
-    agreeing = [w for w in words if w not in word_list]
-    return [ctx.say("words_not_in", list=name, words=", ".join(agreeing), count=len(agreeing))] if agreeing else []
+        already = ("words_already_in", "words_already_added")
+    else:
+        already = ("words_already_rejected", "words_not_in")
+    groups = [
+        ("words_added", [word for change, word in changes if change == ADD]),
+        ("words_removed", [word for change, word in changes if change == REMOVE]),
+        (cleared, [word for change, word in changes if change == CLEAR]),
+        (already[0], [word for word, in_list in unchanged if in_list]),
+        (already[1], [word for word, in_list in unchanged if not in_list]),
+    ]
+    lines = [ctx.say(key, words=", ".join(done), count=len(done), list=name) for key, done in groups if done]
+    lines.append(ctx.say("words_total", count=len(house), list=name))
+    return lines
 
 
-def show(ctx: Context) -> None:
-    """The channel's house words, and the latest changes with who made them and when."""
-    changes = ctx.storage.house_word_changes(ctx.message.channel)
+def show(ctx: Context, spec: str) -> None:
+    """The channel's house words for the list ``spec``, and the latest changes with who made them and when."""
+    changes = ctx.storage.house_word_changes(ctx.message.channel, spec)
     house = HouseWords.replay(changes)
-    name = list_name(ctx.settings.lexicon)
+    name = list_name(spec)
     if not house:
         ctx.reply(ctx.say("words_none", list=name))
         return
@@ -106,14 +132,24 @@ def show(ctx: Context) -> None:
         lines.append(ctx.say("words_accepted", count=len(house.added), words=" ".join(sorted(house.added))))
     if house.removed:
         lines.append(ctx.say("words_rejected", count=len(house.removed), words=" ".join(sorted(house.removed))))
+    zone = ctx.settings.zone
     latest = [
-        ctx.say(
-            "words_change",
-            sign="+" if change.action == ADD else "-",
-            word=change.word,
-            name=change.name,
-            when=date_time(change.at, ctx.settings.zone),
-        )
-        for change in reversed(changes[-CHANGES_SHOWN:])
+        ctx.say("words_change", sign=sign, word=change.word, name=change.name, when=date_time(change.at, zone))
+        for change, sign in reversed(_signed(changes)[-CHANGES_SHOWN:])
     ]
     ctx.reply(ctx.say("words_list", list=name, lines="\n".join(lines), changes="\n".join(latest)))
+
+
+def _signed(changes: list[HouseWordChange]) -> list[tuple[HouseWordChange, str]]:
+    """Each change with the sign of what was asked: ``+`` accepted, ``-`` rejected (a cleared word
+    was asked the other way from the entry it drops)."""
+    house = HouseWords()
+    signed = []
+    for change in changes:
+        if change.action == CLEAR:
+            sign = "-" if change.word in house.added else "+"
+        else:
+            sign = "+" if change.action == ADD else "-"
+        signed.append((change, sign))
+        house = house.changed(change.action, change.word)
+    return signed

@@ -41,7 +41,10 @@ def record_table(lang: str, game: DuplicateGame) -> str:
 
 
 def standings_text(lang: str, game: DuplicateGame) -> str:
-    """The standings after the moves closed so far: place, total, gap to the sum of the tops, percentage."""
+    """The standings after the moves closed so far: place, total, gap to the sum of the tops, percentage
+    (that nobody has played yet, with no player)."""
+    if not game.players:
+        return say(lang, "dup_ranking_nobody", n=len(game.closed_rounds), tops=game.tops_total)
     header = ["#", say(lang, "col_player"), say(lang, "col_total"), say(lang, "col_gap"), "%"]
     rows = [[s.place, s.player, s.total, s.gap, decimal(lang, s.percent)] for s in game.standings()]
     return say(

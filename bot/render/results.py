@@ -137,6 +137,10 @@ def round_result_scene(view: RoundResultView) -> Scene:
         scene.text(note, PAD, y + NOTE_SIZE // 2, NOTE_SIZE, p.MUTED, anchor="lm")
         y += NOTE_SIZE + 8
     y += 6
+    if not rows:  # nobody plays yet: said, not an empty table
+        scene.text(word(lang, "nobody_played"), PAD, y + LINE_SIZE // 2, LINE_SIZE, p.MUTED, anchor="lm", role="note")
+        scene.height = y + LINE_SIZE + 2 * PAD
+        return scene
     head_middle = y + HEAD_SIZE // 2
     scene.text(word(lang, "col_player"), NAME_X, head_middle, HEAD_SIZE, p.MUTED, anchor="lm", role="head")
     scene.text(word(lang, "col_move"), MOVE_X, head_middle, HEAD_SIZE, p.MUTED, anchor="lm", role="head")

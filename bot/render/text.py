@@ -79,7 +79,8 @@ def board_text(
 
 def table(rows: Sequence[Sequence[object]], header: Sequence[str] | None = None) -> str:
     """Rows as an aligned monospace table: numbers right-aligned on their last digit (a mark such as the
-    ``*`` of a solo hangs after it), other cells left-aligned; empty cells do not change a column's kind."""
+    ``*`` of a solo or the ``c`` of a correction hangs after it, the header ends over the digits), other cells
+    left-aligned; empty cells do not change a column's kind."""
     body = [[str(cell) for cell in row] for row in rows]
     head = list(map(str, header)) if header else []
     if not body and not head:
@@ -92,6 +93,8 @@ def table(rows: Sequence[Sequence[object]], header: Sequence[str] | None = None)
             for row in body:
                 if i < len(row) and row[i].strip():
                     row[i] = row[i] + " " * (marks - len(_marks(row[i])))
+            if i < len(head):
+                head[i] += " " * marks
     all_rows = ([head] if head else []) + body
     widths = [max(len(row[i]) for row in all_rows if i < len(row)) for i in range(columns)]
     lines = []

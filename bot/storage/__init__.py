@@ -29,6 +29,7 @@ from .records import (
     GameStatus,
     OutsideTransactionError,
     RoundClosedTwiceError,
+    StorageFullError,
     StorageOpenError,
     StoredEvent,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "RoundClosedTwiceError",
     "SQLiteStorage",
     "Storage",
+    "StorageFullError",
     "StorageOpenError",
     "StoredEvent",
     "open_storage",

@@ -1,4 +1,4 @@
-"""Helpers every backend shares: reads under the store's lock, and list names by use."""
+"""Helpers every backend shares: reads under the store's lock, list names by use, what a newer schema is called."""
 
 from __future__ import annotations
 
@@ -27,3 +27,11 @@ def most_used(specs: list[Any]) -> list[str]:
         if isinstance(spec, str) and spec:
             counts[spec] = counts.get(spec, 0) + 1
     return sorted(counts, key=lambda spec: -counts[spec])
+
+
+def newer_version_reason(found: int, known: int) -> str:
+    """Why a database migrated by a newer Arbitre is refused: this version would misread what it does not know."""
+    return (
+        f"a newer version of Arbitre wrote it (database version {found}; this version knows versions up to {known}):"
+        " run that newer version"
+    )

@@ -104,6 +104,10 @@ class MemoryStorage:
     def channel(self, channel: str) -> ChannelSettings:
         return self._channels.get(channel, ChannelSettings(channel))
 
+    @serialised
+    def has_channel(self, channel: str) -> bool:
+        return channel in self._channels
+
     def save_channel(self, settings: ChannelSettings) -> None:
         with self.transaction():
             self._channels[settings.channel] = settings
@@ -293,15 +297,15 @@ class MemoryStorage:
             return "waiting"
         return "delivered" if row["delivered"] is not None else "dropped"
 
-    # house words: a channel-level log of changes, who and when
+    # house words: a log of changes per channel and list, who and when
 
     def add_house_word_change(self, change: HouseWordChange) -> None:
         with self.transaction():
             self._house_words.append(change)
 
     @serialised
-    def house_word_changes(self, channel: str) -> list[HouseWordChange]:
-        return [c for c in self._house_words if c.channel == channel]
+    def house_word_changes(self, channel: str, lexicon: str) -> list[HouseWordChange]:
+        return [c for c in self._house_words if c.channel == channel and c.lexicon == lexicon]
 
     @serialised
     def lists_in_use(self) -> list[str]:

@@ -28,7 +28,7 @@ import psycopg_pool
 from ..chat import Reply
 from ..house_words import HouseWordChange
 from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
-from .common import most_used
+from .common import most_used, newer_version_reason
 from .records import (
     ChannelSettings,
     Deadline,
@@ -39,6 +39,7 @@ from .records import (
     GameStatus,
     OutsideTransactionError,
     RoundClosedTwiceError,
+    StorageFullError,
     StorageOpenError,
     StoredEvent,
 )
@@ -107,6 +108,16 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
             " (channel text primary key, owner text not null, expires double precision not null)",
         ),
     ),
+    (
+        6,
+        "house words per channel and list",
+        (
+            "update house_words set lexicon = coalesce("
+            "(select c.lexicon from channels c where c.channel = house_words.channel), 'fr')"
+            " where lexicon is null or lexicon = ''",
+            "create index house_words_list on house_words (channel, lexicon, id)",
+        ),
+    ),
 ]
 
 _GAME_COLUMNS = "id, channel, kind, referee, status, setup, created"
@@ -169,6 +180,9 @@ class PostgresStorage:
             )
             self.pool.open(wait=True, timeout=connect_timeout)
             self._migrate()
+        except StorageOpenError:
+            self.pool.close()
+            raise
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             with contextlib.suppress(Exception):
                 self.pool.close()
@@ -220,6 +234,8 @@ class PostgresStorage:
             try:
                 with conn.transaction():
                     yield
+            except psycopg.errors.DiskFull as error:  # rolled back: nothing of the command was kept
+                raise StorageFullError(shown_url(self.url)) from error
             finally:
                 self._local.conn, self._local.depth = None, 0
 
@@ -237,6 +253,8 @@ class PostgresStorage:
                 " (version integer primary key, name text not null, applied double precision not null)"
             )
             done = {int(row[0]) for row in self._execute("select version from migrations")}
+            if max(done, default=0) > MIGRATIONS[-1][0]:
+                raise StorageOpenError(shown_url(self.url), newer_version_reason(max(done), MIGRATIONS[-1][0]))
             for version, name, statements in MIGRATIONS:
                 if version in done:
                     continue
@@ -271,6 +289,9 @@ class PostgresStorage:
     def channel(self, channel: str) -> ChannelSettings:
         rows = self._execute(f"select {', '.join(_CHANNEL_COLUMNS)} from channels where channel = %s", [channel])
         return ChannelSettings(*rows[0]) if rows else ChannelSettings(channel)
+
+    def has_channel(self, channel: str) -> bool:
+        return bool(self._execute("select 1 from channels where channel = %s", [channel]))
 
     def save_channel(self, settings: ChannelSettings) -> None:
         values = asdict(settings)
@@ -519,7 +540,7 @@ class PostgresStorage:
             return "waiting"
         return "delivered" if rows[0][0] is not None else "dropped"
 
-    # --- house words: a channel-level log of changes, who and when ---------------------------------
+    # --- house words: a log of changes per channel and list, who and when ---------------------------
 
     def add_house_word_change(self, change: HouseWordChange) -> None:
         values = asdict(change)
@@ -528,10 +549,11 @@ class PostgresStorage:
             [values[c] for c in _HOUSE_COLUMNS],
         )
 
-    def house_word_changes(self, channel: str) -> list[HouseWordChange]:
-        """The channel's house word changes, oldest first."""
+    def house_word_changes(self, channel: str, lexicon: str) -> list[HouseWordChange]:
+        """The changes of the channel's house words for the list ``lexicon``, oldest first."""
         rows = self._execute(
-            f"select {', '.join(_HOUSE_COLUMNS)} from house_words where channel = %s order by id", [channel]
+            f"select {', '.join(_HOUSE_COLUMNS)} from house_words where channel = %s and lexicon = %s order by id",
+            [channel, lexicon],
         )
         return [HouseWordChange(*row) for row in rows]
 

@@ -205,6 +205,15 @@ class StorageOpenError(Exception):
         self.reason = reason
 
 
+class StorageFullError(Exception):
+    """A write refused because the disk holding the database is full: the command's transaction rolled
+    back (nothing of it was kept; everything acknowledged before it is still there)."""
+
+    def __init__(self, path: Path | str) -> None:
+        super().__init__(f"the disk holding the database {path} is full: nothing of this command was kept")
+        self.path = path
+
+
 class OutsideTransactionError(Exception):
     """A channel lock asked for outside any transaction (it would be released at once)."""
 

@@ -4,10 +4,8 @@ transaction (``BEGIN IMMEDIATE``) per command, lock-free readers for long rebuil
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import math
-import os
 import sqlite3
 import threading
 import time
@@ -21,7 +19,7 @@ import sqlite_utils
 from ..chat import Reply
 from ..house_words import HouseWordChange
 from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
-from .common import Method, most_used, serialised
+from .common import most_used, newer_version_reason, serialised
 from .records import (
     ChannelSettings,
     Deadline,
@@ -31,9 +29,12 @@ from .records import (
     GameSetup,
     GameStatus,
     RoundClosedTwiceError,
+    StorageFullError,
     StorageOpenError,
     StoredEvent,
 )
+from .sqlite_files import explains_open_failures, is_disk_full, make_private_place
+from .sqlite_schema import expected_schema, games_problem, schema_problem
 
 
 def _migration_1(db: sqlite_utils.Database) -> None:
@@ -121,6 +122,16 @@ def _migration_7(db: sqlite_utils.Database) -> None:
     db.execute("create table clock_leases (channel text primary key, owner text not null, expires real not null)")
 
 
+def _migration_8(db: sqlite_utils.Database) -> None:
+    # house words belong to a list: a change without one is for the channel's list (the bundled fr by default)
+    db.execute(
+        "update house_words set lexicon = coalesce("
+        "(select c.lexicon from channels c where c.channel = house_words.channel), 'fr')"
+        " where lexicon is null or lexicon = ''"
+    )
+    db.execute("create index house_words_list on house_words (channel, lexicon, id)")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "channels, games, events, players", _migration_1),
     (2, "duplicate deadlines", _migration_2),
@@ -129,88 +140,19 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (5, "outbox of messages owed to channels and players", _migration_5),
     (6, "house words of each channel", _migration_6),
     (7, "clock leases", _migration_7),
+    (8, "house words per channel and list", _migration_8),
 ]
 
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
-SQLITE_HEADER_SIZE = 100
-
-
-def _header_problem(path: Path) -> str | None:
-    """What is wrong with an existing file's header, judged by its bytes (None if it looks sound)."""
-    with path.open("rb") as file:
-        header = file.read(SQLITE_HEADER_SIZE)
-    size = path.stat().st_size
-    if not header:
-        return None
-    if not header.startswith(SQLITE_MAGIC[: len(header)]):
-        return "it is not a SQLite database (it does not start with SQLite's header)"
-    if len(header) < SQLITE_HEADER_SIZE:
-        return f"it is truncated: {size} bytes, less than SQLite's {SQLITE_HEADER_SIZE}-byte header"
-    page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(header[28:32], "big")
-    counted = header[24:28] == header[92:96]  # the page count is valid only then
-    if counted and pages and size < pages * page_size:
-        return f"it is truncated: {size} bytes where its header announces {pages} pages of {page_size} bytes"
-    return None
-
-
-def _open_failure(path: Path, error: BaseException) -> str:
-    """One line saying why ``path`` could not be opened as a database after ``error``."""
-    if path.is_dir():
-        return "it is a directory, not a file"
-    if isinstance(error, OSError) and not path.parent.is_dir():
-        blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
-        if blocking is not None:
-            return f"{blocking} is a file, not a folder"
-        return f"its folder {path.parent} cannot be created ({error.strerror or error})"
-    try:
-        problem = _header_problem(path) if path.is_file() else None
-    except OSError as unreadable:
-        return f"it cannot be read ({unreadable.strerror or unreadable})"
-    if problem:
-        return problem
-    text = str(error)
-    if isinstance(error, sqlite3.DatabaseError) and ("malformed" in text or "not a database" in text):
-        return f"it is damaged (SQLite: {text})"
-    if "readonly" in text or "unable to open" in text:
-        if not os.access(path.parent, os.W_OK):
-            return f"its folder {path.parent} is not writable"
-        if path.exists() and not os.access(path, os.W_OK):
-            return "the file is not writable"
-        return f"it cannot be opened for writing (SQLite: {text})"
-    if "locked" in text:
-        return f"another process holds it locked ({text})"
-    if isinstance(error, OSError):
-        return str(error.strerror or error)
-    return f"SQLite: {text}"
-
-
-def _explains_open_failures(init: Method) -> Method:
-    """``SQLiteStorage(path)`` raises :class:`StorageOpenError` instead of OSError or sqlite3.Error."""
-
-    @functools.wraps(init)
-    def opening(self: Any, path: str | Path, **options: Any) -> None:
-        try:
-            init(self, path, **options)
-        except BaseException as error:
-            with contextlib.suppress(Exception):
-                self.db.close()
-            if isinstance(error, (OSError, sqlite3.Error)):
-                raise StorageOpenError(Path(path), _open_failure(Path(path), error)) from None
-            raise
-
-    return opening  # type: ignore[return-value]
 
 
 class SQLiteStorage:
     """Storage in one SQLite file (WAL), through sqlite-utils."""
 
-    @_explains_open_failures
+    @explains_open_failures
     def __init__(self, path: str | Path, *, tracer: Callable[[str, Any], None] | None = None) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_place(self.path)  # it holds open duplicate submissions: for its owner's eyes only
         conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA busy_timeout = 30000")
         self.db = sqlite_utils.Database(conn, tracer=tracer)
@@ -225,6 +167,7 @@ class SQLiteStorage:
         self._local = threading.local()
         self._check_sound()
         self._migrate()
+        self._check_contents()
         _ = self.db.supports_on_conflict  # probed once here (it creates a table), not mid-command
 
     def close(self) -> None:
@@ -278,11 +221,33 @@ class SQLiteStorage:
         with self.transaction():
             if "migrations" not in self.db.table_names():
                 self.db.table("migrations").create({"version": int, "name": str, "applied": float}, pk="version")
+            self.db.execute("delete from migrations where false")  # a file SQLite opened read-only is refused now
             done = {row["version"] for row in self.db.table("migrations").rows}
+            self._check_version(max(done, default=0))
             for version, name, apply in MIGRATIONS:
                 if version not in done:
                     apply(self.db)
                     self.db.table("migrations").insert({"version": version, "name": name, "applied": time.time()})
+
+    def _check_version(self, version: int) -> None:
+        """Refuse a file a newer Arbitre migrated: this one would misread what it does not know."""
+        known = MIGRATIONS[-1][0]
+        if version > known:
+            raise StorageOpenError(self.path, newer_version_reason(version, known))
+
+    def _check_contents(self) -> None:
+        """Refuse at once a file whose tables, games or events this version cannot read (a damaged or
+        hand-edited file), naming what is wrong, rather than failing at every command."""
+        problem = schema_problem(self.db, expected_schema(apply for _, _, apply in MIGRATIONS))
+        problem = problem or games_problem(self.db.execute("select id, channel, kind, status, setup from games"))
+        row = self.db.execute(
+            "select events.game, events.seq, games.channel from events left join games on games.id = events.game"
+            " where case when json_valid(events.data) then json_type(events.data) != 'object' else 1 end limit 1"
+        ).fetchone()
+        if row is not None:
+            problem = problem or f"event {row[1]} of game {row[0]} (channel {row[2]}) is not a JSON object"
+        if problem:
+            raise StorageOpenError(self.path, f"{problem} (a damaged or hand-edited file)")
 
     @property
     def schema_version(self) -> int:
@@ -303,12 +268,14 @@ class SQLiteStorage:
             self._depth, self._owner = 1, threading.get_ident()
             try:
                 yield
-            except BaseException:
                 self._depth, self._owner = 0, 0
-                self.db.conn.rollback()
+                self.db.execute("COMMIT")
+            except BaseException as error:
+                self._depth, self._owner = 0, 0
+                self.db.conn.rollback()  # also after a failed COMMIT (a full disk), which leaves it open
+                if isinstance(error, sqlite3.Error) and is_disk_full(error, self.path.parent):
+                    raise StorageFullError(str(self.path)) from error
                 raise
-            self._depth, self._owner = 0, 0
-            self.db.execute("COMMIT")
 
     def lock_channel(self, channel: str) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
@@ -342,6 +309,10 @@ class SQLiteStorage:
     def channel(self, channel: str) -> ChannelSettings:
         rows = list(self.db.table("channels").rows_where("channel = ?", [channel]))
         return ChannelSettings(**rows[0]) if rows else ChannelSettings(channel)
+
+    @serialised
+    def has_channel(self, channel: str) -> bool:
+        return self.db.execute("select 1 from channels where channel = ?", [channel]).fetchone() is not None
 
     def save_channel(self, settings: ChannelSettings) -> None:
         with self.transaction():
@@ -574,16 +545,16 @@ class SQLiteStorage:
             return "waiting"
         return "delivered" if row[0] is not None else "dropped"
 
-    # house words: a channel-level log of changes, who and when
+    # house words: a log of changes per channel and list, who and when
 
     def add_house_word_change(self, change: HouseWordChange) -> None:
         with self.transaction():
             self.db.table("house_words").insert(asdict(change))
 
     @serialised
-    def house_word_changes(self, channel: str) -> list[HouseWordChange]:
-        """The channel's house word changes, oldest first."""
-        rows = self.db.table("house_words").rows_where("channel = ?", [channel], order_by="id")
+    def house_word_changes(self, channel: str, lexicon: str) -> list[HouseWordChange]:
+        """The changes of the channel's house words for the list ``lexicon``, oldest first."""
+        rows = self.db.table("house_words").rows_where("channel = ? and lexicon = ?", [channel, lexicon], order_by="id")
         return [HouseWordChange(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
 
     @serialised

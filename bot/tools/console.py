@@ -28,7 +28,12 @@ def register(sub: Any) -> None:
         help="the database: a SQLite file path, sqlite:///PATH or memory: (default: ARBITRE_DB, else "
         "~/.local/share/arbitre/arbitre.sqlite)",
     )
-    parser.add_argument("--lang", choices=CATALOGS.languages(), default="fr", help="language of the room (default fr)")
+    parser.add_argument(
+        "--lang",
+        choices=CATALOGS.languages(),
+        help="language of a new room, with its edition, list, notation, rules and time zone (default fr); "
+        "a room already in the database keeps its settings (/settings changes them)",
+    )
     parser.add_argument(
         "--admin",
         action="append",

@@ -79,7 +79,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(record_table("en", game), file=out)
     if game.finished:
         print(say("en", "dup_over", reason=end_reason_text("en", game)), file=out)
-    print(standings_text("en", game).replace("```\n", "").replace("\n```", ""), file=out)
+    if game.players:
+        print(standings_text("en", game).replace("```\n", "").replace("\n```", ""), file=out)
+    else:  # the computer played alone: its tops are the result
+        print(say("en", "dup_tops_only", n=len(game.closed_rounds), tops=game.tops_total), file=out)
     print(f"total {game.tops_total}", file=out)
     return 0
 

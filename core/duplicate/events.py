@@ -78,8 +78,9 @@ class MoveSubmitted:
 @dataclass(frozen=True)
 class RoundClosed:
     """The round ends: the top placed (FISF notation, None when no play exists), how a tie was
-    broken and the other tied plays, the words of submitted moves the word list rejected, and
-    the best plays under the top (FISF notation, score)."""
+    broken and the other tied plays (the first ones), the words of submitted moves the word list
+    rejected, the best plays under the top (FISF notation, score), and how many plays score the top
+    (0 in games stored before it was kept: the top and ``tied``)."""
 
     kind: ClassVar[str] = "close"
     top: str | None
@@ -87,6 +88,7 @@ class RoundClosed:
     tied: tuple[str, ...] = ()
     invalid_words: tuple[str, ...] = ()
     runners_up: tuple[tuple[str, int], ...] = ()
+    top_count: int = 0
 
     def __str__(self) -> str:
         return f"top {self.top}" if self.top else "no play possible"

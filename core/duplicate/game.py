@@ -220,6 +220,24 @@ class DuplicateGame:
             return []
         return [e for e in self._effective[index + 1 :] if isinstance(e, (DrawMade, DrawRejected))]
 
+    def draws_before_reopening(self) -> list[DuplicateEvent]:
+        """The draws (and rejected draws) that were shown before the last reopening and that it sent
+        back to the bag, once the reopened round has closed again and while no draw has been made
+        since: what to make again (``draw_again``) so that players keep the draw they saw."""
+        effective = self._effective
+        close = self._last_close_index(effective)
+        reopened = next((i for i in range(len(effective) - 1, -1, -1) if isinstance(effective[i], RoundReopened)), None)
+        if close is None or reopened is None or reopened > close:
+            return []
+        if any(isinstance(e, (DrawMade, DrawRejected)) for e in effective[close + 1 :]):
+            return []
+        at = max(i for i, e in enumerate(self.events) if isinstance(e, RoundReopened))
+        before = self._effective_events(self.events[:at])
+        index = self._last_close_index(before)
+        if index is None:
+            return []
+        return [e for e in before[index + 1 :] if isinstance(e, (DrawMade, DrawRejected))]
+
     @staticmethod
     def _last_close_index(events: Sequence[DuplicateEvent]) -> int | None:
         return next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], RoundClosed)), None)
@@ -284,12 +302,14 @@ class DuplicateGame:
         """Record the draw the referee typed (``EEU+ESI?`` or the seven letters); check ``current.shortfall``."""
         return self._push(DrawMade(text.strip(), at))
 
-    def draw_again(self, draws: Sequence[DuplicateEvent]) -> list[DuplicateEvent]:
+    def draw_again(self, draws: Sequence[DuplicateEvent], at: float | None = None) -> list[DuplicateEvent]:
         """Make the given draws again, all or none (``draws_since_close`` of before another top was
-        placed with the same tiles); raises the first draw's error when the bag no longer allows them."""
+        placed with the same tiles, ``draws_before_reopening``); raises the first draw's error when the
+        bag no longer allows them. ``at``: when their clock starts again (by default, as first made)."""
+        again = [dataclasses.replace(e, at=at) if at is not None and isinstance(e, DrawMade) else e for e in draws]
         applied = 0
         try:
-            for event in draws:
+            for event in again:
                 if not isinstance(event, (DrawMade, DrawRejected)):
                     raise TypeError(f"not a draw: {event!r}")
                 self.apply(event)
@@ -298,7 +318,7 @@ class DuplicateGame:
             del self.events[len(self.events) - applied :]
             self._rebuild()
             raise
-        return list(draws)
+        return again
 
     def reject_draw(self) -> DrawRejected:
         """Send the current draw back to the bag (kept letters too)."""
@@ -324,6 +344,16 @@ class DuplicateGame:
         submission = MoveSubmitted(player, move.strip(), None, None, str(notation) if notation else None)
         is_word: Callable[[str], bool] = (lambda w: w in lexicon) if lexicon is not None else (lambda w: True)
         return evaluate_submission(self.board, round_.draw.letters, submission, is_word, self.edition, self.notation)
+
+    def preview_closed(self, round_number: int, player: str, move: str) -> SubmissionResult:
+        """How a move would have been judged on a closed round (its board and draw, every word taken as
+        valid), without recording it."""
+        round_ = self._closed_round(round_number)
+        assert round_.draw is not None and round_.board_before is not None
+        submission = MoveSubmitted(player, move.strip())
+        return evaluate_submission(
+            round_.board_before, round_.draw.letters, submission, lambda w: True, self.edition, self.notation
+        )
 
     def close_round(self, top_finder: TopFinder, lexicon: WordList) -> RoundClosed:
         """Find the top, check the submitted words, place the top and end the round."""
@@ -352,7 +382,9 @@ class DuplicateGame:
             )
             if isinstance(checked.error, WordNotInLexiconError):
                 invalid.update(checked.error.words)
-        return self._push(RoundClosed(top, tie_rule, tied, tuple(sorted(invalid)), tuple(runners_up)))
+        shared = max(result.top_count, len(tied) + 1) if plays else 0
+        closed = RoundClosed(top, tie_rule, tied, tuple(sorted(invalid)), tuple(runners_up), shared)
+        return self._push(closed)
 
     def record_score(self, player: str, round_number: int, score: int, reason: str = "") -> ScoreRecorded:
         """Enter a player's score for a closed round; a score above the top raises (a typing error)."""
@@ -626,6 +658,7 @@ class DuplicateGame:
         round_.tie_rule = event.tie_rule
         round_.tied = event.tied
         round_.runners_up = event.runners_up
+        round_.top_count = event.top_count
         round_.board_before = self.board.copy()
         invalid = set(event.invalid_words)
         deadline = self.deadline(round_)

@@ -82,6 +82,7 @@ class Round:
     board_before: Board | None = None  # the board this round was played on (kept at the close)
     corrections: dict[str, str] = field(default_factory=dict)  # player -> the referee's reason
     runners_up: tuple[tuple[str, int], ...] = ()
+    top_count: int = 0  # plays scoring the top, as the move generator counted them (0: not kept)
 
     @property
     def paused(self) -> bool:
@@ -101,6 +102,13 @@ class Round:
     def top_points(self) -> int:
         """The top's score (0 when no play was possible or before closing)."""
         return self.top_score.total if self.top_score is not None else 0
+
+    @property
+    def tops_shared(self) -> int:
+        """How many plays score the top: the placed one and every tied one, also those past ``tied``."""
+        if self.top is None:
+            return 0
+        return max(self.top_count, len(self.tied) + 1)
 
     @property
     def top_word(self) -> str:

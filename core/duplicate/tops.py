@@ -29,13 +29,17 @@ class TopPlay(Protocol):
 
 
 class TopResultLike(Protocol):
-    """A move generator's answer (``core.movegen.TopResult``): plays best first and its tie rule."""
+    """A move generator's answer (``core.movegen.TopResult``): plays best first, its tie rule, and how
+    many plays score the top (also those past ``plays``)."""
 
     @property
     def plays(self) -> Sequence[TopPlay]: ...
 
     @property
     def tie_rule(self) -> TieRule: ...
+
+    @property
+    def top_count(self) -> int: ...
 
 
 TopFinder = Callable[[Board, str], TopResultLike]
