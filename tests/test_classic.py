@@ -200,6 +200,9 @@ def test_undo_right_after_end_reopens_the_game_and_a_corrected_end_counts(club: 
     assert club.storage.active_game(CHANNEL) is not None
     assert "terminée" not in club.ok("Ben", "/feuille")
     assert "2. Ben 0 (3 -3)" in club.ok("Ana", "/fin Ana=E Ben=EAU !")
+    record = next(r.document for r in club.send("Ana", "/export") if r.document is not None).decode("utf-8")
+    assert ">Ben: EAU (EAU) -3 0" in record and "ZEE" not in record  # the record keeps the corrected end only
+    assert "Juste après /fin, annule la fin" in club.ok("Ana", "/aide annule")
     undo = [e for e in club.storage.events(club.storage.games(CHANNEL)[-1].id) if e.data["kind"] == "undo"]
     assert [e.author for e in undo] == ["u:ana"]  # who took the end back is recorded
 
