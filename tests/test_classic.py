@@ -70,6 +70,15 @@ def test_the_seated_referee_records_for_the_player_to_move_by_naming_the_seat(
     assert "À Ana de jouer." in club.ok("Ana", "/etat")
 
 
+@pytest.mark.parametrize("named", ["@Élodie Lefèvre", "@elodie", "Élodie Lefèvre", "@Élodie Lefèvre 3"])
+def test_a_seat_of_several_words_is_named_whole_or_by_its_first_word(club: Club, named: str) -> None:
+    club.ok("Ana", "/nouvelle Ana")
+    club.ok("Élodie Lefèvre", "/rejoindre")  # a name of two words
+    club.ok("Ana", "/coup H8 VAGUE")
+    command = "/change " + named if named.endswith("3") else "/passe " + named
+    assert "Ana enregistre pour Élodie Lefèvre :\nÉlodie Lefèvre " in club.ok("Ana", command)
+
+
 def test_naming_a_seat_that_is_not_to_move_or_not_in_the_game_is_refused(club: Club) -> None:
     club.ok("Ana", "/nouvelle Ana Ben Chloé")
     club.ok("Ana", "/coup H8 VAGUE")

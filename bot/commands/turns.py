@@ -51,21 +51,29 @@ def split_seat(game: ClassicGame, args: str, *, first_word: bool = False) -> tup
     """
     words = args.split()
     for index, word in enumerate(words):
-        if not word.startswith("@") or len(word) < 2:
-            continue
-        for end in range(len(words), index, -1):
-            found = game.find_player(" ".join(words[index:end]))
-            if found is not None:
-                return found, " ".join(words[:index] + words[end:])
-        found = seats.by_first_words(word, game.players)
-        if found is not None:
-            return found, " ".join(words[:index] + words[index + 1 :])
-        raise UserError("err_unknown_player", player=seats.clean_name(word), players=", ".join(game.players))
+        if word.startswith("@") and len(word) > 1:
+            found = _seat_at(game, words, index)
+            if found is None:
+                raise UserError("err_unknown_player", player=seats.clean_name(word), players=", ".join(game.players))
+            return found
     if first_word and words:
-        found = game.find_player(words[0])
+        found = _seat_at(game, words, 0, whole_names_only=True)
         if found is not None:
-            return found, " ".join(words[1:])
+            return found
     return None, args
+
+
+def _seat_at(
+    game: ClassicGame, words: list[str], index: int, *, whole_names_only: bool = False
+) -> tuple[str, str] | None:
+    """The seat whose name starts at ``words[index]`` (the longest run of words that is a player's name,
+    else the first word of one player's name), and the other words."""
+    for end in range(len(words), index, -1):
+        found = game.find_player(" ".join(words[index:end]))
+        if found is not None:
+            return found, " ".join(words[:index] + words[end:])
+    found = None if whole_names_only else seats.by_first_words(words[index], game.players)
+    return (found, " ".join(words[:index] + words[index + 1 :])) if found is not None else None
 
 
 def require_turn(ctx: Context, record: GameRecord, game: ClassicGame, named: str | None = None) -> Turn:
