@@ -57,6 +57,11 @@ def classic_seat(ctx: Context) -> None:
     turns.free_seat(ctx, running(ctx))
 
 
+@handles("seat", GameKind.DUPLICATE)
+def duplicate_seat(ctx: Context) -> None:
+    raise UserError("seat_classic_only")  # a second Ana plays as "Ana (2)": nobody is locked out
+
+
 @command("end", section=Section.CLASSIC, access=Access.REFEREE)
 def cmd_end(ctx: Context) -> None:
     raise UserError("no_game")
