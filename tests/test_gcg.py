@@ -634,3 +634,12 @@ def test_an_old_record_with_minus_one_and_the_note_still_reads_as_an_unknown_exc
     text = HEADER + OPENING + ">ann:  -1 +0 18\n#note arbitre: exchange of unknown tiles\n"
     record = read_gcg(text)
     assert record.entries[-1].event == Exchange("ann", "")
+
+
+def test_a_rack_given_as_its_value_is_written_in_brackets_only(club: Club) -> None:
+    club.ok("Ana", "/nouvelle Ana Ben")
+    club.ok("Ana", "/coup H8 VAGUE")
+    club.ok("Ana", "/fin Ana=? Ben=12 !")
+    lines = _exported(club).splitlines()
+    assert lines[-1] == ">Ben:  (12) -12 -12"  # not '>Ben: 12 (12)': 12 is no tile
+    assert read_gcg("\n".join(lines)).final() == {"Ana": 20, "Ben": -12}
