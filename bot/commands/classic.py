@@ -1,5 +1,6 @@
 """Classic game commands: /new /score /challenge /pass /exchange /penalty /undo, and the classic side
-of /join /end and the views (sheet, board, unseen tiles, export, standings)."""
+of /join and the views (sheet, board, unseen tiles, export, standings). Who records a turn for which
+seat is ``turns``; /end and the undo of an end are ``ending``."""
 
 from __future__ import annotations
 
