@@ -899,4 +899,5 @@ def _write_end(game: ClassicGame, line: SheetLine, event: End, nick: str) -> lis
     rack = racks.get(line.player, "")
     if not rack and line.points == 0:
         return []  # a stopped game: nothing was left on this rack, or nobody said what
-    return [_gcg_line(nick, rack, f"({rack})", f"-{abs(line.points)}", line.total)]
+    held = "" if rack.isdigit() else rack  # the rack field holds tiles: a value given instead is only in brackets
+    return [_gcg_line(nick, held, f"({rack})", f"-{abs(line.points)}", line.total)]

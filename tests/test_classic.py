@@ -15,7 +15,7 @@ OUT_OF_TURN = [
         "fr",
         "/nouvelle Ana Ben Chloé",
         ["/coup 9H .S", "/passe", "/change 3"],
-        "C'est à Ben de jouer, pas à vous (Ana). Pour enregistrer le coup de Ben, nommez sa place : /{name} @Ben",
+        "C'est à Ben de jouer, pas à vous (Ana). Pour enregistrer le coup de Ben, nommez sa place : /{name} … @Ben",
         "/coup @Ben 9H AS",
         "Ana enregistre pour Ben :\nBen : 9H AS",
     ),
@@ -23,7 +23,7 @@ OUT_OF_TURN = [
         "en",
         "/new Ana Ben Chloé",
         ["/score 9H .S", "/pass", "/exchange 3"],
-        "It is Ben's turn, not yours (Ana). To record Ben's move, name the seat: /{name} @Ben",
+        "It is Ben's turn, not yours (Ana). To record Ben's move, name the seat: /{name} … @Ben",
         "/score @Ben 9H AS",
         "Ana records for Ben:\nBen: 9H AS",
     ),
@@ -68,6 +68,15 @@ def test_the_seated_referee_records_for_the_player_to_move_by_naming_the_seat(
     club.ok("Ben", "/coup 9H AS")
     assert reply in club.ok("Ana", command)
     assert "À Ana de jouer." in club.ok("Ana", "/etat")
+
+
+@pytest.mark.parametrize("named", ["@Élodie Lefèvre", "@elodie", "Élodie Lefèvre", "@Élodie Lefèvre 3"])
+def test_a_seat_of_several_words_is_named_whole_or_by_its_first_word(club: Club, named: str) -> None:
+    club.ok("Ana", "/nouvelle Ana")
+    club.ok("Élodie Lefèvre", "/rejoindre")  # a name of two words
+    club.ok("Ana", "/coup H8 VAGUE")
+    command = "/change " + named if named.endswith("3") else "/passe " + named
+    assert "Ana enregistre pour Élodie Lefèvre :\nÉlodie Lefèvre " in club.ok("Ana", command)
 
 
 def test_naming_a_seat_that_is_not_to_move_or_not_in_the_game_is_refused(club: Club) -> None:
@@ -200,6 +209,9 @@ def test_undo_right_after_end_reopens_the_game_and_a_corrected_end_counts(club: 
     assert club.storage.active_game(CHANNEL) is not None
     assert "terminée" not in club.ok("Ben", "/feuille")
     assert "2. Ben 0 (3 -3)" in club.ok("Ana", "/fin Ana=E Ben=EAU !")
+    record = next(r.document for r in club.send("Ana", "/export") if r.document is not None).decode("utf-8")
+    assert ">Ben: EAU (EAU) -3 0" in record and "ZEE" not in record  # the record keeps the corrected end only
+    assert "Juste après /fin, annule la fin" in club.ok("Ana", "/aide annule")
     undo = [e for e in club.storage.events(club.storage.games(CHANNEL)[-1].id) if e.data["kind"] == "undo"]
     assert [e.author for e in undo] == ["u:ana"]  # who took the end back is recorded
 

@@ -591,15 +591,28 @@ def test_the_record_of_a_game_names_the_rules_it_was_played_under(
     assert record.rules.code == pragma.split()[-1] and record.mismatches == []
 
 
-def test_an_exchange_of_unknown_tiles_claims_no_count_and_a_joker_left_is_a_question_mark(club: Club) -> None:
-    club.ok("Ana", "/nouvelle Ana Ben")
-    club.ok("Ana", "/coup H8 VAGUE")
-    club.ok("Ben", "/change")  # tiles and count unknown
-    club.ok("Ana", "/change 3")  # a count, tiles unknown
-    club.ok("Ben", "/change E?")
-    club.ok("Ana", "/fin Ana=? Ben=EAU !")
-    lines = _exported(club).splitlines()
-    events = lines[lines.index(">Ana: AEGUV 8H VAGUE +20 20") + 1 :]
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("/nouvelle Ana Ben", "/coup H8 VAGUE", "/change", "/change 3", "/change E?", "/fin Ana=? Ben=EAU !"),
+        ("/new Ana Ben", "/score H8 VAGUE", "/exchange", "/exchange 3", "/exchange E?", "/end Ana=? Ben=EAU !"),
+    ],
+    ids=["fr", "en"],
+)
+def test_an_exchange_of_unknown_tiles_claims_no_count_and_a_joker_left_is_a_question_mark(
+    club: Club, lines: tuple[str, ...]
+) -> None:
+    new, play, unknown, count, tiles, end = lines
+    if new.startswith("/new"):
+        club.ok("Ana", "/settings language en", admin=True)
+    club.ok("Ana", new)
+    club.ok("Ana", play)
+    club.ok("Ben", unknown)  # tiles and count unknown
+    club.ok("Ana", count)  # a count, tiles unknown
+    club.ok("Ben", tiles)
+    club.ok("Ana", end)
+    lines = tuple(_exported(club).splitlines())
+    events = list(lines[lines.index(">Ana: AEGUV 8H VAGUE +20 20") + 1 :])
     assert events == [
         ">Ben:  - +0 0",  # no made-up "-1": a turn that scores nothing...
         "#note arbitre: exchange of unknown tiles",  # ...that was an exchange
@@ -621,3 +634,12 @@ def test_an_old_record_with_minus_one_and_the_note_still_reads_as_an_unknown_exc
     text = HEADER + OPENING + ">ann:  -1 +0 18\n#note arbitre: exchange of unknown tiles\n"
     record = read_gcg(text)
     assert record.entries[-1].event == Exchange("ann", "")
+
+
+def test_a_rack_given_as_its_value_is_written_in_brackets_only(club: Club) -> None:
+    club.ok("Ana", "/nouvelle Ana Ben")
+    club.ok("Ana", "/coup H8 VAGUE")
+    club.ok("Ana", "/fin Ana=? Ben=12 !")
+    lines = _exported(club).splitlines()
+    assert lines[-1] == ">Ben:  (12) -12 -12"  # not '>Ben: 12 (12)': 12 is no tile
+    assert read_gcg("\n".join(lines)).final() == {"Ana": 20, "Ben": -12}

@@ -71,6 +71,12 @@ def classic_played(club: Club) -> None:
     club.ok("Ben", "/coup H8 VAGUE")
 
 
+def classic_ended(club: Club) -> None:
+    """Ben has played and Ana ended the game (with a rack she then wants to take back)."""
+    classic_played(club)
+    club.ok("Ana", "/fin Chloe=EAU !")
+
+
 def classic_to_challenge(club: Club) -> None:
     """Chloe has just played: Ben may challenge her move."""
     classic(club)
@@ -109,10 +115,13 @@ SETUPS: dict[str, Callable[[Club], None]] = {
     "/rejoindre": classic,
     "/coup H8 VAGUE": classic,
     "/passe": classic,
+    "/passe @Chloe": classic_played,
+    "/siege Ben libre": classic_played,
     "/conteste": classic_to_challenge,
     "/annule": classic_played,
     "/penalite Ben 10": classic_played,
     "/fin !": classic_played,
+    "/undo": classic_ended,
     "/pause": duplicate,
     "/reprise": duplicate_paused,
     "/prolonge 30": duplicate,

@@ -67,4 +67,7 @@ def test_only_the_referee_frees_a_seat_and_bad_requests_are_explained(club: Club
 
 def test_a_duplicate_game_has_no_seat_to_free(club: Club) -> None:
     club.ok("Ana", "/duplicate")
-    assert "Aucune partie classique en cours" in club.refused("Ana", "/siege Ben libre")
+    assert club.refused("Ana", "/siege Ben libre") == (
+        "Les places se libèrent en partie classique. En duplicate, un second compte Ben joue sous le nom"
+        " « Ben (2) » : personne n'est privé de sa place."
+    )

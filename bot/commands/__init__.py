@@ -6,7 +6,7 @@ name or alias, ``suggest`` offers the nearest ones to a mistyped name.
 
 from __future__ import annotations
 
-from . import arbiter, classic, duplicate, general, history, turns, views, words  # noqa: F401 - they declare the commands
+from . import arbiter, classic, duplicate, general, history, views, words  # noqa: F401 - they declare the commands
 from .context import Context, UserError, command_names, unknown_command_text
 from .registry import Access, CommandSpec, Section, command_named, declared, find, suggest
 

@@ -1,9 +1,9 @@
 """Who acts for which seat of a classic game: the seat a turn command (/score /pass /exchange) records
-for, and the referee's /seat, which frees a seat an account holds.
+for, and the referee's /seat (declared with /join), which frees a seat an account holds.
 
 A seated player, the referee included, records their own turns only: out of turn they are told whose
-turn it is. Recording for another seat is explicit: the referee names it (``/score @Ben 9H AS``,
-``/pass @Ben``, ``/exchange @Ben ABC``) and the reply says who recorded it for whom. A referee who
+turn it is. Recording for another seat is explicit: the referee names it (``/score 9H AS @Ben``,
+``/pass @Ben``, ``/exchange ABC @Ben``) and the reply says who recorded it for whom. A referee who
 plays no seat records for the player to move without naming them, as a club referee types every move.
 """
 
@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from core.game import ClassicGame
 from core.rules import most_players
 
-from ..storage import GameKind, GameRecord
+from ..storage import GameRecord
 from . import seats
 from .context import Context, UserError
-from .registry import Access, Section, command
 
 
 @dataclass(frozen=True)
@@ -52,21 +51,29 @@ def split_seat(game: ClassicGame, args: str, *, first_word: bool = False) -> tup
     """
     words = args.split()
     for index, word in enumerate(words):
-        if not word.startswith("@") or len(word) < 2:
-            continue
-        for end in range(len(words), index, -1):
-            found = game.find_player(" ".join(words[index:end]))
-            if found is not None:
-                return found, " ".join(words[:index] + words[end:])
-        found = seats.by_first_words(word, game.players)
-        if found is not None:
-            return found, " ".join(words[:index] + words[index + 1 :])
-        raise UserError("err_unknown_player", player=seats.clean_name(word), players=", ".join(game.players))
+        if word.startswith("@") and len(word) > 1:
+            found = _seat_at(game, words, index)
+            if found is None:
+                raise UserError("err_unknown_player", player=seats.clean_name(word), players=", ".join(game.players))
+            return found
     if first_word and words:
-        found = game.find_player(words[0])
+        found = _seat_at(game, words, 0, whole_names_only=True)
         if found is not None:
-            return found, " ".join(words[1:])
+            return found
     return None, args
+
+
+def _seat_at(
+    game: ClassicGame, words: list[str], index: int, *, whole_names_only: bool = False
+) -> tuple[str, str] | None:
+    """The seat whose name starts at ``words[index]`` (the longest run of words that is a player's name,
+    else the first word of one player's name), and the other words."""
+    for end in range(len(words), index, -1):
+        found = game.find_player(" ".join(words[index:end]))
+        if found is not None:
+            return found, " ".join(words[:index] + words[end:])
+    found = None if whole_names_only else seats.by_first_words(words[index], game.players)
+    return (found, " ".join(words[:index] + words[index + 1 :])) if found is not None else None
 
 
 def require_turn(ctx: Context, record: GameRecord, game: ClassicGame, named: str | None = None) -> Turn:
@@ -111,13 +118,9 @@ def require_turn(ctx: Context, record: GameRecord, game: ClassicGame, named: str
 FREE_WORDS = frozenset({"free", "libre", "liberer", "libérer"})
 
 
-@command("seat", section=Section.CLASSIC, access=Access.REFEREE)
-def cmd_seat(ctx: Context) -> None:
+def free_seat(ctx: Context, record: GameRecord) -> None:
     """``/seat NAME free``: the account that holds the seat lets it go (a same-name account took it);
     the seat's player then takes it with /join NAME or by playing under that name."""
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is None or record.kind is not GameKind.CLASSIC:
-        raise UserError("no_classic_game")
     game = ctx.referee.classic_games.load(ctx.storage, record)
     words = ctx.tokens
     if len(words) < 2 or words[-1].lower() not in FREE_WORDS:

@@ -17,6 +17,7 @@ from ..storage import GameKind, GameRecord
 from ..word_lists import verdict_lines
 from . import classic as classic
 from . import duplicate as duplicate
+from . import ending, turns
 from .context import Context, UserError
 from .formatting import breakdown, split_claimed
 from .history import TargetGame, target_game, with_heading
@@ -46,6 +47,21 @@ def duplicate_join(ctx: Context) -> None:
     duplicate.join(ctx, running(ctx))
 
 
+@command("seat", section=Section.CLASSIC, access=Access.REFEREE)
+def cmd_seat(ctx: Context) -> None:
+    raise UserError("no_classic_game")  # a classic game's seats: the handler below
+
+
+@handles("seat", GameKind.CLASSIC)
+def classic_seat(ctx: Context) -> None:
+    turns.free_seat(ctx, running(ctx))
+
+
+@handles("seat", GameKind.DUPLICATE)
+def duplicate_seat(ctx: Context) -> None:
+    raise UserError("seat_classic_only")  # a second Ana plays as "Ana (2)": nobody is locked out
+
+
 @command("end", section=Section.CLASSIC, access=Access.REFEREE)
 def cmd_end(ctx: Context) -> None:
     raise UserError("no_game")
@@ -53,7 +69,7 @@ def cmd_end(ctx: Context) -> None:
 
 @handles("end", GameKind.CLASSIC)
 def classic_end(ctx: Context) -> None:
-    classic.end(ctx, running(ctx))
+    ending.end(ctx, running(ctx))
 
 
 @handles("end", GameKind.DUPLICATE)
