@@ -98,6 +98,29 @@ def test_a_player_who_is_not_the_referee_records_only_their_own_turn(club: Club)
     )
 
 
+@pytest.mark.parametrize(
+    ("new", "score", "told"),
+    [
+        (
+            "/nouvelle Ana Ben Chloé",
+            "/coup 8H VOGUE",
+            "C'est à Ana de jouer : ce coup s'enregistre depuis le compte d'Ana, qui arbitre la partie, ou par un"
+            " administrateur du salon.",
+        ),
+    ],
+)
+def test_when_the_seated_referee_is_to_move_the_others_are_told_so_once(
+    club: Club, new: str, score: str, told: str
+) -> None:
+    """Not « seul Ana ou l'arbitre (Ana) »: found playing a club night."""
+    club.ok("Ana", new)
+    club.ok("Ana", "/coup H8 VAGUE")
+    club.ok("Ben", "/coup 9H .S")
+    club.ok("Chloé", "/passe")
+    assert told in club.refused("Ben", score)
+    assert told in club.refused("Zoé", score)  # a bystander too
+
+
 def test_a_referee_who_plays_no_seat_records_for_the_player_to_move_as_before(club: Club) -> None:
     club.ok("Ref", "/nouvelle Ana Ben")
     assert club.ok("Ref", "/coup H8 VAGUE").startswith("Ana : H8 VAGUE")

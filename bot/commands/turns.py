@@ -103,12 +103,16 @@ def require_turn(ctx: Context, record: GameRecord, game: ClassicGame, named: str
     if seat is not None:
         if controls:
             raise UserError("not_your_turn_seated", seat=seat, to_move=to_move, name=ctx.spec.name_in(ctx.lang))
+        if seats.owner_of(ctx.storage, record, to_move) == record.referee:
+            raise UserError("not_your_turn_referee", to_move=to_move)
         raise UserError("not_your_turn", to_move=to_move, referee=record.setup.referee_name)
     if controls:
         return Turn(to_move)
     owner = seats.owner_of(ctx.storage, record, to_move)
     if owner is not None and seats.named_like(ctx.message, [to_move]) == to_move:
         raise UserError("seat_held", player=to_move)
+    if owner is not None and owner == record.referee:  # "only Ana or the referee (Ana)"
+        raise UserError("not_your_turn_referee", to_move=to_move)
     raise UserError("not_your_turn", to_move=to_move, referee=record.setup.referee_name)
 
 
