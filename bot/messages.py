@@ -9,6 +9,8 @@ from core import errors as E
 
 from .catalogs import CATALOGS
 
+UNSEEN_SHOWN = 21  # a refused end-of-game rack lists every unseen tile up to this many, else only its own letters'
+
 
 def languages() -> tuple[str, ...]:
     """The languages a channel may speak: those with a catalog."""
@@ -153,6 +155,9 @@ def explain(error: E.ArbitreError, lang: str, notation: str = "fisf") -> str:
         return say(lang, "err_kept_none", draw=error.draw)
     if isinstance(error, E.RackNotUnseenError) and not error.unseen:
         return say(lang, "err_rack_none_unseen", player=error.player, letters=error.letters)
+    if isinstance(error, E.RackNotUnseenError) and len(error.unseen) > UNSEEN_SHOWN:  # not 90 letters
+        left = error.left or say(lang, "rack_left_none")
+        return say(lang, "err_rack_not_unseen_left", player=error.player, letters=error.asked, left=left)
     if isinstance(error, E.WordNotInLexiconError):
         return say(lang, "err_word_not_in_lexicon", move=error.move, words=_listed(error.words), count=len(error.words))
     if isinstance(error, E.LateSubmissionError):

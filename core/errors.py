@@ -333,11 +333,13 @@ class PenaltyValueError(GameError):
 class RackNotUnseenError(GameError):
     """Remaining letters given at the end that are not among the tiles still unseen."""
 
-    def __init__(self, player: str, letters: str, unseen: str) -> None:
+    def __init__(self, player: str, letters: str, unseen: str, left: str = "", asked: str = "") -> None:
         super().__init__(f"{player}: {letters} not among the unseen tiles ({unseen})")
         self.player = player
         self.letters = letters
         self.unseen = unseen
+        self.left = left  # the unseen tiles of those letters only ("" when none is left)
+        self.asked = asked or letters  # the rack's tiles of those letters (WW where one W is left)
 
 
 class RackTooLargeError(GameError):

@@ -370,7 +370,9 @@ class ClassicGame:
             missing = wanted - unseen
             if missing:
                 shown = self.edition.spell_tiles(unseen.elements())
-                raise RackNotUnseenError(player, self.edition.spell_tiles(missing.elements()), shown)
+                left = self.edition.spell_tiles(t for t in unseen.elements() if t in missing)
+                asked = self.edition.spell_tiles(t for t in wanted.elements() if t in missing)
+                raise RackNotUnseenError(player, self.edition.spell_tiles(missing.elements()), shown, left, asked)
             unseen -= wanted
 
     def _replay(self) -> None:
