@@ -71,6 +71,107 @@ def test_house_words_survive_a_restart(club: Club) -> None:
     assert "liste fr + 2 mots maison" in club.ok("Zed", "/reglages")
 
 
+# --- house words belong to a list; removing an added word undoes it (issue #20) -----------------
+
+
+def test_a_french_channels_house_words_never_decide_an_english_game(club: Club) -> None:
+    club.ok("Max", "/mots ajoute ZEF", admin=True)
+    club.ok("Ana", "/nouvelle en Ana Ben")
+    club.ok("Ana", "/coup 8G ZEF")
+    struck = club.ok("Ben", "/conteste")
+    assert "ZEF non valable." in struck and "Jugé avec la liste en." in struck  # was: ZEF valable (mot maison)
+    added = club.ok("Max", "/mots ajoute ZEF", admin=True)  # during the English game: for its list
+    assert "Mots maison en vigueur : 1 (liste en)" in added
+    assert [c.lexicon for c in club.storage.house_word_changes(CHANNEL, "en")] == ["en"]
+    assert club.ok("Zed", "/verif ZEF") == "ZEF valable (mot maison) (liste : en + 1 mot maison)"
+    assert club.ok("Zed", "/verif fr: ZEF") == "ZEF valable (mot maison) (liste : fr + 1 mot maison)"
+    assert "accepté (1) : ZEF" in club.ok("Zed", "/mots fr") and "liste fr" in club.ok("Zed", "/mots fr")
+
+
+def test_an_english_channels_house_words_never_decide_a_french_game(club: Club) -> None:
+    club.ok("Max", "/settings language en", admin=True)
+    club.ok("Max", "/settings edition en", admin=True)
+    club.ok("Max", "/words add ZOUK", admin=True)  # ZOUK: not in the bundled English list, in the French one
+    club.ok("Max", "/words remove VAGUE", admin=True)
+    assert (
+        club.ok("Ann", "/check VAGUE ZOUK")
+        == "VAGUE not valid (house word), ZOUK valid (house word) (list: en + 2 house words)"
+    )
+    club.ok("Ann", "/new fr Ann Bob")
+    club.ok("Ann", "/score H8 VAGUE")
+    upheld = club.ok("Bob", "/challenge")
+    assert "VAGUE valid." in upheld and "Judged with the list fr." in upheld
+    assert club.ok("Ann", "/check VAGUE") == "VAGUE valid (list: fr)"
+
+
+GAME_EN = ("Ana", "/nouvelle en Ana Ben")
+
+
+@pytest.mark.parametrize(
+    ("lines", "answer"),
+    [
+        ([GAME_EN], "ZA valable, ZOUK non valable (liste : en)"),  # the running game's list
+        ([GAME_EN, ("Ana", "/coup 8G ZA"), ("Ben", "/conteste")], "ZA valable, ZOUK non valable (liste : en)"),
+        ([], "ZA non valable, ZOUK valable (liste : fr)"),  # no game: the channel's list
+        ([GAME_EN, ("Ana", "/fin !")], "ZA non valable, ZOUK valable (liste : fr)"),  # the game is over
+    ],
+)
+def test_check_uses_the_running_games_list_and_says_which(
+    club: Club, lines: list[tuple[str, str]], answer: str
+) -> None:
+    for name, line in lines:
+        club.ok(name, line)
+    assert club.ok("Zed", "/verif ZA ZOUK") == answer
+
+
+def test_check_in_an_english_game_agrees_with_its_challenge(club: Club) -> None:
+    club.ok("Max", "/settings language en", admin=True)
+    club.ok("Ann", "/new en Ann Bob")
+    club.ok("Ann", "/score 8G ZA")
+    assert "ZA valid." in club.ok("Bob", "/challenge")
+    assert club.ok("Bob", "/check ZA ZOUK") == "ZA valid, ZOUK not valid (list: en)"  # was: (list: fr)
+    assert club.ok("Bob", "/check fr: ZA ZOUK") == "ZA not valid, ZOUK valid (list: fr)"  # a list named
+    assert "Unknown word list 'xx'" in club.refused("Bob", "/check xx: ZA")
+
+
+def test_removing_an_added_word_undoes_the_addition_and_the_count_is_what_is_in_force(club: Club) -> None:
+    club.ok("Max", "/mots ajoute KAOS ZOUVE", admin=True)
+    undone = club.ok("Max", "/mots retire ZOUVE", admin=True)
+    assert "N'est plus accepté : ZOUVE (la liste fr ne l'a pas)." in undone
+    assert "Mots maison en vigueur : 1 (liste fr)" in undone
+    assert (
+        club.ok("Zed", "/verif ZOUVE KAOS")
+        == "ZOUVE non valable, KAOS valable (mot maison) (liste : fr + 1 mot maison)"
+    )
+    club.ok("Max", "/mots retire VAGUE", admin=True)  # refusing a list word stays possible
+    assert "liste fr + 2 mots maison" in club.ok("Zed", "/reglages")
+    again = club.ok("Max", "/mots ajoute VAGUE", admin=True)
+    assert "De nouveau accepté : VAGUE (la liste fr l'a)." in again and "en vigueur : 1 (liste fr)" in again
+    stored = len(club.storage.house_word_changes(CHANNEL, "fr"))
+    nothing = club.ok("Max", "/mots retire ZOUVE ZZZQ", admin=True)  # neither added nor in the list
+    assert "Absents de la liste fr de toute façon : ZOUVE, ZZZQ." in nothing
+    assert "Déjà acceptés dans ce salon : KAOS." in club.ok("Max", "/mots ajoute KAOS", admin=True)
+    assert len(club.storage.house_word_changes(CHANNEL, "fr")) == stored  # nothing that changes no verdict
+    listing = club.ok("Zed", "/mots")
+    assert "accepté (1) : KAOS" in listing and "refusé" not in listing
+    assert "+VAGUE par Max" in listing and "-VAGUE par Max" in listing and "-ZOUVE par Max" in listing
+    club.ok("Ana", "/nouvelle Ana Ben")
+    club.ok("Ana", "/coup H8 KAOS")
+    assert "Jugé avec la liste fr + 1 mot maison." in club.ok("Ben", "/conteste")
+
+
+def test_in_english_removing_an_added_word_undoes_it(club: Club) -> None:
+    club.ok("Max", "/settings language en", admin=True)
+    club.ok("Max", "/settings edition en", admin=True)
+    club.ok("Max", "/words add KAOS", admin=True)
+    undone = club.ok("Max", "/words remove KAOS", admin=True)
+    assert (
+        "No longer accepted: KAOS (the list en lacks it)." in undone and "House words in force: 0 (list en)" in undone
+    )
+    assert club.ok("Zed", "/check KAOS") == "KAOS not valid (list: en)"
+    assert "This channel has no house words for the list en" in club.ok("Zed", "/words")
+
+
 # --- classic games: challenges, the sheet and the GCG record --------------------------------------
 
 

@@ -123,6 +123,11 @@ class Context:
             raise UserError("not_allowed_admin", name=self.command.name)
         raise UserError("not_allowed", referee=record.setup.referee_name, name=self.command.name)
 
+    def require_admin(self) -> None:
+        """Only a channel admin may go on (what holds for the whole channel, beyond any game)."""
+        if not self.message.admin:
+            raise UserError("not_allowed_channel", name=self.command.name)
+
     def check_access(self) -> None:
         """The permission the command table declares for this command."""
         access = self.spec.access
@@ -144,9 +149,9 @@ class Context:
         if self.spec.read_without_args and not self.args.strip():
             return
         if access is Access.ADMIN:  # the channel's own state outlives any game: not a game referee's
-            if not self.message.admin:
-                raise UserError("not_allowed_channel", name=self.command.name)
-            return
+            if not self.spec.read_without_args:
+                self.require_admin()
+            return  # a command that also reads calls require_admin before it changes anything
         if running is None and not self.spec.read_without_args:
             return  # the command answers that no game is running
         self.require_control(running)

@@ -91,6 +91,7 @@ def cmd_settings(ctx: Context) -> None:
     if not words:
         ctx.reply(settings_text(ctx, settings))
         return
+    ctx.require_admin()
     key = setting_named(words[0])
     value = words[1].strip() if len(words) > 1 else ""
     allowed = setting_values()

@@ -35,6 +35,7 @@ class Access(Enum):
     START = "start"  # starts a game: anyone when none runs; replacing a running one is the referee's
     REFEREE = "referee"  # the running game's referee or a channel admin
     ADMIN = "admin"  # what holds for the whole channel (settings, house words): a channel admin only
+    # (a command that also shows, ``read_without_args``, calls ``Context.require_admin`` before a change)
 
 
 class Section(Enum):

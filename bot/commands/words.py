@@ -55,6 +55,7 @@ def cmd_words(ctx: Context) -> None:
     if not tokens:
         show(ctx, spec)
         return
+    ctx.require_admin()
     action = ACTIONS.get(fold_accents(tokens[0]).lower())
     typed = tokens[1:]
     if action is None or not typed:
