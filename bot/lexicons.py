@@ -32,8 +32,9 @@ bot wants: a cache file changed on disk later cannot affect it).
 ``LexiconRegistry`` keeps the compiled lists of a process; ``prepare`` compiles
 lists in a background thread and ``ready`` answers at once, raising
 ``ListPreparingError`` with the expected wait while a list is still being compiled.
-``with_house`` names a list with a channel's house words applied (compiled from the
-loaded list, for the move generator; kept in memory only, the most recent few).
+``with_house`` names a list with a channel's house words applied (the loaded list patched
+with them, ``Lexicon.patched``: milliseconds, never a compile; for the move generator; kept
+in memory only, the most recent few).
 """
 
 from __future__ import annotations
@@ -427,20 +428,8 @@ def expected_load_seconds(spec: str) -> float:
     return load_estimate(len(raw), raw[:2] == b"\x1f\x8b", cache_bytes)
 
 
-def expected_compile_seconds(spec: str) -> float:
-    """A rough time to compile a list from its words (no cache), from its file's size."""
-    try:
-        path = resolve(spec)
-        with path.open("rb") as handle:
-            gzipped = handle.read(2) == b"\x1f\x8b"
-        size = path.stat().st_size
-    except (OSError, KeyError, ValueError):
-        return 5.0
-    return load_estimate(size, gzipped, None)
-
-
 HOUSE_MARK = "#house-"
-MAX_HOUSE_LISTS = 6  # lists with house words kept compiled (each as big as its list)
+MAX_HOUSE_LISTS = 6  # lists with house words kept patched (each about as big as its list)
 
 
 @dataclass
@@ -475,8 +464,8 @@ class LexiconRegistry:
     def with_house(self, spec: str, house: HouseWords) -> str:
         """The name this registry gives ``spec`` with ``house`` applied (``spec`` itself when ``house`` is empty).
 
-        ``ready``, ``get`` and ``prepare`` take that name: the list is compiled again from
-        ``spec``'s loaded words, with the additions and without the removals.
+        ``ready``, ``get`` and ``prepare`` take that name: ``spec``'s loaded list patched with the
+        additions and without the removals (at once in ``ready`` when ``spec`` is loaded).
         """
         if not house:
             return spec
@@ -513,6 +502,10 @@ class LexiconRegistry:
             if spec in self._failed:
                 raise self._failed[spec]
             preparation = self._preparing.get(spec)
+            derived = self._house.get(spec)
+            patch_now = preparation is None and derived is not None and derived[0] in self._loaded
+        if patch_now:  # a loaded list with house words: patched here, in milliseconds
+            return self.get(spec)
         if preparation is None:
             self.prepare([spec])
             with self._lock:
@@ -571,11 +564,10 @@ class LexiconRegistry:
         if derived is None:
             return expected_load_seconds(spec)
         base = derived[0]
-        waiting = 0.0 if base in self._loaded else expected_load_seconds(base)
-        return waiting + expected_compile_seconds(base)
+        return 1.0 if base in self._loaded else expected_load_seconds(base)  # patching it takes milliseconds
 
     def _load_house(self, spec: str) -> Loaded:
-        """A list with house words: its list's words (loaded first if needed) compiled with them."""
+        """A list with house words: its list (loaded first if needed) patched with them."""
         from .house_words import house_lexicon
 
         base, house = self._house[spec]

@@ -519,6 +519,7 @@ class _Search:
         self.table = lexicon.table
         self.root = lexicon.root
         self.anagram_root = lexicon.anagram_root
+        self.anagram_table = lexicon.anagram_table
         self.lookahead = lexicon.lookahead
         self.final = lexicon.final
         self.letters = lexicon.letters
@@ -649,7 +650,7 @@ class _Search:
     def _bingos(self, task: _Start, board_letters: str) -> None:
         """The plays of every rack tile from a start, read from the anagram map."""
         line, first, end = task.line, task.start, task.end
-        table = self.table
+        table = self.anagram_table
         final = self.final
         fixed, cross_mask = line.fixed, line.cross_mask
         codes = sorted(
