@@ -7,15 +7,18 @@ compiles (held back by a gate where a test needs them to last).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.chat import Reply
-from bot.lexicons import LexiconRegistry
+from bot.lexicons import BUNDLED, LexiconRegistry, load
 from bot.storage import SQLiteStorage
 from bot.word_lists import prepare_at_start
 from core.gcg import read_gcg
+from core.lexicon import Lexicon
 from tests.club import CHANNEL, START, Club
 from tests.test_lexicons import GatedLoader
 
@@ -371,3 +374,32 @@ def test_at_start_the_lists_in_use_are_prepared_with_the_house_words_of_open_rou
         assert "ZOUKQX" in registry.ready(for_tops) and "ZOUKQX" not in registry.ready("fr")
     finally:
         club.close()
+
+
+def test_after_a_restart_house_words_apply_to_an_overdue_round_without_compiling_the_list(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    club.ok("Max", "/mots ajoute UKVASIE", admin=True)
+    club.ok("Max", "/mots retire KVAS", admin=True)
+    club.ok("Ref", "/duplicate 1 manuel", admin=True)
+    club.ok("Ref", f"/tirage {DRAW}", admin=True)
+    club.ok("Ana", "/jouer H3 UKVASIE", private=True)
+    club.ok("Ben", "/jouer H5 KVAS", private=True)
+    for spec in BUNDLED:
+        load(spec)  # the cache is warm, as on a bot's second start
+    compiled: list[int] = []
+    compile_words = Lexicon.from_words.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[Lexicon], words: Iterable[str], *args: Any, **options: Any) -> Lexicon:
+        listed = list(words)
+        compiled.append(len(listed))
+        return compile_words(cls, listed, *args, **options)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Lexicon, "from_words", classmethod(counted))
+    fresh = LexiconRegistry()
+    club.restart(fresh)
+    prepare_at_start(fresh, club.storage).join(timeout=120)
+    closed = "\n".join(r.text for r in club.tick(70))  # the round is overdue: closed at the first tick
+    assert "Top : H3 UKVASIE — 108 points" in closed and "Ana : H3 UKVASIE 108 (top)" in closed
+    assert "Ben : H5 KVAS 0 — mot non valable : KVAS" in closed
+    assert compiled == []  # the list was read from its cache and patched with the house words: nothing compiled
