@@ -66,7 +66,7 @@ def test_a_house_list_accepts_additions_rejects_removals_and_asks_the_list_other
     assert (word in HouseList(base, house, "fr")) is expected
 
 
-def test_a_list_compiled_with_house_words_has_exactly_the_overlay() -> None:
+def test_a_list_patched_with_house_words_has_exactly_the_overlay() -> None:
     base = Lexicon.from_words(["VAGUE", "MAISON", "CHAT", "KAVE"], name="small")
     house = HouseWords(frozenset({"KA", "UKVASIE"}), frozenset({"KAVE", "ABSENT"}))
     combined = house_lexicon(base, house)
@@ -122,19 +122,25 @@ def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return str(path)
 
 
-def test_the_registry_compiles_a_list_with_house_words_in_the_background(small: str) -> None:
-    registry = LexiconRegistry()
+def test_the_registry_patches_a_list_with_house_words_once_its_list_is_loaded(small: str) -> None:
+    from tests.test_lexicons import GatedLoader
+
+    loader = GatedLoader({small})  # the list itself takes a while to load
+    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
     assert registry.with_house(small, HouseWords()) == small
     house = HouseWords(frozenset({"KA"}), frozenset({"CHAT"}))
     name = registry.with_house(small, house)
     assert name != small and name == registry.with_house(small, HouseWords.from_tokens(["-CHAT", "+KA"]))
     with pytest.raises(ListPreparingError) as preparing:
-        registry.ready(name)  # starts the compile, never waits for it
+        registry.ready(name)  # starts loading its list, never waits for it
     assert preparing.value.name == name and preparing.value.expected_seconds >= 1
+    loader.gate.set()
     combined = registry.get(name)
     assert set(combined.words()) == {"KA", "MAISON", "VAGUE"}
     assert registry.ready(name) is combined and set(registry.ready(small).words()) == {"CHAT", "MAISON", "VAGUE"}
     assert registry.load(name)[1].words == 3
+    other = registry.with_house(small, HouseWords(frozenset({"OM"})))
+    assert "OM" in registry.ready(other)  # its list loaded: patched at once, never "being prepared"
 
 
 def test_older_lists_with_house_words_give_way(small: str) -> None:
