@@ -8,6 +8,25 @@ from typing import Any, TypeVar
 
 Method = TypeVar("Method", bound=Callable[..., Any])
 
+# The migration that makes house words belong to a list (the same statements in every SQL backend):
+# a change stored without its list is for the channel's list (the bundled fr when none is set).
+HOUSE_WORDS_PER_LIST = (
+    "update house_words set lexicon = coalesce("
+    "(select c.lexicon from channels c where c.channel = house_words.channel), 'fr')"
+    " where lexicon is null or lexicon = ''",
+    "create index house_words_list on house_words (channel, lexicon, id)",
+)
+
+
+def applying(statements: tuple[str, ...]) -> Callable[[Any], None]:
+    """A migration that runs ``statements`` on a database (anything with ``execute``)."""
+
+    def apply(db: Any) -> None:
+        for statement in statements:
+            db.execute(statement)
+
+    return apply
+
 
 def serialised(method: Method) -> Method:
     """Run a read under the store's lock: commands and the clock share one connection across threads."""

@@ -28,7 +28,7 @@ import psycopg_pool
 from ..chat import Reply
 from ..house_words import HouseWordChange
 from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
-from .common import most_used, newer_version_reason
+from .common import HOUSE_WORDS_PER_LIST, most_used, newer_version_reason
 from .records import (
     ChannelSettings,
     Deadline,
@@ -108,16 +108,7 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
             " (channel text primary key, owner text not null, expires double precision not null)",
         ),
     ),
-    (
-        6,
-        "house words per channel and list",
-        (
-            "update house_words set lexicon = coalesce("
-            "(select c.lexicon from channels c where c.channel = house_words.channel), 'fr')"
-            " where lexicon is null or lexicon = ''",
-            "create index house_words_list on house_words (channel, lexicon, id)",
-        ),
-    ),
+    (6, "house words per channel and list", HOUSE_WORDS_PER_LIST),
 ]
 
 _GAME_COLUMNS = "id, channel, kind, referee, status, setup, created"

@@ -19,7 +19,7 @@ import sqlite_utils
 from ..chat import Reply
 from ..house_words import HouseWordChange
 from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
-from .common import most_used, newer_version_reason, serialised
+from .common import HOUSE_WORDS_PER_LIST, applying, most_used, newer_version_reason, serialised
 from .records import (
     ChannelSettings,
     Deadline,
@@ -122,16 +122,6 @@ def _migration_7(db: sqlite_utils.Database) -> None:
     db.execute("create table clock_leases (channel text primary key, owner text not null, expires real not null)")
 
 
-def _migration_8(db: sqlite_utils.Database) -> None:
-    # house words belong to a list: a change without one is for the channel's list (the bundled fr by default)
-    db.execute(
-        "update house_words set lexicon = coalesce("
-        "(select c.lexicon from channels c where c.channel = house_words.channel), 'fr')"
-        " where lexicon is null or lexicon = ''"
-    )
-    db.execute("create index house_words_list on house_words (channel, lexicon, id)")
-
-
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "channels, games, events, players", _migration_1),
     (2, "duplicate deadlines", _migration_2),
@@ -140,10 +130,8 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (5, "outbox of messages owed to channels and players", _migration_5),
     (6, "house words of each channel", _migration_6),
     (7, "clock leases", _migration_7),
-    (8, "house words per channel and list", _migration_8),
+    (8, "house words per channel and list", applying(HOUSE_WORDS_PER_LIST)),
 ]
-
-
 
 
 class SQLiteStorage:
