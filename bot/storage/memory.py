@@ -311,7 +311,8 @@ class MemoryStorage:
     def prune_outbox(self, images_before: float, rows_before: float) -> int:
         with self.transaction():
             for i, row in self._outbox.items():
-                if row["delivered"] is not None and row["delivered"] < images_before:
+                done = row["delivered"] if row["delivered"] is not None else row["dropped"]
+                if done is not None and done < images_before:
                     row["reply"] = reply_to_json(replace(reply_from_json(row["reply"], i), image=None, document=None))
             gone = [
                 i

@@ -543,12 +543,12 @@ class PostgresStorage:
         return [DeadLetter(int(i), reply_from_json(r, int(i)), e or "", float(d), int(a)) for i, r, e, d, a in rows]
 
     def prune_outbox(self, images_before: float, rows_before: float) -> int:
-        """Forget the images and files of rows delivered before ``images_before``, and delete rows
-        delivered, dropped or dead before ``rows_before``; how many rows were deleted."""
+        """Forget the images and files of rows delivered, dropped or dead before ``images_before``, and
+        delete those rows before ``rows_before``; how many rows were deleted."""
         with self.transaction():
             self._execute(
                 "update outbox set reply = (reply::jsonb || '{\"image\": null, \"document\": null}'::jsonb)::text"
-                " where delivered < %s and (reply like %s or reply like %s)",
+                " where coalesce(delivered, dropped) < %s and (reply like %s or reply like %s)",
                 [images_before, *CARRIES_BYTES],
             )
             rows = self._execute(

@@ -554,12 +554,12 @@ class SQLiteStorage:
         return [DeadLetter(i, reply_from_json(r, i), e or "", d, a) for i, r, e, d, a in rows]
 
     def prune_outbox(self, images_before: float, rows_before: float) -> int:
-        """Forget the images and files of rows delivered before ``images_before``, and delete rows
-        delivered, dropped or dead before ``rows_before``; how many rows were deleted."""
+        """Forget the images and files of rows delivered, dropped or dead before ``images_before``, and
+        delete those rows before ``rows_before``; how many rows were deleted."""
         with self.transaction():
             self.db.execute(
                 "update outbox set reply = json_set(reply, '$.image', null, '$.document', null)"
-                " where delivered < ? and (reply like ? or reply like ?)",
+                " where coalesce(delivered, dropped) < ? and (reply like ? or reply like ?)",
                 [images_before, *CARRIES_BYTES],
             )
             cursor = self.db.execute("delete from outbox where delivered < ? or dropped < ?", [rows_before] * 2)
