@@ -204,7 +204,7 @@ class Referee:
             return
         self.storage.mark_dead(item.id, now, failure.reason)
         log.warning(
-            "outbox: dead letter after %d tries (%s), never sent again: %s",
+            "outbox: dead letter, never sent again (tries: %d; %s): %s",
             item.attempts + 1,
             failure.reason[:300],
             item.reply,
