@@ -5,6 +5,7 @@ and age limits; the backoff is jittered."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -13,15 +14,18 @@ import pytest
 
 from bot.chat import Reply
 from bot.outbox import (
+    IMAGE_RETENTION_SECONDS,
     MAX_AGE_SECONDS,
     MAX_ATTEMPTS,
     MAX_BACKOFF_SECONDS,
+    RETENTION_SECONDS,
     Failure,
     OutboxItem,
     Undelivered,
     backoff,
 )
 from bot.referee import Referee
+from bot.service import RefereeService
 from bot.storage import MemoryStorage, SQLiteStorage, Storage
 from tests.ready_lists import ready_registry
 from tests.test_storage import open_store, storage  # noqa: F401  (the fixtures over every backend)
@@ -165,3 +169,30 @@ def test_an_old_message_tried_few_times_is_not_dead_yet(tmp_path: Path) -> None:
     item = OutboxItem(reply.outbox_id or 0, "c:1", reply, attempts=1, created=1000.0)
     referee.retried(item, Undelivered(reply))
     assert referee.storage.outbox_state(item.id) == "waiting"
+
+
+@pytest.mark.asyncio
+async def test_the_outbox_worker_prunes_what_was_delivered_long_ago(tmp_path: Path) -> None:
+    clock = [1_000_000.0]
+    referee = referee_on(tmp_path, clock)
+    old, recent = referee.store([Reply("old", channel="c:1", image=PNG), Reply("recent", channel="c:1", image=PNG)])
+    referee.storage.mark_delivered([old.outbox_id or 0], clock[0] - RETENTION_SECONDS - 1)
+    referee.storage.mark_delivered([recent.outbox_id or 0], clock[0] - IMAGE_RETENTION_SECONDS - 1)
+    delivered: list[Reply] = []
+
+    async def deliver(replies: list[Reply]) -> None:
+        delivered.extend(replies)
+
+    service = RefereeService(referee, deliver, tick_seconds=60.0, outbox_seconds=0.01)
+    service.start()
+    try:
+        for _ in range(500):
+            if stored_reply(referee.storage, old.outbox_id or 0) is None:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await service.stop()
+    assert stored_reply(referee.storage, old.outbox_id or 0) is None
+    kept = stored_reply(referee.storage, recent.outbox_id or 0)
+    assert kept is not None and kept["text"] == "recent" and kept["image"] is None
+    assert delivered == []
