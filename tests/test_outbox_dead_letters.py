@@ -196,3 +196,30 @@ async def test_the_outbox_worker_prunes_what_was_delivered_long_ago(tmp_path: Pa
     kept = stored_reply(referee.storage, recent.outbox_id or 0)
     assert kept is not None and kept["text"] == "recent" and kept["image"] is None
     assert delivered == []
+
+
+def test_an_outbox_of_the_previous_version_gets_dead_letters_in_place(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """SQLite migration 9 on a file with messages waiting: they are still owed, in order, and may die."""
+    import bot.storage.sqlite
+
+    path = tmp_path / "v8.sqlite"
+    monkeypatch.setattr(bot.storage.sqlite, "MIGRATIONS", bot.storage.sqlite.MIGRATIONS[:8])
+    old = SQLiteStorage(path)
+    assert old.schema_version == 8
+    for text in ("Coup 3", "Coup 4"):
+        old.db.execute(
+            "insert into outbox (destination, reply, created, due) values (?, ?, ?, ?)",
+            ["c:1", json.dumps({"text": text, "channel": "c:1"}), 100.0, 100.0],
+        )
+    old.close()
+    monkeypatch.undo()
+    new = SQLiteStorage(path)
+    try:
+        assert new.schema_version == 9
+        (head,) = new.outbox_due("c:", 200.0)
+        assert (head.reply.text, head.created) == ("Coup 3", 100.0)
+        new.mark_dead(head.id, 201.0, "Telegram: Bad Request: chat not found")
+        assert [i.reply.text for i in new.outbox_due("c:", 200.0)] == ["Coup 4"]
+        assert new.outbox_state(head.id) == "dead"
+    finally:
+        new.close()
