@@ -17,6 +17,18 @@ HOUSE_WORDS_PER_LIST = (
     "create index house_words_list on house_words (channel, lexicon, id)",
 )
 
+# The migration that lets the outbox keep dead letters (the same statements in every SQL backend): the
+# channel a message is about (a private one's too, for that channel's /etat), when it was given up, and
+# an index for pruning delivered rows.
+DEAD_LETTERS = (
+    "alter table outbox add column channel text",
+    "alter table outbox add column dead double precision",
+    "create index outbox_dead on outbox (channel, dead) where dead is not null",
+    "create index outbox_done on outbox (delivered) where delivered is not null",
+)
+# rows whose reply still carries an image or a file (the JSON of ``reply_to_json``: a string, not null)
+CARRIES_BYTES = ('%"image": "%', '%"document": "%')
+
 
 def applying(statements: tuple[str, ...]) -> Callable[[Any], None]:
     """A migration that runs ``statements`` on a database (anything with ``execute``)."""
