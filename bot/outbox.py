@@ -39,6 +39,16 @@ class OutboxItem:
     attempts: int = 0
 
 
+@dataclass(frozen=True)
+class OutboxBacklog:
+    """What waits for one platform (a destination's prefix before ``:``): how many messages, and when
+    the oldest was stored (Unix time)."""
+
+    platform: str
+    waiting: int
+    oldest_created: float
+
+
 def destination(reply: Reply) -> str:
     """Where a reply goes: its player for private replies, else its channel (the order is kept per destination)."""
     return reply.to_user or reply.channel or ""

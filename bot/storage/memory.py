@@ -14,7 +14,7 @@ from typing import Any
 
 from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
+from ..outbox import OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
 from .common import most_used, serialised
 from .records import (
     ChannelSettings,
@@ -234,6 +234,7 @@ class MemoryStorage:
                 self._outbox[outbox_id] = {
                     "destination": destination(reply),
                     "reply": reply_to_json(reply),
+                    "created": time.time(),
                     "due": due,
                     "attempts": 0,
                     "delivered": None,
@@ -296,6 +297,16 @@ class MemoryStorage:
         if row is None or (row["delivered"] is None and row["dropped"] is None):
             return "waiting"
         return "delivered" if row["delivered"] is not None else "dropped"
+
+    @serialised
+    def outbox_backlog(self) -> list[OutboxBacklog]:
+        """Per platform, how many messages wait and when the oldest was stored."""
+        found: dict[str, OutboxBacklog] = {}
+        for _, row in self._waiting():
+            platform = row["destination"].split(":", 1)[0]
+            seen = found.get(platform, OutboxBacklog(platform, 0, row["created"]))
+            found[platform] = OutboxBacklog(platform, seen.waiting + 1, min(seen.oldest_created, row["created"]))
+        return [found[p] for p in sorted(found)]
 
     # house words: a log of changes per channel and list, who and when
 

@@ -27,7 +27,7 @@ import psycopg_pool
 
 from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
+from ..outbox import OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
 from .common import HOUSE_WORDS_PER_LIST, most_used, newer_version_reason
 from .records import (
     ChannelSettings,
@@ -530,6 +530,15 @@ class PostgresStorage:
         if not rows or (rows[0][0] is None and rows[0][1] is None):
             return "waiting"
         return "delivered" if rows[0][0] is not None else "dropped"
+
+    def outbox_backlog(self) -> list[OutboxBacklog]:
+        """Per platform, how many messages wait and when the oldest was stored (one query)."""
+        rows = self._execute(
+            "select split_part(destination, ':', 1) as platform, count(*), min(created) from outbox"
+            " where delivered is null and dropped is null group by platform order by platform",
+            [],
+        )
+        return [OutboxBacklog(str(p), int(n), float(c)) for p, n, c in rows]
 
     # --- house words: a log of changes per channel and list, who and when ---------------------------
 

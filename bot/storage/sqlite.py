@@ -18,7 +18,7 @@ import sqlite_utils
 
 from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import OutboxItem, destination, reply_from_json, reply_to_json
+from ..outbox import OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
 from .common import HOUSE_WORDS_PER_LIST, applying, most_used, newer_version_reason, serialised
 from .records import (
     ChannelSettings,
@@ -532,6 +532,16 @@ class SQLiteStorage:
         if row is None or (row[0] is None and row[1] is None):
             return "waiting"
         return "delivered" if row[0] is not None else "dropped"
+
+    @serialised
+    def outbox_backlog(self) -> list[OutboxBacklog]:
+        """Per platform, how many messages wait and when the oldest was stored (one query, on the waiting index)."""
+        rows = self.db.execute(
+            "select case when instr(destination, ':') > 0 then substr(destination, 1, instr(destination, ':') - 1)"
+            " else destination end as platform, count(*), min(created) from outbox"
+            " where delivered is null and dropped is null group by platform order by platform"
+        ).fetchall()
+        return [OutboxBacklog(str(p), int(n), float(c)) for p, n, c in rows]
 
     # house words: a log of changes per channel and list, who and when
 
