@@ -33,6 +33,8 @@ from prometheus_client.exposition import make_wsgi_app
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
+    import aiohttp
+
     from .referee import Referee
 
 log = logging.getLogger("arbitre")
@@ -41,6 +43,7 @@ PORT_ENV = "ARBITRE_METRICS_PORT"
 ADDRESS_ENV = "ARBITRE_METRICS_ADDRESS"
 DEFAULT_ADDRESS = "127.0.0.1"  # the metrics say how busy the bot is: not for the whole network unless asked
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+RATE_LIMITED = 429  # the HTTP status of a rate-limit answer
 UNKNOWN_COMMAND = "unknown"  # the label of a command the bot does not know (never what was typed)
 
 Connected = Callable[[], str | None]  # None: connected; else one line saying why not
@@ -174,6 +177,20 @@ class Metrics:
             return metrics_app(environ, start_response)  # type: ignore[no-any-return]
 
         return app
+
+
+def rate_limit_trace(metrics: Metrics, platform: str) -> aiohttp.TraceConfig:
+    """An aiohttp trace (discord.py's ``http_trace``) that counts the 429 answers its session receives,
+    before the library sleeps them out."""
+    import aiohttp
+
+    async def on_request_end(session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        if params.response.status == RATE_LIMITED:
+            metrics.rate_limit_seen(platform)
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(on_request_end)
+    return trace
 
 
 class _StorageCollector(Collector):
