@@ -289,3 +289,20 @@ def test_a_wrong_metrics_port_is_said_in_one_line(tmp_path: Path) -> None:
     err = io.StringIO()
     assert run_console(args, io.StringIO(""), io.StringIO(), err) == 2
     assert err.getvalue() == "arbitre console: metrics port 'http': a number from 0 to 65535 is needed\n"
+
+
+def test_a_scrape_reads_the_storage_in_one_statement(tmp_path: Path) -> None:
+    statements: list[str] = []
+    storage = SQLiteStorage(tmp_path / "arbitre.sqlite", tracer=lambda sql, params: statements.append(sql))
+    storage.enqueue([Reply("owed", channel="telegram:-100"), Reply("owed", to_user="telegram:7")], due=0.0)
+    metrics = Metrics()
+    metrics.watch(Referee(storage, LexiconRegistry(), clock_scope="telegram:"), lambda: None)
+    server = MetricsServer(metrics, MetricsAddress("127.0.0.1", 0))
+    try:
+        statements.clear()
+        samples = scrape(server.url)
+        assert len(statements) == 1 and statements[0].lower().startswith("select"), statements
+        assert samples[("arbitre_outbox_waiting", (("platform", "telegram"),))] == 2
+    finally:
+        server.close()
+        storage.close()
