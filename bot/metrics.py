@@ -5,8 +5,8 @@ server in a thread of its own, on 127.0.0.1 unless another address is given
 (``--metrics-address`` / ``ARBITRE_METRICS_ADDRESS``):
 
 - ``/metrics``: commands handled and their latency (from arrival to the first delivery of their
-  replies), messages waiting in the outbox and the oldest one's age per platform (read from
-  storage at scrape time, one query), 429s the platform answered, the clock leases held.
+  replies), messages waiting in the outbox, the oldest one's age and the dead letters per platform
+  (read from storage at scrape time, one query), 429s the platform answered, the clock leases held.
 - ``/healthz``: 200 ``ok`` when the storage answers and the adapter is connected, else 503 and
   one line saying which is not.
 
@@ -213,9 +213,12 @@ class _StorageCollector(Collector):
             "Age of the oldest message not yet delivered, by platform",
             labels=["platform"],
         )
+        dead = GaugeMetricFamily(
+            "arbitre_outbox_dead_letters",
+            "Messages given up as never deliverable, kept for the retention period, by platform",
+            labels=["platform"],
+        )
         leases = GaugeMetricFamily("arbitre_clock_leases", "Channels whose duplicate clock this process holds")
-        # TODO(dead letters): a gauge arbitre_outbox_dead_letters{platform} once the storage keeps dead
-        # letters (issue 21, item 4); until then a message never delivered counts in arbitre_outbox_waiting.
         if referee is not None:
             leases.add_metric([], len(referee.clock.held))
             try:
@@ -228,8 +231,10 @@ class _StorageCollector(Collector):
                 now = self.metrics.now()
                 for row in backlog:
                     waiting.add_metric([row.platform], row.waiting)
-                    oldest.add_metric([row.platform], max(0.0, now - row.oldest_created))
-        yield from (up, waiting, oldest, leases)
+                    dead.add_metric([row.platform], row.dead)
+                    age = 0.0 if row.oldest_created is None else max(0.0, now - row.oldest_created)
+                    oldest.add_metric([row.platform], age)
+        yield from (up, waiting, oldest, dead, leases)
 
 
 class _ThreadingServer(ThreadingMixIn, WSGIServer):

@@ -2,10 +2,19 @@
 
 Replies are written to storage in the transaction of the state change that
 produced them (a command, the clock's close), then sent. What a platform
-refuses (5xx, 429, network errors, an outage) is retried with backoff, in order
-per destination (a channel, or a player for private messages), until it is
-delivered or it expires (a warning past its deadline is dropped; a result never
-expires). A restarted process resumes delivery from storage.
+refuses for now (5xx, 429, network errors, an outage, a permission that may come
+back) is retried with a jittered backoff, in order per destination (a channel, or
+a player for private messages), until it is delivered or it expires (a warning
+past its deadline is dropped; a result never expires). A restarted process
+resumes delivery from storage.
+
+Dead letters: what the platform refuses for good (a 400, an unknown channel, a
+file over the limit: each adapter classifies its platform's answers, see
+``Failure``), and what failed :data:`MAX_ATTEMPTS` times and has waited
+:data:`MAX_AGE_SECONDS` (both), is marked dead in the outbox, logged once and
+listed in the channel's ``/etat``; the destination's next messages go on.
+Delivered and dropped rows are deleted after :data:`RETENTION_SECONDS`, their
+images and files after :data:`IMAGE_RETENTION_SECONDS`.
 
 Double sends: a crash after the platform accepted a message and before it was
 marked delivered sends it again at the next start (both platforms lack an
@@ -18,7 +27,9 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 from dataclasses import asdict, dataclass, fields, replace
+from enum import Enum
 from typing import Any
 
 from .chat import Reply
@@ -26,7 +37,34 @@ from .chat import Reply
 GRACE_SECONDS = 20.0  # a reply is the sender's to deliver this long before the outbox worker may retry it
 CLAIM_SECONDS = 30.0  # a message the outbox worker took is its own this long (no other process takes it)
 MAX_BACKOFF_SECONDS = 60.0
+MAX_ATTEMPTS = 12  # a message that failed this many times (for now each time) ...
+MAX_AGE_SECONDS = 3600.0  # ... and has waited this long is a dead letter (an hour's outage is survived)
+RETENTION_SECONDS = 7 * 86400.0  # delivered, dropped and dead rows are kept a week (dead letters show in /etat)
+IMAGE_RETENTION_SECONDS = 3600.0  # the images and files of delivered rows, an hour
+PRUNE_SECONDS = 600.0  # how often the outbox worker prunes
 _BYTES = ("image", "document")
+
+
+class Failure(Enum):
+    """What a platform's refusal means for a message."""
+
+    TRANSIENT = "transient"  # try again later: 429, 5xx, a reset, an outage, a permission that may come back
+    PERMANENT = "permanent"  # never: a 400, an unknown channel or user, a file over the limit
+
+
+@dataclass(frozen=True)
+class Undelivered:
+    """A reply the platform did not take, why (for the log and ``/etat``: never the reply's text), and
+    whether trying again can help."""
+
+    reply: Reply
+    failure: Failure = Failure.TRANSIENT
+    reason: str = "not delivered"
+
+
+def undelivered(item: Reply | Undelivered) -> Undelivered:
+    """What an adapter returned as not delivered: a bare reply is a transient failure."""
+    return item if isinstance(item, Undelivered) else Undelivered(item)
 
 
 @dataclass(frozen=True)
@@ -37,16 +75,31 @@ class OutboxItem:
     destination: str
     reply: Reply
     attempts: int = 0
+    created: float = 0.0  # when it was stored
+
+
+@dataclass(frozen=True)
+class DeadLetter:
+    """A message that could never be delivered: its number, the reply, why (the platform's last answer),
+    when it was given up, and how many times it was tried."""
+
+    id: int
+    reply: Reply
+    reason: str
+    at: float
+    attempts: int
 
 
 @dataclass(frozen=True)
 class OutboxBacklog:
-    """What waits for one platform (a destination's prefix before ``:``): how many messages, and when
-    the oldest was stored (Unix time)."""
+    """What the outbox holds for one platform (a destination's prefix before ``:``): how many messages
+    wait, when the oldest was stored (Unix time; None: none waits), and how many dead letters are kept
+    (until they are pruned with the delivered rows, after ``RETENTION_SECONDS``)."""
 
     platform: str
     waiting: int
-    oldest_created: float
+    oldest_created: float | None
+    dead: int = 0
 
 
 def destination(reply: Reply) -> str:
@@ -54,9 +107,19 @@ def destination(reply: Reply) -> str:
     return reply.to_user or reply.channel or ""
 
 
-def backoff(attempts: int) -> float:
-    """Seconds before the next try after ``attempts`` failures: 1, 2, 4... at most a minute."""
-    return float(min(MAX_BACKOFF_SECONDS, 2 ** max(0, attempts - 1)))
+def backoff(attempts: int, rng: random.Random | None = None) -> float:
+    """Seconds before the next try after ``attempts`` failures, with full jitter: anywhere between 0 and
+    1, 2, 4... at most a minute (processes that failed together do not retry in lockstep)."""
+    ceiling = float(min(MAX_BACKOFF_SECONDS, 2 ** max(0, attempts - 1)))
+    return (rng or random).uniform(0.0, ceiling)
+
+
+def is_dead(item: OutboxItem, failure: Undelivered, now: float) -> bool:
+    """Whether a failed try makes the message a dead letter: a permanent refusal, or a transient one
+    that failed :data:`MAX_ATTEMPTS` times and has waited :data:`MAX_AGE_SECONDS`."""
+    if failure.failure is Failure.PERMANENT:
+        return True
+    return item.attempts + 1 >= MAX_ATTEMPTS and now - item.created >= MAX_AGE_SECONDS
 
 
 def reply_to_json(reply: Reply) -> str:

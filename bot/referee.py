@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from core.errors import ArbitreError
 
@@ -22,7 +23,19 @@ from .commands.clock import DuplicateClock
 from .commands.game_cache import GameCache
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
-from .outbox import CLAIM_SECONDS, GRACE_SECONDS, OutboxItem, backoff, destination
+from .outbox import (
+    CLAIM_SECONDS,
+    GRACE_SECONDS,
+    IMAGE_RETENTION_SECONDS,
+    RETENTION_SECONDS,
+    DeadLetter,
+    OutboxItem,
+    Undelivered,
+    backoff,
+    destination,
+    is_dead,
+    undelivered,
+)
 from .storage import ChannelSettings, GameKind, GameRunningError, RoundClosedTwiceError, Storage, StorageFullError
 from .word_lists import WordLists, preparing_text
 
@@ -46,6 +59,7 @@ class Referee:
         images: bool = True,
         clock_scope: str = "",
         clock_lease: ClockLease | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         from .commands import classic, duplicate
 
@@ -53,6 +67,7 @@ class Referee:
         self.lexicons = lexicons
         self.lists = WordLists(lexicons, storage)
         self.now = now
+        self.rng = rng or random.Random()  # the outbox's backoff jitter (a test seeds it)
         self.bot_name = bot_name
         self.images = images
         # The clock only looks after channels whose id starts with this (one process per platform
@@ -121,7 +136,8 @@ class Referee:
         """Write replies to the outbox (in the caller's transaction, if any); numbered copies."""
         if not replies:
             return replies
-        ids = self.storage.enqueue(replies, self.now() + GRACE_SECONDS)
+        now = self.now()
+        ids = self.storage.enqueue(replies, now + GRACE_SECONDS, created=now)
         return [dataclasses.replace(r, outbox_id=i) for r, i in zip(replies, ids)]
 
     def _store_apart(self, replies: list[Reply]) -> list[Reply]:
@@ -147,16 +163,18 @@ class Referee:
             self.storage.reschedule(waiting, self.now())
         return [r for r in replies if r.outbox_id is None or destination(r) not in blocked]
 
-    def sent(self, replies: list[Reply], failed: list[Reply]) -> None:
-        """Mark what the platform accepted, and schedule another try for the rest."""
-        failed_ids = {r.outbox_id for r in failed}
+    def sent(self, replies: list[Reply], failed: Sequence[Reply | Undelivered]) -> None:
+        """Mark what the platform accepted, and what it refused: a dead letter if for good, else another try."""
+        refused = [undelivered(f) for f in failed]
+        failed_ids = {f.reply.outbox_id for f in refused}
         now = self.now()
         delivered = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in failed_ids]
         if delivered:
             self.storage.mark_delivered(delivered, now)
-        for reply in failed:
-            if reply.outbox_id is not None:
-                self.storage.mark_failed(reply.outbox_id, "not delivered", now + backoff(1))
+        for failure in refused:
+            if failure.reply.outbox_id is not None:
+                item = OutboxItem(failure.reply.outbox_id, destination(failure.reply), failure.reply, 0, now)
+                self._failed(item, failure, now)
 
     def due_messages(self, everything: bool = False) -> list[OutboxItem]:
         """Messages of this process's platform whose (next) try is due (``everything``: all that wait);
@@ -171,13 +189,39 @@ class Referee:
             items.append(item)
         return items
 
-    def retried(self, item: OutboxItem, delivered: bool, error: str = "") -> None:
-        """Record one retry's outcome."""
+    def retried(self, item: OutboxItem, failure: Undelivered | None) -> None:
+        """Record one retry's outcome (``failure`` None: delivered)."""
         now = self.now()
-        if delivered:
+        if failure is None:
             self.storage.mark_delivered([item.id], now)
         else:
-            self.storage.mark_failed(item.id, error or "not delivered", now + backoff(item.attempts + 1))
+            self._failed(item, failure, now)
+
+    def _failed(self, item: OutboxItem, failure: Undelivered, now: float) -> None:
+        """A failed try: another one after a jittered backoff, or a dead letter, said once in the log."""
+        if not is_dead(item, failure, now):
+            self.storage.mark_failed(item.id, failure.reason, now + backoff(item.attempts + 1, self.rng))
+            return
+        self.storage.mark_dead(item.id, now, failure.reason)
+        log.warning(
+            "outbox: dead letter, never sent again (tries: %d; %s): %s",
+            item.attempts + 1,
+            failure.reason[:300],
+            item.reply,
+        )
+
+    def dead_letters(self, channel: str) -> list[DeadLetter]:
+        """The messages about ``channel`` that could not be delivered, kept until they are pruned."""
+        return self.storage.dead_letters(channel, self.now() - RETENTION_SECONDS)
+
+    def prune_outbox(self) -> int:
+        """Delete what the outbox no longer needs (images first); how many rows went. Never raises."""
+        now = self.now()
+        try:
+            return self.storage.prune_outbox(now - IMAGE_RETENTION_SECONDS, now - RETENTION_SECONDS)
+        except Exception:
+            log.exception("could not prune the outbox")
+            return 0
 
     @staticmethod
     def _with_notes(context: Context) -> list[Reply]:

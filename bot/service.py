@@ -5,7 +5,8 @@ Adapters give incoming messages to ``handle`` and receive every reply through
 their ``deliver`` coroutine, which returns the replies the platform did not
 accept (None: all accepted). Replies are stored in the outbox before they are
 sent; what fails is retried by the outbox worker with backoff, in order per
-destination, also after a restart. Work runs in threads so the loop never blocks.
+destination, also after a restart; what can never be sent becomes a dead letter,
+and the destination's next messages go on. Old delivered rows are pruned. Work runs in threads so the loop never blocks.
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from .chat import Incoming, Reply
 from .metrics import Metrics, command_label, platform_of
-from .outbox import OutboxItem
+from .outbox import PRUNE_SECONDS, OutboxItem, Undelivered, undelivered
 from .referee import Referee
 
 log = logging.getLogger("arbitre")
 
-Deliver = Callable[[list[Reply]], Awaitable[list[Reply] | None]]
+# what the platform did not take: bare replies (to try again), or with why and whether for good
+Deliver = Callable[[list[Reply]], Awaitable[Sequence[Reply | Undelivered] | None]]
 
 
 class RefereeService:
@@ -66,12 +68,12 @@ class RefereeService:
         if not replies:
             return
         ready = await asyncio.to_thread(self.referee.first_in_line, replies)
-        failed: list[Reply] = []
+        failed: Sequence[Reply | Undelivered] = []
         if ready:
             ids = {r.outbox_id for r in ready if r.outbox_id is not None}
             self._inflight |= ids
             try:
-                failed = list(await self.deliver(ready) or [])
+                failed = await self.deliver(ready) or []
                 await asyncio.to_thread(self.referee.sent, ready, failed)
             finally:
                 self._inflight -= ids
@@ -112,16 +114,17 @@ class RefereeService:
                 if item.id in self._inflight:
                     continue
                 self._inflight.add(item.id)
+                failure: Undelivered | None = None
                 try:
                     failed = await self.deliver([item.reply]) or []
-                    ok, error = not failed, "refused"
+                    failure = undelivered(failed[0]) if failed else None
                 except Exception as exc:  # an adapter that raised: try again later
-                    ok, error = False, repr(exc)
+                    failure = Undelivered(item.reply, reason=repr(exc))
                 finally:
                     self._inflight.discard(item.id)
-                await asyncio.to_thread(self.referee.retried, item, ok, error)
-            delivered += ok
-            if not ok:
+                await asyncio.to_thread(self.referee.retried, item, failure)
+            delivered += failure is None
+            if failure is not None:
                 log.info(
                     "outbox: message %d to %s not delivered (try %d)", item.id, item.destination, item.attempts + 1
                 )
@@ -136,11 +139,15 @@ class RefereeService:
             await asyncio.sleep(self.tick_seconds)
 
     async def _run_outbox(self) -> None:
+        pruned = float("-inf")
         while True:
             try:
                 await self.flush_outbox()
             except Exception:  # delivery must outlive any single failure
                 log.exception("outbox failed")
+            if self.referee.now() - pruned >= PRUNE_SECONDS:  # what was delivered long ago is deleted
+                pruned = self.referee.now()
+                await asyncio.to_thread(self.referee.prune_outbox)
             try:
                 await asyncio.wait_for(self._wake.wait(), self.outbox_seconds)
             except TimeoutError:

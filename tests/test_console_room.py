@@ -16,23 +16,7 @@ from bot.referee import Referee
 from bot.storage import MemoryStorage, SQLiteStorage
 
 from .ready_lists import ready_registry
-from .transcripts import replies, run_console
-
-
-def console_process(script: str, db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """A console process that ran ``script`` on ``db`` and exited 0 without a traceback."""
-    env = dict(os.environ, ARBITRE_DATA=str(db.parent))
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--db", str(db), *args],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
-    return result
-
+from .transcripts import console_process, replies, run_console
 
 FRENCH = (
     "Réglages : langue fr, édition fr, notation fisf, règles box-fr, liste fr, 3 min par coup en duplicate, "

@@ -21,6 +21,7 @@ from bot.chat import Reply
 from bot.cli import build_parser
 from bot.lexicons import LexiconRegistry
 from bot.metrics import Metrics, MetricsAddress, MetricsServer
+from bot.outbox import OutboxBacklog
 from bot.referee import Referee
 from bot.storage import SQLiteStorage, Storage
 from bot.word_lists import prepare_at_start
@@ -176,18 +177,19 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Storage:
     return opener(request, tmp_path)()
 
 
-def test_the_outbox_backlog_per_platform_in_one_query(store: Storage) -> None:
+def test_the_outbox_backlog_per_platform_with_its_dead_letters(store: Storage) -> None:
     assert store.outbox_backlog() == []
     first, *_ = store.enqueue(
         [Reply("a", channel="telegram:-100"), Reply("b", to_user="telegram:7"), Reply("c", channel="discord:5")],
         due=0.0,
+        created=100.0,
     )
-    store.enqueue([Reply("d", channel="console")], due=0.0)
+    store.enqueue([Reply("d", channel="console")], due=0.0, created=200.0)
     store.mark_delivered([first + 2], 1.0)
-    backlog = {row.platform: row.waiting for row in store.outbox_backlog()}
-    assert backlog == {"telegram": 2, "console": 1}
-    store.mark_dropped(first, 2.0, "expired")
-    assert {row.platform: row.waiting for row in store.outbox_backlog()} == {"telegram": 1, "console": 1}
+    assert store.outbox_backlog() == [OutboxBacklog("console", 1, 200.0), OutboxBacklog("telegram", 2, 100.0)]
+    store.mark_dead(first, 2.0, "400 Bad Request")  # the next one of the destination goes on
+    store.mark_dropped(first + 1, 2.0, "expired")  # an expired warning is no dead letter
+    assert store.outbox_backlog() == [OutboxBacklog("console", 1, 200.0), OutboxBacklog("telegram", 0, None, 1)]
     store.close()
 
 
@@ -294,8 +296,17 @@ def test_a_wrong_metrics_port_is_said_in_one_line(tmp_path: Path) -> None:
 def test_a_scrape_reads_the_storage_in_one_statement(tmp_path: Path) -> None:
     statements: list[str] = []
     storage = SQLiteStorage(tmp_path / "arbitre.sqlite", tracer=lambda sql, params: statements.append(sql))
-    storage.enqueue([Reply("owed", channel="telegram:-100"), Reply("owed", to_user="telegram:7")], due=0.0)
-    metrics = Metrics()
+    refused, *_ = storage.enqueue(
+        [
+            Reply("refused", channel="telegram:-100"),
+            Reply("owed", channel="telegram:-100"),
+            Reply("owed", to_user="telegram:7"),
+        ],
+        due=0.0,
+        created=1000.0,
+    )
+    storage.mark_dead(refused, 1001.0, "400 Bad Request: message is too long")
+    metrics = Metrics(now=lambda: 1042.0)
     metrics.watch(Referee(storage, LexiconRegistry(), clock_scope="telegram:"), lambda: None)
     server = MetricsServer(metrics, MetricsAddress("127.0.0.1", 0))
     try:
@@ -303,6 +314,8 @@ def test_a_scrape_reads_the_storage_in_one_statement(tmp_path: Path) -> None:
         samples = scrape(server.url)
         assert len(statements) == 1 and statements[0].lower().startswith("select"), statements
         assert samples[("arbitre_outbox_waiting", (("platform", "telegram"),))] == 2
+        assert samples[("arbitre_outbox_oldest_seconds", (("platform", "telegram"),))] == 42
+        assert samples[("arbitre_outbox_dead_letters", (("platform", "telegram"),))] == 1
     finally:
         server.close()
         storage.close()

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 
-def run_console(script: str, db: Path, *args: str, timeout: float = 120) -> str:
-    """The console's whole output for a script; the process must exit 0."""
+def console_process(script: str, db: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """A console process that ran ``script`` on ``db`` and exited 0 without a traceback."""
     env = dict(os.environ, ARBITRE_DATA=str(db.parent))
     result = subprocess.run(
         [sys.executable, "-m", "bot", "console", "--db", str(db), *args],
@@ -21,7 +21,12 @@ def run_console(script: str, db: Path, *args: str, timeout: float = 120) -> str:
     )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr, result.stderr
-    return result.stdout
+    return result
+
+
+def run_console(script: str, db: Path, *args: str, timeout: float = 120) -> str:
+    """The console's whole output for a script; the process must exit 0."""
+    return console_process(script, db, *args, timeout=timeout).stdout
 
 
 def replies(output: str) -> list[str]:

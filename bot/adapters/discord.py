@@ -36,6 +36,7 @@ from ..commands.general import setting_named, setting_names, setting_values
 from ..lexicons import BUNDLED
 from ..messages import say
 from ..metrics import Metrics, rate_limit_trace
+from ..outbox import Failure, Undelivered
 from ..referee import Referee
 from ..service import RefereeService
 from .common import (
@@ -50,6 +51,7 @@ from .common import (
     split_text,
 )
 from .discord_shards import ShardRange
+from .refusals import discord_refusal
 
 log = logging.getLogger("arbitre.discord")
 
@@ -602,19 +604,22 @@ class DiscordAdapter:
             text += f"\n⏳ <t:{int(reply.deadline)}:R>"  # a countdown every client draws itself
         return text
 
-    async def deliver(self, replies: list[Reply]) -> list[Reply]:
+    async def deliver(self, replies: list[Reply]) -> list[Undelivered]:
         """Send replies: through the interaction being answered, to channels, or by DM. Never raises;
-        the replies Discord did not take are returned (the outbox tries them again)."""
+        the replies Discord did not take are returned, with why and whether for good (the outbox tries
+        the others again)."""
         turn = _TURN.get()
         if isinstance(turn, _InteractionTurn):
             replies = turn.order(replies)
-        failed = []
+        failed: list[Undelivered] = []
         for reply in replies:
             try:
                 await self._deliver_one(reply, turn)
             except Exception as error:
-                log.warning("reply not delivered, to be tried again: %s (%r)", reply, error)
-                failed.append(reply)
+                refusal = discord_refusal(reply, error)
+                if refusal.failure is Failure.TRANSIENT:
+                    log.warning("reply not delivered, to be tried again: %s (%r)", reply, error)
+                failed.append(refusal)
         return failed
 
     async def _deliver_one(self, reply: Reply, turn: _InteractionTurn | _MessageTurn | None) -> None:

@@ -48,6 +48,7 @@ from ..chat import Incoming, Reply
 from ..commands import COMMANDS
 from ..messages import languages
 from ..metrics import Metrics
+from ..outbox import Failure, Undelivered
 from ..referee import Referee
 from ..service import RefereeService
 from .common import (
@@ -60,6 +61,7 @@ from .common import (
     short_text,
     split_text,
 )
+from .refusals import telegram_refusal
 from .telegram_receiver import UnreadableUpdateError, serve_updates
 from .telegram_requests import telegram_requests
 from .telegram_webhook import WebhookConfig
@@ -359,17 +361,19 @@ class TelegramAdapter:
         shown = math.ceil(remaining / step) * step
         return text + f"\n⏳ {shown // 60}:{shown % 60:02d}"
 
-    async def deliver(self, replies: list[Reply]) -> list[Reply]:
+    async def deliver(self, replies: list[Reply]) -> list[Undelivered]:
         """Send replies to chats or private chats. Never raises; the replies Telegram did not take are
-        returned (the outbox tries them again)."""
+        returned, with why and whether for good (the outbox tries the others again)."""
         turn = _TURN.get()
-        failed = []
+        failed: list[Undelivered] = []
         for reply in replies:
             try:
                 await self._deliver_one(reply, turn)
             except Exception as error:
-                log.warning("reply not delivered, to be tried again: %s (%r)", reply, error)
-                failed.append(reply)
+                refusal = telegram_refusal(reply, error)
+                if refusal.failure is Failure.TRANSIENT:
+                    log.warning("reply not delivered, to be tried again: %s (%r)", reply, error)
+                failed.append(refusal)
         return failed
 
     async def _deliver_one(self, reply: Reply, turn: _Turn | None) -> None:

@@ -186,16 +186,42 @@ def cmd_moves(ctx: Context) -> None:
 
 @command("status", section=Section.VIEWS, read_only=True)
 def cmd_status(ctx: Context) -> None:
-    raise UserError("no_game")
+    lines = dead_letter_lines(ctx)
+    if not lines:
+        raise UserError("no_game")
+    ctx.reply("\n".join([ctx.say("no_game"), *lines]))
 
 
 @handles("status", GameKind.CLASSIC)
 def classic_status(ctx: Context) -> None:
     game = ctx.referee.classic_games.load(ctx.storage, running(ctx))
     ctx.reply("\n".join(classic.status_lines(ctx, game)))
+    ctx.notes.extend(dead_letter_lines(ctx))
 
 
 @handles("status", GameKind.DUPLICATE)
 def duplicate_status(ctx: Context) -> None:
     record = running(ctx)
     duplicate.status(ctx, record, duplicate.game_of(ctx.referee, record))
+    ctx.notes.extend(dead_letter_lines(ctx))
+
+
+SHOWN_DEAD_LETTERS = 5  # the latest ones /status lists (it counts them all)
+
+
+def dead_letter_lines(ctx: Context) -> list[str]:
+    """The messages about this channel that could never be delivered, for /status: how many, then the
+    latest ones, each by its first line (a private one by its length only) and the platform's answer."""
+    letters = ctx.referee.dead_letters(ctx.message.channel)
+    if not letters:
+        return []
+    lines = [ctx.say("dead_letters", n=len(letters))]
+    for letter in letters[-SHOWN_DEAD_LETTERS:]:
+        reply = letter.reply
+        if reply.private:
+            what = ctx.say("dead_letter_private", length=len(reply.text))
+        else:
+            first = (reply.text.strip().split("\n")[0] or reply.image_name or reply.document_name)[:60]
+            what = ctx.say("dead_letter_public", start=first)
+        lines.append(ctx.say("dead_letter", what=what, reason=letter.reason[:160], tries=letter.attempts))
+    return lines

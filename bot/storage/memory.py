@@ -14,7 +14,7 @@ from typing import Any
 
 from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
+from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
 from .common import most_used, serialised
 from .records import (
     ChannelSettings,
@@ -226,7 +226,7 @@ class MemoryStorage:
 
     # --- outbox ------------------------------------------------------------------------
 
-    def enqueue(self, replies: list[Reply], due: float) -> list[int]:
+    def enqueue(self, replies: list[Reply], due: float, created: float | None = None) -> list[int]:
         ids = []
         with self.transaction():
             for reply in replies:
@@ -234,11 +234,14 @@ class MemoryStorage:
                 self._outbox[outbox_id] = {
                     "destination": destination(reply),
                     "reply": reply_to_json(reply),
-                    "created": time.time(),
                     "due": due,
                     "attempts": 0,
                     "delivered": None,
                     "dropped": None,
+                    "created": time.time() if created is None else created,
+                    "channel": reply.channel,
+                    "dead": None,
+                    "error": "",
                 }
                 ids.append(outbox_id)
         return ids
@@ -263,7 +266,7 @@ class MemoryStorage:
                 if lease > 0:
                     row["due"] = until
             return [
-                OutboxItem(i, row["destination"], reply_from_json(row["reply"], i), row["attempts"])
+                OutboxItem(i, row["destination"], reply_from_json(row["reply"], i), row["attempts"], row["created"])
                 for i, row in chosen
             ]
 
@@ -281,6 +284,7 @@ class MemoryStorage:
             row = self._outbox[outbox_id]
             row["attempts"] += 1
             row["due"] = due
+            row["error"] = error[:300]
 
     def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None:
         with self.transaction():
@@ -291,22 +295,56 @@ class MemoryStorage:
             for outbox_id in ids:
                 self._outbox[outbox_id]["due"] = due
 
+    def mark_dead(self, outbox_id: int, at: float, reason: str) -> None:
+        with self.transaction():
+            row = self._outbox[outbox_id]
+            row.update(dropped=at, dead=at, error=reason[:300], attempts=row["attempts"] + 1)
+
+    @serialised
+    def dead_letters(self, channel: str, since: float) -> list[DeadLetter]:
+        return [
+            DeadLetter(i, reply_from_json(row["reply"], i), row["error"], row["dead"], row["attempts"])
+            for i, row in sorted(self._outbox.items())
+            if row["channel"] == channel and row["dead"] is not None and row["dead"] >= since
+        ]
+
+    def prune_outbox(self, images_before: float, rows_before: float) -> int:
+        with self.transaction():
+            for i, row in self._outbox.items():
+                done = row["delivered"] if row["delivered"] is not None else row["dropped"]
+                if done is not None and done < images_before:
+                    row["reply"] = reply_to_json(replace(reply_from_json(row["reply"], i), image=None, document=None))
+            gone = [
+                i
+                for i, row in self._outbox.items()
+                if any(row[at] is not None and row[at] < rows_before for at in ("delivered", "dropped"))
+            ]
+            for i in gone:
+                del self._outbox[i]
+        return len(gone)
+
     @serialised
     def outbox_state(self, outbox_id: int) -> str:
         row = self._outbox.get(outbox_id)
         if row is None or (row["delivered"] is None and row["dropped"] is None):
             return "waiting"
-        return "delivered" if row["delivered"] is not None else "dropped"
+        return "delivered" if row["delivered"] is not None else "dead" if row["dead"] is not None else "dropped"
 
     @serialised
     def outbox_backlog(self) -> list[OutboxBacklog]:
-        """Per platform, how many messages wait and when the oldest was stored."""
-        found: dict[str, OutboxBacklog] = {}
-        for _, row in self._waiting():
+        """Per platform, how many messages wait, when the oldest was stored, and how many dead letters are kept."""
+        waiting: dict[str, list[float]] = {}
+        dead: dict[str, int] = {}
+        for row in self._outbox.values():
             platform = row["destination"].split(":", 1)[0]
-            seen = found.get(platform, OutboxBacklog(platform, 0, row["created"]))
-            found[platform] = OutboxBacklog(platform, seen.waiting + 1, min(seen.oldest_created, row["created"]))
-        return [found[p] for p in sorted(found)]
+            if row["delivered"] is None and row["dropped"] is None:
+                waiting.setdefault(platform, []).append(row["created"])
+            elif row["dead"] is not None:
+                dead[platform] = dead.get(platform, 0) + 1
+        return [
+            OutboxBacklog(p, len(waiting.get(p, [])), min(waiting[p]) if p in waiting else None, dead.get(p, 0))
+            for p in sorted(set(waiting) | set(dead))
+        ]
 
     # house words: a log of changes per channel and list, who and when
 

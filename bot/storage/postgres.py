@@ -27,8 +27,8 @@ import psycopg_pool
 
 from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
-from .common import HOUSE_WORDS_PER_LIST, most_used, newer_version_reason
+from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
+from .common import CARRIES_BYTES, DEAD_LETTERS, HOUSE_WORDS_PER_LIST, backlog_rows, most_used, newer_version_reason
 from .records import (
     ChannelSettings,
     Deadline,
@@ -109,6 +109,7 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
         ),
     ),
     (6, "house words per channel and list", HOUSE_WORDS_PER_LIST),
+    (7, "dead letters in the outbox", DEAD_LETTERS),
 ]
 
 _GAME_COLUMNS = "id, channel, kind, referee, status, setup, created"
@@ -455,15 +456,16 @@ class PostgresStorage:
 
     # --- outbox ------------------------------------------------------------------------
 
-    def enqueue(self, replies: list[Reply], due: float) -> list[int]:
+    def enqueue(self, replies: list[Reply], due: float, created: float | None = None) -> list[int]:
         """Store replies to send (in the caller's transaction); their outbox numbers, in order."""
         ids = []
+        at = time.time() if created is None else created
         with self.transaction():
             for reply in replies:
                 rows = self._execute(
-                    "insert into outbox (destination, reply, created, due, expires) values (%s, %s, %s, %s, %s)"
-                    " returning id",
-                    [destination(reply), reply_to_json(reply), time.time(), due, reply.expires],
+                    "insert into outbox (destination, reply, created, due, expires, channel)"
+                    " values (%s, %s, %s, %s, %s, %s) returning id",
+                    [destination(reply), reply_to_json(reply), at, due, reply.expires, reply.channel],
                 )
                 ids.append(int(rows[0][0]))
         return ids
@@ -480,7 +482,7 @@ class PostgresStorage:
         due = "o.due <= %s" if finite else "(o.due <= %s or o.attempts > 0)"
         with self.transaction():
             rows = self._execute(
-                "select o.id, o.destination, o.reply, o.attempts from outbox o"
+                "select o.id, o.destination, o.reply, o.attempts, o.created from outbox o"
                 " where o.delivered is null and o.dropped is null and o.destination like %s"
                 f" and {due} and coalesce(o.claimed_until, 0) <= %s"
                 " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
@@ -493,7 +495,7 @@ class PostgresStorage:
                     "update outbox set claimed_until = %s where id = any(%s::bigint[])",
                     [at + lease, [row[0] for row in rows]],
                 )
-        return [OutboxItem(int(i), d, reply_from_json(r, int(i)), int(a)) for i, d, r, a in rows]
+        return [OutboxItem(int(i), d, reply_from_json(r, int(i)), int(a), float(c)) for i, d, r, a, c in rows]
 
     def outbox_waiting(self, destination: str, before: int) -> bool:
         """Whether an older message to ``destination`` is still waiting (a new one must not pass it)."""
@@ -524,21 +526,47 @@ class PostgresStorage:
         """Messages the outbox worker may take from ``due`` on (they wait behind older ones)."""
         self._execute("update outbox set due = %s, claimed_until = null where id = any(%s::bigint[])", [due, list(ids)])
 
+    def mark_dead(self, outbox_id: int, at: float, reason: str) -> None:
+        """A dead letter: never tried again, listed by ``dead_letters`` (the destination's next ones go on)."""
+        self._execute(
+            "update outbox set dropped = %s, dead = %s, last_error = %s, attempts = attempts + 1, claimed_until = null"
+            " where id = %s",
+            [at, at, reason[:300], outbox_id],
+        )
+
+    def dead_letters(self, channel: str, since: float) -> list[DeadLetter]:
+        """The dead letters about ``channel`` given up since ``since``, oldest first."""
+        rows = self._execute(
+            "select id, reply, last_error, dead, attempts from outbox where channel = %s and dead >= %s order by id",
+            [channel, since],
+        )
+        return [DeadLetter(int(i), reply_from_json(r, int(i)), e or "", float(d), int(a)) for i, r, e, d, a in rows]
+
+    def prune_outbox(self, images_before: float, rows_before: float) -> int:
+        """Forget the images and files of rows delivered, dropped or dead before ``images_before``, and
+        delete those rows before ``rows_before``; how many rows were deleted."""
+        with self.transaction():
+            self._execute(
+                "update outbox set reply = (reply::jsonb || '{\"image\": null, \"document\": null}'::jsonb)::text"
+                " where coalesce(delivered, dropped) < %s and (reply like %s or reply like %s)",
+                [images_before, *CARRIES_BYTES],
+            )
+            rows = self._execute(
+                "with gone as (delete from outbox where delivered < %s or dropped < %s returning 1)"
+                " select count(*) from gone",
+                [rows_before, rows_before],
+            )
+        return int(rows[0][0])
+
     def outbox_state(self, outbox_id: int) -> str:
-        """``waiting``, ``delivered`` or ``dropped``."""
-        rows = self._execute("select delivered, dropped from outbox where id = %s", [outbox_id])
+        """``waiting``, ``delivered``, ``dropped`` or ``dead``."""
+        rows = self._execute("select delivered, dropped, dead from outbox where id = %s", [outbox_id])
         if not rows or (rows[0][0] is None and rows[0][1] is None):
             return "waiting"
-        return "delivered" if rows[0][0] is not None else "dropped"
+        return "delivered" if rows[0][0] is not None else "dead" if rows[0][2] is not None else "dropped"
 
     def outbox_backlog(self) -> list[OutboxBacklog]:
-        """Per platform, how many messages wait and when the oldest was stored (one query)."""
-        rows = self._execute(
-            "select split_part(destination, ':', 1) as platform, count(*), min(created) from outbox"
-            " where delivered is null and dropped is null group by platform order by platform",
-            [],
-        )
-        return [OutboxBacklog(str(p), int(n), float(c)) for p, n, c in rows]
+        return backlog_rows(lambda sql: self._execute(sql, []), "postgres")
 
     # --- house words: a log of changes per channel and list, who and when ---------------------------
 

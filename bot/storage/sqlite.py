@@ -18,8 +18,17 @@ import sqlite_utils
 
 from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
-from .common import HOUSE_WORDS_PER_LIST, applying, most_used, newer_version_reason, serialised
+from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
+from .common import (
+    CARRIES_BYTES,
+    DEAD_LETTERS,
+    HOUSE_WORDS_PER_LIST,
+    applying,
+    backlog_rows,
+    most_used,
+    newer_version_reason,
+    serialised,
+)
 from .records import (
     ChannelSettings,
     Deadline,
@@ -131,6 +140,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (6, "house words of each channel", _migration_6),
     (7, "clock leases", _migration_7),
     (8, "house words per channel and list", applying(HOUSE_WORDS_PER_LIST)),
+    (9, "dead letters in the outbox", applying(DEAD_LETTERS)),
 ]
 
 
@@ -465,14 +475,16 @@ class SQLiteStorage:
 
     # --- outbox ------------------------------------------------------------------------
 
-    def enqueue(self, replies: list[Reply], due: float) -> list[int]:
+    def enqueue(self, replies: list[Reply], due: float, created: float | None = None) -> list[int]:
         """Store replies to send (in the caller's transaction); their outbox numbers, in order."""
         ids = []
+        at = time.time() if created is None else created
         with self.transaction():
             for reply in replies:
                 cursor = self.db.execute(
-                    "insert into outbox (destination, reply, created, due, expires) values (?, ?, ?, ?, ?)",
-                    [destination(reply), reply_to_json(reply), time.time(), due, reply.expires],
+                    "insert into outbox (destination, reply, created, due, expires, channel)"
+                    " values (?, ?, ?, ?, ?, ?)",
+                    [destination(reply), reply_to_json(reply), at, due, reply.expires, reply.channel],
                 )
                 ids.append(int(cursor.lastrowid or 0))
         return ids
@@ -482,7 +494,7 @@ class SQLiteStorage:
         claimed for ``lease`` seconds: no other process takes them meanwhile (in one transaction)."""
         with self.transaction():
             rows = self.db.execute(
-                "select o.id, o.destination, o.reply, o.attempts from outbox o"
+                "select o.id, o.destination, o.reply, o.attempts, o.created from outbox o"
                 " where o.delivered is null and o.dropped is null and o.destination like ? and o.due <= ?"
                 " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
                 " and p.delivered is null and p.dropped is null) order by o.id limit ?",
@@ -492,7 +504,7 @@ class SQLiteStorage:
                 until = (now if math.isfinite(now) else time.time()) + lease
                 for row in rows:
                     self.db.execute("update outbox set due = ? where id = ?", [until, row[0]])
-        return [OutboxItem(i, d, reply_from_json(r, i), a) for i, d, r, a in rows]
+        return [OutboxItem(i, d, reply_from_json(r, i), a, c) for i, d, r, a, c in rows]
 
     @serialised
     def outbox_waiting(self, destination: str, before: int) -> bool:
@@ -525,23 +537,46 @@ class SQLiteStorage:
             for outbox_id in ids:
                 self.db.execute("update outbox set due = ? where id = ?", [due, outbox_id])
 
+    def mark_dead(self, outbox_id: int, at: float, reason: str) -> None:
+        """A dead letter: never tried again, listed by ``dead_letters`` (the destination's next ones go on)."""
+        with self.transaction():
+            self.db.execute(
+                "update outbox set dropped = ?, dead = ?, last_error = ?, attempts = attempts + 1 where id = ?",
+                [at, at, reason[:300], outbox_id],
+            )
+
+    @serialised
+    def dead_letters(self, channel: str, since: float) -> list[DeadLetter]:
+        """The dead letters about ``channel`` given up since ``since``, oldest first."""
+        rows = self.db.execute(
+            "select id, reply, last_error, dead, attempts from outbox where channel = ? and dead >= ? order by id",
+            [channel, since],
+        ).fetchall()
+        return [DeadLetter(i, reply_from_json(r, i), e or "", d, a) for i, r, e, d, a in rows]
+
+    def prune_outbox(self, images_before: float, rows_before: float) -> int:
+        """Forget the images and files of rows delivered, dropped or dead before ``images_before``, and
+        delete those rows before ``rows_before``; how many rows were deleted."""
+        with self.transaction():
+            self.db.execute(
+                "update outbox set reply = json_set(reply, '$.image', null, '$.document', null)"
+                " where coalesce(delivered, dropped) < ? and (reply like ? or reply like ?)",
+                [images_before, *CARRIES_BYTES],
+            )
+            cursor = self.db.execute("delete from outbox where delivered < ? or dropped < ?", [rows_before] * 2)
+        return int(cursor.rowcount)
+
     @serialised
     def outbox_state(self, outbox_id: int) -> str:
-        """``waiting``, ``delivered`` or ``dropped``."""
-        row = self.db.execute("select delivered, dropped from outbox where id = ?", [outbox_id]).fetchone()
+        """``waiting``, ``delivered``, ``dropped`` or ``dead``."""
+        row = self.db.execute("select delivered, dropped, dead from outbox where id = ?", [outbox_id]).fetchone()
         if row is None or (row[0] is None and row[1] is None):
             return "waiting"
-        return "delivered" if row[0] is not None else "dropped"
+        return "delivered" if row[0] is not None else "dead" if row[2] is not None else "dropped"
 
     @serialised
     def outbox_backlog(self) -> list[OutboxBacklog]:
-        """Per platform, how many messages wait and when the oldest was stored (one query, on the waiting index)."""
-        rows = self.db.execute(
-            "select case when instr(destination, ':') > 0 then substr(destination, 1, instr(destination, ':') - 1)"
-            " else destination end as platform, count(*), min(created) from outbox"
-            " where delivered is null and dropped is null group by platform order by platform"
-        ).fetchall()
-        return [OutboxBacklog(str(p), int(n), float(c)) for p, n, c in rows]
+        return backlog_rows(lambda sql: self.db.execute(sql).fetchall(), "sqlite")
 
     # house words: a log of changes per channel and list, who and when
 
