@@ -198,6 +198,7 @@ class _StorageCollector(Collector):
 
     def __init__(self, metrics: Metrics) -> None:
         self.metrics = metrics
+        self.storage_down = False  # said in the log once when the storage stops answering, once when it is back
 
     def describe(self) -> Iterable[Metric]:
         return []  # read at scrape time only: registering must not query the storage
@@ -223,10 +224,15 @@ class _StorageCollector(Collector):
             leases.add_metric([], len(referee.clock.held))
             try:
                 backlog = referee.storage.outbox_backlog()
-            except Exception as error:
-                log.warning("metrics: the storage did not answer (%s)", type(error).__name__)
+            except Exception as error:  # its class only: a database error may quote its URL
+                if not self.storage_down:
+                    log.warning("metrics: the storage does not answer (%s)", type(error).__name__)
+                self.storage_down = True
                 up.add_metric([], 0)
             else:
+                if self.storage_down:
+                    log.warning("metrics: the storage answers again")
+                self.storage_down = False
                 up.add_metric([], 1)
                 now = self.metrics.now()
                 for row in backlog:
