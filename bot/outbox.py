@@ -90,6 +90,18 @@ class DeadLetter:
     attempts: int
 
 
+@dataclass(frozen=True)
+class OutboxBacklog:
+    """What the outbox holds for one platform (a destination's prefix before ``:``): how many messages
+    wait, when the oldest was stored (Unix time; None: none waits), and how many dead letters are kept
+    (until they are pruned with the delivered rows, after ``RETENTION_SECONDS``)."""
+
+    platform: str
+    waiting: int
+    oldest_created: float | None
+    dead: int = 0
+
+
 def destination(reply: Reply) -> str:
     """Where a reply goes: its player for private replies, else its channel (the order is kept per destination)."""
     return reply.to_user or reply.channel or ""

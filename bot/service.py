@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 
 from .chat import Incoming, Reply
+from .metrics import Metrics, command_label, platform_of
 from .outbox import PRUNE_SECONDS, OutboxItem, Undelivered, undelivered
 from .referee import Referee
 
@@ -36,8 +38,11 @@ class RefereeService:
         *,
         tick_seconds: float = 0.5,
         outbox_seconds: float = 0.5,
+        metrics: Metrics | None = None,
     ) -> None:
+        """``metrics``: where commands are counted and timed (None: nowhere)."""
         self.referee = referee
+        self.metrics = metrics
         self.deliver = deliver
         self.tick_seconds = tick_seconds
         self.outbox_seconds = outbox_seconds
@@ -50,9 +55,12 @@ class RefereeService:
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
+        started = time.perf_counter()
         async with self._locks[message.channel]:  # replies leave in the order of the commands
             replies = await asyncio.to_thread(self.referee.handle, message)
             await self._send(replies)
+        if self.metrics is not None and (label := command_label(message.text)) is not None:
+            self.metrics.command_done(label, platform_of(message.channel), time.perf_counter() - started)
         return replies
 
     async def _send(self, replies: list[Reply]) -> None:

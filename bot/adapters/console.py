@@ -28,11 +28,20 @@ from core.edition import EDITIONS
 from ..chat import Incoming, Reply
 from ..lexicons import LexiconRegistry
 from ..messages import say
+from ..metrics import Metrics
 from ..numbers import read_decimal
 from ..referee import Referee
 from ..service import RefereeService
 from ..storage import ChannelSettings, Storage, StorageFullError
-from ..tools.common import EXIT_BROKEN_PIPE, EXIT_STORAGE, database_folder, database_url, open_database
+from ..tools.common import (
+    EXIT_BROKEN_PIPE,
+    EXIT_METRICS,
+    EXIT_STORAGE,
+    database_folder,
+    database_url,
+    open_database,
+    start_metrics,
+)
 from ..word_lists import prepare_at_start
 
 CHANNEL = "console"
@@ -103,7 +112,9 @@ class ConsoleRoom:
         default_name: str,
         admins: tuple[str, ...] = (),
         script: bool = False,
+        metrics: Metrics | None = None,
     ) -> None:
+        """``metrics``: where the room's commands are counted and its health read (None: metrics off)."""
         self.referee = service_referee
         self.script = script  # lines piped in: each command waits for the lists being prepared
         self.admins = {a.strip().lower() for a in admins}
@@ -114,7 +125,16 @@ class ConsoleRoom:
         self.lines_read = 0
         self.reads = 0  # hand-overs from the reading thread to the event loop
         self.output_gone = False  # the reader of the output went away (`arbitre console < game.txt | head`)
-        self.service = RefereeService(service_referee, self.print_replies, tick_seconds=0.2)
+        self.running = False  # between the start of ``run`` and its stop
+        self.service = RefereeService(service_referee, self.print_replies, tick_seconds=0.2, metrics=metrics)
+        if metrics is not None:
+            metrics.watch(service_referee, self.connection)
+
+    def connection(self) -> str | None:
+        """None while the room runs and its output has a reader (the health check); else why not."""
+        if self.output_gone:
+            return "the console's output was closed"
+        return None if self.running else "the console is not running"
 
     async def print_replies(self, replies: list[Reply]) -> list[Reply]:
         """Print ``replies``; those not printed because the output's reader went away (they stay owed)."""
@@ -173,6 +193,7 @@ class ConsoleRoom:
 
     async def run(self, stdin: TextIO) -> int:
         loop = asyncio.get_running_loop()
+        self.running = True
         await self.service.flush_outbox(everything=True)  # what an earlier session owed and did not print
         if self.script:
             await loop.run_in_executor(None, self.referee.lexicons.wait)
@@ -210,6 +231,7 @@ class ConsoleRoom:
                     await loop.run_in_executor(None, self.referee.lexicons.wait)
                 await self.service.handle(message)
         finally:
+            self.running = False
             await self.service.stop()
             await self.service.flush_outbox(everything=True)
         return EXIT_BROKEN_PIPE if self.output_gone else 0
@@ -246,6 +268,10 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
         print(f"arbitre console: {error}", file=err)
         storage.close()
         return EXIT_STORAGE
+    metrics = start_metrics(args, "console", err)
+    if metrics is None:
+        storage.close()
+        return EXIT_METRICS
     registry = LexiconRegistry()
     prepare_at_start(registry, storage)  # compiled in the background; commands say so until it is done
     referee = Referee(storage, registry, clock_scope=CHANNEL)
@@ -253,7 +279,13 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
     lang = storage.channel(CHANNEL).language
     default_name = say(lang, "console_default_name")
     room = ConsoleRoom(
-        referee, out, database_folder(db_url) / "images", default_name, admins, script=not stdin.isatty()
+        referee,
+        out,
+        database_folder(db_url) / "images",
+        default_name,
+        admins,
+        script=not stdin.isatty(),
+        metrics=metrics.metrics,
     )
     if stdin.isatty():
         shown = ", ".join(admins) or say(lang, "console_no_admin")
@@ -262,4 +294,5 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
     try:
         return asyncio.run(room.run(stdin))
     finally:
+        metrics.close()
         storage.close()

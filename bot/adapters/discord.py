@@ -35,6 +35,7 @@ from ..commands import COMMANDS, CommandSpec, find
 from ..commands.general import setting_named, setting_names, setting_values
 from ..lexicons import BUNDLED
 from ..messages import say
+from ..metrics import Metrics, rate_limit_trace
 from ..outbox import Failure, Undelivered
 from ..referee import Referee
 from ..service import RefereeService
@@ -368,7 +369,14 @@ class AdapterHooks(discord.Client):
 
     async def on_ready(self) -> None:
         log.info("connected to Discord as %s (%d guilds)", self.user, len(self.guilds))
+        self.adapter.gateway_up = True
         self.adapter.service.start()  # the clock; idempotent on reconnects
+
+    async def on_resumed(self) -> None:
+        self.adapter.gateway_up = True
+
+    async def on_disconnect(self) -> None:
+        self.adapter.gateway_up = False  # the health check says so until the gateway is back
 
     async def on_message(self, message: discord.Message) -> None:
         await self.adapter.on_message(message)
@@ -387,8 +395,10 @@ class ShardedArbitreClient(AdapterHooks, discord.AutoShardedClient):
     """The sharded client: one gateway session per shard of ``shards``, each getting its own
     servers' events (and shard 0 the DMs); replies go out through the REST API like the plain one's."""
 
-    def __init__(self, adapter: "DiscordAdapter", intents: discord.Intents, shards: ShardRange) -> None:
-        super().__init__(adapter, intents, shard_ids=list(shards.ids), shard_count=shards.count)
+    def __init__(
+        self, adapter: "DiscordAdapter", intents: discord.Intents, shards: ShardRange, **options: Any
+    ) -> None:
+        super().__init__(adapter, intents, shard_ids=list(shards.ids), shard_count=shards.count, **options)
         self.shard_range = shards
 
     async def on_shard_ready(self, shard_id: int) -> None:
@@ -417,20 +427,26 @@ class DiscordAdapter:
         tick_seconds: float = 0.5,
         clock: Callable[[], float] = time.time,
         shards: ShardRange | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         """``clock``: Unix time as Discord counts it, for the age of interaction tokens; ``shards``: the
-        shards this process runs (discord.py's sharded client), None for one unsharded session."""
+        shards this process runs (discord.py's sharded client), None for one unsharded session;
+        ``metrics``: where commands, 429s and the gateway's connection are reported (None: metrics off)."""
         self.referee = referee
         self.message_content = message_content
         self.edit_interval = edit_interval
         self.clock = clock
-        self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds)
+        self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.shards = shards
+        self.gateway_up = False  # between a ready (or resumed) and a disconnect
+        traced: dict[str, Any] = {"http_trace": rate_limit_trace(metrics, "discord")} if metrics is not None else {}
         self.client: AdapterHooks = (
-            ArbitreClient(self, intents_for(message_content))
+            ArbitreClient(self, intents_for(message_content), **traced)
             if shards is None
-            else ShardedArbitreClient(self, intents_for(message_content), shards)
+            else ShardedArbitreClient(self, intents_for(message_content), shards, **traced)
         )
+        if metrics is not None:
+            metrics.watch(referee, self.connection)
         self.tree = self.client.tree
         self.tracked = TrackedMessages()
         self.refused_channels: dict[int, int] = {}  # channel id -> the error code that refused a post
@@ -786,6 +802,12 @@ class DiscordAdapter:
         self.tracked.add(reply.edit_key, item)
 
     # -- running ----------------------------------------------------------------------
+
+    def connection(self) -> str | None:
+        """None while the gateway is connected (the health check); else why not."""
+        if self.client.is_closed():
+            return "the Discord client is closed"
+        return None if self.gateway_up else "the Discord gateway is not connected"
 
     async def sync(self, guild_id: int | None = None) -> list[app_commands.AppCommand]:
         """Register the slash commands with Discord: in one guild (instant) or globally (up to an hour).

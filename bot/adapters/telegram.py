@@ -47,6 +47,7 @@ from telegram.ext import (
 from ..chat import Incoming, Reply
 from ..commands import COMMANDS
 from ..messages import languages
+from ..metrics import Metrics
 from ..outbox import Failure, Undelivered
 from ..referee import Referee
 from ..service import RefereeService
@@ -62,6 +63,7 @@ from .common import (
 )
 from .refusals import telegram_refusal
 from .telegram_receiver import UnreadableUpdateError, serve_updates
+from .telegram_requests import telegram_requests
 from .telegram_webhook import WebhookConfig
 
 log = logging.getLogger("arbitre.telegram")
@@ -168,13 +170,18 @@ class TelegramAdapter:
         admin_ttl: float = 60.0,
         tick_seconds: float = 0.5,
         clock: Callable[[], float] = time.time,
+        metrics: Metrics | None = None,
     ) -> None:
-        """``clock``: Unix time for the countdowns (the referee's, whose deadlines they show)."""
+        """``clock``: Unix time for the countdowns (the referee's, whose deadlines they show); ``metrics``:
+        where commands, 429s and the connection are reported (None: metrics off)."""
         self.referee = referee
         self.edit_interval = edit_interval
         self.clock = clock
         self.admin_ttl = admin_ttl
-        self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds)
+        self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
+        self.requests = telegram_requests(metrics)  # they count 429s and know whether the Bot API answers
+        if metrics is not None:
+            metrics.watch(referee, self.connection)
         self.tracked = TrackedMessages()
         self._countdowns: set[asyncio.Task[None]] = set()
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
@@ -185,6 +192,8 @@ class TelegramAdapter:
             ApplicationBuilder()
             .token(token)
             .rate_limiter(AIORateLimiter(max_retries=3))
+            .request(self.requests[0])
+            .get_updates_request(self.requests[1])
             .post_init(self._post_init)
             .post_stop(self._post_stop)
             .post_shutdown(self._post_stop)
@@ -231,6 +240,13 @@ class TelegramAdapter:
                     await self.bot.set_my_commands(menu(lang), language_code=lang)
         except TelegramError as error:
             log.warning("could not set the command menu: %s", error)
+
+    def connection(self) -> str | None:
+        """None while the application runs and its last requests reached the Bot API (the health check)."""
+        if not self.application.running:
+            return "the Telegram application is not running"
+        failed = next((r.unreachable for r in self.requests if r.unreachable is not None), None)
+        return None if failed is None else f"the Bot API does not answer: {failed}"
 
     def run(self, **polling: Any) -> None:
         """Long-poll until stopped (Ctrl-C / SIGTERM)."""

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
+
+from ..outbox import OutboxBacklog
 
 Method = TypeVar("Method", bound=Callable[..., Any])
 
@@ -26,6 +28,28 @@ DEAD_LETTERS = (
     "create index outbox_dead on outbox (channel, dead) where dead is not null",
     "create index outbox_done on outbox (delivered) where delivered is not null",
 )
+# The metrics' outbox backlog (``Storage.outbox_backlog``), one statement in every SQL backend, each half on
+# its partial index: per platform (a destination's prefix before ":", the backend's {platform} expression),
+# the messages waiting, the oldest one's creation, the dead letters kept.
+BACKLOG = (
+    "select platform, sum(waiting), min(created), sum(dead) from ("
+    "select {platform} as platform, 1 as waiting, created, 0 as dead from outbox"
+    " where delivered is null and dropped is null"
+    " union all select {platform}, 0, null, 1 from outbox where dead is not null) backlog"
+    " group by platform order by platform"
+)
+PLATFORM = {
+    "sqlite": "substr(destination, 1, instr(destination || ':', ':') - 1)",
+    "postgres": "split_part(destination, ':', 1)",
+}
+
+
+def backlog_rows(run: Callable[[str], Iterable[Sequence[Any]]], dialect: str) -> list[OutboxBacklog]:
+    """``BACKLOG`` run by a backend of ``dialect`` (``run``: its rows for a statement), as values."""
+    rows = run(BACKLOG.format(platform=PLATFORM[dialect]))
+    return [OutboxBacklog(str(p), int(n), None if c is None else float(c), int(d)) for p, n, c, d in rows]
+
+
 # rows whose reply still carries an image or a file (the JSON of ``reply_to_json``: a string, not null)
 CARRIES_BYTES = ('%"image": "%', '%"document": "%')
 

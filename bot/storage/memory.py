@@ -14,7 +14,7 @@ from typing import Any
 
 from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import DeadLetter, OutboxItem, destination, reply_from_json, reply_to_json
+from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
 from .common import most_used, serialised
 from .records import (
     ChannelSettings,
@@ -329,6 +329,22 @@ class MemoryStorage:
         if row is None or (row["delivered"] is None and row["dropped"] is None):
             return "waiting"
         return "delivered" if row["delivered"] is not None else "dead" if row["dead"] is not None else "dropped"
+
+    @serialised
+    def outbox_backlog(self) -> list[OutboxBacklog]:
+        """Per platform, how many messages wait, when the oldest was stored, and how many dead letters are kept."""
+        waiting: dict[str, list[float]] = {}
+        dead: dict[str, int] = {}
+        for row in self._outbox.values():
+            platform = row["destination"].split(":", 1)[0]
+            if row["delivered"] is None and row["dropped"] is None:
+                waiting.setdefault(platform, []).append(row["created"])
+            elif row["dead"] is not None:
+                dead[platform] = dead.get(platform, 0) + 1
+        return [
+            OutboxBacklog(p, len(waiting.get(p, [])), min(waiting[p]) if p in waiting else None, dead.get(p, 0))
+            for p in sorted(set(waiting) | set(dead))
+        ]
 
     # house words: a log of changes per channel and list, who and when
 

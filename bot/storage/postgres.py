@@ -27,8 +27,8 @@ import psycopg_pool
 
 from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import DeadLetter, OutboxItem, destination, reply_from_json, reply_to_json
-from .common import CARRIES_BYTES, DEAD_LETTERS, HOUSE_WORDS_PER_LIST, most_used, newer_version_reason
+from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
+from .common import CARRIES_BYTES, DEAD_LETTERS, HOUSE_WORDS_PER_LIST, backlog_rows, most_used, newer_version_reason
 from .records import (
     ChannelSettings,
     Deadline,
@@ -564,6 +564,9 @@ class PostgresStorage:
         if not rows or (rows[0][0] is None and rows[0][1] is None):
             return "waiting"
         return "delivered" if rows[0][0] is not None else "dead" if rows[0][2] is not None else "dropped"
+
+    def outbox_backlog(self) -> list[OutboxBacklog]:
+        return backlog_rows(lambda sql: self._execute(sql, []), "postgres")
 
     # --- house words: a log of changes per channel and list, who and when ---------------------------
 

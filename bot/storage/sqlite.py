@@ -18,12 +18,13 @@ import sqlite_utils
 
 from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import DeadLetter, OutboxItem, destination, reply_from_json, reply_to_json
+from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
 from .common import (
     CARRIES_BYTES,
     DEAD_LETTERS,
     HOUSE_WORDS_PER_LIST,
     applying,
+    backlog_rows,
     most_used,
     newer_version_reason,
     serialised,
@@ -572,6 +573,10 @@ class SQLiteStorage:
         if row is None or (row[0] is None and row[1] is None):
             return "waiting"
         return "delivered" if row[0] is not None else "dead" if row[2] is not None else "dropped"
+
+    @serialised
+    def outbox_backlog(self) -> list[OutboxBacklog]:
+        return backlog_rows(lambda sql: self.db.execute(sql).fetchall(), "sqlite")
 
     # house words: a log of changes per channel and list, who and when
 

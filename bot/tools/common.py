@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # imported when a command runs: building the parser needs none of them
+    from bot.metrics import MetricsRun
     from bot.storage import Storage
     from core.edition import Edition
     from core.notation import Notation
 
 EXIT_STORAGE = 2  # the database cannot be opened (as for a missing token: nothing to retry)
+EXIT_METRICS = 2  # the metrics port is not a port or cannot be bound (nothing to retry either)
 EXIT_BROKEN_PIPE = 141  # the reader of the output went away (128 + SIGPIPE, as the shell's own tools)
 
 
@@ -62,3 +64,38 @@ def open_database(url: str, tool: str, err: TextIO) -> Storage | None:
     except (StorageOpenError, UnknownStorageError) as error:
         print(f"arbitre {tool}: {error}", file=err)
         return None
+
+
+def add_metrics_options(parser: argparse.ArgumentParser) -> None:
+    """``--metrics-port PORT`` and ``--metrics-address HOST``: metrics and health check over HTTP (off by default)."""
+    parser.add_argument(
+        "--metrics-port",
+        metavar="PORT",
+        help="serve Prometheus metrics on /metrics and a health check on /healthz at this port, 0 for any free "
+        "one (default: ARBITRE_METRICS_PORT, else off: no port opened)",
+    )
+    parser.add_argument(
+        "--metrics-address",
+        metavar="HOST",
+        help="the address the metrics port is bound to (default: ARBITRE_METRICS_ADDRESS, else 127.0.0.1)",
+    )
+
+
+def start_metrics(args: argparse.Namespace, tool: str, err: TextIO) -> MetricsRun | None:
+    """The metrics asked for by ``add_metrics_options`` (their address said on ``err``); an empty run when
+    none were asked for; None after one line on ``err`` when the port is wrong or cannot be bound."""
+    from bot.metrics import BadMetricsPortError, metrics_address, serve_metrics
+
+    try:
+        address = metrics_address(getattr(args, "metrics_port", None), getattr(args, "metrics_address", None))
+        run = serve_metrics(address)
+    except BadMetricsPortError as error:
+        print(f"arbitre {tool}: {error}", file=err)
+        return None
+    except OSError as error:
+        print(f"arbitre {tool}: metrics port: {error.strerror or error}", file=err)
+        return None
+    if run.server is not None:
+        url = run.server.url
+        print(f"arbitre {tool}: metrics on {url}/metrics, health check on {url}/healthz", file=err)
+    return run

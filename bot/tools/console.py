@@ -7,6 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from ..catalogs import CATALOGS
+from .common import add_metrics_options
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -40,4 +41,5 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="a speaker who administers the room (repeatable); others are ordinary players",
     )
+    add_metrics_options(parser)
     parser.set_defaults(handler=run)

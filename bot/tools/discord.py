@@ -21,10 +21,11 @@ import contextlib
 import os
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.tools.common import EXIT_STORAGE, database_url, open_database
+from bot.tools.common import EXIT_METRICS, EXIT_STORAGE, add_metrics_options, database_url, open_database, start_metrics
 
 if TYPE_CHECKING:  # asyncio and the rest are imported when the bot runs, not to parse arguments
     from bot.adapters.discord_shards import ShardRange
+    from bot.metrics import Metrics
     from bot.storage import Storage
 
 EXIT_TOKEN = 2
@@ -77,7 +78,12 @@ def _cancel_on_sigterm() -> _Terminated:
 
 
 async def _main(
-    args: argparse.Namespace, token: str, storage: Storage, out: TextIO, shards: ShardRange | None = None
+    args: argparse.Namespace,
+    token: str,
+    storage: Storage,
+    out: TextIO,
+    shards: ShardRange | None = None,
+    metrics: Metrics | None = None,
 ) -> int:
     import asyncio
 
@@ -91,7 +97,10 @@ async def _main(
         if not args.sync:
             prepare_at_start(registry, storage)  # in the background: commands say so until it is done
         adapter = DiscordAdapter(
-            Referee(storage, registry, clock_scope="discord:"), message_content=args.message_content, shards=shards
+            Referee(storage, registry, clock_scope="discord:"),
+            message_content=args.message_content,
+            shards=shards,
+            metrics=metrics,
         )
         async with adapter.client:
             if args.sync:
@@ -141,8 +150,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     storage = open_database(database_url(args), "discord", err)
     if storage is None:
         return EXIT_STORAGE
+    metrics = start_metrics(args, "discord", err) if not args.sync else None
+    if metrics is None and not args.sync:
+        storage.close()
+        return EXIT_METRICS
     try:
-        return asyncio.run(_main(args, token, storage, out, shards))
+        return asyncio.run(_main(args, token, storage, out, shards, metrics.metrics if metrics else None))
     except discord.LoginFailure:
         print(
             "arbitre discord: Discord rejected the token (401 Unauthorized); "
@@ -162,6 +175,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except (discord.DiscordException, OSError) as error:
         print(f"arbitre discord: {mask(str(error).splitlines()[0] if str(error) else repr(error), [token])}", file=err)
         return 1
+    finally:
+        if metrics is not None:
+            metrics.close()
 
 
 def _shards(args: argparse.Namespace) -> ShardRange | None:
@@ -223,4 +239,5 @@ def register(sub: Any) -> None:
         metavar="PATH",
         help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_DISCORD_TOKEN otherwise)",
     )
+    add_metrics_options(parser)
     parser.set_defaults(handler=run)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.tools.common import EXIT_STORAGE, database_url, open_database
+from bot.tools.common import EXIT_METRICS, EXIT_STORAGE, add_metrics_options, database_url, open_database, start_metrics
 
 if TYPE_CHECKING:
     from bot.adapters.telegram_webhook import WebhookConfig
@@ -69,10 +69,15 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     storage = open_database(database_url(args), "telegram", err)
     if storage is None:
         return EXIT_STORAGE
+    metrics = start_metrics(args, "telegram", err)
+    if metrics is None:
+        storage.close()
+        return EXIT_METRICS
     try:
         registry = LexiconRegistry()
         prepare_at_start(registry, storage)  # in the background: commands say so until it is done
-        adapter = TelegramAdapter(Referee(storage, registry, clock_scope="telegram:"), token, base_url=args.base_url)
+        referee = Referee(storage, registry, clock_scope="telegram:")
+        adapter = TelegramAdapter(referee, token, base_url=args.base_url, metrics=metrics.metrics)
         if webhook is not None:
             adapter.run_webhook(webhook)
         else:
@@ -91,6 +96,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"arbitre telegram: cannot use the Bot API at {where}: {reason}", file=err)
         return 1
     finally:
+        metrics.close()
         storage.close()
 
 
@@ -124,4 +130,5 @@ def register(sub: Any) -> None:
         metavar="PATH",
         help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_TELEGRAM_TOKEN otherwise)",
     )
+    add_metrics_options(parser)
     parser.set_defaults(handler=run)

@@ -1,0 +1,296 @@
+"""What an operator of a public bot sees: metrics in Prometheus' text format and a health check, per process.
+
+Off unless asked for (``--metrics-port`` or ``ARBITRE_METRICS_PORT``); served by a small HTTP
+server in a thread of its own, on 127.0.0.1 unless another address is given
+(``--metrics-address`` / ``ARBITRE_METRICS_ADDRESS``):
+
+- ``/metrics``: commands handled and their latency (from arrival to the first delivery of their
+  replies), messages waiting in the outbox, the oldest one's age and the dead letters per platform
+  (read from storage at scrape time, one query), 429s the platform answered, the clock leases held.
+- ``/healthz``: 200 ``ok`` when the storage answers and the adapter is connected, else 503 and
+  one line saying which is not.
+
+Each process object has its own registry (never the library's global one), so several run in
+one interpreter. Labels are a command's name and a platform's name, never a token, a channel
+or a user.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from socketserver import ThreadingMixIn
+from typing import TYPE_CHECKING, Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.exposition import make_wsgi_app
+from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    import aiohttp
+
+    from .referee import Referee
+
+log = logging.getLogger("arbitre")
+
+PORT_ENV = "ARBITRE_METRICS_PORT"
+ADDRESS_ENV = "ARBITRE_METRICS_ADDRESS"
+DEFAULT_ADDRESS = "127.0.0.1"  # the metrics say how busy the bot is: not for the whole network unless asked
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+RATE_LIMITED = 429  # the HTTP status of a rate-limit answer
+UNKNOWN_COMMAND = "unknown"  # the label of a command the bot does not know (never what was typed)
+
+Connected = Callable[[], str | None]  # None: connected; else one line saying why not
+
+
+class BadMetricsPortError(Exception):
+    """A metrics port that is not a number from 0 to 65535."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"metrics port {text!r}: a number from 0 to 65535 is needed")
+        self.text = text
+
+
+@dataclass(frozen=True)
+class MetricsAddress:
+    """Where the metrics are served: ``port`` 0 takes any free port."""
+
+    host: str
+    port: int
+
+
+@dataclass(frozen=True)
+class Health:
+    """The health check's answer: ``reason`` is ``ok`` or what does not answer."""
+
+    ok: bool
+    reason: str
+
+
+def platform_of(channel: str) -> str:
+    """A channel's or a user's platform: the part of its id before ``:`` (``console`` for the console)."""
+    return channel.split(":", 1)[0] or "unknown"
+
+
+def command_label(text: str) -> str | None:
+    """The name a command is counted under: its canonical name (``/jouer`` and ``/play`` alike),
+    ``unknown`` for a command the bot does not know; None for a message that is no command."""
+    from .chat import read_command
+    from .commands import find
+
+    command = read_command(text)
+    if command is None:
+        return None
+    spec = find(command.name)
+    return spec.name if spec is not None else UNKNOWN_COMMAND
+
+
+def metrics_address(port: int | str | None, host: str | None = None) -> MetricsAddress | None:
+    """The address asked for by the options, else by ``ARBITRE_METRICS_PORT`` and ``ARBITRE_METRICS_ADDRESS``;
+    None (no port opened) when neither asks for a port."""
+    chosen = port if port is not None else os.environ.get(PORT_ENV, "").strip() or None
+    if chosen is None:
+        return None
+    try:
+        number = int(chosen)
+    except ValueError:
+        raise BadMetricsPortError(str(chosen)) from None
+    if not 0 <= number <= 65535:
+        raise BadMetricsPortError(str(chosen))
+    return MetricsAddress(host or os.environ.get(ADDRESS_ENV, "").strip() or DEFAULT_ADDRESS, number)
+
+
+class Metrics:
+    """One process's metrics and health: counters the service and adapters add to, and gauges read
+    from the watched referee's storage at scrape time."""
+
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        """``now``: Unix time as the storage stamps outbox rows (for the oldest message's age)."""
+        self.now = now
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.commands = Counter(
+            "arbitre_commands",
+            "Commands handled, by command and platform",
+            ["command", "platform"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "arbitre_command_seconds",
+            "Seconds from a command's arrival to the delivery of its replies",
+            ["command", "platform"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.rate_limited = Counter(
+            "arbitre_rate_limited",
+            "Rate-limit answers (HTTP 429) received from the platform",
+            ["platform"],
+            registry=self.registry,
+        )
+        self.referee: Referee | None = None
+        self.connected: Connected = lambda: "no adapter"
+        self.registry.register(_StorageCollector(self))
+
+    def watch(self, referee: Referee, connected: Connected) -> None:
+        """Read the outbox and the clock leases from ``referee``, and the connection from ``connected``."""
+        self.referee = referee
+        self.connected = connected
+
+    def command_done(self, command: str, platform: str, seconds: float) -> None:
+        """Count one command handled and how long it took."""
+        self.commands.labels(command, platform).inc()
+        self.latency.labels(command, platform).observe(seconds)
+
+    def rate_limit_seen(self, platform: str) -> None:
+        """Count one 429 answer of ``platform``."""
+        self.rate_limited.labels(platform).inc()
+
+    def health(self) -> Health:
+        """200-worthy when the storage answers one query and the adapter says it is connected."""
+        if self.referee is None:
+            return Health(False, "not started")
+        try:
+            self.referee.storage.outbox_backlog()
+        except Exception as error:  # the class only: a database error may quote its URL, password included
+            return Health(False, f"storage does not answer ({type(error).__name__})")
+        reason = self.connected()
+        if reason is not None:
+            return Health(False, f"adapter not connected ({reason})")
+        return Health(True, "ok")
+
+    def wsgi_app(self) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+        """``/healthz`` and ``/metrics`` (anything else: the metrics, as the library serves them)."""
+        metrics_app = make_wsgi_app(self.registry)
+
+        def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+            if environ.get("PATH_INFO") == "/healthz":
+                health = self.health()
+                status = "200 OK" if health.ok else "503 Service Unavailable"
+                start_response(status, [("Content-Type", "text/plain; charset=utf-8")])
+                return [health.reason.encode() + b"\n"]
+            return metrics_app(environ, start_response)  # type: ignore[no-any-return]
+
+        return app
+
+
+def rate_limit_trace(metrics: Metrics, platform: str) -> aiohttp.TraceConfig:
+    """An aiohttp trace (discord.py's ``http_trace``) that counts the 429 answers its session receives,
+    before the library sleeps them out."""
+    import aiohttp
+
+    async def on_request_end(session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        if params.response.status == RATE_LIMITED:
+            metrics.rate_limit_seen(platform)
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(on_request_end)
+    return trace
+
+
+class _StorageCollector(Collector):
+    """The gauges read at scrape time: the outbox's backlog (one query) and the clock leases held."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+        self.storage_down = False  # said in the log once when the storage stops answering, once when it is back
+
+    def describe(self) -> Iterable[Metric]:
+        return []  # read at scrape time only: registering must not query the storage
+
+    def collect(self) -> Iterator[Metric]:
+        referee = self.metrics.referee
+        up = GaugeMetricFamily("arbitre_storage_up", "1 when the storage answered this scrape's query")
+        waiting = GaugeMetricFamily(
+            "arbitre_outbox_waiting", "Messages stored and not yet delivered, by platform", labels=["platform"]
+        )
+        oldest = GaugeMetricFamily(
+            "arbitre_outbox_oldest_seconds",
+            "Age of the oldest message not yet delivered, by platform",
+            labels=["platform"],
+        )
+        dead = GaugeMetricFamily(
+            "arbitre_outbox_dead_letters",
+            "Messages given up as never deliverable, kept for the retention period, by platform",
+            labels=["platform"],
+        )
+        leases = GaugeMetricFamily("arbitre_clock_leases", "Channels whose duplicate clock this process holds")
+        if referee is not None:
+            leases.add_metric([], len(referee.clock.held))
+            try:
+                backlog = referee.storage.outbox_backlog()
+            except Exception as error:  # its class only: a database error may quote its URL
+                if not self.storage_down:
+                    log.warning("metrics: the storage does not answer (%s)", type(error).__name__)
+                self.storage_down = True
+                up.add_metric([], 0)
+            else:
+                if self.storage_down:
+                    log.warning("metrics: the storage answers again")
+                self.storage_down = False
+                up.add_metric([], 1)
+                now = self.metrics.now()
+                for row in backlog:
+                    waiting.add_metric([row.platform], row.waiting)
+                    dead.add_metric([row.platform], row.dead)
+                    age = 0.0 if row.oldest_created is None else max(0.0, now - row.oldest_created)
+                    oldest.add_metric([row.platform], age)
+        yield from (up, waiting, oldest, dead, leases)
+
+
+class _ThreadingServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        """Scrapes are not logged (one every few seconds)."""
+
+
+class MetricsServer:
+    """The HTTP server of one process's metrics, in a thread; ``port`` is the one bound."""
+
+    def __init__(self, metrics: Metrics, address: MetricsAddress) -> None:
+        self._server = make_server(
+            address.host, address.port, metrics.wsgi_app(), _ThreadingServer, handler_class=_QuietHandler
+        )
+        self.host = address.host
+        self.port = int(self._server.server_address[1])
+        self._thread = threading.Thread(target=self._server.serve_forever, name="arbitre-metrics", daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def close(self) -> None:
+        """Stop serving and free the port."""
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+
+@dataclass(frozen=True)
+class MetricsRun:
+    """A process's metrics and their server, or neither (metrics off: no port opened)."""
+
+    metrics: Metrics | None = None
+    server: MetricsServer | None = None
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+def serve_metrics(address: MetricsAddress | None) -> MetricsRun:
+    """The process's metrics and their server when ``address`` asks for them, else nothing.
+    Raises ``OSError`` when the address cannot be bound."""
+    if address is None:
+        return MetricsRun()
+    metrics = Metrics()
+    return MetricsRun(metrics, MetricsServer(metrics, address))

@@ -1,0 +1,138 @@
+"""The metrics and health check of the Telegram and Discord adapters (the real libraries against the
+fake servers): commands counted per platform, the 429s the platform answered, the connection lost in
+an outage and found again."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.adapters.discord import DiscordAdapter
+from bot.adapters.telegram import TelegramAdapter
+from bot.metrics import Metrics, MetricsAddress, MetricsServer
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.ready_lists import ready_registry
+
+from .test_delivery_faults import eventually, no_wait_identify
+from .test_metrics import get, scrape
+
+LEXICONS = ready_registry()
+GROUP = -1001234567
+FOLLOW_UP = "POST /webhooks/{application_id}/{interaction_token}"  # the draw follows the deferred /duplicate
+
+
+@pytest_asyncio.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
+    store = SQLiteStorage(tmp_path / "metrics.sqlite")
+    yield store
+    store.close()
+
+
+async def health(server: MetricsServer) -> tuple[int, str]:
+    return await asyncio.to_thread(get, server.url + "/healthz")
+
+
+def counted(metrics: Metrics, command: str, platform: str) -> float:
+    """Commands counted so far (a command is counted once its replies were handed to the platform)."""
+    return metrics.registry.get_sample_value("arbitre_commands_total", {"command": command, "platform": platform}) or 0
+
+
+def commands_of(samples: dict, platform: str) -> dict[str, float]:  # type: ignore[type-arg]
+    return {
+        dict(labels)["command"]: value
+        for (name, labels), value in samples.items()
+        if name == "arbitre_commands_total" and dict(labels)["platform"] == platform
+    }
+
+
+@pytest.mark.asyncio
+async def test_telegram_429s_commands_and_the_bot_api_lost_in_an_outage(storage: SQLiteStorage) -> None:
+    async with FakeTelegram(bot_username="TestBot") as tg:
+        tg.add_group(GROUP, "Club de Scrabble")
+        ana, ben = tg.add_user(first_name="Ana"), tg.add_user(first_name="Ben")
+        tg.set_member(GROUP, ana, "creator")
+        metrics = Metrics()
+        referee = Referee(storage, LEXICONS, now=tg.now, images=False)
+        adapter = TelegramAdapter(
+            referee, tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now, metrics=metrics
+        )
+        server = MetricsServer(metrics, MetricsAddress("127.0.0.1", 0))
+        try:
+            assert await health(server) == (503, "adapter not connected (the Telegram application is not running)\n")
+            async with running_application(adapter.application, tg):
+                tg.rate_limit_next("sendMessage", retry_after=1, count=2)  # the rate limiter retries them
+                await tg.send_user_message(GROUP, ana, "/duplicate 1")
+                await eventually(lambda: any("Coup 1 — tirage :" in (r.text or "") for r in tg.log.records), 20)
+                await tg.send_user_message(GROUP, ben, "/rejoindre")
+                await eventually(lambda: any("Ben rejoint" in (r.text or "") for r in tg.log.records), 15)
+                await tg.send_user_message(None, ben, "/jouer H8 QWERTY", chat_type="private")
+                await eventually(lambda: any("QWERTY" in (r.text or "") for r in tg.log.records), 15)
+                await eventually(lambda: counted(metrics, "play", "telegram") == 1)
+                samples = await asyncio.to_thread(scrape, server.url)
+                assert samples[("arbitre_rate_limited_total", (("platform", "telegram"),))] == 2
+                assert commands_of(samples, "telegram") == {"duplicate": 1, "join": 1, "play": 1}
+                assert samples[("arbitre_clock_leases", ())] == 1
+                assert await health(server) == (200, "ok\n")
+
+                tg.outage(90)  # long polls are cut, new calls reset
+                await eventually(lambda: get(server.url + "/healthz")[0] == 503, 20)
+                status, reason = await health(server)
+                assert reason.startswith("adapter not connected (the Bot API does not answer: ")
+                tg.end_outage()
+                await eventually(lambda: get(server.url + "/healthz")[0] == 200, 30)
+            assert await health(server) == (503, "adapter not connected (the Telegram application is not running)\n")
+            text = (await asyncio.to_thread(get, server.url + "/metrics"))[1]
+            assert tg.token not in text and tg.token.split(":")[0] not in text  # no token in a label
+        finally:
+            server.close()
+
+
+@pytest_asyncio.fixture
+async def dc() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as fake:
+        fake.guild = fake.add_guild(name="Club", channels=("partie",))
+        fake.channel = fake.guild.channel_id
+        fake.ana = fake.add_user(username="ana", global_name="Ana")
+        fake.ben = fake.add_user(username="ben", global_name="Ben")
+        fake.add_member(fake.guild, fake.ana, admin=True)
+        fake.add_member(fake.guild, fake.ben)
+        yield fake
+
+
+@pytest.mark.asyncio
+async def test_discord_429s_commands_and_the_gateway_lost_in_an_outage(dc: FakeDiscord, storage: SQLiteStorage) -> None:
+    metrics = Metrics()
+    referee = Referee(storage, LEXICONS, now=dc.now, images=False)
+    adapter = DiscordAdapter(referee, edit_interval=0.2, tick_seconds=0.05, clock=dc.now, metrics=metrics)
+    server = MetricsServer(metrics, MetricsAddress("127.0.0.1", 0))
+    try:
+        assert (await health(server))[0] == 503
+        async with running_bot(dc, adapter.client, reconnect=True, ignore_errors=(Exception,), fail_on_errors=False):
+            adapter.client.before_identify_hook = no_wait_identify
+            await adapter.sync(dc.guild.id)
+            dc.rate_limit_next(FOLLOW_UP, retry_after=0.3, count=2)  # discord.py sleeps them out itself
+            await dc.send_interaction("duplicate", {"args": "1"}, user=dc.ana, channel_id=dc.channel)
+            await eventually(lambda: any("Coup 1 — tirage :" in (r.text or "") for r in dc.log.records), 15)
+            await dc.send_interaction("play", {"args": "H8 QWERTY"}, user=dc.ben, channel_id=dc.channel)
+            await eventually(lambda: any("QWERTY" in (r.text or "") for r in dc.log.records), 10)
+            await eventually(lambda: counted(metrics, "play", "discord") == 1)
+            samples = await asyncio.to_thread(scrape, server.url)
+            assert samples[("arbitre_rate_limited_total", (("platform", "discord"),))] == 2
+            assert len(dc.faults_of("429")) == 2  # both were served
+            assert commands_of(samples, "discord") == {"duplicate": 1, "play": 1}
+            assert await health(server) == (200, "ok\n")
+
+            dc.outage(90)  # the gateway is dropped and new connections refused
+            await eventually(lambda: get(server.url + "/healthz")[0] == 503, 20)
+            assert await health(server) == (503, "adapter not connected (the Discord gateway is not connected)\n")
+            dc.end_outage()
+            await eventually(lambda: get(server.url + "/healthz")[0] == 200, 60)
+        assert await health(server) == (503, "adapter not connected (the Discord client is closed)\n")
+    finally:
+        server.close()
