@@ -70,6 +70,10 @@ TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
 DESCRIPTION_LIMIT = 100  # Telegram allows 256; the command menu reads better short
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+# A group takes about 20 messages or edits a minute (PLATFORMS.md): a round's draw, its countdown (one edit per
+# ``edit_interval``), results, standings, warnings and the admin look-up leave room for about four edits of
+# each live line (the counter, the join notice) a minute.
+LIVE_INTERVAL = 15.0
 
 START_HELP = (
     "Bonjour ! Envoyez-moi ici vos coups de duplicate : /jouer H8 VAGUE (ou /play). "
@@ -165,26 +169,32 @@ class TelegramAdapter:
         base_url: str | None = None,
         base_file_url: str | None = None,
         edit_interval: float = 10.0,
+        live_interval: float = LIVE_INTERVAL,
         admin_ttl: float = 60.0,
+        rate_limiter: AIORateLimiter | None = None,
         tick_seconds: float = 0.5,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        """``clock``: Unix time for the countdowns (the referee's, whose deadlines they show)."""
+        """``clock``: Unix time for the countdowns (the referee's, whose deadlines they show) and the
+        pace of edits; ``live_interval``: seconds between two edits of a live line (the counter, the
+        join notice); ``admin_ttl``: how long a group's administrators are remembered; ``rate_limiter``:
+        python-telegram-bot's limiter (by default Telegram's limits, three retries of a 429)."""
         self.referee = referee
         self.edit_interval = edit_interval
+        self.live_interval = live_interval
         self.clock = clock
         self.admin_ttl = admin_ttl
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds)
         self.tracked = TrackedMessages()
         self._countdowns: set[asyncio.Task[None]] = set()
-        self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        self._admins: dict[int, tuple[frozenset[int], float]] = {}  # chat -> (its administrators, until)
         self._names: dict[int, str] = {}
         self._threads: dict[int, int] = {}
         self._notes_sent: dict[tuple[int, int], float] = {}
         builder = (
             ApplicationBuilder()
             .token(token)
-            .rate_limiter(AIORateLimiter(max_retries=3))
+            .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
             .post_init(self._post_init)
             .post_stop(self._post_stop)
             .post_shutdown(self._post_stop)
@@ -286,21 +296,28 @@ class TelegramAdapter:
             await self.bot.send_message(message.chat_id, START_HELP, link_preview_options=NO_PREVIEW)
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
-        """Whether the user is the group's creator or an administrator (cached ``admin_ttl`` s)."""
+        """Whether the user is the group's creator or an administrator. The group's administrators are
+        read in one ``getChatAdministrators`` and kept ``admin_ttl`` s: one look-up per group and
+        period, whoever speaks (the rate limiter counts each against the group's ~20 a minute)."""
+        return user_id in await self._admins_of(chat_id)
+
+    async def _admins_of(self, chat_id: int) -> frozenset[int]:
         now = time.monotonic()
-        cached = self._admins.get((chat_id, user_id))
+        cached = self._admins.get(chat_id)
         if cached is not None and cached[1] > now:
             return cached[0]
         try:
-            member = await self.bot.get_chat_member(chat_id, user_id)
-            admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+            members = await self.bot.get_chat_administrators(chat_id)
+            admins = frozenset(
+                m.user.id for m in members if m.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+            )
         except TelegramError as error:
-            log.info("could not read the status of %s in %s: %s", user_id, chat_id, error)
-            admin = False
+            log.info("could not read the administrators of %s: %s", chat_id, error)
+            admins = frozenset()
         if len(self._admins) > 10_000:
             self._admins.clear()
-        self._admins[(chat_id, user_id)] = (admin, now + self.admin_ttl)
-        return admin
+        self._admins[chat_id] = (admins, now + self.admin_ttl)
+        return admins
 
     async def _on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, user, chat = update.effective_message, update.effective_user, update.effective_chat
@@ -364,7 +381,8 @@ class TelegramAdapter:
         tracked = self.tracked.get(reply.edit_key)
         if tracked is not None:
             tracked.base, tracked.deadline = reply.text, reply.deadline
-            await tracked.update(self.render(reply.text, reply.deadline), urgent=reply.deadline is None)
+            urgent = reply.deadline is None and not reply.live  # a live line waits for its interval
+            await tracked.update(self.render(reply.text, reply.deadline), urgent=urgent)
             self._start_countdown(tracked)
             return
         text = self.render(reply.text, reply.deadline)
@@ -489,7 +507,8 @@ class TelegramAdapter:
                     return
                 raise
 
-        item = TrackedMessage(edit, text, self.edit_interval, private=reply.to_user is not None)
+        interval = self.live_interval if reply.live else self.edit_interval
+        item = TrackedMessage(edit, text, interval, private=reply.to_user is not None, clock=self.clock)
         item.base, item.deadline = reply.text, reply.deadline
         self.tracked.add(key, item)
         self._start_countdown(item)
@@ -512,7 +531,7 @@ class TelegramAdapter:
                     await item.update(self.render(item.base, item.deadline), urgent=True)
                     return
                 to_step = remaining - (math.ceil(remaining / step) - 1) * step
-                allowed = item.last + self.edit_interval - time.monotonic()
+                allowed = item.last + self.edit_interval - self.clock()
                 await asyncio.sleep(min(max(to_step, allowed, 0.05), remaining))
                 if item.deadline is None or item.closed:
                     return
