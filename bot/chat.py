@@ -47,7 +47,9 @@ class Reply:
     ``channel`` defaults to the channel of the incoming message.
     ``live``: an edit of a live line (the "N of M have played" counter, the join notice) that adapters
     apply at most once per their live interval, the latest text winning; a later non-live edit of the
-    same key (the count at the close) is applied at once.
+    same key (the count at the close) is applied at once. A live line never holds up what players must
+    see first: the outbox hands it over in order, and the adapter keeps its edit back while draws,
+    warnings and results go out; only the latest text of a line is ever sent.
     """
 
     text: str
