@@ -169,6 +169,20 @@ async def test_admin_status_comes_from_the_chat_and_is_cached(tg, adapter):
     assert [m for m, _ in tg.requests if m in ("getChatMember", "getChatAdministrators")] == ["getChatAdministrators"]
 
 
+@pytest.mark.asyncio
+async def test_admin_rights_are_read_again_once_their_cache_expires(tg, clocked):
+    # a member made administrator is one once the group's list is read again (admin_ttl, 60 s)
+    await say(tg, tg.ben, "/reglages minutes 2")
+    assert "administrateur" in (await tg.wait_for_message(chat_id=GROUP)).text
+    tg.set_member(GROUP, tg.ben, "administrator")
+    await say(tg, tg.ben, "/reglages minutes 2")
+    assert "administrateur" in (await tg.wait_for_message(chat_id=GROUP)).text  # still the list read before
+    tg.advance(61)
+    await say(tg, tg.ben, "/reglages minutes 2")
+    assert ", 2 min par coup" in (await tg.wait_for_message(chat_id=GROUP)).text
+    assert [m for m, _ in tg.requests if m == "getChatAdministrators"] == ["getChatAdministrators"] * 2
+
+
 CHAT_MEMBER_STATUSES = [
     ("creator", True),
     ("administrator", True),

@@ -136,7 +136,8 @@ class TrackedMessage:
 
     async def _later(self, wait: float) -> None:
         await asyncio.sleep(wait)
-        while (left := self.last + self.interval - self.clock()) > 0:  # a clock that is not the loop's
+        # a clock that is not the loop's (tests drive it); one set back (a wall clock) waits no longer
+        while 0 < (left := self.last + self.interval - self.clock()) <= self.interval:
             await asyncio.sleep(min(left, POLL_SECONDS))
         self._timer = None  # from here on, never cancelled: discord.py must not be interrupted mid-request
         text, self.pending = self.pending, None

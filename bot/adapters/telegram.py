@@ -302,9 +302,9 @@ class TelegramAdapter:
         return user_id in await self._admins_of(chat_id)
 
     async def _admins_of(self, chat_id: int) -> frozenset[int]:
-        now = time.monotonic()
+        now = self.clock()
         cached = self._admins.get(chat_id)
-        if cached is not None and cached[1] > now:
+        if cached is not None and 0 < cached[1] - now <= self.admin_ttl:  # (a clock set back: read again)
             return cached[0]
         try:
             members = await self.bot.get_chat_administrators(chat_id)
