@@ -71,7 +71,12 @@ async def storage(tmp_path: Path):
 @pytest_asyncio.fixture
 async def adapter(tg, storage):
     adapter = TelegramAdapter(
-        Referee(storage, LEXICONS), tg.token, base_url=tg.base_url, edit_interval=0.2, tick_seconds=0.05
+        Referee(storage, LEXICONS),
+        tg.token,
+        base_url=tg.base_url,
+        edit_interval=0.2,
+        live_interval=0.2,
+        tick_seconds=0.05,
     )
     async with running_application(adapter.application, tg):
         yield adapter
@@ -328,6 +333,27 @@ async def test_private_reply_to_a_user_who_never_pressed_start(tg, adapter):
     notes = [await tg.wait_for_message(chat_id=GROUP) for _ in range(2)]
     for note in notes:
         assert "https://t.me/TestBot?start=play" in note.text and "SECRET" not in note.text
+
+
+@pytest.mark.asyncio
+async def test_players_who_never_pressed_start_share_one_note_per_interval(tg, storage):
+    # twenty players who cannot be written to privately: their group gets one note naming them per
+    # live interval (its budget is ~20 messages a minute), never one note each
+    adapter = TelegramAdapter(
+        Referee(storage, LEXICONS, now=tg.now), tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now
+    )
+    people = [tg.add_user(first_name=f"P{i:02d}") for i in range(20)]
+    async with running_application(adapter.application, tg):
+        for person in people:
+            adapter._names[person.id] = person.first_name  # as a command of theirs would have set it
+        channel = f"telegram:{GROUP}"
+        await adapter.deliver([Reply("SECRET", to_user=f"telegram:{p.id}", channel=channel) for p in people])
+        first = await tg.wait_for_message(chat_id=GROUP)
+        assert first.text.startswith("P00 : ") and len(tg.messages_in(GROUP)) == 1
+        tg.advance(adapter.live_interval)
+        second = await tg.wait_for_message(chat_id=GROUP)
+        assert second.text.startswith(", ".join(p.first_name for p in people[1:]) + " : ")
+        assert "SECRET" not in first.text + second.text and len(tg.messages_in(GROUP)) == 2
 
 
 @pytest.mark.asyncio

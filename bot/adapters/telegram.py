@@ -52,6 +52,7 @@ from ..referee import Referee
 from ..service import RefereeService
 from .common import (
     DEFAULT_LANGUAGE,
+    POLL_SECONDS,
     TrackedMessage,
     TrackedMessages,
     platform_id,
@@ -191,6 +192,8 @@ class TelegramAdapter:
         self._names: dict[int, str] = {}
         self._threads: dict[int, int] = {}
         self._notes_sent: dict[tuple[int, int], float] = {}
+        self._notes_waiting: dict[int, list[int]] = {}  # group -> players the next private-chat note names
+        self._notes_last: dict[int, float] = {}  # group -> when its last private-chat note went out
         builder = (
             ApplicationBuilder()
             .token(token)
@@ -462,14 +465,38 @@ class TelegramAdapter:
         return message
 
     async def _open_chat_note(self, user_id: int, channel_id: int | None) -> None:
-        """In the group: a deep link to the private chat (never the private text itself)."""
+        """In the group: a deep link to the private chat (never the private text itself), once a minute
+        per player. The players who need it within a live interval share one note: a private reply that
+        could not go privately spends the group's budget once per interval, not once per player."""
         if channel_id is None or channel_id == user_id:
             return
         now = time.monotonic()
         if now - self._notes_sent.get((user_id, channel_id), -3600.0) < 60:
             return
         self._notes_sent[(user_id, channel_id)] = now
-        name = self._names.get(user_id, "")
+        waiting = self._notes_waiting.setdefault(channel_id, [])
+        waiting.append(user_id)
+        if len(waiting) > 1:
+            return  # the note already on its way names this player too
+        wait = self._notes_last.get(channel_id, -math.inf) + self.live_interval - self.clock()
+        if wait <= 0:
+            await self._post_chat_note(channel_id)
+            return
+        task = asyncio.get_running_loop().create_task(self._chat_note_later(channel_id, wait))
+        self._countdowns.add(task)
+        task.add_done_callback(self._countdowns.discard)
+
+    async def _chat_note_later(self, channel_id: int, wait: float) -> None:
+        await asyncio.sleep(min(wait, POLL_SECONDS))
+        while 0 < (left := self._notes_last[channel_id] + self.live_interval - self.clock()) <= self.live_interval:
+            await asyncio.sleep(min(left, POLL_SECONDS))
+        await self._post_chat_note(channel_id)
+
+    async def _post_chat_note(self, channel_id: int) -> None:
+        """One note naming every player waiting for it in the group."""
+        self._notes_last[channel_id] = self.clock()
+        users = self._notes_waiting.pop(channel_id, [])
+        name = ", ".join(n for n in (self._names.get(u, "") for u in users) if n)
         link = f"https://t.me/{self.bot.username}?start=play"
         text = OPEN_PRIVATE_CHAT.format(
             name=f"{name} : " if name else "", name_en=f"{name}: " if name else "", link=link
