@@ -45,6 +45,11 @@ class Reply:
 
     ``edit_key``: replies sharing a key edit the earlier message (the duplicate clock).
     ``channel`` defaults to the channel of the incoming message.
+    ``live``: an edit of a live line (the "N of M have played" counter, the join notice) that adapters
+    apply at most once per their live interval, the latest text winning; a later non-live edit of the
+    same key (the count at the close) is applied at once. A live line never holds up what players must
+    see first: the outbox hands it over in order, and the adapter keeps its edit back while draws,
+    warnings and results go out; only the latest text of a line is ever sent.
     """
 
     text: str
@@ -59,6 +64,7 @@ class Reply:
     outbox_id: int | None = None  # its number in the outbox once stored
     document: bytes | None = None  # a file to attach (an export), sent as a file, never as a photo
     document_name: str = ""
+    live: bool = False  # a live line (a counter, a join notice): edits coalesced, see above
 
     @property
     def private(self) -> bool:

@@ -27,21 +27,29 @@ def players_in(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("lang", "setup", "joined", "join"),
+    ("lang", "setup", "one", "several", "join"),
     [
-        ("fr", [], "{} rejoint la partie duplicate.", "/rejoindre"),
-        ("en", ["/settings language en"], "{} joins the duplicate game.", "/join"),
+        ("fr", [], "{} rejoint la partie au coup 1.", "{} et {} rejoignent la partie au coup 1.", "/rejoindre"),
+        (
+            "en",
+            ["/settings language en"],
+            "{} joins the game at move 1.",
+            "{} and {} join the game at move 1.",
+            "/join",
+        ),
     ],
 )
 def test_look_alike_accounts_joining_a_duplicate_are_marked(
-    club: Club, lang: str, setup: list[str], joined: str, join: str
+    club: Club, lang: str, setup: list[str], one: str, several: str, join: str
 ) -> None:
     for text in setup:
         club.ok("Ref", text, admin=True)
     club.ok("Ref", "/duplicate 3")
-    assert joined.format("Ana") in club.ok("Ana", join)
-    assert joined.format(f"{CYRILLIC_ANA} (2)") in club.ok(CYRILLIC_ANA, join, user="u:cyrillic")
-    assert joined.format("Ana (3)") in club.ok(ZERO_WIDTH_ANA, join, user="u:zero-width")  # shown without it
+    assert one.format("Ana") in club.ok("Ana", join)
+    # one line names everyone who joined at this move (it edits itself as they arrive)
+    assert several.format("Ana", f"{CYRILLIC_ANA} (2)") in club.ok(CYRILLIC_ANA, join, user="u:cyrillic")
+    shown = several.format(f"Ana, {CYRILLIC_ANA} (2)", "Ana (3)")  # shown without it
+    assert shown in club.ok(ZERO_WIDTH_ANA, join, user="u:zero-width")
     # one who joins by playing gets a free name too
     club.ok(GREEK_ANA, "/jouer H8 VAGUE" if lang == "fr" else "/play H8 VAGUE", user="u:greek", private=True)
     game = club.referee.duplicate_games.load(club.storage, club.storage.active_game("club"))
@@ -82,8 +90,10 @@ def test_a_name_is_shown_without_its_invisible_characters(club: Club) -> None:
 def test_a_name_mixing_latin_and_cyrillic_is_marked_even_first(club: Club) -> None:
     """Whoever comes first, the look-alike is the marked one: the real Ana keeps her plain name."""
     club.ok("Ref", "/duplicate 3")
-    assert "\u0410na (2) rejoint la partie duplicate." in club.ok(CYRILLIC_ANA, "/rejoindre", user="u:cyrillic")
-    assert "Ana rejoint la partie duplicate." in club.ok("Ana", "/rejoindre")
-    assert "\u0410\u043d\u043d\u0430 rejoint" in club.ok("\u0410\u043d\u043d\u0430", "/rejoindre", user="u:anna")
+    assert "\u0410na (2) rejoint la partie au coup 1." in club.ok(CYRILLIC_ANA, "/rejoindre", user="u:cyrillic")
+    assert "\u0410na (2) et Ana rejoignent" in club.ok("Ana", "/rejoindre")
+    assert "Ana et \u0410\u043d\u043d\u0430 rejoignent" in club.ok(
+        "\u0410\u043d\u043d\u0430", "/rejoindre", user="u:anna"
+    )
     game = club.referee.duplicate_games.load(club.storage, club.storage.active_game("club"))
     assert game.players == ["\u0410na (2)", "Ana", "\u0410\u043d\u043d\u0430"]  # a Russian Анна is no look-alike

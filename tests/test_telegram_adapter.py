@@ -71,7 +71,12 @@ async def storage(tmp_path: Path):
 @pytest_asyncio.fixture
 async def adapter(tg, storage):
     adapter = TelegramAdapter(
-        Referee(storage, LEXICONS), tg.token, base_url=tg.base_url, edit_interval=0.2, tick_seconds=0.05
+        Referee(storage, LEXICONS),
+        tg.token,
+        base_url=tg.base_url,
+        edit_interval=0.2,
+        live_interval=0.2,
+        tick_seconds=0.05,
     )
     async with running_application(adapter.application, tg):
         yield adapter
@@ -165,8 +170,22 @@ async def test_admin_status_comes_from_the_chat_and_is_cached(tg, adapter):
     assert ", 2 min par coup" in (await tg.wait_for_message(chat_id=GROUP)).text
     await say(tg, tg.ana, "/reglages minutes 1")
     assert ", 1 min par coup" in (await tg.wait_for_message(chat_id=GROUP)).text
-    lookups = [p for m, p in tg.requests if m == "getChatMember"]
-    assert [p["user_id"] for p in lookups] == [tg.ben.id, tg.ana.id]
+    # one look-up of the group's administrators serves every member for admin_ttl seconds
+    assert [m for m, _ in tg.requests if m in ("getChatMember", "getChatAdministrators")] == ["getChatAdministrators"]
+
+
+@pytest.mark.asyncio
+async def test_admin_rights_are_read_again_once_their_cache_expires(tg, clocked):
+    # a member made administrator is one once the group's list is read again (admin_ttl, 60 s)
+    await say(tg, tg.ben, "/reglages minutes 2")
+    assert "administrateur" in (await tg.wait_for_message(chat_id=GROUP)).text
+    tg.set_member(GROUP, tg.ben, "administrator")
+    await say(tg, tg.ben, "/reglages minutes 2")
+    assert "administrateur" in (await tg.wait_for_message(chat_id=GROUP)).text  # still the list read before
+    tg.advance(61)
+    await say(tg, tg.ben, "/reglages minutes 2")
+    assert ", 2 min par coup" in (await tg.wait_for_message(chat_id=GROUP)).text
+    assert [m for m, _ in tg.requests if m == "getChatAdministrators"] == ["getChatAdministrators"] * 2
 
 
 CHAT_MEMBER_STATUSES = [
@@ -189,7 +208,7 @@ async def test_every_chat_member_status_the_bot_may_meet(tg, adapter, status, ad
     await say(tg, tg.ben, "/reglages minutes 2")
     reply = await tg.wait_for_message(chat_id=GROUP)
     assert (", 2 min par coup" in reply.text) is admin and ("administrateur" in reply.text) is not admin
-    assert [p["user_id"] for m, p in tg.requests if m == "getChatMember"] == [tg.ben.id]
+    assert [int(p["chat_id"]) for m, p in tg.requests if m == "getChatAdministrators"] == [GROUP]
 
 
 @pytest.mark.asyncio
@@ -207,14 +226,25 @@ def shown_seconds(text: str) -> int:
     return int(minutes) * 60 + int(seconds)
 
 
+async def joined(tg: FakeTelegram, user) -> None:
+    """The group's join line names ``user`` (a new line, or the line of the move edited)."""
+    await tg.log.wait_for(
+        lambda m: user.first_name in (m.text or "") and "rejoi" in (m.text or ""),
+        chat_id=GROUP,
+        actions=("send", "edit"),
+    )
+
+
 @pytest_asyncio.fixture
 async def clocked(tg, storage):
-    """An adapter whose referee (deadlines) and countdowns follow the fake's clock."""
+    """An adapter whose referee (deadlines) and countdowns follow the fake's clock; live lines (the counter,
+    the join line) edited at once."""
     adapter = TelegramAdapter(
         Referee(storage, LEXICONS, now=tg.now),
         tg.token,
         base_url=tg.base_url,
         edit_interval=0.2,
+        live_interval=0.0,
         tick_seconds=0.05,
         clock=tg.now,
     )
@@ -230,7 +260,7 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, cloc
     assert 170 <= shown_seconds(draw.text) <= 180  # three minutes of the fake's clock
     for user in (tg.ana, tg.ben, tg.cleo):
         await say(tg, user, "/rejoindre")  # in the group, so their private /jouer finds the game
-        assert "rejoint" in (await tg.wait_for_message(chat_id=GROUP)).text
+        await joined(tg, user)
     secrets = {tg.ana: "QWERTA", tg.ben: "QWERTB", tg.cleo: "QWERTC"}
     for user, word in secrets.items():
         await say(tg, user, f"/jouer H8 {word}", chat=None)
@@ -303,6 +333,27 @@ async def test_private_reply_to_a_user_who_never_pressed_start(tg, adapter):
     notes = [await tg.wait_for_message(chat_id=GROUP) for _ in range(2)]
     for note in notes:
         assert "https://t.me/TestBot?start=play" in note.text and "SECRET" not in note.text
+
+
+@pytest.mark.asyncio
+async def test_players_who_never_pressed_start_share_one_note_per_interval(tg, storage):
+    # twenty players who cannot be written to privately: their group gets one note naming them per
+    # live interval (its budget is ~20 messages a minute), never one note each
+    adapter = TelegramAdapter(
+        Referee(storage, LEXICONS, now=tg.now), tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now
+    )
+    people = [tg.add_user(first_name=f"P{i:02d}") for i in range(20)]
+    async with running_application(adapter.application, tg):
+        for person in people:
+            adapter._names[person.id] = person.first_name  # as a command of theirs would have set it
+        channel = f"telegram:{GROUP}"
+        await adapter.deliver([Reply("SECRET", to_user=f"telegram:{p.id}", channel=channel) for p in people])
+        first = await tg.wait_for_message(chat_id=GROUP)
+        assert first.text.startswith("P00 : ") and len(tg.messages_in(GROUP)) == 1
+        tg.advance(adapter.live_interval)
+        second = await tg.wait_for_message(chat_id=GROUP)
+        assert second.text.startswith(", ".join(p.first_name for p in people[1:]) + " : ")
+        assert "SECRET" not in first.text + second.text and len(tg.messages_in(GROUP)) == 2
 
 
 @pytest.mark.asyncio
@@ -437,7 +488,7 @@ async def test_duplicate_submissions_of_two_accounts_with_one_name_stay_apart(tg
     await tg.wait_for_message(lambda m: "⏳" in (m.text or ""), chat_id=GROUP)
     for user in (tg.ana, impostor):
         await say(tg, user, "/rejoindre")
-        await tg.wait_for_message(lambda m: "rejoint" in (m.text or ""), chat_id=GROUP)
+        await joined(tg, user)
     await say(tg, tg.ana, "/jouer H8 QWERTA", chat=None)
     await tg.wait_for_message(chat_id=tg.ana.id)
     await say(tg, impostor, "/jouer H8 QWERTZ", chat=None)

@@ -25,6 +25,7 @@ import pytest_asyncio
 from aiohttp import ClientSession, ClientTimeout, web
 
 from bot.adapters.telegram_webhook import WebhookConfig, WebhookConfigError
+from bot.storage import SQLiteStorage
 from bot.tokens import TokenError, load_webhook_secret
 from tests.fakes import SECRET_HEADER, FakeTelegram
 from tests.fakes._common import free_port
@@ -338,6 +339,20 @@ class RoundRobin:
             await runner.cleanup()
 
 
+async def seated(database: Path, chat: int, count: int) -> None:
+    """Wait until the chat's game has ``count`` players (a join has no message of its own to wait for)."""
+    storage = SQLiteStorage(database)
+    try:
+        for _ in range(1000):
+            record = storage.active_game(f"telegram:{chat}")
+            if record is not None and len(storage.players(record.id)) >= count:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"{count} players never joined in {chat}")
+    finally:
+        storage.close()
+
+
 async def answer(tg: FakeTelegram, chat: int, *expected: str, timeout: float = 10) -> str:
     """The next message in ``chat`` that says one of ``expected`` (a reply to the command, or, when
     the other worker's older message to the chat was still on its way, the same text from the outbox)."""
@@ -406,9 +421,9 @@ async def test_two_webhook_workers_behind_one_url_share_the_database(tg, tmp_pat
         group = GROUPS[0]
         started = await say_until_ready(tg, group, "/duplicate 0.1")
         assert "Partie duplicate" in started
-        for user, word in ((tg.ana, "QWERTA"), (tg.ben, "QWERTB")):
+        for seats, (user, word) in enumerate(((tg.ana, "QWERTA"), (tg.ben, "QWERTB")), start=1):
             await tg.send_user_message(group, user, "/rejoindre")
-            await answer(tg, group, f"{user.first_name} rejoint")
+            await seated(tmp_path / "shared.sqlite", group, seats)  # Ben joins the line that names Ana
             await tg.send_user_message(None, user, f"/jouer H8 {word}", chat_type="private")
             ack = await tg.wait_for_message(lambda r, w=word: w in (r.text or ""), chat_id=user.id, timeout=10)
             assert "coup 1" in (ack.text or "")
@@ -416,6 +431,9 @@ async def test_two_webhook_workers_behind_one_url_share_the_database(tg, tmp_pat
             lambda r: "QWERTA" in (r.text or "") and "QWERTB" in (r.text or ""), chat_id=group, timeout=12
         )
         await tg.wait_for_message(lambda r: "Coup 2 — tirage" in (r.text or ""), chat_id=group, timeout=5)
+        # one join line, first Ana's, named both of them by the close (edited, or posted by the other worker)
+        assert said_in(tg, group, "Ana rejoint la partie au coup 1.") == 1
+        assert any("Ana et Ben rejoignent" in (r.text or "") for r in tg.log.records if r.chat_id == group)
         await settle(tg)
 
     logs = log_a.read_text() + log_b.read_text()

@@ -84,22 +84,33 @@ def split_text(text: str, limit: int, measure: Callable[[str], int] = len) -> li
     return chunks
 
 
+POLL_SECONDS = 0.25  # how often a pending edit looks at a clock the event loop does not follow (tests')
+
+
 class TrackedMessage:
     """A sent message that later replies with the same ``edit_key`` update.
 
-    Edits happen only when the text changes, and at most once per ``interval`` seconds: a
-    change arriving sooner is applied when the interval is over (the latest text wins).
-    ``urgent`` changes (a countdown that ended) are applied at once.
+    Edits happen only when the text changes, and at most once per ``interval`` seconds of
+    ``clock``: a change arriving sooner is applied when the interval is over (the latest text
+    wins, the ones in between are never sent). ``urgent`` changes (a countdown that ended, the
+    count at a round's close) are applied at once.
     """
 
     def __init__(
-        self, edit: Callable[[str], Awaitable[None]], text: str, interval: float, *, private: bool = False
+        self,
+        edit: Callable[[str], Awaitable[None]],
+        text: str,
+        interval: float,
+        *,
+        private: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._edit = edit
         self.text = text
         self.interval = interval
         self.private = private
-        self.last = time.monotonic()
+        self.clock = clock
+        self.last = clock()
         self.pending: str | None = None
         self.base = text  # adapters may keep the reply's own text and deadline here
         self.deadline: float | None = None
@@ -109,7 +120,7 @@ class TrackedMessage:
         self._lock = asyncio.Lock()
 
     async def update(self, text: str, *, urgent: bool = False) -> None:
-        wait = self.last + self.interval - time.monotonic()
+        wait = self.last + self.interval - self.clock()
         if text == self.text and self.pending is None:
             return
         if urgent or wait <= 0:
@@ -125,6 +136,9 @@ class TrackedMessage:
 
     async def _later(self, wait: float) -> None:
         await asyncio.sleep(wait)
+        # a clock that is not the loop's (tests drive it); one set back (a wall clock) waits no longer
+        while 0 < (left := self.last + self.interval - self.clock()) <= self.interval:
+            await asyncio.sleep(min(left, POLL_SECONDS))
         self._timer = None  # from here on, never cancelled: discord.py must not be interrupted mid-request
         text, self.pending = self.pending, None
         if text is not None and not self.closed:
@@ -139,7 +153,7 @@ class TrackedMessage:
             except Exception:  # an edit must never take the bot down
                 log.exception("could not edit a message")
             self.text = text
-            self.last = time.monotonic()
+            self.last = self.clock()
 
     def close(self) -> None:
         """No more edits (a countdown stops at its next step; an edit under way completes)."""

@@ -59,6 +59,9 @@ TEXT_LIMIT = 2000
 DESCRIPTION_LIMIT = 100
 CHOICES_LIMIT = 25
 NO_MENTIONS = discord.AllowedMentions.none()
+# Posts and edits in one channel (or through one interaction token) share a bucket of about 5 per 5 s
+# (PLATFORMS.md): a live line (the counter, the join notice) takes at most one edit of it per 5 s.
+LIVE_INTERVAL = 5.0
 
 # Any other command is deferred if it has not answered after this many seconds (Discord allows 3).
 DEFER_AFTER = 2.0
@@ -424,6 +427,7 @@ class DiscordAdapter:
         *,
         message_content: bool = False,
         edit_interval: float = 5.0,
+        live_interval: float = LIVE_INTERVAL,
         tick_seconds: float = 0.5,
         clock: Callable[[], float] = time.time,
         shards: ShardRange | None = None,
@@ -431,10 +435,12 @@ class DiscordAdapter:
     ) -> None:
         """``clock``: Unix time as Discord counts it, for the age of interaction tokens; ``shards``: the
         shards this process runs (discord.py's sharded client), None for one unsharded session;
-        ``metrics``: where commands, 429s and the gateway's connection are reported (None: metrics off)."""
+        ``metrics``: where commands, 429s and the gateway's connection are reported (None: metrics off);
+        ``live_interval``: seconds between two edits of a live line (the counter, the join notice)."""
         self.referee = referee
         self.message_content = message_content
         self.edit_interval = edit_interval
+        self.live_interval = live_interval
         self.clock = clock
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.shards = shards
@@ -627,7 +633,7 @@ class DiscordAdapter:
         tracked = self.tracked.get(reply.edit_key)
         if tracked is not None:
             tracked.deadline = reply.deadline
-            await tracked.update(text, urgent=reply.deadline is None)
+            await tracked.update(text, urgent=reply.deadline is None and not reply.live)
             return
         chunks = split_text(text, TEXT_LIMIT)
         if not chunks and reply.image is None and reply.document is None:
@@ -796,7 +802,8 @@ class DiscordAdapter:
                 return
             self._channel_accepted(channel_id)
 
-        item = TrackedMessage(edit, text, self.edit_interval, private=private)
+        interval = self.live_interval if reply.live else self.edit_interval
+        item = TrackedMessage(edit, text, interval, private=private, clock=self.clock)
         item.base, item.deadline = reply.text, reply.deadline
         assert reply.edit_key is not None
         self.tracked.add(reply.edit_key, item)

@@ -53,6 +53,7 @@ from ..referee import Referee
 from ..service import RefereeService
 from .common import (
     DEFAULT_LANGUAGE,
+    POLL_SECONDS,
     TrackedMessage,
     TrackedMessages,
     platform_id,
@@ -72,6 +73,10 @@ TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
 DESCRIPTION_LIMIT = 100  # Telegram allows 256; the command menu reads better short
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+# A group takes about 20 messages or edits a minute (PLATFORMS.md): a round's draw, its countdown (one edit per
+# ``edit_interval``), results, standings, warnings and the admin look-up leave room for about four edits of
+# each live line (the counter, the join notice) a minute.
+LIVE_INTERVAL = 15.0
 
 START_HELP = (
     "Bonjour ! Envoyez-moi ici vos coups de duplicate : /jouer H8 VAGUE (ou /play). "
@@ -167,15 +172,21 @@ class TelegramAdapter:
         base_url: str | None = None,
         base_file_url: str | None = None,
         edit_interval: float = 10.0,
+        live_interval: float = LIVE_INTERVAL,
         admin_ttl: float = 60.0,
+        rate_limiter: AIORateLimiter | None = None,
         tick_seconds: float = 0.5,
         clock: Callable[[], float] = time.time,
         metrics: Metrics | None = None,
     ) -> None:
-        """``clock``: Unix time for the countdowns (the referee's, whose deadlines they show); ``metrics``:
+        """``clock``: Unix time for the countdowns (the referee's, whose deadlines they show) and the
+        pace of edits; ``live_interval``: seconds between two edits of a live line (the counter, the
+        join notice); ``admin_ttl``: how long a group's administrators are remembered; ``rate_limiter``:
+        python-telegram-bot's limiter (by default Telegram's limits, three retries of a 429); ``metrics``:
         where commands, 429s and the connection are reported (None: metrics off)."""
         self.referee = referee
         self.edit_interval = edit_interval
+        self.live_interval = live_interval
         self.clock = clock
         self.admin_ttl = admin_ttl
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
@@ -184,14 +195,16 @@ class TelegramAdapter:
             metrics.watch(referee, self.connection)
         self.tracked = TrackedMessages()
         self._countdowns: set[asyncio.Task[None]] = set()
-        self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        self._admins: dict[int, tuple[frozenset[int], float]] = {}  # chat -> (its administrators, until)
         self._names: dict[int, str] = {}
         self._threads: dict[int, int] = {}
         self._notes_sent: dict[tuple[int, int], float] = {}
+        self._notes_waiting: dict[int, list[int]] = {}  # group -> players the next private-chat note names
+        self._notes_last: dict[int, float] = {}  # group -> when its last private-chat note went out
         builder = (
             ApplicationBuilder()
             .token(token)
-            .rate_limiter(AIORateLimiter(max_retries=3))
+            .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
             .request(self.requests[0])
             .get_updates_request(self.requests[1])
             .post_init(self._post_init)
@@ -302,21 +315,28 @@ class TelegramAdapter:
             await self.bot.send_message(message.chat_id, START_HELP, link_preview_options=NO_PREVIEW)
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
-        """Whether the user is the group's creator or an administrator (cached ``admin_ttl`` s)."""
-        now = time.monotonic()
-        cached = self._admins.get((chat_id, user_id))
-        if cached is not None and cached[1] > now:
+        """Whether the user is the group's creator or an administrator. The group's administrators are
+        read in one ``getChatAdministrators`` and kept ``admin_ttl`` s: one look-up per group and
+        period, whoever speaks (the rate limiter counts each against the group's ~20 a minute)."""
+        return user_id in await self._admins_of(chat_id)
+
+    async def _admins_of(self, chat_id: int) -> frozenset[int]:
+        now = self.clock()
+        cached = self._admins.get(chat_id)
+        if cached is not None and 0 < cached[1] - now <= self.admin_ttl:  # (a clock set back: read again)
             return cached[0]
         try:
-            member = await self.bot.get_chat_member(chat_id, user_id)
-            admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+            members = await self.bot.get_chat_administrators(chat_id)
+            admins = frozenset(
+                m.user.id for m in members if m.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+            )
         except TelegramError as error:
-            log.info("could not read the status of %s in %s: %s", user_id, chat_id, error)
-            admin = False
+            log.info("could not read the administrators of %s: %s", chat_id, error)
+            admins = frozenset()
         if len(self._admins) > 10_000:
             self._admins.clear()
-        self._admins[(chat_id, user_id)] = (admin, now + self.admin_ttl)
-        return admin
+        self._admins[chat_id] = (admins, now + self.admin_ttl)
+        return admins
 
     async def _on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, user, chat = update.effective_message, update.effective_user, update.effective_chat
@@ -380,7 +400,8 @@ class TelegramAdapter:
         tracked = self.tracked.get(reply.edit_key)
         if tracked is not None:
             tracked.base, tracked.deadline = reply.text, reply.deadline
-            await tracked.update(self.render(reply.text, reply.deadline), urgent=reply.deadline is None)
+            urgent = reply.deadline is None and not reply.live  # a live line waits for its interval
+            await tracked.update(self.render(reply.text, reply.deadline), urgent=urgent)
             self._start_countdown(tracked)
             return
         text = self.render(reply.text, reply.deadline)
@@ -460,14 +481,38 @@ class TelegramAdapter:
         return message
 
     async def _open_chat_note(self, user_id: int, channel_id: int | None) -> None:
-        """In the group: a deep link to the private chat (never the private text itself)."""
+        """In the group: a deep link to the private chat (never the private text itself), once a minute
+        per player. The players who need it within a live interval share one note: a private reply that
+        could not go privately spends the group's budget once per interval, not once per player."""
         if channel_id is None or channel_id == user_id:
             return
         now = time.monotonic()
         if now - self._notes_sent.get((user_id, channel_id), -3600.0) < 60:
             return
         self._notes_sent[(user_id, channel_id)] = now
-        name = self._names.get(user_id, "")
+        waiting = self._notes_waiting.setdefault(channel_id, [])
+        waiting.append(user_id)
+        if len(waiting) > 1:
+            return  # the note already on its way names this player too
+        wait = self._notes_last.get(channel_id, -math.inf) + self.live_interval - self.clock()
+        if wait <= 0:
+            await self._post_chat_note(channel_id)
+            return
+        task = asyncio.get_running_loop().create_task(self._chat_note_later(channel_id, wait))
+        self._countdowns.add(task)
+        task.add_done_callback(self._countdowns.discard)
+
+    async def _chat_note_later(self, channel_id: int, wait: float) -> None:
+        await asyncio.sleep(min(wait, POLL_SECONDS))
+        while 0 < (left := self._notes_last[channel_id] + self.live_interval - self.clock()) <= self.live_interval:
+            await asyncio.sleep(min(left, POLL_SECONDS))
+        await self._post_chat_note(channel_id)
+
+    async def _post_chat_note(self, channel_id: int) -> None:
+        """One note naming every player waiting for it in the group."""
+        self._notes_last[channel_id] = self.clock()
+        users = self._notes_waiting.pop(channel_id, [])
+        name = ", ".join(n for n in (self._names.get(u, "") for u in users) if n)
         link = f"https://t.me/{self.bot.username}?start=play"
         text = OPEN_PRIVATE_CHAT.format(
             name=f"{name} : " if name else "", name_en=f"{name}: " if name else "", link=link
@@ -505,7 +550,8 @@ class TelegramAdapter:
                     return
                 raise
 
-        item = TrackedMessage(edit, text, self.edit_interval, private=reply.to_user is not None)
+        interval = self.live_interval if reply.live else self.edit_interval
+        item = TrackedMessage(edit, text, interval, private=reply.to_user is not None, clock=self.clock)
         item.base, item.deadline = reply.text, reply.deadline
         self.tracked.add(key, item)
         self._start_countdown(item)
@@ -528,7 +574,7 @@ class TelegramAdapter:
                     await item.update(self.render(item.base, item.deadline), urgent=True)
                     return
                 to_step = remaining - (math.ceil(remaining / step) - 1) * step
-                allowed = item.last + self.edit_interval - time.monotonic()
+                allowed = item.last + self.edit_interval - self.clock()
                 await asyncio.sleep(min(max(to_step, allowed, 0.05), remaining))
                 if item.deadline is None or item.closed:
                     return

@@ -31,6 +31,8 @@ from core.duplicate import (
     MoveSubmitted,
     PlayerJoined,
     Round,
+    RoundClosed,
+    RoundReopened,
     SubmissionResult,
     event_from_dict,
     event_to_dict,
@@ -434,15 +436,46 @@ def result_replies(images: bool, lang: str, channel: str, game: DuplicateGame, r
     ]
 
 
-def count_reply(lang: str, record: GameRecord, game: DuplicateGame) -> Reply | None:
-    """ "N of M have played" for the open round (counts only, never moves), editing itself as it grows."""
+def count_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: bool = True) -> Reply | None:
+    """ "N of M have played" for the open round (counts only, never moves), editing itself as it grows:
+    a live line (at most one edit per the platform's interval, the latest count); ``live=False`` at the
+    close, so that the count is exact before the results."""
     round_ = game.current
     if round_ is None or round_.draw is None:
         return None
     played = len({s.player for s in round_.submissions})
     text = say(lang, "dup_count", n=round_.number, played=played, players=len(game.players))
     deadline = game.deadline(round_)
-    return Reply(text, channel=record.channel, edit_key=f"dup-count-{record.id}-{round_.number}", expires=deadline)
+    key = f"dup-count-{record.id}-{round_.number}"
+    return Reply(text, channel=record.channel, edit_key=key, expires=None if not live else deadline, live=live)
+
+
+def joined_this_move(game: DuplicateGame) -> list[str]:
+    """The players who joined since the last move closed (or was reopened), in order."""
+    events = game.events
+    start = max((i + 1 for i, e in enumerate(events) if isinstance(e, RoundClosed | RoundReopened)), default=0)
+    return [e.player for e in events[start:] if isinstance(e, PlayerJoined)]
+
+
+def joins_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: bool = True) -> Reply | None:
+    """One line for the players who joined at this move (« P01, P02 et P03 rejoignent la partie au coup 1. »),
+    editing itself as players arrive: a live line like the counter, never one message per player."""
+    names = joined_this_move(game)
+    if not names:
+        return None
+    listed = names[0] if len(names) == 1 else say(lang, "list_and", first=", ".join(names[:-1]), last=names[-1])
+    text = say(lang, "dup_arrivals", players=listed, count=len(names), n=game.move_number)
+    key = f"dup-joins-{record.id}-{game.move_number}"
+    return Reply(text, channel=record.channel, edit_key=key, live=live)
+
+
+def live_lines_at_close(lang: str, record: GameRecord, game: DuplicateGame) -> list[Reply]:
+    """The open round's counter and join line brought up to date at once (before its results)."""
+    round_ = game.current
+    played = round_ is not None and bool(round_.submissions)
+    count = count_reply(lang, record, game, live=False) if played else None
+    lines = [count, joins_reply(lang, record, game, live=False)]
+    return [line for line in lines if line is not None]
 
 
 # --- flow ------------------------------------------------------------------------------------
@@ -509,6 +542,7 @@ def close_round(
     Raises ListPreparingError, before any change, while the round's list is being prepared.
     """
     verdicts, _ = round_lists(referee, record)
+    live_lines = live_lines_at_close(lang, record, game)
     event = game.close_round(top_finder(referee, record, game), verdicts)
     closed = game.closed_rounds[-1]
     storage.mark_closed(record.id, closed.number)  # the database refuses a second close of a round
@@ -518,6 +552,7 @@ def close_round(
     referee.clock.waiting_for_list.discard((record.id, closed.number))
     draw = closed.draw.spelled(game.edition) if closed.draw else ""
     replies = [
+        *live_lines,
         Reply(  # the draw's message stops counting down
             say(lang, "dup_round_closed", n=closed.number, draw=draw),
             channel=record.channel,
@@ -780,8 +815,10 @@ def join(ctx: Context, record: GameRecord) -> None:
         seats.bind(ctx.storage, record, ctx.message.user, existing)
         ctx.reply(ctx.say("seat_claimed", player=existing))
         return
-    name = _add_player(ctx, record, game, target, bind=True)
-    ctx.reply(ctx.say("dup_joined", player=name))
+    _add_player(ctx, record, game, target, bind=True)
+    joined = joins_reply(ctx.lang, record, game)
+    assert joined is not None  # the player just added
+    ctx.replies.append(joined)
 
 
 @command("play", section=Section.DUPLICATE, access=Access.PLAYER, slow=True, private=True)
@@ -823,7 +860,9 @@ def cmd_play(ctx: Context) -> None:
     if arrived:
         welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
         ctx.private(say(lang, welcome, player=player, n=round_.number))
-        ctx.reply(say(lang, "dup_arrival_public", player=player, n=round_.number), channel=record.channel)
+        joined = joins_reply(lang, record, game)
+        if joined is not None:
+            ctx.replies.append(joined)
     count = count_reply(lang, record, game)
     if count is not None and previous is None:
         ctx.replies.append(count)
