@@ -110,3 +110,18 @@ def test_a_line_number_after_blank_lines_is_still_right(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr.decode()
     assert "[console] ligne 803 : octets invalides" in out
     assert "Mot illisible « VAG\ufffdE »" in out
+
+
+def test_an_edit_that_changes_nothing_is_not_printed_again(tmp_path: Path) -> None:
+    """The close brings the live counter and join line up to date; the console, which prints every edit as
+    a new line, printed both again unchanged (found playing a club night)."""
+    script = (
+        "Ref: /duplicate 1 manuel\nRef: /tirage AEGUVRS\nAna> /jouer H8 VAGUE\nBen> /jouer H8 VAGUES\n"
+        "Ref: /cloture\n"
+    )
+    output = replies(run_console(script, tmp_path / "room.db"))
+    assert output.count("[#console] Coup 1 : 2 joueurs sur 2 ont joué.") == 1
+    assert output.count("[#console] Ana et Ben rejoignent la partie au coup 1.") == 1
+    assert output.index("[#console] Coup 1 : 2 joueurs sur 2 ont joué.") < output.index(
+        "[#console] Coup 1 — tirage : AEGRSUV — manche close."
+    )

@@ -126,6 +126,7 @@ class ConsoleRoom:
         self.reads = 0  # hand-overs from the reading thread to the event loop
         self.output_gone = False  # the reader of the output went away (`arbitre console < game.txt | head`)
         self.running = False  # between the start of ``run`` and its stop
+        self.shown: dict[str, str] = {}  # an editable message's key -> the text last printed for it
         self.service = RefereeService(service_referee, self.print_replies, tick_seconds=0.2, metrics=metrics)
         if metrics is not None:
             metrics.watch(service_referee, self.connection)
@@ -139,6 +140,8 @@ class ConsoleRoom:
     async def print_replies(self, replies: list[Reply]) -> list[Reply]:
         """Print ``replies``; those not printed because the output's reader went away (they stay owed)."""
         for done, reply in enumerate(replies):
+            if reply.edit_key is not None and self.shown.get(reply.edit_key) == reply.text and reply.image is None:
+                continue  # an edit that changes nothing of what the room already reads
             audience = f"[-> {reply.to_user.split(':', 1)[-1]}]" if reply.to_user else "[#console]"
             lines = [f"{audience} {reply.text}"]
             if reply.image is not None:
@@ -149,6 +152,8 @@ class ConsoleRoom:
                 lines.append(f"{audience} (file: {path})")
             if not self.write("\n".join(lines) + "\n\n"):
                 return replies[done:]
+            if reply.edit_key is not None:
+                self.shown[reply.edit_key] = reply.text
         return []
 
     def write(self, text: str) -> bool:
