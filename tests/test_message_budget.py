@@ -58,7 +58,7 @@ def group_requests(requests: list[tuple[str, dict]]) -> list[str]:
 
 async def seated(storage: SQLiteStorage, count: int) -> None:
     """Wait until ``count`` players have joined the group's game (their joins have no message of their own)."""
-    for _ in range(1000):
+    for _ in range(3000):  # 30 s at most: a busy machine
         record = storage.active_game(f"telegram:{GROUP}")
         if record is not None and len(storage.players(record.id)) >= count:
             return
@@ -97,7 +97,7 @@ async def test_a_crowded_group_stays_within_telegram_budget(storage: SQLiteStora
         )
         async with running_application(adapter.application, tg):
             await tg.send_user_message(GROUP, referee_user, "/duplicate 1")
-            await tg.wait_for_message(lambda m: "⏳" in (m.text or ""), chat_id=GROUP)
+            await tg.wait_for_message(lambda m: "⏳" in (m.text or ""), chat_id=GROUP, timeout=10)
             per_round: list[int] = []
             acks = 0
             start = len(tg.requests)
@@ -171,17 +171,21 @@ async def test_a_crowded_discord_channel_edits_its_counter_once_per_interval(sto
             await adapter.sync(guild.id)
             channel = guild.channel_id
             iid = await dc.send_interaction("duplicate", {"args": "1"}, user=referee_user, channel_id=channel)
-            await dc.wait_for_response(iid, lambda r: "<t:" in (r.text or ""))
+            await dc.wait_for_response(iid, lambda r: "<t:" in (r.text or ""), timeout=10)
             per_round: list[int] = []
             start = len(dc.log.records)
             for number in range(1, ROUNDS + 1):
                 for person in people:
                     dc.advance(ROUND_SECONDS / (players + 2))
                     iid = await dc.send_interaction("play", {"args": "H8 ZZZ"}, user=person, channel_id=channel)
-                    ack = await dc.wait_for_response(iid, lambda r: r.ephemeral and "coup" in (r.text or "").lower())
+                    ack = await dc.wait_for_response(
+                        iid, lambda r: r.ephemeral and "coup" in (r.text or "").lower(), timeout=10
+                    )
                     assert f"coup {number}" in (ack.text or "").lower()
                 dc.advance(ROUND_SECONDS)
-                await dc.log.wait_for(lambda r, n=number: is_result(r.text or "", n), actions=("send", "edit"))
+                await dc.log.wait_for(  # the top of a 20-player round and its images: seconds on a busy machine
+                    lambda r, n=number: is_result(r.text or "", n), actions=("send", "edit"), timeout=20
+                )
                 public = [r for r in dc.log.records[start:] if not r.ephemeral and r.action in ("send", "edit")]
                 counts = [count_line(r.text or "") for r in public if f"Coup {number} :" in (r.text or "")]
                 assert counts and counts[-1] == (players, players)  # exact at the close
