@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+import pytest_asyncio
 
 from core.board import Board
+from tests.fakes import FakeDiscord
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, find_binaries
 
 if TYPE_CHECKING:
@@ -47,3 +49,16 @@ def club(tmp_path: Path) -> Iterator[Club]:
     club = Club(tmp_path / "club.sqlite")
     yield club
     club.close()
+
+
+@pytest_asyncio.fixture
+async def discord_club() -> AsyncIterator[FakeDiscord]:
+    """A fake Discord with one guild and its channel ``partie``; Ana (an admin) and Ben are members."""
+    async with FakeDiscord() as fake:
+        fake.guild = fake.add_guild(name="Club", channels=("partie",))
+        fake.channel = fake.guild.channel_id
+        fake.ana = fake.add_user(username="ana", global_name="Ana")
+        fake.ben = fake.add_user(username="ben", global_name="Ben")
+        fake.add_member(fake.guild, fake.ana, admin=True)
+        fake.add_member(fake.guild, fake.ben)
+        yield fake

@@ -88,16 +88,9 @@ async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
 # --- Discord ---------------------------------------------------------------------------------
 
 
-@pytest_asyncio.fixture
-async def dc() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        fake.guild = fake.add_guild(name="Club", channels=("partie",))
-        fake.channel = fake.guild.channel_id
-        fake.ana = fake.add_user(username="ana", global_name="Ana")
-        fake.ben = fake.add_user(username="ben", global_name="Ben")
-        fake.add_member(fake.guild, fake.ana, admin=True)
-        fake.add_member(fake.guild, fake.ben)
-        yield fake
+@pytest.fixture
+def dc(discord_club: FakeDiscord) -> FakeDiscord:
+    return discord_club
 
 
 async def discord_play(dc: FakeDiscord, user, move: str) -> None:  # type: ignore[no-untyped-def]
