@@ -96,14 +96,9 @@ async def test_a_message_telegram_refuses_for_good_does_not_jam_the_group(
 # --- Discord ---------------------------------------------------------------------------------
 
 
-@pytest_asyncio.fixture
-async def dc() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        fake.guild = fake.add_guild(name="Club", channels=("partie",))
-        fake.channel = fake.guild.channel_id
-        fake.ana = fake.add_user(username="ana", global_name="Ana")
-        fake.add_member(fake.guild, fake.ana, admin=True)
-        yield fake
+@pytest.fixture
+def dc(discord_club: FakeDiscord) -> FakeDiscord:
+    return discord_club
 
 
 def discord_sent(dc: FakeDiscord) -> list[str]:
