@@ -51,6 +51,7 @@ from .common import (
     split_text,
 )
 from .discord_shards import ShardRange
+from .ordering import ArrivalOrder, Turn
 from .refusals import discord_refusal
 
 log = logging.getLogger("arbitre.discord")
@@ -455,6 +456,7 @@ class DiscordAdapter:
             metrics.watch(referee, self.connection)
         self.tree = self.client.tree
         self.tracked = TrackedMessages()
+        self.arrivals = ArrivalOrder()
         self.refused_channels: dict[int, int] = {}  # channel id -> the error code that refused a post
         self._fallback_sent: dict[tuple[str, str], float] = {}
         for spec in COMMANDS:
@@ -505,6 +507,15 @@ class DiscordAdapter:
         return {member.id: member.display_name for member in members}
 
     async def on_slash(self, interaction: discord.Interaction, spec: CommandSpec, args: str) -> None:
+        arrival = self.arrivals.take(interaction.user.id)  # before any await: the account's commands keep order
+        try:
+            await self._on_slash_in_turn(interaction, spec, args, arrival)
+        finally:
+            arrival.finish()
+
+    async def _on_slash_in_turn(
+        self, interaction: discord.Interaction, spec: CommandSpec, args: str, arrival: Turn
+    ) -> None:
         channel, user = f"discord:{interaction.channel_id}", f"discord:{interaction.user.id}"
         turn = _InteractionTurn(interaction, channel, user, self.clock)
         if spec.slow:  # declared with the command: answer "thinking..." at once
@@ -521,7 +532,8 @@ class DiscordAdapter:
         )
         token = _TURN.set(turn)
         try:
-            await self.service.handle(incoming)
+            async with arrival:
+                await self.service.handle(incoming)
         finally:
             _TURN.reset(token)
             if not turn.watchdog_fired:
@@ -540,6 +552,13 @@ class DiscordAdapter:
         command = read_command(message.content)
         if command is None or find(command.name) is None:
             return  # another bot's "!" command, or chat
+        arrival = self.arrivals.take(message.author.id)  # before any await: the account's commands keep order
+        try:
+            await self._on_message_in_turn(message, in_dm, arrival)
+        finally:
+            arrival.finish()
+
+    async def _on_message_in_turn(self, message: discord.Message, in_dm: bool, arrival: Turn) -> None:
         admin = in_dm
         if not in_dm and isinstance(message.author, discord.Member):
             permissions = message.channel.permissions_for(message.author)
@@ -556,7 +575,8 @@ class DiscordAdapter:
         )
         token = _TURN.set(_MessageTurn(message, incoming))
         try:
-            await self.service.handle(incoming)
+            async with arrival:
+                await self.service.handle(incoming)
         finally:
             _TURN.reset(token)
 

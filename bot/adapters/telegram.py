@@ -27,11 +27,13 @@ from typing import Any
 
 from telegram import (
     BotCommand,
+    Chat,
     LinkPreviewOptions,
     Message,
     MessageEntity,
     ReplyParameters,
     Update,
+    User,
 )
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden, TelegramError
@@ -62,6 +64,7 @@ from .common import (
     short_text,
     split_text,
 )
+from .ordering import ArrivalOrder, Turn
 from .refusals import telegram_refusal
 from .telegram_receiver import UnreadableUpdateError, serve_updates
 from .telegram_requests import telegram_requests
@@ -194,6 +197,7 @@ class TelegramAdapter:
         if metrics is not None:
             metrics.watch(referee, self.connection)
         self.tracked = TrackedMessages()
+        self.arrivals = ArrivalOrder()
         self._countdowns: set[asyncio.Task[None]] = set()
         self._admins: dict[int, tuple[frozenset[int], float]] = {}  # chat -> (its administrators, until)
         self._names: dict[int, str] = {}
@@ -342,6 +346,13 @@ class TelegramAdapter:
         message, user, chat = update.effective_message, update.effective_user, update.effective_chat
         if message is None or user is None or chat is None or not message.text:
             return
+        turn = self.arrivals.take(user.id)  # before any await: the account's commands keep their order
+        try:
+            await self._on_command_in_turn(message, message.text, user, chat, turn)
+        finally:
+            turn.finish()
+
+    async def _on_command_in_turn(self, message: Message, text: str, user: User, chat: Chat, turn: Turn) -> None:
         private = chat.type == ChatType.PRIVATE
         if private:
             admin = True  # the private chat with the bot is the user's own
@@ -358,13 +369,14 @@ class TelegramAdapter:
             channel=f"telegram:{chat.id}",
             user=f"telegram:{user.id}",
             name=name,
-            text=_BOT_NAME.sub(r"\1", message.text),  # PTB already checked that "@Name" is us
+            text=_BOT_NAME.sub(r"\1", text),  # PTB already checked that "@Name" is us
             private=private,
             admin=admin,
         )
         token = _TURN.set(_Turn(chat.id, user.id, message.message_id, thread, private))
         try:
-            await self.service.handle(incoming)
+            async with turn:
+                await self.service.handle(incoming)
         finally:
             _TURN.reset(token)
 

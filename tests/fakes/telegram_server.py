@@ -409,6 +409,7 @@ class FakeTelegram:
         self._callback_ids = itertools.count(5_000_000_001)
         self._pollers: list[asyncio.Future] = []
         self._faults: list[Fault] = []
+        self._slow: list[tuple[str, float]] = []  # (method, real seconds) answered late, in order
         self._files: dict[str, tuple[SentFile, str]] = {}  # file_id -> (file, file_path)
         self._file_ids = itertools.count(1)
         self._stopping = False
@@ -613,6 +614,11 @@ class FakeTelegram:
     def reset_next(self, method: str = "*", *, count: int = 1) -> None:
         """The next ``count`` calls of ``method`` have their connection reset (no answer)."""
         self._faults.append(Fault(method.lower(), None, 0, None, count=count, kind="reset", reset=True))
+
+    def slow_next(self, method: str, seconds: float, *, count: int = 1) -> None:
+        """The next ``count`` calls of ``method`` are answered normally, after ``seconds`` of real time
+        (a Bot API under load: the call is slow, not refused)."""
+        self._slow.extend([(method.lower(), seconds)] * count)
 
     def outage(self, duration: float = 30.0, *, mode: str = "reset") -> None:
         """Refuse every call for ``duration`` seconds of the fake's clock (end it early with
@@ -882,6 +888,9 @@ class FakeTelegram:
         except _ApiError as err:
             return self._error_response(err)
         self.requests.append((method, params))
+        slow = next((i for i, (name, _) in enumerate(self._slow) if name in (key, "*")), None)
+        if slow is not None:
+            await asyncio.sleep(self._slow.pop(slow)[1])
         fault = self._match_fault(key)
         if fault is not None:
             self._served(fault.kind, method)
