@@ -266,8 +266,10 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, cloc
         await say(tg, user, f"/jouer H8 {word}", chat=None)
         ack = await tg.wait_for_message(chat_id=user.id)
         assert word in ack.text
-    tg.advance(60)  # the draw counts down by editing itself
-    countdown = await tg.wait_for_edit(lambda m: m.message_id == draw.message_id, chat_id=GROUP)
+    tg.advance(60)  # the draw counts down by editing itself (steps of a second before, on a busy machine)
+    countdown = await tg.wait_for_edit(
+        lambda m: m.message_id == draw.message_id and "⏳" in m.text and shown_seconds(m.text) <= 120, chat_id=GROUP
+    )
     assert 110 <= shown_seconds(countdown.text) <= 120
     tg.advance(120)
     results = await tg.wait_for_message(lambda m: "QWERTA" in (m.text or ""), chat_id=GROUP)
