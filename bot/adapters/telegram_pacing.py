@@ -151,8 +151,11 @@ def _is_group(chat_id: int | str) -> bool:
     return isinstance(chat_id, str) or chat_id < 0
 
 
-def shown_first(replies: list[Reply]) -> list[Reply]:
-    """The replies in the order a paced chat should get them: those counting down to a deadline (a round's
-    draw, a deadline moved) before the rest, which keep their order (a close's results after the next draw:
-    players see the new draw at once, the results follow at the chat's pace)."""
+def shown_first(replies: list[Reply], burst: int = TelegramLimits.chat_burst) -> list[Reply]:
+    """The replies in the order a paced chat should get them. A batch that fits in the chat's burst keeps its
+    order; a longer one (a round's close: live lines, results, standings, the next draw) would hold its last
+    messages for seconds, so what counts down to a deadline (the next draw) goes first and the rest follow in
+    their order, at the chat's pace."""
+    if len(replies) <= burst:
+        return replies
     return sorted(replies, key=lambda reply: reply.deadline is None or reply.live)
