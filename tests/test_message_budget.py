@@ -119,7 +119,7 @@ async def test_a_crowded_group_stays_within_telegram_budget(storage: SQLiteStora
         people = [tg.add_user(first_name=f"P{i + 1:02d}", started=True) for i in range(players)]
         for person in people:
             tg.set_member(GROUP, person, "member")
-        adapter = TelegramAdapter(  # the production settings, but the service's tick (0.5 s)
+        adapter = TelegramAdapter(  # the production settings, but the clock's tick (0.05 s, not 0.5)
             Referee(storage, LEXICONS, now=tg.now),
             tg.token,
             base_url=tg.base_url,

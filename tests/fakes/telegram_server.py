@@ -1324,6 +1324,7 @@ class FakeTelegram:
                 text=params.get("text"),
                 method="answerCallbackQuery",
                 payload=params,
+                at=self.now(),
             )
         )
         return True
