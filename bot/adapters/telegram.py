@@ -66,6 +66,7 @@ from .common import (
 )
 from .ordering import ArrivalOrder, Turn
 from .refusals import telegram_refusal
+from .telegram_pacing import FloodPacer, shown_first
 from .telegram_receiver import UnreadableUpdateError, serve_updates
 from .telegram_requests import telegram_requests
 from .telegram_webhook import WebhookConfig
@@ -185,7 +186,7 @@ class TelegramAdapter:
         """``clock``: Unix time for the countdowns (the referee's, whose deadlines they show) and the
         pace of edits; ``live_interval``: seconds between two edits of a live line (the counter, the
         join notice); ``admin_ttl``: how long a group's administrators are remembered; ``rate_limiter``:
-        python-telegram-bot's limiter (by default Telegram's limits, three retries of a 429); ``metrics``:
+        python-telegram-bot's limiter (default: three retries of a 429), after the pacer; ``metrics``:
         where commands, 429s and the connection are reported (None: metrics off)."""
         self.referee = referee
         self.edit_interval = edit_interval
@@ -208,7 +209,7 @@ class TelegramAdapter:
         builder = (
             ApplicationBuilder()
             .token(token)
-            .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+            .rate_limiter(FloodPacer(rate_limiter or AIORateLimiter(max_retries=3), clock))  # Telegram's limits
             .request(self.requests[0])
             .get_updates_request(self.requests[1])
             .post_init(self._post_init)
@@ -398,7 +399,7 @@ class TelegramAdapter:
         returned, with why and whether for good (the outbox tries the others again)."""
         turn = _TURN.get()
         failed: list[Undelivered] = []
-        for reply in replies:
+        for reply in shown_first(replies):
             try:
                 await self._deliver_one(reply, turn)
             except Exception as error:

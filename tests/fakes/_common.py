@@ -112,6 +112,7 @@ class SentMessage:
     reply_to: int | None = None
     payload: dict = field(default_factory=dict)  # the parsed request parameters
     seq: int = 0
+    at: float = 0.0  # when the fake took it, on the fake's clock (the Telegram fake sets it)
 
     @property
     def channel_id(self) -> int | None:
