@@ -50,6 +50,7 @@ from .common import (
     short_text,
     split_text,
 )
+from .discord_interactions import LOST, NO_MENTIONS, InteractionTurn
 from .discord_shards import ShardRange
 from .ordering import ArrivalOrder, Turn
 from .refusals import discord_refusal
@@ -59,7 +60,6 @@ log = logging.getLogger("arbitre.discord")
 TEXT_LIMIT = 2000
 DESCRIPTION_LIMIT = 100
 CHOICES_LIMIT = 25
-NO_MENTIONS = discord.AllowedMentions.none()
 # Posts and edits in one channel (or through one interaction token) share a bucket of about 5 per 5 s
 # (PLATFORMS.md): a live line (the counter, the join notice) takes at most one edit of it per 5 s.
 LIVE_INTERVAL = 5.0
@@ -67,14 +67,9 @@ LIVE_INTERVAL = 5.0
 # Any other command is deferred if it has not answered after this many seconds (Discord allows 3).
 DEFER_AFTER = 2.0
 
-# Interactions > Receiving and Responding: an interaction token is valid for 15 minutes. The
-# adapter stops using it a little earlier, so a request in flight never meets the deadline.
-INTERACTION_TOKEN_SECONDS = 15 * 60
-TOKEN_MARGIN_SECONDS = 30.0
 # JSON error codes of a channel refusing the bot (Missing Access, Missing Permissions) and the
 # catalog message naming the permissions each one means is missing.
 CHANNEL_REFUSALS = {50001: "discord_missing_access", 50013: "discord_missing_permissions"}
-NOTHING_TO_SAY = "✓"
 _MENTION = re.compile(r"<@!?([0-9]{1,20})>")  # a snowflake fits in 20 ASCII digits
 MENTION_LOOKUPS = 25  # mentions of one message resolved at most; the others stay as typed
 MENTION_LOOKUP_TIMEOUT = 5.0  # seconds the gateway has to answer the one members request
@@ -217,131 +212,6 @@ def build_command(adapter: "DiscordAdapter", spec: CommandSpec) -> app_commands.
 # --- routing replies --------------------------------------------------------------------
 
 
-class _InteractionTurn:
-    """One slash command being answered: its interaction, and what was said through it so far."""
-
-    def __init__(
-        self, interaction: discord.Interaction, channel: str, user: str, clock: Callable[[], float] = time.time
-    ) -> None:
-        self.interaction = interaction
-        self.channel = channel
-        self.user = user
-        self.clock = clock
-        self.lock = asyncio.Lock()
-        self.deferred: bool | None = None  # the defer's ``ephemeral`` flag once deferred
-        self.filled = False  # the deferred "thinking..." message has been used (or removed)
-        self.watchdog_fired = False
-
-    @property
-    def token_until(self) -> float:
-        """When the adapter stops using this interaction's token (its 15 minutes, less a margin)."""
-        return token_deadline(self.interaction)
-
-    def token_alive(self) -> bool:
-        return self.clock() < self.token_until
-
-    def visibility(self, reply: Reply) -> bool | None:
-        """``ephemeral`` for a reply answered through this interaction; None if it goes elsewhere."""
-        if reply.to_user is not None:
-            return True if reply.to_user == self.user else None
-        return False if reply.channel in (None, self.channel) else None
-
-    def order(self, replies: Sequence[Reply]) -> list[Reply]:
-        """The replies, one that fits the deferred placeholder first (so nothing private fills a
-        public placeholder, and the other way round)."""
-        out = list(replies)
-        if self.deferred is None or self.filled:
-            return out
-        for index, reply in enumerate(out):
-            if self.visibility(reply) is self.deferred:
-                out.insert(0, out.pop(index))
-                break
-        return out
-
-    async def defer(self, ephemeral: bool) -> None:
-        async with self.lock:
-            if self.interaction.response.is_done():
-                return
-            try:
-                await self.interaction.response.defer(ephemeral=ephemeral, thinking=True)
-                self.deferred = ephemeral
-            except discord.HTTPException as error:
-                log.warning(
-                    "could not defer /%s: %s", self.interaction.command and self.interaction.command.name, error
-                )
-
-    async def defer_after(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        self.watchdog_fired = True  # no cancelling from here: a request may be under way
-        await self.defer(ephemeral=False)
-
-    async def _clear_placeholder(self) -> None:
-        """Remove the "thinking..." message (fill it, then delete it: works on every client)."""
-        self.filled = True
-        try:
-            await self.interaction.edit_original_response(content="…", allowed_mentions=NO_MENTIONS)
-            await self.interaction.delete_original_response()
-        except discord.HTTPException as error:
-            log.warning("could not remove a deferred response: %s", error)
-
-    async def send(
-        self, chunks: Sequence[str], image: Callable[[], discord.File] | None, ephemeral: bool, want_message: bool
-    ) -> list[Any]:
-        """Send through the interaction (response or followups); the messages, for later edits."""
-        sent: list[Any] = []
-        async with self.lock:
-            response = self.interaction.response
-            pieces: list[str | None] = list(chunks) or [None]
-            for index, chunk in enumerate(pieces):
-                extra: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
-                if index == 0 and image is not None:
-                    extra["file"] = image()
-                if not response.is_done():
-                    callback = await response.send_message(chunk, ephemeral=ephemeral, **extra)
-                    message: Any = (
-                        callback.resource if isinstance(callback.resource, discord.InteractionMessage) else None
-                    )
-                    if message is None and want_message:
-                        message = await self.interaction.original_response()
-                    sent.append(message)
-                    continue
-                if self.deferred is not None and not self.filled:
-                    if ephemeral == self.deferred:
-                        # The deferred "thinking..." message is the original response: edit it (a
-                        # followup filling it is deprecated).
-                        if "file" in extra:
-                            extra["attachments"] = [extra.pop("file")]
-                        message = await self.interaction.edit_original_response(
-                            content=chunk if chunk is not None else discord.utils.MISSING, **extra
-                        )
-                        self.filled = True
-                        sent.append(message)
-                        continue
-                    await self._clear_placeholder()
-                message = await self.interaction.followup.send(
-                    chunk if chunk is not None else discord.utils.MISSING, ephemeral=ephemeral, wait=True, **extra
-                )
-                self.filled = True
-                sent.append(message)
-        return sent
-
-    async def finish(self) -> None:
-        """Leave no interaction unanswered and no "thinking..." message behind."""
-        async with self.lock:
-            try:
-                if self.deferred is not None and not self.filled:
-                    await self._clear_placeholder()
-                elif not self.interaction.response.is_done():
-                    await self.interaction.response.send_message(NOTHING_TO_SAY, ephemeral=True)
-            except discord.HTTPException as error:
-                log.warning("could not close an interaction: %s", error)
-
-
-def token_deadline(interaction: discord.Interaction) -> float:
-    """The Unix time after which the adapter no longer uses ``interaction``'s token."""
-    return interaction.created_at.timestamp() + INTERACTION_TOKEN_SECONDS - TOKEN_MARGIN_SECONDS
-
-
 class _MessageTurn:
     """One ``!`` command being answered (no interaction: channel messages and DMs)."""
 
@@ -351,7 +221,7 @@ class _MessageTurn:
         self.user = incoming.user
 
 
-_TURN: contextvars.ContextVar[_InteractionTurn | _MessageTurn | None] = contextvars.ContextVar(
+_TURN: contextvars.ContextVar[InteractionTurn | _MessageTurn | None] = contextvars.ContextVar(
     "arbitre_discord_turn", default=None
 )
 
@@ -517,7 +387,7 @@ class DiscordAdapter:
         self, interaction: discord.Interaction, spec: CommandSpec, args: str, arrival: Turn
     ) -> None:
         channel, user = f"discord:{interaction.channel_id}", f"discord:{interaction.user.id}"
-        turn = _InteractionTurn(interaction, channel, user, self.clock)
+        turn = InteractionTurn(interaction, channel, user, self.clock)
         if spec.slow:  # declared with the command: answer "thinking..." at once
             await turn.defer(ephemeral=spec.private)
         watchdog = asyncio.get_running_loop().create_task(turn.defer_after(DEFER_AFTER))
@@ -635,7 +505,7 @@ class DiscordAdapter:
         the replies Discord did not take are returned, with why and whether for good (the outbox tries
         the others again)."""
         turn = _TURN.get()
-        if isinstance(turn, _InteractionTurn):
+        if isinstance(turn, InteractionTurn):
             replies = turn.order(replies)
         failed: list[Undelivered] = []
         for reply in replies:
@@ -648,7 +518,7 @@ class DiscordAdapter:
                 failed.append(refusal)
         return failed
 
-    async def _deliver_one(self, reply: Reply, turn: _InteractionTurn | _MessageTurn | None) -> None:
+    async def _deliver_one(self, reply: Reply, turn: InteractionTurn | _MessageTurn | None) -> None:
         text = self.render(reply)
         tracked = self.tracked.get(reply.edit_key)
         if tracked is not None:
@@ -662,14 +532,14 @@ class DiscordAdapter:
         want = reply.edit_key is not None
         messages: list[Any] = []
         channel_id = platform_id(reply.channel or (turn.channel if turn else None), "discord")
-        ephemeral = turn.visibility(reply) if isinstance(turn, _InteractionTurn) else None
+        ephemeral = turn.visibility(reply) if isinstance(turn, InteractionTurn) else None
         token_until: float | None = None
-        if isinstance(turn, _InteractionTurn) and ephemeral is not None and turn.token_alive():
+        if isinstance(turn, InteractionTurn) and ephemeral is not None and turn.token_alive():
             try:
                 messages = await turn.send(chunks, image, ephemeral, want)
                 token_until = turn.token_until
-            except discord.HTTPException as error:  # expired interaction, ...: go direct
-                log.warning("interaction answer failed (%s); sending directly", error)
+            except (discord.HTTPException, *LOST) as error:  # expired interaction, a lost request...: go direct
+                log.warning("interaction answer failed (%r); sending directly", error)
                 messages = []
                 if ephemeral:
                     messages = await self._send_private(reply, chunks, image, channel_id)

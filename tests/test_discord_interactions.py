@@ -1,0 +1,95 @@
+"""A slash command whose first answer to Discord fails (the interaction callback reset, or a 5xx) still runs,
+is recorded, and its answer reaches the player once, through the interaction's other paths (the original
+response, its follow-up webhook) or the adapter's fallback (a DM).
+
+Real discord.py against the fake Discord (tests/fakes); the fake resets a request before it is handled,
+as a failing network does (Receiving and Responding > Responding to an Interaction: the callback must
+come within 3 seconds, else the interaction is unknown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.adapters.discord import DiscordAdapter
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+from tests.fakes import FakeDiscord, running_bot
+from tests.ready_lists import ready_registry
+
+LEXICONS = ready_registry()
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+
+
+async def eventually(condition, timeout: float = 5.0, advance=None) -> None:  # type: ignore[no-untyped-def]
+    """Wait for ``condition`` (three times ``timeout`` on a loaded machine; it ends once the condition holds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 3 * timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+        if advance is not None:
+            advance(0.05)
+
+
+@pytest_asyncio.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
+    store = SQLiteStorage(tmp_path / "interactions.sqlite")
+    yield store
+    store.close()
+
+
+def texts(dc: FakeDiscord) -> list[str]:
+    return [r.text or "" for r in dc.log.records if r.action in ("send", "edit")]
+
+
+def acks(dc: FakeDiscord, word: str) -> list[str]:
+    """The acknowledgements of a move with ``word`` that reached Discord (sent, or filling a deferred answer)."""
+    return [
+        r.text or ""
+        for r in dc.log.records
+        if r.action == "send" and "Reçu pour le coup" in (r.text or "") and word in (r.text or "")
+    ]
+
+
+def moves_recorded(storage: SQLiteStorage, channel: str) -> list[str]:
+    """The words of the submissions the channel's duplicate game recorded."""
+    record = storage.games(channel)[-1]
+    return [str(e.data["move"]) for e in storage.events(record.id) if e.data["kind"] == "submit"]
+
+
+async def start_duplicate(dc: FakeDiscord, adapter: DiscordAdapter, rounds: int) -> None:
+    await adapter.sync(dc.guild.id)
+    await dc.send_interaction("duplicate", {"args": str(rounds)}, user=dc.ana, channel_id=dc.channel)
+    await eventually(lambda: any("Coup 1 — tirage :" in t for t in texts(dc)), 15)
+    await dc.send_interaction("join", None, user=dc.ben, channel_id=dc.channel)
+    await eventually(lambda: any("Ben rejoint" in t for t in texts(dc)), 15)
+
+
+def new_adapter(dc: FakeDiscord, storage: SQLiteStorage) -> DiscordAdapter:
+    referee = Referee(storage, LEXICONS, now=dc.now, images=False)
+    adapter = DiscordAdapter(referee, tick_seconds=0.05, edit_interval=0.2, clock=dc.now)
+    adapter.service.outbox_seconds = 0.05
+    return adapter
+
+
+@pytest.mark.asyncio
+async def test_a_reset_on_the_first_answer_does_not_drop_the_command(
+    discord_club: FakeDiscord, storage: SQLiteStorage
+) -> None:
+    dc = discord_club
+    adapter = new_adapter(dc, storage)
+    async with running_bot(dc, adapter.client):
+        await start_duplicate(dc, adapter, 3)
+        dc.reset_next(CALLBACK, count=1)  # the /jouer's "thinking..." never reaches Discord
+        await dc.send_interaction("play", {"args": "H8 QWERTY"}, user=dc.ben, channel_id=dc.channel)
+        await eventually(lambda: acks(dc, "QWERTY"), 10)
+        await asyncio.sleep(0.3)  # a second copy would come now, from the outbox
+    assert len(dc.faults_of("reset")) == 1
+    assert len(acks(dc, "QWERTY")) == 1, acks(dc, "QWERTY")
+    assert any("QWERTY" in m for m in moves_recorded(storage, f"discord:{dc.channel}"))
