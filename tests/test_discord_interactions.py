@@ -63,9 +63,9 @@ def moves_recorded(storage: SQLiteStorage, channel: str) -> list[str]:
     return [str(e.data["move"]) for e in storage.events(record.id) if e.data["kind"] == "submit"]
 
 
-async def start_duplicate(dc: FakeDiscord, adapter: DiscordAdapter, rounds: int) -> None:
+async def start_duplicate(dc: FakeDiscord, adapter: DiscordAdapter, minutes: int) -> None:
     await adapter.sync(dc.guild.id)
-    await dc.send_interaction("duplicate", {"args": str(rounds)}, user=dc.ana, channel_id=dc.channel)
+    await dc.send_interaction("duplicate", {"args": str(minutes)}, user=dc.ana, channel_id=dc.channel)
     await eventually(lambda: any("Coup 1 — tirage :" in t for t in texts(dc)), 15)
     await dc.send_interaction("join", None, user=dc.ben, channel_id=dc.channel)
     await eventually(lambda: any("Ben rejoint" in t for t in texts(dc)), 15)
@@ -93,3 +93,48 @@ async def test_a_reset_on_the_first_answer_does_not_drop_the_command(
     assert len(dc.faults_of("reset")) == 1
     assert len(acks(dc, "QWERTY")) == 1, acks(dc, "QWERTY")
     assert any("QWERTY" in m for m in moves_recorded(storage, f"discord:{dc.channel}"))
+
+
+EDIT_ORIGINAL = "PATCH /webhooks/{application_id}/{interaction_token}/messages/{message_id}"
+FAULTS = [
+    lambda dc: dc.reset_next(CALLBACK, count=1),  # the deferral lost; its second try goes
+    lambda dc: dc.reset_next(CALLBACK, count=2),  # both tries of the deferral lost; the answer is the callback
+    lambda dc: dc.server_error_next(CALLBACK, status=503),  # discord.py does not retry a 503
+    lambda dc: dc.reset_next(EDIT_ORIGINAL, count=1),  # the answer filling "thinking..." lost: a DM instead
+    lambda dc: dc.reset_next(CALLBACK, count=3),  # the deferral's tries and the answer's first try lost
+    lambda dc: dc.server_error_next(CALLBACK, status=500),  # retried by discord.py a second later
+    lambda dc: dc.reset_next(EDIT_ORIGINAL, count=1),
+    lambda dc: dc.reset_next(CALLBACK, count=1),
+]
+
+
+@pytest.mark.asyncio
+async def test_rounds_with_lost_answers_record_and_acknowledge_every_move(
+    discord_club: FakeDiscord, storage: SQLiteStorage
+) -> None:
+    dc = discord_club
+    adapter = new_adapter(dc, storage)
+    words: list[str] = []
+    async with running_bot(dc, adapter.client):
+        await start_duplicate(dc, adapter, 1)  # one-minute rounds
+        for number in range(1, 5):
+            await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in texts(dc)), 15)
+            for attempt in range(2):
+                word = f"QWERT{'AB'[attempt]}{number}"
+                words.append(word)
+                FAULTS[len(words) - 1](dc)
+                await dc.send_interaction("play", {"args": f"H8 {word}"}, user=dc.ben, channel_id=dc.channel)
+                await eventually(lambda w=word: acks(dc, w), 10)
+            dc.advance(61)  # the round's minute is over: the clock closes it
+            await eventually(
+                lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in texts(dc)),
+                20,
+                advance=dc.advance,
+            )
+        await asyncio.sleep(0.3)  # a second copy of an acknowledgement would come now, from the outbox
+    recorded = moves_recorded(storage, f"discord:{dc.channel}")
+    for word in words:
+        assert len(acks(dc, word)) == 1, (word, acks(dc, word))
+        assert any(word in move for move in recorded), (word, recorded)
+    # every fault injected was met: 1 + 2 + 1 + 3 + 1 + 1 requests reset, two answered 5xx
+    assert (len(dc.faults_of("reset")), len(dc.faults_of("5xx"))) == (9, 2), dc.faults_served

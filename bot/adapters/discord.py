@@ -50,7 +50,7 @@ from .common import (
     short_text,
     split_text,
 )
-from .discord_interactions import LOST, NO_MENTIONS, InteractionTurn
+from .discord_interactions import FAILED, NO_MENTIONS, InteractionTurn
 from .discord_shards import ShardRange
 from .ordering import ArrivalOrder, Turn
 from .refusals import discord_refusal
@@ -538,7 +538,7 @@ class DiscordAdapter:
             try:
                 messages = await turn.send(chunks, image, ephemeral, want)
                 token_until = turn.token_until
-            except (discord.HTTPException, *LOST) as error:  # expired interaction, a lost request...: go direct
+            except FAILED as error:  # expired interaction, a lost request...: go direct
                 log.warning("interaction answer failed (%r); sending directly", error)
                 messages = []
                 if ephemeral:

@@ -39,7 +39,9 @@ ALREADY_ACKNOWLEDGED = 40060
 CALLBACK_TRIES = 2
 
 # A request that got no answer: a connection reset or refused, a timeout (aiohttp's errors, not discord.py's).
-LOST: tuple[type[BaseException], ...] = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+LOST = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+# Any request that failed: refused by Discord (discord.py's errors) or lost.
+FAILED = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
 
 def token_deadline(interaction: discord.Interaction) -> float:
@@ -138,7 +140,7 @@ class InteractionTurn:
         try:
             await self.interaction.edit_original_response(content="…", allowed_mentions=NO_MENTIONS)
             await self.interaction.delete_original_response()
-        except (discord.HTTPException, *LOST) as error:
+        except FAILED as error:
             log.warning("could not remove a deferred response: %r", error)
 
     async def _answer(
@@ -222,5 +224,5 @@ class InteractionTurn:
                     await self._answer(NOTHING_TO_SAY, True, lambda: {}, False)
                 if self.deferred is not None and not self.filled:
                     await self._clear_placeholder()
-            except (discord.HTTPException, *LOST) as error:
+            except FAILED as error:
                 log.warning("could not close an interaction: %r", error)
