@@ -15,7 +15,9 @@ bot's posts (missing access or permissions) is logged and reported once, by DM, 
 referee of the channel's game, until a post there succeeds again.
 
 Nothing here knows the game: moves are recorded by the command layer before any
-Discord call, so a failed send never loses a move.
+Discord call, so a failed send never loses a move. The slash commands are defined in
+``discord_commands``, an interaction is answered by ``discord_interactions`` (a lost first
+answer included), and ``discord_reconnect`` bounds the waits between gateway reconnections.
 """
 
 import asyncio
@@ -32,25 +34,19 @@ from discord import app_commands
 
 from ..chat import Incoming, Reply, read_command
 from ..commands import COMMANDS, CommandSpec, find
-from ..commands.general import setting_named, setting_names, setting_values
-from ..lexicons import BUNDLED
 from ..messages import say
 from ..metrics import Metrics, rate_limit_trace
 from ..outbox import Failure, Undelivered
 from ..referee import Referee
 from ..service import RefereeService
-from .common import (
-    DEFAULT_LANGUAGE,
-    TrackedMessage,
-    TrackedMessages,
-    language_of_locale,
-    platform_id,
-    platform_name,
-    platform_word,
-    short_text,
-    split_text,
-)
+from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, platform_id, split_text
+from .common import platform_name as platform_name  # the names the tests and tools import from here
+from .discord_commands import CommandTranslator, build_command
+from .discord_commands import intents_for as intents_for
+from .discord_commands import penalty_choices as penalty_choices
+from .discord_commands import settings_choices as settings_choices
 from .discord_interactions import FAILED, NO_MENTIONS, InteractionTurn
+from .discord_reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, connect_bounded
 from .discord_shards import ShardRange
 from .ordering import ArrivalOrder, Turn
 from .refusals import discord_refusal
@@ -58,8 +54,6 @@ from .refusals import discord_refusal
 log = logging.getLogger("arbitre.discord")
 
 TEXT_LIMIT = 2000
-DESCRIPTION_LIMIT = 100
-CHOICES_LIMIT = 25
 # Posts and edits in one channel (or through one interaction token) share a bucket of about 5 per 5 s
 # (PLATFORMS.md): a live line (the counter, the join notice) takes at most one edit of it per 5 s.
 LIVE_INTERVAL = 5.0
@@ -73,140 +67,6 @@ CHANNEL_REFUSALS = {50001: "discord_missing_access", 50013: "discord_missing_per
 _MENTION = re.compile(r"<@!?([0-9]{1,20})>")  # a snowflake fits in 20 ASCII digits
 MENTION_LOOKUPS = 25  # mentions of one message resolved at most; the others stay as typed
 MENTION_LOOKUP_TIMEOUT = 5.0  # seconds the gateway has to answer the one members request
-
-
-def usage_args(usage: str) -> str:
-    """``/score REF WORD [claimed score]`` -> ``REF WORD [claimed score]``."""
-    parts = usage.split(maxsplit=1)
-    return parts[1] if len(parts) > 1 else ""
-
-
-# --- slash command definitions ------------------------------------------------------------
-
-
-def localized(spec: CommandSpec, part: str, lang: str) -> str:
-    """A part of a slash command in ``lang``, from the catalogs, within Discord's limits: its ``name``, its
-    ``description``, its option's ``option`` name or ``args`` description."""
-    if part == "name":
-        return platform_name(spec, lang)
-    if part == "option":
-        return platform_word(say(lang, "option_args"), "args")
-    if part == "args":
-        return short_text(usage_args(spec.usage(lang)), DESCRIPTION_LIMIT)
-    return short_text(spec.menu(lang), DESCRIPTION_LIMIT)
-
-
-def _text(spec: CommandSpec, part: str) -> app_commands.locale_str:
-    """The default (English) text of a part, carrying what the translator needs for other languages."""
-    return app_commands.locale_str(localized(spec, part, DEFAULT_LANGUAGE), command=spec.name, part=part)
-
-
-class CommandTranslator(app_commands.Translator):
-    """Names and descriptions of the slash commands in each Discord locale with a catalog."""
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContext[Any, Any],
-    ) -> str | None:
-        lang = language_of_locale(locale.value)
-        name = string.extras.get("command")
-        if lang is None or lang == DEFAULT_LANGUAGE or not isinstance(name, str):
-            return None
-        spec = find(name)
-        return localized(spec, str(string.extras.get("part", "")), lang) if spec is not None else None
-
-
-SETTINGS_SUGGESTED = ("language", "edition", "notation", "rules", "lexicon", "minutes")
-SUGGESTED_MINUTES = ("1", "2", "3")
-
-
-def suggested_values(setting: str) -> tuple[str, ...]:
-    if setting == "minutes":
-        return SUGGESTED_MINUTES
-    if setting == "lexicon":
-        return BUNDLED
-    return setting_values().get(setting, ())
-
-
-def settings_choices(current: str, lang: str) -> list[str]:
-    """``/settings`` suggestions for what the user typed so far: ``key value`` pairs, the keys in the
-    user's language first, then (once something is typed) in the other languages."""
-    typed = " ".join(current.lower().split())
-    keys = [setting_names(setting, lang)[0] for setting in SETTINGS_SUGGESTED]
-    if typed:
-        others = [name for setting in SETTINGS_SUGGESTED for name in setting_names(setting, lang)[1:]]
-        keys += [k for k in others if k not in keys]
-    out: list[str] = []
-    for key in keys:
-        canonical = setting_named(key) or key
-        for value in suggested_values(canonical):
-            option = f"{key} {value}"
-            if option.startswith(typed) or (typed and " " not in typed and key.startswith(typed)):
-                out.append(option)
-    return out[:CHOICES_LIMIT]
-
-
-def penalty_choices(current: str, players: Sequence[str]) -> list[str]:
-    """``/penalty`` suggestions: the game's players matching what was typed, with the points."""
-    words = current.split()
-    points = words.pop() if words and words[-1].lstrip("-").isdigit() else ""
-    typed = " ".join(words).lstrip("@").lower()
-    names = [p for p in players if p.lower().startswith(typed)] or [p for p in players if typed in p.lower()]
-    return [f"{name} {points}".strip() for name in names][:CHOICES_LIMIT]
-
-
-def _slash_callback(adapter: "DiscordAdapter", spec: CommandSpec, takes_args: bool, required: bool) -> Any:
-    """The coroutine discord.py calls for one command (its signature declares the option)."""
-    if not takes_args:
-
-        async def run_plain(interaction: discord.Interaction) -> None:
-            await adapter.on_slash(interaction, spec, "")
-
-        return run_plain
-    if required:
-
-        async def run_required(interaction: discord.Interaction, args: str) -> None:
-            await adapter.on_slash(interaction, spec, args)
-
-        return run_required
-
-    async def run_optional(interaction: discord.Interaction, args: str | None = None) -> None:
-        await adapter.on_slash(interaction, spec, args or "")
-
-    return run_optional
-
-
-def build_command(adapter: "DiscordAdapter", spec: CommandSpec) -> app_commands.Command[Any, Any, Any]:
-    """The slash command for one command of the table."""
-    arguments = usage_args(spec.usage(DEFAULT_LANGUAGE))
-    takes_args = bool(arguments)
-    required = bool(re.sub(r"\[[^\]]*\]", "", arguments).strip())  # a word outside [...] must be given
-    callback = _slash_callback(adapter, spec, takes_args, required)
-    if takes_args:
-        callback = app_commands.rename(args=_text(spec, "option"))(callback)
-        callback = app_commands.describe(args=_text(spec, "args"))(callback)
-    command: app_commands.Command[Any, Any, Any] = app_commands.Command(
-        name=app_commands.locale_str(spec.name, command=spec.name, part="name"),
-        description=_text(spec, "description"),
-        callback=callback,
-    )
-    if spec.name == "settings":
-
-        async def complete_settings(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            lang = language_of_locale(str(interaction.locale)) or DEFAULT_LANGUAGE
-            return [app_commands.Choice(name=c, value=c) for c in settings_choices(current, lang)]
-
-        command.autocomplete("args")(complete_settings)
-    elif spec.name == "penalty":
-
-        async def complete_penalty(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            players = await adapter.players(f"discord:{interaction.channel_id}")
-            return [app_commands.Choice(name=c[:100], value=c[:100]) for c in penalty_choices(current, players)]
-
-        command.autocomplete("args")(complete_penalty)
-    return command
 
 
 # --- routing replies --------------------------------------------------------------------
@@ -237,6 +97,13 @@ class AdapterHooks(discord.Client):
         super().__init__(intents=intents, allowed_mentions=NO_MENTIONS, **options)
         self.adapter = adapter
         self.tree = app_commands.CommandTree(self)
+        self.backoffs: dict[int | None, BoundedBackoff] = {}  # per shard (None: the unsharded session)
+
+    def backoff(self, shard_id: int | None) -> BoundedBackoff:
+        """The reconnect backoff of one session, bounded by the adapter's ``reconnect_cap``."""
+        if shard_id not in self.backoffs:
+            self.backoffs[shard_id] = BoundedBackoff(self.adapter.reconnect_cap)
+        return self.backoffs[shard_id]
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CommandTranslator())
@@ -245,9 +112,11 @@ class AdapterHooks(discord.Client):
         log.info("connected to Discord as %s (%d guilds)", self.user, len(self.guilds))
         self.adapter.gateway_up = True
         self.adapter.service.start()  # the clock; idempotent on reconnects
+        self.backoff(self.shard_id).reset()
 
     async def on_resumed(self) -> None:
         self.adapter.gateway_up = True
+        self.backoff(self.shard_id).reset()
 
     async def on_disconnect(self) -> None:
         self.adapter.gateway_up = False  # the health check says so until the gateway is back
@@ -264,29 +133,32 @@ class AdapterHooks(discord.Client):
 class ArbitreClient(AdapterHooks):
     """The unsharded client: one gateway session gets every server the bot is in."""
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """discord.py's gateway loop, its waits between attempts bounded (see ``discord_reconnect``)."""
+        await connect_bounded(self, self.backoff(None), reconnect=reconnect, timeout=self.adapter.connect_timeout)
+
 
 class ShardedArbitreClient(AdapterHooks, discord.AutoShardedClient):
     """The sharded client: one gateway session per shard of ``shards``, each getting its own
     servers' events (and shard 0 the DMs); replies go out through the REST API like the plain one's."""
 
-    def __init__(
-        self, adapter: "DiscordAdapter", intents: discord.Intents, shards: ShardRange, **options: Any
-    ) -> None:
+    def __init__(self, adapter: "DiscordAdapter", intents: discord.Intents, shards: ShardRange, **options: Any) -> None:
         super().__init__(adapter, intents, shard_ids=list(shards.ids), shard_count=shards.count, **options)
         self.shard_range = shards
 
+    async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
+        """discord.py's, then the shard's reconnect backoff bounded like the unsharded session's."""
+        await super().launch_shard(gateway, shard_id, initial=initial)
+        shard = self.get_shard(shard_id)
+        if shard is not None:
+            shard._parent._backoff = self.backoff(shard_id)  # discord.py 2.7: each Shard keeps its own
+
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d of %d ready", shard_id, self.shard_range.count)
+        self.backoff(shard_id).reset()
 
-
-def intents_for(message_content: bool) -> discord.Intents:
-    """Guilds and DMs; guild messages and their content only for ``!`` commands (privileged)."""
-    intents = discord.Intents.none()
-    intents.guilds = True
-    intents.dm_messages = True
-    intents.guild_messages = message_content
-    intents.message_content = message_content
-    return intents
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.backoff(shard_id).reset()
 
 
 class DiscordAdapter:
@@ -303,11 +175,15 @@ class DiscordAdapter:
         clock: Callable[[], float] = time.time,
         shards: ShardRange | None = None,
         metrics: Metrics | None = None,
+        reconnect_cap: float = RECONNECT_CAP,
+        connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
         """``clock``: Unix time as Discord counts it, for the age of interaction tokens; ``shards``: the
         shards this process runs (discord.py's sharded client), None for one unsharded session;
         ``metrics``: where commands, 429s and the gateway's connection are reported (None: metrics off);
-        ``live_interval``: seconds between two edits of a live line (the counter, the join notice)."""
+        ``live_interval``: seconds between two edits of a live line (the counter, the join notice);
+        ``reconnect_cap``: the longest wait between two attempts to reach the gateway, ``connect_timeout``
+        the longest one attempt takes (so the bot is back soon after Discord, see ``discord_reconnect``)."""
         self.referee = referee
         self.message_content = message_content
         self.edit_interval = edit_interval
@@ -315,6 +191,8 @@ class DiscordAdapter:
         self.clock = clock
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.shards = shards
+        self.reconnect_cap = reconnect_cap
+        self.connect_timeout = connect_timeout
         self.gateway_up = False  # between a ready (or resumed) and a disconnect
         traced: dict[str, Any] = {"http_trace": rate_limit_trace(metrics, "discord")} if metrics is not None else {}
         self.client: AdapterHooks = (
