@@ -138,3 +138,48 @@ async def test_rounds_with_lost_answers_record_and_acknowledge_every_move(
         assert any(word in move for move in recorded), (word, recorded)
     # every fault injected was met: 1 + 2 + 1 + 3 + 1 + 1 requests reset, two answered 5xx
     assert (len(dc.faults_of("reset")), len(dc.faults_of("5xx"))) == (9, 2), dc.faults_served
+
+
+def answers(dc: FakeDiscord, iid: int) -> list[str]:
+    """What the bot said to the command's user about interaction ``iid``: through it, or directly after it."""
+    through = [r for r in dc.log.records if r.action == "send" and r.interaction_id == iid]
+    first = min((r.seq for r in dc.log.records if r.interaction_id == iid), default=0)
+    direct = [r for r in dc.log.records if r.action == "send" and r.interaction_id is None and r.seq > first]
+    return [r.text or "" for r in through + direct]
+
+
+@pytest.mark.asyncio
+async def test_a_lost_answer_that_reached_discord_is_not_sent_again(
+    discord_club: FakeDiscord, storage: SQLiteStorage
+) -> None:
+    dc = discord_club
+    adapter = new_adapter(dc, storage)
+    async with running_bot(dc, adapter.client):
+        await adapter.sync(dc.guild.id)
+        dc.reset_next(CALLBACK, handled=True)  # Discord shows the answer; the bot never hears it did
+        iid = await dc.send_interaction("status", None, user=dc.ben, channel_id=dc.channel)
+        await eventually(lambda: answers(dc, iid), 10)
+        await asyncio.sleep(0.5)  # a second copy would come now, through the channel or the outbox
+        said = answers(dc, iid)
+    assert len(dc.faults_of("reset")) == 1
+    assert len(said) == 1, said
+
+
+@pytest.mark.asyncio
+async def test_a_lost_deferral_that_reached_discord_is_filled_by_the_answer(
+    discord_club: FakeDiscord, storage: SQLiteStorage
+) -> None:
+    dc = discord_club
+    adapter = new_adapter(dc, storage)
+    async with running_bot(dc, adapter.client):
+        await start_duplicate(dc, adapter, 3)
+        dc.reset_next(CALLBACK, handled=True)  # "thinking..." is shown; the bot never hears it was
+        iid = await dc.send_interaction("play", {"args": "H8 QWERTY"}, user=dc.ben, channel_id=dc.channel)
+        await eventually(lambda: acks(dc, "QWERTY"), 10)
+        await asyncio.sleep(0.5)
+    deferrals = [r for r in dc.log.records if r.action == "defer" and r.interaction_id == iid]
+    filled = [r for r in dc.log.records if r.action == "send" and r.interaction_id == iid and r.ephemeral]
+    assert len(deferrals) == 1 and deferrals[0].ephemeral
+    assert [r.message_id for r in filled] == [deferrals[0].message_id], filled  # the placeholder holds the ack
+    assert len(acks(dc, "QWERTY")) == 1
+    assert any("QWERTY" in m for m in moves_recorded(storage, f"discord:{dc.channel}"))
