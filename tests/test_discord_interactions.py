@@ -21,20 +21,10 @@ from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, running_bot
 from tests.ready_lists import ready_registry
+from tests.waiting import eventually
 
 LEXICONS = ready_registry()
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
-
-
-async def eventually(condition, timeout: float = 5.0, advance=None) -> None:  # type: ignore[no-untyped-def]
-    """Wait for ``condition`` (three times ``timeout`` on a loaded machine; it ends once the condition holds)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 3 * timeout
-    while not condition():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
-        if advance is not None:
-            advance(0.05)
 
 
 @pytest_asyncio.fixture

@@ -8,7 +8,6 @@ Real discord.py against the fake Discord, whose outage resets every connection u
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 from collections.abc import AsyncIterator
@@ -24,6 +23,7 @@ from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, running_bot
 from tests.ready_lists import ready_registry
+from tests.waiting import eventually
 
 LEXICONS = ready_registry()
 TEST_CAP = 0.2  # seconds: the test's bound on the waits between two attempts
@@ -32,15 +32,6 @@ REFUSED_ATTEMPTS = 12  # discord.py's own backoff needs about 1000 s to make thi
 
 async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
     return None
-
-
-async def eventually(condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    """Wait for ``condition`` (three times ``timeout`` on a loaded machine; it ends once the condition holds)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 3 * timeout
-    while not condition():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
 
 
 @pytest_asyncio.fixture

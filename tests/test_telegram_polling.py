@@ -8,7 +8,6 @@ The test makes the bound small (the library sleeps real time) and checks the pro
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,20 +21,12 @@ from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, running_application
 from tests.ready_lists import ready_registry
+from tests.waiting import eventually
 
 LEXICONS = ready_registry()
 GROUP = -1001234567
 TEST_CAP = 0.2  # seconds: the test's bound on the waits between two long polls
 REFUSED_POLLS = 12  # python-telegram-bot's own waits add up to about 80 s before the 12th
-
-
-async def eventually(condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    """Wait for ``condition`` (three times ``timeout`` on a loaded machine; it ends once the condition holds)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 3 * timeout
-    while not condition():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
 
 
 @pytest_asyncio.fixture
