@@ -175,6 +175,27 @@ class InteractionTurn:
             return message
         raise AssertionError("unreachable")  # pragma: no cover
 
+    async def _fill(self, chunk: str | None, extra: Callable[[], dict[str, Any]]) -> Any:
+        """Edit the deferred "thinking..." message into ``chunk``; a lost edit is made again (the same
+        edit twice leaves the same message), and when that one is lost too, the message is read: if it
+        says ``chunk``, an edit got there."""
+        for attempt in range(1, CALLBACK_TRIES + 1):
+            made = extra()
+            if "file" in made:
+                made["attachments"] = [made.pop("file")]
+            try:
+                return await self.interaction.edit_original_response(
+                    content=chunk if chunk is not None else discord.utils.MISSING, **made
+                )
+            except LOST as error:
+                log.warning("filling the answer to /%s got no answer (%r)", self._name(), error)
+                if attempt == CALLBACK_TRIES:
+                    current = await self.interaction.original_response()  # the first read: nothing cached
+                    if chunk is not None and current.content == chunk:
+                        return current
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
     async def send(
         self, chunks: Sequence[str], image: Callable[[], discord.File] | None, ephemeral: bool, want_message: bool
     ) -> list[Any]:
@@ -199,12 +220,7 @@ class InteractionTurn:
                     if ephemeral == self.deferred:
                         # The deferred "thinking..." message is the original response: edit it (a
                         # followup filling it is deprecated).
-                        made = extra()
-                        if "file" in made:
-                            made["attachments"] = [made.pop("file")]
-                        message = await self.interaction.edit_original_response(
-                            content=chunk if chunk is not None else discord.utils.MISSING, **made
-                        )
+                        message = await self._fill(chunk, extra)
                         self.filled = True
                         sent.append(message)
                         continue
