@@ -69,6 +69,7 @@ class InteractionTurn:
         self.filled = False  # the deferred "thinking..." message has been used (or removed)
         self.answered = False  # the callback carried a message (as far as Discord knows)
         self.lost_defer: bool | None = None  # the ``ephemeral`` flag of a defer whose request was lost
+        self.read_original = False  # discord.py keeps the original response once read: a second read is stale
         self.watchdog_fired = False
 
     @property
@@ -153,15 +154,16 @@ class InteractionTurn:
             try:
                 callback = await self.interaction.response.send_message(chunk, ephemeral=ephemeral, **extra())
             except discord.HTTPException as error:
-                if not already_acknowledged(error):
+                if not already_acknowledged(error) or not (lost or self.lost_defer is not None):
                     raise
-                if lost:  # the lost try got there: its message is the original response
+                # A lost request got there: this answer's first try, or a deferral (its message is loading).
+                current = await self.interaction.original_response() if lost else None
+                self.read_original = self.read_original or lost
+                if current is not None and not (self.lost_defer is not None and current.flags.loading):
                     self.answered = True
-                    return await self.interaction.original_response()
-                if self.lost_defer is not None:  # a deferral got there without the adapter hearing of it
-                    self.deferred, self.lost_defer = self.lost_defer, None
-                    return None
-                raise
+                    return current
+                self.deferred, self.lost_defer = self.lost_defer, None
+                return None
             except LOST as error:
                 if attempt == CALLBACK_TRIES:
                     raise
@@ -190,8 +192,11 @@ class InteractionTurn:
             except LOST as error:
                 log.warning("filling the answer to /%s got no answer (%r)", self._name(), error)
                 if attempt == CALLBACK_TRIES:
-                    current = await self.interaction.original_response()  # the first read: nothing cached
-                    if chunk is not None and current.content == chunk:
+                    if self.read_original or chunk is None:
+                        raise
+                    self.read_original = True
+                    current = await self.interaction.original_response()
+                    if current.content == chunk:
                         return current
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
