@@ -160,7 +160,7 @@ async def test_a_crowded_group_stays_within_telegram_budget(storage: SQLiteStora
                 # the top of a big round and its images: seconds of real time on a busy machine
                 results = await tg.wait_for_message(lambda m, n=number: is_result(m.text or "", n), timeout=20)
                 draw = await tg.wait_for_message(lambda m, n=number: is_draw(m.text or "", n + 1), timeout=20)
-                closed = await tg.wait_for_edit(lambda m, n=number: is_closed(m.text or "", n), timeout=20)
+                await tg.wait_for_edit(lambda m, n=number: is_closed(m.text or "", n), timeout=20)
                 # what the pacing adds, from the close's first message: the draw goes first, the results follow
                 # at the group's pace (without the time the close itself takes to compute, printed below; the
                 # "closed" edit of the draw message is the countdown's, sent at the deadline, before that time)

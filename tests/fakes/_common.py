@@ -275,7 +275,8 @@ class Fault:
 
     ``method`` is the HTTP method (``"*"`` for any) for Discord, the lowercased Bot API method
     for Telegram; ``path`` a Discord route template or glob. ``reset``: the connection is
-    dropped (TCP reset) instead of answered.
+    dropped (TCP reset) instead of answered; with ``handled`` too, once the request has been
+    handled (it took effect, its answer is lost).
     """
 
     method: str
@@ -286,6 +287,7 @@ class Fault:
     count: int = 1
     kind: str = "error"  # "error", "5xx", "429", "reset": what the fault log calls it
     reset: bool = False
+    handled: bool = False
 
 
 @dataclass
