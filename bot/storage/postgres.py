@@ -25,7 +25,7 @@ import psycopg
 import psycopg_pool
 
 from ..house_words import HouseWordChange
-from .common import DEAD_LETTERS, HOUSE_WORDS_PER_LIST, most_used, newer_version_reason
+from .common import DEAD_LETTERS, HOUSE_WORDS_PER_LIST, OUTBOX_CLAIMS, most_used, newer_version_reason
 from .postgres_outbox import PostgresOutbox
 from .records import (
     ChannelSettings,
@@ -108,6 +108,7 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
     ),
     (6, "house words per channel and list", HOUSE_WORDS_PER_LIST),
     (7, "dead letters in the outbox", DEAD_LETTERS),
+    (8, "outbox claims named by process, edits by message", OUTBOX_CLAIMS),
 ]
 
 _GAME_COLUMNS = "id, channel, kind, referee, status, setup, created"

@@ -19,6 +19,7 @@ from ..house_words import HouseWordChange
 from .common import (
     DEAD_LETTERS,
     HOUSE_WORDS_PER_LIST,
+    OUTBOX_CLAIMS,
     applying,
     most_used,
     newer_version_reason,
@@ -137,6 +138,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (7, "clock leases", _migration_7),
     (8, "house words per channel and list", applying(HOUSE_WORDS_PER_LIST)),
     (9, "dead letters in the outbox", applying(DEAD_LETTERS)),
+    (10, "outbox claims named by process, edits by message", applying(OUTBOX_CLAIMS)),
 ]
 
 
