@@ -201,7 +201,7 @@ class Referee:
                 self.clock_scope,
                 float("inf") if everything else now,
                 lease=CLAIM_SECONDS,
-                owner=self.claimer(now),
+                owner=self.outbox_owner,  # its own claims are always its own (even while its heartbeat lags)
                 at=now,
             )
             dropped = False

@@ -9,8 +9,9 @@ it is handled as a chat platform would (commands of different channels at once, 
 order), and once its transaction has committed one line is written to stdout:
 ``{"id", "ms", "error", "texts"}``. Every reply the service delivers is appended to ``--out`` as a JSON
 line ``{"at", "outbox", "channel", "to", "text", "passes"}`` (``passes``: how many outbox passes the
-service had begun; ``--deliver-seconds``: a platform that takes that long to accept each batch). The first stdout line is ``{"ready": NAME, "pid"}``;
-at the end of stdin the process finishes what it was given, stops cleanly and exits 0.
+service had begun; ``--deliver-seconds``: a platform that takes that long to accept each batch). The
+first stdout line is ``{"ready": NAME, "pid"}``; at the end of stdin the process finishes what it was
+given, stops cleanly and exits 0.
 """
 
 from __future__ import annotations
