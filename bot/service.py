@@ -185,7 +185,7 @@ class RefereeService:
         outbox (resumes what was not delivered before a restart). Idempotent."""
         if not self._tasks:
             loop = asyncio.get_running_loop()
-            self.beat()  # in storage before this process claims anything (one statement, at start)
+            self.beat()  # in storage before this process claims anything (a few statements, once at start)
             self._tasks = [
                 loop.create_task(self._run_clock()),
                 loop.create_task(self._run_outbox()),

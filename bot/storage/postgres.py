@@ -4,8 +4,9 @@ One command is one transaction on one pooled connection (nested ``transaction()`
 ``lock_channel`` takes a transaction-scoped advisory lock on the channel, so that commands of one
 channel run one after the other whatever process runs them, and every statement after it (READ
 COMMITTED) sees what the previous command committed. A round is closed once by the ``closes``
-primary key; outbox messages are taken with ``for update skip locked`` and a claim time, so that
-two processes never deliver the same message at once; clock leases say which process runs each
+primary key; outbox messages are taken with ``for update skip locked`` and a claim that names its
+process (``bot/storage/postgres_outbox.py``), so that two processes never deliver the same message; clock
+leases say which process runs each
 channel's duplicate clock. Migrations are versioned in a ``migrations`` table, applied on open
 under an advisory lock (several processes may start at once).
 """
