@@ -401,7 +401,7 @@ class DiscordAdapter:
         tracked = self.tracked.get(reply.edit_key)
         if tracked is not None:
             tracked.deadline = reply.deadline
-            await tracked.update(text, urgent=reply.deadline is None and not reply.live)
+            await tracked.update(text, urgent=reply.deadline is None and not reply.live, owed=True)
             return
         chunks = split_text(text, TEXT_LIMIT)
         if not chunks and reply.image is None and reply.document is None:

@@ -417,7 +417,7 @@ class TelegramAdapter:
         if tracked is not None:
             tracked.base, tracked.deadline = reply.text, reply.deadline
             urgent = reply.deadline is None and not reply.live  # a live line waits for its interval
-            await tracked.update(self.render(reply.text, reply.deadline), urgent=urgent)
+            await tracked.update(self.render(reply.text, reply.deadline), urgent=urgent, owed=True)
             self._start_countdown(tracked)
             return
         text = self.render(reply.text, reply.deadline)
