@@ -24,6 +24,7 @@ import pytest_asyncio
 
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import LIVE_INTERVAL, TelegramAdapter
+from bot.adapters.telegram_pacing import FloodPacer
 from bot.outbox import OutboxBacklog
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
@@ -129,6 +130,8 @@ async def test_a_crowded_group_stays_within_telegram_budget(storage: SQLiteStora
             rate_limiter=fake_clock_rate_limiter(tg.now, max_retries=3),
         )
         assert adapter.edit_interval == EDIT_INTERVAL
+        pacer = adapter.application.bot.rate_limiter
+        assert isinstance(pacer, FloodPacer)
         async with running_application(adapter.application, tg):
             opened = tg.now()
             await tg.send_user_message(GROUP, referee_user, "/duplicate 1")
@@ -165,6 +168,7 @@ async def test_a_crowded_group_stays_within_telegram_budget(storage: SQLiteStora
                 # at the group's pace (without the time the close itself takes to compute, printed below; the
                 # "closed" edit of the draw message is the countdown's, sent at the deadline, before that time)
                 first_at = min(results.at, draw.at)
+                assert draw.seq < results.seq  # what counts down goes first
                 paced["draw"].append(draw.at - first_at)
                 paced["results"].append(results.at - first_at)
                 delays["results"].append(results.at - deadline)
@@ -192,6 +196,8 @@ async def test_a_crowded_group_stays_within_telegram_budget(storage: SQLiteStora
         )
         assert all(d <= 2.0 for d in paced["draw"]), paced
         assert all(d <= 5.0 for d in paced["results"]), paced
+        # nothing players must see waited for the group's minute: the live lines left it room (LIVE_RESERVE)
+        assert pacer.group_waits == 0, (pacer.group_waits, per_round)
         assert tg.flood.escalations == []  # the bot's pacing never sent during a flood wait
         assert refused == [], refused  # nor went over a limit at all
         # The countdown steps by the fake's clock but sleeps on the loop's: a jumped clock skips steps, so

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.adapters.common import TrackedMessage
+from bot.adapters.common import BudgetShortError, TrackedMessage
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import TelegramAdapter
 from bot.referee import Referee
@@ -160,3 +160,27 @@ async def test_an_edit_held_for_its_interval_that_fails_is_tried_again_and_a_new
         refusals.append(ConnectionResetError("reset"))
         await message.update("draw, reopened", urgent=True, owed=True)
     assert message.text == "draw, closed"
+
+
+@pytest.mark.asyncio
+async def test_a_live_edit_the_budget_has_no_room_for_is_shown_later_with_the_latest_text(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    now = [100.0]
+    shown: list[str] = []
+    room = [False]
+
+    async def edit(text: str) -> None:
+        if not room[0]:
+            raise BudgetShortError("the group's spare messages are spent")
+        shown.append(text)
+
+    counter = TrackedMessage(edit, "1 of 20 have played", 1.0, clock=lambda: now[0])
+    now[0] += 1.5
+    await counter.update("2 of 20 have played", urgent=True, owed=True)  # no room: held, not raised
+    assert shown == [] and counter.text == "1 of 20 have played"
+    await counter.update("3 of 20 have played")  # the latest count replaces the held one
+    room[0] = True
+    now[0] += 1.5
+    await eventually(lambda: shown == ["3 of 20 have played"], 5)
+    assert "could not edit" not in caplog.text  # giving way is not a failure

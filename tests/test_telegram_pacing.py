@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.telegram_pacing import FloodPacer, TelegramLimits, shown_first
+from bot.adapters.common import BudgetShortError
+from bot.adapters.telegram_pacing import LIVE_RESERVE, FloodPacer, Priority, TelegramLimits, shown_first
 from bot.chat import Reply
 
 GROUP = -4_000_000_999
@@ -30,12 +31,14 @@ class Api:
         self.clock = clock
         self.sent: list[tuple[str, Any, float]] = []
 
-    async def request(self, pacer: FloodPacer, endpoint: str, chat_id: Any, text: str = "") -> None:
+    async def request(
+        self, pacer: FloodPacer, endpoint: str, chat_id: Any, text: str = "", priority: Priority | None = None
+    ) -> None:
         async def callback(name: str) -> bool:
             self.sent.append((name, chat_id, self.clock()))
             return True
 
-        await pacer.process_request(callback, (text or endpoint,), {}, endpoint, {"chat_id": chat_id}, None)
+        await pacer.process_request(callback, (text or endpoint,), {}, endpoint, {"chat_id": chat_id}, priority)
 
 
 async def settle() -> None:
@@ -115,3 +118,36 @@ def test_a_long_batch_shows_what_counts_down_first() -> None:
     assert shown_first(batch) == [draw, counter, closed, results, standings]
     # a batch that fits in the chat's burst keeps its order (a game's announcement, then its first draw)
     assert shown_first([results, draw]) == [results, draw]
+
+
+@pytest.mark.asyncio
+async def test_live_edits_give_way_and_leave_a_group_room_for_what_players_must_see() -> None:
+    clock = Clock()
+    api = Api(clock)
+    pacer = FloodPacer(None, clock, TelegramLimits(chat_burst=100))
+    spare = TelegramLimits().group_per_minute - LIVE_RESERVE
+    for number in range(spare):  # live lines and countdown steps take what is spare, never more
+        await api.request(pacer, "editMessageText", GROUP, f"live{number}", Priority.LIVE)
+        clock.at += 1.0
+    with pytest.raises(BudgetShortError):
+        await api.request(pacer, "editMessageText", GROUP, "one live edit too many", Priority.LIVE)
+    for number in range(LIVE_RESERVE):  # a round's close still finds its room at once
+        await asyncio.wait_for(api.request(pacer, "sendMessage", GROUP, f"close{number}"), 1.0)
+    assert [name for name, _, _ in api.sent][spare:] == [f"close{n}" for n in range(LIVE_RESERVE)]
+
+
+@pytest.mark.asyncio
+async def test_a_live_edit_never_waits_behind_nor_ahead_of_a_message_that_waits_its_turn() -> None:
+    clock = Clock()
+    api = Api(clock)
+    pacer = FloodPacer(None, clock)
+    user = 1_000_003
+    for number in range(3):  # the chat's burst is spent
+        await api.request(pacer, "sendMessage", user, f"m{number}")
+    waiting = asyncio.ensure_future(api.request(pacer, "sendMessage", user, "the draw"))
+    await asyncio.sleep(0.05)
+    with pytest.raises(BudgetShortError):  # refused at once: it would have to wait (and the draw waits)
+        await asyncio.wait_for(api.request(pacer, "editMessageText", user, "counter", Priority.LIVE), 1.0)
+    clock.at += 1.0
+    await asyncio.wait_for(waiting, 2.0)
+    assert [name for name, _, _ in api.sent] == ["m0", "m1", "m2", "the draw"]

@@ -90,6 +90,10 @@ POLL_SECONDS = 0.25  # how often a pending edit looks at a clock the event loop 
 DEFERRED_TRIES = 12  # an edit held for its interval that keeps failing is given up after this many tries
 
 
+class BudgetShortError(Exception):
+    """A live edit the platform's budget has no room for now: it is tried at the next interval, unlogged."""
+
+
 class TrackedMessage:
     """A sent message that later replies with the same ``edit_key`` update.
 
@@ -141,6 +145,8 @@ class TrackedMessage:
                 self._timer = None
             try:
                 await self._apply(text)
+            except BudgetShortError:
+                self._hold(text)  # a live line or a countdown step: shown when there is room
             except Exception:
                 if owed:
                     raise
@@ -163,6 +169,8 @@ class TrackedMessage:
             return
         try:
             await self._apply(text)
+        except BudgetShortError:
+            self._hold(text)
         except Exception:  # tried again at the next interval, unless a newer text came meanwhile
             self._failures += 1
             self.last = self.clock()  # the next try waits an interval
@@ -175,6 +183,16 @@ class TrackedMessage:
                 self.pending = text
             if self.pending is not None and (self._timer is None or self._timer.done()):
                 self._timer = asyncio.get_running_loop().create_task(self._later(self.interval))
+
+    def _hold(self, text: str) -> None:
+        """Try ``text`` again an interval from now (unless a newer text comes meanwhile)."""
+        if self.closed:
+            return
+        self.last = self.clock()
+        if self.pending is None:
+            self.pending = text
+        if self._timer is None or self._timer.done():
+            self._timer = asyncio.get_running_loop().create_task(self._later(self.interval))
 
     async def _apply(self, text: str) -> None:
         """Edit the message to ``text``; raises what the platform answered (the text shown is unchanged)."""

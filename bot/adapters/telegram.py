@@ -66,9 +66,10 @@ from .common import (
 )
 from .ordering import ArrivalOrder, Turn
 from .refusals import telegram_refusal
-from .telegram_pacing import FloodPacer, shown_first
+from .telegram_pacing import FloodPacer, Priority, shown_first
 from .telegram_receiver import UnreadableUpdateError, serve_updates
 from .telegram_requests import POLL_RETRY_CAP, telegram_requests
+from .telegram_text import api_url, file_url_for, telegram_text, utf16_len
 from .telegram_webhook import WebhookConfig
 
 log = logging.getLogger("arbitre.telegram")
@@ -93,58 +94,8 @@ OPEN_PRIVATE_CHAT = (
     "Démarrer : {link} · {name_en}to get my private answers, open a chat with me and press Start: {link}"
 )
 
+_PRIORITY: contextvars.ContextVar[Priority] = contextvars.ContextVar("priority", default=Priority.MUST_SEE)
 _BOT_NAME = re.compile(r"^(\s*/[A-Za-z0-9_]+)@[A-Za-z0-9_]+")
-
-
-def utf16_len(text: str) -> int:
-    """Telegram's length unit: UTF-16 code units."""
-    return len(text.encode("utf-16-le")) // 2
-
-
-def telegram_text(text: str) -> tuple[str, list[MessageEntity]]:
-    """Plain text and ``pre`` entities for the ``` code blocks (no parse mode, nothing to escape)."""
-    parts: list[str] = []
-    entities: list[MessageEntity] = []
-    position = 0  # UTF-16 length of "\n".join(parts)
-    block: str | None = None  # language of the open block ("" for none)
-    start: int | None = None
-    end = 0
-
-    def close_block() -> None:
-        if start is not None and end > start:
-            entities.append(MessageEntity(MessageEntity.PRE, start, end - start, language=block or None))
-
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith("```"):
-            if block is None:
-                block, start = stripped[3:].strip(), None
-            else:
-                close_block()
-                block = None
-            continue
-        if parts:
-            position += 1
-        if block is not None and start is None:
-            start = position
-        parts.append(line)
-        position += utf16_len(line)
-        end = position
-    if block is not None:
-        close_block()
-    return "\n".join(parts), entities
-
-
-def file_url_for(base_url: str) -> str:
-    """The file URL of a Bot API server from its method URL (``.../bot`` -> ``.../file/bot``)."""
-    root = base_url.rstrip("/")
-    return root.removesuffix("/bot") + "/file/bot"
-
-
-def api_url(base_url: str) -> str:
-    """``http://host:8081`` or ``http://host:8081/bot`` -> ``http://host:8081/bot``."""
-    root = base_url.rstrip("/")
-    return root if root.endswith("/bot") else root + "/bot"
 
 
 @dataclass(frozen=True)
@@ -417,7 +368,11 @@ class TelegramAdapter:
         if tracked is not None:
             tracked.base, tracked.deadline = reply.text, reply.deadline
             urgent = reply.deadline is None and not reply.live  # a live line waits for its interval
-            await tracked.update(self.render(reply.text, reply.deadline), urgent=urgent, owed=True)
+            priority = _PRIORITY.set(Priority.LIVE if reply.live else Priority.MUST_SEE)  # (and its timer's)
+            try:
+                await tracked.update(self.render(reply.text, reply.deadline), urgent=urgent, owed=True)
+            finally:
+                _PRIORITY.reset(priority)
             self._start_countdown(tracked)
             return
         text = self.render(reply.text, reply.deadline)
@@ -553,6 +508,7 @@ class TelegramAdapter:
                     message_id=holder["id"],
                     entities=entities or None,
                     link_preview_options=NO_PREVIEW,
+                    rate_limit_args=_PRIORITY.get(),  # a live line or countdown step gives way (FloodPacer)
                 )
             except BadRequest as error:
                 reason = str(error).lower()
@@ -581,7 +537,8 @@ class TelegramAdapter:
         task.add_done_callback(self._countdowns.discard)
 
     async def _countdown(self, item: TrackedMessage) -> None:
-        """Edit the time left at each step, no more often than the edit interval."""
+        """Edit the time left at each step, no more often than the edit interval, when the chat has room."""
+        _PRIORITY.set(Priority.LIVE)  # this task's own context
         step = max(1, round(self.edit_interval))
         try:
             while item.deadline is not None and not item.closed:

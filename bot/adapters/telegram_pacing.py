@@ -14,12 +14,13 @@ import asyncio
 from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from telegram.ext import BaseRateLimiter
 
 from ..chat import Reply
-from .common import POLL_SECONDS
+from .common import POLL_SECONDS, BudgetShortError
 
 # What Telegram counts: every method that posts a message in a chat or changes one (reads, chat actions,
 # deletions post nothing).
@@ -42,6 +43,19 @@ class TelegramLimits:
     chat_burst: int = 3
     group_per_minute: int = 20
     overall_per_second: int = 30
+
+
+class Priority(Enum):
+    """A request's rank in a chat's budget: what players must see waits its turn; a live line's edit or a
+    countdown step goes only if it can go at once and leaves a group room for what they must see."""
+
+    MUST_SEE = "must see"
+    LIVE = "live"
+
+
+# Of a group's 20 messages a minute, how many a live edit may never take: a round's close (the next draw, the
+# results, the closed draw message, the standings) and a warning always find room.
+LIVE_RESERVE = 10
 
 
 class _Chat:
@@ -69,6 +83,7 @@ class FloodPacer(BaseRateLimiter[Any]):
         self.clock = clock
         self.limits = limits
         self._chats: dict[int | str, _Chat] = {}
+        self.group_waits = 0  # messages players must see that waited for a group's minute to free a slot
         self._second: deque[float] = deque()
 
     async def initialize(self) -> None:
@@ -89,23 +104,46 @@ class FloodPacer(BaseRateLimiter[Any]):
         rate_limit_args: Any,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         chat_id = data.get("chat_id")
+        priority = rate_limit_args if isinstance(rate_limit_args, Priority) else Priority.MUST_SEE
+        if isinstance(rate_limit_args, Priority):
+            rate_limit_args = None  # the library's limiter takes a number of retries there
         if endpoint in MESSAGE_METHODS and chat_id is not None:
-            await self.wait_turn(_chat_key(chat_id))
+            if priority is Priority.LIVE:
+                self.take_spare(_chat_key(chat_id))
+            else:
+                await self.wait_turn(_chat_key(chat_id))
         if self.inner is None:
             return await callback(*args, **kwargs)
         return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+
+    def take_spare(self, chat_id: int | str) -> None:
+        """Count a live edit to ``chat_id`` if it may leave at once without eating into the group's reserve;
+        else raise :class:`BudgetShortError` (nothing counted: the edit is tried at its next interval)."""
+        chat = self._chat(chat_id)
+        now = self.clock()
+        if chat.lock.locked() or self._wait(chat_id, chat, now) > 0:
+            raise BudgetShortError(f"chat {chat_id}: a message waits or the pace is spent")
+        if _is_group(chat_id) and len(chat.minute) >= self.limits.group_per_minute - LIVE_RESERVE:
+            raise BudgetShortError(f"group {chat_id}: the minute's spare messages are spent")
+        self._count(chat_id, chat, now)
 
     async def wait_turn(self, chat_id: int | str) -> None:
         """Return when a message to ``chat_id`` may leave (it is then counted)."""
         chat = self._chat(chat_id)
         async with chat.lock:
+            held = False
             while (wait := self._wait(chat_id, chat, self.clock())) > 0:
+                if not held and _is_group(chat_id) and len(chat.minute) >= self.limits.group_per_minute:
+                    held = True  # the group's minute is spent: what players must see waits for it
+                    self.group_waits += 1
                 await asyncio.sleep(min(wait, POLL_SECONDS))
-            now = self.clock()
-            chat.tokens, chat.at = self._tokens(chat, now) - 1.0, now
-            if _is_group(chat_id):
-                chat.minute.append(now)
-            self._second.append(now)
+            self._count(chat_id, chat, self.clock())
+
+    def _count(self, chat_id: int | str, chat: _Chat, now: float) -> None:
+        chat.tokens, chat.at = self._tokens(chat, now) - 1.0, now
+        if _is_group(chat_id):
+            chat.minute.append(now)
+        self._second.append(now)
 
     def _wait(self, chat_id: int | str, chat: _Chat, now: float) -> float:
         """Seconds before the next message to the chat stays within every limit (0: now)."""
