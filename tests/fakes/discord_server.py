@@ -42,7 +42,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import fnmatch
-import hashlib
 import itertools
 import json
 import math
@@ -73,6 +72,7 @@ from ._common import (
     json_response,
     reset_connection,
 )
+from .discord_limits import BucketRule, RateLimits, Throttle
 from .discord_rules import (
     ADD_REACTIONS,
     ALL_PERMISSIONS,
@@ -138,11 +138,6 @@ DEFAULT_PERMISSIONS = (
 # its token is valid for 15 minutes (then webhook calls get 401 / 50027 Invalid Webhook Token).
 INTERACTION_RESPONSE_SECONDS = 3.0
 INTERACTION_TOKEN_SECONDS = 15 * 60
-
-# Topics > Rate Limits > Header Format: buckets the fake reports (and enforces) per route and
-# major parameter. Discord's real limits are tighter (5 messages per 5 s in a channel); tests
-# would wait for them, so the default is generous and per-route limits can be given.
-DEFAULT_RATE_LIMIT = (50, 1.0)  # requests, seconds
 
 # Topics > Gateway > Resuming: events kept per session for replay on RESUME.
 SESSION_REPLAY = 2000
@@ -366,7 +361,7 @@ class FakeDiscord:
         self.privileged_intents_enabled = privileged_intents_enabled
         self.interaction_timeout = interaction_timeout
         self.echo_bot_messages = echo_bot_messages
-        self.rate_limits = {self._split_route(k): v for k, v in (rate_limits or {}).items()}
+        self.limits = RateLimits({self._split_route(k): v for k, v in (rate_limits or {}).items()})
         self.enforce_rate_limits = enforce_rate_limits
         self.max_concurrency = max_concurrency
         self.session_start_total = session_start_total
@@ -395,7 +390,6 @@ class FakeDiscord:
         self._interactions: dict[int, _Interaction] = {}
         self._tokens: dict[str, int] = {}
         self._faults: list[Fault] = []
-        self._buckets: dict[tuple[str, str], list[float]] = {}  # key -> [remaining, window end (loop time)]
         self._tasks: set[asyncio.Task] = set()
         self._command_ids: dict[str, int] = {}
         self._app_owner: DiscordUser | None = None
@@ -973,42 +967,19 @@ class FakeDiscord:
     # ------------------------------------------------------------------ rate-limit headers
 
     def _rate_limit_headers(self, remaining: int, reset_after: float, bucket: str, limit: int = 5) -> dict[str, str]:
-        """Topics > Rate Limits > Header Format."""
-        return {
-            "X-RateLimit-Limit": str(limit),
-            "X-RateLimit-Remaining": str(remaining),
-            "X-RateLimit-Reset": f"{self.now() + reset_after:.3f}",
-            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-            "X-RateLimit-Bucket": bucket,
+        """Topics > Rate Limits > Header Format (an injected 429's own bucket)."""
+        return self.limits.headers(BucketRule(bucket, limit, reset_after), remaining, reset_after, self.now()) | {
+            "X-RateLimit-Bucket": bucket
         }
 
-    def _bucket_key(self, request: web.Request) -> tuple[str, str, int, float]:
-        """(bucket hash, key, limit, window) of a request: one bucket per route and major
-        parameter (channel, guild, or interaction/webhook token), as Topics > Rate Limits says."""
+    def _limit_args(self, request: web.Request) -> tuple[str, str, str, dict[str, str]]:
         template = self._template(request) or request.path
-        limit, window = DEFAULT_RATE_LIMIT
-        for (method, pattern), value in self.rate_limits.items():
-            if self._route_matches(method, pattern, request):
-                limit, window = value
-        info = request.match_info
-        major = info.get("channel_id") or info.get("guild_id") or info.get("interaction_token") or ""
-        route = f"{request.method} {template}"
-        bucket = hashlib.sha1(route.encode()).hexdigest()[:16]
-        return bucket, f"{route}:{major}", limit, window
+        return request.method, template, request.path.removeprefix(API_PREFIX), dict(request.match_info)
 
-    def _take_from_bucket(self, request: web.Request) -> tuple[dict[str, str], float | None]:
-        """Count the request in its bucket: its headers, and the wait if the bucket was empty."""
-        bucket, key, limit, window = self._bucket_key(request)
-        now = asyncio.get_running_loop().time()
-        state = self._buckets.get(key)
-        if state is None or now >= state[1]:
-            state = [float(limit), now + window]
-            self._buckets[key] = state
-        reset_after = max(0.0, state[1] - now)
-        if state[0] <= 0:
-            return self._rate_limit_headers(0, reset_after, bucket, limit), reset_after
-        state[0] -= 1
-        return self._rate_limit_headers(int(state[0]), reset_after, bucket, limit), None
+    @property
+    def throttled(self) -> list[Throttle]:
+        """The 429s the rate limits served (injected ones are in ``faults_served``)."""
+        return self.limits.throttled
 
     # ------------------------------------------------------------------ user-side injection
 
@@ -1695,16 +1666,14 @@ class FakeDiscord:
             self._served(fault.kind, request.method, path)
             if fault.reset:
                 reset_connection(request)
-            headers = fault.headers or self._take_from_bucket(request)[0]
+            headers = fault.headers or self.limits.peek(*self._limit_args(request), self.now())
             return json_response(fault.body, fault.status, headers)
-        headers, wait = self._take_from_bucket(request)
-        if wait is not None and self.enforce_rate_limits:
-            # Topics > Rate Limits > Exceeding A Rate Limit: 429 with retry_after and the scope.
-            headers.update(
-                {"Retry-After": str(max(1, math.ceil(wait))), "X-RateLimit-Scope": "user", "Via": "1.1 google"}
-            )
-            body = {"message": "You are being rate limited.", "retry_after": round(wait, 3), "global": False, "code": 0}
-            return json_response(body, 429, headers)
+        if self.enforce_rate_limits:  # tests.fakes.discord_limits: Discord's buckets and global limit
+            headers, refused = self.limits.take(*self._limit_args(request), self.now())
+            if refused is not None:
+                return json_response(refused[1], refused[0], refused[2])
+        else:
+            headers = self.limits.peek(*self._limit_args(request), self.now())
         try:
             response = await handler(request)
         except _ApiError as err:
