@@ -24,7 +24,7 @@ import io
 import logging
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import discord
@@ -388,6 +388,7 @@ class AdapterHooks(discord.Client):
     async def close(self) -> None:
         await self.adapter.service.stop()
         self.adapter.tracked.close()
+        self.adapter.drop_edits()
         await super().close()
 
 
@@ -433,8 +434,10 @@ class DiscordAdapter:
         clock: Callable[[], float] = time.time,
         shards: ShardRange | None = None,
         metrics: Metrics | None = None,
+        pace_clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``clock``: Unix time as Discord counts it, for the age of interaction tokens; ``shards``: the
+        """``clock``: Unix time as Discord counts it, for the age of interaction tokens; ``pace_clock``:
+        the time Discord's rate limits run on, which spaces the edits of a message; ``shards``: the
         shards this process runs (discord.py's sharded client), None for one unsharded session;
         ``metrics``: where commands, 429s and the gateway's connection are reported (None: metrics off);
         ``live_interval``: seconds between two edits of a live line (the counter, the join notice)."""
@@ -443,6 +446,7 @@ class DiscordAdapter:
         self.edit_interval = edit_interval
         self.live_interval = live_interval
         self.clock = clock
+        self.pace_clock = pace_clock
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.shards = shards
         self.gateway_up = False  # between a ready (or resumed) and a disconnect
@@ -459,6 +463,7 @@ class DiscordAdapter:
         self.arrivals = ArrivalOrder()
         self.refused_channels: dict[int, int] = {}  # channel id -> the error code that refused a post
         self._fallback_sent: dict[tuple[str, str], float] = {}
+        self._edits: set[asyncio.Task[None]] = set()  # edits under way, off the delivery path
         for spec in COMMANDS:
             self.tree.add_command(build_command(self, spec))
 
@@ -653,7 +658,13 @@ class DiscordAdapter:
         tracked = self.tracked.get(reply.edit_key)
         if tracked is not None:
             tracked.deadline = reply.deadline
-            await tracked.update(text, urgent=reply.deadline is None and not reply.live)
+            # An edit never holds up what follows (draws, results): the message's bucket (its channel
+            # or the interaction token it was sent through) may be spent for seconds. Each message
+            # applies its own edits in order, the latest text of a live line winning.
+            if reply.live:
+                tracked.offer(text)
+            else:
+                self._in_background(tracked.update(text, urgent=reply.deadline is None))
             return
         chunks = split_text(text, TEXT_LIMIT)
         if not chunks and reply.image is None and reply.document is None:
@@ -683,6 +694,16 @@ class DiscordAdapter:
             log.warning("reply with no channel dropped: %s", reply)
         if reply.edit_key is not None and messages and messages[0] is not None:
             self._track(reply, text, messages[0], private=reply.to_user is not None, token_until=token_until)
+
+    def drop_edits(self) -> None:
+        """Give up the edits still under way (the client is closing)."""
+        for task in list(self._edits):
+            task.cancel()
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._edits.add(task)
+        task.add_done_callback(self._edits.discard)
 
     @staticmethod
     def _file_maker(reply: Reply) -> Callable[[], discord.File] | None:
@@ -823,7 +844,7 @@ class DiscordAdapter:
             self._channel_accepted(channel_id)
 
         interval = self.live_interval if reply.live else self.edit_interval
-        item = TrackedMessage(edit, text, interval, private=private, clock=self.clock)
+        item = TrackedMessage(edit, text, interval, private=private, clock=self.pace_clock)
         item.base, item.deadline = reply.text, reply.deadline
         assert reply.edit_key is not None
         self.tracked.add(reply.edit_key, item)

@@ -95,6 +95,18 @@ class Throttle:
     retry_after: float
 
 
+@dataclass(frozen=True)
+class Taken:
+    """A request a bucket counted: when (loop time), its route and resource, what it left."""
+
+    at: float
+    method: str
+    route: str
+    resource: str
+    bucket: str
+    remaining: int
+
+
 @dataclass
 class _Window:
     remaining: int
@@ -109,6 +121,7 @@ class RateLimits:
     overrides: dict[tuple[str, str], tuple[int, float]] = field(default_factory=dict)
     global_limit: tuple[int, float] = GLOBAL_LIMIT
     throttled: list[Throttle] = field(default_factory=list)
+    taken: list[Taken] = field(default_factory=list)
     _windows: dict[tuple[str, str], _Window] = field(default_factory=dict)
     _global: _Window | None = None
 
@@ -197,4 +210,5 @@ class RateLimits:
             body = {"message": "You are being rate limited.", "retry_after": round(wait, 3), "global": False}
             return headers, (429, body, headers)
         state.remaining -= 1
+        self.taken.append(Taken(now, method, template, resource, rule.name, state.remaining))
         return self.headers(rule, state.remaining, reset_after, unix_now), None
