@@ -25,6 +25,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -50,6 +51,7 @@ from .common import (
     short_text,
     split_text,
 )
+from .discord_pacing import Post, first_things_first, merged
 from .discord_shards import ShardRange
 from .ordering import ArrivalOrder, Turn
 from .refusals import discord_refusal
@@ -641,19 +643,29 @@ class DiscordAdapter:
         the others again)."""
         turn = _TURN.get()
         if isinstance(turn, _InteractionTurn):
-            replies = turn.order(replies)
+            posts = [Post(reply, (reply,)) for reply in turn.order(replies)]
+        else:  # the clock's and the outbox's: paced for the channel's bucket (bot.adapters.discord_pacing)
+            posts = merged(first_things_first(replies, lambda r: self.tracked.get(r.edit_key) is not None), TEXT_LIMIT)
         failed: list[Undelivered] = []
-        for reply in replies:
-            try:
-                await self._deliver_one(reply, turn)
-            except Exception as error:
-                refusal = discord_refusal(reply, error)
-                if refusal.failure is Failure.TRANSIENT:
-                    log.warning("reply not delivered, to be tried again: %s (%r)", reply, error)
-                failed.append(refusal)
+        edits: list[Coroutine[Any, Any, None]] = []
+        try:
+            for post in posts:
+                try:
+                    await self._deliver_one(post.reply, turn, edits)
+                except Exception as error:
+                    refusal = discord_refusal(post.reply, error)
+                    if refusal.failure is Failure.TRANSIENT:
+                        log.warning("reply not delivered, to be tried again: %s (%r)", post.reply, error)
+                    failed.extend(replace(refusal, reply=reply) for reply in post.carries)
+        finally:
+            for edit in edits:  # after the posts: if an edit takes a bucket's last request, it waits alone
+                self._in_background(edit)
         return failed
 
-    async def _deliver_one(self, reply: Reply, turn: _InteractionTurn | _MessageTurn | None) -> None:
+    async def _deliver_one(
+        self, reply: Reply, turn: _InteractionTurn | _MessageTurn | None, edits: list[Coroutine[Any, Any, None]]
+    ) -> None:
+        """Send ``reply``, or, for an edit of a message already sent, add it to ``edits``."""
         text = self.render(reply)
         tracked = self.tracked.get(reply.edit_key)
         if tracked is not None:
@@ -664,7 +676,7 @@ class DiscordAdapter:
             if reply.live:
                 tracked.offer(text)
             else:
-                self._in_background(tracked.update(text, urgent=reply.deadline is None))
+                edits.append(tracked.update(text, urgent=reply.deadline is None))
             return
         chunks = split_text(text, TEXT_LIMIT)
         if not chunks and reply.image is None and reply.document is None:

@@ -97,7 +97,8 @@ class Throttle:
 
 @dataclass(frozen=True)
 class Taken:
-    """A request a bucket counted: when (loop time), its route and resource, what it left."""
+    """A request a bucket counted: when (loop time), its route and resource, what it left, and its
+    index in the fake's ``requests``."""
 
     at: float
     method: str
@@ -105,6 +106,7 @@ class Taken:
     resource: str
     bucket: str
     remaining: int
+    request: int = -1
 
 
 @dataclass
@@ -155,6 +157,12 @@ class RateLimits:
             self._windows[key] = state
         return state
 
+    def reset_after(self, method: str, template: str, resource: str) -> float:
+        """Seconds until the window of a route's bucket for ``resource`` ends (0: a fresh bucket)."""
+        rule = self.rule(method, template, template)
+        state = self._windows.get((rule.hash, resource))
+        return 0.0 if state is None else max(0.0, state.ends - self._now())
+
     def headers(self, rule: BucketRule, remaining: int, reset_after: float, unix_now: float) -> dict[str, str]:
         """Topics > Rate Limits > Header Format."""
         return {
@@ -175,7 +183,7 @@ class RateLimits:
         return self.headers(rule, state.remaining, max(0.0, state.ends - now), unix_now)
 
     def take(
-        self, method: str, template: str, path: str, match_info: dict[str, str], unix_now: float
+        self, method: str, template: str, path: str, match_info: dict[str, str], unix_now: float, request: int = -1
     ) -> tuple[dict[str, str], tuple[int, dict, dict[str, str]] | None]:
         """Count a request: the route headers for its answer, and the 429 (status, body, headers)
         to serve instead when a limit is reached (counted in ``throttled``)."""
@@ -210,5 +218,5 @@ class RateLimits:
             body = {"message": "You are being rate limited.", "retry_after": round(wait, 3), "global": False}
             return headers, (429, body, headers)
         state.remaining -= 1
-        self.taken.append(Taken(now, method, template, resource, rule.name, state.remaining))
+        self.taken.append(Taken(now, method, template, resource, rule.name, state.remaining, request))
         return self.headers(rule, state.remaining, reset_after, unix_now), None

@@ -1669,7 +1669,7 @@ class FakeDiscord:
             headers = fault.headers or self.limits.peek(*self._limit_args(request), self.now())
             return json_response(fault.body, fault.status, headers)
         if self.enforce_rate_limits:  # tests.fakes.discord_limits: Discord's buckets and global limit
-            headers, refused = self.limits.take(*self._limit_args(request), self.now())
+            headers, refused = self.limits.take(*self._limit_args(request), self.now(), len(self.requests) - 1)
             if refused is not None:
                 return json_response(refused[1], refused[0], refused[2])
         else:
