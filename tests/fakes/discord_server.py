@@ -27,9 +27,12 @@ other faults) are the Discord ones, e.g. ``"POST /channels/{channel_id}/messages
 As strict as Discord where a bot could go wrong (each rule names the documentation section it
 follows, here or in :mod:`tests.fakes.discord_rules`): command registrations are validated, a
 command is only usable where it is registered, interaction tokens expire after 15 minutes of
-the fake's clock (:meth:`FakeDiscord.advance`), channel permissions are enforced, every response
-carries rate-limit headers, and the gateway resumes sessions (with zlib-stream compression when
-asked). Sharded sessions (Topics > Gateway > Sharding) get only their own guilds and their events
+the fake's clock (:meth:`FakeDiscord.advance`), an interaction's first answer after its 3 seconds is
+404 / 10062 Unknown interaction, channel permissions are enforced, Discord's rate limits are on (5 posts
+or edits per 5 s in a channel, 5 per 5 s through an interaction token, 50 requests a second in all; see
+:mod:`tests.fakes.discord_limits`, the 429s served are in ``throttled``), and the gateway resumes
+sessions (with zlib-stream compression when asked). Sharded sessions (Topics > Gateway > Sharding) get
+only their own guilds and their events
 (DMs go to shard 0); ``add_guild(shard=(id, count))`` places a guild on a shard, and
 :meth:`FakeDiscord.shards_given` tells which sessions an event was dispatched to. Faults:
 :meth:`server_error_next`, :meth:`rate_limit_next`, :meth:`reset_next`, :meth:`outage`,
@@ -332,6 +335,8 @@ class FakeDiscord:
     * ``gateway_log``: "identify", "ready", "resume", "resumed", "invalid_session:<resumable>",
       "reconnect", "close:<code>", "drop" in order; :meth:`wait_for_gateway` waits for one.
     * ``faults_served``: every injected fault as it was served (:class:`ServedFault`).
+    * ``limits`` (:class:`RateLimits`): the buckets; ``limits.taken``: every request they counted;
+      ``throttled``: the 429s they served.
     * ``dispatches``: every gateway event given to a session (:class:`Dispatch`), with its shard;
       ``identifies``: how many sessions were started (GET /gateway/bot counts them down).
     """
@@ -352,7 +357,10 @@ class FakeDiscord:
         session_start_total: int = 1000,
         guilds_per_shard: int = GUILDS_PER_SHARD_MAX,
     ) -> None:
-        """``max_concurrency``, ``session_start_total``: GET /gateway/bot's ``session_start_limit``;
+        """``rate_limits``: ``{"METHOD /route": (limit, seconds)}`` for routes a test wants tighter or looser
+        than Discord's (:mod:`tests.fakes.discord_limits`); ``enforce_rate_limits=False`` only reports the
+        headers (a test about something else that must flood, saying so);
+        ``max_concurrency``, ``session_start_total``: GET /gateway/bot's ``session_start_limit``;
         ``guilds_per_shard``: past this many guilds, an IDENTIFY is closed with 4011 Sharding
         required (Discord's 2500; lower it to see that close without adding thousands of guilds)."""
         self.token = token
