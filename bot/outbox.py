@@ -16,6 +16,20 @@ listed in the channel's ``/etat``; the destination's next messages go on.
 Delivered and dropped rows are deleted after :data:`RETENTION_SECONDS`, their
 images and files after :data:`IMAGE_RETENTION_SECONDS`.
 
+Claims: a process that stores replies and sends them at once claims them by its
+name (``process_name``: host, pid and a token of this run); so does the outbox
+worker for what it takes. Each process beats every :data:`HEARTBEAT_SECONDS`
+(its claims hold :data:`PROCESS_SECONDS` past its last beat), so no other process
+sends a message while its claimer lives, however long the platform takes to
+accept it (discord.py sleeping out a 429, a throttled Bot API). A dead claimer's
+messages are due at once: a process on the same host whose pid runs no process
+is known dead without waiting (processes sharing a host name must share its pid
+namespace); elsewhere its heartbeat expires.
+
+Edits (replies with an ``edit_key`` after the first) are owed like messages:
+retried until applied, superseded by a newer edit of the same message waiting
+behind, expired, or dead.
+
 Double sends: a crash after the platform accepted a message and before it was
 marked delivered sends it again at the next start (both platforms lack an
 idempotency key for plain messages); a message split in several parts is sent
@@ -27,7 +41,10 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import random
+import secrets
+import socket
 from dataclasses import asdict, dataclass, fields, replace
 from enum import Enum
 from typing import Any
@@ -36,6 +53,8 @@ from .chat import Reply
 
 GRACE_SECONDS = 20.0  # a reply is the sender's to deliver this long before the outbox worker may retry it
 CLAIM_SECONDS = 30.0  # a message the outbox worker took is its own this long (no other process takes it)
+HEARTBEAT_SECONDS = 2.0  # how often a process says it lives (its claims on the outbox hold meanwhile)
+PROCESS_SECONDS = 10.0  # a process silent this long is dead: its claims are void
 MAX_BACKOFF_SECONDS = 60.0
 MAX_ATTEMPTS = 12  # a message that failed this many times (for now each time) ...
 MAX_AGE_SECONDS = 3600.0  # ... and has waited this long is a dead letter (an hour's outage is survived)
@@ -105,6 +124,31 @@ class OutboxBacklog:
 def destination(reply: Reply) -> str:
     """Where a reply goes: its player for private replies, else its channel (the order is kept per destination)."""
     return reply.to_user or reply.channel or ""
+
+
+def process_name() -> str:
+    """This run of this process as an outbox claimer: ``HOST:PID:TOKEN`` (a restarted process that gets
+    its old pid back, as in a container, is another claimer)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def known_dead(owner: str, me: str) -> bool:
+    """Whether the claimer ``owner`` is surely dead, seen from the claimer ``me``: it ran on this host
+    with a pid that runs no process now, or with this process's pid (an earlier run)."""
+    host, _, rest = owner.partition(":")
+    pid_text, _, _ = rest.partition(":")
+    if host != socket.gethostname() or owner == me or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists, under another user
+        return False
+    return False
 
 
 def backoff(attempts: int, rng: random.Random | None = None) -> float:

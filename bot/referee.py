@@ -27,6 +27,7 @@ from .outbox import (
     CLAIM_SECONDS,
     GRACE_SECONDS,
     IMAGE_RETENTION_SECONDS,
+    PROCESS_SECONDS,
     RETENTION_SECONDS,
     DeadLetter,
     OutboxItem,
@@ -34,6 +35,7 @@ from .outbox import (
     backoff,
     destination,
     is_dead,
+    process_name,
     undelivered,
 )
 from .storage import ChannelSettings, GameKind, GameRunningError, RoundClosedTwiceError, Storage, StorageFullError
@@ -60,7 +62,10 @@ class Referee:
         clock_scope: str = "",
         clock_lease: ClockLease | None = None,
         rng: random.Random | None = None,
+        outbox_grace: float = GRACE_SECONDS,
     ) -> None:
+        """``outbox_grace``: how long a reply its sender could not hand over waits before the outbox
+        worker tries it again (when no live process claims it)."""
         from .commands import classic, duplicate
 
         self.storage = storage
@@ -75,6 +80,10 @@ class Referee:
         self.clock_scope = clock_scope
         # Among those, only channels whose clock lease this process holds (several processes, one database).
         self.clock_lease = clock_lease or ClockLease.for_this_process()
+        self.outbox_grace = outbox_grace
+        # This process as the outbox's claimer, and until when its heartbeat holds (the service beats).
+        self.outbox_owner = process_name()
+        self.alive_until = float("-inf")
         self.clock = DuplicateClock()  # the duplicate clock's state: tops searched ahead, warnings given
         self.classic_games = GameCache(classic.build_from_data, classic.apply_data)
         self.duplicate_games = GameCache(duplicate.build_from_data, duplicate.apply_data)
@@ -137,8 +146,14 @@ class Referee:
         if not replies:
             return replies
         now = self.now()
-        ids = self.storage.enqueue(replies, now + GRACE_SECONDS, created=now)
+        owner = self.claimer(now)  # claimed while it is sent: no other process takes it meanwhile
+        ids = self.storage.enqueue(replies, now + self.outbox_grace, created=now, owner=owner)
         return [dataclasses.replace(r, outbox_id=i) for r, i in zip(replies, ids)]
+
+    def claimer(self, now: float) -> str | None:
+        """This process's name for its claims, while its heartbeat holds long enough (else None: what it
+        stores is anyone's to send after the grace)."""
+        return self.outbox_owner if self.alive_until - now >= PROCESS_SECONDS / 2 else None
 
     def _store_apart(self, replies: list[Reply]) -> list[Reply]:
         """Store replies that no transaction produced (refusals, views); unstored if storage fails."""
@@ -178,15 +193,31 @@ class Referee:
 
     def due_messages(self, everything: bool = False) -> list[OutboxItem]:
         """Messages of this process's platform whose (next) try is due (``everything``: all that wait);
-        expired ones are dropped."""
+        expired ones are dropped, and edits a newer edit of the same message supersedes."""
         now = self.now()
         items = []
-        claimed = self.storage.outbox_due(self.clock_scope, float("inf") if everything else now, lease=CLAIM_SECONDS)
-        for item in claimed:
-            if item.reply.expires is not None and now > item.reply.expires:
-                self.storage.mark_dropped(item.id, now, "expired")
-                continue
-            items.append(item)
+        for _ in range(10):  # what was dropped lets the destination's next message come in this pass
+            claimed = self.storage.outbox_due(
+                self.clock_scope,
+                float("inf") if everything else now,
+                lease=CLAIM_SECONDS,
+                owner=self.outbox_owner,  # its own claims are always its own (even while its heartbeat lags)
+                at=now,
+            )
+            dropped = False
+            for item in claimed:
+                if item.reply.expires is not None and now > item.reply.expires:
+                    self.storage.mark_dropped(item.id, now, "expired")
+                elif item.reply.edit_key is not None and self.storage.outbox_superseded(
+                    item.id, item.destination, item.reply.edit_key
+                ):
+                    self.storage.mark_dropped(item.id, now, "superseded")
+                else:
+                    items.append(item)
+                    continue
+                dropped = True
+            if not dropped:
+                break
         return items
 
     def retried(self, item: OutboxItem, failure: Undelivered | None) -> None:

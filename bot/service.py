@@ -7,6 +7,10 @@ accept (None: all accepted). Replies are stored in the outbox before they are
 sent; what fails is retried by the outbox worker with backoff, in order per
 destination, also after a restart; what can never be sent becomes a dead letter,
 and the destination's next messages go on. Old delivered rows are pruned. Work runs in threads so the loop never blocks.
+
+The service beats for its process (``bot.outbox``: claims name their process): while it lives, what it
+is sending is no other process's to send, however long the platform takes; once it is gone (a clean
+stop, or found dead), what it claimed is due at once for the others.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from .chat import Incoming, Reply
 from .metrics import Metrics, command_label, platform_of
-from .outbox import PRUNE_SECONDS, OutboxItem, Undelivered, undelivered
+from .outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, known_dead, undelivered
 from .referee import Referee
 
 log = logging.getLogger("arbitre")
@@ -52,6 +56,7 @@ class RefereeService:
         self._tick_future: asyncio.Future[list[Reply]] | None = None
         self._wake = asyncio.Event()
         self._inflight: set[int] = set()  # outbox numbers being sent right now (never sent twice at once)
+        self.outbox_passes = 0  # how many times the outbox worker looked for due messages (tests count them)
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
@@ -106,6 +111,7 @@ class RefereeService:
 
     async def _outbox_pass(self, everything: bool) -> tuple[int, int]:
         """The first waiting message of each destination, tried once: (delivered, tried)."""
+        self.outbox_passes += 1
         items: list[OutboxItem] = await asyncio.to_thread(self.referee.due_messages, everything)
         items = [item for item in items if item.id not in self._inflight]
         delivered = 0
@@ -129,6 +135,26 @@ class RefereeService:
                     "outbox: message %d to %s not delivered (try %d)", item.id, item.destination, item.attempts + 1
                 )
         return delivered, len(items)
+
+    def beat(self) -> None:
+        """Say this process lives (its claims hold another ``PROCESS_SECONDS``), and void the claims of
+        processes found dead (silent too long, or gone from this host). Never raises."""
+        referee, storage = self.referee, self.referee.storage
+        me, now = referee.outbox_owner, referee.now()
+        try:
+            storage.outbox_alive(me, now + PROCESS_SECONDS)
+            referee.alive_until = now + PROCESS_SECONDS
+            for owner, until in storage.outbox_processes():
+                if owner != me and (until <= now or known_dead(owner, me)):
+                    storage.forget_process(owner)
+                    log.info("outbox: process %s is gone, what it was sending is due at once", owner)
+        except Exception:  # its claims lapse in time: others take its messages over
+            log.exception("outbox: could not record this process's heartbeat")
+
+    async def _run_heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            await asyncio.to_thread(self.beat)
 
     async def _run_clock(self) -> None:
         while True:
@@ -159,7 +185,12 @@ class RefereeService:
         outbox (resumes what was not delivered before a restart). Idempotent."""
         if not self._tasks:
             loop = asyncio.get_running_loop()
-            self._tasks = [loop.create_task(self._run_clock()), loop.create_task(self._run_outbox())]
+            self.beat()  # in storage before this process claims anything (a few statements, once at start)
+            self._tasks = [
+                loop.create_task(self._run_clock()),
+                loop.create_task(self._run_outbox()),
+                loop.create_task(self._run_heartbeat()),
+            ]
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -172,3 +203,11 @@ class RefereeService:
         if self._tick_future is not None and not self._tick_future.done():
             await asyncio.wait([self._tick_future])  # its thread still runs: let it finish
         await asyncio.to_thread(self.referee.release_clocks)  # another process takes over at once
+        await asyncio.to_thread(self._forget_me)  # what this process still claims is due at once elsewhere
+
+    def _forget_me(self) -> None:
+        self.referee.alive_until = float("-inf")
+        try:
+            self.referee.storage.forget_process(self.referee.outbox_owner)
+        except Exception:
+            log.exception("outbox: could not say this process stopped")

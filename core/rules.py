@@ -1,4 +1,4 @@
-"""Rule sets for classic play, as data (RULES.md, "Turn types and rule sets").
+"""Rule sets for classic play, as data (docs/rules.md, "Turn types and rule sets").
 
 Where sources disagree the value is a field of the rule set, not a constant in the
 engine: a club can build its own ``RuleSet`` with ``dataclasses.replace``.

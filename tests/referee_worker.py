@@ -1,14 +1,17 @@
 """A bot process for the multi-process tests and the scale benchmark: the referee service on a shared
 database, driven through stdin instead of a chat platform.
 
-``python -m tests.referee_worker --db URL --name NAME --out FILE [--lease S] [--tick S]``
+``python -m tests.referee_worker --db URL --name NAME --out FILE [--lease S] [--tick S] [--deliver-seconds S]
+[--grace S]``
 
 Each stdin line is a JSON message ``{"id", "channel", "user", "name", "text", "private", "admin"}``;
 it is handled as a chat platform would (commands of different channels at once, each channel's in
 order), and once its transaction has committed one line is written to stdout:
 ``{"id", "ms", "error", "texts"}``. Every reply the service delivers is appended to ``--out`` as a JSON
-line ``{"at", "outbox", "channel", "to", "text"}``. The first stdout line is ``{"ready": NAME, "pid"}``;
-at the end of stdin the process finishes what it was given, stops cleanly and exits 0.
+line ``{"at", "outbox", "channel", "to", "text", "passes"}`` (``passes``: how many outbox passes the
+service had begun; ``--deliver-seconds``: a platform that takes that long to accept each batch). The
+first stdout line is ``{"ready": NAME, "pid"}``; at the end of stdin the process finishes what it was
+given, stops cleanly and exits 0.
 """
 
 from __future__ import annotations
@@ -42,13 +45,17 @@ async def serve(args: argparse.Namespace) -> int:
     storage = open_storage(args.db)
     registry = LexiconRegistry()
     registry.get("fr")
-    referee = Referee(storage, registry, images=False, clock_lease=ClockLease(args.name, args.lease))
+    grace = {} if args.grace is None else {"outbox_grace": args.grace}
+    referee = Referee(storage, registry, images=False, clock_lease=ClockLease(args.name, args.lease), **grace)
     out = Path(args.out).open("a", encoding="utf-8")
 
     async def deliver(replies: list[Reply]) -> None:
+        if args.deliver_seconds:
+            await asyncio.sleep(args.deliver_seconds)
         at = time.time()
         for reply in replies:
             line = {"at": at, "outbox": reply.outbox_id, "channel": reply.channel, "to": reply.to_user}
+            line["passes"] = service.outbox_passes
             out.write(json.dumps({**line, "text": reply.text[:300]}, ensure_ascii=False) + "\n")
         out.flush()
 
@@ -96,6 +103,8 @@ def main() -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--lease", type=float, default=2.0)
     parser.add_argument("--tick", type=float, default=0.1)
+    parser.add_argument("--deliver-seconds", type=float, default=0.0)
+    parser.add_argument("--grace", type=float, default=None)
     return asyncio.run(serve(parser.parse_args()))
 
 

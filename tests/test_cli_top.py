@@ -182,7 +182,7 @@ def test_default_french_list_as_a_process() -> None:
     assert result.returncode == 0, result.stderr
     plays = json.loads(result.stdout)["plays"]
     assert len(plays) == 3
-    # FACADES in 6F scores 96 (RULES.md); the top scores at least that
+    # FACADES in 6F scores 96 (docs/rules.md); the top scores at least that
     assert plays[0]["score"] >= 96
     board = board_after(["H7 HANTEZ"])
     for play in plays:

@@ -233,7 +233,7 @@ def test_percent_and_shared_places() -> None:
 
 
 def _club_game() -> DuplicateGame:
-    """The RULES.md sheet: tops 24, 36, 18; scores typed by the referee for A and B."""
+    """The docs/rules.md sheet: tops 24, 36, 18; scores typed by the referee for A and B."""
     game = DuplicateGame(FRENCH, ["A", "B"])
     top = ScriptedTop(["H8 ZEN", "11H DIRHAM", "L7 BOULAT"])
     for draw, (a, b) in zip(["AEINRTZ", "AIRT+DHM", "T+BELOSU"], [(24, 20), (30, 36), (18, 9)]):

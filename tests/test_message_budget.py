@@ -1,11 +1,15 @@
-"""A room's message budget on Telegram: 20 and 50 players in one group over three one-minute duplicate rounds,
-real python-telegram-bot against the fake Bot API, the referee and the countdowns on the fake's clock.
+"""A room's message budget: 20 and 50 players in one Telegram group over three one-minute duplicate rounds, real
+python-telegram-bot against the fake Bot API with Telegram's flood control on (tests/fakes/telegram_limits.py),
+the referee, the countdowns and the library's limiter on the fake's clock; then one Discord channel.
 
-Telegram documents about 20 messages a minute to one group (PLATFORMS.md), and python-telegram-bot's limiter
-counts every request that names the group, the admin look-ups included. The test counts what the bot asks of
-the group in each round (each a minute of the fake's clock), never how long anything took: before the live
-lines were coalesced, 20 players made 49 a minute (one counter edit per move, one "joined" message and one
-``getChatMember`` per player).
+Telegram documents about 20 messages a minute to one group and about one a second in a chat (PLATFORMS.md).
+The adapter runs with its production settings (its intervals, its pacer, python-telegram-bot's ``AIORateLimiter``
+as it builds it, whose buckets leak by the fake's clock here so that a minute of the test takes no real minute).
+The test asserts no 429 at all (so no flood-wait escalation), every acknowledgement, nothing left in the outbox,
+the counter exact at the close, and, on the fake's clock from the fake's log, that the pacing puts the next draw
+within 2 s and the results within 5 s of the close's first message; it prints the same from the deadline, which
+adds the time the close takes to compute (machine-dependent, never asserted). Before the pacer, a close sent its
+8 group messages at once: three 429s a round, and the next draw came last, 3.9 s after the deadline.
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from telegram.ext import AIORateLimiter
 
 from bot.adapters.telegram import LIVE_INTERVAL, TelegramAdapter
+from bot.outbox import OutboxBacklog
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, running_application
+from tests.fakes.telegram_limits import fake_clock_rate_limiter
 from tests.ready_lists import ready_registry
 
 LEXICONS = ready_registry()
@@ -74,29 +79,61 @@ def count_line(text: str) -> tuple[int, int] | None:
     return (int(found.group(1)), int(found.group(2))) if found else None
 
 
+def is_draw(text: str, number: int) -> bool:
+    return f"Coup {number} — tirage" in text and "Fin dans" in text  # after the racks refused, if any
+
+
+def is_closed(text: str, number: int) -> bool:
+    return text.startswith(f"Coup {number} — tirage") and text.endswith("manche close.")
+
+
+def seconds(values: list[float]) -> str:
+    return "[" + ", ".join(f"{v:.2f}" for v in values) + "] s"
+
+
+def deadline_of(storage: SQLiteStorage, number: int) -> float:
+    """When round ``number`` of the group's game closes (the referee's deadline, on the fake's clock)."""
+    found = [d for d in storage.deadlines() if d.channel == f"telegram:{GROUP}"]
+    assert [d.round for d in found] == [number]
+    return found[0].at
+
+
+async def drained(storage: SQLiteStorage) -> list[OutboxBacklog]:
+    """The outbox once nothing waits in it (what the last close sends goes at the group's pace)."""
+    for _ in range(2000):  # 20 s at most: a busy machine
+        backlog = storage.outbox_backlog()
+        if all(b.waiting == 0 for b in backlog):
+            return backlog
+        await asyncio.sleep(0.01)
+    return storage.outbox_backlog()
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("players", [20, 50])
 async def test_a_crowded_group_stays_within_telegram_budget(storage: SQLiteStorage, players: int) -> None:
-    async with FakeTelegram(bot_username="TestBot") as tg:
+    async with FakeTelegram(bot_username="TestBot") as tg:  # Telegram's flood control on (telegram_limits)
         tg.add_group(GROUP, "Club")
         referee_user = tg.add_user(first_name="Arbitre", started=True)
         tg.set_member(GROUP, referee_user, "creator")
         people = [tg.add_user(first_name=f"P{i + 1:02d}", started=True) for i in range(players)]
         for person in people:
             tg.set_member(GROUP, person, "member")
-        adapter = TelegramAdapter(
+        adapter = TelegramAdapter(  # the production settings, but the clock's tick (0.05 s, not 0.5)
             Referee(storage, LEXICONS, now=tg.now),
             tg.token,
             base_url=tg.base_url,
-            edit_interval=EDIT_INTERVAL,
             tick_seconds=0.05,
             clock=tg.now,
-            # the library's limiter, without its real-time waits: the fake's minutes pass faster
-            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
+            # python-telegram-bot's limiter as the adapter builds it, its buckets leaking by the fake's clock
+            rate_limiter=fake_clock_rate_limiter(tg.now, max_retries=3),
         )
+        assert adapter.edit_interval == EDIT_INTERVAL
         async with running_application(adapter.application, tg):
+            opened = tg.now()
             await tg.send_user_message(GROUP, referee_user, "/duplicate 1")
-            await tg.wait_for_message(lambda m: "⏳" in (m.text or ""), chat_id=GROUP, timeout=10)
+            first = await tg.wait_for_message(lambda m: is_draw(m.text or "", 1), chat_id=GROUP, timeout=10)
+            delays: dict[str, list[float]] = {"draw": [first.at - opened], "results": []}
+            paced: dict[str, list[float]] = {"draw": [], "results": []}
             per_round: list[int] = []
             acks = 0
             start = len(tg.requests)
@@ -117,20 +154,22 @@ async def test_a_crowded_group_stays_within_telegram_budget(storage: SQLiteStora
                     ack = await tg.wait_for_message(chat_id=person.id, timeout=10)
                     assert f"coup {number}" in (ack.text or "").lower()
                     acks += 1
-                tg.advance(ROUND_SECONDS)  # past the deadline: the round closes, the next draw is shown
-                if number < ROUNDS:
-                    await tg.wait_for_message(
-                        lambda m, n=number: f"Coup {n + 1}" in (m.text or "") and "⏳" in (m.text or ""),
-                        chat_id=GROUP,
-                        timeout=20,
-                    )
-                else:
-                    await tg.wait_for_message(
-                        lambda m, n=number: f"Coup {n + 1}" in (m.text or ""), chat_id=GROUP, timeout=20
-                    )
+                deadline = deadline_of(storage, number)
+                tg.advance(max(0.0, deadline - tg.now()))  # to the deadline: the round closes, the next opens
+                # the top of a big round and its images: seconds of real time on a busy machine
+                results = await tg.wait_for_message(lambda m, n=number: is_result(m.text or "", n), timeout=20)
+                draw = await tg.wait_for_message(lambda m, n=number: is_draw(m.text or "", n + 1), timeout=20)
+                await tg.wait_for_edit(lambda m, n=number: is_closed(m.text or "", n), timeout=20)
+                # what the pacing adds, from the close's first message: the draw goes first, the results follow
+                # at the group's pace (without the time the close itself takes to compute, printed below; the
+                # "closed" edit of the draw message is the countdown's, sent at the deadline, before that time)
+                first_at = min(results.at, draw.at)
+                paced["draw"].append(draw.at - first_at)
+                paced["results"].append(results.at - first_at)
+                delays["results"].append(results.at - deadline)
+                delays["draw"].append(draw.at - deadline)  # the next round opens at this one's deadline
                 # the counter is exact at the close: its last text, before the results, counts everyone
                 log = [r for r in tg.log.records if r.chat_id == GROUP]
-                results = next(r for r in log if is_result(r.text or "", number))
                 before = [count_line(r.text or "") for r in log if r.seq < results.seq]
                 counts = [c for c in before if c is not None]  # the counter's texts, in order
                 assert counts and counts[-1] == (players, players)
@@ -141,8 +180,20 @@ async def test_a_crowded_group_stays_within_telegram_budget(storage: SQLiteStora
                 per_round.append(len(group_requests(tg.requests[start:])))
                 start = len(tg.requests)
             assert acks == ROUNDS * players  # every private acknowledgement arrived
+            backlog = await drained(storage)
+        # nothing lost: the outbox holds nothing owed and no dead letter
+        assert all(b.waiting == 0 and b.dead == 0 for b in backlog), backlog
+        refused = tg.flood.refused
+        print(
+            f"{players} players: group requests per round {per_round}; from the deadline (fake's clock): "
+            f"draw {seconds(delays['draw'])}, results {seconds(delays['results'])}; from the close's first "
+            f"message: draw {seconds(paced['draw'])}, results {seconds(paced['results'])}; 429s {len(refused)}"
+        )
+        assert all(d <= 2.0 for d in paced["draw"]), paced
+        assert all(d <= 5.0 for d in paced["results"]), paced
+        assert tg.flood.escalations == []  # the bot's pacing never sent during a flood wait
+        assert refused == [], refused  # nor went over a limit at all
         # The countdown steps by the fake's clock but sleeps on the loop's: a jumped clock skips steps, so
         # its edits are counted at their most, one per edit interval, instead of as they came.
         countdown = math.ceil(ROUND_SECONDS / EDIT_INTERVAL)
-        print(f"{players} players: group requests per round {per_round}, +{countdown} countdown edits at most")
         assert all(n + countdown <= GROUP_BUDGET for n in per_round), per_round

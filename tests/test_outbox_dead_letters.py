@@ -215,7 +215,7 @@ def test_an_outbox_of_the_previous_version_gets_dead_letters_in_place(tmp_path: 
     monkeypatch.undo()
     new = SQLiteStorage(path)
     try:
-        assert new.schema_version == 9
+        assert new.schema_version == bot.storage.sqlite.MIGRATIONS[-1][0]
         (head,) = new.outbox_due("c:", 200.0)
         assert (head.reply.text, head.created) == ("Coup 3", 100.0)
         new.mark_dead(head.id, 201.0, "Telegram: Bad Request: chat not found")

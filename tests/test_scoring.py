@@ -1,6 +1,9 @@
-"""Every worked example of RULES.md, with its arithmetic, and scoring properties."""
+"""Every worked example of docs/rules.md, with its arithmetic, and scoring properties."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -39,9 +42,7 @@ def test_vague_then_avions() -> None:
     assert avions.total == 18
 
 
-@pytest.mark.parametrize(
-    ("setup", "move", "expected_words", "total"),
-    [
+WORKED_EXAMPLES = [
         ("", "H3 ECOLES", ["ECOLES (1+3x2+1+1+1+1)x2 = 22"], 22),
         ("", "H3 ÉCOLES", ["ECOLES (1+3x2+1+1+1+1)x2 = 22"], 22),
         ("", "H4 MOUTONS", ["MOUTONS (2x2+1+1+1+1+1+1)x2 = 20"], 70),
@@ -55,7 +56,13 @@ def test_vague_then_avions() -> None:
         ("F5:I", "F2 (K)IWI", ["KIWI 0x3+1+10+1 = 12"], 12),
         ("", "H6 ZEbRE", ["ZEBRE (10+1+0+1+1)x2 = 26"], 26),
         ("", "H6 ZEBRE", ["ZEBRE (10+1+3+1+1)x2 = 32"], 32),
-    ],
+]
+SEED_SEQUENCES = [("VAGUE", 26), ("AVIONS", 18), ("HANTEZ", 56), ("FACADES", 96), ("HUES", 20), ("JOUET", 59)]
+
+
+@pytest.mark.parametrize(
+    ("setup", "move", "expected_words", "total"),
+    WORKED_EXAMPLES,
     ids=[
         "ECOLES",
         "ECOLES-accent",
@@ -165,3 +172,16 @@ def test_move_score_is_sum_of_words_plus_bonus(moves: list[list[tuple[int, int, 
         retyped = validate_move(board, parse_move(placement.notation()))
         assert retyped == placement
         apply_placement(board, placement)
+
+
+def test_every_worked_example_of_the_digest_is_tested_here() -> None:
+    """docs/rules.md's table (case, expected) and this file's examples name the same words and totals."""
+    digest = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = digest.split("Worked examples", 1)[1].split("\n\n", 2)[1]
+    rows = [line.split("|")[1:4] for line in table.splitlines()[2:] if line.startswith("|")]
+    listed = {
+        (case.split()[0], int(re.findall(r"\d+", expected.rsplit("=", 1)[1])[0])) for case, _, expected in rows
+    }
+    tested = {(move.split()[1].upper().replace("(K)", "K"), total) for _, move, _, total in WORKED_EXAMPLES}
+    tested |= set(SEED_SEQUENCES)
+    assert len(rows) == 15 and listed <= tested, sorted(listed - tested)

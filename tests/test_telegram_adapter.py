@@ -266,16 +266,22 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, cloc
         await say(tg, user, f"/jouer H8 {word}", chat=None)
         ack = await tg.wait_for_message(chat_id=user.id)
         assert word in ack.text
-    tg.advance(60)  # the draw counts down by editing itself
-    countdown = await tg.wait_for_edit(lambda m: m.message_id == draw.message_id, chat_id=GROUP)
+    # the draw counts down by editing itself: steps of a second before the clock moves, and this fixture's live
+    # lines edited at each change, all of which the adapter spaces one a second in the group (Telegram's pace)
+    tg.advance(60)
+    countdown = await tg.wait_for_edit(
+        lambda m: m.message_id == draw.message_id and "⏳" in m.text and shown_seconds(m.text) <= 120,
+        chat_id=GROUP,
+        timeout=10,
+    )
     assert 110 <= shown_seconds(countdown.text) <= 120
     tg.advance(120)
-    results = await tg.wait_for_message(lambda m: "QWERTA" in (m.text or ""), chat_id=GROUP)
+    results = await tg.wait_for_message(lambda m: "QWERTA" in (m.text or ""), chat_id=GROUP, timeout=10)
     assert all(word in results.text for word in secrets.values())
     before = [r for r in tg.log.records if r.chat_id == GROUP and r.seq < results.seq]
     assert not any(word in (r.text or "") for r in before for word in secrets.values())
     # the draw says so once the round is closed
-    await tg.wait_for_edit(lambda m: m.message_id == draw.message_id and m.text.endswith("manche close."))
+    await tg.wait_for_edit(lambda m: m.message_id == draw.message_id and m.text.endswith("manche close."), timeout=10)
     edits = [r for r in tg.log.records if r.action == "edit" and r.message_id == draw.message_id]
     assert not any(word in e.text for e in edits for word in secrets.values())
 

@@ -39,6 +39,8 @@ class Worker:
     folder: Path
     lease: float = 2.0
     tick: float = 0.1
+    deliver_seconds: float = 0.0  # a platform that takes this long to accept each batch
+    grace: float | None = None  # the outbox's grace (None: the referee's default)
     process: subprocess.Popen[str] | None = None
     acks: dict[int, Ack] = field(default_factory=dict)
     sent: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -60,6 +62,10 @@ class Worker:
             sys.executable, "-m", "tests.referee_worker", "--db", self.db, "--name", self.name,
             "--out", str(self.out), "--lease", str(self.lease), "--tick", str(self.tick),
         ]  # fmt: skip
+        if self.deliver_seconds:
+            command += ["--deliver-seconds", str(self.deliver_seconds)]
+        if self.grace is not None:
+            command += ["--grace", str(self.grace)]
         self.process = subprocess.Popen(
             command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
             env={**os.environ, "PYTHONPATH": str(ROOT)},

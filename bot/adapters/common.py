@@ -87,6 +87,9 @@ def split_text(text: str, limit: int, measure: Callable[[str], int] = len) -> li
 POLL_SECONDS = 0.25  # how often a pending edit looks at a clock the event loop does not follow (tests')
 
 
+DEFERRED_TRIES = 12  # an edit held for its interval that keeps failing is given up after this many tries
+
+
 class TrackedMessage:
     """A sent message that later replies with the same ``edit_key`` update.
 
@@ -94,6 +97,11 @@ class TrackedMessage:
     ``clock``: a change arriving sooner is applied when the interval is over (the latest text
     wins, the ones in between are never sent). ``urgent`` changes (a countdown that ended, the
     count at a round's close) are applied at once.
+
+    An edit the platform refuses is not taken as done: the text shown stays the old one. An ``owed``
+    update (a reply of the outbox) applied at once raises the refusal, so that the outbox tries it again
+    or makes it a dead letter; one held for its interval is tried again at the next interval (a newer
+    text replaces it), at most :data:`DEFERRED_TRIES` times.
     """
 
     def __init__(
@@ -118,8 +126,11 @@ class TrackedMessage:
         self.closed = False
         self._timer: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self._failures = 0  # tries of the held text that failed in a row
 
-    async def update(self, text: str, *, urgent: bool = False) -> None:
+    async def update(self, text: str, *, urgent: bool = False, owed: bool = False) -> None:
+        """Show ``text`` (now if ``urgent`` or the interval is over, else when it is); ``owed``: a
+        refusal of an edit applied now is raised (else logged)."""
         wait = self.last + self.interval - self.clock()
         if text == self.text and self.pending is None:
             return
@@ -128,8 +139,15 @@ class TrackedMessage:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
-            await self._apply(text)
+            try:
+                await self._apply(text)
+            except Exception:
+                if owed:
+                    raise
+                log.exception("could not edit a message")
             return
+        if self.pending != text:
+            self._failures = 0
         self.pending = text
         if self._timer is None or self._timer.done():
             self._timer = asyncio.get_running_loop().create_task(self._later(wait))
@@ -152,19 +170,32 @@ class TrackedMessage:
             await asyncio.sleep(POLL_SECONDS if self._lock.locked() else min(left, POLL_SECONDS))
         self._timer = None  # from here on, never cancelled: discord.py must not be interrupted mid-request
         text, self.pending = self.pending, None
-        if text is not None and not self.closed:
+        if text is None or self.closed:
+            return
+        try:
             await self._apply(text)
+        except Exception:  # tried again at the next interval, unless a newer text came meanwhile
+            self._failures += 1
+            self.last = self.clock()  # the next try waits an interval
+            if self._failures >= DEFERRED_TRIES:
+                log.exception("could not edit a message (%d tries): given up", self._failures)
+                self._failures = 0
+                return
+            log.warning("could not edit a message (try %d), trying again", self._failures, exc_info=True)
+            if self.pending is None and not self.closed:
+                self.pending = text
+            if self.pending is not None and (self._timer is None or self._timer.done()):
+                self._timer = asyncio.get_running_loop().create_task(self._later(self.interval))
 
     async def _apply(self, text: str) -> None:
+        """Edit the message to ``text``; raises what the platform answered (the text shown is unchanged)."""
         async with self._lock:
             if text == self.text:
                 return
-            try:
-                await self._edit(text)
-            except Exception:  # an edit must never take the bot down
-                log.exception("could not edit a message")
+            await self._edit(text)
             self.text = text
             self.last = self.clock()
+            self._failures = 0
 
     def close(self) -> None:
         """No more edits (a countdown stops at its next step; an edit under way completes)."""

@@ -15,7 +15,9 @@ bot's posts (missing access or permissions) is logged and reported once, by DM, 
 referee of the channel's game, until a post there succeeds again.
 
 Nothing here knows the game: moves are recorded by the command layer before any
-Discord call, so a failed send never loses a move.
+Discord call, so a failed send never loses a move. The slash commands are defined in
+``discord_commands``, an interaction is answered by ``discord_interactions`` (a lost first
+answer included), and ``discord_reconnect`` bounds the waits between gateway reconnections.
 """
 
 import asyncio
@@ -24,8 +26,7 @@ import io
 import logging
 import re
 import time
-from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -33,35 +34,26 @@ from discord import app_commands
 
 from ..chat import Incoming, Reply, read_command
 from ..commands import COMMANDS, CommandSpec, find
-from ..commands.general import setting_named, setting_names, setting_values
-from ..lexicons import BUNDLED
 from ..messages import say
 from ..metrics import Metrics, rate_limit_trace
-from ..outbox import Failure, Undelivered
+from ..outbox import Undelivered
 from ..referee import Referee
 from ..service import RefereeService
-from .common import (
-    DEFAULT_LANGUAGE,
-    TrackedMessage,
-    TrackedMessages,
-    language_of_locale,
-    platform_id,
-    platform_name,
-    platform_word,
-    short_text,
-    split_text,
-)
-from .discord_pacing import Post, first_things_first, merged
+from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, platform_id, split_text
+from .common import platform_name as platform_name  # the names the tests and tools import from here
+from .discord_commands import CommandTranslator, build_command
+from .discord_commands import intents_for as intents_for
+from .discord_commands import penalty_choices as penalty_choices
+from .discord_commands import settings_choices as settings_choices
+from .discord_interactions import FAILED, NO_MENTIONS, InteractionTurn
+from .discord_pacing import Edit, Post, deliver_posts, first_things_first, merged
+from .discord_reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, connect_bounded
 from .discord_shards import ShardRange
 from .ordering import ArrivalOrder, Turn
-from .refusals import discord_refusal
 
 log = logging.getLogger("arbitre.discord")
 
 TEXT_LIMIT = 2000
-DESCRIPTION_LIMIT = 100
-CHOICES_LIMIT = 25
-NO_MENTIONS = discord.AllowedMentions.none()
 # Posts and edits in one channel (or through one interaction token) share a bucket of about 5 per 5 s
 # (PLATFORMS.md): a live line (the counter, the join notice) takes at most one edit of it per 5 s.
 LIVE_INTERVAL = 5.0
@@ -69,279 +61,15 @@ LIVE_INTERVAL = 5.0
 # Any other command is deferred if it has not answered after this many seconds (Discord allows 3).
 DEFER_AFTER = 2.0
 
-# Interactions > Receiving and Responding: an interaction token is valid for 15 minutes. The
-# adapter stops using it a little earlier, so a request in flight never meets the deadline.
-INTERACTION_TOKEN_SECONDS = 15 * 60
-TOKEN_MARGIN_SECONDS = 30.0
 # JSON error codes of a channel refusing the bot (Missing Access, Missing Permissions) and the
 # catalog message naming the permissions each one means is missing.
 CHANNEL_REFUSALS = {50001: "discord_missing_access", 50013: "discord_missing_permissions"}
-NOTHING_TO_SAY = "✓"
 _MENTION = re.compile(r"<@!?([0-9]{1,20})>")  # a snowflake fits in 20 ASCII digits
 MENTION_LOOKUPS = 25  # mentions of one message resolved at most; the others stay as typed
 MENTION_LOOKUP_TIMEOUT = 5.0  # seconds the gateway has to answer the one members request
 
 
-def usage_args(usage: str) -> str:
-    """``/score REF WORD [claimed score]`` -> ``REF WORD [claimed score]``."""
-    parts = usage.split(maxsplit=1)
-    return parts[1] if len(parts) > 1 else ""
-
-
-# --- slash command definitions ------------------------------------------------------------
-
-
-def localized(spec: CommandSpec, part: str, lang: str) -> str:
-    """A part of a slash command in ``lang``, from the catalogs, within Discord's limits: its ``name``, its
-    ``description``, its option's ``option`` name or ``args`` description."""
-    if part == "name":
-        return platform_name(spec, lang)
-    if part == "option":
-        return platform_word(say(lang, "option_args"), "args")
-    if part == "args":
-        return short_text(usage_args(spec.usage(lang)), DESCRIPTION_LIMIT)
-    return short_text(spec.menu(lang), DESCRIPTION_LIMIT)
-
-
-def _text(spec: CommandSpec, part: str) -> app_commands.locale_str:
-    """The default (English) text of a part, carrying what the translator needs for other languages."""
-    return app_commands.locale_str(localized(spec, part, DEFAULT_LANGUAGE), command=spec.name, part=part)
-
-
-class CommandTranslator(app_commands.Translator):
-    """Names and descriptions of the slash commands in each Discord locale with a catalog."""
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContext[Any, Any],
-    ) -> str | None:
-        lang = language_of_locale(locale.value)
-        name = string.extras.get("command")
-        if lang is None or lang == DEFAULT_LANGUAGE or not isinstance(name, str):
-            return None
-        spec = find(name)
-        return localized(spec, str(string.extras.get("part", "")), lang) if spec is not None else None
-
-
-SETTINGS_SUGGESTED = ("language", "edition", "notation", "rules", "lexicon", "minutes")
-SUGGESTED_MINUTES = ("1", "2", "3")
-
-
-def suggested_values(setting: str) -> tuple[str, ...]:
-    if setting == "minutes":
-        return SUGGESTED_MINUTES
-    if setting == "lexicon":
-        return BUNDLED
-    return setting_values().get(setting, ())
-
-
-def settings_choices(current: str, lang: str) -> list[str]:
-    """``/settings`` suggestions for what the user typed so far: ``key value`` pairs, the keys in the
-    user's language first, then (once something is typed) in the other languages."""
-    typed = " ".join(current.lower().split())
-    keys = [setting_names(setting, lang)[0] for setting in SETTINGS_SUGGESTED]
-    if typed:
-        others = [name for setting in SETTINGS_SUGGESTED for name in setting_names(setting, lang)[1:]]
-        keys += [k for k in others if k not in keys]
-    out: list[str] = []
-    for key in keys:
-        canonical = setting_named(key) or key
-        for value in suggested_values(canonical):
-            option = f"{key} {value}"
-            if option.startswith(typed) or (typed and " " not in typed and key.startswith(typed)):
-                out.append(option)
-    return out[:CHOICES_LIMIT]
-
-
-def penalty_choices(current: str, players: Sequence[str]) -> list[str]:
-    """``/penalty`` suggestions: the game's players matching what was typed, with the points."""
-    words = current.split()
-    points = words.pop() if words and words[-1].lstrip("-").isdigit() else ""
-    typed = " ".join(words).lstrip("@").lower()
-    names = [p for p in players if p.lower().startswith(typed)] or [p for p in players if typed in p.lower()]
-    return [f"{name} {points}".strip() for name in names][:CHOICES_LIMIT]
-
-
-def _slash_callback(adapter: "DiscordAdapter", spec: CommandSpec, takes_args: bool, required: bool) -> Any:
-    """The coroutine discord.py calls for one command (its signature declares the option)."""
-    if not takes_args:
-
-        async def run_plain(interaction: discord.Interaction) -> None:
-            await adapter.on_slash(interaction, spec, "")
-
-        return run_plain
-    if required:
-
-        async def run_required(interaction: discord.Interaction, args: str) -> None:
-            await adapter.on_slash(interaction, spec, args)
-
-        return run_required
-
-    async def run_optional(interaction: discord.Interaction, args: str | None = None) -> None:
-        await adapter.on_slash(interaction, spec, args or "")
-
-    return run_optional
-
-
-def build_command(adapter: "DiscordAdapter", spec: CommandSpec) -> app_commands.Command[Any, Any, Any]:
-    """The slash command for one command of the table."""
-    arguments = usage_args(spec.usage(DEFAULT_LANGUAGE))
-    takes_args = bool(arguments)
-    required = bool(re.sub(r"\[[^\]]*\]", "", arguments).strip())  # a word outside [...] must be given
-    callback = _slash_callback(adapter, spec, takes_args, required)
-    if takes_args:
-        callback = app_commands.rename(args=_text(spec, "option"))(callback)
-        callback = app_commands.describe(args=_text(spec, "args"))(callback)
-    command: app_commands.Command[Any, Any, Any] = app_commands.Command(
-        name=app_commands.locale_str(spec.name, command=spec.name, part="name"),
-        description=_text(spec, "description"),
-        callback=callback,
-    )
-    if spec.name == "settings":
-
-        async def complete_settings(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            lang = language_of_locale(str(interaction.locale)) or DEFAULT_LANGUAGE
-            return [app_commands.Choice(name=c, value=c) for c in settings_choices(current, lang)]
-
-        command.autocomplete("args")(complete_settings)
-    elif spec.name == "penalty":
-
-        async def complete_penalty(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            players = await adapter.players(f"discord:{interaction.channel_id}")
-            return [app_commands.Choice(name=c[:100], value=c[:100]) for c in penalty_choices(current, players)]
-
-        command.autocomplete("args")(complete_penalty)
-    return command
-
-
 # --- routing replies --------------------------------------------------------------------
-
-
-class _InteractionTurn:
-    """One slash command being answered: its interaction, and what was said through it so far."""
-
-    def __init__(
-        self, interaction: discord.Interaction, channel: str, user: str, clock: Callable[[], float] = time.time
-    ) -> None:
-        self.interaction = interaction
-        self.channel = channel
-        self.user = user
-        self.clock = clock
-        self.lock = asyncio.Lock()
-        self.deferred: bool | None = None  # the defer's ``ephemeral`` flag once deferred
-        self.filled = False  # the deferred "thinking..." message has been used (or removed)
-        self.watchdog_fired = False
-
-    @property
-    def token_until(self) -> float:
-        """When the adapter stops using this interaction's token (its 15 minutes, less a margin)."""
-        return token_deadline(self.interaction)
-
-    def token_alive(self) -> bool:
-        return self.clock() < self.token_until
-
-    def visibility(self, reply: Reply) -> bool | None:
-        """``ephemeral`` for a reply answered through this interaction; None if it goes elsewhere."""
-        if reply.to_user is not None:
-            return True if reply.to_user == self.user else None
-        return False if reply.channel in (None, self.channel) else None
-
-    def order(self, replies: Sequence[Reply]) -> list[Reply]:
-        """The replies, one that fits the deferred placeholder first (so nothing private fills a
-        public placeholder, and the other way round)."""
-        out = list(replies)
-        if self.deferred is None or self.filled:
-            return out
-        for index, reply in enumerate(out):
-            if self.visibility(reply) is self.deferred:
-                out.insert(0, out.pop(index))
-                break
-        return out
-
-    async def defer(self, ephemeral: bool) -> None:
-        async with self.lock:
-            if self.interaction.response.is_done():
-                return
-            try:
-                await self.interaction.response.defer(ephemeral=ephemeral, thinking=True)
-                self.deferred = ephemeral
-            except discord.HTTPException as error:
-                log.warning(
-                    "could not defer /%s: %s", self.interaction.command and self.interaction.command.name, error
-                )
-
-    async def defer_after(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        self.watchdog_fired = True  # no cancelling from here: a request may be under way
-        await self.defer(ephemeral=False)
-
-    async def _clear_placeholder(self) -> None:
-        """Remove the "thinking..." message (fill it, then delete it: works on every client)."""
-        self.filled = True
-        try:
-            await self.interaction.edit_original_response(content="…", allowed_mentions=NO_MENTIONS)
-            await self.interaction.delete_original_response()
-        except discord.HTTPException as error:
-            log.warning("could not remove a deferred response: %s", error)
-
-    async def send(
-        self, chunks: Sequence[str], image: Callable[[], discord.File] | None, ephemeral: bool, want_message: bool
-    ) -> list[Any]:
-        """Send through the interaction (response or followups); the messages, for later edits."""
-        sent: list[Any] = []
-        async with self.lock:
-            response = self.interaction.response
-            pieces: list[str | None] = list(chunks) or [None]
-            for index, chunk in enumerate(pieces):
-                extra: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
-                if index == 0 and image is not None:
-                    extra["file"] = image()
-                if not response.is_done():
-                    callback = await response.send_message(chunk, ephemeral=ephemeral, **extra)
-                    message: Any = (
-                        callback.resource if isinstance(callback.resource, discord.InteractionMessage) else None
-                    )
-                    if message is None and want_message:
-                        message = await self.interaction.original_response()
-                    sent.append(message)
-                    continue
-                if self.deferred is not None and not self.filled:
-                    if ephemeral == self.deferred:
-                        # The deferred "thinking..." message is the original response: edit it (a
-                        # followup filling it is deprecated).
-                        if "file" in extra:
-                            extra["attachments"] = [extra.pop("file")]
-                        message = await self.interaction.edit_original_response(
-                            content=chunk if chunk is not None else discord.utils.MISSING, **extra
-                        )
-                        self.filled = True
-                        sent.append(message)
-                        continue
-                    await self._clear_placeholder()
-                message = await self.interaction.followup.send(
-                    chunk if chunk is not None else discord.utils.MISSING, ephemeral=ephemeral, wait=True, **extra
-                )
-                self.filled = True
-                sent.append(message)
-        return sent
-
-    async def finish(self) -> None:
-        """Leave no interaction unanswered and no "thinking..." message behind."""
-        async with self.lock:
-            try:
-                if self.deferred is not None and not self.filled:
-                    await self._clear_placeholder()
-                elif not self.interaction.response.is_done():
-                    await self.interaction.response.send_message(NOTHING_TO_SAY, ephemeral=True)
-            except discord.HTTPException as error:
-                log.warning("could not close an interaction: %s", error)
-
-
-def token_deadline(interaction: discord.Interaction) -> float:
-    """The Unix time after which the adapter no longer uses ``interaction``'s token."""
-    return interaction.created_at.timestamp() + INTERACTION_TOKEN_SECONDS - TOKEN_MARGIN_SECONDS
 
 
 class _MessageTurn:
@@ -353,7 +81,7 @@ class _MessageTurn:
         self.user = incoming.user
 
 
-_TURN: contextvars.ContextVar[_InteractionTurn | _MessageTurn | None] = contextvars.ContextVar(
+_TURN: contextvars.ContextVar[InteractionTurn | _MessageTurn | None] = contextvars.ContextVar(
     "arbitre_discord_turn", default=None
 )
 
@@ -369,6 +97,13 @@ class AdapterHooks(discord.Client):
         super().__init__(intents=intents, allowed_mentions=NO_MENTIONS, **options)
         self.adapter = adapter
         self.tree = app_commands.CommandTree(self)
+        self.backoffs: dict[int | None, BoundedBackoff] = {}  # per shard (None: the unsharded session)
+
+    def backoff(self, shard_id: int | None) -> BoundedBackoff:
+        """The reconnect backoff of one session, bounded by the adapter's ``reconnect_cap``."""
+        if shard_id not in self.backoffs:
+            self.backoffs[shard_id] = BoundedBackoff(self.adapter.reconnect_cap)
+        return self.backoffs[shard_id]
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CommandTranslator())
@@ -377,9 +112,11 @@ class AdapterHooks(discord.Client):
         log.info("connected to Discord as %s (%d guilds)", self.user, len(self.guilds))
         self.adapter.gateway_up = True
         self.adapter.service.start()  # the clock; idempotent on reconnects
+        self.backoff(self.shard_id).reset()
 
     async def on_resumed(self) -> None:
         self.adapter.gateway_up = True
+        self.backoff(self.shard_id).reset()
 
     async def on_disconnect(self) -> None:
         self.adapter.gateway_up = False  # the health check says so until the gateway is back
@@ -390,36 +127,38 @@ class AdapterHooks(discord.Client):
     async def close(self) -> None:
         await self.adapter.service.stop()
         self.adapter.tracked.close()
-        self.adapter.drop_edits()
         await super().close()
 
 
 class ArbitreClient(AdapterHooks):
     """The unsharded client: one gateway session gets every server the bot is in."""
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """discord.py's gateway loop, its waits between attempts bounded (see ``discord_reconnect``)."""
+        await connect_bounded(self, self.backoff(None), reconnect=reconnect, timeout=self.adapter.connect_timeout)
+
 
 class ShardedArbitreClient(AdapterHooks, discord.AutoShardedClient):
     """The sharded client: one gateway session per shard of ``shards``, each getting its own
     servers' events (and shard 0 the DMs); replies go out through the REST API like the plain one's."""
 
-    def __init__(
-        self, adapter: "DiscordAdapter", intents: discord.Intents, shards: ShardRange, **options: Any
-    ) -> None:
+    def __init__(self, adapter: "DiscordAdapter", intents: discord.Intents, shards: ShardRange, **options: Any) -> None:
         super().__init__(adapter, intents, shard_ids=list(shards.ids), shard_count=shards.count, **options)
         self.shard_range = shards
 
+    async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
+        """discord.py's, then the shard's reconnect backoff bounded like the unsharded session's."""
+        await super().launch_shard(gateway, shard_id, initial=initial)
+        shard = self.get_shard(shard_id)
+        if shard is not None:
+            shard._parent._backoff = self.backoff(shard_id)  # discord.py 2.7: each Shard keeps its own
+
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d of %d ready", shard_id, self.shard_range.count)
+        self.backoff(shard_id).reset()
 
-
-def intents_for(message_content: bool) -> discord.Intents:
-    """Guilds and DMs; guild messages and their content only for ``!`` commands (privileged)."""
-    intents = discord.Intents.none()
-    intents.guilds = True
-    intents.dm_messages = True
-    intents.guild_messages = message_content
-    intents.message_content = message_content
-    return intents
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.backoff(shard_id).reset()
 
 
 class DiscordAdapter:
@@ -437,12 +176,16 @@ class DiscordAdapter:
         shards: ShardRange | None = None,
         metrics: Metrics | None = None,
         pace_clock: Callable[[], float] = time.monotonic,
+        reconnect_cap: float = RECONNECT_CAP,
+        connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
         """``clock``: Unix time as Discord counts it, for the age of interaction tokens; ``pace_clock``:
         the time Discord's rate limits run on, which spaces the edits of a message; ``shards``: the
         shards this process runs (discord.py's sharded client), None for one unsharded session;
         ``metrics``: where commands, 429s and the gateway's connection are reported (None: metrics off);
-        ``live_interval``: seconds between two edits of a live line (the counter, the join notice)."""
+        ``live_interval``: seconds between two edits of a live line (the counter, the join notice);
+        ``reconnect_cap``: the longest wait between two attempts to reach the gateway, ``connect_timeout``
+        the longest one attempt takes (so the bot is back soon after Discord, see ``discord_reconnect``)."""
         self.referee = referee
         self.message_content = message_content
         self.edit_interval = edit_interval
@@ -451,6 +194,8 @@ class DiscordAdapter:
         self.pace_clock = pace_clock
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.shards = shards
+        self.reconnect_cap = reconnect_cap
+        self.connect_timeout = connect_timeout
         self.gateway_up = False  # between a ready (or resumed) and a disconnect
         traced: dict[str, Any] = {"http_trace": rate_limit_trace(metrics, "discord")} if metrics is not None else {}
         self.client: AdapterHooks = (
@@ -465,7 +210,6 @@ class DiscordAdapter:
         self.arrivals = ArrivalOrder()
         self.refused_channels: dict[int, int] = {}  # channel id -> the error code that refused a post
         self._fallback_sent: dict[tuple[str, str], float] = {}
-        self._edits: set[asyncio.Task[None]] = set()  # edits under way, off the delivery path
         for spec in COMMANDS:
             self.tree.add_command(build_command(self, spec))
 
@@ -524,7 +268,7 @@ class DiscordAdapter:
         self, interaction: discord.Interaction, spec: CommandSpec, args: str, arrival: Turn
     ) -> None:
         channel, user = f"discord:{interaction.channel_id}", f"discord:{interaction.user.id}"
-        turn = _InteractionTurn(interaction, channel, user, self.clock)
+        turn = InteractionTurn(interaction, channel, user, self.clock)
         if spec.slow:  # declared with the command: answer "thinking..." at once
             await turn.defer(ephemeral=spec.private)
         watchdog = asyncio.get_running_loop().create_task(turn.defer_after(DEFER_AFTER))
@@ -642,41 +386,23 @@ class DiscordAdapter:
         the replies Discord did not take are returned, with why and whether for good (the outbox tries
         the others again)."""
         turn = _TURN.get()
-        if isinstance(turn, _InteractionTurn):
+        if isinstance(turn, InteractionTurn):
             posts = [Post(reply, (reply,)) for reply in turn.order(replies)]
         else:  # the clock's and the outbox's: paced for the channel's bucket (bot.adapters.discord_pacing)
             posts = merged(first_things_first(replies, lambda r: self.tracked.get(r.edit_key) is not None), TEXT_LIMIT)
-        failed: list[Undelivered] = []
-        edits: list[Coroutine[Any, Any, None]] = []
-        try:
-            for post in posts:
-                try:
-                    await self._deliver_one(post.reply, turn, edits)
-                except Exception as error:
-                    refusal = discord_refusal(post.reply, error)
-                    if refusal.failure is Failure.TRANSIENT:
-                        log.warning("reply not delivered, to be tried again: %s (%r)", post.reply, error)
-                    failed.extend(replace(refusal, reply=reply) for reply in post.carries)
-        finally:
-            for edit in edits:  # after the posts: if an edit takes a bucket's last request, it waits alone
-                self._in_background(edit)
-        return failed
+        return await deliver_posts(posts, lambda post, edits: self._deliver_one(post, turn, edits))
 
-    async def _deliver_one(
-        self, reply: Reply, turn: _InteractionTurn | _MessageTurn | None, edits: list[Coroutine[Any, Any, None]]
-    ) -> None:
-        """Send ``reply``, or, for an edit of a message already sent, add it to ``edits``."""
+    async def _deliver_one(self, post: Post, turn: InteractionTurn | _MessageTurn | None, edits: list[Edit]) -> None:
+        """Send ``post``, or, for an edit of a message already sent, add it to ``edits``."""
+        reply = post.reply
         text = self.render(reply)
         tracked = self.tracked.get(reply.edit_key)
         if tracked is not None:
             tracked.deadline = reply.deadline
-            # An edit never holds up what follows (draws, results): the message's bucket (its channel
-            # or the interaction token it was sent through) may be spent for seconds. Each message
-            # applies its own edits in order, the latest text of a live line winning.
-            if reply.live:
+            if reply.live:  # a live line never waits: its timer applies the latest text (bot.chat.Reply)
                 tracked.offer(text)
             else:
-                edits.append(tracked.update(text, urgent=reply.deadline is None))
+                edits.append((post, tracked.update(text, urgent=reply.deadline is None, owed=True)))
             return
         chunks = split_text(text, TEXT_LIMIT)
         if not chunks and reply.image is None and reply.document is None:
@@ -685,14 +411,14 @@ class DiscordAdapter:
         want = reply.edit_key is not None
         messages: list[Any] = []
         channel_id = platform_id(reply.channel or (turn.channel if turn else None), "discord")
-        ephemeral = turn.visibility(reply) if isinstance(turn, _InteractionTurn) else None
+        ephemeral = turn.visibility(reply) if isinstance(turn, InteractionTurn) else None
         token_until: float | None = None
-        if isinstance(turn, _InteractionTurn) and ephemeral is not None and turn.token_alive():
+        if isinstance(turn, InteractionTurn) and ephemeral is not None and turn.token_alive():
             try:
                 messages = await turn.send(chunks, image, ephemeral, want)
                 token_until = turn.token_until
-            except discord.HTTPException as error:  # expired interaction, ...: go direct
-                log.warning("interaction answer failed (%s); sending directly", error)
+            except FAILED as error:  # expired interaction, a lost request...: go direct
+                log.warning("interaction answer failed (%r); sending directly", error)
                 messages = []
                 if ephemeral:
                     messages = await self._send_private(reply, chunks, image, channel_id)
@@ -706,16 +432,6 @@ class DiscordAdapter:
             log.warning("reply with no channel dropped: %s", reply)
         if reply.edit_key is not None and messages and messages[0] is not None:
             self._track(reply, text, messages[0], private=reply.to_user is not None, token_until=token_until)
-
-    def drop_edits(self) -> None:
-        """Give up the edits still under way (the client is closing)."""
-        for task in list(self._edits):
-            task.cancel()
-
-    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._edits.add(task)
-        task.add_done_callback(self._edits.discard)
 
     @staticmethod
     def _file_maker(reply: Reply) -> Callable[[], discord.File] | None:

@@ -5,13 +5,20 @@ Posts and edits in one channel share a bucket of five per 5 s (PLATFORMS.md). di
 bucket it has emptied before its call returns, so the post that takes a bucket's last request holds up
 every later reply of its channel (the acknowledgements of the next round's first moves among them) for
 the rest of the window. A round's close (next draw, results, the old draw's closed notice, standings,
-a tie hint) would take all five; sent as four, the bucket is never emptied by a close.
+a tie hint) would take all five; sent as four, the bucket is never emptied by a close. Edits of messages
+already sent (the old draw's closed notice, the counter's count at the close) go after the posts.
 """
 
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..chat import Reply
+from ..outbox import Failure, Undelivered
+from .refusals import discord_refusal
+
+log = logging.getLogger("arbitre.discord")
 
 JOINER = "\n\n"
 
@@ -69,3 +76,39 @@ def merged(replies: Sequence[Reply], limit: int) -> list[Post]:
                 continue
         posts.append(Post(reply, (reply,)))
     return posts
+
+
+Edit = tuple[Post, Coroutine[Any, Any, None]]  # an edit to apply once the batch's posts are sent
+
+
+def refused(post: Post, error: Exception) -> list[Undelivered]:
+    """What Discord's refusal of ``post`` means for each reply it carries."""
+    refusal = discord_refusal(post.reply, error)
+    if refusal.failure is Failure.TRANSIENT:
+        log.warning("reply not delivered, to be tried again: %s (%r)", post.reply, error)
+    return [replace(refusal, reply=reply) for reply in post.carries]
+
+
+async def deliver_posts(
+    posts: Sequence[Post], send: Callable[[Post, list[Edit]], Awaitable[None]]
+) -> list[Undelivered]:
+    """Send each post (``send`` adds the edits it meets to its list), then the edits, in order; what
+    Discord refused, for each reply. Never raises."""
+    failed: list[Undelivered] = []
+    edits: list[Edit] = []
+    try:
+        for post in posts:
+            try:
+                await send(post, edits)
+            except Exception as error:
+                failed.extend(refused(post, error))
+        while edits:  # after the posts: an edit that takes a bucket's last request holds up no post
+            post, edit = edits.pop(0)
+            try:
+                await edit
+            except Exception as error:
+                failed.extend(refused(post, error))
+    finally:
+        for _, edit in edits:  # cancelled meanwhile: never started
+            edit.close()
+    return failed

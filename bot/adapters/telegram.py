@@ -66,8 +66,9 @@ from .common import (
 )
 from .ordering import ArrivalOrder, Turn
 from .refusals import telegram_refusal
+from .telegram_pacing import FloodPacer, shown_first
 from .telegram_receiver import UnreadableUpdateError, serve_updates
-from .telegram_requests import telegram_requests
+from .telegram_requests import POLL_RETRY_CAP, telegram_requests
 from .telegram_webhook import WebhookConfig
 
 log = logging.getLogger("arbitre.telegram")
@@ -181,19 +182,22 @@ class TelegramAdapter:
         tick_seconds: float = 0.5,
         clock: Callable[[], float] = time.time,
         metrics: Metrics | None = None,
+        poll_retry_cap: float = POLL_RETRY_CAP,
     ) -> None:
         """``clock``: Unix time for the countdowns (the referee's, whose deadlines they show) and the
         pace of edits; ``live_interval``: seconds between two edits of a live line (the counter, the
         join notice); ``admin_ttl``: how long a group's administrators are remembered; ``rate_limiter``:
-        python-telegram-bot's limiter (by default Telegram's limits, three retries of a 429); ``metrics``:
-        where commands, 429s and the connection are reported (None: metrics off)."""
+        python-telegram-bot's limiter (default: three retries of a 429), after the pacer; ``metrics``:
+        where commands, 429s and the connection are reported (None: metrics off); ``poll_retry_cap``: the
+        longest wait between two long polls while the Bot API does not answer (``telegram_requests``)."""
         self.referee = referee
         self.edit_interval = edit_interval
         self.live_interval = live_interval
         self.clock = clock
         self.admin_ttl = admin_ttl
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
-        self.requests = telegram_requests(metrics)  # they count 429s and know whether the Bot API answers
+        # they count 429s and know whether the Bot API answers; the long poll comes back soon after an outage
+        self.requests = telegram_requests(metrics, poll_retry_cap=poll_retry_cap)
         if metrics is not None:
             metrics.watch(referee, self.connection)
         self.tracked = TrackedMessages()
@@ -208,7 +212,7 @@ class TelegramAdapter:
         builder = (
             ApplicationBuilder()
             .token(token)
-            .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+            .rate_limiter(FloodPacer(rate_limiter or AIORateLimiter(max_retries=3), clock))  # Telegram's limits
             .request(self.requests[0])
             .get_updates_request(self.requests[1])
             .post_init(self._post_init)
@@ -398,7 +402,7 @@ class TelegramAdapter:
         returned, with why and whether for good (the outbox tries the others again)."""
         turn = _TURN.get()
         failed: list[Undelivered] = []
-        for reply in replies:
+        for reply in shown_first(replies):
             try:
                 await self._deliver_one(reply, turn)
             except Exception as error:
@@ -413,7 +417,7 @@ class TelegramAdapter:
         if tracked is not None:
             tracked.base, tracked.deadline = reply.text, reply.deadline
             urgent = reply.deadline is None and not reply.live  # a live line waits for its interval
-            await tracked.update(self.render(reply.text, reply.deadline), urgent=urgent)
+            await tracked.update(self.render(reply.text, reply.deadline), urgent=urgent, owed=True)
             self._start_countdown(tracked)
             return
         text = self.render(reply.text, reply.deadline)

@@ -28,6 +28,14 @@ DEAD_LETTERS = (
     "create index outbox_dead on outbox (channel, dead) where dead is not null",
     "create index outbox_done on outbox (delivered) where delivered is not null",
 )
+# The migration that lets claims name their process (the same statements in every SQL backend): who
+# claimed a message (its heartbeat in ``outbox_processes`` says whether it lives: a dead one's claims are
+# void at once), and which message an edit edits (a newer edit of it supersedes a waiting one).
+OUTBOX_CLAIMS = (
+    "alter table outbox add column claimed_by text",
+    "alter table outbox add column edit_key text",
+    "create table outbox_processes (owner text primary key, alive_until double precision not null)",
+)
 # The metrics' outbox backlog (``Storage.outbox_backlog``), one statement in every SQL backend, each half on
 # its partial index: per platform (a destination's prefix before ":", the backend's {platform} expression),
 # the messages waiting, the oldest one's creation, the dead letters kept.

@@ -42,6 +42,7 @@ class MemoryStorage:
         self._players: dict[int, dict[str, str]] = {}
         self._house_words: list[HouseWordChange] = []
         self._leases: dict[str, tuple[str, float]] = {}  # channel -> (owner, expires)
+        self._processes: dict[str, float] = {}  # outbox claimers -> when their heartbeat expires
         self._lock = threading.RLock()
         self._depth = 0
         self._owner = 0
@@ -226,7 +227,9 @@ class MemoryStorage:
 
     # --- outbox ------------------------------------------------------------------------
 
-    def enqueue(self, replies: list[Reply], due: float, created: float | None = None) -> list[int]:
+    def enqueue(
+        self, replies: list[Reply], due: float, created: float | None = None, owner: str | None = None
+    ) -> list[int]:
         ids = []
         with self.transaction():
             for reply in replies:
@@ -242,6 +245,8 @@ class MemoryStorage:
                     "channel": reply.channel,
                     "dead": None,
                     "error": "",
+                    "claimed_by": owner,
+                    "edit_key": reply.edit_key,
                 }
                 ids.append(outbox_id)
         return ids
@@ -251,24 +256,53 @@ class MemoryStorage:
             (i, row) for i, row in self._outbox.items() if row["delivered"] is None and row["dropped"] is None
         )
 
-    def outbox_due(self, scope: str, now: float, limit: int = 50, lease: float = 0.0) -> list[OutboxItem]:
+    def outbox_due(
+        self,
+        scope: str,
+        now: float,
+        limit: int = 50,
+        lease: float = 0.0,
+        owner: str | None = None,
+        at: float | None = None,
+    ) -> list[OutboxItem]:
+        alive_at = at if at is not None else now if math.isfinite(now) else time.time()
         with self.transaction():
             heads: dict[str, tuple[int, dict[str, Any]]] = {}
             for outbox_id, row in self._waiting():
                 heads.setdefault(row["destination"], (outbox_id, row))
-            chosen = [
-                (i, row)
-                for i, row in sorted(heads.values())
-                if row["destination"].startswith(scope) and row["due"] <= now
-            ][:limit]
-            until = (now if math.isfinite(now) else time.time()) + lease
-            for _, row in chosen:
+
+            def due(row: dict[str, Any]) -> bool:
+                claimer = row["claimed_by"]
+                if claimer is None or claimer == owner:
+                    return bool(row["due"] <= now)
+                return self._processes.get(claimer, float("-inf")) <= alive_at  # its claimer is dead
+
+            chosen = [(i, r) for i, r in sorted(heads.values()) if r["destination"].startswith(scope) and due(r)]
+            for _, row in chosen[:limit]:
                 if lease > 0:
-                    row["due"] = until
+                    row["due"], row["claimed_by"] = alive_at + lease, owner
             return [
                 OutboxItem(i, row["destination"], reply_from_json(row["reply"], i), row["attempts"], row["created"])
-                for i, row in chosen
+                for i, row in chosen[:limit]
             ]
+
+    def outbox_alive(self, owner: str, until: float) -> None:
+        with self.transaction():
+            self._processes[owner] = until
+
+    @serialised
+    def outbox_processes(self) -> list[tuple[str, float]]:
+        return sorted(self._processes.items())
+
+    def forget_process(self, owner: str) -> None:
+        with self.transaction():
+            self._processes.pop(owner, None)
+
+    @serialised
+    def outbox_superseded(self, outbox_id: int, destination: str, edit_key: str) -> bool:
+        same = [(i, r) for i, r in self._outbox.items() if (r["destination"], r["edit_key"]) == (destination, edit_key)]
+        newer = any(i > outbox_id and r["delivered"] is None and r["dropped"] is None for i, r in same)
+        return newer and any(i < outbox_id and r["delivered"] is not None for i, r in same)
 
     @serialised
     def outbox_waiting(self, destination: str, before: int) -> bool:
@@ -283,7 +317,7 @@ class MemoryStorage:
         with self.transaction():
             row = self._outbox[outbox_id]
             row["attempts"] += 1
-            row["due"] = due
+            row["due"], row["claimed_by"] = due, None
             row["error"] = error[:300]
 
     def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None:
@@ -293,7 +327,7 @@ class MemoryStorage:
     def reschedule(self, ids: list[int], due: float) -> None:
         with self.transaction():
             for outbox_id in ids:
-                self._outbox[outbox_id]["due"] = due
+                self._outbox[outbox_id].update(due=due, claimed_by=None)
 
     def mark_dead(self, outbox_id: int, at: float, reason: str) -> None:
         with self.transaction():

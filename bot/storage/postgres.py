@@ -4,8 +4,9 @@ One command is one transaction on one pooled connection (nested ``transaction()`
 ``lock_channel`` takes a transaction-scoped advisory lock on the channel, so that commands of one
 channel run one after the other whatever process runs them, and every statement after it (READ
 COMMITTED) sees what the previous command committed. A round is closed once by the ``closes``
-primary key; outbox messages are taken with ``for update skip locked`` and a claim time, so that
-two processes never deliver the same message at once; clock leases say which process runs each
+primary key; outbox messages are taken with ``for update skip locked`` and a claim that names its
+process (``bot/storage/postgres_outbox.py``), so that two processes never deliver the same message; clock
+leases say which process runs each
 channel's duplicate clock. Migrations are versioned in a ``migrations`` table, applied on open
 under an advisory lock (several processes may start at once).
 """
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -25,10 +25,9 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import psycopg_pool
 
-from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
-from .common import CARRIES_BYTES, DEAD_LETTERS, HOUSE_WORDS_PER_LIST, backlog_rows, most_used, newer_version_reason
+from .common import DEAD_LETTERS, HOUSE_WORDS_PER_LIST, OUTBOX_CLAIMS, most_used, newer_version_reason
+from .postgres_outbox import PostgresOutbox
 from .records import (
     ChannelSettings,
     Deadline,
@@ -110,6 +109,7 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
     ),
     (6, "house words per channel and list", HOUSE_WORDS_PER_LIST),
     (7, "dead letters in the outbox", DEAD_LETTERS),
+    (8, "outbox claims named by process, edits by message", OUTBOX_CLAIMS),
 ]
 
 _GAME_COLUMNS = "id, channel, kind, referee, status, setup, created"
@@ -142,7 +142,7 @@ def _game(row: Row) -> GameRecord:
     )
 
 
-class PostgresStorage:
+class PostgresStorage(PostgresOutbox):
     """Storage on a PostgreSQL server, safe to share between threads and processes."""
 
     def __init__(
@@ -453,120 +453,6 @@ class PostgresStorage:
             [user, GameStatus.ACTIVE.value],
         )
         return [_game(row) for row in rows]
-
-    # --- outbox ------------------------------------------------------------------------
-
-    def enqueue(self, replies: list[Reply], due: float, created: float | None = None) -> list[int]:
-        """Store replies to send (in the caller's transaction); their outbox numbers, in order."""
-        ids = []
-        at = time.time() if created is None else created
-        with self.transaction():
-            for reply in replies:
-                rows = self._execute(
-                    "insert into outbox (destination, reply, created, due, expires, channel)"
-                    " values (%s, %s, %s, %s, %s, %s) returning id",
-                    [destination(reply), reply_to_json(reply), at, due, reply.expires, reply.channel],
-                )
-                ids.append(int(rows[0][0]))
-        return ids
-
-    def outbox_due(self, scope: str, now: float, limit: int = 50, lease: float = 0.0) -> list[OutboxItem]:
-        """The first waiting message of each destination of ``scope`` (a prefix) whose time has come,
-        claimed for ``lease`` seconds: no other process takes them until they are marked or the claim
-        ends (rows another process is claiming right now are skipped, not waited for).
-
-        ``now`` infinite (everything that waits) still leaves out what another process holds: its claim,
-        or a new message its sender is delivering (never tried, its first due time still ahead)."""
-        finite = math.isfinite(now)
-        at = now if finite else time.time()
-        due = "o.due <= %s" if finite else "(o.due <= %s or o.attempts > 0)"
-        with self.transaction():
-            rows = self._execute(
-                "select o.id, o.destination, o.reply, o.attempts, o.created from outbox o"
-                " where o.delivered is null and o.dropped is null and o.destination like %s"
-                f" and {due} and coalesce(o.claimed_until, 0) <= %s"
-                " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
-                " and p.delivered is null and p.dropped is null)"
-                " order by o.id limit %s for update of o skip locked",
-                [scope.replace("%", "") + "%", at, at, limit],
-            )
-            if rows and lease > 0:
-                self._execute(
-                    "update outbox set claimed_until = %s where id = any(%s::bigint[])",
-                    [at + lease, [row[0] for row in rows]],
-                )
-        return [OutboxItem(int(i), d, reply_from_json(r, int(i)), int(a), float(c)) for i, d, r, a, c in rows]
-
-    def outbox_waiting(self, destination: str, before: int) -> bool:
-        """Whether an older message to ``destination`` is still waiting (a new one must not pass it)."""
-        rows = self._execute(
-            "select 1 from outbox where destination = %s and id < %s and delivered is null and dropped is null limit 1",
-            [destination, before],
-        )
-        return bool(rows)
-
-    def mark_delivered(self, ids: list[int], at: float) -> None:
-        self._execute(
-            "update outbox set delivered = %s, claimed_until = null where id = any(%s::bigint[])", [at, list(ids)]
-        )
-
-    def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
-        self._execute(
-            "update outbox set attempts = attempts + 1, due = %s, last_error = %s, claimed_until = null where id = %s",
-            [due, error[:300], outbox_id],
-        )
-
-    def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None:
-        self._execute(
-            "update outbox set dropped = %s, last_error = %s, claimed_until = null where id = %s",
-            [at, reason[:300], outbox_id],
-        )
-
-    def reschedule(self, ids: list[int], due: float) -> None:
-        """Messages the outbox worker may take from ``due`` on (they wait behind older ones)."""
-        self._execute("update outbox set due = %s, claimed_until = null where id = any(%s::bigint[])", [due, list(ids)])
-
-    def mark_dead(self, outbox_id: int, at: float, reason: str) -> None:
-        """A dead letter: never tried again, listed by ``dead_letters`` (the destination's next ones go on)."""
-        self._execute(
-            "update outbox set dropped = %s, dead = %s, last_error = %s, attempts = attempts + 1, claimed_until = null"
-            " where id = %s",
-            [at, at, reason[:300], outbox_id],
-        )
-
-    def dead_letters(self, channel: str, since: float) -> list[DeadLetter]:
-        """The dead letters about ``channel`` given up since ``since``, oldest first."""
-        rows = self._execute(
-            "select id, reply, last_error, dead, attempts from outbox where channel = %s and dead >= %s order by id",
-            [channel, since],
-        )
-        return [DeadLetter(int(i), reply_from_json(r, int(i)), e or "", float(d), int(a)) for i, r, e, d, a in rows]
-
-    def prune_outbox(self, images_before: float, rows_before: float) -> int:
-        """Forget the images and files of rows delivered, dropped or dead before ``images_before``, and
-        delete those rows before ``rows_before``; how many rows were deleted."""
-        with self.transaction():
-            self._execute(
-                "update outbox set reply = (reply::jsonb || '{\"image\": null, \"document\": null}'::jsonb)::text"
-                " where coalesce(delivered, dropped) < %s and (reply like %s or reply like %s)",
-                [images_before, *CARRIES_BYTES],
-            )
-            rows = self._execute(
-                "with gone as (delete from outbox where delivered < %s or dropped < %s returning 1)"
-                " select count(*) from gone",
-                [rows_before, rows_before],
-            )
-        return int(rows[0][0])
-
-    def outbox_state(self, outbox_id: int) -> str:
-        """``waiting``, ``delivered``, ``dropped`` or ``dead``."""
-        rows = self._execute("select delivered, dropped, dead from outbox where id = %s", [outbox_id])
-        if not rows or (rows[0][0] is None and rows[0][1] is None):
-            return "waiting"
-        return "delivered" if rows[0][0] is not None else "dead" if rows[0][2] is not None else "dropped"
-
-    def outbox_backlog(self) -> list[OutboxBacklog]:
-        return backlog_rows(lambda sql: self._execute(sql, []), "postgres")
 
     # --- house words: a log of changes per channel and list, who and when ---------------------------
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import sqlite3
 import threading
 import time
@@ -16,15 +15,12 @@ from typing import Any
 
 import sqlite_utils
 
-from ..chat import Reply
 from ..house_words import HouseWordChange
-from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
 from .common import (
-    CARRIES_BYTES,
     DEAD_LETTERS,
     HOUSE_WORDS_PER_LIST,
+    OUTBOX_CLAIMS,
     applying,
-    backlog_rows,
     most_used,
     newer_version_reason,
     serialised,
@@ -43,6 +39,7 @@ from .records import (
     StoredEvent,
 )
 from .sqlite_files import explains_open_failures, is_disk_full, make_private_place
+from .sqlite_outbox import SQLiteOutbox
 from .sqlite_schema import expected_schema, games_problem, schema_problem
 
 
@@ -141,10 +138,11 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (7, "clock leases", _migration_7),
     (8, "house words per channel and list", applying(HOUSE_WORDS_PER_LIST)),
     (9, "dead letters in the outbox", applying(DEAD_LETTERS)),
+    (10, "outbox claims named by process, edits by message", applying(OUTBOX_CLAIMS)),
 ]
 
 
-class SQLiteStorage:
+class SQLiteStorage(SQLiteOutbox):
     """Storage in one SQLite file (WAL), through sqlite-utils."""
 
     @explains_open_failures
@@ -472,111 +470,6 @@ class SQLiteStorage:
             [user, GameStatus.ACTIVE.value],
         )
         return [self._game(row) for row in rows]
-
-    # --- outbox ------------------------------------------------------------------------
-
-    def enqueue(self, replies: list[Reply], due: float, created: float | None = None) -> list[int]:
-        """Store replies to send (in the caller's transaction); their outbox numbers, in order."""
-        ids = []
-        at = time.time() if created is None else created
-        with self.transaction():
-            for reply in replies:
-                cursor = self.db.execute(
-                    "insert into outbox (destination, reply, created, due, expires, channel)"
-                    " values (?, ?, ?, ?, ?, ?)",
-                    [destination(reply), reply_to_json(reply), at, due, reply.expires, reply.channel],
-                )
-                ids.append(int(cursor.lastrowid or 0))
-        return ids
-
-    def outbox_due(self, scope: str, now: float, limit: int = 50, lease: float = 0.0) -> list[OutboxItem]:
-        """The first waiting message of each destination of ``scope`` (a prefix) whose time has come,
-        claimed for ``lease`` seconds: no other process takes them meanwhile (in one transaction)."""
-        with self.transaction():
-            rows = self.db.execute(
-                "select o.id, o.destination, o.reply, o.attempts, o.created from outbox o"
-                " where o.delivered is null and o.dropped is null and o.destination like ? and o.due <= ?"
-                " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
-                " and p.delivered is null and p.dropped is null) order by o.id limit ?",
-                [scope.replace("%", "") + "%", now, limit],
-            ).fetchall()
-            if lease > 0:  # claimed until a finite time, even when everything waiting was asked for
-                until = (now if math.isfinite(now) else time.time()) + lease
-                for row in rows:
-                    self.db.execute("update outbox set due = ? where id = ?", [until, row[0]])
-        return [OutboxItem(i, d, reply_from_json(r, i), a, c) for i, d, r, a, c in rows]
-
-    @serialised
-    def outbox_waiting(self, destination: str, before: int) -> bool:
-        """Whether an older message to ``destination`` is still waiting (a new one must not pass it)."""
-        row = self.db.execute(
-            "select 1 from outbox where destination = ? and id < ? and delivered is null and dropped is null limit 1",
-            [destination, before],
-        ).fetchone()
-        return row is not None
-
-    def mark_delivered(self, ids: list[int], at: float) -> None:
-        with self.transaction():
-            for outbox_id in ids:
-                self.db.execute("update outbox set delivered = ? where id = ?", [at, outbox_id])
-
-    def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
-        with self.transaction():
-            self.db.execute(
-                "update outbox set attempts = attempts + 1, due = ?, last_error = ? where id = ?",
-                [due, error[:300], outbox_id],
-            )
-
-    def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None:
-        with self.transaction():
-            self.db.execute("update outbox set dropped = ?, last_error = ? where id = ?", [at, reason[:300], outbox_id])
-
-    def reschedule(self, ids: list[int], due: float) -> None:
-        """Messages the outbox worker may take from ``due`` on (they wait behind older ones)."""
-        with self.transaction():
-            for outbox_id in ids:
-                self.db.execute("update outbox set due = ? where id = ?", [due, outbox_id])
-
-    def mark_dead(self, outbox_id: int, at: float, reason: str) -> None:
-        """A dead letter: never tried again, listed by ``dead_letters`` (the destination's next ones go on)."""
-        with self.transaction():
-            self.db.execute(
-                "update outbox set dropped = ?, dead = ?, last_error = ?, attempts = attempts + 1 where id = ?",
-                [at, at, reason[:300], outbox_id],
-            )
-
-    @serialised
-    def dead_letters(self, channel: str, since: float) -> list[DeadLetter]:
-        """The dead letters about ``channel`` given up since ``since``, oldest first."""
-        rows = self.db.execute(
-            "select id, reply, last_error, dead, attempts from outbox where channel = ? and dead >= ? order by id",
-            [channel, since],
-        ).fetchall()
-        return [DeadLetter(i, reply_from_json(r, i), e or "", d, a) for i, r, e, d, a in rows]
-
-    def prune_outbox(self, images_before: float, rows_before: float) -> int:
-        """Forget the images and files of rows delivered, dropped or dead before ``images_before``, and
-        delete those rows before ``rows_before``; how many rows were deleted."""
-        with self.transaction():
-            self.db.execute(
-                "update outbox set reply = json_set(reply, '$.image', null, '$.document', null)"
-                " where coalesce(delivered, dropped) < ? and (reply like ? or reply like ?)",
-                [images_before, *CARRIES_BYTES],
-            )
-            cursor = self.db.execute("delete from outbox where delivered < ? or dropped < ?", [rows_before] * 2)
-        return int(cursor.rowcount)
-
-    @serialised
-    def outbox_state(self, outbox_id: int) -> str:
-        """``waiting``, ``delivered``, ``dropped`` or ``dead``."""
-        row = self.db.execute("select delivered, dropped, dead from outbox where id = ?", [outbox_id]).fetchone()
-        if row is None or (row[0] is None and row[1] is None):
-            return "waiting"
-        return "delivered" if row[0] is not None else "dead" if row[2] is not None else "dropped"
-
-    @serialised
-    def outbox_backlog(self) -> list[OutboxBacklog]:
-        return backlog_rows(lambda sql: self.db.execute(sql).fetchall(), "sqlite")
 
     # house words: a log of changes per channel and list, who and when
 

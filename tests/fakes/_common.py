@@ -112,6 +112,7 @@ class SentMessage:
     reply_to: int | None = None
     payload: dict = field(default_factory=dict)  # the parsed request parameters
     seq: int = 0
+    at: float = 0.0  # when the fake took it, on the fake's clock (the Telegram fake sets it)
 
     @property
     def channel_id(self) -> int | None:
@@ -274,7 +275,8 @@ class Fault:
 
     ``method`` is the HTTP method (``"*"`` for any) for Discord, the lowercased Bot API method
     for Telegram; ``path`` a Discord route template or glob. ``reset``: the connection is
-    dropped (TCP reset) instead of answered.
+    dropped (TCP reset) instead of answered; with ``handled`` too, once the request has been
+    handled (it took effect, its answer is lost).
     """
 
     method: str
@@ -285,6 +287,7 @@ class Fault:
     count: int = 1
     kind: str = "error"  # "error", "5xx", "429", "reset": what the fault log calls it
     reset: bool = False
+    handled: bool = False
 
 
 @dataclass

@@ -854,10 +854,11 @@ class FakeDiscord:
             raise ValueError("a server error is 5xx")
         self.fail_next(route, status, 0, f"{status}: Internal Server Error", count=count)
 
-    def reset_next(self, route: str = "* *", *, count: int = 1) -> None:
-        """The next ``count`` requests matching ``route`` have their connection reset (no answer)."""
+    def reset_next(self, route: str = "* *", *, count: int = 1, handled: bool = False) -> None:
+        """The next ``count`` requests matching ``route`` have their connection reset (no answer);
+        ``handled``: after Discord acted on them (a reset on the way back: the request took effect)."""
         method, path = self._split_route(route)
-        self._faults.append(Fault(method, path, 0, None, {}, count, kind="reset", reset=True))
+        self._faults.append(Fault(method, path, 0, None, {}, count, kind="reset", reset=True, handled=handled))
 
     def outage(self, duration: float = 30.0, *, mode: str = "reset") -> None:
         """Refuse everything for ``duration`` seconds of the fake's clock (end it early with
@@ -1672,6 +1673,11 @@ class FakeDiscord:
         fault = self._match_fault(request)
         if fault is not None:
             self._served(fault.kind, request.method, path)
+            if fault.reset and fault.handled:
+                try:
+                    await handler(request)
+                except _ApiError:
+                    pass  # refused: it took no effect, and the answer is lost all the same
             if fault.reset:
                 reset_connection(request)
             headers = fault.headers or self.limits.peek(*self._limit_args(request), self.now())

@@ -26,8 +26,9 @@ ChatMember status in its documented shape. Faults: :meth:`FakeTelegram.server_er
 Webhooks (setWebhook, deleteWebhook, getWebhookInfo): once one is set, updates are POSTed to it
 with the secret token header and retried while it answers an error (see
 :mod:`tests.fakes.telegram_webhook`; every request is in ``webhook_attempts``), and getUpdates
-is refused with 409. ``local_mode=True`` is a self-hosted Bot API server started with ``--local``:
-an HTTP webhook on any port.
+is refused with 409. Flood control (:mod:`tests.fakes.telegram_limits`) is on by default: a bot
+over Telegram's documented limits gets 429s, counted in ``flood``. ``local_mode=True`` is a
+self-hosted Bot API server started with ``--local``: an HTTP webhook on any port.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from ._common import (
     json_response,
     reset_connection,
 )
+from .telegram_limits import FloodControl, FloodLimits
 from .telegram_webhook import WebhookAttempt, WebhookRefused, WebhookSender, webhook_settings
 
 TEXT_LIMIT = 4096
@@ -370,10 +372,14 @@ class FakeTelegram:
         local_mode: bool = False,
         webhook_retry_seconds: float = 1.0,
         webhook_give_up_after: int = 20,
+        flood_control: bool = True,
+        flood_limits: FloodLimits | None = None,
     ) -> None:
         """``local_mode``: a self-hosted Bot API server (``--local``), which takes HTTP webhooks on any
         port; ``webhook_retry_seconds``: the first wait (fake's clock) before a failed webhook request
-        is repeated, doubling after each failure; ``webhook_give_up_after``: attempts per update."""
+        is repeated, doubling after each failure; ``webhook_give_up_after``: attempts per update;
+        ``flood_control``: Telegram's flood control (:mod:`tests.fakes.telegram_limits`, with
+        ``flood_limits``), on unless a test about something else turns it off and says why."""
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_user = TgUser(
@@ -387,6 +393,7 @@ class FakeTelegram:
         self.clock = FakeClock()
         self.log = MessageLog("telegram")
         self.faults_served: list[ServedFault] = []
+        self.flood = FloodControl(flood_limits or FloodLimits()) if flood_control else None
         self.outage_state: Outage | None = None
         self.members: dict[tuple[int, int], dict] = {}  # (chat id, user id) -> ChatMember without "user"
         self.requests: list[tuple[str, dict]] = []
@@ -903,6 +910,10 @@ class FakeTelegram:
         if handler is None:
             self.unhandled.append((method, params))
             return json_response({"ok": False, "error_code": 404, "description": "Not Found"}, 404)
+        if self.flood is not None:
+            too_many = self.flood.check(key, params.get("chat_id"), self.now())
+            if too_many is not None:
+                return json_response(too_many, 429)
         try:
             result = await handler(self, params, files)
         except _ApiError as err:
@@ -994,6 +1005,7 @@ class FakeTelegram:
             reply_markup=params.get("reply_markup"),
             reply_to=(message.get("reply_to_message") or {}).get("message_id") if message else None,
             payload=params,
+            at=self.now(),
             **extra,
         )
         return self.log.add(record)
@@ -1312,6 +1324,7 @@ class FakeTelegram:
                 text=params.get("text"),
                 method="answerCallbackQuery",
                 payload=params,
+                at=self.now(),
             )
         )
         return True

@@ -1,0 +1,161 @@
+"""Telegram's flood control kept by the bot itself: a message or an edit leaves only when the Bot API FAQ's
+limits leave room for it ("My bot is hitting limits, how do I avoid this?": about one message a second in
+a chat, short bursts allowed; no more than 20 messages a minute to one group; about 30 a second overall),
+so that the bot is not answered 429 and never sends during a flood wait, which Telegram lengthens.
+
+python-telegram-bot's ``AIORateLimiter`` keeps a leaky bucket per group, which lets up to 40 messages into
+a minute after a burst and has no per-chat pace; this pacer comes first and reads the limits strictly
+(any 60 s, any second), then hands the request to the library's limiter, which still retries a 429.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from telegram.ext import BaseRateLimiter
+
+from ..chat import Reply
+from .common import POLL_SECONDS
+
+# What Telegram counts: every method that posts a message in a chat or changes one (reads, chat actions,
+# deletions post nothing).
+MESSAGE_METHODS = frozenset(
+    {
+        "sendMessage", "sendPhoto", "sendDocument", "sendAudio", "sendVideo", "sendAnimation", "sendVoice",
+        "sendVideoNote", "sendMediaGroup", "sendLocation", "sendVenue", "sendContact", "sendPoll", "sendDice",
+        "sendSticker", "copyMessage", "copyMessages", "forwardMessage", "forwardMessages", "editMessageText",
+        "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TelegramLimits:
+    """The limits the pacer keeps. Telegram does not say how long a burst may be: three is a guess on the
+    safe side (a round's close fits its first messages in it, the rest follow one a second)."""
+
+    chat_per_second: float = 1.0
+    chat_burst: int = 3
+    group_per_minute: int = 20
+    overall_per_second: int = 30
+
+
+class _Chat:
+    """One chat's allowance: tokens of its burst (refilled at the chat's pace) and, for a group, when its
+    messages of the last minute left."""
+
+    def __init__(self, burst: int, now: float) -> None:
+        self.tokens = float(burst)
+        self.at = now
+        self.minute: deque[float] = deque()
+        self.lock = asyncio.Lock()  # the chat's messages wait their turn in the order they came
+
+
+class FloodPacer(BaseRateLimiter[Any]):
+    """A rate limiter for python-telegram-bot that holds each message until Telegram's limits allow it, by
+    ``clock`` (Unix time; the adapter's), then passes it to ``inner`` (the library's limiter, or None)."""
+
+    def __init__(
+        self,
+        inner: BaseRateLimiter[Any] | None,
+        clock: Callable[[], float],
+        limits: TelegramLimits = TelegramLimits(),
+    ) -> None:
+        self.inner = inner
+        self.clock = clock
+        self.limits = limits
+        self._chats: dict[int | str, _Chat] = {}
+        self._second: deque[float] = deque()
+
+    async def initialize(self) -> None:
+        if self.inner is not None:
+            await self.inner.initialize()
+
+    async def shutdown(self) -> None:
+        if self.inner is not None:
+            await self.inner.shutdown()
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: Any,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        chat_id = data.get("chat_id")
+        if endpoint in MESSAGE_METHODS and chat_id is not None:
+            await self.wait_turn(_chat_key(chat_id))
+        if self.inner is None:
+            return await callback(*args, **kwargs)
+        return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+
+    async def wait_turn(self, chat_id: int | str) -> None:
+        """Return when a message to ``chat_id`` may leave (it is then counted)."""
+        chat = self._chat(chat_id)
+        async with chat.lock:
+            while (wait := self._wait(chat_id, chat, self.clock())) > 0:
+                await asyncio.sleep(min(wait, POLL_SECONDS))
+            now = self.clock()
+            chat.tokens, chat.at = self._tokens(chat, now) - 1.0, now
+            if _is_group(chat_id):
+                chat.minute.append(now)
+            self._second.append(now)
+
+    def _wait(self, chat_id: int | str, chat: _Chat, now: float) -> float:
+        """Seconds before the next message to the chat stays within every limit (0: now)."""
+        limits = self.limits
+        while self._second and self._second[0] <= now - 1.0:
+            self._second.popleft()
+        while chat.minute and chat.minute[0] <= now - 60.0:
+            chat.minute.popleft()
+        waits = [(1.0 - self._tokens(chat, now)) / limits.chat_per_second]
+        if len(self._second) >= limits.overall_per_second:
+            waits.append(self._second[0] + 1.0 - now)
+        if _is_group(chat_id) and len(chat.minute) >= limits.group_per_minute:
+            waits.append(chat.minute[0] + 60.0 - now)
+        return max(waits)
+
+    def _tokens(self, chat: _Chat, now: float) -> float:
+        burst = float(self.limits.chat_burst)
+        return min(burst, chat.tokens + max(0.0, now - chat.at) * self.limits.chat_per_second)
+
+    def _chat(self, chat_id: int | str) -> _Chat:
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            now = self.clock()
+            if len(self._chats) > 10_000:  # forget the chats whose allowance is whole again
+                self._chats = {
+                    k: c
+                    for k, c in self._chats.items()
+                    if c.lock.locked() or (c.minute and c.minute[-1] > now - 60.0) or self._tokens(c, now) < 1.0
+                }
+            chat = self._chats[chat_id] = _Chat(self.limits.chat_burst, now)
+        return chat
+
+
+def _chat_key(chat_id: object) -> int | str:
+    try:
+        return int(str(chat_id))
+    except ValueError:
+        return str(chat_id)  # a channel's @username
+
+
+def _is_group(chat_id: int | str) -> bool:
+    """Groups, supergroups and channels: negative ids, or a channel's @username."""
+    return isinstance(chat_id, str) or chat_id < 0
+
+
+def shown_first(replies: list[Reply], burst: int = TelegramLimits.chat_burst) -> list[Reply]:
+    """The replies in the order a paced chat should get them. A batch that fits in the chat's burst keeps its
+    order; a longer one (a round's close: live lines, results, standings, the next draw) would hold its last
+    messages for seconds, so what counts down to a deadline (the next draw) goes first and the rest follow in
+    their order, at the chat's pace."""
+    if len(replies) <= burst:
+        return replies
+    return sorted(replies, key=lambda reply: reply.deadline is None or reply.live)

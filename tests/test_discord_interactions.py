@@ -1,0 +1,175 @@
+"""A slash command whose first answer to Discord fails (the interaction callback reset, or a 5xx) still runs,
+is recorded, and its answer reaches the player once, through the interaction's other paths (the original
+response, its follow-up webhook) or the adapter's fallback (a DM).
+
+Real discord.py against the fake Discord (tests/fakes); the fake resets a request before it is handled,
+as a failing network does (Receiving and Responding > Responding to an Interaction: the callback must
+come within 3 seconds, else the interaction is unknown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.adapters.discord import DiscordAdapter
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+from tests.fakes import FakeDiscord, running_bot
+from tests.ready_lists import ready_registry
+from tests.waiting import eventually
+
+LEXICONS = ready_registry()
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+
+
+@pytest_asyncio.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
+    store = SQLiteStorage(tmp_path / "interactions.sqlite")
+    yield store
+    store.close()
+
+
+def texts(dc: FakeDiscord) -> list[str]:
+    return [r.text or "" for r in dc.log.records if r.action in ("send", "edit")]
+
+
+def acks(dc: FakeDiscord, word: str) -> list[str]:
+    """The acknowledgements of a move with ``word`` that reached Discord (sent, or filling a deferred answer)."""
+    return [
+        r.text or ""
+        for r in dc.log.records
+        if r.action == "send" and "Reçu pour le coup" in (r.text or "") and word in (r.text or "")
+    ]
+
+
+def moves_recorded(storage: SQLiteStorage, channel: str) -> list[str]:
+    """The words of the submissions the channel's duplicate game recorded."""
+    record = storage.games(channel)[-1]
+    return [str(e.data["move"]) for e in storage.events(record.id) if e.data["kind"] == "submit"]
+
+
+async def start_duplicate(dc: FakeDiscord, adapter: DiscordAdapter, minutes: int) -> None:
+    await adapter.sync(dc.guild.id)
+    await dc.send_interaction("duplicate", {"args": str(minutes)}, user=dc.ana, channel_id=dc.channel)
+    await eventually(lambda: any("Coup 1 — tirage :" in t for t in texts(dc)), 15)
+    await dc.send_interaction("join", None, user=dc.ben, channel_id=dc.channel)
+    await eventually(lambda: any("Ben rejoint" in t for t in texts(dc)), 15)
+
+
+def new_adapter(dc: FakeDiscord, storage: SQLiteStorage) -> DiscordAdapter:
+    referee = Referee(storage, LEXICONS, now=dc.now, images=False)
+    adapter = DiscordAdapter(referee, tick_seconds=0.05, edit_interval=0.2, clock=dc.now)
+    adapter.service.outbox_seconds = 0.05
+    return adapter
+
+
+@pytest.mark.asyncio
+async def test_a_reset_on_the_first_answer_does_not_drop_the_command(
+    discord_club: FakeDiscord, storage: SQLiteStorage
+) -> None:
+    dc = discord_club
+    adapter = new_adapter(dc, storage)
+    async with running_bot(dc, adapter.client):
+        await start_duplicate(dc, adapter, 3)
+        dc.reset_next(CALLBACK, count=1)  # the /jouer's "thinking..." never reaches Discord
+        await dc.send_interaction("play", {"args": "H8 QWERTY"}, user=dc.ben, channel_id=dc.channel)
+        await eventually(lambda: acks(dc, "QWERTY"), 10)
+        await asyncio.sleep(0.3)  # a second copy would come now, from the outbox
+    assert len(dc.faults_of("reset")) == 1
+    assert len(acks(dc, "QWERTY")) == 1, acks(dc, "QWERTY")
+    assert any("QWERTY" in m for m in moves_recorded(storage, f"discord:{dc.channel}"))
+
+
+EDIT_ORIGINAL = "PATCH /webhooks/{application_id}/{interaction_token}/messages/{message_id}"
+FAULTS = [
+    lambda dc: dc.reset_next(CALLBACK, count=1),  # the deferral lost; its second try goes
+    lambda dc: dc.reset_next(CALLBACK, count=2),  # both tries of the deferral lost; the answer is the callback
+    lambda dc: dc.server_error_next(CALLBACK, status=503),  # discord.py does not retry a 503
+    lambda dc: dc.reset_next(EDIT_ORIGINAL, count=1),  # the answer filling "thinking..." lost: made again
+    lambda dc: dc.reset_next(CALLBACK, count=3),  # the deferral's tries and the answer's first try lost
+    lambda dc: dc.server_error_next(CALLBACK, status=500),  # retried by discord.py a second later
+    lambda dc: dc.reset_next(EDIT_ORIGINAL, count=2, handled=True),  # applied twice, neither heard of: read back
+    lambda dc: dc.reset_next(CALLBACK, count=3, handled=True),  # the deferral applied; neither it nor 2 more heard of
+]
+
+
+@pytest.mark.asyncio
+async def test_rounds_with_lost_answers_record_and_acknowledge_every_move(
+    discord_club: FakeDiscord, storage: SQLiteStorage
+) -> None:
+    dc = discord_club
+    adapter = new_adapter(dc, storage)
+    words: list[str] = []
+    async with running_bot(dc, adapter.client):
+        await start_duplicate(dc, adapter, 1)  # one-minute rounds
+        for number in range(1, 5):
+            await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in texts(dc)), 15)
+            for attempt in range(2):
+                word = f"QWERT{'AB'[attempt]}{number}"
+                words.append(word)
+                FAULTS[len(words) - 1](dc)
+                await dc.send_interaction("play", {"args": f"H8 {word}"}, user=dc.ben, channel_id=dc.channel)
+                await eventually(lambda w=word: acks(dc, w), 10)
+            dc.advance(61)  # the round's minute is over: the clock closes it
+            await eventually(
+                lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in texts(dc)),
+                20,
+                advance=dc.advance,
+            )
+        await asyncio.sleep(0.3)  # a second copy of an acknowledgement would come now, from the outbox
+    recorded = moves_recorded(storage, f"discord:{dc.channel}")
+    for word in words:
+        assert len(acks(dc, word)) == 1, (word, acks(dc, word))
+        assert any(word in move for move in recorded), (word, recorded)
+    # every fault injected was met: 1 + 2 + 1 + 3 + 2 + 3 requests reset, two answered 5xx
+    assert (len(dc.faults_of("reset")), len(dc.faults_of("5xx"))) == (12, 2), dc.faults_served
+
+
+def answers(dc: FakeDiscord, iid: int) -> list[str]:
+    """What the bot said to the command's user about interaction ``iid``: through it, or directly after it."""
+    through = [r for r in dc.log.records if r.action == "send" and r.interaction_id == iid]
+    first = min((r.seq for r in dc.log.records if r.interaction_id == iid), default=0)
+    direct = [r for r in dc.log.records if r.action == "send" and r.interaction_id is None and r.seq > first]
+    return [r.text or "" for r in through + direct]
+
+
+@pytest.mark.asyncio
+async def test_a_lost_answer_that_reached_discord_is_not_sent_again(
+    discord_club: FakeDiscord, storage: SQLiteStorage
+) -> None:
+    dc = discord_club
+    adapter = new_adapter(dc, storage)
+    async with running_bot(dc, adapter.client):
+        await adapter.sync(dc.guild.id)
+        dc.reset_next(CALLBACK, handled=True)  # Discord shows the answer; the bot never hears it did
+        iid = await dc.send_interaction("status", None, user=dc.ben, channel_id=dc.channel)
+        await eventually(lambda: answers(dc, iid), 10)
+        await asyncio.sleep(0.5)  # a second copy would come now, through the channel or the outbox
+        said = answers(dc, iid)
+    assert len(dc.faults_of("reset")) == 1
+    assert len(said) == 1, said
+
+
+@pytest.mark.asyncio
+async def test_a_lost_deferral_that_reached_discord_is_filled_by_the_answer(
+    discord_club: FakeDiscord, storage: SQLiteStorage
+) -> None:
+    dc = discord_club
+    adapter = new_adapter(dc, storage)
+    async with running_bot(dc, adapter.client):
+        await start_duplicate(dc, adapter, 3)
+        dc.reset_next(CALLBACK, handled=True)  # "thinking..." is shown; the bot never hears it was
+        iid = await dc.send_interaction("play", {"args": "H8 QWERTY"}, user=dc.ben, channel_id=dc.channel)
+        await eventually(lambda: acks(dc, "QWERTY"), 10)
+        await asyncio.sleep(0.5)
+    deferrals = [r for r in dc.log.records if r.action == "defer" and r.interaction_id == iid]
+    filled = [r for r in dc.log.records if r.action == "send" and r.interaction_id == iid and r.ephemeral]
+    assert len(deferrals) == 1 and deferrals[0].ephemeral
+    assert [r.message_id for r in filled] == [deferrals[0].message_id], filled  # the placeholder holds the ack
+    assert len(acks(dc, "QWERTY")) == 1
+    assert any("QWERTY" in m for m in moves_recorded(storage, f"discord:{dc.channel}"))

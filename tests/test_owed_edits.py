@@ -1,0 +1,162 @@
+"""An edit is a message owed like any other: real discord.py and python-telegram-bot against the fakes,
+a connection reset on the edit route, then ``/prolonge 600`` and ``/cloture``. The draw's message must end
+up showing the new deadline and then the close (before, the refused edit was marked delivered and never
+sent again: the message kept its old countdown, and never said the round was closed)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.adapters.common import TrackedMessage
+from bot.adapters.discord import DiscordAdapter
+from bot.adapters.telegram import TelegramAdapter
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.ready_lists import ready_registry
+
+LEXICONS = ready_registry()
+GROUP = -1002100022
+
+
+async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait for ``condition`` (three times ``timeout`` on a loaded machine; it ends as soon as it holds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 3 * timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+
+
+@pytest_asyncio.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
+    store = SQLiteStorage(tmp_path / "edits.sqlite")
+    yield store
+    store.close()
+
+
+def waiting_edits(storage: SQLiteStorage) -> int:
+    row = storage.db.execute(
+        "select count(*) from outbox where delivered is null and dropped is null and edit_key is not null"
+    ).fetchone()
+    return int(row[0])
+
+
+def refused_edits(caplog: pytest.LogCaptureFixture) -> int:
+    """How many times the adapter said a reply of the draw (its edit) was not delivered."""
+    said = [r.getMessage() for r in caplog.records]
+    return sum(m.startswith("reply not delivered, to be tried again") and "Coup 1 — tirage" in m for m in said)
+
+
+# --- Discord -----------------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_reset_edit_on_discord_is_sent_again_until_the_draw_shows_the_extension_and_the_close(
+    discord_club: FakeDiscord, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
+) -> None:
+    dc = discord_club
+    referee = Referee(storage, LEXICONS, now=dc.now, images=False)
+    adapter = DiscordAdapter(referee, edit_interval=0.2, tick_seconds=0.05, clock=dc.now)
+    adapter.service.outbox_seconds = 0.05
+    async with running_bot(dc, adapter.client):
+        await adapter.sync(dc.guild.id)
+        await dc.send_interaction("duplicate", {"args": "1"}, user=dc.ana, channel_id=dc.channel)
+        await eventually(lambda: any("Coup 1 — tirage :" in (m.get("content") or "") for m in dc.messages.values()))
+        (draw_id,) = [i for i, m in dc.messages.items() if "Coup 1 — tirage :" in (m.get("content") or "")]
+        (first,) = [d.at for d in storage.deadlines()]
+        dc.advance(1)  # past the edit interval: the extension is edited at once
+        dc.reset_next("PATCH *", count=1)  # the edit of the draw's message: connection reset
+        await dc.send_interaction("extend", {"args": "600"}, user=dc.ana, channel_id=dc.channel)
+        await eventually(lambda: [d.at for d in storage.deadlines()] == [first + 600])
+        deadline = first + 600
+        await eventually(lambda: f"<t:{int(deadline)}:R>" in dc.messages[draw_id]["content"])
+        assert refused_edits(caplog) == 1  # the reset was met, and the edit went again
+        dc.advance(1)
+        dc.reset_next("PATCH *", count=1)  # the close's edit: reset too
+        await dc.send_interaction("close", None, user=dc.ana, channel_id=dc.channel)
+        await eventually(lambda: "manche close" in dc.messages[draw_id]["content"])
+        assert "<t:" not in dc.messages[draw_id]["content"]  # no countdown left on a closed round
+        await eventually(lambda: waiting_edits(storage) == 0)
+
+
+# --- Telegram ----------------------------------------------------------------------------------
+
+
+@pytest_asyncio.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(bot_username="TestBot") as fake:
+        fake.add_group(GROUP, "Club de Scrabble")
+        fake.ana = fake.add_user(first_name="Ana")
+        fake.set_member(GROUP, fake.ana, "creator")
+        yield fake
+
+
+def draw_text(tg: FakeTelegram) -> str:
+    """The text the group's draw message shows now ("" before it is posted)."""
+    for (chat, _), message in tg.messages.items():
+        if chat == GROUP and "Coup 1 — tirage" in str(message.get("text", "")):
+            return str(message["text"])
+    return ""
+
+
+@pytest.mark.asyncio
+async def test_a_reset_edit_on_telegram_is_sent_again_until_the_draw_shows_the_extension_and_the_close(
+    tg: FakeTelegram, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
+) -> None:
+    referee = Referee(storage, LEXICONS, now=tg.now, images=False)
+    # a minute between edits: the adapter's own countdown stays still while the test runs (its edits
+    # would otherwise meet the reset first, and mend the deadline by themselves)
+    adapter = TelegramAdapter(
+        referee, tg.token, base_url=tg.base_url, edit_interval=60, tick_seconds=0.05, clock=tg.now
+    )
+    adapter.service.outbox_seconds = 0.05
+    async with running_application(adapter.application, tg):
+        await tg.send_user_message(GROUP, tg.ana, "/duplicate 5")
+        await eventually(lambda: "⏳" in draw_text(tg))
+        tg.advance(61)  # past the edit interval: the extension is edited at once
+        tg.reset_next("editMessageText", count=1)
+        await tg.send_user_message(GROUP, tg.ana, "/prolonge 600")
+        await eventually(lambda: "⏳ 14:00" in draw_text(tg))  # 4 minutes left, and ten more
+        assert refused_edits(caplog) == 1  # the reset was met, and the edit went again
+        tg.advance(61)
+        tg.reset_next("editMessageText", count=1)
+        await tg.send_user_message(GROUP, tg.ana, "/cloture")
+        await eventually(lambda: "manche close" in draw_text(tg))
+        assert "⏳" not in draw_text(tg) and refused_edits(caplog) == 2
+        await eventually(lambda: waiting_edits(storage) == 0)
+
+
+# --- the tracked message itself --------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_an_edit_held_for_its_interval_that_fails_is_tried_again_and_a_newer_text_replaces_it() -> None:
+    now = [100.0]
+    shown: list[str] = []
+    refusals = [ConnectionResetError("reset")]
+
+    async def edit(text: str) -> None:
+        if refusals:
+            raise refusals.pop()
+        shown.append(text)
+
+    message = TrackedMessage(edit, "draw", 1.0, clock=lambda: now[0])
+    await message.update("draw, 10 min more")  # within the interval: held
+    assert shown == []
+    now[0] += 1.5
+    await eventually(lambda: not refusals)  # tried at the interval's end: refused
+    assert shown == [] and message.text == "draw"  # the text shown is still the old one
+    await message.update("draw, closed")  # a newer text replaces the held one
+    now[0] += 1.5
+    await eventually(lambda: shown == ["draw, closed"], 5)
+    assert message.text == "draw, closed"
+    with pytest.raises(ConnectionResetError):  # an owed edit applied at once says it failed
+        refusals.append(ConnectionResetError("reset"))
+        await message.update("draw, reopened", urgent=True, owed=True)
+    assert message.text == "draw, closed"

@@ -1,0 +1,117 @@
+"""The Telegram adapter's pacer (bot/adapters/telegram_pacing.py) on a clock the test drives: a chat's burst then
+one message a second, 20 in any minute to a group, 30 a second overall, reads never held; and the order a long
+batch of replies is sent in."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.adapters.telegram_pacing import FloodPacer, TelegramLimits, shown_first
+from bot.chat import Reply
+
+GROUP = -4_000_000_999
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.at = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.at
+
+
+class Api:
+    """What python-telegram-bot's request would do: here, note which request left and when (the clock's)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.sent: list[tuple[str, Any, float]] = []
+
+    async def request(self, pacer: FloodPacer, endpoint: str, chat_id: Any, text: str = "") -> None:
+        async def callback(name: str) -> bool:
+            self.sent.append((name, chat_id, self.clock()))
+            return True
+
+        await pacer.process_request(callback, (text or endpoint,), {}, endpoint, {"chat_id": chat_id}, None)
+
+
+async def settle() -> None:
+    await asyncio.sleep(0.4)  # longer than the pacer's look at the clock (0.25 s of real time)
+
+
+@pytest.mark.asyncio
+async def test_a_chat_gets_its_burst_then_one_message_a_second() -> None:
+    clock = Clock()
+    api = Api(clock)
+    pacer = FloodPacer(None, clock)
+    user = 1_000_001
+    tasks = [asyncio.ensure_future(api.request(pacer, "sendMessage", user, f"m{i}")) for i in range(5)]
+    await settle()
+    assert [name for name, _, _ in api.sent] == ["m0", "m1", "m2"]  # the burst (3)
+    clock.at += 1.0
+    await settle()
+    assert [name for name, _, _ in api.sent] == ["m0", "m1", "m2", "m3"]  # one more a second, in order
+    clock.at += 1.0
+    await asyncio.wait_for(asyncio.gather(*tasks), 2.0)
+    assert [name for name, _, _ in api.sent][-1] == "m4"
+    # another chat was never held by this one's pace
+    await asyncio.wait_for(api.request(pacer, "sendMessage", 1_000_002, "other"), 1.0)
+
+
+@pytest.mark.asyncio
+async def test_a_group_gets_twenty_messages_in_any_minute() -> None:
+    clock = Clock()
+    api = Api(clock)
+    pacer = FloodPacer(None, clock, TelegramLimits(chat_burst=100))
+    for number in range(20):
+        await asyncio.wait_for(api.request(pacer, "editMessageText", GROUP, f"m{number}"), 1.0)
+        clock.at += 1.0  # 20 in 20 s
+    late = asyncio.ensure_future(api.request(pacer, "sendPhoto", str(GROUP), "m20"))  # the id as a string too
+    clock.at += 39.0  # 59 s after the first: still 20 in the last minute
+    await settle()
+    assert not late.done()
+    clock.at += 1.0
+    await asyncio.wait_for(late, 2.0)
+    assert api.sent[-1][2] - api.sent[0][2] >= 60.0
+
+
+@pytest.mark.asyncio
+async def test_thirty_messages_a_second_overall() -> None:
+    clock = Clock()
+    api = Api(clock)
+    pacer = FloodPacer(None, clock)
+    for user in range(30):
+        await asyncio.wait_for(api.request(pacer, "sendMessage", 2_000_000 + user), 1.0)
+    late = asyncio.ensure_future(api.request(pacer, "sendMessage", 3_000_000))
+    await settle()
+    assert not late.done()
+    clock.at += 1.0
+    await asyncio.wait_for(late, 2.0)
+
+
+@pytest.mark.asyncio
+async def test_reads_and_chat_actions_are_never_held() -> None:
+    clock = Clock()
+    api = Api(clock)
+    pacer = FloodPacer(None, clock, TelegramLimits(chat_burst=1))
+    await api.request(pacer, "sendMessage", GROUP)
+    for endpoint in ("getChatAdministrators", "getChatMember", "sendChatAction", "deleteMessage"):
+        for _ in range(25):
+            await asyncio.wait_for(api.request(pacer, endpoint, GROUP), 1.0)
+    assert len(api.sent) == 1 + 4 * 25
+
+
+def test_a_long_batch_shows_what_counts_down_first() -> None:
+    channel = "telegram:-4000000999"
+    counter = Reply("Coup 1 : 3 joueurs sur 3 ont joué.", channel=channel, edit_key="count", live=True, deadline=9.0)
+    closed = Reply("Coup 1 — manche close.", channel=channel, edit_key="dup-1-1")
+    results = Reply("Coup 1 — Top : VAGUE", channel=channel)
+    standings = Reply("Classement", channel=channel)
+    draw = Reply("Coup 2 — tirage", channel=channel, edit_key="dup-1-2", deadline=100.0)
+    batch = [counter, closed, results, standings, draw]
+    assert shown_first(batch) == [draw, counter, closed, results, standings]
+    # a batch that fits in the chat's burst keeps its order (a game's announcement, then its first draw)
+    assert shown_first([results, draw]) == [results, draw]

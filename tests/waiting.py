@@ -1,0 +1,22 @@
+"""Waiting in an adapter test for what the real libraries do in their own time."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+
+async def eventually(
+    condition: Callable[[], object], timeout: float = 5.0, advance: Callable[[float], None] | None = None
+) -> None:
+    """Wait for ``condition``; ``advance(seconds)`` moves a fake clock along at each look.
+
+    ``timeout`` is what an idle machine needs; a loaded one gets three times as long (the wait ends as soon
+    as the condition holds, so only a failure takes the whole time)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 3 * timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+        if advance is not None:
+            advance(0.05)
