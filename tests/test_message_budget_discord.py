@@ -188,7 +188,8 @@ async def test_a_crowded_discord_channel_sees_every_draw_and_result_in_time(
             f" requests counted by the limits {len(dc.limits.taken)}, 429s {len(dc.throttled)}"
         )
         assert not dc.throttled, dc.throttled  # discord.py never had to sleep out a 429
-        # nor to hold back a post: a request that took the channel bucket's last one was an edit, which
-        # the adapter sends apart, after the posts (nothing waits for it)
+        # nor to hold back a post: a request that took the channel bucket's last one was an edit, which the
+        # adapter sends after the posts of its batch (50 players: the results take two posts, and the old
+        # draw's closed notice is the close's fifth request)
         drained = [(t.method, text[:40]) for t, text in channel_posts(dc, channel, 0) if t.remaining == 0]
         assert all(method == "PATCH" for method, _ in drained), drained
