@@ -439,11 +439,13 @@ async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(dc
     # interactions still answer: they need no channel permission
     assert "QWERTB" in await play(dc, dc.ben, "H8 QWERTB")
     dc.allow_bot(dc.channel)
-    dc.advance(3 * 60)  # round 2 closes; the outbox posts what the channel refused, in order
-    first = await dc.wait_for_message(lambda r: "QWERTB" in (r.text or ""), channel_id=dc.channel, timeout=5)
+    # round 2 closes; the outbox posts what the channel refused, in order, at the channel's pace (five
+    # posts per 5 s: the refused tries spent the bucket too, as Discord counts them)
+    dc.advance(3 * 60)
+    first = await dc.wait_for_message(lambda r: "QWERTB" in (r.text or ""), channel_id=dc.channel, timeout=15)
     assert first.text.startswith("Coup 1")  # round 1's results, kept in the outbox, come first
     second = await dc.wait_for_message(
-        lambda r: (r.text or "").startswith("Coup 2 — tirage") and "QWERTB" in r.text, channel_id=dc.channel, timeout=5
+        lambda r: (r.text or "").startswith("Coup 2 — tirage") and "QWERTB" in r.text, channel_id=dc.channel, timeout=15
     )
     assert second.seq > first.seq
     assert dc.channel not in clocked.refused_channels

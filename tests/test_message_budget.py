@@ -22,13 +22,12 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import LIVE_INTERVAL, TelegramAdapter
 from bot.adapters.telegram_pacing import FloodPacer
 from bot.outbox import OutboxBacklog
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.fakes import FakeTelegram, running_application
 from tests.fakes.telegram_limits import fake_clock_rate_limiter
 from tests.ready_lists import ready_registry
 
@@ -204,50 +203,3 @@ async def test_a_crowded_group_stays_within_telegram_budget(storage: SQLiteStora
         # its edits are counted at their most, one per edit interval, instead of as they came.
         countdown = math.ceil(ROUND_SECONDS / EDIT_INTERVAL)
         assert all(n + countdown <= GROUP_BUDGET for n in per_round), per_round
-
-
-# --- Discord: one channel ---------------------------------------------------------------------
-
-DISCORD_LIVE = 5.0  # the adapter's live interval: one edit of a live line per channel bucket of 5 s
-
-
-@pytest.mark.asyncio
-async def test_a_crowded_discord_channel_edits_its_counter_once_per_interval(storage: SQLiteStorage) -> None:
-    players = 20
-    async with FakeDiscord() as dc:
-        guild = dc.add_guild(name="Club", channels=("partie",))
-        referee_user = dc.add_user(username="arbitre", global_name="Arbitre")
-        dc.add_member(guild, referee_user, admin=True)
-        people = [dc.add_user(username=f"p{i + 1:02d}", global_name=f"P{i + 1:02d}") for i in range(players)]
-        for person in people:
-            dc.add_member(guild, person)
-        adapter = DiscordAdapter(
-            Referee(storage, LEXICONS, now=dc.now), message_content=True, tick_seconds=0.05, clock=dc.now
-        )
-        async with running_bot(dc, adapter.client):
-            await adapter.sync(guild.id)
-            channel = guild.channel_id
-            iid = await dc.send_interaction("duplicate", {"args": "1"}, user=referee_user, channel_id=channel)
-            await dc.wait_for_response(iid, lambda r: "<t:" in (r.text or ""), timeout=10)
-            per_round: list[int] = []
-            start = len(dc.log.records)
-            for number in range(1, ROUNDS + 1):
-                for person in people:
-                    dc.advance(ROUND_SECONDS / (players + 2))
-                    iid = await dc.send_interaction("play", {"args": "H8 ZZZ"}, user=person, channel_id=channel)
-                    ack = await dc.wait_for_response(
-                        iid, lambda r: r.ephemeral and "coup" in (r.text or "").lower(), timeout=10
-                    )
-                    assert f"coup {number}" in (ack.text or "").lower()
-                dc.advance(ROUND_SECONDS)
-                await dc.log.wait_for(  # the top of a 20-player round and its images: seconds on a busy machine
-                    lambda r, n=number: is_result(r.text or "", n), actions=("send", "edit"), timeout=20
-                )
-                public = [r for r in dc.log.records[start:] if not r.ephemeral and r.action in ("send", "edit")]
-                counts = [count_line(r.text or "") for r in public if f"Coup {number} :" in (r.text or "")]
-                assert counts and counts[-1] == (players, players)  # exact at the close
-                # one counter message, then at most one edit per live interval of the minute, and the close's
-                assert len(counts) <= 1 + math.ceil(ROUND_SECONDS / DISCORD_LIVE) + 1, len(counts)
-                per_round.append(len(public))
-                start = len(dc.log.records)
-        print(f"discord, {players} players: public posts and edits per round {per_round}")

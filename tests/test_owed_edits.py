@@ -62,7 +62,8 @@ async def test_a_reset_edit_on_discord_is_sent_again_until_the_draw_shows_the_ex
 ) -> None:
     dc = discord_club
     referee = Referee(storage, LEXICONS, now=dc.now, images=False)
-    adapter = DiscordAdapter(referee, edit_interval=0.2, tick_seconds=0.05, clock=dc.now)
+    # the edit interval on the fake's clock too (pace_clock): the test passes it with dc.advance
+    adapter = DiscordAdapter(referee, edit_interval=0.2, tick_seconds=0.05, clock=dc.now, pace_clock=dc.now)
     adapter.service.outbox_seconds = 0.05
     async with running_bot(dc, adapter.client):
         await adapter.sync(dc.guild.id)

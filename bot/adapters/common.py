@@ -158,11 +158,22 @@ class TrackedMessage:
         if self._timer is None or self._timer.done():
             self._timer = asyncio.get_running_loop().create_task(self._later(wait))
 
+    def offer(self, text: str) -> None:
+        """A live change, never awaited by the caller: applied at the end of the interval (at once if it
+        is over) by a task of its own, the latest text offered winning."""
+        if text == self.text and self.pending is None:
+            return
+        self.pending = text
+        if self._timer is None or self._timer.done():
+            wait = max(0.0, self.last + self.interval - self.clock())
+            self._timer = asyncio.get_running_loop().create_task(self._later(wait))
+
     async def _later(self, wait: float) -> None:
         await asyncio.sleep(wait)
-        # a clock that is not the loop's (tests drive it); one set back (a wall clock) waits no longer
-        while 0 < (left := self.last + self.interval - self.clock()) <= self.interval:
-            await asyncio.sleep(min(left, POLL_SECONDS))
+        # a clock that is not the loop's (tests drive it); one set back (a wall clock) waits no longer;
+        # an edit under way is waited for, and its interval counted from its end
+        while self._lock.locked() or 0 < (left := self.last + self.interval - self.clock()) <= self.interval:
+            await asyncio.sleep(POLL_SECONDS if self._lock.locked() else min(left, POLL_SECONDS))
         self._timer = None  # from here on, never cancelled: discord.py must not be interrupted mid-request
         text, self.pending = self.pending, None
         if text is None or self.closed:

@@ -36,7 +36,7 @@ from ..chat import Incoming, Reply, read_command
 from ..commands import COMMANDS, CommandSpec, find
 from ..messages import say
 from ..metrics import Metrics, rate_limit_trace
-from ..outbox import Failure, Undelivered
+from ..outbox import Undelivered
 from ..referee import Referee
 from ..service import RefereeService
 from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, platform_id, split_text
@@ -46,10 +46,10 @@ from .discord_commands import intents_for as intents_for
 from .discord_commands import penalty_choices as penalty_choices
 from .discord_commands import settings_choices as settings_choices
 from .discord_interactions import FAILED, NO_MENTIONS, InteractionTurn
+from .discord_pacing import Edit, Post, deliver_posts, first_things_first, merged
 from .discord_reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, connect_bounded
 from .discord_shards import ShardRange
 from .ordering import ArrivalOrder, Turn
-from .refusals import discord_refusal
 
 log = logging.getLogger("arbitre.discord")
 
@@ -175,10 +175,12 @@ class DiscordAdapter:
         clock: Callable[[], float] = time.time,
         shards: ShardRange | None = None,
         metrics: Metrics | None = None,
+        pace_clock: Callable[[], float] = time.monotonic,
         reconnect_cap: float = RECONNECT_CAP,
         connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
-        """``clock``: Unix time as Discord counts it, for the age of interaction tokens; ``shards``: the
+        """``clock``: Unix time as Discord counts it, for the age of interaction tokens; ``pace_clock``:
+        the time Discord's rate limits run on, which spaces the edits of a message; ``shards``: the
         shards this process runs (discord.py's sharded client), None for one unsharded session;
         ``metrics``: where commands, 429s and the gateway's connection are reported (None: metrics off);
         ``live_interval``: seconds between two edits of a live line (the counter, the join notice);
@@ -189,6 +191,7 @@ class DiscordAdapter:
         self.edit_interval = edit_interval
         self.live_interval = live_interval
         self.clock = clock
+        self.pace_clock = pace_clock
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.shards = shards
         self.reconnect_cap = reconnect_cap
@@ -384,24 +387,22 @@ class DiscordAdapter:
         the others again)."""
         turn = _TURN.get()
         if isinstance(turn, InteractionTurn):
-            replies = turn.order(replies)
-        failed: list[Undelivered] = []
-        for reply in replies:
-            try:
-                await self._deliver_one(reply, turn)
-            except Exception as error:
-                refusal = discord_refusal(reply, error)
-                if refusal.failure is Failure.TRANSIENT:
-                    log.warning("reply not delivered, to be tried again: %s (%r)", reply, error)
-                failed.append(refusal)
-        return failed
+            posts = [Post(reply, (reply,)) for reply in turn.order(replies)]
+        else:  # the clock's and the outbox's: paced for the channel's bucket (bot.adapters.discord_pacing)
+            posts = merged(first_things_first(replies, lambda r: self.tracked.get(r.edit_key) is not None), TEXT_LIMIT)
+        return await deliver_posts(posts, lambda post, edits: self._deliver_one(post, turn, edits))
 
-    async def _deliver_one(self, reply: Reply, turn: InteractionTurn | _MessageTurn | None) -> None:
+    async def _deliver_one(self, post: Post, turn: InteractionTurn | _MessageTurn | None, edits: list[Edit]) -> None:
+        """Send ``post``, or, for an edit of a message already sent, add it to ``edits``."""
+        reply = post.reply
         text = self.render(reply)
         tracked = self.tracked.get(reply.edit_key)
         if tracked is not None:
             tracked.deadline = reply.deadline
-            await tracked.update(text, urgent=reply.deadline is None and not reply.live, owed=True)
+            if reply.live:  # a live line never waits: its timer applies the latest text (bot.chat.Reply)
+                tracked.offer(text)
+            else:
+                edits.append((post, tracked.update(text, urgent=reply.deadline is None, owed=True)))
             return
         chunks = split_text(text, TEXT_LIMIT)
         if not chunks and reply.image is None and reply.document is None:
@@ -571,7 +572,7 @@ class DiscordAdapter:
             self._channel_accepted(channel_id)
 
         interval = self.live_interval if reply.live else self.edit_interval
-        item = TrackedMessage(edit, text, interval, private=private, clock=self.clock)
+        item = TrackedMessage(edit, text, interval, private=private, clock=self.pace_clock)
         item.base, item.deadline = reply.text, reply.deadline
         assert reply.edit_key is not None
         self.tracked.add(reply.edit_key, item)

@@ -27,9 +27,12 @@ other faults) are the Discord ones, e.g. ``"POST /channels/{channel_id}/messages
 As strict as Discord where a bot could go wrong (each rule names the documentation section it
 follows, here or in :mod:`tests.fakes.discord_rules`): command registrations are validated, a
 command is only usable where it is registered, interaction tokens expire after 15 minutes of
-the fake's clock (:meth:`FakeDiscord.advance`), channel permissions are enforced, every response
-carries rate-limit headers, and the gateway resumes sessions (with zlib-stream compression when
-asked). Sharded sessions (Topics > Gateway > Sharding) get only their own guilds and their events
+the fake's clock (:meth:`FakeDiscord.advance`), an interaction's first answer after its 3 seconds is
+404 / 10062 Unknown interaction, channel permissions are enforced, Discord's rate limits are on (5 posts
+or edits per 5 s in a channel, 5 per 5 s through an interaction token, 50 requests a second in all; see
+:mod:`tests.fakes.discord_limits`, the 429s served are in ``throttled``), and the gateway resumes
+sessions (with zlib-stream compression when asked). Sharded sessions (Topics > Gateway > Sharding) get
+only their own guilds and their events
 (DMs go to shard 0); ``add_guild(shard=(id, count))`` places a guild on a shard, and
 :meth:`FakeDiscord.shards_given` tells which sessions an event was dispatched to. Faults:
 :meth:`server_error_next`, :meth:`rate_limit_next`, :meth:`reset_next`, :meth:`outage`,
@@ -42,7 +45,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import fnmatch
-import hashlib
 import itertools
 import json
 import math
@@ -73,6 +75,7 @@ from ._common import (
     json_response,
     reset_connection,
 )
+from .discord_limits import BucketRule, RateLimits, Throttle
 from .discord_rules import (
     ADD_REACTIONS,
     ALL_PERMISSIONS,
@@ -138,11 +141,6 @@ DEFAULT_PERMISSIONS = (
 # its token is valid for 15 minutes (then webhook calls get 401 / 50027 Invalid Webhook Token).
 INTERACTION_RESPONSE_SECONDS = 3.0
 INTERACTION_TOKEN_SECONDS = 15 * 60
-
-# Topics > Rate Limits > Header Format: buckets the fake reports (and enforces) per route and
-# major parameter. Discord's real limits are tighter (5 messages per 5 s in a channel); tests
-# would wait for them, so the default is generous and per-route limits can be given.
-DEFAULT_RATE_LIMIT = (50, 1.0)  # requests, seconds
 
 # Topics > Gateway > Resuming: events kept per session for replay on RESUME.
 SESSION_REPLAY = 2000
@@ -337,6 +335,8 @@ class FakeDiscord:
     * ``gateway_log``: "identify", "ready", "resume", "resumed", "invalid_session:<resumable>",
       "reconnect", "close:<code>", "drop" in order; :meth:`wait_for_gateway` waits for one.
     * ``faults_served``: every injected fault as it was served (:class:`ServedFault`).
+    * ``limits`` (:class:`RateLimits`): the buckets; ``limits.taken``: every request they counted;
+      ``throttled``: the 429s they served.
     * ``dispatches``: every gateway event given to a session (:class:`Dispatch`), with its shard;
       ``identifies``: how many sessions were started (GET /gateway/bot counts them down).
     """
@@ -357,7 +357,10 @@ class FakeDiscord:
         session_start_total: int = 1000,
         guilds_per_shard: int = GUILDS_PER_SHARD_MAX,
     ) -> None:
-        """``max_concurrency``, ``session_start_total``: GET /gateway/bot's ``session_start_limit``;
+        """``rate_limits``: ``{"METHOD /route": (limit, seconds)}`` for routes a test wants tighter or looser
+        than Discord's (:mod:`tests.fakes.discord_limits`); ``enforce_rate_limits=False`` only reports the
+        headers (a test about something else that must flood, saying so);
+        ``max_concurrency``, ``session_start_total``: GET /gateway/bot's ``session_start_limit``;
         ``guilds_per_shard``: past this many guilds, an IDENTIFY is closed with 4011 Sharding
         required (Discord's 2500; lower it to see that close without adding thousands of guilds)."""
         self.token = token
@@ -366,7 +369,7 @@ class FakeDiscord:
         self.privileged_intents_enabled = privileged_intents_enabled
         self.interaction_timeout = interaction_timeout
         self.echo_bot_messages = echo_bot_messages
-        self.rate_limits = {self._split_route(k): v for k, v in (rate_limits or {}).items()}
+        self.limits = RateLimits({self._split_route(k): v for k, v in (rate_limits or {}).items()})
         self.enforce_rate_limits = enforce_rate_limits
         self.max_concurrency = max_concurrency
         self.session_start_total = session_start_total
@@ -395,7 +398,6 @@ class FakeDiscord:
         self._interactions: dict[int, _Interaction] = {}
         self._tokens: dict[str, int] = {}
         self._faults: list[Fault] = []
-        self._buckets: dict[tuple[str, str], list[float]] = {}  # key -> [remaining, window end (loop time)]
         self._tasks: set[asyncio.Task] = set()
         self._command_ids: dict[str, int] = {}
         self._app_owner: DiscordUser | None = None
@@ -974,42 +976,19 @@ class FakeDiscord:
     # ------------------------------------------------------------------ rate-limit headers
 
     def _rate_limit_headers(self, remaining: int, reset_after: float, bucket: str, limit: int = 5) -> dict[str, str]:
-        """Topics > Rate Limits > Header Format."""
-        return {
-            "X-RateLimit-Limit": str(limit),
-            "X-RateLimit-Remaining": str(remaining),
-            "X-RateLimit-Reset": f"{self.now() + reset_after:.3f}",
-            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-            "X-RateLimit-Bucket": bucket,
+        """Topics > Rate Limits > Header Format (an injected 429's own bucket)."""
+        return self.limits.headers(BucketRule(bucket, limit, reset_after), remaining, reset_after, self.now()) | {
+            "X-RateLimit-Bucket": bucket
         }
 
-    def _bucket_key(self, request: web.Request) -> tuple[str, str, int, float]:
-        """(bucket hash, key, limit, window) of a request: one bucket per route and major
-        parameter (channel, guild, or interaction/webhook token), as Topics > Rate Limits says."""
+    def _limit_args(self, request: web.Request) -> tuple[str, str, str, dict[str, str]]:
         template = self._template(request) or request.path
-        limit, window = DEFAULT_RATE_LIMIT
-        for (method, pattern), value in self.rate_limits.items():
-            if self._route_matches(method, pattern, request):
-                limit, window = value
-        info = request.match_info
-        major = info.get("channel_id") or info.get("guild_id") or info.get("interaction_token") or ""
-        route = f"{request.method} {template}"
-        bucket = hashlib.sha1(route.encode()).hexdigest()[:16]
-        return bucket, f"{route}:{major}", limit, window
+        return request.method, template, request.path.removeprefix(API_PREFIX), dict(request.match_info)
 
-    def _take_from_bucket(self, request: web.Request) -> tuple[dict[str, str], float | None]:
-        """Count the request in its bucket: its headers, and the wait if the bucket was empty."""
-        bucket, key, limit, window = self._bucket_key(request)
-        now = asyncio.get_running_loop().time()
-        state = self._buckets.get(key)
-        if state is None or now >= state[1]:
-            state = [float(limit), now + window]
-            self._buckets[key] = state
-        reset_after = max(0.0, state[1] - now)
-        if state[0] <= 0:
-            return self._rate_limit_headers(0, reset_after, bucket, limit), reset_after
-        state[0] -= 1
-        return self._rate_limit_headers(int(state[0]), reset_after, bucket, limit), None
+    @property
+    def throttled(self) -> list[Throttle]:
+        """The 429s the rate limits served (injected ones are in ``faults_served``)."""
+        return self.limits.throttled
 
     # ------------------------------------------------------------------ user-side injection
 
@@ -1701,16 +1680,14 @@ class FakeDiscord:
                     pass  # refused: it took no effect, and the answer is lost all the same
             if fault.reset:
                 reset_connection(request)
-            headers = fault.headers or self._take_from_bucket(request)[0]
+            headers = fault.headers or self.limits.peek(*self._limit_args(request), self.now())
             return json_response(fault.body, fault.status, headers)
-        headers, wait = self._take_from_bucket(request)
-        if wait is not None and self.enforce_rate_limits:
-            # Topics > Rate Limits > Exceeding A Rate Limit: 429 with retry_after and the scope.
-            headers.update(
-                {"Retry-After": str(max(1, math.ceil(wait))), "X-RateLimit-Scope": "user", "Via": "1.1 google"}
-            )
-            body = {"message": "You are being rate limited.", "retry_after": round(wait, 3), "global": False, "code": 0}
-            return json_response(body, 429, headers)
+        if self.enforce_rate_limits:  # tests.fakes.discord_limits: Discord's buckets and global limit
+            headers, refused = self.limits.take(*self._limit_args(request), self.now(), len(self.requests) - 1)
+            if refused is not None:
+                return json_response(refused[1], refused[0], refused[2])
+        else:
+            headers = self.limits.peek(*self._limit_args(request), self.now())
         try:
             response = await handler(request)
         except _ApiError as err:

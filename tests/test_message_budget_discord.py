@@ -1,0 +1,195 @@
+"""A room's message budget on Discord: 20 and 50 players in one channel over three one-minute duplicate
+rounds, real discord.py against the fake with Discord's rate limits on (tests/fakes/discord_limits.py: five
+posts or edits per 5 s in a channel, five per 5 s through one interaction token, 50 requests a second in
+all), the referee on the fake's clock. Each player submits with the slash command ``/play``, answered
+ephemerally.
+
+Issue 21 asks for every draw in the channel within 2 s of its round's opening and every result within 5 s
+of the close. The test counts what decides whether Discord delays them, never how long anything took: at
+every close the next draw is the first post the channel's bucket counts, everything up to the results fits
+in that bucket's window (so discord.py never holds one back), and no 429 is served at all. Also: the
+counter is exact at the close, one message edited at most once per live interval, every acknowledgement
+arrives and every move is recorded. The delays themselves are printed (what is left of them is the close's
+own work: its top and its images).
+
+The fake's clock jumps a round's minute in a moment, but Discord's buckets (and discord.py's waits) run on
+the event loop's clock. A real round lasts a minute, long enough for a channel's bucket to fill up again;
+whenever the fake's clock passes 5 s the test lets the channel's current 5-s window end (class
+``BucketTime``), which is that time as the buckets see it, and nothing more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.adapters.discord import LIVE_INTERVAL, DiscordAdapter
+from bot.commands.duplicate import WARNING_SECONDS
+from bot.referee import Referee
+from bot.storage import SQLiteStorage
+from tests.fakes import FakeDiscord, SentMessage, running_bot
+from tests.fakes.discord_limits import CHANNEL_MESSAGES, Taken
+from tests.ready_lists import ready_registry
+
+LEXICONS = ready_registry()
+ROUND_SECONDS = 60.0
+ROUNDS = 3
+WAIT = 30.0  # how long the test waits for anything at most (a busy machine); the bounds are asserted apart
+
+
+@pytest_asyncio.fixture
+async def storage(tmp_path: Path):
+    LEXICONS.get("fr")
+    store = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    yield store
+    store.close()
+
+
+def is_result(text: str, number: int) -> bool:
+    return text.startswith(f"Coup {number} — tirage") and ("Top :" in text or "aucun coup" in text)
+
+
+def is_draw(record: SentMessage, number: int) -> bool:
+    text = record.text or ""
+    return not record.ephemeral and f"Coup {number} — tirage :" in text and "<t:" in text  # after rejected draws
+
+
+def count_line(text: str) -> tuple[int, int] | None:
+    found = re.search(r"(\d+) joueurs? sur (\d+) (?:a|ont) joué", text)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+async def seen_within(dc: FakeDiscord, predicate, started: float) -> tuple[SentMessage, float]:
+    """The first public post or edit matching ``predicate``, and the seconds (the loop's clock) from
+    ``started`` until it was there."""
+    record = await dc.log.wait_for(predicate, actions=("send", "edit"), timeout=WAIT, consume=False)
+    return record, asyncio.get_running_loop().time() - started
+
+
+def deadline_of(draw: SentMessage) -> float:
+    found = re.search(r"<t:(\d+):R>", draw.text or "")
+    assert found, draw.text
+    return float(found.group(1))
+
+
+def channel_posts(dc: FakeDiscord, channel: int, since: int) -> list[tuple[Taken, str]]:
+    """The requests the channel's message bucket counted after the ``since``-th, each with its text."""
+    posts = []
+    for taken in dc.limits.taken[since:]:
+        if taken.bucket == CHANNEL_MESSAGES.name and taken.resource == str(channel):
+            body = dc.requests[taken.request][2]
+            posts.append((taken, str(body.get("content") or "") if isinstance(body, dict) else ""))
+    return posts
+
+
+class BucketTime:
+    """The fake's clock moved forward, and the channel's bucket with it: before the fake's time passes a
+    bucket window (5 s) beyond the last wait, the channel's current window is let end in real time. A
+    round's minute then fills the bucket again as a real minute would, however fast the test runs."""
+
+    def __init__(self, dc: FakeDiscord, channel: int) -> None:
+        self.dc, self.channel = dc, channel
+        self.since = 0.0  # the fake's seconds since the window last ended
+
+    async def advance(self, seconds: float) -> None:
+        if self.since + seconds >= CHANNEL_MESSAGES.window:
+            left = self.dc.limits.reset_after("POST", "/channels/{channel_id}/messages", str(self.channel))
+            assert left <= CHANNEL_MESSAGES.window
+            await asyncio.sleep(left)
+            self.since = 0.0
+        self.since += seconds
+        self.dc.advance(seconds)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("players", [20, 50])
+async def test_a_crowded_discord_channel_sees_every_draw_and_result_in_time(
+    storage: SQLiteStorage, players: int
+) -> None:
+    loop = asyncio.get_running_loop()
+    async with FakeDiscord() as dc:
+        guild = dc.add_guild(name="Club", channels=("partie",))
+        referee_user = dc.add_user(username="arbitre", global_name="Arbitre")
+        dc.add_member(guild, referee_user, admin=True)
+        people = [dc.add_user(username=f"p{i + 1:02d}", global_name=f"P{i + 1:02d}") for i in range(players)]
+        for person in people:
+            dc.add_member(guild, person)
+        adapter = DiscordAdapter(
+            Referee(storage, LEXICONS, now=dc.now), message_content=True, tick_seconds=0.05, clock=dc.now
+        )
+        async with running_bot(dc, adapter.client):
+            await adapter.sync(guild.id)
+            channel = guild.channel_id
+            time = BucketTime(dc, channel)
+            opened = loop.time()
+            iid = await dc.send_interaction("duplicate", {"args": "1"}, user=referee_user, channel_id=channel)
+            draw, delay = await seen_within(dc, lambda r: is_draw(r, 1), opened)
+            draw_delays = [delay]
+            result_delays: list[float] = []
+            per_round: list[int] = []
+            acks = 0
+            start = len(dc.log.records)
+            for number in range(1, ROUNDS + 1):
+                deadline = deadline_of(draw)
+                for person in people:
+                    await time.advance(ROUND_SECONDS / (4 * players))  # 15 s of it: real time passes too
+                    iid = await dc.send_interaction("play", {"args": "H8 ZZZ"}, user=person, channel_id=channel)
+                    ack = await dc.wait_for_response(
+                        iid, lambda r: r.ephemeral and "coup" in (r.text or "").lower(), timeout=WAIT
+                    )
+                    assert f"coup {number}" in (ack.text or "").lower()
+                    acks += 1
+                assert dc.now() < deadline - WARNING_SECONDS  # every move in before the warning
+                await time.advance(deadline - WARNING_SECONDS + 1 - dc.now())  # the warning, 30 s before the close
+                await dc.log.wait_for(lambda r, n=number: f"Coup {n} : plus que" in (r.text or ""), timeout=WAIT)
+                mark = len(dc.limits.taken)
+                await time.advance(ROUND_SECONDS)  # past the deadline: the round closes, the next one opens
+                closed = loop.time()
+                result_delays.append((await seen_within(dc, lambda r, n=number: is_result(r.text or "", n), closed))[1])
+                if number < ROUNDS:
+                    draw, delay = await seen_within(dc, lambda r, n=number: is_draw(r, n + 1), closed)
+                    draw_delays.append(delay)
+                # What the close posted in the channel, as the channel's bucket counted it: the next draw
+                # first, and everything up to the results within the bucket's first window (a fresh one),
+                # so neither waited for the bucket, nor for a 429 (none served: asserted below).
+                posts = channel_posts(dc, channel, mark)
+                texts = [text for _, text in posts]
+                results_at = next(i for i, text in enumerate(texts) if is_result(text, number))
+                if number < ROUNDS:
+                    assert f"Coup {number + 1} — tirage :" in texts[0], texts
+                assert [t.remaining for t, _ in posts[: results_at + 1]] == list(
+                    range(CHANNEL_MESSAGES.limit - 1, CHANNEL_MESSAGES.limit - 2 - results_at, -1)
+                ), posts
+                await dc.log.wait_for(  # the close's count, an edit of its own that nothing waits for
+                    lambda r, s=start: count_line(r.text or "") == (players, players) and r.seq > s,
+                    actions=("send", "edit"),
+                    timeout=WAIT,
+                    consume=False,
+                )
+                public = [r for r in dc.log.records[start:] if not r.ephemeral and r.action in ("send", "edit")]
+                counts = [count_line(r.text or "") for r in public if f"Coup {number} :" in (r.text or "")]
+                assert counts and counts[-1] == (players, players)  # exact at the close
+                # one counter message, then at most one edit per live interval of the minute, and the close's
+                assert len(counts) <= 1 + math.ceil(ROUND_SECONDS / LIVE_INTERVAL) + 1, len(counts)
+                per_round.append(len(public))
+                start = len(dc.log.records)
+            assert acks == ROUNDS * players  # every acknowledgement arrived
+            game = storage.games(f"discord:{channel}")[-1]
+            plays = [e.data for e in storage.events(game.id) if e.data.get("kind") == "submit"]
+            assert len(plays) == ROUNDS * players  # nothing lost
+        print(
+            f"discord, {players} players: draws after {[round(d, 2) for d in draw_delays]} s, results after"
+            f" {[round(d, 2) for d in result_delays]} s, public posts and edits per round {per_round},"
+            f" requests counted by the limits {len(dc.limits.taken)}, 429s {len(dc.throttled)}"
+        )
+        assert not dc.throttled, dc.throttled  # discord.py never had to sleep out a 429
+        # nor to hold back a post: a request that took the channel bucket's last one was an edit, which the
+        # adapter sends after the posts of its batch (50 players: the results take two posts, and the old
+        # draw's closed notice is the close's fifth request)
+        drained = [(t.method, text[:40]) for t, text in channel_posts(dc, channel, 0) if t.remaining == 0]
+        assert all(method == "PATCH" for method, _ in drained), drained
