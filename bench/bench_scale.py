@@ -11,7 +11,10 @@ Reports commands per second (total and per process), p50/p99 command latency (se
 acknowledged, queueing included), the latest round-1 close after its deadline, acknowledged moves
 missing from the database (must be 0) and rounds closed twice (must be 0).
 
-    .venv/bin/python bench/bench_scale.py [--channels 300] [--players 20] [--minutes 2] [--only pg|sqlite]
+    .venv/bin/python bench/bench_scale.py [--channels 300] [--players 20] [--minutes 2] [--only pg|sqlite] [--burst]
+
+``--burst``: every submission of a round arrives in its last 10 s (up to half a second before its
+deadline), as duplicate players answer, instead of spread over the round.
 """
 
 from __future__ import annotations
@@ -65,8 +68,19 @@ def wait_until(check: Callable[[], bool], timeout: float) -> bool:
     return True
 
 
+BURST_SECONDS = 10.0  # --burst: every move in the last 10 s of its round ...
+BURST_MARGIN = 0.5  # ... and at least this long before its deadline
+
+
 def run(
-    url: str, folder: Path, processes: int, channels: int, players: int, minutes: float, kill: bool
+    url: str,
+    folder: Path,
+    processes: int,
+    channels: int,
+    players: int,
+    minutes: float,
+    kill: bool,
+    burst: bool = False,
 ) -> dict[str, Any]:
     db = Database(url)
     rng = random.Random(6)
@@ -89,12 +103,15 @@ def run(
         deadlines = {int(g): float(at) for g, at in db.rows("select game, at from deadlines where round = 1")}
         game_of = {str(ch): int(g) for g, ch in db.rows("select id, channel from games")}
         # each channel's moves arrive at random over its round, the last ones 5 s before its deadline
+        # (burst: all in its last 10 s)
         now = time.time()
         schedule = []
         for c, channel in enumerate(names):
-            end = deadlines[game_of[channel]] - 5.0
+            deadline = deadlines[game_of[channel]]
+            end = deadline - (BURST_MARGIN if burst else 5.0)
+            start = max(now, deadline - BURST_SECONDS) if burst else now
             for p in range(players):
-                schedule.append((rng.uniform(now, max(now, end)), c, p))
+                schedule.append((rng.uniform(start, max(start, end)), c, p))
         schedule.sort()
         kill_at = schedule[len(schedule) // 2][0] if kill else float("inf")
         victim = workers.all[1] if kill and processes > 1 else None
@@ -194,15 +211,18 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=20)
     parser.add_argument("--minutes", type=float, default=2.0)
     parser.add_argument("--only", choices=["pg", "sqlite"])
+    parser.add_argument("--burst", action="store_true", help="every move in the last 10 s of its round")
     args = parser.parse_args()
     shape = f"{args.channels} channels x {args.players} players, {args.minutes:g}-minute rounds"
+    if args.burst:
+        shape += ", burst: every move in the last 10 s"
     results = {}
     if args.only != "sqlite":
         server = PostgresServer(settings={"max_connections": "200"}).start()
         try:
             with tempfile.TemporaryDirectory() as folder:
                 figures = run(server.create_database("bench"), Path(folder), 3, args.channels, args.players,
-                              args.minutes, kill=True)
+                              args.minutes, kill=True, burst=args.burst)
             report(f"PostgreSQL, 3 processes, one killed with kill -9 ({shape})", figures)
             results["pg"] = figures
         finally:
@@ -210,7 +230,9 @@ def main() -> None:
     if args.only != "pg":
         with tempfile.TemporaryDirectory() as folder:
             url = str(Path(folder) / "bench.sqlite")
-            figures = run(url, Path(folder), 1, args.channels, args.players, args.minutes, kill=False)
+            figures = run(
+                url, Path(folder), 1, args.channels, args.players, args.minutes, kill=False, burst=args.burst
+            )
         report(f"SQLite, 1 process ({shape})", figures)
         results["sqlite"] = figures
     if len(results) == 2:
