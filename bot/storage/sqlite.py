@@ -43,6 +43,7 @@ from .records import (
     StoredEvent,
 )
 from .sqlite_files import explains_open_failures, is_disk_full, make_private_place
+from .sqlite_games import SQLiteGames
 from .sqlite_schema import expected_schema, games_problem, schema_problem
 
 
@@ -144,7 +145,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
 ]
 
 
-class SQLiteStorage:
+class SQLiteStorage(SQLiteGames):
     """Storage in one SQLite file (WAL), through sqlite-utils."""
 
     @explains_open_failures
@@ -448,31 +449,6 @@ class SQLiteStorage:
     def deadlines(self) -> list[Deadline]:
         return [Deadline(**row) for row in self.db.table("deadlines").rows_where(order_by="at")]
 
-    def add_player(self, game_id: int, user: str, name: str) -> None:
-        with self.transaction():
-            count = self.db.execute("select count(*) from players where game = ?", [game_id]).fetchone()[0]
-            self.db.execute(
-                "insert into players (game, user, name, position) values (?, ?, ?, ?)"
-                " on conflict(game, user) do update set name = excluded.name",
-                [game_id, user, name, count],
-            )
-
-    @serialised
-    def players(self, game_id: int) -> list[tuple[str, str]]:
-        return [
-            (row["user"], row["name"])
-            for row in self.db.table("players").rows_where("game = ?", [game_id], order_by="position")
-        ]
-
-    @serialised
-    def active_games_of(self, user: str) -> list[GameRecord]:
-        rows = self.db.execute_returning_dicts(
-            "select games.* from games join players on players.game = games.id"
-            " where players.user = ? and games.status = ? order by games.id desc",
-            [user, GameStatus.ACTIVE.value],
-        )
-        return [self._game(row) for row in rows]
-
     # --- outbox ------------------------------------------------------------------------
 
     def enqueue(self, replies: list[Reply], due: float, created: float | None = None) -> list[int]:
@@ -516,9 +492,10 @@ class SQLiteStorage:
         return row is not None
 
     def mark_delivered(self, ids: list[int], at: float) -> None:
-        with self.transaction():
-            for outbox_id in ids:
-                self.db.execute("update outbox set delivered = ? where id = ?", [at, outbox_id])
+        with self._lock:  # one statement, its own transaction (or the caller's)
+            self.db.execute(
+                "update outbox set delivered = ? where id in (select value from json_each(?))", [at, json.dumps(ids)]
+            )
 
     def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
         with self.transaction():
