@@ -51,8 +51,8 @@ def quick_play(referee: Referee, message: Incoming, command: CommandLine) -> lis
             if state is None or state.game.kind is not GameKind.DUPLICATE:
                 return None
             game = referee.duplicate_games.cached(state.game.id, state.stamp)
-            if game is None:
-                return None
+            if game is None:  # not in memory, or behind the log: read (once) what it misses
+                game = referee.duplicate_games.load(storage, state.game)
             return _play(referee, message, command, state, game)
     except Exception:  # rolled back; the usual way answers (and explains a failure)
         log.debug("quick /play gave way to the usual command", exc_info=True)
