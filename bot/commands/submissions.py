@@ -64,6 +64,8 @@ def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str
     bound = dict(state.seats)
     if message.user in bound:
         name = bound[message.user]
+        if name in game.players:  # as it was bound (no accent folding over every seat)
+            return name, False
         seat = find_player(game.players, name) if name != seats.RELEASED else None
         return seat, seat is None
     return None, seats.named_like(message, game.players) is not None  # a free seat claimed by name, or not
