@@ -52,6 +52,9 @@ class RefereeService:
         self._tick_future: asyncio.Future[list[Reply]] | None = None
         self._wake = asyncio.Event()
         self._inflight: set[int] = set()  # outbox numbers being sent right now (never sent twice at once)
+        # replies delivered, waiting to be marked so in one statement with those of concurrent commands
+        self._marks: list[tuple[list[Reply], asyncio.Future[None]]] = []
+        self._marker: asyncio.Task[None] | None = None
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
@@ -74,11 +77,39 @@ class RefereeService:
             self._inflight |= ids
             try:
                 failed = await self.deliver(ready) or []
-                await asyncio.to_thread(self.referee.sent, ready, failed)
+                if failed:
+                    await asyncio.to_thread(self.referee.sent, ready, failed)
+                else:
+                    await self._mark_delivered(ready)
             finally:
                 self._inflight -= ids
         if failed or len(ready) < len(replies):
             self._wake.set()
+
+    async def _mark_delivered(self, replies: list[Reply]) -> None:
+        """Mark replies delivered (once this returns, they are), with those other channels' commands
+        delivered meanwhile: one statement for the lot under a burst."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._marks.append((replies, done))
+        if self._marker is None or self._marker.done():
+            self._marker = asyncio.get_running_loop().create_task(self._run_marks())
+        await done
+
+    async def _run_marks(self) -> None:
+        while self._marks:
+            batch, self._marks = self._marks, []
+            try:
+                await asyncio.to_thread(self.referee.sent, [r for replies, _ in batch for r in replies], [])
+            except BaseException as error:  # each command hears it, as if it had marked its own
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error) if isinstance(error, Exception) else done.cancel()
+                if not isinstance(error, Exception):
+                    raise
+            else:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
 
     async def tick(self) -> list[Reply]:
         """Run the clock once and deliver what it produced (each channel's replies under its lock)."""

@@ -3,6 +3,7 @@ real SQLite file and on the tests' PostgreSQL server, through the real referee (
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 
 from bot.chat import Incoming, Reply
 from bot.referee import Referee
+from bot.service import RefereeService
 from bot.storage import SQLiteStorage, Storage
 from tests.ready_lists import ready_registry
 
@@ -81,5 +83,46 @@ def test_a_private_play_issues_at_most_six_statements(
         seated = sorted(name for _, name in storage.players(storage.active_game(CHANNEL).id))
         assert seated == ["Ana", "Ben", "Cy", "Dan"]
     finally:
+        referee.clock.shutdown()
+        storage.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_a_burst_of_first_answers_issues_at_most_six_statements_each(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """20 newcomers answer at once in 20 rooms, through the service: each answer's transaction (which
+    also seats its player) takes at most 6 statements, and the marks of what was delivered are shared (measured:
+    SQLite 6 + 2/20 statements an answer, PostgreSQL 5 + 5/20 round trips)."""
+    statements: list[str] = []
+    storage = open_store(kind, tmp_path, request, lambda sql, params: statements.append(" ".join(sql.split())))
+    referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
+    sent: list[Reply] = []
+
+    async def deliver(replies: list[Reply]) -> None:
+        sent.extend(replies)
+
+    service = RefereeService(referee, deliver)
+    rooms = [f"discord:{n}" for n in range(20)]
+    try:
+        for room in rooms:
+            await service.handle(Incoming(room, "u:ref", "Ref", "/duplicate 2", admin=True))
+            await service.handle(Incoming(room, "u:dan", "Dan", "/jouer H8 ZOO", private=True))  # in memory now
+        statements.clear()
+        sent.clear()
+        answers = [Incoming(room, f"u:{room}", f"P{n}", "/jouer H8 ZOO", private=True) for n, room in enumerate(rooms)]
+        replies = await asyncio.gather(*(service.handle(m) for m in answers))
+        marks = [s for s in statements if s.startswith("update outbox set delivered")]
+        assert 1 <= len(marks) < len(rooms), marks  # one shared by the answers delivered meanwhile
+        moves = [s for s in statements if s not in marks]
+        unseen = 2 * len(rooms) if kind == "postgres" else 0  # psycopg's BEGIN and COMMIT, one transaction each
+        assert len(moves) + unseen <= MOST * len(rooms), moves  # each answer's transaction: at most 6
+        assert sorted(r.outbox_id for r in sent) == sorted(r.outbox_id for group in replies for r in group)
+        assert all(storage.outbox_state(r.outbox_id) == "delivered" for r in sent if r.outbox_id is not None)
+        for message, group in zip(answers, replies):
+            assert any(r.to_user == message.user and "coup 1" in r.text for r in group), [r.text for r in group]
+    finally:
+        await service.stop()
         referee.clock.shutdown()
         storage.close()
