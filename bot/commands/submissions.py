@@ -53,10 +53,15 @@ def quick_play(referee: Referee, message: Incoming, command: CommandLine) -> lis
             game = referee.duplicate_games.cached(state.game.id, state.stamp)
             if game is None:  # not in memory, or behind the log: read (once) what it misses
                 game = referee.duplicate_games.load(storage, state.game)
-            return _play(referee, message, command, state, game)
+            stored = _play(referee, message, command, state, game)
     except Exception:  # rolled back; the usual way answers (and explains a failure)
         log.debug("quick /play gave way to the usual command", exc_info=True)
         return None
+    if stored is None:
+        return None
+    replies, first = stored
+    referee.first_in_line_known(first)  # committed: these numbers are theirs for good
+    return replies
 
 
 def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str | None, bool]:
@@ -73,7 +78,9 @@ def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str
 
 def _play(
     referee: Referee, message: Incoming, command: CommandLine, state: PlayState, game: DuplicateGame
-) -> list[Reply] | None:
+) -> tuple[list[Reply], list[int]] | None:
+    """The move recorded and its replies stored (and the numbers of those nothing older waits before); None:
+    the usual way decides."""
     round_ = game.current
     if round_ is None or round_.draw is None:
         return None
@@ -115,8 +122,7 @@ def _play(
     ids = referee.storage.record_play(record.id, data, state.stamp[0], stamp, seat, replies, dues, now)
     referee.duplicate_games.stored(record.id, game, (state.stamp[0] + len(events), stamp))
     stored = [dataclasses.replace(r, outbox_id=i) for r, i in zip(replies, ids)]
-    referee.first_in_line_known(i for i, due in zip(ids, dues) if due > now)
-    return stored
+    return stored, [i for i, due in zip(ids, dues) if due > now]
 
 
 def _private(message: Incoming, text: str) -> Reply:
