@@ -309,12 +309,13 @@ class Referee:
         except Exception:
             log.exception("could not release the clock leases")
 
-    def tick(self, now: float | None = None) -> list[Reply]:
-        """Clock work due at ``now`` (duplicate warnings and deadlines); never raises."""
+    def tick(self, now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
+        """Clock work due at ``now`` (duplicate warnings and deadlines), each round's replies also given to
+        ``publish`` once stored; never raises."""
         from .commands.duplicate import clock_tick
 
         try:
-            return clock_tick(self, self.now() if now is None else now)
+            return clock_tick(self, self.now() if now is None else now, publish)
         except StorageFullError as error:  # the deadline stays: the round closes once there is room
             self.forget_games()
             log.error("clock tick failed: %s", error)

@@ -12,6 +12,7 @@ and the destination's next messages go on. Old delivered rows are pruned. Work r
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import defaultdict
@@ -112,18 +113,28 @@ class RefereeService:
                         done.set_result(None)
 
     async def tick(self) -> list[Reply]:
-        """Run the clock once and deliver what it produced (each channel's replies under its lock)."""
+        """Run the clock once and deliver what it produced, each round's replies as soon as they are
+        stored (each channel's under its lock, in order), while the clock goes on with the next rounds."""
+        loop = asyncio.get_running_loop()
+        sending: list[asyncio.Task[None]] = []
+
+        def publish(replies: list[Reply]) -> None:  # in the clock's thread
+            loop.call_soon_threadsafe(lambda: sending.append(loop.create_task(self._send_by_channel(replies))))
+
         async with self._clock_lock:
             # shielded: a stop waits for a tick under way instead of leaving its thread running
-            self._tick_future = asyncio.get_running_loop().run_in_executor(None, self.referee.tick)
+            self._tick_future = loop.run_in_executor(None, functools.partial(self.referee.tick, publish=publish))
             replies = await asyncio.shield(self._tick_future)
+        await asyncio.gather(*sending)  # published before the tick ended: all created by now
+        return replies
+
+    async def _send_by_channel(self, replies: list[Reply]) -> None:
         by_channel: dict[str, list[Reply]] = defaultdict(list)
         for reply in replies:
             by_channel[reply.channel or ""].append(reply)
         for channel, group in by_channel.items():
             async with self._locks[channel]:
                 await self._send(group)
-        return replies
 
     async def flush_outbox(self, everything: bool = False) -> int:
         """Deliver due messages (``everything``: all that wait), each destination in order, until one
