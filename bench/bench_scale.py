@@ -8,8 +8,9 @@ moves it had not acknowledged are sent again to a live process (as a platform or
 would). Then the same load on one process and a SQLite file, without the kill.
 
 Reports commands per second (total and per process), p50/p99 command latency (sent to
-acknowledged, queueing included), the latest round-1 close after its deadline, acknowledged moves
-missing from the database (must be 0) and rounds closed twice (must be 0).
+acknowledged, queueing included), the latest round-1 close after its deadline (stored, and posted: its
+notice delivered), acknowledged moves missing from the database (must be 0) and rounds closed twice
+(must be 0).
 
     .venv/bin/python bench/bench_scale.py [--channels 300] [--players 20] [--minutes 2] [--only pg|sqlite] [--burst]
 
@@ -57,6 +58,22 @@ class Database:
             return conn.execute(sql, params).fetchall()
         finally:
             conn.close()
+
+
+def posted_closes(workers: list[Any]) -> dict[str, float]:
+    """Per channel, when a process first delivered the notice that its round 1 was closed (the draw's
+    message edited to say so, sent with the results)."""
+    posted: dict[str, float] = {}
+    for worker in workers:
+        if not Path(worker.out).exists():
+            continue
+        for line in Path(worker.out).read_text(encoding="utf-8").splitlines():
+            sent = json.loads(line)
+            text = str(sent.get("text") or "")
+            if sent.get("to") is None and text.startswith("Coup 1 —") and "manche close" in text:
+                channel = str(sent["channel"])
+                posted[channel] = min(posted.get(channel, float("inf")), float(sent["at"]))
+    return posted
 
 
 def wait_until(check: Callable[[], bool], timeout: float) -> bool:
@@ -151,6 +168,8 @@ def run(
         )
         closes = {int(g): float(at) for g, at in db.rows("select game, at from closes where round = 1")}
         late = [closes[g] - deadlines[g] for g in deadlines if g in closes]
+        posted = posted_closes(workers.all)  # when each room was told its round 1 was closed
+        shown = [posted[ch] - deadlines[g] for ch, g in game_of.items() if ch in posted and g in deadlines]
         per_round: Counter[tuple[int, int]] = Counter()
         rounds: Counter[int] = Counter()
         for game, kind in db.rows("select game, kind from events order by game, seq"):
@@ -181,6 +200,9 @@ def run(
         "closed": len(closes),
         "latest_close_s": max(late) if late else float("nan"),
         "median_close_s": statistics.median(late) if late else float("nan"),
+        "posted": len(shown),
+        "latest_posted_s": max(shown) if shown else float("nan"),
+        "median_posted_s": statistics.median(shown) if shown else float("nan"),
         "lost": len(acknowledged - stored),
         "closed_twice": sum(1 for n in per_round.values() if n > 1),
         "killed": victim.name if victim is not None else "-",
@@ -200,6 +222,8 @@ def report(title: str, figures: dict[str, Any]) -> None:
           f"p99 {figures['worker_p99_ms']:.0f} ms)")
     print(f"  round 1 closed in {figures['closed']} channels (all: {figures['all_closed']}); close after the deadline: "
           f"median {figures['median_close_s']:.1f} s, latest {figures['latest_close_s']:.1f} s")
+    print(f"  round 1 close posted in {figures['posted']} channels; after the deadline: "
+          f"median {figures['median_posted_s']:.1f} s, latest {figures['latest_posted_s']:.1f} s")
     print(f"  acknowledged moves lost: {figures['lost']}; rounds closed twice: {figures['closed_twice']}; "
           f"killed: {figures['killed']} at {figures['killed_at_s']:.0f} s into the arrivals "
           f"(lease {LEASE:.0f} s)")
