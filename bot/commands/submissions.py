@@ -3,10 +3,10 @@
 The common case, a seated player or a newcomer whose first answer seats them, is read in one statement
 (``Storage.play_state``: the game, its channel's settings, its seats, its last event, whether messages
 wait for the player or the channel) and written in one transaction of one insert per table
-(``Storage.record_play``: its events, the new seat, its replies), with the game taken from the cache.
-Every other case (a seat claimed by name, a player taken off their seat, an answer just after a close,
-a game not in memory, a refusal) returns None and goes the command's usual way, which answers the
-same. The acknowledgement is committed before it is delivered, as any reply.
+(``Storage.record_play``: its events, the new seat, its replies), with the game taken from the cache
+(a game not in memory, or behind the log, is brought up to date first). Every other case (a seat
+claimed by name, a player taken off their seat, an answer just after a close, a refusal) returns None
+and goes the command's usual way, which answers the same. The acknowledgement is committed before it is delivered, as any reply.
 """
 
 from __future__ import annotations
