@@ -6,7 +6,8 @@ wait for the player or the channel) and written in one transaction of one insert
 (``Storage.record_play``: its events, the new seat, its replies), with the game taken from the cache
 (a game not in memory, or behind the log, is brought up to date first). Every other case (a seat
 claimed by name, a player taken off their seat, an answer just after a close, a refusal) returns None
-and goes the command's usual way, which answers the same. The acknowledgement is committed before it is delivered, as any reply.
+and goes the command's usual way, which answers the same. The acknowledgement is committed before it
+is delivered, as any reply.
 """
 
 from __future__ import annotations
