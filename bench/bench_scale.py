@@ -8,10 +8,14 @@ moves it had not acknowledged are sent again to a live process (as a platform or
 would). Then the same load on one process and a SQLite file, without the kill.
 
 Reports commands per second (total and per process), p50/p99 command latency (sent to
-acknowledged, queueing included), the latest round-1 close after its deadline, acknowledged moves
-missing from the database (must be 0) and rounds closed twice (must be 0).
+acknowledged, queueing included), the latest round-1 close after its deadline (stored, and posted: its
+notice delivered), acknowledged moves missing from the database (must be 0) and rounds closed twice
+(must be 0).
 
-    .venv/bin/python bench/bench_scale.py [--channels 300] [--players 20] [--minutes 2] [--only pg|sqlite]
+    .venv/bin/python bench/bench_scale.py [--channels 300] [--players 20] [--minutes 2] [--only pg|sqlite] [--burst]
+
+``--burst``: every submission of a round arrives in its last 10 s (up to half a second before its
+deadline), as duplicate players answer, instead of spread over the round.
 """
 
 from __future__ import annotations
@@ -56,6 +60,22 @@ class Database:
             conn.close()
 
 
+def posted_closes(workers: list[Any]) -> dict[str, float]:
+    """Per channel, when a process first delivered the notice that its round 1 was closed (the draw's
+    message edited to say so, sent with the results)."""
+    posted: dict[str, float] = {}
+    for worker in workers:
+        if not Path(worker.out).exists():
+            continue
+        for line in Path(worker.out).read_text(encoding="utf-8").splitlines():
+            sent = json.loads(line)
+            text = str(sent.get("text") or "")
+            if sent.get("to") is None and text.startswith("Coup 1 —") and "manche close" in text:
+                channel = str(sent["channel"])
+                posted[channel] = min(posted.get(channel, float("inf")), float(sent["at"]))
+    return posted
+
+
 def wait_until(check: Callable[[], bool], timeout: float) -> bool:
     end = time.monotonic() + timeout
     while not check():
@@ -65,8 +85,19 @@ def wait_until(check: Callable[[], bool], timeout: float) -> bool:
     return True
 
 
+BURST_SECONDS = 10.0  # --burst: every move in the last 10 s of its round ...
+BURST_MARGIN = 0.5  # ... and at least this long before its deadline
+
+
 def run(
-    url: str, folder: Path, processes: int, channels: int, players: int, minutes: float, kill: bool
+    url: str,
+    folder: Path,
+    processes: int,
+    channels: int,
+    players: int,
+    minutes: float,
+    kill: bool,
+    burst: bool = False,
 ) -> dict[str, Any]:
     db = Database(url)
     rng = random.Random(6)
@@ -89,12 +120,15 @@ def run(
         deadlines = {int(g): float(at) for g, at in db.rows("select game, at from deadlines where round = 1")}
         game_of = {str(ch): int(g) for g, ch in db.rows("select id, channel from games")}
         # each channel's moves arrive at random over its round, the last ones 5 s before its deadline
+        # (burst: all in its last 10 s)
         now = time.time()
         schedule = []
         for c, channel in enumerate(names):
-            end = deadlines[game_of[channel]] - 5.0
+            deadline = deadlines[game_of[channel]]
+            end = deadline - (BURST_MARGIN if burst else 5.0)
+            start = max(now, deadline - BURST_SECONDS) if burst else now
             for p in range(players):
-                schedule.append((rng.uniform(now, max(now, end)), c, p))
+                schedule.append((rng.uniform(start, max(start, end)), c, p))
         schedule.sort()
         kill_at = schedule[len(schedule) // 2][0] if kill else float("inf")
         victim = workers.all[1] if kill and processes > 1 else None
@@ -134,6 +168,8 @@ def run(
         )
         closes = {int(g): float(at) for g, at in db.rows("select game, at from closes where round = 1")}
         late = [closes[g] - deadlines[g] for g in deadlines if g in closes]
+        posted = posted_closes(workers.all)  # when each room was told its round 1 was closed
+        shown = [posted[ch] - deadlines[g] for ch, g in game_of.items() if ch in posted and g in deadlines]
         per_round: Counter[tuple[int, int]] = Counter()
         rounds: Counter[int] = Counter()
         for game, kind in db.rows("select game, kind from events order by game, seq"):
@@ -164,6 +200,9 @@ def run(
         "closed": len(closes),
         "latest_close_s": max(late) if late else float("nan"),
         "median_close_s": statistics.median(late) if late else float("nan"),
+        "posted": len(shown),
+        "latest_posted_s": max(shown) if shown else float("nan"),
+        "median_posted_s": statistics.median(shown) if shown else float("nan"),
         "lost": len(acknowledged - stored),
         "closed_twice": sum(1 for n in per_round.values() if n > 1),
         "killed": victim.name if victim is not None else "-",
@@ -183,6 +222,8 @@ def report(title: str, figures: dict[str, Any]) -> None:
           f"p99 {figures['worker_p99_ms']:.0f} ms)")
     print(f"  round 1 closed in {figures['closed']} channels (all: {figures['all_closed']}); close after the deadline: "
           f"median {figures['median_close_s']:.1f} s, latest {figures['latest_close_s']:.1f} s")
+    print(f"  round 1 close posted in {figures['posted']} channels; after the deadline: "
+          f"median {figures['median_posted_s']:.1f} s, latest {figures['latest_posted_s']:.1f} s")
     print(f"  acknowledged moves lost: {figures['lost']}; rounds closed twice: {figures['closed_twice']}; "
           f"killed: {figures['killed']} at {figures['killed_at_s']:.0f} s into the arrivals "
           f"(lease {LEASE:.0f} s)")
@@ -194,15 +235,18 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=20)
     parser.add_argument("--minutes", type=float, default=2.0)
     parser.add_argument("--only", choices=["pg", "sqlite"])
+    parser.add_argument("--burst", action="store_true", help="every move in the last 10 s of its round")
     args = parser.parse_args()
     shape = f"{args.channels} channels x {args.players} players, {args.minutes:g}-minute rounds"
+    if args.burst:
+        shape += ", burst: every move in the last 10 s"
     results = {}
     if args.only != "sqlite":
         server = PostgresServer(settings={"max_connections": "200"}).start()
         try:
             with tempfile.TemporaryDirectory() as folder:
                 figures = run(server.create_database("bench"), Path(folder), 3, args.channels, args.players,
-                              args.minutes, kill=True)
+                              args.minutes, kill=True, burst=args.burst)
             report(f"PostgreSQL, 3 processes, one killed with kill -9 ({shape})", figures)
             results["pg"] = figures
         finally:
@@ -210,7 +254,9 @@ def main() -> None:
     if args.only != "pg":
         with tempfile.TemporaryDirectory() as folder:
             url = str(Path(folder) / "bench.sqlite")
-            figures = run(url, Path(folder), 1, args.channels, args.players, args.minutes, kill=False)
+            figures = run(
+                url, Path(folder), 1, args.channels, args.players, args.minutes, kill=False, burst=args.burst
+            )
         report(f"SQLite, 1 process ({shape})", figures)
         results["sqlite"] = figures
     if len(results) == 2:

@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from core.errors import ArbitreError
 
@@ -21,6 +21,7 @@ from .clock_lease import ClockLease
 from .commands import CommandSpec, Context, UserError, command_named, find, unknown_command_text
 from .commands.clock import DuplicateClock
 from .commands.game_cache import GameCache
+from .commands.submissions import quick_play
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
 from .outbox import (
@@ -87,6 +88,7 @@ class Referee:
         self.clock = DuplicateClock()  # the duplicate clock's state: tops searched ahead, warnings given
         self.classic_games = GameCache(classic.build_from_data, classic.apply_data)
         self.duplicate_games = GameCache(duplicate.build_from_data, duplicate.apply_data)
+        self._first: set[int] = set()  # stored replies known to be first in line for their destination
 
     def handle(self, message: Incoming) -> list[Reply]:
         """Every reply to one message, stored in the outbox (numbered); never raises."""
@@ -101,6 +103,11 @@ class Referee:
             return []
         if command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower():
             return []  # "/score@OtherBot"
+        named = find(command.name)
+        if named is not None and named.name == "play":  # a private move: the least work (see submissions)
+            quick = quick_play(self, message, command)
+            if quick is not None:
+                return quick
         settings = self.storage.channel(message.channel)
         if len(message.text) > MAX_COMMAND_CHARS:
             return [
@@ -166,11 +173,17 @@ class Referee:
             log.exception("could not store %d replies in the outbox", len(replies))
             return replies
 
+    def first_in_line_known(self, ids: Iterable[int]) -> None:
+        """Replies just stored that nothing older waits before (their transaction read it)."""
+        self._first.update(ids)
+
     def first_in_line(self, replies: list[Reply]) -> list[Reply]:
         """The replies that may go now: none older is waiting for their destination (the order is kept)."""
         first: dict[str, int] = {}  # per destination, the batch's first message: those after it come with it
+        known = {r.outbox_id for r in replies if r.outbox_id in self._first}
+        self._first -= known
         for reply in replies:
-            if reply.outbox_id is not None:
+            if reply.outbox_id is not None and reply.outbox_id not in known:
                 first.setdefault(destination(reply), reply.outbox_id)
         blocked = {d for d, first_id in first.items() if self.storage.outbox_waiting(d, first_id)}
         waiting = [r.outbox_id for r in replies if r.outbox_id is not None and destination(r) in blocked]
@@ -327,12 +340,13 @@ class Referee:
         except Exception:
             log.exception("could not release the clock leases")
 
-    def tick(self, now: float | None = None) -> list[Reply]:
-        """Clock work due at ``now`` (duplicate warnings and deadlines); never raises."""
+    def tick(self, now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
+        """Clock work due at ``now`` (duplicate warnings and deadlines), each round's replies also given to
+        ``publish`` once stored; never raises."""
         from .commands.duplicate import clock_tick
 
         try:
-            return clock_tick(self, self.now() if now is None else now)
+            return clock_tick(self, self.now() if now is None else now, publish)
         except StorageFullError as error:  # the deadline stays: the round closes once there is room
             self.forget_games()
             log.error("clock tick failed: %s", error)

@@ -16,6 +16,7 @@ stop, or found dead), what it claimed is due at once for the others.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import defaultdict
@@ -57,6 +58,9 @@ class RefereeService:
         self._wake = asyncio.Event()
         self._inflight: set[int] = set()  # outbox numbers being sent right now (never sent twice at once)
         self.outbox_passes = 0  # how many times the outbox worker looked for due messages (tests count them)
+        # replies delivered, waiting to be marked so in one statement with those of concurrent commands
+        self._marks: list[tuple[list[Reply], asyncio.Future[None]]] = []
+        self._marker: asyncio.Task[None] | None = None
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
@@ -79,25 +83,63 @@ class RefereeService:
             self._inflight |= ids
             try:
                 failed = await self.deliver(ready) or []
-                await asyncio.to_thread(self.referee.sent, ready, failed)
+                if failed:
+                    await asyncio.to_thread(self.referee.sent, ready, failed)
+                else:
+                    await self._mark_delivered(ready)
             finally:
                 self._inflight -= ids
         if failed or len(ready) < len(replies):
             self._wake.set()
 
+    async def _mark_delivered(self, replies: list[Reply]) -> None:
+        """Mark replies delivered (once this returns, they are), with those other channels' commands
+        delivered meanwhile: one statement for the lot under a burst."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._marks.append((replies, done))
+        if self._marker is None or self._marker.done():
+            self._marker = asyncio.get_running_loop().create_task(self._run_marks())
+        await done
+
+    async def _run_marks(self) -> None:
+        while self._marks:
+            batch, self._marks = self._marks, []
+            try:
+                await asyncio.to_thread(self.referee.sent, [r for replies, _ in batch for r in replies], [])
+            except BaseException as error:  # each command hears it, as if it had marked its own
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error) if isinstance(error, Exception) else done.cancel()
+                if not isinstance(error, Exception):
+                    raise
+            else:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
     async def tick(self) -> list[Reply]:
-        """Run the clock once and deliver what it produced (each channel's replies under its lock)."""
+        """Run the clock once and deliver what it produced, each round's replies as soon as they are
+        stored (each channel's under its lock, in order), while the clock goes on with the next rounds."""
+        loop = asyncio.get_running_loop()
+        sending: list[asyncio.Task[None]] = []
+
+        def publish(replies: list[Reply]) -> None:  # in the clock's thread
+            loop.call_soon_threadsafe(lambda: sending.append(loop.create_task(self._send_by_channel(replies))))
+
         async with self._clock_lock:
             # shielded: a stop waits for a tick under way instead of leaving its thread running
-            self._tick_future = asyncio.get_running_loop().run_in_executor(None, self.referee.tick)
+            self._tick_future = loop.run_in_executor(None, functools.partial(self.referee.tick, publish=publish))
             replies = await asyncio.shield(self._tick_future)
+        await asyncio.gather(*sending)  # published before the tick ended: all created by now
+        return replies
+
+    async def _send_by_channel(self, replies: list[Reply]) -> None:
         by_channel: dict[str, list[Reply]] = defaultdict(list)
         for reply in replies:
             by_channel[reply.channel or ""].append(reply)
         for channel, group in by_channel.items():
             async with self._locks[channel]:
                 await self._send(group)
-        return replies
 
     async def flush_outbox(self, everything: bool = False) -> int:
         """Deliver due messages (``everything``: all that wait), each destination in order, until one

@@ -17,6 +17,7 @@ import io
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -572,9 +573,10 @@ def _warning_lead(game: DuplicateGame) -> float:
     return min(WARNING_SECONDS, float(game.settings.minutes) * 30)
 
 
-def clock_tick(referee: Referee, now: float) -> list[Reply]:
+def clock_tick(referee: Referee, now: float, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
     """Warnings and closings due at ``now``, for every open round in storage whose channel's clock
-    lease this process holds or can take (see ``bot.clock_lease``).
+    lease this process holds or can take (see ``bot.clock_lease``); ``publish`` is given each round's
+    stored replies as soon as they are committed (300 closes in one tick: the first is not held back).
 
     Storage's deadline is only a pointer: each round is re-read in a transaction, and closed only if it
     is still open and its own deadline has passed; otherwise storage's copy is brought back in line.
@@ -601,9 +603,12 @@ def clock_tick(referee: Referee, now: float) -> list[Reply]:
             if record.status is GameStatus.ACTIVE:
                 ensure_top(referee, record, game_of(referee, record))
         try:
-            replies += _clock_step(referee, deadline, now)
+            step = _clock_step(referee, deadline, now)
         except RoundClosedTwiceError:  # another process closed it first: nothing to do
             continue
+        replies += step
+        if publish is not None and step:
+            publish(step)
     return replies
 
 

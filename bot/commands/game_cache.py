@@ -128,6 +128,23 @@ class GameCache(Generic[G]):
             else:  # another writer got in between: rebuild next time
                 self._entries.pop(record.id, None)
 
+    def cached(self, game_id: int, stamp: tuple[int, float]) -> G | None:
+        """The game in memory if it holds exactly the stored events up to ``stamp`` (the log's last
+        (sequence number, time)), else None."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+        if entry is None or len(entry.game.events) != entry.size or (entry.seq, entry.at) != stamp:
+            return None
+        return entry.game
+
+    def stored(self, game_id: int, game: G, stamp: tuple[int, float]) -> None:
+        """The events ``game`` applied since it was cached are stored, the last at ``stamp``."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is not None and entry.game is game:
+                entry.seq, entry.at = stamp
+                entry.size = len(game.events)
+
     def forget(self, game_id: int) -> None:
         """Drop one game (a finished game is rebuilt from its log if anyone looks at it again)."""
         with self._lock:

@@ -24,6 +24,7 @@ from .records import (
     GameRunningError,
     GameSetup,
     GameStatus,
+    PlayState,
     RoundClosedTwiceError,
     StoredEvent,
 )
@@ -224,6 +225,44 @@ class MemoryStorage:
             if user in users and self._games[g].status is GameStatus.ACTIVE
         ]
         return sorted(games, key=lambda g: -g.id)
+
+    def play_state(self, channel: str, user: str) -> PlayState | None:
+        """The state a private move goes to: the channel's running duplicate game, else the player's latest."""
+        with self._lock:
+            running = self.active_game(channel)
+            if running is None or running.kind is not GameKind.DUPLICATE:
+                mine = [g for g in self.active_games_of(user) if g.kind is GameKind.DUPLICATE]
+                running = mine[0] if mine else None
+            if running is None:
+                return None
+            waiting = {row["destination"] for _, row in self._waiting()}
+            seats = tuple(self._players.get(running.id, {}).items())
+            settings = self.channel(running.channel)
+            stamp = self.last_stamp(running.id)
+            return PlayState(running, settings, stamp, seats, user in waiting, running.channel in waiting)
+
+    def record_play(
+        self,
+        game_id: int,
+        events: list[tuple[dict[str, Any], str]],
+        after: int,
+        at: float,
+        seat: tuple[str, str] | None,
+        replies: list[Reply],
+        dues: list[float],
+        created: float,
+        owner: str | None = None,
+    ) -> list[int]:
+        """A move's events, the seat it binds and its replies, in one transaction; their outbox numbers."""
+        with self.transaction():
+            for data, author in events:
+                self.append_event(game_id, data, author, at)
+            if seat is not None:
+                self.add_player(game_id, *seat)
+            return [
+                self.enqueue([reply], due, created, owner if due > created else None)[0]
+                for reply, due in zip(replies, dues)
+            ]
 
     # --- outbox ------------------------------------------------------------------------
 

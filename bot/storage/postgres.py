@@ -27,6 +27,7 @@ import psycopg_pool
 
 from ..house_words import HouseWordChange
 from .common import DEAD_LETTERS, HOUSE_WORDS_PER_LIST, OUTBOX_CLAIMS, most_used, newer_version_reason
+from .postgres_games import PostgresGames
 from .postgres_outbox import PostgresOutbox
 from .records import (
     ChannelSettings,
@@ -142,7 +143,7 @@ def _game(row: Row) -> GameRecord:
     )
 
 
-class PostgresStorage(PostgresOutbox):
+class PostgresStorage(PostgresGames, PostgresOutbox):
     """Storage on a PostgreSQL server, safe to share between threads and processes."""
 
     def __init__(
@@ -432,18 +433,6 @@ class PostgresStorage(PostgresOutbox):
             )
 
     # --- players -----------------------------------------------------------------------------
-
-    def add_player(self, game_id: int, user: str, name: str) -> None:
-        self._execute(
-            'insert into players (game, "user", name, position)'
-            " select %s, %s, %s, count(*) from players where game = %s"
-            ' on conflict (game, "user") do update set name = excluded.name',
-            [game_id, user, name, game_id],
-        )
-
-    def players(self, game_id: int) -> list[tuple[str, str]]:
-        rows = self._execute('select "user", name from players where game = %s order by position', [game_id])
-        return [(user, name) for user, name in rows]
 
     def active_games_of(self, user: str) -> list[GameRecord]:
         columns = ", ".join(f"games.{c.strip()}" for c in _GAME_COLUMNS.split(","))

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from ..chat import Reply
 from ..house_words import HouseWordChange
 from ..outbox import DeadLetter, OutboxBacklog, OutboxItem
-from .records import ChannelSettings, Deadline, GameKind, GameRecord, GameSetup, GameStatus, StoredEvent
+from .records import ChannelSettings, Deadline, GameKind, GameRecord, GameSetup, GameStatus, PlayState, StoredEvent
 
 
 class Storage(Protocol):
@@ -57,6 +57,28 @@ class Storage(Protocol):
     def add_player(self, game_id: int, user: str, name: str) -> None: ...
     def players(self, game_id: int) -> list[tuple[str, str]]: ...
     def active_games_of(self, user: str) -> list[GameRecord]: ...
+    def play_state(self, channel: str, user: str) -> PlayState | None:
+        """What a private move of ``user`` from ``channel`` needs, in one read: the channel's running duplicate
+        game, else the player's latest (None: neither); inside the move's transaction."""
+        ...
+
+    def record_play(
+        self,
+        game_id: int,
+        events: list[tuple[dict[str, Any], str]],
+        after: int,
+        at: float,
+        seat: tuple[str, str] | None,
+        replies: list[Reply],
+        dues: list[float],
+        created: float,
+        owner: str | None = None,
+    ) -> list[int]:
+        """Store a private move's events (data, author; numbered after ``after``, each at ``at``), the seat it
+        binds (account, name) if any, and its replies due at ``dues``, in the fewest statements; their outbox
+        numbers, in order."""
+        ...
+
     def enqueue(
         self, replies: list[Reply], due: float, created: float | None = None, owner: str | None = None
     ) -> list[int]: ...

@@ -222,3 +222,18 @@ class OutsideTransactionError(Exception):
     def __init__(self, channel: str) -> None:
         super().__init__(f"lock_channel({channel!r}) outside a transaction")
         self.channel = channel
+
+
+@dataclass(frozen=True)
+class PlayState:
+    """What a private /play needs from storage, read in one statement: the running duplicate game it goes
+    to, the settings of that game's channel, the game's last stored event (sequence number and time, as
+    ``last_stamp``), its seats (account, seat name) in order, and whether older messages still wait for
+    the player's private destination and for the game's channel."""
+
+    game: GameRecord
+    settings: ChannelSettings
+    stamp: tuple[int, float]
+    seats: tuple[tuple[str, str], ...]
+    player_waiting: bool
+    channel_waiting: bool

@@ -9,7 +9,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from .records import (
     StoredEvent,
 )
 from .sqlite_files import explains_open_failures, is_disk_full, make_private_place
+from .sqlite_games import SQLiteGames
 from .sqlite_outbox import SQLiteOutbox
 from .sqlite_schema import expected_schema, games_problem, schema_problem
 
@@ -142,7 +143,12 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
 ]
 
 
-class SQLiteStorage(SQLiteOutbox):
+_GAME_COLUMNS = "id, channel, kind, referee, status, setup, created"
+_CHANNEL_COLUMNS = ", ".join(f.name for f in fields(ChannelSettings))
+_HOUSE_COLUMNS = ", ".join(f.name for f in fields(HouseWordChange))
+
+
+class SQLiteStorage(SQLiteGames, SQLiteOutbox):
     """Storage in one SQLite file (WAL), through sqlite-utils."""
 
     @explains_open_failures
@@ -303,8 +309,8 @@ class SQLiteStorage(SQLiteOutbox):
 
     @serialised
     def channel(self, channel: str) -> ChannelSettings:
-        rows = list(self.db.table("channels").rows_where("channel = ?", [channel]))
-        return ChannelSettings(**rows[0]) if rows else ChannelSettings(channel)
+        row = self.db.execute(f"select {_CHANNEL_COLUMNS} from channels where channel = ?", [channel]).fetchone()
+        return ChannelSettings(*row) if row else ChannelSettings(channel)
 
     @serialised
     def has_channel(self, channel: str) -> bool:
@@ -328,16 +334,18 @@ class SQLiteStorage(SQLiteOutbox):
 
     @serialised
     def active_game(self, channel: str) -> GameRecord | None:
-        rows = list(
-            self.db.table("games").rows_where(
-                "channel = ? and status = ?", [channel, GameStatus.ACTIVE.value], order_by="id desc", limit=1
-            )
+        rows = self.db.execute_returning_dicts(
+            f"select {_GAME_COLUMNS} from games where channel = ? and status = ? order by id desc limit 1",
+            [channel, GameStatus.ACTIVE.value],
         )
         return self._game(rows[0]) if rows else None
 
     @serialised
     def game(self, game_id: int) -> GameRecord:
-        return self._game(self.db.table("games").get(game_id))
+        rows = self.db.execute_returning_dicts(f"select {_GAME_COLUMNS} from games where id = ?", [game_id])
+        if not rows:
+            raise KeyError(game_id)
+        return self._game(rows[0])
 
     def create_game(
         self, channel: str, kind: GameKind, referee: str, setup: GameSetup, *, abandon_running: bool = False
@@ -381,10 +389,10 @@ class SQLiteStorage(SQLiteOutbox):
     @serialised
     def events(self, game_id: int, after: int = 0) -> list[StoredEvent]:
         """The game's events in order, those after sequence number ``after`` only."""
-        return [
-            StoredEvent(row["game"], row["seq"], json.loads(row["data"]), row["author"], row["at"])
-            for row in self.db.table("events").rows_where("game = ? and seq > ?", [game_id, after], order_by="seq")
-        ]
+        rows = self.db.execute(
+            "select game, seq, data, author, at from events where game = ? and seq > ? order by seq", [game_id, after]
+        )
+        return [StoredEvent(game, seq, json.loads(data), author, at) for game, seq, data, author, at in rows]
 
     @serialised
     def last_stamp(self, game_id: int) -> tuple[int, float]:
@@ -399,15 +407,9 @@ class SQLiteStorage(SQLiteOutbox):
             row = self.db.execute("select coalesce(max(seq), 0) + 1 from events where game = ?", [game_id]).fetchone()
             seq = int(row[0])
             stamp = time.time() if at is None else at
-            self.db.table("events").insert(
-                {
-                    "game": game_id,
-                    "seq": seq,
-                    "kind": str(data.get("kind", "")),
-                    "data": json.dumps(data, ensure_ascii=False),
-                    "author": author,
-                    "at": stamp,
-                }
+            self.db.execute(
+                "insert into events (game, seq, kind, data, author, at) values (?, ?, ?, ?, ?, ?)",
+                [game_id, seq, str(data.get("kind", "")), json.dumps(data, ensure_ascii=False), author, stamp],
             )
             return StoredEvent(game_id, seq, data, author, stamp)
 
@@ -417,9 +419,10 @@ class SQLiteStorage(SQLiteOutbox):
             if at is None:
                 self.db.execute("delete from deadlines where game = ? and round = ?", [game_id, round_number])
                 return
-            channel = self.game(game_id).channel
-            self.db.table("deadlines").upsert(
-                {"game": game_id, "round": round_number, "at": at, "channel": channel}, pk=("game", "round")
+            self.db.execute(
+                "insert into deadlines (game, round, at, channel) select ?, ?, ?, channel from games where id = ?"
+                " on conflict (game, round) do update set at = excluded.at, channel = excluded.channel",
+                [game_id, round_number, at, game_id],
             )
 
     def open_round(self, game_id: int, round_number: int, at: float | None) -> None:
@@ -444,32 +447,8 @@ class SQLiteStorage(SQLiteOutbox):
 
     @serialised
     def deadlines(self) -> list[Deadline]:
-        return [Deadline(**row) for row in self.db.table("deadlines").rows_where(order_by="at")]
-
-    def add_player(self, game_id: int, user: str, name: str) -> None:
-        with self.transaction():
-            count = self.db.execute("select count(*) from players where game = ?", [game_id]).fetchone()[0]
-            self.db.execute(
-                "insert into players (game, user, name, position) values (?, ?, ?, ?)"
-                " on conflict(game, user) do update set name = excluded.name",
-                [game_id, user, name, count],
-            )
-
-    @serialised
-    def players(self, game_id: int) -> list[tuple[str, str]]:
-        return [
-            (row["user"], row["name"])
-            for row in self.db.table("players").rows_where("game = ?", [game_id], order_by="position")
-        ]
-
-    @serialised
-    def active_games_of(self, user: str) -> list[GameRecord]:
-        rows = self.db.execute_returning_dicts(
-            "select games.* from games join players on players.game = games.id"
-            " where players.user = ? and games.status = ? order by games.id desc",
-            [user, GameStatus.ACTIVE.value],
-        )
-        return [self._game(row) for row in rows]
+        rows = self.db.execute("select game, round, at, channel from deadlines order by at").fetchall()
+        return [Deadline(*row) for row in rows]
 
     # house words: a log of changes per channel and list, who and when
 
@@ -480,8 +459,11 @@ class SQLiteStorage(SQLiteOutbox):
     @serialised
     def house_word_changes(self, channel: str, lexicon: str) -> list[HouseWordChange]:
         """The changes of the channel's house words for the list ``lexicon``, oldest first."""
-        rows = self.db.table("house_words").rows_where("channel = ? and lexicon = ?", [channel, lexicon], order_by="id")
-        return [HouseWordChange(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
+        rows = self.db.execute(
+            f"select {_HOUSE_COLUMNS} from house_words where channel = ? and lexicon = ? order by id",
+            [channel, lexicon],
+        )
+        return [HouseWordChange(*row) for row in rows]
 
     @serialised
     def lists_in_use(self) -> list[str]:

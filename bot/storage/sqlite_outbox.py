@@ -4,6 +4,7 @@ retries, dead letters and pruning."""
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import threading
 import time
@@ -127,9 +128,10 @@ class SQLiteOutbox:
         return row is not None
 
     def mark_delivered(self, ids: list[int], at: float) -> None:
-        with self.transaction():
-            for outbox_id in ids:
-                self.db.execute("update outbox set delivered = ? where id = ?", [at, outbox_id])
+        with self._lock:  # one statement, its own transaction (or the caller's)
+            self.db.execute(
+                "update outbox set delivered = ? where id in (select value from json_each(?))", [at, json.dumps(ids)]
+            )
 
     def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
         with self.transaction():

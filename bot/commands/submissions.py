@@ -1,0 +1,148 @@
+"""A private /play in a running duplicate round, with the least work a durable acknowledgement needs.
+
+The common case, a seated player or a newcomer whose first answer seats them, is read in one statement
+(``Storage.play_state``: the game, its channel's settings, its seats, its last event, whether messages
+wait for the player or the channel) and written in one transaction of one insert per table
+(``Storage.record_play``: its events, the new seat, its replies), with the game taken from the cache
+(a game not in memory, or behind the log, is brought up to date first). Every other case (a seat
+claimed by name, a player taken off their seat, an answer just after a close, a refusal) returns None
+and goes the command's usual way, which answers the same. The acknowledgement is committed before it
+is delivered, as any reply.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from core.duplicate import DuplicateEvent, SubmissionResult, event_to_dict
+from core.game import find_player
+from core.names import mixes_scripts
+
+from ..chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
+from ..messages import say
+from ..outbox import GRACE_SECONDS, destination
+from ..storage import GameKind, PlayState
+from . import seats
+from .duplicate import JUST_DRAWN_SECONDS, count_reply, joins_reply, reason_text
+from .formatting import split_claimed
+
+if TYPE_CHECKING:
+    from core.duplicate import DuplicateGame
+
+    from ..referee import Referee
+
+log = logging.getLogger("arbitre")
+
+
+def quick_play(referee: Referee, message: Incoming, command: CommandLine) -> list[Reply] | None:
+    """The stored replies to a private /play in the common case; None for the command's usual way."""
+    if not message.private or not command.args.strip() or len(message.text) > MAX_COMMAND_CHARS:
+        return None
+    storage = referee.storage
+    try:
+        with storage.transaction():
+            storage.lock_channel(message.channel)  # PostgreSQL: the channel's commands, one at a time
+            state = storage.play_state(message.channel, message.user)
+            if state is not None and state.game.channel != message.channel:  # sent from a private chat
+                storage.lock_channel(state.game.channel)
+                state = storage.play_state(message.channel, message.user)  # as it stands under its lock
+            if state is None or state.game.kind is not GameKind.DUPLICATE:
+                return None
+            game = referee.duplicate_games.cached(state.game.id, state.stamp)
+            if game is None:  # not in memory, or behind the log: read (once) what it misses
+                game = referee.duplicate_games.load(storage, state.game)
+            stored = _play(referee, message, command, state, game)
+    except Exception:  # rolled back; the usual way answers (and explains a failure)
+        log.debug("quick /play gave way to the usual command", exc_info=True)
+        return None
+    if stored is None:
+        return None
+    replies, first = stored
+    referee.first_in_line_known(first)  # committed: these numbers are theirs for good
+    return replies
+
+
+def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str | None, bool]:
+    """(the player's seat, whether the usual way must decide); None: a newcomer."""
+    bound = dict(state.seats)
+    if message.user in bound:
+        name = bound[message.user]
+        if name in game.players:  # as it was bound (no accent folding over every seat)
+            return name, False
+        seat = find_player(game.players, name) if name != seats.RELEASED else None
+        return seat, seat is None
+    return None, seats.named_like(message, game.players) is not None  # a free seat claimed by name, or not
+
+
+def _play(
+    referee: Referee, message: Incoming, command: CommandLine, state: PlayState, game: DuplicateGame
+) -> tuple[list[Reply], list[int]] | None:
+    """The move recorded and its replies stored (and the numbers of those nothing older waits before); None:
+    the usual way decides."""
+    round_ = game.current
+    if round_ is None or round_.draw is None:
+        return None
+    now = referee.now()
+    if game.closed_rounds and round_.opened_at is not None:
+        if 0 <= now - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
+            return None  # maybe meant for the round just closed
+    player, usual = _seat(message, state, game)
+    if usual:
+        return None
+    record, lang = state.game, state.settings.language
+    move, claimed = split_claimed(command.args.strip())
+    events: list[DuplicateEvent] = []
+    seat: tuple[str, str] | None = None
+    arrived = player is None
+    if player is None:
+        wanted = seats.display_name(message)
+        player = seats.free_name(wanted, [*game.players, *([wanted] if mixes_scripts(wanted) else [])])
+        events.append(game.join(player))
+        seat = (message.user, player)
+    previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
+    events.append(game.submit(player, move, claimed, at=now))
+    preview = game.preview(player, move)
+    replies = [_ack(lang, game, move, preview, previous, now, message)]
+    if arrived:
+        welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
+        replies.append(_private(message, say(lang, welcome, player=player, n=round_.number)))
+        joined = joins_reply(lang, record, game)
+        if joined is not None:
+            replies.append(joined)
+    count = count_reply(lang, record, game)
+    if count is not None and previous is None:
+        replies.append(count)
+    waiting = {message.user: state.player_waiting, record.channel: state.channel_waiting}
+    # a reply behind older ones goes with the outbox worker, after them; the others are the sender's first
+    dues = [now if waiting.get(destination(r), True) else now + GRACE_SECONDS for r in replies]
+    stamp = time.time()
+    data = [(event_to_dict(event), message.user) for event in events]
+    owner = referee.claimer(now)  # what it sends itself is claimed by it (see Referee.store)
+    ids = referee.storage.record_play(record.id, data, state.stamp[0], stamp, seat, replies, dues, now, owner)
+    referee.duplicate_games.stored(record.id, game, (state.stamp[0] + len(events), stamp))
+    stored = [dataclasses.replace(r, outbox_id=i) for r, i in zip(replies, ids)]
+    return stored, [i for i, due in zip(ids, dues) if due > now]
+
+
+def _private(message: Incoming, text: str) -> Reply:
+    return Reply(text, to_user=message.user, channel=message.channel)
+
+
+def _ack(
+    lang: str, game: DuplicateGame, move: str, preview: SubmissionResult, previous: str | None, now: float,
+    message: Incoming,
+) -> Reply:
+    """The acknowledgement, as the usual /play says it."""
+    round_ = game.current
+    assert round_ is not None
+    number, deadline = round_.number, game.deadline(round_)
+    replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
+    if preview.valid and deadline is not None and now > deadline:
+        return _private(message, say(lang, "dup_late", n=number))
+    if preview.valid:
+        return _private(message, say(lang, "dup_ack", n=number, move=move, score=preview.score, replaced=replaced))
+    reason = reason_text(lang, preview, game.notation)
+    return _private(message, say(lang, "dup_ack_problem", n=number, move=move, reason=reason.rstrip(".") + "."))

@@ -1,0 +1,61 @@
+"""The clock's replies leave as each round is stored, not once every round of the tick is done: 300 rooms
+closing in the same second must not wait for the last close to see their results (issue 21, item 3)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from bot.chat import Incoming, Reply
+from bot.referee import Referee
+from bot.service import RefereeService
+from bot.storage.postgres import PostgresStorage
+from tests.ready_lists import ready_registry
+
+START = 1_800_000_000.0
+
+
+@pytest.mark.asyncio
+async def test_a_close_is_delivered_while_the_clock_closes_the_next_rooms_postgres(postgres_url: str) -> None:
+    """On PostgreSQL (SQLite's one connection would hold the delivery's bookkeeping behind the clock's
+    transaction, where this test holds the clock)."""
+    now = [START]
+    delivered_early = threading.Event()
+    waited: list[bool] = []
+    closes: list[str] = []
+
+    def tracer(sql: str, params: Any) -> None:
+        if sql.lower().startswith("insert into closes"):
+            closes.append(sql)
+            if len(closes) == 2:  # the clock's thread, about to close the second room: the first is out
+                waited.append(delivered_early.wait(30))
+
+    storage = PostgresStorage(postgres_url, tracer=tracer)
+    referee = Referee(storage, ready_registry(), now=lambda: now[0], images=False)
+    ticking = [False]
+    during_tick: list[Reply] = []
+
+    async def deliver(replies: list[Reply]) -> None:
+        if ticking[0]:
+            during_tick.extend(replies)
+            delivered_early.set()
+
+    service = RefereeService(referee, deliver)
+    rooms = ["discord:1", "discord:2", "discord:3"]
+    try:
+        for n, room in enumerate(rooms):
+            await service.handle(Incoming(room, "u:ref", "Ref", "/duplicate 0.25", admin=True))
+            await service.handle(Incoming(room, f"u:{n}", f"P{n}", "/jouer H8 ZOO", private=True))
+        now[0] += 60
+        ticking[0] = True
+        replies = await service.tick()
+        assert len(closes) == len(rooms)
+        assert waited == [True]  # the first room's results were delivered before the second room closed
+        assert {r.channel for r in replies if "coup 1" in r.text.lower()} == set(rooms)
+        assert sorted(r.outbox_id or 0 for r in during_tick) == sorted(r.outbox_id or 0 for r in replies)
+    finally:
+        await service.stop()
+        referee.clock.shutdown()
+        storage.close()
