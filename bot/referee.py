@@ -89,6 +89,7 @@ class Referee:
         self.classic_games = GameCache(classic.build_from_data, classic.apply_data)
         self.duplicate_games = GameCache(duplicate.build_from_data, duplicate.apply_data)
         self._first: set[int] = set()  # stored replies known to be first in line for their destination
+        self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
 
     def handle(self, message: Incoming) -> list[Reply]:
         """Every reply to one message, stored in the outbox (numbered); never raises."""
@@ -173,15 +174,22 @@ class Referee:
             log.exception("could not store %d replies in the outbox", len(replies))
             return replies
 
-    def first_in_line_known(self, ids: Iterable[int]) -> None:
-        """Replies just stored that nothing older waits before (their transaction read it)."""
+    def first_in_line_known(self, ids: Iterable[int], left: Iterable[int] = ()) -> None:
+        """Replies just stored that nothing older waits before (their transaction read it), and those
+        ``left`` to the outbox worker: due at once and claimed by nobody, the command never sends them (the
+        worker may have taken them already)."""
         self._first.update(ids)
+        self._left.update(left)
 
     def first_in_line(self, replies: list[Reply]) -> list[Reply]:
         """The replies that may go now: none older is waiting for their destination (the order is kept)."""
         first: dict[str, int] = {}  # per destination, the batch's first message: those after it come with it
         known = {r.outbox_id for r in replies if r.outbox_id in self._first}
         self._first -= known
+        left = {r.outbox_id for r in replies if r.outbox_id in self._left}
+        if left:
+            self._left -= left
+            replies = [r for r in replies if r.outbox_id not in left]
         for reply in replies:
             if reply.outbox_id is not None and reply.outbox_id not in known:
                 first.setdefault(destination(reply), reply.outbox_id)

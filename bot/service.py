@@ -19,8 +19,8 @@ import asyncio
 import functools
 import logging
 import time
-from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections import OrderedDict, defaultdict
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 from .chat import Incoming, Reply
 from .metrics import Metrics, command_label, platform_of
@@ -28,6 +28,8 @@ from .outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, OutboxIte
 from .referee import Referee
 
 log = logging.getLogger("arbitre")
+
+SENT_LATELY = 10_000  # delivered numbers remembered (far more than an outbox pass reads)
 
 # what the platform did not take: bare replies (to try again), or with why and whether for good
 Deliver = Callable[[list[Reply]], Awaitable[Sequence[Reply | Undelivered] | None]]
@@ -57,6 +59,8 @@ class RefereeService:
         self._tick_future: asyncio.Future[list[Reply]] | None = None
         self._wake = asyncio.Event()
         self._inflight: set[int] = set()  # outbox numbers being sent right now (never sent twice at once)
+        # numbers this process delivered lately: a pass that read one before it was marked must not send it again
+        self._sent_lately: OrderedDict[int, None] = OrderedDict()
         self.outbox_passes = 0  # how many times the outbox worker looked for due messages (tests count them)
         # replies delivered, waiting to be marked so in one statement with those of concurrent commands
         self._marks: list[tuple[list[Reply], asyncio.Future[None]]] = []
@@ -87,10 +91,18 @@ class RefereeService:
                     await asyncio.to_thread(self.referee.sent, ready, failed)
                 else:
                     await self._mark_delivered(ready)
+                self._remember_sent(ids - {undelivered(f).reply.outbox_id for f in failed})
             finally:
                 self._inflight -= ids
         if failed or len(ready) < len(replies):
             self._wake.set()
+
+    def _remember_sent(self, ids: Iterable[int | None]) -> None:
+        for outbox_id in ids:
+            if outbox_id is not None:
+                self._sent_lately[outbox_id] = None
+        while len(self._sent_lately) > SENT_LATELY:
+            self._sent_lately.popitem(last=False)
 
     async def _mark_delivered(self, replies: list[Reply]) -> None:
         """Mark replies delivered (once this returns, they are), with those other channels' commands
@@ -159,7 +171,7 @@ class RefereeService:
         delivered = 0
         for item in items:
             async with self._locks[item.reply.channel or ""]:
-                if item.id in self._inflight:
+                if item.id in self._inflight or item.id in self._sent_lately:  # sent meanwhile, by a command
                     continue
                 self._inflight.add(item.id)
                 failure: Undelivered | None = None

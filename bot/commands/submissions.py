@@ -61,7 +61,8 @@ def quick_play(referee: Referee, message: Incoming, command: CommandLine) -> lis
     if stored is None:
         return None
     replies, first = stored
-    referee.first_in_line_known(first)  # committed: these numbers are theirs for good
+    left = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in first]
+    referee.first_in_line_known(first, left)  # committed: these numbers are theirs for good
     return replies
 
 
