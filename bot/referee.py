@@ -217,6 +217,7 @@ class Referee:
         expired ones are dropped, and edits a newer edit of the same message supersedes."""
         now = self.now()
         items = []
+        taken: set[int] = set()
         for _ in range(10):  # what was dropped lets the destination's next message come in this pass
             claimed = self.storage.outbox_due(
                 self.clock_scope,
@@ -227,6 +228,8 @@ class Referee:
             )
             dropped = False
             for item in claimed:
+                if item.id in taken:
+                    continue  # everything waiting is asked for again: what this pass took is its own already
                 if item.reply.expires is not None and now > item.reply.expires:
                     self.storage.mark_dropped(item.id, now, "expired")
                 elif item.reply.edit_key is not None and self.storage.outbox_superseded(
@@ -235,6 +238,7 @@ class Referee:
                     self.storage.mark_dropped(item.id, now, "superseded")
                 else:
                     items.append(item)
+                    taken.add(item.id)
                     continue
                 dropped = True
             if not dropped:

@@ -223,3 +223,20 @@ def test_an_outbox_of_the_previous_version_gets_dead_letters_in_place(tmp_path: 
         assert new.outbox_state(head.id) == "dead"
     finally:
         new.close()
+
+
+def test_everything_waiting_is_handed_over_once_even_when_an_expired_message_is_dropped_on_the_way(
+    tmp_path: Path,
+) -> None:
+    clock = [1000.0]
+    referee = referee_on(tmp_path, clock)
+    referee.store(
+        [
+            Reply("Coup 1 : plus que 30 secondes !", channel="c:1", expires=1010.0),
+            Reply("Coup 1 — résultats", channel="c:1"),
+        ]
+    )
+    referee.store([Reply("Reçu pour le coup 1 : H8 VAGUE", to_user="c:u1", channel="c:1")])
+    clock[0] = 1020.0  # a console restarting: the warning is stale, the rest is owed
+    items = referee.due_messages(everything=True)
+    assert sorted(i.reply.text for i in items) == ["Coup 1 — résultats", "Reçu pour le coup 1 : H8 VAGUE"]
