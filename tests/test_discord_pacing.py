@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.adapters.common import first_things_first
 from bot.adapters.discord import TEXT_LIMIT, DiscordAdapter
-from bot.adapters.discord_pacing import first_things_first, merged
+from bot.adapters.discord_pacing import merged
 from bot.chat import Reply
 from bot.outbox import Failure
 from bot.referee import Referee

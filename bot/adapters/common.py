@@ -6,10 +6,11 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from core.edition import fold_accents
 
+from ..chat import Reply
 from ..commands.registry import CommandSpec
 from ..messages import languages
 
@@ -88,6 +89,21 @@ POLL_SECONDS = 0.25  # how often a pending edit looks at a clock the event loop 
 
 
 DEFERRED_TRIES = 12  # an edit held for its interval that keeps failing is given up after this many tries
+
+
+def first_things_first(replies: Sequence[Reply], is_tracked: Callable[[Reply], bool]) -> list[Reply]:
+    """The replies in the order players need them when a chat's budget is short (both platforms): new draws
+    and deadlines, then warnings, then the rest (results, standings, edits), each kind in its own order.
+    ``is_tracked``: whether a reply edits a message already sent."""
+
+    def rank(reply: Reply) -> int:
+        if reply.live:
+            return 2
+        if reply.deadline is not None and not is_tracked(reply):
+            return 0
+        return 1 if reply.expires is not None else 2
+
+    return sorted(replies, key=rank)
 
 
 class BudgetShortError(Exception):

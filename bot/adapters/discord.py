@@ -39,14 +39,14 @@ from ..metrics import Metrics, rate_limit_trace
 from ..outbox import Undelivered
 from ..referee import Referee
 from ..service import RefereeService
-from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, platform_id, split_text
+from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, first_things_first, platform_id, split_text
 from .common import platform_name as platform_name  # the names the tests and tools import from here
 from .discord_commands import CommandTranslator, build_command
 from .discord_commands import intents_for as intents_for
 from .discord_commands import penalty_choices as penalty_choices
 from .discord_commands import settings_choices as settings_choices
 from .discord_interactions import FAILED, NO_MENTIONS, InteractionTurn
-from .discord_pacing import Edit, Post, deliver_posts, first_things_first, merged
+from .discord_pacing import Edit, Post, deliver_posts, merged
 from .discord_reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, connect_bounded
 from .discord_shards import ShardRange
 from .ordering import ArrivalOrder, Turn

@@ -31,21 +31,6 @@ class Post:
     carries: tuple[Reply, ...]
 
 
-def first_things_first(replies: Sequence[Reply], is_tracked: Callable[[Reply], bool]) -> list[Reply]:
-    """The replies in the order players need them when a channel's bucket is short: new draws and
-    deadlines, then warnings, then the rest (results, standings, edits), each kind in its own order.
-    ``is_tracked``: whether a reply edits a message already sent."""
-
-    def rank(reply: Reply) -> int:
-        if reply.live:
-            return 2
-        if reply.deadline is not None and not is_tracked(reply):
-            return 0
-        return 1 if reply.expires is not None else 2
-
-    return sorted(replies, key=rank)
-
-
 def _plain_post(reply: Reply) -> bool:
     """A new public post that nothing edits later and that never expires."""
     return (

@@ -353,7 +353,7 @@ class TelegramAdapter:
         returned, with why and whether for good (the outbox tries the others again)."""
         turn = _TURN.get()
         failed: list[Undelivered] = []
-        for reply in shown_first(replies):
+        for reply in shown_first(replies, lambda r: self.tracked.get(r.edit_key) is not None):
             try:
                 await self._deliver_one(reply, turn)
             except Exception as error:

@@ -20,7 +20,7 @@ from typing import Any
 from telegram.ext import BaseRateLimiter
 
 from ..chat import Reply
-from .common import POLL_SECONDS, BudgetShortError
+from .common import POLL_SECONDS, BudgetShortError, first_things_first
 
 # What Telegram counts: every method that posts a message in a chat or changes one (reads, chat actions,
 # deletions post nothing).
@@ -189,11 +189,13 @@ def _is_group(chat_id: int | str) -> bool:
     return isinstance(chat_id, str) or chat_id < 0
 
 
-def shown_first(replies: list[Reply], burst: int = TelegramLimits.chat_burst) -> list[Reply]:
+def shown_first(
+    replies: list[Reply], is_tracked: Callable[[Reply], bool], burst: int = TelegramLimits.chat_burst
+) -> list[Reply]:
     """The replies in the order a paced chat should get them. A batch that fits in the chat's burst keeps its
     order; a longer one (a round's close: live lines, results, standings, the next draw) would hold its last
-    messages for seconds, so what counts down to a deadline (the next draw) goes first and the rest follow in
-    their order, at the chat's pace."""
+    messages for seconds, so it goes in :func:`first_things_first` order (the next draw first), at the chat's
+    pace. ``is_tracked``: whether a reply edits a message already sent."""
     if len(replies) <= burst:
         return replies
-    return sorted(replies, key=lambda reply: reply.deadline is None or reply.live)
+    return first_things_first(replies, is_tracked)
