@@ -6,9 +6,18 @@ import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from ..outbox import OutboxBacklog
+from ..chat import Reply
+from ..outbox import OutboxBacklog, destination, reply_to_json
 
 Method = TypeVar("Method", bound=Callable[..., Any])
+
+OUTBOX_COLUMNS = "destination, reply, created, due, expires, channel, claimed_by, edit_key"
+
+
+def outbox_row(reply: Reply, created: float, due: float, claimed_by: str | None) -> list[Any]:
+    """A reply as an outbox row, the values of ``OUTBOX_COLUMNS`` (``claimed_by``: the live process sending it)."""
+    row = [destination(reply), reply_to_json(reply), created, due, reply.expires, reply.channel]
+    return [*row, claimed_by, reply.edit_key]
 
 # The migration that makes house words belong to a list (the same statements in every SQL backend):
 # a change stored without its list is for the channel's list (the bundled fr when none is set).

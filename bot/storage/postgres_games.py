@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..chat import Reply
+from .common import OUTBOX_COLUMNS, outbox_row
 from .records import GameKind, GameStatus, PlayState
-from .sqlite_games import OUTBOX_COLUMNS, outbox_row, play_state_of
+from .sqlite_games import play_state_of
 
 Row = tuple[Any, ...]
 
@@ -90,7 +91,8 @@ class PostgresGames:
                 ' on conflict (game, "user") do update set name = excluded.name)'
             )
             params += [game_id, seat[0], seat[1], game_id]
-        values = [outbox_row(r, created, due, owner) for r, due in zip(replies, dues)]
+        # claimed by the sender when it sends them itself (due after its grace), else anyone's at once
+        values = [outbox_row(r, created, due, owner if due > created else None) for r, due in zip(replies, dues)]
         parts.append(
             f"o as (insert into outbox ({OUTBOX_COLUMNS}) values "
             + ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(values))

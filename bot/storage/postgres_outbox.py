@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..chat import Reply
-from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
-from .common import CARRIES_BYTES, backlog_rows
+from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, reply_from_json
+from .common import CARRIES_BYTES, OUTBOX_COLUMNS, backlog_rows, outbox_row
 
 Row = tuple[Any, ...]
 
@@ -37,18 +37,8 @@ class PostgresOutbox:
         with self.transaction():
             for reply in replies:
                 rows = self._execute(
-                    "insert into outbox (destination, reply, created, due, expires, channel, claimed_by, edit_key)"
-                    " values (%s, %s, %s, %s, %s, %s, %s, %s) returning id",
-                    [
-                        destination(reply),
-                        reply_to_json(reply),
-                        at,
-                        due,
-                        reply.expires,
-                        reply.channel,
-                        owner,
-                        reply.edit_key,
-                    ],
+                    f"insert into outbox ({OUTBOX_COLUMNS}) values (%s, %s, %s, %s, %s, %s, %s, %s) returning id",
+                    outbox_row(reply, at, due, owner),
                 )
                 ids.append(int(rows[0][0]))
         return ids

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 import sqlite_utils
 
 from ..chat import Reply
-from ..outbox import destination, reply_to_json
-from .common import serialised
+from .common import OUTBOX_COLUMNS, outbox_row, serialised
 from .records import ChannelSettings, GameKind, GameRecord, GameSetup, GameStatus, PlayState
 
 _SETTINGS = "json_object('channel', channel, 'language', language, 'edition', edition, 'notation', notation," \
@@ -44,17 +43,6 @@ def play_state_of(row: Any) -> PlayState:
     bound = tuple((str(user), str(name)) for user, name in json.loads(seats or "[]"))
     stamp = (int(seq), float(at)) if seq is not None else (0, 0.0)
     return PlayState(record, chosen, stamp, bound, bool(mine), bool(theirs))
-
-
-OUTBOX_COLUMNS = "destination, reply, created, due, expires, channel, claimed_by, edit_key"
-
-
-def outbox_row(reply: Reply, created: float, due: float, owner: str | None) -> list[Any]:
-    """A move's reply as an outbox row (``OUTBOX_COLUMNS``): claimed by ``owner`` when the sender sends it
-    itself (due after its grace), else anyone's at once (it waits behind older ones)."""
-    claimed = owner if due > created else None
-    row = [destination(reply), reply_to_json(reply), created, due, reply.expires, reply.channel]
-    return [*row, claimed, reply.edit_key]
 
 
 class SQLiteGames:
@@ -137,7 +125,8 @@ class SQLiteGames:
                 )
             if not replies:
                 return []
-            values = [outbox_row(r, created, due, owner) for r, due in zip(replies, dues)]
+            # claimed by the sender when it sends them itself (due after its grace), else anyone's at once
+            values = [outbox_row(r, created, due, owner if due > created else None) for r, due in zip(replies, dues)]
             cursor = self.db.execute(
                 f"insert into outbox ({OUTBOX_COLUMNS}) values " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(values))
                 + " returning id",

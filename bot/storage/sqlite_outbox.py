@@ -12,8 +12,8 @@ import time
 import sqlite_utils
 
 from ..chat import Reply
-from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, destination, reply_from_json, reply_to_json
-from .common import CARRIES_BYTES, backlog_rows, serialised
+from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, reply_from_json
+from .common import CARRIES_BYTES, OUTBOX_COLUMNS, backlog_rows, outbox_row, serialised
 
 
 class SQLiteOutbox:
@@ -37,18 +37,8 @@ class SQLiteOutbox:
         with self.transaction():
             for reply in replies:
                 cursor = self.db.execute(
-                    "insert into outbox (destination, reply, created, due, expires, channel, claimed_by, edit_key)"
-                    " values (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        destination(reply),
-                        reply_to_json(reply),
-                        at,
-                        due,
-                        reply.expires,
-                        reply.channel,
-                        owner,
-                        reply.edit_key,
-                    ],
+                    f"insert into outbox ({OUTBOX_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)",
+                    outbox_row(reply, at, due, owner),
                 )
                 ids.append(int(cursor.lastrowid or 0))
         return ids
