@@ -49,6 +49,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
+from .backoff import full_jitter
 from .chat import Reply
 
 GRACE_SECONDS = 20.0  # a reply is the sender's to deliver this long before the outbox worker may retry it
@@ -154,8 +155,7 @@ def known_dead(owner: str, me: str) -> bool:
 def backoff(attempts: int, rng: random.Random | None = None) -> float:
     """Seconds before the next try after ``attempts`` failures, with full jitter: anywhere between 0 and
     1, 2, 4... at most a minute (processes that failed together do not retry in lockstep)."""
-    ceiling = float(min(MAX_BACKOFF_SECONDS, 2 ** max(0, attempts - 1)))
-    return (rng or random).uniform(0.0, ceiling)
+    return full_jitter(attempts - 1, MAX_BACKOFF_SECONDS, rng)
 
 
 def is_dead(item: OutboxItem, failure: Undelivered, now: float) -> bool:

@@ -25,6 +25,8 @@ import discord
 from discord.backoff import ExponentialBackoff
 from discord.gateway import DiscordWebSocket, ReconnectWebSocket
 
+from ..backoff import ceiling, full_jitter
+
 log = logging.getLogger("arbitre.discord")
 
 RECONNECT_CAP = 30.0  # seconds: the longest wait between two attempts to reach the gateway
@@ -61,12 +63,11 @@ class BoundedBackoff(ExponentialBackoff[Literal[False]]):
 
     def ceiling(self) -> float:
         """The longest delay the next failure may wait."""
-        return min(self.cap, 2.0 ** min(self.failures + 1, 30))
+        return ceiling(self.failures + 1, self.cap)
 
     def delay(self) -> float:
-        longest = self.ceiling()
         self.failures += 1
-        return self.rand.uniform(0.0, longest)
+        return full_jitter(self.failures, self.cap, self.rand)
 
     def reset(self) -> None:
         self.failures = 0

@@ -20,6 +20,7 @@ import httpx
 from telegram.error import NetworkError, TimedOut
 from telegram.request import HTTPXRequest
 
+from ..backoff import ceiling, full_jitter
 from ..metrics import RATE_LIMITED, Metrics
 
 log = logging.getLogger("arbitre.telegram")
@@ -72,7 +73,7 @@ class PollingRequest(WatchedRequest):
 
     def ceiling(self, failures: int) -> float:
         """The longest wait after ``failures`` failed polls in a row."""
-        return min(self.cap, 2.0 ** min(failures, 30))
+        return ceiling(failures, self.cap)
 
     async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
         data = kwargs.get("request_data", args[2] if len(args) > 2 else None)
@@ -92,7 +93,7 @@ class PollingRequest(WatchedRequest):
             except NetworkError as error:
                 failure = type(error.__cause__ or error).__name__
             failures += 1
-            wait = self.rand.uniform(0.0, self.ceiling(failures))
+            wait = full_jitter(failures, self.cap, self.rand)
             if loop.time() + wait > until:
                 raise TimedOut(f"the Bot API did not answer {failures} long polls ({failure})")
             log.info("long poll failed (%s, %d in a row); polling again in %.2fs", failure, failures, wait)
