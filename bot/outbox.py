@@ -45,7 +45,7 @@ import os
 import random
 import secrets
 import socket
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
@@ -63,6 +63,8 @@ RETENTION_SECONDS = 7 * 86400.0  # delivered, dropped and dead rows are kept a w
 IMAGE_RETENTION_SECONDS = 3600.0  # the images and files of delivered rows, an hour
 PRUNE_SECONDS = 600.0  # how often the outbox worker prunes
 _BYTES = ("image", "document")
+_KNOWN = frozenset(f.name for f in fields(Reply))
+_STORED = tuple(f.name for f in fields(Reply) if f.name != "outbox_id")  # a row keeps its number apart
 
 
 class Failure(Enum):
@@ -168,8 +170,7 @@ def is_dead(item: OutboxItem, failure: Undelivered, now: float) -> bool:
 
 def reply_to_json(reply: Reply) -> str:
     """A reply as JSON (bytes as base64), without its outbox number."""
-    data: dict[str, Any] = asdict(reply)
-    data.pop("outbox_id", None)
+    data: dict[str, Any] = {name: getattr(reply, name) for name in _STORED}  # flat: no deep copy (asdict)
     for name in _BYTES:
         if data[name] is not None:
             data[name] = base64.b64encode(data[name]).decode("ascii")
@@ -179,8 +180,7 @@ def reply_to_json(reply: Reply) -> str:
 def reply_from_json(text: str, outbox_id: int) -> Reply:
     """The reply ``reply_to_json`` wrote, numbered."""
     data = json.loads(text)
-    known = {f.name for f in fields(Reply)}
-    values = {k: v for k, v in data.items() if k in known}
+    values = {k: v for k, v in data.items() if k in _KNOWN}
     for name in _BYTES:
         if values.get(name) is not None:
             values[name] = base64.b64decode(values[name])

@@ -181,6 +181,11 @@ class Referee:
         self._first.update(ids)
         self._left.update(left)
 
+    def in_line_known(self, replies: list[Reply]) -> bool:
+        """Whether ``first_in_line`` can tell these replies' order without reading storage (their command's
+        transaction read it)."""
+        return all(r.outbox_id is None or r.outbox_id in self._first or r.outbox_id in self._left for r in replies)
+
     def first_in_line(self, replies: list[Reply]) -> list[Reply]:
         """The replies that may go now: none older is waiting for their destination (the order is kept)."""
         first: dict[str, int] = {}  # per destination, the batch's first message: those after it come with it

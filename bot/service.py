@@ -80,7 +80,10 @@ class RefereeService:
         """Deliver stored replies now, unless older ones to the same place are still waiting."""
         if not replies:
             return
-        ready = await asyncio.to_thread(self.referee.first_in_line, replies)
+        if self.referee.in_line_known(replies):  # a quick /play's: no storage to read, no thread to wait for
+            ready = self.referee.first_in_line(replies)
+        else:
+            ready = await asyncio.to_thread(self.referee.first_in_line, replies)
         failed: Sequence[Reply | Undelivered] = []
         if ready:
             ids = {r.outbox_id for r in ready if r.outbox_id is not None}

@@ -80,8 +80,10 @@ async def serve(args: argparse.Namespace) -> int:
         texts = [r.text[:200] for r in replies]
         _write({"id": request["id"], "ms": round(elapsed, 2), "error": any(r.error for r in replies), "texts": texts})
 
+    reader = asyncio.StreamReader(limit=1 << 20)  # stdin read by the event loop: no thread hop per line
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while True:
-        line = await loop.run_in_executor(None, sys.stdin.readline)
+        line = (await reader.readline()).decode("utf-8")
         if not line:
             break
         if line.strip():

@@ -345,6 +345,29 @@ def test_submissions_are_checked_when_the_round_closes() -> None:
 
     twice = results["twice"]
     assert twice.valid and twice.score == 24 and twice.replaced == 1 and twice.move == "H7 NEZ"
+    # the live close reuses the verdicts it judged to find the invalid words; a replay judges afresh
+    def verdicts(found: dict[str, SubmissionResult]) -> dict[str, tuple[object, ...]]:
+        return {p: (r.verdict, r.score, r.move, r.replaced, repr(r.error), r.placement) for p, r in found.items()}
+
+    assert verdicts(_results(DuplicateGame.from_events(game.events))) == verdicts(results)
+
+
+def test_a_move_previewed_is_judged_again_on_a_new_draw_and_a_new_board() -> None:
+    """A preview's placement is kept for the close, never for another draw or another board."""
+    game = _first_round(["A", "B"])
+    assert game.preview("A", "H8 ZEN").valid and game.preview("A", "H8 ZEN").score == 24
+    game.reject_draw()
+    game.draw_manual("AEIORST", at=1001.0)  # no Z, no N
+    assert game.preview("A", "H8 ZEN").verdict == SubmissionResult.NOT_IN_DRAW
+    game.submit("A", "H8 ZEN", at=1010)
+    game.submit("B", "H8 OSA", at=1011)  # not a word of the list: only the close knows
+    assert game.preview("B", "H8 OSA").valid
+    game.close_round(BruteTop(SMALL_WORDS), set(SMALL_WORDS))
+    assert _results(game)["A"].verdict == SubmissionResult.NOT_IN_DRAW
+    assert _results(game)["B"].verdict == SubmissionResult.NOT_A_WORD
+    game.draw_manual(game.reliquat + "ENZAIRT"[: 7 - len(game.reliquat)], at=1100.0)
+    again = game.preview("A", "H8 ZEN")  # the round's top covers H8 now
+    assert again.verdict in (SubmissionResult.ILLEGAL, SubmissionResult.NOT_IN_DRAW), again
 
 
 def test_a_late_submission_does_not_replace_one_in_time() -> None:

@@ -68,8 +68,13 @@ def test_a_private_play_issues_at_most_six_statements(
         statements.clear()
         delivered(referee, referee.handle(Incoming(CHANNEL, "u:cy", "Cy", "/jouer H8 ZOO", private=True)))
         counts["seated"] = len(statements) + unseen
-        # a seated player's answer: one read, the event, its replies, the mark of their delivery
+        statements.clear()  # from the player's private chat: the game's channel is locked too
+        delivered(referee, referee.handle(Incoming("discord:dm-cy", "u:cy", "Cy", "/jouer H8 ZOO 3", private=True)))
+        counts["private chat"] = len(statements) + unseen
+        # a seated player's answer: one read (read again on PostgreSQL, after waiting for the game's channel's
+        # lock), the event, its replies, the mark of their delivery
         assert counts["seated"] <= MOST and counts["replacement"] <= MOST, (counts, statements)
+        assert counts["private chat"] <= (MOST if kind == "sqlite" else MOST + 2), (counts, statements)
         # a newcomer's first answer also binds the seat: one more insert on SQLite (no multi-table insert there)
         assert counts["newcomer"] <= (MOST if kind == "postgres" else MOST + 1), counts
         submitted = [e.data for e in storage.events(storage.active_game(CHANNEL).id) if e.data["kind"] == "submit"]
@@ -78,6 +83,7 @@ def test_a_private_play_issues_at_most_six_statements(
             ("Ana", "H8 ZOO"),
             ("Ben", "H8 ZOO"),
             ("Ana", "H8 ZOO"),
+            ("Cy", "H8 ZOO"),
             ("Cy", "H8 ZOO"),
         ]
         seated = sorted(name for _, name in storage.players(storage.active_game(CHANNEL).id))

@@ -47,8 +47,8 @@ def quick_play(referee: Referee, message: Incoming, command: CommandLine) -> lis
             storage.lock_channel(message.channel)  # PostgreSQL: the channel's commands, one at a time
             state = storage.play_state(message.channel, message.user)
             if state is not None and state.game.channel != message.channel:  # sent from a private chat
-                storage.lock_channel(state.game.channel)
-                state = storage.play_state(message.channel, message.user)  # as it stands under its lock
+                if storage.lock_channel(state.game.channel):  # it may have changed meanwhile: read again
+                    state = storage.play_state(message.channel, message.user)
             if state is None or state.game.kind is not GameKind.DUPLICATE:
                 return None
             game = referee.duplicate_games.cached(state.game.id, state.stamp)

@@ -83,8 +83,9 @@ class MemoryStorage:
             finally:
                 self._depth, self._owner = 0, 0
 
-    def lock_channel(self, channel: str) -> None:
+    def lock_channel(self, channel: str) -> bool:
         """Nothing to do: a transaction holds the store's lock, so commands never interleave."""
+        return False
 
     @serialised
     def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:

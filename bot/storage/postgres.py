@@ -232,11 +232,12 @@ class PostgresStorage(PostgresGames, PostgresOutbox):
             finally:
                 self._local.conn, self._local.depth = None, 0
 
-    def lock_channel(self, channel: str) -> None:
+    def lock_channel(self, channel: str) -> bool:
         """Wait for, then hold until this transaction ends, the channel's lock (in every process)."""
         if not self.in_transaction():
             raise OutsideTransactionError(channel)
         self._execute("select pg_advisory_xact_lock(%s, hashtext(%s))", [CHANNEL_LOCKS, channel])
+        return True
 
     def _migrate(self) -> None:
         with self.transaction():

@@ -16,9 +16,10 @@ class Storage(Protocol):
 
     def close(self) -> None: ...
     def transaction(self) -> contextlib.AbstractContextManager[None]: ...
-    def lock_channel(self, channel: str) -> None:
+    def lock_channel(self, channel: str) -> bool:
         """Inside a transaction: serialise it with every other transaction that locks the same channel, in
-        any process, until it ends (a no-op where write transactions are exclusive already)."""
+        any process, until it ends (a no-op where write transactions are exclusive already); whether it
+        may have waited for another one (then what this transaction read before may have changed)."""
         ...
 
     def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:

@@ -279,8 +279,9 @@ class SQLiteStorage(SQLiteGames, SQLiteOutbox):
                     raise StorageFullError(str(self.path)) from error
                 raise
 
-    def lock_channel(self, channel: str) -> None:
+    def lock_channel(self, channel: str) -> bool:
         """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
+        return False
 
     def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:
         wanted = json.dumps(sorted(set(channels)))

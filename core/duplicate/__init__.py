@@ -35,7 +35,7 @@ from .events import (
     event_to_dict,
 )
 from .game import MAX_EXTENSION_SECONDS, RUNNERS_UP, DuplicateGame, EndReason
-from .judging import check_draw_letters, evaluate_submission, tiles_played
+from .judging import check_draw_letters, evaluate_submission, place_submission, tiles_played
 from .ranking import DuplicateStanding, percent_of, rank_players
 from .record import RecordLine, record_data, record_lines
 from .rounds import Round, SubmissionResult
@@ -74,6 +74,7 @@ __all__ = [
     "WordList",
     "check_draw_letters",
     "evaluate_submission",
+    "place_submission",
     "event_from_dict",
     "event_to_dict",
     "movegen_top_finder",

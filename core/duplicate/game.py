@@ -82,7 +82,7 @@ from .events import (
     SubmissionCorrected,
     TopChosen,
 )
-from .judging import check_draw_letters, evaluate_submission, tiles_played
+from .judging import check_draw_letters, evaluate_submission, place_submission, tiles_played
 from .ranking import DuplicateStanding, rank_players
 from .record import RecordLine, record_data, record_lines
 from .rounds import Round, SubmissionResult
@@ -167,6 +167,10 @@ class DuplicateGame:
         self.finished = False
         self.end_reason: EndReason | None = None
         self.end_letters = ""  # the letters left at the end (the last draw when no play was possible)
+        # the close close_round is about to apply, with the answers it judged (applying it reuses them)
+        self._judged_at_close: tuple[RoundClosed | None, dict[str, SubmissionResult]] = (None, {})
+        # moves previewed on the open round's board, by (draw, move, notation): placed, scored, words unchecked
+        self._placed: dict[tuple[str, str, str | None], SubmissionResult] = {}
 
     @property
     def notation(self) -> Notation:
@@ -343,7 +347,14 @@ class DuplicateGame:
         assert round_.draw is not None
         submission = MoveSubmitted(player, move.strip(), None, None, str(notation) if notation else None)
         is_word: Callable[[str], bool] = (lambda w: w in lexicon) if lexicon is not None else (lambda w: True)
-        return evaluate_submission(self.board, round_.draw.letters, submission, is_word, self.edition, self.notation)
+        key = (round_.draw.letters, submission.move, submission.notation)
+        placed = self._placed.get(key)
+        if placed is None:  # kept until the board changes: the close judges the same move without placing it again
+            placed = place_submission(self.board, round_.draw.letters, submission, self.edition, self.notation)
+            self._placed[key] = placed
+        return evaluate_submission(
+            self.board, round_.draw.letters, submission, is_word, self.edition, self.notation, placed=placed
+        )
 
     def preview_closed(self, round_number: int, player: str, move: str) -> SubmissionResult:
         """How a move would have been judged on a closed round (its board and draw, every word taken as
@@ -376,14 +387,25 @@ class DuplicateGame:
                 if p.score.total < best.score.total
             ][:RUNNERS_UP]
         invalid: set[str] = set()
-        for submission in self._effective_submissions(round_).values():
+        judged: dict[str, SubmissionResult] = {}
+        for player, submission in self._effective_submissions(round_).items():
+            placed = self._placed.get((round_.draw.letters, submission.move, submission.notation))
             checked = evaluate_submission(
-                self.board, round_.draw.letters, submission, lambda w: w in lexicon, self.edition, self.notation
+                self.board,
+                round_.draw.letters,
+                submission,
+                lambda w: w in lexicon,
+                self.edition,
+                self.notation,
+                placed=placed,
             )
+            judged[player] = checked
             if isinstance(checked.error, WordNotInLexiconError):
                 invalid.update(checked.error.words)
         shared = max(result.top_count, len(tied) + 1) if plays else 0
         closed = RoundClosed(top, tie_rule, tied, tuple(sorted(invalid)), tuple(runners_up), shared)
+        # applying the close judges each answer again against ``invalid``: the same verdicts as these
+        self._judged_at_close = (closed, judged)
         return self._push(closed)
 
     def record_score(self, player: str, round_number: int, score: int, reason: str = "") -> ScoreRecorded:
@@ -662,17 +684,20 @@ class DuplicateGame:
         round_.board_before = self.board.copy()
         invalid = set(event.invalid_words)
         deadline = self.deadline(round_)
+        memo_event, memo = self._judged_at_close
+        judged = memo if memo_event is event else {}
+        self._judged_at_close = (None, {})
+        self._placed.clear()  # the board is about to change
         for player, submission in self._effective_submissions(round_).items():
             replaced = sum(1 for s in round_.submissions if s.player == player) - 1
-            result = evaluate_submission(
-                self.board,
-                letters,
-                submission,
-                lambda w: w not in invalid,
-                self.edition,
-                self.notation,
-                self._late_by(submission, deadline),
-            )
+            late_by = self._late_by(submission, deadline)
+            known = judged.get(player)
+            if known is not None and late_by is None:  # judged by close_round on this board and draw
+                result = known
+            else:
+                result = evaluate_submission(
+                    self.board, letters, submission, lambda w: w not in invalid, self.edition, self.notation, late_by
+                )
             if result.score > round_.top_points:
                 raise ScoreAboveTopError(player, round_.number, result.score, round_.top_points)
             if replaced:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable
 
@@ -67,14 +68,38 @@ def evaluate_submission(
     edition: Edition,
     notation: Notation,
     late_by: float | None = None,
+    placed: SubmissionResult | None = None,
 ) -> SubmissionResult:
-    """Check one submitted move: lateness, notation, placement, draw letters, words; score it."""
+    """Check one submitted move: lateness, notation, placement, draw letters, words; score it.
+
+    ``placed``: what ``place_submission`` said of the same move on the same board and draw (its words
+    are still to be checked)."""
+    if late_by is not None and late_by > 0:
+        late = LateSubmissionError(submission.player, submission.move, late_by)
+        return SubmissionResult(submission.player, submission.move, SubmissionResult.LATE, 0, late, submission.claimed)
+    if placed is None:
+        placed = place_submission(board, draw, submission, edition, notation)
+    elif (placed.player, placed.claimed) != (submission.player, submission.claimed):
+        placed = dataclasses.replace(placed, player=submission.player, claimed=submission.claimed)
+    if not placed.valid or placed.placement is None:
+        return placed
+    bad = tuple(dict.fromkeys(w.text for w in placed.placement.words if not is_word(w.text)))
+    if bad:
+        move_notation = notation_by_name(submission.notation) if submission.notation else notation
+        error = WordNotInLexiconError(placed.placement.notation(move_notation), bad)
+        return dataclasses.replace(placed, verdict=SubmissionResult.NOT_A_WORD, score=0, error=error, move_score=None)
+    return placed
+
+
+def place_submission(
+    board: Board, draw: str, submission: MoveSubmitted, edition: Edition, notation: Notation
+) -> SubmissionResult:
+    """A submitted move read, placed on the board, checked against the draw and scored, its words not yet
+    looked up: valid with its score, or 0 with the reason."""
 
     def zero(verdict: str, error: ArbitreError, placement: Placement | None = None) -> SubmissionResult:
         return SubmissionResult(submission.player, submission.move, verdict, 0, error, submission.claimed, placement)
 
-    if late_by is not None and late_by > 0:
-        return zero(SubmissionResult.LATE, LateSubmissionError(submission.player, submission.move, late_by))
     move_notation = notation_by_name(submission.notation) if submission.notation else notation
     try:
         move = parse_move(submission.move, move_notation, alphabet=edition.alphabet)
@@ -84,14 +109,10 @@ def evaluate_submission(
         placement = validate_move(board, move, move_notation, rack_size=edition.rack_size)
     except PlacementError as error:
         return zero(SubmissionResult.ILLEGAL, error)
-    shown = placement.notation(move_notation)
     try:
-        check_draw_letters(placement, draw, shown)
+        check_draw_letters(placement, draw, placement.notation(move_notation))
     except LettersNotInDrawError as error:
         return zero(SubmissionResult.NOT_IN_DRAW, error, placement)
-    bad = tuple(dict.fromkeys(w.text for w in placement.words if not is_word(w.text)))
-    if bad:
-        return zero(SubmissionResult.NOT_A_WORD, WordNotInLexiconError(shown, bad), placement)
     score = score_placement(placement, edition)
     return SubmissionResult(
         submission.player,
