@@ -168,7 +168,9 @@ def run(
         )
         closes = {int(g): float(at) for g, at in db.rows("select game, at from closes where round = 1")}
         late = [closes[g] - deadlines[g] for g in deadlines if g in closes]
-        posted = posted_closes(workers.all)  # when each room was told its round 1 was closed
+        # when each room was told its round 1 was closed (waiting for the notices still on their way)
+        wait_until(lambda: len(posted_closes(workers.all)) >= len(closes), 120)
+        posted = posted_closes(workers.all)
         shown = [posted[ch] - deadlines[g] for ch, g in game_of.items() if ch in posted and g in deadlines]
         per_round: Counter[tuple[int, int]] = Counter()
         rounds: Counter[int] = Counter()

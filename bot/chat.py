@@ -28,6 +28,13 @@ class Incoming:
     text: str
     private: bool = False  # sent privately (DM, ephemeral-capable slash command)
     admin: bool = False  # the platform says this user administers the channel
+    # when this process received it (the service stamps it): a move is timed by its arrival, not by when
+    # its turn came behind other commands
+    received: float | None = None
+
+    def arrived(self, now: float) -> float:
+        """When the message arrived: ``received``, never later than ``now``; ``now`` when not stamped."""
+        return now if self.received is None else min(now, self.received)
 
     def __str__(self) -> str:
         """For logs: the text cut at :data:`LOGGED_CHARS` (a 100 kB message is never logged whole); of a

@@ -16,6 +16,7 @@ stop, or found dead), what it claimed is due at once for the others.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import time
@@ -69,6 +70,8 @@ class RefereeService:
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
         started = time.perf_counter()
+        if message.received is None:  # timed as it arrives, not when its turn comes
+            message = dataclasses.replace(message, received=self.referee.now())
         async with self._locks[message.channel]:  # replies leave in the order of the commands
             replies = await asyncio.to_thread(self.referee.handle, message)
             await self._send(replies)

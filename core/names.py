@@ -6,6 +6,7 @@ names mix Latin letters with look-alike Cyrillic or Greek ones."""
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from .edition import fold_accents
 
@@ -39,6 +40,7 @@ def mixes_scripts(name: str) -> bool:
     return "LATIN" in scripts and bool(scripts & {"CYRILLIC", "GREEK"})
 
 
+@lru_cache(maxsize=65536)  # a name is compared with every seat of its game at each join: folded once
 def player_key(name: str) -> str:
     """The form under which two player names are the same person (see the module)."""
     plain = without_format_characters(unicodedata.normalize("NFKC", name)).strip()

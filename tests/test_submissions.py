@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.chat import Incoming, Reply
+from bot.commands.duplicate import game_of
 from bot.referee import Referee
 from bot.service import RefereeService
 from bot.storage import SQLiteStorage, Storage
@@ -128,6 +129,48 @@ async def test_a_burst_of_first_answers_issues_at_most_six_statements_each(
         assert all(storage.outbox_state(r.outbox_id) == "delivered" for r in sent if r.outbox_id is not None)
         for message, group in zip(answers, replies):
             assert any(r.to_user == message.user and "coup 1" in r.text for r in group), [r.text for r in group]
+    finally:
+        await service.stop()
+        referee.clock.shutdown()
+        storage.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("path", ["quick", "usual"])
+async def test_a_move_that_waited_behind_others_past_the_deadline_counts_from_its_arrival(
+    path: str, tmp_path: Path
+) -> None:
+    """Ana's /jouer arrives 10 s before the deadline but waits behind Ben's in its room, and the deadline
+    passes meanwhile: it is acknowledged and scored as in time, since the service times a move by its
+    arrival. ``usual``: Ana is seated by name (the command's usual way, not the quick one)."""
+    clock = [START]
+    storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    referee = Referee(storage, ready_registry(), now=lambda: clock[0], images=False)
+    sent: list[Reply] = []
+
+    async def deliver(replies: list[Reply]) -> None:
+        sent.extend(replies)
+        if any(r.to_user == "u:ben" for r in replies):  # Ben's answer took its time: the deadline passes
+            clock[0] = START + 75
+
+    service = RefereeService(referee, deliver)
+    try:
+        await service.handle(Incoming(CHANNEL, "u:ref", "Ref", "/duplicate 1 manuel", admin=True))
+        await service.handle(Incoming(CHANNEL, "u:ref", "Ref", "/tirage ACEHNTZ", admin=True))
+        await service.handle(Incoming(CHANNEL, "u:ben", "Ben", "/rejoindre"))
+        if path == "usual":
+            await service.handle(Incoming(CHANNEL, "u:ref", "Ref", "/rejoindre Ana", admin=True))
+        clock[0] = START + 50
+        ben = Incoming(CHANNEL, "u:ben", "Ben", "/jouer H8 CHAT", private=True)
+        ana = Incoming(CHANNEL, "u:ana", "Ana", "/jouer H8 CHANT", private=True)
+        await asyncio.gather(service.handle(ben), service.handle(ana))
+        assert clock[0] > START + 60  # Ana's move was handled after the deadline
+        to_ana = [r.text for r in sent if r.to_user == "u:ana"]
+        assert any(t.startswith("Reçu pour le coup 1 : H8 CHANT") for t in to_ana), to_ana
+        assert not any("Trop tard" in t for t in to_ana), to_ana
+        await service.tick()
+        results = game_of(referee, storage.game(storage.active_game(CHANNEL).id)).closed_rounds[0].results
+        assert results["Ana"].valid and results["Ana"].score > 0, results["Ana"]
     finally:
         await service.stop()
         referee.clock.shutdown()

@@ -841,7 +841,7 @@ def cmd_play(ctx: Context) -> None:
             raise UserError("dup_late", n=len(game.closed_rounds))
         raise UserError("dup_no_round")
     move, claimed = split_claimed(ctx.args.strip())
-    now = ctx.referee.now()
+    now = ctx.message.arrived(ctx.referee.now())  # a move that waited behind others is timed by its arrival
     after_close = _just_after_close(ctx, record, game, move, now)
     player = _playing_as(ctx, record, game)
     arrived = player is None
@@ -881,8 +881,8 @@ def _just_after_close(ctx: Context, record: GameRecord, game: DuplicateGame, mov
     assert round_ is not None and round_.draw is not None
     if not game.closed_rounds or round_.opened_at is None:
         return ""
-    if not 0 <= now - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
-        return ""
+    if not now - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
+        return ""  # (sent before this draw was made: meant for the round before)
     seat = _player_of(ctx, record, game)
     if seat is not None and any(s.player == seat for s in round_.submissions):
         return ""  # already answered this round: it knows the draw

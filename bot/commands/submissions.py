@@ -87,9 +87,10 @@ def _play(
     if round_ is None or round_.draw is None:
         return None
     now = referee.now()
+    at = message.arrived(now)  # a move that waited behind others is timed by its arrival
     if game.closed_rounds and round_.opened_at is not None:
-        if 0 <= now - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
-            return None  # maybe meant for the round just closed
+        if at - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
+            return None  # maybe meant for the round just closed (or sent before this draw)
     player, usual = _seat(message, state, game)
     if usual:
         return None
@@ -104,9 +105,9 @@ def _play(
         events.append(game.join(player))
         seat = (message.user, player)
     previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
-    events.append(game.submit(player, move, claimed, at=now))
+    events.append(game.submit(player, move, claimed, at=at))
     preview = game.preview(player, move)
-    replies = [_ack(lang, game, move, preview, previous, now, message)]
+    replies = [_ack(lang, game, move, preview, previous, at, message)]
     if arrived:
         welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
         replies.append(_private(message, say(lang, welcome, player=player, n=round_.number)))
@@ -133,15 +134,15 @@ def _private(message: Incoming, text: str) -> Reply:
 
 
 def _ack(
-    lang: str, game: DuplicateGame, move: str, preview: SubmissionResult, previous: str | None, now: float,
+    lang: str, game: DuplicateGame, move: str, preview: SubmissionResult, previous: str | None, at: float,
     message: Incoming,
 ) -> Reply:
-    """The acknowledgement, as the usual /play says it."""
+    """The acknowledgement of a move that arrived ``at``, as the usual /play says it."""
     round_ = game.current
     assert round_ is not None
     number, deadline = round_.number, game.deadline(round_)
     replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
-    if preview.valid and deadline is not None and now > deadline:
+    if preview.valid and deadline is not None and at > deadline:
         return _private(message, say(lang, "dup_late", n=number))
     if preview.valid:
         return _private(message, say(lang, "dup_ack", n=number, move=move, score=preview.score, replaced=replaced))
