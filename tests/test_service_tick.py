@@ -59,3 +59,37 @@ async def test_a_close_is_delivered_while_the_clock_closes_the_next_rooms_postgr
         await service.stop()
         referee.clock.shutdown()
         storage.close()
+
+
+def test_a_round_far_from_its_warning_costs_its_room_one_transaction_not_one_per_tick(tmp_path: Any) -> None:
+    """Half-minute rounds in 20 rooms, the clock ticking four times a second: before the warnings are due
+    (15 s before the deadline) each room is looked at once, not at every tick, and every warning and close
+    still comes (before: a transaction per room at every tick, 1,176 transactions where now 76 at most)."""
+    from bot.commands.duplicate import clock_tick
+    from bot.storage import SQLiteStorage
+
+    statements: list[str] = []
+    storage = SQLiteStorage(tmp_path / "arbitre.sqlite", tracer=lambda sql, params: statements.append(sql))
+    now = [START]
+    referee = Referee(storage, ready_registry(), now=lambda: now[0], images=False)
+    rooms = [f"discord:{n}" for n in range(20)]
+    try:
+        for room in rooms:
+            referee.handle(Incoming(room, "u:ref", "Ref", "/duplicate 0.5", admin=True))
+        statements.clear()
+        said: list[Reply] = []
+        for tick in range(4 * 14):  # the first 14 s of the round
+            now[0] = START + tick / 4
+            said += clock_tick(referee, now[0])
+        begins = sum(1 for s in statements if s.upper().startswith("BEGIN"))
+        assert said == []
+        # per tick, the leases renewed (one transaction); per room, one look in all
+        assert begins <= 4 * 14 + len(rooms), begins
+        for tick in range(4 * 14, 4 * 31):  # the warnings, then the closes
+            now[0] = START + tick / 4
+            said += clock_tick(referee, now[0])
+        assert sum("coup 1" in r.text.lower() and "secondes" in r.text for r in said) == len(rooms), said
+        assert {r.channel for r in said if "manche close" in r.text} == set(rooms)
+    finally:
+        referee.clock.shutdown()
+        storage.close()

@@ -18,6 +18,9 @@ class DuplicateClock:
         self.warned: set[tuple[int, int]] = set()  # (game, round) warned of its last seconds
         self.waiting_for_list: set[tuple[int, int]] = set()  # rounds past their time whose list is not ready
         self.held: set[str] = set()  # channels whose clock lease this process holds (bot.clock_lease)
+        # (game, round, stored deadline) -> the time before which the clock has nothing to do for it (its
+        # warning comes later): no transaction for it at every tick until then
+        self.quiet: dict[tuple[int, int, float], float] = {}
 
     def forget_game(self, game_id: int) -> None:
         """Drop what is kept for a game that ended."""
@@ -25,6 +28,7 @@ class DuplicateClock:
             self.tops.pop(key, None)
         self.warned = {w for w in self.warned if w[0] != game_id}
         self.waiting_for_list = {w for w in self.waiting_for_list if w[0] != game_id}
+        self.quiet = {k: t for k, t in self.quiet.items() if k[0] != game_id}
 
     def shutdown(self) -> None:
         self.background.shutdown(wait=True)

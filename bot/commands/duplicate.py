@@ -586,6 +586,10 @@ def clock_tick(referee: Referee, now: float, publish: Callable[[list[Reply]], No
     open_rounds = [d for d in storage.deadlines() if d.channel.startswith(referee.clock_scope)]
     due = [d for d in open_rounds if d.at - now <= WARNING_SECONDS]
     channels, due_channels = {d.channel for d in open_rounds}, {d.channel for d in due}
+    quiet = referee.clock.quiet
+    if quiet:
+        keys = {(d.game, d.round, d.at) for d in open_rounds}
+        referee.clock.quiet = quiet = {k: t for k, t in quiet.items() if k in keys}
     held = _hold_clocks(referee, channels, due_channels, now)
     renewed = time.monotonic()
     for deadline in due:
@@ -598,6 +602,8 @@ def clock_tick(referee: Referee, now: float, publish: Callable[[list[Reply]], No
                 continue
         if now < deadline.at and (deadline.game, deadline.round) in referee.clock.warned:
             continue  # warned already: nothing to do until the deadline (no transaction for nothing)
+        if now < quiet.get((deadline.game, deadline.round, deadline.at), now):
+            continue  # its warning is not due yet
         if now >= deadline.at:  # the round will close: its top is found before the transaction opens
             record = storage.game(deadline.game)
             if record.status is GameStatus.ACTIVE:
@@ -673,7 +679,10 @@ def _clock_decision(referee: Referee, deadline: Deadline, now: float) -> list[Re
     if due != deadline.at:
         sync_deadline(storage, record, game)
     key = (record.id, current.number)
-    if key in referee.clock.warned or due - now > _warning_lead(game):
+    if key in referee.clock.warned:
+        return []
+    if due - now > _warning_lead(game):  # nothing to do before the warning: the ticks until then skip it
+        referee.clock.quiet[(deadline.game, deadline.round, deadline.at)] = due - _warning_lead(game)
         return []
     referee.clock.warned.add(key)
     seconds = max(1, round(due - now))
