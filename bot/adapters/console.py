@@ -50,12 +50,6 @@ REPLACEMENT = "\ufffd"
 _LINE = re.compile(r"^(?P<name>[^:>/!\s][^:>]{0,31}?)\s*(?P<sep>[:>])\s*(?P<text>.*)$")
 
 
-def data_dir() -> Path:
-    """Where the console keeps its database and images by default."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(os.environ.get("ARBITRE_DATA") or Path(base) / "arbitre")
-
-
 @dataclass(frozen=True)
 class InputLine:
     """A line of the console's input, decoded; ``had_invalid_bytes``: some bytes were not UTF-8

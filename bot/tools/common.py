@@ -34,19 +34,22 @@ def edition_and_notation(args: argparse.Namespace) -> tuple[Edition, Notation]:
     return edition, notation
 
 
+def data_dir() -> Path:
+    """Where the bot keeps its database and the console's images by default (``ARBITRE_DATA``, else
+    ``$XDG_DATA_HOME/arbitre``, else ~/.local/share/arbitre)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(os.environ.get("ARBITRE_DATA") or Path(base) / "arbitre")
+
+
 def database_url(args: argparse.Namespace) -> str:
     """``--db``, else ``ARBITRE_DB``, else ``arbitre.sqlite`` in the data folder (``ARBITRE_DATA``,
     ~/.local/share/arbitre). A plain path is a SQLite file; ``sqlite:///PATH`` and ``memory:`` work too."""
-    from bot.adapters.console import data_dir
-
     chosen = getattr(args, "db", None) or os.environ.get("ARBITRE_DB")
     return str(chosen) if chosen else str(data_dir() / "arbitre.sqlite")
 
 
 def database_folder(url: str) -> Path:
     """Where files beside the database go (the console's images): the SQLite file's folder, else the data folder."""
-    from bot.adapters.console import data_dir
-
     if url.startswith("sqlite://"):
         return Path(url.removeprefix("sqlite://")).parent
     if "://" in url or url.endswith(":"):
