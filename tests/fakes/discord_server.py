@@ -273,6 +273,11 @@ class Dispatch:
     data: dict
 
 
+# a frame the client has not taken in this long: its connection is dropped (the event stays replayable on
+# RESUME, Topics > Gateway > Resuming), never waited for forever
+SEND_SECONDS = 10.0
+
+
 class _Gateway:
     """One websocket connection; it carries a session once identified or resumed.
 
@@ -312,10 +317,13 @@ class _Gateway:
             try:
                 if self._zlib is not None:
                     data = self._zlib.compress(text.encode("utf-8")) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
-                    await self.ws.send_bytes(data)
+                    await asyncio.wait_for(self.ws.send_bytes(data), SEND_SECONDS)
                 else:
-                    await self.ws.send_str(text)
+                    await asyncio.wait_for(self.ws.send_str(text), SEND_SECONDS)
             except (ConnectionError, RuntimeError):
+                return False
+            except TimeoutError:  # a client that stopped reading: dropped, as Discord drops it
+                asyncio.get_running_loop().create_task(self.ws.close(code=4000))
                 return False
         return True
 
