@@ -67,7 +67,7 @@ class Referee:
     ) -> None:
         """``outbox_grace``: how long a reply its sender could not hand over waits before the outbox
         worker tries it again (when no live process claims it)."""
-        from .commands import classic, duplicate
+        from .commands import classic, duplicate_games
 
         self.storage = storage
         self.lexicons = lexicons
@@ -87,7 +87,7 @@ class Referee:
         self.alive_until = float("-inf")
         self.clock = DuplicateClock()  # the duplicate clock's state: tops searched ahead, warnings given
         self.classic_games = GameCache(classic.build_from_data, classic.apply_data)
-        self.duplicate_games = GameCache(duplicate.build_from_data, duplicate.apply_data)
+        self.duplicate_games = GameCache(duplicate_games.build_from_data, duplicate_games.apply_data)
         self._first: set[int] = set()  # stored replies known to be first in line for their destination
         self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
 
@@ -309,7 +309,7 @@ class Referee:
             return record.kind
         game = self.duplicate_games.load(self.storage, record)
         if spec.needs_top:
-            from .commands.duplicate import ensure_top
+            from .commands.duplicate_games import ensure_top
 
             ensure_top(self, record, game)
         return record.kind
@@ -360,7 +360,7 @@ class Referee:
     def tick(self, now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
         """Clock work due at ``now`` (duplicate warnings and deadlines), each round's replies also given to
         ``publish`` once stored; never raises."""
-        from .commands.duplicate import clock_tick
+        from .commands.duplicate_rounds import clock_tick
 
         try:
             return clock_tick(self, self.now() if now is None else now, publish)

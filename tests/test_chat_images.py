@@ -16,7 +16,7 @@ from PIL import Image
 
 from bot.chat import Reply
 from bot.commands import classic as commands_classic
-from bot.commands import duplicate as commands_duplicate
+from bot.commands import duplicate_texts, duplicate_views
 from bot.render.board import WIDTH as BOARD_WIDTH
 from bot.render.board import classic_board_scene, duplicate_board_scene
 from bot.render.canvas import Scene, png
@@ -177,12 +177,12 @@ def start_duplicate(club: Club, lang: str, zone: str) -> None:
 def test_the_duplicate_board_shows_the_round_the_draw_and_the_deadline_in_the_channels_zone(club: Club) -> None:
     start_duplicate(club, "fr", "Europe/Paris")
     waiting = image_of(club.send("Ana", "/grille"), "board")
-    scene = duplicate_board_scene(commands_duplicate.board_view("fr", "Europe/Paris", duplicate_game(club)))
+    scene = duplicate_board_scene(duplicate_views.board_view("fr", "Europe/Paris", duplicate_game(club)))
     assert png(scene) == waiting.image
     assert texts(scene, "header") == ["Coup 1", "En attente du tirage"]
     club.say("Ref", "/tirage AEEISTU")
     reply = image_of(club.send("Ana", "/grille"), "board")
-    scene = duplicate_board_scene(commands_duplicate.board_view("fr", "Europe/Paris", duplicate_game(club)))
+    scene = duplicate_board_scene(duplicate_views.board_view("fr", "Europe/Paris", duplicate_game(club)))
     assert png(scene) == reply.image
     deadline = datetime.fromtimestamp(club.now + 60, ZoneInfo("Europe/Paris"))
     assert texts(scene, "header")[:2] == ["Coup 1", f"Fin à {deadline:%H:%M:%S} (Europe/Paris)"]
@@ -203,7 +203,7 @@ def test_a_duplicate_round_from_draw_to_close_in_english(club: Club) -> None:
     top = closed.top.notation(game.notation)
 
     result = image_of(replies, "result")
-    scene = round_result_scene(commands_duplicate.result_view("en", game, closed))
+    scene = round_result_scene(duplicate_texts.result_view("en", game, closed))
     assert png(scene) == result.image
     assert texts(scene)[:3] == ["Move 1: results", "Draw: AEEISTU", f"Top: {top}, {closed.top_points} pts"]
     cells = texts(scene, "cell")
@@ -213,7 +213,7 @@ def test_a_duplicate_round_from_draw_to_close_in_english(club: Club) -> None:
     assert "Ben: 8H ZZZ 0" in result.text  # the text stays in the same reply
 
     standings = image_of(replies, "standings")
-    scene = standings_scene(commands_duplicate.standings_view("en", game))
+    scene = standings_scene(duplicate_texts.standings_view("en", game))
     assert png(scene) == standings.image
     assert texts(scene, "title") == ["Standings after 1 move"]
     assert texts(scene, "cell")[:2] == ["1", "Ana"]
@@ -224,7 +224,7 @@ def test_a_duplicate_round_from_draw_to_close_in_english(club: Club) -> None:
     new = "AEINRST"[: 7 - len(kept)]
     club.say("Ref", f"/draw {kept}+{new}" if kept else f"/draw {new}")
     board = image_of(club.send("Cleo", "/board"), "board")
-    view = commands_duplicate.board_view("en", "America/Montreal", duplicate_game(club))
+    view = duplicate_views.board_view("en", "America/Montreal", duplicate_game(club))
     assert png(duplicate_board_scene(view)) == board.image
     assert view.kept == kept and view.round_number == 2
     assert texts(duplicate_board_scene(view), "caption") == (["Kept", "New letters"] if kept else ["Draw"])
@@ -239,7 +239,7 @@ def test_after_the_close_the_board_shows_the_top_placed_and_lit(club: Club) -> N
     closed = game.closed_rounds[0]
     assert closed.top is not None
     reply = image_of(club.send("Ana", "/grille"), "board")
-    view = commands_duplicate.board_view("fr", "Europe/Paris", game)
+    view = duplicate_views.board_view("fr", "Europe/Paris", game)
     scene = duplicate_board_scene(view)
     assert png(scene) == reply.image
     top = closed.top.notation(game.notation)
@@ -282,12 +282,12 @@ def test_a_whole_duplicate_game_posts_result_and_standings_images_at_every_close
     for reply in results + standings:
         assert reply.image is not None and len(reply.image) < SIZE_LIMIT
     final = image_of(club.send("Zed", "/grille"), "board")  # the finished game's last board
-    scene = duplicate_board_scene(commands_duplicate.board_view("fr", "Europe/Paris", game))
+    scene = duplicate_board_scene(duplicate_views.board_view("fr", "Europe/Paris", game))
     assert png(scene) == final.image
     assert len(list(game.board.tiles())) > 40
     assert texts(scene, "header")[:2] == [f"Coup {len(game.closed_rounds)}", "Partie terminée"]
     ranking = image_of(club.send("Zed", "/classement"), "standings")
-    scene = standings_scene(commands_duplicate.standings_view("fr", game))
+    scene = standings_scene(duplicate_texts.standings_view("fr", game))
     assert png(scene) == ranking.image
     rounds = len(game.closed_rounds)
     assert texts(scene, "title") == [f"Classement après {rounds} coups"]
@@ -309,7 +309,7 @@ def test_another_tied_top_posts_the_new_result_image(club: Club) -> None:
     closing = image_of(club.send("Ref", "/cloture"), "result")
     changed = image_of(club.send("Ref", "/top 2"), "result")
     game = duplicate_game(club)
-    scene = round_result_scene(commands_duplicate.result_view("fr", game, game.closed_rounds[0]))
+    scene = round_result_scene(duplicate_texts.result_view("fr", game, game.closed_rounds[0]))
     assert png(scene) == changed.image != closing.image
     assert "Top du coup 1 changé par l'arbitre" in changed.text
     assert any("H4 VISEUR" in text for text in texts(scene, "title"))
@@ -335,7 +335,7 @@ def test_nobody_has_played_is_said_never_drawn_as_an_empty_table(
     result = image_of(closing, "result")
     assert nobody_this_move in result.text
     game = duplicate_game(club)
-    scene = round_result_scene(commands_duplicate.result_view(lang, game, game.closed_rounds[0]))
+    scene = round_result_scene(duplicate_texts.result_view(lang, game, game.closed_rounds[0]))
     assert png(scene) == result.image and texts(scene, "note") == [nobody_this_move] and texts(scene, "head") == []
     ended = club.send("Ref", "/end")
     assert all(r.image is None for r in ended) and not any("```" in r.text for r in ended)
@@ -358,7 +358,7 @@ def test_images_follow_the_arbiters_corrections_pauses_and_late_arrivals(club: C
     club.say("Ana", "/jouer H8 SAUTE", private=True)
     club.say("Ref", "/pause")
     paused = image_of(club.send("Ana", "/grille"), "board")
-    scene = duplicate_board_scene(commands_duplicate.board_view("fr", "Europe/Paris", duplicate_game(club)))
+    scene = duplicate_board_scene(duplicate_views.board_view("fr", "Europe/Paris", duplicate_game(club)))
     assert png(scene) == paused.image
     assert not any(text.startswith("Fin à") for text in texts(scene, "header"))  # no deadline while stopped
     assert paused.text.startswith("Coup 1 — tirage AEEISTU — chrono arrêté")
@@ -369,18 +369,18 @@ def test_images_follow_the_arbiters_corrections_pauses_and_late_arrivals(club: C
     closing = club.send("Ref", "/cloture")
     game = duplicate_game(club)
     closed = game.closed_rounds[0]
-    scene = round_result_scene(commands_duplicate.result_view("fr", game, closed))
+    scene = round_result_scene(duplicate_texts.result_view("fr", game, closed))
     assert png(scene) == image_of(closing, "result").image
     assert texts(scene, "cell")[:2] == ["Ana", "H8 SAUTE"] and texts(scene, "cell")[3:5] == ["Ben", "H8 SAUTE"]
     club.say("Ref", "/corrige Cleo 1 5 bulletin mal lu")
     game = duplicate_game(club)
-    scene = round_result_scene(commands_duplicate.result_view("fr", game, game.closed_rounds[0]))
+    scene = round_result_scene(duplicate_texts.result_view("fr", game, game.closed_rounds[0]))
     assert "corrigé : bulletin mal lu" in texts(scene, "note")
     club.say("Ref", f"/tirage {game.reliquat}+{'AEINRST'[: 7 - len(game.reliquat)]}")
     club.say("Dan", "/jouer 8F SECRET", private=True)  # arrives at move 2: move 1 counts 0 for Dan
     game = duplicate_game(club)
-    view = commands_duplicate.result_view("fr", game, game.closed_rounds[0])
+    view = duplicate_texts.result_view("fr", game, game.closed_rounds[0])
     assert [row.answered for row in view.rows if row.player == "Dan"] == [False]
     ranking = image_of(club.send("Zed", "/classement"), "standings")
-    scene = standings_scene(commands_duplicate.standings_view("fr", game))
+    scene = standings_scene(duplicate_texts.standings_view("fr", game))
     assert png(scene) == ranking.image and "Dan" in texts(scene, "cell")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bot.commands.duplicate import load_game
+from bot.commands.duplicate_games import load_game
 from bot.storage import SQLiteStorage
 
 from .transcripts import replies, run_console

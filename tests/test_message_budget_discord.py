@@ -29,7 +29,7 @@ import pytest
 import pytest_asyncio
 
 from bot.adapters.discord import LIVE_INTERVAL, DiscordAdapter
-from bot.commands.duplicate import WARNING_SECONDS
+from bot.commands.duplicate_rounds import WARNING_SECONDS
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, SentMessage, running_bot

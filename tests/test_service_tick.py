@@ -65,7 +65,7 @@ def test_a_round_far_from_its_warning_costs_its_room_one_transaction_not_one_per
     """Half-minute rounds in 20 rooms, the clock ticking four times a second: before the warnings are due
     (15 s before the deadline) each room is looked at once, not at every tick, and every warning and close
     still comes (before: a transaction per room at every tick, 1,176 transactions where now 76 at most)."""
-    from bot.commands.duplicate import clock_tick
+    from bot.commands.duplicate_rounds import clock_tick
     from bot.storage import SQLiteStorage
 
     statements: list[str] = []

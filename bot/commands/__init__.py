@@ -6,7 +6,10 @@ name or alias, ``suggest`` offers the nearest ones to a mistyped name.
 
 from __future__ import annotations
 
-from . import arbiter, classic, duplicate, general, history, views, words  # noqa: F401 - they declare the commands
+# They declare the commands, /help lists them in that order within a section: the duplicate commands first,
+# then the arbiter's controls.
+from . import duplicate  # noqa: F401  # isort: skip
+from . import arbiter, classic, general, history, views, words  # noqa: F401
 from .context import Context, UserError, command_names, unknown_command_text
 from .registry import Access, CommandSpec, Section, command_named, declared, find, suggest
 

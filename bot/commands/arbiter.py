@@ -21,17 +21,9 @@ from ..render import round_result_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord, GameStatus
 from .context import Context, UserError
-from .duplicate import (
-    active_duplicate,
-    draw_reply,
-    game_of,
-    open_next_round,
-    reason_text,
-    result_view,
-    round_text,
-    save,
-    start_top,
-)
+from .duplicate_games import active_duplicate, game_of, save, start_top
+from .duplicate_rounds import open_next_round
+from .duplicate_texts import draw_reply, reason_text, result_view, round_text
 from .registry import Access, Section, command
 
 REOPEN_SECONDS = 60.0

@@ -26,7 +26,8 @@ from ..messages import say
 from ..outbox import GRACE_SECONDS, destination
 from ..storage import GameKind, PlayState
 from . import seats
-from .duplicate import JUST_DRAWN_SECONDS, count_reply, joins_reply, reason_text
+from .duplicate import JUST_DRAWN_SECONDS
+from .duplicate_texts import count_reply, joins_reply, reason_text
 from .formatting import split_claimed
 
 if TYPE_CHECKING:

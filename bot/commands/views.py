@@ -17,7 +17,7 @@ from ..storage import GameKind, GameRecord
 from ..word_lists import verdict_lines
 from . import classic as classic
 from . import duplicate as duplicate
-from . import ending, turns
+from . import duplicate_games, duplicate_texts, duplicate_views, ending, turns
 from .context import Context, UserError
 from .formatting import breakdown, split_claimed
 from .history import TargetGame, target_game, with_heading
@@ -88,7 +88,7 @@ def cmd_calc(ctx: Context) -> None:
         game = (
             ctx.referee.classic_games.load(ctx.storage, record)
             if record.kind is GameKind.CLASSIC
-            else duplicate.game_of(ctx.referee, record)
+            else duplicate_games.game_of(ctx.referee, record)
         )
     board = game.board if game else Board()  # no game: a move on an empty board
     edition = game.edition if game else edition_by_code(ctx.settings.edition)
@@ -101,7 +101,7 @@ def cmd_calc(ctx: Context) -> None:
 def _game(ctx: Context, target: TargetGame) -> ClassicGame | DuplicateGame:
     if target.record.kind is GameKind.CLASSIC:
         return ctx.referee.classic_games.load(ctx.storage, target.record)
-    return duplicate.game_of(ctx.referee, target.record)
+    return duplicate_games.game_of(ctx.referee, target.record)
 
 
 def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
@@ -114,7 +114,7 @@ def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
 def cmd_sheet(ctx: Context) -> None:
     target = target_game(ctx, words=[t for t in ctx.tokens if not classic.is_page_word(t)])
     game = _game(ctx, target)
-    text = classic.sheet_text(ctx, game) if isinstance(game, ClassicGame) else duplicate.sheet(ctx, game)
+    text = classic.sheet_text(ctx, game) if isinstance(game, ClassicGame) else duplicate_views.sheet(ctx, game)
     ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)))
 
 
@@ -125,7 +125,7 @@ def cmd_board(ctx: Context) -> None:
     if isinstance(game, ClassicGame):
         text, image = classic.board(ctx, game)
     else:
-        text, image = duplicate.board(ctx, game, ended=not target.running)
+        text, image = duplicate_views.board(ctx, game, ended=not target.running)
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="board.png")
 
 
@@ -139,7 +139,7 @@ def cmd_unseen(ctx: Context) -> None:
         unseen = game.unseen()
         text = ctx.say("unseen", count=sum(unseen.values()), letters=tiles_text(unseen), bag=game.bag_count())
     else:
-        text = duplicate.unseen(ctx, game)
+        text = duplicate_views.unseen(ctx, game)
     ctx.reply(with_heading(ctx, target, text))
 
 
@@ -150,7 +150,7 @@ def cmd_export(ctx: Context) -> None:
     if isinstance(game, ClassicGame):
         text, data, name = classic.export(ctx, game, target.record)
     else:
-        text, data, name = duplicate.export(ctx, game)
+        text, data, name = duplicate_views.export(ctx, game)
     text = _with_verdict_lists(ctx, target, text)
     ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
 
@@ -165,7 +165,7 @@ def cmd_standings(ctx: Context) -> None:
     else:
         text = standings_text(ctx.lang, game)
         if ctx.referee.images:
-            image = duplicate.standings_image(ctx.lang, game)
+            image = duplicate_texts.standings_image(ctx.lang, game)
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
 
 
@@ -180,7 +180,7 @@ def cmd_moves(ctx: Context) -> None:
     if isinstance(game, ClassicGame):
         text = classic.moves_text(ctx, target.record, game, name)
     else:
-        text = duplicate.moves_text(ctx, target.record, game, name)
+        text = duplicate_views.moves_text(ctx, target.record, game, name)
     ctx.reply(with_heading(ctx, target, text))
 
 
@@ -202,7 +202,7 @@ def classic_status(ctx: Context) -> None:
 @handles("status", GameKind.DUPLICATE)
 def duplicate_status(ctx: Context) -> None:
     record = running(ctx)
-    duplicate.status(ctx, record, duplicate.game_of(ctx.referee, record))
+    duplicate.status(ctx, record, duplicate_games.game_of(ctx.referee, record))
     ctx.notes.extend(dead_letter_lines(ctx))
 
 

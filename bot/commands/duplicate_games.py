@@ -1,0 +1,158 @@
+"""A duplicate game's loading and saving, the open round's deadline kept for the clock, and the top
+searched while players think.
+
+Deadlines are absolute times kept in the game's events; storage keeps a copy of the open round's
+deadline for the clock (``sync_deadline``), rewritten from the game after every change.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
+
+from core.board import Board
+from core.duplicate import (
+    DuplicateEvent,
+    DuplicateGame,
+    MoveSubmitted,
+    PlayerJoined,
+    event_from_dict,
+    event_to_dict,
+    movegen_top_finder,
+)
+from core.movegen import TopResult
+
+from ..house_words import HouseList
+from ..lexicons import ListPreparingError
+from ..storage import GameKind, GameRecord, Storage
+from .context import Context, UserError
+
+if TYPE_CHECKING:
+    from ..referee import Referee
+
+TOPS_KEPT = 64  # tops searched ahead, at most (one per open round)
+TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
+
+
+# --- loading and saving ------------------------------------------------------------------
+
+
+def load_game(storage: Storage, record: GameRecord) -> DuplicateGame:
+    """The game rebuilt from all its stored events (no cache)."""
+    return build_from_data(record, [e.data for e in storage.events(record.id)])
+
+
+def build_from_data(record: GameRecord, events: list[dict[str, Any]]) -> DuplicateGame:
+    return DuplicateGame.from_events(event_from_dict(data) for data in events)
+
+
+def apply_data(game: DuplicateGame, data: dict[str, Any]) -> None:
+    game.apply(event_from_dict(data))
+
+
+def game_of(referee: Referee, record: GameRecord) -> DuplicateGame:
+    """The game, from the referee's cache brought up to date."""
+    return referee.duplicate_games.load(referee.storage, record)
+
+
+def save(
+    referee: Referee,
+    record: GameRecord,
+    game: DuplicateGame,
+    events: list[DuplicateEvent],
+    author: str,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Store events the game has already applied (``extra`` stored with each: what replaying does not
+    need), and the open round's deadline for the clock."""
+    for event in events:
+        data = {**event_to_dict(event), **(extra or {})}
+        referee.duplicate_games.append(referee.storage, record, game, data, author)
+    if not all(isinstance(event, _KEEP_DEADLINE) for event in events):
+        sync_deadline(referee.storage, record, game)
+
+
+_KEEP_DEADLINE = (MoveSubmitted, PlayerJoined)  # events that never move a round's deadline
+
+
+def sync_deadline(storage: Storage, record: GameRecord, game: DuplicateGame) -> None:
+    """Storage's copy of the open round's deadline, as the game says (none when paused or closed)."""
+    round_ = game.current
+    deadline = game.deadline(round_) if round_ is not None and not game.finished else None
+    storage.open_round(record.id, round_.number if round_ is not None else 0, deadline)
+
+
+def active_duplicate(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
+    record = ctx.storage.active_game(ctx.message.channel)
+    if record is None or record.kind is not GameKind.DUPLICATE:
+        raise UserError("dup_none")
+    return record, game_of(ctx.referee, record)
+
+
+# --- the top, computed while players think -----------------------------------------------
+
+
+def _top_key(record: GameRecord, game: DuplicateGame, lexicon: str) -> tuple[int, int, str, str]:
+    round_ = game.current
+    draw = round_.draw.letters if round_ is not None and round_.draw is not None else ""
+    return (record.id, game.move_number, draw, lexicon)
+
+
+def _finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> tuple[str, Any]:
+    """The registry's name of the list the top is searched in (the channel's house words applied), and a
+    top finder on it; ListPreparingError while that list is being prepared."""
+    spec = record.setup.lexicon
+    name = referee.lists.movegen_name(spec, record.channel)
+    lexicon = referee.lexicons.ready(name)
+    return name, movegen_top_finder(lexicon, game.edition, game.settings, count=TOP_PLAYS)
+
+
+def start_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> Future[Any] | None:
+    """Begin searching the top of the open round in the background (not before its list is ready);
+    the search under way, if any."""
+    round_ = game.current
+    if round_ is None or round_.draw is None:
+        return None
+    try:
+        name, finder = _finder(referee, record, game)
+    except ListPreparingError:
+        return None  # searched when the round closes
+    key = _top_key(record, game, name)
+    if key not in referee.clock.tops:
+        for old in [k for k in referee.clock.tops if k[0] == record.id or len(referee.clock.tops) > TOPS_KEPT]:
+            referee.clock.tops.pop(old, None)  # a round of this game already closed (or its list changed), or too many
+        board, letters = game.board.copy(), round_.draw.letters
+        referee.clock.tops[key] = referee.clock.background.submit(finder, board, letters)
+    return referee.clock.tops[key]
+
+
+def ensure_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> None:
+    """Wait (outside any transaction) for the open round's top, starting its search if needed."""
+    future = start_top(referee, record, game)
+    if future is not None:
+        future.result()
+
+
+def top_finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any:
+    """The precomputed top when there is one for the list in force (waiting for it if needed), else a
+    search now; ListPreparingError while the list is being prepared."""
+    name, finder = _finder(referee, record, game)
+    future: Future[TopResult] | None = referee.clock.tops.pop(_top_key(record, game, name), None)
+
+    def find(board: Board, letters: str) -> TopResult:
+        if future is not None:
+            return future.result()
+        result: TopResult = finder(board, letters)
+        return result
+
+    return find
+
+
+def round_lists(referee: Referee, record: GameRecord) -> tuple[HouseList, str]:
+    """What closing a round needs: the list the submissions are checked with, and the name of the one the
+    top is searched in; ListPreparingError while either is being prepared."""
+    spec = record.setup.lexicon
+    verdicts = referee.lists.verdicts(spec, record.channel)
+    name = referee.lists.movegen_name(spec, record.channel)
+    referee.lexicons.ready(name)
+    return verdicts, name

@@ -1,0 +1,238 @@
+"""A duplicate game's rounds: the next draw, closing a round, ending the game, and the clock.
+
+The clock (``clock_tick``) reads the open rounds' deadlines storage keeps, warns 30 s before,
+closes rounds when time is up (also after a restart) and draws the next.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from core.duplicate import DrawMade, DuplicateGame
+from core.errors import ArbitreError, NoDrawPossibleError
+
+from ..chat import Reply
+from ..lexicons import ListPreparingError
+from ..messages import say
+from ..render.record import end_reason_text, standings_text
+from ..storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, Storage
+from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
+from .duplicate_games import ensure_top, game_of, round_lists, save, start_top, sync_deadline, top_finder
+from .duplicate_texts import draw_reply, live_lines_at_close, result_replies
+
+if TYPE_CHECKING:
+    from ..referee import Referee
+
+WARNING_SECONDS = 30
+
+
+def open_next_round(
+    referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
+) -> list[Reply]:
+    """Draw the next move (automatic mode) and set its deadline; or end the game. After a reopened
+    round closes again, the draw shown before the reopening is made again (its clock restarting now),
+    when the letters left allow it; otherwise the channel is told it no longer stands."""
+    notes: list[Reply] = []
+    shown = game.draws_before_reopening()
+    if shown:
+        spelled = [e.draw for e in shown if isinstance(e, DrawMade)][-1]
+        try:
+            again = game.draw_again(shown, at=now)
+        except ArbitreError:
+            note = say(lang, "dup_draw_not_kept", n=game.move_number, draw=spelled)
+            notes.append(Reply(note, channel=record.channel))
+        else:
+            save(referee, record, game, again, "clock")
+            return [_shown_again(referee, storage, record, game, lang, now)]
+    if record.setup.manual:
+        return [*notes, Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
+    try:
+        events = game.draw(random.Random(), at=now)
+    except NoDrawPossibleError as error:
+        letters = game.edition.spell_tiles(error.letters)
+        return notes + finish(referee, record, game, lang, say(lang, "dup_end_no_valid_draw", letters=letters))
+    save(referee, record, game, events, "clock")
+    start_top(referee, record, game)
+    claim_clock(referee, record.channel, now)
+    zone = storage.channel(record.channel).zone
+    return [*notes, draw_reply(lang, zone, record, game, record.channel, now)]
+
+
+def _shown_again(
+    referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
+) -> Reply:
+    """The draw made again after a reopening, said to be the one already shown."""
+    start_top(referee, record, game)
+    claim_clock(referee, record.channel, now)
+    reply = draw_reply(lang, storage.channel(record.channel).zone, record, game, record.channel, now)
+    round_ = game.current
+    number = round_.number if round_ is not None else game.move_number
+    return dataclasses.replace(reply, text=say(lang, "dup_draw_kept", n=number) + "\n" + reply.text)
+
+
+def finish(referee: Referee, record: GameRecord, game: DuplicateGame, lang: str, reason: str) -> list[Reply]:
+    """End the game: its standings; its game and tops leave memory (it is rebuilt if anyone looks again)."""
+    referee.storage.set_game_status(record.id, GameStatus.ENDED)
+    referee.duplicate_games.forget(record.id)
+    referee.clock.forget_game(record.id)
+    text = say(lang, "dup_over", reason=reason) + "\n" + standings_text(lang, game)
+    return [Reply(text, channel=record.channel)]
+
+
+def close_round(
+    referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float, author: str
+) -> list[Reply]:
+    """Close the open round: results, standings, then the next draw or the end.
+
+    Raises ListPreparingError, before any change, while the round's list is being prepared.
+    """
+    verdicts, _ = round_lists(referee, record)
+    live_lines = live_lines_at_close(lang, record, game)
+    event = game.close_round(top_finder(referee, record, game), verdicts)
+    closed = game.closed_rounds[-1]
+    storage.mark_closed(record.id, closed.number)  # the database refuses a second close of a round
+    used = ListUsed(verdicts.spec, verdicts.house)  # kept with the close: replaying needs no word list
+    save(referee, record, game, [event], author, {VERDICT_KEY: used.to_data(round=closed.number)})
+    referee.clock.warned.discard((record.id, closed.number))
+    referee.clock.waiting_for_list.discard((record.id, closed.number))
+    draw = closed.draw.spelled(game.edition) if closed.draw else ""
+    replies = [
+        *live_lines,
+        Reply(  # the draw's message stops counting down
+            say(lang, "dup_round_closed", n=closed.number, draw=draw),
+            channel=record.channel,
+            edit_key=f"dup-{record.id}-{closed.number}",
+        ),
+        *result_replies(referee.images, lang, record.channel, game, closed),
+    ]
+    if closed.tied:
+        replies.append(Reply(say(lang, "dup_tie_hint", count=closed.tops_shared), channel=record.channel))
+    if game.finished:
+        return replies + finish(referee, record, game, lang, end_reason_text(lang, game))
+    return replies + open_next_round(referee, storage, record, game, lang, now)
+
+
+def _warning_lead(game: DuplicateGame) -> float:
+    """Seconds before the deadline to warn: 30, or half the time on clocks shorter than a minute."""
+    return min(WARNING_SECONDS, float(game.settings.minutes) * 30)
+
+
+def clock_tick(referee: Referee, now: float, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
+    """Warnings and closings due at ``now``, for every open round in storage whose channel's clock
+    lease this process holds or can take (see ``bot.clock_lease``); ``publish`` is given each round's
+    stored replies as soon as they are committed (300 closes in one tick: the first is not held back).
+
+    Storage's deadline is only a pointer: each round is re-read in a transaction, and closed only if it
+    is still open and its own deadline has passed; otherwise storage's copy is brought back in line.
+    """
+    replies: list[Reply] = []
+    storage = referee.storage
+    open_rounds = [d for d in storage.deadlines() if d.channel.startswith(referee.clock_scope)]
+    due = [d for d in open_rounds if d.at - now <= WARNING_SECONDS]
+    channels, due_channels = {d.channel for d in open_rounds}, {d.channel for d in due}
+    quiet = referee.clock.quiet
+    if quiet:
+        keys = {(d.game, d.round, d.at) for d in open_rounds}
+        referee.clock.quiet = quiet = {k: t for k, t in quiet.items() if k in keys}
+    held = _hold_clocks(referee, channels, due_channels, now)
+    renewed = time.monotonic()
+    for deadline in due:
+        if deadline.channel not in held:
+            continue  # another live process runs this channel's clock
+        if time.monotonic() - renewed > referee.clock_lease.seconds / 3:  # a long tick keeps its leases
+            held = _hold_clocks(referee, channels, due_channels, referee.now())
+            renewed = time.monotonic()
+            if deadline.channel not in held:
+                continue
+        if now < deadline.at and (deadline.game, deadline.round) in referee.clock.warned:
+            continue  # warned already: nothing to do until the deadline (no transaction for nothing)
+        if now < quiet.get((deadline.game, deadline.round, deadline.at), now):
+            continue  # its warning is not due yet
+        if now >= deadline.at:  # the round will close: its top is found before the transaction opens
+            record = storage.game(deadline.game)
+            if record.status is GameStatus.ACTIVE:
+                ensure_top(referee, record, game_of(referee, record))
+        try:
+            step = _clock_step(referee, deadline, now)
+        except RoundClosedTwiceError:  # another process closed it first: nothing to do
+            continue
+        replies += step
+        if publish is not None and step:
+            publish(step)
+    return replies
+
+
+def _hold_clocks(referee: Referee, channels: set[str], due: set[str], now: float) -> set[str]:
+    """Renew this process's leases on channels with an open round, take those of ``due`` channels
+    (clock work within ``WARNING_SECONDS``) that are free or expired, give up the leases of channels
+    whose round is over; the channels whose clock this process runs."""
+    storage, lease, clock = referee.storage, referee.clock_lease, referee.clock
+    over = clock.held - channels
+    if over:
+        storage.release_clocks(lease.owner, sorted(over))
+    wanted = (clock.held & channels) | due
+    clock.held = storage.hold_clocks(lease.owner, sorted(wanted), now, lease.seconds) if wanted else set()
+    return clock.held
+
+
+def claim_clock(referee: Referee, channel: str, now: float) -> None:
+    """The process that opens a round runs its clock if it can (it is searching the round's top)."""
+    if channel.startswith(referee.clock_scope):
+        lease = referee.clock_lease
+        referee.clock.held |= referee.storage.hold_clocks(lease.owner, [channel], now, lease.seconds)
+
+
+def _waiting_for_list(
+    referee: Referee, record: GameRecord, number: int, lang: str, preparing: ListPreparingError
+) -> list[Reply]:
+    """Said once when a round's time is up while its list is being prepared."""
+    if (record.id, number) in referee.clock.waiting_for_list:
+        return []
+    referee.clock.waiting_for_list.add((record.id, number))
+    name, seconds = preparing_name(lang, preparing), preparing.expected_seconds
+    return [Reply(say(lang, "dup_waiting_list", n=number, name=name, seconds=seconds), channel=record.channel)]
+
+
+def _clock_step(referee: Referee, deadline: Deadline, now: float) -> list[Reply]:
+    """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
+    with referee.storage.transaction():
+        referee.storage.lock_channel(deadline.channel)
+        return referee.store(_clock_decision(referee, deadline, now))
+
+
+def _clock_decision(referee: Referee, deadline: Deadline, now: float) -> list[Reply]:
+    """What the clock does about one stored deadline: nothing, bring storage in line, warn, or close."""
+    storage = referee.storage
+    record = storage.game(deadline.game)
+    lang = storage.channel(deadline.channel).language
+    game = game_of(referee, record)
+    current = game.current
+    due = game.deadline(current) if current is not None else None
+    if record.status is not GameStatus.ACTIVE or current is None or due is None or current.number != deadline.round:
+        if record.status is not GameStatus.ACTIVE:
+            storage.open_round(record.id, 0, None)
+        else:  # the round read is no longer the open one: storage's copy follows the game
+            sync_deadline(storage, record, game)
+        return []
+    if now >= due:
+        try:
+            round_lists(referee, record)
+        except ListPreparingError as preparing:  # the round closes at a later tick, once its list is ready
+            return _waiting_for_list(referee, record, current.number, lang, preparing)
+        return close_round(referee, storage, record, game, lang, now, "clock")
+    if due != deadline.at:
+        sync_deadline(storage, record, game)
+    key = (record.id, current.number)
+    if key in referee.clock.warned:
+        return []
+    if due - now > _warning_lead(game):  # nothing to do before the warning: the ticks until then skip it
+        referee.clock.quiet[(deadline.game, deadline.round, deadline.at)] = due - _warning_lead(game)
+        return []
+    referee.clock.warned.add(key)
+    seconds = max(1, round(due - now))
+    warning = say(lang, "dup_warning", n=current.number, seconds=seconds)
+    return [Reply(warning, channel=record.channel, expires=due)]
