@@ -19,6 +19,7 @@ from bot.adapters.telegram import TelegramAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.fakes.telegram_limits import fake_clock_rate_limiter
 from tests.ready_lists import ready_registry
 
 LEXICONS = ready_registry()
@@ -168,9 +169,12 @@ def telegram_texts(tg: FakeTelegram) -> list[str]:
 @pytest.mark.asyncio
 async def test_duplicate_rounds_survive_telegram_faults(tg: FakeTelegram, storage: SQLiteStorage) -> None:
     referee = Referee(storage, LEXICONS, now=tg.now, images=False)
+    # the library's limiter leaks by the fake's clock: its group bucket waited 65 s of real time here
+    limiter = fake_clock_rate_limiter(tg.now, max_retries=3)
     adapter = TelegramAdapter(
-        referee, tg.token, base_url=tg.base_url, edit_interval=0.2, tick_seconds=0.05, clock=tg.now
-    )
+        referee, tg.token, base_url=tg.base_url, edit_interval=0.2, tick_seconds=0.05, clock=tg.now,
+        rate_limiter=limiter,
+    )  # fmt: skip
     adapter.service.outbox_seconds = 0.05
     async with running_application(adapter.application, tg):
         await tg.send_user_message(GROUP, tg.ana, "/duplicate 1")
