@@ -15,6 +15,7 @@ Every name is importable from ``core.duplicate``.
 from __future__ import annotations
 
 from ..adjudication import WordList
+from .clock import MAX_EXTENSION_SECONDS
 from .events import (
     EVENT_TYPES,
     ClockExtended,
@@ -34,7 +35,7 @@ from .events import (
     event_from_dict,
     event_to_dict,
 )
-from .game import MAX_EXTENSION_SECONDS, RUNNERS_UP, DuplicateGame, EndReason
+from .game import RUNNERS_UP, DuplicateGame, EndReason
 from .judging import check_draw_letters, evaluate_submission, place_submission, tiles_played
 from .ranking import DuplicateStanding, percent_of, rank_players
 from .record import RecordLine, record_data, record_lines
