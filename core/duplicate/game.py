@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -85,7 +84,7 @@ from .judging import (
     place_submission,
     tiles_played,
 )
-from .ranking import DuplicateStanding, rank_players
+from .ranking import DuplicateStanding, solo_of, standings_of
 from .record import RecordLine, record_data, record_lines
 from .replay import check_take_back, draws_before_reopening, draws_since_close, effective_events, take_back_block
 from .rounds import Round, SubmissionResult
@@ -225,27 +224,11 @@ class DuplicateGame:
 
     def solo(self, round_: Round) -> str | None:
         """The player who gets the solo bonus on a closed round, if any."""
-        if not round_.closed or round_.top is None or len(self.players) < self.settings.solo_min_players:
-            return None
-        scores = {p: round_.score_of(p) for p in self.players}
-        best = round_.top_points if self.settings.solo_requires_top else max(scores.values(), default=0)
-        holders = [p for p, s in scores.items() if s == best and s > 0]
-        return holders[0] if len(holders) == 1 else None
+        return solo_of(round_, self.players, self.settings)
 
     def standings(self) -> list[DuplicateStanding]:
         """Places best first: totals with solo bonuses, gap to the sum of tops, percentage of it."""
-        closed = self.closed_rounds
-        solos: Counter[str] = Counter()
-        for round_ in closed:
-            player = self.solo(round_)
-            if player is not None:
-                solos[player] += 1
-        return rank_players(
-            [r.top_points for r in closed],
-            {p: [r.score_of(p) for r in closed] for p in self.players},
-            {p: n * self.settings.solo_bonus for p, n in solos.items()},
-            dict(solos),
-        )
+        return standings_of(self.closed_rounds, self.players, self.settings)
 
     def record(self) -> list[RecordLine]:
         """One line per closed move: draw, top, score, cumulative, every player's score."""

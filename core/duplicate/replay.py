@@ -27,9 +27,9 @@ from .events import (
 from .rounds import Round
 
 # Events after a round's close that taking the close back (reopen, another top) also takes back.
-UNDONE_WITH_CLOSE = (DrawMade, DrawRejected, ClockPaused, ClockResumed, ClockExtended)
+_UNDONE_WITH_CLOSE = (DrawMade, DrawRejected, ClockPaused, ClockResumed, ClockExtended)
 # Events after a close that forbid taking it back (someone played the next draw, or a correction).
-KEEPS_CLOSE = (MoveSubmitted, ScoreRecorded, SubmissionCorrected)
+_KEEPS_CLOSE = (MoveSubmitted, ScoreRecorded, SubmissionCorrected)
 
 
 def last_close_index(events: Sequence[DuplicateEvent]) -> int | None:
@@ -50,7 +50,7 @@ def effective_events(events: Iterable[DuplicateEvent]) -> list[DuplicateEvent]:
             continue
         close = effective[index]
         assert isinstance(close, RoundClosed)
-        tail = [e for e in effective[index + 1 :] if not isinstance(e, UNDONE_WITH_CLOSE)]
+        tail = [e for e in effective[index + 1 :] if not isinstance(e, _UNDONE_WITH_CLOSE)]
         if isinstance(event, RoundReopened):
             effective = [*effective[:index], *tail, event]
         else:
@@ -66,7 +66,7 @@ def take_back_block(effective: Sequence[DuplicateEvent]) -> TakeBackBlock | None
     if index is None:
         return TakeBackBlock.NO_ROUND_CLOSED
     for event in effective[index + 1 :]:
-        if isinstance(event, KEEPS_CLOSE):
+        if isinstance(event, _KEEPS_CLOSE):
             played = isinstance(event, MoveSubmitted)
             return TakeBackBlock.NEXT_DRAW_PLAYED if played else TakeBackBlock.CORRECTED_SINCE
     return None
