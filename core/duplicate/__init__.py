@@ -2,10 +2,14 @@
 
 - ``settings``: ``DuplicateSettings`` (clock, solo, vowel/consonant rule, notation);
 - ``events``: the events a game is made of, and their plain-dict form;
-- ``tops``: what the game needs from a move generator (``TopFinder``, ``movegen_top_finder``);
-- ``judging``: a submitted move checked against the round's board, draw and word list;
+- ``tops``: what the game needs from a move generator (``TopFinder``, ``movegen_top_finder``), and the
+  close made of its answer (``close_of``);
+- ``judging``: which submission of a player counts, lateness, and a submitted move checked against
+  the round's board, draw and word list;
 - ``rounds``: a round (``Round``) and a checked submission (``SubmissionResult``);
-- ``ranking``: standings (``DuplicateStanding``, ``rank_players``, ``percent_of``);
+- ``clock``: a round's clock (pause, resume, extension, a reopening's time);
+- ``replay``: the events in force after reopenings and chosen tops, and the take-back rules;
+- ``ranking``: solos and standings (``DuplicateStanding``, ``standings_of``, ``percent_of``);
 - ``record``: the game record (``RecordLine``) and its plain data;
 - ``game``: ``DuplicateGame``, rebuilt from its events, and why it ended (``EndReason``).
 
@@ -15,6 +19,7 @@ Every name is importable from ``core.duplicate``.
 from __future__ import annotations
 
 from ..adjudication import WordList
+from .clock import MAX_EXTENSION_SECONDS, check_extension, run_clock
 from .events import (
     EVENT_TYPES,
     ClockExtended,
@@ -34,13 +39,28 @@ from .events import (
     event_from_dict,
     event_to_dict,
 )
-from .game import MAX_EXTENSION_SECONDS, RUNNERS_UP, DuplicateGame, EndReason
-from .judging import check_draw_letters, evaluate_submission, place_submission, tiles_played
-from .ranking import DuplicateStanding, percent_of, rank_players
-from .record import RecordLine, record_data, record_lines
+from .game import RUNNERS_UP, DuplicateGame, EndReason
+from .judging import (
+    check_draw_letters,
+    effective_submissions,
+    evaluate_submission,
+    late_by,
+    place_submission,
+    tiles_played,
+)
+from .ranking import DuplicateStanding, percent_of, rank_players, solo_of, standings_of
+from .record import RecordedGame, RecordLine, record_data, record_lines
+from .replay import (
+    check_take_back,
+    draws_before_reopening,
+    draws_since_close,
+    effective_events,
+    last_close_index,
+    take_back_block,
+)
 from .rounds import Round, SubmissionResult
 from .settings import DEFAULT_SETTINGS, DuplicateSettings
-from .tops import TopFinder, TopPlay, TopResultLike, movegen_top_finder
+from .tops import TopFinder, TopPlay, TopResultLike, close_of, movegen_top_finder
 
 __all__ = [
     "DEFAULT_SETTINGS",
@@ -61,6 +81,7 @@ __all__ = [
     "MoveSubmitted",
     "PlayerJoined",
     "RecordLine",
+    "RecordedGame",
     "Round",
     "RoundClosed",
     "RoundReopened",
@@ -73,14 +94,27 @@ __all__ = [
     "TopResultLike",
     "WordList",
     "check_draw_letters",
+    "check_extension",
+    "check_take_back",
+    "close_of",
+    "draws_before_reopening",
+    "draws_since_close",
+    "effective_events",
+    "effective_submissions",
     "evaluate_submission",
-    "place_submission",
     "event_from_dict",
     "event_to_dict",
+    "last_close_index",
+    "late_by",
     "movegen_top_finder",
     "percent_of",
+    "place_submission",
     "rank_players",
     "record_data",
     "record_lines",
+    "run_clock",
+    "solo_of",
+    "standings_of",
+    "take_back_block",
     "tiles_played",
 ]

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -44,16 +43,11 @@ from ..draw import Bag, Draw, can_draw, check_draw, draw_tiles, remove_tiles
 from ..edition import FRENCH, Edition, edition_by_code
 from ..errors import (
     ArbitreError,
-    ClockAction,
-    ClockStateError,
     DrawPendingError,
     DuplicatePlayerError,
-    ExtensionError,
     GameOverError,
     NegativeScoreError,
     NoRoundOpenError,
-    NotATiedTopError,
-    NothingToReopenError,
     RoundNotClosedError,
     ScoreAboveTopError,
     SubmissionsMadeError,
@@ -65,7 +59,7 @@ from ..game import player_key
 from ..notation import Notation, parse_move
 from ..placement import apply_placement, validate_move
 from ..scoring import score_placement
-from ..tie import TieRule
+from .clock import run_clock
 from .events import (
     ClockExtended,
     ClockPaused,
@@ -82,12 +76,20 @@ from .events import (
     SubmissionCorrected,
     TopChosen,
 )
-from .judging import check_draw_letters, evaluate_submission, place_submission, tiles_played
-from .ranking import DuplicateStanding, rank_players
+from .judging import (
+    check_draw_letters,
+    effective_submissions,
+    evaluate_submission,
+    late_by,
+    place_submission,
+    tiles_played,
+)
+from .ranking import DuplicateStanding, solo_of, standings_of
 from .record import RecordLine, record_data, record_lines
+from .replay import check_take_back, draws_before_reopening, draws_since_close, effective_events, take_back_block
 from .rounds import Round, SubmissionResult
 from .settings import DEFAULT_SETTINGS, DuplicateSettings
-from .tops import TopFinder
+from .tops import TopFinder, close_of
 
 _E = TypeVar(
     "_E",
@@ -115,11 +117,6 @@ class EndReason(StrEnum):
     NO_TILE_LEFT = "no_tile_left"  # every tile has been played
 
 
-# Events after a round's close that taking the close back (reopen, another top) also takes back.
-_UNDONE_WITH_CLOSE = (DrawMade, DrawRejected, ClockPaused, ClockResumed, ClockExtended)
-# Events after a close that forbid taking it back (someone played the next draw, or a correction).
-_KEEPS_CLOSE = (MoveSubmitted, ScoreRecorded, SubmissionCorrected)
-MAX_EXTENSION_SECONDS = 600
 RUNNERS_UP = 5  # best plays under the top kept with each close
 
 
@@ -207,44 +204,18 @@ class DuplicateGame:
 
     def can_take_back_close(self) -> TakeBackBlock | None:
         """Why the last close cannot be taken back (None when it can): a reopen or another top."""
-        index = self._last_close_index(self._effective)
-        if index is None:
-            return TakeBackBlock.NO_ROUND_CLOSED
-        for event in self._effective[index + 1 :]:
-            if isinstance(event, _KEEPS_CLOSE):
-                played = isinstance(event, MoveSubmitted)
-                return TakeBackBlock.NEXT_DRAW_PLAYED if played else TakeBackBlock.CORRECTED_SINCE
-        return None
+        return take_back_block(self._effective)
 
     def draws_since_close(self) -> list[DuplicateEvent]:
         """The draws (and rejected draws) made since the last close, in order: what a take-back of
         that close sends back to the bag."""
-        index = self._last_close_index(self._effective)
-        if index is None:
-            return []
-        return [e for e in self._effective[index + 1 :] if isinstance(e, (DrawMade, DrawRejected))]
+        return draws_since_close(self._effective)
 
     def draws_before_reopening(self) -> list[DuplicateEvent]:
         """The draws (and rejected draws) that were shown before the last reopening and that it sent
         back to the bag, once the reopened round has closed again and while no draw has been made
         since: what to make again (``draw_again``) so that players keep the draw they saw."""
-        effective = self._effective
-        close = self._last_close_index(effective)
-        reopened = next((i for i in range(len(effective) - 1, -1, -1) if isinstance(effective[i], RoundReopened)), None)
-        if close is None or reopened is None or reopened > close:
-            return []
-        if any(isinstance(e, (DrawMade, DrawRejected)) for e in effective[close + 1 :]):
-            return []
-        at = max(i for i, e in enumerate(self.events) if isinstance(e, RoundReopened))
-        before = self._effective_events(self.events[:at])
-        index = self._last_close_index(before)
-        if index is None:
-            return []
-        return [e for e in before[index + 1 :] if isinstance(e, (DrawMade, DrawRejected))]
-
-    @staticmethod
-    def _last_close_index(events: Sequence[DuplicateEvent]) -> int | None:
-        return next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], RoundClosed)), None)
+        return draws_before_reopening(self.events, self._effective)
 
     @property
     def tops_total(self) -> int:
@@ -253,27 +224,11 @@ class DuplicateGame:
 
     def solo(self, round_: Round) -> str | None:
         """The player who gets the solo bonus on a closed round, if any."""
-        if not round_.closed or round_.top is None or len(self.players) < self.settings.solo_min_players:
-            return None
-        scores = {p: round_.score_of(p) for p in self.players}
-        best = round_.top_points if self.settings.solo_requires_top else max(scores.values(), default=0)
-        holders = [p for p, s in scores.items() if s == best and s > 0]
-        return holders[0] if len(holders) == 1 else None
+        return solo_of(round_, self.players, self.settings)
 
     def standings(self) -> list[DuplicateStanding]:
         """Places best first: totals with solo bonuses, gap to the sum of tops, percentage of it."""
-        closed = self.closed_rounds
-        solos: Counter[str] = Counter()
-        for round_ in closed:
-            player = self.solo(round_)
-            if player is not None:
-                solos[player] += 1
-        return rank_players(
-            [r.top_points for r in closed],
-            {p: [r.score_of(p) for r in closed] for p in self.players},
-            {p: n * self.settings.solo_bonus for p, n in solos.items()},
-            dict(solos),
-        )
+        return standings_of(self.closed_rounds, self.players, self.settings)
 
     def record(self) -> list[RecordLine]:
         """One line per closed move: draw, top, score, cumulative, every player's score."""
@@ -371,24 +326,9 @@ class DuplicateGame:
         round_ = self._open_round("close")
         assert round_.draw is not None
         result = top_finder(self.board.copy(), round_.draw.letters)
-        plays = list(result.plays)
-        top: str | None = None
-        tied: tuple[str, ...] = ()
-        tie_rule = TieRule.NONE
-        runners_up: list[tuple[str, int]] = []
-        if plays:
-            best = plays[0]
-            top = best.placement.notation(Notation.FISF)
-            tied = tuple(p.placement.notation(Notation.FISF) for p in plays[1:] if p.score.total == best.score.total)
-            tie_rule = result.tie_rule
-            runners_up = [
-                (p.placement.notation(Notation.FISF), p.score.total)
-                for p in plays[1:]
-                if p.score.total < best.score.total
-            ][:RUNNERS_UP]
         invalid: set[str] = set()
         judged: dict[str, SubmissionResult] = {}
-        for player, submission in self._effective_submissions(round_).items():
+        for player, submission in effective_submissions(round_).items():
             placed = self._placed.get((round_.draw.letters, submission.move, submission.notation))
             checked = evaluate_submission(
                 self.board,
@@ -402,8 +342,7 @@ class DuplicateGame:
             judged[player] = checked
             if isinstance(checked.error, WordNotInLexiconError):
                 invalid.update(checked.error.words)
-        shared = max(result.top_count, len(tied) + 1) if plays else 0
-        closed = RoundClosed(top, tie_rule, tied, tuple(sorted(invalid)), tuple(runners_up), shared)
+        closed = close_of(result, invalid, RUNNERS_UP)
         # applying the close judges each answer again against ``invalid``: the same verdicts as these
         self._judged_at_close = (closed, judged)
         return self._push(closed)
@@ -451,7 +390,7 @@ class DuplicateGame:
     def apply(self, event: DuplicateEvent) -> None:
         """Apply an event, or raise an ArbitreError and leave the game unchanged."""
         if isinstance(event, (RoundReopened, TopChosen)):
-            self._check_take_back(event)
+            check_take_back(event, self._effective, self.last_closed)
             self.events.append(event)
             try:
                 self._rebuild()
@@ -468,56 +407,17 @@ class DuplicateGame:
         self.events.append(event)
         self._effective.append(event)
 
-    def _check_take_back(self, event: RoundReopened | TopChosen) -> None:
-        last = self.last_closed
-        number = last.number if last is not None else 0
-        why = self.can_take_back_close()
-        if why is not None:
-            raise NothingToReopenError(number, why)
-        assert last is not None
-        if isinstance(event, RoundReopened):
-            if not 0 < event.seconds <= MAX_EXTENSION_SECONDS:
-                raise ExtensionError(event.seconds, MAX_EXTENSION_SECONDS)
-            return
-        placed = last.top.notation(Notation.FISF) if last.top is not None else ""
-        choices = (placed, *last.tied)
-        if event.round != number or event.move not in choices:
-            raise NotATiedTopError(event.move, choices)
-
     def _push(self, event: _E) -> _E:
         self.apply(event)
         return event
 
     def _rebuild(self) -> None:
         """The state from the stored events, closes taken back by reopenings and chosen tops applied."""
-        effective = self._effective_events(self.events)
+        effective = effective_events(self.events)
         self._reset()
         for event in effective:
             self._apply(event)
             self._effective.append(event)
-
-    @classmethod
-    def _effective_events(cls, events: Iterable[DuplicateEvent]) -> list[DuplicateEvent]:
-        """The events that make the state: a reopening removes the last close and the draws after it;
-        a chosen top replaces the last close's top and removes the draws after it."""
-        effective: list[DuplicateEvent] = []
-        for event in events:
-            if not isinstance(event, (RoundReopened, TopChosen)):
-                effective.append(event)
-                continue
-            index = cls._last_close_index(effective)
-            if index is None:
-                continue
-            close = effective[index]
-            assert isinstance(close, RoundClosed)
-            tail = [e for e in effective[index + 1 :] if not isinstance(e, _UNDONE_WITH_CLOSE)]
-            if isinstance(event, RoundReopened):
-                effective = [*effective[:index], *tail, event]
-            else:
-                others = tuple(m for m in (close.top or "", *close.tied) if m and m != event.move)
-                chosen = dataclasses.replace(close, top=event.move, tied=others, tie_rule=TieRule.ARBITER)
-                effective = [*effective[:index], chosen, *tail]
-        return effective
 
     def _check_not_finished(self, what: str) -> None:
         if self.finished:
@@ -558,39 +458,13 @@ class DuplicateGame:
             self._record_score(event)
         elif isinstance(event, SubmissionCorrected):
             self._correct(event)
-        elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended)):
-            self._clock(event)
-        elif isinstance(event, RoundReopened):
-            round_ = self._open_round(str(event))
-            round_.deadline = event.at + event.seconds
-            round_.paused_left = None
+        elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended, RoundReopened)):
+            run_clock(self._open_round(str(event)), event)
 
     def _join(self, player: str) -> None:
         if any(player_key(p) == player_key(player) for p in self.players):
             raise DuplicatePlayerError(player)
         self.players.append(player)
-
-    def _clock(self, event: ClockPaused | ClockResumed | ClockExtended) -> None:
-        round_ = self._open_round(str(event))
-        if isinstance(event, ClockExtended):
-            if not 0 < event.seconds <= MAX_EXTENSION_SECONDS:
-                raise ExtensionError(event.seconds, MAX_EXTENSION_SECONDS)
-            if round_.paused_left is not None:
-                round_.paused_left += event.seconds
-            elif round_.deadline is not None:
-                round_.deadline += event.seconds
-            else:
-                raise ClockStateError(ClockAction.EXTEND, False)
-        elif isinstance(event, ClockPaused):
-            if round_.paused_left is not None or round_.deadline is None:
-                raise ClockStateError(ClockAction.PAUSE, round_.paused_left is not None)
-            round_.paused_left = max(0.0, round_.deadline - event.at)
-            round_.deadline = None
-        else:
-            if round_.paused_left is None:
-                raise ClockStateError(ClockAction.RESUME, False)
-            round_.deadline = event.at + round_.paused_left
-            round_.paused_left = None
 
     def _closed_round(self, number: int) -> Round:
         closed = self.closed_rounds
@@ -649,23 +523,6 @@ class DuplicateGame:
         round_.deadline = None
         round_.paused_left = None
 
-    def _effective_submissions(self, round_: Round) -> dict[str, MoveSubmitted]:
-        """Each player's submission that counts: the last one in time, else the last one."""
-        deadline = self.deadline(round_)
-        chosen: dict[str, MoveSubmitted] = {}
-        for submission in round_.submissions:
-            earlier = chosen.get(submission.player)
-            if earlier is not None and self._late_by(earlier, deadline) is None and self._late_by(submission, deadline):
-                continue  # a late move never replaces one made in time
-            chosen[submission.player] = submission
-        return chosen
-
-    @staticmethod
-    def _late_by(submission: MoveSubmitted, deadline: float | None) -> float | None:
-        if deadline is None or submission.at is None or submission.at <= deadline:
-            return None
-        return submission.at - deadline
-
     def _close(self, event: RoundClosed) -> None:
         round_ = self._open_round(str(event))
         assert round_.draw is not None
@@ -688,15 +545,15 @@ class DuplicateGame:
         judged = memo if memo_event is event else {}
         self._judged_at_close = (None, {})
         self._placed.clear()  # the board is about to change
-        for player, submission in self._effective_submissions(round_).items():
+        for player, submission in effective_submissions(round_).items():
             replaced = sum(1 for s in round_.submissions if s.player == player) - 1
-            late_by = self._late_by(submission, deadline)
+            lateness = late_by(submission, deadline)
             known = judged.get(player)
-            if known is not None and late_by is None:  # judged by close_round on this board and draw
+            if known is not None and lateness is None:  # judged by close_round on this board and draw
                 result = known
             else:
                 result = evaluate_submission(
-                    self.board, letters, submission, lambda w: w not in invalid, self.edition, self.notation, late_by
+                    self.board, letters, submission, lambda w: w not in invalid, self.edition, self.notation, lateness
                 )
             if result.score > round_.top_points:
                 raise ScoreAboveTopError(player, round_.number, result.score, round_.top_points)

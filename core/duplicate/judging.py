@@ -1,4 +1,5 @@
-"""Judging a submitted move against the round's board, draw and word list."""
+"""Judging a round's answers: which submission of each player counts, lateness, and a submitted move
+checked against the round's board, draw and word list."""
 
 from __future__ import annotations
 
@@ -23,7 +24,29 @@ from ..notation import Notation, notation_by_name, parse_move
 from ..placement import Placement, validate_move
 from ..scoring import score_placement
 from .events import MoveSubmitted
-from .rounds import SubmissionResult
+from .rounds import Round, SubmissionResult
+
+# --- which submission counts ------------------------------------------------------------
+
+
+def late_by(submission: MoveSubmitted, deadline: float | None) -> float | None:
+    """How many seconds after the deadline the move was submitted (None when in time or untimed)."""
+    if deadline is None or submission.at is None or submission.at <= deadline:
+        return None
+    return submission.at - deadline
+
+
+def effective_submissions(round_: Round) -> dict[str, MoveSubmitted]:
+    """Each player's submission that counts: the last one in time, else the last one."""
+    deadline = round_.deadline
+    chosen: dict[str, MoveSubmitted] = {}
+    for submission in round_.submissions:
+        earlier = chosen.get(submission.player)
+        if earlier is not None and late_by(earlier, deadline) is None and late_by(submission, deadline):
+            continue  # a late move never replaces one made in time
+        chosen[submission.player] = submission
+    return chosen
+
 
 # --- checking a move against a draw ---------------------------------------------------
 

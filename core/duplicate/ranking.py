@@ -1,11 +1,15 @@
-"""Duplicate standings: totals with solo bonuses, gap to the sum of the tops, percentage of it."""
+"""Duplicate standings: who gets a round's solo, totals with solo bonuses, gap to the sum of the tops,
+percentage of it."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..ranking import shared_places
+from .rounds import Round
+from .settings import DuplicateSettings
 
 
 @dataclass(frozen=True)
@@ -46,3 +50,30 @@ def rank_players(
         DuplicateStanding(place, player, total, total - top_total, percent_of(total, top_total), solos.get(player, 0))
         for player, total, place in shared_places(totals)
     ]
+
+
+def solo_of(round_: Round, players: Sequence[str], settings: DuplicateSettings) -> str | None:
+    """The player who gets the solo bonus on a closed round, if any."""
+    if not round_.closed or round_.top is None or len(players) < settings.solo_min_players:
+        return None
+    scores = {p: round_.score_of(p) for p in players}
+    best = round_.top_points if settings.solo_requires_top else max(scores.values(), default=0)
+    holders = [p for p, s in scores.items() if s == best and s > 0]
+    return holders[0] if len(holders) == 1 else None
+
+
+def standings_of(
+    closed: Sequence[Round], players: Sequence[str], settings: DuplicateSettings
+) -> list[DuplicateStanding]:
+    """Places best first after the closed rounds: totals with solo bonuses, gap to the sum of tops."""
+    solos: Counter[str] = Counter()
+    for round_ in closed:
+        player = solo_of(round_, players, settings)
+        if player is not None:
+            solos[player] += 1
+    return rank_players(
+        [r.top_points for r in closed],
+        {p: [r.score_of(p) for r in closed] for p in players},
+        {p: n * settings.solo_bonus for p, n in solos.items()},
+        dict(solos),
+    )

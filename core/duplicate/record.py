@@ -2,14 +2,55 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from enum import StrEnum
+from typing import Any, Protocol
 
-from ..notation import format_ref
+from ..draw import Bag
+from ..edition import Edition
+from ..notation import Notation, format_ref
 from ..tie import TieRule
+from .ranking import DuplicateStanding
+from .rounds import Round
 
-if TYPE_CHECKING:
-    from .game import DuplicateGame
+
+class RecordedGame(Protocol):
+    """What the record reads of a game (``DuplicateGame``)."""
+
+    @property
+    def edition(self) -> Edition: ...
+
+    @property
+    def lexicon_name(self) -> str: ...
+
+    @property
+    def notation(self) -> Notation: ...
+
+    @property
+    def players(self) -> Sequence[str]: ...
+
+    @property
+    def closed_rounds(self) -> Sequence[Round]: ...
+
+    @property
+    def tops_total(self) -> int: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def end_reason(self) -> StrEnum | None: ...
+
+    @property
+    def bag(self) -> Bag: ...
+
+    @property
+    def reliquat(self) -> str: ...
+
+    def solo(self, round_: Round) -> str | None: ...
+
+    def standings(self) -> Sequence[DuplicateStanding]: ...
 
 
 @dataclass(frozen=True)
@@ -50,7 +91,7 @@ class RecordLine:
         }
 
 
-def record_lines(game: DuplicateGame) -> list[RecordLine]:
+def record_lines(game: RecordedGame) -> list[RecordLine]:
     """One line per closed move: draw, top, score, cumulative, every player's score."""
     lines: list[RecordLine] = []
     cumulative = 0
@@ -76,7 +117,7 @@ def record_lines(game: DuplicateGame) -> list[RecordLine]:
     return lines
 
 
-def record_data(game: DuplicateGame) -> dict[str, Any]:
+def record_data(game: RecordedGame) -> dict[str, Any]:
     """The record and standings as plain data, ready for JSON."""
     return {
         "edition": game.edition.code,

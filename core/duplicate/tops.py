@@ -1,15 +1,18 @@
-"""What a duplicate game needs from a move generator: the top of a draw (``TopFinder``)."""
+"""What a duplicate game needs from a move generator: the top of a draw (``TopFinder``), and the
+round's close made of its answer."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ..board import Board
 from ..edition import Edition
+from ..notation import Notation
 from ..placement import Placement
 from ..scoring import MoveScore
 from ..tie import TieRule
+from .events import RoundClosed
 
 if TYPE_CHECKING:
     from ..lexicon import Lexicon
@@ -60,3 +63,19 @@ def movegen_top_finder(
         )
 
     return finder
+
+
+def close_of(result: TopResultLike, invalid: Iterable[str], runners_up: int) -> RoundClosed:
+    """A round's close from the move generator's answer and the submitted words the word list rejected:
+    the top, the plays tied with it, at most ``runners_up`` best plays under it, how many score it."""
+    plays = list(result.plays)
+    if not plays:
+        return RoundClosed(None, TieRule.NONE, (), tuple(sorted(invalid)), (), 0)
+    best = plays[0]
+    top = best.placement.notation(Notation.FISF)
+    tied = tuple(p.placement.notation(Notation.FISF) for p in plays[1:] if p.score.total == best.score.total)
+    under = [
+        (p.placement.notation(Notation.FISF), p.score.total) for p in plays[1:] if p.score.total < best.score.total
+    ][:runners_up]
+    shared = max(result.top_count, len(tied) + 1)
+    return RoundClosed(top, result.tie_rule, tied, tuple(sorted(invalid)), tuple(under), shared)
