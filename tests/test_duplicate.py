@@ -761,7 +761,7 @@ def test_every_public_name_of_the_duplicate_package_is_importable_from_it() -> N
 
     import core.duplicate as package
 
-    for job in ("events", "game", "judging", "ranking", "record", "rounds", "settings", "tops"):
+    for job in ("clock", "events", "game", "judging", "ranking", "record", "replay", "rounds", "settings", "tops"):
         module = importlib.import_module(f"core.duplicate.{job}")
         for name, value in vars(module).items():
             if not name.startswith("_") and getattr(value, "__module__", None) == module.__name__:
