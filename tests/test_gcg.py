@@ -23,15 +23,9 @@ from core.events import (
     Undo,
 )
 from core.game import ClassicGame
-from core.gcg import (
-    LOST_TURN_NOTE,
-    GcgPlayer,
-    GcgRecord,
-    decode_gcg,
-    read_gcg,
-    rules_for_lexicon,
-    write_gcg,
-)
+from core.gcg import GcgRecord, read_gcg, rules_for_lexicon, write_gcg
+from core.gcg_model import LOST_TURN_NOTE, GcgPlayer
+from core.gcg_read import decode_gcg
 from core.notation import Notation
 from core.rules import GoingOut, rule_set_by_code
 from tests.club import Club

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:  # imported when the command runs
-    from core.gcg import GcgEntry, GcgRecord
+    from core.gcg import GcgRecord
+    from core.gcg_model import GcgEntry
 
 
 def record_to_json(record: GcgRecord) -> dict[str, Any]:
