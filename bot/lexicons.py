@@ -54,7 +54,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.errors import CorruptLexiconError, InvalidWordError
-from core.lexicon import FORMAT_VERSION, MAX_WORD, MIN_WORD, Lexicon, normalise_word
+from core.lexicon import MAX_WORD, MIN_WORD, Lexicon, normalise_word
+from core.lexicon_format import FORMAT_VERSION
 
 if TYPE_CHECKING:  # imported where used: `arbitre check` starts without them
     import logging

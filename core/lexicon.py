@@ -12,76 +12,32 @@ which the paths of exactly n letters are the words made of those letters, so
 "which words use exactly these tiles" takes a few steps instead of a search; the
 move generator finds bingos that way.
 
-Node layout (public so that the move generator can walk it without calls):
-the graph is one ``array('I')`` (``Lexicon.table``). A node id is an index in it.
-
-* ``table[node]``, the head: bits 0 to n - 1 say which letters have an edge out of
-  the node (bit c for the tile of code c; an alphabet has n <= 31 tiles, bits 0-25 =
-  A-Z for French and English); bit n (``Lexicon.final``, ``FINAL`` = bit 26 for A-Z)
-  says the letters read from the root to this node form a word;
-* ``table[node + 1]``, the lengths: bit d is set when some word goes on exactly d
-  more letters from this node (bit 0 = the node is final);
-* then the ids of the children, in letter order: the child reached by the letter
-  whose bit is ``b`` is ``table[node + 2 + (head & (b - 1)).bit_count()]``.
-
-The table and the lookahead arrays are ``array('I')`` values, or, for a lexicon loaded
-with ``from_bytes(..., copy=False)``, views (``memoryview`` cast to ``'I'``) of the bytes
-it was loaded from: both index and slice alike (``Table``).
-
-Lookahead (``Lexicon.lookahead``): for the nodes of the word graph (ids below
-``len(lookahead[0])``), ``lookahead[d - 1][node]`` is the set of letters that some
-word has d letters after the node's next one (d = 1 to ``LOOKAHEAD``): the move
-generator uses it to drop a prefix that cannot meet a board letter or a cross-check
-d squares further on.
+The node table, its lookahead arrays and the constants they share are described in
+``core.lexicon_layout``; ``core.lexicon_build`` compiles a word list into them,
+``core.lexicon_format`` is the binary form, ``core.lexicon_patch`` adds and removes words.
 
 Strings: the public methods take and give words as tile symbols (``core.alphabet``;
 for A-Z, plain uppercase words). Inside, and in the ``*_codes`` methods the move
 generator calls, a word is a "code string": one character ``chr(65 + code)`` per tile,
 which sorts in alphabet order; for A-Z both forms are the same string.
-
-Binary form (little-endian): the 8-byte magic ``ARBLEX\\x1a\\n``, then
-``version, flags`` (u16 each), ``name length, table length, root, anagram root,
-word count, word graph length, alphabet length`` (u32 each), a CRC-32 (u32) of
-everything before it and after it, the name in UTF-8 padded to 4 bytes, the table as
-u32 values, the ``LOOKAHEAD`` lookahead arrays of ``word graph length`` u32 values each,
-then the alphabet (JSON: ``{"labels": [...], "fold": {...}}``) in UTF-8.
 """
 
 from __future__ import annotations
 
-import gc
-import json
-import struct
-import sys
-import zlib
-from array import array
 from collections.abc import Iterable, Iterator
-from typing import TypeAlias
 
 from .alphabet import LATIN, MAX_TILES, Alphabet
 from .edition import fold_accents
 from .errors import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
+from .lexicon_build import build_graph
+from .lexicon_format import decode, encode
+from .lexicon_layout import ALL_LETTERS, CHILDREN, FINAL, Table
+from .lexicon_patch import patch
 
-ALL_LETTERS = (1 << 26) - 1  # every letter of A-Z (``Lexicon.letters`` for any alphabet)
-FINAL = 1 << 26  # the final flag of an A-Z lexicon (``Lexicon.final`` for any alphabet)
-CHILDREN = 2  # offset of the first child id from the node id
-LETTER_BITS = {chr(65 + code): 1 << code for code in range(MAX_TILES)}  # by code character
 MIN_WORD = 2
 MAX_WORD = 15
 
-MAGIC = b"ARBLEX\x1a\n"
-LOOKAHEAD = 6
-FORMAT_VERSION = 5
-_HEADER = struct.Struct("<8sHHIIIIIII")
-_CRC = struct.Struct("<I")
-_PAYLOAD_START = _HEADER.size + _CRC.size
 _CROSS_CACHE_LIMIT = 200_000
-
-# The node table and lookahead arrays: an owned array, or a view of the bytes a lexicon was loaded from.
-Table: TypeAlias = "array[int] | memoryview[int]"
-
-if array("I").itemsize != 4:  # pragma: no cover - every supported platform has 4-byte unsigned ints
-    raise ImportError("core.lexicon needs array('I') items of 4 bytes")
 
 
 def normalise_word(text: str, alphabet: Alphabet = LATIN) -> str:
@@ -107,24 +63,6 @@ def _code_tables(alphabet: Alphabet) -> tuple[dict[int, int], dict[int, int]]:
     to_codes.update({ord(symbol): 65 + code for code, symbol in enumerate(alphabet.symbols)})
     from_codes = {65 + code: ord(symbol) for code, symbol in enumerate(alphabet.symbols)}
     return to_codes, from_codes
-
-
-def _alphabet_bytes(alphabet: Alphabet) -> bytes:
-    return json.dumps({"labels": list(alphabet.labels), "fold": dict(alphabet.folds)}, ensure_ascii=False).encode()
-
-
-_LATIN_BYTES = _alphabet_bytes(LATIN)
-
-
-def _alphabet_from_bytes(data: bytes) -> Alphabet:
-    if data == _LATIN_BYTES:
-        return LATIN
-    try:
-        spec = json.loads(data.decode("utf-8"))
-        alphabet = Alphabet(tuple(spec["labels"]), spec["fold"])
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError):
-        raise CorruptLexiconError("alphabet is not readable") from None
-    return LATIN if alphabet == LATIN else alphabet
 
 
 def _letter_code(letter: str) -> int:
@@ -219,60 +157,27 @@ class Lexicon:
         if not plain:
             to_codes = _code_tables(alphabet)[0]
             kept = {word.translate(to_codes) for word in kept}
-        unique = sorted(kept)
-        keyed = sorted("".join(sorted(word)) + word for word in unique)
-        # Building makes millions of small containers that live to the end: the cyclic
-        # collector would walk them again and again for nothing.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            final = 1 << len(alphabet)
-            table, (root, anagram_root), sizes = _compile([unique, keyed], final)
-        finally:
-            if collecting:
-                gc.enable()
-        lookahead = _lookahead(table, sizes[0], final - 1)
-        return cls(table, root, anagram_root, lookahead, len(unique), name, alphabet)
+        table, root, anagram_root, lookahead = build_graph(kept, 1 << len(alphabet))
+        return cls(table, root, anagram_root, lookahead, len(kept), name, alphabet)
 
     def patched(self, added: Iterable[str], removed: Iterable[str], name: str = "") -> Lexicon:
         """This list with ``added`` words in and ``removed`` words out, without compiling it again
         (``core.lexicon_patch``): milliseconds where ``from_words`` takes seconds."""
-        from .lexicon_patch import patch
 
         def codes(words: Iterable[str]) -> list[str]:
             return [self._encode(normalise_word(word, self.alphabet)) for word in words]
 
-        return patch(self, codes(added), codes(removed), name or self.name)
+        table, root, anagram_root, lookahead, count, anagram_table = patch(self, codes(added), codes(removed))
+        return Lexicon(
+            table, root, anagram_root, lookahead, count, name or self.name, self.alphabet, anagram_table=anagram_table
+        )
 
     def to_bytes(self) -> bytes:
-        """The versioned binary form (see the module docstring); a patched lexicon has none (save the
+        """The versioned binary form (``core.lexicon_format``); a patched lexicon has none (save the
         list it was patched from, and patch it again)."""
         if self.anagram_table is not self.table:
             raise ValueError("a patched lexicon has no binary form")
-        name = self.name.encode("utf-8")
-        padded = name + b"\0" * (-len(name) % 4)
-        alphabet = _alphabet_bytes(self.alphabet)
-        arrays: list[Table] = [self.table, *self.lookahead]
-        if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-            swapped = [array("I", a) for a in arrays]
-            for part in swapped:
-                part.byteswap()
-            arrays = list(swapped)
-        header = _HEADER.pack(
-            MAGIC,
-            FORMAT_VERSION,
-            0,
-            len(name),
-            len(self.table),
-            self.root,
-            self.anagram_root,
-            self._count,
-            len(self.lookahead[0]),
-            len(alphabet),
-        )
-        body = padded + b"".join(a.tobytes() for a in arrays) + alphabet
-        crc = zlib.crc32(body, zlib.crc32(header))
-        return header + _CRC.pack(crc) + body
+        return encode(self.name, self.table, self.lookahead, self.root, self.anagram_root, self._count, self.alphabet)
 
     @classmethod
     def from_bytes(cls, data: bytes | bytearray | memoryview, name: str = "", *, copy: bool = True) -> Lexicon:
@@ -283,47 +188,8 @@ class Lexicon:
         copies (on little-endian hosts; others copy anyway): nothing is copied, which
         suits a memory-mapped file read once, but ``data`` must not change afterwards.
         """
-        view = memoryview(data).cast("B")
-        if len(view) < _PAYLOAD_START:
-            raise CorruptLexiconError(f"{len(view)} bytes is shorter than the header")
-        header = _HEADER.unpack_from(view)
-        magic, version, _flags, name_len, table_len, root, anagram_root, count, graph_len, alphabet_len = header
-        if magic != MAGIC:
-            raise CorruptLexiconError("not a compiled lexicon (bad magic)")
-        if version != FORMAT_VERSION:
-            raise CorruptLexiconError(f"format version {version}, this build reads {FORMAT_VERSION}")
-        padded_len = name_len + (-name_len % 4)
-        alphabet_start = padded_len + 4 * (table_len + LOOKAHEAD * graph_len)
-        expected = _PAYLOAD_START + alphabet_start + alphabet_len
-        if len(view) != expected:
-            raise CorruptLexiconError(f"{len(view)} bytes where the header announces {expected}")
-        (stored_crc,) = _CRC.unpack_from(view, _HEADER.size)
-        body = view[_PAYLOAD_START:]
-        crc = zlib.crc32(body, zlib.crc32(view[: _HEADER.size]))
-        if crc != stored_crc:
-            raise CorruptLexiconError("checksum mismatch")
-        if table_len < 2 or graph_len > table_len or root >= graph_len - 1 or anagram_root >= table_len - 1:
-            raise CorruptLexiconError("root outside the table")
-        try:
-            stored_name = bytes(body[:name_len]).decode("utf-8")
-        except UnicodeDecodeError:
-            raise CorruptLexiconError("name is not UTF-8") from None
-        alphabet = _alphabet_from_bytes(bytes(body[alphabet_start : alphabet_start + alphabet_len]))
-        share = not copy and sys.byteorder == "little"
-        arrays: list[Table] = []
-        offset = padded_len
-        for length in [table_len] + [graph_len] * LOOKAHEAD:
-            part = body[offset : offset + 4 * length]
-            if share:
-                arrays.append(part.cast("I"))
-            else:
-                owned: array[int] = array("I")
-                owned.frombytes(part)
-                if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-                    owned.byteswap()
-                arrays.append(owned)
-            offset += 4 * length
-        return cls(arrays[0], root, anagram_root, tuple(arrays[1:]), count, name or stored_name, alphabet)
+        table, root, anagram_root, lookahead, count, stored_name, alphabet = decode(data, copy=copy)
+        return cls(table, root, anagram_root, lookahead, count, name or stored_name, alphabet)
 
     def verify(self) -> None:
         """Check that the table is a well-formed graph; raises CorruptLexiconError if not.
@@ -647,136 +513,3 @@ def anagram_keys(
 
     walk(root, 0, jokers, 2 * (given + jokers))
     return found
-
-
-def _lookahead(table: array[int], size: int, every: int) -> tuple[array[int], ...]:
-    """For each node below ``size``, the letters found d + 1 letters further (d = 1 .. LOOKAHEAD);
-    ``every`` is the mask of every letter of the alphabet."""
-    # Children have smaller ids than their parents: one pass in id order suffices.
-    depths = [array("I", bytes(4 * size)) for _ in range(LOOKAHEAD)]
-    node = 0
-    while node < size:
-        head = table[node]
-        count = (head & every).bit_count()
-        children = table[node + 2 : node + 2 + count]
-        below = 0
-        for child in children:
-            below |= table[child]
-        depths[0][node] = below & every
-        for d in range(1, LOOKAHEAD):
-            deeper = depths[d - 1]
-            mask = 0
-            for child in children:
-                mask |= deeper[child]
-            depths[d][node] = mask
-        node += 2 + count
-    return tuple(depths)
-
-
-def _compile(lists: list[list[str]], final_flag: int = FINAL) -> tuple[array[int], list[int], list[int]]:
-    """One table holding the minimal DAWG of each sorted list of distinct code strings, their roots,
-    and the table's length after each list (graphs share their equal nodes); ``final_flag`` is the
-    head bit of final nodes."""
-    # Incremental construction for sorted input: after each word, the nodes of the
-    # previous word beyond the common prefix can no longer change, so they are replaced
-    # by an equal registered node or registered themselves. The register is shared.
-    # Knowing the next word as well, the part of a word beyond both its common prefixes
-    # is final at once: a chain whose right language is that one suffix, looked up by
-    # the suffix itself (``chains``) and only built, bottom-up, where it is new. Most of
-    # an anagram key's word part is such a chain, so most letters cost one lookup.
-    table: array[int] = array("I")
-    register: dict[tuple[int, ...], int] = {}
-    extend = table.extend
-
-    def freeze(node: list[int]) -> int:
-        """The id of a node given as ``[final, letter bit, child, letter bit, child...]``."""
-        key = tuple(node)
-        found = register.get(key)
-        if found is not None:
-            return found
-        found = len(table)
-        final = node[0]
-        below = 0  # the lengths of the children's continuations
-        for child in node[2::2]:
-            below |= table[child + 1]
-        extend((sum(node[1::2]) | (final_flag if final else 0), final | below << 1))
-        extend(node[2::2])
-        register[key] = found
-        return found
-
-    chains: dict[str, int] = {"": freeze([1])}
-
-    def chain(suffix: str) -> int:
-        """The node whose only continuation is ``suffix`` (the final leaf for "").
-
-        Such a node is never made by ``freeze`` (a node still open to later words has
-        at least two continuations), so ``chains`` alone keeps them unique.
-        """
-        node = chains.get(suffix)
-        if node is not None:
-            return node
-        missing = [suffix]  # the suffixes still without a node, longest first
-        start = 1
-        while True:
-            tail = suffix[start:]
-            node = chains.get(tail)
-            if node is not None:
-                break
-            missing.append(tail)
-            start += 1
-        for tail in reversed(missing):
-            found = len(table)
-            # one letter out, and exactly one continuation, of len(tail) letters
-            extend((LETTER_BITS[tail[0]], 1 << len(tail), node))
-            node = chains[tail] = found
-        return node
-
-    roots: list[int] = []
-    sizes: list[int] = []
-    bits = LETTER_BITS
-    known = chains.get
-    for words in lists:
-        # The nodes still open: the path of the last word, stack[d] at depth d.
-        stack: list[list[int]] = [[0]]
-        prefixes = _common_prefixes(words)
-        previous = ""
-        for word, common, shared in zip(words, prefixes, prefixes[1:]):
-            # `common` letters with the previous word, `shared` with the next one
-            top = len(stack) - 1
-            while top > common:
-                node = freeze(stack.pop())
-                top -= 1
-                stack[top] += (bits[previous[top]], node)
-            if shared > common:  # the word's nodes still open to later words
-                for _ in range(common, shared):
-                    stack.append([0])
-                depth = shared
-            else:
-                depth = common
-            if depth == len(word):
-                stack[-1][0] = 1
-            else:
-                tail = word[depth + 1 :]
-                found = known(tail)
-                stack[-1] += (bits[word[depth]], chain(tail) if found is None else found)
-            previous = word
-        top = len(stack) - 1
-        while top > 0:
-            node = freeze(stack.pop())
-            top -= 1
-            stack[top] += (bits[previous[top]], node)
-        roots.append(freeze(stack[0]))
-        sizes.append(len(table))
-    return table, roots, sizes
-
-
-def _common_prefixes(words: list[str]) -> list[int]:
-    """``n + 1`` numbers for ``n`` words: item i is the length of the common prefix of
-    ``words[i - 1]`` and ``words[i]``, 0 for the first item and the last."""
-    # Each word as one big-endian number, zero-padded to a common width: the first
-    # byte where two words differ is where the bits of their exclusive or begin.
-    width = max(map(len, words), default=0)
-    bits = 8 * width
-    numbers = [int.from_bytes(word.encode("ascii").ljust(width, b"\0"), "big") for word in words]
-    lengths = [(bits - (a ^ b).bit_length()) >> 3 for a, b in zip(numbers, numbers[1:])]
-    return [0, *lengths, 0]

@@ -5,7 +5,7 @@ takes seconds (``Lexicon.from_words``), copying it takes milliseconds. ``patch``
 nodes on the path of each changed word (in the word graph and in the anagram map), changes
 the copies, and shares every other node with the original: the original is left as it was.
 
-The result is a ``Lexicon`` like any other for look-ups, prefix walks, cross-checks,
+The result (``Lexicon.patched``) is a ``Lexicon`` like any other for look-ups, prefix walks, cross-checks,
 anagrams and the move generator: its word graph is the original's followed by the copied
 nodes (so that its lookahead arrays stay as short as the word graph), and its anagram map
 is in a table of its own (``Lexicon.anagram_table``). Copies are made children first, so a
@@ -20,12 +20,25 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from .lexicon import CHILDREN, LOOKAHEAD
+from .lexicon_layout import CHILDREN, LOOKAHEAD, Table
 
-if TYPE_CHECKING:
-    from .lexicon import Lexicon, Table
+
+class Patchable(Protocol):
+    """What ``patch`` reads of a lexicon (``core.lexicon.Lexicon`` has it all)."""
+
+    table: Table
+    root: int
+    anagram_root: int
+    anagram_table: Table
+    lookahead: tuple[Table, ...]
+    final: int
+    letters: int
+
+    def __len__(self) -> int: ...
+
+    def _contains_codes(self, word: str) -> bool: ...
 
 
 @dataclass
@@ -116,10 +129,11 @@ def _lookahead(original: tuple[Table, ...], builder: _Builder, size: int) -> tup
     return tuple(depths)
 
 
-def patch(lexicon: Lexicon, added: list[str], removed: list[str], name: str) -> Lexicon:
-    """``lexicon`` with the code strings ``added`` in and ``removed`` out (see the module docstring)."""
-    from .lexicon import Lexicon
-
+def patch(
+    lexicon: Patchable, added: list[str], removed: list[str]
+) -> tuple[array[int], int, int, tuple[array[int], ...], int, array[int]]:
+    """The table, root, anagram root, lookahead arrays, word count and anagram table of ``lexicon``
+    with the code strings ``added`` in and ``removed`` out (see the module docstring)."""
     out = set(removed)  # a word both added and removed is removed
     wanted = [(w, True) for w in dict.fromkeys(added) if w not in out and not lexicon._contains_codes(w)]
     dropped = [(w, False) for w in dict.fromkeys(removed) if lexicon._contains_codes(w)]
@@ -132,6 +146,4 @@ def patch(lexicon: Lexicon, added: list[str], removed: list[str], name: str) -> 
     anagram_root = anagrams.copy(lexicon.anagram_root, _trie(keyed)) if changes else lexicon.anagram_root
     lookahead = _lookahead(lexicon.lookahead, words, len(words.table))
     count = len(lexicon) + len(wanted) - len(dropped)
-    return Lexicon(
-        words.table, root, anagram_root, lookahead, count, name, lexicon.alphabet, anagram_table=anagrams.table
-    )
+    return words.table, root, anagram_root, lookahead, count, anagrams.table

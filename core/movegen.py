@@ -53,7 +53,8 @@ from itertools import combinations, product
 from .board import CENTRE, PREMIUMS, SIZE, Board, Tile
 from .edition import JOKER, Edition
 from .errors import RackSyntaxError, SyntaxProblem
-from .lexicon import LOOKAHEAD, Lexicon, anagram_keys
+from .lexicon import Lexicon, anagram_keys
+from .lexicon_layout import LOOKAHEAD
 from .placement import Placement, validate_tiles
 from .scoring import MoveScore, score_placement
 from .tie import TieRule

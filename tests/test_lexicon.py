@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from core.board import Board
 from core.edition import FRENCH
 from core.errors import ArbitreError, CorruptLexiconError, InvalidWordError
-from core.lexicon import FINAL, FORMAT_VERSION, LOOKAHEAD, Lexicon, normalise_word
+from core.lexicon import Lexicon, normalise_word
+from core.lexicon_format import FORMAT_VERSION
+from core.lexicon_layout import FINAL, LOOKAHEAD
 from core.movegen import find_top
 
 LISTS = Path(__file__).resolve().parent.parent / "lexicons"

@@ -18,6 +18,7 @@ import pytest
 
 import bot.lexicons as lexicons_module
 import core.lexicon as core_lexicon
+import core.lexicon_format as lexicon_format
 from bot.lexicons import LexiconRegistry, ListPreparingError, WordListError, load
 
 FRENCH_VALID = "VAGUE AVIONS ECOLES CHANTEZ FACADES HUES JOUET OSE QI WU KIF ZEN CHANTASSIONS".split()
@@ -176,7 +177,7 @@ def _crafted(cache: Path) -> bytes:
     """The cache with the root's first child pointing far outside the table, checksum recomputed."""
     data = bytearray(cache.read_bytes())
     start = lexicons_module._CACHE_HEADER.size
-    header = core_lexicon._HEADER
+    header = lexicon_format._HEADER
     fields = header.unpack_from(data, start)
     name_len, root = fields[3], fields[5]
     table_at = start + header.size + 4 + name_len + (-name_len % 4)
@@ -324,11 +325,11 @@ def test_cache_of_another_format_version_is_rebuilt(tmp_path: Path, caplog: pyte
     path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n")
     _, info = load(str(path))
     data = bytearray(info.cache.read_bytes())
-    struct.pack_into("<H", data, 10, core_lexicon.FORMAT_VERSION - 1)
+    struct.pack_into("<H", data, 10, lexicon_format.FORMAT_VERSION - 1)
     info.cache.write_bytes(bytes(data))
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         lexicon, _ = load(str(path))
-    assert len(lexicon) == 2 and f"this build reads {core_lexicon.FORMAT_VERSION}" in caplog.text
+    assert len(lexicon) == 2 and f"this build reads {lexicon_format.FORMAT_VERSION}" in caplog.text
 
 
 def test_directory_at_the_cache_path_never_leaks_a_temporary_file(

@@ -1,0 +1,40 @@
+"""The node table of a compiled word list: its layout and the constants every lexicon module shares.
+
+Node layout (public so that the move generator can walk it without calls):
+the graph is one ``array('I')`` (``Lexicon.table``). A node id is an index in it.
+
+* ``table[node]``, the head: bits 0 to n - 1 say which letters have an edge out of
+  the node (bit c for the tile of code c; an alphabet has n <= 31 tiles, bits 0-25 =
+  A-Z for French and English); bit n (``Lexicon.final``, ``FINAL`` = bit 26 for A-Z)
+  says the letters read from the root to this node form a word;
+* ``table[node + 1]``, the lengths: bit d is set when some word goes on exactly d
+  more letters from this node (bit 0 = the node is final);
+* then the ids of the children, in letter order: the child reached by the letter
+  whose bit is ``b`` is ``table[node + 2 + (head & (b - 1)).bit_count()]``.
+
+The table and the lookahead arrays are ``array('I')`` values, or, for a lexicon loaded
+with ``from_bytes(..., copy=False)``, views (``memoryview`` cast to ``'I'``) of the bytes
+it was loaded from: both index and slice alike (``Table``).
+
+Lookahead (``Lexicon.lookahead``): for the nodes of the word graph (ids below
+``len(lookahead[0])``), ``lookahead[d - 1][node]`` is the set of letters that some
+word has d letters after the node's next one (d = 1 to ``LOOKAHEAD``): the move
+generator uses it to drop a prefix that cannot meet a board letter or a cross-check
+d squares further on.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import TypeAlias
+
+ALL_LETTERS = (1 << 26) - 1  # every letter of A-Z (``Lexicon.letters`` for any alphabet)
+FINAL = 1 << 26  # the final flag of an A-Z lexicon (``Lexicon.final`` for any alphabet)
+CHILDREN = 2  # offset of the first child id from the node id
+LOOKAHEAD = 6
+
+# The node table and lookahead arrays: an owned array, or a view of the bytes a lexicon was loaded from.
+Table: TypeAlias = "array[int] | memoryview[int]"
+
+if array("I").itemsize != 4:  # pragma: no cover - every supported platform has 4-byte unsigned ints
+    raise ImportError("core.lexicon needs array('I') items of 4 bytes")
