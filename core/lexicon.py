@@ -65,14 +65,6 @@ def _code_tables(alphabet: Alphabet) -> tuple[dict[int, int], dict[int, int]]:
     return to_codes, from_codes
 
 
-def _letter_code(letter: str) -> int:
-    """0 for A ... 25 for Z, or -1 for anything else."""
-    if len(letter) != 1:
-        return -1
-    code = ord(letter.upper()) - 65
-    return code if 0 <= code < 26 else -1
-
-
 class Lexicon:
     """A set of words (2-15 tiles of one alphabet, A-Z by default) stored as a minimal DAWG, with prefix walks."""
 
