@@ -19,7 +19,8 @@ from bot.cli import DECLARED_BY, TOOLS, build_parser
 # Chat libraries, images, the database, test-only libraries and the chat command layer.
 HEAVY = ["discord", "telegram", "PIL", "sqlite_utils", "aiohttp", "hypothesis", "asyncio", "sqlite3", "bot.referee"]
 # What looking words up has no use for: the move generator, games, storage, rendering.
-NOT_FOR_CHECK = HEAVY + ["core.movegen", "core.game", "core.duplicate", "core.placement", "bot.storage", "bot.render"]
+MOVEGEN = ["core.movegen", "core.movegen_board", "core.movegen_plays", "core.movegen_search"]
+NOT_FOR_CHECK = HEAVY + [*MOVEGEN, "core.game", "core.duplicate", "core.placement", "bot.storage", "bot.render"]
 
 _RUN = """
 import json, sys
@@ -93,7 +94,7 @@ def test_help_imports_no_engine_and_no_chat_library(tmp_path: Path, args: list[s
 def test_score_imports_the_board_and_no_word_list(tmp_path: Path) -> None:
     status, modules, out = run_arbitre(tmp_path, "score", "H8 VAGUE")
     assert status == 0 and "total" in out
-    assert imported(modules, HEAVY + ["core.lexicon", "core.movegen", "bot.lexicons"]) == []
+    assert imported(modules, HEAVY + ["core.lexicon", *MOVEGEN, "bot.lexicons"]) == []
     assert "core.scoring" in modules
 
 

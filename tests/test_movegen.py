@@ -13,7 +13,8 @@ from core.board import SIZE, Board, Tile, on_board
 from core.edition import ENGLISH, FRENCH, Edition
 from core.errors import PlacementError, RackSyntaxError
 from core.lexicon import Lexicon
-from core.movegen import Play, TopResult, find_top, generate_plays, play_order
+from core.movegen import Play, TopResult, find_top, generate_plays
+from core.movegen_plays import play_order
 from core.notation import parse_move
 from core.placement import apply_placement, validate_move, validate_tiles
 from core.scoring import score_placement

@@ -1,0 +1,532 @@
+"""The move generator's search (``core.movegen``): one rack's plays walked along the word graph
+from each start of ``core.movegen_board``, bingos read from the anagram map, the best ones kept.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from itertools import combinations, product
+
+from .board import SIZE
+from .edition import Edition
+from .lexicon import Lexicon, anagram_keys
+from .lexicon_layout import LOOKAHEAD
+from .movegen_board import Line, Rack, Start
+from .movegen_plays import Found, found_key
+
+
+class Stop(Exception):
+    """Raised inside the search to stop at once."""
+
+
+class Search:
+    """The search for one rack's plays, keeping the best ones.
+
+    With ``count`` 1 (tie mode) it keeps the best play and the facts the tie rule needs
+    (another play with the same score and jokers? with the same score?). With a larger
+    count it keeps every play scoring at least the ``count``-th best score; with count
+    0, every play.
+    """
+
+    def __init__(self, lexicon: Lexicon, edition: Edition, rack: Rack, count: int, split_bingos: bool) -> None:
+        self.table = lexicon.table
+        self.root = lexicon.root
+        self.anagram_root = lexicon.anagram_root
+        self.anagram_table = lexicon.anagram_table
+        self.lookahead = lexicon.lookahead
+        self.final = lexicon.final
+        self.letters = lexicon.letters
+        self.values = [edition.values[symbol] for symbol in edition.alphabet.symbols]
+        self.rack = rack
+        self.counts = list(rack.counts)
+        self.bingo = edition.bingo_bonus if rack.size == edition.rack_size else 0
+        # with bingos read from the anagram map, walks place one tile less than the rack
+        self.split_bingos = split_bingos and self.bingo > 0
+        self.limit = rack.size - 1 if self.split_bingos else rack.size
+        self.count = count
+        self.tie_mode = count == 1
+        self.threshold = -1
+        self.found: list[Found] = []
+        self.heap: list[int] = []
+        self.best: Found | None = None
+        self.best_jokers = 0
+        self.tie_same = False
+        self.tie_more = False
+        self.after_best = False
+        self.current_key = (0, 0, 0)
+        self.seen = 0
+        self.stop_after = 0  # when set, stop once this many plays have been seen
+        self.probing = False
+        # the values of the real tiles still on the rack, as states: their prefix sums
+        # (best k values) and the state after playing a tile of each value
+        self.value_sums: list[list[int]] = []
+        self.after_value: list[list[int]] = []
+        self._states: dict[tuple[int, ...], int] = {}
+        self._state_values: list[tuple[int, ...]] = []
+        self.first_state = self._state(
+            tuple(sorted((self.values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True))
+        )
+        self._runners: dict[int, Callable[[Start], None]] = {}
+        self._keys: dict[str, list[int]] = {}  # anagram keys by board letters of a stretch
+
+    def _state(self, values: tuple[int, ...]) -> int:
+        """The id of the state "these tile values are left" (sorted, best first)."""
+        known = self._states.get(values)
+        if known is not None:
+            return known
+        state = self._states[values] = len(self.value_sums)
+        sums = [0] * (SIZE + 1)
+        for k in range(1, SIZE + 1):
+            sums[k] = sums[k - 1] + (values[k - 1] if k <= len(values) else 0)
+        self.value_sums.append(sums)
+        self.after_value.append([-1] * (max(self.values) + 1))
+        self._state_values.append(values)
+        return state
+
+    def after(self, state: int, value: int) -> int:
+        """The state once a tile of this value is played (made on first use)."""
+        rest = list(self._state_values[state])
+        rest.remove(value)
+        following = self.after_value[state][value] = self._state(tuple(rest))
+        return following
+
+    # --- bookkeeping of found plays -------------------------------------------------------
+
+    def see(self, found: Found) -> None:
+        """Count a complete play met by the search and keep it when it may matter."""
+        self.seen += 1
+        if self.stop_after and self.seen >= self.stop_after:
+            raise Stop
+        if not self.probing and found[0] >= self.threshold:
+            self.offer(found)
+
+    def offer(self, found: Found) -> None:
+        """Take a play scoring at least the threshold."""
+        if not self.tie_mode:
+            self.found.append(found)
+            if self.count > 0:
+                heap = self.heap
+                if len(heap) < self.count:
+                    heapq.heappush(heap, found[0])
+                elif found[0] > heap[0]:
+                    heapq.heapreplace(heap, found[0])
+                if len(heap) == self.count:
+                    self.threshold = heap[0]
+            return
+        best = self.best
+        score, jokers = found[0], found[1]
+        if best is None or score > best[0]:
+            self.tie_same = self.tie_more = False
+            self._set_best(found)
+        elif score < best[0]:
+            return
+        elif jokers < self.best_jokers:
+            self.tie_more = True
+            self.tie_same = False
+            self._set_best(found)
+        elif jokers == self.best_jokers:
+            self.tie_same = True
+            if found[2] < best[2] or (found[2] == best[2] and found_key(found) < found_key(best)):
+                self._set_best(found)
+        else:
+            self.tie_more = True
+
+    def _set_best(self, found: Found) -> None:
+        self.best = found
+        self.best_jokers = found[1]
+        self.threshold = found[0]
+        self.after_best = False
+
+    def tie_prunable(self, jokers_at_least: int) -> bool:
+        """Whether plays tying the best score with at least this many jokers change nothing."""
+        if not self.tie_mode:
+            return False
+        if jokers_at_least > self.best_jokers:
+            return self.tie_same or self.tie_more
+        return jokers_at_least == self.best_jokers and self.tie_same and self.after_best
+
+    # --- the walk ----------------------------------------------------------------------------
+
+    def run(self, start: Start) -> None:
+        """Find the plays of a task that may beat or matter to the best so far."""
+        self.current_key = start.key
+        best = self.best
+        self.after_best = best is not None and start.key > best[2]
+        if start.bingo_letters is not None:
+            self._bingos(start, start.bingo_letters)
+            return
+        runner = self._runners.get(id(start.line))
+        if runner is None:
+            runner = self._runners[id(start.line)] = self._runner(start.line)
+        runner(start)
+
+    def _bingos(self, task: Start, board_letters: str) -> None:
+        """The plays of every rack tile from a start, read from the anagram map."""
+        line, first, end = task.line, task.start, task.end
+        table = self.anagram_table
+        final = self.final
+        fixed, cross_mask = line.fixed, line.cross_mask
+        codes = sorted(
+            [c for c, n in enumerate(self.rack.counts) for _ in range(n)] + [ord(char) - 65 for char in board_letters]
+        )
+        length = end - first + 1
+        word = [0] * length
+        words: list[list[int]] = []
+
+        def spell(node: int, pos: int) -> None:
+            # the words below an anagram key, letter by letter, that fit the squares
+            if pos > end:
+                if table[node] & final:
+                    words.append(list(word))
+                return
+            head = table[node]
+            code = fixed[pos]
+            allowed = head & ((1 << code) if code >= 0 else cross_mask[pos])
+            rest = end - pos
+            while allowed:
+                bit = allowed & -allowed
+                allowed ^= bit
+                child = table[node + 2 + (head & (bit - 1)).bit_count()]
+                if table[child + 1] >> rest & 1:
+                    word[pos - first] = bit.bit_length() - 1
+                    spell(child, pos + 1)
+
+        cache_key = "".join(sorted(board_letters))
+        key_nodes = self._keys.get(cache_key)
+        if key_nodes is None:
+            key_nodes = self._keys[cache_key] = anagram_keys(
+                table, self.anagram_root, codes, self.rack.jokers, letters=self.letters
+            )
+        for key_node in key_nodes:
+            spell(key_node, first)
+        empties = [p for p in range(first, end + 1) if fixed[p] < 0]
+        for letters in words:
+            self._bingo_plays(task, empties, letters)
+
+    def _bingo_plays(self, task: Start, empties: list[int], word: list[int]) -> None:
+        """Every way of putting the jokers in a bingo word, scored and offered."""
+        # A joker on a square loses that square's letter value times the word's
+        # multiplier (plus the cross-word's), so each placement of the jokers scores the
+        # all-real score minus its squares' losses.
+        line, first, end = task.line, task.start, task.end
+        fixed, fixed_value = line.fixed, line.fixed_value
+        lm, wm, cross_sum = line.lm, line.wm, line.cross_sum
+        values = self.values
+        spare = list(self.rack.counts)
+        main = 0
+        mult = 1
+        cross = 0
+        for pos in range(first, end + 1):
+            if fixed[pos] >= 0:
+                main += fixed_value[pos]
+                continue
+            code = word[pos - first]
+            spare[code] -= 1
+            value = values[code] * lm[pos]
+            main += value
+            mult *= wm[pos]
+            if cross_sum[pos] >= 0:
+                cross += (cross_sum[pos] + value) * wm[pos]
+        full = main * mult + cross + self.bingo
+        loss = {
+            pos: values[word[pos - first]] * lm[pos] * (mult + (wm[pos] if cross_sum[pos] >= 0 else 0))
+            for pos in empties
+        }
+        choices: list[list[tuple[int, ...]]] = []
+        least = 0
+        ways = 1
+        for code, number in enumerate(spare):
+            if number < 0:
+                squares = [p for p in empties if word[p - first] == code]
+                choices.append(list(combinations(squares, -number)))
+                least += sum(sorted(loss[p] for p in squares)[:-number])
+                ways *= len(choices[-1])
+        most = full - least
+        if (
+            most <= self.threshold
+            and not self.probing
+            and not self.stop_after
+            and (most < self.threshold or self.tie_prunable(self.rack.jokers))
+        ):
+            self.seen += ways
+            return
+        placed = tuple(word[p - first] for p in empties)
+        for picked in product(*choices):
+            jokers = {p for group in picked for p in group}
+            score = full - sum(loss[p] for p in jokers)
+            flags = tuple(p in jokers for p in empties)
+            self.see((score, len(jokers), task.key, line, first, end + 1, tuple(empties), placed, flags))
+
+    def _runner(self, line: Line) -> Callable[[Start], None]:
+        """The walk over one line, as a closure over its arrays."""
+        table = self.table
+        fixed = line.fixed
+        fixed_value = line.fixed_value
+        cross_mask = line.cross_mask
+        cross_sum = line.cross_sum
+        lm = line.lm
+        wm = line.wm
+        hook = line.hook
+        final = self.final
+        every = self.letters
+        values = self.values
+        counts = self.counts
+        total = self.rack.size
+        limit = self.limit
+        all_jokers = self.rack.jokers
+        bingo = self.bingo
+        value_sums = self.value_sums
+        after_value = self.after_value
+        vertical = not line.horizontal
+        squares = [0] * (total + 1)
+        letters = [0] * (total + 1)
+        flags = [False] * (total + 1)
+        # per square, what the squares from there to the end may still add: board letters,
+        # tiles, tiles on triple / on double or triple letter squares, word multiplier,
+        # cross-word constants, cross-words, cross weights 3 / 2 or 3
+        ahead: list[tuple[int, int, int, int, int, int, int, int, int]] = [(0, 0, 0, 0, 1, 0, 0, 0, 0)] * (SIZE + 2)
+        endmask = [0] * (SIZE + 2)
+        # per square: distance to a square the word must still cover (a board letter or a
+        # cross-check, with nowhere to end before it), and the letters allowed there
+        must_reach = [0] * (SIZE + 2)
+        must_letters = [0] * (SIZE + 2)
+        depth = [table, *self.lookahead]
+        search = self
+        first_state = self.first_state
+        state = [0, 0]  # start, end
+
+        def record(score: int, n: int, stop: int, jokers_left: int) -> None:
+            search.see(
+                (
+                    score,
+                    all_jokers - jokers_left,
+                    search.current_key,
+                    line,
+                    state[0],
+                    stop,
+                    tuple(squares[:n]),
+                    tuple(letters[:n]),
+                    tuple(flags[:n]),
+                )
+            )
+
+        def go(
+            pos: int,
+            node: int,
+            main: int,
+            mult: int,
+            cross: int,
+            n: int,
+            connected: bool,
+            rack_mask: int,
+            jokers_left: int,
+            left_values: int,
+            allowed: int,
+        ) -> None:
+            # pos is an empty square the word may still cover, ``allowed`` the letters that
+            # may go there (node's edges, cross-check, rack); can it still beat the best?
+            end = state[1]
+            threshold = search.threshold
+            board_sum, tiles, triple, premium, word_mult, cross_const, crossed, cross3, cross23 = ahead[pos]
+            best = value_sums[left_values]
+            bound = (
+                (main + board_sum + best[tiles] + best[triple] + best[premium]) * mult * word_mult
+                + cross
+                + cross_const
+                + best[crossed]
+                + best[cross3]
+                + best[cross23]
+            )
+            if bound <= threshold and (bound < threshold or search.tie_prunable(all_jokers - jokers_left)):
+                return
+            head = table[node]
+            lmi = lm[pos]
+            wmi = wm[pos]
+            xsum = cross_sum[pos]
+            joined = connected or hook[pos]
+            new_mult = mult * wmi
+            n1 = n + 1
+            more = n1 < limit
+            first = state[0]
+            single_dup = vertical and n == 0 and xsum >= 0  # found again horizontally
+            nxt = pos + 1
+            next_code = fixed[nxt]
+            base = node + 2
+            squares[n] = pos
+            while allowed:
+                bit = allowed & -allowed
+                allowed ^= bit
+                child = table[base + (head & (bit - 1)).bit_count()]
+                # the board letters right after pos belong to the word too
+                q = nxt
+                board_sum = 0
+                code = next_code
+                while code >= 0:
+                    fbit = 1 << code
+                    fhead = table[child]
+                    if not fhead & fbit:
+                        break
+                    child = table[child + 2 + (fhead & (fbit - 1)).bit_count()]
+                    board_sum += fixed_value[q]
+                    q += 1
+                    code = fixed[q]
+                if code >= 0:
+                    continue
+                child_head = table[child]
+                ends = child_head & final and (joined or q > nxt) and q - first > 1 and not single_dup
+                # the word may go on to the next empty square q: letters fit there, a word
+                # length ends on a free square, a square it must reach is reachable
+                fits = 0
+                if more and q <= end and table[child + 1] & endmask[q]:
+                    fits = child_head & cross_mask[q]
+                    ahead_by = must_reach[q]
+                    if ahead_by and not depth[ahead_by][child] & must_letters[q]:
+                        fits = 0
+                if not (ends or fits):
+                    continue
+                code = bit.bit_length() - 1
+                letters[n] = code
+                if rack_mask & bit:
+                    value = values[code] * lmi
+                    main2 = main + value + board_sum
+                    cross2 = cross + (xsum + value) * wmi if xsum >= 0 else cross
+                    flags[n] = False
+                    if ends:
+                        score = main2 * new_mult + cross2 + (bingo if n1 == total else 0)
+                        if score >= search.threshold:
+                            record(score, n1, q, jokers_left)
+                        else:
+                            search.seen += 1
+                    if fits:
+                        left = counts[code] - 1
+                        mask2 = rack_mask if left else rack_mask ^ bit
+                        fits2 = fits if jokers_left else fits & mask2
+                        if fits2:
+                            counts[code] = left
+                            following = after_value[left_values][values[code]]
+                            if following < 0:
+                                following = search.after(left_values, values[code])
+                            go(
+                                q,
+                                child,
+                                main2,
+                                new_mult,
+                                cross2,
+                                n1,
+                                True if q > nxt else joined,
+                                mask2,
+                                jokers_left,
+                                following,
+                                fits2,
+                            )
+                            counts[code] = left + 1
+                if jokers_left:
+                    main2 = main + board_sum
+                    cross2 = cross + xsum * wmi if xsum >= 0 else cross
+                    flags[n] = True
+                    if ends:
+                        score = main2 * new_mult + cross2 + (bingo if n1 == total else 0)
+                        if score >= search.threshold:
+                            record(score, n1, q, jokers_left - 1)
+                        else:
+                            search.seen += 1
+                    if fits:
+                        fits2 = fits if jokers_left > 1 else fits & rack_mask
+                        if fits2:
+                            go(
+                                q,
+                                child,
+                                main2,
+                                new_mult,
+                                cross2,
+                                n1,
+                                True if q > nxt else joined,
+                                rack_mask,
+                                jokers_left - 1,
+                                left_values,
+                                fits2,
+                            )
+
+        def run(start: Start) -> None:
+            first, end = start.start, start.end
+            state[0] = first
+            state[1] = end
+            # the first square from which a word reaches the board
+            reach = first
+            while reach <= end and fixed[reach] < 0 and not hook[reach]:
+                reach += 1
+            # what the squares from each position to the end may still add, at best
+            mult = 1
+            fixed_sum = 0
+            tiles = triple = double = 0
+            cross_const = crossed = cross3 = cross2 = 0
+            ends = 0
+            nearest = SIZE + 1  # nearest square at or after pos holding a letter or a hook
+            for pos in range(end, first - 1, -1):
+                if fixed[pos + 1] < 0 and pos >= reach:
+                    ends |= 1 << pos
+                if fixed[pos] >= 0 or hook[pos]:
+                    nearest = pos
+                distance = nearest - pos
+                if 0 < distance <= LOOKAHEAD and nearest <= end and not ((ends << 1) >> pos & ((2 << distance) - 2)):
+                    must_reach[pos] = distance
+                    must_letters[pos] = 1 << fixed[nearest] if fixed[nearest] >= 0 else cross_mask[nearest]
+                else:
+                    must_reach[pos] = 0
+                if fixed[pos] >= 0:
+                    fixed_sum += fixed_value[pos]
+                else:
+                    tiles += 1
+                    lmi = lm[pos]
+                    wmi = wm[pos]
+                    if lmi == 3:
+                        triple += 1
+                    elif lmi == 2:
+                        double += 1
+                    mult *= wmi
+                    if cross_sum[pos] >= 0:
+                        cross_const += cross_sum[pos] * wmi
+                        crossed += 1
+                        weight = lmi * wmi
+                        if weight == 3:
+                            cross3 += 1
+                        elif weight == 2:
+                            cross2 += 1
+                ahead[pos] = (
+                    fixed_sum,
+                    tiles,
+                    triple,
+                    triple + double,
+                    mult,
+                    cross_const,
+                    crossed,
+                    cross3,
+                    cross3 + cross2,
+                )
+                endmask[pos] = (ends << 1) >> pos
+            # board letters the word starts with
+            node = search.root
+            pos = first
+            main = 0
+            table_ = table
+            while fixed[pos] >= 0:
+                bit = 1 << fixed[pos]
+                head = table_[node]
+                if not head & bit:
+                    return
+                node = table_[node + 2 + (head & (bit - 1)).bit_count()]
+                main += fixed_value[pos]
+                pos += 1
+            if pos > end or not table_[node + 1] & endmask[pos]:
+                return
+            rack_mask = 0
+            for code, number in enumerate(counts):
+                if number:
+                    rack_mask |= 1 << code
+            fits = table_[node] & cross_mask[pos] & (every if all_jokers else rack_mask)
+            ahead_by = must_reach[pos]
+            if fits and (not ahead_by or depth[ahead_by][node] & must_letters[pos]):
+                go(pos, node, main, 1, 0, 0, pos > first, rack_mask, all_jokers, first_state, fits)
+
+        return run
