@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.adjudication import WordList
-from core.errors import InvalidWordError
+from core.errors_lexicon import InvalidWordError
 from core.lexicon import Lexicon, normalise_word
 
 ADD = "add"

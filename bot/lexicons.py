@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.errors import CorruptLexiconError, InvalidWordError
+from core.errors_lexicon import CorruptLexiconError, InvalidWordError
 from core.lexicon import MAX_WORD, MIN_WORD, Lexicon, normalise_word
 from core.lexicon_format import FORMAT_VERSION
 

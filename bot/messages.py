@@ -5,7 +5,69 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import errors as E
+from core.errors import (
+    ArbitreError,
+    DuplicatePlayerError,
+    EditionDataError,
+    EmptyThroughSquareError,
+    FirstMoveError,
+    GameOverError,
+    GapError,
+    IncompleteWordError,
+    LetterMismatchError,
+    NoNewTileError,
+    NotationError,
+    NotConnectedError,
+    NotInLineError,
+    OccupiedSquareError,
+    OutOfBoardError,
+    RackSyntaxError,
+    RefSyntaxError,
+    SyntaxProblem,
+    TooManyTilesError,
+    UnknownPlayerError,
+    WordTooShortError,
+)
+from core.errors_classic import (
+    AlreadyChallengedError,
+    ExchangeNotAllowedError,
+    ExchangeSizeError,
+    GameStartedError,
+    NothingToChallengeError,
+    NothingToUndoError,
+    PenaltyValueError,
+    PlayerCountError,
+    RackNotUnseenError,
+    RackSpecError,
+    RackTooLargeError,
+    SelfChallengeError,
+    TooManyPlayersError,
+    WordNotInMoveError,
+)
+from core.errors_duplicate import (
+    ClockStateError,
+    DrawPendingError,
+    DrawSizeError,
+    DuplicateSettingError,
+    ExtensionError,
+    JokerNotMarkedError,
+    KeptLettersError,
+    LateSubmissionError,
+    LetterNotInBagError,
+    LettersNotInDrawError,
+    NegativeScoreError,
+    NoDrawPossibleError,
+    NoJokerLeftError,
+    NoRoundOpenError,
+    NotATiedTopError,
+    NothingToReopenError,
+    RoundNotClosedError,
+    ScoreAboveTopError,
+    SubmissionsMadeError,
+    WordNotInLexiconError,
+)
+from core.errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
+from core.errors_records import GcgEventError, GcgSyntaxError
 
 from .catalogs import CATALOGS
 
@@ -55,25 +117,25 @@ def _listed(value: object) -> object:
     return ", ".join(str(item) for item in value) if isinstance(value, tuple) else value
 
 
-def _fields(error: E.ArbitreError) -> dict[str, Any]:
+def _fields(error: ArbitreError) -> dict[str, Any]:
     """The error's typed fields, tuples joined with commas."""
     return {name: _listed(value) for name, value in vars(error).items()}
 
 
-def _syntax(lang: str, error: E.NotationError, notation: str) -> str:
+def _syntax(lang: str, error: NotationError, notation: str) -> str:
     example = example_move(notation)
-    if isinstance(error, E.RefSyntaxError):
+    if isinstance(error, RefSyntaxError):
         ref = example.split()[0]
         return say(lang, "err_ref", text=error.text, example=f"{ref} / {ref[::-1]}")
-    if error.problem is E.SyntaxProblem.MOVE_FORM:
+    if error.problem is SyntaxProblem.MOVE_FORM:
         return say(lang, "err_move_syntax", text=error.text, example=example)
     reason = say(lang, f"syntax_{error.problem}", detail=error.detail)
-    if isinstance(error, E.RackSyntaxError):
+    if isinstance(error, RackSyntaxError):
         return say(lang, "err_draw_syntax", text=error.text, reason=reason)
     return say(lang, "err_word", text=error.text, reason=reason, example=example)
 
 
-def _setting(lang: str, error: E.DuplicateSettingError) -> str:
+def _setting(lang: str, error: DuplicateSettingError) -> str:
     values = {"name": error.name, "value": error.value, "low": number(lang, error.low)}
     if error.high is not None:
         return say(lang, "err_dup_setting_range", high=number(lang, error.high), **values)
@@ -81,86 +143,86 @@ def _setting(lang: str, error: E.DuplicateSettingError) -> str:
 
 
 # Errors explained by one message filled with their fields (the first class that matches wins).
-_BY_FIELDS: list[tuple[type[E.ArbitreError], str]] = [
-    (E.OutOfBoardError, "err_out_of_board"),
-    (E.LetterMismatchError, "err_mismatch"),
-    (E.EmptyThroughSquareError, "err_empty_through"),
-    (E.NoNewTileError, "err_no_new_tile"),
-    (E.TooManyTilesError, "err_too_many"),
-    (E.NotInLineError, "err_not_in_line"),
-    (E.GapError, "err_gap"),
-    (E.OccupiedSquareError, "err_occupied"),
-    (E.IncompleteWordError, "err_incomplete"),
-    (E.WordTooShortError, "err_too_short"),
-    (E.FirstMoveError, "err_first_move"),
-    (E.NotConnectedError, "err_not_connected"),
-    (E.GameOverError, "err_game_over"),
-    (E.UnknownPlayerError, "err_unknown_player"),
-    (E.TooManyPlayersError, "err_too_many_players"),
-    (E.PlayerCountError, "err_player_count"),
-    (E.DuplicatePlayerError, "err_duplicate_player"),
-    (E.GameStartedError, "err_started"),
-    (E.NothingToChallengeError, "err_nothing_to_challenge"),
-    (E.WordNotInMoveError, "err_word_not_in_move"),
-    (E.NothingToUndoError, "err_nothing_to_undo"),
-    (E.ExchangeNotAllowedError, "err_exchange_bag"),
-    (E.ExchangeSizeError, "err_exchange_size"),
-    (E.RackSpecError, "err_rack"),
-    (E.SelfChallengeError, "err_self_challenge"),
-    (E.AlreadyChallengedError, "err_already_challenged"),
-    (E.PenaltyValueError, "err_penalty_value"),
-    (E.RackNotUnseenError, "err_rack_not_unseen"),
-    (E.RackTooLargeError, "err_rack_too_large"),
-    (E.EditionDataError, "err_edition_data"),
-    (E.InvalidWordError, "err_invalid_word"),
-    (E.AlphabetMismatchError, "err_alphabet_mismatch"),
-    (E.CorruptLexiconError, "err_corrupt_lexicon"),
-    (E.LetterNotInBagError, "err_not_in_bag"),
-    (E.KeptLettersError, "err_kept"),
-    (E.DrawSizeError, "err_draw_size"),
-    (E.NoDrawPossibleError, "err_no_draw_possible"),
-    (E.DrawPendingError, "err_draw_pending"),
-    (E.NoRoundOpenError, "dup_no_round"),
-    (E.SubmissionsMadeError, "err_submissions_made"),
-    (E.RoundNotClosedError, "err_round_not_closed"),
-    (E.ScoreAboveTopError, "err_score_above_top"),
-    (E.NegativeScoreError, "err_negative_score"),
-    (E.NotATiedTopError, "err_not_tied_top"),
-    (E.ExtensionError, "err_extension"),
-    (E.GcgSyntaxError, "err_gcg_syntax"),
-    (E.GcgEventError, "err_gcg_event"),
+_BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
+    (OutOfBoardError, "err_out_of_board"),
+    (LetterMismatchError, "err_mismatch"),
+    (EmptyThroughSquareError, "err_empty_through"),
+    (NoNewTileError, "err_no_new_tile"),
+    (TooManyTilesError, "err_too_many"),
+    (NotInLineError, "err_not_in_line"),
+    (GapError, "err_gap"),
+    (OccupiedSquareError, "err_occupied"),
+    (IncompleteWordError, "err_incomplete"),
+    (WordTooShortError, "err_too_short"),
+    (FirstMoveError, "err_first_move"),
+    (NotConnectedError, "err_not_connected"),
+    (GameOverError, "err_game_over"),
+    (UnknownPlayerError, "err_unknown_player"),
+    (TooManyPlayersError, "err_too_many_players"),
+    (PlayerCountError, "err_player_count"),
+    (DuplicatePlayerError, "err_duplicate_player"),
+    (GameStartedError, "err_started"),
+    (NothingToChallengeError, "err_nothing_to_challenge"),
+    (WordNotInMoveError, "err_word_not_in_move"),
+    (NothingToUndoError, "err_nothing_to_undo"),
+    (ExchangeNotAllowedError, "err_exchange_bag"),
+    (ExchangeSizeError, "err_exchange_size"),
+    (RackSpecError, "err_rack"),
+    (SelfChallengeError, "err_self_challenge"),
+    (AlreadyChallengedError, "err_already_challenged"),
+    (PenaltyValueError, "err_penalty_value"),
+    (RackNotUnseenError, "err_rack_not_unseen"),
+    (RackTooLargeError, "err_rack_too_large"),
+    (EditionDataError, "err_edition_data"),
+    (InvalidWordError, "err_invalid_word"),
+    (AlphabetMismatchError, "err_alphabet_mismatch"),
+    (CorruptLexiconError, "err_corrupt_lexicon"),
+    (LetterNotInBagError, "err_not_in_bag"),
+    (KeptLettersError, "err_kept"),
+    (DrawSizeError, "err_draw_size"),
+    (NoDrawPossibleError, "err_no_draw_possible"),
+    (DrawPendingError, "err_draw_pending"),
+    (NoRoundOpenError, "dup_no_round"),
+    (SubmissionsMadeError, "err_submissions_made"),
+    (RoundNotClosedError, "err_round_not_closed"),
+    (ScoreAboveTopError, "err_score_above_top"),
+    (NegativeScoreError, "err_negative_score"),
+    (NotATiedTopError, "err_not_tied_top"),
+    (ExtensionError, "err_extension"),
+    (GcgSyntaxError, "err_gcg_syntax"),
+    (GcgEventError, "err_gcg_event"),
 ]
 
 
-def explain(error: E.ArbitreError, lang: str, notation: str = "fisf") -> str:
+def explain(error: ArbitreError, lang: str, notation: str = "fisf") -> str:
     """A polite explanation of an engine error in the channel's language, from its typed fields only."""
-    if isinstance(error, E.NotationError):
+    if isinstance(error, NotationError):
         return _syntax(lang, error, notation)
-    if isinstance(error, E.DuplicateSettingError):
+    if isinstance(error, DuplicateSettingError):
         return _setting(lang, error)
-    if isinstance(error, E.ClockStateError):
+    if isinstance(error, ClockStateError):
         state = say(lang, "clock_paused" if error.paused else "clock_running")
         return say(lang, "err_clock_state", action=command_name(lang, str(error.action)), state=state)
-    if isinstance(error, E.NothingToReopenError):
+    if isinstance(error, NothingToReopenError):
         reason = say(lang, f"reopen_{error.reason}")
         return say(lang, "err_no_reopen", round_number=error.round_number, reason=reason)
-    if isinstance(error, E.LettersNotInDrawError):  # letters one by one: "O, O"
+    if isinstance(error, LettersNotInDrawError):  # letters one by one: "O, O"
         values = {**_fields(error), "letters": _listed(tuple(error.letters))}
-        if isinstance(error, E.JokerNotMarkedError):
+        if isinstance(error, JokerNotMarkedError):
             first = error.letters[:1]
             return say(lang, "err_joker_not_marked", lower=first.lower(), upper=first, **values)
-        key = "err_no_joker_left" if isinstance(error, E.NoJokerLeftError) else "err_letters_not_in_draw"
+        key = "err_no_joker_left" if isinstance(error, NoJokerLeftError) else "err_letters_not_in_draw"
         return say(lang, key, **values)
-    if isinstance(error, E.KeptLettersError) and not error.reliquat:
+    if isinstance(error, KeptLettersError) and not error.reliquat:
         return say(lang, "err_kept_none", draw=error.draw)
-    if isinstance(error, E.RackNotUnseenError) and not error.unseen:
+    if isinstance(error, RackNotUnseenError) and not error.unseen:
         return say(lang, "err_rack_none_unseen", player=error.player, letters=error.letters)
-    if isinstance(error, E.RackNotUnseenError) and len(error.unseen) > UNSEEN_SHOWN:  # not 90 letters
+    if isinstance(error, RackNotUnseenError) and len(error.unseen) > UNSEEN_SHOWN:  # not 90 letters
         left = error.left or say(lang, "rack_left_none")
         return say(lang, "err_rack_not_unseen_left", player=error.player, letters=error.asked, left=left)
-    if isinstance(error, E.WordNotInLexiconError):
+    if isinstance(error, WordNotInLexiconError):
         return say(lang, "err_word_not_in_lexicon", move=error.move, words=_listed(error.words), count=len(error.words))
-    if isinstance(error, E.LateSubmissionError):
+    if isinstance(error, LateSubmissionError):
         return say(lang, "err_late_submission", player=error.player, move=error.move, seconds=f"{error.seconds_late:.1f}")
     for cls, key in _BY_FIELDS:
         if isinstance(error, cls):

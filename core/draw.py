@@ -23,14 +23,8 @@ from enum import Enum
 
 from .board import Board
 from .edition import FRENCH, JOKER, Edition
-from .errors import (
-    DrawSizeError,
-    KeptLettersError,
-    LetterNotInBagError,
-    NoDrawPossibleError,
-    RackSyntaxError,
-    SyntaxProblem,
-)
+from .errors import RackSyntaxError, SyntaxProblem
+from .errors_duplicate import DrawSizeError, KeptLettersError, LetterNotInBagError, NoDrawPossibleError
 
 
 def sort_tiles(tiles: Iterable[str]) -> str:

@@ -15,13 +15,11 @@ from enum import StrEnum
 from .board import Board
 from .draw import unseen_tiles
 from .edition import JOKER, Edition
-from .errors import (
+from .errors import ArbitreError, DuplicatePlayerError, GameOverError, UnknownPlayerError
+from .errors_classic import (
     AlreadyChallengedError,
-    ArbitreError,
-    DuplicatePlayerError,
     ExchangeNotAllowedError,
     ExchangeSizeError,
-    GameOverError,
     GameStartedError,
     NothingToChallengeError,
     NothingToUndoError,
@@ -32,7 +30,6 @@ from .errors import (
     RackTooLargeError,
     SelfChallengeError,
     TooManyPlayersError,
-    UnknownPlayerError,
     WordNotInMoveError,
 )
 from .events import (

@@ -49,7 +49,8 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from .edition import Edition
-from .errors import ArbitreError, GcgEventError
+from .errors import ArbitreError
+from .errors_records import GcgEventError
 from .events import (
     Challenge,
     ChallengeBonus,

@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass, field
 
 from .edition import ENGLISH, JOKER, Edition, edition_by_code
-from .errors import GcgSyntaxError, NotationError
+from .errors import NotationError
+from .errors_records import GcgSyntaxError
 from .gcg_model import TILES, GcgEntry, GcgPlayer
 from .notation import Notation, notation_by_name, parse_move
 from .rules import RuleSet, rule_set_by_code

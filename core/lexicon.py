@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 
 from .alphabet import LATIN, MAX_TILES, Alphabet
 from .edition import fold_accents
-from .errors import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
+from .errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
 from .lexicon_build import build_graph
 from .lexicon_format import decode, encode
 from .lexicon_layout import ALL_LETTERS, CHILDREN, FINAL, Table

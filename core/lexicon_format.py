@@ -17,7 +17,7 @@ import zlib
 from array import array
 
 from .alphabet import LATIN, Alphabet
-from .errors import CorruptLexiconError
+from .errors_lexicon import CorruptLexiconError
 from .lexicon_layout import LOOKAHEAD, Table
 
 MAGIC = b"ARBLEX\x1a\n"

@@ -18,7 +18,8 @@ from bot.messages import languages, say
 from bot.referee import Referee
 from bot.storage import GameKind, GameStatus, SQLiteStorage
 from core.duplicate import EndReason
-from core.errors import ClockAction, SyntaxProblem, TakeBackBlock
+from core.errors import SyntaxProblem
+from core.errors_duplicate import ClockAction, TakeBackBlock
 from core.game import LineKind
 from core.tie import TieRule
 from tests.ready_lists import ready_registry

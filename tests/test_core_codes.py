@@ -14,6 +14,7 @@ import importlib
 import inspect
 import pkgutil
 import re
+import sys
 import typing
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ import pytest
 
 import core
 from bot.messages import explain, languages, say
-from core import errors as E
+from core.errors import ArbitreError, NotationError, RackSyntaxError, RefSyntaxError, SyntaxProblem, WordSyntaxError
+from core.errors_duplicate import ClockAction, TakeBackBlock
 from core.tie import TieRule
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,9 +65,9 @@ def test_tie_rules_of_records_written_before_the_codes_are_read() -> None:
 
 SAMPLES: dict[type, Any] = {str: "Zorglub", int: 7, float: 2.5, bool: True, object: "ZZZ"}
 SPECIAL: dict[str, Any] = {
-    "problem": E.SyntaxProblem.NOT_A_LETTER,
-    "reason": E.TakeBackBlock.NEXT_DRAW_PLAYED,
-    "action": E.ClockAction.RESUME,
+    "problem": SyntaxProblem.NOT_A_LETTER,
+    "reason": TakeBackBlock.NEXT_DRAW_PLAYED,
+    "action": ClockAction.RESUME,
     "cause": ValueError("Zorglub"),
     "players": ("Ana", "Ben"),
     "formed": ("OZ", "ZA"),
@@ -78,17 +80,25 @@ SPECIAL: dict[str, Any] = {
 }
 
 
-def concrete_errors() -> list[type[E.ArbitreError]]:
+def concrete_errors() -> list[type[ArbitreError]]:
+    """Every error class of ``core`` (``core.errors`` and the ``core.errors_*`` modules of each domain)
+    with a constructor of its own."""
     found = []
-    for value in vars(E).values():
-        if isinstance(value, type) and issubclass(value, E.ArbitreError) and "__init__" in vars(value):
-            found.append(value)
+    for module in core_modules():
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, ArbitreError)
+                and value.__module__ == module.__name__
+                and "__init__" in vars(value)
+            ):
+                found.append(value)
     return found
 
 
-def sample(cls: type[E.ArbitreError]) -> E.ArbitreError:
+def sample(cls: type[ArbitreError]) -> ArbitreError:
     """An instance built from sample values for its constructor's parameters."""
-    hints = typing.get_type_hints(cls.__init__, vars(E))
+    hints = typing.get_type_hints(cls.__init__, vars(sys.modules[cls.__module__]))
     values = {}
     for name in inspect.signature(cls.__init__).parameters:
         if name == "self":
@@ -108,7 +118,7 @@ def test_every_kind_of_error_is_sampled() -> None:
 
 @pytest.mark.parametrize("lang", languages())
 @pytest.mark.parametrize("cls", concrete_errors(), ids=lambda cls: cls.__name__)
-def test_every_core_error_is_explained_from_its_fields(cls: type[E.ArbitreError], lang: str) -> None:
+def test_every_core_error_is_explained_from_its_fields(cls: type[ArbitreError], lang: str) -> None:
     error = sample(cls)
     text = explain(error, lang)
     assert text and text != say(lang, "err_refused"), f"{cls.__name__} has no message of its own"
@@ -117,9 +127,9 @@ def test_every_core_error_is_explained_from_its_fields(cls: type[E.ArbitreError]
         assert str(error) not in text  # the log line (English) is never what players read
 
 
-@pytest.mark.parametrize("problem", list(E.SyntaxProblem))
-@pytest.mark.parametrize("cls", [E.RefSyntaxError, E.WordSyntaxError, E.RackSyntaxError])
-def test_every_syntax_problem_has_a_message(cls: type[E.NotationError], problem: E.SyntaxProblem) -> None:
+@pytest.mark.parametrize("problem", list(SyntaxProblem))
+@pytest.mark.parametrize("cls", [RefSyntaxError, WordSyntaxError, RackSyntaxError])
+def test_every_syntax_problem_has_a_message(cls: type[NotationError], problem: SyntaxProblem) -> None:
     for lang in languages():
         text = explain(cls("Q?", problem, "%"), lang)
         assert "Q?" in text and "{" not in text

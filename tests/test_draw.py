@@ -23,14 +23,8 @@ from core.draw import (
     unseen_tiles,
 )
 from core.edition import ENGLISH, FRENCH
-from core.errors import (
-    DrawSizeError,
-    KeptLettersError,
-    LetterNotInBagError,
-    NoDrawPossibleError,
-    RackSyntaxError,
-    SyntaxProblem,
-)
+from core.errors import RackSyntaxError, SyntaxProblem
+from core.errors_duplicate import DrawSizeError, KeptLettersError, LetterNotInBagError, NoDrawPossibleError
 
 RULE = DrawRule()
 

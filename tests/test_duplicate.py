@@ -34,11 +34,16 @@ from core.duplicate import (
 )
 from core.edition import FRENCH, Edition
 from core.errors import (
-    DrawPendingError,
     DuplicatePlayerError,
-    DuplicateSettingError,
     FirstMoveError,
     GameOverError,
+    NotConnectedError,
+    UnknownPlayerError,
+    WordSyntaxError,
+)
+from core.errors_duplicate import (
+    DrawPendingError,
+    DuplicateSettingError,
     JokerNotMarkedError,
     LateSubmissionError,
     LetterNotInBagError,
@@ -46,13 +51,10 @@ from core.errors import (
     NegativeScoreError,
     NoJokerLeftError,
     NoRoundOpenError,
-    NotConnectedError,
     RoundNotClosedError,
     ScoreAboveTopError,
     SubmissionsMadeError,
-    UnknownPlayerError,
     WordNotInLexiconError,
-    WordSyntaxError,
 )
 from core.lexicon import Lexicon
 from core.notation import Move, Notation, Ref, TypedLetter, parse_move

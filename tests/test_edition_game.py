@@ -18,7 +18,9 @@ import pytest
 from core.board import Board
 from core.duplicate import DuplicateGame, DuplicateSettings, event_from_dict, event_to_dict, movegen_top_finder
 from core.edition import FRENCH, Edition, edition_from_json
-from core.errors import AlphabetMismatchError, LetterNotInBagError, RackSyntaxError
+from core.errors import RackSyntaxError
+from core.errors_duplicate import LetterNotInBagError
+from core.errors_lexicon import AlphabetMismatchError
 from core.events import Exchange, Play
 from core.game import ClassicGame
 from core.gcg import read_gcg, write_gcg

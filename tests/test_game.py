@@ -5,17 +5,14 @@ from __future__ import annotations
 import pytest
 
 from core.edition import ENGLISH, FRENCH
-from core.errors import (
-    DuplicatePlayerError,
+from core.errors import DuplicatePlayerError, GameOverError, PlacementError, UnknownPlayerError
+from core.errors_classic import (
     ExchangeNotAllowedError,
-    GameOverError,
     GameStartedError,
     NothingToChallengeError,
     NothingToUndoError,
-    PlacementError,
     PlayerCountError,
     RackSpecError,
-    UnknownPlayerError,
     WordNotInMoveError,
 )
 from core.events import (

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from core.edition import ENGLISH, FRENCH
-from core.errors import GcgEventError, GcgSyntaxError, LetterMismatchError
+from core.errors import LetterMismatchError
+from core.errors_records import GcgEventError, GcgSyntaxError
 from core.events import (
     Challenge,
     ChallengeBonus,

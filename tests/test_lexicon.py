@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from core.board import Board
 from core.edition import FRENCH
-from core.errors import ArbitreError, CorruptLexiconError, InvalidWordError
+from core.errors import ArbitreError
+from core.errors_lexicon import CorruptLexiconError, InvalidWordError
 from core.lexicon import Lexicon, normalise_word
 from core.lexicon_format import FORMAT_VERSION
 from core.lexicon_layout import FINAL, LOOKAHEAD

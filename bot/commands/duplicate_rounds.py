@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from core.duplicate import DrawMade, DuplicateGame
-from core.errors import ArbitreError, NoDrawPossibleError
+from core.errors import ArbitreError
+from core.errors_duplicate import NoDrawPossibleError
 
 from ..chat import Reply
 from ..lexicons import ListPreparingError

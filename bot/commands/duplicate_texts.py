@@ -9,12 +9,12 @@ import io
 
 from core.draw import Shortfall
 from core.duplicate import DuplicateGame, PlayerJoined, Round, RoundClosed, RoundReopened, SubmissionResult
-from core.errors import (
+from core.errors import NotationError
+from core.errors_duplicate import (
     JokerNotMarkedError,
     LateSubmissionError,
     LettersNotInDrawError,
     NoJokerLeftError,
-    NotationError,
     WordNotInLexiconError,
 )
 from core.notation import Notation

@@ -12,7 +12,7 @@ and tops on that list use them from then on.
 from __future__ import annotations
 
 from core.edition import fold_accents
-from core.errors import InvalidWordError
+from core.errors_lexicon import InvalidWordError
 from core.lexicon import normalise_word
 
 from ..house_words import ADD, CLEAR, REMOVE, HouseWordChange, HouseWords

@@ -81,7 +81,7 @@ def print_record(record: GcgRecord, name: str, out: TextIO) -> None:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import json
 
-    from core.errors import GcgError
+    from core.errors_records import GcgError
     from core.gcg import read_gcg
     from core.rules import rule_set_by_code
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import ClockAction, ClockStateError, ExtensionError
+from ..errors_duplicate import ClockAction, ClockStateError, ExtensionError
 from .events import ClockExtended, ClockPaused, ClockResumed, RoundReopened
 from .rounds import Round
 

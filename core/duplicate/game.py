@@ -41,18 +41,15 @@ from ..adjudication import WordList
 from ..board import Board
 from ..draw import Bag, Draw, can_draw, check_draw, draw_tiles, remove_tiles
 from ..edition import FRENCH, Edition, edition_by_code
-from ..errors import (
-    ArbitreError,
+from ..errors import ArbitreError, DuplicatePlayerError, GameOverError, UnknownPlayerError
+from ..errors_duplicate import (
     DrawPendingError,
-    DuplicatePlayerError,
-    GameOverError,
     NegativeScoreError,
     NoRoundOpenError,
     RoundNotClosedError,
     ScoreAboveTopError,
     SubmissionsMadeError,
     TakeBackBlock,
-    UnknownPlayerError,
     WordNotInLexiconError,
 )
 from ..game import player_key

@@ -10,14 +10,12 @@ from collections.abc import Callable
 from ..board import Board
 from ..draw import sort_tiles
 from ..edition import JOKER, Edition
-from ..errors import (
-    ArbitreError,
+from ..errors import ArbitreError, NotationError, PlacementError
+from ..errors_duplicate import (
     JokerNotMarkedError,
     LateSubmissionError,
     LettersNotInDrawError,
     NoJokerLeftError,
-    NotationError,
-    PlacementError,
     WordNotInLexiconError,
 )
 from ..notation import Notation, notation_by_name, parse_move

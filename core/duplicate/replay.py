@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 
-from ..errors import NotATiedTopError, NothingToReopenError, TakeBackBlock
+from ..errors_duplicate import NotATiedTopError, NothingToReopenError, TakeBackBlock
 from ..notation import Notation
 from ..tie import TieRule
 from .clock import check_extension

@@ -7,9 +7,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from ..draw import Counts, DrawRule
-from ..errors import (
-    DuplicateSettingError,
-)
+from ..errors_duplicate import DuplicateSettingError
 from ..notation import Notation, notation_by_name
 
 # --- settings -----------------------------------------------------------------------
