@@ -1,10 +1,8 @@
 """Finding, reading and caching word lists (I/O side of ``core.lexicon``).
 
-A list is a plain text file, one word per line, any case, accents allowed,
-optionally gzip-compressed. ``fr`` and ``en`` name the bundled open lists in
-``lexicons/``; anything else is a path. The compiled form is cached in a cache
-folder under the sha256 of the file's bytes, so a restart reads it back without
-rebuilding, and a changed list gets a new cache entry.
+A list is a plain text file, one word per line, any case, accents allowed, optionally gzip-compressed.
+``fr`` and ``en`` name the bundled open lists in ``lexicons/``; anything else is a path. The compiled form
+is cached under the sha256 of the file's bytes: a restart reads it back, a changed list gets a new entry.
 
 A cache file starts with its own header: ``ARBCACHE``, the cache layout version and
 the compiled format version (u16 each), then the raw sha256 of the list it was built
