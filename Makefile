@@ -26,7 +26,7 @@ run: $(STAMP)
 # Four test processes on two cores: most tests wait on subprocesses, servers and the platforms' fakes
 # (7.7 min of CPU over 13 min of wall clock in one process); idle processes take tests from busy ones.
 test: $(STAMP)
-	$(VENV)/bin/python -m pytest -n 4 --dist worksteal
+	$(VENV)/bin/python -m pytest -n 4 --dist worksteal --durations=10
 	$(VENV)/bin/python -m mypy
 	$(VENV)/bin/python -m ruff check .
 
