@@ -14,6 +14,7 @@ from tests.fakes import FakeDiscord
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, find_binaries
 
 if TYPE_CHECKING:
+    from bot.storage import SQLiteStorage
     from tests.club import Club
 
 
@@ -39,6 +40,19 @@ def postgres_server() -> Iterator[PostgresServer]:
 def postgres_url(postgres_server: PostgresServer) -> str:
     """The URL of a new, empty database on the test server."""
     return postgres_server.create_database()
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> Iterator[SQLiteStorage]:
+    """A fresh SQLite file, closed after the test; the bundled lists loaded before it (so that no test's
+    timeout runs while a list's cache is rebuilt)."""
+    from bot.storage import SQLiteStorage
+    from tests.ready_lists import ready_registry
+
+    ready_registry()
+    store = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    yield store
+    store.close()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -77,13 +76,6 @@ def assert_nothing_left(storage: SQLiteStorage) -> None:
     ).fetchall()
     about_them = [r for (r,) in waiting if any(f"Coup {n} " in r or f"coup {n} " in r for n in range(1, 7))]
     assert about_them == [], about_them
-
-
-@pytest_asyncio.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
-    store = SQLiteStorage(tmp_path / "faults.sqlite")
-    yield store
-    store.close()
 
 
 # --- Discord ---------------------------------------------------------------------------------

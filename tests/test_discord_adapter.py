@@ -65,14 +65,6 @@ async def dc():
         assert not fake.deprecations, fake.deprecations
 
 
-@pytest_asyncio.fixture
-async def storage(tmp_path: Path):
-    LEXICONS.get("fr")  # loaded (or its cache rebuilt) before any test timeout runs
-    store = SQLiteStorage(tmp_path / "arbitre.sqlite")
-    yield store
-    store.close()
-
-
 def make_adapter(storage: SQLiteStorage, clock=None, **options) -> DiscordAdapter:
     """``clock``: the fake's, shared by the referee (deadlines) and the adapter (token ages)."""
     options = {"message_content": True, "edit_interval": 0.2, "tick_seconds": 0.05, **options}

@@ -10,11 +10,8 @@ come within 3 seconds, else the interaction is unknown).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.discord import DiscordAdapter
 from bot.referee import Referee
@@ -25,13 +22,6 @@ from tests.waiting import eventually
 
 LEXICONS = ready_registry()
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
-
-
-@pytest_asyncio.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
-    store = SQLiteStorage(tmp_path / "interactions.sqlite")
-    yield store
-    store.close()
 
 
 def texts(dc: FakeDiscord) -> list[str]:

@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.discord_reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, back_within
@@ -32,13 +29,6 @@ REFUSED_ATTEMPTS = 12  # discord.py's own backoff needs about 1000 s to make thi
 
 async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
     return None
-
-
-@pytest_asyncio.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
-    store = SQLiteStorage(tmp_path / "reconnect.sqlite")
-    yield store
-    store.close()
 
 
 def test_the_production_bound() -> None:

@@ -17,10 +17,8 @@ from __future__ import annotations
 import asyncio
 import math
 import re
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.telegram import LIVE_INTERVAL, TelegramAdapter
 from bot.adapters.telegram_pacing import FloodPacer
@@ -39,14 +37,6 @@ ROUND_SECONDS = 60.0
 ROUNDS = 3
 GROUP_METHODS = {"sendMessage", "sendPhoto", "sendDocument", "editMessageText", "getChatMember"}
 GROUP_METHODS |= {"getChatAdministrators", "editMessageCaption", "deleteMessage"}
-
-
-@pytest_asyncio.fixture
-async def storage(tmp_path: Path):
-    LEXICONS.get("fr")
-    store = SQLiteStorage(tmp_path / "arbitre.sqlite")
-    yield store
-    store.close()
 
 
 def group_requests(requests: list[tuple[str, dict]]) -> list[str]:

@@ -23,10 +23,8 @@ from __future__ import annotations
 import asyncio
 import math
 import re
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.discord import LIVE_INTERVAL, DiscordAdapter
 from bot.commands.duplicate_rounds import WARNING_SECONDS
@@ -40,14 +38,6 @@ LEXICONS = ready_registry()
 ROUND_SECONDS = 60.0
 ROUNDS = 3
 WAIT = 30.0  # how long the test waits for anything at most (a busy machine); the bounds are asserted apart
-
-
-@pytest_asyncio.fixture
-async def storage(tmp_path: Path):
-    LEXICONS.get("fr")
-    store = SQLiteStorage(tmp_path / "arbitre.sqlite")
-    yield store
-    store.close()
 
 
 def is_result(text: str, number: int) -> bool:

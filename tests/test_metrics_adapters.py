@@ -5,11 +5,8 @@ an outage and found again."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import TelegramAdapter
@@ -25,13 +22,6 @@ from .test_metrics import get, scrape
 LEXICONS = ready_registry()
 GROUP = -1001234567
 FOLLOW_UP = "POST /webhooks/{application_id}/{interaction_token}"  # the draw follows the deferred /duplicate
-
-
-@pytest_asyncio.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
-    store = SQLiteStorage(tmp_path / "metrics.sqlite")
-    yield store
-    store.close()
 
 
 async def health(server: MetricsServer) -> tuple[int, str]:

@@ -5,11 +5,8 @@ overtaken by the same player's private command that needs none. Other accounts a
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.ordering import ArrivalOrder
 from bot.adapters.telegram import TelegramAdapter
@@ -22,13 +19,6 @@ from .test_delivery_faults import eventually
 
 LEXICONS = ready_registry()
 GROUP = -1001234567
-
-
-@pytest_asyncio.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
-    store = SQLiteStorage(tmp_path / "ordering.sqlite")
-    yield store
-    store.close()
 
 
 @pytest.mark.asyncio

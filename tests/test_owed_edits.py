@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -31,13 +30,6 @@ async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> No
     while not condition():
         assert loop.time() < deadline, "condition not met in time"
         await asyncio.sleep(0.02)
-
-
-@pytest_asyncio.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
-    store = SQLiteStorage(tmp_path / "edits.sqlite")
-    yield store
-    store.close()
 
 
 def waiting_edits(storage: SQLiteStorage) -> int:

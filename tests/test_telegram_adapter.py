@@ -61,14 +61,6 @@ async def tg():
 
 
 @pytest_asyncio.fixture
-async def storage(tmp_path: Path):
-    LEXICONS.get("fr")  # loaded (or its cache rebuilt) before any test timeout runs
-    store = SQLiteStorage(tmp_path / "arbitre.sqlite")
-    yield store
-    store.close()
-
-
-@pytest_asyncio.fixture
 async def adapter(tg, storage):
     adapter = TelegramAdapter(
         Referee(storage, LEXICONS),

@@ -9,11 +9,8 @@ The test makes the bound small (the library sleeps real time) and checks the pro
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.telegram import TelegramAdapter
 from bot.adapters.telegram_requests import POLL_RETRY_CAP, PollingRequest
@@ -27,13 +24,6 @@ LEXICONS = ready_registry()
 GROUP = -1001234567
 TEST_CAP = 0.2  # seconds: the test's bound on the waits between two long polls
 REFUSED_POLLS = 12  # python-telegram-bot's own waits add up to about 80 s before the 12th
-
-
-@pytest_asyncio.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
-    store = SQLiteStorage(tmp_path / "polling.sqlite")
-    yield store
-    store.close()
 
 
 def test_the_production_bound() -> None:
