@@ -18,8 +18,20 @@ from core.errors import ArbitreError
 
 from .chat import MAX_COMMAND_CHARS, Incoming, Reply, read_command
 from .clock_lease import ClockLease
-from .commands import CommandSpec, Context, UserError, command_named, find, unknown_command_text
+from .commands import (
+    CommandSpec,
+    Context,
+    Services,
+    UserError,
+    classic,
+    command_named,
+    duplicate_games,
+    find,
+    unknown_command_text,
+)
 from .commands.clock import DuplicateClock
+from .commands.duplicate_games import ensure_top
+from .commands.duplicate_rounds import clock_tick
 from .commands.game_cache import GameCache
 from .commands.submissions import quick_play
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
@@ -67,8 +79,6 @@ class Referee:
     ) -> None:
         """``outbox_grace``: how long a reply its sender could not hand over waits before the outbox
         worker tries it again (when no live process claims it)."""
-        from .commands import classic, duplicate_games
-
         self.storage = storage
         self.lexicons = lexicons
         self.lists = WordLists(lexicons, storage)
@@ -91,6 +101,25 @@ class Referee:
         self._first: set[int] = set()  # stored replies known to be first in line for their destination
         self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
 
+    def services(self) -> Services:
+        """What the command handlers may use, as the referee stands now."""
+        return Services(
+            storage=self.storage,
+            lexicons=self.lexicons,
+            lists=self.lists,
+            images=self.images,
+            clock=self.clock,
+            clock_scope=self.clock_scope,
+            clock_lease=self.clock_lease,
+            classic_games=self.classic_games,
+            duplicate_games=self.duplicate_games,
+            now=self.now,
+            store=self.store,
+            claimer=self.claimer,
+            first_in_line_known=self.first_in_line_known,
+            dead_letters=self.dead_letters,
+        )
+
     def handle(self, message: Incoming) -> list[Reply]:
         """Every reply to one message, stored in the outbox (numbered); never raises."""
         replies = self._handle(message)
@@ -106,7 +135,7 @@ class Referee:
             return []  # "/score@OtherBot"
         named = find(command.name)
         if named is not None and named.name == "play":  # a private move: the least work (see submissions)
-            quick = quick_play(self, message, command)
+            quick = quick_play(self.services(), message, command)
             if quick is not None:
                 return quick
         settings = self.storage.channel(message.channel)
@@ -129,7 +158,7 @@ class Referee:
                     error=True,
                 )
             ]
-        context = Context(self, message, command, spec, settings)
+        context = Context(self.services(), message, command, spec, settings)
         try:
             kind = self._prepare(message.channel, spec)
             handler = command_named(spec.name).handler_for(kind)
@@ -309,9 +338,7 @@ class Referee:
             return record.kind
         game = self.duplicate_games.load(self.storage, record)
         if spec.needs_top:
-            from .commands.duplicate_games import ensure_top
-
-            ensure_top(self, record, game)
+            ensure_top(self.services(), record, game)
         return record.kind
 
     @staticmethod
@@ -360,10 +387,8 @@ class Referee:
     def tick(self, now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
         """Clock work due at ``now`` (duplicate warnings and deadlines), each round's replies also given to
         ``publish`` once stored; never raises."""
-        from .commands.duplicate_rounds import clock_tick
-
         try:
-            return clock_tick(self, self.now() if now is None else now, publish)
+            return clock_tick(self.services(), self.now() if now is None else now, publish)
         except StorageFullError as error:  # the deadline stays: the round closes once there is room
             self.forget_games()
             log.error("clock tick failed: %s", error)

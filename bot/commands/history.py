@@ -75,12 +75,12 @@ def with_heading(ctx: Context, target: TargetGame, text: str) -> str:
 def result_summary(ctx: Context, record: GameRecord) -> tuple[str, str]:
     """(players, result) of a game for the list."""
     if record.kind is GameKind.CLASSIC:
-        classic = ctx.referee.classic_games.load(ctx.storage, record)
+        classic = ctx.services.classic_games.load(ctx.storage, record)
         standings = classic.standings()
         players = ", ".join(classic.players) or "-"
         result = " · ".join(f"{s.player} {s.final}" for s in standings) if classic.lines else "-"
         return players, result
-    duplicate = ctx.referee.duplicate_games.load(ctx.storage, record)
+    duplicate = ctx.services.duplicate_games.load(ctx.storage, record)
     players = ", ".join(duplicate.players) or "-"
     top = duplicate.standings()[:3]
     moves = ctx.say("moves_count", n=len(duplicate.closed_rounds))

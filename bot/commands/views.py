@@ -86,9 +86,9 @@ def cmd_calc(ctx: Context) -> None:
     game: ClassicGame | DuplicateGame | None = None
     if record is not None:
         game = (
-            ctx.referee.classic_games.load(ctx.storage, record)
+            ctx.services.classic_games.load(ctx.storage, record)
             if record.kind is GameKind.CLASSIC
-            else duplicate_games.game_of(ctx.referee, record)
+            else duplicate_games.game_of(ctx.services, record)
         )
     board = game.board if game else Board()  # no game: a move on an empty board
     edition = game.edition if game else edition_by_code(ctx.settings.edition)
@@ -100,8 +100,8 @@ def cmd_calc(ctx: Context) -> None:
 
 def _game(ctx: Context, target: TargetGame) -> ClassicGame | DuplicateGame:
     if target.record.kind is GameKind.CLASSIC:
-        return ctx.referee.classic_games.load(ctx.storage, target.record)
-    return duplicate_games.game_of(ctx.referee, target.record)
+        return ctx.services.classic_games.load(ctx.storage, target.record)
+    return duplicate_games.game_of(ctx.services, target.record)
 
 
 def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
@@ -164,7 +164,7 @@ def cmd_standings(ctx: Context) -> None:
         text = classic.standings_text(ctx, game) if game.players else ctx.say("sheet_empty")
     else:
         text = standings_text(ctx.lang, game)
-        if ctx.referee.images:
+        if ctx.services.images:
             image = duplicate_texts.standings_image(ctx.lang, game)
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
 
@@ -194,7 +194,7 @@ def cmd_status(ctx: Context) -> None:
 
 @handles("status", GameKind.CLASSIC)
 def classic_status(ctx: Context) -> None:
-    game = ctx.referee.classic_games.load(ctx.storage, running(ctx))
+    game = ctx.services.classic_games.load(ctx.storage, running(ctx))
     ctx.reply("\n".join(classic.status_lines(ctx, game)))
     ctx.notes.extend(dead_letter_lines(ctx))
 
@@ -202,7 +202,7 @@ def classic_status(ctx: Context) -> None:
 @handles("status", GameKind.DUPLICATE)
 def duplicate_status(ctx: Context) -> None:
     record = running(ctx)
-    duplicate.status(ctx, record, duplicate_games.game_of(ctx.referee, record))
+    duplicate.status(ctx, record, duplicate_games.game_of(ctx.services, record))
     ctx.notes.extend(dead_letter_lines(ctx))
 
 
@@ -212,7 +212,7 @@ SHOWN_DEAD_LETTERS = 5  # the latest ones /status lists (it counts them all)
 def dead_letter_lines(ctx: Context) -> list[str]:
     """The messages about this channel that could never be delivered, for /status: how many, then the
     latest ones, each by its first line (a private one by its length only) and the platform's answer."""
-    letters = ctx.referee.dead_letters(ctx.message.channel)
+    letters = ctx.services.dead_letters(ctx.message.channel)
     if not letters:
         return []
     lines = [ctx.say("dead_letters", n=len(letters))]
