@@ -133,9 +133,10 @@ class Referee:
             return []
         if command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower():
             return []  # "/score@OtherBot"
+        services = self.services()
         named = find(command.name)
         if named is not None and named.name == "play":  # a private move: the least work (see submissions)
-            quick = quick_play(self.services(), message, command)
+            quick = quick_play(services, message, command)
             if quick is not None:
                 return quick
         settings = self.storage.channel(message.channel)
@@ -158,9 +159,9 @@ class Referee:
                     error=True,
                 )
             ]
-        context = Context(self.services(), message, command, spec, settings)
+        context = Context(services, message, command, spec, settings)
         try:
-            kind = self._prepare(message.channel, spec)
+            kind = self._prepare(services, message.channel, spec)
             handler = command_named(spec.name).handler_for(kind)
             if spec.read_only:  # views: no write lock held while a long sheet, board or export is made
                 context.check_access()
@@ -326,7 +327,7 @@ class Referee:
                 return replies
         return [*replies, Reply(note, channel=context.message.channel)]
 
-    def _prepare(self, channel: str, spec: CommandSpec) -> GameKind | None:
+    def _prepare(self, services: Services, channel: str, spec: CommandSpec) -> GameKind | None:
         """Long work before the write transaction opens: bring the channel's game up to date in memory
         (a cold rebuild reads the log without the store's lock), and finish the duplicate top a close needs.
         The kind of the channel's running game (None: no game runs)."""
@@ -338,7 +339,7 @@ class Referee:
             return record.kind
         game = self.duplicate_games.load(self.storage, record)
         if spec.needs_top:
-            ensure_top(self.services(), record, game)
+            ensure_top(services, record, game)
         return record.kind
 
     @staticmethod

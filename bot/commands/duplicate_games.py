@@ -49,7 +49,7 @@ def apply_data(game: DuplicateGame, data: dict[str, Any]) -> None:
 
 
 def game_of(services: Services, record: GameRecord) -> DuplicateGame:
-    """The game, from the referee's cache brought up to date."""
+    """The game, from the cache of duplicate games brought up to date."""
     return services.duplicate_games.load(services.storage, record)
 
 
