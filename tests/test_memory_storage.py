@@ -5,6 +5,7 @@ connection on it, a reader that never waits for a transaction under way, nothing
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,20 @@ def test_memory_is_the_sqlite_store_on_a_database_of_its_own() -> None:
     assert two.active_game("c1") is None and one.active_game("c1") == game
     one.close()
     two.close()
+
+
+def test_every_memory_store_has_the_schema_of_a_migrated_file(tmp_path: Path) -> None:
+    file, first, second = SQLiteStorage(tmp_path / "a.sqlite"), MemoryStorage(), MemoryStorage()
+    schema = "select type, name, tbl_name, sql from sqlite_master order by name"
+    expected = file.db.execute(schema).fetchall()
+    assert len(expected) > 10 and first.db.execute(schema).fetchall() == expected
+    assert second.db.execute(schema).fetchall() == expected  # copied from the first one migrated, if not that one
+    versions = "select version, name from migrations order by version"
+    assert first.db.execute(versions).fetchall() == second.db.execute(versions).fetchall() == [
+        (version, name) for version, name, _ in MIGRATIONS
+    ]
+    for store in (file, first, second):
+        store.close()
 
 
 def test_a_reader_in_another_thread_never_waits_for_a_transaction_under_way() -> None:

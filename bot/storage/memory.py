@@ -8,7 +8,7 @@ import threading
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import sqlite_utils
 
@@ -24,7 +24,11 @@ class MemoryStorage(SQLiteStorage):
     rolled-back event from a stored one by its sequence number and time).
     """
 
+    _migrated: ClassVar[sqlite3.Connection | None] = None  # the first store's fresh schema, copied by the next
+    _migrated_lock: ClassVar[threading.Lock] = threading.Lock()
+
     def __init__(self, *, tracer: Callable[[str, Any], None] | None = None) -> None:
+        """A fresh store, migrated (what ``SQLiteStorage.__init__`` sets up, on memory instead of a file)."""
         self.uri = f"file:arbitre-{uuid.uuid4().hex}?mode=memory&cache=shared"
         self.path = Path(":memory:")
         self.db = sqlite_utils.Database(self._connect(), tracer=tracer)
@@ -35,7 +39,13 @@ class MemoryStorage(SQLiteStorage):
         self._readers: list[sqlite3.Connection] = []  # one per thread: reads that take no lock
         self._readers_lock = threading.Lock()
         self._local = threading.local()
-        self._migrate()
+        with MemoryStorage._migrated_lock:
+            if MemoryStorage._migrated is None:
+                self._migrate()
+                MemoryStorage._migrated = sqlite3.connect(":memory:", check_same_thread=False)
+                self.db.conn.backup(MemoryStorage._migrated)
+            else:  # the same pages, without running every migration again
+                MemoryStorage._migrated.backup(self.db.conn)
         _ = self.db.supports_on_conflict  # probed once here (it creates a table), not mid-command
 
     def _connect(self) -> sqlite3.Connection:
