@@ -158,7 +158,11 @@ MIGRATIONS: list[Migration] = [
                 "create index if not exists house_words_channel on house_words (channel, id)",
                 'create index if not exists players_user on players ("user")',
             ),
-            "postgres": ('create index if not exists players_user on players ("user")',),
+            "postgres": (  # its events' key was a constraint: an index of the same name, as on SQLite
+                "alter table events drop constraint if exists events_game_seq_key",
+                "create unique index if not exists events_game_seq_key on events (game, seq)",
+                'create index if not exists players_user on players ("user")',
+            ),
         },
     ),
     Migration(
