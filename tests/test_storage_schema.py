@@ -269,6 +269,38 @@ def test_a_sqlite_file_of_the_previous_code_is_upgraded_to_the_fresh_schema(tmp_
         assert upgraded[part] == fresh[part], part
 
 
+# The previous code's SQLite file at version 3: deadlines keyed by game only, no closes, outbox, house words.
+OLD_SQLITE_3 = [
+    *OLD_SQLITE[:7],
+    'CREATE TABLE "deadlines" ("game" INTEGER PRIMARY KEY REFERENCES "games"("id"), "round" INTEGER, "at" REAL,'
+    ' "channel" TEXT)',
+]
+
+
+def test_a_sqlite_file_of_version_3_gets_deadlines_per_round_by_a_copy_of_the_table(tmp_path: Path) -> None:
+    old = tmp_path / "v3.sqlite"
+    conn = sqlite3.connect(old)
+    for statement in OLD_SQLITE_3:
+        conn.execute(statement)
+    conn.executemany("insert into migrations values (?, ?, 0)", [(m.version, m.name) for m in MIGRATIONS[:3]])
+    conn.execute("insert into channels values ('c1', 'en', 'en', 'gcg', 'naspa', 'en', 2.0, '')")
+    conn.execute("insert into games values (1, 'c1', 'duplicate', 'ana', 'active', ?, 10.0)", [SETUP])
+    conn.execute("insert into deadlines values (1, 4, 500.0, 'c1')")
+    conn.commit()
+    conn.close()
+    SQLiteStorage(tmp_path / "fresh.sqlite").close()
+    store = SQLiteStorage(old)
+    try:
+        assert [(d.game, d.round, d.at, d.channel) for d in store.deadlines()] == [(1, 4, 500.0, "c1")]
+        store.set_deadline(1, 5, 600.0)  # a second round of the same game: the key is (game, round) now
+        assert [(d.game, d.round) for d in store.deadlines()] == [(1, 4), (1, 5)]
+    finally:
+        store.close()
+    upgraded, fresh = sqlite_schema(old), sqlite_schema(tmp_path / "fresh.sqlite")
+    for part in ("tables", "columns", "primary keys", "indexes", "unique"):
+        assert upgraded[part] == fresh[part], part
+
+
 @pytest.mark.parametrize("version", [8, 1])
 def test_a_postgres_database_of_the_previous_numbering_is_upgraded_to_the_fresh_schema(
     version: int, postgres_server: Any
