@@ -20,6 +20,7 @@ class Dialect:
 
     name: str  # "sqlite" or "postgres"
     placeholder: str  # what ``?`` becomes in the statements sent
+    json_lists: bool  # a list is passed as one parameter in JSON text (else as an array)
     text_list: str  # a subquery of one column ``value``: the texts of a list given as one parameter
     id_list: str  # ``id`` among the numbers of a list given as one parameter (after "where id ")
     platform: str  # a destination's platform: its prefix before ":"
@@ -40,7 +41,7 @@ class Dialect:
 
     def listed(self, values: Sequence[Any]) -> Any:
         """A list as the one parameter of ``text_list`` or ``id_list``."""
-        return json.dumps(list(values)) if self.name == "sqlite" else list(values)
+        return json.dumps(list(values)) if self.json_lists else list(values)
 
 
 _SQLITE_SETTINGS = (
@@ -51,6 +52,7 @@ _SQLITE_SETTINGS = (
 SQLITE = Dialect(
     name="sqlite",
     placeholder="?",
+    json_lists=True,
     text_list="select value from json_each(?)",
     id_list="in (select value from json_each(?))",
     platform="substr(destination, 1, instr(destination || ':', ':') - 1)",
@@ -73,6 +75,7 @@ SQLITE = Dialect(
 POSTGRES = Dialect(
     name="postgres",
     placeholder="%s",
+    json_lists=False,
     text_list="select unnest(cast(? as text[])) as value",
     id_list="= any(cast(? as bigint[]))",
     platform="split_part(destination, ':', 1)",

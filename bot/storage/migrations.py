@@ -4,8 +4,9 @@ backend's ``Dialect``) or, where the two servers need different statements, one 
 
 Versions are rows of a ``migrations`` table (version, name, when applied) in the database itself. SQLite
 files always counted in this history's numbers (1 to 10 before it was shared). PostgreSQL databases made
-before it counted their own (1 to 8, its first steps folded together): ``LEGACY_POSTGRES`` maps those onto
-this history, and such a database's rows are renumbered on its first open.
+before it counted their own (1 to 8, its first steps folded together): such a database is known by the name
+of its version 2, ``LEGACY_POSTGRES`` maps its versions onto this history, and its rows are renumbered on
+its first open (the steps it has in another form are written so that running them again changes nothing).
 
 Why a hand-written list rather than a migration tool: sqlite-utils, the one schema library among the
 dependencies, speaks SQLite only and keeps no history (its migrations are a separate package); Alembic
