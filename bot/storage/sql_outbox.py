@@ -47,23 +47,27 @@ class SQLOutbox(SQLRunner):
         process lives (its heartbeat, see ``outbox_alive``, has not expired at ``at``, by default ``now``
         or the time); one a dead process claimed is due at once.
 
-        ``now`` infinite (everything that waits) still leaves out what another process holds: its claim,
-        or a new message its sender is delivering (never tried, its first due time still ahead)."""
+        ``now`` infinite (everything that waits) takes every message ``owner`` claimed itself, and still
+        leaves out what another process holds: its claim, or a new message its sender is delivering (never
+        tried, its first due time still ahead)."""
         finite = math.isfinite(now)
         clock = now if finite else time.time()
         alive_at = clock if at is None else at
-        due = "o.due <= ?" if finite else "(o.due <= ? or o.attempts > 0)"
+        scope_like, mine = scope.replace("%", "") + "%", owner or ""
+        if finite:
+            rule = "o.claimed_by is null or o.claimed_by = ? then o.due <= ?"
+        else:  # its own claims are its own; a message nobody claimed once tried, or due
+            rule = "o.claimed_by = ? then 1 = 1 when o.claimed_by is null then (o.due <= ? or o.attempts > 0)"
         with self.transaction():
             rows = self._execute(
                 "select o.id, o.destination, o.reply, o.attempts, o.created from outbox o"
                 " where o.delivered is null and o.dropped is null and o.destination like ?"
                 " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
                 " and p.delivered is null and p.dropped is null)"
-                " and case when o.claimed_by is null or o.claimed_by = ?"
-                f" then {due} and coalesce(o.claimed_until, 0) <= ?"
+                f" and case when {rule} and coalesce(o.claimed_until, 0) <= ?"
                 " else not exists (select 1 from outbox_processes w where w.owner = o.claimed_by"
                 f" and w.alive_until > ?) end order by o.id limit ?{self.dialect.claim_lock}",
-                [scope.replace("%", "") + "%", owner or "", clock, clock, alive_at, limit],
+                [scope_like, mine, clock, clock, alive_at, limit],
             )
             if rows and lease > 0:  # claimed until a finite time, even when everything waiting was asked for
                 self._execute(
