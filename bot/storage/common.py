@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..chat import Reply
-from ..outbox import OutboxBacklog, destination, reply_to_json
+from ..outbox import destination, reply_to_json
 
 Method = TypeVar("Method", bound=Callable[..., Any])
 
@@ -19,34 +19,9 @@ def outbox_row(reply: Reply, created: float, due: float, claimed_by: str | None)
     row = [destination(reply), reply_to_json(reply), created, due, reply.expires, reply.channel]
     return [*row, claimed_by, reply.edit_key]
 
-# The migration that makes house words belong to a list (the same statements in every SQL backend):
-# a change stored without its list is for the channel's list (the bundled fr when none is set).
-HOUSE_WORDS_PER_LIST = (
-    "update house_words set lexicon = coalesce("
-    "(select c.lexicon from channels c where c.channel = house_words.channel), 'fr')"
-    " where lexicon is null or lexicon = ''",
-    "create index house_words_list on house_words (channel, lexicon, id)",
-)
 
-# The migration that lets the outbox keep dead letters (the same statements in every SQL backend): the
-# channel a message is about (a private one's too, for that channel's /etat), when it was given up, and
-# an index for pruning delivered rows.
-DEAD_LETTERS = (
-    "alter table outbox add column channel text",
-    "alter table outbox add column dead double precision",
-    "create index outbox_dead on outbox (channel, dead) where dead is not null",
-    "create index outbox_done on outbox (delivered) where delivered is not null",
-)
-# The migration that lets claims name their process (the same statements in every SQL backend): who
-# claimed a message (its heartbeat in ``outbox_processes`` says whether it lives: a dead one's claims are
-# void at once), and which message an edit edits (a newer edit of it supersedes a waiting one).
-OUTBOX_CLAIMS = (
-    "alter table outbox add column claimed_by text",
-    "alter table outbox add column edit_key text",
-    "create table outbox_processes (owner text primary key, alive_until double precision not null)",
-)
 # The metrics' outbox backlog (``Storage.outbox_backlog``), one statement in every SQL backend, each half on
-# its partial index: per platform (a destination's prefix before ":", the backend's {platform} expression),
+# its partial index: per platform (a destination's prefix before ":", the dialect's {platform} expression),
 # the messages waiting, the oldest one's creation, the dead letters kept.
 BACKLOG = (
     "select platform, sum(waiting), min(created), sum(dead) from ("
@@ -55,30 +30,9 @@ BACKLOG = (
     " union all select {platform}, 0, null, 1 from outbox where dead is not null) backlog"
     " group by platform order by platform"
 )
-PLATFORM = {
-    "sqlite": "substr(destination, 1, instr(destination || ':', ':') - 1)",
-    "postgres": "split_part(destination, ':', 1)",
-}
-
-
-def backlog_rows(run: Callable[[str], Iterable[Sequence[Any]]], dialect: str) -> list[OutboxBacklog]:
-    """``BACKLOG`` run by a backend of ``dialect`` (``run``: its rows for a statement), as values."""
-    rows = run(BACKLOG.format(platform=PLATFORM[dialect]))
-    return [OutboxBacklog(str(p), int(n), None if c is None else float(c), int(d)) for p, n, c, d in rows]
-
 
 # rows whose reply still carries an image or a file (the JSON of ``reply_to_json``: a string, not null)
 CARRIES_BYTES = ('%"image": "%', '%"document": "%')
-
-
-def applying(statements: tuple[str, ...]) -> Callable[[Any], None]:
-    """A migration that runs ``statements`` on a database (anything with ``execute``)."""
-
-    def apply(db: Any) -> None:
-        for statement in statements:
-            db.execute(statement)
-
-    return apply
 
 
 def serialised(method: Method) -> Method:

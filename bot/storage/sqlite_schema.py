@@ -4,7 +4,7 @@ games of known kinds and statuses with readable set-ups (each check says what it
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 import sqlite_utils
@@ -12,11 +12,12 @@ import sqlite_utils
 from .records import GameKind, GameSetup, GameSetupError, GameStatus
 
 
-def expected_schema(migrations: Iterable[Callable[[sqlite_utils.Database], None]]) -> dict[str, set[str]]:
-    """The tables and their columns that ``migrations`` make, by name (applied to an empty database in memory)."""
+def expected_schema(statements: Iterable[str]) -> dict[str, set[str]]:
+    """The tables and their columns that the migrations' ``statements`` make, by name (run on an empty
+    database in memory)."""
     db = sqlite_utils.Database(memory=True)
-    for apply in migrations:
-        apply(db)
+    for statement in statements:
+        db.execute(statement)
     schema = {table.name: set(table.columns_dict) for table in db.tables}
     db.close()
     return schema

@@ -1,31 +1,20 @@
-"""The outbox methods of the PostgreSQL storage (a mixin of ``PostgresStorage``): messages owed, their
-claims (``for update skip locked``), retries, dead letters and pruning."""
+"""The outbox on an SQL database, written once for both backends: messages owed, their claims (one rule:
+a claim names its process and holds until ``claimed_until``; PostgreSQL also skips rows another process is
+claiming right now), retries, dead letters and pruning."""
 
 from __future__ import annotations
 
-import contextlib
 import math
 import time
-from collections.abc import Sequence
-from typing import Any
 
 from ..chat import Reply
 from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, reply_from_json
-from .common import CARRIES_BYTES, OUTBOX_COLUMNS, backlog_rows, outbox_row
+from .common import BACKLOG, CARRIES_BYTES, OUTBOX_COLUMNS, outbox_row
+from .sql_store import SQLRunner
 
-Row = tuple[Any, ...]
 
-
-class PostgresOutbox:
-    """The outbox on a PostgreSQL server; the storage gives it its statements and transactions."""
-
-    def transaction(self) -> contextlib.AbstractContextManager[None]:
-        raise NotImplementedError  # the storage's own
-
-    def _execute(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        raise NotImplementedError  # the storage's own
-
-    # --- outbox ------------------------------------------------------------------------
+class SQLOutbox(SQLRunner):
+    """The outbox; the storage gives it its statements and transactions."""
 
     def enqueue(
         self, replies: list[Reply], due: float, created: float | None = None, owner: str | None = None
@@ -37,7 +26,7 @@ class PostgresOutbox:
         with self.transaction():
             for reply in replies:
                 rows = self._execute(
-                    f"insert into outbox ({OUTBOX_COLUMNS}) values (%s, %s, %s, %s, %s, %s, %s, %s) returning id",
+                    f"insert into outbox ({OUTBOX_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?) returning id",
                     outbox_row(reply, at, due, owner),
                 )
                 ids.append(int(rows[0][0]))
@@ -54,44 +43,47 @@ class PostgresOutbox:
     ) -> list[OutboxItem]:
         """The first waiting message of each destination of ``scope`` (a prefix) whose time has come,
         claimed for ``lease`` seconds (by ``owner``, if named): no other process takes them until they are
-        marked or the claim ends (rows another process is claiming right now are skipped, not waited for).
-        A message another process claimed by name is left alone while that process lives (its heartbeat,
-        see ``outbox_alive``, has not expired at ``at``, by default ``now`` or the time); one a dead process
-        claimed is due at once.
+        marked or the claim ends. A message another process claimed by name is left alone while that
+        process lives (its heartbeat, see ``outbox_alive``, has not expired at ``at``, by default ``now``
+        or the time); one a dead process claimed is due at once.
 
-        ``now`` infinite (everything that waits) still leaves out what another process holds: its claim,
-        or a new message its sender is delivering (never tried, its first due time still ahead)."""
+        ``now`` infinite (everything that waits) takes every message ``owner`` claimed itself, and still
+        leaves out what another process holds: its claim, or a new message its sender is delivering (never
+        tried, its first due time still ahead)."""
         finite = math.isfinite(now)
         clock = now if finite else time.time()
         alive_at = clock if at is None else at
-        due = "o.due <= %s" if finite else "(o.due <= %s or o.attempts > 0)"
+        scope_like, mine = scope.replace("%", "") + "%", owner or ""
+        if finite:
+            rule = "o.claimed_by is null or o.claimed_by = ? then o.due <= ?"
+        else:  # its own claims are its own; a message nobody claimed once tried, or due
+            rule = "o.claimed_by = ? then 1 = 1 when o.claimed_by is null then (o.due <= ? or o.attempts > 0)"
         with self.transaction():
             rows = self._execute(
                 "select o.id, o.destination, o.reply, o.attempts, o.created from outbox o"
-                " where o.delivered is null and o.dropped is null and o.destination like %s"
+                " where o.delivered is null and o.dropped is null and o.destination like ?"
                 " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
                 " and p.delivered is null and p.dropped is null)"
-                " and case when o.claimed_by is null or o.claimed_by = %s"
-                f" then {due} and coalesce(o.claimed_until, 0) <= %s"
+                f" and case when {rule} and coalesce(o.claimed_until, 0) <= ?"
                 " else not exists (select 1 from outbox_processes w where w.owner = o.claimed_by"
-                " and w.alive_until > %s) end"
-                " order by o.id limit %s for update of o skip locked",
-                [scope.replace("%", "") + "%", owner or "", clock, clock, alive_at, limit],
+                f" and w.alive_until > ?) end order by o.id limit ?{self.dialect.claim_lock}",
+                [scope_like, mine, clock, clock, alive_at, limit],
             )
-            if rows and lease > 0:
+            if rows and lease > 0:  # claimed until a finite time, even when everything waiting was asked for
                 self._execute(
-                    "update outbox set claimed_until = %s, claimed_by = %s where id = any(%s::bigint[])",
-                    [alive_at + lease, owner, [row[0] for row in rows]],
+                    f"update outbox set claimed_until = ?, claimed_by = ? where id {self.dialect.id_list}",
+                    [alive_at + lease, owner, self.dialect.listed([row[0] for row in rows])],
                 )
         return [OutboxItem(int(i), d, reply_from_json(r, int(i)), int(a), float(c)) for i, d, r, a, c in rows]
 
     def outbox_alive(self, owner: str, until: float) -> None:
         """``owner``'s heartbeat: its claims hold until ``until`` unless it beats again."""
-        self._execute(
-            "insert into outbox_processes (owner, alive_until) values (%s, %s)"
-            " on conflict (owner) do update set alive_until = excluded.alive_until",
-            [owner, until],
-        )
+        with self._one_write():
+            self._execute(
+                "insert into outbox_processes (owner, alive_until) values (?, ?)"
+                " on conflict (owner) do update set alive_until = excluded.alive_until",
+                [owner, until],
+            )
 
     def outbox_processes(self) -> list[tuple[str, float]]:
         """The processes that claim messages, with when their heartbeat expires."""
@@ -100,15 +92,16 @@ class PostgresOutbox:
 
     def forget_process(self, owner: str) -> None:
         """``owner`` is gone (a clean stop, or found dead): what it claimed is due at once."""
-        self._execute("delete from outbox_processes where owner = %s", [owner])
+        with self._one_write():
+            self._execute("delete from outbox_processes where owner = ?", [owner])
 
     def outbox_superseded(self, outbox_id: int, destination: str, edit_key: str) -> bool:
         """Whether a waiting edit is superseded: the message it edits was delivered (an older message of
         ``edit_key``) and a newer edit of it waits."""
         rows = self._execute(
-            "select exists (select 1 from outbox where destination = %s and edit_key = %s and id > %s"
+            "select exists (select 1 from outbox where destination = ? and edit_key = ? and id > ?"
             " and delivered is null and dropped is null)"
-            " and exists (select 1 from outbox where destination = %s and edit_key = %s and id < %s"
+            " and exists (select 1 from outbox where destination = ? and edit_key = ? and id < ?"
             " and delivered is not null)",
             [destination, edit_key, outbox_id] * 2,
         )
@@ -117,48 +110,54 @@ class PostgresOutbox:
     def outbox_waiting(self, destination: str, before: int) -> bool:
         """Whether an older message to ``destination`` is still waiting (a new one must not pass it)."""
         rows = self._execute(
-            "select 1 from outbox where destination = %s and id < %s and delivered is null and dropped is null limit 1",
+            "select 1 from outbox where destination = ? and id < ? and delivered is null and dropped is null limit 1",
             [destination, before],
         )
         return bool(rows)
 
     def mark_delivered(self, ids: list[int], at: float) -> None:
+        # one statement, its own transaction (or the caller's)
         self._execute(
-            "update outbox set delivered = %s, claimed_until = null where id = any(%s::bigint[])", [at, list(ids)]
+            f"update outbox set delivered = ?, claimed_until = null where id {self.dialect.id_list}",
+            [at, self.dialect.listed(ids)],
         )
 
     def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
-        self._execute(
-            "update outbox set attempts = attempts + 1, due = %s, last_error = %s, claimed_until = null,"
-            " claimed_by = null where id = %s",
-            [due, error[:300], outbox_id],
-        )
+        with self._one_write():
+            self._execute(
+                "update outbox set attempts = attempts + 1, due = ?, last_error = ?, claimed_until = null,"
+                " claimed_by = null where id = ?",
+                [due, error[:300], outbox_id],
+            )
 
     def mark_dropped(self, outbox_id: int, at: float, reason: str) -> None:
-        self._execute(
-            "update outbox set dropped = %s, last_error = %s, claimed_until = null where id = %s",
-            [at, reason[:300], outbox_id],
-        )
+        with self._one_write():
+            self._execute(
+                "update outbox set dropped = ?, last_error = ?, claimed_until = null where id = ?",
+                [at, reason[:300], outbox_id],
+            )
 
     def reschedule(self, ids: list[int], due: float) -> None:
         """Messages the outbox worker may take from ``due`` on (they wait behind older ones)."""
-        self._execute(
-            "update outbox set due = %s, claimed_until = null, claimed_by = null where id = any(%s::bigint[])",
-            [due, list(ids)],
-        )
+        with self._one_write():
+            self._execute(
+                f"update outbox set due = ?, claimed_until = null, claimed_by = null where id {self.dialect.id_list}",
+                [due, self.dialect.listed(ids)],
+            )
 
     def mark_dead(self, outbox_id: int, at: float, reason: str) -> None:
         """A dead letter: never tried again, listed by ``dead_letters`` (the destination's next ones go on)."""
-        self._execute(
-            "update outbox set dropped = %s, dead = %s, last_error = %s, attempts = attempts + 1, claimed_until = null"
-            " where id = %s",
-            [at, at, reason[:300], outbox_id],
-        )
+        with self._one_write():
+            self._execute(
+                "update outbox set dropped = ?, dead = ?, last_error = ?, attempts = attempts + 1,"
+                " claimed_until = null where id = ?",
+                [at, at, reason[:300], outbox_id],
+            )
 
     def dead_letters(self, channel: str, since: float) -> list[DeadLetter]:
         """The dead letters about ``channel`` given up since ``since``, oldest first."""
         rows = self._execute(
-            "select id, reply, last_error, dead, attempts from outbox where channel = %s and dead >= %s order by id",
+            "select id, reply, last_error, dead, attempts from outbox where channel = ? and dead >= ? order by id",
             [channel, since],
         )
         return [DeadLetter(int(i), reply_from_json(r, int(i)), e or "", float(d), int(a)) for i, r, e, d, a in rows]
@@ -168,23 +167,23 @@ class PostgresOutbox:
         delete those rows before ``rows_before``; how many rows were deleted."""
         with self.transaction():
             self._execute(
-                "update outbox set reply = (reply::jsonb || '{\"image\": null, \"document\": null}'::jsonb)::text"
-                " where coalesce(delivered, dropped) < %s and (reply like %s or reply like %s)",
+                f"update outbox set reply = {self.dialect.forget_bytes}"
+                " where coalesce(delivered, dropped) < ? and (reply like ? or reply like ?)",
                 [images_before, *CARRIES_BYTES],
             )
             rows = self._execute(
-                "with gone as (delete from outbox where delivered < %s or dropped < %s returning 1)"
-                " select count(*) from gone",
-                [rows_before, rows_before],
+                "delete from outbox where delivered < ? or dropped < ? returning id", [rows_before, rows_before]
             )
-        return int(rows[0][0])
+        return len(rows)
 
     def outbox_state(self, outbox_id: int) -> str:
         """``waiting``, ``delivered``, ``dropped`` or ``dead``."""
-        rows = self._execute("select delivered, dropped, dead from outbox where id = %s", [outbox_id])
+        rows = self._execute("select delivered, dropped, dead from outbox where id = ?", [outbox_id])
         if not rows or (rows[0][0] is None and rows[0][1] is None):
             return "waiting"
         return "delivered" if rows[0][0] is not None else "dead" if rows[0][2] is not None else "dropped"
 
     def outbox_backlog(self) -> list[OutboxBacklog]:
-        return backlog_rows(lambda sql: self._execute(sql, []), "postgres")
+        """Per platform: the messages waiting, the oldest one's creation, the dead letters kept (one statement)."""
+        rows = self._execute(BACKLOG.format(platform=self.dialect.platform))
+        return [OutboxBacklog(str(p), int(n), None if c is None else float(c), int(d)) for p, n, c, d in rows]

@@ -1,0 +1,104 @@
+"""The seats of a game's players, and a private duplicate move read and written in the fewest statements
+(``play_state``: one read; ``record_play``: one statement where the backend has data-modifying CTEs, else
+one insert per table), written once for both SQL backends."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..chat import Reply
+from .common import OUTBOX_COLUMNS, outbox_row
+from .records import ChannelSettings, GameKind, GameStatus, PlayState
+from .sql_store import GAME_COLUMNS, SQLRunner, game_of
+
+_WAITING = "exists (select 1 from outbox where destination = {} and delivered is null and dropped is null)"
+_PLAY_STATE = (
+    f"select {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))},"
+    " (select seq from events where game = g.id order by seq desc limit 1),"
+    " (select at from events where game = g.id order by seq desc limit 1),"
+    " {seats}, {settings},"
+    f" {_WAITING.format('?')}, {_WAITING.format('g.channel')}"
+    " from games g where g.status = ? and g.kind = ?"
+    ' and (g.channel = ? or g.id in (select game from players where "user" = ?))'
+    " order by (g.channel = ?) desc, g.id desc limit 1"
+)
+_SEAT = (
+    'insert into players (game, "user", name, position) select ?, ?, ?, count(*) from players where game = ?'
+    ' on conflict (game, "user") do update set name = excluded.name'
+)
+
+
+def play_state_of(row: Any) -> PlayState:
+    """A ``PlayState`` from a row of the play state's statement."""
+    *game, seq, at, seats, settings, mine, theirs = row
+    record = game_of(tuple(game))
+    chosen = ChannelSettings(**json.loads(settings)) if settings else ChannelSettings(record.channel)
+    bound = tuple((str(user), str(name)) for user, name in json.loads(seats or "[]"))
+    stamp = (int(seq), float(at)) if seq is not None else (0, 0.0)
+    return PlayState(record, chosen, stamp, bound, bool(mine), bool(theirs))
+
+
+class SQLGames(SQLRunner):
+    """The players' seats and the private move of a duplicate round."""
+
+    def add_player(self, game_id: int, user: str, name: str) -> None:
+        with self._one_write():
+            self._execute(_SEAT, [game_id, user, name, game_id])
+
+    def players(self, game_id: int) -> list[tuple[str, str]]:
+        rows = self._execute('select "user", name from players where game = ? order by position', [game_id])
+        return [(str(user), str(name)) for user, name in rows]
+
+    def play_state(self, channel: str, user: str) -> PlayState | None:
+        """The state a private move of ``user`` sent from ``channel`` goes to: the channel's running
+        duplicate game, else the player's latest one (None: neither); one statement."""
+        statement = _PLAY_STATE.replace("{seats}", self.dialect.seats).replace("{settings}", self.dialect.settings)
+        rows = self._execute(
+            statement, [user, GameStatus.ACTIVE.value, GameKind.DUPLICATE.value, channel, user, channel]
+        )
+        return play_state_of(rows[0]) if rows else None
+
+    def record_play(
+        self,
+        game_id: int,
+        events: list[tuple[dict[str, Any], str]],
+        after: int,
+        at: float,
+        seat: tuple[str, str] | None,
+        replies: list[Reply],
+        dues: list[float],
+        created: float,
+        owner: str | None = None,
+    ) -> list[int]:
+        """Store a move's events (numbered after ``after``, each at ``at``), the seat it binds (account,
+        name) if any, and its replies (each due at its time); their outbox numbers, in order."""
+        event_rows = [
+            [game_id, after + n, str(data.get("kind", "")), json.dumps(data, ensure_ascii=False), author, at]
+            for n, (data, author) in enumerate(events, 1)
+        ]
+        insert_events = "insert into events (game, seq, kind, data, author, at) values " + ", ".join(
+            ["(?, ?, ?, ?, ?, ?)"] * len(event_rows)
+        )
+        # claimed by the sender when it sends them itself (due after its grace), else anyone's at once
+        values = [outbox_row(r, created, due, owner if due > created else None) for r, due in zip(replies, dues)]
+        insert_replies = f"insert into outbox ({OUTBOX_COLUMNS}) values " + ", ".join(
+            ["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(values)
+        ) + " returning id"
+        seat_params = [] if seat is None else [game_id, seat[0], seat[1], game_id]
+        if self.dialect.writes_in_one_statement:  # one statement of data-modifying CTEs
+            parts = [f"e as ({insert_events})"] if event_rows else []
+            parts += [f"p as ({_SEAT})"] if seat is not None else []
+            parts.append(f"o as ({insert_replies})" if values else "o as (select cast(0 as bigint) as id where false)")
+            params = [v for row in event_rows for v in row] + seat_params + [v for row in values for v in row]
+            rows = self._execute("with " + ", ".join(parts) + " select id from o order by id", params)
+            return [int(row[0]) for row in rows]
+        with self.transaction():
+            if event_rows:
+                self._execute(insert_events, [v for row in event_rows for v in row])
+            if seat is not None:
+                self._execute(_SEAT, seat_params)
+            if not values:
+                return []
+            rows = self._execute(insert_replies, [v for row in values for v in row])
+        return sorted(int(row[0]) for row in rows)  # one statement under the write lock: in order
