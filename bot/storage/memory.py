@@ -10,8 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-import sqlite_utils
-
 from .sqlite import SQLiteStorage
 
 
@@ -28,17 +26,27 @@ class MemoryStorage(SQLiteStorage):
     _migrated_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, *, tracer: Callable[[str, Any], None] | None = None) -> None:
-        """A fresh store, migrated (what ``SQLiteStorage.__init__`` sets up, on memory instead of a file)."""
+        """A fresh store, migrated."""
         self.uri = f"file:arbitre-{uuid.uuid4().hex}?mode=memory&cache=shared"
-        self.path = Path(":memory:")
-        self.db = sqlite_utils.Database(self._connect(), tracer=tracer)
-        self.db.execute("PRAGMA foreign_keys = ON")
-        self._lock = threading.RLock()
-        self._depth = 0
-        self._owner = 0  # the thread inside transaction()
-        self._readers: list[sqlite3.Connection] = []  # one per thread: reads that take no lock
-        self._readers_lock = threading.Lock()
-        self._local = threading.local()
+        super().__init__(Path(":memory:"), tracer=tracer)
+
+    def _connect(self) -> sqlite3.Connection:
+        """Another connection to this store's database."""
+        return sqlite3.connect(self.uri, uri=True, isolation_level=None, check_same_thread=False)
+
+    def _open_writer(self) -> sqlite3.Connection:
+        """The store's shared connection to its database in memory."""
+        return self._connect()
+
+    def _open_reader(self) -> sqlite3.Connection:
+        """A read-only connection that takes no table lock (it reads uncommitted rows)."""
+        conn = self._connect()
+        conn.execute("PRAGMA read_uncommitted = ON")
+        conn.execute("PRAGMA query_only = ON")
+        return conn
+
+    def _prepare_schema(self) -> None:
+        """The migrations, run by the first store of the process; the next ones copy its pages."""
         with MemoryStorage._migrated_lock:
             if MemoryStorage._migrated is None:
                 self._migrate()
@@ -47,19 +55,3 @@ class MemoryStorage(SQLiteStorage):
             else:  # the same pages, without running every migration again
                 MemoryStorage._migrated.backup(self.db.conn)
         _ = self.db.supports_on_conflict  # probed once here (it creates a table), not mid-command
-
-    def _connect(self) -> sqlite3.Connection:
-        """Another connection to this store's database."""
-        return sqlite3.connect(self.uri, uri=True, isolation_level=None, check_same_thread=False)
-
-    def _reader(self) -> sqlite3.Connection:
-        """This thread's read-only connection, which takes no table lock (it reads uncommitted rows)."""
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._connect()
-            conn.execute("PRAGMA read_uncommitted = ON")
-            conn.execute("PRAGMA query_only = ON")
-            self._local.conn = conn
-            with self._readers_lock:
-                self._readers.append(conn)
-        return conn

@@ -33,13 +33,6 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox):
     @explains_open_failures
     def __init__(self, path: str | Path, *, tracer: Callable[[str, Any], None] | None = None) -> None:
         self.path = Path(path)
-        make_private_place(self.path)  # it holds open duplicate submissions: for its owner's eyes only
-        conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA busy_timeout = 30000")
-        self.db = sqlite_utils.Database(conn, tracer=tracer)
-        self.db.enable_wal()
-        self.db.execute("PRAGMA foreign_keys = ON")
-        self.db.execute("PRAGMA synchronous = NORMAL")
         self.dialect = SQLITE
         self._lock = threading.RLock()
         self._depth = 0
@@ -47,6 +40,27 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox):
         self._readers: list[sqlite3.Connection] = []  # one per thread: reads that take no lock
         self._readers_lock = threading.Lock()
         self._local = threading.local()
+        self.db = sqlite_utils.Database(self._open_writer(), tracer=tracer)
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self._prepare_schema()
+
+    def _open_writer(self) -> sqlite3.Connection:
+        """The store's one shared connection, on a private WAL file."""
+        make_private_place(self.path)  # it holds open duplicate submissions: for its owner's eyes only
+        conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA busy_timeout = 30000")
+        conn.execute("PRAGMA journal_mode = wal")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        return conn
+
+    def _open_reader(self) -> sqlite3.Connection:
+        """A new read-only connection (WAL: it sees committed data and never waits for writers)."""
+        conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA query_only = ON")
+        return conn
+
+    def _prepare_schema(self) -> None:
+        """Check the file, apply the migrations it lacks, check what it holds."""
         self._check_sound()
         self._migrate()
         self._check_contents()
@@ -61,11 +75,10 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox):
                 self._readers.clear()
 
     def _reader(self) -> sqlite3.Connection:
-        """This thread's read-only connection (WAL: it sees committed data and never waits for writers)."""
+        """This thread's read-only connection, opened on first use."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA query_only = ON")
+            conn = self._open_reader()
             self._local.conn = conn
             with self._readers_lock:  # never the store's lock: readers are used while other locks are held
                 self._readers.append(conn)
