@@ -14,13 +14,16 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 
+from core.duplicate import DuplicateGame
 from core.errors import ArbitreError
+from core.game import ClassicGame
 
 from .chat import MAX_COMMAND_CHARS, Incoming, Reply, read_command
 from .clock_lease import ClockLease
 from .commands import CommandSpec, Context, UserError, command_named, find, unknown_command_text
 from .commands.clock import DuplicateClock
 from .commands.game_cache import GameCache
+from .commands.game_kinds import Games
 from .commands.submissions import quick_play
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
@@ -67,8 +70,6 @@ class Referee:
     ) -> None:
         """``outbox_grace``: how long a reply its sender could not hand over waits before the outbox
         worker tries it again (when no live process claims it)."""
-        from .commands import classic, duplicate_games
-
         self.storage = storage
         self.lexicons = lexicons
         self.lists = WordLists(lexicons, storage)
@@ -86,8 +87,9 @@ class Referee:
         self.outbox_owner = process_name()
         self.alive_until = float("-inf")
         self.clock = DuplicateClock()  # the duplicate clock's state: tops searched ahead, warnings given
-        self.classic_games = GameCache(classic.build_from_data, classic.apply_data)
-        self.duplicate_games = GameCache(duplicate_games.build_from_data, duplicate_games.apply_data)
+        self.games = Games()  # the games in memory, one cache per kind
+        self.classic_games: GameCache[ClassicGame] = self.games.cache(GameKind.CLASSIC)
+        self.duplicate_games: GameCache[DuplicateGame] = self.games.cache(GameKind.DUPLICATE)
         self._first: set[int] = set()  # stored replies known to be first in line for their destination
         self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
 
@@ -137,14 +139,14 @@ class Referee:
                 context.check_access()
                 handler(context)
                 return self._with_notes(context)
-            with self.storage.transaction():
+            with self.games.transaction(self.storage):
                 self.storage.lock_channel(message.channel)  # the channel's commands, one at a time, in any process
                 context.check_access()
                 handler(context)
                 # what the players are owed is stored with the change that produced it
                 return self.store(self._with_notes(context))
         except Exception as error:
-            # the transaction rolled back; the game cache notices games changed in memory only
+            # the transaction rolled back; the games it changed in memory are rebuilt from the log
             return [self._error_reply(context, self._explain(error, context.settings, message))]
 
     # --- the outbox ---------------------------------------------------------------------
@@ -304,14 +306,7 @@ class Referee:
         record = self.storage.active_game(channel)
         if record is None:
             return None
-        if record.kind is GameKind.CLASSIC:
-            self.classic_games.load(self.storage, record)
-            return record.kind
-        game = self.duplicate_games.load(self.storage, record)
-        if spec.needs_top:
-            from .commands.duplicate_games import ensure_top
-
-            ensure_top(self, record, game)
+        self.games.prepare(self, record, spec)
         return record.kind
 
     @staticmethod
@@ -339,8 +334,7 @@ class Referee:
 
     def forget_games(self, channel: str | None = None) -> None:
         """Drop the in-memory games of a channel, or all (they are rebuilt from storage when needed)."""
-        self.classic_games.clear(channel)
-        self.duplicate_games.clear(channel)
+        self.games.clear(channel)
 
     @staticmethod
     def _error_reply(context: Context, text: str) -> Reply:

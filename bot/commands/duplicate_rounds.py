@@ -200,7 +200,7 @@ def _waiting_for_list(
 
 def _clock_step(referee: Referee, deadline: Deadline, now: float) -> list[Reply]:
     """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
-    with referee.storage.transaction():
+    with referee.games.transaction(referee.storage):
         referee.storage.lock_channel(deadline.channel)
         return referee.store(_clock_decision(referee, deadline, now))
 

@@ -44,7 +44,7 @@ def quick_play(referee: Referee, message: Incoming, command: CommandLine) -> lis
         return None
     storage = referee.storage
     try:
-        with storage.transaction():
+        with referee.games.transaction(storage):
             storage.lock_channel(message.channel)  # PostgreSQL: the channel's commands, one at a time
             state = storage.play_state(message.channel, message.user)
             if state is not None and state.game.channel != message.channel:  # sent from a private chat
