@@ -22,6 +22,7 @@ class DuplicateKind(Kind[DuplicateGame]):
     """Duplicate games: every player on the same draw, round after round."""
 
     kind = GameKind.DUPLICATE
+    verdicts_key = "verdicts_rounds"
 
     def build(self, record: GameRecord, events: list[dict[str, Any]]) -> DuplicateGame:
         return duplicate_games.build_from_data(record, events)

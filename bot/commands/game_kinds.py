@@ -49,6 +49,7 @@ class Kind(ABC, Generic[G]):
     """What the bot needs of one kind of game; ``G`` is its class in ``core``."""
 
     kind: GameKind
+    verdicts_key = "verdicts_challenges"  # the message naming the list its verdicts used, and where
 
     # --- its games in memory ---
 

@@ -98,7 +98,8 @@ def _game(ctx: Context, target: TargetGame) -> Any:
 
 def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
     """The text, then the lines saying which list and house words the game's verdicts used."""
-    lines = verdict_lines(ctx.lang, target.record.kind, ctx.storage.events(target.record.id))
+    key = kind_of(target.record.kind).verdicts_key
+    lines = verdict_lines(ctx.lang, key, ctx.storage.events(target.record.id))
     return "\n".join([text, *lines])
 
 
