@@ -273,6 +273,24 @@ def test_a_classic_move_rolled_back_is_not_in_the_game_the_next_command_sees(ref
     assert cache.builds == builds + 1
 
 
+def test_a_change_inside_a_transaction_opened_otherwise_is_taken_from_the_log(referee: Referee) -> None:
+    say(referee, "/new Ana Ben")
+    record = referee.storage.active_game("room")
+    assert record is not None
+    cache = referee.classic_games
+    cache.load(referee.storage, record)
+    builds = cache.builds
+    with pytest.raises(Boom):
+        with referee.storage.transaction():  # its end is not the cache's to see
+            with referee.games.transaction(referee.storage):
+                game = cache.load(referee.storage, record)
+                cache.append(referee.storage, record, game, event_to_dict(game.apply(Pass("Ana"))), "u:ana")
+            assert len(cache) == 0  # not taken as committed: the outer transaction may still roll back
+            raise Boom
+    assert cache.load(referee.storage, record).to_move == "Ana"  # it did: the pass is in no game
+    assert cache.builds == builds + 1
+
+
 # --- no dispatch on game classes outside the protocol ---------------------------------------------
 
 GAME_CLASSES = {"ClassicGame", "DuplicateGame"}

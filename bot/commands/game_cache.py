@@ -94,6 +94,8 @@ def game_transaction(storage: Storage) -> Iterator[None]:
         with storage.transaction():
             yield
         return
+    # inside a transaction opened otherwise, its end is not seen: what it changed is taken from the log later
+    outer = storage.in_transaction()
     unit = _Unit()
     _UNIT.unit = unit
     try:
@@ -104,7 +106,7 @@ def game_transaction(storage: Storage) -> Iterator[None]:
         _settle(unit, committed=False)
         raise
     _UNIT.unit = None
-    _settle(unit, committed=True)
+    _settle(unit, committed=not outer)
 
 
 def _settle(unit: _Unit, committed: bool) -> None:
