@@ -317,10 +317,6 @@ class ClassicGame:
         self.apply_stored(event)
         return event
 
-    def push(self, event: Event) -> None:
-        """``apply`` under its former name."""
-        self.apply(event)
-
     def apply_stored(self, event: Event) -> None:
         """Apply an event of the game's log (checked when it was new), or raise and leave the game unchanged."""
         if isinstance(event, Undo):
