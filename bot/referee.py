@@ -20,10 +20,19 @@ from core.game import ClassicGame
 
 from .chat import MAX_COMMAND_CHARS, Incoming, Reply, read_command
 from .clock_lease import ClockLease
-from .commands import CommandSpec, Context, UserError, command_named, find, unknown_command_text
+from .commands import (
+    CommandSpec,
+    Context,
+    Services,
+    UserError,
+    command_named,
+    find,
+    unknown_command_text,
+)
 from .commands.clock import DuplicateClock
-from .commands.game_cache import GameCache
-from .commands.game_kinds import Games
+from .commands.duplicate_rounds import clock_tick
+from .commands.game_cache import GameCache, Games
+from .commands.game_kinds import kind_of
 from .commands.submissions import quick_play
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
@@ -87,11 +96,31 @@ class Referee:
         self.outbox_owner = process_name()
         self.alive_until = float("-inf")
         self.clock = DuplicateClock()  # the duplicate clock's state: tops searched ahead, warnings given
-        self.games = Games()  # the games in memory, one cache per kind
+        self.games = Games(kind_of)  # the games in memory, one cache per kind
         self.classic_games: GameCache[ClassicGame] = self.games.cache(GameKind.CLASSIC)
         self.duplicate_games: GameCache[DuplicateGame] = self.games.cache(GameKind.DUPLICATE)
         self._first: set[int] = set()  # stored replies known to be first in line for their destination
         self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
+
+    def services(self) -> Services:
+        """What the command handlers may use, as the referee stands now."""
+        return Services(
+            storage=self.storage,
+            lexicons=self.lexicons,
+            lists=self.lists,
+            images=self.images,
+            clock=self.clock,
+            clock_scope=self.clock_scope,
+            clock_lease=self.clock_lease,
+            classic_games=self.classic_games,
+            duplicate_games=self.duplicate_games,
+            games=self.games,
+            now=self.now,
+            store=self.store,
+            claimer=self.claimer,
+            first_in_line_known=self.first_in_line_known,
+            dead_letters=self.dead_letters,
+        )
 
     def handle(self, message: Incoming) -> list[Reply]:
         """Every reply to one message, stored in the outbox (numbered); never raises."""
@@ -106,9 +135,10 @@ class Referee:
             return []
         if command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower():
             return []  # "/score@OtherBot"
+        services = self.services()
         named = find(command.name)
         if named is not None and named.name == "play":  # a private move: the least work (see submissions)
-            quick = quick_play(self, message, command)
+            quick = quick_play(services, message, command)
             if quick is not None:
                 return quick
         settings = self.storage.channel(message.channel)
@@ -131,9 +161,9 @@ class Referee:
                     error=True,
                 )
             ]
-        context = Context(self, message, command, spec, settings)
+        context = Context(services, message, command, spec, settings)
         try:
-            kind = self._prepare(message.channel, spec)
+            kind = self._prepare(services, message.channel, spec)
             handler = command_named(spec.name).handler_for(kind)
             if spec.read_only:  # views: no write lock held while a long sheet, board or export is made
                 context.check_access()
@@ -299,14 +329,14 @@ class Referee:
                 return replies
         return [*replies, Reply(note, channel=context.message.channel)]
 
-    def _prepare(self, channel: str, spec: CommandSpec) -> GameKind | None:
+    def _prepare(self, services: Services, channel: str, spec: CommandSpec) -> GameKind | None:
         """Long work before the write transaction opens: bring the channel's game up to date in memory
         (a cold rebuild reads the log without the store's lock), and finish the duplicate top a close needs.
         The kind of the channel's running game (None: no game runs)."""
         record = self.storage.active_game(channel)
         if record is None:
             return None
-        self.games.prepare(self, record, spec)
+        kind_of(record.kind).prepare(services, record, self.games.load(self.storage, record), spec)
         return record.kind
 
     @staticmethod
@@ -354,10 +384,8 @@ class Referee:
     def tick(self, now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
         """Clock work due at ``now`` (duplicate warnings and deadlines), each round's replies also given to
         ``publish`` once stored; never raises."""
-        from .commands.duplicate_rounds import clock_tick
-
         try:
-            return clock_tick(self, self.now() if now is None else now, publish)
+            return clock_tick(self.services(), self.now() if now is None else now, publish)
         except StorageFullError as error:  # the deadline stays: the round closes once there is room
             self.forget_games()
             log.error("clock tick failed: %s", error)

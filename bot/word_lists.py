@@ -24,7 +24,7 @@ from core.lexicon import Lexicon
 from .house_words import HouseList, HouseWords
 from .lexicons import BUNDLED, HOUSE_MARK, LexiconRegistry, ListPreparingError
 from .messages import say
-from .storage import Storage, StoredEvent
+from .storage import HouseWordStore, Storage, StoredEvent
 
 VERDICT_KEY = "verdict_list"  # key of the stored event data saying what a verdict used
 
@@ -59,7 +59,7 @@ class ListUsed:
 class WordLists:
     """A channel's lists, from a registry that compiles them in the background."""
 
-    def __init__(self, registry: LexiconRegistry, storage: Storage) -> None:
+    def __init__(self, registry: LexiconRegistry, storage: HouseWordStore) -> None:
         self.registry = registry
         self.storage = storage
 

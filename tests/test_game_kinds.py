@@ -140,7 +140,7 @@ def solo(ctx: Context) -> None:
     points = ctx.whole_number(ctx.tokens[0]) if ctx.tokens else 0
     if points < 0:
         raise UserError("solo_negative")  # refused before the game changes
-    games = ctx.referee.games
+    games = ctx.services.games
     game: Solitaire = games.load(ctx.storage, record)
     game.apply(Scored(points))
     games.cache(record.kind).append(ctx.storage, record, game, {"kind": "scored", "points": points}, ctx.message.user)

@@ -26,7 +26,7 @@ from bot.outbox import (
 )
 from bot.referee import Referee
 from bot.service import RefereeService
-from bot.storage import MemoryStorage, SQLiteStorage, Storage
+from bot.storage import SQLiteStorage, Storage
 from tests.ready_lists import ready_registry
 from tests.test_storage import open_store, storage  # noqa: F401  (the fixtures over every backend)
 
@@ -35,12 +35,9 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"x" * 5000
 
 def stored_reply(store: Storage, outbox_id: int) -> dict | None:  # type: ignore[type-arg]
     """The reply JSON a backend keeps for a row (None: the row is gone)."""
-    if isinstance(store, SQLiteStorage):
+    if isinstance(store, SQLiteStorage):  # a file or memory
         row = store.db.execute("select reply from outbox where id = ?", [outbox_id]).fetchone()
         text = row[0] if row else None
-    elif isinstance(store, MemoryStorage):
-        kept = store._outbox.get(outbox_id)
-        text = kept["reply"] if kept else None
     else:
         rows = store._execute("select reply from outbox where id = %s", [outbox_id])  # type: ignore[attr-defined]
         text = rows[0][0] if rows else None

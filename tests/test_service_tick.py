@@ -80,14 +80,14 @@ def test_a_round_far_from_its_warning_costs_its_room_one_transaction_not_one_per
         said: list[Reply] = []
         for tick in range(4 * 14):  # the first 14 s of the round
             now[0] = START + tick / 4
-            said += clock_tick(referee, now[0])
+            said += clock_tick(referee.services(), now[0])
         begins = sum(1 for s in statements if s.upper().startswith("BEGIN"))
         assert said == []
         # per tick, the leases renewed (one transaction); per room, one look in all
         assert begins <= 4 * 14 + len(rooms), begins
         for tick in range(4 * 14, 4 * 31):  # the warnings, then the closes
             now[0] = START + tick / 4
-            said += clock_tick(referee, now[0])
+            said += clock_tick(referee.services(), now[0])
         assert sum("coup 1" in r.text.lower() and "secondes" in r.text for r in said) == len(rooms), said
         assert {r.channel for r in said if "manche close" in r.text} == set(rooms)
     finally:

@@ -169,7 +169,7 @@ async def test_a_move_that_waited_behind_others_past_the_deadline_counts_from_it
         assert any(t.startswith("Reçu pour le coup 1 : H8 CHANT") for t in to_ana), to_ana
         assert not any("Trop tard" in t for t in to_ana), to_ana
         await service.tick()
-        results = game_of(referee, storage.game(storage.active_game(CHANNEL).id)).closed_rounds[0].results
+        results = game_of(referee.services(), storage.game(storage.active_game(CHANNEL).id)).closed_rounds[0].results
         assert results["Ana"].valid and results["Ana"].score > 0, results["Ana"]
     finally:
         await service.stop()

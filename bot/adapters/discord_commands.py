@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -18,8 +18,15 @@ from ..lexicons import BUNDLED
 from ..messages import say
 from .common import DEFAULT_LANGUAGE, language_of_locale, platform_name, platform_word, short_text
 
-if TYPE_CHECKING:
-    from .discord import DiscordAdapter
+
+class SlashHost(Protocol):
+    """What the slash commands call on the adapter that registers them (``DiscordAdapter``)."""
+
+    async def on_slash(self, interaction: discord.Interaction, spec: CommandSpec, args: str) -> None:
+        """Answer one slash command with its free-text arguments."""
+
+    async def players(self, channel: str) -> list[str]:
+        """Player names of the channel's game (for autocompletion)."""
 
 DESCRIPTION_LIMIT = 100
 CHOICES_LIMIT = 25
@@ -114,7 +121,7 @@ def penalty_choices(current: str, players: Sequence[str]) -> list[str]:
     return [f"{name} {points}".strip() for name in names][:CHOICES_LIMIT]
 
 
-def _slash_callback(adapter: DiscordAdapter, spec: CommandSpec, takes_args: bool, required: bool) -> Any:
+def _slash_callback(adapter: SlashHost, spec: CommandSpec, takes_args: bool, required: bool) -> Any:
     """The coroutine discord.py calls for one command (its signature declares the option)."""
     if not takes_args:
 
@@ -135,7 +142,7 @@ def _slash_callback(adapter: DiscordAdapter, spec: CommandSpec, takes_args: bool
     return run_optional
 
 
-def build_command(adapter: DiscordAdapter, spec: CommandSpec) -> app_commands.Command[Any, Any, Any]:
+def build_command(adapter: SlashHost, spec: CommandSpec) -> app_commands.Command[Any, Any, Any]:
     """The slash command for one command of the table."""
     arguments = usage_args(spec.usage(DEFAULT_LANGUAGE))
     takes_args = bool(arguments)

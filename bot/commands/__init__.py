@@ -9,9 +9,20 @@ from __future__ import annotations
 # They declare the commands, /help lists them in that order within a section: the duplicate commands first,
 # then the arbiter's controls.
 from . import duplicate  # noqa: F401  # isort: skip
-from . import arbiter, classic, classic_kind, duplicate_kind, general, history, views, words  # noqa: F401  # noqa: F401  # the kinds of game (game_kinds)
-from .context import Context, UserError, command_names, unknown_command_text
-from .registry import Access, CommandSpec, Section, command_named, declared, find, suggest
+from . import arbiter, classic, classic_kind, duplicate_kind, ending, general, history, views, words  # noqa: F401  # noqa: F401  # the kinds of game (game_kinds)
+from .context import Context, UserError
+from .registry import (
+    Access,
+    CommandSpec,
+    Section,
+    command_named,
+    command_names,
+    declared,
+    find,
+    suggest,
+    unknown_command_text,
+)
+from .services import Services
 
 COMMANDS = declared()
 
@@ -21,6 +32,7 @@ __all__ = [
     "CommandSpec",
     "Context",
     "Section",
+    "Services",
     "UserError",
     "command_named",
     "command_names",

@@ -39,7 +39,7 @@ def _open_round_with_clock(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
 
 def _draw_shown(ctx: Context, record: GameRecord, game: DuplicateGame) -> Reply:
     """The open round's draw with the time left now."""
-    return draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.referee.now())
+    return draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.services.now())
 
 
 def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame, again: Sequence[DuplicateEvent] = ()) -> None:
@@ -53,15 +53,15 @@ def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame, again: Sequen
     round_ = game.current
     if round_ is None and again:
         try:
-            save(ctx.referee, record, game, game.draw_again(again), ctx.message.user)
+            save(ctx.services, record, game, game.draw_again(again), ctx.message.user)
             round_ = game.current
         except ArbitreError:
             pass  # the bag changed: a new draw below
     if round_ is not None and round_.draw is not None:
-        start_top(ctx.referee, record, game)
+        start_top(ctx.services, record, game)
         ctx.replies.append(_draw_shown(ctx, record, game))
         return
-    ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
+    ctx.replies += open_next_round(ctx.services, ctx.storage, record, game, ctx.lang, ctx.services.now())
 
 
 @command("reopen", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
@@ -73,10 +73,10 @@ def cmd_reopen(ctx: Context) -> None:
     if game.finished:
         ctx.storage.set_game_status(record.id, GameStatus.ACTIVE)
     last = game.last_closed
-    event = game.reopen(ctx.referee.now(), seconds)
+    event = game.reopen(ctx.services.now(), seconds)
     if last is not None:
         ctx.storage.mark_reopened(record.id, last.number)
-    save(ctx.referee, record, game, [event], ctx.message.user)
+    save(ctx.services, record, game, [event], ctx.message.user)
     ctx.reply(ctx.say("dup_reopened", n=last.number if last else 0, seconds=number(ctx.lang, seconds)))
     _redraw(ctx, record, game)
 
@@ -84,8 +84,8 @@ def cmd_reopen(ctx: Context) -> None:
 @command("pause", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_pause(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
-    event = game.pause(ctx.referee.now())
-    save(ctx.referee, record, game, [event], ctx.message.user)
+    event = game.pause(ctx.services.now())
+    save(ctx.services, record, game, [event], ctx.message.user)
     round_ = game.current
     assert round_ is not None
     ctx.reply(ctx.say("dup_paused", n=round_.number, seconds=round(round_.paused_left or 0)))
@@ -94,10 +94,10 @@ def cmd_pause(ctx: Context) -> None:
 @command("resume", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_resume(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
-    event = game.resume(ctx.referee.now())
-    save(ctx.referee, record, game, [event], ctx.message.user)
+    event = game.resume(ctx.services.now())
+    save(ctx.services, record, game, [event], ctx.message.user)
     ctx.replies.append(_draw_shown(ctx, record, game))
-    ctx.referee.clock.warned.discard((record.id, game.move_number))
+    ctx.services.clock.warned.discard((record.id, game.move_number))
 
 
 @command("extend", section=Section.DUPLICATE, access=Access.REFEREE)
@@ -107,8 +107,8 @@ def cmd_extend(ctx: Context) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     value = ctx.number(ctx.tokens[0])
     event = game.extend(value)
-    save(ctx.referee, record, game, [event], ctx.message.user)
-    ctx.referee.clock.warned.discard((record.id, game.move_number))
+    save(ctx.services, record, game, [event], ctx.message.user)
+    ctx.services.clock.warned.discard((record.id, game.move_number))
     ctx.reply(ctx.say("dup_extended", seconds=number(ctx.lang, value)))
     ctx.replies.append(_draw_shown(ctx, record, game))
 
@@ -141,7 +141,7 @@ def cmd_correct(ctx: Context) -> None:
         move = " ".join(rest[:2])
         reason = " ".join(rest[2:])[:200]
         event = game.correct(player, round_number, move, ctx.word_list(record.setup.lexicon), reason)
-    save(ctx.referee, record, game, [event], ctx.message.user)
+    save(ctx.services, record, game, [event], ctx.message.user)
     ctx.reply(_correction_text(ctx, game, player, round_number) + "\n\n" + standings_text(ctx.lang, game))
 
 
@@ -165,7 +165,7 @@ def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     if record is None or record.kind is not GameKind.DUPLICATE:
         raise UserError("dup_none")
     ctx.require_control(record)
-    return record, game_of(ctx.referee, record)
+    return record, game_of(ctx.services, record)
 
 
 @command("top", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
@@ -183,10 +183,10 @@ def cmd_top(ctx: Context) -> None:
         raise UserError("dup_top_already", move=last.top.notation(game.notation))
     leftover, draws = _leftover(game), game.draws_since_close()
     event = game.choose_top(choices[index - 1])
-    save(ctx.referee, record, game, [event], ctx.message.user)
+    save(ctx.services, record, game, [event], ctx.message.user)
     closed = game.closed_rounds[-1]
     text = ctx.say("dup_top_chosen", n=closed.number) + "\n" + round_text(ctx.lang, game, closed)
-    image = round_result_png(result_view(ctx.lang, game, closed)) if ctx.referee.images else None
+    image = round_result_png(result_view(ctx.lang, game, closed)) if ctx.services.images else None
     ctx.reply(text, image=image, image_name="result.png")  # the round's result again, as at the close
     _redraw(ctx, record, game, draws if _leftover(game) == leftover else ())
 

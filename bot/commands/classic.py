@@ -35,7 +35,7 @@ from ..word_lists import VERDICT_KEY, ListUsed, list_name, lists_used, verdicts_
 from . import seats
 from .context import Context, UserError
 from .formatting import breakdown, split_claimed
-from .registry import Access, Section, command
+from .registry import Access, Section, command, command_named
 from .turns import acting_seat, require_turn, split_seat
 
 HOUSE_PRAGMA = "#arbitre-house-words"
@@ -69,7 +69,7 @@ def load_classic(ctx: Context) -> tuple[GameRecord, ClassicGame]:
     record = ctx.storage.active_game(ctx.message.channel)
     if record is None or record.kind is not GameKind.CLASSIC:
         raise UserError("no_classic_game")
-    return record, ctx.referee.classic_games.load(ctx.storage, record)
+    return record, ctx.services.classic_games.load(ctx.storage, record)
 
 
 def record_event(
@@ -79,7 +79,7 @@ def record_event(
     is stored with it (what replaying does not need, such as the list a verdict used)."""
     game.apply(event)
     data = {**event_to_dict(event), **(extra or {})}
-    ctx.referee.classic_games.append(ctx.storage, record, game, data, ctx.message.user)
+    ctx.services.classic_games.append(ctx.storage, record, game, data, ctx.message.user)
 
 
 # --- formatting --------------------------------------------------------------------------
@@ -184,7 +184,7 @@ def cmd_new(ctx: Context) -> None:
 
 def join(ctx: Context, record: GameRecord) -> None:
     """/join for a classic game: take a free seat named like you (or NAME), or add your seat."""
-    game = ctx.referee.classic_games.load(ctx.storage, record)
+    game = ctx.services.classic_games.load(ctx.storage, record)
     mine = seats.seat_of(ctx.storage, record, ctx.message.user, game.players)
     if mine is not None:
         raise UserError("already_seated", player=mine)
@@ -362,10 +362,8 @@ def cmd_penalty(ctx: Context) -> None:
 
 @command("undo", section=Section.CLASSIC, access=Access.REFEREE)
 def cmd_undo(ctx: Context) -> None:
-    if ctx.storage.active_game(ctx.message.channel) is None:
-        from .ending import reopen_ended  # it builds on this module
-
-        reopen_ended(ctx)
+    if ctx.storage.active_game(ctx.message.channel) is None:  # it ended since the command came in
+        command_named("undo").handler_for(None)(ctx)  # ending.reopen_ended, which builds on this module
         return
     record, game = load_classic(ctx)
     last = game.last_undoable()
@@ -535,7 +533,7 @@ def board(ctx: Context, game: ClassicGame) -> tuple[str, bytes | None]:
     view = board_view(ctx.lang, game)
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
     text = "\n".join([*board_header(ctx, view), grid])
-    return text, classic_board_png(view) if ctx.referee.images else None
+    return text, classic_board_png(view) if ctx.services.images else None
 
 
 def moves_text(ctx: Context, record: GameRecord, game: ClassicGame, name: str) -> str:

@@ -1,38 +1,19 @@
 """What a command handler receives: the message, the command line, the channel's settings, the
-referee's services; and ``UserError``, the polite refusal of a command (a catalog message)."""
+services it may use (``Services``); and ``UserError``, the polite refusal of a command (a catalog
+message)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..chat import CommandLine, Incoming, Reply
 from ..house_words import HouseList
 from ..messages import say
 from ..numbers import NumberError, parse_decimal, parse_whole, split_words
 from ..storage import ChannelSettings, GameRecord, Storage
-from .registry import Access, CommandSpec, suggest
-
-if TYPE_CHECKING:
-    from ..referee import Referee
-
-
-def command_names(lang: str, spec: CommandSpec) -> str:
-    """``/coup (/score)`` in French, ``/score (/coup)`` in English: the channel's name first, then the other
-    languages' names; one name when they are all the same."""
-    first = spec.name_in(lang)
-    others = list(dict.fromkeys(name for name in spec.names().values() if name != first))
-    return f"/{first}" + (f" ({', '.join('/' + name for name in others)})" if others else "")
-
-
-def unknown_command_text(lang: str, name: str) -> str:
-    """The answer to an unknown command: the nearest known commands, if any, under both names."""
-    shown = name.lstrip("/")[:40]
-    nearest = suggest(shown)
-    if not nearest:
-        return say(lang, "unknown_command", name=shown)
-    choices = say(lang, "suggestion_or").join(command_names(lang, spec) for spec in nearest)
-    return say(lang, "unknown_command_suggest", name=shown, suggestions=choices)
+from .services import Services
+from .spec import Access, CommandSpec
 
 
 class UserError(Exception):
@@ -48,7 +29,7 @@ class UserError(Exception):
 class Context:
     """Everything a command handler needs about the message it answers."""
 
-    referee: Referee
+    services: Services
     message: Incoming
     command: CommandLine
     spec: CommandSpec
@@ -66,7 +47,7 @@ class Context:
 
     @property
     def storage(self) -> Storage:
-        return self.referee.storage
+        return self.services.storage
 
     def say(self, key: str, **values: Any) -> str:
         return say(self.lang, key, **values)
@@ -85,7 +66,7 @@ class Context:
     def word_list(self, spec: str | None = None, channel: str | None = None) -> HouseList:
         """The list verdicts use (the channel's by default) with the channel's house words; at once, or
         ListPreparingError while it is being prepared."""
-        return self.referee.lists.verdicts(spec or self.settings.lexicon, channel or self.message.channel)
+        return self.services.lists.verdicts(spec or self.settings.lexicon, channel or self.message.channel)
 
     @property
     def tokens(self) -> list[str]:

@@ -56,14 +56,14 @@ def cmd_duplicate(ctx: Context) -> None:
         referee_name=seats.display_name(ctx.message),
     )
     ctx.word_list(settings.lexicon)  # fail now, not at the first closing, if the list is unusable or not ready
-    ctx.referee.lists.prepare_movegen(settings.lexicon, ctx.message.channel)  # the tops' list, house words applied
+    ctx.services.lists.prepare_movegen(settings.lexicon, ctx.message.channel)  # the tops' list, house words applied
     record = ctx.storage.create_game(
         ctx.message.channel, GameKind.DUPLICATE, ctx.message.user, setup, abandon_running=ctx.confirmed
     )
-    save(ctx.referee, record, game, list(game.events), ctx.message.user)
+    save(ctx.services, record, game, list(game.events), ctx.message.user)
     mode = ctx.say("dup_mode_manual" if manual else "dup_mode_auto")
     ctx.reply(ctx.say("dup_started", edition=settings.edition, minutes=number(ctx.lang, minutes), mode=mode))
-    ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
+    ctx.replies += open_next_round(ctx.services, ctx.storage, record, game, ctx.lang, ctx.services.now())
 
 
 def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
@@ -76,7 +76,7 @@ def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
         key = "dup_wait_draw" if record.setup.manual else "dup_status_between"
         ctx.reply(ctx.say(key, n=game.move_number))
         return
-    shown = draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.referee.now())
+    shown = draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.services.now())
     count = count_reply(ctx.lang, record, game)
     text = shown.text + ("\n" + count.text if count is not None else "")
     ctx.reply(text, deadline=shown.deadline)  # a new message (no edit key): the draw shown again
@@ -93,15 +93,15 @@ def cmd_draw(ctx: Context) -> None:
         round_ = game.current
         rejected = round_.draw.spelled(game.edition) if round_ is not None and round_.draw is not None else ""
         rejection = game.reject_draw()
-        save(ctx.referee, record, game, [rejection], ctx.message.user)
+        save(ctx.services, record, game, [rejection], ctx.message.user)
         ctx.reply(ctx.say("dup_draw_rejected", draw=rejected))
         if not record.setup.manual:
-            ctx.replies += open_next_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now())
+            ctx.replies += open_next_round(ctx.services, ctx.storage, record, game, ctx.lang, ctx.services.now())
         return
-    event = game.draw_manual(text.upper(), at=ctx.referee.now())
-    save(ctx.referee, record, game, [event], ctx.message.user)
-    start_top(ctx.referee, record, game)
-    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.referee.now()))
+    event = game.draw_manual(text.upper(), at=ctx.services.now())
+    save(ctx.services, record, game, [event], ctx.message.user)
+    start_top(ctx.services, record, game)
+    ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.services.now()))
 
 
 def _game_for_player(ctx: Context) -> GameRecord:
@@ -138,7 +138,7 @@ def _add_player(ctx: Context, record: GameRecord, game: DuplicateGame, wanted: s
     """A new player (a free variant of ``wanted`` if another account has that name, or if it mixes Latin and
     Cyrillic or Greek letters: ``Аna (2)`` never passes for Ana), bound to the sender."""
     name = seats.free_name(wanted, [*game.players, *([wanted] if mixes_scripts(wanted) else [])])
-    save(ctx.referee, record, game, [game.join(name)], ctx.message.user)
+    save(ctx.services, record, game, [game.join(name)], ctx.message.user)
     if bind:
         seats.bind(ctx.storage, record, ctx.message.user, name)
     return name
@@ -148,7 +148,7 @@ def join(ctx: Context, record: GameRecord) -> None:
     """/join for a duplicate game: the sender plays (under NAME if given, or takes the free seat NAME);
     the referee's ``/join NAME`` adds a seat for a player with no account here, whose scores the
     referee enters."""
-    game = game_of(ctx.referee, record)
+    game = game_of(ctx.services, record)
     mine = _player_of(ctx, record, game)
     wanted = seats.clean_name(" ".join(ctx.tokens))
     own_name = seats.display_name(ctx.message)
@@ -178,7 +178,7 @@ def cmd_play(ctx: Context) -> None:
         raise UserError("dup_not_private")
     record = _game_for_player(ctx)
     lang = ctx.storage.channel(record.channel).language
-    game = game_of(ctx.referee, record)
+    game = game_of(ctx.services, record)
     if not ctx.args.strip():
         raise UserError("usage", usage=ctx.spec.usage(lang))
     round_ = game.current
@@ -187,7 +187,7 @@ def cmd_play(ctx: Context) -> None:
             raise UserError("dup_late", n=len(game.closed_rounds))
         raise UserError("dup_no_round")
     move, claimed = split_claimed(ctx.args.strip())
-    now = ctx.message.arrived(ctx.referee.now())  # a move that waited behind others is timed by its arrival
+    now = ctx.message.arrived(ctx.services.now())  # a move that waited behind others is timed by its arrival
     after_close = _just_after_close(ctx, record, game, move, now)
     player = _playing_as(ctx, record, game)
     arrived = player is None
@@ -195,7 +195,7 @@ def cmd_play(ctx: Context) -> None:
         player = _add_player(ctx, record, game, seats.display_name(ctx.message), bind=True)
     previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
     event = game.submit(player, move, claimed, at=now)
-    save(ctx.referee, record, game, [event], ctx.message.user)
+    save(ctx.services, record, game, [event], ctx.message.user)
     preview = game.preview(player, move)
     if after_close:
         ctx.private(after_close)
@@ -250,14 +250,14 @@ def cmd_close(ctx: Context) -> None:
     round_ = game.current
     if round_ is None or round_.draw is None:
         raise UserError("dup_no_round")
-    ctx.replies += close_round(ctx.referee, ctx.storage, record, game, ctx.lang, ctx.referee.now(), ctx.message.user)
+    ctx.replies += close_round(ctx.services, ctx.storage, record, game, ctx.lang, ctx.services.now(), ctx.message.user)
 
 
 def end(ctx: Context, record: GameRecord) -> None:
     """/end for a duplicate game: it stops now, with the rounds closed so far."""
-    game = game_of(ctx.referee, record)
-    replies = finish(ctx.referee, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
-    image = standings_image(ctx.lang, game) if ctx.referee.images and game.closed_rounds else None
+    game = game_of(ctx.services, record)
+    replies = finish(ctx.services, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
+    image = standings_image(ctx.lang, game) if ctx.services.images and game.closed_rounds else None
     if image is not None:  # the final standings, as at each close
         replies = [dataclasses.replace(reply, image=image, image_name="standings.png") for reply in replies]
     ctx.replies += replies

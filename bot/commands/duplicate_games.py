@@ -8,7 +8,7 @@ deadline for the clock (``sync_deadline``), rewritten from the game after every 
 from __future__ import annotations
 
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.board import Board
 from core.duplicate import (
@@ -26,9 +26,7 @@ from ..house_words import HouseList
 from ..lexicons import ListPreparingError
 from ..storage import GameKind, GameRecord, Storage
 from .context import Context, UserError
-
-if TYPE_CHECKING:
-    from ..referee import Referee
+from .services import Services
 
 TOPS_KEPT = 64  # tops searched ahead, at most (one per open round)
 TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
@@ -50,13 +48,13 @@ def apply_data(game: DuplicateGame, data: dict[str, Any]) -> None:
     game.apply_stored(event_from_dict(data))
 
 
-def game_of(referee: Referee, record: GameRecord) -> DuplicateGame:
-    """The game, from the referee's cache brought up to date."""
-    return referee.duplicate_games.load(referee.storage, record)
+def game_of(services: Services, record: GameRecord) -> DuplicateGame:
+    """The game, from the cache of duplicate games brought up to date."""
+    return services.duplicate_games.load(services.storage, record)
 
 
 def save(
-    referee: Referee,
+    services: Services,
     record: GameRecord,
     game: DuplicateGame,
     events: list[DuplicateEvent],
@@ -67,9 +65,9 @@ def save(
     need), and the open round's deadline for the clock."""
     for event in events:
         data = {**event_to_dict(event), **(extra or {})}
-        referee.duplicate_games.append(referee.storage, record, game, data, author)
+        services.duplicate_games.append(services.storage, record, game, data, author)
     if not all(isinstance(event, _KEEP_DEADLINE) for event in events):
-        sync_deadline(referee.storage, record, game)
+        sync_deadline(services.storage, record, game)
 
 
 _KEEP_DEADLINE = (MoveSubmitted, PlayerJoined)  # events that never move a round's deadline
@@ -86,7 +84,7 @@ def active_duplicate(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     record = ctx.storage.active_game(ctx.message.channel)
     if record is None or record.kind is not GameKind.DUPLICATE:
         raise UserError("dup_none")
-    return record, game_of(ctx.referee, record)
+    return record, game_of(ctx.services, record)
 
 
 # --- the top, computed while players think -----------------------------------------------
@@ -98,46 +96,46 @@ def _top_key(record: GameRecord, game: DuplicateGame, lexicon: str) -> tuple[int
     return (record.id, game.move_number, draw, lexicon)
 
 
-def _finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> tuple[str, Any]:
+def _finder(services: Services, record: GameRecord, game: DuplicateGame) -> tuple[str, Any]:
     """The registry's name of the list the top is searched in (the channel's house words applied), and a
     top finder on it; ListPreparingError while that list is being prepared."""
     spec = record.setup.lexicon
-    name = referee.lists.movegen_name(spec, record.channel)
-    lexicon = referee.lexicons.ready(name)
+    name = services.lists.movegen_name(spec, record.channel)
+    lexicon = services.lexicons.ready(name)
     return name, movegen_top_finder(lexicon, game.edition, game.settings, count=TOP_PLAYS)
 
 
-def start_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> Future[Any] | None:
+def start_top(services: Services, record: GameRecord, game: DuplicateGame) -> Future[Any] | None:
     """Begin searching the top of the open round in the background (not before its list is ready);
     the search under way, if any."""
     round_ = game.current
     if round_ is None or round_.draw is None:
         return None
     try:
-        name, finder = _finder(referee, record, game)
+        name, finder = _finder(services, record, game)
     except ListPreparingError:
         return None  # searched when the round closes
     key = _top_key(record, game, name)
-    if key not in referee.clock.tops:
-        for old in [k for k in referee.clock.tops if k[0] == record.id or len(referee.clock.tops) > TOPS_KEPT]:
-            referee.clock.tops.pop(old, None)  # a round of this game already closed (or its list changed), or too many
+    if key not in services.clock.tops:
+        for old in [k for k in services.clock.tops if k[0] == record.id or len(services.clock.tops) > TOPS_KEPT]:
+            services.clock.tops.pop(old, None)  # a round of this game already closed (or its list changed), or too many
         board, letters = game.board.copy(), round_.draw.letters
-        referee.clock.tops[key] = referee.clock.background.submit(finder, board, letters)
-    return referee.clock.tops[key]
+        services.clock.tops[key] = services.clock.background.submit(finder, board, letters)
+    return services.clock.tops[key]
 
 
-def ensure_top(referee: Referee, record: GameRecord, game: DuplicateGame) -> None:
+def ensure_top(services: Services, record: GameRecord, game: DuplicateGame) -> None:
     """Wait (outside any transaction) for the open round's top, starting its search if needed."""
-    future = start_top(referee, record, game)
+    future = start_top(services, record, game)
     if future is not None:
         future.result()
 
 
-def top_finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any:
+def top_finder(services: Services, record: GameRecord, game: DuplicateGame) -> Any:
     """The precomputed top when there is one for the list in force (waiting for it if needed), else a
     search now; ListPreparingError while the list is being prepared."""
-    name, finder = _finder(referee, record, game)
-    future: Future[TopResult] | None = referee.clock.tops.pop(_top_key(record, game, name), None)
+    name, finder = _finder(services, record, game)
+    future: Future[TopResult] | None = services.clock.tops.pop(_top_key(record, game, name), None)
 
     def find(board: Board, letters: str) -> TopResult:
         if future is not None:
@@ -148,11 +146,11 @@ def top_finder(referee: Referee, record: GameRecord, game: DuplicateGame) -> Any
     return find
 
 
-def round_lists(referee: Referee, record: GameRecord) -> tuple[HouseList, str]:
+def round_lists(services: Services, record: GameRecord) -> tuple[HouseList, str]:
     """What closing a round needs: the list the submissions are checked with, and the name of the one the
     top is searched in; ListPreparingError while either is being prepared."""
     spec = record.setup.lexicon
-    verdicts = referee.lists.verdicts(spec, record.channel)
-    name = referee.lists.movegen_name(spec, record.channel)
-    referee.lexicons.ready(name)
+    verdicts = services.lists.verdicts(spec, record.channel)
+    name = services.lists.movegen_name(spec, record.channel)
+    services.lexicons.ready(name)
     return verdicts, name

@@ -15,7 +15,7 @@ from .game_kinds import Kind, register
 from .registry import CommandSpec
 
 if TYPE_CHECKING:
-    from ..referee import Referee
+    from .services import Services
 
 
 class DuplicateKind(Kind[DuplicateGame]):
@@ -30,9 +30,9 @@ class DuplicateKind(Kind[DuplicateGame]):
     def apply_stored(self, game: DuplicateGame, data: dict[str, Any]) -> None:
         duplicate_games.apply_data(game, data)
 
-    def prepare(self, referee: Referee, record: GameRecord, game: DuplicateGame, spec: CommandSpec) -> None:
+    def prepare(self, services: Services, record: GameRecord, game: DuplicateGame, spec: CommandSpec) -> None:
         if spec.needs_top:
-            duplicate_games.ensure_top(referee, record, game)
+            duplicate_games.ensure_top(services, record, game)
 
     def sheet(self, ctx: Context, game: DuplicateGame) -> str:
         return duplicate_views.sheet(ctx, game)
@@ -47,7 +47,7 @@ class DuplicateKind(Kind[DuplicateGame]):
         return duplicate_views.export(ctx, game)
 
     def standings(self, ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
-        image = duplicate_texts.standings_image(ctx.lang, game) if ctx.referee.images else None
+        image = duplicate_texts.standings_image(ctx.lang, game) if ctx.services.images else None
         return standings_text(ctx.lang, game), image
 
     def moves(self, ctx: Context, record: GameRecord, game: DuplicateGame, name: str) -> str:

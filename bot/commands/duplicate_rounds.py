@@ -10,7 +10,6 @@ import dataclasses
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from core.duplicate import DrawMade, DuplicateGame
 from core.errors import ArbitreError
@@ -24,15 +23,13 @@ from ..storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, S
 from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
 from .duplicate_games import ensure_top, game_of, round_lists, save, start_top, sync_deadline, top_finder
 from .duplicate_texts import draw_reply, live_lines_at_close, result_replies
-
-if TYPE_CHECKING:
-    from ..referee import Referee
+from .services import Services
 
 WARNING_SECONDS = 30
 
 
 def open_next_round(
-    referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
+    services: Services, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
 ) -> list[Reply]:
     """Draw the next move (automatic mode) and set its deadline; or end the game. After a reopened
     round closes again, the draw shown before the reopening is made again (its clock restarting now),
@@ -47,59 +44,59 @@ def open_next_round(
             note = say(lang, "dup_draw_not_kept", n=game.move_number, draw=spelled)
             notes.append(Reply(note, channel=record.channel))
         else:
-            save(referee, record, game, again, "clock")
-            return [_shown_again(referee, storage, record, game, lang, now)]
+            save(services, record, game, again, "clock")
+            return [_shown_again(services, storage, record, game, lang, now)]
     if record.setup.manual:
         return [*notes, Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
     try:
         events = game.draw(random.Random(), at=now)
     except NoDrawPossibleError as error:
         letters = game.edition.spell_tiles(error.letters)
-        return notes + finish(referee, record, game, lang, say(lang, "dup_end_no_valid_draw", letters=letters))
-    save(referee, record, game, events, "clock")
-    start_top(referee, record, game)
-    claim_clock(referee, record.channel, now)
+        return notes + finish(services, record, game, lang, say(lang, "dup_end_no_valid_draw", letters=letters))
+    save(services, record, game, events, "clock")
+    start_top(services, record, game)
+    claim_clock(services, record.channel, now)
     zone = storage.channel(record.channel).zone
     return [*notes, draw_reply(lang, zone, record, game, record.channel, now)]
 
 
 def _shown_again(
-    referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
+    services: Services, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float
 ) -> Reply:
     """The draw made again after a reopening, said to be the one already shown."""
-    start_top(referee, record, game)
-    claim_clock(referee, record.channel, now)
+    start_top(services, record, game)
+    claim_clock(services, record.channel, now)
     reply = draw_reply(lang, storage.channel(record.channel).zone, record, game, record.channel, now)
     round_ = game.current
     number = round_.number if round_ is not None else game.move_number
     return dataclasses.replace(reply, text=say(lang, "dup_draw_kept", n=number) + "\n" + reply.text)
 
 
-def finish(referee: Referee, record: GameRecord, game: DuplicateGame, lang: str, reason: str) -> list[Reply]:
+def finish(services: Services, record: GameRecord, game: DuplicateGame, lang: str, reason: str) -> list[Reply]:
     """End the game: its standings; its game and tops leave memory (it is rebuilt if anyone looks again)."""
-    referee.storage.set_game_status(record.id, GameStatus.ENDED)
-    referee.duplicate_games.forget(record.id)
-    referee.clock.forget_game(record.id)
+    services.storage.set_game_status(record.id, GameStatus.ENDED)
+    services.duplicate_games.forget(record.id)
+    services.clock.forget_game(record.id)
     text = say(lang, "dup_over", reason=reason) + "\n" + standings_text(lang, game)
     return [Reply(text, channel=record.channel)]
 
 
 def close_round(
-    referee: Referee, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float, author: str
+    services: Services, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float, author: str
 ) -> list[Reply]:
     """Close the open round: results, standings, then the next draw or the end.
 
     Raises ListPreparingError, before any change, while the round's list is being prepared.
     """
-    verdicts, _ = round_lists(referee, record)
+    verdicts, _ = round_lists(services, record)
     live_lines = live_lines_at_close(lang, record, game)
-    event = game.close_round(top_finder(referee, record, game), verdicts)
+    event = game.close_round(top_finder(services, record, game), verdicts)
     closed = game.closed_rounds[-1]
     storage.mark_closed(record.id, closed.number)  # the database refuses a second close of a round
     used = ListUsed(verdicts.spec, verdicts.house)  # kept with the close: replaying needs no word list
-    save(referee, record, game, [event], author, {VERDICT_KEY: used.to_data(round=closed.number)})
-    referee.clock.warned.discard((record.id, closed.number))
-    referee.clock.waiting_for_list.discard((record.id, closed.number))
+    save(services, record, game, [event], author, {VERDICT_KEY: used.to_data(round=closed.number)})
+    services.clock.warned.discard((record.id, closed.number))
+    services.clock.waiting_for_list.discard((record.id, closed.number))
     draw = closed.draw.spelled(game.edition) if closed.draw else ""
     replies = [
         *live_lines,
@@ -108,13 +105,13 @@ def close_round(
             channel=record.channel,
             edit_key=f"dup-{record.id}-{closed.number}",
         ),
-        *result_replies(referee.images, lang, record.channel, game, closed),
+        *result_replies(services.images, lang, record.channel, game, closed),
     ]
     if closed.tied:
         replies.append(Reply(say(lang, "dup_tie_hint", count=closed.tops_shared), channel=record.channel))
     if game.finished:
-        return replies + finish(referee, record, game, lang, end_reason_text(lang, game))
-    return replies + open_next_round(referee, storage, record, game, lang, now)
+        return replies + finish(services, record, game, lang, end_reason_text(lang, game))
+    return replies + open_next_round(services, storage, record, game, lang, now)
 
 
 def _warning_lead(game: DuplicateGame) -> float:
@@ -122,7 +119,7 @@ def _warning_lead(game: DuplicateGame) -> float:
     return min(WARNING_SECONDS, float(game.settings.minutes) * 30)
 
 
-def clock_tick(referee: Referee, now: float, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
+def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
     """Warnings and closings due at ``now``, for every open round in storage whose channel's clock
     lease this process holds or can take (see ``bot.clock_lease``); ``publish`` is given each round's
     stored replies as soon as they are committed (300 closes in one tick: the first is not held back).
@@ -131,34 +128,34 @@ def clock_tick(referee: Referee, now: float, publish: Callable[[list[Reply]], No
     is still open and its own deadline has passed; otherwise storage's copy is brought back in line.
     """
     replies: list[Reply] = []
-    storage = referee.storage
-    open_rounds = [d for d in storage.deadlines() if d.channel.startswith(referee.clock_scope)]
+    storage = services.storage
+    open_rounds = [d for d in storage.deadlines() if d.channel.startswith(services.clock_scope)]
     due = [d for d in open_rounds if d.at - now <= WARNING_SECONDS]
     channels, due_channels = {d.channel for d in open_rounds}, {d.channel for d in due}
-    quiet = referee.clock.quiet
+    quiet = services.clock.quiet
     if quiet:
         keys = {(d.game, d.round, d.at) for d in open_rounds}
-        referee.clock.quiet = quiet = {k: t for k, t in quiet.items() if k in keys}
-    held = _hold_clocks(referee, channels, due_channels, now)
+        services.clock.quiet = quiet = {k: t for k, t in quiet.items() if k in keys}
+    held = _hold_clocks(services, channels, due_channels, now)
     renewed = time.monotonic()
     for deadline in due:
         if deadline.channel not in held:
             continue  # another live process runs this channel's clock
-        if time.monotonic() - renewed > referee.clock_lease.seconds / 3:  # a long tick keeps its leases
-            held = _hold_clocks(referee, channels, due_channels, referee.now())
+        if time.monotonic() - renewed > services.clock_lease.seconds / 3:  # a long tick keeps its leases
+            held = _hold_clocks(services, channels, due_channels, services.now())
             renewed = time.monotonic()
             if deadline.channel not in held:
                 continue
-        if now < deadline.at and (deadline.game, deadline.round) in referee.clock.warned:
+        if now < deadline.at and (deadline.game, deadline.round) in services.clock.warned:
             continue  # warned already: nothing to do until the deadline (no transaction for nothing)
         if now < quiet.get((deadline.game, deadline.round, deadline.at), now):
             continue  # its warning is not due yet
         if now >= deadline.at:  # the round will close: its top is found before the transaction opens
             record = storage.game(deadline.game)
             if record.status is GameStatus.ACTIVE:
-                ensure_top(referee, record, game_of(referee, record))
+                ensure_top(services, record, game_of(services, record))
         try:
-            step = _clock_step(referee, deadline, now)
+            step = _clock_step(services, deadline, now)
         except RoundClosedTwiceError:  # another process closed it first: nothing to do
             continue
         replies += step
@@ -167,11 +164,11 @@ def clock_tick(referee: Referee, now: float, publish: Callable[[list[Reply]], No
     return replies
 
 
-def _hold_clocks(referee: Referee, channels: set[str], due: set[str], now: float) -> set[str]:
+def _hold_clocks(services: Services, channels: set[str], due: set[str], now: float) -> set[str]:
     """Renew this process's leases on channels with an open round, take those of ``due`` channels
     (clock work within ``WARNING_SECONDS``) that are free or expired, give up the leases of channels
     whose round is over; the channels whose clock this process runs."""
-    storage, lease, clock = referee.storage, referee.clock_lease, referee.clock
+    storage, lease, clock = services.storage, services.clock_lease, services.clock
     over = clock.held - channels
     if over:
         storage.release_clocks(lease.owner, sorted(over))
@@ -180,37 +177,37 @@ def _hold_clocks(referee: Referee, channels: set[str], due: set[str], now: float
     return clock.held
 
 
-def claim_clock(referee: Referee, channel: str, now: float) -> None:
+def claim_clock(services: Services, channel: str, now: float) -> None:
     """The process that opens a round runs its clock if it can (it is searching the round's top)."""
-    if channel.startswith(referee.clock_scope):
-        lease = referee.clock_lease
-        referee.clock.held |= referee.storage.hold_clocks(lease.owner, [channel], now, lease.seconds)
+    if channel.startswith(services.clock_scope):
+        lease = services.clock_lease
+        services.clock.held |= services.storage.hold_clocks(lease.owner, [channel], now, lease.seconds)
 
 
 def _waiting_for_list(
-    referee: Referee, record: GameRecord, number: int, lang: str, preparing: ListPreparingError
+    services: Services, record: GameRecord, number: int, lang: str, preparing: ListPreparingError
 ) -> list[Reply]:
     """Said once when a round's time is up while its list is being prepared."""
-    if (record.id, number) in referee.clock.waiting_for_list:
+    if (record.id, number) in services.clock.waiting_for_list:
         return []
-    referee.clock.waiting_for_list.add((record.id, number))
+    services.clock.waiting_for_list.add((record.id, number))
     name, seconds = preparing_name(lang, preparing), preparing.expected_seconds
     return [Reply(say(lang, "dup_waiting_list", n=number, name=name, seconds=seconds), channel=record.channel)]
 
 
-def _clock_step(referee: Referee, deadline: Deadline, now: float) -> list[Reply]:
+def _clock_step(services: Services, deadline: Deadline, now: float) -> list[Reply]:
     """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
-    with referee.games.transaction(referee.storage):
-        referee.storage.lock_channel(deadline.channel)
-        return referee.store(_clock_decision(referee, deadline, now))
+    with services.games.transaction(services.storage):
+        services.storage.lock_channel(deadline.channel)
+        return services.store(_clock_decision(services, deadline, now))
 
 
-def _clock_decision(referee: Referee, deadline: Deadline, now: float) -> list[Reply]:
+def _clock_decision(services: Services, deadline: Deadline, now: float) -> list[Reply]:
     """What the clock does about one stored deadline: nothing, bring storage in line, warn, or close."""
-    storage = referee.storage
+    storage = services.storage
     record = storage.game(deadline.game)
     lang = storage.channel(deadline.channel).language
-    game = game_of(referee, record)
+    game = game_of(services, record)
     current = game.current
     due = game.deadline(current) if current is not None else None
     if record.status is not GameStatus.ACTIVE or current is None or due is None or current.number != deadline.round:
@@ -221,19 +218,19 @@ def _clock_decision(referee: Referee, deadline: Deadline, now: float) -> list[Re
         return []
     if now >= due:
         try:
-            round_lists(referee, record)
+            round_lists(services, record)
         except ListPreparingError as preparing:  # the round closes at a later tick, once its list is ready
-            return _waiting_for_list(referee, record, current.number, lang, preparing)
-        return close_round(referee, storage, record, game, lang, now, "clock")
+            return _waiting_for_list(services, record, current.number, lang, preparing)
+        return close_round(services, storage, record, game, lang, now, "clock")
     if due != deadline.at:
         sync_deadline(storage, record, game)
     key = (record.id, current.number)
-    if key in referee.clock.warned:
+    if key in services.clock.warned:
         return []
     if due - now > _warning_lead(game):  # nothing to do before the warning: the ticks until then skip it
-        referee.clock.quiet[(deadline.game, deadline.round, deadline.at)] = due - _warning_lead(game)
+        services.clock.quiet[(deadline.game, deadline.round, deadline.at)] = due - _warning_lead(game)
         return []
-    referee.clock.warned.add(key)
+    services.clock.warned.add(key)
     seconds = max(1, round(due - now))
     warning = say(lang, "dup_warning", n=current.number, seconds=seconds)
     return [Reply(warning, channel=record.channel, expires=due)]

@@ -99,7 +99,7 @@ def board(ctx: Context, game: DuplicateGame, *, ended: bool = False) -> tuple[st
     view = board_view(ctx.lang, ctx.settings.zone, game, ended=ended)
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
     text = board_header(ctx, view) + "\n" + grid
-    return text, duplicate_board_png(view) if ctx.referee.images else None
+    return text, duplicate_board_png(view) if ctx.services.images else None
 
 
 def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str) -> str:

@@ -10,8 +10,10 @@ from ..storage import GameKind, GameRecord, GameStatus
 from . import seats
 from .classic import record_event, standings_text, status_lines
 from .context import Context, UserError
+from .registry import handles
 
 
+@handles("undo", None)
 def reopen_ended(ctx: Context) -> None:
     """/undo when no game runs, right after a classic /end (a wrong rack typed): the end is taken back,
     by the game's referee or an admin, and the game goes on; the undo event records who did it."""
@@ -20,7 +22,7 @@ def reopen_ended(ctx: Context) -> None:
     if record is None or record.kind is not GameKind.CLASSIC or record.status is not GameStatus.ENDED:
         raise UserError("no_classic_game")
     ctx.require_control(record)
-    game = ctx.referee.classic_games.load(ctx.storage, record)
+    game = ctx.services.classic_games.load(ctx.storage, record)
     if not isinstance(game.last_undoable(), End):
         raise UserError("no_classic_game")
     record_event(ctx, record, game, Undo())
@@ -55,7 +57,7 @@ def parse_racks(ctx: Context, game: ClassicGame) -> tuple[tuple[str, str], ...]:
 
 def end(ctx: Context, record: GameRecord) -> None:
     """/end for a classic game."""
-    game = ctx.referee.classic_games.load(ctx.storage, record)
+    game = ctx.services.classic_games.load(ctx.storage, record)
     in_bag = game.bag_count()
     event = End(parse_racks(ctx, game), stopped=in_bag > 0)
     game.check(event)
@@ -63,5 +65,5 @@ def end(ctx: Context, record: GameRecord) -> None:
         raise UserError("end_bag_not_empty", count=in_bag)
     record_event(ctx, record, game, event)
     ctx.storage.set_game_status(record.id, GameStatus.ENDED)
-    ctx.referee.classic_games.forget(record.id)  # rebuilt from its log if anyone looks at it again
+    ctx.services.classic_games.forget(record.id)  # rebuilt from its log if anyone looks at it again
     ctx.reply(ctx.say("ended", standings=standings_text(ctx, game)))

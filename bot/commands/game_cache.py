@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from ..storage import GameRecord, Storage
+from ..storage import GameKind, GameRecord, Storage
 
 
 class NoGameTransactionError(RuntimeError):
@@ -278,3 +278,48 @@ class GameCache(Generic[G]):
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+class Builds(Protocol):
+    """How one kind's games are rebuilt from their log (``game_kinds.Kind`` is one)."""
+
+    def build(self, record: GameRecord, events: list[dict[str, Any]]) -> Any: ...
+    def apply_stored(self, game: Any, data: dict[str, Any]) -> None: ...
+
+
+class Games:
+    """One referee's games in memory, one cache per kind of game (made when first needed); ``kinds``
+    says how each kind's games are built (``game_kinds.kind_of``)."""
+
+    def __init__(self, kinds: Callable[[GameKind], Builds], limit: int = 256) -> None:
+        self._kinds = kinds
+        self.limit = limit
+        self._caches: dict[GameKind, GameCache[Any]] = {}
+
+    def cache(self, kind: GameKind) -> GameCache[Any]:
+        """The cache of the games of ``kind``."""
+        cache = self._caches.get(kind)
+        if cache is None:
+            found = self._kinds(kind)
+            cache = self._caches.setdefault(kind, GameCache(found.build, found.apply_stored, self.limit))
+        return cache
+
+    def load(self, storage: Storage, record: GameRecord) -> Any:
+        """The game of ``record``, up to date with its log."""
+        return self.cache(record.kind).load(storage, record)
+
+    def forget(self, record: GameRecord) -> None:
+        """Drop one game (rebuilt from its log when next needed)."""
+        self.cache(record.kind).forget(record.id)
+
+    def clear(self, channel: str | None = None) -> None:
+        """Forget every game, or only the games of one channel."""
+        for cache in self._caches.values():
+            cache.clear(channel)
+
+    @staticmethod
+    @contextmanager
+    def transaction(storage: Storage) -> Iterator[None]:
+        """A write transaction whose changes to the games in memory count only once it committed."""
+        with game_transaction(storage):
+            yield

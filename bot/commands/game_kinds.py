@@ -1,7 +1,7 @@
 """The kinds of game, each one object the views and the referee ask about a game of that kind.
 
-A kind says how its games are rebuilt from their log and applied a stored event (so that ``Games``
-keeps them in memory), what long work a command needs before its transaction opens, and what each
+A kind says how its games are rebuilt from their log and applied a stored event (so that
+``game_cache.Games`` keeps them in memory), what long work a command needs before its transaction opens, and what each
 view shows of a game (/sheet /board /unseen /export /standings /moves /status, its line in /games),
 as catalog text. ``views.py``, ``history.py`` and the referee ask the kind of the game's record and
 never test a game's class.
@@ -14,17 +14,14 @@ and its messages in the catalogs; its name in ``GameKind``, what storage records
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ..storage import GameKind, GameRecord, Storage
-from .context import Context
-from .game_cache import GameCache, game_transaction
-from .registry import CommandSpec
+from ..storage import GameKind, GameRecord
 
 if TYPE_CHECKING:
-    from ..referee import Referee
+    from .context import Context
+    from .registry import CommandSpec
+    from .services import Services
 
 G = TypeVar("G")
 
@@ -61,7 +58,7 @@ class Kind(ABC, Generic[G]):
     def apply_stored(self, game: G, data: dict[str, Any]) -> None:
         """Apply one stored event to the game."""
 
-    def prepare(self, referee: Referee, record: GameRecord, game: G, spec: CommandSpec) -> None:
+    def prepare(self, services: Services, record: GameRecord, game: G, spec: CommandSpec) -> None:
         """Long work ``spec`` needs before its transaction opens (nothing by default)."""
 
     # --- the views, as catalog text ---
@@ -121,43 +118,3 @@ def kind_of(kind: GameKind) -> Kind[Any]:
     if found is None:
         raise UnknownGameKindError(kind)
     return found
-
-
-class Games:
-    """One referee's games in memory, one cache per kind (made when first needed)."""
-
-    def __init__(self, limit: int = 256) -> None:
-        self.limit = limit
-        self._caches: dict[GameKind, GameCache[Any]] = {}
-
-    def cache(self, kind: GameKind) -> GameCache[Any]:
-        """The cache of the games of ``kind``."""
-        cache = self._caches.get(kind)
-        if cache is None:
-            found = kind_of(kind)
-            cache = self._caches.setdefault(kind, GameCache(found.build, found.apply_stored, self.limit))
-        return cache
-
-    def load(self, storage: Storage, record: GameRecord) -> Any:
-        """The game of ``record``, up to date with its log."""
-        return self.cache(record.kind).load(storage, record)
-
-    def prepare(self, referee: Referee, record: GameRecord, spec: CommandSpec) -> None:
-        """Bring the game up to date in memory and do the long work ``spec`` needs, before its transaction."""
-        kind_of(record.kind).prepare(referee, record, self.load(referee.storage, record), spec)
-
-    def forget(self, record: GameRecord) -> None:
-        """Drop one game (rebuilt from its log when next needed)."""
-        self.cache(record.kind).forget(record.id)
-
-    def clear(self, channel: str | None = None) -> None:
-        """Forget every game, or only the games of one channel."""
-        for cache in self._caches.values():
-            cache.clear(channel)
-
-    @staticmethod
-    @contextmanager
-    def transaction(storage: Storage) -> Iterator[None]:
-        """A write transaction whose changes to the games in memory count only once it committed."""
-        with game_transaction(storage):
-            yield

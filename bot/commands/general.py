@@ -13,9 +13,9 @@ from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
 from ..word_lists import ListUsed, verdicts_text
-from .context import Context, UserError, unknown_command_text
+from .context import Context, UserError
 from .duplicate import MAX_MINUTES, MIN_MINUTES
-from .registry import Access, Section, command, declared, find
+from .registry import Access, Section, command, declared, find, unknown_command_text
 
 SETTINGS = ("language", "edition", "notation", "rules", "lexicon", "minutes", "timezone")
 
@@ -122,7 +122,7 @@ def cmd_settings(ctx: Context) -> None:
             raise UserError("bad_timezone", value=value[:40]) from None
     else:  # lexicon: a bundled list or one of the operator's lists, by name; checked ready before it is kept
         spec = chat_list_spec(value)
-        ctx.referee.lexicons.ready(spec)  # compiled in the background: "being prepared" until it is
+        ctx.services.lexicons.ready(spec)  # compiled in the background: "being prepared" until it is
         changes = {"lexicon": spec}
     updated = settings.with_changes(**changes)
     ctx.storage.save_channel(updated)
@@ -136,7 +136,7 @@ def cmd_settings(ctx: Context) -> None:
 
 def settings_text(ctx: Context, settings: ChannelSettings) -> str:
     """The settings; the list with the count of the channel's house words for it (``fr + 2 mots maison``)."""
-    house = ctx.referee.lists.house(settings.channel, settings.lexicon)
+    house = ctx.services.lists.house(settings.channel, settings.lexicon)
     lexicon = ListUsed(settings.lexicon, house).label(ctx.lang)
     minutes = number(ctx.lang, settings.minutes)
     return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone, "minutes": minutes})

@@ -75,7 +75,7 @@ def with_heading(ctx: Context, target: TargetGame, text: str) -> str:
 
 def result_summary(ctx: Context, record: GameRecord) -> tuple[str, str]:
     """(players, result) of a game for the list, as its kind says."""
-    return kind_of(record.kind).summary(ctx, ctx.referee.games.load(ctx.storage, record))
+    return kind_of(record.kind).summary(ctx, ctx.services.games.load(ctx.storage, record))
 
 
 @command("games", section=Section.VIEWS, read_only=True)

@@ -12,14 +12,15 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from core.edition import fold_accents
 
-from ..catalogs import CATALOGS
 from ..messages import languages, say
 from ..storage.records import GameKind
+from .spec import Access as Access  # the commands import the table's words from here
+from .spec import CommandSpec as CommandSpec
+from .spec import Section as Section
 
 if TYPE_CHECKING:
     from .context import Context
@@ -27,82 +28,18 @@ if TYPE_CHECKING:
 Handler = Callable[["Context"], None]
 
 
-class Access(Enum):
-    """Who may use a command; the command layer checks it before running the command."""
-
-    ANYONE = "anyone"  # views, help, word checks: changes nothing
-    PLAYER = "player"  # acts for a seat: its own account, or the game's referee or a channel admin
-    START = "start"  # starts a game: anyone when none runs; replacing a running one is the referee's
-    REFEREE = "referee"  # the running game's referee or a channel admin
-    ADMIN = "admin"  # what holds for the whole channel (settings, house words): a channel admin only
-    # (a command that also shows, ``read_without_args``, calls ``Context.require_admin`` before a change)
-
-
-class Section(Enum):
-    """Where a command stands in /help (in this order)."""
-
-    CLASSIC = "classic"
-    DUPLICATE = "duplicate"
-    VIEWS = "views"
-    GENERAL = "general"
-
-
-@dataclass(frozen=True)
-class CommandSpec:
-    """One command: its English name (its code), who may use it, how it runs."""
-
-    name: str
-    section: Section
-    access: Access = Access.ANYONE
-    read_without_args: bool = False  # with no argument it only shows (e.g. /settings): open to anyone
-    read_only: bool = False  # never changes anything: runs outside the write transaction
-    slow: bool = False  # may take a while (move generation, images, word lists): platforms show "thinking"
-    private: bool = False  # answers the sender privately (an ephemeral answer on Discord)
-    needs_top: bool = False  # works on a duplicate round's top: it is found before the transaction opens
-    uses_list: bool = False  # judges words: its help says which word lists there are
-
-    def __str__(self) -> str:
-        return f"/{self.name}"
-
-    @property
-    def control(self) -> bool:
-        """The referee or a channel admin only."""
-        return self.access is Access.REFEREE
-
-    def name_in(self, lang: str) -> str:
-        """The command's name in ``lang`` (without the slash)."""
-        return say(lang, f"name_{self.name}")
-
-    def names(self) -> dict[str, str]:
-        """The command's name in each language whose catalog names it (every shipped catalog does)."""
-        key = f"name_{self.name}"
-        return {lang: self.name_in(lang) for lang in languages() if key in CATALOGS.catalog(lang)}
-
-    def usage(self, lang: str) -> str:
-        return say(lang, f"usage_{self.name}")
-
-    def help(self, lang: str) -> str:
-        return say(lang, f"help_{self.name}")
-
-    def summary(self, lang: str) -> str:
-        return say(lang, f"summary_{self.name}")
-
-    def menu(self, lang: str) -> str:
-        """The description in a platform's command menu: the summary, a whole sentence."""
-        return self.summary(lang) or self.help(lang)
-
-
 @dataclass
 class Command:
-    """A declared command: its spec, its handler, and the handlers for one kind of game."""
+    """A declared command: its spec, its handler, and the handlers for one kind of game (or for a
+    channel where no game runs)."""
 
     spec: CommandSpec
     handler: Handler
-    by_kind: dict[GameKind, Handler] = field(default_factory=dict)
+    by_kind: dict[GameKind | None, Handler] = field(default_factory=dict)
 
     def handler_for(self, kind: GameKind | None) -> Handler:
         """The handler for a channel whose running game is of ``kind`` (None: no game)."""
-        return self.by_kind.get(kind, self.handler) if kind is not None else self.handler
+        return self.by_kind.get(kind, self.handler)
 
 
 _COMMANDS: dict[str, Command] = {}
@@ -149,8 +86,9 @@ def withdraw(name: str) -> None:
     _INDEX.clear()
 
 
-def handles(name: str, kind: GameKind) -> Callable[[Handler], Handler]:
-    """Declare the handler of a command when the channel's running game is of ``kind``."""
+def handles(name: str, kind: GameKind | None) -> Callable[[Handler], Handler]:
+    """Declare the handler of a command when the channel's running game is of ``kind`` (None: when no
+    game runs there)."""
 
     def register(handler: Handler) -> Handler:
         if name not in _COMMANDS:
@@ -214,3 +152,21 @@ def suggest(name: str) -> list[CommandSpec]:
         if spec not in found:
             found.append(spec)
     return found[:SUGGESTIONS]
+
+
+def command_names(lang: str, spec: CommandSpec) -> str:
+    """``/coup (/score)`` in French, ``/score (/coup)`` in English: the channel's name first, then the other
+    languages' names; one name when they are all the same."""
+    first = spec.name_in(lang)
+    others = list(dict.fromkeys(name for name in spec.names().values() if name != first))
+    return f"/{first}" + (f" ({', '.join('/' + name for name in others)})" if others else "")
+
+
+def unknown_command_text(lang: str, name: str) -> str:
+    """The answer to an unknown command: the nearest known commands, if any, under both names."""
+    shown = name.lstrip("/")[:40]
+    nearest = suggest(shown)
+    if not nearest:
+        return say(lang, "unknown_command", name=shown)
+    choices = say(lang, "suggestion_or").join(command_names(lang, spec) for spec in nearest)
+    return say(lang, "unknown_command_suggest", name=shown, suggestions=choices)

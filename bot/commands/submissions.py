@@ -29,22 +29,22 @@ from . import seats
 from .duplicate import JUST_DRAWN_SECONDS
 from .duplicate_texts import count_reply, joins_reply, reason_text
 from .formatting import split_claimed
+from .services import Services
 
 if TYPE_CHECKING:
     from core.duplicate import DuplicateGame
 
-    from ..referee import Referee
 
 log = logging.getLogger("arbitre")
 
 
-def quick_play(referee: Referee, message: Incoming, command: CommandLine) -> list[Reply] | None:
+def quick_play(services: Services, message: Incoming, command: CommandLine) -> list[Reply] | None:
     """The stored replies to a private /play in the common case; None for the command's usual way."""
     if not message.private or not command.args.strip() or len(message.text) > MAX_COMMAND_CHARS:
         return None
-    storage = referee.storage
+    storage = services.storage
     try:
-        with referee.games.transaction(storage):
+        with services.games.transaction(storage):
             storage.lock_channel(message.channel)  # PostgreSQL: the channel's commands, one at a time
             state = storage.play_state(message.channel, message.user)
             if state is not None and state.game.channel != message.channel:  # sent from a private chat
@@ -52,10 +52,10 @@ def quick_play(referee: Referee, message: Incoming, command: CommandLine) -> lis
                     state = storage.play_state(message.channel, message.user)
             if state is None or state.game.kind is not GameKind.DUPLICATE:
                 return None
-            game = referee.duplicate_games.cached(state.game.id, state.stamp)
+            game = services.duplicate_games.cached(state.game.id, state.stamp)
             if game is None:  # not in memory, or behind the log: read (once) what it misses
-                game = referee.duplicate_games.load(storage, state.game)
-            stored = _play(referee, message, command, state, game)
+                game = services.duplicate_games.load(storage, state.game)
+            stored = _play(services, message, command, state, game)
     except Exception:  # rolled back; the usual way answers (and explains a failure)
         log.debug("quick /play gave way to the usual command", exc_info=True)
         return None
@@ -63,7 +63,7 @@ def quick_play(referee: Referee, message: Incoming, command: CommandLine) -> lis
         return None
     replies, first = stored
     left = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in first]
-    referee.first_in_line_known(first, left)  # committed: these numbers are theirs for good
+    services.first_in_line_known(first, left)  # committed: these numbers are theirs for good
     return replies
 
 
@@ -80,14 +80,14 @@ def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str
 
 
 def _play(
-    referee: Referee, message: Incoming, command: CommandLine, state: PlayState, game: DuplicateGame
+    services: Services, message: Incoming, command: CommandLine, state: PlayState, game: DuplicateGame
 ) -> tuple[list[Reply], list[int]] | None:
     """The move recorded and its replies stored (and the numbers of those nothing older waits before); None:
     the usual way decides."""
     round_ = game.current
     if round_ is None or round_.draw is None:
         return None
-    now = referee.now()
+    now = services.now()
     at = message.arrived(now)  # a move that waited behind others is timed by its arrival
     if game.closed_rounds and round_.opened_at is not None:
         if at - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
@@ -123,9 +123,9 @@ def _play(
     dues = [now if waiting.get(destination(r), True) else now + GRACE_SECONDS for r in replies]
     stamp = time.time()
     data = [(event_to_dict(event), message.user) for event in events]
-    owner = referee.claimer(now)  # what it sends itself is claimed by it (see Referee.store)
-    ids = referee.storage.record_play(record.id, data, state.stamp[0], stamp, seat, replies, dues, now, owner)
-    referee.duplicate_games.stored(record.id, game, (state.stamp[0] + len(events), stamp))
+    owner = services.claimer(now)  # what it sends itself is claimed by it (see Services.store)
+    ids = services.storage.record_play(record.id, data, state.stamp[0], stamp, seat, replies, dues, now, owner)
+    services.duplicate_games.stored(record.id, game, (state.stamp[0] + len(events), stamp))
     stored = [dataclasses.replace(r, outbox_id=i) for r, i in zip(replies, ids)]
     return stored, [i for i, due in zip(ids, dues) if due > now]
 

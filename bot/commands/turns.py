@@ -125,7 +125,7 @@ FREE_WORDS = frozenset({"free", "libre", "liberer", "libérer"})
 def free_seat(ctx: Context, record: GameRecord) -> None:
     """``/seat NAME free``: the account that holds the seat lets it go (a same-name account took it);
     the seat's player then takes it with /join NAME or by playing under that name."""
-    game = ctx.referee.classic_games.load(ctx.storage, record)
+    game = ctx.services.classic_games.load(ctx.storage, record)
     words = ctx.tokens
     if len(words) < 2 or words[-1].lower() not in FREE_WORDS:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))

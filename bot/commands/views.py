@@ -83,7 +83,7 @@ def cmd_calc(ctx: Context) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     record = ctx.storage.active_game(ctx.message.channel)
     move_text, _ = split_claimed(ctx.args)
-    game = ctx.referee.games.load(ctx.storage, record) if record is not None else None
+    game = ctx.services.games.load(ctx.storage, record) if record is not None else None
     board = game.board if game else Board()  # no game: a move on an empty board
     edition = game.edition if game else edition_by_code(ctx.settings.edition)
     notation = game.notation if game else notation_by_name(ctx.settings.notation)
@@ -93,7 +93,7 @@ def cmd_calc(ctx: Context) -> None:
 
 
 def _game(ctx: Context, target: TargetGame) -> Any:
-    return ctx.referee.games.load(ctx.storage, target.record)
+    return ctx.services.games.load(ctx.storage, target.record)
 
 
 def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
@@ -158,7 +158,7 @@ def cmd_status(ctx: Context) -> None:
             raise UserError("no_game")
         ctx.reply("\n".join([ctx.say("no_game"), *lines]))
         return
-    kind_of(record.kind).status(ctx, record, ctx.referee.games.load(ctx.storage, record))
+    kind_of(record.kind).status(ctx, record, ctx.services.games.load(ctx.storage, record))
     ctx.notes.extend(lines)
 
 
@@ -168,7 +168,7 @@ SHOWN_DEAD_LETTERS = 5  # the latest ones /status lists (it counts them all)
 def dead_letter_lines(ctx: Context) -> list[str]:
     """The messages about this channel that could never be delivered, for /status: how many, then the
     latest ones, each by its first line (a private one by its length only) and the platform's answer."""
-    letters = ctx.referee.dead_letters(ctx.message.channel)
+    letters = ctx.services.dead_letters(ctx.message.channel)
     if not letters:
         return []
     lines = [ctx.say("dead_letters", n=len(letters))]

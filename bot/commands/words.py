@@ -71,8 +71,8 @@ def cmd_words(ctx: Context) -> None:
         if word not in words:
             words.append(word)
     channel = ctx.message.channel
-    word_list = ctx.referee.lexicons.ready(spec)  # what the list says decides what must be stored
-    house = ctx.referee.lists.house(channel, spec)
+    word_list = ctx.services.lexicons.ready(spec)  # what the list says decides what must be stored
+    house = ctx.services.lists.house(channel, spec)
     changes: list[tuple[str, str]] = []
     for word in words:
         change = house.change_for(word, valid=action == ADD, in_list=word in word_list)
@@ -81,7 +81,7 @@ def cmd_words(ctx: Context) -> None:
             changes.append((change, word))
     if len(house) > MOST_HOUSE_WORDS:
         raise UserError("words_full", limit=MOST_HOUSE_WORDS)
-    author, name, now = ctx.message.user, seats.display_name(ctx.message), ctx.referee.now()
+    author, name, now = ctx.message.user, seats.display_name(ctx.message), ctx.services.now()
     for change, word in changes:
         ctx.storage.add_house_word_change(HouseWordChange(channel, change, word, author, name, now, spec))
     changed = {word for _, word in changes}
@@ -89,7 +89,7 @@ def cmd_words(ctx: Context) -> None:
     ctx.reply("\n".join(_change_lines(ctx, spec, action, changes, unchanged, house)))
     running = ctx.storage.active_game(channel)
     if changes and running is not None and running.kind is GameKind.DUPLICATE and running.setup.lexicon == spec:
-        ctx.referee.lists.prepare_movegen(spec, channel)  # its next top walks the list with them
+        ctx.services.lists.prepare_movegen(spec, channel)  # its next top walks the list with them
 
 
 def _change_lines(

@@ -1,0 +1,42 @@
+"""What command handlers may use beyond their message: storage, the word lists, the clock's state,
+the game caches and the outbox operations a command needs; built by the referee for each command, so
+that no handler reaches the referee itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from core.duplicate import DuplicateGame
+from core.game import ClassicGame
+
+from ..chat import Reply
+from ..clock_lease import ClockLease
+from ..lexicons import LexiconRegistry
+from ..outbox import DeadLetter
+from ..storage import Storage
+from ..word_lists import WordLists
+from .clock import DuplicateClock
+from .game_cache import GameCache, Games
+
+
+@dataclass(frozen=True)
+class Services:
+    """The referee's services, as the command layer sees them."""
+
+    storage: Storage
+    lexicons: LexiconRegistry
+    lists: WordLists  # the lists verdicts and tops use, house words applied
+    images: bool  # whether views and results are also drawn as PNG images
+    clock: DuplicateClock  # the duplicate clock's state in this process
+    clock_scope: str  # the clock looks after channels whose id starts with this
+    clock_lease: ClockLease  # and among those, the ones whose lease this process holds
+    classic_games: GameCache[ClassicGame]
+    duplicate_games: GameCache[DuplicateGame]
+    games: Games  # every kind's games in memory (the two above among them), and the transaction they follow
+    now: Callable[[], float]
+    store: Callable[[list[Reply]], list[Reply]]  # replies into the outbox, in the open transaction: numbered
+    claimer: Callable[[float], str | None]  # this process's name for the outbox claims it stores now
+    # replies just stored that nothing older waits before, and those left to the outbox worker
+    first_in_line_known: Callable[[Iterable[int], Iterable[int]], None]
+    dead_letters: Callable[[str], list[DeadLetter]]  # a channel's messages that could not be delivered
