@@ -14,7 +14,9 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 
+from core.duplicate import DuplicateGame
 from core.errors import ArbitreError
+from core.game import ClassicGame
 
 from .chat import MAX_COMMAND_CHARS, Incoming, Reply, read_command
 from .clock_lease import ClockLease
@@ -23,16 +25,14 @@ from .commands import (
     Context,
     Services,
     UserError,
-    classic,
     command_named,
-    duplicate_games,
     find,
     unknown_command_text,
 )
 from .commands.clock import DuplicateClock
-from .commands.duplicate_games import ensure_top
 from .commands.duplicate_rounds import clock_tick
-from .commands.game_cache import GameCache
+from .commands.game_cache import GameCache, Games
+from .commands.game_kinds import kind_of
 from .commands.submissions import quick_play
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
@@ -96,8 +96,9 @@ class Referee:
         self.outbox_owner = process_name()
         self.alive_until = float("-inf")
         self.clock = DuplicateClock()  # the duplicate clock's state: tops searched ahead, warnings given
-        self.classic_games = GameCache(classic.build_from_data, classic.apply_data)
-        self.duplicate_games = GameCache(duplicate_games.build_from_data, duplicate_games.apply_data)
+        self.games = Games(kind_of)  # the games in memory, one cache per kind
+        self.classic_games: GameCache[ClassicGame] = self.games.cache(GameKind.CLASSIC)
+        self.duplicate_games: GameCache[DuplicateGame] = self.games.cache(GameKind.DUPLICATE)
         self._first: set[int] = set()  # stored replies known to be first in line for their destination
         self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
 
@@ -113,6 +114,7 @@ class Referee:
             clock_lease=self.clock_lease,
             classic_games=self.classic_games,
             duplicate_games=self.duplicate_games,
+            games=self.games,
             now=self.now,
             store=self.store,
             claimer=self.claimer,
@@ -167,14 +169,14 @@ class Referee:
                 context.check_access()
                 handler(context)
                 return self._with_notes(context)
-            with self.storage.transaction():
+            with self.games.transaction(self.storage):
                 self.storage.lock_channel(message.channel)  # the channel's commands, one at a time, in any process
                 context.check_access()
                 handler(context)
                 # what the players are owed is stored with the change that produced it
                 return self.store(self._with_notes(context))
         except Exception as error:
-            # the transaction rolled back; the game cache notices games changed in memory only
+            # the transaction rolled back; the games it changed in memory are rebuilt from the log
             return [self._error_reply(context, self._explain(error, context.settings, message))]
 
     # --- the outbox ---------------------------------------------------------------------
@@ -334,12 +336,7 @@ class Referee:
         record = self.storage.active_game(channel)
         if record is None:
             return None
-        if record.kind is GameKind.CLASSIC:
-            self.classic_games.load(self.storage, record)
-            return record.kind
-        game = self.duplicate_games.load(self.storage, record)
-        if spec.needs_top:
-            ensure_top(services, record, game)
+        kind_of(record.kind).prepare(services, record, self.games.load(self.storage, record), spec)
         return record.kind
 
     @staticmethod
@@ -367,8 +364,7 @@ class Referee:
 
     def forget_games(self, channel: str | None = None) -> None:
         """Drop the in-memory games of a channel, or all (they are rebuilt from storage when needed)."""
-        self.classic_games.clear(channel)
-        self.duplicate_games.clear(channel)
+        self.games.clear(channel)
 
     @staticmethod
     def _error_reply(context: Context, text: str) -> Reply:

@@ -24,7 +24,7 @@ from core.lexicon import Lexicon
 from .house_words import HouseList, HouseWords
 from .lexicons import BUNDLED, HOUSE_MARK, LexiconRegistry, ListPreparingError
 from .messages import say
-from .storage import GameKind, HouseWordStore, Storage, StoredEvent
+from .storage import HouseWordStore, Storage, StoredEvent
 
 VERDICT_KEY = "verdict_list"  # key of the stored event data saying what a verdict used
 
@@ -154,12 +154,12 @@ def numbers_text(numbers: list[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
-def verdict_lines(lang: str, kind: GameKind, events: list[StoredEvent]) -> list[str]:
-    """The sheet's lines saying which list (and house words) the game's verdicts used."""
+def verdict_lines(lang: str, key: str, events: list[StoredEvent]) -> list[str]:
+    """The sheet's lines saying which list (and house words) the game's verdicts used, each the message
+    ``key`` (the game's kind says which: where its verdicts are given)."""
     lines = []
     for used, numbers in lists_used(events):
         words = " ".join(used.house.tokens())
-        key = "verdicts_rounds" if kind is GameKind.DUPLICATE else "verdicts_challenges"
         lines.append(
             say(
                 lang,

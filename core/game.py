@@ -2,7 +2,7 @@
 
 ``ClassicGame`` keeps its list of events; its state (board, sheet, whose turn,
 unseen tiles, scoreless streak, result) is what replaying them gives. Like
-python-chess, moves are parsed and checked (``evaluate``) before being pushed.
+python-chess, moves are parsed and checked (``evaluate``) before being applied (``apply``).
 """
 
 from __future__ import annotations
@@ -307,16 +307,17 @@ class ClassicGame:
 
     # --- events -----------------------------------------------------------------
 
-    def push(self, event: Event) -> None:
-        """Apply a new event, or raise a GameError/PlacementError and leave the game unchanged.
+    def apply(self, event: Event) -> Event:
+        """Apply a new event and return it, or raise a GameError/PlacementError and leave the game unchanged.
 
         New events are held to rules that stored ones predating them may break (a self-challenge,
         a penalty of 0, end racks not among the unseen tiles): replaying a log never checks those.
         """
         self.check(event)
-        self.push_stored(event)
+        self.apply_stored(event)
+        return event
 
-    def push_stored(self, event: Event) -> None:
+    def apply_stored(self, event: Event) -> None:
         """Apply an event of the game's log (checked when it was new), or raise and leave the game unchanged."""
         if isinstance(event, Undo):
             if not any(not isinstance(e, Join) for e in self._effective):
@@ -335,7 +336,7 @@ class ClassicGame:
         self._effective.append(event)
 
     def check(self, event: Event) -> None:
-        """Raise if a new event breaks a rule that is only checked for new events (see ``push``)."""
+        """Raise if a new event breaks a rule that is only checked for new events (see ``apply``)."""
         if isinstance(event, (Penalty, TimePenalty)) and not 1 <= event.points <= MAX_PENALTY:
             raise PenaltyValueError(event.points, MAX_PENALTY)
         if isinstance(event, Challenge) and not self.ended:

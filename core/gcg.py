@@ -250,7 +250,7 @@ class _Replay:
         entry.event = event
         before = len(self.game.lines)
         try:
-            self.game.push_stored(event)
+            self.game.apply_stored(event)
         except (ArbitreError, ValueError) as cause:
             self._refuse(entry, cause)
             return None

@@ -50,7 +50,7 @@ def write_gcg(
         target = shadow.last_play_line() if isinstance(event, (Withdrawn, Challenge)) else None
         target_points = target.points if target is not None else 0
         before = len(shadow.lines)
-        shadow.push_stored(event)
+        shadow.apply_stored(event)
         if target is not None and target.removed:
             nick = identities[target.player].nick
             total = shadow.totals()[target.player]

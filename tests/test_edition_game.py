@@ -107,11 +107,11 @@ def test_classic_game_typed_and_scored(es: Edition, lexicon: Lexicon) -> None:
 
 def _classic_game(es: Edition) -> ClassicGame:
     game = ClassicGame(es, rule_set_by_code("box-en"), ["Ana", "Ben"], Notation.FISF)
-    game.push(Play("Ana", "H8 CHORRO"))  # CH O RR O on H8-H11
-    game.push(Play("Ben", "8H CHICO"))  # down column 8 through the CH: I, C, O on I8-K8
-    game.push(Play("Ana", "11H OllA"))  # down column 11 through the last O: a joker for LL, then A
-    game.push(Exchange("Ben", "ÑX"))
-    game.push(Play("Ben", "K6 AñO"))  # A, a joker for Ñ, then the O of CHICO on K8
+    game.apply(Play("Ana", "H8 CHORRO"))  # CH O RR O on H8-H11
+    game.apply(Play("Ben", "8H CHICO"))  # down column 8 through the CH: I, C, O on I8-K8
+    game.apply(Play("Ana", "11H OllA"))  # down column 11 through the last O: a joker for LL, then A
+    game.apply(Exchange("Ben", "ÑX"))
+    game.apply(Play("Ben", "K6 AñO"))  # A, a joker for Ñ, then the O of CHICO on K8
     return game
 
 

@@ -42,7 +42,7 @@ def fisf_game(rules: str = "fisf", players: tuple[str, ...] = ("Ana", "Ben")) ->
 def test_plays_alternate_and_totals_add_up() -> None:
     game = fisf_game()
     for event in [Play("Ana", "H7 HANTEZ"), Play("Ben", "6F FACADES"), Play("Ana", "G8 HUES")]:
-        game.push(event)
+        game.apply(event)
     assert [line.points for line in game.lines] == [56, 96, 20]
     assert game.totals() == {"Ana": 76, "Ben": 96}
     assert game.to_move == "Ben"
@@ -51,25 +51,25 @@ def test_plays_alternate_and_totals_add_up() -> None:
 
 def test_illegal_play_changes_nothing() -> None:
     game = fisf_game()
-    game.push(Play("Ana", "H8 VAGUE"))
+    game.apply(Play("Ana", "H8 VAGUE"))
     board_before = game.board.copy()
     with pytest.raises(PlacementError):
-        game.push(Play("Ben", "A1 ZEN"))
+        game.apply(Play("Ben", "A1 ZEN"))
     assert game.board == board_before and len(game.lines) == 1 and game.to_move == "Ben"
     assert len(game.events) == 1
 
 
 def test_claimed_score_that_differs_is_noted() -> None:
     game = fisf_game()
-    game.push(Play("Ana", "H4 VAGUE", claimed=24))
+    game.apply(Play("Ana", "H4 VAGUE", claimed=24))
     assert (game.lines[0].claimed, game.lines[0].points) == (24, 26)
 
 
 def test_invalid_word_challenged_removes_the_move() -> None:
     game = fisf_game()
-    game.push(Play("Ana", "H8 VAGUE"))
-    game.push(Play("Ben", "8H VZZ"))
-    game.push(Challenge("Ana", (), ("VZZ",)))
+    game.apply(Play("Ana", "H8 VAGUE"))
+    game.apply(Play("Ben", "8H VZZ"))
+    game.apply(Challenge("Ana", (), ("VZZ",)))
     assert game.lines[1].points == 0 and game.lines[1].removed
     assert game.board.get(8, 7) is None and game.board.get(7, 7) is not None
     assert game.totals() == {"Ana": 20, "Ben": 0}
@@ -90,8 +90,8 @@ def test_valid_word_challenged_per_rule_set(
     rules: str, lines: list[tuple[str, str, int]], totals: dict[str, int], to_move: str
 ) -> None:
     game = fisf_game(rules)
-    game.push(Play("Ana", "H8 VAGUE"))
-    game.push(Challenge("Ben", ("VAGUE",), ()))
+    game.apply(Play("Ana", "H8 VAGUE"))
+    game.apply(Challenge("Ben", ("VAGUE",), ()))
     assert [(sheet_line.player, sheet_line.kind, sheet_line.points) for sheet_line in game.lines[1:]] == lines
     assert game.totals() == totals
     assert game.to_move == to_move
@@ -101,39 +101,39 @@ def test_valid_word_challenged_per_rule_set(
 def test_penalty_per_word_counts_the_words_challenged() -> None:
     game = fisf_game("fisf")
     for event in [Play("Ana", "H7 HANTEZ"), Play("Ben", "6F FACADES")]:
-        game.push(event)
-    game.push(Challenge("Ana", ("FACADES", "CHANTEZ"), ()))
+        game.apply(event)
+    game.apply(Challenge("Ana", ("FACADES", "CHANTEZ"), ()))
     assert game.lines[-1].points == -10
 
 
 def test_challenge_needs_a_standing_last_play() -> None:
     game = fisf_game()
     with pytest.raises(NothingToChallengeError):
-        game.push(Challenge("Ben", (), ()))
-    game.push(Play("Ana", "H8 VAGUE"))
-    game.push(Pass("Ben"))
+        game.apply(Challenge("Ben", (), ()))
+    game.apply(Play("Ana", "H8 VAGUE"))
+    game.apply(Pass("Ben"))
     with pytest.raises(NothingToChallengeError):
-        game.push(Challenge("Ben", (), ()))
+        game.apply(Challenge("Ben", (), ()))
     game = fisf_game()
-    game.push(Play("Ana", "H8 VAGUE"))
+    game.apply(Play("Ana", "H8 VAGUE"))
     with pytest.raises(WordNotInMoveError):
-        game.push(Challenge("Ben", ("VOGUE",), ()))
+        game.apply(Challenge("Ben", ("VOGUE",), ()))
 
 
 def test_lost_turn_in_three_player_box_game() -> None:
     game = fisf_game("box-fr", ("Ana", "Ben", "Cy"))
-    game.push(Play("Ana", "H8 VAGUE"))
-    game.push(Challenge("Cy", ("VAGUE",), ()))  # Cy is not next: loses the next turn
+    game.apply(Play("Ana", "H8 VAGUE"))
+    game.apply(Challenge("Cy", ("VAGUE",), ()))  # Cy is not next: loses the next turn
     assert game.to_move == "Ben"
-    game.push(Pass("Ben"))
+    game.apply(Pass("Ben"))
     assert game.lines[-1].kind == "lost_turn" and game.lines[-1].player == "Cy"
     assert game.to_move == "Ana"
 
 
 def test_withdrawn_phony_scores_zero() -> None:
     game = fisf_game("naspa")
-    game.push(Play("Ana", "H8 VAGUE"))
-    game.push(Withdrawn("Ana"))
+    game.apply(Play("Ana", "H8 VAGUE"))
+    game.apply(Withdrawn("Ana"))
     assert game.totals()["Ana"] == 0 and game.board.is_empty()
 
 
@@ -152,16 +152,16 @@ def test_scoreless_limit_is_flagged_not_enforced(rules: str, events: list[str], 
     game = fisf_game(rules)
     for kind in events:
         player = game.to_move or ""
-        game.push(Pass(player) if kind == "pass" else Exchange(player, "AB"))
+        game.apply(Pass(player) if kind == "pass" else Exchange(player, "AB"))
     assert game.scoreless_limit_reached is limit_after
     assert not game.ended
-    game.push(Pass(game.to_move or ""))  # playing on is still possible
+    game.apply(Pass(game.to_move or ""))  # playing on is still possible
 
 
 def test_going_out_fisf_example() -> None:
     game = fisf_game("fisf")
-    game.push(Play("Ana", "H8 VAGUE"))
-    game.push(End((("Ana", ""), ("Ben", "EAU"))))
+    game.apply(Play("Ana", "H8 VAGUE"))
+    game.apply(End((("Ana", ""), ("Ben", "EAU"))))
     assert [(sheet_line.player, sheet_line.points) for sheet_line in game.lines if sheet_line.kind == "end"] == [
         ("Ana", 3),
         ("Ben", -3),
@@ -170,27 +170,27 @@ def test_going_out_fisf_example() -> None:
     assert (ana.player, ana.before, ana.adjustment, ana.final, ana.place) == ("Ana", 20, 3, 23, 1)
     assert (ben.before, ben.adjustment, ben.final, ben.place) == (0, -3, -3, 2)
     with pytest.raises(GameOverError):
-        game.push(Pass("Ben"))
+        game.apply(Pass("Ben"))
 
 
 def test_going_out_naspa_adds_twice() -> None:
     game = ClassicGame(ENGLISH, rule_set_by_code("naspa"), ("Ana", "Ben"), Notation.GCG)
-    game.push(Play("Ana", "8H VAGUE"))
-    game.push(End((("Ana", ""), ("Ben", "QI?"))))
+    game.apply(Play("Ana", "8H VAGUE"))
+    game.apply(End((("Ana", ""), ("Ben", "QI?"))))
     assert game.totals() == {"Ana": 20 + 22, "Ben": 0}
 
 
 def test_blocked_end_each_subtracts_own_rack() -> None:
     game = fisf_game("wespa")
-    game.push(Play("Ana", "H8 VAGUE"))
-    game.push(End((("Ana", "KW"), ("Ben", "7"))))
+    game.apply(Play("Ana", "H8 VAGUE"))
+    game.apply(End((("Ana", "KW"), ("Ben", "7"))))
     assert game.totals() == {"Ana": 20 - 20, "Ben": -7}
 
 
 def test_a_stopped_game_has_nobody_going_out() -> None:
     game = fisf_game("fisf")
-    game.push(Play("Ana", "H8 VAGUE"))
-    game.push(End((("Ana", ""), ("Ben", "EAU")), stopped=True))  # tiles left in the bag
+    game.apply(Play("Ana", "H8 VAGUE"))
+    game.apply(End((("Ana", ""), ("Ben", "EAU")), stopped=True))  # tiles left in the bag
     ends = [(x.player, x.points, x.went_out) for x in game.lines if x.kind == "end"]
     assert ends == [("Ana", 0, False), ("Ben", -3, False)]
     assert game.totals() == {"Ana": 20, "Ben": -3}
@@ -199,7 +199,7 @@ def test_a_stopped_game_has_nobody_going_out() -> None:
 def test_bad_rack_at_end() -> None:
     game = fisf_game()
     with pytest.raises(RackSpecError):
-        game.push(End((("Ana", "E!"), ("Ben", ""))))
+        game.apply(End((("Ana", "E!"), ("Ben", ""))))
     assert not game.ended
 
 
@@ -211,36 +211,36 @@ def test_ties_share_places() -> None:
         ("d", 5, 4),
     ]
     game = fisf_game()
-    game.push(Pass("Ana"))
-    game.push(End((("Ana", "E"), ("Ben", "A"))))
+    game.apply(Pass("Ana"))
+    game.apply(End((("Ana", "E"), ("Ben", "A"))))
     assert [s.place for s in game.standings()] == [1, 1]
 
 
 def test_undo_removes_the_last_line_and_restores_board() -> None:
     game = fisf_game()
-    game.push(Play("Ana", "H7 HANTEZ"))
-    game.push(Play("Ben", "6F FACADES"))
-    game.push(Undo())
+    game.apply(Play("Ana", "H7 HANTEZ"))
+    game.apply(Play("Ben", "6F FACADES"))
+    game.apply(Undo())
     assert len(game.lines) == 1 and game.to_move == "Ben"
     assert game.board.get(5, 5) is None
-    game.push(Play("Ben", "6F FACADES"))
-    game.push(Challenge("Ana", (), ("FACADES",)))
-    game.push(Undo())  # undoes the challenge: the play stands again
+    game.apply(Play("Ben", "6F FACADES"))
+    game.apply(Challenge("Ana", (), ("FACADES",)))
+    game.apply(Undo())  # undoes the challenge: the play stands again
     assert game.lines[-1].points == 96 and not game.lines[-1].removed
     assert game.board.get(5, 5) is not None
 
 
 def test_undo_on_empty_sheet() -> None:
     with pytest.raises(NothingToUndoError):
-        fisf_game().push(Undo())
+        fisf_game().apply(Undo())
 
 
 def test_penalties_use_no_turn() -> None:
     game = fisf_game("naspa")
-    game.push(Play("Ana", "H8 VAGUE"))
-    game.push(Penalty("Ana", 10))
-    game.push(TimePenalty("Ben", 10))
-    game.push(ChallengeBonus("Ana", 5))
+    game.apply(Play("Ana", "H8 VAGUE"))
+    game.apply(Penalty("Ana", 10))
+    game.apply(TimePenalty("Ben", 10))
+    game.apply(ChallengeBonus("Ana", 5))
     assert game.totals() == {"Ana": 15, "Ben": -10}
     assert game.to_move == "Ben"
 
@@ -273,11 +273,11 @@ def test_exchange_needs_tiles_in_bag_per_rule_set(rules: str, allowed: bool) -> 
     game.board = Board.from_rows(LOW_BAG_ROWS)  # a position reached off-sheet, for the bag count
     assert game.bag_count() == 2
     if allowed:
-        game.push(Exchange("Ana", "AB"))
+        game.apply(Exchange("Ana", "AB"))
         assert game.lines[-1].kind == "exchange"
     else:
         with pytest.raises(ExchangeNotAllowedError) as info:
-            game.push(Exchange("Ana", "A"))
+            game.apply(Exchange("Ana", "A"))
         assert (info.value.in_bag, info.value.needed) == (2, 7)
         assert not game.lines
 
@@ -288,36 +288,36 @@ def test_exchange_of_more_tiles_than_the_bag_holds() -> None:
     game = fisf_game("box-fr")
     game.board = Board.from_rows(LOW_BAG_ROWS)
     with pytest.raises(ExchangeNotAllowedError):
-        game.push(Exchange("Ana", "ABC"))
+        game.apply(Exchange("Ana", "ABC"))
 
 
 def test_alert_when_a_letter_is_played_too_often() -> None:
     game = fisf_game()
-    game.push(Play("Ana", "H5 KAKI"))
+    game.apply(Play("Ana", "H5 KAKI"))
     assert game.alerts == [TileCountAlert("K", 2, 1)]
 
 
 def test_the_alert_of_a_withdrawn_play_goes_with_it() -> None:
     game = fisf_game()
-    game.push(Play("Ana", "H5 KAKI"))
-    game.push(Challenge("Ben", (), ("KAKI",)))
+    game.apply(Play("Ana", "H5 KAKI"))
+    game.apply(Challenge("Ben", (), ("KAKI",)))
     assert game.alerts == []
     assert game.unseen()["K"] == 1
 
 
 def test_players_join_before_the_first_move_only() -> None:
     game = ClassicGame(FRENCH, rule_set_by_code("box-fr"))
-    game.push(Join("Ana"))
+    game.apply(Join("Ana"))
     with pytest.raises(PlayerCountError):
-        game.push(Pass("Ana"))
-    game.push(Join("Ben"))
+        game.apply(Pass("Ana"))
+    game.apply(Join("Ben"))
     with pytest.raises(DuplicatePlayerError):
-        game.push(Join("Ben"))
-    game.push(Pass("Ana"))
+        game.apply(Join("Ben"))
+    game.apply(Pass("Ana"))
     with pytest.raises(GameStartedError):
-        game.push(Join("Cy"))
+        game.apply(Join("Cy"))
     with pytest.raises(UnknownPlayerError):
-        game.push(Pass("Zoe"))
+        game.apply(Pass("Zoe"))
 
 
 def test_fisf_with_three_players_falls_back_to_box_rules() -> None:

@@ -368,7 +368,7 @@ def naspa_game() -> ClassicGame:
         End((("Ann", ""), ("Bob", "EFNQ?"))),
     ]
     for event in events:
-        game.push(event)
+        game.apply(event)
     return game
 
 
@@ -411,7 +411,7 @@ def test_wespa_export_writes_both_end_lines() -> None:
         End((("Ann", "QZ"), ("Bob", ""))),
     ]
     for event in events:
-        game.push(event)
+        game.apply(event)
     assert write_gcg(game).splitlines()[-4:] == [
         ">Bob: OSU J5 SOU. +8 8",
         ">Bob:  (challenge) +5 13",  # 5 per word formed: SOUP
@@ -428,7 +428,7 @@ def engine_games() -> dict[str, ClassicGame]:
     ) -> ClassicGame:
         game = ClassicGame(edition, rule_set_by_code(rules), players, notation)
         for event in events:
-            game.push(event)
+            game.apply(event)
         return game
 
     games["wespa"] = build(

@@ -61,7 +61,7 @@ def build_from_data(record: GameRecord, events: list[dict[str, Any]]) -> Classic
 
 
 def apply_data(game: ClassicGame, data: dict[str, Any]) -> None:
-    game.push_stored(event_from_dict(data))
+    game.apply_stored(event_from_dict(data))
 
 
 def load_classic(ctx: Context) -> tuple[GameRecord, ClassicGame]:
@@ -77,7 +77,7 @@ def record_event(
 ) -> None:
     """Apply an event (validating it) and append it to the log, in the command's transaction; ``extra``
     is stored with it (what replaying does not need, such as the list a verdict used)."""
-    game.push(event)
+    game.apply(event)
     data = {**event_to_dict(event), **(extra or {})}
     ctx.services.classic_games.append(ctx.storage, record, game, data, ctx.message.user)
 

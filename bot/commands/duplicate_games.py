@@ -45,7 +45,7 @@ def build_from_data(record: GameRecord, events: list[dict[str, Any]]) -> Duplica
 
 
 def apply_data(game: DuplicateGame, data: dict[str, Any]) -> None:
-    game.apply(event_from_dict(data))
+    game.apply_stored(event_from_dict(data))
 
 
 def game_of(services: Services, record: GameRecord) -> DuplicateGame:

@@ -197,7 +197,7 @@ def _waiting_for_list(
 
 def _clock_step(services: Services, deadline: Deadline, now: float) -> list[Reply]:
     """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
-    with services.storage.transaction():
+    with services.games.transaction(services.storage):
         services.storage.lock_channel(deadline.channel)
         return services.store(_clock_decision(services, deadline, now))
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..numbers import looks_like_number, read_int
-from ..storage import GameKind, GameRecord, GameStatus
+from ..storage import GameRecord, GameStatus
 from ..timefmt import date_time
 from .context import Context, UserError
+from .game_kinds import kind_of
 from .registry import Section, command
 
 LIST_LIMIT = 20
@@ -73,20 +74,8 @@ def with_heading(ctx: Context, target: TargetGame, text: str) -> str:
 
 
 def result_summary(ctx: Context, record: GameRecord) -> tuple[str, str]:
-    """(players, result) of a game for the list."""
-    if record.kind is GameKind.CLASSIC:
-        classic = ctx.services.classic_games.load(ctx.storage, record)
-        standings = classic.standings()
-        players = ", ".join(classic.players) or "-"
-        result = " · ".join(f"{s.player} {s.final}" for s in standings) if classic.lines else "-"
-        return players, result
-    duplicate = ctx.services.duplicate_games.load(ctx.storage, record)
-    players = ", ".join(duplicate.players) or "-"
-    top = duplicate.standings()[:3]
-    moves = ctx.say("moves_count", n=len(duplicate.closed_rounds))
-    best = " · ".join(f"{s.player} {s.total}" for s in top)
-    result = ctx.say("games_dup_result", moves=moves, players=best) if top else moves
-    return players, result
+    """(players, result) of a game for the list, as its kind says."""
+    return kind_of(record.kind).summary(ctx, ctx.services.games.load(ctx.storage, record))
 
 
 @command("games", section=Section.VIEWS, read_only=True)

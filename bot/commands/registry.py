@@ -80,6 +80,12 @@ def command(
     return register
 
 
+def withdraw(name: str) -> None:
+    """Remove a declared command (a test's throwaway one)."""
+    _COMMANDS.pop(name, None)
+    _INDEX.clear()
+
+
 def handles(name: str, kind: GameKind | None) -> Callable[[Handler], Handler]:
     """Declare the handler of a command when the channel's running game is of ``kind`` (None: when no
     game runs there)."""

@@ -17,7 +17,7 @@ from ..outbox import DeadLetter
 from ..storage import Storage
 from ..word_lists import WordLists
 from .clock import DuplicateClock
-from .game_cache import GameCache
+from .game_cache import GameCache, Games
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class Services:
     clock_lease: ClockLease  # and among those, the ones whose lease this process holds
     classic_games: GameCache[ClassicGame]
     duplicate_games: GameCache[DuplicateGame]
+    games: Games  # every kind's games in memory (the two above among them), and the transaction they follow
     now: Callable[[], float]
     store: Callable[[list[Reply]], list[Reply]]  # replies into the outbox, in the open transaction: numbered
     claimer: Callable[[float], str | None]  # this process's name for the outbox claims it stores now

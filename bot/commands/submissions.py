@@ -44,7 +44,7 @@ def quick_play(services: Services, message: Incoming, command: CommandLine) -> l
         return None
     storage = services.storage
     try:
-        with storage.transaction():
+        with services.games.transaction(storage):
             storage.lock_channel(message.channel)  # PostgreSQL: the channel's commands, one at a time
             state = storage.play_state(message.channel, message.user)
             if state is not None and state.game.channel != message.channel:  # sent from a private chat

@@ -3,23 +3,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.board import Board
-from core.duplicate import DuplicateGame
 from core.edition import edition_by_code
-from core.game import ClassicGame
 from core.notation import notation_by_name, parse_move
 from core.placement import validate_move
 from core.scoring import score_placement
 
 from ..numbers import read_int
-from ..render.record import standings_text
 from ..storage import GameKind, GameRecord
 from ..word_lists import verdict_lines
 from . import classic as classic
 from . import duplicate as duplicate
-from . import duplicate_games, duplicate_texts, duplicate_views, ending, turns
+from . import ending, turns
 from .context import Context, UserError
 from .formatting import breakdown, split_claimed
+from .game_kinds import kind_of
 from .history import TargetGame, target_game, with_heading
 from .registry import Access, Section, command, handles
 
@@ -83,13 +83,7 @@ def cmd_calc(ctx: Context) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     record = ctx.storage.active_game(ctx.message.channel)
     move_text, _ = split_claimed(ctx.args)
-    game: ClassicGame | DuplicateGame | None = None
-    if record is not None:
-        game = (
-            ctx.services.classic_games.load(ctx.storage, record)
-            if record.kind is GameKind.CLASSIC
-            else duplicate_games.game_of(ctx.services, record)
-        )
+    game = ctx.services.games.load(ctx.storage, record) if record is not None else None
     board = game.board if game else Board()  # no game: a move on an empty board
     edition = game.edition if game else edition_by_code(ctx.settings.edition)
     notation = game.notation if game else notation_by_name(ctx.settings.notation)
@@ -98,59 +92,41 @@ def cmd_calc(ctx: Context) -> None:
     ctx.reply(ctx.say("calc", move=placement.notation(notation), breakdown=breakdown(score, ctx.lang)))
 
 
-def _game(ctx: Context, target: TargetGame) -> ClassicGame | DuplicateGame:
-    if target.record.kind is GameKind.CLASSIC:
-        return ctx.services.classic_games.load(ctx.storage, target.record)
-    return duplicate_games.game_of(ctx.services, target.record)
+def _game(ctx: Context, target: TargetGame) -> Any:
+    return ctx.services.games.load(ctx.storage, target.record)
 
 
 def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
     """The text, then the lines saying which list and house words the game's verdicts used."""
-    lines = verdict_lines(ctx.lang, target.record.kind, ctx.storage.events(target.record.id))
+    key = kind_of(target.record.kind).verdicts_key
+    lines = verdict_lines(ctx.lang, key, ctx.storage.events(target.record.id))
     return "\n".join([text, *lines])
 
 
 @command("sheet", section=Section.VIEWS, read_only=True)
 def cmd_sheet(ctx: Context) -> None:
     target = target_game(ctx, words=[t for t in ctx.tokens if not classic.is_page_word(t)])
-    game = _game(ctx, target)
-    text = classic.sheet_text(ctx, game) if isinstance(game, ClassicGame) else duplicate_views.sheet(ctx, game)
+    text = kind_of(target.record.kind).sheet(ctx, _game(ctx, target))
     ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)))
 
 
 @command("board", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_board(ctx: Context) -> None:
     target = target_game(ctx)
-    game = _game(ctx, target)
-    if isinstance(game, ClassicGame):
-        text, image = classic.board(ctx, game)
-    else:
-        text, image = duplicate_views.board(ctx, game, ended=not target.running)
+    text, image = kind_of(target.record.kind).board(ctx, _game(ctx, target), not target.running)
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="board.png")
 
 
 @command("unseen", section=Section.VIEWS, read_only=True)
 def cmd_unseen(ctx: Context) -> None:
     target = target_game(ctx)
-    game = _game(ctx, target)
-    if isinstance(game, ClassicGame):
-        from .formatting import tiles_text
-
-        unseen = game.unseen()
-        text = ctx.say("unseen", count=sum(unseen.values()), letters=tiles_text(unseen), bag=game.bag_count())
-    else:
-        text = duplicate_views.unseen(ctx, game)
-    ctx.reply(with_heading(ctx, target, text))
+    ctx.reply(with_heading(ctx, target, kind_of(target.record.kind).unseen(ctx, _game(ctx, target))))
 
 
 @command("export", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_export(ctx: Context) -> None:
     target = target_game(ctx)
-    game = _game(ctx, target)
-    if isinstance(game, ClassicGame):
-        text, data, name = classic.export(ctx, game, target.record)
-    else:
-        text, data, name = duplicate_views.export(ctx, game)
+    text, data, name = kind_of(target.record.kind).export(ctx, target.record, _game(ctx, target))
     text = _with_verdict_lists(ctx, target, text)
     ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
 
@@ -158,14 +134,7 @@ def cmd_export(ctx: Context) -> None:
 @command("standings", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_standings(ctx: Context) -> None:
     target = target_game(ctx)
-    game = _game(ctx, target)
-    image: bytes | None = None
-    if isinstance(game, ClassicGame):
-        text = classic.standings_text(ctx, game) if game.players else ctx.say("sheet_empty")
-    else:
-        text = standings_text(ctx.lang, game)
-        if ctx.services.images:
-            image = duplicate_texts.standings_image(ctx.lang, game)
+    text, image = kind_of(target.record.kind).standings(ctx, _game(ctx, target))
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
 
 
@@ -175,35 +144,22 @@ def cmd_moves(ctx: Context) -> None:
     words = ctx.tokens
     number = [words.pop()] if words and read_int(words[-1]) is not None else []
     target = target_game(ctx, words=number)
-    game = _game(ctx, target)
-    name = " ".join(words)
-    if isinstance(game, ClassicGame):
-        text = classic.moves_text(ctx, target.record, game, name)
-    else:
-        text = duplicate_views.moves_text(ctx, target.record, game, name)
+    text = kind_of(target.record.kind).moves(ctx, target.record, _game(ctx, target), " ".join(words))
     ctx.reply(with_heading(ctx, target, text))
 
 
 @command("status", section=Section.VIEWS, read_only=True)
 def cmd_status(ctx: Context) -> None:
+    """Where the running game stands, as its kind says, then the dead letters (alone when no game runs)."""
+    record = ctx.storage.active_game(ctx.message.channel)
     lines = dead_letter_lines(ctx)
-    if not lines:
-        raise UserError("no_game")
-    ctx.reply("\n".join([ctx.say("no_game"), *lines]))
-
-
-@handles("status", GameKind.CLASSIC)
-def classic_status(ctx: Context) -> None:
-    game = ctx.services.classic_games.load(ctx.storage, running(ctx))
-    ctx.reply("\n".join(classic.status_lines(ctx, game)))
-    ctx.notes.extend(dead_letter_lines(ctx))
-
-
-@handles("status", GameKind.DUPLICATE)
-def duplicate_status(ctx: Context) -> None:
-    record = running(ctx)
-    duplicate.status(ctx, record, duplicate_games.game_of(ctx.services, record))
-    ctx.notes.extend(dead_letter_lines(ctx))
+    if record is None:
+        if not lines:
+            raise UserError("no_game")
+        ctx.reply("\n".join([ctx.say("no_game"), *lines]))
+        return
+    kind_of(record.kind).status(ctx, record, ctx.services.games.load(ctx.storage, record))
+    ctx.notes.extend(lines)
 
 
 SHOWN_DEAD_LETTERS = 5  # the latest ones /status lists (it counts them all)

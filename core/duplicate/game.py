@@ -88,22 +88,7 @@ from .rounds import Round, SubmissionResult
 from .settings import DEFAULT_SETTINGS, DuplicateSettings
 from .tops import TopFinder, close_of
 
-_E = TypeVar(
-    "_E",
-    "DuplicateStarted",
-    "PlayerJoined",
-    "DrawMade",
-    "DrawRejected",
-    "MoveSubmitted",
-    "RoundClosed",
-    "ScoreRecorded",
-    "SubmissionCorrected",
-    "ClockPaused",
-    "ClockResumed",
-    "ClockExtended",
-    "RoundReopened",
-    "TopChosen",
-)
+_E = TypeVar("_E", bound="DuplicateEvent")
 
 
 class EndReason(StrEnum):
@@ -133,7 +118,7 @@ class DuplicateGame:
         self.edition = edition
         self.events: list[DuplicateEvent] = []
         self._reset()
-        self.apply(DuplicateStarted(edition.code, tuple(players), settings, lexicon_name))
+        self.apply_stored(DuplicateStarted(edition.code, tuple(players), settings, lexicon_name))
 
     @classmethod
     def from_events(cls, events: Iterable[DuplicateEvent], edition: Edition | None = None) -> DuplicateGame:
@@ -144,7 +129,7 @@ class DuplicateGame:
         start = items[0]
         game = cls(edition or edition_by_code(start.edition), start.players, start.settings, start.lexicon)
         for event in items[1:]:
-            game.apply(event)
+            game.apply_stored(event)
         return game
 
     # --- derived state ---------------------------------------------------------------
@@ -239,7 +224,7 @@ class DuplicateGame:
 
     def join(self, player: str) -> PlayerJoined:
         """Add a player."""
-        return self._push(PlayerJoined(player))
+        return self.apply(PlayerJoined(player))
 
     def draw(self, rng: random.Random, at: float | None = None) -> list[DuplicateEvent]:
         """Draw the next move's letters at random, rejecting draws that break the rule."""
@@ -251,12 +236,12 @@ class DuplicateGame:
             events.append(DrawRejected())
         events.append(DrawMade(outcome.draw.spelled(self.edition), at))
         for event in events:
-            self.apply(event)
+            self.apply_stored(event)
         return events
 
     def draw_manual(self, text: str, at: float | None = None) -> DrawMade:
         """Record the draw the referee typed (``EEU+ESI?`` or the seven letters); check ``current.shortfall``."""
-        return self._push(DrawMade(text.strip(), at))
+        return self.apply(DrawMade(text.strip(), at))
 
     def draw_again(self, draws: Sequence[DuplicateEvent], at: float | None = None) -> list[DuplicateEvent]:
         """Make the given draws again, all or none (``draws_since_close`` of before another top was
@@ -268,7 +253,7 @@ class DuplicateGame:
             for event in again:
                 if not isinstance(event, (DrawMade, DrawRejected)):
                     raise TypeError(f"not a draw: {event!r}")
-                self.apply(event)
+                self.apply_stored(event)
                 applied += 1
         except ArbitreError:
             del self.events[len(self.events) - applied :]
@@ -278,7 +263,7 @@ class DuplicateGame:
 
     def reject_draw(self) -> DrawRejected:
         """Send the current draw back to the bag (kept letters too)."""
-        return self._push(DrawRejected())
+        return self.apply(DrawRejected())
 
     def submit(
         self,
@@ -289,7 +274,7 @@ class DuplicateGame:
         notation: Notation | None = None,
     ) -> MoveSubmitted:
         """Record a player's move for the current round (checked when the round closes)."""
-        return self._push(MoveSubmitted(player, move.strip(), claimed, at, str(notation) if notation else None))
+        return self.apply(MoveSubmitted(player, move.strip(), claimed, at, str(notation) if notation else None))
 
     def preview(
         self, player: str, move: str, lexicon: WordList | None = None, notation: Notation | None = None
@@ -342,11 +327,11 @@ class DuplicateGame:
         closed = close_of(result, invalid, RUNNERS_UP)
         # applying the close judges each answer again against ``invalid``: the same verdicts as these
         self._judged_at_close = (closed, judged)
-        return self._push(closed)
+        return self.apply(closed)
 
     def record_score(self, player: str, round_number: int, score: int, reason: str = "") -> ScoreRecorded:
         """Enter a player's score for a closed round; a score above the top raises (a typing error)."""
-        return self._push(ScoreRecorded(player, round_number, score, reason))
+        return self.apply(ScoreRecorded(player, round_number, score, reason))
 
     def correct(
         self, player: str, round_number: int, move: str, lexicon: WordList, reason: str = ""
@@ -359,33 +344,39 @@ class DuplicateGame:
             round_.board_before, round_.draw.letters, submission, lambda w: w in lexicon, self.edition, self.notation
         )
         invalid = checked.error.words if isinstance(checked.error, WordNotInLexiconError) else ()
-        return self._push(SubmissionCorrected(player, round_number, move.strip(), reason, tuple(invalid)))
+        return self.apply(SubmissionCorrected(player, round_number, move.strip(), reason, tuple(invalid)))
 
     def pause(self, at: float) -> ClockPaused:
         """Stop the open round's clock."""
-        return self._push(ClockPaused(at))
+        return self.apply(ClockPaused(at))
 
     def resume(self, at: float) -> ClockResumed:
         """Start the paused clock again with the time that was left."""
-        return self._push(ClockResumed(at))
+        return self.apply(ClockResumed(at))
 
     def extend(self, seconds: float) -> ClockExtended:
         """Give the open round more time."""
-        return self._push(ClockExtended(seconds))
+        return self.apply(ClockExtended(seconds))
 
     def reopen(self, at: float, seconds: float) -> RoundReopened:
         """Open the last closed round again (its next draw, unplayed, goes back to the bag)."""
-        return self._push(RoundReopened(at, seconds))
+        return self.apply(RoundReopened(at, seconds))
 
     def choose_top(self, move: str) -> TopChosen:
         """Place another of the last closed round's tied tops (its next draw, unplayed, goes back)."""
         last = self.last_closed
-        return self._push(TopChosen(last.number if last is not None else 0, move))
+        return self.apply(TopChosen(last.number if last is not None else 0, move))
 
     # --- applying events -------------------------------------------------------------
 
-    def apply(self, event: DuplicateEvent) -> None:
-        """Apply an event, or raise an ArbitreError and leave the game unchanged."""
+    def apply(self, event: _E) -> _E:
+        """Apply a new event and return it, or raise an ArbitreError and leave the game unchanged (a new
+        event is held to the rules a stored one is)."""
+        self.apply_stored(event)
+        return event
+
+    def apply_stored(self, event: DuplicateEvent) -> None:
+        """Apply an event of the game's log, or raise an ArbitreError and leave the game unchanged."""
         if isinstance(event, (RoundReopened, TopChosen)):
             check_take_back(event, self._effective, self.last_closed)
             self.events.append(event)
@@ -403,10 +394,6 @@ class DuplicateGame:
             raise
         self.events.append(event)
         self._effective.append(event)
-
-    def _push(self, event: _E) -> _E:
-        self.apply(event)
-        return event
 
     def _rebuild(self) -> None:
         """The state from the stored events, closes taken back by reopenings and chosen tops applied."""

@@ -1,0 +1,56 @@
+"""The classic game as a kind (``game_kinds``): its games rebuilt from their log, and its views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.game import ClassicGame
+
+from ..storage import GameKind, GameRecord
+from . import classic
+from .context import Context
+from .formatting import tiles_text
+from .game_kinds import Kind, register
+
+
+class ClassicKind(Kind[ClassicGame]):
+    """Classic games: players in turn, one score sheet."""
+
+    kind = GameKind.CLASSIC
+
+    def build(self, record: GameRecord, events: list[dict[str, Any]]) -> ClassicGame:
+        return classic.build_from_data(record, events)
+
+    def apply_stored(self, game: ClassicGame, data: dict[str, Any]) -> None:
+        classic.apply_data(game, data)
+
+    def sheet(self, ctx: Context, game: ClassicGame) -> str:
+        return classic.sheet_text(ctx, game)
+
+    def board(self, ctx: Context, game: ClassicGame, ended: bool) -> tuple[str, bytes | None]:
+        return classic.board(ctx, game)
+
+    def unseen(self, ctx: Context, game: ClassicGame) -> str:
+        unseen = game.unseen()
+        return ctx.say("unseen", count=sum(unseen.values()), letters=tiles_text(unseen), bag=game.bag_count())
+
+    def export(self, ctx: Context, record: GameRecord, game: ClassicGame) -> tuple[str, bytes, str]:
+        return classic.export(ctx, game, record)
+
+    def standings(self, ctx: Context, game: ClassicGame) -> tuple[str, bytes | None]:
+        return (classic.standings_text(ctx, game) if game.players else ctx.say("sheet_empty")), None
+
+    def moves(self, ctx: Context, record: GameRecord, game: ClassicGame, name: str) -> str:
+        return classic.moves_text(ctx, record, game, name)
+
+    def status(self, ctx: Context, record: GameRecord, game: ClassicGame) -> None:
+        ctx.reply("\n".join(classic.status_lines(ctx, game)))
+
+    def summary(self, ctx: Context, game: ClassicGame) -> tuple[str, str]:
+        standings = game.standings()
+        players = ", ".join(game.players) or "-"
+        result = " · ".join(f"{s.player} {s.final}" for s in standings) if game.lines else "-"
+        return players, result
+
+
+CLASSIC = register(ClassicKind())
