@@ -4,7 +4,10 @@ rate-limit buckets, the fakes' buckets) sees the time pass at once instead of in
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class LoopTime:
@@ -27,3 +30,16 @@ class LoopTime:
 
     def close(self) -> None:
         del self.loop.time  # the class's own time() again
+
+    async def hurried(self, awaitable: Awaitable[T], at_most: float, look: float = 0.02, step: float = 0.1) -> T:
+        """What ``awaitable`` gives, the loop's clock going ``step`` further at each ``look`` (real
+        seconds) while it waits, ``at_most`` seconds in all: a wait on the loop's clock (a rate limit
+        held by the client) ends as soon as that much time would have passed, and any other as it would."""
+        task = asyncio.ensure_future(awaitable)
+        jumped = 0.0
+        while not task.done():
+            await asyncio.wait([task], timeout=look)
+            if not task.done() and jumped < at_most:
+                self.jump(min(step, at_most - jumped))
+                jumped += step
+        return task.result()

@@ -147,8 +147,12 @@ async def crowded_channel(
                 for person in people:
                     await time.advance(ROUND_SECONDS / (4 * players))  # 15 s of it: real time passes too
                     iid = await dc.send_interaction("play", {"args": "H8 ZZZ"}, user=person, channel_id=channel)
-                    ack = await dc.wait_for_response(
-                        iid, lambda r: r.ephemeral and "coup" in (r.text or "").lower(), timeout=WAIT
+                    # the bucket's time runs while the answer is awaited, as it would in a real round
+                    ack = await loop_time.hurried(
+                        dc.wait_for_response(
+                            iid, lambda r: r.ephemeral and "coup" in (r.text or "").lower(), timeout=WAIT
+                        ),
+                        at_most=CHANNEL_MESSAGES.window,
                     )
                     assert f"coup {number}" in (ack.text or "").lower()
                     acks += 1
@@ -190,6 +194,8 @@ async def crowded_channel(
             game = storage.games(f"discord:{channel}")[-1]
             plays = [e.data for e in storage.events(game.id) if e.data.get("kind") == "submit"]
             assert len(plays) == ROUNDS * players  # nothing lost
+            # the service stops before the bot does, the loop's time running as for the answers
+            await loop_time.hurried(adapter.service.stop(), at_most=CHANNEL_MESSAGES.window)
         print(
             f"discord, {players} players: draws after {[round(d, 2) for d in draw_delays]} s, results after"
             f" {[round(d, 2) for d in result_delays]} s, public posts and edits per round {per_round},"
