@@ -1,6 +1,6 @@
 """Racing the duplicate clock: two services on one SQLite file (two connections, two game caches, like
-two processes) tick the clock while the referee types /close, for a thousand rounds and more: four
-independent races of a quarter of them each (their own file, services and seed), which parallel test
+two processes) tick the clock while the referee types /close, for a thousand rounds and more: eight
+independent races of an eighth of them each (their own file, services and seed), which parallel test
 processes run side by side.
 
 No round may be left without a deadline, and none may be closed twice. ``ARBITRE_RACE_ROUNDS`` runs longer.
@@ -23,7 +23,7 @@ from tests.ready_lists import ready_registry
 
 REGISTRY = ready_registry()
 ROUNDS = int(os.environ.get("ARBITRE_RACE_ROUNDS", "1000"))
-RACES = (11, 12, 13, 14)  # one seed per race; each race closes its share of ROUNDS
+RACES = (11, 12, 13, 14, 15, 16, 17, 18)  # one seed per race; each race closes its share of ROUNDS
 CHANNEL = "race"
 
 

@@ -14,7 +14,8 @@ and restarts of the service on the same SQLite file. After every step:
 - a refused command changes nothing stored, and a bystander changes nothing in a game it is not in;
 - every move stored for a seat comes from the seat's account, the game's referee or an admin.
 
-CI runs fixed seeds, 40 runs of 50 random steps split in twenty tests; ``ARBITRE_MODEL_STEPS=20000 make test-model`` runs long.
+CI runs fixed seeds, 40 runs of 50 random steps split in twenty tests; ``ARBITRE_MODEL_STEPS=20000 make
+test-model`` runs long.
 """
 
 from __future__ import annotations

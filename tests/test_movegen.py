@@ -167,7 +167,7 @@ def random_board(rng: random.Random, lexicon: Lexicon, moves: int) -> Board:
     return board
 
 
-SHARDS = 4  # the brute-force comparison runs as this many independent tests (parallel test processes)
+SHARDS = 10  # the brute-force comparison runs as this many independent tests (parallel test processes)
 
 
 @st.composite
@@ -186,7 +186,7 @@ def positions(draw: st.DrawFn, max_rack: int = 4, shard: int = 0) -> tuple[list[
 @settings(max_examples=100 // SHARDS, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_generator_equals_brute_force(shard: int, data: st.DataObject) -> None:
-    """A hundred positions in all, a quarter per shard."""
+    """A hundred positions in all, a tenth per shard."""
     words, board, rack = data.draw(positions(max_rack=5, shard=shard))
     lexicon = Lexicon.from_words(words)
     plays = generate_plays(board, rack, lexicon, FRENCH)
