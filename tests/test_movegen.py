@@ -20,7 +20,7 @@ from core.placement import apply_placement, validate_move, validate_tiles
 from core.scoring import score_placement
 
 from .positions import board_with, play_moves
-from .test_lexicon import bundled_lexicon
+from .ready_lists import ready_registry
 
 PlayKey = frozenset[tuple[int, int, str, bool]]
 
@@ -385,8 +385,9 @@ def test_result_types() -> None:
 
 
 @pytest.fixture(scope="module")
-def french(request: pytest.FixtureRequest) -> Lexicon:
-    return bundled_lexicon(request.config, "fr")
+def french() -> Lexicon:
+    """The bundled French list, compiled once for every test module (the shared registry's)."""
+    return ready_registry().get("fr")
 
 
 def test_french_greedy_game_tops_match_the_full_lists(french: Lexicon) -> None:
