@@ -401,8 +401,8 @@ async def test_an_update_without_the_right_secret_token_is_refused_and_never_pro
 @pytest.mark.asyncio
 async def test_two_webhook_workers_behind_one_url_share_the_database(tg, tmp_path):
     """Real time (about 15 s): two worker processes, each on its own real clock, share one round's clock
-    through the database's lease; the 6-second round is what is watched (the shortest one leaves too
-    little time for two joins and two private moves through the webhooks on a loaded machine)."""
+    through the database's lease, and the 6-second round they watch passes on those clocks (a 3-second
+    one would leave little room for two joins and two private moves through the webhooks)."""
     ready_registry().get("fr")  # the compiled list is in the cache before the workers start
     ports = [free_port(), free_port()]
     proxy = RoundRobin(ports)
