@@ -259,23 +259,30 @@ class CommandModel(RuleBasedStateMachine):
         return False
 
     def _check_replies(self, line: str, replies: list[Reply], typed: str = "") -> None:
+        open_rounds: dict[int, tuple[str, int | None]] = {}  # game -> its channel and open round, read once
         for reply in replies:
             assert reply.text.strip(), f"an empty reply to {line}"
             assert not any(a.split(".")[0] in reply.text for a in APOLOGIES), (
                 f"the apology answered {line}\n{self._story()}"
             )
             if reply.to_user is None:
-                self._check_no_secret(line, reply, typed)
+                self._check_no_secret(line, reply, typed, open_rounds)
         errors = [r for r in self.log.records if r.name.startswith("arbitre")]
         assert not errors, f"logged error after {line}: {errors[0].getMessage()}\n{self._story()}"
 
-    def _check_no_secret(self, line: str, reply: Reply, typed: str) -> None:
+    def _check_no_secret(
+        self, line: str, reply: Reply, typed: str, open_rounds: dict[int, tuple[str, int | None]]
+    ) -> None:
         for (game_id, number), moves in self.secrets.items():
-            record = self.storage.game(game_id)
-            if reply.channel != record.channel:
+            if game_id not in open_rounds:
+                record = self.storage.game(game_id)
+                current = self._duplicate(record).current
+                running = record.status is GameStatus.ACTIVE and current is not None
+                open_rounds[game_id] = (record.channel, current.number if running and current else None)
+            channel, open_round = open_rounds[game_id]
+            if reply.channel != channel:
                 continue
-            current = self._duplicate(record).current
-            if record.status is GameStatus.ACTIVE and current is not None and current.number == number:
+            if open_round == number:
                 leaked = [m for m in moves if m in reply.text and m not in typed]
                 assert not leaked, f"secret move {leaked[0]} in a public reply to {line}\n{self._story()}"
 
