@@ -1,5 +1,7 @@
 """Racing the duplicate clock: two services on one SQLite file (two connections, two game caches, like
-two processes) tick the clock while the referee types /close, for a thousand rounds and more.
+two processes) tick the clock while the referee types /close, for a thousand rounds and more: eight
+independent races of an eighth of them each (their own file, services and seed), which parallel test
+processes run side by side.
 
 No round may be left without a deadline, and none may be closed twice. ``ARBITRE_RACE_ROUNDS`` runs longer.
 """
@@ -12,6 +14,8 @@ import threading
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from bot.chat import Incoming
 from bot.referee import Referee
 from bot.storage import GameStatus, SQLiteStorage
@@ -19,6 +23,7 @@ from tests.ready_lists import ready_registry
 
 REGISTRY = ready_registry()
 ROUNDS = int(os.environ.get("ARBITRE_RACE_ROUNDS", "1000"))
+RACES = (11, 12, 13, 14, 15, 16, 17, 18)  # one seed per race; each race closes its share of ROUNDS
 CHANNEL = "race"
 
 
@@ -64,14 +69,16 @@ def stranded(storage: SQLiteStorage, referee: Referee) -> list[tuple[int, int]]:
     return lost
 
 
-def test_close_race_leaves_no_round_stranded_or_closed_twice(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seed", RACES)
+def test_close_race_leaves_no_round_stranded_or_closed_twice(tmp_path: Path, seed: int) -> None:
+    rounds = -(-ROUNDS // len(RACES))
     path = tmp_path / "race.sqlite"
     clock = Clock()
     stores = [SQLiteStorage(path), SQLiteStorage(path)]
     services = [Referee(store, REGISTRY, now=clock, images=False) for store in stores]
     errors: list[BaseException] = []
     stop = threading.Event()
-    rng = random.Random(11)
+    rng = random.Random(seed)
 
     def ticking(referee: Referee) -> None:
         while not stop.is_set():
@@ -99,7 +106,7 @@ def test_close_race_leaves_no_round_stranded_or_closed_twice(tmp_path: Path) -> 
                 if "quelque chose s'est mal passé" in reply.text:
                     errors.append(AssertionError(f"apology to {text}"))
             clock.advance(rng.choice((0.5, 1.0, 2.0)))
-            if stores[0].db.execute("select count(*) from closes").fetchone()[0] >= ROUNDS:
+            if stores[0].db.execute("select count(*) from closes").fetchone()[0] >= rounds:
                 stop.set()
 
     threads = [threading.Thread(target=ticking, args=(s,)) for s in services]
@@ -111,7 +118,7 @@ def test_close_race_leaves_no_round_stranded_or_closed_twice(tmp_path: Path) -> 
     stop.set()
     assert not errors, errors[:3]
     counts = closes_per_round(stores[0])
-    assert sum(counts.values()) >= ROUNDS
+    assert sum(counts.values()) >= rounds
     doubly = [key for key, n in counts.items() if n > 1]
     assert doubly == [], f"rounds closed twice: {doubly[:5]}"
     closes_table = stores[0].db.execute("select count(*) from closes").fetchone()[0]

@@ -14,7 +14,8 @@ and restarts of the service on the same SQLite file. After every step:
 - a refused command changes nothing stored, and a bystander changes nothing in a game it is not in;
 - every move stored for a seat comes from the seat's account, the game's referee or an admin.
 
-CI runs a fixed seed in a few hundred steps; ``ARBITRE_MODEL_STEPS=20000 make test-model`` runs long.
+CI runs fixed seeds, 40 runs of 50 random steps split in twenty tests; ``ARBITRE_MODEL_STEPS=20000 make
+test-model`` runs long.
 """
 
 from __future__ import annotations
@@ -32,9 +33,16 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, seed, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from bot.chat import Incoming, Reply
 from bot.commands.classic import build_from_data as build_classic
@@ -45,7 +53,7 @@ from bot.storage import GameKind, GameRecord, GameStatus, SQLiteStorage
 from core.draw import draw_tiles
 from core.duplicate import DuplicateGame
 from core.game import TURN_KINDS, ClassicGame, player_key
-from core.movegen import find_top
+from core.movegen import Play, find_top
 from tests.ready_lists import ready_registry
 
 REGISTRY = ready_registry()
@@ -197,7 +205,8 @@ class CommandModel(RuleBasedStateMachine):
         logging.getLogger("arbitre").addHandler(self.log)
         self.transcript: list[str] = []
         self.secrets: dict[tuple[int, int], set[str]] = {}  # (game, round) -> moves submitted, unrevealed
-        self.rng = random.Random(0)
+        self.tops: dict[tuple[object, ...], list[Play]] = {}  # a duplicate round's position -> its best plays
+        self.rebuilt: dict[tuple[str, str], object] = {}  # (record, log) -> the state rebuilt from them
 
     def _service(self) -> Referee:
         return Referee(self.storage, REGISTRY, now=lambda: self.clock, images=False)
@@ -250,23 +259,30 @@ class CommandModel(RuleBasedStateMachine):
         return False
 
     def _check_replies(self, line: str, replies: list[Reply], typed: str = "") -> None:
+        open_rounds: dict[int, tuple[str, int | None]] = {}  # game -> its channel and open round, read once
         for reply in replies:
             assert reply.text.strip(), f"an empty reply to {line}"
             assert not any(a.split(".")[0] in reply.text for a in APOLOGIES), (
                 f"the apology answered {line}\n{self._story()}"
             )
             if reply.to_user is None:
-                self._check_no_secret(line, reply, typed)
+                self._check_no_secret(line, reply, typed, open_rounds)
         errors = [r for r in self.log.records if r.name.startswith("arbitre")]
         assert not errors, f"logged error after {line}: {errors[0].getMessage()}\n{self._story()}"
 
-    def _check_no_secret(self, line: str, reply: Reply, typed: str) -> None:
+    def _check_no_secret(
+        self, line: str, reply: Reply, typed: str, open_rounds: dict[int, tuple[str, int | None]]
+    ) -> None:
         for (game_id, number), moves in self.secrets.items():
-            record = self.storage.game(game_id)
-            if reply.channel != record.channel:
+            if game_id not in open_rounds:
+                record = self.storage.game(game_id)
+                current = self._duplicate(record).current
+                running = record.status is GameStatus.ACTIVE and current is not None
+                open_rounds[game_id] = (record.channel, current.number if running and current else None)
+            channel, open_round = open_rounds[game_id]
+            if reply.channel != channel:
                 continue
-            current = self._duplicate(record).current
-            if record.status is GameStatus.ACTIVE and current is not None and current.number == number:
+            if open_round == number:
                 leaked = [m for m in moves if m in reply.text and m not in typed]
                 assert not leaked, f"secret move {leaked[0]} in a public reply to {line}\n{self._story()}"
 
@@ -494,12 +510,20 @@ class CommandModel(RuleBasedStateMachine):
         rng = random.Random(seed)
         move = f"H8 QZX{seed}"  # unreadable, unique: a secret to watch for
         if valid:
-            lexicon = REGISTRY.get(record.setup.lexicon)
-            result = find_top(game.board, current.draw.letters, lexicon, game.edition, 6)
-            if result.plays:
-                move = rng.choice(result.plays).placement.notation(game.notation)
+            plays = self._round_top(record, game, current.draw.letters)
+            if plays:
+                move = rng.choice(plays).placement.notation(game.notation)
         self.secrets.setdefault((record.id, current.number), set()).add(move)
         self.send(channel, account, f"/jouer {move}", private=True)
+
+    def _round_top(self, record: GameRecord, game: DuplicateGame, letters: str) -> list[Play]:
+        """The six best plays of a round's draw on its board (searched once for all who submit in it)."""
+        tiles = tuple(sorted((r, c, t.letter, t.joker) for r, c, t in game.board.tiles()))
+        key = (record.id, record.setup.lexicon, letters, tiles)
+        if key not in self.tops:
+            lexicon = REGISTRY.get(record.setup.lexicon)
+            self.tops[key] = list(find_top(game.board, letters, lexicon, game.edition, 6).plays)
+        return self.tops[key]
 
     @precondition(_any_running)
     @rule(channel=st.sampled_from(CHANNELS), seed=st.integers(0, 2**16))
@@ -548,18 +572,26 @@ class CommandModel(RuleBasedStateMachine):
 
     # --- invariants ---------------------------------------------------------------------
 
+    def _fresh_state(self, record: GameRecord) -> object:
+        """The state of the game rebuilt from its stored record and log, as a fresh process would (the
+        same record and log always rebuild the same game: each is rebuilt once)."""
+        data = [e.data for e in self.storage.events(record.id)]
+        key = (repr(record), json.dumps(data, sort_keys=True))
+        if key not in self.rebuilt:
+            if record.kind is GameKind.CLASSIC:
+                self.rebuilt[key] = classic_state(build_classic(record, data))
+            else:
+                self.rebuilt[key] = duplicate_state(build_duplicate(record, data))
+        return self.rebuilt[key]
+
     @invariant()
     def live_games_equal_their_logs(self) -> None:
         for record in self._all_games():
-            data = [e.data for e in self.storage.events(record.id)]
+            fresh = self._fresh_state(record)
             if record.kind is GameKind.CLASSIC:
-                live, fresh = self._classic(record), build_classic(record, data)
-                assert classic_state(live) == classic_state(fresh), f"game {record.id} differs\n{self._story()}"
+                assert classic_state(self._classic(record)) == fresh, f"game {record.id} differs\n{self._story()}"
             else:
-                live_dup, fresh_dup = self._duplicate(record), build_duplicate(record, data)
-                assert duplicate_state(live_dup) == duplicate_state(fresh_dup), (
-                    f"game {record.id} differs\n{self._story()}"
-                )
+                assert duplicate_state(self._duplicate(record)) == fresh, f"game {record.id} differs\n{self._story()}"
 
     @invariant()
     def sheets_add_up_and_turns_follow_the_seats(self) -> None:
@@ -620,22 +652,31 @@ def model_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARBITRE_MODEL_DIR", str(tmp_path))
 
 
-def test_command_layer_holds_to_its_model() -> None:
-    steps = STEPS or 2000
+SHARDS = 20  # a fixed-seed run is this many tests, one seed each, which parallel test processes spread
+RUNS_PER_SHARD = 2  # runs of random steps in each (40 in all), after hypothesis' first, simplest one
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_command_layer_holds_to_its_model(shard: int) -> None:
+    """A share of the fixed-seed run (two runs of 50 random steps on a seed of its own, after the run of
+    simplest steps hypothesis always tries first); a long run (``ARBITRE_MODEL_STEPS``) is random and
+    made by the first shard alone."""
+    if STEPS and shard:
+        pytest.skip("a long run is made by the first shard")
     per_run = 50
-    runs = max(1, steps // per_run)
+    runs = max(1, STEPS // per_run) if STEPS else 1 + RUNS_PER_SHARD
     settings_ = settings(
         max_examples=runs,
         stateful_step_count=per_run,
         deadline=None,
-        derandomize=not STEPS,
+        database=None if not STEPS else settings.default.database,
         suppress_health_check=list(HealthCheck),
         print_blob=True,
     )
-    CommandModel.TestCase.settings = settings_
+    machine = CommandModel if STEPS else seed(shard)(type(f"CommandModelShard{shard}", (CommandModel,), {}))
     EXECUTED[0] = 0
-    CommandModel.TestCase().runTest()
+    run_state_machine_as_test(machine, settings=settings_)
     while STEPS and EXECUTED[0] < STEPS:  # a long run goes on until it has really made its steps
-        CommandModel.TestCase().runTest()
+        run_state_machine_as_test(machine, settings=settings_)
     if STEPS:
         print(f"model-based test: {EXECUTED[0]} steps run")

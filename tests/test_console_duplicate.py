@@ -1,4 +1,10 @@
-"""A duplicate game typed into the console adapter across restarts (real processes, one SQLite file)."""
+"""A duplicate game typed into the console adapter across restarts (real processes, one SQLite file).
+
+These run in real time: each console is a process of its own on the real clock, and what is tested is
+what that clock does while a console is stopped or running (3-second rounds, the shortest there are).
+The three parts are independent tests; each reaches its starting point quickly (the referee closes the
+rounds before it with /cloture), then waits for the one deadline it is about.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,9 @@ from bot.commands.duplicate_games import load_game
 from bot.storage import SQLiteStorage
 
 from .transcripts import replies, run_console
+
+ROUND = 3.0  # seconds: /duplicate 0.05
+PAST_DEADLINE = ROUND + 0.5
 
 
 def reliquat(db: Path) -> str:
@@ -26,19 +35,21 @@ def draw_after(db: Path, new: str) -> str:
     return f"{kept}+{new[: 7 - len(kept)]}" if kept else new
 
 
-def test_duplicate_transcript_with_restarts(tmp_path: Path) -> None:
+ROUND_1 = (
+    "Ref: /duplicate 0.05 manuel\n"
+    "Ref: /tirage ACEHNTZ\n"
+    "Ben> /jouer H4 CHANTEZ\n"
+    "Cy> /jouer H8 ZZZ\n"
+    "Cy> /jouer H6 CHANT\n"
+    "Dan> /jouer H7 ZEBRE\n"
+    "Dan: /jouer H8 ZETA\n"
+)
+
+
+def test_a_round_overdue_while_the_console_was_stopped_closes_at_start_up(tmp_path: Path) -> None:
     db = tmp_path / "dup.sqlite"
-    # session 1: round 1 opens (6 s clock); three players submit privately, one twice
-    first = run_console(
-        "Ref: /duplicate 0.1 manuel\n"
-        "Ref: /tirage ACEHNTZ\n"
-        "Ben> /jouer H4 CHANTEZ\n"
-        "Cy> /jouer H8 ZZZ\n"
-        "Cy> /jouer H6 CHANT\n"
-        "Dan> /jouer H7 ZEBRE\n"
-        "Dan: /jouer H8 ZETA\n",
-        db,
-    )
+    # session 1: round 1 opens (3 s clock); three players submit privately, one twice
+    first = run_console(ROUND_1, db)
     channel_before_close = "\n".join(line for line in first.splitlines() if not line.startswith("[->"))
     for secret in ("H4 CHANTEZ", "ZZZ", "H6 CHANT", "ZEBRE", "ZETA"):
         assert secret not in channel_before_close
@@ -47,7 +58,7 @@ def test_duplicate_transcript_with_restarts(tmp_path: Path) -> None:
     assert "[-> dan] Reçu pour le coup 1 : H7 ZEBRE, mais il vaudra 0" in first
     assert "[#console] Votre coup doit rester secret" in first
 
-    time.sleep(6.5)  # the deadline passes while the bot is stopped
+    time.sleep(PAST_DEADLINE)  # the deadline passes while the bot is stopped
     # session 2: the overdue round is closed at start-up with what was submitted; a late move
     second = replies(run_console("Dan> /jouer H8 ZETA\n", db))
     results = next(r for r in second if "Top : " in r)
@@ -56,14 +67,25 @@ def test_duplicate_transcript_with_restarts(tmp_path: Path) -> None:
     assert "Dan : H7 ZEBRE 0 — lettres absentes du tirage : B, E, R" in results
     assert "Trop tard pour le coup 1" in second[-1]
 
-    # session 3: round 2 closed by the clock while the console runs
-    third = replies(run_console(f"Ref: /tirage {draw_after(db, 'EEIKLRS')}\nBen> /jouer 8H KIR\n:sleep 7\n", db))
+
+def test_a_round_is_closed_by_the_clock_while_the_console_runs(tmp_path: Path) -> None:
+    db = tmp_path / "dup.sqlite"
+    run_console(ROUND_1 + "Ref: /cloture\n", db)
+    # round 2 closed by the clock while the console runs
+    third = replies(
+        run_console(f"Ref: /tirage {draw_after(db, 'EEIKLRS')}\nBen> /jouer 8H KIR\n:sleep {PAST_DEADLINE}\n", db)
+    )
     assert any("plus que" in r for r in third)  # the warning
     assert any("Coup 2 — tirage" in r and "Cy : pas de réponse, 0" in r for r in third)
 
-    # session 4 opens round 3 and stops in the middle; session 5 resumes it and loses nothing
+
+def test_a_round_left_open_at_a_stop_is_resumed_and_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "dup.sqlite"
+    run_console(ROUND_1 + "Ref: /cloture\n", db)
+    run_console(f"Ref: /tirage {draw_after(db, 'EEIKLRS')}\nBen> /jouer 8H KIR\nRef: /cloture\n", db)
+    # one session opens round 3 and stops in the middle; the next resumes it and loses nothing
     run_console(f"Ref: /tirage {draw_after(db, 'AEINRST')}\nBen> /jouer H2 AA\n", db)
-    fifth = replies(run_console("Cy> /jouer H2 AA\n:sleep 7\nBen: /classement\n", db))
+    fifth = replies(run_console(f"Cy> /jouer H2 AA\n:sleep {PAST_DEADLINE}\nBen: /classement\n", db))
     closing = next(r for r in fifth if "Coup 3 — tirage" in r and "Top : " in r)
     assert "Ben : H2 AA" in closing and "Cy : H2 AA" in closing
     assert "Classement après 3 coups" in fifth[-1]

@@ -15,7 +15,8 @@ own work: its top and its images).
 The fake's clock jumps a round's minute in a moment, but Discord's buckets (and discord.py's waits) run on
 the event loop's clock. A real round lasts a minute, long enough for a channel's bucket to fill up again;
 whenever the fake's clock passes 5 s the test lets the channel's current 5-s window end (class
-``BucketTime``), which is that time as the buckets see it, and nothing more.
+``BucketTime``), which is that time as the buckets see it, and nothing more: once the fake has answered
+every request it received, the loop's clock (``tests/loop_time.py``) jumps to the window's end.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, SentMessage, running_bot
 from tests.fakes.discord_limits import CHANNEL_MESSAGES, Taken
+from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
+from tests.waiting import eventually
 
 LEXICONS = ready_registry()
 ROUND_SECONDS = 60.0
@@ -80,17 +83,22 @@ def channel_posts(dc: FakeDiscord, channel: int, since: int) -> list[tuple[Taken
 class BucketTime:
     """The fake's clock moved forward, and the channel's bucket with it: before the fake's time passes a
     bucket window (5 s) beyond the last wait, the channel's current window is let end in real time. A
-    round's minute then fills the bucket again as a real minute would, however fast the test runs."""
+    round's minute then fills the bucket again as a real minute would, however fast the test runs (the
+    loop's clock jumps to the window's end once the fake has answered what it was sent)."""
 
-    def __init__(self, dc: FakeDiscord, channel: int) -> None:
-        self.dc, self.channel = dc, channel
+    def __init__(self, dc: FakeDiscord, channel: int, loop_time: LoopTime) -> None:
+        self.dc, self.channel, self.loop_time = dc, channel, loop_time
         self.since = 0.0  # the fake's seconds since the window last ended
 
     async def advance(self, seconds: float) -> None:
         if self.since + seconds >= CHANNEL_MESSAGES.window:
+            await eventually(lambda: len(self.dc.responses) >= len(self.dc.requests), timeout=WAIT)
+            for _ in range(5):  # discord.py reads the last answers' rate-limit headers
+                await asyncio.sleep(0)
             left = self.dc.limits.reset_after("POST", "/channels/{channel_id}/messages", str(self.channel))
             assert left <= CHANNEL_MESSAGES.window
-            await asyncio.sleep(left)
+            self.loop_time.jump(left)
+            await asyncio.sleep(0)  # what was due by the window's end runs
             self.since = 0.0
         self.since += seconds
         self.dc.advance(seconds)
@@ -102,6 +110,16 @@ async def test_a_crowded_discord_channel_sees_every_draw_and_result_in_time(
     storage: SQLiteStorage, players: int
 ) -> None:
     loop = asyncio.get_running_loop()
+    loop_time = LoopTime(loop)
+    try:
+        await crowded_channel(storage, players, loop, loop_time)
+    finally:
+        loop_time.close()
+
+
+async def crowded_channel(
+    storage: SQLiteStorage, players: int, loop: asyncio.AbstractEventLoop, loop_time: LoopTime
+) -> None:
     async with FakeDiscord() as dc:
         guild = dc.add_guild(name="Club", channels=("partie",))
         referee_user = dc.add_user(username="arbitre", global_name="Arbitre")
@@ -115,7 +133,7 @@ async def test_a_crowded_discord_channel_sees_every_draw_and_result_in_time(
         async with running_bot(dc, adapter.client):
             await adapter.sync(guild.id)
             channel = guild.channel_id
-            time = BucketTime(dc, channel)
+            time = BucketTime(dc, channel, loop_time)
             opened = loop.time()
             iid = await dc.send_interaction("duplicate", {"args": "1"}, user=referee_user, channel_id=channel)
             draw, delay = await seen_within(dc, lambda r: is_draw(r, 1), opened)
@@ -129,8 +147,12 @@ async def test_a_crowded_discord_channel_sees_every_draw_and_result_in_time(
                 for person in people:
                     await time.advance(ROUND_SECONDS / (4 * players))  # 15 s of it: real time passes too
                     iid = await dc.send_interaction("play", {"args": "H8 ZZZ"}, user=person, channel_id=channel)
-                    ack = await dc.wait_for_response(
-                        iid, lambda r: r.ephemeral and "coup" in (r.text or "").lower(), timeout=WAIT
+                    # the bucket's time runs while the answer is awaited, as it would in a real round
+                    ack = await loop_time.hurried(
+                        dc.wait_for_response(
+                            iid, lambda r: r.ephemeral and "coup" in (r.text or "").lower(), timeout=WAIT
+                        ),
+                        at_most=CHANNEL_MESSAGES.window,
                     )
                     assert f"coup {number}" in (ack.text or "").lower()
                     acks += 1
@@ -172,6 +194,8 @@ async def test_a_crowded_discord_channel_sees_every_draw_and_result_in_time(
             game = storage.games(f"discord:{channel}")[-1]
             plays = [e.data for e in storage.events(game.id) if e.data.get("kind") == "submit"]
             assert len(plays) == ROUNDS * players  # nothing lost
+            # the service stops before the bot does, the loop's time running as for the answers
+            await loop_time.hurried(adapter.service.stop(), at_most=CHANNEL_MESSAGES.window)
         print(
             f"discord, {players} players: draws after {[round(d, 2) for d in draw_delays]} s, results after"
             f" {[round(d, 2) for d in result_delays]} s, public posts and edits per round {per_round},"

@@ -20,7 +20,7 @@ from core.placement import apply_placement, validate_move, validate_tiles
 from core.scoring import score_placement
 
 from .positions import board_with, play_moves
-from .test_lexicon import bundled_lexicon
+from .ready_lists import ready_registry
 
 PlayKey = frozenset[tuple[int, int, str, bool]]
 
@@ -167,9 +167,13 @@ def random_board(rng: random.Random, lexicon: Lexicon, moves: int) -> Board:
     return board
 
 
+SHARDS = 10  # the brute-force comparison runs as this many independent tests (parallel test processes)
+
+
 @st.composite
-def positions(draw: st.DrawFn, max_rack: int = 4) -> tuple[list[str], Board, str]:
-    rng = random.Random(draw(st.integers(0, 2**32)))
+def positions(draw: st.DrawFn, max_rack: int = 4, shard: int = 0) -> tuple[list[str], Board, str]:
+    """A random lexicon, position and rack; each ``shard`` draws its seeds from a range of its own."""
+    rng = random.Random(draw(st.integers(0, 2**32)) * SHARDS + shard)
     words = random_lexicon(rng)
     board = random_board(rng, Lexicon.from_words(words), rng.choice([0, 1, 2, 3, 5, 8]))
     jokers = rng.choice([0, 0, 1, 1, 2])
@@ -178,10 +182,12 @@ def positions(draw: st.DrawFn, max_rack: int = 4) -> tuple[list[str], Board, str
     return words, board, real + "?" * jokers
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions(max_rack=5))
-def test_generator_equals_brute_force(case: tuple[list[str], Board, str]) -> None:
-    words, board, rack = case
+@pytest.mark.parametrize("shard", range(SHARDS))
+@settings(max_examples=100 // SHARDS, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_generator_equals_brute_force(shard: int, data: st.DataObject) -> None:
+    """A hundred positions in all, a tenth per shard."""
+    words, board, rack = data.draw(positions(max_rack=5, shard=shard))
     lexicon = Lexicon.from_words(words)
     plays = generate_plays(board, rack, lexicon, FRENCH)
     keys = [key_of(p) for p in plays]
@@ -379,8 +385,9 @@ def test_result_types() -> None:
 
 
 @pytest.fixture(scope="module")
-def french(request: pytest.FixtureRequest) -> Lexicon:
-    return bundled_lexicon(request.config, "fr")
+def french() -> Lexicon:
+    """The bundled French list, compiled once for every test module (the shared registry's)."""
+    return ready_registry().get("fr")
 
 
 def test_french_greedy_game_tops_match_the_full_lists(french: Lexicon) -> None:

@@ -6,7 +6,8 @@ dependencies into a new virtual environment (``--without-pip``: this interpreter
 then the installed ``arbitre`` runs with its working directory, ``HOME`` and the zone database all
 outside the checkout (``PYTHONTZPATH`` names an empty folder, as on a system without one, so the
 declared ``tzdata`` must serve the zones), on the lists that the wheel carries. About a minute, most of
-it installing the dependencies (pip's cache helps).
+it installing the dependencies (pip's cache helps): real work, no clock to drive, done once per test
+process for both tests (the module's fixture).
 """
 
 from __future__ import annotations
