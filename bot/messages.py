@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.edition import fold_accents
 from core.errors import (
     ArbitreError,
     DuplicatePlayerError,
@@ -69,7 +70,7 @@ from core.errors_duplicate import (
 from core.errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
 from core.errors_records import GcgEventError, GcgSyntaxError
 
-from .catalogs import CATALOGS
+from .catalogs import CATALOGS, UnknownLanguageError
 
 UNSEEN_SHOWN = 21  # a refused end-of-game rack lists every unseen tile up to this many, else only its own letters'
 
@@ -83,6 +84,34 @@ def say(lang: str, message_key: str, /, **values: Any) -> str:
     """The message ``message_key`` in ``lang``, filled with ``values``; MissingMessageError if that
     language's catalog lacks it (never another language's text)."""
     return CATALOGS.catalog(lang).say(message_key, values)
+
+
+FALLBACK_ZONE = "UTC"  # the time zone of a language whose catalog names none
+
+
+def keyword_form(word: str) -> str:
+    """A typed word as keywords compare: accents folded, lowercase."""
+    return fold_accents(word.strip()).lower()
+
+
+def keywords(message_key: str) -> frozenset[str]:
+    """The words a command accepts for one meaning: those the message ``message_key`` lists (separated by
+    spaces) in every catalog that has it, as ``keyword_form`` gives them."""
+    words: set[str] = set()
+    for lang in languages():
+        catalog = CATALOGS.catalog(lang)
+        if message_key in catalog:
+            words.update(keyword_form(word) for word in catalog.say(message_key, {}).split())
+    return frozenset(words)
+
+
+def usual_zone(lang: str) -> str:
+    """The time zone of a channel speaking ``lang`` that chose none: its catalog's ``default_timezone``."""
+    try:
+        catalog = CATALOGS.catalog(lang)
+    except UnknownLanguageError:
+        return FALLBACK_ZONE
+    return catalog.say("default_timezone", {}) if "default_timezone" in catalog else FALLBACK_ZONE
 
 
 def number(lang: str, value: float) -> str:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from core.adjudication import check_words
-from core.edition import EDITIONS, fold_accents
+from core.edition import EDITIONS
 from core.notation import Notation
 from core.rules import RULE_SETS
 
 from ..lexicons import chat_list_spec
-from ..messages import languages, number, say
+from ..messages import keyword_form, keywords, languages, number, say
 from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
@@ -18,19 +18,6 @@ from .duplicate import MAX_MINUTES, MIN_MINUTES
 from .registry import Access, Section, command, declared, find, unknown_command_text
 
 SETTINGS = ("language", "edition", "notation", "rules", "lexicon", "minutes", "timezone")
-
-# Other words typed for a setting, besides its name in each catalog (message ``setting_key_<setting>``).
-SETTING_KEYS = {
-    "lang": "language",
-    "rule": "rules",
-    "list": "lexicon",
-    "wordlist": "lexicon",
-    "clock": "minutes",
-    "temps": "minutes",
-    "chrono": "minutes",
-    "tz": "timezone",
-    "zone": "timezone",
-}
 
 WORDS_CHECKED = 20  # words one /check answers (its answer stays well within a chat message)
 
@@ -45,12 +32,13 @@ def setting_names(setting: str, first: str | None = None) -> list[str]:
 
 
 def setting_named(word: str) -> str | None:
-    """The setting a typed word names, in any language (accents folded, any case)."""
-    typed = fold_accents(word.strip()).lower()
-    if typed in SETTING_KEYS:
-        return SETTING_KEYS[typed]
+    """The setting a typed word names, in any language (accents folded, any case): its own name, or a word
+    of some catalog's ``setting_key_<setting>`` or ``setting_words_<setting>``."""
+    typed = keyword_form(word)
     for setting in SETTINGS:
-        if typed == setting or typed in (fold_accents(name).lower() for name in setting_names(setting)):
+        if typed == setting or typed in keywords(f"setting_words_{setting}"):
+            return setting
+        if typed in (keyword_form(name) for name in setting_names(setting)):
             return setting
     return None
 
