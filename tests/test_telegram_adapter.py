@@ -27,8 +27,8 @@ from bot.adapters.telegram import (
     utf16_len,
 )
 from bot.chat import Reply
-from bot.messages import say as catalog_say
 from bot.commands import COMMANDS
+from bot.messages import say as catalog_say
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, running_application

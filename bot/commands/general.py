@@ -7,6 +7,7 @@ from core.edition import EDITIONS
 from core.notation import Notation
 from core.rules import RULE_SETS
 
+from ..catalogs import CATALOGS
 from ..lexicons import chat_list_spec
 from ..messages import keyword_form, keywords, languages, number, say
 from ..numbers import read_decimal
@@ -26,9 +27,10 @@ GAME_SETTINGS = frozenset({"edition", "notation", "rules", "lexicon", "minutes"}
 
 
 def setting_names(setting: str, first: str | None = None) -> list[str]:
-    """The setting's name in every language (``first``'s first), each once."""
+    """The setting's name in every language whose catalog names it (``first``'s first), each once."""
     order = ([first] if first else []) + [lang for lang in languages() if lang != first]
-    return list(dict.fromkeys(say(lang, f"setting_key_{setting}") for lang in order))
+    key = f"setting_key_{setting}"
+    return list(dict.fromkeys(say(lang, key) for lang in order if lang == first or key in CATALOGS.catalog(lang)))
 
 
 def setting_named(word: str) -> str | None:
