@@ -61,6 +61,7 @@ def test_the_words_of_a_meaning_are_every_catalogs() -> None:
     assert keywords("keywords_words_add") == {"add", "ajoute", "ajouter", "ajout"}
     assert keywords("keywords_words_remove") == {"remove", "retire", "retirer", "enleve", "supprime"}
     assert keywords("setting_words_minutes") == {"minutes", "clock", "temps", "chrono"}
+    assert keywords("keywords_free") == {"free", "libre", "liberer"}
 
 
 @pytest.mark.parametrize(("lang", "manual", "reject"), [("en", "manual", "reject"), ("fr", "manuel", "rejet")])
