@@ -70,7 +70,7 @@ from core.errors_duplicate import (
 from core.errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
 from core.errors_records import GcgEventError, GcgSyntaxError
 
-from .catalogs import CATALOGS, UnknownLanguageError
+from .catalogs import CATALOGS
 
 UNSEEN_SHOWN = 21  # a refused end-of-game rack lists every unseen tile up to this many, else only its own letters'
 
@@ -84,9 +84,6 @@ def say(lang: str, message_key: str, /, **values: Any) -> str:
     """The message ``message_key`` in ``lang``, filled with ``values``; MissingMessageError if that
     language's catalog lacks it (never another language's text)."""
     return CATALOGS.catalog(lang).say(message_key, values)
-
-
-FALLBACK_ZONE = "UTC"  # the time zone of a language whose catalog names none
 
 
 def keyword_form(word: str) -> str:
@@ -103,15 +100,6 @@ def keywords(message_key: str) -> frozenset[str]:
         if message_key in catalog:
             words.update(keyword_form(word) for word in catalog.say(message_key, {}).split())
     return frozenset(words)
-
-
-def usual_zone(lang: str) -> str:
-    """The time zone of a channel speaking ``lang`` that chose none: its catalog's ``default_timezone``."""
-    try:
-        catalog = CATALOGS.catalog(lang)
-    except UnknownLanguageError:
-        return FALLBACK_ZONE
-    return catalog.say("default_timezone", {}) if "default_timezone" in catalog else FALLBACK_ZONE
 
 
 def number(lang: str, value: float) -> str:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalogs import CATALOGS
-from bot.messages import FALLBACK_ZONE, keywords, usual_zone
+from bot.catalogs import CATALOGS, FALLBACK_ZONE, usual_zone
+from bot.messages import keywords
 from bot.storage import ChannelSettings
 from core.edition import EDITIONS, edition_from_data
 from core.notation import Notation, default_notation

@@ -11,7 +11,7 @@ from typing import Any
 from core.notation import default_notation
 from core.rules import box_rules
 
-from ..messages import usual_zone
+from ..catalogs import usual_zone
 
 NEW_CHANNEL_LANGUAGE = "fr"  # of a channel that never chose one
 NEW_CHANNEL_EDITION = "fr"  # of a channel that never chose one; its file gives the notation and rules
