@@ -91,14 +91,16 @@ def keyword_form(word: str) -> str:
     return fold_accents(word.strip()).lower()
 
 
-def keywords(message_key: str) -> frozenset[str]:
+def keywords(message_key: str, *, as_written: bool = False) -> frozenset[str]:
     """The words a command accepts for one meaning: those the message ``message_key`` lists (separated by
-    spaces) in every catalog that has it, as ``keyword_form`` gives them."""
+    spaces) in every catalog that has it, as ``keyword_form`` gives them (``as_written``: as the catalog
+    writes them, for a command where another case means something else)."""
     words: set[str] = set()
     for lang in languages():
         catalog = CATALOGS.catalog(lang)
         if message_key in catalog:
-            words.update(keyword_form(word) for word in catalog.say(message_key, {}).split())
+            listed = catalog.say(message_key, {}).split()
+            words.update(listed if as_written else (keyword_form(word) for word in listed))
     return frozenset(words)
 
 

@@ -90,7 +90,7 @@ def cmd_draw(ctx: Context) -> None:
     if not text:
         status(ctx, record, game)
         return
-    if text == REJECT_MARK or keyword_form(text) in keywords("keywords_reject"):
+    if text == REJECT_MARK or text in keywords("keywords_reject", as_written=True):  # REJET: letters drawn
         round_ = game.current
         rejected = round_.draw.spelled(game.edition) if round_ is not None and round_.draw is not None else ""
         rejection = game.reject_draw()
