@@ -431,6 +431,11 @@ def cli_env(tmp_path: Path, token: str | None) -> dict[str, str]:
     return env
 
 
+# How long a CLI process may take to start and answer: a few seconds idle, but a loaded 2-core machine
+# (four test processes and a build beside them) was seen taking over 15 s to import and start.
+CLI_START = 60.0
+
+
 async def start_cli(*args: str, env: dict[str, str]) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable,
@@ -449,12 +454,12 @@ async def start_cli(*args: str, env: dict[str, str]) -> asyncio.subprocess.Proce
 async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(tg, tmp_path):
     bad = "123456789:WRONG-token_for_the_fake_server"
     process = await start_cli("--base-url", tg.base_url, env=cli_env(tmp_path, bad))
-    out, err = await asyncio.wait_for(process.communicate(), 15)
+    out, err = await asyncio.wait_for(process.communicate(), CLI_START)
     text = err.decode()
     assert process.returncode == 2 and len(text.strip().splitlines()) == 1 and "rejected" in text
     assert "WRONG-token" not in text + out.decode()
     process = await start_cli("--base-url", tg.base_url, env=cli_env(tmp_path, None))
-    _, err = await asyncio.wait_for(process.communicate(), 15)
+    _, err = await asyncio.wait_for(process.communicate(), CLI_START)
     assert process.returncode == 2 and "ARBITRE_TELEGRAM_TOKEN" in err.decode()
 
 
@@ -465,7 +470,7 @@ async def test_cli_runs_polling_until_interrupted(tg, tmp_path):
     )
     try:
         await tg.send_user_message(None, tg.cleo, "/start", chat_type="private")
-        assert (await tg.wait_for_message(chat_id=tg.cleo.id, timeout=10)).text == START_EN
+        assert (await tg.wait_for_message(chat_id=tg.cleo.id, timeout=CLI_START)).text == START_EN
         assert tg.commands.get("default/fr")  # post_init ran inside run_polling
         await say(tg, tg.cleo, "/aide@TestBot")
         assert "/coup" in (await tg.wait_for_message(chat_id=GROUP, timeout=5)).text
