@@ -352,3 +352,30 @@ def test_a_postgres_database_of_the_previous_numbering_is_upgraded_to_the_fresh_
         assert again.schema_version == MIGRATIONS[-1].version and again.channel("c1").language == "en"
     finally:
         again.close()
+
+
+def test_expected_schema_follows_the_statements_it_is_given() -> None:
+    """What a file must hold is worked out once per list of statements: a shorter history (as a test patching
+    the migrations gives) gets its own tables, each equal to what those statements make, and a caller changing
+    the answer it got does not change the next one."""
+    import sqlite_utils
+
+    from bot.storage.dialect import SQLITE
+    from bot.storage.sqlite_schema import expected_schema
+
+    def made_by(steps: list[Any]) -> dict[str, set[str]]:
+        db = sqlite_utils.Database(memory=True)
+        for step in steps:
+            for statement in step.for_dialect(SQLITE):
+                db.execute(statement)
+        return {table.name: set(table.columns_dict) for table in db.tables}
+
+    for steps in (MIGRATIONS[:3], MIGRATIONS, MIGRATIONS[:3]):
+        statements = [s for step in steps for s in step.for_dialect(SQLITE)]
+        assert expected_schema(iter(statements)) == made_by(steps)
+    short = expected_schema(s for step in MIGRATIONS[:3] for s in step.for_dialect(SQLITE))
+    assert "outbox_processes" not in short and "outbox_processes" in made_by(MIGRATIONS)
+    short["games"].add("not a column")
+    short.pop("events")
+    again = expected_schema(s for step in MIGRATIONS[:3] for s in step.for_dialect(SQLITE))
+    assert again == made_by(MIGRATIONS[:3])

@@ -6,6 +6,8 @@ compiles (held back by a gate where a test needs them to last).
 
 from __future__ import annotations
 
+import gzip
+import json
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.chat import Reply
-from bot.lexicons import BUNDLED, LexiconRegistry, load
+from bot.lexicons import BUNDLED, LexiconRegistry, lexicon_dir, load, resolve
 from bot.storage import SQLiteStorage
 from bot.word_lists import prepare_at_start
 from core.gcg import read_gcg
@@ -276,11 +278,28 @@ def test_a_change_mid_game_applies_from_the_next_close(club: Club) -> None:
 # --- lists being prepared: answered at once, never blocking another channel -----------------------
 
 
+def small_bundled_lists(folder: Path, prefix: bytes = b"VA") -> Path:
+    """A lists folder (``ARBITRE_LEXICONS``) whose fr and en are the bundled lists' words that start with
+    ``prefix``: real lists of real words, compiled in a moment rather than in seconds."""
+    folder.mkdir()
+    sources = json.loads((lexicon_dir() / "SOURCES.json").read_text(encoding="utf-8"))
+    (folder / "SOURCES.json").write_text(json.dumps(sources), encoding="utf-8")
+    for spec in BUNDLED:
+        words = gzip.decompress(resolve(spec).read_bytes()).split(b"\n")
+        kept = [word for word in words if word[: len(prefix)].upper() == prefix]
+        (folder / sources[spec]["file"]).write_bytes(gzip.compress(b"\n".join(kept) + b"\n"))
+    return folder
+
+
 def test_with_an_empty_cache_the_first_challenge_says_the_list_is_being_prepared(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The real compile and cache of a bundled list (a smaller one: the full French list is compiled once
+    for the whole suite by ``tests.ready_lists``), held back until the challenge has been answered."""
+    monkeypatch.setenv("ARBITRE_LEXICONS", str(small_bundled_lists(tmp_path / "lists")))
     monkeypatch.setenv("ARBITRE_CACHE", str(tmp_path / "cache"))
-    registry = LexiconRegistry()
+    loader = GatedLoader({"fr"})
+    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
     storage = SQLiteStorage(tmp_path / "fresh.sqlite")
     prepare_at_start(registry, storage)  # what the console, Discord and Telegram do as they start
     club = Club(tmp_path / "fresh.sqlite", registry)
@@ -291,10 +310,14 @@ def test_with_an_empty_cache_the_first_challenge_says_the_list_is_being_prepared
         assert reply.error and reply.text.startswith("La liste fr est en cours de préparation (environ ")
         assert " s) : réessayez dans un instant. Rien n'a été enregistré." in reply.text
         assert not club.events("challenge")
+        assert loader.started.wait(timeout=60) and not (tmp_path / "cache" / "lexicons").exists()
+        loader.gate.set()
         registry.get("fr")  # the preparation goes on by itself; a player would try again
         assert "VAGUE valable" in club.ok("Ben", "/conteste")
         assert (tmp_path / "cache" / "lexicons").is_dir()
+        assert "VALSE" in registry.get("fr") and "MAISON" not in registry.get("fr")  # the smaller list
     finally:
+        loader.gate.set()
         registry.wait()
         club.close()
         storage.close()
