@@ -31,7 +31,7 @@ from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 from ..numbers import read_int
 from ..render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
 from ..storage import GameKind, GameRecord, GameSetup
-from ..word_lists import VERDICT_KEY, ListUsed, list_name, lists_used, verdicts_text
+from ..word_lists import VERDICT_KEY, ListUsed, game_list, list_name, lists_used, verdicts_text
 from . import seats
 from .context import Context, UserError
 from .formatting import breakdown, split_claimed
@@ -283,21 +283,23 @@ def cmd_challenge(ctx: Context) -> None:
     if line is None or line.placement is None:
         raise UserError("err_nothing_to_challenge")
     challenger = challenger_of(ctx, record, game)
-    named = [normalise_query(w) for w in ctx.args.replace(",", " ").split() if not w.startswith("@")]
-    word_list = ctx.word_list(record.setup.lexicon, record.channel)
+    alphabet = game.edition.alphabet
+    named = [normalise_query(w, alphabet) for w in ctx.args.replace(",", " ").split() if not w.startswith("@")]
+    word_list = ctx.word_list(game_list(record.setup), record.channel)
     used = ListUsed(word_list.spec, word_list.house)
     verdicts = adjudicate(line.placement, word_list)
     if named:
         formed = {v.word for v in verdicts}
         missing = [w for w in named if w not in formed]
         if missing:
-            raise UserError("err_word_not_in_move", word=missing[0], formed=", ".join(sorted(formed)))
+            formed_text = ", ".join(alphabet.spell(word) for word in sorted(formed))
+            raise UserError("err_word_not_in_move", word=alphabet.spell(missing[0]), formed=formed_text)
         verdicts = tuple(v for v in verdicts if v.word in named)
     invalid = tuple(v.word for v in verdicts if not v.valid)
     words = tuple(v.word for v in verdicts) if named else ()
     lines_before = len(game.lines)
     record_event(ctx, record, game, Challenge(challenger, words, invalid), {VERDICT_KEY: used.to_data()})
-    text = verdicts_text(ctx.lang, verdicts, word_list.house)
+    text = verdicts_text(ctx.lang, verdicts, word_list.house, alphabet)
     if invalid:
         out = [ctx.say("challenge_invalid", verdicts=text, player=line.player)]
     else:
