@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from core.alphabet import LATIN, Alphabet
 from core.scoring import MoveScore
 
 from ..messages import say
@@ -20,9 +21,12 @@ def breakdown(score: MoveScore, lang: str) -> str:
     return "\n".join(lines)
 
 
-def tiles_text(tiles: Counter[str]) -> str:
-    """``?x2 Ax6 B ...``: each tile with its count."""
-    return " ".join(f"{tile}{'x' + str(n) if n > 1 else ''}" for tile, n in sorted(tiles.items()))
+def tiles_text(tiles: Counter[str], alphabet: Alphabet = LATIN) -> str:
+    """``?x2 Ax6 B ...``: each tile (its label, in the alphabet's order, the joker first) with its count."""
+    if alphabet.plain:
+        return " ".join(f"{tile}{'x' + str(n) if n > 1 else ''}" for tile, n in sorted(tiles.items()))
+    ordered = sorted(tiles.items(), key=lambda item: -1 if item[0] not in alphabet else alphabet.sort_key(item[0]))
+    return " ".join(f"{alphabet.label(tile)}{'x' + str(n) if n > 1 else ''}" for tile, n in ordered)
 
 
 def split_claimed(args: str) -> tuple[str, int | None]:

@@ -117,7 +117,7 @@ def read_rack(text: str, edition: Edition) -> str:
         raise ToolError("rack: empty")
     for char in rack:
         if char != JOKER and char not in edition.values:
-            raise ToolError(f"rack {text!r}: {char!r} is not a tile or a joker ?")
+            raise ToolError(f"rack {text!r}: {char!r} is not a letter or a joker ?")
     if len(rack) > edition.rack_size:
         raise ToolError(f"rack {text!r}: {len(rack)} tiles, a rack holds {edition.rack_size}")
     if rack.count(JOKER) > edition.jokers:
