@@ -86,7 +86,9 @@ def record_event(
 
 
 def alert_text(ctx: Context, game: ClassicGame) -> list[str]:
-    return [ctx.say("alert_tiles", letter=game.edition.label(a.letter), count=a.count, limit=a.limit) for a in game.alerts]
+    return [
+        ctx.say("alert_tiles", letter=game.edition.label(a.letter), count=a.count, limit=a.limit) for a in game.alerts
+    ]
 
 
 def status_lines(ctx: Context, game: ClassicGame) -> list[str]:

@@ -168,7 +168,9 @@ def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str)
 
 def unseen(ctx: Context, game: DuplicateGame) -> str:
     tiles = Counter(unseen_tiles(game.edition, game.board))
-    return ctx.say("unseen", count=sum(tiles.values()), letters=tiles_text(tiles, game.edition.alphabet), bag=len(game.bag))
+    return ctx.say(
+        "unseen", count=sum(tiles.values()), letters=tiles_text(tiles, game.edition.alphabet), bag=len(game.bag)
+    )
 
 
 def export(ctx: Context, game: DuplicateGame) -> tuple[str, bytes, str]:
