@@ -77,8 +77,12 @@ class HouseWords:
         return bool(self.added or self.removed)
 
     def tokens(self) -> list[str]:
-        """``+KA``, ``+OM``, ``-NEW``: additions then removals, each alphabetically."""
+        """``+KA``, ``+OM``, ``-NEW``: additions then removals, each alphabetically (as stored: tile symbols)."""
         return [f"+{w}" for w in sorted(self.added)] + [f"-{w}" for w in sorted(self.removed)]
+
+    def shown(self, alphabet: Alphabet) -> list[str]:
+        """``tokens`` written in the alphabet's labels, for people to read (``+ÑANDU``, ``-C[H]E``)."""
+        return [token[0] + alphabet.spell(token[1:]) for token in self.tokens()]
 
     @property
     def digest(self) -> str:

@@ -23,7 +23,16 @@ from core.game import standing_events
 from core.lexicon import Lexicon
 
 from .house_words import HouseList, HouseWords
-from .lexicons import BUNDLED, EDITION_MARK, HOUSE_MARK, LexiconRegistry, ListPreparingError, bundled, list_key
+from .lexicons import (
+    BUNDLED,
+    EDITION_MARK,
+    HOUSE_MARK,
+    LexiconRegistry,
+    ListPreparingError,
+    bundled,
+    list_key,
+    split_key,
+)
 from .messages import say
 from .storage import HouseWordStore, Storage, StoredEvent
 
@@ -174,7 +183,7 @@ def verdict_lines(lang: str, key: str, events: list[StoredEvent]) -> list[str]:
     ``key`` (the game's kind says which: where its verdicts are given)."""
     lines = []
     for used, numbers in lists_used(events):
-        words = " ".join(used.house.tokens())
+        words = " ".join(used.house.shown(split_key(used.spec)[1]))
         lines.append(
             say(
                 lang,

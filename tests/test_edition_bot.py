@@ -143,6 +143,9 @@ Ana: /coup H8 CHORRO
 Ben: /coup 9F AÑOS
 Ana: /coup 11H OLLAZ
 Ben: /conteste
+Ana: /mots ajoute ñandú
+Ana: /verif ñandu
+Ana: /feuille
 Ana: /reste
 Ana: /grille
 Ana: /export
@@ -159,6 +162,9 @@ def test_a_classic_game_with_multi_letter_tiles(es: Edition, lists: Path, tmp_pa
     assert "AÑOS 1+8x2+1+1x2 = 20" in reply_to(out, "AÑOS")
     challenge = reply_to(out, "OLLAZ non valable")
     assert "OLLAZ" in challenge
+    assert "Accepté désormais dans ce salon : ÑANDU." in reply_to(out, "Accepté désormais")  # /mots, in labels
+    assert "ÑANDU valable (mot maison)" in reply_to(out, "ÑANDU valable")
+    assert "contesté : OLLAZ non valable" in reply_to(out, "contesté :")  # the sheet, in labels
     unseen = reply_to(out, "Lettres non visibles (93)")  # 100 tiles less CH, O, RR, O, A, Ñ, S
     assert "?x2 Ax11 Bx2 Cx4 Dx5 Ex12 F Gx2 Hx2 Ix6 J Lx4 LL Mx2 Nx5 Ox7 Px2 Q Rx5 Sx5 Tx4" in unseen
     grid = reply_to(out, "```\n      1  2  3")
@@ -265,3 +271,15 @@ def test_the_board_font_draws_every_tile_label(es: Edition) -> None:
     labels = {label for edition in EDITIONS.values() for label in edition.alphabet.labels} | set(OTHER_LABELS)
     missing = sorted(f"{label} ({char!r})" for label in labels for char in label if not has_glyph(char))
     assert missing == []
+
+
+def test_a_whole_duplicate_game_is_played_offline_in_the_edition(
+    es: Edition, lists: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run_tool(capsys, "duplicate", "--edition", "es-test", "--seed", "3", "--json")
+    moves = json.loads(out)["moves"]
+    assert status == 0 and len(moves) > 20
+    # two R tiles in a draw are not the tile RR: written R[R], and the top found with them as two tiles
+    assert [m["draw"] for m in moves[6:8]] == ["R[R]UU+DFU", "DR[R]UUU+O"]
+    symbols = [c for c in es.alphabet.symbols if c not in es.alphabet.labels]
+    assert not any(c in out for c in symbols)  # draws and tops written in labels

@@ -80,7 +80,9 @@ def register(sub: Any) -> None:
         "valid, 1 otherwise, 2 when the list or the house words file cannot be read.",
     )
     check.add_argument(
-        "--lexicon", default="fr", help="fr, en (bundled) or a path to a word list, text or .gz (default fr)"
+        "--lexicon",
+        default="fr",
+        help="a bundled list (fr, en...: see lexicons/SOURCES.json) or a path to a word list, text or .gz (default fr)",
     )
     check.add_argument(
         "--lang", choices=["fr", "en"], help="language of the verdicts (default: en for the en list, else fr)"
@@ -106,7 +108,10 @@ def register(sub: Any) -> None:
         "action", choices=["info", "build"], help="info: describe the lists; build: compile them into the cache"
     )
     lexicon.add_argument(
-        "lists", nargs="*", metavar="LIST", help="fr, en (bundled) or a path to a word list, text or .gz (default fr)"
+        "lists",
+        nargs="*",
+        metavar="LIST",
+        help="a bundled list (fr, en...: see lexicons/SOURCES.json) or a path to a word list, text or .gz (default fr)",
     )
     lexicon.add_argument("--json", action="store_true", help="info as one JSON object per list")
     lexicon.set_defaults(handler=run_lexicon)

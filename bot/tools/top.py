@@ -200,7 +200,9 @@ def register(sub: Any) -> None:
         "each with its score worked out, and why the first is ahead of the second.",
     )
     add_edition_options(parser)
-    parser.add_argument("--lexicon", help="fr, en or a path to a word list (default: the edition's)")
+    parser.add_argument(
+        "--lexicon", help="a bundled list (fr, en...) or a path to a word list (default: the edition's)"
+    )
     add_house_option(parser)
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--moves", help='moves played so far, "H8 VAGUE,4G AVIONS" (default: empty board)')
