@@ -231,3 +231,14 @@ def _extra_directories() -> list[Path]:
 
 
 CATALOGS = Catalogs([LOCALE_DIR, *_extra_directories()])
+
+FALLBACK_ZONE = "UTC"  # the time zone of a language whose catalog names none
+
+
+def usual_zone(lang: str) -> str:
+    """The time zone of a channel speaking ``lang`` that chose none: its catalog's ``default_timezone``."""
+    try:
+        catalog = CATALOGS.catalog(lang)
+    except UnknownLanguageError:
+        return FALLBACK_ZONE
+    return catalog.say("default_timezone", {}) if "default_timezone" in catalog else FALLBACK_ZONE

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.edition import fold_accents
 from core.errors import (
     ArbitreError,
     DuplicatePlayerError,
@@ -83,6 +84,24 @@ def say(lang: str, message_key: str, /, **values: Any) -> str:
     """The message ``message_key`` in ``lang``, filled with ``values``; MissingMessageError if that
     language's catalog lacks it (never another language's text)."""
     return CATALOGS.catalog(lang).say(message_key, values)
+
+
+def keyword_form(word: str) -> str:
+    """A typed word as keywords compare: accents folded, lowercase."""
+    return fold_accents(word.strip()).lower()
+
+
+def keywords(message_key: str, *, as_written: bool = False) -> frozenset[str]:
+    """The words a command accepts for one meaning: those the message ``message_key`` lists (separated by
+    spaces) in every catalog that has it, as ``keyword_form`` gives them (``as_written``: as the catalog
+    writes them, for a command where another case means something else)."""
+    words: set[str] = set()
+    for lang in languages():
+        catalog = CATALOGS.catalog(lang)
+        if message_key in catalog:
+            listed = catalog.say(message_key, {}).split()
+            words.update(listed if as_written else (keyword_form(word) for word in listed))
+    return frozenset(words)
 
 
 def number(lang: str, value: float) -> str:

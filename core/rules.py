@@ -10,6 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .edition import Edition
 
 
 class GoingOut(Enum):
@@ -132,9 +136,21 @@ def rule_set_by_code(code: str) -> RuleSet:
         raise KeyError(f"unknown rule set {code!r}; known: {', '.join(RULE_SETS)}") from None
 
 
+UNKNOWN_EDITION_RULES = "box-en"  # the rule set of an edition code no shipped file has
+
+
+def edition_rules(edition: Edition) -> RuleSet:
+    """The default rule set of the edition's classic games: the one its file names (``rules``)."""
+    return rule_set_by_code(edition.rules)
+
+
 def box_rules(edition_code: str) -> RuleSet:
-    """The family rules of the edition's own box notice."""
-    return RULE_SETS["box-fr" if edition_code == "fr" else "box-en"]
+    """The default rule set of the shipped edition ``edition_code`` (its file's ``rules``: ``box-fr``
+    for fr, ``box-en`` for en), box-en for a code no file has."""
+    from .edition import EDITIONS  # here: naming the rule sets (the ``--rules`` choices) reads no edition file
+
+    edition = EDITIONS.get(edition_code.strip().lower())
+    return edition_rules(edition) if edition is not None else RULE_SETS[UNKNOWN_EDITION_RULES]
 
 
 def rule_set_for_players(rules: RuleSet, players: int) -> RuleSet:

@@ -21,7 +21,6 @@ import pytest
 import pytest_asyncio
 
 from bot.adapters.telegram import (
-    START_HELP,
     TelegramAdapter,
     file_url_for,
     telegram_text,
@@ -29,6 +28,7 @@ from bot.adapters.telegram import (
 )
 from bot.chat import Reply
 from bot.commands import COMMANDS
+from bot.messages import say as catalog_say
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, running_application
@@ -207,7 +207,41 @@ async def test_every_chat_member_status_the_bot_may_meet(tg, adapter, status, ad
 async def test_start_in_private_answers_a_short_help(tg, adapter):
     await say(tg, tg.cleo, "/start play", chat=None)
     reply = await tg.wait_for_message(chat_id=tg.cleo.id)
-    assert reply.text == START_HELP and "/jouer" in reply.text and "/play" in reply.text
+    assert reply.text == START_EN and "/jouer" in reply.text and "/play" in reply.text
+
+
+START_EN = (
+    "Hi! Send me your duplicate moves here: /play H8 VAGUE (or /jouer). Other commands go in the group; "
+    "/help lists them."
+)
+START_FR = (
+    "Bonjour ! Envoyez-moi ici vos coups de duplicate : /jouer H8 VAGUE (ou /play). Les autres commandes se "
+    "tapent dans le groupe ; /aide en donne la liste."
+)
+
+
+@pytest.mark.asyncio
+async def test_start_answers_in_the_users_language_from_the_catalogs(tg, adapter):
+    # the text is the catalog's (telegram_start), in the language the user's Telegram speaks
+    assert START_EN == catalog_say("en", "telegram_start", others="/jouer")
+    assert START_FR == catalog_say("fr", "telegram_start", others="/play")
+    french = tg.add_user(first_name="Fanny", language_code="fr-FR")
+    await say(tg, french, "/start", chat=None)
+    assert (await tg.wait_for_message(chat_id=french.id)).text == START_FR
+
+
+@pytest.mark.asyncio
+async def test_start_without_a_catalog_for_the_users_language_answers_in_the_chats(tg, adapter):
+    # no catalog for German, none for a user without a language: the private chat's own language
+    # (French for a chat that never chose one, English once /reglages langue en was typed there)
+    for code in ("de", None):
+        user = tg.add_user(first_name=f"Kai{code}", language_code=code)
+        await say(tg, user, "/start", chat=None)
+        assert (await tg.wait_for_message(chat_id=user.id)).text == START_FR
+    await say(tg, user, "/reglages langue en", chat=None)
+    await tg.wait_for_message(chat_id=user.id)
+    await say(tg, user, "/start", chat=None)
+    assert (await tg.wait_for_message(chat_id=user.id)).text == START_EN
 
 
 # --- duplicate: private submissions ----------------------------------------------------
@@ -334,6 +368,24 @@ async def test_private_reply_to_a_user_who_never_pressed_start(tg, adapter):
 
 
 @pytest.mark.asyncio
+async def test_the_private_chat_note_speaks_the_groups_language(tg, adapter, storage):
+    # the note is the catalog's, in the group's language: French by default, English once chosen
+    link = "https://t.me/TestBot?start=play"
+    channel = f"telegram:{GROUP}"
+    dan = tg.add_user(first_name="Dan")
+    await adapter.deliver([Reply("SECRET", to_user=f"telegram:{dan.id}", channel=channel)])
+    note = await tg.wait_for_message(chat_id=GROUP)
+    assert note.text == catalog_say("fr", "telegram_private_chat", link=link)
+    assert note.text.startswith("Pour recevoir mes réponses privées") and "Démarrer : " in note.text
+    storage.save_channel(storage.channel(channel).with_changes(language="en"))
+    eve = tg.add_user(first_name="Eve")
+    adapter._names[eve.id] = "Eve"  # as a command of hers would have set it
+    await adapter.deliver([Reply("SECRET", to_user=f"telegram:{eve.id}", channel=channel)])
+    note = await tg.wait_for_message(chat_id=GROUP)
+    assert note.text == f"Eve: to get my private answers, open a chat with me and press Start: {link}"
+
+
+@pytest.mark.asyncio
 async def test_players_who_never_pressed_start_share_one_note_per_interval(tg, storage):
     # twenty players who cannot be written to privately: their group gets one note naming them per
     # live interval (its budget is ~20 messages a minute), never one note each
@@ -379,6 +431,11 @@ def cli_env(tmp_path: Path, token: str | None) -> dict[str, str]:
     return env
 
 
+# How long a CLI process may take to start and answer: a few seconds idle, but a loaded 2-core machine
+# (four test processes and a build beside them) was seen taking over 15 s to import and start.
+CLI_START = 60.0
+
+
 async def start_cli(*args: str, env: dict[str, str]) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable,
@@ -397,12 +454,12 @@ async def start_cli(*args: str, env: dict[str, str]) -> asyncio.subprocess.Proce
 async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(tg, tmp_path):
     bad = "123456789:WRONG-token_for_the_fake_server"
     process = await start_cli("--base-url", tg.base_url, env=cli_env(tmp_path, bad))
-    out, err = await asyncio.wait_for(process.communicate(), 15)
+    out, err = await asyncio.wait_for(process.communicate(), CLI_START)
     text = err.decode()
     assert process.returncode == 2 and len(text.strip().splitlines()) == 1 and "rejected" in text
     assert "WRONG-token" not in text + out.decode()
     process = await start_cli("--base-url", tg.base_url, env=cli_env(tmp_path, None))
-    _, err = await asyncio.wait_for(process.communicate(), 15)
+    _, err = await asyncio.wait_for(process.communicate(), CLI_START)
     assert process.returncode == 2 and "ARBITRE_TELEGRAM_TOKEN" in err.decode()
 
 
@@ -413,7 +470,7 @@ async def test_cli_runs_polling_until_interrupted(tg, tmp_path):
     )
     try:
         await tg.send_user_message(None, tg.cleo, "/start", chat_type="private")
-        assert (await tg.wait_for_message(chat_id=tg.cleo.id, timeout=10)).text == START_HELP
+        assert (await tg.wait_for_message(chat_id=tg.cleo.id, timeout=CLI_START)).text == START_EN
         assert tg.commands.get("default/fr")  # post_init ran inside run_polling
         await say(tg, tg.cleo, "/aide@TestBot")
         assert "/coup" in (await tg.wait_for_message(chat_id=GROUP, timeout=5)).text

@@ -48,7 +48,7 @@ from telegram.ext import (
 
 from ..chat import Incoming, Reply
 from ..commands import COMMANDS
-from ..messages import languages
+from ..messages import languages, say
 from ..metrics import Metrics
 from ..outbox import Failure, Undelivered
 from ..referee import Referee
@@ -58,6 +58,7 @@ from .common import (
     POLL_SECONDS,
     TrackedMessage,
     TrackedMessages,
+    language_of_locale,
     platform_id,
     platform_name,
     platform_names,
@@ -83,19 +84,16 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 # each live line (the counter, the join notice) a minute.
 LIVE_INTERVAL = 15.0
 
-START_HELP = (
-    "Bonjour ! Envoyez-moi ici vos coups de duplicate : /jouer H8 VAGUE (ou /play). "
-    "Les autres commandes se tapent dans le groupe ; /aide en donne la liste.\n"
-    "Hi! Send me your duplicate moves here: /play H8 VAGUE (or /jouer). "
-    "Other commands go in the group; /help lists them."
-)
-OPEN_PRIVATE_CHAT = (
-    "{name}pour recevoir mes réponses privées, ouvrez une conversation avec moi et appuyez sur "
-    "Démarrer : {link} · {name_en}to get my private answers, open a chat with me and press Start: {link}"
-)
-
 _PRIORITY: contextvars.ContextVar[Priority] = contextvars.ContextVar("priority", default=Priority.MUST_SEE)
 _BOT_NAME = re.compile(r"^(\s*/[A-Za-z0-9_]+)@[A-Za-z0-9_]+")
+
+
+def start_text(lang: str) -> str:
+    """The answer to /start in ``lang``: how to send duplicate moves here (/play under its other names too)."""
+    play = next(spec for spec in COMMANDS if spec.name == "play")
+    own = play.name_in(lang)
+    others = ", ".join(dict.fromkeys(f"/{name}" for name in play.names().values() if name != own))
+    return say(lang, "telegram_start", others=others)
 
 
 @dataclass(frozen=True)
@@ -269,9 +267,19 @@ class TelegramAdapter:
     # -- incoming ---------------------------------------------------------------------
 
     async def _on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        message = update.effective_message
+        message, user = update.effective_message, update.effective_user
         if message is not None:
-            await self.bot.send_message(message.chat_id, START_HELP, link_preview_options=NO_PREVIEW)
+            locale = user.language_code if user is not None else None
+            lang = (language_of_locale(locale) if locale else None) or await self.language_of(message.chat_id)
+            await self.bot.send_message(message.chat_id, start_text(lang), link_preview_options=NO_PREVIEW)
+
+    async def language_of(self, chat_id: int) -> str:
+        """The chat's language (the default one when storage cannot say)."""
+        try:
+            return await asyncio.to_thread(lambda: self.referee.storage.channel(f"telegram:{chat_id}").language)
+        except Exception:
+            log.exception("could not read the language of %s", chat_id)
+            return DEFAULT_LANGUAGE
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether the user is the group's creator or an administrator. The group's administrators are
@@ -485,9 +493,11 @@ class TelegramAdapter:
         users = self._notes_waiting.pop(channel_id, [])
         name = ", ".join(n for n in (self._names.get(u, "") for u in users) if n)
         link = f"https://t.me/{self.bot.username}?start=play"
-        text = OPEN_PRIVATE_CHAT.format(
-            name=f"{name} : " if name else "", name_en=f"{name}: " if name else "", link=link
-        )
+        lang = await self.language_of(channel_id)
+        if name:
+            text = say(lang, "telegram_private_chat_named", names=name, link=link)
+        else:
+            text = say(lang, "telegram_private_chat", link=link)
         thread = self._threads.get(channel_id)
         extra: dict[str, Any] = {"message_thread_id": thread} if thread is not None else {}
         try:

@@ -15,7 +15,7 @@ from core.game import find_player, player_key
 from core.names import mixes_scripts
 from core.notation import notation_by_name
 
-from ..messages import number, say
+from ..messages import keyword_form, keywords, number, say
 from ..numbers import looks_like_number
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
 from ..word_lists import game_list
@@ -28,6 +28,7 @@ from .formatting import split_claimed
 from .registry import Access, Section, command
 
 JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be meant for the round before
+REJECT_MARK = "-"  # /draw - rejects the draw shown, as the words of the catalogs' keywords_reject do
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
 
 
@@ -36,9 +37,9 @@ def cmd_duplicate(ctx: Context) -> None:
     settings = ctx.settings
     minutes: float = settings.minutes
     manual = False
+    manual_words = keywords("keywords_manual")
     for token in ctx.tokens:
-        lowered = token.lower()
-        if lowered in ("manual", "manuel", "manuelle"):
+        if keyword_form(token) in manual_words:
             manual = True
             continue
         if not looks_like_number(token):
@@ -90,7 +91,7 @@ def cmd_draw(ctx: Context) -> None:
     if not text:
         status(ctx, record, game)
         return
-    if text in ("-", "rejet", "reject"):
+    if text == REJECT_MARK or text in keywords("keywords_reject", as_written=True):  # REJET: letters drawn
         round_ = game.current
         rejected = round_.draw.spelled(game.edition) if round_ is not None and round_.draw is not None else ""
         rejection = game.reject_draw()

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from core.adjudication import check_words
-from core.edition import EDITIONS, fold_accents
+from core.edition import EDITIONS
 from core.notation import Notation
 from core.rules import RULE_SETS
 
+from ..catalogs import CATALOGS
 from ..lexicons import chat_list_spec, list_key
-from ..messages import languages, number, say
+from ..messages import keyword_form, keywords, languages, number, say
 from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
@@ -19,19 +20,6 @@ from .registry import Access, Section, command, declared, find, unknown_command_
 
 SETTINGS = ("language", "edition", "notation", "rules", "lexicon", "minutes", "timezone")
 
-# Other words typed for a setting, besides its name in each catalog (message ``setting_key_<setting>``).
-SETTING_KEYS = {
-    "lang": "language",
-    "rule": "rules",
-    "list": "lexicon",
-    "wordlist": "lexicon",
-    "clock": "minutes",
-    "temps": "minutes",
-    "chrono": "minutes",
-    "tz": "timezone",
-    "zone": "timezone",
-}
-
 WORDS_CHECKED = 20  # words one /check answers (its answer stays well within a chat message)
 
 # Settings a running game keeps from its start (a change applies to the next game).
@@ -39,18 +27,20 @@ GAME_SETTINGS = frozenset({"edition", "notation", "rules", "lexicon", "minutes"}
 
 
 def setting_names(setting: str, first: str | None = None) -> list[str]:
-    """The setting's name in every language (``first``'s first), each once."""
+    """The setting's name in every language whose catalog names it (``first``'s first), each once."""
     order = ([first] if first else []) + [lang for lang in languages() if lang != first]
-    return list(dict.fromkeys(say(lang, f"setting_key_{setting}") for lang in order))
+    key = f"setting_key_{setting}"
+    return list(dict.fromkeys(say(lang, key) for lang in order if lang == first or key in CATALOGS.catalog(lang)))
 
 
 def setting_named(word: str) -> str | None:
-    """The setting a typed word names, in any language (accents folded, any case)."""
-    typed = fold_accents(word.strip()).lower()
-    if typed in SETTING_KEYS:
-        return SETTING_KEYS[typed]
+    """The setting a typed word names, in any language (accents folded, any case): its own name, or a word
+    of some catalog's ``setting_key_<setting>`` or ``setting_words_<setting>``."""
+    typed = keyword_form(word)
     for setting in SETTINGS:
-        if typed == setting or typed in (fold_accents(name).lower() for name in setting_names(setting)):
+        if typed == setting or typed in keywords(f"setting_words_{setting}"):
+            return setting
+        if typed in (keyword_form(name) for name in setting_names(setting)):
             return setting
     return None
 

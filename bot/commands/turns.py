@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from core.game import ClassicGame
 from core.rules import most_players
 
+from ..messages import keyword_form, keywords
 from ..storage import GameRecord
 from . import seats
 from .context import Context, UserError
@@ -119,15 +120,12 @@ def require_turn(ctx: Context, record: GameRecord, game: ClassicGame, named: str
 # --- /seat ---------------------------------------------------------------------------------
 
 
-FREE_WORDS = frozenset({"free", "libre", "liberer", "libérer"})
-
-
 def free_seat(ctx: Context, record: GameRecord) -> None:
     """``/seat NAME free``: the account that holds the seat lets it go (a same-name account took it);
     the seat's player then takes it with /join NAME or by playing under that name."""
     game = ctx.services.classic_games.load(ctx.storage, record)
     words = ctx.tokens
-    if len(words) < 2 or words[-1].lower() not in FREE_WORDS:
+    if len(words) < 2 or keyword_form(words[-1]) not in keywords("keywords_free"):  # "free", "libre"...
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     name = " ".join(words[:-1])
     seat = game.find_player(name) or seats.by_first_words(name, game.players)

@@ -2,7 +2,7 @@
 
 ``/words add KA OM`` accepts words the list lacks, ``/words remove NEW`` rejects
 words it has, and removing an added word (or adding a rejected one) undoes that
-change; French sub-words (``ajoute``, ``retire``) work everywhere. House words
+change; the sub-words of every catalog (``ajoute``, ``retire``) work everywhere. House words
 belong to a list: without a list named first (``/words en add ZA``) a change is
 for the list of the running game, else the channel's. Only what changes a verdict
 is stored, with who made it and when; challenges, /check, duplicate submissions
@@ -11,12 +11,12 @@ and tops on that list use them from then on.
 
 from __future__ import annotations
 
-from core.edition import fold_accents
 from core.errors_lexicon import InvalidWordError
 from core.lexicon import normalise_word
 
 from ..house_words import ADD, CLEAR, REMOVE, HouseWordChange, HouseWords
 from ..lexicons import UnknownListError, chat_list_spec, list_key, split_key
+from ..messages import keyword_form, keywords
 from ..storage import GameKind
 from ..timefmt import date_time
 from ..word_lists import game_list, list_name
@@ -24,19 +24,21 @@ from . import seats
 from .context import Context, UserError
 from .registry import Access, Section, command
 
-ACTIONS = {
-    "add": ADD,
-    "ajoute": ADD,
-    "ajouter": ADD,
-    "ajout": ADD,
-    "+": ADD,
-    "remove": REMOVE,
-    "retire": REMOVE,
-    "retirer": REMOVE,
-    "enleve": REMOVE,
-    "supprime": REMOVE,
-    "-": REMOVE,
-}
+SYMBOLS = {"+": ADD, "-": REMOVE}  # typed in any language; the words are the catalogs' (ACTION_WORDS)
+ACTION_WORDS = {"keywords_words_add": ADD, "keywords_words_remove": REMOVE}
+
+
+def action_named(word: str) -> str | None:
+    """The change a sub-word names (``add``, ``ajoute``, ``+``...: the words of every catalog), if any."""
+    if word in SYMBOLS:
+        return SYMBOLS[word]
+    typed = keyword_form(word)
+    for key, action in ACTION_WORDS.items():
+        if typed in keywords(key):
+            return action
+    return None
+
+
 WORDS_PER_COMMAND = 20
 MOST_HOUSE_WORDS = 1000
 CHANGES_SHOWN = 5
@@ -46,7 +48,7 @@ CHANGES_SHOWN = 5
 def cmd_words(ctx: Context) -> None:
     tokens = ctx.args.replace(",", " ").split()
     spec = ctx.list_in_force()
-    if tokens and fold_accents(tokens[0]).lower() not in ACTIONS:  # a list named first
+    if tokens and action_named(tokens[0]) is None:  # a list named first
         try:
             spec = list_key(chat_list_spec(tokens[0]), ctx.edition_in_force())
         except UnknownListError:
@@ -56,7 +58,7 @@ def cmd_words(ctx: Context) -> None:
         show(ctx, spec)
         return
     ctx.require_admin()
-    action = ACTIONS.get(fold_accents(tokens[0]).lower())
+    action = action_named(tokens[0])
     typed = tokens[1:]
     if action is None or not typed:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))

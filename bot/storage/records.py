@@ -11,24 +11,29 @@ from typing import Any
 from core.notation import default_notation
 from core.rules import box_rules
 
+from ..catalogs import usual_zone
+
+NEW_CHANNEL_LANGUAGE = "fr"  # of a channel that never chose one
+NEW_CHANNEL_EDITION = "fr"  # of a channel that never chose one; its file gives the notation and rules
+
 
 @dataclass(frozen=True)
 class ChannelSettings:
     """A channel's settings; defaults are a French channel on the bundled list."""
 
     channel: str
-    language: str = "fr"
-    edition: str = "fr"
-    notation: str = "fisf"
-    rules: str = "box-fr"
-    lexicon: str = "fr"
+    language: str = NEW_CHANNEL_LANGUAGE
+    edition: str = NEW_CHANNEL_EDITION
+    notation: str = default_notation(NEW_CHANNEL_EDITION).value
+    rules: str = box_rules(NEW_CHANNEL_EDITION).code
+    lexicon: str = NEW_CHANNEL_EDITION  # the edition's bundled list
     minutes: float = 3.0
     timezone: str = ""  # IANA name; "" means the language's usual zone (see ``zone``)
 
     @property
     def zone(self) -> str:
-        """The time zone every time in this channel is shown in."""
-        return self.timezone or ("Europe/Paris" if self.language == "fr" else "UTC")
+        """The time zone every time in this channel is shown in (the language's catalog names its usual one)."""
+        return self.timezone or usual_zone(self.language)
 
     def with_changes(self, **changes: Any) -> ChannelSettings:
         return replace(self, **changes)
@@ -121,7 +126,7 @@ class GameSetup:
         """The set-up a stored JSON object describes (see the class for defaults)."""
         if not isinstance(data, dict):
             raise GameSetupError("setup", data)
-        edition = _text(data, "edition", "fr")
+        edition = _text(data, "edition", NEW_CHANNEL_EDITION)
         players = data.get("players") or []
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise GameSetupError("players", players)
