@@ -5,8 +5,9 @@ lists in a background thread and ``ready`` answers at once, raising
 ``ListPreparingError`` with the expected wait while a list is still being compiled.
 ``with_house`` names a list with a channel's house words applied (the loaded list patched
 with them, ``Lexicon.patched``: milliseconds, never a compile; for the move generator; kept
-in memory only, the most recent few). Lists are named as ``bot.lexicons.load`` takes them
-(``fr``, a path, either with the edition whose tiles it is compiled in: ``bot.lexicons.list_key``).
+in memory only, the most recent few). Lists are named as its loader takes them (``bot.lexicons``:
+``fr``, a path, either with the edition whose tiles it is compiled in, ``list_key``); ``bot.lexicons``
+gives ``LexiconRegistry``, this registry with its loader.
 """
 
 from __future__ import annotations
@@ -16,34 +17,34 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from core.lexicon import Lexicon
 
     from .house_words import HouseWords
-    from .lexicons import LexiconInfo
 
-Loaded = tuple["Lexicon", "LexiconInfo"]
+
+@dataclass(frozen=True)
+class LexiconInfo:
+    """What ``arbitre lexicon info`` shows."""
+
+    name: str
+    words: int
+    sha256: str
+    licence: str
+    path: Path
+    cache: Path
+
+
+Loaded = tuple["Lexicon", LexiconInfo]
 
 
 def _log_warning(message: str, *args: object) -> None:
-    from .lexicons import _log
+    import logging
 
-    _log().warning(message, *args)
-
-
-def _load(spec: str) -> Loaded:
-    """``bot.lexicons.load`` (imported when a list is first loaded)."""
-    from .lexicons import load
-
-    return load(spec)
-
-
-def _expected_seconds(spec: str) -> float:
-    from .lexicons import expected_load_seconds
-
-    return expected_load_seconds(spec)
+    logging.getLogger("arbitre.lexicons").warning(message, *args)
 
 
 class ListPreparingError(Exception):
@@ -68,7 +69,7 @@ class _Preparation:
     done: threading.Event
 
 
-class LexiconRegistry:
+class ListRegistry:
     """Loads each list once per process; thread-safe.
 
     ``get`` waits for a list (loading it if needed); ``ready`` never waits: it returns
@@ -76,8 +77,10 @@ class LexiconRegistry:
     if nobody had). Loading one list never holds up a caller asking for another.
     """
 
-    def __init__(self, loader: Callable[[str], Loaded] = _load) -> None:
+    def __init__(self, loader: Callable[[str], Loaded], estimate: Callable[[str], float]) -> None:
+        """``loader`` loads a list by name; ``estimate`` says roughly how many seconds that takes."""
         self._loader = loader
+        self._estimate = estimate
         self._loaded: dict[str, Loaded] = {}
         self._failed: dict[str, Exception] = {}
         self._preparing: dict[str, _Preparation] = {}
@@ -186,9 +189,9 @@ class LexiconRegistry:
         """Seconds to load ``spec`` (call with the lock held)."""
         derived = self._house.get(spec)
         if derived is None:
-            return _expected_seconds(spec)
+            return self._estimate(spec)
         base = derived[0]
-        return 1.0 if base in self._loaded else _expected_seconds(base)  # patching it takes milliseconds
+        return 1.0 if base in self._loaded else self._estimate(base)  # patching it takes milliseconds
 
     def _load_house(self, spec: str) -> Loaded:
         """A list with house words: its list (loaded first if needed) patched with them."""

@@ -43,7 +43,7 @@ import mmap
 import os
 import stat
 import struct
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,8 +57,9 @@ from core.lexicon_format import FORMAT_VERSION
 from .lexicon_registry import (  # the registry's names, as this module has always offered them
     HOUSE_MARK,
     MAX_HOUSE_LISTS,
-    LexiconRegistry,
+    LexiconInfo,
     ListPreparingError,
+    ListRegistry,
     Loaded,
 )
 
@@ -79,7 +80,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = ("fr", "en")  # the bundled lists every start prepares; ``bundled()`` names them all
 EDITION_MARK = "#edition-"  # in a list's name: the edition whose tiles it is compiled in (``list_key``)
 
-__all__ = ["HOUSE_MARK", "MAX_HOUSE_LISTS", "LexiconRegistry", "ListPreparingError", "Loaded"]
+__all__ = ["HOUSE_MARK", "MAX_HOUSE_LISTS", "LexiconInfo", "LexiconRegistry", "ListPreparingError", "Loaded"]
 
 
 class WordListError(Exception):
@@ -220,18 +221,6 @@ def read_words(path: Path, raw: bytes, alphabet: Alphabet = LATIN) -> list[str]:
     if not words:
         raise WordListError(path, 0, "empty word list")
     return words
-
-
-@dataclass(frozen=True)
-class LexiconInfo:
-    """What ``arbitre lexicon info`` shows."""
-
-    name: str
-    words: int
-    sha256: str
-    licence: str
-    path: Path
-    cache: Path
 
 
 CACHE_MAGIC = b"ARBCACHE"
@@ -482,3 +471,10 @@ def expected_load_seconds(spec: str) -> float:
     cache = _cache_path(hashlib.sha256(raw).hexdigest(), alphabet)
     cache_bytes = cache.stat().st_size if cache.is_file() else None
     return load_estimate(len(raw), raw[:2] == b"\x1f\x8b", cache_bytes)
+
+
+class LexiconRegistry(ListRegistry):
+    """Loads each list once per process (``load`` by default); thread-safe (``bot.lexicon_registry``)."""
+
+    def __init__(self, loader: Callable[[str], Loaded] = load) -> None:
+        super().__init__(loader, expected_load_seconds)
