@@ -16,6 +16,9 @@ undoes the addition (``CLEAR``), and a word the list already settles the wanted
 way is not kept, so the count is what is in force. Offline tools read the same
 set from a file: one word per line, a leading ``-`` removes it, ``#`` starts a
 comment.
+
+Words are kept as the tiles of the list's edition (``core.alphabet`` symbols: ``AÑO`` stays three
+tiles in an edition with Ñ, ``CHORRO`` is four in one with CH and RR); ``spell`` writes them back.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.adjudication import WordList
+from core.alphabet import LATIN, Alphabet
 from core.errors_lexicon import InvalidWordError
 from core.lexicon import Lexicon, normalise_word
 
@@ -73,13 +77,17 @@ class HouseWords:
         return bool(self.added or self.removed)
 
     def tokens(self) -> list[str]:
-        """``+KA``, ``+OM``, ``-NEW``: additions then removals, each alphabetically."""
+        """``+KA``, ``+OM``, ``-NEW``: additions then removals, each alphabetically (as stored: tile symbols)."""
         return [f"+{w}" for w in sorted(self.added)] + [f"-{w}" for w in sorted(self.removed)]
+
+    def shown(self, alphabet: Alphabet) -> list[str]:
+        """``tokens`` written in the alphabet's labels, for people to read (``+ÑANDU``, ``-C[H]E``)."""
+        return [token[0] + alphabet.spell(token[1:]) for token in self.tokens()]
 
     @property
     def digest(self) -> str:
         """The sha256 of the tokens: two equal sets have the same digest."""
-        return hashlib.sha256("\n".join(self.tokens()).encode("ascii")).hexdigest()
+        return hashlib.sha256("\n".join(self.tokens()).encode("utf-8")).hexdigest()
 
     def changed(self, action: str, word: str) -> HouseWords:
         """The set after one change: the word's last change decides (``CLEAR`` leaves it to the list)."""
@@ -125,21 +133,27 @@ class HouseWords:
 class HouseList:
     """A word list with house words applied; ``spec`` names the list (``fr``, ``en`` or a path)."""
 
-    def __init__(self, base: WordList, house: HouseWords, spec: str) -> None:
+    def __init__(self, base: WordList, house: HouseWords, spec: str, alphabet: Alphabet | None = None) -> None:
         self.base = base
         self.house = house
         self.spec = spec
+        found = getattr(base, "alphabet", LATIN) if alphabet is None else alphabet
+        self.alphabet: Alphabet = found if isinstance(found, Alphabet) else LATIN  # the tiles its words are spelt in
 
     def __contains__(self, word: object) -> bool:
+        """Whether ``word`` (tile symbols, as ``core.adjudication`` gives them) is a word here."""
         if word in self.house.added:
             return True
         if word in self.house.removed:
             return False
+        if isinstance(word, str) and self.alphabet.multiletter:
+            word = self.alphabet.spell(word)  # read back as these tiles: C then H stays two tiles, not CH
         return word in self.base
 
 
-def read_house_file(path: Path) -> HouseWords:
-    """House words from a file: one word per line, ``-WORD`` removes it, ``#`` comments, blank lines skipped.
+def read_house_file(path: Path, alphabet: Alphabet = LATIN) -> HouseWords:
+    """House words from a file, read as ``alphabet``'s tiles: one word per line, ``-WORD`` removes it,
+    ``#`` comments, blank lines skipped.
 
     A later line about the same word wins. Raises HouseFileError naming the line of a word that is not one.
     """
@@ -157,7 +171,7 @@ def read_house_file(path: Path) -> HouseWords:
         action = REMOVE if content.startswith("-") else ADD
         typed = content.lstrip("+-").strip()
         try:
-            word = normalise_word(typed)
+            word = normalise_word(typed, alphabet)
         except InvalidWordError:
             raise HouseFileError(path, number, f"{typed[:40]!r} is not a word (2-15 letters)") from None
         house = house.changed(action, word)

@@ -1,8 +1,12 @@
 """Finding, reading and caching word lists (I/O side of ``core.lexicon``).
 
 A list is a plain text file, one word per line, any case, accents allowed, optionally gzip-compressed.
-``fr`` and ``en`` name the bundled open lists in ``lexicons/``; anything else is a path. The compiled form
-is cached under the sha256 of the file's bytes: a restart reads it back, a changed list gets a new entry.
+The names of ``lexicons/SOURCES.json`` (``fr``, ``en``...) are the bundled open lists; anything else is a
+path. A list is compiled in the tiles of an edition (``core.alphabet``): a bundled list in its own
+edition's (the entry's ``edition``, else the edition of its name, else A-Z), a path in A-Z, unless its
+name says another edition (``list_key``: ``fr#edition-es``). The compiled form is cached under the
+sha256 of the file's bytes, and of the alphabet when it is not A-Z: a restart reads it back, a changed
+list gets a new entry.
 
 A cache file starts with its own header: ``ARBCACHE``, the cache layout version and
 the compiled format version (u16 each), then the raw sha256 of the list it was built
@@ -27,12 +31,7 @@ views of the mapping (nothing copied: what a one-shot command such as ``arbitre
 check`` wants), while the default copies them into the process (what a long-running
 bot wants: a cache file changed on disk later cannot affect it).
 
-``LexiconRegistry`` keeps the compiled lists of a process; ``prepare`` compiles
-lists in a background thread and ``ready`` answers at once, raising
-``ListPreparingError`` with the expected wait while a list is still being compiled.
-``with_house`` names a list with a channel's house words applied (the loaded list patched
-with them, ``Lexicon.patched``: milliseconds, never a compile; for the move generator; kept
-in memory only, the most recent few).
+``LexiconRegistry`` (``bot.lexicon_registry``) keeps the compiled lists of a process.
 """
 
 from __future__ import annotations
@@ -44,21 +43,28 @@ import mmap
 import os
 import stat
 import struct
-import threading
-import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from core.alphabet import LATIN, Alphabet
+from core.edition import EDITIONS
 from core.errors_lexicon import CorruptLexiconError, InvalidWordError
 from core.lexicon import MAX_WORD, MIN_WORD, Lexicon, normalise_word
 from core.lexicon_format import FORMAT_VERSION
 
+from .lexicon_registry import (  # the registry's names, as this module has always offered them
+    HOUSE_MARK,
+    MAX_HOUSE_LISTS,
+    LexiconInfo,
+    ListPreparingError,
+    ListRegistry,
+    Loaded,
+)
+
 if TYPE_CHECKING:  # imported where used: `arbitre check` starts without them
     import logging
-
-    from .house_words import HouseWords
 
 LOGGER = "arbitre.lexicons"
 
@@ -71,7 +77,10 @@ def _log() -> logging.Logger:
 
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BUNDLED = ("fr", "en")
+BUNDLED = ("fr", "en")  # the bundled lists every start prepares; ``bundled()`` names them all
+EDITION_MARK = "#edition-"  # in a list's name: the edition whose tiles it is compiled in (``list_key``)
+
+__all__ = ["HOUSE_MARK", "MAX_HOUSE_LISTS", "LexiconInfo", "LexiconRegistry", "ListPreparingError", "Loaded"]
 
 
 class WordListError(Exception):
@@ -111,32 +120,75 @@ class UnknownListError(Exception):
         self.known = known
 
 
+@lru_cache(maxsize=8)
+def _sources(folder: str) -> dict[str, Any]:
+    """The entries of ``SOURCES.json`` in ``folder`` (none when it cannot be read)."""
+    try:
+        data = json.loads((Path(folder) / "SOURCES.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def bundled() -> tuple[str, ...]:
+    """The names of the bundled lists (``lexicons/SOURCES.json``): ``fr``, ``en`` and any other."""
+    return tuple(_sources(str(lexicon_dir())))
+
+
+def list_edition(spec: str) -> str | None:
+    """The code of the edition a list is compiled for by default: a bundled list's entry says (``edition``),
+    else a bundled list named as an edition is that edition's; None (A-Z) for any other list."""
+    entry = _sources(str(lexicon_dir())).get(spec)
+    if not isinstance(entry, dict):
+        return None
+    code = str(entry.get("edition", spec))
+    return code if code in EDITIONS else None
+
+
+def _alphabet_of(code: str | None) -> Alphabet:
+    edition = EDITIONS.get(code) if code is not None else None
+    return edition.alphabet if edition is not None else LATIN
+
+
+def list_key(spec: str, edition: str) -> str:
+    """The name of list ``spec`` compiled in the tiles of the edition ``edition`` (a code): ``spec`` itself
+    when they are the tiles it is compiled in by default, else ``spec#edition-CODE``."""
+    if _alphabet_of(edition) == _alphabet_of(list_edition(spec)):
+        return spec
+    return f"{spec}{EDITION_MARK}{edition}"
+
+
+def split_key(key: str) -> tuple[str, Alphabet]:
+    """The list a ``list_key`` name stands for and the alphabet it is compiled in."""
+    spec, mark, code = key.partition(EDITION_MARK)
+    return spec, _alphabet_of(code if mark else list_edition(spec))
+
+
 def chat_list_spec(name: str) -> str:
-    """The list a chat may select: ``fr``, ``en`` or a file of the operator's folder, by name only.
+    """The list a chat may select: a bundled list or a file of the operator's folder, by name only.
 
     Chat users never name paths: a channel admin must not make the bot read files of its host.
     """
     wanted = name.strip()
-    if wanted.lower() in BUNDLED:
+    if wanted.lower() in bundled():
         return wanted.lower()
     folder = lists_dir()
     files = sorted(p for p in folder.glob("*") if p.is_file()) if folder.is_dir() else []
     for path in files:
         if wanted in (path.name, path.name.split(".")[0]) and "/" not in wanted and "\\" not in wanted:
             return str(path)
-    raise UnknownListError(wanted, BUNDLED + tuple(p.name.split(".")[0] for p in files))
+    raise UnknownListError(wanted, bundled() + tuple(p.name.split(".")[0] for p in files))
 
 
 def resolve(spec: str) -> Path:
     """The file a list name or path stands for."""
-    if spec in BUNDLED:
-        sources = json.loads((lexicon_dir() / "SOURCES.json").read_text(encoding="utf-8"))
-        return lexicon_dir() / str(sources[spec]["file"])
+    if spec in bundled():
+        return lexicon_dir() / str(_sources(str(lexicon_dir()))[spec]["file"])
     return Path(spec).expanduser()
 
 
-def read_words(path: Path, raw: bytes) -> list[str]:
-    """Every word of a list file's bytes, normalised; any bad line is an error naming it."""
+def read_words(path: Path, raw: bytes, alphabet: Alphabet = LATIN) -> list[str]:
+    """Every word of a list file's bytes, normalised to the alphabet's tiles; any bad line is an error naming it."""
     if raw[:2] == b"\x1f\x8b":
         import gzip
 
@@ -153,15 +205,17 @@ def read_words(path: Path, raw: bytes) -> list[str]:
         if any(0x80 <= ord(c) < 0xA0 for c in text):
             raise WordListError(path, 0, "not a text word list (unknown encoding)") from None
     words: list[str] = []
+    plain = alphabet.plain
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip().lstrip("\ufeff")
         if not stripped:
             continue
-        if MIN_WORD <= len(stripped) <= MAX_WORD and stripped.isascii() and stripped.isalpha() and stripped.isupper():
+        stored = MIN_WORD <= len(stripped) <= MAX_WORD and stripped.isascii() and stripped.isalpha()
+        if plain and stored and stripped.isupper():
             words.append(stripped)  # already in stored form
             continue
         try:
-            words.append(normalise_word(stripped))
+            words.append(normalise_word(stripped, alphabet))
         except InvalidWordError:
             raise WordListError(path, number, f"{stripped[:40]!r} is not a word (2-15 letters)") from None
     if not words:
@@ -169,31 +223,27 @@ def read_words(path: Path, raw: bytes) -> list[str]:
     return words
 
 
-@dataclass(frozen=True)
-class LexiconInfo:
-    """What ``arbitre lexicon info`` shows."""
-
-    name: str
-    words: int
-    sha256: str
-    licence: str
-    path: Path
-    cache: Path
-
-
 CACHE_MAGIC = b"ARBCACHE"
 CACHE_VERSION = 1
 _CACHE_HEADER = struct.Struct("<8sHH32s")
 
 
-def _cache_path(digest: str) -> Path:
-    return cache_dir() / f"{digest}.lex"
+def alphabet_digest(alphabet: Alphabet) -> str:
+    """The sha256 of an alphabet's labels and folds (what a list compiled in it depends on)."""
+    spec = {"labels": list(alphabet.labels), "fold": dict(sorted(alphabet.folds.items()))}
+    return hashlib.sha256(json.dumps(spec, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def _cache_path(digest: str, alphabet: Alphabet = LATIN) -> Path:
+    """``SHA256.lex`` for a list compiled in A-Z (as always), ``SHA256.ALPHABET.lex`` in other tiles."""
+    if alphabet == LATIN:
+        return cache_dir() / f"{digest}.lex"
+    return cache_dir() / f"{digest}.{alphabet_digest(alphabet)[:16]}.lex"
 
 
 def _licence(spec: str) -> str:
-    if spec in BUNDLED:
-        sources = json.loads((lexicon_dir() / "SOURCES.json").read_text(encoding="utf-8"))
-        return str(sources[spec]["license"])
+    if spec in bundled():
+        return str(_sources(str(lexicon_dir()))[spec]["license"])
     return "user-supplied (see the list's own licence)"
 
 
@@ -248,11 +298,11 @@ def _same_file(before: os.stat_result, after: os.stat_result) -> bool:
     return all(getattr(before, field) == getattr(after, field) for field in fields)
 
 
-def read_cache(path: Path, digest: str, name: str, *, copy: bool = True) -> Lexicon:
-    """The lexicon cached at ``path`` for the list whose sha256 is ``digest``.
+def read_cache(path: Path, digest: str, name: str, *, copy: bool = True, alphabet: Alphabet = LATIN) -> Lexicon:
+    """The lexicon cached at ``path`` for the list whose sha256 is ``digest``, compiled in ``alphabet``.
 
     Raises StaleCacheError when the file is not a regular file, belongs to another
-    list or format, is damaged, or holds a graph that is not well formed. The graph
+    list, format or alphabet, is damaged, or holds a graph that is not well formed. The graph
     is verified unless the file's verified-stamp vouches for it; a file that passes
     is stamped. ``copy=False`` leaves the lexicon's arrays in the file's mapping.
     """
@@ -278,6 +328,8 @@ def read_cache(path: Path, digest: str, name: str, *, copy: bool = True) -> Lexi
             mapping.close()  # (at once, so that a stale file can be replaced on every system)
     if lexicon is None:
         raise StaleCacheError(path, reason)
+    if lexicon.alphabet != alphabet:
+        raise StaleCacheError(path, "compiled in other tiles")
     try:
         unchanged = _same_file(status, path.stat())
     except OSError:
@@ -317,28 +369,30 @@ def _read_mapping(
 
 
 def load(spec: str, *, copy: bool = True) -> tuple[Lexicon, LexiconInfo]:
-    """The compiled lexicon for ``fr``, ``en`` or a path; from the cache when it is there and sound.
+    """The compiled lexicon for a bundled list or a path (a ``list_key`` name: in an edition's tiles);
+    from the cache when it is there and sound.
 
     A cache file that cannot be used is logged and replaced; a cache folder that
     cannot be written only costs a rebuild next time (logged too). ``copy=False``
     leaves a cached lexicon's arrays in the file's mapping (for one-shot commands).
     """
+    spec, alphabet = split_key(spec)
     path = resolve(spec)
     try:
         raw = path.read_bytes()
     except OSError as error:
         raise WordListError(path, 0, error.strerror or str(error)) from None
     digest = hashlib.sha256(raw).hexdigest()
-    name = spec if spec in BUNDLED else path.name
-    cache = _cache_path(digest)
+    name = spec if spec in bundled() else path.name
+    cache = _cache_path(digest, alphabet)
     lexicon: Lexicon | None = None
     if os.path.lexists(cache):
         try:
-            lexicon = read_cache(cache, digest, name, copy=copy)
+            lexicon = read_cache(cache, digest, name, copy=copy, alphabet=alphabet)
         except StaleCacheError as error:
             _log().warning("word list %s: cache %s is %s; rebuilding it", name, cache, error.reason)
     if lexicon is None:
-        lexicon = Lexicon.from_words(read_words(path, raw), name=name)
+        lexicon = Lexicon.from_words(read_words(path, raw, alphabet), name=name, alphabet=alphabet)
         data = cache_bytes(lexicon, digest)
         if write_atomically(cache, data):
             try:
@@ -389,15 +443,6 @@ def write_atomically(
                 pass
 
 
-class ListPreparingError(Exception):
-    """A word list still being compiled: ``expected_seconds`` is the rough wait left."""
-
-    def __init__(self, name: str, expected_seconds: int) -> None:
-        super().__init__(f"word list {name} is being prepared, about {expected_seconds} s")
-        self.name = name
-        self.expected_seconds = expected_seconds
-
-
 # Rough costs measured on a 2-core machine, only used to tell users how long to wait:
 # compiling fr (965 KB of gzip, 4.4 MB of text) takes about 3.5 s with reading and
 # writing; reading back and checking its 24.5 MB cache file about 0.6 s (the first
@@ -416,183 +461,20 @@ def load_estimate(list_bytes: int, gzipped: bool, cache_bytes: int | None) -> fl
 
 
 def expected_load_seconds(spec: str) -> float:
-    """A rough time to load a list (``fr``, ``en`` or a path), from its file and cache sizes."""
+    """A rough time to load a list (a bundled list or a path, a ``list_key`` name), from its file and cache sizes."""
     try:
+        spec, alphabet = split_key(spec)
         path = resolve(spec)
         raw = path.read_bytes()
     except (OSError, KeyError, ValueError):
         return 5.0
-    cache = _cache_path(hashlib.sha256(raw).hexdigest())
+    cache = _cache_path(hashlib.sha256(raw).hexdigest(), alphabet)
     cache_bytes = cache.stat().st_size if cache.is_file() else None
     return load_estimate(len(raw), raw[:2] == b"\x1f\x8b", cache_bytes)
 
 
-HOUSE_MARK = "#house-"
-MAX_HOUSE_LISTS = 6  # lists with house words kept patched (each about as big as its list)
-
-
-@dataclass
-class _Preparation:
-    """One list being loaded in the background."""
-
-    started: float
-    expected: float
-    done: threading.Event
-
-
-Loaded = tuple[Lexicon, LexiconInfo]
-
-
-class LexiconRegistry:
-    """Loads each list once per process; thread-safe.
-
-    ``get`` waits for a list (loading it if needed); ``ready`` never waits: it returns
-    a loaded list or raises ``ListPreparingError`` (starting the load in the background
-    if nobody had). Loading one list never holds up a caller asking for another.
-    """
+class LexiconRegistry(ListRegistry):
+    """Loads each list once per process (``load`` by default); thread-safe (``bot.lexicon_registry``)."""
 
     def __init__(self, loader: Callable[[str], Loaded] = load) -> None:
-        self._loader = loader
-        self._loaded: dict[str, Loaded] = {}
-        self._failed: dict[str, Exception] = {}
-        self._preparing: dict[str, _Preparation] = {}
-        self._house: dict[str, tuple[str, HouseWords]] = {}  # name -> (list, house words)
-        self._house_loaded: list[str] = []  # lists with house words loaded, oldest first
-        self._lock = threading.Lock()
-
-    def with_house(self, spec: str, house: HouseWords) -> str:
-        """The name this registry gives ``spec`` with ``house`` applied (``spec`` itself when ``house`` is empty).
-
-        ``ready``, ``get`` and ``prepare`` take that name: ``spec``'s loaded list patched with the
-        additions and without the removals (at once in ``ready`` when ``spec`` is loaded).
-        """
-        if not house:
-            return spec
-        name = f"{spec}{HOUSE_MARK}{house.digest[:16]}"
-        with self._lock:
-            self._house.setdefault(name, (spec, house))
-        return name
-
-    def prepare(self, specs: Iterable[str]) -> threading.Thread:
-        """Load ``specs`` one after the other in a background (daemon) thread; returns it.
-
-        Each list's expected wait counts the lists queued before it.
-        """
-        wanted = [spec for spec in specs if self._claim(spec)]
-        with self._lock:
-            queued = 0.0
-            for spec in wanted:
-                preparation = self._preparing.get(spec)
-                if preparation is not None:
-                    preparation.expected += queued
-                    queued = preparation.expected
-        thread = threading.Thread(target=self._load_all, args=(wanted,), name="lexicon-prepare", daemon=True)
-        thread.start()
-        return thread
-
-    def ready(self, spec: str) -> Lexicon:
-        """The loaded list at once, or ListPreparingError while it is being prepared.
-
-        Raises the loading error (WordListError...) if loading it failed.
-        """
-        with self._lock:
-            if spec in self._loaded:
-                return self._loaded[spec][0]
-            if spec in self._failed:
-                raise self._failed[spec]
-            preparation = self._preparing.get(spec)
-            derived = self._house.get(spec)
-            patch_now = preparation is None and derived is not None and derived[0] in self._loaded
-        if patch_now:  # a loaded list with house words: patched here, in milliseconds
-            return self.get(spec)
-        if preparation is None:
-            self.prepare([spec])
-            with self._lock:
-                preparation = self._preparing.get(spec)
-            if preparation is None:  # finished in between (asked again without the lock, which is not reentrant)
-                return self.ready(spec)
-        remaining = preparation.expected - (time.monotonic() - preparation.started)
-        raise ListPreparingError(spec, max(1, round(remaining)))
-
-    def get(self, spec: str) -> Lexicon:
-        """The list, waiting while it is loaded (loading it here if nobody is)."""
-        return self.load(spec)[0]
-
-    def load(self, spec: str) -> Loaded:
-        """The list and its description, waiting while it is loaded."""
-        while True:
-            with self._lock:
-                if spec in self._loaded:
-                    return self._loaded[spec]
-                if spec in self._failed:
-                    raise self._failed[spec]
-                preparation = self._preparing.get(spec)
-            if preparation is not None:
-                preparation.done.wait()
-                continue
-            if self._claim(spec):
-                self._load_one(spec)
-
-    def wait(self) -> None:
-        """Wait until no list is being prepared (for scripts, which must not race their lists)."""
-        while True:
-            with self._lock:
-                pending = [preparation.done for preparation in self._preparing.values()]
-            if not pending:
-                return
-            for done in pending:
-                done.wait()
-
-    def is_ready(self, spec: str) -> bool:
-        """Whether ``spec`` is loaded."""
-        with self._lock:
-            return spec in self._loaded
-
-    def _claim(self, spec: str) -> bool:
-        """Mark ``spec`` as being prepared by the caller; False if loaded or already claimed."""
-        with self._lock:
-            if spec in self._loaded or spec in self._preparing:
-                return False
-            self._failed.pop(spec, None)
-            self._preparing[spec] = _Preparation(time.monotonic(), self._expected(spec), threading.Event())
-            return True
-
-    def _expected(self, spec: str) -> float:
-        """Seconds to load ``spec`` (call with the lock held)."""
-        derived = self._house.get(spec)
-        if derived is None:
-            return expected_load_seconds(spec)
-        base = derived[0]
-        return 1.0 if base in self._loaded else expected_load_seconds(base)  # patching it takes milliseconds
-
-    def _load_house(self, spec: str) -> Loaded:
-        """A list with house words: its list (loaded first if needed) patched with them."""
-        from .house_words import house_lexicon
-
-        base, house = self._house[spec]
-        lexicon, info = self.load(base)
-        combined = house_lexicon(lexicon, house, name=f"{lexicon.name}+{len(house)}")
-        digest = hashlib.sha256(f"{info.sha256}\n{house.digest}".encode("ascii")).hexdigest()
-        return combined, replace(info, name=combined.name, words=len(combined), sha256=digest)
-
-    def _load_all(self, specs: list[str]) -> None:
-        for spec in specs:
-            self._load_one(spec)
-
-    def _load_one(self, spec: str) -> None:
-        try:
-            loaded = self._load_house(spec) if spec in self._house else self._loader(spec)
-        except Exception as error:  # noqa: BLE001 - kept and raised to whoever asks for the list
-            _log().warning("word list %s could not be loaded: %s", spec, error)
-            with self._lock:
-                self._failed[spec] = error
-                preparation = self._preparing.pop(spec)
-        else:
-            with self._lock:
-                self._loaded[spec] = loaded
-                preparation = self._preparing.pop(spec)
-                if spec in self._house:
-                    self._house_loaded.append(spec)
-                    while len(self._house_loaded) > MAX_HOUSE_LISTS:  # older house words give way
-                        self._loaded.pop(self._house_loaded.pop(0), None)
-        preparation.done.set()
+        super().__init__(loader, expected_load_seconds)

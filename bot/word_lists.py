@@ -15,14 +15,24 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from core.adjudication import Verdict
+from core.alphabet import LATIN, Alphabet
 from core.game import standing_events
 from core.lexicon import Lexicon
 
 from .house_words import HouseList, HouseWords
-from .lexicons import BUNDLED, HOUSE_MARK, LexiconRegistry, ListPreparingError
+from .lexicons import (
+    BUNDLED,
+    EDITION_MARK,
+    HOUSE_MARK,
+    LexiconRegistry,
+    ListPreparingError,
+    bundled,
+    list_key,
+    split_key,
+)
 from .messages import say
 from .storage import HouseWordStore, Storage, StoredEvent
 
@@ -31,8 +41,23 @@ VERDICT_KEY = "verdict_list"  # key of the stored event data saying what a verdi
 
 def list_name(spec: str) -> str:
     """How a list is shown in a chat: ``fr``, ``en`` or the operator's file name without its folder."""
-    base = spec.split(HOUSE_MARK, 1)[0]
-    return base if base in BUNDLED else Path(base).name
+    base = spec.split(HOUSE_MARK, 1)[0].split(EDITION_MARK, 1)[0]
+    return base if base in bundled() else Path(base).name
+
+
+class Plays(Protocol):
+    """What a game set-up and a channel's settings both say: the edition and the list played with."""
+
+    @property
+    def edition(self) -> str: ...
+    @property
+    def lexicon(self) -> str: ...
+
+
+def game_list(plays: Plays) -> str:
+    """The name of the list a game (or a channel) plays with, compiled in its edition's tiles (``list_key``):
+    the list itself for an A-Z edition and for a bundled list in its own edition."""
+    return list_key(plays.lexicon, plays.edition)
 
 
 @dataclass(frozen=True)
@@ -87,10 +112,10 @@ class WordLists:
             return
 
 
-def verdicts_text(lang: str, verdicts: Iterable[Verdict], house: HouseWords) -> str:
-    """``KA valable (mot maison), ZZZ non valable``: a house word's verdict says so."""
+def verdicts_text(lang: str, verdicts: Iterable[Verdict], house: HouseWords, alphabet: Alphabet = LATIN) -> str:
+    """``KA valable (mot maison), ZZZ non valable``: a house word's verdict says so; words in the alphabet's labels."""
     return ", ".join(
-        f"{v.word} {say(lang, 'valid' if v.valid else 'invalid')}"
+        f"{alphabet.spell(v.word)} {say(lang, 'valid' if v.valid else 'invalid')}"
         + (say(lang, "house_mark") if house.decides(v.word) else "")
         for v in verdicts
     )
@@ -114,9 +139,8 @@ def prepare_at_start(registry: LexiconRegistry, storage: Storage) -> threading.T
     lists = WordLists(registry, storage)
     for deadline in storage.deadlines():
         record = storage.game(deadline.game)
-        spec = record.setup.lexicon
-        if spec:
-            specs.append(lists.movegen_name(spec, record.channel))
+        if record.setup.lexicon:
+            specs.append(lists.movegen_name(game_list(record.setup), record.channel))
     return registry.prepare(dict.fromkeys([*specs, *BUNDLED]))
 
 
@@ -159,7 +183,7 @@ def verdict_lines(lang: str, key: str, events: list[StoredEvent]) -> list[str]:
     ``key`` (the game's kind says which: where its verdicts are given)."""
     lines = []
     for used, numbers in lists_used(events):
-        words = " ".join(used.house.tokens())
+        words = " ".join(used.house.shown(split_key(used.spec)[1]))
         lines.append(
             say(
                 lang,

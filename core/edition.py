@@ -226,9 +226,27 @@ def _shipped() -> dict[str, Edition]:
     return found
 
 
-EDITIONS: Mapping[str, Edition] = MappingProxyType(_shipped())
+_KNOWN = _shipped()
+_SHIPPED = frozenset(_KNOWN)
+EDITIONS: Mapping[str, Edition] = MappingProxyType(_KNOWN)
 FRENCH = EDITIONS["fr"]
 ENGLISH = EDITIONS["en"]
+
+
+def register_edition(edition: Edition) -> None:
+    """Make an edition given as data known by its code beside the shipped ones (``EDITIONS``, ``edition_by_code``).
+
+    A shipped edition is never replaced (ValueError).
+    """
+    if edition.code in _SHIPPED:
+        raise ValueError(f"edition {edition.code!r} ships with Arbitre")
+    _KNOWN[edition.code] = edition
+
+
+def unregister_edition(code: str) -> None:
+    """Forget an edition ``register_edition`` made known (a shipped one stays)."""
+    if code not in _SHIPPED:
+        _KNOWN.pop(code, None)
 
 
 def edition_by_code(code: str) -> Edition:

@@ -14,7 +14,7 @@ from discord import app_commands
 
 from ..commands import CommandSpec, find
 from ..commands.general import setting_named, setting_names, setting_values
-from ..lexicons import BUNDLED
+from ..lexicons import bundled
 from ..messages import say
 from .common import DEFAULT_LANGUAGE, language_of_locale, platform_name, platform_word, short_text
 
@@ -90,7 +90,7 @@ def suggested_values(setting: str) -> tuple[str, ...]:
     if setting == "minutes":
         return SUGGESTED_MINUTES
     if setting == "lexicon":
-        return BUNDLED
+        return bundled()
     return setting_values().get(setting, ())
 
 

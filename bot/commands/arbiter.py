@@ -20,6 +20,7 @@ from ..numbers import looks_like_number, read_int
 from ..render import round_result_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord, GameStatus
+from ..word_lists import game_list
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import open_next_round
@@ -140,7 +141,7 @@ def cmd_correct(ctx: Context) -> None:
             raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
         move = " ".join(rest[:2])
         reason = " ".join(rest[2:])[:200]
-        event = game.correct(player, round_number, move, ctx.word_list(record.setup.lexicon), reason)
+        event = game.correct(player, round_number, move, ctx.word_list(game_list(record.setup)), reason)
     save(ctx.services, record, game, [event], ctx.message.user)
     ctx.reply(_correction_text(ctx, game, player, round_number) + "\n\n" + standings_text(ctx.lang, game))
 

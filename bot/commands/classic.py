@@ -23,7 +23,7 @@ from core.events import (
     event_from_dict,
     event_to_dict,
 )
-from core.game import TURN_KINDS, ClassicGame, LineKind, Removal, SheetLine, player_key
+from core.game import TURN_KINDS, ClassicGame, LineKind, player_key
 from core.gcg import write_gcg
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
@@ -31,10 +31,10 @@ from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 from ..numbers import read_int
 from ..render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
 from ..storage import GameKind, GameRecord, GameSetup
-from ..word_lists import VERDICT_KEY, ListUsed, list_name, lists_used, verdicts_text
+from ..word_lists import VERDICT_KEY, ListUsed, game_list, list_name, lists_used, verdicts_text
 from . import seats
 from .context import Context, UserError
-from .formatting import breakdown, split_claimed
+from .formatting import breakdown, line_notes, line_text, split_claimed
 from .registry import Access, Section, command, command_named
 from .turns import acting_seat, require_turn, split_seat
 
@@ -86,7 +86,9 @@ def record_event(
 
 
 def alert_text(ctx: Context, game: ClassicGame) -> list[str]:
-    return [ctx.say("alert_tiles", letter=a.letter, count=a.count, limit=a.limit) for a in game.alerts]
+    return [
+        ctx.say("alert_tiles", letter=game.edition.label(a.letter), count=a.count, limit=a.limit) for a in game.alerts
+    ]
 
 
 def status_lines(ctx: Context, game: ClassicGame) -> list[str]:
@@ -283,21 +285,23 @@ def cmd_challenge(ctx: Context) -> None:
     if line is None or line.placement is None:
         raise UserError("err_nothing_to_challenge")
     challenger = challenger_of(ctx, record, game)
-    named = [normalise_query(w) for w in ctx.args.replace(",", " ").split() if not w.startswith("@")]
-    word_list = ctx.word_list(record.setup.lexicon, record.channel)
+    alphabet = game.edition.alphabet
+    named = [normalise_query(w, alphabet) for w in ctx.args.replace(",", " ").split() if not w.startswith("@")]
+    word_list = ctx.word_list(game_list(record.setup), record.channel)
     used = ListUsed(word_list.spec, word_list.house)
     verdicts = adjudicate(line.placement, word_list)
     if named:
         formed = {v.word for v in verdicts}
         missing = [w for w in named if w not in formed]
         if missing:
-            raise UserError("err_word_not_in_move", word=missing[0], formed=", ".join(sorted(formed)))
+            formed_text = ", ".join(alphabet.spell(word) for word in sorted(formed))
+            raise UserError("err_word_not_in_move", word=alphabet.spell(missing[0]), formed=formed_text)
         verdicts = tuple(v for v in verdicts if v.word in named)
     invalid = tuple(v.word for v in verdicts if not v.valid)
     words = tuple(v.word for v in verdicts) if named else ()
     lines_before = len(game.lines)
     record_event(ctx, record, game, Challenge(challenger, words, invalid), {VERDICT_KEY: used.to_data()})
-    text = verdicts_text(ctx.lang, verdicts, word_list.house)
+    text = verdicts_text(ctx.lang, verdicts, word_list.house, alphabet)
     if invalid:
         out = [ctx.say("challenge_invalid", verdicts=text, player=line.player)]
     else:
@@ -386,34 +390,6 @@ def standings_text(ctx: Context, game: ClassicGame) -> str:
     )
 
 
-def line_text(line: SheetLine, lang: str) -> str:
-    """A sheet line's move column in the channel's language."""
-    from ..messages import say
-
-    if line.kind is LineKind.PLAY:
-        return line.move
-    if line.kind is LineKind.EXCHANGE:
-        return say(lang, "line_exchange", tiles=line.tiles).strip()
-    if line.kind is LineKind.END:
-        return say(lang, "line_went_out" if line.went_out else "line_rack_left")
-    return say(lang, f"line_{line.kind}")
-
-
-def line_notes(line: SheetLine, lang: str) -> str:
-    from ..messages import say
-
-    notes = []
-    if line.claimed is not None:
-        notes.append(say(lang, "note_claimed", claimed=line.claimed))
-    if line.removal is Removal.CHALLENGE:
-        notes.append(say(lang, "note_challenged", words=", ".join(line.invalid), count=len(line.invalid)))
-    elif line.removal is Removal.WITHDRAWN:
-        notes.append(say(lang, "note_withdrawn"))
-    elif line.challenged_by is not None:
-        notes.append(say(lang, "note_challenge_stood", challenger=line.challenged_by))
-    return "; ".join(notes)
-
-
 SHEET_PAGE = 40  # lines of a sheet shown at once; a long game's sheet is read page by page
 
 
@@ -447,7 +423,7 @@ def sheet_text(ctx: Context, game: ClassicGame) -> str:
             line_text(sheet_line, ctx.lang),
             sheet_line.points,
             sheet_line.total,
-            line_notes(sheet_line, ctx.lang),
+            line_notes(sheet_line, ctx.lang, game.edition.alphabet),
         ]
         for sheet_line in shown
     ]
@@ -486,7 +462,7 @@ def last_move_text(lang: str, game: ClassicGame) -> str:
     line = next((sheet_line for sheet_line in reversed(game.lines) if sheet_line.kind in TURN_KINDS), None)
     if line is None:
         return ""
-    notes = line_notes(line, lang)
+    notes = line_notes(line, lang, game.edition.alphabet)
     if line.kind is not LineKind.PLAY:  # Ben : passe, Cleo : tour perdu (contestation)
         return say(lang, "board_last_turn", move=line_text(line, lang), player=line.player)
     return say(
@@ -531,7 +507,7 @@ def board_header(ctx: Context, view: ClassicBoardView) -> list[str]:
 def board(ctx: Context, game: ClassicGame) -> tuple[str, bytes | None]:
     """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
     view = board_view(ctx.lang, game)
-    grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
+    grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang, game.edition) + "\n```"
     text = "\n".join([*board_header(ctx, view), grid])
     return text, classic_board_png(view) if ctx.services.images else None
 
@@ -544,7 +520,14 @@ def moves_text(ctx: Context, record: GameRecord, game: ClassicGame, name: str) -
         return ctx.say("moves_none", player=player)
     header = ["#", ctx.say("col_move"), "pts", "total", ""]
     rows = [
-        [line.number, line_text(line, ctx.lang), line.points, line.total, line_notes(line, ctx.lang)] for line in lines
+        [
+            line.number,
+            line_text(line, ctx.lang),
+            line.points,
+            line.total,
+            line_notes(line, ctx.lang, game.edition.alphabet),
+        ]
+        for line in lines
     ]
     plays = [line for line in lines if line.kind is LineKind.PLAY and not line.removed]
     best = max(plays, key=lambda line: line.points, default=None)

@@ -32,7 +32,12 @@ class ClassicKind(Kind[ClassicGame]):
 
     def unseen(self, ctx: Context, game: ClassicGame) -> str:
         unseen = game.unseen()
-        return ctx.say("unseen", count=sum(unseen.values()), letters=tiles_text(unseen), bag=game.bag_count())
+        return ctx.say(
+            "unseen",
+            count=sum(unseen.values()),
+            letters=tiles_text(unseen, game.edition.alphabet),
+            bag=game.bag_count(),
+        )
 
     def export(self, ctx: Context, record: GameRecord, game: ClassicGame) -> tuple[str, bytes, str]:
         return classic.export(ctx, game, record)

@@ -12,6 +12,7 @@ from ..house_words import HouseList
 from ..messages import say
 from ..numbers import NumberError, parse_decimal, parse_whole, split_words
 from ..storage import ChannelSettings, GameRecord, Storage
+from ..word_lists import game_list
 from .services import Services
 from .spec import Access, CommandSpec
 
@@ -59,14 +60,20 @@ class Context:
         self.replies.append(Reply(text, to_user=self.message.user, channel=self.message.channel, **extra))
 
     def list_in_force(self) -> str:
-        """The list words are judged with here: the running game's, else the channel's."""
+        """The list words are judged with here, in its edition's tiles (``game_list``): the running game's,
+        else the channel's."""
         running = self.storage.active_game(self.message.channel)
-        return running.setup.lexicon if running is not None and running.setup.lexicon else self.settings.lexicon
+        return game_list(running.setup) if running is not None and running.setup.lexicon else game_list(self.settings)
+
+    def edition_in_force(self) -> str:
+        """The code of the edition played here: the running game's, else the channel's."""
+        running = self.storage.active_game(self.message.channel)
+        return running.setup.edition if running is not None else self.settings.edition
 
     def word_list(self, spec: str | None = None, channel: str | None = None) -> HouseList:
-        """The list verdicts use (the channel's by default) with the channel's house words; at once, or
-        ListPreparingError while it is being prepared."""
-        return self.services.lists.verdicts(spec or self.settings.lexicon, channel or self.message.channel)
+        """The list verdicts use (a ``game_list`` name; the channel's by default) with the channel's house
+        words; at once, or ListPreparingError while it is being prepared."""
+        return self.services.lists.verdicts(spec or game_list(self.settings), channel or self.message.channel)
 
     @property
     def tokens(self) -> list[str]:

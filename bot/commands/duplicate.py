@@ -18,6 +18,7 @@ from core.notation import notation_by_name
 from ..messages import keyword_form, keywords, number, say
 from ..numbers import looks_like_number
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
+from ..word_lists import game_list
 from . import seats
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
@@ -56,8 +57,8 @@ def cmd_duplicate(ctx: Context) -> None:
         manual=manual,
         referee_name=seats.display_name(ctx.message),
     )
-    ctx.word_list(settings.lexicon)  # fail now, not at the first closing, if the list is unusable or not ready
-    ctx.services.lists.prepare_movegen(settings.lexicon, ctx.message.channel)  # the tops' list, house words applied
+    ctx.word_list(game_list(setup))  # fail now, not at the first closing, if the list is unusable or not ready
+    ctx.services.lists.prepare_movegen(game_list(setup), ctx.message.channel)  # the tops' list, house words applied
     record = ctx.storage.create_game(
         ctx.message.channel, GameKind.DUPLICATE, ctx.message.user, setup, abandon_running=ctx.confirmed
     )

@@ -25,6 +25,7 @@ from core.movegen import TopResult
 from ..house_words import HouseList
 from ..lexicons import ListPreparingError
 from ..storage import GameKind, GameRecord, Storage
+from ..word_lists import game_list
 from .context import Context, UserError
 from .services import Services
 
@@ -99,8 +100,7 @@ def _top_key(record: GameRecord, game: DuplicateGame, lexicon: str) -> tuple[int
 def _finder(services: Services, record: GameRecord, game: DuplicateGame) -> tuple[str, Any]:
     """The registry's name of the list the top is searched in (the channel's house words applied), and a
     top finder on it; ListPreparingError while that list is being prepared."""
-    spec = record.setup.lexicon
-    name = services.lists.movegen_name(spec, record.channel)
+    name = services.lists.movegen_name(game_list(record.setup), record.channel)
     lexicon = services.lexicons.ready(name)
     return name, movegen_top_finder(lexicon, game.edition, game.settings, count=TOP_PLAYS)
 
@@ -149,7 +149,7 @@ def top_finder(services: Services, record: GameRecord, game: DuplicateGame) -> A
 def round_lists(services: Services, record: GameRecord) -> tuple[HouseList, str]:
     """What closing a round needs: the list the submissions are checked with, and the name of the one the
     top is searched in; ListPreparingError while either is being prepared."""
-    spec = record.setup.lexicon
+    spec = game_list(record.setup)
     verdicts = services.lists.verdicts(spec, record.channel)
     name = services.lists.movegen_name(spec, record.channel)
     services.lexicons.ready(name)

@@ -92,7 +92,7 @@ def _fisf_to_game(game: DuplicateGame, move: str) -> str:
     """A play stored in FISF notation, written in the game's notation."""
     from core.notation import format_move, parse_move
 
-    return format_move(parse_move(move, Notation.FISF), game.notation)
+    return format_move(parse_move(move, Notation.FISF, alphabet=game.edition.alphabet), game.notation)
 
 
 def tie_rule_text(lang: str, round_: Round) -> str:

@@ -97,7 +97,7 @@ def board(ctx: Context, game: DuplicateGame, *, ended: bool = False) -> tuple[st
     """The board as text (header and monospace grid) and, when the referee draws images, as a PNG
     (``ended``: the game was stopped, its open round is not shown)."""
     view = board_view(ctx.lang, ctx.settings.zone, game, ended=ended)
-    grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang) + "\n```"
+    grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang, game.edition) + "\n```"
     text = board_header(ctx, view) + "\n" + grid
     return text, duplicate_board_png(view) if ctx.services.images else None
 
@@ -168,7 +168,9 @@ def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str)
 
 def unseen(ctx: Context, game: DuplicateGame) -> str:
     tiles = Counter(unseen_tiles(game.edition, game.board))
-    return ctx.say("unseen", count=sum(tiles.values()), letters=tiles_text(tiles), bag=len(game.bag))
+    return ctx.say(
+        "unseen", count=sum(tiles.values()), letters=tiles_text(tiles, game.edition.alphabet), bag=len(game.bag)
+    )
 
 
 def export(ctx: Context, game: DuplicateGame) -> tuple[str, bytes, str]:

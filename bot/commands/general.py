@@ -8,12 +8,12 @@ from core.notation import Notation
 from core.rules import RULE_SETS
 
 from ..catalogs import CATALOGS
-from ..lexicons import chat_list_spec
+from ..lexicons import chat_list_spec, list_key
 from ..messages import keyword_form, keywords, languages, number, say
 from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
-from ..word_lists import ListUsed, verdicts_text
+from ..word_lists import ListUsed, game_list, verdicts_text
 from .context import Context, UserError
 from .duplicate import MAX_MINUTES, MIN_MINUTES
 from .registry import Access, Section, command, declared, find, unknown_command_text
@@ -112,7 +112,7 @@ def cmd_settings(ctx: Context) -> None:
             raise UserError("bad_timezone", value=value[:40]) from None
     else:  # lexicon: a bundled list or one of the operator's lists, by name; checked ready before it is kept
         spec = chat_list_spec(value)
-        ctx.services.lexicons.ready(spec)  # compiled in the background: "being prepared" until it is
+        ctx.services.lexicons.ready(list_key(spec, settings.edition))  # "being prepared" until it is compiled
         changes = {"lexicon": spec}
     updated = settings.with_changes(**changes)
     ctx.storage.save_channel(updated)
@@ -126,7 +126,7 @@ def cmd_settings(ctx: Context) -> None:
 
 def settings_text(ctx: Context, settings: ChannelSettings) -> str:
     """The settings; the list with the count of the channel's house words for it (``fr + 2 mots maison``)."""
-    house = ctx.services.lists.house(settings.channel, settings.lexicon)
+    house = ctx.services.lists.house(settings.channel, game_list(settings))
     lexicon = ListUsed(settings.lexicon, house).label(ctx.lang)
     minutes = number(ctx.lang, settings.minutes)
     return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone, "minutes": minutes})
@@ -137,12 +137,13 @@ def cmd_check(ctx: Context) -> None:
     words = ctx.args.replace(",", " ").split()
     spec = ctx.list_in_force()
     if words and words[0].endswith(":") and len(words[0]) > 1:  # a list named first: /check en: ZA
-        spec = chat_list_spec(words.pop(0)[:-1])
+        spec = list_key(chat_list_spec(words.pop(0)[:-1]), ctx.edition_in_force())
     if not words:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     word_list = ctx.word_list(spec)
-    verdicts = check_words(words[:WORDS_CHECKED], word_list)
-    text = verdicts_text(ctx.lang, verdicts, word_list.house)
+    alphabet = word_list.alphabet
+    verdicts = check_words(words[:WORDS_CHECKED], word_list, alphabet)
+    text = verdicts_text(ctx.lang, verdicts, word_list.house, alphabet)
     answer = ctx.say("check", verdicts=text, lexicon=ListUsed(word_list.spec, word_list.house).label(ctx.lang))
     if len(words) > WORDS_CHECKED:
         answer += "\n" + ctx.say("check_first_only", count=WORDS_CHECKED, given=len(words))

@@ -87,7 +87,8 @@ def cmd_calc(ctx: Context) -> None:
     board = game.board if game else Board()  # no game: a move on an empty board
     edition = game.edition if game else edition_by_code(ctx.settings.edition)
     notation = game.notation if game else notation_by_name(ctx.settings.notation)
-    placement = validate_move(board, parse_move(move_text, notation), notation, rack_size=edition.rack_size)
+    move = parse_move(move_text, notation, alphabet=edition.alphabet)
+    placement = validate_move(board, move, notation, rack_size=edition.rack_size)
     score = score_placement(placement, edition)
     ctx.reply(ctx.say("calc", move=placement.notation(notation), breakdown=breakdown(score, ctx.lang)))
 

@@ -15,11 +15,11 @@ from core.errors_lexicon import InvalidWordError
 from core.lexicon import normalise_word
 
 from ..house_words import ADD, CLEAR, REMOVE, HouseWordChange, HouseWords
-from ..lexicons import UnknownListError, chat_list_spec
+from ..lexicons import UnknownListError, chat_list_spec, list_key, split_key
 from ..messages import keyword_form, keywords
 from ..storage import GameKind
 from ..timefmt import date_time
-from ..word_lists import list_name
+from ..word_lists import game_list, list_name
 from . import seats
 from .context import Context, UserError
 from .registry import Access, Section, command
@@ -50,7 +50,7 @@ def cmd_words(ctx: Context) -> None:
     spec = ctx.list_in_force()
     if tokens and action_named(tokens[0]) is None:  # a list named first
         try:
-            spec = chat_list_spec(tokens[0])
+            spec = list_key(chat_list_spec(tokens[0]), ctx.edition_in_force())
         except UnknownListError:
             raise UserError("usage", usage=ctx.spec.usage(ctx.lang)) from None
         tokens = tokens[1:]
@@ -65,9 +65,10 @@ def cmd_words(ctx: Context) -> None:
     if len(typed) > WORDS_PER_COMMAND:
         raise UserError("words_too_many", limit=WORDS_PER_COMMAND)
     words: list[str] = []
+    alphabet = split_key(spec)[1]  # the words are the tiles of the list's edition
     for text in typed:
         try:
-            word = normalise_word(text)
+            word = normalise_word(text, alphabet)
         except InvalidWordError:
             raise UserError("words_not_a_word", word=text[:40]) from None
         if word not in words:
@@ -90,7 +91,7 @@ def cmd_words(ctx: Context) -> None:
     unchanged = [(word, word in word_list) for word in words if word not in changed]
     ctx.reply("\n".join(_change_lines(ctx, spec, action, changes, unchanged, house)))
     running = ctx.storage.active_game(channel)
-    if changes and running is not None and running.kind is GameKind.DUPLICATE and running.setup.lexicon == spec:
+    if changes and running is not None and running.kind is GameKind.DUPLICATE and game_list(running.setup) == spec:
         ctx.services.lists.prepare_movegen(spec, channel)  # its next top walks the list with them
 
 
@@ -105,6 +106,7 @@ def _change_lines(
     """What a change did: the words now accepted or rejected, those left to the list again, those
     already settled the wanted way (by the list, ``True``, or by the house words); then the count."""
     name = list_name(spec)
+    spell = split_key(spec)[1].spell
     cleared = "words_unremoved" if action == ADD else "words_unadded"
     if action == ADD:
         already = ("words_already_in", "words_already_added")
@@ -117,7 +119,9 @@ def _change_lines(
         (already[0], [word for word, in_list in unchanged if in_list]),
         (already[1], [word for word, in_list in unchanged if not in_list]),
     ]
-    lines = [ctx.say(key, words=", ".join(done), count=len(done), list=name) for key, done in groups if done]
+    lines = [
+        ctx.say(key, words=", ".join(map(spell, done)), count=len(done), list=name) for key, done in groups if done
+    ]
     lines.append(ctx.say("words_total", count=len(house), list=name))
     return lines
 
@@ -127,17 +131,19 @@ def show(ctx: Context, spec: str) -> None:
     changes = ctx.storage.house_word_changes(ctx.message.channel, spec)
     house = HouseWords.replay(changes)
     name = list_name(spec)
+    spell = split_key(spec)[1].spell
     if not house:
         ctx.reply(ctx.say("words_none", list=name))
         return
     lines = []
     if house.added:
-        lines.append(ctx.say("words_accepted", count=len(house.added), words=" ".join(sorted(house.added))))
+        lines.append(ctx.say("words_accepted", count=len(house.added), words=" ".join(map(spell, sorted(house.added)))))
     if house.removed:
-        lines.append(ctx.say("words_rejected", count=len(house.removed), words=" ".join(sorted(house.removed))))
+        removed = " ".join(map(spell, sorted(house.removed)))
+        lines.append(ctx.say("words_rejected", count=len(house.removed), words=removed))
     zone = ctx.settings.zone
     latest = [
-        ctx.say("words_change", sign=sign, word=change.word, name=change.name, when=date_time(change.at, zone))
+        ctx.say("words_change", sign=sign, word=spell(change.word), name=change.name, when=date_time(change.at, zone))
         for change, sign in reversed(_signed(changes)[-CHANGES_SHOWN:])
     ]
     ctx.reply(ctx.say("words_list", list=name, lines="\n".join(lines), changes="\n".join(latest)))

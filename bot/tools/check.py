@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any, TextIO
 
+from .common import edition_codes
 from .top import add_house_option
 
 _VERDICT = {"fr": ("valable", "non valable"), "en": ("valid", "not valid")}
@@ -12,23 +14,27 @@ _HOUSE_MARK = {"fr": " (mot maison)", "en": " (house word)"}
 
 
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.house_words import HouseList
-    from bot.lexicons import WordListError, load
+    from bot.house_words import HouseFileError, HouseList, HouseWords, read_house_file
+    from bot.lexicons import WordListError, list_key, load
     from core.adjudication import check_words
 
-    from .top import ToolError, load_house
-
+    spec = args.lexicon if args.edition is None else list_key(args.lexicon, args.edition)
     try:
-        lexicon, info = load(args.lexicon, copy=False)  # a few lookups: the cache file stays mapped, uncopied
-        house = load_house(args.house)
-    except (WordListError, ToolError) as error:
+        lexicon, info = load(spec, copy=False)  # a few lookups: the cache file stays mapped, uncopied
+        house = HouseWords() if args.house is None else read_house_file(Path(args.house), lexicon.alphabet)
+    except HouseFileError as error:
+        print(f"arbitre check: house words: {error}", file=err)
+        return 2
+    except WordListError as error:
         print(f"arbitre check: {error}", file=err)
         return 2
-    verdicts = check_words(args.words, HouseList(lexicon, house, args.lexicon))
+    alphabet = lexicon.alphabet  # words are read as the tiles the list is compiled in
+    verdicts = check_words(args.words, HouseList(lexicon, house, args.lexicon), alphabet)
     if args.json:
         import json
 
-        data: dict[str, object] = {"lexicon": info.name, "words": {v.word: v.valid for v in verdicts}}
+        words = {alphabet.spell(v.word): v.valid for v in verdicts}
+        data: dict[str, object] = {"lexicon": info.name, "words": words}
         if args.house is not None:
             data["house"] = house.tokens()
         print(json.dumps(data), file=out)
@@ -37,7 +43,7 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         yes, no = _VERDICT[lang]
         for verdict in verdicts:
             mark = _HOUSE_MARK[lang] if house.decides(verdict.word) else ""
-            print(f"{verdict.word} {yes if verdict.valid else no}{mark}", file=out)
+            print(f"{alphabet.spell(verdict.word)} {yes if verdict.valid else no}{mark}", file=out)
     return 0 if all(v.valid for v in verdicts) else 1
 
 
@@ -74,10 +80,17 @@ def register(sub: Any) -> None:
         "valid, 1 otherwise, 2 when the list or the house words file cannot be read.",
     )
     check.add_argument(
-        "--lexicon", default="fr", help="fr, en (bundled) or a path to a word list, text or .gz (default fr)"
+        "--lexicon",
+        default="fr",
+        help="a bundled list (fr, en...: see lexicons/SOURCES.json) or a path to a word list, text or .gz (default fr)",
     )
     check.add_argument(
         "--lang", choices=["fr", "en"], help="language of the verdicts (default: en for the en list, else fr)"
+    )
+    check.add_argument(
+        "--edition",
+        choices=edition_codes(),
+        help="read the words as this edition's tiles (default: a bundled list's own edition, else A-Z)",
     )
     add_house_option(check)
     check.add_argument("--json", action="store_true", help='print {"lexicon": NAME, "words": {WORD: true|false}}')
@@ -95,7 +108,10 @@ def register(sub: Any) -> None:
         "action", choices=["info", "build"], help="info: describe the lists; build: compile them into the cache"
     )
     lexicon.add_argument(
-        "lists", nargs="*", metavar="LIST", help="fr, en (bundled) or a path to a word list, text or .gz (default fr)"
+        "lists",
+        nargs="*",
+        metavar="LIST",
+        help="a bundled list (fr, en...: see lexicons/SOURCES.json) or a path to a word list, text or .gz (default fr)",
     )
     lexicon.add_argument("--json", action="store_true", help="info as one JSON object per list")
     lexicon.set_defaults(handler=run_lexicon)

@@ -18,10 +18,19 @@ EXIT_METRICS = 2  # the metrics port is not a port or cannot be bound (nothing t
 EXIT_BROKEN_PIPE = 141  # the reader of the output went away (128 + SIGPIPE, as the shell's own tools)
 
 
+def edition_codes() -> list[str]:
+    """The codes of every known edition (those ``core/editions/index.json`` names, and any registered)."""
+    from core.edition import EDITIONS
+
+    return list(EDITIONS)
+
+
 def add_edition_options(parser: argparse.ArgumentParser) -> None:
-    """``--edition fr|en`` and ``--notation fisf|gcg``."""
-    parser.add_argument("--edition", default="fr", choices=["fr", "en"], help="tile set (default fr)")
-    parser.add_argument("--notation", choices=["fisf", "gcg"], help="fisf (default for fr) or gcg (default for en)")
+    """``--edition CODE`` (any known edition) and ``--notation fisf|gcg``."""
+    parser.add_argument("--edition", default="fr", choices=edition_codes(), help="tile set (default fr)")
+    parser.add_argument(
+        "--notation", choices=["fisf", "gcg"], help="fisf or gcg (default: the edition's, fisf for fr, gcg for en)"
+    )
 
 
 def edition_and_notation(args: argparse.Namespace) -> tuple[Edition, Notation]:

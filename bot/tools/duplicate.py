@@ -42,8 +42,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     edition, notation = edition_and_notation(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     try:
-        house = load_house(args.house)
-        lexicon = load_lexicon(args.lexicon or edition.code, house)
+        house = load_house(args.house, edition)
+        lexicon = load_lexicon(args.lexicon or edition.code, house, edition)
     except ToolError as error:
         print(f"arbitre duplicate: {error}", file=err)
         return 1
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "total": game.tops_total,
             "seed": seed,
             "end": game.end_reason.value if game.end_reason is not None else "",
-            "left": game.bag.unseen(game.reliquat),
+            "left": edition.spell(game.bag.unseen(game.reliquat)),
         }
         if args.house is not None:
             data["house"] = house.tokens()
@@ -95,7 +95,9 @@ def register(sub: Any) -> None:
         "computer's top placed each move, the record printed at the end.",
     )
     add_edition_options(parser)
-    parser.add_argument("--lexicon", help="fr, en or a path to a word list (default: the edition's)")
+    parser.add_argument(
+        "--lexicon", help="a bundled list (fr, en...) or a path to a word list (default: the edition's)"
+    )
     add_house_option(parser)
     parser.add_argument("--seed", type=int, help="random seed of the draws (default: a random one, printed)")
     parser.add_argument(

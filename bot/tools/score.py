@@ -44,7 +44,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status = 0
     for number, text in enumerate(moves_from(args.moves, sys.stdin), start=1):
         try:
-            placement = validate_move(board, parse_move(text, notation), notation)
+            move = parse_move(text, notation, alphabet=edition.alphabet)
+            placement = validate_move(board, move, notation, rack_size=edition.rack_size)
         except ArbitreError as error:
             print(f"arbitre score: move {number} {text!r}: {error}", file=err)
             status = 1

@@ -31,27 +31,29 @@ class ToolError(Exception):
     """Bad input to a command-line tool: printed on one line, exit status 1."""
 
 
-def load_lexicon(spec: str, house: HouseWords | None = None) -> Lexicon:
-    """The word list ``fr``, ``en`` (bundled) or at a path, from the compiled cache when it is there;
-    compiled again with ``house`` words applied when there are some."""
+def load_lexicon(spec: str, house: HouseWords | None = None, edition: Edition | None = None) -> Lexicon:
+    """The word list ``fr``, ``en`` (bundled) or at a path, in the tiles of ``edition`` (by default the
+    list's own), from the compiled cache when it is there; with ``house`` words applied when there are some."""
     from bot.house_words import house_lexicon
-    from bot.lexicons import WordListError, load
+    from bot.lexicons import WordListError, list_key, load
 
     try:
-        lexicon = load(spec)[0]
+        lexicon = load(spec if edition is None else list_key(spec, edition.code))[0]
     except WordListError as error:
         raise ToolError(f"word list {spec!r}: {error}") from None
     return house_lexicon(lexicon, house, name=f"{lexicon.name}+{len(house)}") if house else lexicon
 
 
-def load_house(path: str | None) -> HouseWords:
-    """House words from ``--house FILE`` (none without it): one word a line, ``-WORD`` removes it."""
+def load_house(path: str | None, edition: Edition | None = None) -> HouseWords:
+    """House words from ``--house FILE`` (none without it), in ``edition``'s tiles: one word a line,
+    ``-WORD`` removes it."""
     from bot.house_words import HouseFileError, HouseWords, read_house_file
+    from core.alphabet import LATIN
 
     if path is None:
         return HouseWords()
     try:
-        return read_house_file(Path(path))
+        return read_house_file(Path(path), LATIN if edition is None else edition.alphabet)
     except HouseFileError as error:
         raise ToolError(f"house words: {error}") from None
 
@@ -69,8 +71,10 @@ def add_house_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def board_from_moves(text: str, notation: Notation) -> Board:
-    """The board after the comma-separated moves, each placed on the one before (scores unchecked)."""
+def board_from_moves(text: str, notation: Notation, edition: Edition | None = None) -> Board:
+    """The board after the comma-separated moves (tiles of ``edition``, A-Z by default), each placed on the
+    one before (scores unchecked)."""
+    from core.alphabet import LATIN
     from core.board import Board
     from core.errors import ArbitreError
     from core.notation import parse_move
@@ -81,7 +85,8 @@ def board_from_moves(text: str, notation: Notation) -> Board:
         if not move_text:
             continue
         try:
-            placement = validate_move(board, parse_move(move_text, notation), notation)
+            move = parse_move(move_text, notation, alphabet=LATIN if edition is None else edition.alphabet)
+            placement = validate_move(board, move, notation, rack_size=7 if edition is None else edition.rack_size)
         except ArbitreError as error:
             raise ToolError(f"move {number} {move_text!r}: {error}") from None
         apply_placement(board, placement)
@@ -103,10 +108,11 @@ def board_from_file(path: str) -> Board:
 
 
 def read_rack(text: str, edition: Edition) -> str:
-    """A rack: 1 to 7 letters of the edition, ``?`` for a joker; accents and case ignored."""
-    from core.edition import JOKER, fold_accents
+    """A rack: 1 to 7 tiles of the edition (``CH`` one tile where the edition has it), ``?`` for a joker;
+    accents the edition's tiles do not have and case ignored."""
+    from core.edition import JOKER
 
-    rack = fold_accents(text).upper().replace(" ", "")
+    rack = edition.tiles(text).replace(" ", "")
     if not rack:
         raise ToolError("rack: empty")
     for char in rack:
@@ -139,10 +145,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.board:
             board = board_from_file(args.board)
         else:
-            board = board_from_moves(args.moves or "", notation)
+            board = board_from_moves(args.moves or "", notation, edition)
         rack = read_rack(args.rack, edition)
-        house = load_house(args.house)
-        lexicon = load_lexicon(args.lexicon or edition.code, house)
+        house = load_house(args.house, edition)
+        lexicon = load_lexicon(args.lexicon or edition.code, house, edition)
     except ToolError as error:
         print(f"arbitre top: {error}", file=err)
         return 1
@@ -162,7 +168,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if house:
         print(f"word list {args.lexicon or edition.code}{house_text(house)}", file=out)
     if not result.plays:
-        print(f"no play for {rack}", file=out)
+        print(f"no play for {edition.spell(rack)}", file=out)
         return 0
     width = max(len(" ".join(play_parts(p, notation))) for p in result.plays)
     for rank, play in enumerate(result.plays, start=1):
@@ -194,7 +200,9 @@ def register(sub: Any) -> None:
         "each with its score worked out, and why the first is ahead of the second.",
     )
     add_edition_options(parser)
-    parser.add_argument("--lexicon", help="fr, en or a path to a word list (default: the edition's)")
+    parser.add_argument(
+        "--lexicon", help="a bundled list (fr, en...) or a path to a word list (default: the edition's)"
+    )
     add_house_option(parser)
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--moves", help='moves played so far, "H8 VAGUE,4G AVIONS" (default: empty board)')

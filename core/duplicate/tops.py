@@ -52,14 +52,16 @@ TopFinder = Callable[[Board, str], TopResultLike]
 def movegen_top_finder(
     lexicon: Lexicon, edition: Edition, settings: DuplicateSettings | None = None, count: int = 10
 ) -> TopFinder:
-    """A top finder on ``core.movegen.find_top``: the first move horizontal only if the settings say so."""
+    """A top finder on ``core.movegen.find_top`` for a draw's tiles (symbols, ``?`` jokers): the first move
+    horizontal only if the settings say so."""
     from ..movegen import find_top
 
     horizontal_first = settings.first_move_horizontal if settings is not None else True
 
     def finder(board: Board, rack: str) -> TopResultLike:
+        typed = edition.spell(rack)  # find_top reads typed tiles: R then R must not be read as RR
         return find_top(
-            board, rack, lexicon, edition, count, first_move_horizontal_only=horizontal_first and board.is_empty()
+            board, typed, lexicon, edition, count, first_move_horizontal_only=horizontal_first and board.is_empty()
         )
 
     return finder
