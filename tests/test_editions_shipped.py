@@ -8,10 +8,12 @@ tiles is scored by hand here.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
+from core.duplicate import DuplicateGame, DuplicateSettings
 from core.edition import EDITIONS, Edition, edition_by_code, edition_from_json
 from core.errors import EditionDataError
 from core.game import ClassicGame
@@ -118,6 +120,21 @@ def test_a_game_is_set_up_and_a_move_scored(code: str) -> None:
     assert len(edition.bag()) == edition.tile_count
     if notation is Notation.FISF:
         assert edition.notation == "fisf"
+
+
+@pytest.mark.parametrize("code", list(PUBLISHED))
+def test_a_duplicate_draw_follows_the_vowel_rule(code: str) -> None:
+    edition = edition_by_code(code)
+    settings = DuplicateSettings(solo_min_players=1)
+    game = DuplicateGame(edition, ["Ana"], settings)
+    for seed in range(5):
+        game.draw(random.Random(seed), at=0.0)
+        round_ = game.current
+        assert round_ is not None and round_.draw is not None
+        assert len(round_.draw.letters) == 7
+        assert settings.draw_rule.is_met(round_.draw.letters, round_.number, edition)
+        game.reject_draw()
+    assert game.bag.count("?") == 2 and len(game.bag.tiles) == edition.tile_count
 
 
 def test_polish_waits_for_a_32nd_tile() -> None:
