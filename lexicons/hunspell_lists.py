@@ -1,0 +1,305 @@
+"""The bundled lists made from a Debian hunspell package and written in an edition's tiles, one entry a list.
+
+Each :class:`HunspellList` names its pinned package (version, sha256 of the ``.deb``
+and of the ``.aff``/``.dic`` inside), the licence, and the edition whose tiles spell
+it. :func:`build_words` expands the dictionary with :mod:`lexicons.hunspell`, keeps
+the entries a player could play (no proper nouns, acronyms or symbols), reads every
+form as the edition reads typed text (``core.alphabet``: accents the edition does not
+keep fold away, multi-letter tiles are read longest first) and keeps the forms made of
+2 to 15 tiles and nothing else, each written back in the edition's spelling
+(``Alphabet.spell``: the labels, ``CH``, ``L·L``, ``Ñ``, as a player types them).
+
+Adding a list is adding an entry to :data:`LISTS` (and its ``.LICENSE`` file).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.alphabet import Alphabet
+from core.edition import edition_from_json
+from lexicons import hunspell
+
+EDITIONS_DIR = Path(__file__).resolve().parent.parent / "core" / "editions"
+MIN_TILES, MAX_TILES_IN_WORD = 2, 15
+
+
+@dataclass(frozen=True)
+class HunspellList:
+    """One bundled list: its pinned source package and how its entries are chosen."""
+
+    code: str  # the edition code, also the file's stem (``ca`` -> ``ca.txt.gz``)
+    package: str
+    version: str
+    deb_name: str  # as ``apt-get download`` names it
+    deb_sha256: str
+    aff_path: str
+    aff_sha256: str
+    dic_path: str
+    dic_sha256: str
+    encoding: str  # of the .aff and .dic (their SET line)
+    license: str  # SPDX expression, from the package's copyright file
+    description: str
+    nouns_capitalised: bool = False  # German: a capital then lowercase letters is a common noun, kept
+    drop_affixes: str = ""  # a regular expression: affix rules whose added text it matches are not applied
+    known_words: tuple[str, ...] = ()  # reference sets (tests/data/reference/) whose words the list must hold
+
+    @property
+    def file(self) -> str:
+        """The bundled file's name."""
+        return f"{self.code}.txt.gz"
+
+    @property
+    def deb_glob(self) -> str:
+        """A pattern matching the .deb however the version's epoch colon was written."""
+        return f"{self.package}_*{self.version.split(':')[-1]}_all.deb"
+
+
+def _debian(
+    code: str,
+    package: str,
+    version: str,
+    stem: str,
+    shas: tuple[str, str, str],
+    *,
+    license: str,
+    description: str,
+    drop_affixes: str = "",
+    known_words: tuple[str, ...] = (),
+) -> HunspellList:
+    """An entry for ``usr/share/hunspell/STEM.aff``/``.dic`` of a Debian package; ``shas``: .deb, .aff, .dic."""
+    return HunspellList(
+        code=code,
+        package=package,
+        version=version,
+        deb_name=f"{package}_{version.replace(':', '%3a')}_all.deb",
+        deb_sha256=shas[0],
+        aff_path=f"usr/share/hunspell/{stem}.aff",
+        aff_sha256=shas[1],
+        dic_path=f"usr/share/hunspell/{stem}.dic",
+        dic_sha256=shas[2],
+        encoding="utf-8",
+        license=license,
+        description=description,
+        nouns_capitalised=code == "de",
+        drop_affixes=drop_affixes,
+        known_words=known_words,
+    )
+
+
+ITALIAN_CLITICS = (
+    r"(?:(?:m|t|c|v|s|gli)e(?:lo|la|li|le|ne)"  # two pronouns: -melo, -telo, -cene, -gliela...
+    r"|(?:r|ndo|[aei]mo|[aei]te)(?:mi|ti|ci|vi|si|lo|la|li|le|gli|ne))$"  # one after -r, -ndo, -iamo, -ate...
+)
+
+LISTS: tuple[HunspellList, ...] = (
+    _debian(
+        "ca",
+        "hunspell-ca",
+        "3.0.7+repack1-5",
+        "ca",
+        (
+            "4a20bec0e61ddce318e5075cd4fa0454be9a79b14128ea457e4f217afc86c2ba",
+            "8fe47c55ea53e5ee4bdb2a5337fefff9b71a0b512e2ec1f29579d147827ae2c8",
+            "bc867e0910cfc1ba67b9982c89a2de95adc9da99aa5ccd15fa6b8aa411e12ff8",
+        ),
+        license="GPL-2.0-or-later AND LGPL-2.1-or-later",
+        description="Softcatalà Catalan spelling dictionary 3.0.7 (catalan-dict-tools), every inflected form "
+        "without clitics, in the tiles of the Catalan edition (Ç, L·L, NY, QU)",
+    ),
+    _debian(
+        "es",
+        "hunspell-es",
+        "1:7.5.0-1",
+        "es_ES",
+        (
+            "f6de258db3830b26a9afe4ebd269fdabc8bd5adf71fc7465152c6a51c33626b9",
+            "459fcfa76382eb2333a3c2833053b3c37bb92345add3f8ad61e94e4413402c40",
+            "7a32942f6936329ea0bc311a6288d193a29cb05b3dd79a2e6115a335f7197f5e",
+        ),
+        license="GPL-3.0-or-later OR LGPL-3.0-or-later OR MPL-1.1+",
+        description="RLA-ES Spanish spelling dictionary (Santiago Bosio; LibreOffice dictionaries 7.5.0, es_ES), "
+        "every inflected form, in the tiles of the Spanish edition (CH, LL, RR, Ñ)",
+    ),
+    _debian(
+        "ro",
+        "hunspell-ro",
+        "1:7.5.0-1",
+        "ro_RO",
+        (
+            "2a2f11f37a9cd499ca76d1fc2dd4f3f509db402b86c9a733faf4e78661c65325",
+            "b1e0558a367f8ace1641fbc1cdce0246f89ee9279e457bc81b519f36c8089ee8",
+            "618435dc96dd21494a9d5c0df4a42ae0fe7997a849f381768e41ae7e15d85b85",
+        ),
+        license="GPL-2.0-only OR LGPL-2.1-only OR MPL-1.1",
+        description="Romanian spelling dictionary (rospell; LibreOffice dictionaries 7.5.0, ro_RO), every "
+        "inflected form, diacritics folded as the Romanian edition plays them",
+    ),
+    _debian(
+        "it",
+        "hunspell-it",
+        "1:7.5.0-1",
+        "it_IT",
+        (
+            "ada3315f170baa05628099381890bf2af9e5022a8b2c937df82d9b7a30c63a2c",
+            "951afaa19272f13555b8823e8bcf9ccf78f8fe1a07835bdfb912ab3e4d537c2b",
+            "bae1e3501dcd2a923669592493b3fde6c02aae7c7aab83bf5e5b49077e73dd64",
+        ),
+        license="GPL-3.0-only",
+        description="Italian spelling dictionary (LibreItalia; LibreOffice dictionaries 7.5.0, it_IT), every "
+        "inflected form without enclitic pronouns, accents folded, words with J K W X Y dropped",
+        # verb endings carrying enclitic pronouns (-amoci, -imelo, -andogliela...): three quarters of the
+        # dictionary's 3.1 million forms; dropped to bound the list
+        drop_affixes=ITALIAN_CLITICS,
+    ),
+    _debian(
+        "de",
+        "hunspell-de-de",
+        "20161207-11",
+        "de_DE",
+        (
+            "03073af4e73702d1dc1524986365672bcbfbaefab6b04dad0e653f19d75a30f9",
+            "ed0416b7148e73f07015bb44b9812f853ac2786757dc91e910023204f5dd9a0b",
+            "3fc9ca7132eda6ee0607780c0905373c40e6de8022a7d59f81ae0996aea8481a",
+        ),
+        license="GPL-2.0-or-later",
+        description="igerman98 German spelling dictionary 20161207 (Björn Jacke; de_DE), every inflected form, "
+        "compounds only as listed, nouns kept, in the tiles of the German edition (Ä, Ö, Ü; ß as SS)",
+        known_words=("de_duden_2_known.txt",),
+    ),
+)
+
+
+def list_by_code(code: str) -> HunspellList:
+    """The entry of the list for edition ``code``."""
+    return next(entry for entry in LISTS if entry.code == code)
+
+
+def edition_alphabet(code: str) -> Alphabet:
+    """The alphabet of a shipped edition, read from its file (``core/editions/CODE.json``)."""
+    return edition_from_json((EDITIONS_DIR / f"{code}.json").read_text(encoding="utf-8")).alphabet
+
+
+def _playable_entry(word: str, nouns_capitalised: bool) -> bool:
+    """Whether a .dic stem can give playable words: no capital, or (German) a capital then lowercase only."""
+    if len(word) < 2 or any(c.isdigit() for c in word):
+        return False
+    rest = word[1:] if nouns_capitalised else word
+    return not any(c.isupper() for c in rest)
+
+
+def _affix_filter(entry: HunspellList) -> hunspell.AffixFilter:
+    """Affixes to apply: not those adding an apostrophe or a hyphen (Catalan l', -la, -se-la...), whose
+    forms are dropped anyway (skipping them saves most of the expansion), nor those the entry drops."""
+    dropped = re.compile(entry.drop_affixes) if entry.drop_affixes else None
+
+    def keep(rule: hunspell.AffixRule) -> bool:
+        if any(c in rule.add for c in "'’-"):
+            return False
+        return dropped is None or not (rule.kind == "SFX" and dropped.search(rule.add))
+
+    return keep
+
+
+def spelled(alphabet: Alphabet, form: str) -> str | None:
+    """A dictionary form in the edition's tiles and spelling; None unless it is 2-15 tiles and nothing else."""
+    if not alphabet.multiletter:  # one character a tile: fold, uppercase, check
+        text = alphabet.fold(form).upper()
+        ok = MIN_TILES <= len(text) <= MAX_TILES_IN_WORD and all(c in alphabet for c in text)
+        return text if ok else None
+    pieces = alphabet.scan(form.upper())
+    if not MIN_TILES <= len(pieces) <= MAX_TILES_IN_WORD or any(p.symbol is None for p in pieces):
+        return None
+    symbols = "".join(p.symbol for p in pieces if p.symbol is not None)
+    return alphabet.spell(symbols)
+
+
+def build_words(entry: HunspellList, aff_text: str, dic_text: str, alphabet: Alphabet) -> set[str]:
+    """Every playable form of the dictionary, in the edition's spelling."""
+    aff = hunspell.parse_aff(aff_text)
+    entries = [
+        e
+        for e in hunspell.parse_dic(dic_text, aff)
+        if _playable_entry(e.word, entry.nouns_capitalised)
+        and not (aff.keepcase is not None and aff.keepcase in e.flags)
+    ]
+    words: set[str] = set()
+    for form, _entry in hunspell.expand_entries(entries, aff, affix_filter=_affix_filter(entry)):
+        word = spelled(alphabet, form)
+        if word is not None:
+            words.add(word)
+    return words
+
+
+def is_vowelless(alphabet: Alphabet, vowels: frozenset[str], word: str) -> bool:
+    """Whether a word has no vowel tile (abbreviations and letter stretches such as KM, HMM, BRRR)."""
+    return not any(symbol in vowels for symbol in alphabet.tiles(word))
+
+
+def edition_vowels(code: str) -> frozenset[str]:
+    """The symbols of an edition's vowels and of its tiles counted either way (Y)."""
+    data = json.loads((EDITIONS_DIR / f"{code}.json").read_text(encoding="utf-8"))
+    alphabet = edition_alphabet(code)
+    return frozenset(
+        symbol for symbol, tile in zip(alphabet.symbols, data["tiles"]) if tile.get("kind") in ("vowel", "either")
+    )
+
+
+def word_list_text(words: set[str]) -> bytes:
+    """One word per line, sorted by code point, UTF-8, ``\\n`` line endings."""
+    return "".join(w + "\n" for w in sorted(words)).encode("utf-8")
+
+
+def bundled_list(entry: HunspellList, aff: bytes, dic: bytes, known: Collection[str] = ()) -> set[str]:
+    """The bundled list of one entry: the dictionary's playable forms in the edition's tiles, no vowelless form,
+    and the ``known`` words (those of its reference sets)."""
+    alphabet = edition_alphabet(entry.code)
+    words = build_words(entry, aff.decode(entry.encoding), dic.decode(entry.encoding), alphabet)
+    vowels = edition_vowels(entry.code)
+    kept = {w for w in words if not is_vowelless(alphabet, vowels, w)}
+    for word in known:
+        spelt = spelled(alphabet, word)
+        if spelt is None:
+            raise ValueError(f"{word!r} of a reference set is not 2-15 tiles of edition {entry.code}")
+        kept.add(spelt)
+    return kept
+
+
+def read_reference(text: str) -> set[str]:
+    """The words of a reference set file: one uppercase word a line, ``#`` comments."""
+    return {line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")}
+
+
+def record(entry: HunspellList, words: int, text_sha256: str, references: dict[str, str]) -> dict[str, Any]:
+    """The SOURCES.json entry of one list; ``references``: sha256 of its reference sets, by file name."""
+    short: dict[str, Any] = {}
+    if references:
+        short = {
+            "short_words": {
+                "rule": "the words of the reference sets are added; the dictionary's own short words are kept",
+                "references": dict(sorted(references.items())),
+            }
+        }
+    return {
+        **short,
+        "file": entry.file,
+        "edition": entry.code,
+        "description": entry.description,
+        "license": entry.license,
+        "spelling": "the edition's tile labels as a player types them (core/editions/CODE.json), UTF-8",
+        "source": {
+            "package": entry.package,
+            "version": entry.version,
+            "registry": "debian",
+            "archive": entry.deb_name,
+            "archive_sha256": entry.deb_sha256,
+            "files": {entry.aff_path: entry.aff_sha256, entry.dic_path: entry.dic_sha256},
+        },
+        "words": words,
+        "sha256_uncompressed": text_sha256,
+    }
