@@ -25,6 +25,7 @@ the brackets needed to read them back the same.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,26 @@ def _strip_accents(char: str) -> str:
 def _one_case(text: str) -> bool:
     """Whether the cased letters of ``text`` are all uppercase or all lowercase."""
     return text == text.upper() or text == text.lower()
+
+
+class _FoldTable(dict[int, str]):
+    """``str.translate``'s table for :meth:`Alphabet.fold`: each character's fold, worked out when first met."""
+
+    def __init__(self, folds: Mapping[str, str], keep: frozenset[str]) -> None:
+        super().__init__()
+        self._folds = folds
+        self._keep = keep
+
+    def __missing__(self, point: int) -> str:
+        char = chr(point)
+        if char in self._folds:
+            folded = self._folds[char]
+        elif char in self._keep or char.isascii():
+            folded = char
+        else:
+            folded = _strip_accents(char)
+        self[point] = folded
+        return folded
 
 
 @dataclass(frozen=True)
@@ -76,6 +97,9 @@ class Alphabet:
         init=False, compare=False, repr=False
     )  # characters kept as typed, labels by first character (longest first), symbol by label or symbol
     _ascii_folds: bool = field(init=False, compare=False, repr=False)
+    _fold_table: dict[int, str] = field(init=False, compare=False, repr=False)  # str.translate's, filled as read
+    _uppercase_tiles: re.Pattern[str] = field(init=False, compare=False, repr=False)  # long labels, longest first
+    _symbol_set: frozenset[str] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         labels = tuple(self.labels)
@@ -112,6 +136,11 @@ class Alphabet:
         by_label.update({symbol: symbol for symbol in symbols})
         object.__setattr__(self, "_reading", (frozenset(keep), longest, by_label))
         object.__setattr__(self, "_ascii_folds", any(key.isascii() for key in self.folds))
+        object.__setattr__(self, "_fold_table", _FoldTable(self.folds, frozenset(keep)))
+        # a one-character label or a symbol stands for itself: only the longer labels need replacing
+        longer = sorted((label for label in labels if len(label) > 1), key=len, reverse=True)
+        object.__setattr__(self, "_uppercase_tiles", re.compile("|".join(map(re.escape, longer)) or "(?!)"))
+        object.__setattr__(self, "_symbol_set", frozenset(symbols))
         object.__setattr__(self, "plain", self.symbols == _ASCII_CAPITALS and labels == tuple(_ASCII_CAPITALS))
         object.__setattr__(self, "multiletter", any(len(label) > 1 for label in labels))
 
@@ -126,6 +155,10 @@ class Alphabet:
     def __contains__(self, symbol: object) -> bool:
         """Whether ``symbol`` is the symbol of one of the tiles."""
         return isinstance(symbol, str) and len(symbol) == 1 and symbol in self._codes
+
+    def all_tiles(self, symbols: str) -> bool:
+        """Whether every character of ``symbols`` is the symbol of a tile."""
+        return self._symbol_set.issuperset(symbols)
 
     def code(self, symbol: str) -> int:
         """The code of a tile symbol; KeyError for anything else."""
@@ -150,17 +183,7 @@ class Alphabet:
         """
         if text.isascii() and not self._ascii_folds:
             return text
-        keep = self._reading[0]
-        folds = self.folds
-        out: list[str] = []
-        for char in text:
-            if char in folds:
-                out.append(folds[char])
-            elif char in keep or char.isascii():
-                out.append(char)
-            else:
-                out.append(_strip_accents(char))
-        return "".join(out)
+        return text.translate(self._fold_table)
 
     def scan(self, text: str) -> list[Piece]:
         """Folded typed text as tiles (longest label first, one case per tile) and other characters.
@@ -216,8 +239,12 @@ class Alphabet:
 
     def tiles(self, text: str) -> str:
         """Typed text as a string of uppercase symbols, one per tile; other characters uppercased as they are."""
-        if self.plain:
-            return self.fold(text).upper()
+        folded = self.fold(text)
+        if self.plain or not self.multiletter:  # each label is one letter, its own symbol
+            return folded.upper()
+        if OPEN not in folded and folded == folded.upper():  # what scan reads, without a piece per character
+            by_label = self._reading[2]
+            return self._uppercase_tiles.sub(lambda found: by_label[found.group()], folded)
         return "".join(p.symbol if p.symbol is not None else p.typed.upper() for p in self.scan(text))
 
     # --- writing --------------------------------------------------------------------------

@@ -52,7 +52,7 @@ def normalise_word(text: str, alphabet: Alphabet = LATIN) -> str:
             raise InvalidWordError(text)
         return word
     word = alphabet.tiles(text.strip())
-    if not (MIN_WORD <= len(word) <= MAX_WORD and all(symbol in alphabet for symbol in word)):
+    if not (MIN_WORD <= len(word) <= MAX_WORD and alphabet.all_tiles(word)):
         raise InvalidWordError(text)
     return word
 
