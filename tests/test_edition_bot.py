@@ -190,8 +190,10 @@ DUPLICATE = """\
 Ana: /reglages edition es-test
 Ana: /duplicate 1 manuel
 Ana: /tirage CHORROASE
+Ana: /grille
 Ben> /jouer H8 CHORRO
 Ana: /cloture
+Ana: /grille
 Ana: /reste
 Ana: /export
 """
@@ -200,6 +202,7 @@ Ana: /export
 def test_a_duplicate_round_with_multi_letter_tiles(es: Edition, lists: Path, tmp_path: Path) -> None:
     out, _ = play(DUPLICATE, tmp_path)
     assert "Coup 1 — tirage : ACHEOORRS" in reply_to(out, "Coup 1 — tirage")  # A CH E O O RR S
+    assert "Coup 1 — tirage ACHEOORRS — fin" in reply_to(out, "Coup 1 — tirage ACHEOORRS — fin")  # /grille
     closed = reply_to(out, "Ben : H8 CHORRO 30 (top)")
     assert "H6 OCHO 14" in closed  # the tops found in the edition's tiles
     unseen = reply_to(out, "Lettres non visibles (96)")

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from core.draw import unseen_tiles
+from core.edition import Edition
 from core.duplicate import DuplicateGame, Round
 from core.game import find_player
 
@@ -74,9 +75,10 @@ def board_view(lang: str, zone: str, game: DuplicateGame, *, ended: bool = False
     )
 
 
-def board_header(ctx: Context, view: DuplicateBoardView) -> str:
-    """The image's header as a line of text (console, screen readers)."""
-    draw = f"{view.kept}+{view.new}" if view.kept else view.new
+def board_header(ctx: Context, view: DuplicateBoardView, edition: Edition) -> str:
+    """The image's header as a line of text (console, screen readers), the draw in the edition's labels."""
+    kept, new = edition.spell_tiles(view.kept), edition.spell_tiles(view.new)
+    draw = f"{kept}+{new}" if kept else new
     n = view.round_number
     if view.finished and not draw:
         return ctx.say("dup_board_over_early")
@@ -98,7 +100,7 @@ def board(ctx: Context, game: DuplicateGame, *, ended: bool = False) -> tuple[st
     (``ended``: the game was stopped, its open round is not shown)."""
     view = board_view(ctx.lang, ctx.settings.zone, game, ended=ended)
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang, game.edition) + "\n```"
-    text = board_header(ctx, view) + "\n" + grid
+    text = board_header(ctx, view, game.edition) + "\n" + grid
     return text, duplicate_board_png(view) if ctx.services.images else None
 
 
