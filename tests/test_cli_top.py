@@ -161,7 +161,7 @@ def test_missing_word_list_exits_1(capsys: pytest.CaptureFixture[str], tmp_path:
         ["--rack", "ABC", "--count", "0"],
         ["--rack", "ABC", "--moves", "H8 ZEN", "--board", "x.txt"],
         ["--moves", "H8 ZEN"],
-        ["--rack", "ABC", "--edition", "de"],
+        ["--rack", "ABC", "--edition", "xx"],  # no such edition
     ],
 )
 def test_argument_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:

@@ -51,7 +51,8 @@ class SQLOutbox(SQLRunner):
         leaves out what another process holds: its claim, or a new message its sender is delivering (never
         tried, its first due time still ahead)."""
         finite = math.isfinite(now)
-        clock = now if finite else time.time()
+        # everything waiting: due by the wall clock or by the caller's clock, whichever is later
+        clock = now if finite else max(time.time(), -math.inf if at is None else at)
         alive_at = clock if at is None else at
         scope_like, mine = scope.replace("%", "") + "%", owner or ""
         if finite:
