@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from core.draw import unseen_tiles
-from core.edition import Edition
 from core.duplicate import DuplicateGame, Round
+from core.edition import Edition
 from core.game import find_player
 
 from ..messages import decimal, say
