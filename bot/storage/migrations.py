@@ -174,6 +174,11 @@ MIGRATIONS: list[Migration] = [
             "postgres": ("alter table outbox add column if not exists claimed_until {real}",),
         },
     ),
+    Migration(
+        13,
+        "edits of a message found by their key",  # whether a waiting edit is superseded, without a scan
+        ("create index outbox_edits on outbox (destination, edit_key, id) where edit_key is not null",),
+    ),
 ]
 
 # PostgreSQL's versions before the history was shared, and the version of this history each one is
