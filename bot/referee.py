@@ -112,8 +112,6 @@ class Referee:
             clock=self.clock,
             clock_scope=self.clock_scope,
             clock_lease=self.clock_lease,
-            classic_games=self.classic_games,
-            duplicate_games=self.duplicate_games,
             games=self.games,
             now=self.now,
             store=self.store,

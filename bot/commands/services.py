@@ -14,7 +14,7 @@ from ..chat import Reply
 from ..clock_lease import ClockLease
 from ..lexicons import LexiconRegistry
 from ..outbox import DeadLetter
-from ..storage import Storage
+from ..storage import GameKind, Storage
 from ..word_lists import WordLists
 from .clock import DuplicateClock
 from .game_cache import GameCache, Games
@@ -31,12 +31,20 @@ class Services:
     clock: DuplicateClock  # the duplicate clock's state in this process
     clock_scope: str  # the clock looks after channels whose id starts with this
     clock_lease: ClockLease  # and among those, the ones whose lease this process holds
-    classic_games: GameCache[ClassicGame]
-    duplicate_games: GameCache[DuplicateGame]
-    games: Games  # every kind's games in memory (the two above among them), and the transaction they follow
+    games: Games  # every kind's games in memory, and the transaction they follow
     now: Callable[[], float]
     store: Callable[[list[Reply]], list[Reply]]  # replies into the outbox, in the open transaction: numbered
     claimer: Callable[[float], str | None]  # this process's name for the outbox claims it stores now
     # replies just stored that nothing older waits before, and those left to the outbox worker
     first_in_line_known: Callable[[Iterable[int], Iterable[int]], None]
     dead_letters: Callable[[str], list[DeadLetter]]  # a channel's messages that could not be delivered
+
+    @property
+    def classic_games(self) -> GameCache[ClassicGame]:
+        """The classic games in memory (one of ``games``' caches)."""
+        return self.games.cache(GameKind.CLASSIC)
+
+    @property
+    def duplicate_games(self) -> GameCache[DuplicateGame]:
+        """The duplicate games in memory (one of ``games``' caches)."""
+        return self.games.cache(GameKind.DUPLICATE)
