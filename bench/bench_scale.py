@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sqlite3
 import statistics
@@ -76,6 +77,16 @@ def posted_closes(workers: list[Any]) -> dict[str, float]:
     return posted
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a live process has used (Linux ``/proc``): what a command costs, however
+    loaded the machine is."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def wait_until(check: Callable[[], bool], timeout: float) -> bool:
     end = time.monotonic() + timeout
     while not check():
@@ -122,6 +133,7 @@ def run(
         # each channel's moves arrive at random over its round, the last ones 5 s before its deadline
         # (burst: all in its last 10 s)
         now = time.time()
+        cpu_before = {w.name: cpu_seconds(w.pid) for w in workers.all}
         schedule = []
         for c, channel in enumerate(names):
             deadline = deadlines[game_of[channel]]
@@ -158,6 +170,7 @@ def run(
                     moves[again] = (channel, player)
         for worker in workers.alive():
             worker.wait_all(600)
+        cpu_used = sum(cpu_seconds(w.pid) - cpu_before[w.name] for w in workers.alive())
         acks = {r: a for w in workers.all for r, a in w.acks.items() if r in moves}
         first_sent = min(sent_at.values())
         phase = max(a.received for a in acks.values()) - first_sent
@@ -193,6 +206,7 @@ def run(
         "resent": len(lost_with_it) if victim is not None else 0,
         "phase_s": phase,
         "per_s": len(acks) / phase,
+        "cpu_ms": cpu_used * 1000 / len(acks),
         "per_process": {w: n / phase for w, n in sorted(per_process.items())},
         "p50_ms": statistics.median(latencies) * 1000,
         "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
@@ -218,7 +232,8 @@ def report(title: str, figures: dict[str, Any]) -> None:
     print(f"  setup: {figures['setup_s']:.1f} s to start the rounds; moves: {figures['moves']} sent, "
           f"{figures['acked']} acknowledged, {figures['refused']} refused, "
           f"{figures['resent']} resent after the kill")
-    print(f"  throughput: {figures['per_s']:.1f} commands/s over {figures['phase_s']:.1f} s ({per})")
+    print(f"  throughput: {figures['per_s']:.1f} commands/s over {figures['phase_s']:.1f} s ({per}); "
+          f"CPU of the live processes: {figures['cpu_ms']:.2f} ms per command")
     print(f"  latency sent->acknowledged: p50 {figures['p50_ms']:.0f} ms, p99 {figures['p99_ms']:.0f} ms "
           f"(in the process: p50 {figures['worker_p50_ms']:.0f} ms, "
           f"p99 {figures['worker_p99_ms']:.0f} ms)")

@@ -15,6 +15,7 @@ A message missing from a catalog is an error (``MissingMessageError``), never an
 
 from __future__ import annotations
 
+import functools
 import gettext
 import io
 import os
@@ -94,6 +95,12 @@ class MessageFormatter(string.Formatter):
 FORMATTER = MessageFormatter()
 
 
+@functools.lru_cache(maxsize=4096)
+def _uses_grammar(template: str) -> bool:
+    """Whether a message has a field formatted by the grammar (``{player:de}``)."""
+    return any(spec in GRAMMAR for _, name, spec, _ in FORMATTER.parse(template) if name is not None and spec)
+
+
 def placeholders(template: str) -> set[str]:
     """The names of the fields a message fills (``{player:de}`` counts as ``player``)."""
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in FORMATTER.parse(template) if name}
@@ -128,7 +135,10 @@ class Catalog:
         """The message ``key`` filled with ``values`` (a plural one in the form its count needs)."""
         counting = self.counted_by.get(key)
         count = int(values[counting]) if counting is not None else None
-        return FORMATTER.vformat(self.template(key, count), (), values)
+        template = self.template(key, count)
+        if _uses_grammar(template):
+            return FORMATTER.vformat(template, (), values)
+        return template.format_map(values)  # the same text, without the grammar's slower formatter
 
 
 def read_catalog(path: Path, language: str) -> Catalog:

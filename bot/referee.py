@@ -18,7 +18,7 @@ from core.duplicate import DuplicateGame
 from core.errors import ArbitreError
 from core.game import ClassicGame
 
-from .chat import MAX_COMMAND_CHARS, Incoming, Reply, read_command
+from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply, read_command
 from .clock_lease import ClockLease
 from .commands import (
     CommandSpec,
@@ -33,7 +33,7 @@ from .commands.clock import DuplicateClock
 from .commands.duplicate_rounds import clock_tick
 from .commands.game_cache import GameCache, Games
 from .commands.game_kinds import kind_of
-from .commands.submissions import quick_play
+from .commands.submissions import quick_play, quick_plays, takes_quick_way
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
 from .outbox import (
@@ -127,15 +127,37 @@ class Referee:
             replies = self._store_apart(replies)
         return replies
 
+    def batches(self, message: Incoming) -> bool:
+        """Whether ``handle_plays`` takes this message with others: a private /play (``handle``'s quick way)."""
+        command = read_command(message.text)
+        return command is not None and self._quick_play(command) and takes_quick_way(message, command)
+
+    def handle_plays(self, messages: list[Incoming]) -> list[list[Reply] | None]:
+        """The replies to several private /play recorded in one write transaction (one commit for the lot,
+        what a burst of answers costs least), stored in the outbox; None for each that must be handled on
+        its own (``handle``): not the common case, its room held by another transaction, or the batch failed."""
+        commands = [read_command(m.text) for m in messages]
+        chosen = [n for n, c in enumerate(commands) if c is not None and self._quick_play(c)]
+        plays = [(messages[n], c) for n in chosen if (c := commands[n]) is not None]
+        quick = dict(zip(chosen, quick_plays(self.services(), plays)))
+        return [quick.get(n) for n in range(len(messages))]
+
+    def _quick_play(self, command: CommandLine) -> bool:
+        """Whether a command is a /play for this bot (``handle`` tries the quick way first)."""
+        named = find(command.name)
+        return named is not None and named.name == "play" and not self._addressed_elsewhere(command)
+
+    def _addressed_elsewhere(self, command: CommandLine) -> bool:
+        return bool(command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower())
+
     def _handle(self, message: Incoming) -> list[Reply]:
         command = read_command(message.text)
         if command is None:
             return []
-        if command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower():
+        if self._addressed_elsewhere(command):
             return []  # "/score@OtherBot"
         services = self.services()
-        named = find(command.name)
-        if named is not None and named.name == "play":  # a private move: the least work (see submissions)
+        if self._quick_play(command):  # a private move: the least work (see submissions)
             quick = quick_play(services, message, command)
             if quick is not None:
                 return quick

@@ -23,6 +23,7 @@ import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 
+from .batches import Batches
 from .chat import Incoming, Reply
 from .metrics import Metrics, command_label, platform_of
 from .outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, known_dead, undelivered
@@ -30,6 +31,7 @@ from .referee import Referee
 
 log = logging.getLogger("arbitre")
 
+PLAYS_AT_ONCE = 100  # private /play handled in one transaction at most (the others wait for the next)
 SENT_LATELY = 10_000  # delivered numbers remembered (far more than an outbox pass reads)
 
 # what the platform did not take: bare replies (to try again), or with why and whether for good
@@ -63,9 +65,10 @@ class RefereeService:
         # numbers this process delivered lately: a pass that read one before it was marked must not send it again
         self._sent_lately: OrderedDict[int, None] = OrderedDict()
         self.outbox_passes = 0  # how many times the outbox worker looked for due messages (tests count them)
-        # replies delivered, waiting to be marked so in one statement with those of concurrent commands
-        self._marks: list[tuple[list[Reply], asyncio.Future[None]]] = []
-        self._marker: asyncio.Task[None] | None = None
+        # replies delivered, marked so in one statement with those of concurrent commands
+        self._marks: Batches[list[Reply], None] = Batches(self._mark_all)
+        # private /play handled together, in one transaction (``Referee.handle_plays``)
+        self._plays: Batches[Incoming, list[Reply] | None] = Batches(referee.handle_plays, PLAYS_AT_ONCE)
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
@@ -73,10 +76,21 @@ class RefereeService:
         if message.received is None:  # timed as it arrives, not when its turn comes
             message = dataclasses.replace(message, received=self.referee.now())
         async with self._locks[message.channel]:  # replies leave in the order of the commands
-            replies = await asyncio.to_thread(self.referee.handle, message)
+            if self.referee.batches(message):
+                replies = await self._handle_with_others(message)
+            else:
+                replies = await asyncio.to_thread(self.referee.handle, message)
             await self._send(replies)
         if self.metrics is not None and (label := command_label(message.text)) is not None:
             self.metrics.command_done(label, platform_of(message.channel), time.perf_counter() - started)
+        return replies
+
+    async def _handle_with_others(self, message: Incoming) -> list[Reply]:
+        """A private /play handled with those that arrived while the previous ones were (one transaction
+        for the lot: under a burst, one commit serves many answers; alone, it goes at once)."""
+        replies = await self._plays.submit(message)
+        if replies is None:  # not for the batch: on its own, without holding up the others
+            replies = await asyncio.to_thread(self.referee.handle, message)
         return replies
 
     async def _send(self, replies: list[Reply]) -> None:
@@ -113,27 +127,11 @@ class RefereeService:
     async def _mark_delivered(self, replies: list[Reply]) -> None:
         """Mark replies delivered (once this returns, they are), with those other channels' commands
         delivered meanwhile: one statement for the lot under a burst."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._marks.append((replies, done))
-        if self._marker is None or self._marker.done():
-            self._marker = asyncio.get_running_loop().create_task(self._run_marks())
-        await done
+        await self._marks.submit(replies)
 
-    async def _run_marks(self) -> None:
-        while self._marks:
-            batch, self._marks = self._marks, []
-            try:
-                await asyncio.to_thread(self.referee.sent, [r for replies, _ in batch for r in replies], [])
-            except BaseException as error:  # each command hears it, as if it had marked its own
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(error) if isinstance(error, Exception) else done.cancel()
-                if not isinstance(error, Exception):
-                    raise
-            else:
-                for _, done in batch:
-                    if not done.done():
-                        done.set_result(None)
+    def _mark_all(self, batches: list[list[Reply]]) -> list[None]:
+        self.referee.sent([r for replies in batches for r in replies], [])
+        return [None] * len(batches)
 
     async def tick(self) -> list[Reply]:
         """Run the clock once and deliver what it produced, each round's replies as soon as they are

@@ -125,7 +125,7 @@ class GameCache(Generic[G]):
         self,
         build: Callable[[GameRecord, list[dict[str, Any]]], G],
         apply: Callable[[G, dict[str, Any]], None],
-        limit: int = 256,
+        limit: int = 4096,
     ) -> None:
         self._build = build
         self._apply = apply
@@ -291,7 +291,7 @@ class Games:
     """One referee's games in memory, one cache per kind of game (made when first needed); ``kinds``
     says how each kind's games are built (``game_kinds.kind_of``)."""
 
-    def __init__(self, kinds: Callable[[GameKind], Builds], limit: int = 256) -> None:
+    def __init__(self, kinds: Callable[[GameKind], Builds], limit: int = 4096) -> None:
         self._kinds = kinds
         self.limit = limit
         self._caches: dict[GameKind, GameCache[Any]] = {}

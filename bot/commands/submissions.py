@@ -24,7 +24,7 @@ from core.names import mixes_scripts
 from ..chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
 from ..messages import say
 from ..outbox import GRACE_SECONDS, destination
-from ..storage import GameKind, PlayState
+from ..storage import ChannelLock, GameKind, PlayState, Storage
 from . import seats
 from .duplicate import JUST_DRAWN_SECONDS
 from .duplicate_texts import count_reply, joins_reply, reason_text
@@ -38,40 +38,101 @@ if TYPE_CHECKING:
 log = logging.getLogger("arbitre")
 
 
+@dataclasses.dataclass(frozen=True)
+class QuickPlay:
+    """A private /play recorded the quick way: its stored replies, those nothing older waits before, and
+    those left to the outbox worker (behind older ones)."""
+
+    replies: list[Reply]
+    first: list[int]
+    left: list[int]
+
+
+def takes_quick_way(message: Incoming, command: CommandLine) -> bool:
+    """Whether a message may be a private /play of the common case (else it goes the command's usual way)."""
+    return message.private and bool(command.args.strip()) and len(message.text) <= MAX_COMMAND_CHARS
+
+
 def quick_play(services: Services, message: Incoming, command: CommandLine) -> list[Reply] | None:
     """The stored replies to a private /play in the common case; None for the command's usual way."""
-    if not message.private or not command.args.strip() or len(message.text) > MAX_COMMAND_CHARS:
+    if not takes_quick_way(message, command):
         return None
-    storage = services.storage
     try:
-        with services.games.transaction(storage):
-            storage.lock_channel(message.channel)  # PostgreSQL: the channel's commands, one at a time
-            state = storage.play_state(message.channel, message.user)
-            if state is not None and state.game.channel != message.channel:  # sent from a private chat
-                if storage.lock_channel(state.game.channel):  # it may have changed meanwhile: read again
-                    state = storage.play_state(message.channel, message.user)
-            if state is None or state.game.kind is not GameKind.DUPLICATE:
-                return None
-            game = services.duplicate_games.cached(state.game.id, state.stamp)
-            if game is None:  # not in memory, or behind the log: read (once) what it misses
-                game = services.duplicate_games.load(storage, state.game)
-            stored = _play(services, message, command, state, game)
+        with services.games.transaction(services.storage):
+            stored = quick_play_in_transaction(services, message, command)
     except Exception:  # rolled back; the usual way answers (and explains a failure)
         log.debug("quick /play gave way to the usual command", exc_info=True)
         return None
     if stored is None:
         return None
-    replies, first = stored
+    services.first_in_line_known(stored.first, stored.left)  # committed: these numbers are theirs for good
+    return stored.replies
+
+
+def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -> list[list[Reply] | None]:
+    """Several private /play recorded in one write transaction (one commit for all: what a burst of
+    answers costs least), each the quick way; None for those that go the command's usual way (they wrote
+    nothing). If any fails, none is kept and all go the usual way."""
+    stored: list[QuickPlay | None] = [None] * len(plays)
+    try:
+        with services.games.transaction(services.storage):
+            for n, (message, command) in enumerate(plays):
+                if takes_quick_way(message, command):
+                    stored[n] = quick_play_in_transaction(services, message, command, wait=False)
+    except Exception:  # rolled back, with the games it changed in memory: each goes the usual way
+        log.debug("a batch of quick /play gave way to the usual command", exc_info=True)
+        return [None] * len(plays)
+    for done in stored:
+        if done is not None:
+            services.first_in_line_known(done.first, done.left)  # committed: these numbers are theirs for good
+    return [None if done is None else done.replies for done in stored]
+
+
+def quick_play_in_transaction(
+    services: Services, message: Incoming, command: CommandLine, wait: bool = True
+) -> QuickPlay | None:
+    """A private /play recorded in the open transaction; None (nothing written) for the usual way, and
+    without ``wait`` also when another transaction holds the channel. Raises when it fails (the
+    transaction must then be rolled back)."""
+    storage = services.storage
+    if not _lock(storage, message.channel, wait):  # PostgreSQL: the channel's commands, one at a time
+        return None
+    state = storage.play_state(message.channel, message.user)
+    if state is not None and state.game.channel != message.channel:  # sent from a private chat
+        if wait:
+            changed = storage.lock_channel(state.game.channel)
+        else:
+            taken = storage.try_lock_channel(state.game.channel)
+            if taken is ChannelLock.BUSY:
+                return None
+            changed = taken is ChannelLock.TAKEN
+        if changed:  # it may have changed meanwhile: read again
+            state = storage.play_state(message.channel, message.user)
+    if state is None or state.game.kind is not GameKind.DUPLICATE:
+        return None
+    game = services.duplicate_games.cached(state.game.id, state.stamp)
+    if game is None:  # not in memory, or behind the log: read (once) what it misses
+        game = services.duplicate_games.load(storage, state.game)
+    played = _play(services, message, command, state, game)
+    if played is None:
+        return None
+    replies, first = played
     left = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in first]
-    services.first_in_line_known(first, left)  # committed: these numbers are theirs for good
-    return replies
+    return QuickPlay(replies, first, left)
+
+
+def _lock(storage: Storage, channel: str, wait: bool) -> bool:
+    """The channel's lock for the open transaction: waited for, or taken only if free now."""
+    if wait:
+        storage.lock_channel(channel)
+        return True
+    return storage.try_lock_channel(channel) is not ChannelLock.BUSY
 
 
 def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str | None, bool]:
     """(the player's seat, whether the usual way must decide); None: a newcomer."""
-    bound = dict(state.seats)
-    if message.user in bound:
-        name = bound[message.user]
+    if state.seat is not None:
+        name = state.seat
         if name in game.players:  # as it was bound (no accent folding over every seat)
             return name, False
         seat = find_player(game.players, name) if name != seats.RELEASED else None

@@ -21,6 +21,7 @@ from .memory import MemoryStorage
 from .open import open_storage
 from .protocol import ChannelStore, ClockStore, GameLog, HouseWordStore, OutboxStore, Storage, Transactions
 from .records import (
+    ChannelLock,
     ChannelSettings,
     Deadline,
     GameKind,
@@ -40,6 +41,7 @@ from .sqlite import MIGRATIONS, SQLiteStorage
 
 __all__ = [
     "MIGRATIONS",
+    "ChannelLock",
     "ChannelSettings",
     "ChannelStore",
     "ClockStore",

@@ -24,7 +24,6 @@ class Dialect:
     text_list: str  # a subquery of one column ``value``: the texts of a list given as one parameter
     id_list: str  # ``id`` among the numbers of a list given as one parameter (after "where id ")
     platform: str  # a destination's platform: its prefix before ":"
-    seats: str  # the JSON array of [account, name] of game g's players, in seat order
     settings: str  # the JSON object of game g's channel's settings (null: none saved)
     forget_bytes: str  # an outbox reply without its image and file
     claim_lock: str  # appended to the outbox claim's select: rows another process is claiming are skipped
@@ -56,10 +55,6 @@ SQLITE = Dialect(
     text_list="select value from json_each(?)",
     id_list="in (select value from json_each(?))",
     platform="substr(destination, 1, instr(destination || ':', ':') - 1)",
-    seats=(
-        '(select json_group_array(json_array("user", name)) from'
-        ' (select "user", name from players where game = g.id order by position))'
-    ),
     settings=f"(select {_SQLITE_SETTINGS} from channels where channel = g.channel)",
     forget_bytes="json_set(reply, '$.image', null, '$.document', null)",
     claim_lock="",  # a write transaction of SQLite excludes every other writer of the file
@@ -79,10 +74,6 @@ POSTGRES = Dialect(
     text_list="select unnest(cast(? as text[])) as value",
     id_list="= any(cast(? as bigint[]))",
     platform="split_part(destination, ':', 1)",
-    seats=(
-        "(select coalesce(json_agg(json_build_array(\"user\", name) order by position), '[]')::text"
-        " from players where game = g.id)"
-    ),
     settings=(
         "(select row_to_json(c)::text from (select channel, language, edition, notation, rules, lexicon, minutes,"
         " timezone from channels where channel = g.channel) c)"

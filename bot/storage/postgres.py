@@ -25,7 +25,7 @@ import psycopg_pool
 from .common import newer_version_reason
 from .dialect import POSTGRES
 from .migrations import MIGRATIONS, upgrade
-from .records import OutsideTransactionError, StorageFullError, StorageOpenError
+from .records import ChannelLock, OutsideTransactionError, StorageFullError, StorageOpenError
 from .sql_games import SQLGames
 from .sql_outbox import SQLOutbox
 from .sql_store import Row, SQLStore
@@ -152,6 +152,13 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox):
             raise OutsideTransactionError(channel)
         self._execute("select pg_advisory_xact_lock(%s, hashtext(%s))", [CHANNEL_LOCKS, channel])
         return True
+
+    def try_lock_channel(self, channel: str) -> ChannelLock:
+        """The channel's lock until this transaction ends if no other transaction holds it (else BUSY)."""
+        if not self.in_transaction():
+            raise OutsideTransactionError(channel)
+        rows = self._execute("select pg_try_advisory_xact_lock(%s, hashtext(%s))", [CHANNEL_LOCKS, channel])
+        return ChannelLock.TAKEN if rows[0][0] else ChannelLock.BUSY
 
     def _migrate(self) -> None:
         with self.transaction():

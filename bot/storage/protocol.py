@@ -9,7 +9,17 @@ from typing import Any, Protocol
 from ..chat import Reply
 from ..house_words import HouseWordChange
 from ..outbox import DeadLetter, OutboxBacklog, OutboxItem
-from .records import ChannelSettings, Deadline, GameKind, GameRecord, GameSetup, GameStatus, PlayState, StoredEvent
+from .records import (
+    ChannelLock,
+    ChannelSettings,
+    Deadline,
+    GameKind,
+    GameRecord,
+    GameSetup,
+    GameStatus,
+    PlayState,
+    StoredEvent,
+)
 
 
 class Transactions(Protocol):
@@ -22,6 +32,10 @@ class Transactions(Protocol):
         """Inside a transaction: serialise it with every other transaction that locks the same channel, in
         any process, until it ends (a no-op where write transactions are exclusive already); whether it
         may have waited for another one (then what this transaction read before may have changed)."""
+        ...
+
+    def try_lock_channel(self, channel: str) -> ChannelLock:
+        """Inside a transaction: ``lock_channel`` if no other transaction holds it, without waiting."""
         ...
 
 

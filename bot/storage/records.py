@@ -51,6 +51,14 @@ class ChannelSettings:
         )
 
 
+class ChannelLock(StrEnum):
+    """What trying a channel's lock without waiting gave."""
+
+    BUSY = "busy"  # another transaction holds it: nothing taken
+    TAKEN = "taken"  # held until the transaction ends (what it read before may have changed)
+    EXCLUSIVE = "exclusive"  # nothing to take: write transactions exclude each other already
+
+
 class GameKind(StrEnum):
     """What kind of game a record is; the value is what the database stores."""
 
@@ -233,12 +241,12 @@ class OutsideTransactionError(Exception):
 class PlayState:
     """What a private /play needs from storage, read in one statement: the running duplicate game it goes
     to, the settings of that game's channel, the game's last stored event (sequence number and time, as
-    ``last_stamp``), its seats (account, seat name) in order, and whether older messages still wait for
+    ``last_stamp``), the seat the player's account is bound to (None: none), and whether older messages still wait for
     the player's private destination and for the game's channel."""
 
     game: GameRecord
     settings: ChannelSettings
     stamp: tuple[int, float]
-    seats: tuple[tuple[str, str], ...]
+    seat: str | None
     player_waiting: bool
     channel_waiting: bool

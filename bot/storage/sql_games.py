@@ -17,7 +17,7 @@ _PLAY_STATE = (
     f"select {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))},"
     " (select seq from events where game = g.id order by seq desc limit 1),"
     " (select at from events where game = g.id order by seq desc limit 1),"
-    " {seats}, {settings},"
+    ' (select name from players where game = g.id and "user" = ?), {settings},'
     f" {_WAITING.format('?')}, {_WAITING.format('g.channel')}"
     " from games g where g.status = ? and g.kind = ?"
     ' and (g.channel = ? or g.id in (select game from players where "user" = ?))'
@@ -31,12 +31,11 @@ _SEAT = (
 
 def play_state_of(row: Any) -> PlayState:
     """A ``PlayState`` from a row of the play state's statement."""
-    *game, seq, at, seats, settings, mine, theirs = row
+    *game, seq, at, seat, settings, mine, theirs = row
     record = game_of(tuple(game))
     chosen = ChannelSettings(**json.loads(settings)) if settings else ChannelSettings(record.channel)
-    bound = tuple((str(user), str(name)) for user, name in json.loads(seats or "[]"))
     stamp = (int(seq), float(at)) if seq is not None else (0, 0.0)
-    return PlayState(record, chosen, stamp, bound, bool(mine), bool(theirs))
+    return PlayState(record, chosen, stamp, None if seat is None else str(seat), bool(mine), bool(theirs))
 
 
 class SQLGames(SQLRunner):
@@ -53,9 +52,9 @@ class SQLGames(SQLRunner):
     def play_state(self, channel: str, user: str) -> PlayState | None:
         """The state a private move of ``user`` sent from ``channel`` goes to: the channel's running
         duplicate game, else the player's latest one (None: neither); one statement."""
-        statement = _PLAY_STATE.replace("{seats}", self.dialect.seats).replace("{settings}", self.dialect.settings)
+        statement = _PLAY_STATE.replace("{settings}", self.dialect.settings)
         rows = self._execute(
-            statement, [user, GameStatus.ACTIVE.value, GameKind.DUPLICATE.value, channel, user, channel]
+            statement, [user, user, GameStatus.ACTIVE.value, GameKind.DUPLICATE.value, channel, user, channel]
         )
         return play_state_of(rows[0]) if rows else None
 

@@ -17,7 +17,7 @@ import sqlite_utils
 from .common import newer_version_reason
 from .dialect import SQLITE
 from .migrations import MIGRATIONS, upgrade
-from .records import StorageFullError, StorageOpenError
+from .records import ChannelLock, StorageFullError, StorageOpenError
 from .sql_games import SQLGames
 from .sql_outbox import SQLOutbox
 from .sql_store import Row, SQLStore
@@ -162,4 +162,8 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox):
     def lock_channel(self, channel: str) -> bool:
         """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
         return False
+
+    def try_lock_channel(self, channel: str) -> ChannelLock:
+        """Nothing to take: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
+        return ChannelLock.EXCLUSIVE
 

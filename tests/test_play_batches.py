@@ -1,0 +1,195 @@
+"""Private /jouer arriving together are recorded in one write transaction (one commit for the lot), on a real
+SQLite file and on the tests' PostgreSQL server, through the real service (issue 21, item 3): none is lost or
+stored twice, a failed batch falls back to each answer on its own, and a room another transaction holds is
+left out of the batch instead of holding it up."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.chat import Incoming, Reply
+from bot.commands.duplicate_games import game_of
+from bot.referee import Referee
+from bot.service import RefereeService
+from bot.storage import SQLiteStorage, Storage
+from tests.ready_lists import ready_registry
+
+START = 1_800_000_000.0
+MOST = 6  # statements per /jouer, BEGIN and COMMIT included (tests/test_submissions.py)
+ROOMS = [f"discord:{n}" for n in range(20)]
+
+
+def open_store(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest, tracer: Callable[[str, Any], None]
+) -> Storage:
+    if kind == "sqlite":
+        return SQLiteStorage(tmp_path / "arbitre.sqlite", tracer=tracer)
+    from bot.storage.postgres import PostgresStorage
+
+    return PostgresStorage(request.getfixturevalue("postgres_url"), tracer=tracer)
+
+
+def answers(rooms: list[str]) -> list[Incoming]:
+    """One newcomer's first answer in each room (it also seats them)."""
+    return [Incoming(room, f"u:{room}", f"P{n}", "/jouer H8 ZOO", private=True) for n, room in enumerate(rooms)]
+
+
+def acknowledged(message: Incoming, replies: list[Reply]) -> bool:
+    return any(r.to_user == message.user and r.text.startswith("Reçu pour le coup 1 : H8 ZOO") for r in replies)
+
+
+def submitted(storage: Storage, room: str) -> list[str]:
+    """The players whose answer the room's log holds."""
+    return [e.data["player"] for e in storage.events(storage.active_game(room).id) if e.data["kind"] == "submit"]
+
+
+async def started(service: RefereeService, rooms: list[str]) -> None:
+    """A duplicate game in each room, its first answer given (the game is then in the process's memory)."""
+    for room in rooms:
+        await service.handle(Incoming(room, "u:ref", "Ref", "/duplicate 2", admin=True))
+        await service.handle(Incoming(room, "u:dan", "Dan", "/jouer H8 ZOO", private=True))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_answers_that_arrive_together_share_one_transaction(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    statements: list[str] = []
+    storage = open_store(kind, tmp_path, request, lambda sql, params: statements.append(" ".join(sql.split())))
+    referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
+    sent: list[Reply] = []
+
+    async def deliver(replies: list[Reply]) -> None:
+        sent.extend(replies)
+
+    service = RefereeService(referee, deliver)
+    try:
+        await started(service, ROOMS)
+        statements.clear()
+        burst = answers(ROOMS)
+        replies = await asyncio.gather(*(service.handle(m) for m in burst))
+        assert all(acknowledged(m, group) for m, group in zip(burst, replies)), replies
+        moves = [s for s in statements if not s.startswith("update outbox set delivered")]
+        if kind == "sqlite":  # one BEGIN and one COMMIT for the 20 answers (was 20 of each)
+            assert sum(s.startswith("BEGIN") for s in moves) == 1, moves
+            assert sum(s.startswith("COMMIT") for s in moves) == 1, moves
+        else:  # psycopg's BEGIN and COMMIT are not traced: each room's lock was tried, none waited for
+            assert sum("pg_try_advisory_xact_lock" in s for s in moves) == len(ROOMS), moves
+            assert not any("pg_advisory_xact_lock" in s for s in moves), moves
+        assert len(moves) <= MOST * len(ROOMS), moves
+        for room in ROOMS:
+            assert sorted(submitted(storage, room)) == ["Dan", f"P{ROOMS.index(room)}"]
+        assert sorted(r.outbox_id for r in sent if r.to_user in {m.user for m in burst}) == sorted(
+            r.outbox_id for group in replies for r in group if r.to_user is not None
+        )
+    finally:
+        await service.stop()
+        referee.clock.shutdown()
+        storage.close()
+
+
+@pytest.mark.asyncio
+async def test_a_batch_that_fails_falls_back_to_each_answer_and_keeps_nothing_unacknowledged(
+    tmp_path: Path,
+) -> None:
+    """The file may grow by only a few pages (SQLite's ``max_page_count``): the batch's transaction fails,
+    each answer then goes on its own; those stored are acknowledged, the others are told, and the games in
+    memory hold exactly what the log holds."""
+    storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
+    sent: list[Reply] = []
+
+    async def deliver(replies: list[Reply]) -> None:
+        sent.extend(replies)
+
+    service = RefereeService(referee, deliver)
+    try:
+        await started(service, ROOMS)
+        pages = int(storage.db.execute("PRAGMA page_count").fetchone()[0])
+        storage.db.execute(f"PRAGMA max_page_count = {pages + 2}")
+        burst = answers(ROOMS)
+        replies = await asyncio.gather(*(service.handle(m) for m in burst))
+        storage.db.execute("PRAGMA max_page_count = 1073741823")
+        taken = [m for m, group in zip(burst, replies) if acknowledged(m, group)]
+        refused = [m for m, group in zip(burst, replies) if not acknowledged(m, group)]
+        assert refused, "the file had room for every answer: the batch did not fail"
+        for message, group in zip(burst, replies):  # every player heard something, in French
+            assert any(r.to_user == message.user for r in group), group
+        for room in ROOMS:
+            stored = submitted(storage, room)
+            mine = [m.name for m in taken if m.channel == room]
+            assert sorted(stored) == sorted(["Dan", *mine]), (room, stored)
+            in_memory = game_of(referee.services(), storage.game(storage.active_game(room).id))
+            assert sorted(s.player for s in in_memory.current.submissions) == sorted(stored), room
+        again = answers([m.channel for m in refused])
+        more = await asyncio.gather(*(service.handle(m) for m in again))
+        assert all(acknowledged(m, group) for m, group in zip(again, more)), more
+        for room in ROOMS:  # a fresh process reads the same log the cache holds
+            fresh = Referee(storage, ready_registry(), now=lambda: START, images=False)
+            try:
+                rebuilt = game_of(fresh.services(), storage.game(storage.active_game(room).id))
+                cached = game_of(referee.services(), storage.game(storage.active_game(room).id))
+                assert [s.player for s in rebuilt.current.submissions] == [s.player for s in cached.current.submissions]
+                assert len(rebuilt.current.submissions) == 2, room
+            finally:
+                fresh.clock.shutdown()
+    finally:
+        await service.stop()
+        referee.clock.shutdown()
+        storage.close()
+
+
+@pytest.mark.asyncio
+async def test_a_room_another_transaction_holds_is_left_out_of_the_batch(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """PostgreSQL: another process holds room 0's lock; the batch does not wait for it (the other 19 answers
+    are acknowledged meanwhile), and room 0's answer is recorded once the lock is given back."""
+    import psycopg
+
+    from bot.storage.postgres import CHANNEL_LOCKS, PostgresStorage
+
+    url = request.getfixturevalue("postgres_url")
+    storage = PostgresStorage(url)
+    referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
+    sent: list[Reply] = []
+
+    async def deliver(replies: list[Reply]) -> None:
+        sent.extend(replies)
+
+    service = RefereeService(referee, deliver)
+    other = psycopg.connect(url)
+    try:
+        await started(service, ROOMS)
+        other.execute("select pg_advisory_xact_lock(%s, hashtext(%s))", [CHANNEL_LOCKS, ROOMS[0]])
+        burst = answers(ROOMS)
+        held_up = asyncio.ensure_future(service.handle(burst[0]))
+        others = await asyncio.wait_for(asyncio.gather(*(service.handle(m) for m in burst[1:])), 60)
+        assert all(acknowledged(m, group) for m, group in zip(burst[1:], others)), others
+        assert not held_up.done()  # waiting for the room's lock, on its own
+        other.rollback()  # the other process's transaction ends
+        assert acknowledged(burst[0], await asyncio.wait_for(held_up, 60))
+        assert sorted(submitted(storage, ROOMS[0])) == ["Dan", "P0"]
+    finally:
+        other.close()
+        await service.stop()
+        referee.clock.shutdown()
+        storage.close()
+
+
+def test_sqlite_full_is_a_real_limit(tmp_path: Path) -> None:
+    """The limit the batch test relies on is SQLite's own: a write past ``max_page_count`` fails."""
+    conn = sqlite3.connect(tmp_path / "x.sqlite")
+    conn.execute("create table t (a text)")
+    pages = int(conn.execute("PRAGMA page_count").fetchone()[0])
+    conn.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        conn.execute("insert into t values (?)", ["x" * 100_000])
+    conn.close()
