@@ -62,9 +62,17 @@ from .replay import (
     last_close_index,
     take_back_block,
 )
-from .rounds import Round, SubmissionResult
-from .sanctions import PENALTY_POINTS, Fault, Grade, Sanctions, warning_deduction
-from .settings import DEFAULT_SETTINGS, DuplicateSettings
+from .rounds import Round, SubmissionResult, lift_sanction
+from .sanctions import (
+    PENALTY_POINTS,
+    WARNING_THRESHOLD,
+    WARNING_THRESHOLD_SHORT,
+    Fault,
+    Grade,
+    Sanctions,
+    warning_deduction,
+)
+from .settings import BLITZ_MINUTES, DEFAULT_SETTINGS, DuplicateSettings
 from .tops import TopFinder, TopPlay, TopResultLike, close_of, movegen_top_finder
 
 __all__ = [
@@ -104,6 +112,10 @@ __all__ = [
     "Sanctions",
     "SanctionLifted",
     "grade_submission",
+    "lift_sanction",
+    "BLITZ_MINUTES",
+    "WARNING_THRESHOLD",
+    "WARNING_THRESHOLD_SHORT",
     "warning_deduction",
     "warnings_of",
     "check_draw_letters",
