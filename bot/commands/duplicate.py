@@ -23,6 +23,7 @@ from . import seats
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import close_round, finish, open_next_round
+from .duplicate_sanctions import sanctioned_ack
 from .duplicate_texts import count_reply, draw_reply, joins_reply, reason_text, standings_image
 from .formatting import split_claimed
 from .registry import Access, Section, command
@@ -218,6 +219,8 @@ def cmd_play(ctx: Context) -> None:
         ctx.private(say(lang, "dup_late", n=round_.number))
     elif preview.valid:
         ctx.private(say(lang, "dup_ack", n=round_.number, move=move, score=preview.score, replaced=replaced))
+    elif (sanctioned := sanctioned_ack(lang, game, event, replaced)) is not None:  # a warning, not a 0
+        ctx.private(sanctioned)
     else:
         reason = reason_text(lang, preview, game.notation)
         ctx.private(say(lang, "dup_ack_problem", n=round_.number, move=move, reason=reason.rstrip(".") + "."))

@@ -6,7 +6,7 @@ Nothing is said in a game without sanctions: its texts read as before sanctions 
 
 from __future__ import annotations
 
-from core.duplicate import DuplicateGame, Fault, Round, Sanctions
+from core.duplicate import DuplicateGame, Fault, MoveSubmitted, Round, Sanctions, SubmissionResult, grade_submission
 
 from ..chat import Reply
 from ..messages import say
@@ -77,3 +77,32 @@ def feedback_replies(storage: Storage, record: GameRecord, game: DuplicateGame, 
             text += " " + say(lang, "dup_feedback_warnings", count=count, threshold=threshold)
         replies.append(Reply(text, to_user=owner, channel=record.channel))
     return replies
+
+
+def graded_preview(game: DuplicateGame, submission: MoveSubmitted) -> SubmissionResult | None:
+    """How the sanctions grade an answer the plain preview scores 0 (its words taken as valid): the paid
+    reading when a slip fault makes it a warning or a penalty, else None."""
+    round_ = game.current
+    if not sanctioned(game) or round_ is None or round_.draw is None:
+        return None
+    graded = grade_submission(
+        game.board,
+        round_.draw.letters,
+        submission,
+        lambda w: True,
+        game.edition,
+        game.notation,
+        game.settings.sanctions,
+    )
+    return graded if graded.valid and graded.fault is not None and graded.fault is not Fault.CLEAN else None
+
+
+def sanctioned_ack(lang: str, game: DuplicateGame, submission: MoveSubmitted, replaced: str) -> str | None:
+    """The acknowledgement of an answer the plain preview scores 0 but the sanctions pay with a warning or
+    a penalty (None otherwise): what it will score and the sanction."""
+    graded = graded_preview(game, submission)
+    round_ = game.current
+    if graded is None or graded.fault is None or round_ is None:
+        return None
+    values = {"n": round_.number, "move": submission.move, "score": graded.score, "replaced": replaced}
+    return say(lang, "dup_ack_sanctioned", sanction=fault_text(lang, graded.fault), **values)

@@ -140,7 +140,11 @@ def _circlings(draw: str, move: Move, placement: Placement) -> Iterator[Move]:
         return
     have = Counter(draw)
     needed = Counter(c.letter for c in placement.new_tiles) - Counter({k: v for k, v in have.items() if k != JOKER})
-    if not needed or sum(needed.values()) > have[JOKER]:
+    if not needed:  # circles where the draw holds every letter: the reading without them
+        if any(t.joker for t in move.letters):
+            yield dataclasses.replace(move, letters=tuple(TypedLetter(t.letter) for t in move.letters))
+        return
+    if sum(needed.values()) > have[JOKER]:
         return
     options = []
     for letter, count in sorted(needed.items()):
