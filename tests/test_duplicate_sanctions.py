@@ -6,6 +6,7 @@ by the referee; games without sanctions and their stored events unchanged."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -450,3 +451,23 @@ def test_a_box_rules_channel_plays_without_sanctions_in_the_console(tmp_path: Pa
     output = run_console(script, tmp_path / "game.sqlite")
     assert "Sanctions FISF" not in output and "avert." not in output and "§" not in output
     assert "Cleo : H8 ESSUIE 0 — joker à écrire en minuscule pour S" in output
+
+
+def test_the_same_answer_of_another_player_is_graded_once() -> None:
+    board, draw = BOARDS[4]
+    looked_up: list[str] = []
+
+    def is_word(word: str) -> bool:
+        looked_up.append(word)
+        return word in LEXICON
+
+    same: dict[tuple[str, int | None, str | None], SubmissionResult] = {}
+    first = grade_submission(
+        board, draw, MoveSubmitted("P", "4D TARIES"), is_word, FRENCH, FISF.notation, Sanctions.FISF, same=same
+    )
+    count = len(looked_up)
+    second = grade_submission(
+        board, draw, MoveSubmitted("Q", "4D TARIES"), is_word, FRENCH, FISF.notation, Sanctions.FISF, same=same
+    )
+    assert count > 0 and len(looked_up) == count  # evaluating the move again looks up no word: placement fails
+    assert second == dataclasses.replace(first, player="Q") and first.fault is Fault.UNCIRCLED_JOKER

@@ -311,7 +311,7 @@ class DuplicateGame:
         assert round_.draw is not None
         result = top_finder(self.board.copy(), round_.draw.letters)
         invalid: set[str] = set()
-        judged: dict[str, SubmissionResult] = {}
+        judged, same = dict[str, SubmissionResult](), dict[tuple[str, int | None, str | None], SubmissionResult]()
 
         def is_word(word: str) -> bool:  # every word grading looked up and rejected is kept for replaying
             if word in lexicon:
@@ -330,6 +330,7 @@ class DuplicateGame:
                 self.notation,
                 self.settings.sanctions,
                 placed=placed,
+                same=same,
             )
             judged[player] = checked
             if isinstance(checked.error, WordNotInLexiconError):
@@ -545,6 +546,7 @@ class DuplicateGame:
         judged = memo if memo_event is event else {}
         self._judged_at_close = (None, {})
         self._placed.clear()  # the board is about to change
+        same: dict[tuple[str, int | None, str | None], SubmissionResult] = {}
         for player, submission in effective_submissions(round_).items():
             replaced = sum(1 for s in round_.submissions if s.player == player) - 1
             lateness = late_by(submission, deadline)
@@ -561,6 +563,7 @@ class DuplicateGame:
                     self.notation,
                     self.settings.sanctions,
                     lateness,
+                    same=same,
                 )
             if result.score > round_.top_points:
                 raise ScoreAboveTopError(player, round_.number, result.score, round_.top_points)

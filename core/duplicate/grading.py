@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ..board import SIZE, Board
 from ..edition import JOKER, Edition
@@ -42,6 +42,7 @@ _ZERO_FAULTS = {
     SubmissionResult.NOT_A_WORD: Fault.NOT_A_WORD,
 }
 _RESCUED = (SubmissionResult.ILLEGAL, SubmissionResult.NOT_IN_DRAW)
+CENTRE = (SIZE // 2, SIZE // 2)  # the star square the first move covers
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,12 +78,35 @@ def grade_submission(
     sanctions: Sanctions,
     late_by: float | None = None,
     placed: SubmissionResult | None = None,
+    same: dict[tuple[str, int | None, str | None], SubmissionResult] | None = None,
 ) -> SubmissionResult:
     """A submitted move judged (``evaluate_submission``) and, on the FISF scale, graded: its fault, the
-    score it is paid and the points a penalty took off."""
+    score it is paid and the points a penalty took off. ``same``: the answers in time graded so far on
+    this board and draw, by move, claimed score and notation (another player's same answer is not graded
+    again)."""
     result = evaluate_submission(board, draw, submission, is_word, edition, notation, late_by, placed)
     if sanctions is Sanctions.NONE:
         return result
+    key = (submission.move, submission.claimed, submission.notation)
+    known = same.get(key) if same is not None and result.verdict != SubmissionResult.LATE else None
+    if known is not None:
+        return dataclasses.replace(known, player=submission.player)
+    graded = _graded(board, draw, submission, is_word, edition, notation, result)
+    if same is not None and result.verdict != SubmissionResult.LATE:
+        same[key] = graded
+    return graded
+
+
+def _graded(
+    board: Board,
+    draw: str,
+    submission: MoveSubmitted,
+    is_word: Callable[[str], bool],
+    edition: Edition,
+    notation: Notation,
+    result: SubmissionResult,
+) -> SubmissionResult:
+    """The judged answer graded on the FISF scale."""
     answer = _Answer(board, draw, submission, is_word, edition, notation)
     if result.verdict in (SubmissionResult.LATE, SubmissionResult.UNREADABLE):
         return dataclasses.replace(result, fault=_ZERO_FAULTS[result.verdict])
@@ -160,12 +184,37 @@ def _circlings(draw: str, move: Move, placement: Placement) -> Iterator[Move]:
 
 def _fits(answer: _Answer, move: Move, horizontal: bool) -> Iterator[tuple[Move, Placement]]:
     """Every place the word fits on the board in one orientation (the draw not yet checked)."""
-    for row, col in itertools.product(range(SIZE), range(SIZE)):
+    length = len(move.letters)
+    squares: Iterable[tuple[int, int]] = itertools.product(range(SIZE), range(SIZE))
+    if answer.board.is_empty():  # the first move covers the centre: its row, or its column
+        squares = ((CENTRE[0], c) if horizontal else (c, CENTRE[1]) for c in range(SIZE))
+    for row, col in squares:
+        if not _may_fit(answer.board, move, Ref(row, col, horizontal), length):
+            continue
         candidate = dataclasses.replace(move, ref=Ref(row, col, horizontal))
         try:
             yield candidate, validate_move(answer.board, candidate, Notation.FISF, rack_size=answer.edition.rack_size)
         except (ArbitreError, ValueError):
             continue
+
+
+def _may_fit(board: Board, move: Move, ref: Ref, length: int) -> bool:
+    """Whether the word could be placed from ``ref``, as far as a look at its squares tells: on the board,
+    the letters already there matching, a square left to fill, touching a tile (the centre on the first
+    move). ``validate_move`` decides."""
+    squares = ref.squares(length)
+    if not all(0 <= r < SIZE and 0 <= c < SIZE for r, c in squares):
+        return False
+    tiles = [board.get(r, c) for r, c in squares]
+    if all(t is not None for t in tiles):
+        return False
+    for tile, typed in zip(tiles, move.letters, strict=True):
+        if tile is not None and typed.letter is not None and tile.letter != typed.letter:
+            return False
+    if board.is_empty():
+        return CENTRE in squares
+    near = ((r + dr, c + dc) for r, c in squares for dr, dc in ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0)))
+    return any(board.get(r, c) is not None for r, c in near)
 
 
 def _score(answer: _Answer, placement: Placement) -> int | None:
