@@ -39,6 +39,7 @@ from core.notation import parse_move
 from core.placement import validate_move
 from core.scoring import score_placement
 
+from .club import Club
 from .transcripts import run_console
 
 WORDS = (
@@ -471,3 +472,53 @@ def test_the_same_answer_of_another_player_is_graded_once() -> None:
     )
     assert count > 0 and len(looked_up) == count  # evaluating the move again looks up no word: placement fails
     assert second == dataclasses.replace(first, player="Q") and first.fault is Fault.UNCIRCLED_JOKER
+
+
+# --- the chat commands ---------------------------------------------------------------------------------
+
+
+def test_the_fisf_rule_set_brings_the_sanctions_and_training_takes_them_off(club: Club) -> None:
+    club.ok("Ref", "/settings rules fisf", admin=True)
+    club.ok("Ref", "/duplicate 3 manuel")
+    assert club.events("start")[0]["settings"]["sanctions"] == "fisf"  # type: ignore[index]
+    club.ok("Ref", "/duplicate 3 manuel entrainement !")
+    assert "sanctions" not in club.events("start")[0]["settings"]  # type: ignore[operator]
+    club.ok("Ref", "/settings rules box-fr", admin=True)
+    club.ok("Ref", "/duplicate 3 manuel sanctions !")
+    assert club.events("start")[0]["settings"]["sanctions"] == "fisf"  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("lang", "lift", "ack", "feedback", "lifted"),
+    [
+        (
+            "fr",
+            "lever",
+            "12 points si le mot est valable — avertissement (§ 5.5",
+            "votre réponse H8 ESSUIE vaut 12",
+            "Sanction levée pour Cleo au coup 1",
+        ),
+        (
+            "en",
+            "lift",
+            "12 points if the word is valid — warning (§ 5.5",
+            "your answer H8 ESSUIE scores 12",
+            "Sanction lifted for Cleo on move 1",
+        ),
+    ],
+)
+def test_a_warning_told_privately_and_lifted_by_the_referee(
+    club: Club, lang: str, lift: str, ack: str, feedback: str, lifted: str
+) -> None:
+    club.ok("Ref", f"/settings language {lang}", admin=True)
+    club.ok("Ref", "/duplicate 3 manual sanctions")
+    club.ok("Ref", "/draw EEEISU?")
+    assert ack in club.ok("Cleo", "/play H8 ESSUIE", private=True)
+    club.ok("Ana", "/play H8 EsSUIE 12", private=True)
+    closing = club.send("Ref", "/close")
+    private = [r for r in closing if r.private]
+    assert [r.to_user for r in private] == ["u:cleo"] and feedback in private[0].text  # Ana's answer is clean
+    club.refused("Ref", f"/correct Ana 1 {lift} no reason to")  # nothing to lift: nothing stored
+    club.refused("Ref", f"/correct Cleo 1 {lift}")  # a reason is required
+    assert lifted in club.ok("Ref", f"/correct Cleo 1 {lift} circle seen on the slip")
+    assert club.events("lift") == [{"kind": "lift", "player": "Cleo", "round": 1, "reason": "circle seen on the slip"}]
