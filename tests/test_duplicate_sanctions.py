@@ -33,7 +33,7 @@ from core.duplicate import (
     warning_deduction,
 )
 from core.edition import FRENCH
-from core.errors_duplicate import NoSanctionToLiftError
+from core.errors_duplicate import NoSanctionToLiftError, TakeBackBlock
 from core.lexicon import Lexicon
 from core.notation import parse_move
 from core.placement import validate_move
@@ -522,3 +522,10 @@ def test_a_warning_told_privately_and_lifted_by_the_referee(
     club.refused("Ref", f"/correct Cleo 1 {lift}")  # a reason is required
     assert lifted in club.ok("Ref", f"/correct Cleo 1 {lift} circle seen on the slip")
     assert club.events("lift") == [{"kind": "lift", "player": "Cleo", "round": 1, "reason": "circle seen on the slip"}]
+
+
+def test_a_lifted_sanction_keeps_the_close_as_a_correction_does(scripted: DuplicateGame) -> None:
+    game = DuplicateGame.from_events(scripted.events)
+    assert game.can_take_back_close() is None
+    game.lift("Ben", 5, "circle seen on the slip")
+    assert game.can_take_back_close() is TakeBackBlock.CORRECTED_SINCE
