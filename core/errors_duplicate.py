@@ -246,3 +246,12 @@ class LateSubmissionError(SubmissionError):
         self.player = player
         self.move = move
         self.seconds_late = seconds_late
+
+
+class NoSanctionToLiftError(GameError):
+    """A sanction lifted on an answer that has no warning or penalty to lift."""
+
+    def __init__(self, player: str, round_number: int) -> None:
+        super().__init__(f"{player}, move {round_number}: no warning or penalty to lift")
+        self.player = player
+        self.round_number = round_number

@@ -15,7 +15,7 @@ from core.errors import ArbitreError
 from core.game import find_player
 
 from ..chat import Reply
-from ..messages import number
+from ..messages import keyword_form, keywords, number
 from ..numbers import looks_like_number, read_int
 from ..render import round_result_png
 from ..render.record import standings_text
@@ -123,7 +123,8 @@ def _find_player(game: DuplicateGame, name: str) -> str:
 
 @command("correct", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
 def cmd_correct(ctx: Context) -> None:
-    """``PLAYER N REF WORD [reason]`` or ``PLAYER N POINTS [reason]`` (the name ends at the move number)."""
+    """``PLAYER N REF WORD [reason]``, ``PLAYER N POINTS [reason]`` or ``PLAYER N lift REASON`` (the name
+    ends at the move number)."""
     record, game = _game_for_correction(ctx)
     words = ctx.args.split()
     number_at = next((i for i, w in enumerate(words) if i > 0 and read_int(w) is not None), None)
@@ -132,6 +133,15 @@ def cmd_correct(ctx: Context) -> None:
     player = _find_player(game, " ".join(words[:number_at]))
     round_number = read_int(words[number_at]) or 0
     rest = words[number_at + 1 :]
+    if keyword_form(rest[0]) in keywords("keywords_lift"):  # a warning or penalty lifted, with the reason
+        reason = " ".join(rest[1:])[:200]
+        if not reason:
+            raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+        lifted = game.lift(player, round_number, reason)
+        save(ctx.services, record, game, [lifted], ctx.message.user)
+        text = ctx.say("dup_lifted", player=player, n=round_number, reason=reason)
+        ctx.reply(text + "\n\n" + standings_text(ctx.lang, game))
+        return
     points = ctx.whole_number(rest[0]) if looks_like_number(rest[0]) else None
     if points is not None:
         reason = " ".join(rest[1:])[:200]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from core.duplicate import DuplicateGame, DuplicateSettings
+from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions
 from core.edition import edition_by_code
 from core.game import find_player, player_key
 from core.names import mixes_scripts
@@ -23,12 +23,14 @@ from . import seats
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import close_round, finish, open_next_round
+from .duplicate_sanctions import sanctioned_ack
 from .duplicate_texts import count_reply, draw_reply, joins_reply, reason_text, standings_image
 from .formatting import split_claimed
 from .registry import Access, Section, command
 
 JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be meant for the round before
 REJECT_MARK = "-"  # /draw - rejects the draw shown, as the words of the catalogs' keywords_reject do
+FISF_RULES = "fisf"  # the channel's rule set under which a duplicate game takes the FISF sanctions
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
 
 
@@ -37,10 +39,17 @@ def cmd_duplicate(ctx: Context) -> None:
     settings = ctx.settings
     minutes: float = settings.minutes
     manual = False
+    sanctions = Sanctions.FISF if settings.rules == FISF_RULES else Sanctions.NONE  # training: box rules
     manual_words = keywords("keywords_manual")
     for token in ctx.tokens:
         if keyword_form(token) in manual_words:
             manual = True
+            continue
+        if keyword_form(token) in keywords("keywords_sanctions"):
+            sanctions = Sanctions.FISF
+            continue
+        if keyword_form(token) in keywords("keywords_training"):
+            sanctions = Sanctions.NONE
             continue
         if not looks_like_number(token):
             raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
@@ -48,7 +57,7 @@ def cmd_duplicate(ctx: Context) -> None:
         if not MIN_MINUTES <= value <= MAX_MINUTES:
             raise UserError("bad_minutes", value=token[:20])
         minutes = value
-    dup_settings = DuplicateSettings(minutes=minutes, notation=notation_by_name(settings.notation))
+    dup_settings = DuplicateSettings(minutes=minutes, notation=notation_by_name(settings.notation), sanctions=sanctions)
     game = DuplicateGame(edition_by_code(settings.edition), (), dup_settings, settings.lexicon)
     setup = GameSetup(
         edition=settings.edition,
@@ -64,7 +73,10 @@ def cmd_duplicate(ctx: Context) -> None:
     )
     save(ctx.services, record, game, list(game.events), ctx.message.user)
     mode = ctx.say("dup_mode_manual" if manual else "dup_mode_auto")
-    ctx.reply(ctx.say("dup_started", edition=settings.edition, minutes=number(ctx.lang, minutes), mode=mode))
+    started = ctx.say("dup_started", edition=settings.edition, minutes=number(ctx.lang, minutes), mode=mode)
+    if sanctions is Sanctions.FISF:
+        started += "\n" + ctx.say("dup_sanctions_on", threshold=dup_settings.warning_threshold)
+    ctx.reply(started)
     ctx.replies += open_next_round(ctx.services, ctx.storage, record, game, ctx.lang, ctx.services.now())
 
 
@@ -207,6 +219,8 @@ def cmd_play(ctx: Context) -> None:
         ctx.private(say(lang, "dup_late", n=round_.number))
     elif preview.valid:
         ctx.private(say(lang, "dup_ack", n=round_.number, move=move, score=preview.score, replaced=replaced))
+    elif (sanctioned := sanctioned_ack(lang, game, event, replaced)) is not None:  # a warning, not a 0
+        ctx.private(sanctioned)
     else:
         reason = reason_text(lang, preview, game.notation)
         ctx.private(say(lang, "dup_ack_problem", n=round_.number, move=move, reason=reason.rstrip(".") + "."))

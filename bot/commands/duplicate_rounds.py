@@ -22,6 +22,7 @@ from ..render.record import end_reason_text, standings_text
 from ..storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, Storage
 from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
 from .duplicate_games import ensure_top, game_of, round_lists, save, start_top, sync_deadline, top_finder
+from .duplicate_sanctions import feedback_replies
 from .duplicate_texts import draw_reply, live_lines_at_close, result_replies
 from .services import Services
 
@@ -106,6 +107,7 @@ def close_round(
             edit_key=f"dup-{record.id}-{closed.number}",
         ),
         *result_replies(services.images, lang, record.channel, game, closed),
+        *feedback_replies(storage, record, game, closed),
     ]
     if closed.tied:
         replies.append(Reply(say(lang, "dup_tie_hint", count=closed.tops_shared), channel=record.channel))

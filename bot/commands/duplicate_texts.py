@@ -26,6 +26,7 @@ from ..render import RoundResultRow, RoundResultView, StandingsView, round_resul
 from ..render.record import standings_text
 from ..storage import GameRecord
 from ..timefmt import clock_time, time_left
+from .duplicate_sanctions import sanction_note, sanction_text, sanctioned
 from .formatting import breakdown
 
 
@@ -148,10 +149,12 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
             extra += say(lang, "dup_top_found")
         if solo == player:
             extra += say(lang, "dup_solo", bonus=game.settings.solo_bonus)
-        if result is not None and not result.valid and player not in round_.recorded:
-            extra += " — " + reason_text(lang, result, game.notation)
+        reason = reason_text(lang, result, game.notation) if result is not None else ""
+        if result is not None and not result.valid and player not in round_.recorded and reason:
+            extra += " — " + reason
         if result is not None and result.claimed_differs:
             extra += say(lang, "dup_claim", claimed=result.claimed)
+        extra += sanction_text(lang, round_, player)
         if player in round_.corrections:
             extra += say(lang, "dup_corrected", reason=round_.corrections[player] or "-")
         move = result.move if result is not None and player not in round_.recorded else "-"
@@ -161,15 +164,19 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
 
 def results_csv(lang: str, game: DuplicateGame) -> bytes:
     """Every player's place, total, gap and percentage, then the score of each move (UTF-8 CSV, headers in
-    ``lang``)."""
+    ``lang``); in a game with sanctions, each player's warnings and the points they took off."""
+    fisf = sanctioned(game)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    heads = [say(lang, f"col_{key}") for key in ("place", "player", "total", "gap", "percent", "solos")]
+    keys = ("place", "player", "total", "gap", "percent", "solos") + (("warnings", "deduction") if fisf else ())
+    heads = [say(lang, f"col_{key}") for key in keys]
     writer.writerow([*heads, *[say(lang, "col_move_number", n=r.number) for r in game.closed_rounds]])
     top = say(lang, "col_top")
-    writer.writerow(["", top, game.tops_total, 0, "100.0", "", *[r.top_points for r in game.closed_rounds]])
+    blank = ["", ""] if fisf else []
+    writer.writerow(["", top, game.tops_total, 0, "100.0", "", *blank, *[r.top_points for r in game.closed_rounds]])
     for standing in game.standings():
         scores = [r.score_of(standing.player) for r in game.closed_rounds]
+        warned = [standing.warnings, standing.deduction] if fisf else []
         writer.writerow(
             [
                 standing.place,
@@ -178,6 +185,7 @@ def results_csv(lang: str, game: DuplicateGame) -> bytes:
                 standing.gap,
                 f"{standing.percent:.1f}",
                 standing.solos,
+                *warned,
                 *scores,
             ]
         )
@@ -201,6 +209,7 @@ def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultVie
         notes = []
         if result is not None and not result.valid and not entered:
             notes.append(reason_text(lang, result, game.notation))
+        notes.append(sanction_note(lang, round_, player))
         if player in round_.corrections:
             notes.append(say(lang, "dup_corrected_note", reason=round_.corrections[player] or "-"))
         score = round_.score_of(player)
@@ -209,7 +218,7 @@ def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultVie
                 player,
                 score,
                 move=result.move if result is not None and not entered else "",
-                note="; ".join(notes),
+                note="; ".join(n for n in notes if n),
                 found_top=round_.top is not None and score == round_.top_points and score > 0,
                 solo_bonus=game.settings.solo_bonus if solo == player else 0,
                 answered=result is not None or entered,

@@ -27,6 +27,7 @@ from ..outbox import GRACE_SECONDS, destination
 from ..storage import ChannelLock, GameKind, PlayState, Storage
 from . import seats
 from .duplicate import JUST_DRAWN_SECONDS
+from .duplicate_sanctions import sanctioned_ack
 from .duplicate_texts import count_reply, joins_reply, reason_text
 from .formatting import split_claimed
 from .services import Services
@@ -208,5 +209,8 @@ def _ack(
         return _private(message, say(lang, "dup_late", n=number))
     if preview.valid:
         return _private(message, say(lang, "dup_ack", n=number, move=move, score=preview.score, replaced=replaced))
+    sanctioned = sanctioned_ack(lang, game, round_.submissions[-1], replaced)  # a warning, not a 0 (FISF)
+    if sanctioned is not None:
+        return _private(message, sanctioned)
     reason = reason_text(lang, preview, game.notation)
     return _private(message, say(lang, "dup_ack_problem", n=number, move=move, reason=reason.rstrip(".") + "."))

@@ -6,7 +6,7 @@ the offline ``arbitre duplicate`` both show it through these functions.
 
 from __future__ import annotations
 
-from core.duplicate import DuplicateGame
+from core.duplicate import DuplicateGame, Sanctions
 
 from ..messages import decimal, say
 from .text import table
@@ -37,7 +37,7 @@ def record_table(lang: str, game: DuplicateGame) -> str:
         notes += [
             say(lang, "dup_correction_note", n=line.number, player=p, reason=r or "-") for p, r in line.corrections
         ]
-    return "\n".join([table(rows, header), *notes])
+    return "\n".join([table(rows, header), *notes, *record_notes(lang, game)])
 
 
 def standings_text(lang: str, game: DuplicateGame) -> str:
@@ -46,7 +46,12 @@ def standings_text(lang: str, game: DuplicateGame) -> str:
     if not game.players:
         return say(lang, "dup_ranking_nobody", n=len(game.closed_rounds), tops=game.tops_total)
     header = ["#", say(lang, "col_player"), say(lang, "col_total"), say(lang, "col_gap"), "%"]
-    rows = [[s.place, s.player, s.total, s.gap, decimal(lang, s.percent)] for s in game.standings()]
+    standings = game.standings()
+    rows: list[list[object]] = [[s.place, s.player, s.total, s.gap, decimal(lang, s.percent)] for s in standings]
+    if game.settings.sanctions is not Sanctions.NONE:  # the warnings column (5.9)
+        header.append(say(lang, "col_warnings"))
+        for row, standing in zip(rows, standings, strict=True):
+            row.append(warnings_cell(standing.warnings, standing.deduction))
     return say(
         lang,
         "dup_ranking",
@@ -61,3 +66,28 @@ def end_reason_text(lang: str, game: DuplicateGame) -> str:
     if game.end_reason is None:
         return ""
     return say(lang, f"dup_end_{game.end_reason}", letters=game.end_letters)
+
+
+def record_notes(lang: str, game: DuplicateGame) -> list[str]:
+    """The record's lines on sanctions: each sanctioned answer with its clause, each lifted sanction."""
+    notes = []
+    for line in game.record():
+        notes += [
+            say(
+                lang,
+                "dup_sanction_record_note",
+                n=line.number,
+                player=player,
+                grade=say(lang, f"grade_{fault.grade}"),
+                section=fault.section,
+                fault=say(lang, f"fault_{fault}"),
+            )
+            for player, fault in line.faults
+        ]
+        notes += [say(lang, "dup_lift_record_note", n=line.number, player=p, reason=r or "-") for p, r in line.lifted]
+    return notes
+
+
+def warnings_cell(warnings: int, deduction: int) -> str:
+    """A standings cell: the warnings, with the points they took off (``5 (-10)``)."""
+    return f"{warnings} (-{deduction})" if deduction else str(warnings)

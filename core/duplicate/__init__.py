@@ -10,6 +10,8 @@
 - ``clock``: a round's clock (pause, resume, extension, a reopening's time);
 - ``replay``: the events in force after reopenings and chosen tops, and the take-back rules;
 - ``ranking``: solos and standings (``DuplicateStanding``, ``standings_of``, ``percent_of``);
+- ``sanctions``: the FISF sanction scale (``Sanctions``, ``Grade``, ``Fault`` and its clause);
+- ``grading``: an answer graded on that scale (``grade_submission``);
 - ``record``: the game record (``RecordLine``) and its plain data;
 - ``game``: ``DuplicateGame``, rebuilt from its events, and why it ended (``EndReason``).
 
@@ -33,6 +35,7 @@ from .events import (
     PlayerJoined,
     RoundClosed,
     RoundReopened,
+    SanctionLifted,
     ScoreRecorded,
     SubmissionCorrected,
     TopChosen,
@@ -40,6 +43,7 @@ from .events import (
     event_to_dict,
 )
 from .game import RUNNERS_UP, DuplicateGame, EndReason
+from .grading import grade_submission
 from .judging import (
     check_draw_letters,
     effective_submissions,
@@ -48,7 +52,7 @@ from .judging import (
     place_submission,
     tiles_played,
 )
-from .ranking import DuplicateStanding, percent_of, rank_players, solo_of, standings_of
+from .ranking import DuplicateStanding, percent_of, rank_players, solo_of, standings_of, warnings_of
 from .record import RecordedGame, RecordLine, record_data, record_lines
 from .replay import (
     check_take_back,
@@ -58,8 +62,17 @@ from .replay import (
     last_close_index,
     take_back_block,
 )
-from .rounds import Round, SubmissionResult
-from .settings import DEFAULT_SETTINGS, DuplicateSettings
+from .rounds import Round, SubmissionResult, lift_sanction
+from .sanctions import (
+    PENALTY_POINTS,
+    WARNING_THRESHOLD,
+    WARNING_THRESHOLD_SHORT,
+    Fault,
+    Grade,
+    Sanctions,
+    warning_deduction,
+)
+from .settings import BLITZ_MINUTES, DEFAULT_SETTINGS, DuplicateSettings
 from .tops import TopFinder, TopPlay, TopResultLike, close_of, movegen_top_finder
 
 __all__ = [
@@ -93,6 +106,18 @@ __all__ = [
     "TopPlay",
     "TopResultLike",
     "WordList",
+    "PENALTY_POINTS",
+    "Fault",
+    "Grade",
+    "Sanctions",
+    "SanctionLifted",
+    "grade_submission",
+    "lift_sanction",
+    "BLITZ_MINUTES",
+    "WARNING_THRESHOLD",
+    "WARNING_THRESHOLD_SHORT",
+    "warning_deduction",
+    "warnings_of",
     "check_draw_letters",
     "check_extension",
     "check_take_back",

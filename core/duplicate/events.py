@@ -125,6 +125,19 @@ class SubmissionCorrected:
 
 
 @dataclass(frozen=True)
+class SanctionLifted:
+    """The referee lifts the warning or penalty a player's answer got on a closed round, with the reason."""
+
+    kind: ClassVar[str] = "lift"
+    player: str
+    round: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.player}: sanction on move {self.round} lifted ({self.reason})"
+
+
+@dataclass(frozen=True)
 class ClockPaused:
     """The open round's clock stops at ``at``; the time left is kept."""
 
@@ -192,6 +205,7 @@ DuplicateEvent = (
     | RoundClosed
     | ScoreRecorded
     | SubmissionCorrected
+    | SanctionLifted
     | ClockPaused
     | ClockResumed
     | ClockExtended
@@ -210,6 +224,7 @@ EVENT_TYPES: Mapping[str, type[DuplicateEvent]] = {
         RoundClosed,
         ScoreRecorded,
         SubmissionCorrected,
+        SanctionLifted,
         ClockPaused,
         ClockResumed,
         ClockExtended,

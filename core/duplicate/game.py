@@ -69,10 +69,12 @@ from .events import (
     PlayerJoined,
     RoundClosed,
     RoundReopened,
+    SanctionLifted,
     ScoreRecorded,
     SubmissionCorrected,
     TopChosen,
 )
+from .grading import grade_submission
 from .judging import (
     check_draw_letters,
     effective_submissions,
@@ -84,7 +86,7 @@ from .judging import (
 from .ranking import DuplicateStanding, solo_of, standings_of
 from .record import RecordLine, record_data, record_lines
 from .replay import check_take_back, draws_before_reopening, draws_since_close, effective_events, take_back_block
-from .rounds import Round, SubmissionResult
+from .rounds import Round, SubmissionResult, lift_sanction
 from .settings import DEFAULT_SETTINGS, DuplicateSettings
 from .tops import TopFinder, close_of
 
@@ -309,17 +311,26 @@ class DuplicateGame:
         assert round_.draw is not None
         result = top_finder(self.board.copy(), round_.draw.letters)
         invalid: set[str] = set()
-        judged: dict[str, SubmissionResult] = {}
+        judged, same = dict[str, SubmissionResult](), dict[tuple[str, int | None, str | None], SubmissionResult]()
+
+        def is_word(word: str) -> bool:  # every word grading looked up and rejected is kept for replaying
+            if word in lexicon:
+                return True
+            invalid.add(word)
+            return False
+
         for player, submission in effective_submissions(round_).items():
             placed = self._placed.get((round_.draw.letters, submission.move, submission.notation))
-            checked = evaluate_submission(
+            checked = grade_submission(
                 self.board,
                 round_.draw.letters,
                 submission,
-                lambda w: w in lexicon,
+                is_word,
                 self.edition,
                 self.notation,
+                self.settings.sanctions,
                 placed=placed,
+                same=same,
             )
             judged[player] = checked
             if isinstance(checked.error, WordNotInLexiconError):
@@ -345,6 +356,10 @@ class DuplicateGame:
         )
         invalid = checked.error.words if isinstance(checked.error, WordNotInLexiconError) else ()
         return self.apply(SubmissionCorrected(player, round_number, move.strip(), reason, tuple(invalid)))
+
+    def lift(self, player: str, round_number: int, reason: str) -> SanctionLifted:
+        """Lift the warning or penalty of a player's answer on a closed round, with the reason."""
+        return self.apply(SanctionLifted(player, round_number, reason))
 
     def pause(self, at: float) -> ClockPaused:
         """Stop the open round's clock."""
@@ -442,6 +457,8 @@ class DuplicateGame:
             self._record_score(event)
         elif isinstance(event, SubmissionCorrected):
             self._correct(event)
+        elif isinstance(event, SanctionLifted):
+            lift_sanction(self._closed_round(event.round), self._player(event.player), event.reason)
         elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended, RoundReopened)):
             run_clock(self._open_round(str(event)), event)
 
@@ -529,6 +546,7 @@ class DuplicateGame:
         judged = memo if memo_event is event else {}
         self._judged_at_close = (None, {})
         self._placed.clear()  # the board is about to change
+        same: dict[tuple[str, int | None, str | None], SubmissionResult] = {}
         for player, submission in effective_submissions(round_).items():
             replaced = sum(1 for s in round_.submissions if s.player == player) - 1
             lateness = late_by(submission, deadline)
@@ -536,8 +554,16 @@ class DuplicateGame:
             if known is not None and lateness is None:  # judged by close_round on this board and draw
                 result = known
             else:
-                result = evaluate_submission(
-                    self.board, letters, submission, lambda w: w not in invalid, self.edition, self.notation, lateness
+                result = grade_submission(
+                    self.board,
+                    letters,
+                    submission,
+                    lambda w: w not in invalid,
+                    self.edition,
+                    self.notation,
+                    self.settings.sanctions,
+                    lateness,
+                    same=same,
                 )
             if result.score > round_.top_points:
                 raise ScoreAboveTopError(player, round_.number, result.score, round_.top_points)

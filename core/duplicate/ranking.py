@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..ranking import shared_places
 from .rounds import Round
+from .sanctions import warning_deduction
 from .settings import DuplicateSettings
 
 
@@ -22,6 +23,8 @@ class DuplicateStanding:
     gap: int
     percent: float
     solos: int = 0
+    warnings: int = 0  # warnings counted against the player (5.9)
+    deduction: int = 0  # points those warnings took off the total, already deducted (5.9)
 
     def __str__(self) -> str:
         gap = f"{self.gap:+d}" if self.gap else "0"
@@ -41,22 +44,33 @@ def rank_players(
     scores: Mapping[str, Sequence[int]],
     bonuses: Mapping[str, int] | None = None,
     solos: Mapping[str, int] | None = None,
+    warnings: Mapping[str, tuple[int, int]] | None = None,
 ) -> list[DuplicateStanding]:
-    """Standings best first from each round's top and each player's round scores; ties share a place."""
+    """Standings best first from each round's top and each player's round scores; ties share a place.
+    ``warnings``: each player's count of warnings and the points they take off."""
     top_total = sum(tops)
-    bonuses, solos = bonuses or {}, solos or {}
-    totals = [(p, sum(s) + bonuses.get(p, 0)) for p, s in scores.items()]
+    bonuses, solos, warnings = bonuses or {}, solos or {}, warnings or {}
+    totals = [(p, sum(s) + bonuses.get(p, 0) - warnings.get(p, (0, 0))[1]) for p, s in scores.items()]
     return [
-        DuplicateStanding(place, player, total, total - top_total, percent_of(total, top_total), solos.get(player, 0))
+        DuplicateStanding(
+            place,
+            player,
+            total,
+            total - top_total,
+            percent_of(total, top_total),
+            solos.get(player, 0),
+            *warnings.get(player, (0, 0)),
+        )
         for player, total, place in shared_places(totals)
     ]
 
 
 def solo_of(round_: Round, players: Sequence[str], settings: DuplicateSettings) -> str | None:
-    """The player who gets the solo bonus on a closed round, if any."""
+    """The player who gets the solo bonus on a closed round, if any: scores compared before a 5-point
+    penalty (3.5)."""
     if not round_.closed or round_.top is None or len(players) < settings.solo_min_players:
         return None
-    scores = {p: round_.score_of(p) for p in players}
+    scores = {p: round_.score_before_penalty(p) for p in players}
     best = round_.top_points if settings.solo_requires_top else max(scores.values(), default=0)
     holders = [p for p, s in scores.items() if s == best and s > 0]
     return holders[0] if len(holders) == 1 else None
@@ -76,4 +90,14 @@ def standings_of(
         {p: [r.score_of(p) for r in closed] for p in players},
         {p: n * settings.solo_bonus for p, n in solos.items()},
         dict(solos),
+        warnings_of(closed, players, settings),
     )
+
+
+def warnings_of(
+    closed: Sequence[Round], players: Sequence[str], settings: DuplicateSettings
+) -> dict[str, tuple[int, int]]:
+    """Each warned player's count of warnings and the points they take off at the end (5.9)."""
+    counts = {p: sum(1 for r in closed if r.warned(p)) for p in players}
+    threshold = settings.warning_threshold
+    return {p: (n, warning_deduction(n, threshold)) for p, n in counts.items() if n}

@@ -13,6 +13,8 @@ from ..notation import Notation, format_ref
 from ..tie import TieRule
 from .ranking import DuplicateStanding
 from .rounds import Round
+from .sanctions import Fault, Sanctions
+from .settings import DuplicateSettings
 
 
 class RecordedGame(Protocol):
@@ -48,6 +50,9 @@ class RecordedGame(Protocol):
     @property
     def reliquat(self) -> str: ...
 
+    @property
+    def settings(self) -> DuplicateSettings: ...
+
     def solo(self, round_: Round) -> str | None: ...
 
     def standings(self) -> Sequence[DuplicateStanding]: ...
@@ -69,6 +74,8 @@ class RecordLine:
     tie_rule: TieRule = TieRule.NONE
     tied: tuple[str, ...] = ()
     corrections: tuple[tuple[str, str], ...] = ()  # (player, reason) of the referee's corrections
+    faults: tuple[tuple[str, Fault], ...] = ()  # (player, fault) of the answers sanctioned (FISF scale)
+    lifted: tuple[tuple[str, str], ...] = ()  # (player, reason) of the sanctions the referee lifted
 
     def __str__(self) -> str:
         return f"{self.number} {self.draw} {self.ref} {self.word} {self.score} {self.cumulative}"
@@ -88,6 +95,8 @@ class RecordLine:
             "tie_rule": self.tie_rule,
             "tied": list(self.tied),
             "corrections": dict(self.corrections),
+            **({"faults": {p: [f.value, f.grade.value, f.section] for p, f in self.faults}} if self.faults else {}),
+            **({"lifted": dict(self.lifted)} if self.lifted else {}),
         }
 
 
@@ -112,6 +121,8 @@ def record_lines(game: RecordedGame) -> list[RecordLine]:
                 tie_rule=round_.tie_rule,
                 tied=round_.tied,
                 corrections=tuple(sorted(round_.corrections.items())),
+                faults=tuple((p, f) for p in game.players if (f := round_.grade_of(p)) and f is not Fault.CLEAN),
+                lifted=tuple(sorted(round_.lifted.items())),
             )
         )
     return lines
@@ -119,6 +130,7 @@ def record_lines(game: RecordedGame) -> list[RecordLine]:
 
 def record_data(game: RecordedGame) -> dict[str, Any]:
     """The record and standings as plain data, ready for JSON."""
+    sanctioned = game.settings.sanctions is not Sanctions.NONE
     return {
         "edition": game.edition.code,
         "lexicon": game.lexicon_name,
@@ -128,5 +140,14 @@ def record_data(game: RecordedGame) -> dict[str, Any]:
         "finished": game.finished,
         "end_reason": game.end_reason.value if game.end_reason is not None else "",
         "left": game.edition.spell_tiles(game.bag.unseen(game.reliquat)),
-        "standings": [asdict(s) for s in game.standings()],
+        "standings": [_standing_data(s, sanctioned) for s in game.standings()],
+        **({"sanctions": str(game.settings.sanctions)} if sanctioned else {}),
     }
+
+
+def _standing_data(standing: DuplicateStanding, sanctioned: bool) -> dict[str, Any]:
+    """A standing as plain data (its warnings only in a game with sanctions)."""
+    data = asdict(standing)
+    if not sanctioned:
+        del data["warnings"], data["deduction"]
+    return data

@@ -20,6 +20,7 @@ from .events import (
     MoveSubmitted,
     RoundClosed,
     RoundReopened,
+    SanctionLifted,
     ScoreRecorded,
     SubmissionCorrected,
     TopChosen,
@@ -29,7 +30,7 @@ from .rounds import Round
 # Events after a round's close that taking the close back (reopen, another top) also takes back.
 _UNDONE_WITH_CLOSE = (DrawMade, DrawRejected, ClockPaused, ClockResumed, ClockExtended)
 # Events after a close that forbid taking it back (someone played the next draw, or a correction).
-_KEEPS_CLOSE = (MoveSubmitted, ScoreRecorded, SubmissionCorrected)
+_KEEPS_CLOSE = (MoveSubmitted, ScoreRecorded, SubmissionCorrected, SanctionLifted)
 
 
 def last_close_index(events: Sequence[DuplicateEvent]) -> int | None:

@@ -10,10 +10,12 @@ from ..draw import Draw, Shortfall
 from ..errors import (
     ArbitreError,
 )
+from ..errors_duplicate import NoSanctionToLiftError
 from ..placement import Placement
 from ..scoring import MoveScore
 from ..tie import TieRule
 from .events import MoveSubmitted
+from .sanctions import Fault, Grade
 
 # --- results ------------------------------------------------------------------------
 
@@ -38,6 +40,8 @@ class SubmissionResult:
     placement: Placement | None = None
     move_score: MoveScore | None = None
     replaced: int = 0
+    fault: Fault | None = None  # how the sanction scale graded it (None: the game has no sanctions)
+    penalty: int = 0  # points taken off the move's score (5.6); solos compare the score before it
 
     def __str__(self) -> str:
         text = f"{self.player}: {self.move} {self.score}"
@@ -45,6 +49,8 @@ class SubmissionResult:
             text += f" ({self.verdict}: {self.error})"
         if self.claimed_differs:
             text += f" [claimed {self.claimed}]"
+        if self.fault is not None and self.fault is not Fault.CLEAN:
+            text += f" <{self.fault.grade} {self.fault.section}>"
         return text
 
     @property
@@ -83,6 +89,7 @@ class Round:
     corrections: dict[str, str] = field(default_factory=dict)  # player -> the referee's reason
     runners_up: tuple[tuple[str, int], ...] = ()
     top_count: int = 0  # plays scoring the top, as the move generator counted them (0: not kept)
+    lifted: dict[str, str] = field(default_factory=dict)  # player -> why the referee lifted the sanction
 
     @property
     def paused(self) -> bool:
@@ -122,4 +129,34 @@ class Round:
         if player in self.recorded:
             return self.recorded[player]
         result = self.results.get(player)
-        return result.score if result is not None else 0
+        if result is None:
+            return 0
+        return result.score + (result.penalty if player in self.lifted else 0)
+
+    def score_before_penalty(self, player: str) -> int:
+        """The player's score for the move before a 5-point penalty: what solos compare (3.5)."""
+        result = self.results.get(player)
+        if player in self.recorded or result is None:
+            return self.score_of(player)
+        return result.score + result.penalty
+
+    def grade_of(self, player: str) -> Fault | None:
+        """The fault the player's answer was graded for, as it stands: None without sanctions, after a
+        referee's entry or once lifted."""
+        result = self.results.get(player)
+        if result is None or player in self.recorded or player in self.lifted:
+            return None
+        return result.fault
+
+    def warned(self, player: str) -> bool:
+        """Whether the player's answer counts a warning (at most one per move, 5.8)."""
+        fault = self.grade_of(player)
+        return fault is not None and fault.grade is Grade.WARNING
+
+
+def lift_sanction(round_: Round, player: str, reason: str) -> None:
+    """Lift the warning or penalty of the player's answer on the closed round (the reason kept)."""
+    fault = round_.grade_of(player)
+    if fault is None or fault.grade not in (Grade.WARNING, Grade.PENALTY):
+        raise NoSanctionToLiftError(player, round_.number)
+    round_.lifted[player] = reason

@@ -1,4 +1,5 @@
-"""The settings of a duplicate game: the clock, the solo, the vowel/consonant rule, the notation."""
+"""The settings of a duplicate game: the clock, the solo, the vowel/consonant rule, the notation, the
+sanction scale."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from typing import Any
 from ..draw import Counts, DrawRule
 from ..errors_duplicate import DuplicateSettingError
 from ..notation import Notation, notation_by_name
+from .sanctions import WARNING_THRESHOLD, WARNING_THRESHOLD_SHORT, Sanctions
 
 # --- settings -----------------------------------------------------------------------
+
+BLITZ_MINUTES = 1  # section 1.3: the blitz clock
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,7 @@ class DuplicateSettings:
     first_move_horizontal: bool = True
     notation: Notation = Notation.FISF
     grace_seconds: float = 0.0
+    sanctions: Sanctions = Sanctions.NONE  # games started under FISF rules take Sanctions.FISF
 
     def __post_init__(self) -> None:
         if not isinstance(self.minutes, (int, float)) or not 0 < self.minutes <= 10:
@@ -49,6 +54,16 @@ class DuplicateSettings:
         return DrawRule(y=self.y, joker=self.joker)
 
     @property
+    def blitz(self) -> bool:
+        """Whether the clock is the blitz one (a minute per move or less, section 1.3)."""
+        return self.minutes <= BLITZ_MINUTES
+
+    @property
+    def warning_threshold(self) -> int:
+        """The warning from which each costs 5 points (5.9): the fourth, the sixth in blitz."""
+        return WARNING_THRESHOLD_SHORT if self.blitz else WARNING_THRESHOLD
+
+    @property
     def seconds(self) -> float:
         """Time allowed per move, grace included."""
         return self.minutes * 60 + self.grace_seconds
@@ -56,8 +71,10 @@ class DuplicateSettings:
     def to_dict(self) -> dict[str, Any]:
         """A plain dict, ready for JSON."""
         data = asdict(self)
-        for name in ("y", "joker", "notation"):
+        for name in ("y", "joker", "notation", "sanctions"):
             data[name] = str(data[name])
+        if self.sanctions is Sanctions.NONE:
+            del data["sanctions"]  # the settings of games without sanctions stored as before they existed
         return data
 
     @classmethod
@@ -72,6 +89,8 @@ class DuplicateSettings:
                 value = Counts(value)
             elif item.name == "notation":
                 value = notation_by_name(value)
+            elif item.name == "sanctions":
+                value = Sanctions(value)
             values[item.name] = value
         return cls(**values)
 
