@@ -183,7 +183,7 @@ LISTS: tuple[HunspellList, ...] = (
             "7c37b9bde78054e43365b488a13859094c88bc66664b5b7a7bb073626454b38e",
             "215fd73aa47b11e7fdd2e4d655e9fe37be4acdae16ff833badcfdfce79110aad",
         ),
-        license="GPL-1.0-or-later OR LGPL-2.0-or-later OR MPL-1.1 OR Apache-2.0 OR CC-BY-SA-1.0",
+        license="GPL-1.0-or-later OR LGPL-2.0-or-later OR MPL-1.0+ OR Apache-2.0 OR CC-SA-1.0",
         description="Polish spelling dictionary (Marek Futrega, sjp.pl; LibreOffice dictionaries 7.5.0, pl_PL), "
         "every inflected form, in the tiles of the Polish edition (Ą Ć Ę Ł Ń Ó Ś Ź Ż)",
         encoding="iso8859-2",
