@@ -6,8 +6,8 @@ alphabet of up to 31 tiles, 64-bit (``array('Q')``) for one of 32 to 63 (Polish 
 ``typecode`` says which. A node id is an index in it.
 
 * ``table[node]``, the head: bits 0 to n - 1 say which letters have an edge out of
-  the node (bit c for the tile of code c; bits 0-25 = A-Z for French and English); bit n (``Lexicon.final``, ``FINAL`` = bit 26 for A-Z)
-  says the letters read from the root to this node form a word;
+  the node (bit c for the tile of code c; bits 0-25 = A-Z for French and English);
+  bit n (``Lexicon.final``, ``FINAL`` = bit 26 for A-Z) says the letters read from the root to this node form a word;
 * ``table[node + 1]``, the lengths: bit d is set when some word goes on exactly d
   more letters from this node (bit 0 = the node is final);
 * then the ids of the children, in letter order: the child reached by the letter
@@ -27,7 +27,7 @@ d squares further on.
 from __future__ import annotations
 
 from array import array
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 ALL_LETTERS = (1 << 26) - 1  # every letter of A-Z (``Lexicon.letters`` for any alphabet)
 FINAL = 1 << 26  # the final flag of an A-Z lexicon (``Lexicon.final`` for any alphabet)
@@ -37,11 +37,12 @@ LOOKAHEAD = 6
 # The node table and lookahead arrays: an owned array, or a view of the bytes a lexicon was loaded from.
 Table: TypeAlias = "array[int] | memoryview[int]"
 
-NARROW, WIDE = "I", "Q"  # the typecodes of a table of 32-bit and of 64-bit words
+NARROW: Literal["I"] = "I"  # the typecode of a table of 32-bit words
+WIDE: Literal["Q"] = "Q"  # and of 64-bit words
 NARROW_TILES = 31  # the largest alphabet whose heads (its letters and the final bit) fit 32 bits
 
 
-def typecode(tiles: int) -> str:
+def typecode(tiles: int) -> Literal["I", "Q"]:
     """The array typecode of the node table and lookahead arrays of an alphabet of ``tiles`` tiles."""
     return NARROW if tiles <= NARROW_TILES else WIDE
 

@@ -25,9 +25,7 @@ from core.lexicon_layout import typecode
 from core.movegen import find_top
 
 # uppercase one-character labels beyond A-Z: À, Á ... Ā, Ă, Ą, Ć ... (each its own lowercase pair)
-_EXTRA = [
-    c for c in map(chr, range(0xC0, 0x17F)) if c.isupper() and len(c.lower()) == 1 and c.lower().upper() == c
-]
+_EXTRA = [c for c in map(chr, range(0xC0, 0x17F)) if c.isupper() and len(c.lower()) == 1 and c.lower().upper() == c]
 _HEADER = struct.Struct("<8sHHIIIIIII")
 
 
