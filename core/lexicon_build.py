@@ -11,14 +11,14 @@ from array import array
 from collections.abc import Iterable
 
 from .alphabet import MAX_TILES
-from .lexicon_layout import FINAL, LOOKAHEAD
+from .lexicon_layout import FINAL, LOOKAHEAD, typecode
 
 LETTER_BITS = {chr(65 + code): 1 << code for code in range(MAX_TILES)}  # by code character
 
 
 def build_graph(words: Iterable[str], final: int) -> tuple[array[int], int, int, tuple[array[int], ...]]:
     """The table, word-graph root, anagram-map root and lookahead arrays of distinct code strings;
-    ``final`` is the head bit of final nodes (``Lexicon.final``)."""
+    ``final`` is the head bit of final nodes (``Lexicon.final``, ``1 << tiles``), which sets the arrays' width."""
     unique = sorted(words)
     keyed = sorted("".join(sorted(word)) + word for word in unique)
     # Building makes millions of small containers that live to the end: the cyclic
@@ -38,7 +38,8 @@ def _lookahead(table: array[int], size: int, every: int) -> tuple[array[int], ..
     """For each node below ``size``, the letters found d + 1 letters further (d = 1 .. LOOKAHEAD);
     ``every`` is the mask of every letter of the alphabet."""
     # Children have smaller ids than their parents: one pass in id order suffices.
-    depths = [array("I", bytes(4 * size)) for _ in range(LOOKAHEAD)]
+    code = table.typecode
+    depths = [array(code, bytes(table.itemsize * size)) for _ in range(LOOKAHEAD)]
     node = 0
     while node < size:
         head = table[node]
@@ -69,7 +70,7 @@ def _compile(lists: list[list[str]], final_flag: int = FINAL) -> tuple[array[int
     # is final at once: a chain whose right language is that one suffix, looked up by
     # the suffix itself (``chains``) and only built, bottom-up, where it is new. Most of
     # an anagram key's word part is such a chain, so most letters cost one lookup.
-    table: array[int] = array("I")
+    table: array[int] = array(typecode(final_flag.bit_length() - 1))
     register: dict[tuple[int, ...], int] = {}
     extend = table.extend
 

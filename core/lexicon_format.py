@@ -4,8 +4,12 @@ Binary form (little-endian): the 8-byte magic ``ARBLEX\\x1a\\n``, then
 ``version, flags`` (u16 each), ``name length, table length, root, anagram root,
 word count, word graph length, alphabet length`` (u32 each), a CRC-32 (u32) of
 everything before it and after it, the name in UTF-8 padded to 4 bytes, the table as
-u32 values, the ``LOOKAHEAD`` lookahead arrays of ``word graph length`` u32 values each,
+words, the ``LOOKAHEAD`` lookahead arrays of ``word graph length`` words each,
 then the alphabet (JSON: ``{"labels": [...], "fold": {...}}``) in UTF-8.
+
+Words are u32, or u64 when flag ``WIDE_WORDS`` is set: an alphabet of more than 31 tiles
+(``core.lexicon_layout.typecode``); the flag must agree with the alphabet's size. Version 6
+added the flag; version 5 (every word u32, no flag) is still read.
 """
 
 from __future__ import annotations
@@ -18,10 +22,12 @@ from array import array
 
 from .alphabet import LATIN, Alphabet
 from .errors_lexicon import CorruptLexiconError
-from .lexicon_layout import LOOKAHEAD, Table
+from .lexicon_layout import LOOKAHEAD, WIDE, Table, typecode
 
 MAGIC = b"ARBLEX\x1a\n"
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
+READABLE_VERSIONS = (5, 6)  # 5: u32 words only, written before alphabets of 32 tiles and more
+WIDE_WORDS = 1  # the flag of u64 words
 _HEADER = struct.Struct("<8sHHIIIIIII")
 _CRC = struct.Struct("<I")
 _PAYLOAD_START = _HEADER.size + _CRC.size
@@ -58,16 +64,19 @@ def encode(
     name_bytes = name.encode("utf-8")
     padded = name_bytes + b"\0" * (-len(name_bytes) % 4)
     alphabet_bytes = _alphabet_bytes(alphabet)
+    code = typecode(len(alphabet))
     arrays: list[Table] = [table, *lookahead]
+    if any(memoryview(a).format != code for a in arrays):
+        raise ValueError(f"an alphabet of {len(alphabet)} tiles is stored in arrays of typecode {code!r}")
     if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-        swapped = [array("I", a) for a in arrays]
+        swapped = [array(code, a) for a in arrays]
         for part in swapped:
             part.byteswap()
         arrays = list(swapped)
     header = _HEADER.pack(
         MAGIC,
         FORMAT_VERSION,
-        0,
+        WIDE_WORDS if code == WIDE else 0,
         len(name_bytes),
         len(table),
         root,
@@ -93,13 +102,17 @@ def decode(
     if len(view) < _PAYLOAD_START:
         raise CorruptLexiconError(f"{len(view)} bytes is shorter than the header")
     header = _HEADER.unpack_from(view)
-    magic, version, _flags, name_len, table_len, root, anagram_root, count, graph_len, alphabet_len = header
+    magic, version, flags, name_len, table_len, root, anagram_root, count, graph_len, alphabet_len = header
     if magic != MAGIC:
         raise CorruptLexiconError("not a compiled lexicon (bad magic)")
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise CorruptLexiconError(f"format version {version}, this build reads {FORMAT_VERSION}")
+    if flags & ~WIDE_WORDS or (version < 6 and flags):
+        raise CorruptLexiconError(f"unknown flags {flags:#x}")
+    wide = bool(flags & WIDE_WORDS)
+    size = 8 if wide else 4
     padded_len = name_len + (-name_len % 4)
-    alphabet_start = padded_len + 4 * (table_len + LOOKAHEAD * graph_len)
+    alphabet_start = padded_len + size * (table_len + LOOKAHEAD * graph_len)
     expected = _PAYLOAD_START + alphabet_start + alphabet_len
     if len(view) != expected:
         raise CorruptLexiconError(f"{len(view)} bytes where the header announces {expected}")
@@ -115,18 +128,21 @@ def decode(
     except UnicodeDecodeError:
         raise CorruptLexiconError("name is not UTF-8") from None
     alphabet = _alphabet_from_bytes(bytes(body[alphabet_start : alphabet_start + alphabet_len]))
+    code = typecode(len(alphabet))
+    if wide != (code == WIDE):
+        raise CorruptLexiconError(f"{size * 8}-bit words for an alphabet of {len(alphabet)} tiles")
     share = not copy and sys.byteorder == "little"
     arrays: list[Table] = []
     offset = padded_len
     for length in [table_len] + [graph_len] * LOOKAHEAD:
-        part = body[offset : offset + 4 * length]
+        part = body[offset : offset + size * length]
         if share:
-            arrays.append(part.cast("I"))
+            arrays.append(part.cast(code))
         else:
-            owned: array[int] = array("I")
+            owned: array[int] = array(code)
             owned.frombytes(part)
             if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
                 owned.byteswap()
             arrays.append(owned)
-        offset += 4 * length
+        offset += size * length
     return arrays[0], root, anagram_root, tuple(arrays[1:]), count, stored_name, alphabet

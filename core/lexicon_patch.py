@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .lexicon_layout import CHILDREN, LOOKAHEAD, Table
+from .lexicon_layout import CHILDREN, LOOKAHEAD, Table, typecode
 
 
 class Patchable(Protocol):
@@ -110,8 +110,8 @@ def _lookahead(original: tuple[Table, ...], builder: _Builder, size: int) -> tup
     table, every = builder.table, builder.letters
     depths = []
     for depth in original:
-        extended: array[int] = array("I", depth)
-        extended.frombytes(bytes(4 * (size - len(extended))))
+        extended: array[int] = array(table.typecode, depth)
+        extended.frombytes(bytes(table.itemsize * (size - len(extended))))
         depths.append(extended)
     for node in builder.made:  # children first: their values are known
         count = (table[node] & every).bit_count()
@@ -139,9 +139,10 @@ def patch(
     dropped = [(w, False) for w in dict.fromkeys(removed) if lexicon._contains_codes(w)]
     changes = wanted + dropped
     graph = len(lexicon.lookahead[0])
-    words = _Builder(array("I", lexicon.table[:graph]), lexicon.letters, lexicon.final)
+    code = typecode(lexicon.final.bit_length() - 1)  # final = 1 << tiles
+    words = _Builder(array(code, lexicon.table[:graph]), lexicon.letters, lexicon.final)
     root = words.copy(lexicon.root, _trie(changes)) if changes else lexicon.root
-    anagrams = _Builder(array("I", lexicon.anagram_table), lexicon.letters, lexicon.final)
+    anagrams = _Builder(array(code, lexicon.anagram_table), lexicon.letters, lexicon.final)
     keyed = [("".join(sorted(w)) + w, final) for w, final in changes]
     anagram_root = anagrams.copy(lexicon.anagram_root, _trie(keyed)) if changes else lexicon.anagram_root
     lookahead = _lookahead(lexicon.lookahead, words, len(words.table))

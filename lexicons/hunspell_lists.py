@@ -71,6 +71,7 @@ def _debian(
     description: str,
     drop_affixes: str = "",
     known_words: tuple[str, ...] = (),
+    encoding: str = "utf-8",
 ) -> HunspellList:
     """An entry for ``usr/share/hunspell/STEM.aff``/``.dic`` of a Debian package; ``shas``: .deb, .aff, .dic."""
     return HunspellList(
@@ -83,7 +84,7 @@ def _debian(
         aff_sha256=shas[1],
         dic_path=f"usr/share/hunspell/{stem}.dic",
         dic_sha256=shas[2],
-        encoding="utf-8",
+        encoding=encoding,
         license=license,
         description=description,
         nouns_capitalised=code == "de",
@@ -171,6 +172,21 @@ LISTS: tuple[HunspellList, ...] = (
         description="igerman98 German spelling dictionary 20161207 (Björn Jacke; de_DE), every inflected form, "
         "compounds only as listed, nouns kept, in the tiles of the German edition (Ä, Ö, Ü; ß as SS)",
         known_words=("de_duden_2_known.txt",),
+    ),
+    _debian(
+        "pl",
+        "hunspell-pl",
+        "1:7.5.0-1",
+        "pl_PL",
+        (
+            "9af9e010e5586ab3e5b46009273df8e94c8c1f0da8e3c7b1e2df1398ce68ef07",
+            "7c37b9bde78054e43365b488a13859094c88bc66664b5b7a7bb073626454b38e",
+            "215fd73aa47b11e7fdd2e4d655e9fe37be4acdae16ff833badcfdfce79110aad",
+        ),
+        license="GPL-1.0-or-later OR LGPL-2.0-or-later OR MPL-1.0+ OR Apache-2.0 OR CC-SA-1.0",
+        description="Polish spelling dictionary (Marek Futrega, sjp.pl; LibreOffice dictionaries 7.5.0, pl_PL), "
+        "every inflected form, in the tiles of the Polish edition (Ą Ć Ę Ł Ń Ó Ś Ź Ż)",
+        encoding="iso8859-2",
     ),
 )
 

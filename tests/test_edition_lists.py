@@ -45,7 +45,7 @@ def words(code: str) -> tuple[str, ...]:
 
 
 def test_every_list_names_a_shipped_edition() -> None:
-    assert CODES == ["ca", "es", "ro", "it", "de"]
+    assert CODES == ["ca", "es", "ro", "it", "de", "pl"]
     for code in CODES:
         edition_by_code(code)
 
@@ -95,6 +95,10 @@ HELD = {
     "ro": (["țară", "școală", "masă", "frumos"], ["kilogram", "whisky"]),
     "it": (["città", "mangiare", "perché", "amanti", "facevi", "amavi"], ["jazz", "kiwi", "assassinartele"]),
     "de": (["Straße", "Größe", "Haus", "Häuser", "schön", "hm", "st", "qi"], ["Xylophonieren"]),
+    "pl": (
+        ["żółw", "źródło", "gęślą", "chrząszcz", "jaźń", "zażółć", "nieżółty", "koń", "ŹDŹBŁO"],
+        ["quiz", "wolkswagen", "xero", "Krakowa", "PKP"],
+    ),
 }
 
 
