@@ -117,6 +117,8 @@ def cmd_settings(ctx: Context) -> None:
     updated = settings.with_changes(**changes)
     ctx.storage.save_channel(updated)
     ctx.settings = updated
+    if "edition" in changes:  # the edition's list is compiled while the players get ready, not at the first move
+        ctx.services.lists.prepare_movegen(game_list(updated), updated.channel)
     text = settings_text(ctx, updated)
     running = ctx.storage.active_game(ctx.message.channel)
     if running is not None and GAME_SETTINGS & set(changes):
