@@ -1,0 +1,263 @@
+"""Every shipped edition played end to end in the console room, as players would (issue 23, "Done when").
+
+For each edition of ``core/editions/index.json`` (an edition added there is played here too), words are
+picked from its bundled list (``tests/edition_words.py``): one per tile typed otherwise than one A-Z letter
+(``L·L``, ``NY``, ``QU``, ``CH``, ``RR``, ``Ñ``, ``Ä``...). A classic game on a real SQLite file: those words
+looked up and scored on the empty board, a first move with one of them, a valid move challenged (with the
+consequence its rule set gives, docs/rules.md "Turn types and rule sets"), a word not in the list challenged
+(removed, 0), the unseen tiles, the board image (every tile's label drawn) and the text board, and the GCG
+export replayed by ``arbitre replay`` with the same scores. A duplicate round (docs/rules.md "Duplicate"): the
+draw typed, submissions typed in several ways and one mistaken, the top, its placement, the ranking, the
+board, the unseen tiles and the exported sheet and CSV, the top replayed by ``arbitre score``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import io
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw
+
+from bot.adapters.console import CHANNEL, ConsoleRoom
+from bot.cli import main
+from bot.lexicons import LexiconRegistry, cache_dir
+from bot.messages import say
+from bot.referee import Referee
+from bot.render.board import CELL, COORD, PAD, label_size
+from bot.render.fonts import font, has_glyph
+from bot.storage import SQLiteStorage
+from core.board import SIZE
+from core.edition import ENGLISH, Edition, edition_by_code
+from core.lexicon import Lexicon
+from core.movegen import find_top
+from core.notation import Notation, format_ref
+from core.placement import apply_placement
+from core.rules import rule_set_by_code
+from tests.edition_words import (
+    find_word,
+    first_move_board,
+    first_move_ref,
+    first_move_score,
+    label_counts,
+    not_a_word,
+    phony_below,
+    shipped_codes,
+    special_symbols,
+)
+from tests.ready_lists import ready_registry
+
+CODES = shipped_codes()
+LANG = "fr"  # the console room's language
+
+
+@pytest.fixture(scope="session")
+def registry() -> LexiconRegistry:
+    """The shared registry with every shipped edition's list loaded (compiled once, then read from the cache)."""
+    shared = ready_registry()
+    folder = cache_dir()
+    with open(folder / "tests-compile.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one test process compiles a list missing from the cache
+        for code in CODES:
+            shared.get(code)
+    return shared
+
+
+def replies(text: str) -> list[str]:
+    return [block.strip() for block in text.split("\n\n") if block.strip()]
+
+
+def play(registry: LexiconRegistry, script: str, tmp_path: Path) -> list[str]:
+    """The replies of the console room (the real referee on a real SQLite file) to ``script``."""
+    storage = SQLiteStorage(tmp_path / "game.sqlite")
+    out = io.StringIO()
+    room = ConsoleRoom(Referee(storage, registry, clock_scope=CHANNEL), out, tmp_path / "files", "Ana", ("ana",))
+    stdin = io.TextIOWrapper(io.BytesIO(script.encode("utf-8")), encoding="utf-8")
+    try:
+        assert asyncio.run(room.run(stdin)) == 0
+    finally:
+        storage.close()
+    return replies(out.getvalue())
+
+
+def reply_to(out: list[str], text: str) -> str:
+    found = [r for r in out if text in r]
+    assert found, f"no reply with {text!r} in:\n" + "\n\n".join(out)
+    return found[0]
+
+
+def attachment(reply: str, kind: str) -> Path:
+    """The file a reply carries (``(image: PATH)`` or ``(file: PATH)``)."""
+    return Path(reply.split(f"({kind}: ", 1)[1].split(")", 1)[0])
+
+
+def scores_of(reply: str) -> dict[str, int]:
+    """``Scores : Ana 30 · Ben 20`` as {name: score}."""
+    line = next(line for line in reply.splitlines() if line.startswith("Scores : "))
+    return {name: int(score) for name, score in (part.rsplit(" ", 1) for part in line[9:].split(" · "))}
+
+
+# --- what each edition plays with ---------------------------------------------------------------
+
+
+class Words:
+    """The words of an edition's list that the games below type, and their expected scores."""
+
+    def __init__(self, edition: Edition, lexicon: Lexicon) -> None:
+        self.edition, self.lexicon = edition, lexicon
+        self.notation = Notation(edition.notation)
+        self.specials = special_symbols(edition)
+        picked = [find_word(lexicon, edition, s, (5, 6, 4, 7, 3, 2)) for s in self.specials]
+        missing = [edition.label(s) for s, w in zip(self.specials, picked, strict=True) if not w]
+        assert not missing, f"{edition.code}: no word for {missing}"
+        self.checked: list[str] = [w for w in picked if w]  # one word per special tile
+        self.first = self.checked[0]
+        self.bag = Counter(edition.counts) - Counter(self.first)
+
+    def spell(self, symbols: str) -> str:
+        return self.edition.alphabet.spell(symbols)
+
+
+@pytest.fixture(params=CODES)
+def words(request: pytest.FixtureRequest, registry: LexiconRegistry) -> Words:
+    edition = edition_by_code(request.param)
+    return Words(edition, registry.get(edition.code))
+
+
+# --- the board image: every tile's label drawn -----------------------------------------------------
+
+
+def ink(image: Image.Image) -> int:
+    """Dark pixels (the ink of letters), in a greyscale image."""
+    return sum(count for value, count in enumerate(image.histogram()) if value < 100)
+
+
+def label_ink(label: str) -> int:
+    """The ink of ``label`` drawn alone at the size a board tile draws it."""
+    size = label_size(label, CELL)
+    canvas = Image.new("L", (CELL * 3, CELL * 3), 255)
+    ImageDraw.Draw(canvas).text((CELL, CELL), label, fill=0, font=font(size))
+    return ink(canvas)
+
+
+def check_tiles_drawn(path: Path, board_tiles: dict[tuple[int, int], str]) -> None:
+    """Each tile's square of the board image holds its label: as much ink above the value as the label
+    drawn alone (a missing glyph or a blank tile has none, a clipped label less), every character in the font."""
+    with Image.open(path) as picture:
+        assert picture.format == "PNG"
+        grey = picture.convert("L")
+    gx, gy = PAD + COORD, grey.height - PAD - CELL * SIZE  # the grid sits at the bottom of every board image
+    for (row, col), label in board_tiles.items():
+        assert all(has_glyph(char) for char in label), label
+        x0, y0 = gx + col * CELL, gy + row * CELL
+        above_value = grey.crop((x0 + 3, y0 + 3, x0 + CELL - 3, y0 + round(CELL * 0.66) + 1))
+        drawn, alone = ink(above_value), label_ink(label)
+        assert alone > 0 and 0.8 * alone <= drawn <= 1.2 * alone, (label, row, col, drawn, alone)
+
+
+def text_board(reply: str) -> list[str]:
+    """The rows of the text board in a reply (header and 15 rows)."""
+    body = reply.split("```\n", 1)[1].split("\n```", 1)[0].splitlines()
+    return body[:16]
+
+
+# --- a classic game --------------------------------------------------------------------------------
+
+
+def test_a_classic_game_in_every_edition(
+    words: Words, registry: LexiconRegistry, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edition, lexicon, notation = words.edition, words.lexicon, words.notation
+    rules = rule_set_by_code(edition.rules)
+    start = first_move_ref(notation)
+    first = words.first
+    # Ben's move: the best play of a rack of the bag holding another special tile when there is one
+    board = first_move_board(first)
+    second_special = next((s for s in words.specials[1:] if words.bag[s]), None)
+    common = [s for s, _ in sorted(words.bag.items(), key=lambda item: (-item[1], item[0])) if s != second_special]
+    rack = ([second_special] if second_special else []) + common[: 7 - (1 if second_special else 0)]
+    tops = find_top(board, "".join(rack), lexicon, edition, count=30).plays
+    ben = next((p for p in tops if second_special and second_special in p.placement.main_word.text), tops[0])
+    ben_move = ben.placement.notation(notation)
+    apply_placement(board, ben.placement)
+    bag = words.bag - Counter(cell.letter for cell in ben.placement.new_tiles)
+    phony = phony_below(board, lexicon, edition, bag)
+    phony_move = f"{format_ref(phony.ref, notation)} {words.spell(phony.word)}"
+    nonsense = not_a_word(lexicon, edition, first)
+    # the challenger of a valid word loses a turn (the mover plays again), a penalty or the mover a bonus
+    phony_player, challenger_2 = ("Ben", "Ana") if rules.challenge_lost_turn else ("Ana", "Ben")
+    typed = [words.spell(w) for w in words.checked]
+    script = "\n".join(
+        [
+            f"Ana: /reglages edition {edition.code}",
+            *(f"Ana: /calcul {start} {w}" for w in typed),
+            "Ana: /nouvelle Ana Ben",
+            f"Ana: /verif {' '.join(typed)} {words.spell(nonsense)}",
+            f"Ana: /coup {start} {typed[0].lower()}",  # all in lowercase: plain tiles, not jokers
+            f"Ben: /coup {ben_move}",
+            "Ana: /conteste",
+            f"{phony_player}: /coup {phony_move}",
+            f"{challenger_2}: /conteste",
+            "Ana: /feuille",
+            "Ana: /reste",
+            "Ana: /grille",
+            "Ana: /export",
+        ]
+    )
+    out = play(registry, script + "\n", tmp_path)
+    assert f"édition {edition.code}," in out[0] and f"liste {edition.code}," in out[0]
+    for symbols, spelled in zip(words.checked, typed):  # scored on the empty board, in the edition's tiles
+        calc = reply_to(out, f"Calcul (non enregistré) : {start} {spelled}\n")
+        assert calc.endswith(f" = {first_move_score(edition, symbols)}"), calc
+    verdicts = reply_to(out, f"(liste : {edition.code})")
+    assert all(f"{w} {say(LANG, 'valid')}" in verdicts for w in typed), verdicts
+    assert f"{words.spell(nonsense)} {say(LANG, 'invalid')}" in verdicts
+    first_score = first_move_score(edition, first)
+    moved = reply_to(out, f"Ana : {start} {typed[0]}\n")  # read back in the edition's labels
+    assert scores_of(moved)["Ana"] == first_score
+    ben_reply = reply_to(out, f"Ben : {ben_move}\n")
+    assert scores_of(ben_reply)["Ben"] == ben.total
+    valid = reply_to(out, say(LANG, "challenge_valid", verdicts="", player="Ben").split(" : ")[0] + " : ")
+    assert say(LANG, "valid") in valid and f"{words.spell(ben.placement.main_word.text)} {say(LANG, 'valid')}" in valid
+    after_valid = scores_of(valid)
+    penalty = rules.challenge_penalty_per_word * len(ben.placement.words)
+    bonus = rules.challenge_bonus_per_word * len(ben.placement.words)
+    assert after_valid == {"Ana": first_score - penalty, "Ben": ben.total + bonus}
+    withdrawn = reply_to(out, f"{words.spell(phony.word)} {say(LANG, 'invalid')}. ")
+    assert scores_of(withdrawn) == after_valid  # the word not in the list: removed, 0
+    sheet = reply_to(out, "joueur  coup")
+    assert f"contesté : {words.spell(phony.word)} {say(LANG, 'invalid')}" in sheet
+    # the unseen tiles: the bag less the two moves standing, in labels
+    unseen = reply_to(out, "Lettres non visibles (")
+    shown = label_counts(unseen.split(" : ", 1)[1].splitlines()[0])
+    expected = {edition.label(s): n for s, n in bag.items() if n} | {"?": edition.jokers}
+    assert shown == expected and f"({sum(expected.values())})" in unseen
+    # the board: the image draws every tile's label, the text board writes it in even columns
+    grid = reply_to(out, "```\n")
+    placed = {(7, 7 + i): edition.label(s) for i, s in enumerate(first)}
+    placed |= {(c.row, c.col): edition.label(c.letter) for c in ben.placement.new_tiles}
+    check_tiles_drawn(attachment(grid, "image"), placed)
+    rows = text_board(grid)
+    assert len({len(row) for row in rows}) == 1, rows
+    for (row, col), label in placed.items():
+        assert rows[row + 1].endswith(label, 0, 4 + (col + 1) * (len(rows[0]) - 4) // SIZE), (row, col, label)
+    # the export, replayed: every score recomputed agrees
+    export = reply_to(out, "#player1")
+    assert (f"#arbitre-edition {edition.code}" in export) is (edition != ENGLISH)  # GCG's own tiles are English
+    status, replayed = tool(capsys, "replay", str(attachment(export, "file")))
+    final = scores_of(withdrawn)
+    assert status == 0 and replayed["final"] == final and not replayed["mismatches"], replayed
+
+
+def tool(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:
+    """An offline tool run with ``--json``: its status and the document it printed."""
+    capsys.readouterr()
+    status = main([*args, "--json"])
+    captured = capsys.readouterr()
+    assert captured.out, captured.err
+    return status, json.loads(captured.out)
