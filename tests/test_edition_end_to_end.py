@@ -17,6 +17,8 @@ import asyncio
 import fcntl
 import io
 import json
+import re
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -31,12 +33,13 @@ from bot.messages import say
 from bot.referee import Referee
 from bot.render.board import CELL, COORD, PAD, label_size
 from bot.render.fonts import font, has_glyph
+from bot.render.text import board_text
 from bot.storage import SQLiteStorage
-from core.board import SIZE
+from core.board import SIZE, Board, Tile
 from core.edition import ENGLISH, Edition, edition_by_code
 from core.lexicon import Lexicon
 from core.movegen import find_top
-from core.notation import Notation, format_ref
+from core.notation import Notation, format_ref, parse_move
 from core.placement import apply_placement
 from core.rules import rule_set_by_code
 from tests.edition_words import (
@@ -155,7 +158,7 @@ def check_tiles_drawn(path: Path, board_tiles: dict[tuple[int, int], str]) -> No
     for (row, col), label in board_tiles.items():
         assert all(has_glyph(char) for char in label), label
         x0, y0 = gx + col * CELL, gy + row * CELL
-        above_value = grey.crop((x0 + 3, y0 + 3, x0 + CELL - 3, y0 + round(CELL * 0.66) + 1))
+        above_value = grey.crop((x0 + 5, y0 + 5, x0 + CELL - 5, y0 + round(CELL * 0.66) + 1))  # inside the edge
         drawn, alone = ink(above_value), label_ink(label)
         assert alone > 0 and 0.8 * alone <= drawn <= 1.2 * alone, (label, row, col, drawn, alone)
 
@@ -261,3 +264,129 @@ def tool(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:
     captured = capsys.readouterr()
     assert captured.out, captured.err
     return status, json.loads(captured.out)
+
+
+# --- a duplicate round -----------------------------------------------------------------------------
+
+
+def duplicate_draw(words: Words) -> list[str]:
+    """The first word's tiles completed to a full rack with the bag's commonest vowels and consonants, at
+    least two of each (the draw rule until move 15, docs/rules.md "Duplicate")."""
+    edition = words.edition
+    draw = list(words.first)
+    left = Counter(words.bag)
+    by_count = sorted((s for s in left if s not in edition.flexible), key=lambda s: (-left[s], s))
+    vowels = [s for s in by_count if edition.is_vowel(s)]
+    consonants = [s for s in by_count if not edition.is_vowel(s)]
+    while len(draw) < edition.rack_size:
+        short_of_vowels = sum(edition.is_vowel(s) for s in draw) < 2
+        pick = (vowels if short_of_vowels or len(draw) % 2 else consonants)[0]
+        draw.append(pick)
+        left[pick] -= 1
+        if not left[pick]:
+            (vowels if pick in vowels else consonants).remove(pick)
+    return draw
+
+
+def test_a_duplicate_round_in_every_edition(
+    words: Words, registry: LexiconRegistry, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edition, notation = words.edition, words.notation
+    alphabet = edition.alphabet
+    start = first_move_ref(notation)
+    draw = duplicate_draw(words)
+    assert sum(edition.is_vowel(s) for s in draw) >= 2 and sum(not edition.is_vowel(s) for s in draw) >= 2
+    typed = words.spell(words.first)
+    absent = min((s for s in alphabet.symbols if s not in draw), key=lambda s: -edition.values[s])
+    mistaken = words.spell(words.first[:-1] + absent)
+    script = "\n".join(
+        [
+            f"Ana: /reglages edition {edition.code}",
+            "Ana: /duplicate 1 manuel",
+            f"Ana: /tirage {words.spell(''.join(draw))}",
+            f"Ana: /calcul {start} {typed}",
+            f"Ben> /jouer {start} {typed}",
+            f"Cy> /jouer {start} {typed.lower()}",  # all in lowercase: plain tiles, not jokers
+            f"Dan> /jouer {start} {mistaken}",
+            "Ana: /cloture",
+            "Ana: /classement",
+            "Ana: /grille",
+            "Ana: /reste",
+            "Ana: /export",
+        ]
+    )
+    out = play(registry, script + "\n", tmp_path)
+    spelled_draw = alphabet.spell_tiles(draw)
+    assert f"Coup 1 — tirage : {spelled_draw}\n" in reply_to(out, "Coup 1 — tirage : ")  # read back in labels
+    score = first_move_score(edition, words.first)
+    assert reply_to(out, f"Calcul (non enregistré) : {start} {typed}\n").endswith(f" = {score}")
+    results = reply_to(out, "Top : ")
+    top = re.search(r"^Top : (\S+) (\S+) — (\d+) points$", results, re.MULTILINE)
+    assert top is not None, results
+    top_ref, top_word, top_score = top.group(1), top.group(2), int(top.group(3))
+    assert f"Ben : {start} {typed} {score}" in results and f"Cy : {start} {typed.lower()} {score}" in results
+    letters = say(LANG, "dup_reason_not_in_draw", letters=alphabet.spell(absent))  # the mistake: 0, with its reason
+    assert f"Dan : {start} {mistaken} 0 — {letters}" in results, results
+    assert top_score >= score
+    # the top replayed by the offline scorer, in the edition's tiles and notation
+    status, scored = tool(
+        capsys, "score", "--edition", edition.code, "--notation", notation.value, f"{top_ref} {top_word}"
+    )
+    assert status == 0 and [move["score"] for move in scored] == [top_score]
+    standings = reply_to(out, "joueur  total")
+    assert re.search(rf"^1\s+Ben\s+{score}\s", standings, re.MULTILINE) and re.search(r"Dan\s+0\s", standings)
+    # the board with the top placed: every tile's label drawn; the unseen tiles are the rest of the set
+    move = parse_move(f"{top_ref} {top_word}", notation, alphabet=alphabet)
+    ref = move.ref
+    squares = [(ref.row, ref.col + i) if ref.horizontal else (ref.row + i, ref.col) for i in range(len(move.letters))]
+    top_tiles = [letter.letter for letter in move.letters]
+    assert all(t is not None for t in top_tiles)
+    grid = reply_to(out, "```\n      ")
+    check_tiles_drawn(attachment(grid, "image"), {sq: edition.label(t or "") for sq, t in zip(squares, top_tiles)})
+    rows = text_board(grid)
+    assert len({len(row) for row in rows}) == 1, rows
+    unseen = reply_to(out, "Lettres non visibles (")
+    shown = label_counts(unseen.split(" : ", 1)[1].splitlines()[0])
+    rest = Counter(edition.counts) - Counter(t for t in top_tiles if t)
+    assert shown == {edition.label(s): n for s, n in rest.items() if n} | {"?": edition.jokers}
+    # the export: the sheet's line and the CSV give the same scores
+    sheet = reply_to(out, "N°  tirage")
+    line = next(row for row in sheet.splitlines() if row.startswith(" 1  "))
+    assert line.split()[:5] == ["1", spelled_draw, top_ref, top_word, str(top_score)], line
+    csv_rows = attachment(sheet, "file").read_text(encoding="utf-8").splitlines()
+    assert any(row.startswith(f"1,Ben,{score},") for row in csv_rows), csv_rows
+    assert any(row.startswith("3,Dan,0,") for row in csv_rows), csv_rows
+
+
+# --- the text board --------------------------------------------------------------------------------
+
+
+def columns(text: str) -> int:
+    """Display columns of ``text`` in a monospace font: none for a combining mark, two for a wide character."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_every_row_of_the_text_board_is_as_wide_in_every_edition(code: str) -> None:
+    edition = edition_by_code(code)
+    notation = Notation(edition.notation)
+    board = Board()
+    squares = [(row, col) for row in range(0, SIZE, 2) for col in range(SIZE)]
+    symbols = edition.alphabet.symbols
+    placed = {}
+    for index, symbol in enumerate(symbols * 2):  # every tile, then every tile as a joker
+        row, col = squares[index]
+        joker = index >= len(symbols)
+        board.place(row, col, Tile(symbol, joker))
+        placed[(row, col)] = edition.label(symbol).lower() if joker else edition.label(symbol)
+    last = list(placed)[::3]  # the last move's mark before some of them, beside unmarked ones
+    lines = board_text(board, notation, last, LANG, edition).splitlines()
+    rows = lines[:16]  # the header and the 15 rows; the legend follows
+    assert len({columns(row) for row in rows}) == 1, "\n".join(rows)
+    width = (columns(rows[0]) - 4) // SIZE
+    for (row, col), label in placed.items():
+        cell = rows[row + 1][4 + col * width : 4 + (col + 1) * width]  # under the column's name
+        mark = ">" if (row, col) in last else " "
+        assert cell == (mark + label).rjust(width), (row, col, cell, label)
+    empty = rows[2][4 : 4 + width]  # a premium square
+    assert empty.strip() in "*+^'." and columns(empty) == width
