@@ -164,7 +164,7 @@ def draw_tile(scene: Scene, x0: int, y0: int, size: int, letter: str, value: int
     if value is None:
         scene.text(letter, x0 + size // 2, y0 + size // 2 + 1, letter_size, ink, role="tile")
         return
-    baseline = y0 + round(size * 0.66)
+    baseline = y0 + round(size * (0.66 if len(letter) < 2 else 0.6))  # a smaller label rises clear of the value
     shift = round(size * (0.05 if value < 10 else 0.1))  # room for the value, more for two digits
     scene.text(letter, x0 + size // 2 - shift, baseline, letter_size, ink, anchor="ms", role="tile")
     value_size = max(10, round(size * VALUE_SIZE / CELL) - (1 if value >= 10 else 0))
