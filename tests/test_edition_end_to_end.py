@@ -299,10 +299,12 @@ def test_a_duplicate_round_in_every_edition(
     typed = words.spell(words.first)
     absent = min((s for s in alphabet.symbols if s not in draw), key=lambda s: -edition.values[s])
     mistaken = words.spell(words.first[:-1] + absent)
+    short_draw = words.spell("".join(draw[:-1]))
     script = "\n".join(
         [
             f"Ana: /reglages edition {edition.code}",
             "Ana: /duplicate 1 manuel",
+            f"Ana: /tirage {short_draw}",  # a tile short: refused, saying how the letters were read
             f"Ana: /tirage {words.spell(''.join(draw))}",
             f"Ana: /calcul {start} {typed}",
             f"Ben> /jouer {start} {typed}",
@@ -316,6 +318,10 @@ def test_a_duplicate_round_in_every_edition(
         ]
     )
     out = play(registry, script + "\n", tmp_path)
+    read = " ".join(alphabet.spell(s) for s in sorted(draw[:-1], key=alphabet.sort_key))
+    shown = f"{short_draw} ({read})" if any(len(edition.label(s)) > 1 for s in alphabet.symbols) else short_draw
+    size = edition.rack_size
+    assert say(LANG, "err_draw_size", draw=shown, count=size - 1, expected=size) in reply_to(out, f"{short_draw} ")
     spelled_draw = alphabet.spell_tiles(draw)
     assert f"Coup 1 — tirage : {spelled_draw}\n" in reply_to(out, "Coup 1 — tirage : ")  # read back in labels
     score = first_move_score(edition, words.first)
