@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.adjudication import check_words
+from core.alphabet import Alphabet
 from core.edition import EDITIONS
 from core.notation import Notation
 from core.rules import RULE_SETS
@@ -134,6 +135,17 @@ def settings_text(ctx: Context, settings: ChannelSettings) -> str:
     return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone, "minutes": minutes})
 
 
+MIDDLE_DOT = "·"
+
+
+def dots_read(words: list[str], alphabet: Alphabet) -> list[str]:
+    """Words looked up, a ``.`` read as the middle dot of a tile such as ``L·L`` when the alphabet has one
+    (no board here for a ``.`` to stand for a tile of): COL.LEGI is COL·LEGI."""
+    if not any(MIDDLE_DOT in label for label in alphabet.labels):
+        return words
+    return [word.replace(".", MIDDLE_DOT) for word in words]
+
+
 @command("check", section=Section.GENERAL, read_only=True, slow=True, uses_list=True)
 def cmd_check(ctx: Context) -> None:
     words = ctx.args.replace(",", " ").split()
@@ -144,7 +156,7 @@ def cmd_check(ctx: Context) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     word_list = ctx.word_list(spec)
     alphabet = word_list.alphabet
-    verdicts = check_words(words[:WORDS_CHECKED], word_list, alphabet)
+    verdicts = check_words(dots_read(words[:WORDS_CHECKED], alphabet), word_list, alphabet)
     text = verdicts_text(ctx.lang, verdicts, word_list.house, alphabet)
     answer = ctx.say("check", verdicts=text, lexicon=ListUsed(word_list.spec, word_list.house).label(ctx.lang))
     if len(words) > WORDS_CHECKED:
