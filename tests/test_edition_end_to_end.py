@@ -195,6 +195,10 @@ def test_a_classic_game_in_every_edition(
     # the challenger of a valid word loses a turn (the mover plays again), a penalty or the mover a bonus
     phony_player, challenger_2 = ("Ben", "Ana") if rules.challenge_lost_turn else ("Ana", "Ben")
     typed = [words.spell(w) for w in words.checked]
+    # the racks left at the end: a special tile still in the bag and the commonest letter, the next one
+    left_special = [s for s in words.specials if bag[s] and s not in (phony.new or "")][:1]
+    commonest = [s for s, _ in sorted(bag.items(), key=lambda item: (-item[1], item[0])) if s not in left_special]
+    racks = {"Ana": left_special + commonest[:1], "Ben": commonest[1:2]}
     dotted = [w.replace("·", ".") for w in typed if "·" in w]  # L·L typed L.L, as keyboards without a middle dot do
     script = "\n".join(
         [
@@ -210,6 +214,7 @@ def test_a_classic_game_in_every_edition(
             "Ana: /feuille",
             "Ana: /reste",
             "Ana: /grille",
+            f"Ana: /fin Ana={words.spell(''.join(racks['Ana']))} Ben={words.spell(''.join(racks['Ben']))} !",
             "Ana: /export",
         ]
     )
@@ -254,7 +259,11 @@ def test_a_classic_game_in_every_edition(
     export = reply_to(out, "#player1")
     assert (f"#arbitre-edition {edition.code}" in export) is (edition != ENGLISH)  # GCG's own tiles are English
     status, replayed = tool(capsys, "replay", str(attachment(export, "file")))
-    final = scores_of(withdrawn)
+    before = scores_of(withdrawn)  # nobody went out: each loses the value of their rack
+    final = {name: score - sum(edition.values[s] for s in racks[name]) for name, score in before.items()}
+    ended = reply_to(out, say(LANG, "ended", standings="").strip())
+    for name, score in final.items():
+        assert f"{name} {score} ({before[name]} -{before[name] - score})" in ended, ended
     assert status == 0 and replayed["final"] == final and not replayed["mismatches"], replayed
 
 
