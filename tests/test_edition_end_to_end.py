@@ -255,6 +255,9 @@ def test_a_classic_game_in_every_edition(
     assert len({len(row) for row in rows}) == 1, rows
     for (row, col), label in placed.items():
         assert rows[row + 1].endswith(label, 0, 4 + (col + 1) * (len(rows[0]) - 4) // SIZE), (row, col, label)
+    # the offline lookup reads the words as the chat does
+    status, looked_up = tool(capsys, "check", "--lexicon", edition.code, *typed, *dotted)
+    assert status == 0 and looked_up["words"] == dict.fromkeys(typed, True)
     # the export, replayed: every score recomputed agrees
     export = reply_to(out, "#player1")
     assert (f"#arbitre-edition {edition.code}" in export) is (edition != ENGLISH)  # GCG's own tiles are English

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from core.adjudication import check_words
-from core.alphabet import Alphabet
 from core.edition import EDITIONS
 from core.notation import Notation
 from core.rules import RULE_SETS
@@ -14,7 +13,7 @@ from ..messages import keyword_form, keywords, languages, number, say
 from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
-from ..word_lists import ListUsed, game_list, verdicts_text
+from ..word_lists import ListUsed, dots_read, game_list, verdicts_text
 from .context import Context, UserError
 from .duplicate import MAX_MINUTES, MIN_MINUTES
 from .registry import Access, Section, command, declared, find, unknown_command_text
@@ -133,17 +132,6 @@ def settings_text(ctx: Context, settings: ChannelSettings) -> str:
     lexicon = ListUsed(settings.lexicon, house).label(ctx.lang)
     minutes = number(ctx.lang, settings.minutes)
     return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone, "minutes": minutes})
-
-
-MIDDLE_DOT = "·"
-
-
-def dots_read(words: list[str], alphabet: Alphabet) -> list[str]:
-    """Words looked up, a ``.`` read as the middle dot of a tile such as ``L·L`` when the alphabet has one
-    (no board here for a ``.`` to stand for a tile of): COL.LEGI is COL·LEGI."""
-    if not any(MIDDLE_DOT in label for label in alphabet.labels):
-        return words
-    return [word.replace(".", MIDDLE_DOT) for word in words]
 
 
 @command("check", section=Section.GENERAL, read_only=True, slow=True, uses_list=True)
