@@ -109,7 +109,7 @@ def scores_of(reply: str) -> dict[str, int]:
 
 
 class Words:
-    """The words of an edition's list that the games below type, and their expected scores."""
+    """The words of an edition's list that the games below type: one per special tile, the first one opens."""
 
     def __init__(self, edition: Edition, lexicon: Lexicon) -> None:
         self.edition, self.lexicon = edition, lexicon
@@ -332,9 +332,9 @@ def test_a_duplicate_round_in_every_edition(
     )
     out = play(registry, script + "\n", tmp_path)
     read = " ".join(alphabet.spell(s) for s in sorted(draw[:-1], key=alphabet.sort_key))
-    shown = f"{short_draw} ({read})" if any(len(edition.label(s)) > 1 for s in alphabet.symbols) else short_draw
+    draw_shown = f"{short_draw} ({read})" if any(len(edition.label(s)) > 1 for s in alphabet.symbols) else short_draw
     size = edition.rack_size
-    assert say(LANG, "err_draw_size", draw=shown, count=size - 1, expected=size) in reply_to(out, f"{short_draw} ")
+    assert say(LANG, "err_draw_size", draw=draw_shown, count=size - 1, expected=size) in reply_to(out, f"{short_draw} ")
     spelled_draw = alphabet.spell_tiles(draw)
     assert f"Coup 1 — tirage : {spelled_draw}\n" in reply_to(out, "Coup 1 — tirage : ")  # read back in labels
     score = first_move_score(edition, words.first)
