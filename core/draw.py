@@ -336,6 +336,9 @@ def check_draw(
     bag_after = bag.minus(new, shown)
     expected = min(edition.rack_size, len(kept) + len(bag))
     if len(kept) + len(new) != expected:
+        if edition.alphabet.multiletter:  # how the letters were read: NYQUAIEU is six tiles (NY QU A I E U)
+            read = sorted(kept + new, key=edition.alphabet.sort_key)
+            shown = f"{shown} ({' '.join(edition.alphabet.spell(tile) for tile in read)})"
         raise DrawSizeError(shown, len(kept) + len(new), expected)
     draw = Draw(kept, new)
     return DrawOutcome((draw,), bag_after, rule.shortfall(draw.letters, move_number, edition))

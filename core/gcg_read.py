@@ -219,7 +219,8 @@ def _event_line(parsed: ParsedGcg, number: int, raw: str, body: str) -> GcgEntry
             raise fail(str(error)) from None
     else:
         raise fail("cannot read this event (a play is POSITION WORD, e.g. 8D ZAX)")
-    if len(before) > 1 or (before and not all(c.isalnum() or c == JOKER for c in before[0])):
+    rack_ok = not before or all(c.isalnum() or c == JOKER for c in before[0]) or _are_tiles(before[0], edition)
+    if len(before) > 1 or not rack_ok:  # a rack of an edition's tiles may hold other signs (L·L)
         raise fail(f"{' '.join(before)!r} is not a rack")
     entry.rack = before[0] if before else ""
     end_loss = entry.type == "end_rack" and negative

@@ -13,7 +13,7 @@ from ..messages import keyword_form, keywords, languages, number, say
 from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
-from ..word_lists import ListUsed, game_list, verdicts_text
+from ..word_lists import ListUsed, dots_read, game_list, verdicts_text
 from .context import Context, UserError
 from .duplicate import MAX_MINUTES, MIN_MINUTES
 from .registry import Access, Section, command, declared, find, unknown_command_text
@@ -117,6 +117,8 @@ def cmd_settings(ctx: Context) -> None:
     updated = settings.with_changes(**changes)
     ctx.storage.save_channel(updated)
     ctx.settings = updated
+    if "edition" in changes:  # the edition's list is compiled while the players get ready, not at the first move
+        ctx.services.lists.prepare_movegen(game_list(updated), updated.channel)
     text = settings_text(ctx, updated)
     running = ctx.storage.active_game(ctx.message.channel)
     if running is not None and GAME_SETTINGS & set(changes):
@@ -142,7 +144,7 @@ def cmd_check(ctx: Context) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     word_list = ctx.word_list(spec)
     alphabet = word_list.alphabet
-    verdicts = check_words(words[:WORDS_CHECKED], word_list, alphabet)
+    verdicts = check_words(dots_read(words[:WORDS_CHECKED], alphabet), word_list, alphabet)
     text = verdicts_text(ctx.lang, verdicts, word_list.house, alphabet)
     answer = ctx.say("check", verdicts=text, lexicon=ListUsed(word_list.spec, word_list.house).label(ctx.lang))
     if len(words) > WORDS_CHECKED:

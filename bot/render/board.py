@@ -131,10 +131,24 @@ def grid_height() -> int:
     return COORD + CELL * SIZE + PAD
 
 
+MULTI_WIDTH = 0.68  # the width a label of several letters (CH, QU, L·L) may take on its tile
+MULTI_SIZE = 0.62  # and the most it is of a single letter's size
+
+
+def label_size(letter: str, size: int) -> int:
+    """The font size of a tile label on a ``size`` tile: a single letter's, or, for several letters, the size
+    that makes them as wide as ``MULTI_WIDTH`` of the tile (``L·L`` is narrower than ``QU``: drawn larger)."""
+    full = size * LETTER_SIZE / CELL
+    if len(letter) < 2:
+        return round(full)
+    fitted = int(full * size * MULTI_WIDTH / max(1, text_width(letter, round(full))))
+    return max(1, min(round(full * MULTI_SIZE), fitted))
+
+
 def draw_tile(scene: Scene, x0: int, y0: int, size: int, letter: str, value: int | None, style: str) -> None:
     """A tile in a ``size`` box: ``style`` is plain, recent, joker, recent-joker or kept; no value for jokers.
 
-    ``letter`` is the tile's label (``A``, ``Ñ``, ``CH``: smaller when it has several letters). The letter
+    ``letter`` is the tile's label (``A``, ``Ñ``, ``CH``: sized by ``label_size``). The letter
     sits above the value's baseline so that wide letters and two-digit values never touch.
     """
     fills = {
@@ -146,11 +160,11 @@ def draw_tile(scene: Scene, x0: int, y0: int, size: int, letter: str, value: int
     }
     fill, edge, width, ink = fills[style]
     scene.box((x0 + 2, y0 + 2, x0 + size - 3, y0 + size - 3), fill, edge, width, radius=max(3, size // 9))
-    letter_size = round(size * LETTER_SIZE / CELL * (1 if len(letter) < 2 else 0.62 if len(letter) == 2 else 0.48))
+    letter_size = label_size(letter, size)
     if value is None:
         scene.text(letter, x0 + size // 2, y0 + size // 2 + 1, letter_size, ink, role="tile")
         return
-    baseline = y0 + round(size * 0.66)
+    baseline = y0 + round(size * (0.66 if len(letter) < 2 else 0.6))  # a smaller label rises clear of the value
     shift = round(size * (0.05 if value < 10 else 0.1))  # room for the value, more for two digits
     scene.text(letter, x0 + size // 2 - shift, baseline, letter_size, ink, anchor="ms", role="tile")
     value_size = max(10, round(size * VALUE_SIZE / CELL) - (1 if value >= 10 else 0))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from core.board import ROW_LETTERS, SIZE, Board, Premium, premium_at
@@ -43,6 +44,17 @@ def legend(lang: str | None) -> str:
     return "    " + "  ".join(parts)
 
 
+def display_width(text: str) -> int:
+    """How many columns ``text`` takes in a monospace font: combining marks none, wide characters two."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def cell_width(edition: Edition | None) -> int:
+    """The width of a square of the text board: its longest tile label and a separator (3 at least)."""
+    labels = edition.alphabet.labels if edition is not None else ()
+    return max([3, *(1 + display_width(label) for label in labels)])
+
+
 def board_text(
     board: Board,
     notation: Notation = Notation.FISF,
@@ -53,11 +65,12 @@ def board_text(
     """The board in monospace: tiles in capitals, jokers in lowercase, premiums as * + ^ ' ; the legend in
     ``lang`` (French and English when None).
 
-    With the ``edition``, tiles are written as its labels; a two-letter label takes the place of the
-    mark of the last move (``CH``), a longer one the whole cell.
+    With the ``edition``, tiles are written as its labels; every square is as wide as the longest label
+    and the space or the ``>`` of the last move before it (``L·L`` makes every square four columns wide).
     """
     recent = set(last)
-    header = "    " + "".join(f"{col_label(c, notation):>3}" for c in range(SIZE))
+    width = cell_width(edition)
+    header = "    " + "".join(f"{col_label(c, notation):>{width}}" for c in range(SIZE))
     lines = [header]
     for r in range(SIZE):
         cells = []
@@ -71,7 +84,8 @@ def board_text(
                 label = edition.label(tile.letter)
                 cell = label.lower() if tile.joker else label
             mark = ">" if (r, c) in recent else " "
-            cells.append(f" {mark}{cell}"[-3:] if len(cell) < 3 else cell[:3])
+            text = f"{mark}{cell}"
+            cells.append(" " * (width - display_width(text)) + text)
         lines.append(f"{row_label(r, notation):>3} " + "".join(cells))
     lines.append(legend(lang))
     return "\n".join(lines)

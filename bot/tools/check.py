@@ -16,6 +16,7 @@ _HOUSE_MARK = {"fr": " (mot maison)", "en": " (house word)"}
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.house_words import HouseFileError, HouseList, HouseWords, read_house_file
     from bot.lexicons import WordListError, list_key, load
+    from bot.word_lists import dots_read
     from core.adjudication import check_words
 
     spec = args.lexicon if args.edition is None else list_key(args.lexicon, args.edition)
@@ -29,7 +30,7 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"arbitre check: {error}", file=err)
         return 2
     alphabet = lexicon.alphabet  # words are read as the tiles the list is compiled in
-    verdicts = check_words(args.words, HouseList(lexicon, house, args.lexicon), alphabet)
+    verdicts = check_words(dots_read(args.words, alphabet), HouseList(lexicon, house, args.lexicon), alphabet)
     if args.json:
         import json
 
