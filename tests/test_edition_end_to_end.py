@@ -24,15 +24,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.adapters.console import CHANNEL, ConsoleRoom
 from bot.cli import main
 from bot.lexicons import LexiconRegistry, cache_dir
 from bot.messages import say
 from bot.referee import Referee
-from bot.render.board import CELL, COORD, PAD, label_size
-from bot.render.fonts import font, has_glyph
+from bot.render.board import CELL, COORD, PAD, draw_tile
+from bot.render.canvas import Scene, paint
+from bot.render.fonts import has_glyph
 from bot.render.text import board_text
 from bot.storage import SQLiteStorage
 from core.board import SIZE, Board, Tile
@@ -54,17 +55,31 @@ from tests.edition_words import (
     special_symbols,
 )
 from tests.ready_lists import ready_registry
+from tests.sample_lists import sample_folder
 
 CODES = shipped_codes()
 LANG = "fr"  # the console room's language
 
 
 @pytest.fixture(scope="session")
-def registry() -> LexiconRegistry:
-    """The shared registry with every shipped edition's list loaded (compiled once, then read from the cache)."""
-    shared = ready_registry()
-    folder = cache_dir()
-    with open(folder / "tests-compile.lock", "w") as lock:
+def samples(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled lists, samples of them but French and English (``tests/sample_lists.py``)."""
+    return sample_folder(tmp_path_factory.mktemp("lexicons"))
+
+
+@pytest.fixture(autouse=True)
+def sampled_lists(samples: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The offline tools and the referee read the sampled lists too."""
+    monkeypatch.setenv("ARBITRE_LEXICONS", str(samples))
+
+
+@pytest.fixture(scope="session")
+def registry(samples: Path) -> LexiconRegistry:
+    """A registry with every shipped edition's list loaded (samples: compiled once, then read from the cache)."""
+    ready_registry()  # French and English compiled, if the install did not
+    shared = LexiconRegistry()
+    with pytest.MonkeyPatch.context() as patch, open(cache_dir() / "tests-compile.lock", "w") as lock:
+        patch.setenv("ARBITRE_LEXICONS", str(samples))
         fcntl.flock(lock, fcntl.LOCK_EX)  # one test process compiles a list missing from the cache
         for code in CODES:
             shared.get(code)
@@ -140,27 +155,35 @@ def ink(image: Image.Image) -> int:
     return sum(count for value, count in enumerate(image.histogram()) if value < 100)
 
 
-def label_ink(label: str) -> int:
-    """The ink of ``label`` drawn alone at the size a board tile draws it."""
-    size = label_size(label, CELL)
-    canvas = Image.new("L", (CELL * 3, CELL * 3), 255)
-    ImageDraw.Draw(canvas).text((CELL, CELL), label, fill=0, font=font(size))
-    return ink(canvas)
+def inner(image: Image.Image, x0: int, y0: int) -> Image.Image:
+    """A tile's square inside its edge (what the tile's letter and value are drawn in)."""
+    return image.crop((x0 + 5, y0 + 5, x0 + CELL - 5, y0 + CELL - 5))
 
 
-def check_tiles_drawn(path: Path, board_tiles: dict[tuple[int, int], str]) -> None:
-    """Each tile's square of the board image holds its label: as much ink above the value as the label
-    drawn alone (a missing glyph or a blank tile has none, a clipped label less), every character in the font."""
+def tile_ink(label: str, value: int | None) -> int:
+    """The ink of a tile drawn alone at the size of a board's (its label, and its value unless a joker)."""
+    scene = Scene(CELL, CELL, (255, 255, 255))
+    draw_tile(scene, 0, 0, CELL, label, value, "plain" if value is not None else "joker")
+    return ink(inner(paint(scene).convert("L"), 0, 0))
+
+
+def check_tiles_drawn(path: Path, board_tiles: dict[tuple[int, int], tuple[str, int | None]]) -> None:
+    """Each tile's square of the board image holds its label and value (None: a joker's): as much ink as the
+    tile drawn alone (a missing glyph or a blank tile has less, a clipped label less), every character in the
+    font. Letters that descend (J, Q, Ą) are counted whole."""
     with Image.open(path) as picture:
         assert picture.format == "PNG"
         grey = picture.convert("L")
     gx, gy = PAD + COORD, grey.height - PAD - CELL * SIZE  # the grid sits at the bottom of every board image
-    for (row, col), label in board_tiles.items():
+    for (row, col), (label, value) in board_tiles.items():
         assert all(has_glyph(char) for char in label), label
-        x0, y0 = gx + col * CELL, gy + row * CELL
-        above_value = grey.crop((x0 + 5, y0 + 5, x0 + CELL - 5, y0 + round(CELL * 0.66) + 1))  # inside the edge
-        drawn, alone = ink(above_value), label_ink(label)
+        drawn, alone = ink(inner(grey, gx + col * CELL, gy + row * CELL)), tile_ink(label, value)
         assert alone > 0 and 0.8 * alone <= drawn <= 1.2 * alone, (label, row, col, drawn, alone)
+
+
+def worth(edition: Edition, symbol: str, joker: bool) -> tuple[str, int | None]:
+    """A placed tile as ``check_tiles_drawn`` takes it: its label and its value (None for a joker)."""
+    return edition.label(symbol), None if joker else edition.values[symbol]
 
 
 def text_board(reply: str) -> list[str]:
@@ -250,7 +273,9 @@ def test_a_classic_game_in_every_edition(
     grid = reply_to(out, "```\n")
     placed = {(7, 7 + i): edition.label(s) for i, s in enumerate(first)}
     placed |= {(c.row, c.col): edition.label(c.letter) for c in ben.placement.new_tiles}
-    check_tiles_drawn(attachment(grid, "image"), placed)
+    drawn = {(7, 7 + i): worth(edition, s, False) for i, s in enumerate(first)}
+    drawn |= {(c.row, c.col): worth(edition, c.letter, c.joker) for c in ben.placement.new_tiles}
+    check_tiles_drawn(attachment(grid, "image"), drawn)
     rows = text_board(grid)
     assert len({len(row) for row in rows}) == 1, rows
     for (row, col), label in placed.items():
@@ -361,7 +386,8 @@ def test_a_duplicate_round_in_every_edition(
     top_tiles = [letter.letter for letter in move.letters]
     assert all(t is not None for t in top_tiles)
     grid = reply_to(out, "```\n      ")
-    check_tiles_drawn(attachment(grid, "image"), {sq: edition.label(t or "") for sq, t in zip(squares, top_tiles)})
+    top_drawn = {sq: worth(edition, t.letter or "", t.joker) for sq, t in zip(squares, move.letters)}
+    check_tiles_drawn(attachment(grid, "image"), top_drawn)
     rows = text_board(grid)
     assert len({len(row) for row in rows}) == 1, rows
     unseen = reply_to(out, "Lettres non visibles (")
