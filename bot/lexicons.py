@@ -235,10 +235,13 @@ def alphabet_digest(alphabet: Alphabet) -> str:
 
 
 def _cache_path(digest: str, alphabet: Alphabet = LATIN) -> Path:
-    """``SHA256.lex`` for a list compiled in A-Z (as always), ``SHA256.ALPHABET.lex`` in other tiles."""
+    """``SHA256.vC-F.lex`` for a list compiled in A-Z, ``SHA256.ALPHABET.vC-F.lex`` in other tiles (``C``, ``F``:
+    the cache's and the compiled format's versions, so that two versions of Arbitre sharing a cache folder
+    never rebuild each other's files)."""
+    version = f"v{CACHE_VERSION}-{FORMAT_VERSION}"
     if alphabet == LATIN:
-        return cache_dir() / f"{digest}.lex"
-    return cache_dir() / f"{digest}.{alphabet_digest(alphabet)[:16]}.lex"
+        return cache_dir() / f"{digest}.{version}.lex"
+    return cache_dir() / f"{digest}.{alphabet_digest(alphabet)[:16]}.{version}.lex"
 
 
 def _licence(spec: str) -> str:

@@ -95,7 +95,7 @@ class Referee:
         # This process as the outbox's claimer, and until when its heartbeat holds (the service beats).
         self.outbox_owner = process_name()
         self.alive_until = float("-inf")
-        self.clock = DuplicateClock()  # the duplicate clock's state: tops searched ahead, warnings given
+        self.clock = DuplicateClock(self.now)  # the duplicate clock's state: tops searched ahead, warnings given
         self.games = Games(kind_of)  # the games in memory, one cache per kind
         self.classic_games: GameCache[ClassicGame] = self.games.cache(GameKind.CLASSIC)
         self.duplicate_games: GameCache[DuplicateGame] = self.games.cache(GameKind.DUPLICATE)

@@ -112,17 +112,6 @@ class WordLists:
             return
 
 
-MIDDLE_DOT = "·"
-
-
-def dots_read(words: list[str], alphabet: Alphabet) -> list[str]:
-    """Words looked up, a ``.`` read as the middle dot of a tile such as ``L·L`` when the alphabet has one
-    (no board here for a ``.`` to stand for a tile of): COL.LEGI is COL·LEGI."""
-    if not any(MIDDLE_DOT in label for label in alphabet.labels):
-        return words
-    return [word.replace(".", MIDDLE_DOT) for word in words]
-
-
 def verdicts_text(lang: str, verdicts: Iterable[Verdict], house: HouseWords, alphabet: Alphabet = LATIN) -> str:
     """``KA valable (mot maison), ZZZ non valable``: a house word's verdict says so; words in the alphabet's labels."""
     return ", ".join(

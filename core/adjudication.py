@@ -42,3 +42,14 @@ def check_words(words: Iterable[str], word_list: WordList, alphabet: Alphabet = 
 def adjudicate(placement: Placement, word_list: WordList) -> tuple[Verdict, ...]:
     """Every word a placement forms (main word first) with its verdict."""
     return check_words((w.text for w in placement.words), word_list, placement.alphabet)
+
+
+MIDDLE_DOT = "·"
+
+
+def dots_read(words: list[str], alphabet: Alphabet) -> list[str]:
+    """Words looked up, a ``.`` read as the middle dot of a tile such as ``L·L`` when the alphabet has one
+    (no board here for a ``.`` to stand for a tile of): COL.LEGI is COL·LEGI."""
+    if not any(MIDDLE_DOT in label for label in alphabet.labels):
+        return words
+    return [word.replace(".", MIDDLE_DOT) for word in words]

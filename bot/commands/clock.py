@@ -3,8 +3,9 @@ and the rounds whose time ran out while their word list was still being prepared
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from collections.abc import Callable
+
+from .top_searches import Search, TopSearches
 
 TopKey = tuple[int, int, str, str]  # (game, move number, draw, word list used)
 
@@ -12,9 +13,10 @@ TopKey = tuple[int, int, str, str]  # (game, move number, draw, word list used)
 class DuplicateClock:
     """What the clock and the duplicate commands remember between ticks, in this process."""
 
-    def __init__(self) -> None:
-        self.background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitre-top")
-        self.tops: dict[TopKey, Future[Any]] = {}
+    def __init__(self, now: Callable[[], float]) -> None:
+        """``now``: the referee's clock."""
+        self.searches = TopSearches(now)
+        self.tops: dict[TopKey, Search] = {}
         self.warned: set[tuple[int, int]] = set()  # (game, round) warned of its last seconds
         self.waiting_for_list: set[tuple[int, int]] = set()  # rounds past their time whose list is not ready
         self.held: set[str] = set()  # channels whose clock lease this process holds (bot.clock_lease)
@@ -31,4 +33,4 @@ class DuplicateClock:
         self.quiet = {k: t for k, t in self.quiet.items() if k[0] != game_id}
 
     def shutdown(self) -> None:
-        self.background.shutdown(wait=True)
+        self.searches.shutdown()

@@ -7,6 +7,7 @@ deadline for the clock (``sync_deadline``), rewritten from the game after every 
 
 from __future__ import annotations
 
+import math
 from concurrent.futures import Future
 from typing import Any
 
@@ -120,7 +121,9 @@ def start_top(services: Services, record: GameRecord, game: DuplicateGame) -> Fu
         for old in [k for k in services.clock.tops if k[0] == record.id or len(services.clock.tops) > TOPS_KEPT]:
             services.clock.tops.pop(old, None)  # a round of this game already closed (or its list changed), or too many
         board, letters = game.board.copy(), round_.draw.letters
-        services.clock.tops[key] = services.clock.background.submit(finder, board, letters)
+        due = game.deadline(round_)
+        searches = services.clock.searches
+        services.clock.tops[key] = searches.submit(math.inf if due is None else due, finder, board, letters)
     return services.clock.tops[key]
 
 

@@ -6,6 +6,7 @@ closes rounds when time is up (also after a restart) and draws the next.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
 import time
@@ -140,29 +141,31 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
         services.clock.quiet = quiet = {k: t for k, t in quiet.items() if k in keys}
     held = _hold_clocks(services, channels, due_channels, now)
     renewed = time.monotonic()
-    for deadline in due:
-        if deadline.channel not in held:
-            continue  # another live process runs this channel's clock
-        if time.monotonic() - renewed > services.clock_lease.seconds / 3:  # a long tick keeps its leases
-            held = _hold_clocks(services, channels, due_channels, services.now())
-            renewed = time.monotonic()
+    closing = any(now >= d.at for d in due)  # a storm of closes: the tops of later rounds wait
+    with services.clock.searches.closing() if closing else contextlib.nullcontext():
+        for deadline in due:
             if deadline.channel not in held:
+                continue  # another live process runs this channel's clock
+            if time.monotonic() - renewed > services.clock_lease.seconds / 3:  # a long tick keeps its leases
+                held = _hold_clocks(services, channels, due_channels, services.now())
+                renewed = time.monotonic()
+                if deadline.channel not in held:
+                    continue
+            if now < deadline.at and (deadline.game, deadline.round) in services.clock.warned:
+                continue  # warned already: nothing to do until the deadline (no transaction for nothing)
+            if now < quiet.get((deadline.game, deadline.round, deadline.at), now):
+                continue  # its warning is not due yet
+            if now >= deadline.at:  # the round will close: its top is found before the transaction opens
+                record = storage.game(deadline.game)
+                if record.status is GameStatus.ACTIVE:
+                    ensure_top(services, record, game_of(services, record))
+            try:
+                step = _clock_step(services, deadline, now)
+            except RoundClosedTwiceError:  # another process closed it first: nothing to do
                 continue
-        if now < deadline.at and (deadline.game, deadline.round) in services.clock.warned:
-            continue  # warned already: nothing to do until the deadline (no transaction for nothing)
-        if now < quiet.get((deadline.game, deadline.round, deadline.at), now):
-            continue  # its warning is not due yet
-        if now >= deadline.at:  # the round will close: its top is found before the transaction opens
-            record = storage.game(deadline.game)
-            if record.status is GameStatus.ACTIVE:
-                ensure_top(services, record, game_of(services, record))
-        try:
-            step = _clock_step(services, deadline, now)
-        except RoundClosedTwiceError:  # another process closed it first: nothing to do
-            continue
-        replies += step
-        if publish is not None and step:
-            publish(step)
+            replies += step
+            if publish is not None and step:
+                publish(step)
     return replies
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.adjudication import check_words
+from core.adjudication import check_words, dots_read
 from core.edition import EDITIONS
 from core.notation import Notation
 from core.rules import RULE_SETS
@@ -13,7 +13,7 @@ from ..messages import keyword_form, keywords, languages, number, say
 from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
-from ..word_lists import ListUsed, dots_read, game_list, verdicts_text
+from ..word_lists import ListUsed, game_list, verdicts_text
 from .context import Context, UserError
 from .duplicate import MAX_MINUTES, MIN_MINUTES
 from .registry import Access, Section, command, declared, find, unknown_command_text

@@ -16,8 +16,7 @@ _HOUSE_MARK = {"fr": " (mot maison)", "en": " (house word)"}
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.house_words import HouseFileError, HouseList, HouseWords, read_house_file
     from bot.lexicons import WordListError, list_key, load
-    from bot.word_lists import dots_read
-    from core.adjudication import check_words
+    from core.adjudication import check_words, dots_read
 
     spec = args.lexicon if args.edition is None else list_key(args.lexicon, args.edition)
     try:
