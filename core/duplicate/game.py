@@ -54,9 +54,10 @@ from ..errors_duplicate import (
 )
 from ..game import player_key
 from ..notation import Notation, parse_move
-from ..placement import apply_placement, validate_move
+from ..placement import validate_move
 from ..scoring import score_placement
 from .clock import run_clock
+from .closing import judge_round, place_top
 from .events import (
     ClockExtended,
     ClockPaused,
@@ -79,7 +80,6 @@ from .judging import (
     check_draw_letters,
     effective_submissions,
     evaluate_submission,
-    late_by,
     place_submission,
     tiles_played,
 )
@@ -118,6 +118,7 @@ class DuplicateGame:
         lexicon_name: str = "",
     ) -> None:
         self.edition = edition
+        self.base_edition = edition  # the edition as the box has it; ``edition`` as the format plays it
         self.events: list[DuplicateEvent] = []
         self._reset()
         self.apply_stored(DuplicateStarted(edition.code, tuple(players), settings, lexicon_name))
@@ -231,7 +232,15 @@ class DuplicateGame:
     def draw(self, rng: random.Random, at: float | None = None) -> list[DuplicateEvent]:
         """Draw the next move's letters at random, rejecting draws that break the rule."""
         self._check_not_finished("draw")
-        outcome = draw_tiles(self.bag, self.reliquat, self.move_number, rng, self.settings.draw_rule, self.edition)
+        outcome = draw_tiles(
+            self.bag,
+            self.reliquat,
+            self.move_number,
+            rng,
+            self.settings.draw_rule,
+            self.edition,
+            self.settings.format.joker_each_draw,
+        )
         events: list[DuplicateEvent] = []
         for rejected in outcome.rejected:
             events.append(DrawMade(Draw(rejected.kept, rejected.new).spelled(self.edition), at))
@@ -438,6 +447,7 @@ class DuplicateGame:
             if self._effective:
                 raise ValueError("a duplicate game starts once")
             self.settings = event.settings
+            self.edition = event.settings.format.edition(self.base_edition)  # the draw size and bonuses it plays
             self.lexicon_name = event.lexicon
             for player in event.players:
                 self._join(player)
@@ -497,8 +507,15 @@ class DuplicateGame:
         round_ = self.current
         if round_ is not None and round_.draw is not None:
             raise DrawPendingError(event.draw, str(round_.draw))
+        settings = self.settings
         outcome = check_draw(
-            event.draw, self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition
+            event.draw,
+            self.bag,
+            self.reliquat,
+            self.move_number,
+            settings.draw_rule,
+            self.edition,
+            settings.format.joker_each_draw,
         )
         if round_ is None:
             round_ = Round(self.move_number)
@@ -541,35 +558,12 @@ class DuplicateGame:
         round_.top_count = event.top_count
         round_.board_before = self.board.copy()
         invalid = set(event.invalid_words)
-        deadline = self.deadline(round_)
         memo_event, memo = self._judged_at_close
-        judged = memo if memo_event is event else {}
         self._judged_at_close = (None, {})
         self._placed.clear()  # the board is about to change
-        same: dict[tuple[str, int | None, str | None], SubmissionResult] = {}
-        for player, submission in effective_submissions(round_).items():
-            replaced = sum(1 for s in round_.submissions if s.player == player) - 1
-            lateness = late_by(submission, deadline)
-            known = judged.get(player)
-            if known is not None and lateness is None:  # judged by close_round on this board and draw
-                result = known
-            else:
-                result = grade_submission(
-                    self.board,
-                    letters,
-                    submission,
-                    lambda w: w not in invalid,
-                    self.edition,
-                    self.notation,
-                    self.settings.sanctions,
-                    lateness,
-                    same=same,
-                )
-            if result.score > round_.top_points:
-                raise ScoreAboveTopError(player, round_.number, result.score, round_.top_points)
-            if replaced:
-                result = dataclasses.replace(result, replaced=replaced)
-            round_.results[player] = result
+        judged = memo if memo_event is event else {}
+        settings = self.settings
+        judge_round(round_, self.board, self.edition, self.notation, settings, lambda w: w not in invalid, judged)
         round_.closed = True
         if round_.top is None:
             round_.reliquat = letters
@@ -578,7 +572,7 @@ class DuplicateGame:
             self.end_reason = EndReason.NO_PLAY
             self.end_letters = self.edition.spell_tiles(letters)
             return
-        apply_placement(self.board, round_.top)
+        self.bag = place_top(self.board, self.bag, round_.top, self.settings.format.replaces_joker)
         round_.reliquat = remove_tiles(letters, tiles_played(round_.top))
         self.reliquat = round_.reliquat
         if not can_draw(self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition):
