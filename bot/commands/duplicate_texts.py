@@ -164,7 +164,7 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     for player in game.players:
         result = round_.results.get(player)
         if result is None and player not in round_.recorded:
-            lines.append(say(lang, "dup_no_answer", player=player))
+            lines.append(say(lang, "dup_no_answer", player=player) + topping_text(lang, game, round_, player))
             continue
         score = round_.score_of(player)
         extra = ""

@@ -4,7 +4,7 @@ placed on the board with the joker format's replacement of the joker (3.8.1)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..board import Board, Tile
 from ..draw import Bag
@@ -24,6 +24,7 @@ Judged = dict[tuple[str, int | None, str | None], SubmissionResult]
 
 def judge_round(
     round_: Round,
+    players: Sequence[str],
     board: Board,
     edition: Edition,
     notation: Notation,
@@ -55,6 +56,9 @@ def judge_round(
         if replaced:
             result = dataclasses.replace(result, replaced=replaced)
         round_.results[player] = result
+    if settings.format.timed:  # a player who sent nothing is given the top too (3.8.4)
+        for player in players:
+            round_.times.setdefault(player, settings.seconds + TOPPING_PENALTY_SECONDS)
 
 
 def _topping(

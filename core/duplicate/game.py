@@ -562,8 +562,8 @@ class DuplicateGame:
         self._judged_at_close = (None, {})
         self._placed.clear()  # the board is about to change
         judged = memo if memo_event is event else {}
-        settings = self.settings
-        judge_round(round_, self.board, self.edition, self.notation, settings, lambda w: w not in invalid, judged)
+        is_word = lambda w: w not in invalid  # noqa: E731
+        judge_round(round_, self.players, self.board, self.edition, self.notation, self.settings, is_word, judged)
         round_.closed = True
         if round_.top is None:
             round_.reliquat = letters
