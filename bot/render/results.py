@@ -189,6 +189,7 @@ def round_result_png(view: RoundResultView) -> bytes:
 # --- standings ---------------------------------------------------------------------------------
 
 RANK_RIGHT, PLAYER_X, TOTAL_RIGHT, GAP_RIGHT, PERCENT_RIGHT, SOLOS_RIGHT = 54, 70, 440, 535, 625, WIDTH - PAD - 10
+TIME_ROOM = 60  # topping (3.8.4): how far the points' columns move left for the time column
 
 
 def standings_scene(view: StandingsView) -> Scene:
@@ -200,12 +201,13 @@ def standings_scene(view: StandingsView) -> Scene:
     solos = any(s.solos for s in view.standings)
     timed = any(s.seconds is not None for s in view.standings)  # topping: the time column takes the solos' place
     head_middle = y + HEAD_SIZE // 2
+    shift = TIME_ROOM if timed else 0  # the points' columns make room for the time
     heads = [
         (word(lang, "col_rank"), RANK_RIGHT, "rm"),
         (word(lang, "col_player"), PLAYER_X, "lm"),
-        (word(lang, "col_total"), TOTAL_RIGHT, "rm"),
-        (word(lang, "col_gap"), GAP_RIGHT, "rm"),
-        (word(lang, "col_percent"), PERCENT_RIGHT, "rm"),
+        (word(lang, "col_total"), TOTAL_RIGHT - shift, "rm"),
+        (word(lang, "col_gap"), GAP_RIGHT - shift, "rm"),
+        (word(lang, "col_percent"), PERCENT_RIGHT - shift, "rm"),
     ]
     if timed:
         heads.append((word(lang, "col_time"), SOLOS_RIGHT, "rm"))
@@ -216,7 +218,7 @@ def standings_scene(view: StandingsView) -> Scene:
     y += HEAD_SIZE + 8
     scene.box((PAD, y, WIDTH - PAD - 1, y + 1), p.RULE)
     y += 4
-    player_room = TOTAL_RIGHT - 80 - PLAYER_X
+    player_room = TOTAL_RIGHT - shift - 80 - PLAYER_X
     for index, standing in enumerate(view.standings):
         fill = p.ROW_TOP if standing.place == 1 else (p.ROW_STRIPE if index % 2 else p.PAGE)
         scene.box((PAD, y, WIDTH - PAD - 1, y + ROW - 1), fill, radius=6)
@@ -224,9 +226,9 @@ def standings_scene(view: StandingsView) -> Scene:
         cells = [
             (str(standing.place), RANK_RIGHT, "rm"),
             (fit(drawable(standing.player), CELL_SIZE, player_room), PLAYER_X, "lm"),
-            (str(standing.total), TOTAL_RIGHT, "rm"),
-            (signed(standing.gap), GAP_RIGHT, "rm"),
-            (percent(standing.percent, lang), PERCENT_RIGHT, "rm"),
+            (str(standing.total), TOTAL_RIGHT - shift, "rm"),
+            (signed(standing.gap), GAP_RIGHT - shift, "rm"),
+            (percent(standing.percent, lang), PERCENT_RIGHT - shift, "rm"),
         ]
         if timed:
             cells.append((decimal(lang, standing.seconds or 0.0), SOLOS_RIGHT, "rm"))
