@@ -280,7 +280,7 @@ def cmd_play(ctx: Context) -> None:
         if joined is not None:
             ctx.replies.append(joined)
     count = count_reply(lang, record, game)
-    if count is not None and previous is None and game.current is round_:
+    if count is not None and previous is None:
         ctx.replies.append(count)
     if topping is not None and game.current is round_ and _all_topped(ctx, record, game):
         # 3.8.4: "sans temps mort", the next draw as soon as every player has found the top
@@ -298,7 +298,7 @@ def _top_points(ctx: Context, record: GameRecord, game: DuplicateGame) -> int | 
 
 def _is_top(ctx: Context, record: GameRecord, game: DuplicateGame, player: str, move: str, top: int) -> bool:
     """Whether the move, its words checked, scores the open round's top."""
-    checked = game.preview(player, move, ctx.word_list(game_list(record.setup)))
+    checked = game.preview(player, move, ctx.word_list(game_list(record.setup), record.channel))
     return checked.valid and checked.score == top
 
 
@@ -313,7 +313,7 @@ def _topping(ctx: Context, record: GameRecord, game: DuplicateGame, player: str,
     if _is_top(ctx, record, game, player, move, top):
         taken = max(0.0, now - (round_.opened_at if round_.opened_at is not None else now))
         return say(lang, "dup_topping_found", n=round_.number, move=move, score=top, seconds=decimal(lang, taken))
-    score = game.preview(player, move, ctx.word_list(game_list(record.setup))).score
+    score = game.preview(player, move, ctx.word_list(game_list(record.setup), record.channel)).score
     return say(lang, "dup_topping_not_top", n=round_.number, move=move, score=score)
 
 

@@ -13,6 +13,7 @@
 - ``sanctions``: the FISF sanction scale (``Sanctions``, ``Grade``, ``Fault`` and its clause);
 - ``grading``: an answer graded on that scale (``grade_submission``);
 - ``formats``: the formats of section 3.8 (``DuplicateFormat``) and the call of section 3.3;
+- ``corrections``: a closed round's answer corrected or its points entered by the referee;
 - ``closing``: a round's close (answers judged, topping's times, the top placed, the joker replaced);
 - ``record``: the game record (``RecordLine``) and its plain data;
 - ``game``: ``DuplicateGame``, rebuilt from its events, and why it ended (``EndReason``).
@@ -25,6 +26,7 @@ from __future__ import annotations
 from ..adjudication import WordList
 from .clock import MAX_EXTENSION_SECONDS, check_extension, run_clock
 from .closing import judge_round, place_top
+from .corrections import correct_answer, record_score
 from .events import (
     EVENT_TYPES,
     ClockExtended,
@@ -108,6 +110,8 @@ __all__ = [
     "PlayRules",
     "call_seconds",
     "judge_round",
+    "correct_answer",
+    "record_score",
     "place_top",
     "timed_standings",
     "DEFAULT_SETTINGS",

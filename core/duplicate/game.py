@@ -44,10 +44,8 @@ from ..edition import FRENCH, Edition, edition_by_code
 from ..errors import ArbitreError, DuplicatePlayerError, GameOverError, UnknownPlayerError
 from ..errors_duplicate import (
     DrawPendingError,
-    NegativeScoreError,
     NoRoundOpenError,
     RoundNotClosedError,
-    ScoreAboveTopError,
     SubmissionsMadeError,
     TakeBackBlock,
     WordNotInLexiconError,
@@ -58,6 +56,7 @@ from ..placement import validate_move
 from ..scoring import score_placement
 from .clock import run_clock
 from .closing import judge_round, place_top
+from .corrections import correct_answer, record_score
 from .events import (
     ClockExtended,
     ClockPaused,
@@ -464,9 +463,11 @@ class DuplicateGame:
         elif isinstance(event, RoundClosed):
             self._close(event)
         elif isinstance(event, ScoreRecorded):
-            self._record_score(event)
+            player = self._player(event.player)
+            record_score(self._closed_round(event.round), player, event)
         elif isinstance(event, SubmissionCorrected):
-            self._correct(event)
+            player = self._player(event.player)
+            correct_answer(self._closed_round(event.round), player, event, self.edition, self.notation)
         elif isinstance(event, SanctionLifted):
             lift_sanction(self._closed_round(event.round), self._player(event.player), event.reason)
         elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended, RoundReopened)):
@@ -482,25 +483,6 @@ class DuplicateGame:
         if not 1 <= number <= len(closed):
             raise RoundNotClosedError(number, len(closed))
         return closed[number - 1]
-
-    def _correct(self, event: SubmissionCorrected) -> None:
-        self._player(event.player)
-        round_ = self._closed_round(event.round)
-        assert round_.draw is not None and round_.board_before is not None
-        invalid = set(event.invalid_words)
-        result = evaluate_submission(
-            round_.board_before,
-            round_.draw.letters,
-            MoveSubmitted(event.player, event.move),
-            lambda w: w not in invalid,
-            self.edition,
-            self.notation,
-        )
-        if result.score > round_.top_points:
-            raise ScoreAboveTopError(event.player, event.round, result.score, round_.top_points)
-        round_.results[event.player] = result
-        round_.recorded.pop(event.player, None)
-        round_.corrections[event.player] = event.reason
 
     def _draw(self, event: DrawMade) -> None:
         self._check_not_finished(str(event))
@@ -579,14 +561,3 @@ class DuplicateGame:
             self.finished = True
             self.end_letters = self.edition.spell_tiles(self.bag.unseen(self.reliquat))
             self.end_reason = EndReason.NO_VALID_DRAW if self.end_letters else EndReason.NO_TILE_LEFT
-
-    def _record_score(self, event: ScoreRecorded) -> None:
-        self._player(event.player)
-        round_ = self._closed_round(event.round)
-        if event.reason:
-            round_.corrections[event.player] = event.reason
-        if event.score < 0:
-            raise NegativeScoreError(event.player, event.round, event.score)
-        if event.score > round_.top_points:
-            raise ScoreAboveTopError(event.player, event.round, event.score, round_.top_points)
-        round_.recorded[event.player] = event.score
