@@ -362,3 +362,21 @@ def test_the_console_plays_7_sur_8(tmp_path: Path) -> None:
     assert "Coup 1 — tirage : ADEIINRT (formule 7 sur 8)" in output
     assert "Ana : H1 ANTIRIDE 0" in output  # eight tiles placed: refused in 7 sur 8
     assert "formule 7 sur 8 (§ 3.8.2)" in output
+
+
+@pytest.mark.parametrize(
+    ("word", "note"),
+    [
+        ("joker", "formule joker (§ 3.8.1)"),
+        ("7sur8", "formule 7 sur 8 (§ 3.8.2)"),
+        ("7et8", "formule 7 et 8 (§ 3.8.2)"),
+        ("topping", "formule topping (§ 3.8.4)"),
+    ],
+)
+def test_the_console_plays_a_whole_game_of_each_format(tmp_path: Path, word: str, note: str) -> None:
+    script = f"Ref: /duplicate {word}\nAna> /jouer H8 ZZZ\n" + "Ref: /cloture\n" * 45 + "Ref: /feuille\n"
+    output = run_console(script, tmp_path / "game.sqlite")
+    assert "Fin de la partie duplicate" in output
+    sheet = output.rsplit("Fin de la partie duplicate", 1)[1]
+    assert note in sheet
+    assert output.count(f"(formule {note.split(' (')[0].removeprefix('formule ')})") >= 10  # every draw says it
