@@ -47,6 +47,7 @@ from core.errors_classic import (
 )
 from core.errors_duplicate import (
     ClockStateError,
+    DrawJokerError,
     DrawPendingError,
     DrawSizeError,
     DuplicateSettingError,
@@ -200,6 +201,7 @@ _BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
     (LetterNotInBagError, "err_not_in_bag"),
     (KeptLettersError, "err_kept"),
     (DrawSizeError, "err_draw_size"),
+    (DrawJokerError, "err_draw_joker"),
     (NoDrawPossibleError, "err_no_draw_possible"),
     (DrawPendingError, "err_draw_pending"),
     (NoRoundOpenError, "dup_no_round"),

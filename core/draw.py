@@ -24,7 +24,13 @@ from enum import Enum
 from .board import Board
 from .edition import FRENCH, JOKER, Edition
 from .errors import RackSyntaxError, SyntaxProblem
-from .errors_duplicate import DrawSizeError, KeptLettersError, LetterNotInBagError, NoDrawPossibleError
+from .errors_duplicate import (
+    DrawJokerError,
+    DrawSizeError,
+    KeptLettersError,
+    LetterNotInBagError,
+    NoDrawPossibleError,
+)
 
 
 def sort_tiles(tiles: Iterable[str]) -> str:
@@ -258,6 +264,26 @@ def can_draw(bag: Bag, kept: str, move_number: int, rule: DrawRule, edition: Edi
     return bool(letters) and rule.is_met(letters, move_number, edition)
 
 
+def _new_tiles(bag: Bag, kept: str, rng: random.Random, edition: Edition, joker_each: bool) -> tuple[str, Bag]:
+    """The tiles that complete the kept ones to a full draw, and the bag after. ``joker_each`` (the joker
+    format, FISF 3.8.1): a joker joins every draw that lacks one while the bag holds one, the other tiles
+    drawn from the letters only."""
+    wanted = edition.draw_size - len(kept)
+    if not joker_each:
+        return bag.draw(wanted, rng)
+    given = ""
+    if JOKER not in kept and bag.count(JOKER):
+        given, bag, wanted = JOKER, bag.minus(JOKER), wanted - 1
+    held = JOKER * bag.count(JOKER)
+    taken, rest = Bag(bag.tiles.replace(JOKER, "")).draw(wanted, rng)
+    return sort_tiles(given + taken), rest.plus(held)
+
+
+def joker_expected(bag: Bag, kept: str, joker_each: bool) -> bool:
+    """Whether a draw must hold exactly one joker: the joker format while the bag or the kept tiles hold one."""
+    return joker_each and (JOKER in kept or bag.count(JOKER) > 0)
+
+
 def draw_tiles(
     bag: Bag,
     kept: str,
@@ -265,8 +291,10 @@ def draw_tiles(
     rng: random.Random,
     rule: DrawRule = DrawRule(),
     edition: Edition = FRENCH,
+    joker_each: bool = False,
 ) -> DrawOutcome:
-    """Complete the kept letters from the bag, rejecting and redrawing until the rule is met.
+    """Complete the kept letters from the bag to ``edition.draw_size``, rejecting and redrawing until the
+    rule is met (``joker_each``: a joker in every draw, FISF 3.8.1).
 
     Raises NoDrawPossibleError when the bag and the kept letters cannot meet the rule
     (the end of the game).
@@ -276,7 +304,7 @@ def draw_tiles(
         raise NoDrawPossibleError(sort_tiles(bag.tiles + kept), move_number)
     draws: list[Draw] = []
     while True:
-        new, bag = bag.draw(edition.rack_size - len(kept), rng)
+        new, bag = _new_tiles(bag, kept, rng, edition, joker_each)
         draw = Draw(kept, new)
         if rule.is_met(draw.letters, move_number, edition):
             return DrawOutcome(tuple(draws) + (draw,), bag)
@@ -311,8 +339,10 @@ def check_draw(
     move_number: int,
     rule: DrawRule = DrawRule(),
     edition: Edition = FRENCH,
+    joker_each: bool = False,
 ) -> DrawOutcome:
-    """Check a draw typed by the referee against the reliquat and the bag.
+    """Check a draw typed by the referee against the reliquat and the bag (``joker_each``: the joker
+    format's draw holds one joker while one is left, FISF 3.8.1).
 
     Letters the bag lacks, kept letters that differ from the reliquat and a wrong
     number of letters raise; breaking the vowel/consonant rule is only reported
@@ -334,11 +364,13 @@ def check_draw(
             raise KeptLettersError(shown, None, kept)
         new = remove_tiles(letters, kept)
     bag_after = bag.minus(new, shown)
-    expected = min(edition.rack_size, len(kept) + len(bag))
+    expected = min(edition.draw_size, len(kept) + len(bag))
     if len(kept) + len(new) != expected:
         if edition.alphabet.multiletter:  # how the letters were read: NYQUAIEU is six tiles (NY QU A I E U)
             read = sorted(kept + new, key=edition.alphabet.sort_key)
             shown = f"{shown} ({' '.join(edition.alphabet.spell(tile) for tile in read)})"
         raise DrawSizeError(shown, len(kept) + len(new), expected)
     draw = Draw(kept, new)
+    if joker_expected(bag, kept, joker_each) and draw.letters.count(JOKER) != 1:
+        raise DrawJokerError(shown, draw.letters.count(JOKER))
     return DrawOutcome((draw,), bag_after, rule.shortfall(draw.letters, move_number, edition))

@@ -75,6 +75,10 @@ class Edition:
     flexible: frozenset[str] = frozenset("Y")  # tiles counted as the draw rule says for Y
     notation: str = "gcg"
     rules: str = "box-en"
+    # a duplicate format of FISF section 3.8 changes these (core.duplicate.formats): tiles a draw holds
+    # (0: rack_size) and the bonus for each number of tiles placed (empty: bingo_bonus for rack_size)
+    draw_tiles: int = 0
+    bonuses: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values", MappingProxyType(dict(self.values)))
@@ -86,6 +90,17 @@ class Edition:
 
     def __str__(self) -> str:
         return self.code
+
+    @property
+    def draw_size(self) -> int:
+        """How many tiles a full duplicate draw holds (the rack, or more in the 7/8 formats)."""
+        return self.draw_tiles or self.rack_size
+
+    def bonus_for(self, placed: int) -> int:
+        """The bonus for placing ``placed`` tiles in one move."""
+        if self.bonuses:
+            return dict(self.bonuses).get(placed, 0)
+        return self.bingo_bonus if placed == self.rack_size else 0
 
     @property
     def tile_count(self) -> int:

@@ -53,6 +53,15 @@ class DrawSizeError(DrawError):
         self.expected = expected
 
 
+class DrawJokerError(DrawError):
+    """A draw of the joker format (FISF 3.8.1) without its joker, or with two, while a joker is left."""
+
+    def __init__(self, draw: str, jokers: int) -> None:
+        super().__init__(f"{draw}: {jokers} jokers, a joker-format draw holds one")
+        self.draw = draw
+        self.jokers = jokers
+
+
 class NoDrawPossibleError(DrawError):
     """The bag and the reliquat can no longer give a draw that meets the vowel/consonant rule."""
 

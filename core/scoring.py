@@ -70,7 +70,8 @@ def score_word(word: Word, edition: Edition) -> WordScore:
 
 
 def score_placement(placement: Placement, edition: Edition) -> MoveScore:
-    """The score of a legal placement: its words plus the bonus for using the whole rack."""
+    """The score of a legal placement: its words plus the bonus for the tiles placed (the whole rack; 7 or
+    8 tiles in the 7/8 formats)."""
     words = tuple(score_word(w, edition) for w in placement.words)
-    bonus = edition.bingo_bonus if len(placement.new_tiles) == edition.rack_size else 0
+    bonus = edition.bonus_for(len(placement.new_tiles))
     return MoveScore(words, bonus, sum(w.score for w in words) + bonus)

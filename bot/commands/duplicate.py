@@ -8,14 +8,16 @@ nothing a player submitted appears in the channel before the round closes.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions
+from core.duplicate.formats import SHORT_CALL_SECONDS, TOPPING_MINUTES, DuplicateFormat
 from core.edition import edition_by_code
 from core.game import find_player, player_key
 from core.names import mixes_scripts
 from core.notation import notation_by_name
 
-from ..messages import keyword_form, keywords, number, say
+from ..messages import decimal, keyword_form, keywords, number, say
 from ..numbers import looks_like_number
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
 from ..word_lists import game_list
@@ -32,6 +34,28 @@ JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be
 REJECT_MARK = "-"  # /draw - rejects the draw shown, as the words of the catalogs' keywords_reject do
 FISF_RULES = "fisf"  # the channel's rule set under which a duplicate game takes the FISF sanctions
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
+SEMI_RAPID_MINUTES = 2  # section 1.3
+MINUTES_SECONDS = re.compile(r"^(\d{1,2})(?::|min|mn|m)(\d{2})$")  # 2:30, 2min30
+_FORMAT_WORDS = {fmt: f"keywords_format_{fmt}" for fmt in DuplicateFormat if fmt is not DuplicateFormat.CLASSIC}
+
+
+def _clock_word(token: str) -> tuple[float, float] | None:
+    """The minutes and call a clock word of section 1.3 names (``blitz``, ``semi-rapide``, ``2:30``), if any."""
+    form = keyword_form(token)
+    if form in keywords("keywords_blitz"):
+        return 1.0, float(SHORT_CALL_SECONDS)  # 3.3: the shorter call on the blitz clock
+    if form in keywords("keywords_semirapid"):
+        return float(SEMI_RAPID_MINUTES), 0.0
+    written = MINUTES_SECONDS.match(form)
+    if written is not None and int(written.group(2)) < 60:
+        return int(written.group(1)) + int(written.group(2)) / 60, 0.0
+    return None
+
+
+def _format_word(token: str) -> DuplicateFormat | None:
+    """The format of section 3.8 a word names, if any."""
+    form = keyword_form(token)
+    return next((fmt for fmt, key in _FORMAT_WORDS.items() if form in keywords(key)), None)
 
 
 @command("duplicate", section=Section.DUPLICATE, access=Access.START, slow=True)
@@ -41,9 +65,18 @@ def cmd_duplicate(ctx: Context) -> None:
     manual = False
     sanctions = Sanctions.FISF if settings.rules == FISF_RULES else Sanctions.NONE  # training: box rules
     manual_words = keywords("keywords_manual")
+    game_format, call, timed = DuplicateFormat.CLASSIC, 0.0, False
     for token in ctx.tokens:
         if keyword_form(token) in manual_words:
             manual = True
+            continue
+        named = _format_word(token)
+        if named is not None:
+            game_format = named
+            continue
+        clock = _clock_word(token)
+        if clock is not None:
+            (minutes, call), timed = clock, True
             continue
         if keyword_form(token) in keywords("keywords_sanctions"):
             sanctions = Sanctions.FISF
@@ -56,8 +89,16 @@ def cmd_duplicate(ctx: Context) -> None:
         value = ctx.number(token)
         if not MIN_MINUTES <= value <= MAX_MINUTES:
             raise UserError("bad_minutes", value=token[:20])
-        minutes = value
-    dup_settings = DuplicateSettings(minutes=minutes, notation=notation_by_name(settings.notation), sanctions=sanctions)
+        minutes, call, timed = value, 0.0, True
+    if game_format.timed and not timed:
+        minutes = TOPPING_MINUTES  # 3.8.4: "généralement, une minute par coup"
+    dup_settings = DuplicateSettings(
+        minutes=minutes,
+        notation=notation_by_name(settings.notation),
+        sanctions=sanctions,
+        format=game_format,
+        call=call,
+    )
     game = DuplicateGame(edition_by_code(settings.edition), (), dup_settings, settings.lexicon)
     setup = GameSetup(
         edition=settings.edition,
@@ -74,6 +115,11 @@ def cmd_duplicate(ctx: Context) -> None:
     save(ctx.services, record, game, list(game.events), ctx.message.user)
     mode = ctx.say("dup_mode_manual" if manual else "dup_mode_auto")
     started = ctx.say("dup_started", edition=settings.edition, minutes=number(ctx.lang, minutes), mode=mode)
+    if game_format is not DuplicateFormat.CLASSIC:
+        name, rule = ctx.say(f"format_{game_format}"), ctx.say(f"dup_format_rule_{game_format}")
+        started += "\n" + ctx.say("dup_format_on", name=name, section=game_format.section, rule=rule)
+    if call:
+        started += "\n" + ctx.say("dup_call_on", seconds=round(dup_settings.call_seconds))
     if sanctions is Sanctions.FISF:
         started += "\n" + ctx.say("dup_sanctions_on", threshold=dup_settings.warning_threshold)
     ctx.reply(started)
@@ -215,8 +261,11 @@ def cmd_play(ctx: Context) -> None:
         ctx.private(after_close)
     replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
     deadline = game.deadline(round_)
+    topping = _topping(ctx, record, game, player, move, now) if game.settings.format.timed else None
     if preview.valid and deadline is not None and now > deadline:
         ctx.private(say(lang, "dup_late", n=round_.number))
+    elif topping is not None:
+        ctx.private(topping)
     elif preview.valid:
         ctx.private(say(lang, "dup_ack", n=round_.number, move=move, score=preview.score, replaced=replaced))
     elif (sanctioned := sanctioned_ack(lang, game, event, replaced)) is not None:  # a warning, not a 0
@@ -233,6 +282,51 @@ def cmd_play(ctx: Context) -> None:
     count = count_reply(lang, record, game)
     if count is not None and previous is None:
         ctx.replies.append(count)
+    if topping is not None and game.current is round_ and _all_topped(ctx, record, game):
+        # 3.8.4: "sans temps mort", the next draw as soon as every player has found the top
+        ctx.replies += close_round(ctx.services, ctx.storage, record, game, lang, now, ctx.message.user)
+
+
+def _top_points(ctx: Context, record: GameRecord, game: DuplicateGame) -> int | None:
+    """The open round's top score (its search awaited), None while the list is being prepared."""
+    future = start_top(ctx.services, record, game)
+    if future is None:
+        return None
+    plays = future.result().plays
+    return plays[0].score.total if plays else 0
+
+
+def _is_top(ctx: Context, record: GameRecord, game: DuplicateGame, player: str, move: str, top: int) -> bool:
+    """Whether the move, its words checked, scores the open round's top."""
+    checked = game.preview(player, move, ctx.word_list(game_list(record.setup), record.channel))
+    return checked.valid and checked.score == top
+
+
+def _topping(ctx: Context, record: GameRecord, game: DuplicateGame, player: str, move: str, now: float) -> str | None:
+    """The private answer to a topping try (3.8.4): the top found and its time, or not the top yet; None
+    when the top is not known yet (the usual acknowledgement then)."""
+    round_ = game.current
+    top = _top_points(ctx, record, game)
+    if top is None or round_ is None:
+        return None
+    lang = ctx.storage.channel(record.channel).language
+    if _is_top(ctx, record, game, player, move, top):
+        taken = max(0.0, now - (round_.opened_at if round_.opened_at is not None else now))
+        return say(lang, "dup_topping_found", n=round_.number, move=move, score=top, seconds=decimal(lang, taken))
+    score = game.preview(player, move, ctx.word_list(game_list(record.setup), record.channel)).score
+    return say(lang, "dup_topping_not_top", n=round_.number, move=move, score=score)
+
+
+def _all_topped(ctx: Context, record: GameRecord, game: DuplicateGame) -> bool:
+    """Whether every player has sent the open round's top (topping, 3.8.4)."""
+    round_ = game.current
+    top = _top_points(ctx, record, game)
+    if round_ is None or top is None:
+        return False
+    return all(
+        any(_is_top(ctx, record, game, s.player, s.move, top) for s in round_.submissions if s.player == player)
+        for player in game.players
+    )
 
 
 def _just_after_close(ctx: Context, record: GameRecord, game: DuplicateGame, move: str, now: float) -> str:

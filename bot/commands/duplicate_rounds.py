@@ -1,6 +1,6 @@
 """A duplicate game's rounds: the next draw, closing a round, ending the game, and the clock.
 
-The clock (``clock_tick``) reads the open rounds' deadlines storage keeps, warns 30 s before,
+The clock (``clock_tick``) reads the open rounds' deadlines storage keeps, calls 30 s (or 20) before,
 closes rounds when time is up (also after a restart) and draws the next.
 """
 
@@ -118,8 +118,9 @@ def close_round(
 
 
 def _warning_lead(game: DuplicateGame) -> float:
-    """Seconds before the deadline to warn: 30, or half the time on clocks shorter than a minute."""
-    return min(WARNING_SECONDS, float(game.settings.minutes) * 30)
+    """Seconds before the deadline to warn (the call of 3.3): 30, 20 on the blitz clock chosen by name, or
+    half the time on clocks shorter than a minute."""
+    return min(WARNING_SECONDS, game.settings.call_seconds)
 
 
 def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:

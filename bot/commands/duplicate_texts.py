@@ -9,6 +9,7 @@ import io
 
 from core.draw import Shortfall
 from core.duplicate import DuplicateGame, PlayerJoined, Round, RoundClosed, RoundReopened, SubmissionResult
+from core.duplicate.formats import DuplicateFormat
 from core.errors import NotationError
 from core.errors_duplicate import (
     JokerNotMarkedError,
@@ -21,7 +22,7 @@ from core.notation import Notation
 from core.tie import TieRule
 
 from ..chat import Reply
-from ..messages import explain, mid_sentence, say
+from ..messages import decimal, explain, mid_sentence, say
 from ..render import RoundResultRow, RoundResultView, StandingsView, round_result_png, standings_png
 from ..render.record import standings_text
 from ..storage import GameRecord
@@ -35,14 +36,15 @@ def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, ch
     round_ = game.current
     assert round_ is not None and round_.draw is not None
     deadline = game.deadline(round_)
+    shown = round_.draw.spelled(game.edition) + format_suffix(lang, game)
     if deadline is None:
-        text = say(lang, "dup_draw_paused", n=round_.number, draw=round_.draw.spelled(game.edition))
+        text = say(lang, "dup_draw_paused", n=round_.number, draw=shown)
     else:
         text = say(
             lang,
             "dup_draw",
             n=round_.number,
-            draw=round_.draw.spelled(game.edition),
+            draw=shown,
             left=time_left(deadline - now),
             clock=clock_time(deadline, zone),
         )
@@ -52,6 +54,27 @@ def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, ch
     if round_.shortfall is not None:
         text += "\n" + say(lang, "dup_shortfall", shortfall=shortfall_text(lang, round_.shortfall))
     return Reply(text, channel=channel, deadline=deadline, edit_key=f"dup-{record.id}-{round_.number}")
+
+
+def topping_text(lang: str, game: DuplicateGame, round_: Round, player: str) -> str:
+    """In topping (3.8.4), the time the player took to find the top (or the penalty's), else ""."""
+    taken = round_.times.get(player)
+    if taken is None:
+        return ""
+    given = taken > game.settings.seconds
+    return say(lang, "dup_topping_given" if given else "dup_topping_time", seconds=decimal(lang, round(taken, 1)))
+
+
+def format_name(lang: str, game: DuplicateGame) -> str:
+    """The game's format of section 3.8, as the language names it."""
+    return say(lang, f"format_{game.settings.format}")
+
+
+def format_suffix(lang: str, game: DuplicateGame) -> str:
+    """`` (formule 7 sur 8)`` after a draw of an original format (3.8), "" in the classic formula."""
+    if game.settings.format is DuplicateFormat.CLASSIC:
+        return ""
+    return f" ({say(lang, 'dup_format_tag', name=format_name(lang, game))})"
 
 
 def shortfall_text(lang: str, shortfall: Shortfall) -> str:
@@ -115,7 +138,7 @@ def tie_text(lang: str, game: DuplicateGame, round_: Round) -> str:
 
 
 def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
-    draw = round_.draw.spelled(game.edition) if round_.draw else ""
+    draw = round_.draw.spelled(game.edition) + format_suffix(lang, game) if round_.draw else ""
     if round_.top is None or round_.top_score is None:
         lines = [say(lang, "dup_no_top", n=round_.number, draw=draw)]
     else:
@@ -141,7 +164,7 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     for player in game.players:
         result = round_.results.get(player)
         if result is None and player not in round_.recorded:
-            lines.append(say(lang, "dup_no_answer", player=player))
+            lines.append(say(lang, "dup_no_answer", player=player) + topping_text(lang, game, round_, player))
             continue
         score = round_.score_of(player)
         extra = ""
@@ -154,7 +177,7 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
             extra += " — " + reason
         if result is not None and result.claimed_differs:
             extra += say(lang, "dup_claim", claimed=result.claimed)
-        extra += sanction_text(lang, round_, player)
+        extra += sanction_text(lang, round_, player) + topping_text(lang, game, round_, player)
         if player in round_.corrections:
             extra += say(lang, "dup_corrected", reason=round_.corrections[player] or "-")
         move = result.move if result is not None and player not in round_.recorded else "-"
@@ -164,19 +187,23 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
 
 def results_csv(lang: str, game: DuplicateGame) -> bytes:
     """Every player's place, total, gap and percentage, then the score of each move (UTF-8 CSV, headers in
-    ``lang``); in a game with sanctions, each player's warnings and the points they took off."""
-    fisf = sanctioned(game)
+    ``lang``); in a game with sanctions, each player's warnings and the points they took off; in topping,
+    each player's time (3.8.4)."""
+    fisf, timed = sanctioned(game), game.settings.format.timed
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = ("place", "player", "total", "gap", "percent", "solos") + (("warnings", "deduction") if fisf else ())
+    keys += ("time",) if timed else ()
     heads = [say(lang, f"col_{key}") for key in keys]
     writer.writerow([*heads, *[say(lang, "col_move_number", n=r.number) for r in game.closed_rounds]])
     top = say(lang, "col_top")
     blank = ["", ""] if fisf else []
+    blank += [""] if timed else []
     writer.writerow(["", top, game.tops_total, 0, "100.0", "", *blank, *[r.top_points for r in game.closed_rounds]])
     for standing in game.standings():
         scores = [r.score_of(standing.player) for r in game.closed_rounds]
-        warned = [standing.warnings, standing.deduction] if fisf else []
+        warned: list[object] = [standing.warnings, standing.deduction] if fisf else []
+        warned += [f"{standing.seconds or 0.0:.1f}"] if timed else []
         writer.writerow(
             [
                 standing.place,
@@ -232,12 +259,14 @@ def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultVie
         top_points=round_.top_points,
         rows=tuple(rows),
         top_note=tie_note(lang, round_),
+        format_name=format_name(lang, game) if game.settings.format is not DuplicateFormat.CLASSIC else "",
     )
 
 
 def standings_view(lang: str, game: DuplicateGame) -> StandingsView:
     """What the standings image shows: every player's place, total, gap and percentage of the tops."""
-    return StandingsView(lang, len(game.closed_rounds), game.tops_total, tuple(game.standings()))
+    named = format_name(lang, game) if game.settings.format is not DuplicateFormat.CLASSIC else ""
+    return StandingsView(lang, len(game.closed_rounds), game.tops_total, tuple(game.standings()), named)
 
 
 def standings_image(lang: str, game: DuplicateGame) -> bytes | None:

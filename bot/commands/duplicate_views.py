@@ -19,7 +19,7 @@ from ..render.record import record_table, standings_text
 from ..storage import GameRecord, GameStatus
 from ..timefmt import clock_time
 from .context import Context
-from .duplicate_texts import result_view, results_csv
+from .duplicate_texts import format_suffix, result_view, results_csv
 from .formatting import tiles_text
 
 
@@ -100,7 +100,7 @@ def board(ctx: Context, game: DuplicateGame, *, ended: bool = False) -> tuple[st
     (``ended``: the game was stopped, its open round is not shown)."""
     view = board_view(ctx.lang, ctx.settings.zone, game, ended=ended)
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang, game.edition) + "\n```"
-    text = board_header(ctx, view, game.edition) + "\n" + grid
+    text = board_header(ctx, view, game.edition) + format_suffix(ctx.lang, game) + "\n" + grid
     return text, duplicate_board_png(view) if ctx.services.images else None
 
 

@@ -147,7 +147,7 @@ def _play(
     """The move recorded and its replies stored (and the numbers of those nothing older waits before); None:
     the usual way decides."""
     round_ = game.current
-    if round_ is None or round_.draw is None:
+    if round_ is None or round_.draw is None or game.settings.format.timed:  # a topping try may close the round
         return None
     now = services.now()
     at = message.arrived(now)  # a move that waited behind others is timed by its arrival

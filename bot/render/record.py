@@ -7,6 +7,7 @@ the offline ``arbitre duplicate`` both show it through these functions.
 from __future__ import annotations
 
 from core.duplicate import DuplicateGame, Sanctions
+from core.duplicate.formats import DuplicateFormat
 
 from ..messages import decimal, say
 from .text import table
@@ -52,6 +53,10 @@ def standings_text(lang: str, game: DuplicateGame) -> str:
         header.append(say(lang, "col_warnings"))
         for row, standing in zip(rows, standings, strict=True):
             row.append(warnings_cell(standing.warnings, standing.deduction))
+    if game.settings.format.timed:  # topping: the time that ranks the players (3.8.4)
+        header.append(say(lang, "col_time"))
+        for row, standing in zip(rows, standings, strict=True):
+            row.append(decimal(lang, standing.seconds or 0.0))
     return say(
         lang,
         "dup_ranking",
@@ -69,8 +74,12 @@ def end_reason_text(lang: str, game: DuplicateGame) -> str:
 
 
 def record_notes(lang: str, game: DuplicateGame) -> list[str]:
-    """The record's lines on sanctions: each sanctioned answer with its clause, each lifted sanction."""
+    """The record's lines on the format (3.8) and on sanctions: each sanctioned answer with its clause, each
+    lifted sanction."""
     notes = []
+    played = game.settings.format
+    if played is not DuplicateFormat.CLASSIC:
+        notes.append(say(lang, "dup_format_record_note", name=say(lang, f"format_{played}"), section=played.section))
     for line in game.record():
         notes += [
             say(

@@ -65,6 +65,7 @@ class RoundResultView:
     top_points: int
     rows: tuple[RoundResultRow, ...]
     top_note: str = ""
+    format_name: str = ""  # the format of section 3.8 when not the classic one
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rows", tuple(self.rows))
@@ -78,6 +79,7 @@ class StandingsView:
     rounds: int
     tops_total: int
     standings: tuple[DuplicateStanding, ...]
+    format_name: str = ""  # the format of section 3.8 when not the classic one
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "standings", tuple(self.standings))
@@ -99,6 +101,11 @@ def _badge(scene: Scene, right: int, middle: int, text: str, fill: p.RGB) -> int
     scene.box((right - width, middle - 13, right, middle + 13), fill, radius=13)
     scene.text(text, right - width // 2, middle, BADGE_SIZE, p.WHITE, role="badge")
     return right - width
+
+
+def _format_mark(lang: str, name: str) -> str:
+    """`` · Formule joker`` after a subtitle, for a format of section 3.8 ("" for the classic one)."""
+    return " · " + word(lang, "format", name=name) if name else ""
 
 
 def _title(scene: Scene, y: int, title: str, subtitle: str) -> int:
@@ -125,7 +132,8 @@ def round_result_scene(view: RoundResultView) -> Scene:
     rows = _result_rows(view)
     heights = [NOTE_ROW if row.note or not row.answered else ROW for row in rows]
     scene = Scene(WIDTH, 0, p.PAGE)
-    y = _title(scene, PAD, word(lang, "result_title", n=view.round_number), word(lang, "draw", draw=view.draw))
+    subtitle = word(lang, "draw", draw=view.draw) + _format_mark(lang, view.format_name)
+    y = _title(scene, PAD, word(lang, "result_title", n=view.round_number), subtitle)
     if view.top_move:
         top = word(lang, "top", move=drawable(view.top_move) + ", " + word(lang, "points", n=view.top_points))
     else:
@@ -181,6 +189,7 @@ def round_result_png(view: RoundResultView) -> bytes:
 # --- standings ---------------------------------------------------------------------------------
 
 RANK_RIGHT, PLAYER_X, TOTAL_RIGHT, GAP_RIGHT, PERCENT_RIGHT, SOLOS_RIGHT = 54, 70, 440, 535, 625, WIDTH - PAD - 10
+TIME_ROOM = 60  # topping (3.8.4): how far the points' columns move left for the time column
 
 
 def standings_scene(view: StandingsView) -> Scene:
@@ -188,24 +197,28 @@ def standings_scene(view: StandingsView) -> Scene:
     lang = view.language
     scene = Scene(WIDTH, 0, p.PAGE)
     title = word(lang, "standings_title", n=view.rounds)
-    y = _title(scene, PAD, title, word(lang, "tops_total", n=view.tops_total))
+    y = _title(scene, PAD, title, word(lang, "tops_total", n=view.tops_total) + _format_mark(lang, view.format_name))
     solos = any(s.solos for s in view.standings)
+    timed = any(s.seconds is not None for s in view.standings)  # topping: the time column takes the solos' place
     head_middle = y + HEAD_SIZE // 2
+    shift = TIME_ROOM if timed else 0  # the points' columns make room for the time
     heads = [
         (word(lang, "col_rank"), RANK_RIGHT, "rm"),
         (word(lang, "col_player"), PLAYER_X, "lm"),
-        (word(lang, "col_total"), TOTAL_RIGHT, "rm"),
-        (word(lang, "col_gap"), GAP_RIGHT, "rm"),
-        (word(lang, "col_percent"), PERCENT_RIGHT, "rm"),
+        (word(lang, "col_total"), TOTAL_RIGHT - shift, "rm"),
+        (word(lang, "col_gap"), GAP_RIGHT - shift, "rm"),
+        (word(lang, "col_percent"), PERCENT_RIGHT - shift, "rm"),
     ]
-    if solos:
+    if timed:
+        heads.append((word(lang, "col_time"), SOLOS_RIGHT, "rm"))
+    elif solos:
         heads.append((word(lang, "col_solos"), SOLOS_RIGHT, "rm"))
     for text, x, anchor in heads:
         scene.text(text, x, head_middle, HEAD_SIZE, p.MUTED, anchor=anchor, role="head")
     y += HEAD_SIZE + 8
     scene.box((PAD, y, WIDTH - PAD - 1, y + 1), p.RULE)
     y += 4
-    player_room = TOTAL_RIGHT - 80 - PLAYER_X
+    player_room = TOTAL_RIGHT - shift - 80 - PLAYER_X
     for index, standing in enumerate(view.standings):
         fill = p.ROW_TOP if standing.place == 1 else (p.ROW_STRIPE if index % 2 else p.PAGE)
         scene.box((PAD, y, WIDTH - PAD - 1, y + ROW - 1), fill, radius=6)
@@ -213,11 +226,13 @@ def standings_scene(view: StandingsView) -> Scene:
         cells = [
             (str(standing.place), RANK_RIGHT, "rm"),
             (fit(drawable(standing.player), CELL_SIZE, player_room), PLAYER_X, "lm"),
-            (str(standing.total), TOTAL_RIGHT, "rm"),
-            (signed(standing.gap), GAP_RIGHT, "rm"),
-            (percent(standing.percent, lang), PERCENT_RIGHT, "rm"),
+            (str(standing.total), TOTAL_RIGHT - shift, "rm"),
+            (signed(standing.gap), GAP_RIGHT - shift, "rm"),
+            (percent(standing.percent, lang), PERCENT_RIGHT - shift, "rm"),
         ]
-        if solos:
+        if timed:
+            cells.append((decimal(lang, standing.seconds or 0.0), SOLOS_RIGHT, "rm"))
+        elif solos:
             cells.append((str(standing.solos) if standing.solos else "", SOLOS_RIGHT, "rm"))
         for text, x, anchor in cells:
             scene.text(text, x, middle, CELL_SIZE, p.INK, anchor=anchor, role="cell")

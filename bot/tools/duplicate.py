@@ -32,7 +32,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import random
 
     from core.draw import counts_by_name
-    from core.duplicate import DuplicateGame, DuplicateSettings, movegen_top_finder
+    from core.duplicate import DuplicateFormat, DuplicateGame, DuplicateSettings, movegen_top_finder
 
     from ..messages import say
     from ..render.record import end_reason_text, record_table, standings_text
@@ -47,9 +47,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except ToolError as error:
         print(f"arbitre duplicate: {error}", file=err)
         return 1
-    settings = DuplicateSettings(notation=notation, y=counts_by_name(args.y), joker=counts_by_name(args.joker))
+    settings = DuplicateSettings(
+        notation=notation,
+        y=counts_by_name(args.y),
+        joker=counts_by_name(args.joker),
+        format=DuplicateFormat(args.format),
+    )
     game = DuplicateGame(edition, (), settings, lexicon_name=lexicon.name)
-    play_game(game, random.Random(seed), movegen_top_finder(lexicon, edition, settings), lexicon)
+    play_game(game, random.Random(seed), movegen_top_finder(lexicon, game.edition, settings), lexicon)
     if args.json:
         moves = [
             {
@@ -71,11 +76,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "end": game.end_reason.value if game.end_reason is not None else "",
             "left": edition.spell(game.bag.unseen(game.reliquat)),
         }
+        if settings.format is not DuplicateFormat.CLASSIC:
+            data["format"] = str(settings.format)
         if args.house is not None:
             data["house"] = house.tokens()
         print(json.dumps(data, ensure_ascii=False), file=out)
         return 0
-    print(f"seed {seed}, {edition.code}, word list {args.lexicon or edition.code}{house_text(house)}", file=out)
+    played = "" if settings.format is DuplicateFormat.CLASSIC else f", format {settings.format}"
+    print(f"seed {seed}, {edition.code}, word list {args.lexicon or edition.code}{house_text(house)}{played}", file=out)
     print(record_table("en", game), file=out)
     if game.finished:
         print(say("en", "dup_over", reason=end_reason_text("en", game)), file=out)
@@ -111,6 +119,12 @@ def register(sub: Any) -> None:
         default="either",
         choices=["vowel", "consonant", "either"],
         help="how the joker counts in the draw rule (default either)",
+    )
+    parser.add_argument(
+        "--format",
+        default="classic",
+        choices=["classic", "joker", "7sur8", "7et8", "topping"],
+        help="the formula of the FISF rule book's section 3.8 (default classic)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)

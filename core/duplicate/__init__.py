@@ -12,6 +12,9 @@
 - ``ranking``: solos and standings (``DuplicateStanding``, ``standings_of``, ``percent_of``);
 - ``sanctions``: the FISF sanction scale (``Sanctions``, ``Grade``, ``Fault`` and its clause);
 - ``grading``: an answer graded on that scale (``grade_submission``);
+- ``formats``: the formats of section 3.8 (``DuplicateFormat``) and the call of section 3.3;
+- ``corrections``: a closed round's answer corrected or its points entered by the referee;
+- ``closing``: a round's close (answers judged, topping's times, the top placed, the joker replaced);
 - ``record``: the game record (``RecordLine``) and its plain data;
 - ``game``: ``DuplicateGame``, rebuilt from its events, and why it ended (``EndReason``).
 
@@ -22,6 +25,8 @@ from __future__ import annotations
 
 from ..adjudication import WordList
 from .clock import MAX_EXTENSION_SECONDS, check_extension, run_clock
+from .closing import judge_round, place_top
+from .corrections import correct_answer, record_score
 from .events import (
     EVENT_TYPES,
     ClockExtended,
@@ -42,6 +47,17 @@ from .events import (
     event_from_dict,
     event_to_dict,
 )
+from .formats import (
+    EIGHT_BONUS,
+    LONG_CALL_SECONDS,
+    SEVEN_BONUS,
+    SHORT_CALL_SECONDS,
+    TOPPING_MINUTES,
+    TOPPING_PENALTY_SECONDS,
+    DuplicateFormat,
+    PlayRules,
+    call_seconds,
+)
 from .game import RUNNERS_UP, DuplicateGame, EndReason
 from .grading import grade_submission
 from .judging import (
@@ -52,7 +68,15 @@ from .judging import (
     place_submission,
     tiles_played,
 )
-from .ranking import DuplicateStanding, percent_of, rank_players, solo_of, standings_of, warnings_of
+from .ranking import (
+    DuplicateStanding,
+    percent_of,
+    rank_players,
+    solo_of,
+    standings_of,
+    timed_standings,
+    warnings_of,
+)
 from .record import RecordedGame, RecordLine, record_data, record_lines
 from .replay import (
     check_take_back,
@@ -76,6 +100,20 @@ from .settings import BLITZ_MINUTES, DEFAULT_SETTINGS, DuplicateSettings
 from .tops import TopFinder, TopPlay, TopResultLike, close_of, movegen_top_finder
 
 __all__ = [
+    "EIGHT_BONUS",
+    "LONG_CALL_SECONDS",
+    "SEVEN_BONUS",
+    "SHORT_CALL_SECONDS",
+    "TOPPING_MINUTES",
+    "TOPPING_PENALTY_SECONDS",
+    "DuplicateFormat",
+    "PlayRules",
+    "call_seconds",
+    "judge_round",
+    "correct_answer",
+    "record_score",
+    "place_top",
+    "timed_standings",
     "DEFAULT_SETTINGS",
     "EVENT_TYPES",
     "MAX_EXTENSION_SECONDS",

@@ -44,19 +44,19 @@ from ..edition import FRENCH, Edition, edition_by_code
 from ..errors import ArbitreError, DuplicatePlayerError, GameOverError, UnknownPlayerError
 from ..errors_duplicate import (
     DrawPendingError,
-    NegativeScoreError,
     NoRoundOpenError,
     RoundNotClosedError,
-    ScoreAboveTopError,
     SubmissionsMadeError,
     TakeBackBlock,
     WordNotInLexiconError,
 )
 from ..game import player_key
 from ..notation import Notation, parse_move
-from ..placement import apply_placement, validate_move
+from ..placement import validate_move
 from ..scoring import score_placement
 from .clock import run_clock
+from .closing import judge_round, place_top
+from .corrections import correct_answer, record_score
 from .events import (
     ClockExtended,
     ClockPaused,
@@ -79,7 +79,6 @@ from .judging import (
     check_draw_letters,
     effective_submissions,
     evaluate_submission,
-    late_by,
     place_submission,
     tiles_played,
 )
@@ -118,6 +117,7 @@ class DuplicateGame:
         lexicon_name: str = "",
     ) -> None:
         self.edition = edition
+        self.base_edition = edition  # the edition as the box has it; ``edition`` as the format plays it
         self.events: list[DuplicateEvent] = []
         self._reset()
         self.apply_stored(DuplicateStarted(edition.code, tuple(players), settings, lexicon_name))
@@ -231,7 +231,15 @@ class DuplicateGame:
     def draw(self, rng: random.Random, at: float | None = None) -> list[DuplicateEvent]:
         """Draw the next move's letters at random, rejecting draws that break the rule."""
         self._check_not_finished("draw")
-        outcome = draw_tiles(self.bag, self.reliquat, self.move_number, rng, self.settings.draw_rule, self.edition)
+        outcome = draw_tiles(
+            self.bag,
+            self.reliquat,
+            self.move_number,
+            rng,
+            self.settings.draw_rule,
+            self.edition,
+            self.settings.format.joker_each_draw,
+        )
         events: list[DuplicateEvent] = []
         for rejected in outcome.rejected:
             events.append(DrawMade(Draw(rejected.kept, rejected.new).spelled(self.edition), at))
@@ -438,6 +446,7 @@ class DuplicateGame:
             if self._effective:
                 raise ValueError("a duplicate game starts once")
             self.settings = event.settings
+            self.edition = event.settings.format.edition(self.base_edition)  # the draw size and bonuses it plays
             self.lexicon_name = event.lexicon
             for player in event.players:
                 self._join(player)
@@ -454,9 +463,11 @@ class DuplicateGame:
         elif isinstance(event, RoundClosed):
             self._close(event)
         elif isinstance(event, ScoreRecorded):
-            self._record_score(event)
+            player = self._player(event.player)
+            record_score(self._closed_round(event.round), player, event)
         elif isinstance(event, SubmissionCorrected):
-            self._correct(event)
+            player = self._player(event.player)
+            correct_answer(self._closed_round(event.round), player, event, self.edition, self.notation)
         elif isinstance(event, SanctionLifted):
             lift_sanction(self._closed_round(event.round), self._player(event.player), event.reason)
         elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended, RoundReopened)):
@@ -473,32 +484,20 @@ class DuplicateGame:
             raise RoundNotClosedError(number, len(closed))
         return closed[number - 1]
 
-    def _correct(self, event: SubmissionCorrected) -> None:
-        self._player(event.player)
-        round_ = self._closed_round(event.round)
-        assert round_.draw is not None and round_.board_before is not None
-        invalid = set(event.invalid_words)
-        result = evaluate_submission(
-            round_.board_before,
-            round_.draw.letters,
-            MoveSubmitted(event.player, event.move),
-            lambda w: w not in invalid,
-            self.edition,
-            self.notation,
-        )
-        if result.score > round_.top_points:
-            raise ScoreAboveTopError(event.player, event.round, result.score, round_.top_points)
-        round_.results[event.player] = result
-        round_.recorded.pop(event.player, None)
-        round_.corrections[event.player] = event.reason
-
     def _draw(self, event: DrawMade) -> None:
         self._check_not_finished(str(event))
         round_ = self.current
         if round_ is not None and round_.draw is not None:
             raise DrawPendingError(event.draw, str(round_.draw))
+        settings = self.settings
         outcome = check_draw(
-            event.draw, self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition
+            event.draw,
+            self.bag,
+            self.reliquat,
+            self.move_number,
+            settings.draw_rule,
+            self.edition,
+            settings.format.joker_each_draw,
         )
         if round_ is None:
             round_ = Round(self.move_number)
@@ -541,35 +540,12 @@ class DuplicateGame:
         round_.top_count = event.top_count
         round_.board_before = self.board.copy()
         invalid = set(event.invalid_words)
-        deadline = self.deadline(round_)
         memo_event, memo = self._judged_at_close
-        judged = memo if memo_event is event else {}
         self._judged_at_close = (None, {})
         self._placed.clear()  # the board is about to change
-        same: dict[tuple[str, int | None, str | None], SubmissionResult] = {}
-        for player, submission in effective_submissions(round_).items():
-            replaced = sum(1 for s in round_.submissions if s.player == player) - 1
-            lateness = late_by(submission, deadline)
-            known = judged.get(player)
-            if known is not None and lateness is None:  # judged by close_round on this board and draw
-                result = known
-            else:
-                result = grade_submission(
-                    self.board,
-                    letters,
-                    submission,
-                    lambda w: w not in invalid,
-                    self.edition,
-                    self.notation,
-                    self.settings.sanctions,
-                    lateness,
-                    same=same,
-                )
-            if result.score > round_.top_points:
-                raise ScoreAboveTopError(player, round_.number, result.score, round_.top_points)
-            if replaced:
-                result = dataclasses.replace(result, replaced=replaced)
-            round_.results[player] = result
+        judged = memo if memo_event is event else {}
+        is_word = lambda w: w not in invalid  # noqa: E731
+        judge_round(round_, self.players, self.board, self.edition, self.notation, self.settings, is_word, judged)
         round_.closed = True
         if round_.top is None:
             round_.reliquat = letters
@@ -578,21 +554,10 @@ class DuplicateGame:
             self.end_reason = EndReason.NO_PLAY
             self.end_letters = self.edition.spell_tiles(letters)
             return
-        apply_placement(self.board, round_.top)
+        self.bag = place_top(self.board, self.bag, round_.top, self.settings.format.replaces_joker)
         round_.reliquat = remove_tiles(letters, tiles_played(round_.top))
         self.reliquat = round_.reliquat
         if not can_draw(self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition):
             self.finished = True
             self.end_letters = self.edition.spell_tiles(self.bag.unseen(self.reliquat))
             self.end_reason = EndReason.NO_VALID_DRAW if self.end_letters else EndReason.NO_TILE_LEFT
-
-    def _record_score(self, event: ScoreRecorded) -> None:
-        self._player(event.player)
-        round_ = self._closed_round(event.round)
-        if event.reason:
-            round_.corrections[event.player] = event.reason
-        if event.score < 0:
-            raise NegativeScoreError(event.player, event.round, event.score)
-        if event.score > round_.top_points:
-            raise ScoreAboveTopError(event.player, event.round, event.score, round_.top_points)
-        round_.recorded[event.player] = event.score

@@ -25,10 +25,12 @@ class DuplicateStanding:
     solos: int = 0
     warnings: int = 0  # warnings counted against the player (5.9)
     deduction: int = 0  # points those warnings took off the total, already deducted (5.9)
+    seconds: float | None = None  # topping (3.8.4): the time to find the tops, penalties in; ranks the players
 
     def __str__(self) -> str:
         gap = f"{self.gap:+d}" if self.gap else "0"
-        return f"{self.place}. {self.player} {self.total} ({gap}, {self.percent:.1f} %)"
+        timed = f", {self.seconds:.1f} s" if self.seconds is not None else ""
+        return f"{self.place}. {self.player} {self.total} ({gap}, {self.percent:.1f} %{timed})"
 
 
 def percent_of(total: int, top: int) -> float:
@@ -79,7 +81,10 @@ def solo_of(round_: Round, players: Sequence[str], settings: DuplicateSettings) 
 def standings_of(
     closed: Sequence[Round], players: Sequence[str], settings: DuplicateSettings
 ) -> list[DuplicateStanding]:
-    """Places best first after the closed rounds: totals with solo bonuses, gap to the sum of tops."""
+    """Places best first after the closed rounds: totals with solo bonuses, gap to the sum of tops; in
+    topping (3.8.4), by the time taken to find the tops, least first."""
+    if settings.format.timed:
+        return timed_standings(closed, players)
     solos: Counter[str] = Counter()
     for round_ in closed:
         player = solo_of(round_, players, settings)
@@ -101,3 +106,22 @@ def warnings_of(
     counts = {p: sum(1 for r in closed if r.warned(p)) for p in players}
     threshold = settings.warning_threshold
     return {p: (n, warning_deduction(n, threshold)) for p, n in counts.items() if n}
+
+
+def timed_standings(closed: Sequence[Round], players: Sequence[str]) -> list[DuplicateStanding]:
+    """Topping standings (3.8.4): least total time first (a top given costs the time allowed plus 20 s),
+    equal times sharing a place; the total and the gap are the points, as in duplicate."""
+    top_total = sum(r.top_points for r in closed)
+    seconds = {p: round(sum(r.times.get(p, 0.0) for r in closed), 1) for p in players}
+    ordered = sorted(players, key=lambda p: seconds[p])
+    standings: list[DuplicateStanding] = []
+    for index, player in enumerate(ordered):
+        shared = standings and standings[-1].seconds == seconds[player]
+        place = standings[-1].place if shared else index + 1
+        total = sum(r.score_of(player) for r in closed)
+        standings.append(
+            DuplicateStanding(
+                place, player, total, total - top_total, percent_of(total, top_total), seconds=seconds[player]
+            )
+        )
+    return standings

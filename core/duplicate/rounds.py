@@ -90,6 +90,7 @@ class Round:
     runners_up: tuple[tuple[str, int], ...] = ()
     top_count: int = 0  # plays scoring the top, as the move generator counted them (0: not kept)
     lifted: dict[str, str] = field(default_factory=dict)  # player -> why the referee lifted the sanction
+    times: dict[str, float] = field(default_factory=dict)  # topping (3.8.4): seconds to the top, penalty in
 
     @property
     def paused(self) -> bool:

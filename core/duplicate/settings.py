@@ -1,5 +1,5 @@
-"""The settings of a duplicate game: the clock, the solo, the vowel/consonant rule, the notation, the
-sanction scale."""
+"""The settings of a duplicate game: the clock and its call, the format, the solo, the vowel/consonant
+rule, the notation, the sanction scale."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 from ..draw import Counts, DrawRule
 from ..errors_duplicate import DuplicateSettingError
 from ..notation import Notation, notation_by_name
+from .formats import DuplicateFormat, call_seconds
 from .sanctions import WARNING_THRESHOLD, WARNING_THRESHOLD_SHORT, Sanctions
 
 # --- settings -----------------------------------------------------------------------
@@ -31,6 +32,8 @@ class DuplicateSettings:
     notation: Notation = Notation.FISF
     grace_seconds: float = 0.0
     sanctions: Sanctions = Sanctions.NONE  # games started under FISF rules take Sanctions.FISF
+    format: DuplicateFormat = DuplicateFormat.CLASSIC  # section 3.8
+    call: float = 0  # seconds before the end to call (3.3); 0: 30, or half the time under a minute
 
     def __post_init__(self) -> None:
         if not isinstance(self.minutes, (int, float)) or not 0 < self.minutes <= 10:
@@ -41,6 +44,8 @@ class DuplicateSettings:
             raise DuplicateSettingError("solo_min_players", self.solo_min_players, 1)
         if self.grace_seconds < 0:
             raise DuplicateSettingError("grace_seconds", self.grace_seconds, 0)
+        if not 0 <= self.call <= 60:
+            raise DuplicateSettingError("call", self.call, 0, 60)
 
     def __str__(self) -> str:
         return (
@@ -60,8 +65,14 @@ class DuplicateSettings:
 
     @property
     def warning_threshold(self) -> int:
-        """The warning from which each costs 5 points (5.9): the fourth, the sixth in blitz."""
-        return WARNING_THRESHOLD_SHORT if self.blitz else WARNING_THRESHOLD
+        """The warning from which each costs 5 points (5.9): the fourth, the sixth in blitz and in the
+        original formats (3.8)."""
+        return WARNING_THRESHOLD_SHORT if self.blitz or self.format.original else WARNING_THRESHOLD
+
+    @property
+    def call_seconds(self) -> float:
+        """Seconds before the end of a move when the call is made (3.3)."""
+        return call_seconds(self.minutes, self.call)
 
     @property
     def seconds(self) -> float:
@@ -71,10 +82,14 @@ class DuplicateSettings:
     def to_dict(self) -> dict[str, Any]:
         """A plain dict, ready for JSON."""
         data = asdict(self)
-        for name in ("y", "joker", "notation", "sanctions"):
+        for name in ("y", "joker", "notation", "sanctions", "format"):
             data[name] = str(data[name])
         if self.sanctions is Sanctions.NONE:
             del data["sanctions"]  # the settings of games without sanctions stored as before they existed
+        if self.format is DuplicateFormat.CLASSIC:
+            del data["format"]  # likewise for the classic formula and the usual call
+        if not self.call:
+            del data["call"]
         return data
 
     @classmethod
@@ -91,6 +106,8 @@ class DuplicateSettings:
                 value = notation_by_name(value)
             elif item.name == "sanctions":
                 value = Sanctions(value)
+            elif item.name == "format":
+                value = DuplicateFormat(value)
             values[item.name] = value
         return cls(**values)
 

@@ -53,12 +53,17 @@ def movegen_top_finder(
     lexicon: Lexicon, edition: Edition, settings: DuplicateSettings | None = None, count: int = 10
 ) -> TopFinder:
     """A top finder on ``core.movegen.find_top`` for a draw's tiles (symbols, ``?`` jokers): the first move
-    horizontal only if the settings say so."""
+    horizontal only if the settings say so; ``edition`` as the game's format plays it (``find_format_top``
+    for the 7/8 formats)."""
     from ..movegen import find_top
+    from ..movegen_formats import find_format_top, needs_parts
 
     horizontal_first = settings.first_move_horizontal if settings is not None else True
 
     def finder(board: Board, rack: str) -> TopResultLike:
+        if needs_parts(edition):  # a 7/8 format (3.8.2): eight tiles drawn
+            first = horizontal_first and board.is_empty()
+            return find_format_top(board, rack, lexicon, edition, count, first_move_horizontal_only=first)
         typed = edition.spell(rack)  # find_top reads typed tiles: R then R must not be read as RR
         return find_top(
             board, typed, lexicon, edition, count, first_move_horizontal_only=horizontal_first and board.is_empty()

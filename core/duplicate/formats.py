@@ -1,0 +1,108 @@
+"""The duplicate formats of the FISF rule book (section 3.8) and the clocks of section 1.3 with their calls
+(section 3.3).
+
+- ``classic``: seven letters a draw, 50 points for the seven;
+- ``joker`` (3.8.1): six letters and a joker each draw; a joker the top places is replaced on the board
+  by its letter when the bag still holds one, and comes back for the next draw;
+- ``7sur8`` (3.8.2): eight letters a draw, at most seven placed, 50 points for seven;
+- ``7et8`` (3.8.2): eight letters a draw, 50 points for seven placed, 75 for eight;
+- ``topping`` (3.8.4): each player plays until finding the top, timed; a top not found in the time
+  allowed is given with 20 seconds' penalty; players are ranked by their total time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..edition import Edition
+
+TOPPING_PENALTY_SECONDS = 20  # 3.8.4: a top given after the time allowed costs 20 seconds
+TOPPING_MINUTES = 1  # 3.8.4: "généralement, une minute par coup"
+LONG_CALL_SECONDS = 30  # 3.3: "trente (ou vingt) secondes"
+SHORT_CALL_SECONDS = 20
+SEVEN_BONUS, EIGHT_BONUS = 50, 75  # 3.8.2
+
+
+class DuplicateFormat(StrEnum):
+    """A formula of the rule book's section 3.8 (``classic``: the usual duplicate)."""
+
+    CLASSIC = "classic"
+    JOKER = "joker"
+    SEVEN_OF_EIGHT = "7sur8"
+    SEVEN_AND_EIGHT = "7et8"
+    TOPPING = "topping"
+
+    @property
+    def section(self) -> str:
+        """The rule book's section that defines it."""
+        return _SECTIONS[self]
+
+    @property
+    def original(self) -> bool:
+        """Whether it is one of the "formules originales" (section 3.8): 6 warnings before a penalty (5.9)."""
+        return self is not DuplicateFormat.CLASSIC
+
+    @property
+    def joker_each_draw(self) -> bool:
+        """Whether every draw holds a joker (3.8.1)."""
+        return self is DuplicateFormat.JOKER
+
+    @property
+    def replaces_joker(self) -> bool:
+        """Whether a joker the top places is replaced by its letter from the bag (3.8.1)."""
+        return self is DuplicateFormat.JOKER
+
+    @property
+    def timed(self) -> bool:
+        """Whether players are ranked by the time they take to find the tops (3.8.4)."""
+        return self is DuplicateFormat.TOPPING
+
+    def rules(self, edition: Edition) -> PlayRules:
+        """How many tiles a draw holds, how many may be placed, and the bonus for each count placed."""
+        seven = edition.rack_size
+        if self is DuplicateFormat.SEVEN_OF_EIGHT:
+            return PlayRules(seven + 1, seven, ((seven, SEVEN_BONUS),))
+        if self is DuplicateFormat.SEVEN_AND_EIGHT:
+            return PlayRules(seven + 1, seven + 1, ((seven, SEVEN_BONUS), (seven + 1, EIGHT_BONUS)))
+        return PlayRules(seven, seven, ((seven, edition.bingo_bonus),))
+
+    def edition(self, edition: Edition) -> Edition:
+        """The edition as this format plays it: its draw size, tiles placed at most and bonuses."""
+        if self not in (DuplicateFormat.SEVEN_OF_EIGHT, DuplicateFormat.SEVEN_AND_EIGHT):
+            return edition
+        rules = self.rules(edition)
+        return dataclasses.replace(
+            edition, rack_size=rules.most_placed, draw_tiles=rules.draw_size, bonuses=rules.bonuses
+        )
+
+
+_SECTIONS = {
+    DuplicateFormat.CLASSIC: "1.2.3",
+    DuplicateFormat.JOKER: "3.8.1",
+    DuplicateFormat.SEVEN_OF_EIGHT: "3.8.2",
+    DuplicateFormat.SEVEN_AND_EIGHT: "3.8.2",
+    DuplicateFormat.TOPPING: "3.8.4",
+}
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    """A format's draw: tiles drawn, tiles placed at most, bonus by tiles placed."""
+
+    draw_size: int
+    most_placed: int
+    bonuses: tuple[tuple[int, int], ...]
+
+    def bonus(self, placed: int) -> int:
+        """The bonus for ``placed`` tiles."""
+        return dict(self.bonuses).get(placed, 0)
+
+
+def call_seconds(minutes: float, call: float = 0) -> float:
+    """Seconds before the end of a move to call (3.3, "trente (ou vingt) secondes"): ``call`` when the game
+    names one (20 on the blitz clock chosen by name), else 30, or half the time on clocks under a minute."""
+    if call:
+        return min(call, minutes * 30)
+    return min(LONG_CALL_SECONDS, minutes * 30)

@@ -1,0 +1,74 @@
+"""The top of a draw of more tiles than may be placed, or with another bonus: the 7/8 formats (FISF 3.8.2).
+
+The plays of at most seven tiles of an eight-tile draw are the plays of its seven-tile parts: each part is
+searched by ``core.movegen.find_top`` with the edition's usual rack and bonus; in "7 et 8" the plays of all
+eight tiles are searched apart, the 75 points counted. The plays found are merged, each once, in the top
+order of ``core.movegen``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .board import Board
+from .edition import Edition
+from .lexicon import Lexicon
+from .movegen import Play, SearchStats, TopResult, find_top
+from .movegen_plays import play_order
+from .tie import TieRule
+
+
+def needs_parts(edition: Edition) -> bool:
+    """Whether the edition's draws hold more tiles than its usual rack (a 7/8 format)."""
+    return edition.draw_size > min((n for n, _ in edition.bonuses), default=edition.rack_size)
+
+
+def find_format_top(
+    board: Board,
+    tiles: str,
+    lexicon: Lexicon,
+    edition: Edition,
+    count: int = 1,
+    *,
+    first_move_horizontal_only: bool = False,
+) -> TopResult:
+    """The ``count`` best plays of the draw ``tiles`` (symbols, ``?`` jokers) under the edition's format:
+    at most ``edition.rack_size`` tiles placed, each count placed paid ``edition.bonus_for``."""
+    seven = min((n for n, _ in edition.bonuses), default=edition.rack_size)
+    usual = dataclasses.replace(
+        edition, rack_size=seven, draw_tiles=0, bonuses=(), bingo_bonus=edition.bonus_for(seven)
+    )
+    flags = {"first_move_horizontal_only": first_move_horizontal_only}
+    if len(tiles) <= seven:
+        return find_top(board, edition.spell(tiles), lexicon, usual, count, **flags)
+    parts = sorted({tiles[:i] + tiles[i + 1 :] for i in range(len(tiles))})
+    results = [find_top(board, edition.spell(part), lexicon, usual, count, **flags) for part in parts]
+    plays: list[Play] = [p for r in results for p in r.plays]
+    if edition.rack_size >= len(tiles):  # every tile placed: its own bonus (75 for eight)
+        whole = dataclasses.replace(
+            edition, rack_size=len(tiles), draw_tiles=0, bonuses=(), bingo_bonus=edition.bonus_for(len(tiles))
+        )
+        found = find_top(board, edition.spell(tiles), lexicon, whole, count, **flags)
+        results.append(found)
+        plays += [p for p in found.plays if len(p.placement.new_tiles) == len(tiles)]
+    unique = {p.placement.notation(): p for p in plays}
+    merged = sorted(unique.values(), key=play_order)[:count]
+    best = merged[0].total if merged else None
+    top_count = sum(1 for p in unique.values() if p.total == best)
+    stats = SearchStats(
+        *(sum(getattr(r.searched, f) for r in results) for f in ("starts", "searched", "pruned", "plays_seen"))
+    )
+    return TopResult(tuple(merged), _tie_rule(merged, results), stats, top_count)
+
+
+def _tie_rule(plays: list[Play], results: list[TopResult]) -> TieRule:
+    """The rule that put the first play ahead, as ``find_top`` names it."""
+    if not plays:
+        return TieRule.NONE
+    if len(plays) > 1:
+        first, second = plays[0], plays[1]
+        if second.total < first.total:
+            return TieRule.SCORE
+        return TieRule.FEWEST_JOKERS if second.jokers > first.jokers else TieRule.ORDER
+    alone = all(r.tie_rule in (TieRule.UNIQUE, TieRule.NONE) for r in results)
+    return TieRule.UNIQUE if alone else TieRule.SCORE
