@@ -6,11 +6,13 @@ from typing import Any
 
 from core.game import ClassicGame
 
-from ..storage import GameKind, GameRecord
-from . import classic
+from ..chat import Reply
+from ..storage import Deadline, GameKind, GameRecord
+from . import classic, classic_clock
 from .context import Context
 from .formatting import tiles_text
 from .game_kinds import Kind, register
+from .services import Services
 
 
 class ClassicKind(Kind[ClassicGame]):
@@ -23,6 +25,9 @@ class ClassicKind(Kind[ClassicGame]):
 
     def apply_stored(self, game: ClassicGame, data: dict[str, Any]) -> None:
         classic.apply_data(game, data)
+
+    def clock(self, services: Services, deadline: Deadline, now: float) -> list[Reply]:
+        return classic_clock.clock_decision(services, deadline, now)
 
     def sheet(self, ctx: Context, game: ClassicGame) -> str:
         return classic.sheet_text(ctx, game)
