@@ -8,7 +8,7 @@ from core.game import ClassicGame
 
 from ..chat import Reply
 from ..storage import Deadline, GameKind, GameRecord
-from . import classic, classic_clock
+from . import classic, classic_settings
 from .context import Context
 from .formatting import tiles_text
 from .game_kinds import Kind, register
@@ -27,7 +27,7 @@ class ClassicKind(Kind[ClassicGame]):
         classic.apply_data(game, data)
 
     def clock(self, services: Services, deadline: Deadline, now: float) -> list[Reply]:
-        return classic_clock.clock_decision(services, deadline, now)
+        return classic_settings.clock_decision(services, deadline, now)
 
     def sheet(self, ctx: Context, game: ClassicGame) -> str:
         return classic.sheet_text(ctx, game)

@@ -14,7 +14,7 @@ from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
 from ..word_lists import ListUsed, game_list, verdicts_text
-from .classic_clock import game_setting, running_classic, settings_line
+from .classic_settings import game_setting, running_classic, settings_line
 from .context import Context, UserError
 from .duplicate import MAX_MINUTES, MIN_MINUTES
 from .registry import Access, Section, command, declared, find, unknown_command_text
