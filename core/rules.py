@@ -101,6 +101,7 @@ _SETS = [
         scoreless_counts_only_passes=True,
         going_out=GoingOut.ADD_AND_SUBTRACT,
         overtime_per_minute=0,
+        out_of_time=OutOfTime.PLAYS_ON_ALONE,
         clock_minutes=25,
         overtime_limit_minutes=0,
     ),

@@ -191,7 +191,11 @@ def test_the_referee_sets_the_options_in_either_language(club: Club) -> None:
 def test_options_refused_politely(club: Club) -> None:
     assert "Pas de partie classique en cours" in club.refused("Ana", "/reglages penalite 10", admin=True)
     club.ok("Ana", "/nouvelle fisf Ana Ben")
-    assert "Réglage penalty : « 99 » impossible (choix : 0-50)." in club.refused("Ana", "/reglages penalite 99")
+    assert club.refused("Ana", "/reglages penalite 99") == (
+        "Pénalité par mot contesté à tort : « 99 » impossible, de 0 à 50 points (exemple : /reglages penalite 10)."
+    )
+    assert club.refused("Ana", "/reglages pendule toujours").startswith("Pendule : « toujours » impossible. Exemples")
+    assert club.refused("Ana", "/reglages double peut-etre").startswith("Double contestation : « peut-etre »")
     said = club.refused("Ben", "/reglages penalite 0")
     assert said == "Seul l'arbitre de la partie (Ana) ou un administrateur du salon peut utiliser /reglages."
     club.ok("Ana", "/coup H8 VAGUE")

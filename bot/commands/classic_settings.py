@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.classic_clock import ClockDue, ClockReading
 from core.errors import ArbitreError
+from core.errors_classic import SettingValueError
 from core.events import ClockPause, ClockResume, End, Event, Flagged, Pass, Setting, event_to_dict
 from core.game import ClassicGame
 from core.game_options import SETTING_NAMES
@@ -124,7 +125,10 @@ def game_setting(ctx: Context, words: list[str]) -> bool:
     value = setting_value(name, words[1:])
     if not value:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-    record_event(ctx, record, game, Setting(name, value))
+    try:
+        record_event(ctx, record, game, Setting(name, value))
+    except SettingValueError:  # said with the words typed and the setting's own examples
+        raise UserError(f"game_setting_bad_{name}", value=" ".join(words[1:])[:20]) from None
     ctx.reply(settings_line(ctx.lang, game))
     return True
 
