@@ -171,6 +171,19 @@ def test_the_referee_pauses_the_clock(club: Club) -> None:
     assert "⏱ Ben n'a plus de temps" in texts(club.tick(1))
 
 
+def test_replies_carry_the_countdown_the_platforms_draw(club: Club) -> None:
+    club.ok("Ana", "/nouvelle fisf Ana Ben")
+    club.ok("Ana", "/reglages pendule 10")
+    club.now += 100
+    [played] = club.send("Ana", "/coup H8 VAGUE")
+    assert played.deadline == club.now + 600  # Ben's ten minutes, shown live on Discord and Telegram
+    club.now += 50
+    [status] = club.send("Ana", "/etat")
+    assert status.deadline == club.now + 550
+    [paused] = club.send("Ana", "/pause")
+    assert paused.deadline is None  # nothing counts down while paused
+
+
 def test_a_game_without_a_clock_shows_none(club: Club) -> None:
     club.ok("Ana", "/nouvelle fisf Ana Ben")
     club.now += 3600

@@ -24,7 +24,6 @@ from core.events import (
     event_to_dict,
 )
 from core.game import TURN_KINDS, ClassicGame, LineKind, player_key
-from core.gcg import write_gcg
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 
@@ -32,15 +31,14 @@ from ..messages import say
 from ..numbers import read_int
 from ..render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
 from ..storage import GameKind, GameRecord, GameSetup
-from ..word_lists import VERDICT_KEY, ListUsed, game_list, list_name, lists_used, verdicts_text
+from ..word_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
 from . import seats
-from .classic_clock import after_event, clock_lines
+from .classic_clock import after_event, clock_lines, countdown
 from .context import Context, UserError
 from .formatting import breakdown, line_notes, line_text, split_claimed
 from .registry import Access, Section, command, command_named
 from .turns import acting_seat, require_turn, split_seat
 
-HOUSE_PRAGMA = "#arbitre-house-words"
 STAMP_KEY = "at"  # stored with each event: the referee's time when it was recorded (the clock reads it)
 
 # --- loading -----------------------------------------------------------------------------
@@ -101,6 +99,12 @@ def alert_text(lang: str, game: ClassicGame) -> list[str]:
         say(lang, "alert_tiles", letter=game.edition.label(a.letter), count=a.count, limit=a.limit)
         for a in game.alerts
     ]
+
+
+def reply_status(ctx: Context, game: ClassicGame, lines: list[str]) -> None:
+    """Reply ``lines`` and where the game stands, with the clock's countdown when it runs."""
+    now = ctx.services.now()
+    ctx.reply("\n".join(lines + status_lines_in(ctx.lang, game, now)), deadline=countdown(game, now))
 
 
 def status_lines(ctx: Context, game: ClassicGame) -> list[str]:
@@ -270,7 +274,7 @@ def cmd_score(ctx: Context) -> None:
     new_alerts = [a for a in game.alerts if a not in alerts_before]
     if new_alerts:
         lines.append(ctx.say("alert_new"))
-    ctx.reply("\n".join(lines + status_lines(ctx, game)))
+    reply_status(ctx, game, lines)
 
 
 def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
@@ -336,7 +340,7 @@ def cmd_challenge(ctx: Context) -> None:
         ):
             out.append(ctx.say("challenge_consequence_turn", challenger=challenger))
     out.append(ctx.say("challenge_list", lists=used.label(ctx.lang)))
-    ctx.reply("\n".join(out + status_lines(ctx, game)))
+    reply_status(ctx, game, out)
 
 
 @command("pass", section=Section.CLASSIC, access=Access.PLAYER)
@@ -347,7 +351,7 @@ def cmd_pass(ctx: Context) -> None:
         raise UserError("err_unknown_player", player=seats.clean_name(rest), players=", ".join(game.players))
     turn = require_turn(ctx, record, game, named)
     record_event(ctx, record, game, Pass(turn.player))
-    ctx.reply("\n".join([*turn.heading(ctx), ctx.say("passed", player=turn.player)] + status_lines(ctx, game)))
+    reply_status(ctx, game, [*turn.heading(ctx), ctx.say("passed", player=turn.player)])
 
 
 @command("exchange", section=Section.CLASSIC, access=Access.PLAYER)
@@ -364,7 +368,7 @@ def cmd_exchange(ctx: Context) -> None:
         said = ctx.say("exchanged_count", player=player, count=int(tiles))
     else:
         said = ctx.say("exchanged", player=player, tiles=tiles)
-    ctx.reply("\n".join([*turn.heading(ctx), said] + status_lines(ctx, game)))
+    reply_status(ctx, game, [*turn.heading(ctx), said])
 
 
 @command("penalty", section=Section.CLASSIC, access=Access.REFEREE)
@@ -379,7 +383,7 @@ def cmd_penalty(ctx: Context) -> None:
     if player is None:
         raise UserError("err_unknown_player", player=seats.clean_name(name), players=", ".join(game.players))
     record_event(ctx, record, game, Penalty(player, points))
-    ctx.reply("\n".join([ctx.say("penalty", player=player, points=points)] + status_lines(ctx, game)))
+    reply_status(ctx, game, [ctx.say("penalty", player=player, points=points)])
 
 
 @command("undo", section=Section.CLASSIC, access=Access.REFEREE)
@@ -393,7 +397,7 @@ def cmd_undo(ctx: Context) -> None:
         raise UserError("err_nothing_to_undo")
     what = event_text(ctx, last, game)
     record_event(ctx, record, game, Undo())
-    ctx.reply("\n".join([ctx.say("undone", what=what)] + status_lines(ctx, game)))
+    reply_status(ctx, game, [ctx.say("undone", what=what)])
 
 
 # --- views ---------------------------------------------------------------------------------
@@ -581,16 +585,3 @@ def moves_player(
     if own is None:
         raise UserError("moves_whose", usage=ctx.spec.usage(ctx.lang), players=", ".join(players) or "-")
     return own
-
-
-def export(ctx: Context, game: ClassicGame, record: GameRecord) -> tuple[str, bytes, str]:
-    """The GCG record: ``#lexicon`` names the game's list, and ``#arbitre-house-words`` the house words its
-    challenges were judged with (one line per set, in the order they were used)."""
-    gcg = write_gcg(game, lexicon=list_name(record.setup.lexicon))
-    house = [used.house for used, _ in lists_used(ctx.storage.events(record.id)) if used.house]
-    if house:
-        lines = gcg.split("\n")
-        at = next((i + 1 for i, line in enumerate(lines) if line.startswith("#lexicon ")), 1)
-        lines[at:at] = [f"{HOUSE_PRAGMA} {' '.join(h.tokens())}" for h in house]
-        gcg = "\n".join(lines)
-    return "```\n" + gcg + "```", gcg.encode("utf-8"), "game.gcg"

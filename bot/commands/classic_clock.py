@@ -54,6 +54,21 @@ def clock_lines(lang: str, game: ClassicGame, now: float) -> list[str]:
     return [say(lang, "clock_chess_line", clocks=" · ".join(parts), running=running, paused=paused)]
 
 
+def countdown(game: ClassicGame, now: float) -> float | None:
+    """When the running clock shows 0:00 (the player's time, or the move's on a stopwatch), for the
+    platforms' live countdowns; None without a running clock or once the time is over."""
+    if game.ended or game.rules.clock is ClockMode.NONE:
+        return None
+    reading = game.clock(now)
+    if reading.running_for is None:
+        return None
+    if reading.mode is ClockMode.STOPWATCH:
+        left = reading.move_allowed - reading.move_used
+    else:
+        left = reading.of(reading.running_for).left
+    return now + left if left > 0 else None
+
+
 def sync_clock(storage: Storage, record: GameRecord, game: ClassicGame, now: float) -> None:
     """Storage's copy of the next moment the clock acts (none: no clock, paused, or the game over)."""
     reading = game.clock(now)

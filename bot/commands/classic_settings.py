@@ -17,8 +17,8 @@ from core.rules import ClockMode
 from ..chat import Reply
 from ..messages import keyword_form, keywords, say
 from ..storage import Deadline, GameKind, GameRecord, GameStatus
-from .classic import STAMP_KEY, load_classic, record_event, standings_text_in, status_lines, status_lines_in
-from .classic_clock import CLOCK_ROUND, minutes_seconds, overtime_lines, overtime_penalties, sync_clock
+from .classic import STAMP_KEY, load_classic, record_event, reply_status, standings_text_in, status_lines_in
+from .classic_clock import CLOCK_ROUND, countdown, minutes_seconds, overtime_lines, overtime_penalties, sync_clock
 from .context import Context, UserError
 from .registry import handles
 
@@ -36,7 +36,7 @@ def _pause_or_resume(ctx: Context, pausing: bool) -> None:
     ctx.require_control(record)
     record_event(ctx, record, game, ClockPause() if pausing else ClockResume())
     said = ctx.say("clock_paused_now") if pausing else ctx.say("clock_resumed_now", player=game.to_move or "-")
-    ctx.reply("\n".join([said, *status_lines(ctx, game)]))
+    reply_status(ctx, game, [said])
 
 
 @handles("pause", GameKind.CLASSIC)
@@ -171,7 +171,7 @@ def clock_decision(services: Services, deadline: Deadline, now: float) -> list[R
         lines.append(standings_text_in(lang, game))
     else:
         lines += status_lines_in(lang, game, now)
-    return [Reply("\n".join(lines), channel=record.channel)]
+    return [Reply("\n".join(lines), channel=record.channel, deadline=countdown(game, now))]
 
 
 def _act(
