@@ -111,6 +111,16 @@ def test_naspa_three_minutes_of_overtime_cost_thirty_points(club: Club, tmp_path
     assert main(["replay", str(path)]) == 0  # the time penalty line replays, every total agrees
 
 
+def test_an_end_taken_back_does_not_take_the_overtime_twice(club: Club) -> None:
+    _naspa_with_overtime(club, 150)
+    club.ok("Ben", "/coup 9H AS")
+    club.ok("Ana", "/fin Ana=E Ben=EAU !")
+    club.ok("Ana", "/annule")  # a wrong rack typed: the end is taken back, the game goes on
+    ended = club.ok("Ana", "/fin Ana=E Ben=E !")
+    assert "Dépassement" not in ended  # already on the sheet
+    assert [(e["player"], e["points"]) for e in club.events("time_penalty")] == [("Ana", 30)]
+
+
 def test_naspa_the_game_is_ended_at_the_overtime_limit(club: Club) -> None:
     _naspa_with_overtime(club, 150)
     club.ok("Ben", "/coup 9H AS")  # Ben answers at once: Ana's clock runs again, 2:30 over

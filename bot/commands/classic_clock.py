@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from core.classic_clock import ClockReading, overtime_points
 from core.events import Event, Setting, TimePenalty
-from core.game import MAX_PENALTY, ClassicGame
+from core.game import MAX_PENALTY, ClassicGame, LineKind
 from core.rules import ClockMode
 
 from ..messages import say
@@ -86,13 +86,17 @@ def after_event(storage: Storage, record: GameRecord, game: ClassicGame, event: 
 
 
 def overtime_penalties(game: ClassicGame, now: float) -> list[TimePenalty]:
-    """The time penalties of the players over their time when the game ends (NASPA, WESPA)."""
+    """The time penalties still due by the players over their time when the game ends (NASPA, WESPA):
+    those already on the sheet (an end taken back with /undo) are not given twice."""
     if game.rules.clock is not ClockMode.CHESS:
         return []
     reading = game.clock(now)
     found = []
     for time in reading.times:
-        points = min(MAX_PENALTY, overtime_points(game.rules, time))
+        given = -sum(
+            line.points for line in game.lines if line.kind is LineKind.TIME_PENALTY and line.player == time.player
+        )
+        points = min(MAX_PENALTY, overtime_points(game.rules, time) - given)
         if points > 0:
             found.append(TimePenalty(time.player, points))
     return found
