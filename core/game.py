@@ -406,7 +406,7 @@ class ClassicGame:
 
     def _skip_flagged(self) -> None:
         """Past the players out of time, while someone still has time (FISF 6: the other plays on alone)."""
-        while self.to_move in self.flagged and len(self.flagged) < len(self.players):
+        while self.flagged and self.to_move in self.flagged and len(self.flagged) < len(self.players):
             self.turn += 1
 
     def _apply(self, event: Event) -> None:
