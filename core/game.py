@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .board import Board
-from .classic_clock import ClockDue, ClockReading, Mark, read_clock
+from .classic_clock import ClockReading, Mark, read_clock
 from .draw import unseen_tiles
 from .edition import JOKER, Edition
 from .errors import ArbitreError, DuplicatePlayerError, GameOverError, UnknownPlayerError
@@ -356,9 +356,8 @@ class ClassicGame:
             raise AloneNoExchangeError(event.player)
         if at is not None and rules.clock is not ClockMode.NONE and event.player in self.players:
             reading = self.clock(at)
-            if reading.deadline is not None and reading.due is not None and at >= reading.deadline:
-                if reading.due in (ClockDue.FLAG, ClockDue.PASS):
-                    raise OutOfTimeError(event.player)
+            if reading.deadline is not None and at >= reading.deadline:  # the clock acts before any move
+                raise OutOfTimeError(event.player)
 
     def _replay(self) -> None:
         """Rebuild the state from the events, dropping what each Undo removed."""

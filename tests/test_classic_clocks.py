@@ -125,7 +125,9 @@ def test_naspa_the_game_is_ended_at_the_overtime_limit(club: Club) -> None:
     _naspa_with_overtime(club, 150)
     club.ok("Ben", "/coup 9H AS")  # Ben answers at once: Ana's clock runs again, 2:30 over
     assert texts(club.tick(7 * 60 + 29)) == ""
-    said = texts(club.tick(1))
+    club.now += 1
+    assert club.refused("Ana", "/coup 8G AVE") == "Ana n'a plus de temps : le coup n'est pas pris."
+    said = texts(club.tick(0))
     assert "⏱ Ana dépasse de 10 min : la partie est arrêtée." in said
     assert "Dépassement de temps : Ana -100 (10 min)." in said
     assert club.storage.games("club")[-1].status == "ended"
