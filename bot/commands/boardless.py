@@ -50,7 +50,7 @@ from . import seats
 from . import views as views  # declares the commands this kind handles (classic's and the shared ones)
 from .context import Context, UserError
 from .game_kinds import Kind, kind_of, register
-from .registry import handles
+from .registry import command_named, handles
 
 LEAST_PLAYERS, MOST_PLAYERS = 2, 4  # the seed scorekeeper's classic sheet: two to four players
 
@@ -250,6 +250,18 @@ def start(ctx: Context) -> None:
     if own_seat is not None:
         seats.bind(ctx.storage, record, ctx.message.user, own_seat)
     ctx.reply(ctx.say("sheet_new", edition=settings.edition, players=", ".join(players), to_move=players[0]))
+
+
+def new(ctx: Context) -> None:
+    """/new: a sheet without a board when its words ask for one, else the command's own (a classic game)."""
+    if asked(ctx.tokens):
+        start(ctx)
+        return
+    command_named("new").handler(ctx)
+
+
+for _kind in (None, *GameKind):  # whatever runs in the channel (replacing it takes the referee's !)
+    handles("new", _kind)(new)
 
 
 def running(ctx: Context) -> tuple[GameRecord, BoardlessGame]:

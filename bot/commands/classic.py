@@ -133,11 +133,6 @@ def event_text(ctx: Context, event: Event, game: ClassicGame) -> str:
 
 @command("new", section=Section.CLASSIC, access=Access.START)
 def cmd_new(ctx: Context) -> None:
-    from . import boardless  # /new ... no-board: a sheet without a board (its module adds handlers to these commands)
-
-    if boardless.asked(ctx.tokens):
-        boardless.start(ctx)
-        return
     settings = ctx.settings
     chosen_rules: str | None = None
     players: list[str] = []
