@@ -2,11 +2,14 @@
 
 Each turn is a ``Turn`` event for the player to move: points, a word with its points (and, if given,
 its square), a pass, an exchange, or a word taken back after a lost challenge, the last three worth
-zero; a turn scores 0 to ``MOST_POINTS``. ``Undone`` takes back the last turn. ``Finished`` ends the
-game with each player's rack, given by letters (valued in the edition) or by value: when one rack is
-empty, its player went out and gains the others' racks, each other player losing their own (FISF
-5.1.1); when none is, each player loses their own (5.1.2). Nothing here knows a board, so the words
-are never judged: the players at the table did that.
+zero; a turn scores 0 to ``MOST_POINTS``. ``Undone`` takes back the last line: the end, else the last
+turn. ``Finished`` ends the game with each player's rack, given by letters (valued in the edition) or
+by value: when one rack is empty, its player went out and gains the others' racks, each other player
+losing their own (FISF 5.1.1; NASPA's rule set: twice the others' racks, theirs unchanged); when none
+is, each player loses their own (5.1.2). The rule set in force (FISF's is for two players: three or
+four fall back to the box rules) also says when scoreless turns reach the limit a note shows (3.2);
+the sheet never ends a game by itself. Nothing here knows a board, so the words are never judged:
+the players at the table did that.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from .errors import ArbitreError
 from .names import player_key
 from .notation import Notation, format_ref, parse_ref
 from .ranking import shared_places
+from .rules import GoingOut, RuleSet, edition_rules, rule_set_for_players
 
 MOST_POINTS = 2000  # what one turn may score on the sheet (the seed scorekeeper's limit)
 MOST_WORD = 15  # letters of a word: the board's width
@@ -224,6 +228,7 @@ class BoardlessGame:
     players: list[str]
     notation_used: Notation = Notation.FISF
     events: list[SheetEvent] = field(default_factory=list)
+    base_rules: RuleSet | None = None  # the rule set chosen (None: the edition's)
     board: Board = field(default_factory=Board)  # always empty: the board is on the table
     turns: list[Turn] = field(default_factory=list, init=False)
     end: Finished | None = field(default=None, init=False)
@@ -236,6 +241,11 @@ class BoardlessGame:
     @property
     def notation(self) -> Notation:
         return self.notation_used
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set in force for this many players."""
+        return rule_set_for_players(self.base_rules or edition_rules(self.edition), max(len(self.players), 2))
 
     @property
     def ended(self) -> bool:
@@ -265,18 +275,21 @@ class BoardlessGame:
         if isinstance(event, Turn):
             self.turns.append(event)
         elif isinstance(event, Undone):
-            self.turns.pop()
+            if self.end is not None:
+                self.end = None
+            else:
+                self.turns.pop()
         else:
             self.end = event
 
     def check(self, event: SheetEvent) -> None:
         """Raise a ``SheetError`` when the event cannot be taken now."""
-        if self.ended:
-            raise SheetOverError()
         if isinstance(event, Undone):
-            if not self.turns:
+            if not self.turns and not self.ended:
                 raise SheetNothingToUndoError()
             return
+        if self.ended:
+            raise SheetOverError()
         if isinstance(event, Turn):
             self._check_turn(event)
             return
@@ -361,14 +374,15 @@ class BoardlessGame:
         assert self.end is not None
         racks = {r.player: r for r in self.end.racks}
         out = [r for r in racks.values() if r.empty]
+        twice = bool(out) and self.rules.going_out is GoingOut.ADD_TWICE
         changes: list[tuple[RackLeft, int, bool]] = []
         for player in self.players:
             rack = racks[player]
             if out and rack is out[0]:
                 gained = sum(r.value for r in racks.values() if r is not rack)
-                changes.append((rack, gained, True))
+                changes.append((rack, 2 * gained if twice else gained, True))
             else:
-                changes.append((rack, -rack.value, False))
+                changes.append((rack, 0 if twice else -rack.value, False))
         return changes
 
     def standings(self) -> list[Standing]:
@@ -383,13 +397,19 @@ class BoardlessGame:
         ]
 
     def scoreless_streak(self) -> int:
-        """Turns in a row, at the end of the sheet, that scored nothing."""
+        """Turns in a row, at the end of the sheet, that scored nothing (passes only, under box rules)."""
+        only_passes = self.rules.scoreless_counts_only_passes
         streak = 0
         for turn in reversed(self.turns):
-            if turn.points:
+            if turn.points or (only_passes and turn.move is not TurnKind.PASS):
                 break
             streak += 1
         return streak
+
+    @property
+    def scoreless_limit_reached(self) -> bool:
+        """Whether the scoreless turns in a row reached the rule set's limit (a note; never an end)."""
+        return not self.ended and self.scoreless_streak() >= self.rules.scoreless_limit(len(self.players))
 
 
 def all_words_known(game: BoardlessGame) -> bool:

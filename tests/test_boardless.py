@@ -45,6 +45,7 @@ from core.boardless import (
 from core.edition import edition_by_code
 from core.gcg import read_gcg
 from core.kinds import Game
+from core.rules import rule_set_by_code
 from tests.ready_lists import ready_registry
 
 from .transcripts import replies, run_console
@@ -85,6 +86,48 @@ def test_the_end_moves_the_racks_as_fisf_5_1_says(racks: dict[str, str], change:
     assert [s.adjustment for s in sorted(game.standings(), key=lambda s: game.players.index(s.player))] == [
         change[p] for p in game.players
     ]
+
+
+# (rule set, players, racks, change): whose rule for going out applies, with its fallback for 3-4 players
+GOING_OUT_RULES = [
+    ("fisf", 2, {"Ana": "", "Ben": "QZ"}, {"Ana": 18, "Ben": -18}),  # FISF 5.1.1
+    ("naspa", 2, {"Ana": "", "Ben": "QZ"}, {"Ana": 2 * 18, "Ben": 0}),  # NASPA: twice the rack, none off
+    ("box-en", 2, {"Ana": "", "Ben": "QZ"}, {"Ana": 18, "Ben": -18}),  # the box: add and subtract
+    ("fisf", 3, {"Ana": "", "Ben": "QZ", "Cy": "K"}, {"Ana": 18 + 10, "Ben": -18, "Cy": -10}),  # box-fr for 3
+]
+
+
+@pytest.mark.parametrize(("rules", "count", "racks", "change"), GOING_OUT_RULES)
+def test_going_out_follows_the_rule_set_in_force(
+    rules: str, count: int, racks: dict[str, str], change: dict[str, int]
+) -> None:
+    game = BoardlessGame(FR, ["Ana", "Ben", "Cy"][:count], base_rules=rule_set_by_code(rules))
+    game.apply(Finished(tuple(game.rack(p, racks[p]) for p in game.players)))
+    assert game.totals() == change  # racks by value: Q 8 + Z 10 = 18, K 10 (French values)
+    assert (VALUE["Q"] + VALUE["Z"], VALUE["K"]) == (18, 10)
+
+
+# (rule set, players, zero turns typed, limit noted): FISF 3.2 six scoreless turns of any kind for two;
+# the box rules (and FISF's fallback for three) count passes only, two per player
+SCORELESS_RULES = [
+    ("fisf", 2, [TurnKind.PASS, TurnKind.EXCHANGE, TurnKind.TAKEN_BACK] * 2, True),
+    ("fisf", 2, [TurnKind.PASS] * 5, False),
+    ("box-fr", 2, [TurnKind.PASS] * 4, True),
+    ("box-fr", 2, [TurnKind.PASS, TurnKind.PASS, TurnKind.EXCHANGE, TurnKind.PASS], False),
+    ("fisf", 3, [TurnKind.PASS] * 6, True),
+    ("fisf", 3, [TurnKind.EXCHANGE] * 6, False),
+]
+
+
+@pytest.mark.parametrize(("rules", "count", "turns", "noted"), SCORELESS_RULES)
+def test_scoreless_turns_reach_the_limit_as_the_rules_count_them(
+    rules: str, count: int, turns: list[TurnKind], noted: bool
+) -> None:
+    game = BoardlessGame(FR, ["Ana", "Ben", "Cy"][:count], base_rules=rule_set_by_code(rules))
+    game.apply(Turn("Ana", TurnKind.POINTS, 12))
+    for kind in turns:
+        game.apply(Turn(game.to_move or "", kind))
+    assert game.scoreless_limit_reached is noted and not game.ended  # a note: the sheet never ends the game
 
 
 # seed 004: "Passer", "Changer" et "Mot repris" inscrivent zéro ; points tapés jusqu'à 2 000 par coup
@@ -315,6 +358,21 @@ def test_a_new_referee_on_the_same_file_goes_on_with_the_sheet(db: Path) -> None
     finally:
         second.clock.shutdown()
         second.storage.close()
+
+
+def test_undo_right_after_the_end_takes_the_end_back(referee: Referee) -> None:
+    say(referee, "/nouvelle Ana Ben sans-grille")
+    say(referee, "/coup 30")
+    say(referee, "/fin Ana=0 Ben=QZ")
+    assert referee.storage.active_game("room") is None
+    assert say(referee, "/annule", user="u:ben", name="Ben") == fr("not_allowed", referee="Ana", name="annule")
+    said = say(referee, "/annule")
+    assert said.startswith(fr("undone_end", by="Ana")) and "Scores : Ana 30 · Ben 0" in said
+    assert "À Ben de jouer." in said
+    assert "Ben : points, 4 pts." in say(referee, "/coup 4")
+    ended = say(referee, "/fin Ana=2 Ben=EAU")  # nobody went out: each loses their own, nobody gains
+    assert f"1. Ana {30 - 2} (30 -2)" in ended and f"2. Ben {4 - 3} (4 -3)" in ended
+    assert [g.status for g in referee.storage.games("room")] == [GameStatus.ENDED]
 
 
 def test_the_english_names_and_a_gcg_the_engine_replays(referee: Referee) -> None:

@@ -37,10 +37,11 @@ from core.boardless import (
     sheet_event_to_dict,
     write_sheet_gcg,
 )
-from core.edition import edition_by_code
+from core.edition import EDITIONS, edition_by_code
 from core.errors import NotationError
 from core.game import player_key
 from core.notation import notation_by_name
+from core.rules import RULE_SETS, rule_set_by_code
 
 from ..messages import keyword_form, keywords
 from ..numbers import read_int
@@ -75,6 +76,7 @@ class BoardlessKind(Kind[BoardlessGame]):
             list(setup.players),
             notation_by_name(setup.notation),
             [sheet_event_from_dict(data) for data in events],
+            rule_set_by_code(setup.rules) if setup.rules is not None else None,
         )
 
     def apply_stored(self, game: BoardlessGame, data: dict[str, Any]) -> None:
@@ -135,6 +137,8 @@ BOARDLESS = register(BoardlessKind())
 def status_lines(ctx: Context, game: BoardlessGame) -> list[str]:
     """The totals, then whose turn it is."""
     lines = [ctx.say("totals", totals=" · ".join(f"{p} {t}" for p, t in game.totals().items()))]
+    if game.scoreless_limit_reached:
+        lines.append(ctx.say("limit_reached", streak=game.scoreless_streak()))
     if game.to_move is not None:
         lines.append(ctx.say("to_move", player=game.to_move))
     return lines
@@ -222,11 +226,20 @@ def refusal(error: SheetError) -> UserError:
 
 
 def start(ctx: Context) -> None:
-    """/new ... no-board: a sheet for two to four players named in the command, in turn order."""
+    """/new ... no-board: a sheet for two to four players named in the command, in turn order; an edition
+    code or a rule set code as in a classic game's /new."""
     settings = ctx.settings
+    rules = settings.rules
     players: list[str] = []
     for token in ctx.tokens:
+        lowered = token.lower()
         if asked([token]):
+            continue
+        if lowered in EDITIONS:
+            settings = settings.with_edition(lowered)
+            continue
+        if lowered in RULE_SETS:
+            rules = lowered
             continue
         name = seats.clean_name(token)
         if not name:
@@ -240,6 +253,7 @@ def start(ctx: Context) -> None:
         edition=settings.edition,
         notation=settings.notation,
         lexicon=settings.lexicon,
+        rules=rule_set_by_code(rules).code,
         players=tuple(players),
         referee_name=seats.display_name(ctx.message),
     )
@@ -401,6 +415,25 @@ def sheet_undo(ctx: Context) -> None:
     assert last is not None and last.turn is not None
     what = ctx.say("sheet_undone_line", player=last.player, move=turn_text(ctx, game, last.turn), points=last.points)
     ctx.reply("\n".join([ctx.say("undone", what=what), *status_lines(ctx, game)]))
+
+
+_REOPEN_OTHERS = command_named("undo").handler_for(None)  # a classic game's end taken back (ending.py)
+
+
+@handles("undo", None)
+def sheet_reopen(ctx: Context) -> None:
+    """/undo right after a sheet's /end (a rack mistyped): the end is taken back and the sheet goes on;
+    after any other game's end, that game's own /undo."""
+    games = ctx.storage.games(ctx.message.channel)
+    record = games[-1] if games else None
+    if record is None or record.kind is not GameKind.BOARDLESS or record.status is not GameStatus.ENDED:
+        _REOPEN_OTHERS(ctx)
+        return
+    ctx.require_control(record)
+    game = ctx.services.games.load(ctx.storage, record)
+    record_event(ctx, record, game, Undone())
+    ctx.storage.set_game_status(record.id, GameStatus.ACTIVE)
+    ctx.reply("\n".join([ctx.say("undone_end", by=seats.display_name(ctx.message)), *status_lines(ctx, game)]))
 
 
 @handles("end", GameKind.BOARDLESS)
