@@ -21,9 +21,9 @@ from typing import Any, ClassVar
 
 from .board import Board
 from .edition import JOKER, Edition
-from .errors import ArbitreError
+from .errors import ArbitreError, NotationError
 from .names import player_key
-from .notation import Notation, format_ref, parse_ref
+from .notation import Notation, TypedLetter, format_ref, format_word, parse_ref, parse_word
 from .ranking import shared_places
 from .rules import GoingOut, RuleSet, edition_rules, rule_set_for_players
 
@@ -312,16 +312,29 @@ class BoardlessGame:
 
     # --- reading what was typed ---
 
-    def is_word(self, tiles: str) -> bool:
-        """Whether ``tiles`` (symbols) is a word of this edition's letters that fits the board."""
-        return 0 < len(tiles) <= MOST_WORD and self.edition.alphabet.all_tiles(tiles)
+    def letters(self, word: str) -> tuple[TypedLetter, ...]:
+        """A word's tiles, jokers marked (``VAGuE``, ``VAG(U)E``); SheetWordError when it is not a word of
+        this edition's letters that fits the board (every letter typed: no ``.``)."""
+        try:
+            letters = parse_word(word, alphabet=self.edition.alphabet)
+        except NotationError:
+            raise SheetWordError(word) from None
+        if not 0 < len(letters) <= MOST_WORD or any(t.letter is None for t in letters):
+            raise SheetWordError(word)
+        return letters
+
+    def is_word(self, word: str) -> bool:
+        """Whether ``word`` is a word of this edition's letters that fits the board."""
+        try:
+            self.letters(word)
+        except SheetWordError:
+            return False
+        return True
 
     def word_tiles(self, typed: str) -> str:
-        """A typed word as the edition's tiles; SheetWordError when it is not one."""
-        tiles = self.edition.tiles(typed)
-        if not self.is_word(tiles):
-            raise SheetWordError(typed)
-        return tiles
+        """A typed word in its canonical form (jokers in lowercase: ``VAGuE``); SheetWordError when it is
+        not one."""
+        return format_word(self.letters(typed), self.edition.alphabet)
 
     def square(self, typed: str) -> str:
         """A typed square (``H4``, ``4H``) in the game's notation; NotationError when it is not one."""
@@ -420,7 +433,7 @@ def all_words_known(game: BoardlessGame) -> bool:
 def write_sheet_gcg(game: BoardlessGame, nicks: Sequence[str]) -> str:
     """The sheet as GCG text (``all_words_known`` must hold); ``nicks``: one GCG nick per player, in order.
 
-    The rack field holds the word's letters (the real racks were never typed); a word taken back is
+    The rack field holds the word's letters (``?`` for a joker) (the real racks were never typed); a word taken back is
     written as a pass with a note, an exchange as ``-`` with a note (its tiles were never typed).
     """
     names = dict(zip(game.players, nicks, strict=True))
@@ -432,8 +445,11 @@ def write_sheet_gcg(game: BoardlessGame, nicks: Sequence[str]) -> str:
         turn, rack = row.turn, row.rack
         if turn is not None and turn.move is TurnKind.WORD:
             ref = format_ref(parse_ref(turn.square, game.notation), Notation.GCG)
-            word = game.edition.spell(turn.word)
-            out.append(f">{nick}: {word} {ref} {word} +{row.points} {row.total}")
+            letters = game.letters(turn.word)
+            symbols = "".join(t.letter or "" for t in letters)
+            word = game.edition.alphabet.spell(symbols, [t.joker for t in letters])
+            tiles = "".join(JOKER if t.joker else game.edition.spell(t.letter or "") for t in letters)
+            out.append(f">{nick}: {tiles} {ref} {word} +{row.points} {row.total}")
         elif turn is not None:
             out.append(f">{nick}: - +0 {row.total}")
             if turn.move is not TurnKind.PASS:

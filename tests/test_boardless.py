@@ -329,6 +329,39 @@ def test_bad_input_is_answered_politely_and_changes_nothing(referee: Referee, te
     assert referee.storage.active_game("room") == record
 
 
+# what /score takes on a sheet: (typed, the turn stored: move, points, word, square)
+TURN_FORMS = [
+    ("/coup 26", ("points", 26, None, None)),
+    ("/coup Ana 26", ("points", 26, None, None)),
+    ("/coup @Ana 26", ("points", 26, None, None)),
+    ("/coup VAGUE 26", ("word", 26, "VAGUE", None)),
+    ("/coup vague 26", ("word", 26, "VAGUE", None)),  # all lowercase: plain letters, as people type
+    ("/coup VAGuE 24", ("word", 24, "VAGuE", None)),  # a joker in lowercase, as /score writes it
+    ("/coup VAG(U)E 24", ("word", 24, "VAGuE", None)),
+    ("/coup H4 VAGUE 26", ("word", 26, "VAGUE", "H4")),
+    ("/coup VAGUE h4 26", ("word", 26, "VAGUE", "H4")),
+    ("/coup 26 VAGUE", ("word", 26, "VAGUE", None)),
+    ("/coup Ana 4G AVIONS 18", ("word", 18, "AVIONS", "4G")),
+    ("/coup repris", ("taken_back", 0, None, None)),
+    ("/coup passe", ("pass", 0, None, None)),
+    ("/coup change", ("exchange", 0, None, None)),
+    ("/passe", ("pass", 0, None, None)),
+    ("/change ABC", ("exchange", 0, None, None)),  # the letters are not kept: nobody can check them
+    ("/coup 2000", ("points", 2000, None, None)),
+]
+
+
+@pytest.mark.parametrize(("text", "stored"), TURN_FORMS)
+def test_what_a_turn_may_be_typed_as(referee: Referee, text: str, stored: tuple[object, ...]) -> None:
+    say(referee, "/nouvelle Ana Ben sans-grille")
+    record = referee.storage.active_game("room")
+    assert record is not None
+    said = say(referee, text)
+    (event,) = [e.data for e in referee.storage.events(record.id)]
+    assert (event["move"], event["points"], event.get("word"), event.get("square")) == stored
+    assert f"Scores : Ana {stored[1]} · Ben 0" in said and "À Ben de jouer." in said
+
+
 def test_a_player_records_their_own_turn_only(referee: Referee) -> None:
     say(referee, "/nouvelle Ana Ben sans-grille")
     ana = referee.storage.active_game("room")
@@ -403,6 +436,17 @@ def test_the_english_names_and_a_gcg_the_engine_replays(referee: Referee) -> Non
     header = ",".join(catalog_say("en", f"col_{key}") for key in ("number", "player", "move", "ref", "points", "total"))
     assert export.document is not None
     assert export.document.decode().split("\n")[:3] == [header, "1,Ana,VAGUE,H4,26,26", "2,Ben,AVIONS,4G,18,18"]
+
+
+def test_a_joker_in_a_gcg_counts_nothing_when_the_engine_replays_it(referee: Referee) -> None:
+    say(referee, "/nouvelle Ana Ben sans-grille")
+    say(referee, "/coup H4 VAGuE 24")  # the U a joker: (4 x 2 + 1 + 2 + 0 + 1) x 2 = 24
+    say(referee, "/coup 4G AVIONS 18")
+    (export,) = referee.handle(Incoming("room", "u:ana", "Ana", "/export"))
+    gcg = export.text.split("```\n", 1)[1].rsplit("```", 1)[0]
+    assert ">Ana: VAG?E 8D VAGuE +24 24" in gcg.splitlines()
+    replayed = read_gcg(gcg)
+    assert replayed.error is None and [(e.recorded, e.computed) for e in replayed.entries] == [(24, 24), (18, 18)]
 
 
 def test_a_sheet_with_points_only_exports_csv_and_says_why_no_gcg(referee: Referee) -> None:

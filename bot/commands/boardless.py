@@ -147,8 +147,7 @@ def status_lines(ctx: Context, game: BoardlessGame) -> list[str]:
 def turn_text(ctx: Context, game: BoardlessGame, turn: Turn) -> str:
     """A turn in a few words: ``H4 VAGUE``, ``VAGUE``, ``points``, ``pass``..."""
     if turn.move is TurnKind.WORD:
-        word = game.edition.spell(turn.word)
-        return f"{turn.square} {word}" if turn.square else word
+        return f"{turn.square} {turn.word}" if turn.square else turn.word
     return ctx.say(f"sheet_move_{turn.move.value}")
 
 
@@ -180,7 +179,7 @@ def sheet_csv(ctx: Context, game: BoardlessGame) -> bytes:
     writer.writerow([ctx.say(f"col_{key}") for key in ("number", "player", "move", "ref", "points", "total")])
     for row in game.rows():
         ref = row.turn.square if row.turn is not None else ""
-        what = game.edition.spell(row.turn.word) if row.turn is not None and row.turn.word else row_text(ctx, game, row)
+        what = row.turn.word if row.turn is not None and row.turn.word else row_text(ctx, game, row)
         writer.writerow([row.number, row.player, what, ref, row.points, row.total])
     writer.writerow([])
     writer.writerow([ctx.say(f"col_{key}") for key in ("place", "player", "total")])
@@ -350,18 +349,30 @@ def read_turn(ctx: Context, game: BoardlessGame, player: str, words: list[str]) 
         return Turn(player, TurnKind.POINTS, _points(ctx, words[0]))
     if len(words) > 3:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    if read_int(words[-1]) is None and read_int(words[0]) is not None:
+        words = [*words[1:], words[0]]  # the points first: /coup 26 VAGUE
     points = _points(ctx, words[-1])
+    rest = words[:-1]
     square = ""
-    if len(words) == 3:
-        try:
-            square = game.square(words[0])
-        except NotationError:
-            raise UserError("sheet_err_square", text=words[0][:20]) from None
+    if len(rest) == 2:  # the square before the word (H4 VAGUE), or after it (VAGUE H4)
+        at = 0 if _square(game, rest[0]) or not _square(game, rest[1]) else 1
+        square = _square(game, rest[at])
+        if not square:
+            raise UserError("sheet_err_square", text=rest[0][:20])
+        rest = [rest[1 - at]]
     try:
-        tiles = game.word_tiles(words[-2])
+        tiles = game.word_tiles(rest[0])
     except SheetWordError as error:
         raise refusal(error) from None
     return Turn(player, TurnKind.WORD, points, tiles, square)
+
+
+def _square(game: BoardlessGame, text: str) -> str:
+    """The square ``text`` names in the game's notation, "" when it names none."""
+    try:
+        return game.square(text)
+    except NotationError:
+        return ""
 
 
 def said_turn(ctx: Context, game: BoardlessGame, turn: Turn) -> str:
