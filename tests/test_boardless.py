@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,7 @@ import pytest
 from bot.chat import Incoming
 from bot.messages import say as catalog_say
 from bot.referee import Referee
-from bot.storage import GameKind, GameStatus, SQLiteStorage
+from bot.storage import GameKind, GameStatus, SQLiteStorage, Storage
 from core.boardless import (
     MOST_POINTS,
     BoardlessGame,
@@ -373,7 +373,17 @@ def test_a_player_records_their_own_turn_only(referee: Referee) -> None:
 
 
 def test_a_new_referee_on_the_same_file_goes_on_with_the_sheet(db: Path) -> None:
-    first = Referee(SQLiteStorage(db), ready_registry(), images=False)
+    goes_on_after_a_restart(lambda: SQLiteStorage(db))
+
+
+def test_a_sheet_goes_on_after_a_restart_on_postgres_too(postgres_url: str) -> None:
+    from bot.storage.postgres import PostgresStorage
+
+    goes_on_after_a_restart(lambda: PostgresStorage(postgres_url))  # the same games table, kind "boardless"
+
+
+def goes_on_after_a_restart(open_storage: Callable[[], Storage]) -> None:
+    first = Referee(open_storage(), ready_registry(), images=False)
     say(first, "/nouvelle Ana Ben Cy sans-grille")
     say(first, "/coup 20")
     say(first, "/coup 30")
@@ -381,13 +391,15 @@ def test_a_new_referee_on_the_same_file_goes_on_with_the_sheet(db: Path) -> None
     first.clock.shutdown()
     first.storage.close()
 
-    second = Referee(SQLiteStorage(db), ready_registry(), images=False)
+    second = Referee(open_storage(), ready_registry(), images=False)
     try:
         assert say(second, "/feuille") == sheet_before
         assert "À Cy de jouer." in sheet_before
         assert "Scores : Ana 20 · Ben 30 · Cy 5" in say(second, "/coup 5")
         said = say(second, "/fin Ana=3 Ben=0 Cy=EAU")
         assert f"Ben {30 + 3 + 3}" in said and f"Ana {20 - 3}" in said and f"Cy {5 - 3}" in said
+        (record,) = second.storage.games("room")
+        assert record.kind is GameKind.BOARDLESS and record.status is GameStatus.ENDED
     finally:
         second.clock.shutdown()
         second.storage.close()
