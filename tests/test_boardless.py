@@ -450,6 +450,21 @@ def test_the_english_names_and_a_gcg_the_engine_replays(referee: Referee) -> Non
     assert export.document.decode().split("\n")[:3] == [header, "1,Ana,VAGUE,H4,26,26", "2,Ben,AVIONS,4G,18,18"]
 
 
+def test_the_views_of_a_sheet(referee: Referee) -> None:
+    say(referee, "/nouvelle Ana Ben sans-grille")
+    for turn in range(45):  # 45 lines: a sheet shown 40 lines at a time, as a classic one
+        say(referee, f"/coup {turn}")
+    last_page, first_page = say(referee, "/feuille"), say(referee, "/feuille p1")
+    assert fr("sheet_paged", first=41, last=45, count=45, page=2, pages=2) in last_page
+    assert fr("sheet_paged", first=1, last=40, count=45, page=1, pages=2) in first_page
+    ana = sum(range(0, 45, 2))
+    ben = sum(range(1, 45, 2))
+    assert say(referee, "/classement") == f"1. Ana {ana} ({ana} +0)\n2. Ben {ben} ({ben} +0)"
+    moves = say(referee, "/coups Ben")
+    assert moves.startswith(fr("moves_title", player="Ben")) and moves.count("points") == 22
+    assert say(referee, "/coups Zoé") == fr("err_unknown_player", player="Zoé", players="Ana, Ben")
+
+
 def test_a_joker_in_a_gcg_counts_nothing_when_the_engine_replays_it(referee: Referee) -> None:
     say(referee, "/nouvelle Ana Ben sans-grille")
     say(referee, "/coup H4 VAGuE 24")  # the U a joker: (4 x 2 + 1 + 2 + 0 + 1) x 2 = 24

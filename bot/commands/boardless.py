@@ -47,7 +47,7 @@ from ..messages import keyword_form, keywords
 from ..numbers import read_int
 from ..render import table
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
-from . import seats
+from . import classic, seats
 from . import views as views  # declares the commands this kind handles (classic's and the shared ones)
 from .context import Context, UserError
 from .game_kinds import Kind, kind_of, register
@@ -86,9 +86,17 @@ class BoardlessKind(Kind[BoardlessGame]):
         rows = game.rows()
         if not rows:
             return "\n".join([ctx.say("sheet_empty"), *status_lines(ctx, game)])
+        page = classic.sheet_page(ctx, len(rows))  # /sheet p2: a long sheet page by page, as a classic one
+        size = classic.SHEET_PAGE
+        shown = rows[(page - 1) * size : page * size]
         header = ["#", ctx.say("col_player"), ctx.say("col_move"), "pts", "total"]
-        body = [[row.number, row.player, row_text(ctx, game, row), row.points, row.total] for row in rows]
-        return "\n".join([table(body, header), *status_lines(ctx, game)])
+        body = [[row.number, row.player, row_text(ctx, game, row), row.points, row.total] for row in shown]
+        parts = [table(body, header)]
+        if len(shown) < len(rows):
+            pages = -(-len(rows) // size)
+            values = {"first": shown[0].number, "last": shown[-1].number, "count": len(rows), "pages": pages}
+            parts.append(ctx.say("sheet_paged", page=page, **values))
+        return "\n".join([*parts, *status_lines(ctx, game)])
 
     def board(self, ctx: Context, game: BoardlessGame, ended: bool) -> tuple[str, bytes | None]:
         return ctx.say("sheet_no_board"), None
@@ -108,11 +116,7 @@ class BoardlessKind(Kind[BoardlessGame]):
         return standings_text(ctx, game), None
 
     def moves(self, ctx: Context, record: GameRecord, game: BoardlessGame, name: str) -> str:
-        player = game.find_player(name) or seats.by_first_words(name, game.players) if name else None
-        if player is None:
-            player = seats.seat_of(ctx.storage, record, ctx.message.user, game.players)
-        if player is None:
-            raise UserError("moves_whose", usage=ctx.spec.usage(ctx.lang), players=", ".join(game.players))
+        player = classic.moves_player(ctx, record, game.players, name, game.find_player)
         rows = [row for row in game.rows() if row.player == player]
         if not rows:
             return ctx.say("moves_none", player=player)
