@@ -362,6 +362,21 @@ def test_what_a_turn_may_be_typed_as(referee: Referee, text: str, stored: tuple[
     assert f"Scores : Ana {stored[1]} · Ben 0" in said and "À Ben de jouer." in said
 
 
+def test_a_sheet_starts_with_two_to_four_players_and_never_over_a_running_game(referee: Referee) -> None:
+    for players in ("Ana", "Ana Ben Cy Dan Eve", ""):
+        count = len(players.split())
+        assert say(referee, f"/nouvelle {players} sans-grille") == fr("sheet_err_players", count=count, low=2, high=4)
+    assert referee.storage.games("room") == []
+    assert say(referee, "/nouvelle Ana ana sans-grille") == fr("err_duplicate_player", player="ana")
+    say(referee, "/nouvelle Ana Ben")  # a classic game runs
+    running = fr("game_running", kind=fr("kind_classic"), referee="Ana", name="nouvelle")
+    assert say(referee, "/nouvelle Ana Ben sans-grille") == running
+    assert "Nouvelle feuille sans grille (en)" in say(referee, "/nouvelle en Ana Ben sans-grille fisf !")
+    kinds = [(g.kind, g.status, g.setup.rules, g.setup.edition) for g in referee.storage.games("room")]
+    assert kinds[1] == (GameKind.BOARDLESS, GameStatus.ACTIVE, "fisf", "en")
+    assert kinds[0][:2] == (GameKind.CLASSIC, GameStatus.ABANDONED)
+
+
 def test_a_player_records_their_own_turn_only(referee: Referee) -> None:
     say(referee, "/nouvelle Ana Ben sans-grille")
     ana = referee.storage.active_game("room")

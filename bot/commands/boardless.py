@@ -167,6 +167,7 @@ def row_text(ctx: Context, game: BoardlessGame, row: SheetRow) -> str:
 
 
 def standings_text(ctx: Context, game: BoardlessGame) -> str:
+    """The ranking: place, player, final total (total before the end and what the racks changed)."""
     return "\n".join(
         ctx.say(
             "standing_line", place=s.place, player=s.player, final=s.final, before=s.before, adjustment=s.adjustment
