@@ -24,17 +24,9 @@ from bot.messages import say as catalog_say
 from bot.referee import Referee
 from bot.storage import GameKind, GameStatus, SQLiteStorage, Storage
 from core.boardless import (
-    MOST_POINTS,
     BoardlessGame,
     Finished,
     SheetEvent,
-    SheetNothingToUndoError,
-    SheetOverError,
-    SheetPointsError,
-    SheetRackError,
-    SheetTurnError,
-    SheetTwoWentOutError,
-    SheetWordError,
     Turn,
     TurnKind,
     Undone,
@@ -43,6 +35,16 @@ from core.boardless import (
     sheet_event_to_dict,
 )
 from core.edition import edition_by_code
+from core.errors_boardless import (
+    MOST_POINTS,
+    SheetNothingToUndoError,
+    SheetOverError,
+    SheetPointsError,
+    SheetRackError,
+    SheetTurnError,
+    SheetTwoWentOutError,
+    SheetWordError,
+)
 from core.gcg import read_gcg
 from core.kinds import Game
 from core.rules import rule_set_by_code

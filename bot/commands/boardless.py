@@ -16,19 +16,9 @@ import re
 from typing import Any
 
 from core.boardless import (
-    MOST_POINTS,
     BoardlessGame,
     Finished,
-    SheetError,
-    SheetNothingToUndoError,
-    SheetOverError,
-    SheetPlayerError,
-    SheetPointsError,
-    SheetRackError,
     SheetRow,
-    SheetTurnError,
-    SheetTwoWentOutError,
-    SheetWordError,
     Turn,
     TurnKind,
     Undone,
@@ -39,6 +29,7 @@ from core.boardless import (
 )
 from core.edition import EDITIONS, edition_by_code
 from core.errors import NotationError
+from core.errors_boardless import MOST_POINTS
 from core.game import player_key
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, rule_set_by_code
@@ -205,27 +196,6 @@ def gcg_nicks(players: list[str]) -> list[str]:
     return nicks
 
 
-def refusal(error: SheetError) -> UserError:
-    """The polite answer to what the sheet refused."""
-    if isinstance(error, SheetPointsError):
-        return UserError("sheet_err_points", points=error.points, most=MOST_POINTS)
-    if isinstance(error, SheetWordError):
-        return UserError("sheet_err_word", word=error.word[:20])
-    if isinstance(error, SheetTurnError):
-        return UserError("not_their_turn", player=error.player, to_move=error.to_move)
-    if isinstance(error, SheetOverError):
-        return UserError("game_over_hint")
-    if isinstance(error, SheetNothingToUndoError):
-        return UserError("err_nothing_to_undo")
-    if isinstance(error, SheetRackError):
-        return UserError("sheet_err_rack", player=error.player, rack=error.rack[:20])
-    if isinstance(error, SheetTwoWentOutError):
-        return UserError("sheet_err_two_out", players=", ".join(error.players))
-    if isinstance(error, SheetPlayerError):
-        return UserError("sheet_err_racks_missing", players=error.player)
-    return UserError("err_refused")
-
-
 # --- commands -------------------------------------------------------------------------------------
 
 
@@ -291,10 +261,7 @@ def running(ctx: Context) -> tuple[GameRecord, BoardlessGame]:
 
 def record_event(ctx: Context, record: GameRecord, game: BoardlessGame, event: Turn | Undone | Finished) -> None:
     """Apply the event (checked) and append it to the log, in the command's transaction."""
-    try:
-        game.apply(event)
-    except SheetError as error:
-        raise refusal(error) from None
+    game.apply(event)  # a SheetError raised here is explained by bot.messages, nothing stored
     cache = ctx.services.games.cache(kind_of(record.kind).kind)
     cache.append(ctx.storage, record, game, sheet_event_to_dict(event), ctx.message.user)
 
@@ -365,11 +332,7 @@ def read_turn(ctx: Context, game: BoardlessGame, player: str, words: list[str]) 
         if not square:
             raise UserError("sheet_err_square", text=rest[0][:20])
         rest = [rest[1 - at]]
-    try:
-        tiles = game.word_tiles(rest[0])
-    except SheetWordError as error:
-        raise refusal(error) from None
-    return Turn(player, TurnKind.WORD, points, tiles, square)
+    return Turn(player, TurnKind.WORD, points, game.word_tiles(rest[0]), square)
 
 
 def _square(game: BoardlessGame, text: str) -> str:
@@ -467,10 +430,7 @@ def sheet_end(ctx: Context) -> None:
         racks[player] = rack
     if not racks:
         raise UserError("sheet_end_usage", name=ctx.spec.name_in(ctx.lang))
-    try:
-        event = Finished(tuple(game.rack(player, racks.get(player, "")) for player in game.players))
-    except SheetError as error:
-        raise refusal(error) from None
+    event = Finished(tuple(game.rack(player, racks.get(player, "")) for player in game.players))
     record_event(ctx, record, game, event)
     ctx.storage.set_game_status(record.id, GameStatus.ENDED)
     ctx.services.games.cache(GameKind.BOARDLESS).forget(record.id)
