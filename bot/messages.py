@@ -29,6 +29,16 @@ from core.errors import (
     UnknownPlayerError,
     WordTooShortError,
 )
+from core.errors_boardless import (
+    SheetNothingToUndoError,
+    SheetOverError,
+    SheetPlayerError,
+    SheetPointsError,
+    SheetRackError,
+    SheetTurnError,
+    SheetTwoWentOutError,
+    SheetWordError,
+)
 from core.errors_classic import (
     AloneNoExchangeError,
     AlreadyChallengedError,
@@ -172,6 +182,14 @@ def _setting(lang: str, error: DuplicateSettingError) -> str:
 
 # Errors explained by one message filled with their fields (the first class that matches wins).
 _BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
+    (SheetPointsError, "sheet_err_points"),  # the sheet without a board (core.boardless)
+    (SheetWordError, "sheet_err_word"),
+    (SheetTurnError, "not_their_turn"),
+    (SheetOverError, "game_over_hint"),
+    (SheetNothingToUndoError, "err_nothing_to_undo"),
+    (SheetRackError, "sheet_err_rack"),
+    (SheetTwoWentOutError, "sheet_err_two_out"),
+    (SheetPlayerError, "sheet_err_racks_player"),
     (OutOfBoardError, "err_out_of_board"),
     (LetterMismatchError, "err_mismatch"),
     (EmptyThroughSquareError, "err_empty_through"),
