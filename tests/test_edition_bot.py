@@ -28,6 +28,7 @@ from bot.render.fonts import has_glyph
 from bot.storage import SQLiteStorage
 from core.alphabet import LATIN
 from core.edition import EDITIONS, Edition, edition_from_json, register_edition, unregister_edition
+from tests.ready_lists import ready_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "editions"
@@ -45,6 +46,7 @@ def es() -> Iterator[Edition]:
 @pytest.fixture
 def lists(es: Edition, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A lexicon folder whose bundled lists are fr, en and es-test (in the test edition), and a private cache."""
+    ready_registry()  # the shared cache holds fr and en (before this test's private cache is set)
     folder = tmp_path / "lexicons"
     folder.mkdir()
     sources = json.loads((ROOT / "lexicons" / "SOURCES.json").read_text(encoding="utf-8"))
@@ -257,6 +259,10 @@ def test_check_top_and_lexicon_info_take_the_edition(
     assert status == 0 and out.startswith(" 1. I6 ELLA    24") and "11D SUEÑO" in out
     status, out, _ = run_tool(capsys, "top", "--edition", "es-test", "--rack", "ch o rr o a")
     assert status == 0 and "CHORRO" in out.splitlines()[0] and " 30" in out.splitlines()[0]
+    french = ready_registry().load("fr")[1].cache  # compiled once for the session: linked, not compiled again
+    private = tmp_path / "cache" / "lexicons"
+    private.mkdir(parents=True, exist_ok=True)
+    (private / french.name).symlink_to(french)
     status, out, _ = run_tool(capsys, "lexicon", "info", "es-test", "fr", "--json")
     infos = [json.loads(line) for line in out.splitlines()]
     assert status == 0 and [(i["name"], i["words"]) for i in infos][0] == ("es-test", 608)

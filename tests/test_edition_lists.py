@@ -68,7 +68,7 @@ def test_recorded_as_built(code: str) -> None:
 @pytest.mark.parametrize("code", CODES)
 def test_one_word_a_line_sorted_in_the_edition_characters(code: str) -> None:
     listed = words(code)
-    assert list(listed) == sorted(set(listed))
+    assert all(map(str.__lt__, listed, listed[1:]))  # sorted, each word once (2.9 million for Polish)
     alphabet = edition_by_code(code).alphabet
     allowed = set("".join(alphabet.labels))
     assert set(raw(code).decode("utf-8")) - {"\n"} <= allowed
