@@ -67,6 +67,7 @@ from core.errors_duplicate import (
     RoundNotClosedError,
     ScoreAboveTopError,
     SubmissionsMadeError,
+    TopClauseError,
     WordNotInLexiconError,
 )
 from core.errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
@@ -211,6 +212,7 @@ _BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
     (NoSanctionToLiftError, "err_no_sanction"),
     (NegativeScoreError, "err_negative_score"),
     (NotATiedTopError, "err_not_tied_top"),
+    (TopClauseError, "err_top_clause"),
     (ExtensionError, "err_extension"),
     (GcgSyntaxError, "err_gcg_syntax"),
     (GcgEventError, "err_gcg_event"),

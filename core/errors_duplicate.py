@@ -172,6 +172,23 @@ class NotATiedTopError(GameError):
         self.tied = tied
 
 
+class TopClause(StrEnum):
+    """The clause of FISF 3.4 that rules a tied play out as the top."""
+
+    JOKER = "joker"  # another tied play places no joker
+    ENDS_GAME = "ends_game"  # another tied play the joker clause allows ends the game
+
+
+class TopClauseError(GameError):
+    """A tied top the arbiter may not place (FISF 3.4): another tied play must be chosen."""
+
+    def __init__(self, move: str, clause: TopClause, allowed: tuple[str, ...]) -> None:
+        super().__init__(f"{move} may not be the top (3.4, {clause}); allowed: {', '.join(allowed)}")
+        self.move = move
+        self.clause = clause
+        self.allowed = allowed
+
+
 class ClockAction(StrEnum):
     """What was asked of a round's clock."""
 

@@ -55,7 +55,7 @@ from ..notation import Notation, parse_move
 from ..placement import validate_move
 from ..scoring import score_placement
 from .clock import run_clock
-from .closing import judge_round, place_top
+from .closing import DIFFERENT_DRAW_TRIES, cancelled_letters, judge_round, place_top, plays_exhausted
 from .corrections import correct_answer, record_score
 from .events import (
     ClockExtended,
@@ -87,6 +87,7 @@ from .record import RecordLine, record_data, record_lines
 from .replay import check_take_back, draws_before_reopening, draws_since_close, effective_events, take_back_block
 from .rounds import Round, SubmissionResult, lift_sanction
 from .settings import DEFAULT_SETTINGS, DuplicateSettings
+from .top_choice import check_choice, ends_game
 from .tops import TopFinder, close_of
 
 _E = TypeVar("_E", bound="DuplicateEvent")
@@ -231,20 +232,20 @@ class DuplicateGame:
     def draw(self, rng: random.Random, at: float | None = None) -> list[DuplicateEvent]:
         """Draw the next move's letters at random, rejecting draws that break the rule."""
         self._check_not_finished("draw")
-        outcome = draw_tiles(
-            self.bag,
-            self.reliquat,
-            self.move_number,
-            rng,
-            self.settings.draw_rule,
-            self.edition,
-            self.settings.format.joker_each_draw,
-        )
-        events: list[DuplicateEvent] = []
-        for rejected in outcome.rejected:
-            events.append(DrawMade(Draw(rejected.kept, rejected.new).spelled(self.edition), at))
+        settings, events = self.settings, list[DuplicateEvent]()
+        bag, kept, cancelled = self.bag, self.reliquat, cancelled_letters(self.closed_rounds)
+        for attempt in range(DIFFERENT_DRAW_TRIES):  # after a cancelled move, a different draw (3.6)
+            outcome = draw_tiles(
+                bag, kept, self.move_number, rng, settings.draw_rule, self.edition, settings.format.joker_each_draw
+            )
+            for rejected in outcome.rejected:
+                events.append(DrawMade(Draw(rejected.kept, rejected.new).spelled(self.edition), at))
+                events.append(DrawRejected())
+            events.append(DrawMade(outcome.draw.spelled(self.edition), at))
+            if outcome.draw.letters != cancelled or attempt == DIFFERENT_DRAW_TRIES - 1:
+                break
             events.append(DrawRejected())
-        events.append(DrawMade(outcome.draw.spelled(self.edition), at))
+            bag, kept = outcome.bag.plus(outcome.draw.letters), ""
         for event in events:
             self.apply_stored(event)
         return events
@@ -343,7 +344,13 @@ class DuplicateGame:
             judged[player] = checked
             if isinstance(checked.error, WordNotInLexiconError):
                 invalid.update(checked.error.words)
-        closed = close_of(result, invalid, RUNNERS_UP)
+        letters, bag, next_move = round_.draw.letters, self.bag, self.move_number + 1
+        closed = close_of(
+            result,
+            invalid,
+            RUNNERS_UP,
+            lambda top: ends_game(self.board, bag, letters, top, self.settings, self.edition, next_move),
+        )
         # applying the close judges each answer again against ``invalid``: the same verdicts as these
         self._judged_at_close = (closed, judged)
         return self.apply(closed)
@@ -388,6 +395,8 @@ class DuplicateGame:
     def choose_top(self, move: str) -> TopChosen:
         """Place another of the last closed round's tied tops (its next draw, unplayed, goes back)."""
         last = self.last_closed
+        if last is not None and self.can_take_back_close() is None:
+            check_choice(last, move.strip(), self.settings, self.edition)
         return self.apply(TopChosen(last.number if last is not None else 0, move))
 
     # --- applying events -------------------------------------------------------------
@@ -539,6 +548,7 @@ class DuplicateGame:
         round_.runners_up = event.runners_up
         round_.top_count = event.top_count
         round_.board_before = self.board.copy()
+        round_.bag_before = self.bag
         invalid = set(event.invalid_words)
         memo_event, memo = self._judged_at_close
         self._judged_at_close = (None, {})
@@ -547,16 +557,22 @@ class DuplicateGame:
         is_word = lambda w: w not in invalid  # noqa: E731
         judge_round(round_, self.players, self.board, self.edition, self.notation, self.settings, is_word, judged)
         round_.closed = True
-        if round_.top is None:
+        if round_.top is None and len(self.bag) + len(letters) > self.edition.draw_size and not plays_exhausted(
+            self.closed_rounds
+        ):
+            # 3.6: no play for the draw; its letters go back to the bag for a different draw
+            self.bag, self.reliquat = self.bag.plus(letters), ""
+        elif round_.top is None:  # 3.7: no different draw can be made, or nothing can be placed
             round_.reliquat = letters
             self.reliquat = letters
             self.finished = True
             self.end_reason = EndReason.NO_PLAY
             self.end_letters = self.edition.spell_tiles(letters)
             return
-        self.bag = place_top(self.board, self.bag, round_.top, self.settings.format.replaces_joker)
-        round_.reliquat = remove_tiles(letters, tiles_played(round_.top))
-        self.reliquat = round_.reliquat
+        else:
+            self.bag = place_top(self.board, self.bag, round_.top, self.settings.format.replaces_joker)
+            round_.reliquat = remove_tiles(letters, tiles_played(round_.top))
+            self.reliquat = round_.reliquat
         if not can_draw(self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition):
             self.finished = True
             self.end_letters = self.edition.spell_tiles(self.bag.unseen(self.reliquat))
