@@ -67,6 +67,8 @@ from core.errors_duplicate import (
     RoundNotClosedError,
     ScoreAboveTopError,
     SubmissionsMadeError,
+    TableNumberError,
+    TableTakenError,
     TopClauseError,
     WordNotInLexiconError,
 )
@@ -213,6 +215,8 @@ _BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
     (NegativeScoreError, "err_negative_score"),
     (NotATiedTopError, "err_not_tied_top"),
     (TopClauseError, "err_top_clause"),
+    (TableNumberError, "err_table_number"),
+    (TableTakenError, "err_table_taken"),
     (ExtensionError, "err_extension"),
     (GcgSyntaxError, "err_gcg_syntax"),
     (GcgEventError, "err_gcg_event"),

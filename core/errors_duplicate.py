@@ -189,6 +189,24 @@ class TopClauseError(GameError):
         self.allowed = allowed
 
 
+class TableNumberError(GameError):
+    """A table number out of range (1 to ``MAX_TABLE``)."""
+
+    def __init__(self, table: int, most: int) -> None:
+        super().__init__(f"table {table}: tables are numbered 1 to {most}")
+        self.table = table
+        self.most = most
+
+
+class TableTakenError(GameError):
+    """A table number another player of the game already has."""
+
+    def __init__(self, table: int, holder: str) -> None:
+        super().__init__(f"table {table} is {holder}'s")
+        self.table = table
+        self.holder = holder
+
+
 class ClockAction(StrEnum):
     """What was asked of a round's clock."""
 

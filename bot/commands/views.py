@@ -11,6 +11,7 @@ from core.notation import notation_by_name, parse_move
 from core.placement import validate_move
 from core.scoring import score_placement
 
+from ..messages import keyword_form, keywords
 from ..numbers import read_int
 from ..storage import GameKind, GameRecord
 from ..word_lists import verdict_lines
@@ -18,6 +19,7 @@ from . import classic as classic
 from . import duplicate as duplicate
 from . import ending, turns
 from .context import Context, UserError
+from .duplicate_views import federation_export
 from .formatting import breakdown, split_claimed
 from .game_kinds import kind_of
 from .history import TargetGame, target_game, with_heading
@@ -126,8 +128,17 @@ def cmd_unseen(ctx: Context) -> None:
 
 @command("export", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_export(ctx: Context) -> None:
-    target = target_game(ctx)
-    text, data, name = kind_of(target.record.kind).export(ctx, target.record, _game(ctx, target))
+    """``/export [sigles] [N]``: the game's record, or with ``sigles`` the federation's results file of a
+    duplicate game."""
+    words = list(ctx.tokens)
+    federation = bool(words) and keyword_form(words[0]) in keywords("keywords_sigles")
+    target = target_game(ctx, words=words[1:] if federation else words)
+    if federation:
+        if target.record.kind is not GameKind.DUPLICATE:
+            raise UserError("export_sigles_duplicate_only")
+        text, data, name = federation_export(ctx, _game(ctx, target))
+    else:
+        text, data, name = kind_of(target.record.kind).export(ctx, target.record, _game(ctx, target))
     text = _with_verdict_lists(ctx, target, text)
     ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
 

@@ -72,6 +72,7 @@ from .events import (
     SanctionLifted,
     ScoreRecorded,
     SubmissionCorrected,
+    TableAssigned,
     TopChosen,
 )
 from .grading import grade_submission
@@ -85,6 +86,7 @@ from .judging import (
 from .ranking import DuplicateStanding, solo_of, standings_of
 from .record import RecordLine, record_data, record_lines
 from .replay import check_take_back, draws_before_reopening, draws_since_close, effective_events, take_back_block
+from .results_file import assign_table, table_numbers
 from .rounds import Round, SubmissionResult, lift_sanction
 from .settings import DEFAULT_SETTINGS, DuplicateSettings
 from .top_choice import check_choice, ends_game
@@ -149,6 +151,7 @@ class DuplicateGame:
         self.finished = False
         self.end_reason: EndReason | None = None
         self.end_letters = ""  # the letters left at the end (the last draw when no play was possible)
+        self.tables: dict[str, int] = {}  # table numbers the arbiter gave (table_numbers() for every player)
         # the close close_round is about to apply, with the answers it judged (applying it reuses them)
         self._judged_at_close: tuple[RoundClosed | None, dict[str, SubmissionResult]] = (None, {})
         # moves previewed on the open round's board, by (draw, move, notation): placed, scored, words unchecked
@@ -376,6 +379,14 @@ class DuplicateGame:
         """Lift the warning or penalty of a player's answer on a closed round, with the reason."""
         return self.apply(SanctionLifted(player, round_number, reason))
 
+    def assign_table(self, player: str, table: int) -> TableAssigned:
+        """Give a player a table number (the federation's results file lists players by table)."""
+        return self.apply(TableAssigned(self._player(player), table))
+
+    def table_numbers(self) -> dict[str, int]:
+        """Every player's table: the arbiter's number, else the lowest free one in joining order."""
+        return table_numbers(self.players, self.tables)
+
     def pause(self, at: float) -> ClockPaused:
         """Stop the open round's clock."""
         return self.apply(ClockPaused(at))
@@ -479,6 +490,8 @@ class DuplicateGame:
             correct_answer(self._closed_round(event.round), player, event, self.edition, self.notation)
         elif isinstance(event, SanctionLifted):
             lift_sanction(self._closed_round(event.round), self._player(event.player), event.reason)
+        elif isinstance(event, TableAssigned):
+            assign_table(self.tables, self._player(event.player), event.table)
         elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended, RoundReopened)):
             run_clock(self._open_round(str(event)), event)
 
