@@ -99,6 +99,8 @@ class Referee:
         self.games = Games(kind_of)  # the games in memory, one cache per kind
         self.classic_games: GameCache[ClassicGame] = self.games.cache(GameKind.CLASSIC)
         self.duplicate_games: GameCache[DuplicateGame] = self.games.cache(GameKind.DUPLICATE)
+        # what this process received and has not answered yet (the service says; none without one)
+        self.arriving: Callable[[], Sequence[Incoming]] = tuple
         self._first: set[int] = set()  # stored replies known to be first in line for their destination
         self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
 
@@ -118,6 +120,7 @@ class Referee:
             claimer=self.claimer,
             first_in_line_known=self.first_in_line_known,
             dead_letters=self.dead_letters,
+            arriving=self.arriving,
         )
 
     def handle(self, message: Incoming) -> list[Reply]:

@@ -19,6 +19,7 @@ import asyncio
 import dataclasses
 import functools
 import logging
+import threading
 import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -69,21 +70,38 @@ class RefereeService:
         self._marks: Batches[list[Reply], None] = Batches(self._mark_all)
         # private /play handled together, in one transaction (``Referee.handle_plays``)
         self._plays: Batches[Incoming, list[Reply] | None] = Batches(referee.handle_plays, PLAYS_AT_ONCE)
+        # messages received and not answered yet (the clock does not close a round they were sent in time for)
+        self._arrivals: dict[int, Incoming] = {}
+        self._arrivals_lock = threading.Lock()
+        referee.arriving = self._arriving
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""
         started = time.perf_counter()
         if message.received is None:  # timed as it arrives, not when its turn comes
             message = dataclasses.replace(message, received=self.referee.now())
-        async with self._locks[message.channel]:  # replies leave in the order of the commands
-            if self.referee.batches(message):
-                replies = await self._handle_with_others(message)
-            else:
-                replies = await asyncio.to_thread(self.referee.handle, message)
-            await self._send(replies)
+        key = id(message)
+        with self._arrivals_lock:
+            self._arrivals[key] = message
+        try:
+            async with self._locks[message.channel]:  # replies leave in the order of the commands
+                if self.referee.batches(message):
+                    replies = await self._handle_with_others(message)
+                else:
+                    replies = await asyncio.to_thread(self.referee.handle, message)
+                with self._arrivals_lock:  # answered: its round may close (its replies are stored)
+                    self._arrivals.pop(key, None)
+                await self._send(replies)
+        finally:
+            with self._arrivals_lock:
+                self._arrivals.pop(key, None)
         if self.metrics is not None and (label := command_label(message.text)) is not None:
             self.metrics.command_done(label, platform_of(message.channel), time.perf_counter() - started)
         return replies
+
+    def _arriving(self) -> tuple[Incoming, ...]:
+        with self._arrivals_lock:
+            return tuple(self._arrivals.values())
 
     async def _handle_with_others(self, message: Incoming) -> list[Reply]:
         """A private /play handled with those that arrived while the previous ones were (one transaction

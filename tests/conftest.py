@@ -18,6 +18,17 @@ if TYPE_CHECKING:
     from tests.club import Club
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The bundled lists compiled into the cache before any test starts, once, by the process that starts the
+    test processes (or the only one): otherwise the first test to need one pays seconds for it, and the CLI
+    subprocesses that run meanwhile, which do not wait on the tests' lock, compile it too."""
+    if hasattr(session.config, "workerinput"):
+        return  # an xdist worker: the controller did it
+    from tests.ready_lists import ready_registry
+
+    ready_registry()
+
+
 @pytest.fixture
 def empty_board() -> Board:
     return Board()

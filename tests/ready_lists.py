@@ -7,8 +7,15 @@ not about that start with the lists ready, as a bot does once its start-up prepa
 from __future__ import annotations
 
 import fcntl
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
 
+import core
 from bot.lexicons import BUNDLED, LexiconRegistry, cache_dir
+from core.alphabet import LATIN, Alphabet
+from core.lexicon import Lexicon
 
 _SHARED: list[LexiconRegistry] = []
 
@@ -27,3 +34,36 @@ def ready_registry() -> LexiconRegistry:
                 registry.get(spec)
         _SHARED.append(registry)
     return _SHARED[0]
+
+
+def _compiler_digest() -> bytes:
+    """The sha256 of the sources a compiled list depends on (``core/alphabet.py``, ``core/lexicon*.py``)."""
+    folder = Path(core.__file__).parent
+    digest = hashlib.sha256()
+    for source in sorted([folder / "alphabet.py", *folder.glob("lexicon*.py")]):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.digest()
+
+
+def compiled_once(
+    source: bytes, words: Callable[[], Iterable[str]], name: str = "", alphabet: Alphabet = LATIN
+) -> Lexicon:
+    """``Lexicon.from_words(words(), name)`` compiled once for every test process and run: its binary form is
+    kept in the cache folder under the sha256 of ``source`` (bytes the words are a function of), the name,
+    the alphabet and the compiler's sources (a change to any of them compiles again), one process compiling
+    while the others wait on a file lock; ``words`` is called only to compile."""
+    digest = hashlib.sha256(_compiler_digest())
+    digest.update(repr((name, alphabet.labels, sorted(alphabet.folds.items()))).encode("utf-8"))
+    digest.update(source)
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"tests-{digest.hexdigest()[:32]}.lexicon"
+    with open(folder / "tests-compile.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists():
+            return Lexicon.from_bytes(path.read_bytes(), name=name)
+        lexicon = Lexicon.from_words(words(), name, alphabet=alphabet)
+        partial = path.with_suffix(f".{os.getpid()}.partial")
+        partial.write_bytes(lexicon.to_bytes())
+        partial.replace(path)
+        return lexicon

@@ -1,9 +1,11 @@
 """A duplicate game typed into the console adapter across restarts (real processes, one SQLite file).
 
 These run in real time: each console is a process of its own on the real clock, and what is tested is
-what that clock does while a console is stopped or running (3-second rounds, the shortest there are).
+what that clock does while a console is stopped or running (3-second rounds, the shortest there are, but
+where a round must outlive a console's stop and the next one's start: 6 seconds, for a loaded machine).
 The three parts are independent tests; each reaches its starting point quickly (the referee closes the
-rounds before it with /cloture), then waits for the one deadline it is about.
+rounds before it with /cloture), then waits for the one deadline it is about (between two consoles, until
+the deadline stored in the file, not a round's whole length).
 """
 
 from __future__ import annotations
@@ -18,6 +20,16 @@ from .transcripts import replies, run_console
 
 ROUND = 3.0  # seconds: /duplicate 0.05
 PAST_DEADLINE = ROUND + 0.5
+
+
+def until_past_deadline(db: Path) -> float:
+    """Seconds from now to half a second past the open round's stored deadline."""
+    store = SQLiteStorage(db)
+    try:
+        (deadline,) = store.deadlines()
+        return max(0.0, deadline.at + 0.5 - time.time())
+    finally:
+        store.close()
 
 
 def reliquat(db: Path) -> str:
@@ -58,7 +70,7 @@ def test_a_round_overdue_while_the_console_was_stopped_closes_at_start_up(tmp_pa
     assert "[-> dan] Reçu pour le coup 1 : H7 ZEBRE, mais il vaudra 0" in first
     assert "[#console] Votre coup doit rester secret" in first
 
-    time.sleep(PAST_DEADLINE)  # the deadline passes while the bot is stopped
+    time.sleep(until_past_deadline(db))  # the deadline passes while the bot is stopped
     # session 2: the overdue round is closed at start-up with what was submitted; a late move
     second = replies(run_console("Dan> /jouer H8 ZETA\n", db))
     results = next(r for r in second if "Top : " in r)
@@ -81,11 +93,14 @@ def test_a_round_is_closed_by_the_clock_while_the_console_runs(tmp_path: Path) -
 
 def test_a_round_left_open_at_a_stop_is_resumed_and_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "dup.sqlite"
-    run_console(ROUND_1 + "Ref: /cloture\n", db)
+    # 6-second rounds: round 3 must still be open when the next console has started (3 s was not always)
+    run_console(ROUND_1.replace("/duplicate 0.05", "/duplicate 0.1") + "Ref: /cloture\n", db)
     run_console(f"Ref: /tirage {draw_after(db, 'EEIKLRS')}\nBen> /jouer 8H KIR\nRef: /cloture\n", db)
     # one session opens round 3 and stops in the middle; the next resumes it and loses nothing
     run_console(f"Ref: /tirage {draw_after(db, 'AEINRST')}\nBen> /jouer H2 AA\n", db)
-    fifth = replies(run_console(f"Cy> /jouer H2 AA\n:sleep {PAST_DEADLINE}\nBen: /classement\n", db))
+    # the new console's first line plays at once; it then waits, on its own clock, for the stored deadline
+    script = f"Cy> /jouer H2 AA\n:sleep {until_past_deadline(db) + 0.5:.1f}\nBen: /classement\n"
+    fifth = replies(run_console(script, db))
     closing = next(r for r in fifth if "Coup 3 — tirage" in r and "Top : " in r)
     assert "Ben : H2 AA" in closing and "Cy : H2 AA" in closing
     assert "Classement après 3 coups" in fifth[-1]

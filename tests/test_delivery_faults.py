@@ -19,6 +19,7 @@ from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
 from tests.fakes.telegram_limits import fake_clock_rate_limiter
+from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
 
 LEXICONS = ready_registry()
@@ -104,6 +105,12 @@ async def test_duplicate_rounds_survive_discord_faults(dc: FakeDiscord, storage:
     referee = Referee(storage, LEXICONS, now=dc.now, images=False)
     adapter = DiscordAdapter(referee, message_content=True, edit_interval=0.2, tick_seconds=0.05, clock=dc.now)
     adapter.service.outbox_seconds = 0.05
+    loop_time = LoopTime()  # discord.py's own waits (its backoffs after a 500, a reset, a gateway close) hurried
+
+    def both(seconds: float) -> None:  # the fake's clock (the referee's, the outbox's) and the loop's
+        dc.advance(seconds)
+        loop_time.jump(seconds)
+
     async with running_bot(dc, adapter.client, reconnect=True, ignore_errors=(Exception,), fail_on_errors=False):
         adapter.client.before_identify_hook = no_wait_identify
         await adapter.sync(dc.guild.id)
@@ -116,30 +123,37 @@ async def test_duplicate_rounds_survive_discord_faults(dc: FakeDiscord, storage:
             lambda: asyncio.ensure_future(dc.gateway_close(4009)),  # a new session
         ]
         for number in range(1, ROUNDS + 1):
-            await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in discord_texts(dc)), 15)
+            await eventually(
+                lambda n=number: any(f"Coup {n} — tirage :" in t for t in discord_texts(dc)), 15, advance=loop_time.jump
+            )
             await discord_play(dc, dc.ben, f"H8 QWERT{number}")
-            await eventually(lambda n=number: any(f"QWERT{n}" in t for t in discord_texts(dc)), 10)  # the ack
+            await eventually(  # the ack
+                lambda n=number: any(f"QWERT{n}" in t for t in discord_texts(dc)), 10, advance=loop_time.jump
+            )
             faults[number - 1]()
             await asyncio.sleep(0.3)
             dc.advance(61)  # the round's minute is over: the clock closes it, its results are posted
             await eventually(
                 lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in discord_texts(dc)),
                 20,
-                advance=dc.advance,
+                advance=both,
             )
         # an outage in round 6 (its clock runs out 61 s into it): nothing reaches Discord; afterwards, all does
-        await eventually(lambda: any("Coup 6 — tirage :" in t for t in discord_texts(dc)), 15)
+        await eventually(lambda: any("Coup 6 — tirage :" in t for t in discord_texts(dc)), 15, advance=loop_time.jump)
         dc.outage(91)
         dc.advance(61)  # round 6 closes during the outage: its results wait in the outbox
         await asyncio.sleep(1.0)
         assert not any("Coup 6 — tirage" in t and "Top :" in t for t in discord_texts(dc))
         dc.advance(30)  # the outage's last 30 s pass, and it ends; the gateway reconnects, the outbox delivers
         await eventually(
-            lambda: any("Coup 6 — tirage" in t and "Top :" in t for t in discord_texts(dc)), 30, advance=dc.advance
+            lambda: any("Coup 6 — tirage" in t and "Top :" in t for t in discord_texts(dc)), 30, advance=both
         )
-        await eventually(lambda: any("Coup 7 — tirage :" in t for t in discord_texts(dc)), 15)
+        await eventually(lambda: any("Coup 7 — tirage :" in t for t in discord_texts(dc)), 15, advance=loop_time.jump)
         await dc.send_interaction("status", None, user=dc.ben, channel_id=dc.channel)  # the adapter works again
-        await eventually(lambda: sum("Coup 7 — tirage :" in t for t in discord_texts(dc)) >= 2, 15)
+        await eventually(
+            lambda: sum("Coup 7 — tirage :" in t for t in discord_texts(dc)) >= 2, 15, advance=loop_time.jump
+        )
+    loop_time.close()
     assert_everything_arrived(discord_texts(dc), closes(storage, f"discord:{dc.channel}"))
     assert_nothing_left(storage)
 

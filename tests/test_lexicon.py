@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import hashlib
 import sys
 import time
 from array import array
@@ -19,9 +18,9 @@ from core.edition import FRENCH
 from core.errors import ArbitreError
 from core.errors_lexicon import CorruptLexiconError, InvalidWordError
 from core.lexicon import Lexicon, normalise_word
-from core.lexicon_format import FORMAT_VERSION
 from core.lexicon_layout import FINAL, LOOKAHEAD
 from core.movegen import find_top
+from tests.ready_lists import compiled_once
 
 LISTS = Path(__file__).resolve().parent.parent / "lexicons"
 
@@ -290,21 +289,14 @@ def test_node_layout_is_documented(small: Lexicon) -> None:
 # --- the bundled lists (skipped when absent) ------------------------------------------------------
 
 
-def bundled_lexicon(config: pytest.Config, code: str, *, rebuild: bool = False) -> Lexicon:
-    """The compiled bundled list ``code``, kept in pytest's cache between runs; skips when absent."""
+def bundled_lexicon(code: str) -> Lexicon:
+    """The bundled list ``code`` compiled from its words (once for every run until the list or the compiler
+    changes: ``tests.ready_lists.compiled_once``); skips when absent."""
     path = LISTS / f"{code}.txt.gz"
     if not path.exists():
         pytest.skip(f"{path} not built")
     raw = path.read_bytes()
-    digest = hashlib.sha256(raw + FORMAT_VERSION.to_bytes(2, "little")).hexdigest()[:16]
-    cache = getattr(config, "cache", None)  # absent with -p no:cacheprovider
-    cached = cache.mkdir("arbitre-lexicons") / f"{code}-{digest}.lex" if cache else None
-    if cached is not None and cached.exists() and not rebuild:
-        return Lexicon.from_bytes(cached.read_bytes(), name=code)
-    lexicon = Lexicon.from_words(gzip.decompress(raw).decode("utf-8").split(), name=code)
-    if cached is not None:
-        cached.write_bytes(lexicon.to_bytes())
-    return lexicon
+    return compiled_once(raw, lambda: gzip.decompress(raw).decode("utf-8").split(), code)
 
 
 @pytest.mark.parametrize(
@@ -314,11 +306,9 @@ def bundled_lexicon(config: pytest.Config, code: str, *, rebuild: bool = False) 
         ("en", ["QUIXOTIC", "ZAX", "RETAINS"], ["QUIXOTICS", "XYZZYQ"]),
     ],
 )
-def test_bundled_list_round_trip(
-    request: pytest.FixtureRequest, code: str, present: list[str], absent: list[str]
-) -> None:
-    # French is compiled from its words on every run; English comes from the cache when there
-    lexicon = bundled_lexicon(request.config, code, rebuild=code == "fr")
+def test_bundled_list_round_trip(code: str, present: list[str], absent: list[str]) -> None:
+    # compiled from its words again whenever the list or the compiler's sources change
+    lexicon = bundled_lexicon(code)
     with gzip.open(LISTS / f"{code}.txt.gz", "rt", encoding="utf-8") as handle:
         words = set(handle.read().split())
     data = lexicon.to_bytes()

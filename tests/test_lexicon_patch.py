@@ -13,7 +13,7 @@ from core.lexicon import Lexicon
 from core.movegen import find_top, generate_plays
 
 from .positions import play_moves
-from .ready_lists import ready_registry
+from .ready_lists import compiled_once, ready_registry
 
 words = st.text(alphabet="ABCDEIKLNORSTUV", min_size=2, max_size=7)
 
@@ -58,8 +58,10 @@ def french() -> Lexicon:
 
 @pytest.fixture(scope="module")
 def french_compiled(french: Lexicon) -> Lexicon:
-    """The French list with ADDED and without REMOVED, compiled from its words (once: seconds)."""
-    return Lexicon.from_words((set(french.words()) | ADDED) - REMOVED)
+    """The French list with ADDED and without REMOVED, compiled from its words (seconds: once for every run,
+    kept in the cache folder until the words or the compiler change)."""
+    source = french.to_bytes() + repr((sorted(ADDED), sorted(REMOVED))).encode()  # what the words depend on
+    return compiled_once(source, lambda: (set(french.words()) | ADDED) - REMOVED)
 
 
 @pytest.mark.parametrize("rack", ["KVASEIU", "ZOUKQXA", "AEIRST?", "??EEKLM", "QIZXAEU"])

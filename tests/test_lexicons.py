@@ -19,7 +19,7 @@ import pytest
 import bot.lexicons as lexicons_module
 import core.lexicon as core_lexicon
 import core.lexicon_format as lexicon_format
-from bot.lexicons import LexiconRegistry, ListPreparingError, WordListError, load
+from bot.lexicons import LexiconRegistry, ListPreparingError, WordListError, cache_dir, load
 
 FRENCH_VALID = "VAGUE AVIONS ECOLES CHANTEZ FACADES HUES JOUET OSE QI WU KIF ZEN CHANTASSIONS".split()
 
@@ -114,21 +114,28 @@ def test_missing_file(tmp_path: Path) -> None:
         load(str(tmp_path / "nope.txt"))
 
 
-def arbitre(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot", *args], capture_output=True, text=True, timeout=120)
+WARM_CACHE = cache_dir().parent  # where the session's bundled lists are compiled (read before any test's own)
+
+
+def arbitre(*args: str, warm: bool = False) -> subprocess.CompletedProcess[str]:
+    """``arbitre ARGS`` in a fresh interpreter; ``warm``: on the session's cache, where the bundled lists are
+    already compiled (a test's private cache would compile the French list again, seconds each time)."""
+    env = {**os.environ, "ARBITRE_CACHE": str(WARM_CACHE)} if warm else None
+    command = [sys.executable, "-m", "bot", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
 
 
 def test_check_cli() -> None:
-    ok = arbitre("check", "--json", "--lexicon", "fr", "VAGUE", "écoles")
+    ok = arbitre("check", "--json", "--lexicon", "fr", "VAGUE", "écoles", warm=True)
     assert ok.returncode == 0 and json.loads(ok.stdout) == {"lexicon": "fr", "words": {"VAGUE": True, "ECOLES": True}}
-    mixed = arbitre("check", "--lang", "en", "VAGUE", "OK")
+    mixed = arbitre("check", "--lang", "en", "VAGUE", "OK", warm=True)
     assert mixed.returncode == 1 and mixed.stdout.splitlines() == ["VAGUE valid", "OK not valid"]
-    french = arbitre("check", "OK")
+    french = arbitre("check", "OK", warm=True)
     assert french.stdout.strip() == "OK non valable"
 
 
 def test_lexicon_info_and_build_cli(tmp_path: Path) -> None:
-    info = json.loads(arbitre("lexicon", "info", "fr", "--json").stdout)
+    info = json.loads(arbitre("lexicon", "info", "fr", "--json", warm=True).stdout)
     assert info["name"] == "fr" and info["licence"] == "MPL-2.0" and 400_000 < info["words"] < 410_000
     path = tmp_path / "mine.txt"
     path.write_text("chat\nchien\n")

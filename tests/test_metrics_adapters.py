@@ -14,6 +14,7 @@ from bot.metrics import Metrics, MetricsAddress, MetricsServer
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
 
 from .test_delivery_faults import eventually, no_wait_identify
@@ -53,6 +54,7 @@ async def test_telegram_429s_commands_and_the_bot_api_lost_in_an_outage(storage:
             referee, tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now, metrics=metrics
         )
         server = MetricsServer(metrics, MetricsAddress("127.0.0.1", 0))
+        loop_time = LoopTime()  # python-telegram-bot's backoff while the Bot API is away runs on the loop's clock
         try:
             assert await health(server) == (503, "adapter not connected (the Telegram application is not running)\n")
             async with running_application(adapter.application, tg):
@@ -71,15 +73,16 @@ async def test_telegram_429s_commands_and_the_bot_api_lost_in_an_outage(storage:
                 assert await health(server) == (200, "ok\n")
 
                 tg.outage(90)  # long polls are cut, new calls reset
-                await eventually(lambda: get(server.url + "/healthz")[0] == 503, 20)
+                await eventually(lambda: get(server.url + "/healthz")[0] == 503, 20, advance=loop_time.jump)
                 status, reason = await health(server)
                 assert reason.startswith("adapter not connected (the Bot API does not answer: ")
                 tg.end_outage()
-                await eventually(lambda: get(server.url + "/healthz")[0] == 200, 30)
+                await eventually(lambda: get(server.url + "/healthz")[0] == 200, 30, advance=loop_time.jump)
             assert await health(server) == (503, "adapter not connected (the Telegram application is not running)\n")
             text = (await asyncio.to_thread(get, server.url + "/metrics"))[1]
             assert tg.token not in text and tg.token.split(":")[0] not in text  # no token in a label
         finally:
+            loop_time.close()
             server.close()
 
 

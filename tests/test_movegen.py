@@ -234,9 +234,10 @@ def bingo_positions(draw: st.DrawFn) -> tuple[list[str], Board, str]:
     return words, board, real + "?" * jokers
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(bingo_positions())
-def test_top_with_full_racks_matches_the_full_list(case: tuple[list[str], Board, str]) -> None:
+@pytest.mark.parametrize("shard", range(2))  # 40 examples in two halves that test processes run side by side
+@settings(max_examples=40 // 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=bingo_positions())
+def test_top_with_full_racks_matches_the_full_list(shard: int, case: tuple[list[str], Board, str]) -> None:
     words, board, rack = case
     lexicon = Lexicon.from_words(words)
     plays = generate_plays(board, rack, lexicon, FRENCH)

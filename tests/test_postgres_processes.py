@@ -22,6 +22,7 @@ from tests.worker_pool import Ack, Workers, say, whisper
 
 LEASE = 2.0  # seconds: how long a dead owner's clock waits for another process
 SLACK = 10.0  # seconds of scheduling on a loaded 2-core machine, on top of the lease
+RACE = 6.0  # seconds of traffic, the victim killed half-way (12 s gave 4 times the closes and acks asserted)
 
 
 def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
@@ -58,9 +59,11 @@ def submissions(url: str) -> set[tuple[str, int]]:
 
 
 def test_postgres_clock_owner_killed_another_process_closes_the_round(postgres_url: str, tmp_path: Path) -> None:
+    """Real time: real processes, one killed with kill -9, on a real PostgreSQL server; the round lasts 6 s
+    (the six players join and play in about 0.4 s at a load of 8 on 2 cores), the lease 2 s."""
     with Workers(postgres_url, tmp_path, 2, lease=LEASE) as workers:
         first, second = workers.all
-        started = workers.send(first, say("pg:1", "u:ref", "/duplicate 0.2", admin=True))  # 12 s rounds
+        started = workers.send(first, say("pg:1", "u:ref", "/duplicate 0.1", admin=True))  # 6 s rounds
         assert started is not None and not first.wait_ack(started).error
         acked: list[Ack] = []
         for i in range(6):  # players join and play through both processes
@@ -97,8 +100,9 @@ def test_postgres_clock_owner_killed_another_process_closes_the_round(postgres_u
 
 
 def test_postgres_three_processes_race_closes_and_lose_nothing(postgres_url: str, tmp_path: Path) -> None:
-    """Three processes serve eight channels of 3-second rounds; the referee types /cloture and players
-    play through any of them at random; one process is killed with kill -9 half-way."""
+    """Three processes serve eight channels of 3-second rounds for RACE seconds; the referee types /cloture and
+    players play through any of them at random; one process is killed with kill -9 half-way. Real time: real
+    processes and a real PostgreSQL server, the races being the point."""
     rng = random.Random(14)
     channels = [f"pg:{n}" for n in range(8)]
     with Workers(postgres_url, tmp_path, 3, lease=LEASE, tick=0.05) as workers:
@@ -108,8 +112,8 @@ def test_postgres_three_processes_race_closes_and_lose_nothing(postgres_url: str
             assert sent is not None and not worker.wait_ack(sent).error
         plays: dict[int, tuple[str, int]] = {}  # message -> (player, claimed score)
         claimed = 0
-        stop_at = time.monotonic() + 12
-        kill_at = time.monotonic() + 6
+        stop_at = time.monotonic() + RACE
+        kill_at = time.monotonic() + RACE / 2
         victim = workers.all[1]
         while time.monotonic() < stop_at:
             if not victim.killed and time.monotonic() > kill_at:

@@ -28,6 +28,7 @@ from .duplicate_texts import draw_reply, live_lines_at_close, result_replies
 from .services import Services
 
 WARNING_SECONDS = 30
+ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadline for answers still in the process
 
 
 def open_next_round(
@@ -156,6 +157,8 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
                 continue  # warned already: nothing to do until the deadline (no transaction for nothing)
             if now < quiet.get((deadline.game, deadline.round, deadline.at), now):
                 continue  # its warning is not due yet
+            if now >= deadline.at and _answers_on_their_way(services, deadline, now):
+                continue  # closed at a later tick, once they are recorded
             if now >= deadline.at:  # the round will close: its top is found before the transaction opens
                 record = storage.game(deadline.game)
                 if record.status is GameStatus.ACTIVE:
@@ -168,6 +171,19 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
             if publish is not None and step:
                 publish(step)
     return replies
+
+
+def _answers_on_their_way(services: Services, deadline: Deadline, now: float) -> bool:
+    """Whether this process holds messages received in time for the round and not answered yet (sent in the
+    round's channel, or privately by one of its players): the round waits for them, at most
+    ``ANSWERS_AWAITED_SECONDS`` past its deadline, so that a burst queued in the process loses no answer."""
+    if now - deadline.at > ANSWERS_AWAITED_SECONDS:
+        return False
+    early = [m for m in services.arriving() if m.received is not None and m.received <= deadline.at]
+    if any(m.channel == deadline.channel for m in early):
+        return True
+    senders = {m.user for m in early if m.private}
+    return bool(senders) and any(user in senders for user, _ in services.storage.players(deadline.game))
 
 
 def _hold_clocks(services: Services, channels: set[str], due: set[str], now: float) -> set[str]:

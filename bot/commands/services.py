@@ -4,13 +4,13 @@ that no handler reaches the referee itself."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from core.duplicate import DuplicateGame
 from core.game import ClassicGame
 
-from ..chat import Reply
+from ..chat import Incoming, Reply
 from ..clock_lease import ClockLease
 from ..lexicons import LexiconRegistry
 from ..outbox import DeadLetter
@@ -38,6 +38,7 @@ class Services:
     # replies just stored that nothing older waits before, and those left to the outbox worker
     first_in_line_known: Callable[[Iterable[int], Iterable[int]], None]
     dead_letters: Callable[[str], list[DeadLetter]]  # a channel's messages that could not be delivered
+    arriving: Callable[[], Sequence[Incoming]]  # messages this process received and has not answered yet
 
     @property
     def classic_games(self) -> GameCache[ClassicGame]:

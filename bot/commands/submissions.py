@@ -24,7 +24,7 @@ from core.names import mixes_scripts
 from ..chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
 from ..messages import say
 from ..outbox import GRACE_SECONDS, destination
-from ..storage import ChannelLock, GameKind, PlayState, Storage
+from ..storage import ChannelLock, GameKind, PlayState
 from . import seats
 from .duplicate import JUST_DRAWN_SECONDS
 from .duplicate_sanctions import sanctioned_ack
@@ -77,8 +77,12 @@ def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -
     stored: list[QuickPlay | None] = [None] * len(plays)
     try:
         with services.games.transaction(services.storage):
+            # PostgreSQL: every room's lock tried at once; a room another transaction holds goes on its own
+            rooms = [m.channel for m, c in plays if takes_quick_way(m, c)]
+            locks = services.storage.try_lock_channels(rooms) if rooms else {}
             for n, (message, command) in enumerate(plays):
-                if takes_quick_way(message, command):
+                taken = locks.get(message.channel, ChannelLock.BUSY) is not ChannelLock.BUSY
+                if takes_quick_way(message, command) and taken:
                     stored[n] = quick_play_in_transaction(services, message, command, wait=False)
     except Exception:  # rolled back, with the games it changed in memory: each goes the usual way
         log.debug("a batch of quick /play gave way to the usual command", exc_info=True)
@@ -93,17 +97,17 @@ def quick_play_in_transaction(
     services: Services, message: Incoming, command: CommandLine, wait: bool = True
 ) -> QuickPlay | None:
     """A private /play recorded in the open transaction; None (nothing written) for the usual way, and
-    without ``wait`` also when another transaction holds the channel. Raises when it fails (the
-    transaction must then be rolled back)."""
+    without ``wait`` also when another transaction holds the game's channel (the caller took the lock of
+    the channel it was sent from). Raises when it fails (the transaction must then be rolled back)."""
     storage = services.storage
-    if not _lock(storage, message.channel, wait):  # PostgreSQL: the channel's commands, one at a time
-        return None
+    if wait:
+        storage.lock_channel(message.channel)  # PostgreSQL: the channel's commands, one at a time
     state = storage.play_state(message.channel, message.user)
     if state is not None and state.game.channel != message.channel:  # sent from a private chat
         if wait:
             changed = storage.lock_channel(state.game.channel)
         else:
-            taken = storage.try_lock_channel(state.game.channel)
+            taken = storage.try_lock_channels([state.game.channel])[state.game.channel]
             if taken is ChannelLock.BUSY:
                 return None
             changed = taken is ChannelLock.TAKEN
@@ -120,14 +124,6 @@ def quick_play_in_transaction(
     replies, first = played
     left = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in first]
     return QuickPlay(replies, first, left)
-
-
-def _lock(storage: Storage, channel: str, wait: bool) -> bool:
-    """The channel's lock for the open transaction: waited for, or taken only if free now."""
-    if wait:
-        storage.lock_channel(channel)
-        return True
-    return storage.try_lock_channel(channel) is not ChannelLock.BUSY
 
 
 def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str | None, bool]:

@@ -153,12 +153,16 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox):
         self._execute("select pg_advisory_xact_lock(%s, hashtext(%s))", [CHANNEL_LOCKS, channel])
         return True
 
-    def try_lock_channel(self, channel: str) -> ChannelLock:
-        """The channel's lock until this transaction ends if no other transaction holds it (else BUSY)."""
+    def try_lock_channels(self, channels: list[str]) -> dict[str, ChannelLock]:
+        """Each channel's lock until this transaction ends if no other transaction holds it (else BUSY)."""
         if not self.in_transaction():
-            raise OutsideTransactionError(channel)
-        rows = self._execute("select pg_try_advisory_xact_lock(%s, hashtext(%s))", [CHANNEL_LOCKS, channel])
-        return ChannelLock.TAKEN if rows[0][0] else ChannelLock.BUSY
+            raise OutsideTransactionError(", ".join(channels))
+        wanted = sorted(set(channels))
+        rows = self._execute(
+            "select c, pg_try_advisory_xact_lock(%s, hashtext(c)) from unnest(cast(%s as text[])) as c",
+            [CHANNEL_LOCKS, wanted],
+        )
+        return {str(c): ChannelLock.TAKEN if taken else ChannelLock.BUSY for c, taken in rows}
 
     def _migrate(self) -> None:
         with self.transaction():

@@ -34,8 +34,9 @@ class Transactions(Protocol):
         may have waited for another one (then what this transaction read before may have changed)."""
         ...
 
-    def try_lock_channel(self, channel: str) -> ChannelLock:
-        """Inside a transaction: ``lock_channel`` if no other transaction holds it, without waiting."""
+    def try_lock_channels(self, channels: list[str]) -> dict[str, ChannelLock]:
+        """Inside a transaction: ``lock_channel`` for each channel no other transaction holds, without waiting
+        (one statement for them all)."""
         ...
 
 

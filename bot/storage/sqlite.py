@@ -163,7 +163,7 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox):
         """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
         return False
 
-    def try_lock_channel(self, channel: str) -> ChannelLock:
+    def try_lock_channels(self, channels: list[str]) -> dict[str, ChannelLock]:
         """Nothing to take: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
-        return ChannelLock.EXCLUSIVE
+        return dict.fromkeys(channels, ChannelLock.EXCLUSIVE)
 

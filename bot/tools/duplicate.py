@@ -123,7 +123,7 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--format",
         default="classic",
-        choices=["classic", "joker", "7sur8", "7et8", "topping"],
+        choices=["classic", "joker", "seven-of-eight", "seven-and-eight", "topping"],
         help="the formula of the FISF rule book's section 3.8 (default classic)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")

@@ -4,8 +4,8 @@
 - ``classic``: seven letters a draw, 50 points for the seven;
 - ``joker`` (3.8.1): six letters and a joker each draw; a joker the top places is replaced on the board
   by its letter when the bag still holds one, and comes back for the next draw;
-- ``7sur8`` (3.8.2): eight letters a draw, at most seven placed, 50 points for seven;
-- ``7et8`` (3.8.2): eight letters a draw, 50 points for seven placed, 75 for eight;
+- ``seven-of-eight`` (7 sur 8, 3.8.2): eight letters a draw, at most seven placed, 50 points for seven;
+- ``seven-and-eight`` (7 et 8, 3.8.2): eight letters a draw, 50 points for seven placed, 75 for eight;
 - ``topping`` (3.8.4): each player plays until finding the top, timed; a top not found in the time
   allowed is given with 20 seconds' penalty; players are ranked by their total time.
 """
@@ -30,8 +30,8 @@ class DuplicateFormat(StrEnum):
 
     CLASSIC = "classic"
     JOKER = "joker"
-    SEVEN_OF_EIGHT = "7sur8"
-    SEVEN_AND_EIGHT = "7et8"
+    SEVEN_OF_EIGHT = "seven-of-eight"
+    SEVEN_AND_EIGHT = "seven-and-eight"
     TOPPING = "topping"
 
     @property
