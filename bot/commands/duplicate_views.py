@@ -186,13 +186,14 @@ def export(ctx: Context, game: DuplicateGame) -> tuple[str, bytes, str]:
     return text, results_csv(ctx.lang, game), "results.csv"
 
 
-def federation_export(ctx: Context, game: DuplicateGame) -> tuple[str, bytes, str]:
-    """The federation's results file (SIGLES): each table's player and final total, in Latin-1."""
+def federation_export(ctx: Context, game: DuplicateGame, over: bool) -> tuple[str, bytes, str]:
+    """The federation's results file (SIGLES): each table's player and final total, in Latin-1; a game
+    not ``over`` is said to be running."""
     numbers = game.table_numbers()
     lines = sigles_lines(game.standings(), numbers)
     ordered = sorted(numbers.items(), key=lambda item: item[1])
     listed = ", ".join(ctx.say("dup_table_item", table=t, player=p) for p, t in ordered)
     text = ctx.say("export_sigles", tables=listed or "-")
-    if not game.finished:
+    if not over:
         text += "\n" + ctx.say("export_sigles_running", n=len(game.closed_rounds))
     return text, sigles_bytes(lines), "sigles.txt"

@@ -13,7 +13,7 @@ from core.scoring import score_placement
 
 from ..messages import keyword_form, keywords
 from ..numbers import read_int
-from ..storage import GameKind, GameRecord
+from ..storage import GameKind, GameRecord, GameStatus
 from ..word_lists import verdict_lines
 from . import classic as classic
 from . import duplicate as duplicate
@@ -136,7 +136,9 @@ def cmd_export(ctx: Context) -> None:
     if federation:
         if target.record.kind is not GameKind.DUPLICATE:
             raise UserError("export_sigles_duplicate_only")
-        text, data, name = federation_export(ctx, _game(ctx, target))
+        game = _game(ctx, target)
+        over = game.finished or target.record.status is GameStatus.ENDED
+        text, data, name = federation_export(ctx, game, over)
     else:
         text, data, name = kind_of(target.record.kind).export(ctx, target.record, _game(ctx, target))
     text = _with_verdict_lists(ctx, target, text)
