@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from core.duplicate import DuplicateGame
 
 from ..render.record import standings_text
-from ..storage import GameKind, GameRecord
+from ..storage import GameKind, GameRecord, GameStatus
 from . import duplicate, duplicate_games, duplicate_texts, duplicate_views
 from .context import Context
 from .game_kinds import Kind, register
@@ -45,6 +45,9 @@ class DuplicateKind(Kind[DuplicateGame]):
 
     def export(self, ctx: Context, record: GameRecord, game: DuplicateGame) -> tuple[str, bytes, str]:
         return duplicate_views.export(ctx, game)
+
+    def results_file(self, ctx: Context, record: GameRecord, game: DuplicateGame) -> tuple[str, bytes, str]:
+        return duplicate_views.federation_export(ctx, game, game.finished or record.status is GameStatus.ENDED)
 
     def standings(self, ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
         image = duplicate_texts.standings_image(ctx.lang, game) if ctx.services.images else None

@@ -13,13 +13,12 @@ from core.scoring import score_placement
 
 from ..messages import keyword_form, keywords
 from ..numbers import read_int
-from ..storage import GameKind, GameRecord, GameStatus
+from ..storage import GameKind, GameRecord
 from ..word_lists import verdict_lines
 from . import classic as classic
 from . import duplicate as duplicate
 from . import ending, turns
 from .context import Context, UserError
-from .duplicate_views import federation_export
 from .formatting import breakdown, split_claimed
 from .game_kinds import kind_of
 from .history import TargetGame, target_game, with_heading
@@ -133,14 +132,9 @@ def cmd_export(ctx: Context) -> None:
     words = list(ctx.tokens)
     federation = bool(words) and keyword_form(words[0]) in keywords("keywords_sigles")
     target = target_game(ctx, words=words[1:] if federation else words)
-    if federation:
-        if target.record.kind is not GameKind.DUPLICATE:
-            raise UserError("export_sigles_duplicate_only")
-        game = _game(ctx, target)
-        over = game.finished or target.record.status is GameStatus.ENDED
-        text, data, name = federation_export(ctx, game, over)
-    else:
-        text, data, name = kind_of(target.record.kind).export(ctx, target.record, _game(ctx, target))
+    kind = kind_of(target.record.kind)
+    export = kind.results_file if federation else kind.export
+    text, data, name = export(ctx, target.record, _game(ctx, target))
     text = _with_verdict_lists(ctx, target, text)
     ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
 
