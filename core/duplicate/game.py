@@ -16,7 +16,11 @@ Decisions on points the rules leave open:
   a manual draw that breaks the vowel/consonant rule is only reported
   (``Round.shortfall``): rejecting it (``reject_draw``) is the referee's call.
 - When the top finder finds no play for a draw, the round is closed without a
-  top and the game ends (reason recorded in ``end_reason``).
+  top; its letters go back to the bag for a different draw (FISF 3.6), unless
+  no more letters are left than a draw holds, or it is the third such draw in
+  a row: then the game ends (3.7, reason recorded in ``end_reason``).
+- Among tops tied in score, the close places one without the joker when there
+  is one, then one that ends the game when there is one (3.4, ``top_choice``).
 - A player's later submission replaces an earlier one, except that a late
   submission never replaces one made in time. Submissions without a time, or
   in a round whose draw has no time, are never late.
@@ -98,7 +102,7 @@ _E = TypeVar("_E", bound="DuplicateEvent")
 class EndReason(StrEnum):
     """Why a duplicate game ended by itself (``DuplicateGame.end_letters`` says with which letters)."""
 
-    NO_PLAY = "no_play"  # the move generator found no play for the last draw
+    NO_PLAY = "no_play"  # no play for the last draw, and no different draw (3.6) or three in a row (3.7)
     NO_VALID_DRAW = "no_valid_draw"  # the letters left cannot give a draw that meets the rule
     NO_TILE_LEFT = "no_tile_left"  # every tile has been played
 
