@@ -20,6 +20,8 @@ from core.errors_duplicate import NoDrawPossibleError, TopClause, TopClauseError
 from core.lexicon import Lexicon
 from core.tie import TieRule
 
+from .club import Club
+
 
 def tiles(letters: str) -> Edition:
     """The French tile values with only these tiles in the bag (``?`` a joker)."""
@@ -211,3 +213,12 @@ def test_3_6_no_play_draws_again_a_different_draw() -> None:
         assert all(a != b for a, b in zip(played, played[1:]))  # each draw differs from the cancelled one
         assert len(played) == 3 and game.end_reason is EndReason.NO_PLAY
         assert [line.score for line in game.record()] == [0, 0, 0]
+
+
+def test_the_chat_says_a_move_is_cancelled(club: Club) -> None:
+    club.ok("Ref", "/duplicate 3 manuel")
+    club.ok("Ref", "/tirage JKQWXZB")  # no word of the French list: no play (3.6)
+    closing = club.ok("Ref", "/cloture")
+    assert "Aucun coup possible au coup 1 : toutes ses lettres retournent dans le sac" in closing
+    assert "Fin de la partie" not in closing
+    assert "Coup 2 — tirage : AEINRST" in club.ok("Ref", "/tirage AEINRST")
