@@ -128,3 +128,63 @@ class RackTooLargeError(GameError):
         self.player = player
         self.rack = rack
         self.size = size
+
+
+# --- the game's settings and clock ---------------------------------------------
+
+
+class SettingNameError(GameError):
+    """A game setting that does not exist."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"no game setting {name!r}")
+        self.name = name
+
+
+class SettingValueError(GameError):
+    """A value a game setting cannot take; ``choices`` says which it can."""
+
+    def __init__(self, name: str, value: str, choices: str) -> None:
+        super().__init__(f"setting {name}: {value!r} is not one of {choices}")
+        self.name = name
+        self.value = value
+        self.choices = choices
+
+
+class SettingAfterStartError(GameError):
+    """A game setting changed after the first turn."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"setting {name}: the game has started")
+        self.name = name
+
+
+class NoClockError(GameError):
+    """Pausing or resuming the clock of a game that has none."""
+
+    def __init__(self) -> None:
+        super().__init__("this game has no clock")
+
+
+class OutOfTimeError(GameError):
+    """A turn by a player whose time is over (chess clock run out, or the move's stopwatch)."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(f"{player} is out of time")
+        self.player = player
+
+
+class AloneNoExchangeError(GameError):
+    """An exchange by a player playing on alone after the opponent ran out of time (FISF 6)."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(f"{player} plays on alone: no exchange")
+        self.player = player
+
+
+class ScorelessEndError(GameError):
+    """A turn after the scoreless turns that end the game under the rule set (the racks are then entered)."""
+
+    def __init__(self, streak: int) -> None:
+        super().__init__(f"{streak} scoreless turns: the game is over, enter the racks")
+        self.streak = streak

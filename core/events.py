@@ -122,6 +122,50 @@ class TimePenalty:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """A setting of the game chosen before its first turn (``core.game_options``): a challenge option or
+    the clock, as a name and a canonical value."""
+
+    kind: ClassVar[str] = "setting"
+    name: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"setting {self.name}={self.value}"
+
+
+@dataclass(frozen=True)
+class ClockPause:
+    """The referee stops the game's clock."""
+
+    kind: ClassVar[str] = "clock_pause"
+
+    def __str__(self) -> str:
+        return "clock paused"
+
+
+@dataclass(frozen=True)
+class ClockResume:
+    """The referee starts the game's clock again."""
+
+    kind: ClassVar[str] = "clock_resume"
+
+    def __str__(self) -> str:
+        return "clock resumed"
+
+
+@dataclass(frozen=True)
+class Flagged:
+    """A player's chess clock ran out (FISF): they play no more, the others play on."""
+
+    kind: ClassVar[str] = "flagged"
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player}: out of time"
+
+
+@dataclass(frozen=True)
 class Undo:
     """Removes the last sheet line (the last event that is not a join or an undo)."""
 
@@ -147,12 +191,46 @@ class End:
         return "end " + " ".join(f"{p}={r or '-'}" for p, r in self.racks)
 
 
-Event = Join | Play | Pass | Exchange | Challenge | Withdrawn | ChallengeBonus | Penalty | TimePenalty | Undo | End
+Event = (
+    Join
+    | Play
+    | Pass
+    | Exchange
+    | Challenge
+    | Withdrawn
+    | ChallengeBonus
+    | Penalty
+    | TimePenalty
+    | Setting
+    | ClockPause
+    | ClockResume
+    | Flagged
+    | Undo
+    | End
+)
 
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.kind: cls
-    for cls in (Join, Play, Pass, Exchange, Challenge, Withdrawn, ChallengeBonus, Penalty, TimePenalty, Undo, End)
+    for cls in (
+        Join,
+        Play,
+        Pass,
+        Exchange,
+        Challenge,
+        Withdrawn,
+        ChallengeBonus,
+        Penalty,
+        TimePenalty,
+        Setting,
+        ClockPause,
+        ClockResume,
+        Flagged,
+        Undo,
+        End,
+    )
 }
+# Events that make no sheet line: an undo passes over them (they stand, like a join).
+NO_LINE_KINDS = frozenset({Join.kind, Setting.kind, ClockPause.kind, ClockResume.kind, Flagged.kind})
 
 
 def _to_json(value: Any) -> Any:

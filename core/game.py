@@ -13,44 +13,61 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .board import Board
+from .classic_clock import ClockReading, Mark, read_clock
 from .draw import unseen_tiles
 from .edition import JOKER, Edition
 from .errors import ArbitreError, DuplicatePlayerError, GameOverError, UnknownPlayerError
 from .errors_classic import (
+    AloneNoExchangeError,
     AlreadyChallengedError,
     ExchangeNotAllowedError,
     ExchangeSizeError,
     GameStartedError,
+    NoClockError,
     NothingToChallengeError,
     NothingToUndoError,
+    OutOfTimeError,
     PenaltyValueError,
     PlayerCountError,
-    RackNotUnseenError,
     RackSpecError,
-    RackTooLargeError,
+    ScorelessEndError,
     SelfChallengeError,
+    SettingAfterStartError,
     TooManyPlayersError,
     WordNotInMoveError,
 )
+from .errors_duplicate import ClockAction, ClockStateError
 from .events import (
+    NO_LINE_KINDS,
     Challenge,
     ChallengeBonus,
+    ClockPause,
+    ClockResume,
     End,
     Event,
     Exchange,
+    Flagged,
     Join,
     Pass,
     Penalty,
     Play,
+    Setting,
     TimePenalty,
     Undo,
     Withdrawn,
 )
+from .game_options import with_setting, with_settings
+from .game_values import Standing as Standing  # re-exported (where results are read), with the rest
+from .game_values import TileCountAlert as TileCountAlert
+from .game_values import check_end_racks
+from .game_values import is_points as is_points
+from .game_values import most_rack_value as most_rack_value
+from .game_values import rack_value as rack_value
 from .names import player_key as player_key  # re-exported: where players are matched
 from .notation import Notation, format_move, parse_move
 from .placement import Placement, apply_placement, validate_move
 from .ranking import shared_places
-from .rules import GoingOut, RuleSet, most_players, rule_set_for_players
+from .rules import ClockMode, GoingOut, RuleSet, most_players, rule_set_for_players
 from .scoring import MoveScore, score_placement
 
 MAX_PENALTY = 500  # points: a larger penalty is a typing error
@@ -119,58 +136,6 @@ class SheetLine:
         return f"{self.number}. {self.player}: {what} {sign} = {self.total}"
 
 
-@dataclass(frozen=True)
-class TileCountAlert:
-    """More tiles of a letter on the board than the edition has (a typing error somewhere)."""
-
-    letter: str
-    count: int
-    limit: int
-
-    def __str__(self) -> str:
-        return f"{self.letter} x{self.count} > {self.limit}"
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A player's result: score before the rack adjustment, the adjustment, final score, place."""
-
-    player: str
-    before: int
-    adjustment: int
-    final: int
-    place: int
-
-    def __str__(self) -> str:
-        return f"{self.place}. {self.player} {self.final} ({self.before} {self.adjustment:+d})"
-
-
-def most_rack_value(edition: Edition) -> int:
-    """The most a full rack can be worth: the bound of remaining points given as a number."""
-    return edition.rack_size * max(edition.values.values())
-
-
-def is_points(text: str) -> bool:
-    """Whether remaining letters were given as a number (ASCII digits, an optional minus)."""
-    digits = text.strip().removeprefix("-")
-    return digits.isascii() and digits.isdigit()
-
-
-def rack_value(rack: str, edition: Edition) -> int:
-    """The value of remaining letters (``?`` joker = 0) or a number given as text (at most
-    :func:`most_rack_value`); ValueError for anything else."""
-    text = rack.strip()
-    if is_points(text):
-        digits = text.removeprefix("-")
-        if len(digits) > 3 or int(digits) > most_rack_value(edition):
-            raise ValueError(rack)
-        return int(digits)
-    letters = edition.tiles(text).replace(" ", "")
-    if any(c != JOKER and c not in edition.values for c in letters):
-        raise ValueError(rack)
-    return sum(edition.values.get(c, 0) for c in letters)
-
-
 class ClassicGame:
     """A classic game between named players under a rule set; state rebuilt from events."""
 
@@ -181,7 +146,9 @@ class ClassicGame:
         players: Iterable[str] = (),
         notation: Notation = Notation.FISF,
         events: Iterable[Event] = (),
+        stamps: Iterable[float | None] = (),
     ) -> None:
+        """``stamps``: the time each event was recorded (None where unknown), which the clock reads."""
         self.edition = edition
         self.base_rules = rules
         self.notation = notation
@@ -193,6 +160,8 @@ class ClassicGame:
         if len(self.initial_players) > most_players(rules):
             raise TooManyPlayersError(len(self.initial_players), rules.min_players, most_players(rules))
         self.events: list[Event] = list(events)
+        self.stamps: list[float | None] = list(stamps)[: len(self.events)]
+        self.stamps += [None] * (len(self.events) - len(self.stamps))
         self._replay()  # once: linear in the events, however many undos they hold
 
     # --- derived state -------------------------------------------------------
@@ -206,11 +175,25 @@ class ClassicGame:
         self._totals: dict[str, int] = {p: 0 for p in self.players}
         self._skips: Counter[str] = Counter()
         self._effective: list[Event] = []
+        self.marks: list[Mark] = []  # the clock's state at each stamped event that stands
+        self._settings: dict[str, str] = {}
+        self.paused = False
+        self.flagged: set[str] = set()  # players whose chess clock ran out (FISF): they play no more
 
     @property
     def rules(self) -> RuleSet:
-        """The rule set in force for this number of players."""
-        return rule_set_for_players(self.base_rules, max(len(self.players), 2))
+        """The rule set in force for this number of players, with the game's settings."""
+        rules = rule_set_for_players(self.base_rules, max(len(self.players), 2))
+        return with_settings(rules, self._settings) if self._settings else rules
+
+    @property
+    def settings(self) -> dict[str, str]:
+        """The game's settings (``core.game_options``), in the order chosen."""
+        return dict(self._settings)
+
+    def clock(self, now: float) -> ClockReading:
+        """The clocks at ``now`` (``core.classic_clock``)."""
+        return read_clock(self.rules, self.players, self.marks, now, self.flagged)
 
     @property
     def to_move(self) -> str | None:
@@ -250,10 +233,11 @@ class ClassicGame:
     def scoreless_streak(self) -> int:
         """Consecutive scoreless turns at the end of the sheet."""
         streak = 0
+        only_passes = self.rules.scoreless_counts_only_passes
         for line in reversed(self.lines):
             if line.kind not in TURN_KINDS:
                 continue
-            if self.rules.scoreless_counts_only_passes and line.kind is not LineKind.PASS:
+            if only_passes and line.kind is not LineKind.PASS:
                 break
             if line.points != 0:
                 break
@@ -271,7 +255,7 @@ class ClassicGame:
 
     def last_undoable(self) -> Event | None:
         """The event an Undo would take back (None on an empty sheet)."""
-        return next((e for e in reversed(self._effective) if not isinstance(e, Join)), None)
+        return next((e for e in reversed(self._effective) if e.kind not in NO_LINE_KINDS), None)
 
     def last_play_line(self) -> SheetLine | None:
         """The last sheet line if it is a standing play (what a challenge would target)."""
@@ -307,22 +291,25 @@ class ClassicGame:
 
     # --- events -----------------------------------------------------------------
 
-    def apply(self, event: Event) -> Event:
-        """Apply a new event and return it, or raise a GameError/PlacementError and leave the game unchanged.
+    def apply(self, event: Event, at: float | None = None) -> Event:
+        """Apply a new event recorded at ``at`` and return it, or raise a GameError/PlacementError and leave
+        the game unchanged.
 
         New events are held to rules that stored ones predating them may break (a self-challenge,
-        a penalty of 0, end racks not among the unseen tiles): replaying a log never checks those.
+        a penalty of 0, end racks not among the unseen tiles, a turn out of time): replaying a log never
+        checks those.
         """
-        self.check(event)
-        self.apply_stored(event)
+        self.check(event, at)
+        self.apply_stored(event, at)
         return event
 
-    def apply_stored(self, event: Event) -> None:
+    def apply_stored(self, event: Event, at: float | None = None) -> None:
         """Apply an event of the game's log (checked when it was new), or raise and leave the game unchanged."""
         if isinstance(event, Undo):
-            if not any(not isinstance(e, Join) for e in self._effective):
+            if self.last_undoable() is None:
                 raise NothingToUndoError()
             self.events.append(event)
+            self.stamps.append(at)
             self._replay()
             return
         try:
@@ -333,10 +320,19 @@ class ClassicGame:
             self._replay()  # back to the state of the recorded events
             raise
         self.events.append(event)
+        self.stamps.append(at)
         self._effective.append(event)
+        self._mark(at)
 
-    def check(self, event: Event) -> None:
+    def _mark(self, at: float | None) -> None:
+        if at is not None:
+            to_move = self.to_move if len(self.players) >= 2 else None
+            self.marks.append(Mark(at, to_move, self.paused, self.turn))
+
+    def check(self, event: Event, at: float | None = None) -> None:
         """Raise if a new event breaks a rule that is only checked for new events (see ``apply``)."""
+        if isinstance(event, (Play, Pass, Exchange)) and not self.ended:
+            self._check_turn(event, at)
         if isinstance(event, (Penalty, TimePenalty)) and not 1 <= event.points <= MAX_PENALTY:
             raise PenaltyValueError(event.points, MAX_PENALTY)
         if isinstance(event, Challenge) and not self.ended:
@@ -347,40 +343,31 @@ class ClassicGame:
                 if line.challenged_by is not None:
                     raise AlreadyChallengedError(line.move, line.challenged_by)
         if isinstance(event, End) and not self.ended:
-            self._check_end_racks(event)
+            for player, _ in event.racks:
+                self._player(player)
+            check_end_racks(self.edition, self.unseen(), event.racks)
 
-    def _check_end_racks(self, event: End) -> None:
-        """Each rack fits on a rack, and all of them together are among the unseen tiles."""
-        unseen = self.unseen()
-        for player, rack in event.racks:
-            self._player(player)
-            try:
-                rack_value(rack, self.edition)
-            except ValueError:
-                raise RackSpecError(player, rack, most_rack_value(self.edition)) from None
-            text = rack.strip()
-            if not text or is_points(text):
-                continue
-            letters = self.edition.tiles(text).replace(" ", "")
-            if len(letters) > self.edition.rack_size:
-                raise RackTooLargeError(player, rack, self.edition.rack_size)
-            wanted = Counter(letters)
-            missing = wanted - unseen
-            if missing:
-                shown = self.edition.spell_tiles(unseen.elements())
-                left = self.edition.spell_tiles(t for t in unseen.elements() if t in missing)
-                asked = self.edition.spell_tiles(t for t in wanted.elements() if t in missing)
-                raise RackNotUnseenError(player, self.edition.spell_tiles(missing.elements()), shown, left, asked)
-            unseen -= wanted
+    def _check_turn(self, event: Play | Pass | Exchange, at: float | None) -> None:
+        """A turn after the scoreless end, out of time, or an exchange by a player playing on alone."""
+        rules = self.rules
+        if rules.scoreless_ends and self.scoreless_limit_reached:
+            raise ScorelessEndError(self.scoreless_streak())
+        if isinstance(event, Exchange) and self.flagged - {event.player}:
+            raise AloneNoExchangeError(event.player)
+        if at is not None and rules.clock is not ClockMode.NONE and event.player in self.players:
+            reading = self.clock(at)
+            if reading.deadline is not None and at >= reading.deadline:  # the clock acts before any move
+                raise OutOfTimeError(event.player)
 
     def _replay(self) -> None:
         """Rebuild the state from the events, dropping what each Undo removed."""
         kinds = [event.kind for event in self.events]
-        effective = [self.events[i] for i in standing_events(kinds)]
         self._reset()
-        for event in effective:
+        for index in standing_events(kinds):
+            event = self.events[index]
             self._apply(event)
             self._effective.append(event)
+            self._mark(self.stamps[index])
 
     def _player(self, name: str) -> str:
         if name not in self.players:
@@ -408,10 +395,17 @@ class ClassicGame:
     def _advance(self) -> None:
         """Next player's turn; players who lost their turn get a line and are skipped."""
         self.turn += 1
+        self._skip_flagged()
         while self.players and self._skips[self.to_move or ""] > 0:
             player = self.to_move or ""
             self._skips[player] -= 1
             self._add_line(player, LineKind.LOST_TURN, 0)
+            self.turn += 1
+            self._skip_flagged()
+
+    def _skip_flagged(self) -> None:
+        """Past the players out of time, while someone still has time (FISF 6: the other plays on alone)."""
+        while self.flagged and self.to_move in self.flagged and len(self.flagged) < len(self.players):
             self.turn += 1
 
     def _apply(self, event: Event) -> None:
@@ -419,6 +413,9 @@ class ClassicGame:
             self._join(event)
             return
         self._check_open(event)
+        if isinstance(event, (Setting, ClockPause, ClockResume)):
+            self._clock_or_setting(event)
+            return
         if len(self.players) < 2 and not isinstance(event, End):
             rules = self.rules
             raise PlayerCountError(len(self.players), rules.min_players, rules.max_players)
@@ -441,8 +438,26 @@ class ClassicGame:
             self._add_line(self._player(event.player), LineKind.PENALTY, -abs(event.points))
         elif isinstance(event, TimePenalty):
             self._add_line(self._player(event.player), LineKind.TIME_PENALTY, -abs(event.points))
+        elif isinstance(event, Flagged):
+            self.flagged.add(self._player(event.player))
+            self._skip_flagged()
         elif isinstance(event, End):
             self._end(event)
+
+    def _clock_or_setting(self, event: Setting | ClockPause | ClockResume) -> None:
+        if isinstance(event, Setting):
+            if self.started:
+                raise SettingAfterStartError(event.name)
+            with_setting(self.rules, event.name, event.value)  # raises for a name or value it cannot take
+            self._settings.pop(event.name, None)
+            self._settings[event.name] = event.value
+            return
+        if self.rules.clock is ClockMode.NONE:
+            raise NoClockError()
+        pausing = isinstance(event, ClockPause)
+        if self.paused == pausing:
+            raise ClockStateError(ClockAction.PAUSE if pausing else ClockAction.RESUME, self.paused)
+        self.paused = pausing
 
     def _join(self, event: Join) -> None:
         if self.find_player(event.player) is not None:
@@ -521,6 +536,8 @@ class ClassicGame:
             return
         line.challenged_by = challenger
         rules = self.rules
+        if rules.challenge_void:  # the word stands, and the challenge costs nothing
+            return
         challenged = len(event.words) or len(formed)
         if rules.challenge_penalty_per_word:
             points = rules.challenge_penalty_per_word * challenged
@@ -564,14 +581,15 @@ class ClassicGame:
 
 def standing_events(kinds: Sequence[str]) -> list[int]:
     """The positions of a classic game's events (given by their ``kind``) that stand: each undo
-    takes back the last standing event that made a sheet line (joins make none), and itself."""
+    takes back the last standing event that made a sheet line (joins, settings, the clock's pauses and
+    resumes and a player's time running out make none), and itself."""
     standing: list[int] = []
     for index, kind in enumerate(kinds):
         if kind != Undo.kind:
             standing.append(index)
             continue
         for position in range(len(standing) - 1, -1, -1):
-            if kinds[standing[position]] != Join.kind:
+            if kinds[standing[position]] not in NO_LINE_KINDS:
                 del standing[position]
                 break
     return standing

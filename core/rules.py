@@ -16,6 +16,21 @@ if TYPE_CHECKING:
     from .edition import Edition
 
 
+class ClockMode(Enum):
+    """How a classic game's time is kept (docs/rules.md, "Game clocks")."""
+
+    NONE = "none"  # no clock
+    CHESS = "chess"  # a chess clock: each player's time for the whole game
+    STOPWATCH = "stopwatch"  # a stopwatch: a time per move, after which the turn is passed
+
+
+class OutOfTime(Enum):
+    """What happens to a player whose chess clock runs out."""
+
+    PLAYS_ON_ALONE = "plays-on-alone"  # FISF: no more moves, the opponent plays on alone without exchanges
+    OVERTIME = "overtime"  # NASPA, WESPA: points off per started minute over, the game ended at a limit
+
+
 class GoingOut(Enum):
     """What happens to the racks when a player goes out."""
 
@@ -40,6 +55,13 @@ class RuleSet:
     going_out: GoingOut
     overtime_per_minute: int  # points off per started minute over time
     fallback: str | None = None  # rule set used when there are more players than max_players
+    challenge_void: bool = False  # a challenge costs nothing: a phony is simply taken off, a valid word stands
+    scoreless_ends: bool = False  # the scoreless limit ends the game (the racks are then entered with /end)
+    clock: ClockMode = ClockMode.NONE  # the game's clock (chosen for the game; none by default)
+    clock_minutes: int = 30  # a chess clock's time per player for the whole game
+    stopwatch_seconds: int = 120  # a stopwatch's time per move
+    out_of_time: OutOfTime = OutOfTime.OVERTIME
+    overtime_limit_minutes: int = 10  # overtime past which the game is ended (0: no limit)
 
     def __str__(self) -> str:
         return self.code
@@ -63,6 +85,8 @@ _SETS = [
         scoreless_counts_only_passes=True,
         going_out=GoingOut.ADD_AND_SUBTRACT,
         overtime_per_minute=0,
+        out_of_time=OutOfTime.PLAYS_ON_ALONE,
+        overtime_limit_minutes=0,
     ),
     RuleSet(
         code="box-en",
@@ -77,6 +101,9 @@ _SETS = [
         scoreless_counts_only_passes=True,
         going_out=GoingOut.ADD_AND_SUBTRACT,
         overtime_per_minute=0,
+        out_of_time=OutOfTime.PLAYS_ON_ALONE,
+        clock_minutes=25,
+        overtime_limit_minutes=0,
     ),
     RuleSet(
         code="fisf",
@@ -92,6 +119,8 @@ _SETS = [
         going_out=GoingOut.ADD_AND_SUBTRACT,
         overtime_per_minute=0,
         fallback="box-fr",
+        out_of_time=OutOfTime.PLAYS_ON_ALONE,  # 6: "il n'a plus le droit de jouer"
+        overtime_limit_minutes=0,
     ),
     RuleSet(
         code="naspa",
@@ -107,6 +136,9 @@ _SETS = [
         going_out=GoingOut.ADD_TWICE,
         overtime_per_minute=10,
         fallback="box-en",
+        # scoreless_ends: NASPA ends the game at six scoreless turns; off by default, as before (the sheet
+        # flags the limit and /end closes the game), players turn it on per game (``zeros``)
+        clock_minutes=25,
     ),
     RuleSet(
         code="wespa",
@@ -122,6 +154,7 @@ _SETS = [
         going_out=GoingOut.ADD_AND_SUBTRACT,
         overtime_per_minute=10,
         fallback="box-en",
+        clock_minutes=25,
     ),
 ]
 

@@ -6,10 +6,10 @@ left out of the batch instead of holding it up."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
-from collections.abc import Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,20 +19,29 @@ from bot.referee import Referee
 from bot.service import RefereeService
 from bot.storage import SQLiteStorage, Storage
 from tests.ready_lists import ready_registry
+from tests.test_submissions import open_store
 
 START = 1_800_000_000.0
 MOST = 6  # statements per /jouer, BEGIN and COMMIT included (tests/test_submissions.py)
 ROOMS = [f"discord:{n}" for n in range(20)]
 
 
-def open_store(
-    kind: str, tmp_path: Path, request: pytest.FixtureRequest, tracer: Callable[[str, Any], None]
-) -> Storage:
-    if kind == "sqlite":
-        return SQLiteStorage(tmp_path / "arbitre.sqlite", tracer=tracer)
-    from bot.storage.postgres import PostgresStorage
+@contextlib.asynccontextmanager
+async def served(storage: Storage) -> AsyncIterator[tuple[Referee, RefereeService, list[Reply]]]:
+    """A referee on ``storage`` behind the real service, what it delivered; all closed after."""
+    referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
+    sent: list[Reply] = []
 
-    return PostgresStorage(request.getfixturevalue("postgres_url"), tracer=tracer)
+    async def deliver(replies: list[Reply]) -> None:
+        sent.extend(replies)
+
+    service = RefereeService(referee, deliver)
+    try:
+        yield referee, service, sent
+    finally:
+        await service.stop()
+        referee.clock.shutdown()
+        storage.close()
 
 
 def answers(rooms: list[str]) -> list[Incoming]:
@@ -63,14 +72,7 @@ async def test_answers_that_arrive_together_share_one_transaction(
 ) -> None:
     statements: list[str] = []
     storage = open_store(kind, tmp_path, request, lambda sql, params: statements.append(" ".join(sql.split())))
-    referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
-    sent: list[Reply] = []
-
-    async def deliver(replies: list[Reply]) -> None:
-        sent.extend(replies)
-
-    service = RefereeService(referee, deliver)
-    try:
+    async with served(storage) as (_, service, sent):
         await started(service, ROOMS)
         statements.clear()
         burst = answers(ROOMS)
@@ -90,10 +92,6 @@ async def test_answers_that_arrive_together_share_one_transaction(
         assert sorted(r.outbox_id for r in sent if r.to_user in {m.user for m in burst}) == sorted(
             r.outbox_id for group in replies for r in group if r.to_user is not None
         )
-    finally:
-        await service.stop()
-        referee.clock.shutdown()
-        storage.close()
 
 
 @pytest.mark.asyncio
@@ -104,14 +102,7 @@ async def test_a_batch_that_fails_falls_back_to_each_answer_and_keeps_nothing_un
     each answer then goes on its own; those stored are acknowledged, the others are told, and the games in
     memory hold exactly what the log holds."""
     storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
-    referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
-    sent: list[Reply] = []
-
-    async def deliver(replies: list[Reply]) -> None:
-        sent.extend(replies)
-
-    service = RefereeService(referee, deliver)
-    try:
+    async with served(storage) as (referee, service, _):
         await started(service, ROOMS)
         pages = int(storage.db.execute("PRAGMA page_count").fetchone()[0])
         storage.db.execute(f"PRAGMA max_page_count = {pages + 2}")
@@ -141,10 +132,6 @@ async def test_a_batch_that_fails_falls_back_to_each_answer_and_keeps_nothing_un
                 assert len(rebuilt.current.submissions) == 2, room
             finally:
                 fresh.clock.shutdown()
-    finally:
-        await service.stop()
-        referee.clock.shutdown()
-        storage.close()
 
 
 @pytest.mark.asyncio
@@ -158,31 +145,19 @@ async def test_a_room_another_transaction_holds_is_left_out_of_the_batch(
     from bot.storage.postgres import CHANNEL_LOCKS, PostgresStorage
 
     url = request.getfixturevalue("postgres_url")
-    storage = PostgresStorage(url)
-    referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
-    sent: list[Reply] = []
-
-    async def deliver(replies: list[Reply]) -> None:
-        sent.extend(replies)
-
-    service = RefereeService(referee, deliver)
-    other = psycopg.connect(url)
-    try:
-        await started(service, ROOMS)
-        other.execute("select pg_advisory_xact_lock(%s, hashtext(%s))", [CHANNEL_LOCKS, ROOMS[0]])
-        burst = answers(ROOMS)
-        held_up = asyncio.ensure_future(service.handle(burst[0]))
-        others = await asyncio.wait_for(asyncio.gather(*(service.handle(m) for m in burst[1:])), 60)
-        assert all(acknowledged(m, group) for m, group in zip(burst[1:], others)), others
-        assert not held_up.done()  # waiting for the room's lock, on its own
-        other.rollback()  # the other process's transaction ends
-        assert acknowledged(burst[0], await asyncio.wait_for(held_up, 60))
-        assert sorted(submitted(storage, ROOMS[0])) == ["Dan", "P0"]
-    finally:
-        other.close()
-        await service.stop()
-        referee.clock.shutdown()
-        storage.close()
+    with psycopg.connect(url) as other:
+        async with served(PostgresStorage(url)) as (_, service, _):
+            storage = service.referee.storage
+            await started(service, ROOMS)
+            other.execute("select pg_advisory_xact_lock(%s, hashtext(%s))", [CHANNEL_LOCKS, ROOMS[0]])
+            burst = answers(ROOMS)
+            held_up = asyncio.ensure_future(service.handle(burst[0]))
+            others = await asyncio.wait_for(asyncio.gather(*(service.handle(m) for m in burst[1:])), 60)
+            assert all(acknowledged(m, group) for m, group in zip(burst[1:], others)), others
+            assert not held_up.done()  # waiting for the room's lock, on its own
+            other.rollback()  # the other process's transaction ends
+            assert acknowledged(burst[0], await asyncio.wait_for(held_up, 60))
+            assert sorted(submitted(storage, ROOMS[0])) == ["Dan", "P0"]
 
 
 def test_sqlite_full_is_a_real_limit(tmp_path: Path) -> None:

@@ -24,28 +24,29 @@ from core.events import (
     event_to_dict,
 )
 from core.game import TURN_KINDS, ClassicGame, LineKind, player_key
-from core.gcg import write_gcg
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 
+from ..messages import say
 from ..numbers import read_int
 from ..render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
 from ..storage import GameKind, GameRecord, GameSetup
-from ..word_lists import VERDICT_KEY, ListUsed, game_list, list_name, lists_used, verdicts_text
+from ..word_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
 from . import seats
+from .classic_clock import after_event, clock_lines, countdown
 from .context import Context, UserError
 from .formatting import breakdown, line_notes, line_text, split_claimed
 from .registry import Access, Section, command, command_named
 from .turns import acting_seat, require_turn, split_seat
 
-HOUSE_PRAGMA = "#arbitre-house-words"
+STAMP_KEY = "at"  # stored with each event: the referee's time when it was recorded (the clock reads it)
 
 # --- loading -----------------------------------------------------------------------------
 
 
-def build_game(record: GameRecord, events: list[Event]) -> ClassicGame:
+def build_game(record: GameRecord, events: list[Event], stamps: list[float | None] | None = None) -> ClassicGame:
     """The classic game a stored set-up and events describe (a set-up without rules: the edition's box
-    rules)."""
+    rules); ``stamps``: when each event was recorded, which its clock reads."""
     setup = record.setup
     return ClassicGame(
         edition_by_code(setup.edition),
@@ -53,15 +54,21 @@ def build_game(record: GameRecord, events: list[Event]) -> ClassicGame:
         setup.players,
         notation_by_name(setup.notation),
         events=events,
+        stamps=stamps or (),
     )
 
 
+def _stamp(data: dict[str, Any]) -> float | None:
+    at = data.get(STAMP_KEY)
+    return float(at) if isinstance(at, (int, float)) else None
+
+
 def build_from_data(record: GameRecord, events: list[dict[str, Any]]) -> ClassicGame:
-    return build_game(record, [event_from_dict(data) for data in events])
+    return build_game(record, [event_from_dict(data) for data in events], [_stamp(data) for data in events])
 
 
 def apply_data(game: ClassicGame, data: dict[str, Any]) -> None:
-    game.apply_stored(event_from_dict(data))
+    game.apply_stored(event_from_dict(data), _stamp(data))
 
 
 def load_classic(ctx: Context) -> tuple[GameRecord, ClassicGame]:
@@ -77,28 +84,43 @@ def record_event(
 ) -> None:
     """Apply an event (validating it) and append it to the log, in the command's transaction; ``extra``
     is stored with it (what replaying does not need, such as the list a verdict used)."""
-    game.apply(event)
-    data = {**event_to_dict(event), **(extra or {})}
+    now = ctx.services.now()
+    game.apply(event, now)
+    data = {**event_to_dict(event), STAMP_KEY: now, **(extra or {})}
     ctx.services.classic_games.append(ctx.storage, record, game, data, ctx.message.user)
+    after_event(ctx.storage, record, game, event, now)
 
 
 # --- formatting --------------------------------------------------------------------------
 
 
-def alert_text(ctx: Context, game: ClassicGame) -> list[str]:
+def alert_text(lang: str, game: ClassicGame) -> list[str]:
     return [
-        ctx.say("alert_tiles", letter=game.edition.label(a.letter), count=a.count, limit=a.limit) for a in game.alerts
+        say(lang, "alert_tiles", letter=game.edition.label(a.letter), count=a.count, limit=a.limit)
+        for a in game.alerts
     ]
 
 
+def reply_status(ctx: Context, game: ClassicGame, lines: list[str]) -> None:
+    """Reply ``lines`` and where the game stands, with the clock's countdown when it runs."""
+    now = ctx.services.now()
+    ctx.reply("\n".join(lines + status_lines_in(ctx.lang, game, now)), deadline=countdown(game, now))
+
+
 def status_lines(ctx: Context, game: ClassicGame) -> list[str]:
+    return status_lines_in(ctx.lang, game, ctx.services.now())
+
+
+def status_lines_in(lang: str, game: ClassicGame, now: float) -> list[str]:
+    """The totals, the alerts, the scoreless limit, whose turn it is and the clock."""
     totals = " · ".join(f"{p} {t}" for p, t in game.totals().items())
-    lines = [ctx.say("totals", totals=totals)]
-    lines += alert_text(ctx, game)
+    lines = [say(lang, "totals", totals=totals)]
+    lines += alert_text(lang, game)
     if game.scoreless_limit_reached:
-        lines.append(ctx.say("limit_reached", streak=game.scoreless_streak()))
+        lines.append(say(lang, "limit_reached", streak=game.scoreless_streak()))
     if game.to_move and not game.ended:
-        lines.append(ctx.say("to_move", player=game.to_move))
+        lines.append(say(lang, "to_move", player=game.to_move))
+        lines += clock_lines(lang, game, now)
     return lines
 
 
@@ -252,7 +274,7 @@ def cmd_score(ctx: Context) -> None:
     new_alerts = [a for a in game.alerts if a not in alerts_before]
     if new_alerts:
         lines.append(ctx.say("alert_new"))
-    ctx.reply("\n".join(lines + status_lines(ctx, game)))
+    reply_status(ctx, game, lines)
 
 
 def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
@@ -318,7 +340,7 @@ def cmd_challenge(ctx: Context) -> None:
         ):
             out.append(ctx.say("challenge_consequence_turn", challenger=challenger))
     out.append(ctx.say("challenge_list", lists=used.label(ctx.lang)))
-    ctx.reply("\n".join(out + status_lines(ctx, game)))
+    reply_status(ctx, game, out)
 
 
 @command("pass", section=Section.CLASSIC, access=Access.PLAYER)
@@ -329,7 +351,7 @@ def cmd_pass(ctx: Context) -> None:
         raise UserError("err_unknown_player", player=seats.clean_name(rest), players=", ".join(game.players))
     turn = require_turn(ctx, record, game, named)
     record_event(ctx, record, game, Pass(turn.player))
-    ctx.reply("\n".join([*turn.heading(ctx), ctx.say("passed", player=turn.player)] + status_lines(ctx, game)))
+    reply_status(ctx, game, [*turn.heading(ctx), ctx.say("passed", player=turn.player)])
 
 
 @command("exchange", section=Section.CLASSIC, access=Access.PLAYER)
@@ -346,7 +368,7 @@ def cmd_exchange(ctx: Context) -> None:
         said = ctx.say("exchanged_count", player=player, count=int(tiles))
     else:
         said = ctx.say("exchanged", player=player, tiles=tiles)
-    ctx.reply("\n".join([*turn.heading(ctx), said] + status_lines(ctx, game)))
+    reply_status(ctx, game, [*turn.heading(ctx), said])
 
 
 @command("penalty", section=Section.CLASSIC, access=Access.REFEREE)
@@ -361,7 +383,7 @@ def cmd_penalty(ctx: Context) -> None:
     if player is None:
         raise UserError("err_unknown_player", player=seats.clean_name(name), players=", ".join(game.players))
     record_event(ctx, record, game, Penalty(player, points))
-    ctx.reply("\n".join([ctx.say("penalty", player=player, points=points)] + status_lines(ctx, game)))
+    reply_status(ctx, game, [ctx.say("penalty", player=player, points=points)])
 
 
 @command("undo", section=Section.CLASSIC, access=Access.REFEREE)
@@ -375,18 +397,20 @@ def cmd_undo(ctx: Context) -> None:
         raise UserError("err_nothing_to_undo")
     what = event_text(ctx, last, game)
     record_event(ctx, record, game, Undo())
-    ctx.reply("\n".join([ctx.say("undone", what=what)] + status_lines(ctx, game)))
+    reply_status(ctx, game, [ctx.say("undone", what=what)])
 
 
 # --- views ---------------------------------------------------------------------------------
 
 
 def standings_text(ctx: Context, game: ClassicGame) -> str:
+    return standings_text_in(ctx.lang, game)
+
+
+def standings_text_in(lang: str, game: ClassicGame) -> str:
     return "\n".join(
-        ctx.say(
-            "standing_line", place=s.place, player=s.player, final=s.final, before=s.before, adjustment=s.adjustment
-        )
-        for s in game.standings()
+        say(lang, "standing_line", place=s.place, player=s.player, final=s.final, before=s.before, adjustment=a)
+        for s, a in ((s, s.adjustment) for s in game.standings())
     )
 
 
@@ -475,8 +499,9 @@ def last_move_text(lang: str, game: ClassicGame) -> str:
     )
 
 
-def board_view(lang: str, game: ClassicGame) -> ClassicBoardView:
-    """What the board image shows: players and scores, whose turn, the move number, the bag, the last move."""
+def board_view(lang: str, game: ClassicGame, now: float | None = None) -> ClassicBoardView:
+    """What the board image shows: players and scores, whose turn, the move number, the bag, the last move,
+    and the clock when the game has one (read at ``now``)."""
     totals = game.totals()
     turns = turns_played(game)
     over = game.ended
@@ -491,6 +516,7 @@ def board_view(lang: str, game: ClassicGame) -> ClassicBoardView:
         bag_count=game.bag_count(),
         last_squares=tuple(last_squares(game)),
         last_move=last_move_text(lang, game),
+        clock=tuple(clock_lines(lang, game, now)) if now is not None and not over else (),
     )
 
 
@@ -499,6 +525,7 @@ def board_header(ctx: Context, view: ClassicBoardView) -> list[str]:
     turn = ctx.say("board_over") if view.to_move is None else ctx.say("board_to_move", player=view.to_move)
     scores = "".join(f" · {p.name} {p.score}" for p in view.players)
     lines = [ctx.say("board_status", n=view.move_number, turn=turn, bag=view.bag_count) + scores]
+    lines += view.clock
     if view.last_move:
         lines.append(ctx.say("board_last", move=view.last_move))
     return lines
@@ -506,7 +533,7 @@ def board_header(ctx: Context, view: ClassicBoardView) -> list[str]:
 
 def board(ctx: Context, game: ClassicGame) -> tuple[str, bytes | None]:
     """The board as text (header and monospace grid) and, when the referee draws images, as a PNG."""
-    view = board_view(ctx.lang, game)
+    view = board_view(ctx.lang, game, ctx.services.now())
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang, game.edition) + "\n```"
     text = "\n".join([*board_header(ctx, view), grid])
     return text, classic_board_png(view) if ctx.services.images else None
@@ -558,16 +585,3 @@ def moves_player(
     if own is None:
         raise UserError("moves_whose", usage=ctx.spec.usage(ctx.lang), players=", ".join(players) or "-")
     return own
-
-
-def export(ctx: Context, game: ClassicGame, record: GameRecord) -> tuple[str, bytes, str]:
-    """The GCG record: ``#lexicon`` names the game's list, and ``#arbitre-house-words`` the house words its
-    challenges were judged with (one line per set, in the order they were used)."""
-    gcg = write_gcg(game, lexicon=list_name(record.setup.lexicon))
-    house = [used.house for used, _ in lists_used(ctx.storage.events(record.id)) if used.house]
-    if house:
-        lines = gcg.split("\n")
-        at = next((i + 1 for i, line in enumerate(lines) if line.startswith("#lexicon ")), 1)
-        lines[at:at] = [f"{HOUSE_PRAGMA} {' '.join(h.tokens())}" for h in house]
-        gcg = "\n".join(lines)
-    return "```\n" + gcg + "```", gcg.encode("utf-8"), "game.gcg"

@@ -5,12 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from core.game import ClassicGame
+from core.gcg import write_gcg
 
-from ..storage import GameKind, GameRecord
-from . import classic
+from ..chat import Reply
+from ..storage import Deadline, GameKind, GameRecord
+from ..word_lists import list_name, lists_used
+from . import classic, classic_settings
 from .context import Context
 from .formatting import tiles_text
 from .game_kinds import Kind, register
+from .services import Services
+
+HOUSE_PRAGMA = "#arbitre-house-words"
+
+
+def export(ctx: Context, game: ClassicGame, record: GameRecord) -> tuple[str, bytes, str]:
+    """The GCG record: ``#lexicon`` names the game's list, and ``#arbitre-house-words`` the house words its
+    challenges were judged with (one line per set, in the order they were used)."""
+    gcg = write_gcg(game, lexicon=list_name(record.setup.lexicon))
+    house = [used.house for used, _ in lists_used(ctx.storage.events(record.id)) if used.house]
+    if house:
+        lines = gcg.split("\n")
+        at = next((i + 1 for i, line in enumerate(lines) if line.startswith("#lexicon ")), 1)
+        lines[at:at] = [f"{HOUSE_PRAGMA} {' '.join(h.tokens())}" for h in house]
+        gcg = "\n".join(lines)
+    return "```\n" + gcg + "```", gcg.encode("utf-8"), "game.gcg"
 
 
 class ClassicKind(Kind[ClassicGame]):
@@ -23,6 +42,9 @@ class ClassicKind(Kind[ClassicGame]):
 
     def apply_stored(self, game: ClassicGame, data: dict[str, Any]) -> None:
         classic.apply_data(game, data)
+
+    def clock(self, services: Services, deadline: Deadline, now: float) -> list[Reply]:
+        return classic_settings.clock_decision(services, deadline, now)
 
     def sheet(self, ctx: Context, game: ClassicGame) -> str:
         return classic.sheet_text(ctx, game)
@@ -40,7 +62,7 @@ class ClassicKind(Kind[ClassicGame]):
         )
 
     def export(self, ctx: Context, record: GameRecord, game: ClassicGame) -> tuple[str, bytes, str]:
-        return classic.export(ctx, game, record)
+        return export(ctx, game, record)
 
     def standings(self, ctx: Context, game: ClassicGame) -> tuple[str, bytes | None]:
         return (classic.standings_text(ctx, game) if game.players else ctx.say("sheet_empty")), None
@@ -49,7 +71,7 @@ class ClassicKind(Kind[ClassicGame]):
         return classic.moves_text(ctx, record, game, name)
 
     def status(self, ctx: Context, record: GameRecord, game: ClassicGame) -> None:
-        ctx.reply("\n".join(classic.status_lines(ctx, game)))
+        classic.reply_status(ctx, game, [])
 
     def summary(self, ctx: Context, game: ClassicGame) -> tuple[str, str]:
         standings = game.standings()

@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING, Any
 from core.duplicate import DuplicateGame
 
 from ..render.record import standings_text
-from ..storage import GameKind, GameRecord, GameStatus
-from . import duplicate, duplicate_games, duplicate_texts, duplicate_views
+from ..storage import Deadline, GameKind, GameRecord, GameStatus
+from . import duplicate, duplicate_games, duplicate_rounds, duplicate_texts, duplicate_views
 from .context import Context
 from .game_kinds import Kind, register
 from .registry import CommandSpec
 
 if TYPE_CHECKING:
+    from ..chat import Reply
     from .services import Services
 
 
@@ -33,6 +34,13 @@ class DuplicateKind(Kind[DuplicateGame]):
     def prepare(self, services: Services, record: GameRecord, game: DuplicateGame, spec: CommandSpec) -> None:
         if spec.needs_top:
             duplicate_games.ensure_top(services, record, game)
+
+    def before_clock(self, services: Services, record: GameRecord) -> None:
+        if record.status is GameStatus.ACTIVE:  # the round will close: its top is found first
+            duplicate_games.ensure_top(services, record, duplicate_games.game_of(services, record))
+
+    def clock(self, services: Services, deadline: Deadline, now: float) -> list[Reply]:
+        return duplicate_rounds.clock_decision(services, deadline, now)
 
     def sheet(self, ctx: Context, game: DuplicateGame) -> str:
         return duplicate_views.sheet(ctx, game)

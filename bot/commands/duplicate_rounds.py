@@ -22,9 +22,10 @@ from ..messages import say
 from ..render.record import end_reason_text, standings_text
 from ..storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, Storage
 from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
-from .duplicate_games import ensure_top, game_of, round_lists, save, start_top, sync_deadline, top_finder
+from .duplicate_games import game_of, round_lists, save, start_top, sync_deadline, top_finder
 from .duplicate_sanctions import feedback_replies
 from .duplicate_texts import draw_reply, live_lines_at_close, result_replies
+from .game_kinds import kind_of
 from .services import Services
 
 WARNING_SECONDS = 30
@@ -161,10 +162,9 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
                 continue  # its warning is not due yet
             if now >= deadline.at and _answers_on_their_way(services, deadline, now):
                 continue  # closed at a later tick, once they are recorded
-            if now >= deadline.at:  # the round will close: its top is found before the transaction opens
+            if now >= deadline.at:  # what its kind needs before the transaction opens (a closing round's top)
                 record = storage.game(deadline.game)
-                if record.status is GameStatus.ACTIVE:
-                    ensure_top(services, record, game_of(services, record))
+                kind_of(record.kind).before_clock(services, record)
             try:
                 step = _clock_step(services, deadline, now)
             except RoundClosedTwiceError:  # another process closed it first: nothing to do
@@ -223,11 +223,13 @@ def _clock_step(services: Services, deadline: Deadline, now: float) -> list[Repl
     """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
     with services.games.transaction(services.storage):
         services.storage.lock_channel(deadline.channel)
-        return services.store(_clock_decision(services, deadline, now))
+        kind = kind_of(services.storage.game(deadline.game).kind)
+        return services.store(kind.clock(services, deadline, now))
 
 
-def _clock_decision(services: Services, deadline: Deadline, now: float) -> list[Reply]:
-    """What the clock does about one stored deadline: nothing, bring storage in line, warn, or close."""
+def clock_decision(services: Services, deadline: Deadline, now: float) -> list[Reply]:
+    """What the clock does about one stored deadline of a duplicate game: nothing, bring storage in line,
+    warn, or close."""
     storage = services.storage
     record = storage.game(deadline.game)
     lang = storage.channel(deadline.channel).language

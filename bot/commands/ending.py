@@ -9,6 +9,7 @@ from core.game import ClassicGame, LineKind
 from ..storage import GameKind, GameRecord, GameStatus
 from . import seats
 from .classic import record_event, standings_text, status_lines
+from .classic_clock import overtime_lines, overtime_penalties
 from .context import Context, UserError
 from .registry import handles
 
@@ -63,7 +64,13 @@ def end(ctx: Context, record: GameRecord) -> None:
     game.check(event)
     if in_bag > 0 and not ctx.confirmed and not game.scoreless_limit_reached:
         raise UserError("end_bag_not_empty", count=in_bag)
+    now = ctx.services.now()
+    reading = game.clock(now)
+    penalties = overtime_penalties(game, now)  # NASPA, WESPA: the overtime's points, before the racks
+    for penalty in penalties:
+        record_event(ctx, record, game, penalty)
     record_event(ctx, record, game, event)
     ctx.storage.set_game_status(record.id, GameStatus.ENDED)
     ctx.services.classic_games.forget(record.id)  # rebuilt from its log if anyone looks at it again
-    ctx.reply(ctx.say("ended", standings=standings_text(ctx, game)))
+    lines = overtime_lines(ctx.lang, game, penalties, reading)
+    ctx.reply("\n".join([*lines, ctx.say("ended", standings=standings_text(ctx, game))]))

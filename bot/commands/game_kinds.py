@@ -16,9 +16,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ..storage import GameKind, GameRecord
+from ..storage import Deadline, GameKind, GameRecord
 
 if TYPE_CHECKING:
+    from ..chat import Reply
     from .context import Context
     from .registry import CommandSpec
     from .services import Services
@@ -60,6 +61,18 @@ class Kind(ABC, Generic[G]):
 
     def prepare(self, services: Services, record: GameRecord, game: G, spec: CommandSpec) -> None:
         """Long work ``spec`` needs before its transaction opens (nothing by default)."""
+
+    # --- its clock (the clock tick reads storage's deadlines of every kind) ---
+
+    def before_clock(self, services: Services, record: GameRecord) -> None:
+        """Long work the clock needs before it acts on a deadline that has passed, outside its
+        transaction (nothing by default)."""
+
+    def clock(self, services: Services, deadline: Deadline, now: float) -> list[Reply]:
+        """What the clock does about one stored deadline of a game of this kind, in a transaction
+        holding the channel's lock: its replies (a kind without a clock drops the deadline)."""
+        services.storage.open_round(deadline.game, deadline.round, None)
+        return []
 
     # --- the views, as catalog text ---
 

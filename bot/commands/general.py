@@ -14,6 +14,7 @@ from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
 from ..word_lists import ListUsed, game_list, verdicts_text
+from .classic_settings import game_setting, running_classic, settings_line
 from .context import Context, UserError
 from .duplicate import MAX_MINUTES, MIN_MINUTES
 from .registry import Access, Section, command, declared, find, unknown_command_text
@@ -81,6 +82,8 @@ def cmd_settings(ctx: Context) -> None:
     if not words:
         ctx.reply(settings_text(ctx, settings))
         return
+    if game_setting(ctx, ctx.args.split()):  # a setting of the running classic game (its referee's)
+        return
     ctx.require_admin()
     key = setting_named(words[0])
     value = words[1].strip() if len(words) > 1 else ""
@@ -131,7 +134,9 @@ def settings_text(ctx: Context, settings: ChannelSettings) -> str:
     house = ctx.services.lists.house(settings.channel, game_list(settings))
     lexicon = ListUsed(settings.lexicon, house).label(ctx.lang)
     minutes = number(ctx.lang, settings.minutes)
-    return ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone, "minutes": minutes})
+    text = ctx.say("settings", **{**vars(settings), "lexicon": lexicon, "timezone": settings.zone, "minutes": minutes})
+    running = running_classic(ctx)
+    return text if running is None else text + "\n" + settings_line(ctx.lang, running[1])
 
 
 @command("check", section=Section.GENERAL, read_only=True, slow=True, uses_list=True)

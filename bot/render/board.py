@@ -72,6 +72,7 @@ class ClassicBoardView:
     bag_count: int
     last_squares: tuple[Square, ...] = ()
     last_move: str = ""
+    clock: tuple[str, ...] = ()  # the game clock's lines (catalog text), none without a clock
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
@@ -273,6 +274,10 @@ def classic_header(scene: Scene, view: ClassicBoardView) -> int:
     if view.last_move:
         last = fit(word(view.language, "last", move=drawable(view.last_move)), NOTE_SIZE, WIDTH - 2 * PAD)
         scene.text(last, PAD, y + NOTE_SIZE // 2, NOTE_SIZE, p.MUTED, anchor="lm", role="header")
+        y += NOTE_SIZE + 10
+    for line in view.clock:
+        shown = fit(drawable(line), NOTE_SIZE, WIDTH - 2 * PAD)
+        scene.text(shown, PAD, y + NOTE_SIZE // 2, NOTE_SIZE, p.INK, anchor="lm", role="header")
         y += NOTE_SIZE + 10
     return y
 

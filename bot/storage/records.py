@@ -64,6 +64,7 @@ class GameKind(StrEnum):
 
     CLASSIC = "classic"
     DUPLICATE = "duplicate"
+    BOARDLESS = "boardless"  # a score sheet without a board (core.boardless)
 
 
 class GameStatus(StrEnum):
