@@ -84,6 +84,9 @@ from core.errors_duplicate import (
     RoundNotClosedError,
     ScoreAboveTopError,
     SubmissionsMadeError,
+    TableNumberError,
+    TableTakenError,
+    TopClauseError,
     WordNotInLexiconError,
 )
 from core.errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
@@ -243,6 +246,9 @@ _BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
     (NoSanctionToLiftError, "err_no_sanction"),
     (NegativeScoreError, "err_negative_score"),
     (NotATiedTopError, "err_not_tied_top"),
+    (TopClauseError, "err_top_clause"),
+    (TableNumberError, "err_table_number"),
+    (TableTakenError, "err_table_taken"),
     (ExtensionError, "err_extension"),
     (GcgSyntaxError, "err_gcg_syntax"),
     (GcgEventError, "err_gcg_event"),

@@ -4,8 +4,13 @@ A duplicate draw keeps the letters left from the previous move (the reliquat)
 and completes them to seven from the bag. Until move 15 a draw must hold at
 least two vowels and two consonants, from move 16 at least one of each;
 otherwise the whole draw, kept letters included, goes back to the bag and seven
-letters are drawn afresh. The game is over when the bag and the reliquat
-together can no longer meet the rule.
+letters are drawn afresh. Two and two are asked only while the letters left
+(bag and reliquat) can give them, one and one after (3.2: "ou plus tôt du fait
+du reliquat"); once the letters left, jokers and Y aside, are all vowels or all
+consonants, a joker or a Y counts as whichever is needed whatever the setting
+says (3.2, last paragraph). The game is over when the letters left can no longer
+meet the rule (3.7): none left, a single one, or only vowels or only consonants
+with no joker nor Y among two or more.
 
 Record forms: ``EEU+ESI?`` (kept + new), ``ABDEIRS`` when nothing is kept,
 and a leading ``-`` on a draw that was rejected: a move whose first draw was
@@ -141,6 +146,18 @@ class DrawRule:
         """Whether the letters hold enough vowels and consonants for this move."""
         return self.shortfall(letters, move_number, edition) is None
 
+    def for_pool(self, pool: str, move_number: int, edition: Edition) -> DrawRule:
+        """The rule a draw of this move is held to when ``pool`` (bag and reliquat) is what is left: one
+        vowel and one consonant once the pool cannot give two of each (3.2, "si le reliquat le permet");
+        jokers and Y as either once the pool's other letters are all vowels or all consonants (3.2, 3.7)."""
+        rule = self
+        plain = [t for t in pool if t != JOKER and t not in edition.flexible]
+        if len(plain) < len(pool) and len({edition.is_vowel(t) for t in plain}) <= 1:
+            rule = DrawRule(Counts.EITHER, Counts.EITHER, self.early_moves, self.early_minimum, self.late_minimum)
+        if move_number <= self.early_moves and not rule.is_met(pool, move_number, edition):
+            rule = DrawRule(rule.y, rule.joker, 0, self.late_minimum, self.late_minimum)
+        return rule
+
 
 @dataclass(frozen=True)
 class Bag:
@@ -259,9 +276,9 @@ class DrawOutcome:
 
 
 def can_draw(bag: Bag, kept: str, move_number: int, rule: DrawRule, edition: Edition) -> bool:
-    """Whether the bag and the kept letters can still give a draw that meets the rule."""
+    """Whether the bag and the kept letters can still give a draw that meets the rule (3.7)."""
     letters = bag.tiles + kept
-    return bool(letters) and rule.is_met(letters, move_number, edition)
+    return bool(letters) and rule.for_pool(letters, move_number, edition).is_met(letters, move_number, edition)
 
 
 def _new_tiles(bag: Bag, kept: str, rng: random.Random, edition: Edition, joker_each: bool) -> tuple[str, Bag]:
@@ -302,6 +319,7 @@ def draw_tiles(
     kept = sort_tiles(kept)
     if not can_draw(bag, kept, move_number, rule, edition):
         raise NoDrawPossibleError(sort_tiles(bag.tiles + kept), move_number)
+    rule = rule.for_pool(bag.tiles + kept, move_number, edition)
     draws: list[Draw] = []
     while True:
         new, bag = _new_tiles(bag, kept, rng, edition, joker_each)
@@ -373,4 +391,5 @@ def check_draw(
     draw = Draw(kept, new)
     if joker_expected(bag, kept, joker_each) and draw.letters.count(JOKER) != 1:
         raise DrawJokerError(shown, draw.letters.count(JOKER))
+    rule = rule.for_pool(bag.tiles + kept, move_number, edition)
     return DrawOutcome((draw,), bag_after, rule.shortfall(draw.letters, move_number, edition))

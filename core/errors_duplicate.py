@@ -172,6 +172,41 @@ class NotATiedTopError(GameError):
         self.tied = tied
 
 
+class TopClause(StrEnum):
+    """The clause of FISF 3.4 that rules a tied play out as the top."""
+
+    JOKER = "joker"  # another tied play places no joker
+    ENDS_GAME = "ends_game"  # another tied play the joker clause allows ends the game
+
+
+class TopClauseError(GameError):
+    """A tied top the arbiter may not place (FISF 3.4): another tied play must be chosen."""
+
+    def __init__(self, move: str, clause: TopClause, allowed: tuple[str, ...]) -> None:
+        super().__init__(f"{move} may not be the top (3.4, {clause}); allowed: {', '.join(allowed)}")
+        self.move = move
+        self.clause = clause
+        self.allowed = allowed
+
+
+class TableNumberError(GameError):
+    """A table number out of range (1 to ``MAX_TABLE``)."""
+
+    def __init__(self, table: int, most: int) -> None:
+        super().__init__(f"table {table}: tables are numbered 1 to {most}")
+        self.table = table
+        self.most = most
+
+
+class TableTakenError(GameError):
+    """A table number another player of the game already has."""
+
+    def __init__(self, table: int, holder: str) -> None:
+        super().__init__(f"table {table} is {holder}'s")
+        self.table = table
+        self.holder = holder
+
+
 class ClockAction(StrEnum):
     """What was asked of a round's clock."""
 

@@ -13,6 +13,7 @@ class TieRule(StrEnum):
     ORDER = "order"  # others score as much with as many jokers; it comes first in board order
     UNIQUE = "unique"  # the only legal play
     NONE = "none"  # no legal play at all
+    ENDS_GAME = "ends_game"  # others score as much; it ends the game (3.4), the first order would not
     ARBITER = "arbiter"  # the arbiter placed another of the tied tops
 
     @classmethod

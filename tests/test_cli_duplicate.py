@@ -45,15 +45,24 @@ def check_game(data: dict[str, Any], words: set[str] | None) -> None:
     board = Board()
     rule = DrawRule()
     cumulative = 0
-    for index, move in enumerate(data["moves"], start=1):
-        assert move["n"] == index
+    previous = 0
+    for move in data["moves"]:
+        # a move without a play is cancelled and left out (FISF 3.6): the numbers then skip it
+        index, after_cancel = move["n"], move["n"] > previous + 1
+        assert index > previous
+        previous = index
         kept, new = parse_draw(move["draw"])
         letters = (kept or "") + new
         assert rule.is_met(letters, index, FRENCH)
+        repeats = set()
         for rejected in move["rejected"]:
             assert rejected.startswith("-")
             kept_r, new_r = parse_draw(rejected[1:])
+            if after_cancel and rule.is_met((kept_r or "") + new_r, index, FRENCH):
+                repeats.add("".join(sorted((kept_r or "") + new_r)))  # the cancelled draw again (3.6)
+                continue
             assert not rule.is_met((kept_r or "") + new_r, index, FRENCH)
+        assert len(repeats) <= 1
         placement = validate_move(board, parse_move(f"{move['ref']} {move['word']}"))
         if words is not None:
             assert all(w.text in words for w in placement.words)

@@ -24,7 +24,7 @@ import pytest
 import core
 from bot.messages import explain, languages, say
 from core.errors import ArbitreError, NotationError, RackSyntaxError, RefSyntaxError, SyntaxProblem, WordSyntaxError
-from core.errors_duplicate import ClockAction, TakeBackBlock
+from core.errors_duplicate import ClockAction, TakeBackBlock, TopClause
 from core.tie import TieRule
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,6 +77,8 @@ SPECIAL: dict[str, Any] = {
     "edition_labels": ("A", "C"),
     "letters": "OZ",
     "high": 10.0,
+    "clause": TopClause.JOKER,
+    "allowed": ("H8 AB", "H7 AB"),
 }
 
 

@@ -79,18 +79,18 @@ def test_counts_by_name() -> None:
         counts_by_name("maybe")
 
 
-def _simulate(seed: int, rule: DrawRule) -> tuple[list[tuple[int, list[Draw], int]], Bag, str, str]:
+def _simulate(seed: int, rule: DrawRule) -> tuple[list[tuple[int, list[Draw], int, DrawRule]], Bag, str, str]:
     """A solo game where each move plays a random part of the draw (no board needed)."""
     rng = random.Random(seed)
     play_rng = random.Random(seed + 10_000)
     bag = Bag.full(FRENCH)
     kept = ""
     played = ""
-    history: list[tuple[int, list[Draw], int]] = []
+    history: list[tuple[int, list[Draw], int, DrawRule]] = []
     move = 1
     while can_draw(bag, kept, move, rule, FRENCH):
         outcome = draw_tiles(bag, kept, move, rng, rule, FRENCH)
-        history.append((move, list(outcome.draws), len(outcome.bag)))
+        history.append((move, list(outcome.draws), len(outcome.bag), rule.for_pool(bag.tiles + kept, move, FRENCH)))
         bag = outcome.bag
         rack = outcome.draw.letters
         # conservation: bag + rack + played tiles = the edition's tiles
@@ -108,15 +108,15 @@ def test_many_seeded_games_keep_counts_and_the_rule(rule: DrawRule) -> None:
     for seed in range(150):
         history, bag, kept, played = _simulate(seed, rule)
         assert Counter(bag.tiles) + Counter(kept) + Counter(played) == Counter(FRENCH.bag())
-        for move, draws, left in history:
+        for move, draws, left, held_to in history:  # held_to: the rule for the letters left (FISF 3.2, 3.7)
             *rejected, accepted = draws
             assert not accepted.rejected and not str(accepted).startswith("-")
-            assert rule.is_met(accepted.letters, move, FRENCH)
+            assert held_to.is_met(accepted.letters, move, FRENCH)
             assert len(accepted.letters) == 7 or left == 0  # short only once the bag is empty
             for index, draw in enumerate(rejected):
                 rejections += 1
                 assert draw.rejected and str(draw).startswith("-")
-                assert not rule.is_met(draw.letters, move, FRENCH)
+                assert not held_to.is_met(draw.letters, move, FRENCH)
                 if index > 0:
                     assert draw.kept == ""  # after a rejection everything was drawn afresh
             if rejected:
@@ -131,7 +131,7 @@ def test_many_seeded_games_keep_counts_and_the_rule(rule: DrawRule) -> None:
 def test_same_seed_same_draws() -> None:
     first = _simulate(7, RULE)[0]
     again = _simulate(7, RULE)[0]
-    assert [[str(d) for d in draws] for _, draws, _ in first] == [[str(d) for d in draws] for _, draws, _ in again]
+    assert [[str(d) for d in entry[1]] for entry in first] == [[str(d) for d in entry[1]] for entry in again]
 
 
 def test_rejection_returns_kept_letters_too() -> None:
@@ -151,7 +151,9 @@ def test_rejection_returns_kept_letters_too() -> None:
 def test_end_of_game_when_the_rule_cannot_be_met() -> None:
     assert not can_draw(Bag("BCDFG"), "HJ", 3, RULE, FRENCH)
     assert not can_draw(Bag(""), "", 20, RULE, FRENCH)
-    assert not can_draw(Bag("AEI"), "B", 10, RULE, FRENCH)  # one consonant, move 10 needs two
+    # FISF 3.2: move 10 asks two consonants only "si le reliquat le permet" (this line asserted the end)
+    assert can_draw(Bag("AEI"), "B", 10, RULE, FRENCH)
+    assert not can_draw(Bag("AEI"), "", 10, RULE, FRENCH)
     assert can_draw(Bag("AEI"), "B", 16, RULE, FRENCH)
     outcome = draw_tiles(Bag("AEI"), "B", 16, random.Random(1), RULE, FRENCH)
     assert str(outcome.draw) == "B+AEI" and len(outcome.bag) == 0

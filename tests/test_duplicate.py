@@ -22,7 +22,6 @@ from core.duplicate import (
     DuplicateGame,
     DuplicateSettings,
     DuplicateStanding,
-    EndReason,
     MoveSubmitted,
     RoundClosed,
     SubmissionResult,
@@ -36,7 +35,6 @@ from core.edition import FRENCH, Edition
 from core.errors import (
     DuplicatePlayerError,
     FirstMoveError,
-    GameOverError,
     NotConnectedError,
     UnknownPlayerError,
     WordSyntaxError,
@@ -557,14 +555,16 @@ def test_solo_on_the_best_player_score_when_the_top_is_not_required() -> None:
         assert game.solo(game.closed_rounds[0]) == expected
 
 
-def test_no_play_possible_ends_the_game() -> None:
+def test_no_play_possible_draws_again() -> None:
+    # FISF 3.6: no play for the draw -> its letters go back to the bag and a different draw is made (this
+    # test said the game ended; 3.7 ends it only when no different draw can be made: tests/test_fisf_top_and_end.py)
     game = _first_round(["A"], draw="AEINRTZ")
     closed = game.close_round(BruteTop(["QI"]), {"QI"})
-    assert closed.top is None and game.finished
-    assert (game.end_reason, game.end_letters) == (EndReason.NO_PLAY, "AEINRTZ")
+    assert closed.top is None and not game.finished and game.end_reason is None
+    assert len(game.bag) == 102 and game.reliquat == ""
     assert game.record()[0].score == 0 and game.record()[0].ref == ""
-    with pytest.raises(GameOverError):
-        game.draw_manual("ABCDEFG")
+    game.draw_manual("ABCDEFG")
+    assert game.current is not None and game.current.number == 2
 
 
 # --- draws inside the game --------------------------------------------------------------------

@@ -46,4 +46,10 @@ def test_why_the_game_ended(lang: str, expected: str) -> None:
     game = _first_round(["A"], draw="AEINRTZ")
     assert end_reason_text(lang, game) == ""
     game.close_round(BruteTop(["QI"]), {"QI"})
+    # FISF 3.6: a draw without a play is drawn again while the bag allows a different one; the game ends
+    # after three in a row (3.7, tests/test_fisf_top_and_end.py), on the last one's letters
+    assert end_reason_text(lang, game) == ""
+    for draw in ("AEIMRTZ", "AEINRTZ"):
+        game.draw_manual(draw)
+        game.close_round(BruteTop(["QI"]), {"QI"})
     assert end_reason_text(lang, game) == expected

@@ -206,3 +206,23 @@ def _leftover(game: DuplicateGame) -> list[str]:
     """The letters the last closed round left on the rack, in order."""
     last = game.last_closed
     return sorted(last.reliquat) if last is not None else []
+
+
+@command("table", section=Section.DUPLICATE, access=Access.REFEREE)
+def cmd_table(ctx: Context) -> None:
+    """``/table PLAYER N`` gives a player a table number (the name ends at the number); ``/table`` lists
+    every player's table, as the federation's results file (/export sigles) numbers them."""
+    record, game = _game_for_correction(ctx)
+    words = ctx.args.split()
+    lines = []
+    if words:
+        table = read_int(words[-1])
+        if table is None or len(words) < 2:
+            raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+        player = _find_player(game, " ".join(words[:-1]))
+        event = game.assign_table(player, table)
+        save(ctx.services, record, game, [event], ctx.message.user)
+        lines.append(ctx.say("dup_table_set", player=player, table=table))
+    numbers = sorted(game.table_numbers().items(), key=lambda item: item[1])
+    listed = ", ".join(ctx.say("dup_table_item", table=t, player=p) for p, t in numbers)
+    ctx.reply("\n".join([*lines, ctx.say("dup_tables", tables=listed or "-")]))

@@ -54,6 +54,9 @@ class DuplicateKind(Kind[DuplicateGame]):
     def export(self, ctx: Context, record: GameRecord, game: DuplicateGame) -> tuple[str, bytes, str]:
         return duplicate_views.export(ctx, game)
 
+    def results_file(self, ctx: Context, record: GameRecord, game: DuplicateGame) -> tuple[str, bytes, str]:
+        return duplicate_views.federation_export(ctx, game, game.finished or record.status is GameStatus.ENDED)
+
     def standings(self, ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
         image = duplicate_texts.standings_image(ctx.lang, game) if ctx.services.images else None
         return standings_text(ctx.lang, game), image

@@ -114,6 +114,8 @@ def close_round(
     ]
     if closed.tied:
         replies.append(Reply(say(lang, "dup_tie_hint", count=closed.tops_shared), channel=record.channel))
+    if closed.top is None and not game.finished:  # FISF 3.6: the letters go back, a different draw
+        replies.append(Reply(say(lang, "dup_move_cancelled", n=closed.number), channel=record.channel))
     if game.finished:
         return replies + finish(services, record, game, lang, end_reason_text(lang, game))
     return replies + open_next_round(services, storage, record, game, lang, now)

@@ -121,7 +121,8 @@ def _fisf_to_game(game: DuplicateGame, move: str) -> str:
 
 def tie_rule_text(lang: str, round_: Round) -> str:
     """Why the first of tied tops was placed: fewest jokers, board order, or the arbiter's choice."""
-    rule = round_.tie_rule if round_.tie_rule in (TieRule.FEWEST_JOKERS, TieRule.ARBITER) else TieRule.ORDER
+    shown = (TieRule.FEWEST_JOKERS, TieRule.ENDS_GAME, TieRule.ARBITER)
+    rule = round_.tie_rule if round_.tie_rule in shown else TieRule.ORDER
     return say(lang, f"tie_rule_{rule}")
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from core.draw import unseen_tiles
 from core.duplicate import DuplicateGame, Round
+from core.duplicate.results_file import sigles_bytes, sigles_lines
 from core.edition import Edition
 from core.game import find_player
 
@@ -19,6 +20,7 @@ from ..render.record import record_table, standings_text
 from ..storage import GameRecord, GameStatus
 from ..timefmt import clock_time
 from .context import Context
+from .duplicate_sanctions import sanctioned
 from .duplicate_texts import format_suffix, result_view, results_csv
 from .formatting import tiles_text
 
@@ -176,4 +178,22 @@ def unseen(ctx: Context, game: DuplicateGame) -> str:
 
 
 def export(ctx: Context, game: DuplicateGame) -> tuple[str, bytes, str]:
-    return sheet(ctx, game), results_csv(ctx.lang, game), "results.csv"
+    """The sheet and the CSV of the results; a game under the FISF's sanctions also says how to get the
+    federation's results file."""
+    text = sheet(ctx, game)
+    if sanctioned(game):
+        text += "\n" + ctx.say("export_sigles_hint")
+    return text, results_csv(ctx.lang, game), "results.csv"
+
+
+def federation_export(ctx: Context, game: DuplicateGame, over: bool) -> tuple[str, bytes, str]:
+    """The federation's results file (SIGLES): each table's player and final total, in Latin-1; a game
+    not ``over`` is said to be running."""
+    numbers = game.table_numbers()
+    lines = sigles_lines(game.standings(), numbers)
+    ordered = sorted(numbers.items(), key=lambda item: item[1])
+    listed = ", ".join(ctx.say("dup_table_item", table=t, player=p) for p, t in ordered)
+    text = ctx.say("export_sigles", tables=listed or "-")
+    if not over:
+        text += "\n" + ctx.say("export_sigles_running", n=len(game.closed_rounds))
+    return text, sigles_bytes(lines), "sigles.txt"

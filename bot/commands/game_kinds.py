@@ -92,6 +92,13 @@ class Kind(ABC, Generic[G]):
     def export(self, ctx: Context, record: GameRecord, game: G) -> tuple[str, bytes, str]:
         """The text, the document and its file name's end (/export)."""
 
+    def results_file(self, ctx: Context, record: GameRecord, game: G) -> tuple[str, bytes, str]:
+        """The results file for the federation (/export sigles): the text, the document, its file name's
+        end; a kind without one refuses."""
+        from .context import UserError
+
+        raise UserError("export_sigles_duplicate_only")
+
     @abstractmethod
     def standings(self, ctx: Context, game: G) -> tuple[str, bytes | None]:
         """The ranking, and its image if any (/standings)."""

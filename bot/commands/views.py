@@ -11,6 +11,7 @@ from core.notation import notation_by_name, parse_move
 from core.placement import validate_move
 from core.scoring import score_placement
 
+from ..messages import keyword_form, keywords
 from ..numbers import read_int
 from ..storage import GameKind, GameRecord
 from ..word_lists import verdict_lines
@@ -126,8 +127,14 @@ def cmd_unseen(ctx: Context) -> None:
 
 @command("export", section=Section.VIEWS, read_only=True, slow=True)
 def cmd_export(ctx: Context) -> None:
-    target = target_game(ctx)
-    text, data, name = kind_of(target.record.kind).export(ctx, target.record, _game(ctx, target))
+    """``/export [sigles] [N]``: the game's record, or with ``sigles`` the federation's results file of a
+    duplicate game."""
+    words = list(ctx.tokens)
+    federation = bool(words) and keyword_form(words[0]) in keywords("keywords_sigles")
+    target = target_game(ctx, words=words[1:] if federation else words)
+    kind = kind_of(target.record.kind)
+    export = kind.results_file if federation else kind.export
+    text, data, name = export(ctx, target.record, _game(ctx, target))
     text = _with_verdict_lists(ctx, target, text)
     ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
 

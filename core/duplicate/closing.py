@@ -21,6 +21,22 @@ from .settings import DuplicateSettings
 
 Judged = dict[tuple[str, int | None, str | None], SubmissionResult]
 
+NO_PLAY_DRAWS = 3  # draws in a row without a play after which nothing can be placed any more (3.7)
+DIFFERENT_DRAW_TRIES = 20  # draws tried for one that differs from a cancelled move's (3.6)
+
+
+def cancelled_letters(closed: Sequence[Round]) -> str | None:
+    """The letters of the last move when it was cancelled for want of a play (3.6), else None."""
+    last = closed[-1] if closed else None
+    return last.draw.letters if last is not None and last.top is None and last.draw is not None else None
+
+
+def plays_exhausted(closed: Sequence[Round]) -> bool:
+    """Whether the last ``NO_PLAY_DRAWS`` closed moves all lacked a play: Arbitre's reading of "il n'est
+    plus possible de placer de lettres" (3.7), the rule book leaving it to the arbiter."""
+    last = closed[-NO_PLAY_DRAWS:]
+    return len(last) == NO_PLAY_DRAWS and all(r.top is None for r in last)
+
 
 def judge_round(
     round_: Round,

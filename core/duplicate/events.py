@@ -196,6 +196,18 @@ class TopChosen:
         return f"top of move {self.round}: {self.move}"
 
 
+@dataclass(frozen=True)
+class TableAssigned:
+    """The arbiter gives a player a table number (the federation's results file lists players by table)."""
+
+    kind: ClassVar[str] = "table"
+    player: str
+    table: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: table {self.table}"
+
+
 DuplicateEvent = (
     DuplicateStarted
     | PlayerJoined
@@ -211,6 +223,7 @@ DuplicateEvent = (
     | ClockExtended
     | RoundReopened
     | TopChosen
+    | TableAssigned
 )
 
 EVENT_TYPES: Mapping[str, type[DuplicateEvent]] = {
@@ -230,6 +243,7 @@ EVENT_TYPES: Mapping[str, type[DuplicateEvent]] = {
         ClockExtended,
         RoundReopened,
         TopChosen,
+        TableAssigned,
     )
 }
 

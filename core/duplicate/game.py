@@ -16,7 +16,11 @@ Decisions on points the rules leave open:
   a manual draw that breaks the vowel/consonant rule is only reported
   (``Round.shortfall``): rejecting it (``reject_draw``) is the referee's call.
 - When the top finder finds no play for a draw, the round is closed without a
-  top and the game ends (reason recorded in ``end_reason``).
+  top; its letters go back to the bag for a different draw (FISF 3.6), unless
+  no more letters are left than a draw holds, or it is the third such draw in
+  a row: then the game ends (3.7, reason recorded in ``end_reason``).
+- Among tops tied in score, the close places one without the joker when there
+  is one, then one that ends the game when there is one (3.4, ``top_choice``).
 - A player's later submission replaces an earlier one, except that a late
   submission never replaces one made in time. Submissions without a time, or
   in a round whose draw has no time, are never late.
@@ -55,7 +59,7 @@ from ..notation import Notation, parse_move
 from ..placement import validate_move
 from ..scoring import score_placement
 from .clock import run_clock
-from .closing import judge_round, place_top
+from .closing import DIFFERENT_DRAW_TRIES, cancelled_letters, judge_round, place_top, plays_exhausted
 from .corrections import correct_answer, record_score
 from .events import (
     ClockExtended,
@@ -72,6 +76,7 @@ from .events import (
     SanctionLifted,
     ScoreRecorded,
     SubmissionCorrected,
+    TableAssigned,
     TopChosen,
 )
 from .grading import grade_submission
@@ -85,8 +90,10 @@ from .judging import (
 from .ranking import DuplicateStanding, solo_of, standings_of
 from .record import RecordLine, record_data, record_lines
 from .replay import check_take_back, draws_before_reopening, draws_since_close, effective_events, take_back_block
+from .results_file import assign_table, table_numbers
 from .rounds import Round, SubmissionResult, lift_sanction
 from .settings import DEFAULT_SETTINGS, DuplicateSettings
+from .top_choice import check_choice, ends_game
 from .tops import TopFinder, close_of
 
 _E = TypeVar("_E", bound="DuplicateEvent")
@@ -95,7 +102,7 @@ _E = TypeVar("_E", bound="DuplicateEvent")
 class EndReason(StrEnum):
     """Why a duplicate game ended by itself (``DuplicateGame.end_letters`` says with which letters)."""
 
-    NO_PLAY = "no_play"  # the move generator found no play for the last draw
+    NO_PLAY = "no_play"  # no play for the last draw, and no different draw (3.6) or three in a row (3.7)
     NO_VALID_DRAW = "no_valid_draw"  # the letters left cannot give a draw that meets the rule
     NO_TILE_LEFT = "no_tile_left"  # every tile has been played
 
@@ -148,6 +155,7 @@ class DuplicateGame:
         self.finished = False
         self.end_reason: EndReason | None = None
         self.end_letters = ""  # the letters left at the end (the last draw when no play was possible)
+        self.tables: dict[str, int] = {}  # table numbers the arbiter gave (table_numbers() for every player)
         # the close close_round is about to apply, with the answers it judged (applying it reuses them)
         self._judged_at_close: tuple[RoundClosed | None, dict[str, SubmissionResult]] = (None, {})
         # moves previewed on the open round's board, by (draw, move, notation): placed, scored, words unchecked
@@ -231,20 +239,20 @@ class DuplicateGame:
     def draw(self, rng: random.Random, at: float | None = None) -> list[DuplicateEvent]:
         """Draw the next move's letters at random, rejecting draws that break the rule."""
         self._check_not_finished("draw")
-        outcome = draw_tiles(
-            self.bag,
-            self.reliquat,
-            self.move_number,
-            rng,
-            self.settings.draw_rule,
-            self.edition,
-            self.settings.format.joker_each_draw,
-        )
-        events: list[DuplicateEvent] = []
-        for rejected in outcome.rejected:
-            events.append(DrawMade(Draw(rejected.kept, rejected.new).spelled(self.edition), at))
+        settings, events = self.settings, list[DuplicateEvent]()
+        bag, kept, cancelled = self.bag, self.reliquat, cancelled_letters(self.closed_rounds)
+        for attempt in range(DIFFERENT_DRAW_TRIES):  # after a cancelled move, a different draw (3.6)
+            outcome = draw_tiles(
+                bag, kept, self.move_number, rng, settings.draw_rule, self.edition, settings.format.joker_each_draw
+            )
+            for rejected in outcome.rejected:
+                events.append(DrawMade(Draw(rejected.kept, rejected.new).spelled(self.edition), at))
+                events.append(DrawRejected())
+            events.append(DrawMade(outcome.draw.spelled(self.edition), at))
+            if outcome.draw.letters != cancelled or attempt == DIFFERENT_DRAW_TRIES - 1:
+                break
             events.append(DrawRejected())
-        events.append(DrawMade(outcome.draw.spelled(self.edition), at))
+            bag, kept = outcome.bag.plus(outcome.draw.letters), ""
         for event in events:
             self.apply_stored(event)
         return events
@@ -343,7 +351,13 @@ class DuplicateGame:
             judged[player] = checked
             if isinstance(checked.error, WordNotInLexiconError):
                 invalid.update(checked.error.words)
-        closed = close_of(result, invalid, RUNNERS_UP)
+        letters, bag, next_move = round_.draw.letters, self.bag, self.move_number + 1
+        closed = close_of(
+            result,
+            invalid,
+            RUNNERS_UP,
+            lambda top: ends_game(self.board, bag, letters, top, self.settings, self.edition, next_move),
+        )
         # applying the close judges each answer again against ``invalid``: the same verdicts as these
         self._judged_at_close = (closed, judged)
         return self.apply(closed)
@@ -369,6 +383,14 @@ class DuplicateGame:
         """Lift the warning or penalty of a player's answer on a closed round, with the reason."""
         return self.apply(SanctionLifted(player, round_number, reason))
 
+    def assign_table(self, player: str, table: int) -> TableAssigned:
+        """Give a player a table number (the federation's results file lists players by table)."""
+        return self.apply(TableAssigned(self._player(player), table))
+
+    def table_numbers(self) -> dict[str, int]:
+        """Every player's table: the arbiter's number, else the lowest free one in joining order."""
+        return table_numbers(self.players, self.tables)
+
     def pause(self, at: float) -> ClockPaused:
         """Stop the open round's clock."""
         return self.apply(ClockPaused(at))
@@ -388,6 +410,8 @@ class DuplicateGame:
     def choose_top(self, move: str) -> TopChosen:
         """Place another of the last closed round's tied tops (its next draw, unplayed, goes back)."""
         last = self.last_closed
+        if last is not None and self.can_take_back_close() is None:
+            check_choice(last, move.strip(), self.settings, self.edition)
         return self.apply(TopChosen(last.number if last is not None else 0, move))
 
     # --- applying events -------------------------------------------------------------
@@ -470,6 +494,8 @@ class DuplicateGame:
             correct_answer(self._closed_round(event.round), player, event, self.edition, self.notation)
         elif isinstance(event, SanctionLifted):
             lift_sanction(self._closed_round(event.round), self._player(event.player), event.reason)
+        elif isinstance(event, TableAssigned):
+            assign_table(self.tables, self._player(event.player), event.table)
         elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended, RoundReopened)):
             run_clock(self._open_round(str(event)), event)
 
@@ -539,6 +565,7 @@ class DuplicateGame:
         round_.runners_up = event.runners_up
         round_.top_count = event.top_count
         round_.board_before = self.board.copy()
+        round_.bag_before = self.bag
         invalid = set(event.invalid_words)
         memo_event, memo = self._judged_at_close
         self._judged_at_close = (None, {})
@@ -547,16 +574,22 @@ class DuplicateGame:
         is_word = lambda w: w not in invalid  # noqa: E731
         judge_round(round_, self.players, self.board, self.edition, self.notation, self.settings, is_word, judged)
         round_.closed = True
-        if round_.top is None:
+        if round_.top is None and len(self.bag) + len(letters) > self.edition.draw_size and not plays_exhausted(
+            self.closed_rounds
+        ):
+            # 3.6: no play for the draw; its letters go back to the bag for a different draw
+            self.bag, self.reliquat = self.bag.plus(letters), ""
+        elif round_.top is None:  # 3.7: no different draw can be made, or nothing can be placed
             round_.reliquat = letters
             self.reliquat = letters
             self.finished = True
             self.end_reason = EndReason.NO_PLAY
             self.end_letters = self.edition.spell_tiles(letters)
             return
-        self.bag = place_top(self.board, self.bag, round_.top, self.settings.format.replaces_joker)
-        round_.reliquat = remove_tiles(letters, tiles_played(round_.top))
-        self.reliquat = round_.reliquat
+        else:
+            self.bag = place_top(self.board, self.bag, round_.top, self.settings.format.replaces_joker)
+            round_.reliquat = remove_tiles(letters, tiles_played(round_.top))
+            self.reliquat = round_.reliquat
         if not can_draw(self.bag, self.reliquat, self.move_number, self.settings.draw_rule, self.edition):
             self.finished = True
             self.end_letters = self.edition.spell_tiles(self.bag.unseen(self.reliquat))

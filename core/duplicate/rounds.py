@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..board import Board
-from ..draw import Draw, Shortfall
+from ..draw import Bag, Draw, Shortfall
 from ..errors import (
     ArbitreError,
 )
@@ -86,6 +86,7 @@ class Round:
     deadline: float | None = None  # when time runs out; None without a clock or while paused
     paused_left: float | None = None  # seconds left when the clock was paused
     board_before: Board | None = None  # the board this round was played on (kept at the close)
+    bag_before: Bag | None = None  # the bag at the close, before the top was placed
     corrections: dict[str, str] = field(default_factory=dict)  # player -> the referee's reason
     runners_up: tuple[tuple[str, int], ...] = ()
     top_count: int = 0  # plays scoring the top, as the move generator counted them (0: not kept)

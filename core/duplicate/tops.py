@@ -13,6 +13,7 @@ from ..placement import Placement
 from ..scoring import MoveScore
 from ..tie import TieRule
 from .events import RoundClosed
+from .top_choice import Candidate, allowed, jokers_placed
 
 if TYPE_CHECKING:
     from ..lexicon import Lexicon
@@ -72,17 +73,35 @@ def movegen_top_finder(
     return finder
 
 
-def close_of(result: TopResultLike, invalid: Iterable[str], runners_up: int) -> RoundClosed:
+def close_of(
+    result: TopResultLike,
+    invalid: Iterable[str],
+    runners_up: int,
+    ends: Callable[[Placement], bool] | None = None,
+) -> RoundClosed:
     """A round's close from the move generator's answer and the submitted words the word list rejected:
-    the top, the plays tied with it, at most ``runners_up`` best plays under it, how many score it."""
+    the top, the plays tied with it, at most ``runners_up`` best plays under it, how many score it.
+    ``ends``: whether a play ends the game; among the tied plays 3.4 allows, one that does is the top."""
     plays = list(result.plays)
     if not plays:
         return RoundClosed(None, TieRule.NONE, (), tuple(sorted(invalid)), (), 0)
     best = plays[0]
+    rule = result.tie_rule
+    level = [p for p in plays if p.score.total == best.score.total]
+    if ends is not None and len(level) > 1:
+        candidates = [
+            Candidate(p.placement.notation(Notation.FISF), jokers_placed(p.placement), ends(p.placement)) for p in level
+        ]
+        first = allowed(candidates)[0]
+        chosen = level[candidates.index(first)]
+        if chosen is not best:
+            best, rule = chosen, TieRule.ENDS_GAME if first.ends_game else TieRule.FEWEST_JOKERS
     top = best.placement.notation(Notation.FISF)
-    tied = tuple(p.placement.notation(Notation.FISF) for p in plays[1:] if p.score.total == best.score.total)
+    tied = tuple(
+        p.placement.notation(Notation.FISF) for p in plays if p is not best and p.score.total == best.score.total
+    )
     under = [
         (p.placement.notation(Notation.FISF), p.score.total) for p in plays[1:] if p.score.total < best.score.total
     ][:runners_up]
     shared = max(result.top_count, len(tied) + 1)
-    return RoundClosed(top, result.tie_rule, tied, tuple(sorted(invalid)), tuple(under), shared)
+    return RoundClosed(top, rule, tied, tuple(sorted(invalid)), tuple(under), shared)

@@ -1,0 +1,68 @@
+"""The results file clubs send to the federation's results software (SIGLES): one line per table,
+``"TABLE","NAME","TOTAL"``, tables 1 to the highest one, an empty table written ``"N","--table vide--","-1"``,
+in Latin-1 (the format Eliot's report ``extras/reports/sigles.py`` writes). Also the table numbers:
+the arbiter's, the other players taking the lowest free ones in the order they joined."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..errors_duplicate import TableNumberError, TableTakenError
+from ..game import player_key
+from .ranking import DuplicateStanding
+
+MAX_TABLE = 9999
+EMPTY_TABLE = "--table vide--"
+EMPTY_TOTAL = -1
+ENCODING = "latin-1"
+
+
+def assign_table(tables: dict[str, int], player: str, table: int) -> None:
+    """Give ``player`` the table (its earlier one freed); raises for a number out of range or taken."""
+    if not 1 <= table <= MAX_TABLE:
+        raise TableNumberError(table, MAX_TABLE)
+    holder = next((p for p, t in tables.items() if t == table and player_key(p) != player_key(player)), None)
+    if holder is not None:
+        raise TableTakenError(table, holder)
+    tables[player] = table
+
+
+def table_numbers(players: Sequence[str], assigned: Mapping[str, int]) -> dict[str, int]:
+    """Every player's table: the one assigned, else the lowest number nobody has, in joining order."""
+    numbers = {p: assigned[p] for p in players if p in assigned}
+    taken = set(numbers.values())
+    free = 1
+    for player in players:
+        if player in numbers:
+            continue
+        while free in taken:
+            free += 1
+        numbers[player] = free
+        taken.add(free)
+    return numbers
+
+
+def _field(value: object) -> str:
+    """A quoted field; a double quote inside becomes a single one (the format has no escape)."""
+    return '"' + str(value).replace('"', "'").replace("\n", " ") + '"'
+
+
+def sigles_lines(
+    standings: Sequence[DuplicateStanding], tables: Mapping[str, int], empty_tables: bool = True
+) -> list[str]:
+    """The file's lines (no line ends): each table from 1 to the highest, its player and final total
+    (solos in, warning deductions out); an unoccupied table as empty unless ``empty_tables`` is off."""
+    by_table = {tables[s.player]: s for s in standings if s.player in tables}
+    lines = []
+    for number in range(1, max(by_table, default=0) + 1):
+        standing = by_table.get(number)
+        if standing is not None:
+            lines.append(",".join((_field(number), _field(standing.player), _field(standing.total))))
+        elif empty_tables:
+            lines.append(",".join((_field(number), _field(EMPTY_TABLE), _field(EMPTY_TOTAL))))
+    return lines
+
+
+def sigles_bytes(lines: Sequence[str]) -> bytes:
+    """The lines as the file holds them: ``\\n`` after each, Latin-1 (a letter it lacks becomes ``?``)."""
+    return "".join(line + "\n" for line in lines).encode(ENCODING, errors="replace")
