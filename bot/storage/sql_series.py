@@ -43,7 +43,7 @@ class SQLSeries(SQLRunner):
         with self._one_write():
             rows = self._execute(
                 "insert into series_games (series, game, position)"
-                " select ?, ?, count(*) + 1 from series_games where series = ?"
+                " select ?, ?, coalesce(max(position), 0) + 1 from series_games where series = ?"
                 " on conflict (series, game) do nothing returning game",
                 [series_id, game_id, series_id],
             )
