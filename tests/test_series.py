@@ -192,18 +192,18 @@ def play_game(referee: Referee, moves: list[tuple[str, str, str]]) -> None:
 
 def test_a_series_of_three_games_and_the_season(store: Storage) -> None:
     referee = Referee(store, ready_registry(), now=Clock(), images=False)
-    (refused,) = send(referee, "Ana", "/serie nouvelle Automne")
+    (refused,) = send(referee, "Ana", "/series nouvelle Automne")
     assert "Seul un administrateur du salon" in refused.text and store.channel_series(CHANNEL) == []
-    assert "Série « Automne » ouverte" in text_of(send(referee, "Boss", "/serie nouvelle Automne", admin=True))
+    assert "Série « Automne » ouverte" in text_of(send(referee, "Boss", "/series nouvelle Automne", admin=True))
     for number, moves in enumerate(GAMES, 1):
         play_game(referee, moves)
-        (other,) = send(referee, "Ana", "/serie ajoute")  # a player, not the game's referee: refused
+        (other,) = send(referee, "Ana", "/series ajoute")  # a player, not the game's referee: refused
         assert "Seul" in other.text
-        (added,) = send(referee, "Ref", "/serie ajoute", user="u:ref")  # the last game, by its referee
+        (added,) = send(referee, "Ref", "/series ajoute", user="u:ref")  # the last game, by its referee
         assert f"Partie n° {number} ajoutée à la série « Automne » ({number} parties)" in added.text
-    (twice,) = send(referee, "Ref", "/serie ajoute 2", user="u:ref")
+    (twice,) = send(referee, "Ref", "/series ajoute 2", user="u:ref")
     assert "déjà dans la série" in twice.text
-    (ranking,) = send(referee, "Zoé", "/serie")
+    (ranking,) = send(referee, "Zoé", "/series")
     assert "Série « Automne » (ouverte), 3 parties (n° 1, 2, 3 de /parties)" in ranking.text
     assert table_rows(ranking.text) == RANKING
 
@@ -215,7 +215,7 @@ def test_a_series_of_three_games_and_the_season(store: Storage) -> None:
     (since,) = send(referee, "Zoé", "/saison 2000-01-01")
     assert table_rows(since.text) == RANKING
 
-    (export,) = send(referee, "Zoé", "/serie export")
+    (export,) = send(referee, "Zoé", "/series export")
     assert export.document is not None and export.document_name is not None
     lines = export.document.decode("utf-8").splitlines()
     assert lines[0] == "place,joueur,total,tops,écart,pourcentage,parties,meilleure,n° de la meilleure"
@@ -226,38 +226,38 @@ def test_a_series_of_three_games_and_the_season(store: Storage) -> None:
         "4,Dan,26,112,-86,23.2,1,23.2,2",
     ]
 
-    (removed,) = send(referee, "Boss", "/serie retire 2", admin=True)
+    (removed,) = send(referee, "Boss", "/series retire 2", admin=True)
     assert "Partie n° 2 retirée" in removed.text
-    (two,) = send(referee, "Zoé", "/serie Automne")  # Ana 210/224, Cy 134/224, Benoît 120/224
+    (two,) = send(referee, "Zoé", "/series Automne")  # Ana 210/224, Cy 134/224, Benoît 120/224
     assert [row[:7] for row in table_rows(two.text)] == [
         ["1", "Ana", "210", "224", "-14", "93,8", "2"],
         ["2", "Cy", "134", "224", "-90", "59,8", "2"],
         ["3", "Benoît", "120", "224", "-104", "53,6", "2"],
     ]
-    (not_yours,) = send(referee, "Ref", "/serie fin", user="u:ref")
+    (not_yours,) = send(referee, "Ref", "/series fin", user="u:ref")
     assert "Seul un administrateur du salon" in not_yours.text
-    ended = text_of(send(referee, "Boss", "/serie fin", admin=True))
+    ended = text_of(send(referee, "Boss", "/series fin", admin=True))
     assert "Série « Automne » terminée." in ended and "(terminée), 2 parties" in ended
-    (closed,) = send(referee, "Ref", "/serie ajoute 2", user="u:ref")
+    (closed,) = send(referee, "Ref", "/series ajoute 2", user="u:ref")
     assert closed.text.startswith("Aucune série ouverte")
 
 
 @pytest.mark.parametrize(
     ("existing", "text", "answer"),
     [
-        ("", "/serie", "Aucune série dans ce salon."),
-        ("Automne", "/serie Printemps", "Aucune série « Printemps » dans ce salon."),
+        ("", "/series", "Aucune série dans ce salon."),
+        ("Automne", "/series Printemps", "Aucune série « Printemps » dans ce salon."),
         ("", "/saison", "Aucune partie duplicate terminée dans ce salon pour l'instant."),
         ("", "/saison 2026-02-30", "« 2026-02-30 » n'est pas une date"),
         ("", "/saison 2026-01-01 2026-02-01", "Syntaxe"),
-        ("", "/serie nouvelle", "Syntaxe"),
-        ("", "/serie nouvelle fin", "ce mot est une commande de /serie"),
-        ("", "/serie nouvelle " + "x" * 41, "trop long : 40 caractères"),
-        ("", "/serie ajoute", "Aucune série dans ce salon."),
-        ("Automne", "/serie nouvelle automne", "La série « Automne » est encore ouverte"),
-        ("Automne", "/serie ajoute", "Aucune partie en cours dans ce salon"),
-        ("Automne", "/serie retire", "Syntaxe"),
-        ("Automne", "/serie fin maintenant", "Syntaxe"),
+        ("", "/series nouvelle", "Syntaxe"),
+        ("", "/series nouvelle fin", "ce mot est une commande de /series"),
+        ("", "/series nouvelle " + "x" * 41, "trop long : 40 caractères"),
+        ("", "/series ajoute", "Aucune série dans ce salon."),
+        ("Automne", "/series nouvelle automne", "La série « Automne » est encore ouverte"),
+        ("Automne", "/series ajoute", "Aucune partie en cours dans ce salon"),
+        ("Automne", "/series retire", "Syntaxe"),
+        ("Automne", "/series fin maintenant", "Syntaxe"),
     ],
 )
 def test_bad_input_gets_a_polite_answer_and_changes_nothing(
@@ -276,24 +276,24 @@ def test_bad_input_gets_a_polite_answer_and_changes_nothing(
 def test_a_series_takes_duplicate_games_only_and_one_open_at_a_time(tmp_path: Path) -> None:
     store = SQLiteStorage(tmp_path / "kinds.sqlite")
     referee = Referee(store, ready_registry(), now=Clock(), images=False)
-    send(referee, "Boss", "/serie nouvelle Automne", admin=True)
-    (again,) = send(referee, "Boss", "/serie nouvelle Hiver", admin=True)
+    send(referee, "Boss", "/series nouvelle Automne", admin=True)
+    (again,) = send(referee, "Boss", "/series nouvelle Hiver", admin=True)
     assert "La série « Automne » est encore ouverte" in again.text
     send(referee, "Ana", "/nouvelle Ana Ben")
-    (classic,) = send(referee, "Ana", "/serie ajoute", user="u:ana")  # Ana started it: its referee
+    (classic,) = send(referee, "Ana", "/series ajoute", user="u:ana")  # Ana started it: its referee
     assert "n'est pas une partie duplicate" in classic.text
     assert store.series_games(store.channel_series(CHANNEL)[0].id) == []
     store.close()
 
 
 def test_series_and_season_in_the_console(tmp_path: Path) -> None:
-    script = ["Boss: /serie nouvelle Automne"]
+    script = ["Boss: /series nouvelle Automne"]
     for moves in GAMES:
         script += ["Ref: /duplicate 1 manuel", "Ref: /tirage ACEHNTZ"]
         script += [f"{name}> /jouer {move}" for name, _, move in moves if name != "Benoît"]
         script += ["Ben> /jouer H8 CHANT"] if any(name == "Benoît" for name, _, _ in moves) else []
-        script += ["Ref: /cloture", "Ref: /fin", "Ref: /serie ajoute"]
-    script += ["Zoé: /serie", "Zoé: /saison"]
+        script += ["Ref: /cloture", "Ref: /fin", "Ref: /series ajoute"]
+    script += ["Zoé: /series", "Zoé: /saison"]
     output = run_console("\n".join(script) + "\n", tmp_path / "console.sqlite", "--admin", "Boss")
     # the console's seats are its speakers' names: Ben stays Ben
     console_ranking = [[row[0], "Ben" if row[1] == "Benoît" else row[1], *row[2:]] for row in RANKING]

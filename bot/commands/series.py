@@ -1,4 +1,4 @@
-"""/series (/serie): a tournament of the channel's duplicate games with one cumulative ranking; /season
+"""/series: a tournament of the channel's duplicate games with one cumulative ranking; /season
 (/saison): the ranking of the channel's finished duplicate games, optionally since a date.
 
 ``/series new NAME`` opens a series (a channel admin; one open at a time), ``/series add [N]`` puts the
