@@ -16,7 +16,14 @@ import datetime as dt
 import io
 from collections.abc import Sequence
 
-from core.series import GameResult, PlayerResult, SeriesStanding, cumulative_standings
+from core.series import (
+    ClassicStanding,
+    GameResult,
+    PlayerResult,
+    SeriesStanding,
+    classic_standings,
+    cumulative_standings,
+)
 
 from ..messages import decimal, keyword_form, keywords
 from ..render.text import table
@@ -42,14 +49,35 @@ def account_key(user: str, name: str) -> str:
     return f"user:{user}" if user else f"name:{name}"
 
 
-def game_result(ctx: Context, record: GameRecord) -> GameResult:
-    """A duplicate game's totals (its closed rounds so far), each player known by the account of their seat."""
-    game = game_of(ctx.services, record)
+def game_result(ctx: Context, record: GameRecord, known: dict[str, str]) -> GameResult:
+    """A game's totals, each player known by the account of their seat, else by the one account
+    ``known`` binds to that name in the other games, else by the name: a duplicate game's after its closed
+    rounds so far (with the sum of their tops), a classic game's final scores."""
     accounts = {name: user for user, name in ctx.storage.players(record.id)}
+    if record.kind is GameKind.CLASSIC:
+        classic = ctx.services.games.load(ctx.storage, record)
+        finals = [(s.player, s.final) for s in classic.standings()]
+        tops = 0
+    else:
+        game = game_of(ctx.services, record)
+        finals = [(s.player, s.total) for s in game.standings()]
+        tops = game.tops_total
     players = tuple(
-        PlayerResult(account_key(accounts.get(s.player, ""), s.player), s.player, s.total) for s in game.standings()
+        PlayerResult(account_key(accounts.get(name) or known.get(name, ""), name), name, total)
+        for name, total in finals
     )
-    return GameResult(record.id, game.tops_total, players)
+    return GameResult(record.id, tops, players)
+
+
+def game_results(ctx: Context, records: Sequence[GameRecord]) -> list[GameResult]:
+    """The games' results, a seat no account holds (a classic player the referee seated, who never typed)
+    known by the account that holds a seat of that name in another of these games, if only one does."""
+    bound: dict[str, set[str]] = {}
+    for record in records:
+        for user, name in ctx.storage.players(record.id):
+            bound.setdefault(name, set()).add(user)
+    known = {name: next(iter(users)) for name, users in bound.items() if len(users) == 1}
+    return [game_result(ctx, record, known) for record in records]
 
 
 def game_numbers(ctx: Context) -> dict[int, int]:
@@ -83,6 +111,31 @@ def ranking_table(ctx: Context, standings: Sequence[SeriesStanding], numbers: di
         for s in standings
     ]
     return "```\n" + table(rows, header) + "\n```"
+
+
+def classic_table(ctx: Context, standings: Sequence[ClassicStanding]) -> str:
+    """The classic ranking as a monospace table: place, player, wins, total, spread, games."""
+    header = ["#", ctx.say("col_player"), ctx.say("col_wins"), ctx.say("col_total"), ctx.say("col_spread")]
+    header.append(ctx.say("col_games_played"))
+    rows = [
+        [s.place, s.name, wins_text(ctx, s.wins), s.total, f"{s.spread:+d}" if s.spread else "0", s.games]
+        for s in standings
+    ]
+    return "```\n" + table(rows, header) + "\n```"
+
+
+def wins_text(ctx: Context, wins: float) -> str:
+    return str(int(wins)) if wins == int(wins) else decimal(ctx.lang, wins)
+
+
+def classic_csv(ctx: Context, standings: Sequence[ClassicStanding]) -> bytes:
+    """The classic ranking as UTF-8 CSV, headers in the channel's language."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([ctx.say(f"col_{key}") for key in ("place", "player", "wins", "total", "spread", "games_played")])
+    for s in standings:
+        writer.writerow([s.place, s.name, f"{s.wins:g}", s.total, s.spread, s.games])
+    return out.getvalue().encode("utf-8")
 
 
 def ranking_csv(ctx: Context, standings: Sequence[SeriesStanding], numbers: dict[int, int]) -> bytes:
@@ -119,31 +172,35 @@ def current_series(ctx: Context, *, open_only: bool) -> SeriesRecord:
     return every[-1]
 
 
-def series_standings(ctx: Context, series: SeriesRecord) -> tuple[list[SeriesStanding], list[int]]:
-    """The series' cumulative ranking and its games' ids."""
-    ids = ctx.storage.series_games(series.id)
-    results = [game_result(ctx, ctx.storage.game(game_id)) for game_id in ids]
-    return cumulative_standings(results), ids
+def series_kind(ctx: Context, ids: list[int]) -> GameKind | None:
+    """The kind of a series' games (that of its first one; None: no game yet)."""
+    return ctx.storage.game(ids[0]).kind if ids else None
+
+
+def series_ranking(ctx: Context, ids: list[int], numbers: dict[int, int]) -> tuple[str, bytes]:
+    """The ranking of a series' games as a text table and as CSV: duplicate, by total over every game added;
+    classic, by wins then spread over the finished games."""
+    records = [ctx.storage.game(game_id) for game_id in ids]
+    if series_kind(ctx, ids) is GameKind.CLASSIC:
+        ended = [r for r in records if r.status is GameStatus.ENDED]
+        played = classic_standings(game_results(ctx, ended))
+        return classic_table(ctx, played), classic_csv(ctx, played)
+    standings = cumulative_standings(game_results(ctx, records))
+    return ranking_table(ctx, standings, numbers), ranking_csv(ctx, standings, numbers)
 
 
 def show_series(ctx: Context, series: SeriesRecord, *, export: bool = False) -> None:
-    standings, ids = series_standings(ctx, series)
+    ids = ctx.storage.series_games(series.id)
     numbers = game_numbers(ctx)
     listed = ", ".join(str(numbers.get(game_id, "?")) for game_id in ids)
     status = ctx.say(f"series_status_{series.status}")
     if not ids:
         ctx.reply(ctx.say("series_empty", name=series.name, status=status))
         return
-    text = ctx.say(
-        "series_ranking",
-        name=series.name,
-        status=status,
-        count=len(ids),
-        games=listed,
-        table=ranking_table(ctx, standings, numbers),
-    )
+    table_text, data = series_ranking(ctx, ids, numbers)
+    text = ctx.say("series_ranking", name=series.name, status=status, count=len(ids), games=listed, table=table_text)
     if export:
-        ctx.reply(text, document=ranking_csv(ctx, standings, numbers), document_name=f"series-{series.id}.csv")
+        ctx.reply(text, document=data, document_name=f"series-{series.id}.csv")
     else:
         ctx.reply(text)
 
@@ -171,16 +228,19 @@ def add_game(ctx: Context, words: list[str]) -> None:
     series = current_series(ctx, open_only=True)
     target = target_game(ctx, words)
     ctx.require_control(target.record)
-    check_kind(target)
+    check_kind(ctx, target, series_kind(ctx, ctx.storage.series_games(series.id)))
     if not ctx.storage.add_series_game(series.id, target.record.id):
         raise UserError("series_has_game", number=target.number, name=series.name)
     count = len(ctx.storage.series_games(series.id))
     ctx.reply(ctx.say("series_game_added", number=target.number, name=series.name, count=count))
 
 
-def check_kind(target: TargetGame) -> None:
-    if target.record.kind is not GameKind.DUPLICATE:
-        raise UserError("series_duplicate_only", number=target.number)
+def check_kind(ctx: Context, target: TargetGame, kind: GameKind | None) -> None:
+    """A series holds duplicate games or classic games, of one kind (``kind``: its games', if any)."""
+    if target.record.kind not in (GameKind.DUPLICATE, GameKind.CLASSIC):
+        raise UserError("series_kind_refused", number=target.number)
+    if kind is not None and target.record.kind is not kind:
+        raise UserError("series_kind_mixed", number=target.number, kind=ctx.say(f"kind_{kind}"))
     if target.record.status is GameStatus.ABANDONED:
         raise UserError("series_abandoned_game", number=target.number)
 
@@ -262,7 +322,7 @@ def cmd_season(ctx: Context) -> None:
     ]
     if not games:
         raise UserError("season_no_games_since", date=words[0]) if words else UserError("season_no_games")
-    standings = cumulative_standings([game_result(ctx, record) for record in games])
+    standings = cumulative_standings(game_results(ctx, games))
     key = "season_ranking_since" if words else "season_ranking"
     table_text = ranking_table(ctx, standings, game_numbers(ctx))
     ctx.reply(ctx.say(key, count=len(games), date=words[0] if words else "", table=table_text))
