@@ -273,7 +273,7 @@ def test_bad_input_gets_a_polite_answer_and_changes_nothing(
     store.close()
 
 
-def test_a_series_takes_duplicate_games_only_and_one_open_at_a_time(tmp_path: Path) -> None:
+def test_a_series_holds_games_of_one_kind_and_one_series_is_open_at_a_time(tmp_path: Path) -> None:
     store = SQLiteStorage(tmp_path / "kinds.sqlite")
     referee = Referee(store, ready_registry(), now=Clock(), images=False)
     send(referee, "Boss", "/series nouvelle Automne", admin=True)
@@ -281,8 +281,11 @@ def test_a_series_takes_duplicate_games_only_and_one_open_at_a_time(tmp_path: Pa
     assert "La série « Automne » est encore ouverte" in again.text
     send(referee, "Ana", "/nouvelle Ana Ben")
     (classic,) = send(referee, "Ana", "/series ajoute", user="u:ana")  # Ana started it: its referee
-    assert "n'est pas une partie duplicate" in classic.text
-    assert store.series_games(store.channel_series(CHANNEL)[0].id) == []
+    assert "Partie n° 1 ajoutée" in classic.text
+    send(referee, "Ana", "/duplicate 1 manuel !", user="u:ana")
+    (mixed,) = send(referee, "Ana", "/series ajoute", user="u:ana")
+    assert "n'est pas du même genre que les parties de la série (classique)" in mixed.text
+    assert len(store.series_games(store.channel_series(CHANNEL)[0].id)) == 1
     store.close()
 
 
