@@ -1,7 +1,8 @@
 """Persistence of channels, games, players and each game's append-only event log.
 
 ``Storage`` is the interface the command layer talks to, the union of one protocol per aggregate
-(``ChannelStore``, ``GameLog``, ``ClockStore``, ``OutboxStore``, ``HouseWordStore``, in ``Transactions``);
+(``ChannelStore``, ``GameLog``, ``ClockStore``, ``OutboxStore``, ``HouseWordStore``, ``SeriesStore``, in
+``Transactions``);
 ``SQLiteStorage`` keeps everything in one SQLite file through sqlite-utils (WAL mode, migrations
 applied on open), ``MemoryStorage`` is the same on a SQLite database in memory, ``PostgresStorage``
 (``bot.storage.postgres``, loaded by ``open_storage("postgresql://...")``) a server shared by several
@@ -19,7 +20,16 @@ from __future__ import annotations
 
 from .memory import MemoryStorage
 from .open import open_storage
-from .protocol import ChannelStore, ClockStore, GameLog, HouseWordStore, OutboxStore, Storage, Transactions
+from .protocol import (
+    ChannelStore,
+    ClockStore,
+    GameLog,
+    HouseWordStore,
+    OutboxStore,
+    SeriesStore,
+    Storage,
+    Transactions,
+)
 from .records import (
     ChannelLock,
     ChannelSettings,
@@ -33,6 +43,8 @@ from .records import (
     OutsideTransactionError,
     PlayState,
     RoundClosedTwiceError,
+    SeriesRecord,
+    SeriesStatus,
     StorageFullError,
     StorageOpenError,
     StoredEvent,
@@ -60,6 +72,9 @@ __all__ = [
     "PlayState",
     "RoundClosedTwiceError",
     "SQLiteStorage",
+    "SeriesRecord",
+    "SeriesStatus",
+    "SeriesStore",
     "Storage",
     "StorageFullError",
     "StorageOpenError",

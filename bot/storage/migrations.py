@@ -179,6 +179,17 @@ MIGRATIONS: list[Migration] = [
         "edits of a message found by their key",  # whether a waiting edit is superseded, without a scan
         ("create index outbox_edits on outbox (destination, edit_key, id) where edit_key is not null",),
     ),
+    Migration(
+        14,
+        "series of games with one cumulative ranking",
+        (
+            "create table series (id {id}, channel text not null, name text not null, status text not null,"
+            " created {real} not null)",
+            "create unique index series_channel_name on series (channel, name)",
+            "create table series_games (series {ref} not null references series (id),"
+            " game {ref} not null references games (id), position integer not null, primary key (series, game))",
+        ),
+    ),
 ]
 
 # PostgreSQL's versions before the history was shared, and the version of this history each one is

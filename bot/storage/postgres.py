@@ -28,6 +28,7 @@ from .migrations import MIGRATIONS, upgrade
 from .records import ChannelLock, OutsideTransactionError, StorageFullError, StorageOpenError
 from .sql_games import SQLGames
 from .sql_outbox import SQLOutbox
+from .sql_series import SQLSeries
 from .sql_store import Row, SQLStore
 
 __all__ = ["MIGRATIONS", "PostgresStorage", "shown_url"]
@@ -47,7 +48,7 @@ def shown_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-class PostgresStorage(SQLStore, SQLGames, SQLOutbox):
+class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries):
     """Storage on a PostgreSQL server, safe to share between threads and processes."""
 
     def __init__(

@@ -18,6 +18,8 @@ from .records import (
     GameSetup,
     GameStatus,
     PlayState,
+    SeriesRecord,
+    SeriesStatus,
     StoredEvent,
 )
 
@@ -165,5 +167,21 @@ class HouseWordStore(Protocol):
     def house_word_changes(self, channel: str, lexicon: str) -> list[HouseWordChange]: ...
 
 
-class Storage(Transactions, ChannelStore, GameLog, ClockStore, OutboxStore, HouseWordStore, Protocol):
+class SeriesStore(Protocol):
+    """Each channel's series: tournaments of games with one cumulative ranking, the games each holds."""
+
+    def create_series(self, channel: str, name: str) -> SeriesRecord: ...
+    def channel_series(self, channel: str) -> list[SeriesRecord]: ...
+    def set_series_status(self, series_id: int, status: SeriesStatus) -> None: ...
+    def add_series_game(self, series_id: int, game_id: int) -> bool:
+        """Put a game in a series, after its others; whether it was not in it already."""
+        ...
+
+    def remove_series_game(self, series_id: int, game_id: int) -> bool: ...
+    def series_games(self, series_id: int) -> list[int]: ...
+
+
+class Storage(
+    Transactions, ChannelStore, GameLog, ClockStore, OutboxStore, HouseWordStore, SeriesStore, Protocol
+):
     """What the command layer needs from a store: every aggregate, in transactions."""

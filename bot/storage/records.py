@@ -75,6 +75,24 @@ class GameStatus(StrEnum):
     ABANDONED = "abandoned"
 
 
+class SeriesStatus(StrEnum):
+    """Whether a series still takes games; the value is what the database stores."""
+
+    OPEN = "open"
+    ENDED = "ended"
+
+
+@dataclass(frozen=True)
+class SeriesRecord:
+    """A series of a channel: a tournament of games with one cumulative ranking."""
+
+    id: int
+    channel: str
+    name: str
+    status: SeriesStatus
+    created: float
+
+
 UNKNOWN_REFEREE = "?"  # the referee's name shown for a set-up stored without one
 
 
