@@ -33,6 +33,7 @@ from .errors_boardless import (
     SheetTwoWentOutError,
     SheetWordError,
 )
+from .game_values import Standing
 from .names import player_key
 from .notation import Notation, TypedLetter, format_ref, format_word, parse_ref, parse_word
 from .ranking import shared_places
@@ -145,17 +146,6 @@ class SheetRow:
     turn: Turn | None = None
     rack: RackLeft | None = None
     went_out: bool = False  # an end line: the player who went out (their points are the others' racks)
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A player's result: total before the end, what the racks changed, final total, place."""
-
-    player: str
-    before: int
-    adjustment: int
-    final: int
-    place: int
 
 
 @dataclass
