@@ -118,7 +118,7 @@ class DrawRule:
     def classify(self, letters: str, edition: Edition) -> tuple[int, int, int]:
         """(vowels, consonants, tiles that can count as either) among the letters."""
         vowels = consonants = either = 0
-        for tile in letters:
+        for tile, count in Counter(letters).items():
             if tile == JOKER:
                 kind = self.joker
             elif tile in edition.flexible:
@@ -126,11 +126,11 @@ class DrawRule:
             else:
                 kind = Counts.VOWEL if edition.is_vowel(tile) else Counts.CONSONANT
             if kind is Counts.VOWEL:
-                vowels += 1
+                vowels += count
             elif kind is Counts.CONSONANT:
-                consonants += 1
+                consonants += count
             else:
-                either += 1
+                either += count
         return vowels, consonants, either
 
     def shortfall(self, letters: str, move_number: int, edition: Edition) -> Shortfall | None:
@@ -151,8 +151,9 @@ class DrawRule:
         vowel and one consonant once the pool cannot give two of each (3.2, "si le reliquat le permet");
         jokers and Y as either once the pool's other letters are all vowels or all consonants (3.2, 3.7)."""
         rule = self
-        plain = [t for t in pool if t != JOKER and t not in edition.flexible]
-        if len(plain) < len(pool) and len({edition.is_vowel(t) for t in plain}) <= 1:
+        distinct = set(pool)
+        plain = [t for t in distinct if t != JOKER and t not in edition.flexible]
+        if len(plain) < len(distinct) and len({edition.is_vowel(t) for t in plain}) <= 1:
             rule = DrawRule(Counts.EITHER, Counts.EITHER, self.early_moves, self.early_minimum, self.late_minimum)
         if move_number <= self.early_moves and not rule.is_met(pool, move_number, edition):
             rule = DrawRule(rule.y, rule.joker, 0, self.late_minimum, self.late_minimum)
