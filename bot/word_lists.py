@@ -140,7 +140,8 @@ def prepare_at_start(registry: LexiconRegistry, storage: Storage) -> threading.T
     for deadline in storage.deadlines():
         record = storage.game(deadline.game)
         if record.setup.lexicon:
-            specs.append(lists.movegen_name(game_list(record.setup), record.channel))
+            house_channel = "" if record.setup.simultane else record.channel  # a simultané's: none
+            specs.append(lists.movegen_name(game_list(record.setup), house_channel))
     return registry.prepare(dict.fromkeys([*specs, *BUNDLED]))
 
 

@@ -92,6 +92,12 @@ def active_duplicate(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
 # --- the top, computed while players think -----------------------------------------------
 
 
+def lists_channel(record: GameRecord) -> str:
+    """The channel whose house words a game's lists take: none for a simultané's game (every room checks
+    the same list and finds the same tops), else the game's own channel."""
+    return "" if record.setup.simultane else record.channel
+
+
 def _top_key(record: GameRecord, game: DuplicateGame, lexicon: str) -> tuple[int, int, str, str]:
     round_ = game.current
     draw = round_.draw.letters if round_ is not None and round_.draw is not None else ""
@@ -101,7 +107,7 @@ def _top_key(record: GameRecord, game: DuplicateGame, lexicon: str) -> tuple[int
 def _finder(services: Services, record: GameRecord, game: DuplicateGame) -> tuple[str, Any]:
     """The registry's name of the list the top is searched in (the channel's house words applied), and a
     top finder on it; ListPreparingError while that list is being prepared."""
-    name = services.lists.movegen_name(game_list(record.setup), record.channel)
+    name = services.lists.movegen_name(game_list(record.setup), lists_channel(record))
     lexicon = services.lexicons.ready(name)
     return name, movegen_top_finder(lexicon, game.edition, game.settings, count=TOP_PLAYS)
 
@@ -153,7 +159,7 @@ def round_lists(services: Services, record: GameRecord) -> tuple[HouseList, str]
     """What closing a round needs: the list the submissions are checked with, and the name of the one the
     top is searched in; ListPreparingError while either is being prepared."""
     spec = game_list(record.setup)
-    verdicts = services.lists.verdicts(spec, record.channel)
-    name = services.lists.movegen_name(spec, record.channel)
+    verdicts = services.lists.verdicts(spec, lists_channel(record))
+    name = services.lists.movegen_name(spec, lists_channel(record))
     services.lexicons.ready(name)
     return verdicts, name

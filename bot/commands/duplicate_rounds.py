@@ -12,9 +12,10 @@ import random
 import time
 from collections.abc import Callable
 
-from core.duplicate import DrawMade, DuplicateGame
+from core.duplicate import DrawMade, DuplicateEvent, DuplicateGame
 from core.errors import ArbitreError
 from core.errors_duplicate import NoDrawPossibleError
+from core.simultane import SimultaneDefinition, next_draw
 
 from ..chat import Reply
 from ..lexicons import ListPreparingError
@@ -53,7 +54,7 @@ def open_next_round(
     if record.setup.manual:
         return [*notes, Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
     try:
-        events = game.draw(random.Random(), at=now)
+        events = draw_of(storage, record, game, now)
     except NoDrawPossibleError as error:
         letters = game.edition.spell_tiles(error.letters)
         return notes + finish(services, record, game, lang, say(lang, "dup_end_no_valid_draw", letters=letters))
@@ -62,6 +63,15 @@ def open_next_round(
     claim_clock(services, record.channel, now)
     zone = storage.channel(record.channel).zone
     return [*notes, draw_reply(lang, zone, record, game, record.channel, now)]
+
+
+def draw_of(storage: Storage, record: GameRecord, game: DuplicateGame, now: float) -> list[DuplicateEvent]:
+    """The next move's draw: a simultané's sealed one for a game of a simultané, else at random."""
+    if record.setup.simultane:
+        stored = storage.simultane(record.setup.simultane)
+        if stored is not None:
+            return next_draw(SimultaneDefinition.from_json(stored.definition), game, at=now)
+    return game.draw(random.Random(), at=now)
 
 
 def _shown_again(

@@ -27,6 +27,7 @@ from .protocol import (
     HouseWordStore,
     OutboxStore,
     SeriesStore,
+    SimultaneStore,
     Storage,
     Transactions,
 )
@@ -49,6 +50,7 @@ from .records import (
     StorageOpenError,
     StoredEvent,
 )
+from .sql_simultanes import SimultaneRecord, SimultaneRoom
 from .sqlite import MIGRATIONS, SQLiteStorage
 
 __all__ = [
@@ -75,6 +77,9 @@ __all__ = [
     "SeriesRecord",
     "SeriesStatus",
     "SeriesStore",
+    "SimultaneRecord",
+    "SimultaneRoom",
+    "SimultaneStore",
     "Storage",
     "StorageFullError",
     "StorageOpenError",

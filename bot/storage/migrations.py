@@ -190,6 +190,20 @@ MIGRATIONS: list[Migration] = [
             " game {ref} not null references games (id), position integer not null, primary key (series, game))",
         ),
     ),
+    Migration(
+        16,
+        "simultanes: one game in many rooms, the rooms that joined each",
+        (
+            "create table simultanes (id {id}, code text not null, channel text not null,"
+            " organiser text not null, definition text not null, created {real} not null)",
+            "create unique index simultanes_code on simultanes (code)",
+            "create table simultane_rooms (simultane {ref} not null references simultanes (id),"
+            " channel text not null, game {ref} references games (id), joined {real} not null,"
+            " primary key (simultane, channel))",
+            "create unique index simultane_rooms_game on simultane_rooms (game)",
+            "create index simultane_rooms_channel on simultane_rooms (channel)",
+        ),
+    ),
 ]
 
 # PostgreSQL's versions before the history was shared, and the version of this history each one is

@@ -29,6 +29,7 @@ from .records import ChannelLock, OutsideTransactionError, StorageFullError, Sto
 from .sql_games import SQLGames
 from .sql_outbox import SQLOutbox
 from .sql_series import SQLSeries
+from .sql_simultanes import SQLSimultanes
 from .sql_store import Row, SQLStore
 
 __all__ = ["MIGRATIONS", "PostgresStorage", "shown_url"]
@@ -48,7 +49,7 @@ def shown_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries):
+class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLSimultanes):
     """Storage on a PostgreSQL server, safe to share between threads and processes."""
 
     def __init__(

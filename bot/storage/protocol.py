@@ -22,6 +22,7 @@ from .records import (
     SeriesStatus,
     StoredEvent,
 )
+from .sql_simultanes import SimultaneRecord, SimultaneRoom
 
 
 class Transactions(Protocol):
@@ -181,7 +182,32 @@ class SeriesStore(Protocol):
     def series_games(self, series_id: int) -> list[int]: ...
 
 
+class SimultaneStore(Protocol):
+    """The simultanés (one game played in many rooms) and the rooms that joined each, with their games."""
+
+    def create_simultane(
+        self, code: str, channel: str, organiser: str, definition: dict[str, Any]
+    ) -> SimultaneRecord: ...
+    def simultane(self, code: str) -> SimultaneRecord | None: ...
+    def simultane_by_id(self, simultane_id: int) -> SimultaneRecord: ...
+    def join_simultane(self, simultane_id: int, channel: str) -> bool:
+        """Put a room in a simultané; whether it was not in it already."""
+        ...
+
+    def set_simultane_game(self, simultane_id: int, channel: str, game_id: int) -> None: ...
+    def simultane_rooms(self, simultane_id: int) -> list[SimultaneRoom]: ...
+    def channel_simultanes(self, channel: str) -> list[SimultaneRecord]: ...
+
+
 class Storage(
-    Transactions, ChannelStore, GameLog, ClockStore, OutboxStore, HouseWordStore, SeriesStore, Protocol
+    Transactions,
+    ChannelStore,
+    GameLog,
+    ClockStore,
+    OutboxStore,
+    HouseWordStore,
+    SeriesStore,
+    SimultaneStore,
+    Protocol,
 ):
     """What the command layer needs from a store: every aggregate, in transactions."""

@@ -122,7 +122,7 @@ class GameSetup:
     wrote (classic: edition, rules, notation, lexicon, players, referee_name; duplicate: edition, lexicon,
     notation, manual, referee_name). A missing key (or null) takes its default: edition ``fr``; notation
     the edition's usual one; lexicon the edition's bundled list (its code); rules None; players none;
-    referee_name ``?``; manual false. Unknown keys are ignored (a set-up is never written back, so
+    referee_name ``?``; manual false; simultane none. Unknown keys are ignored (a set-up is never written back, so
     nothing a newer version stored is lost). A value of the wrong type raises GameSetupError.
     """
 
@@ -133,6 +133,7 @@ class GameSetup:
     rules: str | None = None  # classic games: the rule set's code (None: the edition's box rules)
     players: tuple[str, ...] = ()  # classic games: the seats named at the start, in turn order
     manual: bool = False  # duplicate games: the referee draws each round's tiles
+    simultane: str = ""  # duplicate games: the code of the simultané the game plays ("": none)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object stored (``rules`` left out when None, as duplicate games always had)."""
@@ -146,6 +147,8 @@ class GameSetup:
             "referee_name": self.referee_name,
             "manual": self.manual,
         }
+        if self.simultane:
+            data["simultane"] = self.simultane
         return data
 
     @classmethod
@@ -171,6 +174,7 @@ class GameSetup:
             rules=rules,
             players=tuple(players),
             manual=manual,
+            simultane=_text(data, "simultane", ""),
         )
 
 

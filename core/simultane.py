@@ -1,0 +1,240 @@
+"""A simultané: one duplicate game played in many rooms, each under its own arbiter and clock, ranked
+together across every room ("tous centres confondus") and room by room.
+
+Its definition names the organiser, the rules every room plays by (edition, list, notation, minutes,
+sanctions), where its draws come from (a seed, or a hall's draws typed in advance and then the seed) and
+its mode: every room together from a set time, or each at its own time within a window. Its sequence of
+draws is sealed: a draw exists only once a room's round opens (``next_draw``), and every room drawing on
+the same board gets the same letters. The overall ranking counts a round once every room has closed it
+(together), or every round once the window has ended (``visible_rounds``), so that no room learns
+another's results early.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .duplicate import DuplicateEvent, DuplicateGame
+from .duplicate.ranking import rank_players
+from .duplicate.rounds import Round
+from .duplicate.sanctions import warning_deduction
+from .duplicate.settings import DuplicateSettings
+from .errors import ArbitreError
+
+
+class SimultaneMode(StrEnum):
+    """How the rooms play: all together from a set time, or each at its own time within a window."""
+
+    TOGETHER = "together"
+    WINDOW = "window"
+
+
+class StartBlock(StrEnum):
+    """Why a room cannot start its game now."""
+
+    TOO_EARLY = "too_early"  # before the set time (together) or the window's start
+    WINDOW_OVER = "window_over"  # the window has ended
+
+
+@dataclass(frozen=True)
+class SimultaneDefinition:
+    """What every room of a simultané plays: the organiser (account and room), the rules, the source of
+    the draws (``seed``, and ``draws`` typed in advance, used first, one per move), the mode and its
+    times (``start``; ``end`` for a window)."""
+
+    code: str
+    organiser: str
+    channel: str
+    seed: str
+    edition: str
+    lexicon: str
+    notation: str
+    minutes: float
+    sanctions: str
+    mode: SimultaneMode = SimultaneMode.TOGETHER
+    start: float = 0.0
+    end: float | None = None
+    draws: tuple[str, ...] = ()
+
+    def start_block(self, now: float) -> StartBlock | None:
+        """Why a room cannot start its game at ``now`` (None: it can)."""
+        if now < self.start:
+            return StartBlock.TOO_EARLY
+        if self.mode is SimultaneMode.WINDOW and self.end is not None and now >= self.end:
+            return StartBlock.WINDOW_OVER
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The definition as a JSON object (what storage keeps)."""
+        return {
+            "code": self.code,
+            "organiser": self.organiser,
+            "channel": self.channel,
+            "seed": self.seed,
+            "edition": self.edition,
+            "lexicon": self.lexicon,
+            "notation": self.notation,
+            "minutes": self.minutes,
+            "sanctions": self.sanctions,
+            "mode": self.mode.value,
+            "start": self.start,
+            "end": self.end,
+            "draws": list(self.draws),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SimultaneDefinition:
+        """The definition a JSON object of ``to_json`` describes."""
+        end = data.get("end")
+        return cls(
+            code=str(data["code"]),
+            organiser=str(data["organiser"]),
+            channel=str(data["channel"]),
+            seed=str(data["seed"]),
+            edition=str(data["edition"]),
+            lexicon=str(data["lexicon"]),
+            notation=str(data["notation"]),
+            minutes=float(data["minutes"]),
+            sanctions=str(data["sanctions"]),
+            mode=SimultaneMode(data.get("mode", SimultaneMode.TOGETHER.value)),
+            start=float(data.get("start", 0.0)),
+            end=None if end is None else float(end),
+            draws=tuple(str(d) for d in data.get("draws", [])),
+        )
+
+
+def next_draw(definition: SimultaneDefinition, game: DuplicateGame, at: float | None = None) -> list[DuplicateEvent]:
+    """Make the next move's draw of the simultané in ``game`` (applied, and returned to be stored): the
+    typed draw of that move if there is one, else a draw from the seed and the move's number, so that
+    every room whose board and bag are the same draws the same letters (a typed draw the bag does not
+    allow gives way to the seed's)."""
+    index = game.move_number - 1
+    if index < len(definition.draws):
+        try:
+            return [game.draw_manual(definition.draws[index], at=at)]
+        except ArbitreError:
+            pass  # a typed draw the bag no longer allows: the seed's, the same in every room
+    return game.draw(random.Random(f"{definition.seed}:{game.move_number}"), at=at)
+
+
+# --- what the rooms may see ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoomProgress:
+    """Where one room's game stands: rounds closed, whether it has started, whether it was abandoned."""
+
+    channel: str
+    closed: int
+    started: bool = True
+    abandoned: bool = False
+
+
+def visible_rounds(definition: SimultaneDefinition, rooms: Sequence[RoomProgress], now: float) -> int:
+    """How many rounds the overall ranking counts at ``now``: together, those every room still playing
+    has closed (none while a room has not started); for a window, none before it ends, then every
+    round a room closed. An abandoned room holds no one back."""
+    playing = [r for r in rooms if not r.abandoned]
+    if not playing:
+        return 0
+    if definition.mode is SimultaneMode.WINDOW:
+        if definition.end is None or now < definition.end:
+            return 0
+        return max(r.closed for r in playing)
+    if not all(r.started for r in playing):
+        return 0
+    return min(r.closed for r in playing)
+
+
+# --- the overall ranking ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoomPlayer:
+    """A player of one room: who they are in every room (``key``: their platform account) and their
+    seat's name in that room's game."""
+
+    key: str
+    name: str
+
+
+@dataclass(frozen=True)
+class RoomResult:
+    """One room's closed rounds (in order) and its players."""
+
+    channel: str
+    players: tuple[RoomPlayer, ...]
+    rounds: tuple[Round, ...]
+
+
+@dataclass(frozen=True)
+class OverallStanding:
+    """A player's place across every room: total (solo bonuses in, warnings' deductions out), gap to
+    the sum of the tops, percentage of it, solos, warnings, and the room they played in."""
+
+    place: int
+    key: str
+    name: str
+    channel: str
+    total: int
+    gap: int
+    percent: float
+    solos: int
+    warnings: int
+
+
+def _score(room: RoomResult, index: int, name: str, *, before_penalty: bool = False) -> int:
+    if index >= len(room.rounds):
+        return 0
+    round_ = room.rounds[index]
+    return round_.score_before_penalty(name) if before_penalty else round_.score_of(name)
+
+
+def overall_standings(rooms: Sequence[RoomResult], rounds: int, settings: DuplicateSettings) -> list[OverallStanding]:
+    """Places best first over the first ``rounds`` rounds of every room, as one room of all their
+    players: a round's solo goes to the only player of all rooms with its top (3.5, with at least
+    ``solo_min_players`` players in all); a room short of a round scores 0 in it. A player found in
+    two rooms counts in the first one only."""
+    seats: dict[str, tuple[RoomResult, RoomPlayer]] = {}
+    for room in rooms:
+        for player in room.players:
+            seats.setdefault(player.key, (room, player))
+    tops: list[int] = []
+    solos: dict[str, int] = {}
+    for index in range(rounds):
+        top = next((r.rounds[index].top_points for r in rooms if index < len(r.rounds)), 0)
+        tops.append(top)
+        best = (
+            top
+            if settings.solo_requires_top
+            else max((_score(room, index, p.name, before_penalty=True) for room, p in seats.values()), default=0)
+        )
+        holders = [
+            key
+            for key, (room, player) in seats.items()
+            if best > 0 and _score(room, index, player.name, before_penalty=True) == best
+        ]
+        if len(holders) == 1 and len(seats) >= settings.solo_min_players:
+            solos[holders[0]] = solos.get(holders[0], 0) + 1
+    scores = {key: [_score(room, i, p.name) for i in range(rounds)] for key, (room, p) in seats.items()}
+    warned = {key: sum(1 for r in room.rounds[:rounds] if r.warned(p.name)) for key, (room, p) in seats.items()}
+    warnings = {key: (n, warning_deduction(n, settings.warning_threshold)) for key, n in warned.items() if n}
+    bonuses = {key: n * settings.solo_bonus for key, n in solos.items()}
+    return [
+        OverallStanding(
+            s.place,
+            s.player,
+            seats[s.player][1].name,
+            seats[s.player][0].channel,
+            s.total,
+            s.gap,
+            s.percent,
+            s.solos,
+            s.warnings,
+        )
+        for s in rank_players(tops, scores, bonuses, solos, warnings)
+    ]
