@@ -8,7 +8,7 @@ in which each room plays at its own time. ``/simultane join CODE`` (a channel ad
 this one) puts the room in it and starts its game at once when the time allows, else ``/simultane start``
 does once it does. ``/simultane ranking [CODE]`` shows the overall ranking as far as the visibility rule
 allows (``core.simultane.visible_rounds``), ``/simultane status [CODE]`` (or no word) where it stands.
-Each room's own ranking is /ranking, as for any game.
+Each room's own ranking is /standings, as for any game.
 """
 
 from __future__ import annotations
