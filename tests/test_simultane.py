@@ -377,3 +377,26 @@ def test_a_room_joins_once_and_a_running_game_is_not_replaced(club: Club) -> Non
     club.ok("Ref", "/duplicate 1", channel=TELEGRAM)  # the room's own game is running
     running = club.refused("Boss", "/simultane commencer", channel=TELEGRAM, admin=True)
     assert running.startswith("Une partie duplicate est en cours dans ce salon")
+
+
+def test_a_room_s_house_words_change_neither_the_tops_nor_the_verdicts(club: Club) -> None:
+    # the room takes CHANTEZ out of its list: its own games would refuse it; the simultané's list is the
+    # same in every room, so the top stays H6 CHANTEZ and the answer scores (2.1 of RULES.md: 112)
+    club.ok("Boss", "/mots retire CHANTEZ", channel=TELEGRAM, admin=True)
+    club.wait_for_tops_list(TELEGRAM)
+    club.ok("Boss", "/duplicate 1 manuel", channel=TELEGRAM, admin=True)  # the room's own game, for comparison
+    club.ok("Boss", "/tirage ACEHNTZ", channel=TELEGRAM, admin=True)
+    play_round_one(club, TELEGRAM, {"Bea": "H6 CHANTEZ"})
+    own = club.ok("Boss", "/cloture", channel=TELEGRAM, admin=True)
+    assert "Top : H6 CHANTEZ" not in own and "Bea : H6 CHANTEZ 112" not in own
+    club.ok("Boss", "/fin !", channel=TELEGRAM, admin=True)
+    code = code_of(club.ok("Org", "/simultane creer 1 tirages ACEHNTZ", channel=DISCORD, admin=True))
+    club.ok("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
+    play_round_one(club, TELEGRAM, {"Bea": "H6 CHANTEZ"})
+    closed = club.ok("Boss", "/cloture", channel=TELEGRAM, admin=True)
+    assert "Top : H6 CHANTEZ — 112 points" in closed and "Bea : H6 CHANTEZ 112 (top)" in closed
+    refused = club.refused("Boss", "/top 2", channel=TELEGRAM, admin=True)
+    assert (
+        refused
+        == f"Simultané {code} : le top placé est celui de tous les salons, il ne peut pas être changé dans un salon."
+    )

@@ -182,6 +182,8 @@ def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
 @command("top", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
 def cmd_top(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
+    if record.setup.simultane:  # every room of a simultané keeps the same board
+        raise UserError("simultane_top_fixed", code=record.setup.simultane)
     last = game.last_closed
     if last is None or not last.tied:
         raise UserError("dup_no_tie")
