@@ -13,7 +13,7 @@ import pytest
 
 from bot.chat import Reply
 from bot.commands.duplicate_games import load_game
-from bot.storage import GameKind, GameSetup, SQLiteStorage, Storage
+from bot.storage import GameKind, GameSetup, SQLiteStorage, Storage, StoredEvent
 from core.duplicate import DuplicateGame, DuplicateSettings, movegen_top_finder
 from core.edition import FRENCH
 from core.simultane import (
@@ -400,3 +400,77 @@ def test_a_room_s_house_words_change_neither_the_tops_nor_the_verdicts(club: Clu
         refused
         == f"Simultané {code} : le top placé est celui de tous les salons, il ne peut pas être changé dans un salon."
     )
+
+
+# --- two bot processes on one PostgreSQL database -------------------------------------------------------
+
+
+class Process:
+    """One bot process: its own connections to the shared database, its clock's channels, its lease name."""
+
+    def __init__(self, url: str, name: str, scope: str, clock: list[float]) -> None:
+        from bot.clock_lease import ClockLease
+        from bot.referee import Referee
+        from bot.storage.postgres import PostgresStorage
+
+        self.storage = PostgresStorage(url, pool_size=2)
+        self.referee = Referee(
+            self.storage,
+            ready_registry(),
+            now=lambda: clock[0],
+            images=False,
+            clock_scope=scope,
+            clock_lease=ClockLease(name),
+        )
+
+    def send(self, channel: str, name: str, text: str, *, admin: bool = False, private: bool = False) -> str:
+        from bot.chat import Incoming
+
+        replies = self.referee.handle(Incoming(channel, f"u:{name.lower()}", name, text, private=private, admin=admin))
+        return "\n".join(r.text for r in replies)
+
+    def close(self) -> None:
+        self.referee.clock.shutdown()
+        self.storage.close()
+
+
+def test_two_processes_on_postgres_play_one_simultane_each_clock_run_once(postgres_url: str) -> None:
+    clock = [START]
+    discord = Process(postgres_url, "shard-0", "discord:", clock)  # a Discord shard: its channels' clocks
+    other = Process(postgres_url, "worker-1", "", clock)  # a Telegram webhook worker and the console
+    created = discord.send(DISCORD, "Org", "/simultane creer 1 tirages ACEHNTZ", admin=True)
+    code = code_of(created)
+    assert "ACEHNTZ" not in created
+    assert "Coup 1 — tirage : ACEHNTZ" in discord.send(DISCORD, "Org", f"/simultane rejoindre {code}", admin=True)
+    for channel in (TELEGRAM, CONSOLE):
+        assert "Coup 1 — tirage : ACEHNTZ" in other.send(channel, "Boss", f"/simultane rejoindre {code}", admin=True)
+    by_room = {DISCORD: discord, TELEGRAM: other, CONSOLE: other}
+    for (channel, process), moves in zip(by_room.items(), (A_MOVES, B_MOVES, C_MOVES), strict=True):
+        for name, move in moves.items():
+            assert "Reçu pour le coup 1" in process.send(channel, name, f"/jouer {move}", private=True)
+    for channel, process in by_room.items():
+        process.send(channel, "Boss", "/cloture", admin=True)
+    assert table_rows(other.send(CONSOLE, "Zoé", "/simultane classement")) == OVERALL_AFTER_ONE
+
+    other.close()  # the worker stops mid-game (round 2 open everywhere) and starts again
+    other = Process(postgres_url, "worker-1", "", clock)
+    by_room = {DISCORD: discord, TELEGRAM: other, CONSOLE: other}
+    clock[0] += 61  # round 2's minute is over: both processes' clocks tick, each room closes once
+    for _ in range(2):
+        for process in (discord, other):
+            process.referee.tick(clock[0])
+        clock[0] += 1
+    closes = {c: [e.data["top"] for e in events_of(discord.storage, c) if e.data["kind"] == "close"] for c in ROOMS}
+    assert all(len(tops) == 2 for tops in closes.values()), closes
+    assert closes[DISCORD] == closes[TELEGRAM] == closes[CONSOLE]
+    draws = {c: [e.data["draw"] for e in events_of(other.storage, c) if e.data["kind"] == "draw"] for c in ROOMS}
+    assert draws[DISCORD] == draws[TELEGRAM] == draws[CONSOLE] and len(draws[DISCORD]) == 3
+    after_two = other.send(TELEGRAM, "Zoé", "/simultane classement")
+    assert "après 2 manche(s)" in after_two and table_rows(after_two)[0][:3] == ["1", "Ana", "122"]
+    discord.close()
+    other.close()
+
+
+def events_of(storage: Storage, channel: str) -> list[StoredEvent]:
+    """The stored events of the channel's last game."""
+    return storage.events(storage.games(channel)[-1].id)
