@@ -272,6 +272,9 @@ def test_three_rooms_play_together(club: Club) -> None:
     hidden = club.refused("Zoé", "/simultane classement", channel=TELEGRAM)  # the console has not started
     assert hidden == f"Simultané {code} : pas encore de classement, aucune manche n'est close dans tous les salons."
     send("Con", f"/simultane rejoindre {code}", CONSOLE, admin=True)
+    # one search of round 1's top for the three rooms of this process, kept under the simultané
+    searches = [key for key in club.referee.clock.tops if key[1] == 1]
+    assert [key[0] for key in searches] == [f"simultane:{code}"]
 
     for channel, moves in zip(ROOMS, (A_MOVES, B_MOVES, C_MOVES), strict=True):
         play_round_one(club, channel, moves)

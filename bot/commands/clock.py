@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from .top_searches import Search, TopSearches
 
-TopKey = tuple[int, int, str, str]  # (game, move number, draw, word list used)
+TopKey = tuple[int | str, int, str, str]  # (game, or a simultanés ``simultane:CODE``, move number, draw, list)
 
 
 class DuplicateClock:

@@ -98,10 +98,13 @@ def lists_channel(record: GameRecord) -> str:
     return "" if record.setup.simultane else record.channel
 
 
-def _top_key(record: GameRecord, game: DuplicateGame, lexicon: str) -> tuple[int, int, str, str]:
+def _top_key(record: GameRecord, game: DuplicateGame, lexicon: str) -> tuple[int | str, int, str, str]:
+    """What a top search is kept under: the game's round, or for a simultané's game the simultané's round
+    (every room's board is the same there: one search serves all the rooms of this process)."""
     round_ = game.current
     draw = round_.draw.letters if round_ is not None and round_.draw is not None else ""
-    return (record.id, game.move_number, draw, lexicon)
+    owner: int | str = f"simultane:{record.setup.simultane}" if record.setup.simultane else record.id
+    return (owner, game.move_number, draw, lexicon)
 
 
 def _finder(services: Services, record: GameRecord, game: DuplicateGame) -> tuple[str, Any]:
@@ -144,7 +147,10 @@ def top_finder(services: Services, record: GameRecord, game: DuplicateGame) -> A
     """The precomputed top when there is one for the list in force (waiting for it if needed), else a
     search now; ListPreparingError while the list is being prepared."""
     name, finder = _finder(services, record, game)
-    future: Future[TopResult] | None = services.clock.tops.pop(_top_key(record, game, name), None)
+    key = _top_key(record, game, name)
+    # a simultané's search is left for its other rooms (dropped with the oldest ones, past TOPS_KEPT)
+    kept = services.clock.tops.get(key) if record.setup.simultane else services.clock.tops.pop(key, None)
+    future: Future[TopResult] | None = kept
 
     def find(board: Board, letters: str) -> TopResult:
         if future is not None:
