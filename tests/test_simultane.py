@@ -5,14 +5,19 @@ room has closed a round, a restart mid-game) and within a window (hidden until t
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
-from bot.chat import Reply
+from bot.adapters.discord import DiscordAdapter
+from bot.adapters.telegram import TelegramAdapter
+from bot.chat import Incoming, Reply
 from bot.commands.duplicate_games import load_game
+from bot.referee import Referee
 from bot.storage import GameKind, GameSetup, SQLiteStorage, Storage, StoredEvent
 from core.duplicate import DuplicateGame, DuplicateSettings, movegen_top_finder
 from core.edition import FRENCH
@@ -28,6 +33,7 @@ from core.simultane import (
     visible_rounds,
 )
 from tests.club import Club
+from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
 from tests.ready_lists import ready_registry
 
 DISCORD, TELEGRAM, CONSOLE = "discord:111", "telegram:-222", "console"
@@ -413,7 +419,6 @@ class Process:
 
     def __init__(self, url: str, name: str, scope: str, clock: list[float]) -> None:
         from bot.clock_lease import ClockLease
-        from bot.referee import Referee
         from bot.storage.postgres import PostgresStorage
 
         self.storage = PostgresStorage(url, pool_size=2)
@@ -427,8 +432,6 @@ class Process:
         )
 
     def send(self, channel: str, name: str, text: str, *, admin: bool = False, private: bool = False) -> str:
-        from bot.chat import Incoming
-
         replies = self.referee.handle(Incoming(channel, f"u:{name.lower()}", name, text, private=private, admin=admin))
         return "\n".join(r.text for r in replies)
 
@@ -477,3 +480,68 @@ def test_two_processes_on_postgres_play_one_simultane_each_clock_run_once(postgr
 def events_of(storage: Storage, channel: str) -> list[StoredEvent]:
     """The stored events of the channel's last game."""
     return storage.events(storage.games(channel)[-1].id)
+
+
+# --- a Discord channel and a Telegram group: the real libraries against the fakes ---------------------
+
+GROUP = -1002500025
+
+
+@pytest_asyncio.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(bot_username="TestBot") as fake:
+        fake.add_group(GROUP, "Club de Scrabble")
+        fake.ana = fake.add_user(first_name="Tom")
+        fake.set_member(GROUP, fake.ana, "creator")
+        yield fake
+
+
+def discord_texts(dc: FakeDiscord) -> list[str]:
+    return [str(m.get("content") or "") for m in dc.messages.values()]
+
+
+def telegram_texts(tg: FakeTelegram) -> list[str]:
+    return [str(m.get("text", "")) for (chat, _), m in tg.messages.items() if chat == GROUP]
+
+
+async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait for ``condition`` (three times ``timeout`` on a loaded machine; it ends as soon as it holds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 3 * timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.asyncio
+async def test_a_discord_channel_and_a_telegram_group_play_one_simultane(
+    discord_club: FakeDiscord, tg: FakeTelegram, storage: SQLiteStorage
+) -> None:
+    dc = discord_club
+    referee = Referee(storage, ready_registry(), now=dc.now, images=False)
+    discord = DiscordAdapter(referee, edit_interval=0.2, tick_seconds=0.05, clock=dc.now)
+    telegram = TelegramAdapter(referee, tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now)
+    discord.service.outbox_seconds = telegram.service.outbox_seconds = 0.05
+    async with running_bot(dc, discord.client), running_application(telegram.application, tg):
+        await discord.sync(dc.guild.id)
+        args = {"args": "creer 1 tirages ACEHNTZ"}
+        await dc.send_interaction("simultane", args, user=dc.ana, channel_id=dc.channel)
+        await eventually(lambda: any("Simultané créé, code" in t for t in discord_texts(dc)))
+        code = code_of(next(t for t in discord_texts(dc) if "Simultané créé, code" in t))
+        await dc.send_interaction("simultane", {"args": f"rejoindre {code}"}, user=dc.ana, channel_id=dc.channel)
+        await eventually(lambda: any("Coup 1 — tirage : ACEHNTZ" in t for t in discord_texts(dc)))
+        assert not any("ACEHNTZ" in t for t in telegram_texts(tg))  # not opened in the group yet
+        await tg.send_user_message(GROUP, tg.ana, f"/simultane rejoindre {code}")
+        await eventually(lambda: any("Coup 1 — tirage : ACEHNTZ" in t for t in telegram_texts(tg)))
+        await dc.send_interaction("play", {"args": "H6 CHANTEZ"}, user=dc.ben, channel_id=dc.channel)
+        await eventually(lambda: any("Coup 1 : 1 joueur" in t for t in discord_texts(dc)))
+        await dc.send_interaction("close", None, user=dc.ana, channel_id=dc.channel)
+        await eventually(lambda: any("Top : H6 CHANTEZ" in t for t in discord_texts(dc)))
+        await dc.send_interaction("simultane", {"args": "classement"}, user=dc.ben, channel_id=dc.channel)
+        await eventually(lambda: any(f"Simultané {code} : pas encore" in t for t in discord_texts(dc)))
+        await tg.send_user_message(GROUP, tg.ana, "/cloture")
+        await eventually(lambda: any("Top : H6 CHANTEZ" in t for t in telegram_texts(tg)))
+        await tg.send_user_message(GROUP, tg.ana, "/simultane classement")
+        await eventually(lambda: any(f"Simultané {code}, tous centres" in t for t in telegram_texts(tg)))
+        overall = next(t for t in telegram_texts(tg) if f"Simultané {code}, tous centres" in t)
+        assert "(2 salon(s), 1 joueur(s)), après 1 manche(s)" in overall and "Ben" in overall and "112" in overall
