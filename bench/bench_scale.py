@@ -13,6 +13,10 @@ notice delivered), acknowledged moves missing from the database (must be 0) and 
 (must be 0).
 
     .venv/bin/python bench/bench_scale.py [--channels 300] [--players 20] [--minutes 2] [--only pg|sqlite] [--burst]
+        [--simultane]
+
+``--simultane``: the channels join one simultané (created in the first) instead of each starting its own
+game: the same draws everywhere (``distinct draws`` counts them: one per round drawn), each room's clock.
 
 ``--burst``: every submission of a round arrives in its last 10 s (up to half a second before its
 deadline), as duplicate players answer, instead of spread over the round.
@@ -24,6 +28,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sqlite3
 import statistics
 import sys
@@ -109,6 +114,7 @@ def run(
     minutes: float,
     kill: bool,
     burst: bool = False,
+    simultane: bool = False,
 ) -> dict[str, Any]:
     db = Database(url)
     rng = random.Random(6)
@@ -121,10 +127,19 @@ def run(
 
         began = time.monotonic()
         starts = {}
+        start_text = f"/duplicate {minutes}"
+        if simultane:  # one simultané, created in the first channel; every channel joins it (its game starts)
+            created = workers.send(route(0), {"channel": names[0], "user": "u:org", "name": "Org",
+                                              "text": f"/simultane create {minutes}", "admin": True})
+            assert created is not None
+            ack = route(0).wait_ack(created, 300)
+            code = re.search(r"code ([A-Z0-9]{6})", " ".join(ack.texts))
+            assert code is not None and not ack.error, ack.texts
+            start_text = f"/simultane join {code.group(1)}"
         for c, channel in enumerate(names):
             worker = route(c)
             starts[workers.send(worker, {"channel": channel, "user": "u:ref", "name": "Ref",
-                                         "text": f"/duplicate {minutes}", "admin": True})] = worker
+                                         "text": start_text, "admin": True})] = worker
         for request, worker in starts.items():
             assert request is not None and not worker.wait_ack(request, 300).error, worker.acks.get(request)
         setup = time.monotonic() - began
@@ -201,9 +216,11 @@ def run(
                 in_round_1.add((int(game), json.loads(data)["player"]))
         acknowledged = {(game_of[moves[r][0]], moves[r][1]) for r, a in acks.items() if not a.error}
         per_process = Counter(a.worker for a in acks.values())
+        draws = {str(d) for (d,) in db.rows("select data from events where kind = 'draw'")}
         for worker in workers.alive():
             worker.finish(300)
     return {
+        "distinct_draws": len({json.loads(d)["draw"] for d in draws}) if draws else 0,
         "setup_s": setup,
         "moves": len(schedule),
         "acked": len(acknowledged),
@@ -248,6 +265,7 @@ def report(title: str, figures: dict[str, Any]) -> None:
     print(f"  round 1 close posted in {figures['posted']} channels; after the deadline: "
           f"median {figures['median_posted_s']:.1f} s, latest {figures['latest_posted_s']:.1f} s")
     print(f"  answers sent before the deadline but stored after their round's close: {figures['missed_round']}")
+    print(f"  distinct draws stored across the channels' rounds 1-2: {figures['distinct_draws']}")
     print(f"  acknowledged moves lost: {figures['lost']}; rounds closed twice: {figures['closed_twice']}; "
           f"killed: {figures['killed']} at {figures['killed_at_s']:.0f} s into the arrivals "
           f"(lease {LEASE:.0f} s)")
@@ -260,17 +278,20 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=2.0)
     parser.add_argument("--only", choices=["pg", "sqlite"])
     parser.add_argument("--burst", action="store_true", help="every move in the last 10 s of its round")
+    parser.add_argument("--simultane", action="store_true", help="every channel plays one simultané (same draws)")
     args = parser.parse_args()
     shape = f"{args.channels} channels x {args.players} players, {args.minutes:g}-minute rounds"
     if args.burst:
         shape += ", burst: every move in the last 10 s"
+    if args.simultane:
+        shape += ", one simultané"
     results = {}
     if args.only != "sqlite":
         server = PostgresServer(settings={"max_connections": "200"}).start()
         try:
             with tempfile.TemporaryDirectory() as folder:
                 figures = run(server.create_database("bench"), Path(folder), 3, args.channels, args.players,
-                              args.minutes, kill=True, burst=args.burst)
+                              args.minutes, kill=True, burst=args.burst, simultane=args.simultane)
             report(f"PostgreSQL, 3 processes, one killed with kill -9 ({shape})", figures)
             results["pg"] = figures
         finally:
@@ -279,7 +300,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             url = str(Path(folder) / "bench.sqlite")
             figures = run(
-                url, Path(folder), 1, args.channels, args.players, args.minutes, kill=False, burst=args.burst
+                url, Path(folder), 1, args.channels, args.players, args.minutes, kill=False, burst=args.burst,
+                simultane=args.simultane,
             )
         report(f"SQLite, 1 process ({shape})", figures)
         results["sqlite"] = figures

@@ -342,11 +342,18 @@ def test_three_rooms_within_a_window(club: Club) -> None:
         assert "Fin de la partie duplicate" in club.ok("Boss", "/fin !", channel=channel, admin=True)
         hidden = club.refused("Zoé", "/simultane classement", channel=channel)
         assert "sera visible à la fin de la fenêtre, le 2027-01-15 12:00 (Europe/Paris)" in hidden
+        assert club.refused("Zoé", "/simultane export", channel=channel) == hidden  # nor as a file
         own = club.ok("Zoé", "/classement", channel=channel)  # the room's own ranking is there at once
         assert next(iter(moves)) in own
     club.now = START + 3 * 3600  # 12:00: the window has ended
     overall = club.ok("Zoé", "/simultane classement", channel=TELEGRAM)
     assert table_rows(overall) == OVERALL_AFTER_ONE
+    (export,) = club.send("Zoé", f"/simultane export {code}", channel=CONSOLE)
+    assert export.document is not None and export.document_name == f"simultane-{code}.csv"
+    lines = export.document.decode("utf-8").splitlines()
+    assert lines[0] == "place,joueur,salon,total,écart,pourcentage,solos,avert."
+    assert lines[1:3] == [f"1,Ana,{DISCORD},122,10,108.9,1,0", f"2,Aa0,{DISCORD},98,-14,87.5,0,0"]
+    assert lines[-1] == f"12,Bb5,{TELEGRAM},22,-90,19.6,0,0" and len(lines) == 18
     late = club.refused("Late", f"/simultane rejoindre {code}", channel="telegram:-333", admin=True)
     assert late == f"La fenêtre du simultané {code} est close depuis le 2027-01-15 12:00 (Europe/Paris)."
 

@@ -7,13 +7,16 @@ time (``HH:MM`` today or ``YYYY-MM-DDTHH:MM``, in the channel's zone), together 
 in which each room plays at its own time. ``/simultane join CODE`` (a channel admin of another room, or of
 this one) puts the room in it and starts its game at once when the time allows, else ``/simultane start``
 does once it does. ``/simultane ranking [CODE]`` shows the overall ranking as far as the visibility rule
-allows (``core.simultane.visible_rounds``), ``/simultane status [CODE]`` (or no word) where it stands.
+allows (``core.simultane.visible_rounds``), ``/simultane export [CODE]`` the same as CSV with each player's
+room, ``/simultane status [CODE]`` (or no word) where it stands.
 Each room's own ranking is /standings, as for any game.
 """
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import re
 import secrets
 
@@ -44,7 +47,7 @@ from .duplicate_games import game_of, save
 from .duplicate_rounds import open_next_round
 from .registry import Access, Section, command
 
-ACTIONS = ("create", "join", "start", "ranking", "status")
+ACTIONS = ("create", "join", "start", "ranking", "export", "status")
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed again in another room
 CODE_LENGTH = 6
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # as /duplicate
@@ -286,7 +289,9 @@ def rooms_of(ctx: Context, record: SimultaneRecord) -> tuple[list[RoomProgress],
     return progress, results
 
 
-def ranking(ctx: Context, words: list[str]) -> None:
+def ranking(ctx: Context, words: list[str], *, export: bool = False) -> None:
+    """The overall ranking as far as the visibility rule allows: a table, or (``export``) a CSV file
+    with each player's room."""
     record = chosen(ctx, words)
     definition = definition_of(record)
     progress, results = rooms_of(ctx, record)
@@ -297,6 +302,12 @@ def ranking(ctx: Context, words: list[str]) -> None:
         raise UserError("simultane_hidden_together", code=record.code)
     settings = DuplicateSettings(sanctions=Sanctions(definition.sanctions))
     standings = overall_standings(results, rounds, settings)
+    if export:
+        data = ranking_csv(ctx, standings)
+        count = len(standings)
+        text = ctx.say("simultane_export", code=record.code, rounds=rounds, players=count)
+        ctx.reply(text, document=data, document_name=f"simultane-{record.code}.csv")
+        return
     text = ctx.say(
         "simultane_ranking",
         code=record.code,
@@ -315,6 +326,17 @@ def ranking_table(ctx: Context, standings: list[OverallStanding]) -> str:
         for s in standings
     ]
     return "```\n" + table(rows, header) + "\n```"
+
+
+def ranking_csv(ctx: Context, standings: list[OverallStanding]) -> bytes:
+    """The overall ranking as UTF-8 CSV, headers in the channel's language, each player's room named."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    keys = ("place", "player", "room", "total", "gap", "percent", "solos", "warnings")
+    writer.writerow([ctx.say(f"col_{key}") for key in keys])
+    for s in standings:
+        writer.writerow([s.place, s.name, s.channel, s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings])
+    return out.getvalue().encode("utf-8")
 
 
 def status(ctx: Context, words: list[str]) -> None:
@@ -350,6 +372,8 @@ def cmd_simultane(ctx: Context) -> None:
         start(ctx, rest)
     elif action == "ranking":
         ranking(ctx, rest)
+    elif action == "export":
+        ranking(ctx, rest, export=True)
     elif action == "status" or not words:
         status(ctx, rest)
     else:
