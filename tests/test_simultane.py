@@ -366,7 +366,7 @@ def test_three_rooms_within_a_window(club: Club) -> None:
         ("/simultane creer 2027-01-15T11:00 2027-01-15T10:00", True, "La fin de la fenêtre doit venir après"),
         ("/simultane creer tirages", True, "Syntaxe"),
         ("/simultane creer tirages AB3", True, "« AB3 » n'est pas un tirage"),
-        ("/simultane creer 99", True, "99"),
+        ("/simultane creer 99", True, "« 99 » : le temps par coup va de 0,05 à 10 minutes"),
         ("/simultane creer graine", True, "Syntaxe"),
         ("/simultane creer demain", True, "Syntaxe"),
         ("/simultane rejoindre", True, "Syntaxe"),
@@ -552,3 +552,15 @@ async def test_a_discord_channel_and_a_telegram_group_play_one_simultane(
         await eventually(lambda: any(f"Simultané {code}, tous centres" in t for t in telegram_texts(tg)))
         overall = next(t for t in telegram_texts(tg) if f"Simultané {code}, tous centres" in t)
         assert "(2 salon(s), 1 joueur(s)), après 1 manche(s)" in overall and "Ben" in overall and "112" in overall
+
+
+def test_typed_draws_are_counted_not_shown_and_a_seed_can_be_chosen(club: Club) -> None:
+    created = club.ok("Org", "/simultane creer 2 graine club tirages EEU+ESI? ACEHNTZ", channel=DISCORD, admin=True)
+    assert "2 min par coup" in created and "2 tirage(s) saisi(s) d'avance" in created
+    assert "EEU" not in created and "ACEHNTZ" not in created and "club" not in created.lower().split("code")[1]
+    record = club.storage.simultane(code_of(created))
+    assert record is not None
+    definition = SimultaneDefinition.from_json(record.definition)
+    assert (definition.seed, definition.draws, definition.minutes) == ("club", ("EEU+ESI?", "ACEHNTZ"), 2.0)
+    status = club.ok("Zoé", "/simultane", channel=DISCORD)  # the organiser's room, no word: the status
+    assert status.startswith(f"Simultané {definition.code} : tous ensemble") and "EEU" not in status

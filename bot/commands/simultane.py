@@ -52,7 +52,7 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and
 CODE_LENGTH = 6
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # as /duplicate
 FISF_RULES = "fisf"  # as /duplicate: the channel's rule set under which the game takes the FISF sanctions
-DRAW_TEXT = re.compile(r"^[^\W\d_?+]{0,7}[?]{0,2}[^\W\d_?+]{0,7}(\+[^\W\d_+]*[?]{0,2}[^\W\d_+]*)?$")
+DRAW_TEXT = re.compile(r"^(?:[^\W\d_]|\?){0,8}(?:\+(?:[^\W\d_]|\?){1,8})?$")  # ABC?, EEU+ESI?: letters, jokers
 TIME_TEXT = re.compile(r"^(?:(\d{4}-\d{2}-\d{2})t)?(\d{1,2}):(\d{2})$")
 
 
