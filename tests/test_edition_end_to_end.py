@@ -435,3 +435,29 @@ def test_every_row_of_the_text_board_is_as_wide_in_every_edition(code: str) -> N
         assert cell == (mark + label).rjust(width), (row, col, cell, label)
     empty = rows[2][4 : 4 + width]  # a premium square
     assert empty.strip() in "*+^'." and columns(empty) == width
+
+
+# --- the offline tools, every edition (issue 23, "Done when") ------------------------------------------
+
+
+def test_top_and_lexicon_info_in_every_edition(
+    words: Words, registry: LexiconRegistry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edition = words.edition
+    draw = duplicate_draw(words)
+    status, found = tool(capsys, "top", "--edition", edition.code, "--rack", words.spell("".join(draw)))
+    best = find_top(
+        Board(), "".join(draw), words.lexicon, edition, len(found["plays"]), first_move_horizontal_only=True
+    ).plays  # on the empty board the tool lists each first move once, across
+    assert status == 0 and found["plays"], found
+    assert [p["score"] for p in found["plays"]] == [p.total for p in best]  # the engine's tops, its scores
+    status, info = tool(capsys, "lexicon", "info", edition.code)
+    assert status == 0 and info["name"] == edition.code and len(info["sha256"]) == 64 and info["licence"]
+    assert info["words"] > 0
+
+
+def test_arbitre_score_reads_chorro_as_four_spanish_tiles(capsys: pytest.CaptureFixture[str]) -> None:
+    status, scored = tool(capsys, "score", "--edition", "es", "H8 CHORRO")
+    assert status == 0 and [(m["move"], m["score"]) for m in scored] == [("H8 CHORRO", (5 + 1 + 8 + 1) * 2)]
+    status, french = tool(capsys, "score", "H8 CHORRO")  # French tiles: six, the fifth (R) on H12's double letter
+    assert status == 0 and french[0]["score"] == (3 + 4 + 1 + 1 + 1 * 2 + 1) * 2
