@@ -429,10 +429,23 @@ def test_a_standard_clock_adds_no_clock_line_to_the_record(club: Club) -> None:
     assert "§ 1.3" not in club.ok("Ref", "/feuille")
 
 
-def test_the_console_plays_a_whole_blitz_game(tmp_path: Path) -> None:
-    script = "Ref: /duplicate blitz\nAna> /jouer H8 ZZZ\n" + "Ref: /cloture\n" * 45 + "Ref: /feuille\nRef: /export\n"
+@pytest.mark.parametrize(
+    ("word", "started", "note"),
+    [
+        (
+            "blitz",
+            "Annonce « 20 secondes » avant la fin de chaque coup (§ 3.3)",
+            "cadence blitz, 1 min par coup (§ 1.3)",
+        ),
+        ("semi-rapide", "(fr, 2 min par coup,", "cadence semi-rapide, 2 min par coup (§ 1.3)"),
+    ],
+)
+def test_the_console_plays_a_whole_game_on_each_shorter_clock(
+    tmp_path: Path, word: str, started: str, note: str
+) -> None:
+    script = f"Ref: /duplicate {word}\nAna> /jouer H8 ZZZ\n" + "Ref: /cloture\n" * 45 + "Ref: /feuille\nRef: /export\n"
     output = run_console(script, tmp_path / "game.sqlite")
-    assert "Annonce « 20 secondes » avant la fin de chaque coup (§ 3.3)" in output
+    assert started in output.split("\n\n", 1)[0]
     assert "Fin de la partie duplicate" in output
     ended = output.rsplit("Fin de la partie duplicate", 1)[1]
-    assert ended.count("cadence blitz, 1 min par coup (§ 1.3)") == 2  # the sheet and the export
+    assert ended.count(note) == 2  # the sheet and the export
