@@ -1,0 +1,147 @@
+"""The in-process hub between the command layer and the live pages: the referee tells it which room
+changed once the change is committed (``Referee.changed``), the hub builds that room's public state once
+and pushes it to every page watching the room. No viewer ever reads the database: a page gets one
+snapshot when it connects, then what the hub pushes.
+
+Each viewer keeps only the newest state it has not sent yet (a slow connection skips states, never
+queues them), and states carry the game's event count so that a page never goes back to an older one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..storage import GameKind, ViewRecord
+from .state import State, classic_state, duplicate_state, gone_state
+
+if TYPE_CHECKING:
+    from ..referee import Referee
+
+log = logging.getLogger("arbitre")
+
+REVOKED = ""  # the payload that ends a viewer's stream (its link was revoked)
+
+
+@dataclass(frozen=True)
+class Payload:
+    """One state as sent: its JSON and the game's event count it was built at."""
+
+    version: int
+    text: str
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One page's connection: the newest state not sent yet, and an event set when there is one."""
+
+    view: ViewRecord
+    pending: Payload | None = None
+    sent_version: int = -1
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    revoked: bool = False
+
+    def offer(self, payload: Payload) -> None:
+        """Keep ``payload`` to send unless a newer one was sent or is waiting already."""
+        if payload.text == REVOKED:
+            self.revoked = True
+        elif payload.version < self.sent_version or (self.pending and payload.version < self.pending.version):
+            return
+        else:
+            self.pending = payload
+        self.ready.set()
+
+    def take(self) -> Payload | None:
+        """The state to send now (None: nothing new); what it returns counts as sent."""
+        payload, self.pending = self.pending, None
+        self.ready.clear()
+        if payload is not None:
+            self.sent_version = payload.version
+        return payload
+
+
+class Hub:
+    """Who watches which room, and the push of each committed change to them."""
+
+    def __init__(self, referee: Referee) -> None:
+        self.referee = referee
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._viewers: dict[str, set[Viewer]] = {}  # by room
+        self._lock = threading.Lock()
+        self.states_built = 0  # how many states were built for pushes (a benchmark and tests count them)
+        referee.changed = self.changed
+
+    def watched(self, channel: str) -> bool:
+        return bool(self._viewers.get(channel))
+
+    def viewers(self, channel: str | None = None) -> int:
+        """How many pages are connected (to ``channel``, or in all)."""
+        with self._lock:
+            if channel is not None:
+                return len(self._viewers.get(channel, ()))
+            return sum(len(v) for v in self._viewers.values())
+
+    def subscribe(self, view: ViewRecord) -> Viewer:
+        """A new page of ``view``'s room (in the event loop)."""
+        self.loop = asyncio.get_running_loop()
+        viewer = Viewer(view)
+        with self._lock:
+            self._viewers.setdefault(view.channel, set()).add(viewer)
+        return viewer
+
+    def unsubscribe(self, viewer: Viewer) -> None:
+        with self._lock:
+            room = self._viewers.get(viewer.view.channel)
+            if room is not None:
+                room.discard(viewer)
+                if not room:
+                    del self._viewers[viewer.view.channel]
+
+    def changed(self, channel: str) -> None:
+        """A committed change of ``channel`` (any thread): its state pushed to its pages, if it has any.
+        Never raises."""
+        if not self._viewers.get(channel) or self.loop is None:
+            return
+        try:
+            with self._lock:
+                viewers = list(self._viewers.get(channel, ()))
+            live = {view.token for view in self.referee.storage.channel_views(channel)}
+            payloads: dict[int, Payload] = {}
+            for viewer in viewers:
+                game = viewer.view.game
+                if viewer.view.token not in live:
+                    self.loop.call_soon_threadsafe(viewer.offer, Payload(0, REVOKED))
+                    continue
+                if game not in payloads:
+                    payloads[game] = self.payload(viewer.view)
+                    self.states_built += 1
+                self.loop.call_soon_threadsafe(viewer.offer, payloads[game])
+        except RuntimeError:  # the loop is closed: the server stopped
+            return
+        except Exception:
+            log.exception("web: could not push the state of %s", channel)
+
+    def payload(self, view: ViewRecord) -> Payload:
+        """The state of ``view``'s game as it stands, in JSON."""
+        version, state = self.state(view)
+        text = json.dumps({"version": version, "state": state}, ensure_ascii=False, separators=(",", ":"))
+        return Payload(version, text)
+
+    def state(self, view: ViewRecord) -> tuple[int, State]:
+        """The game's event count and its public state (``bot.web.state``)."""
+        referee = self.referee
+        storage = referee.storage
+        language = storage.channel(view.channel).language
+        now = referee.now()
+        record = storage.game(view.game)
+        if record.kind not in (GameKind.DUPLICATE, GameKind.CLASSIC):
+            return 0, gone_state(view.game, language, now)
+        game = referee.games.load(storage, record)
+        version = len(game.events)
+        if record.kind is GameKind.DUPLICATE:
+            return version, duplicate_state(game, game_id=record.id, language=language, now=now)
+        return version, classic_state(game, game_id=record.id, language=language, now=now)
