@@ -92,7 +92,7 @@ class WebServer:
         self.port = address.port
         self._runner: web.AppRunner | None = None
         self._streams: set[web.StreamResponse] = set()
-        prefix = address.prefix
+        self.prefix = prefix = clean_prefix(address.prefix)
         self.app = web.Application()
         self.app.router.add_get(prefix + "/v/{token}", self._page)
         self.app.router.add_get(prefix + "/v/{token}/events", self._events)
@@ -102,7 +102,7 @@ class WebServer:
         """The public address of the prefix: the links are ``{url}/v/{token}``."""
         if self.address.public_url:
             return self.address.public_url.rstrip("/")
-        return f"http://{self.address.host}:{self.port}{self.address.prefix}"
+        return f"http://{self.address.host}:{self.port}{self.prefix}"
 
     async def start(self) -> None:
         """Serve (raises ``OSError`` when the address cannot be bound)."""
@@ -138,7 +138,7 @@ class WebServer:
     async def _page(self, request: web.Request) -> web.Response:
         view = await self._view(request)
         lang = await asyncio.to_thread(lambda: self.hub.referee.storage.channel(view.channel).language)
-        body = page_html(lang, f"{self.address.prefix}/v/{view.token}/events")
+        body = page_html(lang, f"{self.prefix}/v/{view.token}/events")
         return web.Response(
             text=body,
             content_type="text/html",
