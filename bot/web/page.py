@@ -120,7 +120,7 @@ _TEMPLATE = """<!doctype html>
 body{margin:0;background:var(--page);color:var(--ink);font-family:"DejaVu Sans",Verdana,sans-serif}
 #app{display:grid;grid-template-columns:auto 1fr;gap:2vh;padding:2vh;height:100vh}
 #board{display:grid;grid-template-columns:repeat(15,1fr);gap:2px;background:var(--frame);padding:6px;
-  aspect-ratio:1/1;height:96vh;border-radius:6px}
+  aspect-ratio:1/1;height:94vh;border-radius:6px}
 .sq{position:relative;display:flex;align-items:center;justify-content:center;background:var(--sq-plain);
   color:var(--sq-ink-plain);font-weight:bold;font-size:1.4vh;border-radius:2px}
 .sq.tw{background:var(--sq-tw);color:var(--sq-ink-tw)}.sq.dw{background:var(--sq-dw);color:var(--sq-ink-dw)}
@@ -136,7 +136,7 @@ body{margin:0;background:var(--page);color:var(--ink);font-family:"DejaVu Sans",
 h1{margin:0;font-size:4.4vh}
 #status{font-size:3vh;color:var(--muted)}
 #rack{display:flex;gap:1vh;flex-wrap:wrap;min-height:11vh}
-#rack .tile{width:10vh;height:10vh;font-size:6.4vh}
+#rack .tile{width:9vh;height:9vh;font-size:5.8vh}
 #rack .gap{width:3vh}
 #legend{font-size:2.2vh;color:var(--muted)}
 #legend .tile{display:inline-flex;width:2.6vh;height:2.6vh;vertical-align:middle;margin:0 .6vh}
@@ -158,7 +158,7 @@ h2{margin:.5vh 0;font-size:3vh}
 @media (max-width:700px){
   #app{display:block;height:auto;padding:8px}
   #board{width:100%;height:auto;padding:3px;gap:1px}
-  .sq{font-size:2.2vw}.sq .tile{font-size:5vw;border-width:1px}
+  .sq{font-size:2.2vw}.sq .tile{font-size:5vw;border-width:1px}.sq .tile sub{display:none}
   #side{gap:10px;margin-top:10px}
   h1{font-size:22px}#status{font-size:16px}
   #rack{min-height:0;gap:5px}#rack .tile{width:11vw;height:11vw;font-size:7vw}#rack .gap{width:3vw}
@@ -229,7 +229,7 @@ function render(){
   const s=state;const q=id=>document.getElementById(id);
   q("notice").textContent="";
   if(s.kind==="none"){q("heading").textContent=L.gone;return;}
-  drawBoard(s.board, s.kind==="duplicate"?(s.round&&s.round.draw?[]:(s.last?s.last.top_cells:[])):s.top_cells);
+  drawBoard(s.board, s.kind==="duplicate"?(s.last?s.last.top_cells:[]):s.top_cells);
   q("status").textContent=s.finished?L.finished:"";
   const rack=q("rack");rack.textContent="";q("legend").textContent="";q("count").textContent="";q("top").textContent="";
   q("results").textContent="";q("standings").textContent="";
