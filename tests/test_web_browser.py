@@ -62,7 +62,7 @@ async def until(check: Callable[[], Any], what: str) -> Any:
 
 def texts(driver: Any, selector: str) -> list[str]:
     """The first text of each element matched (a tile's letter, without its value)."""
-    script = "return [...document.querySelectorAll(arguments[0])].map(e => e.firstChild ? e.firstChild.textContent : '')"
+    script = "return [...document.querySelectorAll(arguments[0])].map(e => e.firstChild?.textContent ?? '')"
     return list(driver.execute_script(script, selector))
 
 

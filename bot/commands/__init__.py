@@ -9,7 +9,9 @@ from __future__ import annotations
 # They declare the commands, /help lists them in that order within a section: the duplicate commands first,
 # then the arbiter's controls.
 from . import duplicate  # noqa: F401  # isort: skip
-from . import arbiter, boardless, classic, classic_kind, duplicate_kind, ending, general, history, live_view, series, views, words  # noqa: F401  # noqa: F401  # the kinds of game (game_kinds)
+from . import arbiter, boardless, classic, classic_kind, duplicate_kind, ending, general, history, series, views, words  # noqa: F401  # noqa: F401  # the kinds of game (game_kinds)
+
+from . import live_view  # noqa: F401  # isort: skip  # /view last in its section of /help
 from .context import Context, UserError
 from .registry import (
     Access,
