@@ -214,3 +214,40 @@ def test_the_web_options(port: Any, prefix: Any, expected: Any, monkeypatch: pyt
 def test_a_bad_web_port_is_refused(port: str) -> None:
     with pytest.raises(BadWebPortError):
         web_address(port)
+
+
+
+def links_kept_and_revoked(storage: Any) -> None:
+    """Migration 15's table through the store: a link found by its token until revoked, per room."""
+    from bot.storage import GameKind, GameSetup
+
+    record = storage.create_game("discord:100", GameKind.DUPLICATE, "u:ref", GameSetup("fr", "fisf", "fr", "Ref"))
+    storage.create_view("tok-1", "discord:100", record.id, 10.0)
+    storage.create_view("tok-2", "discord:200", record.id, 11.0)
+    assert storage.view_by_token("tok-1").game == record.id
+    assert [v.token for v in storage.channel_views("discord:100")] == ["tok-1"]
+    assert storage.revoke_views("discord:100", 12.0) == ["tok-1"]
+    assert storage.view_by_token("tok-1") is None and storage.channel_views("discord:100") == []
+    assert storage.revoke_views("discord:100", 13.0) == []
+    assert storage.view_by_token("tok-2") is not None  # another room's link stands
+    assert storage.view_by_token("nope") is None
+
+
+def test_links_are_stored_and_revoked_sqlite(tmp_path: Path) -> None:
+    from bot.storage import SQLiteStorage
+
+    storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    try:
+        links_kept_and_revoked(storage)
+    finally:
+        storage.close()
+
+
+def test_links_are_stored_and_revoked_postgres(postgres_url: str) -> None:
+    from bot.storage.postgres import PostgresStorage
+
+    storage = PostgresStorage(postgres_url)
+    try:
+        links_kept_and_revoked(storage)
+    finally:
+        storage.close()
