@@ -34,6 +34,11 @@ class Payload:
     version: int
     text: str
 
+    @property
+    def event(self) -> bytes:
+        """The server-sent event that carries it."""
+        return f"event: state\ndata: {self.text}\n\n".encode()
+
 
 @dataclass(eq=False)
 class Viewer:
@@ -62,6 +67,11 @@ class Viewer:
         if payload is not None:
             self.sent_version = payload.version
         return payload
+
+
+def _offer_all(offers: list[tuple[Viewer, Payload]]) -> None:
+    for viewer, payload in offers:
+        viewer.offer(payload)
 
 
 class Hub:
@@ -111,15 +121,17 @@ class Hub:
                 viewers = list(self._viewers.get(channel, ()))
             live = {view.token for view in self.referee.storage.channel_views(channel)}
             payloads: dict[int, Payload] = {}
+            offers: list[tuple[Viewer, Payload]] = []
             for viewer in viewers:
                 game = viewer.view.game
                 if viewer.view.token not in live:
-                    self.loop.call_soon_threadsafe(viewer.offer, Payload(0, REVOKED))
+                    offers.append((viewer, Payload(0, REVOKED)))
                     continue
                 if game not in payloads:
                     payloads[game] = self.payload(viewer.view)
                     self.states_built += 1
-                self.loop.call_soon_threadsafe(viewer.offer, payloads[game])
+                offers.append((viewer, payloads[game]))
+            self.loop.call_soon_threadsafe(_offer_all, offers)  # one wake-up of the loop for the room
         except RuntimeError:  # the loop is closed: the server stopped
             return
         except Exception:

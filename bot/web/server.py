@@ -161,17 +161,19 @@ class WebServer:
         try:
             viewer.offer(await asyncio.to_thread(self.hub.payload, view))  # the snapshot
             while True:
-                try:
-                    await asyncio.wait_for(viewer.ready.wait(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    await response.write(b": keep-alive\n\n")
-                    continue
+                if not viewer.ready.is_set():
+                    try:
+                        async with asyncio.timeout(KEEPALIVE_SECONDS):  # no task per wait, unlike wait_for
+                            await viewer.ready.wait()
+                    except TimeoutError:
+                        await response.write(b": keep-alive\n\n")
+                        continue
                 if viewer.revoked:
                     await response.write(sse("revoked", REVOKED or "{}"))
                     break
                 payload = viewer.take()
                 if payload is not None:
-                    await response.write(sse("state", payload.text))
+                    await response.write(payload.event)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
