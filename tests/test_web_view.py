@@ -138,6 +138,23 @@ async def test_a_revoked_link_ends_its_stream_and_is_a_404(room: WebRoom) -> Non
         assert again != link
 
 
+
+@pytest.mark.asyncio
+async def test_a_classic_game_streams_its_board_scores_and_turn(room: WebRoom) -> None:
+    await room.say("/nouvelle Ana Ben", "Ana")
+    link = await room.link()
+    async with aiohttp.ClientSession() as http:
+        async with http.get(link + "/events") as response:
+            stream = Stream(response)
+            first = await stream.state()
+            assert (first["kind"], first["to_move"], first["board"]) == ("classic", "Ana", [])
+            await room.say("/coup H8 VAGUE", "Ana")
+            played = await stream.state()
+            assert played["to_move"] == "Ben"
+            assert played["scores"] == [{"player": "Ana", "total": 20}, {"player": "Ben", "total": 0}]
+            assert [c[2] for c in played["board"]] == list("VAGUE") and len(played["top_cells"]) == 5
+            assert played["last_move"]["points"] == 20
+
 @pytest.mark.asyncio
 async def test_unknown_tokens_and_other_paths_list_nothing(room: WebRoom) -> None:
     link = await open_round(room)
