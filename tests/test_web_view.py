@@ -268,3 +268,46 @@ def test_links_are_stored_and_revoked_postgres(postgres_url: str) -> None:
         links_kept_and_revoked(storage)
     finally:
         storage.close()
+
+
+@pytest.mark.asyncio
+async def test_a_telegram_bot_serves_the_pages_while_it_runs(tmp_path: Path) -> None:
+    """The real python-telegram-bot against the local fake: the pages start with the application, /vue in
+    a group gives a link that answers, and the port is closed once the application stops."""
+    from bot.adapters.telegram import TelegramAdapter
+    from bot.referee import Referee
+    from bot.storage import SQLiteStorage
+    from bot.web import Hub, WebAddress, WebServer
+    from tests.fakes import FakeTelegram, running_application
+    from tests.ready_lists import ready_registry
+    from tests.waiting import eventually
+
+    group = -1001234567
+    storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    try:
+        async with FakeTelegram(bot_username="TestBot") as tg:
+            tg.add_group(group, "Club de Scrabble")
+            ana = tg.add_user(first_name="Ana")
+            tg.set_member(group, ana, "creator")
+            referee = Referee(storage, ready_registry(), now=tg.now, images=False)
+            adapter = TelegramAdapter(referee, tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now)
+            adapter.web = WebServer(Hub(referee), WebAddress("127.0.0.1", 0, "/arbitre"))
+
+            def links() -> list[str]:
+                return [w for r in tg.log.records if r.action == "send" for w in (r.text or "").split() if "/v/" in w]
+
+            async with running_application(adapter.application, tg):
+                await tg.send_user_message(group, ana, "/duplicate 1 manuel")
+                await tg.send_user_message(group, ana, "/vue")
+                await eventually(lambda: bool(links()), 10)
+                (link,) = links()
+                assert "/arbitre/v/" in link
+                async with aiohttp.ClientSession() as http, http.get(link) as page:
+                    assert page.status == 200
+            async with aiohttp.ClientSession() as http:
+                with pytest.raises(aiohttp.ClientConnectionError):
+                    async with http.get(link):
+                        pass
+            assert referee.web_url is None  # /vue says the pages are off once they stopped
+    finally:
+        storage.close()
