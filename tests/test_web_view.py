@@ -78,8 +78,13 @@ async def test_the_stream_gives_the_snapshot_the_count_then_the_top(room: WebRoo
             assert snapshot["round"]["deadline"] == room.clock[0] + 60
             assert snapshot["round"]["played"] == 0 and snapshot["last"] is None
 
+            pushes = room.hub.pushes
+            await room.say("/aide")  # changes nothing: no push
+            await room.say("bonjour à tous")
+            assert room.hub.pushes == pushes
             await room.say("/jouer H4 CHANTEZ", "Ana", private=True)
             assert (await stream.state())["round"]["played"] == 1
+            assert room.hub.pushes == pushes + 1
             await room.say("/jouer H8 CHAT", "Ben", private=True)
             counted = await stream.state()
             assert (counted["round"]["played"], counted["round"]["players"]) == (2, 2)

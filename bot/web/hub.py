@@ -50,15 +50,17 @@ class Viewer:
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     revoked: bool = False
 
-    def offer(self, payload: Payload) -> None:
-        """Keep ``payload`` to send unless a newer one was sent or is waiting already."""
+    def offer(self, payload: Payload) -> bool:
+        """Keep ``payload`` to send unless the page has that version or a newer one, sent or waiting (the
+        same event count is the same state); whether it was kept."""
         if payload.text == REVOKED:
             self.revoked = True
-        elif payload.version < self.sent_version or (self.pending and payload.version < self.pending.version):
-            return
+        elif payload.version <= self.sent_version or (self.pending and payload.version <= self.pending.version):
+            return False
         else:
             self.pending = payload
         self.ready.set()
+        return True
 
     def take(self) -> Payload | None:
         """The state to send now (None: nothing new); what it returns counts as sent."""
@@ -67,11 +69,6 @@ class Viewer:
         if payload is not None:
             self.sent_version = payload.version
         return payload
-
-
-def _offer_all(offers: list[tuple[Viewer, Payload]]) -> None:
-    for viewer, payload in offers:
-        viewer.offer(payload)
 
 
 class Hub:
@@ -83,6 +80,7 @@ class Hub:
         self._viewers: dict[str, set[Viewer]] = {}  # by room
         self._lock = threading.Lock()
         self.states_built = 0  # how many states were built for pushes (a benchmark and tests count them)
+        self.pushes = 0  # states a page took to send (one a viewer has already, a chat line's, is not sent again)
         referee.changed = self.changed
 
     def watched(self, channel: str) -> bool:
@@ -131,11 +129,14 @@ class Hub:
                     payloads[game] = self.payload(viewer.view)
                     self.states_built += 1
                 offers.append((viewer, payloads[game]))
-            self.loop.call_soon_threadsafe(_offer_all, offers)  # one wake-up of the loop for the room
+            self.loop.call_soon_threadsafe(self._offer_all, offers)  # one wake-up of the loop for the room
         except RuntimeError:  # the loop is closed: the server stopped
             return
         except Exception:
             log.exception("web: could not push the state of %s", channel)
+
+    def _offer_all(self, offers: list[tuple[Viewer, Payload]]) -> None:
+        self.pushes += sum(viewer.offer(payload) for viewer, payload in offers)
 
     def payload(self, view: ViewRecord) -> Payload:
         """The state of ``view``'s game as it stands, in JSON."""
