@@ -316,3 +316,20 @@ async def test_a_telegram_bot_serves_the_pages_while_it_runs(tmp_path: Path) -> 
             assert referee.web_url is None  # /vue says the pages are off once they stopped
     finally:
         storage.close()
+
+
+@pytest.mark.asyncio
+async def test_stopping_the_server_ends_the_open_streams(tmp_path: Path) -> None:
+    room = await WebRoom(tmp_path / "arbitre.sqlite").start()
+    try:
+        link = await open_round(room)
+        async with aiohttp.ClientSession() as http, http.get(link + "/events") as response:
+            stream = Stream(response)
+            await stream.state()
+            assert room.hub.viewers("discord:100") == 1
+            await room.server.close()
+            rest = await asyncio.wait_for(response.content.read(), WAIT)  # the end of the stream, not a hang
+            assert b"event: state" not in rest
+            assert room.hub.viewers() == 0
+    finally:
+        await room.stop()

@@ -91,7 +91,7 @@ class WebServer:
         self.address = address
         self.port = address.port
         self._runner: web.AppRunner | None = None
-        self._streams: set[web.StreamResponse] = set()
+        self._streams: set[asyncio.Task[object]] = set()  # the open event streams' handlers
         self.prefix = prefix = clean_prefix(address.prefix)
         self.app = web.Application()
         self.app.router.add_get(prefix + "/v/{token}", self._page)
@@ -111,19 +111,14 @@ class WebServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.address.host, self.address.port)
         await site.start()
-        server = site._server
-        sockets = getattr(server, "sockets", None) or []
-        if sockets:
-            self.port = int(sockets[0].getsockname()[1])
+        self.port = int(self._runner.addresses[0][1])  # the port bound (``port`` 0: any free one)
         self.hub.referee.web_url = self.url
 
     async def close(self) -> None:
         """Stop serving: open streams end, the port is freed, and ``/view`` says the pages are off."""
         self.hub.referee.web_url = None
-        for stream in list(self._streams):
-            task = getattr(stream, "_arbitre_task", None)
-            if task is not None:
-                task.cancel()
+        for task in list(self._streams):  # else the runner waits for them to end by themselves
+            task.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -156,8 +151,9 @@ class WebServer:
         )
         await response.prepare(request)
         viewer = self.hub.subscribe(view)
-        self._streams.add(response)
-        response._arbitre_task = asyncio.current_task()  # type: ignore[attr-defined]
+        task = asyncio.current_task()
+        if task is not None:
+            self._streams.add(task)
         try:
             viewer.offer(await asyncio.to_thread(self.hub.payload, view))  # the snapshot
             while True:
@@ -178,5 +174,6 @@ class WebServer:
             pass
         finally:
             self.hub.unsubscribe(viewer)
-            self._streams.discard(response)
+            if task is not None:
+                self._streams.discard(task)
         return response
