@@ -49,6 +49,7 @@ class Viewer:
     sent_version: int = -1
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     revoked: bool = False
+    idle: bool = False  # a keep-alive is owed (nothing was sent for a while)
 
     def offer(self, payload: Payload) -> bool:
         """Keep ``payload`` to send unless the page has that version or a newer one, sent or waiting (the
@@ -66,6 +67,7 @@ class Viewer:
         """The state to send now (None: nothing new); what it returns counts as sent."""
         payload, self.pending = self.pending, None
         self.ready.clear()
+        self.idle = False
         if payload is not None:
             self.sent_version = payload.version
         return payload
@@ -100,6 +102,14 @@ class Hub:
         with self._lock:
             self._viewers.setdefault(view.channel, set()).add(viewer)
         return viewer
+
+    def keep_alive(self) -> None:
+        """Owe every page a keep-alive line (in the event loop; the server does it every few seconds)."""
+        with self._lock:
+            viewers = [v for room in self._viewers.values() for v in room]
+        for viewer in viewers:
+            viewer.idle = True
+            viewer.ready.set()
 
     def unsubscribe(self, viewer: Viewer) -> None:
         with self._lock:

@@ -91,6 +91,7 @@ class WebServer:
         self.address = address
         self.port = address.port
         self._runner: web.AppRunner | None = None
+        self._keeper: asyncio.Task[None] | None = None
         self._streams: set[asyncio.Task[object]] = set()  # the open event streams' handlers
         self.prefix = prefix = clean_prefix(address.prefix)
         self.app = web.Application()
@@ -112,16 +113,26 @@ class WebServer:
         site = web.TCPSite(self._runner, self.address.host, self.address.port)
         await site.start()
         self.port = int(self._runner.addresses[0][1])  # the port bound (``port`` 0: any free one)
+        self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
         self.hub.referee.web_url = self.url
 
     async def close(self) -> None:
         """Stop serving: open streams end, the port is freed, and ``/view`` says the pages are off."""
         self.hub.referee.web_url = None
+        if self._keeper is not None:
+            self._keeper.cancel()
+            self._keeper = None
         for task in list(self._streams):  # else the runner waits for them to end by themselves
             task.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def _keep_alive(self) -> None:
+        """A comment line to every page every ``KEEPALIVE_SECONDS`` (what it costs: one timer for them all)."""
+        while True:
+            await asyncio.sleep(KEEPALIVE_SECONDS)
+            self.hub.keep_alive()
 
     async def _view(self, request: web.Request) -> ViewRecord:
         token = request.match_info["token"]
@@ -157,19 +168,16 @@ class WebServer:
         try:
             viewer.offer(await asyncio.to_thread(self.hub.payload, view))  # the snapshot
             while True:
-                if not viewer.ready.is_set():
-                    try:
-                        async with asyncio.timeout(KEEPALIVE_SECONDS):  # no task per wait, unlike wait_for
-                            await viewer.ready.wait()
-                    except TimeoutError:
-                        await response.write(b": keep-alive\n\n")
-                        continue
+                await viewer.ready.wait()  # a state, a revocation or the server's keep-alive (no timer per page)
                 if viewer.revoked:
                     await response.write(sse("revoked", REVOKED or "{}"))
                     break
+                idle = viewer.idle
                 payload = viewer.take()
                 if payload is not None:
                     await response.write(payload.event)
+                elif idle:
+                    await response.write(b": keep-alive\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
