@@ -10,6 +10,8 @@ from __future__ import annotations
 # then the arbiter's controls.
 from . import duplicate  # noqa: F401  # isort: skip
 from . import arbiter, boardless, classic, classic_kind, duplicate_kind, ending, general, history, series, views, words  # noqa: F401  # noqa: F401  # the kinds of game (game_kinds)
+
+from . import live_view  # noqa: F401  # isort: skip  # /view last in its section of /help
 from .context import Context, UserError
 from .registry import (
     Access,

@@ -190,6 +190,15 @@ MIGRATIONS: list[Migration] = [
             " game {ref} not null references games (id), position integer not null, primary key (series, game))",
         ),
     ),
+    Migration(
+        15,
+        "links to a room's live web page",  # a token per room and game, revoked by /view stop
+        (
+            "create table views (token text primary key, channel text not null,"
+            " game {ref} not null references games (id), created {real} not null, revoked {real})",
+            "create index views_channel on views (channel) where revoked is null",
+        ),
+    ),
 ]
 
 # PostgreSQL's versions before the history was shared, and the version of this history each one is

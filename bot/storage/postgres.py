@@ -30,6 +30,7 @@ from .sql_games import SQLGames
 from .sql_outbox import SQLOutbox
 from .sql_series import SQLSeries
 from .sql_store import Row, SQLStore
+from .sql_views import SQLViews
 
 __all__ = ["MIGRATIONS", "PostgresStorage", "shown_url"]
 
@@ -48,7 +49,7 @@ def shown_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries):
+class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews):
     """Storage on a PostgreSQL server, safe to share between threads and processes."""
 
     def __init__(

@@ -21,6 +21,7 @@ from .records import (
     SeriesRecord,
     SeriesStatus,
     StoredEvent,
+    ViewRecord,
 )
 
 
@@ -181,7 +182,24 @@ class SeriesStore(Protocol):
     def series_games(self, series_id: int) -> list[int]: ...
 
 
+class ViewStore(Protocol):
+    """The links to each room's live web page (``bot.web``)."""
+
+    def create_view(self, token: str, channel: str, game: int, at: float) -> ViewRecord: ...
+    def view_by_token(self, token: str) -> ViewRecord | None:
+        """The link of ``token`` if it exists and is not revoked."""
+        ...
+
+    def channel_views(self, channel: str) -> list[ViewRecord]:
+        """The channel's links not revoked, oldest first."""
+        ...
+
+    def revoke_views(self, channel: str, at: float) -> list[str]:
+        """Revoke every link of the channel; the tokens revoked."""
+        ...
+
+
 class Storage(
-    Transactions, ChannelStore, GameLog, ClockStore, OutboxStore, HouseWordStore, SeriesStore, Protocol
+    Transactions, ChannelStore, GameLog, ClockStore, OutboxStore, HouseWordStore, SeriesStore, ViewStore, Protocol
 ):
     """What the command layer needs from a store: every aggregate, in transactions."""
