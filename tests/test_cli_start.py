@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import DECLARED_BY, TOOLS, build_parser
+from tests.ready_lists import link_compiled_lists
 
 # Chat libraries, images, the database, test-only libraries and the chat command layer.
 HEAVY = ["discord", "telegram", "PIL", "sqlite_utils", "aiohttp", "hypothesis", "asyncio", "sqlite3", "bot.referee"]
@@ -69,19 +70,9 @@ def test_check_imports_the_word_list_only(tmp_path: Path, word_list: Path) -> No
 
 @pytest.fixture
 def bundled_cache(tmp_path: Path) -> Path:
-    """The test's cache folder holding the bundled lists' compiled files and their verified-stamps, linked
-    to those of this test environment (what the tests on bundled lists read; compiling the English list
-    took 5 to 15 s a run; compiling is tested in test_check_imports_the_word_list_only and test_lexicons)."""
-    from bot.lexicons import BUNDLED, load
-
-    folder = tmp_path / "cache" / "lexicons"
-    folder.mkdir(parents=True)
-    for spec in BUNDLED:
-        cache = load(spec, copy=False)[1].cache
-        for made in (cache, cache.with_name(cache.name + ".verified")):
-            if made.is_file():
-                (folder / made.name).symlink_to(made)
-    return folder
+    """The test's cache folder, the bundled lists' compiled files linked in (compiling the English list took
+    5 to 15 s a run; compiling is tested in test_check_imports_the_word_list_only and tests/test_lexicons.py)."""
+    return link_compiled_lists(tmp_path / "cache" / "lexicons")
 
 
 def test_check_of_a_bundled_list_imports_no_chat_library(tmp_path: Path, bundled_cache: Path) -> None:
