@@ -17,6 +17,8 @@ import pytest_asyncio
 from bot.web.server import BadWebPortError, clean_prefix, web_address
 from bot.web.state import duplicate_state
 from core.duplicate import DuplicateGame
+from core.duplicate.settings import DuplicateSettings
+from core.notation import Notation
 from tests.web_room import WebRoom
 
 WAIT = 10.0  # seconds at most for an event that must come (never a measure: the test fails if it does not)
@@ -219,6 +221,20 @@ def test_the_state_of_an_open_round_has_counts_and_no_answer() -> None:
     assert state["round"]["played"] == 1 and state["round"]["players"] == 2
     assert "CHANTEZ" not in json.dumps(state)
     assert state == duplicate_state(game, game_id=1, language="fr", now=100.0)  # a function of the game
+
+
+@pytest.mark.parametrize(
+    ("notation", "first_row", "first_col"), [(Notation.FISF, "A", "1"), (Notation.GCG, "1", "A")]
+)
+def test_the_board_is_named_as_the_images_name_it(notation: Notation, first_row: str, first_col: str) -> None:
+    game = DuplicateGame(players=["Ana"], settings=DuplicateSettings(notation=notation))
+    coords = duplicate_state(game, game_id=1, language="fr", now=0)["coords"]
+    assert (coords["rows"][0], coords["cols"][0], len(coords["rows"]), len(coords["cols"])) == (
+        first_row,
+        first_col,
+        15,
+        15,
+    )
 
 
 @pytest.mark.parametrize(

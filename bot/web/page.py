@@ -119,8 +119,9 @@ _TEMPLATE = """<!doctype html>
 *{box-sizing:border-box}
 body{margin:0;background:var(--page);color:var(--ink);font-family:"DejaVu Sans",Verdana,sans-serif}
 #app{display:grid;grid-template-columns:auto 1fr;gap:2vh;padding:2vh;height:100vh}
-#board{display:grid;grid-template-columns:repeat(15,1fr);gap:2px;background:var(--frame);padding:6px;
+#board{display:grid;grid-template-columns:repeat(16,1fr);gap:2px;background:var(--frame);padding:6px;
   aspect-ratio:1/1;height:94vh;border-radius:6px}
+.co{display:flex;align-items:center;justify-content:center;color:var(--page);font-weight:bold;font-size:2.2vh}
 .sq{position:relative;display:flex;align-items:center;justify-content:center;background:var(--sq-plain);
   color:var(--sq-ink-plain);font-weight:bold;font-size:1.4vh;border-radius:2px}
 .sq.tw{background:var(--sq-tw);color:var(--sq-ink-tw)}.sq.dw{background:var(--sq-dw);color:var(--sq-ink-dw)}
@@ -158,7 +159,7 @@ h2{margin:.5vh 0;font-size:3vh}
 @media (max-width:700px){
   #app{display:block;height:auto;padding:8px}
   #board{width:100%;height:auto;padding:3px;gap:1px}
-  .sq{font-size:2.2vw}.sq .tile{font-size:5vw;border-width:1px}.sq .tile sub{display:none}
+  .sq,.co{font-size:2.2vw}.sq .tile{font-size:5vw;border-width:1px}.sq .tile sub{display:none}
   #side{gap:10px;margin-top:10px}
   h1{font-size:22px}#status{font-size:16px}
   #rack{min-height:0;gap:5px}#rack .tile{width:11vw;height:11vw;font-size:7vw}#rack .gap{width:3vw}
@@ -194,11 +195,14 @@ function fill(text, values){return text.replace(/\\{(\\w+)\\}/g,(m,k)=>k in valu
 function el(tag, cls, text){const e=document.createElement(tag);if(cls)e.className=cls;
   if(text!==undefined)e.textContent=text;return e;}
 function tile(t, cls){const e=el("div","tile"+(cls?" "+cls:""),t[0]);if(t[1])e.appendChild(el("sub","",t[1]));return e;}
-function drawBoard(cells, lit){
+function drawBoard(cells, lit, coords){
   const board=document.getElementById("board");board.textContent="";
+  board.appendChild(el("div","co",""));
+  for(let c=0;c<15;c++)board.appendChild(el("div","co",coords?coords.cols[c]:""));
   const at={};for(const c of cells)at[c[0]*15+c[1]]=c;
   const litSet=new Set((lit||[]).map(x=>x[0]*15+x[1]));
   for(let r=0;r<15;r++){const codes=CONFIG.premiums[r].split(" ");
+    board.appendChild(el("div","co",coords?coords.rows[r]:""));
     for(let c=0;c<15;c++){const code=codes[c]===".."?"":(codes[c]==="."?"":codes[c]);
       const sq=el("div","sq"+(code?" "+code:""));
       const cell=at[r*15+c];
@@ -229,7 +233,7 @@ function render(){
   const s=state;const q=id=>document.getElementById(id);
   q("notice").textContent="";
   if(s.kind==="none"){q("heading").textContent=L.gone;return;}
-  drawBoard(s.board, s.kind==="duplicate"?(s.last?s.last.top_cells:[]):s.top_cells);
+  drawBoard(s.board, s.kind==="duplicate"?(s.last?s.last.top_cells:[]):s.top_cells, s.coords);
   q("status").textContent=s.finished?L.finished:"";
   const rack=q("rack");rack.textContent="";q("legend").textContent="";q("count").textContent="";q("top").textContent="";
   q("results").textContent="";q("standings").textContent="";

@@ -16,6 +16,9 @@ from core.duplicate import DuplicateGame
 from core.duplicate.rounds import Round
 from core.edition import Edition
 from core.game import ClassicGame
+from core.notation import Notation
+
+from ..render.text import col_label, row_label
 
 State = dict[str, Any]
 
@@ -25,6 +28,12 @@ PREMIUM_CODES = {"TRIPLE_WORD": "tw", "DOUBLE_WORD": "dw", "TRIPLE_LETTER": "tl"
 def premium_grid() -> list[str]:
     """The 15 rows of the board's premiums, one code per square (``tw dw tl dl`` or empty)."""
     return [" ".join(PREMIUM_CODES[premium_at(r, c).name] or "." for c in range(SIZE)) for r in range(SIZE)]
+
+
+def coordinates(notation: Notation) -> State:
+    """The names of the board's rows and columns in the game's notation (the images' coordinates)."""
+    rows = [row_label(i, notation) for i in range(SIZE)]
+    return {"rows": rows, "cols": [col_label(i, notation) for i in range(SIZE)]}
 
 
 def tile_state(symbol: str, edition: Edition, joker: bool = False) -> list[Any]:
@@ -89,6 +98,7 @@ def duplicate_state(game: DuplicateGame, *, game_id: int, language: str, now: fl
         "language": language,
         "now": now,
         "board": board_cells(game.board, edition),
+        "coords": coordinates(game.notation),
         "round": open_round,
         "last": None if last is None else closed_round_state(last, edition),
         "tops_total": game.tops_total,
@@ -110,6 +120,7 @@ def classic_state(game: ClassicGame, *, game_id: int, language: str, now: float)
         "language": language,
         "now": now,
         "board": board_cells(game.board, game.edition),
+        "coords": coordinates(game.notation),
         "scores": [{"player": p, "total": totals.get(p, 0)} for p in game.players],
         "to_move": game.to_move,
         "last_move": None if last is None else {"player": last.player, "move": last.move, "points": last.points},
