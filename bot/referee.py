@@ -57,6 +57,10 @@ from .word_lists import WordLists, preparing_text
 log = logging.getLogger("arbitre")
 
 
+def _nobody(channel: str) -> None:
+    """No one to tell of a change."""
+
+
 class Referee:
     """Platform-neutral command layer over a storage and word lists.
 
@@ -101,6 +105,9 @@ class Referee:
         self.duplicate_games: GameCache[DuplicateGame] = self.games.cache(GameKind.DUPLICATE)
         # what this process received and has not answered yet (the service says; none without one)
         self.arriving: Callable[[], Sequence[Incoming]] = tuple
+        # told each room whose state may have changed, once the change is committed (the live pages' hub)
+        self.changed: Callable[[str], None] = _nobody
+        self.web_url: str | None = None  # the live pages' address, when they are served (``bot.web``)
         self._first: set[int] = set()  # stored replies known to be first in line for their destination
         self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
 
@@ -121,6 +128,7 @@ class Referee:
             first_in_line_known=self.first_in_line_known,
             dead_letters=self.dead_letters,
             arriving=self.arriving,
+            web_url=self.web_url,
         )
 
     def handle(self, message: Incoming) -> list[Reply]:
@@ -128,7 +136,17 @@ class Referee:
         replies = self._handle(message)
         if replies and all(r.outbox_id is None for r in replies):
             replies = self._store_apart(replies)
+        self._tell_changed({message.channel})
         return replies
+
+    def _tell_changed(self, channels: Iterable[str | None]) -> None:
+        """Tell ``changed`` of each room (after the commit); never raises."""
+        for channel in channels:
+            if channel:
+                try:
+                    self.changed(channel)
+                except Exception:
+                    log.exception("could not tell that %s changed", channel)
 
     def batches(self, message: Incoming) -> bool:
         """Whether ``handle_plays`` takes this message with others: a private /play (``handle``'s quick way)."""
@@ -143,6 +161,7 @@ class Referee:
         chosen = [n for n, c in enumerate(commands) if c is not None and self._quick_play(c)]
         plays = [(messages[n], c) for n in chosen if (c := commands[n]) is not None]
         quick = dict(zip(chosen, quick_plays(self.services(), plays)))
+        self._tell_changed({messages[n].channel for n, done in quick.items() if done is not None})
         return [quick.get(n) for n in range(len(messages))]
 
     def _quick_play(self, command: CommandLine) -> bool:
@@ -407,8 +426,14 @@ class Referee:
     def tick(self, now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
         """Clock work due at ``now`` (duplicate warnings and deadlines), each round's replies also given to
         ``publish`` once stored; never raises."""
+
+        def published(replies: list[Reply]) -> None:
+            if publish is not None:
+                publish(replies)
+            self._tell_changed({r.channel for r in replies})
+
         try:
-            return clock_tick(self.services(), self.now() if now is None else now, publish)
+            return clock_tick(self.services(), self.now() if now is None else now, published)
         except StorageFullError as error:  # the deadline stays: the round closes once there is room
             self.forget_games()
             log.error("clock tick failed: %s", error)

@@ -85,6 +85,7 @@ _SETS = [
         scoreless_counts_only_passes=True,
         going_out=GoingOut.ADD_AND_SUBTRACT,
         overtime_per_minute=0,
+        # scoreless_ends off: the sheet flags the limit (every player passed twice), /fin closes the game
         out_of_time=OutOfTime.PLAYS_ON_ALONE,
         overtime_limit_minutes=0,
     ),
@@ -101,6 +102,7 @@ _SETS = [
         scoreless_counts_only_passes=True,
         going_out=GoingOut.ADD_AND_SUBTRACT,
         overtime_per_minute=0,
+        # scoreless_ends off: the sheet flags the limit (every player passed twice), /fin closes the game
         out_of_time=OutOfTime.PLAYS_ON_ALONE,
         clock_minutes=25,
         overtime_limit_minutes=0,
@@ -118,6 +120,8 @@ _SETS = [
         scoreless_counts_only_passes=False,
         going_out=GoingOut.ADD_AND_SUBTRACT,
         overtime_per_minute=0,
+        # scoreless_ends off: FISF classic 7 makes the first of two players passing in a row play or
+        # change; the game ends only when blocked (8), which the referee closes with /fin
         fallback="box-fr",
         out_of_time=OutOfTime.PLAYS_ON_ALONE,  # 6: "il n'a plus le droit de jouer"
         overtime_limit_minutes=0,
@@ -136,8 +140,7 @@ _SETS = [
         going_out=GoingOut.ADD_TWICE,
         overtime_per_minute=10,
         fallback="box-en",
-        # scoreless_ends: NASPA ends the game at six scoreless turns; off by default, as before (the sheet
-        # flags the limit and /end closes the game), players turn it on per game (``zeros``)
+        scoreless_ends=True,  # NASPA: six consecutive scoreless turns end the game (tournament play)
         clock_minutes=25,
     ),
     RuleSet(
@@ -154,6 +157,7 @@ _SETS = [
         going_out=GoingOut.ADD_AND_SUBTRACT,
         overtime_per_minute=10,
         fallback="box-en",
+        scoreless_ends=True,  # WESPA: six consecutive scoreless turns end the game (tournament play)
         clock_minutes=25,
     ),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,6 +17,22 @@ from tests.postgres_server import PostgresServer, PostgresUnavailableError, find
 if TYPE_CHECKING:
     from bot.storage import SQLiteStorage
     from tests.club import Club
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The Python processes the tests start (consoles, workers, the CLI) keep their bytecode in one folder of the
+    user's cache, outside the checkout, instead of compiling every module again at each start (about 0.3 s of
+    a console's 1 s start-up when ``PYTHONDONTWRITEBYTECODE`` is set, as it is on the build machine); the test
+    processes started after this (pytest-xdist's workers) inherit it too."""
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: its environment came from the controller's
+    from bot.lexicons import cache_dir
+
+    prefix = cache_dir().parent / "tests-pycache"
+    prefix.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", str(prefix))
+    if os.environ["PYTHONPYCACHEPREFIX"] == str(prefix):  # bytecode outside the checkout: nothing is left in it
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

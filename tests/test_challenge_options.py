@@ -33,8 +33,8 @@ def game_with(rules: str, settings: dict[str, str], players: tuple[str, ...] = (
         ("box-fr", 0, True, False, False, 30),  # rules.md table: box rules, the challenger loses the next turn
         ("box-en", 0, True, False, False, 25),
         ("fisf", 5, False, False, False, 30),  # FISF 6: thirty minutes each on a chess clock
-        ("naspa", 0, True, False, False, 25),  # NASPA: double challenge, 25-minute games
-        ("wespa", 0, False, False, False, 25),  # WESPA: 5 points to the challenged player instead
+        ("naspa", 0, True, False, True, 25),  # NASPA: double challenge, 25-minute games, six zeros end it
+        ("wespa", 0, False, False, True, 25),  # WESPA: 5 points to the challenged player instead; six zeros
     ],
 )
 def test_defaults_per_rule_set(
@@ -137,6 +137,36 @@ def test_six_zero_end(rules: str, turns: list[str], ends: bool) -> None:
         assert not game.ended
 
 
+@pytest.mark.parametrize(
+    ("rules", "ends", "source"),
+    [
+        # box rules: the game "se termine quand tous les joueurs passent deux fois de suite" (seed 000), but
+        # RULES.md "Turn types and rule sets": the sheet flags the limit and never closes the game by itself
+        ("box-fr", False, "RULES.md, game blocked: every player passed twice in a row, flagged"),
+        ("box-en", False, "RULES.md, game blocked: every player passed twice in a row, flagged"),
+        # FISF classic 7: after two passes in a row the first passer must play or change; 8: the game ends
+        # when blocked (nobody can place a letter), a judgement the referee makes with /fin
+        ("fisf", False, "FISF classic rules 7 and 8 (seed 002): no scoreless end, a blocked game"),
+        # tournament English: "six tours consécutifs sans point en jeu de tournoi" (seed 000); RULES.md
+        ("naspa", True, "NASPA: six consecutive scoreless turns end the game"),
+        ("wespa", True, "WESPA: six consecutive scoreless turns end the game"),
+    ],
+)
+def test_the_six_zero_end_by_default_follows_the_rule_set(rules: str, ends: bool, source: str) -> None:
+    game = game_with(rules, {})
+    assert game.rules.scoreless_ends is ends, source
+    for _ in range(game.rules.scoreless_limit(2)):
+        game.apply(Pass(game.to_move or ""))
+    assert game.scoreless_limit_reached
+    if ends:
+        with pytest.raises(ScorelessEndError):
+            game.apply(Pass(game.to_move or ""))
+        assert game.lines[-1].kind == "pass" and len(game.lines) == game.rules.scoreless_limit(2)
+    else:
+        game.apply(Pass(game.to_move or ""))
+        assert not game.ended and len(game.lines) == game.rules.scoreless_limit(2) + 1
+
+
 def test_six_zero_end_off_plays_on() -> None:
     game = game_with("naspa", {"zeros": "off"})
     for _ in range(7):
@@ -200,3 +230,27 @@ def test_options_refused_politely(club: Club) -> None:
     assert said == "Seul l'arbitre de la partie (Ana) ou un administrateur du salon peut utiliser /reglages."
     club.ok("Ana", "/coup H8 VAGUE")
     assert "la partie a commencé" in club.refused("Ana", "/reglages double non")
+
+
+@pytest.mark.parametrize(
+    ("rules", "settings", "said"),
+    [
+        ("naspa", [], "la partie est finie, terminez-la avec /fin"),  # on by default under NASPA
+        ("naspa", ["/reglages zeros non"], "la partie peut être close avec /fin"),
+        ("fisf", [], "la partie peut être close avec /fin"),
+        ("fisf", ["/reglages zeros oui"], "la partie est finie, terminez-la avec /fin"),
+    ],
+)
+def test_the_sheet_says_whether_the_scoreless_limit_ended_the_game(
+    club: Club, rules: str, settings: list[str], said: str
+) -> None:
+    club.ok("Ana", f"/nouvelle {rules} Ana Ben")
+    for setting in settings:
+        club.ok("Ana", setting)
+    for turn in range(6):
+        last = club.ok("Ana" if turn % 2 == 0 else "Ben", "/passe")
+    assert f"Limite de tours sans points atteinte (6) : {said}" in last
+    if "finie" in said:
+        assert "6 tours sans points : la partie est finie" in club.refused("Ana", "/passe")
+    else:
+        club.ok("Ana", "/passe")

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import DECLARED_BY, TOOLS, build_parser
+from tests.ready_lists import link_compiled_lists
 
 # Chat libraries, images, the database, test-only libraries and the chat command layer.
 HEAVY = ["discord", "telegram", "PIL", "sqlite_utils", "aiohttp", "hypothesis", "asyncio", "sqlite3", "bot.referee"]
@@ -67,7 +68,14 @@ def test_check_imports_the_word_list_only(tmp_path: Path, word_list: Path) -> No
     assert "tempfile" not in modules  # the warm run writes nothing: the cache and its stamp are there
 
 
-def test_check_of_a_bundled_list_imports_no_chat_library(tmp_path: Path) -> None:
+@pytest.fixture
+def bundled_cache(tmp_path: Path) -> Path:
+    """The test's cache folder, the bundled lists' compiled files linked in (compiling the English list took
+    5 to 15 s a run; compiling is tested in test_check_imports_the_word_list_only and tests/test_lexicons.py)."""
+    return link_compiled_lists(tmp_path / "cache" / "lexicons")
+
+
+def test_check_of_a_bundled_list_imports_no_chat_library(tmp_path: Path, bundled_cache: Path) -> None:
     status, modules, out = run_arbitre(tmp_path, "check", "--lexicon", "en", "--lang", "en", "ZAX")
     assert status == 0 and out.strip() == "ZAX valid"
     assert imported(modules, NOT_FOR_CHECK) == []
@@ -124,7 +132,7 @@ def test_the_parser_of_one_subcommand_parses_as_the_whole_parser(args: list[str]
     assert alone == whole and alone["command"] == args[0]
 
 
-def test_check_of_the_english_list_answers_in_english(tmp_path: Path) -> None:
+def test_check_of_the_english_list_answers_in_english(tmp_path: Path, bundled_cache: Path) -> None:
     status, _, out = run_arbitre(tmp_path, "check", "--lexicon", "en", "ZAX", "QZX")
     assert status == 1 and out.splitlines() == ["ZAX valid", "QZX not valid"]
     status, _, out = run_arbitre(tmp_path, "check", "--lexicon", "en", "--lang", "fr", "ZAX")

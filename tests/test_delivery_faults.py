@@ -198,9 +198,13 @@ async def test_duplicate_rounds_survive_telegram_faults(tg: FakeTelegram, storag
             lambda: tg.rate_limit_next("sendMessage", retry_after=1, count=1),
         ]
         for number in range(1, ROUNDS + 1):
-            await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in telegram_texts(tg)), 20)
+            # the fake's clock moves while the test waits: the pacer's one-a-second turns come sooner (a few
+            # seconds of the round's minute)
+            await eventually(
+                lambda n=number: any(f"Coup {n} — tirage :" in t for t in telegram_texts(tg)), 20, advance=tg.advance
+            )
             await tg.send_user_message(None, tg.ben, f"/jouer H8 QWERT{number}", chat_type="private")
-            await eventually(lambda n=number: any(f"QWERT{n}" in t for t in telegram_texts(tg)), 15)
+            await eventually(lambda n=number: any(f"QWERT{n}" in t for t in telegram_texts(tg)), 15, advance=tg.advance)
             faults[number - 1]()
             tg.advance(61)
             await eventually(
@@ -208,17 +212,20 @@ async def test_duplicate_rounds_survive_telegram_faults(tg: FakeTelegram, storag
                 25,
                 advance=tg.advance,
             )
-        await eventually(lambda: any("Coup 6 — tirage :" in t for t in telegram_texts(tg)), 20)
+        await eventually(lambda: any("Coup 6 — tirage :" in t for t in telegram_texts(tg)), 20, advance=tg.advance)
+        refused = len(tg.faults_of("outage"))
         tg.outage(91)
         tg.advance(61)  # round 6 closes during the outage
-        await asyncio.sleep(1.0)
+        # checked once it happened (not after a fixed sleep): the results wait in the outbox, a send was refused
+        await eventually(lambda: any("Coup 6 " in r and "Top :" in r for r in left_about_the_rounds(storage)), 10)
+        await eventually(lambda: any(f.method.lower() == "sendmessage" for f in tg.faults_of("outage")[refused:]), 10)
         assert not any("Coup 6 — tirage" in t and "Top :" in t for t in telegram_texts(tg))
         tg.advance(30)  # the outage ends
         await eventually(
             lambda: any("Coup 6 — tirage" in t and "Top :" in t for t in telegram_texts(tg)), 30, advance=tg.advance
         )
         await tg.send_user_message(GROUP, tg.ben, "/etat")
-        await eventually(lambda: sum("Coup 7 — tirage :" in t for t in telegram_texts(tg)) >= 2, 20)
+        await eventually(lambda: sum("Coup 7 — tirage :" in t for t in telegram_texts(tg)) >= 2, 20, advance=tg.advance)
         # an edit refused during the outage (round 6's draw saying it closed) is owed: it comes on its retry,
         # which the jittered backoff may put after round 7's draw
         await eventually(lambda: left_about_the_rounds(storage) == [], 20, advance=tg.advance)

@@ -4,6 +4,11 @@ Each process is a real subprocess running discord.py's sharded client against th
 which dispatches each server's events to the session of the shard that owns it (DMs to shard 0).
 The processes share the database: a duplicate round that both clocks see is closed once, and
 what the players are owed is delivered once.
+
+Real time (about 13 s, over the suite's 10): what is tested is two processes' own clocks, which a test
+cannot drive, sharing one 6-second round through the database's lease; the rest is the two interpreters'
+start (about 2 s) and their stop. A 3-second round would warn 1.5 s after the draw, leaving the four
+private moves through two processes little room on a loaded machine.
 """
 
 from __future__ import annotations

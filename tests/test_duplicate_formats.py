@@ -374,9 +374,78 @@ def test_the_console_plays_7_sur_8(tmp_path: Path) -> None:
     ],
 )
 def test_the_console_plays_a_whole_game_of_each_format(tmp_path: Path, word: str, note: str) -> None:
-    script = f"Ref: /duplicate {word}\nAna> /jouer H8 ZZZ\n" + "Ref: /cloture\n" * 45 + "Ref: /feuille\n"
+    script = f"Ref: /duplicate {word}\nAna> /jouer H8 ZZZ\n" + "Ref: /cloture\n" * 45 + "Ref: /feuille\nRef: /export\n"
     output = run_console(script, tmp_path / "game.sqlite")
     assert "Fin de la partie duplicate" in output
     sheet = output.rsplit("Fin de la partie duplicate", 1)[1]
     assert note in sheet
+    exported = sheet.rsplit("Partie n°1 (duplicate", 1)[1]  # /export: the sheet again, and the CSV
+    assert note in exported and "-results-" in exported and ".csv)" in exported
     assert output.count(f"(formule {note.split(' (')[0].removeprefix('formule ')})") >= 10  # every draw says it
+
+
+# --- the shorter clocks of section 1.3, whole games ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "minutes", "threshold", "note"),
+    [
+        ("blitz", 1, 6, "cadence blitz, 1 min par coup (§ 1.3)"),  # 5.9: the sixth warning in blitz
+        ("semi-rapide", 2, 4, "cadence semi-rapide, 2 min par coup (§ 1.3)"),
+        ("2:30", 2.5, 4, "cadence de 2,5 min par coup (§ 1.3)"),
+    ],
+)
+def test_a_whole_game_on_each_shorter_clock_closed_by_the_clock_1_3(
+    club: Club, word: str, minutes: float, threshold: int, note: str
+) -> None:
+    club.ok("Ref", f"/duplicate {word}")
+    club.wait_for_tops_list()
+    rounds = 0
+    while club.storage.active_game(CHANNEL) is not None and rounds < 40:
+        move, points, game = _top_of(club)
+        assert game.settings.minutes == minutes and game.settings.warning_threshold == threshold
+        club.now += 5
+        assert f"{points} points" in club.ok("Ana", f"/jouer {move}", private=True)
+        club.tick(game.settings.seconds)  # the clock closes the move, not the referee
+        rounds += 1
+    ended = load_game(club.storage, club.storage.games(CHANNEL)[-1])
+    assert ended.finished and rounds == len(ended.closed_rounds) > 10
+    assert ended.standings()[0].total == ended.tops_total
+    assert note in club.ok("Ref", "/feuille")
+    assert note in club.ok("Ref", "/export")
+    assert "format" not in ended.record_data()  # the classic formula, on a shorter clock
+
+
+@pytest.mark.parametrize("game_format", [J, S8, E8, T])
+def test_the_record_data_names_the_format(game_format: DuplicateFormat) -> None:
+    game = DuplicateGame(FRENCH, ["Ana"], DuplicateSettings(format=game_format), "fr")
+    assert game.record_data()["format"] == str(game_format)
+    assert "format" not in DuplicateGame(FRENCH, ["Ana"], DuplicateSettings(), "fr").record_data()
+
+
+def test_a_standard_clock_adds_no_clock_line_to_the_record(club: Club) -> None:
+    club.ok("Ref", "/duplicate 3 manuel")
+    club.ok("Ref", "/tirage AEEISTU")
+    assert "§ 1.3" not in club.ok("Ref", "/feuille")
+
+
+@pytest.mark.parametrize(
+    ("word", "started", "note"),
+    [
+        (
+            "blitz",
+            "Annonce « 20 secondes » avant la fin de chaque coup (§ 3.3)",
+            "cadence blitz, 1 min par coup (§ 1.3)",
+        ),
+        ("semi-rapide", "(fr, 2 min par coup,", "cadence semi-rapide, 2 min par coup (§ 1.3)"),
+    ],
+)
+def test_the_console_plays_a_whole_game_on_each_shorter_clock(
+    tmp_path: Path, word: str, started: str, note: str
+) -> None:
+    script = f"Ref: /duplicate {word}\nAna> /jouer H8 ZZZ\n" + "Ref: /cloture\n" * 45 + "Ref: /feuille\nRef: /export\n"
+    output = run_console(script, tmp_path / "game.sqlite")
+    assert started in output.split("\n\n", 1)[0]
+    assert "Fin de la partie duplicate" in output
+    ended = output.rsplit("Fin de la partie duplicate", 1)[1]
+    assert ended.count(note) == 2  # the sheet and the export

@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.commands import duplicate_texts
 from bot.commands.duplicate_texts import results_csv, round_text
 from bot.messages import say
 from bot.render.record import record_table, standings_text
+from bot.render.results import standings_scene
 from core.board import Board
 from core.duplicate import (
     DuplicateGame,
@@ -529,3 +531,14 @@ def test_a_lifted_sanction_keeps_the_close_as_a_correction_does(scripted: Duplic
     assert game.can_take_back_close() is None
     game.lift("Ben", 5, "circle seen on the slip")
     assert game.can_take_back_close() is TakeBackBlock.CORRECTED_SINCE
+
+
+def test_the_standings_image_has_the_warnings_column(scripted: DuplicateGame) -> None:
+    scene = standings_scene(duplicate_texts.standings_view("fr", scripted))
+    assert [label.text for label in scene.labels if label.role == "head"][-2:] == ["Solos", "Avert."]
+    cells = [label.text for label in scene.labels if label.role == "cell"]
+    ben = cells.index("Ben")
+    assert cells[ben : ben + 5] == ["Ben", "102", "−17", "85,7", "5 (−10)"]
+    plain = play_script(DuplicateSettings(solo_min_players=4))
+    heads = [label.text for label in standings_scene(duplicate_texts.standings_view("fr", plain)).labels]
+    assert "Avert." not in heads

@@ -14,6 +14,7 @@ board, the unseen tiles and the exported sheet and CSV, the top replayed by ``ar
 from __future__ import annotations
 
 import asyncio
+import csv
 import fcntl
 import io
 import json
@@ -56,6 +57,7 @@ from tests.edition_words import (
 )
 from tests.ready_lists import ready_registry
 from tests.sample_lists import sample_folder
+from tests.transcripts import run_console
 
 CODES = shipped_codes()
 LANG = "fr"  # the console room's language
@@ -435,3 +437,62 @@ def test_every_row_of_the_text_board_is_as_wide_in_every_edition(code: str) -> N
         assert cell == (mark + label).rjust(width), (row, col, cell, label)
     empty = rows[2][4 : 4 + width]  # a premium square
     assert empty.strip() in "*+^'." and columns(empty) == width
+
+
+# --- the offline tools, every edition (issue 23, "Done when") ------------------------------------------
+
+
+def test_top_and_lexicon_info_in_every_edition(
+    words: Words, registry: LexiconRegistry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edition = words.edition
+    draw = duplicate_draw(words)
+    status, found = tool(capsys, "top", "--edition", edition.code, "--rack", words.spell("".join(draw)))
+    best = find_top(
+        Board(), "".join(draw), words.lexicon, edition, len(found["plays"]), first_move_horizontal_only=True
+    ).plays  # on the empty board the tool lists each first move once, across
+    assert status == 0 and found["plays"], found
+    assert [p["score"] for p in found["plays"]] == [p.total for p in best]  # the engine's tops, its scores
+    status, info = tool(capsys, "lexicon", "info", edition.code)
+    assert status == 0 and info["name"] == edition.code and len(info["sha256"]) == 64 and info["licence"]
+    assert info["words"] > 0
+
+
+def test_arbitre_score_reads_chorro_as_four_spanish_tiles(capsys: pytest.CaptureFixture[str]) -> None:
+    status, scored = tool(capsys, "score", "--edition", "es", "H8 CHORRO")
+    assert status == 0 and [(m["move"], m["score"]) for m in scored] == [("H8 CHORRO", (5 + 1 + 8 + 1) * 2)]
+    status, french = tool(capsys, "score", "H8 CHORRO")  # French tiles: six, the fifth (R) on H12's double letter
+    assert status == 0 and french[0]["score"] == (3 + 4 + 1 + 1 + 1 * 2 + 1) * 2
+
+
+# --- a Catalan duplicate game to its end in the console process (issue 23, "Done when") ---------------
+
+
+def test_a_catalan_duplicate_game_to_its_end_in_the_console(registry: LexiconRegistry, tmp_path: Path) -> None:
+    ca = Words(edition_by_code("ca"), registry.get("ca"))
+    typed = [ca.spell(w) for w in ca.checked]  # a word for each of L·L, NY, QU, Ç
+    script = (
+        "Ana: /reglages edition ca\nAna: /duplicate\nBen> /jouer H8 ZZZ\n"
+        + f"Ana: /verif {' '.join(typed)}\n"
+        + "Ana: /cloture\n" * 60
+        + "Ana: /reste\nAna: /export\n"
+    )
+    output = run_console(script, tmp_path / "ca.sqlite", "--admin", "Ana")
+    assert "[#console] Partie duplicate (ca, " in output
+    assert ", ".join(f"{w} {say(LANG, 'valid')}" for w in typed) + " (liste : ca)" in output
+    assert "Fin de la partie duplicate" in output
+    ended = output.rsplit("Fin de la partie duplicate", 1)[1]
+    assert "Lettres non visibles (" in ended  # /reste answers on the finished game
+    record = ended.split("N°  tirage", 1)[1].split("```", 1)[0]
+    lines = [line.split() for line in record.splitlines() if re.match(r"^\s*\d+\s", line)]
+    assert len(lines) > 10 and [int(line[0]) for line in lines] == list(range(1, len(lines) + 1))
+    alphabet = edition_by_code("ca").alphabet
+    for line in lines:  # each draw written in the edition's tiles, as it reads back
+        drawn = line[1].replace("+", "")
+        assert alphabet.spell(alphabet.tiles(drawn)) == drawn, drawn
+    found = re.search(r"\(file: ([^)]+\.csv)\)", ended)
+    assert found is not None, ended
+    rows = list(csv.reader(io.StringIO(Path(found.group(1)).read_text(encoding="utf-8"))))
+    tops = [int(line[4]) for line in lines]
+    assert rows[1][2] == str(sum(tops)) and rows[1][-len(tops) :] == [str(t) for t in tops]
+    assert rows[2][1] == "Ben" and rows[2][2] == "0"

@@ -24,6 +24,7 @@ from core.events import (
     Pass,
     Penalty,
     Play,
+    Setting,
     TimePenalty,
     Undo,
     Withdrawn,
@@ -150,6 +151,8 @@ def test_withdrawn_phony_scores_zero() -> None:
 )
 def test_scoreless_limit_is_flagged_not_enforced(rules: str, events: list[str], limit_after: bool) -> None:
     game = fisf_game(rules)
+    if game.rules.scoreless_ends:  # NASPA ends at six zeros by default (test_challenge_options): turned off
+        game.apply(Setting("zeros", "off"))
     for kind in events:
         player = game.to_move or ""
         game.apply(Pass(player) if kind == "pass" else Exchange(player, "AB"))

@@ -10,7 +10,7 @@ from PIL import Image
 
 from bot.render import RoundResultRow, StandingsView, round_result_png, standings_png
 from bot.render import palette as p
-from bot.render.canvas import Box, Scene
+from bot.render.canvas import Box, Scene, png
 from bot.render.results import percent, round_result_scene, signed, standings_scene
 from core.duplicate import DuplicateStanding
 
@@ -122,3 +122,46 @@ def test_thirty_players_stay_under_200_kb(png: object) -> None:
     assert isinstance(data, bytes) and len(data) < 200_000
     image = Image.open(io.BytesIO(data))
     assert image.width == 704 and image.height > 30 * 42
+
+
+WARNED = (
+    DuplicateStanding(1, "Ana", 110, -9, 92.4),
+    DuplicateStanding(2, "Ben", 102, -17, 85.7, warnings=5, deduction=10),
+    DuplicateStanding(3, "Cleo", 46, -73, 38.7, solos=1),
+    DuplicateStanding(4, "Dan", 42, -77, 35.3, warnings=1),
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "heads"),
+    [
+        ("fr", ["#", "Joueur", "Total", "Écart", "% du top", "Solos", "Avert."]),
+        ("en", ["#", "Player", "Total", "Gap", "% of top", "Solos", "Warnings"]),
+    ],
+)
+def test_standings_of_a_sanctioned_game_have_a_warnings_column_5_9(lang: str, heads: list[str]) -> None:
+    scene = standings_scene(StandingsView(lang, 5, 119, WARNED, sanctioned=True))
+    assert texts(scene, "head") == heads
+    rows = rows_of(scene)
+    assert rows[1][-1] == "5 (−10)" and rows[3][-1] == "1"  # count, then the points taken off (5.9)
+    assert rows[2][-1] == "1" and len(rows[0]) == 5  # Cleo's solo; Ana: no solo, no warning, cells left empty
+    warnings_x = max(label.x for label in scene.labels if label.role == "head")
+    solos_x = next(label.x for label in scene.labels if label.text == "Solos")
+    assert solos_x < warnings_x  # the solos move left for the warnings
+
+
+def test_without_sanctions_or_warnings_the_standings_keep_their_columns() -> None:
+    plain = standings_scene(StandingsView("en", 5, 119, WARNED))
+    assert texts(plain, "head") == ["#", "Player", "Total", "Gap", "% of top", "Solos"]
+    clean = tuple(replace(s, warnings=0, deduction=0) for s in WARNED)
+    assert texts(standings_scene(StandingsView("en", 5, 119, clean, sanctioned=True)), "head") == texts(plain, "head")
+    assert png(standings_scene(StandingsView("en", 5, 119, clean, sanctioned=True))) == png(
+        standings_scene(StandingsView("en", 5, 119, clean))
+    )
+
+
+def test_a_topping_standings_with_warnings_shows_time_and_warnings() -> None:
+    timed = tuple(replace(s, seconds=60.0 + s.place) for s in WARNED)
+    scene = standings_scene(StandingsView("en", 5, 119, timed, sanctioned=True))
+    assert texts(scene, "head")[-2:] == ["Time (s)", "Warnings"]
+    assert rows_of(scene)[1][-2:] == ["62.0", "5 (−10)"]

@@ -1,8 +1,8 @@
 """An install outside a clone: the wheel built from the sources, installed in a fresh virtual environment, works.
 
 The sources are copied out of the checkout and built there as pip's isolated build does (PEP 517: the
-backend that ``pyproject.toml`` names, fetched from the package index into a folder of its own, run
-without site-packages); the wheel is installed (``--no-deps``) into a new virtual environment
+backend that ``pyproject.toml`` names, fetched from the package index into a folder of its own, kept a day
+in the user's cache, run without site-packages); the wheel is installed (``--no-deps``) into a new virtual environment
 (``--without-pip``: this interpreter's pip installs into it) that sees its declared dependencies and
 theirs, extras followed, and nothing else: each linked from this test environment at a version its
 requirement allows (``pip check`` in the new environment agrees), not downloaded and unpacked again
@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import email
 import fcntl
+import hashlib
 import importlib.metadata
 import os
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
 import zipfile
 from pathlib import Path
@@ -31,7 +33,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from bot.lexicons import BUNDLED, load
+from bot.lexicons import BUNDLED, cache_dir, load
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ["pyproject.toml", "README.md", "LICENSE", "bot", "core", "lexicons"]
@@ -93,10 +95,7 @@ def install_the_wheel(folder: Path) -> None:
         else:
             shutil.copy2(ROOT / name, source / name)
     system = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
-    backend = folder / "backend"
-    fetch = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "--no-compile"]
-    fetched = run([*fetch, "--target", str(backend), *system["requires"]], cwd=str(folder))
-    assert fetched.returncode == 0, fetched.stdout + fetched.stderr
+    backend = build_backend(system["requires"])
     env = {name: value for name, value in os.environ.items() if name not in LEAKS}
     env["PYTHONPATH"] = str(backend)  # -S: no site-packages, the backend's folder and the standard library only
     build = [sys.executable, "-S", "-c", BUILD, system["build-backend"], str(folder / "dist")]
@@ -126,6 +125,31 @@ def install_the_wheel(folder: Path) -> None:
     for spec in BUNDLED:  # named by its list's sha256: the wheel's lists find them only if they are the same bytes
         cache = load(spec, copy=False)[1].cache
         shutil.copyfile(cache, caches / cache.name)
+
+
+BACKEND_DAYS = 1.0  # how long a fetched build backend is used again before it is fetched anew
+
+
+def build_backend(requires: list[str]) -> Path:
+    """A folder holding what ``requires`` names, fetched from the package index (``pip install --target``) into
+    the user's cache, kept there a day for the runs that follow, by the requirements and the interpreter
+    (1.4 s of fetching, and its modules compiled again at each build, saved; a newer release is taken the
+    next day, as pip's isolated build would take it)."""
+    key = hashlib.sha256(repr((sorted(requires), sys.version)).encode()).hexdigest()[:16]
+    root = cache_dir().parent / "tests-build-backends"
+    root.mkdir(parents=True, exist_ok=True)
+    folder, ready = root / key, root / f"{key}.ready"
+    with (root / "fetch.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if ready.is_file() and time.time() - ready.stat().st_mtime < BACKEND_DAYS * 86400:
+            return folder
+        ready.unlink(missing_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)  # an older fetch, or what a failed one left
+        fetch = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "--no-compile"]
+        fetched = run([*fetch, "--target", str(folder), *requires], cwd=str(root))
+        assert fetched.returncode == 0, fetched.stdout + fetched.stderr
+        ready.touch()
+    return folder
 
 
 # PEP 517, as pip's isolated build: what else the backend needs for a wheel (nothing, for setuptools), then the wheel

@@ -291,7 +291,23 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
         lines = [say(lang, "console_banner"), say(lang, "console_admins", admins=shown)]
         out.write("\n".join([*lines, say(lang, "console_database", url=db_url)]) + "\n\n")
     try:
-        return asyncio.run(room.run(stdin))
+        return asyncio.run(_run_served(room, stdin, args, err))
     finally:
         metrics.close()
         storage.close()
+
+
+async def _run_served(room: ConsoleRoom, stdin: TextIO, args: argparse.Namespace, err: TextIO) -> int:
+    """The room, and its live page when the web options ask for it (``bot.web``)."""
+    from ..web.run import BadWebPortError, WebOptionsError, address_of, serving
+
+    try:
+        address = address_of(args)
+        async with serving(room.referee, address, "console", err):
+            return await room.run(stdin)
+    except BadWebPortError as error:
+        print(f"arbitre console: {error}", file=err)
+        return EXIT_METRICS
+    except WebOptionsError as error:
+        print(error.text, file=err)
+        return EXIT_METRICS

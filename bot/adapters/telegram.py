@@ -23,7 +23,7 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import (
     BotCommand,
@@ -72,6 +72,9 @@ from .telegram_receiver import UnreadableUpdateError, serve_updates
 from .telegram_requests import POLL_RETRY_CAP, telegram_requests
 from .telegram_text import api_url, file_url_for, telegram_text, utf16_len
 from .telegram_webhook import WebhookConfig
+
+if TYPE_CHECKING:
+    from ..web import WebServer
 
 log = logging.getLogger("arbitre.telegram")
 
@@ -145,6 +148,7 @@ class TelegramAdapter:
         self.clock = clock
         self.admin_ttl = admin_ttl
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
+        self.web: WebServer | None = None  # the rooms' live pages, served while the application runs (``bot.web``)
         # they count 429s and know whether the Bot API answers; the long poll comes back soon after an outage
         self.requests = telegram_requests(metrics, poll_retry_cap=poll_retry_cap)
         if metrics is not None:
@@ -188,10 +192,14 @@ class TelegramAdapter:
 
     async def _post_init(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         await self.set_commands()
+        if self.web is not None:
+            await self.web.start()
         self.service.start()
         log.info("connected to Telegram as @%s", self.bot.username)
 
     async def _post_stop(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        if self.web is not None:
+            await self.web.close()
         await self.service.stop()
         for task in list(self._countdowns):
             task.cancel()

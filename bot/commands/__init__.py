@@ -12,6 +12,7 @@ from . import duplicate  # noqa: F401  # isort: skip
 from . import arbiter, boardless, classic, classic_kind, duplicate_kind, ending, general, history, series, views, words  # noqa: F401  # noqa: F401  # the kinds of game (game_kinds)
 
 from . import simultane  # noqa: F401  # isort: skip  # after /series and /season in /help
+from . import live_view  # noqa: F401  # isort: skip  # /view last in its section of /help
 from .context import Context, UserError
 from .registry import (
     Access,

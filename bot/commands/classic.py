@@ -117,7 +117,8 @@ def status_lines_in(lang: str, game: ClassicGame, now: float) -> list[str]:
     lines = [say(lang, "totals", totals=totals)]
     lines += alert_text(lang, game)
     if game.scoreless_limit_reached:
-        lines.append(say(lang, "limit_reached", streak=game.scoreless_streak()))
+        key = "limit_reached_ends" if game.rules.scoreless_ends else "limit_reached"  # the zeros option
+        lines.append(say(lang, key, streak=game.scoreless_streak()))
     if game.to_move and not game.ended:
         lines.append(say(lang, "to_move", player=game.to_move))
         lines += clock_lines(lang, game, now)

@@ -265,9 +265,11 @@ def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultVie
 
 
 def standings_view(lang: str, game: DuplicateGame) -> StandingsView:
-    """What the standings image shows: every player's place, total, gap and percentage of the tops."""
+    """What the standings image shows: every player's place, total, gap and percentage of the tops (and
+    their warnings in a game with sanctions)."""
     named = format_name(lang, game) if game.settings.format is not DuplicateFormat.CLASSIC else ""
-    return StandingsView(lang, len(game.closed_rounds), game.tops_total, tuple(game.standings()), named)
+    standings = tuple(game.standings())
+    return StandingsView(lang, len(game.closed_rounds), game.tops_total, standings, named, sanctioned(game))
 
 
 def standings_image(lang: str, game: DuplicateGame) -> bytes | None:

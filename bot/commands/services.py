@@ -39,6 +39,7 @@ class Services:
     first_in_line_known: Callable[[Iterable[int], Iterable[int]], None]
     dead_letters: Callable[[str], list[DeadLetter]]  # a channel's messages that could not be delivered
     arriving: Callable[[], Sequence[Incoming]]  # messages this process received and has not answered yet
+    web_url: str | None = None  # where the live pages are served (``bot.web``; None: not served)
 
     @property
     def classic_games(self) -> GameCache[ClassicGame]:

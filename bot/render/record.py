@@ -9,8 +9,11 @@ from __future__ import annotations
 from core.duplicate import DuplicateGame, Sanctions
 from core.duplicate.formats import DuplicateFormat
 
-from ..messages import decimal, say
+from ..messages import decimal, number, say
 from .text import table
+
+STANDARD_MINUTES = 3  # section 1.3: the clock of a standard game; shorter ones are named in the record
+SEMI_RAPID_MINUTES = 2  # section 1.3
 
 
 def record_table(lang: str, game: DuplicateGame) -> str:
@@ -74,12 +77,13 @@ def end_reason_text(lang: str, game: DuplicateGame) -> str:
 
 
 def record_notes(lang: str, game: DuplicateGame) -> list[str]:
-    """The record's lines on the format (3.8) and on sanctions: each sanctioned answer with its clause, each
-    lifted sanction."""
+    """The record's lines on the format (3.8), on a clock shorter than the standard one (1.3: blitz,
+    semi-rapide) and on sanctions: each sanctioned answer with its clause, each lifted sanction."""
     notes = []
     played = game.settings.format
     if played is not DuplicateFormat.CLASSIC:
         notes.append(say(lang, "dup_format_record_note", name=say(lang, f"format_{played}"), section=played.section))
+    notes += clock_notes(lang, game)
     for line in game.record():
         notes += [
             say(
@@ -95,6 +99,21 @@ def record_notes(lang: str, game: DuplicateGame) -> list[str]:
         ]
         notes += [say(lang, "dup_lift_record_note", n=line.number, player=p, reason=r or "-") for p, r in line.lifted]
     return notes
+
+
+def clock_notes(lang: str, game: DuplicateGame) -> list[str]:
+    """The record's line on a clock shorter than the standard one (1.3), none for the standard clock or in
+    topping (whose clock is its own, 3.8.4)."""
+    settings = game.settings
+    if settings.format.timed or settings.minutes >= STANDARD_MINUTES:
+        return []
+    if settings.blitz:
+        key = "dup_blitz_record_note"
+    elif settings.minutes == SEMI_RAPID_MINUTES:
+        key = "dup_semirapid_record_note"
+    else:
+        key = "dup_clock_record_note"
+    return [say(lang, key, minutes=number(lang, settings.minutes))]
 
 
 def warnings_cell(warnings: int, deduction: int) -> str:

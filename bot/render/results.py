@@ -73,13 +73,17 @@ class RoundResultView:
 
 @dataclass(frozen=True)
 class StandingsView:
-    """The standings after ``rounds`` closed rounds whose tops add up to ``tops_total``."""
+    """The standings after ``rounds`` closed rounds whose tops add up to ``tops_total``.
+
+    ``sanctioned``: the game grades answers on a sanction scale (section 5); the warnings column is then
+    drawn as soon as a player has a warning, with the points they took off (5.9)."""
 
     language: str
     rounds: int
     tops_total: int
     standings: tuple[DuplicateStanding, ...]
     format_name: str = ""  # the format of section 3.8 when not the classic one
+    sanctioned: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "standings", tuple(self.standings))
@@ -190,6 +194,15 @@ def round_result_png(view: RoundResultView) -> bytes:
 
 RANK_RIGHT, PLAYER_X, TOTAL_RIGHT, GAP_RIGHT, PERCENT_RIGHT, SOLOS_RIGHT = 54, 70, 440, 535, 625, WIDTH - PAD - 10
 TIME_ROOM = 60  # topping (3.8.4): how far the points' columns move left for the time column
+WARNINGS_ROOM = 100  # how far the other columns move left for the warnings column (section 5)
+
+
+def warnings_cell(standing: DuplicateStanding) -> str:
+    """A player's warnings as the standings show them: ``5 (−10)`` with the points taken off (5.9), ``1``
+    without, empty with none."""
+    if not standing.warnings:
+        return ""
+    return f"{standing.warnings} ({signed(-standing.deduction)})" if standing.deduction else str(standing.warnings)
 
 
 def standings_scene(view: StandingsView) -> Scene:
@@ -200,8 +213,13 @@ def standings_scene(view: StandingsView) -> Scene:
     y = _title(scene, PAD, title, word(lang, "tops_total", n=view.tops_total) + _format_mark(lang, view.format_name))
     solos = any(s.solos for s in view.standings)
     timed = any(s.seconds is not None for s in view.standings)  # topping: the time column takes the solos' place
+    warned = view.sanctioned and any(s.warnings for s in view.standings)
     head_middle = y + HEAD_SIZE // 2
     shift = TIME_ROOM if timed else 0  # the points' columns make room for the time
+    extra_right = SOLOS_RIGHT  # the solos' (or time's) column, left of the warnings when they are shown
+    if warned and (timed or solos):
+        shift += WARNINGS_ROOM
+        extra_right -= WARNINGS_ROOM
     heads = [
         (word(lang, "col_rank"), RANK_RIGHT, "rm"),
         (word(lang, "col_player"), PLAYER_X, "lm"),
@@ -210,9 +228,11 @@ def standings_scene(view: StandingsView) -> Scene:
         (word(lang, "col_percent"), PERCENT_RIGHT - shift, "rm"),
     ]
     if timed:
-        heads.append((word(lang, "col_time"), SOLOS_RIGHT, "rm"))
+        heads.append((word(lang, "col_time"), extra_right, "rm"))
     elif solos:
-        heads.append((word(lang, "col_solos"), SOLOS_RIGHT, "rm"))
+        heads.append((word(lang, "col_solos"), extra_right, "rm"))
+    if warned:
+        heads.append((word(lang, "col_warnings"), SOLOS_RIGHT, "rm"))
     for text, x, anchor in heads:
         scene.text(text, x, head_middle, HEAD_SIZE, p.MUTED, anchor=anchor, role="head")
     y += HEAD_SIZE + 8
@@ -231,9 +251,11 @@ def standings_scene(view: StandingsView) -> Scene:
             (percent(standing.percent, lang), PERCENT_RIGHT - shift, "rm"),
         ]
         if timed:
-            cells.append((decimal(lang, standing.seconds or 0.0), SOLOS_RIGHT, "rm"))
+            cells.append((decimal(lang, standing.seconds or 0.0), extra_right, "rm"))
         elif solos:
-            cells.append((str(standing.solos) if standing.solos else "", SOLOS_RIGHT, "rm"))
+            cells.append((str(standing.solos) if standing.solos else "", extra_right, "rm"))
+        if warned:
+            cells.append((warnings_cell(standing), SOLOS_RIGHT, "rm"))
         for text, x, anchor in cells:
             scene.text(text, x, middle, CELL_SIZE, p.INK, anchor=anchor, role="cell")
         y += ROW + 2
@@ -242,5 +264,6 @@ def standings_scene(view: StandingsView) -> Scene:
 
 
 def standings_png(view: StandingsView) -> bytes:
-    """The standings as a PNG: rank, player, total, gap to the sum of tops, percentage of it (and solos)."""
+    """The standings as a PNG: rank, player, total, gap to the sum of tops, percentage of it (and solos,
+    the time in topping, the warnings in a game with sanctions)."""
     return png(standings_scene(view))

@@ -1,7 +1,7 @@
 """Persistence of channels, games, players and each game's append-only event log.
 
 ``Storage`` is the interface the command layer talks to, the union of one protocol per aggregate
-(``ChannelStore``, ``GameLog``, ``ClockStore``, ``OutboxStore``, ``HouseWordStore``, ``SeriesStore``, in
+(``ChannelStore``, ``GameLog``, ``ClockStore``, ``OutboxStore``, ``HouseWordStore``, ``SeriesStore``, ``ViewStore``, in
 ``Transactions``);
 ``SQLiteStorage`` keeps everything in one SQLite file through sqlite-utils (WAL mode, migrations
 applied on open), ``MemoryStorage`` is the same on a SQLite database in memory, ``PostgresStorage``
@@ -30,6 +30,7 @@ from .protocol import (
     SimultaneStore,
     Storage,
     Transactions,
+    ViewStore,
 )
 from .records import (
     ChannelLock,
@@ -49,6 +50,7 @@ from .records import (
     StorageFullError,
     StorageOpenError,
     StoredEvent,
+    ViewRecord,
 )
 from .sql_simultanes import SimultaneRecord, SimultaneRoom
 from .sqlite import MIGRATIONS, SQLiteStorage
@@ -85,5 +87,7 @@ __all__ = [
     "StorageOpenError",
     "StoredEvent",
     "Transactions",
+    "ViewRecord",
+    "ViewStore",
     "open_storage",
 ]

@@ -191,6 +191,15 @@ MIGRATIONS: list[Migration] = [
         ),
     ),
     Migration(
+        15,
+        "links to a room's live web page",  # a token per room and game, revoked by /view stop
+        (
+            "create table views (token text primary key, channel text not null,"
+            " game {ref} not null references games (id), created {real} not null, revoked {real})",
+            "create index views_channel on views (channel) where revoked is null",
+        ),
+    ),
+    Migration(
         16,
         "simultanes: one game in many rooms, the rooms that joined each",
         (

@@ -31,6 +31,7 @@ from .sql_outbox import SQLOutbox
 from .sql_series import SQLSeries
 from .sql_simultanes import SQLSimultanes
 from .sql_store import Row, SQLStore
+from .sql_views import SQLViews
 
 __all__ = ["MIGRATIONS", "PostgresStorage", "shown_url"]
 
@@ -49,7 +50,7 @@ def shown_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLSimultanes):
+class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimultanes):
     """Storage on a PostgreSQL server, safe to share between threads and processes."""
 
     def __init__(

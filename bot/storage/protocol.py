@@ -21,6 +21,7 @@ from .records import (
     SeriesRecord,
     SeriesStatus,
     StoredEvent,
+    ViewRecord,
 )
 from .sql_simultanes import SimultaneRecord, SimultaneRoom
 
@@ -182,6 +183,23 @@ class SeriesStore(Protocol):
     def series_games(self, series_id: int) -> list[int]: ...
 
 
+class ViewStore(Protocol):
+    """The links to each room's live web page (``bot.web``)."""
+
+    def create_view(self, token: str, channel: str, game: int, at: float) -> ViewRecord: ...
+    def view_by_token(self, token: str) -> ViewRecord | None:
+        """The link of ``token`` if it exists and is not revoked."""
+        ...
+
+    def channel_views(self, channel: str) -> list[ViewRecord]:
+        """The channel's links not revoked, oldest first."""
+        ...
+
+    def revoke_views(self, channel: str, at: float) -> list[str]:
+        """Revoke every link of the channel; the tokens revoked."""
+        ...
+
+
 class SimultaneStore(Protocol):
     """The simultanés (one game played in many rooms) and the rooms that joined each, with their games."""
 
@@ -207,6 +225,7 @@ class Storage(
     OutboxStore,
     HouseWordStore,
     SeriesStore,
+    ViewStore,
     SimultaneStore,
     Protocol,
 ):

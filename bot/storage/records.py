@@ -93,6 +93,17 @@ class SeriesRecord:
     created: float
 
 
+@dataclass(frozen=True)
+class ViewRecord:
+    """A link to a room's live web page: its token, the room and the game it shows, whether revoked."""
+
+    token: str
+    channel: str
+    game: int
+    created: float
+    revoked: float | None = None
+
+
 UNKNOWN_REFEREE = "?"  # the referee's name shown for a set-up stored without one
 
 

@@ -23,13 +23,14 @@ from .sql_outbox import SQLOutbox
 from .sql_series import SQLSeries
 from .sql_simultanes import SQLSimultanes
 from .sql_store import Row, SQLStore
+from .sql_views import SQLViews
 from .sqlite_files import explains_open_failures, is_disk_full, make_private_place
 from .sqlite_schema import expected_schema, games_problem, schema_problem
 
 __all__ = ["MIGRATIONS", "SQLiteStorage"]
 
 
-class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLSimultanes):
+class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimultanes):
     """Storage in one SQLite file (WAL), through sqlite-utils."""
 
     @explains_open_failures

@@ -111,3 +111,29 @@ def start_metrics(args: argparse.Namespace, tool: str, err: TextIO) -> MetricsRu
         url = run.server.url
         print(f"arbitre {tool}: metrics on {url}/metrics, health check on {url}/healthz", file=err)
     return run
+
+
+def add_web_options(parser: argparse.ArgumentParser) -> None:
+    """``--web-port``, ``--web-address``, ``--web-prefix``, ``--web-url``: the rooms' live pages (off by default)."""
+    parser.add_argument(
+        "--web-port",
+        metavar="PORT",
+        help="serve the rooms' live pages (the links /view gives) at this port, 0 for any free one "
+        "(default: ARBITRE_WEB_PORT, else off: no port opened)",
+    )
+    parser.add_argument(
+        "--web-address",
+        metavar="HOST",
+        help="the address the web port is bound to (default: ARBITRE_WEB_ADDRESS, else 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--web-prefix",
+        metavar="PATH",
+        help="serve the pages under this path, as a reverse proxy forwards them (default: ARBITRE_WEB_PREFIX, else /)",
+    )
+    parser.add_argument(
+        "--web-url",
+        metavar="URL",
+        help="the public address of the pages' path, for the links /view gives (default: ARBITRE_WEB_URL, "
+        "else http://HOST:PORT/PATH)",
+    )

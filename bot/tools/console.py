@@ -7,7 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from ..catalogs import CATALOGS
-from .common import add_metrics_options
+from .common import add_metrics_options, add_web_options
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -42,4 +42,5 @@ def register(sub: Any) -> None:
         help="a speaker who administers the room (repeatable); others are ordinary players",
     )
     add_metrics_options(parser)
+    add_web_options(parser)
     parser.set_defaults(handler=run)

@@ -19,14 +19,24 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.tools.common import EXIT_METRICS, EXIT_STORAGE, add_metrics_options, database_url, open_database, start_metrics
+from bot.tools.common import (
+    EXIT_METRICS,
+    EXIT_STORAGE,
+    add_metrics_options,
+    add_web_options,
+    database_url,
+    open_database,
+    start_metrics,
+)
 
 if TYPE_CHECKING:  # asyncio and the rest are imported when the bot runs, not to parse arguments
     from bot.adapters.discord_shards import ShardRange
     from bot.metrics import Metrics
     from bot.storage import Storage
+    from bot.web import WebAddress
 
 EXIT_TOKEN = 2
 
@@ -84,6 +94,8 @@ async def _main(
     out: TextIO,
     shards: ShardRange | None = None,
     metrics: Metrics | None = None,
+    web: WebAddress | None = None,
+    err: TextIO | None = None,
 ) -> int:
     import asyncio
 
@@ -114,8 +126,11 @@ async def _main(
 
                 logging.getLogger("arbitre.discord").info("running %s", shards)
             terminated = _cancel_on_sigterm()
+            from bot.web.run import serving
+
             try:
-                await adapter.client.start(token)
+                async with serving(adapter.referee, web, "discord", err or sys.stderr):
+                    await adapter.client.start(token)
             except asyncio.CancelledError:
                 if not terminated.received:
                     raise
@@ -150,12 +165,23 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     storage = open_database(database_url(args), "discord", err)
     if storage is None:
         return EXIT_STORAGE
+    from bot.web.run import BadWebPortError, WebOptionsError, address_of
+
+    try:
+        web = None if args.sync else address_of(args)
+    except BadWebPortError as error:
+        print(f"arbitre discord: {error}", file=err)
+        storage.close()
+        return EXIT_METRICS
     metrics = start_metrics(args, "discord", err) if not args.sync else None
     if metrics is None and not args.sync:
         storage.close()
         return EXIT_METRICS
     try:
-        return asyncio.run(_main(args, token, storage, out, shards, metrics.metrics if metrics else None))
+        return asyncio.run(_main(args, token, storage, out, shards, metrics.metrics if metrics else None, web, err))
+    except WebOptionsError as error:
+        print(error.text, file=err)
+        return EXIT_METRICS
     except discord.LoginFailure:
         print(
             "arbitre discord: Discord rejected the token (401 Unauthorized); "
@@ -240,4 +266,5 @@ def register(sub: Any) -> None:
         help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_DISCORD_TOKEN otherwise)",
     )
     add_metrics_options(parser)
+    add_web_options(parser)
     parser.set_defaults(handler=run)

@@ -14,7 +14,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.tools.common import EXIT_METRICS, EXIT_STORAGE, add_metrics_options, database_url, open_database, start_metrics
+from bot.tools.common import (
+    EXIT_METRICS,
+    EXIT_STORAGE,
+    add_metrics_options,
+    add_web_options,
+    database_url,
+    open_database,
+    start_metrics,
+)
 
 if TYPE_CHECKING:
     from bot.adapters.telegram_webhook import WebhookConfig
@@ -64,8 +72,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.adapters.telegram import TelegramAdapter
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
+    from bot.web.run import BadWebPortError, address_of
     from bot.word_lists import prepare_at_start
 
+    try:
+        web = address_of(args)
+    except BadWebPortError as error:
+        print(f"arbitre telegram: {error}", file=err)
+        return EXIT_METRICS
     storage = open_database(database_url(args), "telegram", err)
     if storage is None:
         return EXIT_STORAGE
@@ -78,6 +92,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         prepare_at_start(registry, storage)  # in the background: commands say so until it is done
         referee = Referee(storage, registry, clock_scope="telegram:")
         adapter = TelegramAdapter(referee, token, base_url=args.base_url, metrics=metrics.metrics)
+        if web is not None:
+            from bot.web import Hub, WebServer
+
+            adapter.web = WebServer(Hub(referee), web)
+            print(f"arbitre telegram: live pages on port {web.port} under {web.prefix or '/'}", file=err)
         if webhook is not None:
             adapter.run_webhook(webhook)
         else:
@@ -131,4 +150,5 @@ def register(sub: Any) -> None:
         help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_TELEGRAM_TOKEN otherwise)",
     )
     add_metrics_options(parser)
+    add_web_options(parser)
     parser.set_defaults(handler=run)

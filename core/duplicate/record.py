@@ -142,6 +142,7 @@ def record_data(game: RecordedGame) -> dict[str, Any]:
         "left": game.edition.spell_tiles(game.bag.unseen(game.reliquat)),
         "standings": [_standing_data(s, sanctioned) for s in game.standings()],
         **({"sanctions": str(game.settings.sanctions)} if sanctioned else {}),
+        **({"format": str(game.settings.format)} if game.settings.format.original else {}),
     }
 
 

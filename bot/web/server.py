@@ -1,0 +1,187 @@
+"""The live pages' HTTP server: aiohttp, in the bot's own event loop, on a port of its own.
+
+Why aiohttp: discord.py and python-telegram-bot's stack bring it already (no new dependency), and it runs
+in the loop the referee service runs in, so a push is a call in that loop, with no thread or broker
+between the command layer and the pages. Off unless a port is asked for (``--web-port`` or
+``ARBITRE_WEB_PORT``); ``--web-prefix`` serves the pages under a path (behind a reverse proxy) and
+``--web-url`` is the public address the links are given with.
+
+Two routes, both under the prefix: ``/v/{token}`` (the page) and ``/v/{token}/events`` (its server-sent
+events: the state at once, then each change). A token unknown or revoked is a bare 404, and nothing
+lists the rooms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from ..storage import ViewRecord
+from .hub import REVOKED, Hub
+from .page import page_html
+
+PORT_ENV = "ARBITRE_WEB_PORT"
+ADDRESS_ENV = "ARBITRE_WEB_ADDRESS"
+PREFIX_ENV = "ARBITRE_WEB_PREFIX"
+URL_ENV = "ARBITRE_WEB_URL"
+DEFAULT_ADDRESS = "127.0.0.1"  # a reverse proxy in front, unless another address is given
+KEEPALIVE_SECONDS = 15.0  # a comment line on an idle stream, so that proxies keep it open
+
+
+class BadWebPortError(Exception):
+    """A web port that is not a number from 0 to 65535."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"web port {text!r}: a number from 0 to 65535 is needed")
+        self.text = text
+
+
+@dataclass(frozen=True)
+class WebAddress:
+    """Where the pages are served (``port`` 0: any free port), under which path, and the public address
+    of that path (None: ``http://host:port`` and the prefix)."""
+
+    host: str
+    port: int
+    prefix: str = ""
+    public_url: str | None = None
+
+
+def clean_prefix(prefix: str | None) -> str:
+    """A path prefix as the routes use it: ``/arbitre`` (leading slash, no trailing one), or empty."""
+    text = (prefix or "").strip().strip("/")
+    return f"/{text}" if text else ""
+
+
+def web_address(
+    port: int | str | None, host: str | None = None, prefix: str | None = None, url: str | None = None
+) -> WebAddress | None:
+    """The address the options ask for, else the ``ARBITRE_WEB_*`` variables; None when no port is asked."""
+    chosen = port if port is not None else os.environ.get(PORT_ENV, "").strip() or None
+    if chosen is None:
+        return None
+    try:
+        number = int(chosen)
+    except ValueError:
+        raise BadWebPortError(str(chosen)) from None
+    if not 0 <= number <= 65535:
+        raise BadWebPortError(str(chosen))
+    return WebAddress(
+        host or os.environ.get(ADDRESS_ENV, "").strip() or DEFAULT_ADDRESS,
+        number,
+        clean_prefix(prefix if prefix is not None else os.environ.get(PREFIX_ENV)),
+        (url or os.environ.get(URL_ENV, "").strip() or None),
+    )
+
+
+def sse(event: str, data: str) -> bytes:
+    """One server-sent event (``data`` on one line: JSON has no newline)."""
+    return f"event: {event}\ndata: {data}\n\n".encode()
+
+
+class WebServer:
+    """The pages of one referee's rooms; ``start`` binds the port (``port`` is then the one bound) and
+    gives the referee the links' address."""
+
+    def __init__(self, hub: Hub, address: WebAddress) -> None:
+        self.hub = hub
+        self.address = address
+        self.port = address.port
+        self._runner: web.AppRunner | None = None
+        self._keeper: asyncio.Task[None] | None = None
+        self._streams: set[asyncio.Task[object]] = set()  # the open event streams' handlers
+        self.prefix = prefix = clean_prefix(address.prefix)
+        self.app = web.Application()
+        self.app.router.add_get(prefix + "/v/{token}", self._page)
+        self.app.router.add_get(prefix + "/v/{token}/events", self._events)
+
+    @property
+    def url(self) -> str:
+        """The public address of the prefix: the links are ``{url}/v/{token}``."""
+        if self.address.public_url:
+            return self.address.public_url.rstrip("/")
+        return f"http://{self.address.host}:{self.port}{self.prefix}"
+
+    async def start(self) -> None:
+        """Serve (raises ``OSError`` when the address cannot be bound)."""
+        self.hub.loop = asyncio.get_running_loop()
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.address.host, self.address.port)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])  # the port bound (``port`` 0: any free one)
+        self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
+        self.hub.referee.web_url = self.url
+
+    async def close(self) -> None:
+        """Stop serving: open streams end, the port is freed, and ``/view`` says the pages are off."""
+        self.hub.referee.web_url = None
+        if self._keeper is not None:
+            self._keeper.cancel()
+            self._keeper = None
+        for task in list(self._streams):  # else the runner waits for them to end by themselves
+            task.cancel()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _keep_alive(self) -> None:
+        """A comment line to every page every ``KEEPALIVE_SECONDS`` (what it costs: one timer for them all)."""
+        while True:
+            await asyncio.sleep(KEEPALIVE_SECONDS)
+            self.hub.keep_alive()
+
+    async def _view(self, request: web.Request) -> ViewRecord:
+        token = request.match_info["token"]
+        view = await asyncio.to_thread(self.hub.referee.storage.view_by_token, token)
+        if view is None:
+            raise web.HTTPNotFound(text="Not found")
+        return view
+
+    async def _page(self, request: web.Request) -> web.Response:
+        view = await self._view(request)
+        lang = await asyncio.to_thread(lambda: self.hub.referee.storage.channel(view.channel).language)
+        body = page_html(lang, f"{self.prefix}/v/{view.token}/events")
+        return web.Response(
+            text=body,
+            content_type="text/html",
+            headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"},
+        )
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        view = await self._view(request)
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",  # nginx: pass each event on at once
+            }
+        )
+        await response.prepare(request)
+        viewer = self.hub.subscribe(view)
+        task = asyncio.current_task()
+        if task is not None:
+            self._streams.add(task)
+        try:
+            viewer.offer(await asyncio.to_thread(self.hub.payload, view))  # the snapshot
+            while True:
+                await viewer.ready.wait()  # a state, a revocation or the server's keep-alive (no timer per page)
+                if viewer.revoked:
+                    await response.write(sse("revoked", REVOKED or "{}"))
+                    break
+                idle = viewer.idle
+                payload = viewer.take()
+                if payload is not None:
+                    await response.write(payload.event)
+                elif idle:
+                    await response.write(b": keep-alive\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.hub.unsubscribe(viewer)
+            if task is not None:
+                self._streams.discard(task)
+        return response

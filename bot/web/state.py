@@ -1,0 +1,135 @@
+"""What a room's live page shows, as plain data ready for JSON: built from what the room's messages have
+made public, never from a submission before its round is closed.
+
+``duplicate_state`` and ``classic_state`` are pure: a game in, a dict out (the same game gives the same
+dict). The open round gives its draw (kept letters and new ones apart), its deadline and how many players
+have answered; its answers only exist in the state once the round is closed, in its results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.board import SIZE, Board, premium_at
+from core.draw import Draw
+from core.duplicate import DuplicateGame
+from core.duplicate.rounds import Round
+from core.edition import Edition
+from core.game import ClassicGame
+from core.notation import Notation
+
+from ..render.text import col_label, row_label
+
+State = dict[str, Any]
+
+PREMIUM_CODES = {"TRIPLE_WORD": "tw", "DOUBLE_WORD": "dw", "TRIPLE_LETTER": "tl", "DOUBLE_LETTER": "dl", "NONE": ""}
+
+
+def premium_grid() -> list[str]:
+    """The 15 rows of the board's premiums, one code per square (``tw dw tl dl`` or empty)."""
+    return [" ".join(PREMIUM_CODES[premium_at(r, c).name] or "." for c in range(SIZE)) for r in range(SIZE)]
+
+
+def coordinates(notation: Notation) -> State:
+    """The names of the board's rows and columns in the game's notation (the images' coordinates)."""
+    rows = [row_label(i, notation) for i in range(SIZE)]
+    return {"rows": rows, "cols": [col_label(i, notation) for i in range(SIZE)]}
+
+
+def tile_state(symbol: str, edition: Edition, joker: bool = False) -> list[Any]:
+    """A tile as ``[label, value]`` (a joker's value is 0; an unplaced joker's label is ``?``)."""
+    return [edition.spell_tiles([symbol]), 0 if joker else edition.values.get(symbol, 0)]
+
+
+def board_cells(board: Board, edition: Edition) -> list[list[Any]]:
+    """The tiles on the board: ``[row, col, label, value, joker]`` each."""
+    return [
+        [row, col, *tile_state(tile.letter, edition, tile.joker), tile.joker]
+        for row, col, tile in sorted(board.tiles(), key=lambda t: (t[0], t[1]))
+    ]
+
+
+def draw_state(draw: Draw | None, edition: Edition) -> State | None:
+    """A draw's letters as labels, kept ones and new ones apart."""
+    if draw is None:
+        return None
+    return {
+        "kept": [tile_state(t, edition) for t in draw.kept],
+        "new": [tile_state(t, edition) for t in draw.new],
+    }
+
+
+def closed_round_state(round_: Round, edition: Edition) -> State:
+    """A closed round: its draw, its top (its squares to light), every player's answer and score."""
+    top_cells = [] if round_.top is None else [[c.row, c.col] for c in round_.top.new_tiles]
+    answers = sorted(round_.results.items(), key=lambda item: (-round_.score_of(item[0]), item[0]))
+    results = [
+        {"player": player, "move": result.move, "score": round_.score_of(player), "valid": result.valid}
+        for player, result in answers
+    ]
+    return {
+        "number": round_.number,
+        "draw": draw_state(round_.draw, edition),
+        "top": round_.top_text,
+        "top_points": round_.top_points,
+        "top_cells": top_cells,
+        "results": results,
+    }
+
+
+def duplicate_state(game: DuplicateGame, *, game_id: int, language: str, now: float) -> State:
+    """The live page's state of a duplicate game at ``now`` (the server's clock, for the countdown)."""
+    edition = game.edition
+    current = game.current
+    open_round: State | None = None
+    if current is not None:
+        open_round = {
+            "number": current.number,
+            "draw": draw_state(current.draw, edition),
+            "deadline": current.deadline,
+            "paused_left": current.paused_left,
+            "played": len({s.player for s in current.submissions}) if current.draw is not None else 0,
+            "players": len(game.players),
+        }
+    last = game.last_closed
+    return {
+        "kind": "duplicate",
+        "game": game_id,
+        "language": language,
+        "now": now,
+        "board": board_cells(game.board, edition),
+        "coords": coordinates(game.notation),
+        "round": open_round,
+        "last": None if last is None else closed_round_state(last, edition),
+        "tops_total": game.tops_total,
+        "standings": [
+            {"place": s.place, "player": s.player, "total": s.total, "gap": s.gap} for s in game.standings()
+        ],
+        "finished": game.finished,
+    }
+
+
+def classic_state(game: ClassicGame, *, game_id: int, language: str, now: float) -> State:
+    """The live page's state of a classic game: board, scores, whose turn, the last move's squares."""
+    last = game.last_play_line()
+    lit = [] if last is None or last.placement is None else [[c.row, c.col] for c in last.placement.new_tiles]
+    totals = game.totals()
+    return {
+        "kind": "classic",
+        "game": game_id,
+        "language": language,
+        "now": now,
+        "board": board_cells(game.board, game.edition),
+        "coords": coordinates(game.notation),
+        "scores": [{"player": p, "total": totals.get(p, 0)} for p in game.players],
+        "to_move": game.to_move,
+        "last_move": None if last is None else {"player": last.player, "move": last.move, "points": last.points},
+        "top_cells": lit,
+        "bag": game.bag_count(),
+        "finished": game.ended,
+    }
+
+
+def gone_state(game_id: int, language: str, now: float) -> State:
+    """The state of a link whose game can no longer be shown."""
+    return {"kind": "none", "game": game_id, "language": language, "now": now}

@@ -1,0 +1,172 @@
+"""The live page in a real browser (issue 27): Debian's chromium, headless, driven by selenium through
+chromium-driver, at the projector's size (1920x1080) and the phone's (360x800), while a duplicate round is
+played through the command layer. Checked from the rendered page: the draw, the count, the countdown moving,
+the top after the close; the contrast of a tile read from the screenshot's pixels; the screenshots saved to
+docs/images/ (the README shows them). Skipped, saying why, where chromium or its driver is absent."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.render.palette import AA_CONTRAST, contrast_ratio
+from tests.web_room import WebRoom
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+WAIT = 20.0  # seconds at most for the page to show what must come (a failure, never a measure)
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="no chromium or chromedriver on this machine (Debian: apt-get install chromium chromium-driver)",
+)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--lang=fr"):
+        options.add_argument(argument)
+    options.add_argument("--window-size=1920,1080")
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(DRIVER)))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+async def until(check: Callable[[], Any], what: str) -> Any:
+    """``check()``'s first true answer, asked in a thread (the page's server runs in this loop)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        answer = await asyncio.to_thread(check)
+        if answer:
+            return answer
+        assert time.monotonic() < deadline, f"the page never showed {what}"
+        await asyncio.sleep(0.05)
+
+
+def texts(driver: Any, selector: str) -> list[str]:
+    """The first text of each element matched (a tile's letter, without its value)."""
+    script = "return [...document.querySelectorAll(arguments[0])].map(e => e.firstChild?.textContent ?? '')"
+    return list(driver.execute_script(script, selector))
+
+
+def text(driver: Any, element_id: str) -> str:
+    return str(driver.execute_script("return document.getElementById(arguments[0]).textContent", element_id))
+
+
+def viewport(driver: Any, width: int, height: int) -> None:
+    """The page's inner size (the window's frame added to it)."""
+    driver.set_window_size(width, height)
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+
+
+def tile_contrast(driver: Any, selector: str) -> float:
+    """The contrast of a tile's letter on its background, from the screenshot's pixels: its most frequent
+    colour against the pixel that differs most from it."""
+    from PIL import Image
+
+    rect = driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return [r.left, r.top, r.right, r.bottom, window.devicePixelRatio]",
+        selector,
+    )
+    scale = rect[4]
+    shot = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
+    box = tuple(int(v * scale) for v in rect[:4])
+    inner = shot.crop((box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4))  # inside the tile's edge
+    pixels = list(inner.getdata())
+    background = Counter(pixels).most_common(1)[0][0]
+    return max(contrast_ratio(background, pixel) for pixel in set(pixels))
+
+
+@pytest.mark.asyncio
+async def test_a_round_seen_on_the_projector_and_on_a_phone(tmp_path: Path, browser: Any) -> None:
+    room = await WebRoom(tmp_path / "arbitre.sqlite").start()
+    try:
+        await room.say("/duplicate 1 manuel", admin=True)
+        await room.say("/tirage ACEHNTZ", admin=True)
+        link = await room.link()
+        viewport(browser, 1920, 1080)
+        await asyncio.to_thread(browser.get, link)
+
+        rack = await until(lambda: texts(browser, "#rack .tile"), "the draw")
+        assert sorted(rack) == sorted("ACEHNTZ")
+        assert text(browser, "count") == "0 joueur sur 0 a joué"
+        first = await until(lambda: text(browser, "clock"), "the countdown")
+        assert first in ("1:00", "0:59")
+        await until(lambda: text(browser, "clock") not in ("", first), "the countdown moving")
+
+        await room.say("/jouer H4 CHANTEZ", "Ana", private=True)
+        await room.say("/jouer H8 CHAT", "Ben", private=True)
+        await until(lambda: text(browser, "count") == "2 joueurs sur 2 ont joué", "the count")
+        assert "CHANTEZ" not in browser.page_source  # nothing of an answer before the close
+
+        await room.close_round()
+        top = await until(lambda: text(browser, "top"), "the top")
+        assert top.startswith("Top du coup 1 : ") and "CHANTEZ (112)" in top
+        assert len(texts(browser, "#board .tile.lit")) == 7  # the top placed and lit
+        assert "Ana" in text(browser, "results") and "Ana" in text(browser, "standings")
+
+        # the next move: kept letters and new ones told apart, one answer counted
+        await room.say("/tirage BCDFGAE", admin=True)
+        await until(lambda: text(browser, "heading") == "Coup 2", "the next move")
+        await room.say("/jouer G10 SI", "Ana", private=True)
+        await until(lambda: text(browser, "count").startswith("1 joueur sur 2"), "the next count")
+        assert len(texts(browser, "#rack .tile.new")) == 7
+        await room.close_round()
+        kept = await asyncio.to_thread(reliquat, room)
+        assert kept, "the move's top left letters on the rack"
+        await room.say(f"/tirage {kept}+{'AEINRST'[: 7 - len(kept)]}", admin=True)
+        await until(lambda: text(browser, "heading") == "Coup 3", "the third move")
+        await room.say("/jouer G10 SI", "Ben", private=True)
+        await until(lambda: text(browser, "count").startswith("1 joueur sur 2"), "the third count")
+        assert texts(browser, "#rack .tile.kept") == list(kept)  # the kept letters apart from the new ones
+        assert len(texts(browser, "#rack .tile.new")) == 7 - len(kept)
+
+        assert tile_contrast(browser, "#rack .tile.new") >= AA_CONTRAST
+        assert tile_contrast(browser, "#board .tile.lit") >= AA_CONTRAST
+        IMAGES.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(IMAGES / "web-projector.png"))
+
+        viewport(browser, 360, 800)
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 360  # one column, nothing wider than the phone
+        assert sorted(texts(browser, "#rack .tile")) == sorted(rack_after(room))
+        assert tile_contrast(browser, "#rack .tile.new") >= AA_CONTRAST
+        browser.save_screenshot(str(IMAGES / "web-phone.png"))
+    finally:
+        await room.stop()
+
+
+def game_of(room: WebRoom) -> Any:
+    record = room.storage.active_game("discord:100")
+    assert record is not None
+    return room.referee.games.load(room.storage, record)
+
+
+def reliquat(room: WebRoom) -> str:
+    """The letters the last top left on the rack."""
+    return str(game_of(room).reliquat)
+
+
+def rack_after(room: WebRoom) -> list[str]:
+    """The open round's letters as the referee's game has them."""
+    draw = game_of(room).current.draw
+    return list(draw.kept + draw.new)
