@@ -41,7 +41,8 @@ class Line:
 def readme_table() -> list[Line]:
     """The permission table, read from the README."""
     text = README.read_text(encoding="utf-8")
-    section = text[text.index(HEADING) :]
+    section = text[text.index(HEADING) + len(HEADING) :]
+    section = section[: section.find("\n#")]  # up to the next heading: later tables are not this one
     rows = [line for line in section.splitlines() if line.startswith("|")]
     header = [cell.strip() for cell in rows[0].strip("|").split("|")]
     assert header[:2] == ["what", "for example"] and header[2:] == list(PEOPLE), header
