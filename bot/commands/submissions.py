@@ -100,12 +100,12 @@ def quick_play_in_transaction(
     without ``wait`` also when another transaction holds the game's channel (the caller took the lock of
     the channel it was sent from). Raises when it fails (the transaction must then be rolled back)."""
     storage = services.storage
-    if wait:
-        storage.lock_channel(message.channel)  # PostgreSQL: the channel's commands, one at a time
+    # PostgreSQL: the channel's commands, one at a time, and its game's channel's (sent from a private chat)
+    held = storage.lock_play(message.channel, message.user) if wait else None
     state = storage.play_state(message.channel, message.user)
     if state is not None and state.game.channel != message.channel:  # sent from a private chat
-        if wait:
-            changed = storage.lock_channel(state.game.channel)
+        if wait:  # read after both locks; the game found may have changed before they were held
+            changed = held is not None and state.game.channel not in held and storage.lock_channel(state.game.channel)
         else:
             taken = storage.try_lock_channels([state.game.channel])[state.game.channel]
             if taken is ChannelLock.BUSY:

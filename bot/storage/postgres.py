@@ -25,8 +25,8 @@ import psycopg_pool
 from .common import newer_version_reason
 from .dialect import POSTGRES
 from .migrations import MIGRATIONS, upgrade
-from .records import ChannelLock, OutsideTransactionError, StorageFullError, StorageOpenError
-from .sql_games import SQLGames
+from .records import ChannelLock, GameKind, GameStatus, OutsideTransactionError, StorageFullError, StorageOpenError
+from .sql_games import PLAY_CHANNEL, SQLGames
 from .sql_outbox import SQLOutbox
 from .sql_series import SQLSeries
 from .sql_store import Row, SQLStore
@@ -153,6 +153,18 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries):
             raise OutsideTransactionError(channel)
         self._execute("select pg_advisory_xact_lock(%s, hashtext(%s))", [CHANNEL_LOCKS, channel])
         return True
+
+    def lock_play(self, channel: str, user: str) -> frozenset[str] | None:
+        """The channel's lock, then its game's channel's (``PLAY_CHANNEL``), in one round trip."""
+        if not self.in_transaction():
+            raise OutsideTransactionError(channel)
+        rows = self._execute(
+            "select pg_advisory_xact_lock(?, hashtext(?)), c, pg_advisory_xact_lock(?, hashtext(c))"
+            f" from (select coalesce(({PLAY_CHANNEL}), ?) as c) s",
+            [CHANNEL_LOCKS, channel, CHANNEL_LOCKS, GameStatus.ACTIVE.value, GameKind.DUPLICATE.value, channel, user,
+             channel, channel],
+        )
+        return frozenset({channel, str(rows[0][1])})
 
     def try_lock_channels(self, channels: list[str]) -> dict[str, ChannelLock]:
         """Each channel's lock until this transaction ends if no other transaction holds it (else BUSY)."""

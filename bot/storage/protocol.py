@@ -36,6 +36,12 @@ class Transactions(Protocol):
         may have waited for another one (then what this transaction read before may have changed)."""
         ...
 
+    def lock_play(self, channel: str, user: str) -> frozenset[str] | None:
+        """Inside a transaction: ``lock_channel`` of ``channel`` and of the channel of the game a private move
+        of ``user`` sent from it goes to (as ``play_state`` finds it), in one statement; the channels locked
+        (None: nothing to lock, write transactions are exclusive already)."""
+        ...
+
     def try_lock_channels(self, channels: list[str]) -> dict[str, ChannelLock]:
         """Inside a transaction: ``lock_channel`` for each channel no other transaction holds, without waiting
         (one statement for them all)."""

@@ -1,6 +1,7 @@
 """The seats of a game's players, and a private duplicate move read and written in the fewest statements
 (``play_state``: one read; ``record_play``: one statement where the backend has data-modifying CTEs, else
-one insert per table), written once for both SQL backends."""
+one insert for the events and the seat they bind and one for the replies), written once for both SQL
+backends."""
 
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ _PLAY_STATE = (
     ' (select name from players where game = g.id and "user" = ?), {settings},'
     f" {_WAITING.format('?')}, {_WAITING.format('g.channel')}"
     " from games g where g.status = ? and g.kind = ?"
+    ' and (g.channel = ? or g.id in (select game from players where "user" = ?))'
+    " order by (g.channel = ?) desc, g.id desc limit 1"
+)
+# the channel of the game ``_PLAY_STATE`` finds (parameters: status, kind, channel, user, channel)
+PLAY_CHANNEL = (
+    "select g.channel from games g where g.status = ? and g.kind = ?"
     ' and (g.channel = ? or g.id in (select game from players where "user" = ?))'
     " order by (g.channel = ?) desc, g.id desc limit 1"
 )
@@ -93,10 +100,18 @@ class SQLGames(SQLRunner):
             rows = self._execute("with " + ", ".join(parts) + " select id from o order by id", params)
             return [int(row[0]) for row in rows]
         with self.transaction():
-            if event_rows:
-                self._execute(insert_events, [v for row in event_rows for v in row])
-            if seat is not None:
-                self._execute(_SEAT, seat_params)
+            if event_rows and seat is not None and self.dialect.seated_events:  # one insert for both tables
+                seated = [[*row, *(seat if n == 0 else (None, None))] for n, row in enumerate(event_rows)]
+                self._execute(
+                    f"insert into {self.dialect.seated_events} (game, seq, kind, data, author, at, seat_user,"
+                    " seat_name) values " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(seated)),
+                    [v for row in seated for v in row],
+                )
+            else:
+                if event_rows:
+                    self._execute(insert_events, [v for row in event_rows for v in row])
+                if seat is not None:
+                    self._execute(_SEAT, seat_params)
             if not values:
                 return []
             rows = self._execute(insert_replies, [v for row in values for v in row])
