@@ -183,6 +183,14 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries):
         """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
         return False
 
+    arrivals_shared = False  # one process writes the file at a time: its own queue is all there is
+
+    def hold_arrivals(self, channels: set[str]) -> None:
+        """Nothing to say: the process's own queue is all there is."""
+
+    def arrivals_elsewhere(self, game_id: int, channel: str) -> bool:
+        return False
+
     def lock_play(self, channel: str, user: str) -> frozenset[str] | None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
         return None
