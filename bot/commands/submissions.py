@@ -80,10 +80,20 @@ def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -
             # PostgreSQL: every room's lock tried at once; a room another transaction holds goes on its own
             rooms = [m.channel for m, c in plays if takes_quick_way(m, c)]
             locks = services.storage.try_lock_channels(rooms) if rooms else {}
-            for n, (message, command) in enumerate(plays):
-                taken = locks.get(message.channel, ChannelLock.BUSY) is not ChannelLock.BUSY
-                if takes_quick_way(message, command) and taken:
-                    stored[n] = quick_play_in_transaction(services, message, command, wait=False)
+            chosen = [
+                n for n, (m, c) in enumerate(plays)
+                if takes_quick_way(m, c) and locks.get(m.channel, ChannelLock.BUSY) is not ChannelLock.BUSY
+            ]
+            # every state read at once (PostgreSQL: one statement); a game a second move goes to is read again
+            states = services.storage.play_states([(plays[n][0].channel, plays[n][0].user) for n in chosen])
+            games: set[int] = set()
+            for n, state in zip(chosen, states):
+                if state is not None:
+                    again = state.game.id in games or state.game.channel != plays[n][0].channel
+                    games.add(state.game.id)
+                    if again:  # read again in the move's own way (after its game's channel's lock)
+                        state = None
+                stored[n] = quick_play_in_transaction(services, *plays[n], wait=False, state=state)
     except Exception:  # rolled back, with the games it changed in memory: each goes the usual way
         log.debug("a batch of quick /play gave way to the usual command", exc_info=True)
         return [None] * len(plays)
@@ -94,15 +104,17 @@ def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -
 
 
 def quick_play_in_transaction(
-    services: Services, message: Incoming, command: CommandLine, wait: bool = True
+    services: Services, message: Incoming, command: CommandLine, wait: bool = True, state: PlayState | None = None
 ) -> QuickPlay | None:
     """A private /play recorded in the open transaction; None (nothing written) for the usual way, and
     without ``wait`` also when another transaction holds the game's channel (the caller took the lock of
-    the channel it was sent from). Raises when it fails (the transaction must then be rolled back)."""
+    the channel it was sent from; ``state``: what it read for the move after that lock, if it did).
+    Raises when it fails (the transaction must then be rolled back)."""
     storage = services.storage
     # PostgreSQL: the channel's commands, one at a time, and its game's channel's (sent from a private chat)
     held = storage.lock_play(message.channel, message.user) if wait else None
-    state = storage.play_state(message.channel, message.user)
+    if state is None:
+        state = storage.play_state(message.channel, message.user)
     if state is not None and state.game.channel != message.channel:  # sent from a private chat
         if wait:  # read after both locks; the game found may have changed before they were held
             changed = held is not None and state.game.channel not in held and storage.lock_channel(state.game.channel)

@@ -85,6 +85,10 @@ class GameLog(Protocol):
         game, else the player's latest (None: neither); inside the move's transaction."""
         ...
 
+    def play_states(self, moves: list[tuple[str, str]]) -> list[PlayState | None]:
+        """``play_state`` of several moves (channel, account), in order, in the fewest statements."""
+        ...
+
     def record_play(
         self,
         game_id: int,

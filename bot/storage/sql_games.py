@@ -14,15 +14,23 @@ from .records import ChannelSettings, GameKind, GameStatus, PlayState
 from .sql_store import GAME_COLUMNS, SQLRunner, game_of
 
 _WAITING = "exists (select 1 from outbox where destination = {} and delivered is null and dropped is null)"
-_PLAY_STATE = (
+_PLAY_STATE_OF = (  # {user} and {channel}: the move's account and channel (two placeholders, or a row's columns)
     f"select {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))},"
     " (select seq from events where game = g.id order by seq desc limit 1),"
     " (select at from events where game = g.id order by seq desc limit 1),"
-    ' (select name from players where game = g.id and "user" = ?), {settings},'
-    f" {_WAITING.format('?')}, {_WAITING.format('g.channel')}"
+    ' (select name from players where game = g.id and "user" = {user}), {settings},'
+    f" {_WAITING.format('{user}')}, {_WAITING.format('g.channel')}"
     " from games g where g.status = ? and g.kind = ?"
-    ' and (g.channel = ? or g.id in (select game from players where "user" = ?))'
-    " order by (g.channel = ?) desc, g.id desc limit 1"
+    ' and (g.channel = {channel} or g.id in (select game from players where "user" = {user}))'
+    " order by (g.channel = {channel}) desc, g.id desc limit 1"
+)
+_PLAY_STATE = _PLAY_STATE_OF.replace("{user}", "?").replace("{channel}", "?")
+# PostgreSQL: the play states of several moves (channels, accounts) in one statement, by their place
+_PLAY_STATES = (
+    'select k.n, s.* from unnest(cast(? as text[]), cast(? as text[])) with ordinality as k (channel, "user", n)'
+    " cross join lateral ("
+    + _PLAY_STATE_OF.replace("{user}", 'k."user"').replace("{channel}", "k.channel")
+    + ") s"
 )
 # the channel of the game ``_PLAY_STATE`` finds (parameters: status, kind, channel, user, channel)
 PLAY_CHANNEL = (
@@ -64,6 +72,19 @@ class SQLGames(SQLRunner):
             statement, [user, user, GameStatus.ACTIVE.value, GameKind.DUPLICATE.value, channel, user, channel]
         )
         return play_state_of(rows[0]) if rows else None
+
+    def play_states(self, moves: list[tuple[str, str]]) -> list[PlayState | None]:
+        """``play_state`` of several moves (channel, account), in order: one statement where the backend
+        joins laterally (PostgreSQL), else one each."""
+        if not self.dialect.writes_in_one_statement or len(moves) < 2:
+            return [self.play_state(channel, user) for channel, user in moves]
+        statement = _PLAY_STATES.replace("{settings}", self.dialect.settings)
+        rows = self._execute(
+            statement,
+            [[c for c, _ in moves], [u for _, u in moves], GameStatus.ACTIVE.value, GameKind.DUPLICATE.value],
+        )
+        found = {int(row[0]): play_state_of(row[1:]) for row in rows}
+        return [found.get(n) for n in range(1, len(moves) + 1)]
 
     def record_play(
         self,
