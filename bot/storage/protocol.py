@@ -18,6 +18,7 @@ from .records import (
     GameSetup,
     GameStatus,
     PlayState,
+    PlayWrite,
     SeriesRecord,
     SeriesStatus,
     StoredEvent,
@@ -87,6 +88,11 @@ class GameLog(Protocol):
 
     def play_states(self, moves: list[tuple[str, str]]) -> list[PlayState | None]:
         """``play_state`` of several moves (channel, account), in order, in the fewest statements."""
+        ...
+
+    def record_plays(self, writes: list[PlayWrite]) -> list[list[int]]:
+        """``record_play`` of several moves, each of another game, in the fewest statements (PostgreSQL:
+        one); each one's outbox numbers, in order."""
         ...
 
     def record_play(

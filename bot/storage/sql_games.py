@@ -10,7 +10,7 @@ from typing import Any
 
 from ..chat import Reply
 from .common import OUTBOX_COLUMNS, outbox_row
-from .records import ChannelSettings, GameKind, GameStatus, PlayState
+from .records import ChannelSettings, GameKind, GameStatus, PlayState, PlayWrite
 from .sql_store import GAME_COLUMNS, SQLRunner, game_of
 
 _WAITING = "exists (select 1 from outbox where destination = {} and delivered is null and dropped is null)"
@@ -85,6 +85,45 @@ class SQLGames(SQLRunner):
         )
         found = {int(row[0]): play_state_of(row[1:]) for row in rows}
         return [found.get(n) for n in range(1, len(moves) + 1)]
+
+    def record_plays(self, writes: list[PlayWrite]) -> list[list[int]]:
+        """``record_play`` of several moves, each of another game: one statement of data-modifying CTEs
+        where the backend has them, else one ``record_play`` each; each one's outbox numbers, in order."""
+        if not self.dialect.writes_in_one_statement or len(writes) < 2:
+            return [
+                self.record_play(w.game_id, w.events, w.after, w.at, w.seat, w.replies, w.dues, w.created, w.owner)
+                for w in writes
+            ]
+        event_rows = [
+            [w.game_id, w.after + n, str(data.get("kind", "")), json.dumps(data, ensure_ascii=False), author, w.at]
+            for w in writes
+            for n, (data, author) in enumerate(w.events, 1)
+        ]
+        values = [
+            outbox_row(r, w.created, due, w.owner if due > w.created else None)
+            for w in writes
+            for r, due in zip(w.replies, w.dues)
+        ]
+        seats = [w for w in writes if w.seat is not None]
+        parts = [f"p{n} as ({_SEAT})" for n in range(len(seats))]
+        params: list[Any] = [v for w in seats if w.seat is not None for v in (w.game_id, *w.seat, w.game_id)]
+        if event_rows:
+            parts.append("e as (insert into events (game, seq, kind, data, author, at) values "
+                         + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(event_rows)) + ")")
+            params += [v for row in event_rows for v in row]
+        if values:
+            parts.append(f"o as (insert into outbox ({OUTBOX_COLUMNS}) values "
+                         + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(values)) + " returning id)")
+        else:
+            parts.append("o as (select cast(0 as bigint) as id where false)")
+        params += [v for row in values for v in row]
+        rows = self._execute("with " + ", ".join(parts) + " select id from o order by id", params)
+        ids = [int(row[0]) for row in rows]
+        numbered: list[list[int]] = []
+        for w in writes:  # one insert numbers its rows in their order
+            numbered.append(ids[: len(w.replies)])
+            ids = ids[len(w.replies):]
+        return numbered
 
     def record_play(
         self,
