@@ -38,6 +38,19 @@ PLAY_CHANNEL = (
     ' and (g.channel = ? or g.id in (select game from players where "user" = ?))'
     " order by (g.channel = ?) desc, g.id desc limit 1"
 )
+# PostgreSQL: several moves' seats, events and replies in one statement of a fixed text, each column an array
+_PLAYS = (
+    'with p as (insert into players (game, "user", name, position)'
+    ' select s.game, s."user", s.name, (select count(*) from players where game = s.game)'
+    ' from unnest(cast(? as bigint[]), cast(? as text[]), cast(? as text[])) as s (game, "user", name)'
+    ' on conflict (game, "user") do update set name = excluded.name),'
+    " e as (insert into events (game, seq, kind, data, author, at) select * from unnest(cast(? as bigint[]),"
+    " cast(? as integer[]), cast(? as text[]), cast(? as text[]), cast(? as text[]), cast(? as double precision[]))),"
+    f" o as (insert into outbox ({OUTBOX_COLUMNS}) select * from unnest(cast(? as text[]), cast(? as text[]),"
+    " cast(? as double precision[]), cast(? as double precision[]), cast(? as double precision[]),"
+    " cast(? as text[]), cast(? as text[]), cast(? as text[])) returning id)"
+    " select id from o order by id"
+)
 _SEAT = (
     'insert into players (game, "user", name, position) select ?, ?, ?, count(*) from players where game = ?'
     ' on conflict (game, "user") do update set name = excluded.name'
@@ -94,8 +107,8 @@ class SQLGames(SQLRunner):
                 self.record_play(w.game_id, w.events, w.after, w.at, w.seat, w.replies, w.dues, w.created, w.owner)
                 for w in writes
             ]
-        event_rows = [
-            [w.game_id, w.after + n, str(data.get("kind", "")), json.dumps(data, ensure_ascii=False), author, w.at]
+        events = [
+            (w.game_id, w.after + n, str(data.get("kind", "")), json.dumps(data, ensure_ascii=False), author, w.at)
             for w in writes
             for n, (data, author) in enumerate(w.events, 1)
         ]
@@ -104,20 +117,11 @@ class SQLGames(SQLRunner):
             for w in writes
             for r, due in zip(w.replies, w.dues)
         ]
-        seats = [w for w in writes if w.seat is not None]
-        parts = [f"p{n} as ({_SEAT})" for n in range(len(seats))]
-        params: list[Any] = [v for w in seats if w.seat is not None for v in (w.game_id, *w.seat, w.game_id)]
-        if event_rows:
-            parts.append("e as (insert into events (game, seq, kind, data, author, at) values "
-                         + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(event_rows)) + ")")
-            params += [v for row in event_rows for v in row]
-        if values:
-            parts.append(f"o as (insert into outbox ({OUTBOX_COLUMNS}) values "
-                         + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(values)) + " returning id)")
-        else:
-            parts.append("o as (select cast(0 as bigint) as id where false)")
-        params += [v for row in values for v in row]
-        rows = self._execute("with " + ", ".join(parts) + " select id from o order by id", params)
+        seats = [(w.game_id, *w.seat) for w in writes if w.seat is not None]
+        params = [list(column) for column in zip(*seats)] if seats else [[], [], []]
+        params += [list(column) for column in zip(*events)] if events else [[]] * 6
+        params += [list(column) for column in zip(*values)] if values else [[]] * 8
+        rows = self._execute(_PLAYS, params)  # one text whatever the batch: parsed and prepared once
         ids = [int(row[0]) for row in rows]
         numbered: list[list[int]] = []
         for w in writes:  # one insert numbers its rows in their order
