@@ -7,7 +7,9 @@ wait for the player or the channel) and written in one transaction of one insert
 (a game not in memory, or behind the log, is brought up to date first). Every other case (a seat
 claimed by name, a player taken off their seat, an answer just after a close, a refusal) returns None
 and goes the command's usual way, which answers the same. The acknowledgement is committed before it
-is delivered, as any reply.
+is delivered, as any reply. Answers that arrive together (``quick_plays``) share one transaction; on
+PostgreSQL their states are read in one statement (``Storage.play_states``) and their writes sent in
+one (``Storage.record_plays``).
 """
 
 from __future__ import annotations
