@@ -215,6 +215,7 @@ def run(
             if int(seq) < first_close.get(int(game), 1 << 62):
                 in_round_1.add((int(game), json.loads(data)["player"]))
         acknowledged = {(game_of[moves[r][0]], moves[r][1]) for r, a in acks.items() if not a.error}
+        resent = {(game_of[moves[r][0]], moves[r][1]) for r in (lost_with_it if victim is not None else [])}
         per_process = Counter(a.worker for a in acks.values())
         draws = {str(d) for (d,) in db.rows("select data from events where kind = 'draw'")}
         for worker in workers.alive():
@@ -243,6 +244,7 @@ def run(
         "median_posted_s": statistics.median(shown) if shown else float("nan"),
         "lost": len(acknowledged - stored),
         "missed_round": len(acknowledged - in_round_1),
+        "missed_resent": len((acknowledged - in_round_1) & resent),  # reached a live process only once resent
         "closed_twice": sum(1 for n in per_round.values() if n > 1),
         "killed": victim.name if victim is not None else "-",
         "killed_at_s": (killed - now) if victim is not None else 0.0,
@@ -264,7 +266,8 @@ def report(title: str, figures: dict[str, Any]) -> None:
           f"median {figures['median_close_s']:.1f} s, latest {figures['latest_close_s']:.1f} s")
     print(f"  round 1 close posted in {figures['posted']} channels; after the deadline: "
           f"median {figures['median_posted_s']:.1f} s, latest {figures['latest_posted_s']:.1f} s")
-    print(f"  answers sent before the deadline but stored after their round's close: {figures['missed_round']}")
+    print(f"  answers sent before the deadline but stored after their round's close: {figures['missed_round']}"
+          f" (of which resent after the kill, to a live process: {figures['missed_resent']})")
     print(f"  distinct draws stored across the channels' rounds 1-2: {figures['distinct_draws']}")
     print(f"  acknowledged moves lost: {figures['lost']}; rounds closed twice: {figures['closed_twice']}; "
           f"killed: {figures['killed']} at {figures['killed_at_s']:.0f} s into the arrivals "

@@ -32,6 +32,7 @@ from .referee import Referee
 
 log = logging.getLogger("arbitre")
 
+ARRIVALS_SECONDS = 0.1  # the channels of messages not answered yet, said to other processes this often at most
 PLAYS_AT_ONCE = 100  # private /play handled in one transaction at most (the others wait for the next)
 SENT_LATELY = 10_000  # delivered numbers remembered (far more than an outbox pass reads)
 
@@ -73,6 +74,7 @@ class RefereeService:
         # messages received and not answered yet (the clock does not close a round they were sent in time for)
         self._arrivals: dict[int, Incoming] = {}
         self._arrivals_lock = threading.Lock()
+        self._arrivals_changed = asyncio.Event()  # a channel gained or lost its last message not answered
         referee.arriving = self._arriving
 
     async def handle(self, message: Incoming) -> list[Reply]:
@@ -83,6 +85,7 @@ class RefereeService:
         key = id(message)
         with self._arrivals_lock:
             self._arrivals[key] = message
+        self._arrivals_changed.set()
         try:
             async with self._locks[message.channel]:  # replies leave in the order of the commands
                 if self.referee.batches(message):
@@ -91,10 +94,12 @@ class RefereeService:
                     replies = await asyncio.to_thread(self.referee.handle, message)
                 with self._arrivals_lock:  # answered: its round may close (its replies are stored)
                     self._arrivals.pop(key, None)
+                self._arrivals_changed.set()
                 await self._send(replies)
         finally:
             with self._arrivals_lock:
                 self._arrivals.pop(key, None)
+            self._arrivals_changed.set()
         if self.metrics is not None and (label := command_label(message.text)) is not None:
             self.metrics.command_done(label, platform_of(message.channel), time.perf_counter() - started)
         return replies
@@ -220,12 +225,31 @@ class RefereeService:
         try:
             storage.outbox_alive(me, now + PROCESS_SECONDS)
             referee.alive_until = now + PROCESS_SECONDS
+            others = False
             for owner, until in storage.outbox_processes():
                 if owner != me and (until <= now or known_dead(owner, me)):
                     storage.forget_process(owner)
                     log.info("outbox: process %s is gone, what it was sending is due at once", owner)
+                else:
+                    others = others or owner != me
+            referee.clock.others_alive = others  # their answers received in time are waited for at a close
         except Exception:  # its claims lapse in time: others take its messages over
             log.exception("outbox: could not record this process's heartbeat")
+
+    async def _run_arrivals(self) -> None:
+        """Say to the other processes the channels of the messages this one holds and has not answered yet
+        (``Storage.hold_arrivals``: their rounds' closes wait for them), at most every ``ARRIVALS_SECONDS``."""
+        storage = self.referee.storage
+        while True:
+            await self._arrivals_changed.wait()
+            self._arrivals_changed.clear()
+            channels = {m.channel for m in self._arriving()}
+            try:
+                await asyncio.to_thread(storage.hold_arrivals, channels)
+            except Exception:  # said again at the next change; the close still waits for its own process's
+                log.exception("could not say the answers this process holds")
+                self._arrivals_changed.set()
+            await asyncio.sleep(ARRIVALS_SECONDS)
 
     async def _run_heartbeat(self) -> None:
         while True:
@@ -267,6 +291,8 @@ class RefereeService:
                 loop.create_task(self._run_outbox()),
                 loop.create_task(self._run_heartbeat()),
             ]
+            if self.referee.storage.arrivals_shared:
+                self._tasks.append(loop.create_task(self._run_arrivals()))
 
     async def stop(self) -> None:
         for task in self._tasks:

@@ -23,6 +23,8 @@ class DuplicateClock:
         # (game, round, stored deadline) -> the time before which the clock has nothing to do for it (its
         # warning comes later): no transaction for it at every tick until then
         self.quiet: dict[tuple[int, int, float], float] = {}
+        # whether other live processes share the store (a close then waits for the answers they hold)
+        self.others_alive = False
 
     def forget_game(self, game_id: int) -> None:
         """Drop what is kept for a game that ended."""

@@ -31,6 +31,9 @@ from .services import Services
 
 WARNING_SECONDS = 30
 ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadline for answers still in the process
+# with other live processes on the store: how long they may take to say the answers they received (the
+# service says them every ARRIVALS_SECONDS), so that a close never misses one received just before its deadline
+ARRIVALS_SAID_SECONDS = 0.5
 
 
 def open_next_round(
@@ -187,15 +190,23 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
 
 def _answers_on_their_way(services: Services, deadline: Deadline, now: float) -> bool:
     """Whether this process holds messages received in time for the round and not answered yet (sent in the
-    round's channel, or privately by one of its players): the round waits for them, at most
-    ``ANSWERS_AWAITED_SECONDS`` past its deadline, so that a burst queued in the process loses no answer."""
+    round's channel, or privately by one of its players), or another live process says it holds messages
+    sent there: the round waits for them, at most ``ANSWERS_AWAITED_SECONDS`` past its deadline, so that a
+    burst queued in any process loses no answer."""
     if now - deadline.at > ANSWERS_AWAITED_SECONDS:
         return False
     early = [m for m in services.arriving() if m.received is not None and m.received <= deadline.at]
     if any(m.channel == deadline.channel for m in early):
         return True
     senders = {m.user for m in early if m.private}
-    return bool(senders) and any(user in senders for user, _ in services.storage.players(deadline.game))
+    if senders and any(user in senders for user, _ in services.storage.players(deadline.game)):
+        return True
+    if not (services.storage.arrivals_shared and services.clock.others_alive):
+        return False
+    # answers another process received in time (FISF: an answer handed in before the end counts)
+    if now - deadline.at < ARRIVALS_SAID_SECONDS:
+        return True
+    return services.storage.arrivals_elsewhere(deadline.game, deadline.channel)
 
 
 def _hold_clocks(services: Services, channels: set[str], due: set[str], now: float) -> set[str]:

@@ -7,7 +7,9 @@ wait for the player or the channel) and written in one transaction of one insert
 (a game not in memory, or behind the log, is brought up to date first). Every other case (a seat
 claimed by name, a player taken off their seat, an answer just after a close, a refusal) returns None
 and goes the command's usual way, which answers the same. The acknowledgement is committed before it
-is delivered, as any reply.
+is delivered, as any reply. Answers that arrive together (``quick_plays``) share one transaction; on
+PostgreSQL their states are read in one statement (``Storage.play_states``) and their writes sent in
+one (``Storage.record_plays``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from core.names import mixes_scripts
 from ..chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
 from ..messages import say
 from ..outbox import GRACE_SECONDS, destination
-from ..storage import ChannelLock, GameKind, PlayState
+from ..storage import ChannelLock, GameKind, PlayState, PlayWrite
 from . import seats
 from .duplicate import JUST_DRAWN_SECONDS
 from .duplicate_sanctions import sanctioned_ack
@@ -37,6 +39,14 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger("arbitre")
+
+
+@dataclasses.dataclass(frozen=True)
+class Pending:
+    """A private /play decided, its game in memory changed, its writes not sent yet."""
+
+    write: PlayWrite
+    game: DuplicateGame
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,10 +90,29 @@ def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -
             # PostgreSQL: every room's lock tried at once; a room another transaction holds goes on its own
             rooms = [m.channel for m, c in plays if takes_quick_way(m, c)]
             locks = services.storage.try_lock_channels(rooms) if rooms else {}
-            for n, (message, command) in enumerate(plays):
-                taken = locks.get(message.channel, ChannelLock.BUSY) is not ChannelLock.BUSY
-                if takes_quick_way(message, command) and taken:
-                    stored[n] = quick_play_in_transaction(services, message, command, wait=False)
+            chosen = [
+                n for n, (m, c) in enumerate(plays)
+                if takes_quick_way(m, c) and locks.get(m.channel, ChannelLock.BUSY) is not ChannelLock.BUSY
+            ]
+            # every state read at once (PostgreSQL: one statement); a game a second move goes to is read again
+            states = services.storage.play_states([(plays[n][0].channel, plays[n][0].user) for n in chosen])
+            games: set[int] = set()
+            pending: list[Pending] = []  # the moves' writes, sent together (PostgreSQL: one statement)
+            which: list[int] = []
+            for n, state in zip(chosen, states):
+                if state is not None:
+                    again = state.game.id in games or state.game.channel != plays[n][0].channel
+                    games.add(state.game.id)
+                    if again:  # read again in the move's own way (after its game's channel's lock)
+                        state = None
+                if state is None:  # what it reads must follow the writes before it
+                    stored = _flush(services, pending, which, stored)
+                    stored[n] = quick_play_in_transaction(services, *plays[n], wait=False)
+                    continue
+                before = len(pending)
+                quick_play_in_transaction(services, *plays[n], wait=False, state=state, pending=pending)
+                which += [n] * (len(pending) - before)
+            stored = _flush(services, pending, which, stored)
     except Exception:  # rolled back, with the games it changed in memory: each goes the usual way
         log.debug("a batch of quick /play gave way to the usual command", exc_info=True)
         return [None] * len(plays)
@@ -93,19 +122,39 @@ def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -
     return [None if done is None else done.replies for done in stored]
 
 
+def _flush(
+    services: Services, pending: list[Pending], which: list[int], stored: list[QuickPlay | None]
+) -> list[QuickPlay | None]:
+    """``stored`` with the pending moves (those of the plays numbered ``which``) written; both lists emptied."""
+    if pending:
+        for n, done in zip(which, recorded(services, pending)):
+            stored[n] = done
+        pending.clear()
+        which.clear()
+    return stored
+
+
 def quick_play_in_transaction(
-    services: Services, message: Incoming, command: CommandLine, wait: bool = True
+    services: Services,
+    message: Incoming,
+    command: CommandLine,
+    wait: bool = True,
+    state: PlayState | None = None,
+    pending: list[Pending] | None = None,
 ) -> QuickPlay | None:
     """A private /play recorded in the open transaction; None (nothing written) for the usual way, and
     without ``wait`` also when another transaction holds the game's channel (the caller took the lock of
-    the channel it was sent from). Raises when it fails (the transaction must then be rolled back)."""
+    the channel it was sent from; ``state``: what it read for the move after that lock, if it did). With
+    ``pending``, its writes are added there instead (None returned: the caller sends them, ``recorded``).
+    Raises when it fails (the transaction must then be rolled back)."""
     storage = services.storage
-    if wait:
-        storage.lock_channel(message.channel)  # PostgreSQL: the channel's commands, one at a time
-    state = storage.play_state(message.channel, message.user)
+    # PostgreSQL: the channel's commands, one at a time, and its game's channel's (sent from a private chat)
+    held = storage.lock_play(message.channel, message.user) if wait else None
+    if state is None:
+        state = storage.play_state(message.channel, message.user)
     if state is not None and state.game.channel != message.channel:  # sent from a private chat
-        if wait:
-            changed = storage.lock_channel(state.game.channel)
+        if wait:  # read after both locks; the game found may have changed before they were held
+            changed = held is not None and state.game.channel not in held and storage.lock_channel(state.game.channel)
         else:
             taken = storage.try_lock_channels([state.game.channel])[state.game.channel]
             if taken is ChannelLock.BUSY:
@@ -121,9 +170,24 @@ def quick_play_in_transaction(
     played = _play(services, message, command, state, game)
     if played is None:
         return None
-    replies, first = played
-    left = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in first]
-    return QuickPlay(replies, first, left)
+    if pending is not None:  # written with the batch's others
+        pending.append(played)
+        return None
+    return recorded(services, [played])[0]
+
+
+def recorded(services: Services, pending: list[Pending]) -> list[QuickPlay]:
+    """The moves' writes sent (each of another game; PostgreSQL: in one statement), their games in memory
+    brought up to them, their replies numbered."""
+    numbers = services.storage.record_plays([p.write for p in pending])
+    done = []
+    for move, ids in zip(pending, numbers):
+        write = move.write
+        services.duplicate_games.stored(write.game_id, move.game, (write.after + len(write.events), write.at))
+        replies = [dataclasses.replace(r, outbox_id=i) for r, i in zip(write.replies, ids)]
+        first = [i for i, due in zip(ids, write.dues) if due > write.created]
+        done.append(QuickPlay(replies, first, [i for i in ids if i not in first]))
+    return done
 
 
 def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str | None, bool]:
@@ -139,9 +203,8 @@ def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str
 
 def _play(
     services: Services, message: Incoming, command: CommandLine, state: PlayState, game: DuplicateGame
-) -> tuple[list[Reply], list[int]] | None:
-    """The move recorded and its replies stored (and the numbers of those nothing older waits before); None:
-    the usual way decides."""
+) -> Pending | None:
+    """The move made in the game in memory, its writes and replies to store; None: the usual way decides."""
     round_ = game.current
     if round_ is None or round_.draw is None or game.settings.format.timed:  # a topping try may close the round
         return None
@@ -182,10 +245,7 @@ def _play(
     stamp = time.time()
     data = [(event_to_dict(event), message.user) for event in events]
     owner = services.claimer(now)  # what it sends itself is claimed by it (see Services.store)
-    ids = services.storage.record_play(record.id, data, state.stamp[0], stamp, seat, replies, dues, now, owner)
-    services.duplicate_games.stored(record.id, game, (state.stamp[0] + len(events), stamp))
-    stored = [dataclasses.replace(r, outbox_id=i) for r, i in zip(replies, ids)]
-    return stored, [i for i, due in zip(ids, dues) if due > now]
+    return Pending(PlayWrite(record.id, data, state.stamp[0], stamp, seat, replies, dues, now, owner), game)
 
 
 def _private(message: Incoming, text: str) -> Reply:

@@ -25,8 +25,8 @@ import psycopg_pool
 from .common import newer_version_reason
 from .dialect import POSTGRES
 from .migrations import MIGRATIONS, upgrade
-from .records import ChannelLock, OutsideTransactionError, StorageFullError, StorageOpenError
-from .sql_games import SQLGames
+from .records import ChannelLock, GameKind, GameStatus, OutsideTransactionError, StorageFullError, StorageOpenError
+from .sql_games import PLAY_CHANNEL, SQLGames
 from .sql_outbox import SQLOutbox
 from .sql_series import SQLSeries
 from .sql_simultanes import SQLSimultanes
@@ -38,6 +38,7 @@ __all__ = ["MIGRATIONS", "PostgresStorage", "shown_url"]
 # advisory lock namespaces (the first key of the two-key form): one lock per channel, one for migrations
 CHANNEL_LOCKS = 0x41524249  # "ARBI"
 MIGRATION_LOCK = 0x41524250
+ARRIVAL_LOCKS = 0x41524251  # shared by each process holding answers sent in the channel and not recorded yet
 
 
 def shown_url(url: str) -> str:
@@ -65,6 +66,9 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         self.dialect = POSTGRES
         self._tracer = tracer
         self._local = threading.local()  # this thread's transaction: its connection and depth
+        self._arrivals: psycopg.Connection[Any] | None = None  # its session holds the arrival locks
+        self._arrivals_held: set[str] = set()
+        self._arrivals_lock = threading.Lock()
         try:  # one plain connection first: an unreachable server is said at once, in its own words
             psycopg.connect(url, connect_timeout=max(1, round(connect_timeout))).close()
         except psycopg.Error as error:
@@ -91,8 +95,43 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
             raise StorageOpenError(shown_url(url), f"PostgreSQL: {said[:300]}") from None
 
     def close(self) -> None:
-        """Close every pooled connection (a command under way finishes first)."""
+        """Close every pooled connection (a command under way finishes first), give back the arrival locks."""
+        with self._arrivals_lock:
+            if self._arrivals is not None:
+                self._arrivals.close()
+                self._arrivals = None
         self.pool.close()
+
+    # --- answers other processes hold: the close waits for them --------------------------------
+
+    arrivals_shared = True
+
+    def hold_arrivals(self, channels: set[str]) -> None:
+        """A shared advisory lock per channel, held by a session of its own while this process holds
+        messages sent there (released with the session if the process dies); one statement per change."""
+        with self._arrivals_lock:
+            taken, given = sorted(channels - self._arrivals_held), sorted(self._arrivals_held - channels)
+            if not taken and not given:
+                return
+            if self._arrivals is None:
+                self._arrivals = psycopg.connect(self.url, autocommit=True)
+            self._run(
+                self._arrivals,
+                "select (select count(pg_advisory_lock_shared(?, hashtext(c))) from unnest(cast(? as text[])) c),"
+                " (select count(pg_advisory_unlock_shared(?, hashtext(c))) from unnest(cast(? as text[])) c)",
+                [ARRIVAL_LOCKS, taken, ARRIVAL_LOCKS, given],
+            )
+            self._arrivals_held = set(channels)
+
+    def arrivals_elsewhere(self, game_id: int, channel: str) -> bool:
+        """Whether a process holds the arrival lock of the channel or of a player's private chat (an
+        account's private chat with the bot is named as the account): the locks tried, not waited for."""
+        rows = self._committed(
+            "select count(*) from (select cast(? as text) as c union select \"user\" from players where game = ?) k"
+            " where not pg_try_advisory_xact_lock(?, hashtext(c))",
+            [channel, game_id, ARRIVAL_LOCKS],
+        )
+        return bool(rows[0][0])
 
     # --- connections and transactions -------------------------------------------------------
 
@@ -155,6 +194,18 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
             raise OutsideTransactionError(channel)
         self._execute("select pg_advisory_xact_lock(%s, hashtext(%s))", [CHANNEL_LOCKS, channel])
         return True
+
+    def lock_play(self, channel: str, user: str) -> frozenset[str] | None:
+        """The channel's lock, then its game's channel's (``PLAY_CHANNEL``), in one round trip."""
+        if not self.in_transaction():
+            raise OutsideTransactionError(channel)
+        rows = self._execute(
+            "select pg_advisory_xact_lock(?, hashtext(?)), c, pg_advisory_xact_lock(?, hashtext(c))"
+            f" from (select coalesce(({PLAY_CHANNEL}), ?) as c) s",
+            [CHANNEL_LOCKS, channel, CHANNEL_LOCKS, GameStatus.ACTIVE.value, GameKind.DUPLICATE.value, channel, user,
+             channel, channel],
+        )
+        return frozenset({channel, str(rows[0][1])})
 
     def try_lock_channels(self, channels: list[str]) -> dict[str, ChannelLock]:
         """Each channel's lock until this transaction ends if no other transaction holds it (else BUSY)."""

@@ -18,6 +18,7 @@ from .records import (
     GameSetup,
     GameStatus,
     PlayState,
+    PlayWrite,
     SeriesRecord,
     SeriesStatus,
     StoredEvent,
@@ -36,6 +37,12 @@ class Transactions(Protocol):
         """Inside a transaction: serialise it with every other transaction that locks the same channel, in
         any process, until it ends (a no-op where write transactions are exclusive already); whether it
         may have waited for another one (then what this transaction read before may have changed)."""
+        ...
+
+    def lock_play(self, channel: str, user: str) -> frozenset[str] | None:
+        """Inside a transaction: ``lock_channel`` of ``channel`` and of the channel of the game a private move
+        of ``user`` sent from it goes to (as ``play_state`` finds it), in one statement; the channels locked
+        (None: nothing to lock, write transactions are exclusive already)."""
         ...
 
     def try_lock_channels(self, channels: list[str]) -> dict[str, ChannelLock]:
@@ -81,6 +88,15 @@ class GameLog(Protocol):
         game, else the player's latest (None: neither); inside the move's transaction."""
         ...
 
+    def play_states(self, moves: list[tuple[str, str]]) -> list[PlayState | None]:
+        """``play_state`` of several moves (channel, account), in order, in the fewest statements."""
+        ...
+
+    def record_plays(self, writes: list[PlayWrite]) -> list[list[int]]:
+        """``record_play`` of several moves, each of another game, in the fewest statements (PostgreSQL:
+        one); each one's outbox numbers, in order."""
+        ...
+
     def record_play(
         self,
         game_id: int,
@@ -110,6 +126,18 @@ class ClockStore(Protocol):
 
     def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
         """Give up ``owner``'s clock leases on ``channels`` (None: all of them, a clean stop)."""
+        ...
+
+    arrivals_shared: bool  # whether other processes may hold this store's answers (then they say so)
+
+    def hold_arrivals(self, channels: set[str]) -> None:
+        """Say to every process that this one holds messages sent in ``channels`` and not answered yet (and
+        none any more in the channels it said before); nothing where ``arrivals_shared`` is false."""
+        ...
+
+    def arrivals_elsewhere(self, game_id: int, channel: str) -> bool:
+        """Whether a process said (``hold_arrivals``) it holds messages not answered yet sent in ``channel``
+        or in a private chat of one of the game's players (False where ``arrivals_shared`` is false)."""
         ...
 
     def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None: ...

@@ -6,10 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.notation import default_notation
 from core.rules import box_rules
+
+if TYPE_CHECKING:
+    from ..chat import Reply
 
 from ..catalogs import usual_zone
 
@@ -284,3 +287,20 @@ class PlayState:
     seat: str | None
     player_waiting: bool
     channel_waiting: bool
+
+
+@dataclass(frozen=True)
+class PlayWrite:
+    """What one private move writes (``Storage.record_play``'s arguments): its events (data, author),
+    numbered after ``after`` and each at ``at``, the seat it binds (account, name) if any, and its replies
+    due at ``dues``, created at ``created`` and claimed by ``owner`` when due later."""
+
+    game_id: int
+    events: list[tuple[dict[str, Any], str]]
+    after: int
+    at: float
+    seat: tuple[str, str] | None
+    replies: list[Reply]
+    dues: list[float]
+    created: float
+    owner: str | None = None

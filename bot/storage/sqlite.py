@@ -46,6 +46,7 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimul
         self.db = sqlite_utils.Database(self._open_writer(), tracer=tracer)
         self.db.execute("PRAGMA foreign_keys = ON")
         self._prepare_schema()
+        self._prepare_seated_events()
 
     def _open_writer(self) -> sqlite3.Connection:
         """The store's one shared connection, on a private WAL file."""
@@ -55,6 +56,24 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimul
         conn.execute("PRAGMA journal_mode = wal")
         conn.execute("PRAGMA synchronous = NORMAL")
         return conn
+
+    def _prepare_seated_events(self) -> None:
+        """``seated_events`` (``Dialect.seated_events``): a temporary view of this connection whose insert
+        stores an event and, when the row names one, the seat it binds; one statement for the two tables,
+        as PostgreSQL's data-modifying CTEs give (nothing is added to the file's schema)."""
+        self.db.execute(
+            "create temp view if not exists seated_events as select game, seq, kind, data, author, at,"
+            " cast(null as text) as seat_user, cast(null as text) as seat_name from events where false"
+        )
+        self.db.execute(
+            "create temp trigger if not exists seated_events_insert instead of insert on seated_events begin"
+            " insert into events (game, seq, kind, data, author, at)"
+            " values (new.game, new.seq, new.kind, new.data, new.author, new.at);"
+            ' insert into players (game, "user", name, position)'
+            " select new.game, new.seat_user, new.seat_name, (select count(*) from players where game = new.game)"
+            ' where new.seat_user is not null on conflict (game, "user") do update set name = excluded.name;'
+            " end"
+        )
 
     def _open_reader(self) -> sqlite3.Connection:
         """A new read-only connection (WAL: it sees committed data and never waits for writers)."""
@@ -165,6 +184,18 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimul
     def lock_channel(self, channel: str) -> bool:
         """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
         return False
+
+    arrivals_shared = False  # one process writes the file at a time: its own queue is all there is
+
+    def hold_arrivals(self, channels: set[str]) -> None:
+        """Nothing to say: the process's own queue is all there is."""
+
+    def arrivals_elsewhere(self, game_id: int, channel: str) -> bool:
+        return False
+
+    def lock_play(self, channel: str, user: str) -> frozenset[str] | None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
+        return None
 
     def try_lock_channels(self, channels: list[str]) -> dict[str, ChannelLock]:
         """Nothing to take: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
