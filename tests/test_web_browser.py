@@ -1,13 +1,15 @@
 """The live page in a real browser (issue 27): Debian's chromium, headless, driven by selenium through
 chromium-driver, at the projector's size (1920x1080) and the phone's (360x800), while a duplicate round is
 played through the command layer. Checked from the rendered page: the draw, the count, the countdown moving,
-the top after the close; the contrast of a tile read from the screenshot's pixels; the screenshots saved to
-docs/images/ (the README shows them). Skipped, saying why, where chromium or its driver is absent."""
+the top after the close; the contrast of a tile read from the screenshot's pixels; the screenshots saved
+beside the test's files, and to docs/images/ (the README shows them) when ARBITRE_SCREENSHOTS=docs.
+Skipped, saying why, where chromium or its driver is absent."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+import os
 import shutil
 import time
 from collections import Counter
@@ -22,7 +24,15 @@ from tests.web_room import WebRoom
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
-IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+DOCS_IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+
+
+def screenshots_folder(tmp_path: Path) -> Path:
+    """Where the screenshots go: the test's own folder, or the README's images when asked for (a test run
+    leaves the checkout as it found it)."""
+    folder = DOCS_IMAGES if os.environ.get("ARBITRE_SCREENSHOTS") == "docs" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 WAIT = 20.0  # seconds at most for the page to show what must come (a failure, never a measure)
 
 pytestmark = pytest.mark.skipif(
@@ -142,15 +152,15 @@ async def test_a_round_seen_on_the_projector_and_on_a_phone(tmp_path: Path, brow
 
         assert tile_contrast(browser, "#rack .tile.new") >= AA_CONTRAST
         assert tile_contrast(browser, "#board .tile.lit") >= AA_CONTRAST
-        IMAGES.mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(IMAGES / "web-projector.png"))
+        images = screenshots_folder(tmp_path)
+        browser.save_screenshot(str(images / "web-projector.png"))
 
         viewport(browser, 360, 800)
         width = browser.execute_script("return document.documentElement.scrollWidth")
         assert width <= 360  # one column, nothing wider than the phone
         assert sorted(texts(browser, "#rack .tile")) == sorted(rack_after(room))
         assert tile_contrast(browser, "#rack .tile.new") >= AA_CONTRAST
-        browser.save_screenshot(str(IMAGES / "web-phone.png"))
+        browser.save_screenshot(str(images / "web-phone.png"))
     finally:
         await room.stop()
 
