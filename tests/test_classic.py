@@ -258,3 +258,10 @@ def test_an_end_is_taken_back_only_while_its_game_is_the_channel_s_last(club: Cl
     club.ok("Ana", "/fin")
     assert "Aucune partie classique en cours" in club.refused("Ana", "/annule")
     assert club.storage.games(CHANNEL)[0].status.value == "ended"
+
+
+@pytest.mark.parametrize("command", ["/conteste", "/coup H8 VAGUE", "/passe"])
+def test_a_classic_command_in_a_duplicate_room_says_how_duplicate_is_played(club: Club, command: str) -> None:
+    club.ok("Ana", "/duplicate")
+    answer = club.refused("Ben", command)
+    assert "En duplicate, chacun joue en privé avec /jouer" in answer

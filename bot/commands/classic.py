@@ -74,6 +74,8 @@ def apply_data(game: ClassicGame, data: dict[str, Any]) -> None:
 def load_classic(ctx: Context) -> tuple[GameRecord, ClassicGame]:
     """The channel's running classic game."""
     record = ctx.storage.active_game(ctx.message.channel)
+    if record is not None and record.kind is GameKind.DUPLICATE:
+        raise UserError("classic_command_in_duplicate")
     if record is None or record.kind is not GameKind.CLASSIC:
         raise UserError("no_classic_game")
     return record, ctx.services.classic_games.load(ctx.storage, record)
