@@ -384,6 +384,9 @@ def check_draw(
         new = remove_tiles(letters, kept)
     bag_after = bag.minus(new, shown)
     expected = min(edition.draw_size, len(kept) + len(bag))
+    if joker_each:  # the other jokers stay in the bag while letters are drawn (a short draw at the end)
+        given = int(JOKER not in kept and JOKER in bag.tiles)
+        expected = min(expected, len(kept) + len(bag) - bag.count(JOKER) + given)
     if len(kept) + len(new) != expected:
         if edition.alphabet.multiletter:  # how the letters were read: NYQUAIEU is six tiles (NY QU A I E U)
             read = sorted(kept + new, key=edition.alphabet.sort_key)

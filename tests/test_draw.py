@@ -249,3 +249,25 @@ def test_manual_draw_letter_outside_the_alphabet() -> None:
     with pytest.raises(RackSyntaxError) as info:
         check_draw("ABCDEF" + "Ω", Bag.full(FRENCH), "", 1, RULE, FRENCH)
     assert (info.value.problem, info.value.detail) == (SyntaxProblem.NOT_A_TILE, "Ω")
+
+
+@pytest.mark.parametrize(
+    ("bag", "kept", "size"),
+    [
+        ("BBJSY??", "", 6),  # one joker joins the draw, the other stays in the bag: five letters were left
+        ("BBJSY?", "", 6),  # the bag's last tiles: the whole of it
+        ("BEJSY?", "A?", 7),  # a kept joker: no other one is given, the letters complete the draw
+        ("BEJ??", "A?", 5),  # ... and the bag's jokers stay in it
+    ],
+)
+def test_the_joker_format_s_short_draw_at_the_end_is_the_one_the_draw_makes_3_8_1(
+    bag: str, kept: str, size: int
+) -> None:
+    rng = random.Random(7)
+    outcome = draw_tiles(Bag(bag), kept, 20, rng, DrawRule(Counts.EITHER, Counts.EITHER), FRENCH, joker_each=True)
+    made = outcome.draw
+    assert len(made.letters) == size and made.letters.count("?") == 1
+    checked = check_draw(str(made), Bag(bag), kept, 20, DrawRule(Counts.EITHER, Counts.EITHER), FRENCH, joker_each=True)
+    assert checked.draw.letters == made.letters
+    with pytest.raises(DrawSizeError):
+        check_draw(str(made)[:-1], Bag(bag), kept, 20, DrawRule(Counts.EITHER, Counts.EITHER), FRENCH, joker_each=True)
