@@ -32,6 +32,8 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import make_wsgi_app
 from prometheus_client.registry import Collector
 
+from .ports import BadPortError, port_number
+
 if TYPE_CHECKING:
     import aiohttp
 
@@ -49,12 +51,11 @@ UNKNOWN_COMMAND = "unknown"  # the label of a command the bot does not know (nev
 Connected = Callable[[], str | None]  # None: connected; else one line saying why not
 
 
-class BadMetricsPortError(Exception):
+class BadMetricsPortError(BadPortError):
     """A metrics port that is not a number from 0 to 65535."""
 
     def __init__(self, text: str) -> None:
-        super().__init__(f"metrics port {text!r}: a number from 0 to 65535 is needed")
-        self.text = text
+        super().__init__("metrics", text)
 
 
 @dataclass(frozen=True)
@@ -97,12 +98,7 @@ def metrics_address(port: int | str | None, host: str | None = None) -> MetricsA
     chosen = port if port is not None else os.environ.get(PORT_ENV, "").strip() or None
     if chosen is None:
         return None
-    try:
-        number = int(chosen)
-    except ValueError:
-        raise BadMetricsPortError(str(chosen)) from None
-    if not 0 <= number <= 65535:
-        raise BadMetricsPortError(str(chosen))
+    number = port_number(chosen, BadMetricsPortError)
     return MetricsAddress(host or os.environ.get(ADDRESS_ENV, "").strip() or DEFAULT_ADDRESS, number)
 
 

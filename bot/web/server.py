@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from ..ports import BadPortError, port_number
 from ..storage import ViewRecord
 from .hub import REVOKED, Hub
 from .page import page_html
@@ -31,12 +32,11 @@ DEFAULT_ADDRESS = "127.0.0.1"  # a reverse proxy in front, unless another addres
 KEEPALIVE_SECONDS = 15.0  # a comment line on an idle stream, so that proxies keep it open
 
 
-class BadWebPortError(Exception):
+class BadWebPortError(BadPortError):
     """A web port that is not a number from 0 to 65535."""
 
     def __init__(self, text: str) -> None:
-        super().__init__(f"web port {text!r}: a number from 0 to 65535 is needed")
-        self.text = text
+        super().__init__("web", text)
 
 
 @dataclass(frozen=True)
@@ -63,12 +63,7 @@ def web_address(
     chosen = port if port is not None else os.environ.get(PORT_ENV, "").strip() or None
     if chosen is None:
         return None
-    try:
-        number = int(chosen)
-    except ValueError:
-        raise BadWebPortError(str(chosen)) from None
-    if not 0 <= number <= 65535:
-        raise BadWebPortError(str(chosen))
+    number = port_number(chosen, BadWebPortError)
     return WebAddress(
         host or os.environ.get(ADDRESS_ENV, "").strip() or DEFAULT_ADDRESS,
         number,
