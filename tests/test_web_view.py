@@ -5,6 +5,7 @@ the close's top; never an answer before the close; links revoked; a path prefix;
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,6 +15,8 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
+from bot.adapters.console import run_console
+from bot.cli import build_parser
 from bot.web.server import BadWebPortError, clean_prefix, web_address
 from bot.web.state import duplicate_state
 from core.duplicate import DuplicateGame
@@ -145,7 +148,6 @@ async def test_a_revoked_link_ends_its_stream_and_is_a_404(room: WebRoom) -> Non
         assert again != link
 
 
-
 @pytest.mark.asyncio
 async def test_a_classic_game_streams_its_board_scores_and_turn(room: WebRoom) -> None:
     await room.say("/nouvelle Ana Ben", "Ana")
@@ -161,6 +163,7 @@ async def test_a_classic_game_streams_its_board_scores_and_turn(room: WebRoom) -
             assert played["scores"] == [{"player": "Ana", "total": 20}, {"player": "Ben", "total": 0}]
             assert [c[2] for c in played["board"]] == list("VAGUE") and len(played["top_cells"]) == 5
             assert played["last_move"]["points"] == 20
+
 
 @pytest.mark.asyncio
 async def test_unknown_tokens_and_other_paths_list_nothing(room: WebRoom) -> None:
@@ -223,9 +226,7 @@ def test_the_state_of_an_open_round_has_counts_and_no_answer() -> None:
     assert state == duplicate_state(game, game_id=1, language="fr", now=100.0)  # a function of the game
 
 
-@pytest.mark.parametrize(
-    ("notation", "first_row", "first_col"), [(Notation.FISF, "A", "1"), (Notation.GCG, "1", "A")]
-)
+@pytest.mark.parametrize(("notation", "first_row", "first_col"), [(Notation.FISF, "A", "1"), (Notation.GCG, "1", "A")])
 def test_the_board_is_named_as_the_images_name_it(notation: Notation, first_row: str, first_col: str) -> None:
     game = DuplicateGame(players=["Ana"], settings=DuplicateSettings(notation=notation))
     coords = duplicate_state(game, game_id=1, language="fr", now=0)["coords"]
@@ -252,7 +253,6 @@ def test_the_web_options(port: Any, prefix: Any, expected: Any, monkeypatch: pyt
 def test_a_bad_web_port_is_refused(port: str) -> None:
     with pytest.raises(BadWebPortError):
         web_address(port)
-
 
 
 def links_kept_and_revoked(storage: Any) -> None:
@@ -351,3 +351,10 @@ async def test_stopping_the_server_ends_the_open_streams(tmp_path: Path) -> None
             assert room.hub.viewers() == 0
     finally:
         await room.stop()
+
+
+def test_a_wrong_web_port_is_said_in_one_line(tmp_path: Path) -> None:
+    args = build_parser().parse_args(["console", "--db", str(tmp_path / "a.sqlite"), "--web-port", "http"])
+    err = io.StringIO()
+    assert run_console(args, io.StringIO(""), io.StringIO(), err) == 2
+    assert err.getvalue() == "arbitre console: web port 'http': a number from 0 to 65535 is needed\n"

@@ -299,15 +299,12 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
 
 async def _run_served(room: ConsoleRoom, stdin: TextIO, args: argparse.Namespace, err: TextIO) -> int:
     """The room, and its live page when the web options ask for it (``bot.web``)."""
-    from ..web.run import BadWebPortError, WebOptionsError, address_of, serving
+    from ..web.run import WebOptionsError, address_of, serving
 
     try:
-        address = address_of(args)
+        address = address_of(args, "console")
         async with serving(room.referee, address, "console", err):
             return await room.run(stdin)
-    except BadWebPortError as error:
-        print(f"arbitre console: {error}", file=err)
-        return EXIT_METRICS
     except WebOptionsError as error:
         print(error.text, file=err)
         return EXIT_METRICS

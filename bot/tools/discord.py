@@ -165,12 +165,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     storage = open_database(database_url(args), "discord", err)
     if storage is None:
         return EXIT_STORAGE
-    from bot.web.run import BadWebPortError, WebOptionsError, address_of
+    from bot.web.run import WebOptionsError, address_of
 
     try:
-        web = None if args.sync else address_of(args)
-    except BadWebPortError as error:
-        print(f"arbitre discord: {error}", file=err)
+        web = None if args.sync else address_of(args, "discord")
+    except WebOptionsError as error:
+        print(error.text, file=err)
         storage.close()
         return EXIT_METRICS
     metrics = start_metrics(args, "discord", err) if not args.sync else None

@@ -72,13 +72,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.adapters.telegram import TelegramAdapter
     from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
-    from bot.web.run import BadWebPortError, address_of
+    from bot.web.run import WebOptionsError, address_of
     from bot.word_lists import prepare_at_start
 
     try:
-        web = address_of(args)
-    except BadWebPortError as error:
-        print(f"arbitre telegram: {error}", file=err)
+        web = address_of(args, "telegram")
+    except WebOptionsError as error:
+        print(error.text, file=err)
         return EXIT_METRICS
     storage = open_database(database_url(args), "telegram", err)
     if storage is None:

@@ -23,14 +23,18 @@ class WebOptionsError(Exception):
         self.text = text
 
 
-def address_of(args: argparse.Namespace) -> WebAddress | None:
-    """The address ``add_web_options`` asked for (None: the pages are off). Raises ``BadWebPortError``."""
-    return web_address(
-        getattr(args, "web_port", None),
-        getattr(args, "web_address", None),
-        getattr(args, "web_prefix", None),
-        getattr(args, "web_url", None),
-    )
+def address_of(args: argparse.Namespace, tool: str) -> WebAddress | None:
+    """The address ``add_web_options`` asked for (None: the pages are off). Raises ``WebOptionsError`` (its line
+    names ``tool``) when the port is not one."""
+    try:
+        return web_address(
+            getattr(args, "web_port", None),
+            getattr(args, "web_address", None),
+            getattr(args, "web_prefix", None),
+            getattr(args, "web_url", None),
+        )
+    except BadWebPortError as error:
+        raise WebOptionsError(f"arbitre {tool}: {error}") from None
 
 
 @contextlib.asynccontextmanager
