@@ -136,7 +136,7 @@ class Referee:
         replies = self._handle(message)
         if replies and all(r.outbox_id is None for r in replies):
             replies = self._store_apart(replies)
-        self._tell_changed({message.channel})
+        self._tell_changed({message.channel} | {r.channel for r in replies})  # a private /play: its room too
         return replies
 
     def _tell_changed(self, channels: Iterable[str | None]) -> None:
@@ -161,7 +161,8 @@ class Referee:
         chosen = [n for n, c in enumerate(commands) if c is not None and self._quick_play(c)]
         plays = [(messages[n], c) for n in chosen if (c := commands[n]) is not None]
         quick = dict(zip(chosen, quick_plays(self.services(), plays)))
-        self._tell_changed({messages[n].channel for n, done in quick.items() if done is not None})
+        done = [(messages[n], replies) for n, replies in quick.items() if replies is not None]
+        self._tell_changed({m.channel for m, _ in done} | {r.channel for _, replies in done for r in replies})
         return [quick.get(n) for n in range(len(messages))]
 
     def _quick_play(self, command: CommandLine) -> bool:

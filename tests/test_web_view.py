@@ -90,9 +90,14 @@ async def test_the_stream_gives_the_snapshot_the_count_then_the_top(room: WebRoo
             await room.say("/jouer H4 CHANTEZ", "Ana", private=True)
             assert (await stream.state())["round"]["played"] == 1
             assert room.hub.pushes == pushes + 1
-            await room.say("/jouer H8 CHAT", "Ben", private=True)
-            counted = await stream.state()
+            await room.say("/rejoindre", "Ben")  # seated in the room, Ben answers from the bot's private chat
+            assert (await stream.state())["round"]["players"] == 2
+            pushes = room.hub.pushes
+            acked = await room.say("/jouer H8 CHAT", "Ben", chat="u:ben")
+            assert any("H8 CHAT" in r.text and r.to_user == "u:ben" and not r.error for r in acked), acked
+            counted = await stream.state()  # the room's page is told, not the private chat's
             assert (counted["round"]["played"], counted["round"]["players"]) == (2, 2)
+            assert room.hub.pushes > pushes
 
             await room.close_round()
             closed = await stream.state()

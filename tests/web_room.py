@@ -38,9 +38,13 @@ class WebRoom:
         await self.server.start()
         return self
 
-    async def say(self, text: str, user: str = "Ref", *, admin: bool = False, private: bool = False) -> list[Reply]:
-        """One message to the room (``user`` is the name; the account is ``u:`` and the name lowercased)."""
-        message = Incoming(CHANNEL, f"u:{user.lower()}", user, text, admin=admin, private=private)
+    async def say(
+        self, text: str, user: str = "Ref", *, admin: bool = False, private: bool = False, chat: str | None = None
+    ) -> list[Reply]:
+        """One message to the room (``user`` is the name; the account is ``u:`` and the name lowercased), or to
+        the bot's private chat ``chat`` with that user."""
+        account = f"u:{user.lower()}"
+        message = Incoming(chat or CHANNEL, account, user, text, admin=admin, private=private or chat is not None)
         return await self.service.handle(message)
 
     async def link(self) -> str:
