@@ -348,7 +348,7 @@ async def test_stopping_the_server_ends_the_open_streams(tmp_path: Path) -> None
             stream = Stream(response)
             await stream.state()
             assert room.hub.viewers("discord:100") == 1
-            room.hub.keep_alive()  # what the server's timer does every 15 s: a comment line, for the proxies
+            await room.hub.keep_alive()  # what the server's timer does every 15 s: a comment line, for the proxies
             assert await asyncio.wait_for(response.content.readuntil(b"\n\n"), WAIT) == b": keep-alive\n\n"
             await room.server.close()
             rest = await asyncio.wait_for(response.content.read(), WAIT)  # the end of the stream, not a hang

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -127,7 +128,7 @@ class WebServer:
         """A comment line to every page every ``KEEPALIVE_SECONDS`` (what it costs: one timer for them all)."""
         while True:
             await asyncio.sleep(KEEPALIVE_SECONDS)
-            self.hub.keep_alive()
+            await self.hub.keep_alive()
 
     async def _view(self, request: web.Request) -> ViewRecord:
         token = request.match_info["token"]
@@ -156,23 +157,15 @@ class WebServer:
             }
         )
         await response.prepare(request)
-        viewer = self.hub.subscribe(view)
+        viewer = self.hub.subscribe(view, StreamLink(request, response))
         task = asyncio.current_task()
         if task is not None:
             self._streams.add(task)
         try:
-            viewer.offer(await asyncio.to_thread(self.hub.payload, view))  # the snapshot
-            while True:
-                await viewer.ready.wait()  # a state, a revocation or the server's keep-alive (no timer per page)
-                if viewer.revoked:
-                    await response.write(sse("revoked", REVOKED or "{}"))
-                    break
-                idle = viewer.idle
-                payload = viewer.take()
-                if payload is not None:
-                    await response.write(payload.event)
-                elif idle:
-                    await response.write(b": keep-alive\n\n")
+            await self.hub.send(viewer, await asyncio.to_thread(self.hub.payload, view))  # the snapshot
+            await viewer.done.wait()  # the room's feed writes the states (no timer, no task of its own)
+            if viewer.revoked:
+                await response.write(sse("revoked", REVOKED or "{}"))
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
@@ -180,3 +173,30 @@ class WebServer:
             if task is not None:
                 self._streams.discard(task)
         return response
+
+
+class StreamLink:
+    """A page's event stream as the hub writes to it: aiohttp's write, which only waits when the
+    connection's buffer is over its high-water mark, so the hub writes only while it is at most at the
+    low-water mark (``room``), where the transport is never paused."""
+
+    def __init__(self, request: web.Request, response: web.StreamResponse) -> None:
+        self.transport = request.transport
+        self.response = response
+
+    def write(self, data: bytes) -> Awaitable[None]:
+        return self.response.write(data)
+
+    def closed(self) -> bool:
+        return self.transport is None or self.transport.is_closing()
+
+    def room(self) -> bool:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return False
+        low, _high = transport.get_write_buffer_limits()
+        return transport.get_write_buffer_size() <= low
+
+    def buffered(self) -> int:
+        transport = self.transport
+        return 0 if transport is None else transport.get_write_buffer_size()
