@@ -105,9 +105,7 @@ def duplicate_state(game: DuplicateGame, *, game_id: int, language: str, now: fl
         "round": open_round,
         "last": None if last is None else closed_round_state(last, edition),
         "tops_total": game.tops_total,
-        "standings": [
-            {"place": s.place, "player": s.player, "total": s.total, "gap": s.gap} for s in game.standings()
-        ],
+        "standings": [{"place": s.place, "player": s.player, "total": s.total, "gap": s.gap} for s in game.standings()],
         "finished": game.finished,
     }
 
