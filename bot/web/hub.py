@@ -16,10 +16,10 @@ simultané's games' added) so that a page never goes back to an older one.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import threading
-from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -46,9 +46,9 @@ class Payload:
     version: int
     text: str
 
-    @property
+    @functools.cached_property
     def event(self) -> bytes:
-        """The server-sent event that carries it."""
+        """The server-sent event that carries it (encoded once for all its viewers)."""
         return f"event: state\ndata: {self.text}\n\n".encode()
 
 
@@ -56,7 +56,9 @@ class Link(Protocol):
     """Where a viewer's bytes go (the server's stream): a write that does not wait while ``room()`` says
     the connection has room, and the bytes it still holds."""
 
-    def write(self, data: bytes) -> Awaitable[None]: ...
+    def write(self, data: bytes) -> None:
+        """Hand ``data`` to the connection at once (raises ``ConnectionError`` once the page went away)."""
+        ...
 
     def room(self) -> bool:
         """Whether the connection takes more at once (its buffer at or under the low-water mark)."""
@@ -215,9 +217,9 @@ class Hub:
         for n, (viewer, payload) in enumerate(offers):
             if n and n % CHUNK == 0:
                 await asyncio.sleep(0)
-            await self.send(viewer, payload)
+            self.send(viewer, payload)
 
-    async def send(self, viewer: Viewer, payload: Payload | None) -> None:
+    def send(self, viewer: Viewer, payload: Payload | None) -> None:
         """Write ``payload`` to ``viewer`` now if its connection has room (else keep it as the newest state
         it skipped); None: its skipped state if any, else a keep-alive line. Never waits for the viewer."""
         if viewer.done.is_set():
@@ -242,11 +244,11 @@ class Hub:
         payload, viewer.pending = payload or viewer.pending, None
         try:
             if payload is None:
-                await viewer.link.write(b": keep-alive\n\n")
+                viewer.link.write(b": keep-alive\n\n")
                 return
             viewer.sent_version = payload.version
             self.pushes += 1
-            await viewer.link.write(payload.event)
+            viewer.link.write(payload.event)
         except (ConnectionError, RuntimeError):  # the page went away meanwhile
             viewer.done.set()
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -157,15 +156,16 @@ class WebServer:
             }
         )
         await response.prepare(request)
-        viewer = self.hub.subscribe(view, StreamLink(request, response))
+        link = StreamLink(request, response)
+        viewer = self.hub.subscribe(view, link)
         task = asyncio.current_task()
         if task is not None:
             self._streams.add(task)
         try:
-            await self.hub.send(viewer, await asyncio.to_thread(self.hub.payload, view))  # the snapshot
+            self.hub.send(viewer, await asyncio.to_thread(self.hub.payload, view))  # the snapshot
             await viewer.done.wait()  # the room's feed writes the states (no timer, no task of its own)
-            if viewer.revoked:
-                await response.write(sse("revoked", REVOKED or "{}"))
+            if viewer.revoked and not link.closed():
+                link.write(sse("revoked", REVOKED or "{}"))
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
@@ -176,16 +176,22 @@ class WebServer:
 
 
 class StreamLink:
-    """A page's event stream as the hub writes to it: aiohttp's write, which only waits when the
-    connection's buffer is over its high-water mark, so the hub writes only while it is at most at the
-    low-water mark (``room``), where the transport is never paused."""
+    """A page's event stream as the hub writes to it: straight to the connection's transport (a write that
+    never waits; the chunk's framing added when the response is chunked, as HTTP/1.1's is), while the
+    transport's buffer is at most at its low-water mark (``room``)."""
 
     def __init__(self, request: web.Request, response: web.StreamResponse) -> None:
         self.transport = request.transport
-        self.response = response
+        self.chunked = response.headers.get("Transfer-Encoding", "").lower() == "chunked"
 
-    def write(self, data: bytes) -> Awaitable[None]:
-        return self.response.write(data)
+    def write(self, data: bytes) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            raise ConnectionResetError("the page went away")
+        if self.chunked:
+            transport.writelines((b"%x\r\n" % len(data), data, b"\r\n"))
+        else:
+            transport.write(data)
 
     def closed(self) -> bool:
         return self.transport is None or self.transport.is_closing()
