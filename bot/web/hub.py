@@ -4,7 +4,8 @@ marks the room and wakes the room's feed, a task in the event loop that builds t
 once (in a worker thread) and writes it to every page watching the room. No viewer ever reads the
 database: a page gets one snapshot when it connects, then what its room's feed writes.
 
-The feed coalesces: changes that arrive while it builds or writes make one more state, the newest. A
+The feed coalesces: it waits ``SETTLE_SECONDS`` after a change, and the changes that arrive meanwhile, or
+while it builds or writes, make one state, the newest (a burst of answers: a few states a second). A
 write never waits for a viewer: a page whose connection has not taken its last states yet (its buffer
 above the low-water mark) is skipped and keeps only the newest state, sent when it has room again (at the
 next change or keep-alive); one whose buffer passes ``DROP_BYTES`` is disconnected (its page reconnects
@@ -37,6 +38,7 @@ log = logging.getLogger("arbitre")
 REVOKED = ""  # the payload that ends a viewer's stream (its link was revoked)
 CHUNK = 50  # pages written to before the feed lets the loop run its other tasks (a command's reply)
 DROP_BYTES = 1 << 20  # a page this far behind is disconnected rather than kept
+SETTLE_SECONDS = 0.1  # a feed waits this long after a change for the ones that follow (a burst of /play)
 
 
 @dataclass(frozen=True)
@@ -102,8 +104,9 @@ class Feed:
 class Hub:
     """Who watches which room, and the delivery of each committed change to them."""
 
-    def __init__(self, referee: Referee) -> None:
+    def __init__(self, referee: Referee, settle: float = SETTLE_SECONDS) -> None:
         self.referee = referee
+        self.settle = settle  # seconds a feed gathers changes before it builds (the page: within a second)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._feeds: dict[str, Feed] = {}  # by room
         self._lock = threading.Lock()
@@ -173,6 +176,8 @@ class Hub:
         """Build and write the room's newest state while changes keep coming."""
         try:
             while feed.dirty:
+                if self.settle:
+                    await asyncio.sleep(self.settle)  # the changes of a burst make one state
                 feed.dirty, related = False, feed.related
                 feed.related = False
                 with self._lock:
