@@ -53,6 +53,7 @@ LABELS = {
     "simultane_hidden_together": {},
     "simultane_hidden_window": {},
     "room": {},
+    "clock_paused": {},
 }
 
 
@@ -68,6 +69,8 @@ def labels(lang: str) -> dict[str, str]:
         code = PREMIUM_CODES[premium.name]
         if code:
             words[f"premium_{code}"] = premium_label(lang, premium)
+    for column in ("col_player", "col_total", "col_gap"):  # the chat tables' column names
+        words[column] = say(lang, column)
     words["star"] = CENTRE_STAR
     return words
 
@@ -156,11 +159,13 @@ h1{margin:0;font-size:4.4vh}
   padding:.5vh 2vh;align-self:flex-start}
 #call:empty{display:none}
 #clocks{display:flex;flex-direction:column;gap:1vh}
-#clocks .chip{font-size:5vh;font-variant-numeric:tabular-nums;margin:0}
+#clocks .chip{font-size:4.4vh;font-variant-numeric:tabular-nums;margin:0}
+#app.classic #side>div:empty{display:none}#app.classic #rack{min-height:0}
 #clocks .chip.over{color:var(--sq-tw)}
 #clocks .chip.turn.over{color:var(--turn-ink);background:var(--sq-tw)}
 #overall:empty{display:none}
-#app.solo{grid-template-columns:1fr}#app.solo #board{display:none}#app.solo #overall{font-size:3.4vh}
+#app.solo{grid-template-columns:1fr;max-width:1500px;margin:0 auto}#app.solo #board{display:none}
+#app.solo #side>div:empty,#app.solo #tables{display:none}#app.solo #overall{font-size:3.4vh}
 #app.solo #overall table{font-size:3.6vh}
 #count{font-size:4vh}
 #top{font-size:4vh;font-weight:bold}
@@ -235,8 +240,11 @@ function drawBoard(cells, lit, coords){
 }
 function table(title, head, rows){
   const box=document.createElement("div");box.appendChild(el("h2","",title));
-  const t=el("table");for(const row of rows){const tr=el("tr",row.cls||"");
-    row.cells.forEach((v,i)=>tr.appendChild(el("td",i>0&&typeof v==="number"?"n":"",String(v))));t.appendChild(tr);}
+  const t=el("table");
+  if(head.length){const tr=el("tr");head.forEach(h=>tr.appendChild(el("th",h.n?"n":"",h.text)));t.appendChild(tr);}
+  const numeric=(v,i)=>head.length?head[i].n:i>0&&typeof v==="number";
+  for(const row of rows){const tr=el("tr",row.cls||"");
+    row.cells.forEach((v,i)=>tr.appendChild(el("td",numeric(v,i)?"n":"",String(v))));t.appendChild(tr);}
   box.appendChild(t);return box;
 }
 function serverNow(){return Date.now()/1000+skew;}
@@ -280,10 +288,10 @@ function tickClocks(){
   if(c.mode==="stopwatch"){let left=c.move_left;
     if(c.running&&!c.paused&&!state.finished)left-=serverNow()-state.now;
     const who=c.running||state.to_move||"-";
-    rows.push({text:who+" · "+fill(L.stopwatch,{time:mmss(left)})+(c.paused?" · "+L.paused:""),
+    rows.push({text:who+" · "+fill(L.stopwatch,{time:mmss(left)})+(c.paused?" · "+L.clock_paused:""),
       cls:"turn"+(left<=0?" over":"")});}
   else{for(const p of c.players){const text=playerClock(c,p);
-    rows.push({text:text+(c.paused&&p.player===state.to_move?" · "+L.paused:""),
+    rows.push({text:text+(c.paused&&p.player===state.to_move?" · "+L.clock_paused:""),
       cls:(p.player===c.running?"turn":"")+(text.includes("+")||p.flagged?" over":"")});}}
   if(box.children.length!==rows.length){box.textContent="";for(const _ of rows)box.appendChild(el("div","chip"));}
   rows.forEach((row,i)=>{const e=box.children[i];if(e.textContent!==row.text)e.textContent=row.text;
@@ -301,8 +309,10 @@ function overallTable(o){
   if(state.kind!=="simultane")box.appendChild(el("h2","",fill(L.simultane_title,{code:o.code})));
   if(!o.rounds){box.appendChild(el("div","",o.window?L.simultane_hidden_window:L.simultane_hidden_together));return;}
   box.appendChild(el("div","",fill(L.simultane_ranking,{rounds:o.rounds,rooms:o.rooms,players:o.standings.length})));
-  box.appendChild(table("",[],o.standings.map((x,i)=>({cls:i===0?"best":"",
-    cells:[x.place,x.player,x.room,x.total,x.gap?String(x.gap):"0"]}))).lastChild);
+  const pc=new Intl.NumberFormat(CONFIG.lang,{minimumFractionDigits:1,maximumFractionDigits:1});
+  const head=[{text:"#"},{text:L.col_player},{text:L.room},{text:L.col_total,n:1},{text:L.col_gap,n:1},{text:"%",n:1}];
+  box.appendChild(table("",head,o.standings.map((x,i)=>({cls:i===0?"best":"",
+    cells:[x.place,x.player,x.room,x.total,x.gap>0?"+"+x.gap:String(x.gap),pc.format(x.percent)]}))).lastChild);
 }
 function render(){
   const s=state;const q=id=>document.getElementById(id);
@@ -315,6 +325,7 @@ function render(){
   q("status").textContent=s.finished?L.finished:"";
   const rack=q("rack");rack.textContent="";q("legend").textContent="";q("count").textContent="";q("top").textContent="";
   q("results").textContent="";q("standings").textContent="";
+  document.getElementById("app").classList.toggle("classic",s.kind==="classic");
   if(s.kind==="classic"){
     q("heading").textContent=s.to_move?fill(L.to_move,{player:s.to_move}):L.title;
     const box=document.createElement("div");
