@@ -33,6 +33,8 @@ def screenshots_folder(tmp_path: Path) -> Path:
     folder = DOCS_IMAGES if os.environ.get("ARBITRE_SCREENSHOTS") == "docs" else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
 WAIT = 20.0  # seconds at most for the page to show what must come (a failure, never a measure)
 
 pytestmark = pytest.mark.skipif(

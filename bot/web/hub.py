@@ -263,6 +263,13 @@ class Hub:
             viewers = [v for feed in self._feeds.values() for v in feed.viewers]
         await self.fan_out([(v, None) for v in viewers])
 
+    def close(self) -> None:
+        """Stop the feeds (the server stops; in the loop)."""
+        with self._lock:
+            tasks = [f.task for f in self._feeds.values() if f.task is not None]
+        for task in tasks:
+            task.cancel()
+
     def payload(self, view: ViewRecord) -> Payload:
         """The state of ``view``'s game (or simultané) as it stands, in JSON."""
         version, state = self.state(view)

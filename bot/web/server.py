@@ -119,6 +119,7 @@ class WebServer:
             self._keeper = None
         for task in list(self._streams):  # else the runner waits for them to end by themselves
             task.cancel()
+        self.hub.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
