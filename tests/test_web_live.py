@@ -4,6 +4,7 @@ page), and the delivery that leaves the command path (coalesced, never waiting f
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -127,6 +128,36 @@ async def test_no_other_rooms_name_or_score_before_the_rule_allows_the_overall_r
             rooms = [(s["player"], s["room"]) for s in shown["standings"]]
             assert rooms == [("Ana", "discord:100"), ("Bertrand", OTHER)]
             assert "Bertrand" in whole.raw.decode()  # the organiser's page updated on the other room's close
+
+
+@pytest.mark.asyncio
+async def test_a_windows_ranking_shows_on_the_organisers_page_when_the_window_ends(room: WebRoom) -> None:
+    """A window (the room's clock is 09:00 in Paris, the window 10:00 to 12:00): each room plays at its own
+    time; the overall ranking is hidden until 12:00, then shown with no event, at the server's next round
+    of keep-alives."""
+    created = await room.say("/simultane creer 2027-01-15T10:00 2027-01-15T12:00 tirages ACEHNTZ", "Org", admin=True)
+    words = [m.group(1) for r in created for m in re.finditer(r"\b([A-Z2-9]{6})\b", r.text)]
+    code = next(w for w in words if w != "ACEHNTZ")
+    link = link_in(await room.say("/vue simultane", "Org", admin=True))
+    async with aiohttp.ClientSession() as http, http.get(link + "/events") as response:
+        whole = Stream(response)
+        assert (await whole.state())["overall"]["window"] is True
+        for channel, player, move in (("discord:100", "Ana", "H4 CHANTEZ"), (OTHER, "Bertrand", "H8 CHANT")):
+            room.clock[0] += 3600  # each room at its own time in the window
+            await say_in(room, channel, f"/simultane rejoindre {code}", admin=True)
+            await say_in(room, channel, "/simultane commencer", admin=True)
+            await say_in(room, channel, f"/jouer {move}", player, private=True)
+            await say_in(room, channel, "/cloture", admin=True)
+        await room.hub.keep_alive()
+        while not room.hub.idle():  # the feeds have built and written what they would
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # and the client has read it
+        whole.raw += response.content.read_nowait()
+        assert b"Bertrand" not in whole.raw and b"Ana" not in whole.raw and whole.raw.count(b"event: state") >= 2
+        room.clock[0] += 3600  # 12:00: the window has ended
+        await room.hub.keep_alive()
+        shown = await state_where(whole, lambda s: s["overall"]["rounds"])
+        assert [s["player"] for s in shown["overall"]["standings"]] == ["Ana", "Bertrand"]
 
 
 @pytest.mark.asyncio

@@ -116,6 +116,7 @@ class Hub:
         self.dropped = 0  # pages disconnected for being too far behind
         self.changes = 0  # changes the referee told of while some page was open
         self.simultanes_watched = False  # a page shows a simultané's ranking: a room's change may change it
+        self._overall_rooms: set[str] = set()  # the rooms whose pages show a simultané's ranking
         referee.changed = self.changed
 
     def watched(self, channel: str) -> bool:
@@ -258,10 +259,19 @@ class Hub:
             viewer.done.set()
 
     async def keep_alive(self) -> None:
-        """Every page its skipped state, or a keep-alive line (the server does it every few seconds)."""
+        """Every page its skipped state, or a keep-alive line (the server does it every few seconds); the
+        pages showing a simultané's ranking built again (a window's end shows it with no event)."""
         with self._lock:
             viewers = [v for feed in self._feeds.values() for v in feed.viewers]
+            overall = [c for c in self._overall_rooms if c in self._feeds]
         await self.fan_out([(v, None) for v in viewers])
+        for channel in overall:
+            self._wake(channel, False)
+
+    def idle(self) -> bool:
+        """Whether no feed is building or writing (in the loop)."""
+        with self._lock:
+            return all(f.task is None or f.task.done() for f in self._feeds.values())
 
     def close(self) -> None:
         """Stop the feeds (the server stops; in the loop)."""
@@ -289,6 +299,7 @@ class Hub:
 
         if view.simultane is not None:
             self.simultanes_watched = True
+            self._overall_rooms.add(view.channel)
             version, overall = overall_state(storage, load, storage.simultane_by_id(view.simultane), now)
             return version, {"kind": "simultane", "language": language, "now": now, "overall": overall}
         record = storage.game(view.game)
@@ -302,6 +313,7 @@ class Hub:
         simultane = simultane_of_game(storage, view.channel, record.id)
         if simultane is not None:
             self.simultanes_watched = True
+            self._overall_rooms.add(view.channel)
             overall_version, state["overall"] = overall_state(storage, load, simultane, now)
             version += overall_version
         return version, state

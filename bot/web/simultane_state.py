@@ -49,7 +49,8 @@ def related_channels(storage: Storage, channel: str) -> set[str]:
 
 def overall_state(storage: Storage, load: Load, record: SimultaneRecord, now: float) -> tuple[int, State]:
     """A simultané's overall ranking as far as the rule allows at ``now``, and a version that grows with
-    every room's game (the sum of their event counts)."""
+    every room's game and with the rounds the rule shows (the sum of their event counts, and those rounds:
+    a window's end shows rounds with no new event)."""
     definition = SimultaneDefinition.from_json(record.definition)
     progress: list[RoomProgress] = []
     results: list[RoomResult] = []
@@ -72,6 +73,7 @@ def overall_state(storage: Storage, load: Load, record: SimultaneRecord, now: fl
         )
         results.append(RoomResult(room.channel, players, closed))
     rounds = visible_rounds(definition, progress, now)
+    version += rounds
     state: State = {
         "code": record.code,
         "window": definition.mode is SimultaneMode.WINDOW,
