@@ -5,7 +5,7 @@ The bot's process: the real referee service on a SQLite file, the hub and the ai
 (aiohttp clients reading the raw event streams) in a process of their own, as they would be on other
 machines (on a 2-core machine they still share its CPU). Run:
 
-    PYTHONPATH=. .venv/bin/python bench/bench_web.py [--viewers 0,100,500] [--plays 60] [--rooms 100]
+    PYTHONPATH=. .venv/bin/python bench/bench_web.py [--viewers 0,100,500] [--plays 60] [--rooms 100] [--settle 0.1]
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from bot.referee import Referee  # noqa: E402
 from bot.service import RefereeService  # noqa: E402
 from bot.storage import SQLiteStorage  # noqa: E402
 from bot.web import Hub, WebAddress, WebServer  # noqa: E402
+from bot.web.hub import SETTLE_SECONDS  # noqa: E402
 from tests.ready_lists import ready_registry  # noqa: E402
 
 START = 1_800_000_000.0
@@ -91,7 +92,7 @@ class Viewers:
         return count
 
 
-async def setup(db: Path, rooms: list[str]) -> tuple[RefereeService, Hub, WebServer, dict[str, str]]:
+async def setup(db: Path, rooms: list[str], settle: float) -> tuple[RefereeService, Hub, WebServer, dict[str, str]]:
     storage = SQLiteStorage(db)
     referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
 
@@ -99,7 +100,7 @@ async def setup(db: Path, rooms: list[str]) -> tuple[RefereeService, Hub, WebSer
         return None
 
     service = RefereeService(referee, deliver)  # type: ignore[arg-type]
-    hub = Hub(referee)
+    hub = Hub(referee, settle=settle)
     server = WebServer(hub, WebAddress("127.0.0.1", 0))
     await server.start()
     links = {}
@@ -123,10 +124,10 @@ async def plays(service: RefereeService, rooms: list[str], count: int) -> list[f
     return seconds
 
 
-async def scenario(rooms: int, viewers_per_room: int, count: int) -> dict[str, float]:
+async def scenario(rooms: int, viewers_per_room: int, count: int, settle: float) -> dict[str, float]:
     names = [f"discord:{n}" for n in range(rooms)]
     with tempfile.TemporaryDirectory() as folder:
-        service, hub, server, links = await setup(Path(folder) / "bench.sqlite", names)
+        service, hub, server, links = await setup(Path(folder) / "bench.sqlite", names, settle)
         viewers = Viewers([links[room] + "/events" for room in names for _ in range(viewers_per_room)])
         await viewers.open()
         await asyncio.sleep(0.5)  # the snapshots sent
@@ -164,11 +165,12 @@ def show(result: dict[str, float]) -> None:
     )
 
 
-async def main(viewers: list[int], count: int, rooms: int) -> None:
+async def main(viewers: list[int], count: int, rooms: int, settle: float) -> None:
+    print(f"the feeds gather changes for {settle} s", flush=True)
     for watching in viewers:
-        show(await scenario(1, watching, count))
+        show(await scenario(1, watching, count, settle))
     for per_room in (0, 5):
-        show(await scenario(rooms, per_room, max(1, count // 20)))
+        show(await scenario(rooms, per_room, max(1, count // 20), settle))
 
 
 if __name__ == "__main__":
@@ -176,5 +178,7 @@ if __name__ == "__main__":
     parser.add_argument("--viewers", default="0,100,500")
     parser.add_argument("--plays", type=int, default=60)
     parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--settle", type=float, default=SETTLE_SECONDS, help="the hub's gathering of changes (s)")
     options = parser.parse_args()
-    asyncio.run(main([int(v) for v in options.viewers.split(",")], options.plays, options.rooms))
+    viewers = [int(v) for v in options.viewers.split(",")]
+    asyncio.run(main(viewers, options.plays, options.rooms, options.settle))

@@ -33,6 +33,8 @@ def screenshots_folder(tmp_path: Path) -> Path:
     folder = DOCS_IMAGES if os.environ.get("ARBITRE_SCREENSHOTS") == "docs" else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
 WAIT = 20.0  # seconds at most for the page to show what must come (a failure, never a measure)
 
 pytestmark = pytest.mark.skipif(
@@ -180,3 +182,108 @@ def rack_after(room: WebRoom) -> list[str]:
     """The open round's letters as the referee's game has them."""
     draw = game_of(room).current.draw
     return list(draw.kept + draw.new)
+
+
+@pytest.mark.asyncio
+async def test_the_call_then_the_end_show_as_the_countdown_reaches_them(tmp_path: Path, browser: Any) -> None:
+    """FISF 3.3 "chrono – trente secondes – terminé": the call shown from 30 s before the end, "Terminé" at 0
+    until the close comes. The referee's clock is moved by the test; each change the page is sent carries the
+    server's time, from which the page counts."""
+    room = await WebRoom(tmp_path / "arbitre.sqlite").start()
+    try:
+        await room.say("/duplicate 1 manuel", admin=True)
+        await room.say("/tirage ACEHNTZ", admin=True)
+        await asyncio.to_thread(browser.get, await room.link())
+        await until(lambda: text(browser, "clock") in ("1:00", "0:59"), "the countdown")
+        assert text(browser, "call") == ""  # not yet
+        room.clock[0] += 31
+        await room.say("/jouer H4 CHANTEZ", "Ana", private=True)
+        assert await until(lambda: text(browser, "call"), "the call") == "30 secondes"
+        assert text(browser, "clock") in ("0:29", "0:28")
+        room.clock[0] += 30
+        await room.say("/jouer H8 CHAT", "Ben", private=True)
+        await until(lambda: text(browser, "clock") == "Terminé", "the end of the time")
+        assert text(browser, "call") == ""
+        await room.close_round(1)
+        await until(lambda: text(browser, "top"), "the top after the close")
+        assert text(browser, "clock") != "Terminé"
+    finally:
+        await room.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_classic_game_with_its_clocks_on_the_projector_and_on_a_phone(tmp_path: Path, browser: Any) -> None:
+    room = await WebRoom(tmp_path / "arbitre.sqlite").start()
+    try:
+        await room.say("/nouvelle naspa Ana Ben", "Ana")
+        await room.say("/reglages pendule 25", "Ana")
+        room.clock[0] += 95
+        await room.say("/coup H8 VAGUE", "Ana")
+        room.clock[0] += 26 * 60  # Ben past his 25 minutes: overtime
+        await room.say("/coup 9H AS", "Ben")
+        viewport(browser, 1920, 1080)
+        await asyncio.to_thread(browser.get, await room.link())
+        await until(lambda: text(browser, "clocks").startswith("Ana "), "the clocks")
+        ana = text(browser, "clocks")
+        assert "Ben +1:00 (dépassement, -10)" in text(browser, "clocks")  # as /status says it
+        chips = browser.execute_script("return [...document.querySelectorAll('#clocks .chip')].map(e=>e.className)")
+        assert chips[0].split() == ["chip", "turn"]  # Ana's clock runs
+        assert ana.startswith("Ana 23:2")
+        await until(lambda: text(browser, "clocks") != ana, "Ana's clock ticking")  # the text changes
+        assert text(browser, "heading") == "Au tour de Ana"
+        assert tile_contrast(browser, "#board .tile.lit") >= AA_CONTRAST
+        assert tile_contrast(browser, "#clocks .chip.turn") >= AA_CONTRAST
+        assert tile_contrast(browser, "#clocks .chip.over") >= AA_CONTRAST  # the overtime, in red
+        images = screenshots_folder(tmp_path)
+        browser.save_screenshot(str(images / "web-classic.png"))
+
+        viewport(browser, 360, 800)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 360
+        assert tile_contrast(browser, "#clocks .chip.turn") >= AA_CONTRAST
+        browser.save_screenshot(str(images / "web-classic-phone.png"))
+        await room.say("/pause", admin=True)
+        await until(lambda: "en pause" in text(browser, "clocks"), "the pause")
+        paused = text(browser, "clocks")
+        await asyncio.sleep(1.2)  # real time passes in the page: a paused clock does not move
+        assert text(browser, "clocks") == paused
+    finally:
+        await room.stop()
+
+
+@pytest.mark.asyncio
+async def test_the_organisers_page_shows_the_overall_ranking_once_every_room_closed(
+    tmp_path: Path, browser: Any
+) -> None:
+    from bot.chat import Incoming
+
+    room = await WebRoom(tmp_path / "arbitre.sqlite").start()
+    other = "discord:200"
+
+    async def elsewhere(text_: str, user: str = "Boss", **options: Any) -> None:
+        await room.service.handle(Incoming(other, f"u:{user.lower()}", user, text_, **options))
+
+    try:
+        created = await room.say("/simultane creer 1 tirages ACEHNTZ", "Org", admin=True)
+        codes = [w.strip("«».,:;()") for w in created[0].text.split()]
+        code = next(w for w in codes if len(w) == 6 and w.isupper() and w.isalnum() and w != "ACEHNTZ")
+        await room.say(f"/simultane rejoindre {code}", "Org", admin=True)
+        await elsewhere(f"/simultane rejoindre {code}", admin=True)
+        replies = await room.say("/vue simultane", "Org", admin=True)
+        link = next(w for w in replies[0].text.split() if "/v/" in w)
+        viewport(browser, 1920, 1080)
+        await asyncio.to_thread(browser.get, link)
+        await until(lambda: text(browser, "heading") == f"Simultané {code}", "the simultané's heading")
+        assert "quand chaque salon aura clos une manche" in text(browser, "overall")
+        await room.say("/jouer H4 CHANTEZ", "Ana", private=True)
+        await elsewhere("/jouer H8 CHANT", "Bertrand", private=True)
+        await room.say("/cloture", "Org", admin=True)
+        await asyncio.sleep(0.5)  # the room's close is pushed: still nothing of the other room
+        assert "Bertrand" not in browser.page_source and "Ana" not in text(browser, "overall")
+        await elsewhere("/cloture", admin=True)
+        shown = await until(lambda: "Bertrand" in text(browser, "overall") and text(browser, "overall"), "the ranking")
+        assert shown.index("Ana") < shown.index("Bertrand") and "discord:200" in shown
+        assert "après 1 manche(s)" in shown
+        assert tile_contrast(browser, "#overall tr.best") >= AA_CONTRAST
+        browser.save_screenshot(str(screenshots_folder(tmp_path) / "web-simultane.png"))
+    finally:
+        await room.stop()

@@ -274,6 +274,16 @@ def links_kept_and_revoked(storage: Any) -> None:
     assert storage.revoke_views("discord:100", 13.0) == []
     assert storage.view_by_token("tok-2") is not None  # another room's link stands
     assert storage.view_by_token("nope") is None
+    # migration 17's table: an organiser's page of a simultané's ranking, revoked with the room's links
+    simultane = storage.create_simultane("ABCDEF", "discord:300", "u:org", {"minutes": 1})
+    storage.create_view("tok-3", "discord:300", record.id, 14.0)
+    storage.create_simultane_view("tok-s", "discord:300", simultane.id, 15.0)
+    found = storage.view_by_token("tok-s")
+    assert (found.simultane, found.channel, found.game) == (simultane.id, "discord:300", 0)
+    assert [v.token for v in storage.simultane_views("discord:300")] == ["tok-s"]
+    assert [v.token for v in storage.channel_views("discord:300")] == ["tok-3"]
+    assert storage.revoke_views("discord:300", 16.0) == ["tok-3", "tok-s"]
+    assert storage.view_by_token("tok-s") is None and storage.simultane_views("discord:300") == []
 
 
 def test_links_are_stored_and_revoked_sqlite(tmp_path: Path) -> None:
@@ -348,7 +358,7 @@ async def test_stopping_the_server_ends_the_open_streams(tmp_path: Path) -> None
             stream = Stream(response)
             await stream.state()
             assert room.hub.viewers("discord:100") == 1
-            room.hub.keep_alive()  # what the server's timer does every 15 s: a comment line, for the proxies
+            await room.hub.keep_alive()  # what the server's timer does every 15 s: a comment line, for the proxies
             assert await asyncio.wait_for(response.content.readuntil(b"\n\n"), WAIT) == b": keep-alive\n\n"
             await room.server.close()
             rest = await asyncio.wait_for(response.content.read(), WAIT)  # the end of the stream, not a hang

@@ -213,6 +213,15 @@ MIGRATIONS: list[Migration] = [
             "create index simultane_rooms_channel on simultane_rooms (channel)",
         ),
     ),
+    Migration(
+        17,
+        "links to a simultane's live ranking page",  # a token per organiser's room and simultane, revocable
+        (
+            "create table simultane_views (token text primary key, channel text not null,"
+            " simultane {ref} not null references simultanes (id), created {real} not null, revoked {real})",
+            "create index simultane_views_channel on simultane_views (channel) where revoked is null",
+        ),
+    ),
 ]
 
 # PostgreSQL's versions before the history was shared, and the version of this history each one is

@@ -224,7 +224,12 @@ class ViewStore(Protocol):
         ...
 
     def revoke_views(self, channel: str, at: float) -> list[str]:
-        """Revoke every link of the channel; the tokens revoked."""
+        """Revoke every link of the channel (its simultanés' pages too); the tokens revoked."""
+        ...
+
+    def create_simultane_view(self, token: str, channel: str, simultane: int, at: float) -> ViewRecord: ...
+    def simultane_views(self, channel: str) -> list[ViewRecord]:
+        """The channel's links to its simultanés' ranking pages not revoked, oldest first."""
         ...
 
 

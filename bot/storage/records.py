@@ -98,13 +98,15 @@ class SeriesRecord:
 
 @dataclass(frozen=True)
 class ViewRecord:
-    """A link to a room's live web page: its token, the room and the game it shows, whether revoked."""
+    """A link to a room's live web page: its token, the room and the game it shows, whether revoked; or, with
+    ``simultane`` (``game`` 0), the organiser's page of that simultané's overall ranking."""
 
     token: str
     channel: str
     game: int
     created: float
     revoked: float | None = None
+    simultane: int | None = None
 
 
 UNKNOWN_REFEREE = "?"  # the referee's name shown for a set-up stored without one

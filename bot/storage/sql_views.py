@@ -7,12 +7,20 @@ from .records import ViewRecord
 from .sql_store import Row, SQLRunner
 
 _VIEW_COLUMNS = "token, channel, game, created, revoked"
+_SIMULTANE_VIEW_COLUMNS = "token, channel, simultane, created, revoked"
 
 
 def view_of(row: Row) -> ViewRecord:
     """A ``ViewRecord`` from a row of ``_VIEW_COLUMNS``."""
     token, channel, game, created, revoked = row
     return ViewRecord(str(token), str(channel), int(game), float(created), None if revoked is None else float(revoked))
+
+
+def simultane_view_of(row: Row) -> ViewRecord:
+    """A simultané page's ``ViewRecord`` (``game`` 0) from a row of ``_SIMULTANE_VIEW_COLUMNS``."""
+    token, channel, simultane, created, revoked = row
+    gone = None if revoked is None else float(revoked)
+    return ViewRecord(str(token), str(channel), 0, float(created), gone, simultane=int(simultane))
 
 
 class SQLViews(SQLRunner):
@@ -29,7 +37,12 @@ class SQLViews(SQLRunner):
     def view_by_token(self, token: str) -> ViewRecord | None:
         """The link of ``token`` if it exists and is not revoked."""
         rows = self._execute(f"select {_VIEW_COLUMNS} from views where token = ? and revoked is null", [token])
-        return view_of(rows[0]) if rows else None
+        if rows:
+            return view_of(rows[0])
+        rows = self._execute(
+            f"select {_SIMULTANE_VIEW_COLUMNS} from simultane_views where token = ? and revoked is null", [token]
+        )
+        return simultane_view_of(rows[0]) if rows else None
 
     def channel_views(self, channel: str) -> list[ViewRecord]:
         """The channel's links not revoked, oldest first."""
@@ -40,9 +53,32 @@ class SQLViews(SQLRunner):
         return [view_of(row) for row in rows]
 
     def revoke_views(self, channel: str, at: float) -> list[str]:
-        """Revoke every link of the channel; the tokens revoked."""
+        """Revoke every link of the channel (its simultanés' pages too); the tokens revoked."""
         with self._one_write():
-            rows = self._execute(
-                "update views set revoked = ? where channel = ? and revoked is null returning token", [at, channel]
-            )
+            rows = [
+                row
+                for table in ("views", "simultane_views")
+                for row in self._execute(
+                    f"update {table} set revoked = ? where channel = ? and revoked is null returning token",
+                    [at, channel],
+                )
+            ]
         return sorted(str(row[0]) for row in rows)
+
+    def create_simultane_view(self, token: str, channel: str, simultane: int, at: float) -> ViewRecord:
+        """A new link, given in the organiser's room ``channel``, to the page of ``simultane``'s overall ranking."""
+        with self._one_write():
+            self._execute(
+                "insert into simultane_views (token, channel, simultane, created) values (?, ?, ?, ?)",
+                [token, channel, simultane, at],
+            )
+        return ViewRecord(token, channel, 0, at, simultane=simultane)
+
+    def simultane_views(self, channel: str) -> list[ViewRecord]:
+        """The channel's links to its simultanés' ranking pages not revoked, oldest first."""
+        rows = self._execute(
+            f"select {_SIMULTANE_VIEW_COLUMNS} from simultane_views where channel = ? and revoked is null"
+            " order by created, token",
+            [channel],
+        )
+        return [simultane_view_of(row) for row in rows]

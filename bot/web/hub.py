@@ -1,22 +1,33 @@
 """The in-process hub between the command layer and the live pages: the referee tells it which room
-changed once the change is committed (``Referee.changed``), the hub builds that room's public state once
-and pushes it to every page watching the room. No viewer ever reads the database: a page gets one
-snapshot when it connects, then what the hub pushes.
+changed once the change is committed (``Referee.changed``), and that is all the command does: the hub
+marks the room and wakes the room's feed, a task in the event loop that builds the room's public state
+once (in a worker thread) and writes it to every page watching the room. No viewer ever reads the
+database: a page gets one snapshot when it connects, then what its room's feed writes.
 
-Each viewer keeps only the newest state it has not sent yet (a slow connection skips states, never
-queues them), and states carry the game's event count so that a page never goes back to an older one.
+The feed coalesces: it waits ``SETTLE_SECONDS`` after a change, and the changes that arrive meanwhile, or
+while it builds or writes, make one state, the newest (a burst of answers: a few states a second). A
+write never waits for a viewer: a page whose connection has not taken its last states yet (its buffer
+above the low-water mark) is skipped and keeps only the newest state, sent when it has room again (at the
+next change or keep-alive); one whose buffer passes ``DROP_BYTES`` is disconnected (its page reconnects
+and gets a snapshot). The feed yields to the loop every ``CHUNK`` pages, so that 500 viewers of a room
+never hold a command's reply back for long. States carry a version (the game's event count, the
+simultané's games' added) so that a page never goes back to an older one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from ..storage import GameKind, ViewRecord
+from core.duplicate import DuplicateGame
+
+from ..storage import GameKind, GameRecord, ViewRecord
+from .simultane_state import overall_state, related_channels, simultane_of_game
 from .state import State, classic_state, duplicate_state, gone_state
 
 if TYPE_CHECKING:
@@ -25,146 +36,284 @@ if TYPE_CHECKING:
 log = logging.getLogger("arbitre")
 
 REVOKED = ""  # the payload that ends a viewer's stream (its link was revoked)
+CHUNK = 50  # pages written to before the feed lets the loop run its other tasks (a command's reply)
+DROP_BYTES = 1 << 20  # a page this far behind is disconnected rather than kept
+SETTLE_SECONDS = 0.1  # a feed waits this long after a change for the ones that follow (a burst of /play)
 
 
 @dataclass(frozen=True)
 class Payload:
-    """One state as sent: its JSON and the game's event count it was built at."""
+    """One state as sent: its JSON and the version it was built at."""
 
     version: int
     text: str
 
-    @property
+    @functools.cached_property
     def event(self) -> bytes:
-        """The server-sent event that carries it."""
+        """The server-sent event that carries it (encoded once for all its viewers)."""
         return f"event: state\ndata: {self.text}\n\n".encode()
+
+
+class Link(Protocol):
+    """Where a viewer's bytes go (the server's stream): a write that does not wait while ``room()`` says
+    the connection has room, and the bytes it still holds."""
+
+    def write(self, data: bytes) -> None:
+        """Hand ``data`` to the connection at once (raises ``ConnectionError`` once the page went away)."""
+        ...
+
+    def room(self) -> bool:
+        """Whether the connection takes more at once (its buffer at or under the low-water mark)."""
+        ...
+
+    def buffered(self) -> int: ...
+
+    def closed(self) -> bool:
+        """Whether the page went away."""
+        ...
 
 
 @dataclass(eq=False)
 class Viewer:
-    """One page's connection: the newest state not sent yet, and an event set when there is one."""
+    """One page's connection: the version it was last sent, the newest state it skipped, and ``done`` set
+    when its stream must end (revoked, or too far behind)."""
 
     view: ViewRecord
-    pending: Payload | None = None
+    link: Link
     sent_version: int = -1
-    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    pending: Payload | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
     revoked: bool = False
-    idle: bool = False  # a keep-alive is owed (nothing was sent for a while)
 
-    def offer(self, payload: Payload) -> bool:
-        """Keep ``payload`` to send unless the page has that version or a newer one, sent or waiting (the
-        same event count is the same state); whether it was kept."""
-        if payload.text == REVOKED:
-            self.revoked = True
-        elif payload.version <= self.sent_version or (self.pending and payload.version <= self.pending.version):
-            return False
-        else:
-            self.pending = payload
-        self.ready.set()
-        return True
+    @property
+    def room_key(self) -> str:
+        """What the hub files it under: its room, or the organiser's room for a simultané's page."""
+        return self.view.channel
 
-    def take(self) -> Payload | None:
-        """The state to send now (None: nothing new); what it returns counts as sent."""
-        payload, self.pending = self.pending, None
-        self.ready.clear()
-        self.idle = False
-        if payload is not None:
-            self.sent_version = payload.version
-        return payload
+
+@dataclass(eq=False)
+class Feed:
+    """One room's delivery: its pages, whether a change waits to be built, the task that delivers."""
+
+    viewers: set[Viewer] = field(default_factory=set)
+    dirty: bool = False
+    related: bool = False  # the change to build is the room's own: the other rooms of its simultanés are told
+    task: asyncio.Task[None] | None = None
 
 
 class Hub:
-    """Who watches which room, and the push of each committed change to them."""
+    """Who watches which room, and the delivery of each committed change to them."""
 
-    def __init__(self, referee: Referee) -> None:
+    def __init__(self, referee: Referee, settle: float = SETTLE_SECONDS) -> None:
         self.referee = referee
+        self.settle = settle  # seconds a feed gathers changes before it builds (the page: within a second)
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._viewers: dict[str, set[Viewer]] = {}  # by room
+        self._feeds: dict[str, Feed] = {}  # by room
         self._lock = threading.Lock()
         self.states_built = 0  # how many states were built for pushes (a benchmark and tests count them)
-        self.pushes = 0  # states a page took to send (one a viewer has already, a chat line's, is not sent again)
+        self.pushes = 0  # states written to a page (one a page has already is not written again)
+        self.skipped = 0  # states a page was too busy to take at once (it got the newest one later)
+        self.dropped = 0  # pages disconnected for being too far behind
+        self.changes = 0  # changes the referee told of while some page was open
+        self.simultanes_watched = False  # a page shows a simultané's ranking: a room's change may change it
+        self._overall_rooms: set[str] = set()  # the rooms whose pages show a simultané's ranking
         referee.changed = self.changed
 
     def watched(self, channel: str) -> bool:
-        return bool(self._viewers.get(channel))
+        feed = self._feeds.get(channel)
+        return feed is not None and bool(feed.viewers)
 
     def viewers(self, channel: str | None = None) -> int:
         """How many pages are connected (to ``channel``, or in all)."""
         with self._lock:
             if channel is not None:
-                return len(self._viewers.get(channel, ()))
-            return sum(len(v) for v in self._viewers.values())
+                feed = self._feeds.get(channel)
+                return 0 if feed is None else len(feed.viewers)
+            return sum(len(f.viewers) for f in self._feeds.values())
 
-    def subscribe(self, view: ViewRecord) -> Viewer:
+    def subscribe(self, view: ViewRecord, link: Link) -> Viewer:
         """A new page of ``view``'s room (in the event loop)."""
         self.loop = asyncio.get_running_loop()
-        viewer = Viewer(view)
+        viewer = Viewer(view, link)
         with self._lock:
-            self._viewers.setdefault(view.channel, set()).add(viewer)
+            self._feeds.setdefault(viewer.room_key, Feed()).viewers.add(viewer)
         return viewer
-
-    def keep_alive(self) -> None:
-        """Owe every page a keep-alive line (in the event loop; the server does it every few seconds)."""
-        with self._lock:
-            viewers = [v for room in self._viewers.values() for v in room]
-        for viewer in viewers:
-            viewer.idle = True
-            viewer.ready.set()
 
     def unsubscribe(self, viewer: Viewer) -> None:
         with self._lock:
-            room = self._viewers.get(viewer.view.channel)
-            if room is not None:
-                room.discard(viewer)
-                if not room:
-                    del self._viewers[viewer.view.channel]
+            feed = self._feeds.get(viewer.room_key)
+            if feed is not None:
+                feed.viewers.discard(viewer)
+                if not feed.viewers and (feed.task is None or feed.task.done()):
+                    del self._feeds[viewer.room_key]
 
     def changed(self, channel: str) -> None:
-        """A committed change of ``channel`` (any thread): its state pushed to its pages, if it has any.
+        """A committed change of ``channel`` (any thread; what the command pays: a wake-up of the loop).
         Never raises."""
-        if not self._viewers.get(channel) or self.loop is None:
+        loop = self.loop
+        if loop is None or not self._feeds:
             return
+        self.changes += 1
         try:
-            with self._lock:
-                viewers = list(self._viewers.get(channel, ()))
-            live = {view.token for view in self.referee.storage.channel_views(channel)}
-            payloads: dict[int, Payload] = {}
-            offers: list[tuple[Viewer, Payload]] = []
-            for viewer in viewers:
-                game = viewer.view.game
-                if viewer.view.token not in live:
-                    offers.append((viewer, Payload(0, REVOKED)))
-                    continue
-                if game not in payloads:
-                    payloads[game] = self.payload(viewer.view)
-                    self.states_built += 1
-                offers.append((viewer, payloads[game]))
-            self.loop.call_soon_threadsafe(self._offer_all, offers)  # one wake-up of the loop for the room
+            loop.call_soon_threadsafe(self._wake, channel, True)
         except RuntimeError:  # the loop is closed: the server stopped
             return
+
+    def _wake(self, channel: str, origin: bool) -> None:
+        """Mark ``channel`` changed and make sure its feed runs (in the loop). ``origin``: the room's own
+        change (its simultanés' other pages are told too), not one passed on from another room."""
+        with self._lock:
+            feed = self._feeds.get(channel)
+            if feed is None:
+                if not origin or not self.simultanes_watched:
+                    return
+                feed = self._feeds[channel] = Feed()  # no page of its own, but maybe its simultané's
+            feed.dirty = True
+            feed.related = feed.related or origin
+            if feed.task is None or feed.task.done():
+                feed.task = asyncio.get_running_loop().create_task(self._deliver(channel, feed))
+
+    async def _deliver(self, channel: str, feed: Feed) -> None:
+        """Build and write the room's newest state while changes keep coming."""
+        try:
+            while feed.dirty:
+                if self.settle:
+                    await asyncio.sleep(self.settle)  # the changes of a burst make one state
+                feed.dirty, related = False, feed.related
+                feed.related = False
+                with self._lock:
+                    viewers = list(feed.viewers)
+                offers, others = await asyncio.to_thread(self._build, channel, viewers, related)
+                for other in others:
+                    self._wake(other, False)
+                await self.fan_out(offers)
         except Exception:
             log.exception("web: could not push the state of %s", channel)
+        finally:
+            with self._lock:
+                if not feed.viewers and self._feeds.get(channel) is feed and not feed.dirty:
+                    del self._feeds[channel]
 
-    def _offer_all(self, offers: list[tuple[Viewer, Payload]]) -> None:
-        self.pushes += sum(viewer.offer(payload) for viewer, payload in offers)
+    def _build(
+        self, channel: str, viewers: list[Viewer], related: bool
+    ) -> tuple[list[tuple[Viewer, Payload]], list[str]]:
+        """Each viewer's payload (one built per game shown) and the rooms to tell next (in a worker thread)."""
+        storage = self.referee.storage
+        others = sorted(related_channels(storage, channel)) if related else []
+        others = [c for c in others if self.watched(c)]
+        if not viewers:
+            return [], others
+        live = {v.token for v in storage.channel_views(channel)} | {v.token for v in storage.simultane_views(channel)}
+        payloads: dict[tuple[int, int | None], Payload] = {}
+        offers: list[tuple[Viewer, Payload]] = []
+        for viewer in viewers:
+            view = viewer.view
+            if view.token not in live:
+                offers.append((viewer, Payload(0, REVOKED)))
+                continue
+            key = (view.game, view.simultane)
+            if key not in payloads:
+                payloads[key] = self.payload(view)
+                self.states_built += 1
+            offers.append((viewer, payloads[key]))
+        return offers, others
+
+    async def fan_out(self, offers: list[tuple[Viewer, Payload]] | list[tuple[Viewer, None]]) -> None:
+        """Write each viewer its payload, yielding to the loop every ``CHUNK`` pages."""
+        for n, (viewer, payload) in enumerate(offers):
+            if n and n % CHUNK == 0:
+                await asyncio.sleep(0)
+            self.send(viewer, payload)
+
+    def send(self, viewer: Viewer, payload: Payload | None) -> None:
+        """Write ``payload`` to ``viewer`` now if its connection has room (else keep it as the newest state
+        it skipped); None: its skipped state if any, else a keep-alive line. Never waits for the viewer."""
+        if viewer.done.is_set():
+            return
+        if viewer.link.closed():
+            viewer.done.set()
+            return
+        if payload is not None and payload.text == REVOKED:
+            viewer.revoked = True
+            viewer.done.set()
+            return
+        if payload is not None and payload.version <= viewer.sent_version:
+            return
+        if not viewer.link.room():
+            if payload is not None:
+                viewer.pending = payload
+                self.skipped += 1
+            if viewer.link.buffered() > DROP_BYTES:
+                self.dropped += 1
+                viewer.done.set()
+            return
+        payload, viewer.pending = payload or viewer.pending, None
+        try:
+            if payload is None:
+                viewer.link.write(b": keep-alive\n\n")
+                return
+            viewer.sent_version = payload.version
+            self.pushes += 1
+            viewer.link.write(payload.event)
+        except (ConnectionError, RuntimeError):  # the page went away meanwhile
+            viewer.done.set()
+
+    async def keep_alive(self) -> None:
+        """Every page its skipped state, or a keep-alive line (the server does it every few seconds); the
+        pages showing a simultané's ranking built again (a window's end shows it with no event)."""
+        with self._lock:
+            viewers = [v for feed in self._feeds.values() for v in feed.viewers]
+            overall = [c for c in self._overall_rooms if c in self._feeds]
+        await self.fan_out([(v, None) for v in viewers])
+        for channel in overall:
+            self._wake(channel, False)
+
+    def idle(self) -> bool:
+        """Whether no feed is building or writing (in the loop)."""
+        with self._lock:
+            return all(f.task is None or f.task.done() for f in self._feeds.values())
+
+    def close(self) -> None:
+        """Stop the feeds (the server stops; in the loop)."""
+        with self._lock:
+            tasks = [f.task for f in self._feeds.values() if f.task is not None]
+        for task in tasks:
+            task.cancel()
 
     def payload(self, view: ViewRecord) -> Payload:
-        """The state of ``view``'s game as it stands, in JSON."""
+        """The state of ``view``'s game (or simultané) as it stands, in JSON."""
         version, state = self.state(view)
         text = json.dumps({"version": version, "state": state}, ensure_ascii=False, separators=(",", ":"))
         return Payload(version, text)
 
     def state(self, view: ViewRecord) -> tuple[int, State]:
-        """The game's event count and its public state (``bot.web.state``)."""
+        """The version and the public state of what ``view`` shows (``bot.web.state``)."""
         referee = self.referee
         storage = referee.storage
         language = storage.channel(view.channel).language
         now = referee.now()
+
+        def load(record: GameRecord) -> DuplicateGame:
+            game: DuplicateGame = referee.games.load(storage, record)
+            return game
+
+        if view.simultane is not None:
+            self.simultanes_watched = True
+            self._overall_rooms.add(view.channel)
+            version, overall = overall_state(storage, load, storage.simultane_by_id(view.simultane), now)
+            return version, {"kind": "simultane", "language": language, "now": now, "overall": overall}
         record = storage.game(view.game)
         if record.kind not in (GameKind.DUPLICATE, GameKind.CLASSIC):
             return 0, gone_state(view.game, language, now)
         game = referee.games.load(storage, record)
         version = len(game.events)
-        if record.kind is GameKind.DUPLICATE:
-            return version, duplicate_state(game, game_id=record.id, language=language, now=now)
-        return version, classic_state(game, game_id=record.id, language=language, now=now)
+        if record.kind is GameKind.CLASSIC:
+            return version, classic_state(game, game_id=record.id, language=language, now=now)
+        state = duplicate_state(game, game_id=record.id, language=language, now=now)
+        simultane = simultane_of_game(storage, view.channel, record.id)
+        if simultane is not None:
+            self.simultanes_watched = True
+            self._overall_rooms.add(view.channel)
+            overall_version, state["overall"] = overall_state(storage, load, simultane, now)
+            version += overall_version
+        return version, state

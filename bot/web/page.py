@@ -44,6 +44,16 @@ LABELS = {
     "gone": {},
     "revoked": {},
     "reconnecting": {},
+    "call": {"seconds": "{seconds}"},
+    "stopwatch": {"time": "{time}"},
+    "overtime": {"time": "{time}", "points": "{points}"},
+    "flagged": {},
+    "simultane_title": {"code": "{code}"},
+    "simultane_ranking": {"rounds": "{rounds}", "rooms": "{rooms}", "players": "{players}"},
+    "simultane_hidden_together": {},
+    "simultane_hidden_window": {},
+    "room": {},
+    "clock_paused": {},
 }
 
 
@@ -59,6 +69,8 @@ def labels(lang: str) -> dict[str, str]:
         code = PREMIUM_CODES[premium.name]
         if code:
             words[f"premium_{code}"] = premium_label(lang, premium)
+    for column in ("col_player", "col_total", "col_gap"):  # the chat tables' column names
+        words[column] = say(lang, column)
     words["star"] = CENTRE_STAR
     return words
 
@@ -143,6 +155,18 @@ h1{margin:0;font-size:4.4vh}
 #legend .tile{display:inline-flex;width:2.6vh;height:2.6vh;vertical-align:middle;margin:0 .6vh}
 #clock{font-size:13vh;font-weight:bold;font-variant-numeric:tabular-nums;line-height:1}
 #clock.low{color:var(--sq-tw)}
+#call{font-size:7vh;font-weight:bold;color:var(--turn-ink);background:var(--sq-tw);border-radius:8px;
+  padding:.5vh 2vh;align-self:flex-start}
+#call:empty{display:none}
+#clocks{display:flex;flex-direction:column;gap:1vh}
+#clocks .chip{font-size:4.4vh;font-variant-numeric:tabular-nums;margin:0}
+#app.classic #side>div:empty{display:none}#app.classic #rack{min-height:0}
+#clocks .chip.over{color:var(--sq-tw)}
+#clocks .chip.turn.over{color:var(--turn-ink);background:var(--sq-tw)}
+#overall:empty{display:none}
+#app.solo{grid-template-columns:1fr;max-width:1500px;margin:0 auto}#app.solo #board{display:none}
+#app.solo #side>div:empty,#app.solo #tables{display:none}#app.solo #overall{font-size:3.4vh}
+#app.solo #overall table{font-size:3.6vh}
 #count{font-size:4vh}
 #top{font-size:4vh;font-weight:bold}
 table{border-collapse:collapse;font-size:2.8vh;width:100%}
@@ -164,7 +188,7 @@ h2{margin:.5vh 0;font-size:3vh}
   h1{font-size:22px}#status{font-size:16px}
   #rack{min-height:0;gap:5px}#rack .tile{width:11vw;height:11vw;font-size:7vw}#rack .gap{width:3vw}
   #legend{font-size:13px}#legend .tile{width:14px;height:14px}
-  #clock{font-size:48px}#count,#top{font-size:18px}
+  #clock{font-size:48px}#count,#top{font-size:18px}#call{font-size:26px}#clocks .chip{font-size:20px}
   table{font-size:15px}h2{font-size:17px}
   #tables{display:block}.chip{font-size:16px}#notice{font-size:16px}
 }
@@ -180,9 +204,12 @@ h2{margin:.5vh 0;font-size:3vh}
 <div id="rack" aria-live="polite"></div>
 <div id="legend"></div>
 <div id="clock"></div>
+<div id="call" role="status"></div>
+<div id="clocks"></div>
 <div id="count" aria-live="polite"></div>
 <div id="top"></div>
 <div id="tables"><div id="results"></div><div id="standings"></div></div>
+<div id="overall"></div>
 </div>
 </div>
 <script>
@@ -213,30 +240,92 @@ function drawBoard(cells, lit, coords){
 }
 function table(title, head, rows){
   const box=document.createElement("div");box.appendChild(el("h2","",title));
-  const t=el("table");for(const row of rows){const tr=el("tr",row.cls||"");
-    row.cells.forEach((v,i)=>tr.appendChild(el("td",i>0&&typeof v==="number"?"n":"",String(v))));t.appendChild(tr);}
+  const t=el("table");
+  if(head.length){const tr=el("tr");head.forEach(h=>tr.appendChild(el("th",h.n?"n":"",h.text)));t.appendChild(tr);}
+  const numeric=(v,i)=>head.length?head[i].n:i>0&&typeof v==="number";
+  for(const row of rows){const tr=el("tr",row.cls||"");
+    row.cells.forEach((v,i)=>tr.appendChild(el("td",numeric(v,i)?"n":"",String(v))));t.appendChild(tr);}
   box.appendChild(t);return box;
+}
+function serverNow(){return Date.now()/1000+skew;}
+function mmss(seconds){const whole=Math.max(0,Math.ceil(seconds-1e-9));
+  return Math.floor(whole/60)+":"+String(whole%60).padStart(2,"0");}
+function roundLeft(){
+  if(!state||state.kind!=="duplicate"||!state.round||!state.round.draw)return null;
+  const r=state.round;
+  if(r.paused_left!==null&&r.paused_left!==undefined)return null;
+  if(r.deadline===null||r.deadline===undefined)return null;
+  return Math.max(0,Math.ceil(r.deadline-serverNow()));
 }
 function clockText(){
   if(!state||state.kind!=="duplicate"||!state.round||!state.round.draw)return "";
   const r=state.round;
   if(r.paused_left!==null&&r.paused_left!==undefined)return L.paused;
   if(r.deadline===null||r.deadline===undefined)return L.no_clock;
-  const left=Math.max(0,Math.ceil(r.deadline-(Date.now()/1000+skew)));
+  const left=roundLeft();
   if(left<=0)return L.time_up;
-  return Math.floor(left/60)+":"+String(left%60).padStart(2,"0");
+  return mmss(left);
+}
+function callText(){
+  const left=roundLeft();const r=state&&state.round;
+  if(left===null||!r.call||left<=0||left>r.call)return "";
+  return fill(L.call,{seconds:Math.round(r.call)});
+}
+function playerClock(c, p){
+  if(p.flagged)return p.player+" "+L.flagged;
+  let left=p.left;
+  if(c.running===p.player&&!c.paused&&!state.finished)left-=serverNow()-state.now;
+  if(left>=0)return p.player+" "+mmss(left);
+  let points=p.points;
+  if(c.overtime_per_minute){let minutes=Math.ceil(-left/60-1e-6);
+    if(c.overtime_limit)minutes=Math.min(minutes,c.overtime_limit);points=minutes*c.overtime_per_minute;}
+  return p.player+" "+fill(L.overtime,{time:mmss(-left),points:points});
+}
+function tickClocks(){
+  const box=document.getElementById("clocks");
+  if(!state||state.kind!=="classic"||!state.clocks){if(box.textContent)box.textContent="";return;}
+  const c=state.clocks;const rows=[];
+  if(c.mode==="stopwatch"){let left=c.move_left;
+    if(c.running&&!c.paused&&!state.finished)left-=serverNow()-state.now;
+    const who=c.running||state.to_move||"-";
+    rows.push({text:who+" · "+fill(L.stopwatch,{time:mmss(left)})+(c.paused?" · "+L.clock_paused:""),
+      cls:"turn"+(left<=0?" over":"")});}
+  else{for(const p of c.players){const text=playerClock(c,p);
+    rows.push({text:text+(c.paused&&p.player===state.to_move?" · "+L.clock_paused:""),
+      cls:(p.player===c.running?"turn":"")+(text.includes("+")||p.flagged?" over":"")});}}
+  if(box.children.length!==rows.length){box.textContent="";for(const _ of rows)box.appendChild(el("div","chip"));}
+  rows.forEach((row,i)=>{const e=box.children[i];if(e.textContent!==row.text)e.textContent=row.text;
+    const cls="chip "+row.cls;if(e.className!==cls.trim())e.className=cls.trim();});
 }
 function tick(){const c=document.getElementById("clock");const t=clockText();
   if(c.textContent!==t)c.textContent=t;
-  const r=state&&state.round;c.classList.toggle("low",!!(r&&r.deadline&&r.deadline-(Date.now()/1000+skew)<30));}
+  const call=document.getElementById("call");const ct=callText();if(call.textContent!==ct)call.textContent=ct;
+  const left=roundLeft();const r=state&&state.round;
+  c.classList.toggle("low",left!==null&&left<=((r&&r.call)||30));
+  tickClocks();}
+function overallTable(o){
+  const box=document.getElementById("overall");box.textContent="";
+  if(!o)return;
+  if(state.kind!=="simultane")box.appendChild(el("h2","",fill(L.simultane_title,{code:o.code})));
+  if(!o.rounds){box.appendChild(el("div","",o.window?L.simultane_hidden_window:L.simultane_hidden_together));return;}
+  box.appendChild(el("div","",fill(L.simultane_ranking,{rounds:o.rounds,rooms:o.rooms,players:o.standings.length})));
+  const pc=new Intl.NumberFormat(CONFIG.lang,{minimumFractionDigits:1,maximumFractionDigits:1});
+  const head=[{text:"#"},{text:L.col_player},{text:L.room},{text:L.col_total,n:1},{text:L.col_gap,n:1},{text:"%",n:1}];
+  box.appendChild(table("",head,o.standings.map((x,i)=>({cls:i===0?"best":"",
+    cells:[x.place,x.player,x.room,x.total,x.gap>0?"+"+x.gap:String(x.gap),pc.format(x.percent)]}))).lastChild);
+}
 function render(){
   const s=state;const q=id=>document.getElementById(id);
   q("notice").textContent="";
   if(s.kind==="none"){q("heading").textContent=L.gone;return;}
+  overallTable(s.overall||null);
+  if(s.kind==="simultane"){q("heading").textContent=fill(L.simultane_title,{code:s.overall.code});
+    document.getElementById("app").classList.add("solo");return;}
   drawBoard(s.board, s.kind==="duplicate"?(s.last?s.last.top_cells:[]):s.top_cells, s.coords);
   q("status").textContent=s.finished?L.finished:"";
   const rack=q("rack");rack.textContent="";q("legend").textContent="";q("count").textContent="";q("top").textContent="";
   q("results").textContent="";q("standings").textContent="";
+  document.getElementById("app").classList.toggle("classic",s.kind==="classic");
   if(s.kind==="classic"){
     q("heading").textContent=s.to_move?fill(L.to_move,{player:s.to_move}):L.title;
     const box=document.createElement("div");
@@ -245,6 +334,7 @@ function render(){
     rack.appendChild(box);
     if(s.last_move)q("top").textContent=s.last_move.player+" : "+s.last_move.move+" ("+s.last_move.points+")";
     q("count").textContent=fill(L.bag,{n:s.bag});
+    tickClocks();
     return;
   }
   const r=s.round;

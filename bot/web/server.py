@@ -119,6 +119,7 @@ class WebServer:
             self._keeper = None
         for task in list(self._streams):  # else the runner waits for them to end by themselves
             task.cancel()
+        self.hub.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -127,7 +128,7 @@ class WebServer:
         """A comment line to every page every ``KEEPALIVE_SECONDS`` (what it costs: one timer for them all)."""
         while True:
             await asyncio.sleep(KEEPALIVE_SECONDS)
-            self.hub.keep_alive()
+            await self.hub.keep_alive()
 
     async def _view(self, request: web.Request) -> ViewRecord:
         token = request.match_info["token"]
@@ -156,23 +157,16 @@ class WebServer:
             }
         )
         await response.prepare(request)
-        viewer = self.hub.subscribe(view)
+        link = StreamLink(request, response)
+        viewer = self.hub.subscribe(view, link)
         task = asyncio.current_task()
         if task is not None:
             self._streams.add(task)
         try:
-            viewer.offer(await asyncio.to_thread(self.hub.payload, view))  # the snapshot
-            while True:
-                await viewer.ready.wait()  # a state, a revocation or the server's keep-alive (no timer per page)
-                if viewer.revoked:
-                    await response.write(sse("revoked", REVOKED or "{}"))
-                    break
-                idle = viewer.idle
-                payload = viewer.take()
-                if payload is not None:
-                    await response.write(payload.event)
-                elif idle:
-                    await response.write(b": keep-alive\n\n")
+            self.hub.send(viewer, await asyncio.to_thread(self.hub.payload, view))  # the snapshot
+            await viewer.done.wait()  # the room's feed writes the states (no timer, no task of its own)
+            if viewer.revoked and not link.closed():
+                link.write(sse("revoked", REVOKED or "{}"))
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
@@ -180,3 +174,36 @@ class WebServer:
             if task is not None:
                 self._streams.discard(task)
         return response
+
+
+class StreamLink:
+    """A page's event stream as the hub writes to it: straight to the connection's transport (a write that
+    never waits; the chunk's framing added when the response is chunked, as HTTP/1.1's is), while the
+    transport's buffer is at most at its low-water mark (``room``)."""
+
+    def __init__(self, request: web.Request, response: web.StreamResponse) -> None:
+        self.transport = request.transport
+        self.chunked = response.headers.get("Transfer-Encoding", "").lower() == "chunked"
+
+    def write(self, data: bytes) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            raise ConnectionResetError("the page went away")
+        if self.chunked:
+            transport.writelines((b"%x\r\n" % len(data), data, b"\r\n"))
+        else:
+            transport.write(data)
+
+    def closed(self) -> bool:
+        return self.transport is None or self.transport.is_closing()
+
+    def room(self) -> bool:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return False
+        low, _high = transport.get_write_buffer_limits()
+        return transport.get_write_buffer_size() <= low
+
+    def buffered(self) -> int:
+        transport = self.transport
+        return 0 if transport is None else transport.get_write_buffer_size()

@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from core.board import SIZE, Board, premium_at
+from core.classic_clock import overtime_points
 from core.draw import Draw
 from core.duplicate import DuplicateGame
 from core.duplicate.rounds import Round
 from core.edition import Edition
 from core.game import ClassicGame
 from core.notation import Notation
+from core.rules import ClockMode, OutOfTime
 
 from ..render.text import col_label, row_label
 
@@ -88,6 +90,7 @@ def duplicate_state(game: DuplicateGame, *, game_id: int, language: str, now: fl
             "draw": draw_state(current.draw, edition),
             "deadline": current.deadline,
             "paused_left": current.paused_left,
+            "call": game.settings.call_seconds,  # 3.3: the call, so many seconds before the end
             "played": len({s.player for s in current.submissions}) if current.draw is not None else 0,
             "players": len(game.players),
         }
@@ -102,9 +105,7 @@ def duplicate_state(game: DuplicateGame, *, game_id: int, language: str, now: fl
         "round": open_round,
         "last": None if last is None else closed_round_state(last, edition),
         "tops_total": game.tops_total,
-        "standings": [
-            {"place": s.place, "player": s.player, "total": s.total, "gap": s.gap} for s in game.standings()
-        ],
+        "standings": [{"place": s.place, "player": s.player, "total": s.total, "gap": s.gap} for s in game.standings()],
         "finished": game.finished,
     }
 
@@ -126,7 +127,32 @@ def classic_state(game: ClassicGame, *, game_id: int, language: str, now: float)
         "last_move": None if last is None else {"player": last.player, "move": last.move, "points": last.points},
         "top_cells": lit,
         "bag": game.bag_count(),
+        "clocks": clocks_state(game, now),
         "finished": game.ended,
+    }
+
+
+def clocks_state(game: ClassicGame, now: float) -> State | None:
+    """A classic game's clocks at ``now`` (None without one): each player's seconds left (negative: overtime)
+    and the points it costs so far, whose clock runs; the page ticks the running one from ``now``. The
+    overtime rule travels with them (points per started minute, the limit) so that the page counts on."""
+    rules = game.rules
+    if rules.clock is ClockMode.NONE:
+        return None
+    reading = game.clock(now)
+    running = None if game.ended else reading.running_for
+    overtime = rules.out_of_time is OutOfTime.OVERTIME and rules.clock is ClockMode.CHESS
+    return {
+        "mode": rules.clock.value,
+        "running": running,
+        "paused": reading.paused,
+        "players": [
+            {"player": t.player, "left": t.left, "flagged": t.flagged, "points": overtime_points(rules, t)}
+            for t in reading.times
+        ],
+        "move_left": reading.move_allowed - reading.move_used,
+        "overtime_per_minute": rules.overtime_per_minute if overtime else 0,
+        "overtime_limit": rules.overtime_limit_minutes if overtime else 0,
     }
 
 

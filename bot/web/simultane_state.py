@@ -1,0 +1,97 @@
+"""A simultané's overall ranking on the live pages: what ``/simultane ranking`` shows, under the same
+visibility rule (``core.simultane.visible_rounds``), read from storage and the games' cache. Before the rule
+allows a round, the state names no player of any room and no score: only the code and why it waits.
+
+The organiser's page (``/view simultane``) shows it alone; the page of a room playing the simultané shows
+it beside the room's own game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions
+from core.simultane import (
+    RoomPlayer,
+    RoomProgress,
+    RoomResult,
+    SimultaneDefinition,
+    SimultaneMode,
+    overall_standings,
+    visible_rounds,
+)
+
+from ..storage import GameRecord, GameStatus, SimultaneRecord, Storage
+
+State = dict[str, Any]
+Load = Callable[[GameRecord], DuplicateGame]  # a duplicate game from its record (the referee's cache)
+
+
+def simultane_of_game(storage: Storage, channel: str, game_id: int) -> SimultaneRecord | None:
+    """The simultané whose game in ``channel`` is ``game_id`` (None: a game of the room's own)."""
+    for record in storage.channel_simultanes(channel):
+        if any(r.channel == channel and r.game == game_id for r in storage.simultane_rooms(record.id)):
+            return record
+    return None
+
+
+def related_channels(storage: Storage, channel: str) -> set[str]:
+    """The other rooms, and the organisers' rooms, of the simultanés ``channel`` plays or organises: whose
+    pages a change of ``channel`` may change."""
+    found: set[str] = set()
+    for record in storage.channel_simultanes(channel):
+        found.add(record.channel)
+        found.update(r.channel for r in storage.simultane_rooms(record.id))
+    found.discard(channel)
+    return found
+
+
+def overall_state(storage: Storage, load: Load, record: SimultaneRecord, now: float) -> tuple[int, State]:
+    """A simultané's overall ranking as far as the rule allows at ``now``, and a version that grows with
+    every room's game and with the rounds the rule shows (the sum of their event counts, and those rounds:
+    a window's end shows rounds with no new event)."""
+    definition = SimultaneDefinition.from_json(record.definition)
+    progress: list[RoomProgress] = []
+    results: list[RoomResult] = []
+    version = 0
+    for room in storage.simultane_rooms(record.id):
+        if room.game is None:
+            progress.append(RoomProgress(room.channel, 0, started=False))
+            continue
+        game_record = storage.game(room.game)
+        game = load(game_record)
+        version += len(game.events)
+        closed = tuple(game.closed_rounds)
+        abandoned = game_record.status is GameStatus.ABANDONED
+        progress.append(RoomProgress(room.channel, len(closed), abandoned=abandoned))
+        if abandoned:
+            continue
+        accounts = {name: user for user, name in storage.players(room.game)}
+        players = tuple(
+            RoomPlayer(f"user:{accounts[p]}" if p in accounts else f"name:{room.channel}:{p}", p) for p in game.players
+        )
+        results.append(RoomResult(room.channel, players, closed))
+    rounds = visible_rounds(definition, progress, now)
+    version += rounds
+    state: State = {
+        "code": record.code,
+        "window": definition.mode is SimultaneMode.WINDOW,
+        "rounds": rounds,
+        "rooms": len(results),
+        "standings": [],
+    }
+    if rounds:
+        settings = DuplicateSettings(sanctions=Sanctions(definition.sanctions))
+        state["standings"] = [
+            {
+                "place": s.place,
+                "player": s.name,
+                "room": s.channel,
+                "total": s.total,
+                "gap": s.gap,
+                "percent": round(s.percent, 1),
+            }
+            for s in overall_standings(results, rounds, settings)
+        ]
+    return version, state
