@@ -38,13 +38,16 @@ class StartBlock(StrEnum):
 
     TOO_EARLY = "too_early"  # before the set time (together) or the window's start
     WINDOW_OVER = "window_over"  # the window has ended
+    BY_CLOCK = "by_clock"  # together at a set time: the clock starts every room's game, no room starts it
+    STARTED = "started"  # together at a set time: it has started, too late to join
 
 
 @dataclass(frozen=True)
 class SimultaneDefinition:
     """What every room of a simultané plays: the organiser (account and room), the rules, the source of
     the draws (``seed``, and ``draws`` typed in advance, used first, one per move), the mode and its
-    times (``start``; ``end`` for a window)."""
+    times (``start``; ``end`` for a window). ``clock_start``: together at a set time, every room's game is
+    started by the clock at ``start``, all at once (a room joins before, never after)."""
 
     code: str
     organiser: str
@@ -59,11 +62,23 @@ class SimultaneDefinition:
     start: float = 0.0
     end: float | None = None
     draws: tuple[str, ...] = ()
+    clock_start: bool = False
 
     def start_block(self, now: float) -> StartBlock | None:
-        """Why a room cannot start its game at ``now`` (None: it can)."""
+        """Why a room cannot start its game itself at ``now`` (None: it can)."""
+        if self.clock_start:
+            return StartBlock.BY_CLOCK
         if now < self.start:
             return StartBlock.TOO_EARLY
+        if self.mode is SimultaneMode.WINDOW and self.end is not None and now >= self.end:
+            return StartBlock.WINDOW_OVER
+        return None
+
+    def join_block(self, now: float) -> StartBlock | None:
+        """Why a room cannot join at ``now`` (None: it can): the window has ended, or a simultané the clock
+        starts has started."""
+        if self.clock_start and now >= self.start:
+            return StartBlock.STARTED
         if self.mode is SimultaneMode.WINDOW and self.end is not None and now >= self.end:
             return StartBlock.WINDOW_OVER
         return None
@@ -84,6 +99,7 @@ class SimultaneDefinition:
             "start": self.start,
             "end": self.end,
             "draws": list(self.draws),
+            "clock_start": self.clock_start,
         }
 
     @classmethod
@@ -104,6 +120,7 @@ class SimultaneDefinition:
             start=float(data.get("start", 0.0)),
             end=None if end is None else float(end),
             draws=tuple(str(d) for d in data.get("draws", [])),
+            clock_start=bool(data.get("clock_start", False)),
         )
 
 

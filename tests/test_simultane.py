@@ -383,7 +383,8 @@ def test_bad_input_gets_a_polite_answer_and_changes_nothing(club: Club, text: st
 
 
 def test_a_room_joins_once_and_a_running_game_is_not_replaced(club: Club) -> None:
-    code = code_of(club.ok("Org", "/simultane creer 2027-01-15T10:00", channel=DISCORD, admin=True))
+    # a window: a room starts its game itself (together at a set time, the clock does: see below)
+    code = code_of(club.ok("Org", "/simultane creer 2027-01-15T10:00 2027-01-15T12:00", channel=DISCORD, admin=True))
     club.ok("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
     again = club.refused("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
     assert again == f"Ce salon a déjà rejoint le simultané {code}."
