@@ -16,7 +16,7 @@ from core.simultane import SimultaneMode, visible_rounds
 
 from ..chat import Reply
 from ..messages import say
-from ..storage import DONE_POST, SimultaneRecord, SimultaneRoom
+from ..storage import DONE_POST, GameStatus, SimultaneRecord, SimultaneRoom
 from .context import UserError
 from .services import Services
 from .simultane import launch
@@ -74,9 +74,11 @@ def _post_overall(services: Services, record: SimultaneRecord, now: float) -> li
     definition = definition_of(record)
     progress = progress_of(storage, record)
     rounds = visible_rounds(definition, progress, now)
-    window_over = definition.mode is SimultaneMode.WINDOW and definition.end is not None and now >= definition.end
-    statuses = {p.status for p in storage.simultane_progress(record.id)}
-    finished = window_over or (all(p.started for p in progress) and "active" not in statuses)
+    if definition.mode is SimultaneMode.WINDOW:  # nothing is visible before its end, everything after
+        finished = definition.end is None or now >= definition.end
+    else:
+        statuses = {p.status for p in storage.simultane_progress(record.id)}
+        finished = all(p.started for p in progress) and GameStatus.ACTIVE.value not in statuses
     posted = storage.simultane_posts(record.id)
     if rounds <= _last_post(posted) and not finished:
         return []
