@@ -86,7 +86,8 @@ def test_with_images_both_rankings_and_the_organiser_s_post_are_images(tmp_path:
         own, overall = club.send("Zoé", "/classement", channel=CONSOLE)
         assert own.image is not None and own.image_name == "standings.png"
         assert overall.image is not None and overall.image_name == "overall.png"
-        assert overall.text == f"Simultané {code}, tous centres confondus (3 salon(s), 17 joueur(s)), après 1 manche(s) :"
+        heading = f"Simultané {code}, tous centres confondus (3 salon(s), 17 joueur(s)), après 1 manche(s) :"
+        assert overall.text == heading
         (posted,) = public(club.tick(1), DISCORD)
         assert posted.image is not None and posted.image.startswith(b"\x89PNG") and posted.image == overall.image
         (tmp_path / "overall.png").write_bytes(posted.image)
