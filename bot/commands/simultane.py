@@ -35,6 +35,7 @@ from .duplicate_games import save
 from .duplicate_rounds import open_next_round
 from .registry import Access, Section, command
 from .services import Services
+from .simultane_export import federation_files
 from .simultane_ranking import chosen, definition_of, known, ranking, status, when, when_text
 
 ACTIONS = ("create", "join", "start", "ranking", "export", "status")
@@ -273,7 +274,11 @@ def cmd_simultane(ctx: Context) -> None:
     elif action == "ranking":
         ranking(ctx, rest)
     elif action == "export":
-        ranking(ctx, rest, export=True)
+        federation = [w for w in rest if keyword_form(w) in keywords("keywords_sigles")]
+        if federation:
+            federation_files(ctx, chosen(ctx, [w for w in rest if w not in federation]))
+        else:
+            ranking(ctx, rest, export=True)
     elif action == "status" or not words:
         status(ctx, rest, mode_text(ctx, definition_of(chosen(ctx, rest))))
     else:
