@@ -93,3 +93,13 @@ def test_with_images_both_rankings_and_the_organiser_s_post_are_images(tmp_path:
         (tmp_path / "overall.png").write_bytes(posted.image)
     finally:
         club.close()
+
+
+def test_a_tied_top_in_a_simultane_room_offers_no_other_top(club: Club) -> None:
+    # BELOPTU on an empty board: H4 BOULET and H4 POULET score 22 each (B 3, P 3; double word), one placed.
+    # In a room's own game the referee may place the other with /top N; a simultané's top is every room's,
+    # and /top N is refused there, so the close does not offer it.
+    code = code_of(club.ok("Org", "/simultane creer 1 tirages BELOPTU", channel=DISCORD, admin=True))
+    club.ok("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
+    closed = club.ok("Boss", "/cloture", channel=TELEGRAM, admin=True)
+    assert "Tops ex aequo : 1) H4 BOULET · 2) H4 POULET" in closed and "/top N" not in closed
