@@ -6,9 +6,31 @@ is told it started without it. A window's rooms start themselves, inside the win
 
 from __future__ import annotations
 
+import datetime as dt
+import zoneinfo
+
+import pytest
+
+from bot.adapters.telegram import TelegramAdapter
 from bot.chat import Reply
+from bot.referee import Referee
+from bot.storage import SQLiteStorage, StoredEvent
 from tests.club import Club
-from tests.test_simultane import CONSOLE, DISCORD, ROOMS, START, TELEGRAM, Process, code_of
+from tests.fakes import FakeTelegram, running_application
+from tests.ready_lists import ready_registry
+from tests.test_simultane import (
+    CONSOLE,
+    DISCORD,
+    GROUP,
+    ROOMS,
+    START,
+    TELEGRAM,
+    Process,
+    code_of,
+    eventually,
+    telegram_texts,
+)
+from tests.test_simultane import tg as tg  # the Telegram group fixture
 
 TEN = START + 3600  # the club's clock is 09:00 in Paris: the simultané starts at 10:00
 STARTED = "la partie du salon commence"
@@ -130,5 +152,24 @@ def test_two_processes_start_each_room_once_and_search_each_top_once(postgres_ur
     other.close()
 
 
-def events(process: Process, channel: str) -> list:  # type: ignore[type-arg]
+def events(process: Process, channel: str) -> list[StoredEvent]:
     return process.storage.events(process.storage.games(channel)[-1].id)
+
+
+@pytest.mark.asyncio
+async def test_a_telegram_group_is_started_by_the_clock(tg: FakeTelegram, storage: SQLiteStorage) -> None:
+    # the real python-telegram-bot against the fake: the tick's replies reach the group by themselves
+    referee = Referee(storage, ready_registry(), now=tg.now, images=False)
+    telegram = TelegramAdapter(referee, tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now)
+    telegram.service.outbox_seconds = 0.05
+    at = dt.datetime.fromtimestamp(tg.now() + 120, zoneinfo.ZoneInfo("Europe/Paris"))
+    async with running_application(telegram.application, tg):
+        await tg.send_user_message(GROUP, tg.ana, f"/simultane creer 1 {at:%Y-%m-%dT%H:%M} tirages ACEHNTZ")
+        await eventually(lambda: any("Simultané créé, code" in t for t in telegram_texts(tg)))
+        code = code_of(next(t for t in telegram_texts(tg) if "Simultané créé, code" in t))
+        await tg.send_user_message(GROUP, tg.ana, f"/simultane rejoindre {code}")
+        await eventually(lambda: any("commencera tout seul" in t for t in telegram_texts(tg)))
+        assert not any("ACEHNTZ" in t for t in telegram_texts(tg) if not t.startswith("/"))  # the bot shows none
+        tg.advance(120)  # the bot's clock reaches the set time: its tick starts the group's game
+        await eventually(lambda: any("Coup 1 — tirage : ACEHNTZ" in t for t in telegram_texts(tg)))
+        assert sum(STARTED in t for t in telegram_texts(tg)) == 1
