@@ -2,14 +2,17 @@
 ranking across every room.
 
 ``/simultane create [MINUTES] [TIME [END]] [seed WORD] [draws D1 D2 ...]`` (a channel admin) defines one
-with this channel's edition, list, notation and rules and gives its code: no time, together from now; one
-time (``HH:MM`` today or ``YYYY-MM-DDTHH:MM``, in the channel's zone), together from then; two, a window
-in which each room plays at its own time. ``/simultane join CODE`` (a channel admin of another room, or of
-this one) puts the room in it and starts its game at once when the time allows, else ``/simultane start``
-does once it does. ``/simultane ranking [CODE]`` shows the overall ranking as far as the visibility rule
-allows (``core.simultane.visible_rounds``), ``/simultane export [CODE]`` the same as CSV with each player's
-room, ``/simultane status [CODE]`` (or no word) where it stands.
-Each room's own ranking is /standings, as for any game.
+with this channel's edition, list, notation and rules and gives its code: no time, together from now (a
+room's game starts as it joins); one time to come (``HH:MM`` today or ``YYYY-MM-DDTHH:MM``, in the
+channel's zone), together at that time: the clock starts every joined room's game then, all at once
+(``bot.commands.simultane_clock``), and a room joins before it, never after; two, a window in which each
+room's admin starts its game with ``/simultane start``. ``/simultane join CODE`` (a channel admin of
+another room, or of this one) puts the room in it and tells it when its game starts.
+``/simultane ranking [CODE]`` shows the overall ranking as far as the visibility rule allows
+(``bot.commands.simultane_ranking``), ``/simultane export [CODE]`` the same as CSV with each player's
+room, ``/simultane export [CODE] sigles`` the federation's files (``bot.commands.simultane_export``),
+``/simultane status [CODE]`` (or no word) where it stands. Each room's /standings shows its own ranking,
+then the overall one.
 """
 
 from __future__ import annotations
