@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.chat import Reply
+from bot.commands.simultane_ranking import SHOWN_PLACES, Overall, shown
+from core.simultane import OverallStanding
 from tests.club import Club
 from tests.test_simultane import (
     A_MOVES,
@@ -103,3 +105,17 @@ def test_a_tied_top_in_a_simultane_room_offers_no_other_top(club: Club) -> None:
     club.ok("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
     closed = club.ok("Boss", "/cloture", channel=TELEGRAM, admin=True)
     assert "Tops ex aequo : 1) H4 BOULET · 2) H4 POULET" in closed and "/top N" not in closed
+
+
+def test_a_message_shows_the_first_places_then_the_room_s_own() -> None:
+    # 300 rooms x 20 players make a ranking no message holds: the first 30 places, then the asking room's
+    # players past them; the CSV export keeps every row
+    standings = tuple(
+        OverallStanding(i + 1, f"user:{i}", f"P{i}", "b" if i >= 35 else "a", 100 - i, -i, 100.0, 0, 0)
+        for i in range(40)
+    )
+    overall = Overall(1, 2, standings)
+    assert SHOWN_PLACES == 30
+    assert [s.place for s in shown(overall, "b").standings] == [*range(1, 31), *range(36, 41)]
+    assert [s.place for s in shown(overall, "a").standings] == list(range(1, 36))  # a's places 31-35 too
+    assert [s.place for s in shown(overall, "organiser").standings] == list(range(1, 31))

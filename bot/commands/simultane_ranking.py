@@ -32,6 +32,8 @@ from .context import Context, UserError
 from .duplicate_games import game_of
 from .services import Services
 
+SHOWN_PLACES = 30  # the overall ranking's rows a message shows (then the room's own); the CSV has them all
+
 
 def definition_of(record: SimultaneRecord) -> SimultaneDefinition:
     return SimultaneDefinition.from_json(record.definition)
@@ -174,16 +176,26 @@ def overall_png(lang: str, record: SimultaneRecord, overall: Overall) -> bytes:
     return standings_png(StandingsView(lang, overall.rounds, tops, standings, sanctioned=sanctioned))
 
 
+def shown(overall: Overall, channel: str) -> Overall:
+    """What a message shows of the overall ranking: its first ``SHOWN_PLACES`` rows, then those of the room
+    asking past them (the whole ranking is the CSV export's)."""
+    kept = tuple(s for i, s in enumerate(overall.standings) if i < SHOWN_PLACES or s.channel == channel)
+    return Overall(overall.rounds, overall.rooms, kept)
+
+
 def overall_reply(
     services: Services, lang: str, record: SimultaneRecord, overall: Overall, channel: str, key: str
 ) -> Reply:
-    """The overall ranking in one reply: its heading (``key``) and the table, or the heading and an image."""
-    heading = say(
-        lang, key, code=record.code, rounds=overall.rounds, rooms=overall.rooms, players=len(overall.standings)
-    )
-    if services.images and overall.standings:
-        return Reply(heading, channel=channel, image=overall_png(lang, record, overall), image_name="overall.png")
-    return Reply(heading + "\n" + ranking_table(lang, overall.standings), channel=channel)
+    """The overall ranking in one reply: its heading (``key``) and the table, or the heading and an image;
+    past ``SHOWN_PLACES`` players, only the room's own after them, and a line saying so."""
+    count = len(overall.standings)
+    heading = say(lang, key, code=record.code, rounds=overall.rounds, rooms=overall.rooms, players=count)
+    part = shown(overall, channel)
+    if len(part.standings) < count:
+        heading += "\n" + say(lang, "simultane_ranking_part", shown=SHOWN_PLACES, players=count)
+    if services.images and part.standings:
+        return Reply(heading, channel=channel, image=overall_png(lang, record, part), image_name="overall.png")
+    return Reply(heading + "\n" + ranking_table(lang, part.standings), channel=channel)
 
 
 # --- the commands --------------------------------------------------------------------------------
@@ -204,14 +216,14 @@ def ranking(ctx: Context, words: list[str], *, export: bool = False) -> None:
         ctx.reply(text, document=data, document_name=f"simultane-{record.code}.csv")
         return
     reply = overall_reply(ctx.services, ctx.lang, record, overall, ctx.message.channel, "simultane_ranking_heading")
-    if reply.image is None:  # the text as before: heading and table in one message
+    if reply.image is None and len(overall.standings) <= SHOWN_PLACES:  # the text as before: one message
         heading = ctx.say(
             "simultane_ranking",
             code=record.code,
             rounds=overall.rounds,
             rooms=overall.rooms,
             players=len(overall.standings),
-            table=ranking_table(ctx.lang, overall.standings),
+            table=ranking_table(ctx.lang, shown(overall, ctx.message.channel).standings),
         )
         ctx.reply(heading)
         return
