@@ -3,7 +3,9 @@ together across every room ("tous centres confondus") and room by room.
 
 Its definition names the organiser, the rules every room plays by (edition, list, notation, minutes,
 sanctions), where its draws come from (a seed, or a hall's draws typed in advance and then the seed) and
-its mode: every room together from a set time, or each at its own time within a window. Its sequence of
+its mode: every room together from a set time (with ``clock_start``, every room's game started by the
+clock at that time, all at once: a room joins before it, never after), or each at its own time within a
+window. Its sequence of
 draws is sealed: a draw exists only once a room's round opens (``next_draw``), and every room drawing on
 the same board gets the same letters. The overall ranking counts a round once every room has closed it
 (together), or every round once the window has ended (``visible_rounds``), so that no room learns
