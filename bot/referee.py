@@ -33,6 +33,7 @@ from .commands.clock import DuplicateClock
 from .commands.duplicate_rounds import clock_tick
 from .commands.game_cache import GameCache, Games
 from .commands.game_kinds import kind_of
+from .commands.simultane_clock import simultane_tick
 from .commands.submissions import quick_play, quick_plays, takes_quick_way
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, say
@@ -434,7 +435,8 @@ class Referee:
             self._tell_changed({r.channel for r in replies})
 
         try:
-            return clock_tick(self.services(), self.now() if now is None else now, published)
+            services, moment = self.services(), self.now() if now is None else now
+            return clock_tick(services, moment, published) + simultane_tick(services, moment, published)
         except StorageFullError as error:  # the deadline stays: the round closes once there is room
             self.forget_games()
             log.error("clock tick failed: %s", error)

@@ -3,7 +3,9 @@ together across every room ("tous centres confondus") and room by room.
 
 Its definition names the organiser, the rules every room plays by (edition, list, notation, minutes,
 sanctions), where its draws come from (a seed, or a hall's draws typed in advance and then the seed) and
-its mode: every room together from a set time, or each at its own time within a window. Its sequence of
+its mode: every room together from a set time (with ``clock_start``, every room's game started by the
+clock at that time, all at once: a room joins before it, never after), or each at its own time within a
+window. Its sequence of
 draws is sealed: a draw exists only once a room's round opens (``next_draw``), and every room drawing on
 the same board gets the same letters. The overall ranking counts a round once every room has closed it
 (together), or every round once the window has ended (``visible_rounds``), so that no room learns
@@ -38,13 +40,16 @@ class StartBlock(StrEnum):
 
     TOO_EARLY = "too_early"  # before the set time (together) or the window's start
     WINDOW_OVER = "window_over"  # the window has ended
+    BY_CLOCK = "by_clock"  # together at a set time: the clock starts every room's game, no room starts it
+    STARTED = "started"  # together at a set time: it has started, too late to join
 
 
 @dataclass(frozen=True)
 class SimultaneDefinition:
     """What every room of a simultané plays: the organiser (account and room), the rules, the source of
     the draws (``seed``, and ``draws`` typed in advance, used first, one per move), the mode and its
-    times (``start``; ``end`` for a window)."""
+    times (``start``; ``end`` for a window). ``clock_start``: together at a set time, every room's game is
+    started by the clock at ``start``, all at once (a room joins before, never after)."""
 
     code: str
     organiser: str
@@ -59,11 +64,23 @@ class SimultaneDefinition:
     start: float = 0.0
     end: float | None = None
     draws: tuple[str, ...] = ()
+    clock_start: bool = False
 
     def start_block(self, now: float) -> StartBlock | None:
-        """Why a room cannot start its game at ``now`` (None: it can)."""
+        """Why a room cannot start its game itself at ``now`` (None: it can)."""
+        if self.clock_start:
+            return StartBlock.BY_CLOCK
         if now < self.start:
             return StartBlock.TOO_EARLY
+        if self.mode is SimultaneMode.WINDOW and self.end is not None and now >= self.end:
+            return StartBlock.WINDOW_OVER
+        return None
+
+    def join_block(self, now: float) -> StartBlock | None:
+        """Why a room cannot join at ``now`` (None: it can): the window has ended, or a simultané the clock
+        starts has started."""
+        if self.clock_start and now >= self.start:
+            return StartBlock.STARTED
         if self.mode is SimultaneMode.WINDOW and self.end is not None and now >= self.end:
             return StartBlock.WINDOW_OVER
         return None
@@ -84,6 +101,7 @@ class SimultaneDefinition:
             "start": self.start,
             "end": self.end,
             "draws": list(self.draws),
+            "clock_start": self.clock_start,
         }
 
     @classmethod
@@ -104,6 +122,7 @@ class SimultaneDefinition:
             start=float(data.get("start", 0.0)),
             end=None if end is None else float(end),
             draws=tuple(str(d) for d in data.get("draws", [])),
+            clock_start=bool(data.get("clock_start", False)),
         )
 
 

@@ -25,6 +25,7 @@ class DuplicateClock:
         self.quiet: dict[tuple[int, int, float], float] = {}
         # whether other live processes share the store (a close then waits for the answers they hold)
         self.others_alive = False
+        self.simultane_searches = 0  # simultanés' tops this process searched itself (bot.commands.simultane_tops)
 
     def forget_game(self, game_id: int) -> None:
         """Drop what is kept for a game that ended."""

@@ -29,6 +29,7 @@ from ..storage import GameKind, GameRecord, Storage
 from ..word_lists import game_list
 from .context import Context, UserError
 from .services import Services
+from .simultane_tops import TopKey, shared_top
 
 TOPS_KEPT = 64  # tops searched ahead, at most (one per open round)
 TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
@@ -112,7 +113,16 @@ def _finder(services: Services, record: GameRecord, game: DuplicateGame) -> tupl
     top finder on it; ListPreparingError while that list is being prepared."""
     name = services.lists.movegen_name(game_list(record.setup), lists_channel(record))
     lexicon = services.lexicons.ready(name)
-    return name, movegen_top_finder(lexicon, game.edition, game.settings, count=TOP_PLAYS)
+    finder = movegen_top_finder(lexicon, game.edition, game.settings, count=TOP_PLAYS)
+    if not (record.setup.simultane and services.storage.arrivals_shared):
+        return name, finder
+    # a simultané's top on a store other processes share: searched once for all of them
+    key = TopKey(record.setup.simultane, game.move_number, _top_key(record, game, name)[2], name)
+
+    def find(board: Board, letters: str) -> Any:
+        return shared_top(services, key, board, game.edition, lambda: finder(board, letters))
+
+    return name, find
 
 
 def start_top(services: Services, record: GameRecord, game: DuplicateGame) -> Future[Any] | None:

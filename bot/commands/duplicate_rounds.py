@@ -125,7 +125,7 @@ def close_round(
         *result_replies(services.images, lang, record.channel, game, closed),
         *feedback_replies(storage, record, game, closed),
     ]
-    if closed.tied:
+    if closed.tied and not record.setup.simultane:  # a simultané's top is every room's: /top N is refused there
         replies.append(Reply(say(lang, "dup_tie_hint", count=closed.tops_shared), channel=record.channel))
     if closed.top is None and not game.finished:  # FISF 3.6: the letters go back, a different draw
         replies.append(Reply(say(lang, "dup_move_cancelled", n=closed.number), channel=record.channel))

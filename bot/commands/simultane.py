@@ -2,50 +2,44 @@
 ranking across every room.
 
 ``/simultane create [MINUTES] [TIME [END]] [seed WORD] [draws D1 D2 ...]`` (a channel admin) defines one
-with this channel's edition, list, notation and rules and gives its code: no time, together from now; one
-time (``HH:MM`` today or ``YYYY-MM-DDTHH:MM``, in the channel's zone), together from then; two, a window
-in which each room plays at its own time. ``/simultane join CODE`` (a channel admin of another room, or of
-this one) puts the room in it and starts its game at once when the time allows, else ``/simultane start``
-does once it does. ``/simultane ranking [CODE]`` shows the overall ranking as far as the visibility rule
-allows (``core.simultane.visible_rounds``), ``/simultane export [CODE]`` the same as CSV with each player's
-room, ``/simultane status [CODE]`` (or no word) where it stands.
-Each room's own ranking is /standings, as for any game.
+with this channel's edition, list, notation and rules and gives its code: no time, together from now (a
+room's game starts as it joins); one time to come (``HH:MM`` today or ``YYYY-MM-DDTHH:MM``, in the
+channel's zone), together at that time: the clock starts every joined room's game then, all at once
+(``bot.commands.simultane_clock``), and a room joins before it, never after; two, a window in which each
+room's admin starts its game with ``/simultane start``. ``/simultane join CODE`` (a channel admin of
+another room, or of this one) puts the room in it and tells it when its game starts.
+``/simultane ranking [CODE]`` shows the overall ranking as far as the visibility rule allows
+(``bot.commands.simultane_ranking``), ``/simultane export [CODE]`` the same as CSV with each player's
+room, ``/simultane export [CODE] sigles`` the federation's files (``bot.commands.simultane_export``),
+``/simultane status [CODE]`` (or no word) where it stands. Each room's /standings shows its own ranking,
+then the overall one.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import re
 import secrets
 
 from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions
 from core.edition import edition_by_code
 from core.notation import notation_by_name
-from core.simultane import (
-    OverallStanding,
-    RoomPlayer,
-    RoomProgress,
-    RoomResult,
-    SimultaneDefinition,
-    SimultaneMode,
-    StartBlock,
-    overall_standings,
-    visible_rounds,
-)
+from core.simultane import SimultaneDefinition, SimultaneMode, StartBlock
 
-from ..messages import decimal, keyword_form, keywords, number
+from ..chat import Reply
+from ..messages import keyword_form, keywords, number, say
 from ..numbers import looks_like_number
-from ..render.text import table
-from ..storage import GameKind, GameSetup, GameStatus, SimultaneRecord
-from ..timefmt import date_time, zone
+from ..storage import GameKind, GameSetup, SimultaneRecord
+from ..timefmt import zone
 from ..word_lists import game_list
 from . import seats
 from .context import Context, UserError
-from .duplicate_games import game_of, save
+from .duplicate_games import save
 from .duplicate_rounds import open_next_round
 from .registry import Access, Section, command
+from .services import Services
+from .simultane_export import federation_files
+from .simultane_ranking import chosen, definition_of, known, ranking, status, when, when_text
 
 ACTIONS = ("create", "join", "start", "ranking", "export", "status")
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed again in another room
@@ -86,14 +80,6 @@ def new_code(ctx: Context) -> str:
         code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
         if ctx.storage.simultane(code) is None:
             return code
-
-
-def definition_of(record: SimultaneRecord) -> SimultaneDefinition:
-    return SimultaneDefinition.from_json(record.definition)
-
-
-def when(ctx: Context, timestamp: float) -> str:
-    return f"{date_time(timestamp, ctx.settings.zone)} ({ctx.settings.zone})"
 
 
 # --- create ------------------------------------------------------------------------------------
@@ -139,6 +125,8 @@ def create(ctx: Context, words: list[str]) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     if len(times) == 2 and times[1] <= times[0]:
         raise UserError("simultane_bad_window")
+    if len(times) == 1 and times[0] <= ctx.services.now():  # together at a set time: the time is to come
+        raise UserError("simultane_time_past", time=when(ctx, times[0]))
     ctx.word_list(game_list(settings))  # the list must be usable here before rooms are told the code
     code = new_code(ctx)
     definition = SimultaneDefinition(
@@ -155,6 +143,7 @@ def create(ctx: Context, words: list[str]) -> None:
         start=times[0] if times else ctx.services.now(),
         end=times[1] if len(times) == 2 else None,
         draws=tuple(draws),
+        clock_start=len(times) == 1,
     )
     ctx.storage.create_simultane(code, ctx.message.channel, ctx.message.user, definition.to_json())
     ctx.services.lists.prepare_movegen(game_list(settings), "")  # the tops' list, no room's house words
@@ -172,19 +161,20 @@ def create(ctx: Context, words: list[str]) -> None:
 
 
 def mode_text(ctx: Context, definition: SimultaneDefinition) -> str:
+    return mode_said(ctx.lang, ctx.settings.zone, definition)
+
+
+def mode_said(lang: str, zone_name: str, definition: SimultaneDefinition) -> str:
+    """The mode and its times, in the room's language and zone."""
     if definition.mode is SimultaneMode.WINDOW and definition.end is not None:
-        return ctx.say("simultane_mode_window", start=when(ctx, definition.start), end=when(ctx, definition.end))
-    return ctx.say("simultane_mode_together", start=when(ctx, definition.start))
+        start, end = when_text(zone_name, definition.start), when_text(zone_name, definition.end)
+        return say(lang, "simultane_mode_window", start=start, end=end)
+    if definition.clock_start:
+        return say(lang, "simultane_mode_clock", start=when_text(zone_name, definition.start))
+    return say(lang, "simultane_mode_together", start=when_text(zone_name, definition.start))
 
 
 # --- join and start ----------------------------------------------------------------------------
-
-
-def known(ctx: Context, code: str) -> SimultaneRecord:
-    found = ctx.storage.simultane(code.strip().upper())
-    if found is None:
-        raise UserError("simultane_unknown", code=code[:12])
-    return found
 
 
 def join(ctx: Context, words: list[str]) -> None:
@@ -193,14 +183,21 @@ def join(ctx: Context, words: list[str]) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     record = known(ctx, words[0])
     definition = definition_of(record)
-    block = definition.start_block(ctx.services.now())
-    if block is StartBlock.WINDOW_OVER:
+    now = ctx.services.now()
+    blocked = definition.join_block(now)
+    if blocked is StartBlock.WINDOW_OVER:
         raise UserError("simultane_window_over", code=record.code, time=when(ctx, definition.end or 0.0))
-    if not ctx.storage.join_simultane(record.id, ctx.message.channel):
+    if blocked is StartBlock.STARTED:
+        raise UserError("simultane_join_too_late", code=record.code, time=when(ctx, definition.start))
+    due = definition.start if definition.clock_start else None
+    referee = seats.display_name(ctx.message)
+    if not ctx.storage.join_simultane(record.id, ctx.message.channel, due, ctx.message.user, referee):
         raise UserError("simultane_already_joined", code=record.code)
     ctx.reply(ctx.say("simultane_joined", code=record.code, mode=mode_text(ctx, definition)))
-    if block is None:
-        start_game(ctx, record, definition)
+    if definition.clock_start:
+        ctx.reply(ctx.say("simultane_wait_clock", code=record.code, time=when(ctx, definition.start)))
+    elif definition.start_block(now) is None:
+        ctx.replies += launch(ctx.services, record, definition, ctx.message.channel, ctx.message.user, referee, now)
     else:
         ctx.reply(ctx.say("simultane_wait", code=record.code, time=when(ctx, definition.start)))
 
@@ -214,20 +211,36 @@ def start(ctx: Context, words: list[str]) -> None:
         raise UserError("simultane_not_joined", code=record.code)
     if room.game is not None:
         raise UserError("simultane_already_started", code=record.code)
-    block = definition.start_block(ctx.services.now())
+    now = ctx.services.now()
+    block = definition.start_block(now)
+    if block is StartBlock.BY_CLOCK:
+        raise UserError("simultane_by_clock", code=record.code, time=when(ctx, definition.start))
     if block is StartBlock.TOO_EARLY:
         raise UserError("simultane_too_early", code=record.code, time=when(ctx, definition.start))
     if block is StartBlock.WINDOW_OVER:
         raise UserError("simultane_window_over", code=record.code, time=when(ctx, definition.end or 0.0))
-    start_game(ctx, record, definition)
+    referee = seats.display_name(ctx.message)
+    ctx.replies += launch(ctx.services, record, definition, ctx.message.channel, ctx.message.user, referee, now)
 
 
-def start_game(ctx: Context, record: SimultaneRecord, definition: SimultaneDefinition) -> None:
-    """The room's duplicate game of the simultané: its edition, list, notation, clock and sanctions, its
-    draws (``core.simultane.next_draw``), no house words of the room; then its first draw."""
-    running = ctx.storage.active_game(ctx.message.channel)
+def launch(
+    services: Services,
+    record: SimultaneRecord,
+    definition: SimultaneDefinition,
+    channel: str,
+    referee: str,
+    referee_name: str,
+    now: float,
+) -> list[Reply]:
+    """Start the room's duplicate game of the simultané: its edition, list, notation, clock and sanctions,
+    its draws (``core.simultane.next_draw``), no house words of the room; then its first draw. UserError,
+    before any change, while a game of the room's own is running."""
+    storage = services.storage
+    settings = storage.channel(channel)
+    running = storage.active_game(channel)
     if running is not None:
-        raise UserError("simultane_game_running", kind=ctx.say(f"kind_{running.kind}"), code=record.code)
+        kind = say(settings.language, f"kind_{running.kind}")
+        raise UserError("simultane_game_running", kind=kind, code=record.code)
     dup_settings = DuplicateSettings(
         minutes=definition.minutes,
         notation=notation_by_name(definition.notation),
@@ -238,125 +251,16 @@ def start_game(ctx: Context, record: SimultaneRecord, definition: SimultaneDefin
         edition=definition.edition,
         lexicon=definition.lexicon,
         notation=definition.notation,
-        referee_name=seats.display_name(ctx.message),
+        referee_name=referee_name,
         simultane=definition.code,
     )
-    ctx.services.lists.verdicts(game_list(setup), "")  # the list must be ready: not at the first close
-    game_record = ctx.storage.create_game(ctx.message.channel, GameKind.DUPLICATE, ctx.message.user, setup)
-    ctx.storage.set_simultane_game(record.id, ctx.message.channel, game_record.id)
-    save(ctx.services, game_record, game, list(game.events), ctx.message.user)
-    ctx.reply(ctx.say("simultane_started", code=record.code, minutes=number(ctx.lang, definition.minutes)))
-    ctx.replies += open_next_round(ctx.services, ctx.storage, game_record, game, ctx.lang, ctx.services.now())
-
-
-# --- ranking and status ------------------------------------------------------------------------
-
-
-def chosen(ctx: Context, words: list[str]) -> SimultaneRecord:
-    """The simultané a code names, else the last one this room organised or joined."""
-    if len(words) > 1:
-        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-    if words:
-        return known(ctx, words[0])
-    mine = ctx.storage.channel_simultanes(ctx.message.channel)
-    if not mine:
-        raise UserError("simultane_none")
-    return mine[-1]
-
-
-def rooms_of(ctx: Context, record: SimultaneRecord) -> tuple[list[RoomProgress], list[RoomResult]]:
-    """Every room's progress, and the closed rounds and players of those whose game has started (players
-    known by their platform account)."""
-    progress: list[RoomProgress] = []
-    results: list[RoomResult] = []
-    for room in ctx.storage.simultane_rooms(record.id):
-        if room.game is None:
-            progress.append(RoomProgress(room.channel, 0, started=False))
-            continue
-        game_record = ctx.storage.game(room.game)
-        game = game_of(ctx.services, game_record)
-        closed = tuple(game.closed_rounds)
-        abandoned = game_record.status is GameStatus.ABANDONED
-        progress.append(RoomProgress(room.channel, len(closed), abandoned=abandoned))
-        if abandoned:
-            continue
-        accounts = {name: user for user, name in ctx.storage.players(room.game)}
-        players = tuple(
-            RoomPlayer(f"user:{accounts[p]}" if p in accounts else f"name:{room.channel}:{p}", p)
-            for p in game.players
-        )
-        results.append(RoomResult(room.channel, players, closed))
-    return progress, results
-
-
-def ranking(ctx: Context, words: list[str], *, export: bool = False) -> None:
-    """The overall ranking as far as the visibility rule allows: a table, or (``export``) a CSV file
-    with each player's room."""
-    record = chosen(ctx, words)
-    definition = definition_of(record)
-    progress, results = rooms_of(ctx, record)
-    rounds = visible_rounds(definition, progress, ctx.services.now())
-    if rounds == 0:
-        if definition.mode is SimultaneMode.WINDOW and definition.end is not None:
-            raise UserError("simultane_hidden_window", code=record.code, time=when(ctx, definition.end))
-        raise UserError("simultane_hidden_together", code=record.code)
-    settings = DuplicateSettings(sanctions=Sanctions(definition.sanctions))
-    standings = overall_standings(results, rounds, settings)
-    if export:
-        data = ranking_csv(ctx, standings)
-        count = len(standings)
-        text = ctx.say("simultane_export", code=record.code, rounds=rounds, players=count)
-        ctx.reply(text, document=data, document_name=f"simultane-{record.code}.csv")
-        return
-    text = ctx.say(
-        "simultane_ranking",
-        code=record.code,
-        rounds=rounds,
-        rooms=len(results),
-        players=len(standings),
-        table=ranking_table(ctx, standings),
-    )
-    ctx.reply(text)
-
-
-def ranking_table(ctx: Context, standings: list[OverallStanding]) -> str:
-    header = ["#", ctx.say("col_player"), ctx.say("col_total"), ctx.say("col_gap"), "%", ctx.say("col_solos")]
-    rows = [
-        [s.place, s.name, s.total, f"{s.gap:+d}" if s.gap else "0", decimal(ctx.lang, s.percent), s.solos]
-        for s in standings
-    ]
-    return "```\n" + table(rows, header) + "\n```"
-
-
-def ranking_csv(ctx: Context, standings: list[OverallStanding]) -> bytes:
-    """The overall ranking as UTF-8 CSV, headers in the channel's language, each player's room named."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    keys = ("place", "player", "room", "total", "gap", "percent", "solos", "warnings")
-    writer.writerow([ctx.say(f"col_{key}") for key in keys])
-    for s in standings:
-        writer.writerow([s.place, s.name, s.channel, s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings])
-    return out.getvalue().encode("utf-8")
-
-
-def status(ctx: Context, words: list[str]) -> None:
-    record = chosen(ctx, words)
-    definition = definition_of(record)
-    progress, _ = rooms_of(ctx, record)
-    rounds = visible_rounds(definition, progress, ctx.services.now())
-    text = ctx.say(
-        "simultane_status",
-        code=record.code,
-        mode=mode_text(ctx, definition),
-        rooms=len(progress),
-        playing=sum(1 for r in progress if r.started and not r.abandoned),
-        waiting=sum(1 for r in progress if not r.started),
-        rounds=rounds,
-        minutes=number(ctx.lang, definition.minutes),
-        edition=definition.edition,
-        lexicon=definition.lexicon,
-    )
-    ctx.reply(text)
+    services.lists.verdicts(game_list(setup), "")  # the list must be ready: not at the first close
+    game_record = storage.create_game(channel, GameKind.DUPLICATE, referee, setup)
+    storage.set_simultane_game(record.id, channel, game_record.id)
+    save(services, game_record, game, list(game.events), referee)
+    minutes = number(settings.language, definition.minutes)
+    started = Reply(say(settings.language, "simultane_started", code=record.code, minutes=minutes), channel=channel)
+    return [started, *open_next_round(services, storage, game_record, game, settings.language, now)]
 
 
 @command("simultane", section=Section.VIEWS, access=Access.ADMIN, read_without_args=True, slow=True)
@@ -373,8 +277,12 @@ def cmd_simultane(ctx: Context) -> None:
     elif action == "ranking":
         ranking(ctx, rest)
     elif action == "export":
-        ranking(ctx, rest, export=True)
+        federation = [w for w in rest if keyword_form(w) in keywords("keywords_sigles")]
+        if federation:
+            federation_files(ctx, chosen(ctx, [w for w in rest if w not in federation]))
+        else:
+            ranking(ctx, rest, export=True)
     elif action == "status" or not words:
-        status(ctx, rest)
+        status(ctx, rest, mode_text(ctx, definition_of(chosen(ctx, rest))))
     else:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))

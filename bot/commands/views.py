@@ -17,7 +17,7 @@ from ..storage import GameKind, GameRecord
 from ..word_lists import verdict_lines
 from . import classic as classic
 from . import duplicate as duplicate
-from . import ending, turns
+from . import ending, simultane_ranking, turns
 from .context import Context, UserError
 from .formatting import breakdown, split_claimed
 from .game_kinds import kind_of
@@ -144,6 +144,8 @@ def cmd_standings(ctx: Context) -> None:
     target = target_game(ctx)
     text, image = kind_of(target.record.kind).standings(ctx, _game(ctx, target))
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
+    if target.record.setup.simultane:  # a simultané's room: the ranking of every room too, once visible
+        ctx.replies.append(simultane_ranking.standings_addition(ctx, target.record.setup.simultane))
 
 
 @command("moves", section=Section.VIEWS, read_only=True)

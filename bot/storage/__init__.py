@@ -53,7 +53,7 @@ from .records import (
     StoredEvent,
     ViewRecord,
 )
-from .sql_simultanes import SimultaneRecord, SimultaneRoom
+from .sql_simultanes import DONE_POST, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
 from .sqlite import MIGRATIONS, SQLiteStorage
 
 __all__ = [
@@ -83,6 +83,8 @@ __all__ = [
     "SeriesStore",
     "SimultaneRecord",
     "SimultaneRoom",
+    "DONE_POST",
+    "SimultaneRoomProgress",
     "SimultaneStore",
     "Storage",
     "StorageFullError",

@@ -222,6 +222,21 @@ MIGRATIONS: list[Migration] = [
             "create index simultane_views_channel on simultane_views (channel) where revoked is null",
         ),
     ),
+    Migration(
+        18,
+        "simultanes started by the clock, their tops searched once, their overall images posted once",
+        (
+            "alter table simultane_rooms add column due {real}",
+            "alter table simultane_rooms add column referee text",
+            "alter table simultane_rooms add column referee_name text",
+            "create index simultane_rooms_due on simultane_rooms (due) where due is not null",
+            "create table simultane_tops (simultane text not null, move integer not null, draw text not null,"
+            " list text not null, owner text not null, claimed {real} not null, top text,"
+            " primary key (simultane, move, draw, list))",
+            "create table simultane_posts (simultane {ref} not null references simultanes (id),"
+            " what text not null, at {real} not null, primary key (simultane, what))",
+        ),
+    ),
 ]
 
 # PostgreSQL's versions before the history was shared, and the version of this history each one is

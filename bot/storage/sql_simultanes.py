@@ -11,7 +11,8 @@ from typing import Any
 from .sql_store import Row, SQLRunner
 
 _COLUMNS = "id, code, channel, organiser, definition, created"
-_ROOM_COLUMNS = "simultane, channel, game, joined"
+DONE_POST = "done"  # the post saying a simultané's overall ranking has nothing left to post
+_ROOM_COLUMNS = "simultane, channel, game, joined, due, referee, referee_name"
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,20 @@ class SimultaneRoom:
     channel: str
     game: int | None
     joined: float
+    due: float | None = None  # together at a set time: when the clock starts its game (None: not by the clock)
+    referee: str = ""  # the account of the admin who joined (the referee of a game the clock starts)
+    referee_name: str = ""
+
+
+@dataclass(frozen=True)
+class SimultaneRoomProgress:
+    """Where a room's game of a simultané stands, as storage knows it: its game (None: not started), the
+    game's status, and how many rounds it has closed."""
+
+    channel: str
+    game: int | None
+    status: str | None
+    closed: int
 
 
 def simultane_of(row: Row) -> SimultaneRecord:
@@ -45,8 +60,16 @@ def simultane_of(row: Row) -> SimultaneRecord:
 
 def room_of(row: Row) -> SimultaneRoom:
     """A ``SimultaneRoom`` from a row of ``_ROOM_COLUMNS``."""
-    simultane_id, channel, game, joined = row
-    return SimultaneRoom(int(simultane_id), str(channel), None if game is None else int(game), float(joined))
+    simultane_id, channel, game, joined, due, referee, referee_name = row
+    return SimultaneRoom(
+        int(simultane_id),
+        str(channel),
+        None if game is None else int(game),
+        float(joined),
+        None if due is None else float(due),
+        str(referee or ""),
+        str(referee_name or ""),
+    )
 
 
 class SQLSimultanes(SQLRunner):
@@ -71,22 +94,115 @@ class SQLSimultanes(SQLRunner):
         rows = self._execute(f"select {_COLUMNS} from simultanes where id = ?", [simultane_id])
         return simultane_of(rows[0])
 
-    def join_simultane(self, simultane_id: int, channel: str) -> bool:
-        """Put a room in a simultané; whether it was not in it already."""
+    def join_simultane(
+        self, simultane_id: int, channel: str, due: float | None = None, referee: str = "", referee_name: str = ""
+    ) -> bool:
+        """Put a room in a simultané (``due``: when the clock starts its game, whose referee is the admin who
+        joined); whether it was not in it already."""
         with self._one_write():
             rows = self._execute(
-                "insert into simultane_rooms (simultane, channel, game, joined) values (?, ?, null, ?)"
-                " on conflict (simultane, channel) do nothing returning channel",
-                [simultane_id, channel, time.time()],
+                "insert into simultane_rooms (simultane, channel, game, joined, due, referee, referee_name)"
+                " values (?, ?, null, ?, ?, ?, ?) on conflict (simultane, channel) do nothing returning channel",
+                [simultane_id, channel, time.time(), due, referee, referee_name],
             )
         return bool(rows)
 
     def set_simultane_game(self, simultane_id: int, channel: str, game_id: int) -> None:
-        """The game a room plays the simultané in."""
+        """The game a room plays the simultané in (the clock no longer has to start it)."""
         with self._one_write():
             self._execute(
-                "update simultane_rooms set game = ? where simultane = ? and channel = ?",
+                "update simultane_rooms set game = ?, due = null where simultane = ? and channel = ?",
                 [game_id, simultane_id, channel],
+            )
+
+    def simultane_starts_due(self, now: float, scope: str = "") -> list[SimultaneRoom]:
+        """The rooms whose game the clock starts by ``now`` and has not yet, of channels starting with
+        ``scope``, the earliest first."""
+        rows = self._execute(
+            f"select {_ROOM_COLUMNS} from simultane_rooms where due is not null and due <= ? and game is null"
+            " order by due, simultane, channel",
+            [now],
+        )
+        return [room for room in map(room_of, rows) if room.channel.startswith(scope)]
+
+    def leave_simultane(self, simultane_id: int, channel: str) -> None:
+        """Take a room that has not started out of a simultané."""
+        with self._one_write():
+            self._execute(
+                "delete from simultane_rooms where simultane = ? and channel = ? and game is null",
+                [simultane_id, channel],
+            )
+
+    def simultane_posts(self, simultane_id: int) -> set[str]:
+        """What has been posted for a simultané (``claim_simultane_post``)."""
+        rows = self._execute("select what from simultane_posts where simultane = ?", [simultane_id])
+        return {str(row[0]) for row in rows}
+
+    def simultane_progress(self, simultane_id: int) -> list[SimultaneRoomProgress]:
+        """Every room's game, its status and rounds closed (one statement), in the order they joined."""
+        rows = self._execute(
+            "select r.channel, r.game, g.status, (select count(*) from closes c where c.game = r.game)"
+            " from simultane_rooms r left join games g on g.id = r.game"
+            " where r.simultane = ? order by r.joined, r.channel",
+            [simultane_id],
+        )
+        return [
+            SimultaneRoomProgress(str(c), None if g is None else int(g), None if s is None else str(s), int(n or 0))
+            for c, g, s, n in rows
+        ]
+
+    def simultanes_to_post(self) -> list[SimultaneRecord]:
+        """The simultanés a room has started whose overall ranking is not all posted yet (no ``done`` post)."""
+        rows = self._execute(
+            f"select {_COLUMNS} from simultanes s where exists"
+            " (select 1 from simultane_rooms r where r.simultane = s.id and r.game is not null)"
+            " and not exists (select 1 from simultane_posts p where p.simultane = s.id and p.what = ?) order by id",
+            [DONE_POST],
+        )
+        return [simultane_of(row) for row in rows]
+
+    def claim_simultane_post(self, simultane_id: int, what: str, at: float) -> bool:
+        """Whether this caller is the first to post ``what`` for the simultané (in any process)."""
+        with self._one_write():
+            rows = self._execute(
+                "insert into simultane_posts (simultane, what, at) values (?, ?, ?)"
+                " on conflict (simultane, what) do nothing returning what",
+                [simultane_id, what, at],
+            )
+        return bool(rows)
+
+    # --- the tops, searched once for every room -------------------------------------------------
+
+    def simultane_top(self, code: str, move: int, draw: str, lexicon: str) -> str | None:
+        """The stored top of a simultané's move (JSON), if it has been found."""
+        rows = self._execute(
+            "select top from simultane_tops where simultane = ? and move = ? and draw = ? and list = ?",
+            [code, move, draw, lexicon],
+        )
+        return None if not rows or rows[0][0] is None else str(rows[0][0])
+
+    def claim_simultane_top(
+        self, code: str, move: int, draw: str, lexicon: str, owner: str, now: float, stale: float
+    ) -> bool:
+        """Whether ``owner`` is to search that top: no one claimed it, or its claim dates from before
+        ``stale`` and the top is still missing (its searcher died)."""
+        with self._one_write():
+            rows = self._execute(
+                "insert into simultane_tops (simultane, move, draw, list, owner, claimed, top)"
+                " values (?, ?, ?, ?, ?, ?, null) on conflict (simultane, move, draw, list) do update"
+                " set owner = excluded.owner, claimed = excluded.claimed"
+                " where simultane_tops.top is null and simultane_tops.claimed < ? returning owner",
+                [code, move, draw, lexicon, owner, now, stale],
+            )
+        return bool(rows)
+
+    def set_simultane_top(self, code: str, move: int, draw: str, lexicon: str, top: str) -> None:
+        """Store a simultané's top once found (the first one stored stays)."""
+        with self._one_write():
+            self._execute(
+                "update simultane_tops set top = ? where simultane = ? and move = ? and draw = ? and list = ?"
+                " and top is null",
+                [top, code, move, draw, lexicon],
             )
 
     def simultane_rooms(self, simultane_id: int) -> list[SimultaneRoom]:

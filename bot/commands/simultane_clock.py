@@ -1,0 +1,101 @@
+"""What the clock does for simultanés at each tick: start every joined room's game of a simultané played
+together at a set time, at that time; and post the overall ranking to the organiser's room each time it
+becomes visible for a new round (every room closed it; for a window, at its end).
+
+Both happen exactly once across processes: a room's start re-reads the room under its channel's lock and
+starts it only if no game is set yet (the game is set in the same transaction); a post is a unique row
+(``simultane_posts``) written, under the organiser's channel's lock, in the transaction that stores the
+message in the outbox.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.simultane import SimultaneMode, visible_rounds
+
+from ..chat import Reply
+from ..messages import say
+from ..storage import DONE_POST, GameStatus, SimultaneRecord, SimultaneRoom
+from .context import UserError
+from .services import Services
+from .simultane import launch
+from .simultane_ranking import definition_of, overall_of, overall_reply, progress_of
+
+ROUND_POST = "round:"  # a post of the overall ranking after that many rounds
+
+
+def simultane_tick(services: Services, now: float, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
+    """The starts and overall posts due at ``now`` for channels this process's clock looks after;
+    ``publish`` is given each one's stored replies."""
+    replies: list[Reply] = []
+    storage = services.storage
+    for room in storage.simultane_starts_due(now, services.clock_scope):
+        step = _start_room(services, room, now)
+        replies += step
+        if publish is not None and step:
+            publish(step)
+    for record in storage.simultanes_to_post():
+        if record.channel.startswith(services.clock_scope):
+            step = _post_overall(services, record, now)
+            replies += step
+            if publish is not None and step:
+                publish(step)
+    return replies
+
+
+def _start_room(services: Services, room: SimultaneRoom, now: float) -> list[Reply]:
+    """Start one room's game, unless another process has; a room whose own game is running is told the
+    simultané started without it, and leaves it."""
+    storage = services.storage
+    with services.games.transaction(storage):
+        storage.lock_channel(room.channel)
+        current = next((r for r in storage.simultane_rooms(room.simultane) if r.channel == room.channel), None)
+        if current is None or current.game is not None or current.due is None:
+            return []  # started (or left) in another process
+        record = storage.simultane_by_id(room.simultane)
+        try:
+            replies = launch(
+                services, record, definition_of(record), room.channel, current.referee, current.referee_name, now
+            )
+        except UserError as error:
+            lang = storage.channel(room.channel).language
+            storage.leave_simultane(record.id, room.channel)
+            kind = error.values.get("kind", "")
+            text = say(lang, "simultane_clock_blocked", code=record.code, kind=kind)
+            return services.store([Reply(text, channel=room.channel)])
+        return services.store(replies)
+
+
+def _post_overall(services: Services, record: SimultaneRecord, now: float) -> list[Reply]:
+    """The overall ranking to the organiser's room when it counts a round more than its last post; the
+    ``done`` post once nothing more can become visible."""
+    storage = services.storage
+    definition = definition_of(record)
+    progress = progress_of(storage, record)
+    rounds = visible_rounds(definition, progress, now)
+    if definition.mode is SimultaneMode.WINDOW:  # nothing is visible before its end, everything after
+        finished = definition.end is None or now >= definition.end
+    else:
+        statuses = {p.status for p in storage.simultane_progress(record.id)}
+        finished = all(p.started for p in progress) and GameStatus.ACTIVE.value not in statuses
+    posted = storage.simultane_posts(record.id)
+    if rounds <= _last_post(posted) and not finished:
+        return []
+    overall = overall_of(services, record, now, rounds) if rounds > _last_post(posted) else None
+    lang = storage.channel(record.channel).language
+    with services.games.transaction(storage):
+        storage.lock_channel(record.channel)
+        posted = storage.simultane_posts(record.id)  # another process may have posted meanwhile
+        replies: list[Reply] = []
+        if overall is not None and rounds > _last_post(posted):
+            storage.claim_simultane_post(record.id, f"{ROUND_POST}{rounds}", now)
+            replies.append(overall_reply(services, lang, record, overall, record.channel, "simultane_overall_live"))
+        if finished:
+            storage.claim_simultane_post(record.id, DONE_POST, now)
+        return services.store(replies) if replies else []
+
+
+def _last_post(posted: set[str]) -> int:
+    """The most rounds an overall post counted (0: none yet)."""
+    return max((int(p[len(ROUND_POST) :]) for p in posted if p.startswith(ROUND_POST)), default=0)

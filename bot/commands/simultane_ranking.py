@@ -1,0 +1,260 @@
+"""A simultané's overall ranking as the rooms see it: computed over every room as far as the visibility
+rule allows (``core.simultane.visible_rounds``), as a table, a CSV file or a standings image; what
+``/simultane classement|export|etat`` and a simultané room's ``/classement`` show.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from core.duplicate import DuplicateSettings, Sanctions
+from core.duplicate.ranking import DuplicateStanding
+from core.simultane import (
+    OverallStanding,
+    RoomPlayer,
+    RoomProgress,
+    RoomResult,
+    SimultaneDefinition,
+    SimultaneMode,
+    overall_standings,
+    visible_rounds,
+)
+
+from ..chat import Reply
+from ..messages import decimal, number, say
+from ..render.results import StandingsView, standings_png
+from ..render.text import table
+from ..storage import GameStatus, SimultaneRecord, Storage
+from ..timefmt import date_time
+from .context import Context, UserError
+from .duplicate_games import game_of
+from .services import Services
+
+SHOWN_PLACES = 30  # the overall ranking's rows a message shows (then the room's own); the CSV has them all
+
+
+def definition_of(record: SimultaneRecord) -> SimultaneDefinition:
+    return SimultaneDefinition.from_json(record.definition)
+
+
+def when_text(zone_name: str, timestamp: float) -> str:
+    """A moment as the rooms are told it: date, time and the room's zone."""
+    return f"{date_time(timestamp, zone_name)} ({zone_name})"
+
+
+def when(ctx: Context, timestamp: float) -> str:
+    return when_text(ctx.settings.zone, timestamp)
+
+
+def known(ctx: Context, code: str) -> SimultaneRecord:
+    found = ctx.storage.simultane(code.strip().upper())
+    if found is None:
+        raise UserError("simultane_unknown", code=code[:12])
+    return found
+
+
+def chosen(ctx: Context, words: list[str]) -> SimultaneRecord:
+    """The simultané a code names, else the last one this room organised or joined."""
+    if len(words) > 1:
+        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    if words:
+        return known(ctx, words[0])
+    mine = ctx.storage.channel_simultanes(ctx.message.channel)
+    if not mine:
+        raise UserError("simultane_none")
+    return mine[-1]
+
+
+# --- the rooms and the overall ranking ------------------------------------------------------------
+
+
+def progress_of(storage: Storage, record: SimultaneRecord) -> list[RoomProgress]:
+    """Every room's progress from storage alone (one statement, no game loaded)."""
+    return [
+        RoomProgress(
+            p.channel, p.closed, started=p.game is not None, abandoned=p.status == GameStatus.ABANDONED.value
+        )
+        for p in storage.simultane_progress(record.id)
+    ]
+
+
+def rooms_of(services: Services, record: SimultaneRecord) -> tuple[list[RoomProgress], list[RoomResult]]:
+    """Every room's progress, and the closed rounds and players of those whose game has started (players
+    known by their platform account)."""
+    storage = services.storage
+    progress: list[RoomProgress] = []
+    results: list[RoomResult] = []
+    for room in storage.simultane_rooms(record.id):
+        if room.game is None:
+            progress.append(RoomProgress(room.channel, 0, started=False))
+            continue
+        game_record = storage.game(room.game)
+        game = game_of(services, game_record)
+        closed = tuple(game.closed_rounds)
+        abandoned = game_record.status is GameStatus.ABANDONED
+        progress.append(RoomProgress(room.channel, len(closed), abandoned=abandoned))
+        if abandoned:
+            continue
+        accounts = {name: user for user, name in storage.players(room.game)}
+        players = tuple(
+            RoomPlayer(f"user:{accounts[p]}" if p in accounts else f"name:{room.channel}:{p}", p)
+            for p in game.players
+        )
+        results.append(RoomResult(room.channel, players, closed))
+    return progress, results
+
+
+@dataclass(frozen=True)
+class Overall:
+    """The overall ranking over ``rounds`` visible rounds of ``rooms`` rooms (none visible: ``rounds`` 0)."""
+
+    rounds: int
+    rooms: int
+    standings: tuple[OverallStanding, ...]
+
+
+def overall_of(services: Services, record: SimultaneRecord, now: float, rounds: int | None = None) -> Overall:
+    """The overall ranking as the visibility rule allows at ``now`` (or over ``rounds`` rounds)."""
+    definition = definition_of(record)
+    progress, results = rooms_of(services, record)
+    shown = visible_rounds(definition, progress, now) if rounds is None else rounds
+    if shown == 0:
+        return Overall(0, len(results), ())
+    settings = DuplicateSettings(sanctions=Sanctions(definition.sanctions))
+    return Overall(shown, len(results), tuple(overall_standings(results, shown, settings)))
+
+
+def hidden_key(definition: SimultaneDefinition) -> str:
+    """The message saying when the overall ranking will be visible."""
+    if definition.mode is SimultaneMode.WINDOW and definition.end is not None:
+        return "simultane_hidden_window"
+    return "simultane_hidden_together"
+
+
+def hidden_text(lang: str, zone_name: str, record: SimultaneRecord) -> str:
+    definition = definition_of(record)
+    return say(lang, hidden_key(definition), code=record.code, time=when_text(zone_name, definition.end or 0.0))
+
+
+def ranking_table(lang: str, standings: tuple[OverallStanding, ...]) -> str:
+    header = [
+        "#",
+        say(lang, "col_player"),
+        say(lang, "col_total"),
+        say(lang, "col_gap"),
+        "%",
+        say(lang, "col_solos"),
+    ]
+    rows = [
+        [s.place, s.name, s.total, f"{s.gap:+d}" if s.gap else "0", decimal(lang, s.percent), s.solos]
+        for s in standings
+    ]
+    return "```\n" + table(rows, header) + "\n```"
+
+
+def ranking_csv(lang: str, standings: tuple[OverallStanding, ...]) -> bytes:
+    """The overall ranking as UTF-8 CSV, headers in the channel's language, each player's room named."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    keys = ("place", "player", "room", "total", "gap", "percent", "solos", "warnings")
+    writer.writerow([say(lang, f"col_{key}") for key in keys])
+    for s in standings:
+        writer.writerow([s.place, s.name, s.channel, s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings])
+    return out.getvalue().encode("utf-8")
+
+
+def overall_png(lang: str, record: SimultaneRecord, overall: Overall) -> bytes:
+    """The overall ranking drawn as a room's standings are (``bot.render.results``)."""
+    first = overall.standings[0] if overall.standings else None
+    tops = first.total - first.gap if first is not None else 0
+    standings = tuple(
+        DuplicateStanding(s.place, s.name, s.total, s.gap, s.percent, s.solos, s.warnings) for s in overall.standings
+    )
+    sanctioned = definition_of(record).sanctions != Sanctions.NONE.value
+    return standings_png(StandingsView(lang, overall.rounds, tops, standings, sanctioned=sanctioned))
+
+
+def shown(overall: Overall, channel: str) -> Overall:
+    """What a message shows of the overall ranking: its first ``SHOWN_PLACES`` rows, then those of the room
+    asking past them (the whole ranking is the CSV export's)."""
+    kept = tuple(s for i, s in enumerate(overall.standings) if i < SHOWN_PLACES or s.channel == channel)
+    return Overall(overall.rounds, overall.rooms, kept)
+
+
+def overall_reply(
+    services: Services, lang: str, record: SimultaneRecord, overall: Overall, channel: str, key: str
+) -> Reply:
+    """The overall ranking in one reply: its heading (``key``) and the table, or the heading and an image;
+    past ``SHOWN_PLACES`` players, only the room's own after them, and a line saying so."""
+    count = len(overall.standings)
+    heading = say(lang, key, code=record.code, rounds=overall.rounds, rooms=overall.rooms, players=count)
+    part = shown(overall, channel)
+    if len(part.standings) < count:
+        heading += "\n" + say(lang, "simultane_ranking_part", shown=SHOWN_PLACES, players=count)
+    if services.images and part.standings:
+        return Reply(heading, channel=channel, image=overall_png(lang, record, part), image_name="overall.png")
+    return Reply(heading + "\n" + ranking_table(lang, part.standings), channel=channel)
+
+
+# --- the commands --------------------------------------------------------------------------------
+
+
+def ranking(ctx: Context, words: list[str], *, export: bool = False) -> None:
+    """The overall ranking as far as the visibility rule allows: a table (or an image), or (``export``) a
+    CSV file with each player's room."""
+    record = chosen(ctx, words)
+    overall = overall_of(ctx.services, record, ctx.services.now())
+    if overall.rounds == 0:
+        definition = definition_of(record)
+        raise UserError(hidden_key(definition), code=record.code, time=when(ctx, definition.end or 0.0))
+    if export:
+        data = ranking_csv(ctx.lang, overall.standings)
+        count = len(overall.standings)
+        text = ctx.say("simultane_export", code=record.code, rounds=overall.rounds, players=count)
+        ctx.reply(text, document=data, document_name=f"simultane-{record.code}.csv")
+        return
+    reply = overall_reply(ctx.services, ctx.lang, record, overall, ctx.message.channel, "simultane_ranking_heading")
+    if reply.image is None and len(overall.standings) <= SHOWN_PLACES:  # the text as before: one message
+        heading = ctx.say(
+            "simultane_ranking",
+            code=record.code,
+            rounds=overall.rounds,
+            rooms=overall.rooms,
+            players=len(overall.standings),
+            table=ranking_table(ctx.lang, shown(overall, ctx.message.channel).standings),
+        )
+        ctx.reply(heading)
+        return
+    ctx.replies.append(reply)
+
+
+def standings_addition(ctx: Context, code: str) -> Reply:
+    """What a simultané room's /classement adds under its own ranking: the overall ranking once visible,
+    else when it will be."""
+    record = known(ctx, code)
+    overall = overall_of(ctx.services, record, ctx.services.now())
+    if overall.rounds == 0:
+        return Reply(hidden_text(ctx.lang, ctx.settings.zone, record), channel=ctx.message.channel)
+    return overall_reply(ctx.services, ctx.lang, record, overall, ctx.message.channel, "simultane_ranking_heading")
+
+
+def status(ctx: Context, words: list[str], mode: str) -> None:
+    record = chosen(ctx, words)
+    definition = definition_of(record)
+    progress = progress_of(ctx.storage, record)
+    rounds = visible_rounds(definition, progress, ctx.services.now())
+    text = ctx.say(
+        "simultane_status",
+        code=record.code,
+        mode=mode,
+        rooms=len(progress),
+        playing=sum(1 for r in progress if r.started and not r.abandoned),
+        waiting=sum(1 for r in progress if not r.started),
+        rounds=rounds,
+        minutes=number(ctx.lang, definition.minutes),
+        edition=definition.edition,
+        lexicon=definition.lexicon,
+    )
+    ctx.reply(text)

@@ -1,0 +1,121 @@
+"""A simultané's overall ranking where the rooms see it (issue 25, "Rankings"): a simultané room's
+/classement shows its own ranking and, once the visibility rule allows it, the ranking across every room
+(before: when it will be visible), as text or as images; the organiser's room gets the overall ranking as
+one image each time it counts a new round, posted once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.chat import Reply
+from bot.commands.simultane_ranking import SHOWN_PLACES, Overall, shown
+from core.simultane import OverallStanding
+from tests.club import Club
+from tests.test_simultane import (
+    A_MOVES,
+    B_MOVES,
+    C_MOVES,
+    CONSOLE,
+    DISCORD,
+    OVERALL_AFTER_ONE,
+    ROOMS,
+    TELEGRAM,
+    code_of,
+    play_round_one,
+    table_rows,
+)
+
+HIDDEN = "pas encore de classement, aucune manche n'est close dans tous les salons"
+LIVE = "le classement de tous les salons après"
+
+
+def public(replies: list[Reply], channel: str) -> list[Reply]:
+    return [r for r in replies if r.channel == channel and r.to_user is None]
+
+
+def three_rooms_after_round_one(club: Club, *, close_console: bool = True) -> str:
+    code = code_of(club.ok("Org", "/simultane creer 1 tirages ACEHNTZ", channel=DISCORD, admin=True))
+    for channel in ROOMS:
+        club.ok("Boss", f"/simultane rejoindre {code}", channel=channel, admin=True)
+    for channel, moves in zip(ROOMS, (A_MOVES, B_MOVES, C_MOVES), strict=True):
+        play_round_one(club, channel, moves)
+        if channel != CONSOLE or close_console:
+            club.ok("Boss", "/cloture", channel=channel, admin=True)
+    return code
+
+
+def test_a_simultane_room_s_standings_show_its_own_and_then_every_room_s(club: Club) -> None:
+    code = three_rooms_after_round_one(club, close_console=False)
+    own, overall = club.send("Zoé", "/classement", channel=TELEGRAM)
+    assert [row[:3] for row in table_rows(own.text)] == [["1", f"Bb{i}", "22"] for i in range(6)]  # as today
+    assert overall.text == f"Simultané {code} : {HIDDEN}."
+    assert LIVE not in "\n".join(r.text for r in club.tick(1))  # nothing posted to the organiser either
+    club.ok("Boss", "/cloture", channel=CONSOLE, admin=True)
+    own, overall = club.send("Zoé", "/classement", channel=TELEGRAM)
+    assert [row[:3] for row in table_rows(own.text)] == [["1", f"Bb{i}", "22"] for i in range(6)]
+    heading = f"Simultané {code}, tous centres confondus (3 salon(s), 17 joueur(s)), après 1 manche(s) :"
+    assert overall.text.startswith(heading) and table_rows(overall.text) == OVERALL_AFTER_ONE
+    posted = public(club.tick(1), DISCORD)
+    assert [r.text.split("\n")[0] for r in posted] == [
+        f"Simultané {code} : {LIVE} 1 manche(s) (3 salon(s), 17 joueur(s))."
+    ]
+    assert table_rows(posted[0].text) == OVERALL_AFTER_ONE
+    assert public(club.tick(1), DISCORD) == []  # posted once
+
+
+def test_a_window_s_standings_say_when_every_room_s_is_visible(club: Club) -> None:
+    code = code_of(club.ok("Org", "/simultane creer 09:00 12:00 tirages ACEHNTZ", channel=DISCORD, admin=True))
+    club.ok("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
+    play_round_one(club, TELEGRAM, B_MOVES)
+    club.ok("Boss", "/cloture", channel=TELEGRAM, admin=True)
+    club.ok("Boss", "/fin !", channel=TELEGRAM, admin=True)
+    _, overall = club.send("Zoé", "/classement", channel=TELEGRAM)
+    assert overall.text == (
+        f"Simultané {code} : le classement de tous les salons sera visible à la fin de la fenêtre,"
+        " le 2027-01-15 12:00 (Europe/Paris)."
+    )
+    assert public(club.tick(60), DISCORD) == []
+    club.now += 3 * 3600  # the window has ended: one post of every round closed
+    (posted,) = public(club.tick(1), DISCORD)
+    assert posted.text.startswith(f"Simultané {code} : {LIVE} 1 manche(s) (1 salon(s), 6 joueur(s)).")
+    assert public(club.tick(1), DISCORD) == []
+
+
+def test_with_images_both_rankings_and_the_organiser_s_post_are_images(tmp_path: Path) -> None:
+    club = Club(tmp_path / "images.sqlite", images=True)
+    try:
+        code = three_rooms_after_round_one(club)
+        own, overall = club.send("Zoé", "/classement", channel=CONSOLE)
+        assert own.image is not None and own.image_name == "standings.png"
+        assert overall.image is not None and overall.image_name == "overall.png"
+        heading = f"Simultané {code}, tous centres confondus (3 salon(s), 17 joueur(s)), après 1 manche(s) :"
+        assert overall.text == heading
+        (posted,) = public(club.tick(1), DISCORD)
+        assert posted.image is not None and posted.image.startswith(b"\x89PNG") and posted.image == overall.image
+        (tmp_path / "overall.png").write_bytes(posted.image)
+    finally:
+        club.close()
+
+
+def test_a_tied_top_in_a_simultane_room_offers_no_other_top(club: Club) -> None:
+    # BELOPTU on an empty board: H4 BOULET and H4 POULET score 22 each (B 3, P 3; double word), one placed.
+    # In a room's own game the referee may place the other with /top N; a simultané's top is every room's,
+    # and /top N is refused there, so the close does not offer it.
+    code = code_of(club.ok("Org", "/simultane creer 1 tirages BELOPTU", channel=DISCORD, admin=True))
+    club.ok("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
+    closed = club.ok("Boss", "/cloture", channel=TELEGRAM, admin=True)
+    assert "Tops ex aequo : 1) H4 BOULET · 2) H4 POULET" in closed and "/top N" not in closed
+
+
+def test_a_message_shows_the_first_places_then_the_room_s_own() -> None:
+    # 300 rooms x 20 players make a ranking no message holds: the first 30 places, then the asking room's
+    # players past them; the CSV export keeps every row
+    standings = tuple(
+        OverallStanding(i + 1, f"user:{i}", f"P{i}", "b" if i >= 35 else "a", 100 - i, -i, 100.0, 0, 0)
+        for i in range(40)
+    )
+    overall = Overall(1, 2, standings)
+    assert SHOWN_PLACES == 30
+    assert [s.place for s in shown(overall, "b").standings] == [*range(1, 31), *range(36, 41)]
+    assert [s.place for s in shown(overall, "a").standings] == list(range(1, 36))  # a's places 31-35 too
+    assert [s.place for s in shown(overall, "organiser").standings] == list(range(1, 31))
