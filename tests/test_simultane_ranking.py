@@ -33,10 +33,12 @@ def public(replies: list[Reply], channel: str) -> list[Reply]:
     return [r for r in replies if r.channel == channel and r.to_user is None]
 
 
-def three_rooms_after_round_one(club: Club, *, close_console: bool = True) -> str:
+def three_rooms_after_round_one(club: Club, *, close_console: bool = True, names: dict[str, str] | None = None) -> str:
+    """Three rooms in a simultané, round 1 played and closed (``names``: the centres' names they join with)."""
     code = code_of(club.ok("Org", "/simultane creer 1 tirages ACEHNTZ", channel=DISCORD, admin=True))
     for channel in ROOMS:
-        club.ok("Boss", f"/simultane rejoindre {code}", channel=channel, admin=True)
+        named = f" {names[channel]}" if names and channel in names else ""
+        club.ok("Boss", f"/simultane rejoindre {code}{named}", channel=channel, admin=True)
     for channel, moves in zip(ROOMS, (A_MOVES, B_MOVES, C_MOVES), strict=True):
         play_round_one(club, channel, moves)
         if channel != CONSOLE or close_console:
@@ -53,11 +55,11 @@ def test_a_simultane_room_s_standings_show_its_own_and_then_every_room_s(club: C
     club.ok("Boss", "/cloture", channel=CONSOLE, admin=True)
     own, overall = club.send("Zoé", "/classement", channel=TELEGRAM)
     assert [row[:3] for row in table_rows(own.text)] == [["1", f"Bb{i}", "22"] for i in range(6)]
-    heading = f"Simultané {code}, tous centres confondus (3 salon(s), 17 joueur(s)), après 1 manche(s) :"
+    heading = f"Simultané {code}, tous centres confondus (3 salons, 17 joueurs), après 1 manche :"
     assert overall.text.startswith(heading) and table_rows(overall.text) == OVERALL_AFTER_ONE
     posted = public(club.tick(1), DISCORD)
     assert [r.text.split("\n")[0] for r in posted] == [
-        f"Simultané {code} : {LIVE} 1 manche(s) (3 salon(s), 17 joueur(s))."
+        f"Simultané {code} : {LIVE} 1 manche (3 salons, 17 joueurs)."
     ]
     assert table_rows(posted[0].text) == OVERALL_AFTER_ONE
     assert public(club.tick(1), DISCORD) == []  # posted once
@@ -77,7 +79,7 @@ def test_a_window_s_standings_say_when_every_room_s_is_visible(club: Club) -> No
     assert public(club.tick(60), DISCORD) == []
     club.now += 3 * 3600  # the window has ended: one post of every round closed
     (posted,) = public(club.tick(1), DISCORD)
-    assert posted.text.startswith(f"Simultané {code} : {LIVE} 1 manche(s) (1 salon(s), 6 joueur(s)).")
+    assert posted.text.startswith(f"Simultané {code} : {LIVE} 1 manche (1 salon, 6 joueurs).")
     assert public(club.tick(1), DISCORD) == []
 
 
@@ -88,7 +90,7 @@ def test_with_images_both_rankings_and_the_organiser_s_post_are_images(tmp_path:
         own, overall = club.send("Zoé", "/classement", channel=CONSOLE)
         assert own.image is not None and own.image_name == "standings.png"
         assert overall.image is not None and overall.image_name == "overall.png"
-        heading = f"Simultané {code}, tous centres confondus (3 salon(s), 17 joueur(s)), après 1 manche(s) :"
+        heading = f"Simultané {code}, tous centres confondus (3 salons, 17 joueurs), après 1 manche :"
         assert overall.text == heading
         (posted,) = public(club.tick(1), DISCORD)
         assert posted.image is not None and posted.image.startswith(b"\x89PNG") and posted.image == overall.image

@@ -86,7 +86,7 @@ async def simultane_of_two(room: WebRoom) -> str:
     words = [m.group(1) for r in created for m in re.finditer(r"\b([A-Z2-9]{6})\b", r.text)]
     code = next(w for w in words if w != "ACEHNTZ")
     await room.say(f"/simultane rejoindre {code}", "Org", admin=True)
-    await say_in(room, OTHER, f"/simultane rejoindre {code}", admin=True)
+    await say_in(room, OTHER, f"/simultane rejoindre {code} Club de Vichy", admin=True)  # its centre's name
     return code
 
 
@@ -123,10 +123,10 @@ async def test_no_other_rooms_name_or_score_before_the_rule_allows_the_overall_r
             await state_where(whole, lambda s: s["overall"]["rounds"])
             assert shown["rounds"] == 1
             said = (await room.say("/simultane classement", "Zoé"))[0].text  # what the chat shows, the same
-            rows = [line.split()[:3] for line in said.split("```")[1].strip().splitlines()[2:]]
-            assert [[str(s["place"]), s["player"], str(s["total"])] for s in shown["standings"]] == rows
+            rows = [re.split(r"\s{2,}", line.strip())[:4] for line in said.split("```")[1].strip().splitlines()[2:]]
+            assert [[str(s["place"]), s["player"], s["room"], str(s["total"])] for s in shown["standings"]] == rows
             rooms = [(s["player"], s["room"]) for s in shown["standings"]]
-            assert rooms == [("Ana", "discord:100"), ("Bertrand", OTHER)]
+            assert rooms == [("Ana", "Salon 1"), ("Bertrand", "Club de Vichy")]  # never a channel's key
             assert "Bertrand" in whole.raw.decode()  # the organiser's page updated on the other room's close
 
 

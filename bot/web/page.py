@@ -53,6 +53,12 @@ LABELS = {
     "simultane_hidden_together": {},
     "simultane_hidden_window": {},
     "room": {},
+    "rooms_one": {"rooms": "{rooms}"},
+    "rooms_other": {"rooms": "{rooms}"},
+    "players_one": {"players": "{players}"},
+    "players_other": {"players": "{players}"},
+    "rounds_one": {"rounds": "{rounds}"},
+    "rounds_other": {"rounds": "{rounds}"},
     "clock_paused": {},
 }
 
@@ -308,7 +314,9 @@ function overallTable(o){
   if(!o)return;
   if(state.kind!=="simultane")box.appendChild(el("h2","",fill(L.simultane_title,{code:o.code})));
   if(!o.rounds){box.appendChild(el("div","",o.window?L.simultane_hidden_window:L.simultane_hidden_together));return;}
-  box.appendChild(el("div","",fill(L.simultane_ranking,{rounds:o.rounds,rooms:o.rooms,players:o.standings.length})));
+  const counted=(k,n)=>fill(plural.select(n)==="one"?L[k+"_one"]:L[k+"_other"],{[k]:n});
+  box.appendChild(el("div","",fill(L.simultane_ranking,{rounds:counted("rounds",o.rounds),
+    rooms:counted("rooms",o.rooms),players:counted("players",o.standings.length)})));
   const pc=new Intl.NumberFormat(CONFIG.lang,{minimumFractionDigits:1,maximumFractionDigits:1});
   const head=[{text:"#"},{text:L.col_player},{text:L.room},{text:L.col_total,n:1},{text:L.col_gap,n:1},{text:"%",n:1}];
   box.appendChild(table("",head,o.standings.map((x,i)=>({cls:i===0?"best":"",
