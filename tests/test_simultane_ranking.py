@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.chat import Reply
-from bot.commands.simultane_ranking import SHOWN_PLACES, Overall, shown
+from bot.commands.simultane_ranking import SHOWN_PLACES, Overall, overall_of, overall_view, shown
+from bot.render.canvas import Label
+from bot.render.results import standings_scene
 from core.simultane import OverallStanding
 from tests.club import Club
 from tests.test_simultane import (
@@ -58,9 +62,7 @@ def test_a_simultane_room_s_standings_show_its_own_and_then_every_room_s(club: C
     heading = f"Simultané {code}, tous centres confondus (3 salons, 17 joueurs), après 1 manche :"
     assert overall.text.startswith(heading) and table_rows(overall.text) == OVERALL_AFTER_ONE
     posted = public(club.tick(1), DISCORD)
-    assert [r.text.split("\n")[0] for r in posted] == [
-        f"Simultané {code} : {LIVE} 1 manche (3 salons, 17 joueurs)."
-    ]
+    assert [r.text.split("\n")[0] for r in posted] == [f"Simultané {code} : {LIVE} 1 manche (3 salons, 17 joueurs)."]
     assert table_rows(posted[0].text) == OVERALL_AFTER_ONE
     assert public(club.tick(1), DISCORD) == []  # posted once
 
@@ -97,6 +99,29 @@ def test_with_images_both_rankings_and_the_organiser_s_post_are_images(tmp_path:
         (tmp_path / "overall.png").write_bytes(posted.image)
     finally:
         club.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "subtitle", "room_head"),
+    [
+        ("fr", "Classement tous centres, simultané {code}", "après 1 manche · Total des tops : 112", "Salon"),
+        ("en", "All centres ranking, simultané {code}", "after 1 round · Sum of tops: 112", "Room"),
+    ],
+)
+def test_the_overall_image_has_its_own_title_and_each_player_s_room(
+    club: Club, lang: str, title: str, subtitle: str, room_head: str
+) -> None:
+    code = three_rooms_after_round_one(club, names={DISCORD: "Club de Sète"})
+    record = club.storage.simultane(code)
+    assert record is not None
+    overall = overall_of(club.referee.services(), record, club.now)
+    scene = standings_scene(overall_view(lang, record, overall))
+    texts = [(item.text, item.role) for item in scene.items if isinstance(item, Label)]
+    assert texts[:2] == [(title.format(code=code), "title"), (subtitle, "")]
+    assert (room_head, "head") in texts
+    rooms = [text for text, role in texts if role == "note"]
+    default = "Salon" if lang == "fr" else "Room"
+    assert rooms == ["Club de Sète"] * 6 + [f"{default} 3"] * 5 + [f"{default} 2"] * 6  # Ana, Aa*, Cc*, Bb*
 
 
 def test_a_tied_top_in_a_simultane_room_offers_no_other_top(club: Club) -> None:

@@ -74,9 +74,7 @@ def chosen(ctx: Context, words: list[str]) -> SimultaneRecord:
 def progress_of(storage: Storage, record: SimultaneRecord) -> list[RoomProgress]:
     """Every room's progress from storage alone (one statement, no game loaded)."""
     return [
-        RoomProgress(
-            p.channel, p.closed, started=p.game is not None, abandoned=p.status == GameStatus.ABANDONED.value
-        )
+        RoomProgress(p.channel, p.closed, started=p.game is not None, abandoned=p.status == GameStatus.ABANDONED.value)
         for p in storage.simultane_progress(record.id)
     ]
 
@@ -102,8 +100,7 @@ def rooms_of(
             continue
         accounts = {name: user for user, name in storage.players(room.game)}
         players = tuple(
-            RoomPlayer(f"user:{accounts[p]}" if p in accounts else f"name:{room.channel}:{p}", p)
-            for p in game.players
+            RoomPlayer(f"user:{accounts[p]}" if p in accounts else f"name:{room.channel}:{p}", p) for p in game.players
         )
         results.append(RoomResult(room.channel, players, closed))
     return progress, results
@@ -189,6 +186,11 @@ def ranking_csv(lang: str, overall: Overall) -> bytes:
 
 def overall_png(lang: str, record: SimultaneRecord, overall: Overall) -> bytes:
     """The overall ranking drawn as a room's standings are (``bot.render.results``)."""
+    return standings_png(overall_view(lang, record, overall))
+
+
+def overall_view(lang: str, record: SimultaneRecord, overall: Overall) -> StandingsView:
+    """The overall ranking as the standings image draws it: its own title, each player's room."""
     first = overall.standings[0] if overall.standings else None
     tops = first.total - first.gap if first is not None else 0
     standings = tuple(
@@ -198,8 +200,7 @@ def overall_png(lang: str, record: SimultaneRecord, overall: Overall) -> bytes:
     labels = overall.labels(lang)
     rooms = tuple(labels.get(s.channel, "") for s in overall.standings)
     title = say(lang, "image_overall_title", code=record.code)
-    view = StandingsView(lang, overall.rounds, tops, standings, sanctioned=sanctioned, title=title, rooms=rooms)
-    return standings_png(view)
+    return StandingsView(lang, overall.rounds, tops, standings, sanctioned=sanctioned, title=title, rooms=rooms)
 
 
 def shown(overall: Overall, channel: str) -> Overall:

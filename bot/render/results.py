@@ -239,18 +239,20 @@ def standings_scene(view: StandingsView) -> Scene:
         heads.append((word(lang, "col_solos"), extra_right, "rm"))
     if warned:
         heads.append((word(lang, "col_warnings"), SOLOS_RIGHT, "rm"))
+    player_room = TOTAL_RIGHT - shift - 80 - PLAYER_X
+    name_room = player_room * 11 // 20 if view.rooms else player_room  # a simultané's rooms in the rest, muted
+    if view.rooms:
+        heads.append((word(lang, "col_room"), PLAYER_X + name_room + 8, "lm"))
     for text, x, anchor in heads:
         scene.text(text, x, head_middle, HEAD_SIZE, p.MUTED, anchor=anchor, role="head")
     y += HEAD_SIZE + 8
     scene.box((PAD, y, WIDTH - PAD - 1, y + 1), p.RULE)
     y += 4
-    player_room = TOTAL_RIGHT - shift - 80 - PLAYER_X
     for index, standing in enumerate(view.standings):
         fill = p.ROW_TOP if standing.place == 1 else (p.ROW_STRIPE if index % 2 else p.PAGE)
         scene.box((PAD, y, WIDTH - PAD - 1, y + ROW - 1), fill, radius=6)
         middle = y + ROW // 2
         room = view.rooms[index] if index < len(view.rooms) else ""
-        name_room = player_room * 11 // 20 if room else player_room  # the room's label in the rest, muted
         if room:
             label = fit(drawable(room), NOTE_SIZE, player_room - name_room - 8)
             scene.text(label, PLAYER_X + name_room + 8, middle, NOTE_SIZE, p.MUTED, anchor="lm", role="note")
