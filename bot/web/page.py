@@ -197,6 +197,7 @@ h2{margin:.5vh 0;font-size:3vh}
   #clock{font-size:48px}#count,#top{font-size:18px}#call{font-size:26px}#clocks .chip{font-size:20px}
   table{font-size:15px}h2{font-size:17px}
   #tables{display:block}.chip{font-size:16px}#notice{font-size:16px}
+  #app.solo #overall{font-size:16px}#app.solo #overall table{font-size:15px}#overall td,#overall th{padding:4px}
 }
 </style>
 </head>
