@@ -30,7 +30,8 @@ def room_labels(lang: str, rooms: Iterable[SimultaneRoom]) -> dict[str, str]:
     }
 
 
-COUNTED = ("rooms", "players", "rounds", "draws")  # the counts a simultané's messages say in words
+# the counts a simultané's messages say in words
+COUNTED = ("rooms", "players", "rounds", "draws", "playing", "waiting")
 
 
 def say_counted(lang: str, key: str, /, **values: object) -> str:

@@ -46,6 +46,22 @@ def test_the_draws_typed_in_advance_take_their_plural(lang: str, count: int, exp
 
 
 @pytest.mark.parametrize(
+    ("lang", "count", "expected"),
+    [
+        ("fr", 0, "Salons : 0 (0 en jeu ou fini, 0 pas encore commencé)."),
+        ("fr", 1, "Salons : 1 (1 en jeu ou fini, 1 pas encore commencé)."),
+        ("fr", 2, "Salons : 2 (2 en jeu ou finis, 2 pas encore commencés)."),
+        ("en", 0, "Rooms: 0 (0 playing or finished, 0 not started yet)."),
+        ("en", 1, "Rooms: 1 (1 playing or finished, 1 not started yet)."),
+        ("en", 2, "Rooms: 2 (2 playing or finished, 2 not started yet)."),
+    ],
+)
+def test_the_status_counts_take_their_plural(lang: str, count: int, expected: str) -> None:
+    values = {"code": "X", "mode": "m", "minutes": "1", "edition": "fr", "lexicon": "ods9", "rounds": 0}
+    assert expected in say_counted(lang, "simultane_status", rooms=count, playing=count, waiting=count, **values)
+
+
+@pytest.mark.parametrize(
     ("words", "name"),
     [
         (["Club", "de", "Sète"], "Club de Sète"),
@@ -96,7 +112,8 @@ def test_a_bad_name_is_refused_politely_and_changes_nothing(club: Club) -> None:
         " ' - . , & ( ) / (par exemple : /simultane nom CODE Club de Vichy). Rien n'a changé."
     )
     assert club.refused("Boss", f"/simultane rejoindre {code} `Vichy`", channel=TELEGRAM, admin=True) == refused
-    club.ok("Boss", f"/simultane rejoindre {code} Vichy", channel=TELEGRAM, admin=True)
+    joined = club.ok("Boss", f"/simultane rejoindre {code} Vichy", channel=TELEGRAM, admin=True)
+    assert joined.startswith(f"Ce salon a rejoint le simultané {code} sous le nom « Vichy » (tous ensemble")
     assert club.refused("Boss", f"/simultane nom {code} {long_name}", channel=TELEGRAM, admin=True) == refused
     not_joined = club.refused("Boss", f"/simultane nom {code} Sète", channel=CONSOLE, admin=True)
     assert (

@@ -206,9 +206,10 @@ def join(ctx: Context, words: list[str]) -> None:
     referee = seats.display_name(ctx.message)
     if not ctx.storage.join_simultane(record.id, ctx.message.channel, due, ctx.message.user, referee, name):
         raise UserError("simultane_already_joined", code=record.code)
-    ctx.reply(ctx.say("simultane_joined", code=record.code, mode=mode_text(ctx, definition)))
     if name:
-        ctx.reply(ctx.say("simultane_named", code=record.code, name=name))
+        ctx.reply(ctx.say("simultane_joined_named", code=record.code, name=name, mode=mode_text(ctx, definition)))
+    else:
+        ctx.reply(ctx.say("simultane_joined", code=record.code, mode=mode_text(ctx, definition)))
     if definition.clock_start:
         ctx.reply(ctx.say("simultane_wait_clock", code=record.code, time=when(ctx, definition.start)))
     elif definition.start_block(now) is None:

@@ -273,7 +273,8 @@ def status(ctx: Context, words: list[str], mode: str) -> None:
     definition = definition_of(record)
     progress = progress_of(ctx.storage, record)
     rounds = visible_rounds(definition, progress, ctx.services.now())
-    text = ctx.say(
+    text = say_counted(
+        ctx.lang,
         "simultane_status",
         code=record.code,
         mode=mode,
