@@ -249,11 +249,12 @@ A_MOVES = {"Ana": "H6 CHANTEZ", **{f"Aa{i}": "H4 CHANTEZ" for i in range(5)}}
 B_MOVES = {f"Bb{i}": "H8 CHANT" for i in range(6)}
 C_MOVES = {f"Cc{i}": "H4 CHANT" for i in range(5)}
 # Worked by hand as in the core test above: Ana's solo counts across the 17 players, none in her room.
+# Each player's room by its label: no name given, "Salon N" by joining order (Discord, Telegram, console).
 OVERALL_AFTER_ONE = (
-    [["1", "Ana", "122", "+10", "108,9", "1"]]
-    + [["2", f"Aa{i}", "98", "-14", "87,5", "0"] for i in range(5)]
-    + [["7", f"Cc{i}", "26", "-86", "23,2", "0"] for i in range(5)]
-    + [["12", f"Bb{i}", "22", "-90", "19,6", "0"] for i in range(6)]
+    [["1", "Ana", "Salon 1", "122", "+10", "108,9", "1"]]
+    + [["2", f"Aa{i}", "Salon 1", "98", "-14", "87,5", "0"] for i in range(5)]
+    + [["7", f"Cc{i}", "Salon 3", "26", "-86", "23,2", "0"] for i in range(5)]
+    + [["12", f"Bb{i}", "Salon 2", "22", "-90", "19,6", "0"] for i in range(6)]
 )
 
 
@@ -302,7 +303,7 @@ def test_three_rooms_play_together(club: Club) -> None:
         ["1", f"Bb{i}", "22"] for i in range(6)
     ]
     overall = send("Zoé", "/simultane classement", CONSOLE)
-    assert f"Simultané {code}, tous centres confondus (3 salon(s), 17 joueur(s)), après 1 manche(s)" in overall
+    assert f"Simultané {code}, tous centres confondus (3 salons, 17 joueurs), après 1 manche" in overall
     assert table_rows(overall) == OVERALL_AFTER_ONE
 
     for channel in ROOMS:  # round 2 from the seed: closed without answers in every room
@@ -315,10 +316,11 @@ def test_three_rooms_play_together(club: Club) -> None:
     game = club.storage.games(DISCORD)[-1]
     second_top = load_game(club.storage, game).closed_rounds[1].top_points
     after_two = table_rows(send("Zoé", "/simultane classement", DISCORD))
-    assert after_two[0] == ["1", "Ana", "122", str(10 - second_top), after_two[0][4], "1"]
+    assert after_two[0] == ["1", "Ana", "Salon 1", "122", str(10 - second_top), after_two[0][5], "1"]
     status = send("Zoé", "/simultane etat", TELEGRAM)
     assert f"Simultané {code} : tous ensemble" in status and "Salons : 3 (3 en jeu ou finis" in status
     assert "ACEHNTZ" not in status and "Manches au classement de tous les salons : 2" in status
+    assert status.endswith("\nLes salons, dans l'ordre d'arrivée : Salon 1, Salon 2, Salon 3.")  # never a key
 
 
 def test_three_rooms_within_a_window(club: Club) -> None:
@@ -328,8 +330,9 @@ def test_three_rooms_within_a_window(club: Club) -> None:
     )
     code = code_of(created)
     assert "du 2027-01-15 10:00 (Europe/Paris) au 2027-01-15 12:00 (Europe/Paris)" in created
-    for channel in ROOMS:
-        joined = club.ok("Boss", f"/simultane rejoindre {code}", channel=channel, admin=True)
+    for channel in ROOMS:  # the Discord room gives its centre's name as it joins
+        named = " Club de Sète" if channel == DISCORD else ""
+        joined = club.ok("Boss", f"/simultane rejoindre {code}{named}", channel=channel, admin=True)
         assert "commence le 2027-01-15 10:00" in joined and "ACEHNTZ" not in joined
     early = club.refused("Boss", "/simultane commencer", channel=DISCORD, admin=True)
     assert early == f"Le simultané {code} ne commence que le 2027-01-15 10:00 (Europe/Paris)."
@@ -347,13 +350,14 @@ def test_three_rooms_within_a_window(club: Club) -> None:
         assert next(iter(moves)) in own
     club.now = START + 3 * 3600  # 12:00: the window has ended
     overall = club.ok("Zoé", "/simultane classement", channel=TELEGRAM)
-    assert table_rows(overall) == OVERALL_AFTER_ONE
+    sete = [[cell.replace("Salon 1", "Club de Sète") for cell in row] for row in OVERALL_AFTER_ONE]
+    assert table_rows(overall) == sete and sete != OVERALL_AFTER_ONE  # the same ranking, the room named
     (export,) = club.send("Zoé", f"/simultane export {code}", channel=CONSOLE)
     assert export.document is not None and export.document_name == f"simultane-{code}.csv"
     lines = export.document.decode("utf-8").splitlines()
     assert lines[0] == "place,joueur,salon,total,écart,pourcentage,solos,avert."
-    assert lines[1:3] == [f"1,Ana,{DISCORD},122,10,108.9,1,0", f"2,Aa0,{DISCORD},98,-14,87.5,0,0"]
-    assert lines[-1] == f"12,Bb5,{TELEGRAM},22,-90,19.6,0,0" and len(lines) == 18
+    assert lines[1:3] == ["1,Ana,Club de Sète,122,10,108.9,1,0", "2,Aa0,Club de Sète,98,-14,87.5,0,0"]
+    assert lines[-1] == "12,Bb5,Salon 2,22,-90,19.6,0,0" and len(lines) == 18
     late = club.refused("Late", f"/simultane rejoindre {code}", channel="telegram:-333", admin=True)
     assert late == f"La fenêtre du simultané {code} est close depuis le 2027-01-15 12:00 (Europe/Paris)."
 
@@ -481,7 +485,7 @@ def test_two_processes_on_postgres_play_one_simultane_each_clock_run_once(postgr
     draws = {c: [e.data["draw"] for e in events_of(other.storage, c) if e.data["kind"] == "draw"] for c in ROOMS}
     assert draws[DISCORD] == draws[TELEGRAM] == draws[CONSOLE] and len(draws[DISCORD]) == 3
     after_two = other.send(TELEGRAM, "Zoé", "/simultane classement")
-    assert "après 2 manche(s)" in after_two and table_rows(after_two)[0][:3] == ["1", "Ana", "122"]
+    assert "après 2 manches" in after_two and table_rows(after_two)[0][:4] == ["1", "Ana", "Salon 1", "122"]
     discord.close()
     other.close()
 
@@ -553,12 +557,12 @@ async def test_a_discord_channel_and_a_telegram_group_play_one_simultane(
         await tg.send_user_message(GROUP, tg.ana, "/simultane classement")
         await eventually(lambda: any(f"Simultané {code}, tous centres" in t for t in telegram_texts(tg)))
         overall = next(t for t in telegram_texts(tg) if f"Simultané {code}, tous centres" in t)
-        assert "(2 salon(s), 1 joueur(s)), après 1 manche(s)" in overall and "Ben" in overall and "112" in overall
+        assert "(2 salons, 1 joueur), après 1 manche" in overall and "Ben" in overall and "112" in overall
 
 
 def test_typed_draws_are_counted_not_shown_and_a_seed_can_be_chosen(club: Club) -> None:
     created = club.ok("Org", "/simultane creer 2 graine club tirages EEU+ESI? ACEHNTZ", channel=DISCORD, admin=True)
-    assert "2 min par coup" in created and "2 tirage(s) saisi(s) d'avance" in created
+    assert "2 min par coup" in created and "2 tirages saisis d'avance" in created
     assert "EEU" not in created and "ACEHNTZ" not in created and "club" not in created.lower().split("code")[1]
     record = club.storage.simultane(code_of(created))
     assert record is not None

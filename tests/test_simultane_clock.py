@@ -96,7 +96,7 @@ def test_a_room_whose_own_game_runs_at_the_time_is_left_out_and_told(club: Club)
     assert any(STARTED in t for t in texts(ticked, DISCORD))
     assert texts(club.tick(1), TELEGRAM) == []  # told once
     status = club.ok("Zoé", f"/simultane etat {code}", channel=DISCORD)
-    assert "Salons : 1 (1 en jeu ou finis, 0 pas encore commencés)" in status
+    assert "Salons : 1 (1 en jeu ou fini, 0 pas encore commencé)" in status
 
 
 def test_a_set_time_must_be_to_come_and_a_window_s_rooms_start_inside_it(club: Club) -> None:

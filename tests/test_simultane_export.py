@@ -14,7 +14,8 @@ from tests.test_simultane_ranking import three_rooms_after_round_one
 
 
 def test_the_organiser_gets_every_room_s_results_file_once_all_are_over(club: Club) -> None:
-    code = three_rooms_after_round_one(club)
+    code = three_rooms_after_round_one(club, names={DISCORD: "Club de Sète"})
+    club.ok("Boss", f"/simultane nom {code} Vichy (Allier)", channel=TELEGRAM, admin=True)  # named later
     running = club.refused("Org", "/simultane export sigles", channel=DISCORD)
     assert running == (
         f"Simultané {code} : les fichiers pour la fédération seront prêts quand la partie sera finie dans tous"
@@ -26,12 +27,17 @@ def test_the_organiser_gets_every_room_s_results_file_once_all_are_over(club: Cl
     assert elsewhere.startswith(f"Les fichiers de résultats du simultané {code} pour la fédération se demandent")
     (reply,) = club.send("Org", f"/simultane export {code} sigles", channel=DISCORD)
     assert reply.document is not None and reply.document_name == f"simultane-{code}-sigles.zip"
-    assert "discord_111-sigles.txt : salon discord:111, 6 joueur(s)" in reply.text
+    listed = reply.text.split("\n")[1:]
+    assert listed == [
+        "Club_de_Sete-sigles.txt : Club de Sète, 6 joueurs",
+        "Vichy_Allier-sigles.txt : Vichy (Allier), 6 joueurs",
+        "Salon_3-sigles.txt : Salon 3, 5 joueurs",  # no name given: its joining order, never its channel's key
+    ]
     archive = zipfile.ZipFile(io.BytesIO(reply.document))
-    assert archive.namelist() == ["discord_111-sigles.txt", "telegram_-222-sigles.txt", "console-sigles.txt"]
-    discord = archive.read("discord_111-sigles.txt").decode("latin-1").splitlines()
+    assert archive.namelist() == ["Club_de_Sete-sigles.txt", "Vichy_Allier-sigles.txt", "Salon_3-sigles.txt"]
+    discord = archive.read("Club_de_Sete-sigles.txt").decode("latin-1").splitlines()
     assert discord == ['"1","Ana","122"'] + [f'"{i + 2}","Aa{i}","98"' for i in range(5)]  # the solo of all rooms
-    telegram = archive.read("telegram_-222-sigles.txt").decode("latin-1").splitlines()
+    telegram = archive.read("Vichy_Allier-sigles.txt").decode("latin-1").splitlines()
     assert telegram == [f'"{i + 1}","Bb{i}","22"' for i in range(6)]
     # the room's own file, as /export sigles gives it there: no solo in a room of six
     (own,) = club.send("Zoé", "/export sigles", channel=DISCORD)

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.chat import Reply
-from bot.commands.simultane_ranking import SHOWN_PLACES, Overall, shown
+from bot.commands.simultane_ranking import SHOWN_PLACES, Overall, overall_of, overall_view, shown
+from bot.render.canvas import Label
+from bot.render.results import standings_scene
 from core.simultane import OverallStanding
 from tests.club import Club
 from tests.test_simultane import (
@@ -33,10 +37,12 @@ def public(replies: list[Reply], channel: str) -> list[Reply]:
     return [r for r in replies if r.channel == channel and r.to_user is None]
 
 
-def three_rooms_after_round_one(club: Club, *, close_console: bool = True) -> str:
+def three_rooms_after_round_one(club: Club, *, close_console: bool = True, names: dict[str, str] | None = None) -> str:
+    """Three rooms in a simultané, round 1 played and closed (``names``: the centres' names they join with)."""
     code = code_of(club.ok("Org", "/simultane creer 1 tirages ACEHNTZ", channel=DISCORD, admin=True))
     for channel in ROOMS:
-        club.ok("Boss", f"/simultane rejoindre {code}", channel=channel, admin=True)
+        named = f" {names[channel]}" if names and channel in names else ""
+        club.ok("Boss", f"/simultane rejoindre {code}{named}", channel=channel, admin=True)
     for channel, moves in zip(ROOMS, (A_MOVES, B_MOVES, C_MOVES), strict=True):
         play_round_one(club, channel, moves)
         if channel != CONSOLE or close_console:
@@ -53,12 +59,10 @@ def test_a_simultane_room_s_standings_show_its_own_and_then_every_room_s(club: C
     club.ok("Boss", "/cloture", channel=CONSOLE, admin=True)
     own, overall = club.send("Zoé", "/classement", channel=TELEGRAM)
     assert [row[:3] for row in table_rows(own.text)] == [["1", f"Bb{i}", "22"] for i in range(6)]
-    heading = f"Simultané {code}, tous centres confondus (3 salon(s), 17 joueur(s)), après 1 manche(s) :"
+    heading = f"Simultané {code}, tous centres confondus (3 salons, 17 joueurs), après 1 manche :"
     assert overall.text.startswith(heading) and table_rows(overall.text) == OVERALL_AFTER_ONE
     posted = public(club.tick(1), DISCORD)
-    assert [r.text.split("\n")[0] for r in posted] == [
-        f"Simultané {code} : {LIVE} 1 manche(s) (3 salon(s), 17 joueur(s))."
-    ]
+    assert [r.text.split("\n")[0] for r in posted] == [f"Simultané {code} : {LIVE} 1 manche (3 salons, 17 joueurs)."]
     assert table_rows(posted[0].text) == OVERALL_AFTER_ONE
     assert public(club.tick(1), DISCORD) == []  # posted once
 
@@ -77,7 +81,7 @@ def test_a_window_s_standings_say_when_every_room_s_is_visible(club: Club) -> No
     assert public(club.tick(60), DISCORD) == []
     club.now += 3 * 3600  # the window has ended: one post of every round closed
     (posted,) = public(club.tick(1), DISCORD)
-    assert posted.text.startswith(f"Simultané {code} : {LIVE} 1 manche(s) (1 salon(s), 6 joueur(s)).")
+    assert posted.text.startswith(f"Simultané {code} : {LIVE} 1 manche (1 salon, 6 joueurs).")
     assert public(club.tick(1), DISCORD) == []
 
 
@@ -88,13 +92,36 @@ def test_with_images_both_rankings_and_the_organiser_s_post_are_images(tmp_path:
         own, overall = club.send("Zoé", "/classement", channel=CONSOLE)
         assert own.image is not None and own.image_name == "standings.png"
         assert overall.image is not None and overall.image_name == "overall.png"
-        heading = f"Simultané {code}, tous centres confondus (3 salon(s), 17 joueur(s)), après 1 manche(s) :"
+        heading = f"Simultané {code}, tous centres confondus (3 salons, 17 joueurs), après 1 manche :"
         assert overall.text == heading
         (posted,) = public(club.tick(1), DISCORD)
         assert posted.image is not None and posted.image.startswith(b"\x89PNG") and posted.image == overall.image
         (tmp_path / "overall.png").write_bytes(posted.image)
     finally:
         club.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "subtitle", "room_head"),
+    [
+        ("fr", "Classement tous centres, simultané {code}", "après 1 manche · Total des tops : 112", "Salon"),
+        ("en", "All centres ranking, simultané {code}", "after 1 round · Sum of tops: 112", "Room"),
+    ],
+)
+def test_the_overall_image_has_its_own_title_and_each_player_s_room(
+    club: Club, lang: str, title: str, subtitle: str, room_head: str
+) -> None:
+    code = three_rooms_after_round_one(club, names={DISCORD: "Club de Sète"})
+    record = club.storage.simultane(code)
+    assert record is not None
+    overall = overall_of(club.referee.services(), record, club.now)
+    scene = standings_scene(overall_view(lang, record, overall))
+    texts = [(item.text, item.role) for item in scene.items if isinstance(item, Label)]
+    assert texts[:2] == [(title.format(code=code), "title"), (subtitle, "")]
+    assert (room_head, "head") in texts
+    rooms = [text for text, role in texts if role == "note"]
+    default = "Salon" if lang == "fr" else "Room"
+    assert rooms == ["Club de Sète"] * 6 + [f"{default} 3"] * 5 + [f"{default} 2"] * 6  # Ana, Aa*, Cc*, Bb*
 
 
 def test_a_tied_top_in_a_simultane_room_offers_no_other_top(club: Club) -> None:

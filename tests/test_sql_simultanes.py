@@ -1,6 +1,6 @@
-"""The storage of simultanés' second round (migration 18), on both backends: the rooms the clock starts
-(by when, by the process's channels), a room leaving, the posts written once, and the tops claimed by one
-searcher, read by the others, taken over when its searcher died."""
+"""The storage of simultanés' second round (migrations 18 and 19), on both backends: the rooms the clock
+starts (by when, by the process's channels), a room leaving, the posts written once, the tops claimed by one
+searcher, read by the others, taken over when its searcher died; a room's centre name."""
 
 from __future__ import annotations
 
@@ -75,3 +75,21 @@ def test_a_top_is_claimed_by_one_searcher_and_taken_over_when_it_died(store: Sto
     assert store.simultane_top(*key) == '{"plays": []}'
     assert not store.claim_simultane_top(*key, "p3", 999.0, 998.0)  # found: no one searches it again
     assert store.simultane_top("TOP234", 4, "ACEHNTZ", "fr") is None
+
+
+def test_a_room_s_centre_name_is_stored_and_changed(store: Storage) -> None:
+    # migration 19: a nullable name on simultane_rooms, given on joining or later ("" for none)
+    record = store.create_simultane("NAM234", "discord:1", "u:org", TOGETHER.to_json())
+    store.join_simultane(record.id, "discord:1", None, "u:a", "Ana", "Club de Sète")
+    store.join_simultane(record.id, "telegram:-2")
+    assert [(r.channel, r.name) for r in store.simultane_rooms(record.id)] == [
+        ("discord:1", "Club de Sète"),
+        ("telegram:-2", ""),
+    ]
+    assert store.name_simultane_room(record.id, "telegram:-2", "Vichy")
+    assert not store.name_simultane_room(record.id, "console", "Sète")  # not in it: nothing written
+    assert store.name_simultane_room(record.id, "discord:1", "")  # a name taken back
+    assert [(r.channel, r.name) for r in store.simultane_rooms(record.id)] == [
+        ("discord:1", ""),
+        ("telegram:-2", "Vichy"),
+    ]

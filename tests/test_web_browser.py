@@ -267,7 +267,7 @@ async def test_the_organisers_page_shows_the_overall_ranking_once_every_room_clo
         codes = [w.strip("«».,:;()") for w in created[0].text.split()]
         code = next(w for w in codes if len(w) == 6 and w.isupper() and w.isalnum() and w != "ACEHNTZ")
         await room.say(f"/simultane rejoindre {code}", "Org", admin=True)
-        await elsewhere(f"/simultane rejoindre {code}", admin=True)
+        await elsewhere(f"/simultane rejoindre {code} Club de Vichy", admin=True)  # a centre's name
         replies = await room.say("/vue simultane", "Org", admin=True)
         link = next(w for w in replies[0].text.split() if "/v/" in w)
         viewport(browser, 1920, 1080)
@@ -281,9 +281,20 @@ async def test_the_organisers_page_shows_the_overall_ranking_once_every_room_clo
         assert "Bertrand" not in browser.page_source and "Ana" not in text(browser, "overall")
         await elsewhere("/cloture", admin=True)
         shown = await until(lambda: "Bertrand" in text(browser, "overall") and text(browser, "overall"), "the ranking")
-        assert shown.index("Ana") < shown.index("Bertrand") and "discord:200" in shown
-        assert "après 1 manche(s)" in shown
+        assert shown.index("Ana") < shown.index("Bertrand") and "Club de Vichy" in shown and "Salon 1" in shown
+        assert "discord:" not in shown  # a room by its name or its joining order, never its channel's key
+        assert "après 1 manche : 2 salons, 2 joueurs" in shown
         assert tile_contrast(browser, "#overall tr.best") >= AA_CONTRAST
-        browser.save_screenshot(str(screenshots_folder(tmp_path) / "web-simultane.png"))
+        images = screenshots_folder(tmp_path)
+        browser.save_screenshot(str(images / "web-simultane.png"))
+        viewport(browser, 360, 800)  # a remote player's phone
+        await until(lambda: browser.execute_script("return window.innerWidth") == 360, "the phone's width")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 360
+        heads = "[...document.querySelectorAll('#overall th')]"
+        right = f"return Math.max(...{heads}.map(c => c.getBoundingClientRect().right))"
+        assert browser.execute_script(right) <= 360  # every column on the screen, none cut off
+        assert "Club de Vichy" in text(browser, "overall")
+        assert tile_contrast(browser, "#overall tr.best") >= AA_CONTRAST
+        browser.save_screenshot(str(images / "web-simultane-phone.png"))
     finally:
         await room.stop()

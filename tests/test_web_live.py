@@ -86,7 +86,7 @@ async def simultane_of_two(room: WebRoom) -> str:
     words = [m.group(1) for r in created for m in re.finditer(r"\b([A-Z2-9]{6})\b", r.text)]
     code = next(w for w in words if w != "ACEHNTZ")
     await room.say(f"/simultane rejoindre {code}", "Org", admin=True)
-    await say_in(room, OTHER, f"/simultane rejoindre {code}", admin=True)
+    await say_in(room, OTHER, f"/simultane rejoindre {code} Club de Vichy", admin=True)  # its centre's name
     return code
 
 
@@ -123,10 +123,10 @@ async def test_no_other_rooms_name_or_score_before_the_rule_allows_the_overall_r
             await state_where(whole, lambda s: s["overall"]["rounds"])
             assert shown["rounds"] == 1
             said = (await room.say("/simultane classement", "Zoé"))[0].text  # what the chat shows, the same
-            rows = [line.split()[:3] for line in said.split("```")[1].strip().splitlines()[2:]]
-            assert [[str(s["place"]), s["player"], str(s["total"])] for s in shown["standings"]] == rows
+            rows = [re.split(r"\s{2,}", line.strip())[:4] for line in said.split("```")[1].strip().splitlines()[2:]]
+            assert [[str(s["place"]), s["player"], s["room"], str(s["total"])] for s in shown["standings"]] == rows
             rooms = [(s["player"], s["room"]) for s in shown["standings"]]
-            assert rooms == [("Ana", "discord:100"), ("Bertrand", OTHER)]
+            assert rooms == [("Ana", "Salon 1"), ("Bertrand", "Club de Vichy")]  # never a channel's key
             assert "Bertrand" in whole.raw.decode()  # the organiser's page updated on the other room's close
 
 
@@ -158,6 +158,34 @@ async def test_a_windows_ranking_shows_on_the_organisers_page_when_the_window_en
         await room.hub.keep_alive()
         shown = await state_where(whole, lambda s: s["overall"]["rounds"])
         assert [s["player"] for s in shown["overall"]["standings"]] == ["Ana", "Bertrand"]
+
+
+@pytest.mark.asyncio
+async def test_a_windows_end_reaches_the_organisers_page_at_the_clocks_tick(room: WebRoom) -> None:
+    """The clock's tick that posts the window's end wakes the organiser's page at once: its state arrives
+    with no keep-alive (the server's, every 15 s, are stopped here); the test's clock alone moves."""
+    created = await room.say("/simultane creer 2027-01-15T10:00 2027-01-15T12:00 tirages ACEHNTZ", "Org", admin=True)
+    words = [m.group(1) for r in created for m in re.finditer(r"\b([A-Z2-9]{6})\b", r.text)]
+    code = next(w for w in words if w != "ACEHNTZ")
+    link = link_in(await room.say("/vue simultane", "Org", admin=True))
+    keeper = room.server._keeper
+    assert keeper is not None
+    keeper.cancel()  # no keep-alive at all in this test: only the tick can bring the state
+    async with aiohttp.ClientSession() as http, http.get(link + "/events") as response:
+        whole = Stream(response)
+        assert (await whole.state())["overall"]["rounds"] == 0
+        room.clock[0] += 3600  # 10:00: the window opens
+        await say_in(room, OTHER, f"/simultane rejoindre {code} Club de Vichy", admin=True)
+        await say_in(room, OTHER, "/simultane commencer", admin=True)
+        await say_in(room, OTHER, "/jouer H8 CHANT", "Bertrand", private=True)
+        await say_in(room, OTHER, "/cloture", admin=True)
+        room.clock[0] += 2 * 3600  # 12:00: the window has ended
+        built = room.hub.states_built
+        posted = await room.service.tick()  # the tick posts the overall ranking to the organiser's room
+        assert any(r.channel == "discord:100" and "Bertrand" in r.text for r in posted)
+        shown = await asyncio.wait_for(state_where(whole, lambda s: s["overall"]["rounds"]), 5)
+        assert [(s["player"], s["room"]) for s in shown["overall"]["standings"]] == [("Bertrand", "Club de Vichy")]
+        assert room.hub.states_built > built  # built for the tick's post
 
 
 @pytest.mark.asyncio

@@ -6,8 +6,10 @@ with this channel's edition, list, notation and rules and gives its code: no tim
 room's game starts as it joins); one time to come (``HH:MM`` today or ``YYYY-MM-DDTHH:MM``, in the
 channel's zone), together at that time: the clock starts every joined room's game then, all at once
 (``bot.commands.simultane_clock``), and a room joins before it, never after; two, a window in which each
-room's admin starts its game with ``/simultane start``. ``/simultane join CODE`` (a channel admin of
-another room, or of this one) puts the room in it and tells it when its game starts.
+room's admin starts its game with ``/simultane start``. ``/simultane join CODE [NAME...]`` (a channel admin
+of another room, or of this one) puts the room in it, under its centre's name if given, and tells it when
+its game starts; ``/simultane name CODE NAME...`` names (or renames) the room later
+(``bot.simultane_names``: a room with no name is shown "Room N" by joining order).
 ``/simultane ranking [CODE]`` shows the overall ranking as far as the visibility rule allows
 (``bot.commands.simultane_ranking``), ``/simultane export [CODE]`` the same as CSV with each player's
 room, ``/simultane export [CODE] sigles`` the federation's files (``bot.commands.simultane_export``),
@@ -29,6 +31,7 @@ from core.simultane import SimultaneDefinition, SimultaneMode, StartBlock
 from ..chat import Reply
 from ..messages import keyword_form, keywords, number, say
 from ..numbers import looks_like_number
+from ..simultane_names import NAME_MAX, centre_name, say_counted
 from ..storage import GameKind, GameSetup, SimultaneRecord
 from ..timefmt import zone
 from ..word_lists import game_list
@@ -41,7 +44,7 @@ from .services import Services
 from .simultane_export import federation_files
 from .simultane_ranking import chosen, definition_of, known, ranking, status, when, when_text
 
-ACTIONS = ("create", "join", "start", "ranking", "export", "status")
+ACTIONS = ("create", "join", "name", "start", "ranking", "export", "status")
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed again in another room
 CODE_LENGTH = 6
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # as /duplicate
@@ -148,7 +151,8 @@ def create(ctx: Context, words: list[str]) -> None:
     ctx.storage.create_simultane(code, ctx.message.channel, ctx.message.user, definition.to_json())
     ctx.services.lists.prepare_movegen(game_list(settings), "")  # the tops' list, no room's house words
     ctx.reply(
-        ctx.say(
+        say_counted(
+            ctx.lang,
             "simultane_created",
             code=code,
             mode=mode_text(ctx, definition),
@@ -177,11 +181,20 @@ def mode_said(lang: str, zone_name: str, definition: SimultaneDefinition) -> str
 # --- join and start ----------------------------------------------------------------------------
 
 
+def name_of(ctx: Context, words: list[str]) -> str:
+    """The centre's name the words give; UserError, politely, for one too long or with other characters."""
+    name = centre_name(words)
+    if name is None:
+        raise UserError("simultane_bad_name", most=NAME_MAX)
+    return name
+
+
 def join(ctx: Context, words: list[str]) -> None:
     ctx.require_admin()
-    if len(words) != 1:
+    if not words:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     record = known(ctx, words[0])
+    name = name_of(ctx, words[1:]) if len(words) > 1 else ""
     definition = definition_of(record)
     now = ctx.services.now()
     blocked = definition.join_block(now)
@@ -191,15 +204,30 @@ def join(ctx: Context, words: list[str]) -> None:
         raise UserError("simultane_join_too_late", code=record.code, time=when(ctx, definition.start))
     due = definition.start if definition.clock_start else None
     referee = seats.display_name(ctx.message)
-    if not ctx.storage.join_simultane(record.id, ctx.message.channel, due, ctx.message.user, referee):
+    if not ctx.storage.join_simultane(record.id, ctx.message.channel, due, ctx.message.user, referee, name):
         raise UserError("simultane_already_joined", code=record.code)
-    ctx.reply(ctx.say("simultane_joined", code=record.code, mode=mode_text(ctx, definition)))
+    if name:
+        ctx.reply(ctx.say("simultane_joined_named", code=record.code, name=name, mode=mode_text(ctx, definition)))
+    else:
+        ctx.reply(ctx.say("simultane_joined", code=record.code, mode=mode_text(ctx, definition)))
     if definition.clock_start:
         ctx.reply(ctx.say("simultane_wait_clock", code=record.code, time=when(ctx, definition.start)))
     elif definition.start_block(now) is None:
         ctx.replies += launch(ctx.services, record, definition, ctx.message.channel, ctx.message.user, referee, now)
     else:
         ctx.reply(ctx.say("simultane_wait", code=record.code, time=when(ctx, definition.start)))
+
+
+def rename(ctx: Context, words: list[str]) -> None:
+    """``/simultane name CODE NAME...``: this room's centre name in that simultané, as every ranking shows it."""
+    ctx.require_admin()
+    if len(words) < 2:
+        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    record = known(ctx, words[0])
+    name = name_of(ctx, words[1:])
+    if not ctx.storage.name_simultane_room(record.id, ctx.message.channel, name):
+        raise UserError("simultane_not_joined", code=record.code)
+    ctx.reply(ctx.say("simultane_named", code=record.code, name=name))
 
 
 def start(ctx: Context, words: list[str]) -> None:
@@ -272,6 +300,8 @@ def cmd_simultane(ctx: Context) -> None:
         create(ctx, rest)
     elif action == "join":
         join(ctx, rest)
+    elif action == "name":
+        rename(ctx, rest)
     elif action == "start":
         start(ctx, rest)
     elif action == "ranking":

@@ -11,22 +11,31 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 import zipfile
 
 from core.duplicate.ranking import DuplicateStanding
 from core.duplicate.results_file import sigles_bytes, sigles_lines
 
+from ..simultane_names import say_counted
 from ..storage import GameStatus, SimultaneRecord
 from .context import Context, UserError
 from .duplicate_games import game_of
 from .simultane_ranking import overall_of
 
-UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")  # what a file name inside the archive keeps of a channel's id
+UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")  # what a file name inside the archive keeps of a room's label
 
 
-def file_name(channel: str) -> str:
-    """A room's file in the archive: its channel id made safe (``discord:111`` -> ``discord_111``)."""
-    return f"{UNSAFE.sub('_', channel).strip('_') or 'room'}-sigles.txt"
+def file_name(label: str, taken: set[str] | None = None) -> str:
+    """A room's file in the archive: its label made safe, accents dropped (``Club de Sète`` ->
+    ``Club_de_Sete-sigles.txt``), numbered when another room's file already has that name."""
+    plain = unicodedata.normalize("NFKD", label).encode("ascii", "ignore").decode("ascii")
+    stem = UNSAFE.sub("_", plain).strip("_.") or "room"
+    name, count = f"{stem}-sigles.txt", 1
+    while taken is not None and name in taken:
+        count += 1
+        name = f"{stem}-{count}-sigles.txt"
+    return name
 
 
 def federation_files(ctx: Context, record: SimultaneRecord) -> None:
@@ -41,8 +50,10 @@ def federation_files(ctx: Context, record: SimultaneRecord) -> None:
     overall = overall_of(ctx.services, record, ctx.services.now())
     if overall.rounds == 0:
         raise UserError("simultane_sigles_running", code=record.code)
+    labels = overall.labels(ctx.lang)
     out = io.BytesIO()
     listed: list[str] = []
+    taken: set[str] = set()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for channel, game_record in games.items():
             if game_record.status is GameStatus.ABANDONED:
@@ -50,9 +61,11 @@ def federation_files(ctx: Context, record: SimultaneRecord) -> None:
             game = game_of(ctx.services, game_record)
             mine = [s for s in overall.standings if s.channel == channel]
             standings = [DuplicateStanding(s.place, s.name, s.total, s.gap, s.percent) for s in mine]
-            name = file_name(channel)
+            room = labels.get(channel, "")
+            name = file_name(room, taken)
+            taken.add(name)
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # the same bytes for the same results
             archive.writestr(info, sigles_bytes(sigles_lines(standings, game.table_numbers())))
-            listed.append(ctx.say("simultane_sigles_item", name=name, room=channel, players=len(mine)))
-    text = ctx.say("simultane_sigles", code=record.code, rounds=overall.rounds, files="\n".join(listed))
+            listed.append(say_counted(ctx.lang, "simultane_sigles_item", name=name, room=room, players=len(mine)))
+    text = say_counted(ctx.lang, "simultane_sigles", code=record.code, rounds=overall.rounds, files="\n".join(listed))
     ctx.reply(text, document=out.getvalue(), document_name=f"simultane-{record.code}-sigles.zip")

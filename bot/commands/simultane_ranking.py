@@ -26,7 +26,8 @@ from ..chat import Reply
 from ..messages import decimal, number, say
 from ..render.results import StandingsView, standings_png
 from ..render.text import table
-from ..storage import GameStatus, SimultaneRecord, Storage
+from ..simultane_names import room_labels, say_counted
+from ..storage import GameStatus, SimultaneRecord, SimultaneRoom, Storage
 from ..timefmt import date_time
 from .context import Context, UserError
 from .duplicate_games import game_of
@@ -73,20 +74,20 @@ def chosen(ctx: Context, words: list[str]) -> SimultaneRecord:
 def progress_of(storage: Storage, record: SimultaneRecord) -> list[RoomProgress]:
     """Every room's progress from storage alone (one statement, no game loaded)."""
     return [
-        RoomProgress(
-            p.channel, p.closed, started=p.game is not None, abandoned=p.status == GameStatus.ABANDONED.value
-        )
+        RoomProgress(p.channel, p.closed, started=p.game is not None, abandoned=p.status == GameStatus.ABANDONED.value)
         for p in storage.simultane_progress(record.id)
     ]
 
 
-def rooms_of(services: Services, record: SimultaneRecord) -> tuple[list[RoomProgress], list[RoomResult]]:
+def rooms_of(
+    services: Services, record: SimultaneRecord, joined: tuple[SimultaneRoom, ...] | None = None
+) -> tuple[list[RoomProgress], list[RoomResult]]:
     """Every room's progress, and the closed rounds and players of those whose game has started (players
-    known by their platform account)."""
+    known by their platform account); ``joined``: the rooms already read."""
     storage = services.storage
     progress: list[RoomProgress] = []
     results: list[RoomResult] = []
-    for room in storage.simultane_rooms(record.id):
+    for room in storage.simultane_rooms(record.id) if joined is None else joined:
         if room.game is None:
             progress.append(RoomProgress(room.channel, 0, started=False))
             continue
@@ -99,8 +100,7 @@ def rooms_of(services: Services, record: SimultaneRecord) -> tuple[list[RoomProg
             continue
         accounts = {name: user for user, name in storage.players(room.game)}
         players = tuple(
-            RoomPlayer(f"user:{accounts[p]}" if p in accounts else f"name:{room.channel}:{p}", p)
-            for p in game.players
+            RoomPlayer(f"user:{accounts[p]}" if p in accounts else f"name:{room.channel}:{p}", p) for p in game.players
         )
         results.append(RoomResult(room.channel, players, closed))
     return progress, results
@@ -113,17 +113,23 @@ class Overall:
     rounds: int
     rooms: int
     standings: tuple[OverallStanding, ...]
+    joined: tuple[SimultaneRoom, ...] = ()  # every room, in joining order: their labels
+
+    def labels(self, lang: str) -> dict[str, str]:
+        """Each room's label by channel: its centre's name, else "Room N" (``bot.simultane_names``)."""
+        return room_labels(lang, self.joined)
 
 
 def overall_of(services: Services, record: SimultaneRecord, now: float, rounds: int | None = None) -> Overall:
     """The overall ranking as the visibility rule allows at ``now`` (or over ``rounds`` rounds)."""
     definition = definition_of(record)
-    progress, results = rooms_of(services, record)
+    joined = tuple(services.storage.simultane_rooms(record.id))
+    progress, results = rooms_of(services, record, joined)
     shown = visible_rounds(definition, progress, now) if rounds is None else rounds
     if shown == 0:
-        return Overall(0, len(results), ())
+        return Overall(0, len(results), (), joined)
     settings = DuplicateSettings(sanctions=Sanctions(definition.sanctions))
-    return Overall(shown, len(results), tuple(overall_standings(results, shown, settings)))
+    return Overall(shown, len(results), tuple(overall_standings(results, shown, settings)), joined)
 
 
 def hidden_key(definition: SimultaneDefinition) -> str:
@@ -138,49 +144,70 @@ def hidden_text(lang: str, zone_name: str, record: SimultaneRecord) -> str:
     return say(lang, hidden_key(definition), code=record.code, time=when_text(zone_name, definition.end or 0.0))
 
 
-def ranking_table(lang: str, standings: tuple[OverallStanding, ...]) -> str:
+def ranking_table(lang: str, overall: Overall) -> str:
+    """The overall ranking as a text table, each player's room by its label."""
+    labels = overall.labels(lang)
     header = [
         "#",
         say(lang, "col_player"),
+        say(lang, "col_room"),
         say(lang, "col_total"),
         say(lang, "col_gap"),
         "%",
         say(lang, "col_solos"),
     ]
     rows = [
-        [s.place, s.name, s.total, f"{s.gap:+d}" if s.gap else "0", decimal(lang, s.percent), s.solos]
-        for s in standings
+        [
+            s.place,
+            s.name,
+            labels.get(s.channel, ""),
+            s.total,
+            f"{s.gap:+d}" if s.gap else "0",
+            decimal(lang, s.percent),
+            s.solos,
+        ]
+        for s in overall.standings
     ]
     return "```\n" + table(rows, header) + "\n```"
 
 
-def ranking_csv(lang: str, standings: tuple[OverallStanding, ...]) -> bytes:
+def ranking_csv(lang: str, overall: Overall) -> bytes:
     """The overall ranking as UTF-8 CSV, headers in the channel's language, each player's room named."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = ("place", "player", "room", "total", "gap", "percent", "solos", "warnings")
     writer.writerow([say(lang, f"col_{key}") for key in keys])
-    for s in standings:
-        writer.writerow([s.place, s.name, s.channel, s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings])
+    labels = overall.labels(lang)
+    for s in overall.standings:
+        room = labels.get(s.channel, "")
+        writer.writerow([s.place, s.name, room, s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings])
     return out.getvalue().encode("utf-8")
 
 
 def overall_png(lang: str, record: SimultaneRecord, overall: Overall) -> bytes:
     """The overall ranking drawn as a room's standings are (``bot.render.results``)."""
+    return standings_png(overall_view(lang, record, overall))
+
+
+def overall_view(lang: str, record: SimultaneRecord, overall: Overall) -> StandingsView:
+    """The overall ranking as the standings image draws it: its own title, each player's room."""
     first = overall.standings[0] if overall.standings else None
     tops = first.total - first.gap if first is not None else 0
     standings = tuple(
         DuplicateStanding(s.place, s.name, s.total, s.gap, s.percent, s.solos, s.warnings) for s in overall.standings
     )
     sanctioned = definition_of(record).sanctions != Sanctions.NONE.value
-    return standings_png(StandingsView(lang, overall.rounds, tops, standings, sanctioned=sanctioned))
+    labels = overall.labels(lang)
+    rooms = tuple(labels.get(s.channel, "") for s in overall.standings)
+    title = say(lang, "image_overall_title", code=record.code)
+    return StandingsView(lang, overall.rounds, tops, standings, sanctioned=sanctioned, title=title, rooms=rooms)
 
 
 def shown(overall: Overall, channel: str) -> Overall:
     """What a message shows of the overall ranking: its first ``SHOWN_PLACES`` rows, then those of the room
     asking past them (the whole ranking is the CSV export's)."""
     kept = tuple(s for i, s in enumerate(overall.standings) if i < SHOWN_PLACES or s.channel == channel)
-    return Overall(overall.rounds, overall.rooms, kept)
+    return Overall(overall.rounds, overall.rooms, kept, overall.joined)
 
 
 def overall_reply(
@@ -189,13 +216,13 @@ def overall_reply(
     """The overall ranking in one reply: its heading (``key``) and the table, or the heading and an image;
     past ``SHOWN_PLACES`` players, only the room's own after them, and a line saying so."""
     count = len(overall.standings)
-    heading = say(lang, key, code=record.code, rounds=overall.rounds, rooms=overall.rooms, players=count)
+    heading = say_counted(lang, key, code=record.code, rounds=overall.rounds, rooms=overall.rooms, players=count)
     part = shown(overall, channel)
     if len(part.standings) < count:
         heading += "\n" + say(lang, "simultane_ranking_part", shown=SHOWN_PLACES, players=count)
     if services.images and part.standings:
         return Reply(heading, channel=channel, image=overall_png(lang, record, part), image_name="overall.png")
-    return Reply(heading + "\n" + ranking_table(lang, part.standings), channel=channel)
+    return Reply(heading + "\n" + ranking_table(lang, part), channel=channel)
 
 
 # --- the commands --------------------------------------------------------------------------------
@@ -210,20 +237,21 @@ def ranking(ctx: Context, words: list[str], *, export: bool = False) -> None:
         definition = definition_of(record)
         raise UserError(hidden_key(definition), code=record.code, time=when(ctx, definition.end or 0.0))
     if export:
-        data = ranking_csv(ctx.lang, overall.standings)
+        data = ranking_csv(ctx.lang, overall)
         count = len(overall.standings)
-        text = ctx.say("simultane_export", code=record.code, rounds=overall.rounds, players=count)
+        text = say_counted(ctx.lang, "simultane_export", code=record.code, rounds=overall.rounds, players=count)
         ctx.reply(text, document=data, document_name=f"simultane-{record.code}.csv")
         return
     reply = overall_reply(ctx.services, ctx.lang, record, overall, ctx.message.channel, "simultane_ranking_heading")
     if reply.image is None and len(overall.standings) <= SHOWN_PLACES:  # the text as before: one message
-        heading = ctx.say(
+        heading = say_counted(
+            ctx.lang,
             "simultane_ranking",
             code=record.code,
             rounds=overall.rounds,
             rooms=overall.rooms,
             players=len(overall.standings),
-            table=ranking_table(ctx.lang, shown(overall, ctx.message.channel).standings),
+            table=ranking_table(ctx.lang, shown(overall, ctx.message.channel)),
         )
         ctx.reply(heading)
         return
@@ -245,7 +273,8 @@ def status(ctx: Context, words: list[str], mode: str) -> None:
     definition = definition_of(record)
     progress = progress_of(ctx.storage, record)
     rounds = visible_rounds(definition, progress, ctx.services.now())
-    text = ctx.say(
+    text = say_counted(
+        ctx.lang,
         "simultane_status",
         code=record.code,
         mode=mode,
@@ -257,4 +286,7 @@ def status(ctx: Context, words: list[str], mode: str) -> None:
         edition=definition.edition,
         lexicon=definition.lexicon,
     )
+    labels = room_labels(ctx.lang, ctx.storage.simultane_rooms(record.id))
+    if labels:
+        text += "\n" + ctx.say("simultane_status_rooms", rooms=", ".join(labels.values()))
     ctx.reply(text)

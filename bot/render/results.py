@@ -84,9 +84,12 @@ class StandingsView:
     standings: tuple[DuplicateStanding, ...]
     format_name: str = ""  # the format of section 3.8 when not the classic one
     sanctioned: bool = False
+    title: str = ""  # another title than the room's ("": "Standings after N moves")
+    rooms: tuple[str, ...] = ()  # a simultané's overall ranking: each row's room, drawn after the player
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "standings", tuple(self.standings))
+        object.__setattr__(self, "rooms", tuple(self.rooms))
 
 
 def signed(number: int) -> str:
@@ -209,8 +212,11 @@ def standings_scene(view: StandingsView) -> Scene:
     """The standings as a scene."""
     lang = view.language
     scene = Scene(WIDTH, 0, p.PAGE)
-    title = word(lang, "standings_title", n=view.rounds)
-    y = _title(scene, PAD, title, word(lang, "tops_total", n=view.tops_total) + _format_mark(lang, view.format_name))
+    title = view.title or word(lang, "standings_title", n=view.rounds)
+    subtitle = word(lang, "tops_total", n=view.tops_total) + _format_mark(lang, view.format_name)
+    if view.title:  # the rounds the room's title gives
+        subtitle = word(lang, "overall_rounds", n=view.rounds) + " · " + subtitle
+    y = _title(scene, PAD, fit(title, TITLE_SIZE, WIDTH - 2 * PAD), subtitle)
     solos = any(s.solos for s in view.standings)
     timed = any(s.seconds is not None for s in view.standings)  # topping: the time column takes the solos' place
     warned = view.sanctioned and any(s.warnings for s in view.standings)
@@ -233,19 +239,26 @@ def standings_scene(view: StandingsView) -> Scene:
         heads.append((word(lang, "col_solos"), extra_right, "rm"))
     if warned:
         heads.append((word(lang, "col_warnings"), SOLOS_RIGHT, "rm"))
+    player_room = TOTAL_RIGHT - shift - 80 - PLAYER_X
+    name_room = player_room * 11 // 20 if view.rooms else player_room  # a simultané's rooms in the rest, muted
+    if view.rooms:
+        heads.append((word(lang, "col_room"), PLAYER_X + name_room + 8, "lm"))
     for text, x, anchor in heads:
         scene.text(text, x, head_middle, HEAD_SIZE, p.MUTED, anchor=anchor, role="head")
     y += HEAD_SIZE + 8
     scene.box((PAD, y, WIDTH - PAD - 1, y + 1), p.RULE)
     y += 4
-    player_room = TOTAL_RIGHT - shift - 80 - PLAYER_X
     for index, standing in enumerate(view.standings):
         fill = p.ROW_TOP if standing.place == 1 else (p.ROW_STRIPE if index % 2 else p.PAGE)
         scene.box((PAD, y, WIDTH - PAD - 1, y + ROW - 1), fill, radius=6)
         middle = y + ROW // 2
+        room = view.rooms[index] if index < len(view.rooms) else ""
+        if room:
+            label = fit(drawable(room), NOTE_SIZE, player_room - name_room - 8)
+            scene.text(label, PLAYER_X + name_room + 8, middle, NOTE_SIZE, p.MUTED, anchor="lm", role="note")
         cells = [
             (str(standing.place), RANK_RIGHT, "rm"),
-            (fit(drawable(standing.player), CELL_SIZE, player_room), PLAYER_X, "lm"),
+            (fit(drawable(standing.player), CELL_SIZE, name_room), PLAYER_X, "lm"),
             (str(standing.total), TOTAL_RIGHT - shift, "rm"),
             (signed(standing.gap), GAP_RIGHT - shift, "rm"),
             (percent(standing.percent, lang), PERCENT_RIGHT - shift, "rm"),

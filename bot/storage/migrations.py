@@ -237,6 +237,11 @@ MIGRATIONS: list[Migration] = [
             " what text not null, at {real} not null, primary key (simultane, what))",
         ),
     ),
+    Migration(
+        19,
+        "a simultane room's centre name",  # given at /simultane join or /simultane name; null: "Room N"
+        ("alter table simultane_rooms add column name text",),
+    ),
 ]
 
 # PostgreSQL's versions before the history was shared, and the version of this history each one is

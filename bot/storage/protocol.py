@@ -242,10 +242,18 @@ class SimultaneStore(Protocol):
     def simultane(self, code: str) -> SimultaneRecord | None: ...
     def simultane_by_id(self, simultane_id: int) -> SimultaneRecord: ...
     def join_simultane(
-        self, simultane_id: int, channel: str, due: float | None = None, referee: str = "", referee_name: str = ""
+        self,
+        simultane_id: int,
+        channel: str,
+        due: float | None = None,
+        referee: str = "",
+        referee_name: str = "",
+        name: str = "",
     ) -> bool:
         """Put a room in a simultané; whether it was not in it already."""
         ...
+
+    def name_simultane_room(self, simultane_id: int, channel: str, name: str) -> bool: ...
 
     def set_simultane_game(self, simultane_id: int, channel: str, game_id: int) -> None: ...
     def simultane_rooms(self, simultane_id: int) -> list[SimultaneRoom]: ...

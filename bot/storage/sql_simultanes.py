@@ -12,7 +12,7 @@ from .sql_store import Row, SQLRunner
 
 _COLUMNS = "id, code, channel, organiser, definition, created"
 DONE_POST = "done"  # the post saying a simultané's overall ranking has nothing left to post
-_ROOM_COLUMNS = "simultane, channel, game, joined, due, referee, referee_name"
+_ROOM_COLUMNS = "simultane, channel, game, joined, due, referee, referee_name, name"
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class SimultaneRoom:
     due: float | None = None  # together at a set time: when the clock starts its game (None: not by the clock)
     referee: str = ""  # the account of the admin who joined (the referee of a game the clock starts)
     referee_name: str = ""
+    name: str = ""  # the centre's name its admin gave ("": none, the room is shown by its joining order)
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def simultane_of(row: Row) -> SimultaneRecord:
 
 def room_of(row: Row) -> SimultaneRoom:
     """A ``SimultaneRoom`` from a row of ``_ROOM_COLUMNS``."""
-    simultane_id, channel, game, joined, due, referee, referee_name = row
+    simultane_id, channel, game, joined, due, referee, referee_name, name = row
     return SimultaneRoom(
         int(simultane_id),
         str(channel),
@@ -69,6 +70,7 @@ def room_of(row: Row) -> SimultaneRoom:
         None if due is None else float(due),
         str(referee or ""),
         str(referee_name or ""),
+        str(name or ""),
     )
 
 
@@ -95,15 +97,30 @@ class SQLSimultanes(SQLRunner):
         return simultane_of(rows[0])
 
     def join_simultane(
-        self, simultane_id: int, channel: str, due: float | None = None, referee: str = "", referee_name: str = ""
+        self,
+        simultane_id: int,
+        channel: str,
+        due: float | None = None,
+        referee: str = "",
+        referee_name: str = "",
+        name: str = "",
     ) -> bool:
         """Put a room in a simultané (``due``: when the clock starts its game, whose referee is the admin who
-        joined); whether it was not in it already."""
+        joined; ``name``: its centre's, "" for none); whether it was not in it already."""
         with self._one_write():
             rows = self._execute(
-                "insert into simultane_rooms (simultane, channel, game, joined, due, referee, referee_name)"
-                " values (?, ?, null, ?, ?, ?, ?) on conflict (simultane, channel) do nothing returning channel",
-                [simultane_id, channel, time.time(), due, referee, referee_name],
+                "insert into simultane_rooms (simultane, channel, game, joined, due, referee, referee_name, name)"
+                " values (?, ?, null, ?, ?, ?, ?, ?) on conflict (simultane, channel) do nothing returning channel",
+                [simultane_id, channel, time.time(), due, referee, referee_name, name or None],
+            )
+        return bool(rows)
+
+    def name_simultane_room(self, simultane_id: int, channel: str, name: str) -> bool:
+        """Give a room of a simultané its centre's name ("": none); whether the room is in it."""
+        with self._one_write():
+            rows = self._execute(
+                "update simultane_rooms set name = ? where simultane = ? and channel = ? returning channel",
+                [name or None, simultane_id, channel],
             )
         return bool(rows)
 

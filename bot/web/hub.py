@@ -300,7 +300,7 @@ class Hub:
         if view.simultane is not None:
             self.simultanes_watched = True
             self._overall_rooms.add(view.channel)
-            version, overall = overall_state(storage, load, storage.simultane_by_id(view.simultane), now)
+            version, overall = overall_state(storage, load, storage.simultane_by_id(view.simultane), now, language)
             return version, {"kind": "simultane", "language": language, "now": now, "overall": overall}
         record = storage.game(view.game)
         if record.kind not in (GameKind.DUPLICATE, GameKind.CLASSIC):
@@ -314,6 +314,6 @@ class Hub:
         if simultane is not None:
             self.simultanes_watched = True
             self._overall_rooms.add(view.channel)
-            overall_version, state["overall"] = overall_state(storage, load, simultane, now)
+            overall_version, state["overall"] = overall_state(storage, load, simultane, now, language)
             version += overall_version
         return version, state

@@ -53,6 +53,12 @@ LABELS = {
     "simultane_hidden_together": {},
     "simultane_hidden_window": {},
     "room": {},
+    "rooms_one": {"rooms": "{rooms}"},
+    "rooms_other": {"rooms": "{rooms}"},
+    "players_one": {"players": "{players}"},
+    "players_other": {"players": "{players}"},
+    "rounds_one": {"rounds": "{rounds}"},
+    "rounds_other": {"rounds": "{rounds}"},
     "clock_paused": {},
 }
 
@@ -191,6 +197,7 @@ h2{margin:.5vh 0;font-size:3vh}
   #clock{font-size:48px}#count,#top{font-size:18px}#call{font-size:26px}#clocks .chip{font-size:20px}
   table{font-size:15px}h2{font-size:17px}
   #tables{display:block}.chip{font-size:16px}#notice{font-size:16px}
+  #app.solo #overall{font-size:16px}#app.solo #overall table{font-size:15px}#overall td,#overall th{padding:4px}
 }
 </style>
 </head>
@@ -308,7 +315,9 @@ function overallTable(o){
   if(!o)return;
   if(state.kind!=="simultane")box.appendChild(el("h2","",fill(L.simultane_title,{code:o.code})));
   if(!o.rounds){box.appendChild(el("div","",o.window?L.simultane_hidden_window:L.simultane_hidden_together));return;}
-  box.appendChild(el("div","",fill(L.simultane_ranking,{rounds:o.rounds,rooms:o.rooms,players:o.standings.length})));
+  const counted=(k,n)=>fill(plural.select(n)==="one"?L[k+"_one"]:L[k+"_other"],{[k]:n});
+  box.appendChild(el("div","",fill(L.simultane_ranking,{rounds:counted("rounds",o.rounds),
+    rooms:counted("rooms",o.rooms),players:counted("players",o.standings.length)})));
   const pc=new Intl.NumberFormat(CONFIG.lang,{minimumFractionDigits:1,maximumFractionDigits:1});
   const head=[{text:"#"},{text:L.col_player},{text:L.room},{text:L.col_total,n:1},{text:L.col_gap,n:1},{text:"%",n:1}];
   box.appendChild(table("",head,o.standings.map((x,i)=>({cls:i===0?"best":"",

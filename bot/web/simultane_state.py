@@ -22,6 +22,7 @@ from core.simultane import (
     visible_rounds,
 )
 
+from ..simultane_names import room_labels
 from ..storage import GameRecord, GameStatus, SimultaneRecord, Storage
 
 State = dict[str, Any]
@@ -47,7 +48,7 @@ def related_channels(storage: Storage, channel: str) -> set[str]:
     return found
 
 
-def overall_state(storage: Storage, load: Load, record: SimultaneRecord, now: float) -> tuple[int, State]:
+def overall_state(storage: Storage, load: Load, record: SimultaneRecord, now: float, lang: str) -> tuple[int, State]:
     """A simultané's overall ranking as far as the rule allows at ``now``, and a version that grows with
     every room's game and with the rounds the rule shows (the sum of their event counts, and those rounds:
     a window's end shows rounds with no new event)."""
@@ -55,7 +56,9 @@ def overall_state(storage: Storage, load: Load, record: SimultaneRecord, now: fl
     progress: list[RoomProgress] = []
     results: list[RoomResult] = []
     version = 0
-    for room in storage.simultane_rooms(record.id):
+    joined = storage.simultane_rooms(record.id)
+    labels = room_labels(lang, joined)  # names, else "Room N" in the page's language: never a channel's key
+    for room in joined:
         if room.game is None:
             progress.append(RoomProgress(room.channel, 0, started=False))
             continue
@@ -87,7 +90,7 @@ def overall_state(storage: Storage, load: Load, record: SimultaneRecord, now: fl
             {
                 "place": s.place,
                 "player": s.name,
-                "room": s.channel,
+                "room": labels.get(s.channel, ""),
                 "total": s.total,
                 "gap": s.gap,
                 "percent": round(s.percent, 1),
