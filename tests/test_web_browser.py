@@ -103,7 +103,7 @@ def tile_contrast(driver: Any, selector: str) -> float:
     shot = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
     box = tuple(int(v * scale) for v in rect[:4])
     inner = shot.crop((box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4))  # inside the tile's edge
-    pixels = list(inner.getdata())
+    pixels = list(inner.get_flattened_data())
     background = Counter(pixels).most_common(1)[0][0]
     return max(contrast_ratio(background, pixel) for pixel in set(pixels))
 
@@ -283,7 +283,7 @@ async def test_the_organisers_page_shows_the_overall_ranking_once_every_room_clo
         shown = await until(lambda: "Bertrand" in text(browser, "overall") and text(browser, "overall"), "the ranking")
         assert shown.index("Ana") < shown.index("Bertrand") and "Club de Vichy" in shown and "Salon 1" in shown
         assert "discord:" not in shown  # a room by its name or its joining order, never its channel's key
-        assert "après 1 manche : 2 salons, 2 joueurs" in shown
+        assert "après 1 manche\u00a0: 2 salons, 2 joueurs" in shown
         assert tile_contrast(browser, "#overall tr.best") >= AA_CONTRAST
         images = screenshots_folder(tmp_path)
         browser.save_screenshot(str(images / "web-simultane.png"))
