@@ -34,6 +34,9 @@ ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadli
 # with other live processes on the store: how long they may take to say the answers they received (the
 # service says them every ARRIVALS_SECONDS), so that a close never misses one received just before its deadline
 ARRIVALS_SAID_SECONDS = 0.5
+# clocks of rounds past their deadline a process takes in one tick beyond its share (those of a process that
+# died before the others knew it): closed in batches by whichever process is free
+CLOSE_BATCH = 25
 
 
 def open_next_round(
@@ -157,7 +160,8 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
     if quiet:
         keys = {(d.game, d.round, d.at) for d in open_rounds}
         services.clock.quiet = quiet = {k: t for k, t in quiet.items() if k in keys}
-    held = _hold_clocks(services, channels, due_channels, now)
+    overdue = {d.channel for d in due if now >= d.at}
+    held = _hold_clocks(services, channels, due_channels, overdue, now)
     renewed = time.monotonic()
     closing = any(now >= d.at for d in due)  # a storm of closes: the tops of later rounds wait
     with services.clock.searches.closing() if closing else contextlib.nullcontext():
@@ -165,7 +169,7 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
             if deadline.channel not in held:
                 continue  # another live process runs this channel's clock
             if time.monotonic() - renewed > services.clock_lease.seconds / 3:  # a long tick keeps its leases
-                held = _hold_clocks(services, channels, due_channels, services.now())
+                held = _hold_clocks(services, channels, due_channels, set(), services.now())
                 renewed = time.monotonic()
                 if deadline.channel not in held:
                     continue
@@ -209,16 +213,23 @@ def _answers_on_their_way(services: Services, deadline: Deadline, now: float) ->
     return services.storage.arrivals_elsewhere(deadline.game, deadline.channel)
 
 
-def _hold_clocks(services: Services, channels: set[str], due: set[str], now: float) -> set[str]:
+def _hold_clocks(services: Services, channels: set[str], due: set[str], overdue: set[str], now: float) -> set[str]:
     """Renew this process's leases on channels with an open round, take those of ``due`` channels
-    (clock work within ``WARNING_SECONDS``) that are free or expired, give up the leases of channels
-    whose round is over; the channels whose clock this process runs."""
+    (clock work within ``WARNING_SECONDS``) that are free or left by a dead process, up to this process's
+    share of the due ones (the live processes close a burst of rounds in parallel), and ``CLOSE_BATCH`` more
+    while ``overdue`` ones are not its own; give up the leases of channels whose round is over; the channels
+    whose clock this process runs."""
     storage, lease, clock = services.storage, services.clock_lease, services.clock
     over = clock.held - channels
     if over:
         storage.release_clocks(lease.owner, sorted(over))
-    wanted = (clock.held & channels) | due
-    clock.held = storage.hold_clocks(lease.owner, sorted(wanted), now, lease.seconds) if wanted else set()
+    kept = clock.held & channels
+    wanted = kept | due
+    share = -(-len(due) // max(1, clock.processes))
+    room = max(0, share - len(kept & due))
+    if overdue - kept:
+        room = max(room, CLOSE_BATCH)
+    clock.held = storage.hold_clocks(lease.owner, sorted(wanted), now, lease.seconds, room) if wanted else set()
     return clock.held
 
 

@@ -119,9 +119,12 @@ class ClockStore(Protocol):
     """The duplicate clock: each round's deadline, the rounds closed, and which process runs each
     channel's clock (its lease)."""
 
-    def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:
+    def hold_clocks(
+        self, owner: str, channels: list[str], now: float, seconds: float, most: int | None = None
+    ) -> set[str]:
         """Among ``channels``, those whose duplicate clock ``owner`` holds from now on: the leases it held
-        already or that were free or expired, each renewed or taken until ``now + seconds``."""
+        already, and up to ``most`` (None: all) of those that were free, expired or left by an owner known
+        to be dead (PostgreSQL: its session is gone), each renewed or taken until ``now + seconds``."""
         ...
 
     def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
