@@ -225,15 +225,14 @@ class RefereeService:
         try:
             storage.outbox_alive(me, now + PROCESS_SECONDS)
             referee.alive_until = now + PROCESS_SECONDS
-            others = 0
+            others = False
             for owner, until in storage.outbox_processes():
                 if owner != me and (until <= now or known_dead(owner, me)):
                     storage.forget_process(owner)
                     log.info("outbox: process %s is gone, what it was sending is due at once", owner)
                 else:
-                    others += owner != me
-            referee.clock.others_alive = others > 0  # their answers received in time are waited for at a close
-            referee.clock.processes = 1 + others  # each takes its share of the clocks due
+                    others = others or owner != me
+            referee.clock.others_alive = others  # their answers received in time are waited for at a close
         except Exception:  # its claims lapse in time: others take its messages over
             log.exception("outbox: could not record this process's heartbeat")
 

@@ -25,7 +25,6 @@ class DuplicateClock:
         self.quiet: dict[tuple[int, int, float], float] = {}
         # whether other live processes share the store (a close then waits for the answers they hold)
         self.others_alive = False
-        self.processes = 1  # live processes on the store, this one included: each takes its share of the clocks
 
     def forget_game(self, game_id: int) -> None:
         """Drop what is kept for a game that ended."""

@@ -34,9 +34,6 @@ ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadli
 # with other live processes on the store: how long they may take to say the answers they received (the
 # service says them every ARRIVALS_SECONDS), so that a close never misses one received just before its deadline
 ARRIVALS_SAID_SECONDS = 0.5
-# clocks of rounds past their deadline a process takes in one tick beyond its share (those of a process that
-# died before the others knew it): closed in batches by whichever process is free
-CLOSE_BATCH = 25
 
 
 def open_next_round(
@@ -160,8 +157,7 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
     if quiet:
         keys = {(d.game, d.round, d.at) for d in open_rounds}
         services.clock.quiet = quiet = {k: t for k, t in quiet.items() if k in keys}
-    overdue = {d.channel for d in due if now >= d.at}
-    held = _hold_clocks(services, channels, due_channels, overdue, now)
+    held = _hold_clocks(services, channels, due_channels, now)
     renewed = time.monotonic()
     closing = any(now >= d.at for d in due)  # a storm of closes: the tops of later rounds wait
     with services.clock.searches.closing() if closing else contextlib.nullcontext():
@@ -169,7 +165,7 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
             if deadline.channel not in held:
                 continue  # another live process runs this channel's clock
             if time.monotonic() - renewed > services.clock_lease.seconds / 3:  # a long tick keeps its leases
-                held = _hold_clocks(services, channels, due_channels, set(), services.now())
+                held = _hold_clocks(services, channels, due_channels, services.now())
                 renewed = time.monotonic()
                 if deadline.channel not in held:
                     continue
@@ -213,11 +209,11 @@ def _answers_on_their_way(services: Services, deadline: Deadline, now: float) ->
     return services.storage.arrivals_elsewhere(deadline.game, deadline.channel)
 
 
-def _hold_clocks(services: Services, channels: set[str], due: set[str], overdue: set[str], now: float) -> set[str]:
+def _hold_clocks(services: Services, channels: set[str], due: set[str], now: float) -> set[str]:
     """Renew this process's leases on channels with an open round, take those of ``due`` channels
-    (clock work within ``WARNING_SECONDS``) that are free or left by a dead process, up to this process's
-    share of the due ones (the live processes close a burst of rounds in parallel), and ``CLOSE_BATCH`` more
-    while ``overdue`` ones are not its own; give up the leases of channels whose round is over; the channels
+    (clock work within ``WARNING_SECONDS``) that are free, expired or left by a dead process, up to this
+    process's share of the due ones where storage knows how many processes run the clock (the live ones
+    close a burst of rounds in parallel); give up the leases of channels whose round is over; the channels
     whose clock this process runs."""
     storage, lease, clock = services.storage, services.clock_lease, services.clock
     over = clock.held - channels
@@ -225,11 +221,16 @@ def _hold_clocks(services: Services, channels: set[str], due: set[str], overdue:
         storage.release_clocks(lease.owner, sorted(over))
     kept = clock.held & channels
     wanted = kept | due
-    share = -(-len(due) // max(1, clock.processes))
-    room = max(0, share - len(kept & due))
-    if overdue - kept:
-        room = max(room, CLOSE_BATCH)
-    clock.held = storage.hold_clocks(lease.owner, sorted(wanted), now, lease.seconds, room) if wanted else set()
+    # counted while it runs open rounds' clocks (also before any is due: the others leave it its share)
+    owners = storage.clock_owners(lease.owner, services.clock_scope) if channels else None
+    if not wanted:
+        clock.held = set()
+        return clock.held
+    room: int | None = None  # unknown: every due channel that is free
+    if owners is not None:
+        share = -(-len(due) // max(1, owners))
+        room = max(0, share - len(kept & due))
+    clock.held = storage.hold_clocks(lease.owner, sorted(wanted), now, lease.seconds, room)
     return clock.held
 
 

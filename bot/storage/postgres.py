@@ -41,6 +41,7 @@ __all__ = ["MIGRATIONS", "PostgresStorage", "shown_url"]
 CHANNEL_LOCKS = 0x41524249  # "ARBI"
 MIGRATION_LOCK = 0x41524250
 ARRIVAL_LOCKS = 0x41524251  # shared by each process holding answers sent in the channel and not recorded yet
+CLOCK_SCOPE_LOCKS = 0x41524253  # shared by the session of each process running the clock of a scope
 OWNER_CHECK_SECONDS = 5.0  # how often a clock owner's session is checked (one that broke is opened again)
 
 
@@ -74,6 +75,8 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         self._arrivals_lock = threading.Lock()
         self._owners: dict[str, psycopg.Connection[Any]] = {}  # clock lease owner -> the session holding its lock
         self._owners_checked = time.monotonic()
+        self._owners_lock = threading.Lock()
+        self._scopes: set[tuple[str, str]] = set()  # (owner, clock scope) whose shared lock its session holds
         try:  # one plain connection first: an unreachable server is said at once, in its own words
             psycopg.connect(url, connect_timeout=max(1, round(connect_timeout))).close()
         except psycopg.Error as error:
@@ -105,6 +108,7 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
             if self._arrivals is not None:
                 self._arrivals.close()
                 self._arrivals = None
+        with self._owners_lock:
             for session in self._owners.values():
                 session.close()
             self._owners.clear()
@@ -112,12 +116,10 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
 
     # --- clock leases: an owner's leases hold while its session lives ------------------------
 
-    def hold_clocks(
-        self, owner: str, channels: list[str], now: float, seconds: float, most: int | None = None
-    ) -> set[str]:
-        """``SQLStore.hold_clocks``, the owner's lock held first by a session of its own (its leases are
-        taken over at once by any process once that session ends: the process died)."""
-        with self._arrivals_lock:
+    def _owner_session(self, owner: str, scope: str | None = None) -> psycopg.Connection[Any]:
+        """The session holding ``owner``'s lock (opened, or opened again if the server dropped it), and
+        the shared lock of ``scope`` if given (the processes running its clock are counted by it)."""
+        with self._owners_lock:
             session = self._owners.get(owner)
             if session is not None and time.monotonic() - self._owners_checked > OWNER_CHECK_SECONDS:
                 self._owners_checked = time.monotonic()
@@ -129,7 +131,29 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
                 session = psycopg.connect(self.url, autocommit=True)
                 self._run(session, "select pg_advisory_lock(?, hashtext(?))", [CLOCK_OWNER_LOCKS, owner])
                 self._owners[owner] = session
+                self._scopes = {(o, s) for o, s in self._scopes if o != owner}
+            if scope is not None and (owner, scope) not in self._scopes:
+                self._run(session, "select pg_advisory_lock_shared(?, hashtext(?))", [CLOCK_SCOPE_LOCKS, scope])
+                self._scopes.add((owner, scope))
+            return session
+
+    def hold_clocks(
+        self, owner: str, channels: list[str], now: float, seconds: float, most: int | None = None
+    ) -> set[str]:
+        """``SQLStore.hold_clocks``, the owner's lock held first by a session of its own (its leases are
+        taken over at once by any process once that session ends: the process died)."""
+        self._owner_session(owner)
         return super().hold_clocks(owner, channels, now, seconds, most)
+
+    def clock_owners(self, owner: str, scope: str) -> int | None:
+        """The sessions holding the scope's shared lock (one per live process running that clock)."""
+        self._owner_session(owner, scope)
+        rows = self._committed(
+            "select count(*) from pg_locks where locktype = 'advisory' and granted and classid = ?"
+            " and objid = cast(hashtext(?) as oid) and objsubid = 2",
+            [CLOCK_SCOPE_LOCKS, scope],
+        )
+        return max(1, int(rows[0][0]))
 
     # --- answers other processes hold: the close waits for them --------------------------------
 

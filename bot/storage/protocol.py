@@ -127,6 +127,11 @@ class ClockStore(Protocol):
         to be dead (PostgreSQL: its session is gone), each renewed or taken until ``now + seconds``."""
         ...
 
+    def clock_owners(self, owner: str, scope: str) -> int | None:
+        """How many live processes run the clock of the channels under ``scope``, ``owner`` (this process)
+        counted from now on; None where storage cannot tell (SQLite: each takes every due channel free)."""
+        ...
+
     def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
         """Give up ``owner``'s clock leases on ``channels`` (None: all of them, a clean stop)."""
         ...

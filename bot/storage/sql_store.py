@@ -252,6 +252,9 @@ class SQLStore(SQLRunner):
             )
         return {str(row[0]) for row in rows}
 
+    def clock_owners(self, owner: str, scope: str) -> int | None:
+        return None
+
     def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
         with self._one_write():
             if channels is None:
