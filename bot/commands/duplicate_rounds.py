@@ -34,6 +34,7 @@ ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadli
 # with other live processes on the store: how long they may take to say the answers they received (the
 # service says them every ARRIVALS_SECONDS), so that a close never misses one received just before its deadline
 ARRIVALS_SAID_SECONDS = 0.5
+OWNERS_SECONDS = 1.0  # how often the processes running the clock are counted again (while there are clocks to share)
 
 
 def open_next_round(
@@ -158,15 +159,13 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
         keys = {(d.game, d.round, d.at) for d in open_rounds}
         services.clock.quiet = quiet = {k: t for k, t in quiet.items() if k in keys}
     held = _hold_clocks(services, channels, due_channels, now)
-    renewed = time.monotonic()
     closing = any(now >= d.at for d in due)  # a storm of closes: the tops of later rounds wait
     with services.clock.searches.closing() if closing else contextlib.nullcontext():
         for deadline in due:
             if deadline.channel not in held:
                 continue  # another live process runs this channel's clock
-            if time.monotonic() - renewed > services.clock_lease.seconds / 3:  # a long tick keeps its leases
-                held = _hold_clocks(services, channels, due_channels, services.now())
-                renewed = time.monotonic()
+            if time.monotonic() - services.clock.renewed > services.clock_lease.seconds / 3:  # a long tick
+                held = _hold_clocks(services, channels, due_channels, services.now())  # keeps its leases
                 if deadline.channel not in held:
                     continue
             if now < deadline.at and (deadline.game, deadline.round) in services.clock.warned:
@@ -210,33 +209,47 @@ def _answers_on_their_way(services: Services, deadline: Deadline, now: float) ->
 
 
 def _hold_clocks(services: Services, channels: set[str], due: set[str], now: float) -> set[str]:
-    """Renew this process's leases on channels with an open round, take those of ``due`` channels
-    (clock work within ``WARNING_SECONDS``) that are free, expired or left by a dead process, up to this
-    process's share of the due ones where storage knows how many processes run the clock (the live ones
-    close a burst of rounds in parallel); give up the leases of channels whose round is over; the channels
-    whose clock this process runs."""
+    """Renew this process's leases on channels with an open round (every third of the lease time), take
+    those of ``due`` channels (clock work within ``WARNING_SECONDS``) that are free, expired or left by a
+    dead process, up to this process's share of the due ones where storage knows how many processes run
+    the clock (the live ones close a burst of rounds in parallel); give up the leases of channels whose
+    round is over; the channels whose clock this process runs."""
     storage, lease, clock = services.storage, services.clock_lease, services.clock
     over = clock.held - channels
     if over:
         storage.release_clocks(lease.owner, sorted(over))
     kept = clock.held & channels
-    wanted = kept | due
-    # counted while it runs open rounds' clocks (also before any is due: the others leave it its share)
-    owners = storage.clock_owners(lease.owner, services.clock_scope) if channels else None
-    if not wanted:
-        clock.held = set()
-        return clock.held
+    wanted, free = kept | due, due - kept
     room: int | None = None  # unknown: every due channel that is free
-    if owners is not None:
-        share = -(-len(due) // max(1, owners))
-        room = max(0, share - len(kept & due))
+    if channels:  # counted while it runs open rounds' clocks (before any is due: the others leave it its share)
+        owners = _clock_owners(services, bool(free))
+        if owners is not None:
+            room = max(0, -(-len(due) // owners) - len(kept & due))
+    renew = time.monotonic() - clock.renewed > lease.seconds / 3
+    if not wanted or (not renew and not (free and room != 0)):
+        clock.held = kept  # nothing to take, and the leases hold until the next renewal
+        return clock.held
     clock.held = storage.hold_clocks(lease.owner, sorted(wanted), now, lease.seconds, room)
+    clock.renewed = time.monotonic()
     return clock.held
+
+
+def _clock_owners(services: Services, needed: bool) -> int | None:
+    """How many processes run this clock (storage's count, read again at most every ``OWNERS_SECONDS``
+    and only when ``needed``: channels this process might take); this one said to run it."""
+    clock, lease = services.clock, services.clock_lease
+    counted, at = clock.owners
+    if not needed or time.monotonic() - at < OWNERS_SECONDS:
+        services.storage.clock_owners(lease.owner, services.clock_scope, count=False)
+        return counted
+    counted = services.storage.clock_owners(lease.owner, services.clock_scope)
+    clock.owners = (counted, time.monotonic())
+    return counted
 
 
 def claim_clock(services: Services, channel: str, now: float) -> None:
     """The process that opens a round runs its clock if it can (it is searching the round's top)."""
-    if channel.startswith(services.clock_scope):
+    if channel.startswith(services.clock_scope) and channel not in services.clock.held:  # held: renewed by ticks
         lease = services.clock_lease
         services.clock.held |= services.storage.hold_clocks(lease.owner, [channel], now, lease.seconds)
 
@@ -254,7 +267,7 @@ def _waiting_for_list(
 
 def _clock_step(services: Services, deadline: Deadline, now: float) -> list[Reply]:
     """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
-    with services.games.transaction(services.storage):
+    with services.games.transaction(services.storage), services.lists.remembering():
         services.storage.lock_channel(deadline.channel)
         kind = kind_of(services.storage.game(deadline.game).kind)
         return services.store(kind.clock(services, deadline, now))

@@ -145,9 +145,11 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         self._owner_session(owner)
         return super().hold_clocks(owner, channels, now, seconds, most)
 
-    def clock_owners(self, owner: str, scope: str) -> int | None:
+    def clock_owners(self, owner: str, scope: str, *, count: bool = True) -> int | None:
         """The sessions holding the scope's shared lock (one per live process running that clock)."""
         self._owner_session(owner, scope)
+        if not count:
+            return None
         rows = self._committed(
             "select count(*) from pg_locks where locktype = 'advisory' and granted and classid = ?"
             " and objid = cast(hashtext(?) as oid) and objsubid = 2",

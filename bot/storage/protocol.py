@@ -127,9 +127,10 @@ class ClockStore(Protocol):
         to be dead (PostgreSQL: its session is gone), each renewed or taken until ``now + seconds``."""
         ...
 
-    def clock_owners(self, owner: str, scope: str) -> int | None:
+    def clock_owners(self, owner: str, scope: str, *, count: bool = True) -> int | None:
         """How many live processes run the clock of the channels under ``scope``, ``owner`` (this process)
-        counted from now on; None where storage cannot tell (SQLite: each takes every due channel free)."""
+        counted from now on; None where storage cannot tell (SQLite: each takes every due channel free) or
+        when not ``count`` (only said)."""
         ...
 
     def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:

@@ -252,7 +252,7 @@ class SQLStore(SQLRunner):
             )
         return {str(row[0]) for row in rows}
 
-    def clock_owners(self, owner: str, scope: str) -> int | None:
+    def clock_owners(self, owner: str, scope: str, *, count: bool = True) -> int | None:
         return None
 
     def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
