@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import random
 import time
 from collections.abc import Callable
@@ -160,6 +161,7 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
         services.clock.quiet = quiet = {k: t for k, t in quiet.items() if k in keys}
     held = _hold_clocks(services, channels, due_channels, now)
     closing = any(now >= d.at for d in due)  # a storm of closes: the tops of later rounds wait
+    checked, waiting = _answers_awaited(services, [d for d in due if now >= d.at and d.channel in held], now)
     with services.clock.searches.closing() if closing else contextlib.nullcontext():
         for deadline in due:
             if deadline.channel not in held:
@@ -172,8 +174,11 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
                 continue  # warned already: nothing to do until the deadline (no transaction for nothing)
             if now < quiet.get((deadline.game, deadline.round, deadline.at), now):
                 continue  # its warning is not due yet
-            if now >= deadline.at and _answers_on_their_way(services, deadline, now):
-                continue  # closed at a later tick, once they are recorded
+            if now >= deadline.at and deadline.game in checked:
+                if deadline.game in waiting:
+                    continue  # closed at a later tick, once they are recorded
+            elif now >= deadline.at and _answers_on_their_way(services, deadline, now):
+                continue
             if now >= deadline.at:  # what its kind needs before the transaction opens (a closing round's top)
                 record = storage.game(deadline.game)
                 kind_of(record.kind).before_clock(services, record)
@@ -206,6 +211,35 @@ def _answers_on_their_way(services: Services, deadline: Deadline, now: float) ->
     if now - deadline.at < ARRIVALS_SAID_SECONDS:
         return True
     return services.storage.arrivals_elsewhere(deadline.game, deadline.channel)
+
+
+def _answers_awaited(services: Services, overdue: list[Deadline], now: float) -> tuple[set[int], set[int]]:
+    """``_answers_on_their_way`` of every round past its deadline, in two statements for them all (a burst
+    of 300 closes asked two per round at every tick): the games checked, and those whose close waits."""
+    recent = [d for d in overdue if now - d.at <= ANSWERS_AWAITED_SECONDS]
+    checked = {d.game for d in overdue}
+    if not recent:
+        return checked, set()
+    in_channel: dict[str, float] = {}  # the earliest message not answered yet in each channel, by each sender
+    privately: dict[str, float] = {}
+    for message in services.arriving():
+        if message.received is None:
+            continue
+        in_channel[message.channel] = min(in_channel.get(message.channel, math.inf), message.received)
+        if message.private:
+            privately[message.user] = min(privately.get(message.user, math.inf), message.received)
+    waiting = {d.game for d in recent if in_channel.get(d.channel, math.inf) <= d.at}
+    rest = [d for d in recent if d.game not in waiting]
+    if privately and rest:
+        seated = services.storage.players_of([d.game for d in rest])
+        waiting |= {d.game for d in rest if any(privately.get(u, math.inf) <= d.at for u in seated[d.game])}
+        rest = [d for d in rest if d.game not in waiting]
+    if not (rest and services.storage.arrivals_shared and services.clock.others_alive):
+        return checked, waiting
+    waiting |= {d.game for d in rest if now - d.at < ARRIVALS_SAID_SECONDS}
+    rest = [d for d in rest if d.game not in waiting]
+    waiting |= services.storage.arrivals_elsewhere_of([(d.game, d.channel) for d in rest])
+    return checked, waiting
 
 
 def _hold_clocks(services: Services, channels: set[str], due: set[str], now: float) -> set[str]:

@@ -188,6 +188,18 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         )
         return bool(rows[0][0])
 
+    def arrivals_elsewhere_of(self, rounds: list[tuple[int, str]]) -> set[int]:
+        """``arrivals_elsewhere`` of each (game, channel), in one statement."""
+        if not rounds:
+            return set()
+        rows = self._committed(
+            "select distinct k.game from (select r.game, r.c from unnest(cast(? as bigint[]), cast(? as text[]))"
+            ' as r(game, c) union select p.game, p."user" from players p where p.game = any(cast(? as bigint[]))) k'
+            " where not pg_try_advisory_xact_lock(?, hashtext(k.c))",
+            [[g for g, _ in rounds], [c for _, c in rounds], [g for g, _ in rounds], ARRIVAL_LOCKS],
+        )
+        return {int(row[0]) for row in rows}
+
     # --- connections and transactions -------------------------------------------------------
 
     @contextlib.contextmanager

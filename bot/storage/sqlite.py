@@ -193,6 +193,9 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimul
     def arrivals_elsewhere(self, game_id: int, channel: str) -> bool:
         return False
 
+    def arrivals_elsewhere_of(self, rounds: list[tuple[int, str]]) -> set[int]:
+        return set()
+
     def lock_play(self, channel: str, user: str) -> frozenset[str] | None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
         return None
