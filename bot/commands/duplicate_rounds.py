@@ -12,6 +12,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from core.duplicate import DrawMade, DuplicateEvent, DuplicateGame
 from core.errors import ArbitreError
@@ -35,6 +36,7 @@ ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadli
 # with other live processes on the store: how long they may take to say the answers they received (the
 # service says them every ARRIVALS_SECONDS), so that a close never misses one received just before its deadline
 ARRIVALS_SAID_SECONDS = 0.5
+CLOSES_AT_ONCE = 4  # rounds one process closes side by side (PostgreSQL: their round trips overlap)
 OWNERS_SECONDS = 1.0  # how often the processes running the clock are counted again (while there are clocks to share)
 
 
@@ -162,6 +164,7 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
     held = _hold_clocks(services, channels, due_channels, now)
     closing = any(now >= d.at for d in due)  # a storm of closes: the tops of later rounds wait
     checked, waiting = _answers_awaited(services, [d for d in due if now >= d.at and d.channel in held], now)
+    closes: list[Deadline] = []  # rounds to close, on a store whose transactions run side by side
     with services.clock.searches.closing() if closing else contextlib.nullcontext():
         for deadline in due:
             if deadline.channel not in held:
@@ -179,17 +182,34 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
                     continue  # closed at a later tick, once they are recorded
             elif now >= deadline.at and _answers_on_their_way(services, deadline, now):
                 continue
-            if now >= deadline.at:  # what its kind needs before the transaction opens (a closing round's top)
-                record = storage.game(deadline.game)
-                kind_of(record.kind).before_clock(services, record)
-            try:
-                step = _clock_step(services, deadline, now)
-            except RoundClosedTwiceError:  # another process closed it first: nothing to do
+            if now >= deadline.at and storage.concurrent_transactions:
+                closes.append(deadline)  # closed below, several at once
                 continue
-            replies += step
-            if publish is not None and step:
-                publish(step)
+            replies += _act(services, deadline, now, publish)
+        if len(closes) > 1:  # each close waits for the server most of its time: they overlap
+            with ThreadPoolExecutor(CLOSES_AT_ONCE, thread_name_prefix="arbitre-close") as pool:
+                for step in pool.map(lambda d: _act(services, d, now, publish), closes):
+                    replies += step
+        elif closes:
+            replies += _act(services, closes[0], now, publish)
     return replies
+
+
+def _act(
+    services: Services, deadline: Deadline, now: float, publish: Callable[[list[Reply]], None] | None
+) -> list[Reply]:
+    """The clock's step for one deadline (a close: its top found first, outside the transaction); its
+    replies, also given to ``publish`` once stored."""
+    if now >= deadline.at:  # what its kind needs before the transaction opens (a closing round's top)
+        record = services.storage.game(deadline.game)
+        kind_of(record.kind).before_clock(services, record)
+    try:
+        step = _clock_step(services, deadline, now)
+    except RoundClosedTwiceError:  # another process closed it first: nothing to do
+        return []
+    if publish is not None and step:
+        publish(step)
+    return step
 
 
 def _answers_on_their_way(services: Services, deadline: Deadline, now: float) -> bool:

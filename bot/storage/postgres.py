@@ -160,6 +160,7 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
     # --- answers other processes hold: the close waits for them --------------------------------
 
     arrivals_shared = True
+    concurrent_transactions = True  # each channel's lock is its own
 
     def hold_arrivals(self, channels: set[str]) -> None:
         """A shared advisory lock per channel, held by a session of its own while this process holds

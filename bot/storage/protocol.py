@@ -142,6 +142,7 @@ class ClockStore(Protocol):
         ...
 
     arrivals_shared: bool  # whether other processes may hold this store's answers (then they say so)
+    concurrent_transactions: bool  # whether write transactions of different channels run side by side
 
     def hold_arrivals(self, channels: set[str]) -> None:
         """Say to every process that this one holds messages sent in ``channels`` and not answered yet (and

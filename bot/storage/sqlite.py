@@ -186,6 +186,7 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimul
         return False
 
     arrivals_shared = False  # one process writes the file at a time: its own queue is all there is
+    concurrent_transactions = False  # one writer at a time: closes run one after the other
 
     def hold_arrivals(self, channels: set[str]) -> None:
         """Nothing to say: the process's own queue is all there is."""
