@@ -186,6 +186,7 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
                 closes.append(deadline)  # closed below, several at once
                 continue
             replies += _act(services, deadline, now, publish)
+            time.sleep(0)  # the commands waiting for the store's one writer (SQLite) go between two closes
         if len(closes) > 1:  # each close waits for the server most of its time: they overlap
             with ThreadPoolExecutor(CLOSES_AT_ONCE, thread_name_prefix="arbitre-close") as pool:
                 for step in pool.map(lambda d: _act(services, d, now, publish), closes):
