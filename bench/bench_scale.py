@@ -69,7 +69,12 @@ class Database:
 def posted_closes(workers: list[Any]) -> dict[str, float]:
     """Per channel, when a process first delivered the notice that its round 1 was closed (the draw's
     message edited to say so, sent with the results)."""
-    posted: dict[str, float] = {}
+    return {channel: at for channel, (at, _) in posted_closes_by(workers).items()}
+
+
+def posted_closes_by(workers: list[Any]) -> dict[str, tuple[float, str]]:
+    """Per channel, when and by which process the notice that its round 1 was closed was first delivered."""
+    posted: dict[str, tuple[float, str]] = {}
     for worker in workers:
         if not Path(worker.out).exists():
             continue
@@ -78,7 +83,7 @@ def posted_closes(workers: list[Any]) -> dict[str, float]:
             text = str(sent.get("text") or "")
             if sent.get("to") is None and text.startswith("Coup 1 —") and "manche close" in text:
                 channel = str(sent["channel"])
-                posted[channel] = min(posted.get(channel, float("inf")), float(sent["at"]))
+                posted[channel] = min(posted.get(channel, (float("inf"), "")), (float(sent["at"]), worker.name))
     return posted
 
 
@@ -122,6 +127,11 @@ def run(
     with Workers(url, folder, processes, lease=LEASE, tick=0.25) as workers:
 
         def route(channel_index: int) -> Any:
+            """The channel's process; the dead one's channels spread over the live ones (as a load balancer or
+            Discord's shards do: the others' channels stay where their games are cached)."""
+            home = workers.all[channel_index % len(workers.all)]
+            if not home.killed:
+                return home
             alive = workers.alive()
             return alive[channel_index % len(alive)]
 
@@ -200,6 +210,9 @@ def run(
         wait_until(lambda: len(posted_closes(workers.all)) >= len(closes), 120)
         posted = posted_closes(workers.all)
         shown = [posted[ch] - deadlines[g] for ch, g in game_of.items() if ch in posted and g in deadlines]
+        closers: dict[str, list[float]] = {}  # per process, how late after their deadlines its closes were posted
+        for ch, (at, name) in posted_closes_by(workers.all).items():
+            closers.setdefault(name, []).append(at - deadlines[game_of[ch]])
         per_round: Counter[tuple[int, int]] = Counter()
         rounds: Counter[int] = Counter()
         for game, kind in db.rows("select game, kind from events order by game, seq"):
@@ -246,6 +259,7 @@ def run(
         "missed_round": len(acknowledged - in_round_1),
         "missed_resent": len((acknowledged - in_round_1) & resent),  # reached a live process only once resent
         "closed_twice": sum(1 for n in per_round.values() if n > 1),
+        "closers": {n: (len(v), max(v)) for n, v in sorted(closers.items())},
         "killed": victim.name if victim is not None else "-",
         "killed_at_s": (killed - now) if victim is not None else 0.0,
     }
@@ -266,6 +280,8 @@ def report(title: str, figures: dict[str, Any]) -> None:
           f"median {figures['median_close_s']:.1f} s, latest {figures['latest_close_s']:.1f} s")
     print(f"  round 1 close posted in {figures['posted']} channels; after the deadline: "
           f"median {figures['median_posted_s']:.1f} s, latest {figures['latest_posted_s']:.1f} s")
+    by = ", ".join(f"{n} {count} (latest {late:.1f} s)" for n, (count, late) in figures["closers"].items())
+    print(f"  round 1 closes posted by each process: {by}")
     print(f"  answers sent before the deadline but stored after their round's close: {figures['missed_round']}"
           f" (of which resent after the kill, to a live process: {figures['missed_resent']})")
     print(f"  distinct draws stored across the channels' rounds 1-2: {figures['distinct_draws']}")

@@ -11,8 +11,9 @@ games replay from their log without word lists.
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -87,10 +88,26 @@ class WordLists:
     def __init__(self, registry: LexiconRegistry, storage: HouseWordStore) -> None:
         self.registry = registry
         self.storage = storage
+        self._read = threading.local()  # this thread's house words read in ``remembering``
+
+    @contextlib.contextmanager
+    def remembering(self) -> Iterator[None]:
+        """Within the block (one transaction, such as a round's close), each channel's house words are read
+        from storage once in this thread (a close asked seven times)."""
+        self._read.houses = {}
+        try:
+            yield
+        finally:
+            self._read.houses = None
 
     def house(self, channel: str, spec: str) -> HouseWords:
         """The channel's house words for the list ``spec``, as its stored changes leave them."""
-        return HouseWords.replay(self.storage.house_word_changes(channel, spec))
+        houses: dict[tuple[str, str], HouseWords] | None = getattr(self._read, "houses", None)
+        if houses is None:
+            return HouseWords.replay(self.storage.house_word_changes(channel, spec))
+        if (channel, spec) not in houses:
+            houses[(channel, spec)] = HouseWords.replay(self.storage.house_word_changes(channel, spec))
+        return houses[(channel, spec)]
 
     def verdicts(self, spec: str, channel: str) -> HouseList:
         """The list ``spec`` with ``channel``'s house words for it; ListPreparingError while it is prepared."""

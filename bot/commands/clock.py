@@ -20,6 +20,9 @@ class DuplicateClock:
         self.warned: set[tuple[int, int]] = set()  # (game, round) warned of its last seconds
         self.waiting_for_list: set[tuple[int, int]] = set()  # rounds past their time whose list is not ready
         self.held: set[str] = set()  # channels whose clock lease this process holds (bot.clock_lease)
+        self.renewed = float("-inf")  # time.monotonic() when those leases were last renewed
+        # how many processes run this clock, and when they were counted (time.monotonic()); None: unknown
+        self.owners: tuple[int | None, float] = (None, float("-inf"))
         # (game, round, stored deadline) -> the time before which the clock has nothing to do for it (its
         # warning comes later): no transaction for it at every tick until then
         self.quiet: dict[tuple[int, int, float], float] = {}

@@ -7,6 +7,7 @@ deadline for the clock (``sync_deadline``), rewritten from the game after every 
 
 from __future__ import annotations
 
+import itertools
 import math
 from concurrent.futures import Future
 from typing import Any
@@ -31,7 +32,7 @@ from .context import Context, UserError
 from .services import Services
 from .simultane_tops import TopKey, shared_top
 
-TOPS_KEPT = 64  # tops searched ahead, at most (one per open round)
+TOPS_KEPT = 4096  # tops searched ahead, at most (one per open round; as many as the game cache keeps games)
 TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
 
 
@@ -137,8 +138,11 @@ def start_top(services: Services, record: GameRecord, game: DuplicateGame) -> Fu
         return None  # searched when the round closes
     key = _top_key(record, game, name)
     if key not in services.clock.tops:
-        for old in [k for k in services.clock.tops if k[0] == record.id or len(services.clock.tops) > TOPS_KEPT]:
-            services.clock.tops.pop(old, None)  # a round of this game already closed (or its list changed), or too many
+        tops = services.clock.tops
+        for old in [k for k in tops if k[0] == record.id]:
+            tops.pop(old, None)  # a round of this game already closed (or its list changed)
+        for old in list(itertools.islice(tops, max(0, len(tops) + 1 - TOPS_KEPT))):
+            tops.pop(old, None)  # too many: the oldest go (was every one past the bound: 300 rooms searched twice)
         board, letters = game.board.copy(), round_.draw.letters
         due = game.deadline(round_)
         searches = services.clock.searches

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from core.duplicate import DrawMade, DuplicateEvent, DuplicateGame
 from core.errors import ArbitreError
@@ -34,6 +36,8 @@ ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadli
 # with other live processes on the store: how long they may take to say the answers they received (the
 # service says them every ARRIVALS_SECONDS), so that a close never misses one received just before its deadline
 ARRIVALS_SAID_SECONDS = 0.5
+CLOSES_AT_ONCE = 4  # rounds one process closes side by side (PostgreSQL: their round trips overlap)
+OWNERS_SECONDS = 1.0  # how often the processes running the clock are counted again (while there are clocks to share)
 
 
 def open_next_round(
@@ -158,34 +162,55 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
         keys = {(d.game, d.round, d.at) for d in open_rounds}
         services.clock.quiet = quiet = {k: t for k, t in quiet.items() if k in keys}
     held = _hold_clocks(services, channels, due_channels, now)
-    renewed = time.monotonic()
     closing = any(now >= d.at for d in due)  # a storm of closes: the tops of later rounds wait
+    checked, waiting = _answers_awaited(services, [d for d in due if now >= d.at and d.channel in held], now)
+    closes: list[Deadline] = []  # rounds to close, on a store whose transactions run side by side
     with services.clock.searches.closing() if closing else contextlib.nullcontext():
         for deadline in due:
             if deadline.channel not in held:
                 continue  # another live process runs this channel's clock
-            if time.monotonic() - renewed > services.clock_lease.seconds / 3:  # a long tick keeps its leases
-                held = _hold_clocks(services, channels, due_channels, services.now())
-                renewed = time.monotonic()
+            if time.monotonic() - services.clock.renewed > services.clock_lease.seconds / 3:  # a long tick
+                held = _hold_clocks(services, channels, due_channels, services.now())  # keeps its leases
                 if deadline.channel not in held:
                     continue
             if now < deadline.at and (deadline.game, deadline.round) in services.clock.warned:
                 continue  # warned already: nothing to do until the deadline (no transaction for nothing)
             if now < quiet.get((deadline.game, deadline.round, deadline.at), now):
                 continue  # its warning is not due yet
-            if now >= deadline.at and _answers_on_their_way(services, deadline, now):
-                continue  # closed at a later tick, once they are recorded
-            if now >= deadline.at:  # what its kind needs before the transaction opens (a closing round's top)
-                record = storage.game(deadline.game)
-                kind_of(record.kind).before_clock(services, record)
-            try:
-                step = _clock_step(services, deadline, now)
-            except RoundClosedTwiceError:  # another process closed it first: nothing to do
+            if now >= deadline.at and deadline.game in checked:
+                if deadline.game in waiting:
+                    continue  # closed at a later tick, once they are recorded
+            elif now >= deadline.at and _answers_on_their_way(services, deadline, now):
                 continue
-            replies += step
-            if publish is not None and step:
-                publish(step)
+            if now >= deadline.at and storage.concurrent_transactions:
+                closes.append(deadline)  # closed below, several at once
+                continue
+            replies += _act(services, deadline, now, publish)
+            time.sleep(0)  # the commands waiting for the store's one writer (SQLite) go between two closes
+        if len(closes) > 1:  # each close waits for the server most of its time: they overlap
+            with ThreadPoolExecutor(CLOSES_AT_ONCE, thread_name_prefix="arbitre-close") as pool:
+                for step in pool.map(lambda d: _act(services, d, now, publish), closes):
+                    replies += step
+        elif closes:
+            replies += _act(services, closes[0], now, publish)
     return replies
+
+
+def _act(
+    services: Services, deadline: Deadline, now: float, publish: Callable[[list[Reply]], None] | None
+) -> list[Reply]:
+    """The clock's step for one deadline (a close: its top found first, outside the transaction); its
+    replies, also given to ``publish`` once stored."""
+    if now >= deadline.at:  # what its kind needs before the transaction opens (a closing round's top)
+        record = services.storage.game(deadline.game)
+        kind_of(record.kind).before_clock(services, record)
+    try:
+        step = _clock_step(services, deadline, now)
+    except RoundClosedTwiceError:  # another process closed it first: nothing to do
+        return []
+    if publish is not None and step:
+        publish(step)
+    return step
 
 
 def _answers_on_their_way(services: Services, deadline: Deadline, now: float) -> bool:
@@ -209,22 +234,77 @@ def _answers_on_their_way(services: Services, deadline: Deadline, now: float) ->
     return services.storage.arrivals_elsewhere(deadline.game, deadline.channel)
 
 
+def _answers_awaited(services: Services, overdue: list[Deadline], now: float) -> tuple[set[int], set[int]]:
+    """``_answers_on_their_way`` of every round past its deadline, in two statements for them all (a burst
+    of 300 closes asked two per round at every tick): the games checked, and those whose close waits."""
+    recent = [d for d in overdue if now - d.at <= ANSWERS_AWAITED_SECONDS]
+    checked = {d.game for d in overdue}
+    if not recent:
+        return checked, set()
+    in_channel: dict[str, float] = {}  # the earliest message not answered yet in each channel, by each sender
+    privately: dict[str, float] = {}
+    for message in services.arriving():
+        if message.received is None:
+            continue
+        in_channel[message.channel] = min(in_channel.get(message.channel, math.inf), message.received)
+        if message.private:
+            privately[message.user] = min(privately.get(message.user, math.inf), message.received)
+    waiting = {d.game for d in recent if in_channel.get(d.channel, math.inf) <= d.at}
+    rest = [d for d in recent if d.game not in waiting]
+    if privately and rest:
+        seated = services.storage.players_of([d.game for d in rest])
+        waiting |= {d.game for d in rest if any(privately.get(u, math.inf) <= d.at for u in seated[d.game])}
+        rest = [d for d in rest if d.game not in waiting]
+    if not (rest and services.storage.arrivals_shared and services.clock.others_alive):
+        return checked, waiting
+    waiting |= {d.game for d in rest if now - d.at < ARRIVALS_SAID_SECONDS}
+    rest = [d for d in rest if d.game not in waiting]
+    waiting |= services.storage.arrivals_elsewhere_of([(d.game, d.channel) for d in rest])
+    return checked, waiting
+
+
 def _hold_clocks(services: Services, channels: set[str], due: set[str], now: float) -> set[str]:
-    """Renew this process's leases on channels with an open round, take those of ``due`` channels
-    (clock work within ``WARNING_SECONDS``) that are free or expired, give up the leases of channels
-    whose round is over; the channels whose clock this process runs."""
+    """Renew this process's leases on channels with an open round (every third of the lease time), take
+    those of ``due`` channels (clock work within ``WARNING_SECONDS``) that are free, expired or left by a
+    dead process, up to this process's share of the due ones where storage knows how many processes run
+    the clock (the live ones close a burst of rounds in parallel); give up the leases of channels whose
+    round is over; the channels whose clock this process runs."""
     storage, lease, clock = services.storage, services.clock_lease, services.clock
     over = clock.held - channels
     if over:
         storage.release_clocks(lease.owner, sorted(over))
-    wanted = (clock.held & channels) | due
-    clock.held = storage.hold_clocks(lease.owner, sorted(wanted), now, lease.seconds) if wanted else set()
+    kept = clock.held & channels
+    wanted, free = kept | due, due - kept
+    room: int | None = None  # unknown: every due channel that is free
+    if channels:  # counted while it runs open rounds' clocks (before any is due: the others leave it its share)
+        owners = _clock_owners(services, bool(free))
+        if owners is not None:
+            room = max(0, -(-len(due) // owners) - len(kept & due))
+    renew = time.monotonic() - clock.renewed > lease.seconds / 3
+    if not wanted or (not renew and not (free and room != 0)):
+        clock.held = kept  # nothing to take, and the leases hold until the next renewal
+        return clock.held
+    clock.held = storage.hold_clocks(lease.owner, sorted(wanted), now, lease.seconds, room)
+    clock.renewed = time.monotonic()
     return clock.held
+
+
+def _clock_owners(services: Services, needed: bool) -> int | None:
+    """How many processes run this clock (storage's count, read again at most every ``OWNERS_SECONDS``
+    and only when ``needed``: channels this process might take); this one said to run it."""
+    clock, lease = services.clock, services.clock_lease
+    counted, at = clock.owners
+    if not needed or time.monotonic() - at < OWNERS_SECONDS:
+        services.storage.clock_owners(lease.owner, services.clock_scope, count=False)
+        return counted
+    counted = services.storage.clock_owners(lease.owner, services.clock_scope)
+    clock.owners = (counted, time.monotonic())
+    return counted
 
 
 def claim_clock(services: Services, channel: str, now: float) -> None:
     """The process that opens a round runs its clock if it can (it is searching the round's top)."""
-    if channel.startswith(services.clock_scope):
+    if channel.startswith(services.clock_scope) and channel not in services.clock.held:  # held: renewed by ticks
         lease = services.clock_lease
         services.clock.held |= services.storage.hold_clocks(lease.owner, [channel], now, lease.seconds)
 
@@ -242,7 +322,7 @@ def _waiting_for_list(
 
 def _clock_step(services: Services, deadline: Deadline, now: float) -> list[Reply]:
     """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
-    with services.games.transaction(services.storage):
+    with services.games.transaction(services.storage), services.lists.remembering():
         services.storage.lock_channel(deadline.channel)
         kind = kind_of(services.storage.game(deadline.game).kind)
         return services.store(kind.clock(services, deadline, now))

@@ -6,7 +6,8 @@ channel run one after the other whatever process runs them, and every statement 
 COMMITTED) sees what the previous command committed. A round is closed once by the ``closes``
 primary key; outbox messages are taken with ``for update skip locked`` and a claim that names its
 process (``bot/storage/sql_outbox.py``), so that two processes never deliver the same message; clock
-leases say which process runs each channel's duplicate clock. The statements are
+leases say which process runs each channel's duplicate clock, and last only while their owner's session
+lives (a process killed leaves its channels to the others at once). The statements are
 ``bot.storage.sql_store``'s, shared with SQLite; the schema history (``bot.storage.migrations``) is
 applied on open under an advisory lock (several processes may start at once).
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -23,7 +25,7 @@ import psycopg
 import psycopg_pool
 
 from .common import newer_version_reason
-from .dialect import POSTGRES
+from .dialect import CLOCK_OWNER_LOCKS, POSTGRES
 from .migrations import MIGRATIONS, upgrade
 from .records import ChannelLock, GameKind, GameStatus, OutsideTransactionError, StorageFullError, StorageOpenError
 from .sql_games import PLAY_CHANNEL, SQLGames
@@ -39,6 +41,8 @@ __all__ = ["MIGRATIONS", "PostgresStorage", "shown_url"]
 CHANNEL_LOCKS = 0x41524249  # "ARBI"
 MIGRATION_LOCK = 0x41524250
 ARRIVAL_LOCKS = 0x41524251  # shared by each process holding answers sent in the channel and not recorded yet
+CLOCK_SCOPE_LOCKS = 0x41524253  # shared by the session of each process running the clock of a scope
+OWNER_CHECK_SECONDS = 5.0  # how often a clock owner's session is checked (one that broke is opened again)
 
 
 def shown_url(url: str) -> str:
@@ -69,6 +73,10 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         self._arrivals: psycopg.Connection[Any] | None = None  # its session holds the arrival locks
         self._arrivals_held: set[str] = set()
         self._arrivals_lock = threading.Lock()
+        self._owners: dict[str, psycopg.Connection[Any]] = {}  # clock lease owner -> the session holding its lock
+        self._owners_checked = time.monotonic()
+        self._owners_lock = threading.Lock()
+        self._scopes: set[tuple[str, str]] = set()  # (owner, clock scope) whose shared lock its session holds
         try:  # one plain connection first: an unreachable server is said at once, in its own words
             psycopg.connect(url, connect_timeout=max(1, round(connect_timeout))).close()
         except psycopg.Error as error:
@@ -100,11 +108,59 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
             if self._arrivals is not None:
                 self._arrivals.close()
                 self._arrivals = None
+        with self._owners_lock:
+            for session in self._owners.values():
+                session.close()
+            self._owners.clear()
         self.pool.close()
+
+    # --- clock leases: an owner's leases hold while its session lives ------------------------
+
+    def _owner_session(self, owner: str, scope: str | None = None) -> psycopg.Connection[Any]:
+        """The session holding ``owner``'s lock (opened, or opened again if the server dropped it), and
+        the shared lock of ``scope`` if given (the processes running its clock are counted by it)."""
+        with self._owners_lock:
+            session = self._owners.get(owner)
+            if session is not None and time.monotonic() - self._owners_checked > OWNER_CHECK_SECONDS:
+                self._owners_checked = time.monotonic()
+                with contextlib.suppress(psycopg.Error):
+                    session.execute("select 1")  # a session the server dropped is seen broken, and replaced
+            if session is None or session.closed or session.broken:
+                if session is not None:
+                    session.close()
+                session = psycopg.connect(self.url, autocommit=True)
+                self._run(session, "select pg_advisory_lock(?, hashtext(?))", [CLOCK_OWNER_LOCKS, owner])
+                self._owners[owner] = session
+                self._scopes = {(o, s) for o, s in self._scopes if o != owner}
+            if scope is not None and (owner, scope) not in self._scopes:
+                self._run(session, "select pg_advisory_lock_shared(?, hashtext(?))", [CLOCK_SCOPE_LOCKS, scope])
+                self._scopes.add((owner, scope))
+            return session
+
+    def hold_clocks(
+        self, owner: str, channels: list[str], now: float, seconds: float, most: int | None = None
+    ) -> set[str]:
+        """``SQLStore.hold_clocks``, the owner's lock held first by a session of its own (its leases are
+        taken over at once by any process once that session ends: the process died)."""
+        self._owner_session(owner)
+        return super().hold_clocks(owner, channels, now, seconds, most)
+
+    def clock_owners(self, owner: str, scope: str, *, count: bool = True) -> int | None:
+        """The sessions holding the scope's shared lock (one per live process running that clock)."""
+        self._owner_session(owner, scope)
+        if not count:
+            return None
+        rows = self._committed(
+            "select count(*) from pg_locks where locktype = 'advisory' and granted and classid = ?"
+            " and objid = cast(hashtext(?) as oid) and objsubid = 2",
+            [CLOCK_SCOPE_LOCKS, scope],
+        )
+        return max(1, int(rows[0][0]))
 
     # --- answers other processes hold: the close waits for them --------------------------------
 
     arrivals_shared = True
+    concurrent_transactions = True  # each channel's lock is its own
 
     def hold_arrivals(self, channels: set[str]) -> None:
         """A shared advisory lock per channel, held by a session of its own while this process holds
@@ -132,6 +188,18 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
             [channel, game_id, ARRIVAL_LOCKS],
         )
         return bool(rows[0][0])
+
+    def arrivals_elsewhere_of(self, rounds: list[tuple[int, str]]) -> set[int]:
+        """``arrivals_elsewhere`` of each (game, channel), in one statement."""
+        if not rounds:
+            return set()
+        rows = self._committed(
+            "select distinct k.game from (select r.game, r.c from unnest(cast(? as bigint[]), cast(? as text[]))"
+            ' as r(game, c) union select p.game, p."user" from players p where p.game = any(cast(? as bigint[]))) k'
+            " where not pg_try_advisory_xact_lock(?, hashtext(k.c))",
+            [[g for g, _ in rounds], [c for _, c in rounds], [g for g, _ in rounds], ARRIVAL_LOCKS],
+        )
+        return {int(row[0]) for row in rows}
 
     # --- connections and transactions -------------------------------------------------------
 

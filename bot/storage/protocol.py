@@ -82,6 +82,10 @@ class GameLog(Protocol):
     def append_event(self, game_id: int, data: dict[str, Any], author: str, at: float | None = None) -> StoredEvent: ...
     def add_player(self, game_id: int, user: str, name: str) -> None: ...
     def players(self, game_id: int) -> list[tuple[str, str]]: ...
+    def players_of(self, games: list[int]) -> dict[int, set[str]]:
+        """The accounts seated in each of ``games`` (one statement)."""
+        ...
+
     def active_games_of(self, user: str) -> list[GameRecord]: ...
     def play_state(self, channel: str, user: str) -> PlayState | None:
         """What a private move of ``user`` from ``channel`` needs, in one read: the channel's running duplicate
@@ -119,9 +123,18 @@ class ClockStore(Protocol):
     """The duplicate clock: each round's deadline, the rounds closed, and which process runs each
     channel's clock (its lease)."""
 
-    def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:
+    def hold_clocks(
+        self, owner: str, channels: list[str], now: float, seconds: float, most: int | None = None
+    ) -> set[str]:
         """Among ``channels``, those whose duplicate clock ``owner`` holds from now on: the leases it held
-        already or that were free or expired, each renewed or taken until ``now + seconds``."""
+        already, and up to ``most`` (None: all) of those that were free, expired or left by an owner known
+        to be dead (PostgreSQL: its session is gone), each renewed or taken until ``now + seconds``."""
+        ...
+
+    def clock_owners(self, owner: str, scope: str, *, count: bool = True) -> int | None:
+        """How many live processes run the clock of the channels under ``scope``, ``owner`` (this process)
+        counted from now on; None where storage cannot tell (SQLite: each takes every due channel free) or
+        when not ``count`` (only said)."""
         ...
 
     def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
@@ -129,6 +142,7 @@ class ClockStore(Protocol):
         ...
 
     arrivals_shared: bool  # whether other processes may hold this store's answers (then they say so)
+    concurrent_transactions: bool  # whether write transactions of different channels run side by side
 
     def hold_arrivals(self, channels: set[str]) -> None:
         """Say to every process that this one holds messages sent in ``channels`` and not answered yet (and
@@ -138,6 +152,10 @@ class ClockStore(Protocol):
     def arrivals_elsewhere(self, game_id: int, channel: str) -> bool:
         """Whether a process said (``hold_arrivals``) it holds messages not answered yet sent in ``channel``
         or in a private chat of one of the game's players (False where ``arrivals_shared`` is false)."""
+        ...
+
+    def arrivals_elsewhere_of(self, rounds: list[tuple[int, str]]) -> set[int]:
+        """Among (game, channel) pairs, the games for which ``arrivals_elsewhere`` holds (one statement)."""
         ...
 
     def set_deadline(self, game_id: int, round_number: int, at: float | None) -> None: ...

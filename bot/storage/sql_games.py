@@ -77,6 +77,15 @@ class SQLGames(SQLRunner):
         rows = self._execute('select "user", name from players where game = ? order by position', [game_id])
         return [(str(user), str(name)) for user, name in rows]
 
+    def players_of(self, games: list[int]) -> dict[int, set[str]]:
+        seated: dict[int, set[str]] = {game: set() for game in games}
+        if games:
+            listed = self.dialect.listed(sorted(set(games)))
+            rows = self._execute(f'select game, "user" from players where game {self.dialect.id_list}', [listed])
+            for game, user in rows:
+                seated[int(game)].add(str(user))
+        return seated
+
     def play_state(self, channel: str, user: str) -> PlayState | None:
         """The state a private move of ``user`` sent from ``channel`` goes to: the channel's running
         duplicate game, else the player's latest one (None: neither); one statement."""

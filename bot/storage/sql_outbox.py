@@ -12,6 +12,8 @@ from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, reply_from_json
 from .common import BACKLOG, CARRIES_BYTES, OUTBOX_COLUMNS, outbox_row
 from .sql_store import SQLRunner
 
+ENQUEUED_AT_ONCE = 100  # replies stored by one insert statement at most
+
 
 class SQLOutbox(SQLRunner):
     """The outbox; the storage gives it its statements and transactions."""
@@ -21,15 +23,18 @@ class SQLOutbox(SQLRunner):
     ) -> list[int]:
         """Store replies to send (in the caller's transaction); their outbox numbers, in order. ``owner``:
         the live process that sends them now (claimed by it: no other process takes them while it lives)."""
-        ids = []
+        ids: list[int] = []
         at = time.time() if created is None else created
         with self.transaction():
-            for reply in replies:
+            for start in range(0, len(replies), ENQUEUED_AT_ONCE):  # one statement for a close's five replies
+                chunk = replies[start : start + ENQUEUED_AT_ONCE]
                 rows = self._execute(
-                    f"insert into outbox ({OUTBOX_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?) returning id",
-                    outbox_row(reply, at, due, owner),
+                    f"insert into outbox ({OUTBOX_COLUMNS}) values "
+                    + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+                    + " returning id",
+                    [value for reply in chunk for value in outbox_row(reply, at, due, owner)],
                 )
-                ids.append(int(rows[0][0]))
+                ids += sorted(int(row[0]) for row in rows)  # numbered in the order of the rows
         return ids
 
     def outbox_due(

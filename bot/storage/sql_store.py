@@ -225,21 +225,35 @@ class SQLStore(SQLRunner):
 
     # --- clock leases: which process runs each channel's duplicate clock -------------------------
 
-    def hold_clocks(self, owner: str, channels: list[str], now: float, seconds: float) -> set[str]:
+    def hold_clocks(
+        self, owner: str, channels: list[str], now: float, seconds: float, most: int | None = None
+    ) -> set[str]:
         wanted = self.dialect.listed(sorted(set(channels)))
+        gone = self.dialect.owner_gone
+        taken = "clock_leases.owner = excluded.owner or clock_leases.expires < ? or " + gone.format(
+            owner="clock_leases.owner"
+        )
         with self.transaction():
             self._execute(
-                "insert into clock_leases (channel, owner, expires)"
-                f" select value, ?, ? from ({self.dialect.text_list}) wanted where true"
+                f"with wanted as ({self.dialect.text_list}),"
+                " mine as (select w.value from wanted w join clock_leases l on l.channel = w.value where l.owner = ?),"
+                " free as (select w.value from wanted w left join clock_leases l on l.channel = w.value"
+                f" where l.channel is null or (l.owner <> ? and (l.expires < ? or {gone.format(owner='l.owner')}))"
+                " order by random() limit ?)"
+                " insert into clock_leases (channel, owner, expires)"
+                " select value, ?, ? from (select value from mine union all select value from free) s where true"
                 " on conflict (channel) do update set owner = excluded.owner, expires = excluded.expires"
-                " where clock_leases.owner = excluded.owner or clock_leases.expires < ?",
-                [owner, now + seconds, wanted, now],
+                f" where {taken}",
+                [wanted, owner, owner, now, len(channels) if most is None else most, owner, now + seconds, now],
             )
             rows = self._execute(
                 f"select channel from clock_leases where owner = ? and channel in ({self.dialect.text_list})",
                 [owner, wanted],
             )
         return {str(row[0]) for row in rows}
+
+    def clock_owners(self, owner: str, scope: str, *, count: bool = True) -> int | None:
+        return None
 
     def release_clocks(self, owner: str, channels: list[str] | None = None) -> None:
         with self._one_write():

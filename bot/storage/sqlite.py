@@ -186,12 +186,16 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimul
         return False
 
     arrivals_shared = False  # one process writes the file at a time: its own queue is all there is
+    concurrent_transactions = False  # one writer at a time: closes run one after the other
 
     def hold_arrivals(self, channels: set[str]) -> None:
         """Nothing to say: the process's own queue is all there is."""
 
     def arrivals_elsewhere(self, game_id: int, channel: str) -> bool:
         return False
+
+    def arrivals_elsewhere_of(self, rounds: list[tuple[int, str]]) -> set[int]:
+        return set()
 
     def lock_play(self, channel: str, user: str) -> frozenset[str] | None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
