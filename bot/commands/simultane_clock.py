@@ -30,12 +30,13 @@ def simultane_tick(services: Services, now: float, publish: Callable[[list[Reply
     ``publish`` is given each one's stored replies."""
     replies: list[Reply] = []
     storage = services.storage
-    for room in storage.simultane_starts_due(now, services.clock_scope):
+    starts, posts = storage.simultane_work_due(now)
+    for room in storage.simultane_starts_due(now, services.clock_scope) if starts else []:
         step = _start_room(services, room, now)
         replies += step
         if publish is not None and step:
             publish(step)
-    for record in storage.simultanes_to_post():
+    for record in storage.simultanes_to_post() if posts else []:
         if record.channel.startswith(services.clock_scope):
             step = _post_overall(services, record, now)
             replies += step

@@ -132,6 +132,19 @@ class SQLSimultanes(SQLRunner):
                 [game_id, simultane_id, channel],
             )
 
+    def simultane_work_due(self, now: float) -> tuple[bool, bool]:
+        """Whether a room's start is due by ``now``, and whether a started simultané has posts to come: one
+        statement, so that a clock tick with nothing of the kind to do costs one read."""
+        rows = self._execute(
+            "select exists (select 1 from simultane_rooms where due is not null and due <= ? and game is null),"
+            " exists (select 1 from simultanes s where exists"
+            " (select 1 from simultane_rooms r where r.simultane = s.id and r.game is not null)"
+            " and not exists (select 1 from simultane_posts p where p.simultane = s.id and p.what = ?))",
+            [now, DONE_POST],
+        )
+        starts, posts = rows[0]
+        return bool(starts), bool(posts)
+
     def simultane_starts_due(self, now: float, scope: str = "") -> list[SimultaneRoom]:
         """The rooms whose game the clock starts by ``now`` and has not yet, of channels starting with
         ``scope``, the earliest first."""
