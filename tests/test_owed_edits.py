@@ -39,6 +39,16 @@ def waiting_edits(storage: SQLiteStorage) -> int:
     return int(row[0])
 
 
+def edit_retry_due(storage: SQLiteStorage, attempts: int) -> float | None:
+    """When the outbox tries a waiting edit again, once it has failed ``attempts`` times (None before)."""
+    row = storage.db.execute(
+        "select max(due) from outbox where delivered is null and dropped is null and edit_key is not null"
+        " and attempts = ?",
+        [attempts],
+    ).fetchone()
+    return None if row[0] is None else float(row[0])
+
+
 def refused_edits(caplog: pytest.LogCaptureFixture) -> int:
     """How many times the adapter said a reply of the draw (its edit) was not delivered."""
     said = [r.getMessage() for r in caplog.records]
@@ -117,18 +127,23 @@ async def test_a_reset_edit_on_telegram_is_sent_again_until_the_draw_shows_the_e
         tg.advance(61)  # past the edit interval: the extension is edited at once
         tg.reset_next("editMessageText", count=1)
         await tg.send_user_message(GROUP, tg.ana, "/prolonge 600")
-        await eventually(lambda: refused_edits(caplog) == 1)  # the reset was met
+        await eventually(lambda: edit_retry_due(storage, 1) is not None)  # the reset was met, the retry set
+        assert refused_edits(caplog) == 1
         assert draw_text(tg).endswith("\n⏳ 5:00")  # the refused edit changed nothing shown
-        tg.advance(1)  # past the outbox's first backoff (at most a second): the edit goes again
-        # 3:59 left, ten minutes more, one second of backoff: 13:58, shown by whole minutes (the interval)
+        due = edit_retry_due(storage, 1)
+        assert due is not None and 0 <= due - tg.now() <= 1  # the outbox's first backoff: a second at most
+        tg.advance(due - tg.now())  # to the retry: the edit goes again
+        # 3:59 left, ten minutes more, up to a second of backoff: shown by whole minutes (the interval)
         await eventually(lambda: draw_text(tg).endswith("\n⏳ 14:00"))
         assert refused_edits(caplog) == 1
         tg.advance(61)
         tg.reset_next("editMessageText", count=1)
         await tg.send_user_message(GROUP, tg.ana, "/cloture")
-        await eventually(lambda: refused_edits(caplog) == 2)  # the close's edit: reset too
-        assert draw_text(tg).endswith("\n⏳ 14:00")
-        tg.advance(1)
+        await eventually(lambda: edit_retry_due(storage, 1) is not None)  # the close's edit: reset too
+        assert refused_edits(caplog) == 2 and draw_text(tg).endswith("\n⏳ 14:00")
+        due = edit_retry_due(storage, 1)
+        assert due is not None and 0 <= due - tg.now() <= 1
+        tg.advance(due - tg.now())
         await eventually(lambda: "manche close" in draw_text(tg))
         assert "⏳" not in draw_text(tg) and refused_edits(caplog) == 2
         await eventually(lambda: waiting_edits(storage) == 0)
