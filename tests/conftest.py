@@ -40,8 +40,8 @@ def pytest_configure(config: pytest.Config) -> None:
         sys.pycache_prefix, sys.dont_write_bytecode = str(prefix), False
         tests = Path(__file__).resolve().parent
         workers = xdist_workers(getattr(config.option, "numprocesses", None))
-        if workers > 1 and not is_warm(prefix, tests):
-            warm(config.rootpath, tests, min(workers, os.cpu_count() or 1))
+        if workers > 1 and not is_warm():
+            warm(config.rootpath, tests)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
