@@ -14,7 +14,6 @@ import pytest_asyncio
 from core.board import Board
 from tests.fakes import FakeDiscord
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, find_binaries
-from tests.warm_start import WARMING, is_warm, warm, xdist_workers
 
 if TYPE_CHECKING:
     from bot.storage import SQLiteStorage
@@ -25,10 +24,9 @@ def pytest_configure(config: pytest.Config) -> None:
     """The Python processes the tests start (consoles, workers, the CLI) keep their bytecode in one folder of the
     user's cache, outside the checkout, instead of compiling every module again at each start (about 0.3 s of
     a console's 1 s start-up when ``PYTHONDONTWRITEBYTECODE`` is set, as it is on the build machine); the test
-    processes started after this (pytest-xdist's workers) inherit it too. A checkout the folder has no bytecode
-    of yet has it compiled before the workers start (``tests/warm_start.py``)."""
-    if hasattr(config, "workerinput") or os.environ.get(WARMING):
-        return  # an xdist worker or a process warming the folder: its environment came from the controller's
+    processes started after this (pytest-xdist's workers) inherit it too."""
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: its environment came from the controller's
     from bot.lexicons import cache_dir
 
     prefix = cache_dir().parent / "tests-pycache"
@@ -38,10 +36,6 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
         # this process too, for the modules it imports from now on (the test modules of a run without xdist)
         sys.pycache_prefix, sys.dont_write_bytecode = str(prefix), False
-        tests = Path(__file__).resolve().parent
-        workers = xdist_workers(getattr(config.option, "numprocesses", None))
-        if workers > 1 and not is_warm():
-            warm(config.rootpath, tests)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
