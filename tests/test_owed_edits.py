@@ -124,6 +124,9 @@ async def test_a_reset_edit_on_telegram_is_sent_again_until_the_draw_shows_the_e
     async with running_application(adapter.application, tg):
         await tg.send_user_message(GROUP, tg.ana, "/duplicate 5")
         await eventually(lambda: draw_text(tg).endswith("\n⏳ 5:00"))
+        # the adapter tracks the draw once its send has returned, its interval counted from then: advanced
+        # sooner, the clock would start that interval a minute later, and the extension's edit would wait it
+        await eventually(lambda: any(m.text.endswith("\n⏳ 5:00") for m in adapter.tracked.values()))
         tg.advance(61)  # past the edit interval: the extension is edited at once
         tg.reset_next("editMessageText", count=1)
         await tg.send_user_message(GROUP, tg.ana, "/prolonge 600")
@@ -132,9 +135,11 @@ async def test_a_reset_edit_on_telegram_is_sent_again_until_the_draw_shows_the_e
         assert draw_text(tg).endswith("\n⏳ 5:00")  # the refused edit changed nothing shown
         due = edit_retry_due(storage, 1)
         assert due is not None and 0 <= due - tg.now() <= 1  # the outbox's first backoff: a second at most
-        tg.advance(due - tg.now())  # to the retry: the edit goes again
-        # 3:59 left, ten minutes more, up to a second of backoff: shown by whole minutes (the interval)
+        # to the retry, and a second more: the group's pace (a message a second, on this clock) has room for it
+        tg.advance(due - tg.now() + 1)
+        # 3:59 left, ten minutes more, up to two seconds gone: shown by whole minutes (the interval)
         await eventually(lambda: draw_text(tg).endswith("\n⏳ 14:00"))
+        await eventually(lambda: any(m.text.endswith("\n⏳ 14:00") for m in adapter.tracked.values()))
         assert refused_edits(caplog) == 1
         tg.advance(61)
         tg.reset_next("editMessageText", count=1)
@@ -143,7 +148,7 @@ async def test_a_reset_edit_on_telegram_is_sent_again_until_the_draw_shows_the_e
         assert refused_edits(caplog) == 2 and draw_text(tg).endswith("\n⏳ 14:00")
         due = edit_retry_due(storage, 1)
         assert due is not None and 0 <= due - tg.now() <= 1
-        tg.advance(due - tg.now())
+        tg.advance(due - tg.now() + 1)
         await eventually(lambda: "manche close" in draw_text(tg))
         assert "⏳" not in draw_text(tg) and refused_edits(caplog) == 2
         await eventually(lambda: waiting_edits(storage) == 0)
