@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +34,8 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("PYTHONPYCACHEPREFIX", str(prefix))
     if os.environ["PYTHONPYCACHEPREFIX"] == str(prefix):  # bytecode outside the checkout: nothing is left in it
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        # this process too, for the modules it imports from now on (the test modules of a run without xdist)
+        sys.pycache_prefix, sys.dont_write_bytecode = str(prefix), False
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import itertools
 import json
 import random
@@ -60,6 +59,8 @@ from core.placement import Placement, apply_placement, validate_move
 from core.scoring import MoveScore, score_placement
 from core.tie import TieRule
 
+from .ready_lists import ready_registry
+
 ROOT = Path(__file__).resolve().parents[1]
 
 TWO = (
@@ -111,6 +112,19 @@ def _order(play: FoundPlay) -> tuple[int, int, int, int, int, str, str]:
     )
 
 
+def _count(letters: Iterable[str]) -> dict[str, int]:
+    """How many times each letter comes (a plain dict: a Counter costs more in the brute search)."""
+    counts: dict[str, int] = {}
+    for letter in letters:
+        counts[letter] = counts.get(letter, 0) + 1
+    return counts
+
+
+def _missing(need: dict[str, int], letters: Counter[str]) -> int:
+    """How many of the letters ``need`` counts ``letters`` lacks (what jokers would have to stand for)."""
+    return sum(n - letters[ch] for ch, n in need.items() if n > letters[ch])
+
+
 class BruteTop:
     """Every word of a small list tried at every square both ways, every joker choice: slow but plain."""
 
@@ -141,34 +155,41 @@ class BruteTop:
                 (r + dr, c + dc) for r, c, _ in board.tiles() for dr, dc in ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0))
             }
         )
+        cells = {(r, c): tile.letter for r, c, tile in board.tiles()}
+        pool = letters + Counter(cells.values())  # every letter a play could use: the rack's and the board's
         for word in self.words:
+            if sum((Counter(word) - pool).values()) > jokers:
+                continue  # not even with every tile on the board: no square can take it
             for horizontal in (True, False):
                 if not horizontal and board.is_empty() and self.horizontal_first:
                     continue
-                rows = range(15) if horizontal else range(16 - len(word))
-                cols = range(16 - len(word)) if horizontal else range(15)
-                for row, col in itertools.product(rows, cols):
-                    squares = [(row, col + i) if horizontal else (row + i, col) for i in range(len(word))]
+                length = len(word)
+                # every start whose squares meet ``touching`` (the others cannot be a play), in board order
+                starts = {(r, c - i) if horizontal else (r - i, c) for r, c in touching for i in range(length)}
+                for row, col in sorted(starts):
+                    if not (0 <= row < 15 and 0 <= col < 15 and (col if horizontal else row) + length <= 15):
+                        continue  # off the board
+                    squares = [(row, col + i) if horizontal else (row + i, col) for i in range(length)]
                     if touching.isdisjoint(squares):
                         continue
                     new: list[int] = []
                     fits = True
                     for i, square in enumerate(squares):
-                        tile = board.get(*square)
-                        if tile is None:
+                        letter = cells.get(square)
+                        if letter is None:
                             new.append(i)
-                        elif tile.letter != word[i]:
+                        elif letter != word[i]:
                             fits = False
                             break
                     if not fits or not new:
                         continue
-                    need = Counter(word[i] for i in new)
-                    if sum((need - letters).values()) > jokers:
+                    need = _count(word[i] for i in new)
+                    if _missing(need, letters) > jokers:
                         continue
                     for size in range(jokers + 1):
                         for joker_set in itertools.combinations(new, size):
-                            plain = Counter(word[i] for i in new if i not in joker_set)
-                            if plain - letters:
+                            plain = _count(word[i] for i in new if i not in joker_set)
+                            if _missing(plain, letters):
                                 continue
                             typed = tuple(TypedLetter(ch, i in joker_set) for i, ch in enumerate(word))
                             try:
@@ -345,6 +366,7 @@ def test_submissions_are_checked_when_the_round_closes() -> None:
 
     twice = results["twice"]
     assert twice.valid and twice.score == 24 and twice.replaced == 1 and twice.move == "H7 NEZ"
+
     # the live close reuses the verdicts it judged to find the invalid words; a replay judges afresh
     def verdicts(found: dict[str, SubmissionResult]) -> dict[str, tuple[object, ...]]:
         return {p: (r.verdict, r.score, r.move, r.replaced, repr(r.error), r.placement) for p, r in found.items()}
@@ -747,8 +769,9 @@ FR_LIST = ROOT / "lexicons" / "fr.txt.gz"
 
 @pytest.mark.skipif(not FR_LIST.exists(), reason="lexicons/fr.txt.gz is not built")
 def test_full_game_with_movegen_on_the_french_list() -> None:
-    with gzip.open(FR_LIST, "rt", encoding="utf-8") as handle:
-        lexicon = Lexicon.from_words((line.strip() for line in handle if line.strip()), name="fr")
+    # the bundled French list as the shared registry compiled it (compiling it here from lexicons/fr.txt.gz
+    # took 20 of the test's 21 s)
+    lexicon = ready_registry().get("fr")
     settings = DuplicateSettings()
     game = DuplicateGame(FRENCH, ["solo"], settings, lexicon_name="fr")
     _play_solo(game, 1, movegen_top_finder(lexicon, FRENCH, settings), lexicon)

@@ -6,7 +6,6 @@ sent again: the message kept its old countdown, and never said the round was clo
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import AsyncIterator, Callable
 
 import pytest
@@ -38,6 +37,16 @@ def waiting_edits(storage: SQLiteStorage) -> int:
         "select count(*) from outbox where delivered is null and dropped is null and edit_key is not null"
     ).fetchone()
     return int(row[0])
+
+
+def edit_retry_due(storage: SQLiteStorage, attempts: int) -> float | None:
+    """When the outbox tries a waiting edit again, once it has failed ``attempts`` times (None before)."""
+    row = storage.db.execute(
+        "select max(due) from outbox where delivered is null and dropped is null and edit_key is not null"
+        " and attempts = ?",
+        [attempts],
+    ).fetchone()
+    return None if row[0] is None else float(row[0])
 
 
 def refused_edits(caplog: pytest.LogCaptureFixture) -> int:
@@ -103,25 +112,43 @@ def draw_text(tg: FakeTelegram) -> str:
 async def test_a_reset_edit_on_telegram_is_sent_again_until_the_draw_shows_the_extension_and_the_close(
     tg: FakeTelegram, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
 ) -> None:
-    referee = Referee(storage, LEXICONS, now=tg.now, images=False)
-    # a minute between edits: the adapter's own countdown stays still while the test runs (its edits
+    # the fake's clock moves only when the test advances it: the countdown shown is exact however slow
+    # the machine is, and the adapter's own countdown (a minute between edits) stays still (its edits
     # would otherwise meet the reset first, and mend the deadline by themselves)
+    tg.clock.freeze()
+    referee = Referee(storage, LEXICONS, now=tg.now, images=False)
     adapter = TelegramAdapter(
         referee, tg.token, base_url=tg.base_url, edit_interval=60, tick_seconds=0.05, clock=tg.now
     )
     adapter.service.outbox_seconds = 0.05
     async with running_application(adapter.application, tg):
         await tg.send_user_message(GROUP, tg.ana, "/duplicate 5")
-        await eventually(lambda: "⏳" in draw_text(tg))
+        await eventually(lambda: draw_text(tg).endswith("\n⏳ 5:00"))
+        # the adapter tracks the draw once its send has returned, its interval counted from then: advanced
+        # sooner, the clock would start that interval a minute later, and the extension's edit would wait it
+        await eventually(lambda: any(m.text.endswith("\n⏳ 5:00") for m in adapter.tracked.values()))
         tg.advance(61)  # past the edit interval: the extension is edited at once
         tg.reset_next("editMessageText", count=1)
         await tg.send_user_message(GROUP, tg.ana, "/prolonge 600")
-        # 4 minutes left, and ten more (13:5x when the machine took a second or two: the fake's clock runs too)
-        await eventually(lambda: re.search(r"⏳ (14:00|13:[3-5]\d)", draw_text(tg)) is not None)
-        assert refused_edits(caplog) == 1  # the reset was met, and the edit went again
+        await eventually(lambda: edit_retry_due(storage, 1) is not None)  # the reset was met, the retry set
+        assert refused_edits(caplog) == 1
+        assert draw_text(tg).endswith("\n⏳ 5:00")  # the refused edit changed nothing shown
+        due = edit_retry_due(storage, 1)
+        assert due is not None and 0 <= due - tg.now() <= 1  # the outbox's first backoff: a second at most
+        # to the retry, and a second more: the group's pace (a message a second, on this clock) has room for it
+        tg.advance(due - tg.now() + 1)
+        # 3:59 left, ten minutes more, up to two seconds gone: shown by whole minutes (the interval)
+        await eventually(lambda: draw_text(tg).endswith("\n⏳ 14:00"))
+        await eventually(lambda: any(m.text.endswith("\n⏳ 14:00") for m in adapter.tracked.values()))
+        assert refused_edits(caplog) == 1
         tg.advance(61)
         tg.reset_next("editMessageText", count=1)
         await tg.send_user_message(GROUP, tg.ana, "/cloture")
+        await eventually(lambda: edit_retry_due(storage, 1) is not None)  # the close's edit: reset too
+        assert refused_edits(caplog) == 2 and draw_text(tg).endswith("\n⏳ 14:00")
+        due = edit_retry_due(storage, 1)
+        assert due is not None and 0 <= due - tg.now() <= 1
+        tg.advance(due - tg.now() + 1)
         await eventually(lambda: "manche close" in draw_text(tg))
         assert "⏳" not in draw_text(tg) and refused_edits(caplog) == 2
         await eventually(lambda: waiting_edits(storage) == 0)

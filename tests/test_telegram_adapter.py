@@ -279,11 +279,16 @@ async def clocked(tg, storage):
 
 
 @pytest.mark.asyncio
-async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, clocked):
+async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, clocked, storage):
+    opened = tg.now()
     await say(tg, tg.ana, "/duplicate")
     await tg.wait_for_message(chat_id=GROUP)
     draw = await tg.wait_for_message(lambda m: "⏳" in (m.text or ""), chat_id=GROUP)
-    assert 170 <= shown_seconds(draw.text) <= 180  # three minutes of the fake's clock
+    # three minutes of the fake's clock from the draw, shown as what was left when the text was made: both
+    # bounded by the fake's clock around them (which runs in real time here: no window a slow machine leaves)
+    (deadline,) = [d.at for d in storage.deadlines()]
+    assert opened + 180 <= deadline <= draw.at + 180
+    assert deadline - draw.at <= shown_seconds(draw.text) <= deadline - opened + 1
     for user in (tg.ana, tg.ben, tg.cleo):
         await say(tg, user, "/rejoindre")  # in the group, so their private /jouer finds the game
         await joined(tg, user)
@@ -295,12 +300,14 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(tg, cloc
     # the draw counts down by editing itself: steps of a second before the clock moves, and this fixture's live
     # lines edited at each change, all of which the adapter spaces one a second in the group (Telegram's pace)
     tg.advance(60)
+    advanced = tg.now()
     countdown = await tg.wait_for_edit(
         lambda m: m.message_id == draw.message_id and "⏳" in m.text and shown_seconds(m.text) <= 120,
         chat_id=GROUP,
         timeout=10,
     )
-    assert 110 <= shown_seconds(countdown.text) <= 120
+    # a step made after the minute passed: what was left then (the seconds the machine took are counted)
+    assert deadline - countdown.at <= shown_seconds(countdown.text) <= deadline - advanced + 1
     tg.advance(120)
     results = await tg.wait_for_message(lambda m: "QWERTA" in (m.text or ""), chat_id=GROUP, timeout=10)
     assert all(word in results.text for word in secrets.values())

@@ -254,6 +254,10 @@ class TrackedMessages:
             self._items.move_to_end(key)
         return item
 
+    def values(self) -> list[TrackedMessage]:
+        """The messages tracked now, the least recently used first."""
+        return list(self._items.values())
+
     def add(self, key: str, item: TrackedMessage) -> None:
         old = self._items.pop(key, None)
         if old is not None:

@@ -251,7 +251,8 @@ class MessageLog:
 
 
 class FakeClock:
-    """A fake server's "now": the real Unix time plus an offset that tests advance.
+    """A fake server's "now": the real Unix time (or the time it was frozen at) plus an offset that
+    tests advance.
 
     Only what the fake decides from time follows it (interaction tokens' age, outages, snowflake
     and message dates); the bot under test keeps its own clock unless it is handed this one.
@@ -259,9 +260,16 @@ class FakeClock:
 
     def __init__(self) -> None:
         self.offset = 0.0
+        self.frozen_at: float | None = None  # the real time the clock stopped following (see freeze)
 
     def now(self) -> float:
-        return time.time() + self.offset
+        return (time.time() if self.frozen_at is None else self.frozen_at) + self.offset
+
+    def freeze(self) -> None:
+        """From now on the clock moves only when the test advances it (a text computed from it, such
+        as a countdown, is then exact however slow the machine is)."""
+        if self.frozen_at is None:
+            self.frozen_at = time.time()
 
     def advance(self, seconds: float) -> None:
         if seconds < 0:
