@@ -53,6 +53,7 @@ from .outbox import (
     undelivered,
 )
 from .storage import ChannelSettings, GameKind, GameRunningError, RoundClosedTwiceError, Storage, StorageFullError
+from .storage.notify import notifier_for
 from .word_lists import WordLists, preparing_text
 
 log = logging.getLogger("arbitre")
@@ -108,6 +109,8 @@ class Referee:
         self.arriving: Callable[[], Sequence[Incoming]] = tuple
         # told each room whose state may have changed, once the change is committed (the live pages' hub)
         self.changed: Callable[[str], None] = _nobody
+        # the same rooms told to the other processes on the database (PostgreSQL: their live pages)
+        self.notifier = notifier_for(storage)
         self.web_url: str | None = None  # the live pages' address, when they are served (``bot.web``)
         self._first: set[int] = set()  # stored replies known to be first in line for their destination
         self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
@@ -141,13 +144,18 @@ class Referee:
         return replies
 
     def _tell_changed(self, channels: Iterable[str | None]) -> None:
-        """Tell ``changed`` of each room (after the commit); never raises."""
-        for channel in channels:
-            if channel:
-                try:
-                    self.changed(channel)
-                except Exception:
-                    log.exception("could not tell that %s changed", channel)
+        """Tell ``changed`` of each room (after the commit), and the other processes; never raises."""
+        told = {channel for channel in channels if channel}
+        for channel in told:
+            try:
+                self.changed(channel)
+            except Exception:
+                log.exception("could not tell that %s changed", channel)
+        if self.notifier is not None and told:
+            try:
+                self.notifier.tell(told)
+            except Exception:
+                log.exception("could not tell the other processes of %s", sorted(told))
 
     def batches(self, message: Incoming) -> bool:
         """Whether ``handle_plays`` takes this message with others: a private /play (``handle``'s quick way)."""

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 from core.duplicate import DuplicateGame
 
 from ..storage import GameKind, GameRecord, ViewRecord
+from ..storage.notify import RoomListener, listener_for
 from .simultane_state import overall_state, related_channels, simultane_of_game
 from .state import State, classic_state, duplicate_state, gone_state
 
@@ -117,6 +118,8 @@ class Hub:
         self.changes = 0  # changes the referee told of while some page was open
         self.simultanes_watched = False  # a page shows a simultané's ranking: a room's change may change it
         self._overall_rooms: set[str] = set()  # the rooms whose pages show a simultané's ranking
+        self.listener: RoomListener | None = None  # the other processes' changes (PostgreSQL), once listening
+        self.changes_elsewhere = 0  # rooms other processes told of (``listen``)
         referee.changed = self.changed
 
     def watched(self, channel: str) -> bool:
@@ -158,6 +161,33 @@ class Hub:
             loop.call_soon_threadsafe(self._wake, channel, True)
         except RuntimeError:  # the loop is closed: the server stopped
             return
+
+    def listen(self) -> None:
+        """Be told of the rooms other processes on the same database change, as of the referee's own
+        (PostgreSQL; nothing to do for a store of one process). In the loop, once."""
+        self.loop = asyncio.get_running_loop()
+        if self.listener is None:
+            self.listener = listener_for(self.referee.storage, self.changed_elsewhere, self.changed_everywhere)
+            if self.listener is not None:
+                self.listener.start()
+
+    async def stop_listening(self) -> None:
+        listener, self.listener = self.listener, None
+        if listener is not None:
+            await asyncio.to_thread(listener.close)
+
+    def changed_elsewhere(self, channel: str) -> None:
+        """A change of ``channel`` another process committed (the listener's thread)."""
+        if self._feeds:
+            self.changes_elsewhere += 1
+        self.changed(channel)
+
+    def changed_everywhere(self) -> None:
+        """Any room may have changed unheard (the listener connected again): every page's room built again."""
+        with self._lock:
+            rooms = list(self._feeds)
+        for channel in rooms:
+            self.changed(channel)
 
     def _wake(self, channel: str, origin: bool) -> None:
         """Mark ``channel`` changed and make sure its feed runs (in the loop). ``origin``: the room's own

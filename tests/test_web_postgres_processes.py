@@ -1,0 +1,186 @@
+"""The live page across processes (issue 27): on one PostgreSQL database, the page served by this test's
+process is pushed what another bot process (``tests.referee_worker``) commits, through ``pg_notify`` and the
+hub's listener; the server's keep-alives are stopped, so that only a notification can bring a state. Real
+processes, a real server (the ``postgres_server`` fixture), the page's raw event stream read."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import psycopg
+import pytest
+import pytest_asyncio
+
+from bot.chat import Incoming, Reply
+from bot.referee import Referee
+from bot.storage.notify import ROOMS_CHANNEL, RoomListener
+from bot.storage.postgres import PostgresStorage
+from bot.web import Hub, WebAddress, WebServer
+from tests.ready_lists import ready_registry
+from tests.test_web_view import Stream
+from tests.web_room import LINK
+from tests.worker_pool import Workers, say, whisper
+
+ROOM = "pg:1"
+ORGANISER = "pg:org"
+
+
+@dataclass
+class Served:
+    """This process: a referee on the database and its pages, with no keep-alive."""
+
+    storage: PostgresStorage
+    referee: Referee
+    hub: Hub
+    server: WebServer
+
+    async def say(self, channel: str, user: str, text: str) -> list[Reply]:
+        message = Incoming(channel, user, user.split(":")[-1], text, admin=True)
+        return await asyncio.to_thread(self.referee.handle, message)
+
+    async def link(self, channel: str, text: str = "/vue") -> str:
+        replies = await self.say(channel, "u:ref", text)
+        found = [m.group(0) for r in replies for m in LINK.finditer(r.text)]
+        assert len(found) == 1, [r.text for r in replies]
+        return found[0]
+
+    @property
+    def listener(self) -> RoomListener:
+        assert self.hub.listener is not None
+        return self.hub.listener
+
+
+@pytest_asyncio.fixture
+async def served(postgres_url: str) -> AsyncIterator[Served]:
+    storage = await asyncio.to_thread(PostgresStorage, postgres_url)
+    referee = Referee(storage, ready_registry(), images=False)
+    hub = Hub(referee)
+    server = WebServer(hub, WebAddress("127.0.0.1", 0, ""))
+    await server.start()
+    keeper = server._keeper
+    assert keeper is not None
+    keeper.cancel()  # no keep-alive at all: only a notification from the other process can bring a state
+    if hub.listener is not None:  # (None only where the pages hear no other process: the test then fails)
+        await asyncio.to_thread(hub.listener.listening.wait, 10)
+    yield Served(storage, referee, hub, server)
+    await server.close()
+    referee.clock.shutdown()
+    await asyncio.to_thread(storage.close)
+
+
+@dataclass
+class Other:
+    """The other bot process, which takes the commands (its clock too)."""
+
+    workers: Workers
+
+    def told(self, message: dict[str, Any]) -> list[str]:
+        """What it answered to ``message`` (once it committed); never an error."""
+        worker = self.workers.all[0]
+        sent = self.workers.send(worker, message)
+        assert sent is not None
+        ack = worker.wait_ack(sent)
+        assert not ack.error, ack.texts
+        return ack.texts
+
+
+@pytest.fixture
+def other(postgres_url: str, tmp_path: Path) -> Iterator[Other]:
+    with Workers(postgres_url, tmp_path, 1, lease=30.0) as workers:
+        yield Other(workers)
+
+
+async def in_other(other: Other, message: dict[str, Any]) -> list[str]:
+    return await asyncio.to_thread(other.told, message)
+
+
+async def state_where(stream: Stream, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The first state the stream brings for which ``check`` holds (a notification may bring one unchanged)."""
+    while True:
+        state = await stream.state()
+        if check(state):
+            return state
+
+
+async def open_round(worker: Other) -> None:
+    await in_other(worker, say(ROOM, "u:ref", "/duplicate 1 manuel", admin=True))
+    await in_other(worker, say(ROOM, "u:ref", "/tirage ACEHNTZ", admin=True))
+    for player in ("u:ana", "u:ben"):
+        await in_other(worker, say(ROOM, player, "/rejoindre"))
+
+
+@pytest.mark.asyncio
+async def test_another_process_play_and_close_reach_the_page_by_notification(served: Served, other: Other) -> None:
+    await open_round(other)
+    link = await served.link(ROOM)
+    async with aiohttp.ClientSession() as http, http.get(link + "/events") as response:
+        stream = Stream(response)
+        snapshot = await stream.state()
+        assert (snapshot["round"]["played"], snapshot["round"]["players"]) == (0, 2)
+        await in_other(other, whisper("u:ana", "/jouer H4 CHANTEZ"))
+        counted = await state_where(stream, lambda s: s["round"]["played"] == 1)
+        assert counted["round"]["players"] == 2 and counted["last"] is None
+        await in_other(other, say(ROOM, "u:ref", "/cloture", admin=True))
+        closed = await state_where(stream, lambda s: s["last"] is not None)
+        assert closed["last"]["number"] == 1 and closed["last"]["top"]
+        assert [r["player"] for r in closed["last"]["results"]] == ["ana"]
+        assert b"keep-alive" not in stream.raw
+    assert served.hub.changes_elsewhere >= 2
+    assert served.referee.notifier is not None and served.referee.notifier.statements >= 1  # its /vue told too
+
+
+@pytest.mark.asyncio
+async def test_the_listener_connects_again_after_its_connection_is_killed(
+    served: Served, other: Other, postgres_url: str
+) -> None:
+    await open_round(other)
+    link = await served.link(ROOM)
+    async with aiohttp.ClientSession() as http, http.get(link + "/events") as response:
+        stream = Stream(response)
+        assert (await stream.state())["round"]["played"] == 0
+        listener = served.listener
+        killed = listener.backend_pid
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            ((done,),) = conn.execute("select pg_terminate_backend(%s)", [killed]).fetchall()
+        assert done
+        await asyncio.to_thread(wait_for, lambda: listener.connections == 2, "the listener connects again")
+        assert listener.backend_pid != killed
+        await in_other(other, whisper("u:ben", "/jouer H4 CHANTEZ"))
+        counted = await state_where(stream, lambda s: s["round"]["played"] == 1)
+        assert counted["round"]["players"] == 2
+        assert b"keep-alive" not in stream.raw
+
+
+def wait_for(check: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not after {timeout:.0f} s: {what}")
+        time.sleep(0.02)
+
+
+def test_a_notification_carries_the_room_key_only(postgres_url: str) -> None:
+    """What another process hears: one notification per room however many changes, its payload the key."""
+    storage = PostgresStorage(postgres_url)
+    try:
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute(f"listen {ROOMS_CHANNEL}")
+            referee = Referee(storage, ready_registry(), images=False)
+            assert referee.notifier is not None
+            with referee.notifier.held():  # five changes told while the sender waits
+                for text in ("/duplicate 1 manuel", "/tirage ACEHNTZ", "/rejoindre", "/jouer H4 CHANTEZ"):
+                    referee.handle(Incoming(ROOM, "u:ref", "ref", text, admin=True))
+                referee.handle(Incoming(ORGANISER, "u:ref", "ref", "/duplicate 1 manuel", admin=True))
+            assert referee.notifier.flush()
+            heard = [(n.channel, n.payload) for n in conn.notifies(timeout=1.0)]
+        assert sorted(heard) == [(ROOMS_CHANNEL, ROOM), (ROOMS_CHANNEL, ORGANISER)]  # one per room
+        assert (referee.notifier.statements, referee.notifier.notified) == (1, 2)
+        referee.clock.shutdown()
+    finally:
+        storage.close()
