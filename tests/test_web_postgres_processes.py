@@ -6,6 +6,7 @@ processes, a real server (the ``postgres_server`` fixture), the page's raw event
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
@@ -155,6 +156,29 @@ async def test_the_listener_connects_again_after_its_connection_is_killed(
         counted = await state_where(stream, lambda s: s["round"]["played"] == 1)
         assert counted["round"]["players"] == 2
         assert b"keep-alive" not in stream.raw
+
+
+@pytest.mark.asyncio
+async def test_a_simultane_room_closing_in_another_process_reaches_the_organisers_page(
+    served: Served, other: Other
+) -> None:
+    """The organiser's page (served here) is woken by the close of a room of the simultané in the other
+    process: the notification names that room, the hub here passes it on to the simultané's pages."""
+    created = await served.say(ORGANISER, "u:org", "/simultane creer 1 tirages ACEHNTZ")
+    words = [m.group(1) for r in created for m in re.finditer(r"\b([A-Z2-9]{6})\b", r.text)]
+    code = next(w for w in words if w != "ACEHNTZ")
+    link = await served.link(ORGANISER, "/vue simultane")
+    async with aiohttp.ClientSession() as http, http.get(link + "/events") as response:
+        whole = Stream(response)
+        assert (await whole.state())["overall"]["rounds"] == 0
+        await in_other(other, say(ROOM, "u:ref", f"/simultane rejoindre {code} Club de Vichy", admin=True))
+        await in_other(other, say(ROOM, "u:bertrand", "/rejoindre"))
+        await in_other(other, whisper("u:bertrand", "/jouer H8 CHANT"))
+        assert b"bertrand" not in whole.raw.lower()  # nothing of the room's move before its close
+        await in_other(other, say(ROOM, "u:ref", "/cloture", admin=True))
+        shown = (await state_where(whole, lambda s: s["overall"]["rounds"]))["overall"]
+        assert [(s["player"], s["room"], s["total"]) for s in shown["standings"]] == [("bertrand", "Club de Vichy", 22)]
+        assert b"keep-alive" not in whole.raw
 
 
 def wait_for(check: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
