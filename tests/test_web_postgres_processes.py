@@ -134,6 +134,7 @@ async def test_another_process_play_and_close_reach_the_page_by_notification(ser
         assert b"keep-alive" not in stream.raw
     assert served.hub.changes_elsewhere >= 2
     assert served.referee.notifier is not None and served.referee.notifier.statements >= 1  # its /vue told too
+    assert served.listener.own_heard >= 1  # and heard back, not passed on: its hub knew already
 
 
 @pytest.mark.asyncio

@@ -52,11 +52,14 @@ def notifier_for(storage: Storage) -> RoomNotifier | None:
     return None if found is None else RoomNotifier(found)
 
 
-def listener_for(storage: Storage, wake: Callable[[str], None], everything: Callable[[], None]) -> RoomListener | None:
-    """A listener (not started) that calls ``wake`` with each room another process changed, and ``everything``
-    after it connected again (None: a store of one process)."""
+def listener_for(
+    storage: Storage, wake: Callable[[str], None], everything: Callable[[], None], own: RoomNotifier | None = None
+) -> RoomListener | None:
+    """A listener (not started) that calls ``wake`` with each room another process changed (not what ``own``
+    sent: this process's hub was told already), and ``everything`` after it connected again (None: a store of
+    one process)."""
     found = _postgres(storage)
-    return None if found is None else RoomListener(found.url, wake, everything)
+    return None if found is None else RoomListener(found.url, wake, everything, own)
 
 
 class RoomNotifier:
@@ -67,6 +70,7 @@ class RoomNotifier:
         self.pace = pace
         self.statements = 0  # statements sent (a test and the report count them)
         self.notified = 0  # notifications sent (one per room per statement)
+        self.sessions: set[int] = set()  # the server processes of the connections it sent from
         self._pending: set[str] = set()
         self._wanted = threading.Condition(threading.RLock())  # ``held`` and ``tell`` in one thread
         self._thread: threading.Thread | None = None
@@ -116,6 +120,7 @@ class RoomNotifier:
 
     def _send(self, rooms: list[str]) -> None:
         with self.storage.pool.connection() as conn:
+            self.sessions.add(conn.info.backend_pid)  # before: its listener may hear it at once
             conn.execute("select pg_notify(%s, r) from unnest(cast(%s as text[])) r", [ROOMS_CHANNEL, rooms])
         self.statements += 1
         self.notified += len(rooms)
@@ -124,12 +129,16 @@ class RoomNotifier:
 class RoomListener:
     """A thread listening for the rooms other processes changed, on a connection of its own."""
 
-    def __init__(self, url: str, wake: Callable[[str], None], everything: Callable[[], None]) -> None:
+    def __init__(
+        self, url: str, wake: Callable[[str], None], everything: Callable[[], None], own: RoomNotifier | None = None
+    ) -> None:
         self.url = url
         self.wake = wake
         self.everything = everything
+        self.own = own
         self.connections = 0  # how many times it connected (a reconnection counts)
-        self.received = 0
+        self.received = 0  # notifications of other processes
+        self.own_heard = 0  # notifications this process sent, not passed on
         self.backend_pid: int | None = None  # its session's server process (a test terminates it)
         self.listening = threading.Event()  # set while LISTEN holds
         self._stop = threading.Event()
@@ -172,6 +181,9 @@ class RoomListener:
                 self.everything()  # what other processes said while it was away is lost
             while not self._stop.is_set():
                 for note in conn.notifies(timeout=POLL_SECONDS):
+                    if self.own is not None and note.pid in self.own.sessions:
+                        self.own_heard += 1
+                        continue
                     self.received += 1
                     self.wake(note.payload)
                 if conn.closed or conn.broken:

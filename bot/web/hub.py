@@ -167,7 +167,8 @@ class Hub:
         (PostgreSQL; nothing to do for a store of one process). In the loop, once."""
         self.loop = asyncio.get_running_loop()
         if self.listener is None:
-            self.listener = listener_for(self.referee.storage, self.changed_elsewhere, self.changed_everywhere)
+            storage, own = self.referee.storage, self.referee.notifier
+            self.listener = listener_for(storage, self.changed_elsewhere, self.changed_everywhere, own)
             if self.listener is not None:
                 self.listener.start()
 
