@@ -59,6 +59,9 @@ from .word_lists import WordLists, preparing_text
 log = logging.getLogger("arbitre")
 
 
+LINK_COMMANDS = frozenset({"view", "simultane"})  # what may change the rooms a live page shows
+
+
 def _nobody(channel: str) -> None:
     """No one to tell of a change."""
 
@@ -140,20 +143,29 @@ class Referee:
         replies = self._handle(message)
         if replies and all(r.outbox_id is None for r in replies):
             replies = self._store_apart(replies)
-        self._tell_changed({message.channel} | {r.channel for r in replies})  # a private /play: its room too
+        # a private /play: its room too
+        self._tell_changed({message.channel} | {r.channel for r in replies}, links=self._about_links(message))
         return replies
 
-    def _tell_changed(self, channels: Iterable[str | None]) -> None:
-        """Tell ``changed`` of each room (after the commit), and the other processes; never raises."""
+    @staticmethod
+    def _about_links(message: Incoming) -> bool:
+        """Whether the message is a command that may change the live links or a simultané's rooms."""
+        command = read_command(message.text)
+        named = None if command is None else find(command.name)
+        return named is not None and named.name in LINK_COMMANDS
+
+    def _tell_changed(self, channels: Iterable[str | None], links: bool = False) -> None:
+        """Tell ``changed`` of each room (after the commit), and the other processes (``links``: the live
+        links or a simultané's rooms may have changed); never raises."""
         told = {channel for channel in channels if channel}
         for channel in told:
             try:
                 self.changed(channel)
             except Exception:
                 log.exception("could not tell that %s changed", channel)
-        if self.notifier is not None and told:
+        if self.notifier is not None and (told or links):
             try:
-                self.notifier.tell(told)
+                self.notifier.tell(told, views=links)
             except Exception:
                 log.exception("could not tell the other processes of %s", sorted(told))
 

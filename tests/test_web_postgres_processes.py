@@ -20,7 +20,7 @@ import pytest_asyncio
 
 from bot.chat import Incoming, Reply
 from bot.referee import Referee
-from bot.storage.notify import ROOMS_CHANNEL, RoomListener
+from bot.storage.notify import ROOMS_CHANNEL, VIEWS_CHANNEL, RoomListener
 from bot.storage.postgres import PostgresStorage
 from bot.web import Hub, WebAddress, WebServer
 from tests.ready_lists import ready_registry
@@ -68,7 +68,7 @@ async def served(postgres_url: str) -> AsyncIterator[Served]:
     assert keeper is not None
     keeper.cancel()  # no keep-alive at all: only a notification from the other process can bring a state
     if hub.listener is not None:  # (None only where the pages hear no other process: the test then fails)
-        await asyncio.to_thread(hub.listener.listening.wait, 10)
+        await asyncio.to_thread(hub.listener.rooms_heard.wait, 10)
     yield Served(storage, referee, hub, server)
     await server.close()
     referee.clock.shutdown()
@@ -109,17 +109,21 @@ async def state_where(stream: Stream, check: Callable[[dict[str, Any]], bool]) -
             return state
 
 
-async def open_round(worker: Other) -> None:
+async def open_round(served: Served, worker: Other) -> str:
+    """A game started in the other process, its link given here (heard there: it tells this room from now
+    on; three of its commands follow before the page opens), a round drawn there; the link."""
     await in_other(worker, say(ROOM, "u:ref", "/duplicate 1 manuel", admin=True))
+    link = await served.link(ROOM)
+    assert served.referee.notifier is not None and await asyncio.to_thread(served.referee.notifier.flush)
     await in_other(worker, say(ROOM, "u:ref", "/tirage ACEHNTZ", admin=True))
     for player in ("u:ana", "u:ben"):
         await in_other(worker, say(ROOM, player, "/rejoindre"))
+    return link
 
 
 @pytest.mark.asyncio
 async def test_another_process_play_and_close_reach_the_page_by_notification(served: Served, other: Other) -> None:
-    await open_round(other)
-    link = await served.link(ROOM)
+    link = await open_round(served, other)
     async with aiohttp.ClientSession() as http, http.get(link + "/events") as response:
         stream = Stream(response)
         snapshot = await stream.state()
@@ -141,8 +145,7 @@ async def test_another_process_play_and_close_reach_the_page_by_notification(ser
 async def test_the_listener_connects_again_after_its_connection_is_killed(
     served: Served, other: Other, postgres_url: str
 ) -> None:
-    await open_round(other)
-    link = await served.link(ROOM)
+    link = await open_round(served, other)
     async with aiohttp.ClientSession() as http, http.get(link + "/events") as response:
         stream = Stream(response)
         assert (await stream.state())["round"]["played"] == 0
@@ -151,7 +154,8 @@ async def test_the_listener_connects_again_after_its_connection_is_killed(
         with psycopg.connect(postgres_url, autocommit=True) as conn:
             ((done,),) = conn.execute("select pg_terminate_backend(%s)", [killed]).fetchall()
         assert done
-        await asyncio.to_thread(wait_for, lambda: listener.connections == 2, "the listener connects again")
+        again = lambda: listener.connections == 2 and listener.rooms_heard.is_set()  # noqa: E731
+        await asyncio.to_thread(wait_for, again, "the listener connects again")
         assert listener.backend_pid != killed
         await in_other(other, whisper("u:ben", "/jouer H4 CHANTEZ"))
         counted = await state_where(stream, lambda s: s["round"]["played"] == 1)
@@ -190,22 +194,33 @@ def wait_for(check: Callable[[], bool], what: str, timeout: float = 20.0) -> Non
         time.sleep(0.02)
 
 
-def test_a_notification_carries_the_room_key_only(postgres_url: str) -> None:
-    """What another process hears: one notification per room however many changes, its payload the key."""
+def test_only_watched_rooms_are_told_once_per_statement_by_their_key(postgres_url: str) -> None:
+    """What another process hears: one notification per watched room however many changes, its payload the
+    room's key; a room with no live link costs nothing (no statement)."""
     storage = PostgresStorage(postgres_url)
     try:
         with psycopg.connect(postgres_url, autocommit=True) as conn:
             conn.execute(f"listen {ROOMS_CHANNEL}")
+            conn.execute(f"listen {VIEWS_CHANNEL}")
             referee = Referee(storage, ready_registry(), images=False)
-            assert referee.notifier is not None
-            with referee.notifier.held():  # five changes told while the sender waits
-                for text in ("/duplicate 1 manuel", "/tirage ACEHNTZ", "/rejoindre", "/jouer H4 CHANTEZ"):
+            referee.web_url = "https://club.example/arbitre"  # /vue gives links (no server needed here)
+            notifier = referee.notifier
+            assert notifier is not None
+            with notifier.held():  # six changes told while the sender waits
+                for text in ("/duplicate 1 manuel", "/tirage ACEHNTZ", "/vue", "/rejoindre", "/jouer H4 CHANTEZ"):
                     referee.handle(Incoming(ROOM, "u:ref", "ref", text, admin=True))
                 referee.handle(Incoming(ORGANISER, "u:ref", "ref", "/duplicate 1 manuel", admin=True))
-            assert referee.notifier.flush()
+            assert notifier.flush()
             heard = [(n.channel, n.payload) for n in conn.notifies(timeout=1.0)]
-        assert sorted(heard) == [(ROOMS_CHANNEL, ROOM), (ROOMS_CHANNEL, ORGANISER)]  # one per room
-        assert (referee.notifier.statements, referee.notifier.notified) == (1, 2)
+            assert sorted(heard) == [(ROOMS_CHANNEL, ROOM), (VIEWS_CHANNEL, "")]  # the watched room, once
+            assert (notifier.statements, notifier.notified, notifier.live) == (1, 1, frozenset({ROOM}))
+            referee.handle(Incoming(ORGANISER, "u:ref", "ref", "/tirage ACEHNTZ", admin=True))  # nobody watches it
+            assert notifier.flush()
+            assert notifier.statements == 1 and not list(conn.notifies(timeout=0.5))
+            referee.handle(Incoming(ROOM, "u:ref", "ref", "/vue stop", admin=True))  # its pages are told it ended
+            assert notifier.flush()
+            assert sorted((n.channel, n.payload) for n in conn.notifies(timeout=1.0)) == heard
+            assert notifier.live == frozenset()
         referee.clock.shutdown()
     finally:
         storage.close()

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 from core.duplicate import DuplicateGame
 
 from ..storage import GameKind, GameRecord, ViewRecord
-from ..storage.notify import RoomListener, listener_for
+from ..storage.notify import RoomListener
 from .simultane_state import overall_state, related_channels, simultane_of_game
 from .state import State, classic_state, duplicate_state, gone_state
 
@@ -166,16 +166,15 @@ class Hub:
         """Be told of the rooms other processes on the same database change, as of the referee's own
         (PostgreSQL; nothing to do for a store of one process). In the loop, once."""
         self.loop = asyncio.get_running_loop()
-        if self.listener is None:
-            storage, own = self.referee.storage, self.referee.notifier
-            self.listener = listener_for(storage, self.changed_elsewhere, self.changed_everywhere, own)
-            if self.listener is not None:
-                self.listener.start()
+        notifier = self.referee.notifier
+        if self.listener is None and notifier is not None:
+            self.listener = notifier.listener
+            self.listener.listen(self.changed_elsewhere, self.changed_everywhere)
 
     async def stop_listening(self) -> None:
         listener, self.listener = self.listener, None
         if listener is not None:
-            await asyncio.to_thread(listener.close)
+            listener.unlisten()
 
     def changed_elsewhere(self, channel: str) -> None:
         """A change of ``channel`` another process committed (the listener's thread)."""
