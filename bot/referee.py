@@ -144,7 +144,8 @@ class Referee:
         if replies and all(r.outbox_id is None for r in replies):
             replies = self._store_apart(replies)
         # a private /play: its room too
-        self._tell_changed({message.channel} | {r.channel for r in replies}, links=self._about_links(message))
+        links = self.notifier is not None and self._about_links(message)
+        self._tell_changed({message.channel} | {r.channel for r in replies}, links=links)
         return replies
 
     @staticmethod
