@@ -11,7 +11,9 @@ above the low-water mark) is skipped and keeps only the newest state, sent when 
 next change or keep-alive); one whose buffer passes ``DROP_BYTES`` is disconnected (its page reconnects
 and gets a snapshot). The feed yields to the loop every ``CHUNK`` pages, so that 500 viewers of a room
 never hold a command's reply back for long. States carry a version (the game's event count, the
-simultané's games' added) so that a page never goes back to an older one.
+simultané's games' added) so that a page never goes back to an older one. With several processes on one
+PostgreSQL database, the rooms the others change arrive the same way, from the referee's notifier's
+listener (``bot.storage.notify``).
 """
 
 from __future__ import annotations
