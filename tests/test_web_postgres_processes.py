@@ -142,6 +142,23 @@ async def test_another_process_play_and_close_reach_the_page_by_notification(ser
 
 
 @pytest.mark.asyncio
+async def test_a_round_the_other_process_s_clock_closes_reaches_the_page(served: Served, other: Other) -> None:
+    """Real time: a 3-second round (the shortest clock) drawn and closed by the other process's clock."""
+    await in_other(other, say(ROOM, "u:ref", "/duplicate 0.05 manuel", admin=True))
+    link = await served.link(ROOM)
+    assert served.referee.notifier is not None and await asyncio.to_thread(served.referee.notifier.flush)
+    await in_other(other, say(ROOM, "u:ana", "/rejoindre"))
+    async with aiohttp.ClientSession() as http, http.get(link + "/events") as response:
+        stream = Stream(response)
+        assert (await stream.state())["last"] is None
+        await in_other(other, say(ROOM, "u:ref", "/tirage ACEHNTZ", admin=True))
+        await in_other(other, whisper("u:ana", "/jouer H4 CHANTEZ"))
+        closed = await state_where(stream, lambda s: s["last"] is not None)  # the clock's close, told
+        assert closed["last"]["number"] == 1 and [r["player"] for r in closed["last"]["results"]] == ["ana"]
+        assert b"keep-alive" not in stream.raw
+
+
+@pytest.mark.asyncio
 async def test_the_listener_connects_again_after_its_connection_is_killed(
     served: Served, other: Other, postgres_url: str
 ) -> None:
