@@ -53,9 +53,13 @@ from .outbox import (
     undelivered,
 )
 from .storage import ChannelSettings, GameKind, GameRunningError, RoundClosedTwiceError, Storage, StorageFullError
+from .storage.notify import notifier_for
 from .word_lists import WordLists, preparing_text
 
 log = logging.getLogger("arbitre")
+
+
+LINK_COMMANDS = frozenset({"view", "simultane"})  # what may change the rooms a live page shows
 
 
 def _nobody(channel: str) -> None:
@@ -108,6 +112,8 @@ class Referee:
         self.arriving: Callable[[], Sequence[Incoming]] = tuple
         # told each room whose state may have changed, once the change is committed (the live pages' hub)
         self.changed: Callable[[str], None] = _nobody
+        # the same rooms told to the other processes on the database (PostgreSQL: their live pages)
+        self.notifier = notifier_for(storage)
         self.web_url: str | None = None  # the live pages' address, when they are served (``bot.web``)
         self._first: set[int] = set()  # stored replies known to be first in line for their destination
         self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
@@ -137,17 +143,32 @@ class Referee:
         replies = self._handle(message)
         if replies and all(r.outbox_id is None for r in replies):
             replies = self._store_apart(replies)
-        self._tell_changed({message.channel} | {r.channel for r in replies})  # a private /play: its room too
+        # a private /play: its room too
+        links = self.notifier is not None and self._about_links(message)
+        self._tell_changed({message.channel} | {r.channel for r in replies}, links=links)
         return replies
 
-    def _tell_changed(self, channels: Iterable[str | None]) -> None:
-        """Tell ``changed`` of each room (after the commit); never raises."""
-        for channel in channels:
-            if channel:
-                try:
-                    self.changed(channel)
-                except Exception:
-                    log.exception("could not tell that %s changed", channel)
+    @staticmethod
+    def _about_links(message: Incoming) -> bool:
+        """Whether the message is a command that may change the live links or a simultané's rooms."""
+        command = read_command(message.text)
+        named = None if command is None else find(command.name)
+        return named is not None and named.name in LINK_COMMANDS
+
+    def _tell_changed(self, channels: Iterable[str | None], links: bool = False) -> None:
+        """Tell ``changed`` of each room (after the commit), and the other processes (``links``: the live
+        links or a simultané's rooms may have changed); never raises."""
+        told = {channel for channel in channels if channel}
+        for channel in told:
+            try:
+                self.changed(channel)
+            except Exception:
+                log.exception("could not tell that %s changed", channel)
+        if self.notifier is not None and (told or links):
+            try:
+                self.notifier.tell(told, views=links)
+            except Exception:
+                log.exception("could not tell the other processes of %s", sorted(told))
 
     def batches(self, message: Incoming) -> bool:
         """Whether ``handle_plays`` takes this message with others: a private /play (``handle``'s quick way)."""

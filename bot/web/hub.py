@@ -11,7 +11,9 @@ above the low-water mark) is skipped and keeps only the newest state, sent when 
 next change or keep-alive); one whose buffer passes ``DROP_BYTES`` is disconnected (its page reconnects
 and gets a snapshot). The feed yields to the loop every ``CHUNK`` pages, so that 500 viewers of a room
 never hold a command's reply back for long. States carry a version (the game's event count, the
-simultané's games' added) so that a page never goes back to an older one.
+simultané's games' added) so that a page never goes back to an older one. With several processes on one
+PostgreSQL database, the rooms the others change arrive the same way, from the referee's notifier's
+listener (``bot.storage.notify``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING, Protocol
 from core.duplicate import DuplicateGame
 
 from ..storage import GameKind, GameRecord, ViewRecord
+from ..storage.notify import RoomListener
 from .simultane_state import overall_state, related_channels, simultane_of_game
 from .state import State, classic_state, duplicate_state, gone_state
 
@@ -117,6 +120,8 @@ class Hub:
         self.changes = 0  # changes the referee told of while some page was open
         self.simultanes_watched = False  # a page shows a simultané's ranking: a room's change may change it
         self._overall_rooms: set[str] = set()  # the rooms whose pages show a simultané's ranking
+        self.listener: RoomListener | None = None  # the other processes' changes (PostgreSQL), once listening
+        self.changes_elsewhere = 0  # rooms other processes told of (``listen``)
         referee.changed = self.changed
 
     def watched(self, channel: str) -> bool:
@@ -158,6 +163,33 @@ class Hub:
             loop.call_soon_threadsafe(self._wake, channel, True)
         except RuntimeError:  # the loop is closed: the server stopped
             return
+
+    def listen(self) -> None:
+        """Be told of the rooms other processes on the same database change, as of the referee's own
+        (PostgreSQL; nothing to do for a store of one process). In the loop, once."""
+        self.loop = asyncio.get_running_loop()
+        notifier = self.referee.notifier
+        if self.listener is None and notifier is not None:
+            self.listener = notifier.listener
+            self.listener.listen(self.changed_elsewhere, self.changed_everywhere)
+
+    async def stop_listening(self) -> None:
+        listener, self.listener = self.listener, None
+        if listener is not None:
+            listener.unlisten()
+
+    def changed_elsewhere(self, channel: str) -> None:
+        """A change of ``channel`` another process committed (the listener's thread)."""
+        if self._feeds:
+            self.changes_elsewhere += 1
+        self.changed(channel)
+
+    def changed_everywhere(self) -> None:
+        """Any room may have changed unheard (the listener connected again): every page's room built again."""
+        with self._lock:
+            rooms = list(self._feeds)
+        for channel in rooms:
+            self.changed(channel)
 
     def _wake(self, channel: str, origin: bool) -> None:
         """Mark ``channel`` changed and make sure its feed runs (in the loop). ``origin``: the room's own

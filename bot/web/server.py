@@ -109,6 +109,7 @@ class WebServer:
         await site.start()
         self.port = int(self._runner.addresses[0][1])  # the port bound (``port`` 0: any free one)
         self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
+        self.hub.listen()  # the changes other processes make (several processes on one PostgreSQL database)
         self.hub.referee.web_url = self.url
 
     async def close(self) -> None:
@@ -120,6 +121,7 @@ class WebServer:
         for task in list(self._streams):  # else the runner waits for them to end by themselves
             task.cancel()
         self.hub.close()
+        await self.hub.stop_listening()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
