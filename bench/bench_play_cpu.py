@@ -2,10 +2,11 @@
 ``Referee.handle_plays`` (as the service batches a burst), under cProfile (issue 21, item 2).
 
 ROOMS duplicate rooms, PLAYERS newcomers each answering once in each (every answer seats its player),
-batches of ``PLAYS_AT_ONCE`` across rooms; the PostgreSQL server is the tests' (``tests.postgres_server``).
+batches of ``batch`` across rooms; the PostgreSQL server is the tests' (``tests.postgres_server``).
 Reports the process CPU per /jouer (without and with the profiler) and the profile's top functions.
 
-    .venv/bin/python bench/bench_play_cpu.py [--rooms 100] [--players 20] [--only pg|sqlite] [--top 25] [--service]
+    .venv/bin/python bench/bench_play_cpu.py [--rooms 100] [--players 20] [--only pg|sqlite] [--top 25] [--batch 100]
+        [--service]
 
 ``--service``: through ``RefereeService.handle``, each room's players answering in waves (one answer per
 room arriving together), delivered at once (the service's clock, outbox worker and heartbeat not started;
@@ -38,7 +39,8 @@ START = 1_800_000_000.0
 
 
 def plays(
-    storage: Storage, rooms: int, players: int, profile: cProfile.Profile | None, service: bool = False
+    storage: Storage, rooms: int, players: int, profile: cProfile.Profile | None, service: bool = False,
+    batch: int = PLAYS_AT_ONCE,
 ) -> tuple[float, int]:
     """CPU seconds spent in ``handle_plays`` (``service``: in the service, the answers of each round of
     players arriving together) and how many answers were acknowledged."""
@@ -53,7 +55,7 @@ def plays(
             for p in range(players)
             for r, room in enumerate(names)
         ]
-        batches = [burst[n : n + PLAYS_AT_ONCE] for n in range(0, len(burst), PLAYS_AT_ONCE)]
+        batches = [burst[n : n + batch] for n in range(0, len(burst), batch)]
         done = 0
         began = time.process_time()
         if profile is not None:
@@ -88,12 +90,14 @@ async def served(referee: Referee, waves: list[list[Incoming]]) -> int:
     return done
 
 
-def measure(name: str, open_store: object, rooms: int, players: int, top: int, service: bool) -> None:
+def measure(
+    name: str, open_store: object, rooms: int, players: int, top: int, service: bool, batch: int = PLAYS_AT_ONCE
+) -> None:
     assert callable(open_store)
-    cpu, done = plays(open_store(), rooms, players, None, service)
+    cpu, done = plays(open_store(), rooms, players, None, service, batch)
     print(f"{name}: {done} /jouer acknowledged, {cpu * 1e6 / done:.0f} µs CPU each (no profiler)")
     profile = cProfile.Profile()
-    cpu, done = plays(open_store(), rooms, players, profile, service)
+    cpu, done = plays(open_store(), rooms, players, profile, service, batch)
     print(f"{name}: {cpu * 1e6 / done:.0f} µs CPU each under cProfile")
     text = io.StringIO()
     pstats.Stats(profile, stream=text).sort_stats("tottime").print_stats(top)
@@ -106,18 +110,19 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=20)
     parser.add_argument("--only", choices=["pg", "sqlite"])
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--batch", type=int, default=PLAYS_AT_ONCE, help="answers per handle_plays")
     parser.add_argument("--service", action="store_true", help="through the service, not handle_plays alone")
     args = parser.parse_args()
     if args.only != "pg":
         with tempfile.TemporaryDirectory() as folder:
             files = iter(range(1_000))
             measure("SQLite", lambda: SQLiteStorage(Path(folder) / f"{next(files)}.sqlite"), args.rooms,
-                    args.players, args.top, args.service)
+                    args.players, args.top, args.service, args.batch)
     if args.only != "sqlite":
         server = PostgresServer().start()
         try:
             measure("PostgreSQL", lambda: PostgresStorage(server.create_database()), args.rooms, args.players,
-                    args.top, args.service)
+                    args.top, args.service, args.batch)
         finally:
             server.stop()
 
