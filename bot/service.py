@@ -58,7 +58,10 @@ class RefereeService:
         self.deliver = deliver
         self.tick_seconds = tick_seconds
         self.outbox_seconds = outbox_seconds
-        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # each channel's commands
+        # each channel's sends by the clock and the outbox worker, in order, never behind its queued commands
+        # (the order per destination with the commands' own sends is storage's: ``Referee.first_in_line``)
+        self._send_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: list[asyncio.Task[None]] = []
         self._clock_lock = asyncio.Lock()
         self._tick_future: asyncio.Future[list[Reply]] | None = None
@@ -158,7 +161,8 @@ class RefereeService:
 
     async def tick(self) -> list[Reply]:
         """Run the clock once and deliver what it produced, each round's replies as soon as they are
-        stored (each channel's under its lock, in order), while the clock goes on with the next rounds."""
+        stored (each channel's in order), while the clock goes on with the next rounds: never behind the
+        commands queued in the channel (a close's results and next draw go before their acknowledgements)."""
         loop = asyncio.get_running_loop()
         sending: list[asyncio.Task[None]] = []
 
@@ -177,7 +181,7 @@ class RefereeService:
         for reply in replies:
             by_channel[reply.channel or ""].append(reply)
         for channel, group in by_channel.items():
-            async with self._locks[channel]:
+            async with self._send_locks[channel]:
                 await self._send(group)
 
     async def flush_outbox(self, everything: bool = False) -> int:
@@ -197,7 +201,7 @@ class RefereeService:
         items = [item for item in items if item.id not in self._inflight]
         delivered = 0
         for item in items:
-            async with self._locks[item.reply.channel or ""]:
+            async with self._send_locks[item.reply.channel or ""]:
                 if item.id in self._inflight or item.id in self._sent_lately:  # sent meanwhile, by a command
                     continue
                 self._inflight.add(item.id)

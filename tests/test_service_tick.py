@@ -93,3 +93,55 @@ def test_a_round_far_from_its_warning_costs_its_room_one_transaction_not_one_per
     finally:
         referee.clock.shutdown()
         storage.close()
+
+
+@pytest.mark.asyncio
+async def test_a_close_is_delivered_before_the_answers_queued_in_its_room(tmp_path: Any) -> None:
+    """50 private /jouer of one room arrive just after its deadline and queue behind the first, whose
+    delivery the platform holds: the clock's close (the results, the next draw: what the room must see
+    first) is delivered at once, before the 49 acknowledgements queued behind (before: the clock's
+    replies waited for the room's command lock, behind every queued /jouer of the room)."""
+    import asyncio
+
+    from bot.storage import SQLiteStorage
+
+    storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    now = [START]
+    referee = Referee(storage, ready_registry(), now=lambda: now[0], images=False)
+    room, players = "discord:1", 50
+    order: list[Reply] = []
+    gate = asyncio.Event()
+
+    async def deliver(replies: list[Reply]) -> None:
+        if replies[0].to_user is not None and not gate.is_set() and not any(r.to_user is None for r in order):
+            await gate.wait()  # the platform holds the first acknowledgement (its room's lock is held)
+        order.extend(replies)
+
+    service = RefereeService(referee, deliver)
+    try:
+        await service.handle(Incoming(room, "u:ref", "Ref", "/duplicate 0.25", admin=True))
+        for p in range(players):  # seated: each answered round 1 in time
+            await service.handle(Incoming(room, f"u:{p}", f"P{p}", "/jouer H8 ZOO", private=True))
+        order.clear()
+        now[0] += 16  # past round 1's deadline: the answers that arrive now do not hold its close
+        late = [
+            asyncio.ensure_future(service.handle(Incoming(room, f"u:{p}", f"P{p}", "/jouer H8 ZOO", private=True)))
+            for p in range(players)
+        ]
+        for _ in range(20):  # the first is at the platform, the others wait for the room
+            await asyncio.sleep(0)
+        ticked = await asyncio.wait_for(service.tick(), 30)  # a guard only: before, it waited for the gate
+        gate.set()
+        await asyncio.gather(*late)
+        closes = [r for r in ticked if r.to_user is None]
+        assert any("Coup 1" in r.text and "50 joueurs sur 50" in r.text for r in closes), [r.text for r in ticked]
+        assert any("Coup 2 — tirage" in r.text for r in closes), [r.text for r in ticked]
+        acks = [n for n, r in enumerate(order) if r.to_user is not None]
+        assert len(acks) == players
+        closed = {r.outbox_id for r in closes}
+        # every reply of the close, delivered before the first acknowledgement
+        assert {r.outbox_id for r in order[: acks[0]]} >= closed, [(r.to_user, r.text[:30]) for r in order]
+    finally:
+        await service.stop()
+        referee.clock.shutdown()
+        storage.close()
