@@ -107,6 +107,11 @@ class RefereeService:
             self.metrics.command_done(label, platform_of(message.channel), time.perf_counter() - started)
         return replies
 
+    @property
+    def play_batches(self) -> tuple[int, int]:
+        """How many batches of private /play were handled, and how many answers they held."""
+        return self._plays.runs, self._plays.items
+
     def _arriving(self) -> tuple[Incoming, ...]:
         with self._arrivals_lock:
             return tuple(self._arrivals.values())

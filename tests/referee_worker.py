@@ -11,17 +11,24 @@ order), and once its transaction has committed one line is written to stdout:
 line ``{"at", "outbox", "channel", "to", "text", "passes"}`` (``passes``: how many outbox passes the
 service had begun; ``--deliver-seconds``: a platform that takes that long to accept each batch). The
 first stdout line is ``{"ready": NAME, "pid"}``; at the end of stdin the process finishes what it was
-given, stops cleanly and exits 0.
+given, stops cleanly, says on stderr how large its batches of private /play were, and exits 0.
+
+``ARBITRE_WORKER_PROFILE=FOLDER``: the process runs under cProfile (the event loop's thread and the
+threads it hands work to) and writes ``FOLDER/NAME.prof`` at the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
+import pstats
+import threading
 import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +48,33 @@ def _write(line: dict[str, object]) -> None:
     sys.stdout.flush()
 
 
-async def serve(args: argparse.Namespace) -> int:
+class Profiles:
+    """cProfile in every thread that asks (the event loop's and its executor's), merged at the end."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._all: list[cProfile.Profile] = []
+
+    def start(self) -> None:
+        profile = cProfile.Profile()
+        with self._lock:
+            self._all.append(profile)
+        profile.enable()
+
+    def dump(self, path: Path) -> None:
+        with self._lock:
+            for profile in self._all:
+                profile.disable()
+            stats = pstats.Stats(self._all[0])
+            for profile in self._all[1:]:
+                stats.add(profile)
+        stats.dump_stats(str(path))
+
+
+async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> int:
+    if profiles is not None:
+        profiles.start()
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(initializer=profiles.start))
     storage = open_storage(args.db)
     registry = LexiconRegistry()
     registry.get("fr")
@@ -95,6 +128,9 @@ async def serve(args: argparse.Namespace) -> int:
     await service.stop()
     storage.close()
     out.close()
+    batches, answers = service.play_batches
+    mean = answers / batches if batches else 0.0
+    sys.stderr.write(f"{args.name}: {answers} private /play in {batches} batches (mean {mean:.1f})\n")
     return 0
 
 
@@ -107,7 +143,13 @@ def main() -> int:
     parser.add_argument("--tick", type=float, default=0.1)
     parser.add_argument("--deliver-seconds", type=float, default=0.0)
     parser.add_argument("--grace", type=float, default=None)
-    return asyncio.run(serve(parser.parse_args()))
+    args = parser.parse_args()
+    folder = os.environ.get("ARBITRE_WORKER_PROFILE")
+    profiles = Profiles() if folder else None
+    code = asyncio.run(serve(args, profiles))
+    if profiles is not None:
+        profiles.dump(Path(folder or ".") / f"{args.name}.prof")
+    return code
 
 
 if __name__ == "__main__":
