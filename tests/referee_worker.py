@@ -7,11 +7,13 @@ database, driven through stdin instead of a chat platform.
 Each stdin line is a JSON message ``{"id", "channel", "user", "name", "text", "private", "admin"}``;
 it is handled as a chat platform would (commands of different channels at once, each channel's in
 order), and once its transaction has committed one line is written to stdout:
-``{"id", "ms", "error", "texts"}``. Every reply the service delivers is appended to ``--out`` as a JSON
-line ``{"at", "outbox", "channel", "to", "text", "passes"}`` (``passes``: how many outbox passes the
-service had begun; ``--deliver-seconds``: a platform that takes that long to accept each batch). The
-first stdout line is ``{"ready": NAME, "pid"}``; at the end of stdin the process finishes what it was
-given, stops cleanly, says on stderr how large its batches of private /play were, and exits 0.
+``{"id", "ms", "error", "texts", "clock_cpu"}`` (``clock_cpu``: CPU seconds the clock's ticks have used
+so far, so that a benchmark can tell the closes' cost from the commands'). Every reply the service
+delivers is appended to ``--out`` as a JSON line ``{"at", "outbox", "channel", "to", "text", "passes"}``
+(``passes``: how many outbox passes the service had begun; ``--deliver-seconds``: a platform that takes
+that long to accept each batch). The first stdout line is ``{"ready": NAME, "pid"}``; at the end of
+stdin the process finishes what it was given, stops cleanly, says on stderr how large its batches of
+private /play were, and exits 0.
 
 ``ARBITRE_WORKER_PROFILE=FOLDER``: the process runs under cProfile (the event loop's thread and the
 threads it hands work to) and writes ``FOLDER/NAME.prof`` at the end.
@@ -23,11 +25,12 @@ import argparse
 import asyncio
 import cProfile
 import json
-import pstats
-import threading
 import os
+import pstats
 import sys
+import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -56,7 +59,7 @@ class Profiles:
         self._all: list[cProfile.Profile] = []
 
     def start(self) -> None:
-        profile = cProfile.Profile()
+        profile = cProfile.Profile(time.thread_time)  # CPU, not waits
         with self._lock:
             self._all.append(profile)
         profile.enable()
@@ -81,6 +84,17 @@ async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> i
     grace = {} if args.grace is None else {"outbox_grace": args.grace}
     referee = Referee(storage, registry, images=False, clock_lease=ClockLease(args.name, args.lease), **grace)
     out = Path(args.out).open("a", encoding="utf-8")
+    clock_cpu = [0.0]  # CPU seconds the clock's ticks have used (closes, next draws), told in every answer
+    ticking = referee.tick
+
+    def timed_tick(now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
+        started = time.thread_time()
+        try:
+            return ticking(now, publish)
+        finally:
+            clock_cpu[0] += time.thread_time() - started
+
+    referee.tick = timed_tick  # type: ignore[method-assign]
 
     async def deliver(replies: list[Reply]) -> None:
         if args.deliver_seconds:
@@ -111,7 +125,9 @@ async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> i
         replies = await service.handle(message)
         elapsed = (time.perf_counter() - started) * 1000
         texts = [r.text[:200] for r in replies]
-        _write({"id": request["id"], "ms": round(elapsed, 2), "error": any(r.error for r in replies), "texts": texts})
+        error = any(r.error for r in replies)
+        _write({"id": request["id"], "ms": round(elapsed, 2), "error": error, "texts": texts,
+                "clock_cpu": clock_cpu[0]})
 
     reader = asyncio.StreamReader(limit=1 << 20)  # stdin read by the event loop: no thread hop per line
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
