@@ -146,7 +146,11 @@ async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> i
     out.close()
     batches, answers = service.play_batches
     mean = answers / batches if batches else 0.0
-    sys.stderr.write(f"{args.name}: {answers} private /play in {batches} batches (mean {mean:.1f})\n")
+    marks, marked = service.mark_batches
+    sys.stderr.write(
+        f"{args.name}: {answers} private /play in {batches} batches (mean {mean:.1f}); "
+        f"{marked} commands' replies marked delivered in {marks} statements; clock CPU {clock_cpu[0]:.2f} s\n"
+    )
     return 0
 
 
