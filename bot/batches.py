@@ -23,6 +23,8 @@ class Batches(Generic[T, R]):
         self._most = most
         self._waiting: list[tuple[T, asyncio.Future[R]]] = []
         self._runner: asyncio.Task[None] | None = None
+        self.runs = 0  # calls of ``run`` so far (with ``items``: how large the batches were)
+        self.items = 0
 
     async def submit(self, item: T) -> R:
         """The item's result, once a batch that holds it has run."""
@@ -37,6 +39,8 @@ class Batches(Generic[T, R]):
         while self._waiting:
             cut = len(self._waiting) if self._most is None else self._most
             batch, self._waiting = self._waiting[:cut], self._waiting[cut:]
+            self.runs += 1
+            self.items += len(batch)
             try:
                 results = await asyncio.to_thread(self._run, [item for item, _ in batch])
             except BaseException as error:  # each caller hears it, as if it had run alone

@@ -107,6 +107,16 @@ class RefereeService:
             self.metrics.command_done(label, platform_of(message.channel), time.perf_counter() - started)
         return replies
 
+    @property
+    def play_batches(self) -> tuple[int, int]:
+        """How many batches of private /play were handled, and how many answers they held."""
+        return self._plays.runs, self._plays.items
+
+    @property
+    def mark_batches(self) -> tuple[int, int]:
+        """How many statements marked replies delivered, and for how many commands' replies."""
+        return self._marks.runs, self._marks.items
+
     def _arriving(self) -> tuple[Incoming, ...]:
         with self._arrivals_lock:
             return tuple(self._arrivals.values())

@@ -49,6 +49,8 @@ def fold_accents(text: str) -> str:
 
     For names and other free text; typed tiles are read by an edition's alphabet (``Edition.tiles``).
     """
+    if text.isascii():  # nothing to fold (the usual command and name)
+        return text
     out: list[str] = []
     for char in text:
         if char in _LIGATURES:

@@ -7,21 +7,31 @@ database, driven through stdin instead of a chat platform.
 Each stdin line is a JSON message ``{"id", "channel", "user", "name", "text", "private", "admin"}``;
 it is handled as a chat platform would (commands of different channels at once, each channel's in
 order), and once its transaction has committed one line is written to stdout:
-``{"id", "ms", "error", "texts"}``. Every reply the service delivers is appended to ``--out`` as a JSON
-line ``{"at", "outbox", "channel", "to", "text", "passes"}`` (``passes``: how many outbox passes the
-service had begun; ``--deliver-seconds``: a platform that takes that long to accept each batch). The
-first stdout line is ``{"ready": NAME, "pid"}``; at the end of stdin the process finishes what it was
-given, stops cleanly and exits 0.
+``{"id", "ms", "error", "texts", "clock_cpu"}`` (``clock_cpu``: CPU seconds the clock's ticks have used
+so far, so that a benchmark can tell the closes' cost from the commands'). Every reply the service
+delivers is appended to ``--out`` as a JSON line ``{"at", "outbox", "channel", "to", "text", "passes"}``
+(``passes``: how many outbox passes the service had begun; ``--deliver-seconds``: a platform that takes
+that long to accept each batch). The first stdout line is ``{"ready": NAME, "pid"}``; at the end of
+stdin the process finishes what it was given, stops cleanly, says on stderr how large its batches of
+private /play were, and exits 0.
+
+``ARBITRE_WORKER_PROFILE=FOLDER``: the process runs under cProfile (the event loop's thread and the
+threads it hands work to) and writes ``FOLDER/NAME.prof`` at the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
 import os
+import pstats
 import sys
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,13 +51,50 @@ def _write(line: dict[str, object]) -> None:
     sys.stdout.flush()
 
 
-async def serve(args: argparse.Namespace) -> int:
+class Profiles:
+    """cProfile in every thread that asks (the event loop's and its executor's), merged at the end."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._all: list[cProfile.Profile] = []
+
+    def start(self) -> None:
+        profile = cProfile.Profile(time.thread_time)  # CPU, not waits
+        with self._lock:
+            self._all.append(profile)
+        profile.enable()
+
+    def dump(self, path: Path) -> None:
+        with self._lock:
+            for profile in self._all:
+                profile.disable()
+            stats = pstats.Stats(self._all[0])
+            for profile in self._all[1:]:
+                stats.add(profile)
+        stats.dump_stats(str(path))
+
+
+async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> int:
+    if profiles is not None:
+        profiles.start()
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(initializer=profiles.start))
     storage = open_storage(args.db)
     registry = LexiconRegistry()
     registry.get("fr")
     grace = {} if args.grace is None else {"outbox_grace": args.grace}
     referee = Referee(storage, registry, images=False, clock_lease=ClockLease(args.name, args.lease), **grace)
     out = Path(args.out).open("a", encoding="utf-8")
+    clock_cpu = [0.0]  # CPU seconds the clock's ticks have used (closes, next draws), told in every answer
+    ticking = referee.tick
+
+    def timed_tick(now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
+        started = time.thread_time()
+        try:
+            return ticking(now, publish)
+        finally:
+            clock_cpu[0] += time.thread_time() - started
+
+    referee.tick = timed_tick  # type: ignore[method-assign]
 
     async def deliver(replies: list[Reply]) -> None:
         if args.deliver_seconds:
@@ -78,7 +125,9 @@ async def serve(args: argparse.Namespace) -> int:
         replies = await service.handle(message)
         elapsed = (time.perf_counter() - started) * 1000
         texts = [r.text[:200] for r in replies]
-        _write({"id": request["id"], "ms": round(elapsed, 2), "error": any(r.error for r in replies), "texts": texts})
+        error = any(r.error for r in replies)
+        _write({"id": request["id"], "ms": round(elapsed, 2), "error": error, "texts": texts,
+                "clock_cpu": clock_cpu[0]})
 
     reader = asyncio.StreamReader(limit=1 << 20)  # stdin read by the event loop: no thread hop per line
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -95,6 +144,13 @@ async def serve(args: argparse.Namespace) -> int:
     await service.stop()
     storage.close()
     out.close()
+    batches, answers = service.play_batches
+    mean = answers / batches if batches else 0.0
+    marks, marked = service.mark_batches
+    sys.stderr.write(
+        f"{args.name}: {answers} private /play in {batches} batches (mean {mean:.1f}); "
+        f"{marked} commands' replies marked delivered in {marks} statements; clock CPU {clock_cpu[0]:.2f} s\n"
+    )
     return 0
 
 
@@ -107,7 +163,13 @@ def main() -> int:
     parser.add_argument("--tick", type=float, default=0.1)
     parser.add_argument("--deliver-seconds", type=float, default=0.0)
     parser.add_argument("--grace", type=float, default=None)
-    return asyncio.run(serve(parser.parse_args()))
+    args = parser.parse_args()
+    folder = os.environ.get("ARBITRE_WORKER_PROFILE")
+    profiles = Profiles() if folder else None
+    code = asyncio.run(serve(args, profiles))
+    if profiles is not None:
+        profiles.dump(Path(folder or ".") / f"{args.name}.prof")
+    return code
 
 
 if __name__ == "__main__":

@@ -57,3 +57,18 @@ async def test_a_failed_batch_is_heard_by_each_of_its_callers_and_the_next_batch
     results = await asyncio.gather(*(batches.submit(n) for n in (12, 13, 14)), return_exceptions=True)
     assert all(isinstance(r, ValueError) for r in results), results
     assert await batches.submit(5) == 10
+
+
+@pytest.mark.asyncio
+async def test_runs_and_items_count_the_batches_as_they_were_called() -> None:
+    run = Doubler()
+    batches = Batches(run, most=3)
+    run.gate.clear()
+    first = asyncio.ensure_future(batches.submit(1))
+    await asyncio.sleep(0.05)  # the first batch has started (waiting at the gate)
+    later = [asyncio.ensure_future(batches.submit(n)) for n in range(2, 7)]
+    await asyncio.sleep(0)
+    run.gate.set()
+    await asyncio.gather(first, *later)
+    assert (batches.runs, batches.items) == (len(run.calls), sum(len(call) for call in run.calls))
+    assert (batches.runs, batches.items) == (3, 6)  # [1], [2, 3, 4], [5, 6]

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.alphabet import LATIN, MAX_TILES, Alphabet
-from core.edition import EDITIONS, ENGLISH, FRENCH, edition_by_code, edition_from_data, edition_from_json
+from core.edition import EDITIONS, ENGLISH, FRENCH, edition_by_code, edition_from_data, edition_from_json, fold_accents
 from core.errors import EditionDataError, WordSyntaxError
 from core.notation import Notation, default_notation, format_word, parse_word
 
@@ -95,6 +95,21 @@ def test_reading_typed_text_as_tiles(es: Alphabet, typed: str, labels: list[str]
 )
 def test_latin_folds_like_fold_accents(typed: str, expected: str) -> None:
     assert LATIN.tiles(typed) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Zoe 2", "Zoe 2"),  # ASCII: as it is, case kept
+        ("/jouer H8 ZOO", "/jouer H8 ZOO"),
+        ("", ""),
+        ("Zoé", "Zoe"),  # one letter beyond ASCII: the whole text folded
+        ("Œuf à la coque", "OEuf a la coque"),
+        ("straße", "straSSe"),
+    ],
+)
+def test_fold_accents_keeps_plain_text_and_case(text: str, expected: str) -> None:
+    assert fold_accents(text) == expected
 
 
 def test_latin_has_no_brackets() -> None:

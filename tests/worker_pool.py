@@ -28,6 +28,7 @@ class Ack:
     texts: list[str]
     worker: str
     received: float  # time.time() when the driver read it
+    clock_cpu: float = 0.0  # CPU seconds the worker's clock had used when it answered
 
 
 @dataclass
@@ -86,7 +87,10 @@ class Worker:
                 self._ready.set()
                 continue
             texts = list(data["texts"])
-            ack = Ack(int(data["id"]), float(data["ms"]), bool(data["error"]), texts, self.name, time.time())
+            ack = Ack(
+                int(data["id"]), float(data["ms"]), bool(data["error"]), texts, self.name, time.time(),
+                float(data.get("clock_cpu", 0.0)),
+            )  # fmt: skip
             with self._arrived:
                 self.acks[ack.id] = ack
                 self._arrived.notify_all()
