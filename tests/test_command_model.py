@@ -159,6 +159,7 @@ RUNS = itertools.count(1)
 EXECUTED = [0]  # steps (rules) actually run, over every run: hypothesis may end a run early
 
 _Rule = TypeVar("_Rule", bound=Callable[..., None])
+_T = TypeVar("_T")
 
 
 def counted(function: _Rule) -> _Rule:
@@ -172,11 +173,42 @@ def counted(function: _Rule) -> _Rule:
     return cast(_Rule, step)
 
 
-def snapshot(path: Path) -> tuple[tuple[str, tuple[tuple[object, ...], ...]], ...]:
-    """Every stored row, table by table (read through a connection of its own)."""
-    with sqlite3.connect(path) as conn:
-        tables = ("channels", "games", "events", "players", "deadlines", "house_words")
-        return tuple((t, tuple(conn.execute(f"select * from {t} order by rowid"))) for t in tables)
+Snapshot = tuple[tuple[str, tuple[tuple[object, ...], ...]], ...]
+
+
+def snapshot(conn: sqlite3.Connection) -> Snapshot:
+    """Every stored row, table by table (read through the test's own connection)."""
+    tables = ("channels", "games", "events", "players", "deadlines", "house_words")
+    return tuple((t, tuple(conn.execute(f"select * from {t} order by rowid"))) for t in tables)
+
+
+class Watch:
+    """The test's own connection to the file, and what it read last: SQLite's ``data_version`` changes
+    whenever another connection commits, so a read is made again only after the file changed."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None)  # autocommit: never holds a read open
+        self._read: dict[str, tuple[int, object]] = {}
+
+    def version(self) -> int:
+        return int(self.conn.execute("pragma data_version").fetchone()[0])
+
+    def cached(self, name: str, read: Callable[[], _T]) -> _T:
+        """``read()``, or what it returned last if nothing was committed since (the version is taken
+        before reading: a commit during the read makes the next call read again)."""
+        version = self.version()
+        kept = self._read.get(name)
+        if kept is not None and kept[0] == version:
+            return cast(_T, kept[1])
+        value = read()
+        self._read[name] = (version, value)
+        return value
+
+    def snapshot(self) -> Snapshot:
+        return self.cached("snapshot", lambda: snapshot(self.conn))
+
+    def close(self) -> None:
+        self.conn.close()
 
 
 class ErrorLog(logging.Handler):
@@ -200,6 +232,7 @@ class CommandModel(RuleBasedStateMachine):
         self.path = self.folder / "model.sqlite"
         self.clock = 1_800_000_000.0
         self.storage = SQLiteStorage(self.path)
+        self.watch = Watch(self.path)
         self.referee = self._service()
         self.log = ErrorLog()
         logging.getLogger("arbitre").addHandler(self.log)
@@ -220,6 +253,7 @@ class CommandModel(RuleBasedStateMachine):
         logging.getLogger("arbitre").removeHandler(self.log)
         self.referee.clock.shutdown()
         self.storage.close()
+        self.watch.close()
 
     # --- sending -----------------------------------------------------------------------
 
@@ -227,12 +261,12 @@ class CommandModel(RuleBasedStateMachine):
         """One message through the command layer, with every check that concerns a single step."""
         line = f"{channel} {account.name}<{account.user}>{'>' if private else ':'} {text}"
         self.transcript.append(line)
-        before = snapshot(self.path)
+        before = self.watch.snapshot()
         may_change = account is not BYSTANDER or self._bystander_may_change(text, channel)
         last_event = self._last_event_id()
         message = Incoming(channel, account.user, account.name, text, private=private, admin=account.admin)
         replies = self.referee.handle(message)
-        after = snapshot(self.path)
+        after = self.watch.snapshot()
         refusal = next((r.text for r in replies if r.error), None)
         self.transcript[-1] += f"  => refused: {refusal[:90]!r}" if refusal is not None else "  => ok"
         self._check_replies(line, replies, typed=text)
@@ -287,13 +321,11 @@ class CommandModel(RuleBasedStateMachine):
                 assert not leaked, f"secret move {leaked[0]} in a public reply to {line}\n{self._story()}"
 
     def _last_event_id(self) -> int:
-        with sqlite3.connect(self.path) as conn:
-            return int(conn.execute("select coalesce(max(id), 0) from events").fetchone()[0])
+        return int(self.watch.conn.execute("select coalesce(max(id), 0) from events").fetchone()[0])
 
     def _check_authors(self, after_id: int, account: Account, line: str) -> None:
         """Moves for a seat come from its account, the referee or an admin (checked on the step's events)."""
-        with sqlite3.connect(self.path) as conn:
-            rows = conn.execute("select game, data, author from events where id > ?", [after_id]).fetchall()
+        rows = self.watch.conn.execute("select game, data, author from events where id > ?", [after_id]).fetchall()
         for game_id, data_text, author in rows:
             data = json.loads(data_text)
             seat = data.get("player") or data.get("challenger")
@@ -313,7 +345,7 @@ class CommandModel(RuleBasedStateMachine):
     # --- reading the stored games -------------------------------------------------------
 
     def _all_games(self) -> list[GameRecord]:
-        return [g for c in CHANNELS for g in self.storage.games(c)]
+        return self.watch.cached("games", lambda: [g for c in CHANNELS for g in self.storage.games(c)])
 
     def _running(self, channel: str, kind: GameKind) -> GameRecord | None:
         record = self.storage.active_game(channel)
@@ -574,7 +606,11 @@ class CommandModel(RuleBasedStateMachine):
 
     def _fresh_state(self, record: GameRecord) -> object:
         """The state of the game rebuilt from its stored record and log, as a fresh process would (the
-        same record and log always rebuild the same game: each is rebuilt once)."""
+        same record and log always rebuild the same game: each is rebuilt once, and read again only
+        after the file changed)."""
+        return self.watch.cached(f"fresh {record.id} {record!r}", lambda: self._rebuild(record))
+
+    def _rebuild(self, record: GameRecord) -> object:
         data = [e.data for e in self.storage.events(record.id)]
         key = (repr(record), json.dumps(data, sort_keys=True))
         if key not in self.rebuilt:
@@ -615,11 +651,10 @@ class CommandModel(RuleBasedStateMachine):
 
     @invariant()
     def one_running_game_per_channel(self) -> None:
-        with sqlite3.connect(self.path) as conn:
-            rows = conn.execute(
-                "select channel, count(*) from games where status = ? group by channel", [GameStatus.ACTIVE.value]
-            )
-            assert all(count == 1 for _, count in rows)
+        rows = self.watch.conn.execute(
+            "select channel, count(*) from games where status = ? group by channel", [GameStatus.ACTIVE.value]
+        )
+        assert all(count == 1 for _, count in rows)
 
 
 def classic_state(game: ClassicGame) -> object:
