@@ -188,26 +188,13 @@ def test_the_7_8_top_is_the_best_of_every_play_allowed_3_8_2(game_format: Duplic
 # --- whole games through the referee -------------------------------------------------------------------
 
 
-OWN_SEARCH_EVERY = 5  # the test's own search of a round's top: the first round and every fifth
-
-
-def _top_of(club: Club, round_index: int = 0) -> tuple[str, int, DuplicateGame]:
-    """The open round's top: the referee's search ahead of the close (waited for) where there is one, which
-    on the first round and every ``OWN_SEARCH_EVERY``-th must agree with the test's own search in the format
-    (every round searched twice, by the referee and by the test, was most of these games' time)."""
+def _top_of(club: Club) -> tuple[str, int, DuplicateGame]:
     record = club.storage.active_game(CHANNEL)
     assert record is not None
     game = load_game(club.storage, record)
     assert game.current is not None and game.current.draw is not None
-    ahead = [s for k, s in club.referee.clock.tops.items() if k[0] == record.id and k[1] == game.move_number]
-    searched = ahead[0].result().plays[0] if ahead else None
-    if searched is None or round_index % OWN_SEARCH_EVERY == 0:
-        finder = movegen_top_finder(FRENCH_LIST, game.edition, game.settings)
-        best = finder(game.board.copy(), game.current.draw.letters).plays[0]
-        if searched is not None:
-            assert (str(searched), searched.score.total) == (str(best), best.score.total), f"round {round_index + 1}"
-    else:
-        best = searched
+    found = movegen_top_finder(FRENCH_LIST, game.edition, game.settings)(game.board.copy(), game.current.draw.letters)
+    best = found.plays[0]
     return best.placement.notation(Notation.FISF), best.score.total, game
 
 
@@ -222,7 +209,7 @@ def test_a_whole_game_of_each_format_through_the_referee(
     club.wait_for_tops_list()
     rounds = 0
     while club.storage.active_game(CHANNEL) is not None and rounds < 40:
-        move, points, game = _top_of(club, rounds)
+        move, points, game = _top_of(club)
         ack = club.ok("Ana", f"/jouer {move}", private=True)
         assert f"{points} points" in ack
         text = club.ok("Ref", "/cloture")
@@ -248,7 +235,7 @@ def test_topping_alone_against_the_computer_is_ranked_by_time_3_8_4(club: Club) 
     club.wait_for_tops_list()
     tries = 0
     while club.storage.active_game(CHANNEL) is not None and tries < 40:
-        move, points, game = _top_of(club, tries)
+        move, points, game = _top_of(club)
         others = (
             [
                 p
@@ -415,7 +402,7 @@ def test_a_whole_game_on_each_shorter_clock_closed_by_the_clock_1_3(
     club.wait_for_tops_list()
     rounds = 0
     while club.storage.active_game(CHANNEL) is not None and rounds < 40:
-        move, points, game = _top_of(club, rounds)
+        move, points, game = _top_of(club)
         assert game.settings.minutes == minutes and game.settings.warning_threshold == threshold
         club.now += 5
         assert f"{points} points" in club.ok("Ana", f"/jouer {move}", private=True)
