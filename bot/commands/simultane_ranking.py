@@ -13,7 +13,6 @@ from core.duplicate import DuplicateSettings, Sanctions
 from core.duplicate.ranking import DuplicateStanding
 from core.simultane import (
     OverallStanding,
-    RoomPlayer,
     RoomProgress,
     RoomResult,
     SimultaneDefinition,
@@ -27,6 +26,7 @@ from ..messages import decimal, number, say
 from ..render.results import StandingsView, standings_png
 from ..render.text import table
 from ..simultane_names import room_labels, say_counted
+from ..simultane_rooms import rooms_played
 from ..storage import GameStatus, SimultaneRecord, SimultaneRoom, Storage
 from ..timefmt import date_time
 from .context import Context, UserError
@@ -85,25 +85,9 @@ def rooms_of(
     """Every room's progress, and the closed rounds and players of those whose game has started (players
     known by their platform account); ``joined``: the rooms already read."""
     storage = services.storage
-    progress: list[RoomProgress] = []
-    results: list[RoomResult] = []
-    for room in storage.simultane_rooms(record.id) if joined is None else joined:
-        if room.game is None:
-            progress.append(RoomProgress(room.channel, 0, started=False))
-            continue
-        game_record = storage.game(room.game)
-        game = game_of(services, game_record)
-        closed = tuple(game.closed_rounds)
-        abandoned = game_record.status is GameStatus.ABANDONED
-        progress.append(RoomProgress(room.channel, len(closed), abandoned=abandoned))
-        if abandoned:
-            continue
-        accounts = {name: user for user, name in storage.players(room.game)}
-        players = tuple(
-            RoomPlayer(f"user:{accounts[p]}" if p in accounts else f"name:{room.channel}:{p}", p) for p in game.players
-        )
-        results.append(RoomResult(room.channel, players, closed))
-    return progress, results
+    rooms = storage.simultane_rooms(record.id) if joined is None else joined
+    played = rooms_played(storage, rooms, lambda game_record: game_of(services, game_record))
+    return played.progress, played.results
 
 
 @dataclass(frozen=True)

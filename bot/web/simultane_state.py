@@ -13,9 +13,6 @@ from typing import Any
 
 from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions
 from core.simultane import (
-    RoomPlayer,
-    RoomProgress,
-    RoomResult,
     SimultaneDefinition,
     SimultaneMode,
     overall_standings,
@@ -23,7 +20,8 @@ from core.simultane import (
 )
 
 from ..simultane_names import room_labels
-from ..storage import GameRecord, GameStatus, SimultaneRecord, Storage
+from ..simultane_rooms import rooms_played
+from ..storage import GameRecord, SimultaneRecord, Storage
 
 State = dict[str, Any]
 Load = Callable[[GameRecord], DuplicateGame]  # a duplicate game from its record (the referee's cache)
@@ -53,28 +51,10 @@ def overall_state(storage: Storage, load: Load, record: SimultaneRecord, now: fl
     every room's game and with the rounds the rule shows (the sum of their event counts, and those rounds:
     a window's end shows rounds with no new event)."""
     definition = SimultaneDefinition.from_json(record.definition)
-    progress: list[RoomProgress] = []
-    results: list[RoomResult] = []
-    version = 0
     joined = storage.simultane_rooms(record.id)
     labels = room_labels(lang, joined)  # names, else "Room N" in the page's language: never a channel's key
-    for room in joined:
-        if room.game is None:
-            progress.append(RoomProgress(room.channel, 0, started=False))
-            continue
-        game_record = storage.game(room.game)
-        game = load(game_record)
-        version += len(game.events)
-        closed = tuple(game.closed_rounds)
-        abandoned = game_record.status is GameStatus.ABANDONED
-        progress.append(RoomProgress(room.channel, len(closed), abandoned=abandoned))
-        if abandoned:
-            continue
-        accounts = {name: user for user, name in storage.players(room.game)}
-        players = tuple(
-            RoomPlayer(f"user:{accounts[p]}" if p in accounts else f"name:{room.channel}:{p}", p) for p in game.players
-        )
-        results.append(RoomResult(room.channel, players, closed))
+    played = rooms_played(storage, joined, load)
+    progress, results, version = played.progress, played.results, played.events
     rounds = visible_rounds(definition, progress, now)
     version += rounds
     state: State = {
