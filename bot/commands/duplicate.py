@@ -34,6 +34,16 @@ JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be
 REJECT_MARK = "-"  # /draw - rejects the draw shown, as the words of the catalogs' keywords_reject do
 FISF_RULES = "fisf"  # the channel's rule set under which a duplicate game takes the FISF sanctions
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
+
+
+def move_minutes(ctx: Context, word: str) -> float:
+    """The minutes per move a command's word gives (a number within the bounds), else a polite refusal."""
+    if not looks_like_number(word):
+        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    value = ctx.number(word)
+    if not MIN_MINUTES <= value <= MAX_MINUTES:
+        raise UserError("bad_minutes", value=word[:20])
+    return value
 SEMI_RAPID_MINUTES = 2  # section 1.3
 MINUTES_SECONDS = re.compile(r"^(\d{1,2})(?::|min|mn|m)(\d{2})$")  # 2:30, 2min30
 _FORMAT_WORDS = {fmt: f"keywords_format_{fmt}" for fmt in DuplicateFormat if fmt is not DuplicateFormat.CLASSIC}
@@ -84,12 +94,7 @@ def cmd_duplicate(ctx: Context) -> None:
         if keyword_form(token) in keywords("keywords_training"):
             sanctions = Sanctions.NONE
             continue
-        if not looks_like_number(token):
-            raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-        value = ctx.number(token)
-        if not MIN_MINUTES <= value <= MAX_MINUTES:
-            raise UserError("bad_minutes", value=token[:20])
-        minutes, call, timed = value, 0.0, True
+        minutes, call, timed = move_minutes(ctx, token), 0.0, True
     if game_format.timed and not timed:
         minutes = TOPPING_MINUTES  # 3.8.4: "généralement, une minute par coup"
     dup_settings = DuplicateSettings(

@@ -30,13 +30,13 @@ from core.simultane import SimultaneDefinition, SimultaneMode, StartBlock
 
 from ..chat import Reply
 from ..messages import keyword_form, keywords, number, say
-from ..numbers import looks_like_number
 from ..simultane_names import NAME_MAX, centre_name, say_counted
 from ..storage import GameKind, GameSetup, SimultaneRecord
 from ..timefmt import zone
 from ..word_lists import game_list
 from . import seats
 from .context import Context, UserError
+from .duplicate import move_minutes
 from .duplicate_games import save
 from .duplicate_rounds import open_next_round
 from .registry import Access, Section, command
@@ -47,7 +47,6 @@ from .simultane_ranking import chosen, definition_of, known, ranking, status, wh
 ACTIONS = ("create", "join", "name", "start", "ranking", "export", "status")
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed again in another room
 CODE_LENGTH = 6
-MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # as /duplicate
 FISF_RULES = "fisf"  # as /duplicate: the channel's rule set under which the game takes the FISF sanctions
 DRAW_TEXT = re.compile(r"^(?:[^\W\d_]|\?){0,8}(?:\+(?:[^\W\d_]|\?){1,8})?$")  # ABC?, EEU+ESI?: letters, jokers
 TIME_TEXT = re.compile(r"^(?:(\d{4}-\d{2}-\d{2})t)?(\d{1,2}):(\d{2})$")
@@ -118,12 +117,7 @@ def create(ctx: Context, words: list[str]) -> None:
                 raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
             times.append(moment)
             continue
-        if not looks_like_number(word):
-            raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-        value = ctx.number(word)
-        if not MIN_MINUTES <= value <= MAX_MINUTES:
-            raise UserError("bad_minutes", value=word[:20])
-        minutes = value
+        minutes = move_minutes(ctx, word)
     if reading_draws and not draws:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     if len(times) == 2 and times[1] <= times[0]:
