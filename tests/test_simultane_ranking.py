@@ -104,8 +104,8 @@ def test_with_images_both_rankings_and_the_organiser_s_post_are_images(tmp_path:
 @pytest.mark.parametrize(
     ("lang", "title", "subtitle", "room_head"),
     [
-        ("fr", "Classement tous centres, simultané {code}", "après 1 manche · Total des tops : 112", "salon"),
-        ("en", "All centres ranking, simultané {code}", "after 1 round · Sum of tops: 112", "room"),
+        ("fr", "Classement tous centres, simultané {code}", "après 1 manche · Total des tops : 112", "Salon"),
+        ("en", "All centres ranking, simultané {code}", "after 1 round · Sum of tops: 112", "Room"),
     ],
 )
 def test_the_overall_image_has_its_own_title_and_each_player_s_room(
