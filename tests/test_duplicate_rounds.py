@@ -19,11 +19,14 @@ from tests.test_submissions import open_store
 CHANNEL = "discord:100"
 START = 1_800_000_000.0
 DEADLINE = START + 60  # "/duplicate 1", drawn at START
-MOST = 24  # statements of the tick that closes a round and draws the next, BEGIN and COMMIT included
+# statements of the tick that closes a round and draws the next, BEGIN and COMMIT included: 23 to 26 on
+# PostgreSQL with the random draws of this test (measured over 40 runs: a draw the rules refuse is drawn
+# again, and the next round's top may not be searched yet), 35 to 36 before the close was trimmed
+MOST = 26
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
-def test_a_close_issues_at_most_24_statements(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+def test_a_close_issues_at_most_26_statements(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     statements: list[str] = []
     storage = open_store(kind, tmp_path, request, lambda sql, params: statements.append(" ".join(sql.split())))
     clock = [START]
@@ -40,7 +43,7 @@ def test_a_close_issues_at_most_24_statements(kind: str, tmp_path: Path, request
         statements.clear()
         replies = referee.tick()
         assert any("Top :" in r.text for r in replies)  # closed, and the next round drawn
-        assert any(r.text.startswith("Coup 2") for r in replies), [r.text[:40] for r in replies]
+        assert any("Coup 2 — tirage" in r.text for r in replies), [r.text[:40] for r in replies]
         assert len(statements) + unseen <= MOST, statements
         inserts = [s for s in statements if s.startswith("insert into outbox")]
         assert len(inserts) == 1, inserts  # the close's replies stored together
