@@ -84,15 +84,18 @@ class Referee:
         clock_scope: str = "",
         clock_lease: ClockLease | None = None,
         rng: random.Random | None = None,
+        draws: random.Random | None = None,
         outbox_grace: float = GRACE_SECONDS,
     ) -> None:
-        """``outbox_grace``: how long a reply its sender could not hand over waits before the outbox
+        """``draws``: where duplicate draws come from (a test seeds it; a simultané's are its own).
+        ``outbox_grace``: how long a reply its sender could not hand over waits before the outbox
         worker tries it again (when no live process claims it)."""
         self.storage = storage
         self.lexicons = lexicons
         self.lists = WordLists(lexicons, storage)
         self.now = now
         self.rng = rng or random.Random()  # the outbox's backoff jitter (a test seeds it)
+        self.draws = draws or random.Random()
         self.bot_name = bot_name
         self.images = images
         # The clock only looks after channels whose id starts with this (one process per platform
@@ -130,6 +133,7 @@ class Referee:
             clock_lease=self.clock_lease,
             games=self.games,
             now=self.now,
+            draws=self.draws,
             store=self.store,
             claimer=self.claimer,
             first_in_line_known=self.first_in_line_known,

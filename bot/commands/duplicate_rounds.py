@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -61,7 +60,7 @@ def open_next_round(
     if record.setup.manual:
         return [*notes, Reply(say(lang, "dup_wait_draw"), channel=record.channel)]
     try:
-        events = draw_of(storage, record, game, now)
+        events = draw_of(services, record, game, now)
     except NoDrawPossibleError as error:
         letters = game.edition.spell_tiles(error.letters)
         return notes + finish(services, record, game, lang, say(lang, "dup_end_no_valid_draw", letters=letters))
@@ -72,13 +71,13 @@ def open_next_round(
     return [*notes, draw_reply(lang, zone, record, game, record.channel, now)]
 
 
-def draw_of(storage: Storage, record: GameRecord, game: DuplicateGame, now: float) -> list[DuplicateEvent]:
+def draw_of(services: Services, record: GameRecord, game: DuplicateGame, now: float) -> list[DuplicateEvent]:
     """The next move's draw: a simultané's sealed one for a game of a simultané, else at random."""
     if record.setup.simultane:
-        stored = storage.simultane(record.setup.simultane)
+        stored = services.storage.simultane(record.setup.simultane)
         if stored is not None:
             return next_draw(SimultaneDefinition.from_json(stored.definition), game, at=now)
-    return game.draw(random.Random(), at=now)
+    return game.draw(services.draws, at=now)
 
 
 def _shown_again(

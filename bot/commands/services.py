@@ -4,6 +4,7 @@ that no handler reaches the referee itself."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -33,6 +34,7 @@ class Services:
     clock_lease: ClockLease  # and among those, the ones whose lease this process holds
     games: Games  # every kind's games in memory, and the transaction they follow
     now: Callable[[], float]
+    draws: random.Random  # where duplicate draws come from, outside simultanés
     store: Callable[[list[Reply]], list[Reply]]  # replies into the outbox, in the open transaction: numbered
     claimer: Callable[[float], str | None]  # this process's name for the outbox claims it stores now
     # replies just stored that nothing older waits before, and those left to the outbox worker
