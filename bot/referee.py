@@ -450,6 +450,10 @@ class Referee:
         except Exception:
             log.exception("could not release the clock leases")
 
+    def next_clock_work(self) -> float:
+        """When the clock next has work, as its last tick saw the rounds (infinity: none known)."""
+        return self.clock.next_due
+
     def tick(self, now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
         """Clock work due at ``now`` (duplicate warnings and deadlines), each round's replies also given to
         ``publish`` once stored; never raises."""

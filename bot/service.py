@@ -32,6 +32,7 @@ from .referee import Referee
 
 log = logging.getLogger("arbitre")
 
+MIN_TICK_SECONDS = 0.05  # the clock's shortest pause between two ticks
 ARRIVALS_SECONDS = 0.1  # the channels of messages not answered yet, said to other processes this often at most
 PLAYS_AT_ONCE = 100  # private /play handled in one transaction at most (the others wait for the next)
 SENT_LATELY = 10_000  # delivered numbers remembered (far more than an outbox pass reads)
@@ -276,7 +277,9 @@ class RefereeService:
                 await self.tick()
             except Exception:  # the clock must outlive any single failure
                 log.exception("clock failed")
-            await asyncio.sleep(self.tick_seconds)
+            # at the cadence, or sooner when a warning or a deadline comes before (a round closes on time)
+            soon = self.referee.next_clock_work() - self.referee.now()
+            await asyncio.sleep(max(MIN_TICK_SECONDS, min(self.tick_seconds, soon)))
 
     async def _run_outbox(self) -> None:
         pruned = float("-inf")

@@ -145,3 +145,64 @@ async def test_a_close_is_delivered_before_the_answers_queued_in_its_room(tmp_pa
         await service.stop()
         referee.clock.shutdown()
         storage.close()
+
+
+@pytest.mark.asyncio
+async def test_the_clock_wakes_at_a_deadline_sooner_than_its_cadence(tmp_path: Any) -> None:
+    """The service ticks at its cadence, or sooner when the last tick saw a warning or a deadline come
+    first: with a two-minute cadence, a round whose deadline is half a second away is closed and its results
+    delivered at once (before: at the next tick of the cadence, up to 0.5 s late with the default one)."""
+    import asyncio
+    import time
+
+    from bot.storage import SQLiteStorage
+
+    shift = [0.0]  # the referee's clock: real time moved by this much
+    storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    referee = Referee(storage, ready_registry(), now=lambda: time.time() + shift[0], images=False)
+    results = asyncio.Event()
+
+    async def deliver(replies: list[Reply]) -> None:
+        if any("Top :" in r.text for r in replies):
+            results.set()
+
+    service = RefereeService(referee, deliver, tick_seconds=120.0)
+    try:
+        await service.handle(Incoming("discord:1", "u:ref", "Ref", "/duplicate 0.25", admin=True))
+        await service.handle(Incoming("discord:1", "u:ana", "Ana", "/jouer H8 ZOO", private=True))
+        (deadline,) = storage.deadlines()
+        shift[0] = deadline.at - 0.5 - time.time()  # the round's last half second
+        service.start()  # its first tick warns, and sees the deadline come before the cadence's next tick
+        await asyncio.wait_for(results.wait(), 60)  # half the cadence: the close came from the deadline's tick
+        assert referee.next_clock_work() > deadline.at  # the next round's warning, or its deadline
+    finally:
+        await service.stop()
+        referee.clock.shutdown()
+        storage.close()
+
+
+def test_the_next_clock_work_is_the_warning_then_the_deadline(tmp_path: Any) -> None:
+    """What the service wakes for, as each tick sees the round: its warning (30 s before a minute's
+    deadline), then its deadline; nothing once it closed."""
+    from bot.commands.duplicate_rounds import WARNING_SECONDS
+    from bot.storage import SQLiteStorage
+
+    now = [START]
+    storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
+    referee = Referee(storage, ready_registry(), now=lambda: now[0], images=False)
+    try:
+        referee.handle(Incoming("discord:1", "u:ref", "Ref", "/duplicate 1 manuel", admin=True))
+        assert referee.tick() == [] and referee.next_clock_work() == float("inf")  # no draw: no round
+        referee.handle(Incoming("discord:1", "u:ref", "Ref", "/tirage ACEHNTZ", admin=True))
+        (deadline,) = storage.deadlines()
+        referee.tick()
+        assert referee.next_clock_work() == deadline.at - WARNING_SECONDS
+        now[0] = deadline.at - WARNING_SECONDS
+        assert any("secondes" in r.text for r in referee.tick())
+        assert referee.next_clock_work() == deadline.at
+        now[0] = deadline.at  # past it, with no other process on the store, the round closes at once
+        assert any("Top :" in r.text for r in referee.tick())
+        assert storage.deadlines() == [] and referee.next_clock_work() == float("inf")  # manual: no draw yet
+    finally:
+        referee.clock.shutdown()
+        storage.close()

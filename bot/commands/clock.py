@@ -28,6 +28,9 @@ class DuplicateClock:
         self.quiet: dict[tuple[int, int, float], float] = {}
         # whether other live processes share the store (a close then waits for the answers they hold)
         self.others_alive = False
+        # when the clock next has work, as the last tick saw its rounds (the service wakes then, if sooner
+        # than its cadence): a warning, a deadline, the end of a close's wait for answers elsewhere
+        self.next_due = float("inf")
         self.simultane_searches = 0  # simultanés' tops this process searched itself (bot.commands.simultane_tops)
 
     def forget_game(self, game_id: int) -> None:

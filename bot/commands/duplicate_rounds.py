@@ -164,6 +164,7 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
     closing = any(now >= d.at for d in due)  # a storm of closes: the tops of later rounds wait
     checked, waiting = _answers_awaited(services, [d for d in due if now >= d.at and d.channel in held], now)
     closes: list[Deadline] = []  # rounds to close, on a store whose transactions run side by side
+    acted: set[tuple[int, int]] = set()  # rounds past their deadline this tick closed (or tried to)
     with services.clock.searches.closing() if closing else contextlib.nullcontext():
         for deadline in due:
             if deadline.channel not in held:
@@ -181,6 +182,8 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
                     continue  # closed at a later tick, once they are recorded
             elif now >= deadline.at and _answers_on_their_way(services, deadline, now):
                 continue
+            if now >= deadline.at:
+                acted.add((deadline.game, deadline.round))
             if now >= deadline.at and storage.concurrent_transactions:
                 closes.append(deadline)  # closed below, several at once
                 continue
@@ -192,7 +195,24 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
                     replies += step
         elif closes:
             replies += _act(services, closes[0], now, publish)
+    services.clock.next_due = _next_due(services, [d for d in open_rounds if (d.game, d.round) not in acted], now)
     return replies
+
+
+def _next_due(services: Services, open_rounds: list[Deadline], now: float) -> float:
+    """The earliest moment after ``now`` at which one of these rounds has clock work: its warning, its
+    deadline, or, past its deadline, the end of the wait for answers other processes may hold."""
+    moments: list[float] = []
+    for deadline in open_rounds:
+        if now >= deadline.at:
+            moments.append(deadline.at + ARRIVALS_SAID_SECONDS)
+        elif (deadline.game, deadline.round) in services.clock.warned:
+            moments.append(deadline.at)
+        else:
+            quiet = services.clock.quiet.get((deadline.game, deadline.round, deadline.at))
+            moments.append(quiet if quiet is not None else max(deadline.at - WARNING_SECONDS, now))
+            moments.append(deadline.at)
+    return min((m for m in moments if m > now), default=math.inf)
 
 
 def _act(
