@@ -17,6 +17,7 @@ from bot.adapters.discord import DiscordAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, running_bot
+from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
 from tests.waiting import eventually
 
@@ -95,23 +96,32 @@ async def test_rounds_with_lost_answers_record_and_acknowledge_every_move(
     dc = discord_club
     adapter = new_adapter(dc, storage)
     words: list[str] = []
-    async with running_bot(dc, adapter.client):
-        await start_duplicate(dc, adapter, 1)  # one-minute rounds
-        for number in range(1, 5):
-            await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in texts(dc)), 15)
-            for attempt in range(2):
-                word = f"QWERT{'AB'[attempt]}{number}"
-                words.append(word)
-                FAULTS[len(words) - 1](dc)
-                await dc.send_interaction("play", {"args": f"H8 {word}"}, user=dc.ben, channel_id=dc.channel)
-                await eventually(lambda w=word: acks(dc, w), 10)
-            dc.advance(61)  # the round's minute is over: the clock closes it
-            await eventually(
-                lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in texts(dc)),
-                20,
-                advance=dc.advance,
-            )
-        await asyncio.sleep(0.3)  # a second copy of an acknowledgement would come now, from the outbox
+    loop_time = LoopTime()  # discord.py's waits (the channel's bucket, a webhook's backoff after a reset) hurried
+
+    def both(seconds: float) -> None:  # the fake's clock (the referee's) and the loop's, ten times as fast
+        dc.advance(seconds)
+        loop_time.jump(10 * seconds)
+
+    try:
+        async with running_bot(dc, adapter.client):
+            await start_duplicate(dc, adapter, 1)  # one-minute rounds
+            for number in range(1, 5):
+                await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in texts(dc)), 15)
+                for attempt in range(2):
+                    word = f"QWERT{'AB'[attempt]}{number}"
+                    words.append(word)
+                    FAULTS[len(words) - 1](dc)
+                    await dc.send_interaction("play", {"args": f"H8 {word}"}, user=dc.ben, channel_id=dc.channel)
+                    await eventually(lambda w=word: acks(dc, w), 10, advance=loop_time.jump)
+                dc.advance(61)  # the round's minute is over: the clock closes it
+                await eventually(
+                    lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in texts(dc)),
+                    20,
+                    advance=both,
+                )
+            await asyncio.sleep(0.3)  # a second copy of an acknowledgement would come now, from the outbox
+    finally:
+        loop_time.close()
     recorded = moves_recorded(storage, f"discord:{dc.channel}")
     for word in words:
         assert len(acks(dc, word)) == 1, (word, acks(dc, word))
