@@ -8,9 +8,10 @@ what the players are owed is delivered once.
 Real time (about 7 s alone, 10 s beside three more copies of it): what is tested is two processes' own
 clocks, which a test cannot drive, sharing one 4.5-second round through the database's lease; the rest is
 the three interpreters' start (1 to 3 s), the wait for round 1's closed notice (it comes up to a second
-after the next draw: waited for, no longer a quiet spell's guess) and their stop. The commands that are not the round's (/help in each server and in a DM)
-are checked while the round runs. A 3-second round would close 3 s after the draw, leaving the four
-private moves through two processes little room on a loaded machine.
+after the next draw: waited for, no longer a quiet spell's guess) and their stop. The commands that are
+not the round's (/help in each server and in a DM) are checked while the round runs. A 3-second round
+would close 3 s after the draw, leaving the four private moves through two processes little room on a
+loaded machine.
 """
 
 from __future__ import annotations
