@@ -106,9 +106,11 @@ def test_postgres_three_processes_race_closes_and_lose_nothing(postgres_url: str
     rng = random.Random(14)
     channels = [f"pg:{n}" for n in range(8)]
     with Workers(postgres_url, tmp_path, 3, lease=LEASE, tick=0.05) as workers:
+        opened = []  # the eight games started at once, each through a process of its own choosing
         for channel in channels:
             worker = rng.choice(workers.all)
-            sent = workers.send(worker, say(channel, "u:ref", "/duplicate 0.05", admin=True))
+            opened.append((worker, workers.send(worker, say(channel, "u:ref", "/duplicate 0.05", admin=True))))
+        for worker, sent in opened:
             assert sent is not None and not worker.wait_ack(sent).error
         plays: dict[int, tuple[str, int]] = {}  # message -> (player, claimed score)
         claimed = 0
