@@ -107,9 +107,12 @@ async def test_duplicate_rounds_survive_discord_faults(dc: FakeDiscord, storage:
     adapter.service.outbox_seconds = 0.05
     loop_time = LoopTime()  # discord.py's own waits (its backoffs after a 500, a reset, a gateway close) hurried
 
+    def hurry(seconds: float) -> None:  # the loop's clock ten times as fast as the test's looks
+        loop_time.jump(10 * seconds)
+
     def both(seconds: float) -> None:  # the fake's clock (the referee's, the outbox's) and the loop's
         dc.advance(seconds)
-        loop_time.jump(seconds)
+        hurry(seconds)
 
     async with running_bot(dc, adapter.client, reconnect=True, ignore_errors=(Exception,), fail_on_errors=False):
         adapter.client.before_identify_hook = no_wait_identify
@@ -119,19 +122,20 @@ async def test_duplicate_rounds_survive_discord_faults(dc: FakeDiscord, storage:
             lambda: dc.server_error_next(CHANNEL_POST, count=1),  # discord.py retries a 500 itself
             lambda: dc.rate_limit_next(CHANNEL_POST, retry_after=0.3, count=3),  # a 429 burst
             lambda: dc.reset_next(CHANNEL_POST, count=2),  # resets: the outbox tries again
-            lambda: asyncio.ensure_future(dc.gateway_close(4000)),  # resumable
-            lambda: asyncio.ensure_future(dc.gateway_close(4009)),  # a new session
+            lambda: dc.gateway_close(4000),  # resumable
+            lambda: dc.gateway_close(4009),  # a new session
         ]
         for number in range(1, ROUNDS + 1):
             await eventually(
-                lambda n=number: any(f"Coup {n} — tirage :" in t for t in discord_texts(dc)), 15, advance=loop_time.jump
+                lambda n=number: any(f"Coup {n} — tirage :" in t for t in discord_texts(dc)), 15, advance=hurry
             )
             await discord_play(dc, dc.ben, f"H8 QWERT{number}")
             await eventually(  # the ack
-                lambda n=number: any(f"QWERT{n}" in t for t in discord_texts(dc)), 10, advance=loop_time.jump
+                lambda n=number: any(f"QWERT{n}" in t for t in discord_texts(dc)), 10, advance=hurry
             )
-            faults[number - 1]()
-            await asyncio.sleep(0.3)
+            closing = faults[number - 1]()
+            if closing is not None:
+                assert await closing == 1  # the gateway closed the bot's connection: the round closes meanwhile
             dc.advance(61)  # the round's minute is over: the clock closes it, its results are posted
             await eventually(
                 lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in discord_texts(dc)),
@@ -139,20 +143,25 @@ async def test_duplicate_rounds_survive_discord_faults(dc: FakeDiscord, storage:
                 advance=both,
             )
         # an outage in round 6 (its clock runs out 61 s into it): nothing reaches Discord; afterwards, all does
-        await eventually(lambda: any("Coup 6 — tirage :" in t for t in discord_texts(dc)), 15, advance=loop_time.jump)
+        await eventually(lambda: any("Coup 6 — tirage :" in t for t in discord_texts(dc)), 15, advance=hurry)
+        refused = len(dc.faults_of("outage"))
         dc.outage(91)
         dc.advance(61)  # round 6 closes during the outage: its results wait in the outbox
-        await asyncio.sleep(1.0)
+        # checked once it happened (not after a fixed sleep): the results wait in the outbox, a post was refused
+        await eventually(lambda: any("Coup 6 " in r and "Top :" in r for r in left_about_the_rounds(storage)), 10)
+        await eventually(
+            lambda: any(f.method == "POST" and "/messages" in f.path for f in dc.faults_of("outage")[refused:]),
+            10,
+            advance=hurry,
+        )
         assert not any("Coup 6 — tirage" in t and "Top :" in t for t in discord_texts(dc))
         dc.advance(30)  # the outage's last 30 s pass, and it ends; the gateway reconnects, the outbox delivers
         await eventually(
             lambda: any("Coup 6 — tirage" in t and "Top :" in t for t in discord_texts(dc)), 30, advance=both
         )
-        await eventually(lambda: any("Coup 7 — tirage :" in t for t in discord_texts(dc)), 15, advance=loop_time.jump)
+        await eventually(lambda: any("Coup 7 — tirage :" in t for t in discord_texts(dc)), 15, advance=hurry)
         await dc.send_interaction("status", None, user=dc.ben, channel_id=dc.channel)  # the adapter works again
-        await eventually(
-            lambda: sum("Coup 7 — tirage :" in t for t in discord_texts(dc)) >= 2, 15, advance=loop_time.jump
-        )
+        await eventually(lambda: sum("Coup 7 — tirage :" in t for t in discord_texts(dc)) >= 2, 15, advance=hurry)
     loop_time.close()
     assert_everything_arrived(discord_texts(dc), closes(storage, f"discord:{dc.channel}"))
     assert_nothing_left(storage)
@@ -187,6 +196,15 @@ async def test_duplicate_rounds_survive_telegram_faults(tg: FakeTelegram, storag
         rate_limiter=limiter,
     )  # fmt: skip
     adapter.service.outbox_seconds = 0.05
+
+    loop_time = LoopTime()  # the library's sleep after a 429 (retry_after, whole seconds, real) hurried
+
+    def faster(seconds: float) -> None:
+        """The fake's clock three times as far as the test's looks (the pacer's one-a-second turns, the
+        outbox's backoff), the loop's as far as the looks (a 5-s read timeout still far off)."""
+        tg.advance(3 * seconds)
+        loop_time.jump(seconds)
+
     async with running_application(adapter.application, tg):
         await tg.send_user_message(GROUP, tg.ana, "/duplicate 1")
         await tg.send_user_message(GROUP, tg.ben, "/rejoindre")
@@ -201,18 +219,18 @@ async def test_duplicate_rounds_survive_telegram_faults(tg: FakeTelegram, storag
             # the fake's clock moves while the test waits: the pacer's one-a-second turns come sooner (a few
             # seconds of the round's minute)
             await eventually(
-                lambda n=number: any(f"Coup {n} — tirage :" in t for t in telegram_texts(tg)), 20, advance=tg.advance
+                lambda n=number: any(f"Coup {n} — tirage :" in t for t in telegram_texts(tg)), 20, advance=faster
             )
             await tg.send_user_message(None, tg.ben, f"/jouer H8 QWERT{number}", chat_type="private")
-            await eventually(lambda n=number: any(f"QWERT{n}" in t for t in telegram_texts(tg)), 15, advance=tg.advance)
+            await eventually(lambda n=number: any(f"QWERT{n}" in t for t in telegram_texts(tg)), 15, advance=faster)
             faults[number - 1]()
             tg.advance(61)
             await eventually(
                 lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in telegram_texts(tg)),
                 25,
-                advance=tg.advance,
+                advance=faster,
             )
-        await eventually(lambda: any("Coup 6 — tirage :" in t for t in telegram_texts(tg)), 20, advance=tg.advance)
+        await eventually(lambda: any("Coup 6 — tirage :" in t for t in telegram_texts(tg)), 20, advance=faster)
         refused = len(tg.faults_of("outage"))
         tg.outage(91)
         tg.advance(61)  # round 6 closes during the outage
@@ -222,13 +240,14 @@ async def test_duplicate_rounds_survive_telegram_faults(tg: FakeTelegram, storag
         assert not any("Coup 6 — tirage" in t and "Top :" in t for t in telegram_texts(tg))
         tg.advance(30)  # the outage ends
         await eventually(
-            lambda: any("Coup 6 — tirage" in t and "Top :" in t for t in telegram_texts(tg)), 30, advance=tg.advance
+            lambda: any("Coup 6 — tirage" in t and "Top :" in t for t in telegram_texts(tg)), 30, advance=faster
         )
         await tg.send_user_message(GROUP, tg.ben, "/etat")
-        await eventually(lambda: sum("Coup 7 — tirage :" in t for t in telegram_texts(tg)) >= 2, 20, advance=tg.advance)
+        await eventually(lambda: sum("Coup 7 — tirage :" in t for t in telegram_texts(tg)) >= 2, 20, advance=faster)
         # an edit refused during the outage (round 6's draw saying it closed) is owed: it comes on its retry,
         # which the jittered backoff may put after round 7's draw
-        await eventually(lambda: left_about_the_rounds(storage) == [], 20, advance=tg.advance)
+        await eventually(lambda: left_about_the_rounds(storage) == [], 20, advance=faster)
+    loop_time.close()
     assert_everything_arrived(telegram_texts(tg), closes(storage, f"telegram:{GROUP}"))
     assert_nothing_left(storage)
 

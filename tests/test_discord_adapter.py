@@ -34,6 +34,8 @@ from bot.messages import languages
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import CommandUnavailable, FakeDiscord, running_bot
+from tests.fakes.discord_limits import CHANNEL_MESSAGES
+from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -434,11 +436,23 @@ async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(dc
     # round 2 closes; the outbox posts what the channel refused, in order, at the channel's pace (five
     # posts per 5 s: the refused tries spent the bucket too, as Discord counts them)
     dc.advance(3 * 60)
-    first = await dc.wait_for_message(lambda r: "QWERTB" in (r.text or ""), channel_id=dc.channel, timeout=15)
-    assert first.text.startswith("Coup 1")  # round 1's results, kept in the outbox, come first
-    second = await dc.wait_for_message(
-        lambda r: (r.text or "").startswith("Coup 2 — tirage") and "QWERTB" in r.text, channel_id=dc.channel, timeout=15
-    )
+    loop_time = LoopTime()  # the channel's window, which discord.py waits out, on a hurried clock
+    try:
+        first = await loop_time.hurried(
+            dc.wait_for_message(lambda r: "QWERTB" in (r.text or ""), channel_id=dc.channel, timeout=15),
+            at_most=CHANNEL_MESSAGES.window,
+        )
+        assert first.text.startswith("Coup 1")  # round 1's results, kept in the outbox, come first
+        second = await loop_time.hurried(
+            dc.wait_for_message(
+                lambda r: (r.text or "").startswith("Coup 2 — tirage") and "QWERTB" in r.text,
+                channel_id=dc.channel,
+                timeout=15,
+            ),
+            at_most=CHANNEL_MESSAGES.window,
+        )
+    finally:
+        loop_time.close()
     assert second.seq > first.seq
     assert dc.channel not in clocked.refused_channels
     assert any("accepts the bot's posts again" in r.getMessage() for r in caplog.records)

@@ -9,7 +9,7 @@ come within 3 seconds, else the interaction is unknown).
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Callable
 
 import pytest
 
@@ -17,6 +17,7 @@ from bot.adapters.discord import DiscordAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, running_bot
+from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
 from tests.waiting import eventually
 
@@ -51,6 +52,11 @@ async def start_duplicate(dc: FakeDiscord, adapter: DiscordAdapter, minutes: int
     await eventually(lambda: any("Ben rejoint" in t for t in texts(dc)), 15)
 
 
+async def outbox_drained(storage: SQLiteStorage, advance: Callable[[float], None] | None = None) -> None:
+    """Until the outbox holds nothing left to send: a second copy of an answer can no longer come from it."""
+    await eventually(lambda: all(b.waiting == 0 for b in storage.outbox_backlog()), 10, advance=advance)
+
+
 def new_adapter(dc: FakeDiscord, storage: SQLiteStorage) -> DiscordAdapter:
     referee = Referee(storage, LEXICONS, now=dc.now, images=False)
     adapter = DiscordAdapter(referee, tick_seconds=0.05, edit_interval=0.2, clock=dc.now)
@@ -69,7 +75,7 @@ async def test_a_reset_on_the_first_answer_does_not_drop_the_command(
         dc.reset_next(CALLBACK, count=1)  # the /jouer's "thinking..." never reaches Discord
         await dc.send_interaction("play", {"args": "H8 QWERTY"}, user=dc.ben, channel_id=dc.channel)
         await eventually(lambda: acks(dc, "QWERTY"), 10)
-        await asyncio.sleep(0.3)  # a second copy would come now, from the outbox
+        await outbox_drained(storage)  # a second copy would have come by now, from the outbox
     assert len(dc.faults_of("reset")) == 1
     assert len(acks(dc, "QWERTY")) == 1, acks(dc, "QWERTY")
     assert any("QWERTY" in m for m in moves_recorded(storage, f"discord:{dc.channel}"))
@@ -95,23 +101,32 @@ async def test_rounds_with_lost_answers_record_and_acknowledge_every_move(
     dc = discord_club
     adapter = new_adapter(dc, storage)
     words: list[str] = []
-    async with running_bot(dc, adapter.client):
-        await start_duplicate(dc, adapter, 1)  # one-minute rounds
-        for number in range(1, 5):
-            await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in texts(dc)), 15)
-            for attempt in range(2):
-                word = f"QWERT{'AB'[attempt]}{number}"
-                words.append(word)
-                FAULTS[len(words) - 1](dc)
-                await dc.send_interaction("play", {"args": f"H8 {word}"}, user=dc.ben, channel_id=dc.channel)
-                await eventually(lambda w=word: acks(dc, w), 10)
-            dc.advance(61)  # the round's minute is over: the clock closes it
-            await eventually(
-                lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in texts(dc)),
-                20,
-                advance=dc.advance,
-            )
-        await asyncio.sleep(0.3)  # a second copy of an acknowledgement would come now, from the outbox
+    loop_time = LoopTime()  # discord.py's waits (the channel's bucket, a webhook's backoff after a reset) hurried
+
+    def both(seconds: float) -> None:  # the fake's clock (the referee's) and the loop's, ten times as fast
+        dc.advance(seconds)
+        loop_time.jump(10 * seconds)
+
+    try:
+        async with running_bot(dc, adapter.client):
+            await start_duplicate(dc, adapter, 1)  # one-minute rounds
+            for number in range(1, 5):
+                await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in texts(dc)), 15)
+                for attempt in range(2):
+                    word = f"QWERT{'AB'[attempt]}{number}"
+                    words.append(word)
+                    FAULTS[len(words) - 1](dc)
+                    await dc.send_interaction("play", {"args": f"H8 {word}"}, user=dc.ben, channel_id=dc.channel)
+                    await eventually(lambda w=word: acks(dc, w), 10, advance=loop_time.jump)
+                dc.advance(61)  # the round's minute is over: the clock closes it
+                await eventually(
+                    lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in texts(dc)),
+                    20,
+                    advance=both,
+                )
+            await outbox_drained(storage, loop_time.jump)  # a second copy of an acknowledgement would be out
+    finally:
+        loop_time.close()
     recorded = moves_recorded(storage, f"discord:{dc.channel}")
     for word in words:
         assert len(acks(dc, word)) == 1, (word, acks(dc, word))
@@ -139,7 +154,7 @@ async def test_a_lost_answer_that_reached_discord_is_not_sent_again(
         dc.reset_next(CALLBACK, handled=True)  # Discord shows the answer; the bot never hears it did
         iid = await dc.send_interaction("status", None, user=dc.ben, channel_id=dc.channel)
         await eventually(lambda: answers(dc, iid), 10)
-        await asyncio.sleep(0.5)  # a second copy would come now, through the channel or the outbox
+        await outbox_drained(storage)  # a second copy would have come by now, through the channel or the outbox
         said = answers(dc, iid)
     assert len(dc.faults_of("reset")) == 1
     assert len(said) == 1, said
@@ -156,7 +171,7 @@ async def test_a_lost_deferral_that_reached_discord_is_filled_by_the_answer(
         dc.reset_next(CALLBACK, handled=True)  # "thinking..." is shown; the bot never hears it was
         iid = await dc.send_interaction("play", {"args": "H8 QWERTY"}, user=dc.ben, channel_id=dc.channel)
         await eventually(lambda: acks(dc, "QWERTY"), 10)
-        await asyncio.sleep(0.5)
+        await outbox_drained(storage)
     deferrals = [r for r in dc.log.records if r.action == "defer" and r.interaction_id == iid]
     filled = [r for r in dc.log.records if r.action == "send" and r.interaction_id == iid and r.ephemeral]
     assert len(deferrals) == 1 and deferrals[0].ephemeral

@@ -5,10 +5,13 @@ which dispatches each server's events to the session of the shard that owns it (
 The processes share the database: a duplicate round that both clocks see is closed once, and
 what the players are owed is delivered once.
 
-Real time (about 13 s, over the suite's 10): what is tested is two processes' own clocks, which a test
-cannot drive, sharing one 6-second round through the database's lease; the rest is the two interpreters'
-start (about 2 s) and their stop. A 3-second round would warn 1.5 s after the draw, leaving the four
-private moves through two processes little room on a loaded machine.
+Real time (about 7 s alone, 10 s beside three more copies of it): what is tested is two processes' own
+clocks, which a test cannot drive, sharing one 4.5-second round through the database's lease; the rest is
+the three interpreters' start (1 to 3 s), the wait for round 1's closed notice (it comes up to a second
+after the next draw: waited for, no longer a quiet spell's guess) and their stop. The commands that are
+not the round's (/help in each server and in a DM) are checked while the round runs. A 3-second round
+would close 3 s after the draw, leaving the four private moves through two processes little room on a
+loaded machine.
 """
 
 from __future__ import annotations
@@ -184,7 +187,7 @@ async def start_duplicate(dc: FakeDiscord, channel: int, shard: int) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + START_TIMEOUT
     while True:
-        said = await answered_once(dc, await slash(dc, "duplicate", "0.1", channel, dc.players[shard][0]), shard)
+        said = await answered_once(dc, await slash(dc, "duplicate", "0.075", channel, dc.players[shard][0]), shard)
         if "préparation" not in said or loop.time() > deadline:
             break
         await asyncio.sleep(0.5)
@@ -218,18 +221,7 @@ async def test_two_processes_on_two_shards_serve_their_own_servers_and_close_eac
         assert sessions == {(n, SHARDS): [{"id": str(dc.homes[n].id), "unavailable": True}] for n in range(SHARDS)}
         channels = [guild.channel_id for guild in dc.homes]
 
-        # a command in each server reaches its shard's process only, and is answered once (the three at once:
-        # each answer's check waits for a quiet spell, which they share)
-        ben = dc.players[1][1]  # in the server of shard 1; a DM goes to shard 0
-        helps = [
-            (slash(dc, "help", None, channel, dc.players[shard][0]), shard) for shard, channel in enumerate(channels)
-        ]
-        helps.append((slash(dc, "help", None, dc.dm_channel_id(ben), ben), 0))
-        asked = [(await iid, shard) for iid, shard in helps]
-        for said in await asyncio.gather(*(answered_once(dc, iid, shard) for iid, shard in asked)):
-            assert "/coup" in said
-
-        # a duplicate game of 6-second rounds in each server: both processes' clocks watch every round
+        # a duplicate game of 4.5-second rounds in each server: both processes' clocks watch every round
         await asyncio.gather(*(start_duplicate(dc, channel, shard) for shard, channel in enumerate(channels)))
         plays = {
             (shard, f"QWERT{who}{'XY'[shard]}"): slash(dc, "play", f"H8 QWERT{who}{'XY'[shard]}", channel, user)
@@ -237,16 +229,36 @@ async def test_two_processes_on_two_shards_serve_their_own_servers_and_close_eac
             for who, user in zip("AB", dc.players[shard])
         }
         sent = dict(zip(plays, await asyncio.gather(*plays.values())))  # all within the first round
-        acks = await asyncio.gather(*(answered_once(dc, iid, shard) for (shard, _), iid in sent.items()))
-        for (_, word), said in zip(sent, acks):
+        # while the round runs: a command in each server reaches its shard's process only, and is answered
+        # once, as is every move (all at once: each answer's check waits for a quiet spell, which they share)
+        ben = dc.players[1][1]  # in the server of shard 1; a DM goes to shard 0
+        helps = [
+            (slash(dc, "help", None, channel, dc.players[shard][0]), shard) for shard, channel in enumerate(channels)
+        ]
+        helps.append((slash(dc, "help", None, dc.dm_channel_id(ben), ben), 0))
+        asked = [(await iid, shard) for iid, shard in helps]
+        answered = await asyncio.gather(
+            *(answered_once(dc, iid, shard) for iid, shard in asked),
+            *(answered_once(dc, iid, shard) for (shard, _), iid in sent.items()),
+        )
+        for said in answered[: len(asked)]:
+            assert "/coup" in said
+        for (_, word), said in zip(sent, answered[len(asked) :]):
             assert f"coup 1 : H8 {word}" in said, "\n".join(r.short() for r in dc.log.records)
         for shard, channel in enumerate(channels):  # the clocks close the first rounds: one result each
             words = [word for where, word in sent if where == shard]
             await dc.wait_for_message(
                 lambda r, w=words: all(x in (r.text or "") for x in w), channel_id=channel, timeout=12
             )
-        for channel in channels:  # each close drew the next round
+        for channel in channels:  # each close drew the next round, and said on round 1's draw that it closed
             await dc.wait_for_message(lambda r: "Coup 2 — tirage" in (r.text or ""), channel_id=channel)
+            await dc.log.wait_for(
+                lambda r: "Coup 1 —" in (r.text or "") and "close" in (r.text or ""),
+                chat_id=channel,
+                actions=("send", "edit"),
+                timeout=12,
+                consume=False,
+            )
         await settle(dc)
         assert process_a.returncode is None
 

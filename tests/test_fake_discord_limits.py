@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from tests.fakes import FakeDiscord, running_bot
 from tests.fakes.discord_limits import CHANNEL_MESSAGES, GLOBAL_LIMIT, INTERACTION_WEBHOOK
+from tests.loop_time import LoopTime
 
 COMMAND = {"name": "late", "type": 1, "description": "Never answered by a bot"}
 
@@ -135,7 +136,15 @@ async def test_discord_py_waits_out_the_channel_bucket_the_headers_describe_with
         bot = commands.Bot(command_prefix="!", intents=intents, guild_ready_timeout=0.05)
         async with running_bot(dc, bot):
             channel = bot.get_partial_messageable(dc.guild.channel_id)
-            sent = [await channel.send(str(n)) for n in range(CHANNEL_MESSAGES.limit + 1)]
+
+            async def send_all() -> list[discord.Message]:
+                return [await channel.send(str(n)) for n in range(CHANNEL_MESSAGES.limit + 1)]
+
+            loop_time = LoopTime()  # discord.py's wait for the window, and the fake's window, on a hurried clock
+            try:
+                sent = await loop_time.hurried(send_all(), at_most=CHANNEL_MESSAGES.window)
+            finally:
+                loop_time.close()
             assert [m.content for m in sent] == [str(n) for n in range(CHANNEL_MESSAGES.limit + 1)]
             assert not dc.throttled  # discord.py read Remaining: 0 and waited for the window instead
             assert [t.remaining for t in dc.limits.taken if t.bucket == CHANNEL_MESSAGES.name] == [4, 3, 2, 1, 0, 4]

@@ -158,7 +158,12 @@ async def crowded_channel(
                     acks += 1
                 assert dc.now() < deadline - WARNING_SECONDS  # every move in before the warning
                 await time.advance(deadline - WARNING_SECONDS + 1 - dc.now())  # the warning, 30 s before the close
-                await dc.log.wait_for(lambda r, n=number: f"Coup {n} : plus que" in (r.text or ""), timeout=WAIT)
+                # the warning may wait for the channel's window (a counter's edit took its last post): the
+                # bucket's time runs while it is awaited, as it would in a real round
+                await loop_time.hurried(
+                    dc.log.wait_for(lambda r, n=number: f"Coup {n} : plus que" in (r.text or ""), timeout=WAIT),
+                    at_most=CHANNEL_MESSAGES.window,
+                )
                 mark = len(dc.limits.taken)
                 await time.advance(ROUND_SECONDS)  # past the deadline: the round closes, the next one opens
                 closed = loop.time()

@@ -60,7 +60,11 @@ async def test_telegram_429s_commands_and_the_bot_api_lost_in_an_outage(storage:
             async with running_application(adapter.application, tg):
                 tg.rate_limit_next("sendMessage", retry_after=1, count=2)  # the rate limiter retries them
                 await tg.send_user_message(GROUP, ana, "/duplicate 1")
-                await eventually(lambda: any("Coup 1 — tirage :" in (r.text or "") for r in tg.log.records), 20)
+                await eventually(
+                    lambda: any("Coup 1 — tirage :" in (r.text or "") for r in tg.log.records),
+                    20,
+                    advance=loop_time.jump,  # the limiter sleeps out each 429's retry_after on the loop's clock
+                )
                 await tg.send_user_message(GROUP, ben, "/rejoindre")
                 await eventually(lambda: any("Ben rejoint" in (r.text or "") for r in tg.log.records), 15)
                 await tg.send_user_message(None, ben, "/jouer H8 QWERTY", chat_type="private")
@@ -77,7 +81,11 @@ async def test_telegram_429s_commands_and_the_bot_api_lost_in_an_outage(storage:
                 status, reason = await health(server)
                 assert reason.startswith("adapter not connected (the Bot API does not answer: ")
                 tg.end_outage()
-                await eventually(lambda: get(server.url + "/healthz")[0] == 200, 30, advance=loop_time.jump)
+                await eventually(  # the polls' backoff hurried: the loop's clock four times as far as the looks
+                    lambda: get(server.url + "/healthz")[0] == 200,
+                    30,
+                    advance=lambda seconds: loop_time.jump(4 * seconds),
+                )
             assert await health(server) == (503, "adapter not connected (the Telegram application is not running)\n")
             text = (await asyncio.to_thread(get, server.url + "/metrics"))[1]
             assert tg.token not in text and tg.token.split(":")[0] not in text  # no token in a label

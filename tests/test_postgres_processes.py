@@ -59,11 +59,11 @@ def submissions(url: str) -> set[tuple[str, int]]:
 
 
 def test_postgres_clock_owner_killed_another_process_closes_the_round(postgres_url: str, tmp_path: Path) -> None:
-    """Real time: real processes, one killed with kill -9, on a real PostgreSQL server; the round lasts 6 s
+    """Real time: real processes, one killed with kill -9, on a real PostgreSQL server; the round lasts 4.5 s
     (the six players join and play in about 0.4 s at a load of 8 on 2 cores), the lease 2 s."""
     with Workers(postgres_url, tmp_path, 2, lease=LEASE) as workers:
         first, second = workers.all
-        started = workers.send(first, say("pg:1", "u:ref", "/duplicate 0.1", admin=True))  # 6 s rounds
+        started = workers.send(first, say("pg:1", "u:ref", "/duplicate 0.075", admin=True))  # 4.5 s rounds
         assert started is not None and not first.wait_ack(started).error
         acked: list[Ack] = []
         for i in range(6):  # players join and play through both processes
@@ -106,9 +106,11 @@ def test_postgres_three_processes_race_closes_and_lose_nothing(postgres_url: str
     rng = random.Random(14)
     channels = [f"pg:{n}" for n in range(8)]
     with Workers(postgres_url, tmp_path, 3, lease=LEASE, tick=0.05) as workers:
+        opened = []  # the eight games started at once, each through a process of its own choosing
         for channel in channels:
             worker = rng.choice(workers.all)
-            sent = workers.send(worker, say(channel, "u:ref", "/duplicate 0.05", admin=True))
+            opened.append((worker, workers.send(worker, say(channel, "u:ref", "/duplicate 0.05", admin=True))))
+        for worker, sent in opened:
             assert sent is not None and not worker.wait_ack(sent).error
         plays: dict[int, tuple[str, int]] = {}  # message -> (player, claimed score)
         claimed = 0

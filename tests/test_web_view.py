@@ -17,7 +17,7 @@ import pytest_asyncio
 
 from bot.adapters.console import run_console
 from bot.cli import build_parser
-from bot.web.server import BadWebPortError, clean_prefix, web_address
+from bot.web.address import BadWebPortError, clean_prefix, web_address
 from bot.web.state import duplicate_state
 from core.duplicate import DuplicateGame
 from core.duplicate.settings import DuplicateSettings

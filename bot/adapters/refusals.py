@@ -21,9 +21,6 @@ Anything else (a bug, an unknown error) is transient: the outbox's limits make i
 
 from __future__ import annotations
 
-import discord
-from telegram import error as tg
-
 from ..chat import Reply
 from ..outbox import Failure, Undelivered
 
@@ -32,6 +29,8 @@ DISCORD_PERMANENT_STATUSES = frozenset({400, 404, 413})
 
 def discord_refusal(reply: Reply, error: Exception) -> Undelivered:
     """What a Discord exception raised while delivering ``reply`` means for it."""
+    import discord  # here, not above: a Telegram process never loads discord.py (0.14 s of its start)
+
     if isinstance(error, discord.HTTPException) and error.status in DISCORD_PERMANENT_STATUSES:
         code = f" ({error.code})" if error.code else ""
         return Undelivered(reply, Failure.PERMANENT, f"Discord {error.status}{code}: {error.text}")
@@ -40,6 +39,8 @@ def discord_refusal(reply: Reply, error: Exception) -> Undelivered:
 
 def telegram_refusal(reply: Reply, error: Exception) -> Undelivered:
     """What a python-telegram-bot exception raised while delivering ``reply`` means for it."""
+    from telegram import error as tg  # likewise: a Discord process never loads python-telegram-bot here
+
     if isinstance(error, tg.ChatMigrated):
         return Undelivered(reply, Failure.PERMANENT, f"Telegram: chat migrated to {error.new_chat_id}")
     if isinstance(error, tg.BadRequest) or (isinstance(error, tg.NetworkError) and "too large" in str(error).lower()):

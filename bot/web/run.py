@@ -8,8 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, TextIO
 
-from .hub import Hub
-from .server import BadWebPortError, WebAddress, WebServer, web_address
+from .address import BadWebPortError, WebAddress, web_address
 
 if TYPE_CHECKING:
     from ..referee import Referee
@@ -44,6 +43,9 @@ async def serving(referee: Referee, address: WebAddress | None, tool: str, err: 
     if address is None:
         yield
         return
+    from .hub import Hub
+    from .server import WebServer  # aiohttp, loaded only when the pages are served
+
     server = WebServer(Hub(referee), address)
     try:
         await server.start()
