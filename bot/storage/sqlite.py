@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,7 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimul
         make_private_place(self.path)  # it holds open duplicate submissions: for its owner's eyes only
         conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA busy_timeout = 30000")
-        conn.execute("PRAGMA journal_mode = wal")
+        _set_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         return conn
 
@@ -205,3 +206,21 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimul
         """Nothing to take: ``BEGIN IMMEDIATE`` already excludes every other writer of the file."""
         return dict.fromkeys(channels, ChannelLock.EXCLUSIVE)
 
+
+WAL_TRIES_SECONDS = 30.0  # as long as the busy timeout
+WAL_PAUSE_SECONDS = 0.02
+
+
+def _set_wal(conn: sqlite3.Connection) -> None:
+    """The file in WAL mode. Several processes opening a new file at once (a bot and the console started
+    together): SQLite answers "database is locked" to the mode's change at once, without waiting out the
+    busy timeout, while another connection changes it; tried again until it is done."""
+    give_up = time.monotonic() + WAL_TRIES_SECONDS
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = wal")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > give_up:
+                raise
+            time.sleep(WAL_PAUSE_SECONDS)
