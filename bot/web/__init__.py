@@ -19,8 +19,13 @@ if TYPE_CHECKING:
     from .hub import Hub
     from .server import WebServer
 
-_MODULES = {"BadWebPortError": "address", "WebAddress": "address", "web_address": "address", "Hub": "hub"}
-_MODULES["WebServer"] = "server"
+_MODULES = {
+    "BadWebPortError": "address",
+    "WebAddress": "address",
+    "web_address": "address",
+    "Hub": "hub",
+    "WebServer": "server",
+}
 
 
 def __getattr__(name: str) -> object:
