@@ -246,7 +246,9 @@ class Referee:
                 return self.store(self._with_notes(context))
         except Exception as error:
             # the transaction rolled back; the games it changed in memory are rebuilt from the log
-            return [self._error_reply(context, self._explain(error, context.settings, message))]
+            refused = self._error_reply(context, self._explain(error, context.settings, message))
+            notices = error.notices if isinstance(error, UserError) else ()
+            return [refused, *(dataclasses.replace(n, error=True) for n in notices)]
 
     # --- the outbox ---------------------------------------------------------------------
 

@@ -24,11 +24,14 @@ class RoomsPlayed:
 def rooms_played(
     storage: Storage, rooms: Iterable[SimultaneRoom], load: Callable[[GameRecord], DuplicateGame]
 ) -> RoomsPlayed:
-    """The rooms' progress and results; ``load`` gives a room's game from its record (the referee's cache)."""
+    """The rooms' progress and results (the rooms the organiser admitted only); ``load`` gives a room's game
+    from its record (the referee's cache)."""
     progress: list[RoomProgress] = []
     results: list[RoomResult] = []
     events = 0
     for room in rooms:
+        if not room.admitted:
+            continue
         if room.game is None:
             progress.append(RoomProgress(room.channel, 0, started=False))
             continue
@@ -37,12 +40,13 @@ def rooms_played(
         events += len(game.events)
         closed = tuple(game.closed_rounds)
         abandoned = game_record.status is GameStatus.ABANDONED
-        progress.append(RoomProgress(room.channel, len(closed), abandoned=abandoned))
+        ended = game_record.status is GameStatus.ENDED
+        progress.append(RoomProgress(room.channel, len(closed), abandoned=abandoned, ended=ended))
         if abandoned:
             continue
         accounts = {name: user for user, name in storage.players(room.game)}
         players = tuple(
             RoomPlayer(f"user:{accounts[p]}" if p in accounts else f"name:{room.channel}:{p}", p) for p in game.players
         )
-        results.append(RoomResult(room.channel, players, closed))
+        results.append(RoomResult(room.channel, players, closed, ended))
     return RoomsPlayed(progress, results, events)

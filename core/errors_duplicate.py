@@ -213,6 +213,7 @@ class ClockAction(StrEnum):
     PAUSE = "pause"
     RESUME = "resume"
     EXTEND = "extend"
+    CALL = "close"  # time called on a round (a simultané's room closing early): said as the /close command
 
 
 class ClockStateError(GameError):

@@ -7,9 +7,16 @@ its mode: every room together from a set time (with ``clock_start``, every room'
 clock at that time, all at once: a room joins before it, never after), or each at its own time within a
 window. Its sequence of
 draws is sealed: a draw exists only once a room's round opens (``next_draw``), and every room drawing on
-the same board gets the same letters. The overall ranking counts a round once every room has closed it
-(together), or every round once the window has ended (``visible_rounds``), so that no room learns
-another's results early.
+the same board gets the same letters.
+
+Played together, the rooms are paced (``close_wait``): a room whose time for a round is up closes it (its
+top, its results, then the next draw) only once every other room still playing has reached the end of
+that round too (and, together from now, once the entries are closed), so that no room sees a top or a
+draw before the others have played the round.
+
+The overall ranking counts a round once every room still playing has closed it (together), or every round
+once the window has ended (``visible_rounds``); a room that ended early holds no one back, its players
+ranked with the rounds it played (``OverallStanding.stopped``).
 """
 
 from __future__ import annotations
@@ -42,6 +49,22 @@ class StartBlock(StrEnum):
     WINDOW_OVER = "window_over"  # the window has ended
     BY_CLOCK = "by_clock"  # together at a set time: the clock starts every room's game, no room starts it
     STARTED = "started"  # together at a set time: it has started, too late to join
+    ENTRIES_CLOSED = "entries_closed"  # the organiser closed the entries (or together from now, its first close)
+
+
+class WaitReason(StrEnum):
+    """Why a room whose time for a round is up waits before closing it (its top, results, next draw)."""
+
+    ENTRIES_OPEN = "entries_open"  # together from now: rooms may still join (and would play round 1 again)
+    ROOMS_PLAYING = "rooms_playing"  # other rooms still play the round
+
+
+@dataclass(frozen=True)
+class CloseWait:
+    """A room's wait before closing a round whose time is up: why, and the rooms still playing it."""
+
+    reason: WaitReason
+    rooms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,14 +99,28 @@ class SimultaneDefinition:
             return StartBlock.WINDOW_OVER
         return None
 
-    def join_block(self, now: float) -> StartBlock | None:
-        """Why a room cannot join at ``now`` (None: it can): the window has ended, or a simultané the clock
-        starts has started."""
+    def join_block(self, now: float, entries_closed: bool = False) -> StartBlock | None:
+        """Why a room cannot join at ``now`` (None: it can): the entries close at the start (together at a
+        set time), at the window's end, and when the organiser closes them (``entries_closed``; together
+        from now, also the organiser's room's first close)."""
         if self.clock_start and now >= self.start:
             return StartBlock.STARTED
         if self.mode is SimultaneMode.WINDOW and self.end is not None and now >= self.end:
             return StartBlock.WINDOW_OVER
+        if entries_closed:
+            return StartBlock.ENTRIES_CLOSED
         return None
+
+    @property
+    def paced(self) -> bool:
+        """Whether the rooms are paced together (every mode but the window)."""
+        return self.mode is not SimultaneMode.WINDOW
+
+    @property
+    def admission(self) -> bool:
+        """Whether a room takes part only once the organiser has admitted it (a window: each room plays at
+        its own pace, so a room must not be a throwaway one that plays first and tells)."""
+        return self.mode is SimultaneMode.WINDOW
 
     def to_json(self) -> dict[str, Any]:
         """The definition as a JSON object (what storage keeps)."""
@@ -145,28 +182,67 @@ def next_draw(definition: SimultaneDefinition, game: DuplicateGame, at: float | 
 
 @dataclass(frozen=True)
 class RoomProgress:
-    """Where one room's game stands: rounds closed, whether it has started, whether it was abandoned."""
+    """Where one room's game stands: rounds closed, whether it has started, whether it was abandoned,
+    whether it has ended (its referee stopped it, or it played every round), and ``time_up``: the round
+    whose time is up there and whose close waits (0: none)."""
 
     channel: str
     closed: int
     started: bool = True
     abandoned: bool = False
+    ended: bool = False
+    time_up: int = 0
+
+    @property
+    def reached(self) -> int:
+        """The rounds the room has played to their end (closed, or its time up)."""
+        return max(self.closed, self.time_up)
+
+    @property
+    def playing(self) -> bool:
+        """Whether the room still plays (started, neither abandoned nor ended)."""
+        return self.started and not self.abandoned and not self.ended
 
 
 def visible_rounds(definition: SimultaneDefinition, rooms: Sequence[RoomProgress], now: float) -> int:
     """How many rounds the overall ranking counts at ``now``: together, those every room still playing
-    has closed (none while a room has not started); for a window, none before it ends, then every
-    round a room closed. An abandoned room holds no one back."""
-    playing = [r for r in rooms if not r.abandoned]
-    if not playing:
+    has closed (none while a room has not started), or once every room has ended, every round a room
+    closed; for a window, none before it ends, then every round a room closed. An abandoned room holds no
+    one back, nor does a room that ended early (its players keep the rounds it played)."""
+    counted = [r for r in rooms if not r.abandoned]
+    if not counted:
         return 0
     if definition.mode is SimultaneMode.WINDOW:
         if definition.end is None or now < definition.end:
             return 0
-        return max(r.closed for r in playing)
-    if not all(r.started for r in playing):
+        return max(r.closed for r in counted)
+    if not all(r.started for r in counted):
         return 0
-    return min(r.closed for r in playing)
+    playing = [r for r in counted if not r.ended]
+    return min(r.closed for r in playing) if playing else max(r.closed for r in counted)
+
+
+def close_wait(
+    definition: SimultaneDefinition,
+    rooms: Sequence[RoomProgress],
+    channel: str,
+    round_number: int,
+    entries_closed: bool,
+) -> CloseWait | None:
+    """Why the room ``channel``, whose time for ``round_number`` is up, must wait before closing it (None:
+    it need not). Played together, every other room still playing (or not started) must have reached the
+    end of that round, and together from now the entries must be closed (a room that joins later plays
+    round 1, whose top must not be out); a window paces no room."""
+    if not definition.paced:
+        return None
+    if not definition.clock_start and not entries_closed:
+        return CloseWait(WaitReason.ENTRIES_OPEN)
+    behind = tuple(
+        r.channel
+        for r in rooms
+        if r.channel != channel and not r.abandoned and not r.ended and (not r.started or r.reached < round_number)
+    )
+    return CloseWait(WaitReason.ROOMS_PLAYING, behind) if behind else None
 
 
 # --- the overall ranking ------------------------------------------------------------------------
@@ -188,12 +264,14 @@ class RoomResult:
     channel: str
     players: tuple[RoomPlayer, ...]
     rounds: tuple[Round, ...]
+    ended: bool = False  # the room's game is over (stopped by its referee, or every round played)
 
 
 @dataclass(frozen=True)
 class OverallStanding:
     """A player's place across every room: total (solo bonuses in, warnings' deductions out), gap to
-    the sum of the tops, percentage of it, solos, warnings, and the room they played in."""
+    the sum of the tops, percentage of it, solos, warnings, the room they played in, and ``stopped``:
+    the rounds their room played when it ended before the ranking's rounds (None: it played them all)."""
 
     place: int
     key: str
@@ -204,6 +282,12 @@ class OverallStanding:
     percent: float
     solos: int
     warnings: int
+    stopped: int | None = None
+
+
+def _stopped(room: RoomResult, rounds: int) -> int | None:
+    """The rounds ``room`` played when it ended short of ``rounds`` (None: it played them, or plays on)."""
+    return len(room.rounds) if room.ended and len(room.rounds) < rounds else None
 
 
 def _score(room: RoomResult, index: int, name: str, *, before_penalty: bool = False) -> int:
@@ -216,8 +300,9 @@ def _score(room: RoomResult, index: int, name: str, *, before_penalty: bool = Fa
 def overall_standings(rooms: Sequence[RoomResult], rounds: int, settings: DuplicateSettings) -> list[OverallStanding]:
     """Places best first over the first ``rounds`` rounds of every room, as one room of all their
     players: a round's solo goes to the only player of all rooms with its top (3.5, with at least
-    ``solo_min_players`` players in all); a room short of a round scores 0 in it. A player found in
-    two rooms counts in the first one only."""
+    ``solo_min_players`` players in all); a room short of a round (it ended early) scores 0 in it, its
+    players marked with the rounds it played. A player found in two rooms (the bot refuses an account in a
+    second room; an older game may hold one) counts in the first one only."""
     seats: dict[str, tuple[RoomResult, RoomPlayer]] = {}
     for room in rooms:
         for player in room.players:
@@ -254,6 +339,7 @@ def overall_standings(rooms: Sequence[RoomResult], rounds: int, settings: Duplic
             s.percent,
             s.solos,
             s.warnings,
+            _stopped(seats[s.player][0], rounds),
         )
         for s in rank_players(tops, scores, bonuses, solos, warnings)
     ]

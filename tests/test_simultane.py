@@ -285,17 +285,29 @@ def test_three_rooms_play_together(club: Club) -> None:
 
     for channel, moves in zip(ROOMS, (A_MOVES, B_MOVES, C_MOVES), strict=True):
         play_round_one(club, channel, moves)
-    send("Org", "/cloture", DISCORD, admin=True)
-    second = [e["draw"] for e in room_events(club, DISCORD, "draw")][-1]
-    assert not any(str(second) in r.text for c in (TELEGRAM, CONSOLE) for r in said[c])  # not opened there
+    # the rooms are paced: a room that closed round 1 shows nothing of it (top, results, next draw) while
+    # another still plays it; the organiser's first close also closes the entries
+    waiting = send("Org", "/cloture", DISCORD, admin=True)
+    assert "Coup 1 — tirage : ACEHNTZ — temps écoulé dans ce salon" in waiting
+    assert "quand tous les salons l'auront fini (encore en jeu : Salon 2, Salon 3, au plus tard" in waiting
+    assert "Top" not in waiting and "Coup 2" not in waiting
+    late = club.refused("Late", f"/simultane rejoindre {code}", channel="telegram:-333", admin=True)
+    assert late.startswith(f"Les inscriptions au simultané {code} sont closes depuis le 2027-01-15 09:00")
     club.tick(10)
-    send("Tg", "/cloture", TELEGRAM, admin=True)
+    assert "(encore en jeu : Salon 3, au plus tard jusqu'à 09:01:00" in send("Tg", "/cloture", TELEGRAM, admin=True)
     assert club.refused("Org", f"/simultane classement {code}", channel=DISCORD).startswith(f"Simultané {code} : pas")
     club.restart()  # the process stops mid-game and starts again on the same file
     club.tick(10)
-    assert not any(str(second) in r.text for r in said[CONSOLE])
-    send("Con", "/cloture", CONSOLE, admin=True)
-    assert str(second) in text_of(said[CONSOLE], CONSOLE)  # opened in the console now
+    assert not any("Top" in r.text or "Coup 2" in r.text for c in ROOMS for r in said[c] if r.to_user is None)
+    closing = send("Con", "/cloture", CONSOLE, admin=True)  # the last room: its results and round 2 at once
+    assert "Top : H6 CHANTEZ — 112 points" in closing and "Coup 2 — tirage" in closing
+    for reply in club.tick(0):  # the clock shows the two rooms that waited theirs
+        said[reply.channel or ""].append(reply)
+    second = [e["draw"] for e in room_events(club, DISCORD, "draw")][-1]
+    assert [e["draw"] for e in room_events(club, TELEGRAM, "draw")][-1] == second
+    for channel in (DISCORD, TELEGRAM):
+        assert "Top : H6 CHANTEZ — 112 points" in text_of(said[channel], channel)
+        assert f"Coup 2 — tirage : {second}" in text_of(said[channel], channel)
 
     # round 1 ranked room by room as for any game: no solo in a room of 6, Ana's 112 alone
     assert table_rows(send("Zoé", "/classement", DISCORD))[0][:3] == ["1", "Ana", "112"]
@@ -306,9 +318,10 @@ def test_three_rooms_play_together(club: Club) -> None:
     assert f"Simultané {code}, tous centres confondus (3 salons, 17 joueurs), après 1 manche" in overall
     assert table_rows(overall) == OVERALL_AFTER_ONE
 
-    for channel in ROOMS:  # round 2 from the seed: closed without answers in every room
-        club.tick(5)
-        send("Boss", "/cloture", channel, admin=True)
+    # round 2 from the seed: nobody answers, so no room may close it early; the clock closes it everywhere
+    early = club.refused("Boss", "/cloture", channel=CONSOLE, admin=True)
+    assert early.startswith(f"Simultané {code} : réponses reçues, 0 sur 5. Avant la fin du temps")
+    club.tick(61)
     draws = [[e["draw"] for e in room_events(club, c, "draw")] for c in ROOMS]
     tops = [[(e["top"]) for e in room_events(club, c, "close")] for c in ROOMS]
     assert draws[0] == draws[1] == draws[2] and len(draws[0]) >= 3
@@ -333,7 +346,14 @@ def test_three_rooms_within_a_window(club: Club) -> None:
     for channel in ROOMS:  # the Discord room gives its centre's name as it joins
         named = " Club de Sète" if channel == DISCORD else ""
         joined = club.ok("Boss", f"/simultane rejoindre {code}{named}", channel=channel, admin=True)
-        assert "commence le 2027-01-15 10:00" in joined and "ACEHNTZ" not in joined
+        assert "du 2027-01-15 10:00 (Europe/Paris) au 2027-01-15 12:00" in joined and "ACEHNTZ" not in joined
+        assert "Coup 1" not in joined  # joining a window starts nothing
+    # the organiser's own room is in at once; the others wait for its word
+    assert club.refused("Boss", "/simultane commencer", channel=TELEGRAM, admin=True).startswith(
+        f"Le salon attend encore que l'organisateur du simultané {code} l'admette"
+    )
+    admitted = club.ok("Org", f"/simultane admettre {code} 2 3", channel=DISCORD, admin=True)
+    assert admitted.startswith(f"Simultané {code} : admis, Salon 2, Salon 3.")
     early = club.refused("Boss", "/simultane commencer", channel=DISCORD, admin=True)
     assert early == f"Le simultané {code} ne commence que le 2027-01-15 10:00 (Europe/Paris)."
 
@@ -392,6 +412,7 @@ def test_a_room_joins_once_and_a_running_game_is_not_replaced(club: Club) -> Non
     club.ok("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
     again = club.refused("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
     assert again == f"Ce salon a déjà rejoint le simultané {code}."
+    club.ok("Org", f"/simultane admettre {code} 1", channel=DISCORD, admin=True)
     not_joined = club.refused("Boss", f"/simultane commencer {code}", channel=CONSOLE, admin=True)
     assert not_joined.startswith(f"Ce salon n'a pas rejoint le simultané {code}")
     club.now = START + 3600
@@ -414,7 +435,10 @@ def test_a_room_s_house_words_change_neither_the_tops_nor_the_verdicts(club: Clu
     code = code_of(club.ok("Org", "/simultane creer 1 tirages ACEHNTZ", channel=DISCORD, admin=True))
     club.ok("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
     play_round_one(club, TELEGRAM, {"Bea": "H6 CHANTEZ"})
-    closed = club.ok("Boss", "/cloture", channel=TELEGRAM, admin=True)
+    waiting = club.ok("Boss", "/cloture", channel=TELEGRAM, admin=True)  # the organiser's room plays none
+    assert "Top" not in waiting and f"Tapez /simultane clore {code} quand" in waiting  # told to the organiser
+    club.ok("Org", f"/simultane clore {code}", channel=DISCORD, admin=True)
+    closed = text_of(club.tick(0), TELEGRAM)  # the clock shows the results the room held
     assert "Top : H6 CHANTEZ — 112 points" in closed and "Bea : H6 CHANTEZ 112 (top)" in closed
     refused = club.refused("Boss", "/top 2", channel=TELEGRAM, admin=True)
     assert (
@@ -469,6 +493,10 @@ def test_two_processes_on_postgres_play_one_simultane_each_clock_run_once(postgr
             assert "Reçu pour le coup 1" in process.send(channel, name, f"/jouer {move}", private=True)
     for channel, process in by_room.items():
         process.send(channel, "Boss", "/cloture", admin=True)
+    # the console closed last and opened round 2; the two rooms that waited, each at its own process's tick
+    assert not [e for e in events_of(discord.storage, DISCORD) if e.data["kind"] == "draw"][1:]
+    assert "Coup 2 — tirage" in "\n".join(r.text for r in discord.referee.tick(clock[0]))
+    assert "Coup 2 — tirage" in "\n".join(r.text for r in other.referee.tick(clock[0]))
     assert table_rows(other.send(CONSOLE, "Zoé", "/simultane classement")) == OVERALL_AFTER_ONE
 
     other.close()  # the worker stops mid-game (round 2 open everywhere) and starts again
@@ -549,11 +577,14 @@ async def test_a_discord_channel_and_a_telegram_group_play_one_simultane(
         await dc.send_interaction("play", {"args": "H6 CHANTEZ"}, user=dc.ben, channel_id=dc.channel)
         await eventually(lambda: any("Coup 1 : 1 joueur" in t for t in discord_texts(dc)))
         await dc.send_interaction("close", None, user=dc.ana, channel_id=dc.channel)
-        await eventually(lambda: any("Top : H6 CHANTEZ" in t for t in discord_texts(dc)))
+        await eventually(lambda: any("(encore en jeu : Salon 2" in t for t in discord_texts(dc)))  # paced
+        assert any("temps écoulé dans ce salon" in t for t in discord_texts(dc))
         await dc.send_interaction("simultane", {"args": "classement"}, user=dc.ben, channel_id=dc.channel)
         await eventually(lambda: any(f"Simultané {code} : pas encore" in t for t in discord_texts(dc)))
-        await tg.send_user_message(GROUP, tg.ana, "/cloture")
+        assert not any("Top" in t for t in discord_texts(dc) + telegram_texts(tg))
+        await tg.send_user_message(GROUP, tg.ana, "/cloture")  # the last room: the results everywhere
         await eventually(lambda: any("Top : H6 CHANTEZ" in t for t in telegram_texts(tg)))
+        await eventually(lambda: any("Top : H6 CHANTEZ" in t for t in discord_texts(dc)))
         await tg.send_user_message(GROUP, tg.ana, "/simultane classement")
         await eventually(lambda: any(f"Simultané {code}, tous centres" in t for t in telegram_texts(tg)))
         overall = next(t for t in telegram_texts(tg) if f"Simultané {code}, tous centres" in t)

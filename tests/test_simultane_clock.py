@@ -104,6 +104,7 @@ def test_a_set_time_must_be_to_come_and_a_window_s_rooms_start_inside_it(club: C
     assert past.startswith("Le 2027-01-15 08:30 (Europe/Paris) est déjà passé")
     code = code_of(club.ok("Org", "/simultane creer 10:00 11:00", channel=DISCORD, admin=True))
     club.ok("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
+    club.ok("Org", f"/simultane admettre {code} 1", channel=DISCORD, admin=True)
     club.now = TEN - 1
     assert texts(club.tick(1), TELEGRAM) == []  # a window: the clock starts nothing
     club.now = TEN + 3600  # 11:00: the window has ended

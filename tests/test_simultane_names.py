@@ -89,7 +89,6 @@ def test_a_room_with_no_name_is_shown_by_its_joining_order() -> None:
 
 def test_names_given_on_joining_and_later_show_in_the_ranking(club: Club) -> None:
     code = three_rooms_after_round_one(club, names={DISCORD: "Club de Sète", TELEGRAM: "Vichy"})
-    club.ok("Boss", "/cloture", channel=CONSOLE, admin=True)
     before = {row[1]: row[2] for row in table_rows(club.ok("Zoé", "/simultane classement", channel=CONSOLE))}
     assert (before["Ana"], before["Bb0"], before["Cc0"]) == ("Club de Sète", "Vichy", "Salon 3")
     renamed = club.ok("Boss", f"/simultane nom {code} Montpellier", channel=CONSOLE, admin=True)

@@ -21,6 +21,7 @@ from ..render import round_result_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord, GameStatus
 from ..word_lists import game_list
+from . import simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import open_next_round
@@ -71,9 +72,10 @@ def cmd_reopen(ctx: Context) -> None:
     seconds = REOPEN_SECONDS
     if ctx.tokens:
         seconds = ctx.number(ctx.tokens[0])
+    simultane_pacing.check_reopen(ctx.storage, record)
+    last = game.last_closed
     if game.finished:
         ctx.storage.set_game_status(record.id, GameStatus.ACTIVE)
-    last = game.last_closed
     event = game.reopen(ctx.services.now(), seconds)
     if last is not None:
         ctx.storage.mark_reopened(record.id, last.number)
@@ -85,6 +87,7 @@ def cmd_reopen(ctx: Context) -> None:
 @command("pause", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_pause(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
+    simultane_pacing.check_clock_change(ctx.storage, record, ctx.lang, ctx.settings.zone)
     event = game.pause(ctx.services.now())
     save(ctx.services, record, game, [event], ctx.message.user)
     round_ = game.current
@@ -104,6 +107,7 @@ def cmd_resume(ctx: Context) -> None:
 @command("extend", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_extend(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
+    simultane_pacing.check_clock_change(ctx.storage, record, ctx.lang, ctx.settings.zone)
     if not ctx.tokens:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     value = ctx.number(ctx.tokens[0])

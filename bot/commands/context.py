@@ -4,6 +4,7 @@ message)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,12 +19,14 @@ from .spec import Access, CommandSpec
 
 
 class UserError(Exception):
-    """A known failure of a command, explained by a catalog message."""
+    """A known failure of a command, explained by a catalog message; ``notices``: messages to other rooms
+    that go out although the command changed nothing (the organiser's room told of a refused attempt)."""
 
-    def __init__(self, message_key: str, /, **values: Any) -> None:
+    def __init__(self, message_key: str, /, *, notices: Sequence[Reply] = (), **values: Any) -> None:
         super().__init__(message_key)
         self.key = message_key
         self.values = values
+        self.notices = tuple(notices)
 
 
 @dataclass

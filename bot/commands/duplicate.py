@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 
 from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions
 from core.duplicate.formats import SHORT_CALL_SECONDS, TOPPING_MINUTES, DuplicateFormat
@@ -21,7 +22,7 @@ from ..messages import decimal, keyword_form, keywords, number, say
 from ..numbers import looks_like_number
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
 from ..word_lists import game_list
-from . import seats
+from . import seats, simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import close_round, finish, open_next_round
@@ -29,6 +30,7 @@ from .duplicate_sanctions import sanctioned_ack
 from .duplicate_texts import count_reply, draw_reply, joins_reply, reason_text, standings_image
 from .formatting import split_claimed
 from .registry import Access, Section, command
+from .simultane_accounts import check_one_room
 
 JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be meant for the round before
 REJECT_MARK = "-"  # /draw - rejects the draw shown, as the words of the catalogs' keywords_reject do
@@ -141,6 +143,10 @@ def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
         key = "dup_wait_draw" if record.setup.manual else "dup_status_between"
         ctx.reply(ctx.say(key, n=game.move_number))
         return
+    waiting = simultane_pacing.held_text(ctx.storage, record, ctx.lang, ctx.settings.zone)
+    if waiting is not None:  # a simultané's round whose time is up here, waiting for the other rooms
+        ctx.reply(ctx.say("simultane_still_waiting", text=waiting))
+        return
     shown = draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.services.now())
     count = count_reply(ctx.lang, record, game)
     text = shown.text + ("\n" + count.text if count is not None else "")
@@ -225,6 +231,7 @@ def join(ctx: Context, record: GameRecord) -> None:
         return
     if mine is not None:
         raise UserError("already_seated", player=mine)
+    check_one_room(ctx.storage, record, ctx.message)
     target = wanted or own_name
     existing = find_player(game.players, target)
     if existing is not None and seats.owner_of(ctx.storage, record, existing) is None:
@@ -254,6 +261,8 @@ def cmd_play(ctx: Context) -> None:
     move, claimed = split_claimed(ctx.args.strip())
     now = ctx.message.arrived(ctx.services.now())  # a move that waited behind others is timed by its arrival
     after_close = _just_after_close(ctx, record, game, move, now)
+    if _player_of(ctx, record, game) is None:  # a newcomer: one room per simultané
+        check_one_room(ctx.storage, record, ctx.message)
     player = _playing_as(ctx, record, game)
     arrived = player is None
     if player is None:
@@ -351,7 +360,7 @@ def _just_after_close(ctx: Context, record: GameRecord, game: DuplicateGame, mov
     if not game.preview_closed(closed.number, seat or "", move).valid:
         return ""  # not an answer to the round just closed: judged as usual
     lang = ctx.storage.channel(record.channel).language
-    values = {"closed": closed.number, "n": round_.number, "draw": round_.draw.spelled(game.edition)}
+    values: dict[str, Any] = {"closed": closed.number, "n": round_.number, "draw": round_.draw.spelled(game.edition)}
     preview = game.preview(seat or "", move)
     if not preview.valid:
         reason = reason_text(lang, preview, game.notation).rstrip(".") + "."
@@ -365,12 +374,19 @@ def cmd_close(ctx: Context) -> None:
     round_ = game.current
     if round_ is None or round_.draw is None:
         raise UserError("dup_no_round")
-    ctx.replies += close_round(ctx.services, ctx.storage, record, game, ctx.lang, ctx.services.now(), ctx.message.user)
+    now = ctx.services.now()
+    simultane_pacing.check_close(ctx.storage, record, game, now, ctx.lang, ctx.settings.zone)
+    ctx.replies += close_round(ctx.services, ctx.storage, record, game, ctx.lang, now, ctx.message.user)
 
 
 def end(ctx: Context, record: GameRecord) -> None:
-    """/end for a duplicate game: it stops now, with the rounds closed so far."""
+    """/end for a duplicate game: it stops now, with the rounds closed so far (in a room of a simultané whose
+    round waits for the other rooms, without that round)."""
     game = game_of(ctx.services, record)
+    held = simultane_pacing.held_round(ctx.storage, record)
+    if held is not None:  # the held round is not played: its answers stay unjudged, nothing of it is shown
+        ctx.storage.hold_simultane_round(held[0].id, record.channel, 0)
+        ctx.notes.append(ctx.say("simultane_end_held", n=held[1]))
     replies = finish(ctx.services, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
     image = standings_image(ctx.lang, game) if ctx.services.images and game.closed_rounds else None
     if image is not None:  # the final standings, as at each close

@@ -24,6 +24,7 @@ from ..messages import say
 from ..render.record import end_reason_text, standings_text
 from ..storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, Storage
 from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
+from . import simultane_pacing
 from .duplicate_games import game_of, round_lists, save, start_top, sync_deadline, top_finder
 from .duplicate_sanctions import feedback_replies
 from .duplicate_texts import draw_reply, live_lines_at_close, result_replies
@@ -104,12 +105,17 @@ def finish(services: Services, record: GameRecord, game: DuplicateGame, lang: st
 def close_round(
     services: Services, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float, author: str
 ) -> list[Reply]:
-    """Close the open round: results, standings, then the next draw or the end.
+    """Close the open round: results, standings, then the next draw or the end. In a room of a simultané
+    played together, a round whose time is up waits while other rooms still play it: it is held, not
+    closed (``bot.commands.simultane_pacing``: the room is told what it waits for).
 
     Raises ListPreparingError, before any change, while the round's list is being prepared.
     """
     verdicts, _ = round_lists(services, record)
     live_lines = live_lines_at_close(lang, record, game)
+    held = simultane_pacing.before_close(services, record, game, now, author)
+    if held is not None:
+        return live_lines + held if held else []
     event = game.close_round(top_finder(services, record, game), verdicts)
     closed = game.closed_rounds[-1]
     storage.mark_closed(record.id, closed.number)  # the database refuses a second close of a round

@@ -6,10 +6,11 @@ with this channel's edition, list, notation and rules and gives its code: no tim
 room's game starts as it joins); one time to come (``HH:MM`` today or ``YYYY-MM-DDTHH:MM``, in the
 channel's zone), together at that time: the clock starts every joined room's game then, all at once
 (``bot.commands.simultane_clock``), and a room joins before it, never after; two, a window in which each
-room's admin starts its game with ``/simultane start``. ``/simultane join CODE [NAME...]`` (a channel admin
-of another room, or of this one) puts the room in it, under its centre's name if given, and tells it when
-its game starts; ``/simultane name CODE NAME...`` names (or renames) the room later
-(``bot.simultane_names``: a room with no name is shown "Room N" by joining order).
+room's admin starts its game with ``/simultane start`` once the organiser has admitted the room.
+``/simultane join CODE [NAME...]``, ``admit``, ``refuse``, ``close`` and ``centre``: who takes part and
+when the entries close (``bot.commands.simultane_entries``); ``/simultane name CODE NAME...`` names (or
+renames) the room later (``bot.simultane_names``: a room with no name is shown "Room N" by joining order).
+Played together, the rooms are paced (``bot.commands.simultane_pacing``).
 ``/simultane ranking [CODE]`` shows the overall ranking as far as the visibility rule allows
 (``bot.commands.simultane_ranking``), ``/simultane export [CODE]`` the same as CSV with each player's
 room, ``/simultane export [CODE] sigles`` the federation's files (``bot.commands.simultane_export``),
@@ -23,28 +24,24 @@ import datetime as dt
 import re
 import secrets
 
-from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions
-from core.edition import edition_by_code
-from core.notation import notation_by_name
+from core.duplicate import Sanctions
 from core.simultane import SimultaneDefinition, SimultaneMode, StartBlock
 
-from ..chat import Reply
-from ..messages import keyword_form, keywords, number, say
-from ..simultane_names import NAME_MAX, centre_name, say_counted
-from ..storage import GameKind, GameSetup, SimultaneRecord
+from ..messages import keyword_form, keywords, number
+from ..simultane_names import say_counted
+from ..storage import Admission
 from ..timefmt import zone
 from ..word_lists import game_list
 from . import seats
 from .context import Context, UserError
 from .duplicate import move_minutes
-from .duplicate_games import save
-from .duplicate_rounds import open_next_round
 from .registry import Access, Section, command
-from .services import Services
+from .simultane_entries import admit, close_entries, join, name_of, set_centre
 from .simultane_export import federation_files
-from .simultane_ranking import chosen, definition_of, known, ranking, status, when, when_text
+from .simultane_launch import launch
+from .simultane_ranking import chosen, definition_of, known, mode_said, ranking, status, when
 
-ACTIONS = ("create", "join", "name", "start", "ranking", "export", "status")
+ACTIONS = ("create", "join", "name", "start", "ranking", "export", "status", "close", "admit", "refuse", "centre")
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed again in another room
 CODE_LENGTH = 6
 FISF_RULES = "fisf"  # as /duplicate: the channel's rule set under which the game takes the FISF sanctions
@@ -162,54 +159,7 @@ def mode_text(ctx: Context, definition: SimultaneDefinition) -> str:
     return mode_said(ctx.lang, ctx.settings.zone, definition)
 
 
-def mode_said(lang: str, zone_name: str, definition: SimultaneDefinition) -> str:
-    """The mode and its times, in the room's language and zone."""
-    if definition.mode is SimultaneMode.WINDOW and definition.end is not None:
-        start, end = when_text(zone_name, definition.start), when_text(zone_name, definition.end)
-        return say(lang, "simultane_mode_window", start=start, end=end)
-    if definition.clock_start:
-        return say(lang, "simultane_mode_clock", start=when_text(zone_name, definition.start))
-    return say(lang, "simultane_mode_together", start=when_text(zone_name, definition.start))
-
-
 # --- join and start ----------------------------------------------------------------------------
-
-
-def name_of(ctx: Context, words: list[str]) -> str:
-    """The centre's name the words give; UserError, politely, for one too long or with other characters."""
-    name = centre_name(words)
-    if name is None:
-        raise UserError("simultane_bad_name", most=NAME_MAX)
-    return name
-
-
-def join(ctx: Context, words: list[str]) -> None:
-    ctx.require_admin()
-    if not words:
-        raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-    record = known(ctx, words[0])
-    name = name_of(ctx, words[1:]) if len(words) > 1 else ""
-    definition = definition_of(record)
-    now = ctx.services.now()
-    blocked = definition.join_block(now)
-    if blocked is StartBlock.WINDOW_OVER:
-        raise UserError("simultane_window_over", code=record.code, time=when(ctx, definition.end or 0.0))
-    if blocked is StartBlock.STARTED:
-        raise UserError("simultane_join_too_late", code=record.code, time=when(ctx, definition.start))
-    due = definition.start if definition.clock_start else None
-    referee = seats.display_name(ctx.message)
-    if not ctx.storage.join_simultane(record.id, ctx.message.channel, due, ctx.message.user, referee, name):
-        raise UserError("simultane_already_joined", code=record.code)
-    if name:
-        ctx.reply(ctx.say("simultane_joined_named", code=record.code, name=name, mode=mode_text(ctx, definition)))
-    else:
-        ctx.reply(ctx.say("simultane_joined", code=record.code, mode=mode_text(ctx, definition)))
-    if definition.clock_start:
-        ctx.reply(ctx.say("simultane_wait_clock", code=record.code, time=when(ctx, definition.start)))
-    elif definition.start_block(now) is None:
-        ctx.replies += launch(ctx.services, record, definition, ctx.message.channel, ctx.message.user, referee, now)
-    else:
-        ctx.reply(ctx.say("simultane_wait", code=record.code, time=when(ctx, definition.start)))
 
 
 def rename(ctx: Context, words: list[str]) -> None:
@@ -233,6 +183,10 @@ def start(ctx: Context, words: list[str]) -> None:
         raise UserError("simultane_not_joined", code=record.code)
     if room.game is not None:
         raise UserError("simultane_already_started", code=record.code)
+    if room.admission is Admission.PENDING:
+        raise UserError("simultane_not_admitted", code=record.code)
+    if room.admission is Admission.REFUSED:
+        raise UserError("simultane_refused_room", code=record.code)
     now = ctx.services.now()
     block = definition.start_block(now)
     if block is StartBlock.BY_CLOCK:
@@ -243,46 +197,6 @@ def start(ctx: Context, words: list[str]) -> None:
         raise UserError("simultane_window_over", code=record.code, time=when(ctx, definition.end or 0.0))
     referee = seats.display_name(ctx.message)
     ctx.replies += launch(ctx.services, record, definition, ctx.message.channel, ctx.message.user, referee, now)
-
-
-def launch(
-    services: Services,
-    record: SimultaneRecord,
-    definition: SimultaneDefinition,
-    channel: str,
-    referee: str,
-    referee_name: str,
-    now: float,
-) -> list[Reply]:
-    """Start the room's duplicate game of the simultané: its edition, list, notation, clock and sanctions,
-    its draws (``core.simultane.next_draw``), no house words of the room; then its first draw. UserError,
-    before any change, while a game of the room's own is running."""
-    storage = services.storage
-    settings = storage.channel(channel)
-    running = storage.active_game(channel)
-    if running is not None:
-        kind = say(settings.language, f"kind_{running.kind}")
-        raise UserError("simultane_game_running", kind=kind, code=record.code)
-    dup_settings = DuplicateSettings(
-        minutes=definition.minutes,
-        notation=notation_by_name(definition.notation),
-        sanctions=Sanctions(definition.sanctions),
-    )
-    game = DuplicateGame(edition_by_code(definition.edition), (), dup_settings, definition.lexicon)
-    setup = GameSetup(
-        edition=definition.edition,
-        lexicon=definition.lexicon,
-        notation=definition.notation,
-        referee_name=referee_name,
-        simultane=definition.code,
-    )
-    services.lists.verdicts(game_list(setup), "")  # the list must be ready: not at the first close
-    game_record = storage.create_game(channel, GameKind.DUPLICATE, referee, setup)
-    storage.set_simultane_game(record.id, channel, game_record.id)
-    save(services, game_record, game, list(game.events), referee)
-    minutes = number(settings.language, definition.minutes)
-    started = Reply(say(settings.language, "simultane_started", code=record.code, minutes=minutes), channel=channel)
-    return [started, *open_next_round(services, storage, game_record, game, settings.language, now)]
 
 
 @command("simultane", section=Section.VIEWS, access=Access.ADMIN, read_without_args=True, slow=True)
@@ -306,6 +220,12 @@ def cmd_simultane(ctx: Context) -> None:
             federation_files(ctx, chosen(ctx, [w for w in rest if w not in federation]))
         else:
             ranking(ctx, rest, export=True)
+    elif action == "close":
+        close_entries(ctx, rest)
+    elif action in ("admit", "refuse"):
+        admit(ctx, rest, Admission.ADMITTED if action == "admit" else Admission.REFUSED)
+    elif action == "centre":
+        set_centre(ctx, rest)
     elif action == "status" or not words:
         status(ctx, rest, mode_text(ctx, definition_of(chosen(ctx, rest))))
     else:

@@ -1,25 +1,32 @@
 """What the clock does for simultanés at each tick: start every joined room's game of a simultané played
-together at a set time, at that time; and post the overall ranking to the organiser's room each time it
+together at a set time, at that time; close the rounds held in the rooms of a simultané played together
+(their time up before the others') once every room still playing has reached their end
+(``bot.commands.simultane_pacing``); and post the overall ranking to the organiser's room each time it
 becomes visible for a new round (every room closed it; for a window, at its end).
 
-Both happen exactly once across processes: a room's start re-reads the room under its channel's lock and
-starts it only if no game is set yet (the game is set in the same transaction); a post is a unique row
-(``simultane_posts``) written, under the organiser's channel's lock, in the transaction that stores the
-message in the outbox.
+Each happens exactly once across processes: a room's start re-reads the room under its channel's lock and
+starts it only if no game is set yet (the game is set in the same transaction); a held round is closed
+under its channel's lock while it is still the room's held round (the mark is cleared in the same
+transaction, and the database refuses a second close); a post is a unique row (``simultane_posts``) written, under the
+organiser's channel's lock, in the transaction that stores the message in the outbox.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.simultane import SimultaneMode, visible_rounds
+from core.simultane import RoomProgress, SimultaneMode, close_wait, visible_rounds
 
 from ..chat import Reply
+from ..lexicons import ListPreparingError
 from ..messages import say
-from ..storage import DONE_POST, GameStatus, SimultaneRecord, SimultaneRoom
+from ..storage import DONE_POST, GameStatus, HeldRound, SimultaneRecord, SimultaneRoom
 from .context import UserError
+from .duplicate_games import game_of
+from .duplicate_rounds import close_round
+from .game_kinds import kind_of
 from .services import Services
-from .simultane import launch
+from .simultane_launch import launch
 from .simultane_ranking import definition_of, overall_of, overall_reply, progress_of
 
 ROUND_POST = "round:"  # a post of the overall ranking after that many rounds
@@ -30,9 +37,18 @@ def simultane_tick(services: Services, now: float, publish: Callable[[list[Reply
     ``publish`` is given each one's stored replies."""
     replies: list[Reply] = []
     storage = services.storage
-    starts, posts = storage.simultane_work_due(now)
+    starts, posts, holds = storage.simultane_work_due(now)
     for room in storage.simultane_starts_due(now, services.clock_scope) if starts else []:
         step = _start_room(services, room, now)
+        replies += step
+        if publish is not None and step:
+            publish(step)
+    progress: dict[int, tuple[SimultaneRecord, list[RoomProgress]]] = {}  # read once per simultané per tick
+    for held in storage.simultane_holds(services.clock_scope) if holds else []:
+        if held.simultane not in progress:
+            record = storage.simultane_by_id(held.simultane)
+            progress[held.simultane] = (record, progress_of(storage, record))
+        step = _close_held(services, held, *progress[held.simultane], now)
         replies += step
         if publish is not None and step:
             publish(step)
@@ -65,6 +81,36 @@ def _start_room(services: Services, room: SimultaneRoom, now: float) -> list[Rep
             kind = error.values.get("kind", "")
             text = say(lang, "simultane_clock_blocked", code=record.code, kind=kind)
             return services.store([Reply(text, channel=room.channel)])
+        return services.store(replies)
+
+
+def _close_held(
+    services: Services, held: HeldRound, record: SimultaneRecord, rooms: list[RoomProgress], now: float
+) -> list[Reply]:
+    """Close a held round once every other room still playing has reached its end (``rooms``: every room's
+    progress, read at this tick: what it counts only grows): its top, results and next draw, as any close;
+    nothing if another process closed it meanwhile, or if the room still waits."""
+    entries_closed = record.entries_closed is not None
+    if close_wait(definition_of(record), rooms, held.channel, held.round, entries_closed) is not None:
+        return []
+    storage = services.storage
+    game_record = storage.game(held.game)
+    kind_of(game_record.kind).before_clock(services, game_record)  # its top found outside the transaction
+    with services.games.transaction(storage), services.lists.remembering():
+        storage.lock_channel(held.channel)
+        current = next((p for p in storage.simultane_progress(record.id) if p.channel == held.channel), None)
+        game_record = storage.game(held.game)
+        if current is None or current.held != held.round or game_record.status is not GameStatus.ACTIVE:
+            return []  # closed in another process meanwhile (or the game ended)
+        game = game_of(services, game_record)
+        if game.current is None or game.current.number != held.round:
+            storage.hold_simultane_round(record.id, held.channel, 0)
+            return []
+        lang = storage.channel(held.channel).language
+        try:
+            replies = close_round(services, storage, game_record, game, lang, now, "clock")
+        except ListPreparingError:  # closed at a later tick, once its list is ready
+            return []
         return services.store(replies)
 
 

@@ -27,7 +27,7 @@ from ..render.results import StandingsView, standings_png
 from ..render.text import table
 from ..simultane_names import room_labels, say_counted
 from ..simultane_rooms import rooms_played
-from ..storage import GameStatus, SimultaneRecord, SimultaneRoom, Storage
+from ..storage import Admission, GameStatus, SimultaneRecord, SimultaneRoom, Storage
 from ..timefmt import date_time
 from .context import Context, UserError
 from .duplicate_games import game_of
@@ -47,6 +47,16 @@ def when_text(zone_name: str, timestamp: float) -> str:
 
 def when(ctx: Context, timestamp: float) -> str:
     return when_text(ctx.settings.zone, timestamp)
+
+
+def mode_said(lang: str, zone_name: str, definition: SimultaneDefinition) -> str:
+    """The mode and its times, in the room's language and zone."""
+    if definition.mode is SimultaneMode.WINDOW and definition.end is not None:
+        start, end = when_text(zone_name, definition.start), when_text(zone_name, definition.end)
+        return say(lang, "simultane_mode_window", start=start, end=end)
+    if definition.clock_start:
+        return say(lang, "simultane_mode_clock", start=when_text(zone_name, definition.start))
+    return say(lang, "simultane_mode_together", start=when_text(zone_name, definition.start))
 
 
 def known(ctx: Context, code: str) -> SimultaneRecord:
@@ -72,10 +82,18 @@ def chosen(ctx: Context, words: list[str]) -> SimultaneRecord:
 
 
 def progress_of(storage: Storage, record: SimultaneRecord) -> list[RoomProgress]:
-    """Every room's progress from storage alone (one statement, no game loaded)."""
+    """Every admitted room's progress from storage alone (one statement, no game loaded)."""
     return [
-        RoomProgress(p.channel, p.closed, started=p.game is not None, abandoned=p.status == GameStatus.ABANDONED.value)
+        RoomProgress(
+            p.channel,
+            p.closed,
+            started=p.game is not None,
+            abandoned=p.status == GameStatus.ABANDONED.value,
+            ended=p.status == GameStatus.ENDED.value,
+            time_up=p.held,
+        )
         for p in storage.simultane_progress(record.id)
+        if p.admission is Admission.ADMITTED
     ]
 
 
@@ -107,7 +125,7 @@ class Overall:
 def overall_of(services: Services, record: SimultaneRecord, now: float, rounds: int | None = None) -> Overall:
     """The overall ranking as the visibility rule allows at ``now`` (or over ``rounds`` rounds)."""
     definition = definition_of(record)
-    joined = tuple(services.storage.simultane_rooms(record.id))
+    joined = tuple(services.storage.simultane_rooms(record.id))  # every room: their labels by joining order
     progress, results = rooms_of(services, record, joined)
     shown = visible_rounds(definition, progress, now) if rounds is None else rounds
     if shown == 0:
@@ -128,9 +146,16 @@ def hidden_text(lang: str, zone_name: str, record: SimultaneRecord) -> str:
     return say(lang, hidden_key(definition), code=record.code, time=when_text(zone_name, definition.end or 0.0))
 
 
+def stopped_text(lang: str, standing: OverallStanding) -> str:
+    """A player's mark when their room ended before the ranking's rounds: the rounds it played ("" none)."""
+    return "" if standing.stopped is None else say(lang, "simultane_stopped", n=standing.stopped)
+
+
 def ranking_table(lang: str, overall: Overall) -> str:
-    """The overall ranking as a text table, each player's room by its label."""
+    """The overall ranking as a text table, each player's room by its label (and, when a room ended early,
+    the rounds it played)."""
     labels = overall.labels(lang)
+    stopped = any(s.stopped is not None for s in overall.standings)
     header = [
         "#",
         say(lang, "col_player"),
@@ -139,6 +164,7 @@ def ranking_table(lang: str, overall: Overall) -> str:
         say(lang, "col_gap"),
         "%",
         say(lang, "col_solos"),
+        *([say(lang, "col_stopped")] if stopped else []),
     ]
     rows = [
         [
@@ -149,6 +175,7 @@ def ranking_table(lang: str, overall: Overall) -> str:
             f"{s.gap:+d}" if s.gap else "0",
             decimal(lang, s.percent),
             s.solos,
+            *(["" if s.stopped is None else s.stopped] if stopped else []),
         ]
         for s in overall.standings
     ]
@@ -156,15 +183,17 @@ def ranking_table(lang: str, overall: Overall) -> str:
 
 
 def ranking_csv(lang: str, overall: Overall) -> bytes:
-    """The overall ranking as UTF-8 CSV, headers in the channel's language, each player's room named."""
+    """The overall ranking as UTF-8 CSV, headers in the channel's language, each player's room named, and
+    the rounds their room played when it ended before the ranking's (empty otherwise)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    keys = ("place", "player", "room", "total", "gap", "percent", "solos", "warnings")
+    keys = ("place", "player", "room", "total", "gap", "percent", "solos", "warnings", "stopped")
     writer.writerow([say(lang, f"col_{key}") for key in keys])
     labels = overall.labels(lang)
     for s in overall.standings:
         room = labels.get(s.channel, "")
-        writer.writerow([s.place, s.name, room, s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings])
+        stopped = "" if s.stopped is None else s.stopped
+        writer.writerow([s.place, s.name, room, s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings, stopped])
     return out.getvalue().encode("utf-8")
 
 
@@ -182,7 +211,9 @@ def overall_view(lang: str, record: SimultaneRecord, overall: Overall) -> Standi
     )
     sanctioned = definition_of(record).sanctions != Sanctions.NONE.value
     labels = overall.labels(lang)
-    rooms = tuple(labels.get(s.channel, "") for s in overall.standings)
+    rooms = tuple(
+        " · ".join(filter(None, (labels.get(s.channel, ""), stopped_text(lang, s)))) for s in overall.standings
+    )
     title = say(lang, "image_overall_title", code=record.code)
     return StandingsView(lang, overall.rounds, tops, standings, sanctioned=sanctioned, title=title, rooms=rooms)
 

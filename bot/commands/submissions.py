@@ -214,7 +214,7 @@ def _play(
         if at - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
             return None  # maybe meant for the round just closed (or sent before this draw)
     player, usual = _seat(message, state, game)
-    if usual:
+    if usual or (player is None and state.game.setup.simultane):  # a simultané's newcomer: one room (usual way)
         return None
     record, lang = state.game, state.settings.language
     move, claimed = split_claimed(command.args.strip())

@@ -53,7 +53,7 @@ from .records import (
     StoredEvent,
     ViewRecord,
 )
-from .sql_simultanes import DONE_POST, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
+from .sql_simultanes import DONE_POST, Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
 from .sqlite import MIGRATIONS, SQLiteStorage
 
 __all__ = [
@@ -81,6 +81,8 @@ __all__ = [
     "SeriesRecord",
     "SeriesStatus",
     "SeriesStore",
+    "Admission",
+    "HeldRound",
     "SimultaneRecord",
     "SimultaneRoom",
     "DONE_POST",

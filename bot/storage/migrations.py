@@ -242,6 +242,18 @@ MIGRATIONS: list[Migration] = [
         "a simultane room's centre name",  # given at /simultane join or /simultane name; null: "Room N"
         ("alter table simultane_rooms add column name text",),
     ),
+    Migration(
+        20,
+        "simultanes a federation can trust: rooms admitted, paced and released, entries closed, centre codes",
+        (
+            # a window's rooms wait for the organiser's word; the others are admitted as they join
+            "alter table simultane_rooms add column admission text not null default 'admitted'",
+            # played together: the round whose time is up in the room and whose close waits for the others (0: none)
+            "alter table simultane_rooms add column held integer not null default 0",
+            "alter table simultane_rooms add column centre text",  # the federation's code of the centre
+            "alter table simultanes add column entries_closed {real}",  # when no room may join any more
+        ),
+    ),
 ]
 
 # PostgreSQL's versions before the history was shared, and the version of this history each one is

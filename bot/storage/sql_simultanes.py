@@ -6,13 +6,23 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .sql_store import Row, SQLRunner
 
-_COLUMNS = "id, code, channel, organiser, definition, created"
+_COLUMNS = "id, code, channel, organiser, definition, created, entries_closed"
 DONE_POST = "done"  # the post saying a simultané's overall ranking has nothing left to post
-_ROOM_COLUMNS = "simultane, channel, game, joined, due, referee, referee_name, name"
+_ROOM_COLUMNS = "simultane, channel, game, joined, due, referee, referee_name, name, admission, held, centre"
+
+
+class Admission(StrEnum):
+    """Where a room stands with the organiser: admitted (it takes part), pending (a window's room waits
+    for the organiser's word), refused."""
+
+    ADMITTED = "admitted"
+    PENDING = "pending"
+    REFUSED = "refused"
 
 
 @dataclass(frozen=True)
@@ -25,6 +35,7 @@ class SimultaneRecord:
     organiser: str
     definition: dict[str, Any]
     created: float
+    entries_closed: float | None = None  # when the entries closed (None: rooms may still join)
 
 
 @dataclass(frozen=True)
@@ -39,29 +50,49 @@ class SimultaneRoom:
     referee: str = ""  # the account of the admin who joined (the referee of a game the clock starts)
     referee_name: str = ""
     name: str = ""  # the centre's name its admin gave ("": none, the room is shown by its joining order)
+    admission: Admission = Admission.ADMITTED
+    held: int = 0  # played together: the round whose time is up here and whose close waits (0: none)
+    centre: str = ""  # the federation's code of the centre ("": none given)
+
+    @property
+    def admitted(self) -> bool:
+        return self.admission is Admission.ADMITTED
 
 
 @dataclass(frozen=True)
 class SimultaneRoomProgress:
     """Where a room's game of a simultané stands, as storage knows it: its game (None: not started), the
-    game's status, and how many rounds it has closed."""
+    game's status, how many rounds it has closed, the round whose close waits (``held``), its admission."""
 
     channel: str
     game: int | None
     status: str | None
     closed: int
+    held: int = 0
+    admission: Admission = Admission.ADMITTED
+
+
+@dataclass(frozen=True)
+class HeldRound:
+    """A room of a simultané played together whose round's time is up, its close waiting for the others."""
+
+    simultane: int
+    channel: str
+    game: int
+    round: int
 
 
 def simultane_of(row: Row) -> SimultaneRecord:
     """A ``SimultaneRecord`` from a row of ``_COLUMNS``."""
-    simultane_id, code, channel, organiser, definition, created = row
+    simultane_id, code, channel, organiser, definition, created, entries_closed = row
     data = json.loads(definition)
-    return SimultaneRecord(int(simultane_id), str(code), str(channel), str(organiser), data, float(created))
+    closed = None if entries_closed is None else float(entries_closed)
+    return SimultaneRecord(int(simultane_id), str(code), str(channel), str(organiser), data, float(created), closed)
 
 
 def room_of(row: Row) -> SimultaneRoom:
     """A ``SimultaneRoom`` from a row of ``_ROOM_COLUMNS``."""
-    simultane_id, channel, game, joined, due, referee, referee_name, name = row
+    simultane_id, channel, game, joined, due, referee, referee_name, name, admission, held, centre = row
     return SimultaneRoom(
         int(simultane_id),
         str(channel),
@@ -71,6 +102,9 @@ def room_of(row: Row) -> SimultaneRoom:
         str(referee or ""),
         str(referee_name or ""),
         str(name or ""),
+        Admission(admission or Admission.ADMITTED.value),
+        int(held or 0),
+        str(centre or ""),
     )
 
 
@@ -104,16 +138,77 @@ class SQLSimultanes(SQLRunner):
         referee: str = "",
         referee_name: str = "",
         name: str = "",
+        admission: Admission = Admission.ADMITTED,
     ) -> bool:
         """Put a room in a simultané (``due``: when the clock starts its game, whose referee is the admin who
-        joined; ``name``: its centre's, "" for none); whether it was not in it already."""
+        joined; ``name``: its centre's, "" for none; ``admission``: pending while it waits for the
+        organiser's word); whether it was not in it already."""
         with self._one_write():
             rows = self._execute(
-                "insert into simultane_rooms (simultane, channel, game, joined, due, referee, referee_name, name)"
-                " values (?, ?, null, ?, ?, ?, ?, ?) on conflict (simultane, channel) do nothing returning channel",
-                [simultane_id, channel, time.time(), due, referee, referee_name, name or None],
+                "insert into simultane_rooms"
+                " (simultane, channel, game, joined, due, referee, referee_name, name, admission)"
+                " values (?, ?, null, ?, ?, ?, ?, ?, ?) on conflict (simultane, channel) do nothing returning channel",
+                [simultane_id, channel, time.time(), due, referee, referee_name, name or None, admission.value],
             )
         return bool(rows)
+
+    def admit_simultane_room(self, simultane_id: int, channel: str, admission: Admission) -> bool:
+        """The organiser's word on a pending room (admitted or refused); whether the room was pending."""
+        with self._one_write():
+            rows = self._execute(
+                "update simultane_rooms set admission = ? where simultane = ? and channel = ? and admission = ?"
+                " returning channel",
+                [admission.value, simultane_id, channel, Admission.PENDING.value],
+            )
+        return bool(rows)
+
+    def set_simultane_centre(self, simultane_id: int, channel: str, centre: str) -> bool:
+        """A room's federation centre code ("": none); whether the room is in the simultané."""
+        with self._one_write():
+            rows = self._execute(
+                "update simultane_rooms set centre = ? where simultane = ? and channel = ? returning channel",
+                [centre or None, simultane_id, channel],
+            )
+        return bool(rows)
+
+    def close_simultane_entries(self, simultane_id: int, at: float) -> bool:
+        """No room may join any more; whether they were open until now."""
+        with self._one_write():
+            rows = self._execute(
+                "update simultanes set entries_closed = ? where id = ? and entries_closed is null returning id",
+                [at, simultane_id],
+            )
+        return bool(rows)
+
+    def hold_simultane_round(self, simultane_id: int, channel: str, round_number: int) -> bool:
+        """The room's round ``round_number`` waits for the other rooms before closing (0: none waits);
+        whether that changed anything."""
+        with self._one_write():
+            rows = self._execute(
+                "update simultane_rooms set held = ? where simultane = ? and channel = ? and held <> ?"
+                " returning channel",
+                [round_number, simultane_id, channel, round_number],
+            )
+        return bool(rows)
+
+    def simultane_holds(self, scope: str = "") -> list[HeldRound]:
+        """The rooms, of channels starting with ``scope``, whose round waits for the others before closing
+        (their game still running)."""
+        rows = self._execute(
+            "select r.simultane, r.channel, r.game, r.held from simultane_rooms r join games g on g.id = r.game"
+            " where r.held > 0 and g.status = 'active' order by r.simultane, r.joined, r.channel",
+            [],
+        )
+        return [HeldRound(int(s), str(c), int(g), int(n)) for s, c, g, n in rows if str(c).startswith(scope)]
+
+    def simultane_rooms_of_account(self, simultane_id: int, user: str) -> list[str]:
+        """The rooms of a simultané whose game has a seat bound to ``user`` (one, when the rule held)."""
+        rows = self._execute(
+            "select r.channel from simultane_rooms r join players p on p.game = r.game"
+            ' where r.simultane = ? and p."user" = ? order by r.joined, r.channel',
+            [simultane_id, user],
+        )
+        return [str(row[0]) for row in rows]
 
     def name_simultane_room(self, simultane_id: int, channel: str, name: str) -> bool:
         """Give a room of a simultané its centre's name ("": none); whether the room is in it."""
@@ -132,18 +227,21 @@ class SQLSimultanes(SQLRunner):
                 [game_id, simultane_id, channel],
             )
 
-    def simultane_work_due(self, now: float) -> tuple[bool, bool]:
-        """Whether a room's start is due by ``now``, and whether a started simultané has posts to come: one
-        statement, so that a clock tick with nothing of the kind to do costs one read."""
+    def simultane_work_due(self, now: float) -> tuple[bool, bool, bool]:
+        """Whether a room's start is due by ``now``, whether a started simultané has posts to come, and
+        whether a room's round waits for the others before closing: one statement, so that a clock tick with
+        nothing of the kind to do costs one read."""
         rows = self._execute(
             "select exists (select 1 from simultane_rooms where due is not null and due <= ? and game is null),"
             " exists (select 1 from simultanes s where exists"
             " (select 1 from simultane_rooms r where r.simultane = s.id and r.game is not null)"
-            " and not exists (select 1 from simultane_posts p where p.simultane = s.id and p.what = ?))",
+            " and not exists (select 1 from simultane_posts p where p.simultane = s.id and p.what = ?)),"
+            " exists (select 1 from simultane_rooms r join games g on g.id = r.game"
+            " where r.held > 0 and g.status = 'active')",
             [now, DONE_POST],
         )
-        starts, posts = rows[0]
-        return bool(starts), bool(posts)
+        starts, posts, releases = rows[0]
+        return bool(starts), bool(posts), bool(releases)
 
     def simultane_starts_due(self, now: float, scope: str = "") -> list[SimultaneRoom]:
         """The rooms whose game the clock starts by ``now`` and has not yet, of channels starting with
@@ -171,14 +269,21 @@ class SQLSimultanes(SQLRunner):
     def simultane_progress(self, simultane_id: int) -> list[SimultaneRoomProgress]:
         """Every room's game, its status and rounds closed (one statement), in the order they joined."""
         rows = self._execute(
-            "select r.channel, r.game, g.status, (select count(*) from closes c where c.game = r.game)"
-            " from simultane_rooms r left join games g on g.id = r.game"
+            "select r.channel, r.game, g.status, (select count(*) from closes c where c.game = r.game),"
+            " r.held, r.admission from simultane_rooms r left join games g on g.id = r.game"
             " where r.simultane = ? order by r.joined, r.channel",
             [simultane_id],
         )
         return [
-            SimultaneRoomProgress(str(c), None if g is None else int(g), None if s is None else str(s), int(n or 0))
-            for c, g, s, n in rows
+            SimultaneRoomProgress(
+                str(c),
+                None if g is None else int(g),
+                None if s is None else str(s),
+                int(n or 0),
+                int(held or 0),
+                Admission(admission or Admission.ADMITTED.value),
+            )
+            for c, g, s, n, held, admission in rows
         ]
 
     def simultanes_to_post(self) -> list[SimultaneRecord]:

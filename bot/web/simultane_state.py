@@ -74,6 +74,8 @@ def overall_state(storage: Storage, load: Load, record: SimultaneRecord, now: fl
                 "total": s.total,
                 "gap": s.gap,
                 "percent": round(s.percent, 1),
+                "solos": s.solos,
+                "stopped": s.stopped,
             }
             for s in overall_standings(results, rounds, settings)
         ]

@@ -1,9 +1,9 @@
-"""A round's clock: pausing, resuming and extending it, and the time a reopening gives."""
+"""A round's clock: pausing, resuming and extending it, calling time, and the time a reopening gives."""
 
 from __future__ import annotations
 
 from ..errors_duplicate import ClockAction, ClockStateError, ExtensionError
-from .events import ClockExtended, ClockPaused, ClockResumed, RoundReopened
+from .events import ClockExtended, ClockPaused, ClockResumed, RoundReopened, TimeCalled
 from .rounds import Round
 
 MAX_EXTENSION_SECONDS = 600
@@ -15,9 +15,17 @@ def check_extension(seconds: float) -> None:
         raise ExtensionError(seconds, MAX_EXTENSION_SECONDS)
 
 
-def run_clock(round_: Round, event: ClockPaused | ClockResumed | ClockExtended | RoundReopened) -> None:
+ClockEvent = ClockPaused | ClockResumed | ClockExtended | TimeCalled | RoundReopened
+
+
+def run_clock(round_: Round, event: ClockEvent) -> None:
     """Apply a clock event to the open round, or raise when its clock is not in the state it needs."""
-    if isinstance(event, RoundReopened):
+    if isinstance(event, TimeCalled):
+        if round_.deadline is None and round_.paused_left is None:
+            raise ClockStateError(ClockAction.CALL, False)
+        round_.deadline = event.at if round_.deadline is None else min(round_.deadline, event.at)
+        round_.paused_left = None
+    elif isinstance(event, RoundReopened):
         round_.deadline = event.at + event.seconds
         round_.paused_left = None
     elif isinstance(event, ClockExtended):

@@ -171,6 +171,19 @@ class ClockExtended:
 
 
 @dataclass(frozen=True)
+class TimeCalled:
+    """The open round's time ends at ``at`` (its deadline, when later, or its paused clock): answers sent
+    after it are late. A simultané's room whose players have all answered calls time before the deadline,
+    then waits for the other rooms before closing."""
+
+    kind: ClassVar[str] = "time"
+    at: float
+
+    def __str__(self) -> str:
+        return "time called"
+
+
+@dataclass(frozen=True)
 class RoundReopened:
     """The last closed round opens again until ``at + seconds``; the draw made after it (nobody played
     it) goes back to the bag."""
@@ -221,6 +234,7 @@ DuplicateEvent = (
     | ClockPaused
     | ClockResumed
     | ClockExtended
+    | TimeCalled
     | RoundReopened
     | TopChosen
     | TableAssigned
@@ -241,6 +255,7 @@ EVENT_TYPES: Mapping[str, type[DuplicateEvent]] = {
         ClockPaused,
         ClockResumed,
         ClockExtended,
+        TimeCalled,
         RoundReopened,
         TopChosen,
         TableAssigned,

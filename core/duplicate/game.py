@@ -77,6 +77,7 @@ from .events import (
     ScoreRecorded,
     SubmissionCorrected,
     TableAssigned,
+    TimeCalled,
     TopChosen,
 )
 from .grading import grade_submission
@@ -403,6 +404,10 @@ class DuplicateGame:
         """Give the open round more time."""
         return self.apply(ClockExtended(seconds))
 
+    def call_time(self, at: float) -> TimeCalled:
+        """End the open round's time at ``at`` (answers after it are late); it is closed later."""
+        return self.apply(TimeCalled(at))
+
     def reopen(self, at: float, seconds: float) -> RoundReopened:
         """Open the last closed round again (its next draw, unplayed, goes back to the bag)."""
         return self.apply(RoundReopened(at, seconds))
@@ -496,7 +501,7 @@ class DuplicateGame:
             lift_sanction(self._closed_round(event.round), self._player(event.player), event.reason)
         elif isinstance(event, TableAssigned):
             assign_table(self.tables, self._player(event.player), event.table)
-        elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended, RoundReopened)):
+        elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended, TimeCalled, RoundReopened)):
             run_clock(self._open_round(str(event)), event)
 
     def _join(self, player: str) -> None:

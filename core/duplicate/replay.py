@@ -23,12 +23,13 @@ from .events import (
     SanctionLifted,
     ScoreRecorded,
     SubmissionCorrected,
+    TimeCalled,
     TopChosen,
 )
 from .rounds import Round
 
 # Events after a round's close that taking the close back (reopen, another top) also takes back.
-_UNDONE_WITH_CLOSE = (DrawMade, DrawRejected, ClockPaused, ClockResumed, ClockExtended)
+_UNDONE_WITH_CLOSE = (DrawMade, DrawRejected, ClockPaused, ClockResumed, ClockExtended, TimeCalled)
 # Events after a close that forbid taking it back (someone played the next draw, or a correction).
 _KEEPS_CLOSE = (MoveSubmitted, ScoreRecorded, SubmissionCorrected, SanctionLifted)
 
