@@ -21,7 +21,7 @@ from ..render import round_result_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord, GameStatus
 from ..word_lists import game_list
-from . import simultane_pacing
+from . import seats, simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import open_next_round
@@ -225,10 +225,18 @@ def cmd_table(ctx: Context) -> None:
         table = read_int(words[-1])
         if table is None or len(words) < 2:
             raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
-        player = _find_player(game, " ".join(words[:-1]))
+        typed = " ".join(words[:-1])
+        player = find_player(game.players, typed)
+        if player is None:  # a hall's table registered before its player's first answer: kept for the name
+            player = seats.clean_name(typed)
+            if not player:
+                raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
         event = game.assign_table(player, table)
         save(ctx.services, record, game, [event], ctx.message.user)
-        lines.append(ctx.say("dup_table_set", player=player, table=table))
-    numbers = sorted(game.table_numbers().items(), key=lambda item: item[1])
-    listed = ", ".join(ctx.say("dup_table_item", table=t, player=p) for p, t in numbers)
+        key = "dup_table_set" if player in game.players else "dup_table_reserved"
+        lines.append(ctx.say(key, player=player, table=table))
+    numbers = game.table_numbers()
+    waiting = {name: t for name, t in game.tables.items() if name not in numbers}  # reserved, not playing yet
+    ordered = sorted([*numbers.items(), *waiting.items()], key=lambda item: item[1])
+    listed = ", ".join(ctx.say("dup_table_item", table=t, player=p) for p, t in ordered)
     ctx.reply("\n".join([*lines, ctx.say("dup_tables", tables=listed or "-")]))

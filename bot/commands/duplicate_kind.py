@@ -9,7 +9,7 @@ from core.duplicate import DuplicateGame
 
 from ..render.record import standings_text
 from ..storage import Deadline, GameKind, GameRecord, GameStatus
-from . import duplicate, duplicate_games, duplicate_rounds, duplicate_texts, duplicate_views
+from . import duplicate, duplicate_games, duplicate_rounds, duplicate_texts, duplicate_views, simultane_export
 from .context import Context
 from .game_kinds import Kind, register
 from .registry import CommandSpec
@@ -55,7 +55,10 @@ class DuplicateKind(Kind[DuplicateGame]):
         return duplicate_views.export(ctx, game)
 
     def results_file(self, ctx: Context, record: GameRecord, game: DuplicateGame) -> tuple[str, bytes, str]:
-        return duplicate_views.federation_export(ctx, game, game.finished or record.status is GameStatus.ENDED)
+        over = game.finished or record.status is GameStatus.ENDED
+        text, data, name = duplicate_views.federation_export(ctx, game, over)
+        note = simultane_export.room_note(ctx, record, game)
+        return (text + "\n" + note if note else text), data, name
 
     def standings(self, ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
         image = duplicate_texts.standings_image(ctx.lang, game) if ctx.services.images else None

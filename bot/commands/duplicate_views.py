@@ -194,6 +194,9 @@ def federation_export(ctx: Context, game: DuplicateGame, over: bool) -> tuple[st
     ordered = sorted(numbers.items(), key=lambda item: item[1])
     listed = ", ".join(ctx.say("dup_table_item", table=t, player=p) for p, t in ordered)
     text = ctx.say("export_sigles", tables=listed or "-")
+    missing = game.without_table()
+    if missing:
+        text += "\n" + ctx.say("export_sigles_no_table", players=", ".join(f"{p} ({numbers[p]})" for p in missing))
     if not over:
         text += "\n" + ctx.say("export_sigles_running", n=len(game.closed_rounds))
     return text, sigles_bytes(lines), "sigles.txt"

@@ -385,12 +385,19 @@ class DuplicateGame:
         return self.apply(SanctionLifted(player, round_number, reason))
 
     def assign_table(self, player: str, table: int) -> TableAssigned:
-        """Give a player a table number (the federation's results file lists players by table)."""
-        return self.apply(TableAssigned(self._player(player), table))
+        """Give a player a table number (the federation's results file lists players by table); a name
+        that does not play yet reserves the table for the player who joins under it (a hall's tables are
+        registered before the first draw)."""
+        return self.apply(TableAssigned(self._seat_name(player), table))
 
     def table_numbers(self) -> dict[str, int]:
         """Every player's table: the arbiter's number, else the lowest free one in joining order."""
         return table_numbers(self.players, self.tables)
+
+    def without_table(self) -> list[str]:
+        """The players the arbiter gave no table (the results file numbers them itself), in joining order."""
+        given = {player_key(name) for name in self.tables}
+        return [p for p in self.players if player_key(p) not in given]
 
     def pause(self, at: float) -> ClockPaused:
         """Stop the open round's clock."""
@@ -464,6 +471,10 @@ class DuplicateGame:
             raise UnknownPlayerError(name, tuple(self.players))
         return name
 
+    def _seat_name(self, name: str) -> str:
+        """A player's name as the game writes it, or the name as given for one who does not play yet."""
+        return next((p for p in self.players if player_key(p) == player_key(name)), name)
+
     def _open_round(self, what: str) -> Round:
         round_ = self.current
         if round_ is None or round_.draw is None:
@@ -500,7 +511,7 @@ class DuplicateGame:
         elif isinstance(event, SanctionLifted):
             lift_sanction(self._closed_round(event.round), self._player(event.player), event.reason)
         elif isinstance(event, TableAssigned):
-            assign_table(self.tables, self._player(event.player), event.table)
+            assign_table(self.tables, self._seat_name(event.player), event.table)
         elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended, TimeCalled, RoundReopened)):
             run_clock(self._open_round(str(event)), event)
 

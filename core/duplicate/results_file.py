@@ -28,9 +28,11 @@ def assign_table(tables: dict[str, int], player: str, table: int) -> None:
 
 
 def table_numbers(players: Sequence[str], assigned: Mapping[str, int]) -> dict[str, int]:
-    """Every player's table: the one assigned, else the lowest number nobody has, in joining order."""
-    numbers = {p: assigned[p] for p in players if p in assigned}
-    taken = set(numbers.values())
+    """Every player's table: the one assigned (to their name, also before they joined), else the lowest
+    number nobody has nor holds reserved, in joining order."""
+    by_key = {player_key(name): table for name, table in assigned.items()}
+    numbers = {p: by_key[player_key(p)] for p in players if player_key(p) in by_key}
+    taken = set(assigned.values())
     free = 1
     for player in players:
         if player in numbers:
