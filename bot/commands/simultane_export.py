@@ -15,12 +15,13 @@ import unicodedata
 import zipfile
 
 from core.duplicate.ranking import DuplicateStanding
-from core.duplicate.results_file import sigles_bytes, sigles_lines
+from core.duplicate.results_file import sigles_file
 
 from ..simultane_names import say_counted
 from ..storage import GameStatus, SimultaneRecord
 from .context import Context, UserError
 from .duplicate_games import game_of
+from .renamed import renamed_note
 from .simultane_ranking import overall_of
 
 UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")  # what a file name inside the archive keeps of a room's label
@@ -53,6 +54,7 @@ def federation_files(ctx: Context, record: SimultaneRecord) -> None:
     labels = overall.labels(ctx.lang)
     out = io.BytesIO()
     listed: list[str] = []
+    renamed: list[tuple[str, str]] = []
     taken: set[str] = set()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for channel, game_record in games.items():
@@ -65,7 +67,10 @@ def federation_files(ctx: Context, record: SimultaneRecord) -> None:
             name = file_name(room, taken)
             taken.add(name)
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # the same bytes for the same results
-            archive.writestr(info, sigles_bytes(sigles_lines(standings, game.table_numbers())))
+            written = sigles_file(standings, game.table_numbers())
+            archive.writestr(info, written.data)
+            renamed += written.renamed
             listed.append(say_counted(ctx.lang, "simultane_sigles_item", name=name, room=room, players=len(mine)))
     text = say_counted(ctx.lang, "simultane_sigles", code=record.code, rounds=overall.rounds, files="\n".join(listed))
+    text += renamed_note(ctx.lang, renamed)
     ctx.reply(text, document=out.getvalue(), document_name=f"simultane-{record.code}-sigles.zip")

@@ -9,6 +9,7 @@ import csv
 import io
 from dataclasses import dataclass
 
+from core.cells import inert
 from core.duplicate import DuplicateSettings, Sanctions
 from core.duplicate.ranking import DuplicateStanding
 from core.simultane import (
@@ -156,7 +157,8 @@ def ranking_table(lang: str, overall: Overall) -> str:
 
 
 def ranking_csv(lang: str, overall: Overall) -> bytes:
-    """The overall ranking as UTF-8 CSV, headers in the channel's language, each player's room named."""
+    """The overall ranking as UTF-8 CSV, headers in the channel's language, each player's room named; names
+    inert (``core.cells``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = ("place", "player", "room", "total", "gap", "percent", "solos", "warnings")
@@ -164,7 +166,7 @@ def ranking_csv(lang: str, overall: Overall) -> bytes:
     labels = overall.labels(lang)
     for s in overall.standings:
         room = labels.get(s.channel, "")
-        writer.writerow([s.place, s.name, room, s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings])
+        writer.writerow([s.place, inert(s.name), inert(room), s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings])
     return out.getvalue().encode("utf-8")
 
 
