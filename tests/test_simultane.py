@@ -375,9 +375,9 @@ def test_three_rooms_within_a_window(club: Club) -> None:
     (export,) = club.send("Zoé", f"/simultane export {code}", channel=CONSOLE)
     assert export.document is not None and export.document_name == f"simultane-{code}.csv"
     lines = export.document.decode("utf-8").splitlines()
-    assert lines[0] == "place,joueur,salon,total,écart,pourcentage,solos,avert."
-    assert lines[1:3] == ["1,Ana,Club de Sète,122,10,108.9,1,0", "2,Aa0,Club de Sète,98,-14,87.5,0,0"]
-    assert lines[-1] == "12,Bb5,Salon 2,22,-90,19.6,0,0" and len(lines) == 18
+    assert lines[0] == "place,joueur,salon,total,écart,pourcentage,solos,avert.,arrêt au coup"
+    assert lines[1:3] == ["1,Ana,Club de Sète,122,10,108.9,1,0,", "2,Aa0,Club de Sète,98,-14,87.5,0,0,"]
+    assert lines[-1] == "12,Bb5,Salon 2,22,-90,19.6,0,0," and len(lines) == 18  # no room stopped early
     late = club.refused("Late", f"/simultane rejoindre {code}", channel="telegram:-333", admin=True)
     assert late == f"La fenêtre du simultané {code} est close depuis le 2027-01-15 12:00 (Europe/Paris)."
 
@@ -559,9 +559,12 @@ async def test_a_discord_channel_and_a_telegram_group_play_one_simultane(
     discord_club: FakeDiscord, tg: FakeTelegram, storage: SQLiteStorage
 ) -> None:
     dc = discord_club
-    referee = Referee(storage, ready_registry(), now=dc.now, images=False)
-    discord = DiscordAdapter(referee, edit_interval=0.2, tick_seconds=0.05, clock=dc.now)
-    telegram = TelegramAdapter(referee, tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now)
+    # one file, and each bot's clock looks after its own platform's rooms (as `arbitre discord` and
+    # `arbitre telegram` do): a room's held round is closed by its own bot's clock, and delivered by it
+    by_discord = Referee(storage, ready_registry(), now=dc.now, images=False, clock_scope="discord:")
+    by_telegram = Referee(storage, ready_registry(), now=dc.now, images=False, clock_scope="telegram:")
+    discord = DiscordAdapter(by_discord, edit_interval=0.2, tick_seconds=0.05, clock=dc.now)
+    telegram = TelegramAdapter(by_telegram, tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now)
     discord.service.outbox_seconds = telegram.service.outbox_seconds = 0.05
     async with running_bot(dc, discord.client), running_application(telegram.application, tg):
         await discord.sync(dc.guild.id)

@@ -27,6 +27,7 @@ from core.boardless import (
     sheet_event_to_dict,
     write_sheet_gcg,
 )
+from core.cells import inert
 from core.edition import EDITIONS, edition_by_code
 from core.errors import NotationError
 from core.errors_boardless import MOST_POINTS
@@ -169,18 +170,18 @@ def standings_text(ctx: Context, game: BoardlessGame) -> str:
 
 def sheet_csv(ctx: Context, game: BoardlessGame) -> bytes:
     """The sheet as CSV (UTF-8, headers in the channel's language): one row per line, then each player's
-    place and final total."""
+    place and final total. Names, words and squares are inert (``core.cells``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([ctx.say(f"col_{key}") for key in ("number", "player", "move", "ref", "points", "total")])
     for row in game.rows():
         ref = row.turn.square if row.turn is not None else ""
         what = row.turn.word if row.turn is not None and row.turn.word else row_text(ctx, game, row)
-        writer.writerow([row.number, row.player, what, ref, row.points, row.total])
+        writer.writerow([row.number, inert(row.player), inert(what), inert(ref), row.points, row.total])
     writer.writerow([])
     writer.writerow([ctx.say(f"col_{key}") for key in ("place", "player", "total")])
     for standing in game.standings():
-        writer.writerow([standing.place, standing.player, standing.final])
+        writer.writerow([standing.place, inert(standing.player), standing.final])
     return out.getvalue().encode("utf-8")
 
 

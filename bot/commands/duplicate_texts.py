@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 
+from core.cells import inert
 from core.draw import Shortfall
 from core.duplicate import DuplicateGame, PlayerJoined, Round, RoundClosed, RoundReopened, SubmissionResult
 from core.duplicate.formats import DuplicateFormat
@@ -189,7 +190,7 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
 def results_csv(lang: str, game: DuplicateGame) -> bytes:
     """Every player's place, total, gap and percentage, then the score of each move (UTF-8 CSV, headers in
     ``lang``); in a game with sanctions, each player's warnings and the points they took off; in topping,
-    each player's time (3.8.4)."""
+    each player's time (3.8.4). Names are inert (``core.cells``)."""
     fisf, timed = sanctioned(game), game.settings.format.timed
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -208,7 +209,7 @@ def results_csv(lang: str, game: DuplicateGame) -> bytes:
         writer.writerow(
             [
                 standing.place,
-                standing.player,
+                inert(standing.player),
                 standing.total,
                 standing.gap,
                 f"{standing.percent:.1f}",

@@ -10,7 +10,7 @@ from typing import Any
 
 from core.draw import unseen_tiles
 from core.duplicate import DuplicateGame, Round
-from core.duplicate.results_file import sigles_bytes, sigles_lines
+from core.duplicate.results_file import sigles_file
 from core.edition import Edition
 from core.game import find_player
 
@@ -23,6 +23,7 @@ from .context import Context
 from .duplicate_sanctions import sanctioned
 from .duplicate_texts import format_suffix, result_view, results_csv
 from .formatting import tiles_text
+from .renamed import renamed_note
 
 
 def sheet(ctx: Context, game: DuplicateGame) -> str:
@@ -188,9 +189,9 @@ def export(ctx: Context, game: DuplicateGame) -> tuple[str, bytes, str]:
 
 def federation_export(ctx: Context, game: DuplicateGame, over: bool) -> tuple[str, bytes, str]:
     """The federation's results file (SIGLES): each table's player and final total, in Latin-1; a game
-    not ``over`` is said to be running."""
+    not ``over`` is said to be running; the names the file holds otherwise than the game are listed."""
     numbers = game.table_numbers()
-    lines = sigles_lines(game.standings(), numbers)
+    written = sigles_file(game.standings(), numbers)
     ordered = sorted(numbers.items(), key=lambda item: item[1])
     listed = ", ".join(ctx.say("dup_table_item", table=t, player=p) for p, t in ordered)
     text = ctx.say("export_sigles", tables=listed or "-")
@@ -199,4 +200,4 @@ def federation_export(ctx: Context, game: DuplicateGame, over: bool) -> tuple[st
         text += "\n" + ctx.say("export_sigles_no_table", players=", ".join(f"{p} ({numbers[p]})" for p in missing))
     if not over:
         text += "\n" + ctx.say("export_sigles_running", n=len(game.closed_rounds))
-    return text, sigles_bytes(lines), "sigles.txt"
+    return text + renamed_note(ctx.lang, written.renamed), written.data, "sigles.txt"

@@ -16,6 +16,7 @@ import datetime as dt
 import io
 from collections.abc import Sequence
 
+from core.cells import inert
 from core.series import (
     ClassicStanding,
     GameResult,
@@ -129,26 +130,24 @@ def wins_text(ctx: Context, wins: float) -> str:
 
 
 def classic_csv(ctx: Context, standings: Sequence[ClassicStanding]) -> bytes:
-    """The classic ranking as UTF-8 CSV, headers in the channel's language."""
+    """The classic ranking as UTF-8 CSV, headers in the channel's language, names inert (``core.cells``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([ctx.say(f"col_{key}") for key in ("place", "player", "wins", "total", "spread", "games_played")])
     for s in standings:
-        writer.writerow([s.place, s.name, f"{s.wins:g}", s.total, s.spread, s.games])
+        writer.writerow([s.place, inert(s.name), f"{s.wins:g}", s.total, s.spread, s.games])
     return out.getvalue().encode("utf-8")
 
 
 def ranking_csv(ctx: Context, standings: Sequence[SeriesStanding], numbers: dict[int, int]) -> bytes:
-    """The cumulative ranking as UTF-8 CSV, headers in the channel's language."""
+    """The cumulative ranking as UTF-8 CSV, headers in the channel's language, names inert (``core.cells``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = ("place", "player", "total", "tops", "gap", "percent", "games_played", "best", "best_number")
     writer.writerow([ctx.say(f"col_{key}") for key in keys])
     for s in standings:
-        best = f"{s.best:.1f}"
-        writer.writerow(
-            [s.place, s.name, s.total, s.tops, s.gap, f"{s.percent:.1f}", s.games, best, numbers.get(s.best_game, "")]
-        )
+        best, number = f"{s.best:.1f}", numbers.get(s.best_game, "")
+        writer.writerow([s.place, inert(s.name), s.total, s.tops, s.gap, f"{s.percent:.1f}", s.games, best, number])
     return out.getvalue().encode("utf-8")
 
 

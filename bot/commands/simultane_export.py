@@ -21,15 +21,17 @@ import re
 import unicodedata
 import zipfile
 
+from core.cells import inert
 from core.duplicate import DuplicateGame
 from core.duplicate.ranking import DuplicateStanding
-from core.duplicate.results_file import sigles_bytes, sigles_lines
+from core.duplicate.results_file import sigles_file
 
 from ..messages import say
 from ..simultane_names import say_counted
 from ..storage import GameRecord, GameStatus, SimultaneRecord
 from .context import Context, UserError
 from .duplicate_games import game_of
+from .renamed import renamed_note
 from .simultane_ranking import overall_of
 
 UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")  # what a file name inside the archive keeps of a room's label
@@ -65,6 +67,7 @@ def federation_files(ctx: Context, record: SimultaneRecord) -> None:
     labels = overall.labels(ctx.lang)
     out = io.BytesIO()
     listed: list[str] = []
+    renamed: list[tuple[str, str]] = []
     taken: set[str] = set()
     centres = io.StringIO()
     writer = csv.writer(centres, lineterminator="\n")
@@ -81,8 +84,10 @@ def federation_files(ctx: Context, record: SimultaneRecord) -> None:
             name = file_name(label, taken, room.centre)
             taken.add(name)
             numbers = game.table_numbers()
-            archive.writestr(_entry(name), sigles_bytes(sigles_lines(standings, numbers)))
-            writer.writerow([room.centre, label, name, len(mine), len(game.closed_rounds)])
+            written = sigles_file(standings, numbers)
+            archive.writestr(_entry(name), written.data)
+            renamed += written.renamed
+            writer.writerow([inert(room.centre), inert(label), name, len(mine), len(game.closed_rounds)])
             line = say_counted(ctx.lang, "simultane_sigles_item", name=name, room=label, players=len(mine))
             if len(game.closed_rounds) < overall.rounds:
                 line += " " + say(ctx.lang, "simultane_stopped", n=len(game.closed_rounds))
@@ -93,6 +98,7 @@ def federation_files(ctx: Context, record: SimultaneRecord) -> None:
             listed.append(line)
         archive.writestr(_entry("centres.csv"), centres.getvalue().encode("utf-8"))
     text = say_counted(ctx.lang, "simultane_sigles", code=record.code, rounds=overall.rounds, files="\n".join(listed))
+    text += renamed_note(ctx.lang, renamed)
     ctx.reply(text, document=out.getvalue(), document_name=f"simultane-{record.code}-sigles.zip")
 
 

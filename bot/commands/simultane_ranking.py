@@ -9,6 +9,7 @@ import csv
 import io
 from dataclasses import dataclass
 
+from core.cells import inert
 from core.duplicate import DuplicateSettings, Sanctions
 from core.duplicate.ranking import DuplicateStanding
 from core.simultane import (
@@ -184,7 +185,8 @@ def ranking_table(lang: str, overall: Overall) -> str:
 
 def ranking_csv(lang: str, overall: Overall) -> bytes:
     """The overall ranking as UTF-8 CSV, headers in the channel's language, each player's room named, and
-    the rounds their room played when it ended before the ranking's (empty otherwise)."""
+    the rounds their room played when it ended before the ranking's (empty otherwise); names inert
+    (``core.cells``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = ("place", "player", "room", "total", "gap", "percent", "solos", "warnings", "stopped")
@@ -193,7 +195,8 @@ def ranking_csv(lang: str, overall: Overall) -> bytes:
     for s in overall.standings:
         room = labels.get(s.channel, "")
         stopped = "" if s.stopped is None else s.stopped
-        writer.writerow([s.place, s.name, room, s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings, stopped])
+        row = [s.place, inert(s.name), inert(room), s.total, s.gap, f"{s.percent:.1f}", s.solos, s.warnings, stopped]
+        writer.writerow(row)
     return out.getvalue().encode("utf-8")
 
 
