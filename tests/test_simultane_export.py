@@ -77,13 +77,13 @@ def test_tables_registered_before_the_first_draw_and_centre_codes_are_in_the_fil
     for channel in moves:
         club.ok("Ref", "/fin", channel=channel, admin=True)
     own = club.send("Ref", "/export sigles", channel=TELEGRAM)[0]
-    assert "Sans table donnée par l'arbitre (le fichier les numérote après les tables données) : Dan (1)." in own.text
+    assert "Sans table donnée par l'arbitre (le fichier leur donne les premiers numéros libres) : Dan (1)." in own.text
     (reply,) = club.send("Org", f"/simultane export {code} sigles", channel=DISCORD)
     assert reply.text.split("\n")[1:] == [
         "0421-Club_de_Sete-sigles.txt : Club de Sète, 2 joueurs",
-        "  sans table donnée par l'arbitre (numérotés après les autres) : Ben (1)",
+        "  sans table donnée par l'arbitre (aux premiers numéros libres) : Ben (1)",
         "Vichy-sigles.txt : Vichy, 2 joueurs",
-        "  sans table donnée par l'arbitre (numérotés après les autres) : Dan (1)",
+        "  sans table donnée par l'arbitre (aux premiers numéros libres) : Dan (1)",
     ]
     assert reply.document is not None
     archive = zipfile.ZipFile(io.BytesIO(reply.document))

@@ -99,7 +99,7 @@ def test_names_given_on_joining_and_later_show_in_the_ranking(club: Club) -> Non
     after = {row[1]: row[2] for row in table_rows(club.ok("Zoé", "/simultane classement", channel=CONSOLE))}
     assert (after["Ana"], after["Bb0"], after["Cc0"]) == ("Club de Sète", "Vichy", "Montpellier")
     status = club.ok("Zoé", "/simultane etat", channel=CONSOLE)
-    assert status.endswith("Les salons, dans l'ordre d'arrivée : Club de Sète, Vichy, Montpellier.")
+    assert "\nLes salons, dans l'ordre d'arrivée : Club de Sète, Vichy, Montpellier.\n" in status
 
 
 def test_a_bad_name_is_refused_politely_and_changes_nothing(club: Club) -> None:

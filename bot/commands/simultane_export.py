@@ -4,7 +4,7 @@ gives it in that room, the room's own table numbers, with each player's total ac
 counted over all the rooms' players, as the overall ranking counts them), and ``centres.csv``: each centre's
 code (``/simultane centre``), name, file, players and the rounds it played. A file is named after its
 centre's code and name. The reply lists, room by room, the players the referee gave no table (the file
-numbers them after the tables registered).
+gives them the first free numbers).
 
 The files are given once nothing more can change: every room's game over (together; a room that stopped
 early waits for the others), or the window ended and every room that started it finished.

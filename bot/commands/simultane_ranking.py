@@ -304,7 +304,17 @@ def status(ctx: Context, words: list[str], mode: str) -> None:
         edition=definition.edition,
         lexicon=definition.lexicon,
     )
-    labels = room_labels(ctx.lang, ctx.storage.simultane_rooms(record.id))
-    if labels:
-        text += "\n" + ctx.say("simultane_status_rooms", rooms=", ".join(labels.values()))
+    rooms = ctx.storage.simultane_rooms(record.id)
+    labels = room_labels(ctx.lang, rooms)
+    admitted = [labels[room.channel] for room in rooms if room.admitted]
+    if admitted:
+        text += "\n" + ctx.say("simultane_status_rooms", rooms=", ".join(admitted))
+    closed = definition.join_block(ctx.services.now(), record.entries_closed is not None)
+    if closed is None:
+        text += "\n" + ctx.say("simultane_status_entries_open")
+    elif record.entries_closed is not None:
+        text += "\n" + ctx.say("simultane_status_entries_closed", time=when(ctx, record.entries_closed))
+    pending = sum(1 for room in rooms if room.admission is Admission.PENDING)
+    if pending and ctx.message.channel == record.channel:
+        text += "\n" + ctx.say("simultane_status_pending", n=pending, code=record.code)
     ctx.reply(text)
