@@ -17,6 +17,8 @@ notice delivered), acknowledged moves missing from the database (must be 0) and 
 
 ``--simultane``: the channels join one simultané (created in the first) instead of each starting its own
 game: the same draws everywhere (``distinct draws`` counts them: one per round drawn), each room's clock.
+The rooms are paced (a room's round closes once every room's time is up), so the closes are also measured
+from the last room's deadline.
 
 ``--burst``: every submission of a round arrives in its last 10 s (up to half a second before its
 deadline), as duplicate players answer, instead of spread over the round.
@@ -270,6 +272,12 @@ def run(
         "missed_resent": len((acknowledged - in_round_1) & resent),  # reached a live process only once resent
         "closed_twice": sum(1 for n in per_round.values() if n > 1),
         "closers": {n: (len(v), max(v)) for n, v in sorted(closers.items())},
+        # a simultané's rooms are paced: a round closes everywhere once the last room's time is up
+        "deadline_spread_s": max(deadlines.values()) - min(deadlines.values()),
+        "latest_close_after_last_s": max(closes.values()) - max(deadlines.values()) if closes else float("nan"),
+        "latest_posted_after_last_s": (
+            max(posted[ch] for ch in game_of if ch in posted) - max(deadlines.values()) if posted else float("nan")
+        ),
         "killed": victim.name if victim is not None else "-",
         "killed_at_s": (killed - now) if victim is not None else 0.0,
     }
@@ -293,6 +301,10 @@ def report(title: str, figures: dict[str, Any]) -> None:
           f"median {figures['median_close_s']:.1f} s, latest {figures['latest_close_s']:.1f} s")
     print(f"  round 1 close posted in {figures['posted']} channels; after the deadline: "
           f"median {figures['median_posted_s']:.1f} s, latest {figures['latest_posted_s']:.1f} s")
+    if figures.get("simultane"):
+        print(f"  the rooms' round 1 deadlines spread over {figures['deadline_spread_s']:.1f} s; after the last one, "
+              f"latest close {figures['latest_close_after_last_s']:.1f} s, "
+              f"latest posted {figures['latest_posted_after_last_s']:.1f} s")
     by = ", ".join(f"{n} {count} (latest {late:.1f} s)" for n, (count, late) in figures["closers"].items())
     print(f"  round 1 closes posted by each process: {by}")
     print(f"  answers sent before the deadline but stored after their round's close: {figures['missed_round']}"
@@ -324,6 +336,7 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as folder:
                 figures = run(server.create_database("bench"), Path(folder), 3, args.channels, args.players,
                               args.minutes, kill=True, burst=args.burst, simultane=args.simultane)
+            figures["simultane"] = args.simultane
             report(f"PostgreSQL, 3 processes, one killed with kill -9 ({shape})", figures)
             results["pg"] = figures
         finally:
@@ -335,6 +348,7 @@ def main() -> None:
                 url, Path(folder), 1, args.channels, args.players, args.minutes, kill=False, burst=args.burst,
                 simultane=args.simultane,
             )
+        figures["simultane"] = args.simultane
         report(f"SQLite, 1 process ({shape})", figures)
         results["sqlite"] = figures
     if len(results) == 2:

@@ -274,3 +274,49 @@ def test_a_room_that_stops_early_holds_no_one_back(club: Club) -> None:
         watch.send("Ref", "/fin", channel, admin=True)
     archive = next(r for r in club.send("Org", f"/simultane export {code} sigles", channel=DISCORD) if r.document)
     assert archive.document_name == f"simultane-{code}-sigles.zip"
+
+
+def test_two_first_answers_of_one_account_in_two_rooms_at_once_seat_it_in_one(postgres_url: str) -> None:
+    # two processes on one PostgreSQL database, each serving one room; the same accounts answer in both rooms
+    # at the same instant: each is seated in exactly one room, whichever took the simultané's lock first
+    import threading
+
+    from bot.chat import Incoming
+    from bot.clock_lease import ClockLease
+    from bot.referee import Referee
+    from bot.storage.postgres import PostgresStorage
+    from tests.ready_lists import ready_registry
+
+    clock = [START]
+    storages = [PostgresStorage(postgres_url, pool_size=4) for _ in range(2)]
+    referees = [
+        Referee(s, ready_registry(), now=lambda: clock[0], images=False, clock_lease=ClockLease(f"process-{n}"))
+        for n, s in enumerate(storages)
+    ]
+    try:
+        org = Incoming(DISCORD, "u:org", "Org", "/simultane creer 1 tirages ACEHNTZ", admin=True)
+        code = code_of("\n".join(r.text for r in referees[0].handle(org)))
+        for referee, channel in zip(referees, (DISCORD, CONSOLE), strict=True):
+            referee.handle(Incoming(channel, "u:ref", "Ref", f"/simultane rejoindre {code}", admin=True))
+        for n in range(8):
+            start = threading.Barrier(2)
+            answers: dict[str, bool] = {}
+
+            def answer(referee: Referee, channel: str, user: str = f"u:twin{n}") -> None:
+                start.wait()
+                replies = referee.handle(Incoming(channel, user, f"Twin{n}", "/jouer H8 CHANT", private=True))
+                answers[channel] = not any(r.error for r in replies)
+
+            threads = [threading.Thread(target=answer, args=(r, c)) for r, c in zip(referees, (DISCORD, CONSOLE))]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert sorted(answers.values()) == [False, True], answers
+            record = storages[0].simultane(code)
+            assert record is not None
+            assert len(storages[0].simultane_rooms_of_account(record.id, f"u:twin{n}")) == 1
+    finally:
+        for referee, storage in zip(referees, storages, strict=True):
+            referee.clock.shutdown()
+            storage.close()

@@ -1,7 +1,8 @@
 """One account, one room per simultané: an account that plays in one room of a simultané (its seat bound
 there, by its first answer or ``/join``) is refused in every other room, with a reply naming its room, and
 the organiser's room is told of the attempt. Without it, a player could play a room weakly, then another
-knowing the draws, and the ranking would keep whichever counted first."""
+knowing the draws, and the ranking would keep whichever counted first. A newcomer's seat in a simultané is
+decided under the simultané's lock (and never by the batched quick way of ``bot.commands.submissions``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ def check_one_room(storage: Storage, record: GameRecord, message: Incoming) -> N
     simultane = storage.simultane(record.setup.simultane)
     if simultane is None:
         return
+    # the simultané's newcomers one at a time, in every process: two first answers of one account sent to
+    # two rooms at the same instant cannot both find it seated nowhere
+    storage.lock_channel(f"simultane:{simultane.code}")
     elsewhere = [c for c in storage.simultane_rooms_of_account(simultane.id, message.user) if c != record.channel]
     if not elsewhere:
         return
