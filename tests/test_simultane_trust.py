@@ -298,16 +298,18 @@ def test_two_first_answers_of_one_account_in_two_rooms_at_once_seat_it_in_one(po
         code = code_of("\n".join(r.text for r in referees[0].handle(org)))
         for referee, channel in zip(referees, (DISCORD, CONSOLE), strict=True):
             referee.handle(Incoming(channel, "u:ref", "Ref", f"/simultane rejoindre {code}", admin=True))
+        def answer(referee: Referee, start: threading.Barrier, message: Incoming, answers: dict[str, bool]) -> None:
+            start.wait()
+            answers[message.channel] = not any(r.error for r in referee.handle(message))
+
         for n in range(8):
             start = threading.Barrier(2)
             answers: dict[str, bool] = {}
-
-            def answer(referee: Referee, channel: str, user: str = f"u:twin{n}") -> None:
-                start.wait()
-                replies = referee.handle(Incoming(channel, user, f"Twin{n}", "/jouer H8 CHANT", private=True))
-                answers[channel] = not any(r.error for r in replies)
-
-            threads = [threading.Thread(target=answer, args=(r, c)) for r, c in zip(referees, (DISCORD, CONSOLE))]
+            sent = [Incoming(c, f"u:twin{n}", f"Twin{n}", "/jouer H8 CHANT", private=True) for c in (DISCORD, CONSOLE)]
+            threads = [
+                threading.Thread(target=answer, args=(referee, start, message, answers))
+                for referee, message in zip(referees, sent, strict=True)
+            ]
             for thread in threads:
                 thread.start()
             for thread in threads:
