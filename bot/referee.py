@@ -82,12 +82,15 @@ class Referee:
         bot_name: str | None = None,
         images: bool = True,
         clock_scope: str = "",
+        outbox_scopes: Sequence[str] | None = None,
         clock_lease: ClockLease | None = None,
         rng: random.Random | None = None,
         draws: random.Random | None = None,
         outbox_grace: float = GRACE_SECONDS,
     ) -> None:
         """``draws``: where duplicate draws come from (a test seeds it; a simultané's are its own).
+        ``outbox_scopes``: the destinations (prefixes) whose waiting messages this process delivers, by
+        default the clock's scope (a console room: its channel, and the private messages to console accounts).
         ``outbox_grace``: how long a reply its sender could not hand over waits before the outbox
         worker tries it again (when no live process claims it)."""
         self.storage = storage
@@ -101,6 +104,7 @@ class Referee:
         # The clock only looks after channels whose id starts with this (one process per platform
         # may share a database file: each closes its own rounds, where it can post the results).
         self.clock_scope = clock_scope
+        self.outbox_scopes = (clock_scope,) if outbox_scopes is None else tuple(outbox_scopes)
         # Among those, only channels whose clock lease this process holds (several processes, one database).
         self.clock_lease = clock_lease or ClockLease.for_this_process()
         self.outbox_grace = outbox_grace
@@ -321,19 +325,23 @@ class Referee:
                 self._failed(item, failure, now)
 
     def due_messages(self, everything: bool = False) -> list[OutboxItem]:
-        """Messages of this process's platform whose (next) try is due (``everything``: all that wait);
+        """Messages of this process's outbox scopes whose (next) try is due (``everything``: all that wait);
         expired ones are dropped, and edits a newer edit of the same message supersedes."""
         now = self.now()
         items = []
         taken: set[int] = set()
         for _ in range(10):  # what was dropped lets the destination's next message come in this pass
-            claimed = self.storage.outbox_due(
-                self.clock_scope,
-                float("inf") if everything else now,
-                lease=CLAIM_SECONDS,
-                owner=self.outbox_owner,  # its own claims are always its own (even while its heartbeat lags)
-                at=now,
-            )
+            claimed = [
+                item
+                for scope in self.outbox_scopes
+                for item in self.storage.outbox_due(
+                    scope,
+                    float("inf") if everything else now,
+                    lease=CLAIM_SECONDS,
+                    owner=self.outbox_owner,  # its own claims are always its own (even while its heartbeat lags)
+                    at=now,
+                )
+            ]
             dropped = False
             for item in claimed:
                 if item.id in taken:

@@ -10,6 +10,9 @@ Reading from a pipe runs the script to its end and exits 0; a script's commands 
 the word lists being prepared, where a person typing is told at once that a list is.
 The room is created at its first start, in ``--lang``'s language with that language's
 edition; from then on its stored settings are kept at every start.
+
+``--room NAME`` makes the process another room (``RoomKey``): several console processes on one database
+are each their own room, with its own games, settings, clock and files, and the same accounts.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from ..tools.common import (
     EXIT_BROKEN_PIPE,
     EXIT_METRICS,
     EXIT_STORAGE,
+    EXIT_USAGE,
     database_folder,
     database_url,
     open_database,
@@ -44,7 +48,10 @@ from ..tools.common import (
 )
 from ..word_lists import prepare_at_start
 
-CHANNEL = "console"
+CHANNEL = "console"  # the default room's channel, and its clock's scope (it covers the console accounts too)
+ACCOUNTS = "console:"  # every console room's speakers: ``console:NAME``, the same account in every room
+ROOM_PREFIX, ROOM_END = "terminal:", "/"  # a named room's channel: ``terminal:NAME/``
+ROOM_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # matched whole (fullmatch: no newline after it either)
 DEFAULT_LANGUAGE = "fr"  # of a new room started without --lang
 REPLACEMENT = "\ufffd"
 _LINE = re.compile(r"^(?P<name>[^:>/!\s][^:>]{0,31}?)\s*(?P<sep>[:>])\s*(?P<text>.*)$")
@@ -57,6 +64,60 @@ class InputLine:
 
     text: str
     had_invalid_bytes: bool = False
+
+
+@dataclass(frozen=True)
+class RoomKey:
+    """Which console room a process is: the default one (``name`` empty, channel ``console``) or one named
+    with ``--room`` (lower case: ``--room Vichy`` is ``vichy``).
+
+    A clock scope is a prefix of the channels it looks after, so a named room's channel ends with a mark no
+    name holds (``terminal:vichy/`` is no prefix of ``terminal:vichy2/``) and does not begin with
+    ``console`` (the default room's scope); the ``_`` of a name is a ``.`` there (``_`` is a wildcard of the
+    SQL ``LIKE`` through which the outbox reads its scopes)."""
+
+    name: str = ""
+
+    @property
+    def channel(self) -> str:
+        """The room's channel id in storage."""
+        return f"{ROOM_PREFIX}{self.name.replace('_', '.')}{ROOM_END}" if self.name else CHANNEL
+
+    @property
+    def label(self) -> str:
+        """The room as its output names it: ``[#console]``, ``[#vichy]``."""
+        return self.name or CHANNEL
+
+    @property
+    def outbox_scopes(self) -> tuple[str, ...]:
+        """What the room's process delivers when it waits: its channel's messages, and the private ones to
+        console accounts (the default room's scope, ``console``, covers both)."""
+        return (self.channel, ACCOUNTS) if self.name else (CHANNEL,)
+
+    def image_dir(self, folder: Path) -> Path:
+        """Where the room writes the images and files it is sent: ``images`` beside the database, a named
+        room in its own sub-folder of it."""
+        return folder / "images" / self.name if self.name else folder / "images"
+
+
+def room_of(channel: str) -> RoomKey | None:
+    """The console room whose channel ``channel`` is (None: another platform's channel)."""
+    if channel == CHANNEL:
+        return RoomKey()
+    if channel.startswith(ROOM_PREFIX) and channel.endswith(ROOM_END):
+        return RoomKey(channel.removeprefix(ROOM_PREFIX).removesuffix(ROOM_END).replace(".", "_"))
+    return None
+
+
+def room_key(name: str | None) -> RoomKey | None:
+    """The room ``--room NAME`` names (no name, or ``console``: the default room); None for a name that
+    is not 1 to 32 letters, digits, ``-`` or ``_``."""
+    if name is None:
+        return RoomKey()
+    if not ROOM_NAME.fullmatch(name):
+        return None
+    lowered = name.lower()
+    return RoomKey() if lowered == CHANNEL else RoomKey(lowered)
 
 
 def decode_line(raw: bytes) -> InputLine:
@@ -107,9 +168,12 @@ class ConsoleRoom:
         admins: tuple[str, ...] = (),
         script: bool = False,
         metrics: Metrics | None = None,
+        key: RoomKey = RoomKey(),
     ) -> None:
-        """``metrics``: where the room's commands are counted and its health read (None: metrics off)."""
+        """``metrics``: where the room's commands are counted and its health read (None: metrics off);
+        ``key``: which room this is (the default one unless named)."""
         self.referee = service_referee
+        self.key = key
         self.script = script  # lines piped in: each command waits for the lists being prepared
         self.admins = {a.strip().lower() for a in admins}
         self.out = out
@@ -136,7 +200,7 @@ class ConsoleRoom:
         for done, reply in enumerate(replies):
             if reply.edit_key is not None and self.shown.get(reply.edit_key) == reply.text and reply.image is None:
                 continue  # an edit that changes nothing of what the room already reads
-            audience = f"[-> {reply.to_user.split(':', 1)[-1]}]" if reply.to_user else "[#console]"
+            audience = self.audience(reply)
             lines = [f"{audience} {reply.text}"]
             if reply.image is not None:
                 path = self._save(reply.image, reply.image_name or "board.png")
@@ -149,6 +213,17 @@ class ConsoleRoom:
             if reply.edit_key is not None:
                 self.shown[reply.edit_key] = reply.text
         return []
+
+    def audience(self, reply: Reply) -> str:
+        """Whom a reply is for: ``[#vichy]`` (a room), ``[-> ben]`` (a player of this room, privately); a private
+        reply from another console room (owed since its output closed) names it: ``[#sete -> ben]``."""
+        channel = reply.channel or self.key.channel
+        room = room_of(channel)
+        where = channel if room is None else room.label
+        if reply.to_user is None:
+            return f"[#{where}]"
+        user = reply.to_user.split(":", 1)[-1]
+        return f"[-> {user}]" if channel == self.key.channel else f"[#{where} -> {user}]"
 
     def write(self, text: str) -> bool:
         """Write ``text`` to the output at once; False (and nothing written from then on) once its reader is gone."""
@@ -183,11 +258,11 @@ class ConsoleRoom:
         account = self.speaker.lower()
         name = self.speaker.split("#", 1)[0].strip() or self.speaker
         admin = account in self.admins
-        return Incoming(CHANNEL, f"console:{account}", name, text, private=private, admin=admin)
+        return Incoming(self.key.channel, f"{ACCOUNTS}{account}", name, text, private=private, admin=admin)
 
     def _invalid_bytes_note(self) -> str:
         """Says which line had bytes that are not UTF-8 (they were replaced by U+FFFD)."""
-        lang = self.referee.storage.channel(CHANNEL).language
+        lang = self.referee.storage.channel(self.key.channel).language
         return say(lang, "console_invalid_bytes", line=self.lines_read, replacement=REPLACEMENT) + "\n\n"
 
     async def run(self, stdin: TextIO) -> int:
@@ -236,20 +311,21 @@ class ConsoleRoom:
         return EXIT_BROKEN_PIPE if self.output_gone else 0
 
 
-def new_room_settings(language: str) -> ChannelSettings:
+def new_room_settings(language: str, channel: str = CHANNEL) -> ChannelSettings:
     """A new room's settings in ``language``: that language's edition, with its notation, list, box rules
     and usual time zone."""
-    settings = ChannelSettings(CHANNEL, language=language)
+    settings = ChannelSettings(channel, language=language)
     return settings.with_edition(language) if language in EDITIONS else settings
 
 
-def start_room(storage: Storage, language: str | None, err: TextIO) -> None:
-    """Create the room in ``language`` (French by default) the first time; a room already stored (its
-    settings or a game) keeps its settings, and a ``language`` other than its own is answered with a note on ``err``."""
-    if not storage.has_channel(CHANNEL) and not storage.games(CHANNEL):
-        storage.save_channel(new_room_settings(language or DEFAULT_LANGUAGE))
+def start_room(storage: Storage, language: str | None, err: TextIO, channel: str = CHANNEL) -> None:
+    """Create the room of ``channel`` in ``language`` (French by default) the first time; a room already
+    stored (its settings or a game) keeps its settings, and a ``language`` other than its own is answered
+    with a note on ``err``."""
+    if not storage.has_channel(channel) and not storage.games(channel):
+        storage.save_channel(new_room_settings(language or DEFAULT_LANGUAGE, channel))
         return
-    kept = storage.channel(CHANNEL).language
+    kept = storage.channel(channel).language
     if language and language != kept:
         err.write(say(kept, "console_lang_kept", lang=kept, wanted=language) + "\n")
 
@@ -257,12 +333,16 @@ def start_room(storage: Storage, language: str | None, err: TextIO) -> None:
 def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     """``arbitre console``: the chat room on a SQLite file and the bundled word lists."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    key = room_key(getattr(args, "room", None))
+    if key is None:
+        print(f"arbitre console: --room {args.room[:40]!r}: a room's name is 1 to 32 letters, digits, - or _", file=err)
+        return EXIT_USAGE
     db_url = database_url(args)
     storage = open_database(db_url, "console", err)
     if storage is None:
         return EXIT_STORAGE
     try:
-        start_room(storage, args.lang, err)
+        start_room(storage, args.lang, err, key.channel)
     except StorageFullError as error:  # a new room on a full disk: said in one line, like a database that cannot open
         print(f"arbitre console: {error}", file=err)
         storage.close()
@@ -273,22 +353,25 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
         return EXIT_METRICS
     registry = LexiconRegistry()
     prepare_at_start(registry, storage)  # compiled in the background; commands say so until it is done
-    referee = Referee(storage, registry, clock_scope=CHANNEL)
+    referee = Referee(storage, registry, clock_scope=key.channel, outbox_scopes=key.outbox_scopes)
     admins = tuple(args.admin or ())
-    lang = storage.channel(CHANNEL).language
+    lang = storage.channel(key.channel).language
     default_name = say(lang, "console_default_name")
     room = ConsoleRoom(
         referee,
         out,
-        database_folder(db_url) / "images",
+        key.image_dir(database_folder(db_url)),
         default_name,
         admins,
         script=not stdin.isatty(),
         metrics=metrics.metrics,
+        key=key,
     )
     if stdin.isatty():
         shown = ", ".join(admins) or say(lang, "console_no_admin")
         lines = [say(lang, "console_banner"), say(lang, "console_admins", admins=shown)]
+        if key.name:
+            lines.append(say(lang, "console_room", room=key.name))
         out.write("\n".join([*lines, say(lang, "console_database", url=db_url)]) + "\n\n")
     try:
         return asyncio.run(_run_served(room, stdin, args, err))

@@ -36,6 +36,13 @@ def register(sub: Any) -> None:
         "a room already in the database keeps its settings (/settings changes them)",
     )
     parser.add_argument(
+        "--room",
+        metavar="NAME",
+        help="be the room NAME (1-32 letters, digits, - or _): several consoles on one database are each "
+        "their own room, with its own games, settings, clock and files; speakers are the same accounts in "
+        "every room (default: the room console)",
+    )
+    parser.add_argument(
         "--admin",
         action="append",
         metavar="NAME",
