@@ -242,6 +242,17 @@ MIGRATIONS: list[Migration] = [
         "a simultane room's centre name",  # given at /simultane join or /simultane name; null: "Room N"
         ("alter table simultane_rooms add column name text",),
     ),
+    # 20 is left to another branch (a simultané change), to stand here before 21: ``upgrade`` runs every step a
+    # database lacks, so a database made at 21 takes 20 once it comes
+    Migration(
+        21,
+        "simultanes in a series",  # ranked over every room; positions shared with the series' own games
+        (
+            "create table series_simultanes (series {ref} not null references series (id),"
+            " simultane {ref} not null references simultanes (id), position integer not null,"
+            " primary key (series, simultane))",
+        ),
+    ),
 ]
 
 # PostgreSQL's versions before the history was shared, and the version of this history each one is
@@ -274,7 +285,7 @@ def upgrade(run: Run, dialect: Dialect, history: Sequence[Migration], refuse: Ca
                 record = [step.version, step.name, renumbered[step.version]]
                 run("insert into migrations (version, name, applied) values (?, ?, ?)", record)
     done = set(renumbered) if renumbered is not None else {int(row[0]) for row in rows}
-    known = history[-1].version if history else 0
+    known = max((step.version for step in history), default=0)  # the newest step, wherever the list has it
     if max(done, default=0) > known:
         refuse(max(done), known)
     for step in history:
