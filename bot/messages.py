@@ -3,6 +3,7 @@ of every error the engine raises, written from its typed fields."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from core.edition import fold_accents
@@ -106,6 +107,17 @@ def say(lang: str, message_key: str, /, **values: Any) -> str:
     """The message ``message_key`` in ``lang``, filled with ``values``; MissingMessageError if that
     language's catalog lacks it (never another language's text)."""
     return CATALOGS.catalog(lang).say(message_key, values)
+
+
+def say_counts(lang: str, message_key: str, /, counted: Iterable[str], **values: Any) -> str:
+    """The message ``message_key`` with each count named in ``counted`` that ``values`` gives also said in
+    words with its plural, as ``<count>_text``: from the plural message ``count_<count>``, which counts by the
+    placeholder ``<count>`` (``games=1`` gives ``games_text`` "1 partie", ``games=2`` "2 parties"; 0 and 1
+    as the language says them). ``bot.simultane_names.say_counted`` is this with a simultané's counts."""
+    for count in counted:
+        if count in values:
+            values[f"{count}_text"] = say(lang, f"count_{count}", **{count: values[count]})
+    return say(lang, message_key, **values)
 
 
 def keyword_form(word: str) -> str:

@@ -15,11 +15,13 @@ from .ranking import shared_places
 @dataclass(frozen=True)
 class PlayerResult:
     """One player's result in one game: who (``key``: the same in every game for the same person; ``name``:
-    as shown) and the game's total, solo bonuses and deductions in."""
+    as shown) and the game's total, solo bonuses and deductions in; ``room``: where they played it (a
+    simultané's rooms differ; "": not said)."""
 
     key: str
     name: str
     total: int
+    room: str = ""
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,8 @@ class GameResult:
 @dataclass(frozen=True)
 class SeriesStanding:
     """A player's place over several games: total, cumulated tops of the games played, gap to them,
-    percentage of them, games played, best game (its percentage of the tops, and which game)."""
+    percentage of them, games played, best game (its percentage of the tops, and which game), and the room
+    of their latest game."""
 
     place: int
     key: str
@@ -44,6 +47,7 @@ class SeriesStanding:
     games: int
     best: float
     best_game: int
+    room: str = ""
 
     @property
     def gap(self) -> int:
@@ -56,12 +60,13 @@ class SeriesStanding:
 
 def cumulative_standings(results: Sequence[GameResult]) -> list[SeriesStanding]:
     """Places best first by total over ``results`` (equal totals share a place, in the order players first
-    appear); a player's name is the one of their latest game; the best game is the first with their best
-    percentage."""
+    appear); a player's name and room are those of their latest game; the best game is the first with their
+    best percentage."""
     totals: dict[str, int] = {}
     tops: dict[str, int] = {}
     games: dict[str, int] = {}
     names: dict[str, str] = {}
+    rooms: dict[str, str] = {}
     best: dict[str, tuple[float, int]] = {}
     for result in results:
         for player in result.players:
@@ -70,11 +75,12 @@ def cumulative_standings(results: Sequence[GameResult]) -> list[SeriesStanding]:
             tops[key] = tops.get(key, 0) + result.tops
             games[key] = games.get(key, 0) + 1
             names[key] = player.name
+            rooms[key] = player.room
             percent = percent_of(player.total, result.tops)
             if key not in best or percent > best[key][0]:
                 best[key] = (percent, result.game)
     return [
-        SeriesStanding(place, key, names[key], total, tops[key], games[key], *best[key])
+        SeriesStanding(place, key, names[key], total, tops[key], games[key], *best[key], rooms[key])
         for key, total, place in shared_places(totals.items())
     ]
 

@@ -17,7 +17,7 @@ from .club import Club
     [
         ("fr", "/cuop H8 VAGUE", "Je ne connais pas la commande /cuop. Vouliez-vous dire /coup (/score)"),
         ("en", "/cuop H8 VAGUE", "I don't know the command /cuop. Did you mean /score (/coup)"),
-        ("fr", "/grile", "Vouliez-vous dire /grille (/board) ?"),
+        ("fr", "/grile", "Vouliez-vous dire /grille (/board) ou /serie (/series) ?"),  # /serie too (0.6)
         ("en", "/standing", "Did you mean /standings (/classement) or /settings (/reglages)?"),
         ("fr", "/classment", "Vouliez-vous dire /classement (/standings) ?"),
         ("en", "/hlep", "Did you mean /help (/aide)?"),

@@ -200,7 +200,8 @@ def test_a_series_of_three_games_and_the_season(store: Storage) -> None:
         (other,) = send(referee, "Ana", "/series ajoute")  # a player, not the game's referee: refused
         assert "Seul" in other.text
         (added,) = send(referee, "Ref", "/series ajoute", user="u:ref")  # the last game, by its referee
-        assert f"Partie n° {number} ajoutée à la série « Automne » ({number} parties)" in added.text
+        counted = ("1 partie", "2 parties", "3 parties")[number - 1]  # the singular for one (issue 35)
+        assert f"Partie n° {number} ajoutée à la série « Automne » ({counted})." in added.text
     (twice,) = send(referee, "Ref", "/series ajoute 2", user="u:ref")
     assert "déjà dans la série" in twice.text
     (ranking,) = send(referee, "Zoé", "/series")
@@ -251,7 +252,7 @@ def test_a_series_of_three_games_and_the_season(store: Storage) -> None:
         ("", "/saison 2026-02-30", "« 2026-02-30 » n'est pas une date"),
         ("", "/saison 2026-01-01 2026-02-01", "Syntaxe"),
         ("", "/series nouvelle", "Syntaxe"),
-        ("", "/series nouvelle fin", "ce mot est une commande de /series"),
+        ("", "/series nouvelle fin", "ce mot est une commande de /serie."),  # the French name since issue 35
         ("", "/series nouvelle " + "x" * 41, "trop long : 40 caractères"),
         ("", "/series ajoute", "Aucune série dans ce salon."),
         ("Automne", "/series nouvelle automne", "La série « Automne » est encore ouverte"),

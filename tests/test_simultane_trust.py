@@ -322,3 +322,27 @@ def test_two_first_answers_of_one_account_in_two_rooms_at_once_seat_it_in_one(po
         for referee, storage in zip(referees, storages, strict=True):
             referee.clock.shutdown()
             storage.close()
+
+
+def test_a_room_that_ends_while_its_round_is_held_keeps_that_round(club: Club) -> None:
+    watch = Watch(club)
+    watch.code = code = code_of(watch.send("Org", "/simultane creer 1 tirages ACEHNTZ", DISCORD, admin=True))
+    for channel in (DISCORD, CONSOLE):
+        watch.send("Ref", f"/simultane rejoindre {code}", channel, admin=True)
+    watch.send("Ana", "/jouer H6 CHANTEZ", DISCORD, private=True)
+    watch.send("Ref", "/cloture", DISCORD, admin=True)  # held: the console still plays round 1
+    ended = watch.send("Ref", "/fin", DISCORD, admin=True)
+    assert ended == (
+        "La partie du salon s'arrêtera après le coup 1, que ce salon attend de clore avec les autres :"
+        " ses résultats et le classement final viendront alors."
+    )
+    assert "Top" not in "\n".join(watch.seen[DISCORD])
+    watch.send("Cyd", "/jouer H8 CHANT", CONSOLE, private=True)
+    watch.send("Ref", "/cloture", CONSOLE, admin=True)  # the console closes round 1 and goes on
+    watch.tick(0)  # the ended room's round closes with it, then its game ends
+    shown = "\n".join(watch.seen[DISCORD])
+    assert "Ana : H6 CHANTEZ 112 (top)" in shown and "Fin de la partie duplicate" in shown
+    assert watch.draws_in(DISCORD) == [1] and watch.draws_in(CONSOLE) == [1, 2]
+    honest_round(watch, {CONSOLE: ["Cyd"]})  # the ended room holds no one back
+    rows = {row[1]: row for row in table_rows(watch.send("Zoé", f"/simultane classement {code}", CONSOLE))}
+    assert rows["Ana"][3] == "112" and rows["Ana"][-1] == "1"  # stopped after move 1, its round kept

@@ -381,12 +381,13 @@ def cmd_close(ctx: Context) -> None:
 
 def end(ctx: Context, record: GameRecord) -> None:
     """/end for a duplicate game: it stops now, with the rounds closed so far (in a room of a simultané whose
-    round waits for the other rooms, without that round)."""
+    round waits for the other rooms, once that round has closed with theirs)."""
     game = game_of(ctx.services, record)
     held = simultane_pacing.held_round(ctx.storage, record)
-    if held is not None:  # the held round is not played: its answers stay unjudged, nothing of it is shown
-        ctx.storage.hold_simultane_round(held[0].id, record.channel, 0)
-        ctx.notes.append(ctx.say("simultane_end_held", n=held[1]))
+    if held is not None:  # its held round closes with the other rooms', then the game ends (by the clock)
+        ctx.storage.set_game_status(record.id, GameStatus.ENDED)
+        ctx.reply(ctx.say("simultane_end_held", n=held[1]))
+        return
     replies = finish(ctx.services, record, game, ctx.lang, ctx.say("dup_end_by_referee"))
     image = standings_image(ctx.lang, game) if ctx.services.images and game.closed_rounds else None
     if image is not None:  # the final standings, as at each close

@@ -103,11 +103,19 @@ def finish(services: Services, record: GameRecord, game: DuplicateGame, lang: st
 
 
 def close_round(
-    services: Services, storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, now: float, author: str
+    services: Services,
+    storage: Storage,
+    record: GameRecord,
+    game: DuplicateGame,
+    lang: str,
+    now: float,
+    author: str,
+    end_reason: str | None = None,
 ) -> list[Reply]:
     """Close the open round: results, standings, then the next draw or the end. In a room of a simultané
     played together, a round whose time is up waits while other rooms still play it: it is held, not
-    closed (``bot.commands.simultane_pacing``: the room is told what it waits for).
+    closed (``bot.commands.simultane_pacing``: the room is told what it waits for). ``end_reason``: the game
+    ends after this round (its referee ended it while the round was held).
 
     Raises ListPreparingError, before any change, while the round's list is being prepared.
     """
@@ -138,8 +146,8 @@ def close_round(
         replies.append(Reply(say(lang, "dup_tie_hint", count=closed.tops_shared), channel=record.channel))
     if closed.top is None and not game.finished:  # FISF 3.6: the letters go back, a different draw
         replies.append(Reply(say(lang, "dup_move_cancelled", n=closed.number), channel=record.channel))
-    if game.finished:
-        return replies + finish(services, record, game, lang, end_reason_text(lang, game))
+    if game.finished or end_reason is not None:
+        return replies + finish(services, record, game, lang, end_reason or end_reason_text(lang, game))
     return replies + open_next_round(services, storage, record, game, lang, now)
 
 

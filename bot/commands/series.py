@@ -1,39 +1,41 @@
-"""/series: a tournament of the channel's duplicate games with one cumulative ranking; /season
-(/saison): the ranking of the channel's finished duplicate games, optionally since a date.
+"""/series (/serie): a tournament of the channel's duplicate games, and of simultanés it organised, with one
+cumulative ranking; /season (/saison): the ranking of the channel's finished duplicate games, optionally
+since a date.
 
 ``/series new NAME`` opens a series (a channel admin; one open at a time), ``/series add [N]`` puts the
 running game, else the last one, or game N of /games in it (that game's referee or a channel admin),
-``/series remove N`` takes game N out, ``/series end`` closes it (a channel admin); ``/series`` shows the
-ranking of the open series, else of the last one, ``/series NAME`` another one's, ``/series export`` its
-ranking as CSV. Players are the same person across games by their platform account (the seat their
-account holds), else by their seat name.
+``/series add CODE`` a simultané (in its organiser's room, by its organiser or an admin there:
+``bot.commands.series_simultanes``), ``/series remove N|CODE`` takes one out, ``/series end`` closes it (a
+channel admin); ``/series`` shows the ranking of the open series, else of the last one, ``/series NAME``
+another one's, ``/series export`` its ranking as CSV. Players are the same person across games by their
+platform account (the seat their account holds), else by their seat name; a simultané counts by its
+ranking across every room, as far as its visibility rule shows it, each player with their room.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 from collections.abc import Sequence
 
-from core.cells import inert
-from core.series import (
-    ClassicStanding,
-    GameResult,
-    PlayerResult,
-    SeriesStanding,
-    classic_standings,
-    cumulative_standings,
-)
+from core.series import GameResult, PlayerResult, classic_standings, cumulative_standings
 
-from ..messages import decimal, keyword_form, keywords
-from ..render.text import table
-from ..storage import GameKind, GameRecord, GameStatus, SeriesRecord, SeriesStatus
+from ..messages import keyword_form, keywords, say_counts
+from ..storage import GameKind, GameRecord, GameStatus, SeriesEntry, SeriesRecord, SeriesStatus
 from ..timefmt import zone
 from .context import Context, UserError
 from .duplicate_games import game_of
 from .history import TargetGame, target_game
 from .registry import Access, Section, command
+from .series_simultanes import (
+    add_simultane,
+    check_not_counted,
+    remove_simultane,
+    result_id,
+    series_room_labels,
+    simultane_count,
+    simultane_named,
+)
+from .series_tables import Names, classic_csv, classic_table, ranking_csv, ranking_table
 
 SERIES_NAME_LIMIT = 40
 ACTIONS = ("new", "add", "remove", "end", "export")
@@ -63,8 +65,9 @@ def game_result(ctx: Context, record: GameRecord, known: dict[str, str]) -> Game
         game = game_of(ctx.services, record)
         finals = [(s.player, s.total) for s in game.standings()]
         tops = game.tops_total
+    room = ctx.message.channel
     players = tuple(
-        PlayerResult(account_key(accounts.get(name) or known.get(name, ""), name), name, total)
+        PlayerResult(account_key(accounts.get(name) or known.get(name, ""), name), name, total, room)
         for name, total in finals
     )
     return GameResult(record.id, tops, players)
@@ -84,71 +87,6 @@ def game_results(ctx: Context, records: Sequence[GameRecord]) -> list[GameResult
 def game_numbers(ctx: Context) -> dict[int, int]:
     """Each game's number in the channel (as /games numbers them), by id."""
     return {record.id: number for number, record in enumerate(ctx.storage.games(ctx.message.channel), 1)}
-
-
-def ranking_table(ctx: Context, standings: Sequence[SeriesStanding], numbers: dict[int, int]) -> str:
-    """The cumulative ranking as a monospace table: place, player, total, tops, gap, %, games, best game."""
-    header = [
-        "#",
-        ctx.say("col_player"),
-        ctx.say("col_total"),
-        ctx.say("col_tops"),
-        ctx.say("col_gap"),
-        "%",
-        ctx.say("col_games_played"),
-        ctx.say("col_best"),
-    ]
-    rows = [
-        [
-            s.place,
-            s.name,
-            s.total,
-            s.tops,
-            f"{s.gap:+d}" if s.gap else "0",
-            decimal(ctx.lang, s.percent),
-            s.games,
-            ctx.say("series_best_game", percent=decimal(ctx.lang, s.best), number=numbers.get(s.best_game, "?")),
-        ]
-        for s in standings
-    ]
-    return "```\n" + table(rows, header) + "\n```"
-
-
-def classic_table(ctx: Context, standings: Sequence[ClassicStanding]) -> str:
-    """The classic ranking as a monospace table: place, player, wins, total, spread, games."""
-    header = ["#", ctx.say("col_player"), ctx.say("col_wins"), ctx.say("col_total"), ctx.say("col_spread")]
-    header.append(ctx.say("col_games_played"))
-    rows = [
-        [s.place, s.name, wins_text(ctx, s.wins), s.total, f"{s.spread:+d}" if s.spread else "0", s.games]
-        for s in standings
-    ]
-    return "```\n" + table(rows, header) + "\n```"
-
-
-def wins_text(ctx: Context, wins: float) -> str:
-    return str(int(wins)) if wins == int(wins) else decimal(ctx.lang, wins)
-
-
-def classic_csv(ctx: Context, standings: Sequence[ClassicStanding]) -> bytes:
-    """The classic ranking as UTF-8 CSV, headers in the channel's language, names inert (``core.cells``)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([ctx.say(f"col_{key}") for key in ("place", "player", "wins", "total", "spread", "games_played")])
-    for s in standings:
-        writer.writerow([s.place, inert(s.name), f"{s.wins:g}", s.total, s.spread, s.games])
-    return out.getvalue().encode("utf-8")
-
-
-def ranking_csv(ctx: Context, standings: Sequence[SeriesStanding], numbers: dict[int, int]) -> bytes:
-    """The cumulative ranking as UTF-8 CSV, headers in the channel's language, names inert (``core.cells``)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    keys = ("place", "player", "total", "tops", "gap", "percent", "games_played", "best", "best_number")
-    writer.writerow([ctx.say(f"col_{key}") for key in keys])
-    for s in standings:
-        best, number = f"{s.best:.1f}", numbers.get(s.best_game, "")
-        writer.writerow([s.place, inert(s.name), s.total, s.tops, s.gap, f"{s.percent:.1f}", s.games, best, number])
-    return out.getvalue().encode("utf-8")
 
 
 # --- /series ---------------------------------------------------------------------------------
@@ -171,33 +109,84 @@ def current_series(ctx: Context, *, open_only: bool) -> SeriesRecord:
     return every[-1]
 
 
-def series_kind(ctx: Context, ids: list[int]) -> GameKind | None:
-    """The kind of a series' games (that of its first one; None: no game yet)."""
-    return ctx.storage.game(ids[0]).kind if ids else None
+def series_kind(ctx: Context, entries: Sequence[SeriesEntry]) -> GameKind | None:
+    """The kind of a series' games (that of its first one, a simultané's duplicate; None: none yet)."""
+    if not entries:
+        return None
+    first = entries[0].game
+    return GameKind.DUPLICATE if first is None else ctx.storage.game(first).kind
 
 
-def series_ranking(ctx: Context, ids: list[int], numbers: dict[int, int]) -> tuple[str, bytes]:
-    """The ranking of a series' games as a text table and as CSV: duplicate, by total over every game added;
-    classic, by wins then spread over the finished games."""
-    records = [ctx.storage.game(game_id) for game_id in ids]
-    if series_kind(ctx, ids) is GameKind.CLASSIC:
+def duplicate_ranking(
+    ctx: Context, entries: Sequence[SeriesEntry], numbers: dict[int, int]
+) -> tuple[list[GameResult], Names, list[str]]:
+    """A duplicate series' results in the order its entries were added (a simultané's over every room, as
+    far as visible: none yet, left out), how the ranking names games and rooms, and the heading's lines on
+    the simultanés not yet wholly counted."""
+    records = [ctx.storage.game(e.game) for e in entries if e.game is not None]
+    by_game = {result.game: result for result in game_results(ctx, records)}
+    counts = {
+        e.simultane: simultane_count(ctx, ctx.storage.simultane_by_id(e.simultane))
+        for e in entries
+        if e.simultane is not None
+    }
+    results: list[GameResult] = []
+    for entry in entries:
+        counted = counts[entry.simultane].result if entry.simultane is not None else by_game.get(entry.game or 0)
+        if counted is not None:
+            results.append(counted)
+    notes = [count.note for count in counts.values() if count.note]
+    codes = {result_id(count.record): count.record.code for count in counts.values()}
+    rooms = series_room_labels(ctx.lang, ctx.message.channel, counts.values()) if counts else {}
+    return results, Names(numbers, codes, rooms), notes
+
+
+def series_ranking(
+    ctx: Context, entries: Sequence[SeriesEntry], numbers: dict[int, int]
+) -> tuple[str, bytes, list[str]]:
+    """The ranking of a series as a text table and as CSV, and the heading's lines on its simultanés:
+    duplicate, by total over every game added; classic, by wins then spread over the finished games."""
+    if series_kind(ctx, entries) is GameKind.CLASSIC:
+        records = [ctx.storage.game(e.game) for e in entries if e.game is not None]
         ended = [r for r in records if r.status is GameStatus.ENDED]
         played = classic_standings(game_results(ctx, ended))
-        return classic_table(ctx, played), classic_csv(ctx, played)
-    standings = cumulative_standings(game_results(ctx, records))
-    return ranking_table(ctx, standings, numbers), ranking_csv(ctx, standings, numbers)
+        return classic_table(ctx, played), classic_csv(ctx, played), []
+    results, names, notes = duplicate_ranking(ctx, entries, numbers)
+    standings = cumulative_standings(results)
+    return ranking_table(ctx, standings, names), ranking_csv(ctx, standings, names), notes
+
+
+def listed(ctx: Context, entries: Sequence[SeriesEntry], numbers: dict[int, int]) -> str:
+    """What a series holds, as its heading lists it: the numbers of its games in /games, the codes of its
+    simultanés."""
+    games = [str(numbers.get(e.game, "?")) for e in entries if e.game is not None]
+    codes = [ctx.storage.simultane_by_id(e.simultane).code for e in entries if e.simultane is not None]
+    parts = [ctx.say("series_listed_games", numbers=", ".join(games))] if games else []
+    if codes:
+        parts.append(ctx.say("series_listed_simultanes", codes=", ".join(codes), n=len(codes)))
+    return ", ".join(parts)
 
 
 def show_series(ctx: Context, series: SeriesRecord, *, export: bool = False) -> None:
-    ids = ctx.storage.series_games(series.id)
-    numbers = game_numbers(ctx)
-    listed = ", ".join(str(numbers.get(game_id, "?")) for game_id in ids)
+    """A series' ranking (``export``: with it as a CSV file), its heading saying what it holds."""
+    entries = ctx.storage.series_entries(series.id)
     status = ctx.say(f"series_status_{series.status}")
-    if not ids:
+    if not entries:
         ctx.reply(ctx.say("series_empty", name=series.name, status=status))
         return
-    table_text, data = series_ranking(ctx, ids, numbers)
-    text = ctx.say("series_ranking", name=series.name, status=status, count=len(ids), games=listed, table=table_text)
+    numbers = game_numbers(ctx)
+    table_text, data, notes = series_ranking(ctx, entries, numbers)
+    text = say_counts(
+        ctx.lang,
+        "series_ranking",
+        ("games",),
+        name=series.name,
+        status=status,
+        games=len(entries),
+        listed=listed(ctx, entries, numbers),
+        notes="".join("\n" + note for note in notes),
+        table=table_text,
+    )
     if export:
         ctx.reply(text, document=data, document_name=f"series-{series.id}.csv")
     else:
@@ -224,14 +213,22 @@ def new_series(ctx: Context, words: list[str]) -> None:
 
 
 def add_game(ctx: Context, words: list[str]) -> None:
+    """/series add [N | CODE]: a game of the channel, or a simultané by its code."""
     series = current_series(ctx, open_only=True)
+    entries = ctx.storage.series_entries(series.id)
+    simultane = simultane_named(ctx, words)
+    if simultane is not None:
+        add_simultane(ctx, series, simultane, classic=series_kind(ctx, entries) is GameKind.CLASSIC)
+        return
     target = target_game(ctx, words)
     ctx.require_control(target.record)
-    check_kind(ctx, target, series_kind(ctx, ctx.storage.series_games(series.id)))
+    check_kind(ctx, target, series_kind(ctx, entries))
+    check_not_counted(ctx, series, target)
     if not ctx.storage.add_series_game(series.id, target.record.id):
         raise UserError("series_has_game", number=target.number, name=series.name)
-    count = len(ctx.storage.series_games(series.id))
-    ctx.reply(ctx.say("series_game_added", number=target.number, name=series.name, count=count))
+    games = len(entries) + 1
+    text = say_counts(ctx.lang, "series_game_added", ("games",), number=target.number, name=series.name, games=games)
+    ctx.reply(text)
 
 
 def check_kind(ctx: Context, target: TargetGame, kind: GameKind | None) -> None:
@@ -245,9 +242,14 @@ def check_kind(ctx: Context, target: TargetGame, kind: GameKind | None) -> None:
 
 
 def remove_game(ctx: Context, words: list[str]) -> None:
+    """/series remove N | CODE: a game of the channel, or a simultané by its code."""
     series = current_series(ctx, open_only=True)
     if not words:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
+    simultane = simultane_named(ctx, words)
+    if simultane is not None:
+        remove_simultane(ctx, series, simultane)
+        return
     target = target_game(ctx, words)
     ctx.require_control(target.record)
     if not ctx.storage.remove_series_game(series.id, target.record.id):
@@ -323,5 +325,6 @@ def cmd_season(ctx: Context) -> None:
         raise UserError("season_no_games_since", date=words[0]) if words else UserError("season_no_games")
     standings = cumulative_standings(game_results(ctx, games))
     key = "season_ranking_since" if words else "season_ranking"
-    table_text = ranking_table(ctx, standings, game_numbers(ctx))
-    ctx.reply(ctx.say(key, count=len(games), date=words[0] if words else "", table=table_text))
+    table_text = ranking_table(ctx, standings, Names(game_numbers(ctx)))
+    date = words[0] if words else ""
+    ctx.reply(say_counts(ctx.lang, key, ("finished",), finished=len(games), date=date, table=table_text))

@@ -100,15 +100,16 @@ def _close_held(
         storage.lock_channel(held.channel)
         current = next((p for p in storage.simultane_progress(record.id) if p.channel == held.channel), None)
         game_record = storage.game(held.game)
-        if current is None or current.held != held.round or game_record.status is not GameStatus.ACTIVE:
-            return []  # closed in another process meanwhile (or the game ended)
+        if current is None or current.held != held.round or game_record.status is GameStatus.ABANDONED:
+            return []  # closed in another process meanwhile (or the game was abandoned)
         game = game_of(services, game_record)
         if game.current is None or game.current.number != held.round:
             storage.hold_simultane_round(record.id, held.channel, 0)
             return []
         lang = storage.channel(held.channel).language
+        ended = say(lang, "dup_end_by_referee") if game_record.status is GameStatus.ENDED else None
         try:
-            replies = close_round(services, storage, game_record, game, lang, now, "clock")
+            replies = close_round(services, storage, game_record, game, lang, now, "clock", ended)
         except ListPreparingError:  # closed at a later tick, once its list is ready
             return []
         return services.store(replies)

@@ -254,6 +254,15 @@ MIGRATIONS: list[Migration] = [
             "alter table simultanes add column entries_closed {real}",  # when no room may join any more
         ),
     ),
+    Migration(
+        21,
+        "simultanes in a series",  # ranked over every room; positions shared with the series' own games
+        (
+            "create table series_simultanes (series {ref} not null references series (id),"
+            " simultane {ref} not null references simultanes (id), position integer not null,"
+            " primary key (series, simultane))",
+        ),
+    ),
 ]
 
 # PostgreSQL's versions before the history was shared, and the version of this history each one is
@@ -286,7 +295,7 @@ def upgrade(run: Run, dialect: Dialect, history: Sequence[Migration], refuse: Ca
                 record = [step.version, step.name, renumbered[step.version]]
                 run("insert into migrations (version, name, applied) values (?, ?, ?)", record)
     done = set(renumbered) if renumbered is not None else {int(row[0]) for row in rows}
-    known = history[-1].version if history else 0
+    known = max((step.version for step in history), default=0)  # the newest step, wherever the list has it
     if max(done, default=0) > known:
         refuse(max(done), known)
     for step in history:

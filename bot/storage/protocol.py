@@ -19,6 +19,7 @@ from .records import (
     GameStatus,
     PlayState,
     PlayWrite,
+    SeriesEntry,
     SeriesRecord,
     SeriesStatus,
     StoredEvent,
@@ -216,7 +217,8 @@ class HouseWordStore(Protocol):
 
 
 class SeriesStore(Protocol):
-    """Each channel's series: tournaments of games with one cumulative ranking, the games each holds."""
+    """Each channel's series: tournaments of games with one cumulative ranking, the games (and simultanés)
+    each holds."""
 
     def create_series(self, channel: str, name: str) -> SeriesRecord: ...
     def channel_series(self, channel: str) -> list[SeriesRecord]: ...
@@ -227,6 +229,14 @@ class SeriesStore(Protocol):
 
     def remove_series_game(self, series_id: int, game_id: int) -> bool: ...
     def series_games(self, series_id: int) -> list[int]: ...
+    def add_series_simultane(self, series_id: int, simultane_id: int) -> bool:
+        """Put a simultané in a series, after its other entries; whether it was not in it already."""
+        ...
+
+    def remove_series_simultane(self, series_id: int, simultane_id: int) -> bool: ...
+    def series_entries(self, series_id: int) -> list[SeriesEntry]:
+        """The games and simultanés of a series, in the order they were added."""
+        ...
 
 
 class ViewStore(Protocol):

@@ -97,6 +97,15 @@ class SeriesRecord:
 
 
 @dataclass(frozen=True)
+class SeriesEntry:
+    """One entry of a series, in the order entries were added: a game of the series' channel (``game``), or
+    a simultané ranked over every room (``simultane``, its id); the other is None."""
+
+    game: int | None = None
+    simultane: int | None = None
+
+
+@dataclass(frozen=True)
 class ViewRecord:
     """A link to a room's live web page: its token, the room and the game it shows, whether revoked; or, with
     ``simultane`` (``game`` 0), the organiser's page of that simultané's overall ranking."""

@@ -1,14 +1,21 @@
-"""The series of each channel (tournaments of games with one cumulative ranking) and the games each one
-holds, written once for both SQL backends."""
+"""The series of each channel (tournaments of games with one cumulative ranking) and the games and
+simultanés each one holds, written once for both SQL backends. A series' games and simultanés share one
+order (``position``, counted over both tables)."""
 
 from __future__ import annotations
 
 import time
 
-from .records import SeriesRecord, SeriesStatus
+from .records import SeriesEntry, SeriesRecord, SeriesStatus
 from .sql_store import Row, SQLRunner
 
 _SERIES_COLUMNS = "id, channel, name, status, created"
+# the next position in a series (parameters: the series twice), after its games and its simultanés
+# (an insert's select takes a where before ``on conflict``: SQLite would read ``on`` as a join's)
+_NEXT_POSITION = (
+    "select coalesce(max(position), 0) + 1 from (select position from series_games where series = ?"
+    " union all select position from series_simultanes where series = ?) as entries"
+)
 
 
 def series_of(row: Row) -> SeriesRecord:
@@ -43,9 +50,8 @@ class SQLSeries(SQLRunner):
         with self._one_write():
             rows = self._execute(
                 "insert into series_games (series, game, position)"
-                " select ?, ?, coalesce(max(position), 0) + 1 from series_games where series = ?"
-                " on conflict (series, game) do nothing returning game",
-                [series_id, game_id, series_id],
+                f" select ?, ?, ({_NEXT_POSITION}) where true on conflict (series, game) do nothing returning game",
+                [series_id, game_id, series_id, series_id],
             )
         return bool(rows)
 
@@ -61,3 +67,33 @@ class SQLSeries(SQLRunner):
         """The games of a series, in the order they were added."""
         rows = self._execute("select game from series_games where series = ? order by position, game", [series_id])
         return [int(row[0]) for row in rows]
+
+    def add_series_simultane(self, series_id: int, simultane_id: int) -> bool:
+        """Put a simultané in a series, after its other entries; whether it was not in it already."""
+        with self._one_write():
+            rows = self._execute(
+                "insert into series_simultanes (series, simultane, position)"
+                f" select ?, ?, ({_NEXT_POSITION}) where true"
+                " on conflict (series, simultane) do nothing returning simultane",
+                [series_id, simultane_id, series_id, series_id],
+            )
+        return bool(rows)
+
+    def remove_series_simultane(self, series_id: int, simultane_id: int) -> bool:
+        """Take a simultané out of a series; whether it was in it."""
+        with self._one_write():
+            rows = self._execute(
+                "delete from series_simultanes where series = ? and simultane = ? returning simultane",
+                [series_id, simultane_id],
+            )
+        return bool(rows)
+
+    def series_entries(self, series_id: int) -> list[SeriesEntry]:
+        """The games and simultanés of a series, in the order they were added."""
+        rows = self._execute(
+            "select game, 0, position from series_games where series = ?"
+            " union all select 0, simultane, position from series_simultanes where series = ?"
+            " order by 3, 1, 2",
+            [series_id, series_id],
+        )
+        return [SeriesEntry(int(game) or None, int(simultane) or None) for game, simultane, _ in rows]

@@ -193,10 +193,10 @@ class SQLSimultanes(SQLRunner):
 
     def simultane_holds(self, scope: str = "") -> list[HeldRound]:
         """The rooms, of channels starting with ``scope``, whose round waits for the others before closing
-        (their game still running)."""
+        (their game running, or ended by its referee after that round)."""
         rows = self._execute(
             "select r.simultane, r.channel, r.game, r.held from simultane_rooms r join games g on g.id = r.game"
-            " where r.held > 0 and g.status = 'active' order by r.simultane, r.joined, r.channel",
+            " where r.held > 0 and g.status in ('active', 'ended') order by r.simultane, r.joined, r.channel",
             [],
         )
         return [HeldRound(int(s), str(c), int(g), int(n)) for s, c, g, n in rows if str(c).startswith(scope)]
@@ -237,7 +237,7 @@ class SQLSimultanes(SQLRunner):
             " (select 1 from simultane_rooms r where r.simultane = s.id and r.game is not null)"
             " and not exists (select 1 from simultane_posts p where p.simultane = s.id and p.what = ?)),"
             " exists (select 1 from simultane_rooms r join games g on g.id = r.game"
-            " where r.held > 0 and g.status = 'active')",
+            " where r.held > 0 and g.status in ('active', 'ended'))",
             [now, DONE_POST],
         )
         starts, posts, releases = rows[0]
