@@ -33,6 +33,7 @@ from ..lexicons import LexiconRegistry
 from ..messages import say
 from ..metrics import Metrics
 from ..numbers import read_decimal
+from ..outbox import Undelivered
 from ..referee import Referee
 from ..service import RefereeService
 from ..storage import ChannelSettings, Storage, StorageFullError
@@ -195,9 +196,15 @@ class ConsoleRoom:
             return "the console's output was closed"
         return None if self.running else "the console is not running"
 
-    async def print_replies(self, replies: list[Reply]) -> list[Reply]:
-        """Print ``replies``; those not printed because the output's reader went away (they stay owed)."""
+    async def print_replies(self, replies: list[Reply]) -> list[Reply | Undelivered]:
+        """Print ``replies``; those not printed stay owed: another console room's public messages (its own
+        console shows them: a simultané's organiser is told of a room's refusal in its room, not here), and
+        all from the first the output's reader went away."""
+        owed: list[Reply | Undelivered] = []
         for done, reply in enumerate(replies):
+            if reply.to_user is None and room_of(reply.channel or self.key.channel) not in (None, self.key):
+                owed.append(Undelivered(reply, reason="another console room's message: its console shows it"))
+                continue
             if reply.edit_key is not None and self.shown.get(reply.edit_key) == reply.text and reply.image is None:
                 continue  # an edit that changes nothing of what the room already reads
             audience = self.audience(reply)
@@ -209,10 +216,10 @@ class ConsoleRoom:
                 path = self._save(reply.document, reply.document_name or "export.txt")
                 lines.append(f"{audience} (file: {path})")
             if not self.write("\n".join(lines) + "\n\n"):
-                return replies[done:]
+                return [*owed, *replies[done:]]
             if reply.edit_key is not None:
                 self.shown[reply.edit_key] = reply.text
-        return []
+        return owed
 
     def audience(self, reply: Reply) -> str:
         """Whom a reply is for: ``[#vichy]`` (a room), ``[-> ben]`` (a player of this room, privately); a private

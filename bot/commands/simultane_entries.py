@@ -24,7 +24,7 @@ from .simultane_launch import launch
 from .simultane_ranking import chosen, definition_of, known, mode_said, when
 
 CENTRE_TEXT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,15}$")  # a federation's centre code: 1 to 16 of A-Z 0-9 -
-PLATFORMS = {"discord": "Discord", "telegram": "Telegram", "console": "console"}
+PLATFORMS = {"discord": "Discord", "telegram": "Telegram", "console": "console", "terminal": "console"}
 
 
 def platform_of(channel: str) -> str:

@@ -90,7 +90,7 @@ def federation_files(ctx: Context, record: SimultaneRecord) -> None:
             writer.writerow([inert(room.centre), inert(label), name, len(mine), len(game.closed_rounds)])
             line = say_counted(ctx.lang, "simultane_sigles_item", name=name, room=label, players=len(mine))
             if len(game.closed_rounds) < overall.rounds:
-                line += " " + say(ctx.lang, "simultane_stopped", n=len(game.closed_rounds))
+                line += f" ({say(ctx.lang, 'simultane_stopped', n=len(game.closed_rounds))})"
             missing = game.without_table()
             if missing:
                 numbered = ", ".join(f"{p} ({numbers[p]})" for p in missing)
