@@ -9,14 +9,10 @@ databases."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-
-from bot.storage import GameKind, GameSetup, SeriesEntry, SQLiteStorage, Storage
+from bot.storage import GameKind, GameSetup, SeriesEntry, Storage
+from tests import test_series
 from tests.club import Club
-from tests.ready_lists import ready_registry
 
 DISCORD, TELEGRAM, CONSOLE = "discord:111", "telegram:-222", "console"
 ROOMS = (DISCORD, TELEGRAM, CONSOLE)
@@ -25,17 +21,7 @@ ROOMS = (DISCORD, TELEGRAM, CONSOLE)
 # --- storage on both databases ---------------------------------------------------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
-    ready_registry()
-    if request.param == "sqlite":
-        made: Storage = SQLiteStorage(tmp_path / "series.sqlite")
-    else:
-        from bot.storage.postgres import PostgresStorage
-
-        made = PostgresStorage(request.getfixturevalue("postgres_url"), pool_size=2)
-    yield made
-    made.close()
+store = test_series.store  # the fixture: the SQLite file and the PostgreSQL server of tests/test_series.py
 
 
 def test_a_series_keeps_its_games_and_simultanes_in_one_order(store: Storage) -> None:
