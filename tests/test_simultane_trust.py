@@ -16,6 +16,7 @@ from collections import defaultdict
 import pytest
 
 from bot.chat import Reply
+from bot.commands.simultane_ranking import overall_of, overall_view
 from bot.storage import GameStatus
 from tests.club import START, Club
 from tests.test_simultane import CONSOLE, DISCORD, TELEGRAM, code_of, table_rows
@@ -268,6 +269,14 @@ def test_a_room_that_stops_early_holds_no_one_back(club: Club) -> None:
     lines = export.document.decode().splitlines()
     assert lines[0].endswith(",arrêt au coup") and any(line.startswith(("1,Eli,", "2,Eli,")) for line in lines)
     assert [line.split(",")[-1] for line in lines[1:] if ",Salon 3," in line] == ["1", "1"]
+    record = club.storage.simultane(code)
+    assert record is not None
+    view = overall_view("fr", record, overall_of(club.referee.services(), record, club.now))
+    assert view.notes == ("* Salon 3 : arrêt au coup 1",)  # the image: the room starred, the note under it
+    assert [room for room, s in zip(view.rooms, view.standings, strict=True) if s.player in ("Eli", "Fay")] == [
+        "Salon 3 *",
+        "Salon 3 *",
+    ]
     refused = club.refused("Org", f"/simultane export {code} sigles", channel=DISCORD)
     assert refused.startswith(f"Simultané {code} : les fichiers pour la fédération seront prêts")
     for channel in rooms:

@@ -147,11 +147,6 @@ def hidden_text(lang: str, zone_name: str, record: SimultaneRecord) -> str:
     return say(lang, hidden_key(definition), code=record.code, time=when_text(zone_name, definition.end or 0.0))
 
 
-def stopped_text(lang: str, standing: OverallStanding) -> str:
-    """A player's mark when their room ended before the ranking's rounds: the rounds it played ("" none)."""
-    return "" if standing.stopped is None else say(lang, "simultane_stopped", n=standing.stopped)
-
-
 def ranking_table(lang: str, overall: Overall) -> str:
     """The overall ranking as a text table, each player's room by its label (and, when a room ended early,
     the rounds it played)."""
@@ -214,11 +209,15 @@ def overall_view(lang: str, record: SimultaneRecord, overall: Overall) -> Standi
     )
     sanctioned = definition_of(record).sanctions != Sanctions.NONE.value
     labels = overall.labels(lang)
-    rooms = tuple(
-        " · ".join(filter(None, (labels.get(s.channel, ""), stopped_text(lang, s)))) for s in overall.standings
+    marked = {s.channel: s.stopped for s in overall.standings if s.stopped is not None}  # rooms that stopped early
+    rooms = tuple(labels.get(s.channel, "") + (" *" if s.channel in marked else "") for s in overall.standings)
+    notes = tuple(
+        "* " + say(lang, "simultane_stopped_room", room=labels.get(channel, ""), n=n) for channel, n in marked.items()
     )
     title = say(lang, "image_overall_title", code=record.code)
-    return StandingsView(lang, overall.rounds, tops, standings, sanctioned=sanctioned, title=title, rooms=rooms)
+    return StandingsView(
+        lang, overall.rounds, tops, standings, sanctioned=sanctioned, title=title, rooms=rooms, notes=notes
+    )
 
 
 def shown(overall: Overall, channel: str) -> Overall:

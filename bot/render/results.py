@@ -86,10 +86,12 @@ class StandingsView:
     sanctioned: bool = False
     title: str = ""  # another title than the room's ("": "Standings after N moves")
     rooms: tuple[str, ...] = ()  # a simultané's overall ranking: each row's room, drawn after the player
+    notes: tuple[str, ...] = ()  # lines under the table (a simultané's rooms that stopped early)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "standings", tuple(self.standings))
         object.__setattr__(self, "rooms", tuple(self.rooms))
+        object.__setattr__(self, "notes", tuple(self.notes))
 
 
 def signed(number: int) -> str:
@@ -272,6 +274,11 @@ def standings_scene(view: StandingsView) -> Scene:
         for text, x, anchor in cells:
             scene.text(text, x, middle, CELL_SIZE, p.INK, anchor=anchor, role="cell")
         y += ROW + 2
+    for note in view.notes:
+        y += 4
+        scene.text(fit(drawable(note), NOTE_SIZE, WIDTH - 2 * PAD), PAD, y + NOTE_SIZE // 2, NOTE_SIZE, p.MUTED,
+                   anchor="lm", role="note")
+        y += NOTE_SIZE + 2
     scene.height = y + PAD
     return scene
 

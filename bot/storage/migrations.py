@@ -244,7 +244,7 @@ MIGRATIONS: list[Migration] = [
     ),
     Migration(
         20,
-        "simultanes a federation can trust: rooms admitted, paced and released, entries closed, centre codes",
+        "simultanes a federation can trust: rooms admitted, rounds held for pacing, entries closed, centre codes",
         (
             # a window's rooms wait for the organiser's word; the others are admitted as they join
             "alter table simultane_rooms add column admission text not null default 'admitted'",
