@@ -39,12 +39,13 @@ def channel(room: str) -> str:
     return key.channel
 
 
-def shown_messages(db: Path) -> list[tuple[str, str]]:
-    """Every public message the bot stored, (room, text), in the order the database took them."""
+def shown_messages(db: Path) -> list[tuple[str, float, dict[str, object]]]:
+    """Every public message the bot stored, (room, when it was stored, the reply), in the order the
+    database took them."""
     rooms = {channel(room): room for room in ADMINS}
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("select destination, reply from outbox order by id").fetchall()
-    return [(rooms[str(d)], str(json.loads(r)["text"])) for d, r in rows if str(d) in rooms]
+        rows = conn.execute("select destination, created, reply from outbox order by id").fetchall()
+    return [(rooms[str(d)], float(at), json.loads(r)) for d, at, r in rows if str(d) in rooms]
 
 
 DRAWN = re.compile(r"^Coup (\d+) — tirage : [^\n—]*\n")
@@ -52,24 +53,33 @@ REACHED = re.compile(r"^Coup (\d+) — tirage : .* — (?:temps écoulé|manche 
 TOP = re.compile(r"^Coup (\d+) — tirage [^\n]*\nTop : (\S+ \S+) — (\d+) points", re.M)
 
 
-def check_pacing(messages: list[tuple[str, str]]) -> dict[int, int]:
+def check_pacing(messages: list[tuple[str, float, dict[str, object]]]) -> dict[int, int]:
     """Walk the messages in order: a room's draw of round N only once every other room still playing has
-    reached the end of round N-1, its top of round N once every such room has reached round N's end; the
-    tops shown, by round."""
+    reached the end of round N-1 (its time up: said so, or its deadline passed), its top of round N once
+    every such room has reached round N's end; the tops shown, by round."""
     reached: dict[str, int] = {}
+    drawn: dict[str, tuple[int, float]] = {}  # each room's open round and its deadline, as its draw said it
     playing: set[str] = set()
     tops: dict[int, int] = {}
-    for room, text in messages:
-        if (drawn := DRAWN.match(text)) is not None:
-            n = int(drawn.group(1))
-            playing.add(room)
-            behind = {r: reached.get(r, 0) for r in playing - {room} if reached.get(r, 0) < n - 1}
+
+    def ended(room: str, at: float) -> int:
+        number, deadline = drawn.get(room, (0, float("inf")))
+        return max(reached.get(room, 0), number if deadline <= at else number - 1)
+
+    for room, at, reply in messages:
+        text = str(reply["text"])
+        if (draw := DRAWN.match(text)) is not None:
+            n = int(draw.group(1))
+            behind = {r: ended(r, at) for r in playing - {room} if ended(r, at) < n - 1}
             assert not behind, (room, n, behind)
+            playing.add(room)
+            deadline = reply.get("deadline")
+            drawn[room] = (n, float(deadline) if isinstance(deadline, (int, float)) else float("inf"))
         if (end := REACHED.match(text)) is not None:
             reached[room] = max(reached.get(room, 0), int(end.group(1)))
         for top in TOP.finditer(text):
             n = int(top.group(1))
-            behind = {r: reached.get(r, 0) for r in playing if reached.get(r, 0) < n}
+            behind = {r: ended(r, at) for r in playing if ended(r, at) < n}
             assert not behind, (room, "top", n, behind)
             tops[n] = int(top.group(3))
         if "Fin de la partie duplicate" in text:

@@ -49,7 +49,8 @@ class Watch:
         self.keep(self.club.tick(seconds), "")
 
     def reached(self) -> dict[str, int]:
-        """Every room still playing: the rounds it has played to their end (closed, or its time up)."""
+        """Every room still playing: the rounds it has played to their end (closed, or its time up: held, or
+        its deadline passed)."""
         record = self.club.storage.simultane(self.code) if self.code else None
         if record is None:
             return {}
@@ -59,7 +60,8 @@ class Watch:
                 continue
             if room.status in (GameStatus.ENDED.value, GameStatus.ABANDONED.value):
                 continue
-            rooms[room.channel] = max(room.closed, room.held) if room.game is not None else 0
+            time_up = room.closed + 1 if room.deadline is not None and room.deadline <= self.club.now else 0
+            rooms[room.channel] = max(room.closed, room.held, time_up) if room.game is not None else 0
         return rooms
 
     def check(self) -> None:
@@ -324,9 +326,7 @@ def test_two_first_answers_of_one_account_in_two_rooms_at_once_seat_it_in_one(po
             for thread in threads:
                 thread.join()
             assert sorted(answers.values()) == [False, True], answers
-            record = storages[0].simultane(code)
-            assert record is not None
-            assert len(storages[0].simultane_rooms_of_account(record.id, f"u:twin{n}")) == 1
+            assert len(storages[0].simultane_rooms_of_account(code, f"u:twin{n}")) == 1
     finally:
         for referee, storage in zip(referees, storages, strict=True):
             referee.clock.shutdown()
@@ -355,3 +355,20 @@ def test_a_room_that_ends_while_its_round_is_held_keeps_that_round(club: Club) -
     honest_round(watch, {CONSOLE: ["Cyd"]})  # the ended room holds no one back
     rows = {row[1]: row for row in table_rows(watch.send("Zoé", f"/simultane classement {code}", CONSOLE))}
     assert rows["Ana"][3] == "112" and rows["Ana"][-1] == "1"  # stopped after move 1, its round kept
+
+
+def test_a_round_s_clock_no_longer_changes_once_its_time_is_up(club: Club) -> None:
+    # the other rooms may close the round as soon as this room's deadline has passed: an extension then
+    # would give its players more time on a round whose top another room shows
+    code = code_of(club.ok("Org", "/simultane creer 1 tirages ACEHNTZ", channel=DISCORD, admin=True))
+    for channel in (DISCORD, CONSOLE):
+        club.ok("Ref", f"/simultane rejoindre {code}", channel=channel, admin=True)
+    assert "Coup 1" in club.ok("Ref", "/prolonge 30", channel=CONSOLE, admin=True)  # in time: as in any game
+    club.now += 61  # the organiser's room's deadline has passed, the console has 29 s left
+    late = club.refused("Ref", "/prolonge 30", channel=DISCORD, admin=True)
+    assert late == (
+        f"Simultané {code} : le temps du coup est écoulé, son chrono ne change plus"
+        " (les autres salons peuvent déjà le clore)."
+    )
+    assert club.refused("Ref", "/pause", channel=DISCORD, admin=True) == late
+    club.ok("Ref", "/pause", channel=CONSOLE, admin=True)  # the console's time is not up: it may pause

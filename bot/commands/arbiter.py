@@ -87,7 +87,7 @@ def cmd_reopen(ctx: Context) -> None:
 @command("pause", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_pause(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
-    simultane_pacing.check_clock_change(ctx.storage, record, ctx.lang, ctx.settings.zone)
+    simultane_pacing.check_clock_change(ctx.storage, record, game, ctx.lang, ctx.settings.zone, ctx.services.now())
     event = game.pause(ctx.services.now())
     save(ctx.services, record, game, [event], ctx.message.user)
     round_ = game.current
@@ -107,7 +107,7 @@ def cmd_resume(ctx: Context) -> None:
 @command("extend", section=Section.DUPLICATE, access=Access.REFEREE)
 def cmd_extend(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
-    simultane_pacing.check_clock_change(ctx.storage, record, ctx.lang, ctx.settings.zone)
+    simultane_pacing.check_clock_change(ctx.storage, record, game, ctx.lang, ctx.settings.zone, ctx.services.now())
     if not ctx.tokens:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     value = ctx.number(ctx.tokens[0])

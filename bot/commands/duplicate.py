@@ -143,7 +143,7 @@ def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
         key = "dup_wait_draw" if record.setup.manual else "dup_status_between"
         ctx.reply(ctx.say(key, n=game.move_number))
         return
-    waiting = simultane_pacing.held_text(ctx.storage, record, ctx.lang, ctx.settings.zone)
+    waiting = simultane_pacing.held_text(ctx.storage, record, ctx.lang, ctx.settings.zone, ctx.services.now())
     if waiting is not None:  # a simultané's round whose time is up here, waiting for the other rooms
         ctx.reply(ctx.say("simultane_still_waiting", text=waiting))
         return

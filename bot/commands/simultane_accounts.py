@@ -1,8 +1,9 @@
 """One account, one room per simultané: an account that plays in one room of a simultané (its seat bound
 there, by its first answer or ``/join``) is refused in every other room, with a reply naming its room, and
 the organiser's room is told of the attempt. Without it, a player could play a room weakly, then another
-knowing the draws, and the ranking would keep whichever counted first. A newcomer's seat in a simultané is
-decided under the simultané's lock (and never by the batched quick way of ``bot.commands.submissions``)."""
+knowing the draws, and the ranking would keep whichever counted first. An account's seat in a simultané is
+decided under a lock of its own in that simultané (``account_lock``), on the usual way as on the quick way
+of ``bot.commands.submissions``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,17 @@ from ..storage import GameRecord, Storage
 from .context import UserError
 
 
+def account_lock(code: str, user: str) -> str:
+    """The lock under which an account is seated in a simultané (taken like a channel's)."""
+    return f"simultane:{code}:{user}"
+
+
+def seated_elsewhere(storage: Storage, code: str, user: str, channel: str) -> bool:
+    """Whether ``user`` plays the simultané ``code`` in another room than ``channel`` (read under
+    ``account_lock``)."""
+    return any(c != channel for c in storage.simultane_rooms_of_account(code, user))
+
+
 def check_one_room(storage: Storage, record: GameRecord, message: Incoming) -> None:
     """Refuse (UserError) the sender a seat in ``record``'s room when its account plays in another room of
     the same simultané; nothing for a game of the room's own."""
@@ -21,10 +33,10 @@ def check_one_room(storage: Storage, record: GameRecord, message: Incoming) -> N
     simultane = storage.simultane(record.setup.simultane)
     if simultane is None:
         return
-    # the simultané's newcomers one at a time, in every process: two first answers of one account sent to
-    # two rooms at the same instant cannot both find it seated nowhere
-    storage.lock_channel(f"simultane:{simultane.code}")
-    elsewhere = [c for c in storage.simultane_rooms_of_account(simultane.id, message.user) if c != record.channel]
+    # one account's first answers one at a time, in every process: two sent to two rooms at the same
+    # instant cannot both find it seated nowhere
+    storage.lock_channel(account_lock(simultane.code, message.user))
+    elsewhere = [c for c in storage.simultane_rooms_of_account(simultane.code, message.user) if c != record.channel]
     if not elsewhere:
         return
     rooms = storage.simultane_rooms(simultane.id)

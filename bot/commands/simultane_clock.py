@@ -14,6 +14,7 @@ organiser's channel's lock, in the transaction that stores the message in the ou
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from core.simultane import RoomProgress, SimultaneMode, close_wait, visible_rounds
 
@@ -23,7 +24,7 @@ from ..messages import say
 from ..storage import DONE_POST, GameStatus, HeldRound, SimultaneRecord, SimultaneRoom
 from .context import UserError
 from .duplicate_games import game_of
-from .duplicate_rounds import close_round
+from .duplicate_rounds import CLOSES_AT_ONCE, close_round
 from .game_kinds import kind_of
 from .services import Services
 from .simultane_launch import launch
@@ -43,15 +44,7 @@ def simultane_tick(services: Services, now: float, publish: Callable[[list[Reply
         replies += step
         if publish is not None and step:
             publish(step)
-    progress: dict[int, tuple[SimultaneRecord, list[RoomProgress]]] = {}  # read once per simultané per tick
-    for held in storage.simultane_holds(services.clock_scope) if holds else []:
-        if held.simultane not in progress:
-            record = storage.simultane_by_id(held.simultane)
-            progress[held.simultane] = (record, progress_of(storage, record))
-        step = _close_held(services, held, *progress[held.simultane], now)
-        replies += step
-        if publish is not None and step:
-            publish(step)
+    replies += _close_held_rounds(services, now, publish) if holds else []
     for record in storage.simultanes_to_post() if posts else []:
         if record.channel.startswith(services.clock_scope):
             step = _post_overall(services, record, now)
@@ -82,6 +75,33 @@ def _start_room(services: Services, room: SimultaneRoom, now: float) -> list[Rep
             text = say(lang, "simultane_clock_blocked", code=record.code, kind=kind)
             return services.store([Reply(text, channel=room.channel)])
         return services.store(replies)
+
+
+def _close_held_rounds(services: Services, now: float, publish: Callable[[list[Reply]], None] | None) -> list[Reply]:
+    """Close the held rounds whose rooms no longer wait: on a store whose transactions run side by side,
+    several at once (300 rooms held for the last one close together)."""
+    storage = services.storage
+    progress: dict[int, tuple[SimultaneRecord, list[RoomProgress]]] = {}  # read once per simultané per tick
+    due: list[tuple[HeldRound, SimultaneRecord, list[RoomProgress]]] = []
+    for held in storage.simultane_holds(services.clock_scope):
+        if held.simultane not in progress:
+            record = storage.simultane_by_id(held.simultane)
+            progress[held.simultane] = (record, progress_of(storage, record, now))
+        record, rooms = progress[held.simultane]
+        entries_closed = record.entries_closed is not None
+        if close_wait(definition_of(record), rooms, held.channel, held.round, entries_closed) is None:
+            due.append((held, record, rooms))
+
+    def close(item: tuple[HeldRound, SimultaneRecord, list[RoomProgress]]) -> list[Reply]:
+        step = _close_held(services, *item, now)
+        if publish is not None and step:
+            publish(step)
+        return step
+
+    if len(due) > 1 and storage.concurrent_transactions:
+        with ThreadPoolExecutor(CLOSES_AT_ONCE, thread_name_prefix="arbitre-close") as pool:
+            return [reply for step in pool.map(close, due) for reply in step]
+    return [reply for item in due for reply in close(item)]
 
 
 def _close_held(

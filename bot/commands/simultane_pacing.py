@@ -41,9 +41,11 @@ def paced_simultane(storage: Storage, record: GameRecord) -> SimultaneRecord | N
     return simultane if simultane is not None and definition_of(simultane).paced else None
 
 
-def wait_of(storage: Storage, simultane: SimultaneRecord, channel: str, round_number: int) -> CloseWait | None:
-    """What the room ``channel`` waits for before closing ``round_number`` (None: nothing)."""
-    progress = progress_of(storage, simultane)
+def wait_of(
+    storage: Storage, simultane: SimultaneRecord, channel: str, round_number: int, now: float
+) -> CloseWait | None:
+    """What the room ``channel`` waits for before closing ``round_number`` at ``now`` (None: nothing)."""
+    progress = progress_of(storage, simultane, now)
     return close_wait(definition_of(simultane), progress, channel, round_number, simultane.entries_closed is not None)
 
 
@@ -64,7 +66,7 @@ def before_close(
         storage.close_simultane_entries(simultane.id, now)
         simultane = storage.simultane_by_id(simultane.id)
     services.clock.next_due = min(services.clock.next_due, now)  # rooms held for this one: at the next tick
-    wait = wait_of(storage, simultane, record.channel, round_.number)
+    wait = wait_of(storage, simultane, record.channel, round_.number, now)
     if wait is None:
         storage.hold_simultane_round(simultane.id, record.channel, 0)
         return None
@@ -137,13 +139,13 @@ def held_round(storage: Storage, record: GameRecord) -> tuple[SimultaneRecord, i
     return (simultane, mine.held) if mine is not None and mine.held else None
 
 
-def held_text(storage: Storage, record: GameRecord, lang: str, zone: str) -> str | None:
+def held_text(storage: Storage, record: GameRecord, lang: str, zone: str, now: float) -> str | None:
     """What a room whose round is held waits for, said again (None: no round of it is held)."""
     held = held_round(storage, record)
     if held is None:
         return None
     simultane, number = held
-    wait = wait_of(storage, simultane, record.channel, number)
+    wait = wait_of(storage, simultane, record.channel, number, now)
     if wait is None:  # the clock closes it at its next tick
         return say(lang, "simultane_closing_now", n=number)
     return waiting_text(storage, lang, zone, simultane, wait, number)
@@ -156,7 +158,7 @@ def check_close(storage: Storage, record: GameRecord, game: DuplicateGame, now: 
     round_ = game.current
     if simultane is None or round_ is None:
         return
-    waiting = held_text(storage, record, lang, zone)
+    waiting = held_text(storage, record, lang, zone, now)
     if waiting is not None:
         raise UserError("simultane_still_waiting", text=waiting)
     deadline = game.deadline(round_)
@@ -167,11 +169,18 @@ def check_close(storage: Storage, record: GameRecord, game: DuplicateGame, now: 
         raise UserError("simultane_close_early", code=simultane.code, played=len(answered), players=len(game.players))
 
 
-def check_clock_change(storage: Storage, record: GameRecord, lang: str, zone: str) -> None:
-    """A held round's clock no longer changes (UserError, saying what the round waits for)."""
-    waiting = held_text(storage, record, lang, zone)
+def check_clock_change(
+    storage: Storage, record: GameRecord, game: DuplicateGame, lang: str, zone: str, now: float
+) -> None:
+    """In a simultané played together, a round's clock no longer changes once its time is up (held, or its
+    deadline passed: the other rooms may already close the round): UserError, saying so."""
+    waiting = held_text(storage, record, lang, zone, now)
     if waiting is not None:
         raise UserError("simultane_still_waiting", text=waiting)
+    simultane = paced_simultane(storage, record)
+    deadline = game.deadline(game.current) if game.current is not None else None
+    if simultane is not None and deadline is not None and deadline <= now:
+        raise UserError("simultane_time_is_up", code=simultane.code)
 
 
 def check_reopen(storage: Storage, record: GameRecord) -> None:

@@ -82,8 +82,10 @@ def chosen(ctx: Context, words: list[str]) -> SimultaneRecord:
 # --- the rooms and the overall ranking ------------------------------------------------------------
 
 
-def progress_of(storage: Storage, record: SimultaneRecord) -> list[RoomProgress]:
-    """Every admitted room's progress from storage alone (one statement, no game loaded)."""
+def progress_of(storage: Storage, record: SimultaneRecord, now: float | None = None) -> list[RoomProgress]:
+    """Every admitted room's progress from storage alone (one statement, no game loaded); with ``now``, a
+    round whose deadline has passed counts as time up, held or not yet (its clock's tick holds or closes
+    it; its answers after the deadline are late, its clock no longer changes)."""
     return [
         RoomProgress(
             p.channel,
@@ -91,7 +93,7 @@ def progress_of(storage: Storage, record: SimultaneRecord) -> list[RoomProgress]
             started=p.game is not None,
             abandoned=p.status == GameStatus.ABANDONED.value,
             ended=p.status == GameStatus.ENDED.value,
-            time_up=p.held,
+            time_up=p.held or (p.closed + 1 if now is not None and p.deadline is not None and p.deadline <= now else 0),
         )
         for p in storage.simultane_progress(record.id)
         if p.admission is Admission.ADMITTED

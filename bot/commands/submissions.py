@@ -26,13 +26,14 @@ from core.names import mixes_scripts
 from ..chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
 from ..messages import say
 from ..outbox import GRACE_SECONDS, destination
-from ..storage import ChannelLock, GameKind, PlayState, PlayWrite
+from ..storage import ChannelLock, GameKind, PlayState, PlayWrite, Storage
 from . import seats
 from .duplicate import JUST_DRAWN_SECONDS
 from .duplicate_sanctions import sanctioned_ack
 from .duplicate_texts import count_reply, joins_reply, reason_text
 from .formatting import split_claimed
 from .services import Services
+from .simultane_accounts import account_lock, seated_elsewhere
 
 if TYPE_CHECKING:
     from core.duplicate import DuplicateGame
@@ -164,6 +165,8 @@ def quick_play_in_transaction(
             state = storage.play_state(message.channel, message.user)
     if state is None or state.game.kind is not GameKind.DUPLICATE:
         return None
+    if state.seat is None and state.game.setup.simultane and not _first_seat(storage, state, message, wait, pending):
+        return None  # a simultané's newcomer seated in another room, or whose lock is busy: the usual way
     game = services.duplicate_games.cached(state.game.id, state.stamp)
     if game is None:  # not in memory, or behind the log: read (once) what it misses
         game = services.duplicate_games.load(storage, state.game)
@@ -190,6 +193,23 @@ def recorded(services: Services, pending: list[Pending]) -> list[QuickPlay]:
     return done
 
 
+def _first_seat(
+    storage: Storage, state: PlayState, message: Incoming, wait: bool, pending: list[Pending] | None
+) -> bool:
+    """Whether a simultané's newcomer may be seated the quick way: under its account's lock in the
+    simultané, seated in no other room (``bot.commands.simultane_accounts``: one account, one room), nor
+    by a move of this batch not written yet."""
+    code, user = state.game.setup.simultane, message.user
+    lock = account_lock(code, user)
+    if wait:
+        storage.lock_channel(lock)
+    elif storage.try_lock_channels([lock])[lock] is ChannelLock.BUSY:
+        return False
+    if pending and any(p.write.seat is not None and p.write.seat[0] == user for p in pending):
+        return False
+    return not seated_elsewhere(storage, code, user, state.game.channel)
+
+
 def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str | None, bool]:
     """(the player's seat, whether the usual way must decide); None: a newcomer."""
     if state.seat is not None:
@@ -214,7 +234,7 @@ def _play(
         if at - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
             return None  # maybe meant for the round just closed (or sent before this draw)
     player, usual = _seat(message, state, game)
-    if usual or (player is None and state.game.setup.simultane):  # a simultané's newcomer: one room (usual way)
+    if usual:
         return None
     record, lang = state.game, state.settings.language
     move, claimed = split_claimed(command.args.strip())

@@ -62,7 +62,8 @@ class SimultaneRoom:
 @dataclass(frozen=True)
 class SimultaneRoomProgress:
     """Where a room's game of a simultané stands, as storage knows it: its game (None: not started), the
-    game's status, how many rounds it has closed, the round whose close waits (``held``), its admission."""
+    game's status, how many rounds it has closed, the round whose close waits (``held``), its admission,
+    and the open round's deadline."""
 
     channel: str
     game: int | None
@@ -70,6 +71,7 @@ class SimultaneRoomProgress:
     closed: int
     held: int = 0
     admission: Admission = Admission.ADMITTED
+    deadline: float | None = None  # the open round's, as the clock keeps it (None: no round, paused, or held)
 
 
 @dataclass(frozen=True)
@@ -201,12 +203,13 @@ class SQLSimultanes(SQLRunner):
         )
         return [HeldRound(int(s), str(c), int(g), int(n)) for s, c, g, n in rows if str(c).startswith(scope)]
 
-    def simultane_rooms_of_account(self, simultane_id: int, user: str) -> list[str]:
-        """The rooms of a simultané whose game has a seat bound to ``user`` (one, when the rule held)."""
+    def simultane_rooms_of_account(self, code: str, user: str) -> list[str]:
+        """The rooms of the simultané ``code`` whose game has a seat bound to ``user`` (one, when the rule
+        held)."""
         rows = self._execute(
-            "select r.channel from simultane_rooms r join players p on p.game = r.game"
-            ' where r.simultane = ? and p."user" = ? order by r.joined, r.channel',
-            [simultane_id, user],
+            "select r.channel from simultanes s join simultane_rooms r on r.simultane = s.id"
+            ' join players p on p.game = r.game where s.code = ? and p."user" = ? order by r.joined, r.channel',
+            [code, user],
         )
         return [str(row[0]) for row in rows]
 
@@ -270,7 +273,8 @@ class SQLSimultanes(SQLRunner):
         """Every room's game, its status and rounds closed (one statement), in the order they joined."""
         rows = self._execute(
             "select r.channel, r.game, g.status, (select count(*) from closes c where c.game = r.game),"
-            " r.held, r.admission from simultane_rooms r left join games g on g.id = r.game"
+            " r.held, r.admission, (select min(d.at) from deadlines d where d.game = r.game)"
+            " from simultane_rooms r left join games g on g.id = r.game"
             " where r.simultane = ? order by r.joined, r.channel",
             [simultane_id],
         )
@@ -282,8 +286,9 @@ class SQLSimultanes(SQLRunner):
                 int(n or 0),
                 int(held or 0),
                 Admission(admission or Admission.ADMITTED.value),
+                None if deadline is None else float(deadline),
             )
-            for c, g, s, n, held, admission in rows
+            for c, g, s, n, held, admission, deadline in rows
         ]
 
     def simultanes_to_post(self) -> list[SimultaneRecord]:
