@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.simultane import RoomProgress
+
 from .top_searches import Search, TopSearches
 
 TopKey = tuple[int | str, int, str, str]  # (game, or a simultanés ``simultane:CODE``, move number, draw, list)
@@ -32,6 +34,9 @@ class DuplicateClock:
         # than its cadence): a warning, a deadline, the end of a close's wait for answers elsewhere
         self.next_due = float("inf")
         self.simultane_searches = 0  # simultanés' tops this process searched itself (bot.commands.simultane_tops)
+        # a paced simultané's rooms as read at one moment (simultané, now): every room's close of a tick decides
+        # on one read (what a room has reached only grows: a read of earlier in the tick holds, never leaks)
+        self.paced: dict[tuple[int, float], list[RoomProgress]] = {}
 
     def forget_game(self, game_id: int) -> None:
         """Drop what is kept for a game that ended."""

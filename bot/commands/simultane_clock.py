@@ -28,6 +28,7 @@ from .duplicate_rounds import CLOSES_AT_ONCE, close_round
 from .game_kinds import kind_of
 from .services import Services
 from .simultane_launch import launch
+from .simultane_pacing import rooms_at
 from .simultane_ranking import definition_of, overall_of, overall_reply, progress_of
 
 ROUND_POST = "round:"  # a post of the overall ranking after that many rounds
@@ -86,7 +87,8 @@ def _close_held_rounds(services: Services, now: float, publish: Callable[[list[R
     for held in storage.simultane_holds(services.clock_scope):
         if held.simultane not in progress:
             record = storage.simultane_by_id(held.simultane)
-            progress[held.simultane] = (record, progress_of(storage, record, now))
+            services.clock.paced.pop((record.id, now), None)  # read after the tick's closes: afresh
+            progress[held.simultane] = (record, rooms_at(services, record, now))
         record, rooms = progress[held.simultane]
         entries_closed = record.entries_closed is not None
         if close_wait(definition_of(record), rooms, held.channel, held.round, entries_closed) is None:
@@ -118,9 +120,8 @@ def _close_held(
     kind_of(game_record.kind).before_clock(services, game_record)  # its top found outside the transaction
     with services.games.transaction(storage), services.lists.remembering():
         storage.lock_channel(held.channel)
-        current = next((p for p in storage.simultane_progress(record.id) if p.channel == held.channel), None)
         game_record = storage.game(held.game)
-        if current is None or current.held != held.round or game_record.status is GameStatus.ABANDONED:
+        if storage.simultane_held(record.id, held.channel) != held.round or game_record.status is GameStatus.ABANDONED:
             return []  # closed in another process meanwhile (or the game was abandoned)
         game = game_of(services, game_record)
         if game.current is None or game.current.number != held.round:

@@ -193,6 +193,13 @@ class SQLSimultanes(SQLRunner):
             )
         return bool(rows)
 
+    def simultane_held(self, simultane_id: int, channel: str) -> int:
+        """The round a room holds (0: none)."""
+        rows = self._execute(
+            "select held from simultane_rooms where simultane = ? and channel = ?", [simultane_id, channel]
+        )
+        return int(rows[0][0] or 0) if rows else 0
+
     def simultane_holds(self, scope: str = "") -> list[HeldRound]:
         """The rooms, of channels starting with ``scope``, whose round waits for the others before closing
         (their game running, or ended by its referee after that round)."""
