@@ -267,7 +267,7 @@ async def test_a_busy_viewer_is_skipped_to_the_newest_state_and_never_holds_the_
         await room.hub.keep_alive()  # room again: the newest state only
         assert len(busy.sent) == 1 and b'"played":2' in busy.sent[0]
         busy.free, busy.held = False, 2 << 20  # far behind: disconnected, its page reconnects
-        room.hub.send(viewer, Payload(10**6, '{"x":1}'))
+        room.hub.send(viewer, Payload((10**6, 0), '{"x":1}'))
         assert viewer.done.is_set() and room.hub.dropped == 1
     room.hub.unsubscribe(viewer)
     assert isinstance(viewer, Viewer)

@@ -3,9 +3,10 @@ inline (no CDN, nothing else to fetch but its event stream), its words from the 
 those of the images (``bot.render.palette``).
 
 Two layouts by media query: the projector's (a wide screen, 1920x1080 seen from the back of a hall: the
-board the full height, the draw and the clock large beside it) and the phone's (360 px wide: one column).
-The script draws what the server pushes; the countdown runs in the page from the deadline it was sent
-(corrected by the gap between the server's clock and the page's).
+board the full height, the draw and the clock large beside it, long tables paged by themselves) and the
+phone's (360 px wide: one column, every row, the page scrolls). The script draws what the server pushes;
+the countdown runs in the page from the deadline it was sent (corrected by the gap between the server's
+clock and the page's).
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ LABELS = {
     "rounds_one": {"rounds": "{rounds}"},
     "rounds_other": {"rounds": "{rounds}"},
     "clock_paused": {},
+    "held": {},
+    "page": {"page": "{page}", "pages": "{pages}"},
 }
 
 
@@ -78,8 +81,9 @@ def labels(lang: str) -> dict[str, str]:
         code = PREMIUM_CODES[premium.name]
         if code:
             words[f"premium_{code}"] = premium_label(lang, premium)
-    for column in ("col_player", "col_total", "col_gap"):  # the chat tables' column names
+    for column in ("col_player", "col_total", "col_gap", "col_solos"):  # the chat tables' column names
         words[column] = say(lang, column)
+    words["stopped"] = say(lang, "simultane_stopped", n="{n}")  # a room that ended early, as the chat marks it
     words["star"] = CENTRE_STAR
     return words
 
@@ -147,10 +151,8 @@ __STYLE__</style>
 <div id="notice" role="status"></div>
 <div id="rack" aria-live="polite"></div>
 <div id="legend"></div>
-<div id="clock"></div>
-<div id="call" role="status"></div>
 <div id="clocks"></div>
-<div id="count" aria-live="polite"></div>
+<div id="pace"><div id="clock"></div><div id="call" role="status"></div><div id="count" aria-live="polite"></div></div>
 <div id="top"></div>
 <div id="tables"><div id="results"></div><div id="standings"></div></div>
 <div id="overall"></div>
