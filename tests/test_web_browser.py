@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import re
 import shutil
 import time
 from collections import Counter
@@ -276,17 +277,16 @@ async def test_the_organisers_page_shows_the_overall_ranking_once_every_room_clo
         assert "quand chaque salon aura clos une manche" in text(browser, "overall")
         await room.say("/jouer H4 CHANTEZ", "Ana", private=True)
         await elsewhere("/jouer H8 CHANT", "Bertrand", private=True)
+        await elsewhere("/cloture", admin=True)  # its time is up: it waits for the organiser's room (paced)
         await room.say("/cloture", "Org", admin=True)
         await asyncio.sleep(0.5)  # the room's close is pushed: still nothing of the other room
         assert "Bertrand" not in browser.page_source and "Ana" not in text(browser, "overall")
-        await elsewhere("/cloture", admin=True)
+        await room.service.tick()  # the clock closes the other room's held round
         shown = await until(lambda: "Bertrand" in text(browser, "overall") and text(browser, "overall"), "the ranking")
         assert shown.index("Ana") < shown.index("Bertrand") and "Club de Vichy" in shown and "Salon 1" in shown
         assert "discord:" not in shown  # a room by its name or its joining order, never its channel's key
         assert "après 1 manche\u00a0: 2 salons, 2 joueurs" in shown
         assert tile_contrast(browser, "#overall tr.best") >= AA_CONTRAST
-        images = screenshots_folder(tmp_path)
-        browser.save_screenshot(str(images / "web-simultane.png"))
         viewport(browser, 360, 800)  # a remote player's phone
         await until(lambda: browser.execute_script("return window.innerWidth") == 360, "the phone's width")
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 360
@@ -295,6 +295,178 @@ async def test_the_organisers_page_shows_the_overall_ranking_once_every_room_clo
         assert browser.execute_script(right) <= 360  # every column on the screen, none cut off
         assert "Club de Vichy" in text(browser, "overall")
         assert tile_contrast(browser, "#overall tr.best") >= AA_CONTRAST
+    finally:
+        await room.stop()
+
+
+# --- issue 35, "The page": a game over, a link that follows its room, a simultané of 35 players -------------
+
+ROWS = "[...document.querySelectorAll(arguments[0] + ' tbody tr')]"
+
+
+def rows_shown(driver: Any, box: str) -> list[str]:
+    """The text of each row of ``box``'s table the page shows now (a long table shows a page of them)."""
+    return list(driver.execute_script(f"return {ROWS}.filter(r => !r.hidden).map(r => r.textContent)", box))
+
+
+def box_of(driver: Any, selector: str) -> dict[str, float]:
+    """Where an element is drawn."""
+    script = "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return r.toJSON()"
+    return dict(driver.execute_script(script, selector))
+
+
+def too_wide(driver: Any, width: int) -> list[str]:
+    """What reaches past the screen's right edge (the page wider than the screen, a cell cut off)."""
+    script = (
+        "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > arguments[0]"
+        " && e.offsetParent !== null).map(e => e.tagName + '#' + e.id + '.' + e.className + ' '"
+        " + Math.round(e.getBoundingClientRect().right) + ' ' + (e.textContent || '').slice(0, 30))"
+    )
+    return list(driver.execute_script(script, width))
+
+
+@pytest.mark.asyncio
+async def test_a_game_over_then_the_rooms_next_game_on_the_same_link(tmp_path: Path, browser: Any) -> None:
+    """``/fin`` ends the game's record, not the game (its next round drawn): the page says the game is over,
+    with its final standings, no draw and no clock; the room's next game comes on the same page; a game
+    that ends by itself (the bot's draws run out) is shown over the same way."""
+    from tests.web_simultane import plays_of
+
+    room = await WebRoom(tmp_path / "arbitre.sqlite").start()
+    try:
+        await room.say("/duplicate 1 manuel", admin=True)
+        link = await room.link()
+        viewport(browser, 1920, 1080)
+        await asyncio.to_thread(browser.get, link)
+        for number, draw in ((1, "ACEHNTZ"), (2, "BCDFGAE")):
+            await room.say(f"/tirage {draw}", admin=True)
+            heading = f"Coup {number}"
+            await until(lambda h=heading: text(browser, "heading") == h and texts(browser, "#rack .tile"), heading)
+            plays = plays_of(room, "discord:100")
+            for n, name in enumerate(("Ana", "Ben", "Cyd", "Dan", "Eve")):
+                await room.say(f"/jouer {plays[n * n % len(plays)][0]}", name, private=True)
+            await room.close_round()
+        kept = await asyncio.to_thread(reliquat, room)
+        await room.say(f"/tirage {kept}+{'AEINRST'[: 7 - len(kept)]}", admin=True)
+        await until(lambda: text(browser, "heading") == "Coup 3" and texts(browser, "#rack .tile"), "round 3's draw")
+        await room.say("/fin", admin=True)
+        await until(lambda: text(browser, "heading") == "Partie terminée", "the game over")
+        assert texts(browser, "#rack .tile") == [] and text(browser, "clock") == "" and text(browser, "count") == ""
+        assert text(browser, "status").startswith("Tops : ") and len(rows_shown(browser, "#standings")) == 5
+        images = screenshots_folder(tmp_path)
+        browser.save_screenshot(str(images / "web-game-over.png"))
+        viewport(browser, 390, 844)
+        assert too_wide(browser, 390) == [] and len(rows_shown(browser, "#standings")) == 5
+        browser.save_screenshot(str(images / "web-game-over-phone.png"))
+        viewport(browser, 1920, 1080)
+
+        await room.say("/duplicate 1", admin=True)  # the room's next game: the same link shows it
+        await until(lambda: text(browser, "heading") == "Coup 1" and len(texts(browser, "#rack .tile")) == 7, "game 2")
+        assert texts(browser, "#board .tile") == [] and text(browser, "clock") in ("1:00", "0:59")
+        for _ in range(40):  # nobody answers: the tops fill the board until no draw can be made
+            await room.close_round()
+            if room.storage.active_game("discord:100") is None:
+                break
+        await until(lambda: text(browser, "heading") == "Partie terminée", "the end of game 2 by itself")
+        assert texts(browser, "#rack .tile") == [] and text(browser, "clock") == "" and texts(browser, "#board .tile")
+    finally:
+        await room.stop()
+
+
+ROOM_ONE = ["Ana", "Aline", "Bruno", "Camille", "Denis", "Élodie", "Fabien", "Gisèle", "Hugo", "Inès", "Jules"]
+ROOM_ONE += ["Karine", "Léon", "Maëlle", "Nadia", "Olivier"]  # 16 players: a solo counts in the room too
+ROOM_TWO = ["Pascal", "Quentin", "Rose", "Sylvain", "Thérèse", "Ugo", "Valérie", "William", "Xavier", "Yvette"]
+ROOM_TWO += ["Marie-Charlotte de La Rochefoucauld"]
+ROOM_THREE = ["Adrien", "Béatrice", "Cédric", "Delphine", "Étienne", "Françoise", "Gaston", "Hélène"]
+
+
+@pytest.mark.asyncio
+async def test_a_simultane_of_35_players_on_the_projector_and_on_a_phone(tmp_path: Path, browser: Any) -> None:
+    """Three rooms, 35 players; round 1 held in the first room while the others play it; the third room ends
+    after round 1; round 3 open. The organiser's page pages its 35 rows by itself on the projector, with the
+    solos and the third room's mark, every row on a phone; a room's page keeps its own standings beside the
+    overall ranking; a positive gap reads "+10"."""
+    from tests.web_simultane import FIRST_MOVES, answer, close_everywhere, create, link_in, plays_of, say_in
+
+    one, two, three = "discord:100", "discord:200", "discord:300"
+    room = await WebRoom(tmp_path / "arbitre.sqlite").start()
+    try:
+        await create(room, {one: "Vichy", two: "Club de Sète", three: "Montpellier"})
+        own = await room.link()
+        organiser = link_in(await room.say("/vue simultane", "Org", admin=True))
+        viewport(browser, 1920, 1080)
+        await asyncio.to_thread(browser.get, own)
+        for channel, players in ((one, ROOM_ONE), (two, ROOM_TWO), (three, ROOM_THREE)):
+            for n, player in enumerate(players):
+                await answer(room, channel, player, "H6 CHANTEZ" if player == "Ana" else FIRST_MOVES[n % 14][0])
+        await room.say("/cloture", admin=True)  # this room's time is up: it waits for the two others
+        await until(lambda: text(browser, "clock") == "Temps écoulé — en attente des autres salons", "the wait")
+        assert text(browser, "top") == "" and texts(browser, "#board .tile") == [] and text(browser, "call") == ""
+        assert text(browser, "count") == "16 joueurs sur 16 ont joué"
+        browser.save_screenshot(str(tmp_path / "web-held.png"))
+        await close_everywhere(room, [two, three])
+        await say_in(room, three, "/fin", admin=True)  # the third room stops after round 1
+        for channel, players in ((one, ROOM_ONE), (two, ROOM_TWO)):
+            plays = plays_of(room, channel)
+            for n, player in enumerate(players):
+                await answer(room, channel, player, plays[0 if player == "Ana" else (2 * n + 1) % len(plays)][0])
+        await close_everywhere(room, [one, two])
+        plays = plays_of(room, one)
+        for player in ROOM_ONE[1:4]:
+            await answer(room, one, player, plays[5][0])
+        await until(lambda: text(browser, "heading") == "Coup 3", "round 3")
+        await until(lambda: "après 2 manches" in text(browser, "overall"), "the overall ranking after round 2")
+
+        # the room's page: its own standings beside the overall ranking, both readable
+        images = screenshots_folder(tmp_path)
+        await until(lambda: len(rows_shown(browser, "#standings")) >= 4, "the room's standings")
+        mine, overall = box_of(browser, "#standings"), box_of(browser, "#overall")
+        assert len(rows_shown(browser, "#overall")) >= 4
+        assert mine["bottom"] <= overall["top"] <= overall["bottom"] <= 1080  # one under the other, on the screen
+        assert re.fullmatch(r"1Ana\d+\+\d+", rows_shown(browser, "#standings")[0])  # her solos: a gap above 0, "+N"
+        browser.save_screenshot(str(images / "web-simultane-room.png"))
+        viewport(browser, 390, 844)
+        browser.execute_script("document.getElementById('standings').scrollIntoView()")  # under the board
+        browser.save_screenshot(str(images / "web-simultane-room-phone.png"))
+        assert too_wide(browser, 390) == []
+        assert len(rows_shown(browser, "#standings")) == 16 and len(rows_shown(browser, "#overall")) == 35
+
+        # the organiser's page: 35 rows, a page at a time on the projector, turning by itself
+        viewport(browser, 1920, 1080)
+        await asyncio.to_thread(browser.get, organiser + "?turn=2")  # a page every 2 s (10 unless asked)
+        await until(lambda: len(rows_shown(browser, "#overall")) > 1, "the overall ranking")
+        assert [th.text for th in browser.find_elements("css selector", "#overall th")][-1] == "solos"
+        first = rows_shown(browser, "#overall")
+        found = re.search(r"page 1 sur (\d+)", text(browser, "overall"))
+        assert found is not None and 10 <= len(first) < 35
+        pages = int(found.group(1))
+        bottom = "return Math.max(...[...document.querySelectorAll('#overall tbody tr')].filter(r => !r.hidden)" + (
+            ".map(r => r.getBoundingClientRect().bottom))"
+        )
+        assert browser.execute_script(bottom) <= 1080  # every row shown fits on the screen
+        await until(lambda: rows_shown(browser, "#overall") != first, "the next page, by itself")
+        browser.execute_script("clearInterval(pageTimer)")  # then each page in turn, as the timer shows them
+        seen: list[str] = []
+        marked = 0  # the first page with a row of the room that stopped
+        for page in range(pages + 1):
+            browser.execute_script("turns = arguments[0]; layoutPagers()", page)
+            shown = rows_shown(browser, "#overall")
+            assert shown and text(browser, "overall").count(f"page {page % pages + 1} sur {pages}") == 1
+            if page < pages:
+                assert not set(shown) & set(seen)
+                seen += shown
+                marked = marked or (page if any("arrêt" in row for row in shown) else 0)
+        assert shown == first  # round again
+        assert len(seen) == 35 and re.fullmatch(r"1AnaVichy\d+\+\d+[\d,]+[12]", seen[0])  # "+N", her solos
+        stopped = [row for row in seen if "Montpellier" in row]
+        assert len(stopped) == 8 and all("arrêt au coup 1" in row for row in stopped)
+        assert tile_contrast(browser, "#overall tr.best") >= AA_CONTRAST
+        browser.execute_script("turns = arguments[0]; layoutPagers()", marked)  # the README shows the marks
+        browser.save_screenshot(str(images / "web-simultane.png"))
+        viewport(browser, 390, 844)  # a remote player's phone: every row, the page scrolls
+        await until(lambda: len(rows_shown(browser, "#overall")) == 35, "every row on the phone")
+        assert browser.execute_script("return document.documentElement.scrollHeight") > 844
+        assert too_wide(browser, 390) == []
         browser.save_screenshot(str(images / "web-simultane-phone.png"))
     finally:
         await room.stop()

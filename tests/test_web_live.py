@@ -110,7 +110,8 @@ async def test_no_other_rooms_name_or_score_before_the_rule_allows_the_overall_r
             assert first["kind"] == "simultane" and first["overall"]["rounds"] == 0
             await room.say("/jouer H4 CHANTEZ", "Ana", private=True)
             await say_in(room, OTHER, "/jouer H8 CHANT", "Bertrand", private=True)
-            await room.say("/cloture", "Org", admin=True)  # this room closes round 1, the other has not
+            await say_in(room, OTHER, "/cloture", admin=True)  # its time is up: it waits for this room (paced)
+            await room.say("/cloture", "Org", admin=True)  # this room closes round 1, the other not yet
             closed = await state_where(page, lambda s: s["last"] is not None)
             assert closed["last"]["results"][0]["player"] == "Ana" and closed["overall"]["rounds"] == 0
             async with http.get(organiser) as html:
@@ -118,7 +119,7 @@ async def test_no_other_rooms_name_or_score_before_the_rule_allows_the_overall_r
             for raw in (page.raw.decode(), whole.raw.decode(), body):
                 assert "Bertrand" not in raw and "H8 CHANT" not in raw and '"total":22' not in raw
 
-            await say_in(room, OTHER, "/cloture", admin=True)  # every room closed round 1: the rule allows it
+            await room.service.tick()  # the clock closes the round the other room held: the rule allows it
             shown = (await state_where(page, lambda s: s["overall"]["rounds"]))["overall"]
             await state_where(whole, lambda s: s["overall"]["rounds"])
             assert shown["rounds"] == 1
@@ -145,6 +146,8 @@ async def test_a_windows_ranking_shows_on_the_organisers_page_when_the_window_en
         for channel, player, move in (("discord:100", "Ana", "H4 CHANTEZ"), (OTHER, "Bertrand", "H8 CHANT")):
             room.clock[0] += 3600  # each room at its own time in the window
             await say_in(room, channel, f"/simultane rejoindre {code}", admin=True)
+            if channel == OTHER:  # a window's room waits for the organiser's word
+                await room.say(f"/simultane admettre {code} 2", "Org", admin=True)
             await say_in(room, channel, "/simultane commencer", admin=True)
             await say_in(room, channel, f"/jouer {move}", player, private=True)
             await say_in(room, channel, "/cloture", admin=True)
@@ -176,6 +179,7 @@ async def test_a_windows_end_reaches_the_organisers_page_at_the_clocks_tick(room
         assert (await whole.state())["overall"]["rounds"] == 0
         room.clock[0] += 3600  # 10:00: the window opens
         await say_in(room, OTHER, f"/simultane rejoindre {code} Club de Vichy", admin=True)
+        await room.say(f"/simultane admettre {code} 1", "Org", admin=True)  # a window's room waits for it
         await say_in(room, OTHER, "/simultane commencer", admin=True)
         await say_in(room, OTHER, "/jouer H8 CHANT", "Bertrand", private=True)
         await say_in(room, OTHER, "/cloture", admin=True)
@@ -263,7 +267,7 @@ async def test_a_busy_viewer_is_skipped_to_the_newest_state_and_never_holds_the_
         await room.hub.keep_alive()  # room again: the newest state only
         assert len(busy.sent) == 1 and b'"played":2' in busy.sent[0]
         busy.free, busy.held = False, 2 << 20  # far behind: disconnected, its page reconnects
-        room.hub.send(viewer, Payload(10**6, '{"x":1}'))
+        room.hub.send(viewer, Payload((10**6, 0), '{"x":1}'))
         assert viewer.done.is_set() and room.hub.dropped == 1
     room.hub.unsubscribe(viewer)
     assert isinstance(viewer, Viewer)

@@ -197,7 +197,8 @@ async def test_a_simultane_room_closing_in_another_process_reaches_the_organiser
         await in_other(other, say(ROOM, "u:bertrand", "/rejoindre"))
         await in_other(other, whisper("u:bertrand", "/jouer H8 CHANT"))
         assert b"bertrand" not in whole.raw.lower()  # nothing of the room's move before its close
-        await in_other(other, say(ROOM, "u:ref", "/cloture", admin=True))
+        await in_other(other, say(ROOM, "u:ref", "/cloture", admin=True))  # held: the entries are open (paced)
+        await served.say(ORGANISER, "u:org", f"/simultane clore {code}")  # the other process's clock closes it
         shown = (await state_where(whole, lambda s: s["overall"]["rounds"]))["overall"]
         assert [(s["player"], s["room"], s["total"]) for s in shown["standings"]] == [("bertrand", "Club de Vichy", 22)]
         assert b"keep-alive" not in whole.raw

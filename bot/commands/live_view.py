@@ -1,5 +1,8 @@
 """``/view`` (``/vue``): the link to the room's live web page (``bot.web``), ``/view stop`` revokes it;
-``/view simultane [CODE]`` gives a simultané's organiser the page of its overall ranking."""
+``/view simultane [CODE]`` gives a simultané's organiser the page of its overall ranking.
+
+A room has one link, which follows it from game to game (the page shows its running game, else its last
+one): the projector's page keeps working when the room starts its next game. ``/view`` gives it again."""
 
 from __future__ import annotations
 
@@ -35,12 +38,13 @@ def cmd_view(ctx: Context) -> None:
     base = ctx.services.web_url
     if base is None:
         raise UserError("view_off")
-    if record is None:
+    shown = record or storage.room_game(ctx.message.channel)  # no game running: the room's last one
+    if shown is None:
         raise UserError("view_no_game")
-    known = [v for v in storage.channel_views(ctx.message.channel) if v.game == record.id]
+    known = storage.channel_views(ctx.message.channel)  # links of earlier games follow the room too
     token = known[0].token if known else secrets.token_urlsafe(TOKEN_BYTES)
     if not known:
-        storage.create_view(token, ctx.message.channel, record.id, ctx.services.now())
+        storage.create_view(token, ctx.message.channel, shown.id, ctx.services.now())
     ctx.reply(ctx.say("view_link", url=view_link(base, token)))
 
 

@@ -251,6 +251,10 @@ class ViewStore(Protocol):
         """The channel's links not revoked, oldest first."""
         ...
 
+    def room_game(self, channel: str) -> GameRecord | None:
+        """The game a room's page shows: its running game, else its last one (None: the room has none)."""
+        ...
+
     def revoke_views(self, channel: str, at: float) -> list[str]:
         """Revoke every link of the channel (its simultanés' pages too); the tokens revoked."""
         ...

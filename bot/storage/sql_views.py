@@ -1,10 +1,11 @@
-"""The links to each room's live web page (``bot.web``): a token per room and game, revocable, written
-once for both SQL backends."""
+"""The links to each room's live web page (``bot.web``): a token per room, revocable, written once for both
+SQL backends. A room's link follows the room from game to game (``room_game``): the game it was given for is
+kept, the page shows the room's running game, else its last one."""
 
 from __future__ import annotations
 
-from .records import ViewRecord
-from .sql_store import Row, SQLRunner
+from .records import GameRecord, GameStatus, ViewRecord
+from .sql_store import GAME_COLUMNS, Row, SQLRunner, game_of
 
 _VIEW_COLUMNS = "token, channel, game, created, revoked"
 _SIMULTANE_VIEW_COLUMNS = "token, channel, simultane, created, revoked"
@@ -27,7 +28,7 @@ class SQLViews(SQLRunner):
     """Each room's web page links."""
 
     def create_view(self, token: str, channel: str, game: int, at: float) -> ViewRecord:
-        """A new link to the room's page showing ``game``."""
+        """A new link to the room's page, given while it showed ``game``."""
         with self._one_write():
             self._execute(
                 "insert into views (token, channel, game, created) values (?, ?, ?, ?)", [token, channel, game, at]
@@ -51,6 +52,14 @@ class SQLViews(SQLRunner):
             [channel],
         )
         return [view_of(row) for row in rows]
+
+    def room_game(self, channel: str) -> GameRecord | None:
+        """The game a room's page shows: its running game, else its last one (None: the room has none)."""
+        rows = self._execute(
+            f"select {GAME_COLUMNS} from games where channel = ? order by (status = ?) desc, id desc limit 1",
+            [channel, GameStatus.ACTIVE.value],
+        )
+        return game_of(rows[0]) if rows else None
 
     def revoke_views(self, channel: str, at: float) -> list[str]:
         """Revoke every link of the channel (its simultanés' pages too); the tokens revoked."""

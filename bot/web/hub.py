@@ -10,16 +10,20 @@ write never waits for a viewer: a page whose connection has not taken its last s
 above the low-water mark) is skipped and keeps only the newest state, sent when it has room again (at the
 next change or keep-alive); one whose buffer passes ``DROP_BYTES`` is disconnected (its page reconnects
 and gets a snapshot). The feed yields to the loop every ``CHUNK`` pages, so that 500 viewers of a room
-never hold a command's reply back for long. States carry a version (the game's event count, the
-simultané's games' added) so that a page never goes back to an older one. With several processes on one
-PostgreSQL database, the rooms the others change arrive the same way, from the referee's notifier's
-listener (``bot.storage.notify``).
+never hold a command's reply back for long. A page is sent a state only when what it shows differs from
+the last state it was sent (the server's time left out): another room of a simultané playing on wakes
+this room's feed, whose state then changes nothing here and goes nowhere. States carry a version (the
+game shown, then its event count, the simultané's games' added) so that a page never goes back to an
+older one; a room's link follows the room from game to game (``Storage.room_game``). With several
+processes on one PostgreSQL database, the rooms the others change arrive the same way, from the referee's
+notifier's listener (``bot.storage.notify``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import logging
 import threading
@@ -28,9 +32,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from core.duplicate import DuplicateGame
 
-from ..storage import GameKind, GameRecord, ViewRecord
+from ..storage import GameKind, GameRecord, GameStatus, ViewRecord
 from ..storage.notify import RoomListener
-from .simultane_state import overall_state, related_channels, simultane_of_game
+from .simultane_state import overall_state, related_channels, simultane_room_of_game
 from .state import State, classic_state, duplicate_state, gone_state
 
 if TYPE_CHECKING:
@@ -43,13 +47,17 @@ CHUNK = 50  # pages written to before the feed lets the loop run its other tasks
 DROP_BYTES = 1 << 20  # a page this far behind is disconnected rather than kept
 SETTLE_SECONDS = 0.1  # a feed waits this long after a change for the ones that follow (a burst of /play)
 
+Version = tuple[int, int]  # the game shown (0: a simultané's page), then a count that grows as it changes
+
 
 @dataclass(frozen=True)
 class Payload:
-    """One state as sent: its JSON and the version it was built at."""
+    """One state as sent: its JSON, the version it was built at, and the digest of what it shows (its JSON
+    without the server's time): a page already shown that is not sent it again."""
 
-    version: int
+    version: Version
     text: str
+    digest: bytes = b""
 
     @functools.cached_property
     def event(self) -> bytes:
@@ -78,12 +86,13 @@ class Link(Protocol):
 
 @dataclass(eq=False)
 class Viewer:
-    """One page's connection: the version it was last sent, the newest state it skipped, and ``done`` set
-    when its stream must end (revoked, or too far behind)."""
+    """One page's connection: the version and the digest of the state it was last sent, the newest state it
+    skipped, and ``done`` set when its stream must end (revoked, or too far behind)."""
 
     view: ViewRecord
     link: Link
-    sent_version: int = -1
+    sent_version: Version = (-1, -1)
+    sent_digest: bytes | None = None
     pending: Payload | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
     revoked: bool = False
@@ -115,6 +124,7 @@ class Hub:
         self._lock = threading.Lock()
         self.states_built = 0  # how many states were built for pushes (a benchmark and tests count them)
         self.pushes = 0  # states written to a page (one a page has already is not written again)
+        self.unchanged = 0  # states not written to a page because it shows them already
         self.skipped = 0  # states a page was too busy to take at once (it got the newest one later)
         self.dropped = 0  # pages disconnected for being too far behind
         self.changes = 0  # changes the referee told of while some page was open
@@ -236,18 +246,18 @@ class Hub:
         if not viewers:
             return [], others
         live = {v.token for v in storage.channel_views(channel)} | {v.token for v in storage.simultane_views(channel)}
-        payloads: dict[tuple[int, int | None], Payload] = {}
+        shown = storage.room_game(channel) if any(v.view.simultane is None for v in viewers) else None
+        payloads: dict[int | None, Payload] = {}  # by simultané (None: the room's game)
         offers: list[tuple[Viewer, Payload]] = []
         for viewer in viewers:
             view = viewer.view
             if view.token not in live:
-                offers.append((viewer, Payload(0, REVOKED)))
+                offers.append((viewer, Payload((0, 0), REVOKED)))
                 continue
-            key = (view.game, view.simultane)
-            if key not in payloads:
-                payloads[key] = self.payload(view)
+            if view.simultane not in payloads:
+                payloads[view.simultane] = self.payload(view, shown)
                 self.states_built += 1
-            offers.append((viewer, payloads[key]))
+            offers.append((viewer, payloads[view.simultane]))
         return offers, others
 
     async def fan_out(self, offers: list[tuple[Viewer, Payload]] | list[tuple[Viewer, None]]) -> None:
@@ -269,7 +279,10 @@ class Hub:
             viewer.revoked = True
             viewer.done.set()
             return
-        if payload is not None and payload.version <= viewer.sent_version:
+        if payload is not None and payload.version < viewer.sent_version:
+            return  # an older state than the page's (a snapshot built before the feed's last one)
+        if payload is not None and payload.digest == viewer.sent_digest:
+            self.unchanged += 1  # nothing the page shows has changed (another room of its simultané played)
             return
         if not viewer.link.room():
             if payload is not None:
@@ -284,7 +297,7 @@ class Hub:
             if payload is None:
                 viewer.link.write(b": keep-alive\n\n")
                 return
-            viewer.sent_version = payload.version
+            viewer.sent_version, viewer.sent_digest = payload.version, payload.digest
             self.pushes += 1
             viewer.link.write(payload.event)
         except (ConnectionError, RuntimeError):  # the page went away meanwhile
@@ -312,14 +325,19 @@ class Hub:
         for task in tasks:
             task.cancel()
 
-    def payload(self, view: ViewRecord) -> Payload:
-        """The state of ``view``'s game (or simultané) as it stands, in JSON."""
-        version, state = self.state(view)
-        text = json.dumps({"version": version, "state": state}, ensure_ascii=False, separators=(",", ":"))
-        return Payload(version, text)
+    def payload(self, view: ViewRecord, shown: GameRecord | None = None) -> Payload:
+        """The state of what ``view`` shows as it stands, in JSON (``shown``: the room's game, if read)."""
+        version, state = self.state(view, shown)
+        now = state.pop("now")
+        content = json.dumps(state, ensure_ascii=False, separators=(",", ":"))  # what the page shows
+        digest = hashlib.blake2b(content.encode(), digest_size=16).digest()
+        rest = "," + content[1:] if state else "}"
+        text = f'{{"version":[{version[0]},{version[1]}],"state":{{"now":{json.dumps(now)}{rest}}}'
+        return Payload(version, text, digest)
 
-    def state(self, view: ViewRecord) -> tuple[int, State]:
-        """The version and the public state of what ``view`` shows (``bot.web.state``)."""
+    def state(self, view: ViewRecord, shown: GameRecord | None = None) -> tuple[Version, State]:
+        """The version and the public state of what ``view`` shows (``bot.web.state``): a simultané's
+        ranking, or the room's game (``shown``, else read: its running game, else its last one)."""
         referee = self.referee
         storage = referee.storage
         language = storage.channel(view.channel).language
@@ -333,19 +351,22 @@ class Hub:
             self.simultanes_watched = True
             self._overall_rooms.add(view.channel)
             version, overall = overall_state(storage, load, storage.simultane_by_id(view.simultane), now, language)
-            return version, {"kind": "simultane", "language": language, "now": now, "overall": overall}
-        record = storage.game(view.game)
-        if record.kind not in (GameKind.DUPLICATE, GameKind.CLASSIC):
-            return 0, gone_state(view.game, language, now)
+            return (0, version), {"kind": "simultane", "language": language, "now": now, "overall": overall}
+        record = shown or storage.room_game(view.channel)
+        if record is None or record.kind not in (GameKind.DUPLICATE, GameKind.CLASSIC):
+            game_id = view.game if record is None else record.id
+            return (game_id, 0), gone_state(game_id, language, now)
         game = referee.games.load(storage, record)
-        version = len(game.events)
+        ended = record.status is not GameStatus.ACTIVE  # /end sets it, not the game's own flag
+        count = len(game.events) + ended
         if record.kind is GameKind.CLASSIC:
-            return version, classic_state(game, game_id=record.id, language=language, now=now)
-        state = duplicate_state(game, game_id=record.id, language=language, now=now)
-        simultane = simultane_of_game(storage, view.channel, record.id)
-        if simultane is not None:
+            return (record.id, count), classic_state(game, game_id=record.id, language=language, now=now, ended=ended)
+        found = simultane_room_of_game(storage, view.channel, record.id)
+        held = 0 if found is None or ended else found[1].held
+        state = duplicate_state(game, game_id=record.id, language=language, now=now, ended=ended, held=held)
+        if found is not None:
             self.simultanes_watched = True
             self._overall_rooms.add(view.channel)
-            overall_version, state["overall"] = overall_state(storage, load, simultane, now, language)
-            version += overall_version
-        return version, state
+            overall_version, state["overall"] = overall_state(storage, load, found[0], now, language)
+            count += overall_version + bool(held)
+        return (record.id, count), state

@@ -21,18 +21,28 @@ from core.simultane import (
 
 from ..simultane_names import room_labels
 from ..simultane_rooms import rooms_played
-from ..storage import GameRecord, SimultaneRecord, Storage
+from ..storage import GameRecord, SimultaneRecord, SimultaneRoom, Storage
 
 State = dict[str, Any]
 Load = Callable[[GameRecord], DuplicateGame]  # a duplicate game from its record (the referee's cache)
 
 
+def simultane_room_of_game(
+    storage: Storage, channel: str, game_id: int
+) -> tuple[SimultaneRecord, SimultaneRoom] | None:
+    """The simultané whose game in ``channel`` is ``game_id``, and the room as it joined it (its ``held``
+    round: time up there, its close waiting for the other rooms); None: a game of the room's own."""
+    for record in storage.channel_simultanes(channel):
+        for room in storage.simultane_rooms(record.id):
+            if room.channel == channel and room.game == game_id:
+                return record, room
+    return None
+
+
 def simultane_of_game(storage: Storage, channel: str, game_id: int) -> SimultaneRecord | None:
     """The simultané whose game in ``channel`` is ``game_id`` (None: a game of the room's own)."""
-    for record in storage.channel_simultanes(channel):
-        if any(r.channel == channel and r.game == game_id for r in storage.simultane_rooms(record.id)):
-            return record
-    return None
+    found = simultane_room_of_game(storage, channel, game_id)
+    return None if found is None else found[0]
 
 
 def related_channels(storage: Storage, channel: str) -> set[str]:

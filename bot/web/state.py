@@ -3,7 +3,9 @@ made public, never from a submission before its round is closed.
 
 ``duplicate_state`` and ``classic_state`` are pure: a game in, a dict out (the same game gives the same
 dict). The open round gives its draw (kept letters and new ones apart), its deadline and how many players
-have answered; its answers only exist in the state once the round is closed, in its results.
+have answered; its answers only exist in the state once the round is closed, in its results. A game is
+over when it ended by itself or when its record says so (``ended``: ``/end`` stops a game between rounds,
+its open round never played): then no round, no draw, no clock, only the board and the final standings.
 """
 
 from __future__ import annotations
@@ -79,10 +81,15 @@ def closed_round_state(round_: Round, edition: Edition) -> State:
     }
 
 
-def duplicate_state(game: DuplicateGame, *, game_id: int, language: str, now: float) -> State:
-    """The live page's state of a duplicate game at ``now`` (the server's clock, for the countdown)."""
+def duplicate_state(
+    game: DuplicateGame, *, game_id: int, language: str, now: float, ended: bool = False, held: int = 0
+) -> State:
+    """The live page's state of a duplicate game at ``now`` (the server's clock, for the countdown).
+    ``ended``: the game's record says it is over; ``held``: the round of a simultané whose time is up in this
+    room and whose close waits for the other rooms (0: none)."""
     edition = game.edition
-    current = game.current
+    finished = game.finished or ended
+    current = None if finished else game.current
     open_round: State | None = None
     if current is not None:
         open_round = {
@@ -93,6 +100,7 @@ def duplicate_state(game: DuplicateGame, *, game_id: int, language: str, now: fl
             "call": game.settings.call_seconds,  # 3.3: the call, so many seconds before the end
             "played": len({s.player for s in current.submissions}) if current.draw is not None else 0,
             "players": len(game.players),
+            "held": current.number == held,  # time is up here: the page says it waits for the other rooms
         }
     last = game.last_closed
     return {
@@ -106,12 +114,14 @@ def duplicate_state(game: DuplicateGame, *, game_id: int, language: str, now: fl
         "last": None if last is None else closed_round_state(last, edition),
         "tops_total": game.tops_total,
         "standings": [{"place": s.place, "player": s.player, "total": s.total, "gap": s.gap} for s in game.standings()],
-        "finished": game.finished,
+        "finished": finished,
     }
 
 
-def classic_state(game: ClassicGame, *, game_id: int, language: str, now: float) -> State:
-    """The live page's state of a classic game: board, scores, whose turn, the last move's squares."""
+def classic_state(game: ClassicGame, *, game_id: int, language: str, now: float, ended: bool = False) -> State:
+    """The live page's state of a classic game: board, scores, whose turn, the last move's squares
+    (``ended``: the game's record says it is over, whatever the game's own flag)."""
+    finished = game.ended or ended
     last = game.last_play_line()
     lit = [] if last is None or last.placement is None else [[c.row, c.col] for c in last.placement.new_tiles]
     totals = game.totals()
@@ -123,16 +133,16 @@ def classic_state(game: ClassicGame, *, game_id: int, language: str, now: float)
         "board": board_cells(game.board, game.edition),
         "coords": coordinates(game.notation),
         "scores": [{"player": p, "total": totals.get(p, 0)} for p in game.players],
-        "to_move": game.to_move,
+        "to_move": None if finished else game.to_move,
         "last_move": None if last is None else {"player": last.player, "move": last.move, "points": last.points},
         "top_cells": lit,
         "bag": game.bag_count(),
-        "clocks": clocks_state(game, now),
-        "finished": game.ended,
+        "clocks": clocks_state(game, now, finished),
+        "finished": finished,
     }
 
 
-def clocks_state(game: ClassicGame, now: float) -> State | None:
+def clocks_state(game: ClassicGame, now: float, finished: bool = False) -> State | None:
     """A classic game's clocks at ``now`` (None without one): each player's seconds left (negative: overtime)
     and the points it costs so far, whose clock runs; the page ticks the running one from ``now``. The
     overtime rule travels with them (points per started minute, the limit) so that the page counts on."""
@@ -140,7 +150,7 @@ def clocks_state(game: ClassicGame, now: float) -> State | None:
     if rules.clock is ClockMode.NONE:
         return None
     reading = game.clock(now)
-    running = None if game.ended else reading.running_for
+    running = None if game.ended or finished else reading.running_for
     overtime = rules.out_of_time is OutOfTime.OVERTIME and rules.clock is ClockMode.CHESS
     return {
         "mode": rules.clock.value,
