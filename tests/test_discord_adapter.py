@@ -445,7 +445,7 @@ async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(dc
         assert first.text.startswith("Coup 1")  # round 1's results, kept in the outbox, come first
         second = await loop_time.hurried(
             dc.wait_for_message(
-                lambda r: (r.text or "").startswith("Coup 2 — tirage") and "QWERTB" in r.text,
+                lambda r: (r.text or "").startswith("Coup 2 clos") and "QWERTB" in r.text,  # round 2's results
                 channel_id=dc.channel,
                 timeout=15,
             ),
