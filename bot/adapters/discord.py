@@ -39,7 +39,15 @@ from ..metrics import Metrics, rate_limit_trace
 from ..outbox import Undelivered
 from ..referee import Referee
 from ..service import RefereeService
-from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, first_things_first, platform_id, split_text
+from .common import (
+    DEFAULT_LANGUAGE,
+    TrackedMessage,
+    TrackedMessages,
+    first_things_first,
+    platform_id,
+    platform_received,
+    split_text,
+)
 from .common import platform_name as platform_name  # the names the tests and tools import from here
 from .discord_commands import CommandTranslator, build_command
 from .discord_commands import intents_for as intents_for
@@ -280,6 +288,7 @@ class DiscordAdapter:
             text=f"/{spec.name} {args}".strip(),
             private=True,  # the answer can be ephemeral
             admin=self.interaction_admin(interaction),
+            received=platform_received(self.referee.now(), self.clock(), interaction.created_at.timestamp()),
         )
         token = _TURN.set(turn)
         try:
@@ -323,6 +332,7 @@ class DiscordAdapter:
             ),
             private=in_dm,
             admin=admin,
+            received=platform_received(self.referee.now(), self.clock(), message.created_at.timestamp()),
         )
         token = _TURN.set(_MessageTurn(message, incoming))
         try:

@@ -62,6 +62,7 @@ from .common import (
     platform_id,
     platform_name,
     platform_names,
+    platform_received,
     short_text,
     split_text,
 )
@@ -343,6 +344,8 @@ class TelegramAdapter:
             text=_BOT_NAME.sub(r"\1", text),  # PTB already checked that "@Name" is us
             private=private,
             admin=admin,
+            # Telegram's time, in whole seconds: the next second is the earliest it may have been sent by
+            received=platform_received(self.referee.now(), self.clock(), message.date.timestamp() + 1),
         )
         token = _TURN.set(_Turn(chat.id, user.id, message.message_id, thread, private))
         try:

@@ -31,6 +31,7 @@ from .duplicate_texts import count_reply, draw_reply, joins_reply, reason_text, 
 from .formatting import split_claimed
 from .registry import Access, Section, command
 from .simultane_accounts import check_one_room
+from .submissions_late import count_after_close, received_in_time
 
 JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be meant for the round before
 REJECT_MARK = "-"  # /draw - rejects the draw shown, as the words of the catalogs' keywords_reject do
@@ -254,12 +255,20 @@ def cmd_play(ctx: Context) -> None:
     if not ctx.args.strip():
         raise UserError("usage", usage=ctx.spec.usage(lang))
     round_ = game.current
+    move, claimed = split_claimed(ctx.args.strip())
+    now = ctx.message.arrived(ctx.services.now())  # a move that waited behind others is timed by its arrival
+    received_for = received_in_time(game, now)
+    if received_for is not None:  # received before the last round's end, stored after its close: it counts
+        if _player_of(ctx, record, game) is None:  # a newcomer: one room per simultané
+            check_one_room(ctx.storage, record, ctx.message)
+        seat = _playing_as(ctx, record, game)
+        seat = seat or _add_player(ctx, record, game, seats.display_name(ctx.message), bind=True)
+        count_after_close(ctx, record, game, received_for, seat, move, now)
+        return
     if round_ is None or round_.draw is None:
         if game.closed_rounds:  # the last round closed before this move arrived
             raise UserError("dup_late", n=len(game.closed_rounds))
         raise UserError("dup_no_round")
-    move, claimed = split_claimed(ctx.args.strip())
-    now = ctx.message.arrived(ctx.services.now())  # a move that waited behind others is timed by its arrival
     after_close = _just_after_close(ctx, record, game, move, now)
     if _player_of(ctx, record, game) is None:  # a newcomer: one room per simultané
         check_one_room(ctx.storage, record, ctx.message)

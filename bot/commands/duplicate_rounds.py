@@ -124,11 +124,12 @@ def close_round(
     held = simultane_pacing.before_close(services, record, game, now, author)
     if held is not None:
         return live_lines + held if held else []
+    called = _time_called(game, now)
     event = game.close_round(top_finder(services, record, game), verdicts)
     closed = game.closed_rounds[-1]
     storage.mark_closed(record.id, closed.number)  # the database refuses a second close of a round
     used = ListUsed(verdicts.spec, verdicts.house)  # kept with the close: replaying needs no word list
-    save(services, record, game, [event], author, {VERDICT_KEY: used.to_data(round=closed.number)})
+    save(services, record, game, [*called, event], author, {VERDICT_KEY: used.to_data(round=closed.number)})
     services.clock.warned.discard((record.id, closed.number))
     services.clock.waiting_for_list.discard((record.id, closed.number))
     draw = closed.draw.spelled(game.edition) if closed.draw else ""
@@ -149,6 +150,18 @@ def close_round(
     if game.finished or end_reason is not None:
         return replies + finish(services, record, game, lang, end_reason or end_reason_text(lang, game))
     return replies + open_next_round(services, storage, record, game, lang, now)
+
+
+def _time_called(game: DuplicateGame, now: float) -> list[DuplicateEvent]:
+    """A round closed before its deadline (or while paused) ends now: its time is called, so that an answer
+    received after the close is never taken for one received before the round's end
+    (``bot.commands.submissions_late``); none for a round already past its deadline, or without a clock."""
+    round_ = game.current
+    if round_ is None or (round_.deadline is not None and round_.deadline <= now):
+        return []
+    if round_.deadline is None and round_.paused_left is None:
+        return []
+    return [game.call_time(now)]
 
 
 def _warning_lead(game: DuplicateGame) -> float:

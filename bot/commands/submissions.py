@@ -34,6 +34,7 @@ from .duplicate_texts import count_reply, joins_reply, reason_text
 from .formatting import split_claimed
 from .services import Services
 from .simultane_accounts import account_lock, seated_elsewhere
+from .submissions_late import received_in_time
 
 if TYPE_CHECKING:
     from core.duplicate import DuplicateGame
@@ -230,6 +231,8 @@ def _play(
         return None
     now = services.now()
     at = message.arrived(now)  # a move that waited behind others is timed by its arrival
+    if received_in_time(game, at) is not None:
+        return None  # received before the last round's end, stored after its close: the usual way counts it
     if game.closed_rounds and round_.opened_at is not None:
         if at - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
             return None  # maybe meant for the round just closed (or sent before this draw)
