@@ -263,7 +263,7 @@ def cmd_play(ctx: Context) -> None:
             check_one_room(ctx.storage, record, ctx.message)
         seat = _playing_as(ctx, record, game)
         seat = seat or _add_player(ctx, record, game, seats.display_name(ctx.message), bind=True)
-        count_after_close(ctx, record, game, received_for, seat, move, now)
+        count_after_close(ctx, record, game, received_for, seat, move, claimed, now)
         return
     if round_ is None or round_.draw is None:
         if game.closed_rounds:  # the last round closed before this move arrived

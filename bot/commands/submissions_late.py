@@ -33,10 +33,17 @@ def received_in_time(game: DuplicateGame, at: float) -> Round | None:
 
 
 def count_after_close(
-    ctx: Context, record: GameRecord, game: DuplicateGame, round_: Round, player: str, move: str, at: float
+    ctx: Context,
+    record: GameRecord,
+    game: DuplicateGame,
+    round_: Round,
+    player: str,
+    move: str,
+    claimed: int | None,
+    at: float,
 ) -> None:
-    """Count ``player``'s answer, received at ``at`` before ``round_``'s end, in that closed round; the
-    player told privately, the room told publicly that the round's results changed."""
+    """Count ``player``'s answer (``claimed``: the score they claimed), received at ``at`` before ``round_``'s
+    end, in that closed round; the player told privately, the room told publicly that its results changed."""
     settings = ctx.storage.channel(record.channel)
     lang = settings.language
     later = [s for s in round_.submissions if s.player == player and s.at is not None and s.at >= at]
@@ -45,7 +52,7 @@ def count_after_close(
         return
     verdicts, _ = round_lists(ctx.services, record)
     reason = say(lang, "dup_in_time_reason", time=clock_time(at, settings.zone))
-    event = game.correct(player, round_.number, move, verdicts, reason)
+    event = game.correct(player, round_.number, move, verdicts, reason, claimed)
     save(ctx.services, record, game, [event], ctx.message.user)
     result = round_.results.get(player)
     score = round_.score_of(player)

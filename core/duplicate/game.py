@@ -368,9 +368,10 @@ class DuplicateGame:
         return self.apply(ScoreRecorded(player, round_number, score, reason))
 
     def correct(
-        self, player: str, round_number: int, move: str, lexicon: WordList, reason: str = ""
+        self, player: str, round_number: int, move: str, lexicon: WordList, reason: str = "", claimed: int | None = None
     ) -> SubmissionCorrected:
-        """Replace a player's answer for a closed round; it is judged on that round's board and draw."""
+        """Replace a player's answer for a closed round (``claimed``: the score its player claimed); it is
+        judged on that round's board and draw."""
         round_ = self._closed_round(round_number)
         assert round_.draw is not None and round_.board_before is not None
         submission = MoveSubmitted(player, move.strip())
@@ -378,7 +379,7 @@ class DuplicateGame:
             round_.board_before, round_.draw.letters, submission, lambda w: w in lexicon, self.edition, self.notation
         )
         invalid = checked.error.words if isinstance(checked.error, WordNotInLexiconError) else ()
-        return self.apply(SubmissionCorrected(player, round_number, move.strip(), reason, tuple(invalid)))
+        return self.apply(SubmissionCorrected(player, round_number, move.strip(), reason, tuple(invalid), claimed))
 
     def lift(self, player: str, round_number: int, reason: str) -> SanctionLifted:
         """Lift the warning or penalty of a player's answer on a closed round, with the reason."""

@@ -697,7 +697,7 @@ class FakeTelegram:
             "message_id": self._next_message_id(chat["id"]),
             "from": sender.to_dict(),
             "chat": dict(chat),
-            "date": int(time.time()),
+            "date": int(self.now()),  # Telegram's time, on the fake's clock (what tests advanced included)
             "text": text,
         }
         entities = command_entities(text)
@@ -979,7 +979,7 @@ class FakeTelegram:
             "message_id": self._next_message_id(chat["id"]),
             "from": self.bot_user.to_dict(),
             "chat": dict(chat),
-            "date": int(time.time()),
+            "date": int(self.now()),  # Telegram's time, on the fake's clock (what tests advanced included)
         }
         replied = self._reply_target(chat, params)
         if replied is not None:
