@@ -234,11 +234,15 @@ def join(ctx: Context, record: GameRecord) -> None:
         raise UserError("already_seated", player=mine)
     check_one_room(ctx.storage, record, ctx.message)
     target = wanted or own_name
-    existing = find_player(game.players, target)
+    typed = " ".join(ctx.tokens)
+    existing = seats.claimable(game.players, typed) if wanted else seats.named_like(ctx.message, game.players)
     if existing is not None and seats.owner_of(ctx.storage, record, existing) is None:
         seats.bind(ctx.storage, record, ctx.message.user, existing)
         ctx.reply(ctx.say("seat_claimed", player=existing))
         return
+    alike = find_player(game.players, target)
+    if wanted and alike is not None and seats.owner_of(ctx.storage, record, alike) is None:
+        raise UserError("seat_exact_name", player=alike)  # a free seat is taken by its exact name only
     _add_player(ctx, record, game, target, bind=True)
     joined = joins_reply(ctx.lang, record, game)
     assert joined is not None  # the player just added
