@@ -721,3 +721,19 @@ async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage):
             await fake.send_message(fake.dm_channel_id(ana), ana, "!aide")
             assert "/coup" in (await fake.wait_for_dm(ana)).text
         assert not adapter.service._tasks  # close() stopped it
+
+
+def test_a_command_whose_arguments_are_all_optional_is_registered_without_a_required_option() -> None:
+    # issue 37, item 15: "/view [stop | simultane [CODE]]" left a "]" once the [...] groups were taken out,
+    # and /view, /series and /simultane were registered with a required argument: a bare /vue was impossible
+    from bot.adapters.discord_commands import optional_removed
+
+    assert optional_removed("[stop | simultane [CODE]]").strip() == ""
+    assert optional_removed("REF WORD [claimed] [@PLAYER]").split() == ["REF", "WORD"]
+    assert optional_removed("[a [b [c]] d] e").strip() == "e"
+    from bot.adapters.common import DEFAULT_LANGUAGE
+    from bot.adapters.discord_commands import usage_args
+    from bot.commands import COMMANDS
+
+    bare = {spec.name for spec in COMMANDS if not optional_removed(usage_args(spec.usage(DEFAULT_LANGUAGE))).strip()}
+    assert {"view", "series", "simultane", "help", "standings"} <= bare
