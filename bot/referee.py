@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 
@@ -57,6 +58,7 @@ from .storage.notify import notifier_for
 from .word_lists import WordLists, preparing_text
 
 log = logging.getLogger("arbitre")
+LIST_WAIT_SECONDS = 120.0  # a command that needs a list being prepared waits this long at most, then is refused
 
 
 LINK_COMMANDS = frozenset({"view", "simultane"})  # what may change the rooms a live page shows
@@ -204,6 +206,27 @@ class Referee:
         return bool(command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower())
 
     def _handle(self, message: Incoming) -> list[Reply]:
+        """The replies to one message; a command refused while a word list it needs was being prepared
+        (the first one after a start, or after the channel's edition changed) waits for the list, at most
+        ``LIST_WAIT_SECONDS``, and runs again: the player never has to type it twice."""
+        return self._handle_once(message, wait=True)
+
+    def _wait_for_list(self, name: str) -> bool:
+        """Wait for the list ``name`` to be ready (True), at most ``LIST_WAIT_SECONDS``."""
+        waiter = threading.Thread(target=self._load_quietly, args=(name,), daemon=True)
+        waiter.start()
+        waiter.join(LIST_WAIT_SECONDS)
+        return self.lexicons.is_ready(name)
+
+    def _load_quietly(self, name: str) -> None:
+        try:
+            self.lexicons.get(name)
+        except Exception:  # noqa: BLE001 - the command runs again and explains the list's failure
+            pass
+
+    def _handle_once(self, message: Incoming, wait: bool) -> list[Reply]:
+        """The replies to one message (``wait``: a command refused while a list was being prepared waits
+        for it and runs again)."""
         command = read_command(message.text)
         if command is None:
             return []
@@ -250,6 +273,8 @@ class Referee:
                 return self.store(self._with_notes(context))
         except Exception as error:
             # the transaction rolled back; the games it changed in memory are rebuilt from the log
+            if wait and isinstance(error, ListPreparingError) and self._wait_for_list(error.name):
+                return self._handle_once(message, wait=False)  # the list is ready now: the command again
             refused = self._error_reply(context, self._explain(error, context.settings, message))
             notices = error.notices if isinstance(error, UserError) else ()
             return [refused, *(dataclasses.replace(n, error=True) for n in notices)]
