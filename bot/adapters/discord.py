@@ -1,12 +1,10 @@
 """Discord adapter (discord.py 2.7): slash commands and ``!`` prefix commands in, replies out.
 
-A thin translator. Every command of ``bot.commands.registry`` becomes a slash command
-(English name, French localisation from its alias) with one free-text ``args``
-option that the command layer parses; ``!score H8 VAGUE`` works too when the
-privileged message-content intent is enabled (and in DMs, where no intent is
-needed). Replies go back through the interaction when there is one (ephemeral
-when private), otherwise to the channel, or by DM for private replies, with a
-polite public fallback when the user's DMs are closed.
+A thin translator. Every command of ``bot.commands.registry`` becomes a slash command (English name,
+French localisation from its alias) with one free-text ``args`` option that the command layer parses;
+``!score H8 VAGUE`` works too when the privileged message-content intent is enabled (and in DMs, where no
+intent is needed). Replies go back through the interaction when there is one (ephemeral when private),
+otherwise to the channel, or by DM for private replies, with a polite public fallback when DMs are closed.
 
 On Discord's current paths: a deferred "thinking..." answer is completed by editing the
 original response; once an interaction token has lived its 15 minutes, nothing goes through
@@ -39,16 +37,9 @@ from ..metrics import Metrics, rate_limit_trace
 from ..outbox import Undelivered
 from ..referee import Referee
 from ..service import RefereeService
-from .common import (
-    DEFAULT_LANGUAGE,
-    TrackedMessage,
-    TrackedMessages,
-    first_things_first,
-    platform_id,
-    platform_received,
-    split_text,
-)
+from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, first_things_first, platform_id, split_text
 from .common import platform_name as platform_name  # the names the tests and tools import from here
+from .common import platform_received as platform_received  # Discord's time of an answer, on the referee's clock
 from .discord_commands import CommandTranslator, build_command
 from .discord_commands import intents_for as intents_for
 from .discord_commands import penalty_choices as penalty_choices
