@@ -513,6 +513,8 @@ class DiscordAdapter:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             return await self._send_to(user, chunks, image)
         except discord.Forbidden as error:
+            if error.code == 40003:  # "You are opening direct messages too fast": the DMs are open, the outbox
+                raise  # tries again later (a 403 is transient, bot.adapters.refusals): no closed-DMs note
             log.info("DMs closed for %s (%s)", reply.to_user, error.code)
         except discord.NotFound:
             log.warning("unknown Discord user %s", reply.to_user)

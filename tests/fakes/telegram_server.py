@@ -19,7 +19,8 @@ As strict as the Bot API (https://core.telegram.org/bots/api) where a bot could 
 rule next to the section it follows: ``retry_after`` is whole seconds (ResponseParameters),
 ``setMyCommands`` takes two-letter ISO 639-1 language codes, ``getChatMember`` answers every
 ChatMember status in its documented shape. Faults: :meth:`FakeTelegram.server_error_next`,
-:meth:`~FakeTelegram.rate_limit_next`, :meth:`~FakeTelegram.reset_next`,
+:meth:`~FakeTelegram.rate_limit_next`, :meth:`~FakeTelegram.flood_wait` (a wait held, tens of
+seconds), :meth:`~FakeTelegram.reset_next`,
 :meth:`~FakeTelegram.outage` (ended by :meth:`~FakeTelegram.advance` or
 :meth:`~FakeTelegram.end_outage`); what was served is in ``faults_served``.
 
@@ -601,6 +602,16 @@ class FakeTelegram:
             "parameters": {"retry_after": retry_after},
         }
         self._faults.append(Fault(method.lower(), None, 429, body, count=count, kind="429"))
+
+    def flood_wait(self, seconds: int = 35, chat_id: int | None = None) -> None:
+        """A flood wait of ``seconds`` served at the next message or edit to ``chat_id`` (to any chat when
+        None): answered "Too Many Requests: retry after N" and then held, unlike :meth:`rate_limit_next`'s
+        single answer: that chat (None: the whole bot) is refused for N s of the fake's clock, and a request
+        during the wait doubles it (:meth:`tests.fakes.telegram_limits.FloodControl.trip`). Needs flood
+        control on."""
+        if self.flood is None:
+            raise ValueError("flood_wait needs flood control (FakeTelegram(flood_control=True), the default)")
+        self.flood.trip(seconds, chat_id)
 
     def fail_next(self, method: str, error_code: int, description: str, count: int = 1) -> None:
         """The next ``count`` calls of ``method`` fail with the given error."""
