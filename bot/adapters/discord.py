@@ -6,11 +6,10 @@ French localisation from its alias) with one free-text ``args`` option that the 
 intent is needed). Replies go back through the interaction when there is one (ephemeral when private),
 otherwise to the channel, or by DM for private replies, with a polite public fallback when DMs are closed.
 
-On Discord's current paths: a deferred "thinking..." answer is completed by editing the original
-response; once an interaction token has lived its 15 minutes, nothing goes through it any more (later
-edits of its messages go through the channel). A channel that refuses the bot's posts (missing access or
-permissions) is logged and reported once, by DM, to the referee of the channel's game, until a post
-there succeeds again.
+A deferred "thinking..." answer is completed by editing the original response; once an interaction
+token has lived its 15 minutes, later edits of its messages go through the channel. A channel that
+refuses the bot's posts (missing access or permissions) is logged and reported once, by DM, to the
+referee of the channel's game, until a post there succeeds again.
 
 Nothing here knows the game: moves are recorded by the command layer before any Discord call, so a
 failed send never loses a move. The slash commands are defined in ``discord_commands``, an interaction is
