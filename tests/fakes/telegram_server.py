@@ -63,7 +63,7 @@ from ._common import (
     reset_connection,
 )
 from .telegram_limits import FloodControl, FloodLimits
-from .telegram_webhook import WebhookAttempt, WebhookRefused, WebhookSender, webhook_settings
+from .telegram_webhook import WebhookAttempt, WebhookRefused, WebhookSender, wanted, webhook_settings
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
@@ -551,6 +551,35 @@ class FakeTelegram:
         member = {"status": status, **CHAT_MEMBER_FIELDS[status], **fields}
         self.members[(chat_id, user.id)] = member
         return member
+
+    def change_member(
+        self, chat_id: int, user: UserLike, status: str, *, by: UserLike | None = None, **fields: Any
+    ) -> dict | None:
+        """``user``'s status in a group changes, by ``by``'s doing (default: their own), as :meth:`set_member`
+        sets it, and the bot is told as the Bot API tells it (Update): ``my_chat_member`` when ``user`` is the
+        bot itself (``self.bot_user`` or its id), ``chat_member`` when the bot administers the group ("The bot
+        must be an administrator in the chat and must explicitly specify "chat_member" in the list of
+        allowed_updates to receive these updates"), nothing otherwise. Returns the update pushed, if any."""
+        user_id = user.id if isinstance(user, TgUser) else int(user["id"]) if isinstance(user, dict) else int(user)
+        target = self.bot_user if user_id == self.bot_id else self._user(user)
+        if status not in CHAT_MEMBER_FIELDS:
+            raise ValueError(f"status is one of {sorted(CHAT_MEMBER_FIELDS)}")
+        old = self._chat_member(chat_id, target)
+        self.members[(chat_id, target.id)] = {"status": status, **CHAT_MEMBER_FIELDS[status], **fields}
+        if target.id == self.bot_id:
+            kind = "my_chat_member"
+        elif self.members.get((chat_id, self.bot_id), {}).get("status") in ("creator", "administrator"):
+            kind = "chat_member"
+        else:
+            return None
+        changed = {  # ChatMemberUpdated
+            "chat": dict(self.chats[chat_id]),
+            "from": (target if by is None else self._user(by)).to_dict(),
+            "date": int(self.now()),
+            "old_chat_member": old,
+            "new_chat_member": self._chat_member(chat_id, target),
+        }
+        return self._push_update({kind: changed})
 
     def kick_bot(self, chat_id: int) -> None:
         """The bot was removed from a group: sends fail with 403 'bot was kicked from the group chat'."""
@@ -1118,7 +1147,7 @@ class FakeTelegram:
                 future.set_result("conflict")
 
         def pending() -> list:
-            out = [u for u in self._updates if allowed is None or any(k in u for k in allowed)]
+            out = [u for u in self._updates if wanted(u, allowed)]
             return out[:limit]
 
         loop = asyncio.get_running_loop()
@@ -1491,13 +1520,16 @@ async def running_application(
     fail_on_errors: bool = True,
     run_post_init: bool = True,
     poll_timeout: float = 10,
+    allowed_updates: list[str] | None = None,
 ) -> AsyncIterator[Any]:
     """Run a PTB ``Application`` against ``fake`` the way ``run_polling`` would, inside this loop.
 
     Calls ``post_init`` (which only ``run_polling``/``run_webhook`` call otherwise), starts the
     updater's long poll and the application, and on exit stops and shuts everything down.
     With ``fail_on_errors`` an error handler is added that makes the fake's wait helpers raise
-    :class:`BotErrors` as soon as a handler raises.
+    :class:`BotErrors` as soon as a handler raises. ``allowed_updates``: the update kinds the long poll asks
+    for, as ``run_polling(allowed_updates=...)`` would (None: Telegram's default, which leaves out
+    ``chat_member``).
     """
     if fail_on_errors:
 
@@ -1509,7 +1541,7 @@ async def running_application(
     try:
         if run_post_init and app.post_init:
             await app.post_init(app)
-        await app.updater.start_polling(poll_interval=0, timeout=poll_timeout)
+        await app.updater.start_polling(poll_interval=0, timeout=poll_timeout, allowed_updates=allowed_updates)
         await app.start()
         try:
             yield app
