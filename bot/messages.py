@@ -301,3 +301,9 @@ def explain(error: ArbitreError, lang: str, notation: str = "fisf") -> str:
         if isinstance(error, cls):
             return say(lang, key, **_fields(error))
     return say(lang, "err_refused")
+
+
+def language_of_locale(code: str) -> str | None:
+    """The catalog language of a platform's locale code (``fr``, ``en-US``, ``pt_BR``), if there is one."""
+    base = code.replace("_", "-").split("-")[0].lower()
+    return base if base in languages() else None

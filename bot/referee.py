@@ -37,7 +37,7 @@ from .commands.game_kinds import kind_of
 from .commands.simultane_clock import simultane_tick
 from .commands.submissions import quick_play, quick_plays, takes_quick_way
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
-from .messages import explain, say
+from .messages import explain, language_of_locale, say
 from .outbox import (
     CLAIM_SECONDS,
     GRACE_SECONDS,
@@ -211,6 +211,19 @@ class Referee:
         ``LIST_WAIT_SECONDS``, and runs again: the player never has to type it twice."""
         return self._handle_once(message, wait=True)
 
+    def _settings_of(self, message: Incoming) -> ChannelSettings:
+        """The settings a message is answered under: its channel's; a private chat with none of its own
+        speaks the language of the game its sender plays, else the one the platform says they use (an
+        English group's player is answered in English in their private chat)."""
+        settings = self.storage.channel(message.channel)
+        if not message.private or self.storage.has_channel(message.channel):
+            return settings
+        games = self.storage.active_games_of(message.user)
+        if games:
+            return dataclasses.replace(settings, language=self.storage.channel(games[0].channel).language)
+        spoken = language_of_locale(message.locale) if message.locale else None
+        return dataclasses.replace(settings, language=spoken) if spoken else settings
+
     def _wait_for_list(self, name: str) -> bool:
         """Wait for the list ``name`` to be ready (True), at most ``LIST_WAIT_SECONDS``."""
         waiter = threading.Thread(target=self._load_quietly, args=(name,), daemon=True)
@@ -237,7 +250,7 @@ class Referee:
             quick = quick_play(services, message, command)
             if quick is not None:
                 return quick
-        settings = self.storage.channel(message.channel)
+        settings = self._settings_of(message)
         if len(message.text) > MAX_COMMAND_CHARS:
             return [
                 Reply(

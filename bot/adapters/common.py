@@ -12,6 +12,7 @@ from core.edition import fold_accents
 
 from ..chat import Reply
 from ..commands.registry import CommandSpec
+from ..messages import language_of_locale as language_of_locale  # the adapters import it from here
 from ..messages import languages
 
 log = logging.getLogger("arbitre.adapters")
@@ -316,12 +317,6 @@ def platform_name(spec: CommandSpec, lang: str) -> str:
 def platform_names(spec: CommandSpec) -> list[str]:
     """The command's names in every language, as platform command names, each once."""
     return sorted({spec.name, *(platform_name(spec, lang) for lang in languages())})
-
-
-def language_of_locale(code: str) -> str | None:
-    """The catalog language of a platform's locale code (``fr``, ``en-US``, ``pt_BR``), if there is one."""
-    base = code.replace("_", "-").split("-")[0].lower()
-    return base if base in languages() else None
 
 
 PLATFORM_TIME_SPAN = 60.0  # seconds: a platform's time further back than this is another clock's (a test's)

@@ -347,6 +347,7 @@ class TelegramAdapter:
             admin=admin,
             # Telegram's time, in whole seconds: the next second is the earliest it may have been sent by
             received=platform_received(self.referee.now(), self.clock(), message.date.timestamp() + 1),
+            locale=user.language_code,  # a private chat with no settings of its own speaks it
         )
         token = _TURN.set(_Turn(chat.id, user.id, message.message_id, thread, private))
         try:
