@@ -139,6 +139,15 @@ def tie_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     return say(lang, "dup_tie", tied=listed, rule=tie_rule_text(lang, round_))
 
 
+def tie_hint(lang: str, round_: Round) -> str:
+    """After the close, what the referee may do with tied tops: /top N offers the top and the ``tied`` plays
+    numbered in the result; when more plays score the top (7/8 formats, jokers), how many of them it offers."""
+    offered = len(round_.tied) + 1
+    if round_.tops_shared > offered:
+        return say(lang, "dup_tie_hint_offered", count=round_.tops_shared, offered=offered)
+    return say(lang, "dup_tie_hint", count=round_.tops_shared)
+
+
 def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     draw = round_.draw.spelled(game.edition) + format_suffix(lang, game) if round_.draw else ""
     if round_.top is None or round_.top_score is None:
