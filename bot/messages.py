@@ -87,6 +87,7 @@ from core.errors_duplicate import (
     SubmissionsMadeError,
     TableNumberError,
     TableTakenError,
+    TooFewJokersError,
     TopClauseError,
     WordNotInLexiconError,
 )
@@ -284,6 +285,8 @@ def explain(error: ArbitreError, lang: str, notation: str = "fisf") -> str:
         if isinstance(error, JokerNotMarkedError):
             first = error.letters[:1]
             return say(lang, "err_joker_not_marked", lower=first.lower(), upper=first, **values)
+        if isinstance(error, TooFewJokersError):
+            return say(lang, "err_too_few_jokers", **values)
         key = "err_no_joker_left" if isinstance(error, NoJokerLeftError) else "err_letters_not_in_draw"
         return say(lang, key, **values)
     if isinstance(error, KeptLettersError) and not error.reliquat:

@@ -17,6 +17,7 @@ from core.errors_duplicate import (
     LateSubmissionError,
     LettersNotInDrawError,
     NoJokerLeftError,
+    TooFewJokersError,
     WordNotInLexiconError,
 )
 from core.notation import Notation
@@ -100,6 +101,8 @@ def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
         return say(lang, "dup_reason_not_a_word", words=", ".join(error.words), count=len(error.words))
     if isinstance(error, JokerNotMarkedError):
         return say(lang, "dup_reason_joker", letters=", ".join(error.letters))
+    if isinstance(error, TooFewJokersError):
+        return say(lang, "dup_reason_too_few_jokers", letters=", ".join(error.letters), jokers=error.jokers)
     if isinstance(error, NoJokerLeftError):
         return say(lang, "dup_reason_no_joker", letters=", ".join(error.letters))
     if isinstance(error, LettersNotInDrawError):
