@@ -8,6 +8,70 @@ from __future__ import annotations
 import pytest
 
 from tests.club import Club
+from tests.test_simultane import CONSOLE, DISCORD, ROOMS, code_of, play_round_one, table_rows
+
+# --- a solo below the top (3.5) ---------------------------------------------------------------------------
+
+OTHERS = [f"P{i:02d}" for i in range(19)]
+
+
+def _twenty_players_one_below_the_top(club: Club, options: str = "") -> str:
+    """Ines's H4 CHANTE (30, the first move paid the word's best score, 5.4.2.a) beats the 19 others' H4 CHANT
+    (26); nobody finds the top, H6 CHANTEZ 112. The round's text."""
+    club.ok("Ref", f"/duplicate 3 manuel sanctions {options}".strip())
+    club.ok("Ref", "/tirage ACEHNTZ")
+    club.ok("Ines", "/jouer H4 CHANTE", private=True)
+    for name in OTHERS:
+        club.ok(name, "/jouer H4 CHANT", private=True)
+    return club.ok("Ref", "/cloture")
+
+
+def test_the_only_player_with_the_best_score_below_the_top_gets_the_solo_3_5(club: Club) -> None:
+    """Issue 37, item 1: Inès's PLOC 35 beat the 19 others, nobody found FLOC 39, and she got no +10."""
+    closed = _twenty_players_one_below_the_top(club)
+    assert "Ines : H4 CHANTE 30 (solo +10)" in closed
+    standings = club.ok("Ref", "/classement")
+    assert table_rows(standings)[0][:3] == ["1", "Ines", "40"]  # 30 + 10
+    club.ok("Ref", "/fin")
+    csv_file = next(r.document for r in club.send("Ref", "/export") if r.document_name.endswith(".csv"))
+    assert csv_file is not None and "1,Ines,40,-72,35.7,1,0,0,30" in csv_file.decode("utf-8").splitlines()
+    (sigles,) = [r for r in club.send("Ref", "/export sigles") if r.document is not None]
+    assert sigles.document is not None and sigles.document.startswith(b'"1","Ines","40"\n"2","P00","26"\n')
+
+
+def test_a_club_may_keep_the_solo_for_the_top(club: Club) -> None:
+    """The other rule, chosen when the game starts (/duplicate solo-top), said then, kept with the game."""
+    started = club.ok("Ref", "/duplicate 3 manuel solo-top")
+    assert "Solo (+10 à partir de 16 joueurs) : au seul joueur qui fait le top, selon la règle du club" in started
+    assert club.events("start")[0]["settings"]["solo"] == "top"  # type: ignore[index]
+    club.ok("Ref", "/fin !")
+    closed = _twenty_players_one_below_the_top(club, "solo-top !")
+    assert "solo" not in closed.split("Ines : ")[1].split("\n")[0]
+    assert table_rows(club.ok("Ref", "/classement"))[0][:3] == ["1", "Ines", "30"]
+    club.ok("Ref", "/duplicate 3 manuel !")
+    assert "solo" not in club.events("start")[0]["settings"]  # type: ignore[operator]  # the rule book's: stored as before
+
+
+def test_a_simultane_gives_the_solo_below_the_top_across_its_rooms_3_5(club: Club) -> None:
+    """17 players in three rooms: Ana's H3 CHANTEZ (100) is the best of all, below the top (112): +10 in the
+    ranking across the rooms, though her room of 6 is too small for a solo of its own."""
+    moves = (
+        {"Ana": "H3 CHANTEZ", **{f"Aa{i}": "H4 CHANT" for i in range(5)}},
+        {f"Bb{i}": "H8 CHANT" for i in range(6)},
+        {f"Cc{i}": "H4 CHANT" for i in range(5)},
+    )
+    code = code_of(club.ok("Org", "/simultane creer 1 tirages ACEHNTZ", channel=DISCORD, admin=True))
+    for channel in ROOMS:
+        club.ok("Boss", f"/simultane rejoindre {code}", channel=channel, admin=True)
+    for channel, played in zip(ROOMS, moves, strict=True):
+        play_round_one(club, channel, played)
+        if channel != CONSOLE:
+            club.ok("Boss", "/cloture", channel=channel, admin=True)
+    club.ok("Boss", "/cloture", channel=CONSOLE, admin=True)
+    club.tick(0)
+    overall = club.ok("Zoé", f"/simultane classement {code}", channel=CONSOLE)
+    assert table_rows(overall)[0] == ["1", "Ana", "Salon 1", "110", "-2", "98,2", "1"]
+
 
 # --- fewer jokers than missing letters -------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from core.duplicate import (
     Grade,
     MoveSubmitted,
     Sanctions,
+    SoloRule,
     SubmissionResult,
     event_from_dict,
     event_to_dict,
@@ -266,11 +267,14 @@ def test_the_graded_game_replays_from_its_events_through_json(scripted: Duplicat
 
 
 def test_a_game_without_sanctions_stores_the_settings_it_stored_before() -> None:
-    old = {"minutes": 3, "solo_bonus": 10, "solo_min_players": 16, "solo_requires_top": True, "y": "either"}
+    old = {"minutes": 3, "solo_bonus": 10, "solo_min_players": 16, "y": "either"}
     old |= {"joker": "either", "first_move_horizontal": True, "notation": "fisf", "grace_seconds": 0.0}
-    settings = DuplicateSettings.from_dict(old)
-    assert settings.sanctions is Sanctions.NONE and settings.to_dict() == old
+    settings = DuplicateSettings.from_dict({**old, "solo_requires_top": True})  # as stored before issue 37
+    assert settings.sanctions is Sanctions.NONE and settings.to_dict() == old  # the old flag: no choice, not kept
+    assert settings.solo is SoloRule.BEST  # the rule book's solo (3.5)
     assert DuplicateSettings.from_dict(FISF.to_dict()) == FISF
+    club_rule = dataclasses.replace(FISF, solo=SoloRule.TOP)
+    assert club_rule.to_dict()["solo"] == "top" and DuplicateSettings.from_dict(club_rule.to_dict()) == club_rule
 
 
 def test_record_and_exports_carry_the_warnings(scripted: DuplicateGame) -> None:

@@ -11,7 +11,7 @@ import dataclasses
 import re
 from typing import Any
 
-from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions
+from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions, SoloRule
 from core.duplicate.formats import SHORT_CALL_SECONDS, TOPPING_MINUTES, DuplicateFormat
 from core.edition import edition_by_code
 from core.game import find_player, player_key
@@ -78,10 +78,13 @@ def cmd_duplicate(ctx: Context) -> None:
     manual = False
     sanctions = Sanctions.FISF if settings.rules == FISF_RULES else Sanctions.NONE  # training: box rules
     manual_words = keywords("keywords_manual")
-    game_format, call, timed = DuplicateFormat.CLASSIC, 0.0, False
+    game_format, call, timed, solo = DuplicateFormat.CLASSIC, 0.0, False, SoloRule.BEST
     for token in ctx.tokens:
         if keyword_form(token) in manual_words:
             manual = True
+            continue
+        if keyword_form(token) in keywords("keywords_solo_top"):  # the club's rule, not the rule book's 3.5
+            solo = SoloRule.TOP
             continue
         named = _format_word(token)
         if named is not None:
@@ -106,6 +109,7 @@ def cmd_duplicate(ctx: Context) -> None:
         sanctions=sanctions,
         format=game_format,
         call=call,
+        solo=solo,
     )
     game = DuplicateGame(edition_by_code(settings.edition), (), dup_settings, settings.lexicon)
     setup = GameSetup(
@@ -130,6 +134,10 @@ def cmd_duplicate(ctx: Context) -> None:
         started += "\n" + ctx.say("dup_call_on", seconds=round(dup_settings.call_seconds))
     if sanctions is Sanctions.FISF:
         started += "\n" + ctx.say("dup_sanctions_on", threshold=dup_settings.warning_threshold)
+    if solo is SoloRule.TOP:
+        started += "\n" + ctx.say(
+            "dup_solo_top_on", bonus=dup_settings.solo_bonus, players=dup_settings.solo_min_players
+        )
     ctx.reply(started)
     ctx.replies += open_next_round(ctx.services, ctx.storage, record, game, ctx.lang, ctx.services.now())
 

@@ -98,7 +98,7 @@ from .sanctions import (
     Sanctions,
     warning_deduction,
 )
-from .settings import BLITZ_MINUTES, DEFAULT_SETTINGS, DuplicateSettings
+from .settings import BLITZ_MINUTES, DEFAULT_SETTINGS, DuplicateSettings, SoloRule
 from .tops import TopFinder, TopPlay, TopResultLike, close_of, movegen_top_finder
 
 __all__ = [
@@ -153,6 +153,7 @@ __all__ = [
     "Grade",
     "Sanctions",
     "SanctionLifted",
+    "SoloRule",
     "grade_submission",
     "lift_sanction",
     "BLITZ_MINUTES",

@@ -27,10 +27,10 @@ Decisions on points the rules leave open:
 - A vertical first move submitted by a player is scored as written (it scores
   what its horizontal mirror scores); the setting ``first_move_horizontal``
   only governs the top.
-- Solo (FISF): the only player to score the top, when the game has at least
-  ``solo_min_players`` players. With ``solo_requires_top`` off, the only player
-  with the round's best player score gets it. The bonus counts in the player's
-  total, so with solos the gap to the top can be positive.
+- Solo (FISF 3.5): the only player with the round's best player score, even
+  below the top, when the game has at least ``solo_min_players`` players; with
+  the setting ``solo`` at ``top``, only a player alone with the top. The bonus
+  counts in the player's total, so with solos the gap to the top can be positive.
 """
 
 from __future__ import annotations
