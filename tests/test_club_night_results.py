@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.club import Club
+from bot.commands.duplicate_games import load_game
+from tests.club import CHANNEL, Club
+from tests.test_duplicate_formats import _top_of
 from tests.test_simultane import CONSOLE, DISCORD, ROOMS, code_of, play_round_one, table_rows
 
 # --- a solo below the top (3.5) ---------------------------------------------------------------------------
@@ -104,3 +106,42 @@ def test_two_missing_letters_and_one_joker_are_letters_not_in_the_draw(
     one = club.ok("Ben", "/play H7 TRAINS", private=True)  # one letter missing, one joker: the joker's circle
     assert ("minuscule pour N" if lang == "fr" else "lowercase for N") in one
     assert result in club.ok("Ref", "/close")
+
+
+# --- topping with several players (3.8.4) -----------------------------------------------------------------
+
+
+def _open_round(club: Club) -> int:
+    record = club.storage.active_game(CHANNEL)
+    assert record is not None
+    return load_game(club.storage, record).move_number
+
+
+def test_topping_waits_for_every_seated_player_3_8_4(club: Club) -> None:
+    """Issue 37, item 2: the first move closed as soon as Ana found the top, the only player who had tried;
+    Ben was told "Trop tard" and left out of the standings."""
+    club.ok("Ref", "/duplicate topping")
+    club.wait_for_tops_list()
+    move, _, _ = _top_of(club)
+    club.now += 5
+    assert "en 5,0 s" in club.ok("Ana", f"/jouer {move}", private=True)
+    assert _open_round(club) == 1  # nobody was seated at the first draw: who plays is not known yet
+    club.ok("Cy", "/rejoindre")  # seated, not tried
+    club.now += 5
+    ben = club.ok("Ben", f"/jouer {move}", private=True)
+    assert "Top trouvé au coup 1" in ben and "en 10,0 s" in ben and "Trop tard" not in ben
+    assert _open_round(club) == 1
+    club.tick(50)  # the minute is up: Cy's top given with 20 s of penalty
+    assert _open_round(club) == 2
+    move, _, _ = _top_of(club)
+    club.now += 3
+    club.ok("Ana", f"/jouer {move}", private=True)
+    club.ok("Ben", f"/jouer {move}", private=True)
+    assert _open_round(club) == 2  # Cy, seated, has not tried yet
+    club.now += 4
+    found = club.send("Cy", f"/jouer {move}", private=True)
+    assert any("Coup 3" in r.text for r in found)  # the last seated player's top closes it at once
+    standings = {
+        s.player: (s.place, s.seconds) for s in load_game(club.storage, club.storage.games(CHANNEL)[-1]).standings()
+    }
+    assert standings == {"Ana": (1, 8.0), "Ben": (2, 13.0), "Cy": (3, 87.0)}

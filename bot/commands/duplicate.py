@@ -11,7 +11,15 @@ import dataclasses
 import re
 from typing import Any
 
-from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions, SoloRule
+from core.duplicate import (
+    DrawMade,
+    DuplicateGame,
+    DuplicateSettings,
+    DuplicateStarted,
+    PlayerJoined,
+    Sanctions,
+    SoloRule,
+)
 from core.duplicate.formats import SHORT_CALL_SECONDS, TOPPING_MINUTES, DuplicateFormat
 from core.edition import edition_by_code
 from core.game import find_player, player_key
@@ -348,11 +356,28 @@ def _topping(ctx: Context, record: GameRecord, game: DuplicateGame, player: str,
     return say(lang, "dup_topping_not_top", n=round_.number, move=move, score=score)
 
 
+def _seated_at_draw(game: DuplicateGame) -> bool:
+    """Whether any player was seated when the open round's draw was made (a referee's seat, a /join, an
+    answer to an earlier round)."""
+    seated = at_draw = False
+    for event in game.events:
+        if isinstance(event, DuplicateStarted):
+            seated = bool(event.players)
+        elif isinstance(event, PlayerJoined):
+            seated = True
+        elif isinstance(event, DrawMade):
+            at_draw = seated
+    return at_draw
+
+
 def _all_topped(ctx: Context, record: GameRecord, game: DuplicateGame) -> bool:
-    """Whether every player has sent the open round's top (topping, 3.8.4)."""
+    """Whether every seated player has sent the open round's top (topping, 3.8.4): those seated when its
+    draw was made and those who joined since, whether they have tried or not. A round whose draw found
+    nobody seated (the first one, players joining by their first answer) runs its time: who plays is not
+    known, and one player's top must not close it on the others."""
     round_ = game.current
     top = _top_points(ctx, record, game)
-    if round_ is None or top is None:
+    if round_ is None or top is None or not _seated_at_draw(game):
         return False
     return all(
         any(_is_top(ctx, record, game, s.player, s.move, top) for s in round_.submissions if s.player == player)
