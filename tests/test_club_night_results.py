@@ -145,3 +145,52 @@ def test_topping_waits_for_every_seated_player_3_8_4(club: Club) -> None:
         s.player: (s.place, s.seconds) for s in load_game(club.storage, club.storage.games(CHANNEL)[-1]).standings()
     }
     assert standings == {"Ana": (1, 8.0), "Ben": (2, 13.0), "Cy": (3, 87.0)}
+
+
+# --- receipts under FISF sanctions (5.9) ----------------------------------------------------------------
+
+SLIP = "Votre réponse sera jugée à la clôture, comme un bulletin (sanctions FISF : ni score ni sanction avant)."
+JUDGED = ("point", "avertissement", "pénalité", "zéro", "vaudra", "minuscule", "absentes")
+
+
+def _receipt(club: Club, name: str, answer: str) -> str:
+    said = club.ok(name, f"/jouer {answer}", private=True).split("\n")[0]
+    assert SLIP in said and not any(word in said.split(SLIP)[0].split(" : ", 1)[1] for word in JUDGED[1:]), said
+    assert not any(word in said.split(SLIP)[1] for word in JUDGED), said
+    return said
+
+
+def test_under_fisf_sanctions_a_receipt_judges_nothing_before_the_close_5_9(club: Club) -> None:
+    """Issue 37, item 6: a receipt previewed the joker's warning and the penalty but not the wrong score's
+    warning, and the player told could send a clean answer. One rule for every sanction: the receipt is a copy
+    of the slip (move and claimed score), every grade comes at the close; a slip is corrected until then."""
+    club.ok("Ref", "/duplicate 3 manuel sanctions")
+    club.ok("Ref", "/tirage EEEISU?")
+    assert _receipt(club, "Cleo", "H8 ESSUIE") == "Reçu pour le coup 1 : H8 ESSUIE. " + SLIP + (
+        " Un nouveau /jouer la remplace jusqu'à la fin du coup."
+    )  # a joker not written: said nothing of before (a warning, 5.5)
+    assert ", 13 points annoncés. " in _receipt(club, "Dan", "H8 EsSUIE 13")  # a wrong score (5.4.2.a)
+    _receipt(club, "Ben", "H8 ZZ")  # letters not in the draw (a zero, 5.4.1.d)
+    _receipt(club, "Ana", "H8 EsSUIE 12")  # clean: the same receipt
+    assert "(remplace H8 ESSUIE)" in _receipt(club, "Cleo", "H8 ESSUiE")  # her own correction, not prompted
+    closed = club.ok("Ref", "/cloture")
+    assert "Cleo : H8 ESSUiE 12 — avertissement (§ 5.5 : joker indiqué sur une autre lettre)" in closed
+    assert "Dan : H8 EsSUIE 12 [annoncé 13] — avertissement (§ 5.4.2.a : premier coup" in closed
+    assert "zéro (§ 5.4.1.d : erreur de lettre)" in closed.split("Ben : H8 ZZ 0")[1].split("\n")[0]
+    club.ok("Ref", "/tirage ABNORST")
+    _receipt(club, "Ben", "5D BARETONS 90")  # within the first seconds of the draw: the command's usual way
+    club.now += 20
+    _receipt(club, "Ana", "5F BARETONS 90")  # a misplaced word whose score exists (a penalty, 5.6)
+    _receipt(club, "Cy", "E5 BARETONS 90")  # the reference's orientation reversed (a warning, 5.3)
+    _receipt(club, "Dan", "5E BARETONS 92")  # a wrong score (a warning, 5.3.2)
+    closed = club.ok("Ref", "/cloture")
+    assert "Dan : 5E BARETONS 90 (top) [annoncé 92] — avertissement (§ 5.3.2 : score annoncé erroné)" in closed
+    assert "Ana : 5F BARETONS 85 [annoncé 90] — pénalité de 5 points (§ 5.6" in closed
+    assert "Cy : E5 BARETONS 90 (top) — avertissement (§ 5.3 : sens de la référence inversé)" in closed
+
+
+def test_without_sanctions_a_receipt_still_says_the_score_or_the_zero(club: Club) -> None:
+    club.ok("Ref", "/duplicate 3 manuel entrainement")
+    club.ok("Ref", "/tirage EEEISU?")
+    assert "H8 EsSUIE — 12 points si le mot est valable" in club.ok("Ana", "/jouer H8 EsSUIE 13", private=True)
+    assert "il vaudra 0 : joker à écrire en minuscule pour S" in club.ok("Ben", "/jouer H8 ESSUIE", private=True)

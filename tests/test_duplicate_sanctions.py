@@ -438,7 +438,7 @@ Ref: /feuille
 def test_the_console_grades_an_uncircled_joker_as_a_warning(tmp_path: Path) -> None:
     output = run_console(CONSOLE, tmp_path / "game.sqlite")
     assert "Sanctions FISF (section 5 du règlement)" in output
-    assert "Reçu pour le coup 1 : H8 ESSUIE — 12 points si le mot est valable — avertissement (§ 5.5" in output
+    assert "Reçu pour le coup 1 : H8 ESSUIE. Votre réponse sera jugée à la clôture, comme un bulletin" in output
     assert "Cleo : H8 ESSUIE 12 — avertissement (§ 5.5 : joker non indiqué)" in output
     assert "Ana : H8 ESSUiE 12 [annoncé 99] — avertissement (§ 5.5 : joker indiqué sur une autre lettre)" in output
     assert "[-> cleo] Coup 1 : votre réponse H8 ESSUIE vaut 12 — avertissement (§ 5.5 : joker non indiqué)." in output
@@ -500,14 +500,14 @@ def test_the_fisf_rule_set_brings_the_sanctions_and_training_takes_them_off(club
         (
             "fr",
             "lever",
-            "12 points si le mot est valable — avertissement (§ 5.5",
+            "Votre réponse sera jugée à la clôture, comme un bulletin (sanctions FISF : ni score ni sanction avant)",
             "votre réponse H8 ESSUIE vaut 12",
             "Sanction levée pour Cleo au coup 1",
         ),
         (
             "en",
             "lift",
-            "12 points if the word is valid — warning (§ 5.5",
+            "Your answer will be judged at the close, as a slip is (FISF sanctions: no score and no sanction before)",
             "your answer H8 ESSUIE scores 12",
             "Sanction lifted for Cleo on move 1",
         ),

@@ -34,7 +34,7 @@ from . import seats, simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import close_round, finish, open_next_round
-from .duplicate_sanctions import sanctioned_ack
+from .duplicate_sanctions import slip_receipt
 from .duplicate_texts import count_reply, draw_reply, joins_reply, reason_text, standings_image
 from .formatting import split_claimed
 from .registry import Access, Section, command
@@ -301,14 +301,15 @@ def cmd_play(ctx: Context) -> None:
     replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
     deadline = game.deadline(round_)
     topping = _topping(ctx, record, game, player, move, now) if game.settings.format.timed else None
-    if preview.valid and deadline is not None and now > deadline:
+    receipt = slip_receipt(lang, game, move, claimed, replaced)  # FISF sanctions: nothing judged before the close
+    if (preview.valid or receipt is not None) and deadline is not None and now > deadline:
         ctx.private(say(lang, "dup_late", n=round_.number))
     elif topping is not None:
         ctx.private(topping)
+    elif receipt is not None:
+        ctx.private(receipt)
     elif preview.valid:
         ctx.private(say(lang, "dup_ack", n=round_.number, move=move, score=preview.score, replaced=replaced))
-    elif (sanctioned := sanctioned_ack(lang, game, event, replaced)) is not None:  # a warning, not a 0
-        ctx.private(sanctioned)
     else:
         reason = reason_text(lang, preview, game.notation)
         ctx.private(say(lang, "dup_ack_problem", n=round_.number, move=move, reason=reason.rstrip(".") + "."))
