@@ -194,3 +194,31 @@ def test_without_sanctions_a_receipt_still_says_the_score_or_the_zero(club: Club
     club.ok("Ref", "/tirage EEEISU?")
     assert "H8 EsSUIE — 12 points si le mot est valable" in club.ok("Ana", "/jouer H8 EsSUIE 13", private=True)
     assert "il vaudra 0 : joker à écrire en minuscule pour S" in club.ok("Ben", "/jouer H8 ESSUIE", private=True)
+
+
+# --- an answer sent just after the next draw (the round before closed) -------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["sanctions", "entrainement"])
+def test_an_answer_to_the_closed_round_sent_after_the_next_draw_is_told_why_it_does_not_count(
+    club: Club, rules: str
+) -> None:
+    """Issue 37, item 7: an answer with the previous draw's letters, sent a second after the next draw, was
+    taken for an answer to the new draw when its plain reading did not fit the closed round (a joker not
+    circled, a circle on the wrong letter, a reversed reference): stored there as a 0 (its receipt, under
+    sanctions, said nothing of it), while the closed round said "pas de réponse". It is an answer to the
+    closed round, received after its end: refused, nothing stored, the player told why."""
+    club.ok("Ref", f"/duplicate 1 manuel {rules}")
+    club.ok("Ref", "/tirage EEEISU?")
+    club.now += 10
+    club.ok("Ana", "/jouer H2 EpIEUSE", private=True)
+    club.tick(50)  # the minute is up: move 1 closes
+    club.ok("Ref", "/tirage ABNORST")  # the hall's next draw, at once
+    club.now += 1
+    for name, answer, move in (("Cy", "H8 ESSUIE", "H8 ESSUIE"), ("Dan", "H8 ESSUiE 12", "H8 ESSUiE")):
+        told = club.refused(name, f"/jouer {answer}", private=True)
+        assert told.startswith(f"Le coup 1 est clos : votre réponse {move} est arrivée après"), told
+        assert "n'est pas enregistrée pour le coup 2 non plus" in told and "Le tirage du coup 2 est ABNORST" in told
+    assert [e["player"] for e in club.events("submit")] == ["Ana"]
+    club.ok("Eve", "/jouer 5E BARETONS", private=True)  # an answer to the new draw is judged as usual
+    assert [e["player"] for e in club.events("submit")] == ["Ana", "Eve"]

@@ -19,6 +19,7 @@ from core.duplicate import (
     PlayerJoined,
     Sanctions,
     SoloRule,
+    reads_on,
 )
 from core.duplicate.formats import SHORT_CALL_SECONDS, TOPPING_MINUTES, DuplicateFormat
 from core.edition import edition_by_code
@@ -34,7 +35,7 @@ from . import seats, simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import close_round, finish, open_next_round
-from .duplicate_sanctions import slip_receipt
+from .duplicate_sanctions import sanctioned, slip_receipt
 from .duplicate_texts import count_reply, draw_reply, joins_reply, reason_text, standings_image
 from .formatting import split_claimed
 from .registry import Access, Section, command
@@ -285,7 +286,7 @@ def cmd_play(ctx: Context) -> None:
         if game.closed_rounds:  # the last round closed before this move arrived
             raise UserError("dup_late", n=len(game.closed_rounds))
         raise UserError("dup_no_round")
-    after_close = _just_after_close(ctx, record, game, move, now)
+    after_close = _just_after_close(ctx, record, game, move, claimed, now)
     if _player_of(ctx, record, game) is None:  # a newcomer: one room per simultané
         check_one_room(ctx.storage, record, ctx.message)
     player = _playing_as(ctx, record, game)
@@ -386,10 +387,14 @@ def _all_topped(ctx: Context, record: GameRecord, game: DuplicateGame) -> bool:
     )
 
 
-def _just_after_close(ctx: Context, record: GameRecord, game: DuplicateGame, move: str, now: float) -> str:
-    """For a first answer sent while the next draw has only just been shown, that fits the round just
-    closed (it was meant for it): refused, nothing stored, if it does not fit the new draw; else the line
-    saying which round it counts for. "" when there is nothing to say."""
+def _just_after_close(
+    ctx: Context, record: GameRecord, game: DuplicateGame, move: str, claimed: int | None, now: float
+) -> str:
+    """For a first answer sent while the next draw has only just been shown, that reads as an answer to the
+    round just closed (its board and draw, a slip fault allowed: an unmarked joker, a reversed reference, a
+    misplaced word; it was meant for it): refused, nothing stored, if it scores 0 on the new draw (graded,
+    under sanctions), the player told that the round closed before it came; else the line saying which
+    round it counts for. "" when there is nothing to say."""
     round_ = game.current
     assert round_ is not None and round_.draw is not None
     if not game.closed_rounds or round_.opened_at is None:
@@ -400,12 +405,16 @@ def _just_after_close(ctx: Context, record: GameRecord, game: DuplicateGame, mov
     if seat is not None and any(s.player == seat for s in round_.submissions):
         return ""  # already answered this round: it knows the draw
     closed = game.closed_rounds[-1]
-    if not game.preview_closed(closed.number, seat or "", move).valid:
+    assert closed.board_before is not None and closed.draw is not None
+    if not reads_on(closed.board_before, closed.draw.letters, move, claimed, game.edition, game.notation).valid:
         return ""  # not an answer to the round just closed: judged as usual
     lang = ctx.storage.channel(record.channel).language
     values: dict[str, Any] = {"closed": closed.number, "n": round_.number, "draw": round_.draw.spelled(game.edition)}
     preview = game.preview(seat or "", move)
-    if not preview.valid:
+    paid = preview.valid or (
+        sanctioned(game) and reads_on(game.board, round_.draw.letters, move, claimed, game.edition, game.notation).valid
+    )
+    if not paid:
         reason = reason_text(lang, preview, game.notation).rstrip(".") + "."
         raise UserError("dup_closed_before_answer", move=move, reason=reason, **values)
     return say(lang, "dup_counts_for_next", **values)

@@ -61,7 +61,7 @@ from .formats import (
     call_seconds,
 )
 from .game import RUNNERS_UP, DuplicateGame, EndReason
-from .grading import grade_submission
+from .grading import grade_submission, reads_on
 from .judging import (
     check_draw_letters,
     effective_submissions,
@@ -155,6 +155,7 @@ __all__ = [
     "SanctionLifted",
     "SoloRule",
     "grade_submission",
+    "reads_on",
     "lift_sanction",
     "BLITZ_MINUTES",
     "WARNING_THRESHOLD",

@@ -312,16 +312,6 @@ class DuplicateGame:
             self.board, round_.draw.letters, submission, is_word, self.edition, self.notation, placed=placed
         )
 
-    def preview_closed(self, round_number: int, player: str, move: str) -> SubmissionResult:
-        """How a move would have been judged on a closed round (its board and draw, every word taken as
-        valid), without recording it."""
-        round_ = self._closed_round(round_number)
-        assert round_.draw is not None and round_.board_before is not None
-        submission = MoveSubmitted(player, move.strip())
-        return evaluate_submission(
-            round_.board_before, round_.draw.letters, submission, lambda w: True, self.edition, self.notation
-        )
-
     def close_round(self, top_finder: TopFinder, lexicon: WordList) -> RoundClosed:
         """Find the top, check the submitted words, place the top and end the round."""
         round_ = self._open_round("close")

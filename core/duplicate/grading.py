@@ -97,6 +97,16 @@ def grade_submission(
     return graded
 
 
+def reads_on(
+    board: Board, draw: str, move: str, claimed: int | None, edition: Edition, notation: Notation
+) -> SubmissionResult:
+    """How an answer reads on a board and a draw (a closed round's, to know whether an answer was meant for
+    it), its words taken as valid: as written, or on the FISF scale with a slip fault (a joker's circle,
+    the reference's orientation, a misplaced word whose score was claimed: 5.3 to 5.6)."""
+    submission = MoveSubmitted("", move.strip(), claimed)
+    return grade_submission(board, draw, submission, lambda _: True, edition, notation, Sanctions.FISF)
+
+
 def _graded(
     board: Board,
     draw: str,
