@@ -9,6 +9,7 @@ from typing import Any
 from core.edition import fold_accents
 from core.errors import (
     ArbitreError,
+    DetachedWordError,
     DuplicatePlayerError,
     EditionDataError,
     EmptyThroughSquareError,
@@ -210,6 +211,7 @@ _BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
     (LetterMismatchError, "err_mismatch"),
     (EmptyThroughSquareError, "err_empty_through"),
     (NoNewTileError, "err_no_new_tile"),
+    (DetachedWordError, "err_detached_word"),
     (TooManyTilesError, "err_too_many"),
     (NotInLineError, "err_not_in_line"),
     (GapError, "err_gap"),

@@ -222,3 +222,24 @@ def test_an_answer_to_the_closed_round_sent_after_the_next_draw_is_told_why_it_d
     assert [e["player"] for e in club.events("submit")] == ["Ana"]
     club.ok("Eve", "/jouer 5E BARETONS", private=True)  # an answer to the new draw is judged as usual
     assert [e["player"] for e in club.events("submit")] == ["Ana", "Eve"]
+
+
+# --- a word placed where it touches nothing, more tiles than a rack ----------------------------------------
+
+REFERENCE = "placé à cette référence, le mot ne touche aucune lettre de la grille et y poserait 8 lettres"
+
+
+def test_a_word_at_a_wrong_reference_is_told_its_reference_not_its_size(club: Club) -> None:
+    """Issue 37, item 8: ``A1 ORIENTES`` was told "ce coup pose 8 lettres" when the fault is the reference."""
+    club.ok("Ana", "/nouvelle Ana Ben")
+    club.ok("Ana", "/coup H8 VAGUE")
+    refused = club.refused("Ben", "/coup A1 ORIENTES")
+    assert refused.startswith("Placé à cette référence, le mot ne touche aucune lettre") and "pose 8" not in refused
+    club.ok("Ana", "/fin !")
+    club.ok("Ref", "/duplicate 3 manuel entrainement")
+    club.ok("Ref", "/tirage EEEISU?")
+    club.ok("Ref", "/cloture")
+    club.ok("Ref", "/tirage ABNORST")
+    club.now += 20
+    assert REFERENCE in club.ok("Ben", "/jouer A1 BARETONS", private=True)
+    assert f"Ben : A1 BARETONS 0 — {REFERENCE}" in club.ok("Ref", "/cloture")
