@@ -29,6 +29,8 @@ from typing import BinaryIO, TextIO
 from core.edition import EDITIONS
 
 from ..chat import Incoming, Reply
+from ..commands.duplicate_games import load_game
+from ..commands.duplicate_texts import live_lines_at_close
 from ..lexicons import LexiconRegistry
 from ..messages import say
 from ..metrics import Metrics
@@ -36,7 +38,7 @@ from ..numbers import read_decimal
 from ..outbox import Undelivered
 from ..referee import Referee
 from ..service import RefereeService
-from ..storage import ChannelSettings, Storage, StorageFullError
+from ..storage import ChannelSettings, GameKind, Storage, StorageFullError
 from ..tools.common import (
     EXIT_BROKEN_PIPE,
     EXIT_METRICS,
@@ -221,6 +223,20 @@ class ConsoleRoom:
                 self.shown[reply.edit_key] = reply.text
         return owed
 
+    def remember_live_lines(self) -> None:
+        """At start, the open duplicate round's live lines (how many have played, who joined) as the room
+        reads them already: an earlier session printed each as it changed (or the flush of what it owed just
+        did), so the close's update of them, the same text, is not printed again (issue 37: after a restart,
+        a round closed by the clock printed its counter and join line a second time)."""
+        storage = self.referee.storage
+        record = storage.active_game(self.key.channel)
+        if record is None or record.kind is not GameKind.DUPLICATE:
+            return
+        lang = storage.channel(self.key.channel).language
+        for reply in live_lines_at_close(lang, record, load_game(storage, record)):
+            if reply.edit_key is not None:
+                self.shown.setdefault(reply.edit_key, reply.text)
+
     def audience(self, reply: Reply) -> str:
         """Whom a reply is for: ``[#vichy]`` (a room), ``[-> ben]`` (a player of this room, privately); a private
         reply from another console room (owed since its output closed) names it: ``[#sete -> ben]``."""
@@ -276,6 +292,7 @@ class ConsoleRoom:
         loop = asyncio.get_running_loop()
         self.running = True
         await self.service.flush_outbox(everything=True)  # what an earlier session owed and did not print
+        await loop.run_in_executor(None, self.remember_live_lines)
         if self.script:
             await loop.run_in_executor(None, self.referee.lexicons.wait)
         await self.service.tick()  # after a restart: close the rounds whose time ran out meanwhile

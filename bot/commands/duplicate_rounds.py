@@ -27,7 +27,7 @@ from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
 from . import simultane_pacing
 from .duplicate_games import game_of, round_lists, save, start_top, sync_deadline, top_finder
 from .duplicate_sanctions import feedback_replies
-from .duplicate_texts import draw_reply, live_lines_at_close, result_replies
+from .duplicate_texts import draw_reply, live_lines_at_close, result_replies, tie_hint
 from .game_kinds import kind_of
 from .services import Services
 
@@ -144,7 +144,7 @@ def close_round(
         *feedback_replies(storage, record, game, closed),
     ]
     if closed.tied and not record.setup.simultane:  # a simultané's top is every room's: /top N is refused there
-        replies.append(Reply(say(lang, "dup_tie_hint", count=closed.tops_shared), channel=record.channel))
+        replies.append(Reply(tie_hint(lang, closed), channel=record.channel))
     if closed.top is None and not game.finished:  # FISF 3.6: the letters go back, a different draw
         replies.append(Reply(say(lang, "dup_move_cancelled", n=closed.number), channel=record.channel))
     if game.finished or end_reason is not None:

@@ -22,10 +22,9 @@ Decisions on points the rules leave open:
   made in time. Submissions without a time, or in a round whose draw has no time, are never late.
 - A vertical first move submitted by a player is scored as written (it scores what its horizontal mirror
   scores); the setting ``first_move_horizontal`` only governs the top.
-- Solo (FISF): the only player to score the top, when the game has at least
-  ``solo_min_players`` players. With ``solo_requires_top`` off, the only player
-  with the round's best player score gets it. The bonus counts in the player's
-  total, so with solos the gap to the top can be positive.
+- Solo (FISF 3.5): the only player with the round's best player score, even below the top, when the game
+  has at least ``solo_min_players`` players; with the setting ``solo`` at ``top``, only a player alone
+  with the top. The bonus counts in the player's total, so with solos the gap to the top can be positive.
 """
 
 from __future__ import annotations
@@ -305,16 +304,6 @@ class DuplicateGame:
             self._placed[key] = placed
         return evaluate_submission(
             self.board, round_.draw.letters, submission, is_word, self.edition, self.notation, placed=placed
-        )
-
-    def preview_closed(self, round_number: int, player: str, move: str) -> SubmissionResult:
-        """How a move would have been judged on a closed round (its board and draw, every word taken as
-        valid), without recording it."""
-        round_ = self._closed_round(round_number)
-        assert round_.draw is not None and round_.board_before is not None
-        submission = MoveSubmitted(player, move.strip())
-        return evaluate_submission(
-            round_.board_before, round_.draw.letters, submission, lambda w: True, self.edition, self.notation
         )
 
     def close_round(self, top_finder: TopFinder, lexicon: WordList) -> RoundClosed:
