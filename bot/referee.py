@@ -52,7 +52,15 @@ from .outbox import (
     process_name,
     undelivered,
 )
-from .storage import ChannelSettings, GameKind, GameRunningError, RoundClosedTwiceError, Storage, StorageFullError
+from .storage import (
+    ChannelSettings,
+    GameKind,
+    GameRunningError,
+    RoundClosedTwiceError,
+    Storage,
+    StorageFullError,
+    log_failure,
+)
 from .storage.notify import notifier_for
 from .word_lists import WordLists, preparing_text
 
@@ -317,12 +325,15 @@ class Referee:
         failed_ids = {f.reply.outbox_id for f in refused}
         now = self.now()
         delivered = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in failed_ids]
-        if delivered:
-            self.storage.mark_delivered(delivered, now)
-        for failure in refused:
-            if failure.reply.outbox_id is not None:
-                item = OutboxItem(failure.reply.outbox_id, destination(failure.reply), failure.reply, 0, now)
-                self._failed(item, failure, now)
+        try:
+            if delivered:
+                self.storage.mark_delivered(delivered, now)
+            for failure in refused:
+                if failure.reply.outbox_id is not None:
+                    item = OutboxItem(failure.reply.outbox_id, destination(failure.reply), failure.reply, 0, now)
+                    self._failed(item, failure, now)
+        except StorageFullError as error:  # sent all the same: their claims lapse, and this process remembers them
+            log.error("outbox: could not record %d deliveries: %s", len(replies), error)
 
     def due_messages(self, everything: bool = False) -> list[OutboxItem]:
         """Messages of this process's outbox scopes whose (next) try is due (``everything``: all that wait);
@@ -364,10 +375,13 @@ class Referee:
     def retried(self, item: OutboxItem, failure: Undelivered | None) -> None:
         """Record one retry's outcome (``failure`` None: delivered)."""
         now = self.now()
-        if failure is None:
-            self.storage.mark_delivered([item.id], now)
-        else:
-            self._failed(item, failure, now)
+        try:
+            if failure is None:
+                self.storage.mark_delivered([item.id], now)
+            else:
+                self._failed(item, failure, now)
+        except StorageFullError as error:  # tried again once its claim lapses
+            log.error("outbox: could not record the try of message %d: %s", item.id, error)
 
     def _failed(self, item: OutboxItem, failure: Undelivered, now: float) -> None:
         """A failed try: another one after a jittered backoff, or a dead letter, said once in the log."""
@@ -391,8 +405,8 @@ class Referee:
         now = self.now()
         try:
             return self.storage.prune_outbox(now - IMAGE_RETENTION_SECONDS, now - RETENTION_SECONDS)
-        except Exception:
-            log.exception("could not prune the outbox")
+        except Exception as error:
+            log_failure(log, "could not prune the outbox", error)
             return 0
 
     @staticmethod
@@ -457,8 +471,8 @@ class Referee:
         try:
             self.storage.release_clocks(self.clock_lease.owner)
             self.clock.held = set()
-        except Exception:
-            log.exception("could not release the clock leases")
+        except Exception as error:
+            log_failure(log, "could not release the clock leases", error)
 
     def next_clock_work(self) -> float:
         """When the clock next has work, as its last tick saw the rounds (infinity: none known)."""

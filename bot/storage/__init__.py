@@ -53,6 +53,7 @@ from .records import (
     StorageOpenError,
     StoredEvent,
     ViewRecord,
+    log_failure,
 )
 from .sql_simultanes import DONE_POST, Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
 from .sqlite import MIGRATIONS, SQLiteStorage
@@ -98,4 +99,5 @@ __all__ = [
     "ViewRecord",
     "ViewStore",
     "open_storage",
+    "log_failure",
 ]
