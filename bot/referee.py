@@ -54,6 +54,7 @@ from .outbox import (
 )
 from .storage import (
     ChannelSettings,
+    ConnectionLostError,
     GameKind,
     GameRunningError,
     RoundClosedTwiceError,
@@ -211,7 +212,9 @@ class Referee:
     def _addressed_elsewhere(self, command: CommandLine) -> bool:
         return bool(command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower())
 
-    def _handle(self, message: Incoming) -> list[Reply]:
+    def _handle(self, message: Incoming, again: bool = False) -> list[Reply]:
+        """The replies to one message; ``again``: its first run lost its database connection before the commit
+        (nothing of it was kept) and this is the one more it gets."""
         command = read_command(message.text)
         if command is None:
             return []
@@ -258,6 +261,9 @@ class Referee:
                 return self.store(self._with_notes(context))
         except Exception as error:
             # the transaction rolled back; the games it changed in memory are rebuilt from the log
+            if isinstance(error, ConnectionLostError) and not again:  # a server restarted: once more, whole
+                log.warning("%s; running %s again", error, spec.name)
+                return self._handle(message, again=True)
             refused = self._error_reply(context, self._explain(error, context.settings, message))
             notices = error.notices if isinstance(error, UserError) else ()
             return [refused, *(dataclasses.replace(n, error=True) for n in notices)]

@@ -35,6 +35,7 @@ from .protocol import (
 from .records import (
     ChannelLock,
     ChannelSettings,
+    ConnectionLostError,
     Deadline,
     GameKind,
     GameRecord,
@@ -63,6 +64,7 @@ __all__ = [
     "ChannelLock",
     "ChannelSettings",
     "ChannelStore",
+    "ConnectionLostError",
     "ClockStore",
     "Deadline",
     "GameKind",
