@@ -122,9 +122,9 @@ class SQLOutbox(SQLRunner):
         return bool(rows)
 
     def mark_delivered(self, ids: list[int], at: float) -> None:
-        """Messages the platform took (one statement, in a write of its own or the caller's: a full disk
-        is a ``StorageFullError``, as for every write)."""
-        with self._one_write():
+        """Messages the platform took (one statement committing alone, or in the caller's transaction: a full
+        disk is a ``StorageFullError``, as for every write)."""
+        with self._statement_write():
             self._execute(
                 f"update outbox set delivered = ?, claimed_until = null where id {self.dialect.id_list}",
                 [at, self.dialect.listed(ids)],
