@@ -53,7 +53,16 @@ from .outbox import (
     process_name,
     undelivered,
 )
-from .storage import ChannelSettings, GameKind, GameRunningError, RoundClosedTwiceError, Storage, StorageFullError
+from .storage import (
+    ChannelSettings,
+    ConnectionLostError,
+    GameKind,
+    GameRunningError,
+    RoundClosedTwiceError,
+    Storage,
+    StorageFullError,
+    log_failure,
+)
 from .storage.notify import notifier_for
 from .word_lists import WordLists, preparing_text
 
@@ -237,9 +246,10 @@ class Referee:
         except Exception:  # noqa: BLE001 - the command runs again and explains the list's failure
             pass
 
-    def _handle_once(self, message: Incoming, wait: bool) -> list[Reply]:
+    def _handle_once(self, message: Incoming, wait: bool, again: bool = False) -> list[Reply]:
         """The replies to one message (``wait``: a command refused while a list was being prepared waits
-        for it and runs again)."""
+        for it and runs again; ``again``: its first run lost its database connection before the commit,
+        nothing of it was kept, and this is the one more it gets)."""
         command = read_command(message.text)
         if command is None:
             return []
@@ -287,7 +297,10 @@ class Referee:
         except Exception as error:
             # the transaction rolled back; the games it changed in memory are rebuilt from the log
             if wait and isinstance(error, ListPreparingError) and self._wait_for_list(error.name):
-                return self._handle_once(message, wait=False)  # the list is ready now: the command again
+                return self._handle_once(message, wait=False, again=again)  # the list is ready: once more
+            if isinstance(error, ConnectionLostError) and not again:  # a server restarted: once more, whole
+                log.warning("%s; running %s again", error, spec.name)
+                return self._handle_once(message, wait=wait, again=True)
             refused = self._error_reply(context, self._explain(error, context.settings, message))
             notices = error.notices if isinstance(error, UserError) else ()
             return [refused, *(dataclasses.replace(n, error=True) for n in notices)]
@@ -355,12 +368,15 @@ class Referee:
         failed_ids = {f.reply.outbox_id for f in refused}
         now = self.now()
         delivered = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in failed_ids]
-        if delivered:
-            self.storage.mark_delivered(delivered, now)
-        for failure in refused:
-            if failure.reply.outbox_id is not None:
-                item = OutboxItem(failure.reply.outbox_id, destination(failure.reply), failure.reply, 0, now)
-                self._failed(item, failure, now)
+        try:
+            if delivered:
+                self.storage.mark_delivered(delivered, now)
+            for failure in refused:
+                if failure.reply.outbox_id is not None:
+                    item = OutboxItem(failure.reply.outbox_id, destination(failure.reply), failure.reply, 0, now)
+                    self._failed(item, failure, now)
+        except StorageFullError as error:  # sent all the same: their claims lapse, and this process remembers them
+            log.error("outbox: could not record %d deliveries: %s", len(replies), error)
 
     def due_messages(self, everything: bool = False) -> list[OutboxItem]:
         """Messages of this process's outbox scopes whose (next) try is due (``everything``: all that wait);
@@ -402,10 +418,13 @@ class Referee:
     def retried(self, item: OutboxItem, failure: Undelivered | None) -> None:
         """Record one retry's outcome (``failure`` None: delivered)."""
         now = self.now()
-        if failure is None:
-            self.storage.mark_delivered([item.id], now)
-        else:
-            self._failed(item, failure, now)
+        try:
+            if failure is None:
+                self.storage.mark_delivered([item.id], now)
+            else:
+                self._failed(item, failure, now)
+        except StorageFullError as error:  # tried again once its claim lapses
+            log.error("outbox: could not record the try of message %d: %s", item.id, error)
 
     def _failed(self, item: OutboxItem, failure: Undelivered, now: float) -> None:
         """A failed try: another one after a jittered backoff, or a dead letter, said once in the log."""
@@ -429,8 +448,8 @@ class Referee:
         now = self.now()
         try:
             return self.storage.prune_outbox(now - IMAGE_RETENTION_SECONDS, now - RETENTION_SECONDS)
-        except Exception:
-            log.exception("could not prune the outbox")
+        except Exception as error:
+            log_failure(log, "could not prune the outbox", error)
             return 0
 
     @staticmethod
@@ -495,8 +514,8 @@ class Referee:
         try:
             self.storage.release_clocks(self.clock_lease.owner)
             self.clock.held = set()
-        except Exception:
-            log.exception("could not release the clock leases")
+        except Exception as error:
+            log_failure(log, "could not release the clock leases", error)
 
     def next_clock_work(self) -> float:
         """When the clock next has work, as its last tick saw the rounds (infinity: none known)."""

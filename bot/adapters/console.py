@@ -212,11 +212,9 @@ class ConsoleRoom:
             audience = self.audience(reply)
             lines = [f"{audience} {reply.text}"]
             if reply.image is not None:
-                path = self._save(reply.image, reply.image_name or "board.png")
-                lines.append(f"{audience} (image: {path})")
+                lines.append(f"{audience} (image: {self._saved(reply.image, reply.image_name or 'board.png')})")
             if reply.document is not None:
-                path = self._save(reply.document, reply.document_name or "export.txt")
-                lines.append(f"{audience} (file: {path})")
+                lines.append(f"{audience} (file: {self._saved(reply.document, reply.document_name or 'export.txt')})")
             if not self.write("\n".join(lines) + "\n\n"):
                 return [*owed, *replies[done:]]
             if reply.edit_key is not None:
@@ -258,6 +256,14 @@ class ConsoleRoom:
         except BrokenPipeError:
             self.output_gone = True
         return not self.output_gone
+
+    def _saved(self, data: bytes, name: str) -> str:
+        """Where an image or a file the bot sent was written, or why it was not (a full disk: the room goes on)."""
+        try:
+            return str(self._save(data, name))
+        except OSError as error:
+            lang = self.referee.storage.channel(self.key.channel).language
+            return say(lang, "console_not_written", reason=error.strerror or type(error).__name__)
 
     def _save(self, data: bytes, name: str) -> Path:
         """Write an image or a file the bot sent beside the database; its path."""
