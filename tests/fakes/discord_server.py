@@ -1087,6 +1087,15 @@ class FakeDiscord:
         for sub in parts[1:]:
             leaf_schema = next((o for o in (leaf_schema or {}).get("options", []) if o["name"] == sub), None)
         built = self._build_options(options, leaf_schema, resolved, guild_id, focused)
+        if focused is None:  # Discord's client sends no command without its required options
+            given = {str(o.get("name")) for o in built}
+            missing = [
+                str(o["name"])
+                for o in (leaf_schema or {}).get("options", [])
+                if o.get("required") and o.get("type") not in (1, 2) and str(o["name"]) not in given
+            ]
+            if missing:
+                raise CommandUnavailable(name, f"channel {channel_id}", f"required option {missing[0]} not given")
         for depth, sub in reversed(list(enumerate(parts[1:], start=1))):
             kind = 1 if depth == len(parts) - 1 else 2
             built = [{"name": sub, "type": kind, "options": built}]
