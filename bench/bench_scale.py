@@ -241,7 +241,7 @@ def run(
                 killed = time.time()
             player = f"P{c}x{p}"
             message = {"channel": names[c], "user": f"u:{player}", "name": player,
-                       "text": f"/jouer H8 ZOO {p + 1}", "private": True}
+                       "text": f"/jouer H8 ZOO {p + 1}", "private": True, "received": time.time()}
             request = workers.send(route(c), message)
             if request is None:
                 continue
@@ -303,6 +303,11 @@ def run(
         for game, seq, data in db.rows("select game, seq, data from events where kind = 'submit'"):
             stored.add((int(game), json.loads(data)["player"]))
             if int(seq) < first_close.get(int(game), 1 << 62):
+                in_round_1.add((int(game), json.loads(data)["player"]))
+        # an answer received before the deadline and stored after the close counts for its round (a correction)
+        for game, data in db.rows("select game, data from events where kind = 'correct'"):
+            if json.loads(data)["round"] == 1:
+                stored.add((int(game), json.loads(data)["player"]))
                 in_round_1.add((int(game), json.loads(data)["player"]))
         acknowledged = {(game_of[moves[r][0]], moves[r][1]) for r, a in acks.items() if not a.error}
         resent = {(game_of[moves[r][0]], moves[r][1]) for r in (lost_with_it if victim is not None else [])}
@@ -381,7 +386,7 @@ def report(title: str, figures: dict[str, Any]) -> None:
               f"latest posted {figures['latest_posted_after_last_s']:.1f} s")
     by = ", ".join(f"{n} {count} (latest {late:.1f} s)" for n, (count, late) in figures["closers"].items())
     print(f"  round 1 closes posted by each process: {by}")
-    print(f"  answers sent before the deadline but stored after their round's close: {figures['missed_round']}"
+    print(f"  answers sent before the deadline and missing from their round: {figures['missed_round']}"
           f" (of which resent after the kill, to a live process: {figures['missed_resent']})")
     print(f"  distinct draws stored across the channels' rounds 1-2: {figures['distinct_draws']}")
     print(f"  acknowledged moves lost: {figures['lost']}; rounds closed twice: {figures['closed_twice']}; "

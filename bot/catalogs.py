@@ -19,6 +19,7 @@ import functools
 import gettext
 import io
 import os
+import re
 import string
 import threading
 import unicodedata
@@ -30,6 +31,7 @@ from typing import Any
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "arbitre"
 EXTRA_DIRS_VARIABLE = "ARBITRE_LOCALES"  # more folders of catalogs, separated like PATH
+MAX_CATALOG_BYTES = 4 << 20  # a catalog file is read whole up to this (the bundled ones: 100 kB)
 
 
 class MissingMessageError(LookupError):
@@ -83,7 +85,13 @@ GRAMMAR = {"de": french_de}
 
 
 class MessageFormatter(string.Formatter):
-    """``str.format`` plus the grammar's format specs (``{player:de}``)."""
+    """``str.format`` plus the grammar's format specs (``{player:de}``); a field reads a value by its name
+    only, never an attribute or an index of it (``{player.__class__}``: a catalog is an operator's file)."""
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+        if not field_name.isidentifier():
+            raise ValueError("a message's field names a value, never an attribute or an index of it")
+        return super().get_field(field_name, args, kwargs)
 
     def format_field(self, value: Any, format_spec: str) -> str:
         rule = GRAMMAR.get(format_spec)
@@ -99,6 +107,26 @@ FORMATTER = MessageFormatter()
 def _uses_grammar(template: str) -> bool:
     """Whether a message has a field formatted by the grammar (``{player:de}``)."""
     return any(spec in GRAMMAR for _, name, spec, _ in FORMATTER.parse(template) if name is not None and spec)
+
+
+SPEC = re.compile(r"(?:[<>^]?[+\- ]?\d{0,2}(?:\.\d)?[dfs%]?)")  # {adjustment:+d}: a sign, a width under 100
+
+
+def field_problem(template: str) -> str | None:
+    """What is wrong with a message's fields, or None: each names a value (``{player}``), with at most the
+    grammar's spec or a short number format, and no conversion."""
+    try:
+        parsed = list(FORMATTER.parse(template))
+    except ValueError:
+        return "a brace is not closed or not doubled"
+    for _, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if not name.isidentifier():
+            return "a field reads an attribute or an index of a value, or has no name"
+        if conversion is not None or not (spec in GRAMMAR or SPEC.fullmatch(spec or "")):
+            return "a field's format is not one a message may use"
+    return None
 
 
 def placeholders(template: str) -> set[str]:
@@ -144,13 +172,17 @@ class Catalog:
 def read_catalog(path: Path, language: str) -> Catalog:
     """A PO file read with Babel and served through ``gettext``; fuzzy and empty messages are left out."""
     from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
+    from babel.messages.pofile import PoFileError, read_po
+
+    from .operator_files import OperatorFileError, read_bounded
 
     try:
-        with path.open("rb") as handle:
-            po = read_po(handle, abort_invalid=True)
-    except (OSError, ValueError) as error:  # babel's PoFileError is a ValueError
-        raise CatalogError(path, str(error)) from None
+        po = read_po(io.BytesIO(read_bounded(path, MAX_CATALOG_BYTES)), abort_invalid=True)
+    except OperatorFileError as error:
+        raise CatalogError(path, error.reason) from None
+    except (ValueError, PoFileError) as error:  # where, never what the file holds
+        line = re.search(r" on (\d+)", str(error)) if isinstance(error, PoFileError) else None
+        raise CatalogError(path, "not a PO file" + (f" (line {line[1]})" if line else "")) from None
     texts: dict[str, tuple[str, ...]] = {}
     counted_by: dict[str, str] = {}
     for message in po:
@@ -165,10 +197,17 @@ def read_catalog(path: Path, language: str) -> Catalog:
         else:
             key = str(message.id)
         texts[key] = tuple(str(form) for form in forms)
+        problem = next((p for p in map(field_problem, texts[key]) if p), None)
+        if problem:
+            raise CatalogError(path, f"line {message.lineno}: {problem}")
     compiled = io.BytesIO()
-    write_mo(compiled, po)
-    compiled.seek(0)
-    return Catalog(language, path, texts, counted_by, gettext.GNUTranslations(compiled))
+    try:
+        write_mo(compiled, po)
+        compiled.seek(0)
+        translations = gettext.GNUTranslations(compiled)
+    except (ValueError, SyntaxError, RecursionError, OverflowError, KeyError, TypeError):
+        raise CatalogError(path, "its header cannot be read (Plural-Forms?)") from None
+    return Catalog(language, path, texts, counted_by, translations)
 
 
 # --- every language -------------------------------------------------------------------------------
@@ -218,6 +257,21 @@ class Catalogs:
         """The messages of the ``reference`` catalog that ``language``'s catalog lacks, in its order."""
         have = self.catalog(language).texts
         return [key for key in self.catalog(reference).texts if key not in have]
+
+    def problem(self, reference: str = "en") -> str | None:
+        """What is wrong with the catalogs of the folders added to the bundled one (``ARBITRE_LOCALES``), in one
+        line, or None: a file that cannot be read, a message whose fields are refused, a message of the
+        ``reference`` catalog missing. Each is read now (at start, not at a player's first command)."""
+        added = set(self._files()) - {p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")}
+        for language in sorted(added):
+            try:
+                missing = self.missing(language, reference)
+            except CatalogError as error:
+                return str(error)
+            if missing:
+                path = self._files()[language]
+                return f"{path}: {len(missing)} messages missing, {missing[0]!r} first"
+        return None
 
     def add_directory(self, directory: Path) -> None:
         """Serve the catalogs of another folder too (its languages are added)."""

@@ -31,6 +31,7 @@ class Incoming:
     # when this process received it (the service stamps it): a move is timed by its arrival, not by when
     # its turn came behind other commands
     received: float | None = None
+    locale: str | None = None  # the language the platform says the sender uses (``en``, ``fr-FR``...)
 
     def arrived(self, now: float) -> float:
         """When the message arrived: ``received``, never later than ``now``; ``now`` when not stamped."""

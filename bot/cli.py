@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from .tools.common import EXIT_BROKEN_PIPE
+from .tools.common import EXIT_BROKEN_PIPE, EXIT_USAGE
 
 # One module per subcommand in bot/tools/, each with register(subparsers).
 TOOLS = ["console", "score", "check", "top", "duplicate", "replay", "discord", "telegram"]
@@ -40,6 +40,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arbitre`` command."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    problem = catalogs_problem()
+    if problem is not None:
+        print(f"arbitre: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         args = build_parser(arguments[0] if arguments else None).parse_args(arguments)
         handler: Handler = args.handler
@@ -48,6 +52,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return quiet_broken_pipe()
     return status
+
+
+def catalogs_problem() -> str | None:
+    """What is wrong with the catalogs ``ARBITRE_LOCALES`` adds, in one line (None: nothing, or none added):
+    said at start rather than as a traceback at the first message in their language."""
+    from .catalogs import CATALOGS, EXTRA_DIRS_VARIABLE
+
+    if not os.environ.get(EXTRA_DIRS_VARIABLE, "").strip():
+        return None
+    problem = CATALOGS.problem()
+    return None if problem is None else f"{EXTRA_DIRS_VARIABLE}: {problem}"
 
 
 def quiet_broken_pipe() -> int:

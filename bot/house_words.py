@@ -33,9 +33,14 @@ from core.alphabet import LATIN, Alphabet
 from core.errors_lexicon import InvalidWordError
 from core.lexicon import Lexicon, normalise_word
 
+from .operator_files import OperatorFileError, read_text_bounded
+
 ADD = "add"
 REMOVE = "remove"
 CLEAR = "clear"  # the word's house entry dropped: the list decides it again
+
+
+MAX_HOUSE_BYTES = 1 << 20  # a house words file (a club's: a few hundred words) is read whole up to this
 
 
 class HouseFileError(Exception):
@@ -155,14 +160,14 @@ def read_house_file(path: Path, alphabet: Alphabet = LATIN) -> HouseWords:
     """House words from a file, read as ``alphabet``'s tiles: one word per line, ``-WORD`` removes it,
     ``#`` comments, blank lines skipped.
 
-    A later line about the same word wins. Raises HouseFileError naming the line of a word that is not one.
+    A later line about the same word wins. Raises HouseFileError naming the line of a word that is not one (never
+    what the line holds: the file may be any file), or the file when it is not a regular UTF-8 text file of at most
+    ``MAX_HOUSE_BYTES``.
     """
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise HouseFileError(path, 0, "not a UTF-8 text file") from None
-    except OSError as error:
-        raise HouseFileError(path, 0, error.strerror or str(error)) from None
+        text = read_text_bounded(path, MAX_HOUSE_BYTES)
+    except OperatorFileError as error:
+        raise HouseFileError(path, 0, error.reason) from None
     house = HouseWords()
     for number, line in enumerate(text.splitlines(), start=1):
         content = line.split("#", 1)[0].strip()
@@ -173,7 +178,7 @@ def read_house_file(path: Path, alphabet: Alphabet = LATIN) -> HouseWords:
         try:
             word = normalise_word(typed, alphabet)
         except InvalidWordError:
-            raise HouseFileError(path, number, f"{typed[:40]!r} is not a word (2-15 letters)") from None
+            raise HouseFileError(path, number, "not a word (2-15 letters)") from None  # its text is never shown
         house = house.changed(action, word)
     return house
 

@@ -9,6 +9,7 @@ from typing import Any
 from core.edition import fold_accents
 from core.errors import (
     ArbitreError,
+    DetachedWordError,
     DuplicatePlayerError,
     EditionDataError,
     EmptyThroughSquareError,
@@ -87,6 +88,7 @@ from core.errors_duplicate import (
     SubmissionsMadeError,
     TableNumberError,
     TableTakenError,
+    TooFewJokersError,
     TopClauseError,
     WordNotInLexiconError,
 )
@@ -209,6 +211,7 @@ _BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
     (LetterMismatchError, "err_mismatch"),
     (EmptyThroughSquareError, "err_empty_through"),
     (NoNewTileError, "err_no_new_tile"),
+    (DetachedWordError, "err_detached_word"),
     (TooManyTilesError, "err_too_many"),
     (NotInLineError, "err_not_in_line"),
     (GapError, "err_gap"),
@@ -284,6 +287,8 @@ def explain(error: ArbitreError, lang: str, notation: str = "fisf") -> str:
         if isinstance(error, JokerNotMarkedError):
             first = error.letters[:1]
             return say(lang, "err_joker_not_marked", lower=first.lower(), upper=first, **values)
+        if isinstance(error, TooFewJokersError):
+            return say(lang, "err_too_few_jokers", **values)
         key = "err_no_joker_left" if isinstance(error, NoJokerLeftError) else "err_letters_not_in_draw"
         return say(lang, key, **values)
     if isinstance(error, KeptLettersError) and not error.reliquat:
@@ -301,3 +306,9 @@ def explain(error: ArbitreError, lang: str, notation: str = "fisf") -> str:
         if isinstance(error, cls):
             return say(lang, key, **_fields(error))
     return say(lang, "err_refused")
+
+
+def language_of_locale(code: str) -> str | None:
+    """The catalog language of a platform's locale code (``fr``, ``en-US``, ``pt_BR``), if there is one."""
+    base = code.replace("_", "-").split("-")[0].lower()
+    return base if base in languages() else None

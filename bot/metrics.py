@@ -1,7 +1,8 @@
 """What an operator of a public bot sees: metrics in Prometheus' text format and a health check, per process.
 
 Off unless asked for (``--metrics-port`` or ``ARBITRE_METRICS_PORT``); served by a small HTTP
-server in a thread of its own, on 127.0.0.1 unless another address is given
+server (aiohttp, in an event loop of its own thread: idle connections cost no thread), on 127.0.0.1 unless
+another address is given
 (``--metrics-address`` / ``ARBITRE_METRICS_ADDRESS``):
 
 - ``/metrics``: commands handled and their latency (from arrival to the first delivery of their
@@ -23,9 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from socketserver import ThreadingMixIn
 from typing import TYPE_CHECKING, Any
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -239,26 +238,107 @@ class _StorageCollector(Collector):
         yield from (up, waiting, oldest, dead, leases)
 
 
-class _ThreadingServer(ThreadingMixIn, WSGIServer):
-    daemon_threads = True
+MAX_SCRAPES = 64  # connections the metrics port holds at once; one beyond is answered 503 and closed at once
+SCRAPE_SECONDS = 5.0  # a connection whose request has not all come within this (or idle as long after one) is closed
+
+Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
-class _QuietHandler(WSGIRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        """Scrapes are not logged (one every few seconds)."""
+def wsgi_answer(app: Wsgi, environ: dict[str, Any]) -> tuple[int, list[tuple[str, str]], bytes]:
+    """What the WSGI ``app`` answers to ``environ``: its status, headers and body."""
+    said: list[Any] = []
+    body = b"".join(app(environ, lambda status, headers, exc_info=None: said.extend((status, headers))))
+    return int(str(said[0]).split()[0]), list(said[1]), body
 
 
 class MetricsServer:
-    """The HTTP server of one process's metrics, in a thread; ``port`` is the one bound."""
+    """The HTTP server of one process's metrics, in a thread of its own running an event loop (aiohttp): an
+    idle or slow connection costs a descriptor, never a thread; at most ``MAX_SCRAPES`` are held (503 beyond),
+    and one whose request is late is closed. The answers are the library's WSGI app's, built in a worker
+    thread (the storage's query may wait). ``port`` is the one bound; raises ``OSError`` when it cannot be."""
 
     def __init__(self, metrics: Metrics, address: MetricsAddress) -> None:
-        self._server = make_server(
-            address.host, address.port, metrics.wsgi_app(), _ThreadingServer, handler_class=_QuietHandler
-        )
+        import asyncio
+
         self.host = address.host
-        self.port = int(self._server.server_address[1])
-        self._thread = threading.Thread(target=self._server.serve_forever, name="arbitre-metrics", daemon=True)
+        self.port = address.port
+        self._app = metrics.wsgi_app()
+        self._server: Any = None  # the listening server, once bound
+        self._busy: set[Any] = set()  # the connections (their handlers) with a request under way
+        self._loop = asyncio.new_event_loop()
+        self._started = threading.Event()
+        self._failure: BaseException | None = None
+        self._thread = threading.Thread(target=self._serve, args=(address,), name="arbitre-metrics", daemon=True)
         self._thread.start()
+        self._started.wait()
+        if self._failure is not None:
+            self._thread.join()
+            raise self._failure
+
+    def _serve(self, address: MetricsAddress) -> None:
+        loop = self._loop
+        try:
+            runner = loop.run_until_complete(self._start(address))
+        except BaseException as error:  # the address cannot be bound: said by the constructor
+            self._failure = error
+            self._started.set()
+            loop.close()
+            return
+        self._started.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.run_until_complete(runner.cleanup())
+            loop.close()
+
+    async def _start(self, address: MetricsAddress) -> Any:
+        import asyncio
+
+        from aiohttp import web
+
+        from .web.limits import ACCEPT_BURST, capped, quiet_descriptor_shortage
+
+        app = web.Application()
+        app.router.add_route("*", "/{path:.*}", self._answer)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=SCRAPE_SECONDS)
+        await runner.setup()
+        handlers = runner.server
+        assert handlers is not None
+        factory = capped(handlers, lambda: handlers.connections, self._busy, MAX_SCRAPES)
+        loop = asyncio.get_running_loop()
+        quiet_descriptor_shortage(loop)
+        try:
+            server = await loop.create_server(factory, address.host, address.port, backlog=ACCEPT_BURST)
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self.port = int(server.sockets[0].getsockname()[1])
+        self._server = server
+        return runner
+
+    async def _answer(self, request: Any) -> Any:
+        """The WSGI app's answer; the connection marked busy meanwhile (never closed for a newer one)."""
+        self._busy.add(request.protocol)
+        try:
+            return await self._wsgi(request)
+        finally:
+            self._busy.discard(request.protocol)
+
+    async def _wsgi(self, request: Any) -> Any:
+        """The request as a WSGI environ, answered in a worker thread."""
+        import asyncio
+
+        from aiohttp import web
+
+        environ = {
+            "REQUEST_METHOD": request.method,
+            "PATH_INFO": request.path,
+            "QUERY_STRING": request.query_string,
+            "HTTP_ACCEPT": request.headers.get("Accept", ""),
+            "HTTP_ACCEPT_ENCODING": request.headers.get("Accept-Encoding", ""),
+        }
+        status, headers, body = await asyncio.get_running_loop().run_in_executor(None, wsgi_answer, self._app, environ)
+        return web.Response(status=status, body=body, headers=headers)
 
     @property
     def url(self) -> str:
@@ -266,8 +346,8 @@ class MetricsServer:
 
     def close(self) -> None:
         """Stop serving and free the port."""
-        self._server.shutdown()
-        self._server.server_close()
+        self._loop.call_soon_threadsafe(self._server.close)
+        self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join()
 
 

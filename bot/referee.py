@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 
@@ -37,7 +38,7 @@ from .commands.game_kinds import kind_of
 from .commands.simultane_clock import simultane_tick
 from .commands.submissions import quick_play, quick_plays, takes_quick_way
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
-from .messages import explain, say
+from .messages import explain, language_of_locale, say
 from .outbox import (
     CLAIM_SECONDS,
     GRACE_SECONDS,
@@ -53,11 +54,21 @@ from .outbox import (
     process_name,
     undelivered,
 )
-from .storage import ChannelSettings, GameKind, GameRunningError, RoundClosedTwiceError, Storage, StorageFullError
+from .storage import (
+    ChannelSettings,
+    ConnectionLostError,
+    GameKind,
+    GameRunningError,
+    RoundClosedTwiceError,
+    Storage,
+    StorageFullError,
+    log_failure,
+)
 from .storage.notify import notifier_for
 from .word_lists import WordLists, preparing_text
 
 log = logging.getLogger("arbitre")
+LIST_WAIT_SECONDS = 120.0  # a command that needs a list being prepared waits this long at most, then is refused
 
 
 LINK_COMMANDS = frozenset({"view", "simultane"})  # what may change the rooms a live page shows
@@ -205,6 +216,41 @@ class Referee:
         return bool(command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower())
 
     def _handle(self, message: Incoming) -> list[Reply]:
+        """The replies to one message; a command refused while a word list it needs was being prepared
+        (the first one after a start, or after the channel's edition changed) waits for the list, at most
+        ``LIST_WAIT_SECONDS``, and runs again: the player never has to type it twice."""
+        return self._handle_once(message, wait=True)
+
+    def _settings_of(self, message: Incoming) -> ChannelSettings:
+        """The settings a message is answered under: its channel's; a private chat with none of its own
+        speaks the language of the game its sender plays, else the one the platform says they use (an
+        English group's player is answered in English in their private chat)."""
+        settings = self.storage.channel(message.channel)
+        if not message.private or self.storage.has_channel(message.channel):
+            return settings
+        games = self.storage.active_games_of(message.user)
+        if games:
+            return dataclasses.replace(settings, language=self.storage.channel(games[0].channel).language)
+        spoken = language_of_locale(message.locale) if message.locale else None
+        return dataclasses.replace(settings, language=spoken) if spoken else settings
+
+    def _wait_for_list(self, name: str) -> bool:
+        """Wait for the list ``name`` to be ready (True), at most ``LIST_WAIT_SECONDS``."""
+        waiter = threading.Thread(target=self._load_quietly, args=(name,), daemon=True)
+        waiter.start()
+        waiter.join(LIST_WAIT_SECONDS)
+        return self.lexicons.is_ready(name)
+
+    def _load_quietly(self, name: str) -> None:
+        try:
+            self.lexicons.get(name)
+        except Exception:  # noqa: BLE001 - the command runs again and explains the list's failure
+            pass
+
+    def _handle_once(self, message: Incoming, wait: bool, again: bool = False) -> list[Reply]:
+        """The replies to one message (``wait``: a command refused while a list was being prepared waits
+        for it and runs again; ``again``: its first run lost its database connection before the commit,
+        nothing of it was kept, and this is the one more it gets)."""
         command = read_command(message.text)
         if command is None:
             return []
@@ -215,7 +261,7 @@ class Referee:
             quick = quick_play(services, message, command)
             if quick is not None:
                 return quick
-        settings = self.storage.channel(message.channel)
+        settings = self._settings_of(message)
         if len(message.text) > MAX_COMMAND_CHARS:
             return [
                 Reply(
@@ -251,6 +297,11 @@ class Referee:
                 return self.store(self._with_notes(context))
         except Exception as error:
             # the transaction rolled back; the games it changed in memory are rebuilt from the log
+            if wait and isinstance(error, ListPreparingError) and self._wait_for_list(error.name):
+                return self._handle_once(message, wait=False, again=again)  # the list is ready: once more
+            if isinstance(error, ConnectionLostError) and not again:  # a server restarted: once more, whole
+                log.warning("%s; running %s again", error, spec.name)
+                return self._handle_once(message, wait=wait, again=True)
             refused = self._error_reply(context, self._explain(error, context.settings, message))
             notices = error.notices if isinstance(error, UserError) else ()
             return [refused, *(dataclasses.replace(n, error=True) for n in notices)]
@@ -318,12 +369,15 @@ class Referee:
         failed_ids = {f.reply.outbox_id for f in refused}
         now = self.now()
         delivered = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in failed_ids]
-        if delivered:
-            self.storage.mark_delivered(delivered, now)
-        for failure in refused:
-            if failure.reply.outbox_id is not None:
-                item = OutboxItem(failure.reply.outbox_id, destination(failure.reply), failure.reply, 0, now)
-                self._failed(item, failure, now)
+        try:
+            if delivered:
+                self.storage.mark_delivered(delivered, now)
+            for failure in refused:
+                if failure.reply.outbox_id is not None:
+                    item = OutboxItem(failure.reply.outbox_id, destination(failure.reply), failure.reply, 0, now)
+                    self._failed(item, failure, now)
+        except StorageFullError as error:  # sent all the same: their claims lapse, and this process remembers them
+            log.error("outbox: could not record %d deliveries: %s", len(replies), error)
 
     def due_messages(self, everything: bool = False) -> list[OutboxItem]:
         """Messages of this process's outbox scopes whose (next) try is due (``everything``: all that wait);
@@ -365,10 +419,13 @@ class Referee:
     def retried(self, item: OutboxItem, failure: Undelivered | None) -> None:
         """Record one retry's outcome (``failure`` None: delivered)."""
         now = self.now()
-        if failure is None:
-            self.storage.mark_delivered([item.id], now)
-        else:
-            self._failed(item, failure, now)
+        try:
+            if failure is None:
+                self.storage.mark_delivered([item.id], now)
+            else:
+                self._failed(item, failure, now)
+        except StorageFullError as error:  # tried again once its claim lapses
+            log.error("outbox: could not record the try of message %d: %s", item.id, error)
 
     def _failed(self, item: OutboxItem, failure: Undelivered, now: float) -> None:
         """A failed try: another one after a jittered backoff, or a dead letter, said once in the log."""
@@ -392,8 +449,8 @@ class Referee:
         now = self.now()
         try:
             return self.storage.prune_outbox(now - IMAGE_RETENTION_SECONDS, now - RETENTION_SECONDS)
-        except Exception:
-            log.exception("could not prune the outbox")
+        except Exception as error:
+            log_failure(log, "could not prune the outbox", error)
             return 0
 
     @staticmethod
@@ -458,8 +515,8 @@ class Referee:
         try:
             self.storage.release_clocks(self.clock_lease.owner)
             self.clock.held = set()
-        except Exception:
-            log.exception("could not release the clock leases")
+        except Exception as error:
+            log_failure(log, "could not release the clock leases", error)
 
     def next_clock_work(self) -> float:
         """When the clock next has work, as its last tick saw the rounds (infinity: none known)."""

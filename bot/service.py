@@ -30,6 +30,7 @@ from .commands.duplicate_closes import ResultImages, owing
 from .metrics import Metrics, command_label, platform_of
 from .outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, known_dead, undelivered
 from .referee import Referee
+from .storage import StorageFullError, log_failure
 
 log = logging.getLogger("arbitre")
 
@@ -274,12 +275,20 @@ class RefereeService:
     async def _outbox_pass(self, everything: bool) -> tuple[int, int]:
         """The first waiting message of each destination, tried once: (delivered, tried)."""
         self.outbox_passes += 1
-        items: list[OutboxItem] = await asyncio.to_thread(self.referee.due_messages, everything)
+        try:
+            items: list[OutboxItem] = await asyncio.to_thread(self.referee.due_messages, everything)
+        except StorageFullError as error:  # nothing claimed: the next pass tries again
+            log.error("outbox: could not claim the messages due: %s", error)
+            return 0, 0
         items = [item for item in items if item.id not in self._inflight]
         delivered = 0
         for item in items:
             async with self._send_locks[item.reply.channel or ""]:
-                if item.id in self._inflight or item.id in self._sent_lately:  # sent meanwhile, by a command
+                if item.id in self._inflight:  # being sent, by a command
+                    continue
+                if item.id in self._sent_lately:  # sent by a command, and not marked yet (or its mark failed)
+                    await asyncio.to_thread(self.referee.retried, item, None)  # else it holds its destination up
+                    delivered += 1
                     continue
                 self._inflight.add(item.id)
                 failure: Undelivered | None = None
@@ -314,8 +323,8 @@ class RefereeService:
                 else:
                     others = others or owner != me
             referee.clock.others_alive = others  # their answers received in time are waited for at a close
-        except Exception:  # its claims lapse in time: others take its messages over
-            log.exception("outbox: could not record this process's heartbeat")
+        except Exception as error:  # its claims lapse in time: others take its messages over
+            log_failure(log, "outbox: could not record this process's heartbeat", error)
 
     async def _run_arrivals(self) -> None:
         """Say to the other processes the channels of the messages this one holds and has not answered yet
@@ -327,8 +336,8 @@ class RefereeService:
             channels = {m.channel for m in self._arriving()}
             try:
                 await asyncio.to_thread(storage.hold_arrivals, channels)
-            except Exception:  # said again at the next change; the close still waits for its own process's
-                log.exception("could not say the answers this process holds")
+            except Exception as error:  # said again at the next change; the close still waits for its own process's
+                log_failure(log, "could not say the answers this process holds", error)
                 self._arrivals_changed.set()
             await asyncio.sleep(ARRIVALS_SECONDS)
 
@@ -352,8 +361,8 @@ class RefereeService:
         while True:
             try:
                 await self.flush_outbox()
-            except Exception:  # delivery must outlive any single failure
-                log.exception("outbox failed")
+            except Exception as error:  # delivery must outlive any single failure
+                log_failure(log, "outbox failed", error)
             if self.referee.now() - pruned >= PRUNE_SECONDS:  # what was delivered long ago is deleted
                 pruned = self.referee.now()
                 await asyncio.to_thread(self.referee.prune_outbox)
@@ -398,5 +407,5 @@ class RefereeService:
         self.referee.alive_until = float("-inf")
         try:
             self.referee.storage.forget_process(self.referee.outbox_owner)
-        except Exception:
-            log.exception("outbox: could not say this process stopped")
+        except Exception as error:
+            log_failure(log, "outbox: could not say this process stopped", error)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import pkgutil
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,19 @@ from typing import Any
 
 from .alphabet import LATIN, Alphabet
 from .errors import EditionDataError
+from .rule_codes import RULE_SET_CODES
+
+# What an edition file may hold: read whole only under MAX_DOCUMENT_CHARS, its numbers and texts bounded, so
+# that a file handed in (an operator's, a channel's) is one EditionDataError, never a memory error, and
+# names nothing a message or a path could misuse.
+MAX_DOCUMENT_CHARS = 1 << 18
+MAX_RACK = 20  # tiles on a rack (7, 8 in some duplicate formats)
+MAX_COUNT = 1000  # copies of a tile, jokers, and tiles in the whole bag
+MAX_NUMBER = 1000  # a tile's value, the bingo bonus
+MAX_LABEL = 8  # characters of a tile's label ("L·L")
+MAX_NAME = 80  # characters of an edition's name
+MAX_FOLDS = 500  # entries of "fold"
+CODE = re.compile(r"[a-z][a-z0-9_-]{0,31}")  # an edition's code: a key, a word list's name, part of a path
 
 JOKER = "?"
 KINDS = ("vowel", "consonant", "either")
@@ -152,17 +166,38 @@ def _need(data: Mapping[str, Any], key: str, kind: type, code: str) -> Any:
     return value
 
 
+def _shown(text: str, most: int) -> bool:
+    """Whether ``text`` may be shown as a label or a name: 1 to ``most`` printable characters, no control,
+    format (a right-to-left override, a zero-width space) or line-breaking character."""
+    return 1 <= len(text) <= most and text.isprintable() and text == text.strip()
+
+
+def _label(text: str) -> bool:
+    """A tile's label: shown as is, and without a space."""
+    return _shown(text, MAX_LABEL) and not any(c.isspace() for c in text)
+
+
 def edition_from_data(data: Mapping[str, Any]) -> Edition:
     """The edition a parsed JSON document describes (see the module docstring); EditionDataError if malformed."""
     if not isinstance(data, Mapping):
         raise EditionDataError("?", "document", "must be an object")
-    code = str(data.get("code", "?"))
-    _need(data, "code", str, code)
+    typed = data.get("code")
+    if not isinstance(typed, str) or not CODE.fullmatch(typed):
+        raise EditionDataError("?", "code", "must be 1 to 32 lowercase letters, digits, - or _, a letter first")
+    code = typed
     name = _need(data, "name", str, code)
+    if not _shown(name, MAX_NAME):
+        raise EditionDataError(code, "name", f"must be 1 to {MAX_NAME} printable characters")
     tiles = _need(data, "tiles", list, code)
     folds = data.get("fold", {})
-    if not isinstance(folds, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in folds.items()):
+    if (
+        not isinstance(folds, Mapping)
+        or len(folds) > MAX_FOLDS
+        or not all(isinstance(k, str) and isinstance(v, str) for k, v in folds.items())
+    ):
         raise EditionDataError(code, "fold", "must map typed text to text")
+    if not all(_label(k) and (v == "" or _label(v)) for k, v in folds.items()):
+        raise EditionDataError(code, "fold", f"maps texts of 1 to {MAX_LABEL} printable characters")
     labels: list[str] = []
     values: list[int] = []
     counts: list[int] = []
@@ -175,8 +210,12 @@ def edition_from_data(data: Mapping[str, Any]) -> Edition:
         values.append(_need(tile, "value", int, code))
         counts.append(_need(tile, "count", int, code))
         kind = tile.get("kind", "consonant")
-        if kind not in KINDS or values[-1] < 0 or counts[-1] < 0:
-            raise EditionDataError(code, where, f"kind is one of {', '.join(KINDS)}; value and count 0 or more")
+        if not isinstance(kind, str) or kind not in KINDS or not 0 <= values[-1] <= MAX_NUMBER:
+            raise EditionDataError(code, where, f"kind is one of {', '.join(KINDS)}; value 0 to {MAX_NUMBER}")
+        if not 0 <= counts[-1] <= MAX_COUNT:
+            raise EditionDataError(code, where, f"count is 0 to {MAX_COUNT}")
+        if not _label(labels[-1]):
+            raise EditionDataError(code, where, f"label is 1 to {MAX_LABEL} printable characters, no space")
         kinds.append(kind)
     try:
         alphabet = Alphabet(tuple(labels), folds)
@@ -192,8 +231,15 @@ def edition_from_data(data: Mapping[str, Any]) -> Edition:
     for key, number in numbers.items():
         if not isinstance(number, int) or isinstance(number, bool) or number < 0:
             raise EditionDataError(code, key, "must be a whole number, 0 or more")
-    if numbers["rack_size"] < 1:
-        raise EditionDataError(code, "rack_size", "must be at least 1")
+    if not 1 <= numbers["rack_size"] <= MAX_RACK:
+        raise EditionDataError(code, "rack_size", f"must be 1 to {MAX_RACK}")
+    if numbers["bingo_bonus"] > MAX_NUMBER:
+        raise EditionDataError(code, "bingo_bonus", f"must be 0 to {MAX_NUMBER}")
+    if sum(counts) + numbers["jokers"] > MAX_COUNT:
+        raise EditionDataError(code, "tiles", f"the bag holds at most {MAX_COUNT} tiles, jokers included")
+    rules = data.get("rules", "box-en")
+    if not isinstance(rules, str) or rules not in RULE_SET_CODES:
+        raise EditionDataError(code, "rules", f"is one of {', '.join(RULE_SET_CODES)}")
     return Edition(
         code=code,
         name=name,
@@ -206,16 +252,23 @@ def edition_from_data(data: Mapping[str, Any]) -> Edition:
         alphabet=alphabet,
         flexible=frozenset(s for s, k in zip(symbols, kinds) if k == "either"),
         notation=notation,
-        rules=str(data.get("rules", "box-en")),
+        rules=rules,
     )
 
 
 def edition_from_json(text: str) -> Edition:
-    """The edition a JSON document describes; EditionDataError if it is not valid JSON or malformed."""
+    """The edition a JSON document describes; EditionDataError if it is not valid JSON, malformed or out of
+    bounds (longer than ``MAX_DOCUMENT_CHARS``, nested too deeply, numbers or texts past their limits)."""
+    if len(text) > MAX_DOCUMENT_CHARS:
+        raise EditionDataError("?", "document", f"longer than {MAX_DOCUMENT_CHARS:,} characters")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise EditionDataError("?", "document", f"not JSON ({error})") from None
+    except json.JSONDecodeError as error:  # where, never what (a file's content is not shown)
+        raise EditionDataError("?", "document", f"not JSON (line {error.lineno}, column {error.colno})") from None
+    except RecursionError:
+        raise EditionDataError("?", "document", "nested too deeply") from None
+    except ValueError:  # a number of thousands of digits
+        raise EditionDataError("?", "document", "a number is too long") from None
     return edition_from_data(data)
 
 

@@ -200,6 +200,19 @@ class NotConnectedError(PlacementError):
         self.move = move
 
 
+class DetachedWordError(NotConnectedError):
+    """A move that touches no tile on the board and places more tiles than a rack holds: its word was meant
+    through a letter of the board, the reference is wrong (``A1 ORIENTES``)."""
+
+    def __init__(self, move: str, count: int, limit: int) -> None:
+        PlacementError.__init__(
+            self, f"{move}: touches no letter on the board and places {count} tiles there, a rack holds {limit}"
+        )
+        self.move = move
+        self.count = count
+        self.limit = limit
+
+
 # --- games: the base and the errors both kinds of game raise ------------------
 
 

@@ -262,6 +262,20 @@ class JokerNotMarkedError(LettersNotInDrawError):
         self.draw = draw
 
 
+class TooFewJokersError(LettersNotInDrawError):
+    """Uppercase letters the draw lacks, more of them than its jokers could stand for (``H8 ZZ`` with one
+    joker and no Z): letters not in the draw, not a joker to write in lowercase."""
+
+    def __init__(self, move: str, letters: str, draw: str, jokers: int) -> None:
+        SubmissionError.__init__(
+            self, f"{move}: {', '.join(letters)} not in the draw {draw}, whose {jokers} joker(s) stand for fewer"
+        )
+        self.move = move
+        self.letters = letters
+        self.draw = draw
+        self.jokers = jokers
+
+
 class NoJokerLeftError(LettersNotInDrawError):
     """Letters written as jokers when the draw has no joker (or fewer) for them."""
 

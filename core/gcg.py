@@ -31,7 +31,8 @@ events. Policies:
   invalid WORD...`` is replayed as that successful challenge rather than a plain
   withdrawal; ``(challenge) -N`` is a challenge lost for N points under rules
   with a penalty per word (FISF), otherwise a plain ``Penalty``; ``(penalty) -N`` is
-  Arbitre's way to write any other penalty.
+  Arbitre's way to write any other penalty; ``#note arbitre: NICK out of time, the other plays on alone
+  (FISF)`` (before the first event line, or after any) is that player's chess clock run out (``Flagged``).
 - GCG event lines name players by nick; the game's players are the nicks (or the full
   names with ``player_names="name"``), player 1 first. If the first turn belongs to
   another player the game's order is rotated so that the engine's turn order matches.
@@ -57,6 +58,7 @@ from .events import (
     End,
     Event,
     Exchange,
+    Flagged,
     Pass,
     Penalty,
     Play,
@@ -64,7 +66,15 @@ from .events import (
     Withdrawn,
 )
 from .game import ClassicGame, SheetLine, rack_value
-from .gcg_model import CHALLENGED_NOTE_RE, LOST_TURN_NOTE, TURN_TYPES, UNKNOWN_EXCHANGE_NOTE, GcgEntry, GcgPlayer
+from .gcg_model import (
+    CHALLENGED_NOTE_RE,
+    FLAGGED_NOTE_RE,
+    LOST_TURN_NOTE,
+    TURN_TYPES,
+    UNKNOWN_EXCHANGE_NOTE,
+    GcgEntry,
+    GcgPlayer,
+)
 from .gcg_read import ParsedGcg, decode_gcg, parse_gcg
 from .gcg_write import write_gcg
 from .notation import format_move
@@ -225,6 +235,7 @@ class _Replay:
 
     def run(self) -> GcgRecord:
         pending: list[GcgEntry] = []
+        self._flags(self.parsed.notes, None)
         for entry in self.parsed.entries:
             if self.error is not None:
                 entry.status = "skipped"
@@ -239,9 +250,25 @@ class _Replay:
                     entry.status = "skipped"
                     continue
             self._entry(entry)
+            if self.error is None:
+                self._flags(entry.notes, entry)
         if pending and self.error is None:
             self._end(pending)
         return self._record()
+
+    def _flags(self, notes: Sequence[str], entry: GcgEntry | None) -> None:
+        """The players whose clock ran out (FISF) by Arbitre's notes, after ``entry`` (or before any line)."""
+        for note in notes:
+            flagged = FLAGGED_NOTE_RE.match(note)
+            if flagged is None or flagged.group(1) not in self.names:
+                continue
+            try:
+                self.game.apply_stored(Flagged(self.names[flagged.group(1)]))
+            except (ArbitreError, ValueError) as cause:
+                if entry is None:
+                    raise
+                self._refuse(entry, cause)
+                return
 
     # --- one line ---
 

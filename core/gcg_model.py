@@ -24,6 +24,10 @@ LOST_TURN_NOTE = "arbitre: turn lost (challenge)"
 UNKNOWN_EXCHANGE_NOTE = "arbitre: exchange of unknown tiles"
 CHALLENGED_NOTE = "arbitre: challenged by {nick}, invalid {words}"
 CHALLENGED_NOTE_RE = re.compile(r"^arbitre: challenged by (\S+), invalid (.+)$")
+# a chess clock run out under FISF rules: that player plays no more, the other plays on alone (several turns
+# in a row), what a GCG line cannot say
+FLAGGED_NOTE = "arbitre: {nick} out of time, the other plays on alone (FISF)"
+FLAGGED_NOTE_RE = re.compile(r"^arbitre: (\S+) out of time, the other plays on alone \(FISF\)$")
 
 # the tiles of a plain (ASCII) alphabet as GCG writes them, ``?`` for blanks
 TILES = re.compile(r"^[A-Za-z?]+$")

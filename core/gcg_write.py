@@ -2,7 +2,10 @@
 
 Writing (``write_gcg``) gives UTF-8 text (first line ``#character-encoding UTF-8``),
 ``.`` for played-through tiles, the tiles played as the rack field (the engine does not
-know the real racks), and end-of-game lines in the style of the game's rule set.
+know the real racks), and end-of-game lines in the style of the game's rule set. A player
+out of time under FISF rules is a note (``#note arbitre: Ben out of time, the other plays
+on alone (FISF)``) after the line before it, so that the opponent's turns in a row read
+as what they are.
 ``read_gcg(write_gcg(game))`` rebuilds the same sheet, board and totals. Known limits:
 player names become nicks without spaces or colons (read back with
 ``player_names="name"`` to get the full names); exchange tiles are written folded to
@@ -15,9 +18,9 @@ import re
 from collections.abc import Mapping, Sequence
 
 from .edition import ENGLISH, JOKER, Edition
-from .events import Challenge, End, Event, Exchange, Join, Undo, Withdrawn
+from .events import NO_LINE_KINDS, Challenge, End, Event, Exchange, Flagged, Undo, Withdrawn
 from .game import ClassicGame, SheetLine, rack_value
-from .gcg_model import CHALLENGED_NOTE, LOST_TURN_NOTE, TILES, UNKNOWN_EXCHANGE_NOTE, GcgPlayer
+from .gcg_model import CHALLENGED_NOTE, FLAGGED_NOTE, LOST_TURN_NOTE, TILES, UNKNOWN_EXCHANGE_NOTE, GcgPlayer
 from .notation import Notation, format_ref
 from .rules import GoingOut
 
@@ -61,6 +64,8 @@ def write_gcg(
                 out.append(f"#note {CHALLENGED_NOTE.format(nick=by, words=words)}")
         for line in shadow.lines[before:]:
             out.extend(_write_line(shadow, line, event, identities))
+        if isinstance(event, Flagged):
+            out.append(f"#note {FLAGGED_NOTE.format(nick=identities[event.player].nick)}")
     return "\n".join(out) + "\n"
 
 
@@ -80,14 +85,15 @@ def _identities(names: Sequence[str], given: Mapping[str, GcgPlayer]) -> dict[st
 
 
 def _effective_events(events: Sequence[Event]) -> list[Event]:
-    """The events that stand once each Undo removed the last event that made a line."""
+    """The events that stand once each Undo removed the last event that made a line (as the game's own
+    undo: a join, a setting, the clock's pauses and a flag stand)."""
     kept: list[Event] = []
     for event in events:
         if not isinstance(event, Undo):
             kept.append(event)
             continue
         for index in range(len(kept) - 1, -1, -1):
-            if not isinstance(kept[index], Join):
+            if kept[index].kind not in NO_LINE_KINDS:
                 del kept[index]
                 break
     return kept

@@ -58,7 +58,7 @@ from .movegen_plays import Play, build_play, found_key, play_order
 from .movegen_search import Search, Stop
 from .tie import TieRule
 
-__all__ = ["Play", "SearchStats", "TopResult", "find_top", "generate_plays"]
+__all__ = ["Play", "PlayKey", "SearchStats", "TopResult", "find_top", "generate_plays"]
 
 
 @dataclass(frozen=True)
@@ -71,18 +71,25 @@ class SearchStats:
     plays_seen: int
 
 
+PlayKey = tuple[bool, int, tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
+"""A found play's identity: its line (horizontal, index), squares along it, letter codes, jokers."""
+
+
 @dataclass(frozen=True)
 class TopResult:
     """The best plays (best first), which rule chose the first one, and search figures.
 
     ``top_count`` is how many plays score the top, also those past ``plays`` (with ``count`` 1, only the
-    top is counted).
+    top is counted). ``top_keys``, asked with ``find_top(keep_ties=True)``: one key per play scoring the top
+    (its line, squares, letters and jokers), equal for the same play found in searches of other racks on
+    the same board (the 7/8 formats' parts, ``core.movegen_formats``).
     """
 
     plays: tuple[Play, ...]
     tie_rule: TieRule
     searched: SearchStats
     top_count: int = 0
+    top_keys: frozenset[PlayKey] = frozenset()
 
     @property
     def best(self) -> Play | None:
@@ -152,8 +159,10 @@ def find_top(
     count: int = 1,
     *,
     first_move_horizontal_only: bool = False,
+    keep_ties: bool = False,
 ) -> TopResult:
-    """The ``count`` best plays (best first, in the order of the module docstring), by branch and bound."""
+    """The ``count`` best plays (best first, in the order of the module docstring), by branch and bound;
+    ``keep_ties`` (``count`` above 1): with the key of every play scoring the top (``TopResult.top_keys``)."""
     if count < 1:
         raise ValueError("count must be at least 1")
     search, starts = _prepare(board, rack, lexicon, edition, count, first_move_horizontal_only)
@@ -204,4 +213,7 @@ def find_top(
     stats = SearchStats(len(starts), searched, len(starts) - searched, seen)
     best_score = plays[0].total if plays else None
     top_count = 1 if search.tie_mode and plays else sum(1 for f in search.found if f[0] == best_score)
-    return TopResult(tuple(plays), rule, stats, top_count)
+    keys = frozenset(
+        (f[3].horizontal, f[3].index, f[6], f[7], f[8]) for f in search.found if keep_ties and f[0] == best_score
+    )
+    return TopResult(tuple(plays), rule, stats, top_count, keys)

@@ -3,7 +3,10 @@
 The plays of at most seven tiles of an eight-tile draw are the plays of its seven-tile parts: each part is
 searched by ``core.movegen.find_top`` with the edition's usual rack and bonus; in "7 et 8" the plays of all
 eight tiles are searched apart, the 75 points counted. The plays found are merged, each once, in the top
-order of ``core.movegen``.
+order of ``core.movegen``. How many plays score the top counts each of them once, from every part's keys
+of its tied plays (``TopResult.top_keys``): a play of fewer tiles is found in several parts, and a part may
+hold more tied plays than the ``count`` it builds (the first move AEILNRST has 246 tops in "7 sur 8", not
+the 66 the plays built held; 14 in "7 et 8", not 12).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import dataclasses
 from .board import Board
 from .edition import Edition
 from .lexicon import Lexicon
-from .movegen import Play, SearchStats, TopResult, find_top
+from .movegen import Play, PlayKey, SearchStats, TopResult, find_top
 from .movegen_plays import play_order
 from .tie import TieRule
 
@@ -42,19 +45,22 @@ def find_format_top(
     if len(tiles) <= seven:
         return find_top(board, edition.spell(tiles), lexicon, usual, count, **flags)
     parts = sorted({tiles[:i] + tiles[i + 1 :] for i in range(len(tiles))})
-    results = [find_top(board, edition.spell(part), lexicon, usual, count, **flags) for part in parts]
+    results = [find_top(board, edition.spell(part), lexicon, usual, count, keep_ties=True, **flags) for part in parts]
     plays: list[Play] = [p for r in results for p in r.plays]
+    tied: list[tuple[int, frozenset[PlayKey]]] = [(r.plays[0].total, r.top_keys) for r in results if r.plays]
     if edition.rack_size >= len(tiles):  # every tile placed: its own bonus (75 for eight)
         whole = dataclasses.replace(
             edition, rack_size=len(tiles), draw_tiles=0, bonuses=(), bingo_bonus=edition.bonus_for(len(tiles))
         )
-        found = find_top(board, edition.spell(tiles), lexicon, whole, count, **flags)
+        found = find_top(board, edition.spell(tiles), lexicon, whole, count, keep_ties=True, **flags)
         results.append(found)
         plays += [p for p in found.plays if len(p.placement.new_tiles) == len(tiles)]
+        eight = frozenset(k for k in found.top_keys if len(k[2]) == len(tiles))
+        tied += [(found.plays[0].total, eight)] if found.plays else []
     unique = {p.placement.notation(): p for p in plays}
     merged = sorted(unique.values(), key=play_order)[:count]
     best = merged[0].total if merged else None
-    top_count = sum(1 for p in unique.values() if p.total == best)
+    top_count = len(frozenset[PlayKey]().union(*(keys for total, keys in tied if total == best)))
     stats = SearchStats(
         *(sum(getattr(r.searched, f) for r in results) for f in ("starts", "searched", "pruned", "plays_seen"))
     )

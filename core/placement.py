@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from .alphabet import LATIN, Alphabet
 from .board import CENTRE, Board, Tile, on_board
 from .errors import (
+    DetachedWordError,
     EmptyThroughSquareError,
     FirstMoveError,
     GapError,
@@ -184,22 +185,29 @@ def _finish(
     rack_size: int,
     alphabet: Alphabet,
 ) -> Placement:
-    """Rules common to every way of giving a move: size, first move, connection, words formed."""
-    if len(new_tiles) > rack_size:
-        raise TooManyTilesError(move_text, len(new_tiles), rack_size)
+    """Rules common to every way of giving a move: size, first move, connection, words formed. A word that
+    touches nothing on the board and places more tiles than a rack holds (``A1 ORIENTES``, ORIENTES meant
+    through a letter elsewhere) is told its reference, not its size."""
     new = {(r, c): tile for r, c, tile in new_tiles}
     step = (0, 1) if horizontal else (1, 0)
     cross_step = (1, 0) if horizontal else (0, 1)
     first = (new_tiles[0][0], new_tiles[0][1])
     main = _run(board, new, first, step)
+    empty = board.is_empty()
+    connected = empty or (
+        any(not cell.new for cell in main)
+        or any(board.get(r + dr, c + dc) is not None for r, c in new for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)))
+    )
+    if len(new_tiles) > rack_size:
+        if not connected:
+            raise DetachedWordError(move_text, len(new_tiles), rack_size)
+        raise TooManyTilesError(move_text, len(new_tiles), rack_size)
     if len(main) < 2:
         raise WordTooShortError(alphabet.spell("".join(c.letter for c in main)))
-    if board.is_empty():
+    if empty:
         if CENTRE not in new:
             raise FirstMoveError(move_text, notation.square(*CENTRE))
-    elif not any(not cell.new for cell in main) and not any(
-        board.get(r + dr, c + dc) is not None for r, c in new for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
-    ):
+    elif not connected:
         raise NotConnectedError(move_text)
     words = [Word(tuple(main), horizontal)]
     for row, col, _ in new_tiles:

@@ -12,6 +12,8 @@ from enum import Enum
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from .rule_codes import RULE_SET_CODES
+
 if TYPE_CHECKING:
     from .edition import Edition
 
@@ -163,6 +165,8 @@ _SETS = [
 ]
 
 RULE_SETS: Mapping[str, RuleSet] = MappingProxyType({r.code: r for r in _SETS})
+if tuple(RULE_SETS) != RULE_SET_CODES:  # the names an edition file is checked against
+    raise ImportError(f"core.rule_codes names {RULE_SET_CODES}, core.rules defines {tuple(RULE_SETS)}")
 
 
 def rule_set_by_code(code: str) -> RuleSet:

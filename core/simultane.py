@@ -31,7 +31,7 @@ from .duplicate import DuplicateEvent, DuplicateGame
 from .duplicate.ranking import rank_players
 from .duplicate.rounds import Round
 from .duplicate.sanctions import warning_deduction
-from .duplicate.settings import DuplicateSettings
+from .duplicate.settings import DuplicateSettings, SoloRule
 from .errors import ArbitreError
 
 
@@ -299,10 +299,11 @@ def _score(room: RoomResult, index: int, name: str, *, before_penalty: bool = Fa
 
 def overall_standings(rooms: Sequence[RoomResult], rounds: int, settings: DuplicateSettings) -> list[OverallStanding]:
     """Places best first over the first ``rounds`` rounds of every room, as one room of all their
-    players: a round's solo goes to the only player of all rooms with its top (3.5, with at least
-    ``solo_min_players`` players in all); a room short of a round (it ended early) scores 0 in it, its
-    players marked with the rounds it played. A player found in two rooms (the bot refuses an account in a
-    second room; an older game may hold one) counts in the first one only."""
+    players: a round's solo goes to the only player of all rooms with its best score, even below the top
+    (3.5, with at least ``solo_min_players`` players in all; only the top with ``SoloRule.TOP``); a room
+    short of a round (it ended early) scores 0 in it, its players marked with the rounds it played. A player
+    found in two rooms (the bot refuses an account in a second room; an older game may hold one) counts in
+    the first one only."""
     seats: dict[str, tuple[RoomResult, RoomPlayer]] = {}
     for room in rooms:
         for player in room.players:
@@ -314,7 +315,7 @@ def overall_standings(rooms: Sequence[RoomResult], rounds: int, settings: Duplic
         tops.append(top)
         best = (
             top
-            if settings.solo_requires_top
+            if settings.solo is SoloRule.TOP
             else max((_score(room, index, p.name, before_penalty=True) for room, p in seats.values()), default=0)
         )
         holders = [

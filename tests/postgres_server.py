@@ -61,6 +61,7 @@ class PostgresServer:
     settings: dict[str, str] = field(default_factory=dict)  # extra server settings (-c NAME=VALUE)
     port: int = 0
     directory: Path | None = None
+    flags: str = ""  # the options it was started with (its port among them): ``start_again`` uses them
     _names: itertools.count[int] = field(default_factory=itertools.count)
 
     @property
@@ -100,16 +101,34 @@ class PostgresServer:
         last = ""
         for _ in range(5):
             self.port = free_port()
-            flags = " ".join([f"-p {self.port}"] + [f"-c {k}={v}" for k, v in options.items()])
-            started = self._run(
-                [str(binaries / "pg_ctl"), "-D", str(data), "-l", str(self.directory / "server.log"),
-                 "-o", flags, "-w", "-t", "60", "start"]
-            )
+            self.flags = " ".join([f"-p {self.port}"] + [f"-c {k}={v}" for k, v in options.items()])
+            started = self._pg_ctl("start")
             if started.returncode == 0:
                 self._wait_ready()
                 return self
             last = started.stderr.strip() + self._log_tail()
         raise PostgresUnavailableError(f"pg_ctl start failed: {last[-800:]}")
+
+    def _pg_ctl(self, action: str) -> subprocess.CompletedProcess[str]:
+        assert self.directory is not None
+        return self._run(
+            [str(find_binaries() / "pg_ctl"), "-D", str(self.directory / "data"), "-l",
+             str(self.directory / "server.log"), "-o", self.flags, "-w", "-t", "60", action]
+        )
+
+    def crash(self) -> None:
+        """Stop the server at once (``pg_ctl stop -m immediate``: every session cut, no clean shutdown), its
+        data kept for ``start_again``."""
+        assert self.directory is not None
+        stopped = self._run([str(find_binaries() / "pg_ctl"), "-D", str(self.directory / "data"), "-m", "immediate",
+                             "-w", "stop"])
+        assert stopped.returncode == 0, stopped.stderr
+
+    def start_again(self) -> None:
+        """Start the server stopped by ``crash`` on the same port (it recovers from its log), once it answers."""
+        started = self._pg_ctl("start")
+        assert started.returncode == 0, started.stderr + self._log_tail()
+        self._wait_ready()
 
     def _log_tail(self) -> str:
         log = self.directory / "server.log" if self.directory else None

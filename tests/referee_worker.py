@@ -128,6 +128,8 @@ async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> i
             str(request["text"]),
             private=bool(request.get("private")),
             admin=bool(request.get("admin")),
+            # when the "platform" took it (the bench's sending time): an answer queued on its way is timed by it
+            received=float(str(request["received"])) if request.get("received") is not None else None,
         )
         replies = await service.handle(message)
         elapsed = (time.perf_counter() - started) * 1000

@@ -218,6 +218,22 @@ def test_the_referee_sets_the_options_in_either_language(club: Club) -> None:
     assert "pénalité 10 par mot" in club.ok("Ana", "/reglages")  # shown with the channel's settings
 
 
+@pytest.mark.parametrize(
+    ("lang", "rules", "said"),
+    [
+        ("fr", "fisf", "Partie en cours (fisf) : contestation nulle oui (une contestation ne coûte rien : ni pénalité"),
+        ("en", "wespa", "Running game (wespa): void challenge on (a challenge costs nothing: no penalty and no lost"),
+    ],
+)
+def test_a_void_challenge_game_lists_no_penalty(club: Club, lang: str, rules: str, said: str) -> None:
+    """Issue 37, item 8: with the void challenge a challenge costs nothing, yet /reglages said "pénalité 5"."""
+    club.ok("Ana", f"/settings language {lang}", admin=True)
+    club.ok("Ana", f"/new {rules} Ana Ben")
+    shown = club.ok("Ana", "/settings void on")
+    assert said in shown and "5" not in shown.split(said)[1].split(",")[0]
+    assert "pénalité 5" not in club.ok("Ana", "/settings") and "5 points per word" not in club.ok("Ana", "/settings")
+
+
 def test_options_refused_politely(club: Club) -> None:
     assert "Pas de partie classique en cours" in club.refused("Ana", "/reglages penalite 10", admin=True)
     club.ok("Ana", "/nouvelle fisf Ana Ben")

@@ -12,6 +12,7 @@ import pytest
 from bot.chat import Reply
 from bot.cli import main
 from core.classic_clock import Mark, PlayerTime, overtime_points, read_clock
+from core.gcg import read_gcg
 from core.rules import ClockMode, rule_set_by_code
 from tests.club import START, Club
 
@@ -85,6 +86,15 @@ def test_fisf_a_player_runs_out_of_time_and_the_other_plays_on_alone(club: Club)
     said = texts(club.tick(1))  # Ana's time is over too (FISF 8: each loses their own rack)
     assert "⏱ Ana n'a plus de temps non plus : terminez la partie avec /fin et les lettres restantes." in said
     assert "1. Ana 22 (23 -1)\n2. Ben -11 (0 -11)" in club.ok("Ana", "/fin Ana=E Ben=ZE !")
+    # the GCG record says why Ana then plays twice, and reads back with Ben out of time (issue 37, item 8)
+    record = next(r.document for r in club.send("Ana", "/export") if r.document is not None).decode("utf-8")
+    lines = record.splitlines()
+    flagged = lines.index("#note arbitre: Ben out of time, the other plays on alone (FISF)")
+    assert lines[flagged - 1].startswith(">Ana: AEGUV 8H VAGUE") and lines[flagged + 1].startswith(">Ana: S I8 .S")
+    assert "#note arbitre: Ana out of time, the other plays on alone (FISF)" in lines
+    again = read_gcg(record)
+    assert again.error is None and again.game.flagged == {"Ana", "Ben"}
+    assert again.game.totals() == {"Ana": 22, "Ben": -11}
 
 
 def _naspa_with_overtime(club: Club, over_seconds: int) -> None:

@@ -10,6 +10,10 @@ the deadline stored in the file, not a round's whole length).
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -79,6 +83,40 @@ def test_a_round_overdue_while_the_console_was_stopped_closes_at_start_up(tmp_pa
     assert "Dan : H7 ZEBRE 0 — lettres absentes du tirage : B, E, R" in results
     # the late move is refused (the close's images, drawn after its text, may come before or after its reply)
     assert any("Trop tard pour le coup 1" in reply for reply in second[-3:])
+    # the live lines, printed as they changed by session 1, are not printed again at the close (issue 37)
+    assert "[#console] Coup 1 : 3 joueurs sur 3 ont joué." in first.split("\n\n")
+    assert "[#console] Ben, Cy et Dan rejoignent la partie au coup 1." in first.split("\n\n")
+    assert not any(r.startswith(("[#console] Coup 1 : 3 joueurs", "[#console] Ben, Cy et Dan")) for r in second)
+
+
+def test_after_kill_9_the_restart_does_not_print_the_live_lines_again(tmp_path: Path) -> None:
+    """Issue 37, item 8: a console killed with ``kill -9`` while its round ran; the round closed by the clock at
+    the restart printed the counter and the join line a second time, before its results."""
+    db = tmp_path / "dup.sqlite"
+    out = tmp_path / "first.txt"
+    env = dict(os.environ, ARBITRE_DATA=str(tmp_path))
+    with out.open("w") as printed:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot", "console", "--db", str(db)],
+            stdin=subprocess.PIPE,
+            stdout=printed,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        assert process.stdin is not None
+        process.stdin.write(ROUND_1.replace("/duplicate 0.05", "/duplicate 0.075"))
+        process.stdin.flush()
+        until = time.monotonic() + 60
+        while "Ben, Cy et Dan rejoignent" not in out.read_text() and time.monotonic() < until:
+            time.sleep(0.05)
+        os.kill(process.pid, signal.SIGKILL)  # no clean stop: the round is still open
+        process.wait()
+    assert "[#console] Coup 1 : 3 joueurs sur 3 ont joué." in out.read_text()
+    time.sleep(until_past_deadline(db))
+    second = replies(run_console("", db))
+    assert any("Top : " in r for r in second)  # the overdue round closed at the restart
+    assert not any(r.startswith(("[#console] Coup 1 : 3 joueurs", "[#console] Ben, Cy et Dan")) for r in second)
 
 
 # Round 1's top, CHANTEZ, takes the whole draw: round 2's draw is typed without a kept part, in the same

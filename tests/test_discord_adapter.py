@@ -721,3 +721,36 @@ async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage):
             await fake.send_message(fake.dm_channel_id(ana), ana, "!aide")
             assert "/coup" in (await fake.wait_for_dm(ana)).text
         assert not adapter.service._tasks  # close() stopped it
+
+
+def test_a_command_whose_arguments_are_all_optional_is_registered_without_a_required_option() -> None:
+    # issue 37, item 15: "/view [stop | simultane [CODE]]" left a "]" once the [...] groups were taken out,
+    # and /view, /series and /simultane were registered with a required argument: a bare /vue was impossible
+    from bot.adapters.discord_commands import optional_removed
+
+    assert optional_removed("[stop | simultane [CODE]]").strip() == ""
+    assert optional_removed("REF WORD [claimed] [@PLAYER]").split() == ["REF", "WORD"]
+    assert optional_removed("[a [b [c]] d] e").strip() == "e"
+    from bot.adapters.common import DEFAULT_LANGUAGE
+    from bot.adapters.discord_commands import usage_args
+    from bot.commands import COMMANDS
+
+    bare = {spec.name for spec in COMMANDS if not optional_removed(usage_args(spec.usage(DEFAULT_LANGUAGE))).strip()}
+    assert {"view", "series", "simultane", "help", "standings"} <= bare
+
+
+@pytest.mark.asyncio
+async def test_a_bare_view_series_or_simultane_can_be_sent_as_discord_s_client_would(
+    discord_club: FakeDiscord, storage: SQLiteStorage
+) -> None:
+    # the fake refuses, as Discord's client does, a command sent without a required option: /view, /series
+    # and /simultane were registered with a required argument and could not be sent bare (issue 37, item 15)
+    dc = discord_club
+    referee = Referee(storage, ready_registry(), now=dc.now, images=False)
+    adapter = DiscordAdapter(referee, edit_interval=0.2, tick_seconds=0.05, clock=dc.now)
+    async with running_bot(dc, adapter.client):
+        await adapter.sync(dc.guild.id)
+        for name in ("view", "series", "simultane", "help", "standings"):
+            await dc.send_interaction(name, None, user=dc.ana, channel_id=dc.channel)  # accepted by the client
+        with pytest.raises(CommandUnavailable, match="required option"):
+            await dc.send_interaction("score", None, user=dc.ana, channel_id=dc.channel)

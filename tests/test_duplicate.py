@@ -23,6 +23,7 @@ from core.duplicate import (
     DuplicateStanding,
     MoveSubmitted,
     RoundClosed,
+    SoloRule,
     SubmissionResult,
     event_from_dict,
     event_to_dict,
@@ -568,9 +569,9 @@ def test_solo_needs_enough_players_and_is_alone_on_the_top() -> None:
     assert too_few.solo(too_few.closed_rounds[0]) is None
 
 
-def test_solo_on_the_best_player_score_when_the_top_is_not_required() -> None:
-    for requires_top, expected in ((True, None), (False, "A")):
-        game = _first_round(["A", "B"], solo_min_players=2, solo_requires_top=requires_top, solo_bonus=5)
+def test_solo_on_the_best_player_score_unless_the_top_is_required() -> None:
+    for rule, expected in ((SoloRule.TOP, None), (SoloRule.BEST, "A")):
+        game = _first_round(["A", "B"], solo_min_players=2, solo=rule, solo_bonus=5)
         game.submit("A", "H8 NE")
         game.submit("B", "A1 ZEN")
         game.close_round(BruteTop(SMALL_WORDS), set(SMALL_WORDS))

@@ -185,6 +185,35 @@ def test_the_7_8_top_is_the_best_of_every_play_allowed_3_8_2(game_format: Duplic
         game.close_round(finder, FRENCH_LIST)
 
 
+@pytest.mark.parametrize(
+    ("game_format", "draw", "ties"),
+    [(S8, "AEILNRST", 246), (E8, "AEILNRST", 14), (S8, "EAIRSTN?", 102), (E8, "UEIRSTN?", 80)],
+)
+def test_the_7_8_formats_count_every_tied_top_once_3_8_2(game_format: DuplicateFormat, draw: str, ties: int) -> None:
+    """Issue 37, item 3: the tops tied in score are counted over every part of the draw, each play once (the
+    count said 66 and 12 for AEILNRST, the plays each part's search had built)."""
+    edition = game_format.edition(FRENCH)
+    every = dataclasses.replace(edition, rack_size=8)  # lists the plays of all eight tiles too
+    plays = generate_plays(Board(), edition.spell(draw), FRENCH_LIST, every, first_move_horizontal_only=True)
+    allowed = [p for p in plays if len(p.placement.new_tiles) <= edition.rack_size]
+    best = max(p.score.total for p in allowed)
+    assert sum(1 for p in allowed if p.score.total == best) == ties  # every play, each placement once
+    found = movegen_top_finder(FRENCH_LIST, edition, DuplicateSettings(format=game_format), 12)(Board(), draw)
+    assert found.top_count == ties and len(found.plays) == 12 and found.plays[0].score.total == best
+
+
+@pytest.mark.parametrize(("word", "ties", "more"), [("7sur8", 246, "et 234 autres"), ("7et8", 14, "et 2 autres")])
+def test_the_tie_hint_says_how_many_tops_top_n_offers(club: Club, word: str, ties: int, more: str) -> None:
+    club.ok("Ref", f"/duplicate 3 {word} manuel")
+    club.wait_for_tops_list()
+    club.ok("Ref", "/tirage AEILNRST")
+    closed = club.ok("Ref", "/cloture")
+    assert "12) " in closed and more in closed
+    assert f"{ties} coups font le top ; /top N propose les 12 numérotés" in closed
+    assert "de 1 à 12" in club.refused("Ref", "/top 13")
+    assert "Top du coup 1 changé" in club.ok("Ref", "/top 12")
+
+
 # --- whole games through the referee -------------------------------------------------------------------
 
 
@@ -253,7 +282,11 @@ def test_topping_alone_against_the_computer_is_ranked_by_time_3_8_4(club: Club) 
             assert "ce n'est pas le top" in wrong
         club.now += 3
         found = club.ok("Ana", f"/jouer {move}", private=True)
-        assert f"Top trouvé au coup {game.move_number}" in found and "en 7,0 s" in found  # closed at once
+        assert f"Top trouvé au coup {game.move_number}" in found and "en 7,0 s" in found  # closed at once (after 1)
+        if tries == 0:  # nobody was seated at the first draw: the first move runs its minute (issue 37)
+            record = club.storage.active_game(CHANNEL)
+            assert record is not None and load_game(club.storage, record).move_number == 1
+            club.tick(53)
         tries += 1
     ended = load_game(club.storage, club.storage.games(CHANNEL)[-1])
     assert ended.finished and len(ended.closed_rounds) == tries

@@ -27,6 +27,7 @@ from core.duplicate import (
     Grade,
     MoveSubmitted,
     Sanctions,
+    SoloRule,
     SubmissionResult,
     event_from_dict,
     event_to_dict,
@@ -266,11 +267,14 @@ def test_the_graded_game_replays_from_its_events_through_json(scripted: Duplicat
 
 
 def test_a_game_without_sanctions_stores_the_settings_it_stored_before() -> None:
-    old = {"minutes": 3, "solo_bonus": 10, "solo_min_players": 16, "solo_requires_top": True, "y": "either"}
+    old = {"minutes": 3, "solo_bonus": 10, "solo_min_players": 16, "y": "either"}
     old |= {"joker": "either", "first_move_horizontal": True, "notation": "fisf", "grace_seconds": 0.0}
-    settings = DuplicateSettings.from_dict(old)
-    assert settings.sanctions is Sanctions.NONE and settings.to_dict() == old
+    settings = DuplicateSettings.from_dict({**old, "solo_requires_top": True})  # as stored before issue 37
+    assert settings.sanctions is Sanctions.NONE and settings.to_dict() == old  # the old flag: no choice, not kept
+    assert settings.solo is SoloRule.BEST  # the rule book's solo (3.5)
     assert DuplicateSettings.from_dict(FISF.to_dict()) == FISF
+    club_rule = dataclasses.replace(FISF, solo=SoloRule.TOP)
+    assert club_rule.to_dict()["solo"] == "top" and DuplicateSettings.from_dict(club_rule.to_dict()) == club_rule
 
 
 def test_record_and_exports_carry_the_warnings(scripted: DuplicateGame) -> None:
@@ -434,7 +438,7 @@ Ref: /feuille
 def test_the_console_grades_an_uncircled_joker_as_a_warning(tmp_path: Path) -> None:
     output = run_console(CONSOLE, tmp_path / "game.sqlite")
     assert "Sanctions FISF (section 5 du règlement)" in output
-    assert "Reçu pour le coup 1 : H8 ESSUIE — 12 points si le mot est valable — avertissement (§ 5.5" in output
+    assert "Reçu pour le coup 1 : H8 ESSUIE. Votre réponse sera jugée à la clôture, comme un bulletin" in output
     assert "Cleo : H8 ESSUIE 12 — avertissement (§ 5.5 : joker non indiqué)" in output
     assert "Ana : H8 ESSUiE 12 [annoncé 99] — avertissement (§ 5.5 : joker indiqué sur une autre lettre)" in output
     assert "[-> cleo] Coup 1 : votre réponse H8 ESSUIE vaut 12 — avertissement (§ 5.5 : joker non indiqué)." in output
@@ -496,14 +500,14 @@ def test_the_fisf_rule_set_brings_the_sanctions_and_training_takes_them_off(club
         (
             "fr",
             "lever",
-            "12 points si le mot est valable — avertissement (§ 5.5",
+            "Votre réponse sera jugée à la clôture, comme un bulletin (sanctions FISF : ni score ni sanction avant)",
             "votre réponse H8 ESSUIE vaut 12",
             "Sanction levée pour Cleo au coup 1",
         ),
         (
             "en",
             "lift",
-            "12 points if the word is valid — warning (§ 5.5",
+            "Your answer will be judged at the close, as a slip is (FISF sanctions: no score and no sanction before)",
             "your answer H8 ESSUIE scores 12",
             "Sanction lifted for Cleo on move 1",
         ),

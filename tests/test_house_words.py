@@ -88,9 +88,9 @@ def test_a_house_file_one_word_a_line_minus_removes_comments_and_blanks_skipped(
 @pytest.mark.parametrize(
     ("content", "line", "reason"),
     [
-        ("KA\nOM 2\n", 2, "'OM 2' is not a word"),
-        ("KA\n-\n", 2, "'' is not a word"),
-        ("K\n", 1, "'K' is not a word"),
+        ("KA\nOM 2\n", 2, "not a word (2-15 letters)"),
+        ("KA\n-\n", 2, "not a word (2-15 letters)"),
+        ("K\n", 1, "not a word (2-15 letters)"),
     ],
 )
 def test_a_bad_line_of_a_house_file_is_named(tmp_path: Path, content: str, line: int, reason: str) -> None:
@@ -99,6 +99,8 @@ def test_a_bad_line_of_a_house_file_is_named(tmp_path: Path, content: str, line:
     with pytest.raises(HouseFileError) as error:
         read_house_file(path)
     assert error.value.line == line and reason in error.value.reason and "house.txt" in str(error.value)
+    typed = content.splitlines()[line - 1].strip("-")
+    assert not typed or typed not in str(error.value).split(":", 2)[-1]  # never the line's text
 
 
 def test_a_missing_or_binary_house_file_is_an_error(tmp_path: Path) -> None:
@@ -226,7 +228,7 @@ def test_top_with_house_words(capsys: pytest.CaptureFixture[str], tmp_path: Path
     status, out, _ = run(capsys, *args, "--count", "1")
     assert status == 0 and out.splitlines()[0] == f"word list {words_file} + 2 house words (+UKVASIE -KVAS)"
     missing = run(capsys, "top", "--lexicon", str(words_file), "--rack", "KVASEIU", "--house", str(tmp_path / "no"))
-    assert missing[0] == 1 and "house words:" in missing[2]
+    assert missing[0] == 2 and "house words:" in missing[2]
 
 
 def test_duplicate_with_house_words(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

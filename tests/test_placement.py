@@ -6,6 +6,7 @@ import pytest
 
 from core.board import Board, Tile
 from core.errors import (
+    DetachedWordError,
     EmptyThroughSquareError,
     FirstMoveError,
     GapError,
@@ -40,7 +41,9 @@ from .positions import board_with, play_moves
         ("H8:V H9:A", "H9 AGUE", IncompleteWordError, "H8"),
         ("H8:V H9:A", "H7 AV", IncompleteWordError, "H9"),
         ("H8:V", "A1 ZEN", NotConnectedError, "A1 ZEN"),
-        ("H4:M", "H4 MOUTONNES", TooManyTilesError, "8"),
+        ("H4:M", "H4 MOUTONNES", TooManyTilesError, "8"),  # through the M: one tile too many
+        ("H8:V", "A1 ORIENTES", DetachedWordError, "8 tiles"),  # issue 37: the reference, not the size
+        ("", "H1 ORIENTES", TooManyTilesError, "8"),  # the first move: nothing to go through
     ],
 )
 def test_placement_rules(setup: str, move: str, error: type[PlacementError] | None, named: str | None) -> None:

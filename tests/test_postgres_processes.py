@@ -50,9 +50,10 @@ def closes_per_round(url: str) -> Counter[tuple[int, int]]:
 
 
 def submissions(url: str) -> set[tuple[str, int]]:
-    """(player, claimed score) of every stored submission: each test play claims a number of its own."""
+    """(player, claimed score) of every stored answer: each test play claims a number of its own (an answer
+    received before its round's end but stored after its close counts in that round, as a correction)."""
     found = set()
-    for (data,) in rows(url, "select data from events where kind = 'submit'"):
+    for (data,) in rows(url, "select data from events where kind in ('submit', 'correct')"):
         event = json.loads(str(data))
         found.add((event["player"], event.get("claimed")))
     return found

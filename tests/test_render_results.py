@@ -10,7 +10,7 @@ from PIL import Image
 
 from bot.render import RoundResultRow, StandingsView, round_result_png, standings_png
 from bot.render import palette as p
-from bot.render.canvas import Box, Scene, png
+from bot.render.canvas import Box, Label, Scene, png, text_width
 from bot.render.results import percent, round_result_scene, signed, standings_scene
 from core.duplicate import DuplicateStanding
 
@@ -165,3 +165,50 @@ def test_a_topping_standings_with_warnings_shows_time_and_warnings() -> None:
     scene = standings_scene(StandingsView("en", 5, 119, timed, sanctioned=True))
     assert texts(scene, "head")[-2:] == ["Time (s)", "Warnings"]
     assert rows_of(scene)[1][-2:] == ["62.0", "5 (−10)"]
+
+
+def extents(label: Label) -> tuple[int, int]:
+    """Where a label's text runs, left to right, from its anchor."""
+    width = text_width(label.text, label.size)
+    if label.anchor.startswith("l"):
+        return label.x, label.x + width
+    if label.anchor.startswith("r"):
+        return label.x - width, label.x
+    return label.x - width // 2, label.x + width // 2
+
+
+def overlaps(scene: Scene, gap: int = 8) -> list[tuple[str, str]]:
+    """The neighbouring texts of a line of the table (its heads, each row's cells) closer than ``gap``."""
+    lines: dict[tuple[str, int], list[Label]] = {}
+    for label in scene.labels:
+        if label.role in ("head", "cell"):
+            lines.setdefault((label.role, label.y), []).append(label)
+    found = []
+    for labels in lines.values():
+        ordered = sorted(labels, key=lambda label: extents(label)[0])
+        for left, right in zip(ordered, ordered[1:]):
+            if extents(right)[0] - extents(left)[1] < gap:
+                found.append((left.text, right.text))
+    return found
+
+
+NO_SOLO = tuple(replace(s, solos=0) for s in WARNED)
+HEAVY = (
+    DuplicateStanding(1, "Ana", 119, 0, 100.0, warnings=12, deduction=45),
+    DuplicateStanding(2, "Ben", 113, -6, 95.0, warnings=5, deduction=10),
+)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize(
+    "standings",
+    [NO_SOLO, WARNED, HEAVY, tuple(replace(s, seconds=61.5) for s in WARNED)],
+    ids=["warnings", "warnings-solos", "many-warnings", "warnings-time"],
+)
+def test_the_warnings_column_never_runs_over_the_percentage(
+    lang: str, standings: tuple[DuplicateStanding, ...]
+) -> None:
+    """Issue 37, item 9: without a solos column, "5 (−10)" was drawn over "95,0" and read "95,5(−10)"."""
+    scene = standings_scene(StandingsView(lang, 5, 119, standings, sanctioned=True))
+    assert overlaps(scene) == []
+    assert rows_of(scene)[1][-1] == "5 (−10)"

@@ -179,7 +179,7 @@ def test_a_room_short_of_a_round_scores_nothing_in_it_and_an_account_counts_once
     standings = overall_standings(rooms, 2, DuplicateSettings(solo_min_players=2))
     tops = 112 + second_top
     assert [(s.name, s.channel, s.total, s.gap) for s in standings] == [
-        ("Ana", "x", 98, 98 - tops),  # her first room's game only; 0 in round 2 (no answer)
+        ("Ana", "x", 108, 108 - tops),  # her first room's game only (98, alone best: +10, 3.5); 0 in round 2
         ("Ben", "y", 22, 22 - tops),  # 0 in the round his room never closed
     ]
     assert overall_standings(rooms, 0, DuplicateSettings())[0].total == 0

@@ -12,6 +12,7 @@ from core.edition import fold_accents
 
 from ..chat import Reply
 from ..commands.registry import CommandSpec
+from ..messages import language_of_locale as language_of_locale  # the adapters import it from here
 from ..messages import languages
 
 log = logging.getLogger("arbitre.adapters")
@@ -318,7 +319,14 @@ def platform_names(spec: CommandSpec) -> list[str]:
     return sorted({spec.name, *(platform_name(spec, lang) for lang in languages())})
 
 
-def language_of_locale(code: str) -> str | None:
-    """The catalog language of a platform's locale code (``fr``, ``en-US``, ``pt_BR``), if there is one."""
-    base = code.replace("_", "-").split("-")[0].lower()
-    return base if base in languages() else None
+PLATFORM_TIME_SPAN = 60.0  # seconds: a platform's time further back than this is another clock's (a test's)
+
+
+def platform_received(now: float, local: float, platform: float | None) -> float | None:
+    """When a message reached the platform, on the referee's clock (``now``; ``Incoming.received``): its
+    age by the platform's own time (``platform``, on the adapter's clock ``local``; never negative), so
+    that an answer queued on its way (a crowd, a process behind) is timed when it was handed in; None (the
+    service stamps its arrival) without a platform time, or with one too far back to be of the same clock."""
+    if platform is None or not local - PLATFORM_TIME_SPAN <= platform:
+        return None
+    return now - max(0.0, local - platform)

@@ -29,6 +29,8 @@ from typing import BinaryIO, TextIO
 from core.edition import EDITIONS
 
 from ..chat import Incoming, Reply
+from ..commands.duplicate_games import load_game
+from ..commands.duplicate_texts import live_lines_at_close
 from ..lexicons import LexiconRegistry
 from ..messages import say
 from ..metrics import Metrics
@@ -36,7 +38,7 @@ from ..numbers import read_decimal
 from ..outbox import Undelivered
 from ..referee import Referee
 from ..service import RefereeService
-from ..storage import ChannelSettings, Storage, StorageFullError
+from ..storage import ChannelSettings, GameKind, Storage, StorageFullError
 from ..tools.common import (
     EXIT_BROKEN_PIPE,
     EXIT_METRICS,
@@ -210,16 +212,28 @@ class ConsoleRoom:
             audience = self.audience(reply)
             lines = [f"{audience} {reply.text}"]
             if reply.image is not None:
-                path = self._save(reply.image, reply.image_name or "board.png")
-                lines.append(f"{audience} (image: {path})")
+                lines.append(f"{audience} (image: {self._saved(reply.image, reply.image_name or 'board.png')})")
             if reply.document is not None:
-                path = self._save(reply.document, reply.document_name or "export.txt")
-                lines.append(f"{audience} (file: {path})")
+                lines.append(f"{audience} (file: {self._saved(reply.document, reply.document_name or 'export.txt')})")
             if not self.write("\n".join(lines) + "\n\n"):
                 return [*owed, *replies[done:]]
             if reply.edit_key is not None:
                 self.shown[reply.edit_key] = reply.text
         return owed
+
+    def remember_live_lines(self) -> None:
+        """At start, the open duplicate round's live lines (how many have played, who joined) as the room
+        reads them already: an earlier session printed each as it changed (or the flush of what it owed just
+        did), so the close's update of them, the same text, is not printed again (issue 37: after a restart,
+        a round closed by the clock printed its counter and join line a second time)."""
+        storage = self.referee.storage
+        record = storage.active_game(self.key.channel)
+        if record is None or record.kind is not GameKind.DUPLICATE:
+            return
+        lang = storage.channel(self.key.channel).language
+        for reply in live_lines_at_close(lang, record, load_game(storage, record)):
+            if reply.edit_key is not None:
+                self.shown.setdefault(reply.edit_key, reply.text)
 
     def audience(self, reply: Reply) -> str:
         """Whom a reply is for: ``[#vichy]`` (a room), ``[-> ben]`` (a player of this room, privately); a private
@@ -242,6 +256,14 @@ class ConsoleRoom:
         except BrokenPipeError:
             self.output_gone = True
         return not self.output_gone
+
+    def _saved(self, data: bytes, name: str) -> str:
+        """Where an image or a file the bot sent was written, or why it was not (a full disk: the room goes on)."""
+        try:
+            return str(self._save(data, name))
+        except OSError as error:
+            lang = self.referee.storage.channel(self.key.channel).language
+            return say(lang, "console_not_written", reason=error.strerror or type(error).__name__)
 
     def _save(self, data: bytes, name: str) -> Path:
         """Write an image or a file the bot sent beside the database; its path."""
@@ -276,6 +298,7 @@ class ConsoleRoom:
         loop = asyncio.get_running_loop()
         self.running = True
         await self.service.flush_outbox(everything=True)  # what an earlier session owed and did not print
+        await loop.run_in_executor(None, self.remember_live_lines)
         if self.script:
             await loop.run_in_executor(None, self.referee.lexicons.wait)
         await self.service.tick()  # after a restart: close the rounds whose time ran out meanwhile

@@ -1,23 +1,20 @@
 """Discord adapter (discord.py 2.7): slash commands and ``!`` prefix commands in, replies out.
 
-A thin translator. Every command of ``bot.commands.registry`` becomes a slash command
-(English name, French localisation from its alias) with one free-text ``args``
-option that the command layer parses; ``!score H8 VAGUE`` works too when the
-privileged message-content intent is enabled (and in DMs, where no intent is
-needed). Replies go back through the interaction when there is one (ephemeral
-when private), otherwise to the channel, or by DM for private replies, with a
-polite public fallback when the user's DMs are closed.
+A thin translator. Every command of ``bot.commands.registry`` becomes a slash command (English name,
+French localisation from its alias) with one free-text ``args`` option that the command layer parses;
+``!score H8 VAGUE`` works too when the privileged message-content intent is enabled (and in DMs, where no
+intent is needed). Replies go back through the interaction when there is one (ephemeral when private),
+otherwise to the channel, or by DM for private replies, with a polite public fallback when DMs are closed.
 
-On Discord's current paths: a deferred "thinking..." answer is completed by editing the
-original response; once an interaction token has lived its 15 minutes, nothing goes through
-it any more (later edits of its messages go through the channel). A channel that refuses the
-bot's posts (missing access or permissions) is logged and reported once, by DM, to the
+A deferred "thinking..." answer is completed by editing the original response; once an interaction
+token has lived its 15 minutes, later edits of its messages go through the channel. A channel that
+refuses the bot's posts (missing access or permissions) is logged and reported once, by DM, to the
 referee of the channel's game, until a post there succeeds again.
 
-Nothing here knows the game: moves are recorded by the command layer before any
-Discord call, so a failed send never loses a move. The slash commands are defined in
-``discord_commands``, an interaction is answered by ``discord_interactions`` (a lost first
-answer included), and ``discord_reconnect`` bounds the waits between gateway reconnections.
+Nothing here knows the game: moves are recorded by the command layer before any Discord call, so a
+failed send never loses a move. The slash commands are defined in ``discord_commands``, an interaction is
+answered by ``discord_interactions`` (a lost first answer included), and ``discord_reconnect`` bounds the
+waits between gateway reconnections.
 """
 
 import asyncio
@@ -41,6 +38,7 @@ from ..referee import Referee
 from ..service import RefereeService
 from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, first_things_first, platform_id, split_text
 from .common import platform_name as platform_name  # the names the tests and tools import from here
+from .common import platform_received as platform_received  # Discord's time of an answer, on the referee's clock
 from .discord_commands import CommandTranslator, build_command
 from .discord_commands import intents_for as intents_for
 from .discord_commands import penalty_choices as penalty_choices
@@ -280,6 +278,7 @@ class DiscordAdapter:
             text=f"/{spec.name} {args}".strip(),
             private=True,  # the answer can be ephemeral
             admin=self.interaction_admin(interaction),
+            received=platform_received(self.referee.now(), self.clock(), interaction.created_at.timestamp()),
         )
         token = _TURN.set(turn)
         try:
@@ -323,6 +322,7 @@ class DiscordAdapter:
             ),
             private=in_dm,
             admin=admin,
+            received=platform_received(self.referee.now(), self.clock(), message.created_at.timestamp()),
         )
         token = _TURN.set(_MessageTurn(message, incoming))
         try:
@@ -512,6 +512,8 @@ class DiscordAdapter:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             return await self._send_to(user, chunks, image)
         except discord.Forbidden as error:
+            if error.code == 40003:  # "You are opening direct messages too fast": the DMs are open, the outbox
+                raise  # tries again later (a 403 is transient, bot.adapters.refusals): no closed-DMs note
             log.info("DMs closed for %s (%s)", reply.to_user, error.code)
         except discord.NotFound:
             log.warning("unknown Discord user %s", reply.to_user)

@@ -142,11 +142,20 @@ def _slash_callback(adapter: SlashHost, spec: CommandSpec, takes_args: bool, req
     return run_optional
 
 
+def optional_removed(usage: str) -> str:
+    """A usage line without its optional parts, nested ones included (``[stop | simultane [CODE]]`` goes
+    whole): what must be typed."""
+    previous = None
+    while previous != usage:  # the innermost [...] first, until none is left
+        previous, usage = usage, re.sub(r"\[[^\[\]]*\]", "", usage)
+    return usage
+
+
 def build_command(adapter: SlashHost, spec: CommandSpec) -> app_commands.Command[Any, Any, Any]:
     """The slash command for one command of the table."""
     arguments = usage_args(spec.usage(DEFAULT_LANGUAGE))
     takes_args = bool(arguments)
-    required = bool(re.sub(r"\[[^\]]*\]", "", arguments).strip())  # a word outside [...] must be given
+    required = bool(optional_removed(arguments).strip())  # a word outside [...] must be given
     callback = _slash_callback(adapter, spec, takes_args, required)
     if takes_args:
         callback = app_commands.rename(args=_text(spec, "option"))(callback)

@@ -35,12 +35,13 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
+    BaseRateLimiter,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     filters,
@@ -62,12 +63,14 @@ from .common import (
     platform_id,
     platform_name,
     platform_names,
+    platform_received,
     short_text,
     split_text,
 )
 from .ordering import ArrivalOrder, Turn
 from .refusals import telegram_refusal
-from .telegram_pacing import FloodPacer, Priority, shown_first
+from .telegram_admins import ALLOWED_UPDATES, GroupAdmins, read_administrators
+from .telegram_pacing import FloodPacer, Priority, library_limiter, shown_first
 from .telegram_receiver import UnreadableUpdateError, serve_updates
 from .telegram_requests import POLL_RETRY_CAP, telegram_requests
 from .telegram_text import api_url, file_url_for, telegram_text, utf16_len
@@ -83,8 +86,8 @@ CAPTION_LIMIT = 1024
 DESCRIPTION_LIMIT = 100  # Telegram allows 256; the command menu reads better short
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 # A group takes about 20 messages or edits a minute (PLATFORMS.md): a round's draw, its countdown (one edit per
-# ``edit_interval``), results, standings, warnings and the admin look-up leave room for about four edits of
-# each live line (the counter, the join notice) a minute.
+# ``edit_interval``), results, standings and warnings leave room for about four edits of each live line (the
+# counter, the join notice) a minute.
 LIVE_INTERVAL = 15.0
 
 _PRIORITY: contextvars.ContextVar[Priority] = contextvars.ContextVar("priority", default=Priority.MUST_SEE)
@@ -130,7 +133,7 @@ class TelegramAdapter:
         edit_interval: float = 10.0,
         live_interval: float = LIVE_INTERVAL,
         admin_ttl: float = 60.0,
-        rate_limiter: AIORateLimiter | None = None,
+        rate_limiter: BaseRateLimiter[Any] | None = None,
         tick_seconds: float = 0.5,
         clock: Callable[[], float] = time.time,
         metrics: Metrics | None = None,
@@ -138,15 +141,16 @@ class TelegramAdapter:
     ) -> None:
         """``clock``: Unix time for the countdowns (the referee's, whose deadlines they show) and the
         pace of edits; ``live_interval``: seconds between two edits of a live line (the counter, the
-        join notice); ``admin_ttl``: how long a group's administrators are remembered; ``rate_limiter``:
-        python-telegram-bot's limiter (default: three retries of a 429), after the pacer; ``metrics``:
+        join notice); ``admin_ttl``: how long a group's administrators are remembered (``GroupAdmins``);
+        ``rate_limiter``: python-telegram-bot's limiter after the pacer (default: ``library_limiter``, three
+        retries of a 429 and no bucket: the pacer is the one limiter of messages); ``metrics``:
         where commands, 429s and the connection are reported (None: metrics off); ``poll_retry_cap``: the
         longest wait between two long polls while the Bot API does not answer (``telegram_requests``)."""
         self.referee = referee
         self.edit_interval = edit_interval
         self.live_interval = live_interval
         self.clock = clock
-        self.admin_ttl = admin_ttl
+        self.admins = GroupAdmins(lambda chat_id: read_administrators(self.bot, chat_id), clock, admin_ttl)
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.web: WebServer | None = None  # the rooms' live pages, served while the application runs (``bot.web``)
         # they count 429s and know whether the Bot API answers; the long poll comes back soon after an outage
@@ -156,7 +160,6 @@ class TelegramAdapter:
         self.tracked = TrackedMessages()
         self.arrivals = ArrivalOrder()
         self._countdowns: set[asyncio.Task[None]] = set()
-        self._admins: dict[int, tuple[frozenset[int], float]] = {}  # chat -> (its administrators, until)
         self._names: dict[int, str] = {}
         self._threads: dict[int, int] = {}
         self._notes_sent: dict[tuple[int, int], float] = {}
@@ -165,7 +168,7 @@ class TelegramAdapter:
         builder = (
             ApplicationBuilder()
             .token(token)
-            .rate_limiter(FloodPacer(rate_limiter or AIORateLimiter(max_retries=3), clock))  # Telegram's limits
+            .rate_limiter(FloodPacer(rate_limiter or library_limiter(), clock))  # Telegram's limits
             .request(self.requests[0])
             .get_updates_request(self.requests[1])
             .post_init(self._post_init)
@@ -182,11 +185,21 @@ class TelegramAdapter:
         for spec in COMMANDS:
             names = platform_names(spec)
             self.application.add_handler(CommandHandler(names, self._on_command, filters=new_messages, block=False))
+        self.application.add_handler(ChatMemberHandler(self.admins.on_update, ChatMemberHandler.ANY_CHAT_MEMBER))
         self.application.add_error_handler(self._on_error)
 
     @property
     def bot(self) -> Any:
         return self.application.bot
+
+    @property
+    def admin_ttl(self) -> float:
+        """How long a group's administrators are remembered, in seconds."""
+        return self.admins.ttl
+
+    @admin_ttl.setter
+    def admin_ttl(self, seconds: float) -> None:
+        self.admins.ttl = seconds
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -228,7 +241,7 @@ class TelegramAdapter:
 
     def run(self, **polling: Any) -> None:
         """Long-poll until stopped (Ctrl-C / SIGTERM)."""
-        self.application.run_polling(allowed_updates=[Update.MESSAGE], **polling)
+        self.application.run_polling(allowed_updates=list(ALLOWED_UPDATES), **polling)
 
     def run_webhook(self, webhook: WebhookConfig) -> None:
         """Set the webhook, then serve it until stopped (Ctrl-C / SIGTERM): Telegram's POSTs to
@@ -243,12 +256,18 @@ class TelegramAdapter:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
+        await self.serve_webhook(webhook, stop)
+
+    async def serve_webhook(self, webhook: WebhookConfig, stop: asyncio.Event) -> None:
+        """What :meth:`run_webhook` does in the running loop, until ``stop`` is set."""
         application = self.application
         async with application:  # initialize() (getMe: a rejected token raises here), then shutdown()
             await self._post_init(application)
             server = None
             try:
-                await self.bot.set_webhook(webhook.url, allowed_updates=[Update.MESSAGE], secret_token=webhook.secret)
+                await self.bot.set_webhook(
+                    webhook.url, allowed_updates=list(ALLOWED_UPDATES), secret_token=webhook.secret
+                )
                 server = serve_updates(webhook, self._receive_update)
                 await application.start()
                 log.info("receiving updates for %s at %s", webhook.url, webhook.local_address)
@@ -291,27 +310,10 @@ class TelegramAdapter:
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether the user is the group's creator or an administrator. The group's administrators are
-        read in one ``getChatAdministrators`` and kept ``admin_ttl`` s: one look-up per group and
-        period, whoever speaks (the rate limiter counts each against the group's ~20 a minute)."""
-        return user_id in await self._admins_of(chat_id)
-
-    async def _admins_of(self, chat_id: int) -> frozenset[int]:
-        now = self.clock()
-        cached = self._admins.get(chat_id)
-        if cached is not None and 0 < cached[1] - now <= self.admin_ttl:  # (a clock set back: read again)
-            return cached[0]
-        try:
-            members = await self.bot.get_chat_administrators(chat_id)
-            admins = frozenset(
-                m.user.id for m in members if m.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
-            )
-        except TelegramError as error:
-            log.info("could not read the administrators of %s: %s", chat_id, error)
-            admins = frozenset()
-        if len(self._admins) > 10_000:
-            self._admins.clear()
-        self._admins[chat_id] = (admins, now + self.admin_ttl)
-        return admins
+        read in one ``getChatAdministrators``, once per group at a time, and kept ``admin_ttl`` s, brought
+        up to date by the membership updates (``GroupAdmins``): one look-up per group and period, however
+        many speak at once."""
+        return user_id in await self.admins.of(chat_id)
 
     async def _on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, user, chat = update.effective_message, update.effective_user, update.effective_chat
@@ -343,6 +345,9 @@ class TelegramAdapter:
             text=_BOT_NAME.sub(r"\1", text),  # PTB already checked that "@Name" is us
             private=private,
             admin=admin,
+            # Telegram's time, in whole seconds: the next second is the earliest it may have been sent by
+            received=platform_received(self.referee.now(), self.clock(), message.date.timestamp() + 1),
+            locale=user.language_code,  # a private chat with no settings of its own speaks it
         )
         token = _TURN.set(_Turn(chat.id, user.id, message.message_id, thread, private))
         try:

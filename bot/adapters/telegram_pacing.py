@@ -6,6 +6,19 @@ so that the bot is not answered 429 and never sends during a flood wait, which T
 python-telegram-bot's ``AIORateLimiter`` keeps a leaky bucket per group, which lets up to 40 messages into
 a minute after a burst and has no per-chat pace; this pacer comes first and reads the limits strictly
 (any 60 s, any second), then hands the request to the library's limiter, which still retries a 429.
+
+A message counts in the windows from when it leaves until Telegram has answered it, then as of that answer:
+Telegram counts it when it arrives, which may be later than it left (the network, a retry), and a window
+kept by the moments messages left could let the 31st of a second arrive within the same second as the
+first (the crowd test saw it with 50 acknowledgements at once, and python-telegram-bot's retries of the
+429s then fell inside the flood wait, which grew to an hour).
+
+The pacer is the one limiter of a group's messages, the one that knows what comes first: the library's
+limiter behind it keeps no bucket of its own (:func:`library_limiter`). Its buckets count every request
+that names a chat, reads included: fifty ``getChatAdministrators`` filled a group's 20 a minute and held
+the draw behind them for 96 s. A request that posts nothing (a read, a chat action, a deletion) never
+waits here, and reaches the library's limiter without its chat, so that no bucket of any limiter placed
+there holds it either; it still gets the library's retries of a 429.
 """
 
 from __future__ import annotations
@@ -17,7 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from telegram.ext import BaseRateLimiter
+from telegram.ext import AIORateLimiter, BaseRateLimiter
 
 from ..chat import Reply
 from .common import POLL_SECONDS, BudgetShortError, first_things_first
@@ -58,14 +71,30 @@ class Priority(Enum):
 LIVE_RESERVE = 10
 
 
+def library_limiter(max_retries: int = 3) -> AIORateLimiter:
+    """python-telegram-bot's limiter as the pacer's inner one in production: it retries a 429 up to
+    ``max_retries`` times (after its ``retry_after``, holding every request meanwhile) and keeps no bucket
+    (``overall_max_rate=0``, ``group_max_rate=0``): the pacer alone paces messages."""
+    return AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=max_retries)
+
+
+class _Sent:
+    """One message in the windows: when Telegram answered it (None while it is on its way: it counts as now)."""
+
+    __slots__ = ("at",)
+
+    def __init__(self) -> None:
+        self.at: float | None = None
+
+
 class _Chat:
-    """One chat's allowance: tokens of its burst (refilled at the chat's pace) and, for a group, when its
-    messages of the last minute left."""
+    """One chat's allowance: tokens of its burst (refilled at the chat's pace) and, for a group, its messages
+    of the last minute."""
 
     def __init__(self, burst: int, now: float) -> None:
         self.tokens = float(burst)
         self.at = now
-        self.minute: deque[float] = deque()
+        self.minute: deque[_Sent] = deque()
         self.lock = asyncio.Lock()  # the chat's messages wait their turn in the order they came
 
 
@@ -84,7 +113,7 @@ class FloodPacer(BaseRateLimiter[Any]):
         self.limits = limits
         self._chats: dict[int | str, _Chat] = {}
         self.group_waits = 0  # messages players must see that waited for a group's minute to free a slot
-        self._second: deque[float] = deque()
+        self._second: deque[_Sent] = deque()
 
     async def initialize(self) -> None:
         if self.inner is not None:
@@ -107,16 +136,23 @@ class FloodPacer(BaseRateLimiter[Any]):
         priority = rate_limit_args if isinstance(rate_limit_args, Priority) else Priority.MUST_SEE
         if isinstance(rate_limit_args, Priority):
             rate_limit_args = None  # the library's limiter takes a number of retries there
-        if endpoint in MESSAGE_METHODS and chat_id is not None:
+        sent: _Sent | None = None
+        if endpoint not in MESSAGE_METHODS:  # posts nothing: no chat's queue, here or in the library's limiter
+            data = {key: value for key, value in data.items() if key != "chat_id"}
+        elif chat_id is not None:
             if priority is Priority.LIVE:
-                self.take_spare(_chat_key(chat_id))
+                sent = self.take_spare(_chat_key(chat_id))
             else:
-                await self.wait_turn(_chat_key(chat_id))
-        if self.inner is None:
-            return await callback(*args, **kwargs)
-        return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+                sent = await self.wait_turn(_chat_key(chat_id))
+        try:
+            if self.inner is None:
+                return await callback(*args, **kwargs)
+            return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+        finally:
+            if sent is not None:
+                sent.at = self.clock()  # answered (or given up): it counts as of now
 
-    def take_spare(self, chat_id: int | str) -> None:
+    def take_spare(self, chat_id: int | str) -> _Sent:
         """Count a live edit to ``chat_id`` if it may leave at once without eating into the group's reserve;
         else raise :class:`BudgetShortError` (nothing counted: the edit is tried at its next interval)."""
         chat = self._chat(chat_id)
@@ -125,10 +161,10 @@ class FloodPacer(BaseRateLimiter[Any]):
             raise BudgetShortError(f"chat {chat_id}: a message waits or the pace is spent")
         if _is_group(chat_id) and len(chat.minute) >= self.limits.group_per_minute - LIVE_RESERVE:
             raise BudgetShortError(f"group {chat_id}: the minute's spare messages are spent")
-        self._count(chat_id, chat, now)
+        return self._count(chat_id, chat, now)
 
-    async def wait_turn(self, chat_id: int | str) -> None:
-        """Return when a message to ``chat_id`` may leave (it is then counted)."""
+    async def wait_turn(self, chat_id: int | str) -> _Sent:
+        """Return when a message to ``chat_id`` may leave (it is then counted, as on its way)."""
         chat = self._chat(chat_id)
         async with chat.lock:
             held = False
@@ -137,26 +173,24 @@ class FloodPacer(BaseRateLimiter[Any]):
                     held = True  # the group's minute is spent: what players must see waits for it
                     self.group_waits += 1
                 await asyncio.sleep(min(wait, POLL_SECONDS))
-            self._count(chat_id, chat, self.clock())
+            return self._count(chat_id, chat, self.clock())
 
-    def _count(self, chat_id: int | str, chat: _Chat, now: float) -> None:
+    def _count(self, chat_id: int | str, chat: _Chat, now: float) -> _Sent:
+        sent = _Sent()
         chat.tokens, chat.at = self._tokens(chat, now) - 1.0, now
         if _is_group(chat_id):
-            chat.minute.append(now)
-        self._second.append(now)
+            chat.minute.append(sent)
+        self._second.append(sent)
+        return sent
 
     def _wait(self, chat_id: int | str, chat: _Chat, now: float) -> float:
         """Seconds before the next message to the chat stays within every limit (0: now)."""
         limits = self.limits
-        while self._second and self._second[0] <= now - 1.0:
-            self._second.popleft()
-        while chat.minute and chat.minute[0] <= now - 60.0:
-            chat.minute.popleft()
         waits = [(1.0 - self._tokens(chat, now)) / limits.chat_per_second]
-        if len(self._second) >= limits.overall_per_second:
-            waits.append(self._second[0] + 1.0 - now)
-        if _is_group(chat_id) and len(chat.minute) >= limits.group_per_minute:
-            waits.append(chat.minute[0] + 60.0 - now)
+        if (oldest := _window(self._second, 1.0, now, limits.overall_per_second)) is not None:
+            waits.append(oldest + 1.0 - now)
+        if _is_group(chat_id) and (oldest := _window(chat.minute, 60.0, now, limits.group_per_minute)) is not None:
+            waits.append(oldest + 60.0 - now)
         return max(waits)
 
     def _tokens(self, chat: _Chat, now: float) -> float:
@@ -171,10 +205,21 @@ class FloodPacer(BaseRateLimiter[Any]):
                 self._chats = {
                     k: c
                     for k, c in self._chats.items()
-                    if c.lock.locked() or (c.minute and c.minute[-1] > now - 60.0) or self._tokens(c, now) < 1.0
+                    if c.lock.locked() or _window(c.minute, 60.0, now, 1) is not None or self._tokens(c, now) < 1.0
                 }
             chat = self._chats[chat_id] = _Chat(self.limits.chat_burst, now)
         return chat
+
+
+def _window(sent: deque[_Sent], seconds: float, now: float, limit: int) -> float | None:
+    """Forget the messages answered ``seconds`` ago or more; if ``limit`` or more are left, when the oldest
+    was answered (now if it is on its way), else None."""
+    while sent and (at := sent[0].at) is not None and at <= now - seconds:
+        sent.popleft()
+    if len(sent) < limit:
+        return None
+    at = sent[0].at
+    return now if at is None else at
 
 
 def _chat_key(chat_id: object) -> int | str:

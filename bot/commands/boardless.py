@@ -459,5 +459,8 @@ def sheet_join(ctx: Context) -> None:
         raise UserError("err_unknown_player", player=wanted, players=", ".join(game.players))
     if seats.owner_of(ctx.storage, record, seat) is not None:
         raise UserError("seat_taken", player=seat)
+    typed = " ".join(ctx.tokens) or ctx.message.name
+    if seats.claimable([seat], typed) is None and seats.named_like(ctx.message, [seat]) is None:
+        raise UserError("seat_exact_name", player=seat)  # a look-alike never takes a free seat
     seats.bind(ctx.storage, record, ctx.message.user, seat)
     ctx.reply(ctx.say("seat_claimed", player=seat))

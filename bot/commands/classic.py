@@ -220,6 +220,9 @@ def join(ctx: Context, record: GameRecord) -> None:
     if existing is not None:
         if seats.owner_of(ctx.storage, record, existing) is not None:
             raise UserError("seat_taken", player=existing)
+        typed = " ".join(ctx.tokens) or ctx.message.name
+        if seats.claimable([existing], typed) is None and seats.named_like(ctx.message, [existing]) is None:
+            raise UserError("seat_exact_name", player=existing)  # a look-alike never takes a free seat
         seats.bind(ctx.storage, record, ctx.message.user, existing)
         ctx.reply(ctx.say("seat_claimed", player=existing))
         return

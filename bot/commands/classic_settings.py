@@ -82,7 +82,8 @@ def setting_value(name: str, words: list[str]) -> str:
 
 
 def settings_line(lang: str, game: ClassicGame) -> str:
-    """The running game's challenge options and clock, for /settings."""
+    """The running game's challenge options and clock, for /settings (under a void challenge, no penalty nor
+    double challenge: a challenge costs nothing)."""
     rules = game.rules
     yes, no = say(lang, "game_setting_yes"), say(lang, "game_setting_no")
     if rules.clock is ClockMode.CHESS:
@@ -91,14 +92,17 @@ def settings_line(lang: str, game: ClassicGame) -> str:
         clock = say(lang, "game_setting_stopwatch", seconds=rules.stopwatch_seconds)
     else:
         clock = no
+    zeros = yes if rules.scoreless_ends else no
+    if rules.challenge_void:  # a challenge costs nothing: no penalty, no lost turn, no bonus to say
+        return say(lang, "game_settings_void", rules=rules.code, zeros=zeros, clock=clock)
     return say(
         lang,
         "game_settings",
         rules=rules.code,
         penalty=rules.challenge_penalty_per_word,
         double=yes if rules.challenge_lost_turn else no,
-        void=yes if rules.challenge_void else no,
-        zeros=yes if rules.scoreless_ends else no,
+        void=no,
+        zeros=zeros,
         clock=clock,
     )
 

@@ -11,7 +11,16 @@ import dataclasses
 import re
 from typing import Any
 
-from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions
+from core.duplicate import (
+    DrawMade,
+    DuplicateGame,
+    DuplicateSettings,
+    DuplicateStarted,
+    PlayerJoined,
+    Sanctions,
+    SoloRule,
+    reads_on,
+)
 from core.duplicate.formats import SHORT_CALL_SECONDS, TOPPING_MINUTES, DuplicateFormat
 from core.edition import edition_by_code
 from core.game import find_player, player_key
@@ -26,11 +35,12 @@ from . import seats, simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import close_round, finish, open_next_round
-from .duplicate_sanctions import sanctioned_ack
+from .duplicate_sanctions import sanctioned, slip_receipt
 from .duplicate_texts import count_reply, draw_reply, joins_reply, reason_text, standings_image
 from .formatting import split_claimed
 from .registry import Access, Section, command
 from .simultane_accounts import check_one_room
+from .submissions_late import count_after_close, received_in_time
 
 JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be meant for the round before
 REJECT_MARK = "-"  # /draw - rejects the draw shown, as the words of the catalogs' keywords_reject do
@@ -77,10 +87,13 @@ def cmd_duplicate(ctx: Context) -> None:
     manual = False
     sanctions = Sanctions.FISF if settings.rules == FISF_RULES else Sanctions.NONE  # training: box rules
     manual_words = keywords("keywords_manual")
-    game_format, call, timed = DuplicateFormat.CLASSIC, 0.0, False
+    game_format, call, timed, solo = DuplicateFormat.CLASSIC, 0.0, False, SoloRule.BEST
     for token in ctx.tokens:
         if keyword_form(token) in manual_words:
             manual = True
+            continue
+        if keyword_form(token) in keywords("keywords_solo_top"):  # the club's rule, not the rule book's 3.5
+            solo = SoloRule.TOP
             continue
         named = _format_word(token)
         if named is not None:
@@ -105,6 +118,7 @@ def cmd_duplicate(ctx: Context) -> None:
         sanctions=sanctions,
         format=game_format,
         call=call,
+        solo=solo,
     )
     game = DuplicateGame(edition_by_code(settings.edition), (), dup_settings, settings.lexicon)
     setup = GameSetup(
@@ -129,6 +143,10 @@ def cmd_duplicate(ctx: Context) -> None:
         started += "\n" + ctx.say("dup_call_on", seconds=round(dup_settings.call_seconds))
     if sanctions is Sanctions.FISF:
         started += "\n" + ctx.say("dup_sanctions_on", threshold=dup_settings.warning_threshold)
+    if solo is SoloRule.TOP:
+        started += "\n" + ctx.say(
+            "dup_solo_top_on", bonus=dup_settings.solo_bonus, players=dup_settings.solo_min_players
+        )
     ctx.reply(started)
     ctx.replies += open_next_round(ctx.services, ctx.storage, record, game, ctx.lang, ctx.services.now())
 
@@ -233,11 +251,15 @@ def join(ctx: Context, record: GameRecord) -> None:
         raise UserError("already_seated", player=mine)
     check_one_room(ctx.storage, record, ctx.message)
     target = wanted or own_name
-    existing = find_player(game.players, target)
+    typed = " ".join(ctx.tokens)
+    existing = seats.claimable(game.players, typed) if wanted else seats.named_like(ctx.message, game.players)
     if existing is not None and seats.owner_of(ctx.storage, record, existing) is None:
         seats.bind(ctx.storage, record, ctx.message.user, existing)
         ctx.reply(ctx.say("seat_claimed", player=existing))
         return
+    alike = find_player(game.players, target)
+    if wanted and alike is not None and seats.owner_of(ctx.storage, record, alike) is None:
+        raise UserError("seat_exact_name", player=alike)  # a free seat is taken by its exact name only
     _add_player(ctx, record, game, target, bind=True)
     joined = joins_reply(ctx.lang, record, game)
     assert joined is not None  # the player just added
@@ -254,13 +276,21 @@ def cmd_play(ctx: Context) -> None:
     if not ctx.args.strip():
         raise UserError("usage", usage=ctx.spec.usage(lang))
     round_ = game.current
+    move, claimed = split_claimed(ctx.args.strip())
+    now = ctx.message.arrived(ctx.services.now())  # a move that waited behind others is timed by its arrival
+    received_for = received_in_time(game, now)
+    if received_for is not None:  # received before the last round's end, stored after its close: it counts
+        if _player_of(ctx, record, game) is None:  # a newcomer: one room per simultané
+            check_one_room(ctx.storage, record, ctx.message)
+        seat = _playing_as(ctx, record, game)
+        seat = seat or _add_player(ctx, record, game, seats.display_name(ctx.message), bind=True)
+        count_after_close(ctx, record, game, received_for, seat, move, claimed, now)
+        return
     if round_ is None or round_.draw is None:
         if game.closed_rounds:  # the last round closed before this move arrived
             raise UserError("dup_late", n=len(game.closed_rounds))
         raise UserError("dup_no_round")
-    move, claimed = split_claimed(ctx.args.strip())
-    now = ctx.message.arrived(ctx.services.now())  # a move that waited behind others is timed by its arrival
-    after_close = _just_after_close(ctx, record, game, move, now)
+    after_close = _just_after_close(ctx, record, game, move, claimed, now)
     if _player_of(ctx, record, game) is None:  # a newcomer: one room per simultané
         check_one_room(ctx.storage, record, ctx.message)
     player = _playing_as(ctx, record, game)
@@ -276,14 +306,15 @@ def cmd_play(ctx: Context) -> None:
     replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
     deadline = game.deadline(round_)
     topping = _topping(ctx, record, game, player, move, now) if game.settings.format.timed else None
-    if preview.valid and deadline is not None and now > deadline:
+    receipt = slip_receipt(lang, game, move, claimed, replaced)  # FISF sanctions: nothing judged before the close
+    if (preview.valid or receipt is not None) and deadline is not None and now > deadline:
         ctx.private(say(lang, "dup_late", n=round_.number))
     elif topping is not None:
         ctx.private(topping)
+    elif receipt is not None:
+        ctx.private(receipt)
     elif preview.valid:
         ctx.private(say(lang, "dup_ack", n=round_.number, move=move, score=preview.score, replaced=replaced))
-    elif (sanctioned := sanctioned_ack(lang, game, event, replaced)) is not None:  # a warning, not a 0
-        ctx.private(sanctioned)
     else:
         reason = reason_text(lang, preview, game.notation)
         ctx.private(say(lang, "dup_ack_problem", n=round_.number, move=move, reason=reason.rstrip(".") + "."))
@@ -331,11 +362,28 @@ def _topping(ctx: Context, record: GameRecord, game: DuplicateGame, player: str,
     return say(lang, "dup_topping_not_top", n=round_.number, move=move, score=score)
 
 
+def _seated_at_draw(game: DuplicateGame) -> bool:
+    """Whether any player was seated when the open round's draw was made (a referee's seat, a /join, an
+    answer to an earlier round)."""
+    seated = at_draw = False
+    for event in game.events:
+        if isinstance(event, DuplicateStarted):
+            seated = bool(event.players)
+        elif isinstance(event, PlayerJoined):
+            seated = True
+        elif isinstance(event, DrawMade):
+            at_draw = seated
+    return at_draw
+
+
 def _all_topped(ctx: Context, record: GameRecord, game: DuplicateGame) -> bool:
-    """Whether every player has sent the open round's top (topping, 3.8.4)."""
+    """Whether every seated player has sent the open round's top (topping, 3.8.4): those seated when its
+    draw was made and those who joined since, whether they have tried or not. A round whose draw found
+    nobody seated (the first one, players joining by their first answer) runs its time: who plays is not
+    known, and one player's top must not close it on the others."""
     round_ = game.current
     top = _top_points(ctx, record, game)
-    if round_ is None or top is None:
+    if round_ is None or top is None or not _seated_at_draw(game):
         return False
     return all(
         any(_is_top(ctx, record, game, s.player, s.move, top) for s in round_.submissions if s.player == player)
@@ -343,10 +391,14 @@ def _all_topped(ctx: Context, record: GameRecord, game: DuplicateGame) -> bool:
     )
 
 
-def _just_after_close(ctx: Context, record: GameRecord, game: DuplicateGame, move: str, now: float) -> str:
-    """For a first answer sent while the next draw has only just been shown, that fits the round just
-    closed (it was meant for it): refused, nothing stored, if it does not fit the new draw; else the line
-    saying which round it counts for. "" when there is nothing to say."""
+def _just_after_close(
+    ctx: Context, record: GameRecord, game: DuplicateGame, move: str, claimed: int | None, now: float
+) -> str:
+    """For a first answer sent while the next draw has only just been shown, that reads as an answer to the
+    round just closed (its board and draw, a slip fault allowed: an unmarked joker, a reversed reference, a
+    misplaced word; it was meant for it): refused, nothing stored, if it scores 0 on the new draw (graded,
+    under sanctions), the player told that the round closed before it came; else the line saying which
+    round it counts for. "" when there is nothing to say."""
     round_ = game.current
     assert round_ is not None and round_.draw is not None
     if not game.closed_rounds or round_.opened_at is None:
@@ -357,12 +409,16 @@ def _just_after_close(ctx: Context, record: GameRecord, game: DuplicateGame, mov
     if seat is not None and any(s.player == seat for s in round_.submissions):
         return ""  # already answered this round: it knows the draw
     closed = game.closed_rounds[-1]
-    if not game.preview_closed(closed.number, seat or "", move).valid:
+    assert closed.board_before is not None and closed.draw is not None
+    if not reads_on(closed.board_before, closed.draw.letters, move, claimed, game.edition, game.notation).valid:
         return ""  # not an answer to the round just closed: judged as usual
     lang = ctx.storage.channel(record.channel).language
     values: dict[str, Any] = {"closed": closed.number, "n": round_.number, "draw": round_.draw.spelled(game.edition)}
     preview = game.preview(seat or "", move)
-    if not preview.valid:
+    paid = preview.valid or (
+        sanctioned(game) and reads_on(game.board, round_.draw.letters, move, claimed, game.edition, game.notation).valid
+    )
+    if not paid:
         reason = reason_text(lang, preview, game.notation).rstrip(".") + "."
         raise UserError("dup_closed_before_answer", move=move, reason=reason, **values)
     return say(lang, "dup_counts_for_next", **values)

@@ -29,7 +29,7 @@ from . import simultane_pacing
 from .duplicate_closes import TickReplies, handed_over, owing, result_images
 from .duplicate_games import game_of, round_lists, save, start_top, sync_deadline, top_finder
 from .duplicate_sanctions import feedback_replies
-from .duplicate_texts import draw_reply, live_lines_at_close, played_count, results_reply
+from .duplicate_texts import draw_reply, live_lines_at_close, played_count, results_reply, tie_hint
 from .game_kinds import kind_of
 from .services import Services
 
@@ -129,11 +129,12 @@ def close_round(
     if held is not None:
         return live_lines + held if held else []
     played = played_count(game)
+    called = _time_called(game, now)
     event = game.close_round(top_finder(services, record, game), verdicts)
     closed = game.closed_rounds[-1]
     storage.mark_closed(record.id, closed.number)  # the database refuses a second close of a round
     used = ListUsed(verdicts.spec, verdicts.house)  # kept with the close: replaying needs no word list
-    save(services, record, game, [event], author, {VERDICT_KEY: used.to_data(round=closed.number)})
+    save(services, record, game, [*called, event], author, {VERDICT_KEY: used.to_data(round=closed.number)})
     services.clock.warned.discard((record.id, closed.number))
     services.clock.waiting_for_list.discard((record.id, closed.number))
     draw = closed.draw.spelled(game.edition) if closed.draw else ""
@@ -145,7 +146,7 @@ def close_round(
         )
     ]
     # a simultané's top is every room's: /top N is refused there
-    hint = say(lang, "dup_tie_hint", count=closed.tops_shared) if closed.tied and not record.setup.simultane else ""
+    hint = tie_hint(lang, closed) if closed.tied and not record.setup.simultane else ""
     results = [  # the tie's hint in the results' message: one post less (a room's budget)
         *live_lines,
         results_reply(lang, record.channel, game, closed, played, hint),
@@ -161,6 +162,18 @@ def close_round(
     if game.current is not None and game.current.draw is not None:  # the next draw, before the results
         return handed_over(first + following, results, images)
     return handed_over(first, results + following, images)
+
+
+def _time_called(game: DuplicateGame, now: float) -> list[DuplicateEvent]:
+    """A round closed before its deadline (or while paused) ends now: its time is called, so that an answer
+    received after the close is never taken for one received before the round's end
+    (``bot.commands.submissions_late``); none for a round already past its deadline, or without a clock."""
+    round_ = game.current
+    if round_ is None or (round_.deadline is not None and round_.deadline <= now):
+        return []
+    if round_.deadline is None and round_.paused_left is None:
+        return []
+    return [game.call_time(now)]
 
 
 def _warning_lead(game: DuplicateGame) -> float:

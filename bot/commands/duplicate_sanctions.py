@@ -1,12 +1,13 @@
-"""What is said of FISF sanctions in a duplicate game: an answer's grade and clause in the round's results
-and in the private feedback after the close, the warnings of the standings and the record's notes.
+"""What is said of FISF sanctions in a duplicate game: an answer's receipt (a copy of the slip, nothing
+judged before the close), its grade and clause in the round's results and in the private feedback after
+the close, the warnings of the standings and the record's notes.
 
 Nothing is said in a game without sanctions: its texts read as before sanctions existed.
 """
 
 from __future__ import annotations
 
-from core.duplicate import DuplicateGame, Fault, MoveSubmitted, Round, Sanctions, SubmissionResult, grade_submission
+from core.duplicate import DuplicateGame, Fault, Round, Sanctions
 
 from ..chat import Reply
 from ..messages import say
@@ -79,30 +80,12 @@ def feedback_replies(storage: Storage, record: GameRecord, game: DuplicateGame, 
     return replies
 
 
-def graded_preview(game: DuplicateGame, submission: MoveSubmitted) -> SubmissionResult | None:
-    """How the sanctions grade an answer the plain preview scores 0 (its words taken as valid): the paid
-    reading when a slip fault makes it a warning or a penalty, else None."""
+def slip_receipt(lang: str, game: DuplicateGame, move: str, claimed: int | None, replaced: str) -> str | None:
+    """Under FISF sanctions, the receipt of an answer received in time: a copy of the slip, the move and the
+    score claimed, judged at the close as a slip is (5.3 to 5.9: no score, zero, warning or penalty before
+    it, so that no fault is cured by a second answer the receipt prompted); None in a game without them."""
     round_ = game.current
-    if not sanctioned(game) or round_ is None or round_.draw is None:
+    if not sanctioned(game) or round_ is None:
         return None
-    graded = grade_submission(
-        game.board,
-        round_.draw.letters,
-        submission,
-        lambda w: True,
-        game.edition,
-        game.notation,
-        game.settings.sanctions,
-    )
-    return graded if graded.valid and graded.fault is not None and graded.fault is not Fault.CLEAN else None
-
-
-def sanctioned_ack(lang: str, game: DuplicateGame, submission: MoveSubmitted, replaced: str) -> str | None:
-    """The acknowledgement of an answer the plain preview scores 0 but the sanctions pay with a warning or
-    a penalty (None otherwise): what it will score and the sanction."""
-    graded = graded_preview(game, submission)
-    round_ = game.current
-    if graded is None or graded.fault is None or round_ is None:
-        return None
-    values = {"n": round_.number, "move": submission.move, "score": graded.score, "replaced": replaced}
-    return say(lang, "dup_ack_sanctioned", sanction=fault_text(lang, graded.fault), **values)
+    said = say(lang, "dup_slip_claimed", score=claimed) if claimed is not None else ""
+    return say(lang, "dup_ack_slip", n=round_.number, move=move, claimed=said, replaced=replaced)

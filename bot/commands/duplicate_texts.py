@@ -18,6 +18,7 @@ from core.errors_duplicate import (
     LateSubmissionError,
     LettersNotInDrawError,
     NoJokerLeftError,
+    TooFewJokersError,
     WordNotInLexiconError,
 )
 from core.notation import Notation
@@ -101,6 +102,8 @@ def reason_text(lang: str, result: SubmissionResult, notation: Notation) -> str:
         return say(lang, "dup_reason_not_a_word", words=", ".join(error.words), count=len(error.words))
     if isinstance(error, JokerNotMarkedError):
         return say(lang, "dup_reason_joker", letters=", ".join(error.letters))
+    if isinstance(error, TooFewJokersError):
+        return say(lang, "dup_reason_too_few_jokers", letters=", ".join(error.letters), jokers=error.jokers)
     if isinstance(error, NoJokerLeftError):
         return say(lang, "dup_reason_no_joker", letters=", ".join(error.letters))
     if isinstance(error, LettersNotInDrawError):
@@ -138,6 +141,15 @@ def tie_text(lang: str, game: DuplicateGame, round_: Round) -> str:
     if more > 0:
         listed = say(lang, "dup_tie_more", tied=listed, count=more)
     return say(lang, "dup_tie", tied=listed, rule=tie_rule_text(lang, round_))
+
+
+def tie_hint(lang: str, round_: Round) -> str:
+    """After the close, what the referee may do with tied tops: /top N offers the top and the ``tied`` plays
+    numbered in the result; when more plays score the top (7/8 formats, jokers), how many of them it offers."""
+    offered = len(round_.tied) + 1
+    if round_.tops_shared > offered:
+        return say(lang, "dup_tie_hint_offered", count=round_.tops_shared, offered=offered)
+    return say(lang, "dup_tie_hint", count=round_.tops_shared)
 
 
 def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from core.draw import unseen_tiles
 from core.duplicate import DuplicateGame, Round
-from core.duplicate.results_file import sigles_file
+from core.duplicate.results_file import sigles_file, without_table
 from core.edition import Edition
 from core.game import find_player
 
@@ -195,7 +195,7 @@ def federation_export(ctx: Context, game: DuplicateGame, over: bool) -> tuple[st
     ordered = sorted(numbers.items(), key=lambda item: item[1])
     listed = ", ".join(ctx.say("dup_table_item", table=t, player=p) for p, t in ordered)
     text = ctx.say("export_sigles", tables=listed or "-")
-    missing = game.without_table()
+    missing = without_table(game.players, game.tables)
     if missing:
         text += "\n" + ctx.say("export_sigles_no_table", players=", ".join(f"{p} ({numbers[p]})" for p in missing))
     if not over:

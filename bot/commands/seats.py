@@ -2,7 +2,7 @@
 
 A name the referee types (``/new Ana Ben``) is a seat that the referee records
 for until an account claims it: with ``/join Ana``, or by acting under a display
-name that matches the seat while nobody holds it. Once bound, only that account
+name that is the seat's, exactly (``exact``: no look-alike), while nobody holds it. Once bound, only that account
 (or the game's referee, or a channel admin) acts for the seat; another account
 with the same display name is someone else. Bindings live in storage's
 ``players`` table, written in the command's transaction.
@@ -63,14 +63,26 @@ def bind(storage: Storage, record: GameRecord, user: str, seat: str) -> None:
     storage.add_player(record.id, user, seat)
 
 
+def exact(name: str) -> str:
+    """A name as it is compared to claim a free seat: composed (NFC), its outer spaces off, nothing else
+    folded: case, accents, look-alike letters of other scripts, invisible or fullwidth characters all
+    count (``Аna`` in Cyrillic, ``ana`` or ``Ana`` with a zero-width space never take Ana's seat)."""
+    return unicodedata.normalize("NFC", name).strip()
+
+
+def claimable(seats: Sequence[str], typed: str) -> str | None:
+    """The seat whose name is exactly ``typed`` (``exact``), if any."""
+    wanted = exact(typed)
+    return next((seat for seat in seats if exact(seat) == wanted), None) if wanted else None
+
+
 def named_like(message: Incoming, seats: Sequence[str]) -> str | None:
-    """The seat whose name is the sender's whole display name, or its first word (case and accents ignored)."""
-    full = clean_name(message.name)
+    """The seat whose name is exactly the sender's whole display name, or its first word (``exact``: a
+    look-alike of a seat's name never claims it)."""
+    full = exact(message.name)
     words = full.split()
     for wanted in (full, words[0] if words else ""):
-        if not wanted:
-            continue
-        found = find_player(seats, wanted)
+        found = claimable(seats, wanted)
         if found is not None:
             return found
     return None

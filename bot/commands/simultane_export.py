@@ -24,7 +24,7 @@ import zipfile
 from core.cells import inert
 from core.duplicate import DuplicateGame
 from core.duplicate.ranking import DuplicateStanding
-from core.duplicate.results_file import sigles_file
+from core.duplicate.results_file import sigles_file, without_table
 
 from ..messages import say
 from ..simultane_names import say_counted
@@ -91,7 +91,7 @@ def federation_files(ctx: Context, record: SimultaneRecord) -> None:
             line = say_counted(ctx.lang, "simultane_sigles_item", name=name, room=label, players=len(mine))
             if len(game.closed_rounds) < overall.rounds:
                 line += f" ({say(ctx.lang, 'simultane_stopped', n=len(game.closed_rounds))})"
-            missing = game.without_table()
+            missing = without_table(game.players, game.tables)
             if missing:
                 numbered = ", ".join(f"{p} ({numbers[p]})" for p in missing)
                 line += "\n  " + say(ctx.lang, "simultane_sigles_no_table", players=numbered)

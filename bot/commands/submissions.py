@@ -29,11 +29,12 @@ from ..outbox import GRACE_SECONDS, destination
 from ..storage import ChannelLock, GameKind, PlayState, PlayWrite, Storage
 from . import seats
 from .duplicate import JUST_DRAWN_SECONDS
-from .duplicate_sanctions import sanctioned_ack
+from .duplicate_sanctions import slip_receipt
 from .duplicate_texts import count_reply, joins_reply, reason_text
 from .formatting import split_claimed
 from .services import Services
 from .simultane_accounts import account_lock, seated_elsewhere
+from .submissions_late import received_in_time
 
 if TYPE_CHECKING:
     from core.duplicate import DuplicateGame
@@ -230,6 +231,8 @@ def _play(
         return None
     now = services.now()
     at = message.arrived(now)  # a move that waited behind others is timed by its arrival
+    if received_in_time(game, at) is not None:
+        return None  # received before the last round's end, stored after its close: the usual way counts it
     if game.closed_rounds and round_.opened_at is not None:
         if at - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
             return None  # maybe meant for the round just closed (or sent before this draw)
@@ -249,7 +252,7 @@ def _play(
     previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
     events.append(game.submit(player, move, claimed, at=at))
     preview = game.preview(player, move)
-    replies = [_ack(lang, game, move, preview, previous, at, message)]
+    replies = [_ack(lang, game, move, claimed, preview, previous, at, message)]
     if arrived:
         welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
         replies.append(_private(message, say(lang, welcome, player=player, n=round_.number)))
@@ -273,7 +276,13 @@ def _private(message: Incoming, text: str) -> Reply:
 
 
 def _ack(
-    lang: str, game: DuplicateGame, move: str, preview: SubmissionResult, previous: str | None, at: float,
+    lang: str,
+    game: DuplicateGame,
+    move: str,
+    claimed: int | None,
+    preview: SubmissionResult,
+    previous: str | None,
+    at: float,
     message: Incoming,
 ) -> Reply:
     """The acknowledgement of a move that arrived ``at``, as the usual /play says it."""
@@ -281,12 +290,12 @@ def _ack(
     assert round_ is not None
     number, deadline = round_.number, game.deadline(round_)
     replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
-    if preview.valid and deadline is not None and at > deadline:
+    receipt = slip_receipt(lang, game, move, claimed, replaced)  # FISF sanctions: nothing judged before the close
+    if (preview.valid or receipt is not None) and deadline is not None and at > deadline:
         return _private(message, say(lang, "dup_late", n=number))
+    if receipt is not None:
+        return _private(message, receipt)
     if preview.valid:
         return _private(message, say(lang, "dup_ack", n=number, move=move, score=preview.score, replaced=replaced))
-    sanctioned = sanctioned_ack(lang, game, round_.submissions[-1], replaced)  # a warning, not a 0 (FISF)
-    if sanctioned is not None:
-        return _private(message, sanctioned)
     reason = reason_text(lang, preview, game.notation)
     return _private(message, say(lang, "dup_ack_problem", n=number, move=move, reason=reason.rstrip(".") + "."))

@@ -203,6 +203,7 @@ def round_result_png(view: RoundResultView) -> bytes:
 RANK_RIGHT, PLAYER_X, TOTAL_RIGHT, GAP_RIGHT, PERCENT_RIGHT, SOLOS_RIGHT = 54, 70, 440, 535, 625, WIDTH - PAD - 10
 TIME_ROOM = 60  # topping (3.8.4): how far the points' columns move left for the time column
 WARNINGS_ROOM = 100  # how far the other columns move left for the warnings column (section 5)
+COLUMN_GAP = 16  # the least room between two columns' texts
 
 
 def warnings_cell(standing: DuplicateStanding) -> str:
@@ -228,9 +229,17 @@ def standings_scene(view: StandingsView) -> Scene:
     head_middle = y + HEAD_SIZE // 2
     shift = TIME_ROOM if timed else 0  # the points' columns make room for the time
     extra_right = SOLOS_RIGHT  # the solos' (or time's) column, left of the warnings when they are shown
-    if warned and (timed or solos):
-        shift += WARNINGS_ROOM
-        extra_right -= WARNINGS_ROOM
+    if warned:  # the warnings' column, as wide as its widest text, never over the column left of it
+        widest = max(
+            [text_width(word(lang, "col_warnings"), HEAD_SIZE)]
+            + [text_width(warnings_cell(s), CELL_SIZE) for s in view.standings]
+        )
+        if timed or solos:
+            needed = max(WARNINGS_ROOM, widest + COLUMN_GAP)
+            shift += needed
+            extra_right -= needed
+        else:  # next to the percentage (issue 37: "5 (−10)" was drawn over "95,0")
+            shift += max(0, widest + COLUMN_GAP - (SOLOS_RIGHT - PERCENT_RIGHT))
     heads = [
         (word(lang, "col_rank"), RANK_RIGHT, "rm"),
         (word(lang, "col_player"), PLAYER_X, "lm"),

@@ -35,6 +35,7 @@ from .protocol import (
 from .records import (
     ChannelLock,
     ChannelSettings,
+    ConnectionLostError,
     Deadline,
     GameKind,
     GameRecord,
@@ -53,6 +54,7 @@ from .records import (
     StorageOpenError,
     StoredEvent,
     ViewRecord,
+    log_failure,
 )
 from .sql_simultanes import DONE_POST, Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
 from .sqlite import MIGRATIONS, SQLiteStorage
@@ -62,6 +64,7 @@ __all__ = [
     "ChannelLock",
     "ChannelSettings",
     "ChannelStore",
+    "ConnectionLostError",
     "ClockStore",
     "Deadline",
     "GameKind",
@@ -98,4 +101,5 @@ __all__ = [
     "ViewRecord",
     "ViewStore",
     "open_storage",
+    "log_failure",
 ]

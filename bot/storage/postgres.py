@@ -27,7 +27,15 @@ import psycopg_pool
 from .common import newer_version_reason
 from .dialect import CLOCK_OWNER_LOCKS, POSTGRES
 from .migrations import MIGRATIONS, upgrade
-from .records import ChannelLock, GameKind, GameStatus, OutsideTransactionError, StorageFullError, StorageOpenError
+from .records import (
+    ChannelLock,
+    ConnectionLostError,
+    GameKind,
+    GameStatus,
+    OutsideTransactionError,
+    StorageFullError,
+    StorageOpenError,
+)
 from .sql_games import PLAY_CHANNEL, SQLGames
 from .sql_outbox import SQLOutbox
 from .sql_series import SQLSeries
@@ -53,6 +61,21 @@ def shown_url(url: str) -> str:
     host = parts.hostname or ""
     netloc = f"{parts.username or ''}@{host}" + (f":{parts.port}" if parts.port else "")
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def connection_lost(conn: psycopg.Connection[Any], error: BaseException) -> bool:
+    """Whether ``error`` says that ``conn`` is dead: the server restarted, crashed or ended the session (what
+    it was running was rolled back with it), not that the statement was refused."""
+    if not isinstance(error, psycopg.OperationalError):
+        return False
+    ended = (psycopg.errors.AdminShutdown, psycopg.errors.CrashShutdown, psycopg.errors.CannotConnectNow)
+    return conn.closed or conn.broken or isinstance(error, ended)
+
+
+def reads_only(sql: str) -> bool:
+    """Whether a statement only reads (run again at no risk when its connection died under it)."""
+    text = sql.lstrip().lower()
+    return text.startswith("select") and " for update" not in text and "pg_advisory_lock" not in text
 
 
 def binary_text_lists(sql: str, params: Sequence[Any]) -> str:
@@ -101,6 +124,7 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
                 min_size=1,
                 max_size=pool_size,
                 kwargs={"autocommit": True},
+                check=psycopg_pool.ConnectionPool.check_connection,  # one the server dropped is replaced
                 open=False,
                 name="arbitre",
             )
@@ -182,6 +206,10 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
             taken, given = sorted(channels - self._arrivals_held), sorted(self._arrivals_held - channels)
             if not taken and not given:
                 return
+            if self._arrivals is not None and (self._arrivals.closed or self._arrivals.broken):
+                self._arrivals.close()  # the server dropped it, and its locks with it: all taken again
+                self._arrivals, self._arrivals_held = None, set()
+                taken, given = sorted(channels), []
             if self._arrivals is None:
                 self._arrivals = psycopg.connect(self.url, autocommit=True)
             self._run(
@@ -216,16 +244,6 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
 
     # --- connections and transactions -------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
-        """This thread's transaction's connection, else a pooled one (each statement commits alone)."""
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
-        if conn is not None:
-            yield conn
-            return
-        with self.pool.connection() as pooled:
-            yield pooled
-
     def _run(self, conn: psycopg.Connection[Any], sql: str, params: Sequence[Any] = ()) -> list[Row]:
         sql = POSTGRES.sql(sql)
         if self._tracer is not None:
@@ -234,13 +252,31 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         return cursor.fetchall() if cursor.description else []
 
     def _execute(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        with self._connection() as conn:
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        if conn is not None:  # in this thread's transaction
             return self._run(conn, sql, params)
+        return self._alone(sql, params)
 
     def _committed(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One read on a pooled connection of its own: committed data only."""
-        with self.pool.connection() as conn:
-            return self._run(conn, sql, params)
+        return self._alone(sql, params)
+
+    def _alone(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        """One statement on a pooled connection, committed alone. A read whose connection died under it (a
+        server restarted between the pool's check and the statement) is run once more on another; a full disk
+        is a ``StorageFullError``."""
+        for again in (False, True):
+            used: psycopg.Connection[Any] | None = None
+            try:
+                with self.pool.connection() as conn:
+                    used = conn
+                    return self._run(conn, sql, params)
+            except psycopg.errors.DiskFull as error:
+                raise StorageFullError(shown_url(self.url)) from error
+            except psycopg.OperationalError as error:
+                if again or used is None or not connection_lost(used, error) or not reads_only(sql):
+                    raise
+        raise AssertionError("unreachable")
 
     def _one_write(self) -> contextlib.AbstractContextManager[None]:
         return contextlib.nullcontext()  # one statement commits alone (or with the caller's transaction)
@@ -261,11 +297,17 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
             return
         with self.pool.connection() as conn:
             self._local.conn, self._local.depth = conn, 1
+            committing = False
             try:
                 with conn.transaction():
                     yield
+                    committing = True  # from here on, an error may come after the server committed
             except psycopg.errors.DiskFull as error:  # rolled back: nothing of the command was kept
                 raise StorageFullError(shown_url(self.url)) from error
+            except psycopg.OperationalError as error:
+                if not committing and connection_lost(conn, error):  # rolled back with the session
+                    raise ConnectionLostError(shown_url(self.url)) from error
+                raise
             finally:
                 self._local.conn, self._local.depth = None, 0
 

@@ -3,6 +3,7 @@ errors."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -275,6 +276,24 @@ class StorageFullError(Exception):
             f"the disk holding the database {path} is full: this command was not kept (nothing acknowledged is lost)"
         )
         self.path = path
+
+
+class ConnectionLostError(Exception):
+    """The database connection broke (the server restarted, or ended the session) before the transaction
+    committed: nothing of it was kept, and it may run again as a whole on another connection."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(f"the connection to the database {url} was lost before the commit: nothing was kept")
+        self.url = url
+
+
+def log_failure(logger: logging.Logger, what: str, error: BaseException) -> None:
+    """Say that ``what`` failed: in one line when the disk is full (the operator has space to free, and a
+    traceback each time would fill the log too), else with its traceback."""
+    if isinstance(error, StorageFullError):
+        logger.error("%s: %s", what, error)
+    else:
+        logger.error("%s", what, exc_info=error)
 
 
 class OutsideTransactionError(Exception):

@@ -122,11 +122,13 @@ class SQLOutbox(SQLRunner):
         return bool(rows)
 
     def mark_delivered(self, ids: list[int], at: float) -> None:
-        # one statement, its own transaction (or the caller's)
-        self._execute(
-            f"update outbox set delivered = ?, claimed_until = null where id {self.dialect.id_list}",
-            [at, self.dialect.listed(ids)],
-        )
+        """Messages the platform took (one statement committing alone, or in the caller's transaction: a full
+        disk is a ``StorageFullError``, as for every write)."""
+        with self._statement_write():
+            self._execute(
+                f"update outbox set delivered = ?, claimed_until = null where id {self.dialect.id_list}",
+                [at, self.dialect.listed(ids)],
+            )
 
     def mark_failed(self, outbox_id: int, error: str, due: float) -> None:
         with self._one_write():

@@ -73,6 +73,11 @@ class SQLRunner:
         """Around a write of one statement: SQLite's write transaction, nothing on PostgreSQL (it commits alone)."""
         raise NotImplementedError
 
+    def _statement_write(self) -> contextlib.AbstractContextManager[Any]:
+        """Around a write of one statement that commits alone, with no transaction of its own (what a hot path
+        saves: SQLite's BEGIN and COMMIT); a full disk is a ``StorageFullError`` there too."""
+        return self._one_write()
+
 
 class SQLStore(SQLRunner):
     """Channels, games, events, rounds, clock leases and house words on an SQL database."""

@@ -119,6 +119,17 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimul
     def _one_write(self) -> contextlib.AbstractContextManager[None]:
         return self.transaction()
 
+    @contextlib.contextmanager
+    def _statement_write(self) -> Iterator[None]:
+        """One statement committing alone (autocommit, or in the caller's transaction): SQLite rolls it back
+        when the disk is full, said as ``StorageFullError``."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            if is_disk_full(error, self.path.parent):
+                raise StorageFullError(str(self.path)) from error
+            raise
+
     def in_transaction(self) -> bool:
         """Whether this thread is inside ``transaction()`` (and sees its own uncommitted writes)."""
         return self._depth > 0 and self._owner == threading.get_ident()

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         lexicon = load_lexicon(args.lexicon or edition.code, house, edition)
     except ToolError as error:
         print(f"arbitre duplicate: {error}", file=err)
-        return 1
+        return error.status
     settings = DuplicateSettings(
         notation=notation,
         y=counts_by_name(args.y),

@@ -28,7 +28,15 @@ TIE_RULE_WORDS = {
 
 
 class ToolError(Exception):
-    """Bad input to a command-line tool: printed on one line, exit status 1."""
+    """Bad input to a command-line tool: printed on one line, exit status ``status`` (1)."""
+
+    status = 1
+
+
+class HouseOptionError(ToolError):
+    """A ``--house`` file that cannot be used: refused as an option's value is (exit status 2)."""
+
+    status = 2
 
 
 def load_lexicon(spec: str, house: HouseWords | None = None, edition: Edition | None = None) -> Lexicon:
@@ -55,7 +63,7 @@ def load_house(path: str | None, edition: Edition | None = None) -> HouseWords:
     try:
         return read_house_file(Path(path), LATIN if edition is None else edition.alphabet)
     except HouseFileError as error:
-        raise ToolError(f"house words: {error}") from None
+        raise HouseOptionError(f"house words: {error}") from None
 
 
 def house_text(house: HouseWords) -> str:
@@ -151,7 +159,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         lexicon = load_lexicon(args.lexicon or edition.code, house, edition)
     except ToolError as error:
         print(f"arbitre top: {error}", file=err)
-        return 1
+        return error.status
     started = time.perf_counter()
     result = find_top(board, rack, lexicon, edition, args.count, first_move_horizontal_only=board.is_empty())
     searched_ms = (time.perf_counter() - started) * 1000

@@ -46,6 +46,7 @@ REVOKED = ""  # the payload that ends a viewer's stream (its link was revoked)
 CHUNK = 50  # pages written to before the feed lets the loop run its other tasks (a command's reply)
 DROP_BYTES = 1 << 20  # a page this far behind is disconnected rather than kept
 SETTLE_SECONDS = 0.1  # a feed waits this long after a change for the ones that follow (a burst of /play)
+RETRY_SECONDS = 1.0  # a state that could not be built (the database away) is built again this much later
 
 Version = tuple[int, int]  # the game shown (0: a simultané's page), then a count that grows as it changes
 
@@ -111,14 +112,17 @@ class Feed:
     dirty: bool = False
     related: bool = False  # the change to build is the room's own: the other rooms of its simultanés are told
     task: asyncio.Task[None] | None = None
+    failing: bool = False  # its last build failed: it is tried again (said once in the log, then once it works)
+    retrying: asyncio.TimerHandle | None = None  # when it is tried again
 
 
 class Hub:
     """Who watches which room, and the delivery of each committed change to them."""
 
-    def __init__(self, referee: Referee, settle: float = SETTLE_SECONDS) -> None:
+    def __init__(self, referee: Referee, settle: float = SETTLE_SECONDS, retry: float = RETRY_SECONDS) -> None:
         self.referee = referee
         self.settle = settle  # seconds a feed gathers changes before it builds (the page: within a second)
+        self.retry = retry  # seconds before a failed build is tried again
         self.loop: asyncio.AbstractEventLoop | None = None
         self._feeds: dict[str, Feed] = {}  # by room
         self._lock = threading.Lock()
@@ -217,6 +221,7 @@ class Hub:
 
     async def _deliver(self, channel: str, feed: Feed) -> None:
         """Build and write the room's newest state while changes keep coming."""
+        related = False
         try:
             while feed.dirty:
                 if self.settle:
@@ -226,11 +231,17 @@ class Hub:
                 with self._lock:
                     viewers = list(feed.viewers)
                 offers, others = await asyncio.to_thread(self._build, channel, viewers, related)
+                if feed.failing:
+                    feed.failing = False
+                    log.warning("web: the state of %s is pushed again", channel)
                 for other in others:
                     self._wake(other, False)
                 await self.fan_out(offers)
-        except Exception:
-            log.exception("web: could not push the state of %s", channel)
+        except Exception as error:
+            if not feed.failing:  # once, not at every try while the database is away
+                log.error("web: could not push the state of %s (tried again)", channel, exc_info=error)
+            feed.failing, feed.dirty, feed.related = True, True, feed.related or related
+            feed.retrying = asyncio.get_running_loop().call_later(self.retry, self._wake, channel, False)
         finally:
             with self._lock:
                 if not feed.viewers and self._feeds.get(channel) is feed and not feed.dirty:
@@ -322,8 +333,11 @@ class Hub:
         """Stop the feeds (the server stops; in the loop)."""
         with self._lock:
             tasks = [f.task for f in self._feeds.values() if f.task is not None]
+            retries = [f.retrying for f in self._feeds.values() if f.retrying is not None]
         for task in tasks:
             task.cancel()
+        for retry in retries:
+            retry.cancel()
 
     def payload(self, view: ViewRecord, shown: GameRecord | None = None) -> Payload:
         """The state of what ``view`` shows as it stands, in JSON (``shown``: the room's game, if read)."""

@@ -8,18 +8,22 @@ between the command layer and the pages. Off unless a port is asked for (``--web
 
 Two routes, both under the prefix: ``/v/{token}`` (the page) and ``/v/{token}/events`` (its server-sent
 events: the state at once, then each change). A token unknown or revoked is a bare 404, and nothing
-lists the rooms.
+lists the rooms. A crowd takes at most what ``bot.web.limits`` allows (connections, viewers per process and
+per room: 503 beyond; late headers closed; descriptors kept for the bot).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from ..storage import ViewRecord
 from .address import WebAddress, clean_prefix
 from .hub import REVOKED, Hub
+from .limits import ACCEPT_BURST, HEADER_SECONDS, RETRY_AFTER, Caps, capped, quiet_descriptor_shortage
 from .page import page_html
 
 KEEPALIVE_SECONDS = 15.0  # a comment line on an idle stream, so that proxies keep it open
@@ -34,15 +38,22 @@ class WebServer:
     """The pages of one referee's rooms; ``start`` binds the port (``port`` is then the one bound) and
     gives the referee the links' address."""
 
-    def __init__(self, hub: Hub, address: WebAddress) -> None:
+    def __init__(self, hub: Hub, address: WebAddress, caps: Caps | None = None) -> None:
+        """``caps``: the connections and viewers it holds at once (by default, what the process's descriptor
+        limit allows with the bot's reserve kept)."""
         self.hub = hub
         self.address = address
         self.port = address.port
+        self.caps = caps or Caps.for_limit()
+        self.refused = 0  # event streams answered 503 (the viewers' caps; connections beyond theirs are not counted)
         self._runner: web.AppRunner | None = None
+        self._server: asyncio.Server | None = None
+        self._busy: set[object] = set()  # the connections (their handlers) with a request under way
+        self._entering: Counter[str] = Counter()  # by room, the streams admitted and not subscribed yet
         self._keeper: asyncio.Task[None] | None = None
         self._streams: set[asyncio.Task[object]] = set()  # the open event streams' handlers
         self.prefix = prefix = clean_prefix(address.prefix)
-        self.app = web.Application()
+        self.app = web.Application(middlewares=[self._under_way])
         self.app.router.add_get(prefix + "/v/{token}", self._page)
         self.app.router.add_get(prefix + "/v/{token}/events", self._events)
 
@@ -55,12 +66,18 @@ class WebServer:
 
     async def start(self) -> None:
         """Serve (raises ``OSError`` when the address cannot be bound)."""
-        self.hub.loop = asyncio.get_running_loop()
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        loop = self.hub.loop = asyncio.get_running_loop()
+        quiet_descriptor_shortage(loop)
+        # a connection that has not sent its whole request within HEADER_SECONDS (or idles as long after one) is closed
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, keepalive_timeout=HEADER_SECONDS)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.address.host, self.address.port)
-        await site.start()
-        self.port = int(self._runner.addresses[0][1])  # the port bound (``port`` 0: any free one)
+        handlers = self._runner.server
+        assert handlers is not None
+        factory = capped(handlers, lambda: handlers.connections, self._busy, self.caps.connections)
+        self._server = await loop.create_server(
+            factory, self.address.host, self.address.port, reuse_address=True, backlog=ACCEPT_BURST
+        )
+        self.port = int(self._server.sockets[0].getsockname()[1])  # the port bound (``port`` 0: any free one)
         self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
         self.hub.listen()  # the changes other processes make (several processes on one PostgreSQL database)
         self.hub.referee.web_url = self.url
@@ -75,6 +92,9 @@ class WebServer:
             task.cancel()
         self.hub.close()
         await self.hub.stop_listening()
+        if self._server is not None:
+            self._server.close()  # no new connection; the runner closes the open ones
+            self._server = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -84,6 +104,16 @@ class WebServer:
         while True:
             await asyncio.sleep(KEEPALIVE_SECONDS)
             await self.hub.keep_alive()
+
+    @web.middleware
+    async def _under_way(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Mark the request's connection busy while it is answered (or streamed to): never closed for a newer one."""
+        protocol = request.protocol
+        self._busy.add(protocol)
+        try:
+            return await handler(request)
+        finally:
+            self._busy.discard(protocol)
 
     async def _view(self, request: web.Request) -> ViewRecord:
         token = request.match_info["token"]
@@ -104,6 +134,20 @@ class WebServer:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         view = await self._view(request)
+        room = view.channel
+        caps, entering = self.caps, self._entering
+        if (
+            self.hub.viewers() + sum(entering.values()) >= caps.viewers
+            or self.hub.viewers(room) + entering[room] >= caps.room_viewers
+        ):
+            self.refused += 1
+            busy = web.Response(
+                status=503,
+                text="Busy: too many viewers right now, try again in a moment.\n",
+                headers={"Retry-After": RETRY_AFTER, "Cache-Control": "no-store"},
+            )
+            busy.force_close()  # its connection freed at once, not kept alive for the page's next try
+            return busy
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -111,9 +155,15 @@ class WebServer:
                 "X-Accel-Buffering": "no",  # nginx: pass each event on at once
             }
         )
-        await response.prepare(request)
-        link = StreamLink(request, response)
-        viewer = self.hub.subscribe(view, link)
+        entering[room] += 1  # counted from here: the streams that come meanwhile see it
+        try:
+            await response.prepare(request)
+            link = StreamLink(request, response)
+            viewer = self.hub.subscribe(view, link)
+        finally:
+            entering[room] -= 1
+            if not entering[room]:
+                del entering[room]
         task = asyncio.current_task()
         if task is not None:
             self._streams.add(task)

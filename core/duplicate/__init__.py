@@ -61,7 +61,7 @@ from .formats import (
     call_seconds,
 )
 from .game import RUNNERS_UP, DuplicateGame, EndReason
-from .grading import grade_submission
+from .grading import grade_submission, reads_on
 from .judging import (
     check_draw_letters,
     effective_submissions,
@@ -98,7 +98,7 @@ from .sanctions import (
     Sanctions,
     warning_deduction,
 )
-from .settings import BLITZ_MINUTES, DEFAULT_SETTINGS, DuplicateSettings
+from .settings import BLITZ_MINUTES, DEFAULT_SETTINGS, DuplicateSettings, SoloRule
 from .tops import TopFinder, TopPlay, TopResultLike, close_of, movegen_top_finder
 
 __all__ = [
@@ -153,7 +153,9 @@ __all__ = [
     "Grade",
     "Sanctions",
     "SanctionLifted",
+    "SoloRule",
     "grade_submission",
+    "reads_on",
     "lift_sanction",
     "BLITZ_MINUTES",
     "WARNING_THRESHOLD",

@@ -21,7 +21,7 @@ def correct_answer(
     result = evaluate_submission(
         round_.board_before,
         round_.draw.letters,
-        MoveSubmitted(player, event.move),
+        MoveSubmitted(player, event.move, event.claimed),
         lambda w: w not in invalid,
         edition,
         notation,

@@ -119,6 +119,7 @@ class SubmissionCorrected:
     move: str
     reason: str = ""
     invalid_words: tuple[str, ...] = ()
+    claimed: int | None = None  # the score the player claimed (an answer received in time, stored late)
 
     def __str__(self) -> str:
         return f"{self.player}: {self.move} on move {self.round} (corrected)"

@@ -1,9 +1,8 @@
 """The duplicate game (FISF): every player gets the same draw, the top goes on the board.
 
-A ``DuplicateGame`` is its list of events; its state (board, bag, rounds,
-results, standings) is what applying them in order gives, so a game is rebuilt
-with ``DuplicateGame.from_events``. Events that need outside help are built by
-helper methods and stored with that help's answer, so replaying never needs a
+A ``DuplicateGame`` is its list of events; its state (board, bag, rounds, results, standings) is what
+applying them in order gives, so a game is rebuilt with ``DuplicateGame.from_events``. Events that need
+outside help are built by helper methods and stored with that help's answer, so replaying never needs a
 random generator, a word list or a move generator:
 
 - ``draw(rng)`` stores the letters drawn (and any automatic rejection),
@@ -12,25 +11,20 @@ random generator, a word list or a move generator:
 
 Decisions on points the rules leave open:
 
-- A rejected draw is recorded ``-KEPT+NEW`` before the draw that replaces it;
-  a manual draw that breaks the vowel/consonant rule is only reported
-  (``Round.shortfall``): rejecting it (``reject_draw``) is the referee's call.
-- When the top finder finds no play for a draw, the round is closed without a
-  top; its letters go back to the bag for a different draw (FISF 3.6), unless
-  no more letters are left than a draw holds, or it is the third such draw in
-  a row: then the game ends (3.7, reason recorded in ``end_reason``).
+- A rejected draw is recorded ``-KEPT+NEW`` before the draw that replaces it; a manual draw that breaks
+  the vowel/consonant rule is only reported (``Round.shortfall``): rejecting it is the referee's call.
+- When the top finder finds no play for a draw, the round is closed without a top; its letters go back
+  to the bag for a different draw (FISF 3.6), unless no more letters are left than a draw holds, or it
+  is the third such draw in a row: then the game ends (3.7, reason recorded in ``end_reason``).
 - Among tops tied in score, the close places one without the joker when there
   is one, then one that ends the game when there is one (3.4, ``top_choice``).
-- A player's later submission replaces an earlier one, except that a late
-  submission never replaces one made in time. Submissions without a time, or
-  in a round whose draw has no time, are never late.
-- A vertical first move submitted by a player is scored as written (it scores
-  what its horizontal mirror scores); the setting ``first_move_horizontal``
-  only governs the top.
-- Solo (FISF): the only player to score the top, when the game has at least
-  ``solo_min_players`` players. With ``solo_requires_top`` off, the only player
-  with the round's best player score gets it. The bonus counts in the player's
-  total, so with solos the gap to the top can be positive.
+- A player's later submission replaces an earlier one, except that a late submission never replaces one
+  made in time. Submissions without a time, or in a round whose draw has no time, are never late.
+- A vertical first move submitted by a player is scored as written (it scores what its horizontal mirror
+  scores); the setting ``first_move_horizontal`` only governs the top.
+- Solo (FISF 3.5): the only player with the round's best player score, even below the top, when the game
+  has at least ``solo_min_players`` players; with the setting ``solo`` at ``top``, only a player alone
+  with the top. The bonus counts in the player's total, so with solos the gap to the top can be positive.
 """
 
 from __future__ import annotations
@@ -91,7 +85,7 @@ from .judging import (
 from .ranking import DuplicateStanding, solo_of, standings_of
 from .record import RecordLine, record_data, record_lines
 from .replay import check_take_back, draws_before_reopening, draws_since_close, effective_events, take_back_block
-from .results_file import assign_table, table_numbers
+from .results_file import assign_table, seat_name, table_numbers
 from .rounds import Round, SubmissionResult, lift_sanction
 from .settings import DEFAULT_SETTINGS, DuplicateSettings
 from .top_choice import check_choice, ends_game
@@ -312,16 +306,6 @@ class DuplicateGame:
             self.board, round_.draw.letters, submission, is_word, self.edition, self.notation, placed=placed
         )
 
-    def preview_closed(self, round_number: int, player: str, move: str) -> SubmissionResult:
-        """How a move would have been judged on a closed round (its board and draw, every word taken as
-        valid), without recording it."""
-        round_ = self._closed_round(round_number)
-        assert round_.draw is not None and round_.board_before is not None
-        submission = MoveSubmitted(player, move.strip())
-        return evaluate_submission(
-            round_.board_before, round_.draw.letters, submission, lambda w: True, self.edition, self.notation
-        )
-
     def close_round(self, top_finder: TopFinder, lexicon: WordList) -> RoundClosed:
         """Find the top, check the submitted words, place the top and end the round."""
         round_ = self._open_round("close")
@@ -368,9 +352,10 @@ class DuplicateGame:
         return self.apply(ScoreRecorded(player, round_number, score, reason))
 
     def correct(
-        self, player: str, round_number: int, move: str, lexicon: WordList, reason: str = ""
+        self, player: str, round_number: int, move: str, lexicon: WordList, reason: str = "", claimed: int | None = None
     ) -> SubmissionCorrected:
-        """Replace a player's answer for a closed round; it is judged on that round's board and draw."""
+        """Replace a player's answer for a closed round (``claimed``: the score its player claimed); it is
+        judged on that round's board and draw."""
         round_ = self._closed_round(round_number)
         assert round_.draw is not None and round_.board_before is not None
         submission = MoveSubmitted(player, move.strip())
@@ -378,7 +363,7 @@ class DuplicateGame:
             round_.board_before, round_.draw.letters, submission, lambda w: w in lexicon, self.edition, self.notation
         )
         invalid = checked.error.words if isinstance(checked.error, WordNotInLexiconError) else ()
-        return self.apply(SubmissionCorrected(player, round_number, move.strip(), reason, tuple(invalid)))
+        return self.apply(SubmissionCorrected(player, round_number, move.strip(), reason, tuple(invalid), claimed))
 
     def lift(self, player: str, round_number: int, reason: str) -> SanctionLifted:
         """Lift the warning or penalty of a player's answer on a closed round, with the reason."""
@@ -386,18 +371,12 @@ class DuplicateGame:
 
     def assign_table(self, player: str, table: int) -> TableAssigned:
         """Give a player a table number (the federation's results file lists players by table); a name
-        that does not play yet reserves the table for the player who joins under it (a hall's tables are
-        registered before the first draw)."""
-        return self.apply(TableAssigned(self._seat_name(player), table))
+        not playing yet keeps it for whoever joins under it (tables are given before the first draw)."""
+        return self.apply(TableAssigned(seat_name(self.players, player), table))
 
     def table_numbers(self) -> dict[str, int]:
         """Every player's table: the arbiter's number, else the lowest free one in joining order."""
         return table_numbers(self.players, self.tables)
-
-    def without_table(self) -> list[str]:
-        """The players the arbiter gave no table (the results file numbers them itself), in joining order."""
-        given = {player_key(name) for name in self.tables}
-        return [p for p in self.players if player_key(p) not in given]
 
     def pause(self, at: float) -> ClockPaused:
         """Stop the open round's clock."""
@@ -471,10 +450,6 @@ class DuplicateGame:
             raise UnknownPlayerError(name, tuple(self.players))
         return name
 
-    def _seat_name(self, name: str) -> str:
-        """A player's name as the game writes it, or the name as given for one who does not play yet."""
-        return next((p for p in self.players if player_key(p) == player_key(name)), name)
-
     def _open_round(self, what: str) -> Round:
         round_ = self.current
         if round_ is None or round_.draw is None:
@@ -511,7 +486,7 @@ class DuplicateGame:
         elif isinstance(event, SanctionLifted):
             lift_sanction(self._closed_round(event.round), self._player(event.player), event.reason)
         elif isinstance(event, TableAssigned):
-            assign_table(self.tables, self._seat_name(event.player), event.table)
+            assign_table(self.tables, seat_name(self.players, event.player), event.table)
         elif isinstance(event, (ClockPaused, ClockResumed, ClockExtended, TimeCalled, RoundReopened)):
             run_clock(self._open_round(str(event)), event)
 

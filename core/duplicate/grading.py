@@ -97,6 +97,25 @@ def grade_submission(
     return graded
 
 
+def reads_on(
+    board: Board, draw: str, move: str, claimed: int | None, edition: Edition, notation: Notation
+) -> SubmissionResult:
+    """How an answer reads on a board and a draw (a closed round's, to know whether an answer was meant for
+    it), its words taken as valid: as written, or with a slip fault the FISF scale forgives (a joker's
+    circle, the reference's orientation: 5.3, 5.5; a misplaced word whose score was claimed, 5.6). On the
+    first move, not any place of the word (5.4.2.a forgives the reference there, but a word placed anywhere
+    says nothing of the draw it was meant for)."""
+    submission = MoveSubmitted("", move.strip(), claimed)
+    if not board.is_empty():
+        return grade_submission(board, draw, submission, lambda _: True, edition, notation, Sanctions.FISF)
+    written = evaluate_submission(board, draw, submission, lambda _: True, edition, notation)
+    if written.valid or written.verdict not in _RESCUED:
+        return written
+    answer = _Answer(board, draw, submission, lambda _: True, edition, notation)
+    rescued = _rescue(answer, parse_move(submission.move, notation, alphabet=edition.alphabet), written)
+    return rescued if rescued is not None else written
+
+
 def _graded(
     board: Board,
     draw: str,

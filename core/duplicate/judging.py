@@ -16,6 +16,7 @@ from ..errors_duplicate import (
     LateSubmissionError,
     LettersNotInDrawError,
     NoJokerLeftError,
+    TooFewJokersError,
     WordNotInLexiconError,
 )
 from ..notation import Notation, notation_by_name, parse_move
@@ -69,8 +70,10 @@ def check_draw_letters(placement: Placement, draw: str, move: str) -> None:
             missing.append(cell.letter)
     if missing:
         letters = sort_tiles(missing)
-        if available[JOKER] > 0:
+        if available[JOKER] >= len(missing):  # each missing letter can be one of the draw's jokers
             raise JokerNotMarkedError(move, letters, draw)
+        if available[JOKER] > 0:  # H8 ZZ with one joker and no Z: a Z is missing whatever is circled
+            raise TooFewJokersError(move, letters, draw, available[JOKER])
         raise LettersNotInDrawError(move, letters, draw)
     if no_joker:
         raise NoJokerLeftError(move, sort_tiles(no_joker), draw)

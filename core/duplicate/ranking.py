@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..ranking import shared_places
 from .rounds import Round
 from .sanctions import warning_deduction
-from .settings import DuplicateSettings
+from .settings import DuplicateSettings, SoloRule
 
 
 @dataclass(frozen=True)
@@ -68,12 +68,13 @@ def rank_players(
 
 
 def solo_of(round_: Round, players: Sequence[str], settings: DuplicateSettings) -> str | None:
-    """The player who gets the solo bonus on a closed round, if any: scores compared before a 5-point
-    penalty (3.5)."""
+    """The player who gets the solo bonus on a closed round, if any (3.5): the only one with the best score
+    of the round, even below the top (with ``SoloRule.TOP``, only the top); scores compared before a
+    5-point penalty."""
     if not round_.closed or round_.top is None or len(players) < settings.solo_min_players:
         return None
     scores = {p: round_.score_before_penalty(p) for p in players}
-    best = round_.top_points if settings.solo_requires_top else max(scores.values(), default=0)
+    best = round_.top_points if settings.solo is SoloRule.TOP else max(scores.values(), default=0)
     holders = [p for p, s in scores.items() if s == best and s > 0]
     return holders[0] if len(holders) == 1 else None
 

@@ -30,6 +30,17 @@ def assign_table(tables: dict[str, int], player: str, table: int) -> None:
     tables[player] = table
 
 
+def seat_name(players: Sequence[str], name: str) -> str:
+    """A player's name as the game writes it, or the name as given for one who does not play yet."""
+    return next((p for p in players if player_key(p) == player_key(name)), name)
+
+
+def without_table(players: Sequence[str], assigned: Mapping[str, int]) -> list[str]:
+    """The players the arbiter gave no table (the results file numbers them itself), in joining order."""
+    given = {player_key(name) for name in assigned}
+    return [p for p in players if player_key(p) not in given]
+
+
 def table_numbers(players: Sequence[str], assigned: Mapping[str, int]) -> dict[str, int]:
     """Every player's table: the one assigned (to their name, also before they joined), else the lowest
     number nobody has nor holds reserved, in joining order."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
 from typing import Any
 
 from ..draw import Counts, DrawRule
@@ -18,6 +19,15 @@ from .sanctions import WARNING_THRESHOLD, WARNING_THRESHOLD_SHORT, Sanctions
 BLITZ_MINUTES = 1  # section 1.3: the blitz clock
 
 
+class SoloRule(StrEnum):
+    """Who may get a round's solo bonus (3.5): the player alone with the best score of the round, even below
+    the top (the rule book, and Eliot's ``Duplicate::setSoloAuto``), or, for clubs that play it so, only a
+    player alone with the top."""
+
+    BEST = "best"
+    TOP = "top"
+
+
 @dataclass(frozen=True)
 class DuplicateSettings:
     """The settings of a duplicate game."""
@@ -25,7 +35,7 @@ class DuplicateSettings:
     minutes: float = 3  # FISF uses 1, 2 or 3; shorter clocks serve training and tests
     solo_bonus: int = 10
     solo_min_players: int = 16
-    solo_requires_top: bool = True
+    solo: SoloRule = SoloRule.BEST  # 3.5; stored only when TOP (see ``from_dict``)
     y: Counts = Counts.EITHER
     joker: Counts = Counts.EITHER
     first_move_horizontal: bool = True
@@ -82,19 +92,23 @@ class DuplicateSettings:
     def to_dict(self) -> dict[str, Any]:
         """A plain dict, ready for JSON."""
         data = asdict(self)
-        for name in ("y", "joker", "notation", "sanctions", "format"):
+        for name in ("y", "joker", "notation", "sanctions", "format", "solo"):
             data[name] = str(data[name])
         if self.sanctions is Sanctions.NONE:
             del data["sanctions"]  # the settings of games without sanctions stored as before they existed
         if self.format is DuplicateFormat.CLASSIC:
             del data["format"]  # likewise for the classic formula and the usual call
+        if self.solo is SoloRule.BEST:
+            del data["solo"]  # and for the rule book's solo
         if not self.call:
             del data["call"]
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DuplicateSettings:
-        """The settings a dict from ``to_dict`` describes (missing keys take their default)."""
+        """The settings a dict from ``to_dict`` describes (missing keys take their default). Games stored
+        before issue 37 hold ``solo_requires_top: true``, a default no game could change: it is not read, and
+        their solos follow the rule book (3.5) as every game's do unless it chose ``solo: top``."""
         values: dict[str, Any] = {}
         for item in fields(cls):
             if item.name not in data:
@@ -108,6 +122,8 @@ class DuplicateSettings:
                 value = Sanctions(value)
             elif item.name == "format":
                 value = DuplicateFormat(value)
+            elif item.name == "solo":
+                value = SoloRule(value)
             values[item.name] = value
         return cls(**values)
 

@@ -17,10 +17,10 @@ Topics > Rate Limits (discord-api-docs, ``developers/topics/rate-limits.mdx``):
   global 429 of the example carries ``X-RateLimit-Global: true`` and ``X-RateLimit-Scope: global``
   and no route headers.
 * Global Rate Limit: "All bots can make up to 50 requests per second to our API [...] independent
-  of any individual rate limit on a route." Interactions > Receiving and Responding > Endpoints:
-  "The endpoints below are not bound to the application's Global Rate Limit" (the interaction
-  callback and the ``/webhooks/{application_id}/{interaction_token}`` routes), and "Interactions
-  webhooks share the same rate limit properties as normal webhooks": one bucket per token.
+  of any individual rate limit on a route": a sliding second, with the interaction endpoints outside
+  it and every other webhook inside (:mod:`tests.fakes.discord_global`, each rule next to its
+  source). Interactions > Receiving and Responding: "Interactions webhooks share the same rate limit
+  properties as normal webhooks": one bucket per token.
 
 The docs ask bots not to hard-code the numbers, and give none per route; the fake uses what
 Discord's headers are observed to say (PLATFORMS.md): 5 messages per 5 s in a channel, posts and
@@ -44,6 +44,8 @@ import hashlib
 import math
 from dataclasses import dataclass, field
 
+from .discord_global import GLOBAL_LIMIT, GlobalWindow, bound_to_global
+
 VIA = "1.1 google"  # discord.py retries a 429 only when it carries a Via header
 
 
@@ -66,7 +68,6 @@ CHANNEL_MESSAGES = BucketRule("channel messages", 5, 5.0)
 INTERACTION_WEBHOOK = BucketRule("interaction webhook", 5, 5.0)
 REACTIONS = BucketRule("reactions", 1, 0.25)
 OTHER_ROUTES = (50, 1.0)  # per route and resource, for the routes above none of those
-GLOBAL_LIMIT = (50, 1.0)  # Topics > Rate Limits > Global Rate Limit: 50 requests per second
 
 # Route templates (Discord's, as the fake routes them) of the shared buckets.
 SHARED_ROUTES: dict[tuple[str, str], BucketRule] = {
@@ -79,9 +80,6 @@ SHARED_ROUTES: dict[tuple[str, str], BucketRule] = {
     ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me"): REACTIONS,
     ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me"): REACTIONS,
 }
-
-# Interactions > Receiving and Responding > Endpoints: not bound to the global limit.
-OUTSIDE_GLOBAL = ("/interactions/", "/webhooks/")
 
 
 @dataclass(frozen=True)
@@ -121,11 +119,12 @@ class RateLimits:
     ``(limit, window)`` for a test that wants a route tighter (or looser) than Discord's."""
 
     overrides: dict[tuple[str, str], tuple[int, float]] = field(default_factory=dict)
-    global_limit: tuple[int, float] = GLOBAL_LIMIT
+    global_limit: tuple[int, float] = GLOBAL_LIMIT  # (requests, seconds): a sliding window (discord_global)
+    application_id: int = 0  # whose /webhooks/{application_id}/{interaction_token} routes are outside it
     throttled: list[Throttle] = field(default_factory=list)
     taken: list[Taken] = field(default_factory=list)
     _windows: dict[tuple[str, str], _Window] = field(default_factory=dict)
-    _global: _Window | None = None
+    _global: GlobalWindow | None = None
 
     def rule(self, method: str, template: str, path: str) -> BucketRule:
         """The bucket rule of a request (``template``: its route, ``path``: the concrete path)."""
@@ -156,6 +155,13 @@ class RateLimits:
             state = _Window(limit, now + window)
             self._windows[key] = state
         return state
+
+    def _global_window(self) -> GlobalWindow:
+        """The sliding window of the global limit (a new one when a test changed ``global_limit``)."""
+        limit, window = self.global_limit
+        if self._global is None or (self._global.limit, self._global.window) != (limit, window):
+            self._global = GlobalWindow(limit, window)
+        return self._global
 
     def reset_after(self, method: str, template: str, resource: str) -> float:
         """Seconds until the window of a route's bucket for ``resource`` ends (0: a fresh bucket)."""
@@ -188,12 +194,9 @@ class RateLimits:
         """Count a request: the route headers for its answer, and the 429 (status, body, headers)
         to serve instead when a limit is reached (counted in ``throttled``)."""
         now = self._now()
-        if not path.startswith(OUTSIDE_GLOBAL):
-            g_limit, g_window = self.global_limit
-            if self._global is None or now >= self._global.ends:
-                self._global = _Window(g_limit, now + g_window)
-            if self._global.remaining <= 0:
-                wait = max(0.001, self._global.ends - now)
+        if bound_to_global(path, match_info, self.application_id):  # tests.fakes.discord_global
+            wait = self._global_window().take(now)  # a request it lets through counts, whatever follows
+            if wait is not None:
                 self.throttled.append(Throttle("global", method, template, "", round(wait, 3)))
                 # Exceeding A Rate Limit > Example Exceeded Global Rate Limit Response
                 headers = {
@@ -204,7 +207,6 @@ class RateLimits:
                 }
                 body = {"message": "You are being rate limited.", "retry_after": round(wait, 3), "global": True}
                 return {}, (429, body, headers)
-            self._global.remaining -= 1  # a request the global limit let through counts, whatever follows
         rule = self.rule(method, template, path)
         resource = self.resource(match_info)
         state = self._window((rule.hash, resource), rule.limit, rule.window, now)

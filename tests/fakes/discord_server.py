@@ -29,8 +29,10 @@ follows, here or in :mod:`tests.fakes.discord_rules`): command registrations are
 command is only usable where it is registered, interaction tokens expire after 15 minutes of
 the fake's clock (:meth:`FakeDiscord.advance`), an interaction's first answer after its 3 seconds is
 404 / 10062 Unknown interaction, channel permissions are enforced, Discord's rate limits are on (5 posts
-or edits per 5 s in a channel, 5 per 5 s through an interaction token, 50 requests a second in all; see
-:mod:`tests.fakes.discord_limits`, the 429s served are in ``throttled``), and the gateway resumes
+or edits per 5 s in a channel, 5 per 5 s through an interaction token, 50 requests in any second in all
+but the interaction endpoints; see :mod:`tests.fakes.discord_limits`, the 429s served are in
+``throttled``), 10,000 invalid requests (401, 403, 429) in 10 minutes ban the address for an hour, opening
+more than 10 new DMs a minute is refused with 40003 (:mod:`tests.fakes.discord_global`), and the gateway resumes
 sessions (with zlib-stream compression when asked). Sharded sessions (Topics > Gateway > Sharding) get
 only their own guilds and their events
 (DMs go to shard 0); ``add_guild(shard=(id, count))`` places a guild on a shard, and
@@ -75,6 +77,7 @@ from ._common import (
     json_response,
     reset_connection,
 )
+from .discord_global import DM_OPENS, DM_TOO_FAST, DM_TOO_FAST_MESSAGE, INVALID_LIMIT, DmOpenings, InvalidRequests
 from .discord_limits import BucketRule, RateLimits, Throttle
 from .discord_rules import (
     ADD_REACTIONS,
@@ -345,6 +348,9 @@ class FakeDiscord:
     * ``faults_served``: every injected fault as it was served (:class:`ServedFault`).
     * ``limits`` (:class:`RateLimits`): the buckets; ``limits.taken``: every request they counted;
       ``throttled``: the 429s they served.
+    * ``invalid_requests``: the 401/403/429 answers counted towards the invalid-request limit, and its
+      ``bans`` (the address then gets Cloudflare's 429 for an hour of the fake's clock);
+      ``dm_openings``: the DM channels opened, and the openings refused as too fast (40003).
     * ``dispatches``: every gateway event given to a session (:class:`Dispatch`), with its shard;
       ``identifies``: how many sessions were started (GET /gateway/bot counts them down).
     """
@@ -364,21 +370,31 @@ class FakeDiscord:
         max_concurrency: int = 1,
         session_start_total: int = 1000,
         guilds_per_shard: int = GUILDS_PER_SHARD_MAX,
+        invalid_request_limit: int = INVALID_LIMIT,
+        dm_opens: tuple[int, float] = DM_OPENS,
     ) -> None:
         """``rate_limits``: ``{"METHOD /route": (limit, seconds)}`` for routes a test wants tighter or looser
         than Discord's (:mod:`tests.fakes.discord_limits`); ``enforce_rate_limits=False`` only reports the
         headers (a test about something else that must flood, saying so);
         ``max_concurrency``, ``session_start_total``: GET /gateway/bot's ``session_start_limit``;
         ``guilds_per_shard``: past this many guilds, an IDENTIFY is closed with 4011 Sharding
-        required (Discord's 2500; lower it to see that close without adding thousands of guilds)."""
+        required (Discord's 2500; lower it to see that close without adding thousands of guilds);
+        ``invalid_request_limit``: the invalid requests (401, 403, 429) in 10 minutes past which the
+        address is banned (Discord's 10,000; lower it to see the ban without ten thousand requests);
+        ``dm_opens``: ``(new DM channels, seconds)`` past which opening a DM is refused with 40003
+        (:mod:`tests.fakes.discord_global`)."""
         self.token = token
         self.bot_user = DiscordUser(id=bot_id, username=bot_username, bot=True, dms_open=False)
         self.application_id = application_id or bot_id
         self.privileged_intents_enabled = privileged_intents_enabled
         self.interaction_timeout = interaction_timeout
         self.echo_bot_messages = echo_bot_messages
-        self.limits = RateLimits({self._split_route(k): v for k, v in (rate_limits or {}).items()})
+        self.limits = RateLimits(
+            {self._split_route(k): v for k, v in (rate_limits or {}).items()}, application_id=self.application_id
+        )
         self.enforce_rate_limits = enforce_rate_limits
+        self.invalid_requests = InvalidRequests(limit=invalid_request_limit)
+        self.dm_openings = DmOpenings(*dm_opens)
         self.max_concurrency = max_concurrency
         self.session_start_total = session_start_total
         self.guilds_per_shard = guilds_per_shard
@@ -1071,6 +1087,15 @@ class FakeDiscord:
         for sub in parts[1:]:
             leaf_schema = next((o for o in (leaf_schema or {}).get("options", []) if o["name"] == sub), None)
         built = self._build_options(options, leaf_schema, resolved, guild_id, focused)
+        if focused is None:  # Discord's client sends no command without its required options
+            given = {str(o.get("name")) for o in built}
+            missing = [
+                str(o["name"])
+                for o in (leaf_schema or {}).get("options", [])
+                if o.get("required") and o.get("type") not in (1, 2) and str(o["name"]) not in given
+            ]
+            if missing:
+                raise CommandUnavailable(name, f"channel {channel_id}", f"required option {missing[0]} not given")
         for depth, sub in reversed(list(enumerate(parts[1:], start=1))):
             kind = 1 if depth == len(parts) - 1 else 2
             built = [{"name": sub, "type": kind, "options": built}]
@@ -1659,6 +1684,11 @@ class FakeDiscord:
         if not request.path.startswith(API_PREFIX):
             return await handler(request)
         path = request.path[len(API_PREFIX) :]
+        if self.invalid_requests.banned(self.now()):  # tests.fakes.discord_global: Cloudflare answers, not the API
+            self.requests.append((request.method, path, None))
+            status, ban_body, ban_headers = self.invalid_requests.ban_answer()
+            self.responses.append((request.method, path, status))
+            return json_response(ban_body, status, ban_headers)
         outage = self._in_outage()
         if outage is not None:
             self.requests.append((request.method, path, None))
@@ -1672,6 +1702,8 @@ class FakeDiscord:
         self.requests.append((request.method, path, body))
         response = await self._answer(request, handler, path)
         self.responses.append((request.method, path, response.status))
+        # Topics > Rate Limits > Invalid Request Limit: every 401, 403 and (not shared) 429 counts
+        self.invalid_requests.record(request.method, path, response.status, response.headers, self.now())
         return response
 
     async def _answer(self, request: web.Request, handler: Callable[..., Any], path: str) -> web.StreamResponse:
@@ -1854,6 +1886,10 @@ class FakeDiscord:
         recipient = body.get("recipient_id")
         if recipient is None or int(recipient) not in self.users:
             raise _ApiError(400, _invalid_form(["recipient_id"], "NUMBER_TYPE_COERCE", "Value is not snowflake."))
+        # Resources > User > Create DM: an existing DM channel is returned; opening new ones too fast is refused
+        # (tests.fakes.discord_global: DM_OPENS, 403 / 40003 "You are opening direct messages too fast")
+        if int(recipient) not in self._dm_channels and not self.dm_openings.take(int(recipient), self.now()):
+            raise _error(403, DM_TOO_FAST, DM_TOO_FAST_MESSAGE)
         channel_id = self.dm_channel_id(int(recipient))
         return json_response(self.channels[channel_id])
 

@@ -29,6 +29,13 @@ of N s. A counted request during a flood wait is refused too and doubles the wai
 Telegram lengthens the flood wait of a client that ignores ``retry_after`` (its MTProto
 ``FLOOD_WAIT_X`` errors grow the same way). Everything is measured on the fake's clock, which tests
 advance, so a minute of flood control takes no minute of the test.
+
+Long flood waits: a group's minute overrun at the chat's pace is refused until the minute has room,
+tens of seconds (20 messages in 25 s: the 21st is told "retry after 35"), as bots report of the real
+Telegram ("Too Many Requests: retry after 34", flathunters/flathunter#88, for a bot over the FAQ's
+limits; a group's 429 that wants a minute's wait, TelegramBots/Telegram.Bot#178). Telegram also decides
+flood waits the FAQ does not predict (another process of the bot, its own load): :meth:`FloodControl.trip`
+serves one on demand, held and escalated like the others.
 """
 
 from __future__ import annotations
@@ -75,6 +82,7 @@ class FloodRefusal:
     scope: str
     retry_after: int
     escalated: bool
+    injected: bool = False  # a flood wait a test asked for (:meth:`FloodControl.trip`)
 
 
 @dataclass
@@ -95,6 +103,7 @@ class FloodControl:
     _group_times: dict[int, deque[float]] = field(default_factory=dict)
     _overall_times: deque[float] = field(default_factory=deque)
     _waits: dict[int | None, _Wait] = field(default_factory=dict)  # chat id, or None for the bot
+    _trips: dict[int | None, int] = field(default_factory=dict)  # chat id (None: any) -> its next flood wait
 
     # -- what tests read ----------------------------------------------------------------------
 
@@ -110,6 +119,14 @@ class FloodControl:
     def per_chat(self) -> Counter[int | None]:
         """429s served per chat id."""
         return Counter(r.chat_id for r in self.refused)
+
+    def trip(self, seconds: int, chat_id: int | None = None) -> None:
+        """The next counted request naming ``chat_id`` (any chat when None) is refused with a flood wait of
+        ``seconds`` (``retry_after``, whole seconds >= 1), which then holds that chat (None: the whole bot)
+        like any other: a counted request during it is refused and doubles it."""
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1:
+            raise ValueError(f"Telegram's retry_after is a whole number of seconds >= 1, not {seconds!r}")
+        self._trips[chat_id] = seconds
 
     # -- the rules ----------------------------------------------------------------------------
 
@@ -128,6 +145,12 @@ class FloodControl:
                 self._waits[holder] = _Wait(now + length, length, wait.scope)
                 return self._refuse(now, method, chat, wait.scope, length, escalated=True)
             del self._waits[holder]
+        for holder in (chat, None):
+            if holder in self._trips:
+                length = self._trips.pop(holder)
+                scope = "overall" if holder is None else "group" if holder < 0 else "chat"
+                self._waits[holder] = _Wait(now + length, length, scope)
+                return self._refuse(now, method, chat, scope, length, escalated=False, injected=True)
         over = self._over_limit(chat, now)
         if over is not None:
             scope, retry_after = over
@@ -170,9 +193,17 @@ class FloodControl:
             self._group_times.setdefault(chat, deque()).append(now)
 
     def _refuse(
-        self, now: float, method: str, chat: int | None, scope: str, retry_after: int, *, escalated: bool
+        self,
+        now: float,
+        method: str,
+        chat: int | None,
+        scope: str,
+        retry_after: int,
+        *,
+        escalated: bool,
+        injected: bool = False,
     ) -> dict[str, Any]:
-        self.refused.append(FloodRefusal(now, method, chat, scope, retry_after, escalated))
+        self.refused.append(FloodRefusal(now, method, chat, scope, retry_after, escalated, injected))
         return too_many_requests(retry_after)
 
 

@@ -19,7 +19,8 @@ As strict as the Bot API (https://core.telegram.org/bots/api) where a bot could 
 rule next to the section it follows: ``retry_after`` is whole seconds (ResponseParameters),
 ``setMyCommands`` takes two-letter ISO 639-1 language codes, ``getChatMember`` answers every
 ChatMember status in its documented shape. Faults: :meth:`FakeTelegram.server_error_next`,
-:meth:`~FakeTelegram.rate_limit_next`, :meth:`~FakeTelegram.reset_next`,
+:meth:`~FakeTelegram.rate_limit_next`, :meth:`~FakeTelegram.flood_wait` (a wait held, tens of
+seconds), :meth:`~FakeTelegram.reset_next`,
 :meth:`~FakeTelegram.outage` (ended by :meth:`~FakeTelegram.advance` or
 :meth:`~FakeTelegram.end_outage`); what was served is in ``faults_served``.
 
@@ -62,7 +63,7 @@ from ._common import (
     reset_connection,
 )
 from .telegram_limits import FloodControl, FloodLimits
-from .telegram_webhook import WebhookAttempt, WebhookRefused, WebhookSender, webhook_settings
+from .telegram_webhook import WebhookAttempt, WebhookRefused, WebhookSender, wanted, webhook_settings
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
@@ -551,6 +552,35 @@ class FakeTelegram:
         self.members[(chat_id, user.id)] = member
         return member
 
+    def change_member(
+        self, chat_id: int, user: UserLike, status: str, *, by: UserLike | None = None, **fields: Any
+    ) -> dict | None:
+        """``user``'s status in a group changes, by ``by``'s doing (default: their own), as :meth:`set_member`
+        sets it, and the bot is told as the Bot API tells it (Update): ``my_chat_member`` when ``user`` is the
+        bot itself (``self.bot_user`` or its id), ``chat_member`` when the bot administers the group ("The bot
+        must be an administrator in the chat and must explicitly specify "chat_member" in the list of
+        allowed_updates to receive these updates"), nothing otherwise. Returns the update pushed, if any."""
+        user_id = user.id if isinstance(user, TgUser) else int(user["id"]) if isinstance(user, dict) else int(user)
+        target = self.bot_user if user_id == self.bot_id else self._user(user)
+        if status not in CHAT_MEMBER_FIELDS:
+            raise ValueError(f"status is one of {sorted(CHAT_MEMBER_FIELDS)}")
+        old = self._chat_member(chat_id, target)
+        self.members[(chat_id, target.id)] = {"status": status, **CHAT_MEMBER_FIELDS[status], **fields}
+        if target.id == self.bot_id:
+            kind = "my_chat_member"
+        elif self.members.get((chat_id, self.bot_id), {}).get("status") in ("creator", "administrator"):
+            kind = "chat_member"
+        else:
+            return None
+        changed = {  # ChatMemberUpdated
+            "chat": dict(self.chats[chat_id]),
+            "from": (target if by is None else self._user(by)).to_dict(),
+            "date": int(self.now()),
+            "old_chat_member": old,
+            "new_chat_member": self._chat_member(chat_id, target),
+        }
+        return self._push_update({kind: changed})
+
     def kick_bot(self, chat_id: int) -> None:
         """The bot was removed from a group: sends fail with 403 'bot was kicked from the group chat'."""
         self._kicked_from.add(chat_id)
@@ -601,6 +631,16 @@ class FakeTelegram:
             "parameters": {"retry_after": retry_after},
         }
         self._faults.append(Fault(method.lower(), None, 429, body, count=count, kind="429"))
+
+    def flood_wait(self, seconds: int = 35, chat_id: int | None = None) -> None:
+        """A flood wait of ``seconds`` served at the next message or edit to ``chat_id`` (to any chat when
+        None): answered "Too Many Requests: retry after N" and then held, unlike :meth:`rate_limit_next`'s
+        single answer: that chat (None: the whole bot) is refused for N s of the fake's clock, and a request
+        during the wait doubles it (:meth:`tests.fakes.telegram_limits.FloodControl.trip`). Needs flood
+        control on."""
+        if self.flood is None:
+            raise ValueError("flood_wait needs flood control (FakeTelegram(flood_control=True), the default)")
+        self.flood.trip(seconds, chat_id)
 
     def fail_next(self, method: str, error_code: int, description: str, count: int = 1) -> None:
         """The next ``count`` calls of ``method`` fail with the given error."""
@@ -697,7 +737,7 @@ class FakeTelegram:
             "message_id": self._next_message_id(chat["id"]),
             "from": sender.to_dict(),
             "chat": dict(chat),
-            "date": int(time.time()),
+            "date": int(self.now()),  # Telegram's time, on the fake's clock (what tests advanced included)
             "text": text,
         }
         entities = command_entities(text)
@@ -979,7 +1019,7 @@ class FakeTelegram:
             "message_id": self._next_message_id(chat["id"]),
             "from": self.bot_user.to_dict(),
             "chat": dict(chat),
-            "date": int(time.time()),
+            "date": int(self.now()),  # Telegram's time, on the fake's clock (what tests advanced included)
         }
         replied = self._reply_target(chat, params)
         if replied is not None:
@@ -1107,7 +1147,7 @@ class FakeTelegram:
                 future.set_result("conflict")
 
         def pending() -> list:
-            out = [u for u in self._updates if allowed is None or any(k in u for k in allowed)]
+            out = [u for u in self._updates if wanted(u, allowed)]
             return out[:limit]
 
         loop = asyncio.get_running_loop()
@@ -1480,13 +1520,16 @@ async def running_application(
     fail_on_errors: bool = True,
     run_post_init: bool = True,
     poll_timeout: float = 10,
+    allowed_updates: list[str] | None = None,
 ) -> AsyncIterator[Any]:
     """Run a PTB ``Application`` against ``fake`` the way ``run_polling`` would, inside this loop.
 
     Calls ``post_init`` (which only ``run_polling``/``run_webhook`` call otherwise), starts the
     updater's long poll and the application, and on exit stops and shuts everything down.
     With ``fail_on_errors`` an error handler is added that makes the fake's wait helpers raise
-    :class:`BotErrors` as soon as a handler raises.
+    :class:`BotErrors` as soon as a handler raises. ``allowed_updates``: the update kinds the long poll asks
+    for, as ``run_polling(allowed_updates=...)`` would (None: Telegram's default, which leaves out
+    ``chat_member``).
     """
     if fail_on_errors:
 
@@ -1498,7 +1541,7 @@ async def running_application(
     try:
         if run_post_init and app.post_init:
             await app.post_init(app)
-        await app.updater.start_polling(poll_interval=0, timeout=poll_timeout)
+        await app.updater.start_polling(poll_interval=0, timeout=poll_timeout, allowed_updates=allowed_updates)
         await app.start()
         try:
             yield app

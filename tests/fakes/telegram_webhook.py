@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,6 +28,9 @@ SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")  # setWebhook: 1-256 characte
 WEBHOOK_PORTS = (443, 80, 88, 8443)  # "Ports currently supported for webhooks"
 MAX_CONNECTIONS = (1, 100)  # setWebhook: "1-100. Defaults to 40"
 DEFAULT_MAX_CONNECTIONS = 40
+# getUpdates and setWebhook, allowed_updates: "Specify an empty list to receive all update types except
+# chat_member, message_reaction, and message_reaction_count (default)": those come only when named.
+NAMED_ONLY_UPDATES = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
 REQUEST_TIMEOUT = 10.0  # seconds the sender waits for a webhook's answer
 
 
@@ -46,8 +49,15 @@ class Webhook:
     ip_address: str | None = None
 
     def wants(self, update: dict) -> bool:
-        """Whether the update's kind is among ``allowed_updates`` (all when not given)."""
-        return self.allowed_updates is None or any(kind in update for kind in self.allowed_updates)
+        """Whether the update's kind is among ``allowed_updates`` (when not given, all but the named-only)."""
+        return wanted(update, self.allowed_updates)
+
+
+def wanted(update: dict, allowed: Sequence[str] | None) -> bool:
+    """Whether a bot that asked for ``allowed`` update kinds (None or empty: the default) gets ``update``."""
+    if not allowed:
+        return not any(kind in update for kind in NAMED_ONLY_UPDATES)
+    return any(kind in update for kind in allowed)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,88 @@
+"""An answer received before its round's end but stored after the close (issue 36, "No answer sent in
+time is ever lost"): it counts for that round, as the arbiter's correction would, the player and the room
+are told; an earlier answer never replaces a later one that counted; an answer received after the end is
+the next round's as before. Through the referee on a real SQLite file, the answers carrying the time they
+were received (``Incoming.received``), as the adapters stamp them."""
+
+from __future__ import annotations
+
+from bot.chat import Incoming, Reply
+from core.duplicate.rounds import Round
+from tests.club import CHANNEL, Club
+
+# ACEHNTZ on an empty board (2.1 and 2.3 of RULES.md): H6 CHANTEZ 112, H4 CHANTEZ 98, H8 CHANT 22
+
+
+def play(club: Club, name: str, move: str, received: float) -> list[Reply]:
+    """A private /play received at ``received`` (the platform's time), handled now."""
+    message = Incoming(CHANNEL, f"u:{name.lower()}", name, f"/jouer {move}", private=True, received=received)
+    replies = club.referee.handle(message)
+    assert not any("Désolé" in r.text for r in replies), replies
+    return replies
+
+
+def first_round(club: Club) -> Round:
+    game = club.referee.services().duplicate_games.load(club.storage, club.storage.games(CHANNEL)[-1])
+    return game.closed_rounds[0]
+
+
+def test_an_answer_received_in_time_and_stored_after_the_close_counts_for_its_round(club: Club) -> None:
+    club.ok("Ref", "/duplicate 1 manuel")
+    club.ok("Ref", "/tirage ACEHNTZ")
+    deadline = club.now + 60
+    club.now += 5
+    play(club, "Ana", "H6 CHANTEZ", club.now)
+    club.now += 5
+    play(club, "Eve", "H8 CHANT", club.now)
+    eve_at = club.now
+    club.tick(51)  # the clock closes round 1 (manual draws: no round 2 yet)
+    assert first_round(club).score_of("Ana") == 112 and "Ben" not in first_round(club).results
+    # Ben's answer reached the bot 2 s before the end, its turn came after the close
+    replies = play(club, "Ben", "H4 CHANTEZ", deadline - 2)
+    private = [r.text for r in replies if r.to_user == "u:ben"]
+    public = [r.text for r in replies if r.to_user is None]
+    assert private[0] == (
+        "Reçu avant la fin du coup 1 et enregistré après sa clôture : H4 CHANTEZ — 98 points, comptés pour le coup 1."
+    )
+    assert public[-1] == (
+        "Coup 1 : la réponse de Ben, reçue avant la fin et enregistrée après la clôture, compte (98 points) ;"
+        " le classement en tient compte."
+    )
+    assert first_round(club).score_of("Ben") == 98
+    standings = club.ok("Zoé", "/classement")
+    assert "Ben" in standings and "98" in standings
+    # Eve's earlier answer (received before her counted one) changes nothing
+    replies = play(club, "Eve", "H6 CHANTEZ", eve_at - 2)
+    assert [r.text for r in replies if r.to_user == "u:eve"] == [
+        "Reçu avant la fin du coup 1, mais une réponse plus récente de vous y est déjà comptée :"
+        " H6 CHANTEZ ne la remplace pas."
+    ]
+    assert first_round(club).score_of("Eve") == 22
+    # an answer received after the end is not the closed round's
+    late = play(club, "Cyd", "H6 CHANTEZ", deadline + 1)
+    assert "Cyd" not in first_round(club).results
+    assert any(r.error or "coup 2" in r.text.lower() or "tirage" in r.text.lower() for r in late)
+
+
+def test_the_quick_way_hands_an_answer_received_in_time_to_the_usual_way(club: Club) -> None:
+    club.ok("Ref", "/duplicate 1")  # automatic draws: round 2 is open when Ben's answer is handled
+    deadline = club.now + 60
+    play(club, "Ana", "H8 ZZZ", club.now)
+    club.tick(61)
+    replies = play(club, "Ben", "H8 ZZZ", deadline - 1)  # whatever it scores, it is round 1's
+    assert any("coup 1" in r.text for r in replies if r.to_user == "u:ben"), replies
+    assert "Ben" in first_round(club).results
+    game = club.referee.services().duplicate_games.load(club.storage, club.storage.games(CHANNEL)[-1])
+    assert game.current is not None and not any(s.player == "Ben" for s in game.current.submissions)
+
+
+def test_an_answer_is_timed_by_the_platform_on_the_referee_s_clock() -> None:
+    from bot.adapters.common import PLATFORM_TIME_SPAN, platform_received
+
+    # handed in to the platform 7 s before the adapter read it: 7 s before the referee's now
+    assert platform_received(1000.0, 500.0, 493.0) == 993.0
+    # a platform time after the adapter's clock (clocks a little apart): never later than now
+    assert platform_received(1000.0, 500.0, 501.5) == 1000.0
+    # no platform time, or one of another clock (further back than the span): the service stamps it
+    assert platform_received(1000.0, 500.0, None) is None
+    assert platform_received(1000.0, 500.0, 500.0 - PLATFORM_TIME_SPAN - 1) is None
