@@ -224,14 +224,6 @@ async def ten_rooms(storage: SQLiteStorage, loop: asyncio.AbstractEventLoop, loo
         )
         assert all(d <= 2.0 for d in draw_delays), draw_delays
         assert all(d <= 5.0 for d in result_delays), result_delays
-        if dc.throttled:
-            import json, os
-            for k, thr in enumerate(dc.throttled):
-                resource = thr.resource
-                seq = [(n, m, p, str((b or {}).get("content", ""))[:40] if isinstance(b, dict) else "", dc.responses[n][2] if n < len(dc.responses) else None) for n, (m, p, b) in enumerate(dc.requests) if resource in p]
-                rows = {t.request: (t.at, t.remaining) for t in dc.limits.taken if t.resource == resource}
-                with open(f"/tmp/closes_keep/429_{os.getpid()}_{k}.json", "w") as out:
-                    json.dump({"throttled": str(thr), "requests": seq, "taken": rows}, out, indent=1, ensure_ascii=False)
         assert not dc.throttled, dc.throttled  # no 429 at all
         # every acknowledgement once: one ephemeral answer per interaction
         answered: dict[int, int] = {}
