@@ -751,6 +751,8 @@ async def test_a_bare_view_series_or_simultane_can_be_sent_as_discord_s_client_w
     async with running_bot(dc, adapter.client):
         await adapter.sync(dc.guild.id)
         for name in ("view", "series", "simultane", "help", "standings"):
-            await dc.send_interaction(name, None, user=dc.ana, channel_id=dc.channel)  # accepted by the client
+            sent = await dc.send_interaction(name, None, user=dc.ana, channel_id=dc.channel)  # accepted by the client
+            answer = await dc.wait_for_response(sent, lambda r: bool(r.text), timeout=30)  # and answered
+            assert "erreur" not in (answer.text or "").lower(), (name, answer.text)
         with pytest.raises(CommandUnavailable, match="required option"):
             await dc.send_interaction("score", None, user=dc.ana, channel_id=dc.channel)
