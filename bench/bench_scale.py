@@ -9,7 +9,8 @@ would). Then the same load on one process and a SQLite file, without the kill.
 
 Reports commands per second (total and per process), p50/p99 command latency (sent to
 acknowledged, queueing included), the latest round-1 close after its deadline (stored, and posted: its
-notice delivered), acknowledged moves missing from the database (must be 0) and rounds closed twice
+notice delivered), the latest round-2 draw, round-1 results (their text) and result images delivered after
+round 1's deadline, acknowledged moves missing from the database (must be 0) and rounds closed twice
 (must be 0).
 
     .venv/bin/python bench/bench_scale.py [--channels 300] [--players 20] [--minutes 2] [--only pg|sqlite] [--burst]
@@ -86,6 +87,65 @@ def posted_closes_by(workers: list[Any]) -> dict[str, tuple[float, str]]:
             if sent.get("to") is None and text.startswith("Coup 1 —") and "manche close" in text:
                 channel = str(sent["channel"])
                 posted[channel] = min(posted.get(channel, (float("inf"), "")), (float(sent["at"]), worker.name))
+    return posted
+
+
+def _posted(workers: list[Any], match: Callable[[dict[str, Any]], bool], last: bool = False) -> dict[str, float]:
+    """Per channel, when a process first (``last``: last) delivered a public reply ``match`` accepts."""
+    posted: dict[str, float] = {}
+    pick = max if last else min
+    for worker in workers:
+        if not Path(worker.out).exists():
+            continue
+        for line in Path(worker.out).read_text(encoding="utf-8").splitlines():
+            sent = json.loads(line)
+            if sent.get("to") is None and match(sent):
+                channel = str(sent["channel"])
+                at = float(sent["at"])
+                posted[channel] = pick(posted[channel], at) if channel in posted else at
+    return posted
+
+
+def posted_draws(workers: list[Any]) -> dict[str, float]:
+    """Per channel, when round 2's draw was first delivered (the players' next move; a line of rejected
+    draws may come before it)."""
+
+    def draw(sent: dict[str, Any]) -> bool:
+        text = str(sent.get("text") or "")
+        lines = text.split("\n")[:3]
+        return any(line.startswith("Coup 2 — tirage :") for line in lines) and "manche close" not in text
+
+    return _posted(workers, draw)
+
+
+def _round_1_result(sent: dict[str, Any]) -> bool:
+    text = str(sent.get("text") or "")
+    first = text.split("\n", 2)[:2]
+    return any(line.startswith("Coup 1 — tirage ") and ":" not in line[:16] for line in first) and (
+        "Top :" in text or "aucun coup possible" in text
+    )
+
+
+def posted_results(workers: list[Any]) -> dict[str, float]:
+    """Per channel, when round 1's results were first delivered (their text: the top and every answer)."""
+    return _posted(workers, _round_1_result)
+
+
+def posted_images(workers: list[Any]) -> dict[str, float]:
+    """Per channel, when the later of round 1's result and standings images was delivered (the first image
+    of each name in the channel: round 2's come after them)."""
+    first: dict[tuple[str, str], float] = {}
+    for worker in workers:
+        if not Path(worker.out).exists():
+            continue
+        for line in Path(worker.out).read_text(encoding="utf-8").splitlines():
+            sent = json.loads(line)
+            if sent.get("to") is None and sent.get("image") in ("result.png", "standings.png"):
+                key = (str(sent["channel"]), str(sent["image"]))
+                first[key] = min(first.get(key, float("inf")), float(sent["at"]))
+    posted: dict[str, float] = {}
+    for (channel, _), at in first.items():
+        posted[channel] = max(posted.get(channel, at), at)
     return posted
 
 
@@ -220,6 +280,13 @@ def run(
         wait_until(lambda: len(posted_closes(workers.all)) >= len(closes), 120)
         posted = posted_closes(workers.all)
         shown = [posted[ch] - deadlines[g] for ch, g in game_of.items() if ch in posted and g in deadlines]
+        # the next draw (round 2's), round 1's results (text) and their images, after round 1's deadline
+        wait_until(lambda: len(posted_draws(workers.all)) >= len(closes), 120)
+        wait_until(lambda: len(posted_images(workers.all)) >= len(closes), 300)
+        after: dict[str, list[float]] = {}
+        for what, posts in (("draw", posted_draws), ("results", posted_results), ("images", posted_images)):
+            seen = posts(workers.all)
+            after[what] = [seen[ch] - deadlines[g] for ch, g in game_of.items() if ch in seen and g in deadlines]
         closers: dict[str, list[float]] = {}  # per process, how late after their deadlines its closes were posted
         for ch, (at, name) in posted_closes_by(workers.all).items():
             closers.setdefault(name, []).append(at - deadlines[game_of[ch]])
@@ -272,6 +339,10 @@ def run(
         "posted": len(shown),
         "latest_posted_s": max(shown) if shown else float("nan"),
         "median_posted_s": statistics.median(shown) if shown else float("nan"),
+        **{f"{what}_posted": len(late_by) for what, late_by in after.items()},
+        **{f"latest_{what}_s": max(late_by) if late_by else float("nan") for what, late_by in after.items()},
+        **{f"median_{what}_s": statistics.median(late_by) if late_by else float("nan")
+           for what, late_by in after.items()},
         "lost": len(acknowledged - stored),
         "missed_round": len(acknowledged - in_round_1),
         "missed_resent": len((acknowledged - in_round_1) & resent),  # reached a live process only once resent
@@ -306,6 +377,9 @@ def report(title: str, figures: dict[str, Any]) -> None:
           f"median {figures['median_close_s']:.1f} s, latest {figures['latest_close_s']:.1f} s")
     print(f"  round 1 close posted in {figures['posted']} channels; after the deadline: "
           f"median {figures['median_posted_s']:.1f} s, latest {figures['latest_posted_s']:.1f} s")
+    for what, name in (("draw", "round 2's draw"), ("results", "round 1's results"), ("images", "their images")):
+        print(f"  {name} posted in {figures[what + '_posted']} channels; after round 1's deadline: "
+              f"median {figures['median_' + what + '_s']:.1f} s, latest {figures['latest_' + what + '_s']:.1f} s")
     if figures.get("simultane"):
         print(f"  the rooms' round 1 deadlines spread over {figures['deadline_spread_s']:.1f} s; after the last one, "
               f"latest close {figures['latest_close_after_last_s']:.1f} s, "

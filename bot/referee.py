@@ -31,6 +31,7 @@ from .commands import (
     unknown_command_text,
 )
 from .commands.clock import DuplicateClock
+from .commands.duplicate_closes import ResultImages, TickReplies, draw_images
 from .commands.duplicate_rounds import clock_tick
 from .commands.game_cache import GameCache, Games
 from .commands.game_kinds import kind_of
@@ -521,23 +522,47 @@ class Referee:
         """When the clock next has work, as its last tick saw the rounds (infinity: none known)."""
         return self.clock.next_due
 
-    def tick(self, now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
-        """Clock work due at ``now`` (duplicate warnings and deadlines), each round's replies also given to
-        ``publish`` once stored; never raises."""
+    def tick(
+        self,
+        now: float | None = None,
+        publish: Callable[[list[Reply]], None] | None = None,
+        images: Callable[[list[ResultImages]], None] | None = None,
+    ) -> list[Reply]:
+        """Clock work due at ``now`` (duplicate warnings and deadlines, simultanés' starts, held rounds and
+        posts), its stored replies given to ``publish`` in the order players need them: each close's notice
+        and next draw as soon as it is stored, the results of all the tick's closes once every one is, then
+        their images (``bot.commands.duplicate_closes``). ``images``: given the images the closes owe, to draw
+        them off the clock (``draw_images``); None: drawn and stored at the end of the tick. Every reply of
+        the tick; never raises."""
 
         def published(replies: list[Reply]) -> None:
             if publish is not None:
                 publish(replies)
             self._tell_changed({r.channel for r in replies})
 
+        services, moment = self.services(), self.now() if now is None else now
+        ticked = TickReplies(services, published)
         try:
-            services, moment = self.services(), self.now() if now is None else now
-            return clock_tick(services, moment, published) + simultane_tick(services, moment, published)
+            clock_tick(services, moment, ticked=ticked)
+            simultane_tick(services, moment, ticked=ticked)
         except StorageFullError as error:  # the deadline stays: the round closes once there is room
             self.forget_games()
             log.error("clock tick failed: %s", error)
-            return []
         except Exception:
             self.forget_games()
             log.exception("clock tick failed")
+        try:  # what was stored before a failure goes too
+            return ticked.finish(images)
+        except Exception:
+            log.exception("clock tick failed while drawing the results' images")
+            return list(ticked.replies)
+
+    def draw_images(self, owed: list[ResultImages]) -> list[Reply]:
+        """Draw and store the images closes owe (``tick``'s ``images``, a command's ``owing``), outside any
+        close's transaction; the stored replies. Never raises: what fails is logged (the results were
+        stored as text with their close)."""
+        try:
+            return draw_images(self.services(), owed)
+        except Exception:
+            log.exception("could not draw the images of %d closes", len(owed))
             return []

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 from .batches import Batches
 from .chat import Incoming, Reply
+from .commands.duplicate_closes import ResultImages, owing
 from .metrics import Metrics, command_label, platform_of
 from .outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, known_dead, undelivered
 from .referee import Referee
@@ -37,6 +38,8 @@ MIN_TICK_SECONDS = 0.05  # the clock's shortest pause between two ticks
 ARRIVALS_SECONDS = 0.1  # the channels of messages not answered yet, said to other processes this often at most
 PLAYS_AT_ONCE = 100  # private /play handled in one transaction at most (the others wait for the next)
 SENT_LATELY = 10_000  # delivered numbers remembered (far more than an outbox pass reads)
+IMAGES_STALE_SECONDS = 120.0  # owed images that waited longer than this to be drawn are dropped
+STOP_SENDS_SECONDS = 10.0  # how long a stop waits for the sends under way (the rest go after a restart)
 
 # what the platform did not take: bare replies (to try again), or with why and whether for good
 Deliver = Callable[[list[Reply]], Awaitable[Sequence[Reply | Undelivered] | None]]
@@ -65,6 +68,9 @@ class RefereeService:
         # (the order per destination with the commands' own sends is storage's: ``Referee.first_in_line``)
         self._send_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: list[asyncio.Task[None]] = []
+        self._sending: set[asyncio.Task[None]] = set()  # sends published and not over yet (the clock's)
+        self._images_lock = asyncio.Lock()  # owed images drawn one batch at a time, in order
+        self.images_dropped = 0  # closes whose images waited too long and were dropped
         self._clock_lock = asyncio.Lock()
         self._tick_future: asyncio.Future[list[Reply]] | None = None
         self._wake = asyncio.Event()
@@ -93,14 +99,17 @@ class RefereeService:
         self._arrivals_changed.set()
         try:
             async with self._locks[message.channel]:  # replies leave in the order of the commands
+                owed: list[ResultImages] = []
                 if self.referee.batches(message):
                     replies = await self._handle_with_others(message)
                 else:
-                    replies = await asyncio.to_thread(self.referee.handle, message)
+                    replies, owed = await asyncio.to_thread(self._handle_owing, message)
                 with self._arrivals_lock:  # answered: its round may close (its replies are stored)
                     self._arrivals.pop(key, None)
                 self._arrivals_changed.set()
                 await self._send(replies)
+                if owed:  # a close's images (/cloture), drawn once its draw and results are handed over
+                    self._draw_images(owed)
         finally:
             with self._arrivals_lock:
                 self._arrivals.pop(key, None)
@@ -108,6 +117,12 @@ class RefereeService:
         if self.metrics is not None and (label := command_label(message.text)) is not None:
             self.metrics.command_done(label, platform_of(message.channel), time.perf_counter() - started)
         return replies
+
+    def _handle_owing(self, message: Incoming) -> tuple[list[Reply], list[ResultImages]]:
+        """``Referee.handle``, and the images a close it made owes (drawn later, off the command's path)."""
+        with owing() as owed:
+            replies = self.referee.handle(message)
+        return replies, owed.images
 
     @property
     def play_batches(self) -> tuple[int, int]:
@@ -172,29 +187,80 @@ class RefereeService:
         return [None] * len(batches)
 
     async def tick(self) -> list[Reply]:
-        """Run the clock once and deliver what it produced, each round's replies as soon as they are
-        stored (each channel's in order), while the clock goes on with the next rounds: never behind the
-        commands queued in the channel (a close's results and next draw go before their acknowledgements)."""
+        """Run the clock once; what it stores is handed over as it may go (each close's notice and next draw
+        at once, the results of all the tick's closes after every close of the tick is stored, never behind
+        the commands queued in the channel: a close goes before their acknowledgements), each channel's in
+        order, while the clock goes on. The clock never waits for a delivery: the next tick may run while the
+        platforms still take this one's messages (a slow room holds no other room's clock). The results'
+        images are drawn after the tick, off the clock (``_draw_images``), and sent after the results."""
         loop = asyncio.get_running_loop()
-        sending: list[asyncio.Task[None]] = []
+        owed: list[ResultImages] = []
 
         def publish(replies: list[Reply]) -> None:  # in the clock's thread
-            loop.call_soon_threadsafe(lambda: sending.append(loop.create_task(self._send_by_channel(replies))))
+            loop.call_soon_threadsafe(self._publish, replies)
 
         async with self._clock_lock:
             # shielded: a stop waits for a tick under way instead of leaving its thread running
-            self._tick_future = loop.run_in_executor(None, functools.partial(self.referee.tick, publish=publish))
+            self._tick_future = loop.run_in_executor(
+                None, functools.partial(self.referee.tick, publish=publish, images=owed.extend)
+            )
             replies = await asyncio.shield(self._tick_future)
-        await asyncio.gather(*sending)  # published before the tick ended: all created by now
+        if owed:  # after the publishing above (scheduled before the tick's end): the images go after the results
+            self._draw_images(owed)
         return replies
 
-    async def _send_by_channel(self, replies: list[Reply]) -> None:
+    def _publish(self, replies: list[Reply]) -> None:
+        """Send stored replies, each channel's in a task of its own that waits for the channel's earlier sends
+        (tasks take a channel's send lock in the order they are made: its order is kept); the tasks are kept
+        until they end, their failures logged."""
         by_channel: dict[str, list[Reply]] = defaultdict(list)
         for reply in replies:
             by_channel[reply.channel or ""].append(reply)
         for channel, group in by_channel.items():
-            async with self._send_locks[channel]:
-                await self._send(group)
+            self._keep(asyncio.get_running_loop().create_task(self._send_in_order(channel, group)))
+
+    def _keep(self, task: asyncio.Task[None]) -> None:
+        self._sending.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sending.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # the outbox tries them again
+            log.error("sending failed", exc_info=task.exception())
+
+    async def _send_in_order(self, channel: str, replies: list[Reply]) -> None:
+        async with self._send_locks[channel]:
+            # the outbox worker may have sent some meanwhile (a long tick): never twice
+            replies = [r for r in replies if r.outbox_id not in self._sent_lately and r.outbox_id not in self._inflight]
+            await self._send(replies)
+
+    async def drain(self, timeout: float | None = None) -> bool:
+        """Wait until what the clock published and the images owed so far are handed over (or failed), at
+        most ``timeout`` seconds (None: no bound); whether nothing is left under way."""
+        loop = asyncio.get_running_loop()
+        end = None if timeout is None else loop.time() + timeout
+        while self._sending:
+            left = None if end is None else end - loop.time()
+            if left is not None and left <= 0:
+                return False
+            await asyncio.wait(set(self._sending), timeout=left)
+        return True
+
+    def _draw_images(self, owed: list[ResultImages]) -> None:
+        """Draw the images closes owe, off the clock and the commands, after what is already published; then
+        send them. One batch at a time, in order; a batch that waited longer than ``IMAGES_STALE_SECONDS``
+        behind others is dropped (the results went as text): under a backlog, images are what gives way."""
+        self._keep(asyncio.get_running_loop().create_task(self._images_in_turn(owed)))
+
+    async def _images_in_turn(self, owed: list[ResultImages]) -> None:
+        async with self._images_lock:
+            fresh = [o for o in owed if time.monotonic() - o.owed_at <= IMAGES_STALE_SECONDS]
+            if len(fresh) < len(owed):
+                self.images_dropped += len(owed) - len(fresh)
+                log.warning("%d closes' images dropped: they waited more than %.0f s", len(owed) - len(fresh),
+                            IMAGES_STALE_SECONDS)
+            if fresh:
+                self._publish(await asyncio.to_thread(self.referee.draw_images, fresh))
 
     async def flush_outbox(self, everything: bool = False) -> int:
         """Deliver due messages (``everything``: all that wait), each destination in order, until one
@@ -330,6 +396,10 @@ class RefereeService:
         self._tasks = []
         if self._tick_future is not None and not self._tick_future.done():
             await asyncio.wait([self._tick_future])  # its thread still runs: let it finish
+        if not await self.drain(STOP_SENDS_SECONDS):  # what is left is sent again after a restart
+            for task in set(self._sending):
+                task.cancel()
+            await asyncio.gather(*self._sending, return_exceptions=True)
         await asyncio.to_thread(self.referee.release_clocks)  # another process takes over at once
         await asyncio.to_thread(self._forget_me)  # what this process still claims is due at once elsewhere
 

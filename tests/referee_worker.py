@@ -2,18 +2,19 @@
 database, driven through stdin instead of a chat platform.
 
 ``python -m tests.referee_worker --db URL --name NAME --out FILE [--lease S] [--tick S] [--deliver-seconds S]
-[--grace S]``
+[--grace S] [--no-images]``
 
 Each stdin line is a JSON message ``{"id", "channel", "user", "name", "text", "private", "admin"}``;
 it is handled as a chat platform would (commands of different channels at once, each channel's in
 order), and once its transaction has committed one line is written to stdout:
 ``{"id", "ms", "error", "texts", "clock_cpu"}`` (``clock_cpu``: CPU seconds the clock's ticks have used
 so far, so that a benchmark can tell the closes' cost from the commands'). Every reply the service
-delivers is appended to ``--out`` as a JSON line ``{"at", "outbox", "channel", "to", "text", "passes"}``
-(``passes``: how many outbox passes the service had begun; ``--deliver-seconds``: a platform that takes
-that long to accept each batch). The first stdout line is ``{"ready": NAME, "pid"}``; at the end of
-stdin the process finishes what it was given, stops cleanly, says on stderr how large its batches of
-private /play were, and exits 0.
+delivers is appended to ``--out`` as a JSON line ``{"at", "outbox", "channel", "to", "text", "image",
+"passes"}`` (``image``: the name of its PNG, or null; ``passes``: how many outbox passes the service had
+begun; ``--deliver-seconds``: a platform that takes that long to accept each batch). Results and standings
+are drawn as images, as in production (``--no-images``: text only). The first stdout line is
+``{"ready": NAME, "pid"}``; at the end of stdin the process finishes what it was given, stops cleanly,
+says on stderr how large its batches of private /play were, and exits 0.
 
 ``ARBITRE_WORKER_PROFILE=FOLDER``: the process runs under cProfile (the event loop's thread and the
 threads it hands work to) and writes ``FOLDER/NAME.prof`` at the end.
@@ -40,6 +41,7 @@ if str(ROOT) not in sys.path:
 
 from bot.chat import Incoming, Reply  # noqa: E402
 from bot.clock_lease import ClockLease  # noqa: E402
+from bot.commands.duplicate_closes import ResultImages  # noqa: E402
 from bot.lexicons import LexiconRegistry  # noqa: E402
 from bot.referee import Referee  # noqa: E402
 from bot.service import RefereeService  # noqa: E402
@@ -82,15 +84,19 @@ async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> i
     registry = LexiconRegistry()
     registry.get("fr")
     grace = {} if args.grace is None else {"outbox_grace": args.grace}
-    referee = Referee(storage, registry, images=False, clock_lease=ClockLease(args.name, args.lease), **grace)
+    referee = Referee(storage, registry, images=args.images, clock_lease=ClockLease(args.name, args.lease), **grace)
     out = Path(args.out).open("a", encoding="utf-8")
     clock_cpu = [0.0]  # CPU seconds the clock's ticks have used (closes, next draws), told in every answer
     ticking = referee.tick
 
-    def timed_tick(now: float | None = None, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
+    def timed_tick(
+        now: float | None = None,
+        publish: Callable[[list[Reply]], None] | None = None,
+        images: Callable[[list[ResultImages]], None] | None = None,
+    ) -> list[Reply]:
         started = time.thread_time()
         try:
-            return ticking(now, publish)
+            return ticking(now, publish, images)
         finally:
             clock_cpu[0] += time.thread_time() - started
 
@@ -101,7 +107,8 @@ async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> i
             await asyncio.sleep(args.deliver_seconds)
         at = time.time()
         for reply in replies:
-            line = {"at": at, "outbox": reply.outbox_id, "channel": reply.channel, "to": reply.to_user}
+            line = {"at": at, "outbox": reply.outbox_id, "channel": reply.channel, "to": reply.to_user,
+                    "image": reply.image_name if reply.image is not None else None}
             line["passes"] = service.outbox_passes
             out.write(json.dumps({**line, "text": reply.text[:300]}, ensure_ascii=False) + "\n")
         out.flush()
@@ -165,6 +172,7 @@ def main() -> int:
     parser.add_argument("--tick", type=float, default=0.1)
     parser.add_argument("--deliver-seconds", type=float, default=0.0)
     parser.add_argument("--grace", type=float, default=None)
+    parser.add_argument("--no-images", dest="images", action="store_false", help="results as text only")
     args = parser.parse_args()
     folder = os.environ.get("ARBITRE_WORKER_PROFILE")
     profiles = Profiles() if folder else None

@@ -210,14 +210,21 @@ def test_a_duplicate_round_from_draw_to_close_in_english(club: Club) -> None:
     assert closed.score_of("Ana") > 0
     assert cells[:3] == ["Ana", "8H SEAT", str(closed.score_of("Ana"))]
     assert texts(scene, "note") == ["letters not in the draw: Z, Z, Z", "no answer"]
-    assert "Ben: 8H ZZZ 0" in result.text  # the text stays in the same reply
+    # the results in full as text first (the screen readers' and the console's), then each image with a line
+    # saying what it shows
+    (text,) = [r for r in replies if r.image is None and "Top:" in r.text]
+    assert "Ben: 8H ZZZ 0" in text.text and "Standings after 1 move" in text.text
+    assert text.text.startswith("Move 1 closed: 2 of 3 have played.\nMove 1 — draw AEEISTU")  # Cleo sat out
+    assert result.text == "Move 1: the result as an image (the same as text above)."
+    assert replies.index(text) < replies.index(result)
 
     standings = image_of(replies, "standings")
     scene = standings_scene(duplicate_texts.standings_view("en", game))
     assert png(scene) == standings.image
     assert texts(scene, "title") == ["Standings after 1 move"]
     assert texts(scene, "cell")[:2] == ["1", "Ana"]
-    assert "Standings after 1 move" in standings.text
+    assert standings.text == "Standings after 1 move, as an image (the same as text above)."
+    assert replies.index(result) < replies.index(standings) == len(replies) - 1  # the images come last
 
     # the reliquat of the top comes back in the next draw: kept letters apart from the new ones
     kept = game.reliquat
@@ -333,7 +340,7 @@ def test_nobody_has_played_is_said_never_drawn_as_an_empty_table(
     closing = club.send("Ref", "/close")
     assert [r.image_name for r in closing if r.image is not None] == ["result.png"]  # no empty standings
     result = image_of(closing, "result")
-    assert nobody_this_move in result.text
+    assert any(nobody_this_move in r.text for r in closing if r.image is None)  # the results' text
     game = duplicate_game(club)
     scene = round_result_scene(duplicate_texts.result_view(lang, game, game.closed_rounds[0]))
     assert png(scene) == result.image and texts(scene, "note") == [nobody_this_move] and texts(scene, "head") == []

@@ -445,7 +445,7 @@ async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(dc
         assert first.text.startswith("Coup 1")  # round 1's results, kept in the outbox, come first
         second = await loop_time.hurried(
             dc.wait_for_message(
-                lambda r: (r.text or "").startswith("Coup 2 — tirage") and "QWERTB" in r.text,
+                lambda r: (r.text or "").startswith("Coup 2 clos") and "QWERTB" in r.text,  # round 2's results
                 channel_id=dc.channel,
                 timeout=15,
             ),
@@ -751,6 +751,8 @@ async def test_a_bare_view_series_or_simultane_can_be_sent_as_discord_s_client_w
     async with running_bot(dc, adapter.client):
         await adapter.sync(dc.guild.id)
         for name in ("view", "series", "simultane", "help", "standings"):
-            await dc.send_interaction(name, None, user=dc.ana, channel_id=dc.channel)  # accepted by the client
+            sent = await dc.send_interaction(name, None, user=dc.ana, channel_id=dc.channel)  # accepted by the client
+            answer = await dc.wait_for_response(sent, lambda r: bool(r.text), timeout=30)  # and answered
+            assert "erreur" not in (answer.text or "").lower(), (name, answer.text)
         with pytest.raises(CommandUnavailable, match="required option"):
             await dc.send_interaction("score", None, user=dc.ana, channel_id=dc.channel)

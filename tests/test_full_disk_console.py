@@ -40,10 +40,18 @@ def console(disk: Path, err: Path) -> subprocess.Popen[str]:
     )
 
 
+SHOWN_ABOVE = "Déjà affiché dans le salon"  # an unchanged board asked again within a minute: shown privately
+
+
+def boards_shown(out: str) -> int:
+    """How many /grille ``out`` answers: posted with their image line, or privately as unchanged."""
+    return out.count("(image: ") + out.count(SHOWN_ABOVE)
+
+
 def answers(out: str, full: str) -> int:
     """How many lines of the script ``out`` answers: penalties counted or refused, boards shown."""
     counted = {int(n) for n in re.findall(r"Ben perd (\d+) point", out)} & set(PENALTIES)
-    return len(counted) + out.count(full) + out.count("(image: ")
+    return len(counted) + out.count(full) + boards_shown(out)
 
 
 def test_the_console_answers_every_line_of_a_script_on_a_full_disk(small_disk: Path) -> None:
@@ -84,7 +92,7 @@ def test_the_console_answers_every_line_of_a_script_on_a_full_disk(small_disk: P
     assert all(n in answered for n in (1, SENTINEL)), (out[-1500:], err[-1500:])
     assert refused > 0  # the disk was full for these commands
     assert len(answered & set(PENALTIES)) + refused == len(PENALTIES)  # every penalty answered once
-    boards = out.count("(image: ")
+    boards = boards_shown(out)
     assert boards == len(PENALTIES) // 20, out[-2000:]  # every /grille answered, with or without its image
     assert "(image: non écrit : " in out  # not written: the disk is full
     assert all("is full" in line or "disk" in line for line in err.splitlines()), err[-3000:]

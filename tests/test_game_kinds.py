@@ -262,7 +262,9 @@ def test_a_classic_move_rolled_back_is_not_in_the_game_the_next_command_sees(ref
             cache.append(referee.storage, record, game, event_to_dict(event), "u:ben")
             assert game.to_move == "Ana"  # changed in memory, inside the transaction
             raise Boom
-    assert say(referee, "/sheet") == sheet
+    # the same sheet (asked again within a minute: answered privately, said to be unchanged since)
+    note, again = say(referee, "/sheet").split("\n", 1)
+    assert note.startswith("Déjà affiché dans le salon il y a") and again == sheet
     assert cache.load(referee.storage, record).to_move == "Ben"
     assert cache.builds == builds + 1  # the changed game was dropped at the rollback and rebuilt once
 

@@ -1,5 +1,7 @@
 """The clock's replies leave as each round is stored, not once every round of the tick is done: 300 rooms
-closing in the same second must not wait for the last close to see their results (issue 21, item 3)."""
+closing in the same second must not wait for the last close to see their next draw (issue 21, item 3; since
+issue 36, item 2, each close's notice and next draw go as it is stored, the results of all the tick's closes
+once every one is)."""
 
 from __future__ import annotations
 
@@ -52,9 +54,19 @@ async def test_a_close_is_delivered_while_the_clock_closes_the_next_rooms_postgr
         ticking[0] = True
         replies = await service.tick()
         assert len(closes) == len(rooms)
-        assert waited == [True]  # the first room's results were delivered before the second room closed
+        assert waited == [True]  # the first room's next draw was delivered before the second room closed
         assert {r.channel for r in replies if "coup 1" in r.text.lower()} == set(rooms)
+        await service.drain()  # the clock does not wait for its deliveries: the test does
         assert sorted(r.outbox_id or 0 for r in during_tick) == sorted(r.outbox_id or 0 for r in replies)
+        # every room's next draw was handed over (published, in the order of the tick's replies) before any
+        # room's results; each room's delivered in that order
+        draws = [n for n, r in enumerate(replies) if "Coup 2 — tirage :" in r.text]
+        results = [n for n, r in enumerate(replies) if "Top :" in r.text]
+        assert len(draws) == len(results) == len(rooms) and max(draws) < min(results), replies
+        for room in rooms:
+            texts = [r.text for r in during_tick if r.channel == room]
+            draw, results = (next(n for n, t in enumerate(texts) if w in t) for w in ("Coup 2 — tirage :", "Top :"))
+            assert draw == 1 < results, texts  # after the draw's closed notice, the next draw; then the results
     finally:
         await service.stop()
         referee.clock.shutdown()
@@ -131,6 +143,7 @@ async def test_a_close_is_delivered_before_the_answers_queued_in_its_room(tmp_pa
         for _ in range(20):  # the first is at the platform, the others wait for the room
             await asyncio.sleep(0)
         ticked = await asyncio.wait_for(service.tick(), 30)  # a guard only: before, it waited for the gate
+        await asyncio.wait_for(service.drain(), 30)  # the close's sends (the clock no longer waits for them)
         gate.set()
         await asyncio.gather(*late)
         closes = [r for r in ticked if r.to_user is None]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -25,9 +26,10 @@ from ..render.record import end_reason_text, standings_text
 from ..storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, Storage
 from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
 from . import simultane_pacing
+from .duplicate_closes import TickReplies, handed_over, owing, result_images
 from .duplicate_games import game_of, round_lists, save, start_top, sync_deadline, top_finder
 from .duplicate_sanctions import feedback_replies
-from .duplicate_texts import draw_reply, live_lines_at_close, result_replies, tie_hint
+from .duplicate_texts import draw_reply, live_lines_at_close, played_count, results_reply, tie_hint
 from .game_kinds import kind_of
 from .services import Services
 
@@ -36,7 +38,7 @@ ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadli
 # with other live processes on the store: how long they may take to say the answers they received (the
 # service says them every ARRIVALS_SECONDS), so that a close never misses one received just before its deadline
 ARRIVALS_SAID_SECONDS = 0.5
-CLOSES_AT_ONCE = 4  # rounds one process closes side by side (PostgreSQL: their round trips overlap)
+CLOSES_AT_ONCE = 4  # rounds one process closes side by side (their tops overlap; on PostgreSQL their transactions)
 OWNERS_SECONDS = 1.0  # how often the processes running the clock are counted again (while there are clocks to share)
 
 
@@ -112,10 +114,12 @@ def close_round(
     author: str,
     end_reason: str | None = None,
 ) -> list[Reply]:
-    """Close the open round: results, standings, then the next draw or the end. In a room of a simultané
-    played together, a round whose time is up waits while other rooms still play it: it is held, not
-    closed (``bot.commands.simultane_pacing``: the room is told what it waits for). ``end_reason``: the game
-    ends after this round (its referee ended it while the round was held).
+    """Close the open round: the draw's message says it is closed and the next draw comes (what players
+    need at once), then the results as text (the exact count, the top, every answer, the standings), or the
+    end; the results' images are owed for later (``bot.commands.duplicate_closes``). In a room of a
+    simultané played together, a round whose time is up waits while other rooms still play it: it is held,
+    not closed (``bot.commands.simultane_pacing``: the room is told what it waits for). ``end_reason``: the
+    game ends after this round (its referee ended it while the round was held).
 
     Raises ListPreparingError, before any change, while the round's list is being prepared.
     """
@@ -124,6 +128,7 @@ def close_round(
     held = simultane_pacing.before_close(services, record, game, now, author)
     if held is not None:
         return live_lines + held if held else []
+    played = played_count(game)
     called = _time_called(game, now)
     event = game.close_round(top_finder(services, record, game), verdicts)
     closed = game.closed_rounds[-1]
@@ -133,23 +138,30 @@ def close_round(
     services.clock.warned.discard((record.id, closed.number))
     services.clock.waiting_for_list.discard((record.id, closed.number))
     draw = closed.draw.spelled(game.edition) if closed.draw else ""
-    replies = [
-        *live_lines,
+    first = [
         Reply(  # the draw's message stops counting down
             say(lang, "dup_round_closed", n=closed.number, draw=draw),
             channel=record.channel,
             edit_key=f"dup-{record.id}-{closed.number}",
-        ),
-        *result_replies(services.images, lang, record.channel, game, closed),
+        )
+    ]
+    # a simultané's top is every room's: /top N is refused there
+    hint = tie_hint(lang, closed) if closed.tied and not record.setup.simultane else ""
+    results = [  # the tie's hint in the results' message: one post less (a room's budget)
+        *live_lines,
+        results_reply(lang, record.channel, game, closed, played, hint),
         *feedback_replies(storage, record, game, closed),
     ]
-    if closed.tied and not record.setup.simultane:  # a simultané's top is every room's: /top N is refused there
-        replies.append(Reply(tie_hint(lang, closed), channel=record.channel))
+    images = result_images(lang, record.channel, record.id, game, closed) if services.images else None
     if closed.top is None and not game.finished:  # FISF 3.6: the letters go back, a different draw
-        replies.append(Reply(say(lang, "dup_move_cancelled", n=closed.number), channel=record.channel))
+        first.append(Reply(say(lang, "dup_move_cancelled", n=closed.number), channel=record.channel))
     if game.finished or end_reason is not None:
-        return replies + finish(services, record, game, lang, end_reason or end_reason_text(lang, game))
-    return replies + open_next_round(services, storage, record, game, lang, now)
+        ending = finish(services, record, game, lang, end_reason or end_reason_text(lang, game))
+        return handed_over(first, results + ending, images)
+    following = open_next_round(services, storage, record, game, lang, now)
+    if game.current is not None and game.current.draw is not None:  # the next draw, before the results
+        return handed_over(first + following, results, images)
+    return handed_over(first, results + following, images)
 
 
 def _time_called(game: DuplicateGame, now: float) -> list[DuplicateEvent]:
@@ -170,15 +182,28 @@ def _warning_lead(game: DuplicateGame) -> float:
     return min(WARNING_SECONDS, game.settings.call_seconds)
 
 
-def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
+def clock_tick(
+    services: Services,
+    now: float,
+    publish: Callable[[list[Reply]], None] | None = None,
+    ticked: TickReplies | None = None,
+) -> list[Reply]:
     """Warnings and closings due at ``now``, for every open round in storage whose channel's clock
-    lease this process holds or can take (see ``bot.clock_lease``); ``publish`` is given each round's
-    stored replies as soon as they are committed (300 closes in one tick: the first is not held back).
+    lease this process holds or can take (see ``bot.clock_lease``); ``publish`` is given stored replies as
+    soon as they may go: a warning, a close's notice and next draw once its transaction commits (300 closes
+    in one tick: the first draw is not held back), the results of every close of the tick once all of them
+    are committed (``TickReplies``). ``ticked``: the tick's replies, when the caller gathers more steps
+    before the results go (the simultanés'), and finishes it; else this call finishes its own (the images
+    drawn at once); every reply of the tick so far.
+
+    The rounds due close side by side (``CLOSES_AT_ONCE``): their tops and what they draw overlap; on a
+    store with one writer (SQLite) their transactions still go one at a time.
 
     Storage's deadline is only a pointer: each round is re-read in a transaction, and closed only if it
     is still open and its own deadline has passed; otherwise storage's copy is brought back in line.
     """
-    replies: list[Reply] = []
+    own = ticked is None
+    ticked = ticked if ticked is not None else TickReplies(services, publish)
     storage = services.storage
     open_rounds = [d for d in storage.deadlines() if d.channel.startswith(services.clock_scope)]
     due = [d for d in open_rounds if d.at - now <= WARNING_SECONDS]
@@ -190,7 +215,7 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
     held = _hold_clocks(services, channels, due_channels, now)
     closing = any(now >= d.at for d in due)  # a storm of closes: the tops of later rounds wait
     checked, waiting = _answers_awaited(services, [d for d in due if now >= d.at and d.channel in held], now)
-    closes: list[Deadline] = []  # rounds to close, on a store whose transactions run side by side
+    closes: list[Deadline] = []  # rounds to close, side by side
     acted: set[tuple[int, int]] = set()  # rounds past their deadline this tick closed (or tried to)
     with services.clock.searches.closing() if closing else contextlib.nullcontext():
         for deadline in due:
@@ -211,19 +236,38 @@ def clock_tick(services: Services, now: float, publish: Callable[[list[Reply]], 
                 continue
             if now >= deadline.at:
                 acted.add((deadline.game, deadline.round))
-            if now >= deadline.at and storage.concurrent_transactions:
                 closes.append(deadline)  # closed below, several at once
                 continue
-            replies += _act(services, deadline, now, publish)
-            time.sleep(0)  # the commands waiting for the store's one writer (SQLite) go between two closes
-        if len(closes) > 1:  # each close waits for the server most of its time: they overlap
-            with ThreadPoolExecutor(CLOSES_AT_ONCE, thread_name_prefix="arbitre-close") as pool:
-                for step in pool.map(lambda d: _act(services, d, now, publish), closes):
-                    replies += step
-        elif closes:
-            replies += _act(services, closes[0], now, publish)
+            _act(services, deadline, now, ticked)
+            time.sleep(0)  # the commands waiting for the store's one writer (SQLite) go between two steps
+        _close_all(services, closes, now, ticked, (channels, due_channels))
     services.clock.next_due = _next_due(services, [d for d in open_rounds if (d.game, d.round) not in acted], now)
-    return replies
+    return ticked.finish() if own else list(ticked.replies)
+
+
+def _close_all(
+    services: Services, closes: list[Deadline], now: float, ticked: TickReplies, rounds: tuple[set[str], set[str]]
+) -> None:
+    """Close these rounds, ``CLOSES_AT_ONCE`` at a time: what needs no writer (the top awaited, the views
+    of the results) overlaps, and on PostgreSQL the transactions too; on SQLite they take the store's one
+    writer in turn. A long run renews the clock's leases (``rounds``: the channels with an open round, and
+    those due) and leaves out a channel whose lease it lost."""
+    renewing = threading.Lock()
+
+    def close(deadline: Deadline) -> None:
+        with renewing:
+            held = services.clock.held
+            if time.monotonic() - services.clock.renewed > services.clock_lease.seconds / 3:
+                held = _hold_clocks(services, *rounds, services.now())
+            if deadline.channel not in held:
+                return
+        _act(services, deadline, now, ticked)
+
+    if len(closes) > 1:
+        with ThreadPoolExecutor(CLOSES_AT_ONCE, thread_name_prefix="arbitre-close") as pool:
+            list(pool.map(close, closes))
+    elif closes:
+        _act(services, closes[0], now, ticked)
 
 
 def _next_due(services: Services, open_rounds: list[Deadline], now: float) -> float:
@@ -242,21 +286,19 @@ def _next_due(services: Services, open_rounds: list[Deadline], now: float) -> fl
     return min((m for m in moments if m > now), default=math.inf)
 
 
-def _act(
-    services: Services, deadline: Deadline, now: float, publish: Callable[[list[Reply]], None] | None
-) -> list[Reply]:
-    """The clock's step for one deadline (a close: its top found first, outside the transaction); its
-    replies, also given to ``publish`` once stored."""
+def _act(services: Services, deadline: Deadline, now: float, ticked: TickReplies) -> None:
+    """The clock's step for one deadline (a close: its top found first, outside the transaction), its
+    stored replies given to ``ticked``."""
     if now >= deadline.at:  # what its kind needs before the transaction opens (a closing round's top)
         record = services.storage.game(deadline.game)
         kind_of(record.kind).before_clock(services, record)
     try:
-        step = _clock_step(services, deadline, now)
+        with owing() as owed:
+            step = _clock_step(services, deadline, now)
     except RoundClosedTwiceError:  # another process closed it first: nothing to do
-        return []
-    if publish is not None and step:
-        publish(step)
-    return step
+        return
+    if step:
+        ticked.step(step, owed)
 
 
 def _answers_on_their_way(services: Services, deadline: Deadline, now: float) -> bool:

@@ -1,5 +1,6 @@
 """What is said and shown of a duplicate round: its draw, why a move counts 0, tied tops, its result
-and the standings (text, images, CSV), and the live lines (how many have played, who joined).
+and the standings (text, the views their images draw, CSV), and the live lines (how many have played, who
+joined).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from core.tie import TieRule
 
 from ..chat import Reply
 from ..messages import decimal, explain, mid_sentence, say
-from ..render import RoundResultRow, RoundResultView, StandingsView, round_result_png, standings_png
+from ..render import RoundResultRow, RoundResultView, StandingsView, standings_png
 from ..render.record import standings_text
 from ..storage import GameRecord
 from ..timefmt import clock_time, time_left
@@ -290,17 +291,20 @@ def standings_image(lang: str, game: DuplicateGame) -> bytes | None:
     return standings_png(standings_view(lang, game)) if game.players else None
 
 
-def result_replies(images: bool, lang: str, channel: str, game: DuplicateGame, round_: Round) -> list[Reply]:
-    """A closed round's result and the standings: one text, or with images two replies each with its text."""
-    result, standings = round_text(lang, game, round_), standings_text(lang, game)
-    if not images:
-        return [Reply(result + "\n\n" + standings, channel=channel)]
-    return [
-        Reply(
-            result, channel=channel, image=round_result_png(result_view(lang, game, round_)), image_name="result.png"
-        ),
-        Reply(standings, channel=channel, image=standings_image(lang, game), image_name="standings.png"),
-    ]
+def results_reply(lang: str, channel: str, game: DuplicateGame, round_: Round, played: int, note: str = "") -> Reply:
+    """A closed round's results as one text: how many players answered it (``played``: the exact count,
+    shown with the results), its top, every answer (then ``note``: the tied tops' hint), then the standings
+    (their images come after it)."""
+    lines = [round_text(lang, game, round_), *([note] if note else []), "", standings_text(lang, game)]
+    if game.players:
+        lines.insert(0, say(lang, "dup_result_played", n=round_.number, played=played, players=len(game.players)))
+    return Reply("\n".join(lines), channel=channel)
+
+
+def played_count(game: DuplicateGame) -> int:
+    """How many players have answered the open round (what the counter counts)."""
+    round_ = game.current
+    return len({s.player for s in round_.submissions}) if round_ is not None else 0
 
 
 def count_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: bool = True) -> Reply | None:
@@ -310,8 +314,7 @@ def count_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: boo
     round_ = game.current
     if round_ is None or round_.draw is None:
         return None
-    played = len({s.player for s in round_.submissions})
-    text = say(lang, "dup_count", n=round_.number, played=played, players=len(game.players))
+    text = say(lang, "dup_count", n=round_.number, played=played_count(game), players=len(game.players))
     deadline = game.deadline(round_)
     key = f"dup-count-{record.id}-{round_.number}"
     return Reply(text, channel=record.channel, edit_key=key, expires=None if not live else deadline, live=live)

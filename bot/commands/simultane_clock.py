@@ -23,6 +23,7 @@ from ..lexicons import ListPreparingError
 from ..messages import say
 from ..storage import DONE_POST, GameStatus, HeldRound, SimultaneRecord, SimultaneRoom
 from .context import UserError
+from .duplicate_closes import TickReplies, owing
 from .duplicate_games import game_of
 from .duplicate_rounds import CLOSES_AT_ONCE, close_round
 from .game_kinds import kind_of
@@ -34,25 +35,28 @@ from .simultane_ranking import definition_of, overall_of, overall_reply, progres
 ROUND_POST = "round:"  # a post of the overall ranking after that many rounds
 
 
-def simultane_tick(services: Services, now: float, publish: Callable[[list[Reply]], None] | None = None) -> list[Reply]:
-    """The starts and overall posts due at ``now`` for channels this process's clock looks after;
-    ``publish`` is given each one's stored replies."""
-    replies: list[Reply] = []
+def simultane_tick(
+    services: Services,
+    now: float,
+    publish: Callable[[list[Reply]], None] | None = None,
+    ticked: TickReplies | None = None,
+) -> list[Reply]:
+    """The starts and overall posts due at ``now`` for channels this process's clock looks after, and the
+    held rounds' closes; ``publish`` is given each one's stored replies as soon as they may go, a close's
+    results once every close of the tick is committed (``ticked``: the tick's replies, finished by the caller;
+    None: this call finishes its own); every reply of the tick so far."""
+    own = ticked is None
+    ticked = ticked if ticked is not None else TickReplies(services, publish)
     storage = services.storage
     starts, posts, holds = storage.simultane_work_due(now)
     for room in storage.simultane_starts_due(now, services.clock_scope) if starts else []:
-        step = _start_room(services, room, now)
-        replies += step
-        if publish is not None and step:
-            publish(step)
-    replies += _close_held_rounds(services, now, publish) if holds else []
+        ticked.step(_start_room(services, room, now))
+    if holds:
+        _close_held_rounds(services, now, ticked)
     for record in storage.simultanes_to_post() if posts else []:
         if record.channel.startswith(services.clock_scope):
-            step = _post_overall(services, record, now)
-            replies += step
-            if publish is not None and step:
-                publish(step)
-    return replies
+            ticked.after(_post_overall(services, record, now))  # after the rooms' own results
+    return ticked.finish() if own else list(ticked.replies)
 
 
 def _start_room(services: Services, room: SimultaneRoom, now: float) -> list[Reply]:
@@ -78,9 +82,10 @@ def _start_room(services: Services, room: SimultaneRoom, now: float) -> list[Rep
         return services.store(replies)
 
 
-def _close_held_rounds(services: Services, now: float, publish: Callable[[list[Reply]], None] | None) -> list[Reply]:
+def _close_held_rounds(services: Services, now: float, ticked: TickReplies) -> None:
     """Close the held rounds whose rooms no longer wait: on a store whose transactions run side by side,
-    several at once (300 rooms held for the last one close together)."""
+    several at once (300 rooms held for the last one close together); each close's notice and next draw
+    published as it commits, the results once every close of the tick is (``ticked``)."""
     storage = services.storage
     progress: dict[int, tuple[SimultaneRecord, list[RoomProgress]]] = {}  # read once per simultané per tick
     due: list[tuple[HeldRound, SimultaneRecord, list[RoomProgress]]] = []
@@ -94,16 +99,17 @@ def _close_held_rounds(services: Services, now: float, publish: Callable[[list[R
         if close_wait(definition_of(record), rooms, held.channel, held.round, entries_closed) is None:
             due.append((held, record, rooms))
 
-    def close(item: tuple[HeldRound, SimultaneRecord, list[RoomProgress]]) -> list[Reply]:
-        step = _close_held(services, *item, now)
-        if publish is not None and step:
-            publish(step)
-        return step
+    def close(item: tuple[HeldRound, SimultaneRecord, list[RoomProgress]]) -> None:
+        with owing() as owed:
+            step = _close_held(services, *item, now)
+        ticked.step(step, owed)
 
     if len(due) > 1 and storage.concurrent_transactions:
         with ThreadPoolExecutor(CLOSES_AT_ONCE, thread_name_prefix="arbitre-close") as pool:
-            return [reply for step in pool.map(close, due) for reply in step]
-    return [reply for item in due for reply in close(item)]
+            list(pool.map(close, due))
+        return
+    for item in due:
+        close(item)
 
 
 def _close_held(

@@ -1,8 +1,17 @@
 """Commands that serve both kinds of game: /join /end /calc and the views /sheet /board /unseen
-/export /standings /moves, which also show finished games (the last one, or game N of /games)."""
+/export /standings /moves, which also show finished games (the last one, or game N of /games).
+
+A view asked again in a room, unchanged since it was last posted there less than ``REPEAT_SECONDS`` ago
+(the same command, the same text and image), is not posted again: the asker gets it privately, as text,
+with a word that the room's copy above is current (``once_in_public``). Twenty /standings in a group
+before a close make one standings message, and no draw or result waits behind nineteen copies of it.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import threading
+import weakref
 from typing import Any
 
 from core.board import Board
@@ -11,6 +20,7 @@ from core.notation import notation_by_name, parse_move
 from core.placement import validate_move
 from core.scoring import score_placement
 
+from ..chat import Reply
 from ..messages import keyword_form, keywords
 from ..numbers import read_int
 from ..storage import GameKind, GameRecord
@@ -110,6 +120,7 @@ def cmd_sheet(ctx: Context) -> None:
     target = target_game(ctx, words=[t for t in ctx.tokens if not classic.is_page_word(t)])
     text = kind_of(target.record.kind).sheet(ctx, _game(ctx, target))
     ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)))
+    once_in_public(ctx)
 
 
 @command("board", section=Section.VIEWS, read_only=True, slow=True)
@@ -117,12 +128,14 @@ def cmd_board(ctx: Context) -> None:
     target = target_game(ctx)
     text, image = kind_of(target.record.kind).board(ctx, _game(ctx, target), not target.running)
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="board.png")
+    once_in_public(ctx)
 
 
 @command("unseen", section=Section.VIEWS, read_only=True)
 def cmd_unseen(ctx: Context) -> None:
     target = target_game(ctx)
     ctx.reply(with_heading(ctx, target, kind_of(target.record.kind).unseen(ctx, _game(ctx, target))))
+    once_in_public(ctx)
 
 
 @command("export", section=Section.VIEWS, read_only=True, slow=True)
@@ -146,6 +159,7 @@ def cmd_standings(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
     if target.record.setup.simultane:  # a simultané's room: the ranking of every room too, once visible
         ctx.replies.append(simultane_ranking.standings_addition(ctx, target.record.setup.simultane))
+    once_in_public(ctx)
 
 
 @command("moves", section=Section.VIEWS, read_only=True)
@@ -156,6 +170,7 @@ def cmd_moves(ctx: Context) -> None:
     target = target_game(ctx, words=number)
     text = kind_of(target.record.kind).moves(ctx, target.record, _game(ctx, target), " ".join(words))
     ctx.reply(with_heading(ctx, target, text))
+    once_in_public(ctx)
 
 
 @command("status", section=Section.VIEWS, read_only=True)
@@ -191,3 +206,68 @@ def dead_letter_lines(ctx: Context) -> list[str]:
             what = ctx.say("dead_letter_public", start=first)
         lines.append(ctx.say("dead_letter", what=what, reason=letter.reason[:160], tries=letter.attempts))
     return lines
+
+
+REPEAT_SECONDS = 60.0  # a view posted in a room is not posted there again, unchanged, within this
+SHOWN_KEPT = 1024  # views remembered at most (the oldest forgotten first)
+
+
+class ShownViews:
+    """When each view was last posted publicly in each room, by one referee (a room's commands are its
+    process's: another process that serves the same room keeps its own memory)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._at: dict[tuple[str, str, str], float] = {}
+
+    def posted_lately(self, key: tuple[str, str, str], now: float) -> float | None:
+        """When the view ``key`` was posted less than ``REPEAT_SECONDS`` before ``now``; else None, and it
+        counts as posted now."""
+        with self._lock:
+            at = self._at.get(key)
+            if at is not None and 0 <= now - at < REPEAT_SECONDS:
+                return at
+            if len(self._at) >= SHOWN_KEPT:
+                for old in [k for k, t in self._at.items() if not 0 <= now - t < REPEAT_SECONDS]:
+                    del self._at[old]
+                while len(self._at) >= SHOWN_KEPT:
+                    del self._at[next(iter(self._at))]
+            self._at.pop(key, None)
+            self._at[key] = now
+            return None
+
+
+# each referee's own memory (its clock's state stands for it: one per referee, gone with it)
+_SHOWN: weakref.WeakKeyDictionary[object, ShownViews] = weakref.WeakKeyDictionary()
+_SHOWN_LOCK = threading.Lock()
+
+
+def shown_views(ctx: Context) -> ShownViews:
+    """The views this referee posted lately."""
+    with _SHOWN_LOCK:
+        shown = _SHOWN.get(ctx.services.clock)
+        if shown is None:
+            shown = _SHOWN[ctx.services.clock] = ShownViews()
+        return shown
+
+
+def once_in_public(ctx: Context) -> None:
+    """A view's public answer, posted unless the same view (this command, this room, the same text and
+    image) was posted in the room less than ``REPEAT_SECONDS`` ago; then the asker is answered privately
+    (Discord: only they see it; Telegram: in their private chat with the bot, or a link to open it; the
+    console: a private line), as text, saying the room's copy is current: never a second image in the room."""
+    message = ctx.message
+    public = [r for r in ctx.replies if not r.private and r.channel == message.channel]
+    if message.private or not public or any(r.document is not None for r in public):
+        return
+    digest = hashlib.sha256()
+    for reply in public:
+        digest.update(reply.text.encode("utf-8") + b"\0" + (reply.image or b"") + b"\0")
+    now = ctx.services.now()
+    posted = shown_views(ctx).posted_lately((message.channel, ctx.spec.name, digest.hexdigest()), now)
+    if posted is None:
+        return
+    above = ctx.say("view_shown_above", seconds=max(1, round(now - posted)))
+    text = "\n".join([above, *(r.text for r in public)])
+    private = Reply(text, to_user=message.user, channel=message.channel)
+    ctx.replies = [r for r in ctx.replies if r not in public] + [private]

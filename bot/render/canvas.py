@@ -115,9 +115,11 @@ def png(scene: Scene) -> bytes:
     """The scene painted and encoded as an 8-bit palette PNG.
 
     Flat colours and anti-aliased text fit in 256 colours without visible change (median cut keeps every
-    flat colour exact), and the file is about three times smaller than in RGB.
+    flat colour exact), and the file is about three times smaller than in RGB. Compressed at zlib's usual
+    level, without Pillow's ``optimize`` search: a 20-player round's result is drawn in 45 ms instead of 84
+    (the search was half of it), for a file 8 % larger (45 kB instead of 41 kB).
     """
     image = paint(scene).quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     output = io.BytesIO()
-    image.save(output, format="PNG", optimize=True)
+    image.save(output, format="PNG")
     return output.getvalue()

@@ -7,6 +7,7 @@ command layer (console, accessibility).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from core.duplicate import DuplicateStanding
@@ -17,6 +18,7 @@ from .canvas import Scene, fit, png, text_width
 from .fonts import drawable
 from .labels import word
 
+IMAGES_KEPT = 64  # result and standings images kept, each kind, for a view asked again unchanged
 WIDTH = 704
 PAD = 10
 TITLE_SIZE = 26
@@ -189,9 +191,10 @@ def round_result_scene(view: RoundResultView) -> Scene:
     return scene
 
 
+@functools.lru_cache(maxsize=IMAGES_KEPT)
 def round_result_png(view: RoundResultView) -> bytes:
     """A round's result as a PNG: draw, top, every player's move and score (zeros with their reason),
-    top finders and the solo marked."""
+    top finders and the solo marked. The same view is drawn once (the latest ``IMAGES_KEPT`` are kept)."""
     return png(round_result_scene(view))
 
 
@@ -292,7 +295,9 @@ def standings_scene(view: StandingsView) -> Scene:
     return scene
 
 
+@functools.lru_cache(maxsize=IMAGES_KEPT)
 def standings_png(view: StandingsView) -> bytes:
     """The standings as a PNG: rank, player, total, gap to the sum of tops, percentage of it (and solos,
-    the time in topping, the warnings in a game with sanctions)."""
+    the time in topping, the warnings in a game with sanctions). The same view is drawn once (twenty
+    /standings in a room between two closes: one drawing; the latest ``IMAGES_KEPT`` are kept)."""
     return png(standings_scene(view))
