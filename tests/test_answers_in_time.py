@@ -76,6 +76,30 @@ def test_the_quick_way_hands_an_answer_received_in_time_to_the_usual_way(club: C
     assert game.current is not None and not any(s.player == "Ben" for s in game.current.submissions)
 
 
+def test_an_answer_that_waited_while_several_rounds_closed_counts_for_the_round_it_was_sent_in(club: Club) -> None:
+    # a crowd held Ben's round-1 answer while rounds 1 and 2 closed: it was taken for round 2's (the last
+    # closed round's window was read as [round 1's opening, round 2's end)), 4,028 such answers in the
+    # 300 x 100 burst bench
+    club.ok("Ref", "/duplicate 1")
+    round_1_end = club.now + 60
+    sent = club.now + 30
+    club.tick(61)  # round 1 closes, round 2 opens
+    club.tick(61)  # round 2 closes, round 3 opens
+    game = club.referee.services().duplicate_games.load(club.storage, club.storage.games(CHANNEL)[-1])
+    assert [r.number for r in game.closed_rounds] == [1, 2]
+    replies = play(club, "Ben", "H8 ZZZ", sent)
+    assert any("coup 1" in r.text for r in replies if r.to_user == "u:ben"), replies
+    game = club.referee.services().duplicate_games.load(club.storage, club.storage.games(CHANNEL)[-1])
+    assert "Ben" in game.closed_rounds[0].results
+    assert "Ben" not in game.closed_rounds[1].results
+    # received between round 1's end and round 2's opening (none here: the next draw opens at the close) or
+    # during round 2: round 2's
+    play(club, "Cyd", "H8 ZZZ", round_1_end + 1)
+    game = club.referee.services().duplicate_games.load(club.storage, club.storage.games(CHANNEL)[-1])
+    assert "Cyd" in game.closed_rounds[1].results
+    assert "Cyd" not in game.closed_rounds[0].results
+
+
 def test_an_answer_is_timed_by_the_platform_on_the_referee_s_clock() -> None:
     from bot.adapters.common import PLATFORM_TIME_SPAN, platform_received
 

@@ -23,13 +23,19 @@ from .duplicate_texts import reason_text
 
 
 def received_in_time(game: DuplicateGame, at: float) -> Round | None:
-    """The last closed round if an answer received at ``at`` came before its end (None: it did not, or no
-    round has closed). A round closed early ended when it closed (its time was called then); an answer
-    received at that very instant, ordered after the close, is the next round's."""
-    last = game.last_closed
-    if last is None or last.draw is None or last.deadline is None or at >= last.deadline:
-        return None
-    return last
+    """The closed round whose time an answer received at ``at`` came within (opened, not yet at its end);
+    None: it came within none (after the last close, or before any). Not only the last closed round: an
+    answer that waited behind a crowd while several rounds closed counts for the round it was sent in. A
+    round closed early ended when it closed (its time was called then); an answer received at that very
+    instant, ordered after the close, is the next round's."""
+    for round_ in reversed(game.closed_rounds):
+        if round_.draw is None or round_.deadline is None:
+            continue
+        if at >= round_.deadline:
+            return None  # after this round's end: a later round's (open, or its own close already said)
+        if round_.opened_at is None or round_.opened_at <= at:
+            return round_
+    return None
 
 
 def count_after_close(
