@@ -1,9 +1,10 @@
-"""The README's worked examples are what the scorer says, so that the README cannot drift from the bot.
+"""The worked examples of the README and the docs are what the scorer says, so that they cannot drift from the bot.
 
-Three kinds of examples are read from README.md: a move in backquotes followed by its arithmetic in
-backquotes (`` `/score H8 VAGUE` ... `VAGUE (...) = 20` ``); an ``arbitre score`` line of a shell block whose
-comment starts with the totals (``# 56, 96, 20, 59``); and the moves of the chat-room block, played in
-order, where a claimed score is pointed out when the comment says it differs and must be right otherwise.
+Three kinds of examples are read from README.md and every page of docs/: a move in backquotes followed by its
+arithmetic in backquotes (`` `/score H8 VAGUE` ... `VAGUE (...) = 20` ``); an ``arbitre score`` line of a shell
+block whose comment starts with the totals (``# 56, 96, 20, 59``); and the moves of a chat-room block, played in
+order (each page's on a board of their own), where a claimed score is pointed out when the comment says it
+differs and must be right otherwise.
 """
 
 from __future__ import annotations
@@ -17,7 +18,12 @@ import pytest
 
 from bot.cli import main
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = {
+    str(path.relative_to(ROOT)): path.read_text(encoding="utf-8")
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+}
+EVERY_PAGE = "\n".join(PAGES.values())  # the inline and shell examples stand alone
 MOVE = r"(?P<ref>[A-O]\d{1,2}|\d{1,2}[A-O]) (?P<word>[A-Za-z().]+)"
 INLINE = re.compile(rf"`/(?:score|coup) {MOVE}`[^`]{{0,200}}`(?P<breakdown>(?P=word) [^`]*= \d+)`")
 SHELL = re.compile(r"^(?:\.venv/bin/)?arbitre (?P<args>score [^#]+?)\s+# (?P<totals>\d+(?:, \d+)*)", re.MULTILINE)
@@ -31,13 +37,13 @@ def scored(args: list[str], capsys: pytest.CaptureFixture[str]) -> list[dict[str
     return data
 
 
-def test_the_readme_has_worked_examples() -> None:
-    assert len(INLINE.findall(README)) >= 1
-    assert len(SHELL.findall(README)) >= 2
-    assert len(CHAT.findall(README)) >= 2
+def test_the_readme_and_the_docs_have_worked_examples() -> None:
+    assert len(INLINE.findall(EVERY_PAGE)) >= 1
+    assert len(SHELL.findall(EVERY_PAGE)) >= 2
+    assert len(CHAT.findall(EVERY_PAGE)) >= 2
 
 
-@pytest.mark.parametrize("example", [m.groupdict() for m in INLINE.finditer(README)], ids=lambda e: e["breakdown"])
+@pytest.mark.parametrize("example", [m.groupdict() for m in INLINE.finditer(EVERY_PAGE)], ids=lambda e: e["breakdown"])
 def test_an_inline_move_has_the_arithmetic_the_bot_answers(
     example: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -47,7 +53,7 @@ def test_an_inline_move_has_the_arithmetic_the_bot_answers(
     assert f"{words[0]['word']} {words[0]['breakdown']}" == example["breakdown"]
 
 
-@pytest.mark.parametrize("example", [m.groupdict() for m in SHELL.finditer(README)], ids=lambda e: e["args"])
+@pytest.mark.parametrize("example", [m.groupdict() for m in SHELL.finditer(EVERY_PAGE)], ids=lambda e: e["args"])
 def test_a_shell_example_prints_the_totals_its_comment_gives(
     example: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -56,8 +62,9 @@ def test_a_shell_example_prints_the_totals_its_comment_gives(
     assert [move["score"] for move in scored(args, capsys)] == totals
 
 
-def test_the_chat_room_moves_score_as_their_comments_say(capsys: pytest.CaptureFixture[str]) -> None:
-    examples = [m.groupdict() for m in CHAT.finditer(README)]
+@pytest.mark.parametrize("page", [name for name, text in PAGES.items() if CHAT.search(text)])
+def test_the_chat_room_moves_score_as_their_comments_say(page: str, capsys: pytest.CaptureFixture[str]) -> None:
+    examples = [m.groupdict() for m in CHAT.finditer(PAGES[page])]
     moves = scored([f"{e['ref']} {e['word']}" for e in examples], capsys)
     for example, move in zip(examples, moves):
         if example["claimed"] is not None:

@@ -1,9 +1,10 @@
-"""Who may do what (issue #20): the README's permission table, played line by line as each of four people.
+"""Who may do what (issue #20): the permission table of docs/playing.md, played line by line as each of four
+people.
 
-The table under "Who may do what" in README.md is the declaration: every example command of a line is
-sent, in a channel set up for it, by someone who is not in the game, by a player of the game, by the
-game's referee (who is not a player) and by a channel admin, and is accepted or refused (changing
-nothing stored) as the line says.
+The table under "Who may do what" in docs/playing.md (moved there from the README) is the declaration: every
+example command of a line is sent, in a channel set up for it, by someone who is not in the game, by a player
+of the game, by the game's referee (who is not a player) and by a channel admin, and is accepted or refused
+(changing nothing stored) as the line says.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 
 from tests.club import Club
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PLAYING = Path(__file__).resolve().parent.parent / "docs" / "playing.md"
 HEADING = "### Who may do what"
 
 # The four people, by column: (display name, channel admin)
@@ -31,16 +32,16 @@ PEOPLE = {
 
 @dataclass(frozen=True)
 class Line:
-    """One line of the README's table: what, its example commands, and who may (by column)."""
+    """One line of the permission table: what, its example commands, and who may (by column)."""
 
     what: str
     examples: tuple[str, ...]
     allowed: dict[str, bool]
 
 
-def readme_table() -> list[Line]:
-    """The permission table, read from the README."""
-    text = README.read_text(encoding="utf-8")
+def permission_table() -> list[Line]:
+    """The permission table, read from docs/playing.md."""
+    text = PLAYING.read_text(encoding="utf-8")
     section = text[text.index(HEADING) + len(HEADING) :]
     section = section[: section.find("\n#")]  # up to the next heading: later tables are not this one
     rows = [line for line in section.splitlines() if line.startswith("|")]
@@ -130,7 +131,7 @@ SETUPS: dict[str, Callable[[Club], None]] = {
     "/corrige Ben 1 10": duplicate_closed,
 }
 
-TABLE = readme_table()
+TABLE = permission_table()
 CASES = [
     pytest.param(example, who, line.allowed[who], id=f"{example} by {who}")
     for line in TABLE
@@ -139,12 +140,12 @@ CASES = [
 ]
 
 
-def test_every_example_of_the_readme_table_has_its_set_up_and_no_other() -> None:
+def test_every_example_of_the_permission_table_has_its_set_up_and_no_other() -> None:
     assert sorted(example for line in TABLE for example in line.examples) == sorted(SETUPS)
 
 
 @pytest.mark.parametrize(("example", "who", "allowed"), CASES)
-def test_the_readme_permission_table_is_what_the_bot_enforces(
+def test_the_permission_table_is_what_the_bot_enforces(
     club: Club, example: str, who: str, allowed: bool
 ) -> None:
     SETUPS[example](club)

@@ -2,7 +2,7 @@
 chromium-driver, at the projector's size (1920x1080) and the phone's (360x800), while a duplicate round is
 played through the command layer. Checked from the rendered page: the draw, the count, the countdown moving,
 the top after the close; the contrast of a tile read from the screenshot's pixels; the screenshots saved
-beside the test's files, and to docs/images/ (the README shows them) when ARBITRE_SCREENSHOTS=docs.
+beside the test's files, and to docs/images/ (docs/operating.md shows them) when ARBITRE_SCREENSHOTS=docs.
 Skipped, saying why, where chromium or its driver is absent."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ DOCS_IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 
 
 def screenshots_folder(tmp_path: Path) -> Path:
-    """Where the screenshots go: the test's own folder, or the README's images when asked for (a test run
+    """Where the screenshots go: the test's own folder, or docs/images/ when asked for (a test run
     leaves the checkout as it found it)."""
     folder = DOCS_IMAGES if os.environ.get("ARBITRE_SCREENSHOTS") == "docs" else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
@@ -461,7 +461,7 @@ async def test_a_simultane_of_35_players_on_the_projector_and_on_a_phone(tmp_pat
         stopped = [row for row in seen if "Montpellier" in row]
         assert len(stopped) == 8 and all("arrêt au coup 1" in row for row in stopped)
         assert tile_contrast(browser, "#overall tr.best") >= AA_CONTRAST
-        browser.execute_script("turns = arguments[0]; layoutPagers()", marked)  # the README shows the marks
+        browser.execute_script("turns = arguments[0]; layoutPagers()", marked)  # docs/operating.md shows the marks
         browser.save_screenshot(str(images / "web-simultane.png"))
         viewport(browser, 390, 844)  # a remote player's phone: every row, the page scrolls
         await until(lambda: len(rows_shown(browser, "#overall")) == 35, "every row on the phone")
