@@ -7,7 +7,8 @@ another address is given
 
 - ``/metrics``: commands handled and their latency (from arrival to the first delivery of their
   replies), messages waiting in the outbox, the oldest one's age and the dead letters per platform
-  (read from storage at scrape time, one query), 429s the platform answered, the clock leases held.
+  (read from storage at scrape time, one query), 429s the platform answered, the clock leases held,
+  whether the process is overloaded, its late answers and what it shed meanwhile (``bot.overload``).
 - ``/healthz``: 200 ``ok`` when the storage answers and the adapter is connected, else 503 and
   one line saying which is not.
 
@@ -26,16 +27,18 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import make_wsgi_app
 from prometheus_client.registry import Collector
 
+from .overload import Shed
 from .ports import BadPortError, port_number
 
 if TYPE_CHECKING:
     import aiohttp
 
+    from .overload import Overload
     from .referee import Referee
 
 log = logging.getLogger("arbitre")
@@ -128,6 +131,22 @@ class Metrics:
             ["platform"],
             registry=self.registry,
         )
+        self.shed = Counter(
+            "arbitre_shed",
+            "Items left out while overloaded: live counter edits, join notices, result and standings images",
+            ["what"],
+            registry=self.registry,
+        )
+        for what in Shed:  # each shown from the start, at 0
+            self.shed.labels(what.value)
+        self.overloaded = Gauge(
+            "arbitre_overloaded", "1 while the process is overloaded (it sheds what can wait)", registry=self.registry
+        )
+        self.answers_late = Gauge(
+            "arbitre_answers_late",
+            "Answers that have waited in the process longer than the overload's threshold, now",
+            registry=self.registry,
+        )
         self.referee: Referee | None = None
         self.connected: Connected = lambda: "no adapter"
         self.registry.register(_StorageCollector(self))
@@ -136,6 +155,15 @@ class Metrics:
         """Read the outbox and the clock leases from ``referee``, and the connection from ``connected``."""
         self.referee = referee
         self.connected = connected
+
+    def watch_overload(self, overload: Overload) -> None:
+        """Show ``overload``'s state and its late answers (read at scrape time)."""
+        self.overloaded.set_function(lambda: float(overload.overloaded))
+        self.answers_late.set_function(lambda: float(overload.load().late))
+
+    def shed_items(self, what: Shed, count: int = 1) -> None:
+        """Count ``count`` items of ``what`` left out (overloaded)."""
+        self.shed.labels(what.value).inc(count)
 
     def command_done(self, command: str, platform: str, seconds: float) -> None:
         """Count one command handled and how long it took."""

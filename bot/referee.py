@@ -33,6 +33,7 @@ from .commands import (
 from .commands.clock import DuplicateClock
 from .commands.duplicate_closes import ResultImages, TickReplies, draw_images
 from .commands.duplicate_rounds import clock_tick
+from .commands.duplicate_texts import live_line_kind
 from .commands.game_cache import GameCache, Games
 from .commands.game_kinds import kind_of
 from .commands.simultane_clock import simultane_tick
@@ -54,6 +55,7 @@ from .outbox import (
     process_name,
     undelivered,
 )
+from .overload import Shedder, keeps_all
 from .storage import (
     ChannelSettings,
     ConnectionLostError,
@@ -129,6 +131,7 @@ class Referee:
         self.duplicate_games: GameCache[DuplicateGame] = self.games.cache(GameKind.DUPLICATE)
         # what this process received and has not answered yet (the service says; none without one)
         self.arriving: Callable[[], Sequence[Incoming]] = tuple
+        self.shedding: Shedder = keeps_all  # whether to leave out what can wait (the service's ``Overload``)
         # told each room whose state may have changed, once the change is committed (the live pages' hub)
         self.changed: Callable[[str], None] = _nobody
         # the same rooms told to the other processes on the database (PostgreSQL: their live pages)
@@ -156,6 +159,7 @@ class Referee:
             dead_letters=self.dead_letters,
             arriving=self.arriving,
             web_url=self.web_url,
+            sheds=self.shedding,
         )
 
     def handle(self, message: Incoming) -> list[Reply]:
@@ -381,7 +385,8 @@ class Referee:
 
     def due_messages(self, everything: bool = False) -> list[OutboxItem]:
         """Messages of this process's outbox scopes whose (next) try is due (``everything``: all that wait);
-        expired ones are dropped, and edits a newer edit of the same message supersedes."""
+        expired ones are dropped, edits a newer edit of the same message supersedes, and live lines while
+        the process is overloaded (shed)."""
         now = self.now()
         items = []
         taken: set[int] = set()
@@ -407,6 +412,8 @@ class Referee:
                     item.id, item.destination, item.reply.edit_key
                 ):
                     self.storage.mark_dropped(item.id, now, "superseded")
+                elif item.reply.live and self.shedding(live_line_kind(item.reply)):  # overloaded: it can wait
+                    self.storage.mark_dropped(item.id, now, "shed")
                 else:
                     items.append(item)
                     taken.add(item.id)

@@ -8,6 +8,10 @@ sent; what fails is retried by the outbox worker with backoff, in order per
 destination, also after a restart; what can never be sent becomes a dead letter,
 and the destination's next messages go on. Old delivered rows are pruned. Work runs in threads so the loop never blocks.
 
+Under overload (``bot.overload``: answers late by the dozen) what can wait is shed: the live counter and
+join notices are not produced, nor the results' images drawn; the service tells its ``Overload`` of every
+answer owed and when it is handed over, and looks at it at every tick.
+
 The service beats for its process (``bot.outbox``: claims name their process): while it lives, what it
 is sending is no other process's to send, however long the platform takes; once it is gone (a clean
 stop, or found dead), what it claimed is due at once for the others.
@@ -29,6 +33,7 @@ from .chat import Incoming, Reply
 from .commands.duplicate_closes import ResultImages, owing
 from .metrics import Metrics, command_label, platform_of
 from .outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, known_dead, undelivered
+from .overload import Overload, OverloadPolicy, Shed
 from .referee import Referee
 from .storage import StorageFullError, log_failure
 
@@ -45,6 +50,11 @@ STOP_SENDS_SECONDS = 10.0  # how long a stop waits for the sends under way (the 
 Deliver = Callable[[list[Reply]], Awaitable[Sequence[Reply | Undelivered] | None]]
 
 
+def _images(owed: list[ResultImages]) -> int:
+    """How many images closes owe: each its result's, and the standings' when anyone plays."""
+    return sum(1 + (o.standings is not None) for o in owed)
+
+
 class RefereeService:
     """Serialises each channel's commands, runs the clock and the outbox, and sends what they produce."""
 
@@ -56,10 +66,14 @@ class RefereeService:
         tick_seconds: float = 0.5,
         outbox_seconds: float = 0.5,
         metrics: Metrics | None = None,
+        overload: OverloadPolicy | None = None,
     ) -> None:
-        """``metrics``: where commands are counted and timed (None: nowhere)."""
+        """``metrics``: where commands are counted and timed, and what is shed (None: nowhere); ``overload``:
+        when the process is overloaded (None: ``bot.overload``'s defaults)."""
         self.referee = referee
         self.metrics = metrics
+        self.overload = Overload(referee.now, overload, metrics)
+        referee.shedding = self.overload.sheds
         self.deliver = deliver
         self.tick_seconds = tick_seconds
         self.outbox_seconds = outbox_seconds
@@ -97,11 +111,11 @@ class RefereeService:
         with self._arrivals_lock:
             self._arrivals[key] = message
         self._arrivals_changed.set()
+        self.overload.waiting(key)  # owed until its replies are handed over
         try:
             async with self._locks[message.channel]:  # replies leave in the order of the commands
-                owed: list[ResultImages] = []
                 if self.referee.batches(message):
-                    replies = await self._handle_with_others(message)
+                    replies, owed = await self._handle_with_others(message)
                 else:
                     replies, owed = await asyncio.to_thread(self._handle_owing, message)
                 with self._arrivals_lock:  # answered: its round may close (its replies are stored)
@@ -114,6 +128,7 @@ class RefereeService:
             with self._arrivals_lock:
                 self._arrivals.pop(key, None)
             self._arrivals_changed.set()
+            self.overload.answered(key)
         if self.metrics is not None and (label := command_label(message.text)) is not None:
             self.metrics.command_done(label, platform_of(message.channel), time.perf_counter() - started)
         return replies
@@ -138,13 +153,14 @@ class RefereeService:
         with self._arrivals_lock:
             return tuple(self._arrivals.values())
 
-    async def _handle_with_others(self, message: Incoming) -> list[Reply]:
+    async def _handle_with_others(self, message: Incoming) -> tuple[list[Reply], list[ResultImages]]:
         """A private /play handled with those that arrived while the previous ones were (one transaction
-        for the lot: under a burst, one commit serves many answers; alone, it goes at once)."""
+        for the lot: under a burst, one commit serves many answers; alone, it goes at once); and the images
+        a close it made owes (a topping round's last top)."""
         replies = await self._plays.submit(message)
         if replies is None:  # not for the batch: on its own, without holding up the others
-            replies = await asyncio.to_thread(self.referee.handle, message)
-        return replies
+            return await asyncio.to_thread(self._handle_owing, message)
+        return replies, []
 
     async def _send(self, replies: list[Reply]) -> None:
         """Deliver stored replies now, unless older ones to the same place are still waiting."""
@@ -195,6 +211,7 @@ class RefereeService:
         images are drawn after the tick, off the clock (``_draw_images``), and sent after the results."""
         loop = asyncio.get_running_loop()
         owed: list[ResultImages] = []
+        self.overload.look()  # at every tick: overload entered or left even when no command comes
 
         def publish(replies: list[Reply]) -> None:  # in the clock's thread
             loop.call_soon_threadsafe(self._publish, replies)
@@ -249,16 +266,23 @@ class RefereeService:
     def _draw_images(self, owed: list[ResultImages]) -> None:
         """Draw the images closes owe, off the clock and the commands, after what is already published; then
         send them. One batch at a time, in order; a batch that waited longer than ``IMAGES_STALE_SECONDS``
-        behind others is dropped (the results went as text): under a backlog, images are what gives way."""
+        behind others is dropped, and every batch while the process is overloaded (the results went as text):
+        under a backlog, images are what gives way (both counted as shed)."""
         self._keep(asyncio.get_running_loop().create_task(self._images_in_turn(owed)))
 
     async def _images_in_turn(self, owed: list[ResultImages]) -> None:
         async with self._images_lock:
-            fresh = [o for o in owed if time.monotonic() - o.owed_at <= IMAGES_STALE_SECONDS]
-            if len(fresh) < len(owed):
-                self.images_dropped += len(owed) - len(fresh)
-                log.warning("%d closes' images dropped: they waited more than %.0f s", len(owed) - len(fresh),
+            fresh: list[ResultImages] = []
+            stale: list[ResultImages] = []
+            for o in owed:
+                (fresh if time.monotonic() - o.owed_at <= IMAGES_STALE_SECONDS else stale).append(o)
+            if stale:
+                self.images_dropped += len(stale)
+                self.overload.dropped(Shed.IMAGES, _images(stale))
+                log.warning("%d closes' images dropped: they waited more than %.0f s", len(stale),
                             IMAGES_STALE_SECONDS)
+            if fresh and self.overload.sheds(Shed.IMAGES, _images(fresh)):  # overloaded: text results stand
+                return
             if fresh:
                 self._publish(await asyncio.to_thread(self.referee.draw_images, fresh))
 

@@ -29,6 +29,7 @@ from core.notation import notation_by_name
 
 from ..messages import decimal, keyword_form, keywords, number, say
 from ..numbers import looks_like_number
+from ..overload import Shed
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
 from ..word_lists import game_list
 from . import seats, simultane_pacing
@@ -260,7 +261,11 @@ def join(ctx: Context, record: GameRecord) -> None:
     alike = find_player(game.players, target)
     if wanted and alike is not None and seats.owner_of(ctx.storage, record, alike) is None:
         raise UserError("seat_exact_name", player=alike)  # a free seat is taken by its exact name only
-    _add_player(ctx, record, game, target, bind=True)
+    name = _add_player(ctx, record, game, target, bind=True)
+    if ctx.services.sheds(Shed.JOINS):  # overloaded: the joiner alone is answered, the channel's line can wait
+        welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
+        ctx.private(ctx.say(welcome, player=name, n=game.move_number))
+        return
     joined = joins_reply(ctx.lang, record, game)
     assert joined is not None  # the player just added
     ctx.replies.append(joined)
@@ -322,10 +327,10 @@ def cmd_play(ctx: Context) -> None:
         welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
         ctx.private(say(lang, welcome, player=player, n=round_.number))
         joined = joins_reply(lang, record, game)
-        if joined is not None:
+        if joined is not None and not ctx.services.sheds(Shed.JOINS):  # overloaded: the live lines can wait
             ctx.replies.append(joined)
     count = count_reply(lang, record, game)
-    if count is not None and previous is None:
+    if count is not None and previous is None and not ctx.services.sheds(Shed.COUNTER):
         ctx.replies.append(count)
     if topping is not None and game.current is round_ and _all_topped(ctx, record, game):
         # 3.8.4: "sans temps mort", the next draw as soon as every player has found the top

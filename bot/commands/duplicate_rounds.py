@@ -29,7 +29,7 @@ from . import simultane_pacing
 from .duplicate_closes import TickReplies, handed_over, owing, result_images
 from .duplicate_games import game_of, round_lists, save, start_top, sync_deadline, top_finder
 from .duplicate_sanctions import feedback_replies
-from .duplicate_texts import draw_reply, live_lines_at_close, played_count, results_reply, tie_hint
+from .duplicate_texts import draw_reply, live_line_kind, live_lines_at_close, played_count, results_reply, tie_hint
 from .game_kinds import kind_of
 from .services import Services
 
@@ -104,6 +104,12 @@ def finish(services: Services, record: GameRecord, game: DuplicateGame, lang: st
     return [Reply(text, channel=record.channel)]
 
 
+def _unshed(services: Services, live_lines: list[Reply]) -> list[Reply]:
+    """The live lines' update at a close, but those the process leaves out while overloaded (the exact count
+    heads the results all the same)."""
+    return [line for line in live_lines if not services.sheds(live_line_kind(line))]
+
+
 def close_round(
     services: Services,
     storage: Storage,
@@ -127,7 +133,7 @@ def close_round(
     live_lines = live_lines_at_close(lang, record, game)
     held = simultane_pacing.before_close(services, record, game, now, author)
     if held is not None:
-        return live_lines + held if held else []
+        return _unshed(services, live_lines) + held if held else []
     played = played_count(game)
     called = _time_called(game, now)
     event = game.close_round(top_finder(services, record, game), verdicts)
@@ -148,7 +154,7 @@ def close_round(
     # a simultané's top is every room's: /top N is refused there
     hint = tie_hint(lang, closed) if closed.tied and not record.setup.simultane else ""
     results = [  # the tie's hint in the results' message: one post less (a room's budget)
-        *live_lines,
+        *_unshed(services, live_lines),
         results_reply(lang, record.channel, game, closed, played, hint),
         *feedback_replies(storage, record, game, closed),
     ]

@@ -26,12 +26,15 @@ from core.tie import TieRule
 
 from ..chat import Reply
 from ..messages import decimal, explain, mid_sentence, say
+from ..overload import Shed
 from ..render import RoundResultRow, RoundResultView, StandingsView, standings_png
 from ..render.record import standings_text
 from ..storage import GameRecord
 from ..timefmt import clock_time, time_left
 from .duplicate_sanctions import sanction_note, sanction_text, sanctioned
 from .formatting import breakdown
+
+COUNT_KEY = "dup-count-"  # the live counter's edit key, before its game and round
 
 
 def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, channel: str, now: float) -> Reply:
@@ -316,7 +319,7 @@ def count_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: boo
         return None
     text = say(lang, "dup_count", n=round_.number, played=played_count(game), players=len(game.players))
     deadline = game.deadline(round_)
-    key = f"dup-count-{record.id}-{round_.number}"
+    key = f"{COUNT_KEY}{record.id}-{round_.number}"
     return Reply(text, channel=record.channel, edit_key=key, expires=None if not live else deadline, live=live)
 
 
@@ -337,6 +340,12 @@ def joins_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: boo
     text = say(lang, "dup_arrivals", players=listed, count=len(names), n=game.move_number)
     key = f"dup-joins-{record.id}-{game.move_number}"
     return Reply(text, channel=record.channel, edit_key=key, live=live)
+
+
+def live_line_kind(reply: Reply) -> Shed:
+    """What a live line (``count_reply``, ``joins_reply``) is, as shed under overload: the counter or the joins."""
+    key = reply.edit_key or ""
+    return Shed.COUNTER if key.startswith(COUNT_KEY) else Shed.JOINS
 
 
 def live_lines_at_close(lang: str, record: GameRecord, game: DuplicateGame) -> list[Reply]:

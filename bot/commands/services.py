@@ -15,6 +15,7 @@ from ..chat import Incoming, Reply
 from ..clock_lease import ClockLease
 from ..lexicons import LexiconRegistry
 from ..outbox import DeadLetter
+from ..overload import Shedder, keeps_all
 from ..storage import GameKind, Storage
 from ..word_lists import WordLists
 from .clock import DuplicateClock
@@ -42,6 +43,9 @@ class Services:
     dead_letters: Callable[[str], list[DeadLetter]]  # a channel's messages that could not be delivered
     arriving: Callable[[], Sequence[Incoming]]  # messages this process received and has not answered yet
     web_url: str | None = None  # where the live pages are served (``bot.web``; None: not served)
+    # whether to leave out items of a kind that can wait (the process is overloaded: ``bot.overload``);
+    # what it says to leave out is counted as shed
+    sheds: Shedder = keeps_all
 
     @property
     def classic_games(self) -> GameCache[ClassicGame]:

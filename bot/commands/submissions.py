@@ -26,6 +26,7 @@ from core.names import mixes_scripts
 from ..chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
 from ..messages import say
 from ..outbox import GRACE_SECONDS, destination
+from ..overload import Shed
 from ..storage import ChannelLock, GameKind, PlayState, PlayWrite, Storage
 from . import seats
 from .duplicate import JUST_DRAWN_SECONDS
@@ -257,10 +258,10 @@ def _play(
         welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
         replies.append(_private(message, say(lang, welcome, player=player, n=round_.number)))
         joined = joins_reply(lang, record, game)
-        if joined is not None:
+        if joined is not None and not services.sheds(Shed.JOINS):  # overloaded: the live lines can wait
             replies.append(joined)
     count = count_reply(lang, record, game)
-    if count is not None and previous is None:
+    if count is not None and previous is None and not services.sheds(Shed.COUNTER):
         replies.append(count)
     waiting = {message.user: state.player_waiting, record.channel: state.channel_waiting}
     # a reply behind older ones goes with the outbox worker, after them; the others are the sender's first

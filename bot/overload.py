@@ -1,0 +1,212 @@
+"""Overload: how a process knows it cannot keep up, and what it gives up first when it cannot.
+
+**The signal: late answers.** An answer is late when the message it answers has waited more than
+``late_seconds`` (3 s) in this process: from the moment the service received it until the platform took (or
+refused) its replies, whether it waited behind its channel's earlier commands, to be recorded, or to be
+handed over. That is what players feel when the bot falls behind, whatever holds it up (the processor, the
+database, a platform slow to take what it is sent), and it costs nothing to measure (the service's own
+bookkeeping, in memory). 3 s is Discord's window for a slash command's first answer: a player who waits
+longer sees the bot as slow.
+
+**Entered and left with hysteresis.** Overload starts when ``enter_late`` answers (10) or more are late at
+once: one slow command (a long export) and the few queued behind it in its channel is not overload, hundreds
+of answers queued are. It ends once no answer has been late for ``calm_seconds`` (10 s) on end: a backlog
+that drains does not switch it off and on again. The log says once when it starts and once when it ends
+(counts only: never a channel, a user or a text).
+
+**What is shed** (``Shed``), while overloaded and only then: the live counter ("Coup N : X joueurs sur Y ont
+joué." and its update at the close: the exact count heads the results), the join notices (a player who
+joins with ``/rejoindre`` is answered privately instead), and the images of a round's result and of the
+standings (the results stand as text). Never shed: draws, warnings, results, acknowledgements, verdicts,
+anything a command answers. Each item shed is counted (``arbitre_shed_total{what}``), and the state is the
+gauge ``arbitre_overloaded`` (``bot.metrics``).
+
+``Overload`` is shared by the event loop (answers waiting, the clock's look at every tick) and the command
+threads (``sheds``): its state is kept under a lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
+
+log = logging.getLogger("arbitre")
+
+LATE_SECONDS = 3.0  # an answer that waited longer than this in the process is late
+ENTER_LATE = 10  # this many late answers at once: overloaded
+CALM_SECONDS = 10.0  # no late answer for this long: overloaded no more
+
+
+class Shed(Enum):
+    """What may be left out under overload (the label of ``arbitre_shed_total``)."""
+
+    COUNTER = "counter"  # an edit of the live "N of M have played" line, or its update at the close
+    JOINS = "joins"  # an edit of the live join notice, or its update at the close
+    IMAGES = "images"  # a close's result or standings image, not drawn
+
+
+@dataclass(frozen=True)
+class OverloadPolicy:
+    """When a process is overloaded: ``enter_late`` answers waiting more than ``late_seconds`` at once;
+    and when no more: no answer waiting more than ``late_seconds`` for ``calm_seconds``."""
+
+    late_seconds: float = LATE_SECONDS
+    enter_late: int = ENTER_LATE
+    calm_seconds: float = CALM_SECONDS
+
+    def __post_init__(self) -> None:
+        if self.enter_late < 1 or self.late_seconds < 0 or self.calm_seconds < 0:
+            raise ValueError("an overload policy needs one late answer at least, and no negative time")
+
+
+@dataclass(frozen=True)
+class Load:
+    """One look at the answers a process owes: how many wait, how many are late, the oldest's wait (seconds)."""
+
+    waiting: int
+    late: int
+    oldest: float
+
+
+class Shedder(Protocol):
+    """Whether to leave out ``count`` items of ``what`` now (counted as shed when it says so)."""
+
+    def __call__(self, what: Shed, count: int = 1) -> bool: ...
+
+
+class ShedMetrics(Protocol):
+    """Where an ``Overload`` counts what it sheds and shows its state (``bot.metrics.Metrics``)."""
+
+    def shed_items(self, what: Shed, count: int = 1) -> None: ...
+    def watch_overload(self, overload: Overload) -> None: ...
+
+
+def keeps_all(what: Shed, count: int = 1) -> bool:
+    """Never sheds (a referee without a service: tests, tools)."""
+    return False
+
+
+class Overload:
+    """One process's overload state, from the answers it owes (``waiting``/``answered``), looked at by
+    ``sheds`` (a command about to produce what may be shed) and ``look`` (the clock, at every tick)."""
+
+    def __init__(
+        self,
+        now: Callable[[], float],
+        policy: OverloadPolicy | None = None,
+        metrics: ShedMetrics | None = None,
+    ) -> None:
+        """``now``: the clock answers are timed by (the referee's); ``metrics``: where shed items are counted
+        and the state is shown (None: nowhere, the totals stay in ``shed``)."""
+        self.now = now
+        self.policy = policy or OverloadPolicy()
+        self.metrics = metrics
+        self._lock = threading.Lock()
+        # the answers owed, in the order they arrived: their arrival (by ``now``), oldest first
+        self._waiting: dict[int, float] = {}
+        self._overloaded = False
+        self._since = 0.0  # when the current overload started
+        self._calm_since: float | None = None  # since when no answer was late (while overloaded)
+        self.shed: Counter[Shed] = Counter()  # every item shed by this process
+        self._episode: Counter[Shed] = Counter()  # those of the current overload
+        if metrics is not None:
+            metrics.watch_overload(self)
+
+    @property
+    def overloaded(self) -> bool:
+        """Whether the process was overloaded at its last look."""
+        return self._overloaded
+
+    def waiting(self, key: int) -> None:
+        """An answer is owed from now on (``key``: the message's identity while it waits)."""
+        with self._lock:
+            self._waiting[key] = self.now()
+
+    def answered(self, key: int) -> None:
+        """The answer ``key`` was handed over (or given up): no longer owed."""
+        with self._lock:
+            self._waiting.pop(key, None)
+
+    def load(self) -> Load:
+        """The answers owed now, how many are late and how long the oldest has waited."""
+        now = self.now()
+        with self._lock:
+            waits = [now - since for since in self._waiting.values()]
+        late = sum(1 for wait in waits if wait > self.policy.late_seconds)
+        return Load(len(waits), late, max(waits, default=0.0))
+
+    def look(self) -> bool:
+        """Look at the answers owed and enter or leave overload; whether overloaded."""
+        with self._lock:
+            return self._look(self.now())
+
+    def sheds(self, what: Shed, count: int = 1) -> bool:
+        """Whether to leave out ``count`` items of ``what`` now (overloaded); they are counted as shed if so."""
+        with self._lock:
+            if not self._look(self.now()):
+                return False
+            self._count(what, count)
+        if self.metrics is not None:
+            self.metrics.shed_items(what, count)
+        return True
+
+    def dropped(self, what: Shed, count: int) -> None:
+        """Count ``count`` items of ``what`` left out for another reason than overload (images that waited
+        too long to be drawn)."""
+        with self._lock:
+            self._count(what, count)
+        if self.metrics is not None:
+            self.metrics.shed_items(what, count)
+
+    def _count(self, what: Shed, count: int) -> None:
+        self.shed[what] += count
+        if self._overloaded:
+            self._episode[what] += count
+
+    def _late(self, now: float, enough: int) -> int:
+        """How many answers are late, counted up to ``enough``: oldest first, until one that is not (the
+        answers are kept in the order they arrived, so none after it is late either)."""
+        late = 0
+        for since in self._waiting.values():
+            if late >= enough or now - since <= self.policy.late_seconds:
+                break
+            late += 1
+        return late
+
+    def _look(self, now: float) -> bool:
+        policy = self.policy
+        if not self._overloaded:
+            if self._late(now, policy.enter_late) >= policy.enter_late:
+                self._overloaded, self._since, self._calm_since = True, now, None
+                self._episode.clear()
+                late = self._late(now, len(self._waiting))  # all of them, once
+                oldest = now - next(iter(self._waiting.values()))
+                log.warning(
+                    "overload: %d answers have waited more than %.0f s (the oldest %.1f s); live counters, join"
+                    " notices and images are shed until none has for %.0f s",
+                    late,
+                    policy.late_seconds,
+                    oldest,
+                    policy.calm_seconds,
+                )
+            return self._overloaded
+        if self._late(now, 1):
+            self._calm_since = None
+        elif self._calm_since is None:
+            self._calm_since = now
+        elif now - self._calm_since >= policy.calm_seconds:
+            self._overloaded = False
+            episode = self._episode
+            log.warning(
+                "overload over after %.0f s: %d counter edits, %d join notices and %d images were shed",
+                now - self._since,
+                episode[Shed.COUNTER],
+                episode[Shed.JOINS],
+                episode[Shed.IMAGES],
+            )
+        return self._overloaded
