@@ -410,7 +410,9 @@ class RefereeService:
             if self.referee.storage.arrivals_shared:
                 self._tasks.append(loop.create_task(self._run_arrivals()))
 
-    async def stop(self) -> None:
+    async def stop(self, sends_seconds: float | None = STOP_SENDS_SECONDS) -> None:
+        """Stop the clock and the outbox worker; wait for the sends under way and the images owed, at most
+        ``sends_seconds`` (None: until they are over: the console, whose output is all there is)."""
         for task in self._tasks:
             task.cancel()
             try:
@@ -420,7 +422,7 @@ class RefereeService:
         self._tasks = []
         if self._tick_future is not None and not self._tick_future.done():
             await asyncio.wait([self._tick_future])  # its thread still runs: let it finish
-        if not await self.drain(STOP_SENDS_SECONDS):  # what is left is sent again after a restart
+        if not await self.drain(sends_seconds):  # what is left is sent again after a restart
             for task in set(self._sending):
                 task.cancel()
             await asyncio.gather(*self._sending, return_exceptions=True)

@@ -336,7 +336,7 @@ class ConsoleRoom:
                 await self.service.handle(message)
         finally:
             self.running = False
-            await self.service.stop()
+            await self.service.stop(sends_seconds=None)  # a busy machine's images are printed, however late
             await self.service.flush_outbox(everything=True)
         return EXIT_BROKEN_PIPE if self.output_gone else 0
 
