@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-_NUMBER = re.compile(r"^([+-]?)([0-9]{0,9})(?:[.,]([0-9]{1,3}))?$")
 MAX_WHOLE_DIGITS = 9  # 999,999,999 at most: beyond, nobody meant a score or a time
+_NUMBER = re.compile(rf"^([+-]?)([0-9]{{0,{MAX_WHOLE_DIGITS}}})(?:[.,]([0-9]{{1,3}}))?$")
 MAX_DECIMAL_DIGITS = 6  # digits before the decimal mark of a number that has one
 _BETWEEN_WORDS = re.compile(r"\s+|(?<![0-9]),|,(?![0-9])")
 
@@ -75,11 +75,6 @@ def read_decimal(text: str) -> float | None:
         return parse_decimal(text)
     except NumberError:
         return None
-
-
-def is_number_token(text: str) -> bool:
-    """Whether a word of a command looks like a number (so it is read as one, not as a word)."""
-    return read_int(text) is not None
 
 
 def looks_like_number(text: str) -> bool:

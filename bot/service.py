@@ -84,7 +84,6 @@ class RefereeService:
         self._tasks: list[asyncio.Task[None]] = []
         self._sending: set[asyncio.Task[None]] = set()  # sends published and not over yet (the clock's)
         self._images_lock = asyncio.Lock()  # owed images drawn one batch at a time, in order
-        self.images_dropped = 0  # closes whose images waited too long and were dropped
         self._clock_lock = asyncio.Lock()
         self._tick_future: asyncio.Future[list[Reply]] | None = None
         self._wake = asyncio.Event()
@@ -277,7 +276,6 @@ class RefereeService:
             for o in owed:
                 (fresh if time.monotonic() - o.owed_at <= IMAGES_STALE_SECONDS else stale).append(o)
             if stale:
-                self.images_dropped += len(stale)
                 self.overload.dropped(Shed.IMAGES, _images(stale))
                 log.warning("%d closes' images dropped: they waited more than %.0f s", len(stale),
                             IMAGES_STALE_SECONDS)

@@ -8,16 +8,6 @@ from dataclasses import dataclass, field
 from .events import Event
 from .notation import Move
 
-ENTRY_TYPES = (
-    "play",
-    "pass",
-    "exchange",
-    "withdrawn",
-    "challenge_bonus",
-    "end_rack",
-    "penalty",
-    "time_penalty",
-)
 TURN_TYPES = frozenset({"play", "pass", "exchange", "withdrawn"})
 
 LOST_TURN_NOTE = "arbitre: turn lost (challenge)"
@@ -56,7 +46,7 @@ class GcgEntry:
     line: int
     text: str
     player: str  # the nick
-    type: str  # one of ENTRY_TYPES
+    type: str  # play, pass, exchange, withdrawn, challenge_bonus, end_rack, penalty or time_penalty
     label: str  # the event as written, without the rack: "8D ZAX", "-", "-QO", "(OPEG)"...
     rack: str = ""
     recorded: int | None = None

@@ -57,12 +57,11 @@ def normalise_word(text: str, alphabet: Alphabet = LATIN) -> str:
     return word
 
 
-def _code_tables(alphabet: Alphabet) -> tuple[dict[int, int], dict[int, int]]:
-    """``str.translate`` tables from symbols to code characters (anything else to NUL, never a code) and back."""
+def _code_table(alphabet: Alphabet) -> dict[int, int]:
+    """A ``str.translate`` table from symbols to code characters (anything else to NUL, never a code)."""
     to_codes = {65 + code: 0 for code in range(MAX_TILES)}
     to_codes.update({ord(symbol): 65 + code for code, symbol in enumerate(alphabet.symbols)})
-    from_codes = {65 + code: ord(symbol) for code, symbol in enumerate(alphabet.symbols)}
-    return to_codes, from_codes
+    return to_codes
 
 
 class Lexicon:
@@ -80,7 +79,6 @@ class Lexicon:
         "letters",
         "_size",
         "_to_codes",
-        "_from_codes",
         "_count",
         "_cross_cache",
     )
@@ -118,9 +116,7 @@ class Lexicon:
         self._size = len(alphabet)
         self.final = 1 << self._size
         self.letters = self.final - 1
-        tables = None if alphabet.plain else _code_tables(alphabet)
-        self._to_codes = tables[0] if tables else None
-        self._from_codes = tables[1] if tables else None
+        self._to_codes = None if alphabet.plain else _code_table(alphabet)
         self._count = count
         self._cross_cache: dict[tuple[str, str], int] = {}
 
@@ -147,7 +143,7 @@ class Lexicon:
                 if not skip_invalid:
                     raise
         if not plain:
-            to_codes = _code_tables(alphabet)[0]
+            to_codes = _code_table(alphabet)
             kept = {word.translate(to_codes) for word in kept}
         table, root, anagram_root, lookahead = build_graph(kept, 1 << len(alphabet))
         return cls(table, root, anagram_root, lookahead, len(kept), name, alphabet)
@@ -229,10 +225,6 @@ class Lexicon:
     def _encode(self, word: str) -> str:
         """Tile symbols as a code string (characters that are not tiles become NUL, never a code)."""
         return word if self._to_codes is None else word.translate(self._to_codes)
-
-    def _decode(self, codes: str) -> str:
-        """A code string as tile symbols."""
-        return codes if self._from_codes is None else codes.translate(self._from_codes)
 
     def __contains__(self, word: object) -> bool:
         """Whether ``word`` (tiles typed in any case, accents folded) is in the list; False for anything else."""

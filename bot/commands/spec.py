@@ -47,11 +47,6 @@ class CommandSpec:
     def __str__(self) -> str:
         return f"/{self.name}"
 
-    @property
-    def control(self) -> bool:
-        """The referee or a channel admin only."""
-        return self.access is Access.REFEREE
-
     def name_in(self, lang: str) -> str:
         """The command's name in ``lang`` (without the slash)."""
         return say(lang, f"name_{self.name}")

@@ -60,10 +60,6 @@ class Scene:
         """Add a rectangle."""
         self.items.append(Box(box, fill, outline, width, radius))
 
-    def dot(self, box: tuple[int, int, int, int], fill: RGB) -> None:
-        """Add a filled ellipse inscribed in ``box``."""
-        self.items.append(Box(box, fill, ellipse=True))
-
     def text(self, text: str, x: int, y: int, size: int, ink: RGB, anchor: str = "mm", role: str = "") -> None:
         """Add a label (nothing for an empty text)."""
         if text:

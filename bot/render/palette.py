@@ -46,7 +46,6 @@ CHIP_TURN = (24, 74, 52)  # the player to move
 CHIP_TURN_INK = WHITE
 ROW_STRIPE = (238, 235, 226)
 ROW_TOP = (206, 236, 212)  # a row that found the top / the leader
-ROW_ZERO = (250, 226, 222)
 ZERO_INK = (150, 20, 20)  # a zero's reason
 
 

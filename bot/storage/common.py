@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -33,17 +32,6 @@ BACKLOG = (
 
 # rows whose reply still carries an image or a file (the JSON of ``reply_to_json``: a string, not null)
 CARRIES_BYTES = ('%"image": "%', '%"document": "%')
-
-
-def serialised(method: Method) -> Method:
-    """Run a read under the store's lock: commands and the clock share one connection across threads."""
-
-    @functools.wraps(method)
-    def locked(self: Any, *args: Any, **kwargs: Any) -> Any:
-        with self._lock:
-            return method(self, *args, **kwargs)
-
-    return locked  # type: ignore[return-value]
 
 
 def most_used(specs: list[Any]) -> list[str]:

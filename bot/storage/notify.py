@@ -75,7 +75,6 @@ class RoomNotifier:
         self.pace = pace
         self.statements = 0  # statements sent (a test and the report count them)
         self.notified = 0  # notifications sent (one per room per statement)
-        self.refreshes = 0  # times the live rooms were read
         self.sessions: set[int] = set()  # the server processes of the connections it sent from
         self.live: frozenset[str] = frozenset()
         self._stale = True  # ``live`` must be read before it filters
@@ -147,7 +146,6 @@ class RoomNotifier:
                     live = frozenset(str(row[0]) for row in self._query(LIVE_ROOMS, []))
                     with self._wanted:
                         self.live = live
-                    self.refreshes += 1
                 self._send(sorted(rooms & self.live | forced), views)
             except Exception as error:  # the server went away or the pool closed: these wake-ups are lost
                 if not self.storage.pool.closed:

@@ -39,12 +39,6 @@ def simultane_room_of_game(
     return None
 
 
-def simultane_of_game(storage: Storage, channel: str, game_id: int) -> SimultaneRecord | None:
-    """The simultané whose game in ``channel`` is ``game_id`` (None: a game of the room's own)."""
-    found = simultane_room_of_game(storage, channel, game_id)
-    return None if found is None else found[0]
-
-
 def related_channels(storage: Storage, channel: str) -> set[str]:
     """The other rooms, and the organisers' rooms, of the simultanés ``channel`` plays or organises: whose
     pages a change of ``channel`` may change."""
