@@ -51,7 +51,8 @@ class Other:
         )
 
     def holds(self, *channels: str) -> None:
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
         self.process.stdin.write(" ".join(channels) + "\n")
         self.process.stdin.flush()
         assert self.process.stdout.readline().strip() == "said"

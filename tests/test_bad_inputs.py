@@ -53,11 +53,13 @@ def test_bad_bytes_on_the_console_are_replaced_said_and_the_console_goes_on(tmp_
     result = console(script, tmp_path / "a.sqlite")
     out, err = result.stdout.decode("utf-8"), result.stderr.decode("utf-8")
     assert result.returncode == 0, err
-    assert "Traceback" not in err and "Error" not in err
+    assert "Traceback" not in err
+    assert "Error" not in err
     assert "[console] ligne 2 : octets invalides (pas de l'UTF-8) remplacés par \ufffd" in out
     assert "[console] ligne 3 : octets invalides" in out
     assert "Mot illisible « VAG\ufffdE »" in out  # the line was still read, and refused politely
-    assert "Ana : H8 VAGUE" in out and "Ben passe" in out  # the lines after it are played
+    assert "Ana : H8 VAGUE" in out
+    assert "Ben passe" in out
 
 
 def test_bad_bytes_note_in_english_and_a_bad_sleep_is_refused(tmp_path: Path) -> None:
@@ -397,7 +399,8 @@ def test_a_rack_given_in_points_is_still_read_up_to_the_most_a_rack_holds(room: 
     room.send("Ana", "/nouvelle Ana Ben")
     room.send("Ana", "/coup H8 VAGUE")
     ended = "\n".join(r.text for r in room.send("Ana", "/fin Ben=70 !"))
-    assert "Ben -70 (0 -70)" in ended and "Ana 20 (20 +0)" in ended  # tiles left: nobody went out
+    assert "Ben -70 (0 -70)" in ended
+    assert "Ana 20 (20 +0)" in ended
 
 
 DUPLICATE_BAD_NUMBERS = [
@@ -454,10 +457,12 @@ def test_huge_message_is_never_logged_whole() -> None:
     """Unexpected errors are logged with the message (``%s``): its text is cut."""
     text = "/verif " + "A" * 100_000
     logged = str(Incoming("club", "u:ana", "Ana", text))
-    assert logged.startswith("Ana@club: /verif AAA") and logged.endswith(f"… ({len(text)} characters)")
+    assert logged.startswith("Ana@club: /verif AAA")
+    assert logged.endswith(f"… ({len(text)} characters)")
     assert len(logged) < LOGGED_CHARS + 60
     reply = str(Reply("B" * 160_000, channel="club"))
-    assert len(reply) < LOGGED_CHARS + 60 and reply.endswith("(160000 characters)")
+    assert len(reply) < LOGGED_CHARS + 60
+    assert reply.endswith("(160000 characters)")
     assert str(Incoming("club", "u:ana", "Ana", "/verif VAGUE")) == "Ana@club: /verif VAGUE"
 
 
@@ -492,5 +497,6 @@ def test_bad_number_in_a_gcg_file_is_one_line_from_replay(
     path.write_text(content, encoding="utf-8")
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"arbitre replay: {path}: ") and reason in err
+    assert err.startswith(f"arbitre replay: {path}: ")
+    assert reason in err
     assert len(err.strip().splitlines()) == 1

@@ -83,7 +83,8 @@ def test_the_end_moves_the_racks_as_fisf_5_1_says(racks: dict[str, str], change:
         game.apply(Turn(game.to_move or "", TurnKind.POINTS, points))
     before = {"Ana": 40, "Ben": 30, "Cy": 20}
     game.apply(Finished(tuple(game.rack(p, racks[p]) for p in game.players)))
-    assert game.ended and game.to_move is None
+    assert game.ended
+    assert game.to_move is None
     assert game.totals() == {p: before[p] + change[p] for p in before}
     assert [s.adjustment for s in sorted(game.standings(), key=lambda s: game.players.index(s.player))] == [
         change[p] for p in game.players
@@ -129,7 +130,8 @@ def test_scoreless_turns_reach_the_limit_as_the_rules_count_them(
     game.apply(Turn("Ana", TurnKind.POINTS, 12))
     for kind in turns:
         game.apply(Turn(game.to_move or "", kind))
-    assert game.scoreless_limit_reached is noted and not game.ended  # a note: the sheet never ends the game
+    assert game.scoreless_limit_reached is noted
+    assert not game.ended
 
 
 # seed 004: "Passer", "Changer" et "Mot repris" inscrivent zéro ; points tapés jusqu'à 2 000 par coup
@@ -152,11 +154,13 @@ def test_a_turn_scores_0_to_2000_and_the_zero_turns_nothing(move: TurnKind, poin
     turn = Turn("Ana", move, points)
     if taken:
         game.apply(turn)
-        assert game.totals()["Ana"] == points and game.to_move == "Ben"
+        assert game.totals()["Ana"] == points
+        assert game.to_move == "Ben"
     else:
         with pytest.raises(SheetPointsError):
             game.apply(turn)
-        assert game.events == [] and game.to_move == "Ana"
+        assert game.events == []
+        assert game.to_move == "Ana"
 
 
 def test_the_sheet_refuses_what_cannot_be_and_keeps_its_events() -> None:
@@ -195,8 +199,10 @@ def test_events_go_through_their_stored_form_and_rebuild_the_same_sheet() -> Non
     again = BoardlessGame(
         FR, ["Ana", "Ben"], events=[sheet_event_from_dict(sheet_event_to_dict(e)) for e in game.events]
     )
-    assert again.rows() == game.rows() and again.totals() == game.totals() == {"Ana": 26 - 18, "Ben": 0 + 18}
-    assert _a_game(again).players == ["Ana", "Ben"] and again.to_move is None
+    assert again.rows() == game.rows()
+    assert again.totals() == game.totals() == {"Ana": 26 - 18, "Ben": 0 + 18}
+    assert _a_game(again).players == ["Ana", "Ben"]
+    assert again.to_move is None
 
 
 # --- through the console: a three-player game to its end ------------------------------------------
@@ -234,13 +240,17 @@ def test_a_three_player_sheet_played_to_its_end_in_the_console(tmp_path: Path) -
     db = tmp_path / "sheet.sqlite"
     output = run_console(GAME_FR, db)
     out = replies(output)
-    assert out[0].startswith("[#console] Nouvelle feuille sans grille") and "Joueurs : Ana, Ben, Cy" in out[0]
+    assert out[0].startswith("[#console] Nouvelle feuille sans grille")
+    assert "Joueurs : Ana, Ben, Cy" in out[0]
     assert "Un coup vaut de 0 à 2000 points : 2500 ne s'inscrit pas" in out[3]
     assert "Cy : mot repris (0 pt)." in out[4]
     assert "Annulé : la ligne d'Ana, points (12 pts)" in out[9]
-    assert catalog_say("fr", "sheet_no_board") in out[13] and catalog_say("fr", "sheet_no_unseen") in out[14]
+    assert catalog_say("fr", "sheet_no_board") in out[13]
+    assert catalog_say("fr", "sheet_no_unseen") in out[14]
     assert "Fin de partie." in out[15]
-    assert f"1. Ana {ANA}" in out[15] and f"Ben {BEN}" in out[15] and f"Cy {CY}" in out[15]
+    assert f"1. Ana {ANA}" in out[15]
+    assert f"Ben {BEN}" in out[15]
+    assert f"Cy {CY}" in out[15]
     assert f"Scores : Ana {ANA} · Ben {BEN} · Cy {CY}" in out[16]
 
     found = re.search(r"\(file: ([^)]+\.csv)\)", output)
@@ -262,13 +272,15 @@ def test_a_three_player_sheet_played_to_its_end_in_the_console(tmp_path: Path) -
             assert int(row[5]) == running
     totals = {r[1]: int(r[2]) for r in results}
     assert totals == {"Ana": ANA, "Ben": BEN, "Cy": CY}
-    assert [r[0] for r in results] == ["1", "2", "3"] and [r[1] for r in results] == ["Ana", "Cy", "Ben"]
+    assert [r[0] for r in results] == ["1", "2", "3"]
+    assert [r[1] for r in results] == ["Ana", "Cy", "Ben"]
     assert "sans grille, terminée · Ana, Ben, Cy" in out[-1]
 
     storage = SQLiteStorage(db)
     try:
         (record,) = storage.games("console")
-        assert record.kind is GameKind.BOARDLESS and record.status is GameStatus.ENDED
+        assert record.kind is GameKind.BOARDLESS
+        assert record.status is GameStatus.ENDED
     finally:
         storage.close()
 
@@ -334,7 +346,8 @@ def test_bad_input_is_answered_politely_and_changes_nothing(referee: Referee, te
     assert record is not None
     before = (say(referee, "/feuille"), len(referee.storage.events(record.id)))
     assert say(referee, text) == answer
-    assert same_view(say(referee, "/feuille"), before[0]) and len(referee.storage.events(record.id)) == before[1]
+    assert same_view(say(referee, "/feuille"), before[0])
+    assert len(referee.storage.events(record.id)) == before[1]
     assert referee.storage.active_game("room") == record
 
 
@@ -368,7 +381,8 @@ def test_what_a_turn_may_be_typed_as(referee: Referee, text: str, stored: tuple[
     said = say(referee, text)
     (event,) = [e.data for e in referee.storage.events(record.id)]
     assert (event["move"], event["points"], event.get("word"), event.get("square")) == stored
-    assert f"Scores : Ana {stored[1]} · Ben 0" in said and "À Ben de jouer." in said
+    assert f"Scores : Ana {stored[1]} · Ben 0" in said
+    assert "À Ben de jouer." in said
 
 
 def test_a_sheet_starts_with_two_to_four_players_and_never_over_a_running_game(referee: Referee) -> None:
@@ -421,9 +435,12 @@ def goes_on_after_a_restart(open_storage: Callable[[], Storage]) -> None:
         assert "À Cy de jouer." in sheet_before
         assert "Scores : Ana 20 · Ben 30 · Cy 5" in say(second, "/coup 5")
         said = say(second, "/fin Ana=3 Ben=0 Cy=EAU")
-        assert f"Ben {30 + 3 + 3}" in said and f"Ana {20 - 3}" in said and f"Cy {5 - 3}" in said
+        assert f"Ben {30 + 3 + 3}" in said
+        assert f"Ana {20 - 3}" in said
+        assert f"Cy {5 - 3}" in said
         (record,) = second.storage.games("room")
-        assert record.kind is GameKind.BOARDLESS and record.status is GameStatus.ENDED
+        assert record.kind is GameKind.BOARDLESS
+        assert record.status is GameStatus.ENDED
     finally:
         second.clock.shutdown()
         second.storage.close()
@@ -436,11 +453,13 @@ def test_undo_right_after_the_end_takes_the_end_back(referee: Referee) -> None:
     assert referee.storage.active_game("room") is None
     assert say(referee, "/annule", user="u:ben", name="Ben") == fr("not_allowed", referee="Ana", name="annule")
     said = say(referee, "/annule")
-    assert said.startswith(fr("undone_end", by="Ana")) and "Scores : Ana 30 · Ben 0" in said
+    assert said.startswith(fr("undone_end", by="Ana"))
+    assert "Scores : Ana 30 · Ben 0" in said
     assert "À Ben de jouer." in said
     assert "Ben : points, 4 pts." in say(referee, "/coup 4")
     ended = say(referee, "/fin Ana=2 Ben=EAU")  # nobody went out: each loses their own, nobody gains
-    assert f"1. Ana {30 - 2} (30 -2)" in ended and f"2. Ben {4 - 3} (4 -3)" in ended
+    assert f"1. Ana {30 - 2} (30 -2)" in ended
+    assert f"2. Ben {4 - 3} (4 -3)" in ended
     assert [g.status for g in referee.storage.games("room")] == [GameStatus.ENDED]
 
 
@@ -485,7 +504,8 @@ def test_the_views_of_a_sheet(referee: Referee) -> None:
     ben = sum(range(1, 45, 2))
     assert say(referee, "/classement") == f"1. Ana {ana} ({ana} +0)\n2. Ben {ben} ({ben} +0)"
     moves = say(referee, "/coups Ben")
-    assert moves.startswith(fr("moves_title", player="Ben")) and moves.count("points") == 22
+    assert moves.startswith(fr("moves_title", player="Ben"))
+    assert moves.count("points") == 22
     assert say(referee, "/coups Zoé") == fr("err_unknown_player", player="Zoé", players="Ana, Ben")
 
 
@@ -497,13 +517,16 @@ def test_a_joker_in_a_gcg_counts_nothing_when_the_engine_replays_it(referee: Ref
     gcg = export.text.split("```\n", 1)[1].rsplit("```", 1)[0]
     assert ">Ana: VAG?E 8D VAGuE +24 24" in gcg.splitlines()
     replayed = read_gcg(gcg)
-    assert replayed.error is None and [(e.recorded, e.computed) for e in replayed.entries] == [(24, 24), (18, 18)]
+    assert replayed.error is None
+    assert [(e.recorded, e.computed) for e in replayed.entries] == [(24, 24), (18, 18)]
 
 
 def test_a_sheet_with_points_only_exports_csv_and_says_why_no_gcg(referee: Referee) -> None:
     say(referee, "/nouvelle Ana Ben sans-grille")
     say(referee, "/coup VAGUE 26")  # a word without its square: no GCG
     (export,) = referee.handle(Incoming("room", "u:ana", "Ana", "/export"))
-    assert export.text == fr("sheet_export_csv") and export.document_name == "game-1-sheet.csv"
-    assert say(referee, "/grille") == fr("sheet_no_board") and say(referee, "/reste") == fr("sheet_no_unseen")
+    assert export.text == fr("sheet_export_csv")
+    assert export.document_name == "game-1-sheet.csv"
+    assert say(referee, "/grille") == fr("sheet_no_board")
+    assert say(referee, "/reste") == fr("sheet_no_unseen")
     assert say(referee, "/etat").startswith(fr("sheet_kind_status"))

@@ -105,7 +105,8 @@ def test_the_french_words_still_work_in_an_english_channel(club: Club) -> None:
 
 
 def test_a_catalog_added_brings_its_words(club: Club, zz: str) -> None:
-    assert "handbuch" in keywords("keywords_manual") and "manuel" in keywords("keywords_manual")
+    assert "handbuch" in keywords("keywords_manual")
+    assert "manuel" in keywords("keywords_manual")
     assert "manuels (/tirage)" in club.ok("Ref", "/duplicate HANDBUCH")  # a French channel
     club.ok("Ref", "/tirage AEEISTU")
     assert club.ok("Ref", "/tirage weg").startswith("Tirage AEEISTU rejeté")
@@ -123,7 +124,8 @@ def test_without_the_catalog_its_words_are_unknown(club: Club) -> None:
 
 
 def test_the_usual_time_zone_is_the_catalogs() -> None:
-    assert usual_zone("fr") == "Europe/Paris" and usual_zone("en") == "UTC"
+    assert usual_zone("fr") == "Europe/Paris"
+    assert usual_zone("en") == "UTC"
     assert ChannelSettings("c").zone == "Europe/Paris"  # a new channel speaks French
     assert ChannelSettings("c", language="en").zone == "UTC"
     assert ChannelSettings("c", language="en", timezone="Asia/Tokyo").zone == "Asia/Tokyo"  # a chosen one wins

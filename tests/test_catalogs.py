@@ -31,12 +31,14 @@ SHIPPED = tuple(sorted(path.name for path in LOCALE_DIR.iterdir() if path.is_dir
 
 
 def test_french_and_english_are_shipped() -> None:
-    assert SHIPPED == ("en", "fr") and set(SHIPPED) <= set(languages())
+    assert SHIPPED == ("en", "fr")
+    assert set(SHIPPED) <= set(languages())
 
 
 @pytest.mark.parametrize("lang", SHIPPED)
 def test_every_message_is_translated_in_every_language(lang: str) -> None:
-    assert CATALOGS.missing(lang, REFERENCE) == [] and CATALOGS.missing(REFERENCE, lang) == []
+    assert CATALOGS.missing(lang, REFERENCE) == []
+    assert CATALOGS.missing(REFERENCE, lang) == []
 
 
 @pytest.mark.parametrize("lang", SHIPPED)
@@ -217,12 +219,17 @@ def xx() -> Iterator[str]:
 
 
 def test_adding_a_language_is_adding_a_catalog(xx: str, tmp_path: Path) -> None:
-    assert xx in languages() and xx in setting_values()["language"]
+    assert xx in languages()
+    assert xx in setting_values()["language"]
     score, new = find("punkte"), find("neu")
-    assert score is not None and score.name == "score" and new is not None and new.name == "new"
+    assert score is not None
+    assert score.name == "score"
+    assert new is not None
+    assert new.name == "new"
     assert [say(xx, "moves_count", n=n) for n in (0, 1, 5)] == ["XX kein Zug", "XX ein Zug", "XX 5 Züge"]
     missing = CATALOGS.missing(xx)
-    assert "apology" in missing and "name_score" not in missing  # what a translator still has to do
+    assert "apology" in missing
+    assert "name_score" not in missing
     with pytest.raises(MissingMessageError):
         say(xx, "apology")
 
@@ -234,7 +241,8 @@ def test_adding_a_language_is_adding_a_catalog(xx: str, tmp_path: Path) -> None:
         assert started.text.startswith("XX neu (fr, box-fr, fisf): Ana, Ben; Ana zuerst.")
         (scored,) = referee.handle(Incoming("room", "u:ana", "Ana", "/punkte H8 VAGUE"))
         assert scored.text.splitlines()[0] == "XX Ana legt H8 VAGUE"
-        assert "XX Stand: Ana 20 · Ben 0" in scored.text and scored.text.endswith("XX Ben ist dran.")
+        assert "XX Stand: Ana 20 · Ben 0" in scored.text
+        assert scored.text.endswith("XX Ben ist dran.")
     finally:
         referee.clock.shutdown()
         storage.close()

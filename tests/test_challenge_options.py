@@ -97,7 +97,8 @@ def test_void_a_valid_word_challenged_costs_nothing(rules: str) -> None:
     game.apply(Play("Ana", "H8 VAGUE"))
     game.apply(Challenge("Ben", ("VAGUE",), ()))
     assert [line.kind for line in game.lines] == [LineKind.PLAY]  # no penalty, bonus or lost turn
-    assert game.totals() == {"Ana": 20, "Ben": 0} and game.to_move == "Ben"
+    assert game.totals() == {"Ana": 20, "Ben": 0}
+    assert game.to_move == "Ben"
 
 
 @pytest.mark.parametrize("rules", ["box-fr", "fisf", "naspa", "wespa"])
@@ -105,8 +106,10 @@ def test_void_a_phony_is_simply_taken_off(rules: str) -> None:
     game = game_with(rules, {"void": "on"})
     game.apply(Play("Ana", "H8 VAGUX"))
     game.apply(Challenge("Ben", ("VAGUX",), ("VAGUX",)))
-    assert game.board.is_empty() and game.lines[0].removed
-    assert game.totals() == {"Ana": 0, "Ben": 0} and game.to_move == "Ben"
+    assert game.board.is_empty()
+    assert game.lines[0].removed
+    assert game.totals() == {"Ana": 0, "Ben": 0}
+    assert game.to_move == "Ben"
 
 
 @pytest.mark.parametrize(
@@ -131,7 +134,8 @@ def test_six_zero_end(rules: str, turns: list[str], ends: bool) -> None:
             game.apply(nxt)
         assert refused.value.streak == len(turns)
         game.apply(End((("Ana", "EAU"), ("Ben", "ZE")), stopped=True))  # the racks close it
-        assert game.ended and game.totals() == {"Ana": -3, "Ben": -11}
+        assert game.ended
+        assert game.totals() == {"Ana": -3, "Ben": -11}
     else:
         game.apply(nxt)
         assert not game.ended
@@ -161,17 +165,20 @@ def test_the_six_zero_end_by_default_follows_the_rule_set(rules: str, ends: bool
     if ends:
         with pytest.raises(ScorelessEndError):
             game.apply(Pass(game.to_move or ""))
-        assert game.lines[-1].kind == "pass" and len(game.lines) == game.rules.scoreless_limit(2)
+        assert game.lines[-1].kind == "pass"
+        assert len(game.lines) == game.rules.scoreless_limit(2)
     else:
         game.apply(Pass(game.to_move or ""))
-        assert not game.ended and len(game.lines) == game.rules.scoreless_limit(2) + 1
+        assert not game.ended
+        assert len(game.lines) == game.rules.scoreless_limit(2) + 1
 
 
 def test_six_zero_end_off_plays_on() -> None:
     game = game_with("naspa", {"zeros": "off"})
     for _ in range(7):
         game.apply(Pass(game.to_move or ""))
-    assert game.scoreless_limit_reached and not game.ended
+    assert game.scoreless_limit_reached
+    assert not game.ended
 
 
 @pytest.mark.parametrize(
@@ -192,7 +199,8 @@ def test_bad_settings_are_refused_and_change_nothing(name: str, value: str, erro
     before = game.rules
     with pytest.raises(error):
         game.apply(Setting(name, value))
-    assert game.rules == before and game.events == []
+    assert game.rules == before
+    assert game.events == []
 
 
 def test_settings_are_chosen_before_the_first_turn_and_undo_passes_over_them() -> None:
@@ -201,7 +209,8 @@ def test_settings_are_chosen_before_the_first_turn_and_undo_passes_over_them() -
     with pytest.raises(SettingAfterStartError):
         game.apply(Setting("penalty", "0"))
     game.apply(Undo())  # takes back the play, not the setting
-    assert game.rules.challenge_penalty_per_word == 10 and not game.lines
+    assert game.rules.challenge_penalty_per_word == 10
+    assert not game.lines
 
 
 # --- in the chat ---------------------------------------------------------------------------------
@@ -230,8 +239,10 @@ def test_a_void_challenge_game_lists_no_penalty(club: Club, lang: str, rules: st
     club.ok("Ana", f"/settings language {lang}", admin=True)
     club.ok("Ana", f"/new {rules} Ana Ben")
     shown = club.ok("Ana", "/settings void on")
-    assert said in shown and "5" not in shown.split(said)[1].split(",")[0]
-    assert "pénalité 5" not in club.ok("Ana", "/settings") and "5 points per word" not in club.ok("Ana", "/settings")
+    assert said in shown
+    assert "5" not in shown.split(said)[1].split(",")[0]
+    assert "pénalité 5" not in club.ok("Ana", "/settings")
+    assert "5 points per word" not in club.ok("Ana", "/settings")
 
 
 def test_options_refused_politely(club: Club) -> None:

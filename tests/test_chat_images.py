@@ -55,7 +55,8 @@ def image_of(replies: list[Reply], name: str) -> Reply:
     assert reply.image is not None
     assert len(reply.image) < SIZE_LIMIT, len(reply.image)
     image = Image.open(io.BytesIO(reply.image))
-    assert image.format == "PNG" and image.width in (BOARD_WIDTH, RESULTS_WIDTH)
+    assert image.format == "PNG"
+    assert image.width in (BOARD_WIDTH, RESULTS_WIDTH)
     if LOOK_DIR:
         directory = Path(LOOK_DIR)
         directory.mkdir(parents=True, exist_ok=True)
@@ -125,7 +126,8 @@ def test_the_classic_board_from_the_chat_has_its_header(club: Club, lang: str) -
     lit = [label for label in scene.labels if label.role == "tile" and label.text in "JOUET"]
     assert len(lit) >= 5
     # the text of the same reply says the same for the console and screen readers
-    assert f"Benoît {totals['Benoît']}" in reply.text and f"{last.points} pts" in reply.text
+    assert f"Benoît {totals['Benoît']}" in reply.text
+    assert f"{last.points} pts" in reply.text
     assert ("à Ana de jouer" if lang == "fr" else "Ana to play") in reply.text
 
 
@@ -153,7 +155,8 @@ def test_a_full_finished_classic_board_is_drawn_under_200_kb(club: Club, lang: s
     club.say("Admin", f"/settings language {lang}", admin=True)
     club.say("Ref", "/new Ana Ben")
     game = play_classic_to_the_end(club, random.Random(4))
-    assert game.ended and len(list(game.board.tiles())) > 60
+    assert game.ended
+    assert len(list(game.board.tiles())) > 60
     club.say("Ref", "/new Cleo Dan")  # the first game is now game 1 of /games, no longer the running one
     reply = image_of(club.send("Zed", "/board 1"), "board")
     scene = classic_board_scene(commands_classic.board_view(lang, game))
@@ -213,7 +216,8 @@ def test_a_duplicate_round_from_draw_to_close_in_english(club: Club) -> None:
     # the results in full as text first (the screen readers' and the console's), then each image with a line
     # saying what it shows
     (text,) = [r for r in replies if r.image is None and "Top:" in r.text]
-    assert "Ben: 8H ZZZ 0" in text.text and "Standings after 1 move" in text.text
+    assert "Ben: 8H ZZZ 0" in text.text
+    assert "Standings after 1 move" in text.text
     assert text.text.startswith("Move 1 closed: 2 of 3 have played.\nMove 1 — draw AEEISTU")  # Cleo sat out
     assert result.text == "Move 1: the result as an image (the same as text above)."
     assert replies.index(text) < replies.index(result)
@@ -233,7 +237,8 @@ def test_a_duplicate_round_from_draw_to_close_in_english(club: Club) -> None:
     board = image_of(club.send("Cleo", "/board"), "board")
     view = duplicate_views.board_view("en", "America/Montreal", duplicate_game(club))
     assert png(duplicate_board_scene(view)) == board.image
-    assert view.kept == kept and view.round_number == 2
+    assert view.kept == kept
+    assert view.round_number == 2
     assert texts(duplicate_board_scene(view), "caption") == (["Kept", "New letters"] if kept else ["Draw"])
     assert set(view.last_squares) == {(c.row, c.col) for c in closed.top.new_tiles}  # last top still lit
 
@@ -266,7 +271,8 @@ def play_duplicate_to_the_end(club: Club, names: tuple[str, ...]) -> tuple[Dupli
             break
         game = club.referee.duplicate_games.load(club.storage, record)
         current = game.current
-        assert current is not None and current.draw is not None
+        assert current is not None
+        assert current.draw is not None
         plays = find_top(game.board, current.draw.letters, lexicon, game.edition, 3).plays
         for index, name in enumerate(names):
             if plays and (index + number) % 4:
@@ -282,12 +288,14 @@ def test_a_whole_duplicate_game_posts_result_and_standings_images_at_every_close
     for name in names:
         club.say(name, "/rejoindre")
     game, posted = play_duplicate_to_the_end(club, names)
-    assert game.finished and len(game.closed_rounds) >= 10
+    assert game.finished
+    assert len(game.closed_rounds) >= 10
     results = [r for r in posted if r.image_name == "result.png"]
     standings = [r for r in posted if r.image_name == "standings.png"]
     assert len(results) == len(standings) == len(game.closed_rounds)
     for reply in results + standings:
-        assert reply.image is not None and len(reply.image) < SIZE_LIMIT
+        assert reply.image is not None
+        assert len(reply.image) < SIZE_LIMIT
     final = image_of(club.send("Zed", "/grille"), "board")  # the finished game's last board
     scene = duplicate_board_scene(duplicate_views.board_view("fr", "Europe/Paris", game))
     assert png(scene) == final.image
@@ -335,7 +343,9 @@ def test_nobody_has_played_is_said_never_drawn_as_an_empty_table(
     setup_language(club, lang)
     club.say("Ref", "/duplicate 1 manual")
     (standings,) = club.send("Zed", "/standings")
-    assert nobody_yet in standings.text and standings.image is None and "```" not in standings.text
+    assert nobody_yet in standings.text
+    assert standings.image is None
+    assert "```" not in standings.text
     club.say("Ref", "/draw AEEISTU")
     closing = club.send("Ref", "/close")
     assert [r.image_name for r in closing if r.image is not None] == ["result.png"]  # no empty standings
@@ -343,9 +353,12 @@ def test_nobody_has_played_is_said_never_drawn_as_an_empty_table(
     assert any(nobody_this_move in r.text for r in closing if r.image is None)  # the results' text
     game = duplicate_game(club)
     scene = round_result_scene(duplicate_texts.result_view(lang, game, game.closed_rounds[0]))
-    assert png(scene) == result.image and texts(scene, "note") == [nobody_this_move] and texts(scene, "head") == []
+    assert png(scene) == result.image
+    assert texts(scene, "note") == [nobody_this_move]
+    assert texts(scene, "head") == []
     ended = club.send("Ref", "/end")
-    assert all(r.image is None for r in ended) and not any("```" in r.text for r in ended)
+    assert all(r.image is None for r in ended)
+    assert not any("```" in r.text for r in ended)
 
 
 def test_without_images_the_close_is_one_text_reply_as_before(club: Club) -> None:
@@ -355,7 +368,8 @@ def test_without_images_the_close_is_one_text_reply_as_before(club: Club) -> Non
     replies = club.send("Ref", "/cloture")
     assert all(r.image is None for r in replies)
     together = [r for r in replies if "Top :" in r.text]
-    assert len(together) == 1 and "Classement après 1 coup" in together[0].text
+    assert len(together) == 1
+    assert "Classement après 1 coup" in together[0].text
     assert all(r.image is None for r in club.send("Ana", "/grille") + club.send("Ana", "/classement"))
 
 
@@ -378,7 +392,8 @@ def test_images_follow_the_arbiters_corrections_pauses_and_late_arrivals(club: C
     closed = game.closed_rounds[0]
     scene = round_result_scene(duplicate_texts.result_view("fr", game, closed))
     assert png(scene) == image_of(closing, "result").image
-    assert texts(scene, "cell")[:2] == ["Ana", "H8 SAUTE"] and texts(scene, "cell")[3:5] == ["Ben", "H8 SAUTE"]
+    assert texts(scene, "cell")[:2] == ["Ana", "H8 SAUTE"]
+    assert texts(scene, "cell")[3:5] == ["Ben", "H8 SAUTE"]
     club.say("Ref", "/corrige Cleo 1 5 bulletin mal lu")
     game = duplicate_game(club)
     scene = round_result_scene(duplicate_texts.result_view("fr", game, game.closed_rounds[0]))
@@ -390,4 +405,5 @@ def test_images_follow_the_arbiters_corrections_pauses_and_late_arrivals(club: C
     assert [row.answered for row in view.rows if row.player == "Dan"] == [False]
     ranking = image_of(club.send("Zed", "/classement"), "standings")
     scene = standings_scene(duplicate_texts.standings_view("fr", game))
-    assert png(scene) == ranking.image and "Dan" in texts(scene, "cell")
+    assert png(scene) == ranking.image
+    assert "Dan" in texts(scene, "cell")

@@ -53,7 +53,8 @@ def test_the_clock_runs_for_the_player_to_move_and_stops_when_paused() -> None:
     ]
     reading = read_clock(rules, ("Ana", "Ben"), marks, 1010.0)
     assert [t.used for t in reading.times] == [50.0, 40.0]
-    assert reading.running_for == "Ben" and reading.deadline == 1010.0 + 30 * 60 - 40
+    assert reading.running_for == "Ben"
+    assert reading.deadline == 1010.0 + 30 * 60 - 40
 
 
 # --- in the chat -----------------------------------------------------------------------------------
@@ -90,10 +91,12 @@ def test_fisf_a_player_runs_out_of_time_and_the_other_plays_on_alone(club: Club)
     record = next(r.document for r in club.send("Ana", "/export") if r.document is not None).decode("utf-8")
     lines = record.splitlines()
     flagged = lines.index("#note arbitre: Ben out of time, the other plays on alone (FISF)")
-    assert lines[flagged - 1].startswith(">Ana: AEGUV 8H VAGUE") and lines[flagged + 1].startswith(">Ana: S I8 .S")
+    assert lines[flagged - 1].startswith(">Ana: AEGUV 8H VAGUE")
+    assert lines[flagged + 1].startswith(">Ana: S I8 .S")
     assert "#note arbitre: Ana out of time, the other plays on alone (FISF)" in lines
     again = read_gcg(record)
-    assert again.error is None and again.game.flagged == {"Ana", "Ben"}
+    assert again.error is None
+    assert again.game.flagged == {"Ana", "Ben"}
     assert again.game.totals() == {"Ana": 22, "Ben": -11}
 
 
@@ -115,7 +118,9 @@ def test_naspa_three_minutes_of_overtime_cost_thirty_points(club: Club, tmp_path
     assert "1. Ben 0 (3 -3)\n2. Ana -11 (-10 -1)" in ended  # 20 - 30 for the overtime, - 1 for her E
     record = next(r.document for r in club.send("Ana", "/export") if r.document is not None).decode("utf-8")
     time_lines = [line for line in record.splitlines() if "(time)" in line]
-    assert time_lines and time_lines[0].startswith(">Ana:") and time_lines[0].split()[-2:] == ["-30", "-10"]
+    assert time_lines
+    assert time_lines[0].startswith(">Ana:")
+    assert time_lines[0].split()[-2:] == ["-30", "-10"]
     path = tmp_path / "overtime.gcg"
     path.write_text(record, encoding="utf-8")
     assert main(["replay", str(path)]) == 0  # the time penalty line replays, every total agrees
@@ -183,7 +188,8 @@ def test_the_referee_pauses_the_clock(club: Club) -> None:
     club.ok("Ana", "/coup H8 VAGUE")
     assert "seul l'arbitre" in club.refused("Ben", "/pause").lower()
     paused = club.ok("Ana", "/pause")
-    assert "Pendule arrêtée." in paused and "Pendule : Ana 0:40 · Ben 1:00 (en pause)" in paused
+    assert "Pendule arrêtée." in paused
+    assert "Pendule : Ana 0:40 · Ben 1:00 (en pause)" in paused
     assert club.storage.deadlines() == []
     assert texts(club.tick(3600)) == ""  # an hour paused: nothing runs out
     assert club.refused("Ana", "/pause") == "/pause impossible : le chrono est arrêté."
@@ -210,6 +216,7 @@ def test_a_game_without_a_clock_shows_none(club: Club) -> None:
     club.ok("Ana", "/nouvelle fisf Ana Ben")
     club.now += 3600
     assert "Pendule" not in club.ok("Ana", "/coup H8 VAGUE")
-    assert club.storage.deadlines() == [] and club.tick(3600) == []
+    assert club.storage.deadlines() == []
+    assert club.tick(3600) == []
     no_clock = "Cette partie n'a pas de pendule (/reglages pendule 30 avant le premier coup)."
     assert club.refused("Ana", "/pause") == no_clock

@@ -78,7 +78,9 @@ def test_small_list_game_is_legal_and_reproducible(capsys: pytest.CaptureFixture
     status, out, err = run_duplicate(capsys, "--lexicon", str(small_list), "--seed", "4", "--json")
     assert status == 0, err
     data = json.loads(out)
-    assert {"moves", "total"} <= set(data) and data["seed"] == 4 and data["end"]
+    assert {"moves", "total"} <= set(data)
+    assert data["seed"] == 4
+    assert data["end"]
     assert len(data["moves"]) >= 5
     check_game(data, set(WORDS))
     _, again, _ = run_duplicate(capsys, "--lexicon", str(small_list), "--seed", "4", "--json")
@@ -98,12 +100,16 @@ def test_text_record(capsys: pytest.CaptureFixture[str], small_list: Path) -> No
     total = int(lines[-1].split()[1])
     moves = sum(1 for line in lines[2:-2] if line.split() and line.split()[0].isdigit())
     assert lines[-2] == f"{moves} moves, total of tops {total}."  # the computer alone: no empty standings table
-    assert "Standings" not in out and "player" not in out
+    assert "Standings" not in out
+    assert "player" not in out
 
 
 def test_missing_word_list(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status, out, err = run_duplicate(capsys, "--lexicon", str(tmp_path / "none.txt"), "--seed", "1")
-    assert status == 1 and out == "" and err.count("\n") == 1 and "none.txt" in err
+    assert status == 1
+    assert out == ""
+    assert err.count("\n") == 1
+    assert "none.txt" in err
 
 
 @pytest.mark.skipif(not FR_LIST.exists(), reason="lexicons/fr.txt.gz is not built")
@@ -117,7 +123,8 @@ def test_seed_1_on_the_french_list_rescores_through_arbitre_score() -> None:
     )
     assert game.returncode == 0, game.stderr
     data = json.loads(game.stdout)
-    assert len(data["moves"]) >= 15 and data["end"]
+    assert len(data["moves"]) >= 15
+    assert data["end"]
     check_game(data, None)
     moves = [f"{m['ref']} {m['word']}" for m in data["moves"]]
     scored = subprocess.run(

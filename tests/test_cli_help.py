@@ -27,8 +27,10 @@ def test_every_tool_is_listed() -> None:
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_every_subcommand_and_argument_has_a_one_line_description(name: str) -> None:
     parser, line = SUBCOMMANDS[name]
-    assert line and "\n" not in line
-    assert parser.description and parser.description.endswith(".")
+    assert line
+    assert "\n" not in line
+    assert parser.description
+    assert parser.description.endswith(".")
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction):
             continue

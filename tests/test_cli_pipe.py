@@ -47,7 +47,8 @@ def run_into_pipe(args: list[str], tmp_path: Path, lines_read: int) -> subproces
         [sys.executable, "-m", "bot", *args], stdin=subprocess.PIPE, stdout=write_end, stderr=subprocess.PIPE, env=env
     ) as process:
         os.close(write_end)
-        assert process.stdin is not None and process.stderr is not None
+        assert process.stdin is not None
+        assert process.stderr is not None
         process.stdin.write(CONSOLE_SCRIPT.encode() if args[0] == "console" else b"")
         process.stdin.close()
         if lines_read:
@@ -106,4 +107,5 @@ def test_the_clock_writing_after_the_reader_left_ends_quietly_and_loses_nothing(
     assert caplog.records == []  # was: "clock failed" and a BrokenPipeError traceback, then exit 0
     again = io.StringIO()
     assert asyncio.run(console_room(storage, again, lambda: started + 100).run(lines(""))) == 0
-    assert "manche close" in again.getvalue() and "Personne n'a joué ce coup" in again.getvalue()  # owed: printed
+    assert "manche close" in again.getvalue()
+    assert "Personne n'a joué ce coup" in again.getvalue()

@@ -38,7 +38,8 @@ def replay_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, di
 def test_samples_replay_clean(capsys: pytest.CaptureFixture[str], name: str, final: str) -> None:
     status, out, err = replay(capsys, str(DATA / name))
     assert (status, err) == (0, "")
-    assert final in out and "mismatches: none" in out
+    assert final in out
+    assert "mismatches: none" in out
 
 
 def test_text_shows_recorded_and_computed_scores_and_totals(capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,7 +59,8 @@ def test_json_document(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     assert set(data) == {"players", "events", "mismatches", "final"}
     assert data["players"] == ["cesar_77", "kat.o-b"]
-    assert data["mismatches"] == 0 and data["final"] == {"cesar_77": 137, "kat.o-b": 32}
+    assert data["mismatches"] == 0
+    assert data["final"] == {"cesar_77": 137, "kat.o-b": 32}
     events = data["events"]
     assert all(set(e) == {"line", "player", "type", "move", "recorded", "computed", "cumulative"} for e in events)
     assert {e["type"] for e in events} <= TYPES
@@ -102,7 +104,8 @@ def test_wrong_score_exits_1_and_names_the_line(capsys: pytest.CaptureFixture[st
     assert "mismatches: 1" in out
     assert "line 13: ana G8 .OVE: recorded +13, computed +11" in out
     status, data = replay_json(capsys, str(DATA / "wrong_score.gcg"))
-    assert status == 1 and data["mismatches"] == 1
+    assert status == 1
+    assert data["mismatches"] == 1
     [wrong] = [e for e in data["events"] if e["recorded"] != e["computed"]]
     assert (wrong["line"], wrong["recorded"], wrong["computed"]) == (13, 13, 11)
 
@@ -110,8 +113,10 @@ def test_wrong_score_exits_1_and_names_the_line(capsys: pytest.CaptureFixture[st
 def test_missing_or_unreadable_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     for path in (tmp_path / "nope.gcg", tmp_path):
         status, out, err = replay(capsys, str(path))
-        assert status == 1 and out == ""
-        assert err.count("\n") == 1 and err.startswith(f"arbitre replay: {path}: ")
+        assert status == 1
+        assert out == ""
+        assert err.count("\n") == 1
+        assert err.startswith(f"arbitre replay: {path}: ")
 
 
 def test_malformed_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -119,8 +124,11 @@ def test_malformed_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path
     path.write_text("#player1 ann Ann\n#player2 bob Bob\n>ann: EHLP 8G HE#LP +18 18\n", encoding="utf-8")
     for extra in ((), ("--json",)):
         status, out, err = replay(capsys, str(path), *extra)
-        assert status == 1 and out == ""
-        assert err.count("\n") == 1 and "line 3: " in err and "HE#LP" in err
+        assert status == 1
+        assert out == ""
+        assert err.count("\n") == 1
+        assert "line 3: " in err
+        assert "HE#LP" in err
 
 
 def test_refused_play_prints_what_was_replayed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -131,7 +139,9 @@ def test_refused_play_prints_what_was_replayed(capsys: pytest.CaptureFixture[str
     )
     status, out, err = replay(capsys, str(path), "--json")
     data = json.loads(out)
-    assert status == 1 and data["mismatches"] == 1 and data["final"] == {"ann": 18, "bob": 0}
+    assert status == 1
+    assert data["mismatches"] == 1
+    assert data["final"] == {"ann": 18, "bob": 0}
     assert data["events"][-1] == {
         "line": 4,
         "player": "bob",
@@ -141,9 +151,13 @@ def test_refused_play_prints_what_was_replayed(capsys: pytest.CaptureFixture[str
         "computed": None,
         "cumulative": 0,
     }
-    assert err.count("\n") == 1 and "line 4: " in err and "replay stopped there" in err
+    assert err.count("\n") == 1
+    assert "line 4: " in err
+    assert "replay stopped there" in err
     status, out, err = replay(capsys, str(path))
-    assert status == 1 and "refused by the engine" in out and "line 4" in err
+    assert status == 1
+    assert "refused by the engine" in out
+    assert "line 4" in err
 
 
 def test_rules_option_overrides_the_lexicon(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -155,10 +169,13 @@ def test_rules_option_overrides_the_lexicon(capsys: pytest.CaptureFixture[str], 
     )
     # the file's own end line (twice the rack) is followed...
     status, data = replay_json(capsys, str(path))
-    assert status == 0 and data["final"] == {"ann": 18, "bob": 22}
+    assert status == 0
+    assert data["final"] == {"ann": 18, "bob": 22}
     # ...unless --rules imposes a rule set
     status, out, _ = replay(capsys, str(path), "--rules", "wespa")
-    assert status == 1 and "mismatches: 2" in out and "rules wespa" in out
+    assert status == 1
+    assert "mismatches: 2" in out
+    assert "rules wespa" in out
     assert "after line 6: ann (EGOP): recorded -, computed -7" in out
 
 
@@ -185,7 +202,8 @@ def test_real_process() -> None:
         text=True,
         timeout=60,
     )
-    assert result.returncode == 0 and "Hélène Côté" in result.stdout
+    assert result.returncode == 0
+    assert "Hélène Côté" in result.stdout
 
 
 def test_quackle_files_listing_the_words_formed_after_the_cumulative_replay(
@@ -203,7 +221,8 @@ def test_quackle_files_listing_the_words_formed_after_the_cumulative_replay(
     path.write_bytes("\n".join(extended).encode("iso-8859-1"))
     status, out, err = replay(capsys, str(path))
     assert (status, err) == (0, "")
-    assert "final: helene 71, jp.o'neil-2 83" in out and "mismatches: none" in out
+    assert "final: helene 71, jp.o'neil-2 83" in out
+    assert "mismatches: none" in out
     from core.gcg import read_gcg
 
     record = read_gcg(path.read_bytes())

@@ -77,7 +77,8 @@ def bundled_cache(tmp_path: Path) -> Path:
 
 def test_check_of_a_bundled_list_imports_no_chat_library(tmp_path: Path, bundled_cache: Path) -> None:
     status, modules, out = run_arbitre(tmp_path, "check", "--lexicon", "en", "--lang", "en", "ZAX")
-    assert status == 0 and out.strip() == "ZAX valid"
+    assert status == 0
+    assert out.strip() == "ZAX valid"
     assert imported(modules, NOT_FOR_CHECK) == []
 
 
@@ -95,13 +96,15 @@ def test_check_of_a_bundled_list_imports_no_chat_library(tmp_path: Path, bundled
 )
 def test_help_imports_no_engine_and_no_chat_library(tmp_path: Path, args: list[str]) -> None:
     status, modules, out = run_arbitre(tmp_path, *args)
-    assert status == 0 and "usage: arbitre" in out
+    assert status == 0
+    assert "usage: arbitre" in out
     assert imported(modules, NOT_FOR_CHECK + ["core.lexicon", "bot.lexicons", "core.board"]) == []
 
 
 def test_score_imports_the_board_and_no_word_list(tmp_path: Path) -> None:
     status, modules, out = run_arbitre(tmp_path, "score", "H8 VAGUE")
-    assert status == 0 and "total" in out
+    assert status == 0
+    assert "total" in out
     assert imported(modules, HEAVY + ["core.lexicon", *MOVEGEN, "bot.lexicons"]) == []
     assert "core.scoring" in modules
 
@@ -129,11 +132,14 @@ def test_every_subcommand_has_a_sample() -> None:
 def test_the_parser_of_one_subcommand_parses_as_the_whole_parser(args: list[str]) -> None:
     alone = vars(build_parser(args[0]).parse_args(args))
     whole = vars(build_parser().parse_args(args))
-    assert alone == whole and alone["command"] == args[0]
+    assert alone == whole
+    assert alone["command"] == args[0]
 
 
 def test_check_of_the_english_list_answers_in_english(tmp_path: Path, bundled_cache: Path) -> None:
     status, _, out = run_arbitre(tmp_path, "check", "--lexicon", "en", "ZAX", "QZX")
-    assert status == 1 and out.splitlines() == ["ZAX valid", "QZX not valid"]
+    assert status == 1
+    assert out.splitlines() == ["ZAX valid", "QZX not valid"]
     status, _, out = run_arbitre(tmp_path, "check", "--lexicon", "en", "--lang", "fr", "ZAX")
-    assert status == 0 and out.strip() == "ZAX valable"
+    assert status == 0
+    assert out.strip() == "ZAX valable"

@@ -51,7 +51,8 @@ def test_json_plays_are_legal_best_first_and_rescore(capsys: pytest.CaptureFixtu
     )
     assert status == 0, err
     data = json.loads(out)
-    assert set(data) == {"plays", "searched_ms"} and data["searched_ms"] >= 0
+    assert set(data) == {"plays", "searched_ms"}
+    assert data["searched_ms"] >= 0
     plays = data["plays"]
     assert 1 <= len(plays) <= 5
     assert [p["score"] for p in plays] == sorted((p["score"] for p in plays), reverse=True)
@@ -71,7 +72,8 @@ def test_text_output_has_breakdowns(capsys: pytest.CaptureFixture[str], small_li
     assert lines[0].startswith(" 1. H")  # first move: horizontal only
     assert any(line.strip().startswith("ZONES (") for line in lines)
     assert lines[-2] in TIE_RULE_WORDS.values()  # why the first play is the top, in words
-    assert lines[-1].startswith("Search took ") and lines[-1].endswith(" ms.")
+    assert lines[-1].startswith("Search took ")
+    assert lines[-1].endswith(" ms.")
 
 
 def test_board_file_gives_the_same_plays_as_the_moves(
@@ -133,26 +135,35 @@ def test_input_errors_are_one_line_and_exit_1(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     status, out, err = run_top(capsys, *args)
-    assert status == 1 and out == ""
-    assert err.count("\n") == 1 and err.startswith("arbitre top: ") and message in err
+    assert status == 1
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("arbitre top: ")
+    assert message in err
 
 
 def test_bad_board_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     short = tmp_path / "short.txt"
     short.write_text("...\n", encoding="utf-8")
     status, _, err = run_top(capsys, "--board", str(short), "--rack", "ABC")
-    assert status == 1 and "15 lines of 15 characters" in err and err.count("\n") == 1
+    assert status == 1
+    assert "15 lines of 15 characters" in err
+    assert err.count("\n") == 1
     status, _, err = run_top(capsys, "--board", str(tmp_path / "missing.txt"), "--rack", "ABC")
-    assert status == 1 and "missing.txt" in err
+    assert status == 1
+    assert "missing.txt" in err
     bad = tmp_path / "bad.txt"
     bad.write_text("\n".join(["." * 15] * 14 + ["......1........"]), encoding="utf-8")
     status, _, err = run_top(capsys, "--board", str(bad), "--rack", "ABC")
-    assert status == 1 and "line 15, column 7" in err
+    assert status == 1
+    assert "line 15, column 7" in err
 
 
 def test_missing_word_list_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status, _, err = run_top(capsys, "--lexicon", str(tmp_path / "nope.txt"), "--rack", "ABC")
-    assert status == 1 and "nope.txt" in err and err.count("\n") == 1
+    assert status == 1
+    assert "nope.txt" in err
+    assert err.count("\n") == 1
 
 
 @pytest.mark.parametrize(
@@ -205,4 +216,5 @@ def test_the_last_lines_say_in_words_why_the_first_play_is_the_top(
     assert status == 0
     lines = out.splitlines()
     assert any(line.startswith(words) for line in lines[-2:]), lines[-2:]
-    assert "(order;" not in out and "(score;" not in out
+    assert "(order;" not in out
+    assert "(score;" not in out

@@ -206,7 +206,8 @@ async def ten_rooms(storage: SQLiteStorage, loop: asyncio.AbstractEventLoop, loo
                 texts = [r.text for r in published]
                 handed = [n for n, t in enumerate(texts) if f"Coup {number + 1} — tirage :" in t]
                 told = [n for n, t in enumerate(texts) if t.startswith(f"Coup {number} clos : ")]
-                assert len(handed) == len(told) == ROOMS and max(handed) < min(told)
+                assert len(handed) == len(told) == ROOMS
+                assert max(handed) < min(told)
 
                 def pictured(record: SentMessage, n: int = number, s: int = since) -> bool:
                     later = dc.log.records[s:]
@@ -231,7 +232,8 @@ async def ten_rooms(storage: SQLiteStorage, loop: asyncio.AbstractEventLoop, loo
             acknowledged = (record.text or "").startswith("Reçu pour le coup")
             if record.interaction_id in acks and record.ephemeral and acknowledged:
                 answered[record.interaction_id] = answered.get(record.interaction_id, 0) + 1
-        assert len(acks) == ROOMS * PLAYERS * ROUNDS and answered == dict.fromkeys(acks, 1)
+        assert len(acks) == ROOMS * PLAYERS * ROUNDS
+        assert answered == dict.fromkeys(acks, 1)
         # and every answer counted in its round (stored before the close)
         for channel in channels:
             game = storage.games(f"discord:{channel}")[-1]

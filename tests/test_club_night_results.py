@@ -36,9 +36,11 @@ def test_the_only_player_with_the_best_score_below_the_top_gets_the_solo_3_5(clu
     assert table_rows(standings)[0][:3] == ["1", "Ines", "40"]  # 30 + 10
     club.ok("Ref", "/fin")
     csv_file = next(r.document for r in club.send("Ref", "/export") if r.document_name.endswith(".csv"))
-    assert csv_file is not None and "1,Ines,40,-72,35.7,1,0,0,30" in csv_file.decode("utf-8").splitlines()
+    assert csv_file is not None
+    assert "1,Ines,40,-72,35.7,1,0,0,30" in csv_file.decode("utf-8").splitlines()
     (sigles,) = [r for r in club.send("Ref", "/export sigles") if r.document is not None]
-    assert sigles.document is not None and sigles.document.startswith(b'"1","Ines","40"\n"2","P00","26"\n')
+    assert sigles.document is not None
+    assert sigles.document.startswith(b'"1","Ines","40"\n"2","P00","26"\n')
 
 
 def test_a_club_may_keep_the_solo_for_the_top(club: Club) -> None:
@@ -102,7 +104,9 @@ def test_two_missing_letters_and_one_joker_are_letters_not_in_the_draw(
     club.ok("Ref", "/duplicate 3 manual")
     club.ok("Ref", "/draw AEIRST?")
     said = club.ok("Ana", "/play H8 ZZ", private=True)
-    assert receipt in said and "lowercase" not in said and "minuscule" not in said
+    assert receipt in said
+    assert "lowercase" not in said
+    assert "minuscule" not in said
     one = club.ok("Ben", "/play H7 TRAINS", private=True)  # one letter missing, one joker: the joker's circle
     assert ("minuscule pour N" if lang == "fr" else "lowercase for N") in one
     assert result in club.ok("Ref", "/close")
@@ -129,7 +133,9 @@ def test_topping_waits_for_every_seated_player_3_8_4(club: Club) -> None:
     club.ok("Cy", "/rejoindre")  # seated, not tried
     club.now += 5
     ben = club.ok("Ben", f"/jouer {move}", private=True)
-    assert "Top trouvé au coup 1" in ben and "en 10,0 s" in ben and "Trop tard" not in ben
+    assert "Top trouvé au coup 1" in ben
+    assert "en 10,0 s" in ben
+    assert "Trop tard" not in ben
     assert _open_round(club) == 1
     club.tick(50)  # the minute is up: Cy's top given with 20 s of penalty
     assert _open_round(club) == 2
@@ -218,7 +224,8 @@ def test_an_answer_to_the_closed_round_sent_after_the_next_draw_is_told_why_it_d
     for name, answer, move in (("Cy", "H8 ESSUIE", "H8 ESSUIE"), ("Dan", "H8 ESSUiE 12", "H8 ESSUiE")):
         told = club.refused(name, f"/jouer {answer}", private=True)
         assert told.startswith(f"Le coup 1 est clos : votre réponse {move} est arrivée après"), told
-        assert "n'est pas enregistrée pour le coup 2 non plus" in told and "Le tirage du coup 2 est ABNORST" in told
+        assert "n'est pas enregistrée pour le coup 2 non plus" in told
+        assert "Le tirage du coup 2 est ABNORST" in told
     assert [e["player"] for e in club.events("submit")] == ["Ana"]
     club.ok("Eve", "/jouer 5E BARETONS", private=True)  # an answer to the new draw is judged as usual
     assert [e["player"] for e in club.events("submit")] == ["Ana", "Eve"]
@@ -234,7 +241,8 @@ def test_a_word_at_a_wrong_reference_is_told_its_reference_not_its_size(club: Cl
     club.ok("Ana", "/nouvelle Ana Ben")
     club.ok("Ana", "/coup H8 VAGUE")
     refused = club.refused("Ben", "/coup A1 ORIENTES")
-    assert refused.startswith("Placé à cette référence, le mot ne touche aucune lettre") and "pose 8" not in refused
+    assert refused.startswith("Placé à cette référence, le mot ne touche aucune lettre")
+    assert "pose 8" not in refused
     club.ok("Ana", "/fin !")
     club.ok("Ref", "/duplicate 3 manuel entrainement")
     club.ok("Ref", "/tirage EEEISU?")

@@ -65,7 +65,8 @@ def test_the_help_list_has_every_command_with_a_whole_sentence(club: Club, lang:
         name = spec.name_in(lang)
         line = next(line for line in listing if line.startswith(f"/{name} — "))
         assert line == f"/{name} — {spec.summary(lang)}"
-        assert spec.summary(lang).endswith(".") and "…" not in line
+        assert spec.summary(lang).endswith(".")
+        assert "…" not in line
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -75,7 +76,8 @@ def test_every_command_explains_itself_in_both_languages(club: Club, lang: str, 
     answer = club.say("Ana", f"/help {spec.name}")  # type: ignore[attr-defined]
     assert answer.startswith(spec.usage(lang))  # type: ignore[attr-defined]
     assert spec.help(lang) in answer  # type: ignore[attr-defined]
-    assert spec.help(lang).endswith(".") and spec.menu(lang).endswith(".")  # type: ignore[attr-defined]
+    assert spec.help(lang).endswith(".")
+    assert spec.menu(lang).endswith(".")
 
 
 HELP = {spec.name: spec for spec in COMMANDS}
@@ -147,7 +149,8 @@ def test_the_help_is_true_to_what_is_accepted(
     club: Club, english: str, french: str, name: str, setup: list[str], accepted: list[str], refused: list[str]
 ) -> None:
     spec = HELP[name]
-    assert english in spec.help("en") and french in spec.help("fr")
+    assert english in spec.help("en")
+    assert french in spec.help("fr")
     for text in setup:
         club.say("Ref", text, admin=True)
     for text in accepted:
@@ -166,9 +169,11 @@ def test_out_of_range_minutes_are_explained_in_the_channels_language(club: Club)
 
 def test_check_looks_up_the_first_twenty_words_and_says_so(club: Club) -> None:
     spec = HELP["check"]
-    assert "the first 20 given" in spec.help("en") and "les 20 premiers donnés" in spec.help("fr")
+    assert "the first 20 given" in spec.help("en")
+    assert "les 20 premiers donnés" in spec.help("fr")
     answer = club.say("Ana", "/verif " + " ".join(f"MOT{n}" for n in range(26)))
-    assert "MOT19 " in answer and "MOT20" not in answer
+    assert "MOT19 " in answer
+    assert "MOT20" not in answer
     assert answer.endswith(
         "Seuls les 20 premiers mots ont été vérifiés (26 donnés) : envoyez les autres dans un autre /verif."
     )

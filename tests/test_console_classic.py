@@ -39,21 +39,28 @@ def test_classic_game_in_french(tmp_path: Path) -> None:
     db = tmp_path / "a.sqlite"
     out = replies(run_console(GAME_FR, db, "--admin", "Ana"))
     assert "HANTEZ (4+1+1+1+1+10x2)x2 = 56" in out[2]
-    assert "FACADES 4x3+1+3+1+2x3+1+1 = 25" in out[3] and "= 25 + 21 + 50 = 96" in out[3]
+    assert "FACADES 4x3+1+3+1+2x3+1+1 = 25" in out[3]
+    assert "= 25 + 21 + 50 = 96" in out[3]
     assert "vous annoncez 95, le coup vaut 96" in out[3]
     # valid challenge under FISF rules: 5 points per word wrongly challenged (2 words)
-    assert "FACADES valable, CHANTEZ valable" in out[4] and "Ana perd 10 points" in out[4]
-    assert "HUES 4+1x2+1+1 = 8" in out[5] and "= 8 + 5 + 3 + 2 + 2 = 20" in out[5]
-    assert "JOUET 8x3+1+1+1+1x3 = 30" in out[6] and "= 30 + 26 + 3 = 59" in out[6]
+    assert "FACADES valable, CHANTEZ valable" in out[4]
+    assert "Ana perd 10 points" in out[4]
+    assert "HUES 4+1x2+1+1 = 8" in out[5]
+    assert "= 8 + 5 + 3 + 2 + 2 = 20" in out[5]
+    assert "JOUET 8x3+1+1+1+1x3 = 30" in out[6]
+    assert "= 30 + 26 + 3 = 59" in out[6]
     assert "Contestation : JOUET valable, JET valable, OSE valable" in out[7]
     assert "Ana perd 15 points" in out[7]
     # invalid word: the move is taken back
-    assert "ZZZ non valable" in out[9] and "retiré et vaut 0" in out[9]
-    assert "Ben passe." in out[10] and "Ana change ABC." in out[11]
+    assert "ZZZ non valable" in out[9]
+    assert "retiré et vaut 0" in out[9]
+    assert "Ben passe." in out[10]
+    assert "Ana change ABC." in out[11]
     assert "Annulé : le coup de Ben, 5E DEVOTE." in out[13]
     assert "Pénalité : Ben perd 10 points." in out[15]
     sheet = out[16]
-    assert "contesté : ZZZ non valable" in sheet and "contestation perdue" in sheet
+    assert "contesté : ZZZ non valable" in sheet
+    assert "contestation perdue" in sheet
     assert "Fin de partie." in out[17]
     final = out[17].splitlines()
     # stopped with tiles in the bag: nobody went out, Ben loses his rack and Ana gains nothing
@@ -63,7 +70,8 @@ def test_classic_game_in_french(tmp_path: Path) -> None:
     game = store.active_game("console")
     assert game is None  # ended
     kinds = [e.data["kind"] for e in store.events(1)]
-    assert kinds.count("undo") == 1 and kinds[-1] == "end"
+    assert kinds.count("undo") == 1
+    assert kinds[-1] == "end"
     store.close()
 
 
@@ -89,17 +97,21 @@ def test_classic_game_in_english_gcg(tmp_path: Path) -> None:
     out = replies(run_console(GAME_EN, tmp_path / "b.sqlite", "--lang", "en", "--admin", "Ann"))
     assert "ZAX (10+1+8)x2 = 38" in out[4]
     # a valid challenge under NASPA rules: the challenger loses the turn
-    assert "ZAX valid. Ann's move stands." in out[5] and "Bob loses this turn." in out[5]
+    assert "ZAX valid. Ann's move stands." in out[5]
+    assert "Bob loses this turn." in out[5]
     assert "Ann to play." in out[5]
     assert "AE" in out[6]
     board_reply = next(r for r in out if "(image:" in r)
     image_path = Path(board_reply.split("(image: ")[1].rstrip(")"))
     with Image.open(image_path) as image:
-        assert image.format == "PNG" and image.width == BOARD_WIDTH and image.height > grid_height()
+        assert image.format == "PNG"
+        assert image.width == BOARD_WIDTH
+        assert image.height > grid_height()
     assert image_path.stat().st_size < 200_000
     assert "Unseen tiles" in "\n".join(out)
     export = next(r for r in out if "#player1" in r)
-    assert ">Ann: " in export and "8G ZAX +38 38" in export
+    assert ">Ann: " in export
+    assert "8G ZAX +38 38" in export
     assert "Game over." in out[-1]
 
 
@@ -130,4 +142,6 @@ Ana: /feuille
     assert "« E! » n'est ni des lettres" in out[10]
     assert "Je ne connais pas la commande /nimporte" in out[11]
     sheet = out[12]
-    assert "H4 VAGUE" in sheet and "4G AVIONS" in sheet and sheet.count("\n") == 5
+    assert "H4 VAGUE" in sheet
+    assert "4G AVIONS" in sheet
+    assert sheet.count("\n") == 5

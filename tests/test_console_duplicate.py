@@ -78,8 +78,10 @@ def test_a_round_overdue_while_the_console_was_stopped_closes_at_start_up(tmp_pa
     # session 2: the overdue round is closed at start-up with what was submitted; a late move
     second = replies(run_console("Dan> /jouer H8 ZETA\n", db))
     results = next(r for r in second if "Top : " in r)
-    assert "Coup 1 — tirage ACEHNTZ" in results and "Top : " in results
-    assert "Ben : H4 CHANTEZ" in results and "Cy : H6 CHANT" in results
+    assert "Coup 1 — tirage ACEHNTZ" in results
+    assert "Top : " in results
+    assert "Ben : H4 CHANTEZ" in results
+    assert "Cy : H6 CHANT" in results
     assert "Dan : H7 ZEBRE 0 — lettres absentes du tirage : B, E, R" in results
     # the late move is refused (the close's images, drawn after its text, may come before or after its reply)
     assert any("Trop tard pour le coup 1" in reply for reply in second[-3:])
@@ -143,11 +145,14 @@ def test_a_round_left_open_at_a_stop_is_resumed_and_loses_nothing(tmp_path: Path
     rounds = ROUND_1.replace("/duplicate 0.05", "/duplicate 0.075") + "Ref: /cloture\n"
     rounds += "Ref: /tirage AEINRST\nBen> /jouer 8H KIR\nRef: /cloture\nRef: /tirage EEIKLRS\nBen> /jouer H2 AA\n"
     first = run_console(rounds, db)
-    assert "[#console] Coup 2 — tirage : AEINRST" in first and "[#console] Coup 3 — tirage : EEIKLRS" in first
-    assert "Reçu pour le coup 3 : H2 AA" in first and draw_after(db, "EEIKLRS") == "EEIKLRS"  # nothing kept
+    assert "[#console] Coup 2 — tirage : AEINRST" in first
+    assert "[#console] Coup 3 — tirage : EEIKLRS" in first
+    assert "Reçu pour le coup 3 : H2 AA" in first
+    assert draw_after(db, "EEIKLRS") == "EEIKLRS"
     # the new console's first line plays at once; it then waits, on its own clock, for the stored deadline
     script = f"Cy> /jouer H2 AA\n:sleep {until_past_deadline(db) + 0.5:.1f}\nBen: /classement\n"
     fifth = replies(run_console(script, db))
     closing = next(r for r in fifth if "Coup 3 — tirage" in r and "Top : " in r)
-    assert "Ben : H2 AA" in closing and "Cy : H2 AA" in closing
+    assert "Ben : H2 AA" in closing
+    assert "Cy : H2 AA" in closing
     assert "Classement après 3 coups" in fifth[-1]

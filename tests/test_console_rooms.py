@@ -140,18 +140,24 @@ def test_two_rooms_keep_their_own_games_settings_and_files(tmp_path: Path) -> No
     default = replies(run_console("Ana: /parties\n", db))
 
     assert vichy[0].startswith(f"[#vichy] {ENGLISH}")  # --room Vichy is vichy: case is ignored
-    assert "Ana, Bob" in vichy[1] and "Ben" not in vichy[1] and "(1)" in vichy[1]
+    assert "Ana, Bob" in vichy[1]
+    assert "Ben" not in vichy[1]
+    assert "(1)" in vichy[1]
     assert sete[0].startswith(f"[#sete] {FRENCH}")  # a room that exists keeps its language, and says so
     assert "Le salon garde sa langue (fr) : --lang en ne vaut que pour un nouveau salon" in kept.stderr
-    assert "Ana, Ben" in sete[1] and "Bob" not in sete[1] and "(1)" in sete[1]
+    assert "Ana, Ben" in sete[1]
+    assert "Bob" not in sete[1]
+    assert "(1)" in sete[1]
     assert default == ["[#console] Aucune partie n'a encore été jouée dans ce salon."]
     with opened(db) as store:
         vichy_games, sete_games = store.games(RoomKey("vichy").channel), store.games(RoomKey("sete").channel)
-        assert len(vichy_games) == len(sete_games) == 1 and store.games(CHANNEL) == []
+        assert len(vichy_games) == len(sete_games) == 1
+        assert store.games(CHANNEL) == []
         assert vichy_games[0].referee == sete_games[0].referee == "console:ana"  # one account in both rooms
     # each room's images in its own folder beside the database, never over another's
     vichy_images, sete_images = image_paths("\n".join(vichy)), image_paths(sete_first)
-    assert vichy_images and sete_images
+    assert vichy_images
+    assert sete_images
     assert {p.parent for p in vichy_images} == {tmp_path / "images" / "vichy"}
     assert {p.parent for p in sete_images} == {tmp_path / "images" / "sete"}
     assert all(p.is_file() for p in vichy_images + sete_images)
@@ -190,10 +196,12 @@ def test_the_default_room_is_the_room_console_as_before(tmp_path: Path) -> None:
     first = run_console("Ana: /nouvelle Ana Ben\nAna: /coup H8 VAGUE\nAna: /grille\n", db)
     assert "[#console] Ana : H8 VAGUE" in first
     (board,) = image_paths(first)
-    assert board.parent == tmp_path / "images" and board.is_file()  # beside the database, as it always was
+    assert board.parent == tmp_path / "images"
+    assert board.is_file()
     for same in (("--room", "console"), ("--room", "CONSOLE")):
         games = replies(run_console("Ben: /parties\n", db, *same))
-        assert games[0].startswith("[#console] Parties du salon (1)") and "Ana, Ben" in games[0]
+        assert games[0].startswith("[#console] Parties du salon (1)")
+        assert "Ana, Ben" in games[0]
     assert "Aucune partie" in run_console("Ben: /parties\n", db, "--room", "consoles")
     with opened(db) as store:
         (game,) = store.games(CHANNEL)
@@ -223,9 +231,11 @@ def test_a_person_typing_is_told_the_rooms_name(tmp_path: Path, args: tuple[str,
     banner = out.splitlines()
     assert banner[1] in ("Administrateurs : Ana", "Admins: Ana")
     if line is None:
-        assert banner[2].startswith("Base : ") and "Salon" not in out
+        assert banner[2].startswith("Base : ")
+        assert "Salon" not in out
     else:
-        assert banner[2].startswith(line) and banner[3].startswith(("Base : ", "Database: "))
+        assert banner[2].startswith(line)
+        assert banner[3].startswith(("Base : ", "Database: "))
 
 
 def test_room_channels_keep_every_clock_scope_to_its_own_room() -> None:
@@ -269,7 +279,8 @@ def test_each_console_closes_its_own_rooms_rounds_only(tmp_path: Path) -> None:
         default.wait_for(r"^Ben : H6 CHANTEZ 112 \(top\)")  # the results of its round, closed by its clock
         vichy.wait_for(r"^Dan : H6 CHANTEZ 112 \(top\)")
         outputs = default.finish() + vichy.finish()
-    assert "Cy" not in outputs and "[#vichy2" not in outputs
+    assert "Cy" not in outputs
+    assert "[#vichy2" not in outputs
     with opened(db) as store:  # vichy2's round, past its deadline before theirs, is still open
         assert [d.channel for d in store.deadlines()] == [RoomKey("vichy2").channel]
     # vichy2's console closes it as it starts again
@@ -331,5 +342,7 @@ def test_a_simultane_across_two_console_rooms(tmp_path: Path) -> None:
     (export,) = [p for p in image_paths("\n".join(sete)) if p.suffix == ".csv"]
     assert export.parent == tmp_path / "images" / "sete"
     rows = export.read_text(encoding="utf-8")
-    assert ",Ben,Salon 1,112," in rows and ",Cy,Sète,94," in rows  # both rooms' players, each with its room
-    assert "[#sete" not in organiser and "Cy" not in organiser  # what sete's console said stayed there
+    assert ",Ben,Salon 1,112," in rows
+    assert ",Cy,Sète,94," in rows
+    assert "[#sete" not in organiser
+    assert "Cy" not in organiser

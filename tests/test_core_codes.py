@@ -58,7 +58,8 @@ def test_the_enums_checked_include_the_ones_bot_renders() -> None:
 
 def test_tie_rules_of_records_written_before_the_codes_are_read() -> None:
     assert TieRule.read("fewest jokers") is TieRule.FEWEST_JOKERS
-    assert TieRule.read("") is TieRule.NONE and TieRule.read("order") is TieRule.ORDER
+    assert TieRule.read("") is TieRule.NONE
+    assert TieRule.read("order") is TieRule.ORDER
 
 
 # --- every error explained from its fields ---------------------------------------------------------
@@ -124,7 +125,8 @@ def test_every_core_error_is_explained_from_its_fields(cls: type[ArbitreError], 
     error = sample(cls)
     text = explain(error, lang)
     assert text and text != say(lang, "err_refused"), f"{cls.__name__} has no message of its own"
-    assert "{" not in text and "None" not in text
+    assert "{" not in text
+    assert "None" not in text
     if lang != "en":
         assert str(error) not in text  # the log line (English) is never what players read
 
@@ -134,7 +136,8 @@ def test_every_core_error_is_explained_from_its_fields(cls: type[ArbitreError], 
 def test_every_syntax_problem_has_a_message(cls: type[NotationError], problem: SyntaxProblem) -> None:
     for lang in languages():
         text = explain(cls("Q?", problem, "%"), lang)
-        assert "Q?" in text and "{" not in text
+        assert "Q?" in text
+        assert "{" not in text
 
 
 # --- the chat layer reads fields, never str() of a core object ----------------------------------------

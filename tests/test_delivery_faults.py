@@ -261,7 +261,8 @@ def assert_no_private_text(caplog: pytest.LogCaptureFixture) -> None:
     """A failed private reply was logged, by its number and length, never by its text."""
     failures = [r.getMessage() for r in caplog.records if r.getMessage().startswith("reply not delivered")]
     private = [line for line in failures if "(private #" in line]
-    assert private and all(re.search(r"\(private #\d+ to \w+:\d+\) \d+ characters \(", line) for line in private)
+    assert private
+    assert all(re.search(r"\(private #\d+ to \w+:\d+\) \d+ characters \(", line) for line in private)
     assert SECRET_WORD not in caplog.text and "Reçu pour le coup" not in caplog.text, caplog.text
 
 

@@ -108,12 +108,14 @@ def public_texts(dc: FakeDiscord) -> list[str]:
 
 @pytest.mark.asyncio
 async def test_handshake_adapter_logs_in_syncs_and_answers(dc, adapter):
-    assert adapter.client.user is not None and adapter.client.user.id == dc.bot_user.id
+    assert adapter.client.user is not None
+    assert adapter.client.user.id == dc.bot_user.id
     registered = dc.guild_commands[dc.guild.id]
     assert set(registered) == {spec.name for spec in COMMANDS}
     score = registered["score"]
     assert score["name_localizations"] == {"fr": "coup"}
-    assert score["options"][0]["name"] == "args" and score["options"][0]["required"] is True
+    assert score["options"][0]["name"] == "args"
+    assert score["options"][0]["required"] is True
     assert score["options"][0]["name_localizations"] == {"fr": "arguments"}
     assert "fr" in score["description_localizations"]
     assert registered["pass"]["options"][0].get("required", False) is False  # /pass [@PLAYER]
@@ -126,15 +128,20 @@ async def test_handshake_adapter_logs_in_syncs_and_answers(dc, adapter):
         assert re.fullmatch(r"[a-z_]{1,32}", command["name_localizations"]["fr"])
     iid = await slash(dc, "help")
     reply = await answer(dc, iid)
-    assert "/coup" in reply.text and not reply.ephemeral
+    assert "/coup" in reply.text
+    assert not reply.ephemeral
     assert reply.payload["data"]["allowed_mentions"]["parse"] == []
 
 
 def test_intents_ask_for_message_content_only_when_wanted():
-    assert not intents_for(False).message_content and not intents_for(False).guild_messages
-    assert intents_for(True).message_content and intents_for(True).guild_messages
-    assert intents_for(False).dm_messages and intents_for(False).guilds
-    assert not intents_for(True).members and not intents_for(True).presences
+    assert not intents_for(False).message_content
+    assert not intents_for(False).guild_messages
+    assert intents_for(True).message_content
+    assert intents_for(True).guild_messages
+    assert intents_for(False).dm_messages
+    assert intents_for(False).guilds
+    assert not intents_for(True).members
+    assert not intents_for(True).presences
 
 
 # --- a classic game --------------------------------------------------------------------
@@ -147,20 +154,24 @@ async def test_classic_game_score_challenge_board(dc, adapter, storage):
 
     iid = await slash(dc, "score", "H8 VAGUE")
     scored = await answer(dc, iid)
-    assert "VAGUE (4+1+2+1+1x2)x2 = 20" in scored.text and not scored.ephemeral
+    assert "VAGUE (4+1+2+1+1x2)x2 = 20" in scored.text
+    assert not scored.ephemeral
     assert scored.channel_id == dc.channel
 
     iid = await slash(dc, "challenge", user=dc.ben)
     deferred = await dc.wait_for_response(iid, actions=("defer",))
     assert not deferred.ephemeral
     challenged = await answer(dc, iid)
-    assert "VAGUE valable" in challenged.text and not challenged.ephemeral
+    assert "VAGUE valable" in challenged.text
+    assert not challenged.ephemeral
 
     iid = await slash(dc, "board", user=dc.ben)
     board = await answer(dc, iid)
-    assert board.file is not None and board.file.filename == "board.png"
+    assert board.file is not None
+    assert board.file.filename == "board.png"
     assert board.file.data.startswith(PNG_MAGIC)
-    assert board.text.startswith("Coup 3 · ") and board.text.count("```") == 2  # header and text board with it
+    assert board.text.startswith("Coup 3 · ")
+    assert board.text.count("```") == 2
     assert len(plays(storage, dc.channel)) == 1
 
 
@@ -182,7 +193,8 @@ async def test_errors_answer_only_the_user(dc, adapter):
 
     iid = await slash(dc, "settings", "minutes 2", user=dc.ben)  # not an admin, no game
     refused = await answer(dc, iid)
-    assert refused.ephemeral and "administrateur" in refused.text
+    assert refused.ephemeral
+    assert "administrateur" in refused.text
     iid = await slash(dc, "settings", "minutes 2", user=dc.ana)  # Administrator permission
     assert ", 2 min par coup" in (await answer(dc, iid)).text
 
@@ -194,7 +206,8 @@ async def test_a_command_slower_than_the_watchdog_is_deferred_then_answered(dc, 
     deferred = await dc.wait_for_response(iid, actions=("defer",))
     assert not deferred.ephemeral
     reply = await answer(dc, iid)
-    assert "/coup" in reply.text and reply.message_id == deferred.message_id
+    assert "/coup" in reply.text
+    assert reply.message_id == deferred.message_id
     assert reply.method == EDIT_ORIGINAL
 
 
@@ -206,14 +219,18 @@ async def test_deferred_answers_edit_the_original_response(dc, adapter):
     iid = await slash(dc, "play", "H8 VAGUE", user=dc.ben)  # deferred ephemerally, answered privately
     deferred = await dc.wait_for_response(iid, actions=("defer",))
     reply = await answer(dc, iid)
-    assert deferred.ephemeral and reply.ephemeral
-    assert reply.message_id == deferred.message_id and reply.method == EDIT_ORIGINAL
+    assert deferred.ephemeral
+    assert reply.ephemeral
+    assert reply.message_id == deferred.message_id
+    assert reply.method == EDIT_ORIGINAL
     await answer(dc, await slash(dc, "new", "Ana Ben"))
     iid = await slash(dc, "board", user=dc.ben)  # deferred publicly, answered with an image
     deferred = await dc.wait_for_response(iid, actions=("defer",))
     reply = await answer(dc, iid)
-    assert reply.message_id == deferred.message_id and reply.method == EDIT_ORIGINAL
-    assert reply.file is not None and reply.file.data.startswith(PNG_MAGIC)
+    assert reply.message_id == deferred.message_id
+    assert reply.method == EDIT_ORIGINAL
+    assert reply.file is not None
+    assert reply.file.data.startswith(PNG_MAGIC)
     webhook_posts = [r for r in dc.requests if r[0] == "POST" and r[1].startswith("/webhooks/")]
     assert webhook_posts == []  # no follow-up filled a placeholder
 
@@ -225,14 +242,16 @@ async def test_a_command_in_a_dm_needs_the_global_sync(dc, adapter):
     with pytest.raises(CommandUnavailable) as refused:
         await slash(dc, "check", "vague", user=dc.ben, channel=dm)
     message = str(refused.value)
-    assert f"server {dc.guild.id} only" in message and "DMs with the bot need the global sync" in message
+    assert f"server {dc.guild.id} only" in message
+    assert "DMs with the bot need the global sync" in message
     # what the client sends instead is the text itself, which the bot reads in DMs
     await dc.send_message(dm, dc.ben, "/verif vague")
     assert "VAGUE valable" in (await dc.wait_for_dm(dc.ben)).text
     await adapter.sync()  # `arbitre discord --sync`: every server and DMs
     iid = await slash(dc, "check", "vague", user=dc.ben, channel=dm)
     reply = await answer(dc, iid)
-    assert "VAGUE valable" in reply.text and reply.channel_id == dm
+    assert "VAGUE valable" in reply.text
+    assert reply.channel_id == dm
 
 
 @pytest.mark.asyncio
@@ -241,14 +260,16 @@ async def test_prefix_commands_with_message_content(dc, adapter, storage):
     assert "Joueurs : Ana, Ben" in (await dc.wait_for_message(channel_id=dc.channel)).text
     await dc.send_message(dc.channel, dc.ana, "!coup H8 VAGUE")
     reply = await dc.wait_for_message(channel_id=dc.channel)
-    assert "= 20" in reply.text and reply.payload["allowed_mentions"]["parse"] == []
+    assert "= 20" in reply.text
+    assert reply.payload["allowed_mentions"]["parse"] == []
     await dc.send_message(dc.channel, dc.ben, "!roll 2d6")  # another bot's command: not ours
     await dc.send_message(dc.channel, dc.ben, "just chatting")
     await dc.assert_no_message(0.1, channel_id=dc.channel)
     # in a DM, "/" works too and no intent is needed
     await dc.send_message(dc.dm_channel_id(dc.ben), dc.ben, "/verif vague zzz")
     dm = await dc.wait_for_dm(dc.ben)
-    assert "VAGUE valable" in dm.text and "ZZZ non valable" in dm.text
+    assert "VAGUE valable" in dm.text
+    assert "ZZZ non valable" in dm.text
     assert len(plays(storage, dc.channel)) == 1
 
 
@@ -305,7 +326,8 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(dc, cloc
         iid = await slash(dc, "play", f"H8 {word}", user=user)
         assert (await dc.wait_for_response(iid, actions=("defer",))).ephemeral
         ack = await answer(dc, iid)
-        assert ack.ephemeral and word in ack.text
+        assert ack.ephemeral
+        assert word in ack.text
     assert not any(word in text for text in public_texts(dc) for word in secrets.values())
 
     # the clock warns, then closes the round and posts the results in the channel
@@ -313,7 +335,8 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(dc, cloc
     warning = await dc.wait_for_message(lambda r: "plus que" in (r.text or ""), channel_id=dc.channel)
     dc.advance(11)
     results = await dc.wait_for_message(lambda r: "QWERTA" in (r.text or ""), channel_id=dc.channel)
-    assert not results.ephemeral and all(word in results.text for word in secrets.values())
+    assert not results.ephemeral
+    assert all(word in results.text for word in secrets.values())
     assert draw.seq < warning.seq < results.seq
     # the first public line about anyone's move is the results
     assert all(
@@ -373,9 +396,11 @@ async def test_results_posted_15_minutes_after_the_duplicate_command_go_through_
     results = await dc.wait_for_message(lambda r: "QWERTB" in (r.text or ""), channel_id=dc.channel, timeout=3)
     assert results.method == "POST /channels/{channel_id}/messages"
     closed = await dc.wait_for_edit(lambda r: r.message_id == draw.message_id, channel_id=dc.channel)
-    assert closed.method == "PATCH /channels/{channel_id}/messages/{message_id}" and "close" in closed.text
+    assert closed.method == "PATCH /channels/{channel_id}/messages/{message_id}"
+    assert "close" in closed.text
     nothing_through_the_token = [r for r in dc.responses[mark:] if r[1].startswith("/webhooks/")]
-    assert nothing_through_the_token == [] and all(status < 400 for _, _, status in dc.responses[mark:])
+    assert nothing_through_the_token == []
+    assert all(status < 400 for _, _, status in dc.responses[mark:])
 
 
 @pytest.mark.asyncio
@@ -407,7 +432,8 @@ async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(dc
     assert await dc.gateway_invalid_session(resumable=False) == 1
     await dc.wait_for_gateway("ready", count=2)
     assert "QWERTB" in await play(dc, dc.ben, "H8 QWERTB")
-    assert dc.gateway_log.count("identify") == 2 and dc.gateway_log.count("resume") == 1
+    assert dc.gateway_log.count("identify") == 2
+    assert dc.gateway_log.count("resume") == 1
     dc.advance(3 * 60)  # the round's deadline: the clock still runs, once
     results = await dc.wait_for_message(lambda r: "QWERTA" in (r.text or ""), channel_id=dc.channel, timeout=3)
     assert "QWERTB" in results.text
@@ -423,13 +449,15 @@ async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(dc
     dc.deny_bot(dc.channel)  # Send Messages removed in the game's channel
     dc.advance(3 * 60)  # round 1 closes: its results and the next draw cannot be posted
     told = await dc.wait_for_dm(dc.ana, timeout=3)  # Ana started the game: its referee
-    assert f"<#{dc.channel}>" in told.text and "Envoyer des messages" in told.text  # the channel's language
+    assert f"<#{dc.channel}>" in told.text
+    assert "Envoyer des messages" in told.text
     assert "Send Messages" not in told.text
     await eventually(lambda: len([r for r in dc.responses if r[2] == 403]) >= 2)  # results, next draw
     assert dc.channel in clocked.refused_channels
     assert len(dc.messages_in(dc.dm_channel_id(dc.ana))) == 1  # told once, not once per refused post
     warnings = [r.getMessage() for r in caplog.records if "telling the game's referee" in r.getMessage()]
-    assert len(warnings) == 1 and f"discord:{dc.ana.id}" in warnings[0]
+    assert len(warnings) == 1
+    assert f"discord:{dc.ana.id}" in warnings[0]
     # interactions still answer: they need no channel permission
     assert "QWERTB" in await play(dc, dc.ben, "H8 QWERTB")
     dc.allow_bot(dc.channel)
@@ -497,8 +525,11 @@ async def test_closed_dms_get_a_public_pointer_not_the_private_text(dc, adapter)
     )
     assert (await dc.wait_for_dm(dc.ben)).text == "SECRET for Ben"
     note = await dc.wait_for_message(channel_id=dc.channel)
-    assert f"<@{dc.cleo.id}>" in note.text and "/jouer" in note.text and "MP fermés" in note.text
-    assert "SECRET" not in note.text and note.payload["allowed_mentions"]["parse"] == []
+    assert f"<@{dc.cleo.id}>" in note.text
+    assert "/jouer" in note.text
+    assert "MP fermés" in note.text
+    assert "SECRET" not in note.text
+    assert note.payload["allowed_mentions"]["parse"] == []
     assert not any("SECRET for Cleo" in text for text in public_texts(dc))
 
 
@@ -509,7 +540,9 @@ async def test_the_closed_dms_pointer_speaks_the_channel_language(dc, adapter):
     storage.save_channel(storage.channel(channel).with_changes(language="en"))
     await adapter.deliver([Reply("SECRET for Cleo", to_user=f"discord:{dc.cleo.id}", channel=channel)])
     note = await dc.wait_for_message(channel_id=dc.channel)
-    assert f"<@{dc.cleo.id}>" in note.text and "use /play here" in note.text and "/jouer" not in note.text
+    assert f"<@{dc.cleo.id}>" in note.text
+    assert "use /play here" in note.text
+    assert "/jouer" not in note.text
 
 
 @pytest.mark.asyncio
@@ -521,14 +554,16 @@ async def test_long_text_is_split_on_lines_with_balanced_code_fences(dc, adapter
     sent = dc.messages_in(dc.channel)
     assert len(sent) >= 3
     for message in sent:
-        assert len(message.text) <= 2000 and message.text.count("```") % 2 == 0
+        assert len(message.text) <= 2000
+        assert message.text.count("```") % 2 == 0
     joined = "\n".join(m.text for m in sent)
     assert [sheet_line for sheet_line in joined.split("\n") if sheet_line.startswith("ligne")] == lines
     assert joined.endswith("Fin.")
 
 
 def test_split_text_unit_cases():
-    assert split_text("", 10) == [] and split_text("abc", 10) == ["abc"]
+    assert split_text("", 10) == []
+    assert split_text("abc", 10) == ["abc"]
     chunks = split_text("a\n```\n" + "\n".join("0123456789" for _ in range(10)) + "\n```\nb", 40)
     assert all(len(c) <= 40 and c.count("```") % 2 == 0 for c in chunks)
     assert "".join(chunks).count("0123456789") == 10
@@ -549,7 +584,8 @@ async def test_edit_key_edits_only_on_change_and_throttled(dc, adapter):
     await adapter.deliver([Reply("Tirage 1 (c)", channel=channel, edit_key="r1", deadline=deadline)])
     await dc.assert_no_message(0.3)  # not yet: within the interval
     edit = await dc.wait_for_edit(channel_id=dc.channel, timeout=2)
-    assert edit.text.startswith("Tirage 1 (c)") and edit.message_id == first.message_id
+    assert edit.text.startswith("Tirage 1 (c)")
+    assert edit.message_id == first.message_id
     await adapter.deliver([Reply("Tirage 1 : clos", channel=channel, edit_key="r1")])  # no deadline: at once
     assert (await dc.wait_for_edit(channel_id=dc.channel, timeout=0.5)).text == "Tirage 1 : clos"
     assert len(dc.log.select(dc.channel, ("edit",))) == 2
@@ -587,14 +623,21 @@ def cli_env(tmp_path: Path, dc: FakeDiscord, token: str | None) -> dict[str, str
 async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(dc, tmp_path):
     bad = "MTIz.bad-token.for-the-fake-server"
     code, out, err = await run_cli("discord", env=cli_env(tmp_path, dc, bad))
-    assert code == 2 and len(err.strip().splitlines()) == 1 and "rejected" in err and bad not in err + out
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    assert "rejected" in err
+    assert bad not in err + out
     code, _, err = await run_cli("discord", env=cli_env(tmp_path, dc, None))
-    assert code == 2 and len(err.strip().splitlines()) == 1 and "ARBITRE_DISCORD_TOKEN" in err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    assert "ARBITRE_DISCORD_TOKEN" in err
     config = tmp_path / "tokens.toml"
     config.write_text(f'[discord]\ntoken = "{dc.token}"\n')
     config.chmod(0o644)
     code, _, err = await run_cli("discord", "--config", str(config), env=cli_env(tmp_path, dc, None))
-    assert code == 2 and "chmod 600" in err and dc.token not in err
+    assert code == 2
+    assert "chmod 600" in err
+    assert dc.token not in err
 
 
 @pytest.mark.asyncio
@@ -663,7 +706,8 @@ async def test_another_account_named_like_a_player_cannot_play_for_them(dc, adap
     assert "La place de Ben est désormais liée à ce compte" in claimed.text
     await answer(dc, await slash(dc, "score", "10F ARGUE"))
     refused = await answer(dc, await slash(dc, "score", "I7 GUE", user=impostor))
-    assert refused.ephemeral and "liée à un autre compte" in refused.text
+    assert refused.ephemeral
+    assert "liée à un autre compte" in refused.text
     iid = await slash(dc, "challenge", user=impostor)
     assert "ne jouez pas dans cette partie" in (await answer(dc, iid)).text
     assert [p["player"] for p in plays(storage, dc.channel)] == ["Ana", "Ben", "Ana"]
@@ -676,7 +720,8 @@ async def test_duplicate_submissions_of_two_accounts_with_one_name_stay_apart(dc
     await start_duplicate(dc)
     for user, word in ((dc.ana, "QWERTA"), (impostor, "QWERTZ")):
         ack = await answer(dc, await slash(dc, "play", f"H8 {word}", user=user))
-        assert ack.ephemeral and word in ack.text
+        assert ack.ephemeral
+        assert word in ack.text
     record = storage.active_game(f"discord:{dc.channel}")
     assert record is not None
     submitted = {(e.data["player"], e.data["move"]) for e in storage.events(record.id) if e.data["kind"] == "submit"}
@@ -690,8 +735,10 @@ async def test_export_of_a_finished_game_comes_as_a_file(dc, adapter):
     await answer(dc, await slash(dc, "end", "Ben=EAU !"))
     exported = await answer(dc, await slash(dc, "export", user=dc.ben))
     assert "Partie n°1 (classique" in exported.text
-    assert exported.file is not None and exported.file.filename == "game-1-game.gcg"
-    assert b"#player1" in exported.file.data and b"8H VAGUE" in exported.file.data
+    assert exported.file is not None
+    assert exported.file.filename == "game-1-game.gcg"
+    assert b"#player1" in exported.file.data
+    assert b"8H VAGUE" in exported.file.data
 
 
 # --- sharding ------------------------------------------------------------------------------

@@ -47,4 +47,5 @@ async def test_private_replies_past_the_pace_of_opening_dms_wait_for_a_later_try
             for number, player in enumerate(players):  # each note once
                 assert [m.text for m in dc.log.select(dc.dm_channel_id(player))] == [f"Coup 1 : note privée {number}"]
             assert dc.messages_in(guild.channel_id) == []
-            assert len(dc.dm_openings.refused) == len(players) - limit and DM_TOO_FAST == 40003
+            assert len(dc.dm_openings.refused) == len(players) - limit
+            assert DM_TOO_FAST == 40003

@@ -174,7 +174,8 @@ async def test_a_lost_deferral_that_reached_discord_is_filled_by_the_answer(
         await outbox_drained(storage)
     deferrals = [r for r in dc.log.records if r.action == "defer" and r.interaction_id == iid]
     filled = [r for r in dc.log.records if r.action == "send" and r.interaction_id == iid and r.ephemeral]
-    assert len(deferrals) == 1 and deferrals[0].ephemeral
+    assert len(deferrals) == 1
+    assert deferrals[0].ephemeral
     assert [r.message_id for r in filled] == [deferrals[0].message_id], filled  # the placeholder holds the ack
     assert len(acks(dc, "QWERTY")) == 1
     assert any("QWERTY" in m for m in moves_recorded(storage, f"discord:{dc.channel}"))

@@ -72,7 +72,9 @@ def test_a_shard_range_names_shards_of_the_count(text, count, ids):
 def test_a_shard_range_outside_the_count_is_refused_with_what_was_typed(text, count, reason):
     with pytest.raises(ShardRangeError) as refused:
         parse_shard_range(text, count)
-    assert reason in str(refused.value) and refused.value.text == text and refused.value.count == count
+    assert reason in str(refused.value)
+    assert refused.value.text == text
+    assert refused.value.count == count
 
 
 def test_a_shard_range_owns_the_servers_of_its_shards():
@@ -81,7 +83,8 @@ def test_a_shard_range_owns_the_servers_of_its_shards():
     assert [g for g in servers if zero.owns(g)] == servers[0::2]
     assert [g for g in servers if one.owns(g)] == servers[1::2]
     assert all(shard_of(g, 2) == n % 2 for n, g in enumerate(servers))
-    assert str(parse_shard_range("2-3", 4)) == "shards 2-3 of 4" and str(zero) == "shard 0 of 2"
+    assert str(parse_shard_range("2-3", 4)) == "shards 2-3 of 4"
+    assert str(zero) == "shard 0 of 2"
 
 
 @pytest.mark.parametrize(
@@ -100,7 +103,9 @@ async def test_cli_refuses_shard_options_that_do_not_go_together(tmp_path, optio
         sys.executable, "-m", "bot", "discord", *options, cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE
     )
     _, err = await asyncio.wait_for(process.communicate(), 15)
-    assert process.returncode == 2 and said in err.decode() and len(err.decode().strip().splitlines()) == 1
+    assert process.returncode == 2
+    assert said in err.decode()
+    assert len(err.decode().strip().splitlines()) == 1
 
 
 # --- two processes, two shards, one database ---------------------------------------------------
@@ -264,7 +269,8 @@ async def test_two_processes_on_two_shards_serve_their_own_servers_and_close_eac
 
     closed = closes(database)
     games = {game for game, _ in closed}
-    assert len(games) == SHARDS and all({r for g, r in closed if g == game} == {1} for game in games)
+    assert len(games) == SHARDS
+    assert all({r for g, r in closed if g == game} == {1} for game in games)
     posts = {channel: channel_posts(dc, channel) for channel in channels}
     for channel in channels:
         notices = dc.log.select(channel, ("send", "edit"), lambda r: "Coup 1 —" in (r.text or "") and "close" in r.text)

@@ -48,7 +48,8 @@ def test_the_reference_names_every_command_in_every_bundled_language() -> None:
     page = reference()
     for spec in COMMANDS:
         for lang in bundled_languages():
-            assert f"`/{spec.name_in(lang)}`" in page and spec.summary(lang) in page
+            assert f"`/{spec.name_in(lang)}`" in page
+            assert spec.summary(lang) in page
             assert " ".join(spec.usage(lang).split()) in page
 
 
@@ -112,7 +113,8 @@ def anchors(path: Path) -> set[str]:
 
 def test_slugs_are_githubs() -> None:
     assert slug("One `/jouer`, from the platform to the outbox") == "one-jouer-from-the-platform-to-the-outbox"
-    assert slug("Duplicate (FISF)") == "duplicate-fisf" and slug("Simultanés") == "simultanés"
+    assert slug("Duplicate (FISF)") == "duplicate-fisf"
+    assert slug("Simultanés") == "simultanés"
     assert slug("The outbox's guarantees") == "the-outboxs-guarantees"
 
 

@@ -32,7 +32,9 @@ RULE = DrawRule()
 def test_full_bag_matches_the_edition() -> None:
     bag = Bag.full(FRENCH)
     assert len(bag) == 102
-    assert bag.count("E") == 15 and bag.count("?") == 2 and bag.count("K") == 1
+    assert bag.count("E") == 15
+    assert bag.count("?") == 2
+    assert bag.count("K") == 1
     assert bag.tiles.endswith("??")
     assert Counter(bag.tiles) == Counter(FRENCH.bag())
     assert len(Bag.full(ENGLISH)) == 100
@@ -47,8 +49,10 @@ def test_draw_record_forms() -> None:
 
 
 def test_rule_minimum_by_move_number() -> None:
-    assert RULE.minimum(1) == 2 and RULE.minimum(15) == 2
-    assert RULE.minimum(16) == 1 and RULE.minimum(30) == 1
+    assert RULE.minimum(1) == 2
+    assert RULE.minimum(15) == 2
+    assert RULE.minimum(16) == 1
+    assert RULE.minimum(30) == 1
     assert RULE.is_met("AEBCDFG", 1, FRENCH)
     assert not RULE.is_met("AEIOUAB", 15, FRENCH)
     assert RULE.is_met("AEIOUAB", 16, FRENCH)
@@ -110,12 +114,14 @@ def test_many_seeded_games_keep_counts_and_the_rule(rule: DrawRule) -> None:
         assert Counter(bag.tiles) + Counter(kept) + Counter(played) == Counter(FRENCH.bag())
         for move, draws, left, held_to in history:  # held_to: the rule for the letters left (FISF 3.2, 3.7)
             *rejected, accepted = draws
-            assert not accepted.rejected and not str(accepted).startswith("-")
+            assert not accepted.rejected
+            assert not str(accepted).startswith("-")
             assert held_to.is_met(accepted.letters, move, FRENCH)
             assert len(accepted.letters) == 7 or left == 0  # short only once the bag is empty
             for index, draw in enumerate(rejected):
                 rejections += 1
-                assert draw.rejected and str(draw).startswith("-")
+                assert draw.rejected
+                assert str(draw).startswith("-")
                 assert not held_to.is_met(draw.letters, move, FRENCH)
                 if index > 0:
                     assert draw.kept == ""  # after a rejection everything was drawn afresh
@@ -156,7 +162,8 @@ def test_end_of_game_when_the_rule_cannot_be_met() -> None:
     assert not can_draw(Bag("AEI"), "", 10, RULE, FRENCH)
     assert can_draw(Bag("AEI"), "B", 16, RULE, FRENCH)
     outcome = draw_tiles(Bag("AEI"), "B", 16, random.Random(1), RULE, FRENCH)
-    assert str(outcome.draw) == "B+AEI" and len(outcome.bag) == 0
+    assert str(outcome.draw) == "B+AEI"
+    assert len(outcome.bag) == 0
     with pytest.raises(NoDrawPossibleError, match="move 3"):
         draw_tiles(Bag("BCDFG"), "HJ", 3, random.Random(1), RULE, FRENCH)
 
@@ -164,7 +171,8 @@ def test_end_of_game_when_the_rule_cannot_be_met() -> None:
 def test_bag_operations() -> None:
     bag = Bag("ZEBRA?")
     assert str(bag) == "ABERZ?"
-    assert str(bag.minus("ZE")) == "ABR?" and str(bag.plus("E")) == "ABEERZ?"
+    assert str(bag.minus("ZE")) == "ABR?"
+    assert str(bag.plus("E")) == "ABEERZ?"
     assert bag.unseen("EE") == "ABEEERZ?"
     assert bag.counts() == {"A": 1, "B": 1, "E": 1, "R": 1, "Z": 1, "?": 1}
     with pytest.raises(LetterNotInBagError, match="K is not in the bag"):
@@ -178,7 +186,10 @@ def test_unseen_tiles_from_a_board() -> None:
     board.place(7, 7, Tile("K"))
     board.place(7, 8, Tile("E", joker=True))
     unseen = unseen_tiles(FRENCH, board)
-    assert len(unseen) == 100 and "K" not in unseen and unseen.count("?") == 1 and unseen.count("E") == 15
+    assert len(unseen) == 100
+    assert "K" not in unseen
+    assert unseen.count("?") == 1
+    assert unseen.count("E") == 15
 
 
 # --- manual draws -------------------------------------------------------------------------
@@ -202,8 +213,10 @@ def test_parse_draw() -> None:
 def test_manual_draw_valid_forms() -> None:
     bag = Bag.full(FRENCH).minus("EEU")  # EEU kept from the previous move
     outcome = check_draw("EEU+ESI?", bag, "EEU", 2, RULE, FRENCH)
-    assert str(outcome.draw) == "EEU+EIS?" and outcome.meets_rule
-    assert len(outcome.bag) == len(bag) - 4 and outcome.bag.count("?") == 1
+    assert str(outcome.draw) == "EEU+EIS?"
+    assert outcome.meets_rule
+    assert len(outcome.bag) == len(bag) - 4
+    assert outcome.bag.count("?") == 1
     seven = check_draw("ESI?EUE", bag, "EEU", 2, RULE, FRENCH)
     assert str(seven.draw) == "EEU+EIS?"
     first = check_draw("vague?s", Bag.full(FRENCH), "", 1, RULE, FRENCH)
@@ -214,7 +227,8 @@ def test_manual_draw_letter_not_in_bag() -> None:
     bag = Bag.full(FRENCH).minus("KEU")
     with pytest.raises(LetterNotInBagError, match="K is not in the bag") as info:
         check_draw("KEU+KSIA", bag, "KEU", 2, RULE, FRENCH)
-    assert info.value.letter == "K" and info.value.draw == "KEU+KSIA"
+    assert info.value.letter == "K"
+    assert info.value.draw == "KEU+KSIA"
     with pytest.raises(LetterNotInBagError, match="the joker \\? drawn 3 times, the bag holds 2"):
         check_draw("???ABCD", Bag.full(FRENCH), "", 1, RULE, FRENCH)
 
@@ -223,7 +237,8 @@ def test_manual_draw_wrong_kept_letters() -> None:
     bag = Bag.full(FRENCH).minus("EEU")
     with pytest.raises(KeptLettersError, match="are EEU, not AEE") as info:
         check_draw("EEA+ESIT", bag, "EEU", 2, RULE, FRENCH)
-    assert info.value.kept == "AEE" and info.value.reliquat == "EEU"
+    assert info.value.kept == "AEE"
+    assert info.value.reliquat == "EEU"
     with pytest.raises(KeptLettersError, match="must contain the letters kept from the previous move, EEU"):
         check_draw("EEASSIT", bag, "EEU", 2, RULE, FRENCH)
     with pytest.raises(KeptLettersError, match="are none, not EEU"):
@@ -266,7 +281,8 @@ def test_the_joker_format_s_short_draw_at_the_end_is_the_one_the_draw_makes_3_8_
     rng = random.Random(7)
     outcome = draw_tiles(Bag(bag), kept, 20, rng, DrawRule(Counts.EITHER, Counts.EITHER), FRENCH, joker_each=True)
     made = outcome.draw
-    assert len(made.letters) == size and made.letters.count("?") == 1
+    assert len(made.letters) == size
+    assert made.letters.count("?") == 1
     checked = check_draw(str(made), Bag(bag), kept, 20, DrawRule(Counts.EITHER, Counts.EITHER), FRENCH, joker_each=True)
     assert checked.draw.letters == made.letters
     with pytest.raises(DrawSizeError):

@@ -246,8 +246,10 @@ def test_rules_example_ranking() -> None:
 
 
 def test_percent_and_shared_places() -> None:
-    assert percent_of(72, 78) == 92.3 and percent_of(65, 78) == 83.3
-    assert percent_of(1, 8) == 12.5 and percent_of(1, 16) == 6.3  # halves rounded up
+    assert percent_of(72, 78) == 92.3
+    assert percent_of(65, 78) == 83.3
+    assert percent_of(1, 8) == 12.5
+    assert percent_of(1, 16) == 6.3
     assert percent_of(0, 0) == 0.0
     standings = rank_players([10, 10], {"A": [10, 5], "B": [5, 10], "C": [10, 10], "D": [0, 0]})
     assert [(s.place, s.player, s.gap) for s in standings] == [(1, "C", 0), (2, "A", -5), (2, "B", -5), (4, "D", -20)]
@@ -260,7 +262,8 @@ def _club_game() -> DuplicateGame:
     top = ScriptedTop(["H8 ZEN", "11H DIRHAM", "L7 BOULAT"])
     for draw, (a, b) in zip(["AEINRTZ", "AIRT+DHM", "T+BELOSU"], [(24, 20), (30, 36), (18, 9)]):
         game.draw_manual(draw)
-        assert game.current is not None and game.current.shortfall is None
+        assert game.current is not None
+        assert game.current.shortfall is None
         game.close_round(top, set())
         number = len(game.closed_rounds)
         game.record_score("A", number, a)
@@ -298,8 +301,10 @@ def test_score_above_the_top_is_a_typing_error() -> None:
     events = len(game.events)
     with pytest.raises(ScoreAboveTopError, match="B, move 2: 63 is above the top 36") as info:
         game.record_score("B", 2, 63)
-    assert info.value.score == 63 and info.value.top == 36
-    assert len(game.events) == events and game.standings()[1].total == 65
+    assert info.value.score == 63
+    assert info.value.top == 36
+    assert len(game.events) == events
+    assert game.standings()[1].total == 65
     with pytest.raises(NegativeScoreError, match="-3"):
         game.record_score("B", 2, -3)
     with pytest.raises(RoundNotClosedError, match="round 4 is not closed"):
@@ -341,32 +346,45 @@ def test_submissions_are_checked_when_the_round_closes() -> None:
     assert set(results) == set(players) - {"quiet"}
     assert game.closed_rounds[0].score_of("quiet") == 0
 
-    assert results["valid"].valid and results["valid"].score == 24 and not results["valid"].claimed_differs
-    assert results["claim"].score == 24 and results["claim"].claimed_differs
+    assert results["valid"].valid
+    assert results["valid"].score == 24
+    assert not results["valid"].claimed_differs
+    assert results["claim"].score == 24
+    assert results["claim"].claimed_differs
     assert (results["claim"].claimed, results["claim"].score) == (30, 24)
 
     word = results["word"]
     assert (word.verdict, word.score) == (SubmissionResult.NOT_A_WORD, 0)
-    assert isinstance(word.error, WordNotInLexiconError) and word.error.words == ("ZANE",)
+    assert isinstance(word.error, WordNotInLexiconError)
+    assert word.error.words == ("ZANE",)
     assert "ZANE not in the word list" in str(word.error)
 
     illegal = results["illegal"]
-    assert illegal.verdict == SubmissionResult.ILLEGAL and isinstance(illegal.error, FirstMoveError)
+    assert illegal.verdict == SubmissionResult.ILLEGAL
+    assert isinstance(illegal.error, FirstMoveError)
     assert illegal.error.centre == "H8"
 
     wrong = results["draw"]
-    assert wrong.verdict == SubmissionResult.NOT_IN_DRAW and isinstance(wrong.error, LettersNotInDrawError)
-    assert wrong.error.letters == "OO" and wrong.error.draw == "AEINRTZ"
+    assert wrong.verdict == SubmissionResult.NOT_IN_DRAW
+    assert isinstance(wrong.error, LettersNotInDrawError)
+    assert wrong.error.letters == "OO"
+    assert wrong.error.draw == "AEINRTZ"
 
     typo = results["typo"]
-    assert typo.verdict == SubmissionResult.UNREADABLE and isinstance(typo.error, WordSyntaxError)
+    assert typo.verdict == SubmissionResult.UNREADABLE
+    assert isinstance(typo.error, WordSyntaxError)
 
     late = results["late"]
-    assert late.verdict == SubmissionResult.LATE and isinstance(late.error, LateSubmissionError)
-    assert late.error.seconds_late == pytest.approx(0.5) and late.score == 0
+    assert late.verdict == SubmissionResult.LATE
+    assert isinstance(late.error, LateSubmissionError)
+    assert late.error.seconds_late == pytest.approx(0.5)
+    assert late.score == 0
 
     twice = results["twice"]
-    assert twice.valid and twice.score == 24 and twice.replaced == 1 and twice.move == "H7 NEZ"
+    assert twice.valid
+    assert twice.score == 24
+    assert twice.replaced == 1
+    assert twice.move == "H7 NEZ"
 
     # the live close reuses the verdicts it judged to find the invalid words; a replay judges afresh
     def verdicts(found: dict[str, SubmissionResult]) -> dict[str, tuple[object, ...]]:
@@ -378,7 +396,8 @@ def test_submissions_are_checked_when_the_round_closes() -> None:
 def test_a_move_previewed_is_judged_again_on_a_new_draw_and_a_new_board() -> None:
     """A preview's placement is kept for the close, never for another draw or another board."""
     game = _first_round(["A", "B"])
-    assert game.preview("A", "H8 ZEN").valid and game.preview("A", "H8 ZEN").score == 24
+    assert game.preview("A", "H8 ZEN").valid
+    assert game.preview("A", "H8 ZEN").score == 24
     game.reject_draw()
     game.draw_manual("AEIORST", at=1001.0)  # no Z, no N
     assert game.preview("A", "H8 ZEN").verdict == SubmissionResult.NOT_IN_DRAW
@@ -401,7 +420,8 @@ def test_a_late_submission_does_not_replace_one_in_time() -> None:
     game.submit("B", "A1 ZEN", at=1040)  # a later move in time replaces the earlier one
     game.close_round(BruteTop(SMALL_WORDS), set(SMALL_WORDS))
     results = _results(game)
-    assert results["A"].valid and results["A"].move == "H8 ZEN"
+    assert results["A"].valid
+    assert results["A"].move == "H8 ZEN"
     assert results["B"].verdict == SubmissionResult.ILLEGAL
 
 
@@ -423,12 +443,15 @@ def test_jokers_must_be_written_as_jokers() -> None:
     game.submit("plain", "H8 RATE")
     game.close_round(BruteTop(SMALL_WORDS), set(SMALL_WORDS))
     results = _results(game)
-    assert results["marked"].score == 4 and results["brackets"].score == 4  # (0+1+1)x2
+    assert results["marked"].score == 4
+    assert results["brackets"].score == 4
     unmarked = results["unmarked"]
-    assert unmarked.verdict == SubmissionResult.NOT_IN_DRAW and isinstance(unmarked.error, JokerNotMarkedError)
+    assert unmarked.verdict == SubmissionResult.NOT_IN_DRAW
+    assert isinstance(unmarked.error, JokerNotMarkedError)
     assert (unmarked.error.letters, unmarked.error.draw) == ("Z", "AEINRT?")
     two = results["two"]
-    assert isinstance(two.error, NoJokerLeftError) and two.error.letters == "N"
+    assert isinstance(two.error, NoJokerLeftError)
+    assert two.error.letters == "N"
     assert results["plain"].score == 8
 
 
@@ -437,7 +460,8 @@ def test_joker_written_when_the_draw_has_none() -> None:
     game.submit("A", "H8 ZeN")
     game.close_round(BruteTop(SMALL_WORDS), set(SMALL_WORDS))
     error = _results(game)["A"].error
-    assert isinstance(error, NoJokerLeftError) and "jokers written for E" in str(error)
+    assert isinstance(error, NoJokerLeftError)
+    assert "jokers written for E" in str(error)
 
 
 def test_vertical_first_move_and_gcg_submissions() -> None:
@@ -449,14 +473,16 @@ def test_vertical_first_move_and_gcg_submissions() -> None:
     results = _results(game)
     assert [results[p].score for p in ("fisf", "gcg", "vertical")] == [24, 24, 24]
     top = game.closed_rounds[0].top
-    assert top is not None and top.ref.horizontal  # the top itself is horizontal
+    assert top is not None
+    assert top.ref.horizontal
 
 
 def test_preview_judges_without_recording() -> None:
     game = _first_round(["A"])
     assert game.preview("A", "H8 ZEN").score == 24
     assert game.preview("A", "H8 ZANE", set(SMALL_WORDS)).verdict == SubmissionResult.NOT_A_WORD
-    assert game.current is not None and game.current.submissions == []
+    assert game.current is not None
+    assert game.current.submissions == []
 
 
 def test_second_round_checks_connection_against_the_top() -> None:
@@ -475,10 +501,13 @@ def test_second_round_checks_connection_against_the_top() -> None:
 def test_ties_are_recorded_with_the_rule_that_broke_them() -> None:
     game = _first_round(["A"])
     closed = game.close_round(BruteTop(["ZEN", "NEZ"]), {"ZEN", "NEZ"})
-    assert closed.top == "H6 NEZ" and closed.tie_rule == "order"
+    assert closed.top == "H6 NEZ"
+    assert closed.tie_rule == "order"
     assert set(closed.tied) >= {"H6 ZEN", "H7 NEZ", "H8 ZEN", "H8 NEZ"}
     line = game.record()[0]
-    assert line.tie_rule == "order" and "H8 ZEN" in line.tied and line.score == 24
+    assert line.tie_rule == "order"
+    assert "H8 ZEN" in line.tied
+    assert line.score == 24
 
 
 def test_the_draws_since_a_close_can_be_made_again_after_another_top_of_the_same_tiles() -> None:
@@ -487,9 +516,12 @@ def test_the_draws_since_a_close_can_be_made_again_after_another_top_of_the_same
     made = [game.draw_manual("AIRT+EEL"), game.reject_draw(), game.draw_manual("AEEILRT", at=2000.0)]
     assert game.draws_since_close() == made
     game.choose_top("H8 ZEN")
-    assert game.current is None and game.draws_since_close() == []
+    assert game.current is None
+    assert game.draws_since_close() == []
     assert game.draw_again(made) == made
-    assert game.current is not None and str(game.current.draw) == "AEEILRT" and game.current.opened_at == 2000.0
+    assert game.current is not None
+    assert str(game.current.draw) == "AEEILRT"
+    assert game.current.opened_at == 2000.0
     assert game.draws_since_close() == made
 
 
@@ -500,7 +532,9 @@ def test_draws_that_the_bag_no_longer_allows_are_not_made_again() -> None:
     events, board = list(game.events), game.board.rows()
     with pytest.raises(LetterNotInBagError):  # the only Z was played: ZZZ cannot be drawn
         game.draw_again([DrawMade("AIRT+EEL"), DrawRejected(), DrawMade("AEIOZZZ")])
-    assert game.events == events and game.board.rows() == board and game.current is None
+    assert game.events == events
+    assert game.board.rows() == board
+    assert game.current is None
     with pytest.raises(TypeError):
         game.draw_again([MoveSubmitted("A", "H8 ZEN")])
 
@@ -512,14 +546,17 @@ def test_a_reopening_keeps_the_draws_shown_to_be_made_again_once_the_round_close
     shown = [game.draw_manual("AIRT+EEL", at=1000.0), game.reject_draw(), game.draw_manual("AEEILRT", at=1001.0)]
     assert game.draws_before_reopening() == []  # no reopening yet
     game.reopen(1010.0, 45)
-    assert game.current is not None and game.current.number == 1
+    assert game.current is not None
+    assert game.current.number == 1
     assert game.draws_before_reopening() == []  # not closed again yet
     game.close_round(top, {"ZEN", "NEZ"})
     assert game.draws_before_reopening() == shown
     again = game.draw_again(game.draws_before_reopening(), at=1060.0)
     assert [type(e) for e in again] == [type(e) for e in shown]
-    assert game.current is not None and str(game.current.draw) == "AEEILRT"
-    assert game.current.opened_at == 1060.0 and game.deadline() == 1060.0 + game.settings.seconds
+    assert game.current is not None
+    assert str(game.current.draw) == "AEEILRT"
+    assert game.current.opened_at == 1060.0
+    assert game.deadline() == 1060.0 + game.settings.seconds
     assert game.draws_before_reopening() == []  # made again: nothing more to make
     replayed = DuplicateGame.from_events(game.events)
     assert str(replayed.current.draw if replayed.current else "") == "AEEILRT"
@@ -532,7 +569,9 @@ def test_movegen_tie_rule_is_recorded() -> None:
     game = _first_round(["A"])
     lexicon = Lexicon.from_words(["ZEN", "NEZ"])
     closed = game.close_round(movegen_top_finder(lexicon, FRENCH), lexicon)
-    assert closed.top == "H6 NEZ" and closed.tie_rule == "order" and "H8 ZEN" in closed.tied
+    assert closed.top == "H6 NEZ"
+    assert closed.tie_rule == "order"
+    assert "H8 ZEN" in closed.tied
 
 
 def test_tie_rule_given_by_the_finder_is_kept() -> None:
@@ -542,7 +581,9 @@ def test_tie_rule_given_by_the_finder_is_kept() -> None:
         for p in (validate_move(Board(), parse_move(m)) for m in ("H8 ZEN", "H8 ZeN"))
     ]
     closed = game.close_round(lambda board, rack: FoundTop(tuple(plays), TieRule.FEWEST_JOKERS), set())
-    assert closed.top == "H8 ZEN" and closed.tie_rule is TieRule.FEWEST_JOKERS and closed.tied == ()
+    assert closed.top == "H8 ZEN"
+    assert closed.tie_rule is TieRule.FEWEST_JOKERS
+    assert closed.tied == ()
 
 
 def test_solo_needs_enough_players_and_is_alone_on_the_top() -> None:
@@ -554,8 +595,11 @@ def test_solo_needs_enough_players_and_is_alone_on_the_top() -> None:
     round_ = game.closed_rounds[0]
     assert game.solo(round_) == "A"
     standings = {s.player: s for s in game.standings()}
-    assert standings["A"].total == 34 and standings["A"].solos == 1 and standings["A"].gap == 10
-    assert game.record()[0].solo == "A" and game.record()[0].scores == (("A", 24), ("B", 0), ("C", 0))
+    assert standings["A"].total == 34
+    assert standings["A"].solos == 1
+    assert standings["A"].gap == 10
+    assert game.record()[0].solo == "A"
+    assert game.record()[0].scores == (("A", 24), ("B", 0), ("C", 0))
 
     shared = _first_round(["A", "B", "C"], **settings)
     shared.submit("A", "H8 ZEN")
@@ -583,11 +627,16 @@ def test_no_play_possible_draws_again() -> None:
     # test said the game ended; 3.7 ends it only when no different draw can be made: tests/test_fisf_top_and_end.py)
     game = _first_round(["A"], draw="AEINRTZ")
     closed = game.close_round(BruteTop(["QI"]), {"QI"})
-    assert closed.top is None and not game.finished and game.end_reason is None
-    assert len(game.bag) == 102 and game.reliquat == ""
-    assert game.record()[0].score == 0 and game.record()[0].ref == ""
+    assert closed.top is None
+    assert not game.finished
+    assert game.end_reason is None
+    assert len(game.bag) == 102
+    assert game.reliquat == ""
+    assert game.record()[0].score == 0
+    assert game.record()[0].ref == ""
     game.draw_manual("ABCDEFG")
-    assert game.current is not None and game.current.number == 2
+    assert game.current is not None
+    assert game.current.number == 2
 
 
 # --- draws inside the game --------------------------------------------------------------------
@@ -616,9 +665,11 @@ def test_manual_draw_breaking_the_rule_is_reported_and_can_be_rejected() -> None
     game = DuplicateGame(FRENCH, ["A"])
     game.draw_manual("AEIOUEZ")
     round_ = game.current
-    assert round_ is not None and round_.shortfall == Shortfall("AEEIOUZ", 6, 1, 0, 2, 1)
+    assert round_ is not None
+    assert round_.shortfall == Shortfall("AEEIOUZ", 6, 1, 0, 2, 1)
     game.reject_draw()
-    assert len(game.bag) == 102 and game.reliquat == ""
+    assert len(game.bag) == 102
+    assert game.reliquat == ""
     game.draw_manual("AEINRTZ")
     game.close_round(BruteTop(SMALL_WORDS), set(SMALL_WORDS))
     assert game.record()[0].rejected == ("-AEEIOUZ",)
@@ -630,7 +681,8 @@ def test_rejected_draw_gives_back_the_kept_letters() -> None:
     assert game.reliquat == "AIRT"
     game.draw_manual("AIRT+AEI")  # 5 vowels, 2 consonants
     game.reject_draw()
-    assert game.reliquat == "" and len(game.bag) == 99
+    assert game.reliquat == ""
+    assert len(game.bag) == 99
     game.draw_manual("BCDEIOS")
     assert str(game.current.draw if game.current else "") == "BCDEIOS"
 
@@ -641,11 +693,13 @@ def test_automatic_draws_with_rejections_are_recorded() -> None:
         game = DuplicateGame(FRENCH, ["A"])
         events = game.draw(random.Random(seed))
         round_ = game.current
-        assert round_ is not None and round_.draw is not None
+        assert round_ is not None
+        assert round_.draw is not None
         assert DrawRule().is_met(round_.draw.letters, 1, FRENCH)
         if any(isinstance(e, DrawRejected) for e in events):
             seen_rejection = True
-            assert round_.rejected and all(str(d).startswith("-") for d in round_.rejected)
+            assert round_.rejected
+            assert all(str(d).startswith("-") for d in round_.rejected)
             assert round_.draw_record.startswith("-")
         assert Counter(game.bag.tiles) + Counter(round_.draw.letters) == Counter(FRENCH.bag())
     assert seen_rejection
@@ -689,7 +743,8 @@ def _play_solo(game: DuplicateGame, seed: int, top_finder: object, lexicon: obje
     while not game.finished and len(game.rounds) < limit:
         game.draw(rng, at=float(len(game.rounds)) * 200)
         round_ = game.current
-        assert round_ is not None and round_.draw is not None
+        assert round_ is not None
+        assert round_.draw is not None
         game.close_round(top_finder, lexicon)  # type: ignore[arg-type]
 
 
@@ -697,18 +752,23 @@ def test_full_seeded_game_on_a_small_lexicon() -> None:
     finder = BruteTop(SMALL_WORDS)
     game = DuplicateGame(FRENCH, ["solo"], DuplicateSettings(solo_min_players=1), lexicon_name="small")
     _play_solo(game, 3, finder, set(SMALL_WORDS))
-    assert game.finished and len(game.closed_rounds) >= 10
+    assert game.finished
+    assert len(game.closed_rounds) >= 10
     _replay_checks(game)
     cumulative = [line.cumulative for line in game.record()]
-    assert cumulative == sorted(cumulative) and cumulative[-1] == game.tops_total
+    assert cumulative == sorted(cumulative)
+    assert cumulative[-1] == game.tops_total
 
     # the same game rebuilt from its events, through JSON, without word list or top finder
     data = json.loads(json.dumps([event_to_dict(e) for e in game.events]))
     again = DuplicateGame.from_events(event_from_dict(d) for d in data)
-    assert again.board == game.board and again.record() == game.record()
-    assert again.standings() == game.standings() and again.end_reason == game.end_reason
+    assert again.board == game.board
+    assert again.record() == game.record()
+    assert again.standings() == game.standings()
+    assert again.end_reason == game.end_reason
     assert again.end_letters == game.end_letters
-    assert again.lexicon_name == "small" and again.settings == game.settings
+    assert again.lexicon_name == "small"
+    assert again.settings == game.settings
 
     # same seed, same game
     other = DuplicateGame(FRENCH, ["solo"], DuplicateSettings(solo_min_players=1))
@@ -728,7 +788,8 @@ def test_events_with_submissions_replay_to_the_same_results() -> None:
     again = DuplicateGame.from_events(event_from_dict(d) for d in data)
     assert again.standings() == game.standings()
     assert _results(again)["B"].verdict == SubmissionResult.NOT_A_WORD
-    assert isinstance(again.events[1], DrawMade) and isinstance(again.events[2], MoveSubmitted)
+    assert isinstance(again.events[1], DrawMade)
+    assert isinstance(again.events[2], MoveSubmitted)
     assert isinstance(again.events[4], RoundClosed)
 
 
@@ -738,7 +799,9 @@ def test_a_failed_event_leaves_the_game_unchanged() -> None:
     with pytest.raises(LettersNotInDrawError):
         game.apply(RoundClosed("H8 ZOO"))  # a top that the draw cannot give
     assert (len(game.events), str(game.bag), game.reliquat) == before
-    assert game.current is not None and not game.current.closed and game.board.is_empty()
+    assert game.current is not None
+    assert not game.current.closed
+    assert game.board.is_empty()
 
 
 # --- with the real move generator ---------------------------------------------------------------
@@ -756,7 +819,8 @@ def test_movegen_top_finder_matches_the_brute_force_on_a_small_lexicon() -> None
             break
         game.draw(rng)
         round_ = game.current
-        assert round_ is not None and round_.draw is not None
+        assert round_ is not None
+        assert round_.draw is not None
         expected = slow(game.board, round_.draw.letters)
         closed = game.close_round(fast, lexicon)
         best = expected.plays[0].score.total if expected.plays else 0
@@ -776,9 +840,11 @@ def test_full_game_with_movegen_on_the_french_list() -> None:
     settings = DuplicateSettings()
     game = DuplicateGame(FRENCH, ["solo"], settings, lexicon_name="fr")
     _play_solo(game, 1, movegen_top_finder(lexicon, FRENCH, settings), lexicon)
-    assert game.finished and game.tops_total > 500
+    assert game.finished
+    assert game.tops_total > 500
     first = game.closed_rounds[0].top
-    assert first is not None and first.ref.horizontal
+    assert first is not None
+    assert first.ref.horizontal
     _replay_checks(game)
 
 

@@ -56,17 +56,21 @@ def test_three_rounds_with_private_submissions(tmp_path: Path, clock: Clock) -> 
     public += send(referee, "Ref", "/duplicate 1 manuel")
     assert "tirages manuels" in channel_text(public)
     draw = send(referee, "Ref", "/tirage ACEHNTZ")
-    assert "Coup 1 — tirage : ACEHNTZ" in draw[0].text and draw[0].deadline == clock.t + 60
+    assert "Coup 1 — tirage : ACEHNTZ" in draw[0].text
+    assert draw[0].deadline == clock.t + 60
     public += draw
 
     ack = send(referee, "Ben", "/jouer H4 CHANTEZ", private=True)
-    assert ack[0].to_user == "u:ben" and "Reçu pour le coup 1 : H4 CHANTEZ" in ack[0].text
+    assert ack[0].to_user == "u:ben"
+    assert "Reçu pour le coup 1 : H4 CHANTEZ" in ack[0].text
     first = send(referee, "Cy", "/jouer H8 ZZZ", private=True)
-    assert first[0].to_user == "u:cy" and "vaudra 0" in first[0].text
+    assert first[0].to_user == "u:cy"
+    assert "vaudra 0" in first[0].text
     replaced = send(referee, "Cy", "/jouer H6 CHANT", private=True)
     assert "(remplace H8 ZZZ)" in replaced[0].text
     refused = send(referee, "Dan", "/jouer H8 ZETA")  # in the open: refused, not recorded
-    assert refused[0].to_user is None and "en message privé" in refused[0].text
+    assert refused[0].to_user is None
+    assert "en message privé" in refused[0].text
     public += refused
 
     clock.t += 31
@@ -81,8 +85,10 @@ def test_three_rounds_with_private_submissions(tmp_path: Path, clock: Clock) -> 
     clock.t += 0.5
     results = referee.tick()
     text = channel_text(results)
-    assert "Coup 1 — tirage ACEHNTZ" in text and "Top : " in text
-    assert "Ben : H4 CHANTEZ" in text and "Cy : H6 CHANT" in text
+    assert "Coup 1 — tirage ACEHNTZ" in text
+    assert "Top : " in text
+    assert "Ben : H4 CHANTEZ" in text
+    assert "Cy : H6 CHANT" in text
     assert "Dan : H8 ZETA 0 — hors délai" in text
     assert "Classement après 1 coup" in text
     # before the close, nothing anyone submitted reached the channel
@@ -94,7 +100,8 @@ def test_three_rounds_with_private_submissions(tmp_path: Path, clock: Clock) -> 
     send(referee, "Ref", f"/tirage {next_draw(referee, 'EEIKLRS')}")
     send(referee, "Ben", "/jouer 8H KIR", private=True)
     closed = channel_text(send(referee, "Ref", "/cloture"))
-    assert "Coup 2" in closed and "Cy : pas de réponse, 0" in closed
+    assert "Coup 2" in closed
+    assert "Cy : pas de réponse, 0" in closed
     send(referee, "Ref", f"/tirage {next_draw(referee, 'AEINRST')}")
     closed = channel_text(send(referee, "Ref", "/cloture"))
     assert "Classement après 3 coups" in closed
@@ -105,11 +112,14 @@ def test_three_rounds_with_private_submissions(tmp_path: Path, clock: Clock) -> 
     standings = {s.player: s for s in game.standings()}
     tops = game.tops_total
     assert set(standings) == {"Ben", "Cy", "Dan"}
-    assert standings["Dan"].total == 0 and standings["Dan"].gap == -tops
+    assert standings["Dan"].total == 0
+    assert standings["Dan"].gap == -tops
     ben = standings["Ben"]
-    assert ben.gap == ben.total - tops and ben.percent == round(100 * ben.total / tops, 1)
+    assert ben.gap == ben.total - tops
+    assert ben.percent == round(100 * ben.total / tops, 1)
     sheet = channel_text(send(referee, "Ben", "/feuille"))
-    assert "ACEHNTZ" in sheet and sheet.count("\n") >= 4
+    assert "ACEHNTZ" in sheet
+    assert sheet.count("\n") >= 4
 
 
 def test_restart_closes_overdue_round_with_what_was_submitted(tmp_path: Path, clock: Clock) -> None:
@@ -123,7 +133,8 @@ def test_restart_closes_overdue_round_with_what_was_submitted(tmp_path: Path, cl
     clock.t += 120  # the deadline passes while the bot is down
     second = make_referee(path, clock)
     text = channel_text(second.tick())
-    assert "Coup 1 — tirage ACEHNTZ" in text and "Ben : H4 CHANTEZ" in text
+    assert "Coup 1 — tirage ACEHNTZ" in text
+    assert "Ben : H4 CHANTEZ" in text
     assert second.storage.deadlines() == []
 
 
@@ -141,7 +152,8 @@ def test_restart_resumes_a_running_round(tmp_path: Path, clock: Clock) -> None:
     send(second, "Cy", "/jouer H6 CHANT", private=True)
     clock.t += 60
     text = channel_text(second.tick())
-    assert "Ben : H4 CHANTEZ" in text and "Cy : H6 CHANT" in text
+    assert "Ben : H4 CHANTEZ" in text
+    assert "Cy : H6 CHANT" in text
 
 
 def test_english_channel_and_automatic_draws(tmp_path: Path, clock: Clock) -> None:
@@ -154,7 +166,9 @@ def test_english_channel_and_automatic_draws(tmp_path: Path, clock: Clock) -> No
     assert "Move 1 — draw: " in text
     clock.t += 121
     closed = channel_text(referee.tick())
-    assert "Move 1 — draw " in closed and "Top: " in closed and "Move 2 — draw: " in closed
+    assert "Move 1 — draw " in closed
+    assert "Top: " in closed
+    assert "Move 2 — draw: " in closed
 
 
 def test_views_of_a_duplicate_game(tmp_path: Path, clock: Clock) -> None:
@@ -162,7 +176,8 @@ def test_views_of_a_duplicate_game(tmp_path: Path, clock: Clock) -> None:
     send(referee, "Ref", "/duplicate 1 manuel")
     send(referee, "Ref", "/tirage ACEHNTZ")
     (unseen,) = send(referee, "Ana", "/reste")
-    assert "Lettres non visibles (102)" in unseen.text and "Dans le sac (chevalets pleins) : 95" in unseen.text
+    assert "Lettres non visibles (102)" in unseen.text
+    assert "Dans le sac (chevalets pleins) : 95" in unseen.text
     send(referee, "Ref", "/cloture")
     (board,) = send(referee, "Ana", "/grille")
     assert "CHANTEZ" in board.text.replace(" ", "").replace(">", "")
@@ -214,7 +229,8 @@ def test_the_record_keeps_numbers_right_aligned_after_a_rejected_draw(tmp_path: 
     sheet = channel_text(send(referee, "Ana", "/feuille"))
     lines = sheet.split("```")[1].strip("\n").splitlines()
     header, rows = lines[0], [line for line in lines[2:] if line.split() and line.split()[0].isdigit()]
-    assert len(rows) == 2 and any("-AEEISTU" in line for line in lines)
+    assert len(rows) == 2
+    assert any("-AEEISTU" in line for line in lines)
     for column in ("pts", "Ana"):
         end = header.index(column) + len(column)
         for row in rows:

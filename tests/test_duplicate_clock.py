@@ -41,7 +41,8 @@ def test_duplicate_minutes_read_a_comma_and_a_point_alike(club: Club, lang: str,
     assert shown in club.ok("Ref", start, admin=True)
     minutes = float(shown.split()[0].replace(",", "."))
     settings = club.events("start")[0]["settings"]
-    assert isinstance(settings, dict) and settings["minutes"] == minutes
+    assert isinstance(settings, dict)
+    assert settings["minutes"] == minutes
     draw = club.send("Ref", "/tirage AEGUVSL" if lang == "fr" else "/draw AEGUVSL", admin=True)
     assert draw[0].deadline == club.now + minutes * 60
 
@@ -147,7 +148,8 @@ def test_a_reopened_round_that_closes_again_keeps_the_next_draw_already_shown(cl
     first_close = next(i for i, e in enumerate(events) if e["kind"] == "close")
     draws = [e["draw"] for e in events[first_close:] if e["kind"] == "draw"]  # rejected draws too, made again
     half = len(draws) // 2
-    assert draws[-1] == shown and draws[:half] == draws[half:]
+    assert draws[-1] == shown
+    assert draws[:half] == draws[half:]
     assert club.events("draw")[-1]["at"] == club.now  # its clock starts again when it is shown again
 
 
@@ -159,7 +161,8 @@ def test_a_manual_draw_shown_before_a_reopening_is_kept_without_typing_it_again(
     club.ok("Ref", "/rouvre 30", admin=True)
     closed_again = club.ok("Ref", "/cloture", admin=True)
     assert "Coup 2 : le tirage montré avant la réouverture est conservé." in closed_again
-    assert "Coup 2 — tirage : LMR+AEIO" in closed_again and "tapez le tirage" not in closed_again
+    assert "Coup 2 — tirage : LMR+AEIO" in closed_again
+    assert "tapez le tirage" not in closed_again
     assert [e["draw"] for e in club.events("draw")] == ["GILMMOR", "LMR+AEIO", "LMR+AEIO"]
 
 
@@ -241,11 +244,15 @@ def test_a_stopped_duplicate_shows_its_last_closed_round_and_no_deadline(
         club.ok("Ref", end, admin=True)
         (shown,) = club.send("Zed", board)
         first_line = shown.text.split("\n")[1]  # under the heading naming the finished game
-        assert first_line.startswith(header) and first_line.endswith(over[0].lower())
-        assert over[1] not in shown.text and "L+AEIRTU" not in shown.text
+        assert first_line.startswith(header)
+        assert first_line.endswith(over[0].lower())
+        assert over[1] not in shown.text
+        assert "L+AEIRTU" not in shown.text
         game = club.referee.duplicate_games.load(club.storage, club.storage.games(CHANNEL)[-1])
         view = board_view(lang, club.storage.channel(CHANNEL).zone, game, ended=True)
-        assert view.deadline is None and view.finished and view.round_number == 1
+        assert view.deadline is None
+        assert view.finished
+        assert view.round_number == 1
         scene = duplicate_board_scene(view)
         headers = [label.text for label in scene.labels if label.role == "header"]
         assert headers[:2] == [header.split(" ")[0] + " 1", over[0]]
@@ -258,7 +265,8 @@ def test_a_duplicate_stopped_before_its_first_close_shows_no_draw(club: Club) ->
     club.ok("Ref", "/duplicate 1", admin=True)
     club.ok("Ref", "/fin", admin=True)
     shown = club.say("Zed", "/grille")
-    assert "Partie terminée avant la clôture du premier coup" in shown and "fin à" not in shown
+    assert "Partie terminée avant la clôture du premier coup" in shown
+    assert "fin à" not in shown
 
 
 # --- item 19: an answer sent just after a close is never counted silently for the next round -----------
@@ -294,7 +302,8 @@ def test_an_answer_meant_for_the_round_just_closed_is_refused_not_counted_0(
     assert club.events("submit") == []
     club.now += 20  # long after the draw was shown: an answer for it, told why it scores 0, as always
     late = club.ok("Ana", play, private=True)
-    assert ("Reçu pour le coup 2" if lang == "fr" else "Received for move 2") in late and said not in late
+    assert ("Reçu pour le coup 2" if lang == "fr" else "Received for move 2") in late
+    assert said not in late
 
 
 @pytest.mark.parametrize(
@@ -313,7 +322,8 @@ def test_an_answer_that_fits_the_draw_just_shown_says_which_round_it_counts_for(
     club.now += 4
     replies = club.send("Ana", play, private=True)
     texts = [r.text for r in replies if r.private]
-    assert texts[0] == said and ("Reçu pour le coup 2" if lang == "fr" else "Received for move 2") in texts[1]
+    assert texts[0] == said
+    assert ("Reçu pour le coup 2" if lang == "fr" else "Received for move 2") in texts[1]
     assert [e["move"] for e in club.events("submit")] == [play.split(" ", 1)[1]]
     assert said not in club.ok("Ana", play, private=True)  # a second answer: no need to say it again
 
@@ -323,7 +333,8 @@ def test_an_answer_that_does_not_fit_the_round_just_closed_is_judged_as_usual(cl
     _two_rounds(club, "fr")
     club.now += 4
     answer = club.ok("Ana", play, private=True)
-    assert "Reçu pour le coup 2" in answer and "est clos" not in answer
+    assert "Reçu pour le coup 2" in answer
+    assert "est clos" not in answer
     assert [e["move"] for e in club.events("submit")] == [play.split(" ", 1)[1]]
 
 

@@ -158,7 +158,9 @@ def test_the_tops_joker_is_replaced_by_its_letter_from_the_bag(
     bag = Bag("SSA" if letter_left else "AAB")
     after = place_top(board, bag, top, replaces_joker=True)
     tile = board.get(7, 13)
-    assert tile is not None and tile.letter == "S" and tile.joker is board_tile_is_joker
+    assert tile is not None
+    assert tile.letter == "S"
+    assert tile.joker is board_tile_is_joker
     assert after.count(JOKER) == bag_jokers_after
     assert after.count("S") == (1 if letter_left else 0)
 
@@ -176,7 +178,8 @@ def test_the_7_8_top_is_the_best_of_every_play_allowed_3_8_2(game_format: Duplic
     rng = random.Random(23)
     for _ in range(4):
         game.draw(rng)
-        assert game.current is not None and game.current.draw is not None
+        assert game.current is not None
+        assert game.current.draw is not None
         letters = game.current.draw.letters
         plays = generate_plays(game.board, edition.spell(letters), FRENCH_LIST, every)
         allowed = [p for p in plays if len(p.placement.new_tiles) <= edition.rack_size]
@@ -199,7 +202,9 @@ def test_the_7_8_formats_count_every_tied_top_once_3_8_2(game_format: DuplicateF
     best = max(p.score.total for p in allowed)
     assert sum(1 for p in allowed if p.score.total == best) == ties  # every play, each placement once
     found = movegen_top_finder(FRENCH_LIST, edition, DuplicateSettings(format=game_format), 12)(Board(), draw)
-    assert found.top_count == ties and len(found.plays) == 12 and found.plays[0].score.total == best
+    assert found.top_count == ties
+    assert len(found.plays) == 12
+    assert found.plays[0].score.total == best
 
 
 @pytest.mark.parametrize(("word", "ties", "more"), [("7sur8", 246, "et 234 autres"), ("7et8", 14, "et 2 autres")])
@@ -208,7 +213,8 @@ def test_the_tie_hint_says_how_many_tops_top_n_offers(club: Club, word: str, tie
     club.wait_for_tops_list()
     club.ok("Ref", "/tirage AEILNRST")
     closed = club.ok("Ref", "/cloture")
-    assert "12) " in closed and more in closed
+    assert "12) " in closed
+    assert more in closed
     assert f"{ties} coups font le top ; /top N propose les 12 numérotés" in closed
     assert "de 1 à 12" in club.refused("Ref", "/top 13")
     assert "Top du coup 1 changé" in club.ok("Ref", "/top 12")
@@ -221,7 +227,8 @@ def _top_of(club: Club) -> tuple[str, int, DuplicateGame]:
     record = club.storage.active_game(CHANNEL)
     assert record is not None
     game = load_game(club.storage, record)
-    assert game.current is not None and game.current.draw is not None
+    assert game.current is not None
+    assert game.current.draw is not None
     found = movegen_top_finder(FRENCH_LIST, game.edition, game.settings)(game.board.copy(), game.current.draw.letters)
     best = found.plays[0]
     return best.placement.notation(Notation.FISF), best.score.total, game
@@ -234,7 +241,8 @@ def test_a_whole_game_of_each_format_through_the_referee(
     club: Club, word: str, game_format: DuplicateFormat, tag: str
 ) -> None:
     started = club.ok("Ref", f"/duplicate 3 {word}")
-    assert f"§ {game_format.section} du règlement" in started and f"(formule {tag})" in started
+    assert f"§ {game_format.section} du règlement" in started
+    assert f"(formule {tag})" in started
     club.wait_for_tops_list()
     rounds = 0
     while club.storage.active_game(CHANNEL) is not None and rounds < 40:
@@ -242,12 +250,15 @@ def test_a_whole_game_of_each_format_through_the_referee(
         ack = club.ok("Ana", f"/jouer {move}", private=True)
         assert f"{points} points" in ack
         text = club.ok("Ref", "/cloture")
-        assert f"(formule {tag})" in text and "Ana : " + move.split()[0] in text
+        assert f"(formule {tag})" in text
+        assert "Ana : " + move.split()[0] in text
         rounds += 1
     assert "Fin de la partie duplicate" in text
     ended = club.storage.games(CHANNEL)[-1]
     game = load_game(club.storage, ended)
-    assert game.finished and game.settings.format is game_format and rounds > 10
+    assert game.finished
+    assert game.settings.format is game_format
+    assert rounds > 10
     assert {len(r.draw.letters) for r in game.closed_rounds[:5] if r.draw} == {game.edition.draw_size}
     assert game.standings()[0].total == game.tops_total  # Ana played every top
     sheet = club.ok("Ref", "/feuille")
@@ -260,7 +271,8 @@ def test_a_whole_game_of_each_format_through_the_referee(
 
 def test_topping_alone_against_the_computer_is_ranked_by_time_3_8_4(club: Club) -> None:
     started = club.ok("Ana", "/duplicate topping entrainement")
-    assert "formule topping" in started.lower() and "1 min par coup" in started
+    assert "formule topping" in started.lower()
+    assert "1 min par coup" in started
     club.wait_for_tops_list()
     tries = 0
     while club.storage.active_game(CHANNEL) is not None and tries < 40:
@@ -282,18 +294,22 @@ def test_topping_alone_against_the_computer_is_ranked_by_time_3_8_4(club: Club) 
             assert "ce n'est pas le top" in wrong
         club.now += 3
         found = club.ok("Ana", f"/jouer {move}", private=True)
-        assert f"Top trouvé au coup {game.move_number}" in found and "en 7,0 s" in found  # closed at once (after 1)
+        assert f"Top trouvé au coup {game.move_number}" in found
+        assert "en 7,0 s" in found
         if tries == 0:  # nobody was seated at the first draw: the first move runs its minute (issue 37)
             record = club.storage.active_game(CHANNEL)
-            assert record is not None and load_game(club.storage, record).move_number == 1
+            assert record is not None
+            assert load_game(club.storage, record).move_number == 1
             club.tick(53)
         tries += 1
     ended = load_game(club.storage, club.storage.games(CHANNEL)[-1])
-    assert ended.finished and len(ended.closed_rounds) == tries
+    assert ended.finished
+    assert len(ended.closed_rounds) == tries
     standing = ended.standings()[0]
     assert standing.seconds == pytest.approx(7.0 * tries)
     csv_lines = duplicate_texts.results_csv("fr", ended).decode().splitlines()
-    assert "temps (s)" in csv_lines[0] and f"{7.0 * tries:.1f}" in csv_lines[2]
+    assert "temps (s)" in csv_lines[0]
+    assert f"{7.0 * tries:.1f}" in csv_lines[2]
 
 
 def test_a_topping_top_not_found_in_time_costs_20_seconds(club: Club) -> None:
@@ -306,11 +322,14 @@ def test_a_topping_top_not_found_in_time_costs_20_seconds(club: Club) -> None:
     club.ok("Ana", f"/jouer {move}", private=True)  # Ben has not found it: the round stays open
     assert (
         club.storage.active_game(CHANNEL) is not None
-        and load_game(club.storage, club.storage.active_game(CHANNEL)).move_number == 1
+    )
+    assert (
+        load_game(club.storage, club.storage.active_game(CHANNEL)).move_number == 1
     )
     closed = club.tick(51)  # the minute is up
     text = "\n".join(r.text for r in closed)
-    assert "top en 10,0 s" in text and "top donné : 80,0 s (20 s de pénalité)" in text
+    assert "top en 10,0 s" in text
+    assert "top donné : 80,0 s (20 s de pénalité)" in text
     after = load_game(club.storage, club.storage.active_game(CHANNEL))
     places = [(s.player, s.place, s.seconds) for s in after.standings()]
     assert places == [("Ana", 1, 10.0), ("Ben", 2, 80.0)]
@@ -321,7 +340,8 @@ def test_a_topping_top_not_found_in_time_costs_20_seconds(club: Club) -> None:
 
 def test_blitz_calls_twenty_seconds_and_the_semi_rapid_clock_two_minutes(club: Club) -> None:
     started = club.ok("Ref", "/duplicate blitz manuel")
-    assert "1 min par coup" in started and "Annonce « 20 secondes »" in started
+    assert "1 min par coup" in started
+    assert "Annonce « 20 secondes »" in started
     club.ok("Ref", "/tirage AEGRSUV")
     assert club.tick(39) == []
     call = club.tick(1)
@@ -343,7 +363,8 @@ def test_the_images_name_the_format(tmp_path: Path, game_format: DuplicateFormat
     game = DuplicateGame(FRENCH, ["Ana", "Ben"], DuplicateSettings(format=game_format), "fr")
     finder = movegen_top_finder(FRENCH_LIST, game.edition, game.settings)
     game.draw(random.Random(4), at=0.0)
-    assert game.current is not None and game.current.draw is not None
+    assert game.current is not None
+    assert game.current.draw is not None
     best = finder(game.board.copy(), game.current.draw.letters).plays[0]
     game.submit("Ana", best.placement.notation(), at=12.0)
     game.close_round(finder, FRENCH_LIST)
@@ -364,22 +385,28 @@ def test_a_game_of_each_format_replays_from_its_events_through_json(game_format:
     rng = random.Random(9)
     for number in range(6):
         game.draw(rng, at=number * 100.0)
-        assert game.current is not None and game.current.draw is not None
+        assert game.current is not None
+        assert game.current.draw is not None
         best = finder(game.board.copy(), game.current.draw.letters).plays[0]
         game.submit("Ana", best.placement.notation(), at=number * 100.0 + 5)
         game.close_round(finder, FRENCH_LIST)
     data = json.loads(json.dumps([event_to_dict(e) for e in game.events]))
     again = DuplicateGame.from_events(event_from_dict(d) for d in data)
-    assert again.board == game.board and again.record() == game.record() and again.standings() == game.standings()
-    assert again.edition.draw_size == game.edition.draw_size and again.bag == game.bag
+    assert again.board == game.board
+    assert again.record() == game.record()
+    assert again.standings() == game.standings()
+    assert again.edition.draw_size == game.edition.draw_size
+    assert again.bag == game.bag
 
 
 def test_classic_settings_are_stored_as_before_and_old_logs_load_as_classic() -> None:
     stored = DuplicateSettings().to_dict()
-    assert "format" not in stored and "call" not in stored
+    assert "format" not in stored
+    assert "call" not in stored
     assert DuplicateSettings.from_dict(stored).format is DuplicateFormat.CLASSIC
     joker = DuplicateSettings(format=J, call=20).to_dict()
-    assert joker["format"] == "joker" and DuplicateSettings.from_dict(joker).format is J
+    assert joker["format"] == "joker"
+    assert DuplicateSettings.from_dict(joker).format is J
 
 
 # --- the console --------------------------------------------------------------------------------------
@@ -413,7 +440,9 @@ def test_the_console_plays_a_whole_game_of_each_format(tmp_path: Path, word: str
     sheet = output.rsplit("Fin de la partie duplicate", 1)[1]
     assert note in sheet
     exported = sheet.rsplit("Partie n°1 (duplicate", 1)[1]  # /export: the sheet again, and the CSV
-    assert note in exported and "-results-" in exported and ".csv)" in exported
+    assert note in exported
+    assert "-results-" in exported
+    assert ".csv)" in exported
     assert output.count(f"(formule {note.split(' (')[0].removeprefix('formule ')})") >= 10  # every draw says it
 
 
@@ -436,13 +465,15 @@ def test_a_whole_game_on_each_shorter_clock_closed_by_the_clock_1_3(
     rounds = 0
     while club.storage.active_game(CHANNEL) is not None and rounds < 40:
         move, points, game = _top_of(club)
-        assert game.settings.minutes == minutes and game.settings.warning_threshold == threshold
+        assert game.settings.minutes == minutes
+        assert game.settings.warning_threshold == threshold
         club.now += 5
         assert f"{points} points" in club.ok("Ana", f"/jouer {move}", private=True)
         club.tick(game.settings.seconds)  # the clock closes the move, not the referee
         rounds += 1
     ended = load_game(club.storage, club.storage.games(CHANNEL)[-1])
-    assert ended.finished and rounds == len(ended.closed_rounds) > 10
+    assert ended.finished
+    assert rounds == len(ended.closed_rounds) > 10
     assert ended.standings()[0].total == ended.tops_total
     assert note in club.ok("Ref", "/feuille")
     assert note in club.ok("Ref", "/export")

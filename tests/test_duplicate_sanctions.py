@@ -212,16 +212,19 @@ def test_in_blitz_five_warnings_cost_nothing() -> None:
 
 def test_the_solo_is_compared_before_the_penalty_3_5(scripted: DuplicateGame) -> None:
     move_3 = scripted.closed_rounds[2]
-    assert move_3.score_of("Cleo") == 4 and move_3.score_before_penalty("Cleo") == 9 == move_3.top_points
+    assert move_3.score_of("Cleo") == 4
+    assert move_3.score_before_penalty("Cleo") == 9 == move_3.top_points
     assert scripted.solo(move_3) == "Cleo"
     assert [scripted.solo(r) for r in scripted.closed_rounds] == [None, None, "Cleo", None, None]
 
 
 def test_a_late_arrival_scores_zero_for_the_moves_already_played_6_2(scripted: DuplicateGame) -> None:
     first, second = scripted.closed_rounds[:2]
-    assert "Eve" not in first.results and "Eve" not in second.results
+    assert "Eve" not in first.results
+    assert "Eve" not in second.results
     assert (first.score_of("Eve"), second.score_of("Eve")) == (0, 0)
-    assert first.grade_of("Eve") is None and not first.warned("Eve")
+    assert first.grade_of("Eve") is None
+    assert not first.warned("Eve")
 
 
 def test_without_sanctions_the_same_answers_are_judged_as_before() -> None:
@@ -229,10 +232,12 @@ def test_without_sanctions_the_same_answers_are_judged_as_before() -> None:
     assert all(r.grade_of(p) is None for r in plain.closed_rounds for p in plain.players)
     scores = {p: [r.score_of(p) for r in plain.closed_rounds] for p in plain.players}
     # the slip faults count 0 (uncircled joker, reversed reference, misplaced, wrong circle); scores as they are
-    assert scores["Ben"] == [24, 0, 0, 7, 0] and scores["Cleo"] == [0, 13, 0, 7, 12]
+    assert scores["Ben"] == [24, 0, 0, 7, 0]
+    assert scores["Cleo"] == [0, 13, 0, 7, 12]
     assert all(s.warnings == 0 and s.deduction == 0 for s in plain.standings())
     ben_move_1 = plain.closed_rounds[0].results["Ben"]
-    assert ben_move_1.claimed_differs and ben_move_1.fault is None
+    assert ben_move_1.claimed_differs
+    assert ben_move_1.fault is None
 
 
 def test_a_lifted_sanction_no_longer_counts_and_is_kept(scripted: DuplicateGame) -> None:
@@ -247,7 +252,8 @@ def test_a_lifted_sanction_no_longer_counts_and_is_kept(scripted: DuplicateGame)
     assert lines[3].lifted == (("Ben", "score misread by the referee"),)
     assert ("Ben", Fault.WRONG_SCORE) not in lines[3].faults
     again = DuplicateGame.from_events(event_from_dict(json.loads(json.dumps(event_to_dict(e)))) for e in game.events)
-    assert again.standings() == game.standings() and again.record() == game.record()
+    assert again.standings() == game.standings()
+    assert again.record() == game.record()
 
 
 @pytest.mark.parametrize(("player", "number"), [("Ana", 1), ("Cleo", 1), ("Dan", 2), ("Eve", 1)])
@@ -262,7 +268,8 @@ def test_the_graded_game_replays_from_its_events_through_json(scripted: Duplicat
     data = json.loads(json.dumps([event_to_dict(e) for e in scripted.events]))
     assert data[0]["settings"]["sanctions"] == "fisf"
     again = DuplicateGame.from_events(event_from_dict(d) for d in data)
-    assert again.standings() == scripted.standings() and again.record() == scripted.record()
+    assert again.standings() == scripted.standings()
+    assert again.record() == scripted.record()
     assert again.record_data() == scripted.record_data()
 
 
@@ -270,11 +277,13 @@ def test_a_game_without_sanctions_stores_the_settings_it_stored_before() -> None
     old = {"minutes": 3, "solo_bonus": 10, "solo_min_players": 16, "y": "either"}
     old |= {"joker": "either", "first_move_horizontal": True, "notation": "fisf", "grace_seconds": 0.0}
     settings = DuplicateSettings.from_dict({**old, "solo_requires_top": True})  # as stored before issue 37
-    assert settings.sanctions is Sanctions.NONE and settings.to_dict() == old  # the old flag: no choice, not kept
+    assert settings.sanctions is Sanctions.NONE
+    assert settings.to_dict() == old
     assert settings.solo is SoloRule.BEST  # the rule book's solo (3.5)
     assert DuplicateSettings.from_dict(FISF.to_dict()) == FISF
     club_rule = dataclasses.replace(FISF, solo=SoloRule.TOP)
-    assert club_rule.to_dict()["solo"] == "top" and DuplicateSettings.from_dict(club_rule.to_dict()) == club_rule
+    assert club_rule.to_dict()["solo"] == "top"
+    assert DuplicateSettings.from_dict(club_rule.to_dict()) == club_rule
 
 
 def test_record_and_exports_carry_the_warnings(scripted: DuplicateGame) -> None:
@@ -286,11 +295,15 @@ def test_record_and_exports_carry_the_warnings(scripted: DuplicateGame) -> None:
     ]
     assert data["moves"][2]["faults"]["Cleo"] == ["misplaced", "penalty", "5.6"]
     rows = list(csv.reader(io.StringIO(results_csv("en", scripted).decode())))
-    assert rows[0][6:8] == ["warn.", "deducted"] and rows[0][8] == say("en", "col_move_number", n=1)
+    assert rows[0][6:8] == ["warn.", "deducted"]
+    assert rows[0][8] == say("en", "col_move_number", n=1)
     ben = next(r for r in rows if r[1] == "Ben")
-    assert ben[2] == "102" and ben[6:8] == ["5", "10"] and ben[8:] == ["24", "63", "6", "7", "12"]
+    assert ben[2] == "102"
+    assert ben[6:8] == ["5", "10"]
+    assert ben[8:] == ["24", "63", "6", "7", "12"]
     plain = play_script(DuplicateSettings(solo_min_players=4))
-    assert "warnings" not in plain.record_data()["standings"][0] and "sanctions" not in plain.record_data()
+    assert "warnings" not in plain.record_data()["standings"][0]
+    assert "sanctions" not in plain.record_data()
     assert len(next(csv.reader(io.StringIO(results_csv("en", plain).decode())))) == 6 + 5
 
 
@@ -307,7 +320,8 @@ def test_texts_say_the_grade_and_the_clause(
     text = round_text(lang, scripted, scripted.closed_rounds[2])
     ben = next(line for line in text.splitlines() if line.startswith("Ben"))
     cleo = next(line for line in text.splitlines() if line.startswith("Cleo"))
-    assert warned in ben and penalty in cleo
+    assert warned in ben
+    assert penalty in cleo
     table = standings_text(lang, scripted)
     assert standing in next(line for line in table.splitlines() if " Ben " in line)
     record = record_table(lang, scripted)
@@ -323,7 +337,8 @@ def board_after(rounds: int) -> tuple[Board, str]:
     """The board the scripted game's move ``rounds + 1`` is played on, and that move's draw."""
     game = play_script(rounds=rounds + 1)
     round_ = game.closed_rounds[rounds]
-    assert round_.board_before is not None and round_.draw is not None
+    assert round_.board_before is not None
+    assert round_.draw is not None
     return round_.board_before, round_.draw.letters
 
 
@@ -368,12 +383,14 @@ def test_grading_table_section_5(
     result = grade_submission(
         board, draw, MoveSubmitted("P", move, claimed), lambda w: w in LEXICON, FRENCH, FISF.notation, Sanctions.FISF
     )
-    assert result.fault is fault and clause.split()[0] == fault.section
+    assert result.fault is fault
+    assert clause.split()[0] == fault.section
     expected = paid if isinstance(paid, int) else exact(board, paid)
     assert result.score == expected
     assert result.valid == (fault.grade is not Grade.ZERO)
     if fault is Fault.MISPLACED:
-        assert result.penalty == 5 and result.score + result.penalty == claimed
+        assert result.penalty == 5
+        assert result.score + result.penalty == claimed
 
 
 def test_at_most_one_warning_per_move_5_8() -> None:
@@ -381,7 +398,8 @@ def test_at_most_one_warning_per_move_5_8() -> None:
     result = grade_submission(
         board, draw, MoveSubmitted("P", "4D TARiES", 99), lambda w: w in LEXICON, FRENCH, FISF.notation, Sanctions.FISF
     )
-    assert result.fault is Fault.WRONG_CIRCLE and result.claimed_differs  # two faults, one warning
+    assert result.fault is Fault.WRONG_CIRCLE
+    assert result.claimed_differs
 
 
 def test_a_late_answer_stays_zero_whatever_it_says() -> None:
@@ -443,7 +461,8 @@ def test_the_console_grades_an_uncircled_joker_as_a_warning(tmp_path: Path) -> N
     assert "Ana : H8 ESSUiE 12 [annoncé 99] — avertissement (§ 5.5 : joker indiqué sur une autre lettre)" in output
     assert "[-> cleo] Coup 1 : votre réponse H8 ESSUIE vaut 12 — avertissement (§ 5.5 : joker non indiqué)." in output
     assert "Vous avez 1 avertissement ; à partir du 4e" in output
-    assert "Ben : H8 ESSUIEZ 0" in output and "zéro (§ 5.4.1.d : erreur de lettre)" in output
+    assert "Ben : H8 ESSUIEZ 0" in output
+    assert "zéro (§ 5.4.1.d : erreur de lettre)" in output
     assert "Sanction levée pour Cleo au coup 1 : joker lu sur le bulletin." in output
     assert "Syntaxe : /corrige" in output  # no reason given: nothing lifted
     assert "Ben, coup 1 : pas d'avertissement ni de pénalité à lever." in output
@@ -456,7 +475,9 @@ def test_the_console_grades_an_uncircled_joker_as_a_warning(tmp_path: Path) -> N
 def test_a_box_rules_channel_plays_without_sanctions_in_the_console(tmp_path: Path) -> None:
     script = "Ref: /duplicate 3 manuel\nRef: /tirage EEEISU?\nCleo> /jouer H8 ESSUIE\nRef: /cloture\n"
     output = run_console(script, tmp_path / "game.sqlite")
-    assert "Sanctions FISF" not in output and "avert." not in output and "§" not in output
+    assert "Sanctions FISF" not in output
+    assert "avert." not in output
+    assert "§" not in output
     assert "Cleo : H8 ESSUIE 0 — joker à écrire en minuscule pour S" in output
 
 
@@ -476,8 +497,10 @@ def test_the_same_answer_of_another_player_is_graded_once() -> None:
     second = grade_submission(
         board, draw, MoveSubmitted("Q", "4D TARIES"), is_word, FRENCH, FISF.notation, Sanctions.FISF, same=same
     )
-    assert count > 0 and len(looked_up) == count  # evaluating the move again looks up no word: placement fails
-    assert second == dataclasses.replace(first, player="Q") and first.fault is Fault.UNCIRCLED_JOKER
+    assert count > 0
+    assert len(looked_up) == count
+    assert second == dataclasses.replace(first, player="Q")
+    assert first.fault is Fault.UNCIRCLED_JOKER
 
 
 # --- the chat commands ---------------------------------------------------------------------------------
@@ -523,7 +546,8 @@ def test_a_warning_told_privately_and_lifted_by_the_referee(
     club.ok("Ana", "/play H8 EsSUIE 12", private=True)
     closing = club.send("Ref", "/close")
     private = [r for r in closing if r.private]
-    assert [r.to_user for r in private] == ["u:cleo"] and feedback in private[0].text  # Ana's answer is clean
+    assert [r.to_user for r in private] == ["u:cleo"]
+    assert feedback in private[0].text
     club.refused("Ref", f"/correct Ana 1 {lift} no reason to")  # nothing to lift: nothing stored
     club.refused("Ref", f"/correct Cleo 1 {lift}")  # a reason is required
     assert lifted in club.ok("Ref", f"/correct Cleo 1 {lift} circle seen on the slip")

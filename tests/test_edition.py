@@ -50,7 +50,8 @@ def test_french_and_english_data(
     assert edition.tile_count == tiles
     assert edition.vowels == frozenset(vowels)
     assert edition.flexible == frozenset("Y")
-    assert edition.alphabet == LATIN and edition.alphabet.plain
+    assert edition.alphabet == LATIN
+    assert edition.alphabet.plain
     assert edition.values["Z"] == z
     assert default_notation(edition.code) is notation
     assert edition.rules == rules
@@ -69,7 +70,8 @@ def test_spanish_test_edition_symbols(es: Alphabet) -> None:
     assert len(es.symbols) == len(es.labels)
     assert es.label(es.symbols[3]) == "CH"
     assert es.code("Ñ") == es.labels.index("Ñ")
-    assert not es.plain and es.multiletter
+    assert not es.plain
+    assert es.multiletter
     assert all(s.isalpha() and s.isupper() and s.lower() != s for s in es.symbols)
 
 
@@ -131,7 +133,8 @@ def test_bad_brackets_and_jokers(es: Alphabet) -> None:
         with pytest.raises(WordSyntaxError):
             parse_word(text, alphabet=es)
     (joker,) = parse_word("(ch)", alphabet=es)
-    assert joker.joker and es.label(joker.letter or "") == "CH"
+    assert joker.joker
+    assert es.label(joker.letter or "") == "CH"
 
 
 @settings(max_examples=200, deadline=None)
@@ -163,7 +166,9 @@ def _document(**changes: object) -> dict[str, object]:
 def test_a_minimal_document() -> None:
     edition = edition_from_data(_document())
     assert edition.alphabet.labels == ("A", "B")
-    assert edition.vowels == frozenset("A") and edition.values["B"] == 3 and edition.rack_size == 7
+    assert edition.vowels == frozenset("A")
+    assert edition.values["B"] == 3
+    assert edition.rack_size == 7
 
 
 @pytest.mark.parametrize(

@@ -89,21 +89,32 @@ def reply_to(out: list[str], text: str) -> str:
 
 
 def test_a_list_is_named_compiled_and_cached_in_its_edition_tiles(es: Edition, lists: Path, tmp_path: Path) -> None:
-    assert "es-test" in bundled() and "es-test" in EDITIONS
+    assert "es-test" in bundled()
+    assert "es-test" in EDITIONS
     assert list_key("es-test", "es-test") == "es-test"  # a bundled list in its own edition
-    assert list_key("fr", "fr") == "fr" and list_key("fr", "en") == "fr"  # A-Z: the list itself
+    assert list_key("fr", "fr") == "fr"
+    assert list_key("fr", "en") == "fr"
     assert list_key("es-test", "fr") == f"es-test{EDITION_MARK}fr"
-    assert split_key("es-test")[1] == es.alphabet and split_key("es-test#edition-fr")[1] is LATIN
+    assert split_key("es-test")[1] == es.alphabet
+    assert split_key("es-test#edition-fr")[1] is LATIN
     lexicon, info = load("es-test")
-    assert lexicon.alphabet == es.alphabet and info.words == 608
-    assert "CHORRO" in lexicon and "AÑO" in lexicon and "ANO" in lexicon
-    assert len(es.tiles("CHORRO")) == 4 and es.tiles("CHORRO") in set(lexicon.words())
+    assert lexicon.alphabet == es.alphabet
+    assert info.words == 608
+    assert "CHORRO" in lexicon
+    assert "AÑO" in lexicon
+    assert "ANO" in lexicon
+    assert len(es.tiles("CHORRO")) == 4
+    assert es.tiles("CHORRO") in set(lexicon.words())
     caches = sorted(p.name for p in (tmp_path / "cache" / "lexicons").glob("*.lex"))
-    assert len(caches) == 1 and caches[0].count(".") == 3  # SHA256.ALPHABET.vC-F.lex
+    assert len(caches) == 1
+    assert caches[0].count(".") == 3
     again, _ = load("es-test")  # read back from the cache, in the same tiles
-    assert again.alphabet == es.alphabet and list(again.words()) == list(lexicon.words())
+    assert again.alphabet == es.alphabet
+    assert list(again.words()) == list(lexicon.words())
     folded, _ = load(f"es-test{EDITION_MARK}fr")  # the same file in A-Z tiles is another cache entry
-    assert folded.alphabet is LATIN and "CHORRO" in folded and "ANO" in folded
+    assert folded.alphabet is LATIN
+    assert "CHORRO" in folded
+    assert "ANO" in folded
     assert len(list((tmp_path / "cache" / "lexicons").glob("*.lex"))) == 2
 
 
@@ -116,7 +127,8 @@ def test_a_cache_compiled_in_other_tiles_is_rebuilt(
     tiles.write_bytes(latin.read_bytes())  # the A-Z compile copied over the entry of the edition's tiles
     with caplog.at_level("WARNING", logger="arbitre.lexicons"):
         lexicon, _ = load("es-test")
-    assert lexicon.alphabet == es.alphabet and "compiled in other tiles" in caplog.text
+    assert lexicon.alphabet == es.alphabet
+    assert "compiled in other tiles" in caplog.text
 
 
 def test_house_words_are_read_and_looked_up_in_the_edition_tiles(es: Edition, lists: Path, tmp_path: Path) -> None:
@@ -124,11 +136,14 @@ def test_house_words_are_read_and_looked_up_in_the_edition_tiles(es: Edition, li
     house_file = tmp_path / "house.txt"
     house_file.write_text("ñandú\n-chorro\n", encoding="utf-8")
     house = read_house_file(house_file, es.alphabet)
-    assert house.added == {es.tiles("ÑANDU")} and house.removed == {es.tiles("CHORRO")}
+    assert house.added == {es.tiles("ÑANDU")}
+    assert house.removed == {es.tiles("CHORRO")}
     assert read_house_file(house_file).added == {"NANDU"}  # A-Z folds the Ñ away
     words = HouseList(lexicon, house, "es-test")
-    assert es.tiles("ÑANDU") in words and es.tiles("CHORRO") not in words
-    assert es.tiles("AÑO") in words and "ANO" in words  # two words, as the edition has two tiles
+    assert es.tiles("ÑANDU") in words
+    assert es.tiles("CHORRO") not in words
+    assert es.tiles("AÑO") in words
+    assert "ANO" in words
     assert "CHO" + es.tiles("RRO") not in words  # C then H: not the tile CH
     assert HouseWords().digest != house.digest
 
@@ -160,7 +175,9 @@ def test_a_classic_game_with_multi_letter_tiles(es: Edition, lists: Path, tmp_pa
     calc = [r for r in out if "CHORRO (5+1+8+1)x2 = 30" in r]
     assert len(calc) == 3  # /calcul before and in the game, and the move itself: four tiles, 30
     check = reply_to(out, "CHORRO valable")
-    assert "AÑO valable" in check and "ANO valable" in check and "C[H]ORRO non valable" in check
+    assert "AÑO valable" in check
+    assert "ANO valable" in check
+    assert "C[H]ORRO non valable" in check
     assert "AÑOS 1+8x2+1+1x2 = 20" in reply_to(out, "AÑOS")
     challenge = reply_to(out, "OLLAZ non valable")
     assert "OLLAZ" in challenge
@@ -170,20 +187,25 @@ def test_a_classic_game_with_multi_letter_tiles(es: Edition, lists: Path, tmp_pa
     unseen = reply_to(out, "Lettres non visibles (93)")  # 100 tiles less CH, O, RR, O, A, Ñ, S
     assert "?x2 Ax11 Bx2 Cx4 Dx5 Ex12 F Gx2 Hx2 Ix6 J Lx4 LL Mx2 Nx5 Ox7 Px2 Q Rx5 Sx5 Tx4" in unseen
     grid = reply_to(out, "```\n      1  2  3")
-    assert " CH  O RR  O" in grid and "OLLAZ non valable" in grid  # the board and the last move in labels
+    assert " CH  O RR  O" in grid
+    assert "OLLAZ non valable" in grid
     symbols = [c for c in es.alphabet.symbols if c not in es.alphabet.labels]
     assert not any(c in "\n".join(out) for c in symbols)  # no tile symbol ever shown
     image = reply_to(out, "(image: ").split("(image: ", 1)[1].rstrip(")")
     with Image.open(image) as board:
-        assert board.format == "PNG" and board.width > 500
+        assert board.format == "PNG"
+        assert board.width > 500
     export = reply_to(out, "#player1")
-    assert "#arbitre-edition es-test" in export and ">Ana: OOCHRR 8H CHORRO +30 30" in export
-    assert ">Ben: ASÑ I6 AÑ.S +20 20" in export and "invalid OLLAZ" in export
+    assert "#arbitre-edition es-test" in export
+    assert ">Ana: OOCHRR 8H CHORRO +30 30" in export
+    assert ">Ben: ASÑ I6 AÑ.S +20 20" in export
+    assert "invalid OLLAZ" in export
     gcg = export.split("(file: ", 1)[1].rstrip(")")
     assert main(["replay", gcg]) == 0  # the record names its edition: replayed in its tiles, every score agreed
     store = SQLiteStorage(db)
     try:
-        assert store.channel(CHANNEL).edition == "es-test" and store.channel(CHANNEL).lexicon == "es-test"
+        assert store.channel(CHANNEL).edition == "es-test"
+        assert store.channel(CHANNEL).lexicon == "es-test"
     finally:
         store.close()
 
@@ -208,7 +230,10 @@ def test_a_duplicate_round_with_multi_letter_tiles(es: Edition, lists: Path, tmp
     closed = reply_to(out, "Ben : H8 CHORRO 30 (top)")
     assert "H6 OCHO 14" in closed  # the tops found in the edition's tiles
     unseen = reply_to(out, "Lettres non visibles (96)")
-    assert "Cx4 Dx5" in unseen and " RR " not in unseen and " LL " in unseen and " Ñ " in unseen
+    assert "Cx4 Dx5" in unseen
+    assert " RR " not in unseen
+    assert " LL " in unseen
+    assert " Ñ " in unseen
     sheet = reply_to(out, "N°  tirage")
     assert " 1  ACHEOORRS  H5   CHORRO   30     30   30" in sheet
     symbols = [c for c in es.alphabet.symbols if c not in es.alphabet.labels]
@@ -228,11 +253,14 @@ def run_tool(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, 
 
 def test_score_reads_the_edition_tiles(es: Edition, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_tool(capsys, "score", "--edition", "es-test", "H8 CHORRO")
-    assert status == 0 and out.splitlines() == ["H8 CHORRO", "  CHORRO (5+1+8+1)x2 = 30", "  total 30"]
+    assert status == 0
+    assert out.splitlines() == ["H8 CHORRO", "  CHORRO (5+1+8+1)x2 = 30", "  total 30"]
     status, out, _ = run_tool(capsys, "score", "--edition", "es-test", "--json", "H8 CHORRO", "9F AÑOS")
-    assert status == 0 and [move["score"] for move in json.loads(out)] == [30, 20]
+    assert status == 0
+    assert [move["score"] for move in json.loads(out)] == [30, 20]
     status, out, _ = run_tool(capsys, "score", "H8 CHORRO")  # French tiles: six of them
-    assert status == 0 and "total 24" in out
+    assert status == 0
+    assert "total 24" in out
 
 
 def test_every_known_edition_is_an_edition_choice(es: Edition, capsys: pytest.CaptureFixture[str]) -> None:
@@ -248,25 +276,34 @@ def test_check_top_and_lexicon_info_take_the_edition(
     es: Edition, lists: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     status, out, _ = run_tool(capsys, "check", "--lexicon", "es-test", "chorro", "año", "C[H]ORRO")
-    assert status == 1 and out.splitlines() == ["CHORRO valable", "AÑO valable", "C[H]ORRO non valable"]
+    assert status == 1
+    assert out.splitlines() == ["CHORRO valable", "AÑO valable", "C[H]ORRO non valable"]
     status, out, _ = run_tool(capsys, "check", "--json", "--lexicon", "es-test", "llama")
-    assert status == 0 and json.loads(out) == {"lexicon": "es-test", "words": {"LLAMA": True}}
+    assert status == 0
+    assert json.loads(out) == {"lexicon": "es-test", "words": {"LLAMA": True}}
     house = tmp_path / "house.txt"
     house.write_text("ÑANDÚ\n", encoding="utf-8")
     status, out, _ = run_tool(capsys, "check", "--lexicon", "es-test", "--house", str(house), "ñandu")
-    assert status == 0 and out.strip() == "ÑANDU valable (mot maison)"
+    assert status == 0
+    assert out.strip() == "ÑANDU valable (mot maison)"
     status, out, _ = run_tool(capsys, "top", "--edition", "es-test", "--moves", "H8 CHORRO", "--rack", "AÑLLSEU")
-    assert status == 0 and out.startswith(" 1. I6 ELLA    24") and "11D SUEÑO" in out
+    assert status == 0
+    assert out.startswith(" 1. I6 ELLA    24")
+    assert "11D SUEÑO" in out
     status, out, _ = run_tool(capsys, "top", "--edition", "es-test", "--rack", "ch o rr o a")
-    assert status == 0 and "CHORRO" in out.splitlines()[0] and " 30" in out.splitlines()[0]
+    assert status == 0
+    assert "CHORRO" in out.splitlines()[0]
+    assert " 30" in out.splitlines()[0]
     french = ready_registry().load("fr")[1].cache  # compiled once for the session: linked, not compiled again
     private = tmp_path / "cache" / "lexicons"
     private.mkdir(parents=True, exist_ok=True)
     (private / french.name).symlink_to(french)
     status, out, _ = run_tool(capsys, "lexicon", "info", "es-test", "fr", "--json")
     infos = [json.loads(line) for line in out.splitlines()]
-    assert status == 0 and [(i["name"], i["words"]) for i in infos][0] == ("es-test", 608)
-    assert infos[1]["name"] == "fr" and infos[1]["licence"] == "MPL-2.0"
+    assert status == 0
+    assert [(i["name"], i["words"]) for i in infos][0] == ("es-test", 608)
+    assert infos[1]["name"] == "fr"
+    assert infos[1]["licence"] == "MPL-2.0"
 
 
 # --- images: every tile label of every edition is drawn -----------------------------------------------
@@ -287,7 +324,8 @@ def test_a_whole_duplicate_game_is_played_offline_in_the_edition(
 ) -> None:
     status, out, _ = run_tool(capsys, "duplicate", "--edition", "es-test", "--seed", "3", "--json")
     moves = json.loads(out)["moves"]
-    assert status == 0 and len(moves) > 20
+    assert status == 0
+    assert len(moves) > 20
     # two R tiles in a draw are not the tile RR: written R[R], and the top found with them as two tiles
     assert [m["draw"] for m in moves[6:8]] == ["R[R]UU+DFU", "DR[R]UUU+O"]
     symbols = [c for c in es.alphabet.symbols if c not in es.alphabet.labels]

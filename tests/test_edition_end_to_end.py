@@ -244,7 +244,8 @@ def test_a_classic_game_in_every_edition(
         ]
     )
     out = play(registry, script + "\n", tmp_path)
-    assert f"édition {edition.code}," in out[0] and f"liste {edition.code}," in out[0]
+    assert f"édition {edition.code}," in out[0]
+    assert f"liste {edition.code}," in out[0]
     for symbols, spelled in zip(words.checked, typed):  # scored on the empty board, in the edition's tiles
         calc = reply_to(out, f"Calcul (non enregistré) : {start} {spelled}\n")
         assert calc.endswith(f" = {first_move_score(edition, symbols)}"), calc
@@ -257,7 +258,8 @@ def test_a_classic_game_in_every_edition(
     ben_reply = reply_to(out, f"Ben : {ben_move}\n")
     assert scores_of(ben_reply)["Ben"] == ben.total
     valid = reply_to(out, say(LANG, "challenge_valid", verdicts="", player="Ben").split(" : ")[0] + " : ")
-    assert say(LANG, "valid") in valid and f"{words.spell(ben.placement.main_word.text)} {say(LANG, 'valid')}" in valid
+    assert say(LANG, "valid") in valid
+    assert f"{words.spell(ben.placement.main_word.text)} {say(LANG, 'valid')}" in valid
     after_valid = scores_of(valid)
     penalty = rules.challenge_penalty_per_word * len(ben.placement.words)
     bonus = rules.challenge_bonus_per_word * len(ben.placement.words)
@@ -270,7 +272,8 @@ def test_a_classic_game_in_every_edition(
     unseen = reply_to(out, "Lettres non visibles (")
     shown = label_counts(unseen.split(" : ", 1)[1].splitlines()[0])
     expected = {edition.label(s): n for s, n in bag.items() if n} | {"?": edition.jokers}
-    assert shown == expected and f"({sum(expected.values())})" in unseen
+    assert shown == expected
+    assert f"({sum(expected.values())})" in unseen
     # the board: the image draws every tile's label, the text board writes it in even columns
     grid = reply_to(out, "```\n")
     placed = {(7, 7 + i): edition.label(s) for i, s in enumerate(first)}
@@ -284,7 +287,8 @@ def test_a_classic_game_in_every_edition(
         assert rows[row + 1].endswith(label, 0, 4 + (col + 1) * (len(rows[0]) - 4) // SIZE), (row, col, label)
     # the offline lookup reads the words as the chat does
     status, looked_up = tool(capsys, "check", "--lexicon", edition.code, *typed, *dotted)
-    assert status == 0 and looked_up["words"] == dict.fromkeys(typed, True)
+    assert status == 0
+    assert looked_up["words"] == dict.fromkeys(typed, True)
     # the export, replayed: every score recomputed agrees
     export = reply_to(out, "#player1")
     assert (f"#arbitre-edition {edition.code}" in export) is (edition != ENGLISH)  # GCG's own tiles are English
@@ -335,7 +339,8 @@ def test_a_duplicate_round_in_every_edition(
     alphabet = edition.alphabet
     start = first_move_ref(notation)
     draw = duplicate_draw(words)
-    assert sum(edition.is_vowel(s) for s in draw) >= 2 and sum(not edition.is_vowel(s) for s in draw) >= 2
+    assert sum(edition.is_vowel(s) for s in draw) >= 2
+    assert sum(not edition.is_vowel(s) for s in draw) >= 2
     typed = words.spell(words.first)
     absent = min((s for s in alphabet.symbols if s not in draw), key=lambda s: -edition.values[s])
     mistaken = words.spell(words.first[:-1] + absent)
@@ -370,7 +375,8 @@ def test_a_duplicate_round_in_every_edition(
     top = re.search(r"^Top : (\S+) (\S+) — (\d+) points$", results, re.MULTILINE)
     assert top is not None, results
     top_ref, top_word, top_score = top.group(1), top.group(2), int(top.group(3))
-    assert f"Ben : {start} {typed} {score}" in results and f"Cy : {start} {typed.lower()} {score}" in results
+    assert f"Ben : {start} {typed} {score}" in results
+    assert f"Cy : {start} {typed.lower()} {score}" in results
     letters = say(LANG, "dup_reason_not_in_draw", letters=alphabet.spell(absent))  # the mistake: 0, with its reason
     assert f"Dan : {start} {mistaken} 0 — {letters}" in results, results
     assert top_score >= score
@@ -378,9 +384,11 @@ def test_a_duplicate_round_in_every_edition(
     status, scored = tool(
         capsys, "score", "--edition", edition.code, "--notation", notation.value, f"{top_ref} {top_word}"
     )
-    assert status == 0 and [move["score"] for move in scored] == [top_score]
+    assert status == 0
+    assert [move["score"] for move in scored] == [top_score]
     standings = reply_to(out, "joueur  total")
-    assert re.search(rf"^1\s+Ben\s+{score}\s", standings, re.MULTILINE) and re.search(r"Dan\s+0\s", standings)
+    assert re.search(rf"^1\s+Ben\s+{score}\s", standings, re.MULTILINE)
+    assert re.search(r"Dan\s+0\s", standings)
     # the board with the top placed: every tile's label drawn; the unseen tiles are the rest of the set
     move = parse_move(f"{top_ref} {top_word}", notation, alphabet=alphabet)
     ref = move.ref
@@ -436,7 +444,8 @@ def test_every_row_of_the_text_board_is_as_wide_in_every_edition(code: str) -> N
         mark = ">" if (row, col) in last else " "
         assert cell == (mark + label).rjust(width), (row, col, cell, label)
     empty = rows[2][4 : 4 + width]  # a premium square
-    assert empty.strip() in "*+^'." and columns(empty) == width
+    assert empty.strip() in "*+^'."
+    assert columns(empty) == width
 
 
 # --- the offline tools, every edition (issue 23, "Done when") ------------------------------------------
@@ -454,15 +463,20 @@ def test_top_and_lexicon_info_in_every_edition(
     assert status == 0 and found["plays"], found
     assert [p["score"] for p in found["plays"]] == [p.total for p in best]  # the engine's tops, its scores
     status, info = tool(capsys, "lexicon", "info", edition.code)
-    assert status == 0 and info["name"] == edition.code and len(info["sha256"]) == 64 and info["licence"]
+    assert status == 0
+    assert info["name"] == edition.code
+    assert len(info["sha256"]) == 64
+    assert info["licence"]
     assert info["words"] > 0
 
 
 def test_arbitre_score_reads_chorro_as_four_spanish_tiles(capsys: pytest.CaptureFixture[str]) -> None:
     status, scored = tool(capsys, "score", "--edition", "es", "H8 CHORRO")
-    assert status == 0 and [(m["move"], m["score"]) for m in scored] == [("H8 CHORRO", (5 + 1 + 8 + 1) * 2)]
+    assert status == 0
+    assert [(m["move"], m["score"]) for m in scored] == [("H8 CHORRO", (5 + 1 + 8 + 1) * 2)]
     status, french = tool(capsys, "score", "H8 CHORRO")  # French tiles: six, the fifth (R) on H12's double letter
-    assert status == 0 and french[0]["score"] == (3 + 4 + 1 + 1 + 1 * 2 + 1) * 2
+    assert status == 0
+    assert french[0]["score"] == (3 + 4 + 1 + 1 + 1 * 2 + 1) * 2
 
 
 # --- a Catalan duplicate game to its end in the console process (issue 23, "Done when") ---------------
@@ -485,7 +499,8 @@ def test_a_catalan_duplicate_game_to_its_end_in_the_console(registry: LexiconReg
     assert "Lettres non visibles (" in ended  # /reste answers on the finished game
     record = ended.split("N°  tirage", 1)[1].split("```", 1)[0]
     lines = [line.split() for line in record.splitlines() if re.match(r"^\s*\d+\s", line)]
-    assert len(lines) > 10 and [int(line[0]) for line in lines] == list(range(1, len(lines) + 1))
+    assert len(lines) > 10
+    assert [int(line[0]) for line in lines] == list(range(1, len(lines) + 1))
     alphabet = edition_by_code("ca").alphabet
     for line in lines:  # each draw written in the edition's tiles, as it reads back
         drawn = line[1].replace("+", "")
@@ -494,5 +509,7 @@ def test_a_catalan_duplicate_game_to_its_end_in_the_console(registry: LexiconReg
     assert found is not None, ended
     rows = list(csv.reader(io.StringIO(Path(found.group(1)).read_text(encoding="utf-8"))))
     tops = [int(line[4]) for line in lines]
-    assert rows[1][2] == str(sum(tops)) and rows[1][-len(tops) :] == [str(t) for t in tops]
-    assert rows[2][1] == "Ben" and rows[2][2] == "0"
+    assert rows[1][2] == str(sum(tops))
+    assert rows[1][-len(tops) :] == [str(t) for t in tops]
+    assert rows[2][1] == "Ben"
+    assert rows[2][2] == "0"

@@ -61,17 +61,21 @@ def test_word_list_compiles_in_the_edition_tiles(es: Edition, lexicon: Lexicon, 
     assert tiles_of(es, "chorro") == ["CH", "O", "RR", "O"]
     for word in ["chorro", "CHORRO", "año", "AÑO", "llama", "canción", "CANCION", "ñu", "che"]:
         assert word in lexicon, word
-    assert "ANO" in lexicon and "AÑO" in lexicon  # two different words
+    assert "ANO" in lexicon
+    assert "AÑO" in lexicon
     assert "C[H]ORRO" not in lexicon  # C, H as two tiles: not the word
-    assert "CHORR" not in lexicon and "LLAM" not in lexicon
+    assert "CHORR" not in lexicon
+    assert "LLAM" not in lexicon
     stored = set(lexicon.words())
-    assert es.tiles("chorro") in stored and len(es.tiles("chorro")) == 4
+    assert es.tiles("chorro") in stored
+    assert len(es.tiles("chorro")) == 4
     assert len(stored) == len(lexicon) == len({es.tiles(w) for w in words})
     # two-tile words made with a two-letter tile
     assert {es.spell(w) for w in stored if len(w) == 2} >= {"CHE", "CHA", "ÑU"}
     assert sorted(es.spell(w) for w in lexicon.anagrams(es.tiles("ORROCH"))) == ["CHORRO"]
     again = Lexicon.from_bytes(lexicon.to_bytes())
-    assert again.alphabet == es.alphabet and list(again.words()) == list(lexicon.words())
+    assert again.alphabet == es.alphabet
+    assert list(again.words()) == list(lexicon.words())
     again.verify()
 
 
@@ -87,7 +91,8 @@ def test_classic_game_typed_and_scored(es: Edition, lexicon: Lexicon) -> None:
     game = ClassicGame(es, rule_set_by_code("box-en"), ["Ana", "Ben"], Notation.FISF)
     # H8: CH(5) O(1) RR(8) O(1) on H8-H11, the centre doubles the word
     placement, score = game.evaluate("H8 chorro")
-    assert score.total == 30 and score.words[0].word == "CHORRO"
+    assert score.total == 30
+    assert score.words[0].word == "CHORRO"
     assert score.words[0].breakdown == "(5+1+8+1)x2 = 30"
     assert len(placement.new_tiles) == 4
     # one case per tile: C, then the jokers h, o, rr, o
@@ -99,7 +104,8 @@ def test_classic_game_typed_and_scored(es: Edition, lexicon: Lexicon) -> None:
         ("RR", True),
         ("O", True),
     ]
-    assert game.canonical_move("h8 Chorro") == "H8 Chorro" and score.total == 3 * 2
+    assert game.canonical_move("h8 Chorro") == "H8 Chorro"
+    assert score.total == 3 * 2
     assert game.canonical_move("H8 C[H]ORRO") == "H8 C[H]ORRO"
     assert game.canonical_move("h8 (ch)orro") == "H8 chORRO"  # a joker for CH, written in lowercase
     assert game.canonical_move("h8 (ch)(o)") == "H8 (CH)(O)"
@@ -124,26 +130,35 @@ def test_classic_game_with_two_letter_tiles_and_jokers(es: Edition, lexicon: Lex
             for word in line.placement.words:
                 assert word.text in lexicon, es.spell(word.text)
     olla = game.lines[2].placement
-    assert olla is not None and [(es.label(c.letter), c.joker) for c in olla.new_tiles] == [("LL", True), ("A", False)]
+    assert olla is not None
+    assert [(es.label(c.letter), c.joker) for c in olla.new_tiles] == [("LL", True), ("A", False)]
     # the unseen tiles count each two-letter tile once, jokers apart
     unseen = game.unseen()
-    assert unseen[es.tiles("CH")] == 0 and unseen[es.tiles("RR")] == 0 and unseen[es.tiles("LL")] == 1
-    assert unseen["Ñ"] == 1 and unseen["?"] == 0
+    assert unseen[es.tiles("CH")] == 0
+    assert unseen[es.tiles("RR")] == 0
+    assert unseen[es.tiles("LL")] == 1
+    assert unseen["Ñ"] == 1
+    assert unseen["?"] == 0
     assert sum(unseen.values()) == es.tile_count - len(game.board) == 100 - 11
     assert not game.alerts
     board = game.board.rows()
-    assert board[7][7:11] == es.tiles("CHORRO") and board[8][10] == es.tiles("LL").lower()
+    assert board[7][7:11] == es.tiles("CHORRO")
+    assert board[8][10] == es.tiles("LL").lower()
 
 
 def test_gcg_writes_labels_and_reads_back(es: Edition) -> None:
     game = _classic_game(es)
     text = write_gcg(game)
     assert "#arbitre-edition es-test" in text
-    assert " 8H CHORRO " in text and " H8 .ICO " in text and " K8 .llA " in text and " 11F Añ. " in text
+    assert " 8H CHORRO " in text
+    assert " H8 .ICO " in text
+    assert " K8 .llA " in text
+    assert " 11F Añ. " in text
     assert "-ÑX" in text
     record = read_gcg(text, edition=es, strict=True)
     assert [(line.move, line.tiles) for line in record.game.lines] == [(line.move, line.tiles) for line in game.lines]
-    assert record.game.board == game.board and record.game.totals() == game.totals()
+    assert record.game.board == game.board
+    assert record.game.totals() == game.totals()
     assert not [entry for entry in record.entries if entry.mismatch]
 
 
@@ -155,7 +170,8 @@ def test_generator_finds_tops_with_two_letter_tiles(es: Edition, lexicon: Lexico
     top = find_top(Board(), rack + "??", lexicon, es, 5)
     assert top.best is not None
     plays = generate_plays(Board(), rack, lexicon, es)
-    assert plays and plays[0].total == find_top(Board(), rack, lexicon, es).best.total  # type: ignore[union-attr]
+    assert plays
+    assert plays[0].total == find_top(Board(), rack, lexicon, es).best.total
     spelled = {es.spell(p.placement.main_word.text) for p in plays}
     assert "CHORRO" in spelled
     multi = [p for p in plays if any(len(es.label(c.letter)) == 2 for c in p.placement.new_tiles)]
@@ -173,7 +189,8 @@ def test_generator_on_a_board_matches_every_play(es: Edition, lexicon: Lexicon) 
     rack = es.tiles("LLEÑAS?")
     plays = generate_plays(game.board, rack, lexicon, es)
     top = find_top(game.board, rack, lexicon, es, 3)
-    assert plays and top.best is not None
+    assert plays
+    assert top.best is not None
     assert [p.total for p in top.plays] == [p.total for p in plays[:3]]
     assert any(any(len(es.label(c.letter)) == 2 for c in p.placement.new_tiles) for p in plays)
     for play in plays[:50]:
@@ -203,7 +220,8 @@ def test_duplicate_game_to_its_end(es: Edition, lexicon: Lexicon) -> None:
         start = float(len(game.rounds)) * 200
         game.draw(rng, at=start)
         round_ = game.current
-        assert round_ is not None and round_.draw is not None
+        assert round_ is not None
+        assert round_.draw is not None
         assert rule.is_met(round_.draw.letters, round_.number, es)
         best = finder(game.board.copy(), round_.draw.letters)
         if best.plays:
@@ -213,11 +231,13 @@ def test_duplicate_game_to_its_end(es: Edition, lexicon: Lexicon) -> None:
         game.submit("Ben", "H8 XXXX", at=start + 20)
         game.close_round(finder, lexicon)
     rounds = game.closed_rounds
-    assert len(rounds) >= 8 and game.end_reason
+    assert len(rounds) >= 8
+    assert game.end_reason
     assert multi_tops >= 1
     # Ana played every top, Ben nothing valid
     standings = {s.player: s for s in game.standings()}
-    assert standings["Ana"].total == game.tops_total > 0 and standings["Ben"].total == 0
+    assert standings["Ana"].total == game.tops_total > 0
+    assert standings["Ben"].total == 0
     # the record is written in labels: every draw reads back as the round's tiles
     for round_, line in zip(rounds, game.record()):
         assert round_.draw is not None
@@ -232,15 +252,18 @@ def test_duplicate_game_to_its_end(es: Edition, lexicon: Lexicon) -> None:
     # rebuilt from its events through JSON, without word list or move generator
     data = json.loads(json.dumps([event_to_dict(e) for e in game.events], ensure_ascii=False))
     again = DuplicateGame.from_events((event_from_dict(d) for d in data), edition=es)
-    assert again.board == game.board and again.record() == game.record()
-    assert again.standings() == game.standings() and again.end_reason == game.end_reason
+    assert again.board == game.board
+    assert again.record() == game.record()
+    assert again.standings() == game.standings()
+    assert again.end_reason == game.end_reason
 
 
 def test_manual_draws_in_labels(es: Edition) -> None:
     game = DuplicateGame(es, ["Ana"], DuplicateSettings(solo_min_players=1))
     game.draw_manual("CH LL RR A E I O")
     round_ = game.current
-    assert round_ is not None and round_.draw is not None
+    assert round_ is not None
+    assert round_.draw is not None
     assert sorted(es.label(t) for t in round_.draw.letters) == ["A", "CH", "E", "I", "LL", "O", "RR"]
     assert game.bag.count(es.tiles("CH")) == 0
     game.reject_draw()
@@ -248,7 +271,8 @@ def test_manual_draws_in_labels(es: Edition) -> None:
         game.draw_manual("CH CH A E I O U")  # one CH in the bag
     game.draw_manual("C[H]AEIOU")  # C and H, not CH
     round_ = game.current
-    assert round_ is not None and round_.draw is not None
+    assert round_ is not None
+    assert round_.draw is not None
     assert sorted(es.label(t) for t in round_.draw.letters) == ["A", "C", "E", "H", "I", "O", "U"]
 
 
@@ -256,4 +280,5 @@ def test_apply_placement_from_labels(es: Edition) -> None:
     board = Board()
     placement = validate_move(board, parse_move("H8 ÑU", alphabet=es.alphabet), rack_size=7)
     apply_placement(board, placement)
-    assert board.rows()[7][7:9] == "ÑU" and str(placement) == "H8 ÑU"
+    assert board.rows()[7][7:9] == "ÑU"
+    assert str(placement) == "H8 ÑU"

@@ -54,13 +54,15 @@ def test_every_list_names_a_shipped_edition() -> None:
 def test_recorded_as_built(code: str) -> None:
     record = sources()[code]
     entry = list_by_code(code)
-    assert record["file"] == f"{code}.txt.gz" and record["edition"] == code
+    assert record["file"] == f"{code}.txt.gz"
+    assert record["edition"] == code
     assert record["license"] == entry.license
     assert record["sha256_uncompressed"] == hashlib.sha256(raw(code)).hexdigest()
     assert record["words"] == len(words(code))
     source = record["source"]
     assert isinstance(source, dict)
-    assert source["package"] == entry.package and source["version"] == entry.version
+    assert source["package"] == entry.package
+    assert source["version"] == entry.version
     assert source["archive_sha256"] == entry.deb_sha256
     assert source["files"] == {entry.aff_path: entry.aff_sha256, entry.dic_path: entry.dic_sha256}
 
@@ -119,7 +121,8 @@ def test_multi_letter_tiles_are_read_from_the_file() -> None:
     assert [es.label(t) for t in es.tiles(chorro)] == ["CH", "O", "RR", "O"]
     assert all("Q" not in w.replace("QU", "") for w in words("ca")[::50])  # every Q of Catalan is the QU tile
     sample = [w for w in words("ca")[::20] if "L·L" in w][:50]
-    assert sample and all(any(ca.label(t) == "L·L" for t in ca.tiles(w)) for w in sample)
+    assert sample
+    assert all(any(ca.label(t) == "L·L" for t in ca.tiles(w)) for w in sample)
 
 
 @pytest.mark.parametrize("code", ["es", "ca"])
@@ -135,7 +138,8 @@ def test_known_short_words_are_added() -> None:
     de = edition_by_code("de")
     known = hunspell_lists.read_reference((REFERENCE / "de_duden_2_known.txt").read_text(encoding="utf-8"))
     listed = set(words("de"))
-    assert len(known) == 32 and known <= listed
+    assert len(known) == 32
+    assert known <= listed
     two = {w for w in listed if len(de.tiles(w)) == 2}
     assert known <= two
     record = sources()["de"]["short_words"]
@@ -161,10 +165,15 @@ def test_licence_files_and_package_data(code: str) -> None:
 
 def test_spelled_folds_and_keeps_only_tiles() -> None:
     es, ca, ro, de = (edition_by_code(c).alphabet for c in ("es", "ca", "ro", "de"))
-    assert spelled(es, "canción") == "CANCION" and spelled(es, "año") == "AÑO"
-    assert spelled(es, "kilo") is None and spelled(es, "a") is None and spelled(es, "sub-20") is None
-    assert spelled(ca, "col·legi") == "COL·LEGI" and spelled(ca, "qatarià") is None
-    assert spelled(ro, "știință") == "STIINTA" and spelled(de, "Fußball") == "FUSSBALL"
+    assert spelled(es, "canción") == "CANCION"
+    assert spelled(es, "año") == "AÑO"
+    assert spelled(es, "kilo") is None
+    assert spelled(es, "a") is None
+    assert spelled(es, "sub-20") is None
+    assert spelled(ca, "col·legi") == "COL·LEGI"
+    assert spelled(ca, "qatarià") is None
+    assert spelled(ro, "știință") == "STIINTA"
+    assert spelled(de, "Fußball") == "FUSSBALL"
     assert spelled(es, "chorro" * 3) == "CHORRO" * 3  # 18 letters, 12 tiles (CH O RR O, thrice)
     assert spelled(es, "casa" * 4) is None  # 16 tiles
 
@@ -184,4 +193,5 @@ def test_entries_with_capitals_are_kept_only_as_german_nouns() -> None:
     dic = "4\nHaus\nABC\nmAh\nzu\n"
     german = hunspell_lists.build_words(list_by_code("de"), aff, dic, edition_by_code("de").alphabet)
     spanish = hunspell_lists.build_words(list_by_code("es"), aff, "2\nMadrid\ncasa\n", edition_by_code("es").alphabet)
-    assert german == {"HAUS", "ZU"} and spanish == {"CASA"}
+    assert german == {"HAUS", "ZU"}
+    assert spanish == {"CASA"}

@@ -56,12 +56,14 @@ def test_every_edition_of_the_index_is_shipped() -> None:
 def test_totals_match_the_published_set(code: str) -> None:
     edition = edition_by_code(code)
     tiles, points, kinds, absent = PUBLISHED[code]
-    assert edition.tile_count == tiles and edition.jokers == 2
+    assert edition.tile_count == tiles
+    assert edition.jokers == 2
     assert _points(edition) == points
     assert len(edition.alphabet) == kinds
     labels = set(edition.alphabet.labels)
     assert not labels & set(absent.split())
-    assert edition.rack_size == 7 and edition.bingo_bonus == 50
+    assert edition.rack_size == 7
+    assert edition.bingo_bonus == 50
     assert all(edition.counts[s] >= 1 and edition.values[s] >= 1 for s in edition.alphabet.symbols)
     assert {"A", "E", "I", "O", "U"} <= {edition.label(v) for v in edition.vowels}
 
@@ -70,7 +72,8 @@ def test_totals_match_the_published_set(code: str) -> None:
 def test_each_file_cites_two_sources(code: str) -> None:
     data = json.loads((EDITIONS_DIR / f"{code}.json").read_text(encoding="utf-8"))
     provenance = data["provenance"]
-    assert len(provenance["sources"]) >= 2 and provenance["notes"]
+    assert len(provenance["sources"]) >= 2
+    assert provenance["notes"]
     assert any("wikipedia.org/wiki/Scrabble_letter_distributions" in s for s in provenance["sources"])
 
 
@@ -83,8 +86,11 @@ def test_tiles_of_their_own() -> None:
     assert [value(ca, t) for t in ("Ç", "L·L", "NY", "QU", "X", "Z")] == [10, 10, 10, 8, 10, 8]
     assert [value(es, t) for t in ("CH", "LL", "RR", "Ñ", "Q", "Z")] == [5, 8, 8, 8, 5, 10]
     assert [value(de, t) for t in ("Ä", "Ö", "Ü", "Z", "Y")] == [6, 8, 6, 3, 10]
-    assert it.counts["O"] == 15 and it.counts["A"] == 14 and value(it, "Q") == 10
-    assert es.flexible == frozenset("Y") and ca.flexible == frozenset()
+    assert it.counts["O"] == 15
+    assert it.counts["A"] == 14
+    assert value(it, "Q") == 10
+    assert es.flexible == frozenset("Y")
+    assert ca.flexible == frozenset()
 
 
 @pytest.mark.parametrize(
@@ -131,11 +137,13 @@ def test_a_duplicate_draw_follows_the_vowel_rule(code: str) -> None:
     for seed in range(5):
         game.draw(random.Random(seed), at=0.0)
         round_ = game.current
-        assert round_ is not None and round_.draw is not None
+        assert round_ is not None
+        assert round_.draw is not None
         assert len(round_.draw.letters) == 7
         assert settings.draw_rule.is_met(round_.draw.letters, round_.number, edition)
         game.reject_draw()
-    assert game.bag.count("?") == 2 and len(game.bag.tiles) == edition.tile_count
+    assert game.bag.count("?") == 2
+    assert len(game.bag.tiles) == edition.tile_count
 
 
 def test_polish_has_32_letters_of_its_own() -> None:
@@ -144,11 +152,13 @@ def test_polish_has_32_letters_of_its_own() -> None:
     data = json.loads((EDITIONS_DIR / "pl.json").read_text(encoding="utf-8"))
     assert len(data["tiles"]) == 32
     index = json.loads((EDITIONS_DIR / "index.json").read_text(encoding="utf-8"))
-    assert "pl" in index["editions"] and not index.get("pending")
+    assert "pl" in index["editions"]
+    assert not index.get("pending")
     pl = edition_by_code("pl")
     assert edition_from_json(json.dumps(data)).alphabet == pl.alphabet
     values = {label: pl.values[pl.tiles(label)] for label in ("Ą", "Ć", "Ę", "Ł", "Ń", "Ó", "Ś", "Ź", "Ż")}
     assert values == {"Ą": 5, "Ć": 6, "Ę": 5, "Ł": 3, "Ń": 7, "Ó": 5, "Ś": 5, "Ź": 9, "Ż": 5}
     assert [pl.alphabet.code(pl.tiles(c)) for c in "aąźż"] == [0, 1, 30, 31]
-    assert pl.tiles("gęślą") == "GĘŚLĄ" and pl.tiles("Öre") == "ORE"
+    assert pl.tiles("gęślą") == "GĘŚLĄ"
+    assert pl.tiles("Öre") == "ORE"
     assert {pl.label(v) for v in pl.vowels} == {"A", "Ą", "E", "Ę", "I", "O", "Ó", "U", "Y"}

@@ -127,10 +127,12 @@ async def bot(dc):
 
 @pytest.mark.asyncio
 async def test_login_ready_and_prefix_command(dc, bot):
-    assert bot.user is not None and bot.user.id == dc.bot_user.id
+    assert bot.user is not None
+    assert bot.user.id == dc.bot_user.id
     assert bot.ready_seen.is_set()
     guild = bot.get_guild(dc.guild.id)
-    assert guild is not None and guild.name == "Scrabble club"
+    assert guild is not None
+    assert guild.name == "Scrabble club"
     assert {c.name for c in guild.text_channels} == {"general", "games"}
     assert bot.application_id == dc.application_id
 
@@ -166,12 +168,15 @@ async def test_ephemeral_file_and_deferred_responses(dc, bot):
     channel_id = dc.guild.channel_id
     iid = await dc.send_interaction("secret", user=dc.alice, channel_id=channel_id)
     secret = await dc.wait_for_response(iid)
-    assert secret.ephemeral and secret.text == "only you"
+    assert secret.ephemeral
+    assert secret.text == "only you"
 
     iid = await dc.send_interaction("board", user=dc.alice, channel_id=channel_id)
     board = await dc.wait_for_response(iid)
     assert board.text == "board:"
-    assert board.file is not None and board.file.filename == "board.png" and board.file.data == PNG
+    assert board.file is not None
+    assert board.file.filename == "board.png"
+    assert board.file.data == PNG
     stored = dc.messages[board.message_id]
     assert stored["attachments"][0]["width"] == 3
     await eventually(lambda: hasattr(bot, "board_ids"))
@@ -181,7 +186,9 @@ async def test_ephemeral_file_and_deferred_responses(dc, bot):
     deferred = await dc.wait_for_response(iid, actions=("defer",))
     assert deferred.ephemeral
     filled = await dc.wait_for_response(iid)
-    assert filled.text == "done thinking" and filled.ephemeral and filled.message_id == deferred.message_id
+    assert filled.text == "done thinking"
+    assert filled.ephemeral
+    assert filled.message_id == deferred.message_id
     edited = await dc.wait_for_edit(channel_id=channel_id)
     assert edited.text == "done thinking (edited)"
 
@@ -212,7 +219,8 @@ async def test_dm_to_user_with_closed_dms_is_forbidden(dc, bot):
     bob = await bot.fetch_user(dc.bob.id)
     with pytest.raises(discord.Forbidden) as caught:
         await bob.send("your rack")
-    assert caught.value.code == 50007 and caught.value.status == 403
+    assert caught.value.code == 50007
+    assert caught.value.status == 403
 
 
 @pytest.mark.asyncio
@@ -227,9 +235,11 @@ async def test_dm_prefix_command_slash_command_and_reaction(dc, bot):
 
     sent = await dc.send_message(dc.guild.channel_id, dc.alice, "!ok")
     reaction = await dc.wait_for_action("react")
-    assert reaction.text == "✅" and reaction.message_id == int(sent["id"])
+    assert reaction.text == "✅"
+    assert reaction.message_id == int(sent["id"])
     reply = await dc.wait_for_message(channel_id=dc.guild.channel_id)
-    assert reply.text == "noted" and reply.reply_to == int(sent["id"])
+    assert reply.text == "noted"
+    assert reply.reply_to == int(sent["id"])
 
 
 @pytest.mark.asyncio
@@ -247,7 +257,8 @@ async def test_content_over_2000_chars_is_rejected(dc, bot):
     channel = bot.get_channel(dc.guild.channel_id)
     with pytest.raises(discord.HTTPException) as caught:
         await channel.send("x" * 2001)
-    assert caught.value.status == 400 and caught.value.code == 50035
+    assert caught.value.status == 400
+    assert caught.value.code == 50035
     await channel.send("x" * 2000)
     assert len((await dc.wait_for_message()).text) == 2000
 
@@ -278,7 +289,8 @@ async def test_without_message_content_intent_prefix_commands_are_blind(dc):
         await asyncio.sleep(0)
         await dc.send_message(dc.guild.channel_id, dc.alice, f"{dc.bot_user.mention} hello")
         message = await seen
-        assert message.content.endswith("hello") and bot.user in message.mentions
+        assert message.content.endswith("hello")
+        assert bot.user in message.mentions
 
 
 # --- the fake is as strict as Discord --------------------------------------------------------
@@ -289,7 +301,8 @@ async def test_a_followup_filling_a_deferred_answer_is_served_but_recorded_as_de
     iid = await dc.send_interaction("slow", user=dc.alice, channel_id=dc.guild.channel_id)
     filled = await dc.wait_for_response(iid)
     assert filled.text == "done thinking"
-    assert len(dc.deprecations) == 1 and "@original" in dc.deprecations[0]
+    assert len(dc.deprecations) == 1
+    assert "@original" in dc.deprecations[0]
 
 
 async def api(dc: FakeDiscord, method: str, path: str, body=None, *, auth: bool = True):
@@ -363,7 +376,8 @@ BAD_REGISTRATIONS = [
 @pytest.mark.parametrize(("case", "command", "path"), BAD_REGISTRATIONS, ids=[c[0] for c in BAD_REGISTRATIONS])
 async def test_command_registrations_discord_refuses(dc, case, command, path):
     status, body, _ = await api(dc, "PUT", f"/applications/{dc.application_id}/commands", [command])
-    assert status == 400 and body["code"] == 50035
+    assert status == 400
+    assert body["code"] == 50035
     errors = body["errors"]
     for key in path:
         errors = errors[key]
@@ -472,9 +486,11 @@ async def test_every_answer_carries_rate_limit_headers(dc):
         assert {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Reset-After",
                 "X-RateLimit-Bucket"} <= set(headers)  # fmt: skip
         seen.append(int(headers["X-RateLimit-Remaining"]))
-    assert seen == sorted(seen, reverse=True) and seen[0] > seen[-1]
+    assert seen == sorted(seen, reverse=True)
+    assert seen[0] > seen[-1]
     status, _, headers = await api(dc, "GET", f"/channels/{dc.guild.channel_id}/messages")
-    assert status == 200 and "X-RateLimit-Bucket" in headers
+    assert status == 200
+    assert "X-RateLimit-Bucket" in headers
 
 
 @pytest.mark.asyncio
@@ -482,14 +498,19 @@ async def test_a_bucket_emptied_gets_429_with_discords_headers():
     async with FakeDiscord(rate_limits={"GET /users/@me": (2, 30.0)}) as dc:
         assert [(await api(dc, "GET", "/users/@me"))[0] for _ in range(2)] == [200, 200]
         status, body, headers = await api(dc, "GET", "/users/@me")
-        assert status == 429 and body["retry_after"] > 0 and body["global"] is False
-        assert headers["X-RateLimit-Remaining"] == "0" and headers["X-RateLimit-Scope"] == "user"
-        assert "Via" in headers and int(headers["Retry-After"]) >= 1
+        assert status == 429
+        assert body["retry_after"] > 0
+        assert body["global"] is False
+        assert headers["X-RateLimit-Remaining"] == "0"
+        assert headers["X-RateLimit-Scope"] == "user"
+        assert "Via" in headers
+        assert int(headers["Retry-After"]) >= 1
 
 
 @pytest.mark.asyncio
 async def test_gateway_is_zlib_stream_compressed_when_asked(dc, bot):
-    assert dc.gateways and dc.gateways[0].compression == "zlib-stream"
+    assert dc.gateways
+    assert dc.gateways[0].compression == "zlib-stream"
     await dc.send_message(dc.guild.channel_id, dc.alice, "!ping")  # events still arrive
     assert (await dc.wait_for_message(channel_id=dc.guild.channel_id)).text == "pong"
 
@@ -531,8 +552,11 @@ async def test_fault_429_burst_is_retried_by_discord_py(dc, bot):
     assert len(dc.faults_of("429")) == 3
     dc.rate_limit_next(route, retry_after=1.5, scope="shared")
     status, body, headers = await api(dc, "POST", f"/channels/{channel_id}/messages", {"content": "x"})
-    assert status == 429 and body["retry_after"] == 1.5
-    assert headers["X-RateLimit-Scope"] == "shared" and headers["Retry-After"] == "2" and "Via" in headers
+    assert status == 429
+    assert body["retry_after"] == 1.5
+    assert headers["X-RateLimit-Scope"] == "shared"
+    assert headers["Retry-After"] == "2"
+    assert "Via" in headers
 
 
 @pytest.mark.asyncio
@@ -558,7 +582,8 @@ async def test_fault_gateway_reconnect_resumes_and_replays_missed_events(dc, bot
     await dc.send_message(dc.guild.channel_id, dc.alice, "!ping")  # sent while the bot reconnects
     await dc.wait_for_gateway("resumed")
     assert (await dc.wait_for_message(channel_id=dc.guild.channel_id)).text == "pong"
-    assert dc.gateway_log.count("identify") == 1 and len(dc.sessions) == 1
+    assert dc.gateway_log.count("identify") == 1
+    assert len(dc.sessions) == 1
 
 
 @pytest.mark.asyncio
@@ -569,7 +594,8 @@ async def test_fault_gateway_close_4000_resumes_and_4009_identifies_again(dc, bo
     assert dc.gateway_log.count("identify") == 1
     assert await dc.gateway_close(4009) == 1  # session timed out: its RESUME gets op 9, then IDENTIFY
     await dc.wait_for_gateway("ready", count=2)
-    assert dc.gateway_log.count("resume") == 2 and "invalid_session:false" in dc.gateway_log
+    assert dc.gateway_log.count("resume") == 2
+    assert "invalid_session:false" in dc.gateway_log
     await dc.send_message(dc.guild.channel_id, dc.alice, "!ping")
     assert (await dc.wait_for_message(channel_id=dc.guild.channel_id)).text == "pong"
     assert [f.kind for f in dc.faults_served] == ["gateway:4000", "gateway:4009"]
@@ -581,7 +607,8 @@ async def test_fault_gateway_connection_reset_resumes(dc, bot):
     await dc.wait_for_gateway("resumed")
     await dc.send_message(dc.guild.channel_id, dc.alice, "!ping")
     assert (await dc.wait_for_message(channel_id=dc.guild.channel_id)).text == "pong"
-    assert dc.faults_of("gateway:drop") and dc.gateway_log.count("identify") == 1
+    assert dc.faults_of("gateway:drop")
+    assert dc.gateway_log.count("identify") == 1
 
 
 @pytest.mark.asyncio
@@ -676,7 +703,9 @@ def test_a_guild_belongs_to_the_shard_of_its_timestamp_bits(guild_id, count, sha
 async def test_gateway_bot_gives_the_recommended_shards_and_the_session_start_limit(shards):
     status, data, _ = await api(shards, "GET", "/gateway/bot")
     limit = data["session_start_limit"]
-    assert status == 200 and data["url"] == shards.gateway_url and data["shards"] == 1
+    assert status == 200
+    assert data["url"] == shards.gateway_url
+    assert data["shards"] == 1
     assert limit == {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 2}
     bot = make_sharded_bot([0, 1], 2)
     async with running_bot(shards, bot):
@@ -742,7 +771,8 @@ async def test_an_invalid_shard_is_closed_with_4010(shards, shard):
         await ws.receive_json()  # HELLO
         await ws.send_json({"op": 2, "d": {"token": shards.token, "intents": 1, "properties": {}, "shard": shard}})
         closed = await ws.receive()
-    assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 4010
+    assert closed.type == aiohttp.WSMsgType.CLOSE
+    assert closed.data == 4010
     assert shards.identifies == 0
 
 

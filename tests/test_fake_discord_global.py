@@ -61,7 +61,9 @@ async def test_the_global_limit_is_a_sliding_second_not_two_fixed_windows() -> N
             loop_time.jump(0.15)  # the first request's second is over, not the 49 others'
             assert (await api(dc, "GET", "/users/@me"))[0] == 200  # the first request's place
             status, body, headers = await api(dc, "GET", "/users/@me")
-            assert status == 429 and body["global"] is True and headers["X-RateLimit-Scope"] == "global"
+            assert status == 429
+            assert body["global"] is True
+            assert headers["X-RateLimit-Scope"] == "global"
             # the wait asked is until the oldest of the 50 leaves the second (they went at 0.9 s and after)
             assert 0 < body["retry_after"] <= 0.85
             loop_time.jump(body["retry_after"])
@@ -86,7 +88,9 @@ async def test_a_sliding_window_refuses_what_a_fixed_one_let_through() -> None:
             for path in ["/users/@me", "/gateway/bot", "/users/@me"]:
                 assert (await api(dc, "GET", path))[0] == 200
             status, body, _ = await api(dc, "GET", "/gateway/bot")  # a fixed window begun at 60 s let it through
-            assert status == 429 and body["global"] is True and 29 <= body["retry_after"] <= 30
+            assert status == 429
+            assert body["global"] is True
+            assert 29 <= body["retry_after"] <= 30
     finally:
         loop_time.close()
 
@@ -110,7 +114,8 @@ async def test_interaction_endpoints_are_outside_the_global_limit_and_other_webh
         assert [(await api(dc, "POST", other, {"content": "x"}, auth=False))[0] for _ in range(2)] == [404, 404]
         assert (await api(dc, "GET", "/users/@me"))[0] == 200  # the fourth of the minute, with the PUT
         status, body, _ = await api(dc, "POST", other, {"content": "x"}, auth=False)
-        assert status == 429 and body["global"] is True
+        assert status == 429
+        assert body["global"] is True
         assert [(t.scope, t.method, t.route) for t in dc.throttled] == [
             ("global", "POST", "/webhooks/{application_id}/{interaction_token}")
         ]
@@ -143,7 +148,8 @@ async def test_invalid_requests_past_the_limit_ban_the_address_for_a_while() -> 
         # banned: every request, valid or not, gets Cloudflare's static answer, with nothing to retry by
         status, body, headers = await api(dc, "GET", "/users/@me")
         assert (status, body) == (429, {"code": 0, "message": BAN_MESSAGE})
-        assert "Via" not in headers and "Retry-After" not in headers
+        assert "Via" not in headers
+        assert "Retry-After" not in headers
         assert not any(name.lower().startswith("x-ratelimit") for name in headers)
         dc.advance(BAN_SECONDS - 1)
         assert (await api(dc, "GET", "/gateway/bot"))[0] == 429
@@ -167,7 +173,8 @@ async def test_discord_py_takes_the_ban_for_cloudflare_s_and_does_not_retry() ->
             before = len(dc.requests)
             with pytest.raises(discord.HTTPException) as raised:
                 await bot.fetch_user(alice.id)
-            assert raised.value.status == 429 and raised.value.code == 0
+            assert raised.value.status == 429
+            assert raised.value.code == 0
             assert len(dc.requests) == before + 1  # raised at once: no retry_after, no Via
             assert dc.invalid_requests.refused == 1
 
@@ -182,7 +189,8 @@ async def test_opening_new_dms_too_fast_is_refused_with_40003() -> None:
         users = [dc.add_user(username=f"u{n}") for n in range(limit + 2)]
         for user in users[:limit]:
             status, body, _ = await api(dc, "POST", "/users/@me/channels", {"recipient_id": str(user.id)})
-            assert status == 200 and body["type"] == 1
+            assert status == 200
+            assert body["type"] == 1
         status, body, _ = await api(dc, "POST", "/users/@me/channels", {"recipient_id": str(users[limit].id)})
         assert (status, body["code"]) == (403, DM_TOO_FAST)
         # Create DM: "if one already exists, it will be returned instead": no new opening, not refused

@@ -46,14 +46,19 @@ async def test_posts_and_edits_in_a_channel_share_five_per_five_seconds_and_the_
         for n in range(2, 5):
             remaining.append(int((await api(dc, "POST", messages, {"content": str(n)}))[2]["X-RateLimit-Remaining"]))
         edit = await api(dc, "PATCH", f"{messages}/{first[1]['id']}", {"content": "edited"})
-        assert edit[0] == 200 and edit[2]["X-RateLimit-Bucket"] == first[2]["X-RateLimit-Bucket"]  # one bucket
+        assert edit[0] == 200
+        assert edit[2]["X-RateLimit-Bucket"] == first[2]["X-RateLimit-Bucket"]
         assert remaining + [int(edit[2]["X-RateLimit-Remaining"])] == [4, 3, 2, 1, 0]
         assert first[2]["X-RateLimit-Limit"] == str(CHANNEL_MESSAGES.limit)
         assert 0 < float(edit[2]["X-RateLimit-Reset-After"]) <= CHANNEL_MESSAGES.window
         # the sixth is refused as the headers predicted: Discord's 429, with what discord.py needs to retry it
         status, body, headers = await api(dc, "POST", messages, {"content": "6"})
-        assert status == 429 and body["global"] is False and 0 < body["retry_after"] <= CHANNEL_MESSAGES.window
-        assert headers["X-RateLimit-Scope"] == "user" and headers["Via"] and headers["X-RateLimit-Remaining"] == "0"
+        assert status == 429
+        assert body["global"] is False
+        assert 0 < body["retry_after"] <= CHANNEL_MESSAGES.window
+        assert headers["X-RateLimit-Scope"] == "user"
+        assert headers["Via"]
+        assert headers["X-RateLimit-Remaining"] == "0"
         assert int(headers["Retry-After"]) == math.ceil(body["retry_after"])
         assert abs(float(headers["X-RateLimit-Reset-After"]) - body["retry_after"]) < 0.01
         assert [m.text for m in dc.messages_in(channel)][-1] == "4"  # the refused post was not made
@@ -74,8 +79,12 @@ async def test_the_global_limit_counts_every_route_but_the_interaction_ones() ->
         statuses = [(await api(dc, "GET", path))[0] for path in ["/users/@me"] * 3 + ["/gateway/bot"] * 2]
         assert statuses == [200] * 5  # three routes, each far from its own bucket's end: six requests in all
         status, body, headers = await api(dc, "GET", f"/channels/{dc.guild.channel_id}")
-        assert status == 429 and body["global"] is True and headers["X-RateLimit-Global"] == "true"
-        assert headers["X-RateLimit-Scope"] == "global" and "X-RateLimit-Bucket" not in headers and headers["Via"]
+        assert status == 429
+        assert body["global"] is True
+        assert headers["X-RateLimit-Global"] == "true"
+        assert headers["X-RateLimit-Scope"] == "global"
+        assert "X-RateLimit-Bucket" not in headers
+        assert headers["Via"]
         # Interactions > Receiving and Responding > Endpoints: not bound to the global limit
         iid = await dc.send_interaction("late", user=dc.alice, channel_id=dc.guild.channel_id)
         token = dc.interaction_payload(iid)["token"]
@@ -102,7 +111,8 @@ async def test_an_interaction_token_is_a_webhook_bucket_of_its_own() -> None:
         assert [int(a[2]["X-RateLimit-Remaining"]) for a in [*answers, edit]] == [4, 3, 2, 1, 0]
         assert edit[2]["X-RateLimit-Limit"] == str(INTERACTION_WEBHOOK.limit)
         status, body, _ = await api(dc, "POST", followup, {"content": "sixth"}, auth=False)
-        assert status == 429 and body["retry_after"] > 0
+        assert status == 429
+        assert body["retry_after"] > 0
         # the channel's bucket is untouched by what went through the token
         posted = await api(dc, "POST", f"/channels/{dc.guild.channel_id}/messages", {"content": "channel"})
         assert posted[2]["X-RateLimit-Remaining"] == str(CHANNEL_MESSAGES.limit - 1)

@@ -107,7 +107,8 @@ async def test_group_commands_with_and_without_bot_name():
 
             sent = await tg.send_user_message(GROUP, alice, "/start")
             reply = await tg.wait_for_message(chat_id=GROUP)
-            assert reply.text == "Bienvenue" and reply.reply_to == sent["message_id"]
+            assert reply.text == "Bienvenue"
+            assert reply.reply_to == sent["message_id"]
 
             sent = await tg.send_user_message(GROUP, alice, "/score@TestBot H8 VAGUE")
             assert sent["entities"] == [{"type": "bot_command", "offset": 0, "length": 14}]
@@ -132,8 +133,10 @@ async def test_privacy_mode_hides_plain_group_text(tg, app):
     other = await tg.send_user_message(GROUP, alice, "/score@OtherBot H8 VAGUE")
     mention = await tg.send_user_message(GROUP, alice, "hey @TestBot")
     private = await tg.send_user_message(None, alice, "hello bot", chat_type="private")
-    assert not tg.delivered(hidden) and not tg.delivered(other)
-    assert tg.delivered(mention) and tg.delivered(private)
+    assert not tg.delivered(hidden)
+    assert not tg.delivered(other)
+    assert tg.delivered(mention)
+    assert tg.delivered(private)
     for _ in range(100):
         if len(seen) == 2:
             break
@@ -146,12 +149,15 @@ async def test_photo_and_document(tg, app):
     alice = tg.add_user(first_name="Alice")
     await tg.send_user_message(GROUP, alice, "/board@TestBot")
     photo = await tg.wait_for_message(chat_id=GROUP)
-    assert photo.method == "sendPhoto" and photo.text == "board"
-    assert photo.file.data == PNG and photo.file.filename == "board.png"
+    assert photo.method == "sendPhoto"
+    assert photo.text == "board"
+    assert photo.file.data == PNG
+    assert photo.file.filename == "board.png"
     stored = tg.messages[(GROUP, photo.message_id)]
     assert stored["photo"][-1]["width"] == 3
     document = await tg.wait_for_message(chat_id=GROUP)
-    assert document.method == "sendDocument" and document.file.data == PNG
+    assert document.method == "sendDocument"
+    assert document.file.data == PNG
     # the bot can download what it sent
     file = await app.bot.get_file(stored["photo"][-1]["file_id"])
     assert bytes(await file.download_as_bytearray()) == PNG
@@ -209,7 +215,8 @@ async def test_edit_with_same_text_is_not_modified(tg, app):
     tg.add_group(GROUP)
     message = await app.bot.send_message(GROUP, "⏳ 30 s")
     edited = await message.edit_text("⏳ 20 s")
-    assert edited.text == "⏳ 20 s" and edited.edit_date is not None
+    assert edited.text == "⏳ 20 s"
+    assert edited.edit_date is not None
     assert (await tg.wait_for_edit(chat_id=GROUP)).text == "⏳ 20 s"
     with pytest.raises(BadRequest, match="(?i)message is not modified"):
         await message.edit_text("⏳ 20 s")
@@ -296,9 +303,13 @@ async def test_every_chat_member_status_in_its_documented_shape(tg):
         tg.set_member(GROUP, users["administrator"], "administrator", custom_title="Arbitre", can_promote_members=True)
         for status, kind in expected.items():
             member = await app.bot.get_chat_member(GROUP, users[status].id)
-            assert type(member) is kind and member.status == status and member.user.id == users[status].id
+            assert type(member) is kind
+            assert member.status == status
+            assert member.user.id == users[status].id
         admin = await app.bot.get_chat_member(GROUP, users["administrator"].id)
-        assert admin.custom_title == "Arbitre" and admin.can_promote_members and admin.can_manage_chat
+        assert admin.custom_title == "Arbitre"
+        assert admin.can_promote_members
+        assert admin.can_manage_chat
         stranger = tg.add_user(first_name="Stranger")  # never in the group
         assert (await app.bot.get_chat_member(GROUP, stranger.id)).status == "left"
         with pytest.raises(BadRequest, match="(?i)user not found"):
@@ -327,7 +338,8 @@ async def test_fault_server_errors_on_chosen_methods_n_times(tg):
     assert statuses == [500, 500, 200]
     tg.server_error_next("*", status=502)
     status, page = await call(tg, "getMe")
-    assert status == 502 and "Bad Gateway" in page
+    assert status == 502
+    assert "Bad Gateway" in page
     app = tg.application_builder().build()
     async with app:
         tg.server_error_next("sendMessage")
@@ -344,7 +356,8 @@ async def test_fault_429_burst_with_whole_second_retry_after(tg):
     for _ in range(3):
         status, body = await call(tg, "sendMessage", chat_id=GROUP, text="hi")
         assert status == 429
-        assert json.loads(body)["parameters"] == {"retry_after": 3} and "retry after 3" in body
+        assert json.loads(body)["parameters"] == {"retry_after": 3}
+        assert "retry after 3" in body
     assert (await call(tg, "sendMessage", chat_id=GROUP, text="hi"))[0] == 200
     app = tg.application_builder().build()
     async with app:
@@ -364,7 +377,8 @@ async def test_fault_connection_reset(tg):
         with pytest.raises(NetworkError):
             await app.bot.send_message(GROUP, "lost")
         await app.bot.send_message(GROUP, "sent")
-    assert [r.text for r in tg.sent] == ["sent"] and len(tg.faults_of("reset")) == 1
+    assert [r.text for r in tg.sent] == ["sent"]
+    assert len(tg.faults_of("reset")) == 1
 
 
 @pytest.mark.asyncio
@@ -471,7 +485,8 @@ async def local():
 @pytest.mark.asyncio
 async def test_set_webhook_refuses_what_the_bot_api_refuses(tg, params, refused):
     status, body = await call(tg, "setWebhook", **params)
-    assert status == 400 and refused in json.loads(body)["description"]
+    assert status == 400
+    assert refused in json.loads(body)["description"]
     assert json.loads((await call(tg, "getWebhookInfo"))[1])["result"]["url"] == ""
 
 
@@ -481,9 +496,12 @@ async def test_set_webhook_accepts_https_on_a_webhook_port_and_getupdates_is_ref
     status, _ = await call(tg, "setWebhook", url=url, secret_token="A-z_09", max_connections=5)
     assert status == 200
     info = json.loads((await call(tg, "getWebhookInfo"))[1])["result"]
-    assert info["url"] == url and info["max_connections"] == 5 and info["pending_update_count"] == 0
+    assert info["url"] == url
+    assert info["max_connections"] == 5
+    assert info["pending_update_count"] == 0
     status, body = await call(tg, "getUpdates")
-    assert status == 409 and "webhook is active" in json.loads(body)["description"]
+    assert status == 409
+    assert "webhook is active" in json.loads(body)["description"]
     assert (await call(tg, "setWebhook", url=""))[0] == 200  # an empty URL removes it
     assert (await call(tg, "getUpdates"))[0] == 200
 
@@ -497,8 +515,10 @@ async def test_updates_are_posted_to_the_webhook_with_the_secret_token(local):
         await local.send_user_message(GROUP, alice, "/start@TestBot")
         await receiver.wait_for(1)
     ((update, secret),) = receiver.got
-    assert secret == "s3cret-Token_1" and update["message"]["text"] == "/start@TestBot"
-    assert [a.status for a in local.webhook_attempts] == [200] and local.webhook_attempts[0].secret_sent
+    assert secret == "s3cret-Token_1"
+    assert update["message"]["text"] == "/start@TestBot"
+    assert [a.status for a in local.webhook_attempts] == [200]
+    assert local.webhook_attempts[0].secret_sent
     assert local.pending_updates == []
 
 
@@ -512,13 +532,15 @@ async def test_a_webhook_answering_an_error_gets_the_update_again(local):
         await receiver.wait_for(1)
         await asyncio.sleep(0.05)
         info = json.loads((await call(local, "getWebhookInfo"))[1])["result"]
-        assert info["pending_update_count"] == 1 and info["last_error_message"].endswith("403 Forbidden")
+        assert info["pending_update_count"] == 1
+        assert info["last_error_message"].endswith("403 Forbidden")
         local.advance(30)  # the first retry is due 30 s later (the fake's clock)
         await receiver.wait_for(2)
         local.advance(60)  # then twice as long
         await receiver.wait_for(3)
     ids = {update["update_id"] for update, _ in receiver.got}
-    assert len(ids) == 1 and [a.status for a in local.webhook_attempts] == [403, 502, 200]
+    assert len(ids) == 1
+    assert [a.status for a in local.webhook_attempts] == [403, 502, 200]
     assert local.pending_updates == []
 
 
@@ -531,7 +553,8 @@ async def test_a_webhook_that_does_not_answer_is_retried_and_getwebhookinfo_says
         await local.send_user_message(GROUP, alice, "/start")
         await asyncio.sleep(0.1)
         info = json.loads((await call(local, "getWebhookInfo"))[1])["result"]
-        assert info["last_error_message"] == "Connection refused" and info["pending_update_count"] == 1
+        assert info["last_error_message"] == "Connection refused"
+        assert info["pending_update_count"] == 1
         await call(local, "setWebhook", url=url)  # the bot's server is back, at its address
         local.advance(30)
         await receiver.wait_for(1)
@@ -554,7 +577,8 @@ async def test_a_chats_updates_arrive_in_order_and_chats_do_not_wait_for_each_ot
         receiver.held.clear()
         await receiver.wait_for(4)
     texts = [update["message"]["text"] for update, _ in receiver.got if update["message"]["chat"]["id"] == GROUP]
-    assert texts == ["/score H0 A", "/score H1 A", "/score H2 A"] and receiver.most_open == 2
+    assert texts == ["/score H0 A", "/score H1 A", "/score H2 A"]
+    assert receiver.most_open == 2
 
 
 @pytest.mark.asyncio
@@ -568,7 +592,8 @@ async def test_delete_webhook_keeps_pending_updates_for_getupdates_unless_droppe
         await asyncio.sleep(0.05)
         assert (await call(local, "deleteWebhook"))[0] == 200
     status, body = await call(local, "getUpdates")
-    assert status == 200 and [u["message"]["text"] for u in json.loads(body)["result"]] == ["/start"]
+    assert status == 200
+    assert [u["message"]["text"] for u in json.loads(body)["result"]] == ["/start"]
     await call(local, "setWebhook", url="http://127.0.0.1:9/hook", drop_pending_updates=True)
     assert json.loads((await call(local, "getWebhookInfo"))[1])["result"]["pending_update_count"] == 0
 
@@ -593,7 +618,8 @@ async def test_python_telegram_bot_webhook_server_takes_updates_from_the_fake(lo
             assert (await local.wait_for_message(chat_id=GROUP)).text == "VAGUE at H8"
             assert local.webhook_attempts[-1].status == 200
             info = json.loads((await call(local, "getWebhookInfo"))[1])["result"]
-            assert info["allowed_updates"] == ["message"] and info["url"].endswith(f"{port}/arbitre")
+            assert info["allowed_updates"] == ["message"]
+            assert info["url"].endswith(f"{port}/arbitre")
             # PTB's server refuses a request without the secret token: Telegram would try again
             async with httpx.AsyncClient() as client:
                 forged = {"update_id": 1, "message": {**local.messages[(GROUP, 1)], "text": "/score A1 FORGED"}}

@@ -96,7 +96,8 @@ def test_typed_draw_against_the_letters_left(clause: str, bag: str, typed: str, 
 def test_3_4_the_top_is_the_best_score_found_or_not() -> None:
     game = first_round("ABERST", ["BRAS", "BAS"], answer="H6 BAS")
     closed = game.closed_rounds[0]
-    assert closed.top_word == "BRAS" and closed.top_points == 12  # (3+1+1+1) x 2, nobody played it
+    assert closed.top_word == "BRAS"
+    assert closed.top_points == 12
     assert closed.results["Ana"].score == 10
 
 
@@ -156,12 +157,14 @@ def test_3_4_the_arbiters_choice(
     before = len(game.events)
     if refused is None:
         game.choose_top(asked)
-        assert game.closed_rounds[0].top_text == asked and game.closed_rounds[0].tie_rule is TieRule.ARBITER
+        assert game.closed_rounds[0].top_text == asked
+        assert game.closed_rounds[0].tie_rule is TieRule.ARBITER
         return
     with pytest.raises(TopClauseError) as caught:
         game.choose_top(asked)
     assert caught.value.clause is refused, clause
-    assert asked not in caught.value.allowed and caught.value.allowed
+    assert asked not in caught.value.allowed
+    assert caught.value.allowed
     assert len(game.events) == before  # nothing stored
 
 
@@ -188,7 +191,8 @@ def test_3_7_end_of_game(clause: str, letters: str, words: list[str], reason: En
     else:
         assert sorted(game.bag.unseen(game.reliquat)) == sorted(left), clause
         game.draw(random.Random(0), at=100.0)  # the next draw is made from them
-        assert game.current is not None and sorted(game.current.draw.letters if game.current.draw else "") == sorted(
+        assert game.current is not None
+        assert sorted(game.current.draw.letters if game.current.draw else "") == sorted(
             left
         )
 
@@ -205,13 +209,16 @@ def test_3_6_no_play_draws_again_a_different_draw() -> None:
         played: list[str] = []
         while not game.finished:
             game.draw(rng, at=float(len(played)) * 200)
-            assert game.current is not None and game.current.draw is not None
+            assert game.current is not None
+            assert game.current.draw is not None
             played.append(game.current.draw.letters)
             game.close_round(finder, {"ZZZ"})
             if not game.finished:
-                assert len(game.bag) == 8 and game.reliquat == ""  # every letter back in the bag
+                assert len(game.bag) == 8
+                assert game.reliquat == ""
         assert all(a != b for a, b in zip(played, played[1:]))  # each draw differs from the cancelled one
-        assert len(played) == 3 and game.end_reason is EndReason.NO_PLAY
+        assert len(played) == 3
+        assert game.end_reason is EndReason.NO_PLAY
         assert [line.score for line in game.record()] == [0, 0, 0]
 
 

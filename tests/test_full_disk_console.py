@@ -57,7 +57,8 @@ def answers(out: str, full: str) -> int:
 def test_the_console_answers_every_line_of_a_script_on_a_full_disk(small_disk: Path) -> None:
     log = small_disk.parent / "stderr.txt"  # off the small disk
     process = console(small_disk, log)
-    assert process.stdin is not None and process.stdout is not None
+    assert process.stdin is not None
+    assert process.stdout is not None
     process.stdin.write("Ana: /nouvelle Ana Ben\nAna: /penalite Ben 1\n")
     process.stdin.flush()
     seen = ""

@@ -47,7 +47,8 @@ def test_plays_alternate_and_totals_add_up() -> None:
     assert [line.points for line in game.lines] == [56, 96, 20]
     assert game.totals() == {"Ana": 76, "Ben": 96}
     assert game.to_move == "Ben"
-    assert game.lines[1].score is not None and game.lines[1].score.bingo
+    assert game.lines[1].score is not None
+    assert game.lines[1].score.bingo
 
 
 def test_illegal_play_changes_nothing() -> None:
@@ -56,7 +57,9 @@ def test_illegal_play_changes_nothing() -> None:
     board_before = game.board.copy()
     with pytest.raises(PlacementError):
         game.apply(Play("Ben", "A1 ZEN"))
-    assert game.board == board_before and len(game.lines) == 1 and game.to_move == "Ben"
+    assert game.board == board_before
+    assert len(game.lines) == 1
+    assert game.to_move == "Ben"
     assert len(game.events) == 1
 
 
@@ -71,8 +74,10 @@ def test_invalid_word_challenged_removes_the_move() -> None:
     game.apply(Play("Ana", "H8 VAGUE"))
     game.apply(Play("Ben", "8H VZZ"))
     game.apply(Challenge("Ana", (), ("VZZ",)))
-    assert game.lines[1].points == 0 and game.lines[1].removed
-    assert game.board.get(8, 7) is None and game.board.get(7, 7) is not None
+    assert game.lines[1].points == 0
+    assert game.lines[1].removed
+    assert game.board.get(8, 7) is None
+    assert game.board.get(7, 7) is not None
     assert game.totals() == {"Ana": 20, "Ben": 0}
     assert game.to_move == "Ana"
 
@@ -96,7 +101,8 @@ def test_valid_word_challenged_per_rule_set(
     assert [(sheet_line.player, sheet_line.kind, sheet_line.points) for sheet_line in game.lines[1:]] == lines
     assert game.totals() == totals
     assert game.to_move == to_move
-    assert game.lines[0].points == 20 and not game.lines[0].removed
+    assert game.lines[0].points == 20
+    assert not game.lines[0].removed
 
 
 def test_penalty_per_word_counts_the_words_challenged() -> None:
@@ -127,7 +133,8 @@ def test_lost_turn_in_three_player_box_game() -> None:
     game.apply(Challenge("Cy", ("VAGUE",), ()))  # Cy is not next: loses the next turn
     assert game.to_move == "Ben"
     game.apply(Pass("Ben"))
-    assert game.lines[-1].kind == "lost_turn" and game.lines[-1].player == "Cy"
+    assert game.lines[-1].kind == "lost_turn"
+    assert game.lines[-1].player == "Cy"
     assert game.to_move == "Ana"
 
 
@@ -135,7 +142,8 @@ def test_withdrawn_phony_scores_zero() -> None:
     game = fisf_game("naspa")
     game.apply(Play("Ana", "H8 VAGUE"))
     game.apply(Withdrawn("Ana"))
-    assert game.totals()["Ana"] == 0 and game.board.is_empty()
+    assert game.totals()["Ana"] == 0
+    assert game.board.is_empty()
 
 
 @pytest.mark.parametrize(
@@ -224,12 +232,14 @@ def test_undo_removes_the_last_line_and_restores_board() -> None:
     game.apply(Play("Ana", "H7 HANTEZ"))
     game.apply(Play("Ben", "6F FACADES"))
     game.apply(Undo())
-    assert len(game.lines) == 1 and game.to_move == "Ben"
+    assert len(game.lines) == 1
+    assert game.to_move == "Ben"
     assert game.board.get(5, 5) is None
     game.apply(Play("Ben", "6F FACADES"))
     game.apply(Challenge("Ana", (), ("FACADES",)))
     game.apply(Undo())  # undoes the challenge: the play stands again
-    assert game.lines[-1].points == 96 and not game.lines[-1].removed
+    assert game.lines[-1].points == 96
+    assert not game.lines[-1].removed
     assert game.board.get(5, 5) is not None
 
 
@@ -348,7 +358,8 @@ def test_events_round_trip_through_dicts_give_the_same_sheet() -> None:
         events=[event_from_dict(event_to_dict(e)) for e in events],
     )
     assert [str(sheet_line) for sheet_line in game.lines] == [str(sheet_line) for sheet_line in again.lines]
-    assert game.board == again.board and game.standings() == again.standings()
+    assert game.board == again.board
+    assert game.standings() == again.standings()
 
 
 @pytest.mark.parametrize(

@@ -216,9 +216,12 @@ def test_a_throwaway_kind_answers_the_views_through_the_protocol(solitaire: str,
     assert say(referee, "/board") == "XS a solitaire has no board."
     assert say(referee, "/unseen") == "XS a solitaire has no board."
     (exported,) = referee.handle(Incoming("room", "u:ana", "Ana", "/export"))
-    assert exported.document == b"[5, 7]" and exported.document_name == "game-1-solo.json"
+    assert exported.document == b"[5, 7]"
+    assert exported.document_name == "game-1-solo.json"
     listed = say(referee, "/games")
-    assert "solitaire" in listed and "Ana" in listed and "12" in listed
+    assert "solitaire" in listed
+    assert "Ana" in listed
+    assert "12" in listed
 
 
 def test_a_command_failing_after_changing_its_game_leaves_the_committed_game(
@@ -229,7 +232,8 @@ def test_a_command_failing_after_changing_its_game_leaves_the_committed_game(
     say(referee, "/solo 5")
     say(referee, "/solo 7")
     cache = referee.games.cache(kind_of(SolitaireKind.kind).kind)
-    assert cache.builds == 1 and len(cache) == 1  # built once, then brought up to date by each command
+    assert cache.builds == 1
+    assert len(cache) == 1
 
     assert say(referee, "/solo 999") == "XS at most 100 points a turn."  # changed the game, then failed
     assert len(cache) == 0  # the change rolled back: the game it changed is dropped, not guessed at later
@@ -264,14 +268,16 @@ def test_a_classic_move_rolled_back_is_not_in_the_game_the_next_command_sees(ref
             raise Boom
     # the same sheet (asked again within a minute: answered privately, said to be unchanged since)
     note, again = say(referee, "/sheet").split("\n", 1)
-    assert note.startswith("Déjà affiché dans le salon il y a") and again == sheet
+    assert note.startswith("Déjà affiché dans le salon il y a")
+    assert again == sheet
     assert cache.load(referee.storage, record).to_move == "Ben"
     assert cache.builds == builds + 1  # the changed game was dropped at the rollback and rebuilt once
 
     with referee.games.transaction(referee.storage):  # the same change, committed: kept, nothing rebuilt
         game = cache.load(referee.storage, record)
         cache.append(referee.storage, record, game, event_to_dict(game.apply(Pass("Ben"))), "u:ben")
-    assert cache.load(referee.storage, record) is game and game.to_move == "Ana"
+    assert cache.load(referee.storage, record) is game
+    assert game.to_move == "Ana"
     assert cache.builds == builds + 1
 
 
@@ -317,7 +323,8 @@ def test_no_module_tells_game_kinds_apart_by_their_class() -> None:
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert found == []
     sample = ast.parse("isinstance(game, (ClassicGame, core.duplicate.DuplicateGame))").body[0]
-    assert isinstance(sample, ast.Expr) and isinstance(sample.value, ast.Call)
+    assert isinstance(sample, ast.Expr)
+    assert isinstance(sample.value, ast.Call)
     assert _named(sample.value.args[1]) == GAME_CLASSES  # the walk would see either form
 
 
@@ -330,4 +337,5 @@ def test_the_views_ask_the_kind_and_never_name_one() -> None:
         if isinstance(node, ast.Compare)
         and any(isinstance(c, ast.Attribute) and c.attr in {"CLASSIC", "DUPLICATE"} for c in node.comparators)
     ]
-    assert compared == [] and "isinstance" not in views
+    assert compared == []
+    assert "isinstance" not in views

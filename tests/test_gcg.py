@@ -73,7 +73,8 @@ def assert_same_game(one: ClassicGame, two: ClassicGame) -> None:
 @pytest.mark.parametrize("name", SAMPLES)
 def test_samples_replay_with_every_score_matching(name: str) -> None:
     record = load(name)
-    assert record.error is None and record.mismatches == []
+    assert record.error is None
+    assert record.mismatches == []
     assert all(e.status == "ok" for e in record.entries)
     last_cumulative = {e.player: e.recorded_cumulative for e in record.entries}
     assert record.final() == last_cumulative
@@ -87,7 +88,8 @@ def test_quackle_era_file() -> None:
         GcgPlayer("helene", "Hélène Côté"),
         GcgPlayer("jp.o'neil-2", "Jean-Pierre O'Neil"),
     )
-    assert record.lexicon is None and record.rules.code == "naspa"
+    assert record.lexicon is None
+    assert record.rules.code == "naspa"
     assert record.description == "Partie amicale au club de Montréal"
     assert [e.type for e in record.entries] == [
         "play",
@@ -112,9 +114,13 @@ def test_quackle_era_file() -> None:
     assert [c.letter for c in record.game.lines[1].placement.new_tiles] == list("OAMED")  # R was there
     assert record.entries[2].event == Exchange("helene", "QU")  # extra spaces
     grazed = record.game.board.get(12, 5)
-    assert grazed is not None and grazed.letter == "Z" and grazed.joker
+    assert grazed is not None
+    assert grazed.letter == "Z"
+    assert grazed.joker
     axy = record.game.lines[5]
-    assert axy.removed and axy.points == 0 and record.game.board.get(9, 9) is None  # the Y
+    assert axy.removed
+    assert axy.points == 0
+    assert record.game.board.get(9, 9) is None
     assert (record.entries[6].recorded, record.entries[6].computed) == (-21, -21)
     end = record.entries[-1]
     assert end.event == End((("helene", "EGOP"), ("jp.o'neil-2", "")))
@@ -136,7 +142,8 @@ def test_woogles_file() -> None:
     )
     assert record.entries[4].event == ChallengeBonus("kat.o-b", 5)
     bingo = record.entries[5]
-    assert bingo.computed == 61 and record.game.lines[5].score is not None
+    assert bingo.computed == 61
+    assert record.game.lines[5].score is not None
     assert record.game.lines[5].score.bingo
     assert bingo.notes == ["GRANDEST, the only bingo on this rack,\nhits the double letter at L1 and nothing else."]
     out, left, time = record.entries[-3:]
@@ -198,8 +205,10 @@ def test_naspa_end_in_a_csw_game_is_read_from_the_file() -> None:
     # Woogles credits twice the rack in CSW games too: the file's own end line decides.
     text = "#lexicon CSW21\n" + HEADER + OPENING + ">bob:  (EGOP) +14 22\n"
     record = read_gcg(text)
-    assert record.error is None and record.mismatches == []
-    assert record.game.rules.going_out is GoingOut.ADD_TWICE and record.game.rules.code == "wespa"
+    assert record.error is None
+    assert record.mismatches == []
+    assert record.game.rules.going_out is GoingOut.ADD_TWICE
+    assert record.game.rules.code == "wespa"
     assert record.final() == {"ann": 18, "bob": 22}
 
 
@@ -209,7 +218,8 @@ def test_forced_rules_report_the_other_end_style_not_fatal() -> None:
     assert record.error is None
     out, synthetic = record.entries[-2:]
     assert (out.recorded, out.computed) == (14, 7)  # WESPA: the rack once...
-    assert synthetic.synthetic and synthetic.player == "ann"
+    assert synthetic.synthetic
+    assert synthetic.player == "ann"
     assert (synthetic.recorded, synthetic.computed, synthetic.line) == (None, -7, 6)  # ...and -7 for ann
     assert len(record.mismatches) == 2
     assert record.final() == {"ann": 11, "bob": 15}
@@ -247,7 +257,8 @@ def test_player_two_moving_first_rotates_the_turn_order() -> None:
     text = HEADER + ">bob: EHLPRTU 8G HELP +18 18\n>ann: AOSSUWW J5 SOU. +8 8\n"
     record = read_gcg(text)
     assert [p.nick for p in record.players] == ["ann", "bob"]
-    assert record.game.players == ["bob", "ann"] and record.game.to_move == "bob"
+    assert record.game.players == ["bob", "ann"]
+    assert record.game.to_move == "bob"
 
 
 # --- refused events ----------------------------------------------------------------------
@@ -256,11 +267,14 @@ def test_player_two_moving_first_rotates_the_turn_order() -> None:
 def test_an_illegal_play_stops_the_replay_at_its_line() -> None:
     text = HEADER + OPENING + ">ann: ABC 8G HELD +18 36\n>bob: DO 9C DO +5 13\n"
     record = read_gcg(text)
-    assert record.error is not None and record.error.line == 5
-    assert "8G HELD" in str(record.error) and "line 5" in str(record.error)
+    assert record.error is not None
+    assert record.error.line == 5
+    assert "8G HELD" in str(record.error)
+    assert "line 5" in str(record.error)
     assert isinstance(record.error.cause, LetterMismatchError)
     assert [e.status for e in record.entries] == ["ok", "ok", "rejected", "skipped"]
-    assert len(record.game.lines) == 2 and record.final() == {"ann": 18, "bob": 8}
+    assert len(record.game.lines) == 2
+    assert record.final() == {"ann": 18, "bob": 8}
     assert len(record.mismatches) == 1
     with pytest.raises(GcgEventError) as info:
         read_gcg(text, strict=True)
@@ -269,13 +283,16 @@ def test_an_illegal_play_stops_the_replay_at_its_line() -> None:
 
 def test_withdrawn_must_be_the_last_players_play() -> None:
     record = read_gcg(HEADER + OPENING + ">ann: EHLP -- -18 0\n")
-    assert record.error is not None and "bob's, not ann's" in str(record.error)
-    assert record.game.lines[0].points == 18 and not record.game.lines[0].removed
+    assert record.error is not None
+    assert "bob's, not ann's" in str(record.error)
+    assert record.game.lines[0].points == 18
+    assert not record.game.lines[0].removed
 
 
 def test_an_event_after_the_end_is_refused() -> None:
     record = read_gcg(HEADER + OPENING + ">bob:  (EGOP) +14 22\n>ann: D 9G .O +3 21\n")
-    assert record.error is not None and record.error.line == 6
+    assert record.error is not None
+    assert record.error.line == 6
     assert record.entries[-1].status == "rejected"
 
 
@@ -309,8 +326,10 @@ def test_malformed_lines_name_their_line(line: str) -> None:
     text = HEADER + OPENING + line + "\n"
     with pytest.raises(GcgSyntaxError) as info:
         read_gcg(text)
-    assert info.value.line == 5 and info.value.text == line
-    assert str(info.value).startswith("line 5: ") and repr(line) in str(info.value)
+    assert info.value.line == 5
+    assert info.value.text == line
+    assert str(info.value).startswith("line 5: ")
+    assert repr(line) in str(info.value)
 
 
 @pytest.mark.parametrize(
@@ -346,7 +365,8 @@ def test_encodings() -> None:
 def test_blank_lines_and_unknown_pragmata_are_harmless() -> None:
     text = "\n#player1 ann Ann\n\n#player2 bob Bob\n#interesting yes\n\n" + OPENING + "\n"
     record = read_gcg(text)
-    assert record.mismatches == [] and record.pragmata == [(5, "interesting", "yes")]
+    assert record.mismatches == []
+    assert record.pragmata == [(5, "interesting", "yes")]
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -520,8 +540,10 @@ def engine_games() -> dict[str, ClassicGame]:
 def test_round_trip_of_games_built_with_the_engine(name: str) -> None:
     game = engine_games()[name]
     record = read_gcg(write_gcg(game).encode("utf-8"), player_names="name")
-    assert record.error is None and record.mismatches == []
-    assert record.game.edition is game.edition and record.game.notation is game.notation
+    assert record.error is None
+    assert record.mismatches == []
+    assert record.game.edition is game.edition
+    assert record.game.notation is game.notation
     assert record.rules.code == game.rules.code  # the rules in force: 3 players fall back from fisf to box-fr
     assert_same_game(record.game, game)
     assert [sheet_line.claimed for sheet_line in record.game.lines] == [sheet_line.claimed for sheet_line in game.lines]
@@ -532,8 +554,10 @@ def test_round_trip_of_games_built_with_the_engine(name: str) -> None:
 def test_round_trip_of_the_samples(name: str) -> None:
     record = load(name)
     again = read_gcg(record.to_gcg().encode("utf-8"))
-    assert again.players == record.players and again.lexicon == record.lexicon
-    assert again.title == record.title and again.game_id == record.game_id
+    assert again.players == record.players
+    assert again.lexicon == record.lexicon
+    assert again.title == record.title
+    assert again.game_id == record.game_id
     assert again.mismatches == []
     assert_same_game(again.game, record.game)
     # and a second trip gives the same text
@@ -551,7 +575,8 @@ def test_nicks_are_made_safe_and_unique() -> None:
 def test_a_stopped_game_writes_only_the_racks_it_knows() -> None:
     game = engine_games()["fisf, stopped with tiles in the bag"]
     text = write_gcg(game)
-    assert text.splitlines()[-1] == ">Ben: EAU (EAU) -3 -3" and "()" not in text
+    assert text.splitlines()[-1] == ">Ben: EAU (EAU) -3 -3"
+    assert "()" not in text
 
 
 # --- /export of games played in the chat (issue 20 items 16 and 28) -----------------------------
@@ -583,7 +608,8 @@ def test_the_record_of_a_game_names_the_rules_it_was_played_under(
     text = _exported(club, referee)
     assert pragma in text.splitlines()
     record = read_gcg(text)
-    assert record.rules.code == pragma.split()[-1] and record.mismatches == []
+    assert record.rules.code == pragma.split()[-1]
+    assert record.mismatches == []
 
 
 @pytest.mark.parametrize(
@@ -622,7 +648,8 @@ def test_an_exchange_of_unknown_tiles_claims_no_count_and_a_joker_left_is_a_ques
         Exchange("Ana", "3"),
         Exchange("Ben", "E?"),
     ]
-    assert record.final() == {"Ana": 20, "Ben": -3} and record.mismatches == []
+    assert record.final() == {"Ana": 20, "Ben": -3}
+    assert record.mismatches == []
 
 
 def test_an_old_record_with_minus_one_and_the_note_still_reads_as_an_unknown_exchange() -> None:

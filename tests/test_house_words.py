@@ -42,9 +42,13 @@ def test_the_last_change_of_a_word_decides() -> None:
     house = HouseWords.replay(
         [change(ADD, "KA"), change(ADD, "OM"), change(REMOVE, "NEW"), change(REMOVE, "KA"), change(ADD, "NEW")]
     )
-    assert house.added == {"OM", "NEW"} and house.removed == {"KA"}
-    assert house.tokens() == ["+NEW", "+OM", "-KA"] and len(house) == 3 and house
-    assert not HouseWords() and HouseWords().tokens() == []
+    assert house.added == {"OM", "NEW"}
+    assert house.removed == {"KA"}
+    assert house.tokens() == ["+NEW", "+OM", "-KA"]
+    assert len(house) == 3
+    assert house
+    assert not HouseWords()
+    assert HouseWords().tokens() == []
 
 
 @given(st.lists(st.tuples(st.sampled_from((ADD, REMOVE)), words), max_size=30))
@@ -71,7 +75,8 @@ def test_a_list_patched_with_house_words_has_exactly_the_overlay() -> None:
     house = HouseWords(frozenset({"KA", "UKVASIE"}), frozenset({"KAVE", "ABSENT"}))
     combined = house_lexicon(base, house)
     assert list(combined.words()) == ["CHAT", "KA", "MAISON", "UKVASIE", "VAGUE"]
-    assert combined.has_anagram("AEIKSUV") and not combined.has_anagram("AEKV")
+    assert combined.has_anagram("AEIKSUV")
+    assert not combined.has_anagram("AEKV")
     assert combined.name == "small"
 
 
@@ -82,7 +87,8 @@ def test_a_house_file_one_word_a_line_minus_removes_comments_and_blanks_skipped(
     path = tmp_path / "house.txt"
     path.write_text("\ufeff# our club\nka\n\n  Om  # added in March\n-NEW\n+zek\n-ka\nÉTÉS\n", encoding="utf-8")
     house = read_house_file(path)
-    assert house.added == {"OM", "ZEK", "ETES"} and house.removed == {"NEW", "KA"}
+    assert house.added == {"OM", "ZEK", "ETES"}
+    assert house.removed == {"NEW", "KA"}
 
 
 @pytest.mark.parametrize(
@@ -98,7 +104,9 @@ def test_a_bad_line_of_a_house_file_is_named(tmp_path: Path, content: str, line:
     path.write_text(content, encoding="utf-8")
     with pytest.raises(HouseFileError) as error:
         read_house_file(path)
-    assert error.value.line == line and reason in error.value.reason and "house.txt" in str(error.value)
+    assert error.value.line == line
+    assert reason in error.value.reason
+    assert "house.txt" in str(error.value)
     typed = content.splitlines()[line - 1].strip("-")
     assert not typed or typed not in str(error.value).split(":", 2)[-1]  # never the line's text
 
@@ -132,14 +140,17 @@ def test_the_registry_patches_a_list_with_house_words_once_its_list_is_loaded(sm
     assert registry.with_house(small, HouseWords()) == small
     house = HouseWords(frozenset({"KA"}), frozenset({"CHAT"}))
     name = registry.with_house(small, house)
-    assert name != small and name == registry.with_house(small, HouseWords.from_tokens(["-CHAT", "+KA"]))
+    assert name != small
+    assert name == registry.with_house(small, HouseWords.from_tokens(["-CHAT", "+KA"]))
     with pytest.raises(ListPreparingError) as preparing:
         registry.ready(name)  # starts loading its list, never waits for it
-    assert preparing.value.name == name and preparing.value.expected_seconds >= 1
+    assert preparing.value.name == name
+    assert preparing.value.expected_seconds >= 1
     loader.gate.set()
     combined = registry.get(name)
     assert set(combined.words()) == {"KA", "MAISON", "VAGUE"}
-    assert registry.ready(name) is combined and set(registry.ready(small).words()) == {"CHAT", "MAISON", "VAGUE"}
+    assert registry.ready(name) is combined
+    assert set(registry.ready(small).words()) == {"CHAT", "MAISON", "VAGUE"}
     assert registry.load(name)[1].words == 3
     other = registry.with_house(small, HouseWords(frozenset({"OM"})))
     assert "OM" in registry.ready(other)  # its list loaded: patched at once, never "being prepared"
@@ -178,7 +189,8 @@ def test_a_queued_list_expects_the_wait_of_those_before_it(tmp_path: Path, monke
     gate.set()
     worker.join(timeout=60)
     registry.wait()
-    assert registry.is_ready(str(first)) and registry.is_ready(str(second))
+    assert registry.is_ready(str(first))
+    assert registry.is_ready(str(second))
 
 
 # --- the offline tools --------------------------------------------------------------------
@@ -200,9 +212,11 @@ def house_file(tmp_path: Path) -> Path:
 def test_check_with_house_words(capsys: pytest.CaptureFixture[str], small: str, house_file: Path) -> None:
     assert run(capsys, "check", "--lexicon", small, "VAGUE", "XVAGUE")[0] == 1
     status, out, _ = run(capsys, "check", "--lexicon", small, "--house", str(house_file), "XVAGUE", "MAISON")
-    assert status == 0 and out.splitlines() == ["XVAGUE valable (mot maison)", "MAISON valable"]
+    assert status == 0
+    assert out.splitlines() == ["XVAGUE valable (mot maison)", "MAISON valable"]
     status, out, _ = run(capsys, "check", "--lexicon", small, "--house", str(house_file), "--lang", "en", "VAGUE")
-    assert status == 1 and out.strip() == "VAGUE not valid (house word)"
+    assert status == 1
+    assert out.strip() == "VAGUE not valid (house word)"
     status, out, _ = run(capsys, "check", "--lexicon", small, "--house", str(house_file), "--json", "XVAGUE")
     assert json.loads(out) == {"lexicon": "small.txt", "house": ["+XVAGUE", "-VAGUE"], "words": {"XVAGUE": True}}
 
@@ -211,24 +225,32 @@ def test_check_with_a_bad_house_file(capsys: pytest.CaptureFixture[str], small: 
     bad = tmp_path / "bad.txt"
     bad.write_text("KA\nK4\n", encoding="utf-8")
     status, out, err = run(capsys, "check", "--lexicon", small, "--house", str(bad), "KA")
-    assert status == 2 and out == "" and "bad.txt:2" in err and err.count("\n") == 1
+    assert status == 2
+    assert out == ""
+    assert "bad.txt:2" in err
+    assert err.count("\n") == 1
 
 
 def test_top_with_house_words(capsys: pytest.CaptureFixture[str], tmp_path: Path, small: str) -> None:
     words_file = tmp_path / "top.txt"
     words_file.write_text("KVAS\nVAS\nAS\nKAS\n", encoding="utf-8")
     plain = json.loads(run(capsys, "top", "--lexicon", str(words_file), "--rack", "KVASEIU", "--json")[1])
-    assert plain["plays"][0]["word"] == "KVAS" and "house" not in plain
+    assert plain["plays"][0]["word"] == "KVAS"
+    assert "house" not in plain
     house = tmp_path / "house.txt"
     house.write_text("UKVASIE\n-KVAS\n", encoding="utf-8")
     args = ("top", "--lexicon", str(words_file), "--rack", "KVASEIU", "--house", str(house))
     data = json.loads(run(capsys, *args, "--json")[1])
-    assert data["plays"][0]["word"] == "UKVASIE" and data["plays"][0]["score"] > plain["plays"][0]["score"]
-    assert all(play["word"] != "KVAS" for play in data["plays"]) and data["house"] == ["+UKVASIE", "-KVAS"]
+    assert data["plays"][0]["word"] == "UKVASIE"
+    assert data["plays"][0]["score"] > plain["plays"][0]["score"]
+    assert all(play["word"] != "KVAS" for play in data["plays"])
+    assert data["house"] == ["+UKVASIE", "-KVAS"]
     status, out, _ = run(capsys, *args, "--count", "1")
-    assert status == 0 and out.splitlines()[0] == f"word list {words_file} + 2 house words (+UKVASIE -KVAS)"
+    assert status == 0
+    assert out.splitlines()[0] == f"word list {words_file} + 2 house words (+UKVASIE -KVAS)"
     missing = run(capsys, "top", "--lexicon", str(words_file), "--rack", "KVASEIU", "--house", str(tmp_path / "no"))
-    assert missing[0] == 2 and "house words:" in missing[2]
+    assert missing[0] == 2
+    assert "house words:" in missing[2]
 
 
 def test_duplicate_with_house_words(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -276,6 +298,7 @@ def test_ready_answers_when_the_list_is_done_before_it_looks_again(small: str, c
     asker.join(timeout=60)
     assert not asker.is_alive(), "ready() waited on its own lock"
     if "123" in content:
-        assert isinstance(answers[0], lexicons_module.WordListError) and answers[0].line == 2
+        assert isinstance(answers[0], lexicons_module.WordListError)
+        assert answers[0].line == 2
     else:
         assert "CHIEN" in answers[0]  # type: ignore[operator]

@@ -90,7 +90,8 @@ def test_empty_lexicon() -> None:
     assert not lexicon.has_prefix("")
     assert list(lexicon.children(lexicon.root)) == []
     again = Lexicon.from_bytes(lexicon.to_bytes())
-    assert len(again) == 0 and again.name == "empty"
+    assert len(again) == 0
+    assert again.name == "empty"
 
 
 # --- walks ---------------------------------------------------------------------------------------
@@ -109,9 +110,14 @@ def test_prefix_walks(small: Lexicon) -> None:
     assert small.child(node, "?") is None
     assert not small.is_final(small.root)
     assert [letter for letter, _ in small.children(small.root)] == ["A", "C", "E", "H", "V", "Z"]
-    assert small.has_prefix("vag") and small.has_prefix("VAGUES") and small.has_prefix("")
-    assert not small.has_prefix("VAGUEST") and not small.has_prefix("Q") and not small.has_prefix("V-")
-    assert small.walk("CHANT") is not None and small.walk("CHAT") is None
+    assert small.has_prefix("vag")
+    assert small.has_prefix("VAGUES")
+    assert small.has_prefix("")
+    assert not small.has_prefix("VAGUEST")
+    assert not small.has_prefix("Q")
+    assert not small.has_prefix("V-")
+    assert small.walk("CHANT") is not None
+    assert small.walk("CHAT") is None
     assert small.height(small.root) == 7
     assert small.lengths(small.walk("AVION") or 0) == 0b11
 
@@ -131,8 +137,10 @@ def test_anagrams(small: Lexicon) -> None:
     assert sorted(small.anagrams("SUEAV", 1)) == ["VAGUES"]
     assert sorted(small.anagrams("Z", 1)) == ["AZ", "ZA"]
     assert sorted(small.anagrams("", 2)) == ["AZ", "ZA"]
-    assert small.has_anagram("SNOIVA") and not small.has_anagram("SNOIVAX")
-    assert small.has_anagram("ECOL", 2) and not small.has_anagram("ECOL", 3)
+    assert small.has_anagram("SNOIVA")
+    assert not small.has_anagram("SNOIVAX")
+    assert small.has_anagram("ECOL", 2)
+    assert not small.has_anagram("ECOL", 3)
     assert not small.has_anagram("A1")
 
 
@@ -156,8 +164,10 @@ def test_bytes_loaded_without_copy_are_views_that_answer_alike(small: Lexicon) -
     data = small.to_bytes()
     shared = Lexicon.from_bytes(data, copy=False)
     copied = Lexicon.from_bytes(data)
-    assert isinstance(copied.table, array) and isinstance(shared.table, memoryview)
-    assert shared.table.obj is data and all(part.obj is data for part in shared.lookahead)  # nothing copied
+    assert isinstance(copied.table, array)
+    assert isinstance(shared.table, memoryview)
+    assert shared.table.obj is data
+    assert all(part.obj is data for part in shared.lookahead)
     shared.verify()
     assert shared.to_bytes() == data
     assert list(shared.words()) == list(copied.words()) == sorted(set(WORDS))
@@ -175,7 +185,8 @@ def test_the_move_generator_finds_the_same_plays_on_views(small: Lexicon, rack: 
         find_top(Board(), rack, lexicon, FRENCH, 20, first_move_horizontal_only=True) for lexicon in (small, shared)
     ]
     plays = [[(p.placement.notation(), p.score.total) for p in top.plays] for top in tops]
-    assert plays[0] == plays[1] and plays[0]
+    assert plays[0] == plays[1]
+    assert plays[0]
 
 
 def test_corrupt_bytes_raise(small: Lexicon) -> None:

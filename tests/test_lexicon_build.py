@@ -244,7 +244,8 @@ def test_morphological_fields_do_not_break_parsing() -> None:
 
 def test_escaped_slash_in_word() -> None:
     entries = hunspell.parse_dic("1\nkm\\/h/A\n", hunspell.parse_aff("SFX A Y 1\nSFX A 0 s .\n"))
-    assert entries[0].word == "km/h" and entries[0].flags == frozenset("A")
+    assert entries[0].word == "km/h"
+    assert entries[0].flags == frozenset("A")
 
 
 def test_homonyms_yield_each_entry() -> None:
@@ -332,7 +333,8 @@ def sources() -> dict[str, dict[str, object]]:
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_committed_list_format(lang: str) -> None:
     raw, words = committed(lang)
-    assert raw.endswith(b"\n") and b"\r" not in raw
+    assert raw.endswith(b"\n")
+    assert b"\r" not in raw
     assert list(words) == sorted(set(words))
     pattern = re.compile(r"[A-Z]{2,15}")
     assert all(pattern.fullmatch(w) for w in words)
@@ -350,7 +352,8 @@ def test_committed_list_matches_sources(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_committed_gzip_header_is_reproducible(lang: str) -> None:
     head = (LEXICONS / f"{lang}.txt.gz").read_bytes()[:10]
-    assert head[:4] == b"\x1f\x8b\x08\x00" and head[4:8] == b"\x00\x00\x00\x00"
+    assert head[:4] == b"\x1f\x8b\x08\x00"
+    assert head[4:8] == b"\x00\x00\x00\x00"
 
 
 def test_french_list_content() -> None:

@@ -68,8 +68,10 @@ def test_the_word_width_follows_the_alphabet_size(tiles: int, code: str, size: i
     lexicon = Lexicon.from_words([word], alphabet=alphabet)
     assert lexicon.final == 1 << tiles
     for part in (lexicon.table, *lexicon.lookahead):
-        assert memoryview(part).format == code and memoryview(part).itemsize == size
-    assert word in lexicon and len(lexicon) == 1
+        assert memoryview(part).format == code
+        assert memoryview(part).itemsize == size
+    assert word in lexicon
+    assert len(lexicon) == 1
 
 
 @pytest.mark.parametrize("tiles", [0, MAX_TILES + 1, 80])
@@ -119,15 +121,20 @@ def test_the_binary_form_round_trips_at_every_width(tiles: int, copy: bool) -> N
     lexicon = Lexicon.from_words(words, name="wide", alphabet=alphabet)
     data = lexicon.to_bytes()
     version, flags = _HEADER.unpack_from(data)[1:3]
-    assert version == FORMAT_VERSION == 6 and flags == (WIDE_WORDS if tiles > 31 else 0)
+    assert version == FORMAT_VERSION == 6
+    assert flags == (WIDE_WORDS if tiles > 31 else 0)
     loaded = Lexicon.from_bytes(data, copy=copy)
     loaded.verify()
-    assert loaded.alphabet == alphabet and loaded.name == "wide"
-    assert list(loaded.words()) == list(lexicon.words()) and len(loaded) == len(words)
+    assert loaded.alphabet == alphabet
+    assert loaded.name == "wide"
+    assert list(loaded.words()) == list(lexicon.words())
+    assert len(loaded) == len(words)
     assert loaded.to_bytes() == data
     last = alphabet.symbols[-1]
     patched = loaded.patched([last * 5], [last * 3])
-    assert last * 5 in patched and last * 3 not in patched and len(patched) == len(words)
+    assert last * 5 in patched
+    assert last * 3 not in patched
+    assert len(patched) == len(words)
     assert memoryview(patched.table).format == typecode(tiles)
 
 
@@ -178,11 +185,13 @@ def test_a_width_that_disagrees_with_the_alphabet_is_refused() -> None:
 def test_the_move_generator_plays_the_last_polish_tiles() -> None:
     """Ź, Ż (codes 30 and 31) and Ń are bits of the rack's and squares' masks like any other tile."""
     polish = edition_by_code("pl")
-    assert len(polish.alphabet) == 32 and polish.alphabet.code("Ż") == 31
+    assert len(polish.alphabet) == 32
+    assert polish.alphabet.code("Ż") == 31
     words = ["ŻAŁOŚĆ", "ŹDŹBŁO", "DŹWIG", "ŻOŁD", "DOŁEK", "KOŃ", "ŻÓŁW", "BAŁ", "ŁZA"]
     lexicon = Lexicon.from_words(words, alphabet=polish.alphabet)
     top = find_top(Board(), "ŹDŹBŁOW", lexicon, polish, 5, first_move_horizontal_only=True)
-    assert top.plays and {p.placement.main_word.text for p in top.plays} == {"ŹDŹBŁO"}
+    assert top.plays
+    assert {p.placement.main_word.text for p in top.plays} == {"ŹDŹBŁO"}
     best = top.plays[0]
     # 9 + 2 + 9 + 3 + 3 + 1 = 27 doubled on the centre, one of its tiles on a double letter
     assert best.score.total in {(27 + polish.values[c.letter]) * 2 for c in best.placement.new_tiles}

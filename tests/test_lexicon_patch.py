@@ -20,7 +20,8 @@ words = st.text(alphabet="ABCDEIKLNORSTUV", min_size=2, max_size=7)
 
 def same_answers(patched: Lexicon, compiled: Lexicon, probes: set[str]) -> None:
     """Every look-up the bot and the move generator make agrees between the two."""
-    assert list(patched.words()) == list(compiled.words()) and len(patched) == len(compiled)
+    assert list(patched.words()) == list(compiled.words())
+    assert len(patched) == len(compiled)
     for word in probes:
         assert (word in patched) == (word in compiled), word
         assert patched.has_prefix(word[:3]) == compiled.has_prefix(word[:3]), word
@@ -42,7 +43,8 @@ def test_a_patched_list_answers_as_the_list_compiled_with_the_same_words(
     patched = base.patched(added, removed)
     kept = (base_words | added) - removed  # a word both added and removed is removed
     same_answers(patched, Lexicon.from_words(kept), base_words | added | removed)
-    assert patched.name == "small" and list(base.words()) == sorted(base_words)  # the original unchanged
+    assert patched.name == "small"
+    assert list(base.words()) == sorted(base_words)
     again = patched.patched(removed, added)  # patched twice: the removed words back, the added out
     same_answers(again, Lexicon.from_words((kept | removed) - added), base_words | added | removed)
 
@@ -85,7 +87,8 @@ def test_the_move_generator_uses_an_added_word_as_a_cross_word_and_never_a_remov
     base = french
     board, _ = play_moves(["H8 VAGUE"])
     before = [[w.text for w in p.placement.words] for p in generate_plays(board, "SEIKUVA", base, FRENCH)]
-    assert any("VAGUES" in formed for formed in before) and not any("VAGUEK" in formed for formed in before)
+    assert any("VAGUES" in formed for formed in before)
+    assert not any("VAGUEK" in formed for formed in before)
     patched = base.patched({"VAGUEK"}, {"VAGUES"})
     after = [[w.text for w in p.placement.words] for p in generate_plays(board, "SEIKUVA", patched, FRENCH)]
     assert not any("VAGUES" in formed for formed in after)
@@ -98,5 +101,8 @@ def test_a_patched_list_has_no_binary_form_and_leaves_its_original_as_it_was() -
     patched = base.patched(["KA"], ["VAGUE"])
     with pytest.raises(ValueError, match="no binary form"):
         patched.to_bytes()
-    assert base.to_bytes() == saved and "VAGUE" in base and "KA" not in base
-    assert list(patched.words()) == ["KA", "MAISON"] and len(patched) == 2
+    assert base.to_bytes() == saved
+    assert "VAGUE" in base
+    assert "KA" not in base
+    assert list(patched.words()) == ["KA", "MAISON"]
+    assert len(patched) == 2

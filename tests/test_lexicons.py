@@ -54,28 +54,35 @@ def test_english_words(private_cache: Path) -> None:
         assert word in english
     assert "QXZ" not in english
     sources = json.loads((Path(__file__).resolve().parent.parent / "lexicons" / "SOURCES.json").read_text())
-    assert info.words == sources["en"]["words"] and info.licence == "LicenseRef-Public-Domain"
+    assert info.words == sources["en"]["words"]
+    assert info.licence == "LicenseRef-Public-Domain"
 
 
 def test_user_list_gz_accents_any_case(tmp_path: Path) -> None:
     path = tmp_path / "club.txt.gz"
     path.write_bytes(gzip.compress("Été\nzèbre\nKIWI\n\nchat\n".encode()))
     lexicon, info = load(str(path))
-    assert {"ETE", "ZEBRE", "KIWI", "CHAT"} <= set(lexicon.words()) and len(lexicon) == 4
-    assert info.name == "club.txt.gz" and "user-supplied" in info.licence
+    assert {"ETE", "ZEBRE", "KIWI", "CHAT"} <= set(lexicon.words())
+    assert len(lexicon) == 4
+    assert info.name == "club.txt.gz"
+    assert "user-supplied" in info.licence
 
 
 def test_cache_is_used_then_invalidated_when_the_list_changes(tmp_path: Path, private_cache: Path) -> None:
     path = tmp_path / "list.txt"
     path.write_text("CHAT\nCHIEN\n")
     first, info = load(str(path))
-    assert info.cache.exists() and info.cache.parent == private_cache / "lexicons"
+    assert info.cache.exists()
+    assert info.cache.parent == private_cache / "lexicons"
     stamp = info.cache.stat().st_mtime_ns
     again, info_again = load(str(path))
-    assert info_again.cache == info.cache and info.cache.stat().st_mtime_ns == stamp  # not rebuilt
+    assert info_again.cache == info.cache
+    assert info.cache.stat().st_mtime_ns == stamp
     path.write_text("CHAT\nCHIEN\nLOUP\n")
     changed, info_changed = load(str(path))
-    assert info_changed.cache != info.cache and "LOUP" in changed and len(changed) == 3
+    assert info_changed.cache != info.cache
+    assert "LOUP" in changed
+    assert len(changed) == 3
 
 
 def test_corrupted_cache_is_rebuilt_not_trusted(tmp_path: Path) -> None:
@@ -86,7 +93,9 @@ def test_corrupted_cache_is_rebuilt_not_trusted(tmp_path: Path) -> None:
     data[-5] ^= 0xFF
     info.cache.write_bytes(bytes(data))
     lexicon, _ = load(str(path))
-    assert "CHAT" in lexicon and "CHIEN" in lexicon and len(lexicon) == 2
+    assert "CHAT" in lexicon
+    assert "CHIEN" in lexicon
+    assert len(lexicon) == 2
     info.cache.write_bytes(b"garbage")
     assert len(load(str(path))[0]) == 2
 
@@ -108,7 +117,9 @@ def test_bad_list_files(tmp_path: Path, content: bytes, line: int, reason: str) 
     path.write_bytes(content)
     with pytest.raises(WordListError) as info:
         load(str(path))
-    assert info.value.line == line and reason in str(info.value) and str(path) in str(info.value)
+    assert info.value.line == line
+    assert reason in str(info.value)
+    assert str(path) in str(info.value)
 
 
 def test_missing_file(tmp_path: Path) -> None:
@@ -129,30 +140,37 @@ def arbitre(*args: str, warm: bool = False) -> subprocess.CompletedProcess[str]:
 
 def test_check_cli() -> None:
     ok = arbitre("check", "--json", "--lexicon", "fr", "VAGUE", "écoles", warm=True)
-    assert ok.returncode == 0 and json.loads(ok.stdout) == {"lexicon": "fr", "words": {"VAGUE": True, "ECOLES": True}}
+    assert ok.returncode == 0
+    assert json.loads(ok.stdout) == {"lexicon": "fr", "words": {"VAGUE": True, "ECOLES": True}}
     mixed = arbitre("check", "--lang", "en", "VAGUE", "OK", warm=True)
-    assert mixed.returncode == 1 and mixed.stdout.splitlines() == ["VAGUE valid", "OK not valid"]
+    assert mixed.returncode == 1
+    assert mixed.stdout.splitlines() == ["VAGUE valid", "OK not valid"]
     french = arbitre("check", "OK", warm=True)
     assert french.stdout.strip() == "OK non valable"
 
 
 def test_lexicon_info_and_build_cli(tmp_path: Path) -> None:
     info = json.loads(arbitre("lexicon", "info", "fr", "--json", warm=True).stdout)
-    assert info["name"] == "fr" and info["licence"] == "MPL-2.0" and 400_000 < info["words"] < 410_000
+    assert info["name"] == "fr"
+    assert info["licence"] == "MPL-2.0"
+    assert 400_000 < info["words"] < 410_000
     path = tmp_path / "mine.txt"
     path.write_text("chat\nchien\n")
     built = arbitre("lexicon", "build", str(path))
-    assert built.returncode == 0 and "2 words" in built.stdout
+    assert built.returncode == 0
+    assert "2 words" in built.stdout
     other = tmp_path / "other.txt"
     other.write_text("loup\nours\nrenard\n")
     both = arbitre("lexicon", "build", str(path), str(other))
-    assert both.returncode == 0 and ["2 words", "3 words"] == [
+    assert both.returncode == 0
+    assert ["2 words", "3 words"] == [
         line.split(": ")[1][:7] for line in both.stdout.splitlines()
     ]
     bad = tmp_path / "bad.txt"
     bad.write_text("chat\n123\n")
     failed = arbitre("check", "--lexicon", str(bad), "CHAT")
-    assert failed.returncode == 2 and f"{bad}:2" in failed.stderr
+    assert failed.returncode == 2
+    assert f"{bad}:2" in failed.stderr
 
 
 # --- the compiled cache: whose list it is, damaged or crafted files, what is at its path ---
@@ -177,9 +195,11 @@ def test_cache_of_another_list_copied_over_is_rebuilt(tmp_path: Path, caplog: py
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         lexicon, _ = load(str(second))
     assert sorted(lexicon.words()) == ["LOUP", "OURS", "RENARD"]
-    assert "built from another list" in caplog.text and str(info_b.cache) in caplog.text
+    assert "built from another list" in caplog.text
+    assert str(info_b.cache) in caplog.text
     again, _ = load(str(second))  # the rebuilt file is the right one now
-    assert len(again) == 3 and _leftovers(info_b.cache.parent) == []
+    assert len(again) == 3
+    assert _leftovers(info_b.cache.parent) == []
 
 
 def _crafted(cache: Path) -> bytes:
@@ -210,7 +230,9 @@ def test_crafted_cache_with_a_valid_checksum_is_refused_and_rebuilt(
     info.cache.write_bytes(crafted)
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         lexicon, _ = load(str(path))
-    assert "CHAT" in lexicon and "VAGUE" in lexicon and "LOUP" not in lexicon
+    assert "CHAT" in lexicon
+    assert "VAGUE" in lexicon
+    assert "LOUP" not in lexicon
     assert "is not an earlier node" in caplog.text
     assert info.cache.read_bytes() != crafted
 
@@ -232,10 +254,12 @@ def test_a_cache_is_stamped_when_written_and_verified_when_its_stamp_is_gone(tmp
     assert stamp.read_bytes() == _stamp_of(info.cache)
     written = stamp.stat()
     lexicon, _ = load(str(path), copy=copy)  # vouched for: read as it is, the stamp left alone
-    assert "VAGUE" in lexicon and stamp.stat().st_mtime_ns == written.st_mtime_ns
+    assert "VAGUE" in lexicon
+    assert stamp.stat().st_mtime_ns == written.st_mtime_ns
     stamp.unlink()
     lexicon, _ = load(str(path), copy=copy)  # verified, then stamped again
-    assert "CHIEN" in lexicon and stamp.read_bytes() == _stamp_of(info.cache)
+    assert "CHIEN" in lexicon
+    assert stamp.read_bytes() == _stamp_of(info.cache)
     assert _leftovers(info.cache.parent) == []
 
 
@@ -252,7 +276,8 @@ def test_the_stamp_is_what_spares_the_graph_check(tmp_path: Path, caplog: pytest
     _stamp(info.cache).unlink()
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         checked, _ = load(str(path))
-    assert "CHAT" in checked and "is not an earlier node" in caplog.text
+    assert "CHAT" in checked
+    assert "is not an earlier node" in caplog.text
 
 
 def test_a_cache_rewritten_in_place_with_its_old_times_is_verified_again(
@@ -265,7 +290,8 @@ def test_a_cache_rewritten_in_place_with_its_old_times_is_verified_again(
     os.utime(info.cache, ns=(before.st_atime_ns, before.st_mtime_ns))  # same size, same modification time
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         lexicon, _ = load(str(path))
-    assert "CHAT" in lexicon and "is not an earlier node" in caplog.text
+    assert "CHAT" in lexicon
+    assert "is not an earlier node" in caplog.text
     assert _stamp(info.cache).read_bytes() == _stamp_of(info.cache)  # the rebuilt file's
 
 
@@ -284,7 +310,8 @@ def test_a_cache_copied_in_with_its_stamp_is_verified_again(
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         lexicon, copied = load(str(path))
     assert copied.cache.parent == elsewhere / "lexicons"
-    assert "CHAT" in lexicon and "is not an earlier node" in caplog.text
+    assert "CHAT" in lexicon
+    assert "is not an earlier node" in caplog.text
 
 
 def test_a_stamp_that_cannot_be_written_costs_a_check_and_no_warning(
@@ -300,7 +327,8 @@ def test_a_stamp_that_cannot_be_written_costs_a_check_and_no_warning(
             assert len(lexicon) == 2
     assert [r.levelno for r in caplog.records] == [logging.DEBUG] * 2  # "is verified again next time"
     assert "verified again next time" in caplog.text
-    assert _stamp(info.cache).is_dir() and _leftovers(info.cache.parent) == []
+    assert _stamp(info.cache).is_dir()
+    assert _leftovers(info.cache.parent) == []
 
 
 @pytest.mark.skipif(sys.byteorder != "little", reason="big-endian hosts copy the arrays to swap them")
@@ -308,7 +336,8 @@ def test_a_lexicon_read_without_copy_stays_in_the_mapped_file(tmp_path: Path) ->
     path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\nVAGUE\n")
     copied, _ = load(str(path))
     mapped, _ = load(str(path), copy=False)
-    assert isinstance(mapped.table, memoryview) and not isinstance(copied.table, memoryview)
+    assert isinstance(mapped.table, memoryview)
+    assert not isinstance(copied.table, memoryview)
     assert list(mapped.words()) == list(copied.words()) == ["CHAT", "CHIEN", "VAGUE"]
 
 
@@ -326,7 +355,8 @@ def test_a_file_system_that_cannot_map_files_reads_the_cache_whole(
     monkeypatch.setattr(lexicons_module.mmap, "mmap", cannot_map)
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         lexicon, _ = load(str(path), copy=copy)
-    assert list(lexicon.words()) == ["CHAT", "CHIEN", "VAGUE"] and caplog.text == ""
+    assert list(lexicon.words()) == ["CHAT", "CHIEN", "VAGUE"]
+    assert caplog.text == ""
     assert info.cache.stat().st_mtime_ns == written  # read, not rebuilt
 
 
@@ -338,7 +368,8 @@ def test_cache_of_another_format_version_is_rebuilt(tmp_path: Path, caplog: pyte
     info.cache.write_bytes(bytes(data))
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         lexicon, _ = load(str(path))
-    assert len(lexicon) == 2 and f"this build reads {lexicon_format.FORMAT_VERSION}" in caplog.text
+    assert len(lexicon) == 2
+    assert f"this build reads {lexicon_format.FORMAT_VERSION}" in caplog.text
 
 
 def test_directory_at_the_cache_path_never_leaks_a_temporary_file(
@@ -352,7 +383,8 @@ def test_directory_at_the_cache_path_never_leaks_a_temporary_file(
         for _ in range(3):
             lexicon, _ = load(str(path))
             assert len(lexicon) == 2
-    assert info.cache.is_dir() and _leftovers(info.cache.parent) == []
+    assert info.cache.is_dir()
+    assert _leftovers(info.cache.parent) == []
     assert "not a regular file" in caplog.text
 
 
@@ -364,7 +396,8 @@ def test_unwritable_cache_folder_is_logged_and_leaves_nothing(
     path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n")
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         lexicon, _ = load(str(path))
-    assert len(lexicon) == 2 and "could not be written" in caplog.text
+    assert len(lexicon) == 2
+    assert "could not be written" in caplog.text
 
 
 # --- the registry: lists compiled in the background, never blocking a ready list ---
@@ -403,10 +436,13 @@ def test_a_list_being_compiled_never_blocks_a_ready_list(tmp_path: Path) -> None
     other = threading.Thread(target=ask)
     other.start()
     other.join(timeout=10)
-    assert not other.is_alive() and len(answers) == 2 and "CHAT" in answers[0]  # type: ignore[operator]
+    assert not other.is_alive()
+    assert len(answers) == 2
+    assert "CHAT" in answers[0]
     with pytest.raises(ListPreparingError) as preparing:
         registry.ready(slow)
-    assert preparing.value.name == slow and preparing.value.expected_seconds >= 1
+    assert preparing.value.name == slow
+    assert preparing.value.expected_seconds >= 1
     assert "being prepared" in str(preparing.value)
     loader.gate.set()
     worker.join(timeout=60)
@@ -425,7 +461,8 @@ def test_ready_starts_a_list_nobody_prepared_and_get_waits_for_it(tmp_path: Path
     waiter.start()
     loader.gate.set()
     waiter.join(timeout=60)
-    assert len(waited) == 1 and "CHIEN" in waited[0]  # type: ignore[operator]
+    assert len(waited) == 1
+    assert "CHIEN" in waited[0]
     assert registry.ready(path) is waited[0]
 
 

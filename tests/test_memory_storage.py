@@ -17,10 +17,12 @@ SETUP = GameSetup("fr", "fisf", "fr", "Ana", rules="box-fr")
 
 def test_memory_is_the_sqlite_store_on_a_database_of_its_own() -> None:
     one, two = MemoryStorage(), open_storage("memory:")
-    assert isinstance(two, MemoryStorage) and isinstance(one, SQLiteStorage)
+    assert isinstance(two, MemoryStorage)
+    assert isinstance(one, SQLiteStorage)
     assert one.schema_version == MIGRATIONS[-1][0]  # the same migrations as a file
     game = one.create_game("c1", GameKind.CLASSIC, "ana", SETUP)
-    assert two.active_game("c1") is None and one.active_game("c1") == game
+    assert two.active_game("c1") is None
+    assert one.active_game("c1") == game
     one.close()
     two.close()
 
@@ -29,7 +31,8 @@ def test_every_memory_store_has_the_schema_of_a_migrated_file(tmp_path: Path) ->
     file, first, second = SQLiteStorage(tmp_path / "a.sqlite"), MemoryStorage(), MemoryStorage()
     schema = "select type, name, tbl_name, sql from sqlite_master order by name"
     expected = file.db.execute(schema).fetchall()
-    assert len(expected) > 10 and first.db.execute(schema).fetchall() == expected
+    assert len(expected) > 10
+    assert first.db.execute(schema).fetchall() == expected
     assert second.db.execute(schema).fetchall() == expected  # copied from the first one migrated, if not that one
     versions = "select version, name from migrations order by version"
     assert first.db.execute(versions).fetchall() == second.db.execute(versions).fetchall() == [
@@ -60,7 +63,8 @@ def test_a_reader_in_another_thread_never_waits_for_a_transaction_under_way() ->
         raise RuntimeError("the command fails: its event is rolled back")
     assert finished
     assert seen == [(False, (2, 20.0), 2)]  # it may see the uncommitted event (the game cache then rebuilds)
-    assert store.read_stamp(game.id) == (1, 10.0) and [e.seq for e in store.read_events(game.id)] == [1]
+    assert store.read_stamp(game.id) == (1, 10.0)
+    assert [e.seq for e in store.read_events(game.id)] == [1]
     store.close()
 
 

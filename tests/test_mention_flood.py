@@ -65,11 +65,13 @@ async def test_mention_flood_in_a_slash_command_is_one_bounded_members_request(d
     reply = await dc.wait_for_response(iid, lambda r: r.text not in (None, "…"), timeout=20)
     assert member_lookups(dc, before) == []  # no REST call per mention (there were 250 before)
     chunks = chunks_sent(dc)
-    assert len(chunks) == 1 and len(chunks[0]["members"]) == MENTION_LOOKUPS
+    assert len(chunks) == 1
+    assert len(chunks[0]["members"]) == MENTION_LOOKUPS
     asked = {int(member["user"]["id"]) for member in chunks[0]["members"]}
     assert asked == {user.id for user in mentioned[:MENTION_LOOKUPS]}  # the first 25, in order of appearance
     text = reply.text.upper()
-    assert "MEMBRE0 NON VALABLE" in text and "MEMBRE19 NON VALABLE" in text  # resolved, then checked (20 shown)
+    assert "MEMBRE0 NON VALABLE" in text
+    assert "MEMBRE19 NON VALABLE" in text
     assert "Désolé" not in reply.text
 
 
@@ -80,9 +82,12 @@ async def test_mention_flood_in_a_prefix_command_uses_the_message_mentions(dc, a
     before = len(dc.requests)
     await dc.send_message(dc.channel, dc.ana, "!verif " + " ".join(f"<@{user.id}>" for user in mentioned))
     reply = await dc.wait_for_message(channel_id=dc.channel, timeout=20)
-    assert member_lookups(dc, before) == [] and chunks_sent(dc) == []
+    assert member_lookups(dc, before) == []
+    assert chunks_sent(dc) == []
     text = reply.text.upper()
-    assert "MEMBRE79 NON VALABLE" in text and "MEMBRE60 NON VALABLE" in text and "<@" not in text
+    assert "MEMBRE79 NON VALABLE" in text
+    assert "MEMBRE60 NON VALABLE" in text
+    assert "<@" not in text
 
 
 @pytest.mark.asyncio
@@ -95,4 +100,5 @@ async def test_mention_of_someone_outside_the_guild_and_an_absurd_id_stay_as_typ
     assert reply.text.startswith(f"MEMBRE0 non valable, <@{stranger.id}> non valable, <@999")
     assert "Désolé" not in reply.text
     chunks = chunks_sent(dc)  # one request, for the two plausible ids; the stranger is not a member
-    assert len(chunks) == 1 and [m["user"]["id"] for m in chunks[0]["members"]] == [str(dc.crowd[0].id)]
+    assert len(chunks) == 1
+    assert [m["user"]["id"] for m in chunks[0]["members"]] == [str(dc.crowd[0].id)]

@@ -232,7 +232,8 @@ async def test_a_crowded_group_stays_within_telegram_budget(
                 log = [r for r in tg.log.records if r.chat_id == GROUP]
                 before = [count_line(r.text or "") for r in log if r.seq < results.seq]
                 counts = [c for c in before if c is not None]  # the counter's texts, in order
-                assert counts and counts[-1] == (players, players)
+                assert counts
+                assert counts[-1] == (players, players)
                 if number == 1:  # and the join line, brought up to date at the close too, names everyone
                     joins = [r.text or "" for r in log if r.seq < results.seq and "rejoi" in (r.text or "")]
                     names = ", ".join(p.first_name for p in people[:-1]) + f" et {people[-1].first_name}"

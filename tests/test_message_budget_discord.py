@@ -209,7 +209,8 @@ async def crowded_channel(
                 public = [r for r in dc.log.records[start:] if not r.ephemeral and r.action in ("send", "edit")]
                 counter = [r for r in public if (r.text or "").startswith(f"Coup {number} :") and not r.files]
                 counts = [count_line(r.text or "") for r in counter]
-                assert counts and counts[-1] == (players, players)  # exact at the close
+                assert counts
+                assert counts[-1] == (players, players)
                 # one counter message, then at most one edit per live interval of the minute, and the close's
                 assert len(counts) <= 1 + math.ceil(ROUND_SECONDS / LIVE_INTERVAL) + 1, len(counts)
                 per_round.append(len(public))

@@ -127,7 +127,9 @@ def check_top(board: Board, rack: str, lexicon: Lexicon, edition: Edition, plays
     """find_top agrees with the full list: same first play, same rule, same best three."""
     top = find_top(board, rack, lexicon, edition, **options)
     if not plays:
-        assert top.plays == () and top.best is None and top.tie_rule == "none"
+        assert top.plays == ()
+        assert top.best is None
+        assert top.tie_rule == "none"
         return
     assert top.best is not None
     assert (str(top.best), top.best.total) == (str(plays[0]), plays[0].total)
@@ -305,7 +307,8 @@ def test_the_plays_sharing_the_top_are_all_counted_past_those_kept() -> None:
     tops = [p for p in plays if p.total == plays[0].total]
     assert len(tops) > 2
     found = find_top(board_with("H8:A"), "Z", lexicon, FRENCH, count=2)
-    assert len(found.plays) == 2 and found.top_count == len(tops)
+    assert len(found.plays) == 2
+    assert found.top_count == len(tops)
 
 
 def test_joker_tie_goes_to_the_play_without_joker() -> None:
@@ -316,7 +319,8 @@ def test_joker_tie_goes_to_the_play_without_joker() -> None:
     plays = generate_plays(board, "A?", lexicon, FRENCH)
     assert [(str(p), p.total, p.jokers) for p in plays] == [("H8 KA", 11, 0), ("H7 sKA", 11, 1), ("H8 Ka", 10, 1)]
     top = find_top(board, "A?", lexicon, FRENCH)
-    assert top.best is not None and str(top.best) == "H8 KA"
+    assert top.best is not None
+    assert str(top.best) == "H8 KA"
     assert top.tie_rule == "fewest_jokers"
 
 
@@ -324,19 +328,29 @@ def test_order_decides_between_equal_plays() -> None:
     lexicon = Lexicon.from_words(["KA", "SKA"])
     board = board_with("H8:K J8:Z F9:Z J9:Z")
     top = find_top(board, "AS", lexicon, FRENCH)  # SKA (12) alone at the top
-    assert top.best is not None and str(top.best) == "H7 SKA" and top.tie_rule == "score"
+    assert top.best is not None
+    assert str(top.best) == "H7 SKA"
+    assert top.tie_rule == "score"
     mirror = find_top(Board(), "KA", lexicon, FRENCH)  # KA across and down score alike
-    assert mirror.best is not None and str(mirror.best) == "H7 KA" and mirror.tie_rule == "order"
+    assert mirror.best is not None
+    assert str(mirror.best) == "H7 KA"
+    assert mirror.tie_rule == "order"
 
 
 def test_unique_and_none() -> None:
     lexicon = Lexicon.from_words(["ZA"])
     top = find_top(board_with("O14:Z"), "A", lexicon, FRENCH)  # ZA down would leave the board
-    assert top.best is not None and str(top.best) == "O14 ZA" and top.tie_rule == "unique"
+    assert top.best is not None
+    assert str(top.best) == "O14 ZA"
+    assert top.tie_rule == "unique"
     two = find_top(board_with("H8:Z"), "A", lexicon, FRENCH)  # ZA across and down
-    assert two.best is not None and str(two.best) == "H8 ZA" and two.tie_rule == "order"
+    assert two.best is not None
+    assert str(two.best) == "H8 ZA"
+    assert two.tie_rule == "order"
     nothing = find_top(board_with("H8:Z"), "E", lexicon, FRENCH)
-    assert nothing.plays == () and nothing.tie_rule == "none" and nothing.best is None
+    assert nothing.plays == ()
+    assert nothing.tie_rule == "none"
+    assert nothing.best is None
     assert generate_plays(Board(), "A", lexicon, FRENCH) == []
     assert find_top(Board(), "", lexicon, FRENCH).tie_rule == "none"
 
@@ -355,8 +369,10 @@ def test_end_of_game_racks_have_no_bingo() -> None:
     lexicon = Lexicon.from_words(["ABRITES", "ABRITE"])
     six = find_top(Board(), "ABRITE", lexicon, FRENCH)
     seven = find_top(Board(), "ABRITES", lexicon, FRENCH)
-    assert six.best is not None and not six.best.score.bingo
-    assert seven.best is not None and seven.best.score.bingo
+    assert six.best is not None
+    assert not six.best.score.bingo
+    assert seven.best is not None
+    assert seven.best.score.bingo
     assert seven.best.total == six.best.total + FRENCH.values["S"] * 2 + 50 or seven.best.score.bingo
 
 
@@ -414,4 +430,5 @@ def test_french_greedy_game_tops_match_the_full_lists(french: Lexicon) -> None:
 def test_french_hantez_position(french: Lexicon) -> None:
     board, _ = play_moves(["H7 HANTEZ"])
     top = find_top(board, "FACADES", french, FRENCH)
-    assert top.best is not None and top.best.total >= 96
+    assert top.best is not None
+    assert top.best.total >= 96

@@ -19,7 +19,8 @@ LOOK_ALIKES = [CYRILLIC_ANA, ZERO_WIDTH_ANA, GREEK_ANA, FULLWIDTH_ANA, "A\u200dn
 @pytest.mark.parametrize("name", LOOK_ALIKES, ids=["cyrillic", "zero-width", "greek", "fullwidth", "joiners", "bidi"])
 def test_look_alike_names_are_the_same_player(name: str) -> None:
     assert player_key(name) == player_key("Ana") == player_key("ANA") == player_key("Àna")
-    assert player_key("Anna") != player_key("Ana") and player_key("\u0410nn\u0430") != player_key("Ana")
+    assert player_key("Anna") != player_key("Ana")
+    assert player_key("\u0410nn\u0430") != player_key("Ana")
 
 
 def players_in(text: str) -> list[str]:

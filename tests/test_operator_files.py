@@ -157,13 +157,16 @@ def test_an_edition_file_out_of_bounds_is_one_error_naming_its_field(text: str, 
         edition_from_json(text)
     assert refused.value.key == key
     said = str(refused.value)
-    assert len(said) < 200 and "\n" not in said
+    assert len(said) < 200
+    assert "\n" not in said
     assert not any(quoted in said for quoted in ("etc/passwd", "secret", "chess", "\u202e", "AAAA", "\u0000"))
 
 
 def test_an_edition_file_within_bounds_is_read() -> None:
     edition = edition_from_json(json.dumps(edition_document(rack_size=8, rules="fisf", tiles=tiles(label="L·L"))))
-    assert edition.rack_size == 8 and edition.rules == "fisf" and edition.alphabet.labels[0] == "L·L"
+    assert edition.rack_size == 8
+    assert edition.rules == "fisf"
+    assert edition.alphabet.labels[0] == "L·L"
 
 
 # --- catalogs of ARBITRE_LOCALES -----------------------------------------------------------------------------

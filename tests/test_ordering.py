@@ -93,5 +93,6 @@ async def test_a_command_that_fails_before_its_turn_lets_the_next_one_go() -> No
             turn.finish()
 
     results = await asyncio.gather(failing(), playing(), return_exceptions=True)
-    assert isinstance(results[0], ConnectionResetError) and handled == ["/jouer"]
+    assert isinstance(results[0], ConnectionResetError)
+    assert handled == ["/jouer"]
     assert len(order) == 0

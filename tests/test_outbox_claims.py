@@ -118,5 +118,6 @@ def test_a_claimer_name_that_is_not_one_is_never_known_dead(name: str) -> None:
 
 def test_this_process_name_says_host_and_pid() -> None:
     host, pid, token = process_name().split(":")
-    assert (host, pid) == (socket.gethostname(), str(os.getpid())) and len(token) == 8
+    assert (host, pid) == (socket.gethostname(), str(os.getpid()))
+    assert len(token) == 8
     assert process_name() != process_name()  # each run of a process is its own claimer

@@ -69,9 +69,11 @@ def test_a_dead_letter_lets_its_destination_go_on_and_is_listed_for_its_channel(
         (ids[2], "Reçu : H8 SECRET", "Telegram: TimedOut()", 1003.0, 2),  # the private one, for its channel
     ]
     assert letters[0].reply.image == PNG
-    assert storage.dead_letters("c:2", 0.0) == [] and [d.id for d in storage.dead_letters("c:1", 1002.0)] == [ids[2]]
+    assert storage.dead_letters("c:2", 0.0) == []
+    assert [d.id for d in storage.dead_letters("c:1", 1002.0)] == [ids[2]]
     storage.mark_dropped(ids[3], 1004.0, "expired")  # an expired warning is no dead letter
-    assert storage.dead_letters("c:2", 0.0) == [] and storage.outbox_state(ids[3]) == "dropped"
+    assert storage.dead_letters("c:2", 0.0) == []
+    assert storage.outbox_state(ids[3]) == "dropped"
 
 
 def test_pruning_forgets_images_first_then_old_rows(storage: Storage) -> None:  # noqa: F811
@@ -91,7 +93,10 @@ def test_pruning_forgets_images_first_then_old_rows(storage: Storage) -> None:  
     assert storage.prune_outbox(images_before=2000.0, rows_before=500.0) == 0  # rows kept, images of old ones gone
     for outbox_id, text in [(ids[0], "old board"), (ids[1], "old export")]:
         kept = stored_reply(storage, outbox_id)
-        assert kept is not None and kept["text"] == text and kept["image"] is None and kept["document"] is None
+        assert kept is not None
+        assert kept["text"] == text
+        assert kept["image"] is None
+        assert kept["document"] is None
     assert storage.dead_letters("c:2", 0.0)[0].reply.image is None
     assert stored_reply(storage, ids[3])["image"] is not None  # type: ignore[index]  # delivered too recently
     assert stored_reply(storage, ids[4])["image"] is not None  # type: ignore[index]  # still owed
@@ -114,7 +119,8 @@ def test_the_backoff_is_jittered_within_its_ceiling() -> None:
     rng = random.Random(5)
     waits = [backoff(7, rng) for _ in range(200)]  # 200 processes failing together do not retry together
     assert len({round(w, 3) for w in waits}) > 190
-    assert min(waits) < 10.0 and max(waits) > 50.0
+    assert min(waits) < 10.0
+    assert max(waits) > 50.0
 
 
 def referee_on(tmp_path: Path, clock: list[float]) -> Referee:
@@ -154,7 +160,10 @@ def test_a_transient_failure_is_dead_after_its_attempts_and_age(
     assert referee.storage.outbox_state(reply.outbox_id or 0) == "dead"
     assert referee.due_messages(everything=True) == []
     said = [r.getMessage() for r in caplog.records if "dead letter" in r.getMessage()]
-    assert len(said) == 1 and "TimedOut" in said[0] and "SECRET" not in caplog.text and "(private #1" in said[0]
+    assert len(said) == 1
+    assert "TimedOut" in said[0]
+    assert "SECRET" not in caplog.text
+    assert "(private #1" in said[0]
 
 
 def test_an_old_message_tried_few_times_is_not_dead_yet(tmp_path: Path) -> None:
@@ -191,7 +200,9 @@ async def test_the_outbox_worker_prunes_what_was_delivered_long_ago(tmp_path: Pa
         await service.stop()
     assert stored_reply(referee.storage, old.outbox_id or 0) is None
     kept = stored_reply(referee.storage, recent.outbox_id or 0)
-    assert kept is not None and kept["text"] == "recent" and kept["image"] is None
+    assert kept is not None
+    assert kept["text"] == "recent"
+    assert kept["image"] is None
     assert delivered == []
 
 

@@ -149,7 +149,8 @@ async def test_a_reset_edit_on_telegram_is_sent_again_until_the_draw_shows_the_e
         assert refused_edits(caplog) == 1
         assert draw_text(tg).endswith("\n⏳ 5:00")  # the refused edit changed nothing shown
         due = edit_retry_due(storage, 1)
-        assert due is not None and 0 <= due - tg.now() <= 1  # the outbox's first backoff: a second at most
+        assert due is not None
+        assert 0 <= due - tg.now() <= 1
         # to the retry, and a second more: the group's pace (a message a second, on this clock) has room for it
         tg.advance(due - tg.now() + 1)
         # 3:59 left, ten minutes more, a few seconds gone: shown by whole minutes (the interval)
@@ -163,7 +164,8 @@ async def test_a_reset_edit_on_telegram_is_sent_again_until_the_draw_shows_the_e
         await eventually(lambda: refused_edits(caplog) == 2)
         assert "manche close" not in draw_text(tg) or edit_retry_due(storage, 1) is None
         await advancing(tg, lambda: "manche close" in draw_text(tg))
-        assert "⏳" not in draw_text(tg) and refused_edits(caplog) == 2
+        assert "⏳" not in draw_text(tg)
+        assert refused_edits(caplog) == 2
         await eventually(lambda: waiting_edits(storage) == 0)
 
 
@@ -186,7 +188,8 @@ async def test_an_edit_held_for_its_interval_that_fails_is_tried_again_and_a_new
     assert shown == []
     now[0] += 1.5
     await eventually(lambda: not refusals)  # tried at the interval's end: refused
-    assert shown == [] and message.text == "draw"  # the text shown is still the old one
+    assert shown == []
+    assert message.text == "draw"
     await message.update("draw, closed")  # a newer text replaces the held one
     now[0] += 1.5
     await eventually(lambda: shown == ["draw, closed"], 5)
@@ -213,7 +216,8 @@ async def test_a_live_edit_the_budget_has_no_room_for_is_shown_later_with_the_la
     counter = TrackedMessage(edit, "1 of 20 have played", 1.0, clock=lambda: now[0])
     now[0] += 1.5
     await counter.update("2 of 20 have played", urgent=True, owed=True)  # no room: held, not raised
-    assert shown == [] and counter.text == "1 of 20 have played"
+    assert shown == []
+    assert counter.text == "1 of 20 have played"
     await counter.update("3 of 20 have played")  # the latest count replaces the held one
     room[0] = True
     now[0] += 1.5

@@ -60,7 +60,8 @@ def test_incomplete_word_names_the_whole_word() -> None:
     board, _ = play_moves(["H8 VAGUE"])
     with pytest.raises(IncompleteWordError) as info:
         validate_move(board, parse_move("H8 VAGU"))
-    assert info.value.full_word == "VAGUE" and info.value.square == "H12"
+    assert info.value.full_word == "VAGUE"
+    assert info.value.square == "H12"
 
 
 def test_gcg_squares_named_in_gcg() -> None:

@@ -46,7 +46,8 @@ def test_postgres_a_reply_its_killed_sender_owed_goes_at_the_restarted_process_f
         heir.start().wait_ready()
         wait_until(lambda: bool(heir.delivered()), 60, "the dead process's reply is delivered")
         (taken,) = heir.delivered()
-        assert taken["outbox"] == owed and taken["passes"] == 1  # at once: the first pass took it over
+        assert taken["outbox"] == owed
+        assert taken["passes"] == 1
         heir.send(2, say("chan:1", "chan:ana", HELP))  # the restarted process's own first answer
         heir.wait_ack(2)
         assert len(heir.delivered()) == 2  # sent with its command, nothing older in the way
@@ -73,7 +74,8 @@ def test_postgres_two_live_processes_never_send_the_same_message_when_the_platfo
         for number in range(1, 4):
             slow.send(number, say(f"chan:{number}", "chan:ana", HELP))
         slow.wait_all(120)  # each answered once its slow delivery is over
-        assert slow.finish() == 0 and other.finish() == 0
+        assert slow.finish() == 0
+        assert other.finish() == 0
     finally:
         for worker in (slow, other):
             if worker.process is not None and worker.process.poll() is None:
@@ -81,6 +83,7 @@ def test_postgres_two_live_processes_never_send_the_same_message_when_the_platfo
                 worker.process.wait(30)
     sent = Counter(line["outbox"] for worker in (slow, other) for line in worker.delivered())
     stored = {int(i) for (i,) in rows(postgres_url, "select id from outbox")}  # type: ignore[call-overload]
-    assert set(sent) == stored and len(stored) == 3
+    assert set(sent) == stored
+    assert len(stored) == 3
     assert set(sent.values()) == {1}, sent  # each message sent once
     assert other.delivered() == []

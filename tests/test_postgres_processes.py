@@ -65,12 +65,14 @@ def test_postgres_clock_owner_killed_another_process_closes_the_round(postgres_u
     with Workers(postgres_url, tmp_path, 2, lease=LEASE) as workers:
         first, second = workers.all
         started = workers.send(first, say("pg:1", "u:ref", "/duplicate 0.075", admin=True))  # 4.5 s rounds
-        assert started is not None and not first.wait_ack(started).error
+        assert started is not None
+        assert not first.wait_ack(started).error
         acked: list[Ack] = []
         for i in range(6):  # players join and play through both processes
             worker = workers.all[i % 2]
             joined = workers.send(worker, say("pg:1", f"u:p{i}", "/rejoindre"))
-            assert joined is not None and not worker.wait_ack(joined).error
+            assert joined is not None
+            assert not worker.wait_ack(joined).error
             played = workers.send(worker, whisper(f"u:p{i}", f"/jouer H8 ZOO {100 + i}"))
             assert played is not None
             acked.append(worker.wait_ack(played))
@@ -112,7 +114,8 @@ def test_postgres_three_processes_race_closes_and_lose_nothing(postgres_url: str
             worker = rng.choice(workers.all)
             opened.append((worker, workers.send(worker, say(channel, "u:ref", "/duplicate 0.05", admin=True))))
         for worker, sent in opened:
-            assert sent is not None and not worker.wait_ack(sent).error
+            assert sent is not None
+            assert not worker.wait_ack(sent).error
         plays: dict[int, tuple[str, int]] = {}  # message -> (player, claimed score)
         claimed = 0
         stop_at = time.monotonic() + RACE

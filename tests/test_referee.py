@@ -43,7 +43,8 @@ def msg(name: str, text: str, *, admin: bool = False, private: bool = False) -> 
 )
 def test_read_command(text: str, name: str, args: str, bot: str | None) -> None:
     command = read_command(text)
-    assert command is not None and (command.name, command.args, command.addressed_to) == (name, args, bot)
+    assert command is not None
+    assert (command.name, command.args, command.addressed_to) == (name, args, bot)
 
 
 def test_plain_text_is_not_a_command(referee: Referee) -> None:
@@ -91,7 +92,8 @@ def test_unexpected_error_is_logged_once_and_apologised(tmp_path: Path, caplog: 
     storage = SQLiteStorage(tmp_path / "broken.sqlite")
     (reply,) = Referee(storage, failing, images=False).handle(msg("Ana", "/check VAGUE"))
     storage.close()
-    assert reply.text.startswith("Désolé") and "Rien n'a été enregistré" in reply.text
+    assert reply.text.startswith("Désolé")
+    assert "Rien n'a été enregistré" in reply.text
     assert sum("command failed" in r.message for r in caplog.records) == 1
 
 
@@ -110,7 +112,8 @@ def test_garbage_never_escapes_and_always_gets_a_reply(
     if name in ("new", "nouvelle", "duplicate", "end", "fin", "settings", "reglages") and args.strip():
         args = args[:5]
     replies = referee.handle(msg("Ana", f"/{name} {args}", admin=admin, private=private))
-    assert replies and all(isinstance(r.text, str) and r.text for r in replies)
+    assert replies
+    assert all(isinstance(r.text, str) and r.text for r in replies)
 
 
 def test_bad_setting_is_explained(referee: Referee) -> None:
@@ -144,13 +147,15 @@ def test_a_channel_picks_a_list_by_name_never_by_path(
     monkeypatch.setenv("ARBITRE_LISTS", str(lists))
     monkeypatch.setenv("ARBITRE_CACHE", str(tmp_path / "cache"))
     (reply,) = referee.handle(msg("Ana", "/settings lexicon /etc/passwd", admin=True))
-    assert "Liste inconnue « /etc/passwd »" in reply.text and "club" in reply.text
+    assert "Liste inconnue « /etc/passwd »" in reply.text
+    assert "club" in reply.text
 
     def choose(name: str) -> str:
         """The answer to choosing a list once it is prepared (in the background, never in the command)."""
         (reply,) = referee.handle(msg("Ana", f"/settings lexicon {name}", admin=True))
         if "en cours de préparation" in reply.text:  # unless the tiny list was done at once
-            assert reply.error and reply.text.startswith(f"La liste {name}.txt est en cours de préparation")
+            assert reply.error
+            assert reply.text.startswith(f"La liste {name}.txt est en cours de préparation")
             assert referee.storage.channel("chan").lexicon == "fr"
             with contextlib.suppress(WordListError):
                 referee.lexicons.get(str(lists / f"{name}.txt"))  # the preparation is over
@@ -158,10 +163,12 @@ def test_a_channel_picks_a_list_by_name_never_by_path(
         return reply.text
 
     answer = choose("broken")
-    assert "La liste broken.txt est inutilisable (ligne 2)" in answer and "secret" not in answer
+    assert "La liste broken.txt est inutilisable (ligne 2)" in answer
+    assert "secret" not in answer
     assert referee.storage.channel("chan").lexicon == "fr"
     answer = choose("club")
-    assert "liste club.txt" in answer and str(lists) not in answer
+    assert "liste club.txt" in answer
+    assert str(lists) not in answer
     (reply,) = referee.handle(msg("Ana", "/check chat vague"))
     assert reply.text.startswith("CHAT valable, VAGUE non valable")
 

@@ -27,7 +27,8 @@ def test_board_png_marks_jokers_and_the_last_move() -> None:
     board, _ = play_moves(["H6 ZEbRE", "6H ZOO"])
     last = [(8, 5), (9, 5)]  # the two O of ZOO, just played
     png = board_png(board, FRENCH, Notation.FISF, last)
-    assert png.startswith(b"\x89PNG") and len(png) < 200_000
+    assert png.startswith(b"\x89PNG")
+    assert len(png) < 200_000
     image = Image.open(io.BytesIO(png)).convert("RGB")
     assert image.size == (WIDTH, PAD + grid_height())
     assert pixel_at(image, 7, 7) == JOKER_TILE  # the joker b of ZEbRE on H8
@@ -45,9 +46,11 @@ def test_full_board_stays_small() -> None:
 def test_text_board_labels_follow_the_notation() -> None:
     board, _ = play_moves(["8H VAGUE"], notation=Notation.GCG, edition=ENGLISH)
     gcg = board_text(board, Notation.GCG).splitlines()
-    assert gcg[0].split()[:3] == ["A", "B", "C"] and gcg[8].split()[0] == "8"
+    assert gcg[0].split()[:3] == ["A", "B", "C"]
+    assert gcg[8].split()[0] == "8"
     fisf = board_text(board, Notation.FISF).splitlines()
-    assert fisf[0].split()[:3] == ["1", "2", "3"] and fisf[8].split()[0] == "H"
+    assert fisf[0].split()[:3] == ["1", "2", "3"]
+    assert fisf[8].split()[0] == "H"
     assert gcg[8].split()[8:10] == ["V", "A"]
 
 
@@ -98,6 +101,7 @@ def test_board_text_writes_an_edition_labels() -> None:
     lines = board_text(board, Notation.FISF, [(8, 10)], edition=es).splitlines()
     assert all(len(line) == len(lines[0]) for line in lines[1:-1])
     row_h = lines[8]
-    assert row_h.startswith("  H ") and " CH  O RR  O" in row_h
+    assert row_h.startswith("  H ")
+    assert " CH  O RR  O" in row_h
     assert ">ll" in lines[9]  # the joker LL, last move marked
     assert board_text(board, Notation.FISF) != "\n".join(lines)  # without the edition: symbols

@@ -133,7 +133,8 @@ def test_the_duplicate_header_shows_the_round_and_tells_kept_from_new() -> None:
     view = duplicate_open_fr()  # EIU+ERS?
     scene = duplicate_board_scene(view)
     header = texts(scene, "header")
-    assert header[0] == "Coup 5" and "+" in header
+    assert header[0] == "Coup 5"
+    assert "+" in header
     assert texts(scene, "caption") == ["Reliquat", "Nouvelles lettres"]
     image = paint(scene)
     fills = [item.fill for item in scene.items if isinstance(item, Box) and item.radius and item.box[1] < 120]
@@ -160,7 +161,8 @@ def test_after_the_close_the_top_is_placed_and_highlighted() -> None:
     view = duplicate_closed_en()
     scene = duplicate_board_scene(view)
     image = paint(scene)
-    assert "Top: 6J JOuET, 59 pts" in texts(scene) and "Move closed" in texts(scene)
+    assert "Top: 6J JOuET, 59 pts" in texts(scene)
+    assert "Move closed" in texts(scene)
     for row, col in view.last_squares:
         assert square_pixel(scene, image, row, col) == p.TILE_RECENT
     still_open = duplicate_board_scene(replace(view, closed=False, last_squares=()))
@@ -171,7 +173,8 @@ def test_after_the_close_the_top_is_placed_and_highlighted() -> None:
     no_top = duplicate_board_scene(replace(view, top_move="", top_points=None, last_squares=()))
     assert "No top" in texts(no_top)
     over = duplicate_board_scene(replace(view, finished=True))  # the last move of a finished game
-    assert "Game over" in texts(over) and "Move closed" not in texts(over)
+    assert "Game over" in texts(over)
+    assert "Move closed" not in texts(over)
     assert "Top: 6J JOuET, 59 pts" in texts(over)
 
 
@@ -212,7 +215,8 @@ def test_a_bad_time_zone_or_a_naive_deadline_is_refused() -> None:
 def test_a_full_board_stays_under_200_kb(png: object) -> None:
     assert callable(png)
     data = png()
-    assert isinstance(data, bytes) and len(data) < 200_000
+    assert isinstance(data, bytes)
+    assert len(data) < 200_000
     Image.open(io.BytesIO(data)).verify()
 
 

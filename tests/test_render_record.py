@@ -22,8 +22,11 @@ def test_record_table_in_english_and_french() -> None:
 
 def test_standings_with_the_decimal_mark_of_the_language() -> None:
     game = _club_game()
-    assert "92,3" in standings_text("fr", game) and "92.3" in standings_text("en", game)
-    assert decimal("fr", 100.0) == "100,0" and decimal("en", 83.3) == "83.3" and decimal("fr", 0.3) == "0,3"
+    assert "92,3" in standings_text("fr", game)
+    assert "92.3" in standings_text("en", game)
+    assert decimal("fr", 100.0) == "100,0"
+    assert decimal("en", 83.3) == "83.3"
+    assert decimal("fr", 0.3) == "0,3"
 
 
 def test_solo_and_rejected_draws_are_marked() -> None:

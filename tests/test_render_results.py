@@ -119,9 +119,11 @@ def test_percent_uses_the_languages_decimal_mark(value: float, lang: str, shown:
 def test_thirty_players_stay_under_200_kb(png: object) -> None:
     assert callable(png)
     data = png()
-    assert isinstance(data, bytes) and len(data) < 200_000
+    assert isinstance(data, bytes)
+    assert len(data) < 200_000
     image = Image.open(io.BytesIO(data))
-    assert image.width == 704 and image.height > 30 * 42
+    assert image.width == 704
+    assert image.height > 30 * 42
 
 
 WARNED = (
@@ -143,8 +145,10 @@ def test_standings_of_a_sanctioned_game_have_a_warnings_column_5_9(lang: str, he
     scene = standings_scene(StandingsView(lang, 5, 119, WARNED, sanctioned=True))
     assert texts(scene, "head") == heads
     rows = rows_of(scene)
-    assert rows[1][-1] == "5 (−10)" and rows[3][-1] == "1"  # count, then the points taken off (5.9)
-    assert rows[2][-1] == "1" and len(rows[0]) == 5  # Cleo's solo; Ana: no solo, no warning, cells left empty
+    assert rows[1][-1] == "5 (−10)"
+    assert rows[3][-1] == "1"
+    assert rows[2][-1] == "1"
+    assert len(rows[0]) == 5
     warnings_x = max(label.x for label in scene.labels if label.role == "head")
     solos_x = next(label.x for label in scene.labels if label.text == "Solos")
     assert solos_x < warnings_x  # the solos move left for the warnings

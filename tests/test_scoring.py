@@ -28,7 +28,8 @@ def test_seed_sequence_hantez_facades_hues_jouet() -> None:
         "FACADES 4x3+1+3+1+2x3+1+1 = 25",
         "CHANTEZ 3+4+1+1+1+1+10 = 21",
     ]
-    assert facades.bingo and facades.sum_line == "25 + 21 + 50 = 96"
+    assert facades.bingo
+    assert facades.sum_line == "25 + 21 + 50 = 96"
     assert [(w.word, w.score) for w in hues.words] == [("HUES", 8), ("HA", 5), ("UN", 3), ("ET", 2), ("SE", 2)]
     assert hues.sum_line == "8 + 5 + 3 + 2 + 2 = 20"
     assert [(w.word, w.score) for w in jouet.words] == [("JOUET", 30), ("JET", 26), ("OSE", 3)]
@@ -89,10 +90,12 @@ def test_worked_examples(setup: str, move: str, expected_words: list[str], total
 
 def test_bingo_bonus_only_for_seven_new_tiles() -> None:
     _, (moutons,) = play_moves(["H4 MOUTONS"])
-    assert moutons.bonus == 50 and moutons.bingo
+    assert moutons.bonus == 50
+    assert moutons.bingo
     board = board_with("K8:T")
     through = score_placement(validate_move(board, parse_move("K5 MOUTONS")), FRENCH)
-    assert through.bonus == 0 and not through.bingo  # 6 new tiles
+    assert through.bonus == 0
+    assert not through.bingo
 
 
 def test_played_through_letter_as_dot_or_letter() -> None:
@@ -120,7 +123,8 @@ def test_fifteen_letters_over_three_triple_words_multiply_by_27() -> None:
     expected = (sum(values) + values[3]) * 27
     assert score.words[0].score == expected
     assert score.words[0].breakdown.endswith(f")x27 = {expected}")
-    assert score.bonus == 50 and score.total == expected + 50
+    assert score.bonus == 50
+    assert score.total == expected + 50
 
 
 def test_english_values_and_gcg_notation() -> None:
@@ -133,8 +137,10 @@ def test_single_tile_forming_two_words_scores_both() -> None:
     board = board_with("H7:A H9:E G8:O I8:S")
     horizontal = score_placement(validate_move(board, parse_move("H7 AXE")), FRENCH)
     vertical = score_placement(validate_move(board, parse_move("8G OXS")), FRENCH)
-    assert horizontal.words[0].word == "AXE" and horizontal.words[1].word == "OXS"
-    assert vertical.words[0].word == "OXS" and vertical.words[1].word == "AXE"
+    assert horizontal.words[0].word == "AXE"
+    assert horizontal.words[1].word == "OXS"
+    assert vertical.words[0].word == "OXS"
+    assert vertical.words[1].word == "AXE"
     assert horizontal.total == vertical.total
 
 

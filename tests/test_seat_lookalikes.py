@@ -28,7 +28,8 @@ LOOKALIKES = [
 def test_a_look_alike_never_takes_a_free_seat_in_a_classic_game(club: Club, name: str) -> None:
     club.ok("Ref", "/nouvelle Ana Ben")
     refused = club.refused(name, "/coup H8 VAGUE", user="u:impostor")
-    assert "Ana" in refused and "liée à ce compte" not in refused
+    assert "Ana" in refused
+    assert "liée à ce compte" not in refused
     if name.strip().casefold() in ("ana", "anà"):  # typed as a name, a look-alike the game folds to Ana
         assert club.refused(name, f"/rejoindre {name}", user="u:impostor") == (
             "La place « Ana » se prend sous son nom exact (/rejoindre Ana), ou par l'arbitre. Rien n'a changé."
@@ -45,7 +46,8 @@ def test_a_look_alike_answering_in_duplicate_plays_under_its_own_name(club: Club
     club.ok("Ref", "/rejoindre Ana")  # the referee adds a seat for Ana
     club.ok("Ref", "/tirage ACEHNTZ")
     replies = club.say(name, "/jouer H8 CHANT", user="u:impostor", private=True)
-    assert "Vous voici inscrit à la partie sous le nom" in replies and "« Ana »" not in replies
+    assert "Vous voici inscrit à la partie sous le nom" in replies
+    assert "« Ana »" not in replies
     seats = dict(club.storage.players(club.storage.games("club")[-1].id))
     assert seats["u:impostor"] != "Ana"
     assert "Ana" not in seats.values()  # Ana's seat is still free for her

@@ -107,11 +107,13 @@ def test_series_are_kept_per_channel_with_their_games_in_order(store: Storage) -
         games.append(store.create_game(CHANNEL, GameKind.DUPLICATE, "u:ref", SETUP, abandon_running=True).id)
     autumn = store.create_series(CHANNEL, "Automne")
     other = store.create_series("elsewhere", "Automne")  # the same name in another channel is another series
-    assert autumn.status is SeriesStatus.OPEN and autumn.id != other.id
+    assert autumn.status is SeriesStatus.OPEN
+    assert autumn.id != other.id
     assert [store.add_series_game(autumn.id, g) for g in (games[2], games[0], games[2])] == [True, True, False]
     assert store.series_games(autumn.id) == [games[2], games[0]]  # in the order they were added
     assert store.add_series_game(autumn.id, games[1])
-    assert store.remove_series_game(autumn.id, games[0]) and not store.remove_series_game(autumn.id, games[0])
+    assert store.remove_series_game(autumn.id, games[0])
+    assert not store.remove_series_game(autumn.id, games[0])
     assert store.series_games(autumn.id) == [games[2], games[1]]
     assert store.add_series_game(autumn.id, games[0])
     assert store.series_games(autumn.id) == [games[2], games[1], games[0]]  # back in, after the others
@@ -193,7 +195,8 @@ def play_game(referee: Referee, moves: list[tuple[str, str, str]]) -> None:
 def test_a_series_of_three_games_and_the_season(store: Storage) -> None:
     referee = Referee(store, ready_registry(), now=Clock(), images=False)
     (refused,) = send(referee, "Ana", "/series nouvelle Automne")
-    assert "Seul un administrateur du salon" in refused.text and store.channel_series(CHANNEL) == []
+    assert "Seul un administrateur du salon" in refused.text
+    assert store.channel_series(CHANNEL) == []
     assert "Série « Automne » ouverte" in text_of(send(referee, "Boss", "/series nouvelle Automne", admin=True))
     for number, moves in enumerate(GAMES, 1):
         play_game(referee, moves)
@@ -217,7 +220,8 @@ def test_a_series_of_three_games_and_the_season(store: Storage) -> None:
     assert table_rows(since.text) == RANKING
 
     (export,) = send(referee, "Zoé", "/series export")
-    assert export.document is not None and export.document_name is not None
+    assert export.document is not None
+    assert export.document_name is not None
     lines = export.document.decode("utf-8").splitlines()
     assert lines[0] == "place,joueur,total,tops,écart,pourcentage,parties,meilleure,n° de la meilleure"
     assert lines[1:] == [
@@ -238,7 +242,8 @@ def test_a_series_of_three_games_and_the_season(store: Storage) -> None:
     (not_yours,) = send(referee, "Ref", "/series fin", user="u:ref")
     assert "Seul un administrateur du salon" in not_yours.text
     ended = text_of(send(referee, "Boss", "/series fin", admin=True))
-    assert "Série « Automne » terminée." in ended and "(terminée), 2 parties" in ended
+    assert "Série « Automne » terminée." in ended
+    assert "(terminée), 2 parties" in ended
     (closed,) = send(referee, "Ref", "/series ajoute 2", user="u:ref")
     assert closed.text.startswith("Aucune série ouverte")
 

@@ -40,7 +40,8 @@ def test_a_series_keeps_its_games_and_simultanes_in_one_order(store: Storage) ->
         SeriesEntry(game=games[1]),
     ]
     assert store.series_games(autumn.id) == games  # the games alone, as before
-    assert store.remove_series_simultane(autumn.id, first) and not store.remove_series_simultane(autumn.id, first)
+    assert store.remove_series_simultane(autumn.id, first)
+    assert not store.remove_series_simultane(autumn.id, first)
     assert store.add_series_simultane(autumn.id, first)  # back in, after every other entry
     assert [(e.game, e.simultane) for e in store.series_entries(autumn.id)] == [
         (games[0], None),
@@ -192,7 +193,8 @@ def test_a_series_ranks_two_simultanes_over_every_room_and_a_game_of_its_room(cl
     for channel in ROOMS:
         assert "Fin de la partie duplicate" in club.ok("Boss", "/fin", channel=channel, admin=True)
     whole = club.ok("Zoé", "/serie", channel=DISCORD)
-    assert "pour l'instant" not in whole and "pas encore" not in whole  # counted whole now
+    assert "pour l'instant" not in whole
+    assert "pas encore" not in whole
 
     # a game of the room that played simultané 1 counts already, through it
     number = len(club.storage.games(DISCORD))
@@ -234,7 +236,8 @@ def test_a_series_ranks_two_simultanes_over_every_room_and_a_game_of_its_room(cl
     assert club.ok("Zoé", "/series", channel=DISCORD) == ranking  # the English name, in a French channel too
 
     (export,) = club.send("Zoé", "/serie export", channel=DISCORD)
-    assert export.document is not None and export.document_name is not None
+    assert export.document is not None
+    assert export.document_name is not None
     lines = export.document.decode("utf-8").splitlines()
     assert lines[0] == "place,joueur,salon,total,tops,écart,pourcentage,parties,meilleure,n° de la meilleure"
     assert lines[1:] == [csv_line(row) for row in expected(first, second)]

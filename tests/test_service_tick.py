@@ -206,7 +206,8 @@ def test_the_next_clock_work_is_the_warning_then_the_deadline(tmp_path: Any) -> 
     referee = Referee(storage, ready_registry(), now=lambda: now[0], images=False)
     try:
         referee.handle(Incoming("discord:1", "u:ref", "Ref", "/duplicate 1 manuel", admin=True))
-        assert referee.tick() == [] and referee.next_clock_work() == float("inf")  # no draw: no round
+        assert referee.tick() == []
+        assert referee.next_clock_work() == float("inf")
         referee.handle(Incoming("discord:1", "u:ref", "Ref", "/tirage ACEHNTZ", admin=True))
         (deadline,) = storage.deadlines()
         referee.tick()
@@ -216,7 +217,8 @@ def test_the_next_clock_work_is_the_warning_then_the_deadline(tmp_path: Any) -> 
         assert referee.next_clock_work() == deadline.at
         now[0] = deadline.at  # past it, with no other process on the store, the round closes at once
         assert any("Top :" in r.text for r in referee.tick())
-        assert storage.deadlines() == [] and referee.next_clock_work() == float("inf")  # manual: no draw yet
+        assert storage.deadlines() == []
+        assert referee.next_clock_work() == float("inf")
     finally:
         referee.clock.shutdown()
         storage.close()

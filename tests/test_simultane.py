@@ -126,8 +126,10 @@ def test_every_room_draws_the_same_letters_and_finds_the_same_tops() -> None:
     rooms = [played(TYPED, {"A": "H6 CHANTEZ"}, 3), played(TYPED, {"B": "H8 CHANT"}, 3)]
     draws = [[r.draw.letters for r in game.rounds if r.draw is not None] for game in rooms]
     tops = [[(r.top, r.top_points) for r in game.closed_rounds] for game in rooms]
-    assert draws[0] == draws[1] and sorted(draws[0][0]) == sorted("ACEHNTZ")
-    assert tops[0] == tops[1] and tops[0][0][1] == 112
+    assert draws[0] == draws[1]
+    assert sorted(draws[0][0]) == sorted("ACEHNTZ")
+    assert tops[0] == tops[1]
+    assert tops[0][0][1] == 112
     # the draws after the typed one come from the seed: another seed, other letters on the same board
     other_seed = SimultaneDefinition(
         "OTH234", "u:org", DISCORD, "seed-2", "fr", "fr", "fisf", 1.0, "none", draws=("ACEHNTZ",)
@@ -202,7 +204,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
 
 def test_simultanes_and_their_rooms_are_stored(store: Storage) -> None:
     created = store.create_simultane("STO234", "org-room", "u:org", TOGETHER.to_json())
-    assert store.simultane("STO234") == created and store.simultane("NOPE22") is None
+    assert store.simultane("STO234") == created
+    assert store.simultane("NOPE22") is None
     assert SimultaneDefinition.from_json(created.definition) == TOGETHER
     assert store.simultane_by_id(created.id) == created
     assert [store.join_simultane(created.id, c) for c in ("r1", "r2", "r1")] == [True, True, False]
@@ -290,7 +293,8 @@ def test_three_rooms_play_together(club: Club) -> None:
     waiting = send("Org", "/cloture", DISCORD, admin=True)
     assert "Coup 1 — tirage : ACEHNTZ — temps écoulé dans ce salon" in waiting
     assert "quand tous les salons l'auront fini (encore en jeu : Salon 2, Salon 3, au plus tard" in waiting
-    assert "Top" not in waiting and "Coup 2" not in waiting
+    assert "Top" not in waiting
+    assert "Coup 2" not in waiting
     late = club.refused("Late", f"/simultane rejoindre {code}", channel="telegram:-333", admin=True)
     assert late.startswith(f"Les inscriptions au simultané {code} sont closes depuis le 2027-01-15 09:00")
     club.tick(10)
@@ -300,7 +304,8 @@ def test_three_rooms_play_together(club: Club) -> None:
     club.tick(10)
     assert not any("Top" in r.text or "Coup 2" in r.text for c in ROOMS for r in said[c] if r.to_user is None)
     closing = send("Con", "/cloture", CONSOLE, admin=True)  # the last room: its results and round 2 at once
-    assert "Top : H6 CHANTEZ — 112 points" in closing and "Coup 2 — tirage" in closing
+    assert "Top : H6 CHANTEZ — 112 points" in closing
+    assert "Coup 2 — tirage" in closing
     for reply in club.tick(0):  # the clock shows the two rooms that waited theirs
         said[reply.channel or ""].append(reply)
     second = [e["draw"] for e in room_events(club, DISCORD, "draw")][-1]
@@ -324,15 +329,19 @@ def test_three_rooms_play_together(club: Club) -> None:
     club.tick(61)
     draws = [[e["draw"] for e in room_events(club, c, "draw")] for c in ROOMS]
     tops = [[(e["top"]) for e in room_events(club, c, "close")] for c in ROOMS]
-    assert draws[0] == draws[1] == draws[2] and len(draws[0]) >= 3
-    assert tops[0] == tops[1] == tops[2] and tops[0][0] == "H6 CHANTEZ"
+    assert draws[0] == draws[1] == draws[2]
+    assert len(draws[0]) >= 3
+    assert tops[0] == tops[1] == tops[2]
+    assert tops[0][0] == "H6 CHANTEZ"
     game = club.storage.games(DISCORD)[-1]
     second_top = load_game(club.storage, game).closed_rounds[1].top_points
     after_two = table_rows(send("Zoé", "/simultane classement", DISCORD))
     assert after_two[0] == ["1", "Ana", "Salon 1", "122", str(10 - second_top), after_two[0][5], "1"]
     status = send("Zoé", "/simultane etat", TELEGRAM)
-    assert f"Simultané {code} : tous ensemble" in status and "Salons : 3 (3 en jeu ou finis" in status
-    assert "ACEHNTZ" not in status and "Manches au classement de tous les salons : 2" in status
+    assert f"Simultané {code} : tous ensemble" in status
+    assert "Salons : 3 (3 en jeu ou finis" in status
+    assert "ACEHNTZ" not in status
+    assert "Manches au classement de tous les salons : 2" in status
     assert status.endswith(  # never a key; the entries closed at the end of the organiser's room's round 1
         "\nLes salons, dans l'ordre d'arrivée : Salon 1, Salon 2, Salon 3."
         "\nInscriptions : closes depuis le 2027-01-15 09:00 (Europe/Paris)."
@@ -349,7 +358,8 @@ def test_three_rooms_within_a_window(club: Club) -> None:
     for channel in ROOMS:  # the Discord room gives its centre's name as it joins
         named = " Club de Sète" if channel == DISCORD else ""
         joined = club.ok("Boss", f"/simultane rejoindre {code}{named}", channel=channel, admin=True)
-        assert "du 2027-01-15 10:00 (Europe/Paris) au 2027-01-15 12:00" in joined and "ACEHNTZ" not in joined
+        assert "du 2027-01-15 10:00 (Europe/Paris) au 2027-01-15 12:00" in joined
+        assert "ACEHNTZ" not in joined
         assert "Coup 1" not in joined  # joining a window starts nothing
     # the organiser's own room is in at once; the others wait for its word
     assert club.refused("Boss", "/simultane commencer", channel=TELEGRAM, admin=True).startswith(
@@ -374,13 +384,16 @@ def test_three_rooms_within_a_window(club: Club) -> None:
     club.now = START + 3 * 3600  # 12:00: the window has ended
     overall = club.ok("Zoé", "/simultane classement", channel=TELEGRAM)
     sete = [[cell.replace("Salon 1", "Club de Sète") for cell in row] for row in OVERALL_AFTER_ONE]
-    assert table_rows(overall) == sete and sete != OVERALL_AFTER_ONE  # the same ranking, the room named
+    assert table_rows(overall) == sete
+    assert sete != OVERALL_AFTER_ONE
     (export,) = club.send("Zoé", f"/simultane export {code}", channel=CONSOLE)
-    assert export.document is not None and export.document_name == f"simultane-{code}.csv"
+    assert export.document is not None
+    assert export.document_name == f"simultane-{code}.csv"
     lines = export.document.decode("utf-8").splitlines()
     assert lines[0] == "place,joueur,salon,total,écart,pourcentage,solos,avert.,arrêt au coup"
     assert lines[1:3] == ["1,Ana,Club de Sète,122,10,108.9,1,0,", "2,Aa0,Club de Sète,98,-14,87.5,0,0,"]
-    assert lines[-1] == "12,Bb5,Salon 2,22,-90,19.6,0,0," and len(lines) == 18  # no room stopped early
+    assert lines[-1] == "12,Bb5,Salon 2,22,-90,19.6,0,0,"
+    assert len(lines) == 18
     late = club.refused("Late", f"/simultane rejoindre {code}", channel="telegram:-333", admin=True)
     assert late == f"La fenêtre du simultané {code} est close depuis le 2027-01-15 12:00 (Europe/Paris)."
 
@@ -433,16 +446,19 @@ def test_a_room_s_house_words_change_neither_the_tops_nor_the_verdicts(club: Clu
     club.ok("Boss", "/tirage ACEHNTZ", channel=TELEGRAM, admin=True)
     play_round_one(club, TELEGRAM, {"Bea": "H6 CHANTEZ"})
     own = club.ok("Boss", "/cloture", channel=TELEGRAM, admin=True)
-    assert "Top : H6 CHANTEZ" not in own and "Bea : H6 CHANTEZ 112" not in own
+    assert "Top : H6 CHANTEZ" not in own
+    assert "Bea : H6 CHANTEZ 112" not in own
     club.ok("Boss", "/fin !", channel=TELEGRAM, admin=True)
     code = code_of(club.ok("Org", "/simultane creer 1 tirages ACEHNTZ", channel=DISCORD, admin=True))
     club.ok("Boss", f"/simultane rejoindre {code}", channel=TELEGRAM, admin=True)
     play_round_one(club, TELEGRAM, {"Bea": "H6 CHANTEZ"})
     waiting = club.ok("Boss", "/cloture", channel=TELEGRAM, admin=True)  # the organiser's room plays none
-    assert "Top" not in waiting and f"Tapez /simultane clore {code} quand" in waiting  # told to the organiser
+    assert "Top" not in waiting
+    assert f"Tapez /simultane clore {code} quand" in waiting
     club.ok("Org", f"/simultane clore {code}", channel=DISCORD, admin=True)
     closed = text_of(club.tick(0), TELEGRAM)  # the clock shows the results the room held
-    assert "Top : H6 CHANTEZ — 112 points" in closed and "Bea : H6 CHANTEZ 112 (top)" in closed
+    assert "Top : H6 CHANTEZ — 112 points" in closed
+    assert "Bea : H6 CHANTEZ 112 (top)" in closed
     refused = club.refused("Boss", "/top 2", channel=TELEGRAM, admin=True)
     assert (
         refused
@@ -514,9 +530,11 @@ def test_two_processes_on_postgres_play_one_simultane_each_clock_run_once(postgr
     assert all(len(tops) == 2 for tops in closes.values()), closes
     assert closes[DISCORD] == closes[TELEGRAM] == closes[CONSOLE]
     draws = {c: [e.data["draw"] for e in events_of(other.storage, c) if e.data["kind"] == "draw"] for c in ROOMS}
-    assert draws[DISCORD] == draws[TELEGRAM] == draws[CONSOLE] and len(draws[DISCORD]) == 3
+    assert draws[DISCORD] == draws[TELEGRAM] == draws[CONSOLE]
+    assert len(draws[DISCORD]) == 3
     after_two = other.send(TELEGRAM, "Zoé", "/simultane classement")
-    assert "après 2 manches" in after_two and table_rows(after_two)[0][:4] == ["1", "Ana", "Salon 1", "122"]
+    assert "après 2 manches" in after_two
+    assert table_rows(after_two)[0][:4] == ["1", "Ana", "Salon 1", "122"]
     discord.close()
     other.close()
 
@@ -594,16 +612,22 @@ async def test_a_discord_channel_and_a_telegram_group_play_one_simultane(
         await tg.send_user_message(GROUP, tg.ana, "/simultane classement")
         await eventually(lambda: any(f"Simultané {code}, tous centres" in t for t in telegram_texts(tg)))
         overall = next(t for t in telegram_texts(tg) if f"Simultané {code}, tous centres" in t)
-        assert "(2 salons, 1 joueur), après 1 manche" in overall and "Ben" in overall and "112" in overall
+        assert "(2 salons, 1 joueur), après 1 manche" in overall
+        assert "Ben" in overall
+        assert "112" in overall
 
 
 def test_typed_draws_are_counted_not_shown_and_a_seed_can_be_chosen(club: Club) -> None:
     created = club.ok("Org", "/simultane creer 2 graine club tirages EEU+ESI? ACEHNTZ", channel=DISCORD, admin=True)
-    assert "2 min par coup" in created and "2 tirages saisis d'avance" in created
-    assert "EEU" not in created and "ACEHNTZ" not in created and "club" not in created.lower().split("code")[1]
+    assert "2 min par coup" in created
+    assert "2 tirages saisis d'avance" in created
+    assert "EEU" not in created
+    assert "ACEHNTZ" not in created
+    assert "club" not in created.lower().split("code")[1]
     record = club.storage.simultane(code_of(created))
     assert record is not None
     definition = SimultaneDefinition.from_json(record.definition)
     assert (definition.seed, definition.draws, definition.minutes) == ("club", ("EEU+ESI?", "ACEHNTZ"), 2.0)
     status = club.ok("Zoé", "/simultane", channel=DISCORD)  # the organiser's room, no word: the status
-    assert status.startswith(f"Simultané {definition.code} : tous ensemble") and "EEU" not in status
+    assert status.startswith(f"Simultané {definition.code} : tous ensemble")
+    assert "EEU" not in status

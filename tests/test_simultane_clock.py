@@ -66,7 +66,8 @@ def test_the_clock_starts_every_room_at_the_set_time_once(club: Club) -> None:
         assert len(said) == 2, said
         assert "Coup 1 — tirage : ACEHNTZ" in said[1] or "Move 1 — draw: ACEHNTZ" in said[1], said
         assert len(club.storage.games(channel)) == 1
-    assert "commence" in texts(ticked, DISCORD)[0] and "starts" in texts(ticked, CONSOLE)[0]
+    assert "commence" in texts(ticked, DISCORD)[0]
+    assert "starts" in texts(ticked, CONSOLE)[0]
     assert not any("commence" in t or "starts" in t for t in texts(club.tick(1), DISCORD))  # started once
     assert all(len(club.storage.games(channel)) == 1 for channel in ROOMS)
     late = club.refused("Late", f"/simultane rejoindre {code}", channel="telegram:-333", admin=True)
@@ -141,7 +142,8 @@ def test_two_processes_start_each_room_once_and_search_each_top_once(postgres_ur
         for search in list(process.referee.clock.tops.values()):
             search.result()
     closes = {c: [e.data["top"] for e in events(discord, c) if e.data["kind"] == "close"] for c in ROOMS}
-    assert all(len(tops) == 3 for tops in closes.values()) and closes[DISCORD] == closes[TELEGRAM] == closes[CONSOLE]
+    assert all(len(tops) == 3 for tops in closes.values())
+    assert closes[DISCORD] == closes[TELEGRAM] == closes[CONSOLE]
     assert closes[DISCORD][0] == "H6 CHANTEZ"
     moves = len(closes[DISCORD]) + 1  # the rounds closed and the one open now
     searched = discord.referee.clock.simultane_searches + other.referee.clock.simultane_searches

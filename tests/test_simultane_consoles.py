@@ -162,7 +162,8 @@ def test_a_simultane_of_four_console_rooms(tmp_path: Path) -> None:
             console.__exit__(None, None, None)
 
     tops = check_pacing(shown_messages(db))
-    assert sorted(tops) == [1, 2, 3] and tops[1] == 112
+    assert sorted(tops) == [1, 2, 3]
+    assert tops[1] == 112
     expected = expected_ranking(tops, {"nimes": 2})
     files = sorted((tmp_path / "images" / "vichy").glob("*"))
     (ranking,) = [f for f in files if f.suffix == ".csv"]
@@ -175,5 +176,6 @@ def test_a_simultane_of_four_console_rooms(tmp_path: Path) -> None:
     for name in ("Salon_1-sigles.txt", "Sete-sigles.txt", "Nimes-sigles.txt", "Salon_4-sigles.txt"):
         lines = opened.read(name).decode("latin-1").splitlines()
         written = {line.split('","')[1]: line.split('","')[2].rstrip('"') for line in lines}
-        assert written == {player: totals[player] for player in written} and written
+        assert written == {player: totals[player] for player in written}
+        assert written
     assert sum(len(opened.read(n).decode("latin-1").splitlines()) for n in opened.namelist() if n.endswith(".txt")) == 8

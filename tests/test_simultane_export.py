@@ -26,7 +26,8 @@ def test_the_organiser_gets_every_room_s_results_file_once_all_are_over(club: Cl
     elsewhere = club.refused("Zoé", f"/simultane export {code} sigles", channel=TELEGRAM)
     assert elsewhere.startswith(f"Les fichiers de résultats du simultané {code} pour la fédération se demandent")
     (reply,) = club.send("Org", f"/simultane export {code} sigles", channel=DISCORD)
-    assert reply.document is not None and reply.document_name == f"simultane-{code}-sigles.zip"
+    assert reply.document is not None
+    assert reply.document_name == f"simultane-{code}-sigles.zip"
     listed = [line for line in reply.text.split("\n")[1:] if not line.startswith("  ")]
     assert listed == [
         "Club_de_Sete-sigles.txt : Club de Sète, 6 joueurs",
@@ -46,7 +47,8 @@ def test_the_organiser_gets_every_room_s_results_file_once_all_are_over(club: Cl
     assert telegram == [f'"{i + 1}","Bb{i}","22"' for i in range(6)]
     # the room's own file, as /export sigles gives it there: no solo in a room of six
     (own,) = club.send("Zoé", "/export sigles", channel=DISCORD)
-    assert own.document is not None and own.document.decode("latin-1").splitlines()[0] == '"1","Ana","112"'
+    assert own.document is not None
+    assert own.document.decode("latin-1").splitlines()[0] == '"1","Ana","112"'
     assert own.text.split("\n")[-2] == (  # and it says why the simultané's totals differ
         f"Ce fichier donne les totaux du salon, solos comptés entre ses seuls joueurs ; le simultané {code} les"
         " compte sur tous les salons, d'où d'autres totaux (salon / simultané) : Ana 112 / 122. Les fichiers du"
@@ -88,7 +90,9 @@ def test_tables_registered_before_the_first_draw_and_centre_codes_are_in_the_fil
     assert reply.document is not None
     archive = zipfile.ZipFile(io.BytesIO(reply.document))
     sete = archive.read("0421-Club_de_Sete-sigles.txt").decode("latin-1").splitlines()
-    assert sete[0] == '"1","Ben","98"' and sete[-1] == '"12","Ana","112"' and len(sete) == 12
+    assert sete[0] == '"1","Ben","98"'
+    assert sete[-1] == '"12","Ana","112"'
+    assert len(sete) == 12
     vichy = archive.read("Vichy-sigles.txt").decode("latin-1").splitlines()
     assert vichy == ['"1","Dan","26"', '"2","--table vide--","-1"', '"3","Cyd","22"']
     centres = archive.read("centres.csv").decode("utf-8").splitlines()

@@ -67,7 +67,8 @@ def test_a_simultane_room_s_standings_show_its_own_and_then_every_room_s(club: C
     own, overall = club.send("Zoé", "/classement", channel=TELEGRAM)
     assert [row[:3] for row in table_rows(own.text)] == [["1", f"Bb{i}", "22"] for i in range(6)]
     heading = f"Simultané {code}, tous centres confondus (3 salons, 17 joueurs), après 1 manche :"
-    assert overall.text.startswith(heading) and table_rows(overall.text) == OVERALL_AFTER_ONE
+    assert overall.text.startswith(heading)
+    assert table_rows(overall.text) == OVERALL_AFTER_ONE
     posted = public(ticked, DISCORD)[-1:]  # after the organiser's room's own results
     assert [r.text.split("\n")[0] for r in posted] == [f"Simultané {code} : {LIVE} 1 manche (3 salons, 17 joueurs)."]
     assert table_rows(posted[0].text) == OVERALL_AFTER_ONE
@@ -100,13 +101,17 @@ def test_with_images_both_rankings_and_the_organiser_s_post_are_images(tmp_path:
         ticked: list[Reply] = []
         code = three_rooms_after_round_one(club, ticked=ticked)
         own, overall = club.send("Zoé", "/classement", channel=CONSOLE)
-        assert own.image is not None and own.image_name == "standings.png"
-        assert overall.image is not None and overall.image_name == "overall.png"
+        assert own.image is not None
+        assert own.image_name == "standings.png"
+        assert overall.image is not None
+        assert overall.image_name == "overall.png"
         heading = f"Simultané {code}, tous centres confondus (3 salons, 17 joueurs), après 1 manche :"
         assert overall.text == heading
         assert public(club.tick(1), DISCORD) == []  # posted once, at the tick that closed the round
         (posted,) = [r for r in public(ticked, DISCORD) if r.image_name == "overall.png"]
-        assert posted.image is not None and posted.image.startswith(b"\x89PNG") and posted.image == overall.image
+        assert posted.image is not None
+        assert posted.image.startswith(b"\x89PNG")
+        assert posted.image == overall.image
         (tmp_path / "overall.png").write_bytes(posted.image)
     finally:
         club.close()
@@ -142,7 +147,8 @@ def test_a_tied_top_in_a_simultane_room_offers_no_other_top(club: Club) -> None:
     code = code_of(club.ok("Org", "/simultane creer 1 tirages BELOPTU", channel=DISCORD, admin=True))
     club.ok("Org", f"/simultane rejoindre {code}", channel=DISCORD, admin=True)  # the organiser's room plays
     closed = club.ok("Boss", "/cloture", channel=DISCORD, admin=True)  # alone: it closes at once
-    assert "Tops ex aequo : 1) H4 BOULET · 2) H4 POULET" in closed and "/top N" not in closed
+    assert "Tops ex aequo : 1) H4 BOULET · 2) H4 POULET" in closed
+    assert "/top N" not in closed
 
 
 def test_a_message_shows_the_first_places_then_the_room_s_own() -> None:

@@ -135,12 +135,14 @@ def test_the_clock_closes_a_round_early_only_once_every_player_has_answered(club
     club.tick(10)
     watch.send("Ben", "/jouer H8 CHANT", DISCORD, private=True)  # Ben changes his mind: still 2 of 2 answered
     held = watch.send("Org", "/cloture", DISCORD, admin=True)  # both answered: time is called now
-    assert "Coup 1 — tirage : ACEHNTZ — temps écoulé dans ce salon" in held and "Top" not in held
+    assert "Coup 1 — tirage : ACEHNTZ — temps écoulé dans ce salon" in held
+    assert "Top" not in held
     club.now += 1
     late = watch.send("Ben", "/jouer H6 CHANTEZ", DISCORD, private=True)  # after the call: late
     assert late.startswith("Trop tard"), late
     again = club.refused("Org", "/cloture", channel=DISCORD, admin=True)
-    assert again.startswith("Le temps du coup est écoulé dans ce salon.") and "encore en jeu : Salon 2" in again
+    assert again.startswith("Le temps du coup est écoulé dans ce salon.")
+    assert "encore en jeu : Salon 2" in again
     assert club.refused("Org", "/prolonge 30", channel=DISCORD, admin=True) == again  # the clock no longer moves
     # the console's referee may not close before its players have all answered (Fay has joined, not answered)
     watch.send("Eli", "/jouer H4 CHANT", CONSOLE, private=True)
@@ -149,10 +151,12 @@ def test_the_clock_closes_a_round_early_only_once_every_player_has_answered(club
     assert early.startswith(f"Simultané {code} : réponses reçues, 2 sur 3.")
     watch.send("Fay", "/jouer H8 CHANT", CONSOLE, private=True)
     closed = watch.send("Ref", "/cloture", CONSOLE, admin=True)  # the last room: closed, and round 2 drawn
-    assert "Top : H6 CHANTEZ — 112 points" in closed and "Coup 2 — tirage : " in closed
+    assert "Top : H6 CHANTEZ — 112 points" in closed
+    assert "Coup 2 — tirage : " in closed
     watch.tick(0)  # the organiser's room closes with it
     results = "\n".join(watch.seen[DISCORD])
-    assert "Ana : H6 CHANTEZ 112 (top)" in results and "Ben : H8 CHANT 22" in results  # his late answer: not kept
+    assert "Ana : H6 CHANTEZ 112 (top)" in results
+    assert "Ben : H8 CHANT 22" in results
     assert watch.draws_in(DISCORD) == watch.draws_in(CONSOLE) == [1, 2]
 
 
@@ -170,7 +174,8 @@ def test_one_account_plays_in_one_room(club: Club) -> None:
         f"Vous jouez déjà le simultané {code} dans « Sète » : un compte joue dans un seul salon."
         " Rien n'a été enregistré ici."
     )
-    assert notice.channel == DISCORD and notice.to_user is None
+    assert notice.channel == DISCORD
+    assert notice.to_user is None
     assert notice.text == (
         f"Simultané {code} : Ben, qui joue dans « Sète », a essayé de jouer aussi dans « Vichy » ;"
         " c'est refusé, rien n'a été enregistré."
@@ -189,7 +194,8 @@ def test_joining_a_window_starts_nothing_and_the_room_starts_it_inside_the_windo
     watch.code = code = code_of(watch.send("Org", "/simultane creer 2 10:00 22:00", DISCORD, admin=True))
     club.now = TEN + 300  # 10:05
     joined = watch.send("Ref", f"/simultane rejoindre {code} Vichy", CONSOLE, admin=True)
-    assert "Coup 1" not in joined and club.storage.games(CONSOLE) == []
+    assert "Coup 1" not in joined
+    assert club.storage.games(CONSOLE) == []
     request = "\n".join(t for t in watch.seen[DISCORD] if "demande à jouer" in t)
     assert request == (
         f"Simultané {code} : le salon n° 1 demande à jouer (console, « Vichy », inscrit par Ref)."
@@ -264,12 +270,14 @@ def test_a_room_that_stops_early_holds_no_one_back(club: Club) -> None:
     overall = watch.send("Zoé", f"/simultane classement {code}", TELEGRAM)
     assert "après 3 manches" in overall
     rows = {row[1]: row for row in table_rows(overall)}
-    assert rows["Eli"][-1] == rows["Fay"][-1] == "1" and len(rows["Ana"]) == len(rows["Eli"]) - 1  # stopped at 1
+    assert rows["Eli"][-1] == rows["Fay"][-1] == "1"
+    assert len(rows["Ana"]) == len(rows["Eli"]) - 1
     assert rows["Eli"][3] == "112"  # its round 1 kept
     export = next(r for r in club.send("Zoé", f"/simultane export {code}", channel=TELEGRAM) if r.document)
     assert export.document is not None
     lines = export.document.decode().splitlines()
-    assert lines[0].endswith(",arrêt au coup") and any(line.startswith(("1,Eli,", "2,Eli,")) for line in lines)
+    assert lines[0].endswith(",arrêt au coup")
+    assert any(line.startswith(("1,Eli,", "2,Eli,")) for line in lines)
     assert [line.split(",")[-1] for line in lines[1:] if ",Salon 3," in line] == ["1", "1"]
     record = club.storage.simultane(code)
     assert record is not None
@@ -350,11 +358,14 @@ def test_a_room_that_ends_while_its_round_is_held_keeps_that_round(club: Club) -
     watch.send("Ref", "/cloture", CONSOLE, admin=True)  # the console closes round 1 and goes on
     watch.tick(0)  # the ended room's round closes with it, then its game ends
     shown = "\n".join(watch.seen[DISCORD])
-    assert "Ana : H6 CHANTEZ 112 (top)" in shown and "Fin de la partie duplicate" in shown
-    assert watch.draws_in(DISCORD) == [1] and watch.draws_in(CONSOLE) == [1, 2]
+    assert "Ana : H6 CHANTEZ 112 (top)" in shown
+    assert "Fin de la partie duplicate" in shown
+    assert watch.draws_in(DISCORD) == [1]
+    assert watch.draws_in(CONSOLE) == [1, 2]
     honest_round(watch, {CONSOLE: ["Cyd"]})  # the ended room holds no one back
     rows = {row[1]: row for row in table_rows(watch.send("Zoé", f"/simultane classement {code}", CONSOLE))}
-    assert rows["Ana"][3] == "112" and rows["Ana"][-1] == "1"  # stopped after move 1, its round kept
+    assert rows["Ana"][3] == "112"
+    assert rows["Ana"][-1] == "1"
 
 
 def test_a_round_s_clock_no_longer_changes_once_its_time_is_up(club: Club) -> None:

@@ -133,8 +133,10 @@ def test_a_full_disk_is_said_full_and_loses_nothing_acknowledged(
     assert answers[-1] == say("fr", "disk_full"), answers[-3:]
     acknowledged = len(answers) - 1
     full = [r for r in caplog.records if "is full" in r.getMessage()]
-    assert full and all(r.exc_info is None for r in full)  # one line each, no traceback
-    assert "Traceback" not in caplog.text and say("fr", "apology") not in answers
+    assert full
+    assert all(r.exc_info is None for r in full)
+    assert "Traceback" not in caplog.text
+    assert say("fr", "apology") not in answers
     with pytest.raises(StorageFullError):
         store.append_event(1, {"kind": "pass", "player": "Ana"}, "ana")
     referee.clock.shutdown()
@@ -200,11 +202,13 @@ def test_processes_opening_one_new_file_at_once_all_open_it(tmp_path: Path) -> N
         for trial in range(25):
             path = tmp_path / f"new-{trial}.sqlite"
             for opener in openers:
-                assert opener.stdin is not None and opener.stdout is not None
+                assert opener.stdin is not None
+                assert opener.stdout is not None
                 opener.stdin.write(f"{path}\n")
                 opener.stdin.flush()
             for opener in openers:
-                assert opener.stdout is not None and opener.stdout.readline().strip() == "ready"
+                assert opener.stdout is not None
+                assert opener.stdout.readline().strip() == "ready"
             path.with_name(path.name + ".go").touch()  # the four open it at the same moment
             for opener in openers:
                 assert opener.stdout is not None

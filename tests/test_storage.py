@@ -77,13 +77,15 @@ def test_channel_settings_default_and_saved(storage: Storage) -> None:
     storage.save_channel(ChannelSettings("c1", language="en", edition="en", notation="gcg", rules="naspa"))
     assert storage.channel("c1").rules == "naspa"
     storage.save_channel(storage.channel("c1").with_changes(minutes=1.0))
-    assert storage.channel("c1").minutes == 1.0 and storage.channel("c1").language == "en"
+    assert storage.channel("c1").minutes == 1.0
+    assert storage.channel("c1").language == "en"
 
 
 def test_a_channel_is_stored_once_saved_even_at_the_defaults(storage: Storage) -> None:
     assert not storage.has_channel("c1")
     storage.save_channel(ChannelSettings("c1"))
-    assert storage.has_channel("c1") and not storage.has_channel("c2")
+    assert storage.has_channel("c1")
+    assert not storage.has_channel("c2")
 
 
 def test_games_and_event_log(storage: Storage) -> None:
@@ -93,18 +95,22 @@ def test_games_and_event_log(storage: Storage) -> None:
         GameStatus.ACTIVE,
         setup(players=("Ana", "Ben")),
     )
-    assert storage.game(first.id) == first and type(first.kind) is GameKind and type(first.status) is GameStatus
+    assert storage.game(first.id) == first
+    assert type(first.kind) is GameKind
+    assert type(first.status) is GameStatus
     storage.append_event(first.id, {"kind": "pass", "player": "Ana"}, "ana")
     storage.append_event(first.id, {"kind": "pass", "player": "Ben"}, "ben")
     assert [e.seq for e in storage.events(first.id)] == [1, 2]
     assert storage.events(first.id)[1].data == {"kind": "pass", "player": "Ben"}
     with pytest.raises(GameRunningError) as refused:  # a running game is never replaced silently
         storage.create_game("c1", GameKind.CLASSIC, "ben", SETUP)
-    assert refused.value.running.id == first.id and storage.active_game("c1") == first
+    assert refused.value.running.id == first.id
+    assert storage.active_game("c1") == first
     second = storage.create_game("c1", GameKind.CLASSIC, "ben", SETUP, abandon_running=True)
     assert storage.game(first.id).status is GameStatus.ABANDONED
     active = storage.active_game("c1")
-    assert active is not None and active.id == second.id
+    assert active is not None
+    assert active.id == second.id
     storage.set_game_status(second.id, GameStatus.ENDED)
     assert storage.active_game("c1") is None
     assert storage.active_game("other") is None
@@ -135,7 +141,8 @@ def test_transaction_rolls_back_everything(storage: Storage) -> None:
             storage.append_event(game.id, {"kind": "pass", "player": "Ana"}, "ana")
             storage.set_game_status(game.id, GameStatus.ENDED)
             raise RuntimeError("boom")
-    assert storage.events(game.id) == [] and storage.game(game.id).status is GameStatus.ACTIVE
+    assert storage.events(game.id) == []
+    assert storage.game(game.id).status is GameStatus.ACTIVE
 
 
 def test_deadlines(storage: Storage) -> None:
@@ -197,7 +204,8 @@ def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path,
     new = SQLiteStorage(path)
     assert new.schema_version == MIGRATIONS[-1][0]
     assert new.channel("c1") == ChannelSettings("c1", "en", "en", "gcg", "naspa", "en", 2.0, "")
-    assert new.channel("c1").zone == "UTC" and [g.channel for g in new.games("c1")] == ["c1"]
+    assert new.channel("c1").zone == "UTC"
+    assert [g.channel for g in new.games("c1")] == ["c1"]
     new.close()
 
 
@@ -363,7 +371,8 @@ def test_outbox_keeps_each_destination_in_order(storage: Storage) -> None:
     assert storage.outbox_due("c:", 999.0) == []
     due = storage.outbox_due("c:", 1000.0)
     assert [(i.id, i.reply.text) for i in due] == [(ids[0], "a1"), (ids[1], "b1")]
-    assert storage.outbox_waiting("c:1", ids[2]) and not storage.outbox_waiting("c:2", ids[1])
+    assert storage.outbox_waiting("c:1", ids[2])
+    assert not storage.outbox_waiting("c:2", ids[1])
     storage.mark_delivered([ids[0]], 1001.0)
     storage.mark_failed(ids[1], "503", 1010.0)
     due = storage.outbox_due("c:", 1002.0)
@@ -425,7 +434,8 @@ def test_postgres_migrations_run_once_even_from_processes_starting_together(post
         thread.start()
     for thread in threads:
         thread.join(60)
-    assert errors == [] and len(stores) == 4
+    assert errors == []
+    assert len(stores) == 4
     assert stores[0].schema_version == MIGRATIONS[-1][0]
     versions = stores[1]._execute("select version from migrations order by version")
     assert [v for (v,) in versions] == [m[0] for m in MIGRATIONS]
@@ -455,7 +465,8 @@ def test_postgres_server_that_cannot_be_reached_is_explained(postgres_server) ->
     url = f"postgresql://arbitre:secret@127.0.0.1:{free_port()}/nowhere"
     with pytest.raises(StorageOpenError) as refused:
         open_storage(url)
-    assert "secret" not in str(refused.value) and "127.0.0.1" in str(refused.value)
+    assert "secret" not in str(refused.value)
+    assert "127.0.0.1" in str(refused.value)
 
 
 def test_house_word_changes_are_kept_per_channel_in_order_and_roll_back(storage: Storage) -> None:
@@ -471,7 +482,8 @@ def test_house_word_changes_are_kept_per_channel_in_order_and_roll_back(storage:
         raise RuntimeError("the command failed")
     assert storage.house_word_changes("c1", "fr") == [first, second]
     assert [c.word for c in storage.house_word_changes("c2", "en")] == ["OM"]
-    assert storage.house_word_changes("c2", "fr") == [] and storage.house_word_changes("c3", "fr") == []
+    assert storage.house_word_changes("c2", "fr") == []
+    assert storage.house_word_changes("c3", "fr") == []
 
 
 def test_house_words_stored_before_they_belonged_to_a_list_are_kept_for_the_channels_list(
@@ -552,4 +564,5 @@ def test_outbox_messages_claimed_by_one_process_are_not_taken_by_another(open_st
     assert two.outbox_due("discord:", now=110.0, lease=30.0) == []  # the first process's for 30 s
     assert [item.id for item in two.outbox_due("discord:", now=131.0, lease=30.0)] == ids  # it died: retaken
     two.mark_delivered(ids, 131.5)
-    assert one.outbox_due("discord:", now=1000.0) == [] and one.outbox_state(ids[0]) == "delivered"
+    assert one.outbox_due("discord:", now=1000.0) == []
+    assert one.outbox_state(ids[0]) == "delivered"

@@ -23,7 +23,8 @@ from tests.ready_lists import ready_registry
 def test_kinds_and_statuses_are_the_stored_strings() -> None:
     assert [k.value for k in GameKind] == ["classic", "duplicate", "boardless"]
     assert [s.value for s in GameStatus] == ["active", "ended", "abandoned"]
-    assert GameKind("duplicate") is GameKind.DUPLICATE and GameStatus("abandoned") is GameStatus.ABANDONED
+    assert GameKind("duplicate") is GameKind.DUPLICATE
+    assert GameStatus("abandoned") is GameStatus.ABANDONED
     assert f"kind_{GameKind.CLASSIC}" == "kind_classic"  # catalog keys are built this way
 
 
@@ -111,7 +112,8 @@ def test_the_written_layout_is_the_one_earlier_versions_read() -> None:
     assert classic == {**CLASSIC_DICT, "manual": False}
     assert list(classic)[:2] == ["edition", "rules"]
     duplicate = GameSetup.from_json(DUPLICATE_DICT).to_json()
-    assert duplicate == {**DUPLICATE_DICT, "players": []} and "rules" not in duplicate
+    assert duplicate == {**DUPLICATE_DICT, "players": []}
+    assert "rules" not in duplicate
 
 
 @pytest.mark.parametrize(
@@ -207,15 +209,21 @@ def test_a_database_written_with_the_old_layout_is_read_and_played_on(tmp_path: 
         assert classic.setup == GameSetup("fr", "fisf", "fr", "Ref", rules="box-fr", players=("Ana", "Ben"))
         assert (duplicate.kind, duplicate.status) == (GameKind.DUPLICATE, GameStatus.ACTIVE)
         assert duplicate.setup == GameSetup("fr", "fisf", "fr", "Ré", manual=True)
-        assert storage.active_game(CHANNEL) == duplicate and storage.lists_in_use() == ["fr"]
+        assert storage.active_game(CHANNEL) == duplicate
+        assert storage.lists_in_use() == ["fr"]
         listing = say("Zed", "/parties")
-        assert "n°1" in listing and "Ana, Ben" in listing and "terminée" in listing and "n°2" in listing
+        assert "n°1" in listing
+        assert "Ana, Ben" in listing
+        assert "terminée" in listing
+        assert "n°2" in listing
         sheet = say("Zed", "/feuille 1")
-        assert "H8 VAGUE" in sheet and "Ana 17" in say("Zed", "/classement 1")
+        assert "H8 VAGUE" in sheet
+        assert "Ana 17" in say("Zed", "/classement 1")
         assert "arbitre : Ré" in say("Zed", "/nouvelle Cleo Dan")  # the set-up's referee name
         assert "(Ré)" in say("Zed", "/cloture")
         closed = say("Ref", "/cloture", admin=True)  # the set-up's list judges; manual: the referee draws next
-        assert "VAGUES" in closed and "/tirage LETTRES" in closed
+        assert "VAGUES" in closed
+        assert "/tirage LETTRES" in closed
     finally:
         referee.clock.shutdown()
         storage.close()

@@ -107,7 +107,8 @@ def test_a_fresh_sqlite_file_and_a_fresh_postgres_database_have_the_same_schema(
     lite, postgres = sqlite_schema(tmp_path / "fresh.sqlite"), postgres_schema(postgres_url)
     for part in ("tables", "columns", "primary keys", "indexes", "unique"):
         assert lite[part] == postgres[part], part
-    assert "outbox" in lite["tables"] and ("outbox", "claimed_until", "real") in lite["columns"]
+    assert "outbox" in lite["tables"]
+    assert ("outbox", "claimed_until", "real") in lite["columns"]
     assert ("events_game_seq_key", "events", True, ("game", "seq"), None) in lite["indexes"]
     waiting = ("outbox_waiting", "outbox", False, ("destination", "id"), "delivered is null and dropped is null")
     assert waiting in postgres["indexes"]
@@ -349,7 +350,8 @@ def test_a_postgres_database_of_the_previous_numbering_is_upgraded_to_the_fresh_
         assert upgraded[part] == fresh[part], part
     again = PostgresStorage(old_url, pool_size=1)  # opened again: nothing left to do
     try:
-        assert again.schema_version == MIGRATIONS[-1].version and again.channel("c1").language == "en"
+        assert again.schema_version == MIGRATIONS[-1].version
+        assert again.channel("c1").language == "en"
     finally:
         again.close()
 
@@ -374,7 +376,8 @@ def test_expected_schema_follows_the_statements_it_is_given() -> None:
         statements = [s for step in steps for s in step.for_dialect(SQLITE)]
         assert expected_schema(iter(statements)) == made_by(steps)
     short = expected_schema(s for step in MIGRATIONS[:3] for s in step.for_dialect(SQLITE))
-    assert "outbox_processes" not in short and "outbox_processes" in made_by(MIGRATIONS)
+    assert "outbox_processes" not in short
+    assert "outbox_processes" in made_by(MIGRATIONS)
     short["games"].add("not a column")
     short.pop("events")
     again = expected_schema(s for step in MIGRATIONS[:3] for s in step.for_dialect(SQLITE))

@@ -61,7 +61,8 @@ def test_a_private_play_issues_at_most_six_statements(
             statements.clear()
             replies = referee.handle(Incoming(CHANNEL, user, user[2:].title(), text, private=True))
             sent = delivered(referee, replies)
-            assert sent == replies and all(r.outbox_id is not None for r in sent)
+            assert sent == replies
+            assert all(r.outbox_id is not None for r in sent)
             assert any(r.to_user == user and "coup 1" in r.text for r in sent), [r.text for r in sent]
             counts[case] = max(counts.get(case, 0), len(statements) + unseen)
             assert sum(s.lower().startswith(("begin", "commit")) for s in statements) <= 2, statements

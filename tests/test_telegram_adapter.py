@@ -95,11 +95,14 @@ async def test_handshake_adapter_sets_commands_and_answers(tg, adapter):
     english = [c["command"] for c in tg.commands["default"]]
     french = [c["command"] for c in tg.commands["default/fr"]]
     assert english == [spec.name for spec in COMMANDS]
-    assert "coup" in french and "conteste" in french and "score" not in french
+    assert "coup" in french
+    assert "conteste" in french
+    assert "score" not in french
     assert all(1 <= len(c["description"]) <= 100 for c in tg.commands["default"] + tg.commands["default/fr"])
     sent = await say(tg, tg.ana, "/aide")
     reply = await tg.wait_for_message(chat_id=GROUP)
-    assert "/coup" in reply.text and reply.reply_to == sent["message_id"]
+    assert "/coup" in reply.text
+    assert reply.reply_to == sent["message_id"]
 
 
 def test_countdown_shows_steps_of_the_edit_interval(storage):
@@ -134,9 +137,11 @@ async def test_classic_game_score_challenge_board(tg, adapter, storage):
     assert "VAGUE valable" in (await tg.wait_for_message(chat_id=GROUP)).text
     await say(tg, tg.ben, "/grille")
     board = await tg.wait_for_message(chat_id=GROUP)
-    assert board.method == "sendPhoto" and board.file.data.startswith(PNG_MAGIC)
+    assert board.method == "sendPhoto"
+    assert board.file.data.startswith(PNG_MAGIC)
     assert board.file.filename == "board.png"
-    assert "```" not in board.text and board.payload["caption_entities"][0]["type"] == "pre"
+    assert "```" not in board.text
+    assert board.payload["caption_entities"][0]["type"] == "pre"
     assert board.text.startswith("Coup 3 · ")  # the header, then the text board, in the photo's caption
     assert len(plays(storage)) == 1
 
@@ -199,7 +204,8 @@ async def test_every_chat_member_status_the_bot_may_meet(tg, adapter, status, ad
     tg.set_member(GROUP, tg.ben, status, **fields)
     await say(tg, tg.ben, "/reglages minutes 2")
     reply = await tg.wait_for_message(chat_id=GROUP)
-    assert (", 2 min par coup" in reply.text) is admin and ("administrateur" in reply.text) is not admin
+    assert (", 2 min par coup" in reply.text) is admin
+    assert ("administrateur" in reply.text) is not admin
     assert [int(p["chat_id"]) for m, p in tg.requests if m == "getChatAdministrators"] == [GROUP]
 
 
@@ -207,7 +213,9 @@ async def test_every_chat_member_status_the_bot_may_meet(tg, adapter, status, ad
 async def test_start_in_private_answers_a_short_help(tg, adapter):
     await say(tg, tg.cleo, "/start play", chat=None)
     reply = await tg.wait_for_message(chat_id=tg.cleo.id)
-    assert reply.text == START_EN and "/jouer" in reply.text and "/play" in reply.text
+    assert reply.text == START_EN
+    assert "/jouer" in reply.text
+    assert "/play" in reply.text
 
 
 START_EN = (
@@ -371,7 +379,8 @@ async def test_private_reply_to_a_user_who_never_pressed_start(tg, adapter):
     assert (await tg.wait_for_message(chat_id=eve.id)).text == "SECRET for Eve"
     notes = [await tg.wait_for_message(chat_id=GROUP) for _ in range(2)]
     for note in notes:
-        assert "https://t.me/TestBot?start=play" in note.text and "SECRET" not in note.text
+        assert "https://t.me/TestBot?start=play" in note.text
+        assert "SECRET" not in note.text
 
 
 @pytest.mark.asyncio
@@ -383,7 +392,8 @@ async def test_the_private_chat_note_speaks_the_groups_language(tg, adapter, sto
     await adapter.deliver([Reply("SECRET", to_user=f"telegram:{dan.id}", channel=channel)])
     note = await tg.wait_for_message(chat_id=GROUP)
     assert note.text == catalog_say("fr", "telegram_private_chat", link=link)
-    assert note.text.startswith("Pour recevoir mes réponses privées") and "Démarrer : " in note.text
+    assert note.text.startswith("Pour recevoir mes réponses privées")
+    assert "Démarrer : " in note.text
     storage.save_channel(storage.channel(channel).with_changes(language="en"))
     eve = tg.add_user(first_name="Eve")
     adapter._names[eve.id] = "Eve"  # as a command of hers would have set it
@@ -406,11 +416,13 @@ async def test_players_who_never_pressed_start_share_one_note_per_interval(tg, s
         channel = f"telegram:{GROUP}"
         await adapter.deliver([Reply("SECRET", to_user=f"telegram:{p.id}", channel=channel) for p in people])
         first = await tg.wait_for_message(chat_id=GROUP)
-        assert first.text.startswith("P00 : ") and len(tg.messages_in(GROUP)) == 1
+        assert first.text.startswith("P00 : ")
+        assert len(tg.messages_in(GROUP)) == 1
         tg.advance(adapter.live_interval)
         second = await tg.wait_for_message(chat_id=GROUP)
         assert second.text.startswith(", ".join(p.first_name for p in people[1:]) + " : ")
-        assert "SECRET" not in first.text + second.text and len(tg.messages_in(GROUP)) == 2
+        assert "SECRET" not in first.text + second.text
+        assert len(tg.messages_in(GROUP)) == 2
 
 
 @pytest.mark.asyncio
@@ -420,11 +432,13 @@ async def test_long_text_is_split_under_4096(tg, adapter):
     await adapter.deliver([Reply(text, channel=f"telegram:{GROUP}")])
     await asyncio.sleep(0.2)
     sent = tg.messages_in(GROUP)
-    assert len(sent) >= 3 and all(utf16_len(m.text) <= 4096 for m in sent)
+    assert len(sent) >= 3
+    assert all(utf16_len(m.text) <= 4096 for m in sent)
     assert all(m.payload["entities"][0]["type"] == "pre" for m in sent)
     joined = "\n".join(m.text for m in sent)
     assert [sheet_line for sheet_line in joined.split("\n") if sheet_line.startswith("ligne")] == lines
-    assert joined.endswith("Fin.") and "```" not in joined
+    assert joined.endswith("Fin.")
+    assert "```" not in joined
 
 
 # --- the command line ------------------------------------------------------------------
@@ -463,11 +477,14 @@ async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(tg, tmp_path
     process = await start_cli("--base-url", tg.base_url, env=cli_env(tmp_path, bad))
     out, err = await asyncio.wait_for(process.communicate(), CLI_START)
     text = err.decode()
-    assert process.returncode == 2 and len(text.strip().splitlines()) == 1 and "rejected" in text
+    assert process.returncode == 2
+    assert len(text.strip().splitlines()) == 1
+    assert "rejected" in text
     assert "WRONG-token" not in text + out.decode()
     process = await start_cli("--base-url", tg.base_url, env=cli_env(tmp_path, None))
     _, err = await asyncio.wait_for(process.communicate(), CLI_START)
-    assert process.returncode == 2 and "ARBITRE_TELEGRAM_TOKEN" in err.decode()
+    assert process.returncode == 2
+    assert "ARBITRE_TELEGRAM_TOKEN" in err.decode()
 
 
 @pytest.mark.asyncio
@@ -500,11 +517,13 @@ def test_token_sources_and_masking(tmp_path: Path):
     default.parent.mkdir()
     default.write_text(f'telegram = "{token}"\n[discord]\ntoken = "d-token"\n')
     default.chmod(0o600)
-    assert load_token("telegram", environ=home) == token and load_token("discord", environ=home) == "d-token"
+    assert load_token("telegram", environ=home) == token
+    assert load_token("discord", environ=home) == "d-token"
     default.chmod(0o640)
     with pytest.raises(TokenError, match="chmod 600") as refused:
         load_token("telegram", environ=home)
-    assert token not in str(refused.value) and "\n" not in str(refused.value)
+    assert token not in str(refused.value)
+    assert "\n" not in str(refused.value)
     broken = tmp_path / "broken.toml"
     broken.write_text(f"telegram = {token}\n")  # unquoted: not TOML
     broken.chmod(0o600)
@@ -571,4 +590,5 @@ async def test_export_of_a_finished_game_comes_as_a_document(tg, adapter):
     await tg.wait_for_message(chat_id=GROUP)
     await say(tg, tg.ben, "/export")
     document = await tg.wait_for_message(lambda m: m.method == "sendDocument", chat_id=GROUP)
-    assert document.file.filename == "game-1-game.gcg" and b"8H VAGUE" in document.file.data
+    assert document.file.filename == "game-1-game.gcg"
+    assert b"8H VAGUE" in document.file.data

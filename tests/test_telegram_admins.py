@@ -109,7 +109,8 @@ async def test_a_command_given_up_leaves_the_look_up_to_the_others() -> None:
     await settle()
     look_ups.answer()
     assert await second == frozenset({ANA})
-    assert first.cancelled() and look_ups.asked == [GROUP]
+    assert first.cancelled()
+    assert look_ups.asked == [GROUP]
 
 
 @pytest.mark.asyncio
@@ -121,10 +122,12 @@ async def test_a_failed_look_up_answers_everyone_waiting_and_is_tried_again_soon
     look_ups.fail(NetworkError("the Bot API does not answer"))
     assert await asyncio.gather(*waiting) == [frozenset()] * 3  # nobody is an administrator meanwhile
     clock.at += 4.0
-    assert await admins.of(GROUP) == frozenset() and look_ups.asked == [GROUP]
+    assert await admins.of(GROUP) == frozenset()
+    assert look_ups.asked == [GROUP]
     clock.at += 1.0
     look_ups.answer()
-    assert await admins.of(GROUP) == frozenset({ANA}) and look_ups.asked == [GROUP, GROUP]
+    assert await admins.of(GROUP) == frozenset({ANA})
+    assert look_ups.asked == [GROUP, GROUP]
 
 
 @pytest.mark.asyncio
@@ -138,7 +141,8 @@ async def test_a_change_seen_while_the_look_up_is_on_its_way_is_kept() -> None:
     look_ups.answer()
     assert await waiting == frozenset({BEN})
     admins.member_changed(GROUP, ANA, admin=True)  # and after it came back
-    assert await admins.of(GROUP) == frozenset({ANA, BEN}) and look_ups.asked == [GROUP]
+    assert await admins.of(GROUP) == frozenset({ANA, BEN})
+    assert look_ups.asked == [GROUP]
 
 
 def member_update(kind: str, chat: dict[str, Any], user: dict[str, Any], old: str, new: str) -> Update:
@@ -171,7 +175,8 @@ async def test_membership_updates_keep_the_list_up_to_date() -> None:
     admins.follow(member_update("my_chat_member", private, bot, "member", "kicked"))
     assert look_ups.asked == [GROUP]
     admins.follow(member_update("my_chat_member", group, bot, "member", "left"))  # the bot left: forgotten
-    assert await admins.of(GROUP) == frozenset({ANA}) and look_ups.asked == [GROUP, GROUP]
+    assert await admins.of(GROUP) == frozenset({ANA})
+    assert look_ups.asked == [GROUP, GROUP]
 
 
 # --- the pacer: reads stand in no queue, messages count until answered ---------------------------------------
@@ -211,7 +216,8 @@ async def test_reads_never_stand_in_a_groups_message_queue_whatever_limiter_is_b
     # the group's 20 messages are whole: a read took none of them
     for _ in range(20):
         await asyncio.wait_for(api.request(pacer, "sendMessage", GROUP), 1.0)
-    assert len(api.sent) == 84 and {at for _, at in api.sent} == {clock.at}
+    assert len(api.sent) == 84
+    assert {at for _, at in api.sent} == {clock.at}
 
 
 @pytest.mark.asyncio

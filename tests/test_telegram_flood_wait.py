@@ -97,9 +97,11 @@ async def test_a_35_second_flood_wait_is_waited_out_once_then_the_draw_goes(
             help_at = (await tg.wait_for_message(chat_id=player.id, timeout=10)).at
         # once: no message lost, none sent twice, no request during the wait, so no longer wait
         texts = [r.text or "" for r in tg.messages_in(GROUP)]
-        assert texts[0].startswith("Partie duplicate") and [t for t in texts if is_draw(t)] == [draw.text]
+        assert texts[0].startswith("Partie duplicate")
+        assert [t for t in texts if is_draw(t)] == [draw.text]
         assert len(texts) == len(set(texts)), texts
-        assert flood(tg).escalations == [] and len(flood(tg).refused) == 1
+        assert flood(tg).escalations == []
+        assert len(flood(tg).refused) == 1
         first_messages = to_group(tg.requests[: refused_at + 1])
         assert len(first_messages) == 1  # the refused one; then nothing until the wait was over
         print(

@@ -29,7 +29,8 @@ REFUSED_POLLS = 12  # python-telegram-bot's own waits add up to about 80 s befor
 def test_the_production_bound() -> None:
     request = PollingRequest(None, rand=random.Random(21))
     ceilings = [request.ceiling(failures) for failures in range(1, 200)]  # an outage of hours
-    assert ceilings[:5] == [2.0, 4.0, 8.0, 10.0, 10.0] and max(ceilings) == POLL_RETRY_CAP == 10.0
+    assert ceilings[:5] == [2.0, 4.0, 8.0, 10.0, 10.0]
+    assert max(ceilings) == POLL_RETRY_CAP == 10.0
 
 
 def refused_polls(tg: FakeTelegram) -> int:

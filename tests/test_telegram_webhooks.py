@@ -74,12 +74,14 @@ def test_the_webhook_secret_comes_from_the_environment_or_the_token_file(tmp_pat
 def test_webhook_options_that_cannot_work_are_refused_without_showing_the_secret(url, secret, port, option):
     with pytest.raises(WebhookConfigError) as refused:
         WebhookConfig(url, secret, port=port)
-    assert refused.value.option == option and secret not in str(refused.value)
+    assert refused.value.option == option
+    assert secret not in str(refused.value)
 
 
 def test_a_worker_serves_the_webhook_urls_own_path():
     config = WebhookConfig("https://bot.example.org/arbitre/tg", SECRET, "0.0.0.0", 8443)
-    assert config.url_path == "arbitre/tg" and config.local_address == "http://0.0.0.0:8443/arbitre/tg"
+    assert config.url_path == "arbitre/tg"
+    assert config.local_address == "http://0.0.0.0:8443/arbitre/tg"
     assert SECRET not in repr(config)
 
 
@@ -109,7 +111,9 @@ async def test_cli_refuses_webhook_options_that_cannot_work(tmp_path, options, s
     )
     _, err = await asyncio.wait_for(process.communicate(), 15)
     text = err.decode()
-    assert process.returncode == 2 and said in text and len(text.strip().splitlines()) == 1
+    assert process.returncode == 2
+    assert said in text
+    assert len(text.strip().splitlines()) == 1
     assert secret is None or secret not in text
 
 
@@ -216,9 +220,11 @@ async def test_a_small_body_without_the_secret_is_refused_and_never_received(rec
         assert answer.status == 403
     assert received == []
     answer = await raw_post(port, "arbitre", {SECRET_HEADER: SECRET}, length=len(UPDATE), body=UPDATE, moment=0)
-    assert answer.status == 200 and received == [{"update_id": 1, "message": {"text": "/jouer H8 VAGUE"}}]
+    assert answer.status == 200
+    assert received == [{"update_id": 1, "message": {"text": "/jouer H8 VAGUE"}}]
     answer = await raw_post(port, "arbitre", {SECRET_HEADER: SECRET}, length=9, body=b"not json!", moment=0)
-    assert answer.status == 400 and len(received) == 1
+    assert answer.status == 400
+    assert len(received) == 1
 
 
 @pytest.mark.parametrize(("headers", "status"), [({}, 403), ({SECRET_HEADER: SECRET}, 413)])
@@ -403,7 +409,8 @@ async def test_an_update_without_the_right_secret_token_is_refused_and_never_pro
         group = GROUPS[0]
         real = await tg.send_user_message(group, tg.ana, "/reglages")
         await answer(tg, group, "Réglages :")
-        assert tg.webhook_attempts[-1].status == 200 and tg.webhook_attempts[-1].secret_sent
+        assert tg.webhook_attempts[-1].status == 200
+        assert tg.webhook_attempts[-1].secret_sent
         forged_message = {**real, "message_id": real["message_id"] + 100, "text": "/nouvelle Ana Ben"}
         forged = {"update_id": 999_999_001, "message": forged_message}
         async with ClientSession() as session:
@@ -445,7 +452,8 @@ async def test_two_webhook_workers_behind_one_url_share_the_database(tg, tmp_pat
     ):
         await commands_set(tg, 2)
         info = tg.webhook_sender.info() if tg.webhook_sender else {}
-        assert info.get("url") == url and "allowed_updates" in info
+        assert info.get("url") == url
+        assert "allowed_updates" in info
 
         # every command answered exactly once, whichever worker got it; several chats at once (not the game's
         # group: its round's opening has the group's burst of three messages whole; answered while it runs)

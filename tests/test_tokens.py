@@ -53,7 +53,9 @@ def test_bad_mode_token_file_readable_or_writable_by_others_is_refused(tmp_path:
     message = str(refused.value)
     assert f"can be {could} by other users (mode {mode:04o})" in message
     assert f"chmod 600 {path}" in message
-    assert "\n" not in message and TOKEN not in message and "AAHsecret" not in message
+    assert "\n" not in message
+    assert TOKEN not in message
+    assert "AAHsecret" not in message
 
 
 @pytest.mark.parametrize("mode", [0o620, 0o602])
@@ -76,5 +78,6 @@ def test_bad_mode_token_file_stops_the_cli_with_one_line_and_exit_2(
     assert err.strip() == (
         f"arbitre {platform}: {path} can be written by other users (mode 0620); make it private with: chmod 600 {path}"
     )
-    assert TOKEN not in out + err and "d-token" not in out + err
+    assert TOKEN not in out + err
+    assert "d-token" not in out + err
     assert not (tmp_path / "arbitre.sqlite").exists()  # refused before anything else happens

@@ -133,9 +133,11 @@ async def test_a_round_seen_on_the_projector_and_on_a_phone(tmp_path: Path, brow
 
         await room.close_round()
         top = await until(lambda: text(browser, "top"), "the top")
-        assert top.startswith("Top du coup 1 : ") and "CHANTEZ (112)" in top
+        assert top.startswith("Top du coup 1 : ")
+        assert "CHANTEZ (112)" in top
         assert len(texts(browser, "#board .tile.lit")) == 7  # the top placed and lit
-        assert "Ana" in text(browser, "results") and "Ana" in text(browser, "standings")
+        assert "Ana" in text(browser, "results")
+        assert "Ana" in text(browser, "standings")
 
         # the next move: kept letters and new ones told apart, one answer counted
         await room.say("/tirage BCDFGAE", admin=True)
@@ -280,10 +282,13 @@ async def test_the_organisers_page_shows_the_overall_ranking_once_every_room_clo
         await elsewhere("/cloture", admin=True)  # its time is up: it waits for the organiser's room (paced)
         await room.say("/cloture", "Org", admin=True)
         await asyncio.sleep(0.5)  # the room's close is pushed: still nothing of the other room
-        assert "Bertrand" not in browser.page_source and "Ana" not in text(browser, "overall")
+        assert "Bertrand" not in browser.page_source
+        assert "Ana" not in text(browser, "overall")
         await room.service.tick()  # the clock closes the other room's held round
         shown = await until(lambda: "Bertrand" in text(browser, "overall") and text(browser, "overall"), "the ranking")
-        assert shown.index("Ana") < shown.index("Bertrand") and "Club de Vichy" in shown and "Salon 1" in shown
+        assert shown.index("Ana") < shown.index("Bertrand")
+        assert "Club de Vichy" in shown
+        assert "Salon 1" in shown
         assert "discord:" not in shown  # a room by its name or its joining order, never its channel's key
         assert "après 1 manche\u00a0: 2 salons, 2 joueurs" in shown
         assert tile_contrast(browser, "#overall tr.best") >= AA_CONTRAST
@@ -351,24 +356,31 @@ async def test_a_game_over_then_the_rooms_next_game_on_the_same_link(tmp_path: P
         await until(lambda: text(browser, "heading") == "Coup 3" and texts(browser, "#rack .tile"), "round 3's draw")
         await room.say("/fin", admin=True)
         await until(lambda: text(browser, "heading") == "Partie terminée", "the game over")
-        assert texts(browser, "#rack .tile") == [] and text(browser, "clock") == "" and text(browser, "count") == ""
-        assert text(browser, "status").startswith("Tops : ") and len(rows_shown(browser, "#standings")) == 5
+        assert texts(browser, "#rack .tile") == []
+        assert text(browser, "clock") == ""
+        assert text(browser, "count") == ""
+        assert text(browser, "status").startswith("Tops : ")
+        assert len(rows_shown(browser, "#standings")) == 5
         images = screenshots_folder(tmp_path)
         browser.save_screenshot(str(images / "web-game-over.png"))
         viewport(browser, 390, 844)
-        assert too_wide(browser, 390) == [] and len(rows_shown(browser, "#standings")) == 5
+        assert too_wide(browser, 390) == []
+        assert len(rows_shown(browser, "#standings")) == 5
         browser.save_screenshot(str(images / "web-game-over-phone.png"))
         viewport(browser, 1920, 1080)
 
         await room.say("/duplicate 1", admin=True)  # the room's next game: the same link shows it
         await until(lambda: text(browser, "heading") == "Coup 1" and len(texts(browser, "#rack .tile")) == 7, "game 2")
-        assert texts(browser, "#board .tile") == [] and text(browser, "clock") in ("1:00", "0:59")
+        assert texts(browser, "#board .tile") == []
+        assert text(browser, "clock") in ("1:00", "0:59")
         for _ in range(40):  # nobody answers: the tops fill the board until no draw can be made
             await room.close_round()
             if room.storage.active_game("discord:100") is None:
                 break
         await until(lambda: text(browser, "heading") == "Partie terminée", "the end of game 2 by itself")
-        assert texts(browser, "#rack .tile") == [] and text(browser, "clock") == "" and texts(browser, "#board .tile")
+        assert texts(browser, "#rack .tile") == []
+        assert text(browser, "clock") == ""
+        assert texts(browser, "#board .tile")
     finally:
         await room.stop()
 
@@ -401,7 +413,9 @@ async def test_a_simultane_of_35_players_on_the_projector_and_on_a_phone(tmp_pat
                 await answer(room, channel, player, "H6 CHANTEZ" if player == "Ana" else FIRST_MOVES[n % 14][0])
         await room.say("/cloture", admin=True)  # this room's time is up: it waits for the two others
         await until(lambda: text(browser, "clock") == "Temps écoulé — en attente des autres salons", "the wait")
-        assert text(browser, "top") == "" and texts(browser, "#board .tile") == [] and text(browser, "call") == ""
+        assert text(browser, "top") == ""
+        assert texts(browser, "#board .tile") == []
+        assert text(browser, "call") == ""
         assert text(browser, "count") == "16 joueurs sur 16 ont joué"
         browser.save_screenshot(str(tmp_path / "web-held.png"))
         await close_everywhere(room, [two, three])
@@ -429,7 +443,8 @@ async def test_a_simultane_of_35_players_on_the_projector_and_on_a_phone(tmp_pat
         browser.execute_script("document.getElementById('standings').scrollIntoView()")  # under the board
         browser.save_screenshot(str(images / "web-simultane-room-phone.png"))
         assert too_wide(browser, 390) == []
-        assert len(rows_shown(browser, "#standings")) == 16 and len(rows_shown(browser, "#overall")) == 35
+        assert len(rows_shown(browser, "#standings")) == 16
+        assert len(rows_shown(browser, "#overall")) == 35
 
         # the organiser's page: 35 rows, a page at a time on the projector, turning by itself
         viewport(browser, 1920, 1080)
@@ -438,7 +453,8 @@ async def test_a_simultane_of_35_players_on_the_projector_and_on_a_phone(tmp_pat
         assert [th.text for th in browser.find_elements("css selector", "#overall th")][-1] == "solos"
         first = rows_shown(browser, "#overall")
         found = re.search(r"page 1 sur (\d+)", text(browser, "overall"))
-        assert found is not None and 10 <= len(first) < 35
+        assert found is not None
+        assert 10 <= len(first) < 35
         pages = int(found.group(1))
         bottom = "return Math.max(...[...document.querySelectorAll('#overall tbody tr')].filter(r => !r.hidden)" + (
             ".map(r => r.getBoundingClientRect().bottom))"
@@ -451,15 +467,18 @@ async def test_a_simultane_of_35_players_on_the_projector_and_on_a_phone(tmp_pat
         for page in range(pages + 1):
             browser.execute_script("turns = arguments[0]; layoutPagers()", page)
             shown = rows_shown(browser, "#overall")
-            assert shown and text(browser, "overall").count(f"page {page % pages + 1} sur {pages}") == 1
+            assert shown
+            assert text(browser, "overall").count(f"page {page % pages + 1} sur {pages}") == 1
             if page < pages:
                 assert not set(shown) & set(seen)
                 seen += shown
                 marked = marked or (page if any("arrêt" in row for row in shown) else 0)
         assert shown == first  # round again
-        assert len(seen) == 35 and re.fullmatch(r"1AnaVichy\d+\+\d+[\d,]+[12]", seen[0])  # "+N", her solos
+        assert len(seen) == 35
+        assert re.fullmatch(r"1AnaVichy\d+\+\d+[\d,]+[12]", seen[0])
         stopped = [row for row in seen if "Montpellier" in row]
-        assert len(stopped) == 8 and all("arrêt au coup 1" in row for row in stopped)
+        assert len(stopped) == 8
+        assert all("arrêt au coup 1" in row for row in stopped)
         assert tile_contrast(browser, "#overall tr.best") >= AA_CONTRAST
         browser.execute_script("turns = arguments[0]; layoutPagers()", marked)  # docs/operating.md shows the marks
         browser.save_screenshot(str(images / "web-simultane.png"))

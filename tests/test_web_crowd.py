@@ -221,7 +221,8 @@ async def test_viewers_beyond_a_room_s_cap_are_told_503_and_idle_connections_kee
         assert statuses == [200, 200, 200, 503]
         refused = await asyncio.wait_for(opened[-1][0].read(), WAIT)  # and its connection closed
         assert b"Retry-After: 30" in refused
-        assert room.hub.viewers() == 3 and room.server.refused == 1
+        assert room.hub.viewers() == 3
+        assert room.server.refused == 1
         # idle connections fill the rest: each new one closes the oldest idle one, and the page still loads
         half = f"GET {link.path} HTTP/1.1\r\nHost: {host}\r\n".encode()
         idle = [await connection(host, port, half) for _ in range(20)]
@@ -236,7 +237,8 @@ async def test_viewers_beyond_a_room_s_cap_are_told_503_and_idle_connections_kee
 
 def test_the_caps_keep_the_bot_s_reserve_of_descriptors() -> None:
     caps = Caps.for_limit(1024)
-    assert caps.connections == 1024 - RESERVE and caps.viewers < caps.connections
+    assert caps.connections == 1024 - RESERVE
+    assert caps.viewers < caps.connections
     assert Caps.for_limit(100).connections >= 32  # a tiny limit still serves a few pages
     assert Caps.for_limit(1 << 20).connections == MAX_CONNECTIONS
 
@@ -258,7 +260,9 @@ async def test_a_descriptor_shortage_is_said_once_and_other_loop_errors_as_befor
                     {"message": "socket.accept() out of system resource", "exception": OSError(errno.EMFILE, "")}
                 )
         said = [r for r in caplog.records if "out of descriptors" in r.getMessage()]
-        assert len(said) == 1 and said[0].exc_info is None and handler.times == 1000
+        assert len(said) == 1
+        assert said[0].exc_info is None
+        assert handler.times == 1000
         loop.call_exception_handler({"message": "something else"})
         assert [c["message"] for c in seen] == ["something else"]
     finally:

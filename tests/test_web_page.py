@@ -60,11 +60,15 @@ async def test_a_game_ended_by_the_referee_shows_game_over_with_no_draw_and_no_c
         await room.say(f"/jouer {move}", "Ana", private=True)
         await room.close_round()
         second = await state_where(stream, lambda s: s["round"] and s["round"]["number"] == 2)
-        assert second["round"]["draw"] and second["round"]["deadline"] and not second["finished"]
+        assert second["round"]["draw"]
+        assert second["round"]["deadline"]
+        assert not second["finished"]
         await room.say("/fin", admin=True)  # the record is ended; the game's own flag is not (round 2 unplayed)
         over = await stream.state()
-        assert over["finished"] and over["round"] is None  # no draw, no clock, no count
-        assert over["last"]["number"] == 1 and over["standings"] == [
+        assert over["finished"]
+        assert over["round"] is None
+        assert over["last"]["number"] == 1
+        assert over["standings"] == [
             {"place": 1, "player": "Ana", "total": points, "gap": 0}
         ]
         assert (await room.say("/vue", admin=True))[0].text.endswith(link)  # no game running: the room's last one
@@ -86,7 +90,10 @@ async def test_a_rooms_link_follows_the_room_to_its_next_game(room: WebRoom) -> 
         await room.say("/tirage BCDFGAE", admin=True)
         shown = await state_where(stream, lambda s: s["round"] and s["round"]["draw"])
         second = room.storage.games(CHANNEL)[-1].id
-        assert second != first and shown["game"] == second and not shown["finished"] and shown["board"] == []
+        assert second != first
+        assert shown["game"] == second
+        assert not shown["finished"]
+        assert shown["board"] == []
         assert sorted(t[0] for t in shown["round"]["draw"]["new"]) == sorted("BCDFGAE")
         assert await room.link() == link  # /vue gives the same link again
     old = link.rsplit("/", 1)[0] + "/an-old-link-of-the-first-game"
@@ -114,10 +121,12 @@ async def test_another_rooms_answers_send_no_frame_to_a_page_they_do_not_change(
             assert room.hub.unchanged >= 2 * len(players)
             await answer(room, OTHER, "Bertrand", "H8 CHANT")  # a change the other room's page shows
             counted = await page.state()
-            assert counted["round"]["played"] == 1 and frames(page) == 2  # the snapshot, then this
+            assert counted["round"]["played"] == 1
+            assert frames(page) == 2
             await close_everywhere(room, [CHANNEL, OTHER])  # round 1 closed in both: the ranking shows
             shown = await whole.state()
-            assert shown["overall"]["rounds"] == 1 and frames(whole) == 2  # the snapshot, then the ranking
+            assert shown["overall"]["rounds"] == 1
+            assert frames(whole) == 2
 
 
 @pytest.mark.asyncio
@@ -131,13 +140,15 @@ async def test_a_held_round_says_it_waits_and_shows_nothing_of_its_answers(room:
         await answer(room, OTHER, "Bertrand", "H4 CHANTEZ")
         await room.say("/cloture", admin=True)  # every player of this room answered: its time is up, it waits
         held = await state_where(stream, lambda s: s["round"]["held"])
-        assert held["round"]["number"] == 1 and held["last"] is None
+        assert held["round"]["number"] == 1
+        assert held["last"] is None
         assert [(s["player"], s["total"]) for s in held["standings"]] == [("Ana", 0)]
         assert b"CHANTEZ" not in stream.raw  # nothing of an answer, no top
         await say_in(room, OTHER, "/cloture", admin=True)  # the last room: it closes, the clock closes this one
         await room.service.tick()
         closed = await state_where(stream, lambda s: s["last"] is not None)
-        assert closed["last"]["top"] == "H6 CHANTEZ" and closed["round"]["number"] == 2
+        assert closed["last"]["top"] == "H6 CHANTEZ"
+        assert closed["round"]["number"] == 2
         assert closed["round"]["held"] is False
 
 

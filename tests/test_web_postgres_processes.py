@@ -114,7 +114,8 @@ async def open_round(served: Served, worker: Other) -> str:
     on; three of its commands follow before the page opens), a round drawn there; the link."""
     await in_other(worker, say(ROOM, "u:ref", "/duplicate 1 manuel", admin=True))
     link = await served.link(ROOM)
-    assert served.referee.notifier is not None and await asyncio.to_thread(served.referee.notifier.flush)
+    assert served.referee.notifier is not None
+    assert await asyncio.to_thread(served.referee.notifier.flush)
     await in_other(worker, say(ROOM, "u:ref", "/tirage ACEHNTZ", admin=True))
     for player in ("u:ana", "u:ben"):
         await in_other(worker, say(ROOM, player, "/rejoindre"))
@@ -130,14 +131,17 @@ async def test_another_process_play_and_close_reach_the_page_by_notification(ser
         assert (snapshot["round"]["played"], snapshot["round"]["players"]) == (0, 2)
         await in_other(other, whisper("u:ana", "/jouer H4 CHANTEZ"))
         counted = await state_where(stream, lambda s: s["round"]["played"] == 1)
-        assert counted["round"]["players"] == 2 and counted["last"] is None
+        assert counted["round"]["players"] == 2
+        assert counted["last"] is None
         await in_other(other, say(ROOM, "u:ref", "/cloture", admin=True))
         closed = await state_where(stream, lambda s: s["last"] is not None)
-        assert closed["last"]["number"] == 1 and closed["last"]["top"]
+        assert closed["last"]["number"] == 1
+        assert closed["last"]["top"]
         assert [r["player"] for r in closed["last"]["results"]] == ["ana"]
         assert b"keep-alive" not in stream.raw
     assert served.hub.changes_elsewhere >= 2
-    assert served.referee.notifier is not None and served.referee.notifier.statements >= 1  # its /vue told too
+    assert served.referee.notifier is not None
+    assert served.referee.notifier.statements >= 1
     assert served.listener.own_heard >= 1  # and heard back, not passed on: its hub knew already
 
 
@@ -146,7 +150,8 @@ async def test_a_round_the_other_process_s_clock_closes_reaches_the_page(served:
     """Real time: a 3-second round (the shortest clock) drawn and closed by the other process's clock."""
     await in_other(other, say(ROOM, "u:ref", "/duplicate 0.05 manuel", admin=True))
     link = await served.link(ROOM)
-    assert served.referee.notifier is not None and await asyncio.to_thread(served.referee.notifier.flush)
+    assert served.referee.notifier is not None
+    assert await asyncio.to_thread(served.referee.notifier.flush)
     await in_other(other, say(ROOM, "u:ana", "/rejoindre"))
     async with aiohttp.ClientSession() as http, http.get(link + "/events") as response:
         stream = Stream(response)
@@ -154,7 +159,8 @@ async def test_a_round_the_other_process_s_clock_closes_reaches_the_page(served:
         await in_other(other, say(ROOM, "u:ref", "/tirage ACEHNTZ", admin=True))
         await in_other(other, whisper("u:ana", "/jouer H4 CHANTEZ"))
         closed = await state_where(stream, lambda s: s["last"] is not None)  # the clock's close, told
-        assert closed["last"]["number"] == 1 and [r["player"] for r in closed["last"]["results"]] == ["ana"]
+        assert closed["last"]["number"] == 1
+        assert [r["player"] for r in closed["last"]["results"]] == ["ana"]
         assert b"keep-alive" not in stream.raw
 
 
@@ -234,7 +240,8 @@ def test_only_watched_rooms_are_told_once_per_statement_by_their_key(postgres_ur
             assert (notifier.statements, notifier.notified, notifier.live) == (1, 1, frozenset({ROOM}))
             referee.handle(Incoming(ORGANISER, "u:ref", "ref", "/tirage ACEHNTZ", admin=True))  # nobody watches it
             assert notifier.flush()
-            assert notifier.statements == 1 and not list(conn.notifies(timeout=0.5))
+            assert notifier.statements == 1
+            assert not list(conn.notifies(timeout=0.5))
             referee.handle(Incoming(ROOM, "u:ref", "ref", "/vue stop", admin=True))  # its pages are told it ended
             assert notifier.flush()
             assert sorted((n.channel, n.payload) for n in conn.notifies(timeout=1.0)) == heard

@@ -36,7 +36,8 @@ def test_the_open_round_carries_its_call(settings: DuplicateSettings, call: floa
 @pytest.mark.parametrize(("lang", "call", "end"), [("fr", "30 secondes", "Terminé"), ("en", "30 seconds", "Time")])
 def test_the_call_and_the_end_in_the_rooms_language(lang: str, call: str, end: str) -> None:
     words = labels(lang)
-    assert words["call"].replace("{seconds}", "30") == call and words["time_up"] == end
+    assert words["call"].replace("{seconds}", "30") == call
+    assert words["time_up"] == end
     assert say(lang, "web_call", seconds=20) == call.replace("30", "20")
 
 

@@ -70,7 +70,9 @@ async def test_the_stream_gives_the_snapshot_the_count_then_the_top(room: WebRoo
         async with http.get(link) as page:
             assert page.status == 200
             body = await page.text()
-            assert "<html" in body and "EventSource" in body and "Coup {n}" in body  # the room's language
+            assert "<html" in body
+            assert "EventSource" in body
+            assert "Coup {n}" in body
             assert "http://" not in body.split("<script>", 1)[1].split("</script>")[0]  # nothing fetched elsewhere
         async with http.get(link + "/events") as response:
             assert response.headers["Content-Type"] == "text/event-stream"
@@ -81,7 +83,8 @@ async def test_the_stream_gives_the_snapshot_the_count_then_the_top(room: WebRoo
             letters = [t[0] for t in snapshot["round"]["draw"]["kept"] + snapshot["round"]["draw"]["new"]]
             assert sorted(letters) == sorted("ACEHNTZ")
             assert snapshot["round"]["deadline"] == room.clock[0] + 60
-            assert snapshot["round"]["played"] == 0 and snapshot["last"] is None
+            assert snapshot["round"]["played"] == 0
+            assert snapshot["last"] is None
 
             pushes = room.hub.pushes
             await room.say("/aide")  # changes nothing: no push
@@ -102,7 +105,9 @@ async def test_the_stream_gives_the_snapshot_the_count_then_the_top(room: WebRoo
             await room.close_round()
             closed = await stream.state()
             last = closed["last"]
-            assert last["number"] == 1 and last["top"] and last["top_points"] > 0
+            assert last["number"] == 1
+            assert last["top"]
+            assert last["top_points"] > 0
             assert len(last["top_cells"]) == 7  # the top's squares, to light
             on_board = {(c[0], c[1]) for c in closed["board"]}
             assert {tuple(c) for c in last["top_cells"]} <= on_board
@@ -166,7 +171,8 @@ async def test_a_classic_game_streams_its_board_scores_and_turn(room: WebRoom) -
             played = await stream.state()
             assert played["to_move"] == "Ben"
             assert played["scores"] == [{"player": "Ana", "total": 20}, {"player": "Ben", "total": 0}]
-            assert [c[2] for c in played["board"]] == list("VAGUE") and len(played["top_cells"]) == 5
+            assert [c[2] for c in played["board"]] == list("VAGUE")
+            assert len(played["top_cells"]) == 5
             assert played["last_move"]["points"] == 20
 
 
@@ -185,7 +191,9 @@ async def test_unknown_tokens_and_other_paths_list_nothing(room: WebRoom) -> Non
 async def test_only_the_referee_or_an_admin_gets_a_link(room: WebRoom) -> None:
     await room.say("/duplicate 1 manuel", "Ref")
     refused = await room.say("/vue", "Ana")
-    assert refused and refused[0].error and "/v/" not in refused[0].text
+    assert refused
+    assert refused[0].error
+    assert "/v/" not in refused[0].text
     nothing = await room.say("/vue stop", "Ana")
     assert nothing[0].error
     assert room.storage.channel_views("discord:100") == []
@@ -216,7 +224,8 @@ async def test_without_a_web_server_view_says_it_is_off(tmp_path: Path) -> None:
     try:
         await room.say("/duplicate 1 manuel", admin=True)
         replies = await room.say("/view", admin=True)
-        assert replies[0].error and "--web-port" in replies[0].text
+        assert replies[0].error
+        assert "--web-port" in replies[0].text
     finally:
         await room.stop()
 
@@ -226,7 +235,8 @@ def test_the_state_of_an_open_round_has_counts_and_no_answer() -> None:
     game.draw_manual("ACEHNTZ", at=100.0)
     game.submit("Ana", "H4 CHANTEZ")
     state = duplicate_state(game, game_id=1, language="fr", now=100.0)
-    assert state["round"]["played"] == 1 and state["round"]["players"] == 2
+    assert state["round"]["played"] == 1
+    assert state["round"]["players"] == 2
     assert "CHANTEZ" not in json.dumps(state)
     assert state == duplicate_state(game, game_id=1, language="fr", now=100.0)  # a function of the game
 
@@ -270,7 +280,8 @@ def links_kept_and_revoked(storage: Any) -> None:
     assert storage.view_by_token("tok-1").game == record.id
     assert [v.token for v in storage.channel_views("discord:100")] == ["tok-1"]
     assert storage.revoke_views("discord:100", 12.0) == ["tok-1"]
-    assert storage.view_by_token("tok-1") is None and storage.channel_views("discord:100") == []
+    assert storage.view_by_token("tok-1") is None
+    assert storage.channel_views("discord:100") == []
     assert storage.revoke_views("discord:100", 13.0) == []
     assert storage.view_by_token("tok-2") is not None  # another room's link stands
     assert storage.view_by_token("nope") is None
@@ -283,7 +294,8 @@ def links_kept_and_revoked(storage: Any) -> None:
     assert [v.token for v in storage.simultane_views("discord:300")] == ["tok-s"]
     assert [v.token for v in storage.channel_views("discord:300")] == ["tok-3"]
     assert storage.revoke_views("discord:300", 16.0) == ["tok-3", "tok-s"]
-    assert storage.view_by_token("tok-s") is None and storage.simultane_views("discord:300") == []
+    assert storage.view_by_token("tok-s") is None
+    assert storage.simultane_views("discord:300") == []
 
 
 def test_links_are_stored_and_revoked_sqlite(tmp_path: Path) -> None:

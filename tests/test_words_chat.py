@@ -32,21 +32,25 @@ def test_house_words_are_listed_by_anyone_and_changed_by_a_channel_admin_only(cl
     assert "administrateur du salon" in club.refused("Zed", "/mots ajoute KA")
     added = club.ok("Admin", "/mots ajoute xvague, KA", admin=True)
     assert "Accepté désormais dans ce salon : XVAGUE." in added
-    assert "Déjà dans la liste fr : KA." in added and "Mots maison en vigueur : 1 (liste fr)" in added
+    assert "Déjà dans la liste fr : KA." in added
+    assert "Mots maison en vigueur : 1 (liste fr)" in added
     club.ok("Ref", "/nouvelle Ana Ben")
     club.now += 3600
     assert "administrateur du salon" in club.refused("Ref", "/mots retire NEW")  # a game's referee: that game only
     assert "administrateur du salon" in club.refused("Ana", "/mots ajoute ZEK")
     removed = club.ok("Admin", "/words remove NEW", admin=True)  # English sub-words in a French channel
-    assert "Refusé désormais dans ce salon : NEW." in removed and "Mots maison en vigueur : 2" in removed
+    assert "Refusé désormais dans ce salon : NEW." in removed
+    assert "Mots maison en vigueur : 2" in removed
     changes = club.storage.house_word_changes(CHANNEL, "fr")
     assert [(c.action, c.word, c.author, c.name, c.at, c.lexicon) for c in changes] == [
         ("add", "XVAGUE", "u:admin", "Admin", START, "fr"),
         ("remove", "NEW", "u:admin", "Admin", START + 3600, "fr"),
     ]
     listing = club.ok("Zed", "/mots")
-    assert "accepté (1) : XVAGUE" in listing and "refusé (1) : NEW" in listing
-    assert "-NEW par Admin, 2027-01-15 10:00" in listing and "+XVAGUE par Admin, 2027-01-15 09:00" in listing
+    assert "accepté (1) : XVAGUE" in listing
+    assert "refusé (1) : NEW" in listing
+    assert "-NEW par Admin, 2027-01-15 10:00" in listing
+    assert "+XVAGUE par Admin, 2027-01-15 09:00" in listing
     assert listing.index("-NEW") < listing.index("+XVAGUE")  # the latest change first
 
 
@@ -67,7 +71,8 @@ def test_house_words_survive_a_restart(club: Club) -> None:
     club.ok("Admin", "/mots ajoute XVAGUE", admin=True)
     club.ok("Admin", "/mots retire VAGUE", admin=True)
     club.restart()
-    assert "accepté (1) : XVAGUE" in club.ok("Zed", "/mots") and "refusé (1) : VAGUE" in club.ok("Zed", "/mots")
+    assert "accepté (1) : XVAGUE" in club.ok("Zed", "/mots")
+    assert "refusé (1) : VAGUE" in club.ok("Zed", "/mots")
     checked = club.ok("Zed", "/verif XVAGUE VAGUE MAISON")
     assert checked == (
         "XVAGUE valable (mot maison), VAGUE non valable (mot maison), MAISON valable (liste : fr + 2 mots maison)"
@@ -84,13 +89,15 @@ def test_a_french_channels_house_words_never_decide_an_english_game(club: Club) 
     club.ok("Ana", "/nouvelle en Ana Ben")
     club.ok("Ana", "/coup 8G ZEF")
     struck = club.ok("Ben", "/conteste")
-    assert "ZEF non valable." in struck and "Jugé avec la liste en." in struck  # was: ZEF valable (mot maison)
+    assert "ZEF non valable." in struck
+    assert "Jugé avec la liste en." in struck
     added = club.ok("Max", "/mots ajoute ZEF", admin=True)  # during the English game: for its list
     assert "Mots maison en vigueur : 1 (liste en)" in added
     assert [c.lexicon for c in club.storage.house_word_changes(CHANNEL, "en")] == ["en"]
     assert club.ok("Zed", "/verif ZEF") == "ZEF valable (mot maison) (liste : en + 1 mot maison)"
     assert club.ok("Zed", "/verif fr: ZEF") == "ZEF valable (mot maison) (liste : fr + 1 mot maison)"
-    assert "accepté (1) : ZEF" in club.ok("Zed", "/mots fr") and "liste fr" in club.ok("Zed", "/mots fr")
+    assert "accepté (1) : ZEF" in club.ok("Zed", "/mots fr")
+    assert "liste fr" in club.ok("Zed", "/mots fr")
 
 
 def test_an_english_channels_house_words_never_decide_a_french_game(club: Club) -> None:
@@ -105,7 +112,8 @@ def test_an_english_channels_house_words_never_decide_a_french_game(club: Club) 
     club.ok("Ann", "/new fr Ann Bob")
     club.ok("Ann", "/score H8 VAGUE")
     upheld = club.ok("Bob", "/challenge")
-    assert "VAGUE valid." in upheld and "Judged with the list fr." in upheld
+    assert "VAGUE valid." in upheld
+    assert "Judged with the list fr." in upheld
     assert club.ok("Ann", "/check VAGUE") == "VAGUE valid (list: fr)"
 
 
@@ -151,15 +159,19 @@ def test_removing_an_added_word_undoes_the_addition_and_the_count_is_what_is_in_
     club.ok("Max", "/mots retire VAGUE", admin=True)  # refusing a list word stays possible
     assert "liste fr + 2 mots maison" in club.ok("Zed", "/reglages")
     again = club.ok("Max", "/mots ajoute VAGUE", admin=True)
-    assert "De nouveau accepté : VAGUE (la liste fr l'a)." in again and "en vigueur : 1 (liste fr)" in again
+    assert "De nouveau accepté : VAGUE (la liste fr l'a)." in again
+    assert "en vigueur : 1 (liste fr)" in again
     stored = len(club.storage.house_word_changes(CHANNEL, "fr"))
     nothing = club.ok("Max", "/mots retire ZOUVE ZZZQ", admin=True)  # neither added nor in the list
     assert "Absents de la liste fr de toute façon : ZOUVE, ZZZQ." in nothing
     assert "Déjà acceptés dans ce salon : KAOS." in club.ok("Max", "/mots ajoute KAOS", admin=True)
     assert len(club.storage.house_word_changes(CHANNEL, "fr")) == stored  # nothing that changes no verdict
     listing = club.ok("Zed", "/mots")
-    assert "accepté (1) : KAOS" in listing and "refusé" not in listing
-    assert "+VAGUE par Max" in listing and "-VAGUE par Max" in listing and "-ZOUVE par Max" in listing
+    assert "accepté (1) : KAOS" in listing
+    assert "refusé" not in listing
+    assert "+VAGUE par Max" in listing
+    assert "-VAGUE par Max" in listing
+    assert "-ZOUVE par Max" in listing
     club.ok("Ana", "/nouvelle Ana Ben")
     club.ok("Ana", "/coup H8 KAOS")
     assert "Jugé avec la liste fr + 1 mot maison." in club.ok("Ben", "/conteste")
@@ -171,7 +183,10 @@ def test_in_english_removing_an_added_word_undoes_it(club: Club) -> None:
     club.ok("Max", "/words add KAOS", admin=True)
     undone = club.ok("Max", "/words remove KAOS", admin=True)
     assert (
-        "No longer accepted: KAOS (the list en lacks it)." in undone and "House words in force: 0 (list en)" in undone
+        "No longer accepted: KAOS (the list en lacks it)." in undone
+    )
+    assert (
+        "House words in force: 0 (list en)" in undone
     )
     assert club.ok("Zed", "/check KAOS") == "KAOS not valid (list: en)"
     assert "This channel has no house words for the list en" in club.ok("Zed", "/words")
@@ -189,11 +204,13 @@ def test_house_words_decide_challenges_and_the_record_says_which_were_used(club:
     club.ok("Admin", "/mots ajoute XVAGUE", admin=True)
     club.ok("Ana", "/coup H8 XVAGUE")
     upheld = club.ok("Ben", "/conteste")
-    assert "XVAGUE valable (mot maison)" in upheld and "Jugé avec la liste fr + 1 mot maison." in upheld
+    assert "XVAGUE valable (mot maison)" in upheld
+    assert "Jugé avec la liste fr + 1 mot maison." in upheld
     club.ok("Admin", "/mots retire VOGUE", admin=True)
     club.ok("Ana", "/coup 9H VOGUE")
     struck = club.ok("Ben", "/conteste")
-    assert "VOGUE non valable (mot maison)" in struck and "liste fr + 2 mots maison" in struck
+    assert "VOGUE non valable (mot maison)" in struck
+    assert "liste fr + 2 mots maison" in struck
     verdicts = [c["verdict_list"] for c in club.events("challenge")]
     assert verdicts == [
         {"list": "fr", "house": ["+XVAGUE"]},
@@ -207,7 +224,8 @@ def test_house_words_decide_challenges_and_the_record_says_which_were_used(club:
     gcg = export.document.decode()
     assert "#lexicon fr\n#arbitre-house-words +XVAGUE\n#arbitre-house-words +XVAGUE -VOGUE\n" in gcg
     record = read_gcg(gcg, strict=True)
-    assert record.lexicon == "fr" and ("arbitre-house-words", "+XVAGUE") in [(n, v) for _, n, v in record.pragmata]
+    assert record.lexicon == "fr"
+    assert ("arbitre-house-words", "+XVAGUE") in [(n, v) for _, n, v in record.pragmata]
     club.ok("Ref", "/annule")  # the second challenge taken back: the sheet no longer counts it
     assert "Contestation 2" not in club.ok("Zed", "/feuille")
 
@@ -272,7 +290,8 @@ def test_a_change_mid_game_applies_from_the_next_close(club: Club) -> None:
         closed = club.ok("Ref", "/cloture", admin=True)
     else:
         closed = "\n".join(r.text for r in preparing)
-    assert "Top : H3 UKVASIE — 108 points" in closed and "Ana : H3 UKVASIE 108 (top)" in closed
+    assert "Top : H3 UKVASIE — 108 points" in closed
+    assert "Ana : H3 UKVASIE 108 (top)" in closed
 
 
 # --- lists being prepared: answered at once, never blocking another channel -----------------------
@@ -310,14 +329,18 @@ def test_with_an_empty_cache_the_first_challenge_waits_for_its_list(
         replies: list[Reply] = []
         challenge = threading.Thread(target=lambda: replies.extend(club.send("Ben", "/conteste")))
         challenge.start()
-        assert loader.started.wait(timeout=60) and not (tmp_path / "cache" / "lexicons").exists()
-        assert challenge.is_alive() and not replies  # it waits for the list, nothing refused
+        assert loader.started.wait(timeout=60)
+        assert not (tmp_path / "cache" / "lexicons").exists()
+        assert challenge.is_alive()
+        assert not replies
         loader.gate.set()
         challenge.join(timeout=60)
-        assert not challenge.is_alive() and not any(r.error for r in replies)
+        assert not challenge.is_alive()
+        assert not any(r.error for r in replies)
         assert "VAGUE valable" in "\n".join(r.text for r in replies)  # answered once the list is ready
         assert (tmp_path / "cache" / "lexicons").is_dir()
-        assert "VALSE" in registry.get("fr") and "MAISON" not in registry.get("fr")  # the smaller list
+        assert "VALSE" in registry.get("fr")
+        assert "MAISON" not in registry.get("fr")
     finally:
         loader.gate.set()
         registry.wait()
@@ -354,10 +377,13 @@ def test_a_list_being_compiled_never_blocks_another_channels_commands(tmp_path: 
         club.ok("Ann", "/new Ann Bob", channel="english")
         club.ok("Ann", "/score 8G ZAX", channel="english")
         assert "ZAX valid" in club.ok("Bob", "/challenge", channel="english")
-        assert waiting.is_alive() and not french
+        assert waiting.is_alive()
+        assert not french
         loader.gate.set()
         waiting.join(timeout=60)
-        assert len(french) == 1 and not french[0].error and "VAGUE valable" in french[0].text
+        assert len(french) == 1
+        assert not french[0].error
+        assert "VAGUE valable" in french[0].text
     finally:
         loader.gate.set()
         registry.wait()
@@ -378,11 +404,13 @@ def test_the_clock_waits_for_a_list_being_prepared_and_closes_at_a_later_tick(cl
         f"Temps écoulé pour le coup 1 : la liste fr est en cours de préparation, résultats dans environ "
         f"{waiting[0].text.split('environ ')[1].split(' s')[0]} s."
     ]
-    assert not club.events("close") and club.tick(5) == []  # said once; still open
+    assert not club.events("close")
+    assert club.tick(5) == []
     loader.gate.set()
     cold.wait()
     closed = "\n".join(r.text for r in club.tick(1))
-    assert "Coup 1 — tirage : AEGLSUV — manche close." in closed and "Ana : H4 VAGUES" in closed
+    assert "Coup 1 — tirage : AEGLSUV — manche close." in closed
+    assert "Ana : H4 VAGUES" in closed
     assert len(club.events("close")) == 1
 
 
@@ -397,8 +425,10 @@ def test_at_start_the_lists_in_use_are_prepared_with_the_house_words_of_open_rou
         for_tops = club.referee.lists.movegen_name("fr", CHANNEL)
         assert for_tops != "fr"
         thread.join(timeout=600)
-        assert registry.is_ready("fr") and registry.is_ready("en")
-        assert "ZOUKQX" in registry.ready(for_tops) and "ZOUKQX" not in registry.ready("fr")
+        assert registry.is_ready("fr")
+        assert registry.is_ready("en")
+        assert "ZOUKQX" in registry.ready(for_tops)
+        assert "ZOUKQX" not in registry.ready("fr")
     finally:
         club.close()
 
@@ -427,6 +457,7 @@ def test_after_a_restart_house_words_apply_to_an_overdue_round_without_compiling
     club.restart(fresh)
     prepare_at_start(fresh, club.storage).join(timeout=120)
     closed = "\n".join(r.text for r in club.tick(70))  # the round is overdue: closed at the first tick
-    assert "Top : H3 UKVASIE — 108 points" in closed and "Ana : H3 UKVASIE 108 (top)" in closed
+    assert "Top : H3 UKVASIE — 108 points" in closed
+    assert "Ana : H3 UKVASIE 108 (top)" in closed
     assert "Ben : H5 KVAS 0 — mot non valable : KVAS" in closed
     assert compiled == []  # the list was read from its cache and patched with the house words: nothing compiled

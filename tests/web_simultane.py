@@ -83,7 +83,8 @@ def plays_of(room: WebRoom, channel: str) -> list[tuple[str, int]]:
     """The open round's plays in ``channel``, best first (what its players may answer)."""
     game = game_in(room, channel)
     current = game.current
-    assert current is not None and current.draw is not None
+    assert current is not None
+    assert current.draw is not None
     finder = movegen_top_finder(ready_registry().get("fr"), game.edition, game.settings, count=40)
     found = finder(game.board.copy(), current.draw.letters)
     return [(p.placement.notation(Notation.FISF), p.score.total) for p in found.plays]

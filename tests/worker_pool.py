@@ -79,7 +79,8 @@ class Worker:
             raise TimeoutError(f"worker {self.name} did not start")
 
     def _read(self) -> None:
-        assert self.process is not None and self.process.stdout is not None
+        assert self.process is not None
+        assert self.process.stdout is not None
         for line in self.process.stdout:
             data = json.loads(line)
             if "ready" in data:
@@ -97,7 +98,8 @@ class Worker:
 
     def send(self, request_id: int, message: dict[str, Any]) -> bool:
         """Give the worker a message; False if it is dead."""
-        assert self.process is not None and self.process.stdin is not None
+        assert self.process is not None
+        assert self.process.stdin is not None
         if self.killed:
             return False
         self.sent[request_id] = message
@@ -128,7 +130,8 @@ class Worker:
 
     def finish(self, timeout: float = 120.0) -> int:
         """Close its stdin (it finishes its messages and stops cleanly); its exit status."""
-        assert self.process is not None and self.process.stdin is not None
+        assert self.process is not None
+        assert self.process.stdin is not None
         if self.killed:
             return -9
         self.process.stdin.close()

@@ -392,7 +392,8 @@ def sheet_undo(ctx: Context) -> None:
     record, game = running(ctx)
     last = game.rows()[-1] if game.turns else None
     record_event(ctx, record, game, Undone())
-    assert last is not None and last.turn is not None
+    assert last is not None
+    assert last.turn is not None
     what = ctx.say("sheet_undone_line", player=last.player, move=turn_text(ctx, game, last.turn), points=last.points)
     ctx.reply("\n".join([ctx.say("undone", what=what), *status_lines(ctx, game)]))
 

@@ -269,7 +269,8 @@ def cmd_score(ctx: Context) -> None:
     lines_before = len(game.lines)
     record_event(ctx, record, game, Play(player, game.canonical_move(move_text), claimed))
     line = game.lines[lines_before]  # the play; lines after it are turns lost by the next players
-    assert line.kind is LineKind.PLAY and line.score is not None
+    assert line.kind is LineKind.PLAY
+    assert line.score is not None
     lines = turn.heading(ctx)
     lines.append(ctx.say("scored", player=player, move=line.move, breakdown=breakdown(line.score, ctx.lang)))
     if claimed is not None and claimed != line.points:

@@ -405,7 +405,8 @@ def _just_after_close(
     under sanctions), the player told that the round closed before it came; else the line saying which
     round it counts for. "" when there is nothing to say."""
     round_ = game.current
-    assert round_ is not None and round_.draw is not None
+    assert round_ is not None
+    assert round_.draw is not None
     if not game.closed_rounds or round_.opened_at is None:
         return ""
     if not now - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
@@ -414,7 +415,8 @@ def _just_after_close(
     if seat is not None and any(s.player == seat for s in round_.submissions):
         return ""  # already answered this round: it knows the draw
     closed = game.closed_rounds[-1]
-    assert closed.board_before is not None and closed.draw is not None
+    assert closed.board_before is not None
+    assert closed.draw is not None
     if not reads_on(closed.board_before, closed.draw.letters, move, claimed, game.edition, game.notation).valid:
         return ""  # not an answer to the round just closed: judged as usual
     lang = ctx.storage.channel(record.channel).language

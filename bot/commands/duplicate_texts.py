@@ -40,7 +40,8 @@ COUNT_KEY = "dup-count-"  # the live counter's edit key, before its game and rou
 def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, channel: str, now: float) -> Reply:
     """The open round's draw, with the time left at ``now`` and the deadline (or its paused clock)."""
     round_ = game.current
-    assert round_ is not None and round_.draw is not None
+    assert round_ is not None
+    assert round_.draw is not None
     deadline = game.deadline(round_)
     shown = round_.draw.spelled(game.edition) + format_suffix(lang, game)
     if deadline is None:

@@ -16,7 +16,8 @@ def correct_answer(
 ) -> None:
     """Replace the player's answer on the closed round, judged on its board and draw with the words the
     correction stored as rejected; a score above the top raises."""
-    assert round_.draw is not None and round_.board_before is not None
+    assert round_.draw is not None
+    assert round_.board_before is not None
     invalid = set(event.invalid_words)
     result = evaluate_submission(
         round_.board_before,

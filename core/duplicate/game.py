@@ -357,7 +357,8 @@ class DuplicateGame:
         """Replace a player's answer for a closed round (``claimed``: the score its player claimed); it is
         judged on that round's board and draw."""
         round_ = self._closed_round(round_number)
-        assert round_.draw is not None and round_.board_before is not None
+        assert round_.draw is not None
+        assert round_.board_before is not None
         submission = MoveSubmitted(player, move.strip())
         checked = evaluate_submission(
             round_.board_before, round_.draw.letters, submission, lambda w: w in lexicon, self.edition, self.notation
