@@ -37,7 +37,7 @@ from .commands.duplicate_texts import live_line_kind
 from .commands.game_cache import GameCache, Games
 from .commands.game_kinds import kind_of
 from .commands.simultane_clock import simultane_tick
-from .commands.submissions import quick_play, quick_plays, takes_quick_way
+from .commands.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
 from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, language_of_locale, say
 from .outbox import (
@@ -162,9 +162,10 @@ class Referee:
             sheds=self.shedding,
         )
 
-    def handle(self, message: Incoming) -> list[Reply]:
-        """Every reply to one message, stored in the outbox (numbered); never raises."""
-        replies = self._handle(message)
+    def handle(self, message: Incoming, *, quick: bool = True) -> list[Reply]:
+        """Every reply to one message, stored in the outbox (numbered); never raises. ``quick=False``: a
+        private /play that ``handle_plays`` left to the usual way (``USUAL_WAY``) goes there at once."""
+        replies = self._handle(message, quick=quick)
         if replies and all(r.outbox_id is None for r in replies):
             replies = self._store_apart(replies)
         # a private /play: its room too
@@ -199,15 +200,17 @@ class Referee:
         command = read_command(message.text)
         return command is not None and self._quick_play(command) and takes_quick_way(message, command)
 
-    def handle_plays(self, messages: list[Incoming]) -> list[list[Reply] | None]:
+    def handle_plays(self, messages: list[Incoming]) -> list[list[Reply] | UsualWay | None]:
         """The replies to several private /play recorded in one write transaction (one commit for the lot,
         what a burst of answers costs least), stored in the outbox; None for each that must be handled on
-        its own (``handle``): not the common case, its room held by another transaction, or the batch failed."""
+        its own (``handle``): not the common case, its room held by another transaction, or the batch failed;
+        ``USUAL_WAY`` for each the quick way read and left to the command's usual way (``handle`` with
+        ``quick=False``: an answer received before a closed round's end...)."""
         commands = [read_command(m.text) for m in messages]
         chosen = [n for n, c in enumerate(commands) if c is not None and self._quick_play(c)]
         plays = [(messages[n], c) for n in chosen if (c := commands[n]) is not None]
         quick = dict(zip(chosen, quick_plays(self.services(), plays)))
-        done = [(messages[n], replies) for n, replies in quick.items() if replies is not None]
+        done = [(messages[n], replies) for n, replies in quick.items() if isinstance(replies, list)]
         self._tell_changed({m.channel for m, _ in done} | {r.channel for _, replies in done for r in replies})
         return [quick.get(n) for n in range(len(messages))]
 
@@ -219,11 +222,11 @@ class Referee:
     def _addressed_elsewhere(self, command: CommandLine) -> bool:
         return bool(command.addressed_to and self.bot_name and command.addressed_to.lower() != self.bot_name.lower())
 
-    def _handle(self, message: Incoming) -> list[Reply]:
+    def _handle(self, message: Incoming, quick: bool = True) -> list[Reply]:
         """The replies to one message; a command refused while a word list it needs was being prepared
         (the first one after a start, or after the channel's edition changed) waits for the list, at most
         ``LIST_WAIT_SECONDS``, and runs again: the player never has to type it twice."""
-        return self._handle_once(message, wait=True)
+        return self._handle_once(message, wait=True, quick=quick)
 
     def _settings_of(self, message: Incoming) -> ChannelSettings:
         """The settings a message is answered under: its channel's; a private chat with none of its own
@@ -251,20 +254,21 @@ class Referee:
         except Exception:  # noqa: BLE001 - the command runs again and explains the list's failure
             pass
 
-    def _handle_once(self, message: Incoming, wait: bool, again: bool = False) -> list[Reply]:
+    def _handle_once(self, message: Incoming, wait: bool, again: bool = False, quick: bool = True) -> list[Reply]:
         """The replies to one message (``wait``: a command refused while a list was being prepared waits
         for it and runs again; ``again``: its first run lost its database connection before the commit,
-        nothing of it was kept, and this is the one more it gets)."""
+        nothing of it was kept, and this is the one more it gets; ``quick=False``: a private /play the
+        quick way already left to the usual way is not tried the quick way again)."""
         command = read_command(message.text)
         if command is None:
             return []
         if self._addressed_elsewhere(command):
             return []  # "/score@OtherBot"
         services = self.services()
-        if self._quick_play(command):  # a private move: the least work (see submissions)
-            quick = quick_play(services, message, command)
-            if quick is not None:
-                return quick
+        if quick and self._quick_play(command):  # a private move: the least work (see submissions)
+            played = quick_play(services, message, command)
+            if played is not None:
+                return played
         settings = self._settings_of(message)
         if len(message.text) > MAX_COMMAND_CHARS:
             return [

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from .batches import Batches
 from .chat import Incoming, Reply
 from .commands.duplicate_closes import ResultImages, owing
+from .commands.submissions import UsualWay
 from .metrics import Metrics, command_label, platform_of
 from .outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, known_dead, undelivered
 from .overload import Overload, OverloadPolicy, Shed
@@ -94,7 +95,7 @@ class RefereeService:
         # replies delivered, marked so in one statement with those of concurrent commands
         self._marks: Batches[list[Reply], None] = Batches(self._mark_all)
         # private /play handled together, in one transaction (``Referee.handle_plays``)
-        self._plays: Batches[Incoming, list[Reply] | None] = Batches(referee.handle_plays, PLAYS_AT_ONCE)
+        self._plays: Batches[Incoming, list[Reply] | UsualWay | None] = Batches(referee.handle_plays, PLAYS_AT_ONCE)
         # messages received and not answered yet (the clock does not close a round they were sent in time for)
         self._arrivals: dict[int, Incoming] = {}
         self._arrivals_lock = threading.Lock()
@@ -132,10 +133,10 @@ class RefereeService:
             self.metrics.command_done(label, platform_of(message.channel), time.perf_counter() - started)
         return replies
 
-    def _handle_owing(self, message: Incoming) -> tuple[list[Reply], list[ResultImages]]:
+    def _handle_owing(self, message: Incoming, quick: bool = True) -> tuple[list[Reply], list[ResultImages]]:
         """``Referee.handle``, and the images a close it made owes (drawn later, off the command's path)."""
         with owing() as owed:
-            replies = self.referee.handle(message)
+            replies = self.referee.handle(message, quick=quick)
         return replies, owed.images
 
     @property
@@ -159,6 +160,8 @@ class RefereeService:
         replies = await self._plays.submit(message)
         if replies is None:  # not for the batch: on its own, without holding up the others
             return await asyncio.to_thread(self._handle_owing, message)
+        if isinstance(replies, UsualWay):  # read, and left to the usual way: not tried the quick way again
+            return await asyncio.to_thread(self._handle_owing, message, False)
         return replies, []
 
     async def _send(self, replies: list[Reply]) -> None:

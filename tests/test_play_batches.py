@@ -197,3 +197,47 @@ async def test_answers_to_one_game_from_its_room_and_a_private_chat_in_one_batch
         assert all(acknowledged(m, group) for m, group in zip(burst, replies)), replies
         assert sorted(submitted(storage, ROOMS[0])) == ["Ana", "Cy", "Dan"]
         assert sorted(submitted(storage, ROOMS[1])) == ["Dan", "Eve"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_answers_received_in_time_and_handled_after_the_close_are_read_once(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Under a backlog, answers received before their round's end come after its close: the batch reads
+    each one's state, leaves it to the usual way (which counts it for its round), and it is not tried the
+    quick way again on its own (before: one more transaction each, its room's lock and its state read
+    again for nothing; issue 36, a PostgreSQL process's CPU per answer under a backlog)."""
+    statements: list[str] = []
+    storage = open_store(kind, tmp_path, request, lambda sql, params: statements.append(" ".join(sql.split())))
+    now = [START]
+    referee = Referee(storage, ready_registry(), now=lambda: now[0], images=False)
+
+    async def deliver(replies: list[Reply]) -> None:
+        pass
+
+    service = RefereeService(referee, deliver)
+    room = ROOMS[0]
+    try:
+        await service.handle(Incoming(room, "u:ref", "Ref", "/duplicate 1", admin=True))
+        deadline = START + 60
+        await service.handle(Incoming(room, "u:dan", "Dan", "/jouer H8 ZOO", private=True))
+        now[0] += 61
+        await service.tick()  # round 1 closed, round 2 drawn
+        statements.clear()
+        late = [
+            Incoming(room, f"u:p{n}", f"P{n}", "/jouer H8 ZOO", private=True, received=deadline - 1) for n in range(5)
+        ]
+        replies = await asyncio.gather(*(service.handle(m) for m in late))
+        for message, group in zip(late, replies):
+            assert any("coup 1" in r.text for r in group if r.to_user == message.user), group
+        round_1 = game_of(referee.services(), storage.active_game(room)).closed_rounds[0]
+        assert {f"P{n}" for n in range(5)} <= set(round_1.results)
+        states = [s for s in statements if 'from players where game = g.id and "user" =' in s]
+        assert len(states) == len(late), states  # each read by its batch only (was twice)
+        if kind == "postgres":  # the usual way's lock of the room; the quick way's own (lock_play) never taken
+            assert sum("pg_advisory_xact_lock" in s for s in statements) == len(late), statements
+    finally:
+        await service.stop()
+        referee.clock.shutdown()
+        storage.close()

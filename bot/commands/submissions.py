@@ -62,6 +62,16 @@ class QuickPlay:
     left: list[int]
 
 
+class UsualWay:
+    """What ``quick_plays`` gives a private /play the quick way read and left to the command's usual way
+    (an answer received before a closed round's end, a seat claimed by name, a topping round...): its
+    caller runs the usual way at once, without trying the quick way again alone (under a backlog of late
+    answers, that second try cost each of them a transaction and its reads for nothing)."""
+
+
+USUAL_WAY = UsualWay()
+
+
 def takes_quick_way(message: Incoming, command: CommandLine) -> bool:
     """Whether a message may be a private /play of the common case (else it goes the command's usual way)."""
     return message.private and bool(command.args.strip()) and len(message.text) <= MAX_COMMAND_CHARS
@@ -77,17 +87,18 @@ def quick_play(services: Services, message: Incoming, command: CommandLine) -> l
     except Exception:  # rolled back; the usual way answers (and explains a failure)
         log.debug("quick /play gave way to the usual command", exc_info=True)
         return None
-    if stored is None:
+    if not isinstance(stored, QuickPlay):
         return None
     services.first_in_line_known(stored.first, stored.left)  # committed: these numbers are theirs for good
     return stored.replies
 
 
-def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -> list[list[Reply] | None]:
+def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -> list[list[Reply] | UsualWay | None]:
     """Several private /play recorded in one write transaction (one commit for all: what a burst of
     answers costs least), each the quick way; None for those that go the command's usual way (they wrote
-    nothing). If any fails, none is kept and all go the usual way."""
-    stored: list[QuickPlay | None] = [None] * len(plays)
+    nothing), ``USUAL_WAY`` for those the quick way read and left to it (no quick try alone is worth
+    making). If any fails, none is kept and all go the usual way (None)."""
+    stored: list[QuickPlay | UsualWay | None] = [None] * len(plays)
     try:
         with services.games.transaction(services.storage):
             # PostgreSQL: every room's lock tried at once; a room another transaction holds goes on its own
@@ -113,21 +124,23 @@ def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -
                     stored[n] = quick_play_in_transaction(services, *plays[n], wait=False)
                     continue
                 before = len(pending)
-                quick_play_in_transaction(services, *plays[n], wait=False, state=state, pending=pending)
+                left = quick_play_in_transaction(services, *plays[n], wait=False, state=state, pending=pending)
                 which += [n] * (len(pending) - before)
+                if isinstance(left, UsualWay):
+                    stored[n] = left
             stored = _flush(services, pending, which, stored)
     except Exception:  # rolled back, with the games it changed in memory: each goes the usual way
         log.debug("a batch of quick /play gave way to the usual command", exc_info=True)
         return [None] * len(plays)
     for done in stored:
-        if done is not None:
+        if isinstance(done, QuickPlay):
             services.first_in_line_known(done.first, done.left)  # committed: these numbers are theirs for good
-    return [None if done is None else done.replies for done in stored]
+    return [done.replies if isinstance(done, QuickPlay) else done for done in stored]
 
 
 def _flush(
-    services: Services, pending: list[Pending], which: list[int], stored: list[QuickPlay | None]
-) -> list[QuickPlay | None]:
+    services: Services, pending: list[Pending], which: list[int], stored: list[QuickPlay | UsualWay | None]
+) -> list[QuickPlay | UsualWay | None]:
     """``stored`` with the pending moves (those of the plays numbered ``which``) written; both lists emptied."""
     if pending:
         for n, done in zip(which, recorded(services, pending)):
@@ -144,10 +157,11 @@ def quick_play_in_transaction(
     wait: bool = True,
     state: PlayState | None = None,
     pending: list[Pending] | None = None,
-) -> QuickPlay | None:
+) -> QuickPlay | UsualWay | None:
     """A private /play recorded in the open transaction; None (nothing written) for the usual way, and
     without ``wait`` also when another transaction holds the game's channel (the caller took the lock of
-    the channel it was sent from; ``state``: what it read for the move after that lock, if it did). With
+    the channel it was sent from; ``state``: what it read for the move after that lock, if it did);
+    ``USUAL_WAY`` (nothing written) when its game was read and the move is the usual way's to decide. With
     ``pending``, its writes are added there instead (None returned: the caller sends them, ``recorded``).
     Raises when it fails (the transaction must then be rolled back)."""
     storage = services.storage
@@ -174,7 +188,7 @@ def quick_play_in_transaction(
         game = services.duplicate_games.load(storage, state.game)
     played = _play(services, message, command, state, game)
     if played is None:
-        return None
+        return USUAL_WAY
     if pending is not None:  # written with the batch's others
         pending.append(played)
         return None
