@@ -2,7 +2,9 @@
 
 The plays of at most seven tiles of an eight-tile draw are the plays of its seven-tile parts: each part is
 searched by ``core.movegen.find_top`` with the edition's usual rack and bonus; in "7 et 8" the plays of all
-eight tiles are searched apart, the 75 points counted. The plays found are merged, each once, in the top
+eight tiles are searched apart, the 75 points counted. Any draw size works alike (a "7 sur 9": the 36
+seven-tile parts), each count placed beyond the rack searched in its own parts with its own bonus.
+The plays found are merged, each once, in the top
 order of ``core.movegen``. How many plays score the top counts each of them once, from every part's keys
 of its tied plays (``TopResult.top_keys``): a play of fewer tiles is found in several parts, and a part may
 hold more tied plays than the ``count`` it builds (the first move AEILNRST has 246 tops in "7 sur 8", not
@@ -12,6 +14,7 @@ the 66 the plays built held; 14 in "7 et 8", not 12).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 from .board import Board
 from .edition import Edition
@@ -44,19 +47,20 @@ def find_format_top(
     flags = {"first_move_horizontal_only": first_move_horizontal_only}
     if len(tiles) <= seven:
         return find_top(board, edition.spell(tiles), lexicon, usual, count, **flags)
-    parts = sorted({tiles[:i] + tiles[i + 1 :] for i in range(len(tiles))})
+    parts = _parts(tiles, seven)
     results = [find_top(board, edition.spell(part), lexicon, usual, count, keep_ties=True, **flags) for part in parts]
     plays: list[Play] = [p for r in results for p in r.plays]
     tied: list[tuple[int, frozenset[PlayKey]]] = [(r.plays[0].total, r.top_keys) for r in results if r.plays]
-    if edition.rack_size >= len(tiles):  # every tile placed: its own bonus (75 for eight)
-        whole = dataclasses.replace(
-            edition, rack_size=len(tiles), draw_tiles=0, bonuses=(), bingo_bonus=edition.bonus_for(len(tiles))
+    for placed in range(seven + 1, min(edition.rack_size, len(tiles)) + 1):  # more than the rack: their bonus
+        more = dataclasses.replace(
+            edition, rack_size=placed, draw_tiles=0, bonuses=(), bingo_bonus=edition.bonus_for(placed)
         )
-        found = find_top(board, edition.spell(tiles), lexicon, whole, count, keep_ties=True, **flags)
-        results.append(found)
-        plays += [p for p in found.plays if len(p.placement.new_tiles) == len(tiles)]
-        eight = frozenset(k for k in found.top_keys if len(k[2]) == len(tiles))
-        tied += [(found.plays[0].total, eight)] if found.plays else []
+        for part in _parts(tiles, placed):
+            found = find_top(board, edition.spell(part), lexicon, more, count, keep_ties=True, **flags)
+            results.append(found)
+            plays += [p for p in found.plays if len(p.placement.new_tiles) == placed]
+            all_placed = frozenset(k for k in found.top_keys if len(k[2]) == placed)
+            tied += [(found.plays[0].total, all_placed)] if found.plays else []
     unique = {p.placement.notation(): p for p in plays}
     merged = sorted(unique.values(), key=play_order)[:count]
     best = merged[0].total if merged else None
@@ -65,6 +69,11 @@ def find_format_top(
         *(sum(getattr(r.searched, f) for r in results) for f in ("starts", "searched", "pruned", "plays_seen"))
     )
     return TopResult(tuple(merged), _tie_rule(merged, results), stats, top_count)
+
+
+def _parts(tiles: str, size: int) -> list[str]:
+    """Every distinct part of ``size`` tiles of the draw ``tiles`` (one character a tile), in order."""
+    return sorted({"".join(chosen) for chosen in itertools.combinations(tiles, size)})
 
 
 def _tie_rule(plays: list[Play], results: list[TopResult]) -> TieRule:

@@ -25,8 +25,10 @@ from core.duplicate import (
     movegen_top_finder,
     place_top,
 )
+from core.duplicate.formats import play_rules
 from core.edition import FRENCH
 from core.errors_duplicate import DrawJokerError
+from core.formats import FORMATS, FormatSpec, format_names
 from core.movegen import generate_plays
 from core.notation import Notation, parse_move
 from core.placement import validate_move
@@ -513,3 +515,33 @@ def test_the_console_plays_a_whole_game_on_each_shorter_clock(
     assert "Fin de la partie duplicate" in output
     ended = output.rsplit("Fin de la partie duplicate", 1)[1]
     assert ended.count(note) == 2  # the sheet and the export
+
+
+# --- a format is one record ---------------------------------------------------------------------------
+
+
+def test_every_format_is_one_record_and_the_command_line_lists_them() -> None:
+    assert [spec.name for spec in FORMATS] == [f.value for f in DuplicateFormat]
+    assert format_names()[0] == "classic"
+    for game_format in DuplicateFormat:
+        spec = game_format.spec
+        assert game_format.section == spec.section
+        assert game_format.rules(FRENCH) == play_rules(spec, FRENCH)
+
+
+def test_a_throwaway_seven_of_nine_plays_from_its_record_alone() -> None:
+    # issue 38, item 7: a "7 sur 9" once failed with RackSyntaxError in the top search; a record now says it all
+    spec = FormatSpec("seven-of-nine", "3.8.2", extra_drawn=2)
+    rules = play_rules(spec, FRENCH)
+    assert (rules.draw_size, rules.most_placed, rules.bonus(7), rules.bonus(8)) == (9, 7, 50, 0)
+    edition = dataclasses.replace(
+        FRENCH, rack_size=rules.most_placed, draw_tiles=rules.draw_size, bonuses=rules.bonuses
+    )
+    finder = movegen_top_finder(FRENCH_LIST, edition, DuplicateSettings())
+    found = finder(Board(), "AEILNRSTU")
+    top = found.plays[0]
+    assert len(top.placement.new_tiles) <= 7
+    every = dataclasses.replace(edition, rack_size=9)
+    plays = generate_plays(Board(), edition.spell("AEILNRSTU"), FRENCH_LIST, every, first_move_horizontal_only=True)
+    allowed = [p for p in plays if len(p.placement.new_tiles) <= 7]
+    assert top.score.total == max(p.score.total for p in allowed)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, TextIO
 
+from core.formats import FORMATS, format_names
+
 from .common import add_edition_options
 from .top import add_house_option
 
@@ -123,8 +125,10 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--format",
         default="classic",
-        choices=["classic", "joker", "seven-of-eight", "seven-and-eight", "topping"],
-        help="the formula of the FISF rule book's section 3.8 (default classic)",
+        choices=format_names(),
+        help="the formula of the FISF rule book's section 3.8: "
+        + ", ".join(f"{spec.name} ({spec.section})" for spec in FORMATS)
+        + " (default classic)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)

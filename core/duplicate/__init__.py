@@ -24,6 +24,7 @@ Every name is importable from ``core.duplicate``.
 from __future__ import annotations
 
 from ..adjudication import WordList
+from ..formats import EIGHT_BONUS, SEVEN_BONUS
 from .clock import MAX_EXTENSION_SECONDS, check_extension, run_clock
 from .closing import judge_round, place_top
 from .corrections import correct_answer, record_score
@@ -50,9 +51,7 @@ from .events import (
     event_to_dict,
 )
 from .formats import (
-    EIGHT_BONUS,
     LONG_CALL_SECONDS,
-    SEVEN_BONUS,
     SHORT_CALL_SECONDS,
     TOPPING_MINUTES,
     TOPPING_PENALTY_SECONDS,

@@ -17,16 +17,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ..edition import Edition
+from ..formats import FORMATS, SEVEN_BONUS, FormatSpec
 
 TOPPING_PENALTY_SECONDS = 20  # 3.8.4: a top given after the time allowed costs 20 seconds
 TOPPING_MINUTES = 1  # 3.8.4: "généralement, une minute par coup"
 LONG_CALL_SECONDS = 30  # 3.3: "trente (ou vingt) secondes"
 SHORT_CALL_SECONDS = 20
-SEVEN_BONUS, EIGHT_BONUS = 50, 75  # 3.8.2
+
+
+_SPECS = {spec.name: spec for spec in FORMATS}
 
 
 class DuplicateFormat(StrEnum):
-    """A formula of the rule book's section 3.8 (``classic``: the usual duplicate)."""
+    """A formula of the rule book's section 3.8 (``classic``: the usual duplicate); what each is: ``spec``."""
 
     CLASSIC = "classic"
     JOKER = "joker"
@@ -35,9 +38,14 @@ class DuplicateFormat(StrEnum):
     TOPPING = "topping"
 
     @property
+    def spec(self) -> FormatSpec:
+        """The format's record."""
+        return _SPECS[self.value]
+
+    @property
     def section(self) -> str:
         """The rule book's section that defines it."""
-        return _SECTIONS[self]
+        return self.spec.section
 
     @property
     def original(self) -> bool:
@@ -47,44 +55,30 @@ class DuplicateFormat(StrEnum):
     @property
     def joker_each_draw(self) -> bool:
         """Whether every draw holds a joker (3.8.1)."""
-        return self is DuplicateFormat.JOKER
+        return self.spec.joker_each_draw
 
     @property
     def replaces_joker(self) -> bool:
         """Whether a joker the top places is replaced by its letter from the bag (3.8.1)."""
-        return self is DuplicateFormat.JOKER
+        return self.spec.replaces_joker
 
     @property
     def timed(self) -> bool:
         """Whether players are ranked by the time they take to find the tops (3.8.4)."""
-        return self is DuplicateFormat.TOPPING
+        return self.spec.timed
 
     def rules(self, edition: Edition) -> PlayRules:
         """How many tiles a draw holds, how many may be placed, and the bonus for each count placed."""
-        seven = edition.rack_size
-        if self is DuplicateFormat.SEVEN_OF_EIGHT:
-            return PlayRules(seven + 1, seven, ((seven, SEVEN_BONUS),))
-        if self is DuplicateFormat.SEVEN_AND_EIGHT:
-            return PlayRules(seven + 1, seven + 1, ((seven, SEVEN_BONUS), (seven + 1, EIGHT_BONUS)))
-        return PlayRules(seven, seven, ((seven, edition.bingo_bonus),))
+        return play_rules(self.spec, edition)
 
     def edition(self, edition: Edition) -> Edition:
         """The edition as this format plays it: its draw size, tiles placed at most and bonuses."""
-        if self not in (DuplicateFormat.SEVEN_OF_EIGHT, DuplicateFormat.SEVEN_AND_EIGHT):
+        if not self.spec.extra_drawn:
             return edition
         rules = self.rules(edition)
         return dataclasses.replace(
             edition, rack_size=rules.most_placed, draw_tiles=rules.draw_size, bonuses=rules.bonuses
         )
-
-
-_SECTIONS = {
-    DuplicateFormat.CLASSIC: "1.2.3",
-    DuplicateFormat.JOKER: "3.8.1",
-    DuplicateFormat.SEVEN_OF_EIGHT: "3.8.2",
-    DuplicateFormat.SEVEN_AND_EIGHT: "3.8.2",
-    DuplicateFormat.TOPPING: "3.8.4",
-}
 
 
 @dataclass(frozen=True)
@@ -106,3 +100,16 @@ def call_seconds(minutes: float, call: float = 0) -> float:
     if call:
         return min(call, minutes * 30)
     return min(LONG_CALL_SECONDS, minutes * 30)
+
+
+def play_rules(spec: FormatSpec, edition: Edition) -> PlayRules:
+    """How a format's record plays on ``edition``: tiles drawn, placed at most, the bonus by count placed
+    (the edition's own bonus when no more than its rack is drawn; else 3.8.2's 50 for the rack, and the
+    record's bonus for placing more)."""
+    rack = edition.rack_size
+    if not spec.extra_drawn:
+        return PlayRules(rack, rack, ((rack, edition.bingo_bonus),))
+    bonuses: tuple[tuple[int, int], ...] = ((rack, SEVEN_BONUS),)
+    if spec.extra_placed:
+        bonuses += ((rack + spec.extra_placed, spec.extra_bonus),)
+    return PlayRules(rack + spec.extra_drawn, rack + spec.extra_placed, bonuses)
