@@ -62,7 +62,8 @@ async def main() -> None:
             sent = time.perf_counter()
             message = Incoming(f"telegram:{i}", f"u:{i}", f"P{i:03d}", f"/play {MOVES[i % len(MOVES)]}", private=True)
             replies = await service.handle(message)
-            assert replies and replies[0].to_user == f"u:{i}"
+            assert replies, i
+            assert replies[0].to_user == f"u:{i}", replies[0]
             latencies.append(time.perf_counter() - sent)
 
         await asyncio.gather(*(submit(i) for i in range(PLAYERS)))

@@ -32,7 +32,8 @@ def once() -> tuple[float, float, float]:
     lexicon = registry.get(registry.with_house("fr", HOUSE))
     house = time.perf_counter()
     top = find_top(Board(), "KVASEIU", lexicon, edition_by_code("fr"), 10)
-    assert top.plays and top.plays[0].placement.main_word.text == "UKVASIE", top.plays[0]
+    assert top.plays, "no play found"
+    assert top.plays[0].placement.main_word.text == "UKVASIE", top.plays[0]
     return loaded - started, house - loaded, time.perf_counter() - house
 
 

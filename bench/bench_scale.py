@@ -206,14 +206,16 @@ def run(
             assert created is not None
             ack = route(0).wait_ack(created, 300)
             code = re.search(r"code ([A-Z0-9]{6})", " ".join(ack.texts))
-            assert code is not None and not ack.error, ack.texts
+            assert code is not None, ack.texts
+            assert not ack.error, ack.texts
             start_text = f"/simultane join {code.group(1)}"
         for c, channel in enumerate(names):
             worker = route(c)
             starts[workers.send(worker, {"channel": channel, "user": "u:ref", "name": "Ref",
                                          "text": start_text, "admin": True})] = worker
         for request, worker in starts.items():
-            assert request is not None and not worker.wait_ack(request, 300).error, worker.acks.get(request)
+            assert request is not None, worker
+            assert not worker.wait_ack(request, 300).error, worker.acks.get(request)
         setup = time.monotonic() - began
         deadlines = {int(g): float(at) for g, at in db.rows("select game, at from deadlines where round = 1")}
         game_of = {str(ch): int(g) for g, ch in db.rows("select id, channel from games")}

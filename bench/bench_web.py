@@ -84,7 +84,8 @@ class Viewers:
         """How many state events the viewers read in all."""
         if self.process is None:
             return 0
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
         self.process.stdin.write(b"\n")
         await self.process.stdin.drain()
         count = int(await self.process.stdout.readline())

@@ -62,7 +62,8 @@ async def measure(url: str, folder: Path, plays: int, burst: int) -> dict[str, f
     hub = Hub(referee)
     server = WebServer(hub, WebAddress("127.0.0.1", 0, ""))
     await server.start()
-    assert server._keeper is not None and hub.listener is not None
+    assert server._keeper is not None
+    assert hub.listener is not None
     server._keeper.cancel()  # only a notification brings a state
     await asyncio.to_thread(hub.listener.listening.wait, 10)
     stop, counts = threading.Event(), [0]

@@ -237,7 +237,8 @@ def read_reference(text: str) -> set[str]:
 def exact_short_words(words: set[str], two: set[str], three_at_least: set[str]) -> set[str]:
     """``words`` whose two-letter words are exactly ``two`` and whose three-letter
     words include ``three_at_least``."""
-    assert all(len(w) == 2 for w in two) and all(len(w) == 3 for w in three_at_least)
+    assert all(len(w) == 2 for w in two), sorted(w for w in two if len(w) != 2)
+    assert all(len(w) == 3 for w in three_at_least), sorted(w for w in three_at_least if len(w) != 3)
     return {w for w in words if len(w) != 2} | two | three_at_least
 
 

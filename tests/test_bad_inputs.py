@@ -145,7 +145,8 @@ def test_bad_database_file_raises_a_storage_open_error_naming_the_trouble(tmp_pa
     with pytest.raises(StorageOpenError) as refused:
         SQLiteStorage(path)
     error = refused.value
-    assert error.path == path and error.reason.startswith(reason), error.reason
+    assert error.path == path, (error.path, error.reason)
+    assert error.reason.startswith(reason), error.reason
     assert str(error) == f"cannot open the database {path}: {error.reason}"
     assert "\n" not in str(error)
     if before is not None:
@@ -284,7 +285,8 @@ def test_a_database_this_version_cannot_use_stops_the_console_with_one_line_and_
             undo()
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
     assert lines[0].startswith(f"arbitre console: cannot open the database {path}: {reason}"), lines[0]
     assert path.read_bytes() == before  # nothing written into a file this version cannot read
 

@@ -49,7 +49,8 @@ def test_no_fuzzy_or_empty_message_in_the_files(lang: str) -> None:
         if not message.id:
             continue
         forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
-        assert not message.fuzzy and all(forms), message.id
+        assert not message.fuzzy, message.id
+        assert all(forms), (message.id, forms)
 
 
 @pytest.mark.parametrize("lang", SHIPPED)
@@ -146,7 +147,8 @@ def test_the_commands_a_message_names_are_named_in_its_language(lang: str) -> No
             continue
         for form in forms:
             named.update(re.findall(r"(?<![\w/])/([a-z_]+)", form))
-    assert named and named <= own, sorted(named - own)
+    assert named, lang
+    assert named <= own, sorted(named - own)
 
 
 # Words of English that no French message has (command names after a slash and placeholders left out).

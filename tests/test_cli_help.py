@@ -35,7 +35,8 @@ def test_every_subcommand_and_argument_has_a_one_line_description(name: str) -> 
         if isinstance(action, argparse._HelpAction):
             continue
         shown = "/".join(action.option_strings) or action.metavar or action.dest
-        assert action.help and action.help.strip(), f"arbitre {name}: {shown} has no description"
+        assert action.help, f"arbitre {name}: {shown} has no description"
+        assert action.help.strip(), f"arbitre {name}: {shown} has a blank description"
         assert "\n" not in action.help
 
 

@@ -62,7 +62,8 @@ def word_list(tmp_path: Path) -> Path:
 def test_check_imports_the_word_list_only(tmp_path: Path, word_list: Path) -> None:
     for run in ("compiles the list", "reads the cache"):
         status, modules, out = run_arbitre(tmp_path, "check", "--lexicon", str(word_list), "VAGUE", "LOUP")
-        assert status == 1 and out.splitlines() == ["VAGUE valable", "LOUP non valable"], run
+        assert status == 1, (run, out)
+        assert out.splitlines() == ["VAGUE valable", "LOUP non valable"], run
         assert imported(modules, NOT_FOR_CHECK) == [], run
         assert {"core.lexicon", "bot.lexicons"} <= modules, run
     assert "tempfile" not in modules  # the warm run writes nothing: the cache and its stamp are there

@@ -199,7 +199,8 @@ async def ten_rooms(storage: SQLiteStorage, loop: asyncio.AbstractEventLoop, loo
                     result_delays.append(posted_at(results[channel]) - deadline)
                     text = results[channel].text or ""
                     found = re.match(rf"Coup {number} clos : (\d+) joueurs sur (\d+) ont joué", text)
-                    assert found and found.groups() == (str(PLAYERS), str(PLAYERS)), text  # the count, exact
+                    assert found, text
+                    assert found.groups() == (str(PLAYERS), str(PLAYERS)), text  # the count, exact
                     assert new_draws[channel].seq < results[channel].seq  # in each room, its draw first
                 # the clock handed every room's next draw over before any room's results (the rooms' posts then
                 # go side by side, each room's at its own pace)

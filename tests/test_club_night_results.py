@@ -161,7 +161,8 @@ JUDGED = ("point", "avertissement", "pénalité", "zéro", "vaudra", "minuscule"
 
 def _receipt(club: Club, name: str, answer: str) -> str:
     said = club.ok(name, f"/jouer {answer}", private=True).split("\n")[0]
-    assert SLIP in said and not any(word in said.split(SLIP)[0].split(" : ", 1)[1] for word in JUDGED[1:]), said
+    assert SLIP in said, said
+    assert not any(word in said.split(SLIP)[0].split(" : ", 1)[1] for word in JUDGED[1:]), said
     assert not any(word in said.split(SLIP)[1] for word in JUDGED), said
     return said
 

@@ -97,7 +97,8 @@ class LiveConsole:
         status = self.process.wait(WAIT)
         self.reader.join(WAIT)
         errors = self.errors.read_text()
-        assert status == 0 and "Traceback" not in errors, errors
+        assert status == 0, errors
+        assert "Traceback" not in errors, errors
         return self.output
 
     def __enter__(self) -> LiveConsole:

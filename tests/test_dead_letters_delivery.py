@@ -90,7 +90,8 @@ async def test_a_message_telegram_refuses_for_good_does_not_jam_the_group(
         assert "1 message n'a pas pu être remis" in (await tg.wait_for_message(chat_id=GROUP, timeout=10)).text
     assert telegram_sent(tg).count(refused) == 1
     said = dead_letter_logs(caplog)
-    assert len(said) == 1 and "Can't parse entities" in said[0], said
+    assert len(said) == 1, said
+    assert "Can't parse entities" in said[0], said
 
 
 # --- Discord ---------------------------------------------------------------------------------
@@ -130,6 +131,8 @@ async def test_a_message_discord_refuses_for_good_does_not_jam_the_channel(
         await dc.send_message(dc.channel, dc.ana, "!etat")
         assert "1 message n'a pas pu être remis" in (await dc.wait_for_message(channel_id=dc.channel, timeout=10)).text
     sent = discord_sent(dc)
-    assert len(sent) == 2 and all("n'a pas pu être remis" in text for text in sent), sent  # help: never
+    assert len(sent) == 2, sent
+    assert all("n'a pas pu être remis" in text for text in sent), sent  # help: never
     said = dead_letter_logs(caplog)
-    assert len(said) == 1 and message in said[0], said
+    assert len(said) == 1, said
+    assert message in said[0], said

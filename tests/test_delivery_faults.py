@@ -62,7 +62,8 @@ def closes(storage: SQLiteStorage, channel: str) -> list[int]:
 def assert_everything_arrived(texts: list[str], closed: list[int]) -> None:
     """Each closed round's draw and results reached the channel, each move's acknowledgement its
     player, and each round was closed once."""
-    assert set(closed) == {1} and len(closed) >= 6, closed
+    assert set(closed) == {1}, closed
+    assert len(closed) >= 6, closed
     for number in range(1, 7):  # the rounds the test closed (a later one may be closing as it ends)
         assert any(f"Coup {number} — tirage :" in t for t in texts), f"draw {number} never posted"
         assert any(f"Coup {number} — tirage" in t and "Top :" in t for t in texts), f"results {number} never posted"
@@ -263,7 +264,8 @@ def assert_no_private_text(caplog: pytest.LogCaptureFixture) -> None:
     private = [line for line in failures if "(private #" in line]
     assert private
     assert all(re.search(r"\(private #\d+ to \w+:\d+\) \d+ characters \(", line) for line in private)
-    assert SECRET_WORD not in caplog.text and "Reçu pour le coup" not in caplog.text, caplog.text
+    assert SECRET_WORD not in caplog.text, caplog.text
+    assert "Reçu pour le coup" not in caplog.text, caplog.text
 
 
 @pytest.mark.asyncio

@@ -234,7 +234,8 @@ def test_the_record_keeps_numbers_right_aligned_after_a_rejected_draw(tmp_path: 
     for column in ("pts", "Ana"):
         end = header.index(column) + len(column)
         for row in rows:
-            assert row[end - 1].isdigit() and (len(row) == end or row[end] == " "), (column, lines)
+            assert row[end - 1].isdigit(), (column, lines)
+            assert len(row) == end or row[end] == " ", (column, lines)
 
 
 def assert_columns_aligned(block: str) -> None:
@@ -246,7 +247,8 @@ def assert_columns_aligned(block: str) -> None:
     assert len(spans) == len(header.split()), lines
     for start, end in spans:
         head = header[start:end]
-        assert head.strip() and (start == 0 or header[start - 1] == " "), (head, lines)
+        assert head.strip(), (head, lines)
+        assert start == 0 or header[start - 1] == " ", (head, lines)
         for row in rows:
             cell = row[start:end]
             assert end >= len(row) or row[end] == " ", (head, row)  # nothing spills past the column
@@ -257,7 +259,8 @@ def assert_columns_aligned(block: str) -> None:
                 digits = len(cell.rstrip().rstrip("*c"))
                 assert digits == len(head.rstrip()), (head, row)
             else:
-                assert cell.startswith(text) and head.startswith(head.strip()), (head, row)
+                assert cell.startswith(text), (head, row)
+                assert head.startswith(head.strip()), (head, row)
 
 
 def test_the_sheet_and_export_stay_aligned_with_a_correction_a_long_name_and_three_digits(
@@ -278,6 +281,7 @@ def test_the_sheet_and_export_stay_aligned_with_a_correction_a_long_name_and_thr
     for command in ("/feuille", "/export"):
         text = channel_text(send(referee, "Zed", command))
         sheet, standings = text.split("```")[1], text.split("```")[3]
-        assert "66c" in sheet and re.search(r"\b1\d\d\b", sheet), sheet  # a corrected score, a 3-digit total
+        assert "66c" in sheet, sheet  # a corrected score
+        assert re.search(r"\b1\d\d\b", sheet), sheet  # a 3-digit total
         assert_columns_aligned(sheet.split("\ncoup 1,")[0])
         assert_columns_aligned(standings)

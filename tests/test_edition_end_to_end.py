@@ -180,7 +180,8 @@ def check_tiles_drawn(path: Path, board_tiles: dict[tuple[int, int], tuple[str, 
     for (row, col), (label, value) in board_tiles.items():
         assert all(has_glyph(char) for char in label), label
         drawn, alone = ink(inner(grey, gx + col * CELL, gy + row * CELL)), tile_ink(label, value)
-        assert alone > 0 and 0.8 * alone <= drawn <= 1.2 * alone, (label, row, col, drawn, alone)
+        assert alone > 0, (label, row, col, drawn, alone)
+        assert 0.8 * alone <= drawn <= 1.2 * alone, (label, row, col, drawn, alone)
 
 
 def worth(edition: Edition, symbol: str, joker: bool) -> tuple[str, int | None]:
@@ -298,7 +299,9 @@ def test_a_classic_game_in_every_edition(
     ended = reply_to(out, say(LANG, "ended", standings="").strip())
     for name, score in final.items():
         assert f"{name} {score} ({before[name]} -{before[name] - score})" in ended, ended
-    assert status == 0 and replayed["final"] == final and not replayed["mismatches"], replayed
+    assert status == 0, replayed
+    assert replayed["final"] == final, replayed
+    assert not replayed["mismatches"], replayed
 
 
 def tool(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:
@@ -460,7 +463,8 @@ def test_top_and_lexicon_info_in_every_edition(
     best = find_top(
         Board(), "".join(draw), words.lexicon, edition, len(found["plays"]), first_move_horizontal_only=True
     ).plays  # on the empty board the tool lists each first move once, across
-    assert status == 0 and found["plays"], found
+    assert status == 0, found
+    assert found["plays"], found
     assert [p["score"] for p in found["plays"]] == [p.total for p in best]  # the engine's tops, its scores
     status, info = tool(capsys, "lexicon", "info", edition.code)
     assert status == 0

@@ -134,8 +134,10 @@ TIE_ROWS = [
 def test_3_4_tied_tops(clause: str, letters: str, words: list[str], top: str, rule: TieRule, ends: bool) -> None:
     game = first_round(letters, words)
     closed = game.closed_rounds[0]
-    assert closed.top is not None and closed.tied, clause
-    assert closed.top_text == top and closed.tie_rule is rule, clause
+    assert closed.top is not None, clause
+    assert closed.tied, clause
+    assert closed.top_text == top, clause
+    assert closed.tie_rule is rule, clause
     assert game.finished is ends, clause
 
 
@@ -185,7 +187,8 @@ END_ROWS = [
 @pytest.mark.parametrize(("clause", "letters", "words", "reason", "left"), END_ROWS)
 def test_3_7_end_of_game(clause: str, letters: str, words: list[str], reason: EndReason | None, left: str) -> None:
     game = first_round(letters, words)
-    assert game.end_reason is reason and game.finished is (reason is not None), clause
+    assert game.end_reason is reason, clause
+    assert game.finished is (reason is not None), clause
     if reason is not None:
         assert game.end_letters == left, clause
     else:

@@ -317,7 +317,8 @@ def test_a_scrape_reads_the_storage_in_one_statement(tmp_path: Path) -> None:
     try:
         statements.clear()
         samples = scrape(server.url)
-        assert len(statements) == 1 and statements[0].lower().startswith("select"), statements
+        assert len(statements) == 1, statements
+        assert statements[0].lower().startswith("select"), statements
         assert samples[("arbitre_outbox_waiting", (("platform", "telegram"),))] == 2
         assert samples[("arbitre_outbox_oldest_seconds", (("platform", "telegram"),))] == 42
         assert samples[("arbitre_outbox_dead_letters", (("platform", "telegram"),))] == 1

@@ -41,7 +41,8 @@ def one_line(result: subprocess.CompletedProcess[str]) -> str:
     """The one line the tool said, having exited 2 without a traceback."""
     assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert len(lines) == 1, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
     return lines[0]
 
 
@@ -86,7 +87,8 @@ def test_a_secret_file_as_house_words_is_refused_without_its_content(tmp_path: P
     if real.is_file() and os.access(real, os.R_OK):
         first = real.read_text(errors="replace").splitlines()[0]
         said = house_refusal(real)
-        assert first not in said and first.split(":")[0] + ":" not in said.split("/etc/shadow", 1)[1], said
+        assert first not in said, said
+        assert first.split(":")[0] + ":" not in said.split("/etc/shadow", 1)[1], said
 
 
 def test_top_and_duplicate_refuse_a_house_device_with_status_2() -> None:
@@ -204,7 +206,8 @@ def without(text: str, key: str) -> str:
 def test_a_complete_added_catalog_is_served(tmp_path: Path) -> None:
     folder, _ = catalog_folder(tmp_path, bundled())
     result = arbitre("check", "MAISON", env={"ARBITRE_LOCALES": str(folder)})
-    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "", result.stderr
 
 
 def test_an_added_catalog_missing_messages_is_refused_at_start(tmp_path: Path) -> None:
@@ -232,7 +235,8 @@ def test_an_added_catalog_reading_an_attribute_of_a_value_is_refused_at_start(tm
     text = bundled().replace('msgstr "Sorry,', 'msgstr "{player.__class__.__mro__} Sorry,', 1)
     assert "__mro__" in text
     said, path = catalog_refusal(tmp_path, text)
-    assert said.startswith(f"arbitre: ARBITRE_LOCALES: {path}: line ") and "__mro__" not in said, said
+    assert said.startswith(f"arbitre: ARBITRE_LOCALES: {path}: line "), said
+    assert "__mro__" not in said, said
     assert said.endswith(": a field reads an attribute or an index of a value, or has no name"), said
     with pytest.raises(CatalogError):
         read_catalog(path, "xx")

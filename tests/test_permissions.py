@@ -46,12 +46,14 @@ def permission_table() -> list[Line]:
     section = section[: section.find("\n#")]  # up to the next heading: later tables are not this one
     rows = [line for line in section.splitlines() if line.startswith("|")]
     header = [cell.strip() for cell in rows[0].strip("|").split("|")]
-    assert header[:2] == ["what", "for example"] and header[2:] == list(PEOPLE), header
+    assert header[:2] == ["what", "for example"], header
+    assert header[2:] == list(PEOPLE), header
     table = []
     for row in rows[2:]:
         cells = [cell.strip() for cell in row.strip("|").split("|")]
         examples = tuple(re.findall(r"`([^`]+)`", cells[1]))
-        assert examples and set(cells[2:]) <= {"yes", "no"}, row
+        assert examples, row
+        assert set(cells[2:]) <= {"yes", "no"}, row
         table.append(Line(cells[0], examples, {who: cell == "yes" for who, cell in zip(header[2:], cells[2:])}))
     return table
 

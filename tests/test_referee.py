@@ -61,7 +61,8 @@ def test_every_command_and_alias_answers_without_a_game(referee: Referee) -> Non
     for spec in COMMANDS:
         for name in {spec.name, *spec.names().values()}:
             replies = referee.handle(msg("Ana", f"/{name}", admin=True))
-            assert replies and all(r.text for r in replies), name
+            assert replies, name
+            assert all(r.text for r in replies), name
 
 
 def test_only_the_player_to_move_or_the_referee_records(referee: Referee) -> None:

@@ -461,7 +461,8 @@ def test_every_play_sharing_the_top_is_counted_and_the_first_twelve_listed(
     club.say("Ref", "/draw AEINRST", admin=True)  # 1-point letters: every anagram at six places scores the top
     results = club.ok("Ref", "/close", admin=True)
     shared, listed_more = re.search(hint, results), re.search(more, results)
-    assert shared is not None and listed_more is not None, results
+    assert shared is not None, results
+    assert listed_more is not None, results
     assert int(shared[1]) > 12
     assert int(listed_more[1]) == int(shared[1]) - 12
     assert "13)" not in results

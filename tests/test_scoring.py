@@ -190,4 +190,5 @@ def test_every_worked_example_of_the_digest_is_tested_here() -> None:
     }
     tested = {(move.split()[1].upper().replace("(K)", "K"), total) for _, move, _, total in WORKED_EXAMPLES}
     tested |= set(SEED_SEQUENCES)
-    assert len(rows) == 15 and listed <= tested, sorted(listed - tested)
+    assert len(rows) == 15, rows
+    assert listed <= tested, sorted(listed - tested)

@@ -62,7 +62,8 @@ async def test_a_close_is_delivered_while_the_clock_closes_the_next_rooms_postgr
         # room's results; each room's delivered in that order
         draws = [n for n, r in enumerate(replies) if "Coup 2 — tirage :" in r.text]
         results = [n for n, r in enumerate(replies) if "Top :" in r.text]
-        assert len(draws) == len(results) == len(rooms) and max(draws) < min(results), replies
+        assert len(draws) == len(results) == len(rooms), replies
+        assert max(draws) < min(results), replies
         for room in rooms:
             texts = [r.text for r in during_tick if r.channel == room]
             draw, results = (next(n for n, t in enumerate(texts) if w in t) for w in ("Coup 2 — tirage :", "Top :"))

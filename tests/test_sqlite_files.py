@@ -158,7 +158,8 @@ def test_a_full_disk_is_said_full_and_loses_nothing_acknowledged(
         env=env,
         cwd=ROOT,
     )
-    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
     assert result.stderr.strip() == f"arbitre console: cannot open the database {path}: {DISK_FULL}"
     last.unlink()
     filler.unlink()

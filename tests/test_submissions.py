@@ -169,7 +169,8 @@ async def test_a_move_that_waited_behind_others_past_the_deadline_counts_from_it
         assert not any("Trop tard" in t for t in to_ana), to_ana
         await service.tick()
         results = game_of(referee.services(), storage.game(storage.active_game(CHANNEL).id)).closed_rounds[0].results
-        assert results["Ana"].valid and results["Ana"].score > 0, results["Ana"]
+        assert results["Ana"].valid, results["Ana"]
+        assert results["Ana"].score > 0, results["Ana"]
     finally:
         await service.stop()
         referee.clock.shutdown()

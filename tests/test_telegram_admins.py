@@ -341,7 +341,8 @@ async def test_run_polling_asks_for_the_membership_updates(storage: SQLiteStorag
             await asyncio.wait_for(running, 30)
             loop.close()
         polls = [p.get("allowed_updates") for m, p in tg.requests if m == "getUpdates"]
-        assert polls and all(asked == list(ALLOWED_UPDATES) for asked in polls), polls
+        assert polls, polls
+        assert all(asked == list(ALLOWED_UPDATES) for asked in polls), polls
 
 
 @pytest.mark.asyncio

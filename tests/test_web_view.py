@@ -132,7 +132,8 @@ async def test_no_answer_is_in_the_page_or_its_events_before_the_close(room: Web
                 body = await page.text()
             before = stream.raw.decode()
             for secret in secrets:
-                assert secret not in before and secret not in body, secret
+                assert secret not in before, secret
+                assert secret not in body, secret
             await room.close_round()
             await stream.state()
             assert "H4 CHANTEZ" in stream.raw.decode()  # the close made it public: the test can see it

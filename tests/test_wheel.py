@@ -100,7 +100,8 @@ def install_the_wheel(folder: Path) -> None:
     env["PYTHONPATH"] = str(backend)  # -S: no site-packages, the backend's folder and the standard library only
     build = [sys.executable, "-S", "-c", BUILD, system["build-backend"], str(folder / "dist")]
     built = run(build, env=env, cwd=str(source))
-    assert built.returncode == 0 and "needs []" in built.stdout, built.stdout + built.stderr
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "needs []" in built.stdout, built.stdout + built.stderr
     build_log = built.stdout + built.stderr
     assert "deprecat" not in build_log.lower(), build_log  # setuptools' warnings (the TOML licence table)
     (wheel,) = (folder / "dist").glob("arbitre-*.whl")
@@ -115,7 +116,8 @@ def install_the_wheel(folder: Path) -> None:
         link_into(site, distribution)
     install = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "--disable-pip-version-check"]
     done = run([*install, "install", "--no-deps", "--no-compile", str(wheel)], cwd=str(folder))
-    assert done.returncode == 0 and (venv / "bin" / "arbitre").is_file(), done.stdout + done.stderr
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (venv / "bin" / "arbitre").is_file(), done.stdout + done.stderr
     checked = run([*install, "check"], cwd=str(folder))  # every requirement of what the venv holds is met
     assert checked.returncode == 0, checked.stdout + checked.stderr
     for name in ("home", "no-zones"):
@@ -223,11 +225,14 @@ def test_the_installed_code_and_lists_are_the_wheels(installed: Path, user_env: 
 
 def test_check_score_and_a_console_game_on_the_bundled_lists(installed: Path, user_env: dict[str, str]) -> None:
     check = arbitre(installed, user_env, "check", "VAGUE", "AVIONS")
-    assert check.returncode == 0 and "VAGUE valable" in check.stdout, check.stdout + check.stderr
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "VAGUE valable" in check.stdout, check.stdout + check.stderr
     english = arbitre(installed, user_env, "check", "--lexicon", "en", "ZA", "QI")
-    assert english.returncode == 0 and "ZA valid" in english.stdout, english.stdout + english.stderr
+    assert english.returncode == 0, english.stdout + english.stderr
+    assert "ZA valid" in english.stdout, english.stdout + english.stderr
     score = arbitre(installed, user_env, "score", "H8 VAGUE")
-    assert score.returncode == 0 and "VAGUE (4+1+2+1+1x2)x2 = 20" in score.stdout, score.stderr
+    assert score.returncode == 0, score.stderr
+    assert "VAGUE (4+1+2+1+1x2)x2 = 20" in score.stdout, score.stdout + score.stderr
     game = arbitre(installed, user_env, "console", "--admin", "Ana", stdin=GAME)
     assert game.returncode == 0, game.stderr
     out = game.stdout
