@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.lexicons import read_words, resolve  # noqa: E402
+from bot.words.loader import read_words, resolve  # noqa: E402
 from core.lexicon import Lexicon  # noqa: E402
 
 

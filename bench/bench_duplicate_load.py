@@ -18,10 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.chat import Incoming, Reply  # noqa: E402
-from bot.lexicons import LexiconRegistry  # noqa: E402
 from bot.referee import Referee  # noqa: E402
-from bot.service import RefereeService  # noqa: E402
+from bot.runtime.service import RefereeService  # noqa: E402
 from bot.storage import SQLiteStorage  # noqa: E402
+from bot.words.loader import LexiconRegistry  # noqa: E402
 
 PLAYERS = 500
 CHANNEL = "telegram:-100"

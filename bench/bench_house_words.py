@@ -15,8 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.house_words import HouseWords  # noqa: E402
-from bot.lexicons import LexiconRegistry  # noqa: E402
+from bot.words.house import HouseWords  # noqa: E402
+from bot.words.loader import LexiconRegistry  # noqa: E402
 from core.board import Board  # noqa: E402
 from core.edition import edition_by_code  # noqa: E402
 from core.movegen import find_top  # noqa: E402

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.chat import Incoming, Reply  # noqa: E402
 from bot.referee import Referee  # noqa: E402
-from bot.service import PLAYS_AT_ONCE, RefereeService  # noqa: E402
+from bot.runtime.service import PLAYS_AT_ONCE, RefereeService  # noqa: E402
 from bot.storage import SQLiteStorage, Storage  # noqa: E402
 from bot.storage.postgres import PostgresStorage  # noqa: E402
 from tests.postgres_server import PostgresServer  # noqa: E402

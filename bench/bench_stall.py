@@ -28,9 +28,9 @@ ARGS = parser.parse_args()
 sys.path.insert(0, ARGS.root)
 
 from bot.chat import Incoming  # noqa: E402
-from bot.lexicons import LexiconRegistry  # noqa: E402
 from bot.referee import Referee  # noqa: E402
 from bot.storage import SQLiteStorage  # noqa: E402
+from bot.words.loader import LexiconRegistry  # noqa: E402
 
 REGISTRY = LexiconRegistry()
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.chat import Incoming  # noqa: E402
 from bot.referee import Referee  # noqa: E402
-from bot.service import RefereeService  # noqa: E402
+from bot.runtime.service import RefereeService  # noqa: E402
 from bot.storage import SQLiteStorage  # noqa: E402
 from bot.web import Hub, WebAddress, WebServer  # noqa: E402
 from bot.web.hub import SETTLE_SECONDS  # noqa: E402

@@ -115,7 +115,7 @@ def say_counts(lang: str, message_key: str, /, counted: Iterable[str], **values:
     """The message ``message_key`` with each count named in ``counted`` that ``values`` gives also said in
     words with its plural, as ``<count>_text``: from the plural message ``count_<count>``, which counts by the
     placeholder ``<count>`` (``games=1`` gives ``games_text`` "1 partie", ``games=2`` "2 parties"; 0 and 1
-    as the language says them). ``bot.simultane_names.say_counted`` is this with a simultané's counts."""
+    as the language says them). ``bot.simultanes.names.say_counted`` is this with a simultané's counts."""
     for count in counted:
         if count in values:
             values[f"{count}_text"] = say(lang, f"count_{count}", **{count: values[count]})

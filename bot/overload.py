@@ -19,7 +19,7 @@ joué." and its update at the close: the exact count heads the results), the joi
 joins with ``/rejoindre`` is answered privately instead), and the images of a round's result and of the
 standings (the results stand as text). Never shed: draws, warnings, results, acknowledgements, verdicts,
 anything a command answers. Each item shed is counted (``arbitre_shed_total{what}``), and the state is the
-gauge ``arbitre_overloaded`` (``bot.metrics``).
+gauge ``arbitre_overloaded`` (``bot.operations.metrics``).
 
 ``Overload`` is shared by the event loop (answers waiting, the clock's look at every tick) and the command
 threads (``sheds``): its state is kept under a lock.
@@ -80,7 +80,7 @@ class Shedder(Protocol):
 
 
 class ShedMetrics(Protocol):
-    """Where an ``Overload`` counts what it sheds and shows its state (``bot.metrics.Metrics``)."""
+    """Where an ``Overload`` counts what it sheds and shows its state (``bot.operations.metrics.Metrics``)."""
 
     def shed_items(self, what: Shed, count: int = 1) -> None: ...
     def watch_overload(self, overload: Overload) -> None: ...

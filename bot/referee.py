@@ -20,7 +20,6 @@ from core.errors import ArbitreError
 from core.game import ClassicGame
 
 from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply, read_command
-from .clock_lease import ClockLease
 from .commands import (
     CommandSpec,
     Context,
@@ -31,6 +30,7 @@ from .commands import (
     unknown_command_text,
 )
 from .commands.clock import DuplicateClock
+from .commands.clock_lease import ClockLease
 from .commands.duplicate_closes import ResultImages, TickReplies, draw_images
 from .commands.duplicate_rounds import clock_tick
 from .commands.duplicate_texts import live_line_kind
@@ -38,7 +38,6 @@ from .commands.game_cache import GameCache, Games
 from .commands.game_kinds import kind_of
 from .commands.simultane_clock import simultane_tick
 from .commands.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
-from .lexicons import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 from .messages import explain, language_of_locale, say
 from .outbox import (
     CLAIM_SECONDS,
@@ -67,7 +66,8 @@ from .storage import (
     log_failure,
 )
 from .storage.notify import notifier_for
-from .word_lists import WordLists, preparing_text
+from .words.game_lists import WordLists, preparing_text
+from .words.loader import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 
 log = logging.getLogger("arbitre")
 LIST_WAIT_SECONDS = 120.0  # a command that needs a list being prepared waits this long at most, then is refused

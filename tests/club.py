@@ -10,9 +10,9 @@ import sqlite3
 from pathlib import Path
 
 from bot.chat import Incoming, Reply
-from bot.lexicons import LexiconRegistry
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
+from bot.words.loader import LexiconRegistry
 from tests.ready_lists import ready_registry
 
 REGISTRY = ready_registry()

@@ -27,7 +27,7 @@ def pytest_configure(config: pytest.Config) -> None:
     processes started after this (pytest-xdist's workers) inherit it too."""
     if hasattr(config, "workerinput"):
         return  # an xdist worker: its environment came from the controller's
-    from bot.lexicons import cache_dir
+    from bot.words.loader import cache_dir
 
     prefix = cache_dir().parent / "tests-pycache"
     prefix.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import core
-from bot.lexicons import BUNDLED, LexiconRegistry, cache_dir, load
+from bot.words.loader import BUNDLED, LexiconRegistry, cache_dir, load
 from core.alphabet import LATIN, Alphabet
 from core.lexicon import Lexicon
 

@@ -17,7 +17,7 @@ import pytest
 from bot.chat import Incoming, Reply
 from bot.commands.duplicate_rounds import ANSWERS_AWAITED_SECONDS, ARRIVALS_SAID_SECONDS
 from bot.referee import Referee
-from bot.service import RefereeService
+from bot.runtime.service import RefereeService
 from tests.ready_lists import ready_registry
 
 CHANNEL = "discord:100"

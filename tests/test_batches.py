@@ -1,4 +1,4 @@
-"""Work that arrives while earlier work runs is done together (``bot.batches``): one call for the lot, each
+"""Work that arrives while earlier work runs is done together (``bot.runtime.batches``): one call for the lot, each
 caller its own result, a failure heard by every caller of its batch."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from bot.batches import Batches
+from bot.runtime.batches import Batches
 
 
 class Doubler:

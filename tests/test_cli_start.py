@@ -65,7 +65,7 @@ def test_check_imports_the_word_list_only(tmp_path: Path, word_list: Path) -> No
         assert status == 1, (run, out)
         assert out.splitlines() == ["VAGUE valable", "LOUP non valable"], run
         assert imported(modules, NOT_FOR_CHECK) == [], run
-        assert {"core.lexicon", "bot.lexicons"} <= modules, run
+        assert {"core.lexicon", "bot.words.loader"} <= modules, run
     assert "tempfile" not in modules  # the warm run writes nothing: the cache and its stamp are there
 
 
@@ -99,14 +99,14 @@ def test_help_imports_no_engine_and_no_chat_library(tmp_path: Path, args: list[s
     status, modules, out = run_arbitre(tmp_path, *args)
     assert status == 0
     assert "usage: arbitre" in out
-    assert imported(modules, NOT_FOR_CHECK + ["core.lexicon", "bot.lexicons", "core.board"]) == []
+    assert imported(modules, NOT_FOR_CHECK + ["core.lexicon", "bot.words.loader", "core.board"]) == []
 
 
 def test_score_imports_the_board_and_no_word_list(tmp_path: Path) -> None:
     status, modules, out = run_arbitre(tmp_path, "score", "H8 VAGUE")
     assert status == 0
     assert "total" in out
-    assert imported(modules, HEAVY + ["core.lexicon", *MOVEGEN, "bot.lexicons"]) == []
+    assert imported(modules, HEAVY + ["core.lexicon", *MOVEGEN, "bot.words.loader"]) == []
     assert "core.scoring" in modules
 
 

@@ -13,7 +13,7 @@ from bot.chat import Incoming, Reply
 from bot.commands.duplicate_games import game_of
 from bot.commands.duplicate_rounds import ANSWERS_AWAITED_SECONDS
 from bot.referee import Referee
-from bot.service import RefereeService
+from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage
 from tests.ready_lists import ready_registry
 

@@ -182,7 +182,7 @@ def chat_modules() -> list[Path]:
     """The modules that write what players read: the commands, the catalogs, the referee, the renderers."""
     bot = ROOT / "bot"
     modules = [*(bot / "commands").glob("*.py"), *(bot / "render").glob("*.py")]
-    modules += [bot / name for name in ("messages.py", "referee.py", "word_lists.py", "chat.py")]
+    modules += [bot / name for name in ("messages.py", "referee.py", "words/game_lists.py", "chat.py")]
     return sorted(modules)
 
 

@@ -21,11 +21,11 @@ from PIL import Image
 
 from bot.adapters.console import CHANNEL, ConsoleRoom
 from bot.cli import main
-from bot.house_words import HouseList, HouseWords, read_house_file
-from bot.lexicons import EDITION_MARK, LexiconRegistry, bundled, list_key, load, split_key
 from bot.referee import Referee
 from bot.render.fonts import has_glyph
 from bot.storage import SQLiteStorage
+from bot.words.house import HouseList, HouseWords, read_house_file
+from bot.words.loader import EDITION_MARK, LexiconRegistry, bundled, list_key, load, split_key
 from core.alphabet import LATIN
 from core.edition import EDITIONS, Edition, edition_from_json, register_edition, unregister_edition
 from tests.ready_lists import ready_registry

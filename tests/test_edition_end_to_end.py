@@ -29,7 +29,6 @@ from PIL import Image
 
 from bot.adapters.console import CHANNEL, ConsoleRoom
 from bot.cli import main
-from bot.lexicons import LexiconRegistry, cache_dir
 from bot.messages import say
 from bot.referee import Referee
 from bot.render.board import CELL, COORD, PAD, draw_tile
@@ -37,6 +36,7 @@ from bot.render.canvas import Scene, paint
 from bot.render.fonts import has_glyph
 from bot.render.text import board_text
 from bot.storage import SQLiteStorage
+from bot.words.loader import LexiconRegistry, cache_dir
 from core.board import SIZE, Board, Tile
 from core.edition import ENGLISH, Edition, edition_by_code
 from core.lexicon import Lexicon

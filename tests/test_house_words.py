@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import lexicons as lexicons_module
 from bot.cli import main
-from bot.house_words import (
+from bot.words import loader as lexicons_module
+from bot.words.house import (
     ADD,
     REMOVE,
     HouseFileError,
@@ -23,7 +23,7 @@ from bot.house_words import (
     house_lexicon,
     read_house_file,
 )
-from bot.lexicons import LexiconRegistry, ListPreparingError, load
+from bot.words.loader import LexiconRegistry, ListPreparingError, load
 from core.lexicon import Lexicon
 from tests.test_cli_duplicate import WORDS as DUPLICATE_WORDS
 from tests.test_cli_duplicate import check_game

@@ -21,13 +21,16 @@ KNOWN_CYCLES: list[frozenset[str]] = []  # none: every cycle is a failure
 FORBIDDEN = [
     ("core", "bot"),
     ("bot.commands", "bot.referee"),
-    ("bot.commands", "bot.service"),
+    ("bot.commands", "bot.runtime"),
     ("bot.commands", "bot.adapters"),
     ("bot.commands", "bot.tools"),
     ("bot.storage", "bot.commands"),
     ("bot.storage", "bot.referee"),
-    ("bot.referee", "bot.service"),
+    ("bot.referee", "bot.runtime"),
     ("bot.referee", "bot.adapters"),
+    ("bot.words", "bot.commands"),
+    ("bot.words", "bot.referee"),
+    ("bot.simultanes", "bot.commands"),
 ]
 
 

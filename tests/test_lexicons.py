@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-import bot.lexicons as lexicons_module
+import bot.words.loader as lexicons_module
 import core.lexicon as core_lexicon
 import core.lexicon_format as lexicon_format
-from bot.lexicons import LexiconRegistry, ListPreparingError, WordListError, cache_dir, load
+from bot.words.loader import LexiconRegistry, ListPreparingError, WordListError, cache_dir, load
 from tests.ready_lists import link_compiled_lists
 
 FRENCH_VALID = "VAGUE AVIONS ECOLES CHANTEZ FACADES HUES JOUET OSE QI WU KIF ZEN CHANTASSIONS".split()
@@ -265,7 +265,7 @@ def test_a_cache_is_stamped_when_written_and_verified_when_its_stamp_is_gone(tmp
 
 def test_the_stamp_is_what_spares_the_graph_check(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A stamp forged for a crafted file makes it trusted: the stamp guards against accidents and foreign
-    files, not against whoever may write the cache folder (documented in bot/lexicons.py)."""
+    files, not against whoever may write the cache folder (documented in bot/words/loader.py)."""
     path = _small_list(tmp_path, "list.txt", "CHAT\nCHIEN\nVAGUE\n")
     _, info = load(str(path))
     info.cache.write_bytes(_crafted(info.cache))

@@ -10,7 +10,7 @@ import pytest
 
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import TelegramAdapter
-from bot.metrics import Metrics, MetricsAddress, MetricsServer
+from bot.operations.metrics import Metrics, MetricsAddress, MetricsServer
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot

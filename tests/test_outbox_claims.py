@@ -85,8 +85,8 @@ def test_a_waiting_edit_of_a_delivered_message_is_superseded_by_a_newer_one(
 def test_the_referee_drops_a_superseded_edit_and_hands_over_the_newer_one(
     open_store: Callable[[], Storage],
 ) -> None:
-    from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
+    from bot.words.loader import LexiconRegistry
 
     store = open_store()
     referee = Referee(store, LexiconRegistry(), now=lambda: 1000.0)

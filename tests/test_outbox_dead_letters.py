@@ -25,7 +25,7 @@ from bot.outbox import (
     backoff,
 )
 from bot.referee import Referee
-from bot.service import RefereeService
+from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage, Storage
 from tests.ready_lists import ready_registry
 from tests.test_storage import open_store, storage  # noqa: F401  (the fixtures over every backend)

@@ -18,11 +18,11 @@ import pytest
 from prometheus_client import generate_latest
 
 from bot.chat import Incoming, Reply
-from bot.metrics import Metrics
+from bot.operations.metrics import Metrics
 from bot.outbox import Undelivered
 from bot.overload import CALM_SECONDS, LATE_SECONDS, OverloadPolicy, Shed
 from bot.referee import Referee
-from bot.service import RefereeService
+from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage
 from tests.ready_lists import ready_registry
 

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from bot.chat import Incoming, read_command
 from bot.commands import COMMANDS
-from bot.lexicons import LexiconRegistry, WordListError
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
+from bot.words.loader import LexiconRegistry, WordListError
 from tests.ready_lists import ready_registry
 
 REGISTRY = ready_registry()

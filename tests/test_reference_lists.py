@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.lexicons import BUNDLED, load
+from bot.words.loader import BUNDLED, load
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "data" / "reference"

@@ -12,7 +12,7 @@ import pytest
 
 from bot.chat import Incoming, Reply
 from bot.referee import Referee
-from bot.service import RefereeService
+from bot.runtime.service import RefereeService
 from bot.storage.postgres import PostgresStorage
 from tests.ready_lists import ready_registry
 

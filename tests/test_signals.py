@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.lexicons import LexiconRegistry
 from bot.storage import SQLiteStorage
+from bot.words.loader import LexiconRegistry
 from tests.fakes import FakeDiscord, FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent

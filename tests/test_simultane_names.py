@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.simultane_names import NAME_MAX, centre_name, room_labels, say_counted
+from bot.simultanes.names import NAME_MAX, centre_name, room_labels, say_counted
 from bot.storage import SimultaneRoom
 from tests.club import Club
 from tests.test_simultane import CONSOLE, DISCORD, TELEGRAM, code_of, table_rows

@@ -470,7 +470,7 @@ def test_postgres_server_that_cannot_be_reached_is_explained(postgres_server) ->
 
 
 def test_house_word_changes_are_kept_per_channel_in_order_and_roll_back(storage: Storage) -> None:
-    from bot.house_words import HouseWordChange
+    from bot.words.house import HouseWordChange
 
     first = HouseWordChange("c1", "add", "KA", "u:ana", "Ana", 10.0, "fr")
     second = HouseWordChange("c1", "remove", "NEW", "u:adm", "Admin", 20.0, "fr")

@@ -506,7 +506,7 @@ async def test_cli_runs_polling_until_interrupted(tg, tmp_path):
 
 
 def test_token_sources_and_masking(tmp_path: Path):
-    from bot.tokens import MaskingFormatter, TokenError, load_token, mask
+    from bot.operations.tokens import MaskingFormatter, TokenError, load_token, mask
 
     token = "123456789:AAHsecret-part_of_the_token"
     home = {"XDG_CONFIG_HOME": str(tmp_path)}

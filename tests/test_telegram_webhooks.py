@@ -25,8 +25,8 @@ import pytest_asyncio
 from aiohttp import ClientSession, ClientTimeout, web
 
 from bot.adapters.telegram_webhook import WebhookConfig, WebhookConfigError
+from bot.operations.tokens import TokenError, load_webhook_secret
 from bot.storage import SQLiteStorage
-from bot.tokens import TokenError, load_webhook_secret
 from tests.fakes import SECRET_HEADER, FakeTelegram
 from tests.fakes._common import free_port
 from tests.ready_lists import ready_registry

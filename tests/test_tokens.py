@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.tokens import TokenError, load_token
+from bot.operations.tokens import TokenError, load_token
 
 TOKEN = "123456789:AAHsecret-part_of_the_token"
 

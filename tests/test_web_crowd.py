@@ -22,8 +22,8 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
-from bot.lexicons import LexiconRegistry
 from bot.web.limits import MAX_CONNECTIONS, RESERVE, Caps, quiet_descriptor_shortage
+from bot.words.loader import LexiconRegistry
 from tests.web_room import LINK, WebRoom
 
 ROOT = Path(__file__).resolve().parent.parent

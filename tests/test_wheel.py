@@ -33,7 +33,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from bot.lexicons import BUNDLED, cache_dir, load
+from bot.words.loader import BUNDLED, cache_dir, load
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ["pyproject.toml", "README.md", "LICENSE", "bot", "core", "lexicons"]

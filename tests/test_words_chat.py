@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from bot.chat import Reply
-from bot.lexicons import BUNDLED, LexiconRegistry, lexicon_dir, load, resolve
 from bot.storage import SQLiteStorage
-from bot.word_lists import prepare_at_start
+from bot.words.game_lists import prepare_at_start
+from bot.words.loader import BUNDLED, LexiconRegistry, lexicon_dir, load, resolve
 from core.gcg import read_gcg
 from core.lexicon import Lexicon
 from tests.club import CHANNEL, START, Club

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.chat import Incoming, Reply
 from bot.referee import Referee
-from bot.service import RefereeService
+from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage
 from bot.web import Hub, WebAddress, WebServer
 from tests.ready_lists import ready_registry

@@ -31,13 +31,12 @@ from core.edition import EDITIONS
 from ..chat import Incoming, Reply
 from ..commands.duplicate_games import load_game
 from ..commands.duplicate_texts import live_lines_at_close
-from ..lexicons import LexiconRegistry
 from ..messages import say
-from ..metrics import Metrics
 from ..numbers import read_decimal
+from ..operations.metrics import Metrics
 from ..outbox import Undelivered
 from ..referee import Referee
-from ..service import RefereeService
+from ..runtime.service import RefereeService
 from ..storage import ChannelSettings, GameKind, Storage, StorageFullError
 from ..tools.common import (
     EXIT_BROKEN_PIPE,
@@ -49,7 +48,8 @@ from ..tools.common import (
     open_database,
     start_metrics,
 )
-from ..word_lists import prepare_at_start
+from ..words.game_lists import prepare_at_start
+from ..words.loader import LexiconRegistry
 
 CHANNEL = "console"  # the default room's channel, and its clock's scope (it covers the console accounts too)
 ACCOUNTS = "console:"  # every console room's speakers: ``console:NAME``, the same account in every room

@@ -32,10 +32,10 @@ from discord import app_commands
 from ..chat import Incoming, Reply, read_command
 from ..commands import COMMANDS, CommandSpec, find
 from ..messages import say
-from ..metrics import Metrics, rate_limit_trace
+from ..operations.metrics import Metrics, rate_limit_trace
 from ..outbox import Undelivered
 from ..referee import Referee
-from ..service import RefereeService
+from ..runtime.service import RefereeService
 from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, first_things_first, platform_id, split_text
 from .common import platform_name as platform_name  # the names the tests and tools import from here
 from .common import platform_received as platform_received  # Discord's time of an answer, on the referee's clock

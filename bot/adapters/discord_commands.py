@@ -14,8 +14,8 @@ from discord import app_commands
 
 from ..commands import CommandSpec, find
 from ..commands.general import setting_named, setting_names, setting_values
-from ..lexicons import bundled
 from ..messages import say
+from ..words.loader import bundled
 from .common import DEFAULT_LANGUAGE, language_of_locale, platform_name, platform_word, short_text
 
 

@@ -50,10 +50,10 @@ from telegram.ext import (
 from ..chat import Incoming, Reply
 from ..commands import COMMANDS
 from ..messages import languages, say
-from ..metrics import Metrics
+from ..operations.metrics import Metrics
 from ..outbox import Failure, Undelivered
 from ..referee import Referee
-from ..service import RefereeService
+from ..runtime.service import RefereeService
 from .common import (
     DEFAULT_LANGUAGE,
     POLL_SECONDS,

@@ -1,4 +1,4 @@
-"""The Telegram adapter's HTTP requests, which tell the metrics (``bot.metrics``) every rate-limit answer
+"""The Telegram adapter's HTTP requests, which tell the metrics (``bot.operations.metrics``) every rate-limit answer
 (HTTP 429) the Bot API sends, seen before python-telegram-bot's rate limiter retries it, and whether the
 Bot API answers at all (the health check).
 
@@ -21,7 +21,7 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import HTTPXRequest
 
 from ..backoff import ceiling, full_jitter
-from ..metrics import RATE_LIMITED, Metrics
+from ..operations.metrics import RATE_LIMITED, Metrics
 
 log = logging.getLogger("arbitre.telegram")
 

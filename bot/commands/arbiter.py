@@ -20,7 +20,7 @@ from ..numbers import looks_like_number, read_int
 from ..render import round_result_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord, GameStatus
-from ..word_lists import game_list
+from ..words.game_lists import game_list
 from . import seats, simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top

@@ -31,7 +31,7 @@ from ..messages import say
 from ..numbers import read_int
 from ..render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
 from ..storage import GameKind, GameRecord, GameSetup
-from ..word_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
+from ..words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
 from . import seats
 from .classic_clock import after_event, clock_lines, countdown
 from .context import Context, UserError

@@ -9,7 +9,7 @@ from core.gcg import write_gcg
 
 from ..chat import Reply
 from ..storage import Deadline, GameKind, GameRecord
-from ..word_lists import list_name, lists_used
+from ..words.game_lists import list_name, lists_used
 from . import classic, classic_settings
 from .context import Context
 from .formatting import tiles_text

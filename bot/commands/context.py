@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..chat import CommandLine, Incoming, Reply
-from ..house_words import HouseList
 from ..messages import say
 from ..numbers import NumberError, parse_decimal, parse_whole, split_words
 from ..storage import ChannelSettings, GameRecord, Storage
-from ..word_lists import game_list
+from ..words.game_lists import game_list
+from ..words.house import HouseList
 from .services import Services
 from .spec import Access, CommandSpec
 

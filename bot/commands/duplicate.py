@@ -31,7 +31,7 @@ from ..messages import decimal, keyword_form, keywords, number, say
 from ..numbers import looks_like_number
 from ..overload import Shed
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
-from ..word_lists import game_list
+from ..words.game_lists import game_list
 from . import seats, simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top

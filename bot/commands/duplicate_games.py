@@ -24,10 +24,10 @@ from core.duplicate import (
 )
 from core.movegen import TopResult
 
-from ..house_words import HouseList
-from ..lexicons import ListPreparingError
 from ..storage import GameKind, GameRecord, Storage
-from ..word_lists import game_list
+from ..words.game_lists import game_list
+from ..words.house import HouseList
+from ..words.loader import ListPreparingError
 from .context import Context, UserError
 from .services import Services
 from .simultane_tops import TopKey, shared_top

@@ -20,11 +20,11 @@ from core.errors_duplicate import NoDrawPossibleError
 from core.simultane import SimultaneDefinition, next_draw
 
 from ..chat import Reply
-from ..lexicons import ListPreparingError
 from ..messages import say
 from ..render.record import end_reason_text, standings_text
 from ..storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, Storage
-from ..word_lists import VERDICT_KEY, ListUsed, preparing_name
+from ..words.game_lists import VERDICT_KEY, ListUsed, preparing_name
+from ..words.loader import ListPreparingError
 from . import simultane_pacing
 from .duplicate_closes import TickReplies, handed_over, owing, result_images
 from .duplicate_games import game_of, round_lists, save, start_top, sync_deadline, top_finder
@@ -195,7 +195,7 @@ def clock_tick(
     ticked: TickReplies | None = None,
 ) -> list[Reply]:
     """Warnings and closings due at ``now``, for every open round in storage whose channel's clock
-    lease this process holds or can take (see ``bot.clock_lease``); ``publish`` is given stored replies as
+    lease this process holds or can take (see ``bot.commands.clock_lease``); ``publish`` is given stored replies as
     soon as they may go: a warning, a close's notice and next draw once its transaction commits (300 closes
     in one tick: the first draw is not held back), the results of every close of the tick once all of them
     are committed (``TickReplies``). ``ticked``: the tick's replies, when the caller gathers more steps

@@ -8,12 +8,12 @@ from core.notation import Notation
 from core.rules import RULE_SETS
 
 from ..catalogs import CATALOGS
-from ..lexicons import chat_list_spec, list_key
 from ..messages import keyword_form, keywords, languages, number, say
 from ..numbers import read_decimal
 from ..storage import ChannelSettings
 from ..timefmt import UnknownTimeZoneError, canonical_zone
-from ..word_lists import ListUsed, game_list, verdicts_text
+from ..words.game_lists import ListUsed, game_list, verdicts_text
+from ..words.loader import chat_list_spec, list_key
 from .classic_settings import game_setting, running_classic, settings_line
 from .context import Context, UserError
 from .duplicate import MAX_MINUTES, MIN_MINUTES

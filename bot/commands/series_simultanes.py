@@ -19,7 +19,7 @@ from core.series import GameResult, PlayerResult
 
 from ..messages import say_counts
 from ..numbers import looks_like_number, read_int
-from ..simultane_names import room_labels
+from ..simultanes.names import room_labels
 from ..storage import GameStatus, SeriesRecord, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
 from .context import Context, UserError
 from .history import TargetGame

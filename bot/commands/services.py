@@ -12,13 +12,13 @@ from core.duplicate import DuplicateGame
 from core.game import ClassicGame
 
 from ..chat import Incoming, Reply
-from ..clock_lease import ClockLease
-from ..lexicons import LexiconRegistry
 from ..outbox import DeadLetter
 from ..overload import Shedder, keeps_all
 from ..storage import GameKind, Storage
-from ..word_lists import WordLists
+from ..words.game_lists import WordLists
+from ..words.loader import LexiconRegistry
 from .clock import DuplicateClock
+from .clock_lease import ClockLease
 from .game_cache import GameCache, Games
 
 

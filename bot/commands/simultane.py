@@ -9,7 +9,7 @@ channel's zone), together at that time: the clock starts every joined room's gam
 room's admin starts its game with ``/simultane start`` once the organiser has admitted the room.
 ``/simultane join CODE [NAME...]``, ``admit``, ``refuse``, ``close`` and ``centre``: who takes part and
 when the entries close (``bot.commands.simultane_entries``); ``/simultane name CODE NAME...`` names (or
-renames) the room later (``bot.simultane_names``: a room with no name is shown "Room N" by joining order).
+renames) the room later (``bot.simultanes.names``: a room with no name is shown "Room N" by joining order).
 Played together, the rooms are paced (``bot.commands.simultane_pacing``).
 ``/simultane ranking [CODE]`` shows the overall ranking as far as the visibility rule allows
 (``bot.commands.simultane_ranking``), ``/simultane export [CODE]`` the same as CSV with each player's
@@ -28,10 +28,10 @@ from core.duplicate import Sanctions
 from core.simultane import SimultaneDefinition, SimultaneMode, StartBlock
 
 from ..messages import keyword_form, keywords, number
-from ..simultane_names import say_counted
+from ..simultanes.names import say_counted
 from ..storage import Admission
 from ..timefmt import zone
-from ..word_lists import game_list
+from ..words.game_lists import game_list
 from . import seats
 from .context import Context, UserError
 from .duplicate import move_minutes

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..chat import Incoming, Reply
 from ..messages import say
-from ..simultane_names import room_labels
+from ..simultanes.names import room_labels
 from ..storage import GameRecord, Storage
 from .context import UserError
 

@@ -19,9 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from core.simultane import RoomProgress, SimultaneMode, close_wait, visible_rounds
 
 from ..chat import Reply
-from ..lexicons import ListPreparingError
 from ..messages import say
 from ..storage import DONE_POST, GameStatus, HeldRound, SimultaneRecord, SimultaneRoom
+from ..words.loader import ListPreparingError
 from .context import UserError
 from .duplicate_closes import TickReplies, owing
 from .duplicate_games import game_of

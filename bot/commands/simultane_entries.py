@@ -16,7 +16,7 @@ from core.simultane import SimultaneMode, StartBlock
 from ..chat import Reply
 from ..messages import say
 from ..numbers import read_int
-from ..simultane_names import NAME_MAX, centre_name, room_labels, say_counted
+from ..simultanes.names import NAME_MAX, centre_name, room_labels, say_counted
 from ..storage import Admission, SimultaneRecord, SimultaneRoom
 from . import seats
 from .context import Context, UserError

@@ -27,7 +27,7 @@ from core.duplicate.ranking import DuplicateStanding
 from core.duplicate.results_file import sigles_file, without_table
 
 from ..messages import say
-from ..simultane_names import say_counted
+from ..simultanes.names import say_counted
 from ..storage import GameRecord, GameStatus, SimultaneRecord
 from .context import Context, UserError
 from .duplicate_games import game_of

@@ -12,7 +12,7 @@ from core.simultane import SimultaneDefinition
 from ..chat import Reply
 from ..messages import number, say
 from ..storage import GameKind, GameSetup, SimultaneRecord
-from ..word_lists import game_list
+from ..words.game_lists import game_list
 from .context import UserError
 from .duplicate_games import save
 from .duplicate_rounds import open_next_round

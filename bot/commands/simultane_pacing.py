@@ -19,7 +19,7 @@ from core.simultane import CloseWait, RoomProgress, WaitReason, close_wait
 
 from ..chat import Reply
 from ..messages import say
-from ..simultane_names import room_labels
+from ..simultanes.names import room_labels
 from ..storage import GameRecord, SimultaneRecord, Storage
 from ..timefmt import clock_time
 from .context import UserError

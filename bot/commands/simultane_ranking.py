@@ -26,8 +26,8 @@ from ..chat import Reply
 from ..messages import decimal, number, say
 from ..render.results import StandingsView, standings_png
 from ..render.text import table
-from ..simultane_names import room_labels, say_counted
-from ..simultane_rooms import rooms_played
+from ..simultanes.names import room_labels, say_counted
+from ..simultanes.rooms import rooms_played
 from ..storage import Admission, GameStatus, SimultaneRecord, SimultaneRoom, Storage
 from ..timefmt import date_time
 from .context import Context, UserError
@@ -121,7 +121,7 @@ class Overall:
     joined: tuple[SimultaneRoom, ...] = ()  # every room, in joining order: their labels
 
     def labels(self, lang: str) -> dict[str, str]:
-        """Each room's label by channel: its centre's name, else "Room N" (``bot.simultane_names``)."""
+        """Each room's label by channel: its centre's name, else "Room N" (``bot.simultanes.names``)."""
         return room_labels(lang, self.joined)
 
 

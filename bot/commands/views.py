@@ -24,7 +24,7 @@ from ..chat import Reply
 from ..messages import keyword_form, keywords
 from ..numbers import read_int
 from ..storage import GameKind, GameRecord
-from ..word_lists import verdict_lines
+from ..words.game_lists import verdict_lines
 from . import classic as classic
 from . import duplicate as duplicate
 from . import ending, simultane_ranking, turns

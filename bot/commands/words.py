@@ -14,12 +14,12 @@ from __future__ import annotations
 from core.errors_lexicon import InvalidWordError
 from core.lexicon import normalise_word
 
-from ..house_words import ADD, CLEAR, REMOVE, HouseWordChange, HouseWords
-from ..lexicons import UnknownListError, chat_list_spec, list_key, split_key
 from ..messages import keyword_form, keywords
 from ..storage import GameKind
 from ..timefmt import date_time
-from ..word_lists import game_list, list_name
+from ..words.game_lists import game_list, list_name
+from ..words.house import ADD, CLEAR, REMOVE, HouseWordChange, HouseWords
+from ..words.loader import UnknownListError, chat_list_spec, list_key, split_key
 from . import seats
 from .context import Context, UserError
 from .registry import Access, Section, command

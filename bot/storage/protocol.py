@@ -7,8 +7,8 @@ import contextlib
 from typing import Any, Protocol
 
 from ..chat import Reply
-from ..house_words import HouseWordChange
 from ..outbox import DeadLetter, OutboxBacklog, OutboxItem
+from ..words.house import HouseWordChange
 from .records import (
     ChannelLock,
     ChannelSettings,

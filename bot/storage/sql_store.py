@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, fields
 from typing import Any
 
-from ..house_words import HouseWordChange
+from ..words.house import HouseWordChange
 from .common import most_used
 from .dialect import Dialect
 from .records import (

@@ -14,8 +14,8 @@ _HOUSE_MARK = {"fr": " (mot maison)", "en": " (house word)"}
 
 
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.house_words import HouseFileError, HouseList, HouseWords, read_house_file
-    from bot.lexicons import WordListError, list_key, load
+    from bot.words.house import HouseFileError, HouseList, HouseWords, read_house_file
+    from bot.words.loader import WordListError, list_key, load
     from core.adjudication import check_words, dots_read
 
     spec = args.lexicon if args.edition is None else list_key(args.lexicon, args.edition)
@@ -50,7 +50,7 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def run_lexicon(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import json
 
-    from bot.lexicons import WordListError, load
+    from bot.words.loader import WordListError, load
 
     status = 0
     for spec in args.lists or ["fr"]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # imported when a command runs: building the parser needs none of them
-    from bot.metrics import MetricsRun
+    from bot.operations.metrics import MetricsRun
     from bot.storage import Storage
     from core.edition import Edition
     from core.notation import Notation
@@ -97,7 +97,7 @@ def add_metrics_options(parser: argparse.ArgumentParser) -> None:
 def start_metrics(args: argparse.Namespace, tool: str, err: TextIO) -> MetricsRun | None:
     """The metrics asked for by ``add_metrics_options`` (their address said on ``err``); an empty run when
     none were asked for; None after one line on ``err`` when the port is wrong or cannot be bound."""
-    from bot.metrics import BadMetricsPortError, metrics_address, serve_metrics
+    from bot.operations.metrics import BadMetricsPortError, metrics_address, serve_metrics
 
     try:
         address = metrics_address(getattr(args, "metrics_port", None), getattr(args, "metrics_address", None))

@@ -34,7 +34,7 @@ from bot.tools.common import (
 
 if TYPE_CHECKING:  # asyncio and the rest are imported when the bot runs, not to parse arguments
     from bot.adapters.discord_shards import ShardRange
-    from bot.metrics import Metrics
+    from bot.operations.metrics import Metrics
     from bot.storage import Storage
     from bot.web import WebAddress
 
@@ -100,9 +100,9 @@ async def _main(
     import asyncio
 
     from bot.adapters.discord import DiscordAdapter
-    from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
-    from bot.word_lists import prepare_at_start
+    from bot.words.game_lists import prepare_at_start
+    from bot.words.loader import LexiconRegistry
 
     try:
         registry = LexiconRegistry()
@@ -140,7 +140,7 @@ async def _main(
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.tokens import TokenError, configure_logging, load_token, mask
+    from bot.operations.tokens import TokenError, configure_logging, load_token, mask
 
     if args.guild is not None and not args.sync:
         print("arbitre discord: --guild goes with --sync", file=err)

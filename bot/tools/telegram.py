@@ -44,7 +44,7 @@ def _webhook(args: argparse.Namespace, secret: str | None) -> WebhookConfig | No
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.tokens import TokenError, configure_logging, load_token, load_webhook_secret, mask
+    from bot.operations.tokens import TokenError, configure_logging, load_token, load_webhook_secret, mask
 
     try:
         token = load_token("telegram", args.config)
@@ -70,10 +70,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         handler.addFilter(not_token_trouble)
 
     from bot.adapters.telegram import TelegramAdapter
-    from bot.lexicons import LexiconRegistry
     from bot.referee import Referee
     from bot.web.run import WebOptionsError, address_of
-    from bot.word_lists import prepare_at_start
+    from bot.words.game_lists import prepare_at_start
+    from bot.words.loader import LexiconRegistry
 
     try:
         web = address_of(args, "telegram")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .common import add_edition_options
 
 if TYPE_CHECKING:  # imported when the command runs, so that other commands never depend on them
-    from bot.house_words import HouseWords
+    from bot.words.house import HouseWords
     from core.board import Board
     from core.edition import Edition
     from core.lexicon import Lexicon
@@ -42,8 +42,8 @@ class HouseOptionError(ToolError):
 def load_lexicon(spec: str, house: HouseWords | None = None, edition: Edition | None = None) -> Lexicon:
     """The word list ``fr``, ``en`` (bundled) or at a path, in the tiles of ``edition`` (by default the
     list's own), from the compiled cache when it is there; with ``house`` words applied when there are some."""
-    from bot.house_words import house_lexicon
-    from bot.lexicons import WordListError, list_key, load
+    from bot.words.house import house_lexicon
+    from bot.words.loader import WordListError, list_key, load
 
     try:
         lexicon = load(spec if edition is None else list_key(spec, edition.code))[0]
@@ -55,7 +55,7 @@ def load_lexicon(spec: str, house: HouseWords | None = None, edition: Edition | 
 def load_house(path: str | None, edition: Edition | None = None) -> HouseWords:
     """House words from ``--house FILE`` (none without it), in ``edition``'s tiles: one word a line,
     ``-WORD`` removes it."""
-    from bot.house_words import HouseFileError, HouseWords, read_house_file
+    from bot.words.house import HouseFileError, HouseWords, read_house_file
     from core.alphabet import LATIN
 
     if path is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..ports import BadPortError, port_number
+from ..operations.ports import BadPortError, port_number
 
 PORT_ENV = "ARBITRE_WEB_PORT"
 ADDRESS_ENV = "ARBITRE_WEB_ADDRESS"

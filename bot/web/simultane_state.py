@@ -19,8 +19,8 @@ from core.simultane import (
     visible_rounds,
 )
 
-from ..simultane_names import room_labels
-from ..simultane_rooms import rooms_played
+from ..simultanes.names import room_labels
+from ..simultanes.rooms import rooms_played
 from ..storage import GameRecord, SimultaneRecord, SimultaneRoom, Storage
 
 State = dict[str, Any]

@@ -32,14 +32,14 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import make_wsgi_app
 from prometheus_client.registry import Collector
 
-from .overload import Shed
+from ..overload import Shed
 from .ports import BadPortError, port_number
 
 if TYPE_CHECKING:
     import aiohttp
 
-    from .overload import Overload
-    from .referee import Referee
+    from ..overload import Overload
+    from ..referee import Referee
 
 log = logging.getLogger("arbitre")
 
@@ -84,8 +84,8 @@ def platform_of(channel: str) -> str:
 def command_label(text: str) -> str | None:
     """The name a command is counted under: its canonical name (``/jouer`` and ``/play`` alike),
     ``unknown`` for a command the bot does not know; None for a message that is no command."""
-    from .chat import read_command
-    from .commands import find
+    from ..chat import read_command
+    from ..commands import find
 
     command = read_command(text)
     if command is None:
@@ -324,7 +324,7 @@ class MetricsServer:
 
         from aiohttp import web
 
-        from .web.limits import ACCEPT_BURST, capped, quiet_descriptor_shortage
+        from ..web.limits import ACCEPT_BURST, capped, quiet_descriptor_shortage
 
         app = web.Application()
         app.router.add_route("*", "/{path:.*}", self._answer)

@@ -33,7 +33,7 @@ from core.alphabet import LATIN, Alphabet
 from core.errors_lexicon import InvalidWordError
 from core.lexicon import Lexicon, normalise_word
 
-from .operator_files import OperatorFileError, read_text_bounded
+from ..operator_files import OperatorFileError, read_text_bounded
 
 ADD = "add"
 REMOVE = "remove"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from core.duplicate import DuplicateGame
 from core.simultane import RoomPlayer, RoomProgress, RoomResult
 
-from .storage import GameRecord, GameStatus, SimultaneRoom, Storage
+from ..storage import GameRecord, GameStatus, SimultaneRoom, Storage
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ views of the mapping (nothing copied: what a one-shot command such as ``arbitre
 check`` wants), while the default copies them into the process (what a long-running
 bot wants: a cache file changed on disk later cannot affect it).
 
-``LexiconRegistry`` (``bot.lexicon_registry``) keeps the compiled lists of a process.
+``LexiconRegistry`` (``bot.words.registry``) keeps the compiled lists of a process.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from core.errors_lexicon import CorruptLexiconError, InvalidWordError
 from core.lexicon import MAX_WORD, MIN_WORD, Lexicon, normalise_word
 from core.lexicon_format import FORMAT_VERSION
 
-from .lexicon_registry import (  # the registry's names, as this module has always offered them
+from .registry import (  # the registry's names, as this module has always offered them
     HOUSE_MARK,
     MAX_HOUSE_LISTS,
     LexiconInfo,
@@ -76,7 +76,7 @@ def _log() -> logging.Logger:
     return logging.getLogger(LOGGER)
 
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = ("fr", "en")  # the bundled lists every start prepares; ``bundled()`` names them all
 EDITION_MARK = "#edition-"  # in a list's name: the edition whose tiles it is compiled in (``list_key``)
 
@@ -478,7 +478,7 @@ def expected_load_seconds(spec: str) -> float:
 
 
 class LexiconRegistry(ListRegistry):
-    """Loads each list once per process (``load`` by default); thread-safe (``bot.lexicon_registry``)."""
+    """Loads each list once per process (``load`` by default); thread-safe (``bot.words.registry``)."""
 
     def __init__(self, loader: Callable[[str], Loaded] = load) -> None:
         super().__init__(loader, expected_load_seconds)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .messages import say
-from .storage import SimultaneRoom
+from ..messages import say
+from ..storage import SimultaneRoom
 
 NAME_MAX = 32  # characters: a projector's column and a federation's ranking line
 NAME_TEXT = re.compile(r"^[^\W_](?:[^\W_]|[ '’.,&()/-])*$")  # letters and digits first, then a few marks

@@ -5,8 +5,8 @@ lists in a background thread and ``ready`` answers at once, raising
 ``ListPreparingError`` with the expected wait while a list is still being compiled.
 ``with_house`` names a list with a channel's house words applied (the loaded list patched
 with them, ``Lexicon.patched``: milliseconds, never a compile; for the move generator; kept
-in memory only, the most recent few). Lists are named as its loader takes them (``bot.lexicons``:
-``fr``, a path, either with the edition whose tiles it is compiled in, ``list_key``); ``bot.lexicons``
+in memory only, the most recent few). Lists are named as its loader takes them (``bot.words.loader``:
+``fr``, a path, either with the edition whose tiles it is compiled in, ``list_key``); ``bot.words.loader``
 gives ``LexiconRegistry``, this registry with its loader.
 """
 
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from core.lexicon import Lexicon
 
-    from .house_words import HouseWords
+    from .house import HouseWords
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,7 @@ class ListRegistry:
 
     def _load_house(self, spec: str) -> Loaded:
         """A list with house words: its list (loaded first if needed) patched with them."""
-        from .house_words import house_lexicon
+        from .house import house_lexicon
 
         base, house = self._house[spec]
         lexicon, info = self.load(base)

@@ -23,8 +23,10 @@ from core.alphabet import LATIN, Alphabet
 from core.game import standing_events
 from core.lexicon import Lexicon
 
-from .house_words import HouseList, HouseWords
-from .lexicons import (
+from ..messages import say
+from ..storage import HouseWordStore, Storage, StoredEvent
+from .house import HouseList, HouseWords
+from .loader import (
     BUNDLED,
     EDITION_MARK,
     HOUSE_MARK,
@@ -34,8 +36,6 @@ from .lexicons import (
     list_key,
     split_key,
 )
-from .messages import say
-from .storage import HouseWordStore, Storage, StoredEvent
 
 VERDICT_KEY = "verdict_list"  # key of the stored event data saying what a verdict used
 
