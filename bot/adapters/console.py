@@ -334,6 +334,9 @@ class ConsoleRoom:
                 if self.script:
                     await loop.run_in_executor(None, self.referee.lexicons.wait)
                 await self.service.handle(message)
+                # a close's images (drawn off the command's path) are printed before the next line is read:
+                # the transcript reads in the order it was typed, however busy the machine
+                await self.service.drain()
         finally:
             self.running = False
             await self.service.stop(sends_seconds=None)  # a busy machine's images are printed, however late
