@@ -155,3 +155,31 @@ async def test_a_live_edit_never_waits_behind_nor_ahead_of_a_message_that_waits_
     clock.at += 1.0
     await asyncio.wait_for(waiting, 2.0)
     assert [name for name, _, _ in api.sent] == ["m0", "m1", "m2", "the draw"]
+
+
+@pytest.mark.asyncio
+async def test_a_message_answered_late_never_keeps_the_others_in_the_window() -> None:
+    """Messages are answered out of the order they left in (a photo's upload takes longer than a line): one on its
+    way, or answered late, counts for itself only. Before, the window forgot a message only once every message
+    that left before it was forgotten: a photo still uploading held every other message of the bot (overall
+    window full) until a second after its answer, and two groups' next draws waited up to 1.9 s behind it."""
+    clock = Clock()
+    api = Api(clock)
+    pacer = FloodPacer(None, clock)
+    uploaded = asyncio.Event()
+
+    async def upload(name: str) -> bool:
+        await uploaded.wait()
+        api.sent.append((name, GROUP, clock()))
+        return True
+
+    photo = asyncio.ensure_future(pacer.process_request(upload, ("photo",), {}, "sendPhoto", {"chat_id": GROUP}, None))
+    await asyncio.sleep(0.05)
+    for user in range(29):  # the rest of the second's 30, answered at once
+        await asyncio.wait_for(api.request(pacer, "sendMessage", 2_000_000 + user), 1.0)
+    clock.at += 1.0  # the 29 are a second old: only the photo, on its way, is in the window
+    await asyncio.wait_for(api.request(pacer, "sendMessage", 3_000_000, "while it uploads"), 1.0)
+    uploaded.set()
+    await asyncio.wait_for(photo, 1.0)  # answered now: it counts from now, the others do not
+    await asyncio.wait_for(api.request(pacer, "sendMessage", 3_000_001, "after it"), 1.0)
+    assert [name for name, _, _ in api.sent][-3:] == ["while it uploads", "photo", "after it"]

@@ -212,14 +212,17 @@ class FloodPacer(BaseRateLimiter[Any]):
 
 
 def _window(sent: deque[_Sent], seconds: float, now: float, limit: int) -> float | None:
-    """Forget the messages answered ``seconds`` ago or more; if ``limit`` or more are left, when the oldest
-    was answered (now if it is on its way), else None."""
-    while sent and (at := sent[0].at) is not None and at <= now - seconds:
-        sent.popleft()
+    """Forget the messages answered ``seconds`` ago or more, wherever they stand (messages are answered out of
+    the order they left in: a photo's upload, a slow answer); if ``limit`` or more are left, when the message
+    whose leaving the window makes room for one more was answered (now for those on their way), else None."""
+    if any(x.at is not None and x.at <= now - seconds for x in sent):
+        kept = [x for x in sent if x.at is None or x.at > now - seconds]
+        sent.clear()
+        sent.extend(kept)
     if len(sent) < limit:
         return None
-    at = sent[0].at
-    return now if at is None else at
+    answered = sorted(now if x.at is None else x.at for x in sent)
+    return answered[len(sent) - limit]
 
 
 def _chat_key(chat_id: object) -> int | str:
