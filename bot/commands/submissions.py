@@ -70,6 +70,7 @@ class UsualWay:
 
 USUAL_WAY = UsualWay()
 QUICK_FAILURE = "the quick /play failed (a bug), the usual way answers"  # logged as an error
+FAILURE_MARK = {"quick_play_failure": True}  # on that error's record: the tests fail on it (tests/conftest.py)
 ON_ITS_OWN = frozenset({HandOver.ROOM_BUSY, HandOver.NOT_KEPT})  # tried again alone, the quick way first
 
 
@@ -90,7 +91,7 @@ def quick_play(services: Services, message: Incoming, command: CommandLine) -> l
         log.debug("quick /play not kept", exc_info=True)
         return None
     except Exception:  # rolled back, with the games it changed in memory
-        log.exception("%s: %s", QUICK_FAILURE, message)
+        log.exception("%s: %s", QUICK_FAILURE, message, extra=FAILURE_MARK)
         return None
     if not isinstance(stored, QuickPlay):
         return None
@@ -138,7 +139,7 @@ def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -
         log.debug("a batch of quick /play not kept", exc_info=True)
         return [None] * len(plays)
     except Exception:  # rolled back, with the games it changed in memory
-        log.exception("%s: a batch of %d", QUICK_FAILURE, len(plays))
+        log.exception("%s: a batch of %d", QUICK_FAILURE, len(plays), extra=FAILURE_MARK)
         return [None] * len(plays)
     for done in stored:
         if isinstance(done, QuickPlay):
