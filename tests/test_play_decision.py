@@ -160,7 +160,7 @@ def batched(club: Club, messages: list[Incoming]) -> list[tuple[Incoming, list[R
     return done
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios)
 def test_the_quick_way_and_the_usual_way_answer_a_private_play_alike(scenario: Scenario) -> None:
     with tempfile.TemporaryDirectory() as folder:
