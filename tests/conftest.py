@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -47,6 +48,33 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     from tests.ready_lists import ready_registry
 
     ready_registry()
+
+
+class _Kept(logging.Handler):
+    """Keeps the records of the quick /play's unexpected failures (``bot.commands.submissions.FAILURE_MARK``)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if getattr(record, "quick_play_failure", False):
+            self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def quick_play_failures() -> Iterator[list[logging.LogRecord]]:
+    """Every test fails when the quick /play failed unexpectedly (a bug: the usual way answered the player, so
+    no reply-based check would see it); a test that makes it fail on purpose empties the list it gets."""
+    kept = _Kept()
+    logger = logging.getLogger("arbitre")
+    logger.addHandler(kept)
+    try:
+        yield kept.records
+    finally:
+        logger.removeHandler(kept)
+    if kept.records:  # its message and traceback
+        pytest.fail(logging.Formatter().format(kept.records[0]))
 
 
 @pytest.fixture

@@ -36,14 +36,14 @@ from . import seats, simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import close_round, finish, open_next_round
-from .duplicate_sanctions import sanctioned, slip_receipt
+from .duplicate_sanctions import sanctioned
 from .duplicate_texts import count_reply, draw_reply, joins_reply, reason_text, standings_image
 from .formatting import split_claimed
+from .play_decision import decide_play, just_drawn
 from .registry import Access, Section, command
 from .simultane_accounts import check_one_room
 from .submissions_late import count_after_close, received_in_time
 
-JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be meant for the round before
 REJECT_MARK = "-"  # /draw - rejects the draw shown, as the words of the catalogs' keywords_reject do
 FISF_RULES = "fisf"  # the channel's rule set under which a duplicate game takes the FISF sanctions
 MIN_MINUTES, MAX_MINUTES = 0.05, 10.0  # time per move: 3 seconds (training, tests) to 10 minutes
@@ -299,40 +299,21 @@ def cmd_play(ctx: Context) -> None:
     if _player_of(ctx, record, game) is None:  # a newcomer: one room per simultané
         check_one_room(ctx.storage, record, ctx.message)
     player = _playing_as(ctx, record, game)
-    arrived = player is None
-    if player is None:
-        player = _add_player(ctx, record, game, seats.display_name(ctx.message), bind=True)
-    previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
-    event = game.submit(player, move, claimed, at=now)
-    save(ctx.services, record, game, [event], ctx.message.user)
-    preview = game.preview(player, move)
+    timed = game.settings.format.timed
+
+    def topping(seat: str) -> str | None:
+        return _topping(ctx, record, game, seat, move, now)
+
+    decided = decide_play(
+        lang, record, game, ctx.message, ctx.args, now, player, ctx.services.sheds, topping if timed else None
+    )
+    if decided.seat is not None:
+        seats.bind(ctx.storage, record, ctx.message.user, decided.seat)
+    save(ctx.services, record, game, decided.events, ctx.message.user)
     if after_close:
         ctx.private(after_close)
-    replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
-    deadline = game.deadline(round_)
-    topping = _topping(ctx, record, game, player, move, now) if game.settings.format.timed else None
-    receipt = slip_receipt(lang, game, move, claimed, replaced)  # FISF sanctions: nothing judged before the close
-    if (preview.valid or receipt is not None) and deadline is not None and now > deadline:
-        ctx.private(say(lang, "dup_late", n=round_.number))
-    elif topping is not None:
-        ctx.private(topping)
-    elif receipt is not None:
-        ctx.private(receipt)
-    elif preview.valid:
-        ctx.private(say(lang, "dup_ack", n=round_.number, move=move, score=preview.score, replaced=replaced))
-    else:
-        reason = reason_text(lang, preview, game.notation)
-        ctx.private(say(lang, "dup_ack_problem", n=round_.number, move=move, reason=reason.rstrip(".") + "."))
-    if arrived:
-        welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
-        ctx.private(say(lang, welcome, player=player, n=round_.number))
-        joined = joins_reply(lang, record, game)
-        if joined is not None and not ctx.services.sheds(Shed.JOINS):  # overloaded: the live lines can wait
-            ctx.replies.append(joined)
-    count = count_reply(lang, record, game)
-    if count is not None and previous is None and not ctx.services.sheds(Shed.COUNTER):
-        ctx.replies.append(count)
-    if topping is not None and game.current is round_ and _all_topped(ctx, record, game):
+    ctx.replies += decided.replies
+    if timed and game.current is round_ and _all_topped(ctx, record, game):
         # 3.8.4: "sans temps mort", the next draw as soon as every player has found the top
         ctx.replies += close_round(ctx.services, ctx.storage, record, game, lang, now, ctx.message.user)
 
@@ -409,7 +390,7 @@ def _just_after_close(
     assert round_.draw is not None
     if not game.closed_rounds or round_.opened_at is None:
         return ""
-    if not now - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
+    if not just_drawn(game, now):
         return ""  # (sent before this draw was made: meant for the round before)
     seat = _player_of(ctx, record, game)
     if seat is not None and any(s.player == seat for s in round_.submissions):

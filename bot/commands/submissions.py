@@ -4,12 +4,17 @@ The common case, a seated player or a newcomer whose first answer seats them, is
 (``Storage.play_state``: the game, its channel's settings, its seats, its last event, whether messages
 wait for the player or the channel) and written in one transaction of one insert per table
 (``Storage.record_play``: its events, the new seat, its replies), with the game taken from the cache
-(a game not in memory, or behind the log, is brought up to date first). Every other case (a seat
-claimed by name, a player taken off their seat, an answer just after a close, a refusal) returns None
-and goes the command's usual way, which answers the same. The acknowledgement is committed before it
-is delivered, as any reply. Answers that arrive together (``quick_plays``) share one transaction; on
+(a game not in memory, or behind the log, is brought up to date first). The move is decided by
+``bot.commands.play_decision.decide_play``, as the command's usual way decides it; every other case (a
+seat claimed by name, a player taken off their seat, an answer just after a close...) is a declared
+``HandOver`` and goes the command's usual way, which decides it. The acknowledgement is committed before
+it is delivered, as any reply. Answers that arrive together (``quick_plays``) share one transaction; on
 PostgreSQL their states are read in one statement (``Storage.play_states``) and their writes sent in
 one (``Storage.record_plays``).
+
+A transaction that fails and keeps nothing (a full disk, a lost connection) hands its answers over too
+(``HandOver.NOT_KEPT``); any other exception is a bug, logged as an error (``QUICK_FAILURE``; the tests
+fail on it) before the usual way answers.
 """
 
 from __future__ import annotations
@@ -19,23 +24,16 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from core.duplicate import DuplicateEvent, SubmissionResult, event_to_dict
+from core.duplicate import event_to_dict
 from core.game import find_player
-from core.names import mixes_scripts
 
 from ..chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
-from ..messages import say
 from ..outbox import GRACE_SECONDS, destination
-from ..overload import Shed
-from ..storage import ChannelLock, GameKind, PlayState, PlayWrite, Storage
+from ..storage import ChannelLock, ConnectionLostError, GameKind, PlayState, PlayWrite, Storage, StorageFullError
 from . import seats
-from .duplicate import JUST_DRAWN_SECONDS
-from .duplicate_sanctions import slip_receipt
-from .duplicate_texts import count_reply, joins_reply, reason_text
-from .formatting import split_claimed
+from .play_decision import HandOver, decide_play, hand_over
 from .services import Services
 from .simultane_accounts import account_lock, seated_elsewhere
-from .submissions_late import received_in_time
 
 if TYPE_CHECKING:
     from core.duplicate import DuplicateGame
@@ -64,12 +62,16 @@ class QuickPlay:
 
 class UsualWay:
     """What ``quick_plays`` gives a private /play the quick way read and left to the command's usual way
-    (an answer received before a closed round's end, a seat claimed by name, a topping round...): its
-    caller runs the usual way at once, without trying the quick way again alone (under a backlog of late
-    answers, that second try cost each of them a transaction and its reads for nothing)."""
+    (one of the ``HandOver`` reasons the usual way decides: an answer received before a closed round's end,
+    a seat claimed by name, a topping round...): its caller runs the usual way at once, without trying the
+    quick way again alone (under a backlog of late answers, that second try cost each of them a transaction
+    and its reads for nothing)."""
 
 
 USUAL_WAY = UsualWay()
+QUICK_FAILURE = "the quick /play failed (a bug), the usual way answers"  # logged as an error
+FAILURE_MARK = {"quick_play_failure": True}  # on that error's record: the tests fail on it (tests/conftest.py)
+ON_ITS_OWN = frozenset({HandOver.ROOM_BUSY, HandOver.NOT_KEPT})  # tried again alone, the quick way first
 
 
 def takes_quick_way(message: Incoming, command: CommandLine) -> bool:
@@ -78,14 +80,18 @@ def takes_quick_way(message: Incoming, command: CommandLine) -> bool:
 
 
 def quick_play(services: Services, message: Incoming, command: CommandLine) -> list[Reply] | None:
-    """The stored replies to a private /play in the common case; None for the command's usual way."""
+    """The stored replies to a private /play in the common case; None for the command's usual way (a
+    ``HandOver``: nothing was kept)."""
     if not takes_quick_way(message, command):
         return None
     try:
         with services.games.transaction(services.storage):
             stored = quick_play_in_transaction(services, message, command)
-    except Exception:  # rolled back; the usual way answers (and explains a failure)
-        log.debug("quick /play gave way to the usual command", exc_info=True)
+    except (StorageFullError, ConnectionLostError):  # HandOver.NOT_KEPT: rolled back; the usual way says it
+        log.debug("quick /play not kept", exc_info=True)
+        return None
+    except Exception:  # rolled back, with the games it changed in memory
+        log.exception("%s: %s", QUICK_FAILURE, message, extra=FAILURE_MARK)
         return None
     if not isinstance(stored, QuickPlay):
         return None
@@ -95,10 +101,11 @@ def quick_play(services: Services, message: Incoming, command: CommandLine) -> l
 
 def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -> list[list[Reply] | UsualWay | None]:
     """Several private /play recorded in one write transaction (one commit for all: what a burst of
-    answers costs least), each the quick way; None for those that go the command's usual way (they wrote
-    nothing), ``USUAL_WAY`` for those the quick way read and left to it (no quick try alone is worth
-    making). If any fails, none is kept and all go the usual way (None)."""
-    stored: list[QuickPlay | UsualWay | None] = [None] * len(plays)
+    answers costs least), each the quick way; ``USUAL_WAY`` for those the quick way read and handed over
+    (``HandOver``: no quick try alone is worth making), None for those handled on their own, the quick way
+    first (not a quick way's message, ``HandOver.ROOM_BUSY``): both wrote nothing. If the transaction fails
+    (``HandOver.NOT_KEPT``, or a bug: logged as an error), none is kept and all are handled on their own."""
+    stored: list[QuickPlay | HandOver | None] = [None] * len(plays)
     try:
         with services.games.transaction(services.storage):
             # PostgreSQL: every room's lock tried at once; a room another transaction holds goes on its own
@@ -126,21 +133,32 @@ def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -
                 before = len(pending)
                 left = quick_play_in_transaction(services, *plays[n], wait=False, state=state, pending=pending)
                 which += [n] * (len(pending) - before)
-                if isinstance(left, UsualWay):
-                    stored[n] = left
+                stored[n] = left
             stored = _flush(services, pending, which, stored)
-    except Exception:  # rolled back, with the games it changed in memory: each goes the usual way
-        log.debug("a batch of quick /play gave way to the usual command", exc_info=True)
+    except (StorageFullError, ConnectionLostError):  # HandOver.NOT_KEPT: rolled back, games in memory too
+        log.debug("a batch of quick /play not kept", exc_info=True)
+        return [None] * len(plays)
+    except Exception:  # rolled back, with the games it changed in memory
+        log.exception("%s: a batch of %d", QUICK_FAILURE, len(plays), extra=FAILURE_MARK)
         return [None] * len(plays)
     for done in stored:
         if isinstance(done, QuickPlay):
             services.first_in_line_known(done.first, done.left)  # committed: these numbers are theirs for good
-    return [done.replies if isinstance(done, QuickPlay) else done for done in stored]
+    return [_given(done) for done in stored]
+
+
+def _given(done: QuickPlay | HandOver | None) -> list[Reply] | UsualWay | None:
+    """What ``quick_plays`` says of one play: its replies, or who decides it."""
+    if isinstance(done, QuickPlay):
+        return done.replies
+    if done is None or done in ON_ITS_OWN:
+        return None
+    return USUAL_WAY
 
 
 def _flush(
-    services: Services, pending: list[Pending], which: list[int], stored: list[QuickPlay | UsualWay | None]
-) -> list[QuickPlay | UsualWay | None]:
+    services: Services, pending: list[Pending], which: list[int], stored: list[QuickPlay | HandOver | None]
+) -> list[QuickPlay | HandOver | None]:
     """``stored`` with the pending moves (those of the plays numbered ``which``) written; both lists emptied."""
     if pending:
         for n, done in zip(which, recorded(services, pending)):
@@ -157,13 +175,12 @@ def quick_play_in_transaction(
     wait: bool = True,
     state: PlayState | None = None,
     pending: list[Pending] | None = None,
-) -> QuickPlay | UsualWay | None:
-    """A private /play recorded in the open transaction; None (nothing written) for the usual way, and
-    without ``wait`` also when another transaction holds the game's channel (the caller took the lock of
-    the channel it was sent from; ``state``: what it read for the move after that lock, if it did);
-    ``USUAL_WAY`` (nothing written) when its game was read and the move is the usual way's to decide. With
-    ``pending``, its writes are added there instead (None returned: the caller sends them, ``recorded``).
-    Raises when it fails (the transaction must then be rolled back)."""
+) -> QuickPlay | HandOver | None:
+    """A private /play recorded in the open transaction, or why the usual way decides it (``HandOver``:
+    nothing written; without ``wait``, ``HandOver.ROOM_BUSY`` when another transaction holds the game's
+    channel: the caller took the lock of the channel it was sent from; ``state``: what it read for the move
+    after that lock, if it did). With ``pending``, its writes are added there instead (None returned: the
+    caller sends them, ``recorded``). Raises when it fails (the transaction must then be rolled back)."""
     storage = services.storage
     # PostgreSQL: the channel's commands, one at a time, and its game's channel's (sent from a private chat)
     held = storage.lock_play(message.channel, message.user) if wait else None
@@ -175,20 +192,22 @@ def quick_play_in_transaction(
         else:
             taken = storage.try_lock_channels([state.game.channel])[state.game.channel]
             if taken is ChannelLock.BUSY:
-                return None
+                return HandOver.ROOM_BUSY
             changed = taken is ChannelLock.TAKEN
         if changed:  # it may have changed meanwhile: read again
             state = storage.play_state(message.channel, message.user)
     if state is None or state.game.kind is not GameKind.DUPLICATE:
-        return None
-    if state.seat is None and state.game.setup.simultane and not _first_seat(storage, state, message, wait, pending):
-        return None  # a simultané's newcomer seated in another room, or whose lock is busy: the usual way
+        return HandOver.NO_GAME
+    if state.seat is None and state.game.setup.simultane:
+        refused = _first_seat(storage, state, message, wait, pending)
+        if refused is not None:
+            return refused  # a simultané's newcomer seated in another room, or whose lock is busy
     game = services.duplicate_games.cached(state.game.id, state.stamp)
     if game is None:  # not in memory, or behind the log: read (once) what it misses
         game = services.duplicate_games.load(storage, state.game)
     played = _play(services, message, command, state, game)
-    if played is None:
-        return USUAL_WAY
+    if isinstance(played, HandOver):
+        return played
     if pending is not None:  # written with the batch's others
         pending.append(played)
         return None
@@ -211,106 +230,54 @@ def recorded(services: Services, pending: list[Pending]) -> list[QuickPlay]:
 
 def _first_seat(
     storage: Storage, state: PlayState, message: Incoming, wait: bool, pending: list[Pending] | None
-) -> bool:
-    """Whether a simultané's newcomer may be seated the quick way: under its account's lock in the
-    simultané, seated in no other room (``bot.commands.simultane_accounts``: one account, one room), nor
-    by a move of this batch not written yet."""
+) -> HandOver | None:
+    """Why a simultané's newcomer may not be seated the quick way (None: they may): under its account's lock
+    in the simultané (``ROOM_BUSY`` without ``wait`` when another transaction holds it), seated in no other
+    room (``bot.commands.simultane_accounts``: one account, one room), nor by a move of this batch not
+    written yet (``OTHER_ROOM``)."""
     code, user = state.game.setup.simultane, message.user
     lock = account_lock(code, user)
     if wait:
         storage.lock_channel(lock)
     elif storage.try_lock_channels([lock])[lock] is ChannelLock.BUSY:
-        return False
+        return HandOver.ROOM_BUSY
     if pending and any(p.write.seat is not None and p.write.seat[0] == user for p in pending):
-        return False
-    return not seated_elsewhere(storage, code, user, state.game.channel)
+        return HandOver.OTHER_ROOM
+    return HandOver.OTHER_ROOM if seated_elsewhere(storage, code, user, state.game.channel) else None
 
 
-def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> tuple[str | None, bool]:
-    """(the player's seat, whether the usual way must decide); None: a newcomer."""
+def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> str | HandOver | None:
+    """The player's seat; None: a newcomer; ``SEAT_BY_NAME``: the usual way seats them."""
     if state.seat is not None:
         name = state.seat
         if name in game.players:  # as it was bound (no accent folding over every seat)
-            return name, False
+            return name
         seat = find_player(game.players, name) if name != seats.RELEASED else None
-        return seat, seat is None
-    return None, seats.named_like(message, game.players) is not None  # a free seat claimed by name, or not
+        return HandOver.SEAT_BY_NAME if seat is None else seat
+    # a free seat claimed by name (or one another account holds: the usual way says so), or a newcomer
+    return HandOver.SEAT_BY_NAME if seats.named_like(message, game.players) is not None else None
 
 
 def _play(
     services: Services, message: Incoming, command: CommandLine, state: PlayState, game: DuplicateGame
-) -> Pending | None:
-    """The move made in the game in memory, its writes and replies to store; None: the usual way decides."""
-    round_ = game.current
-    if round_ is None or round_.draw is None or game.settings.format.timed:  # a topping try may close the round
-        return None
+) -> Pending | HandOver:
+    """The move decided (``decide_play``) and made in the game in memory, its writes and replies to store;
+    or why the usual way decides it."""
     now = services.now()
     at = message.arrived(now)  # a move that waited behind others is timed by its arrival
-    if received_in_time(game, at) is not None:
-        return None  # received before the last round's end, stored after its close: the usual way counts it
-    if game.closed_rounds and round_.opened_at is not None:
-        if at - round_.opened_at < min(JUST_DRAWN_SECONDS, game.settings.seconds / 4):
-            return None  # maybe meant for the round just closed (or sent before this draw)
-    player, usual = _seat(message, state, game)
-    if usual:
-        return None
+    reason = hand_over(game, at)
+    if reason is not None:
+        return reason
+    player = _seat(message, state, game)
+    if isinstance(player, HandOver):
+        return player
     record, lang = state.game, state.settings.language
-    move, claimed = split_claimed(command.args.strip())
-    events: list[DuplicateEvent] = []
-    seat: tuple[str, str] | None = None
-    arrived = player is None
-    if player is None:
-        wanted = seats.display_name(message)
-        player = seats.free_name(wanted, [*game.players, *([wanted] if mixes_scripts(wanted) else [])])
-        events.append(game.join(player))
-        seat = (message.user, player)
-    previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
-    events.append(game.submit(player, move, claimed, at=at))
-    preview = game.preview(player, move)
-    replies = [_ack(lang, game, move, claimed, preview, previous, at, message)]
-    if arrived:
-        welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
-        replies.append(_private(message, say(lang, welcome, player=player, n=round_.number)))
-        joined = joins_reply(lang, record, game)
-        if joined is not None and not services.sheds(Shed.JOINS):  # overloaded: the live lines can wait
-            replies.append(joined)
-    count = count_reply(lang, record, game)
-    if count is not None and previous is None and not services.sheds(Shed.COUNTER):
-        replies.append(count)
+    decided = decide_play(lang, record, game, message, command.args, at, player, services.sheds)
     waiting = {message.user: state.player_waiting, record.channel: state.channel_waiting}
     # a reply behind older ones goes with the outbox worker, after them; the others are the sender's first
-    dues = [now if waiting.get(destination(r), True) else now + GRACE_SECONDS for r in replies]
+    dues = [now if waiting.get(destination(r), True) else now + GRACE_SECONDS for r in decided.replies]
     stamp = time.time()
-    data = [(event_to_dict(event), message.user) for event in events]
+    data = [(event_to_dict(event), message.user) for event in decided.events]
+    seat = None if decided.seat is None else (message.user, decided.seat)
     owner = services.claimer(now)  # what it sends itself is claimed by it (see Services.store)
-    return Pending(PlayWrite(record.id, data, state.stamp[0], stamp, seat, replies, dues, now, owner), game)
-
-
-def _private(message: Incoming, text: str) -> Reply:
-    return Reply(text, to_user=message.user, channel=message.channel)
-
-
-def _ack(
-    lang: str,
-    game: DuplicateGame,
-    move: str,
-    claimed: int | None,
-    preview: SubmissionResult,
-    previous: str | None,
-    at: float,
-    message: Incoming,
-) -> Reply:
-    """The acknowledgement of a move that arrived ``at``, as the usual /play says it."""
-    round_ = game.current
-    assert round_ is not None
-    number, deadline = round_.number, game.deadline(round_)
-    replaced = say(lang, "dup_ack_replaced", old=previous) if previous else ""
-    receipt = slip_receipt(lang, game, move, claimed, replaced)  # FISF sanctions: nothing judged before the close
-    if (preview.valid or receipt is not None) and deadline is not None and at > deadline:
-        return _private(message, say(lang, "dup_late", n=number))
-    if receipt is not None:
-        return _private(message, receipt)
-    if preview.valid:
-        return _private(message, say(lang, "dup_ack", n=number, move=move, score=preview.score, replaced=replaced))
-    reason = reason_text(lang, preview, game.notation)
-    return _private(message, say(lang, "dup_ack_problem", n=number, move=move, reason=reason.rstrip(".") + "."))
+    return Pending(PlayWrite(record.id, data, state.stamp[0], stamp, seat, decided.replies, dues, now, owner), game)
