@@ -18,8 +18,10 @@ class Doubler:
         self.calls: list[list[int]] = []
         self.gate = threading.Event()
         self.gate.set()
+        self.entered = threading.Event()  # a call has started (and may wait at the gate)
 
     def __call__(self, items: list[int]) -> list[int]:
+        self.entered.set()
         self.gate.wait(10)
         self.calls.append(items)
         if 13 in items:
@@ -41,7 +43,7 @@ async def test_what_arrives_while_a_batch_runs_is_the_next_batch_and_most_is_kep
     batches = Batches(run, most=3)
     run.gate.clear()
     first = asyncio.ensure_future(batches.submit(1))
-    await asyncio.sleep(0.05)  # the first batch has started (waiting at the gate)
+    assert await asyncio.to_thread(run.entered.wait, 10)  # the first batch has started (waiting at the gate)
     later = [asyncio.ensure_future(batches.submit(n)) for n in range(2, 9)]
     await asyncio.sleep(0)
     run.gate.set()
@@ -65,7 +67,7 @@ async def test_runs_and_items_count_the_batches_as_they_were_called() -> None:
     batches = Batches(run, most=3)
     run.gate.clear()
     first = asyncio.ensure_future(batches.submit(1))
-    await asyncio.sleep(0.05)  # the first batch has started (waiting at the gate)
+    assert await asyncio.to_thread(run.entered.wait, 10)  # the first batch has started (waiting at the gate)
     later = [asyncio.ensure_future(batches.submit(n)) for n in range(2, 7)]
     await asyncio.sleep(0)
     run.gate.set()

@@ -64,8 +64,8 @@ async def test_each_account_waits_only_for_its_own_earlier_commands() -> None:
     first = asyncio.create_task(command("ben", "ben: /rejoindre", gate))
     second = asyncio.create_task(command("ben", "ben: /jouer"))
     third = asyncio.create_task(command("ana", "ana: /etat"))
-    await asyncio.sleep(0.05)
-    assert handled == ["ana: /etat"]  # Ana is not held up by Ben's lookup; Ben's move waits for his join
+    await asyncio.wait_for(third, 10)  # Ana is not held up by Ben's lookup ...
+    assert handled == ["ana: /etat"]  # ... and Ben's move waits for his join (its turn is behind it)
     gate.set()
     await asyncio.gather(first, second, third)
     assert handled == ["ana: /etat", "ben: /rejoindre", "ben: /jouer"]
