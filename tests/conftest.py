@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from bot.storage import SQLiteStorage
     from tests.club import Club
 
+pytest_plugins = ["tests.storage_backends"]  # open_store: the fixture over every storage backend
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """The Python processes the tests start (consoles, workers, the CLI) keep their bytecode in one folder of the
@@ -135,3 +137,9 @@ async def discord_club() -> AsyncIterator[FakeDiscord]:
         fake.add_member(fake.guild, fake.ana, admin=True)
         fake.add_member(fake.guild, fake.ben)
         yield fake
+
+
+@pytest.fixture
+def dc(discord_club: FakeDiscord) -> FakeDiscord:
+    """``discord_club`` under the short name the delivery tests use (a test module may define its own ``dc``)."""
+    return discord_club

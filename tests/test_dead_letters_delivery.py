@@ -97,11 +97,6 @@ async def test_a_message_telegram_refuses_for_good_does_not_jam_the_group(
 # --- Discord ---------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def dc(discord_club: FakeDiscord) -> FakeDiscord:
-    return discord_club
-
-
 def discord_sent(dc: FakeDiscord) -> list[str]:
     return [r.text or "" for r in dc.log.records if r.action == "send"]
 

@@ -88,11 +88,6 @@ def assert_nothing_left(storage: SQLiteStorage) -> None:
 # --- Discord ---------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def dc(discord_club: FakeDiscord) -> FakeDiscord:
-    return discord_club
-
-
 async def discord_play(dc: FakeDiscord, user, move: str) -> None:  # type: ignore[no-untyped-def]
     await dc.send_interaction("play", {"args": move}, user=user, channel_id=dc.channel)
 

@@ -26,7 +26,7 @@ from bot.storage import SQLiteStorage, Storage
 from bot.words.game_lists import prepare_at_start
 from bot.words.loader import LexiconRegistry
 
-from .test_storage import opener
+from .storage_backends import opener
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 

@@ -95,11 +95,6 @@ async def test_telegram_429s_commands_and_the_bot_api_lost_in_an_outage(storage:
             server.close()
 
 
-@pytest.fixture
-def dc(discord_club: FakeDiscord) -> FakeDiscord:
-    return discord_club
-
-
 @pytest.mark.asyncio
 async def test_discord_429s_commands_and_the_gateway_lost_in_an_outage(dc: FakeDiscord, storage: SQLiteStorage) -> None:
     metrics = Metrics()

@@ -9,32 +9,15 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 from bot.chat import Reply
 from bot.outbox import known_dead, process_name
 from bot.storage import Storage
-from tests.test_storage import opener
 
 A, B = "hostA:1:aa", "hostB:2:bb"
-
-
-@pytest.fixture(params=["sqlite", "memory", "postgres"])
-def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Storage]]:
-    """Opens the parameter's store; each call another connection to the same data (two processes)."""
-    opened: list[Storage] = []
-    make = opener(request, tmp_path)
-
-    def opening() -> Storage:
-        opened.append(make())
-        return opened[-1]
-
-    yield opening
-    for store in opened:
-        store.close()
 
 
 def test_a_live_claimers_message_waits_for_it_and_a_dead_ones_is_due_at_once(

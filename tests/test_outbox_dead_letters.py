@@ -28,7 +28,7 @@ from bot.referee import Referee
 from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage, Storage
 from tests.ready_lists import ready_registry
-from tests.test_storage import open_store, storage  # noqa: F401  (the fixtures over every backend)
+from tests.test_storage import storage  # noqa: F401  (over every backend)
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"x" * 5000
 

@@ -8,7 +8,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -38,33 +38,6 @@ DUPLICATE_SETUP = GameSetup("fr", "fisf", "fr", "Ana", manual=True)
 def setup(**changes: Any) -> GameSetup:
     """A classic set-up with some fields changed."""
     return replace(SETUP, **changes)
-
-
-def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Storage]:
-    """Opens the parameter's store; each call another connection to the same data (memory: the same object)."""
-    if request.param == "sqlite":
-        return lambda: SQLiteStorage(tmp_path / "arbitre.sqlite")
-    if request.param == "postgres":
-        from bot.storage.postgres import PostgresStorage
-
-        url = request.getfixturevalue("postgres_url")
-        return lambda: PostgresStorage(url)
-    memory = MemoryStorage()
-    return lambda: memory
-
-
-@pytest.fixture(params=["sqlite", "memory", "postgres"])
-def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Storage]]:
-    opened: list[Storage] = []
-    make = opener(request, tmp_path)
-
-    def opening() -> Storage:
-        opened.append(make())
-        return opened[-1]
-
-    yield opening
-    for store in opened:
-        store.close()
 
 
 @pytest.fixture
