@@ -46,6 +46,8 @@ PLAYS_AT_ONCE = 100  # private /play handled in one transaction at most (the oth
 SENT_LATELY = 10_000  # delivered numbers remembered (far more than an outbox pass reads)
 IMAGES_STALE_SECONDS = 120.0  # owed images that waited longer than this to be drawn are dropped
 STOP_SENDS_SECONDS = 10.0  # how long a stop waits for the sends under way (the rest go after a restart)
+IMAGES_YIELD_SECONDS = 5.0  # how long images give way at most to commands and the clock before being drawn
+IMAGES_LOOK_SECONDS = 0.02  # how often images that give way look again
 
 # what the platform did not take: bare replies (to try again), or with why and whether for good
 Deliver = Callable[[list[Reply]], Awaitable[Sequence[Reply | Undelivered] | None]]
@@ -285,7 +287,17 @@ class RefereeService:
             if fresh and self.overload.sheds(Shed.IMAGES, _images(fresh)):  # overloaded: text results stand
                 return
             if fresh:
+                await self._images_give_way(asyncio.get_running_loop().time() + IMAGES_YIELD_SECONDS)
                 self._publish(await asyncio.to_thread(self.referee.draw_images, fresh))
+
+    async def _images_give_way(self, until: float) -> None:
+        """Wait while the clock ticks (the next rooms' closes), until the loop's ``until`` at most
+        (``IMAGES_YIELD_SECONDS`` after they were owed): drawing competes for the same cores, and images are what
+        can wait. Not behind commands: images held through a burst of answers would reach the rooms with the next close,
+        and take its place in the channels' rate limits."""
+        loop = asyncio.get_running_loop()
+        while self._clock_lock.locked() and loop.time() < until:
+            await asyncio.sleep(IMAGES_LOOK_SECONDS)
 
     async def flush_outbox(self, everything: bool = False) -> int:
         """Deliver due messages (``everything``: all that wait), each destination in order, until one
