@@ -302,6 +302,7 @@ class ConsoleRoom:
         if self.script:
             await loop.run_in_executor(None, self.referee.lexicons.wait)
         await self.service.tick()  # after a restart: close the rounds whose time ran out meanwhile
+        await self.service.drain()  # their images too, before the first line typed is answered
         self.service.start()
         try:
             while True:
