@@ -28,7 +28,7 @@ from bot.adapters.telegram_pacing import FloodPacer
 from bot.outbox import OutboxBacklog
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from tests.fakes import FakeTelegram, running_application
+from tests.fakes import FakeTelegram, TgUser, running_application
 from tests.fakes.telegram_limits import fake_clock_rate_limiter
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
@@ -54,6 +54,18 @@ def group_requests(requests: list[tuple[str, dict]]) -> list[str]:
         and str(p.get("chat_id")) == str(GROUP)
         and not (m == "editMessageText" and "⏳" in str(p.get("text", "")))
     ]
+
+
+def club_group(tg: FakeTelegram, group: int, players: int) -> tuple[TgUser, list[TgUser]]:
+    """The group ``Club`` with its referee (its creator) and ``players`` members, every one of whom has
+    opened a private chat with the bot."""
+    tg.add_group(group, "Club")
+    referee_user = tg.add_user(first_name="Arbitre", started=True)
+    tg.set_member(group, referee_user, "creator")
+    people = [tg.add_user(first_name=f"P{i + 1:02d}", started=True) for i in range(players)]
+    for person in people:
+        tg.set_member(group, person, "member")
+    return referee_user, people
 
 
 async def seated(storage: SQLiteStorage, count: int) -> None:
@@ -160,12 +172,7 @@ async def test_a_crowded_group_stays_within_telegram_budget(
     storage: SQLiteStorage, loop_time: LoopTime, players: int
 ) -> None:
     async with FakeTelegram(bot_username="TestBot") as tg:  # Telegram's flood control on (telegram_limits)
-        tg.add_group(GROUP, "Club")
-        referee_user = tg.add_user(first_name="Arbitre", started=True)
-        tg.set_member(GROUP, referee_user, "creator")
-        people = [tg.add_user(first_name=f"P{i + 1:02d}", started=True) for i in range(players)]
-        for person in people:
-            tg.set_member(GROUP, person, "member")
+        referee_user, people = club_group(tg, GROUP, players)
         adapter = TelegramAdapter(  # the production settings, but the clock's tick (0.05 s, not 0.5)
             Referee(storage, LEXICONS, now=tg.now),
             tg.token,

@@ -40,7 +40,7 @@ from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, TgUser, running_application
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
-from tests.test_message_budget import close_stored, drained, hurried, is_draw, is_result
+from tests.test_message_budget import close_stored, club_group, drained, hurried, is_draw, is_result
 
 LEXICONS = ready_registry()
 GROUP = -4_000_000_436
@@ -101,12 +101,7 @@ async def test_a_crowd_joining_at_once_never_delays_the_draw(
     storage: SQLiteStorage, loop_time: LoopTime, players: int
 ) -> None:
     async with FakeTelegram(bot_username="TestBot") as tg:  # Telegram's flood control on (telegram_limits)
-        tg.add_group(GROUP, "Club")
-        referee_user = tg.add_user(first_name="Arbitre", started=True)
-        tg.set_member(GROUP, referee_user, "creator")
-        people = [tg.add_user(first_name=f"P{i + 1:02d}", started=True) for i in range(players)]
-        for person in people:
-            tg.set_member(GROUP, person, "member")
+        referee_user, people = club_group(tg, GROUP, players)
         adapter = TelegramAdapter(  # as in production (its pacer, its limiter), but the clock's tick
             Referee(storage, LEXICONS, now=tg.now), tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now
         )
