@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.duplicate import DuplicateGame
 from core.game import ClassicGame
@@ -20,6 +20,7 @@ from ..words.loader import LexiconRegistry
 from .clock import DuplicateClock
 from .clock_lease import ClockLease
 from .game_cache import GameCache, Games
+from .shown_views import ShownViews
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class Services:
     # whether to leave out items of a kind that can wait (the process is overloaded: ``bot.overload``);
     # what it says to leave out is counted as shed
     sheds: Shedder = keeps_all
+    # the views this referee posted lately in each room (one answered privately if asked again unchanged)
+    shown_views: ShownViews = field(default_factory=ShownViews)
 
     @property
     def classic_games(self) -> GameCache[ClassicGame]:

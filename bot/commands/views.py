@@ -10,8 +10,6 @@ before a close make one standings message, and no draw or result waits behind ni
 from __future__ import annotations
 
 import hashlib
-import threading
-import weakref
 from typing import Any
 
 from core.board import Board
@@ -208,49 +206,6 @@ def dead_letter_lines(ctx: Context) -> list[str]:
     return lines
 
 
-REPEAT_SECONDS = 60.0  # a view posted in a room is not posted there again, unchanged, within this
-SHOWN_KEPT = 1024  # views remembered at most (the oldest forgotten first)
-
-
-class ShownViews:
-    """When each view was last posted publicly in each room, by one referee (a room's commands are its
-    process's: another process that serves the same room keeps its own memory)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._at: dict[tuple[str, str, str], float] = {}
-
-    def posted_lately(self, key: tuple[str, str, str], now: float) -> float | None:
-        """When the view ``key`` was posted less than ``REPEAT_SECONDS`` before ``now``; else None, and it
-        counts as posted now."""
-        with self._lock:
-            at = self._at.get(key)
-            if at is not None and 0 <= now - at < REPEAT_SECONDS:
-                return at
-            if len(self._at) >= SHOWN_KEPT:
-                for old in [k for k, t in self._at.items() if not 0 <= now - t < REPEAT_SECONDS]:
-                    del self._at[old]
-                while len(self._at) >= SHOWN_KEPT:
-                    del self._at[next(iter(self._at))]
-            self._at.pop(key, None)
-            self._at[key] = now
-            return None
-
-
-# each referee's own memory (its clock's state stands for it: one per referee, gone with it)
-_SHOWN: weakref.WeakKeyDictionary[object, ShownViews] = weakref.WeakKeyDictionary()
-_SHOWN_LOCK = threading.Lock()
-
-
-def shown_views(ctx: Context) -> ShownViews:
-    """The views this referee posted lately."""
-    with _SHOWN_LOCK:
-        shown = _SHOWN.get(ctx.services.clock)
-        if shown is None:
-            shown = _SHOWN[ctx.services.clock] = ShownViews()
-        return shown
-
-
 def once_in_public(ctx: Context) -> None:
     """A view's public answer, posted unless the same view (this command, this room, the same text and
     image) was posted in the room less than ``REPEAT_SECONDS`` ago; then the asker is answered privately
@@ -264,7 +219,7 @@ def once_in_public(ctx: Context) -> None:
     for reply in public:
         digest.update(reply.text.encode("utf-8") + b"\0" + (reply.image or b"") + b"\0")
     now = ctx.services.now()
-    posted = shown_views(ctx).posted_lately((message.channel, ctx.spec.name, digest.hexdigest()), now)
+    posted = ctx.services.shown_views.posted_lately((message.channel, ctx.spec.name, digest.hexdigest()), now)
     if posted is None:
         return
     above = ctx.say("view_shown_above", seconds=max(1, round(now - posted)))
