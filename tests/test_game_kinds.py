@@ -180,7 +180,7 @@ def solitaire(tmp_path: Path) -> Iterator[str]:
     (folder / "xs" / "LC_MESSAGES" / "arbitre.po").write_text(text, encoding="utf-8")
     CATALOGS.add_directory(folder)
     register(SolitaireKind())
-    command("solo", section=Section.CLASSIC, access=Access.PLAYER)(solo)
+    command("solo", section=Section.CLASSIC, rank=1000, access=Access.PLAYER)(solo)
     try:
         yield "xs"
     finally:

@@ -6,13 +6,23 @@ name or alias, ``suggest`` offers the nearest ones to a mistyped name.
 
 from __future__ import annotations
 
-# They declare the commands, /help lists them in that order within a section: the duplicate commands first,
-# then the arbiter's controls.
-from . import duplicate  # noqa: F401  # isort: skip
-from . import arbiter, boardless, classic, classic_kind, duplicate_kind, ending, general, history, series, views, words  # noqa: F401  # noqa: F401  # the kinds of game (game_kinds)
-
-from . import simultane  # noqa: F401  # isort: skip  # after /series and /season in /help
-from . import live_view  # noqa: F401  # isort: skip  # /view last in its section of /help
+# They declare the commands (and the kinds of game); /help's order is each command's section and rank.
+from . import (  # noqa: F401
+    arbiter,
+    boardless,
+    classic,
+    classic_kind,
+    duplicate,
+    duplicate_kind,
+    ending,
+    general,
+    history,
+    live_view,
+    series,
+    simultane,
+    views,
+    words,
+)
 from .context import Context, UserError
 from .registry import (
     Access,

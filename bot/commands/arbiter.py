@@ -66,7 +66,7 @@ def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame, again: Sequen
     ctx.replies += open_next_round(ctx.services, ctx.storage, record, game, ctx.lang, ctx.services.now())
 
 
-@command("reopen", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
+@command("reopen", section=Section.DUPLICATE, rank=50, access=Access.REFEREE, slow=True, needs_top=True)
 def cmd_reopen(ctx: Context) -> None:
     record, game = _game_for_correction(ctx)
     seconds = REOPEN_SECONDS
@@ -84,7 +84,7 @@ def cmd_reopen(ctx: Context) -> None:
     _redraw(ctx, record, game)
 
 
-@command("pause", section=Section.DUPLICATE, access=Access.REFEREE)
+@command("pause", section=Section.DUPLICATE, rank=60, access=Access.REFEREE)
 def cmd_pause(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     simultane_pacing.check_clock_change(ctx.storage, record, game, ctx.lang, ctx.settings.zone, ctx.services.now())
@@ -95,7 +95,7 @@ def cmd_pause(ctx: Context) -> None:
     ctx.reply(ctx.say("dup_paused", n=round_.number, seconds=round(round_.paused_left or 0)))
 
 
-@command("resume", section=Section.DUPLICATE, access=Access.REFEREE)
+@command("resume", section=Section.DUPLICATE, rank=70, access=Access.REFEREE)
 def cmd_resume(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     event = game.resume(ctx.services.now())
@@ -104,7 +104,7 @@ def cmd_resume(ctx: Context) -> None:
     ctx.services.clock.warned.discard((record.id, game.move_number))
 
 
-@command("extend", section=Section.DUPLICATE, access=Access.REFEREE)
+@command("extend", section=Section.DUPLICATE, rank=80, access=Access.REFEREE)
 def cmd_extend(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     simultane_pacing.check_clock_change(ctx.storage, record, game, ctx.lang, ctx.settings.zone, ctx.services.now())
@@ -125,7 +125,7 @@ def _find_player(game: DuplicateGame, name: str) -> str:
     return found
 
 
-@command("correct", section=Section.DUPLICATE, access=Access.REFEREE, slow=True)
+@command("correct", section=Section.DUPLICATE, rank=90, access=Access.REFEREE, slow=True)
 def cmd_correct(ctx: Context) -> None:
     """``PLAYER N REF WORD [reason]``, ``PLAYER N POINTS [reason]`` or ``PLAYER N lift REASON`` (the name
     ends at the move number)."""
@@ -183,7 +183,7 @@ def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     return record, game_of(ctx.services, record)
 
 
-@command("top", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
+@command("top", section=Section.DUPLICATE, rank=100, access=Access.REFEREE, slow=True, needs_top=True)
 def cmd_top(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     if record.setup.simultane:  # every room of a simultané keeps the same board
@@ -214,7 +214,7 @@ def _leftover(game: DuplicateGame) -> list[str]:
     return sorted(last.reliquat) if last is not None else []
 
 
-@command("table", section=Section.DUPLICATE, access=Access.REFEREE)
+@command("table", section=Section.DUPLICATE, rank=110, access=Access.REFEREE)
 def cmd_table(ctx: Context) -> None:
     """``/table PLAYER N`` gives a player a table number (the name ends at the number); ``/table`` lists
     every player's table, as the federation's results file (/export sigles) numbers them."""

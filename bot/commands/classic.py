@@ -156,7 +156,7 @@ def event_text(ctx: Context, event: Event, game: ClassicGame) -> str:
 # --- commands ----------------------------------------------------------------------------
 
 
-@command("new", section=Section.CLASSIC, access=Access.START)
+@command("new", section=Section.CLASSIC, rank=10, access=Access.START)
 def cmd_new(ctx: Context) -> None:
     settings = ctx.settings
     chosen_rules: str | None = None
@@ -255,7 +255,7 @@ def _readable(game: ClassicGame, move_text: str) -> bool:
     return True
 
 
-@command("score", section=Section.CLASSIC, access=Access.PLAYER)
+@command("score", section=Section.CLASSIC, rank=20, access=Access.PLAYER)
 def cmd_score(ctx: Context) -> None:
     record, game = load_classic(ctx)
     plain_move = _readable(game, split_claimed(ctx.args)[0])
@@ -303,7 +303,7 @@ def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
     raise UserError("not_a_player", players=", ".join(game.players))
 
 
-@command("challenge", section=Section.CLASSIC, access=Access.PLAYER, slow=True, uses_list=True)
+@command("challenge", section=Section.CLASSIC, rank=30, access=Access.PLAYER, slow=True, uses_list=True)
 def cmd_challenge(ctx: Context) -> None:
     from core.adjudication import adjudicate, normalise_query
 
@@ -350,7 +350,7 @@ def cmd_challenge(ctx: Context) -> None:
     reply_status(ctx, game, out)
 
 
-@command("pass", section=Section.CLASSIC, access=Access.PLAYER)
+@command("pass", section=Section.CLASSIC, rank=40, access=Access.PLAYER)
 def cmd_pass(ctx: Context) -> None:
     record, game = load_classic(ctx)
     named, rest = split_seat(game, ctx.args, first_word=True)  # /passe @Ben, /passe Ben
@@ -361,7 +361,7 @@ def cmd_pass(ctx: Context) -> None:
     reply_status(ctx, game, [*turn.heading(ctx), ctx.say("passed", player=turn.player)])
 
 
-@command("exchange", section=Section.CLASSIC, access=Access.PLAYER)
+@command("exchange", section=Section.CLASSIC, rank=50, access=Access.PLAYER)
 def cmd_exchange(ctx: Context) -> None:
     record, game = load_classic(ctx)
     named, args = split_seat(game, ctx.args)  # /change @Ben ABC: a plain first word is letters
@@ -378,7 +378,7 @@ def cmd_exchange(ctx: Context) -> None:
     reply_status(ctx, game, [*turn.heading(ctx), said])
 
 
-@command("penalty", section=Section.CLASSIC, access=Access.REFEREE)
+@command("penalty", section=Section.CLASSIC, rank=60, access=Access.REFEREE)
 def cmd_penalty(ctx: Context) -> None:
     record, game = load_classic(ctx)
     words = ctx.args.split()
@@ -393,7 +393,7 @@ def cmd_penalty(ctx: Context) -> None:
     reply_status(ctx, game, [ctx.say("penalty", player=player, points=points)])
 
 
-@command("undo", section=Section.CLASSIC, access=Access.REFEREE)
+@command("undo", section=Section.CLASSIC, rank=70, access=Access.REFEREE)
 def cmd_undo(ctx: Context) -> None:
     if ctx.storage.active_game(ctx.message.channel) is None:  # it ended since the command came in
         command_named("undo").handler_for(None)(ctx)  # ending.reopen_ended, which builds on this module

@@ -81,7 +81,7 @@ def _format_word(token: str) -> DuplicateFormat | None:
     return next((fmt for fmt, key in _FORMAT_WORDS.items() if form in keywords(key)), None)
 
 
-@command("duplicate", section=Section.DUPLICATE, access=Access.START, slow=True)
+@command("duplicate", section=Section.DUPLICATE, rank=10, access=Access.START, slow=True)
 def cmd_duplicate(ctx: Context) -> None:
     settings = ctx.settings
     minutes: float = settings.minutes
@@ -172,7 +172,7 @@ def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
     ctx.reply(text, deadline=shown.deadline)  # a new message (no edit key): the draw shown again
 
 
-@command("draw", section=Section.DUPLICATE, access=Access.REFEREE, read_without_args=True, slow=True)
+@command("draw", section=Section.DUPLICATE, rank=20, access=Access.REFEREE, read_without_args=True, slow=True)
 def cmd_draw(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     text = ctx.args.strip()
@@ -271,7 +271,7 @@ def join(ctx: Context, record: GameRecord) -> None:
     ctx.replies.append(joined)
 
 
-@command("play", section=Section.DUPLICATE, access=Access.PLAYER, slow=True, private=True)
+@command("play", section=Section.DUPLICATE, rank=30, access=Access.PLAYER, slow=True, private=True)
 def cmd_play(ctx: Context) -> None:
     if not ctx.message.private:
         raise UserError("dup_not_private")
@@ -412,7 +412,7 @@ def _just_after_close(
     return say(lang, "dup_counts_for_next", **values)
 
 
-@command("close", section=Section.DUPLICATE, access=Access.REFEREE, slow=True, needs_top=True)
+@command("close", section=Section.DUPLICATE, rank=40, access=Access.REFEREE, slow=True, needs_top=True)
 def cmd_close(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     round_ = game.current

@@ -56,7 +56,7 @@ def setting_values() -> dict[str, tuple[str, ...]]:
     }
 
 
-@command("help", section=Section.GENERAL, read_only=True)
+@command("help", section=Section.GENERAL, rank=10, read_only=True)
 def cmd_help(ctx: Context) -> None:
     topic = ctx.args.split()[0] if ctx.args.split() else ""
     if topic:
@@ -75,7 +75,15 @@ def cmd_help(ctx: Context) -> None:
     ctx.reply("\n".join([ctx.say("help_title"), *lines, ctx.say("help_more"), ctx.say("lexicon_note")]))
 
 
-@command("settings", section=Section.GENERAL, access=Access.ADMIN, read_without_args=True, slow=True, uses_list=True)
+@command(
+    "settings",
+    section=Section.GENERAL,
+    rank=20,
+    access=Access.ADMIN,
+    read_without_args=True,
+    slow=True,
+    uses_list=True,
+)
 def cmd_settings(ctx: Context) -> None:
     words = ctx.args.split(maxsplit=1)
     settings = ctx.settings
@@ -139,7 +147,7 @@ def settings_text(ctx: Context, settings: ChannelSettings) -> str:
     return text if running is None else text + "\n" + settings_line(ctx.lang, running[1])
 
 
-@command("check", section=Section.GENERAL, read_only=True, slow=True, uses_list=True)
+@command("check", section=Section.GENERAL, rank=30, read_only=True, slow=True, uses_list=True)
 def cmd_check(ctx: Context) -> None:
     words = ctx.args.replace(",", " ").split()
     spec = ctx.list_in_force()

@@ -78,7 +78,7 @@ def result_summary(ctx: Context, record: GameRecord) -> tuple[str, str]:
     return kind_of(record.kind).summary(ctx, ctx.services.games.load(ctx.storage, record))
 
 
-@command("games", section=Section.VIEWS, read_only=True)
+@command("games", section=Section.VIEWS, rank=10, read_only=True)
 def cmd_games(ctx: Context) -> None:
     games = ctx.storage.games(ctx.message.channel)
     if not games:

@@ -20,7 +20,7 @@ def view_link(base: str, token: str) -> str:
     return f"{base.rstrip('/')}/v/{token}"
 
 
-@command("view", section=Section.VIEWS, access=Access.REFEREE)
+@command("view", section=Section.VIEWS, rank=130, access=Access.REFEREE)
 def cmd_view(ctx: Context) -> None:
     words = ctx.args.split()
     storage = ctx.storage

@@ -35,6 +35,7 @@ class Command:
 
     spec: CommandSpec
     handler: Handler
+    rank: int  # where /help lists it within its section, smaller first
     by_kind: dict[GameKind | None, Handler] = field(default_factory=dict)
 
     def handler_for(self, kind: GameKind | None) -> Handler:
@@ -59,6 +60,7 @@ def command(
     name: str,
     *,
     section: Section,
+    rank: int,
     access: Access = Access.ANYONE,
     read_without_args: bool = False,
     read_only: bool = False,
@@ -67,13 +69,17 @@ def command(
     needs_top: bool = False,
     uses_list: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Declare a command and its handler (returned unchanged)."""
+    """Declare a command and its handler (returned unchanged); ``rank`` places it within its section of
+    /help (smaller first, one command a rank), whatever the order the modules are imported in."""
     spec = CommandSpec(name, section, access, read_without_args, read_only, slow, private, needs_top, uses_list)
 
     def register(handler: Handler) -> Handler:
         if name in _COMMANDS:
             raise CommandDeclarationError(name, "declared twice")
-        _COMMANDS[name] = Command(spec, handler)
+        for other in _COMMANDS.values():
+            if other.spec.section is section and other.rank == rank:
+                raise CommandDeclarationError(name, f"its rank {rank} in /help is also /{other.spec.name}'s")
+        _COMMANDS[name] = Command(spec, handler, rank)
         _INDEX.clear()
         return handler
 
@@ -100,10 +106,10 @@ def handles(name: str, kind: GameKind | None) -> Callable[[Handler], Handler]:
 
 
 def declared() -> tuple[CommandSpec, ...]:
-    """Every command, in /help order: by section, then as declared."""
+    """Every command, in /help order: by section, then by rank."""
     order = list(Section)
-    specs = [c.spec for c in _COMMANDS.values()]
-    return tuple(sorted(specs, key=lambda s: order.index(s.section)))
+    found = sorted(_COMMANDS.values(), key=lambda c: (order.index(c.spec.section), c.rank))
+    return tuple(c.spec for c in found)
 
 
 def command_named(name: str) -> Command:

@@ -265,7 +265,7 @@ def end_series(ctx: Context) -> None:
     show_series(ctx, SeriesRecord(series.id, series.channel, series.name, SeriesStatus.ENDED, series.created))
 
 
-@command("series", section=Section.VIEWS, access=Access.ADMIN, read_without_args=True, slow=True)
+@command("series", section=Section.VIEWS, rank=100, access=Access.ADMIN, read_without_args=True, slow=True)
 def cmd_series(ctx: Context) -> None:
     words = ctx.args.split()
     action = action_of(words[0]) if words else None
@@ -310,7 +310,7 @@ def since_of(ctx: Context, words: list[str]) -> float | None:
     return dt.datetime.combine(day, dt.time(), zone(ctx.settings.zone)).timestamp()
 
 
-@command("season", section=Section.VIEWS, read_only=True, slow=True)
+@command("season", section=Section.VIEWS, rank=110, read_only=True, slow=True)
 def cmd_season(ctx: Context) -> None:
     words = ctx.args.split()
     since = since_of(ctx, words)

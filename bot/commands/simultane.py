@@ -199,7 +199,7 @@ def start(ctx: Context, words: list[str]) -> None:
     ctx.replies += launch(ctx.services, record, definition, ctx.message.channel, ctx.message.user, referee, now)
 
 
-@command("simultane", section=Section.VIEWS, access=Access.ADMIN, read_without_args=True, slow=True)
+@command("simultane", section=Section.VIEWS, rank=120, access=Access.ADMIN, read_without_args=True, slow=True)
 def cmd_simultane(ctx: Context) -> None:
     words = ctx.tokens
     action = action_of(words[0]) if words else None

@@ -33,7 +33,7 @@ from .history import TargetGame, target_game, with_heading
 from .registry import Access, Section, command, handles
 
 
-@command("join", section=Section.CLASSIC, access=Access.PLAYER)
+@command("join", section=Section.CLASSIC, rank=80, access=Access.PLAYER)
 def cmd_join(ctx: Context) -> None:
     raise UserError("no_game")  # no game runs: the handlers below serve each kind of game
 
@@ -56,7 +56,7 @@ def duplicate_join(ctx: Context) -> None:
     duplicate.join(ctx, running(ctx))
 
 
-@command("seat", section=Section.CLASSIC, access=Access.REFEREE)
+@command("seat", section=Section.CLASSIC, rank=90, access=Access.REFEREE)
 def cmd_seat(ctx: Context) -> None:
     raise UserError("no_classic_game")  # a classic game's seats: the handler below
 
@@ -71,7 +71,7 @@ def duplicate_seat(ctx: Context) -> None:
     raise UserError("seat_classic_only")  # a second Ana plays as "Ana (2)": nobody is locked out
 
 
-@command("end", section=Section.CLASSIC, access=Access.REFEREE)
+@command("end", section=Section.CLASSIC, rank=100, access=Access.REFEREE)
 def cmd_end(ctx: Context) -> None:
     raise UserError("no_game")
 
@@ -86,7 +86,7 @@ def duplicate_end(ctx: Context) -> None:
     duplicate.end(ctx, running(ctx))
 
 
-@command("calc", section=Section.VIEWS, read_only=True)
+@command("calc", section=Section.VIEWS, rank=20, read_only=True)
 def cmd_calc(ctx: Context) -> None:
     if not ctx.args:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
@@ -113,7 +113,7 @@ def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
     return "\n".join([text, *lines])
 
 
-@command("sheet", section=Section.VIEWS, read_only=True)
+@command("sheet", section=Section.VIEWS, rank=30, read_only=True)
 def cmd_sheet(ctx: Context) -> None:
     target = target_game(ctx, words=[t for t in ctx.tokens if not classic.is_page_word(t)])
     text = kind_of(target.record.kind).sheet(ctx, _game(ctx, target))
@@ -121,7 +121,7 @@ def cmd_sheet(ctx: Context) -> None:
     once_in_public(ctx)
 
 
-@command("board", section=Section.VIEWS, read_only=True, slow=True)
+@command("board", section=Section.VIEWS, rank=40, read_only=True, slow=True)
 def cmd_board(ctx: Context) -> None:
     target = target_game(ctx)
     text, image = kind_of(target.record.kind).board(ctx, _game(ctx, target), not target.running)
@@ -129,14 +129,14 @@ def cmd_board(ctx: Context) -> None:
     once_in_public(ctx)
 
 
-@command("unseen", section=Section.VIEWS, read_only=True)
+@command("unseen", section=Section.VIEWS, rank=50, read_only=True)
 def cmd_unseen(ctx: Context) -> None:
     target = target_game(ctx)
     ctx.reply(with_heading(ctx, target, kind_of(target.record.kind).unseen(ctx, _game(ctx, target))))
     once_in_public(ctx)
 
 
-@command("export", section=Section.VIEWS, read_only=True, slow=True)
+@command("export", section=Section.VIEWS, rank=60, read_only=True, slow=True)
 def cmd_export(ctx: Context) -> None:
     """``/export [sigles] [N]``: the game's record, or with ``sigles`` the federation's results file of a
     duplicate game."""
@@ -150,7 +150,7 @@ def cmd_export(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
 
 
-@command("standings", section=Section.VIEWS, read_only=True, slow=True)
+@command("standings", section=Section.VIEWS, rank=70, read_only=True, slow=True)
 def cmd_standings(ctx: Context) -> None:
     target = target_game(ctx)
     text, image = kind_of(target.record.kind).standings(ctx, _game(ctx, target))
@@ -160,7 +160,7 @@ def cmd_standings(ctx: Context) -> None:
     once_in_public(ctx)
 
 
-@command("moves", section=Section.VIEWS, read_only=True)
+@command("moves", section=Section.VIEWS, rank=80, read_only=True)
 def cmd_moves(ctx: Context) -> None:
     """``/moves [PLAYER] [N]``: a final number picks game N of /games, the words before it name the player."""
     words = ctx.tokens
@@ -171,7 +171,7 @@ def cmd_moves(ctx: Context) -> None:
     once_in_public(ctx)
 
 
-@command("status", section=Section.VIEWS, read_only=True)
+@command("status", section=Section.VIEWS, rank=90, read_only=True)
 def cmd_status(ctx: Context) -> None:
     """Where the running game stands, as its kind says, then the dead letters (alone when no game runs)."""
     record = ctx.storage.active_game(ctx.message.channel)

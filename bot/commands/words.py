@@ -44,7 +44,15 @@ MOST_HOUSE_WORDS = 1000
 CHANGES_SHOWN = 5
 
 
-@command("words", section=Section.GENERAL, access=Access.ADMIN, read_without_args=True, slow=True, uses_list=True)
+@command(
+    "words",
+    section=Section.GENERAL,
+    rank=40,
+    access=Access.ADMIN,
+    read_without_args=True,
+    slow=True,
+    uses_list=True,
+)
 def cmd_words(ctx: Context) -> None:
     tokens = ctx.args.replace(",", " ").split()
     spec = ctx.list_in_force()

@@ -1,0 +1,38 @@
+"""/help's order is declared, not the order the modules happen to be imported in: each command names its
+section and its rank within it (``registry.command``), one command a rank."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.commands import COMMANDS
+from bot.commands.context import Context
+from bot.commands.registry import CommandDeclarationError, Section, command, command_named, declared, withdraw
+
+
+def _nothing(ctx: Context) -> None:
+    """A throwaway command's handler."""
+
+
+def test_the_commands_are_listed_by_section_then_rank() -> None:
+    keys = [(list(Section).index(spec.section), command_named(spec.name).rank) for spec in COMMANDS]
+    assert len(set(keys)) == len(keys)  # no tie left to the order of declaration
+    assert keys == sorted(keys)
+    assert declared() == COMMANDS
+
+
+def test_a_command_declared_last_stands_where_its_rank_says() -> None:
+    command("throwaway", section=Section.CLASSIC, rank=25)(_nothing)
+    try:
+        names = [spec.name for spec in declared()]
+        assert names.index("throwaway") == names.index("score") + 1  # /score is 20, /challenge 30
+        assert names[-1] != "throwaway"
+    finally:
+        withdraw("throwaway")
+    assert declared() == COMMANDS
+
+
+def test_two_commands_of_one_rank_in_a_section_are_refused() -> None:
+    with pytest.raises(CommandDeclarationError, match="also /score's"):
+        command("throwaway", section=Section.CLASSIC, rank=command_named("score").rank)(_nothing)
+    assert declared() == COMMANDS
