@@ -29,14 +29,10 @@ from .commands import (
     find,
     unknown_command_text,
 )
-from .commands.clock import DuplicateClock
-from .commands.clock_lease import ClockLease
 from .commands.duplicate_closes import ResultImages, TickReplies, draw_images
 from .commands.duplicate_rounds import clock_tick
 from .commands.duplicate_texts import live_line_kind
-from .commands.game_cache import GameCache, Games
 from .commands.game_kinds import kind_of
-from .commands.shown_views import ShownViews
 from .commands.simultane_clock import simultane_tick
 from .commands.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
 from .messages import explain, language_of_locale, say
@@ -56,6 +52,10 @@ from .outbox import (
     undelivered,
 )
 from .overload import Shedder, keeps_all
+from .play.cache import GameCache, Games
+from .play.clock import DuplicateClock
+from .play.clock_lease import ClockLease
+from .play.shown_views import ShownViews
 from .storage import (
     ChannelSettings,
     ConnectionLostError,

@@ -31,6 +31,8 @@ FORBIDDEN = [
     ("bot.words", "bot.commands"),
     ("bot.words", "bot.referee"),
     ("bot.simultanes", "bot.commands"),
+    ("bot.play", "bot.commands"),
+    ("bot.play", "bot.referee"),
 ]
 
 

@@ -473,7 +473,7 @@ class Process:
     """One bot process: its own connections to the shared database, its clock's channels, its lease name."""
 
     def __init__(self, url: str, name: str, scope: str, clock: list[float]) -> None:
-        from bot.commands.clock_lease import ClockLease
+        from bot.play.clock_lease import ClockLease
         from bot.storage.postgres import PostgresStorage
 
         self.storage = PostgresStorage(url, pool_size=2)

@@ -301,7 +301,7 @@ def test_two_first_answers_of_one_account_in_two_rooms_at_once_seat_it_in_one(po
     import threading
 
     from bot.chat import Incoming
-    from bot.commands.clock_lease import ClockLease
+    from bot.play.clock_lease import ClockLease
     from bot.referee import Referee
     from bot.storage.postgres import PostgresStorage
     from tests.ready_lists import ready_registry

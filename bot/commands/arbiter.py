@@ -17,11 +17,12 @@ from core.game import find_player
 from ..chat import Reply
 from ..messages import keyword_form, keywords, number
 from ..numbers import looks_like_number, read_int
+from ..play import seats
 from ..render import round_result_png
 from ..render.record import standings_text
 from ..storage import GameKind, GameRecord, GameStatus
 from ..words.game_lists import game_list
-from . import seats, simultane_pacing
+from . import simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import open_next_round

@@ -37,9 +37,10 @@ from core.rules import RULE_SETS, rule_set_by_code
 
 from ..messages import keyword_form, keywords
 from ..numbers import read_int
+from ..play import seats
 from ..render import table
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
-from . import classic, seats
+from . import classic
 from . import views as views  # declares the commands this kind handles (classic's and the shared ones)
 from .context import Context, UserError
 from .game_kinds import Kind, kind_of, register

@@ -29,10 +29,10 @@ from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 
 from ..messages import say
 from ..numbers import read_int
+from ..play import seats
 from ..render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
 from ..storage import GameKind, GameRecord, GameSetup
 from ..words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
-from . import seats
 from .classic_clock import after_event, clock_lines, countdown
 from .context import Context, UserError
 from .formatting import breakdown, line_notes, line_text, split_claimed

@@ -30,9 +30,10 @@ from core.notation import notation_by_name
 from ..messages import decimal, keyword_form, keywords, number, say
 from ..numbers import looks_like_number
 from ..overload import Shed
+from ..play import seats
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
 from ..words.game_lists import game_list
-from . import seats, simultane_pacing
+from . import simultane_pacing
 from .context import Context, UserError
 from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import close_round, finish, open_next_round

@@ -195,7 +195,7 @@ def clock_tick(
     ticked: TickReplies | None = None,
 ) -> list[Reply]:
     """Warnings and closings due at ``now``, for every open round in storage whose channel's clock
-    lease this process holds or can take (see ``bot.commands.clock_lease``); ``publish`` is given stored replies as
+    lease this process holds or can take (see ``bot.play.clock_lease``); ``publish`` is given stored replies as
     soon as they may go: a warning, a close's notice and next draw once its transaction commits (300 closes
     in one tick: the first draw is not held back), the results of every close of the tick once all of them
     are committed (``TickReplies``). ``ticked``: the tick's replies, when the caller gathers more steps

@@ -11,8 +11,8 @@ from core.duplicate import DuplicateGame, Fault, Round, Sanctions
 
 from ..chat import Reply
 from ..messages import say
+from ..play import seats
 from ..storage import GameRecord, Storage
-from . import seats
 
 
 def sanctioned(game: DuplicateGame) -> bool:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from core.events import End, Undo
 from core.game import ClassicGame, LineKind
 
+from ..play import seats
 from ..storage import GameKind, GameRecord, GameStatus
-from . import seats
 from .classic import record_event, standings_text, status_lines
 from .classic_clock import overtime_lines, overtime_penalties
 from .context import Context, UserError

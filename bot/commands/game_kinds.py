@@ -1,7 +1,7 @@
 """The kinds of game, each one object the views and the referee ask about a game of that kind.
 
 A kind says how its games are rebuilt from their log and applied a stored event (so that
-``game_cache.Games`` keeps them in memory), what long work a command needs before its transaction
+``bot.play.cache.Games`` keeps them in memory), what long work a command needs before its transaction
 opens, and what each view shows of a game (/sheet /board /unseen /export /standings /moves /status,
 its line in /games), as catalog text. ``views.py``, ``history.py`` and the referee ask the kind of the game's record and
 never test a game's class.

@@ -22,8 +22,8 @@ from core.names import mixes_scripts
 from ..chat import Incoming, Reply
 from ..messages import say
 from ..overload import Shed
+from ..play import seats
 from ..storage import GameRecord
-from . import seats
 from .duplicate_sanctions import slip_receipt
 from .duplicate_texts import count_reply, joins_reply, reason_text
 from .formatting import split_claimed

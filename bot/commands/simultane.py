@@ -28,11 +28,11 @@ from core.duplicate import Sanctions
 from core.simultane import SimultaneDefinition, SimultaneMode, StartBlock
 
 from ..messages import keyword_form, keywords, number
+from ..play import seats
 from ..simultanes.names import say_counted
 from ..storage import Admission
 from ..timefmt import zone
 from ..words.game_lists import game_list
-from . import seats
 from .context import Context, UserError
 from .duplicate import move_minutes
 from .registry import Access, Section, command

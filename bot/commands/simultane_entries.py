@@ -16,9 +16,9 @@ from core.simultane import SimultaneMode, StartBlock
 from ..chat import Reply
 from ..messages import say
 from ..numbers import read_int
+from ..play import seats
 from ..simultanes.names import NAME_MAX, centre_name, room_labels, say_counted
 from ..storage import Admission, SimultaneRecord, SimultaneRoom
-from . import seats
 from .context import Context, UserError
 from .simultane_launch import launch
 from .simultane_ranking import chosen, definition_of, known, mode_said, when

@@ -29,8 +29,8 @@ from core.game import find_player
 
 from ..chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
 from ..outbox import GRACE_SECONDS, destination
+from ..play import seats
 from ..storage import ChannelLock, ConnectionLostError, GameKind, PlayState, PlayWrite, Storage, StorageFullError
-from . import seats
 from .play_decision import HandOver, decide_play, hand_over
 from .services import Services
 from .simultane_accounts import account_lock, seated_elsewhere

@@ -15,8 +15,8 @@ from core.game import ClassicGame
 from core.rules import most_players
 
 from ..messages import keyword_form, keywords
+from ..play import seats
 from ..storage import GameRecord
-from . import seats
 from .context import Context, UserError
 
 

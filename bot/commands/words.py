@@ -15,12 +15,12 @@ from core.errors_lexicon import InvalidWordError
 from core.lexicon import normalise_word
 
 from ..messages import keyword_form, keywords
+from ..play import seats
 from ..storage import GameKind
 from ..timefmt import date_time
 from ..words.game_lists import game_list, list_name
 from ..words.house import ADD, CLEAR, REMOVE, HouseWordChange, HouseWords
 from ..words.loader import UnknownListError, chat_list_spec, list_key, split_key
-from . import seats
 from .context import Context, UserError
 from .registry import Access, Section, command
 

@@ -21,7 +21,7 @@ class DuplicateClock:
         self.tops: dict[TopKey, Search] = {}
         self.warned: set[tuple[int, int]] = set()  # (game, round) warned of its last seconds
         self.waiting_for_list: set[tuple[int, int]] = set()  # rounds past their time whose list is not ready
-        self.held: set[str] = set()  # channels whose clock lease this process holds (bot.commands.clock_lease)
+        self.held: set[str] = set()  # channels whose clock lease this process holds (bot.play.clock_lease)
         self.renewed = float("-inf")  # time.monotonic() when those leases were last renewed
         # how many processes run this clock, and when they were counted (time.monotonic()); None: unknown
         self.owners: tuple[int | None, float] = (None, float("-inf"))
