@@ -32,9 +32,9 @@ from .commands import (
 from .commands.duplicate_closes import ResultImages, TickReplies, draw_images
 from .commands.duplicate_rounds import clock_tick
 from .commands.duplicate_texts import live_line_kind
-from .commands.game_kinds import kind_of
 from .commands.simultane_clock import simultane_tick
 from .commands.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
+from .games.kinds import kind_of
 from .messages import explain, language_of_locale, say
 from .outbox import (
     CLAIM_SECONDS,
@@ -127,7 +127,7 @@ class Referee:
         self.outbox_owner = process_name()
         self.alive_until = float("-inf")
         self.clock = DuplicateClock(self.now)  # the duplicate clock's state: tops searched ahead, warnings given
-        self.shown_views = ShownViews()  # the views posted lately in each room (bot.commands.views)
+        self.shown_views = ShownViews()  # the views posted lately in each room (bot.games.common.views)
         self.games = Games(kind_of)  # the games in memory, one cache per kind
         self.classic_games: GameCache[ClassicGame] = self.games.cache(GameKind.CLASSIC)
         self.duplicate_games: GameCache[DuplicateGame] = self.games.cache(GameKind.DUPLICATE)

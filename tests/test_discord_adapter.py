@@ -29,7 +29,7 @@ from bot.adapters.discord import (
 )
 from bot.chat import Reply
 from bot.commands import COMMANDS
-from bot.commands.general import setting_named
+from bot.games.common.general import setting_named
 from bot.messages import languages
 from bot.referee import Referee
 from bot.storage import SQLiteStorage

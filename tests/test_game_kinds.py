@@ -29,9 +29,9 @@ import pytest
 from bot.catalogs import CATALOGS
 from bot.chat import Incoming
 from bot.commands.context import Context, UserError
-from bot.commands.game_kinds import Kind, kind_of, register, withdraw
 from bot.commands.registry import Access, Section, command
 from bot.commands.registry import withdraw as withdraw_command
+from bot.games.kinds import Kind, kind_of, register, withdraw
 from bot.referee import Referee
 from bot.storage import GameKind, GameRecord, GameSetup, SQLiteStorage
 from core.board import Board
@@ -329,7 +329,7 @@ def test_no_module_tells_game_kinds_apart_by_their_class() -> None:
 
 
 def test_the_views_ask_the_kind_and_never_name_one() -> None:
-    views = (ROOT / "bot" / "commands" / "views.py").read_text(encoding="utf-8")
+    views = (ROOT / "bot" / "games" / "common" / "views.py").read_text(encoding="utf-8")
     tree = ast.parse(views)
     compared = [
         node.lineno

@@ -7,7 +7,17 @@ import pytest
 
 from bot.commands import COMMANDS
 from bot.commands.context import Context
-from bot.commands.registry import CommandDeclarationError, Section, command, command_named, declared, withdraw
+from bot.commands.registry import (
+    CommandDeclarationError,
+    Section,
+    check_handlers,
+    command,
+    command_named,
+    declared,
+    handles,
+    withdraw,
+)
+from bot.storage import GameKind
 
 
 def _nothing(ctx: Context) -> None:
@@ -36,3 +46,21 @@ def test_two_commands_of_one_rank_in_a_section_are_refused() -> None:
     with pytest.raises(CommandDeclarationError, match="also /score's"):
         command("throwaway", section=Section.CLASSIC, rank=command_named("score").rank)(_nothing)
     assert declared() == COMMANDS
+
+
+def test_a_handler_by_kind_may_be_given_before_its_command_is_declared() -> None:
+    handles("throwaway", None)(_nothing)
+    try:
+        with pytest.raises(CommandDeclarationError, match="not declared"):
+            check_handlers()
+        command("throwaway", section=Section.GENERAL, rank=1000)(_other)
+        check_handlers()
+        assert command_named("throwaway").handler_for(None) is _nothing
+        assert command_named("throwaway").handler_for(GameKind.CLASSIC) is _other
+    finally:
+        withdraw("throwaway")
+    check_handlers()
+
+
+def _other(ctx: Context) -> None:
+    """Another throwaway handler."""

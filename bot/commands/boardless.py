@@ -35,15 +35,16 @@ from core.game import player_key
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, rule_set_by_code
 
+from ..games.common import views as views  # declares the commands this kind handles (classic's and the shared ones)
+from ..games.kinds import Kind, kind_of, register
 from ..messages import keyword_form, keywords
 from ..numbers import read_int
 from ..play import seats
 from ..render import table
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
 from . import classic
-from . import views as views  # declares the commands this kind handles (classic's and the shared ones)
 from .context import Context, UserError
-from .game_kinds import Kind, kind_of, register
+from .ending import reopen_ended
 from .registry import command_named, handles
 
 LEAST_PLAYERS, MOST_PLAYERS = 2, 4  # the seed scorekeeper's classic sheet: two to four players
@@ -399,9 +400,6 @@ def sheet_undo(ctx: Context) -> None:
     ctx.reply("\n".join([ctx.say("undone", what=what), *status_lines(ctx, game)]))
 
 
-_REOPEN_OTHERS = command_named("undo").handler_for(None)  # a classic game's end taken back (ending.py)
-
-
 @handles("undo", None)
 def sheet_reopen(ctx: Context) -> None:
     """/undo right after a sheet's /end (a rack mistyped): the end is taken back and the sheet goes on;
@@ -409,7 +407,7 @@ def sheet_reopen(ctx: Context) -> None:
     games = ctx.storage.games(ctx.message.channel)
     record = games[-1] if games else None
     if record is None or record.kind is not GameKind.BOARDLESS or record.status is not GameStatus.ENDED:
-        _REOPEN_OTHERS(ctx)
+        reopen_ended(ctx)  # a classic game's end taken back
         return
     ctx.require_control(record)
     game = ctx.services.games.load(ctx.storage, record)

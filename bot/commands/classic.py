@@ -27,6 +27,7 @@ from core.game import TURN_KINDS, ClassicGame, LineKind, player_key
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 
+from ..games.common.formatting import breakdown, line_notes, line_text, split_claimed
 from ..messages import say
 from ..numbers import read_int
 from ..play import seats
@@ -35,7 +36,6 @@ from ..storage import GameKind, GameRecord, GameSetup
 from ..words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
 from .classic_clock import after_event, clock_lines, countdown
 from .context import Context, UserError
-from .formatting import breakdown, line_notes, line_text, split_claimed
 from .registry import Access, Section, command, command_named
 from .turns import acting_seat, require_turn, split_seat
 

@@ -8,12 +8,12 @@ from core.game import ClassicGame
 from core.gcg import write_gcg
 
 from ..chat import Reply
+from ..games.common.formatting import tiles_text
+from ..games.kinds import Kind, register
 from ..storage import Deadline, GameKind, GameRecord
 from ..words.game_lists import list_name, lists_used
 from . import classic, classic_settings
 from .context import Context
-from .formatting import tiles_text
-from .game_kinds import Kind, register
 from .services import Services
 
 HOUSE_PRAGMA = "#arbitre-house-words"

@@ -27,6 +27,7 @@ from core.game import find_player, player_key
 from core.names import mixes_scripts
 from core.notation import notation_by_name
 
+from ..games.common.formatting import split_claimed
 from ..messages import decimal, keyword_form, keywords, number, say
 from ..numbers import looks_like_number
 from ..overload import Shed
@@ -39,7 +40,6 @@ from .duplicate_games import active_duplicate, game_of, save, start_top
 from .duplicate_rounds import close_round, finish, open_next_round
 from .duplicate_sanctions import sanctioned
 from .duplicate_texts import count_reply, draw_reply, joins_reply, reason_text, standings_image
-from .formatting import split_claimed
 from .play_decision import decide_play, just_drawn
 from .registry import Access, Section, command
 from .simultane_accounts import check_one_room

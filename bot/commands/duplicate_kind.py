@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from core.duplicate import DuplicateGame
 
+from ..games.kinds import Kind, register
 from ..render.record import standings_text
 from ..storage import Deadline, GameKind, GameRecord, GameStatus
 from . import duplicate, duplicate_games, duplicate_rounds, duplicate_texts, duplicate_views, simultane_export
 from .context import Context
-from .game_kinds import Kind, register
 from .registry import CommandSpec
 
 if TYPE_CHECKING:

@@ -20,6 +20,7 @@ from core.errors_duplicate import NoDrawPossibleError
 from core.simultane import SimultaneDefinition, next_draw
 
 from ..chat import Reply
+from ..games.kinds import kind_of
 from ..messages import say
 from ..render.record import end_reason_text, standings_text
 from ..storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, Storage
@@ -30,7 +31,6 @@ from .duplicate_closes import TickReplies, handed_over, owing, result_images
 from .duplicate_games import game_of, round_lists, save, start_top, sync_deadline, top_finder
 from .duplicate_sanctions import feedback_replies
 from .duplicate_texts import draw_reply, live_line_kind, live_lines_at_close, played_count, results_reply, tie_hint
-from .game_kinds import kind_of
 from .services import Services
 
 WARNING_SECONDS = 30

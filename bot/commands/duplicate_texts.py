@@ -25,6 +25,7 @@ from core.notation import Notation
 from core.tie import TieRule
 
 from ..chat import Reply
+from ..games.common.formatting import breakdown
 from ..messages import decimal, explain, mid_sentence, say
 from ..overload import Shed
 from ..render import RoundResultRow, RoundResultView, StandingsView, standings_png
@@ -32,7 +33,6 @@ from ..render.record import standings_text
 from ..storage import GameRecord
 from ..timefmt import clock_time, time_left
 from .duplicate_sanctions import sanction_note, sanction_text, sanctioned
-from .formatting import breakdown
 
 COUNT_KEY = "dup-count-"  # the live counter's edit key, before its game and round
 

@@ -14,6 +14,8 @@ from core.duplicate.results_file import sigles_file, without_table
 from core.edition import Edition
 from core.game import find_player
 
+from ..games.common.formatting import tiles_text
+from ..games.common.renamed import renamed_note
 from ..messages import decimal, say
 from ..render import DuplicateBoardView, board_text, duplicate_board_png, table
 from ..render.record import record_table, standings_text
@@ -22,8 +24,6 @@ from ..timefmt import clock_time
 from .context import Context
 from .duplicate_sanctions import sanctioned
 from .duplicate_texts import format_suffix, result_view, results_csv
-from .formatting import tiles_text
-from .renamed import renamed_note
 
 
 def sheet(ctx: Context, game: DuplicateGame) -> str:

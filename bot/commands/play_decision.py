@@ -20,13 +20,13 @@ from core.duplicate import DuplicateEvent, DuplicateGame, SubmissionResult
 from core.names import mixes_scripts
 
 from ..chat import Incoming, Reply
+from ..games.common.formatting import split_claimed
 from ..messages import say
 from ..overload import Shed
 from ..play import seats
 from ..storage import GameRecord
 from .duplicate_sanctions import slip_receipt
 from .duplicate_texts import count_reply, joins_reply, reason_text
-from .formatting import split_claimed
 from .submissions_late import received_in_time
 
 JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be meant for the round before

@@ -44,6 +44,7 @@ class Command:
 
 
 _COMMANDS: dict[str, Command] = {}
+_BY_KIND: dict[str, dict[GameKind | None, Handler]] = {}  # by command name, whether declared yet or not
 _INDEX: dict[tuple[str, ...], dict[str, CommandSpec]] = {}  # by the languages served: every name typed
 
 
@@ -79,7 +80,7 @@ def command(
         for other in _COMMANDS.values():
             if other.spec.section is section and other.rank == rank:
                 raise CommandDeclarationError(name, f"its rank {rank} in /help is also /{other.spec.name}'s")
-        _COMMANDS[name] = Command(spec, handler, rank)
+        _COMMANDS[name] = Command(spec, handler, rank, _BY_KIND.setdefault(name, {}))
         _INDEX.clear()
         return handler
 
@@ -87,22 +88,27 @@ def command(
 
 
 def withdraw(name: str) -> None:
-    """Remove a declared command (a test's throwaway one)."""
+    """Remove a declared command and its handlers by kind (a test's throwaway one)."""
     _COMMANDS.pop(name, None)
+    _BY_KIND.pop(name, None)
     _INDEX.clear()
 
 
 def handles(name: str, kind: GameKind | None) -> Callable[[Handler], Handler]:
     """Declare the handler of a command when the channel's running game is of ``kind`` (None: when no
-    game runs there)."""
+    game runs there). The command may be declared before or after (``check_handlers``)."""
 
     def register(handler: Handler) -> Handler:
-        if name not in _COMMANDS:
-            raise CommandDeclarationError(name, "a handler for a command not declared (declare it first)")
-        _COMMANDS[name].by_kind[kind] = handler
+        _BY_KIND.setdefault(name, {})[kind] = handler
         return handler
 
     return register
+
+
+def check_handlers() -> None:
+    """Raise if a handler was given for a command that no module declares."""
+    for name in sorted(set(_BY_KIND) - set(_COMMANDS)):
+        raise CommandDeclarationError(name, "a handler for a command not declared")
 
 
 def declared() -> tuple[CommandSpec, ...]:

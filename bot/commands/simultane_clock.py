@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from core.simultane import RoomProgress, SimultaneMode, close_wait, visible_rounds
 
 from ..chat import Reply
+from ..games.kinds import kind_of
 from ..messages import say
 from ..storage import DONE_POST, GameStatus, HeldRound, SimultaneRecord, SimultaneRoom
 from ..words.loader import ListPreparingError
@@ -26,7 +27,6 @@ from .context import UserError
 from .duplicate_closes import TickReplies, owing
 from .duplicate_games import game_of
 from .duplicate_rounds import CLOSES_AT_ONCE, close_round
-from .game_kinds import kind_of
 from .services import Services
 from .simultane_launch import launch
 from .simultane_pacing import rooms_at

@@ -1,4 +1,4 @@
-"""What views a referee posted lately in each room (``bot.commands.views.once_in_public``): a view asked again
+"""What views a referee posted lately in each room (``bot.games.common.views.once_in_public``): a view asked again
 unchanged within ``REPEAT_SECONDS`` is answered privately instead of posted twice."""
 
 from __future__ import annotations

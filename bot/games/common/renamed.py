@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..messages import say
+from ...messages import say
 
 
 def renamed_note(lang: str, renamed: Iterable[tuple[str, str]]) -> str:

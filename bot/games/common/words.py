@@ -14,15 +14,15 @@ from __future__ import annotations
 from core.errors_lexicon import InvalidWordError
 from core.lexicon import normalise_word
 
-from ..messages import keyword_form, keywords
-from ..play import seats
-from ..storage import GameKind
-from ..timefmt import date_time
-from ..words.game_lists import game_list, list_name
-from ..words.house import ADD, CLEAR, REMOVE, HouseWordChange, HouseWords
-from ..words.loader import UnknownListError, chat_list_spec, list_key, split_key
-from .context import Context, UserError
-from .registry import Access, Section, command
+from ...commands.context import Context, UserError
+from ...commands.registry import Access, Section, command
+from ...messages import keyword_form, keywords
+from ...play import seats
+from ...storage import GameKind
+from ...timefmt import date_time
+from ...words.game_lists import game_list, list_name
+from ...words.house import ADD, CLEAR, REMOVE, HouseWordChange, HouseWords
+from ...words.loader import UnknownListError, chat_list_spec, list_key, split_key
 
 SYMBOLS = {"+": ADD, "-": REMOVE}  # typed in any language; the words are the catalogs' (ACTION_WORDS)
 ACTION_WORDS = {"keywords_words_add": ADD, "keywords_words_remove": REMOVE}

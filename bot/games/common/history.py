@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..numbers import looks_like_number, read_int
-from ..storage import GameRecord, GameStatus
-from ..timefmt import date_time
-from .context import Context, UserError
-from .game_kinds import kind_of
-from .registry import Section, command
+from ...commands.context import Context, UserError
+from ...commands.registry import Section, command
+from ...numbers import looks_like_number, read_int
+from ...storage import GameRecord, GameStatus
+from ...timefmt import date_time
+from ..kinds import kind_of
 
 LIST_LIMIT = 20
 

@@ -18,19 +18,19 @@ from core.notation import notation_by_name, parse_move
 from core.placement import validate_move
 from core.scoring import score_placement
 
-from ..chat import Reply
-from ..messages import keyword_form, keywords
-from ..numbers import read_int
-from ..storage import GameKind, GameRecord
-from ..words.game_lists import verdict_lines
-from . import classic as classic
-from . import duplicate as duplicate
-from . import ending, simultane_ranking, turns
-from .context import Context, UserError
+from ...chat import Reply
+from ...commands import classic as classic
+from ...commands import duplicate as duplicate
+from ...commands import ending, simultane_ranking, turns
+from ...commands.context import Context, UserError
+from ...commands.registry import Access, Section, command, handles
+from ...messages import keyword_form, keywords
+from ...numbers import read_int
+from ...storage import GameKind, GameRecord
+from ...words.game_lists import verdict_lines
+from ..kinds import kind_of
 from .formatting import breakdown, split_claimed
-from .game_kinds import kind_of
 from .history import TargetGame, target_game, with_heading
-from .registry import Access, Section, command, handles
 
 
 @command("join", section=Section.CLASSIC, rank=80, access=Access.PLAYER)

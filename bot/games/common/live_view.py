@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import secrets
 
-from ..messages import keyword_form, keywords
-from .context import Context, UserError
-from .registry import Access, Section, command
+from ...commands.context import Context, UserError
+from ...commands.registry import Access, Section, command
+from ...messages import keyword_form, keywords
 
 TOKEN_BYTES = 24  # 32 characters of ``secrets.token_urlsafe``: unguessable, short enough for a chat line
 

@@ -8,8 +8,8 @@ from core.alphabet import LATIN, Alphabet
 from core.game import LineKind, Removal, SheetLine
 from core.scoring import MoveScore
 
-from ..messages import say
-from ..numbers import read_int
+from ...messages import say
+from ...numbers import read_int
 
 
 def breakdown(score: MoveScore, lang: str) -> str:

@@ -20,9 +20,9 @@ from ..storage import Deadline, GameKind, GameRecord
 
 if TYPE_CHECKING:
     from ..chat import Reply
-    from .context import Context
-    from .registry import CommandSpec
-    from .services import Services
+    from ..commands.context import Context
+    from ..commands.registry import CommandSpec
+    from ..commands.services import Services
 
 G = TypeVar("G")
 
@@ -95,7 +95,7 @@ class Kind(ABC, Generic[G]):
     def results_file(self, ctx: Context, record: GameRecord, game: G) -> tuple[str, bytes, str]:
         """The results file for the federation (/export sigles): the text, the document, its file name's
         end; a kind without one refuses."""
-        from .context import UserError
+        from ..commands.context import UserError
 
         raise UserError("export_sigles_duplicate_only")
 
