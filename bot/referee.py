@@ -34,6 +34,7 @@ from .commands.duplicate_rounds import clock_tick
 from .commands.duplicate_texts import live_line_kind
 from .commands.simultane_clock import simultane_tick
 from .commands.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
+from .games.installed import COMMANDS  # noqa: F401  # importing it declares every command and registers every kind
 from .games.kinds import kind_of
 from .messages import explain, language_of_locale, say
 from .outbox import (

@@ -28,8 +28,8 @@ from bot.adapters.discord import (
     split_text,
 )
 from bot.chat import Reply
-from bot.commands import COMMANDS
 from bot.games.common.general import setting_named
+from bot.games.installed import COMMANDS
 from bot.messages import languages
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
@@ -780,7 +780,7 @@ def test_a_command_whose_arguments_are_all_optional_is_registered_without_a_requ
     assert optional_removed("[a [b [c]] d] e").strip() == "e"
     from bot.adapters.common import DEFAULT_LANGUAGE
     from bot.adapters.discord_commands import usage_args
-    from bot.commands import COMMANDS
+    from bot.games.installed import COMMANDS
 
     bare = {spec.name for spec in COMMANDS if not optional_removed(usage_args(spec.usage(DEFAULT_LANGUAGE))).strip()}
     assert {"view", "series", "simultane", "help", "standings"} <= bare

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands import COMMANDS
 from bot.commands.context import Context
 from bot.commands.registry import (
     CommandDeclarationError,
@@ -17,6 +16,7 @@ from bot.commands.registry import (
     handles,
     withdraw,
 )
+from bot.games.installed import COMMANDS, MODULES
 from bot.storage import GameKind
 
 
@@ -64,3 +64,8 @@ def test_a_handler_by_kind_may_be_given_before_its_command_is_declared() -> None
 
 def _other(ctx: Context) -> None:
     """Another throwaway handler."""
+
+
+def test_every_command_is_declared_by_a_module_the_bot_installs() -> None:
+    installed = {module.__name__ for module in MODULES}
+    assert {command_named(spec.name).handler.__module__ for spec in COMMANDS} <= installed

@@ -1,0 +1,33 @@
+"""The kinds of game this bot plays: importing this module declares every command and registers every
+kind. ``COMMANDS`` lists the commands in /help order (each command's section, then its rank)."""
+
+
+from __future__ import annotations
+
+# One line per package: importing the module declares the package's commands and registers its kind.
+from ..commands import arbiter, boardless, classic, classic_kind, duplicate, duplicate_kind, ending, series, simultane
+from ..commands.registry import check_handlers, declared
+from .common import general, history, live_view, views, words
+
+# The modules whose import declared the commands and registered the kinds.
+MODULES = (
+    arbiter,
+    boardless,
+    classic,
+    classic_kind,
+    duplicate,
+    duplicate_kind,
+    ending,
+    series,
+    simultane,
+    general,
+    history,
+    live_view,
+    views,
+    words,
+)
+
+check_handlers()
+COMMANDS = declared()
+
+__all__ = ["COMMANDS"]
