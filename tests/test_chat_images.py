@@ -15,8 +15,8 @@ import pytest
 from PIL import Image
 
 from bot.chat import Reply
-from bot.commands import classic as commands_classic
 from bot.commands import duplicate_texts, duplicate_views
+from bot.games.classic import commands as commands_classic
 from bot.render.board import WIDTH as BOARD_WIDTH
 from bot.render.board import classic_board_scene, duplicate_board_scene
 from bot.render.canvas import Scene, png

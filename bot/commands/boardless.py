@@ -35,6 +35,8 @@ from core.game import player_key
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, rule_set_by_code
 
+from ..games.classic import commands as classic
+from ..games.classic.ending import reopen_ended
 from ..games.common import views as views  # declares the commands this kind handles (classic's and the shared ones)
 from ..games.kinds import Kind, kind_of, register
 from ..messages import keyword_form, keywords
@@ -42,9 +44,7 @@ from ..numbers import read_int
 from ..play import seats
 from ..render import table
 from ..storage import GameKind, GameRecord, GameSetup, GameStatus
-from . import classic
 from .context import Context, UserError
-from .ending import reopen_ended
 from .registry import command_named, handles
 
 LEAST_PLAYERS, MOST_PLAYERS = 2, 4  # the seed scorekeeper's classic sheet: two to four players

@@ -110,7 +110,7 @@ def board(ctx: Context, game: DuplicateGame, *, ended: bool = False) -> tuple[st
 def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str) -> str:
     """/moves for a duplicate game: the player's answer on every closed round, its score, the top and the gap
     to it; then their total and place. The open round's answers stay secret."""
-    from .classic import moves_player
+    from ..games.classic.commands import moves_player
 
     player = moves_player(ctx, record, game.players, name, lambda typed: find_player(game.players, typed))
     lang = ctx.lang

@@ -8,7 +8,6 @@ from core.notation import Notation
 from core.rules import RULE_SETS
 
 from ...catalogs import CATALOGS
-from ...commands.classic_settings import game_setting, running_classic, settings_line
 from ...commands.context import Context, UserError
 from ...commands.duplicate import MAX_MINUTES, MIN_MINUTES
 from ...commands.registry import Access, Section, command, declared, find, unknown_command_text
@@ -18,6 +17,7 @@ from ...storage import ChannelSettings
 from ...timefmt import UnknownTimeZoneError, canonical_zone
 from ...words.game_lists import ListUsed, game_list, verdicts_text
 from ...words.loader import chat_list_spec, list_key
+from ..classic.settings import game_setting, running_classic, settings_line
 
 SETTINGS = ("language", "edition", "notation", "rules", "lexicon", "minutes", "timezone")
 

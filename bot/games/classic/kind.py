@@ -7,14 +7,15 @@ from typing import Any
 from core.game import ClassicGame
 from core.gcg import write_gcg
 
-from ..chat import Reply
-from ..games.common.formatting import tiles_text
-from ..games.kinds import Kind, register
-from ..storage import Deadline, GameKind, GameRecord
-from ..words.game_lists import list_name, lists_used
-from . import classic, classic_settings
-from .context import Context
-from .services import Services
+from ...chat import Reply
+from ...commands.context import Context
+from ...commands.services import Services
+from ...storage import Deadline, GameKind, GameRecord
+from ...words.game_lists import list_name, lists_used
+from ..common.formatting import tiles_text
+from ..kinds import Kind, register
+from . import commands as classic
+from . import settings as classic_settings
 
 HOUSE_PRAGMA = "#arbitre-house-words"
 

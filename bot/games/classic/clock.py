@@ -1,6 +1,6 @@
 """A classic game's clock: its lines shown with the game, storage's copy of its next deadline, and the
 overtime penalties at the end. The referee's /pause and /resume, the game's settings and what the clock
-tick does are ``classic_settings``.
+tick does are ``settings``.
 
 The clock is read from the times of the game's events (``core.classic_clock``); storage keeps the next
 moment the clock must act as the game's deadline (round 0), which the duplicate clock's tick reads too,
@@ -14,8 +14,8 @@ from core.events import Event, Setting, TimePenalty
 from core.game import MAX_PENALTY, ClassicGame, LineKind
 from core.rules import ClockMode
 
-from ..messages import say
-from ..storage import GameRecord, Storage
+from ...messages import say
+from ...storage import GameRecord, Storage
 
 CLOCK_ROUND = 0  # the round number a classic game's deadline is stored under
 

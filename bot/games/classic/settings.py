@@ -14,16 +14,16 @@ from core.game import ClassicGame
 from core.game_options import SETTING_NAMES
 from core.rules import ClockMode
 
-from ..chat import Reply
-from ..messages import keyword_form, keywords, say
-from ..storage import Deadline, GameKind, GameRecord, GameStatus
-from .classic import STAMP_KEY, load_classic, record_event, reply_status, standings_text_in, status_lines_in
-from .classic_clock import CLOCK_ROUND, countdown, minutes_seconds, overtime_lines, overtime_penalties, sync_clock
-from .context import Context, UserError
-from .registry import handles
+from ...chat import Reply
+from ...commands.context import Context, UserError
+from ...commands.registry import handles
+from ...messages import keyword_form, keywords, say
+from ...storage import Deadline, GameKind, GameRecord, GameStatus
+from .clock import CLOCK_ROUND, countdown, minutes_seconds, overtime_lines, overtime_penalties, sync_clock
+from .commands import STAMP_KEY, load_classic, record_event, reply_status, standings_text_in, status_lines_in
 
 if TYPE_CHECKING:
-    from .services import Services
+    from ...commands.services import Services
 
 CLOCK_AUTHOR = "clock"
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from core.game import ClassicGame
 from core.rules import most_players
 
-from ..messages import keyword_form, keywords
-from ..play import seats
-from ..storage import GameRecord
-from .context import Context, UserError
+from ...commands.context import Context, UserError
+from ...messages import keyword_form, keywords
+from ...play import seats
+from ...storage import GameRecord
 
 
 @dataclass(frozen=True)

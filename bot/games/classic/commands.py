@@ -27,16 +27,16 @@ from core.game import TURN_KINDS, ClassicGame, LineKind, player_key
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 
-from ..games.common.formatting import breakdown, line_notes, line_text, split_claimed
-from ..messages import say
-from ..numbers import read_int
-from ..play import seats
-from ..render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
-from ..storage import GameKind, GameRecord, GameSetup
-from ..words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
-from .classic_clock import after_event, clock_lines, countdown
-from .context import Context, UserError
-from .registry import Access, Section, command, command_named
+from ...commands.context import Context, UserError
+from ...commands.registry import Access, Section, command, command_named
+from ...messages import say
+from ...numbers import read_int
+from ...play import seats
+from ...render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
+from ...storage import GameKind, GameRecord, GameSetup
+from ...words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
+from ..common.formatting import breakdown, line_notes, line_text, split_claimed
+from .clock import after_event, clock_lines, countdown
 from .turns import acting_seat, require_turn, split_seat
 
 STAMP_KEY = "at"  # stored with each event: the referee's time when it was recorded (the clock reads it)
@@ -488,7 +488,7 @@ def turns_played(game: ClassicGame) -> int:
 
 def last_move_text(lang: str, game: ClassicGame) -> str:
     """The last turn in a few words (``F10 JOuET (Ben), 59 pts``), "" before the first."""
-    from ..messages import say
+    from ...messages import say
 
     line = next((sheet_line for sheet_line in reversed(game.lines) if sheet_line.kind in TURN_KINDS), None)
     if line is None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from core.events import End, Undo
 from core.game import ClassicGame, LineKind
 
-from ..play import seats
-from ..storage import GameKind, GameRecord, GameStatus
-from .classic import record_event, standings_text, status_lines
-from .classic_clock import overtime_lines, overtime_penalties
-from .context import Context, UserError
-from .registry import handles
+from ...commands.context import Context, UserError
+from ...commands.registry import handles
+from ...play import seats
+from ...storage import GameKind, GameRecord, GameStatus
+from .clock import overtime_lines, overtime_penalties
+from .commands import record_event, standings_text, status_lines
 
 
 @handles("undo", None)
