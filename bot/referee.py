@@ -29,11 +29,11 @@ from .commands import (
     find,
     unknown_command_text,
 )
-from .commands.duplicate_closes import ResultImages, TickReplies, draw_images
-from .commands.duplicate_rounds import clock_tick
-from .commands.duplicate_texts import live_line_kind
 from .commands.simultane_clock import simultane_tick
-from .commands.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
+from .games.duplicate.closes import ResultImages, TickReplies, draw_images
+from .games.duplicate.rounds import clock_tick
+from .games.duplicate.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
+from .games.duplicate.texts import live_line_kind
 from .games.installed import COMMANDS  # noqa: F401  # importing it declares every command and registers every kind
 from .games.kinds import kind_of
 from .messages import explain, language_of_locale, say
@@ -546,7 +546,7 @@ class Referee:
         """Clock work due at ``now`` (duplicate warnings and deadlines, simultanés' starts, held rounds and
         posts), its stored replies given to ``publish`` in the order players need them: each close's notice
         and next draw as soon as it is stored, the results of all the tick's closes once every one is, then
-        their images (``bot.commands.duplicate_closes``). ``images``: given the images the closes owe, to draw
+        their images (``bot.games.duplicate.closes``). ``images``: given the images the closes owe, to draw
         them off the clock (``draw_images``); None: drawn and stored at the end of the tick. Every reply of
         the tick; never raises."""
 

@@ -29,7 +29,7 @@ import pytest
 
 from bot.adapters.discord import DiscordAdapter
 from bot.chat import Reply
-from bot.commands.duplicate_closes import ResultImages
+from bot.games.duplicate.closes import ResultImages
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, SentMessage, running_bot

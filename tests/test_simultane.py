@@ -16,7 +16,7 @@ import pytest_asyncio
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import TelegramAdapter
 from bot.chat import Incoming, Reply
-from bot.commands.duplicate_games import load_game
+from bot.games.duplicate.games import load_game
 from bot.referee import Referee
 from bot.storage import GameKind, GameSetup, SQLiteStorage, Storage, StoredEvent
 from core.duplicate import DuplicateGame, DuplicateSettings, movegen_top_finder

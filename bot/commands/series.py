@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from core.series import GameResult, PlayerResult, classic_standings, cumulative_standings
 
 from ..games.common.history import TargetGame, target_game
+from ..games.duplicate.games import game_of
 from ..messages import keyword_form, keywords, say_counts
 from ..storage import GameKind, GameRecord, GameStatus, SeriesEntry, SeriesRecord, SeriesStatus
 from ..timefmt import zone
 from .context import Context, UserError
-from .duplicate_games import game_of
 from .registry import Access, Section, command
 from .series_simultanes import (
     add_simultane,

@@ -27,6 +27,7 @@ import secrets
 from core.duplicate import Sanctions
 from core.simultane import SimultaneDefinition, SimultaneMode, StartBlock
 
+from ..games.duplicate.commands import move_minutes
 from ..messages import keyword_form, keywords, number
 from ..play import seats
 from ..simultanes.names import say_counted
@@ -34,7 +35,6 @@ from ..storage import Admission
 from ..timefmt import zone
 from ..words.game_lists import game_list
 from .context import Context, UserError
-from .duplicate import move_minutes
 from .registry import Access, Section, command
 from .simultane_entries import admit, close_entries, join, name_of, set_centre
 from .simultane_export import federation_files

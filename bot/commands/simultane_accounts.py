@@ -3,7 +3,7 @@ there, by its first answer or ``/join``) is refused in every other room, with a 
 the organiser's room is told of the attempt. Without it, a player could play a room weakly, then another
 knowing the draws, and the ranking would keep whichever counted first. An account's seat in a simultané is
 decided under a lock of its own in that simultané (``account_lock``), on the usual way as on the quick way
-of ``bot.commands.submissions``."""
+of ``bot.games.duplicate.submissions``."""
 
 from __future__ import annotations
 

@@ -19,14 +19,14 @@ from concurrent.futures import ThreadPoolExecutor
 from core.simultane import RoomProgress, SimultaneMode, close_wait, visible_rounds
 
 from ..chat import Reply
+from ..games.duplicate.closes import TickReplies, owing
+from ..games.duplicate.games import game_of
+from ..games.duplicate.rounds import CLOSES_AT_ONCE, close_round
 from ..games.kinds import kind_of
 from ..messages import say
 from ..storage import DONE_POST, GameStatus, HeldRound, SimultaneRecord, SimultaneRoom
 from ..words.loader import ListPreparingError
 from .context import UserError
-from .duplicate_closes import TickReplies, owing
-from .duplicate_games import game_of
-from .duplicate_rounds import CLOSES_AT_ONCE, close_round
 from .services import Services
 from .simultane_launch import launch
 from .simultane_pacing import rooms_at

@@ -10,12 +10,12 @@ from core.notation import notation_by_name
 from core.simultane import SimultaneDefinition
 
 from ..chat import Reply
+from ..games.duplicate.games import save
+from ..games.duplicate.rounds import open_next_round
 from ..messages import number, say
 from ..storage import GameKind, GameSetup, SimultaneRecord
 from ..words.game_lists import game_list
 from .context import UserError
-from .duplicate_games import save
-from .duplicate_rounds import open_next_round
 from .services import Services
 
 

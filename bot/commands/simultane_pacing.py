@@ -18,12 +18,12 @@ from core.duplicate import DuplicateGame
 from core.simultane import CloseWait, RoomProgress, WaitReason, close_wait
 
 from ..chat import Reply
+from ..games.duplicate.games import save
 from ..messages import say
 from ..simultanes.names import room_labels
 from ..storage import GameRecord, SimultaneRecord, Storage
 from ..timefmt import clock_time
 from .context import UserError
-from .duplicate_games import save
 from .services import Services
 from .simultane_ranking import definition_of, progress_of
 

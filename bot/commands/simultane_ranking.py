@@ -23,6 +23,7 @@ from core.simultane import (
 )
 
 from ..chat import Reply
+from ..games.duplicate.games import game_of
 from ..messages import decimal, number, say
 from ..render.results import StandingsView, standings_png
 from ..render.text import table
@@ -31,7 +32,6 @@ from ..simultanes.rooms import rooms_played
 from ..storage import Admission, GameStatus, SimultaneRecord, SimultaneRoom, Storage
 from ..timefmt import date_time
 from .context import Context, UserError
-from .duplicate_games import game_of
 from .services import Services
 
 SHOWN_PLACES = 30  # the overall ranking's rows a message shows (then the room's own); the CSV has them all

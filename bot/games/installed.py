@@ -5,12 +5,15 @@ kind. ``COMMANDS`` lists the commands in /help order (each command's section, th
 from __future__ import annotations
 
 # One line per package: importing the module declares the package's commands and registers its kind.
-from ..commands import arbiter, duplicate, duplicate_kind, series, simultane
+from ..commands import series, simultane
 from ..commands.registry import check_handlers, declared
 from .classic import commands as classic
 from .classic import ending
 from .classic import kind as classic_kind
 from .common import general, history, live_view, views, words
+from .duplicate import arbiter
+from .duplicate import commands as duplicate
+from .duplicate import kind as duplicate_kind
 from .sheet import commands as sheet
 from .sheet import kind as boardless
 

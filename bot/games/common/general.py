@@ -9,7 +9,6 @@ from core.rules import RULE_SETS
 
 from ...catalogs import CATALOGS
 from ...commands.context import Context, UserError
-from ...commands.duplicate import MAX_MINUTES, MIN_MINUTES
 from ...commands.registry import Access, Section, command, declared, find, unknown_command_text
 from ...messages import keyword_form, keywords, languages, number, say
 from ...numbers import read_decimal
@@ -18,6 +17,7 @@ from ...timefmt import UnknownTimeZoneError, canonical_zone
 from ...words.game_lists import ListUsed, game_list, verdicts_text
 from ...words.loader import chat_list_spec, list_key
 from ..classic.settings import game_setting, running_classic, settings_line
+from ..duplicate.commands import MAX_MINUTES, MIN_MINUTES
 
 SETTINGS = ("language", "edition", "notation", "rules", "lexicon", "minutes", "timezone")
 

@@ -19,7 +19,6 @@ from core.placement import validate_move
 from core.scoring import score_placement
 
 from ...chat import Reply
-from ...commands import duplicate as duplicate
 from ...commands import simultane_ranking
 from ...commands.context import Context, UserError
 from ...commands.registry import Access, Section, command, handles
@@ -29,6 +28,7 @@ from ...storage import GameKind, GameRecord
 from ...words.game_lists import verdict_lines
 from ..classic import commands as classic
 from ..classic import ending, turns
+from ..duplicate import commands as duplicate
 from ..kinds import kind_of
 from .formatting import breakdown, split_claimed
 from .history import TargetGame, target_game, with_heading

@@ -1,6 +1,6 @@
 """A duplicate round's close handed over in the order players need it, and its images drawn afterwards.
 
-A close (``duplicate_rounds.close_round``) stores, in its transaction, first what the players need at once
+A close (``rounds.close_round``) stores, in its transaction, first what the players need at once
 (the draw's message edited to say the round is closed, and the next draw), then the results as text: the
 exact count of players who answered, the top, every answer and the standings, complete information for the
 console and screen readers. The round's two images (its result and the standings: ``bot.render``) are not
@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 
 from core.duplicate import DuplicateGame, Round
 
-from ..chat import Reply
-from ..messages import say
-from ..render import RoundResultView, StandingsView, round_result_png, standings_png
-from ..storage import GameKind
-from .duplicate_games import game_of
-from .duplicate_texts import result_view, standings_view
-from .services import Services
+from ...chat import Reply
+from ...commands.services import Services
+from ...messages import say
+from ...render import RoundResultView, StandingsView, round_result_png, standings_png
+from ...storage import GameKind
+from .games import game_of
+from .texts import result_view, standings_view
 
 IMAGES_AT_ONCE = 4  # images drawn side by side (Pillow lets go of the interpreter's lock while it paints)
 

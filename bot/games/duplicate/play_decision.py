@@ -1,7 +1,7 @@
 """What a private /play in an open duplicate round decides, in one place for both ways it is handled.
 
-A private /play is handled the quick way (``bot.commands.submissions``: one read, one write, answers that
-arrive together in one transaction) or the command's usual way (``bot.commands.duplicate.cmd_play``).
+A private /play is handled the quick way (``bot.games.duplicate.submissions``: one read, one write, answers that
+arrive together in one transaction) or the command's usual way (``bot.games.duplicate.commands.cmd_play``).
 Both call ``decide_play`` once they know the seat the move is for: the move made in the game in memory,
 the events to store and the replies it owes (its acknowledgement, a newcomer's welcome, the live lines).
 Neither builds a reply of its own for what the other answers too.
@@ -19,15 +19,15 @@ from collections.abc import Callable
 from core.duplicate import DuplicateEvent, DuplicateGame, SubmissionResult
 from core.names import mixes_scripts
 
-from ..chat import Incoming, Reply
-from ..games.common.formatting import split_claimed
-from ..messages import say
-from ..overload import Shed
-from ..play import seats
-from ..storage import GameRecord
-from .duplicate_sanctions import slip_receipt
-from .duplicate_texts import count_reply, joins_reply, reason_text
+from ...chat import Incoming, Reply
+from ...messages import say
+from ...overload import Shed
+from ...play import seats
+from ...storage import GameRecord
+from ..common.formatting import split_claimed
+from .sanctions import slip_receipt
 from .submissions_late import received_in_time
+from .texts import count_reply, joins_reply, reason_text
 
 JUST_DRAWN_SECONDS = 15  # a first answer this soon after a draw is shown may be meant for the round before
 

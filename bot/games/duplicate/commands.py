@@ -27,23 +27,23 @@ from core.game import find_player, player_key
 from core.names import mixes_scripts
 from core.notation import notation_by_name
 
-from ..games.common.formatting import split_claimed
-from ..messages import decimal, keyword_form, keywords, number, say
-from ..numbers import looks_like_number
-from ..overload import Shed
-from ..play import seats
-from ..storage import GameKind, GameRecord, GameSetup, GameStatus
-from ..words.game_lists import game_list
-from . import simultane_pacing
-from .context import Context, UserError
-from .duplicate_games import active_duplicate, game_of, save, start_top
-from .duplicate_rounds import close_round, finish, open_next_round
-from .duplicate_sanctions import sanctioned
-from .duplicate_texts import count_reply, draw_reply, joins_reply, reason_text, standings_image
+from ...commands import simultane_pacing
+from ...commands.context import Context, UserError
+from ...commands.registry import Access, Section, command
+from ...commands.simultane_accounts import check_one_room
+from ...messages import decimal, keyword_form, keywords, number, say
+from ...numbers import looks_like_number
+from ...overload import Shed
+from ...play import seats
+from ...storage import GameKind, GameRecord, GameSetup, GameStatus
+from ...words.game_lists import game_list
+from ..common.formatting import split_claimed
+from .games import active_duplicate, game_of, save, start_top
 from .play_decision import decide_play, just_drawn
-from .registry import Access, Section, command
-from .simultane_accounts import check_one_room
+from .rounds import close_round, finish, open_next_round
+from .sanctions import sanctioned
 from .submissions_late import count_after_close, received_in_time
+from .texts import count_reply, draw_reply, joins_reply, reason_text, standings_image
 
 REJECT_MARK = "-"  # /draw - rejects the draw shown, as the words of the catalogs' keywords_reject do
 FISF_RULES = "fisf"  # the channel's rule set under which a duplicate game takes the FISF sanctions

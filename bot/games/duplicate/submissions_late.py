@@ -14,12 +14,12 @@ from __future__ import annotations
 from core.duplicate import DuplicateGame
 from core.duplicate.rounds import Round
 
-from ..messages import say
-from ..storage import GameRecord
-from ..timefmt import clock_time
-from .context import Context
-from .duplicate_games import round_lists, save
-from .duplicate_texts import reason_text
+from ...commands.context import Context
+from ...messages import say
+from ...storage import GameRecord
+from ...timefmt import clock_time
+from .games import round_lists, save
+from .texts import reason_text
 
 
 def received_in_time(game: DuplicateGame, at: float) -> Round | None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from core.duplicate import DuplicateGame, Fault, Round, Sanctions
 
-from ..chat import Reply
-from ..messages import say
-from ..play import seats
-from ..storage import GameRecord, Storage
+from ...chat import Reply
+from ...messages import say
+from ...play import seats
+from ...storage import GameRecord, Storage
 
 
 def sanctioned(game: DuplicateGame) -> bool:

@@ -7,16 +7,21 @@ from typing import TYPE_CHECKING, Any
 
 from core.duplicate import DuplicateGame
 
-from ..games.kinds import Kind, register
-from ..render.record import standings_text
-from ..storage import Deadline, GameKind, GameRecord, GameStatus
-from . import duplicate, duplicate_games, duplicate_rounds, duplicate_texts, duplicate_views, simultane_export
-from .context import Context
-from .registry import CommandSpec
+from ...commands import simultane_export
+from ...commands.context import Context
+from ...commands.registry import CommandSpec
+from ...render.record import standings_text
+from ...storage import Deadline, GameKind, GameRecord, GameStatus
+from ..kinds import Kind, register
+from . import commands as duplicate
+from . import games as duplicate_games
+from . import rounds as duplicate_rounds
+from . import texts as duplicate_texts
+from . import views as duplicate_views
 
 if TYPE_CHECKING:
-    from ..chat import Reply
-    from .services import Services
+    from ...chat import Reply
+    from ...commands.services import Services
 
 
 class DuplicateKind(Kind[DuplicateGame]):

@@ -14,16 +14,16 @@ from core.duplicate.results_file import sigles_file, without_table
 from core.edition import Edition
 from core.game import find_player
 
-from ..games.common.formatting import tiles_text
-from ..games.common.renamed import renamed_note
-from ..messages import decimal, say
-from ..render import DuplicateBoardView, board_text, duplicate_board_png, table
-from ..render.record import record_table, standings_text
-from ..storage import GameRecord, GameStatus
-from ..timefmt import clock_time
-from .context import Context
-from .duplicate_sanctions import sanctioned
-from .duplicate_texts import format_suffix, result_view, results_csv
+from ...commands.context import Context
+from ...messages import decimal, say
+from ...render import DuplicateBoardView, board_text, duplicate_board_png, table
+from ...render.record import record_table, standings_text
+from ...storage import GameRecord, GameStatus
+from ...timefmt import clock_time
+from ..common.formatting import tiles_text
+from ..common.renamed import renamed_note
+from .sanctions import sanctioned
+from .texts import format_suffix, result_view, results_csv
 
 
 def sheet(ctx: Context, game: DuplicateGame) -> str:
@@ -110,7 +110,7 @@ def board(ctx: Context, game: DuplicateGame, *, ended: bool = False) -> tuple[st
 def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str) -> str:
     """/moves for a duplicate game: the player's answer on every closed round, its score, the top and the gap
     to it; then their total and place. The open round's answers stay secret."""
-    from ..games.classic.commands import moves_player
+    from ..classic.commands import moves_player
 
     player = moves_player(ctx, record, game.players, name, lambda typed: find_player(game.players, typed))
     lang = ctx.lang

@@ -5,7 +5,7 @@ The common case, a seated player or a newcomer whose first answer seats them, is
 wait for the player or the channel) and written in one transaction of one insert per table
 (``Storage.record_play``: its events, the new seat, its replies), with the game taken from the cache
 (a game not in memory, or behind the log, is brought up to date first). The move is decided by
-``bot.commands.play_decision.decide_play``, as the command's usual way decides it; every other case (a
+``bot.games.duplicate.play_decision.decide_play``, as the command's usual way decides it; every other case (a
 seat claimed by name, a player taken off their seat, an answer just after a close...) is a declared
 ``HandOver`` and goes the command's usual way, which decides it. The acknowledgement is committed before
 it is delivered, as any reply. Answers that arrive together (``quick_plays``) share one transaction; on
@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING
 from core.duplicate import event_to_dict
 from core.game import find_player
 
-from ..chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
-from ..outbox import GRACE_SECONDS, destination
-from ..play import seats
-from ..storage import ChannelLock, ConnectionLostError, GameKind, PlayState, PlayWrite, Storage, StorageFullError
+from ...chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
+from ...commands.services import Services
+from ...commands.simultane_accounts import account_lock, seated_elsewhere
+from ...outbox import GRACE_SECONDS, destination
+from ...play import seats
+from ...storage import ChannelLock, ConnectionLostError, GameKind, PlayState, PlayWrite, Storage, StorageFullError
 from .play_decision import HandOver, decide_play, hand_over
-from .services import Services
-from .simultane_accounts import account_lock, seated_elsewhere
 
 if TYPE_CHECKING:
     from core.duplicate import DuplicateGame

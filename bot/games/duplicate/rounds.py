@@ -19,19 +19,19 @@ from core.errors import ArbitreError
 from core.errors_duplicate import NoDrawPossibleError
 from core.simultane import SimultaneDefinition, next_draw
 
-from ..chat import Reply
-from ..games.kinds import kind_of
-from ..messages import say
-from ..render.record import end_reason_text, standings_text
-from ..storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, Storage
-from ..words.game_lists import VERDICT_KEY, ListUsed, preparing_name
-from ..words.loader import ListPreparingError
-from . import simultane_pacing
-from .duplicate_closes import TickReplies, handed_over, owing, result_images
-from .duplicate_games import game_of, round_lists, save, start_top, sync_deadline, top_finder
-from .duplicate_sanctions import feedback_replies
-from .duplicate_texts import draw_reply, live_line_kind, live_lines_at_close, played_count, results_reply, tie_hint
-from .services import Services
+from ...chat import Reply
+from ...commands import simultane_pacing
+from ...commands.services import Services
+from ...messages import say
+from ...render.record import end_reason_text, standings_text
+from ...storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, Storage
+from ...words.game_lists import VERDICT_KEY, ListUsed, preparing_name
+from ...words.loader import ListPreparingError
+from ..kinds import kind_of
+from .closes import TickReplies, handed_over, owing, result_images
+from .games import game_of, round_lists, save, start_top, sync_deadline, top_finder
+from .sanctions import feedback_replies
+from .texts import draw_reply, live_line_kind, live_lines_at_close, played_count, results_reply, tie_hint
 
 WARNING_SECONDS = 30
 ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadline for answers still in the process
@@ -122,7 +122,7 @@ def close_round(
 ) -> list[Reply]:
     """Close the open round: the draw's message says it is closed and the next draw comes (what players
     need at once), then the results as text (the exact count, the top, every answer, the standings), or the
-    end; the results' images are owed for later (``bot.commands.duplicate_closes``). In a room of a
+    end; the results' images are owed for later (``bot.games.duplicate.closes``). In a room of a
     simultané played together, a round whose time is up waits while other rooms still play it: it is held,
     not closed (``bot.commands.simultane_pacing``: the room is told what it waits for). ``end_reason``: the
     game ends after this round (its referee ended it while the round was held).
@@ -173,7 +173,7 @@ def close_round(
 def _time_called(game: DuplicateGame, now: float) -> list[DuplicateEvent]:
     """A round closed before its deadline (or while paused) ends now: its time is called, so that an answer
     received after the close is never taken for one received before the round's end
-    (``bot.commands.submissions_late``); none for a round already past its deadline, or without a clock."""
+    (``bot.games.duplicate.submissions_late``); none for a round already past its deadline, or without a clock."""
     round_ = game.current
     if round_ is None or (round_.deadline is not None and round_.deadline <= now):
         return []

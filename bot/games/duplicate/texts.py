@@ -24,15 +24,15 @@ from core.errors_duplicate import (
 from core.notation import Notation
 from core.tie import TieRule
 
-from ..chat import Reply
-from ..games.common.formatting import breakdown
-from ..messages import decimal, explain, mid_sentence, say
-from ..overload import Shed
-from ..render import RoundResultRow, RoundResultView, StandingsView, standings_png
-from ..render.record import standings_text
-from ..storage import GameRecord
-from ..timefmt import clock_time, time_left
-from .duplicate_sanctions import sanction_note, sanction_text, sanctioned
+from ...chat import Reply
+from ...messages import decimal, explain, mid_sentence, say
+from ...overload import Shed
+from ...render import RoundResultRow, RoundResultView, StandingsView, standings_png
+from ...render.record import standings_text
+from ...storage import GameRecord
+from ...timefmt import clock_time, time_left
+from ..common.formatting import breakdown
+from .sanctions import sanction_note, sanction_text, sanctioned
 
 COUNT_KEY = "dup-count-"  # the live counter's edit key, before its game and round
 

@@ -14,20 +14,20 @@ from core.duplicate import DuplicateEvent, DuplicateGame
 from core.errors import ArbitreError
 from core.game import find_player
 
-from ..chat import Reply
-from ..messages import keyword_form, keywords, number
-from ..numbers import looks_like_number, read_int
-from ..play import seats
-from ..render import round_result_png
-from ..render.record import standings_text
-from ..storage import GameKind, GameRecord, GameStatus
-from ..words.game_lists import game_list
-from . import simultane_pacing
-from .context import Context, UserError
-from .duplicate_games import active_duplicate, game_of, save, start_top
-from .duplicate_rounds import open_next_round
-from .duplicate_texts import draw_reply, reason_text, result_view, round_text
-from .registry import Access, Section, command
+from ...chat import Reply
+from ...commands import simultane_pacing
+from ...commands.context import Context, UserError
+from ...commands.registry import Access, Section, command
+from ...messages import keyword_form, keywords, number
+from ...numbers import looks_like_number, read_int
+from ...play import seats
+from ...render import round_result_png
+from ...render.record import standings_text
+from ...storage import GameKind, GameRecord, GameStatus
+from ...words.game_lists import game_list
+from .games import active_duplicate, game_of, save, start_top
+from .rounds import open_next_round
+from .texts import draw_reply, reason_text, result_view, round_text
 
 REOPEN_SECONDS = 60.0
 
