@@ -29,13 +29,13 @@ from .commands import (
     find,
     unknown_command_text,
 )
-from .commands.simultane_clock import simultane_tick
 from .games.duplicate.closes import ResultImages, TickReplies, draw_images
 from .games.duplicate.rounds import clock_tick
 from .games.duplicate.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
 from .games.duplicate.texts import live_line_kind
 from .games.installed import COMMANDS  # noqa: F401  # importing it declares every command and registers every kind
 from .games.kinds import kind_of
+from .games.simultane.clock import simultane_tick
 from .messages import explain, language_of_locale, say
 from .outbox import (
     CLAIM_SECONDS,

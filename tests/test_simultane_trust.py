@@ -16,7 +16,7 @@ from collections import defaultdict
 import pytest
 
 from bot.chat import Reply
-from bot.commands.simultane_ranking import overall_of, overall_view
+from bot.games.simultane.ranking import overall_of, overall_view
 from bot.storage import GameStatus
 from tests.club import START, Club
 from tests.test_simultane import CONSOLE, DISCORD, TELEGRAM, code_of, table_rows

@@ -5,7 +5,7 @@ kind. ``COMMANDS`` lists the commands in /help order (each command's section, th
 from __future__ import annotations
 
 # One line per package: importing the module declares the package's commands and registers its kind.
-from ..commands import series, simultane
+from ..commands import series
 from ..commands.registry import check_handlers, declared
 from .classic import commands as classic
 from .classic import ending
@@ -16,6 +16,7 @@ from .duplicate import commands as duplicate
 from .duplicate import kind as duplicate_kind
 from .sheet import commands as sheet
 from .sheet import kind as boardless
+from .simultane import commands as simultane
 
 # The modules whose import declared the commands and registered the kinds.
 MODULES = (

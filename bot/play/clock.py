@@ -33,7 +33,7 @@ class DuplicateClock:
         # when the clock next has work, as the last tick saw its rounds (the service wakes then, if sooner
         # than its cadence): a warning, a deadline, the end of a close's wait for answers elsewhere
         self.next_due = float("inf")
-        self.simultane_searches = 0  # simultanés' tops this process searched itself (bot.commands.simultane_tops)
+        self.simultane_searches = 0  # simultanés' tops this process searched itself (bot.games.simultane.tops)
         # a paced simultané's rooms as read at one moment (simultané, now): every room's close of a tick decides
         # on one read (what a room has reached only grows: a read of earlier in the tick holds, never leaks)
         self.paced: dict[tuple[int, float], list[RoomProgress]] = {}

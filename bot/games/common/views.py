@@ -19,7 +19,6 @@ from core.placement import validate_move
 from core.scoring import score_placement
 
 from ...chat import Reply
-from ...commands import simultane_ranking
 from ...commands.context import Context, UserError
 from ...commands.registry import Access, Section, command, handles
 from ...messages import keyword_form, keywords
@@ -30,6 +29,7 @@ from ..classic import commands as classic
 from ..classic import ending, turns
 from ..duplicate import commands as duplicate
 from ..kinds import kind_of
+from ..simultane import ranking as simultane_ranking
 from .formatting import breakdown, split_claimed
 from .history import TargetGame, target_game, with_heading
 

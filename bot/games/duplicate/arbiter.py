@@ -15,7 +15,6 @@ from core.errors import ArbitreError
 from core.game import find_player
 
 from ...chat import Reply
-from ...commands import simultane_pacing
 from ...commands.context import Context, UserError
 from ...commands.registry import Access, Section, command
 from ...messages import keyword_form, keywords, number
@@ -25,6 +24,7 @@ from ...render import round_result_png
 from ...render.record import standings_text
 from ...storage import GameKind, GameRecord, GameStatus
 from ...words.game_lists import game_list
+from ..simultane import pacing as simultane_pacing
 from .games import active_duplicate, game_of, save, start_top
 from .rounds import open_next_round
 from .texts import draw_reply, reason_text, result_view, round_text

@@ -27,10 +27,8 @@ from core.game import find_player, player_key
 from core.names import mixes_scripts
 from core.notation import notation_by_name
 
-from ...commands import simultane_pacing
 from ...commands.context import Context, UserError
 from ...commands.registry import Access, Section, command
-from ...commands.simultane_accounts import check_one_room
 from ...messages import decimal, keyword_form, keywords, number, say
 from ...numbers import looks_like_number
 from ...overload import Shed
@@ -38,6 +36,8 @@ from ...play import seats
 from ...storage import GameKind, GameRecord, GameSetup, GameStatus
 from ...words.game_lists import game_list
 from ..common.formatting import split_claimed
+from ..simultane import pacing as simultane_pacing
+from ..simultane.accounts import check_one_room
 from .games import active_duplicate, game_of, save, start_top
 from .play_decision import decide_play, just_drawn
 from .rounds import close_round, finish, open_next_round

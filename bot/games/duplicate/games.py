@@ -26,11 +26,11 @@ from core.movegen import TopResult
 
 from ...commands.context import Context, UserError
 from ...commands.services import Services
-from ...commands.simultane_tops import TopKey, shared_top
 from ...storage import GameKind, GameRecord, Storage
 from ...words.game_lists import game_list
 from ...words.house import HouseList
 from ...words.loader import ListPreparingError
+from ..simultane.tops import TopKey, shared_top
 
 TOPS_KEPT = 4096  # tops searched ahead, at most (one per open round; as many as the game cache keeps games)
 TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it

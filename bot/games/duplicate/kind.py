@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from core.duplicate import DuplicateGame
 
-from ...commands import simultane_export
 from ...commands.context import Context
 from ...commands.registry import CommandSpec
 from ...render.record import standings_text
 from ...storage import Deadline, GameKind, GameRecord, GameStatus
 from ..kinds import Kind, register
+from ..simultane import export as simultane_export
 from . import commands as duplicate
 from . import games as duplicate_games
 from . import rounds as duplicate_rounds

@@ -20,7 +20,6 @@ from core.errors_duplicate import NoDrawPossibleError
 from core.simultane import SimultaneDefinition, next_draw
 
 from ...chat import Reply
-from ...commands import simultane_pacing
 from ...commands.services import Services
 from ...messages import say
 from ...render.record import end_reason_text, standings_text
@@ -28,6 +27,7 @@ from ...storage import Deadline, GameRecord, GameStatus, RoundClosedTwiceError, 
 from ...words.game_lists import VERDICT_KEY, ListUsed, preparing_name
 from ...words.loader import ListPreparingError
 from ..kinds import kind_of
+from ..simultane import pacing as simultane_pacing
 from .closes import TickReplies, handed_over, owing, result_images
 from .games import game_of, round_lists, save, start_top, sync_deadline, top_finder
 from .sanctions import feedback_replies
@@ -124,7 +124,7 @@ def close_round(
     need at once), then the results as text (the exact count, the top, every answer, the standings), or the
     end; the results' images are owed for later (``bot.games.duplicate.closes``). In a room of a
     simultané played together, a round whose time is up waits while other rooms still play it: it is held,
-    not closed (``bot.commands.simultane_pacing``: the room is told what it waits for). ``end_reason``: the
+    not closed (``bot.games.simultane.pacing``: the room is told what it waits for). ``end_reason``: the
     game ends after this round (its referee ended it while the round was held).
 
     Raises ListPreparingError, before any change, while the round's list is being prepared.

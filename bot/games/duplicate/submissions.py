@@ -29,10 +29,10 @@ from core.game import find_player
 
 from ...chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
 from ...commands.services import Services
-from ...commands.simultane_accounts import account_lock, seated_elsewhere
 from ...outbox import GRACE_SECONDS, destination
 from ...play import seats
 from ...storage import ChannelLock, ConnectionLostError, GameKind, PlayState, PlayWrite, Storage, StorageFullError
+from ..simultane.accounts import account_lock, seated_elsewhere
 from .play_decision import HandOver, decide_play, hand_over
 
 if TYPE_CHECKING:
@@ -233,7 +233,7 @@ def _first_seat(
 ) -> HandOver | None:
     """Why a simultané's newcomer may not be seated the quick way (None: they may): under its account's lock
     in the simultané (``ROOM_BUSY`` without ``wait`` when another transaction holds it), seated in no other
-    room (``bot.commands.simultane_accounts``: one account, one room), nor by a move of this batch not
+    room (``bot.games.simultane.accounts``: one account, one room), nor by a move of this batch not
     written yet (``OTHER_ROOM``)."""
     code, user = state.game.setup.simultane, message.user
     lock = account_lock(code, user)

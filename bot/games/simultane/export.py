@@ -26,13 +26,13 @@ from core.duplicate import DuplicateGame
 from core.duplicate.ranking import DuplicateStanding
 from core.duplicate.results_file import sigles_file, without_table
 
-from ..games.common.renamed import renamed_note
-from ..games.duplicate.games import game_of
-from ..messages import say
-from ..simultanes.names import say_counted
-from ..storage import GameRecord, GameStatus, SimultaneRecord
-from .context import Context, UserError
-from .simultane_ranking import overall_of
+from ...commands.context import Context, UserError
+from ...messages import say
+from ...simultanes.names import say_counted
+from ...storage import GameRecord, GameStatus, SimultaneRecord
+from ..common.renamed import renamed_note
+from ..duplicate.games import game_of
+from .ranking import overall_of
 
 UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")  # what a file name inside the archive keeps of a room's label
 

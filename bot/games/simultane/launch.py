@@ -9,14 +9,14 @@ from core.edition import edition_by_code
 from core.notation import notation_by_name
 from core.simultane import SimultaneDefinition
 
-from ..chat import Reply
-from ..games.duplicate.games import save
-from ..games.duplicate.rounds import open_next_round
-from ..messages import number, say
-from ..storage import GameKind, GameSetup, SimultaneRecord
-from ..words.game_lists import game_list
-from .context import UserError
-from .services import Services
+from ...chat import Reply
+from ...commands.context import UserError
+from ...commands.services import Services
+from ...messages import number, say
+from ...storage import GameKind, GameSetup, SimultaneRecord
+from ...words.game_lists import game_list
+from ..duplicate.games import save
+from ..duplicate.rounds import open_next_round
 
 
 def launch(

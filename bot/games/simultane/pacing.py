@@ -4,7 +4,7 @@ results, the next draw) only once every other room still playing has reached the
 and, together from now, once the entries are closed (``core.simultane.close_wait``). Until then the round
 is held: its time is up (later answers are late), nothing of it is shown, and the room is told what it
 waits for; the clock closes every held room of the simultané once the last one has reached the end
-(``bot.commands.simultane_clock``). Because the round stays open in the game, no view (board, standings,
+(``bot.games.simultane.clock``). Because the round stays open in the game, no view (board, standings,
 moves, exports, the live page) can show its top early.
 
 Also: the entries of a simultané played together from now close at the organiser's room's first round end;
@@ -17,15 +17,15 @@ from __future__ import annotations
 from core.duplicate import DuplicateGame
 from core.simultane import CloseWait, RoomProgress, WaitReason, close_wait
 
-from ..chat import Reply
-from ..games.duplicate.games import save
-from ..messages import say
-from ..simultanes.names import room_labels
-from ..storage import GameRecord, SimultaneRecord, Storage
-from ..timefmt import clock_time
-from .context import UserError
-from .services import Services
-from .simultane_ranking import definition_of, progress_of
+from ...chat import Reply
+from ...commands.context import UserError
+from ...commands.services import Services
+from ...messages import say
+from ...simultanes.names import room_labels
+from ...storage import GameRecord, SimultaneRecord, Storage
+from ...timefmt import clock_time
+from ..duplicate.games import save
+from .ranking import definition_of, progress_of
 
 ENTRIES_WAIT_POST = "entries-wait"  # the organiser's room told once that rooms wait for the entries to close
 CLOCK = "clock"  # the author of what the clock does (a close at a tick)

@@ -26,7 +26,7 @@ from core.placement import validate_move
 from core.scoring import score_placement
 from core.tie import TieRule
 
-from .services import Services
+from ...commands.services import Services
 
 CLAIM_SECONDS = 30.0  # a claimed top still missing after this long: its searcher died, another searches it
 POLL_SECONDS = 0.05  # how often a process waiting for another's search looks again

@@ -13,15 +13,15 @@ import re
 
 from core.simultane import SimultaneMode, StartBlock
 
-from ..chat import Reply
-from ..messages import say
-from ..numbers import read_int
-from ..play import seats
-from ..simultanes.names import NAME_MAX, centre_name, room_labels, say_counted
-from ..storage import Admission, SimultaneRecord, SimultaneRoom
-from .context import Context, UserError
-from .simultane_launch import launch
-from .simultane_ranking import chosen, definition_of, known, mode_said, when
+from ...chat import Reply
+from ...commands.context import Context, UserError
+from ...messages import say
+from ...numbers import read_int
+from ...play import seats
+from ...simultanes.names import NAME_MAX, centre_name, room_labels, say_counted
+from ...storage import Admission, SimultaneRecord, SimultaneRoom
+from .launch import launch
+from .ranking import chosen, definition_of, known, mode_said, when
 
 CENTRE_TEXT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,15}$")  # a federation's centre code: 1 to 16 of A-Z 0-9 -
 PLATFORMS = {"discord": "Discord", "telegram": "Telegram", "console": "console", "terminal": "console"}

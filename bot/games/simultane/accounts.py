@@ -7,11 +7,11 @@ of ``bot.games.duplicate.submissions``."""
 
 from __future__ import annotations
 
-from ..chat import Incoming, Reply
-from ..messages import say
-from ..simultanes.names import room_labels
-from ..storage import GameRecord, Storage
-from .context import UserError
+from ...chat import Incoming, Reply
+from ...commands.context import UserError
+from ...messages import say
+from ...simultanes.names import room_labels
+from ...storage import GameRecord, Storage
 
 
 def account_lock(code: str, user: str) -> str:

@@ -22,17 +22,17 @@ from core.simultane import (
     visible_rounds,
 )
 
-from ..chat import Reply
-from ..games.duplicate.games import game_of
-from ..messages import decimal, number, say
-from ..render.results import StandingsView, standings_png
-from ..render.text import table
-from ..simultanes.names import room_labels, say_counted
-from ..simultanes.rooms import rooms_played
-from ..storage import Admission, GameStatus, SimultaneRecord, SimultaneRoom, Storage
-from ..timefmt import date_time
-from .context import Context, UserError
-from .services import Services
+from ...chat import Reply
+from ...commands.context import Context, UserError
+from ...commands.services import Services
+from ...messages import decimal, number, say
+from ...render.results import StandingsView, standings_png
+from ...render.text import table
+from ...simultanes.names import room_labels, say_counted
+from ...simultanes.rooms import rooms_played
+from ...storage import Admission, GameStatus, SimultaneRecord, SimultaneRoom, Storage
+from ...timefmt import date_time
+from ..duplicate.games import game_of
 
 SHOWN_PLACES = 30  # the overall ranking's rows a message shows (then the room's own); the CSV has them all
 

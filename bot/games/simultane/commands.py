@@ -5,15 +5,15 @@ ranking across every room.
 with this channel's edition, list, notation and rules and gives its code: no time, together from now (a
 room's game starts as it joins); one time to come (``HH:MM`` today or ``YYYY-MM-DDTHH:MM``, in the
 channel's zone), together at that time: the clock starts every joined room's game then, all at once
-(``bot.commands.simultane_clock``), and a room joins before it, never after; two, a window in which each
+(``bot.games.simultane.clock``), and a room joins before it, never after; two, a window in which each
 room's admin starts its game with ``/simultane start`` once the organiser has admitted the room.
 ``/simultane join CODE [NAME...]``, ``admit``, ``refuse``, ``close`` and ``centre``: who takes part and
-when the entries close (``bot.commands.simultane_entries``); ``/simultane name CODE NAME...`` names (or
+when the entries close (``bot.games.simultane.entries``); ``/simultane name CODE NAME...`` names (or
 renames) the room later (``bot.simultanes.names``: a room with no name is shown "Room N" by joining order).
-Played together, the rooms are paced (``bot.commands.simultane_pacing``).
+Played together, the rooms are paced (``bot.games.simultane.pacing``).
 ``/simultane ranking [CODE]`` shows the overall ranking as far as the visibility rule allows
-(``bot.commands.simultane_ranking``), ``/simultane export [CODE]`` the same as CSV with each player's
-room, ``/simultane export [CODE] sigles`` the federation's files (``bot.commands.simultane_export``),
+(``bot.games.simultane.ranking``), ``/simultane export [CODE]`` the same as CSV with each player's
+room, ``/simultane export [CODE] sigles`` the federation's files (``bot.games.simultane.export``),
 ``/simultane status [CODE]`` (or no word) where it stands. Each room's /standings shows its own ranking,
 then the overall one.
 """
@@ -27,19 +27,19 @@ import secrets
 from core.duplicate import Sanctions
 from core.simultane import SimultaneDefinition, SimultaneMode, StartBlock
 
-from ..games.duplicate.commands import move_minutes
-from ..messages import keyword_form, keywords, number
-from ..play import seats
-from ..simultanes.names import say_counted
-from ..storage import Admission
-from ..timefmt import zone
-from ..words.game_lists import game_list
-from .context import Context, UserError
-from .registry import Access, Section, command
-from .simultane_entries import admit, close_entries, join, name_of, set_centre
-from .simultane_export import federation_files
-from .simultane_launch import launch
-from .simultane_ranking import chosen, definition_of, known, mode_said, ranking, status, when
+from ...commands.context import Context, UserError
+from ...commands.registry import Access, Section, command
+from ...messages import keyword_form, keywords, number
+from ...play import seats
+from ...simultanes.names import say_counted
+from ...storage import Admission
+from ...timefmt import zone
+from ...words.game_lists import game_list
+from ..duplicate.commands import move_minutes
+from .entries import admit, close_entries, join, name_of, set_centre
+from .export import federation_files
+from .launch import launch
+from .ranking import chosen, definition_of, known, mode_said, ranking, status, when
 
 ACTIONS = ("create", "join", "name", "start", "ranking", "export", "status", "close", "admit", "refuse", "centre")
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed again in another room

@@ -1,7 +1,7 @@
 """What the clock does for simultanés at each tick: start every joined room's game of a simultané played
 together at a set time, at that time; close the rounds held in the rooms of a simultané played together
 (their time up before the others') once every room still playing has reached their end
-(``bot.commands.simultane_pacing``); and post the overall ranking to the organiser's room each time it
+(``bot.games.simultane.pacing``); and post the overall ranking to the organiser's room each time it
 becomes visible for a new round (every room closed it; for a window, at its end).
 
 Each happens exactly once across processes: a room's start re-reads the room under its channel's lock and
@@ -18,19 +18,19 @@ from concurrent.futures import ThreadPoolExecutor
 
 from core.simultane import RoomProgress, SimultaneMode, close_wait, visible_rounds
 
-from ..chat import Reply
-from ..games.duplicate.closes import TickReplies, owing
-from ..games.duplicate.games import game_of
-from ..games.duplicate.rounds import CLOSES_AT_ONCE, close_round
-from ..games.kinds import kind_of
-from ..messages import say
-from ..storage import DONE_POST, GameStatus, HeldRound, SimultaneRecord, SimultaneRoom
-from ..words.loader import ListPreparingError
-from .context import UserError
-from .services import Services
-from .simultane_launch import launch
-from .simultane_pacing import rooms_at
-from .simultane_ranking import definition_of, overall_of, overall_reply, progress_of
+from ...chat import Reply
+from ...commands.context import UserError
+from ...commands.services import Services
+from ...messages import say
+from ...storage import DONE_POST, GameStatus, HeldRound, SimultaneRecord, SimultaneRoom
+from ...words.loader import ListPreparingError
+from ..duplicate.closes import TickReplies, owing
+from ..duplicate.games import game_of
+from ..duplicate.rounds import CLOSES_AT_ONCE, close_round
+from ..kinds import kind_of
+from .launch import launch
+from .pacing import rooms_at
+from .ranking import definition_of, overall_of, overall_reply, progress_of
 
 ROUND_POST = "round:"  # a post of the overall ranking after that many rounds
 
