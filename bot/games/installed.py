@@ -4,8 +4,6 @@ kind. ``COMMANDS`` lists the commands in /help order (each command's section, th
 
 from __future__ import annotations
 
-# One line per package: importing the module declares the package's commands and registers its kind.
-from ..commands import series
 from ..commands.registry import check_handlers, declared
 from .classic import commands as classic
 from .classic import ending
@@ -14,6 +12,9 @@ from .common import general, history, live_view, views, words
 from .duplicate import arbiter
 from .duplicate import commands as duplicate
 from .duplicate import kind as duplicate_kind
+
+# One line per package: importing the module declares the package's commands and registers its kind.
+from .series import commands as series
 from .sheet import commands as sheet
 from .sheet import kind as boardless
 from .simultane import commands as simultane

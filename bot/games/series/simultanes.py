@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 from core.series import GameResult, PlayerResult
 
-from ..games.common.history import TargetGame
-from ..games.simultane.ranking import known, overall_of
-from ..messages import say_counts
-from ..numbers import looks_like_number, read_int
-from ..simultanes.names import room_labels
-from ..storage import GameStatus, SeriesRecord, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
-from .context import Context, UserError
+from ...commands.context import Context, UserError
+from ...messages import say_counts
+from ...numbers import looks_like_number, read_int
+from ...simultanes.names import room_labels
+from ...storage import GameStatus, SeriesRecord, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
+from ..common.history import TargetGame
+from ..simultane.ranking import known, overall_of
 
 
 def simultane_named(ctx: Context, words: list[str]) -> SimultaneRecord | None:

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from core.cells import inert
 from core.series import ClassicStanding, SeriesStanding
 
-from ..messages import decimal
-from ..render.text import table
-from .context import Context
+from ...commands.context import Context
+from ...messages import decimal
+from ...render.text import table
 
 
 @dataclass(frozen=True)

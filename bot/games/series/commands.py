@@ -5,7 +5,7 @@ since a date.
 ``/series new NAME`` opens a series (a channel admin; one open at a time), ``/series add [N]`` puts the
 running game, else the last one, or game N of /games in it (that game's referee or a channel admin),
 ``/series add CODE`` a simultané (in its organiser's room, by its organiser or an admin there:
-``bot.commands.series_simultanes``), ``/series remove N|CODE`` takes one out, ``/series end`` closes it (a
+``bot.games.series.simultanes``), ``/series remove N|CODE`` takes one out, ``/series end`` closes it (a
 channel admin); ``/series`` shows the ranking of the open series, else of the last one, ``/series NAME``
 another one's, ``/series export`` its ranking as CSV. Players are the same person across games by their
 platform account (the seat their account holds), else by their seat name; a simultané counts by its
@@ -19,14 +19,14 @@ from collections.abc import Sequence
 
 from core.series import GameResult, PlayerResult, classic_standings, cumulative_standings
 
-from ..games.common.history import TargetGame, target_game
-from ..games.duplicate.games import game_of
-from ..messages import keyword_form, keywords, say_counts
-from ..storage import GameKind, GameRecord, GameStatus, SeriesEntry, SeriesRecord, SeriesStatus
-from ..timefmt import zone
-from .context import Context, UserError
-from .registry import Access, Section, command
-from .series_simultanes import (
+from ...commands.context import Context, UserError
+from ...commands.registry import Access, Section, command
+from ...messages import keyword_form, keywords, say_counts
+from ...storage import GameKind, GameRecord, GameStatus, SeriesEntry, SeriesRecord, SeriesStatus
+from ...timefmt import zone
+from ..common.history import TargetGame, target_game
+from ..duplicate.games import game_of
+from .simultanes import (
     add_simultane,
     check_not_counted,
     remove_simultane,
@@ -35,7 +35,7 @@ from .series_simultanes import (
     simultane_count,
     simultane_named,
 )
-from .series_tables import Names, classic_csv, classic_table, ranking_csv, ranking_table
+from .tables import Names, classic_csv, classic_table, ranking_csv, ranking_table
 
 SERIES_NAME_LIMIT = 40
 ACTIONS = ("new", "add", "remove", "end", "export")
