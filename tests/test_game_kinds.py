@@ -6,8 +6,9 @@ added the way a new format would be, touching no file of the bot: its class (``S
 and its one command (``registry.command``), and its messages (a catalog; a real kind adds them to
 ``bot/locale/*/LC_MESSAGES/arbitre.po``). A real kind also adds its name to ``GameKind``
 (``bot/storage/records.py``, one line: what storage records); the throwaway one declares it for the
-test only. So a new kind touches: its class in ``core``, one module in ``bot/commands`` (its kind and
-commands), the catalogs, and that one line. The views (/etat, /sheet, /standings, /board, /games)
+test only. So a new kind touches: its class in ``core``, its package in ``bot/games`` (its kind and
+commands, imported by ``bot/games/installed.py``: ``tests/test_kind_package.py``), the catalogs, and that
+one line. The views (/etat, /sheet, /standings, /board, /games)
 answer through the kind, with no change to ``views.py``.
 
 The cache tests show the games in memory changing only with a committed transaction: a command that
