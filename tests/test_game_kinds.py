@@ -2,7 +2,7 @@
 
 The throwaway kind here, a solitaire sheet (one player adding up points, no board to play on), is
 added the way a new format would be, touching no file of the bot: its class (``Solitaire``, what
-``core`` would hold, answering ``core.kinds.Game``), its ``Kind`` registered with ``game_kinds.register``
+``core`` would hold, answering ``core.kinds.Game``), its ``Kind`` registered with ``bot.games.kinds.register``
 and its one command (``registry.command``), and its messages (a catalog; a real kind adds them to
 ``bot/locale/*/LC_MESSAGES/arbitre.po``). A real kind also adds its name to ``GameKind``
 (``bot/storage/records.py``, one line: what storage records); the throwaway one declares it for the

@@ -3,13 +3,13 @@
 A kind says how its games are rebuilt from their log and applied a stored event (so that
 ``bot.play.cache.Games`` keeps them in memory), what long work a command needs before its transaction
 opens, and what each view shows of a game (/sheet /board /unseen /export /standings /moves /status,
-its line in /games), as catalog text. ``views.py``, ``history.py`` and the referee ask the kind of the game's record and
-never test a game's class.
+its line in /games), as catalog text. The views (``common/views.py``, ``common/history.py``) and the
+referee ask the kind of the game's record and never test a game's class.
 
-A new kind of game is: its class in ``core`` (answering ``core.kinds.Game``), a module of ``bot/commands``
+A new kind of game is: its class in ``core`` (answering ``core.kinds.Game``), a package of ``bot/games``
 with its ``Kind`` (``register``ed when imported) and its commands (``registry.command`` and ``handles``),
-and its messages in the catalogs; its name in ``GameKind``, what storage records.
-"""
+imported by ``installed.py``, and its messages in the catalogs; its name in ``GameKind``, what storage
+records."""
 
 from __future__ import annotations
 

@@ -281,7 +281,7 @@ class GameCache(Generic[G]):
 
 
 class Builds(Protocol):
-    """How one kind's games are rebuilt from their log (``game_kinds.Kind`` is one)."""
+    """How one kind's games are rebuilt from their log (``bot.games.kinds.Kind`` is one)."""
 
     def build(self, record: GameRecord, events: list[dict[str, Any]]) -> Any: ...
     def apply_stored(self, game: Any, data: dict[str, Any]) -> None: ...
@@ -289,7 +289,7 @@ class Builds(Protocol):
 
 class Games:
     """One referee's games in memory, one cache per kind of game (made when first needed); ``kinds``
-    says how each kind's games are built (``game_kinds.kind_of``)."""
+    says how each kind's games are built (``bot.games.kinds.kind_of``)."""
 
     def __init__(self, kinds: Callable[[GameKind], Builds], limit: int = 4096) -> None:
         self._kinds = kinds

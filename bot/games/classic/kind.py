@@ -1,4 +1,4 @@
-"""The classic game as a kind (``game_kinds``): its games rebuilt from their log, and its views."""
+"""The classic game as a kind (``bot.games.kinds``): its games rebuilt from their log, and its views."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The duplicate game as a kind (``game_kinds``): its games rebuilt from their log, the top a close
+"""The duplicate game as a kind (``bot.games.kinds``): its games rebuilt from their log, the top a close
 needs found before the transaction, and its views."""
 
 from __future__ import annotations
