@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from core.edition import fold_accents
 
+from .actions import Action
+
 MAX_COMMAND_CHARS = 6000  # the longest a platform sends (a Discord slash option); longer is refused
 LOGGED_CHARS = 300  # how much of a message a log line shows
 
@@ -58,6 +60,7 @@ class Reply:
     same key (the count at the close) is applied at once. A live line never holds up what players must
     see first: the outbox hands it over in order, and the adapter keeps its edit back while draws,
     warnings and results go out; only the latest text of a line is ever sent.
+    ``actions``: buttons under it (``bot.actions``); pressing one is its user typing the action's command.
     """
 
     text: str
@@ -73,6 +76,7 @@ class Reply:
     document: bytes | None = None  # a file to attach (an export), sent as a file, never as a photo
     document_name: str = ""
     live: bool = False  # a live line (a counter, a join notice): edits coalesced, see above
+    actions: tuple[Action, ...] = ()  # what it offers to press (buttons), each a command line or a form
 
     @property
     def private(self) -> bool:

@@ -49,6 +49,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
+from .actions import action_from_dict, action_to_dict
 from .backoff import full_jitter
 from .chat import Reply
 
@@ -174,6 +175,7 @@ def reply_to_json(reply: Reply) -> str:
     for name in _BYTES:
         if data[name] is not None:
             data[name] = base64.b64encode(data[name]).decode("ascii")
+    data["actions"] = [action_to_dict(action) for action in reply.actions]
     return json.dumps(data, ensure_ascii=False)
 
 
@@ -184,4 +186,5 @@ def reply_from_json(text: str, outbox_id: int) -> Reply:
     for name in _BYTES:
         if values.get(name) is not None:
             values[name] = base64.b64decode(values[name])
+    values["actions"] = tuple(action_from_dict(action) for action in values.get("actions", ()))
     return replace(Reply(**values), outbox_id=outbox_id)

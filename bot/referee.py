@@ -315,8 +315,9 @@ class Referee:
                 log.warning("%s; running %s again", error, spec.name)
                 return self._handle_once(message, wait=wait, again=True)
             refused = self._error_reply(context, self._explain(error, context.settings, message))
-            notices = error.notices if isinstance(error, UserError) else ()
-            return [refused, *(dataclasses.replace(n, error=True) for n in notices)]
+            notices, offered = (error.notices, error.actions) if isinstance(error, UserError) else ((), ())
+            notices = tuple(dataclasses.replace(n, error=True) for n in notices)
+            return [dataclasses.replace(refused, actions=offered), *notices]
 
     # --- the outbox ---------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from typing import BinaryIO, TextIO
 
 from core.edition import EDITIONS
 
+from ..actions import actions_text
 from ..chat import Incoming, Reply
 from ..games.duplicate.games import load_game
 from ..games.duplicate.texts import live_lines_at_close
@@ -211,6 +212,8 @@ class ConsoleRoom:
                 continue  # an edit that changes nothing of what the room already reads
             audience = self.audience(reply)
             lines = [f"{audience} {reply.text}"]
+            if reply.actions:  # what a platform shows as buttons, each with the line typing it runs
+                lines += [f"{audience} {line}" for line in actions_text(reply.actions).splitlines()]
             if reply.image is not None:
                 lines.append(f"{audience} (image: {self._saved(reply.image, reply.image_name or 'board.png')})")
             if reply.document is not None:

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import buttons
+from ..actions import Action
 from ..chat import CommandLine, Incoming, Reply
 from ..messages import say
 from ..numbers import NumberError, parse_decimal, parse_whole, split_words
@@ -20,13 +22,17 @@ from .spec import Access, CommandSpec
 
 class UserError(Exception):
     """A known failure of a command, explained by a catalog message; ``notices``: messages to other rooms
-    that go out although the command changed nothing (the organiser's room told of a refused attempt)."""
+    that go out although the command changed nothing (the organiser's room told of a refused attempt);
+    ``actions``: what the refusal offers to press instead (confirm with ``!``, cancel)."""
 
-    def __init__(self, message_key: str, /, *, notices: Sequence[Reply] = (), **values: Any) -> None:
+    def __init__(
+        self, message_key: str, /, *, notices: Sequence[Reply] = (), actions: Sequence[Action] = (), **values: Any
+    ) -> None:
         super().__init__(message_key)
         self.key = message_key
         self.values = values
         self.notices = tuple(notices)
+        self.actions = tuple(actions)
 
 
 @dataclass
@@ -40,6 +46,7 @@ class Context:
     settings: ChannelSettings
     replies: list[Reply] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # lines added at the end of the command's public answer
+    offered: tuple[Action, ...] = ()  # actions its answer offers, found by the part that made it (a page's)
 
     @property
     def lang(self) -> str:
@@ -134,6 +141,7 @@ class Context:
                     kind=self.say(f"kind_{running.kind}"),
                     referee=running.setup.referee_name,
                     name=self.command.name,
+                    actions=buttons.confirmed(self.lang, "replace", self.spec.name, self.args),
                 )
             self.require_control(running)
             return

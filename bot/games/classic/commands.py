@@ -27,6 +27,8 @@ from core.game import TURN_KINDS, ClassicGame, LineKind, player_key
 from core.notation import notation_by_name
 from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 
+from ... import buttons
+from ...actions import Action
 from ...commands.context import Context, UserError
 from ...commands.registry import Access, Section, command, command_named
 from ...messages import say
@@ -103,10 +105,11 @@ def alert_text(lang: str, game: ClassicGame) -> list[str]:
     ]
 
 
-def reply_status(ctx: Context, game: ClassicGame, lines: list[str]) -> None:
-    """Reply ``lines`` and where the game stands, with the clock's countdown when it runs."""
+def reply_status(ctx: Context, game: ClassicGame, lines: list[str], actions: tuple[Action, ...] = ()) -> None:
+    """Reply ``lines`` and where the game stands, with the clock's countdown when it runs, and ``actions``."""
     now = ctx.services.now()
-    ctx.reply("\n".join(lines + status_lines_in(ctx.lang, game, now)), deadline=countdown(game, now))
+    text = "\n".join(lines + status_lines_in(ctx.lang, game, now))
+    ctx.reply(text, deadline=countdown(game, now), actions=actions)
 
 
 def status_lines(ctx: Context, game: ClassicGame) -> list[str]:
@@ -206,7 +209,7 @@ def cmd_new(ctx: Context) -> None:
         text = ctx.say("new_game_waiting", edition=edition, rules=rules.code, max=most_players(rules))
         if players:
             text += "\n" + ctx.say("joined", player=players[0], players=players[0])
-    ctx.reply(text)
+    ctx.reply(text, actions=buttons.join_action(ctx.lang))
 
 
 def join(ctx: Context, record: GameRecord) -> None:
@@ -281,7 +284,7 @@ def cmd_score(ctx: Context) -> None:
     new_alerts = [a for a in game.alerts if a not in alerts_before]
     if new_alerts:
         lines.append(ctx.say("alert_new"))
-    reply_status(ctx, game, lines)
+    reply_status(ctx, game, lines, buttons.challenge_action(ctx.lang, game.rules.challenge_lost_turn))
 
 
 def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
@@ -461,6 +464,8 @@ def sheet_text(ctx: Context, game: ClassicGame) -> str:
     parts = [table(rows, header)]
     if len(shown) < len(game.lines):
         pages = -(-len(game.lines) // SHEET_PAGE)
+        words = [t for t in ctx.tokens if not is_page_word(t)]
+        ctx.offered = buttons.page_actions(ctx.lang, "sheet", page, pages, words)
         parts.append(
             ctx.say(
                 "sheet_paged",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from core.events import End, Undo
 from core.game import ClassicGame, LineKind
 
+from ... import buttons
 from ...commands.context import Context, UserError
 from ...commands.registry import handles
 from ...play import seats
@@ -63,7 +64,7 @@ def end(ctx: Context, record: GameRecord) -> None:
     event = End(parse_racks(ctx, game), stopped=in_bag > 0)
     game.check(event)
     if in_bag > 0 and not ctx.confirmed and not game.scoreless_limit_reached:
-        raise UserError("end_bag_not_empty", count=in_bag)
+        raise UserError("end_bag_not_empty", count=in_bag, actions=buttons.confirmed(ctx.lang, "end", "end", ctx.args))
     now = ctx.services.now()
     reading = game.clock(now)
     penalties = overtime_penalties(game, now)  # NASPA, WESPA: the overtime's points, before the racks

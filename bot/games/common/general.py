@@ -7,6 +7,8 @@ from core.edition import EDITIONS
 from core.notation import Notation
 from core.rules import RULE_SETS
 
+from ... import buttons
+from ...actions import Action
 from ...catalogs import CATALOGS
 from ...commands.context import Context, UserError
 from ...commands.registry import Access, Section, command, declared, find, unknown_command_text
@@ -88,7 +90,7 @@ def cmd_settings(ctx: Context) -> None:
     words = ctx.args.split(maxsplit=1)
     settings = ctx.settings
     if not words:
-        ctx.reply(settings_text(ctx, settings))
+        ctx.reply(settings_text(ctx, settings), actions=settings_menus(ctx.lang, settings))
         return
     if game_setting(ctx, ctx.args.split()):  # a setting of the running classic game (its referee's)
         return
@@ -134,7 +136,16 @@ def cmd_settings(ctx: Context) -> None:
     running = ctx.storage.active_game(ctx.message.channel)
     if running is not None and GAME_SETTINGS & set(changes):
         text += "\n" + ctx.say("settings_next_game", kind=ctx.say(f"kind_{running.kind}"))
-    ctx.reply(text)
+    ctx.reply(text, actions=settings_menus(ctx.lang, updated))
+
+
+def settings_menus(lang: str, settings: ChannelSettings) -> tuple[Action, ...]:
+    """A select menu per setting with a fixed choice (language, edition, notation, rules), less the value in force."""
+    found: list[Action] = []
+    for key, values in setting_values().items():
+        name = setting_names(key, lang)[0]
+        found += buttons.menu(lang, name, "settings", name, values, str(getattr(settings, key)))
+    return tuple(found)
 
 
 def settings_text(ctx: Context, settings: ChannelSettings) -> str:

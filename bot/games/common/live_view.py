@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 
+from ... import buttons
 from ...commands.context import Context, UserError
 from ...commands.registry import Access, Section, command
 from ...messages import keyword_form, keywords
@@ -45,7 +46,8 @@ def cmd_view(ctx: Context) -> None:
     token = known[0].token if known else secrets.token_urlsafe(TOKEN_BYTES)
     if not known:
         storage.create_view(token, ctx.message.channel, shown.id, ctx.services.now())
-    ctx.reply(ctx.say("view_link", url=view_link(base, token)))
+    stop = buttons.dangerous(ctx.lang, "view_stop", "view", ctx.say("keywords_view_stop").split()[0])
+    ctx.reply(ctx.say("view_link", url=view_link(base, token)), actions=stop)
 
 
 def simultane_view(ctx: Context, words: list[str]) -> None:

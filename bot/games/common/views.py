@@ -118,7 +118,7 @@ def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
 def cmd_sheet(ctx: Context) -> None:
     target = target_game(ctx, words=[t for t in ctx.tokens if not classic.is_page_word(t)])
     text = kind_of(target.record.kind).sheet(ctx, _game(ctx, target))
-    ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)))
+    ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)), actions=ctx.offered)
     once_in_public(ctx)
 
 

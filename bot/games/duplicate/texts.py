@@ -24,6 +24,7 @@ from core.errors_duplicate import (
 from core.notation import Notation
 from core.tie import TieRule
 
+from ... import buttons
 from ...chat import Reply
 from ...messages import decimal, explain, mid_sentence, say
 from ...overload import Shed
@@ -60,7 +61,8 @@ def draw_reply(lang: str, zone: str, record: GameRecord, game: DuplicateGame, ch
         text = say(lang, "dup_rejected_draws", draws=rejected) + "\n" + text
     if round_.shortfall is not None:
         text += "\n" + say(lang, "dup_shortfall", shortfall=shortfall_text(lang, round_.shortfall))
-    return Reply(text, channel=channel, deadline=deadline, edit_key=f"dup-{record.id}-{round_.number}")
+    offered = buttons.play_action(lang) + buttons.join_action(lang)
+    return Reply(text, channel=channel, deadline=deadline, edit_key=f"dup-{record.id}-{round_.number}", actions=offered)
 
 
 def topping_text(lang: str, game: DuplicateGame, round_: Round, player: str) -> str:
