@@ -34,6 +34,9 @@ class Incoming:
     # its turn came behind other commands
     received: float | None = None
     locale: str | None = None  # the language the platform says the sender uses (``en``, ``fr-FR``...)
+    # the language the platform says the room's people use (a Discord guild's preferred locale; a Telegram
+    # group's, its speaker's): a new room (no settings stored) starts in it
+    room_locale: str | None = None
 
     def arrived(self, now: float) -> float:
         """When the message arrived: ``received``, never later than ``now``; ``now`` when not stamped."""

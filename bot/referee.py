@@ -36,7 +36,7 @@ from .games.duplicate.texts import live_line_kind
 from .games.installed import COMMANDS  # noqa: F401  # importing it declares every command and registers every kind
 from .games.kinds import kind_of
 from .games.simultane.clock import simultane_tick
-from .messages import explain, language_of_locale, say
+from .messages import explain, say
 from .outbox import (
     CLAIM_SECONDS,
     GRACE_SECONDS,
@@ -57,6 +57,7 @@ from .play.cache import GameCache, Games
 from .play.clock import DuplicateClock
 from .play.clock_lease import ClockLease
 from .play.shown_views import ShownViews
+from .rooms import settings_of
 from .storage import (
     ChannelSettings,
     ConnectionLostError,
@@ -116,6 +117,7 @@ class Referee:
         self.rng = rng or random.Random()  # the outbox's backoff jitter (a test seeds it)
         self.draws = draws or random.Random()
         self.bot_name = bot_name
+        self.rooms_stored: set[str] = set()  # rooms known to have settings stored (``_new_room``)
         self.images = images
         # The clock only looks after channels whose id starts with this (one process per platform
         # may share a database file: each closes its own rounds, where it can post the results).
@@ -233,17 +235,8 @@ class Referee:
         return self._handle_once(message, wait=True, quick=quick)
 
     def _settings_of(self, message: Incoming) -> ChannelSettings:
-        """The settings a message is answered under: its channel's; a private chat with none of its own
-        speaks the language of the game its sender plays, else the one the platform says they use (an
-        English group's player is answered in English in their private chat)."""
-        settings = self.storage.channel(message.channel)
-        if not message.private or self.storage.has_channel(message.channel):
-            return settings
-        games = self.storage.active_games_of(message.user)
-        if games:
-            return dataclasses.replace(settings, language=self.storage.channel(games[0].channel).language)
-        spoken = language_of_locale(message.locale) if message.locale else None
-        return dataclasses.replace(settings, language=spoken) if spoken else settings
+        """The settings a message is answered under (``bot.rooms``)."""
+        return settings_of(self.storage, message, self.rooms_stored)
 
     def _wait_for_list(self, name: str) -> bool:
         """Wait for the list ``name`` to be ready (True), at most ``LIST_WAIT_SECONDS``."""

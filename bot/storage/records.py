@@ -9,6 +9,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.edition import EDITIONS
 from core.notation import default_notation
 from core.rules import box_rules
 
@@ -41,6 +42,12 @@ class ChannelSettings:
 
     def with_changes(self, **changes: Any) -> ChannelSettings:
         return replace(self, **changes)
+
+    def in_language(self, language: str) -> ChannelSettings:
+        """A new room's settings for people who speak ``language``: its edition when one ships (with the
+        edition's notation, list and rules), the language's usual time zone."""
+        settings = replace(self, language=language, timezone="")
+        return settings.with_edition(language) if language in EDITIONS else settings
 
     def with_edition(self, edition: str) -> ChannelSettings:
         """Another edition, with its usual notation, bundled list and box rules."""
