@@ -2,8 +2,8 @@
 (issue 38: "one /jouer from Telegram changes module 187 times across 33 modules; a round close 489 times across
 52"): a measure of how far a command travels through the layers, not of its speed.
 
-A real ``RefereeService`` on a SQLite file, its draws seeded, with the bundled French list: a duplicate room of five players,
-the round's top found beforehand; then, under ``sys.setprofile`` (Python calls and returns only), one private
+A real ``RefereeService`` on a SQLite file, its draws seeded, with the bundled French list: a duplicate room of
+five players; then, under ``sys.setprofile`` (Python calls and returns only), one private
 ``/jouer`` handled by the service as an adapter hands it over (a Telegram private chat), and one round close by
 the clock's tick. A change is a call or return whose code lies in another of the project's modules (``core``,
 ``bot``) than the previous one; library and standard-library frames are skipped, so a call through sqlite-utils
@@ -19,8 +19,8 @@ import random
 import sys
 import tempfile
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import FrameType
 from typing import Any
