@@ -205,6 +205,51 @@ def _bad(description: str) -> _ApiError:
     return _ApiError(400, "Bad Request: " + description)
 
 
+# InlineKeyboardButton: "You must use exactly one of the optional fields"; callback_data "1-64 bytes";
+# url "HTTP or tg:// URL". The Bot API answers a wrong button with these descriptions.
+_BUTTON_FIELDS = (
+    "url",
+    "callback_data",
+    "web_app",
+    "login_url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
+)
+CALLBACK_DATA_BYTES = 64
+
+
+def check_inline_keyboard(markup: Any) -> None:
+    """An InlineKeyboardMarkup as the Bot API accepts it (``inline_keyboard``: an array of button rows)."""
+    if not isinstance(markup, dict) or "inline_keyboard" not in markup:
+        return  # another kind of markup (a reply keyboard, its removal): not modelled
+    rows = markup["inline_keyboard"]
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise _bad("field \"inline_keyboard\" of the InlineKeyboardMarkup should be an Array of Arrays")
+    for row in rows:
+        for button in row:
+            if not isinstance(button, dict) or not button.get("text"):
+                raise _bad("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
+            used = [name for name in _BUTTON_FIELDS if name in button]
+            if len(used) != 1:
+                raise _bad("can't parse inline keyboard button: exactly one of the optional fields must be used")
+            data = button.get("callback_data")
+            if data is not None and not 1 <= len(str(data).encode("utf-8")) <= CALLBACK_DATA_BYTES:
+                raise _bad("BUTTON_DATA_INVALID")
+            url = button.get("url")
+            if url is not None and not str(url).startswith(("http://", "https://", "tg://")):
+                raise _bad("BUTTON_URL_INVALID")
+
+
+def callback_data_of(message: dict) -> set[str]:
+    """The callback data of a message's inline buttons (what a user can press under it)."""
+    rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
+    return {str(b["callback_data"]) for row in rows for b in row if "callback_data" in b}
+
+
 class _Outage(Exception):
     """A pending long poll cut by an outage."""
 
@@ -760,6 +805,8 @@ class FakeTelegram:
         message = self.messages.get((chat_id, message_id))
         if message is None:
             raise ValueError(f"no message {message_id} in chat {chat_id}")
+        if data not in callback_data_of(message):  # a client presses only the buttons a message shows
+            raise ValueError(f"message {message_id} in chat {chat_id} has no button with callback data {data!r}")
         query_id = str(next(self._callback_ids))
         self._push_update(
             {
@@ -1025,6 +1072,7 @@ class FakeTelegram:
         if replied is not None:
             message["reply_to_message"] = dict(replied)
         markup = params.get("reply_markup")
+        check_inline_keyboard(markup)
         if isinstance(markup, dict) and "inline_keyboard" in markup:
             message["reply_markup"] = markup
         return message
@@ -1291,6 +1339,7 @@ class FakeTelegram:
         if "text" not in message:
             raise _bad("there is no text in the message to edit")
         self._check_text(params)
+        check_inline_keyboard(params.get("reply_markup"))
         new_markup = params.get("reply_markup") if isinstance(params.get("reply_markup"), dict) else None
         if params["text"] == message["text"] and new_markup == message.get("reply_markup"):
             raise _bad(_NOT_MODIFIED.split("Bad Request: ", 1)[1])
@@ -1311,6 +1360,7 @@ class FakeTelegram:
             raise _bad("there is no caption in the message to edit")
         self._check_caption(params)
         caption = params.get("caption") or ""
+        check_inline_keyboard(params.get("reply_markup"))
         new_markup = params.get("reply_markup") if isinstance(params.get("reply_markup"), dict) else None
         if caption == message.get("caption", "") and new_markup == message.get("reply_markup"):
             raise _bad(_NOT_MODIFIED.split("Bad Request: ", 1)[1])
@@ -1324,6 +1374,7 @@ class FakeTelegram:
 
     async def _edit_message_reply_markup(self, params: dict, files: dict) -> dict:
         message = self._find_message(params, "edit")
+        check_inline_keyboard(params.get("reply_markup"))
         new_markup = params.get("reply_markup") if isinstance(params.get("reply_markup"), dict) else None
         if new_markup == message.get("reply_markup"):
             raise _bad(_NOT_MODIFIED.split("Bad Request: ", 1)[1])
