@@ -1,17 +1,20 @@
 """The fakes know buttons as the platforms define them (issue 39, item 8): Telegram's inline keyboards
 (a button uses exactly one optional field; ``callback_data`` is 1-64 bytes; a user presses only a button the
 message shows; the press is a ``callback_query`` answered with ``answerCallbackQuery``), held against the Bot
-API through the real python-telegram-bot."""
+API through the real python-telegram-bot; Discord's components (a press is an interaction of type 3, a
+modal's submission one of type 5; sizes as discord-api-spec gives them), through the real discord.py."""
 
 from __future__ import annotations
 
+import discord
 import pytest
 import pytest_asyncio
+from discord.ext import commands
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest
 from telegram.ext import CallbackQueryHandler, ContextTypes
 
-from tests.fakes import FakeTelegram, running_application
+from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
 
 GROUP = -4_000_000_321
 
@@ -62,3 +65,91 @@ async def test_a_button_the_bot_api_refuses_is_refused(tg, app):
     fine = InlineKeyboardMarkup([[InlineKeyboardButton("Jouer", url="https://t.me/TestBot?start=play")]])
     message = await app.bot.send_message(GROUP, "Tirage", reply_markup=fine)
     assert message.reply_markup == fine
+
+
+# --- Discord: components, modals, interaction types 3 and 5 -------------------------------------------
+
+
+class Move(discord.ui.Modal, title="Votre coup"):
+    ref = discord.ui.TextInput(label="Référence", custom_id="ref", max_length=3)
+    word = discord.ui.TextInput(label="Mot", custom_id="word", max_length=20)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"/jouer {self.ref.value} {self.word.value}", ephemeral=True)
+
+
+class Buttons(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Jouer", custom_id="form:/jouer", style=discord.ButtonStyle.primary)
+    async def play(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_modal(Move(custom_id="modal:/jouer"))
+
+    @discord.ui.select(custom_id="menu:langue", options=[discord.SelectOption(label=v, value=v) for v in ("en", "fr")])
+    async def language(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.edit_message(content=f"langue {select.values[0]}")
+
+
+def component_bot() -> commands.Bot:
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05)
+
+    @bot.tree.command(name="draw", description="A draw with buttons")
+    async def draw(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Tirage", view=Buttons())
+
+    return bot
+
+
+@pytest_asyncio.fixture
+async def dc():
+    async with FakeDiscord() as fake:
+        fake.guild = fake.add_guild(name="Club", channels=("general",))
+        fake.ana = fake.add_user(username="ana")
+        fake.add_member(fake.guild, fake.ana)
+        yield fake
+
+
+@pytest.mark.asyncio
+async def test_a_button_opens_a_modal_whose_submission_is_answered_privately(dc):
+    bot = component_bot()
+    async with running_bot(dc, bot):
+        await bot.tree.sync()
+        channel = dc.guild.channel_id
+        shown = await dc.wait_for_response(await dc.send_interaction("draw", user=dc.ana, channel_id=channel))
+        ids = [c["custom_id"] for row in shown.reply_markup for c in row["components"]]
+        assert ids == ["form:/jouer", "menu:langue"]
+        pressed = await dc.press(shown.message_id, "form:/jouer", dc.ana)
+        assert dc.interaction_payload(pressed)["type"] == 3
+        await dc.wait_for_response(pressed, actions=("modal",))
+        assert dc.modal_of(pressed)["title"] == "Votre coup"
+        with pytest.raises(ValueError, match="does not send"):
+            await dc.submit_modal(pressed, {"ref": "H8"})  # a required input left empty
+        submitted = await dc.submit_modal(pressed, {"ref": "H8", "word": "VAGUE"})
+        assert dc.interaction_payload(submitted)["type"] == 5
+        answer = await dc.wait_for_response(submitted)
+        assert (answer.text, answer.ephemeral) == ("/jouer H8 VAGUE", True)
+        chosen = await dc.press(shown.message_id, "menu:langue", dc.ana, values=["en"])
+        await dc.wait_for_response(chosen, actions=("edit",))
+        assert dc.messages[shown.message_id]["content"] == "langue en"
+        with pytest.raises(ValueError, match="not a choice"):
+            await dc.press(shown.message_id, "menu:langue", dc.ana, values=["de"])
+        with pytest.raises(ValueError, match="no enabled component"):
+            await dc.press(shown.message_id, "cmd:/fin !", dc.ana)
+
+
+@pytest.mark.asyncio
+async def test_components_discord_refuses_are_refused(dc):
+    bot = component_bot()
+    async with running_bot(dc, bot):
+        channel = bot.get_channel(dc.guild.channel_id)
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(label="x" * 81, custom_id="long"))
+        with pytest.raises(discord.HTTPException, match="BASE_TYPE_MAX_LENGTH|Must be between"):
+            await channel.send("x", view=view)
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(label="x", custom_id="c" * 101))
+        with pytest.raises(discord.HTTPException):
+            await channel.send("x", view=view)
+        guild = dc.guilds[dc.guild.id]
+        assert guild.preferred_locale == "fr"  # a French club's server, unless a test says otherwise

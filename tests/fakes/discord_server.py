@@ -77,6 +77,14 @@ from ._common import (
     json_response,
     reset_connection,
 )
+from .discord_components import (
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    press_data,
+    submit_data,
+    validate_components,
+    validate_modal,
+)
 from .discord_global import DM_OPENS, DM_TOO_FAST, DM_TOO_FAST_MESSAGE, INVALID_LIMIT, DmOpenings, InvalidRequests
 from .discord_limits import BucketRule, RateLimits, Throttle
 from .discord_rules import (
@@ -177,6 +185,7 @@ class DiscordUser:
     global_name: str | None = None
     bot: bool = False
     dms_open: bool = True
+    locale: str = "en-US"  # the client's language, sent with each of the user's interactions
 
     def to_dict(self) -> dict:
         return {
@@ -207,6 +216,9 @@ class FakeGuild:
     members: dict[int, dict] = field(default_factory=dict)  # user id -> member payload (no 'user')
     roles: list[dict] = field(default_factory=list)
     joined_at: str = field(default_factory=_iso)
+    # the community's language (GUILD_CREATE's preferred_locale, an interaction's guild_locale): a French
+    # club's server by default, as the project's tests play
+    preferred_locale: str = "fr"
 
     @property
     def channel_id(self) -> int:
@@ -236,6 +248,8 @@ class _Interaction:
     loading: bool = False
     ephemeral: bool = False
     choices: asyncio.Future | None = None
+    modal: dict | None = None  # the modal its callback opened (type 9), which the user may submit
+    message_id: int | None = None  # a component's interaction: the message whose component was used
 
 
 @dataclass(eq=False)
@@ -816,7 +830,7 @@ class FakeDiscord:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.preferred_locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
@@ -1120,15 +1134,15 @@ class FakeDiscord:
             "channel": dict(channel),
             "token": token,
             "version": 1,
-            "locale": "en-US",
+            "locale": invoker.locale,
             "entitlements": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
         if guild_id:
             guild = self.guilds[guild_id]
             payload["guild_id"] = str(guild_id)
-            payload["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": str(guild_id), "locale": guild.preferred_locale, "features": []}
+            payload["guild_locale"] = guild.preferred_locale
             payload["member"] = self._member_payload(guild, invoker, permissions=True, channel_id=int(channel_id))
             payload["app_permissions"] = str(self.channel_permissions(int(channel_id), self.bot_user))
             payload["authorizing_integration_owners"] = {"0": str(guild_id)}
@@ -1152,6 +1166,86 @@ class FakeDiscord:
         )
         if focused:
             state.choices = asyncio.get_running_loop().create_future()
+        self._interactions[interaction_id] = state
+        self._tokens[token] = interaction_id
+        await self._dispatch_all("INTERACTION_CREATE", payload, guild_id=guild_id)
+        return interaction_id
+
+    async def press(self, message_id: int, custom_id: str, user: UserLike, *, values: list[str] | None = None) -> int:
+        """A user presses a button (or chooses ``values`` in a select menu) of a message the bot sent: an
+        INTERACTION_CREATE of type 3 (MESSAGE_COMPONENT) carrying the component's ``custom_id`` and the
+        message. Only what a client shows can be used (see ``discord_components.press_data``). Returns the
+        interaction id."""
+        message = self.messages.get(int(message_id))
+        if message is None:
+            raise ValueError(f"unknown message {message_id}")
+        data = press_data(message, custom_id, values)
+        return await self._component_interaction(
+            MESSAGE_COMPONENT, data, self._user(user), int(message["channel_id"]), message
+        )
+
+    async def submit_modal(self, interaction_id: int, answers: dict[str, str]) -> int:
+        """The user the modal of interaction ``interaction_id`` was shown to submits it with ``answers`` (by
+        text input ``custom_id``): an INTERACTION_CREATE of type 5 (MODAL_SUBMIT). Returns its id."""
+        opened = self._interactions[interaction_id]
+        if opened.modal is None:
+            raise ValueError(f"interaction {interaction_id} opened no modal")
+        message = self.messages.get(opened.message_id) if opened.message_id is not None else None
+        data = submit_data(opened.modal, answers)
+        return await self._component_interaction(MODAL_SUBMIT, data, opened.user, opened.channel_id, message)
+
+    def modal_of(self, interaction_id: int) -> dict | None:
+        """The modal interaction ``interaction_id``'s callback opened, if any."""
+        return self._interactions[interaction_id].modal
+
+    async def _component_interaction(
+        self, kind: int, data: dict, invoker: DiscordUser, channel_id: int, message: dict | None
+    ) -> int:
+        channel = self.channels[channel_id]
+        guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
+        interaction_id = self.snowflake()
+        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "data": data,
+            "channel_id": str(channel_id),
+            "channel": dict(channel),
+            "token": token,
+            "version": 1,
+            "locale": invoker.locale,
+            "entitlements": [],
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        }
+        if message is not None:
+            payload["message"] = dict(message)
+        if guild_id:
+            guild = self.guilds[guild_id]
+            payload["guild_id"] = str(guild_id)
+            payload["guild"] = {"id": str(guild_id), "locale": guild.preferred_locale, "features": []}
+            payload["guild_locale"] = guild.preferred_locale
+            payload["member"] = self._member_payload(guild, invoker, permissions=True, channel_id=channel_id)
+            payload["app_permissions"] = str(self.channel_permissions(channel_id, self.bot_user))
+            payload["authorizing_integration_owners"] = {"0": str(guild_id)}
+            payload["context"] = CONTEXT_GUILD
+        else:
+            payload["user"] = invoker.to_dict()
+            payload["app_permissions"] = str(DEFAULT_PERMISSIONS)
+            payload["authorizing_integration_owners"] = {"0": "0"}
+            payload["context"] = CONTEXT_BOT_DM
+        state = _Interaction(
+            id=interaction_id,
+            token=token,
+            name=str(data.get("custom_id", "")),
+            type=kind,
+            channel_id=channel_id,
+            guild_id=guild_id,
+            user=invoker,
+            created=self.now(),
+            payload=payload,
+            message_id=int(message["id"]) if message is not None else None,
+        )
         self._interactions[interaction_id] = state
         self._tokens[token] = interaction_id
         await self._dispatch_all("INTERACTION_CREATE", payload, guild_id=guild_id)
@@ -1659,6 +1753,7 @@ class FakeDiscord:
                 400,
                 _invalid_form([*path, "embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"),
             )
+        validate_components(body.get("components"), path)  # see discord_components
         if len(files) > 10:
             raise _ApiError(
                 400, _invalid_form([*path, "files"], "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
@@ -2161,6 +2256,15 @@ class FakeDiscord:
             )
             resource = {"type": 5, "message": message}
         elif kind in (6, 7):
+            # Interaction Response Type: DEFERRED_UPDATE_MESSAGE and UPDATE_MESSAGE are "only valid for
+            # component-based interactions" (and a modal submitted from a component)
+            if interaction.type not in (MESSAGE_COMPONENT, MODAL_SUBMIT) or interaction.message_id is None:
+                raise _ApiError(
+                    400, _invalid_form(["type"], "INTERACTION_RESPONSE_TYPE_INVALID", "Invalid response type")
+                )
+            if kind == 7:
+                self._validate_message(data, files, ("data",))
+                self._apply_edit(self.messages[interaction.message_id], data, files, channel_id)
             self._record(
                 "defer_update" if kind == 6 else "edit",
                 route,
@@ -2180,6 +2284,13 @@ class FakeDiscord:
             if interaction.choices is not None and not interaction.choices.done():
                 interaction.choices.set_result(choices)
         elif kind == 9:
+            # MODAL: "Not available for MODAL_SUBMIT and PING interactions"
+            if interaction.type == MODAL_SUBMIT:
+                raise _ApiError(
+                    400, _invalid_form(["type"], "INTERACTION_RESPONSE_TYPE_INVALID", "Invalid response type")
+                )
+            validate_modal(data)
+            interaction.modal = data
             self._record(
                 "modal", route, channel_id, None, body, [], interaction_id=interaction.id, text=data.get("title")
             )
