@@ -109,3 +109,17 @@ def test_a_duplicate_draw_offers_the_play_form_whose_answer_is_the_typed_move(cl
     assert line == "/jouer H4 CHANTEZ"
     typed = club.send("Ben", "/jouer H4 CHANTEZ", private=True)[0].text
     assert club.send("Chloé", line, private=True)[0].text == typed
+
+
+def test_help_is_grouped_by_section_with_a_button_to_each(club: Club) -> None:
+    (full,) = club.send("Ana", "/aide")
+    assert "Partie classique :\n/nouvelle" in full.text
+    sections = ["/aide classique", "/aide duplicate", "/aide consulter", "/aide général"]
+    assert [a.command for a in full.actions] == sections
+    (views,) = press(club, "Ana", full.actions[2])
+    assert views.text.startswith("Consulter, séries, simultanés :\n/parties")
+    assert "/nouvelle" not in views.text
+    assert "/aide consulter" not in [a.command for a in views.actions]
+    (both,) = club.send("Ben", "/help duplicate")  # a command and a section: the command, then its section
+    assert both.text.startswith("/duplicate [MINUTES")
+    assert "Duplicate :\n/duplicate" in both.text

@@ -70,7 +70,8 @@ def test_lang_for_a_room_that_exists_is_answered_with_a_note(tmp_path: Path, lan
 def test_a_new_room_in_english_gets_the_english_edition_list_notation_rules_and_zone(tmp_path: Path) -> None:
     script = "Mom: /settings\nMom: /new Mom Dad\nMom: /calc 8G ZAX\nMom: /score 8G ZAX\nDad: /check ZA\n"
     out = replies(run_console(script, tmp_path / "family.sqlite", "--lang", "en"))
-    assert out[0] == f"[#console] {ENGLISH}"
+    assert out[0].splitlines()[0] == f"[#console] {ENGLISH}"
+    assert "[#console] language ▾ [fr → /settings language fr]" in out[0]  # the settings' menus
     assert "New game (en, rules box-en, gcg notation)" in out[1]
     assert "ZAX (10+1+8)x2 = 38" in out[2]  # English values, GCG reference (row 8, column G, across)
     assert "Mom: 8G ZAX" in out[3]
@@ -80,7 +81,7 @@ def test_a_new_room_in_english_gets_the_english_edition_list_notation_rules_and_
 
 def test_a_new_room_without_lang_is_french(tmp_path: Path) -> None:
     out = replies(run_console("Ana: /reglages\nAna: /calcul H8 ZAX\n", tmp_path / "club.sqlite"))
-    assert out[0] == f"[#console] {FRENCH}"
+    assert out[0].splitlines()[0] == f"[#console] {FRENCH}"
     assert "ZAX (10+1+10)x2 = 42" in out[1]
 
 

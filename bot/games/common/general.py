@@ -58,23 +58,53 @@ def setting_values() -> dict[str, tuple[str, ...]]:
     }
 
 
+def section_named(word: str) -> Section | None:
+    """The /help section a typed word names, in any language (``classique``, ``views``)."""
+    typed = keyword_form(word)
+    return next((s for s in Section if typed in keywords(f"help_section_word_{s.value}")), None)
+
+
+def help_sections(lang: str, sections: tuple[Section, ...]) -> list[str]:
+    """The commands of ``sections``, under each section's title."""
+    lines: list[str] = []
+    for section in sections:
+        lines.append(say(lang, f"help_section_{section.value}"))
+        lines += [f"/{spec.name_in(lang)} — {spec.summary(lang)}" for spec in declared() if spec.section is section]
+    return lines
+
+
+def section_buttons(lang: str, shown: tuple[Section, ...]) -> tuple[Action, ...]:
+    """A button to each section not shown (``/aide classique``)."""
+    found: tuple[Action, ...] = ()
+    for section in Section:
+        if section not in shown and f"help_section_word_{section.value}" in CATALOGS.catalog(lang):
+            word = say(lang, f"help_section_word_{section.value}").split()[0]
+            found += buttons.action(lang, f"help_{section.value}", "help", word)
+    return found
+
+
 @command("help", section=Section.GENERAL, rank=10, read_only=True)
 def cmd_help(ctx: Context) -> None:
     topic = ctx.args.split()[0] if ctx.args.split() else ""
-    if topic:
-        spec = find(topic)
-        if spec is None:
-            raise UserError("unknown_help_topic", text=unknown_command_text(ctx.lang, topic))
+    section = section_named(topic) if topic else None
+    spec = find(topic) if topic else None
+    if topic and spec is None and section is None:
+        raise UserError("unknown_help_topic", text=unknown_command_text(ctx.lang, topic))
+    lines: list[str] = []
+    if spec is not None:  # a command (/aide duplicate: the command, then its section's commands)
         own = spec.name_in(ctx.lang)
         others = list(dict.fromkeys(f"/{name}" for name in spec.names().values() if name != own))
         alias = f" ({', '.join(others)})" if others else ""
-        text = f"{spec.usage(ctx.lang)}{alias}\n{spec.help(ctx.lang)}"
+        lines += [f"{spec.usage(ctx.lang)}{alias}", spec.help(ctx.lang)]
         if spec.uses_list:
-            text += "\n" + ctx.say("lexicon_note")
-        ctx.reply(text)
+            lines.append(ctx.say("lexicon_note"))
+    if section is not None:
+        lines += [*help_sections(ctx.lang, (section,)), ctx.say("help_more")]
+    if topic:
+        ctx.reply("\n".join(lines), actions=section_buttons(ctx.lang, (section,)) if section else ())
         return
-    lines = [f"/{spec.name_in(ctx.lang)} — {spec.summary(ctx.lang)}" for spec in declared()]
-    ctx.reply("\n".join([ctx.say("help_title"), *lines, ctx.say("help_more"), ctx.say("lexicon_note")]))
+    lines = [ctx.say("help_title"), *help_sections(ctx.lang, tuple(Section)), ctx.say("help_more")]
+    ctx.reply("\n".join([*lines, ctx.say("lexicon_note")]), actions=section_buttons(ctx.lang, ()))
 
 
 @command(
