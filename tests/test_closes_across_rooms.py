@@ -27,7 +27,7 @@ from typing import TypeVar
 
 import pytest
 
-from bot.adapters.discord import DiscordAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
 from bot.chat import Reply
 from bot.commands.duplicate_closes import ResultImages
 from bot.referee import Referee

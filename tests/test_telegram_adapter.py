@@ -20,12 +20,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.adapters.telegram import (
-    TelegramAdapter,
-    file_url_for,
-    telegram_text,
-    utf16_len,
-)
+from bot.adapters.telegrambot.adapter import TelegramAdapter
+from bot.adapters.telegrambot.text import file_url_for, telegram_text, utf16_len
 from bot.chat import Reply
 from bot.commands import COMMANDS
 from bot.messages import say as catalog_say

@@ -1,4 +1,4 @@
-"""The Telegram adapter's pacer (bot/adapters/telegram_pacing.py) on a clock the test drives: a chat's burst then
+"""The Telegram adapter's pacer (bot/adapters/telegrambot/pacing.py) on a clock the test drives: a chat's burst then
 one message a second, 20 in any minute to a group, 30 a second overall, reads never held; and the order a long
 batch of replies is sent in."""
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.common import BudgetShortError
-from bot.adapters.telegram_pacing import LIVE_RESERVE, FloodPacer, Priority, TelegramLimits, shown_first
+from bot.adapters.telegrambot.pacing import LIVE_RESERVE, FloodPacer, Priority, TelegramLimits, shown_first
+from bot.adapters.tracking import BudgetShortError
 from bot.chat import Reply
 
 GROUP = -4_000_000_999

@@ -9,8 +9,10 @@ in that order.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from types import TracebackType
+
+from ..chat import Reply
 
 
 class Turn:
@@ -58,3 +60,18 @@ class ArrivalOrder:
     def __len__(self) -> int:
         """How many accounts have a command waiting or under way."""
         return len(self._last)
+
+
+def first_things_first(replies: Sequence[Reply], is_tracked: Callable[[Reply], bool]) -> list[Reply]:
+    """The replies in the order players need them when a chat's budget is short (both platforms): new draws
+    and deadlines, then warnings, then the rest (results, standings, edits), each kind in its own order.
+    ``is_tracked``: whether a reply edits a message already sent."""
+
+    def rank(reply: Reply) -> int:
+        if reply.live:
+            return 2
+        if reply.deadline is not None and not is_tracked(reply):
+            return 0
+        return 1 if reply.expires is not None else 2
+
+    return sorted(replies, key=rank)

@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..chat import Reply
-from ..outbox import Failure, Undelivered
+from ...chat import Reply
+from ...outbox import Failure, Undelivered
 from .refusals import discord_refusal
 
 log = logging.getLogger("arbitre.discord")

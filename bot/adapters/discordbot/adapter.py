@@ -12,8 +12,8 @@ refuses the bot's posts (missing access or permissions) is logged and reported o
 referee of the channel's game, until a post there succeeds again.
 
 Nothing here knows the game: moves are recorded by the command layer before any Discord call, so a
-failed send never loses a move. The slash commands are defined in ``discord_commands``, an interaction is
-answered by ``discord_interactions`` (a lost first answer included), and ``discord_reconnect`` bounds the
+failed send never loses a move. The slash commands are defined in ``.commands``, an interaction is
+answered by ``.interactions`` (a lost first answer included), and ``.reconnect`` bounds the
 waits between gateway reconnections.
 """
 
@@ -29,25 +29,23 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from ..chat import Incoming, Reply, read_command
-from ..commands import COMMANDS, CommandSpec, find
-from ..messages import say
-from ..operations.metrics import Metrics, rate_limit_trace
-from ..outbox import Undelivered
-from ..referee import Referee
-from ..runtime.service import RefereeService
-from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, first_things_first, platform_id, split_text
-from .common import platform_name as platform_name  # the names the tests and tools import from here
-from .common import platform_received as platform_received  # Discord's time of an answer, on the referee's clock
-from .discord_commands import CommandTranslator, build_command
-from .discord_commands import intents_for as intents_for
-from .discord_commands import penalty_choices as penalty_choices
-from .discord_commands import settings_choices as settings_choices
-from .discord_interactions import FAILED, NO_MENTIONS, InteractionTurn
-from .discord_pacing import Edit, Post, deliver_posts, merged
-from .discord_reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, connect_bounded
-from .discord_shards import ShardRange
-from .ordering import ArrivalOrder, Turn
+from ...chat import Incoming, Reply, read_command
+from ...commands import COMMANDS, CommandSpec, find
+from ...messages import say
+from ...operations.metrics import Metrics, rate_limit_trace
+from ...outbox import Undelivered
+from ...referee import Referee
+from ...runtime.service import RefereeService
+from ..base import platform_id, platform_received
+from ..names import DEFAULT_LANGUAGE
+from ..ordering import ArrivalOrder, Turn, first_things_first
+from ..text import split_text
+from ..tracking import TrackedMessage, TrackedMessages
+from .commands import CommandTranslator, build_command, intents_for
+from .interactions import FAILED, NO_MENTIONS, InteractionTurn
+from .pacing import Edit, Post, deliver_posts, merged
+from .reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, connect_bounded
+from .shards import ShardRange
 
 log = logging.getLogger("arbitre.discord")
 
@@ -132,7 +130,7 @@ class ArbitreClient(AdapterHooks):
     """The unsharded client: one gateway session gets every server the bot is in."""
 
     async def connect(self, *, reconnect: bool = True) -> None:
-        """discord.py's gateway loop, its waits between attempts bounded (see ``discord_reconnect``)."""
+        """discord.py's gateway loop, its waits between attempts bounded (see ``.reconnect``)."""
         await connect_bounded(self, self.backoff(None), reconnect=reconnect, timeout=self.adapter.connect_timeout)
 
 
@@ -183,7 +181,7 @@ class DiscordAdapter:
         ``metrics``: where commands, 429s and the gateway's connection are reported (None: metrics off);
         ``live_interval``: seconds between two edits of a live line (the counter, the join notice);
         ``reconnect_cap``: the longest wait between two attempts to reach the gateway, ``connect_timeout``
-        the longest one attempt takes (so the bot is back soon after Discord, see ``discord_reconnect``)."""
+        the longest one attempt takes (so the bot is back soon after Discord, see ``.reconnect``)."""
         self.referee = referee
         self.message_content = message_content
         self.edit_interval = edit_interval
@@ -388,7 +386,7 @@ class DiscordAdapter:
         turn = _TURN.get()
         if isinstance(turn, InteractionTurn):
             posts = [Post(reply, (reply,)) for reply in turn.order(replies)]
-        else:  # the clock's and the outbox's: paced for the channel's bucket (bot.adapters.discord_pacing)
+        else:  # the clock's and the outbox's: paced for the channel's bucket (bot.adapters.discordbot.pacing)
             posts = merged(first_things_first(replies, lambda r: self.tracked.get(r.edit_key) is not None), TEXT_LIMIT)
         return await deliver_posts(posts, lambda post, edits: self._deliver_one(post, turn, edits))
 
@@ -513,7 +511,7 @@ class DiscordAdapter:
             return await self._send_to(user, chunks, image)
         except discord.Forbidden as error:
             if error.code == 40003:  # "You are opening direct messages too fast": the DMs are open, the outbox
-                raise  # tries again later (a 403 is transient, bot.adapters.refusals): no closed-DMs note
+                raise  # tries again later (a 403 is transient, .refusals): no closed-DMs note
             log.info("DMs closed for %s (%s)", reply.to_user, error.code)
         except discord.NotFound:
             log.warning("unknown Discord user %s", reply.to_user)

@@ -47,37 +47,28 @@ from telegram.ext import (
     filters,
 )
 
-from ..chat import Incoming, Reply
-from ..commands import COMMANDS
-from ..messages import languages, say
-from ..operations.metrics import Metrics
-from ..outbox import Failure, Undelivered
-from ..referee import Referee
-from ..runtime.service import RefereeService
-from .common import (
-    DEFAULT_LANGUAGE,
-    POLL_SECONDS,
-    TrackedMessage,
-    TrackedMessages,
-    language_of_locale,
-    platform_id,
-    platform_name,
-    platform_names,
-    platform_received,
-    short_text,
-    split_text,
-)
-from .ordering import ArrivalOrder, Turn
+from ...chat import Incoming, Reply
+from ...commands import COMMANDS
+from ...messages import language_of_locale, languages, say
+from ...operations.metrics import Metrics
+from ...outbox import Failure, Undelivered
+from ...referee import Referee
+from ...runtime.service import RefereeService
+from ..base import platform_id, platform_received
+from ..names import DEFAULT_LANGUAGE, platform_name, platform_names
+from ..ordering import ArrivalOrder, Turn
+from ..text import short_text, split_text
+from ..tracking import POLL_SECONDS, TrackedMessage, TrackedMessages
+from .admins import ALLOWED_UPDATES, GroupAdmins, read_administrators
+from .pacing import FloodPacer, Priority, library_limiter, shown_first
+from .receiver import UnreadableUpdateError, serve_updates
 from .refusals import telegram_refusal
-from .telegram_admins import ALLOWED_UPDATES, GroupAdmins, read_administrators
-from .telegram_pacing import FloodPacer, Priority, library_limiter, shown_first
-from .telegram_receiver import UnreadableUpdateError, serve_updates
-from .telegram_requests import POLL_RETRY_CAP, telegram_requests
-from .telegram_text import api_url, file_url_for, telegram_text, utf16_len
-from .telegram_webhook import WebhookConfig
+from .text import api_url, file_url_for, telegram_text, utf16_len
+from .transport import POLL_RETRY_CAP, telegram_requests
+from .webhook import WebhookConfig
 
 if TYPE_CHECKING:
-    from ..web import WebServer
+    from ...web import WebServer
 
 log = logging.getLogger("arbitre.telegram")
 
@@ -145,7 +136,7 @@ class TelegramAdapter:
         ``rate_limiter``: python-telegram-bot's limiter after the pacer (default: ``library_limiter``, three
         retries of a 429 and no bucket: the pacer is the one limiter of messages); ``metrics``:
         where commands, 429s and the connection are reported (None: metrics off); ``poll_retry_cap``: the
-        longest wait between two long polls while the Bot API does not answer (``telegram_requests``)."""
+        longest wait between two long polls while the Bot API does not answer (``.transport``)."""
         self.referee = referee
         self.edit_interval = edit_interval
         self.live_interval = live_interval
@@ -247,7 +238,7 @@ class TelegramAdapter:
         """Set the webhook, then serve it until stopped (Ctrl-C / SIGTERM): Telegram's POSTs to
         ``webhook.url`` reach this process at ``webhook.local_address``; a request without the
         secret token, or declaring a body larger than any update, is refused before its body is read
-        (``telegram_receiver``). The webhook stays set when the process stops: other processes behind
+        (``.receiver``). The webhook stays set when the process stops: other processes behind
         the same URL go on receiving the updates."""
         asyncio.run(self._serve_webhook(webhook))
 

@@ -32,8 +32,9 @@ from typing import Any
 
 from telegram.ext import AIORateLimiter, BaseRateLimiter
 
-from ..chat import Reply
-from .common import POLL_SECONDS, BudgetShortError, first_things_first
+from ...chat import Reply
+from ..ordering import first_things_first
+from ..tracking import POLL_SECONDS, BudgetShortError
 
 # What Telegram counts: every method that posts a message in a chat or changes one (reads, chat actions,
 # deletions post nothing).
