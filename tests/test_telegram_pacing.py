@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.telegrambot.pacing import LIVE_RESERVE, FloodPacer, Priority, TelegramLimits, shown_first
+from bot.adapters.ordering import shown_first
+from bot.adapters.telegrambot.pacing import LIVE_RESERVE, FloodPacer, Priority, TelegramLimits
 from bot.adapters.tracking import BudgetShortError
 from bot.chat import Reply
 
@@ -119,9 +120,9 @@ def test_a_long_batch_shows_what_counts_down_first() -> None:
     standings = Reply("Classement", channel=channel)
     draw = Reply("Coup 2 — tirage", channel=channel, edit_key="dup-1-2", deadline=100.0)
     batch = [counter, closed, results, standings, draw]
-    assert shown_first(batch, untracked) == [draw, counter, closed, results, standings]
+    assert shown_first(batch, untracked, TelegramLimits.chat_burst) == [draw, counter, closed, results, standings]
     # a batch that fits in the chat's burst keeps its order (a game's announcement, then its first draw)
-    assert shown_first([results, draw], untracked) == [results, draw]
+    assert shown_first([results, draw], untracked, TelegramLimits.chat_burst) == [results, draw]
 
 
 @pytest.mark.asyncio

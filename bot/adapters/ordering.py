@@ -1,4 +1,5 @@
-"""Each account's commands handled in the order they arrived, whatever each waits for first.
+"""Each account's commands handled in the order they arrived, whatever each waits for first; a batch of
+replies in the order players need them.
 
 An adapter handles commands concurrently (a slow one must not hold up a room), but one player's
 commands must not overtake each other: ``/rejoindre`` in the group, whose admin lookup goes to the
@@ -75,3 +76,13 @@ def first_things_first(replies: Sequence[Reply], is_tracked: Callable[[Reply], b
         return 1 if reply.expires is not None else 2
 
     return sorted(replies, key=rank)
+
+
+def shown_first(replies: Sequence[Reply], is_tracked: Callable[[Reply], bool], burst: int) -> list[Reply]:
+    """The replies in the order a paced chat should get them. A batch of at most ``burst`` keeps its order; a
+    longer one (a round's close: live lines, results, standings, the next draw) would hold its last messages
+    for seconds, so it goes in :func:`first_things_first` order (the next draw first), at the chat's pace.
+    ``is_tracked``: whether a reply edits a message already sent."""
+    if len(replies) <= burst:
+        return list(replies)
+    return first_things_first(replies, is_tracked)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -18,16 +19,26 @@ from ...operations.exit_codes import EXIT_BROKEN_PIPE
 from ...operations.metrics import Metrics
 from ...outbox import Undelivered
 from ...referee import Referee
-from ...runtime.service import RefereeService
 from ...storage import GameKind
+from ..base import AdapterBase, Capabilities, Countdown, Post, PrivateReplies
 from .lines import REPLACEMENT, next_line
 from .rooms import ACCOUNTS, RoomKey, room_of
 
 _LINE = re.compile(r"^(?P<name>[^:>/!\s][^:>]{0,31}?)\s*(?P<sep>[:>])\s*(?P<text>.*)$")
 
 
-class ConsoleRoom:
+class ConsoleRoom(AdapterBase[None]):
     """Turns terminal lines into messages and prints replies."""
+
+    platform = "console"
+    capabilities = Capabilities(
+        text_limit=None,
+        images=True,  # written to files, their paths printed
+        documents=True,
+        edits=False,  # an edit is printed again, unless its text is what the room last read
+        countdowns=Countdown.PRINTED,
+        private=PrivateReplies.NAMED,
+    )
 
     def __init__(
         self,
@@ -42,7 +53,7 @@ class ConsoleRoom:
     ) -> None:
         """``metrics``: where the room's commands are counted and its health read (None: metrics off);
         ``key``: which room this is (the default one unless named)."""
-        self.referee = service_referee
+        super().__init__(service_referee, tick_seconds=0.2, metrics=metrics)
         self.key = key or RoomKey()
         self.script = script  # lines piped in: each command waits for the lists being prepared
         self.admins = {a.strip().lower() for a in admins}
@@ -55,9 +66,6 @@ class ConsoleRoom:
         self.output_gone = False  # the reader of the output went away (`arbitre console < game.txt | head`)
         self.running = False  # between the start of ``run`` and its stop
         self.shown: dict[str, str] = {}  # an editable message's key -> the text last printed for it
-        self.service = RefereeService(service_referee, self.print_replies, tick_seconds=0.2, metrics=metrics)
-        if metrics is not None:
-            metrics.watch(service_referee, self.connection)
 
     def connection(self) -> str | None:
         """None while the room runs and its output has a reader (the health check); else why not."""
@@ -65,28 +73,28 @@ class ConsoleRoom:
             return "the console's output was closed"
         return None if self.running else "the console is not running"
 
-    async def print_replies(self, replies: list[Reply]) -> list[Reply | Undelivered]:
-        """Print ``replies``; those not printed stay owed: another console room's public messages (its own
-        console shows them: a simultané's organiser is told of a room's refusal in its room, not here), and
-        all from the first the output's reader went away."""
-        owed: list[Reply | Undelivered] = []
-        for done, reply in enumerate(replies):
-            if reply.to_user is None and room_of(reply.channel or self.key.channel) not in (None, self.key):
-                owed.append(Undelivered(reply, reason="another console room's message: its console shows it"))
-                continue
-            if reply.edit_key is not None and self.shown.get(reply.edit_key) == reply.text and reply.image is None:
-                continue  # an edit that changes nothing of what the room already reads
-            audience = self.audience(reply)
-            lines = [f"{audience} {reply.text}"]
-            if reply.image is not None:
-                lines.append(f"{audience} (image: {self._saved(reply.image, reply.image_name or 'board.png')})")
-            if reply.document is not None:
-                lines.append(f"{audience} (file: {self._saved(reply.document, reply.document_name or 'export.txt')})")
-            if not self.write("\n".join(lines) + "\n\n"):
-                return [*owed, *replies[done:]]
-            if reply.edit_key is not None:
-                self.shown[reply.edit_key] = reply.text
-        return owed
+    async def post(self, post: Post, answering: None) -> Undelivered | None:
+        """Print a reply; one not printed stays owed: once the output's reader went away, and another console
+        room's public message (its own console shows it: a simultané's organiser is told of a room's refusal
+        in its room, not here)."""
+        reply = post.reply
+        if self.output_gone:
+            return Undelivered(reply)
+        if reply.to_user is None and room_of(reply.channel or self.key.channel) not in (None, self.key):
+            return Undelivered(reply, reason="another console room's message: its console shows it")
+        if reply.edit_key is not None and self.shown.get(reply.edit_key) == reply.text and reply.image is None:
+            return None  # an edit that changes nothing of what the room already reads
+        audience = self.audience(reply)
+        lines = [f"{audience} {reply.text}"]
+        if reply.image is not None:
+            lines.append(f"{audience} (image: {self._saved(reply.image, reply.image_name or 'board.png')})")
+        if reply.document is not None:
+            lines.append(f"{audience} (file: {self._saved(reply.document, reply.document_name or 'export.txt')})")
+        if not self.write("\n".join(lines) + "\n\n"):
+            return Undelivered(reply)
+        if reply.edit_key is not None:
+            self.shown[reply.edit_key] = reply.text
+        return None
 
     def remember_live_lines(self) -> None:
         """At start, the open duplicate round's live lines (how many have played, who joined) as the room
@@ -197,11 +205,11 @@ class ConsoleRoom:
                     continue
                 if not message.text.startswith(("/", "!")):
                     if message.private:
-                        await self.print_replies([Reply("/aide · /help", to_user=message.user)])
+                        await self.deliver([Reply("/aide · /help", to_user=message.user)])
                     continue
                 if self.script:
                     await loop.run_in_executor(None, self.referee.lexicons.wait)
-                await self.service.handle(message)
+                await self.arriving(message.user, partial(self.receive, message))
                 # a close's images (drawn off the command's path) are printed before the next line is read:
                 # the transcript reads in the order it was typed, however busy the machine
                 await self.service.drain()

@@ -18,7 +18,6 @@ waits between gateway reconnections.
 """
 
 import asyncio
-import contextvars
 import io
 import logging
 import re
@@ -35,16 +34,15 @@ from ...messages import say
 from ...operations.metrics import Metrics, rate_limit_trace
 from ...outbox import Undelivered
 from ...referee import Referee
-from ...runtime.service import RefereeService
-from ..base import platform_id, platform_received
+from ..base import AdapterBase, Capabilities, Countdown, Post, PrivateReplies, one_each
 from ..names import DEFAULT_LANGUAGE
-from ..ordering import ArrivalOrder, Turn, first_things_first
-from ..text import split_text
-from ..tracking import TrackedMessage, TrackedMessages
+from ..ordering import Turn, first_things_first
+from ..tracking import TrackedMessage
 from .commands import CommandTranslator, build_command, intents_for
 from .interactions import FAILED, NO_MENTIONS, InteractionTurn
-from .pacing import Edit, Post, deliver_posts, merged
+from .pacing import merged
 from .reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, connect_bounded
+from .refusals import discord_refusal
 from .shards import ShardRange
 
 log = logging.getLogger("arbitre.discord")
@@ -75,11 +73,6 @@ class _MessageTurn:
         self.message = message
         self.channel = incoming.channel
         self.user = incoming.user
-
-
-_TURN: contextvars.ContextVar[InteractionTurn | _MessageTurn | None] = contextvars.ContextVar(
-    "arbitre_discord_turn", default=None
-)
 
 
 class AdapterHooks(discord.Client):
@@ -157,8 +150,19 @@ class ShardedArbitreClient(AdapterHooks, discord.AutoShardedClient):
         self.backoff(shard_id).reset()
 
 
-class DiscordAdapter:
+class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
     """Discord <-> command layer. ``adapter.client`` is the discord.py client to run."""
+
+    platform = "discord"
+    capabilities = Capabilities(
+        text_limit=TEXT_LIMIT,
+        images=True,
+        documents=True,
+        edits=True,
+        countdowns=Countdown.NATIVE,
+        private=PrivateReplies.EPHEMERAL,
+    )
+    edits_after_posts = True  # posts and edits of a channel share a bucket (``.pacing``)
 
     def __init__(
         self,
@@ -182,13 +186,11 @@ class DiscordAdapter:
         ``live_interval``: seconds between two edits of a live line (the counter, the join notice);
         ``reconnect_cap``: the longest wait between two attempts to reach the gateway, ``connect_timeout``
         the longest one attempt takes (so the bot is back soon after Discord, see ``.reconnect``)."""
-        self.referee = referee
+        super().__init__(referee, tick_seconds=tick_seconds, metrics=metrics, clock=clock)
         self.message_content = message_content
         self.edit_interval = edit_interval
         self.live_interval = live_interval
-        self.clock = clock
         self.pace_clock = pace_clock
-        self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.shards = shards
         self.reconnect_cap = reconnect_cap
         self.connect_timeout = connect_timeout
@@ -199,11 +201,7 @@ class DiscordAdapter:
             if shards is None
             else ShardedArbitreClient(self, intents_for(message_content), shards, **traced)
         )
-        if metrics is not None:
-            metrics.watch(referee, self.connection)
         self.tree = self.client.tree
-        self.tracked = TrackedMessages()
-        self.arrivals = ArrivalOrder()
         self.refused_channels: dict[int, int] = {}  # channel id -> the error code that refused a post
         self._fallback_sent: dict[tuple[str, str], float] = {}
         for spec in COMMANDS:
@@ -254,11 +252,7 @@ class DiscordAdapter:
         return {member.id: member.display_name for member in members}
 
     async def on_slash(self, interaction: discord.Interaction, spec: CommandSpec, args: str) -> None:
-        arrival = self.arrivals.take(interaction.user.id)  # before any await: the account's commands keep order
-        try:
-            await self._on_slash_in_turn(interaction, spec, args, arrival)
-        finally:
-            arrival.finish()
+        await self.arriving(interaction.user.id, lambda turn: self._on_slash_in_turn(interaction, spec, args, turn))
 
     async def _on_slash_in_turn(
         self, interaction: discord.Interaction, spec: CommandSpec, args: str, arrival: Turn
@@ -276,14 +270,11 @@ class DiscordAdapter:
             text=f"/{spec.name} {args}".strip(),
             private=True,  # the answer can be ephemeral
             admin=self.interaction_admin(interaction),
-            received=platform_received(self.referee.now(), self.clock(), interaction.created_at.timestamp()),
+            received=self.received_at(interaction.created_at.timestamp()),
         )
-        token = _TURN.set(turn)
         try:
-            async with arrival:
-                await self.service.handle(incoming)
+            await self.receive(incoming, arrival, turn)
         finally:
-            _TURN.reset(token)
             if not turn.watchdog_fired:
                 watchdog.cancel()
         await turn.finish()
@@ -300,11 +291,7 @@ class DiscordAdapter:
         command = read_command(message.content)
         if command is None or find(command.name) is None:
             return  # another bot's "!" command, or chat
-        arrival = self.arrivals.take(message.author.id)  # before any await: the account's commands keep order
-        try:
-            await self._on_message_in_turn(message, in_dm, arrival)
-        finally:
-            arrival.finish()
+        await self.arriving(message.author.id, lambda arrival: self._on_message_in_turn(message, in_dm, arrival))
 
     async def _on_message_in_turn(self, message: discord.Message, in_dm: bool, arrival: Turn) -> None:
         admin = in_dm
@@ -320,14 +307,9 @@ class DiscordAdapter:
             ),
             private=in_dm,
             admin=admin,
-            received=platform_received(self.referee.now(), self.clock(), message.created_at.timestamp()),
+            received=self.received_at(message.created_at.timestamp()),
         )
-        token = _TURN.set(_MessageTurn(message, incoming))
-        try:
-            async with arrival:
-                await self.service.handle(incoming)
-        finally:
-            _TURN.reset(token)
+        await self.receive(incoming, arrival, _MessageTurn(message, incoming))
 
     async def referee_of(self, channel: str) -> tuple[str | None, str]:
         """The referee of the channel's active game (``"discord:ID"``, None without a game) and the
@@ -344,14 +326,6 @@ class DiscordAdapter:
         except Exception:
             log.exception("could not read the referee of %s", channel)
             return None, DEFAULT_LANGUAGE
-
-    async def language_of(self, channel: str) -> str:
-        """The channel's language (the default one when storage cannot say)."""
-        try:
-            return await asyncio.to_thread(lambda: self.referee.storage.channel(channel).language)
-        except Exception:
-            log.exception("could not read the language of %s", channel)
-            return DEFAULT_LANGUAGE
 
     async def players(self, channel: str) -> list[str]:
         """Player names of the channel's game (for autocompletion; read only)."""
@@ -373,42 +347,30 @@ class DiscordAdapter:
 
     # -- outgoing ---------------------------------------------------------------------
 
-    def render(self, reply: Reply) -> str:
-        text = reply.text
-        if reply.deadline is not None:
-            text += f"\n⏳ <t:{int(reply.deadline)}:R>"  # a countdown every client draws itself
-        return text
+    def time_left(self, deadline: float) -> str:
+        return f"⏳ <t:{int(deadline)}:R>"  # a countdown every client draws itself
 
-    async def deliver(self, replies: list[Reply]) -> list[Undelivered]:
-        """Send replies: through the interaction being answered, to channels, or by DM. Never raises;
-        the replies Discord did not take are returned, with why and whether for good (the outbox tries
-        the others again)."""
-        turn = _TURN.get()
-        if isinstance(turn, InteractionTurn):
-            posts = [Post(reply, (reply,)) for reply in turn.order(replies)]
-        else:  # the clock's and the outbox's: paced for the channel's bucket (bot.adapters.discordbot.pacing)
-            posts = merged(first_things_first(replies, lambda r: self.tracked.get(r.edit_key) is not None), TEXT_LIMIT)
-        return await deliver_posts(posts, lambda post, edits: self._deliver_one(post, turn, edits))
+    def arrange(self, replies: Sequence[Reply], answering: InteractionTurn | _MessageTurn | None) -> list[Post]:
+        """Through the interaction being answered, in its order; the clock's and the outbox's, paced for the
+        channel's bucket (``.pacing``)."""
+        if isinstance(answering, InteractionTurn):
+            return one_each(answering.order(replies))
+        return merged(first_things_first(replies, self.is_tracked), TEXT_LIMIT)
 
-    async def _deliver_one(self, post: Post, turn: InteractionTurn | _MessageTurn | None, edits: list[Edit]) -> None:
-        """Send ``post``, or, for an edit of a message already sent, add it to ``edits``."""
+    def refusal(self, reply: Reply, error: Exception) -> Undelivered:
+        return discord_refusal(reply, error)
+
+    async def post(self, post: Post, turn: InteractionTurn | _MessageTurn | None) -> None:
+        """Send ``post``: through the interaction being answered, to its channel, or by DM."""
         reply = post.reply
         text = self.render(reply)
-        tracked = self.tracked.get(reply.edit_key)
-        if tracked is not None:
-            tracked.deadline = reply.deadline
-            if reply.live:  # a live line never waits: its timer applies the latest text (bot.chat.Reply)
-                tracked.offer(text)
-            else:
-                edits.append((post, tracked.update(text, urgent=reply.deadline is None, owed=True)))
-            return
-        chunks = split_text(text, TEXT_LIMIT)
+        chunks = self.pieces(text)
         if not chunks and reply.image is None and reply.document is None:
             return
         image = self._file_maker(reply)
         want = reply.edit_key is not None
         messages: list[Any] = []
-        channel_id = platform_id(reply.channel or (turn.channel if turn else None), "discord")
+        channel_id = self.local_id(reply.channel or (turn.channel if turn else None))
         ephemeral = turn.visibility(reply) if isinstance(turn, InteractionTurn) else None
         token_until: float | None = None
         if isinstance(turn, InteractionTurn) and ephemeral is not None and turn.token_alive():
@@ -470,7 +432,7 @@ class DiscordAdapter:
             error.text,
             referee or "no game, nobody",
         )
-        referee_id = platform_id(referee, "discord")
+        referee_id = self.local_id(referee)
         if referee_id is None:
             return
         missing = say(lang, CHANNEL_REFUSALS[error.code])
@@ -502,7 +464,7 @@ class DiscordAdapter:
         self, reply: Reply, chunks: Sequence[str], image: Callable[[], discord.File] | None, channel_id: int | None
     ) -> list[discord.Message]:
         """A DM; if the user does not accept DMs, a short public note (never the private text)."""
-        user_id = platform_id(reply.to_user, "discord")
+        user_id = self.local_id(reply.to_user)
         if user_id is None:
             log.warning("private reply to a non-Discord user dropped: %s", reply.to_user)
             return []
@@ -540,7 +502,7 @@ class DiscordAdapter:
         holder = {"message": message, "token_until": token_until}
 
         async def edit(new_text: str) -> None:
-            content = split_text(new_text, TEXT_LIMIT)[:1] or ["…"]
+            content = self.pieces(new_text)[:1] or ["…"]
             current = holder["message"]
             until = holder["token_until"]
             if until is None or self.clock() < until:
