@@ -742,7 +742,7 @@ async def test_export_of_a_finished_game_comes_as_a_file(dc, adapter):
 
 @pytest.mark.asyncio
 async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage):
-    from bot.adapters.discordbot.adapter import ArbitreClient, ShardedArbitreClient
+    from bot.adapters.discordbot.client import ArbitreClient, ShardedArbitreClient
     from bot.adapters.discordbot.shards import ShardRange
 
     assert isinstance(make_adapter(storage).client, ArbitreClient)

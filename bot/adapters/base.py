@@ -141,6 +141,8 @@ class AdapterBase(Generic[TurnT]):
     capabilities: Capabilities
     burst: int | None = None
     edits_after_posts = False  # a batch's edits wait for its new posts (a shared rate bucket)
+    edit_interval = 5.0  # seconds between two edits of a message (a countdown's steps, a changed draw)
+    live_interval = 5.0  # seconds between two edits of a live line (the counter, the join notice)
 
     def __init__(
         self,
@@ -273,6 +275,17 @@ class AdapterBase(Generic[TurnT]):
         """Send ``post`` as a new message (tracked for later edits when it has an ``edit_key``); an
         ``Undelivered`` when the platform says no in a way that is no error (nothing logged), or raises."""
         raise NotImplementedError
+
+    def track(
+        self, key: str, reply: Reply, text: str, edit: Callable[[str], Awaitable[None]], clock: Callable[[], float]
+    ) -> TrackedMessage:
+        """Keep the message just sent for ``reply`` (showing ``text``) for the replies that edit it under
+        ``key``; ``edit`` changes its text on the platform, at most once an interval of ``clock``."""
+        interval = self.live_interval if reply.live else self.edit_interval
+        item = TrackedMessage(edit, text, interval, private=reply.to_user is not None, clock=clock)
+        item.base, item.deadline = reply.text, reply.deadline
+        self.tracked.add(key, item)
+        return item
 
     def render(self, reply: Reply) -> str:
         """The text of ``reply`` as the platform shows it: with the time left to its deadline, unless the

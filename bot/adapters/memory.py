@@ -21,7 +21,6 @@ from ..operations.metrics import Metrics
 from ..outbox import Failure, Undelivered
 from ..referee import Referee
 from .base import AdapterBase, Capabilities, Countdown, Post, PrivateReplies
-from .tracking import TrackedMessage
 
 EVERYTHING = Capabilities(
     text_limit=2000,
@@ -144,11 +143,8 @@ class MemoryAdapter(AdapterBase[None]):
             await self._ask(Request(Action.EDIT, text, shown.channel, shown.user, message=shown.number))
             shown.text = text
 
-        interval = self.live_interval if reply.live else self.edit_interval
-        item = TrackedMessage(edit, shown.text, interval, private=reply.to_user is not None, clock=self.clock)
-        item.base, item.deadline = reply.text, reply.deadline
         assert reply.edit_key is not None
-        self.tracked.add(reply.edit_key, item)
+        self.track(reply.edit_key, reply, shown.text, edit, self.clock)
 
     def time_left(self, deadline: float) -> str:
         return f"⏳ {deadline:g}"

@@ -520,11 +520,7 @@ class TelegramAdapter(AdapterBase[_Turn]):
                     return
                 raise
 
-        interval = self.live_interval if reply.live else self.edit_interval
-        item = TrackedMessage(edit, text, interval, private=reply.to_user is not None, clock=self.clock)
-        item.base, item.deadline = reply.text, reply.deadline
-        self.tracked.add(key, item)
-        self._start_countdown(item)
+        self._start_countdown(self.track(key, reply, text, edit, self.clock))
 
     def _start_countdown(self, item: TrackedMessage) -> None:
         if item.deadline is None or item.countdown is not None:
