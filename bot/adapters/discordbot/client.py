@@ -10,6 +10,7 @@ from discord import app_commands
 
 from ...runtime.service import RefereeService
 from ..tracking import TrackedMessages
+from .channel_requests import one_at_a_time
 from .commands import CommandTranslator
 from .interactions import NO_MENTIONS
 from .reconnect import BoundedBackoff, connect_bounded
@@ -41,6 +42,7 @@ class AdapterHooks(discord.Client):
         super().__init__(intents=intents, allowed_mentions=NO_MENTIONS, **options)
         self.adapter = adapter
         self.tree = app_commands.CommandTree(self)
+        one_at_a_time(self.http)  # a channel's message requests one after another: discord.py's count exact
         self.backoffs: dict[int | None, BoundedBackoff] = {}  # per shard (None: the unsharded session)
 
     def backoff(self, shard_id: int | None) -> BoundedBackoff:
