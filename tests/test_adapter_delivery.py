@@ -96,7 +96,7 @@ async def test_a_long_batch_goes_what_players_must_see_first(club: Club) -> None
     await adapter.deliver([results, standings, warning])
     assert adapter.seen_in(ROOM) == ["Résultats", "Classement", "30 secondes"]  # a short batch keeps its order
     await adapter.deliver([results, standings, warning, draw])
-    assert adapter.seen_in(ROOM)[3:] == ["Coup 2\n⏳ 2e+09", "30 secondes", "Résultats", "Classement"]
+    assert adapter.seen_in(ROOM)[3:] == ["Coup 2\n⏳ <2e+09>", "30 secondes", "Résultats", "Classement"]
 
 
 @pytest.mark.asyncio
@@ -197,6 +197,25 @@ async def test_what_a_platform_cannot_show_is_left_out_and_long_text_cut(club: C
 @pytest.mark.asyncio
 async def test_the_time_left_is_shown_unless_the_platform_only_prints_the_text(club: Club) -> None:
     draw = Reply("Coup 1", channel=ROOM, deadline=1000.0)
-    assert MemoryAdapter(club.referee).render(draw) == "Coup 1\n⏳ 1000"
+    assert MemoryAdapter(club.referee).render(draw) == "Coup 1\n⏳ <1000>"  # drawn by the clients
     printed = MemoryAdapter(club.referee, capabilities=replace(EVERYTHING, countdowns=Countdown.PRINTED))
     assert printed.render(draw) == "Coup 1"
+
+
+@pytest.mark.asyncio
+async def test_where_clients_draw_no_countdown_the_time_left_is_edited_at_each_step(club: Club) -> None:
+    time = LoopTime()
+    try:
+        edited = replace(EVERYTHING, countdowns=Countdown.EDITED)
+        adapter = MemoryAdapter(club.referee, capabilities=edited, edit_interval=10.0, clock=time.now)
+        await adapter.deliver([Reply("Coup 1", channel=ROOM, edit_key="draw", deadline=time.now() + 30.0)])
+        assert adapter.seen_in(ROOM) == ["Coup 1\n⏳ 0:30"]
+        await asyncio.sleep(0)  # the countdown starts waiting for its next step
+        time.jump(10.0)
+        await settled(lambda: adapter.seen_in(ROOM) == ["Coup 1\n⏳ 0:20"])
+        time.jump(20.0)
+        await settled(lambda: adapter.seen_in(ROOM) == ["Coup 1\n⌛ 0:00"])
+        await settled(lambda: adapter.tracked.values()[0].countdown is None)  # over with the deadline
+        assert [r.text for r in adapter.requests] == ["Coup 1\n⏳ 0:30", "Coup 1\n⏳ 0:20", "Coup 1\n⌛ 0:00"]
+    finally:
+        time.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
 from dataclasses import dataclass, replace
@@ -160,12 +161,24 @@ class AdapterBase(Generic[TurnT]):
         self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.tracked = TrackedMessages()
         self.arrivals = ArrivalOrder()
+        self._tasks: set[asyncio.Task[None]] = set()  # the adapter's own: countdowns, notes put off
         if metrics is not None:
             metrics.watch(referee, self.connection)
 
     def connection(self) -> str | None:
         """None while the platform is reachable (the health check); else why not."""
         return None
+
+    def keep(self, task: asyncio.Task[None]) -> None:
+        """Hold a task of the adapter's own (a countdown, a note put off) until it ends or :meth:`stop_tasks`."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def stop_tasks(self) -> None:
+        """Cancel the adapter's own tasks and make no more edits: the platform is going away."""
+        for task in list(self._tasks):
+            task.cancel()
+        self.tracked.close()
 
     # -- incoming ---------------------------------------------------------------------
 
@@ -285,24 +298,68 @@ class AdapterBase(Generic[TurnT]):
         item = TrackedMessage(edit, text, interval, private=reply.to_user is not None, clock=clock)
         item.base, item.deadline = reply.text, reply.deadline
         self.tracked.add(key, item)
+        self.start_countdown(item)
         return item
 
-    def render(self, reply: Reply) -> str:
-        """The text of ``reply`` as the platform shows it: with the time left to its deadline, unless the
-        platform only prints the text (which says when the time is up)."""
-        if reply.deadline is None or self.capabilities.countdowns is Countdown.PRINTED:
-            return reply.text
-        return f"{reply.text}\n{self.time_left(reply.deadline)}"
+    def start_countdown(self, item: TrackedMessage) -> None:
+        """Where the platform's clients draw no countdown, edit the time left into ``item`` at each step of
+        the edit interval until its deadline (one countdown a message; none elsewhere)."""
+        if self.capabilities.countdowns is not Countdown.EDITED or item.deadline is None or item.countdown is not None:
+            return
+        task = asyncio.get_running_loop().create_task(self._count_down(item))
+        item.countdown = task
+        self.keep(task)
 
-    def time_left(self, deadline: float) -> str:
-        """The time left to ``deadline`` as the platform shows it (drawn by the client, or as of now)."""
-        raise NotImplementedError
+    def counting_down(self) -> None:
+        """Called in a countdown's own task as it starts: a platform may mark the edits it makes as giving way."""
+
+    async def _count_down(self, item: TrackedMessage) -> None:
+        """Edit the time left at each step, no more often than the edit interval (the message's own clock)."""
+        self.counting_down()
+        step = max(1, round(self.edit_interval))
+        try:
+            while item.deadline is not None and not item.closed:
+                remaining = item.deadline - self.clock()
+                if remaining <= 0:
+                    await item.update(self.with_time_left(item.base, item.deadline), urgent=True)
+                    return
+                to_step = remaining - (math.ceil(remaining / step) - 1) * step
+                allowed = item.last + self.edit_interval - item.clock()
+                await asyncio.sleep(min(max(to_step, allowed, 0.05), remaining))
+                if item.deadline is None or item.closed:
+                    return
+                await item.update(self.with_time_left(item.base, item.deadline))
+        finally:
+            item.countdown = None
+
+    def render(self, reply: Reply) -> str:
+        """The text of ``reply`` as the platform shows it (:meth:`with_time_left`)."""
+        return self.with_time_left(reply.text, reply.deadline)
+
+    def with_time_left(self, text: str, deadline: float | None) -> str:
+        """``text`` with the time left to ``deadline`` under it, unless there is none or the platform only
+        prints the text (which says when the time is up)."""
+        if deadline is None or self.capabilities.countdowns is Countdown.PRINTED:
+            return text
+        return f"{text}\n{self.time_left(deadline)}"
+
+    def time_left(self, deadline: float, now: float | None = None) -> str:
+        """The time left to ``deadline`` as the platform shows it: as of ``now`` (else the adapter's clock),
+        by steps of the edit interval (``⏳ 2:30``; ``⌛ 0:00`` once it is over), which its countdown edits
+        bring up to date; a platform whose clients draw countdowns says how to ask them for one."""
+        remaining = deadline - (self.clock() if now is None else now)
+        if remaining <= 0:
+            return "⌛ 0:00"
+        step = max(1, round(self.edit_interval))
+        shown = math.ceil(remaining / step) * step
+        return f"⏳ {shown // 60}:{shown % 60:02d}"
 
     def edit(self, tracked: TrackedMessage, reply: Reply) -> Coroutine[Any, Any, None] | None:
         """The edit of ``tracked`` that ``reply`` asks for, None when nothing is to be awaited: a live line
         is offered (applied by its timer, the latest text winning), any other edit applied at once unless it
         carries a deadline (then at the end of the interval); a refusal is raised (owed)."""
-        tracked.deadline = reply.deadline
+        tracked.base, tracked.deadline = reply.text, reply.deadline
+        self.start_countdown(tracked)
         text = self.render(reply)
         if reply.live:
             tracked.offer(text)

@@ -146,8 +146,10 @@ class MemoryAdapter(AdapterBase[None]):
         assert reply.edit_key is not None
         self.track(reply.edit_key, reply, shown.text, edit, self.clock)
 
-    def time_left(self, deadline: float) -> str:
-        return f"⏳ {deadline:g}"
+    def time_left(self, deadline: float, now: float | None = None) -> str:
+        if self.capabilities.countdowns is Countdown.NATIVE:
+            return f"⏳ <{deadline:g}>"  # as a client would draw it
+        return super().time_left(deadline, now)
 
     def refusal(self, reply: Reply, error: Exception) -> Undelivered:
         if isinstance(error, RefusedError):

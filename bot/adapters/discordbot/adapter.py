@@ -272,7 +272,7 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
 
     # -- outgoing ---------------------------------------------------------------------
 
-    def time_left(self, deadline: float) -> str:
+    def time_left(self, deadline: float, now: float | None = None) -> str:
         return f"⏳ <t:{int(deadline)}:R>"  # a countdown every client draws itself
 
     def arrange(self, replies: Sequence[Reply], answering: InteractionTurn | _MessageTurn | None) -> list[Post]:

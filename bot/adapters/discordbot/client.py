@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 
 from ...runtime.service import RefereeService
-from ..tracking import TrackedMessages
 from .channel_requests import one_at_a_time
 from .commands import CommandTranslator
 from .interactions import NO_MENTIONS
@@ -23,12 +22,13 @@ class ClientOwner(Protocol):
     """What the clients need of the adapter that owns them."""
 
     service: RefereeService
-    tracked: TrackedMessages
     gateway_up: bool
     reconnect_cap: float
     connect_timeout: float
 
     async def on_message(self, message: discord.Message) -> None: ...
+
+    def stop_tasks(self) -> None: ...
 
 
 class AdapterHooks(discord.Client):
@@ -72,7 +72,7 @@ class AdapterHooks(discord.Client):
 
     async def close(self) -> None:
         await self.adapter.service.stop()
-        self.adapter.tracked.close()
+        self.adapter.stop_tasks()
         await super().close()
 
 

@@ -151,7 +151,6 @@ class TelegramAdapter(AdapterBase[_Turn]):
         self.web: WebServer | None = None  # the rooms' live pages, served while the application runs (``bot.web``)
         # they count 429s and know whether the Bot API answers; the long poll comes back soon after an outage
         self.requests = telegram_requests(metrics, poll_retry_cap=poll_retry_cap)
-        self._countdowns: set[asyncio.Task[None]] = set()
         self._names: dict[int, str] = {}
         self._threads: dict[int, int] = {}
         self._notes_sent: dict[tuple[int, int], float] = {}
@@ -206,9 +205,7 @@ class TelegramAdapter(AdapterBase[_Turn]):
         if self.web is not None:
             await self.web.close()
         await self.service.stop()
-        for task in list(self._countdowns):
-            task.cancel()
-        self.tracked.close()
+        self.stop_tasks()
 
     async def set_commands(self) -> None:
         """The command menu: English by default, and one per language of the catalogs for its speakers."""
@@ -335,17 +332,8 @@ class TelegramAdapter(AdapterBase[_Turn]):
 
     # -- outgoing ---------------------------------------------------------------------
 
-    def countdown_text(self, text: str, deadline: float | None, now: float | None = None) -> str:
-        """The text with the time left (``⏳ 2:30``, by steps of the edit interval)."""
-        return text if deadline is None else f"{text}\n{self.time_left(deadline, now)}"
-
-    def time_left(self, deadline: float, now: float | None = None) -> str:
-        remaining = deadline - (self.clock() if now is None else now)
-        if remaining <= 0:
-            return "⌛ 0:00"
-        step = max(1, round(self.edit_interval))
-        shown = math.ceil(remaining / step) * step
-        return f"⏳ {shown // 60}:{shown % 60:02d}"
+    def counting_down(self) -> None:
+        _PRIORITY.set(Priority.LIVE)  # a countdown's steps give way in the chat's budget (its task's own context)
 
     def measure(self, text: str) -> int:
         return utf16_len(text)  # Telegram counts UTF-16 code units
@@ -365,7 +353,7 @@ class TelegramAdapter(AdapterBase[_Turn]):
             await tracked.update(self.render(reply), urgent=urgent, owed=True)
         finally:
             _PRIORITY.reset(priority)
-        self._start_countdown(tracked)
+        self.start_countdown(tracked)
 
     async def post(self, post: Post, turn: _Turn | None) -> None:
         """Send ``post`` to its chat, or to the player's private chat (a deep link in the group when the
@@ -465,9 +453,7 @@ class TelegramAdapter(AdapterBase[_Turn]):
         if wait <= 0:
             await self._post_chat_note(channel_id)
             return
-        task = asyncio.get_running_loop().create_task(self._chat_note_later(channel_id, wait))
-        self._countdowns.add(task)
-        task.add_done_callback(self._countdowns.discard)
+        self.keep(asyncio.get_running_loop().create_task(self._chat_note_later(channel_id, wait)))
 
     async def _chat_note_later(self, channel_id: int, wait: float) -> None:
         await asyncio.sleep(min(wait, POLL_SECONDS))
@@ -520,31 +506,4 @@ class TelegramAdapter(AdapterBase[_Turn]):
                     return
                 raise
 
-        self._start_countdown(self.track(key, reply, text, edit, self.clock))
-
-    def _start_countdown(self, item: TrackedMessage) -> None:
-        if item.deadline is None or item.countdown is not None:
-            return
-        task = asyncio.get_running_loop().create_task(self._countdown(item))
-        item.countdown = task
-        self._countdowns.add(task)
-        task.add_done_callback(self._countdowns.discard)
-
-    async def _countdown(self, item: TrackedMessage) -> None:
-        """Edit the time left at each step, no more often than the edit interval, when the chat has room."""
-        _PRIORITY.set(Priority.LIVE)  # this task's own context
-        step = max(1, round(self.edit_interval))
-        try:
-            while item.deadline is not None and not item.closed:
-                remaining = item.deadline - self.clock()
-                if remaining <= 0:
-                    await item.update(self.countdown_text(item.base, item.deadline), urgent=True)
-                    return
-                to_step = remaining - (math.ceil(remaining / step) - 1) * step
-                allowed = item.last + self.edit_interval - self.clock()
-                await asyncio.sleep(min(max(to_step, allowed, 0.05), remaining))
-                if item.deadline is None or item.closed:
-                    return
-                await item.update(self.countdown_text(item.base, item.deadline))
-        finally:
-            item.countdown = None
+        self.track(key, reply, text, edit, self.clock)
