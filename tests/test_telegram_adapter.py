@@ -23,7 +23,7 @@ import pytest_asyncio
 from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.adapters.telegrambot.text import file_url_for, telegram_text, utf16_len
 from bot.chat import Reply
-from bot.commands import COMMANDS
+from bot.games.installed import COMMANDS
 from bot.messages import say as catalog_say
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
