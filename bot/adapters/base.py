@@ -33,8 +33,6 @@ from .ordering import ArrivalOrder, Turn, shown_first
 from .text import split_text
 from .tracking import TrackedMessage, TrackedMessages
 
-log = logging.getLogger("arbitre.adapters")
-
 
 class Countdown(Enum):
     """How a platform shows the time left to a deadline."""

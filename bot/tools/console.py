@@ -4,8 +4,6 @@ bundled word lists (the room itself: ``bot.adapters.console``)."""
 from __future__ import annotations
 
 import argparse
-import asyncio
-import logging
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -69,7 +67,10 @@ def register(sub: Any) -> None:
 
 def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     """``arbitre console``: the chat room on a SQLite file and the bundled word lists."""
-    from ..adapters.console.room import ConsoleRoom  # imported when the room runs: its parser needs none of it
+    import asyncio  # imported when the room runs: its parser needs none of these
+    import logging
+
+    from ..adapters.console.room import ConsoleRoom
     from ..adapters.console.rooms import room_key, start_room
     from ..messages import say
     from ..referee import Referee
