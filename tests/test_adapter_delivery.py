@@ -139,6 +139,18 @@ async def test_a_message_is_edited_only_when_its_text_changes(club: Club) -> Non
 
 
 @pytest.mark.asyncio
+async def test_where_posts_and_edits_share_a_bucket_a_batchs_edits_go_after_its_posts(club: Club) -> None:
+    in_order, posts_first = MemoryAdapter(club.referee), MemoryAdapter(club.referee)
+    posts_first.edits_after_posts = True  # as on Discord
+    for adapter in (in_order, posts_first):
+        await adapter.deliver([Reply("Coup 1 — tirage : ACEHNTZ", channel=ROOM, edit_key="draw")])
+        await adapter.deliver([Reply("Coup 1 — terminé", channel=ROOM, edit_key="draw"), Reply("Coup 2", channel=ROOM)])
+    assert [r.action for r in in_order.requests] == [Action.POST, Action.EDIT, Action.POST]
+    assert [r.action for r in posts_first.requests] == [Action.POST, Action.POST, Action.EDIT]
+    assert posts_first.seen_in(ROOM) == in_order.seen_in(ROOM) == ["Coup 1 — terminé", "Coup 2"]
+
+
+@pytest.mark.asyncio
 async def test_a_live_line_is_edited_once_an_interval_the_latest_text_winning(club: Club) -> None:
     time = LoopTime()
     try:
