@@ -27,7 +27,7 @@ from typing import TypeVar
 
 import pytest
 
-from bot.adapters.discord import DiscordAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
 from bot.chat import Reply
 from bot.games.duplicate.closes import ResultImages
 from bot.referee import Referee
@@ -238,6 +238,6 @@ async def ten_rooms(storage: SQLiteStorage, loop: asyncio.AbstractEventLoop, loo
         late = [round(d, 2) for d in result_delays if d > 5.0]
         print(f"results past 5 s: {len(late)} of {len(result_delays)} {late}")
         assert all(d <= 5.0 + 5.0 for d in result_delays), result_delays
-        # No 429 at all: before a channel's requests went one at a time (bot/adapters/discord_serial.py), one or
-        # two edits got one in about one run in four.
+        # No 429 at all: before a channel's requests went one at a time (bot/adapters/discordbot/channel_requests.py),
+        # one or two edits got one in about one run in four.
         assert not dc.throttled, dc.throttled

@@ -13,8 +13,8 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from bot.adapters.discord import DiscordAdapter
-from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
+from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.adapters.discord import DiscordAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, running_bot

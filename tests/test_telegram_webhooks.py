@@ -24,7 +24,7 @@ import pytest
 import pytest_asyncio
 from aiohttp import ClientSession, ClientTimeout, web
 
-from bot.adapters.telegram_webhook import WebhookConfig, WebhookConfigError
+from bot.adapters.telegrambot.webhook import WebhookConfig, WebhookConfigError
 from bot.operations.tokens import TokenError, load_webhook_secret
 from bot.storage import SQLiteStorage
 from tests.fakes import SECRET_HEADER, FakeTelegram
@@ -176,7 +176,7 @@ async def raw_post(
 @pytest_asyncio.fixture
 async def receiver() -> AsyncIterator[tuple[int, list[dict[str, object]]]]:
     """The webhook's server in this process on a free port; yields the port and the updates it received."""
-    from bot.adapters.telegram_receiver import serve_updates
+    from bot.adapters.telegrambot.receiver import serve_updates
 
     received: list[dict[str, object]] = []
 
@@ -230,7 +230,7 @@ async def test_a_small_body_without_the_secret_is_refused_and_never_received(rec
 @pytest.mark.parametrize(("headers", "status"), [({}, 403), ({SECRET_HEADER: SECRET}, 413)])
 @pytest.mark.asyncio
 async def test_a_chunked_body_longer_than_any_update_is_cut_short(receiver, headers, status):
-    from bot.adapters.telegram_receiver import MAX_UPDATE_BYTES
+    from bot.adapters.telegrambot.receiver import MAX_UPDATE_BYTES
 
     port, received = receiver
     answer = await raw_post(port, "arbitre", headers, length=None, chunked=64 * MIB)

@@ -7,16 +7,16 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from bot.operations.exit_codes import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE  # the tools import them from here
+from bot.operations.exit_codes import EXIT_METRICS as EXIT_METRICS
+from bot.operations.exit_codes import EXIT_STORAGE as EXIT_STORAGE
+from bot.operations.exit_codes import EXIT_USAGE as EXIT_USAGE
+
 if TYPE_CHECKING:  # imported when a command runs: building the parser needs none of them
     from bot.operations.metrics import MetricsRun
     from bot.storage import Storage
     from core.edition import Edition
     from core.notation import Notation
-
-EXIT_STORAGE = 2  # the database cannot be opened (as for a missing token: nothing to retry)
-EXIT_METRICS = 2  # the metrics port is not a port or cannot be bound (nothing to retry either)
-EXIT_USAGE = 2  # an option's value is refused (as argparse refuses a bad option, in one line)
-EXIT_BROKEN_PIPE = 141  # the reader of the output went away (128 + SIGPIPE, as the shell's own tools)
 
 
 def edition_codes() -> list[str]:

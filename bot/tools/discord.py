@@ -33,7 +33,7 @@ from bot.tools.common import (
 )
 
 if TYPE_CHECKING:  # asyncio and the rest are imported when the bot runs, not to parse arguments
-    from bot.adapters.discord_shards import ShardRange
+    from bot.adapters.discordbot.shards import ShardRange
     from bot.operations.metrics import Metrics
     from bot.storage import Storage
     from bot.web import WebAddress
@@ -99,7 +99,7 @@ async def _main(
 ) -> int:
     import asyncio
 
-    from bot.adapters.discord import DiscordAdapter
+    from bot.adapters.discordbot.adapter import DiscordAdapter
     from bot.referee import Referee
     from bot.words.game_lists import prepare_at_start
     from bot.words.loader import LexiconRegistry
@@ -215,7 +215,7 @@ def _shards(args: argparse.Namespace) -> ShardRange | None:
         return None
     if args.sync:
         raise ValueError("--sync registers the commands and exits: it takes no shards")
-    from bot.adapters.discord_shards import parse_shard_range
+    from bot.adapters.discordbot.shards import parse_shard_range
 
     return parse_shard_range(args.shards, args.shard_count)
 

@@ -25,7 +25,7 @@ from bot.tools.common import (
 )
 
 if TYPE_CHECKING:
-    from bot.adapters.telegram_webhook import WebhookConfig
+    from bot.adapters.telegrambot.webhook import WebhookConfig
 
 EXIT_TOKEN = 2
 
@@ -36,7 +36,7 @@ def _webhook(args: argparse.Namespace, secret: str | None) -> WebhookConfig | No
         if args.listen is not None or args.port is not None:
             raise ValueError("--listen and --port go with --webhook URL")
         return None
-    from bot.adapters.telegram_webhook import DEFAULT_LISTEN, DEFAULT_PORT, WebhookConfig
+    from bot.adapters.telegrambot.webhook import DEFAULT_LISTEN, DEFAULT_PORT, WebhookConfig
 
     assert secret is not None
     listen = args.listen if args.listen is not None else DEFAULT_LISTEN
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for handler in logging.getLogger().handlers:
         handler.addFilter(not_token_trouble)
 
-    from bot.adapters.telegram import TelegramAdapter
+    from bot.adapters.telegrambot.adapter import TelegramAdapter
     from bot.referee import Referee
     from bot.web.run import WebOptionsError, address_of
     from bot.words.game_lists import prepare_at_start
