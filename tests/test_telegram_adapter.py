@@ -51,7 +51,7 @@ async def tg():
         fake.add_group(GROUP, "Club de Scrabble")
         fake.ana = fake.add_user(first_name="Ana", username="ana_s")
         fake.ben = fake.add_user(first_name="Ben")
-        fake.cleo = fake.add_user(first_name="Cleo", last_name="Roy")
+        fake.cleo = fake.add_user(first_name="Cleo", last_name="Roy", language_code="en")  # the English speaker
         fake.set_member(GROUP, fake.ana, "creator")
         yield fake
 
@@ -90,7 +90,16 @@ async def test_handshake_adapter_sets_commands_and_answers(tg, adapter):
     assert adapter.bot.username == "TestBot"
     english = [c["command"] for c in tg.commands["default"]]
     french = [c["command"] for c in tg.commands["default/fr"]]
-    assert english == [spec.name for spec in COMMANDS]
+    assert english == [spec.name for spec in COMMANDS if spec.name != "play"]  # /play is typed in private
+    private = [c["command"] for c in tg.commands["all_private_chats/fr"]]
+    members = [c["command"] for c in tg.commands["all_group_chats/fr"]]
+    admins = [c["command"] for c in tg.commands["all_chat_administrators/fr"]]
+    assert private == ["jouer", "calcul", "classement", "coups", "etat", "aide", "verif"]
+    assert "annule" in admins
+    assert "annule" not in members
+    assert set(members) < set(admins) == set(french)
+    assert tg.descriptions["short_description/fr"].startswith("Un arbitre de Scrabble")
+    assert tg.descriptions["description"].startswith("Arbitre referees Scrabble games")
     assert "coup" in french
     assert "conteste" in french
     assert "score" not in french
@@ -492,8 +501,8 @@ async def test_cli_runs_polling_until_interrupted(tg, tmp_path):
         await tg.send_user_message(None, tg.cleo, "/start", chat_type="private")
         assert (await tg.wait_for_message(chat_id=tg.cleo.id, timeout=CLI_START)).text == START_EN
         assert tg.commands.get("default/fr")  # post_init ran inside run_polling
-        await say(tg, tg.cleo, "/aide@TestBot")
-        assert "/coup" in (await tg.wait_for_message(chat_id=GROUP, timeout=5)).text
+        await say(tg, tg.cleo, "/aide@TestBot")  # the first to speak in a new group: English
+        assert "/score" in (await tg.wait_for_message(chat_id=GROUP, timeout=5)).text
     finally:
         process.send_signal(signal.SIGINT)
         out, err = await asyncio.wait_for(process.communicate(), 10)

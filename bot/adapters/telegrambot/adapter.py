@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from telegram import (
-    BotCommand,
     Chat,
+    InlineKeyboardMarkup,
     LinkPreviewOptions,
     Message,
     MessageEntity,
@@ -41,6 +41,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
+    CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
@@ -49,16 +50,18 @@ from telegram.ext import (
 
 from ...chat import Incoming, Reply
 from ...games.installed import COMMANDS
-from ...messages import language_of_locale, languages, say
+from ...menus import greeting_text
+from ...messages import language_of_locale, say
 from ...operations.metrics import Metrics
 from ...outbox import Undelivered
 from ...referee import Referee
 from ..base import AdapterBase, Capabilities, Countdown, Post, PrivateReplies
-from ..names import DEFAULT_LANGUAGE, platform_name, platform_names
+from ..names import platform_names
 from ..ordering import Turn
-from ..text import short_text
 from ..tracking import POLL_SECONDS, TrackedMessage
 from .admins import ALLOWED_UPDATES, GroupAdmins, read_administrators
+from .buttons import ASK, DISMISS, confirmation, keyboard
+from .menus import set_menus
 from .pacing import FloodPacer, Priority, TelegramLimits, library_limiter
 from .receiver import UnreadableUpdateError, serve_updates
 from .refusals import telegram_refusal
@@ -73,7 +76,6 @@ log = logging.getLogger("arbitre.telegram")
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
-DESCRIPTION_LIMIT = 100  # Telegram allows 256; the command menu reads better short
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 # A group takes about 20 messages or edits a minute (PLATFORMS.md): a round's draw, its countdown (one edit per
 # ``edit_interval``), results, standings and warnings leave room for about four edits of each live line (the
@@ -156,6 +158,7 @@ class TelegramAdapter(AdapterBase[_Turn]):
         self._notes_sent: dict[tuple[int, int], float] = {}
         self._notes_waiting: dict[int, list[int]] = {}  # group -> players the next private-chat note names
         self._notes_last: dict[int, float] = {}  # group -> when its last private-chat note went out
+        self._keyboards: dict[str, InlineKeyboardMarkup | None] = {}  # an edited message's buttons, by its key
         builder = (
             ApplicationBuilder()
             .token(token)
@@ -177,6 +180,9 @@ class TelegramAdapter(AdapterBase[_Turn]):
             names = platform_names(spec)
             self.application.add_handler(CommandHandler(names, self._on_command, filters=new_messages, block=False))
         self.application.add_handler(ChatMemberHandler(self.admins.on_update, ChatMemberHandler.ANY_CHAT_MEMBER))
+        self.application.add_handler(CallbackQueryHandler(self._on_press, block=False))
+        added = ChatMemberHandler(self._on_added, ChatMemberHandler.MY_CHAT_MEMBER, block=False)
+        self.application.add_handler(added, group=1)  # beside the administrators' handler, which sees it too
         self.application.add_error_handler(self._on_error)
 
     @property
@@ -208,18 +214,8 @@ class TelegramAdapter(AdapterBase[_Turn]):
         self.stop_tasks()
 
     async def set_commands(self) -> None:
-        """The command menu: English by default, and one per language of the catalogs for its speakers."""
-
-        def menu(lang: str) -> list[BotCommand]:
-            return [BotCommand(platform_name(s, lang), short_text(s.menu(lang), DESCRIPTION_LIMIT)) for s in COMMANDS]
-
-        try:
-            await self.bot.set_my_commands(menu(DEFAULT_LANGUAGE))
-            for lang in languages():
-                if lang != DEFAULT_LANGUAGE:
-                    await self.bot.set_my_commands(menu(lang), language_code=lang)
-        except TelegramError as error:
-            log.warning("could not set the command menu: %s", error)
+        """The command menus of each kind of chat, in each language, and the bot's descriptions (``.menus``)."""
+        await set_menus(self.bot)
 
     def connection(self) -> str | None:
         """None while the application runs and its last requests reached the Bot API (the health check)."""
@@ -304,7 +300,41 @@ class TelegramAdapter(AdapterBase[_Turn]):
         text = message.text
         await self.arriving(user.id, lambda turn: self._on_command_in_turn(message, text, user, chat, turn))
 
-    async def _on_command_in_turn(self, message: Message, text: str, user: User, chat: Chat, turn: Turn) -> None:
+    async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A button pressed: answered at once; *Cancel* takes the buttons off, a button that asks first shows
+        *Confirm* and *Cancel* in its place, any other runs its line as its user typing it in that chat."""
+        query, user = update.callback_query, update.effective_user
+        if query is None or user is None or not isinstance(query.message, Message):
+            return
+        await query.answer()
+        data, message = query.data or "", query.message
+        if data == DISMISS:
+            await query.edit_message_reply_markup(None)
+        elif data.startswith(ASK):
+            rows = message.reply_markup.inline_keyboard if message.reply_markup else ()
+            label = next((b.text for row in rows for b in row if b.callback_data == data), data[len(ASK) :])
+            cancel = say(await self.language_of(f"telegram:{message.chat_id}"), "action_cancel")
+            await query.edit_message_reply_markup(confirmation(data[len(ASK) :], label, cancel))
+        elif data.startswith("/"):
+            chat = message.chat
+            await self.arriving(user.id, lambda turn: self._on_command_in_turn(message, data, user, chat, turn, True))
+
+    async def _on_added(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The bot added to a group: how to begin, in the language of who added it (else the group's)."""
+        change = update.my_chat_member
+        if change is None or change.chat.type == ChatType.PRIVATE:
+            return
+        gone = ("left", "kicked")
+        if change.old_chat_member.status not in gone or change.new_chat_member.status in gone:
+            return
+        locale = change.from_user.language_code
+        lang = (language_of_locale(locale) if locale else None) or await self.language_of(f"telegram:{change.chat.id}")
+        await self.bot.send_message(change.chat.id, greeting_text(lang), link_preview_options=NO_PREVIEW)
+
+    async def _on_command_in_turn(
+        self, message: Message, text: str, user: User, chat: Chat, turn: Turn, pressed: bool = False
+    ) -> None:
+        """``pressed``: a button's line, ``message`` the bot's message it is under (the press is timed now)."""
         private = chat.type == ChatType.PRIVATE
         if private:
             admin = True  # the private chat with the bot is the user's own
@@ -325,8 +355,9 @@ class TelegramAdapter(AdapterBase[_Turn]):
             private=private,
             admin=admin,
             # Telegram's time, in whole seconds: the next second is the earliest it may have been sent by
-            received=self.received_at(message.date.timestamp() + 1),
+            received=self.received_at(self.clock() if pressed else message.date.timestamp() + 1),
             locale=user.language_code,  # a private chat with no settings of its own speaks it
+            room_locale=None if private else user.language_code,  # a new group starts in it
         )
         await self.receive(incoming, turn, _Turn(chat.id, user.id, message.message_id, thread, private))
 
@@ -347,6 +378,8 @@ class TelegramAdapter(AdapterBase[_Turn]):
     async def _edit(self, tracked: TrackedMessage, reply: Reply) -> None:
         """Edit ``tracked`` now, a live line at the end of its interval (its countdown goes on from there)."""
         tracked.base, tracked.deadline = reply.text, reply.deadline
+        if reply.edit_key is not None:  # the buttons the edit shows (none: taken off, as at a round's close)
+            self._keyboards[reply.edit_key] = keyboard(reply.actions, self.bot.username)
         urgent = reply.deadline is None and not reply.live  # a live line waits for its interval
         priority = _PRIORITY.set(Priority.LIVE if reply.live else Priority.MUST_SEE)  # (and its timer's)
         try:
@@ -406,13 +439,13 @@ class TelegramAdapter(AdapterBase[_Turn]):
                     caption, caption_entities, chunks = plain, entities, []
             sent.append(await self._send_image(chat_id, reply, caption, caption_entities, common))
             common.pop("reply_parameters", None)
-        for chunk in chunks:
-            plain, entities = telegram_text(chunk)
-            if not plain.strip():
-                continue
+        markup = keyboard(reply.actions, self.bot.username)
+        shown = [piece for piece in (telegram_text(chunk) for chunk in chunks) if piece[0].strip()]
+        for number, (plain, entities) in enumerate(shown):
+            buttons = {"reply_markup": markup} if markup is not None and number == len(shown) - 1 else {}
             sent.append(
                 await self.bot.send_message(
-                    chat_id, plain, entities=entities or None, link_preview_options=NO_PREVIEW, **common
+                    chat_id, plain, entities=entities or None, link_preview_options=NO_PREVIEW, **common, **buttons
                 )
             )
             common.pop("reply_parameters", None)
@@ -482,6 +515,7 @@ class TelegramAdapter(AdapterBase[_Turn]):
     def _track(self, key: str, reply: Reply, text: str, message: Message) -> None:
         chat_id = message.chat_id
         holder = {"id": message.message_id}
+        self._keyboards[key] = message.reply_markup
 
         async def edit(new_text: str) -> None:
             plain, entities = telegram_text(self.pieces(new_text)[0])
@@ -492,6 +526,7 @@ class TelegramAdapter(AdapterBase[_Turn]):
                     message_id=holder["id"],
                     entities=entities or None,
                     link_preview_options=NO_PREVIEW,
+                    reply_markup=self._keyboards.get(key),
                     rate_limit_args=_PRIORITY.get(),  # a live line or countdown step gives way (FloodPacer)
                 )
             except BadRequest as error:

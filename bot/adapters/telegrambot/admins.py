@@ -28,7 +28,7 @@ log = logging.getLogger("arbitre.telegram")
 # The updates the adapter asks for, by long poll and by webhook alike: messages (the commands) and the
 # membership changes that keep the groups' administrators up to date (the Bot API sends ``chat_member`` only
 # to a bot that asks for it by name, and an explicit list must name ``my_chat_member`` too).
-ALLOWED_UPDATES: tuple[str, ...] = (Update.MESSAGE, Update.MY_CHAT_MEMBER, Update.CHAT_MEMBER)
+ALLOWED_UPDATES: tuple[str, ...] = (Update.MESSAGE, Update.MY_CHAT_MEMBER, Update.CHAT_MEMBER, Update.CALLBACK_QUERY)
 
 ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR})
 GONE_STATUSES = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
