@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from .actions import Action, ActionError, ActionStyle, Form, FormField
 from .catalogs import CATALOGS
-from .messages import say
+from .messages import languages, say
 
 Offer = tuple[Action, ...]
 
@@ -54,18 +54,29 @@ def join_action(lang: str) -> Offer:
 FORM_KEYS = ("action_play", "form_play_title", "form_field_ref", "form_field_word", "form_field_score", "name_play")
 
 
-def play_action(lang: str) -> Offer:
-    """*Play*: opens the duplicate answer's form (reference, word, the score claimed if any), whose answer
-    only the player sees and which makes the typed ``/jouer`` line."""
-    if not _known(lang, *FORM_KEYS):
-        return ()
+def play_form(lang: str) -> Form:
+    """The duplicate answer's form: reference, word, the score claimed (if any)."""
     fields = (
         FormField("ref", say(lang, "form_field_ref"), max_length=3),
         FormField("word", say(lang, "form_field_word"), max_length=20),
         FormField("score", say(lang, "form_field_score"), required=False, max_length=4),
     )
-    form = Form(say(lang, "form_play_title"), command_line(lang, "play"), fields)
-    return (Action(say(lang, "action_play"), command_line(lang, "play"), ActionStyle.PRIMARY, form=form),)
+    return Form(say(lang, "form_play_title"), command_line(lang, "play"), fields)
+
+
+def form_for(lang: str, command: str) -> Form | None:
+    """The form whose answer runs ``command`` (``/jouer``, ``/play``: the duplicate answer's), in ``lang``."""
+    names = {f"/{say(other, 'name_play')}" for other in languages() if _known(other, "name_play")}
+    return play_form(lang) if command in names and _known(lang, *FORM_KEYS) else None
+
+
+def play_action(lang: str) -> Offer:
+    """*Play*: opens the duplicate answer's form, whose answer only the player sees and which makes the
+    typed ``/jouer`` line."""
+    if not _known(lang, *FORM_KEYS):
+        return ()
+    form = play_form(lang)
+    return (Action(say(lang, "action_play"), form.command, ActionStyle.PRIMARY, form=form),)
 
 
 def challenge_action(lang: str, costs_a_turn: bool) -> Offer:

@@ -15,7 +15,7 @@ def settings_of(storage: Storage, message: Incoming, rooms_stored: set[str]) -> 
     sender plays, else the one the platform says they use (an English group's player is answered in English
     in their private chat). ``rooms_stored``: the rooms known to have settings stored (kept by the caller)."""
     settings = storage.channel(message.channel)
-    if not message.private:
+    if not message.private or message.room_locale is not None:  # a room's (a slash command's there too)
         return new_room(storage, message, settings, rooms_stored)
     if storage.has_channel(message.channel):
         return settings

@@ -28,6 +28,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from ...buttons import form_for
 from ...chat import Incoming, Reply, read_command
 from ...commands import CommandSpec, find
 from ...games.installed import COMMANDS
@@ -40,11 +41,14 @@ from ..names import DEFAULT_LANGUAGE
 from ..ordering import Turn, first_things_first
 from .client import AdapterHooks, ArbitreClient, ShardedArbitreClient
 from .commands import build_command, intents_for
+from .components import ASK, DISMISS, FORM, MENU, RUN, answers, confirm_view, modal_for, pressed_label, view_for
 from .interactions import FAILED, NO_MENTIONS, InteractionTurn
 from .pacing import merged
 from .reconnect import CONNECT_TIMEOUT, RECONNECT_CAP
 from .refusals import discord_refusal
 from .shards import ShardRange
+
+Image = Callable[[], discord.File] | None  # makes a reply's file, once per send
 
 log = logging.getLogger("arbitre.discord")
 
@@ -197,6 +201,7 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
             private=True,  # the answer can be ephemeral
             admin=self.interaction_admin(interaction),
             received=self.received_at(interaction.created_at.timestamp()),
+            room_locale=interaction.guild_locale.value if interaction.guild_locale is not None else None,
         )
         try:
             await self.receive(incoming, arrival, turn)
@@ -204,6 +209,37 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
             if not turn.watchdog_fired:
                 watchdog.cancel()
         await turn.finish()
+
+    async def on_component(self, interaction: discord.Interaction) -> None:
+        """A component used or a modal submitted: *Cancel* takes the buttons off; a button that asks first
+        shows *Confirm* and *Cancel* to its presser only; the form's button opens its modal; any other line
+        (a button's, a menu's choice, a submitted form's) runs as its user typing it, answered like a slash
+        command (``components``)."""
+        data: Any = interaction.data or {}
+        wanted, channel = str(data.get("custom_id", "")), f"discord:{interaction.channel_id}"
+        line: str | None = None
+        if interaction.type is discord.InteractionType.modal_submit:
+            form = form_for(await self.language_of(channel), wanted.removeprefix(FORM))
+            line = form.command_line(answers(data)) if form is not None else None
+        elif wanted == DISMISS:
+            await interaction.response.edit_message(view=None)
+        elif wanted.startswith(ASK):
+            label = pressed_label(interaction.message, wanted) or wanted.removeprefix(ASK)
+            cancel = say(await self.language_of(channel), "action_cancel")
+            view = confirm_view(wanted.removeprefix(ASK), label, cancel)
+            await interaction.response.send_message(f"{label} ?", view=view, ephemeral=True)
+        elif wanted.startswith(FORM):
+            form = form_for(await self.language_of(channel), wanted.removeprefix(FORM))
+            if form is not None:
+                await interaction.response.send_modal(modal_for(form))
+        elif wanted.startswith(MENU):
+            line = str((data.get("values") or [""])[0])
+        elif wanted.startswith(RUN):
+            line = wanted.removeprefix(RUN)
+        command = read_command(line) if line else None
+        spec = find(command.name) if command is not None else None
+        if command is not None and spec is not None:
+            await self.on_slash(interaction, spec, command.args)
 
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or not message.content:
@@ -234,6 +270,7 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
             private=in_dm,
             admin=admin,
             received=self.received_at(message.created_at.timestamp()),
+            room_locale=message.guild.preferred_locale.value if message.guild is not None else None,
         )
         await self.receive(incoming, arrival, _MessageTurn(message, incoming))
 
@@ -294,6 +331,7 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
         if not chunks and reply.image is None and reply.document is None:
             return
         image = self._file_maker(reply)
+        view = view_for(reply.actions)
         want = reply.edit_key is not None
         messages: list[Any] = []
         channel_id = self.local_id(reply.channel or (turn.channel if turn else None))
@@ -301,19 +339,19 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
         token_until: float | None = None
         if isinstance(turn, InteractionTurn) and ephemeral is not None and turn.token_alive():
             try:
-                messages = await turn.send(chunks, image, ephemeral, want)
+                messages = await turn.send(chunks, image, ephemeral, want, view)
                 token_until = turn.token_until
             except FAILED as error:  # expired interaction, a lost request...: go direct
                 log.warning("interaction answer failed (%r); sending directly", error)
                 messages = []
                 if ephemeral:
-                    messages = await self._send_private(reply, chunks, image, channel_id)
+                    messages = await self._send_private(reply, chunks, image, channel_id, view)
                 elif channel_id is not None:
-                    messages = await self._send_channel(channel_id, chunks, image)
+                    messages = await self._send_channel(channel_id, chunks, image, view)
         elif reply.to_user is not None:
-            messages = await self._send_private(reply, chunks, image, channel_id)
+            messages = await self._send_private(reply, chunks, image, channel_id, view)
         elif channel_id is not None:
-            messages = await self._send_channel(channel_id, chunks, image)
+            messages = await self._send_channel(channel_id, chunks, image, view)
         else:
             log.warning("reply with no channel dropped: %s", reply)
         if reply.edit_key is not None and messages and messages[0] is not None:
@@ -330,12 +368,12 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
         return lambda: discord.File(io.BytesIO(data), filename=name)
 
     async def _send_channel(
-        self, channel_id: int, chunks: Sequence[str], image: Callable[[], discord.File] | None
+        self, channel_id: int, chunks: Sequence[str], image: Image, view: discord.ui.View | None = None
     ) -> list[discord.Message]:
         """Post in a channel; a channel that refuses the bot is reported (see :meth:`_channel_refused`)."""
         channel = self.client.get_partial_messageable(channel_id)
         try:
-            sent = await self._send_to(channel, chunks, image)
+            sent = await self._send_to(channel, chunks, image, view)
         except discord.Forbidden as error:
             if error.code in CHANNEL_REFUSALS:
                 await self._channel_refused(channel_id, error)
@@ -375,7 +413,7 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
 
     @staticmethod
     async def _send_to(
-        target: discord.abc.Messageable, chunks: Sequence[str], image: Callable[[], discord.File] | None
+        target: discord.abc.Messageable, chunks: Sequence[str], image: Image, view: discord.ui.View | None = None
     ) -> list[discord.Message]:
         sent = []
         pieces: list[str | None] = list(chunks) or [None]
@@ -383,11 +421,18 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
             extra: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
             if index == 0 and image is not None:
                 extra["file"] = image()
+            if index == len(pieces) - 1 and view is not None:  # the buttons under the last piece
+                extra["view"] = view
             sent.append(await target.send(chunk, **extra))
         return sent
 
     async def _send_private(
-        self, reply: Reply, chunks: Sequence[str], image: Callable[[], discord.File] | None, channel_id: int | None
+        self,
+        reply: Reply,
+        chunks: Sequence[str],
+        image: Image,
+        channel_id: int | None,
+        view: discord.ui.View | None = None,
     ) -> list[discord.Message]:
         """A DM; if the user does not accept DMs, a short public note (never the private text)."""
         user_id = self.local_id(reply.to_user)
@@ -396,7 +441,7 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
             return []
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            return await self._send_to(user, chunks, image)
+            return await self._send_to(user, chunks, image, view)
         except discord.Forbidden as error:
             if error.code == 40003:  # "You are opening direct messages too fast": the DMs are open, the outbox
                 raise  # tries again later (a 403 is transient, .refusals): no closed-DMs note

@@ -28,6 +28,8 @@ class ClientOwner(Protocol):
 
     async def on_message(self, message: discord.Message) -> None: ...
 
+    async def on_component(self, interaction: discord.Interaction) -> None: ...
+
     def stop_tasks(self) -> None: ...
 
 
@@ -69,6 +71,11 @@ class AdapterHooks(discord.Client):
 
     async def on_message(self, message: discord.Message) -> None:
         await self.adapter.on_message(message)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A button pressed, a menu's choice, a modal submitted (slash commands go to the command tree)."""
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            await self.adapter.on_component(interaction)
 
     async def close(self) -> None:
         await self.adapter.service.stop()

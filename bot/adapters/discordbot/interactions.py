@@ -202,18 +202,26 @@ class InteractionTurn:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def send(
-        self, chunks: Sequence[str], image: Callable[[], discord.File] | None, ephemeral: bool, want_message: bool
+        self,
+        chunks: Sequence[str],
+        image: Callable[[], discord.File] | None,
+        ephemeral: bool,
+        want_message: bool,
+        view: discord.ui.View | None = None,
     ) -> list[Any]:
-        """Send through the interaction (response or followups); the messages, for later edits."""
+        """Send through the interaction (response or followups); the messages, for later edits. ``view``:
+        the buttons, under the last piece."""
         sent: list[Any] = []
         async with self.lock:
             pieces: list[str | None] = list(chunks) or [None]
             for index, chunk in enumerate(pieces):
 
-                def extra(first: bool = index == 0) -> dict[str, Any]:
+                def extra(first: bool = index == 0, last: bool = index == len(pieces) - 1) -> dict[str, Any]:
                     made: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
                     if first and image is not None:
                         made["file"] = image()
+                    if last and view is not None:
+                        made["view"] = view
                     return made
 
                 if not self.acknowledged:
