@@ -43,11 +43,8 @@ from .outbox import (
     IMAGE_RETENTION_SECONDS,
     PROCESS_SECONDS,
     RETENTION_SECONDS,
-    DeadLetter,
-    OutboxItem,
     Undelivered,
     backoff,
-    destination,
     is_dead,
     process_name,
     undelivered,
@@ -60,14 +57,17 @@ from .play.shown_views import ShownViews
 from .storage import (
     ChannelSettings,
     ConnectionLostError,
+    DeadLetter,
     GameKind,
     GameRunningError,
+    OutboxItem,
     RoundClosedTwiceError,
     Storage,
     StorageFullError,
     log_failure,
 )
 from .storage.notify import notifier_for
+from .storage.outbox_records import destination
 from .words.game_lists import WordLists, preparing_text
 from .words.loader import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 

@@ -38,6 +38,7 @@ FORBIDDEN = [
     ("bot.storage", "bot.commands"),
     ("bot.storage", "bot.games"),
     ("bot.storage", "bot.referee"),
+    ("bot.storage", "bot.outbox"),
     ("bot.referee", "bot.runtime"),
     ("bot.referee", "bot.adapters"),
     ("bot.words", "bot.commands"),

@@ -25,9 +25,8 @@ import pytest_asyncio
 
 from bot.adapters.telegram import LIVE_INTERVAL, TelegramAdapter
 from bot.adapters.telegram_pacing import FloodPacer
-from bot.outbox import OutboxBacklog
 from bot.referee import Referee
-from bot.storage import SQLiteStorage
+from bot.storage import OutboxBacklog, SQLiteStorage
 from tests.fakes import FakeTelegram, TgUser, running_application
 from tests.fakes.telegram_limits import fake_clock_rate_limiter
 from tests.loop_time import LoopTime

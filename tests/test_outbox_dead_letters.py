@@ -20,13 +20,12 @@ from bot.outbox import (
     MAX_BACKOFF_SECONDS,
     RETENTION_SECONDS,
     Failure,
-    OutboxItem,
     Undelivered,
     backoff,
 )
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
-from bot.storage import SQLiteStorage, Storage
+from bot.storage import OutboxItem, SQLiteStorage, Storage
 from tests.ready_lists import ready_registry
 from tests.test_storage import storage  # noqa: F401  (over every backend)
 

@@ -32,10 +32,10 @@ from ..chat import Incoming, Reply
 from ..games.duplicate.closes import ResultImages, owing
 from ..games.duplicate.submissions import UsualWay
 from ..operations.metrics import Metrics, command_label, platform_of
-from ..outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, known_dead, undelivered
+from ..outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, Undelivered, known_dead, undelivered
 from ..overload import Overload, OverloadPolicy, Shed
 from ..referee import Referee
-from ..storage import StorageFullError, log_failure
+from ..storage import OutboxItem, StorageFullError, log_failure
 from .batches import Batches
 
 log = logging.getLogger("arbitre")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from .memory import MemoryStorage
 from .open import open_storage
+from .outbox_records import DeadLetter, OutboxBacklog, OutboxItem
 from .protocol import (
     ChannelStore,
     ClockStore,
@@ -65,6 +66,7 @@ __all__ = [
     "ChannelSettings",
     "ChannelStore",
     "ConnectionLostError",
+    "DeadLetter",
     "ClockStore",
     "Deadline",
     "GameKind",
@@ -76,6 +78,8 @@ __all__ = [
     "GameStatus",
     "HouseWordStore",
     "MemoryStorage",
+    "OutboxBacklog",
+    "OutboxItem",
     "OutboxStore",
     "OutsideTransactionError",
     "PlayState",

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..chat import Reply
-from ..outbox import destination, reply_to_json
+from .outbox_records import destination, reply_to_json
 
 Method = TypeVar("Method", bound=Callable[..., Any])
 

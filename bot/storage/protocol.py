@@ -7,8 +7,8 @@ import contextlib
 from typing import Any, Protocol
 
 from ..chat import Reply
-from ..outbox import DeadLetter, OutboxBacklog, OutboxItem
 from ..words.house import HouseWordChange
+from .outbox_records import DeadLetter, OutboxBacklog, OutboxItem
 from .records import (
     ChannelLock,
     ChannelSettings,
