@@ -57,7 +57,7 @@ from .records import (
     ViewRecord,
     log_failure,
 )
-from .sql_simultanes import DONE_POST, Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
+from .simultane_records import DONE_POST, Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
 from .sqlite import MIGRATIONS, SQLiteStorage
 
 __all__ = [

@@ -25,7 +25,7 @@ from .records import (
     StoredEvent,
     ViewRecord,
 )
-from .sql_simultanes import Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
+from .simultane_records import Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
 
 
 class Transactions(Protocol):
