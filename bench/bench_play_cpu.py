@@ -31,7 +31,7 @@ from bot.chat import Incoming, Reply  # noqa: E402
 from bot.referee import Referee  # noqa: E402
 from bot.runtime.service import PLAYS_AT_ONCE, RefereeService  # noqa: E402
 from bot.storage import SQLiteStorage, Storage  # noqa: E402
-from bot.storage.postgres import PostgresStorage  # noqa: E402
+from bot.storage.sql.postgres import PostgresStorage  # noqa: E402
 from tests.postgres_server import PostgresServer  # noqa: E402
 from tests.ready_lists import ready_registry  # noqa: E402
 

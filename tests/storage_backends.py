@@ -16,7 +16,7 @@ def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Stora
     if request.param == "sqlite":
         return lambda: SQLiteStorage(tmp_path / "arbitre.sqlite")
     if request.param == "postgres":
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         url = request.getfixturevalue("postgres_url")
         return lambda: PostgresStorage(url)

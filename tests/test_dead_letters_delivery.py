@@ -28,7 +28,7 @@ HELP = "/aide classement"  # a short help text: one message
 @pytest.fixture(params=["sqlite", "postgres"])
 def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
     if request.param == "postgres":
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         store: Storage = PostgresStorage(request.getfixturevalue("postgres_url"))
     else:

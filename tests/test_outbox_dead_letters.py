@@ -207,10 +207,10 @@ async def test_the_outbox_worker_prunes_what_was_delivered_long_ago(tmp_path: Pa
 
 def test_an_outbox_of_the_previous_version_gets_dead_letters_in_place(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """SQLite migration 9 on a file with messages waiting: they are still owed, in order, and may die."""
-    import bot.storage.sqlite
+    import bot.storage.sql.sqlite
 
     path = tmp_path / "v8.sqlite"
-    monkeypatch.setattr(bot.storage.sqlite, "MIGRATIONS", bot.storage.sqlite.MIGRATIONS[:8])
+    monkeypatch.setattr(bot.storage.sql.sqlite, "MIGRATIONS", bot.storage.sql.sqlite.MIGRATIONS[:8])
     old = SQLiteStorage(path)
     assert old.schema_version == 8
     for text in ("Coup 3", "Coup 4"):
@@ -222,7 +222,7 @@ def test_an_outbox_of_the_previous_version_gets_dead_letters_in_place(tmp_path: 
     monkeypatch.undo()
     new = SQLiteStorage(path)
     try:
-        assert new.schema_version == bot.storage.sqlite.MIGRATIONS[-1][0]
+        assert new.schema_version == bot.storage.sql.sqlite.MIGRATIONS[-1][0]
         (head,) = new.outbox_due("c:", 200.0)
         assert (head.reply.text, head.created) == ("Coup 3", 100.0)
         new.mark_dead(head.id, 201.0, "Telegram: Bad Request: chat not found")

@@ -145,7 +145,7 @@ async def test_a_room_another_transaction_holds_is_left_out_of_the_batch(
     are acknowledged meanwhile), and room 0's answer is recorded once the lock is given back."""
     import psycopg
 
-    from bot.storage.postgres import CHANNEL_LOCKS, PostgresStorage
+    from bot.storage.sql.postgres import CHANNEL_LOCKS, PostgresStorage
 
     url = request.getfixturevalue("postgres_url")
     with psycopg.connect(url) as other:

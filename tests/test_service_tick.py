@@ -13,7 +13,7 @@ import pytest
 from bot.chat import Incoming, Reply
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
-from bot.storage.postgres import PostgresStorage
+from bot.storage.sql.postgres import PostgresStorage
 from tests.ready_lists import ready_registry
 
 START = 1_800_000_000.0

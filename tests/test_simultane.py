@@ -195,7 +195,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
     if request.param == "sqlite":
         made: Storage = SQLiteStorage(tmp_path / "simultane.sqlite")
     else:
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         made = PostgresStorage(request.getfixturevalue("postgres_url"), pool_size=2)
     yield made
@@ -474,7 +474,7 @@ class Process:
 
     def __init__(self, url: str, name: str, scope: str, clock: list[float]) -> None:
         from bot.play.clock_lease import ClockLease
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         self.storage = PostgresStorage(url, pool_size=2)
         self.referee = Referee(

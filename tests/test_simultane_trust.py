@@ -303,7 +303,7 @@ def test_two_first_answers_of_one_account_in_two_rooms_at_once_seat_it_in_one(po
     from bot.chat import Incoming
     from bot.play.clock_lease import ClockLease
     from bot.referee import Referee
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
     from tests.ready_lists import ready_registry
 
     clock = [START]

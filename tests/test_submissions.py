@@ -27,7 +27,7 @@ def open_store(
 ) -> Storage:
     if kind == "sqlite":
         return SQLiteStorage(tmp_path / "arbitre.sqlite", tracer=tracer)
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     return PostgresStorage(request.getfixturevalue("postgres_url"), tracer=tracer)
 

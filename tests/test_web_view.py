@@ -310,7 +310,7 @@ def test_links_are_stored_and_revoked_sqlite(tmp_path: Path) -> None:
 
 
 def test_links_are_stored_and_revoked_postgres(postgres_url: str) -> None:
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     storage = PostgresStorage(postgres_url)
     try:

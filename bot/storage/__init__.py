@@ -5,7 +5,7 @@
 ``Transactions``);
 ``SQLiteStorage`` keeps everything in one SQLite file through sqlite-utils (WAL mode, migrations
 applied on open), ``MemoryStorage`` is the same on a SQLite database in memory, ``PostgresStorage``
-(``bot.storage.postgres``, loaded by ``open_storage("postgresql://...")``) a server shared by several
+(``bot.storage.sql.postgres``, loaded by ``open_storage("postgresql://...")``) a server shared by several
 bot processes. A game's state is
 never stored: it is rebuilt by replaying its events through ``core``.
 
@@ -18,7 +18,6 @@ processes (SQLite's transactions, in a file or in memory, are exclusive already)
 
 from __future__ import annotations
 
-from .memory import MemoryStorage
 from .open import open_storage
 from .outbox_records import DeadLetter, OutboxBacklog, OutboxItem
 from .protocol import (
@@ -58,7 +57,8 @@ from .records import (
     log_failure,
 )
 from .simultane_records import DONE_POST, Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
-from .sqlite import MIGRATIONS, SQLiteStorage
+from .sql.memory import MemoryStorage
+from .sql.sqlite import MIGRATIONS, SQLiteStorage
 
 __all__ = [
     "MIGRATIONS",

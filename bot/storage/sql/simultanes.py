@@ -7,8 +7,8 @@ import json
 import time
 from typing import Any
 
-from .simultane_records import DONE_POST, Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
-from .sql_store import Row, SQLRunner
+from ..simultane_records import DONE_POST, Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
+from .store import Row, SQLRunner
 
 _COLUMNS = "id, code, channel, organiser, definition, created, entries_closed"
 _ROOM_COLUMNS = "simultane, channel, game, joined, due, referee, referee_name, name, admission, held, centre"
