@@ -66,8 +66,8 @@ from .storage import (
     StorageFullError,
     log_failure,
 )
-from .storage.notify import notifier_for
 from .storage.outbox_records import destination
+from .web.notify import notifier_for
 from .words.game_lists import WordLists, preparing_text
 from .words.loader import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 

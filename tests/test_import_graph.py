@@ -39,6 +39,12 @@ FORBIDDEN = [
     ("bot.storage", "bot.games"),
     ("bot.storage", "bot.referee"),
     ("bot.storage", "bot.outbox"),
+    ("bot.storage", "bot.web"),
+    # the live pages' notifier is the referee's (it tells the other processes what changed): it imports storage,
+    # never the referee nor the pages
+    ("bot.web.notify", "bot.referee"),
+    ("bot.web.notify", "bot.web.hub"),
+    ("bot.web.notify", "bot.web.server"),
     ("bot.referee", "bot.runtime"),
     ("bot.referee", "bot.adapters"),
     ("bot.words", "bot.commands"),

@@ -10,8 +10,8 @@ import pytest
 from bot.chat import Incoming, Reply
 from bot.referee import Referee
 from bot.storage.outbox_records import reply_from_json
-from bot.storage.sql.postgres import PostgresStorage, binary_text_lists
 from bot.storage.records import PlayWrite
+from bot.storage.sql.postgres import PostgresStorage, binary_text_lists
 from tests.ready_lists import ready_registry
 
 START = 1_800_000_000.0

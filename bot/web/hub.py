@@ -16,7 +16,7 @@ this room's feed, whose state then changes nothing here and goes nowhere. States
 game shown, then its event count, the simultané's games' added) so that a page never goes back to an
 older one; a room's link follows the room from game to game (``Storage.room_game``). With several
 processes on one PostgreSQL database, the rooms the others change arrive the same way, from the referee's
-notifier's listener (``bot.storage.notify``).
+notifier's listener (``bot.web.notify``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Protocol
 from core.duplicate import DuplicateGame
 
 from ..storage import GameKind, GameRecord, GameStatus, ViewRecord
-from ..storage.notify import RoomListener
+from .notify import RoomListener
 from .simultane_state import overall_state, related_channels, simultane_room_of_game
 from .state import State, classic_state, duplicate_state, gone_state
 
