@@ -15,6 +15,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -93,7 +94,7 @@ async def answer(dc: FakeDiscord, iid: int, **kw):
     return await dc.wait_for_response(iid, lambda r: r.text != "…", **kw)
 
 
-def plays(storage: SQLiteStorage, channel: int) -> list[dict]:
+def plays(storage: SQLiteStorage, channel: int) -> list[dict[str, Any]]:
     record = storage.active_game(f"discord:{channel}")
     assert record is not None
     return [e.data for e in storage.events(record.id) if e.data.get("kind") == "play"]

@@ -10,6 +10,7 @@ import io
 import json
 import struct
 import zlib
+from typing import Any
 
 import aiohttp
 import discord
@@ -315,13 +316,13 @@ async def api(dc: FakeDiscord, method: str, path: str, body=None, *, auth: bool 
             return response.status, data, response.headers
 
 
-def slash_command(**fields) -> dict:
+def slash_command(**fields) -> dict[str, Any]:
     command = {"name": "score", "type": 1, "description": "Score a move"}
     command.update(fields)
     return command
 
 
-def option(**fields) -> dict:
+def option(**fields) -> dict[str, Any]:
     value = {"name": "args", "type": 3, "description": "What to score"}
     value.update(fields)
     return value

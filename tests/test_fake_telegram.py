@@ -12,6 +12,7 @@ import threading
 import time
 import zlib
 from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
 import pytest
@@ -421,7 +422,7 @@ class Receiver:
 
     def __init__(self, *statuses: int) -> None:
         self.statuses = list(statuses)
-        self.got: list[tuple[dict, str | None]] = []
+        self.got: list[tuple[dict[str, Any], str | None]] = []
         self.held: set[int] = set()
         self.open = 0
         self.most_open = 0

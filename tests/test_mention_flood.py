@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -50,7 +51,7 @@ def member_lookups(dc: FakeDiscord, since: int) -> list[tuple[str, str]]:
     return [(method, path) for method, path, _ in dc.requests[since:] if "/members/" in path or "/users/" in path]
 
 
-def chunks_sent(dc: FakeDiscord) -> list[dict]:
+def chunks_sent(dc: FakeDiscord) -> list[dict[str, Any]]:
     """Every GUILD_MEMBERS_CHUNK the gateway sent (one per members request)."""
     frames = [json.loads(frame) for session in dc.sessions.values() for _, frame in session.sent]
     return [frame["d"] for frame in frames if frame.get("t") == "GUILD_MEMBERS_CHUNK"]

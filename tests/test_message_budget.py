@@ -18,7 +18,7 @@ import asyncio
 import math
 import re
 from collections.abc import AsyncIterator, Awaitable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 import pytest_asyncio
@@ -44,7 +44,7 @@ GROUP_METHODS |= {"getChatAdministrators", "editMessageCaption", "deleteMessage"
 T = TypeVar("T")
 
 
-def group_requests(requests: list[tuple[str, dict]]) -> list[str]:
+def group_requests(requests: list[tuple[str, dict[str, Any]]]) -> list[str]:
     """The methods of the requests that name the group (what the limiter counts against it), but the
     countdown's steps (edits showing the time left), which the test counts at their most instead."""
     return [

@@ -16,6 +16,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -74,13 +75,13 @@ async def adapter(tg, storage):
         yield adapter
 
 
-async def say(tg: FakeTelegram, user, text: str, chat: int | None = GROUP) -> dict:
+async def say(tg: FakeTelegram, user, text: str, chat: int | None = GROUP) -> dict[str, Any]:
     if chat is None:
         return await tg.send_user_message(None, user, text, chat_type="private")
     return await tg.send_user_message(chat, user, text)
 
 
-def plays(storage: SQLiteStorage) -> list[dict]:
+def plays(storage: SQLiteStorage) -> list[dict[str, Any]]:
     record = storage.active_game(f"telegram:{GROUP}")
     assert record is not None
     return [e.data for e in storage.events(record.id) if e.data.get("kind") == "play"]
