@@ -95,14 +95,14 @@ class SentMessage:
     """One thing the bot did to a chat (a message sent, edited, deleted, ...).
 
     ``chat_id`` is the Telegram chat id or the Discord channel id (alias ``channel_id``);
-    ``text`` is the message text, Discord content or Telegram caption (alias ``content``).
+    ``text`` is the message text, Discord content or Telegram caption (alias ``content``), empty if none.
     """
 
     platform: str
     action: str  # 'send', 'edit', 'delete', 'defer', 'react', 'autocomplete', 'modal', ...
     chat_id: int | None
     message_id: int | None
-    text: str | None = None
+    text: str = ""  # empty when the action carries none
     files: list[SentFile] = field(default_factory=list)
     ephemeral: bool = False
     method: str = ""  # Telegram method or Discord route template
@@ -119,7 +119,7 @@ class SentMessage:
         return self.chat_id
 
     @property
-    def content(self) -> str | None:
+    def content(self) -> str:
         return self.text
 
     @property

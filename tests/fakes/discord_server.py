@@ -1995,7 +1995,7 @@ class FakeDiscord:
             action=action,
             chat_id=channel_id,
             message_id=int(message["id"]) if message else None,
-            text=extra.pop("text", message.get("content") if message else data.get("content")),
+            text=extra.pop("text", message.get("content") if message else data.get("content")) or "",
             files=list(files),
             embeds=list(data.get("embeds") or []),
             reply_markup=data.get("components") or None,
@@ -2195,7 +2195,7 @@ class FakeDiscord:
                 raise _ApiError(
                     400, _invalid_form(["data", "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
                 )
-            self._record("autocomplete", route, channel_id, None, body, [], interaction_id=interaction.id, text=None)
+            self._record("autocomplete", route, channel_id, None, body, [], interaction_id=interaction.id, text="")
             if interaction.choices is not None and not interaction.choices.done():
                 interaction.choices.set_result(choices)
         elif kind == 9:
