@@ -66,7 +66,10 @@ from .telegram_limits import FloodControl, FloodLimits
 from .telegram_webhook import WebhookAttempt, WebhookRefused, WebhookSender, wanted, webhook_settings
 
 if TYPE_CHECKING:
+    from telegram.ext import Application
     from telegram.ext._applicationbuilder import InitApplicationBuilder
+
+    AnyApplication = Application[Any, Any, Any, Any, Any, Any]  # as the Telegram adapter types its own
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
@@ -1526,14 +1529,14 @@ def _extension(filename: str) -> str:
 
 @asynccontextmanager
 async def running_application(
-    app: Any,
+    app: AnyApplication,
     fake: FakeTelegram,
     *,
     fail_on_errors: bool = True,
     run_post_init: bool = True,
-    poll_timeout: float = 10,
+    poll_timeout: int = 10,
     allowed_updates: list[str] | None = None,
-) -> AsyncIterator[Any]:
+) -> AsyncIterator[AnyApplication]:
     """Run a PTB ``Application`` against ``fake`` the way ``run_polling`` would, inside this loop.
 
     Calls ``post_init`` (which only ``run_polling``/``run_webhook`` call otherwise), starts the
@@ -1553,6 +1556,7 @@ async def running_application(
     try:
         if run_post_init and app.post_init:
             await app.post_init(app)
+        assert app.updater is not None, "an application built with an updater"
         await app.updater.start_polling(poll_interval=0, timeout=poll_timeout, allowed_updates=allowed_updates)
         await app.start()
         try:
