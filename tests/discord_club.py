@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
 from tests.fakes import DiscordUser, FakeDiscord
 
 
@@ -23,3 +25,12 @@ class ClubDiscord(FakeDiscord):
         user = self.add_user(username=username, global_name=name, dms_open=dms_open)
         self.add_member(self.guild, user, admin=admin)
         return user
+
+
+def identify_at_once(client: discord.Client) -> None:
+    """``client`` identifies again at once: discord.py's own hook waits 5 s before any IDENTIFY but the first."""
+
+    async def at_once(shard_id: int | None, *, initial: bool = False) -> None:
+        """No wait."""
+
+    client.before_identify_hook = at_once  # type: ignore[method-assign]  # this client's hook, replaced

@@ -35,7 +35,7 @@ from bot.commands.general import setting_named
 from bot.messages import languages
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from tests.discord_club import ClubDiscord
+from tests.discord_club import ClubDiscord, identify_at_once
 from tests.fakes import CommandUnavailable, DiscordUser, FakeDiscord, SentMessage, running_bot
 from tests.fakes.discord_limits import CHANNEL_MESSAGES
 from tests.loop_time import LoopTime
@@ -453,7 +453,7 @@ async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(
     assert "QWERTA" in await ana_plays
     # op 9 (not resumable): discord.py identifies again, a new session (without the 5 s its
     # default before_identify_hook waits before a second IDENTIFY)
-    clocked.client.before_identify_hook = identify_at_once  # type: ignore[method-assign]  # the hook patched
+    identify_at_once(clocked.client)
     assert await dc.gateway_invalid_session(resumable=False) == 1
     await dc.wait_for_gateway("ready", count=2)
     assert "QWERTB" in await play(dc, dc.ben, "H8 QWERTB")
@@ -512,10 +512,6 @@ async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(
     assert dc.channel not in clocked.refused_channels
     assert any("accepts the bot's posts again" in r.getMessage() for r in caplog.records)
     assert len(dc.messages_in(dc.dm_channel_id(dc.ana))) == 1
-
-
-async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
-    return None
 
 
 async def eventually(condition: Callable[[], object], timeout: float = 2.0) -> None:
@@ -795,7 +791,7 @@ async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage: SQ
             fake.add_member(guild, ana, admin=True)
         adapter = make_adapter(storage, shards=ShardRange(2, (0, 1)))
         assert isinstance(adapter.client, ShardedArbitreClient)
-        adapter.client.before_identify_hook = identify_at_once  # type: ignore[method-assign]  # the hook patched
+        identify_at_once(adapter.client)
         async with running_bot(fake, adapter.client):
             await adapter.sync()
             assert adapter.service._tasks  # on_ready (all shards ready) started the clock
