@@ -24,6 +24,7 @@ from tests.fakes.telegram_limits import fake_clock_rate_limiter
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
 from tests.telegram_club import ClubTelegram
+from tests.waiting import shown
 
 LEXICONS = ready_registry()
 ROUNDS = 5
@@ -47,11 +48,6 @@ async def eventually(
         await asyncio.sleep(step)
         if advance is not None:
             advance(0.05)
-
-
-def shown(texts: Callable[[], list[str]], *parts: str) -> Callable[[], bool]:
-    """Whether one of ``texts()`` shows all of ``parts``."""
-    return lambda: any(all(part in text for part in parts) for text in texts())
 
 
 def closes(storage: SQLiteStorage, channel: str) -> list[int]:

@@ -20,3 +20,8 @@ async def eventually(
         await asyncio.sleep(0.02)
         if advance is not None:
             advance(0.05)
+
+
+def shown(texts: Callable[[], list[str]], *parts: str) -> Callable[[], bool]:
+    """A condition: one of ``texts()`` shows all of ``parts``."""
+    return lambda: any(all(part in text for part in parts) for text in texts())
