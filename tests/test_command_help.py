@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.commands import COMMANDS, command_names, suggest
+from bot.commands.spec import CommandSpec
 
 from .club import Club
 
@@ -71,11 +72,11 @@ def test_the_help_list_has_every_command_with_a_whole_sentence(club: Club, lang:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("spec", COMMANDS, ids=lambda spec: spec.name)
-def test_every_command_explains_itself_in_both_languages(club: Club, lang: str, spec: object) -> None:
+def test_every_command_explains_itself_in_both_languages(club: Club, lang: str, spec: CommandSpec) -> None:
     club.say("Admin", f"/reglages langue {lang}", admin=True)
-    answer = club.say("Ana", f"/help {spec.name}")  # type: ignore[attr-defined]
-    assert answer.startswith(spec.usage(lang))  # type: ignore[attr-defined]
-    assert spec.help(lang) in answer  # type: ignore[attr-defined]
+    answer = club.say("Ana", f"/help {spec.name}")
+    assert answer.startswith(spec.usage(lang))
+    assert spec.help(lang) in answer
     assert spec.help(lang).endswith(".")
     assert spec.menu(lang).endswith(".")
 

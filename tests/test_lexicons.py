@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import mmap
 import os
 import shutil
 import struct
@@ -352,7 +353,7 @@ def test_a_file_system_that_cannot_map_files_reads_the_cache_whole(
     def cannot_map(*args: object, **kwargs: object) -> None:
         raise OSError(19, "No such device")  # what mmap raises where the file system cannot map
 
-    monkeypatch.setattr(lexicons_module.mmap, "mmap", cannot_map)
+    monkeypatch.setattr(mmap, "mmap", cannot_map)
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         lexicon, _ = load(str(path), copy=copy)
     assert list(lexicon.words()) == ["CHAT", "CHIEN", "VAGUE"]
@@ -427,7 +428,7 @@ def test_a_list_being_compiled_never_blocks_a_ready_list(tmp_path: Path) -> None
     assert registry.is_ready(fast)
     worker = registry.prepare([slow])
     assert loader.started.wait(timeout=60)
-    answers: list[object] = []
+    answers: list[core_lexicon.Lexicon] = []
 
     def ask() -> None:
         answers.append(registry.ready(fast))
@@ -456,7 +457,7 @@ def test_ready_starts_a_list_nobody_prepared_and_get_waits_for_it(tmp_path: Path
     with pytest.raises(ListPreparingError):
         registry.ready(path)
     assert loader.started.wait(timeout=60)
-    waited: list[object] = []
+    waited: list[core_lexicon.Lexicon] = []
     waiter = threading.Thread(target=lambda: waited.append(registry.get(path)))
     waiter.start()
     loader.gate.set()

@@ -28,7 +28,7 @@ def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
 
 def rows(url: str, sql: str) -> list[tuple[object, ...]]:
     with psycopg.connect(url, autocommit=True) as conn:
-        return conn.execute(sql).fetchall()  # type: ignore[arg-type]
+        return conn.execute(sql).fetchall()
 
 
 def test_postgres_a_reply_its_killed_sender_owed_goes_at_the_restarted_process_first_pass(

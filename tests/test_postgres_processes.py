@@ -35,7 +35,7 @@ def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
 
 def rows(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
     with psycopg.connect(url, autocommit=True) as conn:
-        return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]
+        return conn.execute(sql, params).fetchall()
 
 
 def closes_per_round(url: str) -> Counter[tuple[int, int]]:

@@ -16,7 +16,7 @@ import signal
 import sqlite3
 import sys
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,10 +27,11 @@ from aiohttp import ClientSession, ClientTimeout, web
 from bot.adapters.telegram_webhook import WebhookConfig, WebhookConfigError
 from bot.operations.tokens import TokenError, load_webhook_secret
 from bot.storage import SQLiteStorage
-from tests.fakes import SECRET_HEADER, SentMessage
+from tests.fakes import SECRET_HEADER
 from tests.fakes._common import free_port
 from tests.ready_lists import ready_registry
 from tests.telegram_club import ClubTelegram
+from tests.waiting import saying
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "w3bhook-Secret_for-the-tests"
@@ -94,11 +95,6 @@ def test_a_worker_serves_the_webhook_urls_own_path() -> None:
     assert config.url_path == "arbitre/tg"
     assert config.local_address == "http://0.0.0.0:8443/arbitre/tg"
     assert SECRET not in repr(config)
-
-
-def saying(word: str) -> Callable[[SentMessage], bool]:
-    """Whether a message says ``word``."""
-    return lambda message: word in message.text
 
 
 def cli_env(tmp_path: Path, token: str, secret: str | None = SECRET) -> dict[str, str]:

@@ -610,6 +610,11 @@ class FakeTelegram:
 
     # ------------------------------------------------------------------ the fake's clock
 
+    def flood_control(self) -> FloodControl:
+        """The fake's flood control (one started with ``flood_control=False`` has none)."""
+        assert self.flood is not None, "the fake was started without flood control"
+        return self.flood
+
     def now(self) -> float:
         """The fake's Unix time (real time plus what tests advanced)."""
         return self.clock.now()
