@@ -22,13 +22,8 @@ import pytest
 import pytest_asyncio
 
 from bot.adapters.common import split_text
-from bot.adapters.discord import (
-    DiscordAdapter,
-    intents_for,
-    penalty_choices,
-    platform_name,
-    settings_choices,
-)
+from bot.adapters.discord import DiscordAdapter, intents_for, platform_name
+from bot.adapters.discord_commands import penalty_choices, settings_choices
 from bot.chat import Reply
 from bot.commands import COMMANDS
 from bot.commands.general import setting_named
