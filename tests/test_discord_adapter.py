@@ -35,6 +35,7 @@ from tests.fakes import CommandUnavailable, DiscordUser, FakeDiscord, SentMessag
 from tests.fakes.discord_limits import CHANNEL_MESSAGES
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
+from tests.waiting import starting
 
 ROOT = Path(__file__).resolve().parent.parent
 LEXICONS = ready_registry()  # the bundled lists, loaded once for the test modules
@@ -457,7 +458,9 @@ async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(
     dc.advance(3 * 60)  # the round's deadline: the clock still runs, once
     results = await dc.wait_for_message(lambda r: "QWERTA" in (r.text or ""), channel_id=dc.channel, timeout=3)
     assert "QWERTB" in results.text
-    await asyncio.sleep(0.2)  # a duplicated clock or event would post the results twice
+    # a duplicated clock or event would post the results twice: the close's last message, the standings' image,
+    # is posted after them (a channel's posts go in order), so a second copy of the results would be out by then
+    await dc.wait_for_message(starting("Classement après 1 coup"), channel_id=dc.channel, timeout=30)
     assert len([r for r in dc.messages_in(dc.channel) if "QWERTA" in (r.text or "") and not r.ephemeral]) == 1
 
 
