@@ -131,7 +131,8 @@ async def test_group_commands_with_and_without_bot_name() -> None:
 
             other = await tg.send_user_message(GROUP, alice, "/score@OtherBot H8 VAGUE")
             assert tg.delivered(other)  # privacy mode off: PTB itself must ignore it
-            await tg.assert_no_message(0.05, chat_id=GROUP)
+            await tg.send_user_message(GROUP, alice, "/start")  # PTB handles a chat's updates in order
+            assert (await tg.wait_for_message(chat_id=GROUP)).text == "Bienvenue"
 
 
 @pytest.mark.asyncio
@@ -651,7 +652,9 @@ async def test_python_telegram_bot_webhook_server_takes_updates_from_the_fake(lo
                 forged = {"update_id": 1, "message": {**local.messages[(GROUP, 1)], "text": "/score A1 FORGED"}}
                 response = await client.post(f"http://127.0.0.1:{port}/arbitre", json=forged)
             assert response.status_code == 403
-            await local.assert_no_message(0.2, chat_id=GROUP)
+            # never handled: the group's next message answers the next update (PTB handles them in order)
+            await local.send_user_message(GROUP, alice, "/score A1 REAL")
+            assert (await local.wait_for_message(chat_id=GROUP)).text == "REAL at A1"
         finally:
             await app.updater.stop()
             await app.stop()
