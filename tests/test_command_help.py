@@ -39,8 +39,8 @@ def test_an_unknown_help_topic_gets_suggestions_too(club: Club) -> None:
 
 
 @pytest.mark.parametrize("spec", COMMANDS, ids=lambda spec: spec.name)
-def test_a_typo_in_any_name_finds_its_command(spec: object) -> None:
-    for name in {spec.name, *spec.names().values()}:  # type: ignore[attr-defined]
+def test_a_typo_in_any_name_finds_its_command(spec: CommandSpec) -> None:
+    for name in {spec.name, *spec.names().values()}:
         swapped = name[0] + name[2] + name[1] + name[3:] if len(name) > 3 else name + name[-1]
         dropped = name[:-1] if len(name) > 3 else name
         for typo in (swapped, dropped):

@@ -23,7 +23,7 @@ from bot.words.house import (
     house_lexicon,
     read_house_file,
 )
-from bot.words.loader import LexiconRegistry, ListPreparingError, load
+from bot.words.loader import LexiconRegistry, ListPreparingError, Loaded, load
 from core.lexicon import Lexicon
 from tests.test_cli_duplicate import WORDS as DUPLICATE_WORDS
 from tests.test_cli_duplicate import check_game
@@ -136,7 +136,7 @@ def test_the_registry_patches_a_list_with_house_words_once_its_list_is_loaded(sm
     from tests.test_lexicons import GatedLoader
 
     loader = GatedLoader({small})  # the list itself takes a while to load
-    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
+    registry = LexiconRegistry(loader)
     assert registry.with_house(small, HouseWords()) == small
     house = HouseWords(frozenset({"KA"}), frozenset({"CHAT"}))
     name = registry.with_house(small, house)
@@ -174,11 +174,11 @@ def test_a_queued_list_expects_the_wait_of_those_before_it(tmp_path: Path, monke
     second.write_text("LOUP\n" * 3)
     gate = threading.Event()
 
-    def loader(spec: str) -> tuple[object, object]:
+    def loader(spec: str) -> Loaded:
         assert gate.wait(timeout=60)
         return load(spec)
 
-    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
+    registry = LexiconRegistry(loader)
     worker = registry.prepare([str(first), str(second)])
     waits = []
     for spec in (first, second):

@@ -19,7 +19,7 @@ from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
 
 from .test_delivery_faults import eventually
-from .test_metrics import get, scrape
+from .test_metrics import Samples, get, scrape
 
 LEXICONS = ready_registry()
 GROUP = -1001234567
@@ -35,7 +35,7 @@ def counted(metrics: Metrics, command: str, platform: str) -> float:
     return metrics.registry.get_sample_value("arbitre_commands_total", {"command": command, "platform": platform}) or 0
 
 
-def commands_of(samples: dict, platform: str) -> dict[str, float]:  # type: ignore[type-arg]
+def commands_of(samples: Samples, platform: str) -> dict[str, float]:
     return {
         dict(labels)["command"]: value
         for (name, labels), value in samples.items()

@@ -9,6 +9,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Unpack
 
 import pytest
 import pytest_asyncio
@@ -32,7 +33,7 @@ from core.simultane import (
     overall_standings,
     visible_rounds,
 )
-from tests.club import Club
+from tests.club import Club, MessageOptions
 from tests.discord_club import ClubDiscord
 from tests.fakes import running_application, running_bot
 from tests.ready_lists import ready_registry
@@ -266,8 +267,8 @@ OVERALL_AFTER_ONE = (
 def test_three_rooms_play_together(club: Club) -> None:
     said: dict[str, list[Reply]] = {c: [] for c in ROOMS}
 
-    def send(name: str, text: str, channel: str, **options: object) -> str:
-        replies = club.send(name, text, channel=channel, **options)  # type: ignore[arg-type]
+    def send(name: str, text: str, channel: str, **options: Unpack[MessageOptions]) -> str:
+        replies = club.send(name, text, channel=channel, **options)
         for reply in replies:
             said[reply.channel or channel].append(reply)
         return text_of(replies, channel)
