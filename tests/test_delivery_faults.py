@@ -19,7 +19,7 @@ from bot.adapters.telegram import TelegramAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.discord_club import ClubDiscord, identify_at_once
-from tests.fakes import running_application, running_bot
+from tests.fakes import DiscordUser, running_application, running_bot
 from tests.fakes.telegram_limits import fake_clock_rate_limiter
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
@@ -93,7 +93,7 @@ def assert_nothing_left(storage: SQLiteStorage) -> None:
 # --- Discord ---------------------------------------------------------------------------------
 
 
-async def discord_play(dc: ClubDiscord, user, move: str) -> None:  # type: ignore[no-untyped-def]
+async def discord_play(dc: ClubDiscord, user: DiscordUser, move: str) -> None:
     await dc.send_interaction("play", {"args": move}, user=user, channel_id=dc.channel)
 
 
