@@ -19,7 +19,7 @@ from core.duplicate import DuplicateGame
 from core.errors import ArbitreError
 from core.game import ClassicGame
 
-from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply, read_command
+from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
 from .commands import (
     CommandSpec,
     Context,
@@ -29,16 +29,13 @@ from .commands import (
     find,
     unknown_command_text,
 )
-from .commands.clock import DuplicateClock
-from .commands.clock_lease import ClockLease
-from .commands.duplicate_closes import ResultImages, TickReplies, draw_images
-from .commands.duplicate_rounds import clock_tick
-from .commands.duplicate_texts import live_line_kind
-from .commands.game_cache import GameCache, Games
-from .commands.game_kinds import kind_of
-from .commands.shown_views import ShownViews
-from .commands.simultane_clock import simultane_tick
-from .commands.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
+from .games.duplicate.closes import ResultImages, TickReplies, draw_images
+from .games.duplicate.rounds import clock_tick
+from .games.duplicate.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
+from .games.duplicate.texts import live_line_kind
+from .games.installed import COMMANDS  # noqa: F401  # importing it declares every command and registers every kind
+from .games.kinds import kind_of
+from .games.simultane.clock import simultane_tick
 from .messages import explain, language_of_locale, say
 from .outbox import (
     CLAIM_SECONDS,
@@ -56,6 +53,10 @@ from .outbox import (
     undelivered,
 )
 from .overload import Shedder, keeps_all
+from .play.cache import GameCache, Games
+from .play.clock import DuplicateClock
+from .play.clock_lease import ClockLease
+from .play.shown_views import ShownViews
 from .storage import (
     ChannelSettings,
     ConnectionLostError,
@@ -127,7 +128,7 @@ class Referee:
         self.outbox_owner = process_name()
         self.alive_until = float("-inf")
         self.clock = DuplicateClock(self.now)  # the duplicate clock's state: tops searched ahead, warnings given
-        self.shown_views = ShownViews()  # the views posted lately in each room (bot.commands.views)
+        self.shown_views = ShownViews()  # the views posted lately in each room (bot.games.common.views)
         self.games = Games(kind_of)  # the games in memory, one cache per kind
         self.classic_games: GameCache[ClassicGame] = self.games.cache(GameKind.CLASSIC)
         self.duplicate_games: GameCache[DuplicateGame] = self.games.cache(GameKind.DUPLICATE)
@@ -179,7 +180,7 @@ class Referee:
     @staticmethod
     def _about_links(message: Incoming) -> bool:
         """Whether the message is a command that may change the live links or a simultané's rooms."""
-        command = read_command(message.text)
+        command = message.command
         named = None if command is None else find(command.name)
         return named is not None and named.name in LINK_COMMANDS
 
@@ -200,7 +201,7 @@ class Referee:
 
     def batches(self, message: Incoming) -> bool:
         """Whether ``handle_plays`` takes this message with others: a private /play (``handle``'s quick way)."""
-        command = read_command(message.text)
+        command = message.command
         return command is not None and self._quick_play(command) and takes_quick_way(message, command)
 
     def handle_plays(self, messages: list[Incoming]) -> list[list[Reply] | UsualWay | None]:
@@ -209,7 +210,7 @@ class Referee:
         its own (``handle``): not the common case, its room held by another transaction, or the batch failed;
         ``USUAL_WAY`` for each the quick way read and left to the command's usual way (``handle`` with
         ``quick=False``: an answer received before a closed round's end...)."""
-        commands = [read_command(m.text) for m in messages]
+        commands = [m.command for m in messages]
         chosen = [n for n, c in enumerate(commands) if c is not None and self._quick_play(c)]
         plays = [(messages[n], c) for n in chosen if (c := commands[n]) is not None]
         quick = dict(zip(chosen, quick_plays(self.services(), plays)))
@@ -262,7 +263,7 @@ class Referee:
         for it and runs again; ``again``: its first run lost its database connection before the commit,
         nothing of it was kept, and this is the one more it gets; ``quick=False``: a private /play the
         quick way already left to the usual way is not tried the quick way again)."""
-        command = read_command(message.text)
+        command = message.command
         if command is None:
             return []
         if self._addressed_elsewhere(command):
@@ -545,7 +546,7 @@ class Referee:
         """Clock work due at ``now`` (duplicate warnings and deadlines, simultanés' starts, held rounds and
         posts), its stored replies given to ``publish`` in the order players need them: each close's notice
         and next draw as soon as it is stored, the results of all the tick's closes once every one is, then
-        their images (``bot.commands.duplicate_closes``). ``images``: given the images the closes owe, to draw
+        their images (``bot.games.duplicate.closes``). ``images``: given the images the closes owe, to draw
         them off the clock (``draw_images``); None: drawn and stored at the end of the tick. Every reply of
         the tick; never raises."""
 

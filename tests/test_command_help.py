@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands import COMMANDS, command_names, suggest
+from bot.commands import command_names, suggest
 from bot.commands.spec import CommandSpec
+from bot.games.installed import COMMANDS
 
 from .club import Club
 

@@ -10,7 +10,7 @@ from typing import Unpack
 
 import pytest
 
-from bot.commands import COMMANDS
+from bot.games.installed import COMMANDS
 from bot.messages import explain
 from tests.club import Club, SendOptions
 from tests.test_catalogs import ENGLISH

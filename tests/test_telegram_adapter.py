@@ -25,7 +25,7 @@ import pytest_asyncio
 from bot.adapters.telegram import TelegramAdapter
 from bot.adapters.telegram_text import file_url_for, telegram_text, utf16_len
 from bot.chat import Reply
-from bot.commands import COMMANDS
+from bot.games.installed import COMMANDS
 from bot.messages import say as catalog_say
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
