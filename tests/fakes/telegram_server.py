@@ -1119,7 +1119,7 @@ class FakeTelegram:
     def _find_message(self, params: dict[str, Any], what: str) -> dict[str, Any]:
         if params.get("inline_message_id"):
             raise _bad(f"message to {what} not found")
-        chat = self.chats.get(params.get("chat_id"))  # type: ignore[arg-type]
+        chat = self.chats.get(params.get("chat_id", 0))  # no chat 0: a missing id finds none
         if chat is None:
             raise _bad("chat not found")
         if "message_id" not in params:
@@ -1430,7 +1430,7 @@ class FakeTelegram:
         return True
 
     async def _get_chat(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
-        chat = self.chats.get(params.get("chat_id"))  # type: ignore[arg-type]
+        chat = self.chats.get(params.get("chat_id", 0))  # no chat 0: a missing id finds none
         if chat is None:
             raise _bad("chat not found")
         return {
@@ -1448,7 +1448,7 @@ class FakeTelegram:
 
     def _group_for_members(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id = params.get("chat_id")
-        chat = self.chats.get(chat_id)  # type: ignore[arg-type]
+        chat = self.chats.get(chat_id or 0)  # no chat 0: a missing id finds none
         if chat is None:
             raise _bad("chat not found")
         if chat_id in self._kicked_from:
@@ -1464,7 +1464,7 @@ class FakeTelegram:
     async def _get_chat_member(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         """getChatMember: "Returns a ChatMember object on success", one of the six shapes."""
         chat = self._group_for_members(params)
-        user = self.users.get(params.get("user_id"))  # type: ignore[arg-type]
+        user = self.users.get(params.get("user_id", 0))  # no user 0: a missing id finds none
         if user is None and params.get("user_id") == self.bot_id:
             user = self.bot_user
         if user is None:
