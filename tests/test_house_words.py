@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -279,13 +280,13 @@ def test_ready_answers_when_the_list_is_done_before_it_looks_again(small: str, c
     registry = LexiconRegistry()
     start = registry.prepare
 
-    def prepare_then_finish(specs: object) -> threading.Thread:
-        thread = start(specs)  # type: ignore[arg-type]
+    def prepare_then_finish(specs: Iterable[str]) -> threading.Thread:
+        thread = start(specs)
         thread.join(timeout=60)  # the load ends before ready() looks again
         return thread
 
     registry.prepare = prepare_then_finish  # type: ignore[method-assign]
-    answers: list[object] = []
+    answers: list[Lexicon | Exception] = []
 
     def ask() -> None:
         try:
@@ -301,4 +302,5 @@ def test_ready_answers_when_the_list_is_done_before_it_looks_again(small: str, c
         assert isinstance(answers[0], lexicons_module.WordListError)
         assert answers[0].line == 2
     else:
-        assert "CHIEN" in answers[0]  # type: ignore[operator]
+        assert isinstance(answers[0], Lexicon)
+        assert "CHIEN" in answers[0]
