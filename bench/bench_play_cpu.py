@@ -63,8 +63,8 @@ def plays(
         if service:
             done = asyncio.run(served(referee, [burst[n : n + rooms] for n in range(0, len(burst), rooms)]))
         else:
-            for batch in batches:
-                done += sum(r is not None for r in referee.handle_plays(batch))
+            for chunk in batches:
+                done += sum(r is not None for r in referee.handle_plays(chunk))
         if profile is not None:
             profile.disable()
         return time.process_time() - began, done

@@ -29,6 +29,7 @@ from bot.storage import (
 )
 from bot.storage.open import UnknownStorageError
 from bot.storage.sql.sqlite import MIGRATIONS
+from tests.postgres_server import PostgresServer
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = GameSetup("fr", "fisf", "fr", "Ana", rules="box-fr")  # a classic game's
@@ -153,14 +154,16 @@ def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
     again.close()
 
 
-def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path, monkeypatch) -> None:
+def test_a_database_of_the_previous_version_is_upgraded_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import bot.storage.sql.sqlite
 
     path = tmp_path / "old.sqlite"
     monkeypatch.setattr(bot.storage.sql.sqlite, "MIGRATIONS", bot.storage.sql.sqlite.MIGRATIONS[:2])
     old = SQLiteStorage(path)
     assert old.schema_version == 2
-    old.db["channels"].insert(
+    old.db.table("channels").insert(
         {
             "channel": "c1",
             "language": "en",
@@ -431,7 +434,7 @@ def test_postgres_database_of_a_newer_version_is_refused_naming_both_versions(po
     )
 
 
-def test_postgres_server_that_cannot_be_reached_is_explained(postgres_server) -> None:
+def test_postgres_server_that_cannot_be_reached_is_explained(postgres_server: PostgresServer) -> None:
     from bot.storage import StorageOpenError
     from tests.postgres_server import free_port
 
@@ -469,7 +472,7 @@ def test_house_words_stored_before_they_belonged_to_a_list_are_kept_for_the_chan
     old = SQLiteStorage(path)
     old.save_channel(ChannelSettings("english", "en", "en", "gcg", "naspa", "en"))
     row = {"action": "add", "author": "u:ana", "name": "Ana", "at": 10.0}
-    old.db["house_words"].insert_all(
+    old.db.table("house_words").insert_all(
         [
             {**row, "channel": "english", "word": "ZEF", "lexicon": ""},  # an empty list: the channel's, en
             {**row, "channel": "french", "word": "KAOS", "lexicon": ""},  # no settings stored: the default fr

@@ -47,7 +47,8 @@ class Stream:
     async def state(self) -> dict[str, Any]:
         name, data = await self.event()
         assert name == "state", (name, data)
-        return data["state"]  # type: ignore[no-any-return]
+        state: dict[str, Any] = data["state"]
+        return state
 
 
 @pytest_asyncio.fixture

@@ -403,8 +403,9 @@ class RefereeService:
             if self.referee.now() - pruned >= PRUNE_SECONDS:  # what was delivered long ago is deleted
                 pruned = self.referee.now()
                 await asyncio.to_thread(self.referee.prune_outbox)
-            try:
-                await asyncio.wait_for(self._wake.wait(), self.outbox_seconds)
+            try:  # asyncio.timeout, not wait_for: Python 3.11's wait_for may swallow the stop's cancellation
+                async with asyncio.timeout(self.outbox_seconds):
+                    await self._wake.wait()
             except TimeoutError:
                 pass
             self._wake.clear()
