@@ -10,8 +10,8 @@ import pytest
 
 from bot.actions import Action, ActionError, ActionStyle, Form, FormField, actions_text
 from bot.chat import Reply
-from bot.outbox import reply_from_json, reply_to_json
 from bot.storage import Storage
+from bot.storage.outbox_records import reply_from_json, reply_to_json
 from tests.club import Club
 
 FIELDS = (FormField("ref", "Réf"), FormField("word", "Mot"), FormField("score", "Points", False))

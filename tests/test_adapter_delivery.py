@@ -49,13 +49,13 @@ def waiting(club: Club) -> int:
 
 @pytest.mark.asyncio
 async def test_every_adapter_keeps_the_contract(club: Club, tmp_path: Path) -> None:
-    adapters = [
+    adapters: list[Adapter] = [
         MemoryAdapter(club.referee),
         ConsoleRoom(club.referee, io.StringIO(), tmp_path, "Ana"),
         DiscordAdapter(club.referee),
         TelegramAdapter(club.referee, "123:abc"),
     ]
-    assert all(isinstance(adapter, Adapter) for adapter in adapters)
+    assert all(isinstance(adapter, Adapter) for adapter in adapters)  # the protocol, at run time too
     assert [a.platform for a in adapters] == ["memory", "console", "discord", "telegram"]
     assert [a.capabilities.countdowns for a in adapters[1:]] == [Countdown.PRINTED, Countdown.NATIVE, Countdown.EDITED]
     private = [a.capabilities.private for a in adapters[1:]]

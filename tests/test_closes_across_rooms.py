@@ -231,10 +231,10 @@ async def ten_rooms(storage: SQLiteStorage, loop: asyncio.AbstractEventLoop, loo
         )
         assert all(d <= 2.0 for d in draw_delays), draw_delays
         # Results within 5 s of the close in every room (issue 36): not yet in every run. Before a channel's
-        # requests went one at a time (bot/adapters/discord_serial.py), in about one run in three a room's results
-        # waited a whole window of the channel's bucket (discord.py's count below the bucket's: 5.3-6.1 s after
-        # the deadline); since, 1 run in 31 (5.4-6.1 s, on a machine loaded at 4-6). The bound asserted is 5 s
-        # plus one window, and how many results went past 5 s is printed.
+        # requests went one at a time (bot/adapters/discordbot/channel_requests.py), in about one run in three a
+        # room's results waited a whole window of the channel's bucket (discord.py's count below the bucket's:
+        # 5.3-6.1 s after the deadline); since, 1 run in 31 (5.4-6.1 s, on a machine loaded at 4-6). The bound
+        # asserted is 5 s plus one window, and how many results went past 5 s is printed.
         late = [round(d, 2) for d in result_delays if d > 5.0]
         print(f"results past 5 s: {len(late)} of {len(result_delays)} {late}")
         assert all(d <= 5.0 + 5.0 for d in result_delays), result_delays

@@ -6,86 +6,87 @@ English room. Real discord.py against the fake Discord, a real SQLite file."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
 import pytest
 import pytest_asyncio
 
 from bot.adapters.discordbot.adapter import DiscordAdapter
 from bot.referee import Referee
-from tests.fakes import FakeDiscord, running_bot
+from bot.storage import SQLiteStorage
+from tests.discord_club import ClubDiscord
+from tests.fakes import DiscordUser, FakeDiscord, SentMessage, running_bot
 from tests.ready_lists import ready_registry
 
 LEXICONS = ready_registry()
 
 
 @pytest_asyncio.fixture
-async def dc():
-    async with FakeDiscord() as fake:
-        fake.guild = fake.add_guild(name="Club", channels=("partie",))
-        fake.channel = fake.guild.channel_id
-        fake.ana = fake.add_user(username="ana", global_name="Ana")
-        fake.ben = fake.add_user(username="ben", global_name="Ben")
-        fake.add_member(fake.guild, fake.ana, admin=True)
-        fake.add_member(fake.guild, fake.ben)
+async def dc() -> AsyncIterator[ClubDiscord]:
+    async with ClubDiscord() as fake:
         yield fake
 
 
 @pytest_asyncio.fixture
-async def adapter(dc, storage):
+async def adapter(dc: ClubDiscord, storage: SQLiteStorage) -> AsyncIterator[DiscordAdapter]:
     adapter = DiscordAdapter(Referee(storage, LEXICONS), message_content=True, edit_interval=0.2, tick_seconds=0.05)
     async with running_bot(dc, adapter.client):
         await adapter.sync(dc.guild.id)
         yield adapter
 
 
-def components(record) -> dict[str, dict]:
+def components(record: SentMessage) -> dict[str, dict[str, Any]]:
     """A sent message's buttons and selects, by custom id."""
     return {c["custom_id"]: c for row in record.reply_markup or [] for c in row["components"]}
 
 
-async def slash(dc: FakeDiscord, name: str, args: str | None = None, *, user=None) -> int:
+async def slash(dc: ClubDiscord, name: str, args: str | None = None, *, user: DiscordUser | None = None) -> int:
     options = {"args": args} if args is not None else None
     return await dc.send_interaction(name, options, user=user or dc.ana, channel_id=dc.channel)
 
 
-async def shown(dc: FakeDiscord, iid: int):
+async def shown(dc: FakeDiscord, iid: int) -> SentMessage:
     return await dc.wait_for_response(iid, lambda r: r.text != "…")
 
 
 @pytest.mark.asyncio
-async def test_a_classic_game_joined_and_a_move_challenged_with_buttons(dc, adapter):
+async def test_a_classic_game_joined_and_a_move_challenged_with_buttons(
+    dc: ClubDiscord, adapter: DiscordAdapter
+) -> None:
     created = await shown(dc, await slash(dc, "new", "Ana"))
     assert set(components(created)) == {"cmd:/rejoindre"}
-    joined = await shown(dc, await dc.press(created.message_id, "cmd:/rejoindre", dc.ben))
+    joined = await shown(dc, await dc.press(created.message_id or 0, "cmd:/rejoindre", dc.ben))
     assert "Ben rejoint la partie" in joined.text
     scored = await shown(dc, await slash(dc, "score", "H8 VAGUE"))
     assert set(components(scored)) == {"ask:/conteste"}  # a lost challenge costs a turn: asked first
-    asked = await shown(dc, await dc.press(scored.message_id, "ask:/conteste", dc.ben))
+    asked = await shown(dc, await dc.press(scored.message_id or 0, "ask:/conteste", dc.ben))
     assert asked.ephemeral
     assert set(components(asked)) == {"cmd:/conteste", "x"}
-    challenged = await shown(dc, await dc.press(asked.message_id, "cmd:/conteste", dc.ben))
+    challenged = await shown(dc, await dc.press(asked.message_id or 0, "cmd:/conteste", dc.ben))
     assert "Ben perd son tour" in challenged.text
 
 
 @pytest.mark.asyncio
-async def test_settings_are_chosen_from_a_select_menu(dc, adapter):
+async def test_settings_are_chosen_from_a_select_menu(dc: ClubDiscord, adapter: DiscordAdapter) -> None:
     settings = await shown(dc, await slash(dc, "settings"))
     menu = components(settings)["menu:langue"]
     assert [o["value"] for o in menu["options"]] == ["/reglages langue en"]
-    chosen = await dc.press(settings.message_id, "menu:langue", dc.ana, values=["/reglages langue en"])
+    chosen = await dc.press(settings.message_id or 0, "menu:langue", dc.ana, values=["/reglages langue en"])
     changed = await shown(dc, chosen)
     assert changed.text.startswith("Settings: language en")
 
 
 @pytest.mark.asyncio
-async def test_a_duplicate_round_answered_by_20_players_through_the_modal_and_one_typed_play(dc, adapter):
-    players = [dc.add_user(username=f"p{n}", global_name=f"P{n}") for n in range(20)]
-    for player in players:
-        dc.add_member(dc.guild, player)
+async def test_a_duplicate_round_answered_by_20_players_through_the_modal_and_one_typed_play(
+    dc: ClubDiscord, adapter: DiscordAdapter
+) -> None:
+    players = [dc.member(f"p{n}", f"P{n}") for n in range(20)]
     await shown(dc, await slash(dc, "duplicate", "3 manuel"))
     draw = await shown(dc, await slash(dc, "draw", "ACEHNTZ"))
     assert "form:/jouer" in components(draw)
     for number, player in enumerate(players):
-        pressed = await dc.press(draw.message_id, "form:/jouer", player)
+        pressed = await dc.press(draw.message_id or 0, "form:/jouer", player)
         await dc.wait_for_response(pressed, actions=("modal",))
         modal = dc.modal_of(pressed)
         assert modal is not None
@@ -104,7 +105,9 @@ async def test_a_duplicate_round_answered_by_20_players_through_the_modal_and_on
 
 
 @pytest.mark.asyncio
-async def test_a_guild_whose_preferred_locale_is_english_gets_english_and_the_english_edition(storage):
+async def test_a_guild_whose_preferred_locale_is_english_gets_english_and_the_english_edition(
+    storage: SQLiteStorage,
+) -> None:
     async with FakeDiscord() as dc:
         guild = dc.add_guild(name="Family", channels=("games",))
         guild.preferred_locale = "en-US"

@@ -6,15 +6,19 @@ modal's submission one of type 5; sizes as discord-api-spec gives them), through
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
 import discord
 import pytest
 import pytest_asyncio
 from discord.ext import commands
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest
-from telegram.ext import CallbackQueryHandler, ContextTypes
+from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
-from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.discord_club import ClubDiscord
+from tests.fakes import FakeTelegram, running_application, running_bot
 
 GROUP = -4_000_000_321
 
@@ -26,13 +30,13 @@ async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 @pytest_asyncio.fixture
-async def tg():
+async def tg() -> AsyncIterator[FakeTelegram]:
     async with FakeTelegram(bot_username="TestBot") as fake:
         yield fake
 
 
 @pytest_asyncio.fixture
-async def app(tg):
+async def app(tg: FakeTelegram) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
     application = tg.application_builder().build()
     application.add_handler(CallbackQueryHandler(pressed))
     async with running_application(application, tg, allowed_updates=["message", "callback_query"]):
@@ -40,7 +44,9 @@ async def app(tg):
 
 
 @pytest.mark.asyncio
-async def test_a_pressed_inline_button_is_a_callback_query_the_bot_answers(tg, app):
+async def test_a_pressed_inline_button_is_a_callback_query_the_bot_answers(
+    tg: FakeTelegram, app: Application[Any, Any, Any, Any, Any, Any]
+) -> None:
     tg.add_group(GROUP)
     ana = tg.add_user(first_name="Ana")
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Rejoindre", callback_data="/rejoindre")]])
@@ -54,7 +60,9 @@ async def test_a_pressed_inline_button_is_a_callback_query_the_bot_answers(tg, a
 
 
 @pytest.mark.asyncio
-async def test_a_button_the_bot_api_refuses_is_refused(tg, app):
+async def test_a_button_the_bot_api_refuses_is_refused(
+    tg: FakeTelegram, app: Application[Any, Any, Any, Any, Any, Any]
+) -> None:
     tg.add_group(GROUP)
     too_long = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="/" + "a" * 64)]])
     with pytest.raises(BadRequest, match="(?i)button_data_invalid"):
@@ -71,8 +79,8 @@ async def test_a_button_the_bot_api_refuses_is_refused(tg, app):
 
 
 class Move(discord.ui.Modal, title="Votre coup"):
-    ref = discord.ui.TextInput(label="Référence", custom_id="ref", max_length=3)
-    word = discord.ui.TextInput(label="Mot", custom_id="word", max_length=20)
+    ref: discord.ui.TextInput[Move] = discord.ui.TextInput(label="Référence", custom_id="ref", max_length=3)
+    word: discord.ui.TextInput[Move] = discord.ui.TextInput(label="Mot", custom_id="word", max_length=20)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(f"/jouer {self.ref.value} {self.word.value}", ephemeral=True)
@@ -83,11 +91,11 @@ class Buttons(discord.ui.View):
         super().__init__(timeout=None)
 
     @discord.ui.button(label="Jouer", custom_id="form:/jouer", style=discord.ButtonStyle.primary)
-    async def play(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+    async def play(self, interaction: discord.Interaction, button: discord.ui.Button[Buttons]) -> None:
         await interaction.response.send_modal(Move(custom_id="modal:/jouer"))
 
     @discord.ui.select(custom_id="menu:langue", options=[discord.SelectOption(label=v, value=v) for v in ("en", "fr")])
-    async def language(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+    async def language(self, interaction: discord.Interaction, select: discord.ui.Select[Buttons]) -> None:
         await interaction.response.edit_message(content=f"langue {select.values[0]}")
 
 
@@ -102,27 +110,25 @@ def component_bot() -> commands.Bot:
 
 
 @pytest_asyncio.fixture
-async def dc():
-    async with FakeDiscord() as fake:
-        fake.guild = fake.add_guild(name="Club", channels=("general",))
-        fake.ana = fake.add_user(username="ana")
-        fake.add_member(fake.guild, fake.ana)
+async def dc() -> AsyncIterator[ClubDiscord]:
+    async with ClubDiscord(channels=("general",)) as fake:
         yield fake
 
 
 @pytest.mark.asyncio
-async def test_a_button_opens_a_modal_whose_submission_is_answered_privately(dc):
+async def test_a_button_opens_a_modal_whose_submission_is_answered_privately(dc: ClubDiscord) -> None:
     bot = component_bot()
     async with running_bot(dc, bot):
         await bot.tree.sync()
         channel = dc.guild.channel_id
         shown = await dc.wait_for_response(await dc.send_interaction("draw", user=dc.ana, channel_id=channel))
+        assert shown.message_id is not None
         ids = [c["custom_id"] for row in shown.reply_markup for c in row["components"]]
         assert ids == ["form:/jouer", "menu:langue"]
         pressed = await dc.press(shown.message_id, "form:/jouer", dc.ana)
         assert dc.interaction_payload(pressed)["type"] == 3
         await dc.wait_for_response(pressed, actions=("modal",))
-        assert dc.modal_of(pressed)["title"] == "Votre coup"
+        assert (dc.modal_of(pressed) or {}).get("title") == "Votre coup"
         with pytest.raises(ValueError, match="does not send"):
             await dc.submit_modal(pressed, {"ref": "H8"})  # a required input left empty
         submitted = await dc.submit_modal(pressed, {"ref": "H8", "word": "VAGUE"})
@@ -139,10 +145,11 @@ async def test_a_button_opens_a_modal_whose_submission_is_answered_privately(dc)
 
 
 @pytest.mark.asyncio
-async def test_components_discord_refuses_are_refused(dc):
+async def test_components_discord_refuses_are_refused(dc: ClubDiscord) -> None:
     bot = component_bot()
     async with running_bot(dc, bot):
         channel = bot.get_channel(dc.guild.channel_id)
+        assert isinstance(channel, discord.TextChannel)
         view = discord.ui.View()
         view.add_item(discord.ui.Button(label="x" * 81, custom_id="long"))
         with pytest.raises(discord.HTTPException, match="BASE_TYPE_MAX_LENGTH|Must be between"):

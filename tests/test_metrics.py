@@ -21,9 +21,8 @@ from bot.adapters.console.rooms import start_room
 from bot.chat import Reply
 from bot.cli import build_parser
 from bot.operations.metrics import Metrics, MetricsAddress, MetricsServer
-from bot.outbox import OutboxBacklog
 from bot.referee import Referee
-from bot.storage import SQLiteStorage, Storage
+from bot.storage import OutboxBacklog, SQLiteStorage, Storage
 from bot.tools.console import run_console
 from bot.words.game_lists import prepare_at_start
 from bot.words.loader import LexiconRegistry

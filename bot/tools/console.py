@@ -21,6 +21,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    from ..adapters.console.clock import ConsoleClock
     from ..adapters.console.room import ConsoleRoom
 
 
@@ -65,11 +66,15 @@ def register(sub: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
-    """``arbitre console``: the chat room on a SQLite file and the bundled word lists."""
+def run_console(
+    args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO, clock: ConsoleClock | None = None
+) -> int:
+    """``arbitre console``: the chat room on a SQLite file and the bundled word lists; ``clock``: the time it
+    runs on (the machine's by default)."""
     import asyncio  # imported when the room runs: its parser needs none of these
     import logging
 
+    from ..adapters.console.clock import ConsoleClock
     from ..adapters.console.room import ConsoleRoom
     from ..adapters.console.rooms import room_key, start_room
     from ..messages import say
@@ -78,6 +83,7 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
     from ..words.game_lists import prepare_at_start
     from ..words.loader import LexiconRegistry
 
+    clock = clock or ConsoleClock()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     key = room_key(getattr(args, "room", None))
     if key is None:
@@ -99,7 +105,7 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
         return EXIT_METRICS
     registry = LexiconRegistry()
     prepare_at_start(registry, storage)  # compiled in the background; commands say so until it is done
-    referee = Referee(storage, registry, clock_scope=key.channel, outbox_scopes=key.outbox_scopes)
+    referee = Referee(storage, registry, now=clock.now, clock_scope=key.channel, outbox_scopes=key.outbox_scopes)
     admins = tuple(args.admin or ())
     lang = storage.channel(key.channel).language
     default_name = say(lang, "console_default_name")
@@ -112,6 +118,7 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
         script=not stdin.isatty(),
         metrics=metrics.metrics,
         key=key,
+        clock=clock,
     )
     if stdin.isatty():
         shown = ", ".join(admins) or say(lang, "console_no_admin")

@@ -34,7 +34,7 @@ def _length(value: Any, low: int, high: int, path: list[str]) -> None:
         raise form_error(path, code, f"Must be between {low} and {high} in length.")
 
 
-def _button(button: dict, path: list[str], ids: set[str]) -> None:
+def _button(button: dict[str, Any], path: list[str], ids: set[str]) -> None:
     style = button.get("style")
     if style not in (1, 2, 3, 4, 5, 6):
         raise form_error([*path, "style"], "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
@@ -54,7 +54,7 @@ def _custom_id(value: Any, path: list[str], ids: set[str]) -> None:
     ids.add(str(value))
 
 
-def _select(select: dict, path: list[str], ids: set[str]) -> None:
+def _select(select: dict[str, Any], path: list[str], ids: set[str]) -> None:
     _custom_id(select.get("custom_id"), [*path, "custom_id"], ids)
     options = select.get("options") or []
     if not 1 <= len(options) <= 25:
@@ -100,7 +100,7 @@ def validate_components(components: Any, path: tuple[str, ...] = ()) -> None:
             check(item, [*here, "components", str(number)], ids)
 
 
-def _text_input(item: dict, path: list[str], ids: set[str]) -> None:
+def _text_input(item: dict[str, Any], path: list[str], ids: set[str]) -> None:
     if item.get("type") != TEXT_INPUT:
         raise form_error([*path, "type"], "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (4,).')
     _custom_id(item.get("custom_id"), [*path, "custom_id"], ids)
@@ -114,9 +114,9 @@ def _text_input(item: dict, path: list[str], ids: set[str]) -> None:
         raise form_error([*path, "max_length"], "NUMBER_TYPE_MAX", "int value should be between 1 and 4000.")
 
 
-def text_inputs(modal: dict) -> list[dict]:
+def text_inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:
     """A modal's text inputs, in order (in action rows or in labels)."""
-    found = []
+    found: list[dict[str, Any]] = []
     for row in modal.get("components") or []:
         if row.get("type") == LABEL:
             found.append(row.get("component") or {})
@@ -125,7 +125,7 @@ def text_inputs(modal: dict) -> list[dict]:
     return found
 
 
-def validate_modal(modal: dict) -> None:
+def validate_modal(modal: dict[str, Any]) -> None:
     """A modal callback's ``data`` as Discord accepts it (see the module's rules)."""
     _length(modal.get("custom_id"), 1, 100, ["data", "custom_id"])
     _length(modal.get("title"), 1, 45, ["data", "title"])
@@ -143,16 +143,17 @@ def validate_modal(modal: dict) -> None:
         _text_input(items[0], [*here, "components", "0"], ids)
 
 
-def find_component(message: dict, custom_id: str) -> dict | None:
+def find_component(message: dict[str, Any], custom_id: str) -> dict[str, Any] | None:
     """The button or select of ``message`` whose ``custom_id`` it is."""
     for row in message.get("components") or []:
         for item in row.get("components") or []:
             if item.get("custom_id") == custom_id:
-                return item
+                found: dict[str, Any] = item
+                return found
     return None
 
 
-def press_data(message: dict, custom_id: str, values: list[str] | None) -> dict:
+def press_data(message: dict[str, Any], custom_id: str, values: list[str] | None) -> dict[str, Any]:
     """What a press on ``message``'s component carries (MESSAGE_COMPONENT's ``data``), as a client sends it:
     only an enabled component the message shows; a select's values among its options, as many as it allows."""
     component = find_component(message, custom_id)
@@ -170,7 +171,7 @@ def press_data(message: dict, custom_id: str, values: list[str] | None) -> dict:
     return {"custom_id": custom_id, "component_type": STRING_SELECT, "values": chosen}
 
 
-def submit_data(modal: dict, answers: dict[str, str]) -> dict:
+def submit_data(modal: dict[str, Any], answers: dict[str, str]) -> dict[str, Any]:
     """What submitting ``modal`` carries (MODAL_SUBMIT's ``data``), as a client sends it: every required
     input filled, each answer within its lengths (the client refuses to send otherwise)."""
     rows = []

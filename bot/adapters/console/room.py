@@ -22,6 +22,7 @@ from ...outbox import Undelivered
 from ...referee import Referee
 from ...storage import GameKind
 from ..base import AdapterBase, Capabilities, Countdown, Post, PrivateReplies
+from .clock import ConsoleClock
 from .lines import REPLACEMENT, next_line
 from .rooms import ACCOUNTS, RoomKey, room_of
 
@@ -51,10 +52,13 @@ class ConsoleRoom(AdapterBase[None]):
         script: bool = False,
         metrics: Metrics | None = None,
         key: RoomKey | None = None,
+        clock: ConsoleClock | None = None,
     ) -> None:
         """``metrics``: where the room's commands are counted and its health read (None: metrics off);
-        ``key``: which room this is (the default one unless named)."""
-        super().__init__(service_referee, tick_seconds=0.2, metrics=metrics)
+        ``key``: which room this is (the default one unless named); ``clock``: what ``:sleep`` lets run (the
+        machine's time by default; the referee's ``now`` tells the same time)."""
+        self.console_clock = clock or ConsoleClock()
+        super().__init__(service_referee, tick_seconds=0.2, metrics=metrics, clock=self.console_clock.now)
         self.key = key or RoomKey()
         self.script = script  # lines piped in: each command waits for the lists being prepared
         self.admins = {a.strip().lower() for a in admins}
@@ -199,7 +203,7 @@ class ConsoleRoom(AdapterBase[None]):
                     if seconds is None or seconds < 0:
                         self.write(":sleep SECONDS\n")
                     else:
-                        await asyncio.sleep(seconds)
+                        await self.console_clock.sleep(seconds, self.service)
                     continue
                 if stripped in (":quit", ":q"):
                     break
