@@ -184,16 +184,3 @@ class MaskingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return mask(self.inner.format(record), self.secrets)
-
-
-def configure_logging(secrets: Iterable[str], level: int = logging.INFO) -> None:
-    """One stderr log for the adapters, with the secrets masked everywhere.
-
-    Arbitre logs at ``level``, the libraries at WARNING: httpx, for one, logs each request
-    URL at INFO level, and Telegram URLs carry the token (masked anyway).
-    """
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("arbitre").setLevel(level)
-    secrets = list(secrets)
-    for handler in logging.getLogger().handlers:
-        handler.setFormatter(MaskingFormatter(handler.formatter, secrets))

@@ -79,6 +79,14 @@ def open_database(url: str, tool: str, err: TextIO) -> Storage | None:
         return None
 
 
+def start_log(args: argparse.Namespace, secrets: list[str] | None = None) -> None:
+    """The process's log as the options (``--log-level``, ``--log-format``) or the environment ask, ``secrets``
+    masked in it (``bot.operations.logs``)."""
+    from bot.operations.logs import configure, log_settings
+
+    configure(getattr(args, "log", None) or log_settings(), secrets or [])
+
+
 def add_metrics_options(parser: argparse.ArgumentParser) -> None:
     """``--metrics-port PORT`` and ``--metrics-address HOST``: metrics and health check over HTTP (off by default)."""
     parser.add_argument(

@@ -7,12 +7,16 @@ import sys
 from typing import Any, TextIO
 
 from ..catalogs import CATALOGS
-from .common import add_metrics_options, add_web_options
+from .common import add_metrics_options, add_web_options, start_log
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.adapters.console import run_console
+    from bot.operations.logs import log_settings
 
+    if getattr(args, "log", None) is None:  # not through the command line's main
+        args.log = log_settings(default_level="warning")
+    start_log(args)
     return run_console(args, sys.stdin, out, err)
 
 

@@ -29,6 +29,7 @@ from bot.tools.common import (
     add_web_options,
     database_url,
     open_database,
+    start_log,
     start_metrics,
 )
 
@@ -106,7 +107,7 @@ async def _main(
 
     try:
         registry = LexiconRegistry()
-        if not args.sync:
+        if not (args.sync or args.invite):
             prepare_at_start(registry, storage)  # in the background: commands say so until it is done
         adapter = DiscordAdapter(
             Referee(storage, registry, clock_scope="discord:"),
@@ -115,8 +116,11 @@ async def _main(
             metrics=metrics,
         )
         async with adapter.client:
-            if args.sync:
+            if args.sync or args.invite:
                 await adapter.client.login(token)
+                if args.invite:
+                    print(invite_line(adapter.client.application_id), file=out)
+                    return 0
                 synced = await adapter.sync(args.guild)
                 where = f"in server {args.guild}" if args.guild else "globally (visible within an hour)"
                 print(f"{len(synced)} slash commands registered {where}", file=out)
@@ -130,7 +134,9 @@ async def _main(
 
             try:
                 async with serving(adapter.referee, web, "discord", err or sys.stderr):
-                    await adapter.client.start(token)
+                    await adapter.client.login(token)  # what client.start does, the invite said in between
+                    print(f"arbitre discord: {invite_line(adapter.client.application_id)}", file=err or sys.stderr)
+                    await adapter.client.connect()
             except asyncio.CancelledError:
                 if not terminated.received:
                     raise
@@ -139,11 +145,23 @@ async def _main(
         storage.close()
 
 
+def invite_line(application_id: int | None) -> str:
+    """The line that gives the link adding the bot to a server (``bot.operations.invite``)."""
+    from bot.operations.invite import invite_url
+
+    if application_id is None:  # discord.py reads it at login: never seen missing
+        return "no invite link: Discord did not give the application's id"
+    return f"add the bot to a server with {invite_url(application_id)}"
+
+
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.operations.tokens import TokenError, configure_logging, load_token, mask
+    from bot.operations.tokens import TokenError, load_token, mask
 
     if args.guild is not None and not args.sync:
         print("arbitre discord: --guild goes with --sync", file=err)
+        return EXIT_TOKEN
+    if args.invite and args.sync:
+        print("arbitre discord: --invite and --sync are two runs", file=err)
         return EXIT_TOKEN
     try:
         shards = _shards(args)
@@ -155,7 +173,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except TokenError as error:
         print(f"arbitre discord: {error}", file=err)
         return EXIT_TOKEN
-    configure_logging([token])
+    start_log(args, [token])
 
     import asyncio
 
@@ -168,13 +186,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.web.run import WebOptionsError, address_of
 
     try:
-        web = None if args.sync else address_of(args, "discord")
+        web = None if args.sync or args.invite else address_of(args, "discord")
     except WebOptionsError as error:
         print(error.text, file=err)
         storage.close()
         return EXIT_METRICS
-    metrics = start_metrics(args, "discord", err) if not args.sync else None
-    if metrics is None and not args.sync:
+    once = args.sync or args.invite  # a run that does one thing and exits: no port opened
+    metrics = start_metrics(args, "discord", err) if not once else None
+    if metrics is None and not once:
         storage.close()
         return EXIT_METRICS
     try:
@@ -213,8 +232,9 @@ def _shards(args: argparse.Namespace) -> ShardRange | None:
         raise ValueError("--shards goes with --shard-count N (the number of shards in all)")
     if args.shard_count is None:
         return None
-    if args.sync:
-        raise ValueError("--sync registers the commands and exits: it takes no shards")
+    if args.sync or args.invite:
+        what = "--sync registers the commands" if args.sync else "--invite prints the link"
+        raise ValueError(f"{what} and exits: it takes no shards")
     from bot.adapters.discord_shards import parse_shard_range
 
     return parse_shard_range(args.shards, args.shard_count)
@@ -230,6 +250,12 @@ def register(sub: Any) -> None:
         "--sync",
         action="store_true",
         help="register the slash commands with Discord, then exit (once, and after upgrades)",
+    )
+    parser.add_argument(
+        "--invite",
+        action="store_true",
+        help="print the link that adds the bot to a server, with the permissions it needs, then exit "
+        "(also said at every start)",
     )
     parser.add_argument(
         "--guild",

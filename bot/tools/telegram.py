@@ -21,6 +21,7 @@ from bot.tools.common import (
     add_web_options,
     database_url,
     open_database,
+    start_log,
     start_metrics,
 )
 
@@ -44,7 +45,7 @@ def _webhook(args: argparse.Namespace, secret: str | None) -> WebhookConfig | No
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.operations.tokens import TokenError, configure_logging, load_token, load_webhook_secret, mask
+    from bot.operations.tokens import TokenError, load_token, load_webhook_secret, mask
 
     try:
         token = load_token("telegram", args.config)
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except (TokenError, ValueError) as error:
         print(f"arbitre telegram: {error}", file=err)
         return EXIT_TOKEN
-    configure_logging([token, secret or ""])
+    start_log(args, [token, secret or ""])
 
     import logging
 
