@@ -20,20 +20,23 @@ TEST_STAMP := $(VENV)/.installed-test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # `make run` installs what running needs and no more; `make test` adds the test tool-chain (the test extra).
-# The editable install is a compat one (a .pth file naming the checkout, as before PEP 660): setuptools then
-# builds no editable wheel and prints no warning box about it, and the checkout's own folders are imported.
+# The editable install's warning box (setuptools: "folders in your working directory with the same name as your
+# package may take precedence during imports") is left out: in the checkout, those folders are the package.
+EDITABLE := PYTHONWARNINGS='ignore:Editable installation:UserWarning' $(VENV)/bin/python -m pip install --quiet \
+	--no-build-isolation -e
+
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Arbitre needs Python 3.11 or newer (python3.11, python3.12...)"; exit 1; }
 	@test -x $(VENV)/bin/python || { echo "creating the virtual environment $(VENV) with $(PYTHON)"; $(PYTHON) -m venv $(VENV); }
 	@echo "installing Arbitre and what it runs on into $(VENV) (pip, from the package index)"
 	@$(VENV)/bin/python -m pip install --quiet --upgrade pip 'setuptools>=77'
-	@$(VENV)/bin/python -m pip install --quiet --no-build-isolation --config-settings editable_mode=compat -e .
+	@$(EDITABLE) .
 	@$(VENV)/bin/arbitre lexicon build fr en
 	@touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
 	@echo "installing the test tool-chain into $(VENV) (pytest, mypy, ruff, selenium...)"
-	@$(VENV)/bin/python -m pip install --quiet --no-build-isolation --config-settings editable_mode=compat -e '.[test]'
+	@$(EDITABLE) '.[test]'
 	@touch $(TEST_STAMP)
 
 run: $(STAMP)
