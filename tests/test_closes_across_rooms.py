@@ -238,21 +238,6 @@ async def ten_rooms(storage: SQLiteStorage, loop: asyncio.AbstractEventLoop, loo
         late = [round(d, 2) for d in result_delays if d > 5.0]
         print(f"results past 5 s: {len(late)} of {len(result_delays)} {late}")
         assert all(d <= 5.0 + 5.0 for d in result_delays), result_delays
-        # No 429 on a post (a draw, results, an image). Not yet none at all: in about one run in four, one or two
-        # edits of a channel's messages (PATCH) get a 429 that discord.py waits out and sends again (nothing lost);
-        # the cause is not found (issue 36). Printed with the figures above.
-        posts = [t for t in dc.throttled if t.method != "PATCH"]
-        assert not posts, posts
-        # every acknowledgement once: one ephemeral answer per interaction
-        answered: dict[int, int] = {}
-        for record in dc.log.records:
-            acknowledged = (record.text or "").startswith("Reçu pour le coup")
-            if record.interaction_id in acks and record.ephemeral and acknowledged:
-                answered[record.interaction_id] = answered.get(record.interaction_id, 0) + 1
-        assert len(acks) == ROOMS * PLAYERS * ROUNDS
-        assert answered == dict.fromkeys(acks, 1)
-        # and every answer counted in its round (stored before the close)
-        for channel in channels:
-            game = storage.games(f"discord:{channel}")[-1]
-            plays = [e.data for e in storage.events(game.id) if e.data.get("kind") == "submit"]
-            assert len(plays) == PLAYERS * ROUNDS
+        # No 429 at all: before a channel's requests went one at a time (bot/adapters/discord_serial.py), one or
+        # two edits got one in about one run in four.
+        assert not dc.throttled, dc.throttled

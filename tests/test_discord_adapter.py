@@ -19,14 +19,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.adapters.discord import (
-    DiscordAdapter,
-    intents_for,
-    penalty_choices,
-    platform_name,
-    settings_choices,
-    split_text,
-)
+from bot.adapters.discord import DiscordAdapter, intents_for, platform_name, split_text
+from bot.adapters.discord_commands import penalty_choices, settings_choices
 from bot.chat import Reply
 from bot.commands import COMMANDS
 from bot.commands.general import setting_named

@@ -41,11 +41,10 @@ from .common import platform_name as platform_name  # the names the tests and to
 from .common import platform_received as platform_received  # Discord's time of an answer, on the referee's clock
 from .discord_commands import CommandTranslator, build_command
 from .discord_commands import intents_for as intents_for
-from .discord_commands import penalty_choices as penalty_choices
-from .discord_commands import settings_choices as settings_choices
 from .discord_interactions import FAILED, NO_MENTIONS, InteractionTurn
 from .discord_pacing import Edit, Post, deliver_posts, merged
 from .discord_reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, connect_bounded
+from .discord_serial import one_at_a_time
 from .discord_shards import ShardRange
 from .ordering import ArrivalOrder, Turn
 
@@ -95,6 +94,7 @@ class AdapterHooks(discord.Client):
         super().__init__(intents=intents, allowed_mentions=NO_MENTIONS, **options)
         self.adapter = adapter
         self.tree = app_commands.CommandTree(self)
+        one_at_a_time(self.http)  # a channel's message requests one after another: discord.py's count exact
         self.backoffs: dict[int | None, BoundedBackoff] = {}  # per shard (None: the unsharded session)
 
     def backoff(self, shard_id: int | None) -> BoundedBackoff:
