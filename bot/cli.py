@@ -19,7 +19,7 @@ from typing import TextIO
 from .tools.common import EXIT_BROKEN_PIPE, EXIT_USAGE
 
 # One module per subcommand in bot/tools/, each with register(subparsers).
-TOOLS = ["console", "score", "check", "top", "duplicate", "replay", "discord", "telegram", "health"]
+TOOLS = ["console", "score", "check", "top", "duplicate", "replay", "discord", "telegram", "health", "database"]
 # Subcommands declared by a module of another name.
 DECLARED_BY = {"lexicon": "check"}
 # The subcommands that run a bot and log: they also take the log options after their name.
