@@ -25,12 +25,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 from bot.tools.common import (
     EXIT_METRICS,
     EXIT_STORAGE,
+    add_http_options,
     add_metrics_options,
     add_web_options,
     database_url,
+    http_metrics,
     open_database,
     start_log,
-    start_metrics,
 )
 
 if TYPE_CHECKING:  # asyncio and the rest are imported when the bot runs, not to parse arguments
@@ -38,6 +39,7 @@ if TYPE_CHECKING:  # asyncio and the rest are imported when the bot runs, not to
     from bot.operations.metrics import Metrics
     from bot.storage import Storage
     from bot.web import WebAddress
+    from bot.web.run import HttpPlan
 
 EXIT_TOKEN = 2
 
@@ -97,6 +99,7 @@ async def _main(
     metrics: Metrics | None = None,
     web: WebAddress | None = None,
     err: TextIO | None = None,
+    plan: HttpPlan | None = None,
 ) -> int:
     import asyncio
 
@@ -133,7 +136,7 @@ async def _main(
             from bot.web.run import serving
 
             try:
-                async with serving(adapter.referee, web, "discord", err or sys.stderr):
+                async with serving(adapter.referee, web, "discord", err or sys.stderr, plan=plan, metrics=metrics):
                     await adapter.client.login(token)  # what client.start does, the invite said in between
                     print(f"arbitre discord: {invite_line(adapter.client.application_id)}", file=err or sys.stderr)
                     await adapter.client.connect()
@@ -185,19 +188,22 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_STORAGE
     from bot.web.run import WebOptionsError, address_of
 
+    once = args.sync or args.invite  # a run that does one thing and exits: no port opened
     try:
-        web = None if args.sync or args.invite else address_of(args, "discord")
+        web = None if once else address_of(args, "discord")
     except WebOptionsError as error:
         print(error.text, file=err)
         storage.close()
         return EXIT_METRICS
-    once = args.sync or args.invite  # a run that does one thing and exits: no port opened
-    metrics = start_metrics(args, "discord", err) if not once else None
+    plan, metrics = http_metrics(args, "discord", err) if not once else (None, None)
+    if plan is not None:
+        web = None  # the pages go on the one port
     if metrics is None and not once:
         storage.close()
         return EXIT_METRICS
     try:
-        return asyncio.run(_main(args, token, storage, out, shards, metrics.metrics if metrics else None, web, err))
+        measured = metrics.metrics if metrics else None
+        return asyncio.run(_main(args, token, storage, out, shards, measured, web, err, plan))
     except WebOptionsError as error:
         print(error.text, file=err)
         return EXIT_METRICS
@@ -291,6 +297,7 @@ def register(sub: Any) -> None:
         metavar="PATH",
         help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_DISCORD_TOKEN otherwise)",
     )
+    add_http_options(parser)
     add_metrics_options(parser)
     add_web_options(parser)
     parser.set_defaults(handler=run)

@@ -12,21 +12,28 @@ in ``[telegram]``). Several processes may serve one bot behind one URL over one 
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.tools.common import (
     EXIT_METRICS,
     EXIT_STORAGE,
+    add_http_options,
     add_metrics_options,
     add_web_options,
     database_url,
+    http_metrics,
     open_database,
     start_log,
-    start_metrics,
 )
 
 if TYPE_CHECKING:
     from bot.adapters.telegram_webhook import WebhookConfig
+    from bot.operations.metrics import Metrics
+    from bot.referee import Referee
+    from bot.web import WebServer
+    from bot.web.run import HttpPlan
+    from bot.web.webhook import Receive
 
 EXIT_TOKEN = 2
 
@@ -42,6 +49,33 @@ def _webhook(args: argparse.Namespace, secret: str | None) -> WebhookConfig | No
     assert secret is not None
     listen = args.listen if args.listen is not None else DEFAULT_LISTEN
     return WebhookConfig(args.webhook, secret, listen, args.port if args.port is not None else DEFAULT_PORT)
+
+
+def http_port_asked(args: argparse.Namespace) -> bool:
+    """Whether the one HTTP port is asked for (``--http-port`` or ``ARBITRE_HTTP_PORT``)."""
+    from bot.web.run import HTTP_PORT_ENV
+
+    return bool(args.http_port or os.environ.get(HTTP_PORT_ENV, "").strip())
+
+
+def one_server(
+    plan: HttpPlan, referee: Referee, metrics: Metrics | None, webhook: WebhookConfig | None, receive: Receive
+) -> WebServer:
+    """The process's one HTTP server: what ``plan`` names of the pages, the health check and metrics, and the
+    webhook (at its URL's path)."""
+    from bot.web import Hub, WebServer
+    from bot.web.webhook import WebhookRoute
+
+    route = None
+    if webhook is not None and "webhook" in plan.paths:
+        route = WebhookRoute(webhook.url_path, webhook.secret, receive)
+    return WebServer(
+        Hub(referee) if "pages" in plan.paths else None,
+        plan.address,
+        metrics=metrics if plan.metrics_paths else None,
+        metrics_paths=plan.metrics_paths,
+        webhook=route,
+    )
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -81,10 +115,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except WebOptionsError as error:
         print(error.text, file=err)
         return EXIT_METRICS
+    if webhook is not None and (args.listen is not None or args.port is not None) and http_port_asked(args):
+        print("arbitre telegram: --http-port takes the webhook: leave out --listen and --port", file=err)
+        return EXIT_METRICS
     storage = open_database(database_url(args), "telegram", err)
     if storage is None:
         return EXIT_STORAGE
-    metrics = start_metrics(args, "telegram", err)
+    plan, metrics = http_metrics(args, "telegram", err)
     if metrics is None:
         storage.close()
         return EXIT_METRICS
@@ -93,7 +130,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         prepare_at_start(registry, storage)  # in the background: commands say so until it is done
         referee = Referee(storage, registry, clock_scope="telegram:")
         adapter = TelegramAdapter(referee, token, base_url=args.base_url, metrics=metrics.metrics)
-        if web is not None:
+        if plan is not None:
+            adapter.web = one_server(plan, referee, metrics.metrics, webhook, adapter.receive_update)
+            print(f"arbitre telegram: {', '.join(sorted(plan.paths))} on port {plan.address.port}", file=err)
+        elif web is not None:
             from bot.web import Hub, WebServer
 
             adapter.web = WebServer(Hub(referee), web)
@@ -150,6 +190,7 @@ def register(sub: Any) -> None:
         metavar="PATH",
         help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_TELEGRAM_TOKEN otherwise)",
     )
+    add_http_options(parser)
     add_metrics_options(parser)
     add_web_options(parser)
     parser.set_defaults(handler=run)
