@@ -27,14 +27,15 @@ ENV PATH=/opt/arbitre/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     ARBITRE_DATA=/data \
     ARBITRE_CACHE=/opt/arbitre/cache \
-    ARBITRE_METRICS_PORT=9300 \
-    ARBITRE_METRICS_ADDRESS=0.0.0.0 \
+    ARBITRE_HTTP_PORT=8080 \
+    ARBITRE_HTTP_ADDRESS=0.0.0.0 \
     ARBITRE_LOG_FORMAT=json
 USER arbitre
 WORKDIR /data
 VOLUME ["/data"]
-EXPOSE 9300
-# /healthz: 200 once the database answers and the platform is connected.
+# One port: /healthz (200 once the database answers and the platform is connected), /metrics, the live pages
+# (with ARBITRE_WEB_URL, their public address) and Telegram's webhook (arbitre telegram --webhook URL).
+EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["arbitre", "health"]
 ENTRYPOINT ["arbitre"]
 # The token comes from ARBITRE_DISCORD_TOKEN, or from a file: ARBITRE_DISCORD_TOKEN_FILE=/run/secrets/...

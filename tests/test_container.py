@@ -97,7 +97,7 @@ def project(tmp_path: Path, dc: FakeDiscord) -> Iterator[Path]:
         f"POSTGRES_IMAGE={POSTGRES_IMAGE}\n"
         f"ARBITRE_IMAGE={IMAGE}\n"
         f"PGPORT={free_port()}\n"
-        f"ARBITRE_METRICS_PORT={metrics_port}\n",
+        f"ARBITRE_HTTP_PORT={metrics_port}\n",
         encoding="utf-8",
     )
     (tmp_path / ".env").chmod(0o600)
@@ -135,8 +135,8 @@ def http_get(url: str) -> tuple[int, str]:
 
 
 def console(lines: str) -> str:
-    """A console session in the running bot's container, on its database (the metrics port is the bot's)."""
-    return run("podman", "exec", "-i", "-e", "ARBITRE_METRICS_PORT=", BOT, "arbitre", "console", stdin=lines)
+    """A console session in the running bot's container, on its database (the HTTP port is the bot's)."""
+    return run("podman", "exec", "-i", "-e", "ARBITRE_HTTP_PORT=", BOT, "arbitre", "console", stdin=lines)
 
 
 @pytest.mark.asyncio

@@ -59,7 +59,7 @@ def test_health_asks_the_running_bots_port(tmp_path: Path) -> None:
 def test_health_without_a_port_says_so(tmp_path: Path) -> None:
     asked = health(tmp_path)
     assert asked.returncode == 2
-    assert "ARBITRE_METRICS_PORT" in asked.stderr
+    assert "ARBITRE_HTTP_PORT" in asked.stderr
 
 
 def test_the_token_from_a_secret_file(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """``arbitre health``: ask a running bot's health check, for a container's or a service manager's probe.
 
-It asks ``/healthz`` of the process's HTTP port on this machine (``--url``, else ``ARBITRE_METRICS_PORT`` and
-``ARBITRE_METRICS_ADDRESS`` as the bot reads them, an address bound to every interface asked on 127.0.0.1),
+It asks ``/healthz`` of the process's HTTP port on this machine (``--url``, else ``ARBITRE_HTTP_PORT`` and
+``ARBITRE_HTTP_ADDRESS``, or ``ARBITRE_METRICS_PORT`` and ``ARBITRE_METRICS_ADDRESS``, as the bot reads them, an
+address bound to every interface asked on 127.0.0.1),
 prints the answer's line and exits 0 when it is ``ok``, 1 otherwise (2: no port to ask).
 """
 
@@ -18,13 +19,15 @@ TIMEOUT_SECONDS = 5.0
 
 
 def health_url(args: argparse.Namespace) -> str | None:
-    """The health check's address: ``--url``, else the metrics port's on this machine (None: none set)."""
+    """The health check's address: ``--url``, else the one HTTP port's, else the metrics port's, on this machine
+    (None: none set)."""
     if args.url:
         return str(args.url)
-    port = os.environ.get("ARBITRE_METRICS_PORT", "").strip()
+    kind = "HTTP" if os.environ.get("ARBITRE_HTTP_PORT", "").strip() else "METRICS"
+    port = os.environ.get(f"ARBITRE_{kind}_PORT", "").strip()
     if not port or port == "0":
         return None
-    host = os.environ.get("ARBITRE_METRICS_ADDRESS", "").strip()
+    host = os.environ.get(f"ARBITRE_{kind}_ADDRESS", "").strip()
     host = "127.0.0.1" if host in EVERY_INTERFACE else host
     host = f"[{host}]" if ":" in host else host
     return f"http://{host}:{port}/healthz"
@@ -36,7 +39,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     url = health_url(args)
     if url is None:
-        print("arbitre health: no port to ask: give --url or set ARBITRE_METRICS_PORT as the bot has it", file=err)
+        print("arbitre health: no port to ask: give --url, or set ARBITRE_HTTP_PORT as the bot has it", file=err)
         return EXIT_USAGE
     try:
         with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as answer:  # noqa: S310 (an http URL of ours)
@@ -60,6 +63,7 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--url",
         metavar="URL",
-        help="the health check's address (default: http://127.0.0.1:ARBITRE_METRICS_PORT/healthz)",
+        help="the health check's address (default: http://127.0.0.1:PORT/healthz, PORT: ARBITRE_HTTP_PORT, else "
+        "ARBITRE_METRICS_PORT)",
     )
     parser.set_defaults(handler=run)
