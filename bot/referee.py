@@ -29,16 +29,13 @@ from .commands import (
     find,
     unknown_command_text,
 )
-from .commands.clock import DuplicateClock
-from .commands.clock_lease import ClockLease
-from .commands.duplicate_closes import ResultImages, TickReplies, draw_images
-from .commands.duplicate_rounds import clock_tick
-from .commands.duplicate_texts import live_line_kind
-from .commands.game_cache import GameCache, Games
-from .commands.game_kinds import kind_of
-from .commands.shown_views import ShownViews
-from .commands.simultane_clock import simultane_tick
-from .commands.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
+from .games.duplicate.closes import ResultImages, TickReplies, draw_images
+from .games.duplicate.rounds import clock_tick
+from .games.duplicate.submissions import UsualWay, quick_play, quick_plays, takes_quick_way
+from .games.duplicate.texts import live_line_kind
+from .games.installed import COMMANDS  # noqa: F401  # importing it declares every command and registers every kind
+from .games.kinds import kind_of
+from .games.simultane.clock import simultane_tick
 from .messages import explain, language_of_locale, say
 from .outbox import (
     CLAIM_SECONDS,
@@ -56,6 +53,10 @@ from .outbox import (
     undelivered,
 )
 from .overload import Shedder, keeps_all
+from .play.cache import GameCache, Games
+from .play.clock import DuplicateClock
+from .play.clock_lease import ClockLease
+from .play.shown_views import ShownViews
 from .storage import (
     ChannelSettings,
     ConnectionLostError,
@@ -127,7 +128,7 @@ class Referee:
         self.outbox_owner = process_name()
         self.alive_until = float("-inf")
         self.clock = DuplicateClock(self.now)  # the duplicate clock's state: tops searched ahead, warnings given
-        self.shown_views = ShownViews()  # the views posted lately in each room (bot.commands.views)
+        self.shown_views = ShownViews()  # the views posted lately in each room (bot.games.common.views)
         self.games = Games(kind_of)  # the games in memory, one cache per kind
         self.classic_games: GameCache[ClassicGame] = self.games.cache(GameKind.CLASSIC)
         self.duplicate_games: GameCache[DuplicateGame] = self.games.cache(GameKind.DUPLICATE)
@@ -545,7 +546,7 @@ class Referee:
         """Clock work due at ``now`` (duplicate warnings and deadlines, simultanés' starts, held rounds and
         posts), its stored replies given to ``publish`` in the order players need them: each close's notice
         and next draw as soon as it is stored, the results of all the tick's closes once every one is, then
-        their images (``bot.commands.duplicate_closes``). ``images``: given the images the closes owe, to draw
+        their images (``bot.games.duplicate.closes``). ``images``: given the images the closes owe, to draw
         them off the clock (``draw_images``); None: drawn and stored at the end of the tick. Every reply of
         the tick; never raises."""
 

@@ -4,7 +4,7 @@ board and players, its events, and one way to take a move.
 A move is an event: ``apply(event)`` checks a new one against the game, applies it and returns it (or
 raises an ``ArbitreError`` and leaves the game unchanged); ``apply_stored(event)`` applies one read
 back from the game's log (checked when it was new). The classic game, the duplicate game and the kinds
-to come all answer this protocol; what a kind shows its players is the bot's (``bot.commands.game_kinds``).
+to come all answer this protocol; what a kind shows its players is the bot's (``bot.games.kinds``).
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 class _Kept(logging.Handler):
-    """Keeps the records of the quick /play's unexpected failures (``bot.commands.submissions.FAILURE_MARK``)."""
+    """Keeps the records of the quick /play's unexpected failures (``bot.games.duplicate.submissions.FAILURE_MARK``)."""
 
     def __init__(self) -> None:
         super().__init__(logging.ERROR)

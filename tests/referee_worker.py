@@ -40,8 +40,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot.chat import Incoming, Reply  # noqa: E402
-from bot.commands.clock_lease import ClockLease  # noqa: E402
-from bot.commands.duplicate_closes import ResultImages  # noqa: E402
+from bot.games.duplicate.closes import ResultImages  # noqa: E402
+from bot.play.clock_lease import ClockLease  # noqa: E402
 from bot.referee import Referee  # noqa: E402
 from bot.runtime.service import RefereeService  # noqa: E402
 from bot.storage import open_storage  # noqa: E402

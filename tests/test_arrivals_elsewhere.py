@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.chat import Incoming, Reply
-from bot.commands.duplicate_rounds import ANSWERS_AWAITED_SECONDS, ARRIVALS_SAID_SECONDS
+from bot.games.duplicate.rounds import ANSWERS_AWAITED_SECONDS, ARRIVALS_SAID_SECONDS
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
 from tests.ready_lists import ready_registry

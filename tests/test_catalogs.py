@@ -12,8 +12,9 @@ from babel.messages.pofile import read_po
 
 from bot.catalogs import CATALOGS, LOCALE_DIR, MissingMessageError, UnknownLanguageError, french_de, placeholders
 from bot.chat import Incoming
-from bot.commands import COMMANDS, find
-from bot.commands.general import SETTINGS, setting_values
+from bot.commands import find
+from bot.games.common.general import SETTINGS, setting_values
+from bot.games.installed import COMMANDS
 from bot.messages import languages, say
 from bot.referee import Referee
 from bot.storage import GameKind, GameStatus, SQLiteStorage

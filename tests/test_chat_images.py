@@ -15,8 +15,9 @@ import pytest
 from PIL import Image
 
 from bot.chat import Reply
-from bot.commands import classic as commands_classic
-from bot.commands import duplicate_texts, duplicate_views
+from bot.games.classic import commands as commands_classic
+from bot.games.duplicate import texts as duplicate_texts
+from bot.games.duplicate import views as duplicate_views
 from bot.render.board import WIDTH as BOARD_WIDTH
 from bot.render.board import classic_board_scene, duplicate_board_scene
 from bot.render.canvas import Scene, png

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.chat import Incoming
-from bot.commands.clock_lease import ClockLease
+from bot.play.clock_lease import ClockLease
 from bot.referee import Referee
 from bot.storage import Storage
 from bot.storage.dialect import CLOCK_OWNER_LOCKS

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.chat import Incoming, Reply
-from bot.commands.duplicate_games import game_of
-from bot.commands.duplicate_rounds import ANSWERS_AWAITED_SECONDS
+from bot.games.duplicate.games import game_of
+from bot.games.duplicate.rounds import ANSWERS_AWAITED_SECONDS
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands.duplicate_games import load_game
+from bot.games.duplicate.games import load_game
 from tests.club import CHANNEL, Club
 from tests.test_duplicate_formats import _top_of
 from tests.test_simultane import CONSOLE, DISCORD, ROOMS, code_of, play_round_one, table_rows

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands import COMMANDS, command_names, suggest
+from bot.commands import command_names, suggest
+from bot.games.installed import COMMANDS
 
 from .club import Club
 

@@ -45,8 +45,8 @@ from hypothesis.stateful import (
 )
 
 from bot.chat import Incoming, Reply
-from bot.commands.classic import build_from_data as build_classic
-from bot.commands.duplicate_games import build_from_data as build_duplicate
+from bot.games.classic.commands import build_from_data as build_classic
+from bot.games.duplicate.games import build_from_data as build_duplicate
 from bot.messages import languages, say
 from bot.referee import Referee
 from bot.storage import GameKind, GameRecord, GameStatus, SQLiteStorage

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from bot.commands.duplicate_games import load_game
+from bot.games.duplicate.games import load_game
 from bot.storage import SQLiteStorage
 
 from .transcripts import replies, run_console

@@ -181,7 +181,8 @@ def _terminal_name(node: ast.expr) -> str | None:
 def chat_modules() -> list[Path]:
     """The modules that write what players read: the commands, the catalogs, the referee, the renderers."""
     bot = ROOT / "bot"
-    modules = [*(bot / "commands").glob("*.py"), *(bot / "render").glob("*.py")]
+    modules = [*(bot / "commands").glob("*.py"), *(bot / "games").rglob("*.py"), *(bot / "play").glob("*.py")]
+    modules += [*(bot / "render").glob("*.py")]
     modules += [bot / name for name in ("messages.py", "referee.py", "words/game_lists.py", "chat.py")]
     return sorted(modules)
 

@@ -22,8 +22,8 @@ import pytest_asyncio
 from bot.adapters.discord import DiscordAdapter, intents_for, platform_name, split_text
 from bot.adapters.discord_commands import penalty_choices, settings_choices
 from bot.chat import Reply
-from bot.commands import COMMANDS
-from bot.commands.general import setting_named
+from bot.games.common.general import setting_named
+from bot.games.installed import COMMANDS
 from bot.messages import languages
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
@@ -774,7 +774,7 @@ def test_a_command_whose_arguments_are_all_optional_is_registered_without_a_requ
     assert optional_removed("[a [b [c]] d] e").strip() == "e"
     from bot.adapters.common import DEFAULT_LANGUAGE
     from bot.adapters.discord_commands import usage_args
-    from bot.commands import COMMANDS
+    from bot.games.installed import COMMANDS
 
     bare = {spec.name for spec in COMMANDS if not optional_removed(usage_args(spec.usage(DEFAULT_LANGUAGE))).strip()}
     assert {"view", "series", "simultane", "help", "standings"} <= bare

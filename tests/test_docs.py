@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import COMMANDS
+from bot.games.installed import COMMANDS
 from bot.tools.command_reference import PAGE, bundled_languages, main, reference
 
 from .transcripts import run_console

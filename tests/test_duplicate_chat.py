@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.chat import Incoming, Reply
-from bot.commands.duplicate_games import load_game
+from bot.games.duplicate.games import load_game
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.ready_lists import ready_registry

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.commands.duplicate_views import board_view
+from bot.games.duplicate.views import board_view
 from bot.render.board import duplicate_board_scene
 from bot.render.canvas import png
 from bot.timefmt import time_left

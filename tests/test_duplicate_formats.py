@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import duplicate_texts
-from bot.commands.duplicate_games import load_game
+from bot.games.duplicate import texts as duplicate_texts
+from bot.games.duplicate.games import load_game
 from bot.render.results import round_result_scene, standings_scene
 from core.board import Board
 from core.draw import JOKER, Bag

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.chat import Incoming
-from bot.commands.clock_lease import ClockLease
+from bot.play.clock_lease import ClockLease
 from bot.referee import Referee
 from tests.ready_lists import ready_registry
 from tests.test_submissions import open_store

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import duplicate_texts
-from bot.commands.duplicate_texts import results_csv, round_text
+from bot.games.duplicate import texts as duplicate_texts
+from bot.games.duplicate.texts import results_csv, round_text
 from bot.messages import say
 from bot.render.record import record_table, standings_text
 from bot.render.results import standings_scene

@@ -5,7 +5,7 @@ classic series, a sheet without a board and a simultané in two rooms; every CSV
 bot sends is read back, each text cell checked not to begin a formula, each number to be a number; then
 LibreOffice opens them all and evaluates none (checked against a file that it does evaluate).
 
-The names reach the games as the platforms give them, through ``bot.commands.seats.clean_name``: ``@`` is
+The names reach the games as the platforms give them, through ``bot.play.seats.clean_name``: ``@`` is
 taken out (a mention), so ``@SUM(1)`` plays as ``SUM(1)``; spaces are made single and stripped at both
 ends, so ``\\t=1+1`` and ``\\r=1+1`` play as ``=1+1`` (the second, another account, as ``=1+1 (2)``): their
 leading tab and carriage return are gone, what is left is a formula, and the exports write ``'=1+1``.

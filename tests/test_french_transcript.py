@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import COMMANDS
+from bot.games.installed import COMMANDS
 from bot.messages import explain
 from tests.club import Club
 from tests.test_catalogs import ENGLISH

@@ -2,12 +2,13 @@
 
 The throwaway kind here, a solitaire sheet (one player adding up points, no board to play on), is
 added the way a new format would be, touching no file of the bot: its class (``Solitaire``, what
-``core`` would hold, answering ``core.kinds.Game``), its ``Kind`` registered with ``game_kinds.register``
+``core`` would hold, answering ``core.kinds.Game``), its ``Kind`` registered with ``bot.games.kinds.register``
 and its one command (``registry.command``), and its messages (a catalog; a real kind adds them to
 ``bot/locale/*/LC_MESSAGES/arbitre.po``). A real kind also adds its name to ``GameKind``
 (``bot/storage/records.py``, one line: what storage records); the throwaway one declares it for the
-test only. So a new kind touches: its class in ``core``, one module in ``bot/commands`` (its kind and
-commands), the catalogs, and that one line. The views (/etat, /sheet, /standings, /board, /games)
+test only. So a new kind touches: its class in ``core``, its package in ``bot/games`` (its kind and
+commands, imported by ``bot/games/installed.py``: ``tests/test_kind_package.py``), the catalogs, and that
+one line. The views (/etat, /sheet, /standings, /board, /games)
 answer through the kind, with no change to ``views.py``.
 
 The cache tests show the games in memory changing only with a committed transaction: a command that
@@ -29,9 +30,9 @@ import pytest
 from bot.catalogs import CATALOGS
 from bot.chat import Incoming
 from bot.commands.context import Context, UserError
-from bot.commands.game_kinds import Kind, kind_of, register, withdraw
 from bot.commands.registry import Access, Section, command
 from bot.commands.registry import withdraw as withdraw_command
+from bot.games.kinds import Kind, kind_of, register, withdraw
 from bot.referee import Referee
 from bot.storage import GameKind, GameRecord, GameSetup, SQLiteStorage
 from core.board import Board
@@ -180,7 +181,7 @@ def solitaire(tmp_path: Path) -> Iterator[str]:
     (folder / "xs" / "LC_MESSAGES" / "arbitre.po").write_text(text, encoding="utf-8")
     CATALOGS.add_directory(folder)
     register(SolitaireKind())
-    command("solo", section=Section.CLASSIC, access=Access.PLAYER)(solo)
+    command("solo", section=Section.CLASSIC, rank=1000, access=Access.PLAYER)(solo)
     try:
         yield "xs"
     finally:
@@ -329,7 +330,7 @@ def test_no_module_tells_game_kinds_apart_by_their_class() -> None:
 
 
 def test_the_views_ask_the_kind_and_never_name_one() -> None:
-    views = (ROOT / "bot" / "commands" / "views.py").read_text(encoding="utf-8")
+    views = (ROOT / "bot" / "games" / "common" / "views.py").read_text(encoding="utf-8")
     tree = ast.parse(views)
     compared = [
         node.lineno

@@ -28,7 +28,7 @@ import re
 import pytest
 
 from bot.adapters.discord import LIVE_INTERVAL, DiscordAdapter
-from bot.commands.duplicate_rounds import WARNING_SECONDS
+from bot.games.duplicate.rounds import WARNING_SECONDS
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, SentMessage, running_bot

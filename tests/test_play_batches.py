@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.chat import Incoming, Reply
-from bot.commands.duplicate_games import game_of
+from bot.games.duplicate.games import game_of
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage, Storage

@@ -1,5 +1,5 @@
 """A private /jouer is answered alike the quick way and the usual way (issue 38, item 2): both decide it with
-``bot.commands.play_decision.decide_play``, and the quick way gives way only on a declared ``HandOver``.
+``bot.games.duplicate.play_decision.decide_play``, and the quick way gives way only on a declared ``HandOver``.
 
 The property: two referees on two real SQLite files brought to the same state by the same commands (a
 duplicate game in manual mode, FISF sanctions or not, a topping game now and then; seats added by the
@@ -26,9 +26,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bot.chat import Incoming, Reply, read_command
-from bot.commands.duplicate_games import game_of
-from bot.commands.play_decision import HandOver
-from bot.commands.submissions import USUAL_WAY, quick_play_in_transaction, quick_plays
+from bot.games.duplicate.games import game_of
+from bot.games.duplicate.play_decision import HandOver
+from bot.games.duplicate.submissions import USUAL_WAY, quick_play_in_transaction, quick_plays
 from tests.club import APOLOGY, START, Club
 
 ROOM = "club"
@@ -217,7 +217,7 @@ def test_a_bug_in_the_quick_way_is_logged_as_an_error_and_the_usual_way_answers(
     def broken(*args: object, **values: object) -> None:
         raise RuntimeError("a bug in the quick way")
 
-    monkeypatch.setattr("bot.commands.submissions.decide_play", broken)
+    monkeypatch.setattr("bot.games.duplicate.submissions.decide_play", broken)
     replies = club.referee.handle(Answer(BEN, "H8 CHAT", from_room=True, received=None).message(club.now))
     assert [r.text for r in replies if r.to_user == BEN.user][0].startswith("Reçu pour le coup 1 : H8 CHAT")
     assert [(r.levelno, str(r.exc_info[1]) if r.exc_info else "") for r in quick_play_failures] == [

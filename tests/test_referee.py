@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.chat import Incoming, read_command
-from bot.commands import COMMANDS
+from bot.games.installed import COMMANDS
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from bot.words.loader import LexiconRegistry, WordListError

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from bot.commands import COMMANDS, Access
+from bot.commands import Access
+from bot.games.installed import COMMANDS
 from core.movegen import find_top
 from tests.club import CHANNEL, REGISTRY, Club, dump
 

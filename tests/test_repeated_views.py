@@ -1,4 +1,4 @@
-"""A view asked again in a room, unchanged, within a minute (``bot.commands.views.once_in_public``), through the
+"""A view asked again in a room, unchanged, within a minute (``bot.games.common.views.once_in_public``), through the
 Referee on a clock the test moves, images on.
 
 Twenty /classement in a room within a minute make one public post (the standings and their image); the nineteen

@@ -78,7 +78,7 @@ def test_a_round_far_from_its_warning_costs_its_room_one_transaction_not_one_per
     """Half-minute rounds in 20 rooms, the clock ticking four times a second: before the warnings are due
     (15 s before the deadline) each room is looked at once, not at every tick, and every warning and close
     still comes (before: a transaction per room at every tick, 1,176 transactions where now 76 at most)."""
-    from bot.commands.duplicate_rounds import clock_tick
+    from bot.games.duplicate.rounds import clock_tick
     from bot.storage import SQLiteStorage
 
     statements: list[str] = []
@@ -199,7 +199,7 @@ async def test_the_clock_wakes_at_a_deadline_sooner_than_its_cadence(tmp_path: A
 def test_the_next_clock_work_is_the_warning_then_the_deadline(tmp_path: Any) -> None:
     """What the service wakes for, as each tick sees the round: its warning (30 s before a minute's
     deadline), then its deadline; nothing once it closed."""
-    from bot.commands.duplicate_rounds import WARNING_SECONDS
+    from bot.games.duplicate.rounds import WARNING_SECONDS
     from bot.storage import SQLiteStorage
 
     now = [START]

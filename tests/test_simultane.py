@@ -16,7 +16,7 @@ import pytest_asyncio
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import TelegramAdapter
 from bot.chat import Incoming, Reply
-from bot.commands.duplicate_games import load_game
+from bot.games.duplicate.games import load_game
 from bot.referee import Referee
 from bot.storage import GameKind, GameSetup, SQLiteStorage, Storage, StoredEvent
 from core.duplicate import DuplicateGame, DuplicateSettings, movegen_top_finder
@@ -473,7 +473,7 @@ class Process:
     """One bot process: its own connections to the shared database, its clock's channels, its lease name."""
 
     def __init__(self, url: str, name: str, scope: str, clock: list[float]) -> None:
-        from bot.commands.clock_lease import ClockLease
+        from bot.play.clock_lease import ClockLease
         from bot.storage.postgres import PostgresStorage
 
         self.storage = PostgresStorage(url, pool_size=2)

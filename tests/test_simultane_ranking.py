@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.chat import Reply
-from bot.commands.simultane_ranking import SHOWN_PLACES, Overall, overall_of, overall_view, shown
+from bot.games.simultane.ranking import SHOWN_PLACES, Overall, overall_of, overall_view, shown
 from bot.render.canvas import Label
 from bot.render.results import standings_scene
 from core.simultane import OverallStanding

@@ -16,7 +16,7 @@ from collections import defaultdict
 import pytest
 
 from bot.chat import Reply
-from bot.commands.simultane_ranking import overall_of, overall_view
+from bot.games.simultane.ranking import overall_of, overall_view
 from bot.storage import GameStatus
 from tests.club import START, Club
 from tests.test_simultane import CONSOLE, DISCORD, TELEGRAM, code_of, table_rows
@@ -301,7 +301,7 @@ def test_two_first_answers_of_one_account_in_two_rooms_at_once_seat_it_in_one(po
     import threading
 
     from bot.chat import Incoming
-    from bot.commands.clock_lease import ClockLease
+    from bot.play.clock_lease import ClockLease
     from bot.referee import Referee
     from bot.storage.postgres import PostgresStorage
     from tests.ready_lists import ready_registry

@@ -69,7 +69,8 @@ def test_reading_then_writing_keeps_every_key_an_earlier_version_stored(data: di
     assert {key: written.get(key) for key in data} == data
 
 
-# What each version wrote (bot/commands/classic.py and duplicate.py since the first commit).
+# What each version wrote (bot/games/classic/commands.py and bot/games/duplicate/commands.py, and before them
+# bot/commands/classic.py and duplicate.py, since the first commit).
 CLASSIC_DICT = {
     "edition": "fr",
     "rules": "box-fr",

@@ -27,7 +27,7 @@ from bot.adapters.telegram import (
     utf16_len,
 )
 from bot.chat import Reply
-from bot.commands import COMMANDS
+from bot.games.installed import COMMANDS
 from bot.messages import say as catalog_say
 from bot.referee import Referee
 from bot.storage import SQLiteStorage

@@ -29,8 +29,8 @@ from typing import BinaryIO, TextIO
 from core.edition import EDITIONS
 
 from ..chat import Incoming, Reply
-from ..commands.duplicate_games import load_game
-from ..commands.duplicate_texts import live_lines_at_close
+from ..games.duplicate.games import load_game
+from ..games.duplicate.texts import live_lines_at_close
 from ..messages import say
 from ..numbers import read_decimal
 from ..operations.metrics import Metrics

@@ -30,7 +30,8 @@ import discord
 from discord import app_commands
 
 from ..chat import Incoming, Reply, read_command
-from ..commands import COMMANDS, CommandSpec, find
+from ..commands import CommandSpec, find
+from ..games.installed import COMMANDS
 from ..messages import say
 from ..operations.metrics import Metrics, rate_limit_trace
 from ..outbox import Undelivered

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from ..commands import CommandSpec, find
-from ..commands.general import setting_named, setting_names, setting_values
+from ..games.common.general import setting_named, setting_names, setting_values
 from ..messages import say
 from ..words.loader import bundled
 from .common import DEFAULT_LANGUAGE, language_of_locale, platform_name, platform_word, short_text

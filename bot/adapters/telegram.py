@@ -48,7 +48,7 @@ from telegram.ext import (
 )
 
 from ..chat import Incoming, Reply
-from ..commands import COMMANDS
+from ..games.installed import COMMANDS
 from ..messages import languages, say
 from ..operations.metrics import Metrics
 from ..outbox import Failure, Undelivered

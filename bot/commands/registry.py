@@ -35,6 +35,7 @@ class Command:
 
     spec: CommandSpec
     handler: Handler
+    rank: int  # where /help lists it within its section, smaller first
     by_kind: dict[GameKind | None, Handler] = field(default_factory=dict)
 
     def handler_for(self, kind: GameKind | None) -> Handler:
@@ -43,6 +44,7 @@ class Command:
 
 
 _COMMANDS: dict[str, Command] = {}
+_BY_KIND: dict[str, dict[GameKind | None, Handler]] = {}  # by command name, whether declared yet or not
 _INDEX: dict[tuple[str, ...], dict[str, CommandSpec]] = {}  # by the languages served: every name typed
 
 
@@ -59,6 +61,7 @@ def command(
     name: str,
     *,
     section: Section,
+    rank: int,
     access: Access = Access.ANYONE,
     read_without_args: bool = False,
     read_only: bool = False,
@@ -67,13 +70,17 @@ def command(
     needs_top: bool = False,
     uses_list: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Declare a command and its handler (returned unchanged)."""
+    """Declare a command and its handler (returned unchanged); ``rank`` places it within its section of
+    /help (smaller first, one command a rank), whatever the order the modules are imported in."""
     spec = CommandSpec(name, section, access, read_without_args, read_only, slow, private, needs_top, uses_list)
 
     def register(handler: Handler) -> Handler:
         if name in _COMMANDS:
             raise CommandDeclarationError(name, "declared twice")
-        _COMMANDS[name] = Command(spec, handler)
+        for other in _COMMANDS.values():
+            if other.spec.section is section and other.rank == rank:
+                raise CommandDeclarationError(name, f"its rank {rank} in /help is also /{other.spec.name}'s")
+        _COMMANDS[name] = Command(spec, handler, rank, _BY_KIND.setdefault(name, {}))
         _INDEX.clear()
         return handler
 
@@ -81,29 +88,34 @@ def command(
 
 
 def withdraw(name: str) -> None:
-    """Remove a declared command (a test's throwaway one)."""
+    """Remove a declared command and its handlers by kind (a test's throwaway one)."""
     _COMMANDS.pop(name, None)
+    _BY_KIND.pop(name, None)
     _INDEX.clear()
 
 
 def handles(name: str, kind: GameKind | None) -> Callable[[Handler], Handler]:
     """Declare the handler of a command when the channel's running game is of ``kind`` (None: when no
-    game runs there)."""
+    game runs there). The command may be declared before or after (``check_handlers``)."""
 
     def register(handler: Handler) -> Handler:
-        if name not in _COMMANDS:
-            raise CommandDeclarationError(name, "a handler for a command not declared (declare it first)")
-        _COMMANDS[name].by_kind[kind] = handler
+        _BY_KIND.setdefault(name, {})[kind] = handler
         return handler
 
     return register
 
 
+def check_handlers() -> None:
+    """Raise if a handler was given for a command that no module declares."""
+    for name in sorted(set(_BY_KIND) - set(_COMMANDS)):
+        raise CommandDeclarationError(name, "a handler for a command not declared")
+
+
 def declared() -> tuple[CommandSpec, ...]:
-    """Every command, in /help order: by section, then as declared."""
+    """Every command, in /help order: by section, then by rank."""
     order = list(Section)
-    specs = [c.spec for c in _COMMANDS.values()]
-    return tuple(sorted(specs, key=lambda s: order.index(s.section)))
+    found = sorted(_COMMANDS.values(), key=lambda c: (order.index(c.spec.section), c.rank))
+    return tuple(c.spec for c in found)
 
 
 def command_named(name: str) -> Command:

@@ -14,13 +14,13 @@ from core.game import ClassicGame
 from ..chat import Incoming, Reply
 from ..outbox import DeadLetter
 from ..overload import Shedder, keeps_all
+from ..play.cache import GameCache, Games
+from ..play.clock import DuplicateClock
+from ..play.clock_lease import ClockLease
+from ..play.shown_views import ShownViews
 from ..storage import GameKind, Storage
 from ..words.game_lists import WordLists
 from ..words.loader import LexiconRegistry
-from .clock import DuplicateClock
-from .clock_lease import ClockLease
-from .game_cache import GameCache, Games
-from .shown_views import ShownViews
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,8 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 from ..chat import Incoming, Reply
-from ..commands.duplicate_closes import ResultImages, owing
-from ..commands.submissions import UsualWay
+from ..games.duplicate.closes import ResultImages, owing
+from ..games.duplicate.submissions import UsualWay
 from ..operations.metrics import Metrics, command_label, platform_of
 from ..outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, known_dead, undelivered
 from ..overload import Overload, OverloadPolicy, Shed

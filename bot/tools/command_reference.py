@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..catalogs import DOMAIN, LOCALE_DIR
-from ..commands import COMMANDS, CommandSpec, Section
+from ..commands import CommandSpec, Section
+from ..games.installed import COMMANDS
 from ..messages import languages
 
 PAGE = "docs/commands.md"  # where the page lives in the repository

@@ -1,0 +1,50 @@
+"""The duplicate clock's own state: the tops searched ahead while players think, the warnings given,
+and the rounds whose time ran out while their word list was still being prepared."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.simultane import RoomProgress
+
+from .top_searches import Search, TopSearches
+
+TopKey = tuple[int | str, int, str, str]  # (game, or a simultanés ``simultane:CODE``, move number, draw, list)
+
+
+class DuplicateClock:
+    """What the clock and the duplicate commands remember between ticks, in this process."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        """``now``: the referee's clock."""
+        self.searches = TopSearches(now)
+        self.tops: dict[TopKey, Search] = {}
+        self.warned: set[tuple[int, int]] = set()  # (game, round) warned of its last seconds
+        self.waiting_for_list: set[tuple[int, int]] = set()  # rounds past their time whose list is not ready
+        self.held: set[str] = set()  # channels whose clock lease this process holds (bot.play.clock_lease)
+        self.renewed = float("-inf")  # time.monotonic() when those leases were last renewed
+        # how many processes run this clock, and when they were counted (time.monotonic()); None: unknown
+        self.owners: tuple[int | None, float] = (None, float("-inf"))
+        # (game, round, stored deadline) -> the time before which the clock has nothing to do for it (its
+        # warning comes later): no transaction for it at every tick until then
+        self.quiet: dict[tuple[int, int, float], float] = {}
+        # whether other live processes share the store (a close then waits for the answers they hold)
+        self.others_alive = False
+        # when the clock next has work, as the last tick saw its rounds (the service wakes then, if sooner
+        # than its cadence): a warning, a deadline, the end of a close's wait for answers elsewhere
+        self.next_due = float("inf")
+        self.simultane_searches = 0  # simultanés' tops this process searched itself (bot.games.simultane.tops)
+        # a paced simultané's rooms as read at one moment (simultané, now): every room's close of a tick decides
+        # on one read (what a room has reached only grows: a read of earlier in the tick holds, never leaks)
+        self.paced: dict[tuple[int, float], list[RoomProgress]] = {}
+
+    def forget_game(self, game_id: int) -> None:
+        """Drop what is kept for a game that ended."""
+        for key in [k for k in self.tops if k[0] == game_id]:
+            self.tops.pop(key, None)
+        self.warned = {w for w in self.warned if w[0] != game_id}
+        self.waiting_for_list = {w for w in self.waiting_for_list if w[0] != game_id}
+        self.quiet = {k: t for k, t in self.quiet.items() if k[0] != game_id}
+
+    def shutdown(self) -> None:
+        self.searches.shutdown()
