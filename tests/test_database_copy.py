@@ -10,11 +10,14 @@ import sys
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from bot.chat import Incoming
 from bot.referee import Referee
+from bot.storage import StorageOpenError
 from bot.storage.postgres import PostgresStorage
 from tests.club import REGISTRY, START, Club
+from tests.postgres_server import PostgresServer
 from tests.processes import ROOT, cli_env
 
 ROOM = "discord:111"  # the simultané's organiser's room
@@ -99,3 +102,31 @@ def test_a_target_holding_rows_is_refused_and_left_alone(tmp_path: Path, postgre
     assert again.stderr == f"arbitre database copy: {refused}\n"
     with psycopg.connect(postgres_url) as target:
         assert target.execute("select count(*) from games").fetchone() == (1,)
+
+
+def test_sqlites_online_backup_while_the_bot_runs_holds_the_latest_moves(tmp_path: Path) -> None:
+    """docs/operating.md, Backing up: SQLite's backup of the file a running bot writes (its latest commits still in
+    the -wal file) opens as a database with them."""
+    club = Club(tmp_path / "club.sqlite")
+    try:
+        club.ok("Ana", "/nouvelle Ana Ben")
+        club.ok("Ana", "/coup H8 VAGUE")
+        assert (tmp_path / "club.sqlite-wal").stat().st_size > 0  # the move is in the log, not yet in the file
+        with sqlite3.connect(tmp_path / "club.sqlite") as running, sqlite3.connect(tmp_path / "backup.sqlite") as copy:
+            running.backup(copy)
+    finally:
+        club.close()
+    restored = Club(tmp_path / "backup.sqlite")
+    try:
+        assert "Ana 20 · Ben 0" in restored.ok("Ben", "/feuille")
+    finally:
+        restored.close()
+
+
+def test_a_postgresql_database_not_in_utf8_is_refused_in_one_line(postgres_server: PostgresServer) -> None:
+    """Found by the container test: a cluster made without a locale is SQL_ASCII, where every text comes back as
+    bytes (the console died on its room's language, b'fr')."""
+    with psycopg.connect(postgres_server.url("postgres"), autocommit=True) as admin:
+        admin.execute("create database ascii_club encoding 'SQL_ASCII' lc_collate 'C' lc_ctype 'C' template template0")
+    with pytest.raises(StorageOpenError, match=r"encoding is SQL_ASCII; Arbitre needs UTF8 \(createdb --encoding"):
+        PostgresStorage(postgres_server.url("ascii_club"))
