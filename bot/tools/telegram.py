@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from bot.adapters.telegram_webhook import WebhookConfig
     from bot.operations.metrics import Metrics
     from bot.referee import Referee
-    from bot.web import WebServer
+    from bot.web import WebAddress, WebServer
     from bot.web.run import HttpPlan
     from bot.web.webhook import Receive
 
@@ -76,6 +76,18 @@ def one_server(
         metrics_paths=plan.metrics_paths,
         webhook=route,
     )
+
+
+def webhook_plan(webhook: WebhookConfig, pages: WebAddress | None) -> HttpPlan:
+    """The webhook's own port (``--listen``, ``--port``) served by the process's aiohttp server, with the pages
+    when they are asked for on the same port."""
+    from bot.web.address import WebAddress
+    from bot.web.run import HttpPlan
+
+    if pages is None:
+        return HttpPlan(WebAddress(webhook.listen, webhook.port), frozenset({"webhook"}))
+    address = WebAddress(webhook.listen, webhook.port, pages.prefix, pages.public_url)
+    return HttpPlan(address, frozenset({"webhook", "pages"}))
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -130,6 +142,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         prepare_at_start(registry, storage)  # in the background: commands say so until it is done
         referee = Referee(storage, registry, clock_scope="telegram:")
         adapter = TelegramAdapter(referee, token, base_url=args.base_url, metrics=metrics.metrics)
+        if plan is None and webhook is not None and (web is None or web.port == webhook.port):
+            plan = webhook_plan(webhook, web)  # the webhook's own port, on the same server as the pages
+            web = None
         if plan is not None:
             adapter.web = one_server(plan, referee, metrics.metrics, webhook, adapter.receive_update)
             print(f"arbitre telegram: {', '.join(sorted(plan.paths))} on port {plan.address.port}", file=err)
