@@ -96,8 +96,11 @@ def test_postgres_clock_owner_killed_another_process_closes_the_round(postgres_u
         assert rows(postgres_url, "select owner from clock_leases where channel = 'pg:1'") == [(survivor.name,)]
         # every acknowledged move is in the round the survivor closed, and its results were posted
         assert {(f"p{i}", 100 + i) for i in range(6)} <= submissions(postgres_url)
-        posted = [r["text"] for r in survivor.delivered() if r["channel"] == "pg:1" and r["to"] is None]
-        assert any("Top" in text for text in posted), posted[-5:]
+        def posted() -> list[str]:
+            return [r["text"] for r in survivor.delivered() if r["channel"] == "pg:1" and r["to"] is None]
+
+        # the results go out once the close is stored (after the next draw): waited for, not raced
+        wait_until(lambda: any("Top" in text for text in posted()), SLACK, f"the results posted: {posted()[-5:]}")
         assert closes_per_round(postgres_url)[(int(game), 1)] == 1  # type: ignore[call-overload]
         assert survivor.finish() == 0
 
