@@ -26,9 +26,11 @@ def health(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_health_asks_the_running_bots_port(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["HTTP", "METRICS"])  # the one port, or the metrics' port of their own
+def test_health_asks_the_running_bots_port(tmp_path: Path, kind: str) -> None:
     port = str(free_port())
-    env = cli_env(tmp_path, ARBITRE_METRICS_PORT=port, ARBITRE_METRICS_ADDRESS="0.0.0.0")
+    ports = {f"ARBITRE_{kind}_PORT": port, f"ARBITRE_{kind}_ADDRESS": "0.0.0.0"}
+    env = cli_env(tmp_path, **ports)
     bot = subprocess.Popen(
         [sys.executable, "-m", "bot", "console"],
         cwd=ROOT,
@@ -40,9 +42,9 @@ def test_health_asks_the_running_bots_port(tmp_path: Path) -> None:
     )
     try:
         assert bot.stderr is not None
-        assert "health check on" in bot.stderr.readline()  # the port is bound
+        assert "/healthz" in bot.stderr.readline()  # the port is bound
         for _ in range(100):  # the console says it runs once its room is open
-            asked = health(tmp_path, ARBITRE_METRICS_PORT=port, ARBITRE_METRICS_ADDRESS="0.0.0.0")
+            asked = health(tmp_path, **ports)
             if asked.returncode == 0:
                 break
             time.sleep(0.1)
@@ -51,7 +53,7 @@ def test_health_asks_the_running_bots_port(tmp_path: Path) -> None:
         assert bot.stdin is not None
         bot.stdin.close()
         bot.wait(timeout=30)
-    gone = health(tmp_path, ARBITRE_METRICS_PORT=port)
+    gone = health(tmp_path, **{f"ARBITRE_{kind}_PORT": port})
     assert gone.returncode == 1
     assert gone.stderr.startswith(f"arbitre health: http://127.0.0.1:{port}/healthz: ")
 

@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from core.edition import EDITIONS
 
@@ -45,11 +45,14 @@ from ..tools.common import (
     EXIT_USAGE,
     database_folder,
     database_url,
+    http_metrics,
     open_database,
-    start_metrics,
 )
 from ..words.game_lists import prepare_at_start
 from ..words.loader import LexiconRegistry
+
+if TYPE_CHECKING:
+    from ..web.run import HttpPlan
 
 CHANNEL = "console"  # the default room's channel, and its clock's scope (it covers the console accounts too)
 ACCOUNTS = "console:"  # every console room's speakers: ``console:NAME``, the same account in every room
@@ -381,7 +384,7 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
         print(f"arbitre console: {error}", file=err)
         storage.close()
         return EXIT_STORAGE
-    metrics = start_metrics(args, "console", err)
+    plan, metrics = http_metrics(args, "console", err)
     if metrics is None:
         storage.close()
         return EXIT_METRICS
@@ -408,19 +411,27 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
             lines.append(say(lang, "console_room", room=key.name))
         out.write("\n".join([*lines, say(lang, "console_database", url=db_url)]) + "\n\n")
     try:
-        return asyncio.run(_run_served(room, stdin, args, err))
+        return asyncio.run(_run_served(room, stdin, args, err, plan, metrics.metrics))
     finally:
         metrics.close()
         storage.close()
 
 
-async def _run_served(room: ConsoleRoom, stdin: TextIO, args: argparse.Namespace, err: TextIO) -> int:
-    """The room, and its live page when the web options ask for it (``bot.web``)."""
+async def _run_served(
+    room: ConsoleRoom,
+    stdin: TextIO,
+    args: argparse.Namespace,
+    err: TextIO,
+    plan: HttpPlan | None = None,
+    metrics: Metrics | None = None,
+) -> int:
+    """The room, and its live page when the web options ask for it, or what the one port ``plan`` names
+    (``bot.web``)."""
     from ..web.run import WebOptionsError, address_of, serving
 
     try:
-        address = address_of(args, "console")
-        async with serving(room.referee, address, "console", err):
+        address = None if plan is not None else address_of(args, "console")
+        async with serving(room.referee, address, "console", err, plan=plan, metrics=metrics):
             return await room.run(stdin)
     except WebOptionsError as error:
         print(error.text, file=err)

@@ -128,7 +128,7 @@ def add_http_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--http-port",
         metavar="PORT",
-        help="serve the health check (/healthz), the metrics (/metrics), the live pages and Telegram's webhook on "
+        help="serve the health check (/healthz), the metrics (/metrics), the live pages (and Telegram's webhook) on "
         "this one port, 0 for any free one (default: ARBITRE_HTTP_PORT; instead of --metrics-port and --web-port)",
     )
     parser.add_argument(

@@ -7,7 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from ..catalogs import CATALOGS
-from .common import add_metrics_options, add_web_options, start_log
+from .common import add_http_options, add_metrics_options, add_web_options, start_log
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -52,6 +52,7 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="a speaker who administers the room (repeatable); others are ordinary players",
     )
+    add_http_options(parser)
     add_metrics_options(parser)
     add_web_options(parser)
     parser.set_defaults(handler=run)
