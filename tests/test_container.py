@@ -8,7 +8,9 @@ Opt-in (``-m container``): it needs podman and podman-compose (Debian's packages
 (``ARBITRE_CONTAINER_BASE``; ``tests/data/container/make_base.sh`` builds one with debootstrap where no container
 registry is reached); about three minutes. PostgreSQL's image is a stand-in built on that base from Debian's
 package (``tests/data/container/postgres.Dockerfile``). Where the runtime cannot set the default descriptor and
-process limits or use the machine's cgroups, ``ARBITRE_CONTAINERS_CONF`` names a podman configuration to use.
+process limits or use the machine's cgroups, ``ARBITRE_CONTAINERS_CONF`` names a podman configuration to use
+(``tests/data/container/containers.conf``: runc, lower limits). podman-compose 1.0.3 (Debian 12) gives a service
+on the host's network a second network and fails: use a newer one (``pip install podman-compose``, 1.6 here).
 """
 
 from __future__ import annotations
