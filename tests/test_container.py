@@ -20,13 +20,13 @@ import os
 import shutil
 import subprocess
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
-from tests.fakes import FakeDiscord
+from tests.discord_club import ClubDiscord
 from tests.fakes._common import free_port
 from tests.processes import ROOT
 
@@ -78,16 +78,13 @@ def images() -> None:
 
 
 @pytest_asyncio.fixture
-async def dc():
-    async with FakeDiscord() as fake:
-        fake.guild = fake.add_guild(name="Club", channels=("partie",))
-        fake.ana = fake.add_user(username="ana", global_name="Ana")
-        fake.add_member(fake.guild, fake.ana, admin=True)
+async def dc() -> AsyncIterator[ClubDiscord]:
+    async with ClubDiscord() as fake:
         yield fake
 
 
 @pytest.fixture
-def project(tmp_path: Path, dc: FakeDiscord) -> Iterator[Path]:
+def project(tmp_path: Path, dc: ClubDiscord) -> Iterator[Path]:
     """The compose file, the test's changes to it and an ``.env`` as an operator writes it, in a folder of their own."""
     shutil.copy(ROOT / "compose.yaml", tmp_path / "compose.yaml")
     shutil.copy(HERE / "compose.host.yaml", tmp_path / "compose.host.yaml")
@@ -112,7 +109,7 @@ def compose(folder: Path) -> list[str]:
     return ["podman-compose", "--project-name", PROJECT, "-f", "compose.yaml", "-f", "compose.host.yaml"]
 
 
-async def until(check, what: str, seconds: float = 120) -> None:  # type: ignore[no-untyped-def]
+async def until(check: Callable[[], bool], what: str, seconds: float = 120) -> None:
     """Wait until ``check()`` is true (asked every second), else fail saying ``what``."""
     for _ in range(int(seconds)):
         if await asyncio.to_thread(check):
@@ -144,7 +141,7 @@ def console(lines: str) -> str:
 @pytest.mark.asyncio
 @pytest.mark.usefixtures("images")
 @pytest.mark.timeout(900)
-async def test_compose_runs_the_bot_with_postgresql_and_keeps_its_data(dc: FakeDiscord, project: Path) -> None:
+async def test_compose_runs_the_bot_with_postgresql_and_keeps_its_data(dc: ClubDiscord, project: Path) -> None:
     up = [*compose(project), "up", "-d"]
     await asyncio.to_thread(run, *up, "db", cwd=project)
     # podman runs health checks from systemd's timers: here the test asks them (compose's depends_on waits on them)

@@ -15,7 +15,7 @@ import pytest
 from bot.chat import Incoming
 from bot.referee import Referee
 from bot.storage import StorageOpenError
-from bot.storage.postgres import PostgresStorage
+from bot.storage.sql.postgres import PostgresStorage
 from tests.club import REGISTRY, START, Club
 from tests.postgres_server import PostgresServer
 from tests.processes import ROOT, cli_env
@@ -72,8 +72,8 @@ def test_a_sqlite_club_copied_to_postgresql_plays_on(tmp_path: Path, postgres_ur
     referee = Referee(storage, REGISTRY, now=lambda: now)
     try:
 
-        def say(name: str, text: str, channel: str = "club", **options: bool) -> str:
-            message = Incoming(channel, f"u:{name.lower()}", name, text, **options)
+        def say(name: str, text: str, channel: str = "club", *, private: bool = False) -> str:
+            message = Incoming(channel, f"u:{name.lower()}", name, text, private=private)
             return "\n".join(reply.text for reply in referee.handle(message))
 
         played = say("Ben", "/coup 8H VOGUE")
@@ -84,7 +84,9 @@ def test_a_sqlite_club_copied_to_postgresql_plays_on(tmp_path: Path, postgres_ur
         assert code in standing
         new = say("Eve", "/nouvelle Eve Fay", channel="telegram:-5")  # a new game: the next id, not a copied one
         assert "Nouvelle partie" in new
-        assert storage.active_game("telegram:-5").id > games
+        started = storage.active_game("telegram:-5")
+        assert started is not None
+        assert started.id > games
         assert storage.outbox_backlog()  # the copied messages still owed, as a process of the new database sees them
     finally:
         referee.clock.shutdown()

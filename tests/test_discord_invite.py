@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -17,7 +18,8 @@ from bot.adapters.discord import DiscordAdapter
 from bot.operations.invite import NEEDED, SCOPES, invite_url, permissions_value
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from tests.fakes import FakeDiscord, running_bot
+from tests.discord_club import ClubDiscord
+from tests.fakes import running_bot
 from tests.processes import ROOT, cli_env, terminate
 from tests.ready_lists import ready_registry
 
@@ -25,7 +27,7 @@ LEXICONS = ready_registry()
 CHANNEL_NEEDS = ("VIEW_CHANNEL", "SEND_MESSAGES", "ATTACH_FILES")  # a thread's is not exercised here
 
 
-def bot_role(fake: FakeDiscord, permissions: int) -> None:
+def bot_role(fake: ClubDiscord, permissions: int) -> None:
     """As Discord does when the link is opened: @everyone may do nothing, the bot's own role what it asked."""
     guild = fake.guild
     guild.roles[0]["permissions"] = "0"
@@ -47,16 +49,12 @@ def bot_role(fake: FakeDiscord, permissions: int) -> None:
 
 
 @pytest_asyncio.fixture
-async def dc():
-    async with FakeDiscord(application_id=123_456_789_012_345_678) as fake:
-        fake.guild = fake.add_guild(name="Club", channels=("partie",))
-        fake.channel = fake.guild.channel_id
-        fake.ana = fake.add_user(username="ana", global_name="Ana")
-        fake.add_member(fake.guild, fake.ana, admin=True)
+async def dc() -> AsyncIterator[ClubDiscord]:
+    async with ClubDiscord(application_id=123_456_789_012_345_678) as fake:
         yield fake
 
 
-async def play_a_little(dc: FakeDiscord, storage: SQLiteStorage) -> None:
+async def play_a_little(dc: ClubDiscord, storage: SQLiteStorage) -> None:
     """A classic game typed in the channel: a move's answer and the board as an image, posted to the channel."""
     adapter = DiscordAdapter(Referee(storage, LEXICONS), message_content=True)
     async with running_bot(dc, adapter.client, fail_on_errors=False):
@@ -69,7 +67,7 @@ async def play_a_little(dc: FakeDiscord, storage: SQLiteStorage) -> None:
                 await asyncio.sleep(0.05)
 
 
-def refusals(dc: FakeDiscord) -> list[tuple[str, str, int]]:
+def refusals(dc: ClubDiscord) -> list[tuple[str, str, int]]:
     return [response for response in dc.responses if response[2] == 403]
 
 
@@ -81,7 +79,7 @@ def test_the_link_carries_the_scopes_and_the_permissions() -> None:
 
 
 @pytest.mark.asyncio
-async def test_the_bot_plays_with_the_invites_permissions_only(dc: FakeDiscord, tmp_path: Path) -> None:
+async def test_the_bot_plays_with_the_invites_permissions_only(dc: ClubDiscord, tmp_path: Path) -> None:
     bot_role(dc, permissions_value())
     storage = SQLiteStorage(tmp_path / "club.sqlite")
     try:
@@ -96,7 +94,7 @@ async def test_the_bot_plays_with_the_invites_permissions_only(dc: FakeDiscord, 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("missing", CHANNEL_NEEDS)
-async def test_each_permission_asked_for_is_needed(dc: FakeDiscord, tmp_path: Path, missing: str) -> None:
+async def test_each_permission_asked_for_is_needed(dc: ClubDiscord, tmp_path: Path, missing: str) -> None:
     bot_role(dc, permissions_value() & ~NEEDED[missing][0])
     storage = SQLiteStorage(tmp_path / "club.sqlite")
     try:
@@ -107,7 +105,7 @@ async def test_each_permission_asked_for_is_needed(dc: FakeDiscord, tmp_path: Pa
 
 
 @pytest.mark.asyncio
-async def test_the_process_prints_the_link_on_asking_and_at_start(dc: FakeDiscord, tmp_path: Path) -> None:
+async def test_the_process_prints_the_link_on_asking_and_at_start(dc: ClubDiscord, tmp_path: Path) -> None:
     env = cli_env(tmp_path, ARBITRE_DISCORD_API=dc.api_base, ARBITRE_DISCORD_TOKEN=dc.token)
     asked = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "discord", "--invite", cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE

@@ -14,7 +14,7 @@ import pytest
 import pytest_asyncio
 from aiohttp import ClientSession
 
-from tests.fakes import SECRET_HEADER, FakeTelegram
+from tests.fakes import SECRET_HEADER
 from tests.fakes._common import free_port
 from tests.processes import ROOT, terminate
 from tests.test_telegram_webhooks import (
@@ -22,6 +22,7 @@ from tests.test_telegram_webhooks import (
     MIB,
     SECRET,
     Answer,
+    WebhookTelegram,
     answer,
     cli_env,
     commands_set,
@@ -31,23 +32,20 @@ from tests.test_telegram_webhooks import (
 
 
 @pytest_asyncio.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    """A self-hosted Bot API (HTTP webhooks on any port) with a group whose creator is Ana."""
-    async with FakeTelegram(bot_username="TestBot", local_mode=True, webhook_retry_seconds=0.2) as fake:
-        fake.add_group(GROUPS[0], "Club")
-        fake.ana = fake.add_user(first_name="Ana")
-        fake.set_member(GROUPS[0], fake.ana, "creator")
+async def api() -> AsyncIterator[WebhookTelegram]:
+    """A self-hosted Bot API (HTTP webhooks on any port) with the webhook tests' groups, created by Ana."""
+    async with WebhookTelegram() as fake:
         yield fake
 
 
-async def start(tg: FakeTelegram, tmp_path: Path, port: int, *options: str) -> asyncio.subprocess.Process:
+async def start(api: WebhookTelegram, tmp_path: Path, port: int, *options: str) -> asyncio.subprocess.Process:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
         "telegram",
         "--base-url",
-        tg.base_url,
+        api.base_url,
         "--db",
         str(tmp_path / "one.sqlite"),
         "--webhook",
@@ -56,12 +54,12 @@ async def start(tg: FakeTelegram, tmp_path: Path, port: int, *options: str) -> a
         str(port),
         *options,
         cwd=ROOT,
-        env=cli_env(tmp_path, tg.token),
+        env=cli_env(tmp_path, api.token),
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.PIPE,
     )
     await listening(port, process, tmp_path / "none.log")
-    await commands_set(tg, 1)
+    await commands_set(api, 1)
     return process
 
 
@@ -71,25 +69,25 @@ async def get(url: str) -> tuple[int, str, str]:
 
 
 @pytest.mark.asyncio
-async def test_one_port_serves_health_metrics_pages_and_the_webhook(tg: FakeTelegram, tmp_path: Path) -> None:
+async def test_one_port_serves_health_metrics_pages_and_the_webhook(api: WebhookTelegram, tmp_path: Path) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    process = await start(tg, tmp_path, port)
+    process = await start(api, tmp_path, port)
     try:
         group = GROUPS[0]
-        await tg.send_user_message(group, tg.ana, "/reglages")  # through the webhook, on the one port
-        await answer(tg, group, "Réglages :")
-        assert tg.webhook_attempts[-1].status == 200
+        await api.send_user_message(group, api.ana, "/reglages")  # through the webhook, on the one port
+        await answer(api, group, "Réglages :")
+        assert api.webhook_attempts[-1].status == 200
         assert await get(f"{base}/healthz") == (200, "text/plain; charset=utf-8", "ok\n")
         status, kind, metrics = await get(f"{base}/metrics")
         assert status == 200
         assert kind.startswith("text/plain")
         assert 'arbitre_commands_total{command="settings",platform="telegram"} 1.0' in metrics
 
-        await tg.send_user_message(group, tg.ana, "/nouvelle Ana Ben")
-        await answer(tg, group, "Nouvelle partie")
-        await tg.send_user_message(group, tg.ana, "/vue")
-        link = re.search(r"(http://\S+/v/\S+)", await answer(tg, group, "Page en direct"))
+        await api.send_user_message(group, api.ana, "/nouvelle Ana Ben")
+        await answer(api, group, "Nouvelle partie")
+        await api.send_user_message(group, api.ana, "/vue")
+        link = re.search(r"(http://\S+/v/\S+)", await answer(api, group, "Page en direct"))
         assert link is not None
         assert link.group(1).startswith(f"{base}/v/")
         status, kind, page = await get(link.group(1))
@@ -111,13 +109,13 @@ async def test_one_port_serves_health_metrics_pages_and_the_webhook(tg: FakeTele
 
 
 @pytest.mark.asyncio
-async def test_each_path_can_be_left_out(tg: FakeTelegram, tmp_path: Path) -> None:
+async def test_each_path_can_be_left_out(api: WebhookTelegram, tmp_path: Path) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    process = await start(tg, tmp_path, port, "--http-paths", "health,webhook")
+    process = await start(api, tmp_path, port, "--http-paths", "health,webhook")
     try:
-        await tg.send_user_message(GROUPS[0], tg.ana, "/reglages")
-        await answer(tg, GROUPS[0], "Réglages :")
+        await api.send_user_message(GROUPS[0], api.ana, "/reglages")
+        await answer(api, GROUPS[0], "Réglages :")
         assert (await get(f"{base}/healthz"))[0] == 200
         assert (await get(f"{base}/metrics"))[0] == 404
         assert (await get(f"{base}/v/anything"))[0] == 404
