@@ -12,20 +12,29 @@ from .common import (
     EXIT_METRICS,
     EXIT_STORAGE,
     EXIT_USAGE,
+    add_http_options,
     add_metrics_options,
     add_web_options,
     database_folder,
     database_url,
+    http_metrics,
     open_database,
-    start_metrics,
+    start_log,
 )
 
 if TYPE_CHECKING:
     from ..adapters.console.clock import ConsoleClock
     from ..adapters.console.room import ConsoleRoom
+    from ..operations.metrics import Metrics
+    from ..web.run import HttpPlan
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from bot.operations.logs import log_settings
+
+    if getattr(args, "log", None) is None:  # not through the command line's main
+        args.log = log_settings(default_level="warning")
+    start_log(args)
     return run_console(args, sys.stdin, out, err)
 
 
@@ -61,6 +70,7 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="a speaker who administers the room (repeatable); others are ordinary players",
     )
+    add_http_options(parser)
     add_metrics_options(parser)
     add_web_options(parser)
     parser.set_defaults(handler=run)
@@ -99,7 +109,7 @@ def run_console(
         print(f"arbitre console: {error}", file=err)
         storage.close()
         return EXIT_STORAGE
-    metrics = start_metrics(args, "console", err)
+    plan, metrics = http_metrics(args, "console", err)
     if metrics is None:
         storage.close()
         return EXIT_METRICS
@@ -127,19 +137,27 @@ def run_console(
             lines.append(say(lang, "console_room", room=key.name))
         out.write("\n".join([*lines, say(lang, "console_database", url=db_url)]) + "\n\n")
     try:
-        return asyncio.run(_run_served(room, stdin, args, err))
+        return asyncio.run(_run_served(room, stdin, args, err, plan, metrics.metrics))
     finally:
         metrics.close()
         storage.close()
 
 
-async def _run_served(room: ConsoleRoom, stdin: TextIO, args: argparse.Namespace, err: TextIO) -> int:
-    """The room, and its live page when the web options ask for it (``bot.web``)."""
+async def _run_served(
+    room: ConsoleRoom,
+    stdin: TextIO,
+    args: argparse.Namespace,
+    err: TextIO,
+    plan: HttpPlan | None = None,
+    metrics: Metrics | None = None,
+) -> int:
+    """The room, and its live page when the web options ask for it, or what the one port ``plan`` names
+    (``bot.web``)."""
     from ..web.run import WebOptionsError, address_of, serving
 
     try:
-        address = address_of(args, "console")
-        async with serving(room.referee, address, "console", err):
+        address = None if plan is not None else address_of(args, "console")
+        async with serving(room.referee, address, "console", err, plan=plan, metrics=metrics):
             return await room.run(stdin)
     except WebOptionsError as error:
         print(error.text, file=err)

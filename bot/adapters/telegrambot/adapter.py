@@ -253,7 +253,8 @@ class TelegramAdapter(AdapterBase[_Turn]):
                 await self.bot.set_webhook(
                     webhook.url, allowed_updates=list(ALLOWED_UPDATES), secret_token=webhook.secret
                 )
-                server = serve_updates(webhook, self._receive_update)
+                if self.web is None or not self.web.serves_webhook:  # else the process's one HTTP port takes them
+                    server = serve_updates(webhook, self.receive_update)
                 await application.start()
                 log.info("receiving updates for %s at %s", webhook.url, webhook.local_address)
                 await stop.wait()
@@ -265,7 +266,7 @@ class TelegramAdapter(AdapterBase[_Turn]):
                     await application.stop()
                 await self._post_stop(application)
 
-    async def _receive_update(self, data: dict[str, Any]) -> None:
+    async def receive_update(self, data: dict[str, Any]) -> None:
         """An update the webhook received, for the application's handlers."""
         try:
             update = Update.de_json(data, self.bot)
