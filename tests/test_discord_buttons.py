@@ -102,6 +102,9 @@ async def test_a_duplicate_round_answered_by_20_players_through_the_modal_and_on
     await slash(dc, "close")
     closed = await dc.wait_for_message(lambda r: (r.text or "").startswith("Coup 1 clos"), channel_id=dc.channel)
     assert closed.text.startswith("Coup 1 clos : 21 joueurs sur 21 ont joué.")
+    assert draw.message_id is not None
+    await dc.wait_for_edit(lambda r: r.message_id == draw.message_id and not r.reply_markup)
+    assert not dc.messages[draw.message_id].get("components")  # the round closed: no Play button any more
 
 
 @pytest.mark.asyncio

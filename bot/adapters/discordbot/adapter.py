@@ -22,12 +22,13 @@ import io
 import logging
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from ...actions import Action
 from ...buttons import form_for
 from ...chat import Incoming, Reply, read_command
 from ...commands import CommandSpec, find
@@ -39,6 +40,7 @@ from ...referee import Referee
 from ..base import AdapterBase, Capabilities, Countdown, Post, PrivateReplies, one_each
 from ..names import DEFAULT_LANGUAGE
 from ..ordering import Turn, first_things_first
+from ..tracking import TrackedMessage
 from .client import AdapterHooks, ArbitreClient, ShardedArbitreClient
 from .commands import build_command, intents_for
 from .components import ASK, DISMISS, FORM, MENU, RUN, answers, confirm_view, modal_for, pressed_label, view_for
@@ -133,6 +135,7 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
         )
         self.tree = self.client.tree
         self.refused_channels: dict[int, int] = {}  # channel id -> the error code that refused a post
+        self._actions: dict[str, tuple[Action, ...]] = {}  # an edited message's buttons, by its edit key
         self._fallback_sent: dict[tuple[str, str], float] = {}
         for spec in COMMANDS:
             self.tree.add_command(build_command(self, spec))
@@ -466,19 +469,27 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
         except discord.HTTPException as error:
             log.warning("could not post the closed-DMs note: %s", error)
 
+    def edit(self, tracked: TrackedMessage, reply: Reply) -> Coroutine[Any, Any, None] | None:
+        if reply.edit_key is not None:  # an edit shows the buttons of its reply (a round's close: none)
+            self._actions[reply.edit_key] = reply.actions
+        return super().edit(tracked, reply)
+
     def _track(self, reply: Reply, text: str, message: Any, *, private: bool, token_until: float | None) -> None:
         """Keep a sent message for the replies that edit it. ``token_until``: set when it was sent
         through an interaction, whose token may edit it until then; later, the channel does."""
         client = self.client
         holder = {"message": message, "token_until": token_until}
+        key = reply.edit_key or ""
+        self._actions[key] = reply.actions
 
         async def edit(new_text: str) -> None:
             content = self.pieces(new_text)[:1] or ["…"]
             current = holder["message"]
             until = holder["token_until"]
+            view = view_for(self._actions.get(key, ()))  # the buttons the edit shows (none: taken off)
             if until is None or self.clock() < until:
                 try:
-                    await current.edit(content=content[0], allowed_mentions=NO_MENTIONS)
+                    await current.edit(content=content[0], allowed_mentions=NO_MENTIONS, view=view)
                     return
                 except discord.HTTPException as error:
                     if private:  # an ephemeral message cannot be reached any other way
@@ -491,7 +502,9 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
             channel_id = current.channel.id
             channel = client.get_partial_messageable(channel_id)
             try:
-                await channel.get_partial_message(current.id).edit(content=content[0], allowed_mentions=NO_MENTIONS)
+                await channel.get_partial_message(current.id).edit(
+                    content=content[0], allowed_mentions=NO_MENTIONS, view=view
+                )
             except discord.NotFound:
                 posted = await self._send_channel(channel_id, content[:1], None)
                 if posted:
