@@ -5,14 +5,19 @@ once every one is)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.chat import Incoming, Reply
+from bot.games.duplicate.closes import ResultImages
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
+from bot.storage import SQLiteStorage
 from bot.storage.sql.postgres import PostgresStorage
 from tests.ready_lists import ready_registry
 
@@ -225,3 +230,46 @@ def test_the_next_clock_work_is_the_warning_then_the_deadline(tmp_path: Any) -> 
     finally:
         referee.clock.shutdown()
         storage.close()
+
+
+@pytest.mark.asyncio
+async def test_a_stop_while_closes_images_are_drawn_leaves_no_drawing_under_the_closed_storage(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Twenty rooms closing at once owe their images; the service stops at once (no time for sends), then the
+    storage closes, as a bot's stop does. Before, the drawing thread went on reading the closed storage ("could
+    not draw the images of 74 closes ... closed database", seen at the end of the burst benchmark); now the stop
+    waits for the drawing under way and drops the rest."""
+    now = [START]
+    storage = SQLiteStorage(tmp_path / "stop.sqlite")
+    referee = Referee(storage, ready_registry(), now=lambda: now[0], images=True)
+
+    async def deliver(replies: list[Reply]) -> None:
+        return None
+
+    drawing, over = threading.Event(), threading.Event()
+    draw_images = referee.draw_images
+
+    def drawn(owed: list[ResultImages]) -> list[Reply]:
+        drawing.set()  # observed, then drawn as ever
+        try:
+            return draw_images(owed)
+        finally:
+            over.set()
+
+    referee.draw_images = drawn  # type: ignore[method-assign]
+    service = RefereeService(referee, deliver)
+    rooms = [f"discord:{n}" for n in range(20)]
+    for n, room in enumerate(rooms):
+        await service.handle(Incoming(room, "u:ref", "Ref", "/duplicate 0.25", admin=True))
+        await service.handle(Incoming(room, f"u:{n}", f"P{n}", "/jouer H8 ZOO", private=True))
+    now[0] += 60
+    with caplog.at_level(logging.INFO, logger="arbitre"):
+        replies = await service.tick()
+        assert len([r for r in replies if r.text.startswith("Coup 1 clos")]) == len(rooms)
+        assert await asyncio.to_thread(drawing.wait, 30)  # the images' thread under way
+        await service.stop(sends_seconds=0.0)
+        storage.close()
+        assert await asyncio.to_thread(over.wait, 30)  # the drawing that was under way, over
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == []

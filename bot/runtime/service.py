@@ -46,6 +46,7 @@ PLAYS_AT_ONCE = 100  # private /play handled in one transaction at most (the oth
 SENT_LATELY = 10_000  # delivered numbers remembered (far more than an outbox pass reads)
 IMAGES_STALE_SECONDS = 120.0  # owed images that waited longer than this to be drawn are dropped
 STOP_SENDS_SECONDS = 10.0  # how long a stop waits for the sends under way (the rest go after a restart)
+IMAGES_CLOSES_AT_ONCE = 8  # closes whose images one thread call draws and stores (a stop waits for one such call)
 IMAGES_YIELD_SECONDS = 5.0  # how long images give way at most to commands and the clock before being drawn
 IMAGES_LOOK_SECONDS = 0.02  # how often images that give way look again
 
@@ -87,6 +88,8 @@ class RefereeService:
         self._tasks: list[asyncio.Task[None]] = []
         self._sending: set[asyncio.Task[None]] = set()  # sends published and not over yet (the clock's)
         self._images_lock = asyncio.Lock()  # owed images drawn one batch at a time, in order
+        self._drawing: set[asyncio.Future[list[Reply]]] = set()  # images being drawn in a thread (a stop waits)
+        self._stopping = False
         self._clock_lock = asyncio.Lock()
         self._tick_future: asyncio.Future[list[Reply]] | None = None
         self._wake = asyncio.Event()
@@ -288,7 +291,15 @@ class RefereeService:
                 return
             if fresh:
                 await self._images_give_way(asyncio.get_running_loop().time() + IMAGES_YIELD_SECONDS)
-                self._publish(await asyncio.to_thread(self.referee.draw_images, fresh))
+            for start in range(0, len(fresh), IMAGES_CLOSES_AT_ONCE):
+                if self._stopping:  # the storage is about to close under the drawing thread: the rest is dropped
+                    log.info("%d closes' images not drawn: the process stops", len(fresh) - start)
+                    return
+                part = fresh[start : start + IMAGES_CLOSES_AT_ONCE]
+                drawing = asyncio.ensure_future(asyncio.to_thread(self.referee.draw_images, part))
+                self._drawing.add(drawing)
+                drawing.add_done_callback(self._drawing.discard)
+                self._publish(await asyncio.shield(drawing))
 
     async def _images_give_way(self, until: float) -> None:
         """Wait while the clock ticks (the next rooms' closes), until the loop's ``until`` at most
@@ -415,6 +426,7 @@ class RefereeService:
         outbox (resumes what was not delivered before a restart). Idempotent."""
         if not self._tasks:
             loop = asyncio.get_running_loop()
+            self._stopping = False
             self.beat()  # in storage before this process claims anything (a few statements, once at start)
             self._tasks = [
                 loop.create_task(self._run_clock()),
@@ -426,7 +438,9 @@ class RefereeService:
 
     async def stop(self, sends_seconds: float | None = STOP_SENDS_SECONDS) -> None:
         """Stop the clock and the outbox worker; wait for the sends under way and the images owed, at most
-        ``sends_seconds`` (None: until they are over: the console, whose output is all there is)."""
+        ``sends_seconds`` (None: until they are over: the console, whose output is all there is). Images still
+        to draw once the sends are over are dropped; a drawing under way in a thread is awaited (it reads the
+        storage the caller closes next)."""
         for task in self._tasks:
             task.cancel()
             try:
@@ -440,6 +454,8 @@ class RefereeService:
             for task in set(self._sending):
                 task.cancel()
             await asyncio.gather(*self._sending, return_exceptions=True)
+        self._stopping = True
+        await asyncio.gather(*self._drawing, return_exceptions=True)
         await asyncio.to_thread(self.referee.release_clocks)  # another process takes over at once
         await asyncio.to_thread(self._forget_me)  # what this process still claims is due at once elsewhere
 
