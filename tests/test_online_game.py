@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from core import online_robot as robot
 from core.board import Board
 from core.draw import Bag
 from core.edition import FRENCH, JOKER
@@ -16,10 +17,11 @@ from core.errors_classic import ExchangeNotAllowedError
 from core.errors_online import DealtUndoError, NotOnRackError, TurnError
 from core.events import Undo
 from core.gcg import read_gcg
-from core.movegen import generate_plays
+from core.movegen import find_top, generate_plays
 from core.notation import Notation
 from core.online import DealtGame, dealt_gcg, draw_order, order_from
 from core.online_events import Dealt, OrderDrawn, event_from_dict, event_to_dict
+from core.online_robot import Level
 from core.rules import rule_set_by_code
 from tests.ready_lists import ready_registry
 
@@ -181,3 +183,33 @@ def test_the_weakest_plays_still_reach_the_end() -> None:
     game.start(rng)
     play_to_the_end(game, rng, weakest=True)
     assert game.ended
+
+
+def test_the_computer_at_its_strongest_beats_itself_at_its_weakest_and_plays_the_top() -> None:
+    game = DealtGame(FRENCH, rule_set_by_code("fisf"), ("Top", "Weak"))
+    rng = random.Random(11)
+    game.start(rng)
+    levels = {"Top": Level.TOP, "Weak": Level.WEAK}
+    first = game.to_move or ""
+    top = find_top(game.board, FRENCH.spell(game.rack(first)), FRENCH_LIST, FRENCH).best
+    assert top is not None
+    while not game.ended:
+        player = game.to_move or ""
+        robot.move(game, player, FRENCH_LIST, levels[player], rng, None)
+        assert conserved(game)
+    assert game.lines[0].points == top.total
+    totals = game.totals()
+    assert totals["Top"] > totals["Weak"]
+    assert read_gcg(dealt_gcg(game), strict=True).game.totals() == totals
+
+
+def test_each_weaker_level_chooses_a_play_scoring_no_more() -> None:
+    game = DealtGame(FRENCH, rule_set_by_code("box-fr"), ("Ana", "Ben"))
+    game.start(random.Random(12))
+    player = game.to_move or ""
+    scores = []
+    for level in (Level.TOP, Level.STRONG, Level.MEDIUM, Level.WEAK):
+        choice = robot.choose(game, player, FRENCH_LIST, level)
+        scores.append(game.classic.evaluate(choice.move)[1].total)
+    assert scores == sorted(scores, reverse=True)
+    assert scores[0] > scores[-1]
