@@ -33,13 +33,14 @@ from dataclasses import dataclass, field
 from .board import Board
 from .draw import Bag, sort_tiles
 from .edition import JOKER, Edition
+from .errors import UnknownPlayerError
 from .errors_classic import ExchangeNotAllowedError, ExchangeSizeError, PlayerCountError
 from .errors_online import DealError, DealtUndoError, NotDealtError, NotOnRackError, TurnError
 from .events import Challenge, End, Exchange, Join, Pass, Play, Undo, Withdrawn
 from .game import ClassicGame, LineKind, SheetLine, Standing
 from .gcg_write import write_gcg
 from .notation import Notation
-from .online_events import Dealt, DealtEvent, OrderDrawn
+from .online_events import Dealt, DealtEvent, OrderDrawn, Robot
 from .rules import RuleSet, most_players
 
 TURNS = (Play, Pass, Exchange)
@@ -118,6 +119,7 @@ class DealtGame:
         self.classic = ClassicGame(edition, rules, (), notation)
         self.bag = Bag.full(edition)
         self.racks: dict[str, str] = {}
+        self.robots: dict[str, str] = {}  # the seats the computer plays: their level
         self.events: list[DealtEvent] = []
         self.rack_at_line: dict[int, str] = {}  # a turn's sheet line: its player's rack before it
         self._refill: _Refill | None = None
@@ -257,7 +259,9 @@ class DealtGame:
         """Raise if a new event breaks a rule of the deal, of the turn or of the classic game."""
         if isinstance(event, Undo):
             raise DealtUndoError()
-        if isinstance(event, OrderDrawn | Dealt):
+        if isinstance(event, Robot) and (event.player not in self.seats or self.dealt):
+            raise UnknownPlayerError(event.player, self.seats)
+        if isinstance(event, OrderDrawn | Dealt | Robot):
             return
         if isinstance(event, TURNS):
             if not self.dealt:
@@ -290,6 +294,8 @@ class DealtGame:
                 self.classic.apply_stored(Join(player), at)
         elif isinstance(event, Dealt):
             self._dealt(event)
+        elif isinstance(event, Robot):
+            self.robots[event.player] = event.level
         else:
             self._classic_event(event, at)
         self.events.append(event)
@@ -308,7 +314,7 @@ class DealtGame:
         self._last_was_play = False
 
     def _classic_event(self, event: DealtEvent, at: float | None) -> None:
-        assert not isinstance(event, OrderDrawn | Dealt)
+        assert not isinstance(event, OrderDrawn | Dealt | Robot)
         if isinstance(event, TURNS) and not self.dealt:
             raise NotDealtError()
         before = dict(self.racks)
@@ -322,7 +328,8 @@ class DealtGame:
             used = self.edition.tiles(event.tiles)
             self._take(event.player, used)
         target = self.classic.last_play_line() if isinstance(event, Challenge | Withdrawn) else None
-        self.classic.apply_stored(event, at)
+        # an exchange's tiles stay secret: the sheet only counts them
+        self.classic.apply_stored(Exchange(event.player, str(len(used))) if isinstance(event, Exchange) else event, at)
         for line in self.classic.lines[first - 1 :]:
             if line.kind in (LineKind.PLAY, LineKind.PASS, LineKind.EXCHANGE, LineKind.LOST_TURN):
                 self.rack_at_line.setdefault(line.number, before.get(line.player, ""))

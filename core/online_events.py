@@ -38,9 +38,26 @@ class Dealt:
         return f"{self.player}: draws {len(self.tiles)}"  # never the tiles: logs must not show a rack
 
 
-DealtEvent = Event | OrderDrawn | Dealt
+@dataclass(frozen=True)
+class Robot:
+    """A seat the computer plays, at a level (``core.online_robot.Level``'s name, lowercase)."""
 
-EVENT_TYPES: Mapping[str, type[DealtEvent]] = {**CLASSIC_EVENT_TYPES, OrderDrawn.kind: OrderDrawn, Dealt.kind: Dealt}
+    kind: ClassVar[str] = "robot"
+    player: str
+    level: str
+
+    def __str__(self) -> str:
+        return f"{self.player}: computer ({self.level})"
+
+
+DealtEvent = Event | OrderDrawn | Dealt | Robot
+
+EVENT_TYPES: Mapping[str, type[DealtEvent]] = {
+    **CLASSIC_EVENT_TYPES,
+    OrderDrawn.kind: OrderDrawn,
+    Dealt.kind: Dealt,
+    Robot.kind: Robot,
+}
 
 
 def event_to_dict(event: DealtEvent) -> dict[str, Any]:

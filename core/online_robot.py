@@ -69,3 +69,7 @@ def move(game: DealtGame, player: str, lexicon: Lexicon, level: Level, rng: rand
         return game.exchange(player, choice.exchange, rng, at)
     return game.pass_turn(player, at)
 
+
+def level_named(name: str) -> Level:
+    """The level stored for a computer's seat (``str(level)``)."""
+    return Level[name.upper()]
