@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from core.edition import fold_accents
 
@@ -33,6 +34,11 @@ class Incoming:
     received: float | None = None
     locale: str | None = None  # the language the platform says the sender uses (``en``, ``fr-FR``...)
 
+    @cached_property
+    def command(self) -> CommandLine | None:
+        """The command the message holds, read once however many layers ask (None: not a command)."""
+        return read_command(self.text)
+
     def arrived(self, now: float) -> float:
         """When the message arrived: ``received``, never later than ``now``; ``now`` when not stamped."""
         return now if self.received is None else min(now, self.received)
@@ -41,7 +47,7 @@ class Incoming:
         """For logs: the text cut at :data:`LOGGED_CHARS` (a 100 kB message is never logged whole); of a
         private message (an open duplicate submission) only its command's name and its length."""
         if self.private:
-            command = read_command(self.text)
+            command = self.command
             shown = f"/{command.name} … " if command is not None else ""
             return f"{self.name}@{self.channel} (private): {shown}({len(self.text)} characters)"
         return f"{self.name}@{self.channel}: {for_log(self.text)}"

@@ -19,7 +19,7 @@ from core.duplicate import DuplicateGame
 from core.errors import ArbitreError
 from core.game import ClassicGame
 
-from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply, read_command
+from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
 from .commands import (
     CommandSpec,
     Context,
@@ -180,7 +180,7 @@ class Referee:
     @staticmethod
     def _about_links(message: Incoming) -> bool:
         """Whether the message is a command that may change the live links or a simultané's rooms."""
-        command = read_command(message.text)
+        command = message.command
         named = None if command is None else find(command.name)
         return named is not None and named.name in LINK_COMMANDS
 
@@ -201,7 +201,7 @@ class Referee:
 
     def batches(self, message: Incoming) -> bool:
         """Whether ``handle_plays`` takes this message with others: a private /play (``handle``'s quick way)."""
-        command = read_command(message.text)
+        command = message.command
         return command is not None and self._quick_play(command) and takes_quick_way(message, command)
 
     def handle_plays(self, messages: list[Incoming]) -> list[list[Reply] | UsualWay | None]:
@@ -210,7 +210,7 @@ class Referee:
         its own (``handle``): not the common case, its room held by another transaction, or the batch failed;
         ``USUAL_WAY`` for each the quick way read and left to the command's usual way (``handle`` with
         ``quick=False``: an answer received before a closed round's end...)."""
-        commands = [read_command(m.text) for m in messages]
+        commands = [m.command for m in messages]
         chosen = [n for n, c in enumerate(commands) if c is not None and self._quick_play(c)]
         plays = [(messages[n], c) for n in chosen if (c := commands[n]) is not None]
         quick = dict(zip(chosen, quick_plays(self.services(), plays)))
@@ -263,7 +263,7 @@ class Referee:
         for it and runs again; ``again``: its first run lost its database connection before the commit,
         nothing of it was kept, and this is the one more it gets; ``quick=False``: a private /play the
         quick way already left to the usual way is not tried the quick way again)."""
-        command = read_command(message.text)
+        command = message.command
         if command is None:
             return []
         if self._addressed_elsewhere(command):

@@ -38,6 +38,7 @@ from .ports import BadPortError, port_number
 if TYPE_CHECKING:
     import aiohttp
 
+    from ..chat import CommandLine
     from ..overload import Overload
     from ..referee import Referee
 
@@ -81,13 +82,11 @@ def platform_of(channel: str) -> str:
     return channel.split(":", 1)[0] or "unknown"
 
 
-def command_label(text: str) -> str | None:
+def command_label(command: CommandLine | None) -> str | None:
     """The name a command is counted under: its canonical name (``/jouer`` and ``/play`` alike),
     ``unknown`` for a command the bot does not know; None for a message that is no command."""
-    from ..chat import read_command
     from ..commands import find
 
-    command = read_command(text)
     if command is None:
         return None
     spec = find(command.name)

@@ -131,7 +131,7 @@ class RefereeService:
                 self._arrivals.pop(key, None)
             self._arrivals_changed.set()
             self.overload.answered(key)
-        if self.metrics is not None and (label := command_label(message.text)) is not None:
+        if self.metrics is not None and (label := command_label(message.command)) is not None:
             self.metrics.command_done(label, platform_of(message.channel), time.perf_counter() - started)
         return replies
 

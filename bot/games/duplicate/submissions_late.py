@@ -14,7 +14,7 @@ from __future__ import annotations
 from core.duplicate import DuplicateGame
 from core.duplicate.rounds import Round
 
-from ...commands.context import Context
+from ...commands.context import Context, UserError
 from ...messages import say
 from ...storage import GameRecord
 from ...timefmt import clock_time
@@ -53,9 +53,8 @@ def count_after_close(
     settings = ctx.storage.channel(record.channel)
     lang = settings.language
     later = [s for s in round_.submissions if s.player == player and s.at is not None and s.at >= at]
-    if later:  # a later answer of the player, in time, already counted
-        ctx.private(say(lang, "dup_in_time_superseded", n=round_.number, move=move))
-        return
+    if later:  # a later answer of the player, in time, already counted: refused, nothing stored
+        raise UserError("dup_in_time_superseded", n=round_.number, move=move)
     verdicts, _ = round_lists(ctx.services, record)
     reason = say(lang, "dup_in_time_reason", time=clock_time(at, settings.zone))
     event = game.correct(player, round_.number, move, verdicts, reason, claimed)
