@@ -21,6 +21,9 @@ Rules applied, beside those of ``ClassicGame``:
 - The rule set's scoreless limit ends the game (each player then loses the rack's value), whether or not
   the sheet of a game played at a table would close by itself.
 - Moves are never undone (``DealtUndoError``).
+- By correspondence (``Pace``): the player to move is reminded when a quarter of the move's time is left;
+  a move's time over passes the turn (as a stopwatch does, so the scoreless limit may end the game); the
+  game's time over ends it as stopped (each player loses the rack's value).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 
 from .board import Board
 from .draw import Bag, sort_tiles
@@ -40,10 +44,29 @@ from .events import Challenge, End, Exchange, Join, Pass, Play, Undo, Withdrawn
 from .game import ClassicGame, LineKind, SheetLine, Standing
 from .gcg_write import write_gcg
 from .notation import Notation
-from .online_events import Dealt, DealtEvent, OrderDrawn, Robot
+from .online_events import Dealt, DealtEvent, OrderDrawn, Pace, Reminded, Robot
 from .rules import RuleSet, most_players
 
 TURNS = (Play, Pass, Exchange)
+HOUR = 3600.0
+DAY = 24 * HOUR
+REMIND_AT = 0.75  # of a move's time: the reminder that it runs out
+
+
+class Due(Enum):
+    """What a correspondence game's clock does next."""
+
+    REMIND = "remind"  # tell the player to move that the move's time runs out
+    MOVE_TIME = "move_time"  # the move's time is over: the turn passes
+    GAME_TIME = "game_time"  # the game's time is over: it ends, each player losing the rack's value
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """The next moment the clock acts, and what it does then."""
+
+    at: float
+    due: Due
 
 
 @dataclass
@@ -124,6 +147,11 @@ class DealtGame:
         self.rack_at_line: dict[int, str] = {}  # a turn's sheet line: its player's rack before it
         self._refill: _Refill | None = None
         self._last_was_play = False  # the next tiles dealt are the last play's replacements
+        self.pace: Pace | None = None
+        self.started_at: float | None = None  # when the racks were dealt
+        self.turn_since: float | None = None  # when the player to move got the turn
+        self.turn_count = 0  # turns and challenges so far: a reminder is for one of them
+        self._reminded = -1
         given = list(stamps)
         for index, event in enumerate(events):
             self.apply_stored(event, given[index] if index < len(given) else None)
@@ -183,11 +211,38 @@ class DealtGame:
         last = self.classic.last_play_line()
         return refill.player if last is not None and last.number == refill.line else None
 
+    def deadline(self) -> Deadline | None:
+        """The clock's next act in a game by correspondence (None: no pace, the game over or not dealt)."""
+        pace = self.pace
+        if pace is None or self.ended or self.turn_since is None or self.started_at is None:
+            return None
+        found: list[Deadline] = []
+        if pace.game_days:
+            found.append(Deadline(self.started_at + pace.game_days * DAY, Due.GAME_TIME))
+        if pace.move_hours:
+            move = pace.move_hours * HOUR
+            if self._reminded != self.turn_count:
+                found.append(Deadline(self.turn_since + move * REMIND_AT, Due.REMIND))
+            found.append(Deadline(self.turn_since + move, Due.MOVE_TIME))
+        return min(found, key=lambda d: d.at, default=None)
+
+    def time_out(self, at: float) -> Turn:
+        """What the clock does at ``at`` when its deadline has come: a reminder, a pass, or the end."""
+        due = self.deadline()
+        if due is None or at < due.at:
+            return Turn()
+        player = self.to_move or ""
+        if due.due is Due.REMIND:
+            return Turn([self.apply(Reminded(player, self.turn_count), at)])
+        if due.due is Due.GAME_TIME or self.awaiting_end is not None:
+            return self.stop(at)
+        return self.pass_turn(player, at)
+
     # --- moves (each builds its events, applies them and returns them) -------------
 
-    def start(self, rng: random.Random) -> Turn:
+    def start(self, rng: random.Random, at: float | None = None) -> Turn:
         """Draw the order, then deal each rack in the order of play."""
-        turn = Turn([self.apply(draw_order(self.seats, self.bag, self.edition, rng))])
+        turn = Turn([self.apply(draw_order(self.seats, self.bag, self.edition, rng), at)])
         for player in self.players:
             turn.events.append(self._deal(player, rng))
         return turn
@@ -261,7 +316,7 @@ class DealtGame:
             raise DealtUndoError()
         if isinstance(event, Robot) and (event.player not in self.seats or self.dealt):
             raise UnknownPlayerError(event.player, self.seats)
-        if isinstance(event, OrderDrawn | Dealt | Robot):
+        if isinstance(event, OrderDrawn | Dealt | Robot | Pace | Reminded):
             return
         if isinstance(event, TURNS):
             if not self.dealt:
@@ -292,12 +347,19 @@ class DealtGame:
         if isinstance(event, OrderDrawn):
             for player in order_from(event.rounds, self.edition):
                 self.classic.apply_stored(Join(player), at)
+            self.started_at = self.turn_since = at
+        elif isinstance(event, Pace):
+            self.pace = event
+        elif isinstance(event, Reminded):
+            self._reminded = event.turn
         elif isinstance(event, Dealt):
             self._dealt(event)
         elif isinstance(event, Robot):
             self.robots[event.player] = event.level
         else:
             self._classic_event(event, at)
+            self.turn_count += 1
+            self.turn_since = at if at is not None else self.turn_since
         self.events.append(event)
 
     def _dealt(self, event: Dealt) -> None:
@@ -314,7 +376,7 @@ class DealtGame:
         self._last_was_play = False
 
     def _classic_event(self, event: DealtEvent, at: float | None) -> None:
-        assert not isinstance(event, OrderDrawn | Dealt | Robot)
+        assert not isinstance(event, OrderDrawn | Dealt | Robot | Pace | Reminded)
         if isinstance(event, TURNS) and not self.dealt:
             raise NotDealtError()
         before = dict(self.racks)

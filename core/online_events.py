@@ -50,13 +50,39 @@ class Robot:
         return f"{self.player}: computer ({self.level})"
 
 
-DealtEvent = Event | OrderDrawn | Dealt | Robot
+@dataclass(frozen=True)
+class Pace:
+    """A game by correspondence: hours for each move, days for the whole game (0: no limit)."""
+
+    kind: ClassVar[str] = "pace"
+    move_hours: int
+    game_days: int
+
+    def __str__(self) -> str:
+        return f"pace {self.move_hours} h a move, {self.game_days} days a game"
+
+
+@dataclass(frozen=True)
+class Reminded:
+    """The player to move was reminded that the move's time runs out (``turn``: the game's turn count then)."""
+
+    kind: ClassVar[str] = "reminded"
+    player: str
+    turn: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: reminded"
+
+
+DealtEvent = Event | OrderDrawn | Dealt | Robot | Pace | Reminded
 
 EVENT_TYPES: Mapping[str, type[DealtEvent]] = {
     **CLASSIC_EVENT_TYPES,
     OrderDrawn.kind: OrderDrawn,
     Dealt.kind: Dealt,
     Robot.kind: Robot,
+    Pace.kind: Pace,
+    Reminded.kind: Reminded,
 }
 
 

@@ -19,8 +19,8 @@ from core.events import Undo
 from core.gcg import read_gcg
 from core.movegen import find_top, generate_plays
 from core.notation import Notation
-from core.online import DealtGame, dealt_gcg, draw_order, order_from
-from core.online_events import Dealt, OrderDrawn, event_from_dict, event_to_dict
+from core.online import DAY, HOUR, Deadline, DealtGame, Due, dealt_gcg, draw_order, order_from
+from core.online_events import Dealt, OrderDrawn, Pace, Reminded, event_from_dict, event_to_dict
 from core.online_robot import Level
 from core.rules import rule_set_by_code
 from tests.ready_lists import ready_registry
@@ -213,3 +213,34 @@ def test_each_weaker_level_chooses_a_play_scoring_no_more() -> None:
         scores.append(game.classic.evaluate(choice.move)[1].total)
     assert scores == sorted(scores, reverse=True)
     assert scores[0] > scores[-1]
+
+
+def test_a_game_by_correspondence_reminds_then_passes_the_turn_then_ends_on_its_last_day() -> None:
+    game = DealtGame(FRENCH, rule_set_by_code("box-fr"), ("Ana", "Ben"))
+    start = 1_000_000.0
+    game.apply(Pace(24, 3), start)
+    rng = random.Random(13)
+    game.start(rng, start)
+    first = game.to_move
+    due = game.deadline()
+    assert due == Deadline(start + 18 * HOUR, Due.REMIND)
+    assert not game.time_out(start + 17 * HOUR).events
+    (reminded,) = game.time_out(start + 18 * HOUR).events
+    assert isinstance(reminded, Reminded)
+    assert reminded.player == first
+    assert game.deadline() == Deadline(start + 24 * HOUR, Due.MOVE_TIME)
+    game.time_out(start + 24 * HOUR)
+    assert game.lines[-1].kind.value == "pass"
+    assert game.to_move != first
+    assert game.deadline() == Deadline(start + 42 * HOUR, Due.REMIND)
+    player = game.to_move or ""
+    plays = generate_plays(game.board, FRENCH.spell(game.rack(player)), FRENCH_LIST, FRENCH)
+    game.play(player, max(plays, key=lambda p: p.total).placement.notation(Notation.FISF), rng, start + 30 * HOUR)
+    assert game.deadline() == Deadline(start + 48 * HOUR, Due.REMIND)
+    game.time_out(start + 48 * HOUR)
+    game.time_out(start + 54 * HOUR)
+    game.time_out(start + 72 * HOUR)
+    assert game.deadline() == Deadline(start + 3 * DAY, Due.GAME_TIME) or game.ended
+    game.time_out(start + 3 * DAY)
+    assert game.ended
+    assert rebuilt(game).totals() == game.totals()

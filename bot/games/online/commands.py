@@ -87,7 +87,7 @@ def start(ctx: Context) -> None:
     if own is not None:
         seats.bind(ctx.storage, record, ctx.message.user, own)
     events: list[DealtEvent] = [game.apply(Robot(name, str(level))) for name in robots]
-    turn = game.start(ctx.services.draws)
+    turn = game.start(ctx.services.draws, ctx.services.now())
     store(ctx, record, game, [*events, *turn.events])
     draws = " / ".join(", ".join(f"{p} {game.edition.label(t)}" for p, t in one) for one in game_order(game))
     lines = [
