@@ -153,3 +153,41 @@ def test_a_game_against_the_computer_to_the_end(club: Club, level: str) -> None:
     (exported,) = club.send("Ana", "/export")
     assert exported.document is not None
     assert read_gcg(exported.document, strict=True).game.totals() == end.totals()
+
+
+def private_to(replies: list[Reply], user: str) -> list[str]:
+    return [r.text for r in replies if r.to_user == user]
+
+
+def test_a_game_by_correspondence_over_three_days_on_the_driven_clock(club: Club) -> None:
+    table = Table(club, ["Ana", "Ben"])
+    seat_everyone(table, "/nouvelle en-ligne Ana Ben 24h 3j")
+    assert "24 h par coup, 3 jours par partie" in table.public[0]
+    game = game_of(club)
+    first = game.to_move or ""
+    second = next(n for n in ("Ana", "Ben") if n != first)
+    first_user, second_user = f"u:{first.lower()}", f"u:{second.lower()}"
+    assert club.tick(17 * 3600) == []
+    reminder = club.tick(3600)
+    assert private_to(reminder, first_user) == [
+        f"{first}, le temps de votre coup s'écoule dans 6 h. Votre chevalet : {table.rack_of(first)}"
+    ]
+    assert all(r.to_user == first_user for r in reminder)
+    passed = club.tick(6 * 3600)  # day 1 over: the turn passes
+    public = [r.text for r in passed if r.to_user is None]
+    assert public[0].startswith(f"Le temps de {first} pour ce coup est écoulé : le tour passe.")
+    assert private_to(passed, second_user)[0].startswith(f"À vous de jouer, {second}.")
+    table.racks |= racks_told(passed)
+    club.now += 6 * 3600
+    table.play_turn()  # the second player plays on day 2, six hours in
+    assert game_of(club).to_move == first
+    later = club.tick(18 * 3600)  # three quarters of the first player's time
+    assert private_to(later, first_user)[0].startswith(f"{first}, le temps de votre coup s'écoule dans 6 h.")
+    club.tick(6 * 3600)  # the first player's time over again: day 3 begins 6 hours in
+    assert game_of(club).to_move == second
+    end = club.tick(18 * 3600)  # the third day over: the game ends
+    text = "\n".join(r.text for r in end if r.to_user is None)
+    assert "Le temps de la partie est écoulé" in text
+    assert "Lettres restantes" in text
+    assert game_of(club).ended
+    assert club.tick(24 * 3600) == []

@@ -10,7 +10,7 @@ from core.errors_online import NotOnRackError
 from core.game import LineKind, player_key
 from core.notation import notation_by_name
 from core.online import DealtGame
-from core.online_events import DealtEvent, Robot
+from core.online_events import DealtEvent, Pace, Robot
 from core.online_robot import Level
 from core.rules import RULE_SETS, most_players, rule_set_by_code
 
@@ -39,6 +39,19 @@ def asked(tokens: list[str]) -> bool:
     return any(keyword_form(token) in keywords("keywords_online") for token in tokens)
 
 
+def _pace(word: str) -> tuple[int, int] | None:
+    """(hours a move, days a game) a word gives: ``24h`` the hours, ``7d`` (``7j``) the days; None for another word."""
+    digits = len(word) - len(word.lstrip("0123456789"))
+    if not 1 <= digits <= 3:
+        return None
+    number, unit = int(word[:digits]), word[digits:]
+    if unit in keywords("keywords_online_hours"):
+        return number, 0
+    if unit in keywords("keywords_online_days"):
+        return 0, number
+    return None
+
+
 def _level(word: str) -> Level | None:
     return next((level for level, key in LEVEL_WORDS.items() if word in keywords(key)), None)
 
@@ -48,6 +61,7 @@ def start(ctx: Context) -> None:
     settings, rules, level = ctx.settings, ctx.settings.rules, Level.TOP
     players: list[str] = []
     robots: list[str] = []
+    hours = days = 0
     for token in ctx.tokens:
         form, lowered = keyword_form(token), token.lower()
         if form in keywords("keywords_online"):
@@ -61,6 +75,9 @@ def start(ctx: Context) -> None:
             players.append(robots[-1])
         elif _level(form) is not None:
             level = _level(form) or level
+        elif _pace(form) is not None:
+            pace = _pace(form) or (0, 0)
+            hours, days = pace[0] or hours, pace[1] or days
         else:
             name = seats.clean_name(token)
             if any(player_key(name) == player_key(p) for p in players):
@@ -87,6 +104,8 @@ def start(ctx: Context) -> None:
     if own is not None:
         seats.bind(ctx.storage, record, ctx.message.user, own)
     events: list[DealtEvent] = [game.apply(Robot(name, str(level))) for name in robots]
+    if hours or days:
+        events.append(game.apply(Pace(hours, days)))
     turn = game.start(ctx.services.draws, ctx.services.now())
     store(ctx, record, game, [*events, *turn.events])
     draws = " / ".join(", ".join(f"{p} {game.edition.label(t)}" for p, t in one) for one in game_order(game))
@@ -100,6 +119,8 @@ def start(ctx: Context) -> None:
             to_move=game.to_move or "-",
         )
     ]
+    if hours or days:
+        lines.append(ctx.say("online_pace", hours=hours or "-", days=days or "-"))
     if robots:
         lines.append(ctx.say("online_robot_level", players=", ".join(robots), level=ctx.say(f"online_level_{level}")))
     robots_play(ctx, record, game, lines)

@@ -19,6 +19,7 @@ from ...words.game_lists import list_name
 from ..classic import commands as classic
 from ..common.formatting import tiles_text
 from ..kinds import Kind, register
+from .clock import clock_decision
 
 STAMP_KEY = classic.STAMP_KEY
 
@@ -53,8 +54,6 @@ class OnlineKind(Kind[DealtGame]):
         game.apply_stored(event_from_dict(data), _stamp(data))
 
     def clock(self, services: Services, deadline: Deadline, now: float) -> list[Reply]:
-        from .clock import clock_decision
-
         return clock_decision(services, deadline, now)
 
     def sheet(self, ctx: Context, game: DealtGame) -> str:

@@ -15,13 +15,20 @@ from core.online_events import DealtEvent, event_to_dict
 from ...chat import Reply
 from ...commands.context import Context, UserError
 from ...play import seats
-from ...storage import GameKind, GameRecord, GameStatus
+from ...storage import GameKind, GameRecord, GameStatus, Storage
 from ...words.game_lists import game_list
 from ..classic import commands as classic
 from ..common.formatting import breakdown
-from .kind import STAMP_KEY
 
+STAMP_KEY = classic.STAMP_KEY
+CLOCK_ROUND = 0  # the round number a dealt game's deadline is stored under
 ROBOT_TURNS = 400  # a bound on the computer's moves in a row (every seat the computer's)
+
+
+def sync_clock(storage: Storage, record: GameRecord, game: DealtGame) -> None:
+    """Storage's copy of the next moment the clock acts (none: no pace, or the game over)."""
+    due = game.deadline()
+    storage.open_round(record.id, CLOCK_ROUND, due.at if due is not None else None)
 
 
 def load(ctx: Context) -> tuple[GameRecord, DealtGame]:
@@ -119,6 +126,7 @@ def after_turn(ctx: Context, record: GameRecord, game: DealtGame, player: str, t
 
 def finish(ctx: Context, record: GameRecord, game: DealtGame, lines: list[str], mover: str | None = None) -> None:
     """The channel's answer (the lines, the scores, the board), the end if it came, the private lines."""
+    sync_clock(ctx.storage, record, game)
     if game.ended:
         end_replies(ctx, record, game, lines)
         return
