@@ -47,7 +47,8 @@ class Console:
 
     def type(self, line: str) -> str:
         """What the console printed for one typed line."""
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
         self.process.stdin.write(f"{line}\n{MARK}\n")
         self.process.stdin.flush()
         out: list[str] = []
