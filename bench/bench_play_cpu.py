@@ -31,7 +31,7 @@ from bot.chat import Incoming, Reply  # noqa: E402
 from bot.referee import Referee  # noqa: E402
 from bot.runtime.service import PLAYS_AT_ONCE, RefereeService  # noqa: E402
 from bot.storage import SQLiteStorage, Storage  # noqa: E402
-from bot.storage.postgres import PostgresStorage  # noqa: E402
+from bot.storage.sql.postgres import PostgresStorage  # noqa: E402
 from tests.postgres_server import PostgresServer  # noqa: E402
 from tests.ready_lists import ready_registry  # noqa: E402
 
@@ -63,8 +63,8 @@ def plays(
         if service:
             done = asyncio.run(served(referee, [burst[n : n + rooms] for n in range(0, len(burst), rooms)]))
         else:
-            for batch in batches:
-                done += sum(r is not None for r in referee.handle_plays(batch))
+            for chunk in batches:
+                done += sum(r is not None for r in referee.handle_plays(chunk))
         if profile is not None:
             profile.disable()
         return time.process_time() - began, done

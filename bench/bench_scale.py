@@ -61,12 +61,12 @@ class Database:
             import psycopg
 
             with psycopg.connect(self.url, autocommit=True) as conn:
-                return conn.execute(sql.replace("?", "%s"), params).fetchall()  # type: ignore[arg-type]
-        conn = sqlite3.connect(self.url)
+                return conn.execute(sql.replace("?", "%s"), params).fetchall()
+        lite = sqlite3.connect(self.url)
         try:
-            return conn.execute(sql, params).fetchall()
+            return lite.execute(sql, params).fetchall()
         finally:
-            conn.close()
+            lite.close()
 
 
 def posted_closes(workers: list[Any]) -> dict[str, float]:

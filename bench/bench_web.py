@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.chat import Incoming  # noqa: E402
+from bot.chat import Incoming, Reply  # noqa: E402
 from bot.referee import Referee  # noqa: E402
 from bot.runtime.service import RefereeService  # noqa: E402
 from bot.storage import SQLiteStorage  # noqa: E402
@@ -97,10 +97,10 @@ async def setup(db: Path, rooms: list[str], settle: float) -> tuple[RefereeServi
     storage = SQLiteStorage(db)
     referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
 
-    async def deliver(replies: object) -> None:
+    async def deliver(replies: list[Reply]) -> None:
         return None
 
-    service = RefereeService(referee, deliver)  # type: ignore[arg-type]
+    service = RefereeService(referee, deliver)
     hub = Hub(referee, settle=settle)
     server = WebServer(hub, WebAddress("127.0.0.1", 0))
     await server.start()

@@ -39,18 +39,16 @@ idempotent.
 
 from __future__ import annotations
 
-import base64
-import json
 import os
 import random
 import secrets
 import socket
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from .backoff import full_jitter
 from .chat import Reply
+from .storage.outbox_records import OutboxItem
 
 GRACE_SECONDS = 20.0  # a reply is the sender's to deliver this long before the outbox worker may retry it
 CLAIM_SECONDS = 30.0  # a message the outbox worker took is its own this long (no other process takes it)
@@ -62,9 +60,6 @@ MAX_AGE_SECONDS = 3600.0  # ... and has waited this long is a dead letter (an ho
 RETENTION_SECONDS = 7 * 86400.0  # delivered, dropped and dead rows are kept a week (dead letters show in /etat)
 IMAGE_RETENTION_SECONDS = 3600.0  # the images and files of delivered rows, an hour
 PRUNE_SECONDS = 600.0  # how often the outbox worker prunes
-_BYTES = ("image", "document")
-_KNOWN = frozenset(f.name for f in fields(Reply))
-_STORED = tuple(f.name for f in fields(Reply) if f.name != "outbox_id")  # a row keeps its number apart
 
 
 class Failure(Enum):
@@ -87,46 +82,6 @@ class Undelivered:
 def undelivered(item: Reply | Undelivered) -> Undelivered:
     """What an adapter returned as not delivered: a bare reply is a transient failure."""
     return item if isinstance(item, Undelivered) else Undelivered(item)
-
-
-@dataclass(frozen=True)
-class OutboxItem:
-    """One stored message: its number, where it goes, the reply, how many times it failed."""
-
-    id: int
-    destination: str
-    reply: Reply
-    attempts: int = 0
-    created: float = 0.0  # when it was stored
-
-
-@dataclass(frozen=True)
-class DeadLetter:
-    """A message that could never be delivered: its number, the reply, why (the platform's last answer),
-    when it was given up, and how many times it was tried."""
-
-    id: int
-    reply: Reply
-    reason: str
-    at: float
-    attempts: int
-
-
-@dataclass(frozen=True)
-class OutboxBacklog:
-    """What the outbox holds for one platform (a destination's prefix before ``:``): how many messages
-    wait, when the oldest was stored (Unix time; None: none waits), and how many dead letters are kept
-    (until they are pruned with the delivered rows, after ``RETENTION_SECONDS``)."""
-
-    platform: str
-    waiting: int
-    oldest_created: float | None
-    dead: int = 0
-
-
-def destination(reply: Reply) -> str:
-    """Where a reply goes: its player for private replies, else its channel (the order is kept per destination)."""
-    return reply.to_user or reply.channel or ""
 
 
 def process_name() -> str:
@@ -166,22 +121,3 @@ def is_dead(item: OutboxItem, failure: Undelivered, now: float) -> bool:
     if failure.failure is Failure.PERMANENT:
         return True
     return item.attempts + 1 >= MAX_ATTEMPTS and now - item.created >= MAX_AGE_SECONDS
-
-
-def reply_to_json(reply: Reply) -> str:
-    """A reply as JSON (bytes as base64), without its outbox number."""
-    data: dict[str, Any] = {name: getattr(reply, name) for name in _STORED}  # flat: no deep copy (asdict)
-    for name in _BYTES:
-        if data[name] is not None:
-            data[name] = base64.b64encode(data[name]).decode("ascii")
-    return json.dumps(data, ensure_ascii=False)
-
-
-def reply_from_json(text: str, outbox_id: int) -> Reply:
-    """The reply ``reply_to_json`` wrote, numbered."""
-    data = json.loads(text)
-    values = {k: v for k, v in data.items() if k in _KNOWN}
-    for name in _BYTES:
-        if values.get(name) is not None:
-            values[name] = base64.b64decode(values[name])
-    return replace(Reply(**values), outbox_id=outbox_id)

@@ -43,11 +43,8 @@ from .outbox import (
     IMAGE_RETENTION_SECONDS,
     PROCESS_SECONDS,
     RETENTION_SECONDS,
-    DeadLetter,
-    OutboxItem,
     Undelivered,
     backoff,
-    destination,
     is_dead,
     process_name,
     undelivered,
@@ -60,14 +57,18 @@ from .play.shown_views import ShownViews
 from .storage import (
     ChannelSettings,
     ConnectionLostError,
+    DeadLetter,
     GameKind,
     GameRunningError,
+    OutboxItem,
+    OutboxStore,
     RoundClosedTwiceError,
     Storage,
     StorageFullError,
     log_failure,
 )
-from .storage.notify import notifier_for
+from .storage.outbox_records import destination
+from .web.notify import notifier_for
 from .words.game_lists import WordLists, preparing_text
 from .words.loader import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
 
@@ -110,6 +111,7 @@ class Referee:
         ``outbox_grace``: how long a reply its sender could not hand over waits before the outbox
         worker tries it again (when no live process claims it)."""
         self.storage = storage
+        self.outbox_store: OutboxStore = storage  # the outbox's part, all its methods below use
         self.lexicons = lexicons
         self.lists = WordLists(lexicons, storage)
         self.now = now
@@ -326,7 +328,7 @@ class Referee:
             return replies
         now = self.now()
         owner = self.claimer(now)  # claimed while it is sent: no other process takes it meanwhile
-        ids = self.storage.enqueue(replies, now + self.outbox_grace, created=now, owner=owner)
+        ids = self.outbox_store.enqueue(replies, now + self.outbox_grace, created=now, owner=owner)
         return [dataclasses.replace(r, outbox_id=i) for r, i in zip(replies, ids)]
 
     def claimer(self, now: float) -> str | None:
@@ -369,10 +371,10 @@ class Referee:
         for reply in replies:
             if reply.outbox_id is not None and reply.outbox_id not in known:
                 first.setdefault(destination(reply), reply.outbox_id)
-        blocked = {d for d, first_id in first.items() if self.storage.outbox_waiting(d, first_id)}
+        blocked = {d for d, first_id in first.items() if self.outbox_store.outbox_waiting(d, first_id)}
         waiting = [r.outbox_id for r in replies if r.outbox_id is not None and destination(r) in blocked]
         if waiting:  # they go behind the older ones, as soon as those are through
-            self.storage.reschedule(waiting, self.now())
+            self.outbox_store.reschedule(waiting, self.now())
         return [r for r in replies if r.outbox_id is None or destination(r) not in blocked]
 
     def sent(self, replies: list[Reply], failed: Sequence[Reply | Undelivered]) -> None:
@@ -383,7 +385,7 @@ class Referee:
         delivered = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in failed_ids]
         try:
             if delivered:
-                self.storage.mark_delivered(delivered, now)
+                self.outbox_store.mark_delivered(delivered, now)
             for failure in refused:
                 if failure.reply.outbox_id is not None:
                     item = OutboxItem(failure.reply.outbox_id, destination(failure.reply), failure.reply, 0, now)
@@ -402,7 +404,7 @@ class Referee:
             claimed = [
                 item
                 for scope in self.outbox_scopes
-                for item in self.storage.outbox_due(
+                for item in self.outbox_store.outbox_due(
                     scope,
                     float("inf") if everything else now,
                     lease=CLAIM_SECONDS,
@@ -415,13 +417,13 @@ class Referee:
                 if item.id in taken:
                     continue  # everything waiting is asked for again: what this pass took is its own already
                 if item.reply.expires is not None and now > item.reply.expires:
-                    self.storage.mark_dropped(item.id, now, "expired")
-                elif item.reply.edit_key is not None and self.storage.outbox_superseded(
+                    self.outbox_store.mark_dropped(item.id, now, "expired")
+                elif item.reply.edit_key is not None and self.outbox_store.outbox_superseded(
                     item.id, item.destination, item.reply.edit_key
                 ):
-                    self.storage.mark_dropped(item.id, now, "superseded")
+                    self.outbox_store.mark_dropped(item.id, now, "superseded")
                 elif item.reply.live and self.shedding(live_line_kind(item.reply)):  # overloaded: it can wait
-                    self.storage.mark_dropped(item.id, now, "shed")
+                    self.outbox_store.mark_dropped(item.id, now, "shed")
                 else:
                     items.append(item)
                     taken.add(item.id)
@@ -436,7 +438,7 @@ class Referee:
         now = self.now()
         try:
             if failure is None:
-                self.storage.mark_delivered([item.id], now)
+                self.outbox_store.mark_delivered([item.id], now)
             else:
                 self._failed(item, failure, now)
         except StorageFullError as error:  # tried again once its claim lapses
@@ -445,9 +447,9 @@ class Referee:
     def _failed(self, item: OutboxItem, failure: Undelivered, now: float) -> None:
         """A failed try: another one after a jittered backoff, or a dead letter, said once in the log."""
         if not is_dead(item, failure, now):
-            self.storage.mark_failed(item.id, failure.reason, now + backoff(item.attempts + 1, self.rng))
+            self.outbox_store.mark_failed(item.id, failure.reason, now + backoff(item.attempts + 1, self.rng))
             return
-        self.storage.mark_dead(item.id, now, failure.reason)
+        self.outbox_store.mark_dead(item.id, now, failure.reason)
         log.warning(
             "outbox: dead letter, never sent again (tries: %d; %s): %s",
             item.attempts + 1,
@@ -457,13 +459,13 @@ class Referee:
 
     def dead_letters(self, channel: str) -> list[DeadLetter]:
         """The messages about ``channel`` that could not be delivered, kept until they are pruned."""
-        return self.storage.dead_letters(channel, self.now() - RETENTION_SECONDS)
+        return self.outbox_store.dead_letters(channel, self.now() - RETENTION_SECONDS)
 
     def prune_outbox(self) -> int:
         """Delete what the outbox no longer needs (images first); how many rows went. Never raises."""
         now = self.now()
         try:
-            return self.storage.prune_outbox(now - IMAGE_RETENTION_SECONDS, now - RETENTION_SECONDS)
+            return self.outbox_store.prune_outbox(now - IMAGE_RETENTION_SECONDS, now - RETENTION_SECONDS)
         except Exception as error:
             log_failure(log, "could not prune the outbox", error)
             return 0

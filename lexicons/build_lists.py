@@ -491,8 +491,8 @@ def build(inputs: dict[str, bytes], out_dir: Path) -> dict[str, Any]:
         (out_dir / entry.file).write_bytes(gzip_bytes(text))
         shas = {name: sha256(data) for name, data in raw.items()}
         sources[entry.code] = hunspell_lists.record(entry, len(words), sha256(text), shas)
-    text = json.dumps(sources, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    (out_dir / "SOURCES.json").write_text(text, encoding="utf-8", newline="\n")
+    record = json.dumps(sources, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    (out_dir / "SOURCES.json").write_text(record, encoding="utf-8", newline="\n")
     return sources
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any, TypedDict, Unpack
 
 from bot.chat import Incoming, Reply
 from bot.referee import Referee
@@ -19,6 +20,20 @@ REGISTRY = ready_registry()
 CHANNEL = "club"
 START = 1_800_000_000.0  # 2027-01-15 08:00 UTC, 09:00 in Paris
 APOLOGY = "Désolé, quelque chose s'est mal passé"
+
+
+class MessageOptions(TypedDict, total=False):
+    """Who sends a message and how (``Club.send``'s keywords but the channel): the account, an admin, privately."""
+
+    user: str | None
+    admin: bool
+    private: bool
+
+
+class SendOptions(MessageOptions, total=False):
+    """``Club.send``'s keywords: ``MessageOptions`` and the channel."""
+
+    channel: str
 
 
 class Club:
@@ -61,20 +76,20 @@ class Club:
         assert not any(APOLOGY in r.text for r in replies), (text, replies)
         return replies
 
-    def say(self, name: str, text: str, **options: object) -> str:
+    def say(self, name: str, text: str, **options: Unpack[SendOptions]) -> str:
         """The text of the replies to one message (private ones included)."""
-        return "\n".join(r.text for r in self.send(name, text, **options))  # type: ignore[arg-type]
+        return "\n".join(r.text for r in self.send(name, text, **options))
 
-    def ok(self, name: str, text: str, **options: object) -> str:
+    def ok(self, name: str, text: str, **options: Unpack[SendOptions]) -> str:
         """A command that must be accepted; the text of its replies."""
-        replies = self.send(name, text, **options)  # type: ignore[arg-type]
+        replies = self.send(name, text, **options)
         assert not any(r.error for r in replies), (text, replies)
         return "\n".join(r.text for r in replies)
 
-    def refused(self, name: str, text: str, **options: object) -> str:
+    def refused(self, name: str, text: str, **options: Unpack[SendOptions]) -> str:
         """A command that must be refused and change nothing stored; its answer."""
         before = dump(self.path)
-        replies = self.send(name, text, **options)  # type: ignore[arg-type]
+        replies = self.send(name, text, **options)
         assert all(r.error for r in replies), (text, replies)
         assert dump(self.path) == before, text
         return replies[0].text
@@ -83,7 +98,7 @@ class Club:
         self.now += seconds
         return self.referee.tick(self.now)
 
-    def events(self, kind: str | None = None, channel: str = CHANNEL) -> list[dict[str, object]]:
+    def events(self, kind: str | None = None, channel: str = CHANNEL) -> list[dict[str, Any]]:
         """The stored events of the channel's last game (of one kind if given)."""
         game = self.storage.games(channel)[-1]
         return [e.data for e in self.storage.events(game.id) if kind is None or e.data["kind"] == kind]

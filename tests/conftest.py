@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 
 from core.board import Board
-from tests.fakes import FakeDiscord
+from tests.discord_club import ClubDiscord
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, find_binaries
 
 if TYPE_CHECKING:
@@ -127,19 +127,13 @@ def club(tmp_path: Path) -> Iterator[Club]:
 
 
 @pytest_asyncio.fixture
-async def discord_club() -> AsyncIterator[FakeDiscord]:
+async def discord_club() -> AsyncIterator[ClubDiscord]:
     """A fake Discord with one guild and its channel ``partie``; Ana (an admin) and Ben are members."""
-    async with FakeDiscord() as fake:
-        fake.guild = fake.add_guild(name="Club", channels=("partie",))
-        fake.channel = fake.guild.channel_id
-        fake.ana = fake.add_user(username="ana", global_name="Ana")
-        fake.ben = fake.add_user(username="ben", global_name="Ben")
-        fake.add_member(fake.guild, fake.ana, admin=True)
-        fake.add_member(fake.guild, fake.ben)
+    async with ClubDiscord() as fake:
         yield fake
 
 
 @pytest.fixture
-def dc(discord_club: FakeDiscord) -> FakeDiscord:
+def dc(discord_club: ClubDiscord) -> ClubDiscord:
     """``discord_club`` under the short name the delivery tests use (a test module may define its own ``dc``)."""
     return discord_club

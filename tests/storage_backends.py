@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import MemoryStorage, SQLiteStorage, Storage
+from bot.storage import GameRecord, MemoryStorage, SQLiteStorage, Storage
 
 
 def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Storage]:
@@ -16,7 +16,7 @@ def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Stora
     if request.param == "sqlite":
         return lambda: SQLiteStorage(tmp_path / "arbitre.sqlite")
     if request.param == "postgres":
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         url = request.getfixturevalue("postgres_url")
         return lambda: PostgresStorage(url)
@@ -37,3 +37,10 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Calla
     yield opening
     for store in opened:
         store.close()
+
+
+def active_game(storage: Storage, channel: str) -> GameRecord:
+    """The channel's active game (the test started one)."""
+    record = storage.active_game(channel)
+    assert record is not None, f"no active game in {channel}"
+    return record

@@ -30,7 +30,7 @@ OTHER = textwrap.dedent(
     """
     import sys
     from bot.outbox import process_name
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
     storage = PostgresStorage(sys.argv[1])
     storage.outbox_alive(process_name(), 2e9)
     for line in sys.stdin:
@@ -79,7 +79,7 @@ def closes(referee: Referee, clock: list[float], at: float) -> bool:
 @pytest.fixture
 def closer(postgres_url: str) -> Iterator[tuple[Referee, RefereeService, list[float]]]:
     """This process's referee on the database, a round drawn in CHANNEL and Ana seated, its heartbeat given."""
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     clock = [START]
     storage = PostgresStorage(postgres_url)

@@ -108,10 +108,10 @@ def bad_database(kind: str, tmp_path: Path) -> tuple[Path, str]:
         path.write_bytes(real_database(tmp_path / "real.sqlite")[:60])
         return path, "it is truncated: 60 bytes, less than SQLite's 100-byte header"
     if kind == "damaged":
-        data = bytearray(real_database(tmp_path / "real.sqlite"))
-        data[2 * 4096 : 3 * 4096] = random.Random(7).randbytes(4096)  # a b-tree page overwritten
+        damaged = bytearray(real_database(tmp_path / "real.sqlite"))
+        damaged[2 * 4096 : 3 * 4096] = random.Random(7).randbytes(4096)  # a b-tree page overwritten
         path = tmp_path / "damaged.sqlite"
-        path.write_bytes(bytes(data))
+        path.write_bytes(bytes(damaged))
         return path, "it is damaged (SQLite's check: "
     if kind == "png":
         path = tmp_path / "board.sqlite"
@@ -224,7 +224,11 @@ def read_only_file(path: Path) -> Callable[[], None] | None:
         return lambda: path.chmod(mode)
     if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
         return None
-    return lambda: subprocess.run(["chattr", "-i", str(path)], check=True)
+
+    def undo() -> None:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+    return undo
 
 
 def edited_database(kind: str, path: Path) -> str:

@@ -415,7 +415,7 @@ def test_a_new_referee_on_the_same_file_goes_on_with_the_sheet(db: Path) -> None
 
 
 def test_a_sheet_goes_on_after_a_restart_on_postgres_too(postgres_url: str) -> None:
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     goes_on_after_a_restart(lambda: PostgresStorage(postgres_url))  # the same games table, kind "boardless"
 

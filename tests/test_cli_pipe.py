@@ -8,9 +8,8 @@ import logging
 import os
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 import pytest
 
@@ -19,6 +18,7 @@ from bot.referee import Referee
 from bot.storage import MemoryStorage
 from bot.tools.common import EXIT_BROKEN_PIPE
 
+from .console_clock import DrivenClock
 from .ready_lists import ready_registry
 
 GCG = Path(__file__).parent / "data" / "gcg" / "woogles_csw21.gcg"
@@ -82,9 +82,9 @@ class GoneReader(io.StringIO):
         raise BrokenPipeError(32, "Broken pipe")
 
 
-def console_room(storage: MemoryStorage, out: io.StringIO, now: Callable[[], float]) -> ConsoleRoom:
-    referee = Referee(storage, ready_registry(), now=now, images=False, clock_scope=CHANNEL)
-    return ConsoleRoom(referee, out, Path("images"), "Moi", admins=("Ana",), script=True)
+def console_room(storage: MemoryStorage, out: TextIO, clock: DrivenClock) -> ConsoleRoom:
+    referee = Referee(storage, ready_registry(), now=clock.now, images=False, clock_scope=CHANNEL)
+    return ConsoleRoom(referee, out, Path("images"), "Moi", admins=("Ana",), script=True, clock=clock)
 
 
 def lines(text: str) -> io.TextIOWrapper:
@@ -95,17 +95,17 @@ def test_the_clock_writing_after_the_reader_left_ends_quietly_and_loses_nothing(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     storage = MemoryStorage()
-    started = time.time()
+    clock = DrivenClock()
     first = io.StringIO()
-    assert asyncio.run(console_room(storage, first, lambda: started).run(lines("Ana: /duplicate 0,05\n"))) == 0
+    assert asyncio.run(console_room(storage, first, clock).run(lines("Ana: /duplicate 0,05\n"))) == 0
     assert "Coup 1 — tirage" in first.getvalue()
-    # the next session's output is gone: its clock, 10 times as fast, closes the round (3 s) while it sleeps
-    fast = time.monotonic()
-    room = console_room(storage, GoneReader(), lambda: started + (time.monotonic() - fast) * 10)
+    # the next session's output is gone: its clock closes the round (3 s) while it sleeps
+    room = console_room(storage, GoneReader(), clock)
     with caplog.at_level(logging.WARNING):
-        assert asyncio.run(room.run(lines(":sleep 1\nAna: /etat\n"))) == EXIT_BROKEN_PIPE
+        assert asyncio.run(room.run(lines(":sleep 10\nAna: /etat\n"))) == EXIT_BROKEN_PIPE
     assert caplog.records == []  # was: "clock failed" and a BrokenPipeError traceback, then exit 0
     again = io.StringIO()
-    assert asyncio.run(console_room(storage, again, lambda: started + 100).run(lines(""))) == 0
+    clock.advance(100)
+    assert asyncio.run(console_room(storage, again, clock).run(lines(""))) == 0
     assert "manche close" in again.getvalue()
     assert "Personne n'a joué ce coup" in again.getvalue()

@@ -22,7 +22,7 @@ from bot.chat import Incoming
 from bot.play.clock_lease import ClockLease
 from bot.referee import Referee
 from bot.storage import Storage
-from bot.storage.dialect import CLOCK_OWNER_LOCKS
+from bot.storage.sql.dialect import CLOCK_OWNER_LOCKS
 from tests.ready_lists import ready_registry
 
 CHANNEL = "discord:100"
@@ -35,7 +35,7 @@ CLOSE_BOUND = 2.0  # seconds after its deadline by which a round is closed (issu
 OTHER = textwrap.dedent(
     """
     import sys
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
     storage = PostgresStorage(sys.argv[1])
     for line in sys.stdin:
         at, *channels = line.split()
@@ -93,7 +93,7 @@ def other(postgres_url: str) -> Iterator[Other]:
 def closer(postgres_url: str) -> Iterator[tuple[Referee, list[float]]]:
     """This process's referee on the database, a round drawn in CHANNEL and Ana's answer in, its clock
     leases given up (as after a restart: the other process runs the channel's clock)."""
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     clock = [START]
     storage = PostgresStorage(postgres_url)
@@ -158,7 +158,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
 
         opened: Storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
     else:
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         opened = PostgresStorage(request.getfixturevalue("postgres_url"))
     yield opened
@@ -186,7 +186,7 @@ def test_a_process_takes_at_most_its_share_of_free_channels(store: Storage, most
 def test_live_processes_share_a_burst_of_closes(postgres_url: str) -> None:
     """Six rounds closing in the same second, two live processes: each warns and closes three (before:
     whichever ticked first took every due channel and closed the six one after the other)."""
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     clock = [START]
     stores = [PostgresStorage(postgres_url), PostgresStorage(postgres_url)]

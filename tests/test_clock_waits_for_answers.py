@@ -16,6 +16,7 @@ from bot.referee import Referee
 from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage
 from tests.ready_lists import ready_registry
+from tests.storage_backends import active_game
 
 CHANNEL = "discord:100"
 START = 1_800_000_000.0
@@ -51,7 +52,7 @@ async def test_the_clock_waits_for_an_answer_sent_in_time_and_still_queued(tmp_p
         assert any(t.startswith("Reçu pour le coup 1 : H8 CHANT") for t in to_ana), to_ana
         closing = await service.tick()
         assert any("Top :" in r.text for r in closing)
-        results = game_of(referee.services(), storage.game(storage.active_game(CHANNEL).id)).closed_rounds[0].results
+        results = game_of(referee.services(), storage.game(active_game(storage, CHANNEL).id)).closed_rounds[0].results
         assert results["Ana"].valid, results
         assert results["Ben"].valid, results
         assert results["Ana"].score > results["Ben"].score  # her last answer, CHANT, counted

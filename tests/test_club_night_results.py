@@ -47,13 +47,13 @@ def test_a_club_may_keep_the_solo_for_the_top(club: Club) -> None:
     """The other rule, chosen when the game starts (/duplicate solo-top), said then, kept with the game."""
     started = club.ok("Ref", "/duplicate 3 manuel solo-top")
     assert "Solo (+10 à partir de 16 joueurs) : au seul joueur qui fait le top, selon la règle du club" in started
-    assert club.events("start")[0]["settings"]["solo"] == "top"  # type: ignore[index]
+    assert club.events("start")[0]["settings"]["solo"] == "top"
     club.ok("Ref", "/fin !")
     closed = _twenty_players_one_below_the_top(club, "solo-top !")
     assert "solo" not in closed.split("Ines : ")[1].split("\n")[0]
     assert table_rows(club.ok("Ref", "/classement"))[0][:3] == ["1", "Ines", "30"]
     club.ok("Ref", "/duplicate 3 manuel !")
-    assert "solo" not in club.events("start")[0]["settings"]  # type: ignore[operator]  # the rule book's: stored as before
+    assert "solo" not in club.events("start")[0]["settings"]  # the rule book's: stored as before
 
 
 def test_a_simultane_gives_the_solo_below_the_top_across_its_rooms_3_5(club: Club) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.commands import command_names, suggest
+from bot.commands.spec import CommandSpec
 from bot.games.installed import COMMANDS
 
 from .club import Club
@@ -39,8 +40,8 @@ def test_an_unknown_help_topic_gets_suggestions_too(club: Club) -> None:
 
 
 @pytest.mark.parametrize("spec", COMMANDS, ids=lambda spec: spec.name)
-def test_a_typo_in_any_name_finds_its_command(spec: object) -> None:
-    for name in {spec.name, *spec.names().values()}:  # type: ignore[attr-defined]
+def test_a_typo_in_any_name_finds_its_command(spec: CommandSpec) -> None:
+    for name in {spec.name, *spec.names().values()}:
         swapped = name[0] + name[2] + name[1] + name[3:] if len(name) > 3 else name + name[-1]
         dropped = name[:-1] if len(name) > 3 else name
         for typo in (swapped, dropped):
@@ -72,11 +73,11 @@ def test_the_help_list_has_every_command_with_a_whole_sentence(club: Club, lang:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("spec", COMMANDS, ids=lambda spec: spec.name)
-def test_every_command_explains_itself_in_both_languages(club: Club, lang: str, spec: object) -> None:
+def test_every_command_explains_itself_in_both_languages(club: Club, lang: str, spec: CommandSpec) -> None:
     club.say("Admin", f"/reglages langue {lang}", admin=True)
-    answer = club.say("Ana", f"/help {spec.name}")  # type: ignore[attr-defined]
-    assert answer.startswith(spec.usage(lang))  # type: ignore[attr-defined]
-    assert spec.help(lang) in answer  # type: ignore[attr-defined]
+    answer = club.say("Ana", f"/help {spec.name}")
+    assert answer.startswith(spec.usage(lang))
+    assert spec.help(lang) in answer
     assert spec.help(lang).endswith(".")
     assert spec.menu(lang).endswith(".")
 

@@ -704,7 +704,7 @@ def test_command_layer_holds_to_its_model(shard: int) -> None:
         max_examples=runs,
         stateful_step_count=per_run,
         deadline=None,
-        database=None if not STEPS else settings.default.database,
+        database=None if not STEPS or settings.default is None else settings.default.database,
         suppress_health_check=list(HealthCheck),
         print_blob=True,
     )

@@ -1,11 +1,10 @@
-"""A duplicate game typed into the console adapter across restarts (real processes, one SQLite file).
+"""A duplicate game typed into the console adapter across restarts (one SQLite file).
 
-These run in real time: each console is a process of its own on the real clock, and what is tested is
-what that clock does while a console is stopped or running (3-second rounds, the shortest there are, but
-where a round must outlive a console's stop and the next one's start: 4.5 seconds, for a loaded machine).
-The three parts are independent tests; each reaches its starting point quickly (the referee closes the
-rounds before it with /cloture), then waits for the one deadline it is about (between two consoles, until
-the deadline stored in the file, not a round's whole length).
+Each console session runs in the test's process on a clock the test drives (``tests/console_clock.py``): what
+is tested is what the clock does while a console is stopped or running, and no real time passes for it (the
+time between two sessions is moved past the stored deadline; a script's ``:sleep`` runs the clock's work due
+meanwhile). The parts are independent tests; each reaches its starting point quickly (the referee closes the
+rounds before it with /cloture). One session is a real process, the one killed with ``kill -9``.
 """
 
 from __future__ import annotations
@@ -20,18 +19,19 @@ from pathlib import Path
 from bot.games.duplicate.games import load_game
 from bot.storage import SQLiteStorage
 
-from .transcripts import replies, run_console
+from .console_clock import DrivenClock, run_driven
+from .transcripts import replies
 
 ROUND = 3.0  # seconds: /duplicate 0.05
 PAST_DEADLINE = ROUND + 0.5
 
 
-def until_past_deadline(db: Path) -> float:
-    """Seconds from now to half a second past the open round's stored deadline."""
+def until_past_deadline(db: Path, now: float) -> float:
+    """Seconds from ``now`` to half a second past the open round's stored deadline."""
     store = SQLiteStorage(db)
     try:
         (deadline,) = store.deadlines()
-        return max(0.0, deadline.at + 0.5 - time.time())
+        return max(0.0, deadline.at + 0.5 - now)
     finally:
         store.close()
 
@@ -64,8 +64,9 @@ ROUND_1 = (
 
 def test_a_round_overdue_while_the_console_was_stopped_closes_at_start_up(tmp_path: Path) -> None:
     db = tmp_path / "dup.sqlite"
+    clock = DrivenClock()
     # session 1: round 1 opens (3 s clock); three players submit privately, one twice
-    first = run_console(ROUND_1, db)
+    first = run_driven(ROUND_1, db, clock)
     channel_before_close = "\n".join(line for line in first.splitlines() if not line.startswith("[->"))
     for secret in ("H4 CHANTEZ", "ZZZ", "H6 CHANT", "ZEBRE", "ZETA"):
         assert secret not in channel_before_close
@@ -74,9 +75,9 @@ def test_a_round_overdue_while_the_console_was_stopped_closes_at_start_up(tmp_pa
     assert "[-> dan] Reçu pour le coup 1 : H7 ZEBRE, mais il vaudra 0" in first
     assert "[#console] Votre coup doit rester secret" in first
 
-    time.sleep(until_past_deadline(db))  # the deadline passes while the bot is stopped
+    clock.advance(until_past_deadline(db, clock.now()))  # the deadline passes while the bot is stopped
     # session 2: the overdue round is closed at start-up with what was submitted; a late move
-    second = replies(run_console("Dan> /jouer H8 ZETA\n", db))
+    second = replies(run_driven("Dan> /jouer H8 ZETA\n", db, clock))
     results = next(r for r in second if "Top : " in r)
     assert "Coup 1 — tirage ACEHNTZ" in results
     assert "Top : " in results
@@ -115,8 +116,9 @@ def test_after_kill_9_the_restart_does_not_print_the_live_lines_again(tmp_path: 
         os.kill(process.pid, signal.SIGKILL)  # no clean stop: the round is still open
         process.wait()
     assert "[#console] Coup 1 : 3 joueurs sur 3 ont joué." in out.read_text()
-    time.sleep(until_past_deadline(db))
-    second = replies(run_console("", db))
+    clock = DrivenClock()  # the restart: past the deadline at once
+    clock.advance(until_past_deadline(db, clock.now()))
+    second = replies(run_driven("", db, clock))
     assert any("Top : " in r for r in second)  # the overdue round closed at the restart
     assert not any(r.startswith(("[#console] Coup 1 : 3 joueurs", "[#console] Ben, Cy et Dan")) for r in second)
 
@@ -129,7 +131,7 @@ ROUNDS_1_AND_2 = ROUND_1 + "Ref: /cloture\nRef: /tirage EEIKLRS\nBen> /jouer 8H 
 def test_a_round_is_closed_by_the_clock_while_the_console_runs(tmp_path: Path) -> None:
     db = tmp_path / "dup.sqlite"
     # round 2 closed by the clock while the console runs
-    third = replies(run_console(f"{ROUNDS_1_AND_2}:sleep {PAST_DEADLINE}\n", db))
+    third = replies(run_driven(f"{ROUNDS_1_AND_2}:sleep {PAST_DEADLINE}\n", db, DrivenClock()))
     # nothing kept from round 1; what follows round 2's draw is round 2's
     opened = next(i for i, r in enumerate(third) if r.startswith("[#console] Coup 2 — tirage : EEIKLRS"))
     assert any("plus que" in r for r in third[opened:])  # the warning
@@ -138,20 +140,20 @@ def test_a_round_is_closed_by_the_clock_while_the_console_runs(tmp_path: Path) -
 
 def test_a_round_left_open_at_a_stop_is_resumed_and_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "dup.sqlite"
-    # 4.5-second rounds: round 3 must still be open when the next console has started (3 s was not always;
-    # 4.4 s of it are left when the first console has stopped, and the next one starts in 0.6 s alone).
+    clock = DrivenClock()
     # One session closes rounds 1 and 2 (round 2's top, TZARINES, takes the whole draw too), opens round 3
-    # and stops in the middle; the next resumes it and loses nothing.
+    # and stops in the middle; the next, a second later, resumes it and loses nothing.
     rounds = ROUND_1.replace("/duplicate 0.05", "/duplicate 0.075") + "Ref: /cloture\n"
     rounds += "Ref: /tirage AEINRST\nBen> /jouer 8H KIR\nRef: /cloture\nRef: /tirage EEIKLRS\nBen> /jouer H2 AA\n"
-    first = run_console(rounds, db)
+    first = run_driven(rounds, db, clock)
     assert "[#console] Coup 2 — tirage : AEINRST" in first
     assert "[#console] Coup 3 — tirage : EEIKLRS" in first
     assert "Reçu pour le coup 3 : H2 AA" in first
     assert draw_after(db, "EEIKLRS") == "EEIKLRS"
+    clock.advance(1.0)
     # the new console's first line plays at once; it then waits, on its own clock, for the stored deadline
-    script = f"Cy> /jouer H2 AA\n:sleep {until_past_deadline(db) + 0.5:.1f}\nBen: /classement\n"
-    fifth = replies(run_console(script, db))
+    script = f"Cy> /jouer H2 AA\n:sleep {until_past_deadline(db, clock.now()) + 0.5:.1f}\nBen: /classement\n"
+    fifth = replies(run_driven(script, db, clock))
     closing = next(r for r in fifth if "Coup 3 — tirage" in r and "Top : " in r)
     assert "Ben : H2 AA" in closing
     assert "Cy : H2 AA" in closing

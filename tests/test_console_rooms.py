@@ -25,6 +25,7 @@ from bot.adapters.console import CHANNEL, ROOM_PREFIX, RoomKey, room_key, room_o
 from bot.storage import SQLiteStorage
 from bot.tools.common import EXIT_BROKEN_PIPE
 
+from .console_clock import DrivenClock, run_driven
 from .test_console_room import ENGLISH, FRENCH
 from .transcripts import console_process, replies, run_console
 
@@ -271,21 +272,24 @@ def test_each_console_closes_its_own_rooms_rounds_only(tmp_path: Path) -> None:
     """A clock scope is a prefix: the room console's (``console``) and the room vichy's must not reach the
     room vichy2, whose round's deadline passes first, while its console is stopped."""
     db = tmp_path / "club.sqlite"
+    clock = DrivenClock()  # the consoles' time, which the test moves
     # vichy2 opens a round and stops: its deadline, the earliest, passes while its console is stopped
-    assert "Coup 1 — tirage : ACEHNTZ" in run_console("\n".join(open_round("Cy")) + "\n", db, "--room", "vichy2")
+    opened_round = "\n".join(open_round("Cy")) + "\n"
+    assert "Coup 1 — tirage : ACEHNTZ" in run_driven(opened_round, db, clock, "--room", "vichy2")
     # the room console and the room vichy (both prefixes of vichy2's name) run rounds closed by their clocks
-    with LiveConsole(db) as default, LiveConsole(db, "--room", "vichy") as vichy:
-        default.send(*open_round("Ben"))
-        vichy.send(*open_round("Dan"))
-        default.wait_for(r"^Ben : H6 CHANTEZ 112 \(top\)")  # the results of its round, closed by its clock
-        vichy.wait_for(r"^Dan : H6 CHANTEZ 112 \(top\)")
-        outputs = default.finish() + vichy.finish()
+    outputs = ""
+    for room in ((), ("--room", "vichy")):
+        clock.advance(0.1)
+        player = "Dan" if room else "Ben"
+        output = run_driven("\n".join([*open_round(player), ":sleep 3.5"]) + "\n", db, clock, *room)
+        assert re.search(rf"^{player} : H6 CHANTEZ 112 \(top\)", output, re.M), output  # closed by its clock
+        outputs += output
     assert "Cy" not in outputs
     assert "[#vichy2" not in outputs
     with opened(db) as store:  # vichy2's round, past its deadline before theirs, is still open
         assert [d.channel for d in store.deadlines()] == [RoomKey("vichy2").channel]
     # vichy2's console closes it as it starts again
-    again = replies(run_console("", db, "--room", "vichy2"))
+    again = replies(run_driven("", db, clock, "--room", "vichy2"))
     closed = next(r for r in again if "Top : H6 CHANTEZ" in r)
     # the results, the exact count first
     assert closed.startswith("[#vichy2] Coup 1 clos : 1 joueur sur 1 a joué.\nCoup 1 — tirage ACEHNTZ")

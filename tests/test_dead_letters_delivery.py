@@ -6,7 +6,7 @@ The refused message becomes a dead letter: never sent again, said once in the lo
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,8 +16,10 @@ from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import TelegramAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage, Storage
-from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.discord_club import ClubDiscord
+from tests.fakes import running_application, running_bot
 from tests.ready_lists import ready_registry
+from tests.telegram_club import ClubTelegram
 
 LEXICONS = ready_registry()
 GROUP = -1002100021
@@ -26,14 +28,14 @@ HELP = "/aide classement"  # a short help text: one message
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
     if request.param == "postgres":
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         store: Storage = PostgresStorage(request.getfixturevalue("postgres_url"))
     else:
         store = SQLiteStorage(tmp_path / "dead.sqlite")
-    yield store  # type: ignore[misc]
+    yield store
     store.close()
 
 
@@ -53,21 +55,18 @@ def dead_letter_logs(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 @pytest_asyncio.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(bot_username="TestBot") as fake:
-        fake.add_group(GROUP, "Club de Scrabble")
-        fake.ana = fake.add_user(first_name="Ana")
-        fake.set_member(GROUP, fake.ana, "creator")
+async def tg() -> AsyncIterator[ClubTelegram]:
+    async with ClubTelegram(GROUP) as fake:
         yield fake
 
 
-def telegram_sent(tg: FakeTelegram) -> list[str]:
+def telegram_sent(tg: ClubTelegram) -> list[str]:
     return [str(p.get("text", "")) for m, p in tg.requests if m == "sendMessage"]
 
 
 @pytest.mark.asyncio
 async def test_a_message_telegram_refuses_for_good_does_not_jam_the_group(
-    tg: FakeTelegram, storage: Storage, caplog: pytest.LogCaptureFixture
+    tg: ClubTelegram, storage: Storage, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level("INFO", logger="arbitre")
     referee = Referee(storage, LEXICONS, now=tg.now)
@@ -97,7 +96,7 @@ async def test_a_message_telegram_refuses_for_good_does_not_jam_the_group(
 # --- Discord ---------------------------------------------------------------------------------
 
 
-def discord_sent(dc: FakeDiscord) -> list[str]:
+def discord_sent(dc: ClubDiscord) -> list[str]:
     return [r.text or "" for r in dc.log.records if r.action == "send"]
 
 
@@ -106,7 +105,7 @@ def discord_sent(dc: FakeDiscord) -> list[str]:
     ("status", "code", "message"), [(400, 50035, "Invalid Form Body"), (404, 10003, "Unknown Channel")]
 )
 async def test_a_message_discord_refuses_for_good_does_not_jam_the_channel(
-    dc: FakeDiscord, storage: Storage, caplog: pytest.LogCaptureFixture, status: int, code: int, message: str
+    dc: ClubDiscord, storage: Storage, caplog: pytest.LogCaptureFixture, status: int, code: int, message: str
 ) -> None:
     caplog.set_level("INFO", logger="arbitre")
     referee = Referee(storage, LEXICONS, now=dc.now)

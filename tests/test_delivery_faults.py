@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -17,21 +18,25 @@ from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import TelegramAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.discord_club import ClubDiscord, identify_at_once
+from tests.fakes import DiscordUser, running_application, running_bot
 from tests.fakes.telegram_limits import fake_clock_rate_limiter
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
+from tests.telegram_club import ClubTelegram
+from tests.waiting import shown
 
 LEXICONS = ready_registry()
 ROUNDS = 5
 CHANNEL_POST = "POST /channels/{channel_id}/messages"
 
 
-async def no_wait_identify(shard_id: int | None, *, initial: bool = False) -> None:
-    return None
-
-
-async def eventually(condition, timeout: float = 5.0, step: float = 0.02, advance=None) -> None:  # type: ignore[no-untyped-def]
+async def eventually(
+    condition: Callable[[], object],
+    timeout: float = 5.0,
+    step: float = 0.02,
+    advance: Callable[[float], None] | None = None,
+) -> None:
     """Wait for ``condition``; ``advance(seconds)`` moves a fake clock along (retries come sooner).
 
     ``timeout`` is what an idle machine needs; a loaded one gets three times as long (the wait ends as soon as
@@ -88,16 +93,16 @@ def assert_nothing_left(storage: SQLiteStorage) -> None:
 # --- Discord ---------------------------------------------------------------------------------
 
 
-async def discord_play(dc: FakeDiscord, user, move: str) -> None:  # type: ignore[no-untyped-def]
+async def discord_play(dc: ClubDiscord, user: DiscordUser, move: str) -> None:
     await dc.send_interaction("play", {"args": move}, user=user, channel_id=dc.channel)
 
 
-def discord_texts(dc: FakeDiscord) -> list[str]:
+def discord_texts(dc: ClubDiscord) -> list[str]:
     return [r.text or "" for r in dc.log.records if r.action in ("send", "edit")]
 
 
 @pytest.mark.asyncio
-async def test_duplicate_rounds_survive_discord_faults(dc: FakeDiscord, storage: SQLiteStorage) -> None:
+async def test_duplicate_rounds_survive_discord_faults(dc: ClubDiscord, storage: SQLiteStorage) -> None:
     referee = Referee(storage, LEXICONS, now=dc.now, images=False)
     adapter = DiscordAdapter(referee, message_content=True, edit_interval=0.2, tick_seconds=0.05, clock=dc.now)
     adapter.service.outbox_seconds = 0.05
@@ -111,10 +116,10 @@ async def test_duplicate_rounds_survive_discord_faults(dc: FakeDiscord, storage:
         hurry(seconds)
 
     async with running_bot(dc, adapter.client, reconnect=True, ignore_errors=(Exception,), fail_on_errors=False):
-        adapter.client.before_identify_hook = no_wait_identify
+        identify_at_once(adapter.client)
         await adapter.sync(dc.guild.id)
         await dc.send_interaction("duplicate", {"args": "1"}, user=dc.ana, channel_id=dc.channel)
-        faults = [
+        faults: list[Callable[[], Coroutine[Any, Any, int] | None]] = [
             lambda: dc.server_error_next(CHANNEL_POST, count=1),  # discord.py retries a 500 itself
             lambda: dc.rate_limit_next(CHANNEL_POST, retry_after=0.3, count=3),  # a 429 burst
             lambda: dc.reset_next(CHANNEL_POST, count=2),  # resets: the outbox tries again
@@ -122,19 +127,17 @@ async def test_duplicate_rounds_survive_discord_faults(dc: FakeDiscord, storage:
             lambda: dc.gateway_close(4009),  # a new session
         ]
         for number in range(1, ROUNDS + 1):
-            await eventually(
-                lambda n=number: any(f"Coup {n} — tirage :" in t for t in discord_texts(dc)), 15, advance=hurry
-            )
+            await eventually(shown(lambda: discord_texts(dc), f"Coup {number} — tirage :"), 15, advance=hurry)
             await discord_play(dc, dc.ben, f"H8 QWERT{number}")
             await eventually(  # the ack
-                lambda n=number: any(f"QWERT{n}" in t for t in discord_texts(dc)), 10, advance=hurry
+                shown(lambda: discord_texts(dc), f"QWERT{number}"), 10, advance=hurry
             )
             closing = faults[number - 1]()
             if closing is not None:
                 assert await closing == 1  # the gateway closed the bot's connection: the round closes meanwhile
             dc.advance(61)  # the round's minute is over: the clock closes it, its results are posted
             await eventually(
-                lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in discord_texts(dc)),
+                shown(lambda: discord_texts(dc), f"Coup {number} — tirage", "Top :"),
                 20,
                 advance=both,
             )
@@ -168,22 +171,26 @@ async def test_duplicate_rounds_survive_discord_faults(dc: FakeDiscord, storage:
 GROUP = -1001234567
 
 
+class TelegramWithBen(ClubTelegram):
+    """The club's group, and Ben, who plays."""
+
+    def __init__(self) -> None:
+        super().__init__(GROUP)
+        self.ben = self.add_user(first_name="Ben")
+
+
 @pytest_asyncio.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(bot_username="TestBot") as fake:
-        fake.add_group(GROUP, "Club de Scrabble")
-        fake.ana = fake.add_user(first_name="Ana")
-        fake.ben = fake.add_user(first_name="Ben")
-        fake.set_member(GROUP, fake.ana, "creator")
+async def tg() -> AsyncIterator[TelegramWithBen]:
+    async with TelegramWithBen() as fake:
         yield fake
 
 
-def telegram_texts(tg: FakeTelegram) -> list[str]:
+def telegram_texts(tg: TelegramWithBen) -> list[str]:
     return [r.text or "" for r in tg.log.records if r.action in ("send", "edit")]
 
 
 @pytest.mark.asyncio
-async def test_duplicate_rounds_survive_telegram_faults(tg: FakeTelegram, storage: SQLiteStorage) -> None:
+async def test_duplicate_rounds_survive_telegram_faults(tg: TelegramWithBen, storage: SQLiteStorage) -> None:
     referee = Referee(storage, LEXICONS, now=tg.now, images=False)
     # the library's limiter leaks by the fake's clock: its group bucket waited 65 s of real time here
     limiter = fake_clock_rate_limiter(tg.now, max_retries=3)
@@ -214,15 +221,13 @@ async def test_duplicate_rounds_survive_telegram_faults(tg: FakeTelegram, storag
         for number in range(1, ROUNDS + 1):
             # the fake's clock moves while the test waits: the pacer's one-a-second turns come sooner (a few
             # seconds of the round's minute)
-            await eventually(
-                lambda n=number: any(f"Coup {n} — tirage :" in t for t in telegram_texts(tg)), 20, advance=faster
-            )
+            await eventually(shown(lambda: telegram_texts(tg), f"Coup {number} — tirage :"), 20, advance=faster)
             await tg.send_user_message(None, tg.ben, f"/jouer H8 QWERT{number}", chat_type="private")
-            await eventually(lambda n=number: any(f"QWERT{n}" in t for t in telegram_texts(tg)), 15, advance=faster)
+            await eventually(shown(lambda: telegram_texts(tg), f"QWERT{number}"), 15, advance=faster)
             faults[number - 1]()
             tg.advance(61)
             await eventually(
-                lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in telegram_texts(tg)),
+                shown(lambda: telegram_texts(tg), f"Coup {number} — tirage", "Top :"),
                 25,
                 advance=faster,
             )
@@ -265,7 +270,7 @@ def assert_no_private_text(caplog: pytest.LogCaptureFixture) -> None:
 
 @pytest.mark.asyncio
 async def test_a_failed_private_reply_on_telegram_is_logged_without_its_text(
-    tg: FakeTelegram, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
+    tg: TelegramWithBen, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level("DEBUG", logger="arbitre")
     referee = Referee(storage, LEXICONS, now=tg.now, images=False)
@@ -284,7 +289,7 @@ async def test_a_failed_private_reply_on_telegram_is_logged_without_its_text(
 
 @pytest.mark.asyncio
 async def test_a_failed_private_reply_on_discord_is_logged_without_its_text(
-    dc: FakeDiscord, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
+    dc: ClubDiscord, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level("DEBUG", logger="arbitre")
     referee = Referee(storage, LEXICONS, now=dc.now, images=False)

@@ -14,12 +14,15 @@ import re
 import signal
 import sys
 import time
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from bot.adapters.discord import DiscordAdapter, intents_for, platform_name, split_text
+from bot.adapters.common import split_text
+from bot.adapters.discord import DiscordAdapter, intents_for, platform_name
 from bot.adapters.discord_commands import penalty_choices, settings_choices
 from bot.chat import Reply
 from bot.games.common.general import setting_named
@@ -27,10 +30,12 @@ from bot.games.installed import COMMANDS
 from bot.messages import languages
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from tests.fakes import CommandUnavailable, FakeDiscord, running_bot
+from tests.discord_club import ClubDiscord, identify_at_once
+from tests.fakes import CommandUnavailable, DiscordUser, FakeDiscord, SentMessage, running_bot
 from tests.fakes.discord_limits import CHANNEL_MESSAGES
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
+from tests.waiting import starting
 
 ROOT = Path(__file__).resolve().parent.parent
 LEXICONS = ready_registry()  # the bundled lists, loaded once for the test modules
@@ -38,30 +43,30 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(autouse=True)
-def no_logged_errors(caplog: pytest.LogCaptureFixture):
+def no_logged_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """The adapter logs (instead of raising) what it could not deliver: that fails a test too."""
     yield
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR and r.name.startswith("arbitre")]
     assert not errors, "adapter errors: " + "; ".join(r.getMessage() for r in errors)
 
 
+class AdapterDiscord(ClubDiscord):
+    """The club of these tests: its server has two channels, and a third member, Cleo, whose DMs are closed."""
+
+    def __init__(self) -> None:
+        super().__init__("Club de Scrabble", ("partie", "autre"))
+        self.cleo = self.member("cleo", "Cleo", dms_open=False)
+
+
 @pytest_asyncio.fixture
-async def dc():
-    async with FakeDiscord() as fake:
-        fake.guild = fake.add_guild(name="Club de Scrabble", channels=("partie", "autre"))
-        fake.channel = fake.guild.channel_id
-        fake.ana = fake.add_user(username="ana", global_name="Ana")
-        fake.ben = fake.add_user(username="ben", global_name="Ben")
-        fake.cleo = fake.add_user(username="cleo", global_name="Cleo", dms_open=False)
-        fake.add_member(fake.guild, fake.ana, admin=True)
-        fake.add_member(fake.guild, fake.ben)
-        fake.add_member(fake.guild, fake.cleo)
+async def dc() -> AsyncIterator[AdapterDiscord]:
+    async with AdapterDiscord() as fake:
         yield fake
         # the adapter uses Discord's current paths only
         assert not fake.deprecations, fake.deprecations
 
 
-def make_adapter(storage: SQLiteStorage, clock=None, **options) -> DiscordAdapter:
+def make_adapter(storage: SQLiteStorage, clock: Callable[[], float] | None = None, **options: Any) -> DiscordAdapter:
     """``clock``: the fake's, shared by the referee (deadlines) and the adapter (token ages)."""
     options = {"message_content": True, "edit_interval": 0.2, "tick_seconds": 0.05, **options}
     if clock is None:
@@ -70,24 +75,30 @@ def make_adapter(storage: SQLiteStorage, clock=None, **options) -> DiscordAdapte
 
 
 @pytest_asyncio.fixture
-async def adapter(dc, storage):
+async def adapter(dc: AdapterDiscord, storage: SQLiteStorage) -> AsyncIterator[DiscordAdapter]:
     adapter = make_adapter(storage)
     async with running_bot(dc, adapter.client):
         await adapter.sync(dc.guild.id)
         yield adapter
 
 
-async def slash(dc: FakeDiscord, name: str, args: str | None = None, *, user=None, channel=None) -> int:
+async def slash(
+    dc: FakeDiscord, name: str, args: str | None = None, *, user: DiscordUser | None = None, channel: int | None = None
+) -> int:
+    """``/name args`` sent by ``user`` in ``channel``: by default Ana, in the club's channel."""
     options = {"args": args} if args is not None else None
-    return await dc.send_interaction(name, options, user=user or dc.ana, channel_id=channel or dc.channel)
+    if user is None or channel is None:
+        assert isinstance(dc, ClubDiscord), "a user and a channel, or the club's"
+        user, channel = user or dc.ana, channel or dc.channel
+    return await dc.send_interaction(name, options, user=user, channel_id=channel)
 
 
-async def answer(dc: FakeDiscord, iid: int, **kw):
+async def answer(dc: FakeDiscord, iid: int, **kw: Any) -> SentMessage:
     """The interaction's visible answer (skipping the '…' of a removed placeholder)."""
     return await dc.wait_for_response(iid, lambda r: r.text != "…", **kw)
 
 
-def plays(storage: SQLiteStorage, channel: int) -> list[dict]:
+def plays(storage: SQLiteStorage, channel: int) -> list[dict[str, Any]]:
     record = storage.active_game(f"discord:{channel}")
     assert record is not None
     return [e.data for e in storage.events(record.id) if e.data.get("kind") == "play"]
@@ -101,7 +112,7 @@ def public_texts(dc: FakeDiscord) -> list[str]:
 
 
 @pytest.mark.asyncio
-async def test_handshake_adapter_logs_in_syncs_and_answers(dc, adapter):
+async def test_handshake_adapter_logs_in_syncs_and_answers(dc: AdapterDiscord, adapter: DiscordAdapter) -> None:
     assert adapter.client.user is not None
     assert adapter.client.user.id == dc.bot_user.id
     registered = dc.guild_commands[dc.guild.id]
@@ -127,7 +138,7 @@ async def test_handshake_adapter_logs_in_syncs_and_answers(dc, adapter):
     assert reply.payload["data"]["allowed_mentions"]["parse"] == []
 
 
-def test_intents_ask_for_message_content_only_when_wanted():
+def test_intents_ask_for_message_content_only_when_wanted() -> None:
     assert not intents_for(False).message_content
     assert not intents_for(False).guild_messages
     assert intents_for(True).message_content
@@ -142,7 +153,9 @@ def test_intents_ask_for_message_content_only_when_wanted():
 
 
 @pytest.mark.asyncio
-async def test_classic_game_score_challenge_board(dc, adapter, storage):
+async def test_classic_game_score_challenge_board(
+    dc: AdapterDiscord, adapter: DiscordAdapter, storage: SQLiteStorage
+) -> None:
     iid = await slash(dc, "new", "Ana Ben")
     assert "Joueurs : Ana, Ben" in (await answer(dc, iid)).text
 
@@ -170,7 +183,7 @@ async def test_classic_game_score_challenge_board(dc, adapter, storage):
 
 
 @pytest.mark.asyncio
-async def test_mentions_become_display_names(dc, adapter):
+async def test_mentions_become_display_names(dc: AdapterDiscord, adapter: DiscordAdapter) -> None:
     iid = await slash(dc, "new", f"{dc.ana.mention} <@!{dc.ben.id}>")
     assert "Joueurs : Ana, Ben" in (await answer(dc, iid)).text
     await dc.send_message(dc.channel, dc.ana, f"!nouvelle {dc.cleo.mention} {dc.ben.mention} !")
@@ -178,7 +191,7 @@ async def test_mentions_become_display_names(dc, adapter):
 
 
 @pytest.mark.asyncio
-async def test_errors_answer_only_the_user(dc, adapter):
+async def test_errors_answer_only_the_user(dc: AdapterDiscord, adapter: DiscordAdapter) -> None:
     # /challenge is deferred publicly; its error is private: the placeholder goes, the error is ephemeral
     iid = await slash(dc, "challenge", user=dc.ben)
     error = await dc.wait_for_response(iid, lambda r: r.ephemeral)
@@ -194,7 +207,9 @@ async def test_errors_answer_only_the_user(dc, adapter):
 
 
 @pytest.mark.asyncio
-async def test_a_command_slower_than_the_watchdog_is_deferred_then_answered(dc, adapter, monkeypatch):
+async def test_a_command_slower_than_the_watchdog_is_deferred_then_answered(
+    dc: AdapterDiscord, adapter: DiscordAdapter, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("bot.adapters.discord.DEFER_AFTER", 0.0)
     iid = await slash(dc, "help", user=dc.ben)
     deferred = await dc.wait_for_response(iid, actions=("defer",))
@@ -209,7 +224,7 @@ EDIT_ORIGINAL = "PATCH /webhooks/{application_id}/{interaction_token}/messages/{
 
 
 @pytest.mark.asyncio
-async def test_deferred_answers_edit_the_original_response(dc, adapter):
+async def test_deferred_answers_edit_the_original_response(dc: AdapterDiscord, adapter: DiscordAdapter) -> None:
     iid = await slash(dc, "play", "H8 VAGUE", user=dc.ben)  # deferred ephemerally, answered privately
     deferred = await dc.wait_for_response(iid, actions=("defer",))
     reply = await answer(dc, iid)
@@ -230,7 +245,7 @@ async def test_deferred_answers_edit_the_original_response(dc, adapter):
 
 
 @pytest.mark.asyncio
-async def test_a_command_in_a_dm_needs_the_global_sync(dc, adapter):
+async def test_a_command_in_a_dm_needs_the_global_sync(dc: AdapterDiscord, adapter: DiscordAdapter) -> None:
     dm = dc.dm_channel_id(dc.ben)
     # the fixture synced in the server only: a Discord client offers no /check in a DM
     with pytest.raises(CommandUnavailable) as refused:
@@ -249,7 +264,9 @@ async def test_a_command_in_a_dm_needs_the_global_sync(dc, adapter):
 
 
 @pytest.mark.asyncio
-async def test_prefix_commands_with_message_content(dc, adapter, storage):
+async def test_prefix_commands_with_message_content(
+    dc: AdapterDiscord, adapter: DiscordAdapter, storage: SQLiteStorage
+) -> None:
     await dc.send_message(dc.channel, dc.ana, "!nouvelle Ana Ben")
     assert "Joueurs : Ana, Ben" in (await dc.wait_for_message(channel_id=dc.channel)).text
     await dc.send_message(dc.channel, dc.ana, "!coup H8 VAGUE")
@@ -258,7 +275,10 @@ async def test_prefix_commands_with_message_content(dc, adapter, storage):
     assert reply.payload["allowed_mentions"]["parse"] == []
     await dc.send_message(dc.channel, dc.ben, "!roll 2d6")  # another bot's command: not ours
     await dc.send_message(dc.channel, dc.ben, "just chatting")
-    await dc.assert_no_message(0.1, channel_id=dc.channel)
+    # nothing said to them: the channel's next message answers the next command (a channel's commands are
+    # answered in order)
+    await dc.send_message(dc.channel, dc.ben, "!verif vague")
+    assert "VAGUE valable" in (await dc.wait_for_message(channel_id=dc.channel)).text
     # in a DM, "/" works too and no intent is needed
     await dc.send_message(dc.dm_channel_id(dc.ben), dc.ben, "/verif vague zzz")
     dm = await dc.wait_for_dm(dc.ben)
@@ -268,7 +288,7 @@ async def test_prefix_commands_with_message_content(dc, adapter, storage):
 
 
 @pytest.mark.asyncio
-async def test_without_the_intent_prefix_commands_are_not_read(dc, storage):
+async def test_without_the_intent_prefix_commands_are_not_read(dc: AdapterDiscord, storage: SQLiteStorage) -> None:
     adapter = make_adapter(storage, message_content=False)
     async with running_bot(dc, adapter.client):
         assert not adapter.client.intents.message_content
@@ -281,7 +301,7 @@ async def test_without_the_intent_prefix_commands_are_not_read(dc, storage):
 # --- autocompletion --------------------------------------------------------------------
 
 
-def test_setting_suggestions_are_keys_the_command_layer_knows():
+def test_setting_suggestions_are_keys_the_command_layer_knows() -> None:
     for lang in ("fr", "en"):
         choices = settings_choices("", lang)
         assert 0 < len(choices) <= 25
@@ -293,7 +313,7 @@ def test_setting_suggestions_are_keys_the_command_layer_knows():
 
 
 @pytest.mark.asyncio
-async def test_autocomplete_settings_and_penalty(dc, adapter):
+async def test_autocomplete_settings_and_penalty(dc: AdapterDiscord, adapter: DiscordAdapter) -> None:
     choices = await dc.autocomplete("settings", {"args": "minu"}, focused="args", user=dc.ana, channel_id=dc.channel)
     assert [c["value"] for c in choices] == ["minutes 1", "minutes 2", "minutes 3"]
     iid = await slash(dc, "new", "Ana Benoît")
@@ -306,13 +326,17 @@ async def test_autocomplete_settings_and_penalty(dc, adapter):
 
 
 @pytest.mark.asyncio
-async def test_duplicate_round_submissions_stay_private_until_it_closes(dc, clocked, storage):
+async def test_duplicate_round_submissions_stay_private_until_it_closes(
+    dc: AdapterDiscord, clocked: DiscordAdapter, storage: SQLiteStorage
+) -> None:
     iid = await slash(dc, "duplicate")
     assert not (await dc.wait_for_response(iid, actions=("defer",))).ephemeral
     started = await answer(dc, iid)
     assert not started.ephemeral
     draw = await dc.wait_for_message(lambda r: "<t:" in (r.text or ""), channel_id=dc.channel)
-    deadline = int(re.search(r"<t:(\d+):R>", draw.text).group(1))
+    stamp = re.search(r"<t:(\d+):R>", draw.text)
+    assert stamp is not None
+    deadline = int(stamp.group(1))
     assert dc.now() < deadline <= dc.now() + 10 * 60  # the round's clock runs on the fake's time
 
     secrets = {dc.ana: "QWERTA", dc.ben: "QWERTB", dc.cleo: "QWERTC"}
@@ -344,7 +368,7 @@ async def test_duplicate_round_submissions_stay_private_until_it_closes(dc, cloc
 
 
 @pytest_asyncio.fixture
-async def clocked(dc, storage):
+async def clocked(dc: AdapterDiscord, storage: SQLiteStorage) -> AsyncIterator[DiscordAdapter]:
     """An adapter whose referee (deadlines) and token ages follow the fake's clock."""
     adapter = make_adapter(storage, clock=dc.now)
     async with running_bot(dc, adapter.client):
@@ -352,7 +376,7 @@ async def clocked(dc, storage):
         yield adapter
 
 
-async def start_duplicate(dc: FakeDiscord) -> tuple[int, object]:
+async def start_duplicate(dc: AdapterDiscord) -> tuple[int, SentMessage]:
     """``/duplicate`` by Ana (its referee): the interaction and the first draw it posted."""
     iid = await slash(dc, "duplicate")
     await answer(dc, iid)
@@ -361,7 +385,7 @@ async def start_duplicate(dc: FakeDiscord) -> tuple[int, object]:
     return iid, draw
 
 
-async def play(dc: FakeDiscord, user, move: str) -> str:
+async def play(dc: AdapterDiscord, user: DiscordUser, move: str) -> str:
     """``/play`` by ``user``: its private acknowledgement, once the command's replies are all out."""
     iid = await slash(dc, "play", move, user=user)
     ack = await answer(dc, iid)
@@ -380,7 +404,9 @@ async def settle(dc: FakeDiscord, quiet: float = 0.15) -> None:
 
 
 @pytest.mark.asyncio
-async def test_results_posted_15_minutes_after_the_duplicate_command_go_through_the_channel(dc, clocked):
+async def test_results_posted_15_minutes_after_the_duplicate_command_go_through_the_channel(
+    dc: AdapterDiscord, clocked: DiscordAdapter
+) -> None:
     iid, draw = await start_duplicate(dc)
     assert draw.method.startswith("POST /webhooks/")  # the draw answered the command, through its token
     await play(dc, dc.ben, "H8 QWERTB")
@@ -398,7 +424,9 @@ async def test_results_posted_15_minutes_after_the_duplicate_command_go_through_
 
 
 @pytest.mark.asyncio
-async def test_an_expired_token_the_adapter_did_not_expect_falls_back_to_the_channel(dc, storage):
+async def test_an_expired_token_the_adapter_did_not_expect_falls_back_to_the_channel(
+    dc: AdapterDiscord, storage: SQLiteStorage
+) -> None:
     # the referee follows the fake's clock, the adapter its own: it still believes in the token
     adapter = DiscordAdapter(Referee(storage, LEXICONS, now=dc.now), edit_interval=0.2, tick_seconds=0.05)
     async with running_bot(dc, adapter.client):
@@ -412,7 +440,9 @@ async def test_an_expired_token_the_adapter_did_not_expect_falls_back_to_the_cha
 
 
 @pytest.mark.asyncio
-async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(dc, clocked, storage):
+async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(
+    dc: AdapterDiscord, clocked: DiscordAdapter, storage: SQLiteStorage
+) -> None:
     await start_duplicate(dc)
     assert dc.gateways[0].compression == "zlib-stream"
     # op 7: discord.py reconnects and resumes; what was sent meanwhile is replayed
@@ -422,7 +452,7 @@ async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(dc
     assert "QWERTA" in await ana_plays
     # op 9 (not resumable): discord.py identifies again, a new session (without the 5 s its
     # default before_identify_hook waits before a second IDENTIFY)
-    clocked.client.before_identify_hook = identify_at_once
+    identify_at_once(clocked.client)
     assert await dc.gateway_invalid_session(resumable=False) == 1
     await dc.wait_for_gateway("ready", count=2)
     assert "QWERTB" in await play(dc, dc.ben, "H8 QWERTB")
@@ -431,12 +461,16 @@ async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(dc
     dc.advance(3 * 60)  # the round's deadline: the clock still runs, once
     results = await dc.wait_for_message(lambda r: "QWERTA" in (r.text or ""), channel_id=dc.channel, timeout=3)
     assert "QWERTB" in results.text
-    await asyncio.sleep(0.2)  # a duplicated clock or event would post the results twice
+    # a duplicated clock or event would post the results twice: the close's last message, the standings' image,
+    # is posted after them (a channel's posts go in order), so a second copy of the results would be out by then
+    await dc.wait_for_message(starting("Classement après 1 coup"), channel_id=dc.channel, timeout=30)
     assert len([r for r in dc.messages_in(dc.channel) if "QWERTA" in (r.text or "") and not r.ephemeral]) == 1
 
 
 @pytest.mark.asyncio
-async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(dc, clocked, caplog):
+async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(
+    dc: AdapterDiscord, clocked: DiscordAdapter, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO, logger="arbitre")
     await start_duplicate(dc)
     await play(dc, dc.ben, "H8 QWERTB")
@@ -481,11 +515,7 @@ async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(dc
     assert len(dc.messages_in(dc.dm_channel_id(dc.ana))) == 1
 
 
-async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
-    return None
-
-
-async def eventually(condition, timeout: float = 2.0) -> None:
+async def eventually(condition: Callable[[], object], timeout: float = 2.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not condition():
@@ -497,7 +527,9 @@ async def eventually(condition, timeout: float = 2.0) -> None:
 
 
 @pytest.mark.asyncio
-async def test_rate_limited_answer_is_retried_and_the_move_recorded_once(dc, adapter, storage):
+async def test_rate_limited_answer_is_retried_and_the_move_recorded_once(
+    dc: AdapterDiscord, adapter: DiscordAdapter, storage: SQLiteStorage
+) -> None:
     iid = await slash(dc, "new", "Ana Ben")
     await answer(dc, iid)
     dc.rate_limit_next("POST /interactions/{interaction_id}/{interaction_token}/callback", retry_after=0.05)
@@ -509,7 +541,9 @@ async def test_rate_limited_answer_is_retried_and_the_move_recorded_once(dc, ada
 
 
 @pytest.mark.asyncio
-async def test_closed_dms_get_a_public_pointer_not_the_private_text(dc, adapter):
+async def test_closed_dms_get_a_public_pointer_not_the_private_text(
+    dc: AdapterDiscord, adapter: DiscordAdapter
+) -> None:
     channel = f"discord:{dc.channel}"
     await adapter.deliver(
         [
@@ -528,7 +562,7 @@ async def test_closed_dms_get_a_public_pointer_not_the_private_text(dc, adapter)
 
 
 @pytest.mark.asyncio
-async def test_the_closed_dms_pointer_speaks_the_channel_language(dc, adapter):
+async def test_the_closed_dms_pointer_speaks_the_channel_language(dc: AdapterDiscord, adapter: DiscordAdapter) -> None:
     channel = f"discord:{dc.channel}"
     storage = adapter.referee.storage
     storage.save_channel(storage.channel(channel).with_changes(language="en"))
@@ -540,7 +574,9 @@ async def test_the_closed_dms_pointer_speaks_the_channel_language(dc, adapter):
 
 
 @pytest.mark.asyncio
-async def test_long_text_is_split_on_lines_with_balanced_code_fences(dc, adapter):
+async def test_long_text_is_split_on_lines_with_balanced_code_fences(
+    dc: AdapterDiscord, adapter: DiscordAdapter
+) -> None:
     lines = [f"ligne {n:03d} " + "x" * 40 for n in range(120)]
     text = "Feuille :\n```\n" + "\n".join(lines) + "\n```\nFin."
     await adapter.deliver([Reply(text, channel=f"discord:{dc.channel}")])
@@ -555,7 +591,7 @@ async def test_long_text_is_split_on_lines_with_balanced_code_fences(dc, adapter
     assert joined.endswith("Fin.")
 
 
-def test_split_text_unit_cases():
+def test_split_text_unit_cases() -> None:
     assert split_text("", 10) == []
     assert split_text("abc", 10) == ["abc"]
     chunks = split_text("a\n```\n" + "\n".join("0123456789" for _ in range(10)) + "\n```\nb", 40)
@@ -566,7 +602,7 @@ def test_split_text_unit_cases():
 
 
 @pytest.mark.asyncio
-async def test_edit_key_edits_only_on_change_and_throttled(dc, adapter):
+async def test_edit_key_edits_only_on_change_and_throttled(dc: AdapterDiscord, adapter: DiscordAdapter) -> None:
     adapter.edit_interval = 1.0  # wide enough for a loaded machine
     channel = f"discord:{dc.channel}"
     deadline = time.time() + 60
@@ -600,6 +636,7 @@ async def run_cli(*args: str, env: dict[str, str], timeout: float = 15) -> tuple
         stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(process.communicate(), timeout)
+    assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()
 
 
@@ -614,7 +651,7 @@ def cli_env(tmp_path: Path, dc: FakeDiscord, token: str | None) -> dict[str, str
 
 
 @pytest.mark.asyncio
-async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(dc, tmp_path):
+async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(dc: AdapterDiscord, tmp_path: Path) -> None:
     bad = "MTIz.bad-token.for-the-fake-server"
     code, out, err = await run_cli("discord", env=cli_env(tmp_path, dc, bad))
     assert code == 2
@@ -635,7 +672,7 @@ async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(dc, tmp_path
 
 
 @pytest.mark.asyncio
-async def test_cli_sync_registers_commands_in_a_guild_then_exits(dc, tmp_path):
+async def test_cli_sync_registers_commands_in_a_guild_then_exits(dc: AdapterDiscord, tmp_path: Path) -> None:
     config = tmp_path / "tokens.toml"
     config.write_text(f'[discord]\ntoken = "{dc.token}"\n')
     config.chmod(0o600)
@@ -650,7 +687,7 @@ async def test_cli_sync_registers_commands_in_a_guild_then_exits(dc, tmp_path):
 
 
 @pytest.mark.asyncio
-async def test_cli_runs_the_bot_until_interrupted(dc, tmp_path):
+async def test_cli_runs_the_bot_until_interrupted(dc: AdapterDiscord, tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -678,7 +715,7 @@ async def test_cli_runs_the_bot_until_interrupted(dc, tmp_path):
     assert dc.token not in out.decode() + err.decode()
 
 
-def test_every_name_in_every_language_is_a_valid_discord_name():
+def test_every_name_in_every_language_is_a_valid_discord_name() -> None:
     names = [platform_name(spec, lang) for spec in COMMANDS for lang in languages()]
     assert all(re.fullmatch(r"[a-z0-9_-]{1,32}", n) for n in names)
     assert len({platform_name(spec, "fr") for spec in COMMANDS}) == len(COMMANDS)
@@ -691,7 +728,9 @@ def test_every_name_in_every_language_is_a_valid_discord_name():
 
 
 @pytest.mark.asyncio
-async def test_another_account_named_like_a_player_cannot_play_for_them(dc, adapter, storage):
+async def test_another_account_named_like_a_player_cannot_play_for_them(
+    dc: AdapterDiscord, adapter: DiscordAdapter, storage: SQLiteStorage
+) -> None:
     impostor = dc.add_user(username="ben_other", global_name="Ben")  # same display name
     dc.add_member(dc.guild, impostor)
     await answer(dc, await slash(dc, "new", "Ana Ben"))
@@ -708,7 +747,9 @@ async def test_another_account_named_like_a_player_cannot_play_for_them(dc, adap
 
 
 @pytest.mark.asyncio
-async def test_duplicate_submissions_of_two_accounts_with_one_name_stay_apart(dc, clocked, storage):
+async def test_duplicate_submissions_of_two_accounts_with_one_name_stay_apart(
+    dc: AdapterDiscord, clocked: DiscordAdapter, storage: SQLiteStorage
+) -> None:
     impostor = dc.add_user(username="ana_other", global_name="Ana")
     dc.add_member(dc.guild, impostor)
     await start_duplicate(dc)
@@ -723,7 +764,7 @@ async def test_duplicate_submissions_of_two_accounts_with_one_name_stay_apart(dc
 
 
 @pytest.mark.asyncio
-async def test_export_of_a_finished_game_comes_as_a_file(dc, adapter):
+async def test_export_of_a_finished_game_comes_as_a_file(dc: AdapterDiscord, adapter: DiscordAdapter) -> None:
     await answer(dc, await slash(dc, "new", "Ana Ben"))
     await answer(dc, await slash(dc, "score", "H8 VAGUE"))
     await answer(dc, await slash(dc, "end", "Ben=EAU !"))
@@ -739,7 +780,7 @@ async def test_export_of_a_finished_game_comes_as_a_file(dc, adapter):
 
 
 @pytest.mark.asyncio
-async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage):
+async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage: SQLiteStorage) -> None:
     from bot.adapters.discord import ArbitreClient, ShardedArbitreClient
     from bot.adapters.discord_shards import ShardRange
 
@@ -751,7 +792,7 @@ async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage):
             fake.add_member(guild, ana, admin=True)
         adapter = make_adapter(storage, shards=ShardRange(2, (0, 1)))
         assert isinstance(adapter.client, ShardedArbitreClient)
-        adapter.client.before_identify_hook = identify_at_once
+        identify_at_once(adapter.client)
         async with running_bot(fake, adapter.client):
             await adapter.sync()
             assert adapter.service._tasks  # on_ready (all shards ready) started the clock
@@ -782,7 +823,7 @@ def test_a_command_whose_arguments_are_all_optional_is_registered_without_a_requ
 
 @pytest.mark.asyncio
 async def test_a_bare_view_series_or_simultane_can_be_sent_as_discord_s_client_would(
-    discord_club: FakeDiscord, storage: SQLiteStorage
+    discord_club: ClubDiscord, storage: SQLiteStorage
 ) -> None:
     # the fake refuses, as Discord's client does, a command sent without a required option: /view, /series
     # and /simultane were registered with a required argument and could not be sent bare (issue 37, item 15)

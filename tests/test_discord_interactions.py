@@ -9,6 +9,7 @@ come within 3 seconds, else the interaction is unknown).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import pytest
@@ -16,10 +17,11 @@ import pytest
 from bot.adapters.discord import DiscordAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
+from tests.discord_club import ClubDiscord
 from tests.fakes import FakeDiscord, running_bot
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
-from tests.waiting import eventually
+from tests.waiting import eventually, shown
 
 LEXICONS = ready_registry()
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
@@ -44,7 +46,7 @@ def moves_recorded(storage: SQLiteStorage, channel: str) -> list[str]:
     return [str(e.data["move"]) for e in storage.events(record.id) if e.data["kind"] == "submit"]
 
 
-async def start_duplicate(dc: FakeDiscord, adapter: DiscordAdapter, minutes: int) -> None:
+async def start_duplicate(dc: ClubDiscord, adapter: DiscordAdapter, minutes: int) -> None:
     await adapter.sync(dc.guild.id)
     await dc.send_interaction("duplicate", {"args": str(minutes)}, user=dc.ana, channel_id=dc.channel)
     await eventually(lambda: any("Coup 1 — tirage :" in t for t in texts(dc)), 15)
@@ -57,7 +59,7 @@ async def outbox_drained(storage: SQLiteStorage, advance: Callable[[float], None
     await eventually(lambda: all(b.waiting == 0 for b in storage.outbox_backlog()), 10, advance=advance)
 
 
-def new_adapter(dc: FakeDiscord, storage: SQLiteStorage) -> DiscordAdapter:
+def new_adapter(dc: ClubDiscord, storage: SQLiteStorage) -> DiscordAdapter:
     referee = Referee(storage, LEXICONS, now=dc.now, images=False)
     adapter = DiscordAdapter(referee, tick_seconds=0.05, edit_interval=0.2, clock=dc.now)
     adapter.service.outbox_seconds = 0.05
@@ -66,7 +68,7 @@ def new_adapter(dc: FakeDiscord, storage: SQLiteStorage) -> DiscordAdapter:
 
 @pytest.mark.asyncio
 async def test_a_reset_on_the_first_answer_does_not_drop_the_command(
-    discord_club: FakeDiscord, storage: SQLiteStorage
+    discord_club: ClubDiscord, storage: SQLiteStorage
 ) -> None:
     dc = discord_club
     adapter = new_adapter(dc, storage)
@@ -96,7 +98,7 @@ FAULTS = [
 
 @pytest.mark.asyncio
 async def test_rounds_with_lost_answers_record_and_acknowledge_every_move(
-    discord_club: FakeDiscord, storage: SQLiteStorage
+    discord_club: ClubDiscord, storage: SQLiteStorage
 ) -> None:
     dc = discord_club
     adapter = new_adapter(dc, storage)
@@ -111,16 +113,16 @@ async def test_rounds_with_lost_answers_record_and_acknowledge_every_move(
         async with running_bot(dc, adapter.client):
             await start_duplicate(dc, adapter, 1)  # one-minute rounds
             for number in range(1, 5):
-                await eventually(lambda n=number: any(f"Coup {n} — tirage :" in t for t in texts(dc)), 15)
+                await eventually(shown(lambda: texts(dc), f"Coup {number} — tirage :"), 15)
                 for attempt in range(2):
                     word = f"QWERT{'AB'[attempt]}{number}"
                     words.append(word)
                     FAULTS[len(words) - 1](dc)
                     await dc.send_interaction("play", {"args": f"H8 {word}"}, user=dc.ben, channel_id=dc.channel)
-                    await eventually(lambda w=word: acks(dc, w), 10, advance=loop_time.jump)
+                    await eventually(functools.partial(acks, dc, word), 10, advance=loop_time.jump)
                 dc.advance(61)  # the round's minute is over: the clock closes it
                 await eventually(
-                    lambda n=number: any(f"Coup {n} — tirage" in t and "Top :" in t for t in texts(dc)),
+                    shown(lambda: texts(dc), f"Coup {number} — tirage", "Top :"),
                     20,
                     advance=both,
                 )
@@ -145,7 +147,7 @@ def answers(dc: FakeDiscord, iid: int) -> list[str]:
 
 @pytest.mark.asyncio
 async def test_a_lost_answer_that_reached_discord_is_not_sent_again(
-    discord_club: FakeDiscord, storage: SQLiteStorage
+    discord_club: ClubDiscord, storage: SQLiteStorage
 ) -> None:
     dc = discord_club
     adapter = new_adapter(dc, storage)
@@ -162,7 +164,7 @@ async def test_a_lost_answer_that_reached_discord_is_not_sent_again(
 
 @pytest.mark.asyncio
 async def test_a_lost_deferral_that_reached_discord_is_filled_by_the_answer(
-    discord_club: FakeDiscord, storage: SQLiteStorage
+    discord_club: ClubDiscord, storage: SQLiteStorage
 ) -> None:
     dc = discord_club
     adapter = new_adapter(dc, storage)

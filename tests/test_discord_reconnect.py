@@ -18,6 +18,7 @@ from bot.adapters.discord_reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, Bound
 from bot.adapters.discord_shards import ShardRange
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
+from tests.discord_club import identify_at_once
 from tests.fakes import FakeDiscord, running_bot
 from tests.ready_lists import ready_registry
 from tests.waiting import eventually
@@ -25,10 +26,6 @@ from tests.waiting import eventually
 LEXICONS = ready_registry()
 TEST_CAP = 0.2  # seconds: the test's bound on the waits between two attempts
 REFUSED_ATTEMPTS = 12  # discord.py's own backoff needs about 1000 s to make this many attempts
-
-
-async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
-    return None
 
 
 def test_the_production_bound() -> None:
@@ -78,7 +75,7 @@ async def test_after_a_long_outage_the_bot_is_back_within_the_bound(
             reconnect_cap=TEST_CAP,
             shards=ShardRange(2, (0, 1)) if sharded else None,
         )
-        adapter.client.before_identify_hook = identify_at_once
+        identify_at_once(adapter.client)
         async with running_bot(dc, adapter.client, reconnect=True, fail_on_errors=False):
             await adapter.sync()
             dc.outage(24 * 3600)  # a day of the fake's clock: every connection is reset until it ends

@@ -24,14 +24,14 @@ import signal
 import sqlite3
 import sys
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 from bot.adapters.discord_shards import ShardRange, ShardRangeError, parse_shard_range, shard_of
-from tests.fakes import FakeDiscord, SentMessage
+from tests.fakes import DiscordUser, FakeDiscord, SentMessage
 from tests.ready_lists import ready_registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +53,7 @@ START_TIMEOUT = 20.0  # two interpreters importing discord.py on a busy machine
         (" 1 - 2 ", 3, (1, 2)),
     ],
 )
-def test_a_shard_range_names_shards_of_the_count(text, count, ids):
+def test_a_shard_range_names_shards_of_the_count(text: str, count: int, ids: tuple[int, ...]) -> None:
     assert parse_shard_range(text, count) == ShardRange(count, ids)
 
 
@@ -69,7 +69,7 @@ def test_a_shard_range_names_shards_of_the_count(text, count, ids):
         ("0-0", 0, "at least 1"),
     ],
 )
-def test_a_shard_range_outside_the_count_is_refused_with_what_was_typed(text, count, reason):
+def test_a_shard_range_outside_the_count_is_refused_with_what_was_typed(text: str, count: int, reason: str) -> None:
     with pytest.raises(ShardRangeError) as refused:
         parse_shard_range(text, count)
     assert reason in str(refused.value)
@@ -77,7 +77,7 @@ def test_a_shard_range_outside_the_count_is_refused_with_what_was_typed(text, co
     assert refused.value.count == count
 
 
-def test_a_shard_range_owns_the_servers_of_its_shards():
+def test_a_shard_range_owns_the_servers_of_its_shards() -> None:
     zero, one = parse_shard_range("0", 2), parse_shard_range("1", 2)
     servers = [(n << 22) | 77 for n in range(6)]
     assert [g for g in servers if zero.owns(g)] == servers[0::2]
@@ -97,7 +97,7 @@ def test_a_shard_range_owns_the_servers_of_its_shards():
     ],
 )
 @pytest.mark.asyncio
-async def test_cli_refuses_shard_options_that_do_not_go_together(tmp_path, options, said):
+async def test_cli_refuses_shard_options_that_do_not_go_together(tmp_path: Path, options: list[str], said: str) -> None:
     env = cli_env(tmp_path, "http://127.0.0.1:9/api/v10", "not-used")
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "discord", *options, cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE
@@ -142,23 +142,29 @@ async def bot_process(*args: str, env: dict[str, str], log: Path) -> AsyncIterat
     assert process.returncode == 0, log.read_text()
 
 
-@pytest_asyncio.fixture
-async def dc():
-    async with FakeDiscord(max_concurrency=SHARDS) as fake:
-        # one server on each shard, each with its own two players (a player's private messages are
-        # kept in order across servers: see the report of issue 14)
-        fake.homes = [fake.add_guild(name=f"Club {n}", channels=("partie",), shard=(n, SHARDS)) for n in range(SHARDS)]
-        fake.players = [
-            (fake.add_user(username=f"ana{n}", global_name="Ana"), fake.add_user(username=f"ben{n}", global_name="Ben"))
+class ShardedDiscord(FakeDiscord):
+    """One server on each shard (``homes``), each with its own two players (``players``: Ana, an admin, and
+    Ben): a player's private messages are kept in order across servers (see the report of issue 14)."""
+
+    def __init__(self) -> None:
+        super().__init__(max_concurrency=SHARDS)
+        self.homes = [self.add_guild(name=f"Club {n}", channels=("partie",), shard=(n, SHARDS)) for n in range(SHARDS)]
+        self.players = [
+            (self.add_user(username=f"ana{n}", global_name="Ana"), self.add_user(username=f"ben{n}", global_name="Ben"))
             for n in range(SHARDS)
         ]
-        for guild, (ana, ben) in zip(fake.homes, fake.players):
-            fake.add_member(guild, ana, admin=True)
-            fake.add_member(guild, ben)
+        for guild, (ana, ben) in zip(self.homes, self.players):
+            self.add_member(guild, ana, admin=True)
+            self.add_member(guild, ben)
+
+
+@pytest_asyncio.fixture
+async def dc() -> AsyncIterator[ShardedDiscord]:
+    async with ShardedDiscord() as fake:
         yield fake
 
 
-async def slash(dc: FakeDiscord, name: str, args: str | None, channel: int, user) -> int:
+async def slash(dc: FakeDiscord, name: str, args: str | None, channel: int, user: DiscordUser) -> int:
     return await dc.send_interaction(name, {"args": args} if args else None, user=user, channel_id=channel)
 
 
@@ -186,7 +192,12 @@ async def settle(dc: FakeDiscord, quiet: float = 0.3) -> None:
         await asyncio.sleep(quiet)
 
 
-async def start_duplicate(dc: FakeDiscord, channel: int, shard: int) -> None:
+def saying_all(words: list[str]) -> Callable[[SentMessage], bool]:
+    """Whether a message says every one of ``words``."""
+    return lambda message: all(word in message.text for word in words)
+
+
+async def start_duplicate(dc: ShardedDiscord, channel: int, shard: int) -> None:
     """``/duplicate 0.1`` (6-second rounds) by the server's first player, again while the process
     is still loading its word list (it says so, and starts nothing)."""
     loop = asyncio.get_running_loop()
@@ -210,7 +221,9 @@ def channel_posts(dc: FakeDiscord, channel: int) -> list[str]:
 
 
 @pytest.mark.asyncio
-async def test_two_processes_on_two_shards_serve_their_own_servers_and_close_each_round_once(dc, tmp_path):
+async def test_two_processes_on_two_shards_serve_their_own_servers_and_close_each_round_once(
+    dc: ShardedDiscord, tmp_path: Path
+) -> None:
     ready_registry().get("fr")  # the compiled list is in the cache before the processes start
     database = tmp_path / "shared.sqlite"
     env = cli_env(tmp_path, dc.api_base, dc.token)
@@ -252,9 +265,7 @@ async def test_two_processes_on_two_shards_serve_their_own_servers_and_close_eac
             assert f"coup 1 : H8 {word}" in said, "\n".join(r.short() for r in dc.log.records)
         for shard, channel in enumerate(channels):  # the clocks close the first rounds: one result each
             words = [word for where, word in sent if where == shard]
-            await dc.wait_for_message(
-                lambda r, w=words: all(x in (r.text or "") for x in w), channel_id=channel, timeout=12
-            )
+            await dc.wait_for_message(saying_all(words), channel_id=channel, timeout=12)
         for channel in channels:  # each close drew the next round, and said on round 1's draw that it closed
             await dc.wait_for_message(lambda r: "Coup 2 — tirage" in (r.text or ""), channel_id=channel)
             await dc.log.wait_for(

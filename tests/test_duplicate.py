@@ -18,6 +18,7 @@ from core.draw import Counts, DrawRule, Shortfall
 from core.duplicate import (
     DrawMade,
     DrawRejected,
+    DuplicateEvent,
     DuplicateGame,
     DuplicateSettings,
     DuplicateStanding,
@@ -93,7 +94,7 @@ class FoundPlay:
 @dataclass(frozen=True)
 class FoundTop:
     plays: tuple[FoundPlay, ...]
-    tie_rule: str
+    tie_rule: TieRule
 
     @property
     def top_count(self) -> int:
@@ -206,14 +207,14 @@ class BruteTop:
                                 )
         plays = sorted(found.values(), key=_order)
         if not plays:
-            return FoundTop((), "none")
+            return FoundTop((), TieRule.NONE)
         if len(plays) == 1:
-            return FoundTop(tuple(plays), "unique")
+            return FoundTop(tuple(plays), TieRule.UNIQUE)
         first, second = plays[0], plays[1]
         rule = (
-            "score"
+            TieRule.SCORE
             if second.score.total < first.score.total
-            else ("fewest_jokers" if second.jokers > first.jokers else "order")
+            else (TieRule.FEWEST_JOKERS if second.jokers > first.jokers else TieRule.ORDER)
         )
         return FoundTop(tuple(plays[:10]), rule)
 
@@ -226,7 +227,7 @@ class ScriptedTop:
 
     def __call__(self, board: Board, rack: str) -> FoundTop:
         placement = validate_move(board, parse_move(self.moves.pop(0)))
-        return FoundTop((FoundPlay(placement, score_placement(placement, FRENCH), placement.jokers),), "score")
+        return FoundTop((FoundPlay(placement, score_placement(placement, FRENCH), placement.jokers),), TieRule.SCORE)
 
 
 def many(count: int) -> list[str]:
@@ -513,7 +514,11 @@ def test_ties_are_recorded_with_the_rule_that_broke_them() -> None:
 def test_the_draws_since_a_close_can_be_made_again_after_another_top_of_the_same_tiles() -> None:
     game = _first_round(["A"])
     game.close_round(BruteTop(["ZEN", "NEZ"]), {"ZEN", "NEZ"})  # NEZ placed, AIRT left
-    made = [game.draw_manual("AIRT+EEL"), game.reject_draw(), game.draw_manual("AEEILRT", at=2000.0)]
+    made: list[DuplicateEvent] = [
+        game.draw_manual("AIRT+EEL"),
+        game.reject_draw(),
+        game.draw_manual("AEEILRT", at=2000.0),
+    ]
     assert game.draws_since_close() == made
     game.choose_top("H8 ZEN")
     assert game.current is None

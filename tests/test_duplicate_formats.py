@@ -15,7 +15,7 @@ from bot.games.duplicate import texts as duplicate_texts
 from bot.games.duplicate.games import load_game
 from bot.render.results import round_result_scene, standings_scene
 from core.board import Board
-from core.draw import JOKER, Bag
+from core.draw import Bag
 from core.duplicate import (
     DuplicateFormat,
     DuplicateGame,
@@ -26,7 +26,7 @@ from core.duplicate import (
     place_top,
 )
 from core.duplicate.formats import play_rules
-from core.edition import FRENCH
+from core.edition import FRENCH, JOKER
 from core.errors_duplicate import DrawJokerError
 from core.formats import FORMATS, FormatSpec, format_names
 from core.movegen import generate_plays
@@ -34,6 +34,7 @@ from core.notation import Notation, parse_move
 from core.placement import validate_move
 from core.scoring import score_placement
 from tests.club import CHANNEL, REGISTRY, Club
+from tests.storage_backends import active_game
 from tests.transcripts import run_console
 
 FRENCH_LIST = REGISTRY.get("fr")
@@ -326,13 +327,13 @@ def test_a_topping_top_not_found_in_time_costs_20_seconds(club: Club) -> None:
         club.storage.active_game(CHANNEL) is not None
     )
     assert (
-        load_game(club.storage, club.storage.active_game(CHANNEL)).move_number == 1
+        load_game(club.storage, active_game(club.storage, CHANNEL)).move_number == 1
     )
     closed = club.tick(51)  # the minute is up
     text = "\n".join(r.text for r in closed)
     assert "top en 10,0 s" in text
     assert "top donné : 80,0 s (20 s de pénalité)" in text
-    after = load_game(club.storage, club.storage.active_game(CHANNEL))
+    after = load_game(club.storage, active_game(club.storage, CHANNEL))
     places = [(s.player, s.place, s.seconds) for s in after.standings()]
     assert places == [("Ana", 1, 10.0), ("Ben", 2, 80.0)]
 

@@ -509,12 +509,12 @@ def test_the_same_answer_of_another_player_is_graded_once() -> None:
 def test_the_fisf_rule_set_brings_the_sanctions_and_training_takes_them_off(club: Club) -> None:
     club.ok("Ref", "/settings rules fisf", admin=True)
     club.ok("Ref", "/duplicate 3 manuel")
-    assert club.events("start")[0]["settings"]["sanctions"] == "fisf"  # type: ignore[index]
+    assert club.events("start")[0]["settings"]["sanctions"] == "fisf"
     club.ok("Ref", "/duplicate 3 manuel entrainement !")
-    assert "sanctions" not in club.events("start")[0]["settings"]  # type: ignore[operator]
+    assert "sanctions" not in club.events("start")[0]["settings"]
     club.ok("Ref", "/settings rules box-fr", admin=True)
     club.ok("Ref", "/duplicate 3 manuel sanctions !")
-    assert club.events("start")[0]["settings"]["sanctions"] == "fisf"  # type: ignore[index]
+    assert club.events("start")[0]["settings"]["sanctions"] == "fisf"
 
 
 @pytest.mark.parametrize(

@@ -171,7 +171,9 @@ def test_generator_finds_tops_with_two_letter_tiles(es: Edition, lexicon: Lexico
     assert top.best is not None
     plays = generate_plays(Board(), rack, lexicon, es)
     assert plays
-    assert plays[0].total == find_top(Board(), rack, lexicon, es).best.total
+    best = find_top(Board(), rack, lexicon, es).best
+    assert best is not None
+    assert plays[0].total == best.total
     spelled = {es.spell(p.placement.main_word.text) for p in plays}
     assert "CHORRO" in spelled
     multi = [p for p in plays if any(len(es.label(c.letter)) == 2 for c in p.placement.new_tiles)]

@@ -5,20 +5,25 @@ outside it, the 429s counted, and the 3-second deadline of an interaction's firs
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import aiohttp
 import discord
 import pytest
 from discord.ext import commands
+from multidict import CIMultiDictProxy
 
 from tests.fakes import FakeDiscord, running_bot
-from tests.fakes.discord_limits import CHANNEL_MESSAGES, GLOBAL_LIMIT, INTERACTION_WEBHOOK
+from tests.fakes.discord_global import GLOBAL_LIMIT
+from tests.fakes.discord_limits import CHANNEL_MESSAGES, INTERACTION_WEBHOOK
 from tests.loop_time import LoopTime
 
 COMMAND = {"name": "late", "type": 1, "description": "Never answered by a bot"}
 
 
-async def api(dc: FakeDiscord, method: str, path: str, body=None, *, auth: bool = True):
+async def api(
+    dc: FakeDiscord, method: str, path: str, body: object = None, *, auth: bool = True
+) -> tuple[int, Any, CIMultiDictProxy[str]]:
     """A raw REST call to the fake: (status, JSON body or None, headers)."""
     headers = {"Authorization": f"Bot {dc.token}"} if auth else {}
     async with aiohttp.ClientSession() as session:
@@ -27,12 +32,18 @@ async def api(dc: FakeDiscord, method: str, path: str, body=None, *, auth: bool 
             return response.status, data, response.headers
 
 
-async def world() -> FakeDiscord:
-    dc = await FakeDiscord().start()
-    dc.guild = dc.add_guild(name="Club", channels=("partie", "autre"))
-    dc.alice = dc.add_user(username="alice")
-    dc.add_member(dc.guild, dc.alice)
-    return dc
+class World(FakeDiscord):
+    """The fake with a server of two channels, ``partie`` and ``autre``, and Alice, its member."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.guild = self.add_guild(name="Club", channels=("partie", "autre"))
+        self.alice = self.add_user(username="alice")
+        self.add_member(self.guild, self.alice)
+
+
+async def world() -> World:
+    return await World().start()
 
 
 @pytest.mark.asyncio

@@ -11,26 +11,33 @@ import struct
 import threading
 import time
 import zlib
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 import pytest_asyncio
 from aiohttp import web
 from telegram import (
+    ChatMember,
     ChatMemberAdministrator,
     ChatMemberBanned,
     ChatMemberLeft,
     ChatMemberMember,
     ChatMemberOwner,
     ChatMemberRestricted,
+    Message,
     Update,
 )
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
-from telegram.ext import AIORateLimiter, Application, CommandHandler, ContextTypes, MessageHandler, filters
+from telegram.ext import AIORateLimiter, CommandHandler, ContextTypes, MessageHandler, filters
 
 from tests.fakes import SECRET_HEADER, BotErrors, FakeTelegram, command_entities, running_application
 from tests.fakes._common import free_port
+
+if TYPE_CHECKING:
+    from tests.fakes.telegram_server import AnyApplication
 
 
 def tiny_png(width: int = 3, height: int = 2) -> bytes:
@@ -46,29 +53,36 @@ PNG = tiny_png()
 GROUP = -4_000_000_123
 
 
+def message_of(update: Update) -> Message:
+    """The message an update carries (every update these handlers get has one)."""
+    assert update.effective_message is not None
+    return update.effective_message
+
+
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await update.effective_message.reply_text("Bienvenue")
+    await message_of(update).reply_text("Bienvenue")
 
 
 async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert context.args is not None
     position, word = context.args
-    await update.effective_message.reply_text(f"{word} at {position}")
+    await message_of(update).reply_text(f"{word} at {position}")
 
 
 async def board(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await update.effective_message.reply_photo(PNG, caption="board", filename="board.png")
-    await update.effective_message.reply_document(PNG, filename="board.png", caption="lossless")
+    await message_of(update).reply_photo(PNG, caption="board", filename="board.png")
+    await message_of(update).reply_document(PNG, filename="board.png", caption="lossless")
 
 
 async def crash(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     raise RuntimeError("handler failed")
 
 
-async def set_commands(application: Application) -> None:
+async def set_commands(application: AnyApplication) -> None:
     await application.bot.set_my_commands([("start", "Start"), ("score", "Score a move")])
 
 
-def build_app(tg: FakeTelegram, **limiter: int) -> Application:
+def build_app(tg: FakeTelegram, **limiter: int) -> AnyApplication:
     app = tg.application_builder().rate_limiter(AIORateLimiter(**limiter)).post_init(set_commands).build()
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("score", score))
@@ -78,26 +92,26 @@ def build_app(tg: FakeTelegram, **limiter: int) -> Application:
 
 
 @pytest_asyncio.fixture
-async def tg():
+async def tg() -> AsyncIterator[FakeTelegram]:
     async with FakeTelegram(bot_username="TestBot") as fake:
         yield fake
 
 
 @pytest_asyncio.fixture
-async def app(tg):
+async def app(tg: FakeTelegram) -> AsyncIterator[AnyApplication]:
     app = build_app(tg, max_retries=2)
     async with running_application(app, tg):
         yield app
 
 
-def test_entities_use_utf16_offsets():
+def test_entities_use_utf16_offsets() -> None:
     text = "🎲 /score@TestBot H8 VAGUE"
     assert command_entities(text) == [{"type": "bot_command", "offset": 3, "length": 14}]
     assert command_entities("/start")[0] == {"type": "bot_command", "offset": 0, "length": 6}
 
 
 @pytest.mark.asyncio
-async def test_group_commands_with_and_without_bot_name():
+async def test_group_commands_with_and_without_bot_name() -> None:
     async with FakeTelegram(bot_username="TestBot", privacy_mode=False) as tg:
         app = build_app(tg)
         async with running_application(app, tg):
@@ -117,15 +131,16 @@ async def test_group_commands_with_and_without_bot_name():
 
             other = await tg.send_user_message(GROUP, alice, "/score@OtherBot H8 VAGUE")
             assert tg.delivered(other)  # privacy mode off: PTB itself must ignore it
-            await tg.assert_no_message(0.05, chat_id=GROUP)
+            await tg.send_user_message(GROUP, alice, "/start")  # PTB handles a chat's updates in order
+            assert (await tg.wait_for_message(chat_id=GROUP)).text == "Bienvenue"
 
 
 @pytest.mark.asyncio
-async def test_privacy_mode_hides_plain_group_text(tg, app):
+async def test_privacy_mode_hides_plain_group_text(tg: FakeTelegram, app: AnyApplication) -> None:
     seen: list[str] = []
 
     async def record(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        seen.append(update.effective_message.text)
+        seen.append(message_of(update).text or "")
 
     app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, record))
     alice = tg.add_user(first_name="Alice")
@@ -145,18 +160,21 @@ async def test_privacy_mode_hides_plain_group_text(tg, app):
 
 
 @pytest.mark.asyncio
-async def test_photo_and_document(tg, app):
+async def test_photo_and_document(tg: FakeTelegram, app: AnyApplication) -> None:
     alice = tg.add_user(first_name="Alice")
     await tg.send_user_message(GROUP, alice, "/board@TestBot")
     photo = await tg.wait_for_message(chat_id=GROUP)
     assert photo.method == "sendPhoto"
     assert photo.text == "board"
+    assert photo.file is not None
     assert photo.file.data == PNG
     assert photo.file.filename == "board.png"
+    assert photo.message_id is not None
     stored = tg.messages[(GROUP, photo.message_id)]
     assert stored["photo"][-1]["width"] == 3
     document = await tg.wait_for_message(chat_id=GROUP)
     assert document.method == "sendDocument"
+    assert document.file is not None
     assert document.file.data == PNG
     # the bot can download what it sent
     file = await app.bot.get_file(stored["photo"][-1]["file_id"])
@@ -164,7 +182,7 @@ async def test_photo_and_document(tg, app):
 
 
 @pytest.mark.asyncio
-async def test_429_is_retried_by_rate_limiter(tg, app):
+async def test_429_is_retried_by_rate_limiter(tg: FakeTelegram, app: AnyApplication) -> None:
     tg.rate_limit_next("sendMessage", retry_after=1)  # whole seconds, as Telegram says
     alice = tg.add_user(first_name="Alice")
     await tg.send_user_message(GROUP, alice, "/start")
@@ -174,7 +192,7 @@ async def test_429_is_retried_by_rate_limiter(tg, app):
 
 
 @pytest.mark.asyncio
-async def test_429_body_matches_telegram(tg):
+async def test_429_body_matches_telegram(tg: FakeTelegram) -> None:
     app = tg.application_builder().build()  # no rate limiter: PTB raises RetryAfter
     async with app:
         tg.add_group(GROUP)
@@ -186,7 +204,7 @@ async def test_429_body_matches_telegram(tg):
 
 
 @pytest.mark.asyncio
-async def test_private_message_needs_start(tg, app):
+async def test_private_message_needs_start(tg: FakeTelegram, app: AnyApplication) -> None:
     bob = tg.add_user(first_name="Bob")
     with pytest.raises(Forbidden, match="bot can't initiate conversation with a user"):
         await app.bot.send_message(bob.id, "your rack")
@@ -199,7 +217,7 @@ async def test_private_message_needs_start(tg, app):
 
 
 @pytest.mark.asyncio
-async def test_length_limits(tg, app):
+async def test_length_limits(tg: FakeTelegram, app: AnyApplication) -> None:
     tg.add_group(GROUP)
     with pytest.raises(BadRequest, match="(?i)message is too long"):
         await app.bot.send_message(GROUP, "x" * 4097)
@@ -211,7 +229,7 @@ async def test_length_limits(tg, app):
 
 
 @pytest.mark.asyncio
-async def test_edit_with_same_text_is_not_modified(tg, app):
+async def test_edit_with_same_text_is_not_modified(tg: FakeTelegram, app: AnyApplication) -> None:
     tg.add_group(GROUP)
     message = await app.bot.send_message(GROUP, "⏳ 30 s")
     edited = await message.edit_text("⏳ 20 s")
@@ -223,7 +241,7 @@ async def test_edit_with_same_text_is_not_modified(tg, app):
 
 
 @pytest.mark.asyncio
-async def test_handler_errors_fail_the_test(tg, app):
+async def test_handler_errors_fail_the_test(tg: FakeTelegram, app: AnyApplication) -> None:
     alice = tg.add_user(first_name="Alice")
     await tg.send_user_message(GROUP, alice, "/crash")
     with pytest.raises(BotErrors, match="handler failed"):
@@ -232,11 +250,11 @@ async def test_handler_errors_fail_the_test(tg, app):
 
 
 @pytest.mark.asyncio
-async def test_run_polling_in_a_thread_stops_fast(tg):
+async def test_run_polling_in_a_thread_stops_fast(tg: FakeTelegram) -> None:
     ready = threading.Event()
     loops: list[asyncio.AbstractEventLoop] = []
 
-    async def post_init(application: Application) -> None:
+    async def post_init(application: AnyApplication) -> None:
         loops.append(asyncio.get_running_loop())
         ready.set()
 
@@ -261,16 +279,17 @@ async def test_run_polling_in_a_thread_stops_fast(tg):
 # --- the fake is as strict as the Bot API ------------------------------------------------------
 
 
-def test_retry_after_is_whole_seconds_of_at_least_one():
+def test_retry_after_is_whole_seconds_of_at_least_one() -> None:
     tg = FakeTelegram()
-    for wrong in (0.05, 0, 1.5, True):
+    wrong_values: tuple[Any, ...] = (0.05, 0, 1.5, True)  # not whole seconds, or not numbers of seconds
+    for wrong in wrong_values:
         with pytest.raises(ValueError, match="whole number of seconds"):
             tg.rate_limit_next("sendMessage", retry_after=wrong)
     tg.rate_limit_next("sendMessage", retry_after=2)
 
 
 @pytest.mark.asyncio
-async def test_command_menu_language_codes_are_iso_639_1(tg):
+async def test_command_menu_language_codes_are_iso_639_1(tg: FakeTelegram) -> None:
     app = tg.application_builder().build()
     async with app:
         for code in ("fr-FR", "french", "FR", "zz"):
@@ -284,11 +303,11 @@ async def test_command_menu_language_codes_are_iso_639_1(tg):
 
 
 @pytest.mark.asyncio
-async def test_every_chat_member_status_in_its_documented_shape(tg):
+async def test_every_chat_member_status_in_its_documented_shape(tg: FakeTelegram) -> None:
     app = tg.application_builder().build()
     async with app:
         tg.add_group(GROUP)
-        expected = {
+        expected: dict[str, type[ChatMember]] = {
             "creator": ChatMemberOwner,
             "administrator": ChatMemberAdministrator,
             "member": ChatMemberMember,
@@ -307,6 +326,7 @@ async def test_every_chat_member_status_in_its_documented_shape(tg):
             assert member.status == status
             assert member.user.id == users[status].id
         admin = await app.bot.get_chat_member(GROUP, users["administrator"].id)
+        assert isinstance(admin, ChatMemberAdministrator)
         assert admin.custom_title == "Arbitre"
         assert admin.can_promote_members
         assert admin.can_manage_chat
@@ -323,7 +343,7 @@ async def test_every_chat_member_status_in_its_documented_shape(tg):
 # --- fault injection ---------------------------------------------------------------------------
 
 
-async def call(tg: FakeTelegram, method: str, **params) -> tuple[int, str]:
+async def call(tg: FakeTelegram, method: str, **params: Any) -> tuple[int, str]:
     """A raw Bot API call: (HTTP status, body text)."""
     async with httpx.AsyncClient() as client:
         response = await client.post(f"{tg.base_url}{tg.token}/{method}", json=params)
@@ -331,7 +351,7 @@ async def call(tg: FakeTelegram, method: str, **params) -> tuple[int, str]:
 
 
 @pytest.mark.asyncio
-async def test_fault_server_errors_on_chosen_methods_n_times(tg):
+async def test_fault_server_errors_on_chosen_methods_n_times(tg: FakeTelegram) -> None:
     tg.add_group(GROUP)
     tg.server_error_next("sendMessage", count=2)
     statuses = [(await call(tg, "sendMessage", chat_id=GROUP, text="hi"))[0] for _ in range(3)]
@@ -350,7 +370,7 @@ async def test_fault_server_errors_on_chosen_methods_n_times(tg):
 
 
 @pytest.mark.asyncio
-async def test_fault_429_burst_with_whole_second_retry_after(tg):
+async def test_fault_429_burst_with_whole_second_retry_after(tg: FakeTelegram) -> None:
     tg.add_group(GROUP)
     tg.rate_limit_next("sendMessage", retry_after=3, count=3)
     for _ in range(3):
@@ -369,7 +389,7 @@ async def test_fault_429_burst_with_whole_second_retry_after(tg):
 
 
 @pytest.mark.asyncio
-async def test_fault_connection_reset(tg):
+async def test_fault_connection_reset(tg: FakeTelegram) -> None:
     tg.add_group(GROUP)
     app = tg.application_builder().build()
     async with app:
@@ -382,7 +402,7 @@ async def test_fault_connection_reset(tg):
 
 
 @pytest.mark.asyncio
-async def test_fault_outage_refuses_everything_until_it_ends(tg):
+async def test_fault_outage_refuses_everything_until_it_ends(tg: FakeTelegram) -> None:
     tg.add_group(GROUP)
     tg.outage(30)
     with pytest.raises(httpx.TransportError):
@@ -400,7 +420,9 @@ async def test_fault_outage_refuses_everything_until_it_ends(tg):
 
 
 @pytest.mark.asyncio
-async def test_fault_outage_cuts_the_long_poll_and_polling_resumes_after_it(tg, app):
+async def test_fault_outage_cuts_the_long_poll_and_polling_resumes_after_it(
+    tg: FakeTelegram, app: AnyApplication
+) -> None:
     alice = tg.add_user(first_name="Alice")
     await tg.send_user_message(GROUP, alice, "/start")
     assert (await tg.wait_for_message(chat_id=GROUP)).text == "Bienvenue"
@@ -421,7 +443,7 @@ class Receiver:
 
     def __init__(self, *statuses: int) -> None:
         self.statuses = list(statuses)
-        self.got: list[tuple[dict, str | None]] = []
+        self.got: list[tuple[dict[str, Any], str | None]] = []
         self.held: set[int] = set()
         self.open = 0
         self.most_open = 0
@@ -450,7 +472,7 @@ class Receiver:
 
 
 @asynccontextmanager
-async def receiving(receiver: Receiver):
+async def receiving(receiver: Receiver) -> AsyncIterator[str]:
     """``receiver`` served on 127.0.0.1 at /hook; yields its URL."""
     app = web.Application()
     app.router.add_post("/hook", receiver.handle)
@@ -465,7 +487,7 @@ async def receiving(receiver: Receiver):
 
 
 @pytest_asyncio.fixture
-async def local():
+async def local() -> AsyncIterator[FakeTelegram]:
     """A self-hosted Bot API server (``--local``): HTTP webhooks on any port are accepted."""
     async with FakeTelegram(bot_username="TestBot", local_mode=True, webhook_retry_seconds=30) as fake:
         yield fake
@@ -483,7 +505,9 @@ async def local():
     ],
 )
 @pytest.mark.asyncio
-async def test_set_webhook_refuses_what_the_bot_api_refuses(tg, params, refused):
+async def test_set_webhook_refuses_what_the_bot_api_refuses(
+    tg: FakeTelegram, params: dict[str, Any], refused: str
+) -> None:
     status, body = await call(tg, "setWebhook", **params)
     assert status == 400
     assert refused in json.loads(body)["description"]
@@ -491,7 +515,9 @@ async def test_set_webhook_refuses_what_the_bot_api_refuses(tg, params, refused)
 
 
 @pytest.mark.asyncio
-async def test_set_webhook_accepts_https_on_a_webhook_port_and_getupdates_is_refused_meanwhile(tg):
+async def test_set_webhook_accepts_https_on_a_webhook_port_and_getupdates_is_refused_meanwhile(
+    tg: FakeTelegram,
+) -> None:
     url = "https://bot.example.org:8443/hook"
     status, _ = await call(tg, "setWebhook", url=url, secret_token="A-z_09", max_connections=5)
     assert status == 200
@@ -507,7 +533,7 @@ async def test_set_webhook_accepts_https_on_a_webhook_port_and_getupdates_is_ref
 
 
 @pytest.mark.asyncio
-async def test_updates_are_posted_to_the_webhook_with_the_secret_token(local):
+async def test_updates_are_posted_to_the_webhook_with_the_secret_token(local: FakeTelegram) -> None:
     receiver = Receiver()
     async with receiving(receiver) as url:
         assert (await call(local, "setWebhook", url=url, secret_token="s3cret-Token_1"))[0] == 200
@@ -523,7 +549,7 @@ async def test_updates_are_posted_to_the_webhook_with_the_secret_token(local):
 
 
 @pytest.mark.asyncio
-async def test_a_webhook_answering_an_error_gets_the_update_again(local):
+async def test_a_webhook_answering_an_error_gets_the_update_again(local: FakeTelegram) -> None:
     receiver = Receiver(403, 502)
     async with receiving(receiver) as url:
         await call(local, "setWebhook", url=url)
@@ -545,7 +571,7 @@ async def test_a_webhook_answering_an_error_gets_the_update_again(local):
 
 
 @pytest.mark.asyncio
-async def test_a_webhook_that_does_not_answer_is_retried_and_getwebhookinfo_says_why(local):
+async def test_a_webhook_that_does_not_answer_is_retried_and_getwebhookinfo_says_why(local: FakeTelegram) -> None:
     receiver = Receiver()
     async with receiving(receiver) as url:
         await call(local, "setWebhook", url="http://127.0.0.1:9/hook")  # nothing listens on port 9
@@ -562,7 +588,7 @@ async def test_a_webhook_that_does_not_answer_is_retried_and_getwebhookinfo_says
 
 
 @pytest.mark.asyncio
-async def test_a_chats_updates_arrive_in_order_and_chats_do_not_wait_for_each_other(local):
+async def test_a_chats_updates_arrive_in_order_and_chats_do_not_wait_for_each_other(local: FakeTelegram) -> None:
     receiver = Receiver()
     other = GROUP - 1
     async with receiving(receiver) as url:
@@ -582,7 +608,7 @@ async def test_a_chats_updates_arrive_in_order_and_chats_do_not_wait_for_each_ot
 
 
 @pytest.mark.asyncio
-async def test_delete_webhook_keeps_pending_updates_for_getupdates_unless_dropped(local):
+async def test_delete_webhook_keeps_pending_updates_for_getupdates_unless_dropped(local: FakeTelegram) -> None:
     receiver = Receiver(500)
     async with receiving(receiver) as url:
         await call(local, "setWebhook", url=url)
@@ -599,10 +625,11 @@ async def test_delete_webhook_keeps_pending_updates_for_getupdates_unless_droppe
 
 
 @pytest.mark.asyncio
-async def test_python_telegram_bot_webhook_server_takes_updates_from_the_fake(local):
+async def test_python_telegram_bot_webhook_server_takes_updates_from_the_fake(local: FakeTelegram) -> None:
     port = free_port()
     app = build_app(local)
     async with app:
+        assert app.updater is not None
         await app.updater.start_webhook(
             listen="127.0.0.1",
             port=port,
@@ -625,7 +652,9 @@ async def test_python_telegram_bot_webhook_server_takes_updates_from_the_fake(lo
                 forged = {"update_id": 1, "message": {**local.messages[(GROUP, 1)], "text": "/score A1 FORGED"}}
                 response = await client.post(f"http://127.0.0.1:{port}/arbitre", json=forged)
             assert response.status_code == 403
-            await local.assert_no_message(0.2, chat_id=GROUP)
+            # never handled: the group's next message answers the next update (PTB handles them in order)
+            await local.send_user_message(GROUP, alice, "/score A1 REAL")
+            assert (await local.wait_for_message(chat_id=GROUP)).text == "REAL at A1"
         finally:
             await app.updater.stop()
             await app.stop()

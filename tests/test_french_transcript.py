@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Unpack
 
 import pytest
 
 from bot.games.installed import COMMANDS
 from bot.messages import explain
-from tests.club import Club
+from tests.club import Club, SendOptions
 from tests.test_catalogs import ENGLISH
 from tests.test_core_codes import concrete_errors, sample
 
@@ -40,8 +41,8 @@ class Transcript:
         self.club = club
         self.heard: list[tuple[str, str]] = []
 
-    def say(self, name: str, text: str, **kw: object) -> str:
-        replies = self.club.send(name, text, **kw)  # type: ignore[arg-type]
+    def say(self, name: str, text: str, **kw: Unpack[SendOptions]) -> str:
+        replies = self.club.send(name, text, **kw)
         for reply in replies:
             self.heard.append((text, reply.text))
         return "\n".join(r.text for r in replies)

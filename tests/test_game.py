@@ -19,6 +19,7 @@ from core.events import (
     Challenge,
     ChallengeBonus,
     End,
+    Event,
     Exchange,
     Join,
     Pass,
@@ -31,8 +32,9 @@ from core.events import (
     event_from_dict,
     event_to_dict,
 )
-from core.game import ClassicGame, TileCountAlert, shared_places, standing_events
+from core.game import ClassicGame, TileCountAlert, standing_events
 from core.notation import Notation
+from core.ranking import shared_places
 from core.rules import RULE_SETS, rule_set_by_code
 
 
@@ -339,7 +341,7 @@ def test_fisf_with_three_players_falls_back_to_box_rules() -> None:
 
 
 def test_events_round_trip_through_dicts_give_the_same_sheet() -> None:
-    events = [
+    events: list[Event] = [
         Play("Ana", "H7 HANTEZ", claimed=56),
         Play("Ben", "6F FACADES"),
         Challenge("Ana", ("FACADES",), ()),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from bot.words.house import (
     house_lexicon,
     read_house_file,
 )
-from bot.words.loader import LexiconRegistry, ListPreparingError, load
+from bot.words.loader import LexiconRegistry, ListPreparingError, Loaded, load
 from core.lexicon import Lexicon
 from tests.test_cli_duplicate import WORDS as DUPLICATE_WORDS
 from tests.test_cli_duplicate import check_game
@@ -136,7 +137,7 @@ def test_the_registry_patches_a_list_with_house_words_once_its_list_is_loaded(sm
     from tests.test_lexicons import GatedLoader
 
     loader = GatedLoader({small})  # the list itself takes a while to load
-    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
+    registry = LexiconRegistry(loader)
     assert registry.with_house(small, HouseWords()) == small
     house = HouseWords(frozenset({"KA"}), frozenset({"CHAT"}))
     name = registry.with_house(small, house)
@@ -174,11 +175,11 @@ def test_a_queued_list_expects_the_wait_of_those_before_it(tmp_path: Path, monke
     second.write_text("LOUP\n" * 3)
     gate = threading.Event()
 
-    def loader(spec: str) -> tuple[object, object]:
+    def loader(spec: str) -> Loaded:
         assert gate.wait(timeout=60)
         return load(spec)
 
-    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
+    registry = LexiconRegistry(loader)
     worker = registry.prepare([str(first), str(second)])
     waits = []
     for spec in (first, second):
@@ -279,13 +280,13 @@ def test_ready_answers_when_the_list_is_done_before_it_looks_again(small: str, c
     registry = LexiconRegistry()
     start = registry.prepare
 
-    def prepare_then_finish(specs: object) -> threading.Thread:
-        thread = start(specs)  # type: ignore[arg-type]
+    def prepare_then_finish(specs: Iterable[str]) -> threading.Thread:
+        thread = start(specs)
         thread.join(timeout=60)  # the load ends before ready() looks again
         return thread
 
     registry.prepare = prepare_then_finish  # type: ignore[method-assign]
-    answers: list[object] = []
+    answers: list[Lexicon | Exception] = []
 
     def ask() -> None:
         try:
@@ -301,4 +302,5 @@ def test_ready_answers_when_the_list_is_done_before_it_looks_again(small: str, c
         assert isinstance(answers[0], lexicons_module.WordListError)
         assert answers[0].line == 2
     else:
-        assert "CHIEN" in answers[0]  # type: ignore[operator]
+        assert isinstance(answers[0], Lexicon)
+        assert "CHIEN" in answers[0]

@@ -20,6 +20,7 @@ KNOWN_CYCLES: list[frozenset[str]] = []  # none: every cycle is a failure
 # bottom: the games in play (bot.play), the dispatch (bot.commands: the handlers are given their services,
 # never the referee), the kinds of game and their commands (bot.games), the referee, the event loop.
 KINDS = ("bot.games.classic", "bot.games.duplicate", "bot.games.series", "bot.games.sheet", "bot.games.simultane")
+STORAGE_PARTS = tuple(f"bot.storage.{m}" for m in ("protocol", "records", "outbox_records", "simultane_records"))
 FORBIDDEN = [
     ("core", "bot"),
     ("bot.play", "bot.commands"),
@@ -38,6 +39,15 @@ FORBIDDEN = [
     ("bot.storage", "bot.commands"),
     ("bot.storage", "bot.games"),
     ("bot.storage", "bot.referee"),
+    ("bot.storage", "bot.outbox"),
+    ("bot.storage", "bot.web"),
+    # the storage protocols and records are what the rest imports: they never load the SQL behind them
+    *((part, "bot.storage.sql") for part in STORAGE_PARTS),
+    # the live pages' notifier is the referee's (it tells the other processes what changed): it imports storage,
+    # never the referee nor the pages
+    ("bot.web.notify", "bot.referee"),
+    ("bot.web.notify", "bot.web.hub"),
+    ("bot.web.notify", "bot.web.server"),
     ("bot.referee", "bot.runtime"),
     ("bot.referee", "bot.adapters"),
     ("bot.words", "bot.commands"),

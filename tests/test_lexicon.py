@@ -167,7 +167,7 @@ def test_bytes_loaded_without_copy_are_views_that_answer_alike(small: Lexicon) -
     assert isinstance(copied.table, array)
     assert isinstance(shared.table, memoryview)
     assert shared.table.obj is data
-    assert all(part.obj is data for part in shared.lookahead)
+    assert all(isinstance(part, memoryview) and part.obj is data for part in shared.lookahead)
     shared.verify()
     assert shared.to_bytes() == data
     assert list(shared.words()) == list(copied.words()) == sorted(set(WORDS))

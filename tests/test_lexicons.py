@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import mmap
 import os
 import shutil
 import struct
@@ -19,7 +20,7 @@ import pytest
 import bot.words.loader as lexicons_module
 import core.lexicon as core_lexicon
 import core.lexicon_format as lexicon_format
-from bot.words.loader import LexiconRegistry, ListPreparingError, WordListError, cache_dir, load
+from bot.words.loader import LexiconRegistry, ListPreparingError, Loaded, WordListError, cache_dir, load
 from tests.ready_lists import link_compiled_lists
 
 FRENCH_VALID = "VAGUE AVIONS ECOLES CHANTEZ FACADES HUES JOUET OSE QI WU KIF ZEN CHANTASSIONS".split()
@@ -33,18 +34,18 @@ def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(scope="module")
-def french() -> object:
+def french() -> core_lexicon.Lexicon:
     return load("fr")[0]
 
 
 @pytest.mark.parametrize("word", FRENCH_VALID + ["écoles", "Façades"])
-def test_french_words(word: str, french: object) -> None:
-    assert word in french  # type: ignore[operator]
+def test_french_words(word: str, french: core_lexicon.Lexicon) -> None:
+    assert word in french
 
 
 @pytest.mark.parametrize("word", ["OK", "ZZZQ", "VAGUEX", "XYZZY"])
-def test_french_non_words(word: str, french: object) -> None:
-    assert word not in french  # type: ignore[operator]
+def test_french_non_words(word: str, french: core_lexicon.Lexicon) -> None:
+    assert word not in french
 
 
 def test_english_words(private_cache: Path) -> None:
@@ -352,7 +353,7 @@ def test_a_file_system_that_cannot_map_files_reads_the_cache_whole(
     def cannot_map(*args: object, **kwargs: object) -> None:
         raise OSError(19, "No such device")  # what mmap raises where the file system cannot map
 
-    monkeypatch.setattr(lexicons_module.mmap, "mmap", cannot_map)
+    monkeypatch.setattr(mmap, "mmap", cannot_map)
     with caplog.at_level(logging.WARNING, logger="arbitre.lexicons"):
         lexicon, _ = load(str(path), copy=copy)
     assert list(lexicon.words()) == ["CHAT", "CHIEN", "VAGUE"]
@@ -411,7 +412,7 @@ class GatedLoader:
         self.gate = threading.Event()
         self.started = threading.Event()
 
-    def __call__(self, spec: str) -> tuple[object, object]:
+    def __call__(self, spec: str) -> Loaded:
         if spec in self.held:
             self.started.set()
             assert self.gate.wait(timeout=60)
@@ -422,12 +423,12 @@ def test_a_list_being_compiled_never_blocks_a_ready_list(tmp_path: Path) -> None
     slow = str(_small_list(tmp_path, "slow.txt", "LOUP\nOURS\n"))
     fast = str(_small_list(tmp_path, "fast.txt", "CHAT\nCHIEN\n"))
     loader = GatedLoader({slow})
-    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
+    registry = LexiconRegistry(loader)
     registry.prepare([fast]).join(timeout=60)
     assert registry.is_ready(fast)
     worker = registry.prepare([slow])
     assert loader.started.wait(timeout=60)
-    answers: list[object] = []
+    answers: list[core_lexicon.Lexicon] = []
 
     def ask() -> None:
         answers.append(registry.ready(fast))
@@ -452,11 +453,11 @@ def test_a_list_being_compiled_never_blocks_a_ready_list(tmp_path: Path) -> None
 def test_ready_starts_a_list_nobody_prepared_and_get_waits_for_it(tmp_path: Path) -> None:
     path = str(_small_list(tmp_path, "list.txt", "CHAT\nCHIEN\n"))
     loader = GatedLoader({path})
-    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
+    registry = LexiconRegistry(loader)
     with pytest.raises(ListPreparingError):
         registry.ready(path)
     assert loader.started.wait(timeout=60)
-    waited: list[object] = []
+    waited: list[core_lexicon.Lexicon] = []
     waiter = threading.Thread(target=lambda: waited.append(registry.get(path)))
     waiter.start()
     loader.gate.set()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import GameKind, GameSetup, MemoryStorage, SQLiteStorage, open_storage
-from bot.storage.sqlite import MIGRATIONS
+from bot.storage.sql.sqlite import MIGRATIONS
 
 SETUP = GameSetup("fr", "fisf", "fr", "Ana", rules="box-fr")
 

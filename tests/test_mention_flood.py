@@ -4,7 +4,9 @@ call and at most one gateway members request for 25 members; the command is answ
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -19,23 +21,28 @@ LEXICONS = ready_registry()
 MEMBERS = 260
 
 
+class CrowdedDiscord(FakeDiscord):
+    """A big club's server (its channel ``channel``): Ana (an admin) and ``MEMBERS`` other members (``crowd``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.guild = self.add_guild(name="Grand club", channels=("partie",))
+        self.channel = self.guild.channel_id
+        self.ana = self.add_user(username="ana", global_name="Ana")
+        self.add_member(self.guild, self.ana, admin=True)
+        self.crowd = [self.add_user(username=f"m{n}", global_name=f"Membre{n}") for n in range(MEMBERS)]
+        for user in self.crowd:
+            self.add_member(self.guild, user)
+
+
 @pytest_asyncio.fixture
-async def dc():
-    async with FakeDiscord() as fake:
-        fake.guild = fake.add_guild(name="Grand club", channels=("partie",))
-        fake.channel = fake.guild.channel_id
-        fake.ana = fake.add_user(username="ana", global_name="Ana")
-        fake.add_member(fake.guild, fake.ana, admin=True)
-        fake.crowd = []
-        for number in range(MEMBERS):
-            user = fake.add_user(username=f"m{number}", global_name=f"Membre{number}")
-            fake.add_member(fake.guild, user)
-            fake.crowd.append(user)
+async def dc() -> AsyncIterator[CrowdedDiscord]:
+    async with CrowdedDiscord() as fake:
         yield fake
 
 
 @pytest_asyncio.fixture
-async def adapter(dc, tmp_path: Path):
+async def adapter(dc: CrowdedDiscord, tmp_path: Path) -> AsyncIterator[DiscordAdapter]:
     LEXICONS.get("fr")
     storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
     adapter = DiscordAdapter(Referee(storage, LEXICONS), message_content=True, edit_interval=0.2, tick_seconds=0.05)
@@ -45,19 +52,21 @@ async def adapter(dc, tmp_path: Path):
     storage.close()
 
 
-def member_lookups(dc: FakeDiscord, since: int) -> list[tuple[str, str]]:
+def member_lookups(dc: CrowdedDiscord, since: int) -> list[tuple[str, str]]:
     """REST calls made since request number ``since`` that read members or users one by one."""
     return [(method, path) for method, path, _ in dc.requests[since:] if "/members/" in path or "/users/" in path]
 
 
-def chunks_sent(dc: FakeDiscord) -> list[dict]:
+def chunks_sent(dc: FakeDiscord) -> list[dict[str, Any]]:
     """Every GUILD_MEMBERS_CHUNK the gateway sent (one per members request)."""
     frames = [json.loads(frame) for session in dc.sessions.values() for _, frame in session.sent]
     return [frame["d"] for frame in frames if frame.get("t") == "GUILD_MEMBERS_CHUNK"]
 
 
 @pytest.mark.asyncio
-async def test_mention_flood_in_a_slash_command_is_one_bounded_members_request(dc, adapter):
+async def test_mention_flood_in_a_slash_command_is_one_bounded_members_request(
+    dc: CrowdedDiscord, adapter: DiscordAdapter
+) -> None:
     mentioned = dc.crowd[:250]
     args = " ".join(f"<@{user.id}>" for user in mentioned)
     before = len(dc.requests)
@@ -76,7 +85,9 @@ async def test_mention_flood_in_a_slash_command_is_one_bounded_members_request(d
 
 
 @pytest.mark.asyncio
-async def test_mention_flood_in_a_prefix_command_uses_the_message_mentions(dc, adapter):
+async def test_mention_flood_in_a_prefix_command_uses_the_message_mentions(
+    dc: CrowdedDiscord, adapter: DiscordAdapter
+) -> None:
     """A message carries its mentions' members: nothing is looked up at all."""
     mentioned = dc.crowd[79::-1]  # 80 (a message holds 2,000 characters), the last first
     before = len(dc.requests)
@@ -91,7 +102,9 @@ async def test_mention_flood_in_a_prefix_command_uses_the_message_mentions(dc, a
 
 
 @pytest.mark.asyncio
-async def test_mention_of_someone_outside_the_guild_and_an_absurd_id_stay_as_typed(dc, adapter):
+async def test_mention_of_someone_outside_the_guild_and_an_absurd_id_stay_as_typed(
+    dc: CrowdedDiscord, adapter: DiscordAdapter
+) -> None:
     stranger = dc.add_user(username="loin", global_name="Loin")  # not a member
     absurd = "9" * 5000
     args = f"{dc.crowd[0].mention} <@{stranger.id}> <@{absurd}>"

@@ -18,20 +18,20 @@ import asyncio
 import math
 import re
 from collections.abc import AsyncIterator, Awaitable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 import pytest_asyncio
 
 from bot.adapters.telegram import LIVE_INTERVAL, TelegramAdapter
 from bot.adapters.telegram_pacing import FloodPacer
-from bot.outbox import OutboxBacklog
 from bot.referee import Referee
-from bot.storage import SQLiteStorage
+from bot.storage import OutboxBacklog, SQLiteStorage
 from tests.fakes import FakeTelegram, TgUser, running_application
 from tests.fakes.telegram_limits import fake_clock_rate_limiter
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
+from tests.waiting import numbered, starting
 
 LEXICONS = ready_registry()
 GROUP = -4_000_000_321
@@ -44,7 +44,7 @@ GROUP_METHODS |= {"getChatAdministrators", "editMessageCaption", "deleteMessage"
 T = TypeVar("T")
 
 
-def group_requests(requests: list[tuple[str, dict]]) -> list[str]:
+def group_requests(requests: list[tuple[str, dict[str, Any]]]) -> list[str]:
     """The methods of the requests that name the group (what the limiter counts against it), but the
     countdown's steps (edits showing the time left), which the test counts at their most instead."""
     return [
@@ -218,15 +218,9 @@ async def test_a_crowded_group_stays_within_telegram_budget(
                 # message, which may wait for the group's pace behind a live line still owed to it
                 await close_stored(storage, number)
                 await hurried(tg, loop_time, close_begun(tg, number, since))
-                results = await hurried(
-                    tg, loop_time, tg.wait_for_message(lambda m, n=number: is_result(m.text or "", n), timeout=20)
-                )
-                draw = await hurried(
-                    tg, loop_time, tg.wait_for_message(lambda m, n=number: is_draw(m.text or "", n + 1), timeout=20)
-                )
-                await hurried(
-                    tg, loop_time, tg.wait_for_edit(lambda m, n=number: is_closed(m.text or "", n), timeout=20)
-                )
+                results = await hurried(tg, loop_time, tg.wait_for_message(numbered(is_result, number), timeout=20))
+                draw = await hurried(tg, loop_time, tg.wait_for_message(numbered(is_draw, number + 1), timeout=20))
+                await hurried(tg, loop_time, tg.wait_for_edit(numbered(is_closed, number), timeout=20))
                 # what the pacing adds, from the close's first message: the draw goes first, the results follow
                 # at the group's pace (without the time the close itself takes to compute, printed below; the
                 # "closed" edit of the draw message is the countdown's, sent at the deadline, before that time)
@@ -250,9 +244,7 @@ async def test_a_crowded_group_stays_within_telegram_budget(
                 await hurried(
                     tg,
                     loop_time,
-                    tg.wait_for_message(
-                        lambda m, n=number: (m.text or "").startswith(f"Classement après {n} coup"), timeout=20
-                    ),
+                    tg.wait_for_message(starting(f"Classement après {number} coup"), timeout=20),
                 )
                 per_round.append(len(group_requests(tg.requests[start:])))
                 start = len(tg.requests)
@@ -264,7 +256,7 @@ async def test_a_crowded_group_stays_within_telegram_budget(
             backlog = await hurried(tg, loop_time, drained(storage))
         # nothing lost: the outbox holds nothing owed and no dead letter
         assert all(b.waiting == 0 and b.dead == 0 for b in backlog), backlog
-        refused = tg.flood.refused
+        refused = tg.flood_control().refused
         print(
             f"{players} players: group requests per round {per_round}; from the deadline (fake's clock): "
             f"draw {seconds(delays['draw'])}, results {seconds(delays['results'])}; from the close's first "
@@ -277,7 +269,7 @@ async def test_a_crowded_group_stays_within_telegram_budget(
         assert all(d <= 5.0 for d in paced["results"]), paced
         # nothing players must see waited for the group's minute: the live lines left it room (LIVE_RESERVE)
         assert pacer.group_waits == 0, (pacer.group_waits, per_round)
-        assert tg.flood.escalations == []  # the bot's pacing never sent during a flood wait
+        assert tg.flood_control().escalations == []  # the bot's pacing never sent during a flood wait
         assert refused == [], refused  # nor went over a limit at all
         # The countdown steps by the fake's clock but sleeps on the loop's: a jumped clock skips steps, so
         # its edits are counted at their most, one per edit interval, instead of as they came.

@@ -22,8 +22,10 @@ every request it received, the loop's clock (``tests/loop_time.py``) jumps to th
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -35,7 +37,7 @@ from tests.fakes import FakeDiscord, SentMessage, running_bot
 from tests.fakes.discord_limits import CHANNEL_MESSAGES, Taken
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
-from tests.waiting import eventually
+from tests.waiting import eventually, numbered, saying
 
 LEXICONS = ready_registry()
 ROUND_SECONDS = 60.0
@@ -58,7 +60,19 @@ def count_line(text: str) -> tuple[int, int] | None:
     return (int(found.group(1)), int(found.group(2))) if found else None
 
 
-async def seen_within(dc: FakeDiscord, predicate, started: float) -> tuple[SentMessage, float]:
+def counted_after(start: int, number: int, players: int) -> Callable[[SentMessage], bool]:
+    """A message's condition: after action ``start``, round ``number``'s counter says all ``players`` played."""
+    return lambda r: r.seq > start and r.text.startswith(f"Coup {number} :") and count_line(r.text) == (players,) * 2
+
+
+def standings_image_after(start: int, number: int) -> Callable[[SentMessage], bool]:
+    """A message's condition: after action ``start``, the standings after round ``number``, with its image."""
+    return lambda r: r.text.startswith(f"Classement après {number} coup") and bool(r.files) and r.seq > start
+
+
+async def seen_within(
+    dc: FakeDiscord, predicate: Callable[[SentMessage], bool], started: float
+) -> tuple[SentMessage, float]:
     """The first public post or edit matching ``predicate``, and the seconds (the loop's clock) from
     ``started`` until it was there."""
     record = await dc.log.wait_for(predicate, actions=("send", "edit"), timeout=WAIT, consume=False)
@@ -162,15 +176,15 @@ async def crowded_channel(
                 # the warning may wait for the channel's window (a counter's edit took its last post): the
                 # bucket's time runs while it is awaited, as it would in a real round
                 await loop_time.hurried(
-                    dc.log.wait_for(lambda r, n=number: f"Coup {n} : plus que" in (r.text or ""), timeout=WAIT),
+                    dc.log.wait_for(saying(f"Coup {number} : plus que"), timeout=WAIT),
                     at_most=CHANNEL_MESSAGES.window,
                 )
                 mark = len(dc.limits.taken)
                 await time.advance(ROUND_SECONDS)  # past the deadline: the round closes, the next one opens
                 closed = loop.time()
-                result_delays.append((await seen_within(dc, lambda r, n=number: is_result(r.text or "", n), closed))[1])
+                result_delays.append((await seen_within(dc, numbered(is_result, number), closed))[1])
                 if number < ROUNDS:
-                    draw, delay = await seen_within(dc, lambda r, n=number: is_draw(r, n + 1), closed)
+                    draw, delay = await seen_within(dc, functools.partial(is_draw, number=number + 1), closed)
                     draw_delays.append(delay)
                 # What the close posted in the channel, as the channel's bucket counted it: the next draw
                 # first, and everything up to the results within the bucket's first window (a fresh one),
@@ -185,9 +199,7 @@ async def crowded_channel(
                 ), posts
                 await loop_time.hurried(  # the counter's exact count, an edit of its own that nothing waits for
                     dc.log.wait_for(  # (the results say it too: their first line)
-                        lambda r, s=start, n=number: (r.text or "").startswith(f"Coup {n} :")
-                        and count_line(r.text or "") == (players, players)
-                        and r.seq > s,
+                        counted_after(start, number, players),
                         actions=("send", "edit"),
                         timeout=WAIT,
                         consume=False,
@@ -198,9 +210,7 @@ async def crowded_channel(
                 # real minute leaves them the time the test's compressed minute may not
                 await loop_time.hurried(
                     dc.log.wait_for(
-                        lambda r, s=start, n=number: (r.text or "").startswith(f"Classement après {n} coup")
-                        and bool(r.files)
-                        and r.seq > s,
+                        standings_image_after(start, number),
                         timeout=WAIT,
                         consume=False,
                     ),

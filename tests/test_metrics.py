@@ -20,9 +20,8 @@ from bot.adapters.console import ConsoleRoom, run_console, start_room
 from bot.chat import Reply
 from bot.cli import build_parser
 from bot.operations.metrics import Metrics, MetricsAddress, MetricsServer
-from bot.outbox import OutboxBacklog
 from bot.referee import Referee
-from bot.storage import SQLiteStorage, Storage
+from bot.storage import OutboxBacklog, SQLiteStorage, Storage
 from bot.words.game_lists import prepare_at_start
 from bot.words.loader import LexiconRegistry
 

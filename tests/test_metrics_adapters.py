@@ -13,12 +13,13 @@ from bot.adapters.telegram import TelegramAdapter
 from bot.operations.metrics import Metrics, MetricsAddress, MetricsServer
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.discord_club import ClubDiscord, identify_at_once
+from tests.fakes import FakeTelegram, running_application, running_bot
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
 
-from .test_delivery_faults import eventually, no_wait_identify
-from .test_metrics import get, scrape
+from .test_delivery_faults import eventually
+from .test_metrics import Samples, get, scrape
 
 LEXICONS = ready_registry()
 GROUP = -1001234567
@@ -34,7 +35,7 @@ def counted(metrics: Metrics, command: str, platform: str) -> float:
     return metrics.registry.get_sample_value("arbitre_commands_total", {"command": command, "platform": platform}) or 0
 
 
-def commands_of(samples: dict, platform: str) -> dict[str, float]:  # type: ignore[type-arg]
+def commands_of(samples: Samples, platform: str) -> dict[str, float]:
     return {
         dict(labels)["command"]: value
         for (name, labels), value in samples.items()
@@ -96,7 +97,7 @@ async def test_telegram_429s_commands_and_the_bot_api_lost_in_an_outage(storage:
 
 
 @pytest.mark.asyncio
-async def test_discord_429s_commands_and_the_gateway_lost_in_an_outage(dc: FakeDiscord, storage: SQLiteStorage) -> None:
+async def test_discord_429s_commands_and_the_gateway_lost_in_an_outage(dc: ClubDiscord, storage: SQLiteStorage) -> None:
     metrics = Metrics()
     referee = Referee(storage, LEXICONS, now=dc.now, images=False)
     adapter = DiscordAdapter(referee, edit_interval=0.2, tick_seconds=0.05, clock=dc.now, metrics=metrics)
@@ -104,7 +105,7 @@ async def test_discord_429s_commands_and_the_gateway_lost_in_an_outage(dc: FakeD
     try:
         assert (await health(server))[0] == 503
         async with running_bot(dc, adapter.client, reconnect=True, ignore_errors=(Exception,), fail_on_errors=False):
-            adapter.client.before_identify_hook = no_wait_identify
+            identify_at_once(adapter.client)
             await adapter.sync(dc.guild.id)
             dc.rate_limit_next(FOLLOW_UP, retry_after=0.3, count=2)  # discord.py sleeps them out itself
             await dc.send_interaction("duplicate", {"args": "1"}, user=dc.ana, channel_id=dc.channel)

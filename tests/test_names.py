@@ -8,6 +8,7 @@ import pytest
 
 from core.game import player_key
 from tests.club import Club
+from tests.storage_backends import active_game
 
 CYRILLIC_ANA = "\u0410na"  # А (Cyrillic capital A) n a
 ZERO_WIDTH_ANA = "Ana\u200b"  # a zero-width space after it
@@ -53,7 +54,7 @@ def test_look_alike_accounts_joining_a_duplicate_are_marked(
     assert shown in club.ok(ZERO_WIDTH_ANA, join, user="u:zero-width")
     # one who joins by playing gets a free name too
     club.ok(GREEK_ANA, "/jouer H8 VAGUE" if lang == "fr" else "/play H8 VAGUE", user="u:greek", private=True)
-    game = club.referee.duplicate_games.load(club.storage, club.storage.active_game("club"))
+    game = club.referee.duplicate_games.load(club.storage, active_game(club.storage, "club"))
     assert game.players == ["Ana", f"{CYRILLIC_ANA} (2)", "Ana (3)", f"{GREEK_ANA} (4)"]
     assert len({player_key(p) for p in game.players}) == 4  # four players, each told apart
 
@@ -96,5 +97,5 @@ def test_a_name_mixing_latin_and_cyrillic_is_marked_even_first(club: Club) -> No
     assert "Ana et \u0410\u043d\u043d\u0430 rejoignent" in club.ok(
         "\u0410\u043d\u043d\u0430", "/rejoindre", user="u:anna"
     )
-    game = club.referee.duplicate_games.load(club.storage, club.storage.active_game("club"))
+    game = club.referee.duplicate_games.load(club.storage, active_game(club.storage, "club"))
     assert game.players == ["\u0410na (2)", "Ana", "\u0410\u043d\u043d\u0430"]  # a Russian Анна is no look-alike

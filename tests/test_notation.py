@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -128,7 +129,7 @@ def test_move_round_trip(move: Move, notation: Notation) -> None:
 
 
 @given(moves, notations, st.sampled_from([str.lower, str.upper, lambda s: s]), st.booleans())
-def test_format_of_parse_is_canonical(move: Move, notation: Notation, case, spaced: bool) -> None:
+def test_format_of_parse_is_canonical(move: Move, notation: Notation, case: Callable[[str], str], spaced: bool) -> None:
     ref_text = format_ref(move.ref, notation)
     if spaced:  # a space between the letter and the number: "H 8", "10 A"
         ref_text = re.sub(r"(?<=\d)(?=[A-Z])|(?<=[A-Z])(?=\d)", " ", ref_text)

@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,26 +21,27 @@ from bot.outbox import (
     MAX_BACKOFF_SECONDS,
     RETENTION_SECONDS,
     Failure,
-    OutboxItem,
     Undelivered,
     backoff,
 )
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
-from bot.storage import SQLiteStorage, Storage
+from bot.storage import OutboxItem, SQLiteStorage, Storage
+from bot.storage.sql.store import SQLRunner
 from tests.ready_lists import ready_registry
 from tests.test_storage import storage  # noqa: F401  (over every backend)
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"x" * 5000
 
 
-def stored_reply(store: Storage, outbox_id: int) -> dict | None:  # type: ignore[type-arg]
+def stored_reply(store: Storage, outbox_id: int) -> dict[str, Any] | None:
     """The reply JSON a backend keeps for a row (None: the row is gone)."""
     if isinstance(store, SQLiteStorage):  # a file or memory
         row = store.db.execute("select reply from outbox where id = ?", [outbox_id]).fetchone()
         text = row[0] if row else None
     else:
-        rows = store._execute("select reply from outbox where id = %s", [outbox_id])  # type: ignore[attr-defined]
+        assert isinstance(store, SQLRunner)
+        rows = store._execute("select reply from outbox where id = %s", [outbox_id])
         text = rows[0][0] if rows else None
     return json.loads(text) if text is not None else None
 
@@ -98,8 +100,10 @@ def test_pruning_forgets_images_first_then_old_rows(storage: Storage) -> None:  
         assert kept["image"] is None
         assert kept["document"] is None
     assert storage.dead_letters("c:2", 0.0)[0].reply.image is None
-    assert stored_reply(storage, ids[3])["image"] is not None  # type: ignore[index]  # delivered too recently
-    assert stored_reply(storage, ids[4])["image"] is not None  # type: ignore[index]  # still owed
+    for later in (ids[3], ids[4]):  # delivered too recently, still owed
+        reply = stored_reply(storage, later)
+        assert reply is not None
+        assert reply["image"] is not None
     assert storage.prune_outbox(images_before=2000.0, rows_before=2000.0) == 3
     assert [stored_reply(storage, i) is None for i in ids] == [True, True, True, False, False]
     assert storage.dead_letters("c:2", 0.0) == []
@@ -206,12 +210,14 @@ async def test_the_outbox_worker_prunes_what_was_delivered_long_ago(tmp_path: Pa
     assert delivered == []
 
 
-def test_an_outbox_of_the_previous_version_gets_dead_letters_in_place(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_an_outbox_of_the_previous_version_gets_dead_letters_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """SQLite migration 9 on a file with messages waiting: they are still owed, in order, and may die."""
-    import bot.storage.sqlite
+    import bot.storage.sql.sqlite
 
     path = tmp_path / "v8.sqlite"
-    monkeypatch.setattr(bot.storage.sqlite, "MIGRATIONS", bot.storage.sqlite.MIGRATIONS[:8])
+    monkeypatch.setattr(bot.storage.sql.sqlite, "MIGRATIONS", bot.storage.sql.sqlite.MIGRATIONS[:8])
     old = SQLiteStorage(path)
     assert old.schema_version == 8
     for text in ("Coup 3", "Coup 4"):
@@ -223,7 +229,7 @@ def test_an_outbox_of_the_previous_version_gets_dead_letters_in_place(tmp_path: 
     monkeypatch.undo()
     new = SQLiteStorage(path)
     try:
-        assert new.schema_version == bot.storage.sqlite.MIGRATIONS[-1][0]
+        assert new.schema_version == bot.storage.sql.sqlite.MIGRATIONS[-1][0]
         (head,) = new.outbox_due("c:", 200.0)
         assert (head.reply.text, head.created) == ("Coup 3", 100.0)
         new.mark_dead(head.id, 201.0, "Telegram: Bad Request: chat not found")

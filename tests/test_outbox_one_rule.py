@@ -21,7 +21,7 @@ def test_the_claim_rule_is_the_same_on_both_backends(kind: str, tmp_path: Path, 
     if kind == "sqlite":
         store = SQLiteStorage(tmp_path / "arbitre.sqlite")
     else:
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         store = PostgresStorage(request.getfixturevalue("postgres_url"), pool_size=2)
     try:

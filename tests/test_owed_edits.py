@@ -16,8 +16,10 @@ from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import TelegramAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
-from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.discord_club import ClubDiscord
+from tests.fakes import running_application, running_bot
 from tests.ready_lists import ready_registry
+from tests.telegram_club import ClubTelegram
 
 LEXICONS = ready_registry()
 GROUP = -1002100022
@@ -32,7 +34,7 @@ async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> No
         await asyncio.sleep(0.02)
 
 
-async def advancing(tg: FakeTelegram, condition: Callable[[], bool], most: float = 10.0) -> None:
+async def advancing(tg: ClubTelegram, condition: Callable[[], bool], most: float = 10.0) -> None:
     """Move the frozen fake clock a second at a time until ``condition`` holds, ``most`` seconds at most:
     a retry due now may still wait for the group's pace (a message a second, on this clock), which the
     close's own messages spend first, in whichever order the tasks ran."""
@@ -75,7 +77,7 @@ def refused_edits(caplog: pytest.LogCaptureFixture) -> int:
 
 @pytest.mark.asyncio
 async def test_a_reset_edit_on_discord_is_sent_again_until_the_draw_shows_the_extension_and_the_close(
-    discord_club: FakeDiscord, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
+    discord_club: ClubDiscord, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
 ) -> None:
     dc = discord_club
     referee = Referee(storage, LEXICONS, now=dc.now, images=False)
@@ -107,15 +109,12 @@ async def test_a_reset_edit_on_discord_is_sent_again_until_the_draw_shows_the_ex
 
 
 @pytest_asyncio.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(bot_username="TestBot") as fake:
-        fake.add_group(GROUP, "Club de Scrabble")
-        fake.ana = fake.add_user(first_name="Ana")
-        fake.set_member(GROUP, fake.ana, "creator")
+async def tg() -> AsyncIterator[ClubTelegram]:
+    async with ClubTelegram(GROUP) as fake:
         yield fake
 
 
-def draw_text(tg: FakeTelegram) -> str:
+def draw_text(tg: ClubTelegram) -> str:
     """The text the group's draw message shows now ("" before it is posted)."""
     for (chat, _), message in tg.messages.items():
         if chat == GROUP and "Coup 1 — tirage" in str(message.get("text", "")):
@@ -125,7 +124,7 @@ def draw_text(tg: FakeTelegram) -> str:
 
 @pytest.mark.asyncio
 async def test_a_reset_edit_on_telegram_is_sent_again_until_the_draw_shows_the_extension_and_the_close(
-    tg: FakeTelegram, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
+    tg: ClubTelegram, storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
 ) -> None:
     # the fake's clock moves only when the test advances it: the countdown shown is exact however slow
     # the machine is, and the adapter's own countdown (a minute between edits) stays still (its edits

@@ -53,6 +53,7 @@ def test_placement_rules(setup: str, move: str, error: type[PlacementError] | No
         return
     with pytest.raises(error) as info:
         validate_move(board, parse_move(move))
+    assert named is not None
     assert named in str(info.value)
 
 

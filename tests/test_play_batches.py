@@ -19,6 +19,7 @@ from bot.referee import Referee
 from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage, Storage
 from tests.ready_lists import ready_registry
+from tests.storage_backends import active_game
 from tests.test_submissions import open_store
 
 START = 1_800_000_000.0
@@ -55,7 +56,7 @@ def acknowledged(message: Incoming, replies: list[Reply]) -> bool:
 
 def submitted(storage: Storage, room: str) -> list[str]:
     """The players whose answer the room's log holds."""
-    return [e.data["player"] for e in storage.events(storage.active_game(room).id) if e.data["kind"] == "submit"]
+    return [e.data["player"] for e in storage.events(active_game(storage, room).id) if e.data["kind"] == "submit"]
 
 
 async def started(service: RefereeService, rooms: list[str]) -> None:
@@ -92,8 +93,8 @@ async def test_answers_that_arrive_together_share_one_transaction(
             assert len(moves) == 3, moves
         for room in ROOMS:
             assert sorted(submitted(storage, room)) == ["Dan", f"P{ROOMS.index(room)}"]
-        assert sorted(r.outbox_id for r in sent if r.to_user in {m.user for m in burst}) == sorted(
-            r.outbox_id for group in replies for r in group if r.to_user is not None
+        assert sorted(r.outbox_id or 0 for r in sent if r.to_user in {m.user for m in burst}) == sorted(
+            r.outbox_id or 0 for group in replies for r in group if r.to_user is not None
         )
 
 
@@ -121,7 +122,8 @@ async def test_a_batch_that_fails_falls_back_to_each_answer_and_keeps_nothing_un
             stored = submitted(storage, room)
             mine = [m.name for m in taken if m.channel == room]
             assert sorted(stored) == sorted(["Dan", *mine]), (room, stored)
-            in_memory = game_of(referee.services(), storage.game(storage.active_game(room).id))
+            in_memory = game_of(referee.services(), storage.game(active_game(storage, room).id))
+            assert in_memory.current is not None
             assert sorted(s.player for s in in_memory.current.submissions) == sorted(stored), room
         again = answers([m.channel for m in refused])
         more = await asyncio.gather(*(service.handle(m) for m in again))
@@ -129,8 +131,10 @@ async def test_a_batch_that_fails_falls_back_to_each_answer_and_keeps_nothing_un
         for room in ROOMS:  # a fresh process reads the same log the cache holds
             fresh = Referee(storage, ready_registry(), now=lambda: START, images=False)
             try:
-                rebuilt = game_of(fresh.services(), storage.game(storage.active_game(room).id))
-                cached = game_of(referee.services(), storage.game(storage.active_game(room).id))
+                rebuilt = game_of(fresh.services(), storage.game(active_game(storage, room).id))
+                cached = game_of(referee.services(), storage.game(active_game(storage, room).id))
+                assert rebuilt.current is not None
+                assert cached.current is not None
                 assert [s.player for s in rebuilt.current.submissions] == [s.player for s in cached.current.submissions]
                 assert len(rebuilt.current.submissions) == 2, room
             finally:
@@ -145,7 +149,7 @@ async def test_a_room_another_transaction_holds_is_left_out_of_the_batch(
     are acknowledged meanwhile), and room 0's answer is recorded once the lock is given back."""
     import psycopg
 
-    from bot.storage.postgres import CHANNEL_LOCKS, PostgresStorage
+    from bot.storage.sql.postgres import CHANNEL_LOCKS, PostgresStorage
 
     url = request.getfixturevalue("postgres_url")
     with psycopg.connect(url) as other:
@@ -231,7 +235,7 @@ async def test_answers_received_in_time_and_handled_after_the_close_are_read_onc
         replies = await asyncio.gather(*(service.handle(m) for m in late))
         for message, group in zip(late, replies):
             assert any("coup 1" in r.text for r in group if r.to_user == message.user), group
-        round_1 = game_of(referee.services(), storage.active_game(room)).closed_rounds[0]
+        round_1 = game_of(referee.services(), active_game(storage, room)).closed_rounds[0]
         assert {f"P{n}" for n in range(5)} <= set(round_1.results)
         states = [s for s in statements if 'from players where game = g.id and "user" =' in s]
         assert len(states) == len(late), states  # each read by its batch only (was twice)

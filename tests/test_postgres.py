@@ -8,11 +8,12 @@ import psycopg
 import pytest
 
 from bot.chat import Incoming, Reply
-from bot.outbox import reply_from_json
 from bot.referee import Referee
-from bot.storage.postgres import PostgresStorage, binary_text_lists
+from bot.storage.outbox_records import reply_from_json
 from bot.storage.records import PlayWrite
+from bot.storage.sql.postgres import PostgresStorage, binary_text_lists
 from tests.ready_lists import ready_registry
+from tests.storage_backends import active_game
 
 START = 1_800_000_000.0
 # what text-format arrays must quote or escape: quotes, backslashes, braces, commas, spaces, NULL, empty
@@ -42,7 +43,7 @@ def test_a_batch_of_tricky_texts_reads_back_the_same(postgres_url: str) -> None:
     try:
         for room in rooms:
             referee.handle(Incoming(room, "u:ref", "Ref", "/duplicate 2", admin=True))
-        games = [storage.active_game(room).id for room in rooms]
+        games = [active_game(storage, room).id for room in rooms]
         writes = [
             PlayWrite(
                 game_id=game,

@@ -10,6 +10,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -26,9 +27,9 @@ def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
         time.sleep(0.05)
 
 
-def rows(url: str, sql: str) -> list[tuple[object, ...]]:
+def rows(url: str, sql: str) -> list[tuple[Any, ...]]:
     with psycopg.connect(url, autocommit=True) as conn:
-        return conn.execute(sql).fetchall()  # type: ignore[arg-type]
+        return conn.execute(sql).fetchall()
 
 
 def test_postgres_a_reply_its_killed_sender_owed_goes_at_the_restarted_process_first_pass(
@@ -82,7 +83,7 @@ def test_postgres_two_live_processes_never_send_the_same_message_when_the_platfo
                 worker.process.kill()
                 worker.process.wait(30)
     sent = Counter(line["outbox"] for worker in (slow, other) for line in worker.delivered())
-    stored = {int(i) for (i,) in rows(postgres_url, "select id from outbox")}  # type: ignore[call-overload]
+    stored = {int(i) for (i,) in rows(postgres_url, "select id from outbox")}
     assert set(sent) == stored
     assert len(stored) == 3
     assert set(sent.values()) == {1}, sent  # each message sent once

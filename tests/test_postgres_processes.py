@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -33,9 +34,9 @@ def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
         time.sleep(0.05)
 
 
-def rows(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+def rows(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
     with psycopg.connect(url, autocommit=True) as conn:
-        return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]
+        return conn.execute(sql, params).fetchall()
 
 
 def closes_per_round(url: str) -> Counter[tuple[int, int]]:
@@ -44,8 +45,8 @@ def closes_per_round(url: str) -> Counter[tuple[int, int]]:
     rounds: Counter[int] = Counter()
     for game, kind in rows(url, "select game, kind from events order by game, seq"):
         if kind == "close":
-            rounds[int(game)] += 1  # type: ignore[call-overload]
-            counts[(int(game), rounds[int(game)])] += 1  # type: ignore[call-overload]
+            rounds[int(game)] += 1
+            counts[(int(game), rounds[int(game)])] += 1
     return counts
 
 
@@ -81,7 +82,7 @@ def test_postgres_clock_owner_killed_another_process_closes_the_round(postgres_u
         ((owner,),) = rows(postgres_url, "select owner from clock_leases where channel = 'pg:1'")
         victim, survivor = (first, second) if owner == first.name else (second, first)
         ((game, deadline),) = rows(postgres_url, "select game, at from deadlines where round = 1")
-        time.sleep(max(0.0, float(deadline) - time.time() - 1.0))  # type: ignore[arg-type]
+        time.sleep(max(0.0, float(deadline) - time.time() - 1.0))
         assert not rows(postgres_url, "select 1 from closes"), "the round closed before its owner was killed"
         victim.kill()  # one second before the deadline: the round is the survivor's to close
         killed = time.time()
@@ -91,14 +92,17 @@ def test_postgres_clock_owner_killed_another_process_closes_the_round(postgres_u
             "the survivor closes the round",
         )
         ((closed_at,),) = rows(postgres_url, "select at from closes where game = %s and round = 1", (game,))
-        late = float(closed_at) - max(float(deadline), killed)  # type: ignore[arg-type]
+        late = float(closed_at) - max(float(deadline), killed)
         assert late <= LEASE + SLACK, f"closed {late:.1f} s after the deadline and the kill"
         assert rows(postgres_url, "select owner from clock_leases where channel = 'pg:1'") == [(survivor.name,)]
         # every acknowledged move is in the round the survivor closed, and its results were posted
         assert {(f"p{i}", 100 + i) for i in range(6)} <= submissions(postgres_url)
-        posted = [r["text"] for r in survivor.delivered() if r["channel"] == "pg:1" and r["to"] is None]
-        assert any("Top" in text for text in posted), posted[-5:]
-        assert closes_per_round(postgres_url)[(int(game), 1)] == 1  # type: ignore[call-overload]
+        def posted() -> list[str]:
+            return [r["text"] for r in survivor.delivered() if r["channel"] == "pg:1" and r["to"] is None]
+
+        # the results go out once the close is stored (after the next draw): waited for, not raced
+        wait_until(lambda: any("Top" in text for text in posted()), SLACK, f"the results posted: {posted()[-5:]}")
+        assert closes_per_round(postgres_url)[(int(game), 1)] == 1
         assert survivor.finish() == 0
 
 

@@ -21,7 +21,7 @@ import pytest_asyncio
 from bot.chat import Incoming
 from bot.messages import say
 from bot.referee import Referee
-from bot.storage.postgres import PostgresStorage
+from bot.storage.sql.postgres import PostgresStorage
 from bot.web import Hub, WebAddress, WebServer
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, find_binaries
 from tests.ready_lists import ready_registry

@@ -91,7 +91,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
     if request.param == "sqlite":
         made: Storage = SQLiteStorage(tmp_path / "series.sqlite")
     else:
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         made = PostgresStorage(request.getfixturevalue("postgres_url"), pool_size=2)
     yield made

@@ -13,7 +13,7 @@ import pytest
 from bot.chat import Incoming, Reply
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
-from bot.storage.postgres import PostgresStorage
+from bot.storage.sql.postgres import PostgresStorage
 from tests.ready_lists import ready_registry
 
 START = 1_800_000_000.0
@@ -66,8 +66,10 @@ async def test_a_close_is_delivered_while_the_clock_closes_the_next_rooms_postgr
         assert max(draws) < min(results), replies
         for room in rooms:
             texts = [r.text for r in during_tick if r.channel == room]
-            draw, results = (next(n for n, t in enumerate(texts) if w in t) for w in ("Coup 2 — tirage :", "Top :"))
-            assert draw == 1 < results, texts  # after the draw's closed notice, the next draw; then the results
+            draw_at, results_at = (
+                next(n for n, t in enumerate(texts) if w in t) for w in ("Coup 2 — tirage :", "Top :")
+            )
+            assert draw_at == 1 < results_at, texts  # after the draw's closed notice, the next draw; then the results
     finally:
         await service.stop()
         referee.clock.shutdown()

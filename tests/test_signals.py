@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ import pytest_asyncio
 
 from bot.storage import SQLiteStorage
 from bot.words.loader import LexiconRegistry
-from tests.fakes import FakeDiscord, FakeTelegram
+from tests.discord_club import ClubDiscord
+from tests.telegram_club import ClubTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
 GROUP = -4_000_000_555
@@ -67,16 +69,13 @@ def assert_closed_cleanly(db: Path) -> None:
 
 
 @pytest_asyncio.fixture
-async def dc():
-    async with FakeDiscord() as fake:
-        fake.guild = fake.add_guild(name="Club", channels=("partie",))
-        fake.ana = fake.add_user(username="ana", global_name="Ana")
-        fake.add_member(fake.guild, fake.ana, admin=True)
+async def dc() -> AsyncIterator[ClubDiscord]:
+    async with ClubDiscord() as fake:
         yield fake
 
 
 @pytest.mark.asyncio
-async def test_sigterm_closes_the_discord_bot_cleanly_with_exit_0(dc: FakeDiscord, tmp_path: Path) -> None:
+async def test_sigterm_closes_the_discord_bot_cleanly_with_exit_0(dc: ClubDiscord, tmp_path: Path) -> None:
     db = tmp_path / "discord.sqlite"
     env = cli_env(tmp_path, ARBITRE_DISCORD_API=dc.api_base, ARBITRE_DISCORD_TOKEN=dc.token)
     sync = await start("discord", "--sync", "--guild", str(dc.guild.id), "--db", str(db), env=env)
@@ -103,16 +102,13 @@ async def test_sigterm_closes_the_discord_bot_cleanly_with_exit_0(dc: FakeDiscor
 
 
 @pytest_asyncio.fixture
-async def tg():
-    async with FakeTelegram(bot_username="TestBot", privacy_mode=False) as fake:
-        fake.add_group(GROUP, "Club")
-        fake.ana = fake.add_user(first_name="Ana", username="ana_s")
-        fake.set_member(GROUP, fake.ana, "creator")
+async def tg() -> AsyncIterator[ClubTelegram]:
+    async with ClubTelegram(GROUP, title="Club", creator_username="ana_s", privacy_mode=False) as fake:
         yield fake
 
 
 @pytest.mark.asyncio
-async def test_sigterm_closes_the_telegram_bot_cleanly_with_exit_0(tg: FakeTelegram, tmp_path: Path) -> None:
+async def test_sigterm_closes_the_telegram_bot_cleanly_with_exit_0(tg: ClubTelegram, tmp_path: Path) -> None:
     db = tmp_path / "telegram.sqlite"
     env = cli_env(tmp_path, ARBITRE_TELEGRAM_TOKEN=tg.token)
     process = await start("telegram", "--base-url", tg.base_url, "--db", str(db), env=env)

@@ -9,6 +9,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Unpack
 
 import pytest
 import pytest_asyncio
@@ -32,9 +33,11 @@ from core.simultane import (
     overall_standings,
     visible_rounds,
 )
-from tests.club import Club
-from tests.fakes import FakeDiscord, FakeTelegram, running_application, running_bot
+from tests.club import Club, MessageOptions
+from tests.discord_club import ClubDiscord
+from tests.fakes import running_application, running_bot
 from tests.ready_lists import ready_registry
+from tests.telegram_club import ClubTelegram
 
 DISCORD, TELEGRAM, CONSOLE = "discord:111", "telegram:-222", "console"
 ROOMS = (DISCORD, TELEGRAM, CONSOLE)
@@ -195,7 +198,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
     if request.param == "sqlite":
         made: Storage = SQLiteStorage(tmp_path / "simultane.sqlite")
     else:
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         made = PostgresStorage(request.getfixturevalue("postgres_url"), pool_size=2)
     yield made
@@ -264,8 +267,8 @@ OVERALL_AFTER_ONE = (
 def test_three_rooms_play_together(club: Club) -> None:
     said: dict[str, list[Reply]] = {c: [] for c in ROOMS}
 
-    def send(name: str, text: str, channel: str, **options: object) -> str:
-        replies = club.send(name, text, channel=channel, **options)  # type: ignore[arg-type]
+    def send(name: str, text: str, channel: str, **options: Unpack[MessageOptions]) -> str:
+        replies = club.send(name, text, channel=channel, **options)
         for reply in replies:
             said[reply.channel or channel].append(reply)
         return text_of(replies, channel)
@@ -474,7 +477,7 @@ class Process:
 
     def __init__(self, url: str, name: str, scope: str, clock: list[float]) -> None:
         from bot.play.clock_lease import ClockLease
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.sql.postgres import PostgresStorage
 
         self.storage = PostgresStorage(url, pool_size=2)
         self.referee = Referee(
@@ -550,19 +553,16 @@ GROUP = -1002500025
 
 
 @pytest_asyncio.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(bot_username="TestBot") as fake:
-        fake.add_group(GROUP, "Club de Scrabble")
-        fake.ana = fake.add_user(first_name="Tom")
-        fake.set_member(GROUP, fake.ana, "creator")
+async def tg() -> AsyncIterator[ClubTelegram]:
+    async with ClubTelegram(GROUP, creator="Tom") as fake:
         yield fake
 
 
-def discord_texts(dc: FakeDiscord) -> list[str]:
+def discord_texts(dc: ClubDiscord) -> list[str]:
     return [str(m.get("content") or "") for m in dc.messages.values()]
 
 
-def telegram_texts(tg: FakeTelegram) -> list[str]:
+def telegram_texts(tg: ClubTelegram) -> list[str]:
     return [str(m.get("text", "")) for (chat, _), m in tg.messages.items() if chat == GROUP]
 
 
@@ -577,7 +577,7 @@ async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> No
 
 @pytest.mark.asyncio
 async def test_a_discord_channel_and_a_telegram_group_play_one_simultane(
-    discord_club: FakeDiscord, tg: FakeTelegram, storage: SQLiteStorage
+    discord_club: ClubDiscord, tg: ClubTelegram, storage: SQLiteStorage
 ) -> None:
     dc = discord_club
     # one file, and each bot's clock looks after its own platform's rooms (as `arbitre discord` and

@@ -16,8 +16,9 @@ from bot.chat import Reply
 from bot.referee import Referee
 from bot.storage import SQLiteStorage, StoredEvent
 from tests.club import Club
-from tests.fakes import FakeTelegram, running_application
+from tests.fakes import running_application
 from tests.ready_lists import ready_registry
+from tests.telegram_club import ClubTelegram
 from tests.test_simultane import (
     CONSOLE,
     DISCORD,
@@ -160,7 +161,7 @@ def events(process: Process, channel: str) -> list[StoredEvent]:
 
 
 @pytest.mark.asyncio
-async def test_a_telegram_group_is_started_by_the_clock(tg: FakeTelegram, storage: SQLiteStorage) -> None:
+async def test_a_telegram_group_is_started_by_the_clock(tg: ClubTelegram, storage: SQLiteStorage) -> None:
     # the real python-telegram-bot against the fake: the tick's replies reach the group by themselves
     referee = Referee(storage, ready_registry(), now=tg.now, images=False)
     telegram = TelegramAdapter(referee, tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now)

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import Unpack
 
 import pytest
 
 from bot.chat import Reply
 from bot.games.simultane.ranking import overall_of, overall_view
 from bot.storage import GameStatus
-from tests.club import START, Club
+from tests.club import START, Club, MessageOptions
 from tests.test_simultane import CONSOLE, DISCORD, TELEGRAM, code_of, table_rows
 
 THROWAWAY = "telegram:-666"  # a group any Telegram user can make, whose admin joins with a code read aloud
@@ -41,8 +42,8 @@ class Watch:
         self.check()
         return replies
 
-    def send(self, name: str, text: str, channel: str, **options: object) -> str:
-        replies = self.club.send(name, text, channel=channel, **options)  # type: ignore[arg-type]
+    def send(self, name: str, text: str, channel: str, **options: Unpack[MessageOptions]) -> str:
+        replies = self.club.send(name, text, channel=channel, **options)
         return "\n".join(r.text for r in self.keep(replies, channel))
 
     def tick(self, seconds: float) -> None:
@@ -303,7 +304,7 @@ def test_two_first_answers_of_one_account_in_two_rooms_at_once_seat_it_in_one(po
     from bot.chat import Incoming
     from bot.play.clock_lease import ClockLease
     from bot.referee import Referee
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
     from tests.ready_lists import ready_registry
 
     clock = [START]

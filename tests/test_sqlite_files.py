@@ -18,7 +18,7 @@ from bot.chat import Incoming
 from bot.messages import say
 from bot.referee import Referee
 from bot.storage import GameKind, GameSetup, SQLiteStorage, StorageFullError, StorageOpenError
-from bot.storage.sqlite_files import DISK_FULL
+from bot.storage.sql.sqlite_files import DISK_FULL
 from tests.ready_lists import ready_registry
 from tests.test_bad_inputs import read_only_file
 

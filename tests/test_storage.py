@@ -28,7 +28,8 @@ from bot.storage import (
     open_storage,
 )
 from bot.storage.open import UnknownStorageError
-from bot.storage.sqlite import MIGRATIONS
+from bot.storage.sql.sqlite import MIGRATIONS
+from tests.postgres_server import PostgresServer
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = GameSetup("fr", "fisf", "fr", "Ana", rules="box-fr")  # a classic game's
@@ -153,14 +154,16 @@ def test_migrations_run_once_and_wal(tmp_path: Path) -> None:
     again.close()
 
 
-def test_a_database_of_the_previous_version_is_upgraded_in_place(tmp_path: Path, monkeypatch) -> None:
-    import bot.storage.sqlite
+def test_a_database_of_the_previous_version_is_upgraded_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.storage.sql.sqlite
 
     path = tmp_path / "old.sqlite"
-    monkeypatch.setattr(bot.storage.sqlite, "MIGRATIONS", bot.storage.sqlite.MIGRATIONS[:2])
+    monkeypatch.setattr(bot.storage.sql.sqlite, "MIGRATIONS", bot.storage.sql.sqlite.MIGRATIONS[:2])
     old = SQLiteStorage(path)
     assert old.schema_version == 2
-    old.db["channels"].insert(
+    old.db.table("channels").insert(
         {
             "channel": "c1",
             "language": "en",
@@ -189,7 +192,7 @@ def backend_of(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> tup
         path = str(tmp_path / "shared.sqlite")
         return f"__import__('bot.storage', fromlist=['x']).SQLiteStorage({path!r}{{tracer}})", path
     url = request.getfixturevalue("postgres_url")
-    return f"__import__('bot.storage.postgres', fromlist=['x']).PostgresStorage({url!r}{{tracer}})", url
+    return f"__import__('bot.storage.sql.postgres', fromlist=['x']).PostgresStorage({url!r}{{tracer}})", url
 
 
 CRASH_SCRIPT = textwrap.dedent(
@@ -358,7 +361,7 @@ def test_outbox_keeps_each_destination_in_order(storage: Storage) -> None:
 
 def test_postgres_outbox_claims_a_message_for_one_process(postgres_url: str) -> None:
     from bot.chat import Reply
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     first, second = PostgresStorage(postgres_url), PostgresStorage(postgres_url)
     try:
@@ -380,7 +383,7 @@ def test_postgres_outbox_claims_a_message_for_one_process(postgres_url: str) -> 
 
 def test_postgres_lock_channel_outside_a_transaction_is_refused(postgres_url: str) -> None:
     from bot.storage import OutsideTransactionError
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     store = PostgresStorage(postgres_url)
     try:
@@ -391,7 +394,7 @@ def test_postgres_lock_channel_outside_a_transaction_is_refused(postgres_url: st
 
 
 def test_postgres_migrations_run_once_even_from_processes_starting_together(postgres_url: str) -> None:
-    from bot.storage.postgres import MIGRATIONS, PostgresStorage
+    from bot.storage.sql.postgres import MIGRATIONS, PostgresStorage
 
     stores: list[PostgresStorage] = []
     errors: list[BaseException] = []
@@ -418,7 +421,7 @@ def test_postgres_migrations_run_once_even_from_processes_starting_together(post
 
 def test_postgres_database_of_a_newer_version_is_refused_naming_both_versions(postgres_url: str) -> None:
     from bot.storage import StorageOpenError
-    from bot.storage.postgres import MIGRATIONS, PostgresStorage
+    from bot.storage.sql.postgres import MIGRATIONS, PostgresStorage
 
     store = PostgresStorage(postgres_url, pool_size=1)
     store._execute("insert into migrations values (99, 'from a newer Arbitre', 0)")
@@ -431,7 +434,7 @@ def test_postgres_database_of_a_newer_version_is_refused_naming_both_versions(po
     )
 
 
-def test_postgres_server_that_cannot_be_reached_is_explained(postgres_server) -> None:
+def test_postgres_server_that_cannot_be_reached_is_explained(postgres_server: PostgresServer) -> None:
     from bot.storage import StorageOpenError
     from tests.postgres_server import free_port
 
@@ -462,14 +465,14 @@ def test_house_word_changes_are_kept_per_channel_in_order_and_roll_back(storage:
 def test_house_words_stored_before_they_belonged_to_a_list_are_kept_for_the_channels_list(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.storage.sqlite
+    import bot.storage.sql.sqlite
 
     path = tmp_path / "v7.sqlite"
-    monkeypatch.setattr(bot.storage.sqlite, "MIGRATIONS", [m for m in MIGRATIONS if m[0] <= 7])
+    monkeypatch.setattr(bot.storage.sql.sqlite, "MIGRATIONS", [m for m in MIGRATIONS if m[0] <= 7])
     old = SQLiteStorage(path)
     old.save_channel(ChannelSettings("english", "en", "en", "gcg", "naspa", "en"))
     row = {"action": "add", "author": "u:ana", "name": "Ana", "at": 10.0}
-    old.db["house_words"].insert_all(
+    old.db.table("house_words").insert_all(
         [
             {**row, "channel": "english", "word": "ZEF", "lexicon": ""},  # an empty list: the channel's, en
             {**row, "channel": "french", "word": "KAOS", "lexicon": ""},  # no settings stored: the default fr
@@ -512,7 +515,7 @@ def test_open_storage_by_url(tmp_path: Path, url: str, kind: type) -> None:
 
 
 def test_open_storage_postgres_url(postgres_url: str) -> None:
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     store = open_storage(postgres_url)
     assert isinstance(store, PostgresStorage)

@@ -16,7 +16,7 @@ import pytest
 
 from bot.chat import Reply
 from bot.storage import ChannelSettings, GameSetup, SQLiteStorage
-from bot.storage.migrations import MIGRATIONS
+from bot.storage.sql.migrations import MIGRATIONS
 
 Schema = dict[str, Any]
 SETUP = json.dumps(GameSetup("fr", "fisf", "fr", "Ana", manual=True).to_json())
@@ -100,7 +100,7 @@ def postgres_schema(url: str) -> Schema:
 def test_a_fresh_sqlite_file_and_a_fresh_postgres_database_have_the_same_schema(
     tmp_path: Path, postgres_url: str
 ) -> None:
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     SQLiteStorage(tmp_path / "fresh.sqlite").close()
     PostgresStorage(postgres_url, pool_size=1).close()
@@ -308,7 +308,7 @@ def test_a_postgres_database_of_the_previous_numbering_is_upgraded_to_the_fresh_
 ) -> None:
     import psycopg
 
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     old_url, fresh_url = postgres_server.create_database(), postgres_server.create_database()
     with psycopg.connect(old_url, autocommit=True) as conn:
@@ -362,8 +362,8 @@ def test_expected_schema_follows_the_statements_it_is_given() -> None:
     the answer it got does not change the next one."""
     import sqlite_utils
 
-    from bot.storage.dialect import SQLITE
-    from bot.storage.sqlite_schema import expected_schema
+    from bot.storage.sql.dialect import SQLITE
+    from bot.storage.sql.sqlite_schema import expected_schema
 
     def made_by(steps: list[Any]) -> dict[str, set[str]]:
         db = sqlite_utils.Database(memory=True)

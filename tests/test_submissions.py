@@ -16,6 +16,7 @@ from bot.referee import Referee
 from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage, Storage
 from tests.ready_lists import ready_registry
+from tests.storage_backends import active_game
 
 CHANNEL = "discord:100"
 START = 1_800_000_000.0
@@ -27,7 +28,7 @@ def open_store(
 ) -> Storage:
     if kind == "sqlite":
         return SQLiteStorage(tmp_path / "arbitre.sqlite", tracer=tracer)
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     return PostgresStorage(request.getfixturevalue("postgres_url"), tracer=tracer)
 
@@ -77,7 +78,7 @@ def test_a_private_play_issues_at_most_six_statements(
         # the writes (one statement on PostgreSQL; on SQLite the events and the seat in one, the replies in
         # another), COMMIT, the mark of their delivery
         assert all(n <= MOST for n in counts.values()), (counts, statements)
-        submitted = [e.data for e in storage.events(storage.active_game(CHANNEL).id) if e.data["kind"] == "submit"]
+        submitted = [e.data for e in storage.events(active_game(storage, CHANNEL).id) if e.data["kind"] == "submit"]
         assert [(d["player"], d["move"]) for d in submitted] == [
             ("Dan", "H8 ZOO"),
             ("Ana", "H8 ZOO"),
@@ -86,7 +87,7 @@ def test_a_private_play_issues_at_most_six_statements(
             ("Cy", "H8 ZOO"),
             ("Cy", "H8 ZOO"),
         ]
-        seated = sorted(name for _, name in storage.players(storage.active_game(CHANNEL).id))
+        seated = sorted(name for _, name in storage.players(active_game(storage, CHANNEL).id))
         assert seated == ["Ana", "Ben", "Cy", "Dan"]
     finally:
         referee.clock.shutdown()
@@ -124,7 +125,7 @@ async def test_a_burst_of_first_answers_issues_at_most_six_statements_each(
         moves = [s for s in statements if s not in marks]
         unseen = 2 * len(rooms) if kind == "postgres" else 0  # psycopg's BEGIN and COMMIT, one transaction each
         assert len(moves) + unseen <= MOST * len(rooms), moves  # each answer's transaction: at most 6
-        assert sorted(r.outbox_id for r in sent) == sorted(r.outbox_id for group in replies for r in group)
+        assert sorted(r.outbox_id or 0 for r in sent) == sorted(r.outbox_id or 0 for group in replies for r in group)
         assert all(storage.outbox_state(r.outbox_id) == "delivered" for r in sent if r.outbox_id is not None)
         for message, group in zip(answers, replies):
             assert any(r.to_user == message.user and "coup 1" in r.text for r in group), [r.text for r in group]
@@ -168,7 +169,7 @@ async def test_a_move_that_waited_behind_others_past_the_deadline_counts_from_it
         assert any(t.startswith("Reçu pour le coup 1 : H8 CHANT") for t in to_ana), to_ana
         assert not any("Trop tard" in t for t in to_ana), to_ana
         await service.tick()
-        results = game_of(referee.services(), storage.game(storage.active_game(CHANNEL).id)).closed_rounds[0].results
+        results = game_of(referee.services(), storage.game(active_game(storage, CHANNEL).id)).closed_rounds[0].results
         assert results["Ana"].valid, results["Ana"]
         assert results["Ana"].score > 0, results["Ana"]
     finally:

@@ -90,7 +90,7 @@ async def test_fifty_one_commands_of_a_group_share_one_look_up() -> None:
     clock.at += 1.0
     again = asyncio.ensure_future(admins.of(GROUP))
     also = asyncio.ensure_future(admins.of(GROUP))
-    assert await asyncio.gather(again, also) == [frozenset({ANA})] * 2  # expired: read again, once
+    assert list(await asyncio.gather(again, also)) == [frozenset({ANA})] * 2  # expired: read again, once
     clock.at -= 3600.0  # a clock set back: what was read is read again
     assert await admins.of(GROUP) == frozenset({ANA})
     admins.ttl = 0.0  # nothing kept: each command after a look-up has come back reads again

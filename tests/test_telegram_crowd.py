@@ -41,6 +41,7 @@ from tests.fakes import FakeTelegram, TgUser, running_application
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
 from tests.test_message_budget import close_stored, club_group, drained, hurried, is_draw, is_result
+from tests.waiting import numbered
 
 LEXICONS = ready_registry()
 GROUP = -4_000_000_436
@@ -131,12 +132,8 @@ async def test_a_crowd_joining_at_once_never_delays_the_draw(
                 tg.advance(max(0.0, deadline - tg.now()))  # to the deadline: the round closes, the next opens
                 await close_stored(storage, number)  # its top and images, in real time
                 stored = tg.now()
-                draw = await hurried(
-                    tg, loop_time, tg.wait_for_message(lambda m, n=number: is_draw(m.text or "", n + 1), timeout=20)
-                )
-                results = await hurried(
-                    tg, loop_time, tg.wait_for_message(lambda m, n=number: is_result(m.text or "", n), timeout=20)
-                )
+                draw = await hurried(tg, loop_time, tg.wait_for_message(numbered(is_draw, number + 1), timeout=20))
+                results = await hurried(tg, loop_time, tg.wait_for_message(numbered(is_result, number), timeout=20))
                 draws.append(draw.at - deadline)
                 paced.append(draw.at - stored)
                 results_after.append(results.at - deadline)
@@ -147,12 +144,12 @@ async def test_a_crowd_joining_at_once_never_delays_the_draw(
             f"{players} players joining at once: draws after their opening {[round(d, 2) for d in draws]} s "
             f"(from the close stored: {[round(d, 2) for d in paced]} s), results after the deadline "
             f"{[round(r, 2) for r in results_after]} s (fake's clock); admin reads {len(admin_reads(tg))}; "
-            f"429s {len(tg.flood.refused)}"
+            f"429s {len(tg.flood_control().refused)}"
         )
         assert draws[0] <= OPENING_BOUND, draws  # before: 99.1 s with 50 players, 9.1 s with 20
         assert all(d <= OPENING_BOUND for d in paced), paced
         assert admin_reads(tg) == ["getChatAdministrators"]  # within the cache's minute: no read again
-        assert tg.flood.refused == [], tg.flood.refused
+        assert tg.flood_control().refused == [], tg.flood_control().refused
         for person in people:  # every acknowledgement, once
             assert sorted(acknowledged(tg, person)) == [str(n) for n in range(1, ROUNDS + 1)], person
         assert all(b.waiting == 0 and b.dead == 0 for b in backlog), backlog

@@ -41,10 +41,10 @@ async def test_twenty_messages_a_minute_to_a_group() -> None:
             tg.advance(1.0)
         # the 21st, 20 s after the first: the oldest leaves the minute in 40 s
         assert_too_many(await call(client, tg, "editMessageText", chat_id=GROUP, message_id=1, text="ho"), 40)
-        assert [(r.scope, r.escalated) for r in tg.flood.refused] == [("group", False)]
+        assert [(r.scope, r.escalated) for r in tg.flood_control().refused] == [("group", False)]
         tg.advance(40.0)
         assert (await call(client, tg, "sendMessage", chat_id=GROUP, text="again")).status_code == 200
-        assert tg.flood.escalations == []
+        assert tg.flood_control().escalations == []
 
 
 @pytest.mark.asyncio
@@ -54,7 +54,7 @@ async def test_one_message_a_second_per_chat_with_a_short_burst() -> None:
         for _ in range(3):
             assert (await call(client, tg, "sendMessage", chat_id=user.id, text="hi")).status_code == 200
         assert_too_many(await call(client, tg, "sendMessage", chat_id=user.id, text="hi"), 1)
-        assert tg.flood.refused_in(user.id)[0].scope == "chat"
+        assert tg.flood_control().refused_in(user.id)[0].scope == "chat"
         tg.advance(1.0)  # one more message's worth
         assert (await call(client, tg, "sendMessage", chat_id=user.id, text="hi")).status_code == 200
         assert_too_many(await call(client, tg, "sendMessage", chat_id=user.id, text="hi"), 1)
@@ -71,7 +71,7 @@ async def test_thirty_messages_a_second_overall() -> None:
         answers = [await call(client, tg, "sendMessage", chat_id=u.id, text="hi") for u in users]
         assert [a.status_code for a in answers[:30]] == [200] * 30
         assert_too_many(answers[30], 1)
-        assert tg.flood.refused[0].scope == "overall"
+        assert tg.flood_control().refused[0].scope == "overall"
         # the bot as a whole waits: another chat is refused too, and that request grows the wait
         assert_too_many(await call(client, tg, "sendMessage", chat_id=users[0].id, text="hi"), 2)
         tg.advance(2.0)
@@ -90,8 +90,8 @@ async def test_a_flood_wait_ignored_grows() -> None:
         assert_too_many(await call(client, tg, "sendMessage", chat_id=GROUP, text="two"), 8)
         tg.advance(8.0)
         assert (await call(client, tg, "sendMessage", chat_id=GROUP, text="two")).status_code == 200
-        assert [r.retry_after for r in tg.flood.escalations] == [2, 4, 8]
-        assert tg.flood.per_chat() == {GROUP: 4}
+        assert [r.retry_after for r in tg.flood_control().escalations] == [2, 4, 8]
+        assert tg.flood_control().per_chat() == {GROUP: 4}
 
 
 @pytest.mark.asyncio
@@ -101,15 +101,16 @@ async def test_reads_and_chat_actions_are_not_messages() -> None:
         member = tg.add_user(first_name="Ben")
         tg.set_member(GROUP, member, "member")
         assert (await call(client, tg, "sendMessage", chat_id=GROUP, text="one")).status_code == 200
-        for method, params in [
+        reads: list[tuple[str, dict[str, object]]] = [
             ("getChatMember", {"user_id": member.id}),
             ("getChatAdministrators", {}),
             ("sendChatAction", {"action": "typing"}),
-        ]:
+        ]
+        for method, params in reads:
             for _ in range(25):
                 assert (await call(client, tg, method, chat_id=GROUP, **params)).status_code == 200
-        assert tg.flood.refused == []
-        assert tg.flood.counted[GROUP] == 1
+        assert tg.flood_control().refused == []
+        assert tg.flood_control().counted[GROUP] == 1
 
 
 @pytest.mark.asyncio
@@ -133,7 +134,7 @@ async def test_the_library_reads_the_429() -> None:
             "Flood control exceeded. Retry in 1 seconds",
             "Flood control exceeded. Retry in 0:00:01",
         )
-        assert tg.flood.refused[0].retry_after == 1
+        assert tg.flood_control().refused[0].retry_after == 1
 
 
 @pytest.mark.asyncio
@@ -155,14 +156,14 @@ async def test_the_library_limiter_on_the_fake_clock_waits_for_the_group_minute(
             late = asyncio.ensure_future(bot.send_message(GROUP, "m20"))
             await asyncio.sleep(0.3)  # real time: the group's bucket is still full
             assert not late.done()
-            assert len(tg.flood.refused) == 0
+            assert len(tg.flood_control().refused) == 0
             tg.advance(3.0)
             with pytest.raises(RetryAfter):
                 await asyncio.wait_for(late, 2.0)
         assert len(tg.messages_in(GROUP)) == 20
         # 57 s when no real time passes: the minute since the first message, less the 3 s advanced (the
         # fake's clock also runs in real time, which a loaded machine makes a second or two)
-        [refusal] = tg.flood.refused
+        [refusal] = tg.flood_control().refused
         assert refusal.scope == "group"
         assert before_first + 60 - refusal.at <= refusal.retry_after <= after_first + 60 - refusal.at + 1
         assert refusal.retry_after <= 57

@@ -27,9 +27,11 @@ from aiohttp import ClientSession, ClientTimeout, web
 from bot.adapters.telegram_webhook import WebhookConfig, WebhookConfigError
 from bot.operations.tokens import TokenError, load_webhook_secret
 from bot.storage import SQLiteStorage
-from tests.fakes import SECRET_HEADER, FakeTelegram
+from tests.fakes import SECRET_HEADER
 from tests.fakes._common import free_port
 from tests.ready_lists import ready_registry
+from tests.telegram_club import ClubTelegram
+from tests.waiting import saying
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "w3bhook-Secret_for-the-tests"
@@ -37,10 +39,18 @@ START_TIMEOUT = 20.0  # interpreters importing python-telegram-bot on a busy mac
 GROUPS = [-4_000_000_801, -4_000_000_802, -4_000_000_803, -4_000_000_804]
 
 
+class WebhookTelegram(ClubTelegram):
+    """A self-hosted Bot API (HTTP webhooks on any port, retried after 0.2 s) with four groups, and Ben."""
+
+    def __init__(self) -> None:
+        super().__init__(*GROUPS, title="Club {group}", local_mode=True, webhook_retry_seconds=0.2)
+        self.ben = self.add_user(first_name="Ben")
+
+
 # --- the options --------------------------------------------------------------------------------
 
 
-def test_the_webhook_secret_comes_from_the_environment_or_the_token_file(tmp_path):
+def test_the_webhook_secret_comes_from_the_environment_or_the_token_file(tmp_path: Path) -> None:
     home = {"XDG_CONFIG_HOME": str(tmp_path)}
     with pytest.raises(TokenError, match="ARBITRE_TELEGRAM_WEBHOOK_SECRET"):
         load_webhook_secret(environ=home)
@@ -71,14 +81,16 @@ def test_the_webhook_secret_comes_from_the_environment_or_the_token_file(tmp_pat
         ("https://bot.example.org/hook", "x" * 257, 8080, "the webhook secret"),
     ],
 )
-def test_webhook_options_that_cannot_work_are_refused_without_showing_the_secret(url, secret, port, option):
+def test_webhook_options_that_cannot_work_are_refused_without_showing_the_secret(
+    url: str, secret: str, port: int, option: str
+) -> None:
     with pytest.raises(WebhookConfigError) as refused:
         WebhookConfig(url, secret, port=port)
     assert refused.value.option == option
     assert secret not in str(refused.value)
 
 
-def test_a_worker_serves_the_webhook_urls_own_path():
+def test_a_worker_serves_the_webhook_urls_own_path() -> None:
     config = WebhookConfig("https://bot.example.org/arbitre/tg", SECRET, "0.0.0.0", 8443)
     assert config.url_path == "arbitre/tg"
     assert config.local_address == "http://0.0.0.0:8443/arbitre/tg"
@@ -104,7 +116,9 @@ def cli_env(tmp_path: Path, token: str, secret: str | None = SECRET) -> dict[str
     ],
 )
 @pytest.mark.asyncio
-async def test_cli_refuses_webhook_options_that_cannot_work(tmp_path, options, secret, said):
+async def test_cli_refuses_webhook_options_that_cannot_work(
+    tmp_path: Path, options: list[str], secret: str | None, said: str
+) -> None:
     env = cli_env(tmp_path, "123456789:TEST-token_for_the_fake_server", secret)
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "telegram", *options, cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE
@@ -204,7 +218,9 @@ UPDATE = b'{"update_id": 1, "message": {"text": "/jouer H8 VAGUE"}}'
     ids=["no-secret", "wrong-secret", "almost-the-secret", "the-secret"],
 )
 @pytest.mark.asyncio
-async def test_a_large_declared_body_is_refused_before_a_byte_of_it_is_sent(receiver, headers, status):
+async def test_a_large_declared_body_is_refused_before_a_byte_of_it_is_sent(
+    receiver: tuple[int, list[dict[str, object]]], headers: dict[str, str], status: int
+) -> None:
     port, received = receiver
     answer = await raw_post(port, "arbitre", headers, length=50 * MIB, body=bytes(MIB))
     assert answer == Answer(status, 0)  # answered on the headers: the 50 MB were never read
@@ -212,7 +228,9 @@ async def test_a_large_declared_body_is_refused_before_a_byte_of_it_is_sent(rece
 
 
 @pytest.mark.asyncio
-async def test_a_small_body_without_the_secret_is_refused_and_never_received(receiver):
+async def test_a_small_body_without_the_secret_is_refused_and_never_received(
+    receiver: tuple[int, list[dict[str, object]]],
+) -> None:
     port, received = receiver
     # small bodies, sent with their headers as a client would (no moment left for an answer to the headers)
     for headers in ({}, {SECRET_HEADER: "x" * 300}, {SECRET_HEADER: "é"}):
@@ -229,7 +247,9 @@ async def test_a_small_body_without_the_secret_is_refused_and_never_received(rec
 
 @pytest.mark.parametrize(("headers", "status"), [({}, 403), ({SECRET_HEADER: SECRET}, 413)])
 @pytest.mark.asyncio
-async def test_a_chunked_body_longer_than_any_update_is_cut_short(receiver, headers, status):
+async def test_a_chunked_body_longer_than_any_update_is_cut_short(
+    receiver: tuple[int, list[dict[str, object]]], headers: dict[str, str], status: int
+) -> None:
     from bot.adapters.telegram_receiver import MAX_UPDATE_BYTES
 
     port, received = receiver
@@ -243,19 +263,13 @@ async def test_a_chunked_body_longer_than_any_update_is_cut_short(receiver, head
 
 
 @pytest_asyncio.fixture
-async def tg():
-    async with FakeTelegram(bot_username="TestBot", local_mode=True, webhook_retry_seconds=0.2) as fake:
-        for group in GROUPS:
-            fake.add_group(group, f"Club {group}")
-        fake.ana = fake.add_user(first_name="Ana")
-        fake.ben = fake.add_user(first_name="Ben")
-        for group in GROUPS:
-            fake.set_member(group, fake.ana, "creator")
+async def tg() -> AsyncIterator[WebhookTelegram]:
+    async with WebhookTelegram() as fake:
         yield fake
 
 
 @contextlib.asynccontextmanager
-async def workers(tg: FakeTelegram, tmp_path: Path, ports: dict[str, int], url: str) -> AsyncIterator[list[Path]]:
+async def workers(tg: WebhookTelegram, tmp_path: Path, ports: dict[str, int], url: str) -> AsyncIterator[list[Path]]:
     """``arbitre telegram --webhook URL --port PORT``, one process per name and port of ``ports``, started
     together, until the block ends (then SIGTERM to all: each exits 0); yields their log files."""
     logs = [tmp_path / f"{name}.log" for name in ports]
@@ -291,7 +305,7 @@ async def workers(tg: FakeTelegram, tmp_path: Path, ports: dict[str, int], url: 
 
 
 @contextlib.asynccontextmanager
-async def worker(tg: FakeTelegram, tmp_path: Path, name: str, port: int, url: str) -> AsyncIterator[Path]:
+async def worker(tg: WebhookTelegram, tmp_path: Path, name: str, port: int, url: str) -> AsyncIterator[Path]:
     """One worker (see ``workers``); yields its log file."""
     async with workers(tg, tmp_path, {name: port}, url) as logs:
         yield logs[0]
@@ -325,7 +339,7 @@ async def listening(port: int, process: asyncio.subprocess.Process, log: Path) -
         return
 
 
-async def commands_set(tg: FakeTelegram, workers: int) -> None:
+async def commands_set(tg: WebhookTelegram, workers: int) -> None:
     """Until every worker has set the webhook and its command menu (post_init is over)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + START_TIMEOUT
@@ -386,7 +400,7 @@ async def seated(database: Path, chat: int, count: int) -> None:
         storage.close()
 
 
-async def answer(tg: FakeTelegram, chat: int, *expected: str, timeout: float = 10) -> str:
+async def answer(tg: WebhookTelegram, chat: int, *expected: str, timeout: float = 10) -> str:
     """The next message in ``chat`` that says one of ``expected`` (a reply to the command, or, when
     the other worker's older message to the chat was still on its way, the same text from the outbox)."""
     reply = await tg.wait_for_message(
@@ -395,7 +409,7 @@ async def answer(tg: FakeTelegram, chat: int, *expected: str, timeout: float = 1
     return reply.text or ""
 
 
-def said_in(tg: FakeTelegram, chat: int, start: str) -> int:
+def said_in(tg: WebhookTelegram, chat: int, start: str) -> int:
     """How many messages the bot sent in ``chat`` that start with ``start``."""
     return len(
         [r for r in tg.log.records if r.action == "send" and r.chat_id == chat and (r.text or "").startswith(start)]
@@ -403,7 +417,9 @@ def said_in(tg: FakeTelegram, chat: int, start: str) -> int:
 
 
 @pytest.mark.asyncio
-async def test_an_update_without_the_right_secret_token_is_refused_and_never_processed(tg, tmp_path):
+async def test_an_update_without_the_right_secret_token_is_refused_and_never_processed(
+    tg: WebhookTelegram, tmp_path: Path
+) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}/arbitre"
     async with worker(tg, tmp_path, "solo", port, url):
@@ -433,7 +449,7 @@ async def test_an_update_without_the_right_secret_token_is_refused_and_never_pro
 
 
 @pytest.mark.asyncio
-async def test_two_webhook_workers_behind_one_url_share_the_database(tg, tmp_path):
+async def test_two_webhook_workers_behind_one_url_share_the_database(tg: WebhookTelegram, tmp_path: Path) -> None:
     """Real time (about 9 s alone, 10 s on a loaded machine): two worker processes, each on its own real
     clock, share one round's clock through the database's lease, and the 4.5-second round they watch passes
     on those clocks (the two joins and two private moves through the webhooks take 0.05 s alone).
@@ -471,7 +487,7 @@ async def test_two_webhook_workers_behind_one_url_share_the_database(tg, tmp_pat
             await tg.send_user_message(group, user, "/rejoindre")
             await seated(tmp_path / "shared.sqlite", group, seats)  # Ben joins the line that names Ana
             await tg.send_user_message(None, user, f"/jouer H8 {word}", chat_type="private")
-            ack = await tg.wait_for_message(lambda r, w=word: w in (r.text or ""), chat_id=user.id, timeout=10)
+            ack = await tg.wait_for_message(saying(word), chat_id=user.id, timeout=10)
             assert "coup 1" in (ack.text or "")
         for other in others:
             await answer(tg, other, "Réglages :")
@@ -507,7 +523,7 @@ async def test_two_webhook_workers_behind_one_url_share_the_database(tg, tmp_pat
     assert max(warnings.values()) == 1, warnings  # one process runs a channel's clock (its lease)
 
 
-async def say_until_ready(tg: FakeTelegram, group: int, text: str) -> str:
+async def say_until_ready(tg: WebhookTelegram, group: int, text: str) -> str:
     """Send a group command again while the workers are still loading their word list (they say so)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + START_TIMEOUT
@@ -519,7 +535,7 @@ async def say_until_ready(tg: FakeTelegram, group: int, text: str) -> str:
         await asyncio.sleep(0.5)
 
 
-async def settle(tg: FakeTelegram, quiet: float = 0.3) -> None:
+async def settle(tg: WebhookTelegram, quiet: float = 0.3) -> None:
     """Until the workers have been quiet for ``quiet`` seconds."""
     count = -1
     while count != len(tg.requests):

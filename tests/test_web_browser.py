@@ -8,6 +8,7 @@ Skipped, saying why, where chromium or its driver is absent."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import os
 import re
@@ -83,6 +84,11 @@ def text(driver: Any, element_id: str) -> str:
     return str(driver.execute_script("return document.getElementById(arguments[0]).textContent", element_id))
 
 
+def showing_rack(driver: Any, heading: str) -> list[str] | None:
+    """The rack's tiles once the page's heading is ``heading`` (None before)."""
+    return texts(driver, "#rack .tile") if text(driver, "heading") == heading else None
+
+
 def viewport(driver: Any, width: int, height: int) -> None:
     """The page's inner size (the window's frame added to it)."""
     driver.set_window_size(width, height)
@@ -104,7 +110,7 @@ def tile_contrast(driver: Any, selector: str) -> float:
     shot = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
     box = tuple(int(v * scale) for v in rect[:4])
     inner = shot.crop((box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4))  # inside the tile's edge
-    pixels = list(inner.get_flattened_data())
+    pixels = [(int(p[0]), int(p[1]), int(p[2])) for p in inner.get_flattened_data() if isinstance(p, tuple)]
     background = Counter(pixels).most_common(1)[0][0]
     return max(contrast_ratio(background, pixel) for pixel in set(pixels))
 
@@ -346,7 +352,7 @@ async def test_a_game_over_then_the_rooms_next_game_on_the_same_link(tmp_path: P
         for number, draw in ((1, "ACEHNTZ"), (2, "BCDFGAE")):
             await room.say(f"/tirage {draw}", admin=True)
             heading = f"Coup {number}"
-            await until(lambda h=heading: text(browser, "heading") == h and texts(browser, "#rack .tile"), heading)
+            await until(functools.partial(showing_rack, browser, heading), heading)
             plays = plays_of(room, "discord:100")
             for n, name in enumerate(("Ana", "Ben", "Cyd", "Dan", "Eve")):
                 await room.say(f"/jouer {plays[n * n % len(plays)][0]}", name, private=True)

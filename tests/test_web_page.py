@@ -181,7 +181,7 @@ def test_a_rooms_game_sqlite(tmp_path: Path) -> None:
 
 
 def test_a_rooms_game_postgres(postgres_url: str) -> None:
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     storage = PostgresStorage(postgres_url)
     try:

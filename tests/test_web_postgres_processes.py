@@ -20,9 +20,9 @@ import pytest_asyncio
 
 from bot.chat import Incoming, Reply
 from bot.referee import Referee
-from bot.storage.notify import ROOMS_CHANNEL, VIEWS_CHANNEL, RoomListener
-from bot.storage.postgres import PostgresStorage
+from bot.storage.sql.postgres import PostgresStorage
 from bot.web import Hub, WebAddress, WebServer
+from bot.web.notify import ROOMS_CHANNEL, VIEWS_CHANNEL, RoomListener
 from tests.ready_lists import ready_registry
 from tests.test_web_view import Stream
 from tests.web_room import LINK

@@ -47,7 +47,8 @@ class Stream:
     async def state(self) -> dict[str, Any]:
         name, data = await self.event()
         assert name == "state", (name, data)
-        return data["state"]  # type: ignore[no-any-return]
+        state: dict[str, Any] = data["state"]
+        return state
 
 
 @pytest_asyncio.fixture
@@ -310,7 +311,7 @@ def test_links_are_stored_and_revoked_sqlite(tmp_path: Path) -> None:
 
 
 def test_links_are_stored_and_revoked_postgres(postgres_url: str) -> None:
-    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sql.postgres import PostgresStorage
 
     storage = PostgresStorage(postgres_url)
     try:

@@ -320,7 +320,7 @@ def test_with_an_empty_cache_the_first_challenge_waits_for_its_list(
     monkeypatch.setenv("ARBITRE_LEXICONS", str(small_bundled_lists(tmp_path / "lists")))
     monkeypatch.setenv("ARBITRE_CACHE", str(tmp_path / "cache"))
     loader = GatedLoader({"fr"})
-    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
+    registry = LexiconRegistry(loader)
     storage = SQLiteStorage(tmp_path / "fresh.sqlite")
     prepare_at_start(registry, storage)  # what the console, Discord and Telegram do as they start
     club = Club(tmp_path / "fresh.sqlite", registry)
@@ -363,7 +363,7 @@ def answered_within(
 
 def test_a_list_being_compiled_never_blocks_another_channels_commands(tmp_path: Path) -> None:
     loader = GatedLoader({"fr"})
-    registry = LexiconRegistry(loader)  # type: ignore[arg-type]
+    registry = LexiconRegistry(loader)
     registry.get("en")
     club = Club(tmp_path / "two.sqlite", registry)
     try:
@@ -397,7 +397,7 @@ def test_the_clock_waits_for_a_list_being_prepared_and_closes_at_a_later_tick(cl
     club.ok("Ref", "/tirage AEGUVSL", admin=True)
     club.ok("Ana", "/jouer H4 VAGUES", private=True)
     loader = GatedLoader({"fr"})
-    cold = LexiconRegistry(loader)  # type: ignore[arg-type]
+    cold = LexiconRegistry(loader)
     club.restart(cold)
     prepare_at_start(cold, club.storage)  # a restart with a cold cache
     waiting = club.tick(70)

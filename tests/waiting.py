@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from tests.fakes import SentMessage
+
 
 async def eventually(
     condition: Callable[[], object], timeout: float = 5.0, advance: Callable[[float], None] | None = None
@@ -20,3 +22,23 @@ async def eventually(
         await asyncio.sleep(0.02)
         if advance is not None:
             advance(0.05)
+
+
+def shown(texts: Callable[[], list[str]], *parts: str) -> Callable[[], bool]:
+    """A condition: one of ``texts()`` shows all of ``parts``."""
+    return lambda: any(all(part in text for part in parts) for text in texts())
+
+
+def saying(text: str) -> Callable[[SentMessage], bool]:
+    """A message's condition: it says ``text``."""
+    return lambda message: text in message.text
+
+
+def starting(text: str) -> Callable[[SentMessage], bool]:
+    """A message's condition: it starts with ``text``."""
+    return lambda message: message.text.startswith(text)
+
+
+def numbered(test: Callable[[str, int], bool], number: int) -> Callable[[SentMessage], bool]:
+    """A message's condition: ``test(its text, number)`` (such as ``is_draw(text, 2)``: round 2's draw)."""
+    return lambda message: test(message.text, number)

@@ -22,6 +22,7 @@ import asyncio
 import logging
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -58,6 +59,19 @@ ROOM_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # matched whole (fullmatch: no n
 DEFAULT_LANGUAGE = "fr"  # of a new room started without --lang
 REPLACEMENT = "\ufffd"
 _LINE = re.compile(r"^(?P<name>[^:>/!\s][^:>]{0,31}?)\s*(?P<sep>[:>])\s*(?P<text>.*)$")
+
+
+class ConsoleClock:
+    """The time a console room runs on: the machine's. A test may hand the room one it drives instead (its
+    ``now`` for the referee, its ``sleep`` for a script's ``:sleep`` lines)."""
+
+    def now(self) -> float:
+        """The time, in Unix seconds."""
+        return time.time()
+
+    async def sleep(self, seconds: float, service: RefereeService) -> None:
+        """Let ``seconds`` pass while ``service``'s clock runs (on the machine's time it runs by itself)."""
+        await asyncio.sleep(seconds)
 
 
 @dataclass(frozen=True)
@@ -172,9 +186,12 @@ class ConsoleRoom:
         script: bool = False,
         metrics: Metrics | None = None,
         key: RoomKey = RoomKey(),
+        clock: ConsoleClock | None = None,
     ) -> None:
         """``metrics``: where the room's commands are counted and its health read (None: metrics off);
-        ``key``: which room this is (the default one unless named)."""
+        ``key``: which room this is (the default one unless named); ``clock``: what ``:sleep`` lets run (the
+        machine's time by default; the referee's ``now`` tells the same time)."""
+        self.clock = clock or ConsoleClock()
         self.referee = service_referee
         self.key = key
         self.script = script  # lines piped in: each command waits for the lists being prepared
@@ -321,7 +338,7 @@ class ConsoleRoom:
                     if seconds is None or seconds < 0:
                         self.write(":sleep SECONDS\n")
                     else:
-                        await asyncio.sleep(seconds)
+                        await self.clock.sleep(seconds, self.service)
                     continue
                 if stripped in (":quit", ":q"):
                     break
@@ -364,8 +381,12 @@ def start_room(storage: Storage, language: str | None, err: TextIO, channel: str
         err.write(say(kept, "console_lang_kept", lang=kept, wanted=language) + "\n")
 
 
-def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
-    """``arbitre console``: the chat room on a SQLite file and the bundled word lists."""
+def run_console(
+    args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO, clock: ConsoleClock | None = None
+) -> int:
+    """``arbitre console``: the chat room on a SQLite file and the bundled word lists; ``clock``: the time it
+    runs on (the machine's by default)."""
+    clock = clock or ConsoleClock()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     key = room_key(getattr(args, "room", None))
     if key is None:
@@ -387,7 +408,7 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
         return EXIT_METRICS
     registry = LexiconRegistry()
     prepare_at_start(registry, storage)  # compiled in the background; commands say so until it is done
-    referee = Referee(storage, registry, clock_scope=key.channel, outbox_scopes=key.outbox_scopes)
+    referee = Referee(storage, registry, now=clock.now, clock_scope=key.channel, outbox_scopes=key.outbox_scopes)
     admins = tuple(args.admin or ())
     lang = storage.channel(key.channel).language
     default_name = say(lang, "console_default_name")
@@ -400,6 +421,7 @@ def run_console(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextI
         script=not stdin.isatty(),
         metrics=metrics.metrics,
         key=key,
+        clock=clock,
     )
     if stdin.isatty():
         shown = ", ".join(admins) or say(lang, "console_no_admin")

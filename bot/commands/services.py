@@ -12,13 +12,12 @@ from core.duplicate import DuplicateGame
 from core.game import ClassicGame
 
 from ..chat import Incoming, Reply
-from ..outbox import DeadLetter
 from ..overload import Shedder, keeps_all
 from ..play.cache import GameCache, Games
 from ..play.clock import DuplicateClock
 from ..play.clock_lease import ClockLease
 from ..play.shown_views import ShownViews
-from ..storage import GameKind, Storage
+from ..storage import DeadLetter, GameKind, Storage
 from ..words.game_lists import WordLists
 from ..words.loader import LexiconRegistry
 

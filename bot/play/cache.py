@@ -24,7 +24,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from ..storage import GameKind, GameRecord, Storage
+from ..storage import GameKind, GameLog, GameRecord, Transactions
+
+
+class GameStore(Transactions, GameLog, Protocol):
+    """What the games in memory need of storage: the games' event logs, in its transactions."""
 
 
 class NoGameTransactionError(RuntimeError):
@@ -86,7 +90,7 @@ def _open_unit() -> _Unit | None:
 
 
 @contextmanager
-def game_transaction(storage: Storage) -> Iterator[None]:
+def game_transaction(storage: GameStore) -> Iterator[None]:
     """``storage.transaction()``, after which the games it changed in memory are the cache's own once
     it committed, or dropped (rebuilt from the log when next needed) if it rolled back. Nested calls
     join the outer one."""
@@ -139,7 +143,7 @@ class GameCache(Generic[G]):
         with self._lock:
             return self._locks.setdefault(game_id, threading.RLock())
 
-    def load(self, storage: Storage, record: GameRecord) -> G:
+    def load(self, storage: GameStore, record: GameRecord) -> G:
         """The game with every stored event applied.
 
         Inside the command's transaction the log is read through it (it holds the store's lock, then
@@ -174,7 +178,7 @@ class GameCache(Generic[G]):
         last = (events[-1].seq, events[-1].at) if events else (0, 0.0)
         return _Entry(last[0], last[1], game, len(game.events), record.channel), last
 
-    def _load_held(self, storage: Storage, record: GameRecord) -> G:
+    def _load_held(self, storage: GameStore, record: GameRecord) -> G:
         """The game for the thread's transaction, held by it until it ends; what the transaction stored is
         the cache's only once it committed."""
         unit = _open_unit()
@@ -223,7 +227,7 @@ class GameCache(Generic[G]):
                 old, _ = self._entries.popitem(last=False)
                 self._locks.pop(old, None)
 
-    def append(self, storage: Storage, record: GameRecord, game: G, data: dict[str, Any], author: str) -> None:
+    def append(self, storage: GameStore, record: GameRecord, game: G, data: dict[str, Any], author: str) -> None:
         """Store an event the game object has already applied (the cache takes it once it is committed)."""
         stored = storage.append_event(record.id, data, author)
         self.stored(record.id, game, (stored.seq, stored.at))
@@ -304,7 +308,7 @@ class Games:
             cache = self._caches.setdefault(kind, GameCache(found.build, found.apply_stored, self.limit))
         return cache
 
-    def load(self, storage: Storage, record: GameRecord) -> Any:
+    def load(self, storage: GameStore, record: GameRecord) -> Any:
         """The game of ``record``, up to date with its log."""
         return self.cache(record.kind).load(storage, record)
 
@@ -319,7 +323,7 @@ class Games:
 
     @staticmethod
     @contextmanager
-    def transaction(storage: Storage) -> Iterator[None]:
+    def transaction(storage: GameStore) -> Iterator[None]:
         """A write transaction whose changes to the games in memory count only once it committed."""
         with game_transaction(storage):
             yield

@@ -22,7 +22,7 @@ from core.game import find_player, player_key
 from core.names import without_format_characters
 
 from ..chat import Incoming
-from ..storage import GameRecord, Storage
+from ..storage import GameLog, GameRecord
 
 NAME_LIMIT = 32
 RELEASED = ""  # the seat name of an account the referee took off its seat
@@ -40,12 +40,12 @@ def display_name(message: Incoming) -> str:
     return clean_name(message.name) or message.user.split(":")[-1][:NAME_LIMIT]
 
 
-def bindings(storage: Storage, record: GameRecord) -> dict[str, str]:
+def bindings(storage: GameLog, record: GameRecord) -> dict[str, str]:
     """Seat name (as keyed by ``player_key``) -> the account bound to it."""
     return {player_key(name): user for user, name in storage.players(record.id)}
 
 
-def seat_of(storage: Storage, record: GameRecord, user: str, seats: Sequence[str]) -> str | None:
+def seat_of(storage: GameLog, record: GameRecord, user: str, seats: Sequence[str]) -> str | None:
     """The seat bound to this account, if any (one of ``seats``)."""
     for bound_user, name in storage.players(record.id):
         if bound_user == user:
@@ -53,12 +53,12 @@ def seat_of(storage: Storage, record: GameRecord, user: str, seats: Sequence[str
     return None
 
 
-def owner_of(storage: Storage, record: GameRecord, seat: str) -> str | None:
+def owner_of(storage: GameLog, record: GameRecord, seat: str) -> str | None:
     """The account bound to a seat, if any."""
     return bindings(storage, record).get(player_key(seat))
 
 
-def bind(storage: Storage, record: GameRecord, user: str, seat: str) -> None:
+def bind(storage: GameLog, record: GameRecord, user: str, seat: str) -> None:
     """Bind a seat to an account (the caller checked both are free)."""
     storage.add_player(record.id, user, seat)
 
@@ -89,7 +89,7 @@ def named_like(message: Incoming, seats: Sequence[str]) -> str | None:
 
 
 def acting_seat(
-    storage: Storage, record: GameRecord, message: Incoming, seats: Sequence[str]
+    storage: GameLog, record: GameRecord, message: Incoming, seats: Sequence[str]
 ) -> tuple[str | None, bool]:
     """The seat this account acts for, and whether it claimed it just now.
 
@@ -119,12 +119,12 @@ def free_name(wanted: str, taken: Sequence[str]) -> str:
     return f"{wanted[: NAME_LIMIT - 5]} ({number})"
 
 
-def released(storage: Storage, record: GameRecord, user: str) -> bool:
+def released(storage: GameLog, record: GameRecord, user: str) -> bool:
     """Whether the referee took this account off its seat (it claims no seat by its name any more)."""
     return any(bound_user == user and name == RELEASED for bound_user, name in storage.players(record.id))
 
 
-def free(storage: Storage, record: GameRecord, seat: str) -> None:
+def free(storage: GameLog, record: GameRecord, seat: str) -> None:
     """The account bound to ``seat`` lets it go and is marked released (the caller checked one is bound)."""
     for user, name in storage.players(record.id):
         if name != RELEASED and player_key(name) == player_key(seat):

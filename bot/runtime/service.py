@@ -32,10 +32,10 @@ from ..chat import Incoming, Reply
 from ..games.duplicate.closes import ResultImages, owing
 from ..games.duplicate.submissions import UsualWay
 from ..operations.metrics import Metrics, command_label, platform_of
-from ..outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, known_dead, undelivered
+from ..outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, Undelivered, known_dead, undelivered
 from ..overload import Overload, OverloadPolicy, Shed
 from ..referee import Referee
-from ..storage import StorageFullError, log_failure
+from ..storage import ClockStore, OutboxItem, StorageFullError, log_failure
 from .batches import Batches
 
 log = logging.getLogger("arbitre")
@@ -347,7 +347,7 @@ class RefereeService:
     def beat(self) -> None:
         """Say this process lives (its claims hold another ``PROCESS_SECONDS``), and void the claims of
         processes found dead (silent too long, or gone from this host). Never raises."""
-        referee, storage = self.referee, self.referee.storage
+        referee, storage = self.referee, self.referee.outbox_store
         me, now = referee.outbox_owner, referee.now()
         try:
             storage.outbox_alive(me, now + PROCESS_SECONDS)
@@ -366,7 +366,7 @@ class RefereeService:
     async def _run_arrivals(self) -> None:
         """Say to the other processes the channels of the messages this one holds and has not answered yet
         (``Storage.hold_arrivals``: their rounds' closes wait for them), at most every ``ARRIVALS_SECONDS``."""
-        storage = self.referee.storage
+        storage: ClockStore = self.referee.storage  # the arrivals are the clock's (a close waits for them)
         while True:
             await self._arrivals_changed.wait()
             self._arrivals_changed.clear()
@@ -403,8 +403,9 @@ class RefereeService:
             if self.referee.now() - pruned >= PRUNE_SECONDS:  # what was delivered long ago is deleted
                 pruned = self.referee.now()
                 await asyncio.to_thread(self.referee.prune_outbox)
-            try:
-                await asyncio.wait_for(self._wake.wait(), self.outbox_seconds)
+            try:  # asyncio.timeout, not wait_for: Python 3.11's wait_for may swallow the stop's cancellation
+                async with asyncio.timeout(self.outbox_seconds):
+                    await self._wake.wait()
             except TimeoutError:
                 pass
             self._wake.clear()
@@ -445,6 +446,6 @@ class RefereeService:
     def _forget_me(self) -> None:
         self.referee.alive_until = float("-inf")
         try:
-            self.referee.storage.forget_process(self.referee.outbox_owner)
+            self.referee.outbox_store.forget_process(self.referee.outbox_owner)
         except Exception as error:
             log_failure(log, "outbox: could not say this process stopped", error)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from core.duplicate import DuplicateGame
 from core.simultane import RoomPlayer, RoomProgress, RoomResult
 
-from ..storage import GameRecord, GameStatus, SimultaneRoom, Storage
+from ..storage import GameLog, GameRecord, GameStatus, SimultaneRoom
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class RoomsPlayed:
 
 
 def rooms_played(
-    storage: Storage, rooms: Iterable[SimultaneRoom], load: Callable[[GameRecord], DuplicateGame]
+    storage: GameLog, rooms: Iterable[SimultaneRoom], load: Callable[[GameRecord], DuplicateGame]
 ) -> RoomsPlayed:
     """The rooms' progress and results (the rooms the organiser admitted only); ``load`` gives a room's game
     from its record (the referee's cache)."""

@@ -1,13 +1,15 @@
 """Persistence of channels, games, players and each game's append-only event log.
 
 ``Storage`` is the interface the command layer talks to, the union of one protocol per aggregate
-(``ChannelStore``, ``GameLog``, ``ClockStore``, ``OutboxStore``, ``HouseWordStore``, ``SeriesStore``, ``ViewStore``, in
-``Transactions``);
-``SQLiteStorage`` keeps everything in one SQLite file through sqlite-utils (WAL mode, migrations
-applied on open), ``MemoryStorage`` is the same on a SQLite database in memory, ``PostgresStorage``
-(``bot.storage.postgres``, loaded by ``open_storage("postgresql://...")``) a server shared by several
-bot processes. A game's state is
-never stored: it is rebuilt by replaying its events through ``core``.
+(``ChannelStore``, ``GameLog``, ``ClockStore``, ``OutboxStore``, ``HouseWordStore``, ``SeriesStore``, ``ViewStore``,
+``SimultaneStore``, in ``Transactions``; ``protocol.py``): code that needs one part takes that part. What it keeps
+and answers are the records of ``records.py``, ``outbox_records.py`` and ``simultane_records.py``.
+
+The one implementation is SQL, in ``bot.storage.sql``: ``SQLiteStorage`` keeps everything in one SQLite file
+through sqlite-utils (WAL mode, migrations applied on open), ``MemoryStorage`` is the same on a SQLite database in
+memory, ``PostgresStorage`` (``bot.storage.sql.postgres``, loaded by ``open_storage("postgresql://...")``) a server
+shared by several bot processes. A game's state is never stored: it is rebuilt by replaying its events through
+``core``.
 
 Every command runs inside ``transaction()``: with SQLite that is one
 ``BEGIN IMMEDIATE`` ... ``COMMIT``, so a crash leaves the whole command or none
@@ -18,8 +20,8 @@ processes (SQLite's transactions, in a file or in memory, are exclusive already)
 
 from __future__ import annotations
 
-from .memory import MemoryStorage
 from .open import open_storage
+from .outbox_records import DeadLetter, OutboxBacklog, OutboxItem
 from .protocol import (
     ChannelStore,
     ClockStore,
@@ -56,8 +58,9 @@ from .records import (
     ViewRecord,
     log_failure,
 )
-from .sql_simultanes import DONE_POST, Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
-from .sqlite import MIGRATIONS, SQLiteStorage
+from .simultane_records import DONE_POST, Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
+from .sql.memory import MemoryStorage
+from .sql.sqlite import MIGRATIONS, SQLiteStorage
 
 __all__ = [
     "MIGRATIONS",
@@ -65,6 +68,7 @@ __all__ = [
     "ChannelSettings",
     "ChannelStore",
     "ConnectionLostError",
+    "DeadLetter",
     "ClockStore",
     "Deadline",
     "GameKind",
@@ -76,6 +80,8 @@ __all__ = [
     "GameStatus",
     "HouseWordStore",
     "MemoryStorage",
+    "OutboxBacklog",
+    "OutboxItem",
     "OutboxStore",
     "OutsideTransactionError",
     "PlayState",

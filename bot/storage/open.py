@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .memory import MemoryStorage
 from .protocol import Storage
-from .sqlite import SQLiteStorage
+from .sql.memory import MemoryStorage
+from .sql.sqlite import SQLiteStorage
 
 
 class UnknownStorageError(Exception):
@@ -28,7 +28,7 @@ def open_storage(url: str | Path) -> Storage:
     if text == "memory:":
         return MemoryStorage()
     if text.startswith(("postgresql://", "postgres://")):
-        from .postgres import PostgresStorage  # psycopg is loaded only by those who use it
+        from .sql.postgres import PostgresStorage  # psycopg is loaded only by those who use it
 
         return PostgresStorage(text)
     if text.startswith("sqlite://"):

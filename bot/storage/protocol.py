@@ -7,8 +7,8 @@ import contextlib
 from typing import Any, Protocol
 
 from ..chat import Reply
-from ..outbox import DeadLetter, OutboxBacklog, OutboxItem
 from ..words.house import HouseWordChange
+from .outbox_records import DeadLetter, OutboxBacklog, OutboxItem
 from .records import (
     ChannelLock,
     ChannelSettings,
@@ -25,7 +25,7 @@ from .records import (
     StoredEvent,
     ViewRecord,
 )
-from .sql_simultanes import Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
+from .simultane_records import Admission, HeldRound, SimultaneRecord, SimultaneRoom, SimultaneRoomProgress
 
 
 class Transactions(Protocol):

@@ -16,7 +16,7 @@ this room's feed, whose state then changes nothing here and goes nowhere. States
 game shown, then its event count, the simultané's games' added) so that a page never goes back to an
 older one; a room's link follows the room from game to game (``Storage.room_game``). With several
 processes on one PostgreSQL database, the rooms the others change arrive the same way, from the referee's
-notifier's listener (``bot.storage.notify``).
+notifier's listener (``bot.web.notify``).
 """
 
 from __future__ import annotations
@@ -32,9 +32,17 @@ from typing import TYPE_CHECKING, Protocol
 
 from core.duplicate import DuplicateGame
 
-from ..storage import GameKind, GameRecord, GameStatus, ViewRecord
-from ..storage.notify import RoomListener
-from .simultane_state import overall_state, related_channels, simultane_room_of_game
+from ..storage import (
+    ChannelStore,
+    GameKind,
+    GameRecord,
+    GameStatus,
+    Transactions,
+    ViewRecord,
+    ViewStore,
+)
+from .notify import RoomListener
+from .simultane_state import SimultaneReads, overall_state, related_channels, simultane_room_of_game
 from .state import State, classic_state, duplicate_state, gone_state
 
 if TYPE_CHECKING:
@@ -49,6 +57,11 @@ SETTLE_SECONDS = 0.1  # a feed waits this long after a change for the ones that 
 RETRY_SECONDS = 1.0  # a state that could not be built (the database away) is built again this much later
 
 Version = tuple[int, int]  # the game shown (0: a simultané's page), then a count that grows as it changes
+
+
+class PageReads(Transactions, ChannelStore, ViewStore, SimultaneReads, Protocol):
+    """What the pages read of storage: a room's settings, its links, its games (through the games in memory),
+    its simultanés and their rooms."""
 
 
 @dataclass(frozen=True)
@@ -251,7 +264,7 @@ class Hub:
         self, channel: str, viewers: list[Viewer], related: bool
     ) -> tuple[list[tuple[Viewer, Payload]], list[str]]:
         """Each viewer's payload (one built per game shown) and the rooms to tell next (in a worker thread)."""
-        storage = self.referee.storage
+        storage: PageReads = self.referee.storage
         others = sorted(related_channels(storage, channel)) if related else []
         others = [c for c in others if self.watched(c)]
         if not viewers:
@@ -353,7 +366,7 @@ class Hub:
         """The version and the public state of what ``view`` shows (``bot.web.state``): a simultané's
         ranking, or the room's game (``shown``, else read: its running game, else its last one)."""
         referee = self.referee
-        storage = referee.storage
+        storage: PageReads = referee.storage
         language = storage.channel(view.channel).language
         now = referee.now()
 

@@ -9,7 +9,7 @@ it beside the room's own game.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from core.duplicate import DuplicateGame, DuplicateSettings, Sanctions
 from core.simultane import (
@@ -21,14 +21,18 @@ from core.simultane import (
 
 from ..simultanes.names import room_labels
 from ..simultanes.rooms import rooms_played
-from ..storage import GameRecord, SimultaneRecord, SimultaneRoom, Storage
+from ..storage import GameLog, GameRecord, SimultaneRecord, SimultaneRoom, SimultaneStore
 
 State = dict[str, Any]
 Load = Callable[[GameRecord], DuplicateGame]  # a duplicate game from its record (the referee's cache)
 
 
+class SimultaneReads(SimultaneStore, GameLog, Protocol):
+    """What a simultané's overall page reads: its rooms, and their games and players."""
+
+
 def simultane_room_of_game(
-    storage: Storage, channel: str, game_id: int
+    storage: SimultaneStore, channel: str, game_id: int
 ) -> tuple[SimultaneRecord, SimultaneRoom] | None:
     """The simultané whose game in ``channel`` is ``game_id``, and the room as it joined it (its ``held``
     round: time up there, its close waiting for the other rooms); None: a game of the room's own."""
@@ -39,7 +43,7 @@ def simultane_room_of_game(
     return None
 
 
-def related_channels(storage: Storage, channel: str) -> set[str]:
+def related_channels(storage: SimultaneStore, channel: str) -> set[str]:
     """The other rooms, and the organisers' rooms, of the simultanés ``channel`` plays or organises: whose
     pages a change of ``channel`` may change."""
     found: set[str] = set()
@@ -50,7 +54,9 @@ def related_channels(storage: Storage, channel: str) -> set[str]:
     return found
 
 
-def overall_state(storage: Storage, load: Load, record: SimultaneRecord, now: float, lang: str) -> tuple[int, State]:
+def overall_state(
+    storage: SimultaneReads, load: Load, record: SimultaneRecord, now: float, lang: str
+) -> tuple[int, State]:
     """A simultané's overall ranking as far as the rule allows at ``now``, and a version that grows with
     every room's game and with the rounds the rule shows (the sum of their event counts, and those rounds:
     a window's end shows rounds with no new event)."""

@@ -24,7 +24,7 @@ from core.game import standing_events
 from core.lexicon import Lexicon
 
 from ..messages import say
-from ..storage import HouseWordStore, Storage, StoredEvent
+from ..storage import ChannelStore, ClockStore, GameLog, HouseWordStore, StoredEvent
 from .house import HouseList, HouseWords
 from .loader import (
     BUNDLED,
@@ -149,7 +149,12 @@ def preparing_text(lang: str, error: ListPreparingError) -> str:
     return say(lang, "list_preparing", name=preparing_name(lang, error), seconds=error.expected_seconds)
 
 
-def prepare_at_start(registry: LexiconRegistry, storage: Storage) -> threading.Thread:
+class ListsInUse(ChannelStore, ClockStore, GameLog, HouseWordStore, Protocol):
+    """What finding the lists to compile at start reads: the channels' and running games' lists, the open
+    rounds, their games and their house words."""
+
+
+def prepare_at_start(registry: LexiconRegistry, storage: ListsInUse) -> threading.Thread:
     """Compile in the background, in this order: the lists the stored games and channels use, those lists
     with the house words of the duplicate rounds that are open (their tops need them), the bundled lists."""
     specs = storage.lists_in_use()

@@ -23,10 +23,10 @@ def free_port() -> int:
     """A free TCP port on 127.0.0.1 (only used when a fixed port is wanted)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        return int(sock.getsockname()[1])
 
 
-def json_response(data: Any, status: int = 200, headers: dict | None = None) -> web.Response:
+def json_response(data: Any, status: int = 200, headers: dict[str, Any] | None = None) -> web.Response:
     """A JSON response whose Content-Type is exactly ``application/json``.
 
     discord.py only parses bodies whose content type is exactly that string, and
@@ -95,22 +95,22 @@ class SentMessage:
     """One thing the bot did to a chat (a message sent, edited, deleted, ...).
 
     ``chat_id`` is the Telegram chat id or the Discord channel id (alias ``channel_id``);
-    ``text`` is the message text, Discord content or Telegram caption (alias ``content``).
+    ``text`` is the message text, Discord content or Telegram caption (alias ``content``), empty if none.
     """
 
     platform: str
     action: str  # 'send', 'edit', 'delete', 'defer', 'react', 'autocomplete', 'modal', ...
     chat_id: int | None
     message_id: int | None
-    text: str | None = None
+    text: str = ""  # empty when the action carries none
     files: list[SentFile] = field(default_factory=list)
     ephemeral: bool = False
     method: str = ""  # Telegram method or Discord route template
     interaction_id: int | None = None
-    embeds: list[dict] = field(default_factory=list)
+    embeds: list[dict[str, Any]] = field(default_factory=list)
     reply_markup: Any = None  # Telegram reply_markup / Discord components
     reply_to: int | None = None
-    payload: dict = field(default_factory=dict)  # the parsed request parameters
+    payload: dict[str, Any] = field(default_factory=dict)  # the parsed request parameters
     seq: int = 0
     at: float = 0.0  # when the fake took it, on the fake's clock (the Telegram fake sets it)
 
@@ -119,7 +119,7 @@ class SentMessage:
         return self.chat_id
 
     @property
-    def content(self) -> str | None:
+    def content(self) -> str:
         return self.text
 
     @property
@@ -290,8 +290,8 @@ class Fault:
     method: str
     path: str | None
     status: int
-    body: dict | None
-    headers: dict = field(default_factory=dict)
+    body: dict[str, Any] | None
+    headers: dict[str, Any] = field(default_factory=dict)
     count: int = 1
     kind: str = "error"  # "error", "5xx", "429", "reset": what the fault log calls it
     reset: bool = False

@@ -43,6 +43,7 @@ import fnmatch
 import hashlib
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from .discord_global import GLOBAL_LIMIT, GlobalWindow, bound_to_global
 
@@ -190,7 +191,7 @@ class RateLimits:
 
     def take(
         self, method: str, template: str, path: str, match_info: dict[str, str], unix_now: float, request: int = -1
-    ) -> tuple[dict[str, str], tuple[int, dict, dict[str, str]] | None]:
+    ) -> tuple[dict[str, str], tuple[int, dict[str, Any], dict[str, str]] | None]:
         """Count a request: the route headers for its answer, and the 429 (status, body, headers)
         to serve instead when a limit is reached (counted in ``throttled``)."""
         now = self._now()

@@ -28,7 +28,7 @@ UNKNOWN_INTERACTION = 10062
 class ApiError(Exception):
     """An error answer of the fake: HTTP ``status`` and Discord's JSON ``body``."""
 
-    def __init__(self, status: int, body: dict) -> None:
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
         super().__init__(body.get("message"))
         self.status = status
         self.body = body
@@ -38,7 +38,7 @@ def api_error(status: int, code: int, message: str) -> ApiError:
     return ApiError(status, {"message": message, "code": code})
 
 
-def invalid_form(path: list[str], code: str, message: str) -> dict:
+def invalid_form(path: list[str], code: str, message: str) -> dict[str, Any]:
     errors: dict[str, Any] = {"_errors": [{"code": code, "message": message}]}
     for key in reversed(path):
         errors = {key: errors}
@@ -207,7 +207,7 @@ def _check_options(options: Any, path: list[str], depth: int) -> int:
     return size
 
 
-def validate_command(command: dict, index: int = 0) -> None:
+def validate_command(command: dict[str, Any], index: int = 0) -> None:
     """Raise :class:`ApiError` (400, 50035) for a registration Discord refuses.
 
     Application Command Object (naming, structure, option structure, choices), Reference >
@@ -252,7 +252,7 @@ class CommandUnavailable(Exception):
         self.reason = reason
 
 
-def command_contexts(command: dict) -> set[int]:
+def command_contexts(command: dict[str, Any]) -> set[int]:
     """Interaction contexts where a global command may be used.
 
     Application Command Structure: ``contexts`` decides when set (``dm_permission`` is then
@@ -265,7 +265,7 @@ def command_contexts(command: dict) -> set[int]:
     return {CONTEXT_GUILD} if command.get("dm_permission") is False else {CONTEXT_GUILD, CONTEXT_BOT_DM}
 
 
-def command_integration_types(command: dict) -> set[int]:
+def command_integration_types(command: dict[str, Any]) -> set[int]:
     """``integration_types``: "Defaults to your app's configured contexts" (guild install here)."""
     return set(command.get("integration_types") or [GUILD_INSTALL])
 
@@ -285,7 +285,7 @@ ALL_PERMISSIONS = (1 << 50) - 1
 
 
 def channel_permissions(
-    base: int, overwrites: list[dict], *, everyone_id: int, role_ids: list[str], user_id: int
+    base: int, overwrites: list[dict[str, Any]], *, everyone_id: int, role_ids: list[str], user_id: int
 ) -> int:
     """Topics > Permissions > Permission Overwrites: the @everyone overwrite, then the roles'
     overwrites together (denies, then allows), then the member's own; ADMINISTRATOR overrides all."""

@@ -60,7 +60,8 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 from urllib.parse import unquote
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
+from aiohttp.typedefs import Handler
 
 from ._common import (
     DEFAULT_TIMEOUT,
@@ -178,7 +179,7 @@ class DiscordUser:
     bot: bool = False
     dms_open: bool = True
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "id": str(self.id),
             "username": self.username,
@@ -203,15 +204,16 @@ class FakeGuild:
     id: int
     name: str
     owner_id: int
-    channels: dict[int, dict] = field(default_factory=dict)
-    members: dict[int, dict] = field(default_factory=dict)  # user id -> member payload (no 'user')
-    roles: list[dict] = field(default_factory=list)
+    channels: dict[int, dict[str, Any]] = field(default_factory=dict)
+    members: dict[int, dict[str, Any]] = field(default_factory=dict)  # user id -> member payload (no 'user')
+    roles: list[dict[str, Any]] = field(default_factory=list)
     joined_at: str = field(default_factory=_iso)
 
     @property
     def channel_id(self) -> int:
         """The first text channel."""
-        return next(iter(self.channels))
+        first: int = next(iter(self.channels))
+        return first
 
     def channel_named(self, name: str) -> int:
         for channel_id, channel in self.channels.items():
@@ -230,12 +232,12 @@ class _Interaction:
     guild_id: int | None
     user: DiscordUser
     created: float
-    payload: dict
+    payload: dict[str, Any]
     response_type: int | None = None
     original_id: int | None = None
     loading: bool = False
     ephemeral: bool = False
-    choices: asyncio.Future | None = None
+    choices: asyncio.Future[list[dict[str, Any]]] | None = None
 
 
 @dataclass(eq=False)
@@ -273,7 +275,7 @@ class Dispatch:
     session_id: str
     shard: tuple[int, int] | None
     event: str
-    data: dict
+    data: dict[str, Any]
 
 
 # a frame the client has not taken in this long: its connection is dropped (the event stays replayable on
@@ -295,7 +297,7 @@ class _Gateway:
         self.compression = compression if compression == "zlib-stream" else None
         self.session: _Session | None = None
         self.closed_by_server: int | None = None
-        self.transport: asyncio.BaseTransport | None = None
+        self.transport: asyncio.Transport | None = None
         self._zlib = zlib.compressobj() if self.compression else None
         self._lock = asyncio.Lock()
 
@@ -311,7 +313,7 @@ class _Gateway:
     def session_id(self) -> str | None:
         return self.session.id if self.session is not None else None
 
-    async def send(self, payload: dict | str) -> bool:
+    async def send(self, payload: dict[str, Any] | str) -> bool:
         """Send one payload; False if the connection is gone (the event stays replayable)."""
         text = payload if isinstance(payload, str) else json.dumps(payload)
         async with self._lock:  # one zlib stream: frames leave in the order they were compressed
@@ -408,12 +410,12 @@ class FakeDiscord:
         self.deprecations: list[str] = []
         self.faults_served: list[ServedFault] = []
         self.gateway_log: list[str] = []
-        self.commands: dict[str, dict] = {}
-        self.guild_commands: dict[int, dict[str, dict]] = {}
+        self.commands: dict[str, dict[str, Any]] = {}
+        self.guild_commands: dict[int, dict[str, dict[str, Any]]] = {}
         self.users: dict[int, DiscordUser] = {self.bot_user.id: self.bot_user}
         self.guilds: dict[int, FakeGuild] = {}
-        self.channels: dict[int, dict] = {}
-        self.messages: dict[int, dict] = {}
+        self.channels: dict[int, dict[str, Any]] = {}
+        self.messages: dict[int, dict[str, Any]] = {}
         self.attachments: dict[int, SentFile] = {}
         self.gateways: list[_Gateway] = []
         self.sessions: dict[str, _Session] = {}
@@ -422,7 +424,7 @@ class FakeDiscord:
         self._interactions: dict[int, _Interaction] = {}
         self._tokens: dict[str, int] = {}
         self._faults: list[Fault] = []
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._command_ids: dict[str, int] = {}
         self._app_owner: DiscordUser | None = None
         self._identified: asyncio.Event | None = None
@@ -581,6 +583,12 @@ class FakeDiscord:
             return self.users[int(user)]
         return self.add_user(int(user))
 
+    def _target_id(self, target: UserLike, role: bool) -> int:
+        """A permission overwrite's target: a role's id as given, or a member's user id."""
+        if role and isinstance(target, int):
+            return target
+        return self._user(target).id
+
     def close_dms(self, user: UserLike) -> None:
         """The user does not accept DMs from the bot (403 code 50007)."""
         self._user(user).dms_open = False
@@ -663,7 +671,7 @@ class FakeDiscord:
 
     def add_member(
         self, guild: FakeGuild | int, user: UserLike, *, admin: bool = False, nick: str | None = None
-    ) -> dict:
+    ) -> dict[str, Any]:
         guild = self._guild(guild)
         user = self._user(user)
         member = guild.members.get(user.id)
@@ -718,7 +726,7 @@ class FakeDiscord:
         """Set a channel's permission overwrite for a member (or a role id with ``role=True``) and
         announce it with CHANNEL_UPDATE, as Discord does."""
         channel = self.channels[int(channel_id)]
-        target_id = int(target) if role else self._user(target).id
+        target_id = self._target_id(target, role)
         overwrites = [o for o in channel["permission_overwrites"] if int(o["id"]) != target_id]
         overwrites.append({"id": str(target_id), "type": 0 if role else 1, "allow": str(allow), "deny": str(deny)})
         channel["permission_overwrites"] = overwrites
@@ -726,7 +734,7 @@ class FakeDiscord:
 
     def remove_permission_overwrite(self, channel_id: int, target: UserLike, *, role: bool = False) -> None:
         channel = self.channels[int(channel_id)]
-        target_id = int(target) if role else self._user(target).id
+        target_id = self._target_id(target, role)
         channel["permission_overwrites"] = [o for o in channel["permission_overwrites"] if int(o["id"]) != target_id]
         self._spawn(self._announce_channel(channel))
 
@@ -739,7 +747,7 @@ class FakeDiscord:
         """Remove the bot's own overwrite in the channel: its role permissions apply again."""
         self.remove_permission_overwrite(channel_id, self.bot_user)
 
-    async def _announce_channel(self, channel: dict) -> None:
+    async def _announce_channel(self, channel: dict[str, Any]) -> None:
         guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
         await self._dispatch_all("CHANNEL_UPDATE", dict(channel), guild_id=guild_id, intents=INTENT_GUILDS)
 
@@ -751,7 +759,7 @@ class FakeDiscord:
         with_user: bool = True,
         permissions: bool = False,
         channel_id: int | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         member = dict(self.add_member(guild, user))
         member["roles"] = list(member["roles"])
         if with_user:
@@ -785,7 +793,7 @@ class FakeDiscord:
                 return self.users[user_id]
         return None
 
-    def _guild_payload(self, guild: FakeGuild, intents: int) -> dict:
+    def _guild_payload(self, guild: FakeGuild, intents: int) -> dict[str, Any]:
         if intents & INTENT_GUILD_MEMBERS:
             member_ids = list(guild.members)
         else:
@@ -1023,7 +1031,7 @@ class FakeDiscord:
         content: str,
         *,
         reply_to: int | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """``author`` posts ``content`` in a guild or DM channel; delivers MESSAGE_CREATE.
 
         For a DM, use ``channel_id=dc.dm_channel_id(user)``. Returns the message payload.
@@ -1050,13 +1058,13 @@ class FakeDiscord:
     async def send_interaction(
         self,
         name: str,
-        options: dict | list | None = None,
+        options: dict[str, Any] | list[Any] | None = None,
         user: UserLike | None = None,
         channel_id: int | None = None,
         guild_id: int | None = None,
         *,
         command_guild_id: int | None = None,
-        resolved: dict | None = None,
+        resolved: dict[str, Any] | None = None,
         focused: str | None = None,
     ) -> int:
         """A user runs slash command ``name`` ("cmd" or "cmd sub" or "cmd group sub").
@@ -1083,9 +1091,10 @@ class FakeDiscord:
         if command_guild_id is None and schema.get("guild_id"):
             command_guild_id = int(schema["guild_id"])
         resolved = dict(resolved or {})
-        leaf_schema = schema
+        leaf_schema: dict[str, Any] | None = schema
         for sub in parts[1:]:
-            leaf_schema = next((o for o in (leaf_schema or {}).get("options", []) if o["name"] == sub), None)
+            options_of: list[dict[str, Any]] = (leaf_schema or {}).get("options", [])
+            leaf_schema = next((o for o in options_of if o["name"] == sub), None)
         built = self._build_options(options, leaf_schema, resolved, guild_id, focused)
         if focused is None:  # Discord's client sends no command without its required options
             given = {str(o.get("name")) for o in built}
@@ -1160,14 +1169,14 @@ class FakeDiscord:
     async def autocomplete(
         self,
         name: str,
-        options: dict | list | None = None,
+        options: dict[str, Any] | list[Any] | None = None,
         *,
         focused: str,
         user: UserLike,
         channel_id: int,
         guild_id: int | None = None,
         timeout: float = DEFAULT_TIMEOUT,
-    ) -> list[dict]:
+    ) -> list[dict[str, Any]]:
         """Send an autocomplete interaction for option ``focused``; return the bot's choices."""
         interaction_id = await self.send_interaction(
             name, options, user=user, channel_id=channel_id, guild_id=guild_id, focused=focused
@@ -1180,13 +1189,13 @@ class FakeDiscord:
             self.log.check_errors()
             raise AssertionError(f"no autocomplete answer for /{name} within {timeout}s") from None
 
-    def interaction_payload(self, interaction_id: int) -> dict:
+    def interaction_payload(self, interaction_id: int) -> dict[str, Any]:
         """The INTERACTION_CREATE payload sent for ``interaction_id``."""
         return self._interactions[interaction_id].payload
 
     def available_command(
         self, name: str, channel_id: int, user: UserLike, *, command_guild_id: int | None = None
-    ) -> dict:
+    ) -> dict[str, Any]:
         """The registered command ``/name`` a user would run in that channel, or
         :class:`CommandUnavailable` when a Discord client would not offer it there.
 
@@ -1250,12 +1259,12 @@ class FakeDiscord:
 
     def _build_options(
         self,
-        options: dict | list | None,
-        schema: dict | None,
-        resolved: dict,
+        options: dict[str, Any] | list[Any] | None,
+        schema: dict[str, Any] | None,
+        resolved: dict[str, Any],
         guild_id: int | None,
         focused: str | None,
-    ) -> list[dict]:
+    ) -> list[dict[str, Any]]:
         if options is None:
             options = {}
         if isinstance(options, list):
@@ -1403,7 +1412,7 @@ class FakeDiscord:
                     session.alive = False
         return ws
 
-    async def _identify(self, gateway: _Gateway, data: dict) -> None:
+    async def _identify(self, gateway: _Gateway, data: dict[str, Any]) -> None:
         if data.get("token", "").removeprefix("Bot ") != self.token:
             await gateway.ws.close(code=4004, message=b"Authentication failed.")
             return
@@ -1450,7 +1459,7 @@ class FakeDiscord:
         if self._identified is not None:
             self._identified.set()
 
-    async def _resume(self, gateway: _Gateway, data: dict) -> None:
+    async def _resume(self, gateway: _Gateway, data: dict[str, Any]) -> None:
         """Topics > Gateway > Resuming: the missed events are replayed in order, then RESUMED;
         a session that cannot be resumed gets op 9 Invalid Session (d=false)."""
         self._gateway_event("resume")
@@ -1475,7 +1484,7 @@ class FakeDiscord:
         await self._dispatch_session(session, "RESUMED", {})
         self._gateway_event("resumed")
 
-    async def _request_members(self, gateway: _Gateway, data: dict) -> None:
+    async def _request_members(self, gateway: _Gateway, data: dict[str, Any]) -> None:
         guild = self.guilds.get(int(data["guild_id"]))
         if guild is None or gateway.session is None or not gateway.session.owns(guild.id):
             return  # Topics > Gateway > Sharding: a guild is only known to the shard that owns it
@@ -1490,7 +1499,7 @@ class FakeDiscord:
             chunk["nonce"] = data["nonce"]
         await self._dispatch_session(gateway.session, "GUILD_MEMBERS_CHUNK", chunk)
 
-    async def _dispatch_session(self, session: _Session, event: str, data: dict) -> None:
+    async def _dispatch_session(self, session: _Session, event: str, data: dict[str, Any]) -> None:
         """Give a session the next event: sent now if it is connected, replayed on RESUME if not."""
         session.seq += 1
         frame = json.dumps({"op": 0, "t": event, "s": session.seq, "d": data})
@@ -1507,13 +1516,15 @@ class FakeDiscord:
             if session.owns(guild.id):
                 await self._dispatch_session(session, "GUILD_CREATE", self._guild_payload(guild, session.intents))
 
-    async def _dispatch_all(self, event: str, data: dict, *, guild_id: int | None, intents: int = 0) -> None:
+    async def _dispatch_all(self, event: str, data: dict[str, Any], *, guild_id: int | None, intents: int = 0) -> None:
         """``event`` to every live session with ``intents`` that owns ``guild_id`` (None: a DM's)."""
         for session in self._live_sessions():
             if session.intents & intents == intents and session.owns(guild_id):
                 await self._dispatch_session(session, event, data)
 
-    def shards_given(self, event: str, predicate: Callable[[dict], bool] | None = None) -> list[tuple[int, int] | None]:
+    def shards_given(
+        self, event: str, predicate: Callable[[dict[str, Any]], bool] | None = None
+    ) -> list[tuple[int, int] | None]:
         """The shards (``(shard_id, num_shards)``, None for an unsharded session) of the sessions that
         were dispatched ``event`` with data matching ``predicate``, once per dispatch, in order."""
         return [d.shard for d in self.dispatches if d.event == event and (predicate is None or predicate(d.data))]
@@ -1522,7 +1533,7 @@ class FakeDiscord:
         """The shards of the sessions that received interaction ``interaction_id``."""
         return self.shards_given("INTERACTION_CREATE", lambda data: data.get("id") == str(interaction_id))
 
-    async def _deliver_message(self, message: dict, event: str = "MESSAGE_CREATE") -> None:
+    async def _deliver_message(self, message: dict[str, Any], event: str = "MESSAGE_CREATE") -> None:
         guild_message = "guild_id" in message
         guild_id = int(message["guild_id"]) if guild_message else None
         author_id = int(message["author"]["id"])
@@ -1552,9 +1563,9 @@ class FakeDiscord:
     def _now_iso(self) -> str:
         return _iso(dt.datetime.fromtimestamp(self.now(), dt.UTC))
 
-    def _message_payload(self, channel_id: int, author: DiscordUser, content: str, **extra: Any) -> dict:
+    def _message_payload(self, channel_id: int, author: DiscordUser, content: str, **extra: Any) -> dict[str, Any]:
         channel = self.channels[channel_id]
-        mentions = []
+        mentions: list[dict[str, Any]] = []
         for match in _MENTION_RE.finditer(content or ""):
             target = self.users.get(int(match.group(1)))
             if target is not None and all(m["id"] != str(target.id) for m in mentions):
@@ -1589,7 +1600,9 @@ class FakeDiscord:
         message.update(extra)
         return message
 
-    def _attachment_payloads(self, channel_id: int, files: list[SentFile], ephemeral: bool = False) -> list[dict]:
+    def _attachment_payloads(
+        self, channel_id: int, files: list[SentFile], ephemeral: bool = False
+    ) -> list[dict[str, Any]]:
         out = []
         for sent in files:
             attachment_id = self.snowflake()
@@ -1612,7 +1625,7 @@ class FakeDiscord:
         return out
 
     @staticmethod
-    def _validate_message(body: dict, files: list[SentFile], path: tuple[str, ...] = ()) -> None:
+    def _validate_message(body: dict[str, Any], files: list[SentFile], path: tuple[str, ...] = ()) -> None:
         content = body.get("content")
         if content is not None and len(content) > CONTENT_LIMIT:
             raise _ApiError(
@@ -1667,7 +1680,7 @@ class FakeDiscord:
             raise _error(413, 40005, "Request entity too large")
 
     @staticmethod
-    def _is_empty(body: dict, files: list[SentFile]) -> bool:
+    def _is_empty(body: dict[str, Any], files: list[SentFile]) -> bool:
         return not (
             body.get("content")
             or body.get("embeds")
@@ -1680,7 +1693,7 @@ class FakeDiscord:
     # ------------------------------------------------------------------ HTTP plumbing
 
     @web.middleware
-    async def _middleware(self, request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not request.path.startswith(API_PREFIX):
             return await handler(request)
         path = request.path[len(API_PREFIX) :]
@@ -1706,7 +1719,7 @@ class FakeDiscord:
         self.invalid_requests.record(request.method, path, response.status, response.headers, self.now())
         return response
 
-    async def _answer(self, request: web.Request, handler: Callable[..., Any], path: str) -> web.StreamResponse:
+    async def _answer(self, request: web.Request, handler: Handler, path: str) -> web.StreamResponse:
         needs_auth = not path.startswith(("/interactions/", "/webhooks/"))
         if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, 401)
@@ -1745,6 +1758,8 @@ class FakeDiscord:
             body: Any = {}
             reader = await request.multipart()
             async for part in reader:
+                if not isinstance(part, BodyPartReader):
+                    continue  # a nested multipart: neither discord.py nor the bot sends one
                 if part.name == "payload_json":
                     body = json.loads(await part.text())
                 elif part.filename is not None:
@@ -1930,7 +1945,9 @@ class FakeDiscord:
             if not granted & permission:
                 raise _error(403, MISSING_PERMISSIONS, "Missing Permissions")
 
-    def _channel_for_send(self, channel_id: int, body: dict | None = None, files: list[SentFile] | None = None) -> dict:
+    def _channel_for_send(
+        self, channel_id: int, body: dict[str, Any] | None = None, files: list[SentFile] | None = None
+    ) -> dict[str, Any]:
         channel = self.channels.get(channel_id)
         if channel is None:
             raise _error(404, 10003, "Unknown Channel")
@@ -1949,8 +1966,8 @@ class FakeDiscord:
         return channel
 
     def _bot_message(
-        self, channel_id: int, body: dict, files: list[SentFile], *, ephemeral: bool = False, **extra: Any
-    ) -> dict:
+        self, channel_id: int, body: dict[str, Any], files: list[SentFile], *, ephemeral: bool = False, **extra: Any
+    ) -> dict[str, Any]:
         message = self._message_payload(channel_id, self.bot_user, body.get("content") or "", **extra)
         message["embeds"] = list(body.get("embeds") or [])
         message["components"] = list(body.get("components") or [])
@@ -1966,7 +1983,7 @@ class FakeDiscord:
         action: str,
         route: str,
         channel_id: int,
-        message: dict | None,
+        message: dict[str, Any] | None,
         body: Any,
         files: list[SentFile],
         **extra: Any,
@@ -1978,7 +1995,7 @@ class FakeDiscord:
             action=action,
             chat_id=channel_id,
             message_id=int(message["id"]) if message else None,
-            text=extra.pop("text", message.get("content") if message else data.get("content")),
+            text=extra.pop("text", message.get("content") if message else data.get("content")) or "",
             files=list(files),
             embeds=list(data.get("embeds") or []),
             reply_markup=data.get("components") or None,
@@ -2022,7 +2039,7 @@ class FakeDiscord:
             self._spawn(self._deliver_message(message))
         return json_response(message)
 
-    def _channel_message(self, request: web.Request, *needed: int) -> dict:
+    def _channel_message(self, request: web.Request, *needed: int) -> dict[str, Any]:
         channel_id = int(request.match_info["channel_id"])
         if channel_id not in self.channels:
             raise _error(404, 10003, "Unknown Channel")
@@ -2050,7 +2067,9 @@ class FakeDiscord:
         found.sort(key=lambda m: int(m["id"]), reverse=True)
         return json_response(found[:limit])
 
-    def _apply_edit(self, message: dict, body: dict, files: list[SentFile], channel_id: int) -> None:
+    def _apply_edit(
+        self, message: dict[str, Any], body: dict[str, Any], files: list[SentFile], channel_id: int
+    ) -> None:
         for key in ("content", "embeds", "components"):
             if key in body and body[key] is not None:
                 message[key] = body[key]
@@ -2133,7 +2152,7 @@ class FakeDiscord:
         data = body.get("data") or {}
         route = "POST /interactions/{interaction_id}/{interaction_token}/callback"
         channel_id = interaction.channel_id
-        resource: dict | None = None
+        resource: dict[str, Any] | None = None
         if interaction.type == 4 and kind != 8:
             raise _ApiError(400, _invalid_form(["type"], "INTERACTION_RESPONSE_TYPE_INVALID", "Invalid response type"))
         if kind == 4:
@@ -2176,7 +2195,7 @@ class FakeDiscord:
                 raise _ApiError(
                     400, _invalid_form(["data", "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
                 )
-            self._record("autocomplete", route, channel_id, None, body, [], interaction_id=interaction.id, text=None)
+            self._record("autocomplete", route, channel_id, None, body, [], interaction_id=interaction.id, text="")
             if interaction.choices is not None and not interaction.choices.done():
                 interaction.choices.set_result(choices)
         elif kind == 9:
@@ -2203,8 +2222,14 @@ class FakeDiscord:
         return json_response(result)
 
     def _interaction_message(
-        self, interaction: _Interaction, body: dict, files: list[SentFile], ephemeral: bool, *, loading: bool = False
-    ) -> dict:
+        self,
+        interaction: _Interaction,
+        body: dict[str, Any],
+        files: list[SentFile],
+        ephemeral: bool,
+        *,
+        loading: bool = False,
+    ) -> dict[str, Any]:
         metadata: dict[str, Any] = {
             "id": str(interaction.id),
             "type": interaction.type,
@@ -2270,7 +2295,7 @@ class FakeDiscord:
             return json_response(message)
         return web.Response(status=204)
 
-    def _webhook_message(self, request: web.Request) -> tuple[_Interaction, dict]:
+    def _webhook_message(self, request: web.Request) -> tuple[_Interaction, dict[str, Any]]:
         interaction = self._interaction_by_token(request.match_info["interaction_token"])
         raw_id = request.match_info["message_id"]
         message_id = interaction.original_id if raw_id == "@original" else int(raw_id)
@@ -2325,7 +2350,7 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST: application commands
 
-    def _command_store(self, request: web.Request) -> tuple[dict[str, dict], int | None]:
+    def _command_store(self, request: web.Request) -> tuple[dict[str, dict[str, Any]], int | None]:
         if int(request.match_info["application_id"]) != self.application_id:
             raise _error(403, 50001, "Missing Access")
         guild_id = request.match_info.get("guild_id")
@@ -2335,7 +2360,7 @@ class FakeDiscord:
             raise _error(403, 50001, "Missing Access")
         return self.guild_commands.setdefault(int(guild_id), {}), int(guild_id)
 
-    def _register(self, command: dict, guild_id: int | None, index: int) -> dict:
+    def _register(self, command: dict[str, Any], guild_id: int | None, index: int) -> dict[str, Any]:
         validate_command(command, index)  # every rule of Application Command Object, see discord_rules
         name = command["name"]
         kind = int(command.get("type", 1))
@@ -2428,7 +2453,7 @@ async def running_bot(
 
     restore: list[Callable[[], None]] = []
     if fail_on_errors:
-        ignored = (commands.CommandNotFound, *ignore_errors)
+        ignored: tuple[type[BaseException], ...] = (commands.CommandNotFound, *ignore_errors)
 
         async def on_command_error(ctx: Any, error: BaseException) -> None:
             if not isinstance(error, ignored):

@@ -45,7 +45,7 @@ import math
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 COUNTED_METHODS = frozenset(
     {
@@ -261,7 +261,8 @@ def fake_clock_rate_limiter(clock: Callable[[], float], **settings: Any) -> Any:
     """
     from telegram.ext import AIORateLimiter
 
-    loop = _ClockLoop(asyncio.get_running_loop(), clock)
+    # aiolimiter calls only the few methods _ClockLoop has: it stands in for the loop where a limiter keeps one
+    loop = cast(asyncio.AbstractEventLoop, _ClockLoop(asyncio.get_running_loop(), clock))
 
     class FakeClockRateLimiter(AIORateLimiter):
         def _get_group_limiter(self, group_id: str | int | bool) -> Any:

@@ -43,9 +43,9 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from ._common import (
     DEFAULT_TIMEOUT,
@@ -64,6 +64,12 @@ from ._common import (
 )
 from .telegram_limits import FloodControl, FloodLimits
 from .telegram_webhook import WebhookAttempt, WebhookRefused, WebhookSender, wanted, webhook_settings
+
+if TYPE_CHECKING:
+    from telegram.ext import Application
+    from telegram.ext._applicationbuilder import InitApplicationBuilder
+
+    AnyApplication = Application[Any, Any, Any, Any, Any, Any]  # as the Telegram adapter types its own
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
@@ -177,9 +183,9 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def command_entities(text: str, *, mentions: bool = True) -> list[dict]:
+def command_entities(text: str, *, mentions: bool = True) -> list[dict[str, Any]]:
     """Entities Telegram attaches to an incoming text: ``bot_command`` (and ``mention``)."""
-    entities = []
+    entities: list[dict[str, Any]] = []
     for match in _COMMAND_RE.finditer(text):
         entities.append(
             {"type": "bot_command", "offset": utf16_len(text[: match.start()]), "length": utf16_len(match.group())}
@@ -194,7 +200,7 @@ def command_entities(text: str, *, mentions: bool = True) -> list[dict]:
 
 
 class _ApiError(Exception):
-    def __init__(self, code: int, description: str, parameters: dict | None = None) -> None:
+    def __init__(self, code: int, description: str, parameters: dict[str, Any] | None = None) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
@@ -227,7 +233,7 @@ class TgUser:
     language_code: str | None = "en"
     is_bot: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
         if self.last_name:
             data["last_name"] = self.last_name
@@ -238,7 +244,7 @@ class TgUser:
         return data
 
 
-UserLike = TgUser | int | dict
+UserLike = TgUser | int | dict[str, Any]
 
 
 def _plain_text(text: str, parse_mode: str | None) -> str:
@@ -396,26 +402,26 @@ class FakeTelegram:
         self.faults_served: list[ServedFault] = []
         self.flood = FloodControl(flood_limits or FloodLimits()) if flood_control else None
         self.outage_state: Outage | None = None
-        self.members: dict[tuple[int, int], dict] = {}  # (chat id, user id) -> ChatMember without "user"
-        self.requests: list[tuple[str, dict]] = []
-        self.unhandled: list[tuple[str, dict]] = []
-        self.commands: dict[str, list[dict]] = {}
+        self.members: dict[tuple[int, int], dict[str, Any]] = {}  # (chat id, user id) -> ChatMember without "user"
+        self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.unhandled: list[tuple[str, dict[str, Any]]] = []
+        self.commands: dict[str, list[dict[str, Any]]] = {}
         self.webhook_url: str | None = None
         self.users: dict[int, TgUser] = {}
-        self.chats: dict[int, dict] = {}
-        self.messages: dict[tuple[int, int], dict] = {}  # (chat_id, message_id) -> message
-        self.callback_answers: dict[str, dict] = {}
+        self.chats: dict[int, dict[str, Any]] = {}
+        self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # (chat_id, message_id) -> message
+        self.callback_answers: dict[str, dict[str, Any]] = {}
         self._started_users: set[int] = set()
         self._delivered: set[tuple[int, int]] = set()
         self._blocked_users: set[int] = set()
         self._kicked_from: set[int] = set()
-        self._message_ids: dict[int, itertools.count] = {}
-        self._updates: list[dict] = []
+        self._message_ids: dict[int, itertools.count[int]] = {}
+        self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(100_000_001)
         self._user_ids = itertools.count(1_000_001)
         self._group_ids = itertools.count(1)
         self._callback_ids = itertools.count(5_000_000_001)
-        self._pollers: list[asyncio.Future] = []
+        self._pollers: list[asyncio.Future[str]] = []
         self._faults: list[Fault] = []
         self._slow: list[tuple[str, float]] = []  # (method, real seconds) answered late, in order
         self._files: dict[str, tuple[SentFile, str]] = {}  # file_id -> (file, file_path)
@@ -465,7 +471,7 @@ class FakeTelegram:
     def bot_username(self) -> str:
         return self.bot_user.username or ""
 
-    def application_builder(self):
+    def application_builder(self) -> InitApplicationBuilder:
         """An ``ApplicationBuilder`` with token, base_url and base_file_url set for this fake."""
         from telegram.ext import ApplicationBuilder
 
@@ -532,7 +538,9 @@ class FakeTelegram:
     def has_started(self, user: UserLike) -> bool:
         return self._user(user).id in self._started_users
 
-    def add_group(self, chat_id: int | None = None, title: str | None = None, *, supergroup: bool = False) -> dict:
+    def add_group(
+        self, chat_id: int | None = None, title: str | None = None, *, supergroup: bool = False
+    ) -> dict[str, Any]:
         """Create a group chat (negative id; supergroups get -100... ids)."""
         if chat_id is None:
             number = next(self._group_ids)
@@ -541,7 +549,7 @@ class FakeTelegram:
         self.chats[chat_id] = chat
         return chat
 
-    def set_member(self, chat_id: int, user: UserLike, status: str = "member", **fields: Any) -> dict:
+    def set_member(self, chat_id: int, user: UserLike, status: str = "member", **fields: Any) -> dict[str, Any]:
         """Give ``user`` a ChatMember ``status`` in a group ("creator", "administrator", "member",
         "restricted", "left", "kicked"); ``fields`` override the shape's defaults (e.g.
         ``custom_title``, ``can_restrict_members``, ``until_date``)."""
@@ -554,7 +562,7 @@ class FakeTelegram:
 
     def change_member(
         self, chat_id: int, user: UserLike, status: str, *, by: UserLike | None = None, **fields: Any
-    ) -> dict | None:
+    ) -> dict[str, Any] | None:
         """``user``'s status in a group changes, by ``by``'s doing (default: their own), as :meth:`set_member`
         sets it, and the bot is told as the Bot API tells it (Update): ``my_chat_member`` when ``user`` is the
         bot itself (``self.bot_user`` or its id), ``chat_member`` when the bot administers the group ("The bot
@@ -585,7 +593,7 @@ class FakeTelegram:
         """The bot was removed from a group: sends fail with 403 'bot was kicked from the group chat'."""
         self._kicked_from.add(chat_id)
 
-    def _private_chat(self, user: TgUser) -> dict:
+    def _private_chat(self, user: TgUser) -> dict[str, Any]:
         chat = self.chats.get(user.id)
         if chat is None:
             chat = {"id": user.id, "type": "private", "first_name": user.first_name}
@@ -601,6 +609,11 @@ class FakeTelegram:
         return next(counter)
 
     # ------------------------------------------------------------------ the fake's clock
+
+    def flood_control(self) -> FloodControl:
+        """The fake's flood control (one started with ``flood_control=False`` has none)."""
+        assert self.flood is not None, "the fake was started without flood control"
+        return self.flood
 
     def now(self) -> float:
         """The fake's Unix time (real time plus what tests advanced)."""
@@ -710,7 +723,7 @@ class FakeTelegram:
         *,
         reply_to_message_id: int | None = None,
         title: str | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """A user writes ``text`` in a chat; returns the message (delivered per privacy mode).
 
         ``chat_type``: 'group', 'supergroup' or 'private' (for 'private', ``chat_id`` may be
@@ -729,9 +742,8 @@ class FakeTelegram:
                 raise ValueError("group chats need a negative chat_id")
             if chat_id in self._kicked_from:
                 raise ValueError(f"the bot is not in chat {chat_id}")
-            chat = self.chats.get(chat_id)
-            if chat is None:
-                chat = self.add_group(chat_id, title, supergroup=chat_type == "supergroup")
+            known = self.chats.get(chat_id)
+            chat = self.add_group(chat_id, title, supergroup=chat_type == "supergroup") if known is None else known
             self.members.setdefault((chat_id, sender.id), {"status": "member"})
         message: dict[str, Any] = {
             "message_id": self._next_message_id(chat["id"]),
@@ -774,7 +786,7 @@ class FakeTelegram:
         )
         return query_id
 
-    def _bot_sees(self, message: dict) -> bool:
+    def _bot_sees(self, message: dict[str, Any]) -> bool:
         chat = message["chat"]
         if chat["type"] == "private" or not self.privacy_mode:
             return True
@@ -790,11 +802,11 @@ class FakeTelegram:
             return True
         return f"@{username}" in text.lower()
 
-    def delivered(self, message: dict) -> bool:
+    def delivered(self, message: dict[str, Any]) -> bool:
         """Whether an injected message was handed to the bot (privacy mode may hide it)."""
         return (message["chat"]["id"], message["message_id"]) in self._delivered
 
-    def _push_update(self, payload: dict) -> dict:
+    def _push_update(self, payload: dict[str, Any]) -> dict[str, Any]:
         update = {"update_id": next(self._update_ids), **payload}
         self._updates.append(update)
         self._wake_pollers("update")
@@ -808,7 +820,7 @@ class FakeTelegram:
         return self.webhook_sender.attempts if self.webhook_sender is not None else []
 
     @property
-    def pending_updates(self) -> list[dict]:
+    def pending_updates(self) -> list[dict[str, Any]]:
         """Updates not yet taken by the bot (by getUpdates or the webhook)."""
         return list(self._updates)
 
@@ -874,7 +886,7 @@ class FakeTelegram:
                 return web.Response(body=sent.data, content_type=sent.content_type or "application/octet-stream")
         return json_response({"ok": False, "error_code": 404, "description": "Not Found"}, 404)
 
-    async def _read_params(self, request: web.Request) -> tuple[dict, dict[str, SentFile]]:
+    async def _read_params(self, request: web.Request) -> tuple[dict[str, Any], dict[str, SentFile]]:
         params: dict[str, Any] = dict(request.query)
         files: dict[str, SentFile] = {}
         ctype = request.content_type
@@ -886,6 +898,8 @@ class FakeTelegram:
             elif ctype.startswith("multipart/"):
                 reader = await request.multipart()
                 async for part in reader:
+                    if not isinstance(part, BodyPartReader) or part.name is None:
+                        continue  # python-telegram-bot sends named fields only, none of them multipart
                     if part.filename is not None:
                         data = await part.read(decode=False)
                         files[part.name] = SentFile(
@@ -899,7 +913,7 @@ class FakeTelegram:
             else:
                 form = await request.post()
                 for key, value in form.items():
-                    params[key] = value if isinstance(value, str) else value.file.read()
+                    params[key] = value if isinstance(value, str | bytes | bytearray) else value.file.read()
         for key, value in list(params.items()):
             if not isinstance(value, str):
                 continue
@@ -972,14 +986,14 @@ class FakeTelegram:
 
     # ------------------------------------------------------------------ helpers for methods
 
-    def _target_chat(self, params: dict) -> dict:
+    def _target_chat(self, params: dict[str, Any]) -> dict[str, Any]:
         if "chat_id" not in params:
             raise _bad("chat_id is empty")
         chat_id = params["chat_id"]
         if isinstance(chat_id, str):
-            for chat in self.chats.values():
-                if chat.get("username") and "@" + chat["username"].lower() == chat_id.lower():
-                    return chat
+            for named in self.chats.values():
+                if named.get("username") and "@" + named["username"].lower() == chat_id.lower():
+                    return named
             raise _bad("chat not found")
         if chat_id > 0:
             if chat_id in self._blocked_users:
@@ -998,7 +1012,7 @@ class FakeTelegram:
             raise _bad("chat not found")
         return chat
 
-    def _reply_target(self, chat: dict, params: dict) -> dict | None:
+    def _reply_target(self, chat: dict[str, Any], params: dict[str, Any]) -> dict[str, Any] | None:
         reply_id = params.get("reply_to_message_id")
         allow = params.get("allow_sending_without_reply", False)
         parameters = params.get("reply_parameters")
@@ -1014,7 +1028,7 @@ class FakeTelegram:
             raise _bad("message to be replied not found")
         return replied
 
-    def _new_bot_message(self, chat: dict, params: dict) -> dict:
+    def _new_bot_message(self, chat: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
         message: dict[str, Any] = {
             "message_id": self._next_message_id(chat["id"]),
             "from": self.bot_user.to_dict(),
@@ -1030,7 +1044,13 @@ class FakeTelegram:
         return message
 
     def _record(
-        self, action: str, method: str, chat_id: int | None, message: dict | None, params: dict, **extra: Any
+        self,
+        action: str,
+        method: str,
+        chat_id: int | None,
+        message: dict[str, Any] | None,
+        params: dict[str, Any],
+        **extra: Any,
     ) -> SentMessage:
         text = None
         if message is not None:
@@ -1040,7 +1060,7 @@ class FakeTelegram:
             action=action,
             chat_id=chat_id,
             message_id=message.get("message_id") if message else params.get("message_id"),
-            text=extra.pop("text", text),
+            text=extra.pop("text", text) or "",
             method=method,
             reply_markup=params.get("reply_markup"),
             reply_to=(message.get("reply_to_message") or {}).get("message_id") if message else None,
@@ -1058,7 +1078,7 @@ class FakeTelegram:
         self._files[file_id] = (sent, file_path)
         return file_id, unique_id, file_path
 
-    def _input_file(self, params: dict, files: dict[str, SentFile], name: str) -> SentFile:
+    def _input_file(self, params: dict[str, Any], files: dict[str, SentFile], name: str) -> SentFile:
         if name in files:
             return files[name]
         value = params.get(name)
@@ -1075,7 +1095,7 @@ class FakeTelegram:
             raise _bad("wrong remote file identifier specified: Wrong string length")
         raise _bad(f"there is no {name} in the request")
 
-    def _check_caption(self, params: dict) -> str | None:
+    def _check_caption(self, params: dict[str, Any]) -> str | None:
         caption = params.get("caption")
         if caption is None or caption == "":
             return None
@@ -1085,7 +1105,7 @@ class FakeTelegram:
         return plain
 
     @staticmethod
-    def _check_text(params: dict) -> str:
+    def _check_text(params: dict[str, Any]) -> str:
         text = params.get("text")
         if text is None or text == "":
             raise _bad("message text is empty")
@@ -1096,10 +1116,10 @@ class FakeTelegram:
             raise _bad("message is too long")
         return plain
 
-    def _find_message(self, params: dict, what: str) -> dict:
+    def _find_message(self, params: dict[str, Any], what: str) -> dict[str, Any]:
         if params.get("inline_message_id"):
             raise _bad(f"message to {what} not found")
-        chat = self.chats.get(params.get("chat_id"))  # type: ignore[arg-type]
+        chat = self.chats.get(params.get("chat_id", 0))  # no chat 0: a missing id finds none
         if chat is None:
             raise _bad("chat not found")
         if "message_id" not in params:
@@ -1111,7 +1131,7 @@ class FakeTelegram:
 
     # ------------------------------------------------------------------ methods
 
-    async def _get_me(self, params: dict, files: dict) -> dict:
+    async def _get_me(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         me = self.bot_user.to_dict()
         me.pop("language_code", None)
         me.update(
@@ -1125,7 +1145,7 @@ class FakeTelegram:
         )
         return me
 
-    async def _get_updates(self, params: dict, files: dict) -> list:
+    async def _get_updates(self, params: dict[str, Any], files: dict[str, Any]) -> list[Any]:
         if self.webhook_url:
             raise _ApiError(
                 409,
@@ -1146,7 +1166,7 @@ class FakeTelegram:
             if not future.done():
                 future.set_result("conflict")
 
-        def pending() -> list:
+        def pending() -> list[dict[str, Any]]:
             out = [u for u in self._updates if wanted(u, allowed)]
             return out[:limit]
 
@@ -1176,7 +1196,7 @@ class FakeTelegram:
             if reason == "outage":
                 raise _Outage()
 
-    async def _delete_webhook(self, params: dict, files: dict) -> bool:
+    async def _delete_webhook(self, params: dict[str, Any], files: dict[str, Any]) -> bool:
         """deleteWebhook: updates wait for getUpdates again (``drop_pending_updates``: forgotten)."""
         self.webhook_url = None
         if self.webhook_sender is not None:
@@ -1185,7 +1205,7 @@ class FakeTelegram:
             self._updates.clear()
         return True
 
-    async def _set_webhook(self, params: dict, files: dict) -> bool:
+    async def _set_webhook(self, params: dict[str, Any], files: dict[str, Any]) -> bool:
         """setWebhook: an empty URL removes the webhook; otherwise updates are POSTed to it."""
         try:
             webhook = webhook_settings(params, local_mode=self.local_mode)
@@ -1210,13 +1230,13 @@ class FakeTelegram:
         self.webhook_sender.wake()
         return True
 
-    async def _get_webhook_info(self, params: dict, files: dict) -> dict:
+    async def _get_webhook_info(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         """getWebhookInfo: WebhookInfo (an empty URL when updates go through getUpdates)."""
         if self.webhook_url is None or self.webhook_sender is None:
             return {"url": "", "has_custom_certificate": False, "pending_update_count": len(self._updates)}
         return self.webhook_sender.info()
 
-    async def _send_message(self, params: dict, files: dict) -> dict:
+    async def _send_message(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         chat = self._target_chat(params)
         self._check_text(params)
         message = self._new_bot_message(chat, params)
@@ -1225,7 +1245,7 @@ class FakeTelegram:
         self._record("send", "sendMessage", chat["id"], message, params)
         return message
 
-    async def _send_photo(self, params: dict, files: dict) -> dict:
+    async def _send_photo(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         chat = self._target_chat(params)
         upload = self._input_file(params, files, "photo")
         self._check_caption(params)
@@ -1263,7 +1283,7 @@ class FakeTelegram:
         self._record("send", "sendPhoto", chat["id"], message, params, files=[upload])
         return message
 
-    async def _send_document(self, params: dict, files: dict) -> dict:
+    async def _send_document(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         chat = self._target_chat(params)
         upload = self._input_file(params, files, "document")
         self._check_caption(params)
@@ -1284,7 +1304,7 @@ class FakeTelegram:
         self._record("send", "sendDocument", chat["id"], message, params, files=[upload])
         return message
 
-    async def _edit_message_text(self, params: dict, files: dict) -> dict:
+    async def _edit_message_text(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         message = self._find_message(params, "edit")
         if message.get("from", {}).get("id") != self.bot_id:
             raise _bad("message can't be edited")
@@ -1303,7 +1323,7 @@ class FakeTelegram:
         self._record("edit", "editMessageText", message["chat"]["id"], message, params)
         return message
 
-    async def _edit_message_caption(self, params: dict, files: dict) -> dict:
+    async def _edit_message_caption(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         message = self._find_message(params, "edit")
         if message.get("from", {}).get("id") != self.bot_id:
             raise _bad("message can't be edited")
@@ -1322,7 +1342,7 @@ class FakeTelegram:
         self._record("edit", "editMessageCaption", message["chat"]["id"], message, params)
         return message
 
-    async def _edit_message_reply_markup(self, params: dict, files: dict) -> dict:
+    async def _edit_message_reply_markup(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         message = self._find_message(params, "edit")
         new_markup = params.get("reply_markup") if isinstance(params.get("reply_markup"), dict) else None
         if new_markup == message.get("reply_markup"):
@@ -1335,17 +1355,17 @@ class FakeTelegram:
         self._record("edit", "editMessageReplyMarkup", message["chat"]["id"], message, params)
         return message
 
-    async def _delete_message(self, params: dict, files: dict) -> bool:
+    async def _delete_message(self, params: dict[str, Any], files: dict[str, Any]) -> bool:
         message = self._find_message(params, "delete")
         del self.messages[(message["chat"]["id"], message["message_id"])]
         self._record("delete", "deleteMessage", message["chat"]["id"], message, params)
         return True
 
-    async def _send_chat_action(self, params: dict, files: dict) -> bool:
+    async def _send_chat_action(self, params: dict[str, Any], files: dict[str, Any]) -> bool:
         self._target_chat(params)
         return True
 
-    async def _answer_callback_query(self, params: dict, files: dict) -> bool:
+    async def _answer_callback_query(self, params: dict[str, Any], files: dict[str, Any]) -> bool:
         query_id = str(params.get("callback_query_id", ""))
         if query_id in self.callback_answers:
             raise _bad("query is too old and response timeout expired or query ID is invalid")
@@ -1361,7 +1381,7 @@ class FakeTelegram:
                 action="answer_callback",
                 chat_id=chat_id,
                 message_id=None,
-                text=params.get("text"),
+                text=params.get("text") or "",
                 method="answerCallbackQuery",
                 payload=params,
                 at=self.now(),
@@ -1370,7 +1390,7 @@ class FakeTelegram:
         return True
 
     @staticmethod
-    def _scope_key(params: dict) -> str:
+    def _scope_key(params: dict[str, Any]) -> str:
         language = params.get("language_code")
         # setMyCommands / getMyCommands / deleteMyCommands: "A two-letter ISO 639-1 language code";
         # anything else (fr-FR, french, FR) is refused.
@@ -1384,9 +1404,9 @@ class FakeTelegram:
             key += f":{scope['user_id']}"
         if params.get("language_code"):
             key += f"/{params['language_code']}"
-        return key
+        return str(key)
 
-    async def _set_my_commands(self, params: dict, files: dict) -> bool:
+    async def _set_my_commands(self, params: dict[str, Any], files: dict[str, Any]) -> bool:
         commands = params.get("commands")
         if not isinstance(commands, list):
             raise _bad("can't parse commands JSON object")
@@ -1402,15 +1422,15 @@ class FakeTelegram:
         self.commands[self._scope_key(params)] = commands
         return True
 
-    async def _get_my_commands(self, params: dict, files: dict) -> list:
+    async def _get_my_commands(self, params: dict[str, Any], files: dict[str, Any]) -> list[Any]:
         return self.commands.get(self._scope_key(params), [])
 
-    async def _delete_my_commands(self, params: dict, files: dict) -> bool:
+    async def _delete_my_commands(self, params: dict[str, Any], files: dict[str, Any]) -> bool:
         self.commands.pop(self._scope_key(params), None)
         return True
 
-    async def _get_chat(self, params: dict, files: dict) -> dict:
-        chat = self.chats.get(params.get("chat_id"))  # type: ignore[arg-type]
+    async def _get_chat(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
+        chat = self.chats.get(params.get("chat_id", 0))  # no chat 0: a missing id finds none
         if chat is None:
             raise _bad("chat not found")
         return {
@@ -1426,32 +1446,32 @@ class FakeTelegram:
             },
         }
 
-    def _group_for_members(self, params: dict) -> dict:
+    def _group_for_members(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id = params.get("chat_id")
-        chat = self.chats.get(chat_id)  # type: ignore[arg-type]
+        chat = self.chats.get(chat_id or 0)  # no chat 0: a missing id finds none
         if chat is None:
             raise _bad("chat not found")
         if chat_id in self._kicked_from:
             raise _ApiError(403, f"Forbidden: bot was kicked from the {chat['type']} chat")
         return chat
 
-    def _chat_member(self, chat_id: int, user: TgUser) -> dict:
+    def _chat_member(self, chat_id: int, user: TgUser) -> dict[str, Any]:
         member = self.members.get((chat_id, user.id))
         if member is None and user.id == self.bot_id:
             member = {"status": "member"}
         return {"user": user.to_dict(), **(member or {"status": "left"})}
 
-    async def _get_chat_member(self, params: dict, files: dict) -> dict:
+    async def _get_chat_member(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         """getChatMember: "Returns a ChatMember object on success", one of the six shapes."""
         chat = self._group_for_members(params)
-        user = self.users.get(params.get("user_id"))  # type: ignore[arg-type]
+        user = self.users.get(params.get("user_id", 0))  # no user 0: a missing id finds none
         if user is None and params.get("user_id") == self.bot_id:
             user = self.bot_user
         if user is None:
             raise _bad("user not found")
         return self._chat_member(chat["id"], user)
 
-    async def _get_chat_administrators(self, params: dict, files: dict) -> list:
+    async def _get_chat_administrators(self, params: dict[str, Any], files: dict[str, Any]) -> list[Any]:
         """getChatAdministrators: the creator and administrators (bots included)."""
         chat = self._group_for_members(params)
         admins = []
@@ -1461,7 +1481,7 @@ class FakeTelegram:
                 admins.append({"user": user.to_dict(), **member})
         return admins
 
-    async def _get_file(self, params: dict, files: dict) -> dict:
+    async def _get_file(self, params: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
         file_id = str(params.get("file_id", ""))
         if file_id not in self._files:
             raise _bad("invalid file_id")
@@ -1473,7 +1493,7 @@ class FakeTelegram:
             "file_path": file_path,
         }
 
-    async def _true(self, params: dict, files: dict) -> bool:
+    async def _true(self, params: dict[str, Any], files: dict[str, Any]) -> bool:
         return True
 
     _METHODS: ClassVar[dict[str, Callable[..., Any]]] = {
@@ -1514,14 +1534,14 @@ def _extension(filename: str) -> str:
 
 @asynccontextmanager
 async def running_application(
-    app: Any,
+    app: AnyApplication,
     fake: FakeTelegram,
     *,
     fail_on_errors: bool = True,
     run_post_init: bool = True,
-    poll_timeout: float = 10,
+    poll_timeout: int = 10,
     allowed_updates: list[str] | None = None,
-) -> AsyncIterator[Any]:
+) -> AsyncIterator[AnyApplication]:
     """Run a PTB ``Application`` against ``fake`` the way ``run_polling`` would, inside this loop.
 
     Calls ``post_init`` (which only ``run_polling``/``run_webhook`` call otherwise), starts the
@@ -1541,6 +1561,7 @@ async def running_application(
     try:
         if run_post_init and app.post_init:
             await app.post_init(app)
+        assert app.updater is not None, "an application built with an updater"
         await app.updater.start_polling(poll_interval=0, timeout=poll_timeout, allowed_updates=allowed_updates)
         await app.start()
         try:

@@ -48,12 +48,12 @@ class Webhook:
     allowed_updates: tuple[str, ...] | None = None
     ip_address: str | None = None
 
-    def wants(self, update: dict) -> bool:
+    def wants(self, update: dict[str, Any]) -> bool:
         """Whether the update's kind is among ``allowed_updates`` (when not given, all but the named-only)."""
         return wanted(update, self.allowed_updates)
 
 
-def wanted(update: dict, allowed: Sequence[str] | None) -> bool:
+def wanted(update: dict[str, Any], allowed: Sequence[str] | None) -> bool:
     """Whether a bot that asked for ``allowed`` update kinds (None or empty: the default) gets ``update``."""
     if not allowed:
         return not any(kind in update for kind in NAMED_ONLY_UPDATES)
@@ -76,7 +76,7 @@ class WebhookAttempt:
         return self.status is not None and 200 <= self.status < 300
 
 
-def webhook_settings(params: dict, *, local_mode: bool) -> Webhook | None:
+def webhook_settings(params: dict[str, Any], *, local_mode: bool) -> Webhook | None:
     """The webhook that setWebhook's ``params`` ask for; None for an empty URL (remove it).
 
     Raises :class:`WebhookRefused` for what the Bot API refuses."""
@@ -111,7 +111,7 @@ def webhook_settings(params: dict, *, local_mode: bool) -> Webhook | None:
     )
 
 
-def chat_of(update: dict) -> int | None:
+def chat_of(update: dict[str, Any]) -> int | None:
     """The chat an update belongs to (its updates are delivered in order), None if none."""
     for kind in ("message", "edited_message", "channel_post", "edited_channel_post"):
         if kind in update:
@@ -132,12 +132,12 @@ class WebhookSender:
     after ``retry_seconds`` (doubling, at most a minute), ``give_up_after`` attempts at most."""
 
     webhook: Webhook
-    updates: list[dict]
+    updates: list[dict[str, Any]]
     now: Callable[[], float]
     retry_seconds: float = 1.0
     give_up_after: int = 20
     attempts: list[WebhookAttempt] = field(default_factory=list)
-    given_up: list[dict] = field(default_factory=list)
+    given_up: list[dict[str, Any]] = field(default_factory=list)
     last_error: tuple[float, str] | None = None  # (date, message) of the last failed request
     _failures: dict[int, int] = field(default_factory=dict)
     _retry_at: dict[int, float] = field(default_factory=dict)
@@ -208,7 +208,7 @@ class WebhookSender:
             task.add_done_callback(self._requests.discard)
         return next_try
 
-    async def _post(self, session: aiohttp.ClientSession, update: dict) -> None:
+    async def _post(self, session: aiohttp.ClientSession, update: dict[str, Any]) -> None:
         hook = self.webhook
         headers = {SECRET_HEADER: hook.secret_token} if hook.secret_token else {}
         status: int | None = None
@@ -240,7 +240,7 @@ class WebhookSender:
                 self._retry_at[update_id] = self.now() + min(60.0, self.retry_seconds * 2 ** (failures - 1))
         self.wake()
 
-    def _forget(self, update: dict, update_id: int) -> None:
+    def _forget(self, update: dict[str, Any], update_id: int) -> None:
         if update in self.updates:
             self.updates.remove(update)
         self._failures.pop(update_id, None)

@@ -29,9 +29,10 @@ from core.game import find_player
 
 from ...chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
 from ...commands.services import Services
-from ...outbox import GRACE_SECONDS, destination
+from ...outbox import GRACE_SECONDS
 from ...play import seats
 from ...storage import ChannelLock, ConnectionLostError, GameKind, PlayState, PlayWrite, Storage, StorageFullError
+from ...storage.outbox_records import destination
 from ..simultane.accounts import account_lock, seated_elsewhere
 from .play_decision import HandOver, decide_play, hand_over
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..chat import Reply
+from ...chat import Reply
+from ..records import ChannelSettings, GameKind, GameStatus, PlayState, PlayWrite
 from .common import OUTBOX_COLUMNS, outbox_row
-from .records import ChannelSettings, GameKind, GameStatus, PlayState, PlayWrite
-from .sql_store import GAME_COLUMNS, SQLRunner, game_of
+from .store import GAME_COLUMNS, SQLRunner, game_of
 
 _WAITING = "exists (select 1 from outbox where destination = {} and delivered is null and dropped is null)"
 _PLAY_STATE_OF = (  # {user} and {channel}: the move's account and channel (two placeholders, or a row's columns)

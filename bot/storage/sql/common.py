@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..chat import Reply
-from ..outbox import destination, reply_to_json
+from ...chat import Reply
+from ..outbox_records import destination, reply_to_json
 
 Method = TypeVar("Method", bound=Callable[..., Any])
 

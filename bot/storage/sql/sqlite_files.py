@@ -12,8 +12,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from ..records import StorageFullError, StorageOpenError
 from .common import Method
-from .records import StorageFullError, StorageOpenError
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SQLITE_HEADER_SIZE = 100

@@ -1,6 +1,6 @@
 """The storage on an SQL database, written once for SQLite and PostgreSQL: channels, games, the event log,
-duplicate rounds, clock leases and house words (players and private moves in ``sql_games``, the outbox
-in ``sql_outbox``). The backend modules give it a connection, transactions and a ``Dialect``."""
+duplicate rounds, clock leases and house words (players and private moves in ``games``, the outbox
+in ``outbox``). The backend modules give it a connection, transactions and a ``Dialect``."""
 
 from __future__ import annotations
 
@@ -11,10 +11,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, fields
 from typing import Any
 
-from ..words.house import HouseWordChange
-from .common import most_used
-from .dialect import Dialect
-from .records import (
+from ...words.house import HouseWordChange
+from ..records import (
     ChannelSettings,
     Deadline,
     GameKind,
@@ -25,6 +23,8 @@ from .records import (
     RoundClosedTwiceError,
     StoredEvent,
 )
+from .common import most_used
+from .dialect import Dialect
 
 Row = tuple[Any, ...]
 

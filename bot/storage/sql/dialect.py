@@ -1,6 +1,6 @@
 """What differs between the SQL the storage writes for SQLite and for PostgreSQL, named once.
 
-The statements of ``bot.storage.sql_store`` and its mixins are written once with ``?`` placeholders; a
+The statements of ``bot.storage.sql.store`` and its mixins are written once with ``?`` placeholders; a
 ``Dialect`` supplies the few fragments that are spelled differently (a list passed as one parameter, the
 JSON that builds a row, the outbox's row locks, the column types of the schema) and says which backend
 can put several tables' inserts in one statement.
@@ -64,7 +64,7 @@ SQLITE = Dialect(
     forget_bytes="json_set(reply, '$.image', null, '$.document', null)",
     claim_lock="",  # a write transaction of SQLite excludes every other writer of the file
     writes_in_one_statement=False,
-    seated_events="seated_events",  # bot/storage/sqlite.py: a temporary view and its INSTEAD OF trigger
+    seated_events="seated_events",  # bot/storage/sql/sqlite.py: a temporary view and its INSTEAD OF trigger
     owner_gone="0",  # one process per file in practice: its leases lapse with their time
     types={
         "real": "real",
@@ -89,7 +89,7 @@ POSTGRES = Dialect(
     claim_lock=" for update of o skip locked",
     writes_in_one_statement=True,
     seated_events=None,
-    # a live owner's session holds its lock (bot/storage/postgres.py): the lock free, the owner is dead
+    # a live owner's session holds its lock (bot/storage/sql/postgres.py): the lock free, the owner is dead
     owner_gone=f"pg_try_advisory_xact_lock_shared({CLOCK_OWNER_LOCKS}, hashtext({{owner}}))",
     types={
         "real": "double precision",

@@ -1,6 +1,6 @@
 """Storage in one SQLite file (WAL) through sqlite-utils: the schema history applied on open, one write
 transaction (``BEGIN IMMEDIATE``) per command, lock-free readers for long rebuilds. The statements are
-``bot.storage.sql_store``'s, shared with PostgreSQL; this module holds what only SQLite does: its file, its
+``bot.storage.sql.store``'s, shared with PostgreSQL; this module holds what only SQLite does: its file, its
 one connection shared by threads under a lock, its exclusive write transactions, its checks on open."""
 
 from __future__ import annotations
@@ -15,18 +15,18 @@ from typing import Any
 
 import sqlite_utils
 
+from ..records import ChannelLock, StorageFullError, StorageOpenError
 from .common import newer_version_reason
 from .dialect import SQLITE
+from .games import SQLGames
 from .migrations import MIGRATIONS, upgrade
-from .records import ChannelLock, StorageFullError, StorageOpenError
-from .sql_games import SQLGames
-from .sql_outbox import SQLOutbox
-from .sql_series import SQLSeries
-from .sql_simultanes import SQLSimultanes
-from .sql_store import Row, SQLStore
-from .sql_views import SQLViews
+from .outbox import SQLOutbox
+from .series import SQLSeries
+from .simultanes import SQLSimultanes
 from .sqlite_files import explains_open_failures, is_disk_full, make_private_place
 from .sqlite_schema import expected_schema, games_problem, schema_problem
+from .store import Row, SQLStore
+from .views import SQLViews
 
 __all__ = ["MIGRATIONS", "SQLiteStorage"]
 

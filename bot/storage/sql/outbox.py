@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 import time
 
-from ..chat import Reply
-from ..outbox import DeadLetter, OutboxBacklog, OutboxItem, reply_from_json
+from ...chat import Reply
+from ..outbox_records import DeadLetter, OutboxBacklog, OutboxItem, reply_from_json
 from .common import BACKLOG, CARRIES_BYTES, OUTBOX_COLUMNS, outbox_row
-from .sql_store import SQLRunner
+from .store import SQLRunner
 
 ENQUEUED_AT_ONCE = 100  # replies stored by one insert statement at most
 

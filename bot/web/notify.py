@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 from ..backoff import ceiling
 
 if TYPE_CHECKING:
-    from .postgres import PostgresStorage
-    from .protocol import Storage
+    from ..storage import Storage
+    from ..storage.sql.postgres import PostgresStorage
 
 log = logging.getLogger("arbitre")
 
@@ -61,7 +61,7 @@ def notifier_for(storage: Storage) -> RoomNotifier | None:
     url = getattr(storage, "url", None)
     if not isinstance(url, str) or not url.startswith(("postgresql://", "postgres://")):
         return None
-    from .postgres import PostgresStorage
+    from ..storage.sql.postgres import PostgresStorage  # psycopg is loaded only by those who use it
 
     return RoomNotifier(storage) if isinstance(storage, PostgresStorage) else None
 

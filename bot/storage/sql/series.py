@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from .records import SeriesEntry, SeriesRecord, SeriesStatus
-from .sql_store import Row, SQLRunner
+from ..records import SeriesEntry, SeriesRecord, SeriesStatus
+from .store import Row, SQLRunner
 
 _SERIES_COLUMNS = "id, channel, name, status, created"
 # the next position in a series (parameters: the series twice), after its games and its simultanés

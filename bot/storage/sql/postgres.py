@@ -5,10 +5,10 @@ One command is one transaction on one pooled connection (nested ``transaction()`
 channel run one after the other whatever process runs them, and every statement after it (READ
 COMMITTED) sees what the previous command committed. A round is closed once by the ``closes``
 primary key; outbox messages are taken with ``for update skip locked`` and a claim that names its
-process (``bot/storage/sql_outbox.py``), so that two processes never deliver the same message; clock
+process (``bot/storage/sql/outbox.py``), so that two processes never deliver the same message; clock
 leases say which process runs each channel's duplicate clock, and last only while their owner's session
 lives (a process killed leaves its channels to the others at once). The statements are
-``bot.storage.sql_store``'s, shared with SQLite; the schema history (``bot.storage.migrations``) is
+``bot.storage.sql.store``'s, shared with SQLite; the schema history (``bot.storage.sql.migrations``) is
 applied on open under an advisory lock (several processes may start at once).
 """
 
@@ -24,10 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import psycopg_pool
 
-from .common import newer_version_reason
-from .dialect import CLOCK_OWNER_LOCKS, POSTGRES
-from .migrations import MIGRATIONS, upgrade
-from .records import (
+from ..records import (
     ChannelLock,
     ConnectionLostError,
     GameKind,
@@ -36,12 +33,15 @@ from .records import (
     StorageFullError,
     StorageOpenError,
 )
-from .sql_games import PLAY_CHANNEL, SQLGames
-from .sql_outbox import SQLOutbox
-from .sql_series import SQLSeries
-from .sql_simultanes import SQLSimultanes
-from .sql_store import Row, SQLStore
-from .sql_views import SQLViews
+from .common import newer_version_reason
+from .dialect import CLOCK_OWNER_LOCKS, POSTGRES
+from .games import PLAY_CHANNEL, SQLGames
+from .migrations import MIGRATIONS, upgrade
+from .outbox import SQLOutbox
+from .series import SQLSeries
+from .simultanes import SQLSimultanes
+from .store import Row, SQLStore
+from .views import SQLViews
 
 __all__ = ["MIGRATIONS", "PostgresStorage", "shown_url"]
 

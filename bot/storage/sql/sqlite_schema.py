@@ -10,7 +10,7 @@ from typing import Any
 
 import sqlite_utils
 
-from .records import GameKind, GameSetup, GameSetupError, GameStatus
+from ..records import GameKind, GameSetup, GameSetupError, GameStatus
 
 # every table's columns, in one query (sqlite-utils asks once per table, and again whether it exists)
 _COLUMNS = "select m.name, c.name from sqlite_master m join pragma_table_info(m.name) c where m.type = 'table'"

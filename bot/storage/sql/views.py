@@ -4,8 +4,8 @@ kept, the page shows the room's running game, else its last one."""
 
 from __future__ import annotations
 
-from .records import GameRecord, GameStatus, ViewRecord
-from .sql_store import GAME_COLUMNS, Row, SQLRunner, game_of
+from ..records import GameRecord, GameStatus, ViewRecord
+from .store import GAME_COLUMNS, Row, SQLRunner, game_of
 
 _VIEW_COLUMNS = "token, channel, game, created, revoked"
 _SIMULTANE_VIEW_COLUMNS = "token, channel, simultane, created, revoked"

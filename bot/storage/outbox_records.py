@@ -1,0 +1,75 @@
+"""What the outbox keeps of a message, as storage reads and writes it: a reply as its stored JSON, where it
+goes, a message waiting, a dead letter, the backlog per platform. The rules of delivery (claims, retries,
+dead letters) are the outbox's (``bot.outbox``), above storage."""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from ..chat import Reply
+
+_BYTES = ("image", "document")
+_KNOWN = frozenset(f.name for f in fields(Reply))
+_STORED = tuple(f.name for f in fields(Reply) if f.name != "outbox_id")  # a row keeps its number apart
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    """One stored message: its number, where it goes, the reply, how many times it failed."""
+
+    id: int
+    destination: str
+    reply: Reply
+    attempts: int = 0
+    created: float = 0.0  # when it was stored
+
+
+@dataclass(frozen=True)
+class DeadLetter:
+    """A message that could never be delivered: its number, the reply, why (the platform's last answer),
+    when it was given up, and how many times it was tried."""
+
+    id: int
+    reply: Reply
+    reason: str
+    at: float
+    attempts: int
+
+
+@dataclass(frozen=True)
+class OutboxBacklog:
+    """What the outbox holds for one platform (a destination's prefix before ``:``): how many messages
+    wait, when the oldest was stored (Unix time; None: none waits), and how many dead letters are kept
+    (until they are pruned with the delivered rows, after the outbox's ``RETENTION_SECONDS``)."""
+
+    platform: str
+    waiting: int
+    oldest_created: float | None
+    dead: int = 0
+
+
+def destination(reply: Reply) -> str:
+    """Where a reply goes: its player for private replies, else its channel (the order is kept per destination)."""
+    return reply.to_user or reply.channel or ""
+
+
+def reply_to_json(reply: Reply) -> str:
+    """A reply as JSON (bytes as base64), without its outbox number."""
+    data: dict[str, Any] = {name: getattr(reply, name) for name in _STORED}  # flat: no deep copy (asdict)
+    for name in _BYTES:
+        if data[name] is not None:
+            data[name] = base64.b64encode(data[name]).decode("ascii")
+    return json.dumps(data, ensure_ascii=False)
+
+
+def reply_from_json(text: str, outbox_id: int) -> Reply:
+    """The reply ``reply_to_json`` wrote, numbered."""
+    data = json.loads(text)
+    values = {k: v for k, v in data.items() if k in _KNOWN}
+    for name in _BYTES:
+        if values.get(name) is not None:
+            values[name] = base64.b64decode(values[name])
+    return replace(Reply(**values), outbox_id=outbox_id)
