@@ -566,10 +566,8 @@ class DuplicateGame:
         is_word = lambda w: w not in invalid  # noqa: E731
         judge_round(round_, self.players, self.board, self.edition, self.notation, self.settings, is_word, judged)
         round_.closed = True
-        if (
-            round_.top is None
-            and len(self.bag) + len(letters) > self.edition.draw_size
-            and not plays_exhausted(self.closed_rounds)
+        if round_.top is None and len(self.bag) + len(letters) > self.edition.draw_size and not plays_exhausted(
+            self.closed_rounds
         ):
             # 3.6: no play for the draw; its letters go back to the bag for a different draw
             self.bag, self.reliquat = self.bag.plus(letters), ""
