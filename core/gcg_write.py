@@ -3,9 +3,9 @@
 Writing (``write_gcg``) gives UTF-8 text (first line ``#character-encoding UTF-8``),
 ``.`` for played-through tiles, the tiles played as the rack field (a game at a table: the
 engine does not know the real racks; a game the referee dealt gives them, ``racks``), and
-end-of-game lines in the style of the game's rule set. A player out of time under FISF rules is a note (``#note arbitre: Ben out of time, the other plays
-on alone (FISF)``) after the line before it, so that the opponent's turns in a row read
-as what they are.
+end-of-game lines in the style of the game's rule set. A player out of time under FISF
+rules is a note (``#note arbitre: Ben out of time, the other plays on alone (FISF)``)
+after the line before it, so that the opponent's turns in a row read as what they are.
 ``read_gcg(write_gcg(game))`` rebuilds the same sheet, board and totals. Known limits:
 player names become nicks without spaces or colons (read back with
 ``player_names="name"`` to get the full names); exchange tiles are written folded to
