@@ -93,7 +93,7 @@ from core.errors_duplicate import (
     WordNotInLexiconError,
 )
 from core.errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
-from core.errors_online import DealtUndoError, NotDealtError, NotOnRackError, TurnError
+from core.errors_online import DealError, DealtUndoError, NotDealtError, NotOnRackError, TurnError
 from core.errors_records import GcgEventError, GcgSyntaxError
 
 from .catalogs import CATALOGS
@@ -212,6 +212,7 @@ _BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
     (TurnError, "online_not_your_turn"),
     (NotDealtError, "online_no_game"),
     (DealtUndoError, "online_no_undo"),
+    (DealError, "online_err_deal"),
     (OutOfBoardError, "err_out_of_board"),
     (LetterMismatchError, "err_mismatch"),
     (EmptyThroughSquareError, "err_empty_through"),
