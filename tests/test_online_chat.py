@@ -6,10 +6,12 @@ an independent replay of the exported GCG, and no rack in the channel, the logs 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
 from bot.chat import Reply
+from bot.cli import main
 from core.edition import FRENCH
 from core.gcg import read_gcg
 from core.movegen import generate_plays
@@ -100,7 +102,11 @@ def no_rack_in_public_before_the_end(table: Table) -> None:
 
 @pytest.mark.parametrize("names", [["Ana", "Ben"], ["Ana", "Ben", "Cleo", "Dan"]], ids=["two", "four"])
 def test_whole_games_to_the_end_keep_every_rack_private(
-    club: Club, names: list[str], caplog: pytest.LogCaptureFixture
+    club: Club,
+    names: list[str],
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
     caplog.set_level(logging.DEBUG)
     table = Table(club, names)
@@ -119,6 +125,11 @@ def test_whole_games_to_the_end_keep_every_rack_private(
     replayed = read_gcg(exported.document, strict=True)
     assert replayed.game.totals() == game.totals()
     assert replayed.game.ended
+    record = tmp_path / "online.gcg"
+    record.write_bytes(exported.document)
+    assert main(["replay", str(record)]) == 0  # ``arbitre replay`` checks every line of the export
+    out = capsys.readouterr().out
+    assert "mismatches: none" in out
 
 
 def test_a_tile_not_on_the_rack_is_refused_with_the_rack_shown_to_its_player_only(club: Club) -> None:
