@@ -7,9 +7,10 @@ import io
 import time
 from pathlib import Path
 
-from bot.adapters.console import ConsoleClock, run_console
+from bot.adapters.console.clock import ConsoleClock
 from bot.cli import build_parser
 from bot.runtime.service import MIN_TICK_SECONDS, RefereeService
+from bot.tools.console import run_console
 
 
 class DrivenClock(ConsoleClock):

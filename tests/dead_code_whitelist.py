@@ -4,7 +4,7 @@
 A vulture whitelist: vulture reads it, nothing imports or runs it; each line uses a name."""
 
 collect  # prometheus-client's Collector interface (bot/operations/metrics.py)
-_backoff  # discord.py 2.7 reads each shard's own backoff (bot/adapters/discord.py)
+_backoff  # discord.py 2.7 reads each shard's own backoff (bot/adapters/discordbot/client.py)
 connection_made  # asyncio.Protocol's callbacks (bot/web/limits.py)
 eof_received
 move_score  # set through dataclasses.replace and keywords (core/duplicate)

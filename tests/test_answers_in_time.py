@@ -105,7 +105,7 @@ def test_an_answer_that_waited_while_several_rounds_closed_counts_for_the_round_
 
 
 def test_an_answer_is_timed_by_the_platform_on_the_referee_s_clock() -> None:
-    from bot.adapters.common import PLATFORM_TIME_SPAN, platform_received
+    from bot.adapters.base import PLATFORM_TIME_SPAN, platform_received
 
     # handed in to the platform 7 s before the adapter read it: 7 s before the referee's now
     assert platform_received(1000.0, 500.0, 493.0) == 993.0

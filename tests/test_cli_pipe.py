@@ -13,7 +13,8 @@ from typing import TextIO
 
 import pytest
 
-from bot.adapters.console import CHANNEL, ConsoleRoom
+from bot.adapters.console.room import ConsoleRoom
+from bot.adapters.console.rooms import CHANNEL
 from bot.referee import Referee
 from bot.storage import MemoryStorage
 from bot.tools.common import EXIT_BROKEN_PIPE

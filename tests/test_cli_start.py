@@ -122,6 +122,8 @@ SAMPLES = [
     ["console", "--admin", "Ana", "--db", "memory:"],
     ["discord", "--sync", "--guild", "42"],
     ["telegram", "--base-url", "http://localhost:8081/bot"],
+    ["health", "--url", "http://127.0.0.1:9300/healthz"],
+    ["database", "copy", "club.sqlite", "postgresql://arbitre@db/arbitre"],
 ]
 
 

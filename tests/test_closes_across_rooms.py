@@ -27,7 +27,7 @@ from typing import TypeVar
 
 import pytest
 
-from bot.adapters.discord import DiscordAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
 from bot.chat import Reply
 from bot.games.duplicate.closes import ResultImages
 from bot.referee import Referee
@@ -231,13 +231,13 @@ async def ten_rooms(storage: SQLiteStorage, loop: asyncio.AbstractEventLoop, loo
         )
         assert all(d <= 2.0 for d in draw_delays), draw_delays
         # Results within 5 s of the close in every room (issue 36): not yet in every run. Before a channel's
-        # requests went one at a time (bot/adapters/discord_serial.py), in about one run in three a room's results
-        # waited a whole window of the channel's bucket (discord.py's count below the bucket's: 5.3-6.1 s after
-        # the deadline); since, 1 run in 31 (5.4-6.1 s, on a machine loaded at 4-6). The bound asserted is 5 s
-        # plus one window, and how many results went past 5 s is printed.
+        # requests went one at a time (bot/adapters/discordbot/channel_requests.py), in about one run in three a
+        # room's results waited a whole window of the channel's bucket (discord.py's count below the bucket's:
+        # 5.3-6.1 s after the deadline); since, 1 run in 31 (5.4-6.1 s, on a machine loaded at 4-6). The bound
+        # asserted is 5 s plus one window, and how many results went past 5 s is printed.
         late = [round(d, 2) for d in result_delays if d > 5.0]
         print(f"results past 5 s: {len(late)} of {len(result_delays)} {late}")
         assert all(d <= 5.0 + 5.0 for d in result_delays), result_delays
-        # No 429 at all: before a channel's requests went one at a time (bot/adapters/discord_serial.py), one or
-        # two edits got one in about one run in four.
+        # No 429 at all: before a channel's requests went one at a time (bot/adapters/discordbot/channel_requests.py),
+        # one or two edits got one in about one run in four.
         assert not dc.throttled, dc.throttled

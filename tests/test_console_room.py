@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.adapters.console import CHANNEL, ConsoleRoom
+from bot.adapters.console.room import ConsoleRoom
+from bot.adapters.console.rooms import CHANNEL
 from bot.referee import Referee
 from bot.storage import MemoryStorage, SQLiteStorage
 

@@ -21,7 +21,7 @@ from types import TracebackType
 
 import pytest
 
-from bot.adapters.console import CHANNEL, ROOM_PREFIX, RoomKey, room_key, room_of
+from bot.adapters.console.rooms import CHANNEL, ROOM_PREFIX, RoomKey, room_key, room_of
 from bot.storage import SQLiteStorage
 from bot.tools.common import EXIT_BROKEN_PIPE
 

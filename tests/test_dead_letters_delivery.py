@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.adapters.discord import DiscordAdapter
-from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
+from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage, Storage
 from tests.discord_club import ClubDiscord

@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.adapters.common import split_text
-from bot.adapters.discord import DiscordAdapter, intents_for, platform_name
-from bot.adapters.discord_commands import penalty_choices, settings_choices
+from bot.adapters.discordbot.adapter import DiscordAdapter
+from bot.adapters.discordbot.commands import intents_for, penalty_choices, settings_choices
+from bot.adapters.names import platform_name
+from bot.adapters.text import split_text
 from bot.chat import Reply
 from bot.games.common.general import setting_named
 from bot.games.installed import COMMANDS
@@ -210,7 +211,7 @@ async def test_errors_answer_only_the_user(dc: AdapterDiscord, adapter: DiscordA
 async def test_a_command_slower_than_the_watchdog_is_deferred_then_answered(
     dc: AdapterDiscord, adapter: DiscordAdapter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.adapters.discord.DEFER_AFTER", 0.0)
+    monkeypatch.setattr("bot.adapters.discordbot.adapter.DEFER_AFTER", 0.0)
     iid = await slash(dc, "help", user=dc.ben)
     deferred = await dc.wait_for_response(iid, actions=("defer",))
     assert not deferred.ephemeral
@@ -781,8 +782,8 @@ async def test_export_of_a_finished_game_comes_as_a_file(dc: AdapterDiscord, ada
 
 @pytest.mark.asyncio
 async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage: SQLiteStorage) -> None:
-    from bot.adapters.discord import ArbitreClient, ShardedArbitreClient
-    from bot.adapters.discord_shards import ShardRange
+    from bot.adapters.discordbot.client import ArbitreClient, ShardedArbitreClient
+    from bot.adapters.discordbot.shards import ShardRange
 
     assert isinstance(make_adapter(storage).client, ArbitreClient)
     async with FakeDiscord() as fake:
@@ -808,13 +809,13 @@ async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage: SQ
 def test_a_command_whose_arguments_are_all_optional_is_registered_without_a_required_option() -> None:
     # issue 37, item 15: "/view [stop | simultane [CODE]]" left a "]" once the [...] groups were taken out,
     # and /view, /series and /simultane were registered with a required argument: a bare /vue was impossible
-    from bot.adapters.discord_commands import optional_removed
+    from bot.adapters.discordbot.commands import optional_removed
 
     assert optional_removed("[stop | simultane [CODE]]").strip() == ""
     assert optional_removed("REF WORD [claimed] [@PLAYER]").split() == ["REF", "WORD"]
     assert optional_removed("[a [b [c]] d] e").strip() == "e"
-    from bot.adapters.common import DEFAULT_LANGUAGE
-    from bot.adapters.discord_commands import usage_args
+    from bot.adapters.discordbot.commands import usage_args
+    from bot.adapters.names import DEFAULT_LANGUAGE
     from bot.games.installed import COMMANDS
 
     bare = {spec.name for spec in COMMANDS if not optional_removed(usage_args(spec.usage(DEFAULT_LANGUAGE))).strip()}

@@ -1,4 +1,4 @@
-"""A channel's posts and edits go one request at a time (bot/adapters/discord_serial.py).
+"""A channel's posts and edits go one request at a time (bot/adapters/discordbot/channel_requests.py).
 
 discord.py counts a channel's bucket from each answer's ``X-RateLimit-Remaining``, keeping
 ``min(Remaining, limit - outgoing)`` once a window has begun. With two requests of one channel under way
@@ -21,8 +21,8 @@ import pytest
 from aiohttp import web
 from discord.http import Route
 
-from bot.adapters.discord import DiscordAdapter
-from bot.adapters.discord_serial import channel_bucket
+from bot.adapters.discordbot.adapter import DiscordAdapter
+from bot.adapters.discordbot.channel_requests import channel_bucket
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, running_bot

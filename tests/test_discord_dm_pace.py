@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.adapters.discord import DiscordAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
 from bot.chat import Reply
 from bot.outbox import Failure
 from bot.referee import Referee

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.adapters.discord import DiscordAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.discord_club import ClubDiscord

@@ -1,4 +1,4 @@
-"""How the Discord adapter paces a batch for a channel's bucket (bot/adapters/discord_pacing.py): the order,
+"""How the Discord adapter paces a batch for a channel's bucket (bot/adapters/discordbot/pacing.py): the order,
 the notes that ride along with the post before them, and what the outbox hears when such a post fails
 (real discord.py against the fake, the adapter's own ``deliver``)."""
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.adapters.common import first_things_first
-from bot.adapters.discord import TEXT_LIMIT, DiscordAdapter
-from bot.adapters.discord_pacing import merged
+from bot.adapters.discordbot.adapter import TEXT_LIMIT, DiscordAdapter
+from bot.adapters.discordbot.pacing import merged
+from bot.adapters.ordering import first_things_first
 from bot.chat import Reply
 from bot.outbox import Failure
 from bot.referee import Referee

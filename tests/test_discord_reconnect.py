@@ -1,5 +1,5 @@
 """Reconnection to the gateway is bounded by the adapter: after an outage of any length the bot is back soon
-after Discord is (bot/adapters/discord_reconnect.py).
+after Discord is (bot/adapters/discordbot/reconnect.py).
 
 discord.py's own backoff doubles up to 1024 s; the test makes the adapter's bound small (discord.py sleeps
 real time, which a fake clock cannot shorten) and checks the production values' arithmetic separately.
@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from bot.adapters.discord import DiscordAdapter
-from bot.adapters.discord_reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, back_within
-from bot.adapters.discord_shards import ShardRange
+from bot.adapters.discordbot.adapter import DiscordAdapter
+from bot.adapters.discordbot.reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, back_within
+from bot.adapters.discordbot.shards import ShardRange
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.discord_club import identify_at_once

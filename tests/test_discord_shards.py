@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.adapters.discord_shards import ShardRange, ShardRangeError, parse_shard_range, shard_of
+from bot.adapters.discordbot.shards import ShardRange, ShardRangeError, parse_shard_range, shard_of
 from tests.fakes import DiscordUser, FakeDiscord, SentMessage
 from tests.ready_lists import ready_registry
 

@@ -27,8 +27,8 @@ README_LINES = 150
 # The set-up block, as a fresh machine reads it: one command runs the bot on its embedded default, one the tests.
 SET_UP = """\
 ```sh
-make run     # creates .venv if needed and starts the bot on its embedded default (console chat room)
-make test    # creates .venv if needed and runs the whole test suite
+make run     # creates .venv if needed with what running needs, and starts the bot (console chat room)
+make test    # adds the test tool-chain to .venv if needed, and runs the whole test suite
 ```
 """
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```$", re.MULTILINE | re.DOTALL)

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.adapters.console import CHANNEL, ConsoleRoom
+from bot.adapters.console.room import ConsoleRoom
+from bot.adapters.console.rooms import CHANNEL
 from bot.cli import main
 from bot.referee import Referee
 from bot.render.fonts import has_glyph

@@ -27,7 +27,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.adapters.console import CHANNEL, ConsoleRoom
+from bot.adapters.console.room import ConsoleRoom
+from bot.adapters.console.rooms import CHANNEL
 from bot.cli import main
 from bot.messages import say
 from bot.referee import Referee

@@ -8,6 +8,8 @@ of ``core.*`` and ``bot.*`` modules is built, and its strongly connected compone
 from __future__ import annotations
 
 import ast
+import sys
+from importlib.metadata import packages_distributions
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +62,17 @@ FORBIDDEN = [
     *(("bot.games.kinds", kind) for kind in KINDS),
     *((low, high) for low in ("bot.games.classic", "bot.games.sheet") for high in KINDS[1:3] + KINDS[4:]),
     ("bot.games.classic", "bot.games.sheet"),
+    ("bot.runtime", "bot.adapters"),
+    ("bot.storage", "bot.adapters"),
+    ("bot.adapters", "bot.tools"),
+    ("bot.adapters", "bot.cli"),
 ]
+
+# The adapters: a platform's package never imports another's, and what they share imports none of them.
+PLATFORMS = ("bot.adapters.console", "bot.adapters.discordbot", "bot.adapters.telegrambot")
+SHARED_BY_ADAPTERS = ("base", "memory", "names", "ordering", "text", "tracking")
+FORBIDDEN += [(one, other) for one in PLATFORMS for other in PLATFORMS if one != other]
+FORBIDDEN += [(f"bot.adapters.{shared}", platform) for shared in SHARED_BY_ADAPTERS for platform in PLATFORMS]
 
 
 def modules(root: Path, packages: tuple[str, ...] = PACKAGES) -> dict[str, tuple[Path, bool]]:
@@ -183,10 +195,25 @@ def test_the_referee_imports_the_commands_at_module_top() -> None:
 
 def test_every_module_is_read() -> None:
     graph = import_graph(ROOT)
-    assert {"core.game", "bot.referee", "bot.commands", "bot.commands.services", "bot.adapters.discord"} <= set(graph)
+    read = {"core.game", "bot.referee", "bot.commands", "bot.commands.services", "bot.adapters.discordbot.adapter"}
+    assert read <= set(graph)
     assert {"bot.games.installed", "bot.games.duplicate.submissions", "bot.games.duplicate.rounds"} <= graph[
         "bot.referee"
     ]
+
+
+def test_no_adapter_module_is_named_after_a_library() -> None:
+    # ``bot/adapters/discord.py`` read as ``discord`` by a tool that puts its folder on the path (a debugger,
+    # a script run from there) hid discord.py: each module's name is none of the standard library's nor any
+    # installed package's.
+    libraries = set(sys.stdlib_module_names) | set(packages_distributions()) - set(PACKAGES)
+    modules_of_adapters = modules(ROOT, ("bot",))
+    named = sorted(
+        name
+        for name in modules_of_adapters
+        if _inside(name, "bot.adapters") and name.rpartition(".")[2] in libraries
+    )
+    assert named == []
 
 
 def _write(root: Path, files: dict[str, str]) -> None:

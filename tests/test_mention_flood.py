@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.adapters.discord import MENTION_LOOKUPS, DiscordAdapter
+from bot.adapters.discordbot.adapter import MENTION_LOOKUPS, DiscordAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, running_bot

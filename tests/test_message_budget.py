@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 import pytest
 import pytest_asyncio
 
-from bot.adapters.telegram import LIVE_INTERVAL, TelegramAdapter
-from bot.adapters.telegram_pacing import FloodPacer
+from bot.adapters.telegrambot.adapter import LIVE_INTERVAL, TelegramAdapter
+from bot.adapters.telegrambot.pacing import FloodPacer
 from bot.referee import Referee
 from bot.storage import OutboxBacklog, SQLiteStorage
 from tests.fakes import FakeTelegram, TgUser, running_application

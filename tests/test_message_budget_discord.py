@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.adapters.discord import LIVE_INTERVAL, DiscordAdapter
+from bot.adapters.discordbot.adapter import LIVE_INTERVAL, DiscordAdapter
 from bot.games.duplicate.rounds import WARNING_SECONDS
 from bot.referee import Referee
 from bot.storage import SQLiteStorage

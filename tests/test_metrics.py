@@ -16,12 +16,14 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.adapters.console import ConsoleRoom, run_console, start_room
+from bot.adapters.console.room import ConsoleRoom
+from bot.adapters.console.rooms import start_room
 from bot.chat import Reply
 from bot.cli import build_parser
 from bot.operations.metrics import Metrics, MetricsAddress, MetricsServer
 from bot.referee import Referee
 from bot.storage import OutboxBacklog, SQLiteStorage, Storage
+from bot.tools.console import run_console
 from bot.words.game_lists import prepare_at_start
 from bot.words.loader import LexiconRegistry
 

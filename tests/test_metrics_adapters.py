@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
-from bot.adapters.discord import DiscordAdapter
-from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
+from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.operations.metrics import Metrics, MetricsAddress, MetricsServer
 from bot.referee import Referee
 from bot.storage import SQLiteStorage

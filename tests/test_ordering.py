@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from bot.adapters.ordering import ArrivalOrder
-from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, running_application

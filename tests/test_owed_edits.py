@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 import pytest_asyncio
 
-from bot.adapters.common import BudgetShortError, TrackedMessage
-from bot.adapters.discord import DiscordAdapter
-from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
+from bot.adapters.telegrambot.adapter import TelegramAdapter
+from bot.adapters.tracking import BudgetShortError, TrackedMessage
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.discord_club import ClubDiscord

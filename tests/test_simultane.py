@@ -14,8 +14,8 @@ from typing import Unpack
 import pytest
 import pytest_asyncio
 
-from bot.adapters.discord import DiscordAdapter
-from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.discordbot.adapter import DiscordAdapter
+from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.chat import Incoming, Reply
 from bot.games.duplicate.games import load_game
 from bot.referee import Referee

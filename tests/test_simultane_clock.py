@@ -11,7 +11,7 @@ import zoneinfo
 
 import pytest
 
-from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.chat import Reply
 from bot.referee import Referee
 from bot.storage import SQLiteStorage, StoredEvent

@@ -17,7 +17,7 @@ import sqlite3
 import zipfile
 from pathlib import Path
 
-from bot.adapters.console import room_key
+from bot.adapters.console.rooms import room_key
 
 from .test_console_rooms import LiveConsole
 

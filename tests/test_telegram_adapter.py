@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.adapters.telegram import TelegramAdapter
-from bot.adapters.telegram_text import file_url_for, telegram_text, utf16_len
+from bot.adapters.telegrambot.adapter import TelegramAdapter
+from bot.adapters.telegrambot.text import file_url_for, telegram_text, utf16_len
 from bot.chat import Reply
 from bot.games.installed import COMMANDS
 from bot.messages import say as catalog_say
@@ -112,11 +112,11 @@ async def test_handshake_adapter_sets_commands_and_answers(tg: ClubTelegram, ada
 def test_countdown_shows_steps_of_the_edit_interval(storage: SQLiteStorage) -> None:
     adapter = TelegramAdapter(Referee(storage, LEXICONS), "1:x", base_url="http://127.0.0.1:9/bot")
     assert adapter.edit_interval == 10
-    assert adapter.render("Coup 1", 1000.0, now=825.0) == "Coup 1\n⏳ 3:00"
-    assert adapter.render("Coup 1", 1000.0, now=829.0) == "Coup 1\n⏳ 3:00"
-    assert adapter.render("Coup 1", 1000.0, now=831.0) == "Coup 1\n⏳ 2:50"
-    assert adapter.render("Coup 1", 1000.0, now=1000.0) == "Coup 1\n⌛ 0:00"
-    assert adapter.render("Coup 1", None) == "Coup 1"
+    assert adapter.time_left(1000.0, now=825.0) == "⏳ 3:00"
+    assert adapter.time_left(1000.0, now=829.0) == "⏳ 3:00"
+    assert adapter.time_left(1000.0, now=831.0) == "⏳ 2:50"
+    assert adapter.time_left(1000.0, now=1000.0) == "⌛ 0:00"
+    assert adapter.with_time_left("Coup 1", None) == "Coup 1"
 
 
 def test_helpers() -> None:

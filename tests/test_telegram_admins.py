@@ -1,7 +1,7 @@
-"""A Telegram group's administrators read once per group at a time (bot/adapters/telegram_admins.py), the
+"""A Telegram group's administrators read once per group at a time (bot/adapters/telegrambot/admins.py), the
 membership updates that keep them up to date by long poll and by webhook, and the pacer's part: reads stand
 in no message queue, and a message counts in Telegram's windows until Telegram has answered it
-(bot/adapters/telegram_pacing.py)."""
+(bot/adapters/telegrambot/pacing.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest
 from telegram import Update
 from telegram.error import NetworkError
 
-from bot.adapters.telegram import TelegramAdapter
-from bot.adapters.telegram_admins import ALLOWED_UPDATES, GroupAdmins
-from bot.adapters.telegram_pacing import FloodPacer, TelegramLimits, library_limiter
-from bot.adapters.telegram_webhook import WebhookConfig
+from bot.adapters.telegrambot.adapter import TelegramAdapter
+from bot.adapters.telegrambot.admins import ALLOWED_UPDATES, GroupAdmins
+from bot.adapters.telegrambot.pacing import FloodPacer, TelegramLimits, library_limiter
+from bot.adapters.telegrambot.webhook import WebhookConfig
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, TgUser, running_application

@@ -32,9 +32,9 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from bot.adapters.telegram import TelegramAdapter
-from bot.adapters.telegram_admins import ALLOWED_UPDATES
-from bot.adapters.telegram_pacing import FloodPacer
+from bot.adapters.telegrambot.adapter import TelegramAdapter
+from bot.adapters.telegrambot.admins import ALLOWED_UPDATES
+from bot.adapters.telegrambot.pacing import FloodPacer
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, TgUser, running_application

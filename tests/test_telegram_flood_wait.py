@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, running_application

@@ -1,4 +1,4 @@
-"""The Telegram adapter's pacer (bot/adapters/telegram_pacing.py) on a clock the test drives: a chat's burst then
+"""The Telegram adapter's pacer (bot/adapters/telegrambot/pacing.py) on a clock the test drives: a chat's burst then
 one message a second, 20 in any minute to a group, 30 a second overall, reads never held; and the order a long
 batch of replies is sent in."""
 
@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.common import BudgetShortError
-from bot.adapters.telegram_pacing import LIVE_RESERVE, FloodPacer, Priority, TelegramLimits, shown_first
+from bot.adapters.ordering import shown_first
+from bot.adapters.telegrambot.pacing import LIVE_RESERVE, FloodPacer, Priority, TelegramLimits
+from bot.adapters.tracking import BudgetShortError
 from bot.chat import Reply
 
 GROUP = -4_000_000_999
@@ -119,9 +120,9 @@ def test_a_long_batch_shows_what_counts_down_first() -> None:
     standings = Reply("Classement", channel=channel)
     draw = Reply("Coup 2 — tirage", channel=channel, edit_key="dup-1-2", deadline=100.0)
     batch = [counter, closed, results, standings, draw]
-    assert shown_first(batch, untracked) == [draw, counter, closed, results, standings]
+    assert shown_first(batch, untracked, TelegramLimits.chat_burst) == [draw, counter, closed, results, standings]
     # a batch that fits in the chat's burst keeps its order (a game's announcement, then its first draw)
-    assert shown_first([results, draw], untracked) == [results, draw]
+    assert shown_first([results, draw], untracked, TelegramLimits.chat_burst) == [results, draw]
 
 
 @pytest.mark.asyncio

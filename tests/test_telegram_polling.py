@@ -1,5 +1,5 @@
 """After an outage of any length the Telegram adapter's long poll is back soon after the Bot API is
-(bot/adapters/telegram_requests.py): python-telegram-bot's polling loop waits up to 30 s after a network
+(bot/adapters/telegrambot/transport.py): python-telegram-bot's polling loop waits up to 30 s after a network
 error, 1.5 times longer at each one in a row; the adapter's poll tries again itself, at most ``cap`` apart.
 
 Real python-telegram-bot against the fake Bot API, whose outage resets every connection until it ends.
@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from bot.adapters.telegram import TelegramAdapter
-from bot.adapters.telegram_requests import POLL_RETRY_CAP, PollingRequest
+from bot.adapters.telegrambot.adapter import TelegramAdapter
+from bot.adapters.telegrambot.transport import POLL_RETRY_CAP, PollingRequest
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, running_application

@@ -24,7 +24,7 @@ import pytest
 import pytest_asyncio
 from aiohttp import ClientSession, ClientTimeout, web
 
-from bot.adapters.telegram_webhook import WebhookConfig, WebhookConfigError
+from bot.adapters.telegrambot.webhook import WebhookConfig, WebhookConfigError
 from bot.operations.tokens import TokenError, load_webhook_secret
 from bot.storage import SQLiteStorage
 from tests.fakes import SECRET_HEADER
@@ -190,7 +190,7 @@ async def raw_post(
 @pytest_asyncio.fixture
 async def receiver() -> AsyncIterator[tuple[int, list[dict[str, object]]]]:
     """The webhook's server in this process on a free port; yields the port and the updates it received."""
-    from bot.adapters.telegram_receiver import serve_updates
+    from bot.adapters.telegrambot.receiver import serve_updates
 
     received: list[dict[str, object]] = []
 
@@ -250,7 +250,7 @@ async def test_a_small_body_without_the_secret_is_refused_and_never_received(
 async def test_a_chunked_body_longer_than_any_update_is_cut_short(
     receiver: tuple[int, list[dict[str, object]]], headers: dict[str, str], status: int
 ) -> None:
-    from bot.adapters.telegram_receiver import MAX_UPDATE_BYTES
+    from bot.adapters.telegrambot.receiver import MAX_UPDATE_BYTES
 
     port, received = receiver
     answer = await raw_post(port, "arbitre", headers, length=None, chunked=64 * MIB)

@@ -15,8 +15,8 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
-from bot.adapters.console import run_console
 from bot.cli import build_parser
+from bot.tools.console import run_console
 from bot.web.address import BadWebPortError, clean_prefix, web_address
 from bot.web.state import duplicate_state
 from core.duplicate import DuplicateGame
@@ -324,7 +324,7 @@ def test_links_are_stored_and_revoked_postgres(postgres_url: str) -> None:
 async def test_a_telegram_bot_serves_the_pages_while_it_runs(tmp_path: Path) -> None:
     """The real python-telegram-bot against the local fake: the pages start with the application, /vue in
     a group gives a link that answers, and the port is closed once the application stops."""
-    from bot.adapters.telegram import TelegramAdapter
+    from bot.adapters.telegrambot.adapter import TelegramAdapter
     from bot.referee import Referee
     from bot.storage import SQLiteStorage
     from bot.web import Hub, WebAddress, WebServer

@@ -1,4 +1,5 @@
-"""Each account's commands handled in the order they arrived, whatever each waits for first.
+"""Each account's commands handled in the order they arrived, whatever each waits for first; a batch of
+replies in the order players need them.
 
 An adapter handles commands concurrently (a slow one must not hold up a room), but one player's
 commands must not overtake each other: ``/rejoindre`` in the group, whose admin lookup goes to the
@@ -9,8 +10,10 @@ in that order.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from types import TracebackType
+
+from ..chat import Reply
 
 
 class Turn:
@@ -58,3 +61,28 @@ class ArrivalOrder:
     def __len__(self) -> int:
         """How many accounts have a command waiting or under way."""
         return len(self._last)
+
+
+def first_things_first(replies: Sequence[Reply], is_tracked: Callable[[Reply], bool]) -> list[Reply]:
+    """The replies in the order players need them when a chat's budget is short (both platforms): new draws
+    and deadlines, then warnings, then the rest (results, standings, edits), each kind in its own order.
+    ``is_tracked``: whether a reply edits a message already sent."""
+
+    def rank(reply: Reply) -> int:
+        if reply.live:
+            return 2
+        if reply.deadline is not None and not is_tracked(reply):
+            return 0
+        return 1 if reply.expires is not None else 2
+
+    return sorted(replies, key=rank)
+
+
+def shown_first(replies: Sequence[Reply], is_tracked: Callable[[Reply], bool], burst: int) -> list[Reply]:
+    """The replies in the order a paced chat should get them. A batch of at most ``burst`` keeps its order; a
+    longer one (a round's close: live lines, results, standings, the next draw) would hold its last messages
+    for seconds, so it goes in :func:`first_things_first` order (the next draw first), at the chat's pace.
+    ``is_tracked``: whether a reply edits a message already sent."""
+    if len(replies) <= burst:
+        return list(replies)
+    return first_things_first(replies, is_tracked)

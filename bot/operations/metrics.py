@@ -23,7 +23,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,7 @@ from .ports import BadPortError, port_number
 
 if TYPE_CHECKING:
     import aiohttp
+    import aiohttp.web
 
     from ..chat import CommandLine
     from ..overload import Overload
@@ -199,6 +200,30 @@ class Metrics:
             return metrics_app(environ, start_response)  # type: ignore[no-any-return]
 
         return app
+
+
+def add_metrics_routes(
+    app: aiohttp.web.Application, metrics: Metrics, paths: Collection[str] = ("health", "metrics")
+) -> None:
+    """``/healthz`` (``health`` in ``paths``) and ``/metrics`` (``metrics``) on ``app`` (the process's one HTTP
+    server), answered in a worker thread (the storage's query may wait)."""
+    import asyncio
+
+    from aiohttp import web
+    from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+
+    async def healthz(request: web.Request) -> web.Response:
+        health = await asyncio.to_thread(metrics.health)
+        return web.Response(status=200 if health.ok else 503, text=health.reason + "\n")
+
+    async def scrape(request: web.Request) -> web.Response:
+        body = await asyncio.to_thread(generate_latest, metrics.registry)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    if "health" in paths:
+        app.router.add_get("/healthz", healthz)
+    if "metrics" in paths:
+        app.router.add_get("/metrics", scrape)
 
 
 def rate_limit_trace(metrics: Metrics, platform: str) -> aiohttp.TraceConfig:

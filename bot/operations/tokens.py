@@ -3,7 +3,8 @@
 A token is read, in this order, from:
 
 1. the config file given with ``--config PATH`` (it must exist);
-2. the environment: ``ARBITRE_DISCORD_TOKEN`` / ``ARBITRE_TELEGRAM_TOKEN``;
+2. the environment: ``ARBITRE_DISCORD_TOKEN`` / ``ARBITRE_TELEGRAM_TOKEN``, else the file that
+   ``ARBITRE_DISCORD_TOKEN_FILE`` / ``ARBITRE_TELEGRAM_TOKEN_FILE`` names (a container's secret);
 3. the default config file ``$XDG_CONFIG_HOME/arbitre/tokens.toml`` (``~/.config/arbitre/tokens.toml``),
    when it exists.
 
@@ -34,6 +35,7 @@ from pathlib import Path
 
 ENV_VARS = {"discord": "ARBITRE_DISCORD_TOKEN", "telegram": "ARBITRE_TELEGRAM_TOKEN"}
 WEBHOOK_SECRET_VAR = "ARBITRE_TELEGRAM_WEBHOOK_SECRET"
+FILE_SUFFIX = "_FILE"  # ARBITRE_DISCORD_TOKEN_FILE=/run/secrets/discord_token: the secret in a file of its own
 PLATFORM_NAMES = {"discord": "Discord", "telegram": "Telegram"}
 MASK = "***"
 
@@ -115,12 +117,27 @@ def _look_up(
     from_env = (env.get(variable) or "").strip()
     if from_env:
         return from_env
+    secret_file = (env.get(f"{variable}{FILE_SUFFIX}") or "").strip()
+    if secret_file:
+        return _read_secret_file(Path(secret_file), f"{variable}{FILE_SUFFIX}")
     path = default_config_path(env)
     if path.exists():
         found = pick(read_config(path))
         if found:
             return found
     raise TokenError(nowhere.format(path=path))
+
+
+def _read_secret_file(path: Path, variable: str) -> str:
+    """The secret held by the file a ``..._FILE`` variable names (a container's secret, mounted read-only)."""
+    try:
+        found = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else type(error).__name__
+        raise TokenError(f"{variable}: cannot read {path}: {reason}") from None
+    if not found:
+        raise TokenError(f"{variable}: {path} is empty")
+    return found
 
 
 def load_token(
@@ -184,16 +201,3 @@ class MaskingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return mask(self.inner.format(record), self.secrets)
-
-
-def configure_logging(secrets: Iterable[str], level: int = logging.INFO) -> None:
-    """One stderr log for the adapters, with the secrets masked everywhere.
-
-    Arbitre logs at ``level``, the libraries at WARNING: httpx, for one, logs each request
-    URL at INFO level, and Telegram URLs carry the token (masked anyway).
-    """
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("arbitre").setLevel(level)
-    secrets = list(secrets)
-    for handler in logging.getLogger().handlers:
-        handler.setFormatter(MaskingFormatter(handler.formatter, secrets))

@@ -54,6 +54,8 @@ def run_lexicon(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     status = 0
     for spec in args.lists or ["fr"]:
+        if args.action == "build":
+            announce_build(spec, err)
         try:
             lexicon, info = load(spec, copy=False)
         except WordListError as error:
@@ -70,6 +72,21 @@ def run_lexicon(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             for key, value in data.items():
                 print(f"{key}: {value}", file=out)
     return status
+
+
+WORDS_A_SECOND = 40_000  # a list's compilation, on one core of a 2-core machine kept busy by other work
+
+
+def announce_build(spec: str, err: TextIO) -> None:
+    """Say on ``err`` which list is about to be compiled and for how long, when it is not in the cache yet (the
+    standard output says what was compiled)."""
+    from bot.words.loader import bundled_words, needs_compiling
+
+    if not needs_compiling(spec):
+        return
+    words = bundled_words(spec)
+    size = f"{words:,} words, about {max(1, round(words / WORDS_A_SECOND))} s" if words else "a list of yours"
+    print(f"compiling the word list {spec} ({size})...", file=err, flush=True)
 
 
 def register(sub: Any) -> None:

@@ -7,16 +7,17 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from bot.operations.exit_codes import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE  # the tools import them from here
+from bot.operations.exit_codes import EXIT_METRICS as EXIT_METRICS
+from bot.operations.exit_codes import EXIT_STORAGE as EXIT_STORAGE
+from bot.operations.exit_codes import EXIT_USAGE as EXIT_USAGE
+
 if TYPE_CHECKING:  # imported when a command runs: building the parser needs none of them
     from bot.operations.metrics import MetricsRun
     from bot.storage import Storage
+    from bot.web.run import HttpPlan
     from core.edition import Edition
     from core.notation import Notation
-
-EXIT_STORAGE = 2  # the database cannot be opened (as for a missing token: nothing to retry)
-EXIT_METRICS = 2  # the metrics port is not a port or cannot be bound (nothing to retry either)
-EXIT_USAGE = 2  # an option's value is refused (as argparse refuses a bad option, in one line)
-EXIT_BROKEN_PIPE = 141  # the reader of the output went away (128 + SIGPIPE, as the shell's own tools)
 
 
 def edition_codes() -> list[str]:
@@ -79,6 +80,14 @@ def open_database(url: str, tool: str, err: TextIO) -> Storage | None:
         return None
 
 
+def start_log(args: argparse.Namespace, secrets: list[str] | None = None) -> None:
+    """The process's log as the options (``--log-level``, ``--log-format``) or the environment ask, ``secrets``
+    masked in it (``bot.operations.logs``)."""
+    from bot.operations.logs import configure, log_settings
+
+    configure(getattr(args, "log", None) or log_settings(), secrets or [])
+
+
 def add_metrics_options(parser: argparse.ArgumentParser) -> None:
     """``--metrics-port PORT`` and ``--metrics-address HOST``: metrics and health check over HTTP (off by default)."""
     parser.add_argument(
@@ -112,6 +121,43 @@ def start_metrics(args: argparse.Namespace, tool: str, err: TextIO) -> MetricsRu
         url = run.server.url
         print(f"arbitre {tool}: metrics on {url}/metrics, health check on {url}/healthz", file=err)
     return run
+
+
+def add_http_options(parser: argparse.ArgumentParser) -> None:
+    """``--http-port``, ``--http-address``, ``--http-paths``: one port for all the process serves (``bot.web.run``)."""
+    parser.add_argument(
+        "--http-port",
+        metavar="PORT",
+        help="serve the health check (/healthz), the metrics (/metrics), the live pages (and Telegram's webhook) on "
+        "this one port, 0 for any free one (default: ARBITRE_HTTP_PORT; instead of --metrics-port and --web-port)",
+    )
+    parser.add_argument(
+        "--http-address",
+        metavar="HOST",
+        help="the address the one port is bound to (default: ARBITRE_HTTP_ADDRESS, else 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--http-paths",
+        metavar="LIST",
+        help="what the one port serves, among health,metrics,pages,webhook (default: ARBITRE_HTTP_PATHS, else all)",
+    )
+
+
+def http_metrics(args: argparse.Namespace, tool: str, err: TextIO) -> tuple[HttpPlan | None, MetricsRun | None]:
+    """The one port ``add_http_options`` asks for and the process's metrics to serve on it (none when it does not
+    serve them), or no plan and the metrics on a port of their own (``start_metrics``); no metrics run after one
+    line on ``err`` when a port is wrong."""
+    from bot.operations.metrics import Metrics, MetricsRun
+    from bot.web.run import WebOptionsError, http_plan
+
+    try:
+        plan = http_plan(args, tool)
+    except WebOptionsError as error:
+        print(error.text, file=err)
+        return None, None
+    if plan is None:
+        return None, start_metrics(args, tool, err)
+    return plan, MetricsRun(Metrics() if plan.metrics_paths else None)
 
 
 def add_web_options(parser: argparse.ArgumentParser) -> None:

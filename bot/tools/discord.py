@@ -25,18 +25,21 @@ from typing import TYPE_CHECKING, Any, TextIO
 from bot.tools.common import (
     EXIT_METRICS,
     EXIT_STORAGE,
+    add_http_options,
     add_metrics_options,
     add_web_options,
     database_url,
+    http_metrics,
     open_database,
-    start_metrics,
+    start_log,
 )
 
 if TYPE_CHECKING:  # asyncio and the rest are imported when the bot runs, not to parse arguments
-    from bot.adapters.discord_shards import ShardRange
+    from bot.adapters.discordbot.shards import ShardRange
     from bot.operations.metrics import Metrics
     from bot.storage import Storage
     from bot.web import WebAddress
+    from bot.web.run import HttpPlan
 
 EXIT_TOKEN = 2
 
@@ -96,17 +99,18 @@ async def _main(
     metrics: Metrics | None = None,
     web: WebAddress | None = None,
     err: TextIO | None = None,
+    plan: HttpPlan | None = None,
 ) -> int:
     import asyncio
 
-    from bot.adapters.discord import DiscordAdapter
+    from bot.adapters.discordbot.adapter import DiscordAdapter
     from bot.referee import Referee
     from bot.words.game_lists import prepare_at_start
     from bot.words.loader import LexiconRegistry
 
     try:
         registry = LexiconRegistry()
-        if not args.sync:
+        if not (args.sync or args.invite):
             prepare_at_start(registry, storage)  # in the background: commands say so until it is done
         adapter = DiscordAdapter(
             Referee(storage, registry, clock_scope="discord:"),
@@ -115,8 +119,11 @@ async def _main(
             metrics=metrics,
         )
         async with adapter.client:
-            if args.sync:
+            if args.sync or args.invite:
                 await adapter.client.login(token)
+                if args.invite:
+                    print(invite_line(adapter.client.application_id), file=out)
+                    return 0
                 synced = await adapter.sync(args.guild)
                 where = f"in server {args.guild}" if args.guild else "globally (visible within an hour)"
                 print(f"{len(synced)} slash commands registered {where}", file=out)
@@ -129,8 +136,10 @@ async def _main(
             from bot.web.run import serving
 
             try:
-                async with serving(adapter.referee, web, "discord", err or sys.stderr):
-                    await adapter.client.start(token)
+                async with serving(adapter.referee, web, "discord", err or sys.stderr, plan=plan, metrics=metrics):
+                    await adapter.client.login(token)  # what client.start does, the invite said in between
+                    print(f"arbitre discord: {invite_line(adapter.client.application_id)}", file=err or sys.stderr)
+                    await adapter.client.connect()
             except asyncio.CancelledError:
                 if not terminated.received:
                     raise
@@ -139,11 +148,23 @@ async def _main(
         storage.close()
 
 
+def invite_line(application_id: int | None) -> str:
+    """The line that gives the link adding the bot to a server (``bot.operations.invite``)."""
+    from bot.operations.invite import invite_url
+
+    if application_id is None:  # discord.py reads it at login: never seen missing
+        return "no invite link: Discord did not give the application's id"
+    return f"add the bot to a server with {invite_url(application_id)}"
+
+
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.operations.tokens import TokenError, configure_logging, load_token, mask
+    from bot.operations.tokens import TokenError, load_token, mask
 
     if args.guild is not None and not args.sync:
         print("arbitre discord: --guild goes with --sync", file=err)
+        return EXIT_TOKEN
+    if args.invite and args.sync:
+        print("arbitre discord: --invite and --sync are two runs", file=err)
         return EXIT_TOKEN
     try:
         shards = _shards(args)
@@ -155,7 +176,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except TokenError as error:
         print(f"arbitre discord: {error}", file=err)
         return EXIT_TOKEN
-    configure_logging([token])
+    start_log(args, [token])
 
     import asyncio
 
@@ -167,18 +188,22 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_STORAGE
     from bot.web.run import WebOptionsError, address_of
 
+    once = args.sync or args.invite  # a run that does one thing and exits: no port opened
     try:
-        web = None if args.sync else address_of(args, "discord")
+        web = None if once else address_of(args, "discord")
     except WebOptionsError as error:
         print(error.text, file=err)
         storage.close()
         return EXIT_METRICS
-    metrics = start_metrics(args, "discord", err) if not args.sync else None
-    if metrics is None and not args.sync:
+    plan, metrics = http_metrics(args, "discord", err) if not once else (None, None)
+    if plan is not None:
+        web = None  # the pages go on the one port
+    if metrics is None and not once:
         storage.close()
         return EXIT_METRICS
     try:
-        return asyncio.run(_main(args, token, storage, out, shards, metrics.metrics if metrics else None, web, err))
+        measured = metrics.metrics if metrics else None
+        return asyncio.run(_main(args, token, storage, out, shards, measured, web, err, plan))
     except WebOptionsError as error:
         print(error.text, file=err)
         return EXIT_METRICS
@@ -213,9 +238,10 @@ def _shards(args: argparse.Namespace) -> ShardRange | None:
         raise ValueError("--shards goes with --shard-count N (the number of shards in all)")
     if args.shard_count is None:
         return None
-    if args.sync:
-        raise ValueError("--sync registers the commands and exits: it takes no shards")
-    from bot.adapters.discord_shards import parse_shard_range
+    if args.sync or args.invite:
+        what = "--sync registers the commands" if args.sync else "--invite prints the link"
+        raise ValueError(f"{what} and exits: it takes no shards")
+    from bot.adapters.discordbot.shards import parse_shard_range
 
     return parse_shard_range(args.shards, args.shard_count)
 
@@ -230,6 +256,12 @@ def register(sub: Any) -> None:
         "--sync",
         action="store_true",
         help="register the slash commands with Discord, then exit (once, and after upgrades)",
+    )
+    parser.add_argument(
+        "--invite",
+        action="store_true",
+        help="print the link that adds the bot to a server, with the permissions it needs, then exit "
+        "(also said at every start)",
     )
     parser.add_argument(
         "--guild",
@@ -265,6 +297,7 @@ def register(sub: Any) -> None:
         metavar="PATH",
         help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_DISCORD_TOKEN otherwise)",
     )
+    add_http_options(parser)
     add_metrics_options(parser)
     add_web_options(parser)
     parser.set_defaults(handler=run)

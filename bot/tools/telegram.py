@@ -12,20 +12,28 @@ in ``[telegram]``). Several processes may serve one bot behind one URL over one 
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.tools.common import (
     EXIT_METRICS,
     EXIT_STORAGE,
+    add_http_options,
     add_metrics_options,
     add_web_options,
     database_url,
+    http_metrics,
     open_database,
-    start_metrics,
+    start_log,
 )
 
 if TYPE_CHECKING:
-    from bot.adapters.telegram_webhook import WebhookConfig
+    from bot.adapters.telegrambot.webhook import WebhookConfig
+    from bot.operations.metrics import Metrics
+    from bot.referee import Referee
+    from bot.web import WebAddress, WebServer
+    from bot.web.run import HttpPlan
+    from bot.web.webhook import Receive
 
 EXIT_TOKEN = 2
 
@@ -36,15 +44,54 @@ def _webhook(args: argparse.Namespace, secret: str | None) -> WebhookConfig | No
         if args.listen is not None or args.port is not None:
             raise ValueError("--listen and --port go with --webhook URL")
         return None
-    from bot.adapters.telegram_webhook import DEFAULT_LISTEN, DEFAULT_PORT, WebhookConfig
+    from bot.adapters.telegrambot.webhook import DEFAULT_LISTEN, DEFAULT_PORT, WebhookConfig
 
     assert secret is not None
     listen = args.listen if args.listen is not None else DEFAULT_LISTEN
     return WebhookConfig(args.webhook, secret, listen, args.port if args.port is not None else DEFAULT_PORT)
 
 
+def http_port_asked(args: argparse.Namespace) -> bool:
+    """Whether the one HTTP port is asked for (``--http-port`` or ``ARBITRE_HTTP_PORT``)."""
+    from bot.web.run import HTTP_PORT_ENV
+
+    return bool(args.http_port or os.environ.get(HTTP_PORT_ENV, "").strip())
+
+
+def one_server(
+    plan: HttpPlan, referee: Referee, metrics: Metrics | None, webhook: WebhookConfig | None, receive: Receive
+) -> WebServer:
+    """The process's one HTTP server: what ``plan`` names of the pages, the health check and metrics, and the
+    webhook (at its URL's path)."""
+    from bot.web import Hub, WebServer
+    from bot.web.webhook import WebhookRoute
+
+    route = None
+    if webhook is not None and "webhook" in plan.paths:
+        route = WebhookRoute(webhook.url_path, webhook.secret, receive)
+    return WebServer(
+        Hub(referee) if "pages" in plan.paths else None,
+        plan.address,
+        metrics=metrics if plan.metrics_paths else None,
+        metrics_paths=plan.metrics_paths,
+        webhook=route,
+    )
+
+
+def webhook_plan(webhook: WebhookConfig, pages: WebAddress | None) -> HttpPlan:
+    """The webhook's own port (``--listen``, ``--port``) served by the process's aiohttp server, with the pages
+    when they are asked for on the same port."""
+    from bot.web.address import WebAddress
+    from bot.web.run import HttpPlan
+
+    if pages is None:
+        return HttpPlan(WebAddress(webhook.listen, webhook.port), frozenset({"webhook"}))
+    address = WebAddress(webhook.listen, webhook.port, pages.prefix, pages.public_url)
+    return HttpPlan(address, frozenset({"webhook", "pages"}))
+
+
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.operations.tokens import TokenError, configure_logging, load_token, load_webhook_secret, mask
+    from bot.operations.tokens import TokenError, load_token, load_webhook_secret, mask
 
     try:
         token = load_token("telegram", args.config)
@@ -53,7 +100,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except (TokenError, ValueError) as error:
         print(f"arbitre telegram: {error}", file=err)
         return EXIT_TOKEN
-    configure_logging([token, secret or ""])
+    start_log(args, [token, secret or ""])
 
     import logging
 
@@ -69,7 +116,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for handler in logging.getLogger().handlers:
         handler.addFilter(not_token_trouble)
 
-    from bot.adapters.telegram import TelegramAdapter
+    from bot.adapters.telegrambot.adapter import TelegramAdapter
     from bot.referee import Referee
     from bot.web.run import WebOptionsError, address_of
     from bot.words.game_lists import prepare_at_start
@@ -80,10 +127,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except WebOptionsError as error:
         print(error.text, file=err)
         return EXIT_METRICS
+    if webhook is not None and (args.listen is not None or args.port is not None) and http_port_asked(args):
+        print("arbitre telegram: --http-port takes the webhook: leave out --listen and --port", file=err)
+        return EXIT_METRICS
     storage = open_database(database_url(args), "telegram", err)
     if storage is None:
         return EXIT_STORAGE
-    metrics = start_metrics(args, "telegram", err)
+    plan, metrics = http_metrics(args, "telegram", err)
     if metrics is None:
         storage.close()
         return EXIT_METRICS
@@ -92,7 +142,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         prepare_at_start(registry, storage)  # in the background: commands say so until it is done
         referee = Referee(storage, registry, clock_scope="telegram:")
         adapter = TelegramAdapter(referee, token, base_url=args.base_url, metrics=metrics.metrics)
-        if web is not None:
+        if plan is None and webhook is not None and (web is None or web.port == webhook.port):
+            plan = webhook_plan(webhook, web)  # the webhook's own port, on the same server as the pages
+            web = None
+        if plan is not None:
+            adapter.web = one_server(plan, referee, metrics.metrics, webhook, adapter.receive_update)
+            print(f"arbitre telegram: {', '.join(sorted(plan.paths))} on port {plan.address.port}", file=err)
+        elif web is not None:
             from bot.web import Hub, WebServer
 
             adapter.web = WebServer(Hub(referee), web)
@@ -149,6 +205,7 @@ def register(sub: Any) -> None:
         metavar="PATH",
         help="token file (default: ~/.config/arbitre/tokens.toml; ARBITRE_TELEGRAM_TOKEN otherwise)",
     )
+    add_http_options(parser)
     add_metrics_options(parser)
     add_web_options(parser)
     parser.set_defaults(handler=run)

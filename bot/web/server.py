@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Collection
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from ..operations.metrics import Metrics, add_metrics_routes
 from ..storage import ViewRecord
 from .address import WebAddress, clean_prefix
 from .hub import REVOKED, Hub
 from .limits import ACCEPT_BURST, HEADER_SECONDS, RETRY_AFTER, Caps, capped, quiet_descriptor_shortage
 from .page import page_html
+from .webhook import WebhookRoute, webhook_handler
 
 KEEPALIVE_SECONDS = 15.0  # a comment line on an idle stream, so that proxies keep it open
 
@@ -35,13 +38,25 @@ def sse(event: str, data: str) -> bytes:
 
 
 class WebServer:
-    """The pages of one referee's rooms; ``start`` binds the port (``port`` is then the one bound) and
-    gives the referee the links' address."""
+    """The process's HTTP server: the pages of one referee's rooms, and with ``--http-port`` on the same port the
+    health check and the metrics (``metrics``) and Telegram's webhook (``webhook``); ``start`` binds the port
+    (``port`` is then the one bound) and gives the referee the links' address."""
 
-    def __init__(self, hub: Hub, address: WebAddress, caps: Caps | None = None) -> None:
-        """``caps``: the connections and viewers it holds at once (by default, what the process's descriptor
-        limit allows with the bot's reserve kept)."""
-        self.hub = hub
+    def __init__(
+        self,
+        hub: Hub | None,
+        address: WebAddress,
+        caps: Caps | None = None,
+        *,
+        metrics: Metrics | None = None,
+        metrics_paths: Collection[str] = ("health", "metrics"),
+        webhook: WebhookRoute | None = None,
+    ) -> None:
+        """``hub``: the rooms' pages (None: no page served); ``caps``: the connections and viewers it holds at
+        once (by default, what the process's descriptor limit allows with the bot's reserve kept); ``metrics``:
+        ``/healthz`` and ``/metrics`` served too (those of ``metrics_paths``); ``webhook``: Telegram's updates
+        taken at its path."""
+        self._hub = hub
         self.address = address
         self.port = address.port
         self.caps = caps or Caps.for_limit()
@@ -54,8 +69,22 @@ class WebServer:
         self._streams: set[asyncio.Task[object]] = set()  # the open event streams' handlers
         self.prefix = prefix = clean_prefix(address.prefix)
         self.app = web.Application(middlewares=[self._under_way])
-        self.app.router.add_get(prefix + "/v/{token}", self._page)
-        self.app.router.add_get(prefix + "/v/{token}/events", self._events)
+        if hub is not None:
+            self.app.router.add_get(prefix + "/v/{token}", self._page)
+            self.app.router.add_get(prefix + "/v/{token}/events", self._events)
+        self.serves_pages = hub is not None
+        self.metrics_paths = frozenset(metrics_paths) if metrics is not None else frozenset()
+        if metrics is not None:
+            add_metrics_routes(self.app, metrics, metrics_paths)
+        self.serves_webhook = webhook is not None
+        if webhook is not None:
+            self.app.router.add_post("/" + webhook.path.strip("/"), webhook_handler(webhook))
+
+    @property
+    def hub(self) -> Hub:
+        """The rooms' pages' hub (only asked by the pages' routes, which exist when there is one)."""
+        assert self._hub is not None
+        return self._hub
 
     @property
     def url(self) -> str:
@@ -66,7 +95,9 @@ class WebServer:
 
     async def start(self) -> None:
         """Serve (raises ``OSError`` when the address cannot be bound)."""
-        loop = self.hub.loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
+        if self._hub is not None:
+            self._hub.loop = loop
         quiet_descriptor_shortage(loop)
         # a connection that has not sent its whole request within HEADER_SECONDS (or idles as long after one) is closed
         self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, keepalive_timeout=HEADER_SECONDS)
@@ -78,20 +109,23 @@ class WebServer:
             factory, self.address.host, self.address.port, reuse_address=True, backlog=ACCEPT_BURST
         )
         self.port = int(self._server.sockets[0].getsockname()[1])  # the port bound (``port`` 0: any free one)
-        self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
-        self.hub.listen()  # the changes other processes make (several processes on one PostgreSQL database)
-        self.hub.referee.web_url = self.url
+        if self._hub is not None:
+            self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
+            self._hub.listen()  # the changes other processes make (several processes on one PostgreSQL database)
+            self._hub.referee.web_url = self.url
 
     async def close(self) -> None:
         """Stop serving: open streams end, the port is freed, and ``/view`` says the pages are off."""
-        self.hub.referee.web_url = None
+        if self._hub is not None:
+            self._hub.referee.web_url = None
         if self._keeper is not None:
             self._keeper.cancel()
             self._keeper = None
         for task in list(self._streams):  # else the runner waits for them to end by themselves
             task.cancel()
-        self.hub.close()
-        await self.hub.stop_listening()
+        if self._hub is not None:
+            self._hub.close()
+            await self._hub.stop_listening()
         if self._server is not None:
             self._server.close()  # no new connection; the runner closes the open ones
             self._server = None

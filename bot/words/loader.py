@@ -135,6 +135,13 @@ def bundled() -> tuple[str, ...]:
     return tuple(_sources(str(lexicon_dir())))
 
 
+def bundled_words(spec: str) -> int | None:
+    """How many words the bundled list ``spec`` holds (None: not a bundled list)."""
+    entry = _sources(str(lexicon_dir())).get(spec)
+    words = entry.get("words") if isinstance(entry, dict) else None
+    return words if isinstance(words, int) else None
+
+
 def list_edition(spec: str) -> str | None:
     """The code of the edition a list is compiled for by default: a bundled list's entry says (``edition``),
     else a bundled list named as an edition is that edition's; None (A-Z) for any other list."""
@@ -403,6 +410,17 @@ def load(spec: str, *, copy: bool = True) -> tuple[Lexicon, LexiconInfo]:
             except OSError:
                 pass
     return lexicon, LexiconInfo(name, len(lexicon), digest, _licence(spec), path, cache)
+
+
+def needs_compiling(spec: str) -> bool:
+    """Whether ``load(spec)`` will compile the list: it can be read and has no cache file yet (a cache file
+    there may still be found unsound by ``load``)."""
+    spec, alphabet = split_key(spec)
+    try:
+        digest = hashlib.sha256(resolve(spec).read_bytes()).hexdigest()
+    except OSError:
+        return False  # nothing to compile: load says why
+    return not os.path.lexists(_cache_path(digest, alphabet))
 
 
 def _report(quiet: bool, message: str, *args: object) -> None:

@@ -114,10 +114,17 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         self._owners_lock = threading.Lock()
         self._scopes: set[tuple[str, str]] = set()  # (owner, clock scope) whose shared lock its session holds
         try:  # one plain connection first: an unreachable server is said at once, in its own words
-            psycopg.connect(url, connect_timeout=max(1, round(connect_timeout))).close()
+            with psycopg.connect(url, connect_timeout=max(1, round(connect_timeout))) as first:
+                encoding = first.info.parameter_status("server_encoding") or "UTF8"  # the server says it at once
         except psycopg.Error as error:
             said = (str(error).strip().splitlines() or [type(error).__name__])[0]
             raise StorageOpenError(shown_url(url), f"PostgreSQL: {said[:300]}") from None
+        if encoding.upper() != "UTF8":  # texts would come back as bytes (SQL_ASCII), or names be refused
+            raise StorageOpenError(
+                shown_url(url),
+                f"PostgreSQL: the database's encoding is {encoding}; Arbitre needs UTF8 "
+                "(createdb --encoding UTF8 --template template0)",
+            )
         try:
             self.pool = psycopg_pool.ConnectionPool(
                 url,

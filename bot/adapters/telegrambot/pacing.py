@@ -32,8 +32,7 @@ from typing import Any
 
 from telegram.ext import AIORateLimiter, BaseRateLimiter
 
-from ..chat import Reply
-from .common import POLL_SECONDS, BudgetShortError, first_things_first
+from ..tracking import POLL_SECONDS, BudgetShortError
 
 # What Telegram counts: every method that posts a message in a chat or changes one (reads, chat actions,
 # deletions post nothing).
@@ -235,15 +234,3 @@ def _chat_key(chat_id: object) -> int | str:
 def _is_group(chat_id: int | str) -> bool:
     """Groups, supergroups and channels: negative ids, or a channel's @username."""
     return isinstance(chat_id, str) or chat_id < 0
-
-
-def shown_first(
-    replies: list[Reply], is_tracked: Callable[[Reply], bool], burst: int = TelegramLimits.chat_burst
-) -> list[Reply]:
-    """The replies in the order a paced chat should get them. A batch that fits in the chat's burst keeps its
-    order; a longer one (a round's close: live lines, results, standings, the next draw) would hold its last
-    messages for seconds, so it goes in :func:`first_things_first` order (the next draw first), at the chat's
-    pace. ``is_tracked``: whether a reply edits a message already sent."""
-    if len(replies) <= burst:
-        return replies
-    return first_things_first(replies, is_tracked)

@@ -25,7 +25,7 @@ import discord
 from discord.backoff import ExponentialBackoff
 from discord.gateway import DiscordWebSocket, ReconnectWebSocket
 
-from ..backoff import ceiling, full_jitter
+from ...backoff import ceiling, full_jitter
 
 log = logging.getLogger("arbitre.discord")
 

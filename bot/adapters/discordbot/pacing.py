@@ -9,26 +9,13 @@ a tie hint) would take all five; sent as four, the bucket is never emptied by a 
 already sent (the old draw's closed notice, the counter's count at the close) go after the posts.
 """
 
-import logging
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import replace
 
-from ..chat import Reply
-from ..outbox import Failure, Undelivered
-from .refusals import discord_refusal
-
-log = logging.getLogger("arbitre.discord")
+from ...chat import Reply
+from ..base import Post
 
 JOINER = "\n\n"
-
-
-@dataclass(frozen=True)
-class Post:
-    """One message to send, and the replies it carries (itself, and the notes merged into it)."""
-
-    reply: Reply
-    carries: tuple[Reply, ...]
 
 
 def _plain_post(reply: Reply) -> bool:
@@ -61,39 +48,3 @@ def merged(replies: Sequence[Reply], limit: int) -> list[Post]:
                 continue
         posts.append(Post(reply, (reply,)))
     return posts
-
-
-Edit = tuple[Post, Coroutine[Any, Any, None]]  # an edit to apply once the batch's posts are sent
-
-
-def refused(post: Post, error: Exception) -> list[Undelivered]:
-    """What Discord's refusal of ``post`` means for each reply it carries."""
-    refusal = discord_refusal(post.reply, error)
-    if refusal.failure is Failure.TRANSIENT:
-        log.warning("reply not delivered, to be tried again: %s (%r)", post.reply, error)
-    return [replace(refusal, reply=reply) for reply in post.carries]
-
-
-async def deliver_posts(
-    posts: Sequence[Post], send: Callable[[Post, list[Edit]], Awaitable[None]]
-) -> list[Undelivered]:
-    """Send each post (``send`` adds the edits it meets to its list), then the edits, in order; what
-    Discord refused, for each reply. Never raises."""
-    failed: list[Undelivered] = []
-    edits: list[Edit] = []
-    try:
-        for post in posts:
-            try:
-                await send(post, edits)
-            except Exception as error:
-                failed.extend(refused(post, error))
-        while edits:  # after the posts: an edit that takes a bucket's last request holds up no post
-            post, edit = edits.pop(0)
-            try:
-                await edit
-            except Exception as error:
-                failed.extend(refused(post, error))
-    finally:
-        for _, edit in edits:  # cancelled meanwhile: never started
-            edit.close()
-    return failed

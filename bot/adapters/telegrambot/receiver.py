@@ -22,7 +22,7 @@ from typing import Any
 import tornado.web
 from tornado.httpserver import HTTPServer
 
-from .telegram_webhook import WebhookConfig
+from .webhook import WebhookConfig
 
 log = logging.getLogger("arbitre.telegram")
 

@@ -21,7 +21,7 @@ import math
 import re
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -47,37 +47,27 @@ from telegram.ext import (
     filters,
 )
 
-from ..chat import Incoming, Reply
-from ..games.installed import COMMANDS
-from ..messages import languages, say
-from ..operations.metrics import Metrics
-from ..outbox import Failure, Undelivered
-from ..referee import Referee
-from ..runtime.service import RefereeService
-from .common import (
-    DEFAULT_LANGUAGE,
-    POLL_SECONDS,
-    TrackedMessage,
-    TrackedMessages,
-    language_of_locale,
-    platform_id,
-    platform_name,
-    platform_names,
-    platform_received,
-    short_text,
-    split_text,
-)
-from .ordering import ArrivalOrder, Turn
+from ...chat import Incoming, Reply
+from ...games.installed import COMMANDS
+from ...messages import language_of_locale, languages, say
+from ...operations.metrics import Metrics
+from ...outbox import Undelivered
+from ...referee import Referee
+from ..base import AdapterBase, Capabilities, Countdown, Post, PrivateReplies
+from ..names import DEFAULT_LANGUAGE, platform_name, platform_names
+from ..ordering import Turn
+from ..text import short_text
+from ..tracking import POLL_SECONDS, TrackedMessage
+from .admins import ALLOWED_UPDATES, GroupAdmins, read_administrators
+from .pacing import FloodPacer, Priority, TelegramLimits, library_limiter
+from .receiver import UnreadableUpdateError, serve_updates
 from .refusals import telegram_refusal
-from .telegram_admins import ALLOWED_UPDATES, GroupAdmins, read_administrators
-from .telegram_pacing import FloodPacer, Priority, library_limiter, shown_first
-from .telegram_receiver import UnreadableUpdateError, serve_updates
-from .telegram_requests import POLL_RETRY_CAP, telegram_requests
-from .telegram_text import api_url, file_url_for, telegram_text, utf16_len
-from .telegram_webhook import WebhookConfig
+from .text import api_url, file_url_for, telegram_text, utf16_len
+from .transport import POLL_RETRY_CAP, telegram_requests
+from .webhook import WebhookConfig
 
 if TYPE_CHECKING:
-    from ..web import WebServer
+    from ...web import WebServer
 
 log = logging.getLogger("arbitre.telegram")
 
@@ -117,11 +107,19 @@ class _Turn:
         return f"telegram:{self.chat_id}"
 
 
-_TURN: contextvars.ContextVar[_Turn | None] = contextvars.ContextVar("arbitre_telegram_turn", default=None)
-
-
-class TelegramAdapter:
+class TelegramAdapter(AdapterBase[_Turn]):
     """Telegram <-> command layer. ``adapter.application`` is the PTB application to run."""
+
+    platform = "telegram"
+    capabilities = Capabilities(
+        text_limit=TEXT_LIMIT,
+        images=True,
+        documents=True,
+        edits=True,
+        countdowns=Countdown.EDITED,
+        private=PrivateReplies.PRIVATE_CHAT,
+    )
+    burst = TelegramLimits.chat_burst  # a longer batch goes what players must see first, at the chat's pace
 
     def __init__(
         self,
@@ -145,21 +143,14 @@ class TelegramAdapter:
         ``rate_limiter``: python-telegram-bot's limiter after the pacer (default: ``library_limiter``, three
         retries of a 429 and no bucket: the pacer is the one limiter of messages); ``metrics``:
         where commands, 429s and the connection are reported (None: metrics off); ``poll_retry_cap``: the
-        longest wait between two long polls while the Bot API does not answer (``telegram_requests``)."""
-        self.referee = referee
+        longest wait between two long polls while the Bot API does not answer (``.transport``)."""
+        super().__init__(referee, tick_seconds=tick_seconds, metrics=metrics, clock=clock)
         self.edit_interval = edit_interval
         self.live_interval = live_interval
-        self.clock = clock
         self.admins = GroupAdmins(lambda chat_id: read_administrators(self.bot, chat_id), clock, admin_ttl)
-        self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.web: WebServer | None = None  # the rooms' live pages, served while the application runs (``bot.web``)
         # they count 429s and know whether the Bot API answers; the long poll comes back soon after an outage
         self.requests = telegram_requests(metrics, poll_retry_cap=poll_retry_cap)
-        if metrics is not None:
-            metrics.watch(referee, self.connection)
-        self.tracked = TrackedMessages()
-        self.arrivals = ArrivalOrder()
-        self._countdowns: set[asyncio.Task[None]] = set()
         self._names: dict[int, str] = {}
         self._threads: dict[int, int] = {}
         self._notes_sent: dict[tuple[int, int], float] = {}
@@ -214,9 +205,7 @@ class TelegramAdapter:
         if self.web is not None:
             await self.web.close()
         await self.service.stop()
-        for task in list(self._countdowns):
-            task.cancel()
-        self.tracked.close()
+        self.stop_tasks()
 
     async def set_commands(self) -> None:
         """The command menu: English by default, and one per language of the catalogs for its speakers."""
@@ -247,7 +236,7 @@ class TelegramAdapter:
         """Set the webhook, then serve it until stopped (Ctrl-C / SIGTERM): Telegram's POSTs to
         ``webhook.url`` reach this process at ``webhook.local_address``; a request without the
         secret token, or declaring a body larger than any update, is refused before its body is read
-        (``telegram_receiver``). The webhook stays set when the process stops: other processes behind
+        (``.receiver``). The webhook stays set when the process stops: other processes behind
         the same URL go on receiving the updates."""
         asyncio.run(self._serve_webhook(webhook))
 
@@ -268,7 +257,8 @@ class TelegramAdapter:
                 await self.bot.set_webhook(
                     webhook.url, allowed_updates=list(ALLOWED_UPDATES), secret_token=webhook.secret
                 )
-                server = serve_updates(webhook, self._receive_update)
+                if self.web is None or not self.web.serves_webhook:  # else the process's one HTTP port takes them
+                    server = serve_updates(webhook, self.receive_update)
                 await application.start()
                 log.info("receiving updates for %s at %s", webhook.url, webhook.local_address)
                 await stop.wait()
@@ -280,7 +270,7 @@ class TelegramAdapter:
                     await application.stop()
                 await self._post_stop(application)
 
-    async def _receive_update(self, data: dict[str, Any]) -> None:
+    async def receive_update(self, data: dict[str, Any]) -> None:
         """An update the webhook received, for the application's handlers."""
         try:
             update = Update.de_json(data, self.bot)
@@ -297,16 +287,9 @@ class TelegramAdapter:
         message, user = update.effective_message, update.effective_user
         if message is not None:
             locale = user.language_code if user is not None else None
-            lang = (language_of_locale(locale) if locale else None) or await self.language_of(message.chat_id)
+            chat = f"telegram:{message.chat_id}"
+            lang = (language_of_locale(locale) if locale else None) or await self.language_of(chat)
             await self.bot.send_message(message.chat_id, start_text(lang), link_preview_options=NO_PREVIEW)
-
-    async def language_of(self, chat_id: int) -> str:
-        """The chat's language (the default one when storage cannot say)."""
-        try:
-            return await asyncio.to_thread(lambda: self.referee.storage.channel(f"telegram:{chat_id}").language)
-        except Exception:
-            log.exception("could not read the language of %s", chat_id)
-            return DEFAULT_LANGUAGE
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether the user is the group's creator or an administrator. The group's administrators are
@@ -319,11 +302,8 @@ class TelegramAdapter:
         message, user, chat = update.effective_message, update.effective_user, update.effective_chat
         if message is None or user is None or chat is None or not message.text:
             return
-        turn = self.arrivals.take(user.id)  # before any await: the account's commands keep their order
-        try:
-            await self._on_command_in_turn(message, message.text, user, chat, turn)
-        finally:
-            turn.finish()
+        text = message.text
+        await self.arriving(user.id, lambda turn: self._on_command_in_turn(message, text, user, chat, turn))
 
     async def _on_command_in_turn(self, message: Message, text: str, user: User, chat: Chat, turn: Turn) -> None:
         private = chat.type == ChatType.PRIVATE
@@ -346,60 +326,44 @@ class TelegramAdapter:
             private=private,
             admin=admin,
             # Telegram's time, in whole seconds: the next second is the earliest it may have been sent by
-            received=platform_received(self.referee.now(), self.clock(), message.date.timestamp() + 1),
+            received=self.received_at(message.date.timestamp() + 1),
             locale=user.language_code,  # a private chat with no settings of its own speaks it
         )
-        token = _TURN.set(_Turn(chat.id, user.id, message.message_id, thread, private))
-        try:
-            async with turn:
-                await self.service.handle(incoming)
-        finally:
-            _TURN.reset(token)
+        await self.receive(incoming, turn, _Turn(chat.id, user.id, message.message_id, thread, private))
 
     # -- outgoing ---------------------------------------------------------------------
 
-    def render(self, text: str, deadline: float | None, now: float | None = None) -> str:
-        """The text with the time left (``⏳ 2:30``, by steps of the edit interval)."""
-        if deadline is None:
-            return text
-        remaining = deadline - (self.clock() if now is None else now)
-        if remaining <= 0:
-            return text + "\n⌛ 0:00"
-        step = max(1, round(self.edit_interval))
-        shown = math.ceil(remaining / step) * step
-        return text + f"\n⏳ {shown // 60}:{shown % 60:02d}"
+    def counting_down(self) -> None:
+        _PRIORITY.set(Priority.LIVE)  # a countdown's steps give way in the chat's budget (its task's own context)
 
-    async def deliver(self, replies: list[Reply]) -> list[Undelivered]:
-        """Send replies to chats or private chats. Never raises; the replies Telegram did not take are
-        returned, with why and whether for good (the outbox tries the others again)."""
-        turn = _TURN.get()
-        failed: list[Undelivered] = []
-        for reply in shown_first(replies, lambda r: self.tracked.get(r.edit_key) is not None):
-            try:
-                await self._deliver_one(reply, turn)
-            except Exception as error:
-                refusal = telegram_refusal(reply, error)
-                if refusal.failure is Failure.TRANSIENT:
-                    log.warning("reply not delivered, to be tried again: %s (%r)", reply, error)
-                failed.append(refusal)
-        return failed
+    def measure(self, text: str) -> int:
+        return utf16_len(text)  # Telegram counts UTF-16 code units
 
-    async def _deliver_one(self, reply: Reply, turn: _Turn | None) -> None:
-        tracked = self.tracked.get(reply.edit_key)
-        if tracked is not None:
-            tracked.base, tracked.deadline = reply.text, reply.deadline
-            urgent = reply.deadline is None and not reply.live  # a live line waits for its interval
-            priority = _PRIORITY.set(Priority.LIVE if reply.live else Priority.MUST_SEE)  # (and its timer's)
-            try:
-                await tracked.update(self.render(reply.text, reply.deadline), urgent=urgent, owed=True)
-            finally:
-                _PRIORITY.reset(priority)
-            self._start_countdown(tracked)
-            return
-        text = self.render(reply.text, reply.deadline)
-        channel_id = platform_id(reply.channel or (turn.channel if turn else None), "telegram")
+    def refusal(self, reply: Reply, error: Exception) -> Undelivered:
+        return telegram_refusal(reply, error)
+
+    def edit(self, tracked: TrackedMessage, reply: Reply) -> Coroutine[Any, Any, None]:
+        return self._edit(tracked, reply)
+
+    async def _edit(self, tracked: TrackedMessage, reply: Reply) -> None:
+        """Edit ``tracked`` now, a live line at the end of its interval (its countdown goes on from there)."""
+        tracked.base, tracked.deadline = reply.text, reply.deadline
+        urgent = reply.deadline is None and not reply.live  # a live line waits for its interval
+        priority = _PRIORITY.set(Priority.LIVE if reply.live else Priority.MUST_SEE)  # (and its timer's)
+        try:
+            await tracked.update(self.render(reply), urgent=urgent, owed=True)
+        finally:
+            _PRIORITY.reset(priority)
+        self.start_countdown(tracked)
+
+    async def post(self, post: Post, turn: _Turn | None) -> None:
+        """Send ``post`` to its chat, or to the player's private chat (a deep link in the group when the
+        player never opened it)."""
+        reply = post.reply
+        text = self.render(reply)
+        channel_id = self.local_id(reply.channel or (turn.channel if turn else None))
         if reply.to_user is not None:
-            user_id = platform_id(reply.to_user, "telegram")
+            user_id = self.local_id(reply.to_user)
             if user_id is None:
                 log.warning("private reply to a non-Telegram user dropped: %s", reply.to_user)
                 return
@@ -429,7 +393,7 @@ class TelegramAdapter:
     async def _send(
         self, chat_id: int, text: str, reply: Reply, *, thread: int | None = None, reply_to: int | None = None
     ) -> list[Message]:
-        chunks = split_text(text, TEXT_LIMIT, utf16_len)
+        chunks = self.pieces(text)
         sent: list[Message] = []
         common: dict[str, Any] = {"message_thread_id": thread} if thread is not None else {}
         if reply_to is not None:
@@ -490,9 +454,7 @@ class TelegramAdapter:
         if wait <= 0:
             await self._post_chat_note(channel_id)
             return
-        task = asyncio.get_running_loop().create_task(self._chat_note_later(channel_id, wait))
-        self._countdowns.add(task)
-        task.add_done_callback(self._countdowns.discard)
+        self.keep(asyncio.get_running_loop().create_task(self._chat_note_later(channel_id, wait)))
 
     async def _chat_note_later(self, channel_id: int, wait: float) -> None:
         await asyncio.sleep(min(wait, POLL_SECONDS))
@@ -506,7 +468,7 @@ class TelegramAdapter:
         users = self._notes_waiting.pop(channel_id, [])
         name = ", ".join(n for n in (self._names.get(u, "") for u in users) if n)
         link = f"https://t.me/{self.bot.username}?start=play"
-        lang = await self.language_of(channel_id)
+        lang = await self.language_of(f"telegram:{channel_id}")
         if name:
             text = say(lang, "telegram_private_chat_named", names=name, link=link)
         else:
@@ -523,7 +485,7 @@ class TelegramAdapter:
         holder = {"id": message.message_id}
 
         async def edit(new_text: str) -> None:
-            plain, entities = telegram_text(split_text(new_text, TEXT_LIMIT, utf16_len)[0])
+            plain, entities = telegram_text(self.pieces(new_text)[0])
             try:
                 await self.bot.edit_message_text(
                     plain,
@@ -545,35 +507,4 @@ class TelegramAdapter:
                     return
                 raise
 
-        interval = self.live_interval if reply.live else self.edit_interval
-        item = TrackedMessage(edit, text, interval, private=reply.to_user is not None, clock=self.clock)
-        item.base, item.deadline = reply.text, reply.deadline
-        self.tracked.add(key, item)
-        self._start_countdown(item)
-
-    def _start_countdown(self, item: TrackedMessage) -> None:
-        if item.deadline is None or item.countdown is not None:
-            return
-        task = asyncio.get_running_loop().create_task(self._countdown(item))
-        item.countdown = task
-        self._countdowns.add(task)
-        task.add_done_callback(self._countdowns.discard)
-
-    async def _countdown(self, item: TrackedMessage) -> None:
-        """Edit the time left at each step, no more often than the edit interval, when the chat has room."""
-        _PRIORITY.set(Priority.LIVE)  # this task's own context
-        step = max(1, round(self.edit_interval))
-        try:
-            while item.deadline is not None and not item.closed:
-                remaining = item.deadline - self.clock()
-                if remaining <= 0:
-                    await item.update(self.render(item.base, item.deadline), urgent=True)
-                    return
-                to_step = remaining - (math.ceil(remaining / step) - 1) * step
-                allowed = item.last + self.edit_interval - self.clock()
-                await asyncio.sleep(min(max(to_step, allowed, 0.05), remaining))
-                if item.deadline is None or item.closed:
-                    return
-                await item.update(self.render(item.base, item.deadline))
-        finally:
-            item.countdown = None
+        self.track(key, reply, text, edit, self.clock)

@@ -12,13 +12,12 @@ refuses the bot's posts (missing access or permissions) is logged and reported o
 referee of the channel's game, until a post there succeeds again.
 
 Nothing here knows the game: moves are recorded by the command layer before any Discord call, so a
-failed send never loses a move. The slash commands are defined in ``discord_commands``, an interaction is
-answered by ``discord_interactions`` (a lost first answer included), and ``discord_reconnect`` bounds the
+failed send never loses a move. The slash commands are defined in ``.commands``, an interaction is
+answered by ``.interactions`` (a lost first answer included), and ``.reconnect`` bounds the
 waits between gateway reconnections.
 """
 
 import asyncio
-import contextvars
 import io
 import logging
 import re
@@ -29,25 +28,23 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from ..chat import Incoming, Reply, read_command
-from ..commands import CommandSpec, find
-from ..games.installed import COMMANDS
-from ..messages import say
-from ..operations.metrics import Metrics, rate_limit_trace
-from ..outbox import Undelivered
-from ..referee import Referee
-from ..runtime.service import RefereeService
-from .common import DEFAULT_LANGUAGE, TrackedMessage, TrackedMessages, first_things_first, platform_id, split_text
-from .common import platform_name as platform_name  # the names the tests and tools import from here
-from .common import platform_received as platform_received  # Discord's time of an answer, on the referee's clock
-from .discord_commands import CommandTranslator, build_command
-from .discord_commands import intents_for as intents_for
-from .discord_interactions import FAILED, NO_MENTIONS, InteractionTurn
-from .discord_pacing import Edit, Post, deliver_posts, merged
-from .discord_reconnect import CONNECT_TIMEOUT, RECONNECT_CAP, BoundedBackoff, connect_bounded
-from .discord_serial import one_at_a_time
-from .discord_shards import ShardRange
-from .ordering import ArrivalOrder, Turn
+from ...chat import Incoming, Reply, read_command
+from ...commands import CommandSpec, find
+from ...games.installed import COMMANDS
+from ...messages import say
+from ...operations.metrics import Metrics, rate_limit_trace
+from ...outbox import Undelivered
+from ...referee import Referee
+from ..base import AdapterBase, Capabilities, Countdown, Post, PrivateReplies, one_each
+from ..names import DEFAULT_LANGUAGE
+from ..ordering import Turn, first_things_first
+from .client import AdapterHooks, ArbitreClient, ShardedArbitreClient
+from .commands import build_command, intents_for
+from .interactions import FAILED, NO_MENTIONS, InteractionTurn
+from .pacing import merged
+from .reconnect import CONNECT_TIMEOUT, RECONNECT_CAP
+from .refusals import discord_refusal
+from .shards import ShardRange
 
 log = logging.getLogger("arbitre.discord")
 
@@ -79,89 +76,19 @@ class _MessageTurn:
         self.user = incoming.user
 
 
-_TURN: contextvars.ContextVar[InteractionTurn | _MessageTurn | None] = contextvars.ContextVar(
-    "arbitre_discord_turn", default=None
-)
-
-
-class AdapterHooks(discord.Client):
-    """The adapter's side of a discord.py client, mixed into the plain and the sharded client: an
-    app command tree, prefix commands, the clock started once connected and stopped on close."""
-
-    def __init__(self, adapter: "DiscordAdapter", intents: discord.Intents, **options: Any) -> None:
-        # the bot never joins voice: no warnings about voice libraries at every start
-        discord.VoiceClient.warn_nacl = False
-        discord.VoiceClient.warn_dave = False
-        super().__init__(intents=intents, allowed_mentions=NO_MENTIONS, **options)
-        self.adapter = adapter
-        self.tree = app_commands.CommandTree(self)
-        one_at_a_time(self.http)  # a channel's message requests one after another: discord.py's count exact
-        self.backoffs: dict[int | None, BoundedBackoff] = {}  # per shard (None: the unsharded session)
-
-    def backoff(self, shard_id: int | None) -> BoundedBackoff:
-        """The reconnect backoff of one session, bounded by the adapter's ``reconnect_cap``."""
-        if shard_id not in self.backoffs:
-            self.backoffs[shard_id] = BoundedBackoff(self.adapter.reconnect_cap)
-        return self.backoffs[shard_id]
-
-    async def setup_hook(self) -> None:
-        await self.tree.set_translator(CommandTranslator())
-
-    async def on_ready(self) -> None:
-        log.info("connected to Discord as %s (%d guilds)", self.user, len(self.guilds))
-        self.adapter.gateway_up = True
-        self.adapter.service.start()  # the clock; idempotent on reconnects
-        self.backoff(self.shard_id).reset()
-
-    async def on_resumed(self) -> None:
-        self.adapter.gateway_up = True
-        self.backoff(self.shard_id).reset()
-
-    async def on_disconnect(self) -> None:
-        self.adapter.gateway_up = False  # the health check says so until the gateway is back
-
-    async def on_message(self, message: discord.Message) -> None:
-        await self.adapter.on_message(message)
-
-    async def close(self) -> None:
-        await self.adapter.service.stop()
-        self.adapter.tracked.close()
-        await super().close()
-
-
-class ArbitreClient(AdapterHooks):
-    """The unsharded client: one gateway session gets every server the bot is in."""
-
-    async def connect(self, *, reconnect: bool = True) -> None:
-        """discord.py's gateway loop, its waits between attempts bounded (see ``discord_reconnect``)."""
-        await connect_bounded(self, self.backoff(None), reconnect=reconnect, timeout=self.adapter.connect_timeout)
-
-
-class ShardedArbitreClient(AdapterHooks, discord.AutoShardedClient):
-    """The sharded client: one gateway session per shard of ``shards``, each getting its own
-    servers' events (and shard 0 the DMs); replies go out through the REST API like the plain one's."""
-
-    def __init__(self, adapter: "DiscordAdapter", intents: discord.Intents, shards: ShardRange, **options: Any) -> None:
-        super().__init__(adapter, intents, shard_ids=list(shards.ids), shard_count=shards.count, **options)
-        self.shard_range = shards
-
-    async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
-        """discord.py's, then the shard's reconnect backoff bounded like the unsharded session's."""
-        await super().launch_shard(gateway, shard_id, initial=initial)
-        shard = self.get_shard(shard_id)
-        if shard is not None:
-            shard._parent._backoff = self.backoff(shard_id)  # discord.py 2.7: each Shard keeps its own
-
-    async def on_shard_ready(self, shard_id: int) -> None:
-        log.info("shard %d of %d ready", shard_id, self.shard_range.count)
-        self.backoff(shard_id).reset()
-
-    async def on_shard_resumed(self, shard_id: int) -> None:
-        self.backoff(shard_id).reset()
-
-
-class DiscordAdapter:
+class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
     """Discord <-> command layer. ``adapter.client`` is the discord.py client to run."""
+
+    platform = "discord"
+    capabilities = Capabilities(
+        text_limit=TEXT_LIMIT,
+        images=True,
+        documents=True,
+        edits=True,
+        countdowns=Countdown.NATIVE,
+        private=PrivateReplies.EPHEMERAL,
+    )
+    edits_after_posts = True  # posts and edits of a channel share a bucket (``.pacing``)
 
     def __init__(
         self,
@@ -184,14 +111,12 @@ class DiscordAdapter:
         ``metrics``: where commands, 429s and the gateway's connection are reported (None: metrics off);
         ``live_interval``: seconds between two edits of a live line (the counter, the join notice);
         ``reconnect_cap``: the longest wait between two attempts to reach the gateway, ``connect_timeout``
-        the longest one attempt takes (so the bot is back soon after Discord, see ``discord_reconnect``)."""
-        self.referee = referee
+        the longest one attempt takes (so the bot is back soon after Discord, see ``.reconnect``)."""
+        super().__init__(referee, tick_seconds=tick_seconds, metrics=metrics, clock=clock)
         self.message_content = message_content
         self.edit_interval = edit_interval
         self.live_interval = live_interval
-        self.clock = clock
         self.pace_clock = pace_clock
-        self.service = RefereeService(referee, self.deliver, tick_seconds=tick_seconds, metrics=metrics)
         self.shards = shards
         self.reconnect_cap = reconnect_cap
         self.connect_timeout = connect_timeout
@@ -202,11 +127,7 @@ class DiscordAdapter:
             if shards is None
             else ShardedArbitreClient(self, intents_for(message_content), shards, **traced)
         )
-        if metrics is not None:
-            metrics.watch(referee, self.connection)
         self.tree = self.client.tree
-        self.tracked = TrackedMessages()
-        self.arrivals = ArrivalOrder()
         self.refused_channels: dict[int, int] = {}  # channel id -> the error code that refused a post
         self._fallback_sent: dict[tuple[str, str], float] = {}
         for spec in COMMANDS:
@@ -257,11 +178,7 @@ class DiscordAdapter:
         return {member.id: member.display_name for member in members}
 
     async def on_slash(self, interaction: discord.Interaction, spec: CommandSpec, args: str) -> None:
-        arrival = self.arrivals.take(interaction.user.id)  # before any await: the account's commands keep order
-        try:
-            await self._on_slash_in_turn(interaction, spec, args, arrival)
-        finally:
-            arrival.finish()
+        await self.arriving(interaction.user.id, lambda turn: self._on_slash_in_turn(interaction, spec, args, turn))
 
     async def _on_slash_in_turn(
         self, interaction: discord.Interaction, spec: CommandSpec, args: str, arrival: Turn
@@ -279,14 +196,11 @@ class DiscordAdapter:
             text=f"/{spec.name} {args}".strip(),
             private=True,  # the answer can be ephemeral
             admin=self.interaction_admin(interaction),
-            received=platform_received(self.referee.now(), self.clock(), interaction.created_at.timestamp()),
+            received=self.received_at(interaction.created_at.timestamp()),
         )
-        token = _TURN.set(turn)
         try:
-            async with arrival:
-                await self.service.handle(incoming)
+            await self.receive(incoming, arrival, turn)
         finally:
-            _TURN.reset(token)
             if not turn.watchdog_fired:
                 watchdog.cancel()
         await turn.finish()
@@ -303,11 +217,7 @@ class DiscordAdapter:
         command = read_command(message.content)
         if command is None or find(command.name) is None:
             return  # another bot's "!" command, or chat
-        arrival = self.arrivals.take(message.author.id)  # before any await: the account's commands keep order
-        try:
-            await self._on_message_in_turn(message, in_dm, arrival)
-        finally:
-            arrival.finish()
+        await self.arriving(message.author.id, lambda arrival: self._on_message_in_turn(message, in_dm, arrival))
 
     async def _on_message_in_turn(self, message: discord.Message, in_dm: bool, arrival: Turn) -> None:
         admin = in_dm
@@ -323,14 +233,9 @@ class DiscordAdapter:
             ),
             private=in_dm,
             admin=admin,
-            received=platform_received(self.referee.now(), self.clock(), message.created_at.timestamp()),
+            received=self.received_at(message.created_at.timestamp()),
         )
-        token = _TURN.set(_MessageTurn(message, incoming))
-        try:
-            async with arrival:
-                await self.service.handle(incoming)
-        finally:
-            _TURN.reset(token)
+        await self.receive(incoming, arrival, _MessageTurn(message, incoming))
 
     async def referee_of(self, channel: str) -> tuple[str | None, str]:
         """The referee of the channel's active game (``"discord:ID"``, None without a game) and the
@@ -347,14 +252,6 @@ class DiscordAdapter:
         except Exception:
             log.exception("could not read the referee of %s", channel)
             return None, DEFAULT_LANGUAGE
-
-    async def language_of(self, channel: str) -> str:
-        """The channel's language (the default one when storage cannot say)."""
-        try:
-            return await asyncio.to_thread(lambda: self.referee.storage.channel(channel).language)
-        except Exception:
-            log.exception("could not read the language of %s", channel)
-            return DEFAULT_LANGUAGE
 
     async def players(self, channel: str) -> list[str]:
         """Player names of the channel's game (for autocompletion; read only)."""
@@ -376,42 +273,30 @@ class DiscordAdapter:
 
     # -- outgoing ---------------------------------------------------------------------
 
-    def render(self, reply: Reply) -> str:
-        text = reply.text
-        if reply.deadline is not None:
-            text += f"\n⏳ <t:{int(reply.deadline)}:R>"  # a countdown every client draws itself
-        return text
+    def time_left(self, deadline: float, now: float | None = None) -> str:
+        return f"⏳ <t:{int(deadline)}:R>"  # a countdown every client draws itself
 
-    async def deliver(self, replies: list[Reply]) -> list[Undelivered]:
-        """Send replies: through the interaction being answered, to channels, or by DM. Never raises;
-        the replies Discord did not take are returned, with why and whether for good (the outbox tries
-        the others again)."""
-        turn = _TURN.get()
-        if isinstance(turn, InteractionTurn):
-            posts = [Post(reply, (reply,)) for reply in turn.order(replies)]
-        else:  # the clock's and the outbox's: paced for the channel's bucket (bot.adapters.discord_pacing)
-            posts = merged(first_things_first(replies, lambda r: self.tracked.get(r.edit_key) is not None), TEXT_LIMIT)
-        return await deliver_posts(posts, lambda post, edits: self._deliver_one(post, turn, edits))
+    def arrange(self, replies: Sequence[Reply], answering: InteractionTurn | _MessageTurn | None) -> list[Post]:
+        """Through the interaction being answered, in its order; the clock's and the outbox's, paced for the
+        channel's bucket (``.pacing``)."""
+        if isinstance(answering, InteractionTurn):
+            return one_each(answering.order(replies))
+        return merged(first_things_first(replies, self.is_tracked), TEXT_LIMIT)
 
-    async def _deliver_one(self, post: Post, turn: InteractionTurn | _MessageTurn | None, edits: list[Edit]) -> None:
-        """Send ``post``, or, for an edit of a message already sent, add it to ``edits``."""
+    def refusal(self, reply: Reply, error: Exception) -> Undelivered:
+        return discord_refusal(reply, error)
+
+    async def post(self, post: Post, turn: InteractionTurn | _MessageTurn | None) -> None:
+        """Send ``post``: through the interaction being answered, to its channel, or by DM."""
         reply = post.reply
         text = self.render(reply)
-        tracked = self.tracked.get(reply.edit_key)
-        if tracked is not None:
-            tracked.deadline = reply.deadline
-            if reply.live:  # a live line never waits: its timer applies the latest text (bot.chat.Reply)
-                tracked.offer(text)
-            else:
-                edits.append((post, tracked.update(text, urgent=reply.deadline is None, owed=True)))
-            return
-        chunks = split_text(text, TEXT_LIMIT)
+        chunks = self.pieces(text)
         if not chunks and reply.image is None and reply.document is None:
             return
         image = self._file_maker(reply)
         want = reply.edit_key is not None
         messages: list[Any] = []
-        channel_id = platform_id(reply.channel or (turn.channel if turn else None), "discord")
+        channel_id = self.local_id(reply.channel or (turn.channel if turn else None))
         ephemeral = turn.visibility(reply) if isinstance(turn, InteractionTurn) else None
         token_until: float | None = None
         if isinstance(turn, InteractionTurn) and ephemeral is not None and turn.token_alive():
@@ -473,7 +358,7 @@ class DiscordAdapter:
             error.text,
             referee or "no game, nobody",
         )
-        referee_id = platform_id(referee, "discord")
+        referee_id = self.local_id(referee)
         if referee_id is None:
             return
         missing = say(lang, CHANNEL_REFUSALS[error.code])
@@ -505,7 +390,7 @@ class DiscordAdapter:
         self, reply: Reply, chunks: Sequence[str], image: Callable[[], discord.File] | None, channel_id: int | None
     ) -> list[discord.Message]:
         """A DM; if the user does not accept DMs, a short public note (never the private text)."""
-        user_id = platform_id(reply.to_user, "discord")
+        user_id = self.local_id(reply.to_user)
         if user_id is None:
             log.warning("private reply to a non-Discord user dropped: %s", reply.to_user)
             return []
@@ -514,7 +399,7 @@ class DiscordAdapter:
             return await self._send_to(user, chunks, image)
         except discord.Forbidden as error:
             if error.code == 40003:  # "You are opening direct messages too fast": the DMs are open, the outbox
-                raise  # tries again later (a 403 is transient, bot.adapters.refusals): no closed-DMs note
+                raise  # tries again later (a 403 is transient, .refusals): no closed-DMs note
             log.info("DMs closed for %s (%s)", reply.to_user, error.code)
         except discord.NotFound:
             log.warning("unknown Discord user %s", reply.to_user)
@@ -543,7 +428,7 @@ class DiscordAdapter:
         holder = {"message": message, "token_until": token_until}
 
         async def edit(new_text: str) -> None:
-            content = split_text(new_text, TEXT_LIMIT)[:1] or ["…"]
+            content = self.pieces(new_text)[:1] or ["…"]
             current = holder["message"]
             until = holder["token_until"]
             if until is None or self.clock() < until:
@@ -574,11 +459,8 @@ class DiscordAdapter:
                 return
             self._channel_accepted(channel_id)
 
-        interval = self.live_interval if reply.live else self.edit_interval
-        item = TrackedMessage(edit, text, interval, private=private, clock=self.pace_clock)
-        item.base, item.deadline = reply.text, reply.deadline
         assert reply.edit_key is not None
-        self.tracked.add(reply.edit_key, item)
+        self.track(reply.edit_key, reply, text, edit, self.pace_clock)
 
     # -- running ----------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ after it, the original response is edited and follow-ups are posted through the 
 reset (or that times out) may or may not have reached Discord: it is tried once more, and Discord's
 answer to that second try tells which (40060 "Interaction has already been acknowledged": the first one
 did). A lost answer never keeps the command from running: the command layer records it first, and what
-cannot go through the interaction goes directly (see ``bot.adapters.discord``).
+cannot go through the interaction goes directly (see ``bot.adapters.discordbot.adapter``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from ..chat import Reply
+from ...chat import Reply
 
 log = logging.getLogger("arbitre.discord")
 

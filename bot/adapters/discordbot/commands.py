@@ -12,11 +12,12 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
-from ..commands import CommandSpec, find
-from ..games.common.general import setting_named, setting_names, setting_values
-from ..messages import say
-from ..words.loader import bundled
-from .common import DEFAULT_LANGUAGE, language_of_locale, platform_name, platform_word, short_text
+from ...commands import CommandSpec, find
+from ...games.common.general import setting_named, setting_names, setting_values
+from ...messages import language_of_locale, say
+from ...words.loader import bundled
+from ..names import DEFAULT_LANGUAGE, platform_name, platform_word
+from ..text import short_text
 
 
 class SlashHost(Protocol):

@@ -3,7 +3,7 @@
 Telegram POSTs each update to the public ``URL`` (HTTPS, through a reverse proxy or load balancer
 that forwards it to ``HOST:P`` with the same path), with the secret token in the
 ``X-Telegram-Bot-Api-Secret-Token`` header; a request without it is refused (403), as is one declaring
-a body larger than any update (413), on its headers (``telegram_receiver``). Several
+a body larger than any update (413), on its headers (``.receiver``). Several
 processes may serve one bot behind the same URL, sharing the database. No telegram import here:
 the command line checks the options before loading the library.
 """

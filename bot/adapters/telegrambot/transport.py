@@ -20,8 +20,8 @@ import httpx
 from telegram.error import NetworkError, TimedOut
 from telegram.request import HTTPXRequest
 
-from ..backoff import ceiling, full_jitter
-from ..operations.metrics import RATE_LIMITED, Metrics
+from ...backoff import ceiling, full_jitter
+from ...operations.metrics import RATE_LIMITED, Metrics
 
 log = logging.getLogger("arbitre.telegram")
 

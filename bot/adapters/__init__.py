@@ -1,0 +1,1 @@
+"""The chat adapters: platform events in as ``Incoming``, ``Reply``s out, one package per platform."""
