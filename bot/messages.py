@@ -93,6 +93,7 @@ from core.errors_duplicate import (
     WordNotInLexiconError,
 )
 from core.errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
+from core.errors_online import DealError, DealtUndoError, NotDealtError, NotOnRackError, TurnError
 from core.errors_records import GcgEventError, GcgSyntaxError
 
 from .catalogs import CATALOGS
@@ -207,6 +208,11 @@ _BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
     (SheetRackError, "sheet_err_rack"),
     (SheetTwoWentOutError, "sheet_err_two_out"),
     (SheetPlayerError, "sheet_err_racks_player"),
+    (NotOnRackError, "online_not_on_rack_public"),  # the game the referee deals (core.online): no rack shown
+    (TurnError, "online_not_your_turn"),
+    (NotDealtError, "online_no_game"),
+    (DealtUndoError, "online_no_undo"),
+    (DealError, "online_err_deal"),
     (OutOfBoardError, "err_out_of_board"),
     (LetterMismatchError, "err_mismatch"),
     (EmptyThroughSquareError, "err_empty_through"),

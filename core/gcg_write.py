@@ -1,11 +1,11 @@
 """Writing a ``ClassicGame`` as a GCG record.
 
 Writing (``write_gcg``) gives UTF-8 text (first line ``#character-encoding UTF-8``),
-``.`` for played-through tiles, the tiles played as the rack field (the engine does not
-know the real racks), and end-of-game lines in the style of the game's rule set. A player
-out of time under FISF rules is a note (``#note arbitre: Ben out of time, the other plays
-on alone (FISF)``) after the line before it, so that the opponent's turns in a row read
-as what they are.
+``.`` for played-through tiles, the tiles played as the rack field (a game at a table: the
+engine does not know the real racks; a game the referee dealt gives them, ``racks``), and
+end-of-game lines in the style of the game's rule set. A player out of time under FISF
+rules is a note (``#note arbitre: Ben out of time, the other plays on alone (FISF)``)
+after the line before it, so that the opponent's turns in a row read as what they are.
 ``read_gcg(write_gcg(game))`` rebuilds the same sheet, board and totals. Known limits:
 player names become nicks without spaces or colons (read back with
 ``player_names="name"`` to get the full names); exchange tiles are written folded to
@@ -33,8 +33,11 @@ def write_gcg(
     title: str | None = None,
     description: str | None = None,
     game_id: str | None = None,
+    racks: Mapping[int, str] | None = None,
 ) -> str:
-    """The game as GCG text (to be saved as UTF-8); ``players`` maps a player to its nick and name."""
+    """The game as GCG text (to be saved as UTF-8); ``players`` maps a player to its nick and name;
+    ``racks``, when the racks are known, the player's rack (tiles) before each turn's sheet line."""
+    known = {number: game.edition.spell_tiles(rack) for number, rack in (racks or {}).items()}
     identities = _identities(game.players, players or {})
     out = ["#character-encoding UTF-8"]
     for index, name in enumerate(game.players, start=1):
@@ -57,13 +60,14 @@ def write_gcg(
         if target is not None and target.removed:
             nick = identities[target.player].nick
             total = shadow.totals()[target.player]
-            out.append(_gcg_line(nick, _tiles_played(target, game.edition), "--", f"-{target_points}", total))
+            rack = known.get(target.number, _tiles_played(target, game.edition))
+            out.append(_gcg_line(nick, rack, "--", f"-{target_points}", total))
             words = " ".join(game.edition.spell("".join(w.split())) for w in target.invalid if w.strip())
             if isinstance(event, Challenge) and words:
                 by = identities[event.challenger].nick
                 out.append(f"#note {CHALLENGED_NOTE.format(nick=by, words=words)}")
         for line in shadow.lines[before:]:
-            out.extend(_write_line(shadow, line, event, identities))
+            out.extend(_write_line(shadow, line, event, identities, known.get(line.number)))
         if isinstance(event, Flagged):
             out.append(f"#note {FLAGGED_NOTE.format(nick=identities[event.player].nick)}")
     return "\n".join(out) + "\n"
@@ -116,7 +120,9 @@ def _normal_rack(rack: str, edition: Edition) -> str:
     return edition.spell(text)
 
 
-def _write_line(game: ClassicGame, line: SheetLine, event: Event, identities: Mapping[str, GcgPlayer]) -> list[str]:
+def _write_line(
+    game: ClassicGame, line: SheetLine, event: Event, identities: Mapping[str, GcgPlayer], rack: str | None = None
+) -> list[str]:
     nick = identities[line.player].nick
     if line.kind == "play":
         assert line.placement is not None
@@ -128,15 +134,15 @@ def _write_line(game: ClassicGame, line: SheetLine, event: Event, identities: Ma
             symbols = "".join(c.letter if c.new else "." for c in cells)
             word = game.edition.spell_word(symbols, [c.joker and c.new for c in cells])
         position = format_ref(placement.ref, Notation.GCG)
-        played = _tiles_played(line, game.edition)
+        played = _tiles_played(line, game.edition) if rack is None else rack
         return [_gcg_line(nick, played, f"{position} {word}", f"+{line.points}", line.total)]
     if line.kind == "pass":
-        return [_gcg_line(nick, "", "-", "+0", line.total)]
+        return [_gcg_line(nick, rack or "", "-", "+0", line.total)]
     if line.kind == "lost_turn":
-        return [_gcg_line(nick, "", "-", "+0", line.total), f"#note {LOST_TURN_NOTE}"]
+        return [_gcg_line(nick, rack or "", "-", "+0", line.total), f"#note {LOST_TURN_NOTE}"]
     if line.kind == "exchange":
         assert isinstance(event, Exchange)
-        return _write_exchange(nick, event.tiles, line.total, game.edition)
+        return _write_exchange(nick, event.tiles, line.total, game.edition, rack)
     if line.kind in ("challenge_penalty", "challenge_bonus", "penalty", "time_penalty"):
         keyword = {"penalty": "(penalty)", "time_penalty": "(time)"}.get(line.kind, "(challenge)")
         score = f"+{line.points}" if line.points >= 0 and line.kind == "challenge_bonus" else f"-{abs(line.points)}"
@@ -147,18 +153,19 @@ def _write_line(game: ClassicGame, line: SheetLine, event: Event, identities: Ma
     raise ValueError(f"sheet line of unknown kind {line.kind!r}")
 
 
-def _write_exchange(nick: str, tiles: str, total: int, edition: Edition) -> list[str]:
+def _write_exchange(nick: str, tiles: str, total: int, edition: Edition, rack: str | None = None) -> list[str]:
+    """An exchange's line: the rack field is the player's rack when known, else the tiles exchanged."""
     text = edition.tiles(tiles).replace(" ", "")
     if not text:
         # GCG writes unknown tiles as their count (-3); with no count either, "-1" would claim one tile:
         # the line is a turn that scores nothing (as a pass), and the note says it was an exchange
-        return [_gcg_line(nick, "", "-", "+0", total), f"#note {UNKNOWN_EXCHANGE_NOTE}"]
+        return [_gcg_line(nick, rack or "", "-", "+0", total), f"#note {UNKNOWN_EXCHANGE_NOTE}"]
     if text.isdigit():
-        return [_gcg_line(nick, "", f"-{int(text)}", "+0", total)]
+        return [_gcg_line(nick, rack or "", f"-{int(text)}", "+0", total)]
     if TILES.match(text) if edition.alphabet.plain else all(c == JOKER or c in edition.alphabet for c in text):
         text = edition.spell(text)
-        return [_gcg_line(nick, text, f"-{text}", "+0", total)]
-    return [_gcg_line(nick, "", f"-{len(text)}", "+0", total)]
+        return [_gcg_line(nick, text if rack is None else rack, f"-{text}", "+0", total)]
+    return [_gcg_line(nick, rack or "", f"-{len(text)}", "+0", total)]
 
 
 def _write_end(game: ClassicGame, line: SheetLine, event: End, nick: str) -> list[str]:

@@ -21,7 +21,7 @@ from tests.ready_lists import ready_registry
 
 
 def test_kinds_and_statuses_are_the_stored_strings() -> None:
-    assert [k.value for k in GameKind] == ["classic", "duplicate", "boardless"]
+    assert [k.value for k in GameKind] == ["classic", "duplicate", "boardless", "online"]
     assert [s.value for s in GameStatus] == ["active", "ended", "abandoned"]
     assert GameKind("duplicate") is GameKind.DUPLICATE
     assert GameStatus("abandoned") is GameStatus.ABANDONED

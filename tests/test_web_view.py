@@ -387,3 +387,19 @@ def test_a_wrong_web_port_is_said_in_one_line(tmp_path: Path) -> None:
     err = io.StringIO()
     assert run_console(args, io.StringIO(""), io.StringIO(), err) == 2
     assert err.getvalue() == "arbitre console: web port 'http': a number from 0 to 65535 is needed\n"
+
+
+@pytest.mark.asyncio
+async def test_an_online_game_streams_its_board_and_scores_never_a_rack(room: WebRoom) -> None:
+    dealt = await room.say("/nouvelle en-ligne Ana robot", "Ana")
+    racks = [r.text.rsplit(":", 1)[1].strip() for r in dealt if r.to_user is not None]
+    assert racks
+    link = await room.link()
+    async with aiohttp.ClientSession() as http:
+        async with http.get(link + "/events") as response:
+            stream = Stream(response)
+            first = await stream.state()
+            assert (first["kind"], first["to_move"]) == ("classic", "Ana")
+            assert sorted(s["player"] for s in first["scores"]) == ["Ana", "Robot"]
+            for rack in racks:
+                assert rack not in stream.raw.decode()

@@ -16,6 +16,8 @@ from .common import general, history, live_view, views, words
 from .duplicate import arbiter as duplicate_arbiter
 from .duplicate import commands as duplicate_commands
 from .duplicate import kind as duplicate_kind
+from .online import commands as online_commands
+from .online import kind as online_kind
 from .series import commands as series_commands
 from .sheet import commands as sheet_commands
 from .sheet import kind as sheet_kind
@@ -34,6 +36,8 @@ MODULES = (
     duplicate_arbiter,
     duplicate_commands,
     duplicate_kind,
+    online_commands,
+    online_kind,
     series_commands,
     sheet_commands,
     sheet_kind,

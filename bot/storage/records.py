@@ -76,6 +76,7 @@ class GameKind(StrEnum):
     CLASSIC = "classic"
     DUPLICATE = "duplicate"
     BOARDLESS = "boardless"  # a score sheet without a board (core.boardless)
+    ONLINE = "online"  # a classic game the referee deals (core.online)
 
 
 class GameStatus(StrEnum):

@@ -380,12 +380,16 @@ class Hub:
             version, overall = overall_state(storage, load, storage.simultane_by_id(view.simultane), now, language)
             return (0, version), {"kind": "simultane", "language": language, "now": now, "overall": overall}
         record = shown or storage.room_game(view.channel)
-        if record is None or record.kind not in (GameKind.DUPLICATE, GameKind.CLASSIC):
+        if record is None or record.kind not in (GameKind.DUPLICATE, GameKind.CLASSIC, GameKind.ONLINE):
             game_id = view.game if record is None else record.id
             return (game_id, 0), gone_state(game_id, language, now)
         game = referee.games.load(storage, record)
         ended = record.status is not GameStatus.ACTIVE  # /end sets it, not the game's own flag
         count = len(game.events) + ended
+        if record.kind is GameKind.ONLINE:  # a game the bot deals: its board and scores, never a rack
+            return (record.id, count), classic_state(
+                game.classic, game_id=record.id, language=language, now=now, ended=ended
+            )
         if record.kind is GameKind.CLASSIC:
             return (record.id, count), classic_state(game, game_id=record.id, language=language, now=now, ended=ended)
         found = simultane_room_of_game(storage, view.channel, record.id)

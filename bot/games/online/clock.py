@@ -1,0 +1,65 @@
+"""A dealt game's clock by correspondence: storage's copy of its next deadline, and what the clock tick does
+then (a private reminder to the player to move, the turn passed when the move's time is over, the game
+ended on its last day), told as a command's answer would be."""
+
+from __future__ import annotations
+
+from core.errors import ArbitreError
+from core.online import DealtGame, Due
+
+from ...chat import CommandLine, Incoming, Reply
+from ...commands.context import Context
+from ...commands.registry import command_named
+from ...commands.services import Services
+from ...storage import Deadline, GameRecord, GameStatus
+from .turns import CLOCK_ROUND, finish, robots_play, store, sync_clock, tell, turn_lines
+
+CLOCK_AUTHOR = "clock"
+HOUR = 3600.0
+
+
+def clock_context(services: Services, record: GameRecord) -> Context:
+    """What the clock's own turn answers through: the channel's settings, the clock as its author."""
+    settings = services.storage.channel(record.channel)
+    message = Incoming(record.channel, CLOCK_AUTHOR, CLOCK_AUTHOR, "")
+    command = command_named("pass")
+    return Context(services, message, CommandLine(command.spec.name, ""), command.spec, settings)
+
+
+def clock_decision(services: Services, deadline: Deadline, now: float) -> list[Reply]:
+    """What the clock does about a dealt game's stored deadline."""
+    storage = services.storage
+    record = storage.game(deadline.game)
+    if record.status is not GameStatus.ACTIVE:
+        storage.open_round(record.id, CLOCK_ROUND, None)
+        return []
+    game: DealtGame = services.games.load(storage, record)
+    due = game.deadline()
+    if due is None or now < due.at:
+        sync_clock(storage, record, game)
+        return []
+    ctx = clock_context(services, record)
+    player = game.to_move or ""
+    before = len(game.lines)
+    try:
+        turn = game.time_out(now)
+    except ArbitreError:  # the game refused (it changed since): storage follows the game
+        sync_clock(storage, record, game)
+        return []
+    store(ctx, record, game, turn.events)
+    if due.due is Due.REMIND:
+        left = max(1, round((game.deadline() or due).at - now) // int(HOUR))
+        tell(ctx, record, player, ctx.say("online_reminder", player=player, hours=left, rack=_rack(game, player)))
+        sync_clock(storage, record, game)
+        return ctx.replies
+    key = "online_time_game" if due.due is Due.GAME_TIME else "online_time_move"
+    lines = [ctx.say(key, player=player)]
+    if due.due is Due.MOVE_TIME and not turn.ended:
+        lines += turn_lines(ctx, game, player, turn, before)[1:]
+    robots_play(ctx, record, game, lines)
+    finish(ctx, record, game, lines)
+    return ctx.replies
+
+
+def _rack(game: DealtGame, player: str) -> str:
+    return game.edition.spell_tiles(game.rack(player)) or "-"
