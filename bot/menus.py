@@ -11,7 +11,7 @@ from .commands.spec import Access, CommandSpec
 from .messages import say
 
 # what a player does in the private chat with the bot: answer a draw, see where the game stands, look up
-PRIVATE_COMMANDS = frozenset({"play", "status", "help", "check", "calc", "standings", "moves"})
+PRIVATE_COMMANDS = frozenset({"play", "rack", "status", "help", "check", "calc", "standings", "moves"})
 MEMBERS_ACCESS = frozenset({Access.ANYONE, Access.PLAYER, Access.START})
 
 

@@ -13,13 +13,13 @@ def names(scope: MenuScope) -> list[str]:
 
 
 def test_a_private_chat_lists_the_players_commands_and_a_group_its_own() -> None:
-    assert names(MenuScope.PRIVATE) == ["play", "calc", "standings", "moves", "status", "help", "check"]
+    assert names(MenuScope.PRIVATE) == ["rack", "play", "calc", "standings", "moves", "status", "help", "check"]
     members, admins = names(MenuScope.MEMBERS), names(MenuScope.ADMINS)
     assert "play" not in members + admins  # a private answer is typed in private
     assert {"new", "score", "challenge", "join", "duplicate", "settings", "help"} <= set(members)
     assert not {"undo", "penalty", "close", "pause", "correct"} & set(members)  # the referee's controls
     assert set(members) < set(admins)
-    assert len(admins) == len(COMMANDS) - 1
+    assert len(admins) == len(COMMANDS) - len([spec for spec in COMMANDS if spec.private])  # /play, /rack
 
 
 @pytest.mark.parametrize(("lang", "start"), [("fr", "Bonjour ! Je suis Arbitre"), ("en", "Hello! I am Arbitre")])

@@ -98,11 +98,11 @@ async def test_handshake_adapter_sets_commands_and_answers(tg: ClubTelegram, ada
     assert adapter.bot.username == "TestBot"
     english = [c["command"] for c in tg.commands["default"]]
     french = [c["command"] for c in tg.commands["default/fr"]]
-    assert english == [spec.name for spec in COMMANDS if spec.name != "play"]  # /play is typed in private
+    assert english == [spec.name for spec in COMMANDS if not spec.private]  # /play and /rack: typed in private
     private = [c["command"] for c in tg.commands["all_private_chats/fr"]]
     members = [c["command"] for c in tg.commands["all_group_chats/fr"]]
     admins = [c["command"] for c in tg.commands["all_chat_administrators/fr"]]
-    assert private == ["jouer", "calcul", "classement", "coups", "etat", "aide", "verif"]
+    assert private == ["chevalet", "jouer", "calcul", "classement", "coups", "etat", "aide", "verif"]
     assert "annule" in admins
     assert "annule" not in members
     assert set(members) < set(admins) == set(french)
