@@ -10,7 +10,7 @@ from core.errors_online import NotOnRackError
 from core.game import LineKind, player_key
 from core.notation import notation_by_name
 from core.online import DealtGame
-from core.online_events import DealtEvent, Pace, Robot
+from core.online_events import DealtEvent, OrderDrawn, Pace, Robot
 from core.online_robot import Level
 from core.rules import RULE_SETS, most_players, rule_set_by_code
 
@@ -23,7 +23,19 @@ from ...words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
 from ..classic import commands as classic
 from ..common.formatting import split_claimed
 from ..sheet import commands as sheet
-from .turns import after_turn, finish, load, own_seat, rack_text, robots_play, store, tell, turn_player, your_turn
+from .turns import (
+    after_turn,
+    finish,
+    load,
+    own_seat,
+    rack_text,
+    robots_play,
+    store,
+    tell,
+    turn_lines,
+    turn_player,
+    your_turn,
+)
 
 MOST_SEATS = 4
 LEVEL_WORDS = {
@@ -132,8 +144,6 @@ def start(ctx: Context) -> None:
 
 def game_order(game: DealtGame) -> tuple[tuple[tuple[str, str], ...], ...]:
     """The draws for the order, round by round."""
-    from core.online_events import OrderDrawn
-
     drawn = next(e for e in game.events if isinstance(e, OrderDrawn))
     return drawn.rounds
 
@@ -177,7 +187,6 @@ def online_score(ctx: Context) -> None:
         missing = game.edition.spell_tiles(refused.missing)
         ctx.private(ctx.say("online_not_on_rack", missing=missing, rack=rack_text(ctx, game, player)), error=True)
         return
-    from .turns import turn_lines
 
     after_turn(ctx, record, game, player, turn, turn_lines(ctx, game, player, turn, before))
 
