@@ -116,16 +116,19 @@ def board_from_file(path: str) -> Board:
 
 
 def read_rack(text: str, edition: Edition) -> str:
-    """A rack: 1 to 7 tiles of the edition (``CH`` one tile where the edition has it), ``?`` for a joker;
-    accents the edition's tiles do not have and case ignored."""
+    """A rack typed as text: 1 to 7 tiles of the edition (``CH`` one tile where the edition has it,
+    ``[C][H]`` two), ``?`` for a joker; accents the edition's tiles do not have and case ignored. The
+    tiles (symbols, ``core.notation.parse_tiles``) that the engine takes."""
     from core.edition import JOKER
+    from core.errors import RackSyntaxError
+    from core.notation import parse_tiles
 
-    rack = edition.tiles(text).replace(" ", "")
-    if not rack:
-        raise ToolError("rack: empty")
-    for char in rack:
-        if char != JOKER and char not in edition.values:
-            raise ToolError(f"rack {text!r}: {char!r} is not a letter or a joker ?")
+    try:
+        rack = parse_tiles(text, edition.alphabet)
+    except RackSyntaxError as error:
+        if not error.detail:
+            raise ToolError("rack: empty") from None
+        raise ToolError(f"rack {text!r}: {error.detail!r} is not a letter or a joker ?") from None
     if len(rack) > edition.rack_size:
         raise ToolError(f"rack {text!r}: {len(rack)} tiles, a rack holds {edition.rack_size}")
     if rack.count(JOKER) > edition.jokers:
