@@ -33,9 +33,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-# Letter codes are bits of the lexicon's node heads, one bit above them kept for the final flag: an alphabet
-# of up to 31 tiles fits 32-bit words (French, English...), a larger one 64-bit words (``core.lexicon_layout``),
-# so 63 tiles at most; their code characters ``chr(65 + code)`` then stay ASCII, as the compiler needs.
+# Letter codes are bits of the lexicon's node heads: an alphabet of up to 32 tiles fits 32-bit words (French,
+# English, Polish...), a larger one 64-bit words (``core.lexicon_layout``); 63 tiles at most, so that their code
+# characters ``chr(65 + code)`` stay ASCII, as the compiler needs.
 MAX_TILES = 63
 _ASCII_CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _FULLWIDTH_A = 0xFF21  # FULLWIDTH LATIN CAPITAL LETTER A; symbols of multi-letter tiles are taken from there
