@@ -25,7 +25,7 @@ from core.game import ClassicGame
 from core.gcg import read_gcg, write_gcg
 from core.lexicon import Lexicon
 from core.movegen import find_top, generate_plays
-from core.notation import Notation, parse_move
+from core.notation import Notation, parse_move, parse_tiles
 from core.placement import apply_placement, validate_move
 from core.rules import rule_set_by_code
 from core.scoring import score_placement
@@ -204,7 +204,9 @@ def test_generator_on_a_board_matches_every_play(es: Edition, lexicon: Lexicon) 
 def test_racks_are_read_in_the_edition_tiles(es: Edition, lexicon: Lexicon) -> None:
     with pytest.raises(RackSyntaxError):
         find_top(Board(), "KIWI", lexicon, es)  # no K, W in this edition
-    assert find_top(Board(), "chorro", lexicon, es).best is not None
+    with pytest.raises(RackSyntaxError):
+        find_top(Board(), "chorro", lexicon, es)  # typed text, not tiles
+    assert find_top(Board(), parse_tiles("chorro", es.alphabet), lexicon, es).best is not None
 
 
 # --- a duplicate game to its end ----------------------------------------------------------------

@@ -1,8 +1,8 @@
-"""Alphabets of 32 tiles and more: node tables of 64-bit words, their binary form, and what reads them.
+"""Alphabets of 32 tiles and more: node tables of 32 or 64-bit words, their binary form, and what reads them.
 
-An alphabet of up to 31 tiles keeps 32-bit words (French, English and the other shipped editions,
-whose compiled files keep their size); from 32 tiles (Polish) the table and lookahead arrays are
-64-bit words, flagged in the binary form, up to 63 tiles. Each case compiles random words that use
+An alphabet of up to 32 tiles keeps 32-bit words (French, English, Polish and the other shipped editions:
+a head holds only letter bits, the final flag is in the lengths word); from 33 tiles the table and
+lookahead arrays are 64-bit words, flagged in the binary form, up to 63 tiles. Each case compiles random words that use
 the alphabet's first and last codes and holds every answer to a plain set's.
 """
 
@@ -57,7 +57,7 @@ def reheadered(data: bytes, *, version: int | None = None, flags: int | None = N
 
 
 # tiles in the alphabet: the arrays' typecode and bytes a word (core.lexicon_layout)
-WIDTHS = [(1, "I", 4), (26, "I", 4), (31, "I", 4), (32, "Q", 8), (40, "Q", 8), (MAX_TILES, "Q", 8)]
+WIDTHS = [(1, "I", 4), (26, "I", 4), (31, "I", 4), (32, "I", 4), (33, "Q", 8), (40, "Q", 8), (MAX_TILES, "Q", 8)]
 
 
 @pytest.mark.parametrize(("tiles", "code", "size"), WIDTHS)
@@ -66,7 +66,7 @@ def test_the_word_width_follows_the_alphabet_size(tiles: int, code: str, size: i
     assert typecode(len(alphabet)) == code
     word = alphabet.symbols[-1] * 2
     lexicon = Lexicon.from_words([word], alphabet=alphabet)
-    assert lexicon.final == 1 << tiles
+    assert lexicon.letters == (1 << tiles) - 1
     for part in (lexicon.table, *lexicon.lookahead):
         assert memoryview(part).format == code
         assert memoryview(part).itemsize == size
@@ -113,7 +113,7 @@ def _holds(word: str, letters: str) -> bool:
     return True
 
 
-@pytest.mark.parametrize("tiles", [31, 32, 40, MAX_TILES])
+@pytest.mark.parametrize("tiles", [31, 32, 33, 40, MAX_TILES])
 @pytest.mark.parametrize("copy", [True, False])
 def test_the_binary_form_round_trips_at_every_width(tiles: int, copy: bool) -> None:
     alphabet = Alphabet(labels(tiles))
@@ -121,8 +121,8 @@ def test_the_binary_form_round_trips_at_every_width(tiles: int, copy: bool) -> N
     lexicon = Lexicon.from_words(words, name="wide", alphabet=alphabet)
     data = lexicon.to_bytes()
     version, flags = _HEADER.unpack_from(data)[1:3]
-    assert version == FORMAT_VERSION == 6
-    assert flags == (WIDE_WORDS if tiles > 31 else 0)
+    assert version == FORMAT_VERSION == 7
+    assert flags == (WIDE_WORDS if tiles > 32 else 0)
     loaded = Lexicon.from_bytes(data, copy=copy)
     loaded.verify()
     assert loaded.alphabet == alphabet
@@ -138,25 +138,25 @@ def test_the_binary_form_round_trips_at_every_width(tiles: int, copy: bool) -> N
     assert memoryview(patched.table).format == typecode(tiles)
 
 
-def test_a_narrow_list_of_version_5_is_still_read() -> None:
-    """Version 5 (u32 words, no flags) is what every cache and saved file held before wide words."""
+@pytest.mark.parametrize("version", [5, 6])
+def test_lists_of_the_versions_before_7_are_compiled_again(version: int) -> None:
+    """Versions 5 and 6 held the final flag in the head and each word in the anagram map: refused (a cache
+    of them is compiled again, ``bot.words.loader``), never read with the wrong layout."""
     lexicon = Lexicon.from_words(["CHAT", "CHIEN", "ZYTHUM"])
-    old = reheadered(lexicon.to_bytes(), version=5)
-    loaded = Lexicon.from_bytes(old)
-    loaded.verify()
-    assert list(loaded.words()) == ["CHAT", "CHIEN", "ZYTHUM"]
+    with pytest.raises(CorruptLexiconError, match=f"format version {version}"):
+        Lexicon.from_bytes(reheadered(lexicon.to_bytes(), version=version))
 
 
 @pytest.mark.parametrize(
     ("tiles", "version", "flags", "reason"),
     [
         # read with the other width, the arrays do not fill the file
-        (32, 5, 0, "bytes where the header announces"),  # version 5 never held a wide alphabet
-        (40, 6, 0, "bytes where the header announces"),  # the flag cleared
-        (26, 6, WIDE_WORDS, "bytes where the header announces"),  # the flag set on a narrow list
-        (26, 6, 2, "unknown flags"),
-        (26, 5, WIDE_WORDS, "unknown flags"),  # version 5 has no flags
-        (26, 7, 0, "format version 7"),
+        (40, 7, 0, "bytes where the header announces"),  # the flag cleared
+        (26, 7, WIDE_WORDS, "bytes where the header announces"),  # the flag set on a narrow list
+        (32, 7, WIDE_WORDS, "bytes where the header announces"),  # 32 tiles fit 32-bit words
+        (26, 7, 2, "unknown flags"),
+        (26, 6, 0, "format version 6"),
+        (26, 8, 0, "format version 8"),
         (40, 4, WIDE_WORDS, "format version 4"),
     ],
 )
@@ -168,17 +168,17 @@ def test_a_header_that_disagrees_with_its_words_is_refused(tiles: int, version: 
 
 
 def test_a_width_that_disagrees_with_the_alphabet_is_refused() -> None:
-    """A well-sized file whose words are 32-bit while its alphabet has 32 tiles (the flag and the alphabet
-    disagree): refused, never read with heads that cannot hold the final flag."""
+    """A well-sized file whose words are 32-bit while its alphabet has 33 tiles (the flag and the alphabet
+    disagree): refused, never read with heads that cannot hold every letter."""
     narrow = Alphabet(labels(31))
     data = Lexicon.from_words(random_words(narrow, 50, 9), alphabet=narrow).to_bytes()
     fields = _HEADER.unpack_from(data)
     alphabet_len = fields[-1]
-    wider = b'{"labels": [' + ", ".join(f'"{label}"' for label in labels(32)).encode() + b'], "fold": {}}'
+    wider = b'{"labels": [' + ", ".join(f'"{label}"' for label in labels(33)).encode() + b'], "fold": {}}'
     header = _HEADER.pack(*fields[:-1], len(wider))
     body = data[_HEADER.size + 4 : len(data) - alphabet_len] + wider
     forged = header + struct.pack("<I", zlib.crc32(body, zlib.crc32(header))) + body
-    with pytest.raises(CorruptLexiconError, match="32-bit words for an alphabet of 32 tiles"):
+    with pytest.raises(CorruptLexiconError, match="32-bit words for an alphabet of 33 tiles"):
         Lexicon.from_bytes(forged)
 
 

@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.board import SIZE, Board, Tile, on_board
-from core.edition import ENGLISH, FRENCH, Edition
+from core.edition import ENGLISH, FRENCH, Edition, edition_by_code
 from core.errors import PlacementError, RackSyntaxError
 from core.lexicon import Lexicon
 from core.movegen import Play, TopResult, find_top, generate_plays
 from core.movegen_plays import play_order
-from core.notation import parse_move
+from core.notation import parse_move, parse_tiles
 from core.placement import apply_placement, validate_move, validate_tiles
 from core.scoring import score_placement
 from tests.positions import board_with, play_moves
@@ -382,7 +382,29 @@ def test_bad_racks() -> None:
             find_top(Board(), rack, lexicon, FRENCH)
     with pytest.raises(ValueError):
         find_top(Board(), "ZA", lexicon, FRENCH, count=0)
-    assert str(find_top(Board(), "az", lexicon, FRENCH).best) == "H7 ZA"
+    with pytest.raises(RackSyntaxError):
+        find_top(Board(), "az", lexicon, FRENCH)  # typed text: tiles are uppercase symbols
+    assert str(find_top(Board(), parse_tiles("az"), lexicon, FRENCH).best) == "H7 ZA"
+
+
+def test_a_rack_is_its_tiles_never_read_again() -> None:
+    """Issue 42: the tiles N L L R R E N hold no LL and no RR tile (the engine once read them as typed text,
+    N LL RR E N, and played an LL the rack did not hold)."""
+    spanish = edition_by_code("es")
+    lexicon = Lexicon.from_words(["ELLE", "NEN", "NE", "LLEN"], alphabet=spanish.alphabet)
+    board = Board()
+    board.place(7, 7, Tile("N"))
+    board.place(7, 8, Tile("E"))
+    tiles = "NLLRREN"  # seven tiles, each its own symbol
+    top = find_top(board, tiles, lexicon, spanish, 3)
+    assert [(str(p), p.total) for p in top.plays] == [("10F NEN", 8), ("10H NEN", 8), ("G9 NEN", 7)]
+    for play in generate_plays(board, tiles, lexicon, spanish):
+        assert all(tile.letter in tiles for tile in play.placement.new_tiles), play
+    # typed text is read once, by the notation: NLLRREN typed is N LL RR E N, the brackets keep L L R R
+    typed = parse_tiles("NLLRREN", spanish.alphabet)
+    assert [spanish.label(t) for t in typed] == ["N", "LL", "RR", "E", "N"]
+    assert str(find_top(board, typed, lexicon, spanish).best) == "10F LLEN"
+    assert parse_tiles("n[l][l][r][r]en", spanish.alphabet) == tiles
 
 
 def test_result_types() -> None:

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.errors import RefSyntaxError, WordSyntaxError
+from core.edition import EDITIONS, JOKER
+from core.errors import RackSyntaxError, RefSyntaxError, WordSyntaxError
 from core.notation import (
     Move,
     Notation,
@@ -17,8 +18,10 @@ from core.notation import (
     TypedLetter,
     format_move,
     format_ref,
+    format_word,
     parse_move,
     parse_ref,
+    parse_tiles,
     parse_word,
 )
 
@@ -137,3 +140,56 @@ def test_format_of_parse_is_canonical(move: Move, notation: Notation, case: Call
     once = format_move(parse_move(messy, notation), notation)
     assert format_move(parse_move(once, notation), notation) == once
     assert parse_move(messy, notation) == move
+
+
+# --- tiles typed in any edition (issue 42) -----------------------------------------------------------
+
+EDITION_CODES = sorted(EDITIONS)
+
+
+@given(st.sampled_from(EDITION_CODES), st.data())
+def test_parse_tiles_reads_back_the_spelled_tiles(code: str, data: st.DataObject) -> None:
+    """Any tiles (``?`` jokers among them), spelled as players read them, are read back as the same tiles."""
+    edition = EDITIONS[code]
+    tiles = data.draw(st.text(st.sampled_from(edition.alphabet.symbols + JOKER), min_size=1, max_size=9))
+    spelled = edition.spell(tiles)
+    assert parse_tiles(spelled, edition.alphabet) == tiles
+    assert parse_tiles(spelled.lower(), edition.alphabet) == tiles or "[" not in spelled
+
+
+@given(st.sampled_from(EDITION_CODES), st.data())
+def test_moves_with_board_letters_read_back_in_every_edition(code: str, data: st.DataObject) -> None:
+    """A typed word's tiles and ``.`` board letters, written and read again, are the same (a Catalan L before a
+    ``.`` is bracketed, or L.L would read as L·L)."""
+    alphabet = EDITIONS[code].alphabet
+    letters = st.one_of(
+        st.builds(TypedLetter, st.none()), st.builds(TypedLetter, st.sampled_from(alphabet.symbols), st.booleans())
+    )
+    word = data.draw(st.lists(letters, min_size=1, max_size=15).map(tuple))
+    move = Move(Ref(7, 7, True), word, alphabet)
+    assert parse_move(format_move(move), alphabet=alphabet, lowercase_is_plain=False) == move
+
+
+@pytest.mark.parametrize("typed", ["COL·LEGI", "COL.LEGI", "COL-LEGI", "col.legi", "Col·legi"])
+def test_catalan_middle_dot_typed_as_a_full_stop_or_a_hyphen(typed: str) -> None:
+    catalan = EDITIONS["ca"].alphabet
+    assert [catalan.label(t.letter or ".") for t in parse_word(typed, alphabet=catalan)] == [
+        "C", "O", "L·L", "E", "G", "I"
+    ]  # fmt: skip
+    assert catalan.tiles(typed.upper()) == catalan.tiles("COL·LEGI")
+
+
+def test_a_full_stop_elsewhere_is_a_board_letter_in_catalan() -> None:
+    catalan = EDITIONS["ca"].alphabet
+    assert [t.letter for t in parse_word("AL.A", alphabet=catalan)] == ["A", "L", None, "A"]
+    letters = (TypedLetter("L"), TypedLetter(None), TypedLetter("L"))
+    assert format_word(letters, catalan) == "[L].L"
+    assert parse_word("[L].L", alphabet=catalan) == letters
+
+
+def test_parse_tiles_refuses_what_is_no_tile() -> None:
+    with pytest.raises(RackSyntaxError):
+        parse_tiles("AB1")
+    with pytest.raises(RackSyntaxError):
+        parse_tiles("  ")
+    assert parse_tiles("é a ?") == "EA?"

@@ -23,7 +23,15 @@ import pytest
 
 import core
 from bot.messages import explain, languages, say
-from core.errors import ArbitreError, NotationError, RackSyntaxError, RefSyntaxError, SyntaxProblem, WordSyntaxError
+from core.errors import (
+    ArbitreError,
+    BoardSyntaxError,
+    NotationError,
+    RackSyntaxError,
+    RefSyntaxError,
+    SyntaxProblem,
+    WordSyntaxError,
+)
 from core.errors_duplicate import ClockAction, TakeBackBlock, TopClause
 from core.tie import TieRule
 from tests.paths import REPO_ROOT
@@ -134,7 +142,7 @@ def test_every_core_error_is_explained_from_its_fields(cls: type[ArbitreError], 
 
 
 @pytest.mark.parametrize("problem", list(SyntaxProblem))
-@pytest.mark.parametrize("cls", [RefSyntaxError, WordSyntaxError, RackSyntaxError])
+@pytest.mark.parametrize("cls", [RefSyntaxError, WordSyntaxError, RackSyntaxError, BoardSyntaxError])
 def test_every_syntax_problem_has_a_message(cls: type[NotationError], problem: SyntaxProblem) -> None:
     for lang in languages():
         text = explain(cls("Q?", problem, "%"), lang)

@@ -148,7 +148,7 @@ def test_bad_board_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     short.write_text("...\n", encoding="utf-8")
     status, _, err = run_top(capsys, "--board", str(short), "--rack", "ABC")
     assert status == 1
-    assert "15 lines of 15 characters" in err
+    assert "15 lines of 15 squares" in err
     assert err.count("\n") == 1
     status, _, err = run_top(capsys, "--board", str(tmp_path / "missing.txt"), "--rack", "ABC")
     assert status == 1

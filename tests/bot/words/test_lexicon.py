@@ -291,7 +291,8 @@ def test_lengths_and_lookahead_match_a_set(words: list[str]) -> None:
 def test_node_layout_is_documented(small: Lexicon) -> None:
     table = small.table
     head = table[small.root]
-    assert not head & FINAL
+    assert not table[small.root + 1] & FINAL  # the final flag is bit 0 of the lengths word
+    assert head == head & small.letters  # a head holds letter bits only
     bit = 1 << (ord("Z") - 65)
     z_node = table[small.root + 2 + (head & (bit - 1)).bit_count()]
     assert z_node == small.child(small.root, "Z")
