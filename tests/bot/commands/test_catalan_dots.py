@@ -12,9 +12,10 @@ import pytest
 
 from bot.cli import main
 from core.edition import edition_by_code
+from tests.paths import REPO_ROOT
 from tests.transcripts import run_console
 
-ROOT = Path(__file__).resolve().parent.parent / "lexicons"
+ROOT = REPO_ROOT / "lexicons"
 WORDS = ["COL·LEGI", "COL·LEGIS", "COL", "ESTAR", "ESTEL", "LLEI", "SOL"]
 CATALAN = edition_by_code("ca")
 # H8 from C: C 2, O 1, L·L 10, E 1, G 3 on H12 (double letter), I 1; doubled on the star
