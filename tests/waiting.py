@@ -1,4 +1,4 @@
-"""Waiting in an adapter test for what the real libraries do in their own time."""
+"""Waiting in an adapter test for what the real libraries do in their own time, and a clock the test drives."""
 
 from __future__ import annotations
 
@@ -22,6 +22,20 @@ async def eventually(
         await asyncio.sleep(0.02)
         if advance is not None:
             advance(0.05)
+
+
+class DrivenClock:
+    """A clock that moves only when the test says (``advance``): what it paces waits however slow the
+    machine, and goes as soon as the test moves it."""
+
+    def __init__(self, at: float = 1000.0) -> None:
+        self.at = at
+
+    def __call__(self) -> float:
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += seconds
 
 
 def shown(texts: Callable[[], list[str]], *parts: str) -> Callable[[], bool]:
