@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tests.fakes import SentMessage
+
+if TYPE_CHECKING:
+    from bot.adapters.telegrambot.pacing import FloodPacer
 
 
 async def eventually(
@@ -36,6 +40,13 @@ class DrivenClock:
 
     def advance(self, seconds: float) -> None:
         self.at += seconds
+
+
+async def held_again(pacer: FloodPacer) -> None:
+    """Wait until ``pacer`` has looked at its clock since now and still holds a message: its second pause
+    from now on (the first may follow a look made before now)."""
+    before = pacer.holds
+    await eventually(lambda: pacer.holds >= before + 2)
 
 
 def shown(texts: Callable[[], list[str]], *parts: str) -> Callable[[], bool]:
