@@ -98,6 +98,7 @@ class RefereeService:
         # numbers this process delivered lately: a pass that read one before it was marked must not send it again
         self._sent_lately: OrderedDict[int, None] = OrderedDict()
         self.outbox_passes = 0  # how many times the outbox worker looked for due messages (tests count them)
+        self.ticks = 0  # how many clock ticks ended (tests wait for one that began after they moved the time)
         # replies delivered, marked so in one statement with those of concurrent commands
         self._marks: Batches[list[Reply], None] = Batches(self._mark_all)
         # private /play handled together, in one transaction (``Referee.handle_plays``)
@@ -230,6 +231,7 @@ class RefereeService:
                 None, functools.partial(self.referee.tick, publish=publish, images=owed.extend)
             )
             replies = await asyncio.shield(self._tick_future)
+            self.ticks += 1
         if owed:  # after the publishing above (scheduled before the tick's end): the images go after the results
             self._draw_images(owed)
         return replies
