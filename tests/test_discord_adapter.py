@@ -581,8 +581,7 @@ async def test_long_text_is_split_on_lines_with_balanced_code_fences(
 ) -> None:
     lines = [f"ligne {n:03d} " + "x" * 40 for n in range(120)]
     text = "Feuille :\n```\n" + "\n".join(lines) + "\n```\nFin."
-    await adapter.deliver([Reply(text, channel=f"discord:{dc.channel}")])
-    await asyncio.sleep(0.1)
+    assert not await adapter.deliver([Reply(text, channel=f"discord:{dc.channel}")])  # every part sent when it returns
     sent = dc.messages_in(dc.channel)
     assert len(sent) >= 3
     for message in sent:
