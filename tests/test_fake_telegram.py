@@ -34,8 +34,8 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 from telegram.ext import AIORateLimiter, CommandHandler, ContextTypes, MessageHandler, filters
 
 from tests.fakes import SECRET_HEADER, BotErrors, FakeTelegram, command_entities, running_application
-from tests.waiting import eventually
 from tests.fakes._common import free_port
+from tests.waiting import eventually
 
 if TYPE_CHECKING:
     from tests.fakes.telegram_server import AnyApplication
