@@ -379,40 +379,38 @@ async def clocked(dc: AdapterDiscord, storage: SQLiteStorage) -> AsyncIterator[D
         yield adapter
 
 
-async def start_duplicate(dc: AdapterDiscord) -> tuple[int, SentMessage]:
+async def start_duplicate(dc: AdapterDiscord, adapter: DiscordAdapter) -> tuple[int, SentMessage]:
     """``/duplicate`` by Ana (its referee): the interaction and the first draw it posted."""
     iid = await slash(dc, "duplicate")
     await answer(dc, iid)
     draw = await dc.wait_for_response(iid, lambda r: "<t:" in (r.text or ""))
-    await settle(dc)
+    await settle(adapter)
     return iid, draw
 
 
-async def play(dc: AdapterDiscord, user: DiscordUser, move: str) -> str:
+async def play(dc: AdapterDiscord, adapter: DiscordAdapter, user: DiscordUser, move: str) -> str:
     """``/play`` by ``user``: its private acknowledgement, once the command's replies are all out."""
     iid = await slash(dc, "play", move, user=user)
     ack = await answer(dc, iid)
     assert ack.ephemeral
-    await settle(dc)
+    await settle(adapter)
     return ack.text
 
 
-async def settle(dc: FakeDiscord, quiet: float = 0.15) -> None:
-    """Wait until the bot has been quiet for ``quiet`` seconds (a command's last replies are out
-    before a test moves the fake's clock)."""
-    count = -1
-    while count != len(dc.requests):
-        count = len(dc.requests)
-        await asyncio.sleep(quiet)
+async def settle(adapter: DiscordAdapter) -> None:
+    """Wait until the adapter owes no answer (every command's replies handed over) and what its clock
+    published is delivered: a command's last replies are out before a test moves the fake's clock."""
+    await eventually(lambda: adapter.service.overload.load().waiting == 0, timeout=10.0)
+    assert await adapter.service.drain(10.0)
 
 
 @pytest.mark.asyncio
 async def test_results_posted_15_minutes_after_the_duplicate_command_go_through_the_channel(
     dc: AdapterDiscord, clocked: DiscordAdapter
 ) -> None:
-    iid, draw = await start_duplicate(dc)
+    iid, draw = await start_duplicate(dc, clocked)
     assert draw.method.startswith("POST /webhooks/")  # the draw answered the command, through its token
-    await play(dc, dc.ben, "H8 QWERTB")
+    await play(dc, clocked, dc.ben, "H8 QWERTB")
     mark = len(dc.responses)
     dc.advance(16 * 60)  # past the 3-minute deadline, and past the token's 15 minutes
     assert dc.interaction_token_expired(iid)
@@ -434,7 +432,7 @@ async def test_an_expired_token_the_adapter_did_not_expect_falls_back_to_the_cha
     adapter = DiscordAdapter(Referee(storage, LEXICONS, now=dc.now), edit_interval=0.2, tick_seconds=0.05)
     async with running_bot(dc, adapter.client):
         await adapter.sync(dc.guild.id)
-        _, draw = await start_duplicate(dc)
+        _, draw = await start_duplicate(dc, adapter)
         dc.advance(16 * 60)
         closed = await dc.wait_for_edit(lambda r: r.message_id == draw.message_id, channel_id=dc.channel, timeout=3)
     assert closed.method == "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -446,11 +444,11 @@ async def test_an_expired_token_the_adapter_did_not_expect_falls_back_to_the_cha
 async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(
     dc: AdapterDiscord, clocked: DiscordAdapter, storage: SQLiteStorage
 ) -> None:
-    await start_duplicate(dc)
+    await start_duplicate(dc, clocked)
     assert dc.gateways[0].compression == "zlib-stream"
     # op 7: discord.py reconnects and resumes; what was sent meanwhile is replayed
     assert await dc.gateway_reconnect() == 1
-    ana_plays = asyncio.create_task(play(dc, dc.ana, "H8 QWERTA"))
+    ana_plays = asyncio.create_task(play(dc, clocked, dc.ana, "H8 QWERTA"))
     await dc.wait_for_gateway("resumed")
     assert "QWERTA" in await ana_plays
     # op 9 (not resumable): discord.py identifies again, a new session (without the 5 s its
@@ -458,7 +456,7 @@ async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(
     identify_at_once(clocked.client)
     assert await dc.gateway_invalid_session(resumable=False) == 1
     await dc.wait_for_gateway("ready", count=2)
-    assert "QWERTB" in await play(dc, dc.ben, "H8 QWERTB")
+    assert "QWERTB" in await play(dc, clocked, dc.ben, "H8 QWERTB")
     assert dc.gateway_log.count("identify") == 2
     assert dc.gateway_log.count("resume") == 1
     dc.advance(3 * 60)  # the round's deadline: the clock still runs, once
@@ -475,8 +473,8 @@ async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(
     dc: AdapterDiscord, clocked: DiscordAdapter, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="arbitre")
-    await start_duplicate(dc)
-    await play(dc, dc.ben, "H8 QWERTB")
+    await start_duplicate(dc, clocked)
+    await play(dc, clocked, dc.ben, "H8 QWERTB")
     dc.deny_bot(dc.channel)  # Send Messages removed in the game's channel
     dc.advance(3 * 60)  # round 1 closes: its results and the next draw cannot be posted
     told = await dc.wait_for_dm(dc.ana, timeout=3)  # Ana started the game: its referee
@@ -490,7 +488,7 @@ async def test_a_channel_losing_send_permission_mid_round_and_getting_it_back(
     assert len(warnings) == 1
     assert f"discord:{dc.ana.id}" in warnings[0]
     # interactions still answer: they need no channel permission
-    assert "QWERTB" in await play(dc, dc.ben, "H8 QWERTB")
+    assert "QWERTB" in await play(dc, clocked, dc.ben, "H8 QWERTB")
     dc.allow_bot(dc.channel)
     # round 2 closes; the outbox posts what the channel refused, in order, at the channel's pace (five
     # posts per 5 s: the refused tries spent the bucket too, as Discord counts them)
@@ -757,7 +755,7 @@ async def test_duplicate_submissions_of_two_accounts_with_one_name_stay_apart(
 ) -> None:
     impostor = dc.add_user(username="ana_other", global_name="Ana")
     dc.add_member(dc.guild, impostor)
-    await start_duplicate(dc)
+    await start_duplicate(dc, clocked)
     for user, word in ((dc.ana, "QWERTA"), (impostor, "QWERTZ")):
         ack = await answer(dc, await slash(dc, "play", f"H8 {word}", user=user))
         assert ack.ephemeral
