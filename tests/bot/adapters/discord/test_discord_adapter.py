@@ -704,8 +704,7 @@ async def test_cli_runs_the_bot_until_interrupted(dc: AdapterDiscord, tmp_path: 
         stderr=asyncio.subprocess.PIPE,
     )
     try:
-        await dc.wait_until_identified(timeout=10)
-        await asyncio.sleep(0.1)  # READY, then the guild
+        await dc.wait_until_identified(timeout=10)  # READY and the guild sent: the interaction below comes after
         # the commands were registered once, as docs/operating.md says (`arbitre discord --sync --guild`)
         sync = await run_cli("discord", "--sync", "--guild", str(dc.guild.id), env=cli_env(tmp_path, dc, dc.token))
         assert sync[0] == 0, sync[2]
