@@ -37,18 +37,7 @@ from .games.installed import COMMANDS  # noqa: F401  # importing it declares eve
 from .games.kinds import kind_of
 from .games.simultane.clock import simultane_tick
 from .messages import explain, say
-from .outbox import (
-    CLAIM_SECONDS,
-    GRACE_SECONDS,
-    IMAGE_RETENTION_SECONDS,
-    PROCESS_SECONDS,
-    RETENTION_SECONDS,
-    Undelivered,
-    backoff,
-    is_dead,
-    process_name,
-    undelivered,
-)
+from .outbox import GRACE_SECONDS, Outbox, StoredOutbox, Undelivered
 from .overload import Shedder, keeps_all
 from .play.cache import GameCache, Games
 from .play.clock import DuplicateClock
@@ -62,13 +51,11 @@ from .storage import (
     GameKind,
     GameRunningError,
     OutboxItem,
-    OutboxStore,
     RoundClosedTwiceError,
     Storage,
     StorageFullError,
     log_failure,
 )
-from .storage.outbox_records import destination
 from .web.notify import notifier_for
 from .words.game_lists import WordLists, preparing_text
 from .words.loader import LexiconRegistry, ListPreparingError, UnknownListError, WordListError
@@ -112,11 +99,9 @@ class Referee:
         ``outbox_grace``: how long a reply its sender could not hand over waits before the outbox
         worker tries it again (when no live process claims it)."""
         self.storage = storage
-        self.outbox_store: OutboxStore = storage  # the outbox's part, all its methods below use
         self.lexicons = lexicons
         self.lists = WordLists(lexicons, storage)
         self.now = now
-        self.rng = rng or random.Random()  # the outbox's backoff jitter (a test seeds it)
         self.draws = draws or random.Random()
         self.bot_name = bot_name
         self.rooms_stored: set[str] = set()  # rooms known to have settings stored (``_new_room``)
@@ -124,13 +109,11 @@ class Referee:
         # The clock only looks after channels whose id starts with this (one process per platform
         # may share a database file: each closes its own rounds, where it can post the results).
         self.clock_scope = clock_scope
-        self.outbox_scopes = (clock_scope,) if outbox_scopes is None else tuple(outbox_scopes)
         # Among those, only channels whose clock lease this process holds (several processes, one database).
         self.clock_lease = clock_lease or ClockLease.for_this_process()
-        self.outbox_grace = outbox_grace
-        # This process as the outbox's claimer, and until when its heartbeat holds (the service beats).
-        self.outbox_owner = process_name()
-        self.alive_until = float("-inf")
+        # every message owed, kept until delivered; its claims are this process's (the service beats for it)
+        scopes = (clock_scope,) if outbox_scopes is None else tuple(outbox_scopes)
+        self.outbox: Outbox = StoredOutbox(storage, now, scopes=scopes, grace=outbox_grace, rng=rng, sheds=self._sheds)
         self.clock = DuplicateClock(self.now)  # the duplicate clock's state: tops searched ahead, warnings given
         self.shown_views = ShownViews()  # the views posted lately in each room (bot.games.common.views)
         self.games = Games(kind_of)  # the games in memory, one cache per kind
@@ -144,8 +127,6 @@ class Referee:
         # the same rooms told to the other processes on the database (PostgreSQL: their live pages)
         self.notifier = notifier_for(storage)
         self.web_url: str | None = None  # the live pages' address, when they are served (``bot.web``)
-        self._first: set[int] = set()  # stored replies known to be first in line for their destination
-        self._left: set[int] = set()  # stored replies left to the outbox worker (behind older ones, unclaimed)
 
     def services(self) -> Services:
         """What the command handlers may use, as the referee stands now."""
@@ -160,10 +141,7 @@ class Referee:
             games=self.games,
             now=self.now,
             draws=self.draws,
-            store=self.store,
-            claimer=self.claimer,
-            first_in_line_known=self.first_in_line_known,
-            dead_letters=self.dead_letters,
+            outbox=self.outbox,
             arriving=self.arriving,
             web_url=self.web_url,
             sheds=self.shedding,
@@ -175,7 +153,7 @@ class Referee:
         private /play that ``handle_plays`` left to the usual way (``USUAL_WAY``) goes there at once."""
         replies = self._handle(message, quick=quick)
         if replies and all(r.outbox_id is None for r in replies):
-            replies = self._store_apart(replies)
+            replies = self.outbox.enqueue_apart(replies)
         # a private /play: its room too
         links = self.notifier is not None and self._about_links(message)
         self._tell_changed({message.channel} | {r.channel for r in replies}, links=links)
@@ -301,7 +279,7 @@ class Referee:
                 context.check_access()
                 handler(context)
                 # what the players are owed is stored with the change that produced it
-                return self.store(self._with_notes(context))
+                return self.outbox.enqueue(self._with_notes(context))
         except Exception as error:
             # the transaction rolled back; the games it changed in memory are rebuilt from the log
             if wait and isinstance(error, ListPreparingError) and self._wait_for_list(error.name):
@@ -314,155 +292,31 @@ class Referee:
             notices = tuple(dataclasses.replace(n, error=True) for n in notices)
             return [dataclasses.replace(refused, actions=offered), *notices]
 
-    # --- the outbox ---------------------------------------------------------------------
+    # --- the outbox's operations, for callers holding the referee (``self.outbox`` is the outbox) ---------
 
     def store(self, replies: list[Reply]) -> list[Reply]:
-        """Write replies to the outbox (in the caller's transaction, if any); numbered copies."""
-        if not replies:
-            return replies
-        now = self.now()
-        owner = self.claimer(now)  # claimed while it is sent: no other process takes it meanwhile
-        ids = self.outbox_store.enqueue(replies, now + self.outbox_grace, created=now, owner=owner)
-        return [dataclasses.replace(r, outbox_id=i) for r, i in zip(replies, ids)]
-
-    def claimer(self, now: float) -> str | None:
-        """This process's name for its claims, while its heartbeat holds long enough (else None: what it
-        stores is anyone's to send after the grace)."""
-        return self.outbox_owner if self.alive_until - now >= PROCESS_SECONDS / 2 else None
-
-    def _store_apart(self, replies: list[Reply]) -> list[Reply]:
-        """Store replies that no transaction produced (refusals, views); unstored if storage fails."""
-        try:
-            return self.store(replies)
-        except StorageFullError as error:
-            log.error("could not store %d replies in the outbox: %s", len(replies), error)
-            return replies
-        except Exception:
-            log.exception("could not store %d replies in the outbox", len(replies))
-            return replies
-
-    def first_in_line_known(self, ids: Iterable[int], left: Iterable[int] = ()) -> None:
-        """Replies just stored that nothing older waits before (their transaction read it), and those
-        ``left`` to the outbox worker: due at once and claimed by nobody, the command never sends them (the
-        worker may have taken them already)."""
-        self._first.update(ids)
-        self._left.update(left)
-
-    def in_line_known(self, replies: list[Reply]) -> bool:
-        """Whether ``first_in_line`` can tell these replies' order without reading storage (their command's
-        transaction read it)."""
-        return all(r.outbox_id is None or r.outbox_id in self._first or r.outbox_id in self._left for r in replies)
-
-    def first_in_line(self, replies: list[Reply]) -> list[Reply]:
-        """The replies that may go now: none older is waiting for their destination (the order is kept)."""
-        first: dict[str, int] = {}  # per destination, the batch's first message: those after it come with it
-        known = {r.outbox_id for r in replies if r.outbox_id in self._first}
-        self._first -= known
-        left = {r.outbox_id for r in replies if r.outbox_id in self._left}
-        if left:
-            self._left -= left
-            replies = [r for r in replies if r.outbox_id not in left]
-        for reply in replies:
-            if reply.outbox_id is not None and reply.outbox_id not in known:
-                first.setdefault(destination(reply), reply.outbox_id)
-        blocked = {d for d, first_id in first.items() if self.outbox_store.outbox_waiting(d, first_id)}
-        waiting = [r.outbox_id for r in replies if r.outbox_id is not None and destination(r) in blocked]
-        if waiting:  # they go behind the older ones, as soon as those are through
-            self.outbox_store.reschedule(waiting, self.now())
-        return [r for r in replies if r.outbox_id is None or destination(r) not in blocked]
+        """``Outbox.enqueue``: replies stored (in the caller's transaction, if any), numbered."""
+        return self.outbox.enqueue(replies)
 
     def sent(self, replies: list[Reply], failed: Sequence[Reply | Undelivered]) -> None:
-        """Mark what the platform accepted, and what it refused: a dead letter if for good, else another try."""
-        refused = [undelivered(f) for f in failed]
-        failed_ids = {f.reply.outbox_id for f in refused}
-        now = self.now()
-        delivered = [r.outbox_id for r in replies if r.outbox_id is not None and r.outbox_id not in failed_ids]
-        try:
-            if delivered:
-                self.outbox_store.mark_delivered(delivered, now)
-            for failure in refused:
-                if failure.reply.outbox_id is not None:
-                    item = OutboxItem(failure.reply.outbox_id, destination(failure.reply), failure.reply, 0, now)
-                    self._failed(item, failure, now)
-        except StorageFullError as error:  # sent all the same: their claims lapse, and this process remembers them
-            log.error("outbox: could not record %d deliveries: %s", len(replies), error)
+        """``Outbox.sent``: what the platform took, and what it refused."""
+        self.outbox.sent(replies, failed)
 
     def due_messages(self, everything: bool = False) -> list[OutboxItem]:
-        """Messages of this process's outbox scopes whose (next) try is due (``everything``: all that wait);
-        expired ones are dropped, edits a newer edit of the same message supersedes, and live lines while
-        the process is overloaded (shed)."""
-        now = self.now()
-        items = []
-        taken: set[int] = set()
-        for _ in range(10):  # what was dropped lets the destination's next message come in this pass
-            claimed = [
-                item
-                for scope in self.outbox_scopes
-                for item in self.outbox_store.outbox_due(
-                    scope,
-                    float("inf") if everything else now,
-                    lease=CLAIM_SECONDS,
-                    owner=self.outbox_owner,  # its own claims are always its own (even while its heartbeat lags)
-                    at=now,
-                )
-            ]
-            dropped = False
-            for item in claimed:
-                if item.id in taken:
-                    continue  # everything waiting is asked for again: what this pass took is its own already
-                if item.reply.expires is not None and now > item.reply.expires:
-                    self.outbox_store.mark_dropped(item.id, now, "expired")
-                elif item.reply.edit_key is not None and self.outbox_store.outbox_superseded(
-                    item.id, item.destination, item.reply.edit_key
-                ):
-                    self.outbox_store.mark_dropped(item.id, now, "superseded")
-                elif item.reply.live and self.shedding(live_line_kind(item.reply)):  # overloaded: it can wait
-                    self.outbox_store.mark_dropped(item.id, now, "shed")
-                else:
-                    items.append(item)
-                    taken.add(item.id)
-                    continue
-                dropped = True
-            if not dropped:
-                break
-        return items
+        """``Outbox.claim_due``: the messages whose (next) try is due, claimed."""
+        return self.outbox.claim_due(everything)
 
     def retried(self, item: OutboxItem, failure: Undelivered | None) -> None:
-        """Record one retry's outcome (``failure`` None: delivered)."""
-        now = self.now()
-        try:
-            if failure is None:
-                self.outbox_store.mark_delivered([item.id], now)
-            else:
-                self._failed(item, failure, now)
-        except StorageFullError as error:  # tried again once its claim lapses
-            log.error("outbox: could not record the try of message %d: %s", item.id, error)
-
-    def _failed(self, item: OutboxItem, failure: Undelivered, now: float) -> None:
-        """A failed try: another one after a jittered backoff, or a dead letter, said once in the log."""
-        if not is_dead(item, failure, now):
-            self.outbox_store.mark_failed(item.id, failure.reason, now + backoff(item.attempts + 1, self.rng))
-            return
-        self.outbox_store.mark_dead(item.id, now, failure.reason)
-        log.warning(
-            "outbox: dead letter, never sent again (tries: %d; %s): %s",
-            item.attempts + 1,
-            failure.reason[:300],
-            item.reply,
-        )
+        """``Outbox.retried``: one try's outcome (``failure`` None: delivered)."""
+        self.outbox.retried(item, failure)
 
     def dead_letters(self, channel: str) -> list[DeadLetter]:
-        """The messages about ``channel`` that could not be delivered, kept until they are pruned."""
-        return self.outbox_store.dead_letters(channel, self.now() - RETENTION_SECONDS)
+        """``Outbox.dead_letters``: what could not be delivered about ``channel``."""
+        return self.outbox.dead_letters(channel)
 
-    def prune_outbox(self) -> int:
-        """Delete what the outbox no longer needs (images first); how many rows went. Never raises."""
-        now = self.now()
-        try:
-            return self.outbox_store.prune_outbox(now - IMAGE_RETENTION_SECONDS, now - RETENTION_SECONDS)
-        except Exception as error:
-            log_failure(log, "could not prune the outbox", error)
-            return 0
+    def _sheds(self, reply: Reply) -> bool:
+        """Whether a due message can wait while the process is overloaded (a live line: dropped as shed)."""
+        return reply.live and self.shedding(live_line_kind(reply))
 
     @staticmethod
     def _with_notes(context: Context) -> list[Reply]:

@@ -1,11 +1,15 @@
-"""Waiting in an adapter test for what the real libraries do in their own time."""
+"""Waiting in an adapter test for what the real libraries do in their own time, and a clock the test drives."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tests.fakes import SentMessage
+
+if TYPE_CHECKING:
+    from bot.adapters.telegrambot.pacing import FloodPacer
 
 
 async def eventually(
@@ -22,6 +26,27 @@ async def eventually(
         await asyncio.sleep(0.02)
         if advance is not None:
             advance(0.05)
+
+
+class DrivenClock:
+    """A clock that moves only when the test says (``advance``): what it paces waits however slow the
+    machine, and goes as soon as the test moves it."""
+
+    def __init__(self, at: float = 1000.0) -> None:
+        self.at = at
+
+    def __call__(self) -> float:
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += seconds
+
+
+async def held_again(pacer: FloodPacer) -> None:
+    """Wait until ``pacer`` has looked at its clock since now and still holds a message: its second pause
+    from now on (the first may follow a look made before now)."""
+    before = pacer.holds
+    await eventually(lambda: pacer.holds >= before + 2)
 
 
 def shown(texts: Callable[[], list[str]], *parts: str) -> Callable[[], bool]:

@@ -1,23 +1,24 @@
 """What command handlers may use beyond their message: storage, the word lists, the clock's state,
-the game caches and the outbox operations a command needs; built by the referee for each command, so
+the game caches and the outbox; built by the referee for each command, so
 that no handler reaches the referee itself."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.duplicate import DuplicateGame
 from core.game import ClassicGame
 
-from ..chat import Incoming, Reply
+from ..chat import Incoming
+from ..outbox import Outbox
 from ..overload import Shedder, keeps_all
 from ..play.cache import GameCache, Games
 from ..play.clock import DuplicateClock
 from ..play.clock_lease import ClockLease
 from ..play.shown_views import ShownViews
-from ..storage import DeadLetter, GameKind, Storage
+from ..storage import GameKind, Storage
 from ..words.game_lists import WordLists
 from ..words.loader import LexiconRegistry
 
@@ -36,11 +37,9 @@ class Services:
     games: Games  # every kind's games in memory, and the transaction they follow
     now: Callable[[], float]
     draws: random.Random  # where duplicate draws come from, outside simultanés
-    store: Callable[[list[Reply]], list[Reply]]  # replies into the outbox, in the open transaction: numbered
-    claimer: Callable[[float], str | None]  # this process's name for the outbox claims it stores now
-    # replies just stored that nothing older waits before, and those left to the outbox worker
-    first_in_line_known: Callable[[Iterable[int], Iterable[int]], None]
-    dead_letters: Callable[[str], list[DeadLetter]]  # a channel's messages that could not be delivered
+    # what players are owed: replies stored in the open transaction (``enqueue``), this process's claims,
+    # the replies known first in line, a channel's dead letters
+    outbox: Outbox
     arriving: Callable[[], Sequence[Incoming]]  # messages this process received and has not answered yet
     web_url: str | None = None  # where the live pages are served (``bot.web``; None: not served)
     # whether to leave out items of a kind that can wait (the process is overloaded: ``bot.overload``);

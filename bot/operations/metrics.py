@@ -179,7 +179,7 @@ class Metrics:
         if self.referee is None:
             return Health(False, "not started")
         try:
-            self.referee.outbox_store.outbox_backlog()
+            self.referee.outbox.backlog()
         except Exception as error:  # the class only: a database error may quote its URL, password included
             return Health(False, f"storage does not answer ({type(error).__name__})")
         reason = self.connected()
@@ -270,7 +270,7 @@ class _StorageCollector(Collector):
         if referee is not None:
             leases.add_metric([], len(referee.clock.held))
             try:
-                backlog = referee.outbox_store.outbox_backlog()
+                backlog = referee.outbox.backlog()
             except Exception as error:  # its class only: a database error may quote its URL
                 if not self.storage_down:
                     log.warning("metrics: the storage does not answer (%s)", type(error).__name__)

@@ -32,10 +32,10 @@ from ..chat import Incoming, Reply
 from ..games.duplicate.closes import ResultImages, owing
 from ..games.duplicate.submissions import UsualWay
 from ..operations.metrics import Metrics, command_label, platform_of
-from ..outbox import HEARTBEAT_SECONDS, PROCESS_SECONDS, PRUNE_SECONDS, Undelivered, known_dead, undelivered
+from ..outbox import HEARTBEAT_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, undelivered
 from ..overload import Overload, OverloadPolicy, Shed
 from ..referee import Referee
-from ..storage import ClockStore, OutboxItem, StorageFullError, log_failure
+from ..storage import ClockStore, StorageFullError, log_failure
 from .batches import Batches
 
 log = logging.getLogger("arbitre")
@@ -76,6 +76,7 @@ class RefereeService:
         """``metrics``: where commands are counted and timed, and what is shed (None: nowhere); ``overload``:
         when the process is overloaded (None: ``bot.overload``'s defaults)."""
         self.referee = referee
+        self.outbox = referee.outbox  # what it sends, marks, retries and beats for
         self.metrics = metrics
         self.overload = Overload(referee.now, overload, metrics)
         referee.shedding = self.overload.sheds
@@ -84,7 +85,7 @@ class RefereeService:
         self.outbox_seconds = outbox_seconds
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # each channel's commands
         # each channel's sends by the clock and the outbox worker, in order, never behind its queued commands
-        # (the order per destination with the commands' own sends is storage's: ``Referee.first_in_line``)
+        # (the order per destination with the commands' own sends is storage's: ``Outbox.first_in_line``)
         self._send_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: list[asyncio.Task[None]] = []
         self._sending: set[asyncio.Task[None]] = set()  # sends published and not over yet (the clock's)
@@ -98,6 +99,7 @@ class RefereeService:
         # numbers this process delivered lately: a pass that read one before it was marked must not send it again
         self._sent_lately: OrderedDict[int, None] = OrderedDict()
         self.outbox_passes = 0  # how many times the outbox worker looked for due messages (tests count them)
+        self.ticks = 0  # how many clock ticks ended (tests wait for one that began after they moved the time)
         # replies delivered, marked so in one statement with those of concurrent commands
         self._marks: Batches[list[Reply], None] = Batches(self._mark_all)
         # private /play handled together, in one transaction (``Referee.handle_plays``)
@@ -174,10 +176,10 @@ class RefereeService:
         """Deliver stored replies now, unless older ones to the same place are still waiting."""
         if not replies:
             return
-        if self.referee.in_line_known(replies):  # a quick /play's: no storage to read, no thread to wait for
-            ready = self.referee.first_in_line(replies)
+        if self.outbox.in_line_known(replies):  # a quick /play's: no storage to read, no thread to wait for
+            ready = self.outbox.first_in_line(replies)
         else:
-            ready = await asyncio.to_thread(self.referee.first_in_line, replies)
+            ready = await asyncio.to_thread(self.outbox.first_in_line, replies)
         failed: Sequence[Reply | Undelivered] = []
         if ready:
             ids = {r.outbox_id for r in ready if r.outbox_id is not None}
@@ -185,7 +187,7 @@ class RefereeService:
             try:
                 failed = await self.deliver(ready) or []
                 if failed:
-                    await asyncio.to_thread(self.referee.sent, ready, failed)
+                    await asyncio.to_thread(self.outbox.sent, ready, failed)
                 else:
                     await self._mark_delivered(ready)
                 self._remember_sent(ids - {undelivered(f).reply.outbox_id for f in failed})
@@ -207,7 +209,7 @@ class RefereeService:
         await self._marks.submit(replies)
 
     def _mark_all(self, batches: list[list[Reply]]) -> list[None]:
-        self.referee.sent([r for replies in batches for r in replies], [])
+        self.outbox.sent([r for replies in batches for r in replies], [])
         return [None] * len(batches)
 
     async def tick(self) -> list[Reply]:
@@ -230,6 +232,7 @@ class RefereeService:
                 None, functools.partial(self.referee.tick, publish=publish, images=owed.extend)
             )
             replies = await asyncio.shield(self._tick_future)
+            self.ticks += 1
         if owed:  # after the publishing above (scheduled before the tick's end): the images go after the results
             self._draw_images(owed)
         return replies
@@ -330,7 +333,7 @@ class RefereeService:
         """The first waiting message of each destination, tried once: (delivered, tried)."""
         self.outbox_passes += 1
         try:
-            items: list[OutboxItem] = await asyncio.to_thread(self.referee.due_messages, everything)
+            items: list[OutboxItem] = await asyncio.to_thread(self.outbox.claim_due, everything)
         except StorageFullError as error:  # nothing claimed: the next pass tries again
             log.error("outbox: could not claim the messages due: %s", error)
             return 0, 0
@@ -341,7 +344,7 @@ class RefereeService:
                 if item.id in self._inflight:  # being sent, by a command
                     continue
                 if item.id in self._sent_lately:  # sent by a command, and not marked yet (or its mark failed)
-                    await asyncio.to_thread(self.referee.retried, item, None)  # else it holds its destination up
+                    await asyncio.to_thread(self.outbox.retried, item, None)  # else it holds its destination up
                     delivered += 1
                     continue
                 self._inflight.add(item.id)
@@ -353,7 +356,7 @@ class RefereeService:
                     failure = Undelivered(item.reply, reason=repr(exc))
                 finally:
                     self._inflight.discard(item.id)
-                await asyncio.to_thread(self.referee.retried, item, failure)
+                await asyncio.to_thread(self.outbox.retried, item, failure)
             delivered += failure is None
             if failure is not None:
                 log.info(
@@ -364,21 +367,9 @@ class RefereeService:
     def beat(self) -> None:
         """Say this process lives (its claims hold another ``PROCESS_SECONDS``), and void the claims of
         processes found dead (silent too long, or gone from this host). Never raises."""
-        referee, storage = self.referee, self.referee.outbox_store
-        me, now = referee.outbox_owner, referee.now()
-        try:
-            storage.outbox_alive(me, now + PROCESS_SECONDS)
-            referee.alive_until = now + PROCESS_SECONDS
-            others = False
-            for owner, until in storage.outbox_processes():
-                if owner != me and (until <= now or known_dead(owner, me)):
-                    storage.forget_process(owner)
-                    log.info("outbox: process %s is gone, what it was sending is due at once", owner)
-                else:
-                    others = others or owner != me
-            referee.clock.others_alive = others  # their answers received in time are waited for at a close
-        except Exception as error:  # its claims lapse in time: others take its messages over
-            log_failure(log, "outbox: could not record this process's heartbeat", error)
+        others = self.outbox.beat()
+        if others is not None:  # their answers received in time are waited for at a close
+            self.referee.clock.others_alive = others
 
     async def _run_arrivals(self) -> None:
         """Say to the other processes the channels of the messages this one holds and has not answered yet
@@ -419,7 +410,7 @@ class RefereeService:
                 log_failure(log, "outbox failed", error)
             if self.referee.now() - pruned >= PRUNE_SECONDS:  # what was delivered long ago is deleted
                 pruned = self.referee.now()
-                await asyncio.to_thread(self.referee.prune_outbox)
+                await asyncio.to_thread(self.outbox.prune)
             try:  # asyncio.timeout, not wait_for: Python 3.11's wait_for may swallow the stop's cancellation
                 async with asyncio.timeout(self.outbox_seconds):
                     await self._wake.wait()
@@ -463,11 +454,4 @@ class RefereeService:
         self._stopping = True
         await asyncio.gather(*self._drawing, return_exceptions=True)
         await asyncio.to_thread(self.referee.release_clocks)  # another process takes over at once
-        await asyncio.to_thread(self._forget_me)  # what this process still claims is due at once elsewhere
-
-    def _forget_me(self) -> None:
-        self.referee.alive_until = float("-inf")
-        try:
-            self.referee.outbox_store.forget_process(self.referee.outbox_owner)
-        except Exception as error:
-            log_failure(log, "outbox: could not say this process stopped", error)
+        await asyncio.to_thread(self.outbox.stopped)  # what this process still claims is due at once elsewhere

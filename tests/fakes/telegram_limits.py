@@ -234,6 +234,7 @@ class _ClockLoop:
     def __init__(self, loop: asyncio.AbstractEventLoop, clock: Callable[[], float]) -> None:
         self._loop = loop
         self._clock = clock
+        self.timers = 0  # how many times a waiter found its bucket full and set a timer to look again
 
     def time(self) -> float:
         return self._clock()
@@ -248,6 +249,7 @@ class _ClockLoop:
         return self._loop.call_soon(callback, *args)
 
     def call_at(self, when: float, callback: Callable[..., Any], *args: Any) -> asyncio.TimerHandle:
+        self.timers += 1
         return self._loop.call_later(min(max(when - self._clock(), 0.0), POLL_SECONDS), callback, *args)
 
 
@@ -262,15 +264,19 @@ def fake_clock_rate_limiter(clock: Callable[[], float], **settings: Any) -> Any:
     from telegram.ext import AIORateLimiter
 
     # aiolimiter calls only the few methods _ClockLoop has: it stands in for the loop where a limiter keeps one
-    loop = cast(asyncio.AbstractEventLoop, _ClockLoop(asyncio.get_running_loop(), clock))
+    clock_loop = _ClockLoop(asyncio.get_running_loop(), clock)
+    loop = cast(asyncio.AbstractEventLoop, clock_loop)
 
     class FakeClockRateLimiter(AIORateLimiter):
+        clock_loop: _ClockLoop
+
         def _get_group_limiter(self, group_id: str | int | bool) -> Any:
             limiter = super()._get_group_limiter(group_id)
             limiter._event_loop = loop
             return limiter
 
     limiter = FakeClockRateLimiter(**settings)
+    limiter.clock_loop = clock_loop  # its ``timers``: a test waits for a request held by a full bucket
     for bucket in (limiter._base_limiter, limiter._apb_limiter):
         if bucket is not None:
             bucket._event_loop = loop

@@ -868,6 +868,11 @@ class FakeTelegram:
         return self.webhook_sender.attempts if self.webhook_sender is not None else []
 
     @property
+    def long_polling(self) -> bool:
+        """Whether a getUpdates is waiting for updates now (the bot is in its long poll)."""
+        return any(not future.done() for future in self._pollers)
+
+    @property
     def pending_updates(self) -> list[dict[str, Any]]:
         """Updates not yet taken by the bot (by getUpdates or the webhook)."""
         return list(self._updates)

@@ -44,6 +44,9 @@ FORBIDDEN = [
     ("bot.storage", "bot.games"),
     ("bot.storage", "bot.referee"),
     ("bot.storage", "bot.outbox"),
+    # the outbox keeps its rows in storage and knows nothing of who stores or sends them
+    *(("bot.outbox", high) for high in ("bot.commands", "bot.games", "bot.referee", "bot.runtime", "bot.adapters")),
+    ("bot.outbox", "bot.storage.sql"),
     ("bot.storage", "bot.web"),
     # the storage protocols and records are what the rest imports: they never load the SQL behind them
     *((part, "bot.storage.sql") for part in STORAGE_PARTS),

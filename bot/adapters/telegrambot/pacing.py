@@ -112,6 +112,7 @@ class FloodPacer(BaseRateLimiter[Any]):
         self.limits = limits
         self._chats: dict[int | str, _Chat] = {}
         self.group_waits = 0  # messages players must see that waited for a group's minute to free a slot
+        self.holds = 0  # times a message looked at the clock and found no room yet (each a pause before the next)
         self._second: deque[_Sent] = deque()
 
     async def initialize(self) -> None:
@@ -171,6 +172,7 @@ class FloodPacer(BaseRateLimiter[Any]):
                 if not held and _is_group(chat_id) and len(chat.minute) >= self.limits.group_per_minute:
                     held = True  # the group's minute is spent: what players must see waits for it
                     self.group_waits += 1
+                self.holds += 1
                 await asyncio.sleep(min(wait, POLL_SECONDS))
             return self._count(chat_id, chat, self.clock())
 

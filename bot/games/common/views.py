@@ -192,7 +192,7 @@ SHOWN_DEAD_LETTERS = 5  # the latest ones /status lists (it counts them all)
 def dead_letter_lines(ctx: Context) -> list[str]:
     """The messages about this channel that could never be delivered, for /status: how many, then the
     latest ones, each by its first line (a private one by its length only) and the platform's answer."""
-    letters = ctx.services.dead_letters(ctx.message.channel)
+    letters = ctx.services.outbox.dead_letters(ctx.message.channel)
     if not letters:
         return []
     lines = [ctx.say("dead_letters", n=len(letters))]

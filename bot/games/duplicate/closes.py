@@ -142,7 +142,7 @@ def draw_images(services: Services, owed: list[ResultImages]) -> list[Reply]:
         with ThreadPoolExecutor(min(IMAGES_AT_ONCE, len(standing)), thread_name_prefix="arbitre-images") as pool:
             drawn = list(pool.map(image_replies, standing))
     with services.games.transaction(services.storage):
-        return services.store([reply for replies in drawn for reply in replies])
+        return services.outbox.enqueue([reply for replies in drawn for reply in replies])
 
 
 class TickReplies:

@@ -427,7 +427,7 @@ def _clock_step(services: Services, deadline: Deadline, now: float) -> list[Repl
     with services.games.transaction(services.storage), services.lists.remembering():
         services.storage.lock_channel(deadline.channel)
         kind = kind_of(services.storage.game(deadline.game).kind)
-        return services.store(kind.clock(services, deadline, now))
+        return services.outbox.enqueue(kind.clock(services, deadline, now))
 
 
 def clock_decision(services: Services, deadline: Deadline, now: float) -> list[Reply]:

@@ -96,7 +96,7 @@ def quick_play(services: Services, message: Incoming, command: CommandLine) -> l
         return None
     if not isinstance(stored, QuickPlay):
         return None
-    services.first_in_line_known(stored.first, stored.left)  # committed: these numbers are theirs for good
+    services.outbox.first_in_line_known(stored.first, stored.left)  # committed: these numbers are theirs for good
     return stored.replies
 
 
@@ -144,7 +144,7 @@ def quick_plays(services: Services, plays: list[tuple[Incoming, CommandLine]]) -
         return [None] * len(plays)
     for done in stored:
         if isinstance(done, QuickPlay):
-            services.first_in_line_known(done.first, done.left)  # committed: these numbers are theirs for good
+            services.outbox.first_in_line_known(done.first, done.left)  # committed: these numbers are theirs for good
     return [_given(done) for done in stored]
 
 
@@ -280,5 +280,5 @@ def _play(
     stamp = time.time()
     data = [(event_to_dict(event), message.user) for event in decided.events]
     seat = None if decided.seat is None else (message.user, decided.seat)
-    owner = services.claimer(now)  # what it sends itself is claimed by it (see Services.store)
+    owner = services.outbox.claimer(now)  # what it sends itself is claimed by it (see Outbox.enqueue)
     return Pending(PlayWrite(record.id, data, state.stamp[0], stamp, seat, decided.replies, dues, now, owner), game)

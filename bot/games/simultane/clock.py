@@ -78,8 +78,8 @@ def _start_room(services: Services, room: SimultaneRoom, now: float) -> list[Rep
             storage.leave_simultane(record.id, room.channel)
             kind = error.values.get("kind", "")
             text = say(lang, "simultane_clock_blocked", code=record.code, kind=kind)
-            return services.store([Reply(text, channel=room.channel)])
-        return services.store(replies)
+            return services.outbox.enqueue([Reply(text, channel=room.channel)])
+        return services.outbox.enqueue(replies)
 
 
 def _close_held_rounds(services: Services, now: float, ticked: TickReplies) -> None:
@@ -139,7 +139,7 @@ def _close_held(
             replies = close_round(services, storage, game_record, game, lang, now, "clock", ended)
         except ListPreparingError:  # closed at a later tick, once its list is ready
             return []
-        return services.store(replies)
+        return services.outbox.enqueue(replies)
 
 
 def _post_overall(services: Services, record: SimultaneRecord, now: float) -> list[Reply]:
@@ -168,7 +168,7 @@ def _post_overall(services: Services, record: SimultaneRecord, now: float) -> li
             replies.append(overall_reply(services, lang, record, overall, record.channel, "simultane_overall_live"))
         if finished:
             storage.claim_simultane_post(record.id, DONE_POST, now)
-        return services.store(replies) if replies else []
+        return services.outbox.enqueue(replies) if replies else []
 
 
 def _last_post(posted: set[str]) -> int:

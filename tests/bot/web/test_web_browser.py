@@ -15,7 +15,7 @@ import re
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ import pytest
 
 from bot.render.palette import AA_CONTRAST, contrast_ratio
 from tests.paths import REPO_ROOT
-from tests.web_room import WebRoom
+from tests.web_room import CHANNEL, WebRoom
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -73,6 +73,20 @@ async def until(check: Callable[[], Any], what: str) -> Any:
             return answer
         assert time.monotonic() < deadline, f"the page never showed {what}"
         await asyncio.sleep(0.05)
+
+
+async def drawn(room: WebRoom, browser: Any, change: Awaitable[object]) -> None:
+    """Make ``change`` and wait until the organiser's simultané page has drawn what the hub made of it: the
+    hub idle after a state built since the change, and the page at that state's version if it was written
+    (a state the page shows already is not written again)."""
+    await until(room.hub.idle, "the earlier changes pushed")
+    built, pushes = room.hub.states_built, room.hub.pushes
+    await change
+    await until(lambda: room.hub.idle() and room.hub.states_built > built, "a state built since the change")
+    if room.hub.pushes > pushes:
+        (view,) = room.storage.simultane_views(CHANNEL)
+        (_, events), _ = await asyncio.to_thread(room.hub.state, view)
+        await until(lambda: browser.execute_script("return version") == [0, events], "the state on the page")
 
 
 def texts(driver: Any, selector: str) -> list[str]:
@@ -254,7 +268,9 @@ async def test_a_classic_game_with_its_clocks_on_the_projector_and_on_a_phone(tm
         await room.say("/pause", admin=True)
         await until(lambda: "en pause" in text(browser, "clocks"), "the pause")
         paused = text(browser, "clocks")
-        await asyncio.sleep(1.2)  # real time passes in the page: a paused clock does not move
+        # the page's time moved ten minutes on (its clock is Date.now), and its clocks drawn again: a paused
+        # clock does not move (Ana's, running, moved above by the second)
+        browser.execute_script("const now = Date.now; Date.now = () => now() + 600000; tick();")
         assert text(browser, "clocks") == paused
     finally:
         await room.stop()
@@ -287,8 +303,8 @@ async def test_the_organisers_page_shows_the_overall_ranking_once_every_room_clo
         await room.say("/jouer H4 CHANTEZ", "Ana", private=True)
         await elsewhere("/jouer H8 CHANT", "Bertrand", private=True)
         await elsewhere("/cloture", admin=True)  # its time is up: it waits for the organiser's room (paced)
-        await room.say("/cloture", "Org", admin=True)
-        await asyncio.sleep(0.5)  # the room's close is pushed: still nothing of the other room
+        # the room's close is pushed and the page has drawn it: still nothing of the other room
+        await drawn(room, browser, room.say("/cloture", "Org", admin=True))
         assert "Bertrand" not in browser.page_source
         assert "Ana" not in text(browser, "overall")
         await room.service.tick()  # the clock closes the other room's held round

@@ -35,6 +35,7 @@ from telegram.ext import AIORateLimiter, CommandHandler, ContextTypes, MessageHa
 
 from tests.fakes import SECRET_HEADER, BotErrors, FakeTelegram, command_entities, running_application
 from tests.fakes._common import free_port
+from tests.waiting import eventually
 
 if TYPE_CHECKING:
     from tests.fakes.telegram_server import AnyApplication
@@ -426,7 +427,7 @@ async def test_fault_outage_cuts_the_long_poll_and_polling_resumes_after_it(
     alice = tg.add_user(first_name="Alice")
     await tg.send_user_message(GROUP, alice, "/start")
     assert (await tg.wait_for_message(chat_id=GROUP)).text == "Bienvenue"
-    await asyncio.sleep(0.05)  # the updater is back in its long poll
+    await eventually(lambda: tg.long_polling)  # the updater is back in its long poll
     tg.outage(30)
     await tg.send_user_message(GROUP, alice, "/start")  # during the outage: kept, not lost
     tg.advance(30)
@@ -556,7 +557,7 @@ async def test_a_webhook_answering_an_error_gets_the_update_again(local: FakeTel
         alice = local.add_user(first_name="Alice")
         await local.send_user_message(GROUP, alice, "/score H8 VAGUE")
         await receiver.wait_for(1)
-        await asyncio.sleep(0.05)
+        await eventually(lambda: len(local.webhook_attempts) == 1)  # the fake has read the bot's answer
         info = json.loads((await call(local, "getWebhookInfo"))[1])["result"]
         assert info["pending_update_count"] == 1
         assert info["last_error_message"].endswith("403 Forbidden")
@@ -577,7 +578,7 @@ async def test_a_webhook_that_does_not_answer_is_retried_and_getwebhookinfo_says
         await call(local, "setWebhook", url="http://127.0.0.1:9/hook")  # nothing listens on port 9
         alice = local.add_user(first_name="Alice")
         await local.send_user_message(GROUP, alice, "/start")
-        await asyncio.sleep(0.1)
+        await eventually(lambda: len(local.webhook_attempts) == 1)  # the fake's try, refused
         info = json.loads((await call(local, "getWebhookInfo"))[1])["result"]
         assert info["last_error_message"] == "Connection refused"
         assert info["pending_update_count"] == 1
@@ -615,7 +616,7 @@ async def test_delete_webhook_keeps_pending_updates_for_getupdates_unless_droppe
         alice = local.add_user(first_name="Alice")
         await local.send_user_message(GROUP, alice, "/start")
         await receiver.wait_for(1)
-        await asyncio.sleep(0.05)
+        await eventually(lambda: len(local.webhook_attempts) == 1)  # the fake has read the bot's 500
         assert (await call(local, "deleteWebhook"))[0] == 200
     status, body = await call(local, "getUpdates")
     assert status == 200

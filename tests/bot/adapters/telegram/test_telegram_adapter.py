@@ -362,7 +362,7 @@ async def test_countdown_edits_are_paced(tg: ClubTelegram, adapter: TelegramAdap
     await adapter.deliver([Reply("Coup 1", channel=f"telegram:{GROUP}", edit_key="r1", deadline=deadline)])
     first = await tg.wait_for_message(chat_id=GROUP)
     assert first.text == "Coup 1\n⏳ 0:01"
-    await asyncio.sleep(1.3)
+    await tg.wait_for_edit(lambda m: "⌛" in m.text, chat_id=GROUP, timeout=5)  # the countdown's last edit
     # one step of the countdown is one second here (ten with the default interval): one edit
     assert [r.text for r in tg.log.records if r.action == "edit"] == ["Coup 1\n⌛ 0:00"]
     # Telegram's "message is not modified" is not an error
@@ -372,8 +372,7 @@ async def test_countdown_edits_are_paced(tg: ClubTelegram, adapter: TelegramAdap
         "Bad Request: message is not modified: specified new message content and reply markup "
         "are exactly the same as a content and reply markup of the current message",
     )
-    await adapter.deliver([Reply("Coup 1 : clos", channel=f"telegram:{GROUP}", edit_key="r1")])
-    await asyncio.sleep(0.05)
+    assert not await adapter.deliver([Reply("Coup 1 : clos", channel=f"telegram:{GROUP}", edit_key="r1")])
 
 
 # --- platform failures -------------------------------------------------------------------
@@ -466,8 +465,7 @@ async def test_players_who_never_pressed_start_share_one_note_per_interval(
 async def test_long_text_is_split_under_4096(tg: ClubTelegram, adapter: TelegramAdapter) -> None:
     lines = [f"ligne {n:03d} é😀 " + "x" * 60 for n in range(150)]
     text = "Feuille :\n```\n" + "\n".join(lines) + "\n```\nFin."
-    await adapter.deliver([Reply(text, channel=f"telegram:{GROUP}")])
-    await asyncio.sleep(0.2)
+    assert not await adapter.deliver([Reply(text, channel=f"telegram:{GROUP}")])  # every part sent when it returns
     sent = tg.messages_in(GROUP)
     assert len(sent) >= 3
     assert all(utf16_len(m.text) <= 4096 for m in sent)

@@ -23,7 +23,7 @@ from tests.fakes._common import free_port
 from tests.fakes.telegram_limits import fake_clock_rate_limiter
 from tests.fakes.telegram_server import CHAT_MEMBER_FIELDS
 from tests.ready_lists import ready_registry
-from tests.waiting import eventually
+from tests.waiting import eventually, held_again
 
 LEXICONS = ready_registry()
 GROUP = -4_000_000_512
@@ -243,13 +243,13 @@ async def test_a_message_counts_until_telegram_has_answered_it() -> None:
     api.gate = None
     clock.at += 1.0  # a second after they left
     late = asyncio.ensure_future(api.request(pacer, "sendMessage", 3_000_000))
-    await asyncio.sleep(0.4)  # longer than the pacer's look at the clock (0.25 s)
+    await held_again(pacer)  # the pacer looked at the clock: the second is still full
     assert not late.done()
     clock.at += 0.5
     answered.set()  # Telegram answers them 1.5 s after they left: they count from then
     await asyncio.wait_for(asyncio.gather(*on_their_way), 1.0)
     clock.at += 0.9
-    await asyncio.sleep(0.4)
+    await held_again(pacer)  # a look at the moved clock: 0.9 s after their answer, still held
     assert not late.done()
     clock.at += 0.1
     await asyncio.wait_for(late, 2.0)

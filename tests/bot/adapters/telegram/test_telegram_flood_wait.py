@@ -22,6 +22,7 @@ from tests.fakes import FakeTelegram, running_application
 from tests.fakes.telegram_limits import COUNTED_METHODS, FloodControl, fake_clock_rate_limiter
 from tests.loop_time import LoopTime
 from tests.ready_lists import ready_registry
+from tests.waiting import eventually
 
 LEXICONS = ready_registry()
 GROUP = -4_000_000_135
@@ -43,6 +44,12 @@ async def loop_time() -> AsyncIterator[LoopTime]:
 
 def is_draw(text: str) -> bool:
     return "Coup 1 — tirage" in text and "Fin dans" in text
+
+
+async def ticked(adapter: TelegramAdapter) -> None:
+    """Wait until the service's clock has ended a tick begun since now (its second from now on)."""
+    before = adapter.service.ticks
+    await eventually(lambda: adapter.service.ticks >= before + 2)
 
 
 def to_group(requests: list[tuple[str, dict[str, Any]]]) -> list[str]:
@@ -85,7 +92,7 @@ async def test_a_35_second_flood_wait_is_waited_out_once_then_the_draw_goes(
                 step = min(0.5, refusal.at + FLOOD_WAIT - 0.1 - tg.now())
                 tg.advance(step)
                 loop_time.jump(step)
-                await asyncio.sleep(0.01)  # real time: the bot and the fake's server take their turns
+                await ticked(adapter)  # the bot's clock has run at the new time
             during = tg.requests[refused_at + 1 :]
             assert to_group(during) == [], during
             helped = [r.at for r in tg.log.records if r.chat_id == player.id and r.action == "send"]

@@ -14,6 +14,7 @@ from telegram.ext import ExtBot
 
 from tests.fakes import FakeTelegram
 from tests.fakes.telegram_limits import FloodLimits, fake_clock_rate_limiter
+from tests.waiting import eventually
 
 GROUP = -4_000_000_555
 
@@ -153,8 +154,9 @@ async def test_the_library_limiter_on_the_fake_clock_waits_for_the_group_minute(
                 await bot.send_message(GROUP, f"m{number}")
                 if number == 0:
                     after_first = tg.now()
+            timers = limiter.clock_loop.timers
             late = asyncio.ensure_future(bot.send_message(GROUP, "m20"))
-            await asyncio.sleep(0.3)  # real time: the group's bucket is still full
+            await eventually(lambda: limiter.clock_loop.timers > timers)  # held: the group's bucket is full
             assert not late.done()
             assert len(tg.flood_control().refused) == 0
             tg.advance(3.0)

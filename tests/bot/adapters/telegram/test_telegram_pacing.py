@@ -13,6 +13,7 @@ from bot.adapters.ordering import shown_first
 from bot.adapters.telegrambot.pacing import LIVE_RESERVE, FloodPacer, Priority, TelegramLimits
 from bot.adapters.tracking import BudgetShortError
 from bot.chat import Reply
+from tests.waiting import held_again
 
 GROUP = -4_000_000_999
 
@@ -46,10 +47,6 @@ class Api:
         await pacer.process_request(callback, (text or endpoint,), {}, endpoint, {"chat_id": chat_id}, priority)
 
 
-async def settle() -> None:
-    await asyncio.sleep(0.4)  # longer than the pacer's look at the clock (0.25 s of real time)
-
-
 @pytest.mark.asyncio
 async def test_a_chat_gets_its_burst_then_one_message_a_second() -> None:
     clock = Clock()
@@ -57,10 +54,10 @@ async def test_a_chat_gets_its_burst_then_one_message_a_second() -> None:
     pacer = FloodPacer(None, clock)
     user = 1_000_001
     tasks = [asyncio.ensure_future(api.request(pacer, "sendMessage", user, f"m{i}")) for i in range(5)]
-    await settle()
+    await held_again(pacer)  # m3 looked at the clock and waits
     assert [name for name, _, _ in api.sent] == ["m0", "m1", "m2"]  # the burst (3)
     clock.at += 1.0
-    await settle()
+    await held_again(pacer)  # a look at the moved clock: m3 went, m4 waits
     assert [name for name, _, _ in api.sent] == ["m0", "m1", "m2", "m3"]  # one more a second, in order
     clock.at += 1.0
     await asyncio.wait_for(asyncio.gather(*tasks), 2.0)
@@ -79,7 +76,7 @@ async def test_a_group_gets_twenty_messages_in_any_minute() -> None:
         clock.at += 1.0  # 20 in 20 s
     late = asyncio.ensure_future(api.request(pacer, "sendPhoto", str(GROUP), "m20"))  # the id as a string too
     clock.at += 39.0  # 59 s after the first: still 20 in the last minute
-    await settle()
+    await held_again(pacer)  # a look at the moved clock: still held
     assert not late.done()
     clock.at += 1.0
     await asyncio.wait_for(late, 2.0)
@@ -94,7 +91,7 @@ async def test_thirty_messages_a_second_overall() -> None:
     for user in range(30):
         await asyncio.wait_for(api.request(pacer, "sendMessage", 2_000_000 + user), 1.0)
     late = asyncio.ensure_future(api.request(pacer, "sendMessage", 3_000_000))
-    await settle()
+    await held_again(pacer)
     assert not late.done()
     clock.at += 1.0
     await asyncio.wait_for(late, 2.0)
@@ -150,7 +147,7 @@ async def test_a_live_edit_never_waits_behind_nor_ahead_of_a_message_that_waits_
     for number in range(3):  # the chat's burst is spent
         await api.request(pacer, "sendMessage", user, f"m{number}")
     waiting = asyncio.ensure_future(api.request(pacer, "sendMessage", user, "the draw"))
-    await asyncio.sleep(0.05)
+    await held_again(pacer)  # the draw waits its turn
     with pytest.raises(BudgetShortError):  # refused at once: it would have to wait (and the draw waits)
         await asyncio.wait_for(api.request(pacer, "editMessageText", user, "counter", Priority.LIVE), 1.0)
     clock.at += 1.0
@@ -167,15 +164,16 @@ async def test_a_message_answered_late_never_keeps_the_others_in_the_window() ->
     clock = Clock()
     api = Api(clock)
     pacer = FloodPacer(None, clock)
-    uploaded = asyncio.Event()
+    uploaded, uploading = asyncio.Event(), asyncio.Event()
 
     async def upload(name: str) -> bool:
+        uploading.set()  # it left: counted in the window, on its way
         await uploaded.wait()
         api.sent.append((name, GROUP, clock()))
         return True
 
     photo = asyncio.ensure_future(pacer.process_request(upload, ("photo",), {}, "sendPhoto", {"chat_id": GROUP}, None))
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(uploading.wait(), 1.0)
     for user in range(29):  # the rest of the second's 30, answered at once
         await asyncio.wait_for(api.request(pacer, "sendMessage", 2_000_000 + user), 1.0)
     clock.at += 1.0  # the 29 are a second old: only the photo, on its way, is in the window

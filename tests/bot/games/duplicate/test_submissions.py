@@ -35,8 +35,8 @@ def open_store(
 
 def delivered(referee: Referee, replies: list[Reply]) -> list[Reply]:
     """What the service does once a command committed: send what is first in line, mark it delivered."""
-    ready = referee.first_in_line(replies)
-    referee.sent(ready, [])
+    ready = referee.outbox.first_in_line(replies)
+    referee.outbox.sent(ready, [])
     return ready
 
 
