@@ -171,9 +171,10 @@ def _pos_tags(morph: tuple[str, ...]) -> set[str]:
 
 
 # Set-phrase pieces that the ODS nevertheless lists as words of their own
-# (in "in extremis", "à l'envi", "à jeun", "en catimini", "d'emblée"...).
+# (in "in extremis", "à l'envi", "à jeun", "en catimini", "d'emblée"...; "à quia": QUIA is the word of a
+# published top, issue 42).
 FR_KEPT_PHRASE_WORDS = frozenset(
-    "in etc auprès envi jeun catimini tapinois emblée antan api berzingue croupetons tirelarigot".split()
+    "in etc auprès envi jeun catimini tapinois emblée antan api berzingue croupetons tirelarigot quia".split()
 )
 
 
