@@ -141,7 +141,8 @@ LISTS: tuple[HunspellList, ...] = (
         ),
         license="GPL-3.0-or-later OR LGPL-3.0-or-later OR MPL-1.1+",
         description="RLA-ES Spanish spelling dictionary (Santiago Bosio; LibreOffice dictionaries 7.5.0, es_ES), "
-        "every inflected form without attached (enclitic) pronouns, in the tiles of the Spanish edition (CH, LL, RR, Ñ)",
+        "every inflected form without attached (enclitic) pronouns, in the tiles of the Spanish edition "
+        "(CH, LL, RR, Ñ)",
         # abbreviations and symbols the dictionary holds as two-letter words (issue 42; the FISE rules refuse
         # "siglas y abreviaturas"); ÑU, OX and OJ are words of the game the dictionary lacks (README)
         dropped_two="AP AV ED EF EJ ET IB OB OC OP QU RA IS",
@@ -368,7 +369,9 @@ def german_compound_candidates(entries: Iterable[hunspell.DicEntry], aff: hunspe
             continue
         if aff.needaffix is not None and aff.needaffix in e.flags:
             seeds.add(word)
-            seeds.update(word[: -len(link)] for link in GERMAN_LINKS if word.endswith(link) and len(word) > len(link) + 2)
+            seeds.update(
+                word[: -len(link)] for link in GERMAN_LINKS if word.endswith(link) and len(word) > len(link) + 2
+            )
         elif not e.flags & own:
             seeds.add(word)
     for word in seeds:

@@ -59,7 +59,7 @@ def test_command_on_a_club_list(tmp_path: Path, capsys: pytest.CaptureFixture[st
     status = main(["lexicon", "coverage", str(club), "--games", *map(str, GAMES), "--min", "99", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert status == 1
-    assert data["words"] == 26 and data["accepted"] == 25 and data["missing"] == {"GOD": 1}
+    assert (data["words"], data["accepted"], data["missing"]) == (26, 25, {"GOD": 1})
     assert data["percent"] == pytest.approx(96.15, abs=0.01)
 
 

@@ -54,7 +54,7 @@ def played_words(data: bytes, edition: Edition | None = None) -> list[str]:
 
     record = read_gcg(data, edition=edition)
     alphabet = record.game.edition.alphabet
-    words = []
+    words: list[str] = []
     for line in record.game.lines:
         if line.placement is None or line.removal is not None:
             continue
