@@ -436,14 +436,14 @@ def build_words(
         for e in hunspell.parse_dic(dic_text, aff)
         if _playable_entry(e.word, entry.nouns_capitalised)
         and not (aff.keepcase is not None and aff.keepcase in e.flags)
-        and not (aff.forbiddenword is not None and aff.forbiddenword in e.flags)
-    ]
+    ]  # FORBIDDENWORD entries stay: their words are refused whichever entry gives them
     if entry.enclitics_dropped:
         enclitic = spanish_enclitic_entries(entries, aff)
         entries = [e for e in entries if e.word not in enclitic]
     forms = {form for form, _entry in hunspell.expand_entries(entries, aff, affix_filter=_affix_filter(entry, aff))}
     if entry.compounds and raw is not None:
-        candidates = german_compound_candidates(entries, aff) - forms
+        forbidden = {e.word for e in entries if aff.forbiddenword is not None and aff.forbiddenword in e.flags}
+        candidates = german_compound_candidates(entries, aff) - forms - forbidden
         forms |= hunspell_accepts(raw[0], raw[1], entry.encoding, candidates) & candidates
     words: set[str] = set()
     for form in forms:

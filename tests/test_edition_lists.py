@@ -345,3 +345,10 @@ def test_german_compounds_as_hunspell_accepts_them() -> None:
     assert {"FLUGZEUG", "FLUGZEUGE", "BAHNHOF", "BAHNHOFS", "ZEUGIN"} <= words
     assert "BAHNHOFE" in words  # hunspell takes Bahn + hofe as it takes Hofe
     assert "FLUGZEUGIN" not in words
+
+
+def test_french_keeps_quia() -> None:
+    # "à quia": the dictionary lists QUIA only in the set phrase; the word of a published top (issue 42)
+    french = set(gzip.decompress((LEXICONS / "fr.txt.gz").read_bytes()).decode("ascii").split())
+    assert "QUIA" in french
+    assert "ZZZZ" not in french
