@@ -336,7 +336,7 @@ def spanish_enclitic_entries(entries: Iterable[hunspell.DicEntry], aff: hunspell
 #: the inflections a listed compound takes from its last part. Not -in (F), -ung (J), -chen (M).
 GERMAN_NOUN_INFLECTIONS = frozenset("EPSTNRQqp")
 #: Linking elements (Fugen) that end the compound-first stems of the dictionary (Bahnhofs, Tatsachen).
-GERMAN_LINKS = ("s", "es", "n", "en", "er", "e", "ns", "ens")
+GERMAN_LINKS = ("s", "es", "n", "en", "er", "ns", "ens")  # not -e: Einreise/hij is the word itself
 #: Feminine derivational endings: a compound ending so takes -en only (Meisterschaften, not Meisterschaftes),
 #: and a form of it ending in a linking -s is a compound stem, not a word (Produktions, Landschafts).
 GERMAN_FEMININE = re.compile(r"(?:schaft|heit|keit|ung|ion|tät|ik|ie|ei|ur|enz|anz)$")
@@ -365,8 +365,8 @@ def german_compound_candidates(entries: Iterable[hunspell.DicEntry], aff: hunspe
     seeds: set[str] = set()
     for e in entries:
         word = e.word
-        if not word[:1].isupper():
-            continue
+        if not word[:1].isupper() or (aff.forbiddenword is not None and aff.forbiddenword in e.flags):
+            continue  # FORBIDDENWORD: a misspelling (Busgeld, Weinachten)
         if aff.needaffix is not None and aff.needaffix in e.flags:
             seeds.add(word)
             seeds.update(
@@ -503,6 +503,15 @@ def record(entry: HunspellList, words: int, text_sha256: str, references: dict[s
                 "references": dict(sorted(references.items())),
             }
         }
+    rules: dict[str, Any] = {}
+    if entry.dropped_two or entry.added:
+        rules["two_letter_words"] = {"dropped": sorted(entry.dropped_two), "added": list(entry.added)}
+    if entry.compounds:
+        rules["compounds"] = "the compounds the dictionary lists, kept where hunspell accepts them (lexicons/README.md)"
+    if entry.enclitics_dropped:
+        rules["enclitics"] = "verb forms with attached pronouns left out, by the affix flags (lexicons/README.md)"
+    if rules:
+        short["rules"] = rules
     return {
         **short,
         "file": entry.file,

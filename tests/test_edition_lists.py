@@ -66,6 +66,12 @@ def test_recorded_as_built(code: str) -> None:
     assert source["version"] == entry.version
     assert source["archive_sha256"] == entry.deb_sha256
     assert source["files"] == {entry.aff_path: entry.aff_sha256, entry.dic_path: entry.dic_sha256}
+    rules = record.get("rules", {})
+    assert isinstance(rules, dict)
+    if entry.dropped_two or entry.added:
+        assert rules["two_letter_words"] == {"dropped": sorted(entry.dropped_two), "added": list(entry.added)}
+    assert ("compounds" in rules) == (code == "de")
+    assert ("enclitics" in rules) == (code == "es")
 
 
 @pytest.mark.parametrize("code", CODES)
