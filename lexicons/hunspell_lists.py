@@ -196,6 +196,7 @@ LISTS: tuple[HunspellList, ...] = (
         "the compounds it lists as hunspell accepts them, nouns kept, in the tiles of the German edition (Ä, Ö, Ü; "
         "ß as SS)",
         known_words=("de_duden_2_known.txt",),
+        dropped_two="AD CO DE EO",  # bare entries: Latin "ad", "Co" (company), the domain "de", "eo"
     ),
     _debian(
         "pl",

@@ -228,7 +228,7 @@ DROPPED_TWO = {
     "es": "AP AV ED EF EJ ET IB OB OC OP QU RA IS",
     "ro": "II IV IX",
     "it": "AB ES ET OC OP UP",
-    "de": "",
+    "de": "AD CO DE EO",
     "pl": "AA EE II OO UU YD YH",
 }
 
