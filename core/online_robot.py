@@ -46,12 +46,11 @@ def choose(game: DealtGame, player: str, lexicon: Lexicon, level: Level) -> Choi
         return Choice()
     rack = game.rack(player)
     edition: Edition = game.edition
-    spelled = edition.spell(rack)
     chosen: FoundPlay | None
     if level is Level.TOP:
-        chosen = find_top(game.board, spelled, lexicon, edition).best
+        chosen = find_top(game.board, rack, lexicon, edition).best
     else:
-        plays = sorted(generate_plays(game.board, spelled, lexicon, edition), key=lambda p: (p.total, play_order(p)))
+        plays = sorted(generate_plays(game.board, rack, lexicon, edition), key=lambda p: (p.total, play_order(p)))
         chosen = plays[round((len(plays) - 1) * level.value / 100)] if plays else None
     if chosen is not None:
         return Choice(move=chosen.placement.notation(game.notation))
