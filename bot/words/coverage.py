@@ -2,7 +2,7 @@
 
 ``arbitre lexicon coverage LIST --games PATH...`` reports it; a club that points the bot at a list of its own
 (``--lexicon PATH``, or a file of the operator's folder chosen in the chat) checks it this way against the games
-it has published, and the project runs the same check on the bundled lists (``tests/test_list_coverage.py``).
+it has published (``tests/bot/words/test_coverage.py`` runs it on the GCG records of ``tests/data/gcg``).
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ import pytest
 from bot.cli import main
 from bot.words.coverage import coverage, game_files, played_words
 from core.lexicon import Lexicon
+from tests.paths import TEST_DATA
 
-GCG = Path(__file__).resolve().parent / "data" / "gcg"
+GCG = TEST_DATA / "gcg"
 GAMES = [GCG / "quackle_club.gcg", GCG / "woogles_csw21.gcg", GCG / "sixzero_nwl20.gcg"]
 WORDS = (
     "JOKER ROAMED GRAZED BANJO OX HIE OH AI ME QI GI VIZOR FLOUR FADING GRANDEST SAX FLOURS TI AT XI "
