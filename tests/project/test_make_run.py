@@ -37,7 +37,7 @@ def test_a_bundled_list_not_compiled_yet_is_announced_with_its_size(
     monkeypatch.setenv("ARBITRE_CACHE", str(tmp_path))
     said = io.StringIO()
     announce_build("fr", said)
-    assert said.getvalue() == "compiling the word list fr (405,749 words, about 10 s)...\n"
+    assert said.getvalue() == "compiling the word list fr (405,750 words, about 10 s)...\n"
 
 
 def test_the_build_says_what_it_compiles_then_what_it_compiled(tmp_path: Path) -> None:
