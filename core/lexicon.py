@@ -169,8 +169,9 @@ class Lexicon:
         kept = _distinct(kept)
         if anagram_words is None:
             anagram_words = len(kept) <= ANAGRAM_WORDS_LIMIT
-        table, root, anagram_root, lookahead = build_graph(kept, len(alphabet), anagram_words)
-        return cls(table, root, anagram_root, lookahead, len(kept), name, alphabet, anagram_words=anagram_words)
+        count = len(kept)
+        table, root, anagram_root, lookahead = build_graph(kept, len(alphabet), anagram_words)  # empties kept
+        return cls(table, root, anagram_root, lookahead, count, name, alphabet, anagram_words=anagram_words)
 
     def patched(self, added: Iterable[str], removed: Iterable[str], name: str = "") -> Lexicon:
         """This list with ``added`` words in and ``removed`` words out, without compiling it again

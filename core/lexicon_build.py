@@ -21,7 +21,8 @@ def build_graph(
 ) -> tuple[array[int], int, int, tuple[array[int], ...]]:
     """The table, word-graph root, anagram-map root and lookahead arrays of sorted distinct code strings of
     an alphabet of ``tiles`` tiles (which sets the arrays' width, ``core.lexicon_layout.typecode``); the
-    anagram map holds each key followed by its words when ``anagram_words``, else the keys alone."""
+    anagram map holds each key followed by its words when ``anagram_words``, else the keys alone. ``words``
+    is emptied once read."""
     # Building makes millions of small containers that live to the end: the cyclic
     # collector would walk them again and again for nothing.
     collecting = gc.isenabled()
@@ -35,6 +36,7 @@ def build_graph(
             keys = ["".join(sorted(word)) for word in words]
             keys.sort()
             keys = [key for index, key in enumerate(keys) if not index or key != keys[index - 1]]
+        words.clear()  # the caller's list, no longer needed: its memory goes back before the anagram map's
         table, anagram_root, _ = _compile(table, keys)
     finally:
         if collecting:
