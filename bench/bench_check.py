@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.words.loader import read_words, resolve  # noqa: E402
+from bot.words.loader import iter_words, resolve  # noqa: E402
 from core.lexicon import Lexicon  # noqa: E402
 
 
@@ -45,7 +45,7 @@ def main() -> None:
         path = resolve(spec)
         raw = path.read_bytes()
         start = time.perf_counter()
-        words = read_words(path, raw)
+        words = list(iter_words(path, raw))
         read = time.perf_counter() - start
         start = time.perf_counter()
         lexicon = Lexicon.from_words(words, name=spec)

@@ -27,13 +27,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 COMPILE = """
 import json, sys, time
-from bot.words.loader import list_key, read_words, resolve, split_key
+from bot.words.loader import iter_words, list_key, resolve, split_key
 from core.lexicon import Lexicon
 code, out = sys.argv[1], sys.argv[2]
 spec, alphabet = split_key(list_key(code, code))
 path = resolve(spec)
 started = time.perf_counter()
-lexicon = Lexicon.from_words(read_words(path, path.read_bytes(), alphabet), name=code, alphabet=alphabet)
+lexicon = Lexicon.from_words(iter_words(path, path.read_bytes(), alphabet), name=code, alphabet=alphabet)
 built = time.perf_counter() - started
 data = lexicon.to_bytes()
 open(out, "wb").write(data)

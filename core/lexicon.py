@@ -5,12 +5,14 @@ list spelt along one path from the root to a final node, equal suffix graphs
 shared). It is built once from a sorted word list and saved with ``to_bytes``;
 ``from_bytes`` wraps the saved array without rebuilding anything.
 
-The same table holds a second graph, the anagram map (``anagram_root``): the minimal
-graph of every word's key, its letters in alphabetical order (``ACEHNTZ`` for CHANTEZ).
-Walking the n sorted letters of a key (jokers standing for any letter) says at once whether
-some word is made of exactly those tiles; the words themselves are then spelt from the word
-graph with exactly the key's tiles (``core.lexicon_layout.spell_words``). The move generator
-finds bingos that way.
+The same table holds a second graph, the anagram map (``anagram_root``): for each
+word, its letters in alphabetical order followed by the word itself
+(``ACEHNTZCHANTEZ``). Walking the n sorted letters of a key leads to a node below
+which the paths of exactly n letters are the words made of those letters, so
+"which words use exactly these tiles" takes a few steps instead of a search; the
+move generator finds bingos that way. A list of more than ``ANAGRAM_WORDS_LIMIT`` words keeps
+the keys alone (``anagram_words`` false): the words of a key are then spelt from the word graph
+with exactly the key's tiles (``core.lexicon_layout.spell_words``).
 
 The node table, its lookahead arrays and the constants they share are described in
 ``core.lexicon_layout``; ``core.lexicon_build`` compiles a word list into them,
@@ -31,7 +33,7 @@ from .edition import fold_accents
 from .errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
 from .lexicon_build import build_graph
 from .lexicon_format import decode, encode
-from .lexicon_layout import ALL_LETTERS, CHILDREN, FINAL, Table, spell_words
+from .lexicon_layout import ALL_LETTERS, ANAGRAM_WORDS_LIMIT, CHILDREN, FINAL, Table, spell_words
 from .lexicon_patch import patch
 
 MIN_WORD = 2
@@ -80,6 +82,7 @@ class Lexicon:
         "root",
         "anagram_root",
         "anagram_table",
+        "anagram_words",
         "lookahead",
         "alphabet",
         "letters",
@@ -94,6 +97,7 @@ class Lexicon:
     root: int
     anagram_root: int
     anagram_table: Table  # the table holding the anagram map: ``table`` itself, but for a patched lexicon
+    anagram_words: bool  # whether the anagram map holds each key's words after it (else the keys alone)
     lookahead: tuple[Table, ...]
     alphabet: Alphabet
     letters: int  # the head bits of every tile: (1 << number of tiles) - 1 (``FINAL`` is in the lengths word)
@@ -108,14 +112,17 @@ class Lexicon:
         name: str = "",
         alphabet: Alphabet = LATIN,
         anagram_table: Table | None = None,
+        anagram_words: bool = True,
     ) -> None:
         """Wrap an already built table (use ``from_words``, ``from_bytes`` or ``patched``); the anagram map
-        is in ``table`` unless ``anagram_table`` holds it."""
+        is in ``table`` unless ``anagram_table`` holds it, with each key's words unless ``anagram_words`` is
+        false."""
         self.name = name
         self.table = table
         self.root = root
         self.anagram_root = anagram_root
         self.anagram_table = table if anagram_table is None else anagram_table
+        self.anagram_words = anagram_words
         self.lookahead = lookahead
         self.alphabet = alphabet
         self._size = len(alphabet)
@@ -128,12 +135,19 @@ class Lexicon:
 
     @classmethod
     def from_words(
-        cls, words: Iterable[str], name: str = "", *, skip_invalid: bool = False, alphabet: Alphabet = LATIN
+        cls,
+        words: Iterable[str],
+        name: str = "",
+        *,
+        skip_invalid: bool = False,
+        alphabet: Alphabet = LATIN,
+        anagram_words: bool | None = None,
     ) -> Lexicon:
         """Compile a word list (any case or accents, duplicates allowed) of the alphabet's tiles.
 
         A word that is not 2-15 tiles raises InvalidWordError, or is left out
-        with ``skip_invalid`` (for lists such as ENABLE that hold longer words).
+        with ``skip_invalid`` (for lists such as ENABLE that hold longer words). ``anagram_words``: whether
+        the anagram map holds the words (by default, up to ``ANAGRAM_WORDS_LIMIT`` words).
         """
         # code strings in a list (a set of millions of strings costs more than they do), sorted and deduplicated
         kept: list[str] = []
@@ -153,8 +167,11 @@ class Lexicon:
             keep(stored if to_codes is None else stored.translate(to_codes))
         kept.sort()
         kept = _distinct(kept)
-        table, root, anagram_root, lookahead = build_graph(kept, len(alphabet))
-        return cls(table, root, anagram_root, lookahead, len(kept), name, alphabet)
+        if anagram_words is None:
+            anagram_words = len(kept) <= ANAGRAM_WORDS_LIMIT
+        count = len(kept)
+        table, root, anagram_root, lookahead = build_graph(kept, len(alphabet), anagram_words)  # empties kept
+        return cls(table, root, anagram_root, lookahead, count, name, alphabet, anagram_words=anagram_words)
 
     def patched(self, added: Iterable[str], removed: Iterable[str], name: str = "") -> Lexicon:
         """This list with ``added`` words in and ``removed`` words out, without compiling it again
@@ -165,7 +182,15 @@ class Lexicon:
 
         table, root, anagram_root, lookahead, count, anagram_table = patch(self, codes(added), codes(removed))
         return Lexicon(
-            table, root, anagram_root, lookahead, count, name or self.name, self.alphabet, anagram_table=anagram_table
+            table,
+            root,
+            anagram_root,
+            lookahead,
+            count,
+            name or self.name,
+            self.alphabet,
+            anagram_table=anagram_table,
+            anagram_words=self.anagram_words,
         )
 
     def to_bytes(self) -> bytes:
@@ -173,7 +198,16 @@ class Lexicon:
         list it was patched from, and patch it again)."""
         if self.anagram_table is not self.table:
             raise ValueError("a patched lexicon has no binary form")
-        return encode(self.name, self.table, self.lookahead, self.root, self.anagram_root, self._count, self.alphabet)
+        return encode(
+            self.name,
+            self.table,
+            self.lookahead,
+            self.root,
+            self.anagram_root,
+            self._count,
+            self.alphabet,
+            self.anagram_words,
+        )
 
     @classmethod
     def from_bytes(cls, data: bytes | bytearray | memoryview, name: str = "", *, copy: bool = True) -> Lexicon:
@@ -184,8 +218,8 @@ class Lexicon:
         copies (on little-endian hosts; others copy anyway): nothing is copied, which
         suits a memory-mapped file read once, but ``data`` must not change afterwards.
         """
-        table, root, anagram_root, lookahead, count, stored_name, alphabet = decode(data, copy=copy)
-        return cls(table, root, anagram_root, lookahead, count, name or stored_name, alphabet)
+        table, root, anagram_root, lookahead, count, stored_name, alphabet, words = decode(data, copy=copy)
+        return cls(table, root, anagram_root, lookahead, count, name or stored_name, alphabet, anagram_words=words)
 
     def verify(self) -> None:
         """Check that the table is a well-formed graph; raises CorruptLexiconError if not.
@@ -343,7 +377,10 @@ class Lexicon:
         if any(c < 0 or c >= size for c in codes) or not MIN_WORD <= length <= MAX_WORD:
             return False
         table = self.anagram_table
-        return bool(anagram_keys(table, self.anagram_root, codes, jokers, first_only=True, letters=self.letters))
+        found = anagram_keys(
+            table, self.anagram_root, codes, jokers, self.anagram_words, first_only=True, letters=self.letters
+        )
+        return bool(found)
 
     def anagrams(self, letters: str, jokers: int = 0) -> Iterator[str]:
         """The words made of exactly ``letters`` (tile symbols) plus ``jokers`` tiles of any kind, in
@@ -353,10 +390,34 @@ class Lexicon:
         size = self._size
         if any(c < 0 or c >= size for c in codes) or not MIN_WORD <= length <= MAX_WORD:
             return
+        table = self.anagram_table
         symbols = self.alphabet.symbols
-        for key in anagram_keys(self.anagram_table, self.anagram_root, codes, jokers, letters=self.letters):
-            for word in spell_words(self.table, self.root, key, size):
-                yield "".join(symbols[code] for code in word)
+        words_below = self.anagram_words
+        for key_node, key in anagram_keys(table, self.anagram_root, codes, jokers, words_below, letters=self.letters):
+            if not words_below:
+                for word in spell_words(self.table, self.root, key, size):
+                    yield "".join(symbols[code] for code in word)
+                continue
+            stack: list[tuple[int, str]] = [(key_node, "")]
+            while stack:
+                node, spelt = stack.pop()
+                if len(spelt) == length:
+                    yield spelt
+                    continue
+                rest = length - len(spelt) - 1  # letters after the next one
+                found = []
+                edges = table[node] & self.letters
+                index = node + 2
+                code = 0
+                while edges:
+                    if edges & 1:
+                        child = table[index]
+                        index += 1
+                        if table[child + 1] >> rest & 1:
+                            found.append((child, spelt + symbols[code]))
+                    edges >>= 1
+                    code += 1
+                stack.extend(reversed(found))
 
     def walk(self, letters: str) -> int | None:
         """The node reached from the root by ``letters`` (tile symbols), or None when no word starts so."""
@@ -442,30 +503,34 @@ def anagram_keys(
     root: int,
     codes: list[int],
     jokers: int,
+    words_below: bool,
     *,
     first_only: bool = False,
     letters: int = ALL_LETTERS,
-) -> list[tuple[int, ...]]:
-    """The keys of the anagram map (sorted codes) made of sorted ``codes`` plus ``jokers`` free letters.
+) -> list[tuple[int, tuple[int, ...]]]:
+    """The keys of the anagram map (sorted codes) made of sorted ``codes`` plus ``jokers`` free letters,
+    each with its node.
 
-    Each key once, the free letters' codes in it; with ``first_only``, at most one key. ``letters`` is the
-    lexicon's ``letters``. The words of a key are ``spell_words`` of it.
+    Each key once, the free letters' codes in it; with ``first_only``, at most one key. ``words_below``:
+    the map holds each key's words below its node (``Lexicon.anagram_words``; the paths of exactly
+    ``len(codes) + jokers`` letters below it are its words), else a key's node is final and its words are
+    ``spell_words`` of it. ``letters`` is the lexicon's ``letters``.
     """
     every = letters
     # A free letter placed before the next given letter is strictly smaller than it,
     # so that each key is reached once.
     given = len(codes)
-    found: list[tuple[int, ...]] = []
+    found: list[tuple[int, tuple[int, ...]]] = []
     path: list[int] = []
 
     def walk(node: int, index: int, free: int, rest: int) -> None:
-        # `rest` letters of the key must go on from here
+        # `rest` letters (the rest of the key, then the word when the map holds it) must go on from here
         if not table[node + 1] >> rest & 1:
             return
         head = table[node]
         if index == given:
             if not free:
-                found.append(tuple(path))
+                found.append((node, tuple(path)))
                 return
             letters = head & every
         else:
@@ -489,5 +554,5 @@ def anagram_keys(
             if first_only and found:
                 return
 
-    walk(root, 0, jokers, given + jokers)
+    walk(root, 0, jokers, (2 if words_below else 1) * (given + jokers))
     return found

@@ -1,7 +1,8 @@
 """Compiling sorted code strings into the node table of a minimal DAWG (``core.lexicon_layout``).
 
 One table holds two graphs: the word graph, and the anagram map (the minimal graph of the words'
-keys: each word's letters in alphabet order); the lookahead arrays cover the word graph.
+keys, each word's letters in alphabet order, each followed by the word itself unless the list is too large
+for that: ``core.lexicon_layout``); the lookahead arrays cover the word graph.
 """
 
 from __future__ import annotations
@@ -15,18 +16,27 @@ from .lexicon_layout import LOOKAHEAD, typecode
 LETTER_BITS = {chr(65 + code): 1 << code for code in range(MAX_TILES)}  # by code character
 
 
-def build_graph(words: list[str], tiles: int) -> tuple[array[int], int, int, tuple[array[int], ...]]:
+def build_graph(
+    words: list[str], tiles: int, anagram_words: bool
+) -> tuple[array[int], int, int, tuple[array[int], ...]]:
     """The table, word-graph root, anagram-map root and lookahead arrays of sorted distinct code strings of
-    an alphabet of ``tiles`` tiles (which sets the arrays' width, ``core.lexicon_layout.typecode``)."""
+    an alphabet of ``tiles`` tiles (which sets the arrays' width, ``core.lexicon_layout.typecode``); the
+    anagram map holds each key followed by its words when ``anagram_words``, else the keys alone. ``words``
+    is emptied once read."""
     # Building makes millions of small containers that live to the end: the cyclic
     # collector would walk them again and again for nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
         table, root, graph = _compile(array(typecode(tiles)), words)
-        keys = ["".join(sorted(word)) for word in words]
-        keys.sort()
-        keys = [key for index, key in enumerate(keys) if not index or key != keys[index - 1]]
+        if anagram_words:
+            keys = ["".join(sorted(word)) + word for word in words]
+            keys.sort()
+        else:
+            keys = ["".join(sorted(word)) for word in words]
+            keys.sort()
+            keys = [key for index, key in enumerate(keys) if not index or key != keys[index - 1]]
+        words.clear()  # the caller's list, no longer needed: its memory goes back before the anagram map's
         table, anagram_root, _ = _compile(table, keys)
     finally:
         if collecting:

@@ -8,10 +8,10 @@ words, the ``LOOKAHEAD`` lookahead arrays of ``word graph length`` words each,
 then the alphabet (JSON: ``{"labels": [...], "fold": {...}}``) in UTF-8.
 
 Words are u32, or u64 when flag ``WIDE_WORDS`` is set: an alphabet of more than 32 tiles
-(``core.lexicon_layout.typecode``); the flag must agree with the alphabet's size. Version 7 moved
-the final flag from a node's head to its lengths word (so that 32 tiles fit u32 words) and keeps
-only the words' keys in the anagram map; the versions before it are not read (a cache of them is
-compiled again).
+(``core.lexicon_layout.typecode``); the flag must agree with the alphabet's size. Version 8 moved
+the final flag from a node's head to its lengths word (so that 32 tiles fit u32 words) and added
+the flag ``KEYS_ONLY``: an anagram map of the words' keys alone (``core.lexicon_layout``); the
+versions before it are not read (a cache of them is compiled again).
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ from .errors_lexicon import CorruptLexiconError
 from .lexicon_layout import LOOKAHEAD, WIDE, Table, typecode
 
 MAGIC = b"ARBLEX\x1a\n"
-FORMAT_VERSION = 7
-READABLE_VERSIONS = (7,)  # 5 and 6 held each word in the anagram map and the final flag in the head
+FORMAT_VERSION = 8
+READABLE_VERSIONS = (8,)  # 5 and 6 held the final flag in the head (7 was never released)
 WIDE_WORDS = 1  # the flag of u64 words
+KEYS_ONLY = 2  # the flag of an anagram map of keys alone (``Lexicon.anagram_words`` false)
 _HEADER = struct.Struct("<8sHHIIIIIII")
 _CRC = struct.Struct("<I")
 _PAYLOAD_START = _HEADER.size + _CRC.size
@@ -61,6 +62,7 @@ def encode(
     anagram_root: int,
     count: int,
     alphabet: Alphabet,
+    anagram_words: bool = True,
 ) -> bytes:
     """The binary form of a lexicon's parts (see the module docstring)."""
     name_bytes = name.encode("utf-8")
@@ -78,7 +80,7 @@ def encode(
     header = _HEADER.pack(
         MAGIC,
         FORMAT_VERSION,
-        WIDE_WORDS if code == WIDE else 0,
+        (WIDE_WORDS if code == WIDE else 0) | (0 if anagram_words else KEYS_ONLY),
         len(name_bytes),
         len(table),
         root,
@@ -94,9 +96,10 @@ def encode(
 
 def decode(
     data: bytes | bytearray | memoryview, *, copy: bool = True
-) -> tuple[Table, int, int, tuple[Table, ...], int, str, Alphabet]:
-    """The table, root, anagram root, lookahead arrays, word count, stored name and alphabet of the
-    binary form; raises CorruptLexiconError on truncated or damaged data.
+) -> tuple[Table, int, int, tuple[Table, ...], int, str, Alphabet, bool]:
+    """The table, root, anagram root, lookahead arrays, word count, stored name, alphabet and whether the
+    anagram map holds the words (``KEYS_ONLY`` clear) of the binary form; raises CorruptLexiconError on
+    truncated or damaged data.
 
     With ``copy=False`` the arrays are views of ``data`` (on little-endian hosts; others copy anyway).
     """
@@ -109,7 +112,7 @@ def decode(
         raise CorruptLexiconError("not a compiled lexicon (bad magic)")
     if version not in READABLE_VERSIONS:
         raise CorruptLexiconError(f"format version {version}, this build reads {FORMAT_VERSION}")
-    if flags & ~WIDE_WORDS:
+    if flags & ~(WIDE_WORDS | KEYS_ONLY):
         raise CorruptLexiconError(f"unknown flags {flags:#x}")
     wide = bool(flags & WIDE_WORDS)
     size = 8 if wide else 4
@@ -147,4 +150,5 @@ def decode(
                 owned.byteswap()
             arrays.append(owned)
         offset += size * length
-    return arrays[0], root, anagram_root, tuple(arrays[1:]), count, stored_name, alphabet
+    words = not flags & KEYS_ONLY
+    return arrays[0], root, anagram_root, tuple(arrays[1:]), count, stored_name, alphabet, words

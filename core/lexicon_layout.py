@@ -14,9 +14,12 @@ for one of 33 to 63; ``typecode`` says which. A node id is an index in it.
   whose bit is ``b`` is ``table[node + 2 + (head & (b - 1)).bit_count()]``.
 
 Two graphs share the table: the word graph, and the anagram map, the minimal graph of the words'
-keys (each word's tiles in code order, ``ACEHNTZ`` for CHANTEZ), a key's last node final. The words
-of a key are spelt from the word graph with exactly the key's tiles (``spell_words``), so that
-the map costs a few nodes per distinct key instead of a path per word.
+keys (each word's tiles in code order, ``ACEHNTZ`` for CHANTEZ). In a list of up to
+``ANAGRAM_WORDS_LIMIT`` words each key is followed by each of its words (``ACEHNTZCHANTEZ``): below a
+key's node the paths of exactly n letters are its words, read at once. A larger list keeps the keys
+alone (a key's last node final; ``Lexicon.anagram_words`` false): a path per word would make most of
+its size (Polish: 316 of 355 MB), so the words of a key are spelt from the word graph with exactly the
+key's tiles (``spell_words``) instead.
 
 The table and the lookahead arrays are arrays (of that typecode), or, for a lexicon loaded
 with ``from_bytes(..., copy=False)``, views (``memoryview`` cast to it) of the bytes
@@ -38,6 +41,7 @@ ALL_LETTERS = (1 << 26) - 1  # every letter of A-Z (``Lexicon.letters`` for any 
 FINAL = 1  # the bit of a node's lengths word (``table[node + 1]``) that says the node ends a word
 CHILDREN = 2  # offset of the first child id from the node id
 LOOKAHEAD = 6
+ANAGRAM_WORDS_LIMIT = 2_000_000  # the largest list whose anagram map holds its words (Polish's 2.9 million do not)
 
 # The node table and lookahead arrays: an owned array, or a view of the bytes a lexicon was loaded from.
 Table: TypeAlias = "array[int] | memoryview[int]"

@@ -2,8 +2,8 @@
 
 A club's house words change a list by a handful of words; compiling the whole list again
 takes seconds (``Lexicon.from_words``), copying it takes milliseconds. ``patch`` copies the
-nodes on the path of each changed word (in the word graph) and of each changed key (in the
-anagram map: a key added with its first word, removed with its last), changes the copies,
+nodes on the path of each changed word (in the word graph and in the anagram map; in a map of keys
+alone, a key is added with its first word and removed with its last), changes the copies,
 and shares every other node with the original: the original is left as it was.
 
 The result (``Lexicon.patched``) is a ``Lexicon`` like any other for look-ups, prefix walks, cross-checks,
@@ -33,6 +33,7 @@ class Patchable(Protocol):
     root: int
     anagram_root: int
     anagram_table: Table
+    anagram_words: bool
     lookahead: tuple[Table, ...]
     letters: int
 
@@ -143,12 +144,14 @@ def patch(
     words = _Builder(array(code, lexicon.table[:graph]), lexicon.letters)
     root = words.copy(lexicon.root, _trie(changes)) if changes else lexicon.root
     anagrams = _Builder(array(code, lexicon.anagram_table), lexicon.letters)
-    # a key goes in with a word added, and out with a removed word when no word of the patched list has it
-    keys = {"".join(sorted(w)): True for w, _ in wanted}
-    for word, _ in dropped:
-        key = "".join(sorted(word))
-        if key not in keys and not spell_words(words.table, root, [ord(c) - 65 for c in key], tiles):
-            keys[key] = False
+    if lexicon.anagram_words:  # each key followed by its words: a changed word's path
+        keys = {"".join(sorted(w)) + w: final for w, final in changes}
+    else:  # keys alone: in with a word added, out with a removed word when no word of the patched list has it
+        keys = {"".join(sorted(w)): True for w, _ in wanted}
+        for word, _ in dropped:
+            key = "".join(sorted(word))
+            if key not in keys and not spell_words(words.table, root, [ord(c) - 65 for c in key], tiles):
+                keys[key] = False
     anagram_root = anagrams.copy(lexicon.anagram_root, _trie(keys.items())) if keys else lexicon.anagram_root
     lookahead = _lookahead(lexicon.lookahead, words, len(words.table))
     count = len(lexicon) + len(wanted) - len(dropped)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from itertools import combinations, product
 
 from .board import SIZE
 from .edition import Edition
-from .lexicon import Lexicon, anagram_keys
+from .lexicon import Lexicon
 from .lexicon_layout import LOOKAHEAD
+from .movegen_bingos import Bingos
 from .movegen_board import Line, Rack, Start
 from .movegen_plays import Found, found_key
 
@@ -20,7 +20,7 @@ class Stop(Exception):
     """Raised inside the search to stop at once."""
 
 
-class Search:
+class Search(Bingos):
     """The search for one rack's plays, keeping the best ones.
 
     With ``count`` 1 (tie mode) it keeps the best play and the facts the tie rule needs
@@ -34,6 +34,7 @@ class Search:
         self.root = lexicon.root
         self.anagram_root = lexicon.anagram_root
         self.anagram_table = lexicon.anagram_table
+        self.anagram_words = lexicon.anagram_words
         self.lookahead = lexicon.lookahead
         self.letters = lexicon.letters
         self.tiles = len(lexicon.alphabet)
@@ -68,7 +69,10 @@ class Search:
             tuple(sorted((self.values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True))
         )
         self._runners: dict[int, Callable[[Start], None]] = {}
-        self._keys: dict[str, list[tuple[int, ...]]] = {}  # anagram keys by board letters of a stretch
+        # by the board letters of a stretch: the anagram map's key nodes (a map with the words), or what the
+        # jokers of a play of every tile may be (``_joker_letters``, a map of keys alone)
+        self._key_nodes: dict[str, list[int]] = {}
+        self._keys: dict[str, tuple[int, list[int]] | None] = {}
 
     def _state(self, values: tuple[int, ...]) -> int:
         """The id of the state "these tile values are left" (sorted, best first)."""
@@ -160,114 +164,6 @@ class Search:
         if runner is None:
             runner = self._runners[id(start.line)] = self._runner(start.line)
         runner(start)
-
-    def _bingos(self, task: Start, board_letters: str) -> None:
-        """The plays of every rack tile from a start: the keys of the anagram map made of the rack and the
-        stretch's board letters, each key's words spelt along the word graph where they fit the squares."""
-        line, first, end = task.line, task.start, task.end
-        table = self.table
-        fixed, cross_mask = line.fixed, line.cross_mask
-        codes = sorted(
-            [c for c, n in enumerate(self.rack.counts) for _ in range(n)] + [ord(char) - 65 for char in board_letters]
-        )
-        length = end - first + 1
-        word = [0] * length
-        words: list[list[int]] = []
-        counts = [0] * self.tiles
-
-        def spell(node: int, pos: int, left: int) -> None:
-            # the words of exactly the key's tiles (``left``: those still unplaced), letter by letter, that fit
-            if pos > end:
-                words.append(list(word))
-                return
-            head = table[node]
-            code = fixed[pos]
-            allowed = head & left & ((1 << code) if code >= 0 else cross_mask[pos])
-            rest = end - pos
-            while allowed:
-                bit = allowed & -allowed
-                allowed ^= bit
-                child = table[node + 2 + (head & (bit - 1)).bit_count()]
-                if table[child + 1] >> rest & 1:
-                    code = bit.bit_length() - 1
-                    word[pos - first] = code
-                    counts[code] -= 1
-                    spell(child, pos + 1, left if counts[code] else left ^ bit)
-                    counts[code] += 1
-
-        cache_key = "".join(sorted(board_letters))
-        keys = self._keys.get(cache_key)
-        if keys is None:
-            keys = self._keys[cache_key] = anagram_keys(
-                self.anagram_table, self.anagram_root, codes, self.rack.jokers, letters=self.letters
-            )
-        root = self.root
-        if keys and table[root + 1] >> length & 1:
-            for key in keys:
-                left = 0
-                for code in key:
-                    counts[code] += 1
-                    left |= 1 << code
-                spell(root, first, left)
-                for code in key:
-                    counts[code] = 0
-        empties = [p for p in range(first, end + 1) if fixed[p] < 0]
-        for letters in words:
-            self._bingo_plays(task, empties, letters)
-
-    def _bingo_plays(self, task: Start, empties: list[int], word: list[int]) -> None:
-        """Every way of putting the jokers in a bingo word, scored and offered."""
-        # A joker on a square loses that square's letter value times the word's
-        # multiplier (plus the cross-word's), so each placement of the jokers scores the
-        # all-real score minus its squares' losses.
-        line, first, end = task.line, task.start, task.end
-        fixed, fixed_value = line.fixed, line.fixed_value
-        lm, wm, cross_sum = line.lm, line.wm, line.cross_sum
-        values = self.values
-        spare = list(self.rack.counts)
-        main = 0
-        mult = 1
-        cross = 0
-        for pos in range(first, end + 1):
-            if fixed[pos] >= 0:
-                main += fixed_value[pos]
-                continue
-            code = word[pos - first]
-            spare[code] -= 1
-            value = values[code] * lm[pos]
-            main += value
-            mult *= wm[pos]
-            if cross_sum[pos] >= 0:
-                cross += (cross_sum[pos] + value) * wm[pos]
-        full = main * mult + cross + self.bingo
-        loss = {
-            pos: values[word[pos - first]] * lm[pos] * (mult + (wm[pos] if cross_sum[pos] >= 0 else 0))
-            for pos in empties
-        }
-        choices: list[list[tuple[int, ...]]] = []
-        least = 0
-        ways = 1
-        for code, number in enumerate(spare):
-            if number < 0:
-                squares = [p for p in empties if word[p - first] == code]
-                choices.append(list(combinations(squares, -number)))
-                least += sum(sorted(loss[p] for p in squares)[:-number])
-                ways *= len(choices[-1])
-        most = full - least
-        if (
-            most <= self.threshold
-            and not self.probing
-            and not self.stop_after
-            and (most < self.threshold or self.tie_prunable(self.rack.jokers))
-        ):
-            self.seen += ways
-            return
-        placed = tuple(word[p - first] for p in empties)
-        for picked in product(*choices):
-            jokers = {p for group in picked for p in group}
-            score = full - sum(loss[p] for p in jokers)
-            flags = tuple(p in jokers for p in empties)
-            self.see((score, len(jokers), task.key, line, first, end + 1, tuple(empties), placed, flags))
 
     def _runner(self, line: Line) -> Callable[[Start], None]:
         """The walk over one line, as a closure over its arrays."""

@@ -1,8 +1,8 @@
 """A folder of bundled lists for tests that play every edition: French and English as shipped (compiled at
 install), each other list a sample of the shipped one (every n-th word, about ``SAMPLE_WORDS`` of them).
 
-Compiling every shipped list costs minutes and gigabytes (Polish alone: 2.9 million words, about 170 s and
-2.8 GB); a sample holds the same tiles, compiles in about a second and plays the same commands. Point
+Compiling every shipped list costs minutes and memory (Polish alone: 2.9 million words, about a minute and
+nearly 1 GB); a sample holds the same tiles, compiles in about a second and plays the same commands. Point
 ``ARBITRE_LEXICONS`` at the folder while loading (the cache is keyed by each file's checksum, so a sample never
 stands for the shipped list).
 """

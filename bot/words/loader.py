@@ -44,7 +44,7 @@ import os
 import re
 import stat
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -198,8 +198,9 @@ def resolve(spec: str) -> Path:
 _LINE = re.compile(r"[^\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")  # what str.splitlines cuts at
 
 
-def read_words(path: Path, raw: bytes, alphabet: Alphabet = LATIN) -> list[str]:
-    """Every word of a list file's bytes, normalised to the alphabet's tiles; any bad line is an error naming it."""
+def iter_words(path: Path, raw: bytes, alphabet: Alphabet = LATIN) -> Iterator[str]:
+    """Every word of a list file's bytes, normalised to the alphabet's tiles, one at a time (compiling a list
+    never holds all its words twice); any bad line is an error naming it (raised when it is reached)."""
     if raw[:2] == b"\x1f\x8b":
         import gzip
 
@@ -215,25 +216,26 @@ def read_words(path: Path, raw: bytes, alphabet: Alphabet = LATIN) -> list[str]:
         text = raw.decode("latin-1")
         if any(0x80 <= ord(c) < 0xA0 for c in text):
             raise WordListError(path, 0, "not a text word list (unknown encoding)") from None
-    words: list[str] = []
+    del raw
     plain = alphabet.plain
+    empty = True
     # line by line, never all the lines at once: a list of 3 million lines costs more than the words kept
     for found in _LINE.finditer(text):
         stripped = found.group().strip().lstrip("\ufeff")
         if not stripped:
             continue
+        empty = False
         stored = MIN_WORD <= len(stripped) <= MAX_WORD and stripped.isascii() and stripped.isalpha()
         if plain and stored and stripped.isupper():
-            words.append(stripped)  # already in stored form
+            yield stripped  # already in stored form
             continue
         try:
-            words.append(normalise_word(stripped, alphabet))
+            yield normalise_word(stripped, alphabet)
         except InvalidWordError:
             number = len(text[: found.start()].splitlines()) + 1
             raise WordListError(path, number, f"{stripped[:40]!r} is not a word (2-15 letters)") from None
-    if not words:
+    if empty:
         raise WordListError(path, 0, "empty word list")
-    return words
 
 
 CACHE_MAGIC = b"ARBCACHE"
@@ -408,7 +410,7 @@ def load(spec: str, *, copy: bool = True) -> tuple[Lexicon, LexiconInfo]:
         except StaleCacheError as error:
             _log().warning("word list %s: cache %s is %s; rebuilding it", name, cache, error.reason)
     if lexicon is None:
-        lexicon = Lexicon.from_words(read_words(path, raw, alphabet), name=name, alphabet=alphabet)
+        lexicon = Lexicon.from_words(iter_words(path, raw, alphabet), name=name, alphabet=alphabet)
         data = cache_bytes(lexicon, digest)
         if write_atomically(cache, data):
             try:

@@ -121,7 +121,7 @@ def test_the_binary_form_round_trips_at_every_width(tiles: int, copy: bool) -> N
     lexicon = Lexicon.from_words(words, name="wide", alphabet=alphabet)
     data = lexicon.to_bytes()
     version, flags = _HEADER.unpack_from(data)[1:3]
-    assert version == FORMAT_VERSION == 7
+    assert version == FORMAT_VERSION == 8
     assert flags == (WIDE_WORDS if tiles > 32 else 0)
     loaded = Lexicon.from_bytes(data, copy=copy)
     loaded.verify()
@@ -138,10 +138,10 @@ def test_the_binary_form_round_trips_at_every_width(tiles: int, copy: bool) -> N
     assert memoryview(patched.table).format == typecode(tiles)
 
 
-@pytest.mark.parametrize("version", [5, 6])
-def test_lists_of_the_versions_before_7_are_compiled_again(version: int) -> None:
-    """Versions 5 and 6 held the final flag in the head and each word in the anagram map: refused (a cache
-    of them is compiled again, ``bot.words.loader``), never read with the wrong layout."""
+@pytest.mark.parametrize("version", [5, 6, 7])
+def test_lists_of_the_versions_before_8_are_compiled_again(version: int) -> None:
+    """Versions 5 and 6 held the final flag in the head: refused (a cache of them is compiled again,
+    ``bot.words.loader``), never read with the wrong layout."""
     lexicon = Lexicon.from_words(["CHAT", "CHIEN", "ZYTHUM"])
     with pytest.raises(CorruptLexiconError, match=f"format version {version}"):
         Lexicon.from_bytes(reheadered(lexicon.to_bytes(), version=version))
@@ -151,12 +151,12 @@ def test_lists_of_the_versions_before_7_are_compiled_again(version: int) -> None
     ("tiles", "version", "flags", "reason"),
     [
         # read with the other width, the arrays do not fill the file
-        (40, 7, 0, "bytes where the header announces"),  # the flag cleared
-        (26, 7, WIDE_WORDS, "bytes where the header announces"),  # the flag set on a narrow list
-        (32, 7, WIDE_WORDS, "bytes where the header announces"),  # 32 tiles fit 32-bit words
-        (26, 7, 2, "unknown flags"),
+        (40, 8, 0, "bytes where the header announces"),  # the flag cleared
+        (26, 8, WIDE_WORDS, "bytes where the header announces"),  # the flag set on a narrow list
+        (32, 8, WIDE_WORDS, "bytes where the header announces"),  # 32 tiles fit 32-bit words
+        (26, 8, 4, "unknown flags"),
         (26, 6, 0, "format version 6"),
-        (26, 8, 0, "format version 8"),
+        (26, 9, 0, "format version 9"),
         (40, 4, WIDE_WORDS, "format version 4"),
     ],
 )
