@@ -30,6 +30,7 @@ from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 from ... import buttons
 from ...actions import Action
 from ...commands.context import Context, UserError
+from ...commands.options import MOST_POINTS, Form, Suggest, choice, flag, integer, member, text
 from ...commands.registry import Access, Section, command, command_named
 from ...messages import say
 from ...numbers import read_int
@@ -100,8 +101,7 @@ def record_event(
 
 def alert_text(lang: str, game: ClassicGame) -> list[str]:
     return [
-        say(lang, "alert_tiles", letter=game.edition.label(a.letter), count=a.count, limit=a.limit)
-        for a in game.alerts
+        say(lang, "alert_tiles", letter=game.edition.label(a.letter), count=a.count, limit=a.limit) for a in game.alerts
     ]
 
 
@@ -159,7 +159,21 @@ def event_text(ctx: Context, event: Event, game: ClassicGame) -> str:
 # --- commands ----------------------------------------------------------------------------
 
 
-@command("new", section=Section.CLASSIC, rank=10, access=Access.START)
+@command(
+    "new",
+    section=Section.CLASSIC,
+    rank=10,
+    access=Access.START,
+    form=Form(
+        (
+            choice("language", "fr", "en"),
+            choice("rules", "box-fr", "box-en", "fisf", "naspa", "wespa"),
+            text("players"),
+            flag("no_board", "no-board"),
+            flag("confirm", "!"),
+        )
+    ),
+)
 def cmd_new(ctx: Context) -> None:
     settings = ctx.settings
     chosen_rules: str | None = None
@@ -258,7 +272,20 @@ def _readable(game: ClassicGame, move_text: str) -> bool:
     return True
 
 
-@command("score", section=Section.CLASSIC, rank=20, access=Access.PLAYER)
+@command(
+    "score",
+    section=Section.CLASSIC,
+    rank=20,
+    access=Access.PLAYER,
+    form=Form(
+        (
+            text("position", required=True),
+            text("word", required=True),
+            integer("claimed", 0, MOST_POINTS),
+            member("player"),
+        )
+    ),
+)
 def cmd_score(ctx: Context) -> None:
     record, game = load_classic(ctx)
     plain_move = _readable(game, split_claimed(ctx.args)[0])
@@ -306,7 +333,15 @@ def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
     raise UserError("not_a_player", players=", ".join(game.players))
 
 
-@command("challenge", section=Section.CLASSIC, rank=30, access=Access.PLAYER, slow=True, uses_list=True)
+@command(
+    "challenge",
+    section=Section.CLASSIC,
+    rank=30,
+    access=Access.PLAYER,
+    slow=True,
+    uses_list=True,
+    form=Form((text("words"), member("player"))),
+)
 def cmd_challenge(ctx: Context) -> None:
     from core.adjudication import adjudicate, normalise_query
 
@@ -353,7 +388,7 @@ def cmd_challenge(ctx: Context) -> None:
     reply_status(ctx, game, out)
 
 
-@command("pass", section=Section.CLASSIC, rank=40, access=Access.PLAYER)
+@command("pass", section=Section.CLASSIC, rank=40, access=Access.PLAYER, form=Form((member("player"),)))
 def cmd_pass(ctx: Context) -> None:
     record, game = load_classic(ctx)
     named, rest = split_seat(game, ctx.args, first_word=True)  # /passe @Ben, /passe Ben
@@ -364,7 +399,9 @@ def cmd_pass(ctx: Context) -> None:
     reply_status(ctx, game, [*turn.heading(ctx), ctx.say("passed", player=turn.player)])
 
 
-@command("exchange", section=Section.CLASSIC, rank=50, access=Access.PLAYER)
+@command(
+    "exchange", section=Section.CLASSIC, rank=50, access=Access.PLAYER, form=Form((text("tiles"), member("player")))
+)
 def cmd_exchange(ctx: Context) -> None:
     record, game = load_classic(ctx)
     named, args = split_seat(game, ctx.args)  # /change @Ben ABC: a plain first word is letters
@@ -381,7 +418,18 @@ def cmd_exchange(ctx: Context) -> None:
     reply_status(ctx, game, [*turn.heading(ctx), said])
 
 
-@command("penalty", section=Section.CLASSIC, rank=60, access=Access.REFEREE)
+@command(
+    "penalty",
+    section=Section.CLASSIC,
+    rank=60,
+    access=Access.REFEREE,
+    form=Form(
+        (
+            text("player", required=True, suggest=Suggest.PLAYERS),
+            integer("points", -MOST_POINTS, MOST_POINTS, required=True),
+        )
+    ),
+)
 def cmd_penalty(ctx: Context) -> None:
     record, game = load_classic(ctx)
     words = ctx.args.split()
