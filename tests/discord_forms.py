@@ -27,6 +27,8 @@ def _fits(option: Option, word: str) -> bool:
 
 
 def _value(option: Option, word: str) -> Any:
+    if option.kind is Kind.FLAG:
+        return True
     return int(word) if option.kind is Kind.INTEGER else word
 
 

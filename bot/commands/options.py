@@ -113,9 +113,6 @@ class Form:
         words += [option.written(values.get(option.name)) for option in options]
         return " ".join(word for word in words if word)
 
-    def all_options(self) -> tuple[Option, ...]:
-        """Every option, its subcommands' included."""
-        return self.options + tuple(o for s in self.subs for o in s.options)
 
 
 def text(name: str, *, required: bool = False, suggest: Suggest = Suggest.NONE, shape: str = "{}") -> Option:
