@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import bot.games.installed  # noqa: F401  (the commands declare themselves on import)
 from bot.commands import find
 from bot.commands.options import Kind, Option
 from bot.messages import keyword_form, keywords

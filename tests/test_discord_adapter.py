@@ -141,7 +141,7 @@ async def test_handshake_adapter_logs_in_syncs_and_answers(dc: AdapterDiscord, a
     iid = await slash(dc, "help")
     reply = await answer(dc, iid)
     assert "/coup" in reply.text
-    assert not reply.ephemeral
+    assert reply.ephemeral  # /help answers its asker alone
     assert reply.payload["data"]["allowed_mentions"]["parse"] == []
 
 
@@ -218,11 +218,11 @@ async def test_a_command_slower_than_the_watchdog_is_deferred_then_answered(
     dc: AdapterDiscord, adapter: DiscordAdapter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("bot.adapters.discordbot.adapter.DEFER_AFTER", 0.0)
-    iid = await slash(dc, "help", user=dc.ben)
+    iid = await slash(dc, "calc", "H8 VAGUE", user=dc.ben)  # a public answer
     deferred = await dc.wait_for_response(iid, actions=("defer",))
     assert not deferred.ephemeral
     reply = await answer(dc, iid)
-    assert "/coup" in reply.text
+    assert "VAGUE" in reply.text
     assert reply.message_id == deferred.message_id
     assert reply.method == EDIT_ORIGINAL
 

@@ -86,6 +86,9 @@ def section_buttons(lang: str, shown: tuple[Section, ...]) -> tuple[Action, ...]
 
 @command("help", section=Section.GENERAL, rank=10, read_only=True, form=Form((text("topic", suggest=Suggest.TOPICS),)))
 def cmd_help(ctx: Context) -> None:
+    """The commands by section, one section, or one command; answered to the asker alone where the platform
+    can (a Discord slash command: ephemeral; a private chat), to the chat otherwise (a Telegram group)."""
+    answer = ctx.private if ctx.message.private else ctx.reply
     topic = ctx.args.split()[0] if ctx.args.split() else ""
     section = section_named(topic) if topic else None
     spec = find(topic) if topic else None
@@ -102,10 +105,10 @@ def cmd_help(ctx: Context) -> None:
     if section is not None:
         lines += [*help_sections(ctx.lang, (section,)), ctx.say("help_more")]
     if topic:
-        ctx.reply("\n".join(lines), actions=section_buttons(ctx.lang, (section,)) if section else ())
+        answer("\n".join(lines), actions=section_buttons(ctx.lang, (section,)) if section else ())
         return
     lines = [ctx.say("help_title"), *help_sections(ctx.lang, tuple(Section)), ctx.say("help_more")]
-    ctx.reply("\n".join([*lines, ctx.say("lexicon_note")]), actions=section_buttons(ctx.lang, ()))
+    answer("\n".join([*lines, ctx.say("lexicon_note")]), actions=section_buttons(ctx.lang, ()))
 
 
 SETTINGS_FORM = Form(  # /settings KEY VALUE; both left empty: the settings shown
