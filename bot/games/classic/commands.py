@@ -30,7 +30,6 @@ from core.rules import RULE_SETS, box_rules, most_players, rule_set_by_code
 from ... import buttons
 from ...actions import Action
 from ...commands.context import Context, UserError
-from ...commands.options import MOST_POINTS, Form, Suggest, choice, flag, integer, member, text
 from ...commands.registry import Access, Section, command, command_named
 from ...messages import say
 from ...numbers import read_int
@@ -39,6 +38,8 @@ from ...render import ClassicBoardView, PlayerScore, board_text, classic_board_p
 from ...storage import GameKind, GameRecord, GameSetup
 from ...words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
 from ..common.formatting import breakdown, line_notes, line_text, split_claimed
+from ..common.paging import is_page_word
+from . import forms
 from .clock import after_event, clock_lines, countdown
 from .turns import acting_seat, require_turn, split_seat
 
@@ -101,7 +102,8 @@ def record_event(
 
 def alert_text(lang: str, game: ClassicGame) -> list[str]:
     return [
-        say(lang, "alert_tiles", letter=game.edition.label(a.letter), count=a.count, limit=a.limit) for a in game.alerts
+        say(lang, "alert_tiles", letter=game.edition.label(a.letter), count=a.count, limit=a.limit)
+        for a in game.alerts
     ]
 
 
@@ -159,21 +161,7 @@ def event_text(ctx: Context, event: Event, game: ClassicGame) -> str:
 # --- commands ----------------------------------------------------------------------------
 
 
-@command(
-    "new",
-    section=Section.CLASSIC,
-    rank=10,
-    access=Access.START,
-    form=Form(
-        (
-            choice("language", "fr", "en"),
-            choice("rules", "box-fr", "box-en", "fisf", "naspa", "wespa"),
-            text("players"),
-            flag("no_board", "no-board"),
-            flag("confirm", "!"),
-        )
-    ),
-)
+@command("new", section=Section.CLASSIC, rank=10, access=Access.START, form=forms.NEW)
 def cmd_new(ctx: Context) -> None:
     settings = ctx.settings
     chosen_rules: str | None = None
@@ -272,20 +260,7 @@ def _readable(game: ClassicGame, move_text: str) -> bool:
     return True
 
 
-@command(
-    "score",
-    section=Section.CLASSIC,
-    rank=20,
-    access=Access.PLAYER,
-    form=Form(
-        (
-            text("position", required=True),
-            text("word", required=True),
-            integer("claimed", 0, MOST_POINTS),
-            member("player"),
-        )
-    ),
-)
+@command("score", section=Section.CLASSIC, rank=20, access=Access.PLAYER, form=forms.SCORE)
 def cmd_score(ctx: Context) -> None:
     record, game = load_classic(ctx)
     plain_move = _readable(game, split_claimed(ctx.args)[0])
@@ -334,13 +309,7 @@ def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
 
 
 @command(
-    "challenge",
-    section=Section.CLASSIC,
-    rank=30,
-    access=Access.PLAYER,
-    slow=True,
-    uses_list=True,
-    form=Form((text("words"), member("player"))),
+    "challenge", section=Section.CLASSIC, rank=30, access=Access.PLAYER, slow=True, uses_list=True, form=forms.CHALLENGE
 )
 def cmd_challenge(ctx: Context) -> None:
     from core.adjudication import adjudicate, normalise_query
@@ -388,7 +357,7 @@ def cmd_challenge(ctx: Context) -> None:
     reply_status(ctx, game, out)
 
 
-@command("pass", section=Section.CLASSIC, rank=40, access=Access.PLAYER, form=Form((member("player"),)))
+@command("pass", section=Section.CLASSIC, rank=40, access=Access.PLAYER, form=forms.PASS)
 def cmd_pass(ctx: Context) -> None:
     record, game = load_classic(ctx)
     named, rest = split_seat(game, ctx.args, first_word=True)  # /passe @Ben, /passe Ben
@@ -399,9 +368,7 @@ def cmd_pass(ctx: Context) -> None:
     reply_status(ctx, game, [*turn.heading(ctx), ctx.say("passed", player=turn.player)])
 
 
-@command(
-    "exchange", section=Section.CLASSIC, rank=50, access=Access.PLAYER, form=Form((text("tiles"), member("player")))
-)
+@command("exchange", section=Section.CLASSIC, rank=50, access=Access.PLAYER, form=forms.EXCHANGE)
 def cmd_exchange(ctx: Context) -> None:
     record, game = load_classic(ctx)
     named, args = split_seat(game, ctx.args)  # /change @Ben ABC: a plain first word is letters
@@ -418,18 +385,7 @@ def cmd_exchange(ctx: Context) -> None:
     reply_status(ctx, game, [*turn.heading(ctx), said])
 
 
-@command(
-    "penalty",
-    section=Section.CLASSIC,
-    rank=60,
-    access=Access.REFEREE,
-    form=Form(
-        (
-            text("player", required=True, suggest=Suggest.PLAYERS),
-            integer("points", -MOST_POINTS, MOST_POINTS, required=True),
-        )
-    ),
-)
+@command("penalty", section=Section.CLASSIC, rank=60, access=Access.REFEREE, form=forms.PENALTY)
 def cmd_penalty(ctx: Context) -> None:
     record, game = load_classic(ctx)
     words = ctx.args.split()
@@ -473,11 +429,6 @@ def standings_text_in(lang: str, game: ClassicGame) -> str:
 
 
 SHEET_PAGE = 40  # lines of a sheet shown at once; a long game's sheet is read page by page
-
-
-def is_page_word(token: str) -> bool:
-    """Whether a word of /sheet asks for a page (``p2``)."""
-    return token[:1].lower() == "p" and read_int(token[1:]) is not None
 
 
 def sheet_page(ctx: Context, count: int) -> int:

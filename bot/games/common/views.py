@@ -33,6 +33,7 @@ from ..kinds import kind_of
 from ..simultane import ranking as simultane_ranking
 from .formatting import breakdown, split_claimed
 from .history import TargetGame, target_game, with_heading
+from .paging import is_page_word, without_pages
 
 
 @command("join", section=Section.CLASSIC, rank=80, access=Access.PLAYER, form=Form((text("name"),)))
@@ -131,7 +132,7 @@ def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
 
 @command("sheet", section=Section.VIEWS, rank=30, read_only=True, form=GAME_FORM)
 def cmd_sheet(ctx: Context) -> None:
-    target = target_game(ctx, words=[t for t in ctx.tokens if not classic.is_page_word(t)])
+    target = target_game(ctx, words=[t for t in ctx.tokens if not is_page_word(t)])
     text = kind_of(target.record.kind).sheet(ctx, _game(ctx, target))
     ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)), actions=ctx.offered)
     once_in_public(ctx)
@@ -175,9 +176,9 @@ def cmd_export(ctx: Context) -> None:
 
 @command("standings", section=Section.VIEWS, rank=70, read_only=True, slow=True, form=GAME_FORM)
 def cmd_standings(ctx: Context) -> None:
-    target = target_game(ctx)
+    target = target_game(ctx, words=without_pages(ctx.tokens))
     text, image = kind_of(target.record.kind).standings(ctx, _game(ctx, target))
-    ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
+    ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png", actions=ctx.offered)
     if target.record.setup.simultane:  # a simultané's room: the ranking of every room too, once visible
         ctx.replies.append(simultane_ranking.standings_addition(ctx, target.record.setup.simultane))
     once_in_public(ctx)
@@ -192,11 +193,11 @@ def cmd_standings(ctx: Context) -> None:
 )
 def cmd_moves(ctx: Context) -> None:
     """``/moves [PLAYER] [N]``: a final number picks game N of /games, the words before it name the player."""
-    words = ctx.tokens
+    words = without_pages(ctx.tokens)
     number = [words.pop()] if words and read_int(words[-1]) is not None else []
     target = target_game(ctx, words=number)
     text = kind_of(target.record.kind).moves(ctx, target.record, _game(ctx, target), " ".join(words))
-    ctx.reply(with_heading(ctx, target, text))
+    ctx.reply(with_heading(ctx, target, text), actions=ctx.offered)
     once_in_public(ctx)
 
 
