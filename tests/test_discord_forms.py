@@ -63,6 +63,8 @@ async def test_the_registered_commands_have_typed_options_choices_subcommands_an
     minutes = option(duplicate, "minutes")
     assert (minutes["type"], minutes["min_value"], minutes["max_value"]) == (4, 1, 10)
     assert [c["value"] for c in option(duplicate, "format")["choices"]] == ["joker", "7of8", "7and8", "topping"]
+    seven = option(duplicate, "format")["choices"][1]
+    assert (seven["name"], seven["name_localizations"]) == ("7 of 8", {"fr": "7 sur 8"})  # the labels, localised
     assert option(duplicate, "manual")["type"] == 5  # yes/no
     assert [c["value"] for c in option(registered["new"], "rules")["choices"]] == [
         "box-fr",

@@ -17,6 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from ...catalogs import CATALOGS
 from ...commands import CommandSpec
 from ...commands.options import Form, Kind, Option, Sub, Suggest, Where
 from ...messages import say
@@ -39,14 +40,18 @@ def usage_args(usage: str) -> str:
 
 
 def text_in(lang: str, spec: CommandSpec, part: str, name: str) -> str:
-    """An option's or a subcommand's name (``option``, ``sub``) or description (``about``, ``sub_about``) in
-    ``lang``, within Discord's limits. The free-text option's description is the command's usage."""
+    """An option's or a subcommand's name (``option``, ``sub``) or description (``about``, ``sub_about``), or
+    a choice's label (``choice``), in ``lang``, within Discord's limits. The free-text option's description is
+    the command's usage."""
     if part == "option":
         return platform_word(say(lang, f"option_{name}"), name)
     if part == "sub":
         return platform_word(say(lang, f"sub_{name}"), name)
     if part == "sub_about":
         return short_text(say(lang, f"sub_{spec.name}_{name}"), DESCRIPTION_LIMIT)
+    if part == "choice":  # a choice's label: the catalog's word for it, else the grammar's word itself
+        key = f"choice_{name.replace('-', '_')}"
+        return short_text(say(lang, key) if key in CATALOGS.catalog(lang) else name, CHOICE_LIMIT)
     if name == FREE_TEXT:
         return short_text(usage_args(spec.usage(lang)), DESCRIPTION_LIMIT)
     return short_text(say(lang, f"option_{name}_about"), DESCRIPTION_LIMIT)
@@ -102,7 +107,9 @@ def _callback(spec: CommandSpec, run: Run, form: Form, options: tuple[Option, ..
         answer = app_commands.rename(**names)(answer)
         answer = app_commands.describe(**abouts)(answer)
         choices = {
-            o.name: [app_commands.Choice(name=c[:CHOICE_LIMIT], value=c) for c in o.choices[:CHOICES_LIMIT]]
+            o.name: [
+                app_commands.Choice(name=_text(spec, "choice", c), value=c) for c in o.choices[:CHOICES_LIMIT]
+            ]
             for o in options
             if o.kind is Kind.CHOICE
         }
