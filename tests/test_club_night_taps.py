@@ -179,7 +179,7 @@ async def classic_table(dc: ClubDiscord, night: Night) -> None:
     night.said("Ben", "[✓ Contester]", challenged)
     night.cost("challenge", "/conteste", Cost(0, 2, 0), "[Contester], [✓ Contester]")
     asked_help = await dc.send_interaction("help", None, user=dc.ben, channel_id=dc.channel)
-    night.said("Ben", "/help", await shown(dc, asked_help))
+    night.said("Ben", "/aide", await shown(dc, asked_help))
     helped = await with_buttons(dc, asked_help)
     night.lines.append(
         "  " + "  ".join(f"[{c['label']}]" for row in helped.reply_markup or [] for c in row["components"])
