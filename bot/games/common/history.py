@@ -86,7 +86,7 @@ def cmd_games(ctx: Context) -> None:
         raise UserError("no_games")
     lines = [ctx.say("games_title", count=len(games))]
     window, paged = page_window(ctx, "games", len(games), LIST_LIMIT, last=True)  # the latest games first
-    for number, record in enumerate(games[window], window.start + 1):
+    for number, record in enumerate(games[window], (window.start or 0) + 1):
         players, result = result_summary(ctx, record)
         lines.append(
             ctx.say(

@@ -30,7 +30,7 @@ def page_window(
                 raise UserError("no_such_page", page=number, pages=pages)
             page = number
     if pages == 1:
-        return slice(0, count), ""
+        return slice(None), ""  # all of them, however they are counted
     window = slice((page - 1) * per_page, min(count, page * per_page))
     ctx.offered = buttons.page_actions(ctx.lang, command, page, pages, words)
     line = ctx.say("paged_lines", first=window.start + 1, last=window.stop, count=count, page=page, pages=pages)

@@ -72,7 +72,7 @@ class DuplicateKind(Kind[DuplicateGame]):
     def standings(self, ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
         image = duplicate_texts.standings_image(ctx.lang, game) if ctx.services.images else None
         words = without_pages(ctx.tokens)
-        window, paged = page_window(ctx, "standings", len(game.players), STANDINGS_PAGE, words=words)
+        window, paged = page_window(ctx, "standings", len(game.standings()), STANDINGS_PAGE, words=words)
         return "\n".join(filter(None, (standings_text(ctx.lang, game, window), paged))), image
 
     def moves(self, ctx: Context, record: GameRecord, game: DuplicateGame, name: str) -> str:
