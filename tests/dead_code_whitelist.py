@@ -10,3 +10,6 @@ eof_received
 move_score  # set through dataclasses.replace and keywords (core/duplicate)
 plays_seen  # summed with getattr by name (core/movegen_formats.py)
 __getattr__  # module-level lazy imports (PEP 562: bot/web, core)
+__signature__  # inspect.signature reads it: discord.py builds a command's options from it (bot/adapters/discordbot/forms.py)
+default_permissions  # discord.py writes them into the registered command (bot/adapters/discordbot/forms.py)
+allowed_contexts

@@ -18,6 +18,7 @@ from core.edition import fold_accents
 
 from ..messages import languages, say
 from ..storage.records import GameKind
+from .options import Form
 from .spec import Access as Access  # the commands import the table's words from here
 from .spec import CommandSpec as CommandSpec
 from .spec import Section as Section
@@ -69,10 +70,14 @@ def command(
     private: bool = False,
     needs_top: bool = False,
     uses_list: bool = False,
+    form: Form | None = None,
 ) -> Callable[[Handler], Handler]:
     """Declare a command and its handler (returned unchanged); ``rank`` places it within its section of
-    /help (smaller first, one command a rank), whatever the order the modules are imported in."""
-    spec = CommandSpec(name, section, access, read_without_args, read_only, slow, private, needs_top, uses_list)
+    /help (smaller first, one command a rank), whatever the order the modules are imported in; ``form``: its
+    arguments as typed options or subcommands (``.options``), for the platforms that show forms."""
+    spec = CommandSpec(
+        name, section, access, read_without_args, read_only, slow, private, needs_top, uses_list, form=form
+    )
 
     def register(handler: Handler) -> Handler:
         if name in _COMMANDS:

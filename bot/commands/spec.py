@@ -8,6 +8,7 @@ from enum import Enum
 
 from ..catalogs import CATALOGS
 from ..messages import languages, say
+from .options import Form
 
 
 class Access(Enum):
@@ -43,6 +44,7 @@ class CommandSpec:
     private: bool = False  # answers the sender privately (an ephemeral answer on Discord)
     needs_top: bool = False  # works on a duplicate round's top: it is found before the transaction opens
     uses_list: bool = False  # judges words: its help says which word lists there are
+    form: Form | None = None  # its arguments as a platform's form (``.options``); None: one free-text option
 
     def __str__(self) -> str:
         return f"/{self.name}"

@@ -44,9 +44,9 @@ def record_table(lang: str, game: DuplicateGame) -> str:
     return "\n".join([table(rows, header), *notes, *record_notes(lang, game)])
 
 
-def standings_text(lang: str, game: DuplicateGame) -> str:
+def standings_text(lang: str, game: DuplicateGame, shown: slice = slice(None)) -> str:
     """The standings after the moves closed so far: place, total, gap to the sum of the tops, percentage
-    (that nobody has played yet, with no player)."""
+    (that nobody has played yet, with no player); ``shown``: the places of one page."""
     if not game.players:
         return say(lang, "dup_ranking_nobody", n=len(game.closed_rounds), tops=game.tops_total)
     header = ["#", say(lang, "col_player"), say(lang, "col_total"), say(lang, "col_gap"), "%"]
@@ -65,7 +65,7 @@ def standings_text(lang: str, game: DuplicateGame) -> str:
         "dup_ranking",
         n=len(game.closed_rounds),
         tops=game.tops_total,
-        table="```\n" + table(rows, header) + "\n```",
+        table="```\n" + table(rows[shown], header) + "\n```",
     )
 
 

@@ -196,6 +196,7 @@ def _check_options(options: Any, path: list[str], depth: int) -> int:
             raise form_error(
                 [*where, "autocomplete"], "AUTOCOMPLETE_CHOICES_INVALID", "Autocomplete cannot be used with choices"
             )
+        check_option_constraints(option, where)
         size += _longest(name, option.get("name_localizations"))
         size += _longest(option.get("description"), option.get("description_localizations"))
         size += _check_choices(option.get("choices"), [*where, "choices"])
@@ -239,6 +240,52 @@ def validate_command(command: dict[str, Any], index: int = 0) -> None:
         values = command.get(field)
         if values is not None and (not isinstance(values, list) or not set(values) <= allowed):
             raise form_error([*where, field], "ENUM_TYPE_COERCE", f"Invalid {field}")
+
+
+# Application Command Option Type: the types an option value may have, and which take choices, ranges,
+# autocomplete. "min_value"/"max_value": "If the option is an INTEGER or NUMBER type"; "choices" and
+# "autocomplete": "If you specify choices [or autocomplete] for an option, they are the only valid values
+# for a user to pick" / "may not be set to true if choices are present", on STRING, INTEGER and NUMBER only.
+INTEGER_OPTION, BOOLEAN_OPTION, USER_OPTION, NUMBER_OPTION = 4, 5, 6, 10
+RANGED_TYPES = (INTEGER_OPTION, NUMBER_OPTION)
+CHOICE_TYPES = (STRING_OPTION, INTEGER_OPTION, NUMBER_OPTION)
+INTEGER_MIN, INTEGER_MAX = -(2**53), 2**53  # "Any integer between -2^53 and 2^53"
+
+
+def check_option_constraints(option: dict[str, Any], where: list[str]) -> None:
+    """What an option may declare for its type (Application Command Option Structure)."""
+    kind = int(option.get("type", 0))
+    if ("min_value" in option or "max_value" in option) and kind not in RANGED_TYPES:
+        raise form_error(where, "APPLICATION_COMMAND_OPTION_INVALID", "min_value/max_value on a non-number")
+    if (option.get("choices") or option.get("autocomplete")) and kind not in CHOICE_TYPES:
+        raise form_error(where, "APPLICATION_COMMAND_OPTION_INVALID", "choices/autocomplete on this type")
+    low, high = option.get("min_value"), option.get("max_value")
+    if low is not None and high is not None and low > high:
+        raise form_error(where, "APPLICATION_COMMAND_OPTION_INVALID", "min_value above max_value")
+
+
+def option_value_refused(option: dict[str, Any], value: Any) -> str | None:
+    """Why Discord's client would not send ``value`` for this registered option (None: it would).
+
+    The client only sends a value of the option's type, one of its ``choices`` when it has some, and a
+    number within ``min_value``/``max_value`` (Application Command Option Structure)."""
+    kind = int(option.get("type", 0))
+    if kind == INTEGER_OPTION and (isinstance(value, bool) or not isinstance(value, int)):
+        return f"{value!r} is not a whole number"
+    if kind == INTEGER_OPTION and not INTEGER_MIN <= value <= INTEGER_MAX:
+        return f"{value} is past the integer range"
+    if kind == BOOLEAN_OPTION and not isinstance(value, bool):
+        return f"{value!r} is not true or false"
+    if kind in RANGED_TYPES:
+        low, high = option.get("min_value"), option.get("max_value")
+        if low is not None and value < low:
+            return f"{value} is below min_value {low}"
+        if high is not None and value > high:
+            return f"{value} is above max_value {high}"
+    choices = option.get("choices")
+    if choices and value not in [c.get("value") for c in choices]:
+        return f"{value!r} is not one of the choices"
+    return None
 
 
 class CommandUnavailable(Exception):

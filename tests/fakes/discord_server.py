@@ -112,6 +112,7 @@ from .discord_rules import (
     command_integration_types,
     identify_shard,
     invalid_form,
+    option_value_refused,
     recommended_shards,
     shard_of,
     validate_command,
@@ -1119,6 +1120,14 @@ class FakeDiscord:
             ]
             if missing:
                 raise CommandUnavailable(name, f"channel {channel_id}", f"required option {missing[0]} not given")
+            declared = {str(o["name"]): o for o in (leaf_schema or {}).get("options", [])}
+            for given_option in built:
+                schema_option = declared.get(str(given_option.get("name")))
+                if schema_option is None and leaf_schema is not None and "options" in leaf_schema:
+                    raise CommandUnavailable(name, f"channel {channel_id}", f"no option {given_option.get('name')}")
+                refused = option_value_refused(schema_option, given_option.get("value")) if schema_option else None
+                if refused is not None:  # the client keeps the command until the value is right
+                    raise CommandUnavailable(name, f"channel {channel_id}", f"option {given_option['name']}: {refused}")
         for depth, sub in reversed(list(enumerate(parts[1:], start=1))):
             kind = 1 if depth == len(parts) - 1 else 2
             built = [{"name": sub, "type": kind, "options": built}]

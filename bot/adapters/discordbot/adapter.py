@@ -32,8 +32,9 @@ from ...actions import Action
 from ...buttons import form_for
 from ...chat import Incoming, Reply, read_command
 from ...commands import CommandSpec, find
+from ...commands.options import Suggest
 from ...games.installed import COMMANDS
-from ...messages import say
+from ...messages import language_of_locale, say
 from ...operations.metrics import Metrics, rate_limit_trace
 from ...outbox import Undelivered
 from ...referee import Referee
@@ -49,6 +50,7 @@ from .pacing import merged
 from .reconnect import CONNECT_TIMEOUT, RECONNECT_CAP
 from .refusals import discord_refusal
 from .shards import ShardRange
+from .suggestions import stored_suggestions
 
 Image = Callable[[], discord.File] | None  # makes a reply's file, once per send
 
@@ -293,22 +295,18 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
             log.exception("could not read the referee of %s", channel)
             return None, DEFAULT_LANGUAGE
 
-    async def players(self, channel: str) -> list[str]:
-        """Player names of the channel's game (for autocompletion; read only)."""
-
-        def read() -> list[str]:
-            storage = self.referee.storage
-            with storage.transaction():
-                record = storage.active_game(channel)
-                if record is None:
-                    return []
-                names = list(record.setup.players)
-                return names or [name for _, name in storage.players(record.id)]
-
+    async def suggestions(
+        self, interaction: discord.Interaction, suggest: Suggest, current: str
+    ) -> list[tuple[str, str | int]]:
+        """What to offer for an option being typed (``.suggestions``; read only, nothing on a failure)."""
+        channel = f"discord:{interaction.channel_id}"
+        lang = language_of_locale(str(interaction.locale)) or DEFAULT_LANGUAGE
+        key = str(getattr(interaction.namespace, "setting", None) or "")  # /settings: the setting chosen
+        storage = self.referee.storage
         try:
-            return await asyncio.to_thread(read)
+            return await asyncio.to_thread(stored_suggestions, storage, channel, suggest, current, lang, key)
         except Exception:
-            log.exception("could not read the players of %s", channel)
+            log.exception("could not read the suggestions of %s", channel)
             return []
 
     # -- outgoing ---------------------------------------------------------------------

@@ -38,6 +38,8 @@ from ...render import ClassicBoardView, PlayerScore, board_text, classic_board_p
 from ...storage import GameKind, GameRecord, GameSetup
 from ...words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
 from ..common.formatting import breakdown, line_notes, line_text, split_claimed
+from ..common.paging import is_page_word
+from . import forms
 from .clock import after_event, clock_lines, countdown
 from .turns import acting_seat, require_turn, split_seat
 
@@ -159,7 +161,7 @@ def event_text(ctx: Context, event: Event, game: ClassicGame) -> str:
 # --- commands ----------------------------------------------------------------------------
 
 
-@command("new", section=Section.CLASSIC, rank=10, access=Access.START)
+@command("new", section=Section.CLASSIC, rank=10, access=Access.START, form=forms.NEW)
 def cmd_new(ctx: Context) -> None:
     settings = ctx.settings
     chosen_rules: str | None = None
@@ -258,7 +260,7 @@ def _readable(game: ClassicGame, move_text: str) -> bool:
     return True
 
 
-@command("score", section=Section.CLASSIC, rank=20, access=Access.PLAYER)
+@command("score", section=Section.CLASSIC, rank=20, access=Access.PLAYER, form=forms.SCORE)
 def cmd_score(ctx: Context) -> None:
     record, game = load_classic(ctx)
     plain_move = _readable(game, split_claimed(ctx.args)[0])
@@ -306,7 +308,9 @@ def challenger_of(ctx: Context, record: GameRecord, game: ClassicGame) -> str:
     raise UserError("not_a_player", players=", ".join(game.players))
 
 
-@command("challenge", section=Section.CLASSIC, rank=30, access=Access.PLAYER, slow=True, uses_list=True)
+@command(
+    "challenge", section=Section.CLASSIC, rank=30, access=Access.PLAYER, slow=True, uses_list=True, form=forms.CHALLENGE
+)
 def cmd_challenge(ctx: Context) -> None:
     from core.adjudication import adjudicate, normalise_query
 
@@ -353,7 +357,7 @@ def cmd_challenge(ctx: Context) -> None:
     reply_status(ctx, game, out)
 
 
-@command("pass", section=Section.CLASSIC, rank=40, access=Access.PLAYER)
+@command("pass", section=Section.CLASSIC, rank=40, access=Access.PLAYER, form=forms.PASS)
 def cmd_pass(ctx: Context) -> None:
     record, game = load_classic(ctx)
     named, rest = split_seat(game, ctx.args, first_word=True)  # /passe @Ben, /passe Ben
@@ -364,7 +368,7 @@ def cmd_pass(ctx: Context) -> None:
     reply_status(ctx, game, [*turn.heading(ctx), ctx.say("passed", player=turn.player)])
 
 
-@command("exchange", section=Section.CLASSIC, rank=50, access=Access.PLAYER)
+@command("exchange", section=Section.CLASSIC, rank=50, access=Access.PLAYER, form=forms.EXCHANGE)
 def cmd_exchange(ctx: Context) -> None:
     record, game = load_classic(ctx)
     named, args = split_seat(game, ctx.args)  # /change @Ben ABC: a plain first word is letters
@@ -381,7 +385,7 @@ def cmd_exchange(ctx: Context) -> None:
     reply_status(ctx, game, [*turn.heading(ctx), said])
 
 
-@command("penalty", section=Section.CLASSIC, rank=60, access=Access.REFEREE)
+@command("penalty", section=Section.CLASSIC, rank=60, access=Access.REFEREE, form=forms.PENALTY)
 def cmd_penalty(ctx: Context) -> None:
     record, game = load_classic(ctx)
     words = ctx.args.split()
@@ -425,11 +429,6 @@ def standings_text_in(lang: str, game: ClassicGame) -> str:
 
 
 SHEET_PAGE = 40  # lines of a sheet shown at once; a long game's sheet is read page by page
-
-
-def is_page_word(token: str) -> bool:
-    """Whether a word of /sheet asks for a page (``p2``)."""
-    return token[:1].lower() == "p" and read_int(token[1:]) is not None
 
 
 def sheet_page(ctx: Context, count: int) -> int:

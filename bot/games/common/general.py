@@ -11,13 +11,14 @@ from ... import buttons
 from ...actions import Action
 from ...catalogs import CATALOGS
 from ...commands.context import Context, UserError
+from ...commands.options import Form, Suggest, choice, text
 from ...commands.registry import Access, Section, command, declared, find, unknown_command_text
 from ...messages import keyword_form, keywords, languages, number, say
 from ...numbers import read_decimal
 from ...storage import ChannelSettings
 from ...timefmt import UnknownTimeZoneError, canonical_zone
 from ...words.game_lists import ListUsed, game_list, verdicts_text
-from ...words.loader import chat_list_spec, list_key
+from ...words.loader import bundled, chat_list_spec, list_key
 from ..classic.settings import game_setting, running_classic, settings_line
 from ..duplicate.commands import MAX_MINUTES, MIN_MINUTES
 
@@ -83,8 +84,11 @@ def section_buttons(lang: str, shown: tuple[Section, ...]) -> tuple[Action, ...]
     return found
 
 
-@command("help", section=Section.GENERAL, rank=10, read_only=True)
+@command("help", section=Section.GENERAL, rank=10, read_only=True, form=Form((text("topic", suggest=Suggest.TOPICS),)))
 def cmd_help(ctx: Context) -> None:
+    """The commands by section, one section, or one command; answered to the asker alone where the platform
+    can (a Discord slash command: ephemeral; a private chat), to the chat otherwise (a Telegram group)."""
+    answer = ctx.private if ctx.message.private else ctx.reply
     topic = ctx.args.split()[0] if ctx.args.split() else ""
     section = section_named(topic) if topic else None
     spec = find(topic) if topic else None
@@ -101,10 +105,27 @@ def cmd_help(ctx: Context) -> None:
     if section is not None:
         lines += [*help_sections(ctx.lang, (section,)), ctx.say("help_more")]
     if topic:
-        ctx.reply("\n".join(lines), actions=section_buttons(ctx.lang, (section,)) if section else ())
+        answer("\n".join(lines), actions=section_buttons(ctx.lang, (section,)) if section else ())
         return
     lines = [ctx.say("help_title"), *help_sections(ctx.lang, tuple(Section)), ctx.say("help_more")]
-    ctx.reply("\n".join([*lines, ctx.say("lexicon_note")]), actions=section_buttons(ctx.lang, ()))
+    answer("\n".join([*lines, ctx.say("lexicon_note")]), actions=section_buttons(ctx.lang, ()))
+
+
+SETTINGS_FORM = Form(  # /settings KEY VALUE; both left empty: the settings shown
+    (choice("setting", *SETTINGS), text("value", suggest=Suggest.SETTING_VALUES))
+)
+
+
+def suggested_values(setting: str | None, current: str) -> list[str]:
+    """What ``/settings`` offers for a value while it is typed, once the setting is chosen."""
+    if setting == "minutes":
+        values: tuple[str, ...] = ("1", "2", "3")
+    elif setting == "lexicon":
+        values = bundled()
+    else:
+        values = setting_values().get(setting or "", ())
+    typed = keyword_form(current)
+    return [v for v in values if keyword_form(v).startswith(typed)][:25]
 
 
 @command(
@@ -115,6 +136,7 @@ def cmd_help(ctx: Context) -> None:
     read_without_args=True,
     slow=True,
     uses_list=True,
+    form=SETTINGS_FORM,
 )
 def cmd_settings(ctx: Context) -> None:
     words = ctx.args.split(maxsplit=1)
@@ -188,7 +210,15 @@ def settings_text(ctx: Context, settings: ChannelSettings) -> str:
     return text if running is None else text + "\n" + settings_line(ctx.lang, running[1])
 
 
-@command("check", section=Section.GENERAL, rank=30, read_only=True, slow=True, uses_list=True)
+@command(
+    "check",
+    section=Section.GENERAL,
+    rank=30,
+    read_only=True,
+    slow=True,
+    uses_list=True,
+    form=Form((text("words", required=True),)),
+)
 def cmd_check(ctx: Context) -> None:
     words = ctx.args.replace(",", " ").split()
     spec = ctx.list_in_force()

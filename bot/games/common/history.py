@@ -15,6 +15,7 @@ from ...numbers import looks_like_number, read_int
 from ...storage import GameRecord, GameStatus
 from ...timefmt import date_time
 from ..kinds import kind_of
+from .paging import page_window
 
 LIST_LIMIT = 20
 
@@ -84,8 +85,8 @@ def cmd_games(ctx: Context) -> None:
     if not games:
         raise UserError("no_games")
     lines = [ctx.say("games_title", count=len(games))]
-    first = max(0, len(games) - LIST_LIMIT)
-    for number, record in enumerate(games[first:], first + 1):
+    window, paged = page_window(ctx, "games", len(games), LIST_LIMIT, last=True)  # the latest games first
+    for number, record in enumerate(games[window], (window.start or 0) + 1):
         players, result = result_summary(ctx, record)
         lines.append(
             ctx.say(
@@ -98,5 +99,5 @@ def cmd_games(ctx: Context) -> None:
                 result=result,
             )
         )
-    lines.append(ctx.say("games_hint"))
-    ctx.reply("\n".join(lines))
+    lines += [paged, ctx.say("games_hint")] if paged else [ctx.say("games_hint")]
+    ctx.reply("\n".join(lines), actions=ctx.offered)

@@ -10,6 +10,7 @@ import secrets
 
 from ... import buttons
 from ...commands.context import Context, UserError
+from ...commands.options import Form, Suggest, Where, choice, text
 from ...commands.registry import Access, Section, command
 from ...messages import keyword_form, keywords
 
@@ -21,7 +22,13 @@ def view_link(base: str, token: str) -> str:
     return f"{base.rstrip('/')}/v/{token}"
 
 
-@command("view", section=Section.VIEWS, rank=130, access=Access.REFEREE)
+@command(
+    "view",
+    section=Section.VIEWS,
+    rank=130,
+    access=Access.REFEREE,
+    form=Form((choice("what", "stop", "simultane"), text("code", suggest=Suggest.CODES)), where=Where.GROUP),
+)
 def cmd_view(ctx: Context) -> None:
     words = ctx.args.split()
     storage = ctx.storage

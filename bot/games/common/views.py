@@ -20,6 +20,7 @@ from core.scoring import score_placement
 
 from ...chat import Reply
 from ...commands.context import Context, UserError
+from ...commands.options import GAME_FORM, Form, Suggest, Where, flag, text
 from ...commands.registry import Access, Section, command, handles
 from ...messages import keyword_form, keywords
 from ...numbers import read_int
@@ -32,9 +33,10 @@ from ..kinds import kind_of
 from ..simultane import ranking as simultane_ranking
 from .formatting import breakdown, split_claimed
 from .history import TargetGame, target_game, with_heading
+from .paging import is_page_word, without_pages
 
 
-@command("join", section=Section.CLASSIC, rank=80, access=Access.PLAYER)
+@command("join", section=Section.CLASSIC, rank=80, access=Access.PLAYER, form=Form((text("name"),)))
 def cmd_join(ctx: Context) -> None:
     raise UserError("no_game")  # no game runs: the handlers below serve each kind of game
 
@@ -57,7 +59,13 @@ def duplicate_join(ctx: Context) -> None:
     duplicate.join(ctx, running(ctx))
 
 
-@command("seat", section=Section.CLASSIC, rank=90, access=Access.REFEREE)
+@command(
+    "seat",
+    section=Section.CLASSIC,
+    rank=90,
+    access=Access.REFEREE,
+    form=Form((text("player", required=True, suggest=Suggest.PLAYERS, shape="{} free"),), where=Where.GROUP),
+)
 def cmd_seat(ctx: Context) -> None:
     raise UserError("no_classic_game")  # a classic game's seats: the handler below
 
@@ -72,7 +80,9 @@ def duplicate_seat(ctx: Context) -> None:
     raise UserError("seat_classic_only")  # a second Ana plays as "Ana (2)": nobody is locked out
 
 
-@command("end", section=Section.CLASSIC, rank=100, access=Access.REFEREE)
+@command(
+    "end", section=Section.CLASSIC, rank=100, access=Access.REFEREE, form=Form((text("racks"), flag("confirm", "!")))
+)
 def cmd_end(ctx: Context) -> None:
     raise UserError("no_game")
 
@@ -87,7 +97,13 @@ def duplicate_end(ctx: Context) -> None:
     duplicate.end(ctx, running(ctx))
 
 
-@command("calc", section=Section.VIEWS, rank=20, read_only=True)
+@command(
+    "calc",
+    section=Section.VIEWS,
+    rank=20,
+    read_only=True,
+    form=Form((text("position", required=True), text("word", required=True))),
+)
 def cmd_calc(ctx: Context) -> None:
     if not ctx.args:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
@@ -114,15 +130,15 @@ def _with_verdict_lists(ctx: Context, target: TargetGame, text: str) -> str:
     return "\n".join([text, *lines])
 
 
-@command("sheet", section=Section.VIEWS, rank=30, read_only=True)
+@command("sheet", section=Section.VIEWS, rank=30, read_only=True, form=GAME_FORM)
 def cmd_sheet(ctx: Context) -> None:
-    target = target_game(ctx, words=[t for t in ctx.tokens if not classic.is_page_word(t)])
+    target = target_game(ctx, words=[t for t in ctx.tokens if not is_page_word(t)])
     text = kind_of(target.record.kind).sheet(ctx, _game(ctx, target))
     ctx.reply(with_heading(ctx, target, _with_verdict_lists(ctx, target, text)), actions=ctx.offered)
     once_in_public(ctx)
 
 
-@command("board", section=Section.VIEWS, rank=40, read_only=True, slow=True)
+@command("board", section=Section.VIEWS, rank=40, read_only=True, slow=True, form=GAME_FORM)
 def cmd_board(ctx: Context) -> None:
     target = target_game(ctx)
     text, image = kind_of(target.record.kind).board(ctx, _game(ctx, target), not target.running)
@@ -130,14 +146,21 @@ def cmd_board(ctx: Context) -> None:
     once_in_public(ctx)
 
 
-@command("unseen", section=Section.VIEWS, rank=50, read_only=True)
+@command("unseen", section=Section.VIEWS, rank=50, read_only=True, form=GAME_FORM)
 def cmd_unseen(ctx: Context) -> None:
     target = target_game(ctx)
     ctx.reply(with_heading(ctx, target, kind_of(target.record.kind).unseen(ctx, _game(ctx, target))))
     once_in_public(ctx)
 
 
-@command("export", section=Section.VIEWS, rank=60, read_only=True, slow=True)
+@command(
+    "export",
+    section=Section.VIEWS,
+    rank=60,
+    read_only=True,
+    slow=True,
+    form=Form((flag("sigles", "sigles"), *GAME_FORM.options)),
+)
 def cmd_export(ctx: Context) -> None:
     """``/export [sigles] [N]``: the game's record, or with ``sigles`` the federation's results file of a
     duplicate game."""
@@ -151,24 +174,30 @@ def cmd_export(ctx: Context) -> None:
     ctx.reply(with_heading(ctx, target, text), document=data, document_name=f"game-{target.number}-{name}")
 
 
-@command("standings", section=Section.VIEWS, rank=70, read_only=True, slow=True)
+@command("standings", section=Section.VIEWS, rank=70, read_only=True, slow=True, form=GAME_FORM)
 def cmd_standings(ctx: Context) -> None:
-    target = target_game(ctx)
+    target = target_game(ctx, words=without_pages(ctx.tokens))
     text, image = kind_of(target.record.kind).standings(ctx, _game(ctx, target))
-    ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png")
+    ctx.reply(with_heading(ctx, target, text), image=image, image_name="standings.png", actions=ctx.offered)
     if target.record.setup.simultane:  # a simultané's room: the ranking of every room too, once visible
         ctx.replies.append(simultane_ranking.standings_addition(ctx, target.record.setup.simultane))
     once_in_public(ctx)
 
 
-@command("moves", section=Section.VIEWS, rank=80, read_only=True)
+@command(
+    "moves",
+    section=Section.VIEWS,
+    rank=80,
+    read_only=True,
+    form=Form((text("player", suggest=Suggest.PLAYERS), *GAME_FORM.options)),
+)
 def cmd_moves(ctx: Context) -> None:
     """``/moves [PLAYER] [N]``: a final number picks game N of /games, the words before it name the player."""
-    words = ctx.tokens
+    words = without_pages(ctx.tokens)
     number = [words.pop()] if words and read_int(words[-1]) is not None else []
     target = target_game(ctx, words=number)
     text = kind_of(target.record.kind).moves(ctx, target.record, _game(ctx, target), " ".join(words))
-    ctx.reply(with_heading(ctx, target, text))
+    ctx.reply(with_heading(ctx, target, text), actions=ctx.offered)
     once_in_public(ctx)
 
 

@@ -15,6 +15,8 @@ from core.errors_lexicon import InvalidWordError
 from core.lexicon import normalise_word
 
 from ...commands.context import Context, UserError
+from ...commands.options import Form, Sub, Suggest
+from ...commands.options import text as text_option
 from ...commands.registry import Access, Section, command
 from ...messages import keyword_form, keywords
 from ...play import seats
@@ -52,6 +54,14 @@ CHANGES_SHOWN = 5
     read_without_args=True,
     slow=True,
     uses_list=True,
+    form=Form(
+        subs=(
+            Sub("show", (text_option("list", suggest=Suggest.LISTS),), word=""),
+            Sub("add", (text_option("words", required=True),)),
+            Sub("remove", (text_option("words", required=True, suggest=Suggest.HOUSE_WORDS),)),
+        ),
+        admin=True,
+    ),
 )
 def cmd_words(ctx: Context) -> None:
     tokens = ctx.args.replace(",", " ").split()

@@ -16,6 +16,7 @@ from core.game import find_player
 
 from ...chat import Reply
 from ...commands.context import Context, UserError
+from ...commands.options import MOST_MOVES, MOST_SECONDS, Form, Suggest, integer, text
 from ...commands.registry import Access, Section, command
 from ...messages import keyword_form, keywords, number
 from ...numbers import looks_like_number, read_int
@@ -67,7 +68,15 @@ def _redraw(ctx: Context, record: GameRecord, game: DuplicateGame, again: Sequen
     ctx.replies += open_next_round(ctx.services, ctx.storage, record, game, ctx.lang, ctx.services.now())
 
 
-@command("reopen", section=Section.DUPLICATE, rank=50, access=Access.REFEREE, slow=True, needs_top=True)
+@command(
+    "reopen",
+    section=Section.DUPLICATE,
+    rank=50,
+    access=Access.REFEREE,
+    slow=True,
+    needs_top=True,
+    form=Form((integer("seconds", 1, MOST_SECONDS),)),
+)
 def cmd_reopen(ctx: Context) -> None:
     record, game = _game_for_correction(ctx)
     seconds = REOPEN_SECONDS
@@ -105,7 +114,13 @@ def cmd_resume(ctx: Context) -> None:
     ctx.services.clock.warned.discard((record.id, game.move_number))
 
 
-@command("extend", section=Section.DUPLICATE, rank=80, access=Access.REFEREE)
+@command(
+    "extend",
+    section=Section.DUPLICATE,
+    rank=80,
+    access=Access.REFEREE,
+    form=Form((integer("seconds", 1, MOST_SECONDS, required=True),)),
+)
 def cmd_extend(ctx: Context) -> None:
     record, game = _open_round_with_clock(ctx)
     simultane_pacing.check_clock_change(ctx.storage, record, game, ctx.lang, ctx.settings.zone, ctx.services.now())
@@ -126,7 +141,21 @@ def _find_player(game: DuplicateGame, name: str) -> str:
     return found
 
 
-@command("correct", section=Section.DUPLICATE, rank=90, access=Access.REFEREE, slow=True)
+@command(
+    "correct",
+    section=Section.DUPLICATE,
+    rank=90,
+    access=Access.REFEREE,
+    slow=True,
+    form=Form(
+        (
+            text("player", required=True, suggest=Suggest.PLAYERS),
+            integer("move", 1, MOST_MOVES, required=True),
+            text("correction", required=True),
+            text("reason"),
+        )
+    ),
+)
 def cmd_correct(ctx: Context) -> None:
     """``PLAYER N REF WORD [reason]``, ``PLAYER N POINTS [reason]`` or ``PLAYER N lift REASON`` (the name
     ends at the move number)."""
@@ -184,7 +213,15 @@ def _game_for_correction(ctx: Context) -> tuple[GameRecord, DuplicateGame]:
     return record, game_of(ctx.services, record)
 
 
-@command("top", section=Section.DUPLICATE, rank=100, access=Access.REFEREE, slow=True, needs_top=True)
+@command(
+    "top",
+    section=Section.DUPLICATE,
+    rank=100,
+    access=Access.REFEREE,
+    slow=True,
+    needs_top=True,
+    form=Form((integer("choice", 1, 25, required=True),)),
+)
 def cmd_top(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     if record.setup.simultane:  # every room of a simultané keeps the same board
@@ -215,7 +252,13 @@ def _leftover(game: DuplicateGame) -> list[str]:
     return sorted(last.reliquat) if last is not None else []
 
 
-@command("table", section=Section.DUPLICATE, rank=110, access=Access.REFEREE)
+@command(
+    "table",
+    section=Section.DUPLICATE,
+    rank=110,
+    access=Access.REFEREE,
+    form=Form((text("player", suggest=Suggest.PLAYERS), integer("table", 1, 9999))),
+)
 def cmd_table(ctx: Context) -> None:
     """``/table PLAYER N`` gives a player a table number (the name ends at the number); ``/table`` lists
     every player's table, as the federation's results file (/export sigles) numbers them."""

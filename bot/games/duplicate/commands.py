@@ -28,6 +28,7 @@ from core.names import mixes_scripts
 from core.notation import notation_by_name
 
 from ...commands.context import Context, UserError
+from ...commands.options import MOST_POINTS, Form, choice, flag, integer, text
 from ...commands.registry import Access, Section, command
 from ...messages import decimal, keyword_form, keywords, number, say
 from ...numbers import looks_like_number
@@ -58,6 +59,8 @@ def move_minutes(ctx: Context, word: str) -> float:
     if not MIN_MINUTES <= value <= MAX_MINUTES:
         raise UserError("bad_minutes", value=word[:20])
     return value
+
+
 SEMI_RAPID_MINUTES = 2  # section 1.3
 MINUTES_SECONDS = re.compile(r"^(\d{1,2})(?::|min|mn|m)(\d{2})$")  # 2:30, 2min30
 _FORMAT_WORDS = {fmt: f"keywords_format_{fmt}" for fmt in DuplicateFormat if fmt is not DuplicateFormat.CLASSIC}
@@ -82,7 +85,25 @@ def _format_word(token: str) -> DuplicateFormat | None:
     return next((fmt for fmt, key in _FORMAT_WORDS.items() if form in keywords(key)), None)
 
 
-@command("duplicate", section=Section.DUPLICATE, rank=10, access=Access.START, slow=True)
+@command(
+    "duplicate",
+    section=Section.DUPLICATE,
+    rank=10,
+    access=Access.START,
+    slow=True,
+    form=Form(
+        (
+            integer("minutes", 1, int(MAX_MINUTES)),
+            choice("pace", "blitz", "semi-rapid"),
+            choice("format", "joker", "7of8", "7and8", "topping"),
+            choice("mode", "sanctions", "training"),
+            flag("solo_top", "solo-top"),
+            flag("manual", "manual"),
+            flag("confirm", "!"),
+            text("args"),
+        )
+    ),
+)
 def cmd_duplicate(ctx: Context) -> None:
     settings = ctx.settings
     minutes: float = settings.minutes
@@ -173,7 +194,15 @@ def status(ctx: Context, record: GameRecord, game: DuplicateGame) -> None:
     ctx.reply(text, deadline=shown.deadline)  # a new message (no edit key): the draw shown again
 
 
-@command("draw", section=Section.DUPLICATE, rank=20, access=Access.REFEREE, read_without_args=True, slow=True)
+@command(
+    "draw",
+    section=Section.DUPLICATE,
+    rank=20,
+    access=Access.REFEREE,
+    read_without_args=True,
+    slow=True,
+    form=Form((text("letters"),)),
+)
 def cmd_draw(ctx: Context) -> None:
     record, game = active_duplicate(ctx)
     text = ctx.args.strip()
@@ -272,7 +301,15 @@ def join(ctx: Context, record: GameRecord) -> None:
     ctx.replies.append(joined)
 
 
-@command("play", section=Section.DUPLICATE, rank=30, access=Access.PLAYER, slow=True, private=True)
+@command(
+    "play",
+    section=Section.DUPLICATE,
+    rank=30,
+    access=Access.PLAYER,
+    slow=True,
+    private=True,
+    form=Form((text("position", required=True), text("word", required=True), integer("claimed", 0, MOST_POINTS))),
+)
 def cmd_play(ctx: Context) -> None:
     if not ctx.message.private:
         raise UserError("dup_not_private")

@@ -11,6 +11,7 @@ from ...commands.context import Context
 from ...commands.registry import CommandSpec
 from ...render.record import standings_text
 from ...storage import Deadline, GameKind, GameRecord, GameStatus
+from ..common.paging import page_window, without_pages
 from ..kinds import Kind, register
 from ..simultane import export as simultane_export
 from . import commands as duplicate
@@ -22,6 +23,9 @@ from . import views as duplicate_views
 if TYPE_CHECKING:
     from ...chat import Reply
     from ...commands.services import Services
+
+
+STANDINGS_PAGE = 25  # places of a duplicate's standings shown at once (the image shows them all)
 
 
 class DuplicateKind(Kind[DuplicateGame]):
@@ -67,7 +71,9 @@ class DuplicateKind(Kind[DuplicateGame]):
 
     def standings(self, ctx: Context, game: DuplicateGame) -> tuple[str, bytes | None]:
         image = duplicate_texts.standings_image(ctx.lang, game) if ctx.services.images else None
-        return standings_text(ctx.lang, game), image
+        words = without_pages(ctx.tokens)
+        window, paged = page_window(ctx, "standings", len(game.standings()), STANDINGS_PAGE, words=words)
+        return "\n".join(filter(None, (standings_text(ctx.lang, game, window), paged))), image
 
     def moves(self, ctx: Context, record: GameRecord, game: DuplicateGame, name: str) -> str:
         return duplicate_views.moves_text(ctx, record, game, name)

@@ -21,9 +21,12 @@ from ...render.record import record_table, standings_text
 from ...storage import GameRecord, GameStatus
 from ...timefmt import clock_time
 from ..common.formatting import tiles_text
+from ..common.paging import page_window, without_pages
 from ..common.renamed import renamed_note
 from .sanctions import sanctioned
 from .texts import format_suffix, result_view, results_csv
+
+MOVES_PAGE = 20  # rounds of a player's /moves shown at once
 
 
 def sheet(ctx: Context, game: DuplicateGame) -> str:
@@ -148,8 +151,9 @@ def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str)
             ]
         )
     lines = [say(lang, "moves_title", player=player)]
+    window, paged = page_window(ctx, "moves", len(rows), MOVES_PAGE, words=without_pages(ctx.tokens))
     if rows:
-        lines.append("```\n" + table(rows, header) + "\n```")
+        lines += ["```\n" + table(rows[window], header) + "\n```", *([paged] if paged else [])]
         standing = next(s for s in game.standings() if s.player == player)
         lines.append(
             say(

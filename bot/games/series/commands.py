@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from core.series import GameResult, PlayerResult, classic_standings, cumulative_standings
 
 from ...commands.context import Context, UserError
+from ...commands.options import Form, Sub, Suggest, Where, integer, text
 from ...commands.registry import Access, Section, command
 from ...messages import keyword_form, keywords, say_counts
 from ...storage import GameKind, GameRecord, GameStatus, SeriesEntry, SeriesRecord, SeriesStatus
@@ -265,7 +266,25 @@ def end_series(ctx: Context) -> None:
     show_series(ctx, SeriesRecord(series.id, series.channel, series.name, SeriesStatus.ENDED, series.created))
 
 
-@command("series", section=Section.VIEWS, rank=100, access=Access.ADMIN, read_without_args=True, slow=True)
+@command(
+    "series",
+    section=Section.VIEWS,
+    rank=100,
+    access=Access.ADMIN,
+    read_without_args=True,
+    slow=True,
+    form=Form(
+        subs=(
+            Sub("show", (text("name"),), word=""),
+            Sub("new", (text("name", required=True),)),
+            Sub("add", (integer("game", 1, suggest=Suggest.GAMES), text("code", suggest=Suggest.CODES))),
+            Sub("remove", (integer("game", 1, suggest=Suggest.GAMES), text("code", suggest=Suggest.CODES))),
+            Sub("end"),
+            Sub("export", (text("name"),)),
+        ),
+        where=Where.GROUP,
+    ),
+)
 def cmd_series(ctx: Context) -> None:
     words = ctx.args.split()
     action = action_of(words[0]) if words else None
@@ -310,7 +329,7 @@ def since_of(ctx: Context, words: list[str]) -> float | None:
     return dt.datetime.combine(day, dt.time(), zone(ctx.settings.zone)).timestamp()
 
 
-@command("season", section=Section.VIEWS, rank=110, read_only=True, slow=True)
+@command("season", section=Section.VIEWS, rank=110, read_only=True, slow=True, form=Form((text("since"),)))
 def cmd_season(ctx: Context) -> None:
     words = ctx.args.split()
     since = since_of(ctx, words)

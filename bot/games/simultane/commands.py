@@ -28,6 +28,7 @@ from core.duplicate import Sanctions
 from core.simultane import SimultaneDefinition, SimultaneMode, StartBlock
 
 from ...commands.context import Context, UserError
+from ...commands.options import Form, Sub, Suggest, Where, flag, integer, text
 from ...commands.registry import Access, Section, command
 from ...messages import keyword_form, keywords, number
 from ...play import seats
@@ -35,7 +36,7 @@ from ...simultanes.names import say_counted
 from ...storage import Admission
 from ...timefmt import zone
 from ...words.game_lists import game_list
-from ..duplicate.commands import move_minutes
+from ..duplicate.commands import MAX_MINUTES, move_minutes
 from .entries import admit, close_entries, join, name_of, set_centre
 from .export import federation_files
 from .launch import launch
@@ -44,6 +45,7 @@ from .ranking import chosen, definition_of, known, mode_said, ranking, status, w
 ACTIONS = ("create", "join", "name", "start", "ranking", "export", "status", "close", "admit", "refuse", "centre")
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed again in another room
 CODE_LENGTH = 6
+CODE = text("code", suggest=Suggest.CODES)  # a simultané's code, the channel's own by default
 FISF_RULES = "fisf"  # as /duplicate: the channel's rule set under which the game takes the FISF sanctions
 DRAW_TEXT = re.compile(r"^(?:[^\W\d_]|\?){0,8}(?:\+(?:[^\W\d_]|\?){1,8})?$")  # ABC?, EEU+ESI?: letters, jokers
 TIME_TEXT = re.compile(r"^(?:(\d{4}-\d{2}-\d{2})t)?(\d{1,2}):(\d{2})$")
@@ -199,7 +201,40 @@ def start(ctx: Context, words: list[str]) -> None:
     ctx.replies += launch(ctx.services, record, definition, ctx.message.channel, ctx.message.user, referee, now)
 
 
-@command("simultane", section=Section.VIEWS, rank=120, access=Access.ADMIN, read_without_args=True, slow=True)
+@command(
+    "simultane",
+    section=Section.VIEWS,
+    rank=120,
+    access=Access.ADMIN,
+    read_without_args=True,
+    slow=True,
+    form=Form(
+        subs=(
+            Sub("show", word=""),
+            Sub(
+                "create",
+                (
+                    integer("minutes", 1, int(MAX_MINUTES)),
+                    text("start"),
+                    text("end"),
+                    text("seed", shape="seed {}"),
+                    text("draws", shape="draws {}"),
+                ),
+            ),
+            Sub("join", (text("code", required=True, suggest=Suggest.CODES), text("name"))),
+            Sub("admit", (CODE, text("numbers"))),
+            Sub("refuse", (CODE, text("numbers"))),
+            Sub("close", (CODE,)),
+            Sub("name", (text("code", required=True, suggest=Suggest.CODES), text("name", required=True))),
+            Sub("centre", (text("code", required=True, suggest=Suggest.CODES), text("centre", required=True))),
+            Sub("start"),
+            Sub("ranking", (CODE,)),
+            Sub("export", (CODE, flag("sigles", "sigles"))),
+            Sub("status", (CODE,)),
+        ),
+        where=Where.GROUP,
+    ),
+)
 def cmd_simultane(ctx: Context) -> None:
     words = ctx.tokens
     action = action_of(words[0]) if words else None

@@ -94,7 +94,8 @@ def assert_nothing_left(storage: SQLiteStorage) -> None:
 
 
 async def discord_play(dc: ClubDiscord, user: DiscordUser, move: str) -> None:
-    await dc.send_interaction("play", {"args": move}, user=user, channel_id=dc.channel)
+    position, word = move.split()
+    await dc.send_interaction("play", {"position": position, "word": word}, user=user, channel_id=dc.channel)
 
 
 def discord_texts(dc: ClubDiscord) -> list[str]:

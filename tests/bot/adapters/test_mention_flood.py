@@ -70,7 +70,7 @@ async def test_mention_flood_in_a_slash_command_is_one_bounded_members_request(
     mentioned = dc.crowd[:250]
     args = " ".join(f"<@{user.id}>" for user in mentioned)
     before = len(dc.requests)
-    iid = await dc.send_interaction("check", {"args": args}, user=dc.ana, channel_id=dc.channel)
+    iid = await dc.send_interaction("check", {"words": args}, user=dc.ana, channel_id=dc.channel)
     reply = await dc.wait_for_response(iid, lambda r: r.text not in (None, "…"), timeout=20)
     assert member_lookups(dc, before) == []  # no REST call per mention (there were 250 before)
     chunks = chunks_sent(dc)
@@ -108,7 +108,7 @@ async def test_mention_of_someone_outside_the_guild_and_an_absurd_id_stay_as_typ
     stranger = dc.add_user(username="loin", global_name="Loin")  # not a member
     absurd = "9" * 5000
     args = f"{dc.crowd[0].mention} <@{stranger.id}> <@{absurd}>"
-    iid = await dc.send_interaction("check", {"args": args}, user=dc.ana, channel_id=dc.channel)
+    iid = await dc.send_interaction("check", {"words": args}, user=dc.ana, channel_id=dc.channel)
     reply = await dc.wait_for_response(iid, lambda r: r.text not in (None, "…"), timeout=20)
     assert reply.text.startswith(f"MEMBRE0 non valable, <@{stranger.id}> non valable, <@999")
     assert "Désolé" not in reply.text

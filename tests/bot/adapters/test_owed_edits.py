@@ -92,7 +92,7 @@ async def test_a_reset_edit_on_discord_is_sent_again_until_the_draw_shows_the_ex
         (first,) = [d.at for d in storage.deadlines()]
         dc.advance(1)  # past the edit interval: the extension is edited at once
         dc.reset_next("PATCH *", count=1)  # the edit of the draw's message: connection reset
-        await dc.send_interaction("extend", {"args": "600"}, user=dc.ana, channel_id=dc.channel)
+        await dc.send_interaction("extend", {"seconds": 600}, user=dc.ana, channel_id=dc.channel)
         await eventually(lambda: [d.at for d in storage.deadlines()] == [first + 600])
         deadline = first + 600
         await eventually(lambda: f"<t:{int(deadline)}:R>" in dc.messages[draw_id]["content"])

@@ -109,7 +109,7 @@ async def test_discord_429s_commands_and_the_gateway_lost_in_an_outage(dc: ClubD
             dc.rate_limit_next(FOLLOW_UP, retry_after=0.3, count=2)  # discord.py sleeps them out itself
             await dc.send_interaction("duplicate", {"args": "1"}, user=dc.ana, channel_id=dc.channel)
             await eventually(lambda: any("Coup 1 — tirage :" in (r.text or "") for r in dc.log.records), 15)
-            await dc.send_interaction("play", {"args": "H8 QWERTY"}, user=dc.ben, channel_id=dc.channel)
+            await dc.send_interaction("play", {"position": "H8", "word": "QWERTY"}, user=dc.ben, channel_id=dc.channel)
             await eventually(lambda: any("QWERTY" in (r.text or "") for r in dc.log.records), 10)
             await eventually(lambda: counted(metrics, "play", "discord") == 1)
             samples = await asyncio.to_thread(scrape, server.url)

@@ -160,7 +160,7 @@ async def test_compose_runs_the_bot_with_postgresql_and_keeps_its_data(dc: ClubD
     assert "arbitre_storage_up 1.0" in metrics
 
     for _ in range(60):  # a bot just started may still be preparing its word list: it says so, we retry
-        iid = await dc.send_interaction("check", {"args": "VAGUE"}, user=dc.ana, channel_id=dc.guild.channel_id)
+        iid = await dc.send_interaction("check", {"words": "VAGUE"}, user=dc.ana, channel_id=dc.guild.channel_id)
         answer = await dc.wait_for_response(iid, lambda r: bool((r.text or "").strip("…")), timeout=20)
         if "en cours de préparation" not in (answer.text or ""):
             break

@@ -22,16 +22,16 @@ import pytest
 import pytest_asyncio
 
 from bot.adapters.discordbot.adapter import DiscordAdapter
-from bot.adapters.discordbot.commands import intents_for, penalty_choices, settings_choices
+from bot.adapters.discordbot.commands import intents_for
 from bot.adapters.names import platform_name
 from bot.adapters.text import split_text
 from bot.chat import Reply
-from bot.games.common.general import setting_named
 from bot.games.installed import COMMANDS
 from bot.messages import languages
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.discord_club import ClubDiscord, identify_at_once
+from tests.discord_forms import form_options
 from tests.fakes import CommandUnavailable, DiscordUser, FakeDiscord, SentMessage, running_bot
 from tests.fakes.discord_limits import CHANNEL_MESSAGES
 from tests.loop_time import LoopTime
@@ -88,11 +88,11 @@ async def slash(
     dc: FakeDiscord, name: str, args: str | None = None, *, user: DiscordUser | None = None, channel: int | None = None
 ) -> int:
     """``/name args`` sent by ``user`` in ``channel``: by default Ana, in the club's channel."""
-    options = {"args": args} if args is not None else None
+    command, options = form_options(name, args)
     if user is None or channel is None:
         assert isinstance(dc, ClubDiscord), "a user and a channel, or the club's"
         user, channel = user or dc.ana, channel or dc.channel
-    return await dc.send_interaction(name, options, user=user, channel_id=channel)
+    return await dc.send_interaction(command, options, user=user, channel_id=channel)
 
 
 async def answer(dc: FakeDiscord, iid: int, **kw: Any) -> SentMessage:
@@ -121,11 +121,17 @@ async def test_handshake_adapter_logs_in_syncs_and_answers(dc: AdapterDiscord, a
     assert set(registered) == {spec.name for spec in COMMANDS}
     score = registered["score"]
     assert score["name_localizations"] == {"fr": "coup"}
-    assert score["options"][0]["name"] == "args"
-    assert score["options"][0]["required"] is True
-    assert score["options"][0]["name_localizations"] == {"fr": "arguments"}
+    assert [(o["name"], o["type"], o.get("required", False)) for o in score["options"]] == [
+        ("position", 3, True),
+        ("word", 3, True),
+        ("claimed", 4, False),
+        ("player", 6, False),  # a member: /score H8 VAGUE for @Ben
+    ]
+    assert score["options"][1]["name_localizations"] == {"fr": "mot"}
+    assert (score["options"][2]["min_value"], score["options"][2]["max_value"]) == (0, 2000)
     assert "fr" in score["description_localizations"]
     assert registered["pass"]["options"][0].get("required", False) is False  # /pass [@PLAYER]
+    assert registered["pass"]["options"][0]["type"] == 6
     assert "options" not in registered["undo"] or registered["undo"]["options"] == []
     assert registered["exchange"]["options"][0].get("required", False) is False
     assert registered["penalty"]["options"][0]["autocomplete"] is True
@@ -136,7 +142,7 @@ async def test_handshake_adapter_logs_in_syncs_and_answers(dc: AdapterDiscord, a
     iid = await slash(dc, "help")
     reply = await answer(dc, iid)
     assert "/coup" in reply.text
-    assert not reply.ephemeral
+    assert reply.ephemeral  # /help answers its asker alone
     assert reply.payload["data"]["allowed_mentions"]["parse"] == []
 
 
@@ -213,11 +219,11 @@ async def test_a_command_slower_than_the_watchdog_is_deferred_then_answered(
     dc: AdapterDiscord, adapter: DiscordAdapter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("bot.adapters.discordbot.adapter.DEFER_AFTER", 0.0)
-    iid = await slash(dc, "help", user=dc.ben)
+    iid = await slash(dc, "calc", "H8 VAGUE", user=dc.ben)  # a public answer
     deferred = await dc.wait_for_response(iid, actions=("defer",))
     assert not deferred.ephemeral
     reply = await answer(dc, iid)
-    assert "/coup" in reply.text
+    assert "VAGUE" in reply.text
     assert reply.message_id == deferred.message_id
     assert reply.method == EDIT_ORIGINAL
 
@@ -304,25 +310,18 @@ async def test_without_the_intent_prefix_commands_are_not_read(dc: AdapterDiscor
 # --- autocompletion --------------------------------------------------------------------
 
 
-def test_setting_suggestions_are_keys_the_command_layer_knows() -> None:
-    for lang in ("fr", "en"):
-        choices = settings_choices("", lang)
-        assert 0 < len(choices) <= 25
-        assert all(setting_named(c.split()[0]) is not None for c in choices)
-    assert settings_choices("lan", "en") == ["language en", "language fr", "langue en", "langue fr"]
-    assert settings_choices("regles f", "fr") == ["regles fisf"]
-    assert penalty_choices("b", ["Ana", "Ben"]) == ["Ben"]
-    assert penalty_choices("an 10", ["Ana", "Ben"]) == ["Ana 10"]
-
-
 @pytest.mark.asyncio
-async def test_autocomplete_settings_and_penalty(dc: AdapterDiscord, adapter: DiscordAdapter) -> None:
-    choices = await dc.autocomplete("settings", {"args": "minu"}, focused="args", user=dc.ana, channel_id=dc.channel)
-    assert [c["value"] for c in choices] == ["minutes 1", "minutes 2", "minutes 3"]
-    iid = await slash(dc, "new", "Ana Benoît")
+async def test_autocomplete_offers_the_game_s_players_and_the_setting_s_lists(
+    dc: AdapterDiscord, adapter: DiscordAdapter
+) -> None:
+    choices = await dc.autocomplete(
+        "settings", {"setting": "lexicon"}, focused="value", user=dc.ana, channel_id=dc.channel
+    )
+    assert {"fr", "en"} <= {c["value"] for c in choices}
+    iid = await dc.send_interaction("new", {"players": "Ana Benoît"}, user=dc.ana, channel_id=dc.channel)
     await answer(dc, iid)
-    choices = await dc.autocomplete("penalty", {"args": "be 5"}, focused="args", user=dc.ana, channel_id=dc.channel)
-    assert [c["value"] for c in choices] == ["Benoît 5"]
+    choices = await dc.autocomplete("penalty", {"player": "be"}, focused="player", user=dc.ana, channel_id=dc.channel)
+    assert [c["value"] for c in choices] == ["Benoît"]
 
 
 # --- duplicate: private submissions ----------------------------------------------------
@@ -807,22 +806,6 @@ async def test_a_sharded_adapter_runs_its_shards_with_the_same_hooks(storage: SQ
         assert not adapter.service._tasks  # close() stopped it
 
 
-def test_a_command_whose_arguments_are_all_optional_is_registered_without_a_required_option() -> None:
-    # issue 37, item 15: "/view [stop | simultane [CODE]]" left a "]" once the [...] groups were taken out,
-    # and /view, /series and /simultane were registered with a required argument: a bare /vue was impossible
-    from bot.adapters.discordbot.commands import optional_removed
-
-    assert optional_removed("[stop | simultane [CODE]]").strip() == ""
-    assert optional_removed("REF WORD [claimed] [@PLAYER]").split() == ["REF", "WORD"]
-    assert optional_removed("[a [b [c]] d] e").strip() == "e"
-    from bot.adapters.discordbot.commands import usage_args
-    from bot.adapters.names import DEFAULT_LANGUAGE
-    from bot.games.installed import COMMANDS
-
-    bare = {spec.name for spec in COMMANDS if not optional_removed(usage_args(spec.usage(DEFAULT_LANGUAGE))).strip()}
-    assert {"view", "series", "simultane", "help", "standings"} <= bare
-
-
 @pytest.mark.asyncio
 async def test_a_bare_view_series_or_simultane_can_be_sent_as_discord_s_client_would(
     discord_club: ClubDiscord, storage: SQLiteStorage
@@ -834,7 +817,8 @@ async def test_a_bare_view_series_or_simultane_can_be_sent_as_discord_s_client_w
     adapter = DiscordAdapter(referee, edit_interval=0.2, tick_seconds=0.05, clock=dc.now)
     async with running_bot(dc, adapter.client):
         await adapter.sync(dc.guild.id)
-        for name in ("view", "series", "simultane", "help", "standings"):
+        # /series and /simultane are groups now: a client sends one of their subcommands, "show" the bare one
+        for name in ("view", "series show", "simultane show", "help", "standings"):
             sent = await dc.send_interaction(name, None, user=dc.ana, channel_id=dc.channel)  # accepted by the client
             answer = await dc.wait_for_response(sent, lambda r: bool(r.text), timeout=30)  # and answered
             assert "erreur" not in (answer.text or "").lower(), (name, answer.text)

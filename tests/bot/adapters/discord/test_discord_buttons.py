@@ -16,6 +16,7 @@ from bot.adapters.discordbot.adapter import DiscordAdapter
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.discord_club import ClubDiscord
+from tests.discord_forms import form_options
 from tests.fakes import DiscordUser, FakeDiscord, SentMessage, running_bot
 from tests.ready_lists import ready_registry
 
@@ -42,8 +43,8 @@ def components(record: SentMessage) -> dict[str, dict[str, Any]]:
 
 
 async def slash(dc: ClubDiscord, name: str, args: str | None = None, *, user: DiscordUser | None = None) -> int:
-    options = {"args": args} if args is not None else None
-    return await dc.send_interaction(name, options, user=user or dc.ana, channel_id=dc.channel)
+    command, options = form_options(name, args)
+    return await dc.send_interaction(command, options, user=user or dc.ana, channel_id=dc.channel)
 
 
 async def shown(dc: FakeDiscord, iid: int) -> SentMessage:

@@ -75,7 +75,7 @@ async def test_a_reset_on_the_first_answer_does_not_drop_the_command(
     async with running_bot(dc, adapter.client):
         await start_duplicate(dc, adapter, 3)
         dc.reset_next(CALLBACK, count=1)  # the /jouer's "thinking..." never reaches Discord
-        await dc.send_interaction("play", {"args": "H8 QWERTY"}, user=dc.ben, channel_id=dc.channel)
+        await dc.send_interaction("play", {"position": "H8", "word": "QWERTY"}, user=dc.ben, channel_id=dc.channel)
         await eventually(lambda: acks(dc, "QWERTY"), 10)
         await outbox_drained(storage)  # a second copy would have come by now, from the outbox
     assert len(dc.faults_of("reset")) == 1
@@ -118,7 +118,9 @@ async def test_rounds_with_lost_answers_record_and_acknowledge_every_move(
                     word = f"QWERT{'AB'[attempt]}{number}"
                     words.append(word)
                     FAULTS[len(words) - 1](dc)
-                    await dc.send_interaction("play", {"args": f"H8 {word}"}, user=dc.ben, channel_id=dc.channel)
+                    await dc.send_interaction(
+                        "play", {"position": "H8", "word": word}, user=dc.ben, channel_id=dc.channel
+                    )
                     await eventually(functools.partial(acks, dc, word), 10, advance=loop_time.jump)
                 dc.advance(61)  # the round's minute is over: the clock closes it
                 await eventually(
@@ -171,7 +173,9 @@ async def test_a_lost_deferral_that_reached_discord_is_filled_by_the_answer(
     async with running_bot(dc, adapter.client):
         await start_duplicate(dc, adapter, 3)
         dc.reset_next(CALLBACK, handled=True)  # "thinking..." is shown; the bot never hears it was
-        iid = await dc.send_interaction("play", {"args": "H8 QWERTY"}, user=dc.ben, channel_id=dc.channel)
+        iid = await dc.send_interaction(
+            "play", {"position": "H8", "word": "QWERTY"}, user=dc.ben, channel_id=dc.channel
+        )
         await eventually(lambda: acks(dc, "QWERTY"), 10)
         await outbox_drained(storage)
     deferrals = [r for r in dc.log.records if r.action == "defer" and r.interaction_id == iid]

@@ -31,6 +31,7 @@ import pytest
 import pytest_asyncio
 
 from bot.adapters.discordbot.shards import ShardRange, ShardRangeError, parse_shard_range, shard_of
+from tests.discord_forms import form_options
 from tests.fakes import DiscordUser, FakeDiscord, SentMessage
 from tests.paths import REPO_ROOT
 from tests.ready_lists import ready_registry
@@ -166,7 +167,8 @@ async def dc() -> AsyncIterator[ShardedDiscord]:
 
 
 async def slash(dc: FakeDiscord, name: str, args: str | None, channel: int, user: DiscordUser) -> int:
-    return await dc.send_interaction(name, {"args": args} if args else None, user=user, channel_id=channel)
+    command, options = form_options(name, args)
+    return await dc.send_interaction(command, options, user=user, channel_id=channel)
 
 
 def answers(dc: FakeDiscord, iid: int) -> list[SentMessage]:

@@ -22,6 +22,7 @@ from discord.ext import commands
 from multidict import CIMultiDictProxy
 
 from tests.fakes import BotErrors, CommandUnavailable, FakeDiscord, running_bot
+from tests.fakes.discord_rules import option_value_refused
 from tests.loop_time import LoopTime
 
 
@@ -399,6 +400,17 @@ BAD_REGISTRATIONS = [
         slash_command(options=[option(choices=[{"name": "c" * 101, "value": "c"}])]),
         ["0", "options", "0", "choices", "0", "name"],
     ),
+    ("min_value on a string", slash_command(options=[option(min_value=1)]), ["0", "options", "0"]),
+    (
+        "choices on a boolean",
+        slash_command(options=[option(type=5, choices=[{"name": "y", "value": "y"}])]),
+        ["0", "options", "0"],
+    ),
+    (
+        "min_value above max_value",
+        slash_command(options=[option(type=4, min_value=9, max_value=1)]),
+        ["0", "options", "0"],
+    ),
     (
         "over 8000 characters",
         slash_command(
@@ -425,6 +437,21 @@ async def test_command_registrations_discord_refuses(
         errors = errors[key]
     assert errors["_errors"], case
     assert dc.commands == {}  # nothing registered
+
+
+def test_the_client_sends_only_values_an_option_takes() -> None:
+    # Application Command Option Structure: choices are "the only valid values for a user to pick", and an
+    # INTEGER or NUMBER option's min_value/max_value bound what the client lets a user send
+    minutes = option(name="minutes", type=4, min_value=1, max_value=10)
+    assert option_value_refused(minutes, 3) is None
+    assert option_value_refused(minutes, 11) == "11 is above max_value 10"
+    assert option_value_refused(minutes, 0) == "0 is below min_value 1"
+    assert option_value_refused(minutes, "3") == "'3' is not a whole number"
+    assert option_value_refused(minutes, True) == "True is not a whole number"
+    rules = option(name="rules", choices=[{"name": "fisf", "value": "fisf"}])
+    assert option_value_refused(rules, "fisf") is None
+    assert option_value_refused(rules, "scrabble") == "'scrabble' is not one of the choices"
+    assert option_value_refused(option(type=5), "yes") == "'yes' is not true or false"
 
 
 @pytest.mark.asyncio

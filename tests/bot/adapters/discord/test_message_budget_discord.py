@@ -161,7 +161,9 @@ async def crowded_channel(
                 deadline = deadline_of(draw)
                 for person in people:
                     await time.advance(ROUND_SECONDS / (4 * players))  # 15 s of it: real time passes too
-                    iid = await dc.send_interaction("play", {"args": "H8 ZZZ"}, user=person, channel_id=channel)
+                    iid = await dc.send_interaction(
+                        "play", {"position": "H8", "word": "ZZZ"}, user=person, channel_id=channel
+                    )
                     # the bucket's time runs while the answer is awaited, as it would in a real round
                     ack = await loop_time.hurried(
                         dc.wait_for_response(

@@ -417,14 +417,21 @@ async def test_twenty_standings_just_before_a_close(storage: SQLiteStorage, loop
                 assert set(refused) == {p.id for p in looking} - {shown}  # then named in a note (above)
                 if view_photos[0].reply_to is not None:  # in reply to them when it went in their command's turn
                     assert view_photos[0].reply_to == asked[shown]
-                # privately, the group's text under the line saying it is current (the group's copy: the text
-                # message after the photo)
-                view_text = next(
-                    r.text or ""
-                    for r in tg.log.records[since:]
-                    if r.chat_id == group and r.method == "sendMessage" and r.seq > view_photos[0].seq
+                # privately, the group's text under the line saying it is current (the group's copy: the photo's
+                # caption when the text fits in it, as the first page of fifty players' standings does, else the
+                # text message after the photo)
+                caption = view_photos[0].text or ""
+                view_text = (
+                    caption
+                    if caption.startswith("Classement")
+                    else next(
+                        r.text or ""
+                        for r in tg.log.records[since:]
+                        if r.chat_id == group and r.method == "sendMessage" and r.seq > view_photos[0].seq
+                    )
                 )
                 assert view_text.startswith("Classement"), view_text
+                assert "(page 1/2)" in view_text  # fifty players: read page by page, the image has them all
                 for user in private:
                     (mine,) = [
                         r.text or ""

@@ -168,7 +168,11 @@ async def ten_rooms(storage: SQLiteStorage, loop: asyncio.AbstractEventLoop, loo
                 await clocks.advance(deadline - LAST_SECONDS - dc.now())  # the warnings on the way
                 for piece in range(SLICES):  # the answers, all in the round's last 5 s
                     sent = [
-                        (await dc.send_interaction("play", {"args": "H8 ZZZ"}, user=person, channel_id=channel))
+                        (
+                            await dc.send_interaction(
+                                "play", {"position": "H8", "word": "ZZZ"}, user=person, channel_id=channel
+                            )
+                        )
                         for channel, people in players.items()
                         for person in people[piece::SLICES]
                     ]

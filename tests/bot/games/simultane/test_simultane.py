@@ -589,21 +589,21 @@ async def test_a_discord_channel_and_a_telegram_group_play_one_simultane(
     discord.service.outbox_seconds = telegram.service.outbox_seconds = 0.05
     async with running_bot(dc, discord.client), running_application(telegram.application, tg):
         await discord.sync(dc.guild.id)
-        args = {"args": "creer 1 tirages ACEHNTZ"}
-        await dc.send_interaction("simultane", args, user=dc.ana, channel_id=dc.channel)
+        args = {"minutes": 1, "draws": "ACEHNTZ"}  # /simultane create, as a form
+        await dc.send_interaction("simultane create", args, user=dc.ana, channel_id=dc.channel)
         await eventually(lambda: any("Simultané créé, code" in t for t in discord_texts(dc)))
         code = code_of(next(t for t in discord_texts(dc) if "Simultané créé, code" in t))
-        await dc.send_interaction("simultane", {"args": f"rejoindre {code}"}, user=dc.ana, channel_id=dc.channel)
+        await dc.send_interaction("simultane join", {"code": code}, user=dc.ana, channel_id=dc.channel)
         await eventually(lambda: any("Coup 1 — tirage : ACEHNTZ" in t for t in discord_texts(dc)))
         assert not any("ACEHNTZ" in t for t in telegram_texts(tg))  # not opened in the group yet
         await tg.send_user_message(GROUP, tg.ana, f"/simultane rejoindre {code}")
         await eventually(lambda: any("Coup 1 — tirage : ACEHNTZ" in t for t in telegram_texts(tg)))
-        await dc.send_interaction("play", {"args": "H6 CHANTEZ"}, user=dc.ben, channel_id=dc.channel)
+        await dc.send_interaction("play", {"position": "H6", "word": "CHANTEZ"}, user=dc.ben, channel_id=dc.channel)
         await eventually(lambda: any("Coup 1 : 1 joueur" in t for t in discord_texts(dc)))
         await dc.send_interaction("close", None, user=dc.ana, channel_id=dc.channel)
         await eventually(lambda: any("(encore en jeu : Salon 2" in t for t in discord_texts(dc)))  # paced
         await eventually(lambda: any("temps écoulé dans ce salon" in t for t in discord_texts(dc)))  # the draw's edit
-        await dc.send_interaction("simultane", {"args": "classement"}, user=dc.ben, channel_id=dc.channel)
+        await dc.send_interaction("simultane ranking", None, user=dc.ben, channel_id=dc.channel)
         await eventually(lambda: any(f"Simultané {code} : pas encore" in t for t in discord_texts(dc)))
         assert not any("Top" in t for t in discord_texts(dc) + telegram_texts(tg))
         await tg.send_user_message(GROUP, tg.ana, "/cloture")  # the last room: the results everywhere
