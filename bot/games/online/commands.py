@@ -26,6 +26,7 @@ from ..sheet import commands as sheet
 from .turns import (
     after_turn,
     finish,
+    game_prefix,
     load,
     own_seat,
     rack_text,
@@ -162,7 +163,20 @@ for _kind in (None, *GameKind):  # whatever runs in the channel, as the sheet's 
 
 @command("rack", section=Section.CLASSIC, rank=110, access=Access.PLAYER, private=True)
 def cmd_rack(ctx: Context) -> None:
-    raise UserError("online_no_game")  # racks are the dealt game's: the handler below
+    """/rack where no online game runs: in a private chat, the sender's racks in every online game they play
+    (each named by its number in its channel when there are several); elsewhere, no game."""
+    shown: list[str] = []
+    if ctx.message.private:
+        records = [r for r in ctx.storage.active_games_of(ctx.message.user) if r.kind is GameKind.ONLINE]
+        for record in reversed(records):  # oldest first
+            game: DealtGame = ctx.services.games.load(ctx.storage, record)
+            seat = seats.seat_of(ctx.storage, record, ctx.message.user, game.players)
+            if seat is not None:
+                text = ctx.say("online_rack", player=seat, rack=rack_text(ctx, game, seat))
+                shown.append((game_prefix(ctx, record) if len(records) > 1 else "") + text)
+    if not shown:
+        raise UserError("online_no_game")  # racks are the dealt game's: the handler below
+    ctx.private("\n".join(shown))
 
 
 @handles("rack", GameKind.ONLINE)

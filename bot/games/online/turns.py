@@ -48,6 +48,16 @@ def store(ctx: Context, record: GameRecord, game: DealtGame, events: list[DealtE
         cache.append(ctx.storage, record, game, {**event_to_dict(event), STAMP_KEY: now, **extra}, ctx.message.user)
 
 
+def game_number(storage: Storage, record: GameRecord) -> int:
+    """The game's number in its channel (as /games counts them, from 1)."""
+    return next(n for n, g in enumerate(storage.games(record.channel), 1) if g.id == record.id)
+
+
+def game_prefix(ctx: Context, record: GameRecord) -> str:
+    """``Partie 2 : ``, naming a game among the channel's (its number in /games)."""
+    return ctx.say("online_game_prefix", number=game_number(ctx.storage, record))
+
+
 def rack_text(ctx: Context, game: DealtGame, player: str) -> str:
     return game.edition.spell_tiles(game.rack(player)) or "-"
 
