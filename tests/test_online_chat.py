@@ -181,19 +181,19 @@ def test_a_game_by_correspondence_over_three_days_on_the_driven_clock(club: Club
     assert club.tick(17 * 3600) == []
     reminder = club.tick(3600)
     assert private_to(reminder, first_user) == [
-        f"{first}, le temps de votre coup s'écoule dans 6 h. Votre chevalet : {table.rack_of(first)}"
+        f"Partie 1 : {first}, le temps de votre coup s'écoule dans 6 h. Votre chevalet : {table.rack_of(first)}"
     ]
     assert all(r.to_user == first_user for r in reminder)
     passed = club.tick(6 * 3600)  # day 1 over: the turn passes
     public = [r.text for r in passed if r.to_user is None]
-    assert public[0].startswith(f"Le temps de {first} pour ce coup est écoulé : le tour passe.")
-    assert private_to(passed, second_user)[0].startswith(f"À vous de jouer, {second}.")
+    assert public[0].startswith(f"Partie 1 : Le temps de {first} pour ce coup est écoulé : le tour passe.")
+    assert private_to(passed, second_user)[0].startswith(f"Partie 1 : À vous de jouer, {second}.")
     table.racks |= racks_told(passed)
     club.now += 6 * 3600
     table.play_turn()  # the second player plays on day 2, six hours in
     assert game_of(club).to_move == first
     later = club.tick(18 * 3600)  # three quarters of the first player's time
-    assert private_to(later, first_user)[0].startswith(f"{first}, le temps de votre coup s'écoule dans 6 h.")
+    assert private_to(later, first_user)[0].startswith(f"Partie 1 : {first}, le temps de votre coup s'écoule dans 6 h.")
     club.tick(6 * 3600)  # the first player's time over again: day 3 begins 6 hours in
     assert game_of(club).to_move == second
     end = club.tick(18 * 3600)  # the third day over: the game ends

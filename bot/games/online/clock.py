@@ -12,7 +12,7 @@ from ...commands.context import Context
 from ...commands.registry import command_named
 from ...commands.services import Services
 from ...storage import Deadline, GameRecord, GameStatus
-from .turns import CLOCK_ROUND, finish, robots_play, store, sync_clock, tell, turn_lines
+from .turns import CLOCK_ROUND, finish, named, robots_play, store, sync_clock, tell, turn_lines
 
 CLOCK_AUTHOR = "clock"
 HOUR = 3600.0
@@ -49,7 +49,8 @@ def clock_decision(services: Services, deadline: Deadline, now: float) -> list[R
     store(ctx, record, game, turn.events)
     if due.due is Due.REMIND:
         left = max(1, round((game.deadline() or due).at - now) // int(HOUR))
-        tell(ctx, record, player, ctx.say("online_reminder", player=player, hours=left, rack=_rack(game, player)))
+        text = ctx.say("online_reminder", player=player, hours=left, rack=_rack(game, player))
+        tell(ctx, record, player, named(ctx, record, game, text))
         sync_clock(storage, record, game)
         return ctx.replies
     key = "online_time_game" if due.due is Due.GAME_TIME else "online_time_move"

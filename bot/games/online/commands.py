@@ -14,11 +14,11 @@ from core.online_events import DealtEvent, OrderDrawn, Pace, Robot
 from core.online_robot import Level
 from core.rules import RULE_SETS, most_players, rule_set_by_code
 
-from ...commands.context import Context, UserError
+from ...commands.context import Context, UserError, starts_beside
 from ...commands.registry import Access, Section, command, handles
 from ...messages import keyword_form, keywords
 from ...play import seats
-from ...storage import GameKind, GameSetup
+from ...storage import GameKind, GameRecord, GameSetup, GameStatus
 from ...words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
 from ..classic import commands as classic
 from ..common.formatting import split_claimed
@@ -63,6 +63,21 @@ def _pace(word: str) -> tuple[int, int] | None:
     if unit in keywords("keywords_online_days"):
         return 0, number
     return None
+
+
+def by_correspondence(tokens: list[str]) -> bool:
+    """Whether /new's words ask for a game the referee deals by correspondence (hours a move or days a game)."""
+    return asked(tokens) and any(_pace(keyword_form(token)) is not None for token in tokens)
+
+
+@starts_beside("new")
+def beside(ctx: Context, running: GameRecord) -> bool:
+    """A game by correspondence starts beside the channel's running games when they are all games by
+    correspondence too (each goes on, known by its number); any other /new replaces them, as it replaces a game."""
+    if not by_correspondence(ctx.tokens):
+        return False
+    games = [g for g in ctx.storage.games(ctx.message.channel) if g.status is GameStatus.ACTIVE]
+    return all(g.kind is GameKind.ONLINE and ctx.services.games.load(ctx.storage, g).pace is not None for g in games)
 
 
 def _level(word: str) -> Level | None:
@@ -110,8 +125,10 @@ def start(ctx: Context) -> None:
         referee_name=seats.display_name(ctx.message),
     )
     game = DealtGame(edition_by_code(settings.edition), rule_set, players, notation_by_name(settings.notation))
+    running = ctx.storage.active_game(ctx.message.channel)
+    alongside = running is not None and beside(ctx, running)
     record = ctx.storage.create_game(
-        ctx.message.channel, GameKind.ONLINE, ctx.message.user, setup, abandon_running=ctx.confirmed
+        ctx.message.channel, GameKind.ONLINE, ctx.message.user, setup, abandon_running=ctx.confirmed, beside=alongside
     )
     own = seats.named_like(ctx.message, [p for p in players if p not in robots])
     if own is not None:
@@ -293,6 +310,7 @@ def online_join(ctx: Context) -> None:
 def online_end(ctx: Context) -> None:
     """/end: the referee stops the game; each player loses what is left on the rack."""
     record, game = load(ctx)
+    ctx.require_control(record)  # game N's referee (or an admin), whichever game runs last
     if game.ended:
         raise UserError("game_over_hint")
     turn = game.stop(ctx.services.now())

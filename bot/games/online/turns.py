@@ -4,6 +4,7 @@ moves, and the end with every rack shown."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from core import online_robot as robot
@@ -22,6 +23,7 @@ from ..common.formatting import breakdown
 
 STAMP_KEY = classic.STAMP_KEY
 CLOCK_ROUND = 0  # the round number a dealt game's deadline is stored under
+TURN_COMMANDS = ("score", "pass", "exchange")  # the commands that are a player's turn
 ROBOT_TURNS = 400  # a bound on the computer's moves in a row (every seat the computer's)
 
 
@@ -32,12 +34,58 @@ def sync_clock(storage: Storage, record: GameRecord, game: DealtGame) -> None:
 
 
 def load(ctx: Context) -> tuple[GameRecord, DealtGame]:
-    """The channel's running dealt game."""
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is None or record.kind is not GameKind.ONLINE:
+    """The running dealt game the command is about: the channel's only one, or game N when the arguments start
+    with its number (``/rack 2``, ``/score 2 H8 WORD``: the number is taken off the arguments), or the one the
+    sender plays (among several by correspondence: the one where it is their turn, for a move)."""
+    games = ctx.storage.games(ctx.message.channel)
+    running = [(n, g) for n, g in enumerate(games, 1) if g.status is GameStatus.ACTIVE and g.kind is GameKind.ONLINE]
+    if not running:
         raise UserError("online_no_game")
+    words = ctx.args.split(maxsplit=1)
+    if words and words[0].isdigit():
+        number = int(words[0])
+        found = [g for n, g in running if n == number]
+        if not found:
+            raise UserError("online_no_such_game", number=number, games=_listing(ctx, running))
+        ctx.command = dataclasses.replace(ctx.command, args=words[1] if len(words) > 1 else "")
+        record = found[0]
+    else:
+        record = running[0][1] if len(running) == 1 else _the_senders(ctx, running)
     game: DealtGame = ctx.services.games.load(ctx.storage, record)
     return record, game
+
+
+def _the_senders(ctx: Context, running: list[tuple[int, GameRecord]]) -> GameRecord:
+    """Among several running games, the one the sender plays (for a move: the one where it is their turn)."""
+    mine: list[tuple[GameRecord, bool]] = []
+    named_so: list[GameRecord] = []  # the games with a free seat named like the sender (``own_seat`` takes it)
+    for _, record in running:
+        game: DealtGame = ctx.services.games.load(ctx.storage, record)
+        seat = seats.seat_of(ctx.storage, record, ctx.message.user, game.players)
+        if seat is not None:
+            mine.append((record, seat == game.to_move))
+        elif seats.named_like(ctx.message, _free(ctx, record, game)) is not None:
+            named_so.append(record)
+    if not mine and len(named_so) == 1:
+        return named_so[0]
+    if len(mine) > 1 and ctx.spec.name in TURN_COMMANDS:
+        mine = [m for m in mine if m[1]] or mine
+    if len(mine) == 1:
+        return mine[0][0]
+    number = running[-1][0]
+    rest = f" {ctx.args}" if ctx.args else ""
+    example = f"/{ctx.spec.name_in(ctx.lang)} {number}{rest}"
+    raise UserError("online_which_game", games=_listing(ctx, running), example=example)
+
+
+def _listing(ctx: Context, running: list[tuple[int, GameRecord]]) -> str:
+    """``1 (Ana, Ben), 2 (Ana, Cleo)``: the channel's running online games by number, with their players."""
+    return ", ".join(f"{n} ({', '.join(g.setup.players)})" for n, g in running)
+
+
+def named(ctx: Context, record: GameRecord, game: DealtGame, text: str) -> str:
+    """A line of a game by correspondence, which may run beside others in its channel, with its number first."""
+    return game_prefix(ctx, record) + text if game.pace is not None else text
 
 
 def store(ctx: Context, record: GameRecord, game: DealtGame, events: list[DealtEvent], **extra: Any) -> None:
@@ -69,14 +117,18 @@ def tell(ctx: Context, record: GameRecord, player: str, text: str) -> None:
         ctx.replies.append(Reply(text, to_user=owner, channel=record.channel))
 
 
+def _free(ctx: Context, record: GameRecord, game: DealtGame) -> list[str]:
+    """The game's seats nobody claimed (the computer's are never free)."""
+    return [p for p in game.players if p not in game.robots and seats.owner_of(ctx.storage, record, p) is None]
+
+
 def own_seat(ctx: Context, record: GameRecord, game: DealtGame) -> str:
     """The sender's seat; a free seat named like the sender is taken on the way."""
     players = game.players
     mine = seats.seat_of(ctx.storage, record, ctx.message.user, players)
     if mine is not None:
         return mine
-    free = [p for p in players if p not in game.robots and seats.owner_of(ctx.storage, record, p) is None]
-    named = seats.named_like(ctx.message, free)
+    named = seats.named_like(ctx.message, _free(ctx, record, game))
     if named is None:
         raise UserError("online_not_seated", players=", ".join(players))
     seats.bind(ctx.storage, record, ctx.message.user, named)
@@ -137,6 +189,8 @@ def after_turn(ctx: Context, record: GameRecord, game: DealtGame, player: str, t
 def finish(ctx: Context, record: GameRecord, game: DealtGame, lines: list[str], mover: str | None = None) -> None:
     """The channel's answer (the lines, the scores, the board), the end if it came, the private lines."""
     sync_clock(ctx.storage, record, game)
+    if lines:
+        lines[0] = named(ctx, record, game, lines[0])
     if game.ended:
         end_replies(ctx, record, game, lines)
         return
@@ -154,7 +208,8 @@ def finish(ctx: Context, record: GameRecord, game: DealtGame, lines: list[str], 
 
 
 def your_turn(ctx: Context, record: GameRecord, game: DealtGame, player: str) -> str:
-    return ctx.say("online_your_turn", player=player, rack=rack_text(ctx, game, player), channel=record.channel)
+    text = ctx.say("online_your_turn", player=player, rack=rack_text(ctx, game, player), channel=record.channel)
+    return named(ctx, record, game, text)
 
 
 def end_replies(ctx: Context, record: GameRecord, game: DealtGame, lines: list[str]) -> None:
