@@ -12,6 +12,7 @@ from core.events import End, Exchange, Pass, Play
 from core.game import LineKind
 from core.online import DealtGame, Turn
 from core.online_events import DealtEvent, event_to_dict
+from core.rules import ClockMode
 
 from ...chat import Reply
 from ...commands.context import Context, UserError
@@ -27,10 +28,18 @@ TURN_COMMANDS = ("score", "pass", "exchange")  # the commands that are a player'
 ROBOT_TURNS = 400  # a bound on the computer's moves in a row (every seat the computer's)
 
 
-def sync_clock(storage: Storage, record: GameRecord, game: DealtGame) -> None:
-    """Storage's copy of the next moment the clock acts (none: no pace, or the game over)."""
+def next_deadline(game: DealtGame, now: float) -> float | None:
+    """The next moment the clock acts: the correspondence's (a game with a pace), else the game clock's (a chess
+    clock or a stopwatch set with /settings, as a classic game's); None for neither, or the game over."""
     due = game.deadline()
-    storage.open_round(record.id, CLOCK_ROUND, due.at if due is not None else None)
+    if due is not None or game.pace is not None or game.ended or game.rules.clock is ClockMode.NONE:
+        return due.at if due is not None else None
+    return game.classic.clock(now).deadline
+
+
+def sync_clock(storage: Storage, record: GameRecord, game: DealtGame, now: float) -> None:
+    """Storage's copy of the next moment the clock acts (none: no clock, or the game over)."""
+    storage.open_round(record.id, CLOCK_ROUND, next_deadline(game, now))
 
 
 def load(ctx: Context) -> tuple[GameRecord, DealtGame]:
@@ -188,7 +197,7 @@ def after_turn(ctx: Context, record: GameRecord, game: DealtGame, player: str, t
 
 def finish(ctx: Context, record: GameRecord, game: DealtGame, lines: list[str], mover: str | None = None) -> None:
     """The channel's answer (the lines, the scores, the board), the end if it came, the private lines."""
-    sync_clock(ctx.storage, record, game)
+    sync_clock(ctx.storage, record, game, ctx.services.now())
     if lines:
         lines[0] = named(ctx, record, game, lines[0])
     if game.ended:
@@ -218,6 +227,11 @@ def end_replies(ctx: Context, record: GameRecord, game: DealtGame, lines: list[s
     end = next(e for e in reversed(game.events) if isinstance(e, End))
     racks = " · ".join(f"{player} {rack or '-'}" for player, rack in end.racks)
     lines.append(ctx.say("online_racks_at_end", racks=racks))
+    reading = game.classic.clock(ctx.services.now())
+    for line in game.lines:
+        if line.kind is LineKind.TIME_PENALTY:
+            minutes = reading.of(line.player).overtime_minutes
+            lines.append(ctx.say("clock_overtime_penalty", player=line.player, points=-line.points, minutes=minutes))
     lines.append(ctx.say("ended", standings=classic.standings_text(ctx, game.classic)))
     text, image = classic.board(ctx, game.classic)
     ctx.reply("\n".join(lines))
