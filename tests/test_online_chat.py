@@ -151,16 +151,21 @@ def test_a_tile_not_on_the_rack_is_refused_with_the_rack_shown_to_its_player_onl
     assert "/rejoindre" in club.refused("Zoé", "/passe")
 
 
-@pytest.mark.parametrize("level", ["top", "faible"])
-def test_a_game_against_the_computer_to_the_end(club: Club, level: str) -> None:
+@pytest.mark.parametrize(("level", "stored"), [("top", "top"), ("faible", "weak"), ("débutant", "novice")])
+def test_a_game_against_the_computer_to_the_end(club: Club, level: str, stored: str) -> None:
     table = Table(club, ["Ana", "robot"])
     seat_everyone(table, f"/nouvelle en-ligne Ana robot {level}")
     game = game_of(club)
-    assert game.robots == {"Robot": "top" if level == "top" else "weak"}
+    assert game.robots == {"Robot": stored}
     assert game.to_move == "Ana"  # the computer answers at once: it is always Ana's turn
     end = play_out(table)
     assert end.ended
     assert any(line.player == "Robot" and line.points > 0 for line in end.lines)
+    if stored == "novice":  # its vocabulary: no word of more than five letters
+        played = [line.placement for line in end.lines if line.player == "Robot" and line.placement is not None]
+        robot_words = [w for placement in played for w in placement.words]
+        assert robot_words
+        assert max(len(w.cells) for w in robot_words) <= 5
     (exported,) = club.send("Ana", "/export")
     assert exported.document is not None
     assert read_gcg(exported.document, strict=True).game.totals() == end.totals()

@@ -23,6 +23,7 @@ from bot.storage import SQLiteStorage
 from core.online import DealtGame
 from tests.discord_club import ClubDiscord
 from tests.fakes import DiscordUser, SentMessage, running_bot
+from tests.loop_time import LoopTime
 from tests.online_players import (
     assert_export_replays,
     assert_no_rack_in,
@@ -38,13 +39,22 @@ LEXICONS = ready_registry()
 SEED = 41
 WAIT = 30.0  # real seconds a turn may take at most on a loaded machine (a hang fails instead of blocking)
 TURNS = 120
+STEP = 0.2  # seconds the event loop's clock jumps at each look while the test waits
 SENT_PRIVATELY = "il vous a été envoyé en privé"  # far more than a game of two players takes
 
 
 @pytest_asyncio.fixture
+async def loop_time() -> AsyncIterator[LoopTime]:
+    moved = LoopTime()
+    yield moved
+    moved.close()
+
+
+@pytest_asyncio.fixture
 async def adapter(dc: ClubDiscord, storage: SQLiteStorage) -> AsyncIterator[DiscordAdapter]:
-    referee = Referee(storage, LEXICONS, draws=random.Random(SEED))
-    adapter = DiscordAdapter(referee, message_content=True, tick_seconds=0.05)
+    dc.clock.freeze()  # the fake's time moves only when the test moves it: a slow machine answers in time
+    referee = Referee(storage, LEXICONS, now=dc.now, draws=random.Random(SEED))
+    adapter = DiscordAdapter(referee, message_content=True, tick_seconds=0.05, clock=dc.now)
     async with running_bot(dc, adapter.client):
         await adapter.sync(dc.guild.id)
         yield adapter
@@ -53,8 +63,8 @@ async def adapter(dc: ClubDiscord, storage: SQLiteStorage) -> AsyncIterator[Disc
 class Players:
     """Ana and Ben at the club's channel: the interactions each sent, the racks each was told privately."""
 
-    def __init__(self, dc: ClubDiscord, storage: SQLiteStorage) -> None:
-        self.dc, self.storage = dc, storage
+    def __init__(self, dc: ClubDiscord, storage: SQLiteStorage, loop_time: LoopTime) -> None:
+        self.dc, self.storage, self.loop_time = dc, storage, loop_time
         self.channel = f"discord:{dc.channel}"
         self.users = {"Ana": dc.ana, "Ben": dc.ben}
         self.asked: dict[int, DiscordUser] = {}  # interaction id -> its user
@@ -64,28 +74,25 @@ class Players:
 
     async def slash(self, name: str, player: str, args: str | None = None) -> int:
         """``player`` runs ``/name args`` in the channel; its interaction id, once every reply owed was sent."""
-        before = len(self.storage.events(self.storage.games(self.channel)[-1].id)) if self.started() else 0
         options = {"args": args} if args is not None else None
         user = self.users[player]
         iid = await self.dc.send_interaction(name, options, user=user, channel_id=self.dc.channel)
         self.asked[iid] = user
-        await asyncio.wait_for(self.settled(before), WAIT)
+        await asyncio.wait_for(self.settled(iid), WAIT)
         self.take_racks()
         return iid
 
-    def started(self) -> bool:
-        return bool(self.storage.games(self.channel))
-
-    async def settled(self, events_before: int) -> None:
-        """Until the command is stored (or refused) and the outbox holds nothing more to send."""
+    async def settled(self, iid: int) -> None:
+        """Until the command was answered and the outbox holds nothing more to send, the event loop's clock
+        jumping meanwhile (discord.py waits out the channel's bucket on it)."""
         while True:
             await asyncio.sleep(0.02)
             self.dc.log.check_errors()
-            if any(b.waiting for b in self.storage.outbox_backlog()):
-                continue
-            answered = [r for r in self.dc.sent[self.read :] if r.interaction_id in self.asked and r.text != "…"]
-            if answered:
-                return
+            if self.answers(iid) and not any(b.waiting for b in self.storage.outbox_backlog()):
+                await asyncio.sleep(0.05)  # a last message after the one counted
+                if not any(b.waiting for b in self.storage.outbox_backlog()):
+                    return
+            self.loop_time.jump(STEP)
 
     def take_racks(self) -> None:
         """The racks told privately since the last look: ephemeral answers to a player's own command, DMs."""
@@ -123,12 +130,13 @@ async def test_a_whole_online_game_on_discord_keeps_every_rack_private(
     dc: ClubDiscord,
     adapter: DiscordAdapter,
     storage: SQLiteStorage,
+    loop_time: LoopTime,
     caplog: pytest.LogCaptureFixture,
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="arbitre")
-    players = Players(dc, storage)
+    players = Players(dc, storage, loop_time)
     await players.slash("new", "Ana", "en-ligne Ana Ben")
     await players.slash("join", "Ben")
     assert set(players.racks) == {"Ana", "Ben"}  # each told privately, nothing typed

@@ -44,6 +44,7 @@ LEVEL_WORDS = {
     Level.STRONG: "keywords_online_level_strong",
     Level.MEDIUM: "keywords_online_level_medium",
     Level.WEAK: "keywords_online_level_weak",
+    Level.NOVICE: "keywords_online_level_novice",
 }
 
 
