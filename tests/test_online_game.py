@@ -265,4 +265,3 @@ def test_the_novice_plays_only_short_words_to_the_end_and_its_median_among_them(
     assert novice
     assert max(len(w.cells) for w in novice) <= 5
     assert read_gcg(dealt_gcg(game), strict=True).game.totals() == game.totals()
-
