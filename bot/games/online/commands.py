@@ -4,6 +4,8 @@ side of /score /pass /exchange /challenge /join /end: each move from the sender'
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.adjudication import adjudicate, normalise_query
 from core.edition import EDITIONS, edition_by_code
 from core.errors_online import NotOnRackError
@@ -15,14 +17,13 @@ from core.online_robot import Level
 from core.rules import RULE_SETS, most_players, rule_set_by_code
 
 from ...commands.context import Context, UserError, starts_beside
-from ...commands.registry import Access, Section, command, handles
+from ...commands.registry import Access, Section, command, handles, starts
 from ...messages import keyword_form, keywords
 from ...play import seats
 from ...storage import GameKind, GameRecord, GameSetup, GameStatus
 from ...words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
 from ..classic import commands as classic
 from ..common.formatting import split_claimed
-from ..sheet import commands as sheet
 from .turns import (
     after_turn,
     finish,
@@ -48,7 +49,7 @@ LEVEL_WORDS = {
 }
 
 
-def asked(tokens: list[str]) -> bool:
+def asked(tokens: Sequence[str]) -> bool:
     """Whether /new's words ask for a game the referee deals (``online``, ``en-ligne``)."""
     return any(keyword_form(token) in keywords("keywords_online") for token in tokens)
 
@@ -167,16 +168,7 @@ def game_order(game: DealtGame) -> tuple[tuple[tuple[str, str], ...], ...]:
     return drawn.rounds
 
 
-def new(ctx: Context) -> None:
-    """/new: a dealt game when its words ask for one, else what the sheet's /new does (a sheet or a classic game)."""
-    if asked(ctx.tokens):
-        start(ctx)
-        return
-    sheet.new(ctx)
-
-
-for _kind in (None, *GameKind):  # whatever runs in the channel, as the sheet's /new (imported first)
-    handles("new", _kind)(new)
+starts("new", asked)(start)  # /new online ..., whatever runs in the channel (replacing it takes the referee's !)
 
 
 @command("rack", section=Section.CLASSIC, rank=110, access=Access.PLAYER, private=True)
