@@ -106,3 +106,14 @@ def test_two_games_by_correspondence_in_one_channel_over_three_days(club: Club) 
     assert any(r.text.startswith("Partie 1 : Le temps de la partie est écoulé") for r in ended if r.to_user is None)
     assert statuses(club) == [ENDED, ENDED]
     assert club.tick(24 * HOUR) == []
+
+
+def test_a_square_typed_with_a_space_is_no_game_number(club: Club) -> None:
+    club.referee.draws = random.Random(41)
+    club.ok("Ana", "/nouvelle en-ligne Ana Ben 24h")
+    club.ok("Ben", "/rejoindre")
+    mover = game(club, 1).to_move or ""
+    refused = club.refused(mover, "/coup 8 H ZZZ")  # column 8 from row H: a move, refused as one
+    assert refused.startswith(f"{mover} : refusé, ces lettres ne sont pas toutes sur votre chevalet")
+    assert "n° 7" not in club.refused(mover, "/change 7")  # one game: refused as the exchange it is
+

@@ -51,8 +51,8 @@ def load(ctx: Context) -> tuple[GameRecord, DealtGame]:
     if not running:
         raise UserError("online_no_game")
     words = ctx.args.split(maxsplit=1)
-    if words and words[0].isdigit():
-        number = int(words[0])
+    number = _game_number(ctx, words, running)
+    if number is not None:
         found = [g for n, g in running if n == number]
         if not found:
             raise UserError("online_no_such_game", number=number, games=_listing(ctx, running))
@@ -62,6 +62,19 @@ def load(ctx: Context) -> tuple[GameRecord, DealtGame]:
         record = running[0][1] if len(running) == 1 else _the_senders(ctx, running)
     game: DealtGame = ctx.services.games.load(ctx.storage, record)
     return record, game
+
+
+def _game_number(ctx: Context, words: list[str], running: list[tuple[int, GameRecord]]) -> int | None:
+    """The game's number the arguments start with, if they do: not a move's square typed with a space
+    (``/coup 8 H MOT``), nor, with one game running, a number that is not its own (``/change 7``: refused as
+    the exchange it is)."""
+    if not words or not words[0].isdigit():
+        return None
+    after = words[1].split() if len(words) > 1 else []
+    if ctx.spec.name == "score" and after and len(after[0]) == 1 and after[0].isalpha():
+        return None
+    number = int(words[0])
+    return number if len(running) > 1 or any(n == number for n, _ in running) else None
 
 
 def _the_senders(ctx: Context, running: list[tuple[int, GameRecord]]) -> GameRecord:
