@@ -116,4 +116,3 @@ def test_a_square_typed_with_a_space_is_no_game_number(club: Club) -> None:
     refused = club.refused(mover, "/coup 8 H ZZZ")  # column 8 from row H: a move, refused as one
     assert refused.startswith(f"{mover} : refusé, ces lettres ne sont pas toutes sur votre chevalet")
     assert "n° 7" not in club.refused(mover, "/change 7")  # one game: refused as the exchange it is
-
