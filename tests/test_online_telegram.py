@@ -7,9 +7,9 @@ with a tile not on the rack refused with the rack sent privately, the bag emptie
 (the reader and ``arbitre replay``) to the game's final scores.
 
 Why the first attempt at this test hung: the group's budget (about 20 messages a minute, enforced by the fake
-and respected by the adapter's pacer) holds a game's forty-odd group messages for minutes of real time, and a
-private line to a player who never pressed Start is never sent (the group gets a link instead), so a wait for
-it never ends. Here both players press Start first, the fake's clock is frozen and moves with the event loop's
+and respected by the adapter's pacer) holds a game's group messages for minutes of real time (this game posts
+59 in the group, 166 s on the fake's clock), and a private line to a player who never pressed Start is never
+sent (the group gets a link instead), so a wait for it never ends. Here both players press Start first, the fake's clock is frozen and moves with the event loop's
 (``tests/loop_time.py``) only while the test waits, and every wait is bounded (``WAIT`` real seconds)."""
 
 from __future__ import annotations
