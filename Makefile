@@ -59,4 +59,4 @@ bench: $(TEST_STAMP)
 
 # The model-based test of the command layer, long: 20,000 random steps (make test runs a fixed seed).
 test-model: $(TEST_STAMP)
-	ARBITRE_MODEL_STEPS=$${ARBITRE_MODEL_STEPS:-20000} $(VENV)/bin/python -m pytest -p no:cacheprovider -s --timeout 0 tests/test_command_model.py
+	ARBITRE_MODEL_STEPS=$${ARBITRE_MODEL_STEPS:-20000} $(VENV)/bin/python -m pytest -p no:cacheprovider -s --timeout 0 tests/bot/commands/test_command_model.py

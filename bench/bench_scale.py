@@ -437,6 +437,10 @@ def main() -> None:
         if all(r["per_s"] >= 0.9 * r["offered_per_s"] for r in (results["pg"], results["sqlite"])):
             print("  (both kept up with the offered rate: the ratio measures the arrivals' window, not capacity;"
                   " more --players saturate them)")
+            kept = {k: r["per_s"] / r["offered_per_s"] for k, r in results.items()}
+            print(f"  share of the offered rate answered: PostgreSQL x3 {kept['pg']:.3f},"
+                  f" SQLite x1 {kept['sqlite']:.3f}"
+                  f" (ratio {kept['pg'] / kept['sqlite']:.3f})")
 
 
 if __name__ == "__main__":

@@ -30,9 +30,9 @@ from bot.referee import Referee  # noqa: E402
 from bot.storage.sql.postgres import PostgresStorage  # noqa: E402
 from bot.web import Hub, WebAddress, WebServer  # noqa: E402
 from bot.web.notify import ROOMS_CHANNEL  # noqa: E402
+from tests.bot.web.test_web_view import Stream  # noqa: E402
 from tests.postgres_server import PostgresServer  # noqa: E402
 from tests.ready_lists import ready_registry  # noqa: E402
-from tests.test_web_view import Stream  # noqa: E402
 from tests.web_room import LINK  # noqa: E402
 from tests.worker_pool import Worker, Workers, say, whisper  # noqa: E402
 

@@ -9,6 +9,7 @@ from typing import Any
 from core.edition import fold_accents
 from core.errors import (
     ArbitreError,
+    BoardSyntaxError,
     DetachedWordError,
     DuplicatePlayerError,
     EditionDataError,
@@ -188,6 +189,8 @@ def _syntax(lang: str, error: NotationError, notation: str) -> str:
     reason = say(lang, f"syntax_{error.problem}", detail=error.detail)
     if isinstance(error, RackSyntaxError):
         return say(lang, "err_draw_syntax", text=error.text, reason=reason)
+    if isinstance(error, BoardSyntaxError):
+        return say(lang, "err_board_syntax", text=error.text, reason=reason)
     return say(lang, "err_word", text=error.text, reason=reason, example=example)
 
 

@@ -30,7 +30,8 @@ class Verdict:
 
 
 def normalise_query(word: str, alphabet: Alphabet = LATIN) -> str:
-    """A word as typed by a player, read as the alphabet's tiles: ``Écoles`` -> ``ECOLES``."""
+    """A word as typed by a player, read as the alphabet's tiles: ``Écoles`` -> ``ECOLES``; in Catalan
+    ``COL.LEGI`` and ``COL-LEGI`` -> ``COL·LEGI`` (``core.alphabet``)."""
     return alphabet.tiles(word.strip())
 
 
@@ -42,14 +43,3 @@ def check_words(words: Iterable[str], word_list: WordList, alphabet: Alphabet = 
 def adjudicate(placement: Placement, word_list: WordList) -> tuple[Verdict, ...]:
     """Every word a placement forms (main word first) with its verdict."""
     return check_words((w.text for w in placement.words), word_list, placement.alphabet)
-
-
-MIDDLE_DOT = "·"
-
-
-def dots_read(words: list[str], alphabet: Alphabet) -> list[str]:
-    """Words looked up, a ``.`` read as the middle dot of a tile such as ``L·L`` when the alphabet has one
-    (no board here for a ``.`` to stand for a tile of): COL.LEGI is COL·LEGI."""
-    if not any(MIDDLE_DOT in label for label in alphabet.labels):
-        return words
-    return [word.replace(".", MIDDLE_DOT) for word in words]

@@ -18,7 +18,9 @@ Typed text is read in three steps: the alphabet's ``folds`` replace letters
 accents (``É`` -> ``E``, while a Spanish ``Ñ`` stays ``Ñ``); then the text is cut
 into tiles from left to right, each time the longest label that matches there,
 ignoring case but only over letters of one case (``CH`` and ``ch`` are the tile CH,
-``Ch`` is C then h). In an alphabet with multi-letter labels, square brackets force a
+``Ch`` is C then h). The middle dot of a label (Catalan ``L·L``) may be typed as a full stop or a
+hyphen, as keyboards make it (``COL.LEGI``, ``COL-LEGI`` and ``COL·LEGI`` are the same tiles; a
+full stop anywhere else keeps its meaning). In an alphabet with multi-letter labels, square brackets force a
 cut: ``C[H]`` is C then H, each bracket holding exactly one tile. ``spell`` writes symbols back as labels with
 the brackets needed to read them back the same.
 """
@@ -31,18 +33,27 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-# Letter codes are bits of the lexicon's node heads, one bit above them kept for the final flag: an alphabet
-# of up to 31 tiles fits 32-bit words (French, English...), a larger one 64-bit words (``core.lexicon_layout``),
-# so 63 tiles at most; their code characters ``chr(65 + code)`` then stay ASCII, as the compiler needs.
+# Letter codes are bits of the lexicon's node heads: an alphabet of up to 32 tiles fits 32-bit words (French,
+# English, Polish...), a larger one 64-bit words (``core.lexicon_layout``); 63 tiles at most, so that their code
+# characters ``chr(65 + code)`` stay ASCII, as the compiler needs.
 MAX_TILES = 63
 _ASCII_CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _FULLWIDTH_A = 0xFF21  # FULLWIDTH LATIN CAPITAL LETTER A; symbols of multi-letter tiles are taken from there
 OPEN, CLOSE = "[", "]"
+MIDDLE_DOT = "·"
+DOT_STAND_INS = ".-"  # what keyboards type for the middle dot of a label such as L·L
 
 
 def _strip_accents(char: str) -> str:
     decomposed = unicodedata.normalize("NFD", char)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _dot_variants(label: str) -> list[str]:
+    """The other ways of typing a label with a middle dot: ``L.L`` and ``L-L`` for ``L·L``."""
+    if MIDDLE_DOT not in label:
+        return []
+    return [label.replace(MIDDLE_DOT, stand_in) for stand_in in DOT_STAND_INS]
 
 
 def _one_case(text: str) -> bool:
@@ -134,14 +145,18 @@ class Alphabet:
         starts: dict[str, list[str]] = {}
         for label in labels:
             starts.setdefault(label[0], []).append(label)
-        longest = {first: tuple(sorted(found, key=len, reverse=True)) for first, found in starts.items()}
         by_label = dict(zip(labels, symbols))
+        for label, symbol in zip(labels, symbols):
+            for variant in _dot_variants(label):
+                starts[label[0]].append(variant)
+                by_label[variant] = symbol
+        longest = {first: tuple(sorted(found, key=len, reverse=True)) for first, found in starts.items()}
         by_label.update({symbol: symbol for symbol in symbols})
         object.__setattr__(self, "_reading", (frozenset(keep), longest, by_label))
         object.__setattr__(self, "_ascii_folds", any(key.isascii() for key in self.folds))
         object.__setattr__(self, "_fold_table", _FoldTable(self.folds, frozenset(keep)))
         # a one-character label or a symbol stands for itself: only the longer labels need replacing
-        longer = sorted((label for label in labels if len(label) > 1), key=len, reverse=True)
+        longer = sorted((label for label in by_label if len(label) > 1), key=len, reverse=True)
         object.__setattr__(self, "_uppercase_tiles", re.compile("|".join(map(re.escape, longer)) or "(?!)"))
         object.__setattr__(self, "_symbol_set", frozenset(symbols))
         object.__setattr__(self, "plain", self.symbols == _ASCII_CAPITALS and labels == tuple(_ASCII_CAPITALS))
@@ -267,15 +282,19 @@ class Alphabet:
         _keep, starts, by_label = self._reading
         out: list[str] = []
         bracketed = False
+        codes = self._codes
         for i, text in enumerate(written):
-            is_tile = symbols[i] in self._codes
-            out.append(f"{OPEN}{text}{CLOSE}" if bracketed and is_tile else text)
+            is_tile = symbols[i] in codes
+            longer = False
             if is_tile and not bracketed and i + 1 < len(written):
                 # would reading from this tile on take more than its own label?
                 found = self._longest("".join(written[i:]), 0, starts, by_label)
-                bracketed = found is None or len(found[1]) != len(text)
-            else:
-                bracketed = False
+                longer = found is None or len(found[1]) != len(text)
+            # a tile whose label runs on into a character that is no tile (L then a board letter's ``.``,
+            # read as L·L) is bracketed itself; one that runs on into the next tile brackets that one
+            alone = longer and symbols[i + 1] not in codes
+            out.append(f"{OPEN}{text}{CLOSE}" if is_tile and (bracketed or alone) else text)
+            bracketed = longer and not alone
         return "".join(out)
 
     def spell_tiles(self, tiles: Iterable[str]) -> str:

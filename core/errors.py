@@ -49,6 +49,9 @@ class SyntaxProblem(StrEnum):
     DRAW_PLUS = "draw_plus"  # a draw is KEPT+NEW, with one +
     RACK_TOO_LONG = "rack_too_long"  # detail: how many tiles a rack holds
     TOO_MANY_JOKERS = "too_many_jokers"  # detail: how many jokers the edition has
+    BOARD_LINES = "board_lines"  # detail: how many lines a board is (15)
+    BOARD_SQUARES = "board_squares"  # detail: how many squares the line holds
+    BOARD_SQUARE = "board_square"  # detail: a square that is neither . nor one tile
 
 
 _SYNTAX_LOG = {
@@ -64,6 +67,9 @@ _SYNTAX_LOG = {
     SyntaxProblem.DRAW_PLUS: "a draw is KEPT+NEW, with one '+'",
     SyntaxProblem.RACK_TOO_LONG: "a rack holds at most {detail} tiles",
     SyntaxProblem.TOO_MANY_JOKERS: "the edition has {detail} jokers",
+    SyntaxProblem.BOARD_LINES: "a board is {detail} lines of 15 squares",
+    SyntaxProblem.BOARD_SQUARES: "{detail} squares where a line has 15",
+    SyntaxProblem.BOARD_SQUARE: "{detail!r} is neither . nor one tile of the edition",
 }
 
 
@@ -87,6 +93,10 @@ class WordSyntaxError(NotationError):
 
 class RackSyntaxError(NotationError):
     """A rack or draw that cannot be read."""
+
+
+class BoardSyntaxError(NotationError):
+    """A board written as text (``core.board_text``) that cannot be read: the line at fault, or the line count."""
 
 
 # --- placement ----------------------------------------------------------------

@@ -5,12 +5,12 @@ list spelt along one path from the root to a final node, equal suffix graphs
 shared). It is built once from a sorted word list and saved with ``to_bytes``;
 ``from_bytes`` wraps the saved array without rebuilding anything.
 
-The same table holds a second graph, the anagram map (``anagram_root``): for each
-word, its letters in alphabetical order followed by the word itself
-(``ACEHNTZCHANTEZ``). Walking the n sorted letters of a key leads to a node below
-which the paths of exactly n letters are the words made of those letters, so
-"which words use exactly these tiles" takes a few steps instead of a search; the
-move generator finds bingos that way.
+The same table holds a second graph, the anagram map (``anagram_root``): the minimal
+graph of every word's key, its letters in alphabetical order (``ACEHNTZ`` for CHANTEZ).
+Walking the n sorted letters of a key (jokers standing for any letter) says at once whether
+some word is made of exactly those tiles; the words themselves are then spelt from the word
+graph with exactly the key's tiles (``core.lexicon_layout.spell_words``). The move generator
+finds bingos that way.
 
 The node table, its lookahead arrays and the constants they share are described in
 ``core.lexicon_layout``; ``core.lexicon_build`` compiles a word list into them,
@@ -31,7 +31,7 @@ from .edition import fold_accents
 from .errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
 from .lexicon_build import build_graph
 from .lexicon_format import decode, encode
-from .lexicon_layout import ALL_LETTERS, CHILDREN, FINAL, Table
+from .lexicon_layout import ALL_LETTERS, CHILDREN, FINAL, Table, spell_words
 from .lexicon_patch import patch
 
 MIN_WORD = 2
@@ -57,6 +57,13 @@ def normalise_word(text: str, alphabet: Alphabet = LATIN) -> str:
     return word
 
 
+def _distinct(ordered: list[str]) -> list[str]:
+    """A sorted list without its repeats (the same list when it has none)."""
+    if all(a != b for a, b in zip(ordered, ordered[1:])):
+        return ordered
+    return [word for index, word in enumerate(ordered) if not index or word != ordered[index - 1]]
+
+
 def _code_table(alphabet: Alphabet) -> dict[int, int]:
     """A ``str.translate`` table from symbols to code characters (anything else to NUL, never a code)."""
     to_codes = {65 + code: 0 for code in range(MAX_TILES)}
@@ -75,7 +82,6 @@ class Lexicon:
         "anagram_table",
         "lookahead",
         "alphabet",
-        "final",
         "letters",
         "_size",
         "_to_codes",
@@ -90,8 +96,7 @@ class Lexicon:
     anagram_table: Table  # the table holding the anagram map: ``table`` itself, but for a patched lexicon
     lookahead: tuple[Table, ...]
     alphabet: Alphabet
-    final: int  # the head bit of a node that ends a word: 1 << (number of tiles)
-    letters: int  # the head bits of every tile: final - 1
+    letters: int  # the head bits of every tile: (1 << number of tiles) - 1 (``FINAL`` is in the lengths word)
 
     def __init__(
         self,
@@ -114,8 +119,7 @@ class Lexicon:
         self.lookahead = lookahead
         self.alphabet = alphabet
         self._size = len(alphabet)
-        self.final = 1 << self._size
-        self.letters = self.final - 1
+        self.letters = (1 << self._size) - 1
         self._to_codes = None if alphabet.plain else _code_table(alphabet)
         self._count = count
         self._cross_cache: dict[tuple[str, str], int] = {}
@@ -131,21 +135,25 @@ class Lexicon:
         A word that is not 2-15 tiles raises InvalidWordError, or is left out
         with ``skip_invalid`` (for lists such as ENABLE that hold longer words).
         """
-        kept: set[str] = set()
+        # code strings in a list (a set of millions of strings costs more than they do), sorted and deduplicated
+        kept: list[str] = []
+        keep = kept.append
         plain = alphabet.plain
+        to_codes = None if plain else _code_table(alphabet)
         for word in words:
             if plain and MIN_WORD <= len(word) <= MAX_WORD and word.isascii() and word.isalpha() and word.isupper():
-                kept.add(word)  # already in stored form
+                keep(word)  # already in stored form
                 continue
             try:
-                kept.add(normalise_word(word, alphabet))
+                stored = normalise_word(word, alphabet)
             except InvalidWordError:
                 if not skip_invalid:
                     raise
-        if not plain:
-            to_codes = _code_table(alphabet)
-            kept = {word.translate(to_codes) for word in kept}
-        table, root, anagram_root, lookahead = build_graph(kept, 1 << len(alphabet))
+                continue
+            keep(stored if to_codes is None else stored.translate(to_codes))
+        kept.sort()
+        kept = _distinct(kept)
+        table, root, anagram_root, lookahead = build_graph(kept, len(alphabet))
         return cls(table, root, anagram_root, lookahead, len(kept), name, alphabet)
 
     def patched(self, added: Iterable[str], removed: Iterable[str], name: str = "") -> Lexicon:
@@ -191,7 +199,7 @@ class Lexicon:
         table = self.table
         size = len(table)
         letters = self.letters
-        flags_end = self._size + 1
+        flags_end = self._size
         starts = bytearray(size + 1)  # 1 where a node begins
         node = 0
         while node < size:
@@ -249,25 +257,24 @@ class Lexicon:
             if not head & bit:
                 return False
             node = table[node + 2 + (head & (bit - 1)).bit_count()]
-        return bool(table[node] & FINAL)
+        return bool(table[node + 1] & FINAL)
 
     def _contains_codes(self, word: str) -> bool:
         """Whether a code string is a word of the list."""
         if not MIN_WORD <= len(word) <= MAX_WORD:
             return False
         node = self.walk_codes(word)
-        return node is not None and bool(self.table[node] & self.final)
+        return node is not None and bool(self.table[node + 1] & FINAL)
 
     def words(self) -> Iterator[str]:
         """Every word (tile symbols), in alphabet order."""
         table = self.table
-        final = self.final
         symbols = self.alphabet.symbols
         stack: list[tuple[int, str]] = [(self.root, "")]
         while stack:
             node, prefix = stack.pop()
             head = table[node]
-            if head & final and prefix:
+            if table[node + 1] & FINAL and prefix:
                 yield prefix
             letters = head & self.letters
             pending: list[tuple[int, str]] = []
@@ -312,7 +319,7 @@ class Lexicon:
 
     def is_final(self, node: int) -> bool:
         """Whether the letters read from the root to ``node`` form a word."""
-        return bool(self.table[node] & self.final)
+        return bool(self.table[node + 1] & FINAL)
 
     def lengths(self, node: int) -> int:
         """Bit set of the numbers d such that some word goes on exactly d more letters from ``node``."""
@@ -339,35 +346,17 @@ class Lexicon:
         return bool(anagram_keys(table, self.anagram_root, codes, jokers, first_only=True, letters=self.letters))
 
     def anagrams(self, letters: str, jokers: int = 0) -> Iterator[str]:
-        """The words made of exactly ``letters`` (tile symbols) plus ``jokers`` tiles of any kind."""
+        """The words made of exactly ``letters`` (tile symbols) plus ``jokers`` tiles of any kind, in
+        alphabet order of their keys (the jokers' letters), then of the words."""
         codes = sorted(ord(c) - 65 for c in self._encode(letters))
         length = len(codes) + jokers
         size = self._size
         if any(c < 0 or c >= size for c in codes) or not MIN_WORD <= length <= MAX_WORD:
             return
-        table = self.anagram_table
         symbols = self.alphabet.symbols
-        for key_node in anagram_keys(table, self.anagram_root, codes, jokers, letters=self.letters):
-            stack: list[tuple[int, str]] = [(key_node, "")]
-            while stack:
-                node, word = stack.pop()
-                if len(word) == length:
-                    yield word
-                    continue
-                rest = length - len(word) - 1  # letters after the next one
-                found = []
-                edges = table[node] & self.letters
-                index = node + 2
-                code = 0
-                while edges:
-                    if edges & 1:
-                        child = table[index]
-                        index += 1
-                        if table[child + 1] >> rest & 1:
-                            found.append((child, word + symbols[code]))
-                    edges >>= 1
-                    code += 1
-                stack.extend(reversed(found))
+        for key in anagram_keys(self.anagram_table, self.anagram_root, codes, jokers, letters=self.letters):
+            for word in spell_words(self.table, self.root, key, size):
+                yield "".join(symbols[code] for code in word)
 
     def walk(self, letters: str) -> int | None:
         """The node reached from the root by ``letters`` (tile symbols), or None when no word starts so."""
@@ -420,7 +409,6 @@ class Lexicon:
         start = self.walk_codes(before)
         if start is not None:
             table = self.table
-            final = self.final
             head = table[start]
             letters = head & self.letters
             index = start + 2
@@ -436,7 +424,7 @@ class Lexicon:
                         break
                     node = table[node + 2 + (node_head & (bit - 1)).bit_count()]
                 else:
-                    if table[node] & final:
+                    if table[node + 1] & FINAL:
                         mask |= low
         if len(self._cross_cache) >= _CROSS_CACHE_LIMIT:
             self._cross_cache.clear()
@@ -457,32 +445,36 @@ def anagram_keys(
     *,
     first_only: bool = False,
     letters: int = ALL_LETTERS,
-) -> list[int]:
-    """The anagram-map nodes reached by the keys made of sorted ``codes`` plus ``jokers`` free letters.
+) -> list[tuple[int, ...]]:
+    """The keys of the anagram map (sorted codes) made of sorted ``codes`` plus ``jokers`` free letters.
 
-    Each key once; below each node, the paths of exactly ``len(codes) + jokers`` letters
-    are words. With ``first_only``, at most one node. ``letters`` is the lexicon's ``letters``.
+    Each key once, the free letters' codes in it; with ``first_only``, at most one key. ``letters`` is the
+    lexicon's ``letters``. The words of a key are ``spell_words`` of it.
     """
     every = letters
     # A free letter placed before the next given letter is strictly smaller than it,
     # so that each key is reached once.
     given = len(codes)
-    found: list[int] = []
+    found: list[tuple[int, ...]] = []
+    path: list[int] = []
 
     def walk(node: int, index: int, free: int, rest: int) -> None:
-        # `rest` letters (the rest of the key, then the word) must go on from here
+        # `rest` letters of the key must go on from here
         if not table[node + 1] >> rest & 1:
             return
         head = table[node]
         if index == given:
             if not free:
-                found.append(node)
+                found.append(tuple(path))
                 return
             letters = head & every
         else:
-            bit = 1 << codes[index]
+            code = codes[index]
+            bit = 1 << code
             if head & bit:
+                path.append(code)
                 walk(table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free, rest - 1)
+                path.pop()
                 if first_only and found:
                     return
             if not free:
@@ -491,9 +483,11 @@ def anagram_keys(
         while letters:
             low = letters & -letters
             letters ^= low
+            path.append(low.bit_length() - 1)
             walk(table[node + 2 + (head & (low - 1)).bit_count()], index, free - 1, rest - 1)
+            path.pop()
             if first_only and found:
                 return
 
-    walk(root, 0, jokers, 2 * (given + jokers))
+    walk(root, 0, jokers, given + jokers)
     return found

@@ -1,36 +1,37 @@
 """Compiling sorted code strings into the node table of a minimal DAWG (``core.lexicon_layout``).
 
-One table holds two graphs: the word graph, and the anagram map (each word's letters in
-alphabet order followed by the word itself); the lookahead arrays cover the word graph.
+One table holds two graphs: the word graph, and the anagram map (the minimal graph of the words'
+keys: each word's letters in alphabet order); the lookahead arrays cover the word graph.
 """
 
 from __future__ import annotations
 
 import gc
 from array import array
-from collections.abc import Iterable
 
 from .alphabet import MAX_TILES
-from .lexicon_layout import FINAL, LOOKAHEAD, typecode
+from .lexicon_layout import LOOKAHEAD, typecode
 
 LETTER_BITS = {chr(65 + code): 1 << code for code in range(MAX_TILES)}  # by code character
 
 
-def build_graph(words: Iterable[str], final: int) -> tuple[array[int], int, int, tuple[array[int], ...]]:
-    """The table, word-graph root, anagram-map root and lookahead arrays of distinct code strings;
-    ``final`` is the head bit of final nodes (``Lexicon.final``, ``1 << tiles``), which sets the arrays' width."""
-    unique = sorted(words)
-    keyed = sorted("".join(sorted(word)) + word for word in unique)
+def build_graph(words: list[str], tiles: int) -> tuple[array[int], int, int, tuple[array[int], ...]]:
+    """The table, word-graph root, anagram-map root and lookahead arrays of sorted distinct code strings of
+    an alphabet of ``tiles`` tiles (which sets the arrays' width, ``core.lexicon_layout.typecode``)."""
     # Building makes millions of small containers that live to the end: the cyclic
     # collector would walk them again and again for nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        table, (root, anagram_root), sizes = _compile([unique, keyed], final)
+        table, root, graph = _compile(array(typecode(tiles)), words)
+        keys = ["".join(sorted(word)) for word in words]
+        keys.sort()
+        keys = [key for index, key in enumerate(keys) if not index or key != keys[index - 1]]
+        table, anagram_root, _ = _compile(table, keys)
     finally:
         if collecting:
             gc.enable()
-    lookahead = _lookahead(table, sizes[0], final - 1)
+    lookahead = _lookahead(table, graph, (1 << tiles) - 1)
     return table, root, anagram_root, lookahead
 
 
@@ -59,18 +60,15 @@ def _lookahead(table: array[int], size: int, every: int) -> tuple[array[int], ..
     return tuple(depths)
 
 
-def _compile(lists: list[list[str]], final_flag: int = FINAL) -> tuple[array[int], list[int], list[int]]:
-    """One table holding the minimal DAWG of each sorted list of distinct code strings, their roots,
-    and the table's length after each list (graphs share their equal nodes); ``final_flag`` is the
-    head bit of final nodes."""
+def _compile(table: array[int], words: list[str]) -> tuple[array[int], int, int]:
+    """``table`` with the minimal DAWG of a sorted list of distinct code strings appended, its root, and the
+    table's length once built (a graph built after it may share its nodes)."""
     # Incremental construction for sorted input: after each word, the nodes of the
     # previous word beyond the common prefix can no longer change, so they are replaced
-    # by an equal registered node or registered themselves. The register is shared.
+    # by an equal registered node or registered themselves.
     # Knowing the next word as well, the part of a word beyond both its common prefixes
     # is final at once: a chain whose right language is that one suffix, looked up by
-    # the suffix itself (``chains``) and only built, bottom-up, where it is new. Most of
-    # an anagram key's word part is such a chain, so most letters cost one lookup.
-    table: array[int] = array(typecode(final_flag.bit_length() - 1))
+    # the suffix itself (``chains``) and only built, bottom-up, where it is new.
     register: dict[tuple[int, ...], int] = {}
     extend = table.extend
 
@@ -85,7 +83,7 @@ def _compile(lists: list[list[str]], final_flag: int = FINAL) -> tuple[array[int
         below = 0  # the lengths of the children's continuations
         for child in node[2::2]:
             below |= table[child + 1]
-        extend((sum(node[1::2]) | (final_flag if final else 0), final | below << 1))
+        extend((sum(node[1::2]), final | below << 1))
         extend(node[2::2])
         register[key] = found
         return found
@@ -117,52 +115,53 @@ def _compile(lists: list[list[str]], final_flag: int = FINAL) -> tuple[array[int
             node = chains[tail] = found
         return node
 
-    roots: list[int] = []
-    sizes: list[int] = []
     bits = LETTER_BITS
     known = chains.get
-    for words in lists:
-        # The nodes still open: the path of the last word, stack[d] at depth d.
-        stack: list[list[int]] = [[0]]
-        prefixes = _common_prefixes(words)
-        previous = ""
-        for word, common, shared in zip(words, prefixes, prefixes[1:]):
-            # `common` letters with the previous word, `shared` with the next one
-            top = len(stack) - 1
-            while top > common:
-                node = freeze(stack.pop())
-                top -= 1
-                stack[top] += (bits[previous[top]], node)
-            if shared > common:  # the word's nodes still open to later words
-                for _ in range(common, shared):
-                    stack.append([0])
-                depth = shared
-            else:
-                depth = common
-            if depth == len(word):
-                stack[-1][0] = 1
-            else:
-                tail = word[depth + 1 :]
-                found = known(tail)
-                stack[-1] += (bits[word[depth]], chain(tail) if found is None else found)
-            previous = word
+    # The nodes still open: the path of the last word, stack[d] at depth d.
+    stack: list[list[int]] = [[0]]
+    previous = ""
+    common = 0
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        shared = _common_prefix(word, following)  # `common` letters with the previous word, `shared` with the next
         top = len(stack) - 1
-        while top > 0:
+        while top > common:
             node = freeze(stack.pop())
             top -= 1
             stack[top] += (bits[previous[top]], node)
-        roots.append(freeze(stack[0]))
-        sizes.append(len(table))
-    return table, roots, sizes
+        if shared > common:  # the word's nodes still open to later words
+            for _ in range(common, shared):
+                stack.append([0])
+            depth = shared
+        else:
+            depth = common
+        if depth == len(word):
+            stack[-1][0] = 1
+        else:
+            tail = word[depth + 1 :]
+            found = known(tail)
+            stack[-1] += (bits[word[depth]], chain(tail) if found is None else found)
+        previous = word
+        common = shared
+    top = len(stack) - 1
+    while top > 0:
+        node = freeze(stack.pop())
+        top -= 1
+        stack[top] += (bits[previous[top]], node)
+    root = freeze(stack[0])
+    return table, root, len(table)
 
 
-def _common_prefixes(words: list[str]) -> list[int]:
-    """``n + 1`` numbers for ``n`` words: item i is the length of the common prefix of
-    ``words[i - 1]`` and ``words[i]``, 0 for the first item and the last."""
-    # Each word as one big-endian number, zero-padded to a common width: the first
-    # byte where two words differ is where the bits of their exclusive or begin.
-    width = max(map(len, words), default=0)
-    bits = 8 * width
-    numbers = [int.from_bytes(word.encode("ascii").ljust(width, b"\0"), "big") for word in words]
-    lengths = [(bits - (a ^ b).bit_length()) >> 3 for a, b in zip(numbers, numbers[1:])]
-    return [0, *lengths, 0]
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the common prefix of two code strings."""
+    if a[:1] != b[:1]:
+        return 0
+    size = min(len(a), len(b))
+    low, high = 1, size  # a[:low] == b[:low]; the answer is at most high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low

@@ -7,9 +7,11 @@ everything before it and after it, the name in UTF-8 padded to 4 bytes, the tabl
 words, the ``LOOKAHEAD`` lookahead arrays of ``word graph length`` words each,
 then the alphabet (JSON: ``{"labels": [...], "fold": {...}}``) in UTF-8.
 
-Words are u32, or u64 when flag ``WIDE_WORDS`` is set: an alphabet of more than 31 tiles
-(``core.lexicon_layout.typecode``); the flag must agree with the alphabet's size. Version 6
-added the flag; version 5 (every word u32, no flag) is still read.
+Words are u32, or u64 when flag ``WIDE_WORDS`` is set: an alphabet of more than 32 tiles
+(``core.lexicon_layout.typecode``); the flag must agree with the alphabet's size. Version 7 moved
+the final flag from a node's head to its lengths word (so that 32 tiles fit u32 words) and keeps
+only the words' keys in the anagram map; the versions before it are not read (a cache of them is
+compiled again).
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from .errors_lexicon import CorruptLexiconError
 from .lexicon_layout import LOOKAHEAD, WIDE, Table, typecode
 
 MAGIC = b"ARBLEX\x1a\n"
-FORMAT_VERSION = 6
-READABLE_VERSIONS = (5, 6)  # 5: u32 words only, written before alphabets of 32 tiles and more
+FORMAT_VERSION = 7
+READABLE_VERSIONS = (7,)  # 5 and 6 held each word in the anagram map and the final flag in the head
 WIDE_WORDS = 1  # the flag of u64 words
 _HEADER = struct.Struct("<8sHHIIIIIII")
 _CRC = struct.Struct("<I")
@@ -107,7 +109,7 @@ def decode(
         raise CorruptLexiconError("not a compiled lexicon (bad magic)")
     if version not in READABLE_VERSIONS:
         raise CorruptLexiconError(f"format version {version}, this build reads {FORMAT_VERSION}")
-    if flags & ~WIDE_WORDS or (version < 6 and flags):
+    if flags & ~WIDE_WORDS:
         raise CorruptLexiconError(f"unknown flags {flags:#x}")
     wide = bool(flags & WIDE_WORDS)
     size = 8 if wide else 4

@@ -2,16 +2,21 @@
 
 Node layout (public so that the move generator can walk it without calls):
 the graph is one array of unsigned words (``Lexicon.table``): 32-bit (``array('I')``) for an
-alphabet of up to 31 tiles, 64-bit (``array('Q')``) for one of 32 to 63 (Polish has 32);
-``typecode`` says which. A node id is an index in it.
+alphabet of up to 32 tiles (every shipped edition, Polish's 32 included), 64-bit (``array('Q')``)
+for one of 33 to 63; ``typecode`` says which. A node id is an index in it.
 
 * ``table[node]``, the head: bits 0 to n - 1 say which letters have an edge out of
-  the node (bit c for the tile of code c; bits 0-25 = A-Z for French and English);
-  bit n (``Lexicon.final``, ``FINAL`` = bit 26 for A-Z) says the letters read from the root to this node form a word;
+  the node (bit c for the tile of code c; bits 0-25 = A-Z for French and English), and nothing else;
 * ``table[node + 1]``, the lengths: bit d is set when some word goes on exactly d
-  more letters from this node (bit 0 = the node is final);
+  more letters from this node; bit 0 (``FINAL``) says the letters read from the root to this
+  node form a word;
 * then the ids of the children, in letter order: the child reached by the letter
   whose bit is ``b`` is ``table[node + 2 + (head & (b - 1)).bit_count()]``.
+
+Two graphs share the table: the word graph, and the anagram map, the minimal graph of the words'
+keys (each word's tiles in code order, ``ACEHNTZ`` for CHANTEZ), a key's last node final. The words
+of a key are spelt from the word graph with exactly the key's tiles (``spell_words``), so that
+the map costs a few nodes per distinct key instead of a path per word.
 
 The table and the lookahead arrays are arrays (of that typecode), or, for a lexicon loaded
 with ``from_bytes(..., copy=False)``, views (``memoryview`` cast to it) of the bytes
@@ -30,7 +35,7 @@ from array import array
 from typing import Literal, TypeAlias
 
 ALL_LETTERS = (1 << 26) - 1  # every letter of A-Z (``Lexicon.letters`` for any alphabet)
-FINAL = 1 << 26  # the final flag of an A-Z lexicon (``Lexicon.final`` for any alphabet)
+FINAL = 1  # the bit of a node's lengths word (``table[node + 1]``) that says the node ends a word
 CHILDREN = 2  # offset of the first child id from the node id
 LOOKAHEAD = 6
 
@@ -39,12 +44,47 @@ Table: TypeAlias = "array[int] | memoryview[int]"
 
 NARROW: Literal["I"] = "I"  # the typecode of a table of 32-bit words
 WIDE: Literal["Q"] = "Q"  # and of 64-bit words
-NARROW_TILES = 31  # the largest alphabet whose heads (its letters and the final bit) fit 32 bits
+NARROW_TILES = 32  # the largest alphabet whose heads (one bit per letter) fit 32 bits
 
 
 def typecode(tiles: int) -> Literal["I", "Q"]:
     """The array typecode of the node table and lookahead arrays of an alphabet of ``tiles`` tiles."""
     return NARROW if tiles <= NARROW_TILES else WIDE
+
+
+def spell_words(table: Table, root: int, key: list[int] | tuple[int, ...], tiles: int) -> list[list[int]]:
+    """The words (lists of codes, in graph order) of the word graph at ``root`` made of exactly the tiles of
+    ``key`` (codes, any order); ``tiles`` is the alphabet's size."""
+    counts = [0] * tiles
+    mask = 0
+    for code in key:
+        counts[code] += 1
+        mask |= 1 << code
+    length = len(key)
+    word = [0] * length
+    found: list[list[int]] = []
+
+    def walk(node: int, depth: int, left: int) -> None:
+        if depth == length:
+            found.append(list(word))
+            return
+        head = table[node]
+        allowed = head & left
+        rest = length - depth - 1
+        while allowed:
+            bit = allowed & -allowed
+            allowed ^= bit
+            child = table[node + 2 + (head & (bit - 1)).bit_count()]
+            if table[child + 1] >> rest & 1:
+                code = bit.bit_length() - 1
+                word[depth] = code
+                counts[code] -= 1
+                walk(child, depth + 1, left if counts[code] else left ^ bit)
+                counts[code] += 1
+
+    if length and table[root + 1] >> length & 1:
+        walk(root, 0, mask)
+    return found
 
 
 if array(NARROW).itemsize != 4 or array(WIDE).itemsize != 8:  # pragma: no cover - every supported platform

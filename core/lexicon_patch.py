@@ -2,8 +2,9 @@
 
 A club's house words change a list by a handful of words; compiling the whole list again
 takes seconds (``Lexicon.from_words``), copying it takes milliseconds. ``patch`` copies the
-nodes on the path of each changed word (in the word graph and in the anagram map), changes
-the copies, and shares every other node with the original: the original is left as it was.
+nodes on the path of each changed word (in the word graph) and of each changed key (in the
+anagram map: a key added with its first word, removed with its last), changes the copies,
+and shares every other node with the original: the original is left as it was.
 
 The result (``Lexicon.patched``) is a ``Lexicon`` like any other for look-ups, prefix walks, cross-checks,
 anagrams and the move generator: its word graph is the original's followed by the copied
@@ -22,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .lexicon_layout import CHILDREN, LOOKAHEAD, Table, typecode
+from .lexicon_layout import CHILDREN, FINAL, LOOKAHEAD, Table, spell_words, typecode
 
 
 class Patchable(Protocol):
@@ -33,7 +34,6 @@ class Patchable(Protocol):
     anagram_root: int
     anagram_table: Table
     lookahead: tuple[Table, ...]
-    final: int
     letters: int
 
     def __len__(self) -> int: ...
@@ -63,10 +63,9 @@ def _trie(changes: Iterable[tuple[str, bool]]) -> _Trie:
 class _Builder:
     """Appends changed copies of nodes to a table (``table`` holds the nodes read and the copies)."""
 
-    def __init__(self, table: array[int], letters: int, final: int) -> None:
+    def __init__(self, table: array[int], letters: int) -> None:
         self.table = table
         self.letters = letters
-        self.final = final
         self.made: list[int] = []  # ids of the copies, children first
 
     def copy(self, node: int | None, changes: _Trie) -> int:
@@ -76,7 +75,7 @@ class _Builder:
         final = False
         if node is not None:
             head = table[node]
-            final = bool(head & self.final)
+            final = bool(table[node + 1] & FINAL)
             index = node + CHILDREN
             edges = head & self.letters
             code = 0
@@ -95,7 +94,7 @@ class _Builder:
         if changes.final is not None:
             final = changes.final
         ordered = sorted(children.items())
-        head = sum(1 << code for code, _ in ordered) | (self.final if final else 0)
+        head = sum(1 << code for code, _ in ordered)
         lengths = int(final)
         for _, child in ordered:
             lengths |= table[child + 1] << 1
@@ -139,12 +138,18 @@ def patch(
     dropped = [(w, False) for w in dict.fromkeys(removed) if lexicon._contains_codes(w)]
     changes = wanted + dropped
     graph = len(lexicon.lookahead[0])
-    code = typecode(lexicon.final.bit_length() - 1)  # final = 1 << tiles
-    words = _Builder(array(code, lexicon.table[:graph]), lexicon.letters, lexicon.final)
+    tiles = lexicon.letters.bit_length()  # letters = (1 << tiles) - 1
+    code = typecode(tiles)
+    words = _Builder(array(code, lexicon.table[:graph]), lexicon.letters)
     root = words.copy(lexicon.root, _trie(changes)) if changes else lexicon.root
-    anagrams = _Builder(array(code, lexicon.anagram_table), lexicon.letters, lexicon.final)
-    keyed = [("".join(sorted(w)) + w, final) for w, final in changes]
-    anagram_root = anagrams.copy(lexicon.anagram_root, _trie(keyed)) if changes else lexicon.anagram_root
+    anagrams = _Builder(array(code, lexicon.anagram_table), lexicon.letters)
+    # a key goes in with a word added, and out with a removed word when no word of the patched list has it
+    keys = {"".join(sorted(w)): True for w, _ in wanted}
+    for word, _ in dropped:
+        key = "".join(sorted(word))
+        if key not in keys and not spell_words(words.table, root, [ord(c) - 65 for c in key], tiles):
+            keys[key] = False
+    anagram_root = anagrams.copy(lexicon.anagram_root, _trie(keys.items())) if keys else lexicon.anagram_root
     lookahead = _lookahead(lexicon.lookahead, words, len(words.table))
     count = len(lexicon) + len(wanted) - len(dropped)
     return words.table, root, anagram_root, lookahead, count, anagrams.table

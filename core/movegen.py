@@ -14,6 +14,10 @@ letter, are worth 0 and still take word premiums; letter premiums count only und
 tiles; the edition's bingo bonus is added when exactly ``edition.rack_size`` tiles are
 placed.
 
+Racks are tiles, never typed text: a string of the edition's tile symbols (``core.alphabet``), one
+character per tile, ``?`` for a joker, in any order. ``core.notation.parse_tiles`` reads a rack typed by
+a person (``N[L]LRREN``, ``col.legi``); ``Edition.spell`` writes tiles back for people.
+
 Order of the top, best first:
 
 1. highest score (rule ``"score"``);
@@ -127,7 +131,8 @@ def generate_plays(
     *,
     first_move_horizontal_only: bool = False,
 ) -> list[Play]:
-    """Every legal play of ``rack`` (``?`` = joker) on ``board``, each placement once, best first."""
+    """Every legal play of the tiles ``rack`` (symbols, ``?`` = joker) on ``board``, each placement once,
+    best first."""
     search, starts = _prepare(board, rack, lexicon, edition, 0, first_move_horizontal_only)
     for start in starts:
         search.run(start)
@@ -161,7 +166,8 @@ def find_top(
     first_move_horizontal_only: bool = False,
     keep_ties: bool = False,
 ) -> TopResult:
-    """The ``count`` best plays (best first, in the order of the module docstring), by branch and bound;
+    """The ``count`` best plays of the tiles ``rack`` (symbols, ``?`` = joker; see the module docstring)
+    on ``board``, best first in the order of the module docstring, by branch and bound;
     ``keep_ties`` (``count`` above 1): with the key of every play scoring the top (``TopResult.top_keys``)."""
     if count < 1:
         raise ValueError("count must be at least 1")

@@ -36,23 +36,29 @@ class Rack:
         return "".join(chr(65 + code) * number for code, number in enumerate(self.counts))
 
 
-def parse_rack(rack: str, edition: Edition) -> Rack:
-    """Read a rack such as ``EEU?ESI`` (``?`` = joker) for the edition."""
+def parse_rack(tiles: str, edition: Edition) -> Rack:
+    """A rack given as tiles: one symbol of the edition's alphabet per tile, ``?`` for a joker.
+
+    The tiles are taken as they are, never read again as typed text (two ``L`` tiles stay two tiles in an
+    edition with ``LL``): typed text is read by ``core.notation.parse_tiles``. A character that is neither
+    a symbol nor ``?``, more tiles than the rack holds or more jokers than the edition has raise
+    RackSyntaxError.
+    """
     alphabet = edition.alphabet
     counts = [0] * len(alphabet)
     jokers = 0
-    for char in rack.strip().upper() if alphabet.plain else alphabet.tiles(rack.strip()):
+    for char in tiles:
         if char == JOKER:
             jokers += 1
         elif char in alphabet:
             counts[alphabet.code(char)] += 1
         else:
-            raise RackSyntaxError(rack, SyntaxProblem.NOT_A_TILE, char)
+            raise RackSyntaxError(tiles, SyntaxProblem.NOT_A_TILE, char)
     size = sum(counts) + jokers
     if size > edition.rack_size:
-        raise RackSyntaxError(rack, SyntaxProblem.RACK_TOO_LONG, str(edition.rack_size))
+        raise RackSyntaxError(tiles, SyntaxProblem.RACK_TOO_LONG, str(edition.rack_size))
     if jokers > edition.jokers:
-        raise RackSyntaxError(rack, SyntaxProblem.TOO_MANY_JOKERS, str(edition.jokers))
+        raise RackSyntaxError(tiles, SyntaxProblem.TOO_MANY_JOKERS, str(edition.jokers))
     return Rack(tuple(counts), jokers, size)
 
 

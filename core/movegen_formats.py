@@ -46,9 +46,9 @@ def find_format_top(
     )
     flags = {"first_move_horizontal_only": first_move_horizontal_only}
     if len(tiles) <= seven:
-        return find_top(board, edition.spell(tiles), lexicon, usual, count, **flags)
+        return find_top(board, tiles, lexicon, usual, count, **flags)
     parts = _parts(tiles, seven)
-    results = [find_top(board, edition.spell(part), lexicon, usual, count, keep_ties=True, **flags) for part in parts]
+    results = [find_top(board, part, lexicon, usual, count, keep_ties=True, **flags) for part in parts]
     plays: list[Play] = [p for r in results for p in r.plays]
     tied: list[tuple[int, frozenset[PlayKey]]] = [(r.plays[0].total, r.top_keys) for r in results if r.plays]
     for placed in range(seven + 1, min(edition.rack_size, len(tiles)) + 1):  # more than the rack: their bonus
@@ -56,7 +56,7 @@ def find_format_top(
             edition, rack_size=placed, draw_tiles=0, bonuses=(), bingo_bonus=edition.bonus_for(placed)
         )
         for part in _parts(tiles, placed):
-            found = find_top(board, edition.spell(part), lexicon, more, count, keep_ties=True, **flags)
+            found = find_top(board, part, lexicon, more, count, keep_ties=True, **flags)
             results.append(found)
             plays += [p for p in found.plays if len(p.placement.new_tiles) == placed]
             all_placed = frozenset(k for k in found.top_keys if len(k[2]) == placed)

@@ -35,8 +35,8 @@ class Search:
         self.anagram_root = lexicon.anagram_root
         self.anagram_table = lexicon.anagram_table
         self.lookahead = lexicon.lookahead
-        self.final = lexicon.final
         self.letters = lexicon.letters
+        self.tiles = len(lexicon.alphabet)
         self.values = [edition.values[symbol] for symbol in edition.alphabet.symbols]
         self.rack = rack
         self.counts = list(rack.counts)
@@ -68,7 +68,7 @@ class Search:
             tuple(sorted((self.values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True))
         )
         self._runners: dict[int, Callable[[Start], None]] = {}
-        self._keys: dict[str, list[int]] = {}  # anagram keys by board letters of a stretch
+        self._keys: dict[str, list[tuple[int, ...]]] = {}  # anagram keys by board letters of a stretch
 
     def _state(self, values: tuple[int, ...]) -> int:
         """The id of the state "these tile values are left" (sorted, best first)."""
@@ -162,10 +162,10 @@ class Search:
         runner(start)
 
     def _bingos(self, task: Start, board_letters: str) -> None:
-        """The plays of every rack tile from a start, read from the anagram map."""
+        """The plays of every rack tile from a start: the keys of the anagram map made of the rack and the
+        stretch's board letters, each key's words spelt along the word graph where they fit the squares."""
         line, first, end = task.line, task.start, task.end
-        table = self.anagram_table
-        final = self.final
+        table = self.table
         fixed, cross_mask = line.fixed, line.cross_mask
         codes = sorted(
             [c for c, n in enumerate(self.rack.counts) for _ in range(n)] + [ord(char) - 65 for char in board_letters]
@@ -173,33 +173,44 @@ class Search:
         length = end - first + 1
         word = [0] * length
         words: list[list[int]] = []
+        counts = [0] * self.tiles
 
-        def spell(node: int, pos: int) -> None:
-            # the words below an anagram key, letter by letter, that fit the squares
+        def spell(node: int, pos: int, left: int) -> None:
+            # the words of exactly the key's tiles (``left``: those still unplaced), letter by letter, that fit
             if pos > end:
-                if table[node] & final:
-                    words.append(list(word))
+                words.append(list(word))
                 return
             head = table[node]
             code = fixed[pos]
-            allowed = head & ((1 << code) if code >= 0 else cross_mask[pos])
+            allowed = head & left & ((1 << code) if code >= 0 else cross_mask[pos])
             rest = end - pos
             while allowed:
                 bit = allowed & -allowed
                 allowed ^= bit
                 child = table[node + 2 + (head & (bit - 1)).bit_count()]
                 if table[child + 1] >> rest & 1:
-                    word[pos - first] = bit.bit_length() - 1
-                    spell(child, pos + 1)
+                    code = bit.bit_length() - 1
+                    word[pos - first] = code
+                    counts[code] -= 1
+                    spell(child, pos + 1, left if counts[code] else left ^ bit)
+                    counts[code] += 1
 
         cache_key = "".join(sorted(board_letters))
-        key_nodes = self._keys.get(cache_key)
-        if key_nodes is None:
-            key_nodes = self._keys[cache_key] = anagram_keys(
-                table, self.anagram_root, codes, self.rack.jokers, letters=self.letters
+        keys = self._keys.get(cache_key)
+        if keys is None:
+            keys = self._keys[cache_key] = anagram_keys(
+                self.anagram_table, self.anagram_root, codes, self.rack.jokers, letters=self.letters
             )
-        for key_node in key_nodes:
-            spell(key_node, first)
+        root = self.root
+        if keys and table[root + 1] >> length & 1:
+            for key in keys:
+                left = 0
+                for code in key:
+                    counts[code] += 1
+                    left |= 1 << code
+                spell(root, first, left)
+                for code in key:
+                    counts[code] = 0
         empties = [p for p in range(first, end + 1) if fixed[p] < 0]
         for letters in words:
             self._bingo_plays(task, empties, letters)
@@ -268,7 +279,6 @@ class Search:
         lm = line.lm
         wm = line.wm
         hook = line.hook
-        final = self.final
         every = self.letters
         values = self.values
         counts = self.counts
@@ -373,13 +383,13 @@ class Search:
                     code = fixed[q]
                 if code >= 0:
                     continue
-                child_head = table[child]
-                ends = child_head & final and (joined or q > nxt) and q - first > 1 and not single_dup
+                child_lengths = table[child + 1]
+                ends = child_lengths & 1 and (joined or q > nxt) and q - first > 1 and not single_dup
                 # the word may go on to the next empty square q: letters fit there, a word
                 # length ends on a free square, a square it must reach is reachable
                 fits = 0
-                if more and q <= end and table[child + 1] & endmask[q]:
-                    fits = child_head & cross_mask[q]
+                if more and q <= end and child_lengths & endmask[q]:
+                    fits = table[child] & cross_mask[q]
                     ahead_by = must_reach[q]
                     if ahead_by and not depth[ahead_by][child] & must_letters[q]:
                         fits = 0

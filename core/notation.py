@@ -16,7 +16,7 @@ from enum import Enum
 from .alphabet import LATIN, Alphabet
 from .board import ROW_LETTERS, SIZE
 from .edition import EDITIONS, fold_accents
-from .errors import RefSyntaxError, SyntaxProblem, WordSyntaxError
+from .errors import RackSyntaxError, RefSyntaxError, SyntaxProblem, WordSyntaxError
 
 _LETTERS = ROW_LETTERS  # A-O name rows in FISF and columns in GCG
 
@@ -190,6 +190,26 @@ def _parse_tiles(text: str, lowercase_is_plain: bool, alphabet: Alphabet) -> tup
             else:
                 raise WordSyntaxError(text, SyntaxProblem.NOT_A_LETTER, piece.typed)
     return tuple(letters)
+
+
+JOKER = "?"
+
+
+def parse_tiles(text: str, alphabet: Alphabet = LATIN) -> str:
+    """Read typed tiles (a rack): one symbol per tile (``core.alphabet``), ``?`` for a joker, in the order typed.
+
+    Case, spaces and accents the alphabet's tiles do not have are ignored; multi-letter tiles are read by
+    longest label (in Spanish ``NLLRREN`` is N LL RR E N, ``N[L][L][R][R]EN`` seven tiles); the engine's
+    functions (``core.movegen``) take the result, never typed text. Raises RackSyntaxError (``EMPTY``,
+    ``NOT_A_TILE``) on anything else.
+    """
+    tiles = alphabet.tiles(text).replace(" ", "")
+    if not tiles:
+        raise RackSyntaxError(text, SyntaxProblem.EMPTY)
+    for char in tiles:
+        if char != JOKER and char not in alphabet:
+            raise RackSyntaxError(text, SyntaxProblem.NOT_A_TILE, alphabet.label(char))
+    return tiles
 
 
 def _is_ascii_letter(char: str) -> bool:

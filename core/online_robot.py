@@ -65,12 +65,11 @@ def choose(game: DealtGame, player: str, lexicon: Lexicon, level: Level) -> Choi
         return Choice()
     rack = game.rack(player)
     edition: Edition = game.edition
-    spelled = edition.spell(rack)
     chosen: FoundPlay | None
     if level is Level.TOP:
-        chosen = find_top(game.board, spelled, lexicon, edition).best
+        chosen = find_top(game.board, rack, lexicon, edition).best
     else:
-        found = [p for p in generate_plays(game.board, spelled, lexicon, edition) if in_vocabulary(p, level.longest)]
+        found = [p for p in generate_plays(game.board, rack, lexicon, edition) if in_vocabulary(p, level.longest)]
         plays = sorted(found, key=lambda p: (p.total, play_order(p)))
         chosen = plays[round((len(plays) - 1) * level.percentile / 100)] if plays else None
     if chosen is not None:

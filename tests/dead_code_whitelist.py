@@ -1,5 +1,5 @@
 # ruff: noqa
-"""Names vulture cannot see used (``tests/test_dead_code.py``), each called by a library or read by name.
+"""Names vulture cannot see used (``tests/project/test_dead_code.py``), each called by a library or read by name.
 
 A vulture whitelist: vulture reads it, nothing imports or runs it; each line uses a name."""
 

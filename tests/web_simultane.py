@@ -1,4 +1,4 @@
-"""A simultané played through the command layer for the live pages' tests (tests/test_web_page.py, the
+"""A simultané played through the command layer for the live pages' tests (tests/bot/web/test_web_page.py, the
 browser's): the rooms of a ``WebRoom``'s referee, the organiser's room its own (``CHANNEL``), the answers
 sent in private, the rounds paced as the bot paces them (``close_everywhere``)."""
 

@@ -46,9 +46,10 @@ PLAYS_AT_ONCE = 100  # private /play handled in one transaction at most (the oth
 SENT_LATELY = 10_000  # delivered numbers remembered (far more than an outbox pass reads)
 IMAGES_STALE_SECONDS = 120.0  # owed images that waited longer than this to be drawn are dropped
 STOP_SENDS_SECONDS = 10.0  # how long a stop waits for the sends under way (the rest go after a restart)
-IMAGES_CLOSES_AT_ONCE = 8  # closes whose images one thread call draws and stores (a stop waits for one such call)
+IMAGES_CLOSES_AT_ONCE = 2  # closes whose images one thread call draws and stores (a stop waits for one such call)
 IMAGES_YIELD_SECONDS = 5.0  # how long images give way at most to commands and the clock before being drawn
 IMAGES_LOOK_SECONDS = 0.02  # how often images that give way look again
+IMAGES_CLOCK_LEAD_SECONDS = 1.0  # images give way to clock work due within this long (the next rooms' closes)
 
 # what the platform did not take: bare replies (to try again), or with why and whether for good
 Deliver = Callable[[list[Reply]], Awaitable[Sequence[Reply | Undelivered] | None]]
@@ -289,9 +290,9 @@ class RefereeService:
                             IMAGES_STALE_SECONDS)
             if fresh and self.overload.sheds(Shed.IMAGES, _images(fresh)):  # overloaded: text results stand
                 return
-            if fresh:
-                await self._images_give_way(asyncio.get_running_loop().time() + IMAGES_YIELD_SECONDS)
+            until = asyncio.get_running_loop().time() + IMAGES_YIELD_SECONDS
             for start in range(0, len(fresh), IMAGES_CLOSES_AT_ONCE):
+                await self._images_give_way(until)
                 if self._stopping:  # the storage is about to close under the drawing thread: the rest is dropped
                     log.info("%d closes' images not drawn: the process stops", len(fresh) - start)
                     return
@@ -302,13 +303,18 @@ class RefereeService:
                 self._publish(await asyncio.shield(drawing))
 
     async def _images_give_way(self, until: float) -> None:
-        """Wait while the clock ticks (the next rooms' closes), until the loop's ``until`` at most
-        (``IMAGES_YIELD_SECONDS`` after they were owed): drawing competes for the same cores, and images are what
-        can wait. Not behind commands: images held through a burst of answers would reach the rooms with the next close,
-        and take its place in the channels' rate limits."""
+        """Wait while the clock ticks or has work due within ``IMAGES_CLOCK_LEAD_SECONDS`` (the next rooms'
+        closes), until the loop's ``until`` at most (``IMAGES_YIELD_SECONDS`` after they were owed): drawing
+        competes for the same cores, and images are what can wait. Not behind commands: images held through a
+        burst of answers would reach the rooms with the next close, and take its place in the channels' rate
+        limits."""
         loop = asyncio.get_running_loop()
-        while self._clock_lock.locked() and loop.time() < until:
+        while loop.time() < until and (self._clock_lock.locked() or self._clock_work_soon()):
             await asyncio.sleep(IMAGES_LOOK_SECONDS)
+
+    def _clock_work_soon(self) -> bool:
+        """Whether the clock has a warning or a close due within ``IMAGES_CLOCK_LEAD_SECONDS``."""
+        return self.referee.next_clock_work() - self.referee.now() <= IMAGES_CLOCK_LEAD_SECONDS
 
     async def flush_outbox(self, everything: bool = False) -> int:
         """Deliver due messages (``everything``: all that wait), each destination in order, until one

@@ -16,7 +16,7 @@ _HOUSE_MARK = {"fr": " (mot maison)", "en": " (house word)"}
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from bot.words.house import HouseFileError, HouseList, HouseWords, read_house_file
     from bot.words.loader import WordListError, list_key, load
-    from core.adjudication import check_words, dots_read
+    from core.adjudication import check_words
 
     spec = args.lexicon if args.edition is None else list_key(args.lexicon, args.edition)
     try:
@@ -29,7 +29,7 @@ def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"arbitre check: {error}", file=err)
         return 2
     alphabet = lexicon.alphabet  # words are read as the tiles the list is compiled in
-    verdicts = check_words(dots_read(args.words, alphabet), HouseList(lexicon, house, args.lexicon), alphabet)
+    verdicts = check_words(args.words, HouseList(lexicon, house, args.lexicon), alphabet)
     if args.json:
         import json
 

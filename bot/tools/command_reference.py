@@ -3,7 +3,7 @@
 Every command the registry declares (``bot.commands.registry``), in /help's order and sections, with its
 name, one-line summary and usage in each bundled catalog's language (``name_<command>``,
 ``summary_<command>``, ``usage_<command>``). Nothing here is written by hand but the page's introduction and
-headings, so the page cannot drift from the bot: ``tests/test_docs.py`` writes it again and compares.
+headings, so the page cannot drift from the bot: ``tests/project/test_docs.py`` writes it again and compares.
 
     python -m bot.tools.command_reference docs/commands.md    # writes the page
     python -m bot.tools.command_reference                      # prints it
@@ -34,7 +34,7 @@ INTRO = f"""\
 
 <!-- Written by `python -m bot.tools.command_reference {PAGE}` from the command registry
 (bot/commands/registry.py) and the catalogs (bot/locale/): do not edit it by hand, run that command;
-tests/test_docs.py fails when this page is out of date. -->
+tests/project/test_docs.py fails when this page is out of date. -->
 
 Every command of the bot, in the order and the sections of `/help`, with its name, what it does and how it
 is typed in each language of the bundled catalogs. Every command has a name in each language, and every

@@ -101,31 +101,38 @@ def board_from_moves(text: str, notation: Notation, edition: Edition | None = No
     return board
 
 
-def board_from_file(path: str) -> Board:
-    """A board from a file of 15 lines of 15 characters (``.`` empty, lowercase joker)."""
-    from core.board import Board
+def board_from_file(path: str, edition: Edition | None = None) -> Board:
+    """A board from a file of fifteen lines in the tiles of ``edition`` (A-Z by default): one character a
+    square, multi-letter tiles in brackets (``[CH]``), or squares separated by spaces; ``.`` empty, lowercase
+    joker (``core.board_text``)."""
+    from core.alphabet import LATIN
+    from core.board_text import read_board
+    from core.errors import BoardSyntaxError
 
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise ToolError(f"board file {path!r}: {error}") from None
     try:
-        return Board.from_rows(lines)
-    except ValueError as error:
+        return read_board(lines, LATIN if edition is None else edition.alphabet)
+    except BoardSyntaxError as error:
         raise ToolError(f"board file {path!r}: {error}") from None
 
 
 def read_rack(text: str, edition: Edition) -> str:
-    """A rack: 1 to 7 tiles of the edition (``CH`` one tile where the edition has it), ``?`` for a joker;
-    accents the edition's tiles do not have and case ignored."""
+    """A rack typed as text: 1 to 7 tiles of the edition (``CH`` one tile where the edition has it,
+    ``[C][H]`` two), ``?`` for a joker; accents the edition's tiles do not have and case ignored. The
+    tiles (symbols, ``core.notation.parse_tiles``) that the engine takes."""
     from core.edition import JOKER
+    from core.errors import RackSyntaxError
+    from core.notation import parse_tiles
 
-    rack = edition.tiles(text).replace(" ", "")
-    if not rack:
-        raise ToolError("rack: empty")
-    for char in rack:
-        if char != JOKER and char not in edition.values:
-            raise ToolError(f"rack {text!r}: {char!r} is not a letter or a joker ?")
+    try:
+        rack = parse_tiles(text, edition.alphabet)
+    except RackSyntaxError as error:
+        if not error.detail:
+            raise ToolError("rack: empty") from None
+        raise ToolError(f"rack {text!r}: {error.detail!r} is not a letter or a joker ?") from None
     if len(rack) > edition.rack_size:
         raise ToolError(f"rack {text!r}: {len(rack)} tiles, a rack holds {edition.rack_size}")
     if rack.count(JOKER) > edition.jokers:
@@ -151,7 +158,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     edition, notation = edition_and_notation(args)
     try:
         if args.board:
-            board = board_from_file(args.board)
+            board = board_from_file(args.board, edition)
         else:
             board = board_from_moves(args.moves or "", notation, edition)
         rack = read_rack(args.rack, edition)
@@ -214,7 +221,13 @@ def register(sub: Any) -> None:
     add_house_option(parser)
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--moves", help='moves played so far, "H8 VAGUE,4G AVIONS" (default: empty board)')
-    where.add_argument("--board", metavar="FILE", help="15 lines of 15 characters: . empty, lowercase joker")
+    where.add_argument(
+        "--board",
+        metavar="FILE",
+        help="a board file: 15 lines of 15 squares, . empty, a lowercase tile a joker; one character a square "
+        "with a multi-letter tile in brackets (....[CH]ICO.......), or squares separated by spaces "
+        "(. . . . CH I C O . . . . . . .); see docs/commands.md",
+    )
     parser.add_argument("--rack", required=True, help="the letters, ? for a joker")
     parser.add_argument("--count", type=_count, default=10, help="how many plays (default 10)")
     parser.add_argument("--json", action="store_true", help="print JSON: the plays and the search time")

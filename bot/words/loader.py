@@ -41,6 +41,7 @@ import hashlib
 import json
 import mmap
 import os
+import re
 import stat
 import struct
 from collections.abc import Callable
@@ -194,6 +195,9 @@ def resolve(spec: str) -> Path:
     return Path(spec).expanduser()
 
 
+_LINE = re.compile(r"[^\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")  # what str.splitlines cuts at
+
+
 def read_words(path: Path, raw: bytes, alphabet: Alphabet = LATIN) -> list[str]:
     """Every word of a list file's bytes, normalised to the alphabet's tiles; any bad line is an error naming it."""
     if raw[:2] == b"\x1f\x8b":
@@ -213,8 +217,9 @@ def read_words(path: Path, raw: bytes, alphabet: Alphabet = LATIN) -> list[str]:
             raise WordListError(path, 0, "not a text word list (unknown encoding)") from None
     words: list[str] = []
     plain = alphabet.plain
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip().lstrip("\ufeff")
+    # line by line, never all the lines at once: a list of 3 million lines costs more than the words kept
+    for found in _LINE.finditer(text):
+        stripped = found.group().strip().lstrip("\ufeff")
         if not stripped:
             continue
         stored = MIN_WORD <= len(stripped) <= MAX_WORD and stripped.isascii() and stripped.isalpha()
@@ -224,6 +229,7 @@ def read_words(path: Path, raw: bytes, alphabet: Alphabet = LATIN) -> list[str]:
         try:
             words.append(normalise_word(stripped, alphabet))
         except InvalidWordError:
+            number = len(text[: found.start()].splitlines()) + 1
             raise WordListError(path, number, f"{stripped[:40]!r} is not a word (2-15 letters)") from None
     if not words:
         raise WordListError(path, 0, "empty word list")

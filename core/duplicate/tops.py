@@ -65,9 +65,8 @@ def movegen_top_finder(
         if needs_parts(edition):  # a 7/8 format (3.8.2): eight tiles drawn
             first = horizontal_first and board.is_empty()
             return find_format_top(board, rack, lexicon, edition, count, first_move_horizontal_only=first)
-        typed = edition.spell(rack)  # find_top reads typed tiles: R then R must not be read as RR
         return find_top(
-            board, typed, lexicon, edition, count, first_move_horizontal_only=horizontal_first and board.is_empty()
+            board, rack, lexicon, edition, count, first_move_horizontal_only=horizontal_first and board.is_empty()
         )
 
     return finder

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.adjudication import check_words, dots_read
+from core.adjudication import check_words
 from core.edition import EDITIONS
 from core.notation import Notation
 from core.rules import RULE_SETS
@@ -198,7 +198,7 @@ def cmd_check(ctx: Context) -> None:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     word_list = ctx.word_list(spec)
     alphabet = word_list.alphabet
-    verdicts = check_words(dots_read(words[:WORDS_CHECKED], alphabet), word_list, alphabet)
+    verdicts = check_words(words[:WORDS_CHECKED], word_list, alphabet)
     text = verdicts_text(ctx.lang, verdicts, word_list.house, alphabet)
     answer = ctx.say("check", verdicts=text, lexicon=ListUsed(word_list.spec, word_list.house).label(ctx.lang))
     if len(words) > WORDS_CHECKED:
