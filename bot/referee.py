@@ -269,7 +269,7 @@ class Referee:
         context = Context(services, message, command, spec, settings)
         try:
             kind = self._prepare(services, message.channel, spec)
-            handler = command_named(spec.name).handler_for(kind)
+            handler = command_named(spec.name).handler_for(kind, context.tokens)
             if spec.read_only:  # views: no write lock held while a long sheet, board or export is made
                 context.check_access()
                 handler(context)

@@ -35,17 +35,31 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .board import Board
+from .classic_clock import overtime_points
 from .draw import Bag, sort_tiles
 from .edition import JOKER, Edition
 from .errors import UnknownPlayerError
 from .errors_classic import ExchangeNotAllowedError, ExchangeSizeError, PlayerCountError
 from .errors_online import DealError, DealtUndoError, NotDealtError, NotOnRackError, TurnError
-from .events import Challenge, End, Exchange, Join, Pass, Play, Undo, Withdrawn
-from .game import ClassicGame, LineKind, SheetLine, Standing
+from .events import (
+    Challenge,
+    ClockPause,
+    ClockResume,
+    End,
+    Exchange,
+    Join,
+    Pass,
+    Play,
+    Setting,
+    TimePenalty,
+    Undo,
+    Withdrawn,
+)
+from .game import MAX_PENALTY, ClassicGame, LineKind, SheetLine, Standing
 from .gcg_write import write_gcg
 from .notation import Notation
 from .online_events import Dealt, DealtEvent, OrderDrawn, Pace, Reminded, Robot
-from .rules import RuleSet, most_players
+from .rules import ClockMode, RuleSet, most_players
 
 TURNS = (Play, Pass, Exchange)
 HOUR = 3600.0
@@ -253,7 +267,7 @@ class DealtGame:
         turn = Turn([self.apply(Play(player, move), at)])
         if self.bag.tiles:
             turn.events.append(self._deal(player, rng))
-        turn.events.extend(self._scoreless_end())
+        turn.events.extend(self._scoreless_end(at))
         return turn
 
     def exchange(self, player: str, tiles_text: str, rng: random.Random, at: float | None = None) -> Turn:
@@ -265,15 +279,16 @@ class DealtGame:
         drawn, _ = self.bag.draw(len(tiles), rng)
         turn = Turn([self.apply(Exchange(player, self.edition.spell_tiles(tiles)), at)])
         turn.events.append(self.apply(Dealt(player, drawn)))
-        turn.events.extend(self._scoreless_end())
+        turn.events.extend(self._scoreless_end(at))
         return turn
 
-    def pass_turn(self, player: str, at: float | None = None) -> Turn:
-        """A pass; after a player went out, the next player's pass accepts the play and ends the game."""
+    def pass_turn(self, player: str, at: float | None = None, *, clock: bool = False) -> Turn:
+        """A pass; after a player went out, the next player's pass accepts the play and ends the game.
+        ``clock``: the game clock's own pass, when the move's time is over (not refused for being late)."""
         if self.awaiting_end is not None and player == self.to_move:
-            return Turn([self.apply(self._end_event(stopped=False), at)])
-        turn = Turn([self.apply(Pass(player), at)])
-        turn.events.extend(self._scoreless_end())
+            return Turn(self._ending(stopped=False, at=at))
+        turn = Turn([self.apply(Pass(player), at, clock=clock)])
+        turn.events.extend(self._scoreless_end(at))
         return turn
 
     def challenge(
@@ -282,7 +297,7 @@ class DealtGame:
         """A challenge of the last play with its verdict (the words found invalid)."""
         turn = Turn([self.apply(Challenge(challenger, words, invalid), at)])
         if self.awaiting_end is not None and not invalid:
-            turn.events.append(self.apply(self._end_event(stopped=False), at))
+            turn.events.extend(self._ending(stopped=False, at=at))
         return turn
 
     def withdraw(self, player: str, at: float | None = None) -> Turn:
@@ -291,7 +306,7 @@ class DealtGame:
 
     def stop(self, at: float | None = None) -> Turn:
         """End the game now with each player's rack (stopped: nobody went out)."""
-        return Turn([self.apply(self._end_event(stopped=self.awaiting_end is None), at)])
+        return Turn(self._ending(stopped=self.awaiting_end is None, at=at))
 
     def _deal(self, player: str, rng: random.Random) -> Dealt:
         wanted = self.edition.rack_size - len(self.rack(player))
@@ -300,13 +315,32 @@ class DealtGame:
         self.apply(event)
         return event
 
-    def _end_event(self, stopped: bool) -> End:
-        return End(tuple((p, self.edition.spell_tiles(self.rack(p))) for p in self.players), stopped=stopped)
+    def _ending(self, stopped: bool, at: float | None) -> list[DealtEvent]:
+        """The end, applied: the overtime each player still owes (a chess clock under NASPA or WESPA), then
+        every rack as it stands."""
+        events: list[DealtEvent] = [self.apply(penalty, at) for penalty in self.overtime(at)]
+        racks = tuple((p, self.edition.spell_tiles(self.rack(p))) for p in self.players)
+        events.append(self.apply(End(racks, stopped=stopped), at))
+        return events
 
-    def _scoreless_end(self) -> list[DealtEvent]:
+    def overtime(self, at: float | None) -> list[TimePenalty]:
+        """The time penalties the players over their time owe at ``at`` (those already on the sheet not
+        again); none without a chess clock or a time."""
+        if at is None or self.rules.clock is not ClockMode.CHESS:
+            return []
+        found = []
+        for time in self.classic.clock(at).times:
+            lines = self.lines
+            given = -sum(x.points for x in lines if x.kind is LineKind.TIME_PENALTY and x.player == time.player)
+            points = min(MAX_PENALTY, overtime_points(self.rules, time) - given)
+            if points > 0:
+                found.append(TimePenalty(time.player, points))
+        return found
+
+    def _scoreless_end(self, at: float | None) -> list[DealtEvent]:
         if self.ended or not self.classic.scoreless_limit_reached:
             return []
-        return [self.apply(self._end_event(stopped=True))]
+        return self._ending(stopped=True, at=at)
 
     # --- events ------------------------------------------------------------------
 
@@ -334,9 +368,10 @@ class DealtGame:
             if len(self.bag) < needed:
                 raise ExchangeNotAllowedError(len(self.bag), needed)
 
-    def apply(self, event: DealtEvent, at: float | None = None) -> DealtEvent:
-        """Apply a new event and return it, or raise and leave the game unchanged."""
-        self.check(event, at)
+    def apply(self, event: DealtEvent, at: float | None = None, *, clock: bool = False) -> DealtEvent:
+        """Apply a new event and return it, or raise and leave the game unchanged (``clock``: the game clock's
+        own event, which its deadline does not refuse)."""
+        self.check(event, None if clock else at)
         self.apply_stored(event, at)
         return event
 
@@ -356,6 +391,8 @@ class DealtGame:
             self._dealt(event)
         elif isinstance(event, Robot):
             self.robots[event.player] = event.level
+        elif isinstance(event, Setting | ClockPause | ClockResume):  # the game's settings and clock: no turn
+            self.classic.apply_stored(event, at)
         else:
             self._classic_event(event, at)
             self.turn_count += 1

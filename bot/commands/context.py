@@ -4,7 +4,7 @@ message)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,7 +133,7 @@ class Context:
             return  # a player's command checks which seat the sender may act for
         running = self.storage.active_game(self.message.channel)
         if access is Access.START:
-            if running is None:
+            if running is None or beside_running(self, running):
                 return
             if not self.confirmed:
                 raise UserError(
@@ -154,3 +154,23 @@ class Context:
         if running is None and not self.spec.read_without_args:
             return  # the command answers that no game is running
         self.require_control(running)
+
+
+Beside = Callable[["Context", GameRecord], bool]
+_BESIDE: dict[str, list[Beside]] = {}  # by command name: when it starts a game beside the running one
+
+
+def starts_beside(name: str) -> Callable[[Beside], Beside]:
+    """Declare when a command that starts a game (``Access.START``) starts it beside the channel's running
+    one, which goes on, instead of replacing it (games by correspondence: several in a channel)."""
+
+    def register(predicate: Beside) -> Beside:
+        _BESIDE.setdefault(name, []).append(predicate)
+        return predicate
+
+    return register
+
+
+def beside_running(ctx: Context, running: GameRecord) -> bool:
+    """Whether the command starts its game beside ``running`` (a ``starts_beside`` predicate says so)."""
+    return any(predicate(ctx, running) for predicate in _BESIDE.get(ctx.spec.name, ()))

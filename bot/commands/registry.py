@@ -10,7 +10,7 @@ language works in every channel.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .context import Context
 
 Handler = Callable[["Context"], None]
+Asked = Callable[[Sequence[str]], bool]  # whether a command's words ask for a handler (``starts``)
 
 
 @dataclass
@@ -38,14 +39,21 @@ class Command:
     handler: Handler
     rank: int  # where /help lists it within its section, smaller first
     by_kind: dict[GameKind | None, Handler] = field(default_factory=dict)
+    by_words: list[tuple[Asked, Handler]] = field(default_factory=list)
 
-    def handler_for(self, kind: GameKind | None) -> Handler:
-        """The handler for a channel whose running game is of ``kind`` (None: no game)."""
+    def handler_for(self, kind: GameKind | None, words: Sequence[str] = ()) -> Handler:
+        """The handler for a channel whose running game is of ``kind`` (None: no game): the one a kind declared
+        for the command's ``words`` (``starts``: /new's words naming a kind of game) whatever runs, else the
+        one for ``kind``, else the command's own."""
+        for asked, handler in self.by_words:
+            if asked(words):
+                return handler
         return self.by_kind.get(kind, self.handler)
 
 
 _COMMANDS: dict[str, Command] = {}
 _BY_KIND: dict[str, dict[GameKind | None, Handler]] = {}  # by command name, whether declared yet or not
+_BY_WORDS: dict[str, list[tuple[Asked, Handler]]] = {}  # by command name: handlers chosen by the words typed
 _INDEX: dict[tuple[str, ...], dict[str, CommandSpec]] = {}  # by the languages served: every name typed
 
 
@@ -85,7 +93,7 @@ def command(
         for other in _COMMANDS.values():
             if other.spec.section is section and other.rank == rank:
                 raise CommandDeclarationError(name, f"its rank {rank} in /help is also /{other.spec.name}'s")
-        _COMMANDS[name] = Command(spec, handler, rank, _BY_KIND.setdefault(name, {}))
+        _COMMANDS[name] = Command(spec, handler, rank, _BY_KIND.setdefault(name, {}), _BY_WORDS.setdefault(name, []))
         _INDEX.clear()
         return handler
 
@@ -96,6 +104,7 @@ def withdraw(name: str) -> None:
     """Remove a declared command and its handlers by kind (a test's throwaway one)."""
     _COMMANDS.pop(name, None)
     _BY_KIND.pop(name, None)
+    _BY_WORDS.pop(name, None)
     _INDEX.clear()
 
 
@@ -110,9 +119,21 @@ def handles(name: str, kind: GameKind | None) -> Callable[[Handler], Handler]:
     return register
 
 
+def starts(name: str, asked: Asked) -> Callable[[Handler], Handler]:
+    """Declare the handler of a command when its words ask for it (``asked(words)``), whatever game runs in the
+    channel: a kind of game's start (``/new online ...``, ``/new no-board ...``), tried in the order declared,
+    before the command's own handler (a classic game's /new)."""
+
+    def register(handler: Handler) -> Handler:
+        _BY_WORDS.setdefault(name, []).append((asked, handler))
+        return handler
+
+    return register
+
+
 def check_handlers() -> None:
     """Raise if a handler was given for a command that no module declares."""
-    for name in sorted(set(_BY_KIND) - set(_COMMANDS)):
+    for name in sorted((set(_BY_KIND) | {n for n, found in _BY_WORDS.items() if found}) - set(_COMMANDS)):
         raise CommandDeclarationError(name, "a handler for a command not declared")
 
 

@@ -18,6 +18,7 @@ from .duplicate import commands as duplicate_commands
 from .duplicate import kind as duplicate_kind
 from .online import commands as online_commands
 from .online import kind as online_kind
+from .online import settings as online_settings
 from .series import commands as series_commands
 from .sheet import commands as sheet_commands
 from .sheet import kind as sheet_kind
@@ -38,6 +39,7 @@ MODULES = (
     duplicate_kind,
     online_commands,
     online_kind,
+    online_settings,
     series_commands,
     sheet_commands,
     sheet_kind,

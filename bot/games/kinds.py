@@ -7,7 +7,8 @@ its line in /games), as catalog text. The views (``common/views.py``, ``common/h
 referee ask the kind of the game's record and never test a game's class.
 
 A new kind of game is: its class in ``core`` (answering ``core.kinds.Game``), a package of ``bot/games``
-with its ``Kind`` (``register``ed when imported) and its commands (``registry.command`` and ``handles``),
+with its ``Kind`` (``register``ed when imported) and its commands (``registry.command`` and ``handles``; its
+start, when /new's words name it, ``registry.starts``),
 imported by ``installed.py``, and its messages in the catalogs; its name in ``GameKind``, what storage
 records."""
 

@@ -4,6 +4,8 @@ side of /score /pass /exchange /challenge /join /end: each move from the sender'
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.adjudication import adjudicate, normalise_query
 from core.edition import EDITIONS, edition_by_code
 from core.errors_online import NotOnRackError
@@ -14,18 +16,18 @@ from core.online_events import DealtEvent, OrderDrawn, Pace, Robot
 from core.online_robot import Level
 from core.rules import RULE_SETS, most_players, rule_set_by_code
 
-from ...commands.context import Context, UserError
-from ...commands.registry import Access, Section, command, handles
+from ...commands.context import Context, UserError, starts_beside
+from ...commands.registry import Access, Section, command, handles, starts
 from ...messages import keyword_form, keywords
 from ...play import seats
-from ...storage import GameKind, GameSetup
+from ...storage import GameKind, GameRecord, GameSetup, GameStatus
 from ...words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
 from ..classic import commands as classic
 from ..common.formatting import split_claimed
-from ..sheet import commands as sheet
 from .turns import (
     after_turn,
     finish,
+    game_prefix,
     load,
     own_seat,
     rack_text,
@@ -43,10 +45,11 @@ LEVEL_WORDS = {
     Level.STRONG: "keywords_online_level_strong",
     Level.MEDIUM: "keywords_online_level_medium",
     Level.WEAK: "keywords_online_level_weak",
+    Level.NOVICE: "keywords_online_level_novice",
 }
 
 
-def asked(tokens: list[str]) -> bool:
+def asked(tokens: Sequence[str]) -> bool:
     """Whether /new's words ask for a game the referee deals (``online``, ``en-ligne``)."""
     return any(keyword_form(token) in keywords("keywords_online") for token in tokens)
 
@@ -62,6 +65,21 @@ def _pace(word: str) -> tuple[int, int] | None:
     if unit in keywords("keywords_online_days"):
         return 0, number
     return None
+
+
+def by_correspondence(tokens: list[str]) -> bool:
+    """Whether /new's words ask for a game the referee deals by correspondence (hours a move or days a game)."""
+    return asked(tokens) and any(_pace(keyword_form(token)) is not None for token in tokens)
+
+
+@starts_beside("new")
+def beside(ctx: Context, running: GameRecord) -> bool:
+    """A game by correspondence starts beside the channel's running games when they are all games by
+    correspondence too (each goes on, known by its number); any other /new replaces them, as it replaces a game."""
+    if not by_correspondence(ctx.tokens):
+        return False
+    games = [g for g in ctx.storage.games(ctx.message.channel) if g.status is GameStatus.ACTIVE]
+    return all(g.kind is GameKind.ONLINE and ctx.services.games.load(ctx.storage, g).pace is not None for g in games)
 
 
 def _level(word: str) -> Level | None:
@@ -109,8 +127,10 @@ def start(ctx: Context) -> None:
         referee_name=seats.display_name(ctx.message),
     )
     game = DealtGame(edition_by_code(settings.edition), rule_set, players, notation_by_name(settings.notation))
+    running = ctx.storage.active_game(ctx.message.channel)
+    alongside = running is not None and beside(ctx, running)
     record = ctx.storage.create_game(
-        ctx.message.channel, GameKind.ONLINE, ctx.message.user, setup, abandon_running=ctx.confirmed
+        ctx.message.channel, GameKind.ONLINE, ctx.message.user, setup, abandon_running=ctx.confirmed, beside=alongside
     )
     own = seats.named_like(ctx.message, [p for p in players if p not in robots])
     if own is not None:
@@ -148,21 +168,25 @@ def game_order(game: DealtGame) -> tuple[tuple[tuple[str, str], ...], ...]:
     return drawn.rounds
 
 
-def new(ctx: Context) -> None:
-    """/new: a dealt game when its words ask for one, else what the sheet's /new does (a sheet or a classic game)."""
-    if asked(ctx.tokens):
-        start(ctx)
-        return
-    sheet.new(ctx)
-
-
-for _kind in (None, *GameKind):  # whatever runs in the channel, as the sheet's /new (imported first)
-    handles("new", _kind)(new)
+starts("new", asked)(start)  # /new online ..., whatever runs in the channel (replacing it takes the referee's !)
 
 
 @command("rack", section=Section.CLASSIC, rank=110, access=Access.PLAYER, private=True)
 def cmd_rack(ctx: Context) -> None:
-    raise UserError("online_no_game")  # racks are the dealt game's: the handler below
+    """/rack where no online game runs: in a private chat, the sender's racks in every online game they play
+    (each named by its number in its channel when there are several); elsewhere, no game."""
+    shown: list[str] = []
+    if ctx.message.private:
+        records = [r for r in ctx.storage.active_games_of(ctx.message.user) if r.kind is GameKind.ONLINE]
+        for record in reversed(records):  # oldest first
+            game: DealtGame = ctx.services.games.load(ctx.storage, record)
+            seat = seats.seat_of(ctx.storage, record, ctx.message.user, game.players)
+            if seat is not None:
+                text = ctx.say("online_rack", player=seat, rack=rack_text(ctx, game, seat))
+                shown.append((game_prefix(ctx, record) if len(records) > 1 else "") + text)
+    if not shown:
+        raise UserError("online_no_game")  # racks are the dealt game's: the handler below
+    ctx.private("\n".join(shown))
 
 
 @handles("rack", GameKind.ONLINE)
@@ -279,6 +303,7 @@ def online_join(ctx: Context) -> None:
 def online_end(ctx: Context) -> None:
     """/end: the referee stops the game; each player loses what is left on the rack."""
     record, game = load(ctx)
+    ctx.require_control(record)  # game N's referee (or an admin), whichever game runs last
     if game.ended:
         raise UserError("game_over_hint")
     turn = game.stop(ctx.services.now())

@@ -4,6 +4,7 @@ moves, and the end with every rack shown."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from core import online_robot as robot
@@ -11,6 +12,7 @@ from core.events import End, Exchange, Pass, Play
 from core.game import LineKind
 from core.online import DealtGame, Turn
 from core.online_events import DealtEvent, event_to_dict
+from core.rules import ClockMode
 
 from ...chat import Reply
 from ...commands.context import Context, UserError
@@ -22,22 +24,90 @@ from ..common.formatting import breakdown
 
 STAMP_KEY = classic.STAMP_KEY
 CLOCK_ROUND = 0  # the round number a dealt game's deadline is stored under
+TURN_COMMANDS = ("score", "pass", "exchange")  # the commands that are a player's turn
 ROBOT_TURNS = 400  # a bound on the computer's moves in a row (every seat the computer's)
 
 
-def sync_clock(storage: Storage, record: GameRecord, game: DealtGame) -> None:
-    """Storage's copy of the next moment the clock acts (none: no pace, or the game over)."""
+def next_deadline(game: DealtGame, now: float) -> float | None:
+    """The next moment the clock acts: the correspondence's (a game with a pace), else the game clock's (a chess
+    clock or a stopwatch set with /settings, as a classic game's); None for neither, or the game over."""
     due = game.deadline()
-    storage.open_round(record.id, CLOCK_ROUND, due.at if due is not None else None)
+    if due is not None or game.pace is not None or game.ended or game.rules.clock is ClockMode.NONE:
+        return due.at if due is not None else None
+    return game.classic.clock(now).deadline
+
+
+def sync_clock(storage: Storage, record: GameRecord, game: DealtGame, now: float) -> None:
+    """Storage's copy of the next moment the clock acts (none: no clock, or the game over)."""
+    storage.open_round(record.id, CLOCK_ROUND, next_deadline(game, now))
 
 
 def load(ctx: Context) -> tuple[GameRecord, DealtGame]:
-    """The channel's running dealt game."""
-    record = ctx.storage.active_game(ctx.message.channel)
-    if record is None or record.kind is not GameKind.ONLINE:
+    """The running dealt game the command is about: the channel's only one, or game N when the arguments start
+    with its number (``/rack 2``, ``/score 2 H8 WORD``: the number is taken off the arguments), or the one the
+    sender plays (among several by correspondence: the one where it is their turn, for a move)."""
+    games = ctx.storage.games(ctx.message.channel)
+    running = [(n, g) for n, g in enumerate(games, 1) if g.status is GameStatus.ACTIVE and g.kind is GameKind.ONLINE]
+    if not running:
         raise UserError("online_no_game")
+    words = ctx.args.split(maxsplit=1)
+    number = _game_number(ctx, words, running)
+    if number is not None:
+        found = [g for n, g in running if n == number]
+        if not found:
+            raise UserError("online_no_such_game", number=number, games=_listing(ctx, running))
+        ctx.command = dataclasses.replace(ctx.command, args=words[1] if len(words) > 1 else "")
+        record = found[0]
+    else:
+        record = running[0][1] if len(running) == 1 else _the_senders(ctx, running)
     game: DealtGame = ctx.services.games.load(ctx.storage, record)
     return record, game
+
+
+def _game_number(ctx: Context, words: list[str], running: list[tuple[int, GameRecord]]) -> int | None:
+    """The game's number the arguments start with, if they do: not a move's square typed with a space
+    (``/coup 8 H MOT``), nor, with one game running, a number that is not its own (``/change 7``: refused as
+    the exchange it is)."""
+    if not words or not words[0].isdigit():
+        return None
+    after = words[1].split() if len(words) > 1 else []
+    if ctx.spec.name == "score" and after and len(after[0]) == 1 and after[0].isalpha():
+        return None
+    number = int(words[0])
+    return number if len(running) > 1 or any(n == number for n, _ in running) else None
+
+
+def _the_senders(ctx: Context, running: list[tuple[int, GameRecord]]) -> GameRecord:
+    """Among several running games, the one the sender plays (for a move: the one where it is their turn)."""
+    mine: list[tuple[GameRecord, bool]] = []
+    named_so: list[GameRecord] = []  # the games with a free seat named like the sender (``own_seat`` takes it)
+    for _, record in running:
+        game: DealtGame = ctx.services.games.load(ctx.storage, record)
+        seat = seats.seat_of(ctx.storage, record, ctx.message.user, game.players)
+        if seat is not None:
+            mine.append((record, seat == game.to_move))
+        elif seats.named_like(ctx.message, _free(ctx, record, game)) is not None:
+            named_so.append(record)
+    if not mine and len(named_so) == 1:
+        return named_so[0]
+    if len(mine) > 1 and ctx.spec.name in TURN_COMMANDS:
+        mine = [m for m in mine if m[1]] or mine
+    if len(mine) == 1:
+        return mine[0][0]
+    number = running[-1][0]
+    rest = f" {ctx.args}" if ctx.args else ""
+    example = f"/{ctx.spec.name_in(ctx.lang)} {number}{rest}"
+    raise UserError("online_which_game", games=_listing(ctx, running), example=example)
+
+
+def _listing(ctx: Context, running: list[tuple[int, GameRecord]]) -> str:
+    """``1 (Ana, Ben), 2 (Ana, Cleo)``: the channel's running online games by number, with their players."""
+    return ", ".join(f"{n} ({', '.join(g.setup.players)})" for n, g in running)
+
+
+def named(ctx: Context, record: GameRecord, game: DealtGame, text: str) -> str:
+    """A line of a game by correspondence, which may run beside others in its channel, with its number first."""
+    return game_prefix(ctx, record) + text if game.pace is not None else text
 
 
 def store(ctx: Context, record: GameRecord, game: DealtGame, events: list[DealtEvent], **extra: Any) -> None:
@@ -46,6 +116,16 @@ def store(ctx: Context, record: GameRecord, game: DealtGame, events: list[DealtE
     cache = ctx.services.games.cache(GameKind.ONLINE)
     for event in events:
         cache.append(ctx.storage, record, game, {**event_to_dict(event), STAMP_KEY: now, **extra}, ctx.message.user)
+
+
+def game_number(storage: Storage, record: GameRecord) -> int:
+    """The game's number in its channel (as /games counts them, from 1)."""
+    return next(n for n, g in enumerate(storage.games(record.channel), 1) if g.id == record.id)
+
+
+def game_prefix(ctx: Context, record: GameRecord) -> str:
+    """``Partie 2 : ``, naming a game among the channel's (its number in /games)."""
+    return ctx.say("online_game_prefix", number=game_number(ctx.storage, record))
 
 
 def rack_text(ctx: Context, game: DealtGame, player: str) -> str:
@@ -59,14 +139,18 @@ def tell(ctx: Context, record: GameRecord, player: str, text: str) -> None:
         ctx.replies.append(Reply(text, to_user=owner, channel=record.channel))
 
 
+def _free(ctx: Context, record: GameRecord, game: DealtGame) -> list[str]:
+    """The game's seats nobody claimed (the computer's are never free)."""
+    return [p for p in game.players if p not in game.robots and seats.owner_of(ctx.storage, record, p) is None]
+
+
 def own_seat(ctx: Context, record: GameRecord, game: DealtGame) -> str:
     """The sender's seat; a free seat named like the sender is taken on the way."""
     players = game.players
     mine = seats.seat_of(ctx.storage, record, ctx.message.user, players)
     if mine is not None:
         return mine
-    free = [p for p in players if p not in game.robots and seats.owner_of(ctx.storage, record, p) is None]
-    named = seats.named_like(ctx.message, free)
+    named = seats.named_like(ctx.message, _free(ctx, record, game))
     if named is None:
         raise UserError("online_not_seated", players=", ".join(players))
     seats.bind(ctx.storage, record, ctx.message.user, named)
@@ -126,7 +210,9 @@ def after_turn(ctx: Context, record: GameRecord, game: DealtGame, player: str, t
 
 def finish(ctx: Context, record: GameRecord, game: DealtGame, lines: list[str], mover: str | None = None) -> None:
     """The channel's answer (the lines, the scores, the board), the end if it came, the private lines."""
-    sync_clock(ctx.storage, record, game)
+    sync_clock(ctx.storage, record, game, ctx.services.now())
+    if lines:
+        lines[0] = named(ctx, record, game, lines[0])
     if game.ended:
         end_replies(ctx, record, game, lines)
         return
@@ -144,7 +230,8 @@ def finish(ctx: Context, record: GameRecord, game: DealtGame, lines: list[str], 
 
 
 def your_turn(ctx: Context, record: GameRecord, game: DealtGame, player: str) -> str:
-    return ctx.say("online_your_turn", player=player, rack=rack_text(ctx, game, player), channel=record.channel)
+    text = ctx.say("online_your_turn", player=player, rack=rack_text(ctx, game, player), channel=record.channel)
+    return named(ctx, record, game, text)
 
 
 def end_replies(ctx: Context, record: GameRecord, game: DealtGame, lines: list[str]) -> None:
@@ -153,6 +240,11 @@ def end_replies(ctx: Context, record: GameRecord, game: DealtGame, lines: list[s
     end = next(e for e in reversed(game.events) if isinstance(e, End))
     racks = " · ".join(f"{player} {rack or '-'}" for player, rack in end.racks)
     lines.append(ctx.say("online_racks_at_end", racks=racks))
+    reading = game.classic.clock(ctx.services.now())
+    for line in game.lines:
+        if line.kind is LineKind.TIME_PENALTY:
+            minutes = reading.of(line.player).overtime_minutes
+            lines.append(ctx.say("clock_overtime_penalty", player=line.player, points=-line.points, minutes=minutes))
     lines.append(ctx.say("ended", standings=classic.standings_text(ctx, game.classic)))
     text, image = classic.board(ctx, game.classic)
     ctx.reply("\n".join(lines))

@@ -19,7 +19,7 @@ from core.game import player_key
 from core.rules import RULE_SETS, rule_set_by_code
 
 from ...commands.context import Context, UserError
-from ...commands.registry import command_named, handles
+from ...commands.registry import handles, starts
 from ...messages import keyword_form, keywords
 from ...numbers import read_int
 from ...play import seats
@@ -70,16 +70,7 @@ def start(ctx: Context) -> None:
     ctx.reply(ctx.say("sheet_new", edition=settings.edition, players=", ".join(players), to_move=players[0]))
 
 
-def new(ctx: Context) -> None:
-    """/new: a sheet without a board when its words ask for one, else the command's own (a classic game)."""
-    if asked(ctx.tokens):
-        start(ctx)
-        return
-    command_named("new").handler(ctx)
-
-
-for _kind in (None, *GameKind):  # whatever runs in the channel (replacing it takes the referee's !)
-    handles("new", _kind)(new)
+starts("new", asked)(start)  # /new ... no-board, whatever runs in the channel (replacing it takes the referee's !)
 
 
 def running(ctx: Context) -> tuple[GameRecord, BoardlessGame]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from core.boardless import (
@@ -39,7 +40,7 @@ from ..kinds import Kind, register
 LEAST_PLAYERS, MOST_PLAYERS = 2, 4  # the seed scorekeeper's classic sheet: two to four players
 
 
-def asked(tokens: list[str]) -> bool:
+def asked(tokens: Sequence[str]) -> bool:
     """Whether /new's words ask for a sheet without a board (``sans-grille``, ``no-board``)."""
     return any(keyword_form(token) in keywords("keywords_no_board") for token in tokens)
 

@@ -125,18 +125,27 @@ class SQLStore(SQLRunner):
         return game_of(rows[0])
 
     def create_game(
-        self, channel: str, kind: GameKind, referee: str, setup: GameSetup, *, abandon_running: bool = False
+        self,
+        channel: str,
+        kind: GameKind,
+        referee: str,
+        setup: GameSetup,
+        *,
+        abandon_running: bool = False,
+        beside: bool = False,
     ) -> GameRecord:
-        """A new active game; a running one is marked abandoned only when asked (else GameRunningError)."""
+        """A new active game; a running one is marked abandoned only when asked (else GameRunningError), or
+        left running beside the new one (``beside``: games by correspondence, several in a channel)."""
         with self.transaction():
             running = self.active_game(channel)
-            if running is not None and not abandon_running:
+            if running is not None and not abandon_running and not beside:
                 raise GameRunningError(channel, running)
-            self._execute(
-                "update games set status = ? where channel = ? and status = ?",
-                [GameStatus.ABANDONED.value, channel, GameStatus.ACTIVE.value],
-            )
-            self._execute("delete from deadlines where channel = ?", [channel])
+            if not beside:
+                self._execute(
+                    "update games set status = ? where channel = ? and status = ?",
+                    [GameStatus.ABANDONED.value, channel, GameStatus.ACTIVE.value],
+                )
+                self._execute("delete from deadlines where channel = ?", [channel])
             setup_text = json.dumps(setup.to_json(), ensure_ascii=False)
             rows = self._execute(
                 f"insert into games (channel, kind, referee, status, setup, created) values (?, ?, ?, ?, ?, ?)"

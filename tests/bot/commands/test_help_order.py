@@ -16,9 +16,12 @@ from bot.commands.registry import (
     command_named,
     declared,
     handles,
+    starts,
     withdraw,
 )
 from bot.games.installed import COMMANDS, MODULES
+from bot.games.online import commands as online_commands
+from bot.games.sheet import commands as sheet_commands
 from bot.storage import GameKind
 from tests.paths import REPO_ROOT
 
@@ -79,3 +82,23 @@ def test_every_module_declaring_commands_or_a_kind_is_installed() -> None:
     }
     assert found == {module.__name__ for module in MODULES}
     assert {command_named(spec.name).handler.__module__ for spec in COMMANDS} <= found
+
+
+def test_the_kinds_declare_their_start_by_the_words_of_new() -> None:
+    new = command_named("new")
+    assert new.handler_for(None, ["en-ligne", "Ana", "Ben"]) is online_commands.start
+    assert new.handler_for(GameKind.DUPLICATE, ["online", "Ana", "Ben"]) is online_commands.start  # whatever runs
+    assert new.handler_for(GameKind.ONLINE, ["sans-grille", "Ana", "Ben"]) is sheet_commands.start
+    assert new.handler_for(GameKind.CLASSIC, ["Ana", "Ben"]) is new.handler  # the classic game's own
+
+
+def test_a_start_by_words_is_tried_before_the_handler_by_kind() -> None:
+    handles("throwaway", GameKind.CLASSIC)(_other)
+    starts("throwaway", lambda words: "go" in words)(_nothing)
+    try:
+        command("throwaway", section=Section.GENERAL, rank=1000)(_other)
+        assert command_named("throwaway").handler_for(GameKind.CLASSIC, ["go"]) is _nothing
+        assert command_named("throwaway").handler_for(GameKind.CLASSIC, ["stay"]) is _other
+    finally:
+        withdraw("throwaway")
+    check_handlers()

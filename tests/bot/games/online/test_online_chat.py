@@ -151,16 +151,21 @@ def test_a_tile_not_on_the_rack_is_refused_with_the_rack_shown_to_its_player_onl
     assert "/rejoindre" in club.refused("Zoé", "/passe")
 
 
-@pytest.mark.parametrize("level", ["top", "faible"])
-def test_a_game_against_the_computer_to_the_end(club: Club, level: str) -> None:
+@pytest.mark.parametrize(("level", "stored"), [("top", "top"), ("faible", "weak"), ("débutant", "novice")])
+def test_a_game_against_the_computer_to_the_end(club: Club, level: str, stored: str) -> None:
     table = Table(club, ["Ana", "robot"])
     seat_everyone(table, f"/nouvelle en-ligne Ana robot {level}")
     game = game_of(club)
-    assert game.robots == {"Robot": "top" if level == "top" else "weak"}
+    assert game.robots == {"Robot": stored}
     assert game.to_move == "Ana"  # the computer answers at once: it is always Ana's turn
     end = play_out(table)
     assert end.ended
     assert any(line.player == "Robot" and line.points > 0 for line in end.lines)
+    if stored == "novice":  # its vocabulary: no word of more than five letters
+        played = [line.placement for line in end.lines if line.player == "Robot" and line.placement is not None]
+        robot_words = [w for placement in played for w in placement.words]
+        assert robot_words
+        assert max(len(w.cells) for w in robot_words) <= 5
     (exported,) = club.send("Ana", "/export")
     assert exported.document is not None
     assert read_gcg(exported.document, strict=True).game.totals() == end.totals()
@@ -181,19 +186,19 @@ def test_a_game_by_correspondence_over_three_days_on_the_driven_clock(club: Club
     assert club.tick(17 * 3600) == []
     reminder = club.tick(3600)
     assert private_to(reminder, first_user) == [
-        f"{first}, le temps de votre coup s'écoule dans 6 h. Votre chevalet : {table.rack_of(first)}"
+        f"Partie 1 : {first}, le temps de votre coup s'écoule dans 6 h. Votre chevalet : {table.rack_of(first)}"
     ]
     assert all(r.to_user == first_user for r in reminder)
     passed = club.tick(6 * 3600)  # day 1 over: the turn passes
     public = [r.text for r in passed if r.to_user is None]
-    assert public[0].startswith(f"Le temps de {first} pour ce coup est écoulé : le tour passe.")
-    assert private_to(passed, second_user)[0].startswith(f"À vous de jouer, {second}.")
+    assert public[0].startswith(f"Partie 1 : Le temps de {first} pour ce coup est écoulé : le tour passe.")
+    assert private_to(passed, second_user)[0].startswith(f"Partie 1 : À vous de jouer, {second}.")
     table.racks |= racks_told(passed)
     club.now += 6 * 3600
     table.play_turn()  # the second player plays on day 2, six hours in
     assert game_of(club).to_move == first
     later = club.tick(18 * 3600)  # three quarters of the first player's time
-    assert private_to(later, first_user)[0].startswith(f"{first}, le temps de votre coup s'écoule dans 6 h.")
+    assert private_to(later, first_user)[0].startswith(f"Partie 1 : {first}, le temps de votre coup s'écoule dans 6 h.")
     club.tick(6 * 3600)  # the first player's time over again: day 3 begins 6 hours in
     assert game_of(club).to_move == second
     end = club.tick(18 * 3600)  # the third day over: the game ends

@@ -244,3 +244,24 @@ def test_a_game_by_correspondence_reminds_then_passes_the_turn_then_ends_on_its_
     game.time_out(start + 3 * DAY)
     assert game.ended
     assert rebuilt(game).totals() == game.totals()
+
+
+def test_the_novice_plays_only_short_words_to_the_end_and_its_median_among_them() -> None:
+    game = DealtGame(FRENCH, rule_set_by_code("fisf"), ("Novice", "Top"))
+    rng = random.Random(14)
+    game.start(rng)
+    levels = {"Novice": Level.NOVICE, "Top": Level.TOP}
+    while not game.ended:
+        player = game.to_move or ""
+        if player == "Novice" and game.awaiting_end is None:
+            plays = generate_plays(game.board, FRENCH.spell(game.rack(player)), FRENCH_LIST, FRENCH)
+            short = sorted(p.total for p in plays if all(len(w.cells) <= 5 for w in p.placement.words))
+            choice = robot.choose(game, player, FRENCH_LIST, Level.NOVICE)
+            if short:
+                assert game.classic.evaluate(choice.move)[1].total == short[round((len(short) - 1) / 2)]
+        robot.move(game, player, FRENCH_LIST, levels[player], rng, None)
+        assert conserved(game)
+    novice = [w for line in game.lines if line.player == "Novice" and line.placement for w in line.placement.words]
+    assert novice
+    assert max(len(w.cells) for w in novice) <= 5
+    assert read_gcg(dealt_gcg(game), strict=True).game.totals() == game.totals()
