@@ -449,6 +449,7 @@ class FakeTelegram:
         self.outage_state: Outage | None = None
         self.members: dict[tuple[int, int], dict[str, Any]] = {}  # (chat id, user id) -> ChatMember without "user"
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.requested_at: list[float] = []  # the fake's time of each of ``requests``
         self.unhandled: list[tuple[str, dict[str, Any]]] = []
         self.commands: dict[str, list[dict[str, Any]]] = {}
         self.descriptions: dict[str, str] = {}  # "description/fr", "short_description": as set, by language
@@ -1002,6 +1003,7 @@ class FakeTelegram:
         except _ApiError as err:
             return self._error_response(err)
         self.requests.append((method, params))
+        self.requested_at.append(self.now())
         slow = next((i for i, (name, _) in enumerate(self._slow) if name in (key, "*")), None)
         if slow is not None:
             await asyncio.sleep(self._slow.pop(slow)[1])
