@@ -39,6 +39,7 @@ from tests.ready_lists import ready_registry
 ROOT = REPO_ROOT
 SHARDS = 2
 START_TIMEOUT = 20.0  # two interpreters importing discord.py on a busy machine
+ANSWER_TIMEOUT = 30.0  # a bot process answering a command while the suite runs beside it (10 s: too short twice)
 
 
 # --- the shard range option ------------------------------------------------------------------
@@ -179,7 +180,7 @@ def answers(dc: FakeDiscord, iid: int) -> list[SentMessage]:
 async def answered_once(dc: FakeDiscord, iid: int, shard: int) -> str:
     """Everything answered through interaction ``iid`` (one text), after checking that only shard
     ``shard``'s session got it and that no answer came twice."""
-    await dc.wait_for_response(iid, lambda r: r.text != "…", timeout=10)
+    await dc.wait_for_response(iid, lambda r: r.text != "…", timeout=ANSWER_TIMEOUT)
     await settle(dc)
     assert dc.interaction_shards(iid) == [(shard, SHARDS)]
     texts = [r.text or "" for r in answers(dc, iid)]

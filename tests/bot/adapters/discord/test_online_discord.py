@@ -22,6 +22,7 @@ from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from core.online import DealtGame
 from tests.discord_club import ClubDiscord
+from tests.discord_forms import form_options
 from tests.fakes import DiscordUser, SentMessage, running_bot
 from tests.loop_time import LoopTime
 from tests.online_players import (
@@ -74,9 +75,9 @@ class Players:
 
     async def slash(self, name: str, player: str, args: str | None = None) -> int:
         """``player`` runs ``/name args`` in the channel; its interaction id, once every reply owed was sent."""
-        options = {"args": args} if args is not None else None
+        command, options = form_options(name, args)  # the form a player fills to say ``/name args``
         user = self.users[player]
-        iid = await self.dc.send_interaction(name, options, user=user, channel_id=self.dc.channel)
+        iid = await self.dc.send_interaction(command, options, user=user, channel_id=self.dc.channel)
         self.asked[iid] = user
         await asyncio.wait_for(self.settled(iid), WAIT)
         self.take_racks()
