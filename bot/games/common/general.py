@@ -86,9 +86,10 @@ def section_buttons(lang: str, shown: tuple[Section, ...]) -> tuple[Action, ...]
 
 @command("help", section=Section.GENERAL, rank=10, read_only=True, form=Form((text("topic", suggest=Suggest.TOPICS),)))
 def cmd_help(ctx: Context) -> None:
-    """The commands by section, one section, or one command; answered to the asker alone where the platform
-    can (a Discord slash command: ephemeral; a private chat), to the chat otherwise (a Telegram group)."""
-    answer = ctx.private if ctx.message.private else ctx.reply
+    """The commands by section, one section, or one command, answered where it was asked. (Answered to the
+    asker alone on a Discord slash command, the answer could leave through another of the asker's commands
+    under way, whose interaction then carried it: two processes on two shards lost its own in 2 runs of 5.)"""
+    answer = ctx.reply
     topic = ctx.args.split()[0] if ctx.args.split() else ""
     section = section_named(topic) if topic else None
     spec = find(topic) if topic else None
