@@ -511,7 +511,8 @@ def anagram_keys(
     """The keys of the anagram map (sorted codes) made of sorted ``codes`` plus ``jokers`` free letters,
     each with its node.
 
-    Each key once, the free letters' codes in it; with ``first_only``, at most one key. ``words_below``:
+    Each key once, the free letters' codes in it (an empty key when ``words_below``: its node says it all);
+    with ``first_only``, at most one key. ``words_below``:
     the map holds each key's words below its node (``Lexicon.anagram_words``; the paths of exactly
     ``len(codes) + jokers`` letters below it are its words), else a key's node is final and its words are
     ``spell_words`` of it. ``letters`` is the lexicon's ``letters``.
@@ -521,7 +522,9 @@ def anagram_keys(
     # so that each key is reached once.
     given = len(codes)
     found: list[tuple[int, tuple[int, ...]]] = []
-    path: list[int] = []
+    path: list[int] = []  # the key read so far, only kept for a map of keys alone (its callers spell it)
+    track = not words_below
+    no_key: tuple[int, ...] = ()
 
     def walk(node: int, index: int, free: int, rest: int) -> None:
         # `rest` letters (the rest of the key, then the word when the map holds it) must go on from here
@@ -530,16 +533,18 @@ def anagram_keys(
         head = table[node]
         if index == given:
             if not free:
-                found.append((node, tuple(path)))
+                found.append((node, tuple(path) if track else no_key))
                 return
             letters = head & every
         else:
             code = codes[index]
             bit = 1 << code
             if head & bit:
-                path.append(code)
+                if track:
+                    path.append(code)
                 walk(table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free, rest - 1)
-                path.pop()
+                if track:
+                    path.pop()
                 if first_only and found:
                     return
             if not free:
@@ -548,9 +553,11 @@ def anagram_keys(
         while letters:
             low = letters & -letters
             letters ^= low
-            path.append(low.bit_length() - 1)
+            if track:
+                path.append(low.bit_length() - 1)
             walk(table[node + 2 + (head & (low - 1)).bit_count()], index, free - 1, rest - 1)
-            path.pop()
+            if track:
+                path.pop()
             if first_only and found:
                 return
 
