@@ -517,34 +517,32 @@ def anagram_keys(
     ``len(codes) + jokers`` letters below it are its words), else a key's node is final and its words are
     ``spell_words`` of it. ``letters`` is the lexicon's ``letters``.
     """
+    if words_below:
+        return [(node, ()) for node in _key_nodes(table, root, codes, jokers, first_only, letters)]
     every = letters
     # A free letter placed before the next given letter is strictly smaller than it,
     # so that each key is reached once.
     given = len(codes)
     found: list[tuple[int, tuple[int, ...]]] = []
-    path: list[int] = []  # the key read so far, only kept for a map of keys alone (its callers spell it)
-    track = not words_below
-    no_key: tuple[int, ...] = ()
+    path: list[int] = []  # the key read so far
 
     def walk(node: int, index: int, free: int, rest: int) -> None:
-        # `rest` letters (the rest of the key, then the word when the map holds it) must go on from here
+        # `rest` letters of the key must go on from here
         if not table[node + 1] >> rest & 1:
             return
         head = table[node]
         if index == given:
             if not free:
-                found.append((node, tuple(path) if track else no_key))
+                found.append((node, tuple(path)))
                 return
             letters = head & every
         else:
             code = codes[index]
             bit = 1 << code
             if head & bit:
-                if track:
-                    path.append(code)
+                path.append(code)
                 walk(table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free, rest - 1)
-                if track:
-                    path.pop()
+                path.pop()
                 if first_only and found:
                     return
             if not free:
@@ -553,13 +551,46 @@ def anagram_keys(
         while letters:
             low = letters & -letters
             letters ^= low
-            if track:
-                path.append(low.bit_length() - 1)
+            path.append(low.bit_length() - 1)
             walk(table[node + 2 + (head & (low - 1)).bit_count()], index, free - 1, rest - 1)
-            if track:
-                path.pop()
+            path.pop()
             if first_only and found:
                 return
 
-    walk(root, 0, jokers, (2 if words_below else 1) * (given + jokers))
+    walk(root, 0, jokers, given + jokers)
+    return found
+
+
+def _key_nodes(table: Table, root: int, codes: list[int], jokers: int, first_only: bool, every: int) -> list[int]:
+    """``anagram_keys`` of a map holding each key's words: the key nodes alone (the hot path of bingos)."""
+    given = len(codes)
+    found: list[int] = []
+
+    def walk(node: int, index: int, free: int, rest: int) -> None:
+        # `rest` letters (the rest of the key, then the word) must go on from here
+        if not table[node + 1] >> rest & 1:
+            return
+        head = table[node]
+        if index == given:
+            if not free:
+                found.append(node)
+                return
+            letters = head & every
+        else:
+            bit = 1 << codes[index]
+            if head & bit:
+                walk(table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free, rest - 1)
+                if first_only and found:
+                    return
+            if not free:
+                return
+            letters = head & (bit - 1)
+        while letters:
+            low = letters & -letters
+            letters ^= low
+            walk(table[node + 2 + (head & (low - 1)).bit_count()], index, free - 1, rest - 1)
+            if first_only and found:
+                return
+
+    walk(root, 0, jokers, 2 * (given + jokers))
     return found
