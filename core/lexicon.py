@@ -511,20 +511,23 @@ def anagram_keys(
     """The keys of the anagram map (sorted codes) made of sorted ``codes`` plus ``jokers`` free letters,
     each with its node.
 
-    Each key once, the free letters' codes in it; with ``first_only``, at most one key. ``words_below``:
+    Each key once, the free letters' codes in it (an empty key when ``words_below``: its node says it all);
+    with ``first_only``, at most one key. ``words_below``:
     the map holds each key's words below its node (``Lexicon.anagram_words``; the paths of exactly
     ``len(codes) + jokers`` letters below it are its words), else a key's node is final and its words are
     ``spell_words`` of it. ``letters`` is the lexicon's ``letters``.
     """
+    if words_below:
+        return [(node, ()) for node in _key_nodes(table, root, codes, jokers, first_only, letters)]
     every = letters
     # A free letter placed before the next given letter is strictly smaller than it,
     # so that each key is reached once.
     given = len(codes)
     found: list[tuple[int, tuple[int, ...]]] = []
-    path: list[int] = []
+    path: list[int] = []  # the key read so far
 
     def walk(node: int, index: int, free: int, rest: int) -> None:
-        # `rest` letters (the rest of the key, then the word when the map holds it) must go on from here
+        # `rest` letters of the key must go on from here
         if not table[node + 1] >> rest & 1:
             return
         head = table[node]
@@ -554,5 +557,40 @@ def anagram_keys(
             if first_only and found:
                 return
 
-    walk(root, 0, jokers, (2 if words_below else 1) * (given + jokers))
+    walk(root, 0, jokers, given + jokers)
+    return found
+
+
+def _key_nodes(table: Table, root: int, codes: list[int], jokers: int, first_only: bool, every: int) -> list[int]:
+    """``anagram_keys`` of a map holding each key's words: the key nodes alone (the hot path of bingos)."""
+    given = len(codes)
+    found: list[int] = []
+
+    def walk(node: int, index: int, free: int, rest: int) -> None:
+        # `rest` letters (the rest of the key, then the word) must go on from here
+        if not table[node + 1] >> rest & 1:
+            return
+        head = table[node]
+        if index == given:
+            if not free:
+                found.append(node)
+                return
+            letters = head & every
+        else:
+            bit = 1 << codes[index]
+            if head & bit:
+                walk(table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free, rest - 1)
+                if first_only and found:
+                    return
+            if not free:
+                return
+            letters = head & (bit - 1)
+        while letters:
+            low = letters & -letters
+            letters ^= low
+            walk(table[node + 2 + (head & (low - 1)).bit_count()], index, free - 1, rest - 1)
+            if first_only and found:
+                return
+
+    walk(root, 0, jokers, 2 * (given + jokers))
     return found
