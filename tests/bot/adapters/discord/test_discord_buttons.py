@@ -6,11 +6,9 @@ English room. Real discord.py against the fake Discord, a real SQLite file."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.discordbot.adapter import DiscordAdapter
 from bot.referee import Referee
@@ -23,18 +21,6 @@ from tests.ready_lists import ready_registry
 LEXICONS = ready_registry()
 
 
-@pytest_asyncio.fixture
-async def dc() -> AsyncIterator[ClubDiscord]:
-    async with ClubDiscord() as fake:
-        yield fake
-
-
-@pytest_asyncio.fixture
-async def adapter(dc: ClubDiscord, storage: SQLiteStorage) -> AsyncIterator[DiscordAdapter]:
-    adapter = DiscordAdapter(Referee(storage, LEXICONS), message_content=True, edit_interval=0.2, tick_seconds=0.05)
-    async with running_bot(dc, adapter.client):
-        await adapter.sync(dc.guild.id)
-        yield adapter
 
 
 def components(record: SentMessage) -> dict[str, dict[str, Any]]:

@@ -24,11 +24,6 @@ LEXICONS = ready_registry()
 MANAGE_GUILD = 1 << 5  # Permissions: MANAGE_GUILD
 
 
-@pytest_asyncio.fixture
-async def dc() -> AsyncIterator[ClubDiscord]:
-    async with ClubDiscord() as fake:
-        yield fake
-
 
 @pytest_asyncio.fixture
 async def adapter(dc: ClubDiscord, storage: SQLiteStorage) -> AsyncIterator[DiscordAdapter]:

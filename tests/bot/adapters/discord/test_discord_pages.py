@@ -4,34 +4,13 @@ answers its asker alone. Real discord.py against the fake Discord, a real SQLite
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.discordbot.adapter import DiscordAdapter
-from bot.referee import Referee
-from bot.storage import SQLiteStorage
 from tests.discord_club import ClubDiscord
-from tests.fakes import SentMessage, running_bot
-from tests.ready_lists import ready_registry
-
-LEXICONS = ready_registry()
-
-
-@pytest_asyncio.fixture
-async def dc() -> AsyncIterator[ClubDiscord]:
-    async with ClubDiscord() as fake:
-        yield fake
-
-
-@pytest_asyncio.fixture
-async def adapter(dc: ClubDiscord, storage: SQLiteStorage) -> AsyncIterator[DiscordAdapter]:
-    adapter = DiscordAdapter(Referee(storage, LEXICONS), message_content=True, edit_interval=0.2, tick_seconds=0.05)
-    async with running_bot(dc, adapter.client):
-        await adapter.sync(dc.guild.id)
-        yield adapter
+from tests.fakes import SentMessage
 
 
 async def shown(dc: ClubDiscord, iid: int, timeout: float = 2.0) -> SentMessage:
