@@ -41,6 +41,19 @@ def pytest_configure(config: pytest.Config) -> None:
         sys.pycache_prefix, sys.dont_write_bytecode = str(prefix), False
 
 
+def expected_seconds(item: pytest.Item) -> float:
+    """What a test's ``long`` mark says it takes (0 for the rest)."""
+    mark = item.get_closest_marker("long")
+    return float(mark.args[0]) if mark is not None else 0.0
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long tests first, the longest first, the others in file order after them: the test processes take
+    tests in that order (``--dist load``), so that no long test starts when the others are almost done and holds
+    the run's end alone."""
+    items.sort(key=expected_seconds, reverse=True)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """The bundled lists compiled into the cache before any test starts, once, by the process that starts the
     test processes (or the only one): otherwise the first test to need one pays seconds for it, and the CLI

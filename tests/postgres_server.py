@@ -37,9 +37,7 @@ def find_binaries() -> Path:
     initdb = shutil.which("initdb")
     if initdb and shutil.which("pg_ctl"):
         return Path(os.path.realpath(initdb)).parent
-    found = sorted(
-        glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parent.parent.name or 0)
-    )
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parent.parent.name or 0))
     if found:
         return Path(found[-1]).parent
     raise PostgresUnavailableError(
@@ -69,9 +67,7 @@ class PostgresServer:
         return SERVER_USER if os.geteuid() == 0 else None
 
     def _run(self, command: list[str], timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            command, user=self._run_as, capture_output=True, text=True, timeout=timeout, check=False
-        )
+        return subprocess.run(command, user=self._run_as, capture_output=True, text=True, timeout=timeout, check=False)
 
     def start(self) -> PostgresServer:
         """initdb, then pg_ctl start on a free port (tried again on another port if taken meanwhile)."""
@@ -112,16 +108,28 @@ class PostgresServer:
     def _pg_ctl(self, action: str) -> subprocess.CompletedProcess[str]:
         assert self.directory is not None
         return self._run(
-            [str(find_binaries() / "pg_ctl"), "-D", str(self.directory / "data"), "-l",
-             str(self.directory / "server.log"), "-o", self.flags, "-w", "-t", "60", action]
+            [
+                str(find_binaries() / "pg_ctl"),
+                "-D",
+                str(self.directory / "data"),
+                "-l",
+                str(self.directory / "server.log"),
+                "-o",
+                self.flags,
+                "-w",
+                "-t",
+                "60",
+                action,
+            ]
         )
 
     def crash(self) -> None:
         """Stop the server at once (``pg_ctl stop -m immediate``: every session cut, no clean shutdown), its
         data kept for ``start_again``."""
         assert self.directory is not None
-        stopped = self._run([str(find_binaries() / "pg_ctl"), "-D", str(self.directory / "data"), "-m", "immediate",
-                             "-w", "stop"])
+        stopped = self._run(
+            [str(find_binaries() / "pg_ctl"), "-D", str(self.directory / "data"), "-m", "immediate", "-w", "stop"]
+        )
         assert stopped.returncode == 0, stopped.stderr
 
     def start_again(self) -> None:

@@ -107,8 +107,13 @@ async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> i
             await asyncio.sleep(args.deliver_seconds)
         at = time.time()
         for reply in replies:
-            line = {"at": at, "outbox": reply.outbox_id, "channel": reply.channel, "to": reply.to_user,
-                    "image": reply.image_name if reply.image is not None else None}
+            line = {
+                "at": at,
+                "outbox": reply.outbox_id,
+                "channel": reply.channel,
+                "to": reply.to_user,
+                "image": reply.image_name if reply.image is not None else None,
+            }
             line["passes"] = service.outbox_passes
             out.write(json.dumps({**line, "text": reply.text[:300]}, ensure_ascii=False) + "\n")
         out.flush()
@@ -135,8 +140,9 @@ async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> i
         elapsed = (time.perf_counter() - started) * 1000
         texts = [r.text[:200] for r in replies]
         error = any(r.error for r in replies)
-        _write({"id": request["id"], "ms": round(elapsed, 2), "error": error, "texts": texts,
-                "clock_cpu": clock_cpu[0]})
+        _write(
+            {"id": request["id"], "ms": round(elapsed, 2), "error": error, "texts": texts, "clock_cpu": clock_cpu[0]}
+        )
 
     reader = asyncio.StreamReader(limit=1 << 20)  # stdin read by the event loop: no thread hop per line
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)

@@ -327,6 +327,7 @@ def same_cell(before: str, after: str) -> bool:
     return after == before
 
 
+@pytest.mark.long(5)
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) is not installed")
 def test_libreoffice_evaluates_no_cell_of_any_file(exports: Exports, tmp_path: Path) -> None:
     """Every file opened in LibreOffice (all in one run, a fresh profile) and saved again as CSV: each

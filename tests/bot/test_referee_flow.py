@@ -128,6 +128,7 @@ def bystander_probes(club: Club, check: bool) -> None:
                 assert dump(club.path) == before, (spec.name, args, replies)
 
 
+@pytest.mark.long(3)
 @pytest.mark.parametrize("state", range(len(BYSTANDER_STATES)))
 def test_a_bystander_changes_nothing_whatever_it_types(club: Club, state: int) -> None:
     """Every command of the table, by an account that is in no game, in every kind of state: one state per

@@ -194,9 +194,7 @@ def test_3_7_end_of_game(clause: str, letters: str, words: list[str], reason: En
         assert sorted(game.bag.unseen(game.reliquat)) == sorted(left), clause
         game.draw(random.Random(0), at=100.0)  # the next draw is made from them
         assert game.current is not None
-        assert sorted(game.current.draw.letters if game.current.draw else "") == sorted(
-            left
-        )
+        assert sorted(game.current.draw.letters if game.current.draw else "") == sorted(left)
 
 
 def test_3_6_no_play_draws_again_a_different_draw() -> None:

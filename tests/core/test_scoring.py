@@ -43,19 +43,19 @@ def test_vague_then_avions() -> None:
 
 
 WORKED_EXAMPLES = [
-        ("", "H3 ECOLES", ["ECOLES (1+3x2+1+1+1+1)x2 = 22"], 22),
-        ("", "H3 ÉCOLES", ["ECOLES (1+3x2+1+1+1+1)x2 = 22"], 22),
-        ("", "H4 MOUTONS", ["MOUTONS (2x2+1+1+1+1+1+1)x2 = 20"], 70),
-        ("K8:T", "K5 MOUTONS", ["MOUTONS (2+1+1+1+1+1+1)x4 = 32"], 32),
-        ("A4:J", "A4 JOUEZ", ["JOUEZ (8+1+1+1+10)x3 = 63"], 63),
-        ("G2:E", "H1 EX", ["EX (1+10)x3 = 33", "EX 1+10 = 11"], 44),
-        ("E6:A G6:E F5:E", "6E AXE", ["AXE 1+10x3+1 = 32", "EX 1+10x3 = 31"], 63),
-        ("E6:O F6:N G6:D H6:E", "D4 CAFE", ["CAFE (3+1+4+1)x2 = 18", "FONDE 4+1+1+2+1 = 9"], 27),
-        ("F5:I", "F2 kIWI", ["KIWI 0x3+1+10+1 = 12"], 12),
-        ("F5:I", "F2 KIWI", ["KIWI 10x3+1+10+1 = 42"], 42),
-        ("F5:I", "F2 (K)IWI", ["KIWI 0x3+1+10+1 = 12"], 12),
-        ("", "H6 ZEbRE", ["ZEBRE (10+1+0+1+1)x2 = 26"], 26),
-        ("", "H6 ZEBRE", ["ZEBRE (10+1+3+1+1)x2 = 32"], 32),
+    ("", "H3 ECOLES", ["ECOLES (1+3x2+1+1+1+1)x2 = 22"], 22),
+    ("", "H3 ÉCOLES", ["ECOLES (1+3x2+1+1+1+1)x2 = 22"], 22),
+    ("", "H4 MOUTONS", ["MOUTONS (2x2+1+1+1+1+1+1)x2 = 20"], 70),
+    ("K8:T", "K5 MOUTONS", ["MOUTONS (2+1+1+1+1+1+1)x4 = 32"], 32),
+    ("A4:J", "A4 JOUEZ", ["JOUEZ (8+1+1+1+10)x3 = 63"], 63),
+    ("G2:E", "H1 EX", ["EX (1+10)x3 = 33", "EX 1+10 = 11"], 44),
+    ("E6:A G6:E F5:E", "6E AXE", ["AXE 1+10x3+1 = 32", "EX 1+10x3 = 31"], 63),
+    ("E6:O F6:N G6:D H6:E", "D4 CAFE", ["CAFE (3+1+4+1)x2 = 18", "FONDE 4+1+1+2+1 = 9"], 27),
+    ("F5:I", "F2 kIWI", ["KIWI 0x3+1+10+1 = 12"], 12),
+    ("F5:I", "F2 KIWI", ["KIWI 10x3+1+10+1 = 42"], 42),
+    ("F5:I", "F2 (K)IWI", ["KIWI 0x3+1+10+1 = 12"], 12),
+    ("", "H6 ZEbRE", ["ZEBRE (10+1+0+1+1)x2 = 26"], 26),
+    ("", "H6 ZEBRE", ["ZEBRE (10+1+3+1+1)x2 = 32"], 32),
 ]
 SEED_SEQUENCES = [("VAGUE", 26), ("AVIONS", 18), ("HANTEZ", 56), ("FACADES", 96), ("HUES", 20), ("JOUET", 59)]
 
@@ -184,9 +184,7 @@ def test_every_worked_example_of_the_digest_is_tested_here() -> None:
     digest = (REPO_ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     table = digest.split("Worked examples", 1)[1].split("\n\n", 2)[1]
     rows = [line.split("|")[1:4] for line in table.splitlines()[2:] if line.startswith("|")]
-    listed = {
-        (case.split()[0], int(re.findall(r"\d+", expected.rsplit("=", 1)[1])[0])) for case, _, expected in rows
-    }
+    listed = {(case.split()[0], int(re.findall(r"\d+", expected.rsplit("=", 1)[1])[0])) for case, _, expected in rows}
     tested = {(move.split()[1].upper().replace("(K)", "K"), total) for _, move, _, total in WORKED_EXAMPLES}
     tested |= set(SEED_SEQUENCES)
     assert len(rows) == 15, rows

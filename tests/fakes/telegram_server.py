@@ -234,7 +234,7 @@ def check_inline_keyboard(markup: Any) -> None:
         return  # another kind of markup (a reply keyboard, its removal): not modelled
     rows = markup["inline_keyboard"]
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-        raise _bad("field \"inline_keyboard\" of the InlineKeyboardMarkup should be an Array of Arrays")
+        raise _bad('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays')
     for row in rows:
         for button in row:
             if not isinstance(button, dict) or not button.get("text"):

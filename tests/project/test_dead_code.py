@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.paths import REPO_ROOT
 
 ROOT = REPO_ROOT
@@ -14,6 +16,7 @@ DECORATORS = "@command,@handles,@media"  # the registries call what they decorat
 HOOKS = "on_*,setup_hook,data_received,write_error,SUPPORTED_METHODS,warn_*,dm_messages,guild_messages"
 
 
+@pytest.mark.long(5)
 def test_no_unused_function_class_or_variable() -> None:
     found = subprocess.run(
         [

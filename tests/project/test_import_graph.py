@@ -214,9 +214,7 @@ def test_no_adapter_module_is_named_after_a_library() -> None:
     libraries = set(sys.stdlib_module_names) | set(packages_distributions()) - set(PACKAGES)
     modules_of_adapters = modules(ROOT, ("bot",))
     named = sorted(
-        name
-        for name in modules_of_adapters
-        if _inside(name, "bot.adapters") and name.rpartition(".")[2] in libraries
+        name for name in modules_of_adapters if _inside(name, "bot.adapters") and name.rpartition(".")[2] in libraries
     )
     assert named == []
 

@@ -190,6 +190,7 @@ def telegram_texts(tg: TelegramWithBen) -> list[str]:
     return [r.text or "" for r in tg.log.records if r.action in ("send", "edit")]
 
 
+@pytest.mark.long(3)
 @pytest.mark.asyncio
 async def test_duplicate_rounds_survive_telegram_faults(tg: TelegramWithBen, storage: SQLiteStorage) -> None:
     referee = Referee(storage, LEXICONS, now=tg.now, images=False)

@@ -166,6 +166,7 @@ async def close_begun(tg: FakeTelegram, number: int, since: int) -> None:
     raise AssertionError(f"round {number} never closed")
 
 
+@pytest.mark.long(4)
 @pytest.mark.asyncio
 @pytest.mark.parametrize("players", [20, 50])
 async def test_a_crowded_group_stays_within_telegram_budget(

@@ -250,7 +250,7 @@ def edited_database(kind: str, path: Path) -> str:
             db.execute("update games set setup = '{\"players\": 3}' where id = 1")
             return "game 1 (channel c0) has a set-up that cannot be read (game set-up: 'players' cannot be 3)"
         if kind == "event-not-json":
-            db.execute("update events set data = '{\"kind\": \"pass\", ' where game = 2 and seq = 7")
+            db.execute('update events set data = \'{"kind": "pass", \' where game = 2 and seq = 7')
             return "event 7 of game 2 (channel c1) is not a JSON object (a damaged or hand-edited file)"
         if kind == "event-not-object":
             db.execute("update events set data = '[1, 2]' where game = 1 and seq = 3")
@@ -269,6 +269,7 @@ def edited_database(kind: str, path: Path) -> str:
 EDITED = ["outbox-dropped", "column-dropped", "unknown-kind", "bad-setup", "event-not-json", "event-not-object"]
 
 
+@pytest.mark.long(6)
 @pytest.mark.parametrize("kind", [*EDITED, "newer-version", "read-only"])
 def test_a_database_this_version_cannot_use_stops_the_console_with_one_line_and_exit_2(
     tmp_path: Path, kind: str

@@ -147,9 +147,7 @@ def test_every_example_of_the_permission_table_has_its_set_up_and_no_other() -> 
 
 
 @pytest.mark.parametrize(("example", "who", "allowed"), CASES)
-def test_the_permission_table_is_what_the_bot_enforces(
-    club: Club, example: str, who: str, allowed: bool
-) -> None:
+def test_the_permission_table_is_what_the_bot_enforces(club: Club, example: str, who: str, allowed: bool) -> None:
     SETUPS[example](club)
     name, admin = PEOPLE[who]
     if allowed:

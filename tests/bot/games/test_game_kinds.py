@@ -226,9 +226,7 @@ def test_a_throwaway_kind_answers_the_views_through_the_protocol(solitaire: str,
     assert "12" in listed
 
 
-def test_a_command_failing_after_changing_its_game_leaves_the_committed_game(
-    solitaire: str, referee: Referee
-) -> None:
+def test_a_command_failing_after_changing_its_game_leaves_the_committed_game(solitaire: str, referee: Referee) -> None:
     referee.storage.save_channel(referee.storage.channel("room").with_changes(language=solitaire))
     say(referee, "/solo")
     say(referee, "/solo 5")

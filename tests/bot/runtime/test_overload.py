@@ -127,9 +127,7 @@ async def test_a_backlog_sheds_counters_joins_and_images_and_never_an_answer_a_d
 
         platform.hold()
         plays = [
-            asyncio.ensure_future(
-                service.handle(Incoming(room, user, f"P{user[2:]}", "/jouer H8 ZOO", private=True))
-            )
+            asyncio.ensure_future(service.handle(Incoming(room, user, f"P{user[2:]}", "/jouer H8 ZOO", private=True)))
             for room in rooms
             for user in users[room]
         ]
@@ -228,10 +226,7 @@ async def test_twenty_players_answering_over_a_minute_shed_nothing(
             now[0] = START + second
             answering = [p for p in range(players) if p * 3 == second or (p * 3 + 1 == second and p % 2)]
             await asyncio.gather(
-                *(
-                    service.handle(Incoming(room, f"u:{p}", f"P{p}", "/jouer H8 ZOO", private=True))
-                    for p in answering
-                )
+                *(service.handle(Incoming(room, f"u:{p}", f"P{p}", "/jouer H8 ZOO", private=True)) for p in answering)
             )
             await service.tick()
             assert not service.overload.overloaded

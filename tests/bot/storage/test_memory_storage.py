@@ -35,9 +35,11 @@ def test_every_memory_store_has_the_schema_of_a_migrated_file(tmp_path: Path) ->
     assert first.db.execute(schema).fetchall() == expected
     assert second.db.execute(schema).fetchall() == expected  # copied from the first one migrated, if not that one
     versions = "select version, name from migrations order by version"
-    assert first.db.execute(versions).fetchall() == second.db.execute(versions).fetchall() == [
-        (version, name) for version, name, _ in MIGRATIONS
-    ]
+    assert (
+        first.db.execute(versions).fetchall()
+        == second.db.execute(versions).fetchall()
+        == [(version, name) for version, name, _ in MIGRATIONS]
+    )
     for store in (file, first, second):
         store.close()
 

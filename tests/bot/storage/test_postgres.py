@@ -26,8 +26,11 @@ TRICKY = ['O"Neil \\ {a,b}', "NULL", "", "é ü 😀", "tab\there", '\\"', "}"]
         ("select %s", [1], "select %s"),  # no list: unchanged
         ("select cast(%s as text[])", [["a", None]], "select cast(%b as text[])"),
         ("select cast(%s as text[])", [[]], "select cast(%b as text[])"),
-        ("select cast(%s as bigint[]), cast(%s as text[])", [[1, 2], ["x"]],
-         "select cast(%s as bigint[]), cast(%b as text[])"),  # numbers keep psycopg's usual format
+        (
+            "select cast(%s as bigint[]), cast(%s as text[])",
+            [[1, 2], ["x"]],
+            "select cast(%s as bigint[]), cast(%b as text[])",
+        ),  # numbers keep psycopg's usual format
         ("select cast(%s as text[]), %s", [["x", 3], "y"], "select cast(%s as text[]), %s"),  # mixed: usual
         ("select %s", [["x"], ["y"]], "select %s"),  # not one placeholder per parameter: left alone
     ],

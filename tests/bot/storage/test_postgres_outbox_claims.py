@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 
 from tests.worker_pool import Worker, say
 
@@ -62,6 +63,7 @@ def test_postgres_a_reply_its_killed_sender_owed_goes_at_the_restarted_process_f
     assert rows(postgres_url, "select count(*) from outbox_processes") == [(0,)]  # the heir stopped cleanly
 
 
+@pytest.mark.long(4)
 def test_postgres_two_live_processes_never_send_the_same_message_when_the_platform_is_slow(
     postgres_url: str, tmp_path: Path
 ) -> None:

@@ -60,6 +60,7 @@ def submissions(url: str) -> set[tuple[str, int]]:
     return found
 
 
+@pytest.mark.long(5)
 def test_postgres_clock_owner_killed_another_process_closes_the_round(postgres_url: str, tmp_path: Path) -> None:
     """Real time: real processes, one killed with kill -9, on a real PostgreSQL server; the round lasts 4.5 s
     (the six players join and play in about 0.4 s at a load of 8 on 2 cores), the lease 2 s."""
@@ -97,6 +98,7 @@ def test_postgres_clock_owner_killed_another_process_closes_the_round(postgres_u
         assert rows(postgres_url, "select owner from clock_leases where channel = 'pg:1'") == [(survivor.name,)]
         # every acknowledged move is in the round the survivor closed, and its results were posted
         assert {(f"p{i}", 100 + i) for i in range(6)} <= submissions(postgres_url)
+
         def posted() -> list[str]:
             return [r["text"] for r in survivor.delivered() if r["channel"] == "pg:1" and r["to"] is None]
 
@@ -106,6 +108,7 @@ def test_postgres_clock_owner_killed_another_process_closes_the_round(postgres_u
         assert survivor.finish() == 0
 
 
+@pytest.mark.long(28)
 def test_postgres_three_processes_race_closes_and_lose_nothing(postgres_url: str, tmp_path: Path) -> None:
     """Three processes serve eight channels of 3-second rounds for RACE seconds; the referee types /cloture and
     players play through any of them at random; one process is killed with kill -9 half-way. Real time: real

@@ -94,6 +94,7 @@ def penalties(storage: PostgresStorage) -> list[int]:
     return [int(e.data["points"]) for e in storage.events(game.id) if e.data.get("kind") == "penalty"]
 
 
+@pytest.mark.long(18)
 def test_answers_after_a_restart_or_with_every_session_ended_are_real_replies(
     own_server: PostgresServer, url: str
 ) -> None:

@@ -213,6 +213,7 @@ def arbitre(installed: Path, env: dict[str, str], *args: str, stdin: str = "") -
     return result
 
 
+@pytest.mark.long(4)
 def test_the_installed_code_and_lists_are_the_wheels(installed: Path, user_env: dict[str, str]) -> None:
     script = "import bot, core, lexicons; print(bot.__file__, core.__file__, lexicons.__file__)"
     result = run([str(installed / "bin" / "python"), "-c", script], env=user_env, cwd=user_env["HOME"])
@@ -224,6 +225,7 @@ def test_the_installed_code_and_lists_are_the_wheels(installed: Path, user_env: 
         assert (lists / name).is_file(), name
 
 
+@pytest.mark.long(3)
 def test_check_score_and_a_console_game_on_the_bundled_lists(installed: Path, user_env: dict[str, str]) -> None:
     check = arbitre(installed, user_env, "check", "VAGUE", "AVIONS")
     assert check.returncode == 0, check.stdout + check.stderr

@@ -108,6 +108,7 @@ async def test_one_port_serves_health_metrics_pages_and_the_webhook(api: Webhook
     assert "Traceback" not in err
 
 
+@pytest.mark.long(4)
 @pytest.mark.asyncio
 async def test_each_path_can_be_left_out(api: WebhookTelegram, tmp_path: Path) -> None:
     port = free_port()

@@ -130,6 +130,7 @@ def tile_contrast(driver: Any, selector: str) -> float:
     return max(contrast_ratio(background, pixel) for pixel in set(pixels))
 
 
+@pytest.mark.long(3)
 @pytest.mark.asyncio
 async def test_a_round_seen_on_the_projector_and_on_a_phone(tmp_path: Path, browser: Any) -> None:
     room = await WebRoom(tmp_path / "arbitre.sqlite").start()
@@ -415,6 +416,7 @@ ROOM_TWO += ["Marie-Charlotte de La Rochefoucauld"]
 ROOM_THREE = ["Adrien", "Béatrice", "Cédric", "Delphine", "Étienne", "Françoise", "Gaston", "Hélène"]
 
 
+@pytest.mark.long(4)
 @pytest.mark.asyncio
 async def test_a_simultane_of_35_players_on_the_projector_and_on_a_phone(tmp_path: Path, browser: Any) -> None:
     """Three rooms, 35 players; round 1 held in the first room while the others play it; the third room ends

@@ -149,6 +149,7 @@ async def end_of(reader: asyncio.StreamReader) -> bytes:
         return b""
 
 
+@pytest.mark.long(42)
 @pytest.mark.asyncio
 async def test_a_crowd_of_streams_and_half_sent_requests_under_1024_descriptors(console: Console) -> None:
     metrics = (await console.err_line(r"health check on (\S+)/healthz"))[1]

@@ -68,9 +68,7 @@ async def test_a_game_ended_by_the_referee_shows_game_over_with_no_draw_and_no_c
         assert over["finished"]
         assert over["round"] is None
         assert over["last"]["number"] == 1
-        assert over["standings"] == [
-            {"place": 1, "player": "Ana", "total": points, "gap": 0}
-        ]
+        assert over["standings"] == [{"place": 1, "player": "Ana", "total": points, "gap": 0}]
         assert (await room.say("/vue", admin=True))[0].text.endswith(link)  # no game running: the room's last one
 
 

@@ -145,6 +145,7 @@ async def test_another_process_play_and_close_reach_the_page_by_notification(ser
     assert served.listener.own_heard >= 1  # and heard back, not passed on: its hub knew already
 
 
+@pytest.mark.long(3)
 @pytest.mark.asyncio
 async def test_a_round_the_other_process_s_clock_closes_reaches_the_page(served: Served, other: Other) -> None:
     """Real time: a 3-second round (the shortest clock) drawn and closed by the other process's clock."""
@@ -218,6 +219,7 @@ def wait_for(check: Callable[[], bool], what: str, timeout: float = 20.0) -> Non
         time.sleep(0.02)
 
 
+@pytest.mark.long(3)
 def test_only_watched_rooms_are_told_once_per_statement_by_their_key(postgres_url: str) -> None:
     """What another process hears: one notification per watched room however many changes, its payload the
     room's key; a room with no live link costs nothing (no statement)."""

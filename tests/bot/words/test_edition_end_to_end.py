@@ -487,6 +487,7 @@ def test_arbitre_score_reads_chorro_as_four_spanish_tiles(capsys: pytest.Capture
 # --- a Catalan duplicate game to its end in the console process (issue 23, "Done when") ---------------
 
 
+@pytest.mark.long(3)
 def test_a_catalan_duplicate_game_to_its_end_in_the_console(registry: LexiconRegistry, tmp_path: Path) -> None:
     ca = Words(edition_by_code("ca"), registry.get("ca"))
     typed = [ca.spell(w) for w in ca.checked]  # a word for each of L·L, NY, QU, Ç

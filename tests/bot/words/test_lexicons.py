@@ -165,9 +165,7 @@ def test_lexicon_info_and_build_cli(tmp_path: Path) -> None:
     other.write_text("loup\nours\nrenard\n")
     both = arbitre("lexicon", "build", str(path), str(other))
     assert both.returncode == 0
-    assert ["2 words", "3 words"] == [
-        line.split(": ")[1][:7] for line in both.stdout.splitlines()
-    ]
+    assert ["2 words", "3 words"] == [line.split(": ")[1][:7] for line in both.stdout.splitlines()]
     bad = tmp_path / "bad.txt"
     bad.write_text("chat\n123\n")
     failed = arbitre("check", "--lexicon", str(bad), "CHAT")

@@ -182,12 +182,8 @@ def test_in_english_removing_an_added_word_undoes_it(club: Club) -> None:
     club.ok("Max", "/settings edition en", admin=True)
     club.ok("Max", "/words add KAOS", admin=True)
     undone = club.ok("Max", "/words remove KAOS", admin=True)
-    assert (
-        "No longer accepted: KAOS (the list en lacks it)." in undone
-    )
-    assert (
-        "House words in force: 0 (list en)" in undone
-    )
+    assert "No longer accepted: KAOS (the list en lacks it)." in undone
+    assert "House words in force: 0 (list en)" in undone
     assert club.ok("Zed", "/check KAOS") == "KAOS not valid (list: en)"
     assert "This channel has no house words for the list en" in club.ok("Zed", "/words")
 

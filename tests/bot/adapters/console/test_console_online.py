@@ -109,6 +109,7 @@ def play_to_the_end(console: Console) -> DealtGame:
     ["/nouvelle en-ligne Ana Ben", "/nouvelle en-ligne Ana Ben Cleo Dan", "/nouvelle en-ligne Ana robot"],
     ids=["two", "four", "computer"],
 )
+@pytest.mark.long(5)
 def test_an_online_game_to_its_end_in_the_console(tmp_path: Path, new: str) -> None:
     console = Console(tmp_path / "online.sqlite")
     try:

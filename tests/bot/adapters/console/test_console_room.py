@@ -59,6 +59,7 @@ def test_a_restart_never_overwrites_a_stored_setting(
         ("fr", "en", "The room keeps its language (en): --lang fr applies to a new room only"),
     ],
 )
+@pytest.mark.long(3)
 def test_lang_for_a_room_that_exists_is_answered_with_a_note(tmp_path: Path, lang: str, kept: str, note: str) -> None:
     db = tmp_path / "room.sqlite"
     console_process("", db, "--lang", kept)
@@ -119,8 +120,7 @@ def test_an_edit_that_changes_nothing_is_not_printed_again(tmp_path: Path) -> No
     """The close brings the live counter and join line up to date; the console, which prints every edit as
     a new line, printed both again unchanged (found playing a club night)."""
     script = (
-        "Ref: /duplicate 1 manuel\nRef: /tirage AEGUVRS\nAna> /jouer H8 VAGUE\nBen> /jouer H8 VAGUES\n"
-        "Ref: /cloture\n"
+        "Ref: /duplicate 1 manuel\nRef: /tirage AEGUVRS\nAna> /jouer H8 VAGUE\nBen> /jouer H8 VAGUES\nRef: /cloture\n"
     )
     output = replies(run_console(script, tmp_path / "room.db"))
     assert output.count("[#console] Coup 1 : 2 joueurs sur 2 ont joué.") == 1

@@ -131,6 +131,7 @@ def image_paths(output: str) -> list[Path]:
 # --- rooms, names, the default room ----------------------------------------------------------------
 
 
+@pytest.mark.long(3)
 def test_two_rooms_keep_their_own_games_settings_and_files(tmp_path: Path) -> None:
     db = tmp_path / "club.sqlite"
     # vichy is created in English, sete in French (--lang is each new room's); Ana plays in both
@@ -193,6 +194,7 @@ def test_names_at_the_limits_are_rooms(tmp_path: Path) -> None:
     assert replies(run_console("Ana: /parties\n", db, "--room=-"))[0].startswith("[#-] ")
 
 
+@pytest.mark.long(3)
 def test_the_default_room_is_the_room_console_as_before(tmp_path: Path) -> None:
     db = tmp_path / "club.sqlite"
     first = run_console("Ana: /nouvelle Ana Ben\nAna: /coup H8 VAGUE\nAna: /grille\n", db)

@@ -284,6 +284,7 @@ def normalised(text: str) -> str:
     return text
 
 
+@pytest.mark.long(5)
 @pytest.mark.asyncio
 async def test_a_club_night_costs_fewer_characters_and_commands_with_forms_and_buttons(
     dc: ClubDiscord, adapter: DiscordAdapter

@@ -327,6 +327,7 @@ async def test_autocomplete_offers_the_game_s_players_and_the_setting_s_lists(
 # --- duplicate: private submissions ----------------------------------------------------
 
 
+@pytest.mark.long(5)
 @pytest.mark.asyncio
 async def test_duplicate_round_submissions_stay_private_until_it_closes(
     dc: AdapterDiscord, clocked: DiscordAdapter, storage: SQLiteStorage
@@ -403,6 +404,7 @@ async def settle(adapter: DiscordAdapter) -> None:
     assert await adapter.service.drain(10.0)
 
 
+@pytest.mark.long(5)
 @pytest.mark.asyncio
 async def test_results_posted_15_minutes_after_the_duplicate_command_go_through_the_channel(
     dc: AdapterDiscord, clocked: DiscordAdapter
@@ -439,6 +441,7 @@ async def test_an_expired_token_the_adapter_did_not_expect_falls_back_to_the_cha
     assert len(refused) == 1  # one try through the expired token (401 / 50027), then the channel
 
 
+@pytest.mark.long(5)
 @pytest.mark.asyncio
 async def test_gateway_reconnect_and_invalid_session_in_the_middle_of_a_round(
     dc: AdapterDiscord, clocked: DiscordAdapter, storage: SQLiteStorage

@@ -21,8 +21,6 @@ from tests.ready_lists import ready_registry
 LEXICONS = ready_registry()
 
 
-
-
 def components(record: SentMessage) -> dict[str, dict[str, Any]]:
     """A sent message's buttons and selects, by custom id."""
     return {c["custom_id"]: c for row in record.reply_markup or [] for c in row["components"]}

@@ -24,7 +24,6 @@ LEXICONS = ready_registry()
 MANAGE_GUILD = 1 << 5  # Permissions: MANAGE_GUILD
 
 
-
 @pytest_asyncio.fixture
 async def adapter(dc: ClubDiscord, storage: SQLiteStorage) -> AsyncIterator[DiscordAdapter]:
     adapter = DiscordAdapter(Referee(storage, LEXICONS), message_content=True, edit_interval=0.2, tick_seconds=0.05)

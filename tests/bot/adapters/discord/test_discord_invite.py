@@ -104,6 +104,7 @@ async def test_each_permission_asked_for_is_needed(dc: ClubDiscord, tmp_path: Pa
     assert refusals(dc), f"nothing refused without {missing}"
 
 
+@pytest.mark.long(3)
 @pytest.mark.asyncio
 async def test_the_process_prints_the_link_on_asking_and_at_start(dc: ClubDiscord, tmp_path: Path) -> None:
     env = cli_env(tmp_path, ARBITRE_DISCORD_API=dc.api_base, ARBITRE_DISCORD_TOKEN=dc.token)

@@ -41,6 +41,7 @@ async def test_a_long_list_of_games_is_read_page_by_page(dc: ClubDiscord, adapte
     assert refused.text == listed.text
 
 
+@pytest.mark.long(6)
 @pytest.mark.asyncio
 async def test_a_crowded_duplicate_s_standings_and_moves_are_paged(dc: ClubDiscord, adapter: DiscordAdapter) -> None:
     players = [dc.member(f"p{n}", f"P{n:02d}") for n in range(27)]

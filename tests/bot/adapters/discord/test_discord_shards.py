@@ -224,6 +224,7 @@ def channel_posts(dc: FakeDiscord, channel: int) -> list[str]:
     return [r.text or "" for r in dc.log.records if r.chat_id == channel and r.action == "send" and not r.ephemeral]
 
 
+@pytest.mark.long(10)
 @pytest.mark.asyncio
 async def test_two_processes_on_two_shards_serve_their_own_servers_and_close_each_round_once(
     dc: ShardedDiscord, tmp_path: Path

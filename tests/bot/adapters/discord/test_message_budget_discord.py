@@ -119,6 +119,7 @@ class BucketTime:
         self.dc.advance(seconds)
 
 
+@pytest.mark.long(4)
 @pytest.mark.asyncio
 @pytest.mark.parametrize("players", [20, 50])
 async def test_a_crowded_discord_channel_sees_every_draw_and_result_in_time(

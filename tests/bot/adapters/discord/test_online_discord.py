@@ -126,6 +126,7 @@ class Players:
         return game_in(self.storage, self.channel)[1]
 
 
+@pytest.mark.long(9)
 @pytest.mark.asyncio
 async def test_a_whole_online_game_on_discord_keeps_every_rack_private(
     dc: ClubDiscord,

@@ -140,6 +140,7 @@ class Players:
         return game_in(self.storage, f"telegram:{GROUP}")[1]
 
 
+@pytest.mark.long(13)
 @pytest.mark.asyncio
 async def test_a_whole_online_game_on_telegram_keeps_every_rack_private(
     tg: ClubTelegram,

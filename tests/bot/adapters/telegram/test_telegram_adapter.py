@@ -313,6 +313,7 @@ async def clocked(tg: ClubTelegram, storage: SQLiteStorage) -> AsyncIterator[Tel
         yield adapter
 
 
+@pytest.mark.long(4)
 @pytest.mark.asyncio
 async def test_duplicate_round_submissions_stay_private_until_it_closes(
     tg: ClubTelegram, clocked: TelegramAdapter, storage: SQLiteStorage
@@ -522,6 +523,7 @@ async def test_cli_rejected_or_missing_token_is_one_line_and_exit_2(tg: ClubTele
     assert "ARBITRE_TELEGRAM_TOKEN" in err.decode()
 
 
+@pytest.mark.long(3)
 @pytest.mark.asyncio
 async def test_cli_runs_polling_until_interrupted(tg: ClubTelegram, tmp_path: Path) -> None:
     process = await start_cli(
@@ -577,6 +579,7 @@ def test_token_sources_and_masking(tmp_path: Path) -> None:
 # --- players are accounts --------------------------------------------------------------------
 
 
+@pytest.mark.long(3)
 @pytest.mark.asyncio
 async def test_another_account_named_like_a_player_cannot_play_for_them(
     tg: ClubTelegram, adapter: TelegramAdapter, storage: SQLiteStorage

@@ -96,6 +96,7 @@ def admin_reads(tg: FakeTelegram) -> list[str]:
     return [m for m, p in tg.requests if m in reads and str(p.get("chat_id")) == str(GROUP)]
 
 
+@pytest.mark.long(7)
 @pytest.mark.asyncio
 @pytest.mark.parametrize("players", [20, 50])
 async def test_a_crowd_joining_at_once_never_delays_the_draw(

@@ -57,6 +57,7 @@ def to_group(requests: list[tuple[str, dict[str, Any]]]) -> list[str]:
     return [m for m, p in requests if m.lower() in COUNTED_METHODS and str(p.get("chat_id")) == str(GROUP)]
 
 
+@pytest.mark.long(5)
 @pytest.mark.asyncio
 async def test_a_35_second_flood_wait_is_waited_out_once_then_the_draw_goes(
     storage: SQLiteStorage, loop_time: LoopTime

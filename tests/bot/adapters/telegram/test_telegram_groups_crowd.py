@@ -350,6 +350,7 @@ class Asked:
         return all(self.tg.users[user].first_name in notes for user in self.refused())
 
 
+@pytest.mark.long(41)
 @pytest.mark.asyncio
 async def test_twenty_standings_just_before_a_close(storage: SQLiteStorage, loop_time: LoopTime) -> None:
     group = -4_000_000_736
@@ -461,6 +462,7 @@ async def test_twenty_standings_just_before_a_close(storage: SQLiteStorage, loop
         assert all(b.waiting == 0 and b.dead == 0 for b in backlog), backlog
 
 
+@pytest.mark.long(17)
 @pytest.mark.asyncio
 async def test_two_groups_close_together(storage: SQLiteStorage, loop_time: LoopTime) -> None:
     groups = [-4_000_000_811, -4_000_000_812]

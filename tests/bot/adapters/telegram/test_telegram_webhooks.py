@@ -417,6 +417,7 @@ def said_in(tg: WebhookTelegram, chat: int, start: str) -> int:
     )
 
 
+@pytest.mark.long(5)
 @pytest.mark.asyncio
 async def test_an_update_without_the_right_secret_token_is_refused_and_never_processed(
     tg: WebhookTelegram, tmp_path: Path
@@ -449,6 +450,7 @@ async def test_an_update_without_the_right_secret_token_is_refused_and_never_pro
         assert db.execute("select count(*) from games").fetchone()[0] == 0  # the forged /nouvelle never ran
 
 
+@pytest.mark.long(16)
 @pytest.mark.asyncio
 async def test_two_webhook_workers_behind_one_url_share_the_database(tg: WebhookTelegram, tmp_path: Path) -> None:
     """Real time (about 9 s alone, 10 s on a loaded machine): two worker processes, each on its own real

@@ -46,8 +46,12 @@ class Other:
     def __init__(self, url: str) -> None:
         root = str(REPO_ROOT)
         self.process = subprocess.Popen(
-            [sys.executable, "-c", OTHER, url], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            cwd=root, env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"},
+            [sys.executable, "-c", OTHER, url],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=root,
+            env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"},
         )
 
     def holds(self, *channels: str) -> None:

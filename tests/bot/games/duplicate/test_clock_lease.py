@@ -73,9 +73,7 @@ class Other:
 
         with psycopg.connect(url, autocommit=True) as conn:
             for _ in range(1000):
-                row = conn.execute(
-                    "select pg_try_advisory_lock(%s, hashtext('other'))", [CLOCK_OWNER_LOCKS]
-                ).fetchone()
+                row = conn.execute("select pg_try_advisory_lock(%s, hashtext('other'))", [CLOCK_OWNER_LOCKS]).fetchone()
                 if row is not None and row[0]:
                     conn.execute("select pg_advisory_unlock(%s, hashtext('other'))", [CLOCK_OWNER_LOCKS])
                     return

@@ -69,6 +69,7 @@ def stranded(storage: SQLiteStorage, referee: Referee) -> list[tuple[int, int]]:
     return lost
 
 
+@pytest.mark.long(4)
 @pytest.mark.parametrize("seed", RACES)
 def test_close_race_leaves_no_round_stranded_or_closed_twice(tmp_path: Path, seed: int) -> None:
     rounds = -(-ROUNDS // len(RACES))

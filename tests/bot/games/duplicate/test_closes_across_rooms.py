@@ -110,6 +110,7 @@ async def closes_stored(storage: SQLiteStorage, number: int) -> None:
     raise AssertionError(f"round {number} never closed everywhere")
 
 
+@pytest.mark.long(31)
 @pytest.mark.asyncio
 async def test_ten_discord_channels_of_fifty_see_every_draw_and_result_in_time(storage: SQLiteStorage) -> None:
     loop = asyncio.get_running_loop()

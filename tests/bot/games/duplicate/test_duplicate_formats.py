@@ -195,6 +195,7 @@ def test_the_7_8_top_is_the_best_of_every_play_allowed_3_8_2(game_format: Duplic
     ("game_format", "draw", "ties"),
     [(S8, "AEILNRST", 246), (E8, "AEILNRST", 14), (S8, "EAIRSTN?", 102), (E8, "UEIRSTN?", 80)],
 )
+@pytest.mark.long(6)
 def test_the_7_8_formats_count_every_tied_top_once_3_8_2(game_format: DuplicateFormat, draw: str, ties: int) -> None:
     """Issue 37, item 3: the tops tied in score are counted over every part of the draw, each play once (the
     count said 66 and 12 for AEILNRST, the plays each part's search had built)."""
@@ -240,6 +241,7 @@ def _top_of(club: Club) -> tuple[str, int, DuplicateGame]:
 @pytest.mark.parametrize(
     ("word", "game_format", "tag"), [("joker", J, "joker"), ("7sur8", S8, "7 sur 8"), ("7et8", E8, "7 et 8")]
 )
+@pytest.mark.long(5)
 def test_a_whole_game_of_each_format_through_the_referee(
     club: Club, word: str, game_format: DuplicateFormat, tag: str
 ) -> None:
@@ -323,12 +325,8 @@ def test_a_topping_top_not_found_in_time_costs_20_seconds(club: Club) -> None:
     move, _, game = _top_of(club)
     club.now += 10
     club.ok("Ana", f"/jouer {move}", private=True)  # Ben has not found it: the round stays open
-    assert (
-        club.storage.active_game(CHANNEL) is not None
-    )
-    assert (
-        load_game(club.storage, active_game(club.storage, CHANNEL)).move_number == 1
-    )
+    assert club.storage.active_game(CHANNEL) is not None
+    assert load_game(club.storage, active_game(club.storage, CHANNEL)).move_number == 1
     closed = club.tick(51)  # the minute is up
     text = "\n".join(r.text for r in closed)
     assert "top en 10,0 s" in text
@@ -436,6 +434,7 @@ def test_the_console_plays_7_sur_8(tmp_path: Path) -> None:
         ("topping", "formule topping (§ 3.8.4)"),
     ],
 )
+@pytest.mark.long(4)
 def test_the_console_plays_a_whole_game_of_each_format(tmp_path: Path, word: str, note: str) -> None:
     script = f"Ref: /duplicate {word}\nAna> /jouer H8 ZZZ\n" + "Ref: /cloture\n" * 45 + "Ref: /feuille\nRef: /export\n"
     output = run_console(script, tmp_path / "game.sqlite")
@@ -507,6 +506,7 @@ def test_a_standard_clock_adds_no_clock_line_to_the_record(club: Club) -> None:
         ("semi-rapide", "(fr, 2 min par coup,", "cadence semi-rapide, 2 min par coup (§ 1.3)"),
     ],
 )
+@pytest.mark.long(3)
 def test_the_console_plays_a_whole_game_on_each_shorter_clock(
     tmp_path: Path, word: str, started: str, note: str
 ) -> None:

@@ -452,6 +452,7 @@ Ref: /feuille
 """
 
 
+@pytest.mark.long(3)
 def test_the_console_grades_an_uncircled_joker_as_a_warning(tmp_path: Path) -> None:
     output = run_console(CONSOLE, tmp_path / "game.sqlite")
     assert "Sanctions FISF (section 5 du règlement)" in output

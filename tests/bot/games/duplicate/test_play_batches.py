@@ -141,6 +141,7 @@ async def test_a_batch_that_fails_falls_back_to_each_answer_and_keeps_nothing_un
                 fresh.clock.shutdown()
 
 
+@pytest.mark.long(3)
 @pytest.mark.asyncio
 async def test_a_room_another_transaction_holds_is_left_out_of_the_batch(
     tmp_path: Path, request: pytest.FixtureRequest

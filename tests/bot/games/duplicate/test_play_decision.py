@@ -160,6 +160,7 @@ def batched(club: Club, messages: list[Incoming]) -> list[tuple[Incoming, list[R
     return done
 
 
+@pytest.mark.long(9)
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios)
 def test_the_quick_way_and_the_usual_way_answer_a_private_play_alike(scenario: Scenario) -> None:

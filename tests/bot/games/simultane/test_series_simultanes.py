@@ -222,8 +222,7 @@ def test_a_series_ranks_two_simultanes_over_every_room_and_a_game_of_its_room(cl
     )
     not_theirs = club.refused("Zoé", f"/serie retire {second}", channel=DISCORD)
     assert not_theirs == (
-        f"Seul l'organisateur du simultané {second} ou un administrateur du salon le met dans une série ou l'en"
-        " retire."
+        f"Seul l'organisateur du simultané {second} ou un administrateur du salon le met dans une série ou l'en retire."
     )
     assert club.refused("Org", f"/serie ajoute {second}", channel=DISCORD).startswith(
         f"Le simultané {second} est déjà dans la série « Automne »"

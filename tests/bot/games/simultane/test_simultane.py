@@ -575,6 +575,7 @@ async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> No
         await asyncio.sleep(0.02)
 
 
+@pytest.mark.long(6)
 @pytest.mark.asyncio
 async def test_a_discord_channel_and_a_telegram_group_play_one_simultane(
     discord_club: ClubDiscord, tg: ClubTelegram, storage: SQLiteStorage

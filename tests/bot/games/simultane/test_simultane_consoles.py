@@ -17,6 +17,8 @@ import sqlite3
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from bot.adapters.console.rooms import room_key
 from tests.bot.adapters.console.test_console_rooms import LiveConsole
 
@@ -107,12 +109,22 @@ def expected_ranking(tops: dict[int, int], stopped: dict[str, int]) -> list[list
         percent = f"{100 * total / total_tops:.1f}"
         label = {"vichy": "Salon 1", "sete": "Sète", "nimes": "Nîmes", "rapide": "Salon 4"}[room]
         ranked.append(
-            [str(place), player, label, str(total), str(total - total_tops), percent, str(solo), "0",
-             str(stopped.get(room, ""))]
+            [
+                str(place),
+                player,
+                label,
+                str(total),
+                str(total - total_tops),
+                percent,
+                str(solo),
+                "0",
+                str(stopped.get(room, "")),
+            ]
         )
     return ranked
 
 
+@pytest.mark.long(12)
 def test_a_simultane_of_four_console_rooms(tmp_path: Path) -> None:
     db = tmp_path / "club.sqlite"
     consoles = {room: LiveConsole(db, "--room", room, "--admin", admin) for room, admin in ADMINS.items()}

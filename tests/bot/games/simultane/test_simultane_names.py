@@ -123,6 +123,4 @@ def test_a_bad_name_is_refused_politely_and_changes_nothing(club: Club) -> None:
     club.ok("Boss", "/reglages langue en", channel=CONSOLE, admin=True)
     english = club.refused("Boss", f"/simultane join {code} {long_name}", channel=CONSOLE, admin=True)
     assert english.startswith(f"A centre's name has 1 to {NAME_MAX} characters")
-    assert english.endswith(
-        "Nothing has changed."
-    )
+    assert english.endswith("Nothing has changed.")

@@ -318,6 +318,7 @@ def test_two_first_answers_of_one_account_in_two_rooms_at_once_seat_it_in_one(po
         code = code_of("\n".join(r.text for r in referees[0].handle(org)))
         for referee, channel in zip(referees, (DISCORD, CONSOLE), strict=True):
             referee.handle(Incoming(channel, "u:ref", "Ref", f"/simultane rejoindre {code}", admin=True))
+
         def answer(referee: Referee, start: threading.Barrier, message: Incoming, answers: dict[str, bool]) -> None:
             start.wait()
             answers[message.channel] = not any(r.error for r in referee.handle(message))
