@@ -9,6 +9,7 @@ can check that both give the same answer.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import bot.games.installed  # noqa: F401  (the commands declare themselves on import)
@@ -20,6 +21,8 @@ from bot.messages import keyword_form, keywords
 def _fits(option: Option, word: str) -> bool:
     if option.kind is Kind.INTEGER:
         return word.lstrip("-").isdigit()
+    if option.kind is Kind.NUMBER:
+        return re.fullmatch(r"-?\d+(?:[.,]\d+)?", word) is not None
     if option.kind is Kind.CHOICE:
         return word.lower() in option.choices
     if option.kind is Kind.FLAG:
@@ -30,6 +33,8 @@ def _fits(option: Option, word: str) -> bool:
 def _value(option: Option, word: str) -> Any:
     if option.kind is Kind.FLAG:
         return True
+    if option.kind is Kind.NUMBER:
+        return float(word.replace(",", "."))
     return int(word) if option.kind is Kind.INTEGER else word
 
 
@@ -86,7 +91,8 @@ def form_options(name: str, args: str | None) -> tuple[str, dict[str, Any] | Non
 def _sub_words(command: str, sub: str) -> set[str]:
     """The words a subcommand is typed with: its name, and the command's keywords for it in every catalog."""
     found = {sub}
-    for key in (f"keywords_{command}_{sub}", f"setting_words_{sub}", f"setting_key_{sub}", f"keywords_words_{sub}"):
+    keys = ("keywords_{}_{}", "setting_words_{}", "setting_key_{}", "game_setting_words_{}", "keywords_words_{}")
+    for key in (k.format(command, sub) if k.count("{}") == 2 else k.format(sub) for k in keys):
         found |= set(keywords(key))
     return found
 

@@ -301,10 +301,9 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
         """What to offer for an option being typed (``.suggestions``; read only, nothing on a failure)."""
         channel = f"discord:{interaction.channel_id}"
         lang = language_of_locale(str(interaction.locale)) or DEFAULT_LANGUAGE
-        key = str(getattr(interaction.namespace, "setting", None) or "")  # /settings: the setting chosen
         storage = self.referee.storage
         try:
-            return await asyncio.to_thread(stored_suggestions, storage, channel, suggest, current, lang, key)
+            return await asyncio.to_thread(stored_suggestions, storage, channel, suggest, current, lang)
         except Exception:
             log.exception("could not read the suggestions of %s", channel)
             return []
