@@ -78,8 +78,9 @@ def form_options(name: str, args: str | None) -> tuple[str, dict[str, Any] | Non
         return name, ({"args": args} if args else None)
     if form.subs:
         sub = next((s for s in form.subs if words and keyword_form(words[0]) in _sub_words(spec.name, s.name)), None)
-        if sub is None:
-            sub = next(s for s in form.subs if s.written_word == "" and (not words or s.options))
+        if sub is None:  # a subcommand that writes no word: the one whose typed options the words fill best
+            bare = [s for s in form.subs if s.written_word == "" and (not words or s.options)]
+            sub = max(bare, key=lambda s: _typed_filled(s.options, words))
         else:
             words.pop(0)
         return f"{name} {sub.name}", fill(sub.options, words) or None
@@ -95,6 +96,15 @@ def _sub_words(command: str, sub: str) -> set[str]:
     for key in (k.format(command, sub) if k.count("{}") == 2 else k.format(sub) for k in keys):
         found |= set(keywords(key))
     return found
+
+
+def _typed_filled(options: tuple[Option, ...], words: list[str]) -> int:
+    """How many options other than free words (numbers, choices, a keyword's text) ``words`` fill, all
+    required ones filled (-1 when one is not)."""
+    filled = fill(options, list(words))
+    if any(o.required and o.name not in filled for o in options if o.kind is not Kind.MEMBER):
+        return -1
+    return sum(1 for o in options if o.name in filled and (o.kind is not Kind.TEXT or o.shape != "{}"))
 
 
 def _all_fit(options: tuple[Option, ...], words: list[str]) -> bool:
