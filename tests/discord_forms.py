@@ -1,9 +1,10 @@
 """A typed line as a Discord form's filled options, for the tests that send a command the way a user types it
 (``/score`` ``H8 VAGUE 24`` -> ``score``, ``{"position": "H8", "word": "VAGUE", "claimed": 24}``).
 
-The filling is the tests' own and simple: a subcommand by its first word, then the options in declared
-order, a whole number or a choice or a flag's word taken where it fits, the last text option taking the
-words the options after it do not. The bot turns the options back into the line (``Form.line``): a test
+The filling is the tests' own and simple: a subcommand by its first word (one that writes no word: the one
+whose options the words fill best, ``/correct``'s), then the options in declared order, a whole number or a
+choice or a flag's word taken where it fits, the last text option taking the words the options after it do
+not. The bot turns the options back into the line (``Form.line``): a test
 can check that both give the same answer.
 """
 
