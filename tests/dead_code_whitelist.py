@@ -13,3 +13,4 @@ __getattr__  # module-level lazy imports (PEP 562: bot/web, core)
 __signature__  # inspect.signature reads it: discord.py builds a command's options from it (bot/adapters/discordbot/forms.py)
 default_permissions  # discord.py writes them into the registered command (bot/adapters/discordbot/forms.py)
 allowed_contexts
+interaction_check  # discord.py's command tree asks it of each interaction (bot/adapters/discordbot/former.py)

@@ -1,14 +1,16 @@
 """A typed line as a Discord form's filled options, for the tests that send a command the way a user types it
 (``/score`` ``H8 VAGUE 24`` -> ``score``, ``{"position": "H8", "word": "VAGUE", "claimed": 24}``).
 
-The filling is the tests' own and simple: a subcommand by its first word, then the options in declared
-order, a whole number or a choice or a flag's word taken where it fits, the last text option taking the
-words the options after it do not. The bot turns the options back into the line (``Form.line``): a test
+The filling is the tests' own and simple: a subcommand by its first word (one that writes no word: the one
+whose options the words fill best, ``/correct``'s), then the options in declared order, a whole number or a
+choice or a flag's word taken where it fits, the last text option taking the words the options after it do
+not. The bot turns the options back into the line (``Form.line``): a test
 can check that both give the same answer.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import bot.games.installed  # noqa: F401  (the commands declare themselves on import)
@@ -20,6 +22,8 @@ from bot.messages import keyword_form, keywords
 def _fits(option: Option, word: str) -> bool:
     if option.kind is Kind.INTEGER:
         return word.lstrip("-").isdigit()
+    if option.kind is Kind.NUMBER:
+        return re.fullmatch(r"-?\d+(?:[.,]\d+)?", word) is not None
     if option.kind is Kind.CHOICE:
         return word.lower() in option.choices
     if option.kind is Kind.FLAG:
@@ -30,6 +34,8 @@ def _fits(option: Option, word: str) -> bool:
 def _value(option: Option, word: str) -> Any:
     if option.kind is Kind.FLAG:
         return True
+    if option.kind is Kind.NUMBER:
+        return float(word.replace(",", "."))
     return int(word) if option.kind is Kind.INTEGER else word
 
 
@@ -73,8 +79,9 @@ def form_options(name: str, args: str | None) -> tuple[str, dict[str, Any] | Non
         return name, ({"args": args} if args else None)
     if form.subs:
         sub = next((s for s in form.subs if words and keyword_form(words[0]) in _sub_words(spec.name, s.name)), None)
-        if sub is None:
-            sub = next(s for s in form.subs if s.written_word == "" and (not words or s.options))
+        if sub is None:  # a subcommand that writes no word: the one whose typed options the words fill best
+            bare = [s for s in form.subs if s.written_word == "" and (not words or s.options)]
+            sub = max(bare, key=lambda s: _typed_filled(s.options, words))
         else:
             words.pop(0)
         return f"{name} {sub.name}", fill(sub.options, words) or None
@@ -86,9 +93,19 @@ def form_options(name: str, args: str | None) -> tuple[str, dict[str, Any] | Non
 def _sub_words(command: str, sub: str) -> set[str]:
     """The words a subcommand is typed with: its name, and the command's keywords for it in every catalog."""
     found = {sub}
-    for key in (f"keywords_{command}_{sub}", f"setting_words_{sub}", f"setting_key_{sub}", f"keywords_words_{sub}"):
+    keys = ("keywords_{}_{}", "setting_words_{}", "setting_key_{}", "game_setting_words_{}", "keywords_words_{}")
+    for key in (k.format(command, sub) if k.count("{}") == 2 else k.format(sub) for k in keys):
         found |= set(keywords(key))
     return found
+
+
+def _typed_filled(options: tuple[Option, ...], words: list[str]) -> int:
+    """How many options other than free words (numbers, choices, a keyword's text) ``words`` fill, all
+    required ones filled (-1 when one is not)."""
+    filled = fill(options, list(words))
+    if any(o.required and o.name not in filled for o in options if o.kind is not Kind.MEMBER):
+        return -1
+    return sum(1 for o in options if o.name in filled and (o.kind is not Kind.TEXT or o.shape != "{}"))
 
 
 def _all_fit(options: tuple[Option, ...], words: list[str]) -> bool:

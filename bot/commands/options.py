@@ -20,6 +20,7 @@ class Kind(Enum):
 
     TEXT = "text"  # free words (a move's reference, words, a name)
     INTEGER = "integer"  # a whole number, within ``low``..``high`` when given
+    NUMBER = "number"  # a number that may have decimals (``0.5``), within ``low``..``high`` when given
     CHOICE = "choice"  # one of ``choices`` (words of the grammar: fr, fisf, blitz...)
     FLAG = "flag"  # yes or no: yes writes ``shape`` (e.g. "!" or "manual")
     MEMBER = "member"  # a member of the chat, written as their name through ``shape`` ("@{}")
@@ -36,7 +37,6 @@ class Suggest(Enum):
     LISTS = "lists"  # the shipped word lists
     ZONES = "zones"  # time zones
     HOUSE_WORDS = "house_words"  # the channel's house words
-    SETTING_VALUES = "setting_values"  # the values of the setting chosen in the option ``key``
 
 
 class Where(Enum):
@@ -53,8 +53,8 @@ class Option:
     name: str
     kind: Kind = Kind.TEXT
     required: bool = False
-    low: int | None = None
-    high: int | None = None
+    low: float | None = None
+    high: float | None = None
     choices: tuple[str, ...] = ()
     suggest: Suggest = Suggest.NONE
     shape: str = "{}"
@@ -65,6 +65,8 @@ class Option:
             return ""
         if self.kind is Kind.FLAG:
             return self.shape
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # a number given as 2.0 is written 2, as typed
         return self.shape.format(str(value).strip())
 
 
@@ -114,7 +116,6 @@ class Form:
         return " ".join(word for word in words if word)
 
 
-
 def text(name: str, *, required: bool = False, suggest: Suggest = Suggest.NONE, shape: str = "{}") -> Option:
     """Free words."""
     return Option(name, Kind.TEXT, required, suggest=suggest, shape=shape)
@@ -131,6 +132,11 @@ def integer(
 ) -> Option:
     """A whole number within ``low``..``high``."""
     return Option(name, Kind.INTEGER, required, low, high, suggest=suggest, shape=shape)
+
+
+def decimal_number(name: str, low: float, high: float, *, required: bool = False, shape: str = "{}") -> Option:
+    """A number within ``low``..``high`` that may have decimals."""
+    return Option(name, Kind.NUMBER, required, low, high, shape=shape)
 
 
 def choice(name: str, *choices: str, required: bool = False, shape: str = "{}") -> Option:

@@ -502,9 +502,11 @@ def test_the_views_of_a_sheet(referee: Referee) -> None:
     ana = sum(range(0, 45, 2))
     ben = sum(range(1, 45, 2))
     assert say(referee, "/classement") == f"1. Ana {ana} ({ana} +0)\n2. Ben {ben} ({ben} +0)"
-    moves = say(referee, "/coups Ben")
+    moves, first_moves = say(referee, "/coups Ben"), say(referee, "/coups Ben p1")  # the latest first, as /feuille
     assert moves.startswith(fr("moves_title", player="Ben"))
-    assert moves.count("points") == 22
+    assert moves.count("points") == 2
+    assert moves.endswith(fr("paged_lines", first=21, last=22, count=22, page=2, pages=2))
+    assert first_moves.count("points") == 20
     assert say(referee, "/coups Zoé") == fr("err_unknown_player", player="Zoé", players="Ana, Ben")
 
 

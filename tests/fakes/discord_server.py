@@ -1110,6 +1110,11 @@ class FakeDiscord:
         for sub in parts[1:]:
             options_of: list[dict[str, Any]] = (leaf_schema or {}).get("options", [])
             leaf_schema = next((o for o in options_of if o["name"] == sub), None)
+            if schema and leaf_schema is None:  # the client offers the registered subcommands only
+                raise CommandUnavailable(name, f"channel {channel_id}", f"no subcommand {sub}")
+        if any(o.get("type") in (1, 2) for o in (leaf_schema or {}).get("options", [])):
+            # Discord's client runs a command with subcommands through one of them, never bare
+            raise CommandUnavailable(name, f"channel {channel_id}", "a subcommand must be chosen")
         built = self._build_options(options, leaf_schema, resolved, guild_id, focused)
         if focused is None:  # Discord's client sends no command without its required options
             given = {str(o.get("name")) for o in built}

@@ -1,7 +1,8 @@
 """Discord adapter (discord.py 2.7): slash commands and ``!`` prefix commands in, replies out.
 
 A thin translator. Every command of ``bot.commands.registry`` becomes a slash command (English name,
-French localisation from its alias) with one free-text ``args`` option that the command layer parses;
+French localisation from its alias) whose filled form is written back into the typed line the command layer
+parses (``.forms``; a command a client sends as registered before its form is read as typed: ``.former``);
 ``!score H8 VAGUE`` works too when the privileged message-content intent is enabled (and in DMs, where no
 intent is needed). Replies go back through the interaction when there is one (ephemeral when private),
 otherwise to the channel, or by DM for private replies, with a polite public fallback when DMs are closed.
@@ -301,10 +302,9 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
         """What to offer for an option being typed (``.suggestions``; read only, nothing on a failure)."""
         channel = f"discord:{interaction.channel_id}"
         lang = language_of_locale(str(interaction.locale)) or DEFAULT_LANGUAGE
-        key = str(getattr(interaction.namespace, "setting", None) or "")  # /settings: the setting chosen
         storage = self.referee.storage
         try:
-            return await asyncio.to_thread(stored_suggestions, storage, channel, suggest, current, lang, key)
+            return await asyncio.to_thread(stored_suggestions, storage, channel, suggest, current, lang)
         except Exception:
             log.exception("could not read the suggestions of %s", channel)
             return []

@@ -8,9 +8,11 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from ...commands import CommandSpec
 from ...runtime.service import RefereeService
 from .channel_requests import one_at_a_time
 from .commands import CommandTranslator
+from .former import FormerFormsTree
 from .interactions import NO_MENTIONS
 from .reconnect import BoundedBackoff, connect_bounded
 from .shards import ShardRange
@@ -30,12 +32,15 @@ class ClientOwner(Protocol):
 
     async def on_component(self, interaction: discord.Interaction) -> None: ...
 
+    async def on_slash(self, interaction: discord.Interaction, spec: CommandSpec, args: str) -> None: ...
+
     def stop_tasks(self) -> None: ...
 
 
 class AdapterHooks(discord.Client):
     """The adapter's side of a discord.py client, mixed into the plain and the sharded client: an
-    app command tree, prefix commands, the clock started once connected and stopped on close."""
+    app command tree (which also reads the commands sent as registered before their forms: ``.former``),
+    prefix commands, the clock started once connected and stopped on close."""
 
     def __init__(self, adapter: ClientOwner, intents: discord.Intents, **options: Any) -> None:
         # the bot never joins voice: no warnings about voice libraries at every start
@@ -43,7 +48,7 @@ class AdapterHooks(discord.Client):
         discord.VoiceClient.warn_dave = False
         super().__init__(intents=intents, allowed_mentions=NO_MENTIONS, **options)
         self.adapter = adapter
-        self.tree = app_commands.CommandTree(self)
+        self.tree: app_commands.CommandTree[Any] = FormerFormsTree(self, adapter.on_slash)
         one_at_a_time(self.http)  # a channel's message requests one after another: discord.py's count exact
         self.backoffs: dict[int | None, BoundedBackoff] = {}  # per shard (None: the unsharded session)
 

@@ -16,7 +16,6 @@ from discord import app_commands
 from ...commands import CommandSpec, Section, find
 from ...commands.options import Suggest
 from ...commands.registry import declared
-from ...games.common.general import suggested_values
 from ...messages import keyword_form, language_of_locale, say
 from ...words.loader import bundled
 from ..names import DEFAULT_LANGUAGE, platform_name
@@ -83,14 +82,8 @@ def matching(current: str, values: Sequence[str]) -> list[str]:
     return (first + [v for v in values if typed in keyword_form(v) and v not in first])[:CHOICES_LIMIT]
 
 
-def fixed_suggestions(suggest: Suggest, current: str, lang: str, key: str = "") -> list[tuple[str, str | int]]:
-    """Suggestions that need no storage: /help's topics, the shipped lists, time zones, a setting's values
-    (``key``: the setting chosen)."""
-    if suggest is Suggest.SETTING_VALUES:
-        if key == "timezone":
-            suggest = Suggest.ZONES
-        else:
-            return [(v, v) for v in suggested_values(key, current)]
+def fixed_suggestions(suggest: Suggest, current: str, lang: str) -> list[tuple[str, str | int]]:
+    """Suggestions that need no storage: /help's topics, the shipped lists, time zones."""
     if suggest is Suggest.TOPICS:
         sections = [say(lang, f"help_section_word_{s.value}").split()[0] for s in Section]
         topics = sections + [spec.name_in(lang) for spec in declared()]

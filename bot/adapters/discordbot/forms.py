@@ -1,5 +1,5 @@
 """A command's form (``bot.commands.options``) as a Discord slash command: typed options (strings, integers
-with ``min_value``/``max_value``, choices, booleans, users), subcommands, autocompletion,
+and numbers with ``min_value``/``max_value``, choices, booleans, users), subcommands, autocompletion,
 ``default_member_permissions`` and ``contexts``. The values a user fills in are written back into the
 command's argument text (``Form.line``), which runs as if typed: one grammar, one decision.
 
@@ -69,6 +69,8 @@ def _annotation(option: Option) -> Any:
         if option.low is None and option.high is None:
             return int
         return app_commands.Range[int, option.low, option.high]
+    if option.kind is Kind.NUMBER:
+        return app_commands.Range[float, option.low, option.high]
     if option.kind is Kind.FLAG:
         return bool
     if option.kind is Kind.MEMBER:

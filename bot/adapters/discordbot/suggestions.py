@@ -44,9 +44,9 @@ def house_words_of(storage: Storage, channel: str, current: str) -> Found:
 
 
 def stored_suggestions(
-    storage: Storage, channel: str, suggest: Suggest, current: str, lang: str, key: str = ""
+    storage: Storage, channel: str, suggest: Suggest, current: str, lang: str
 ) -> Found:
-    """What to offer for ``suggest`` given what was typed (``current``; ``key``: the setting chosen)."""
+    """What to offer for ``suggest`` given what was typed (``current``)."""
     with storage.transaction():
         if suggest is Suggest.PLAYERS:
             return players_matching(current, players_of(storage, channel))
@@ -57,4 +57,4 @@ def stored_suggestions(
             return [(c, c) for c in matching(current, codes)]
         if suggest is Suggest.HOUSE_WORDS:
             return house_words_of(storage, channel, current)
-    return fixed_suggestions(suggest, current, lang, key)
+    return fixed_suggestions(suggest, current, lang)

@@ -4,7 +4,6 @@ seat is ``turns``; /end and the undo of an end are ``ending``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from core.edition import EDITIONS, edition_by_code
@@ -548,51 +547,3 @@ def board(ctx: Context, game: ClassicGame) -> tuple[str, bytes | None]:
     grid = "```\n" + board_text(game.board, game.notation, view.last_squares, ctx.lang, game.edition) + "\n```"
     text = "\n".join([*board_header(ctx, view), grid])
     return text, classic_board_png(view) if ctx.services.images else None
-
-
-def moves_text(ctx: Context, record: GameRecord, game: ClassicGame, name: str) -> str:
-    """/moves for a classic game: the player's sheet lines, their total, words played and best move."""
-    player = moves_player(ctx, record, game.players, name, game.find_player)
-    lines = [line for line in game.lines if line.player == player]
-    if not lines:
-        return ctx.say("moves_none", player=player)
-    header = ["#", ctx.say("col_move"), "pts", "total", ""]
-    rows = [
-        [
-            line.number,
-            line_text(line, ctx.lang),
-            line.points,
-            line.total,
-            line_notes(line, ctx.lang, game.edition.alphabet),
-        ]
-        for line in lines
-    ]
-    plays = [line for line in lines if line.kind is LineKind.PLAY and not line.removed]
-    best = max(plays, key=lambda line: line.points, default=None)
-    summary = ctx.say(
-        "moves_summary",
-        total=game.totals()[player],
-        plays=len(plays),
-        best=f"{best.move} {best.points}" if best is not None else "-",
-    )
-    return "\n".join([ctx.say("moves_title", player=player), "```\n" + table(rows, header) + "\n```", summary])
-
-
-def moves_player(
-    ctx: Context, record: GameRecord, players: list[str], name: str, find: Callable[[str], str | None]
-) -> str:
-    """The player /moves is about: the one named, else the sender's own seat (bound, or free and named like
-    the sender)."""
-    if name:
-        found = find(name) or seats.by_first_words(name, players)
-        if found is None:
-            raise UserError("err_unknown_player", player=seats.clean_name(name), players=", ".join(players) or "-")
-        return found
-    own = seats.seat_of(ctx.storage, record, ctx.message.user, players)
-    if own is None:
-        candidate = seats.named_like(ctx.message, players)
-        if candidate is not None and seats.owner_of(ctx.storage, record, candidate) is None:
-            own = candidate
-    if own is None:
-        raise UserError("moves_whose", usage=ctx.spec.usage(ctx.lang), players=", ".join(players) or "-")
-    return own

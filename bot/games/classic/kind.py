@@ -16,6 +16,7 @@ from ..common.formatting import tiles_text
 from ..kinds import Kind, register
 from . import commands as classic
 from . import settings as classic_settings
+from .moves import moves_text
 
 HOUSE_PRAGMA = "#arbitre-house-words"
 
@@ -69,7 +70,7 @@ class ClassicKind(Kind[ClassicGame]):
         return (classic.standings_text(ctx, game) if game.players else ctx.say("sheet_empty")), None
 
     def moves(self, ctx: Context, record: GameRecord, game: ClassicGame, name: str) -> str:
-        return classic.moves_text(ctx, record, game, name)
+        return moves_text(ctx, record, game, name)
 
     def status(self, ctx: Context, record: GameRecord, game: ClassicGame) -> None:
         classic.reply_status(ctx, game, [])

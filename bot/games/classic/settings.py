@@ -62,16 +62,17 @@ def game_setting_named(word: str) -> str | None:
 
 
 def setting_value(name: str, words: list[str]) -> str:
-    """The canonical value of a setting as typed (``oui`` -> ``on``, ``pendule 25`` -> ``chess:25``,
-    ``pendule chrono 90`` -> ``stopwatch:90``); what cannot be read is passed on, refused by the game."""
+    """The canonical value of a setting as typed (``oui`` -> ``on``, ``pendule 25`` or ``pendule oui 25`` ->
+    ``chess:25``, ``pendule chrono 90`` -> ``stopwatch:90``); what cannot be read is passed on, refused by the
+    game."""
     typed = [keyword_form(w) for w in words]
     if name == "clock":
         if typed and typed[0] in keywords("keywords_stopwatch"):
             return "stopwatch" + (f":{typed[1]}" if len(typed) > 1 else "")
         if typed and typed[0] in keywords("keywords_off"):
             return "off"
-        if typed and typed[0] in keywords("keywords_on"):
-            return "chess"
+        if typed and typed[0] in keywords("keywords_on"):  # ``pendule oui 25``: the minutes may follow
+            return "chess" + (f":{typed[1]}" if len(typed) > 1 else "")
         return f"chess:{typed[0]}" if typed else ""
     if name in ("double", "void", "zeros") and typed:
         if typed[0] in keywords("keywords_on"):

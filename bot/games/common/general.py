@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.adjudication import check_words
 from core.edition import EDITIONS
+from core.game_options import CLOCK_MINUTES, MAX_CHALLENGE_PENALTY, STOPWATCH_SECONDS
 from core.notation import Notation
 from core.rules import RULE_SETS
 
@@ -11,14 +12,14 @@ from ... import buttons
 from ...actions import Action
 from ...catalogs import CATALOGS
 from ...commands.context import Context, UserError
-from ...commands.options import Form, Suggest, choice, text
+from ...commands.options import Form, Sub, Suggest, choice, decimal_number, integer, text
 from ...commands.registry import Access, Section, command, declared, find, unknown_command_text
 from ...messages import keyword_form, keywords, languages, number, say
 from ...numbers import read_decimal
 from ...storage import ChannelSettings
 from ...timefmt import UnknownTimeZoneError, canonical_zone
 from ...words.game_lists import ListUsed, game_list, verdicts_text
-from ...words.loader import bundled, chat_list_spec, list_key
+from ...words.loader import chat_list_spec, list_key
 from ..classic.settings import game_setting, running_classic, settings_line
 from ..duplicate.commands import MAX_MINUTES, MIN_MINUTES
 
@@ -112,21 +113,30 @@ def cmd_help(ctx: Context) -> None:
     answer("\n".join([*lines, ctx.say("lexicon_note")]), actions=section_buttons(ctx.lang, ()))
 
 
-SETTINGS_FORM = Form(  # /settings KEY VALUE; both left empty: the settings shown
-    (choice("setting", *SETTINGS), text("value", suggest=Suggest.SETTING_VALUES))
-)
+MOST_CLOCK = max(CLOCK_MINUTES[1], STOPWATCH_SECONDS[1])  # a chess clock's minutes or a stopwatch's seconds
 
 
-def suggested_values(setting: str | None, current: str) -> list[str]:
-    """What ``/settings`` offers for a value while it is typed, once the setting is chosen."""
-    if setting == "minutes":
-        values: tuple[str, ...] = ("1", "2", "3")
-    elif setting == "lexicon":
-        values = bundled()
-    else:
-        values = setting_values().get(setting or "", ())
-    typed = keyword_form(current)
-    return [v for v in values if keyword_form(v).startswith(typed)][:25]
+def _settings_form() -> Form:
+    """/settings as a subcommand per setting, its value typed for it: a choice, a number within its range, or
+    words offered while typed; each writes the typed line (``/settings clock on 25``). ``show``: the settings.
+    The channel's settings first, then those of a running classic game (its referee's, before its first move)."""
+    values = setting_values()
+    channel: list[Sub] = [Sub("show", word="")]
+    channel += [Sub(key, (choice("value", *values[key], required=True),)) for key in values]
+    channel += [
+        Sub("lexicon", (text("value", required=True, suggest=Suggest.LISTS),)),
+        Sub("minutes", (decimal_number("value", MIN_MINUTES, MAX_MINUTES, required=True),)),
+        Sub("timezone", (text("value", required=True, suggest=Suggest.ZONES),)),
+    ]
+    game = [
+        Sub("penalty", (integer("value", 0, MAX_CHALLENGE_PENALTY, required=True),)),
+        *(Sub(name, (choice("value", "yes", "no", required=True),)) for name in ("double", "void", "zeros")),
+        Sub("clock", (choice("clock", "on", "stopwatch", "off", required=True), integer("time", 1, MOST_CLOCK))),
+    ]
+    return Form(subs=(*channel, *game))
+
+
+SETTINGS_FORM = _settings_form()
 
 
 @command(

@@ -9,6 +9,8 @@ from ... import buttons
 from ...commands.context import Context, UserError
 from ...numbers import read_int
 
+MOVES_PAGE = 20  # a player's lines (classic) or rounds (duplicate) a /moves page shows
+
 
 def is_page_word(token: str) -> bool:
     """Whether a word asks for a page (``p2``)."""

@@ -16,7 +16,7 @@ from core.game import find_player
 
 from ...chat import Reply
 from ...commands.context import Context, UserError
-from ...commands.options import MOST_MOVES, MOST_SECONDS, Form, Suggest, integer, text
+from ...commands.options import MOST_MOVES, MOST_POINTS, MOST_SECONDS, Form, Option, Sub, Suggest, integer, member, text
 from ...commands.registry import Access, Section, command
 from ...messages import keyword_form, keywords, number
 from ...numbers import looks_like_number, read_int
@@ -141,20 +141,28 @@ def _find_player(game: DuplicateGame, name: str) -> str:
     return found
 
 
+def _correction(*options: Option) -> tuple[Option, ...]:
+    """Whose answer (a member, or a seat without an account by its name) and which move, then ``options``."""
+    seat = text("seat", suggest=Suggest.PLAYERS)
+    return (member("player"), seat, integer("move", 1, MOST_MOVES, required=True), *options)
+
+
+CORRECT_FORM = Form(  # each writes ``PLAYER N ...``, the line the command reads
+    subs=(
+        Sub("word", _correction(text("position", required=True), text("word", required=True), text("reason")), ""),
+        Sub("score", _correction(integer("score", 0, MOST_POINTS, required=True), text("reason")), ""),
+        Sub("lift", _correction(text("reason", required=True, shape="lift {}")), ""),
+    )
+)
+
+
 @command(
     "correct",
     section=Section.DUPLICATE,
     rank=90,
     access=Access.REFEREE,
     slow=True,
-    form=Form(
-        (
-            text("player", required=True, suggest=Suggest.PLAYERS),
-            integer("move", 1, MOST_MOVES, required=True),
-            text("correction", required=True),
-            text("reason"),
-        )
-    ),
+    form=CORRECT_FORM,
 )
 def cmd_correct(ctx: Context) -> None:
     """``PLAYER N REF WORD [reason]``, ``PLAYER N POINTS [reason]`` or ``PLAYER N lift REASON`` (the name

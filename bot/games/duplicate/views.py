@@ -21,12 +21,10 @@ from ...render.record import record_table, standings_text
 from ...storage import GameRecord, GameStatus
 from ...timefmt import clock_time
 from ..common.formatting import tiles_text
-from ..common.paging import page_window, without_pages
+from ..common.paging import MOVES_PAGE, page_window, without_pages
 from ..common.renamed import renamed_note
 from .sanctions import sanctioned
 from .texts import format_suffix, result_view, results_csv
-
-MOVES_PAGE = 20  # rounds of a player's /moves shown at once
 
 
 def sheet(ctx: Context, game: DuplicateGame) -> str:
@@ -113,7 +111,7 @@ def board(ctx: Context, game: DuplicateGame, *, ended: bool = False) -> tuple[st
 def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str) -> str:
     """/moves for a duplicate game: the player's answer on every closed round, its score, the top and the gap
     to it; then their total and place. The open round's answers stay secret."""
-    from ..classic.commands import moves_player
+    from ..classic.moves import moves_player
 
     player = moves_player(ctx, record, game.players, name, lambda typed: find_player(game.players, typed))
     lang = ctx.lang

@@ -17,6 +17,7 @@ from ...commands.services import Services
 from ...storage import Deadline, GameKind, GameRecord
 from ...words.game_lists import list_name
 from ..classic import commands as classic
+from ..classic.moves import moves_text
 from ..common.formatting import tiles_text
 from ..kinds import Kind, register
 from .clock import clock_decision
@@ -78,7 +79,7 @@ class OnlineKind(Kind[DealtGame]):
         return classic.standings_text(ctx, game.classic), None
 
     def moves(self, ctx: Context, record: GameRecord, game: DealtGame, name: str) -> str:
-        return classic.moves_text(ctx, record, game.classic, name)
+        return moves_text(ctx, record, game.classic, name)
 
     def status(self, ctx: Context, record: GameRecord, game: DealtGame) -> None:
         classic.reply_status(ctx, game.classic, [])

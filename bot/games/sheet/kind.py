@@ -35,6 +35,8 @@ from ...messages import keyword_form, keywords
 from ...render import table
 from ...storage import GameKind, GameRecord
 from ..classic import commands as classic
+from ..classic.moves import moves_player
+from ..common.paging import MOVES_PAGE, page_window, without_pages
 from ..kinds import Kind, register
 
 LEAST_PLAYERS, MOST_PLAYERS = 2, 4  # the seed scorekeeper's classic sheet: two to four players
@@ -100,13 +102,15 @@ class BoardlessKind(Kind[BoardlessGame]):
         return standings_text(ctx, game), None
 
     def moves(self, ctx: Context, record: GameRecord, game: BoardlessGame, name: str) -> str:
-        player = classic.moves_player(ctx, record, game.players, name, game.find_player)
+        player = moves_player(ctx, record, game.players, name, game.find_player)
         rows = [row for row in game.rows() if row.player == player]
         if not rows:
             return ctx.say("moves_none", player=player)
         body = [[row.number, row_text(ctx, game, row), row.points, row.total] for row in rows]
-        table_text = table(body, ["#", ctx.say("col_move"), "pts", "total"])
-        return "\n".join([ctx.say("moves_title", player=player), "```\n" + table_text + "\n```"])
+        window, paged = page_window(ctx, "moves", len(body), MOVES_PAGE, last=True, words=without_pages(ctx.tokens))
+        table_text = table(body[window], ["#", ctx.say("col_move"), "pts", "total"])
+        lines = [ctx.say("moves_title", player=player), "```\n" + table_text + "\n```"]
+        return "\n".join([*lines, paged] if paged else lines)
 
     def status(self, ctx: Context, record: GameRecord, game: BoardlessGame) -> None:
         ctx.reply("\n".join([ctx.say("sheet_kind_status"), *status_lines(ctx, game)]))

@@ -188,13 +188,14 @@ async def classic_table(dc: ClubDiscord, night: Night) -> None:
     section = await shown(dc, await dc.press(helped.message_id or 0, duplicate_help, dc.ben))
     night.said("Ben", "[Duplicate]", section)
 
-    settings = await with_buttons(dc, await dc.send_interaction("settings", None, user=dc.ana, channel_id=dc.channel))
-    night.said("Ana", "/reglages", settings)
+    shown_settings = await dc.send_interaction("settings show", None, user=dc.ana, channel_id=dc.channel)
+    settings = await with_buttons(dc, shown_settings)
+    night.said("Ana", "/reglages voir", settings)
     chosen = await shown(
         dc, await dc.press(settings.message_id or 0, "menu:langue", dc.ana, values=["/reglages langue en"])
     )
     night.said("Ana", "menu langue → en", chosen)
-    night.cost("a setting", "/reglages langue en", Cost(PICKED_AFTER, 4, 1), "/reg, pick, send, menu, en")
+    night.cost("a setting", "/reglages langue en", Cost(PICKED_AFTER, 4, 1), "/reg, pick langue, pick en, send")
 
 
 def total(night: Night, tapped: bool, parts: dict[str, int]) -> Cost:

@@ -315,7 +315,7 @@ async def test_autocomplete_offers_the_game_s_players_and_the_setting_s_lists(
     dc: AdapterDiscord, adapter: DiscordAdapter
 ) -> None:
     choices = await dc.autocomplete(
-        "settings", {"setting": "lexicon"}, focused="value", user=dc.ana, channel_id=dc.channel
+        "settings lexicon", None, focused="value", user=dc.ana, channel_id=dc.channel
     )
     assert {"fr", "en"} <= {c["value"] for c in choices}
     iid = await dc.send_interaction("new", {"players": "Ana Benoît"}, user=dc.ana, channel_id=dc.channel)

@@ -104,6 +104,6 @@ async def test_a_guild_whose_preferred_locale_is_english_gets_english_and_the_en
         adapter = DiscordAdapter(Referee(storage, LEXICONS), message_content=True, tick_seconds=0.05)
         async with running_bot(dc, adapter.client):
             await adapter.sync(guild.id)
-            iid = await dc.send_interaction("settings", None, user=mom, channel_id=guild.channel_id)
+            iid = await dc.send_interaction("settings show", None, user=mom, channel_id=guild.channel_id)
             answer = await dc.wait_for_response(iid, lambda r: r.text != "…")
             assert answer.text.startswith("Settings: language en, edition en, notation gcg, rules box-en")

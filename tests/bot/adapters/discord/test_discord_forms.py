@@ -76,10 +76,24 @@ async def test_the_registered_commands_have_typed_options_choices_subcommands_an
     assert subs["join"]["name_localizations"] == {"fr": "rejoindre"}
     assert option(registered["simultane"], "join", "code")["required"] is True
     assert {o["name"] for o in registered["series"]["options"]} == {"show", "new", "add", "remove", "end", "export"}
-    settings = option(registered["settings"], "setting")
-    assert [c["value"] for c in settings["choices"]][:4] == ["language", "edition", "notation", "rules"]
-    assert settings["name_localizations"] == {"fr": "reglage"}
-    assert option(registered["settings"], "value")["autocomplete"] is True
+    settings = registered["settings"]
+    assert [o["name"] for o in settings["options"]] == [
+        *("show", "language", "edition", "notation", "rules", "lexicon", "minutes", "timezone"),
+        *("penalty", "double", "void", "zeros", "clock"),  # a running classic game's
+    ]
+    assert option(settings, "timezone")["name_localizations"] == {"fr": "fuseau"}
+    assert [c["value"] for c in option(settings, "edition", "value")["choices"]][:2] == ["fr", "en"]
+    assert option(settings, "lexicon", "value")["autocomplete"] is True
+    assert option(settings, "timezone", "value")["autocomplete"] is True
+    minutes = option(settings, "minutes", "value")
+    assert (minutes["type"], minutes["min_value"], minutes["max_value"], minutes["required"]) == (10, 0.05, 10, True)
+    assert (option(settings, "penalty", "value")["type"], option(settings, "penalty", "value")["max_value"]) == (4, 50)
+    clock = option(settings, "clock", "clock")
+    assert [(c["value"], c["name_localizations"]["fr"]) for c in clock["choices"]] == [
+        ("on", "pendule"),
+        ("stopwatch", "chrono"),
+        ("off", "aucune"),
+    ]
     assert int(registered["words"]["default_member_permissions"]) == MANAGE_GUILD  # admins only
     assert registered["score"]["default_member_permissions"] is None
     assert registered["view"]["contexts"] == [0]  # a room's live page: guilds only
@@ -157,7 +171,7 @@ async def test_games_and_house_words_are_offered_while_typed(dc: ClubDiscord, ad
     )
     assert [c["value"] for c in offered] == ["KWYJIBO"]
     zones = await dc.autocomplete(
-        "settings", {"setting": "timezone", "value": "europe/par"}, focused="value", user=dc.ana, channel_id=dc.channel
+        "settings timezone", {"value": "europe/par"}, focused="value", user=dc.ana, channel_id=dc.channel
     )
     assert [c["value"] for c in zones] == ["Europe/Paris"]
     topics = await dc.autocomplete("help", {"topic": "dup"}, focused="topic", user=dc.ana, channel_id=dc.channel)
@@ -173,7 +187,6 @@ async def test_a_subcommand_runs_the_typed_line_it_stands_for(dc: ClubDiscord, a
     shown_series = await shown(dc, await dc.send_interaction("series show", None, user=dc.ben, channel_id=dc.channel))
     assert "Hiver" in shown_series.text
     changed = await shown(
-        dc,
-        await dc.send_interaction("settings", {"setting": "minutes", "value": "2"}, user=dc.ana, channel_id=dc.channel),
+        dc, await dc.send_interaction("settings minutes", {"value": 2}, user=dc.ana, channel_id=dc.channel)
     )
     assert ", 2 min par coup" in changed.text

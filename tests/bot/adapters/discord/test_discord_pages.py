@@ -1,6 +1,7 @@
-"""Long views read page by page through Discord (issue 39, item 2): /games and a duplicate's /standings and
-/moves offer *Previous* and *Next* buttons when they are long, a press shows the page before or after; /help
-answers its asker alone. Real discord.py against the fake Discord, a real SQLite file."""
+"""Long views read page by page through Discord (issue 39, item 2): /games, a duplicate's /standings and
+/moves, and a classic game's /moves offer *Previous* and *Next* buttons when they are long, a press shows the
+page before or after; /help answers its asker alone. Real discord.py against the fake Discord, a real SQLite
+file."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from typing import Any
 import pytest
 
 from bot.adapters.discordbot.adapter import DiscordAdapter
+from bot.chat import Incoming
 from tests.discord_club import ClubDiscord
-from tests.fakes import SentMessage
+from tests.fakes import DiscordUser, SentMessage
 
 
 async def shown(dc: ClubDiscord, iid: int, timeout: float = 2.0) -> SentMessage:
@@ -71,6 +73,36 @@ async def test_a_crowded_duplicate_s_standings_and_moves_are_paged(dc: ClubDisco
             lambda r: bool(r.reply_markup),
             timeout=0.5,
         )
+
+
+@pytest.mark.asyncio
+async def test_a_classic_player_s_long_list_of_moves_is_paged_the_latest_first(
+    dc: ClubDiscord, adapter: DiscordAdapter
+) -> None:
+    channel = f"discord:{dc.channel}"
+
+    def typed(user: DiscordUser, line: str) -> None:
+        """A line typed in the room as any platform takes it, its answers taken as read (the console's way):
+        the view asked next waits behind none of them."""
+        incoming = Incoming(channel, f"discord:{user.id}", user.global_name or "", line, admin=True)
+        adapter.referee.sent(adapter.referee.handle(incoming), [])
+
+    typed(dc.ana, "/nouvelle Ana Ben")
+    typed(dc.ana, "/reglages zeros non")  # passes never end this game
+    for _ in range(21):
+        typed(dc.ana, "/passe")
+        typed(dc.ben, "/passe")
+    await dc.send_interaction("moves", {"player": "Ana"}, user=dc.ben, channel_id=dc.channel)
+    listed = await dc.wait_for_message(lambda r: "(page 2/2)" in (r.text or ""), channel_id=dc.channel)
+    assert "Lignes 21 à 21 sur 21 (page 2/2)." in listed.text  # the latest line, as /sheet shows its last page
+    assert "Total 0 · 0 mot posé" in listed.text  # the whole game's summary under every page
+    assert set(buttons(listed)) == {"Page précédente"}
+    before = buttons(listed)["Page précédente"]["custom_id"]
+    assert before == "cmd:/coups Ana p1"
+    await dc.press(listed.message_id or 0, before, dc.ben)  # a public view: posted in the channel
+    earlier = await dc.wait_for_message(lambda r: "(page 1/2)" in (r.text or ""), channel_id=dc.channel)
+    assert "Lignes 1 à 20 sur 21 (page 1/2)." in earlier.text
+    assert set(buttons(earlier)) == {"Page suivante"}
 
 
 @pytest.mark.asyncio

@@ -86,7 +86,7 @@ async def test_after_a_long_outage_the_bot_is_back_within_the_bound(
             dc.end_outage()
             await eventually(lambda: adapter.gateway_up, 5)
             for guild in guilds:  # commands reach the bot again
-                iid = await dc.send_interaction("settings", None, user=ana, channel_id=guild.channel_id)
+                iid = await dc.send_interaction("settings show", None, user=ana, channel_id=guild.channel_id)
                 assert "langue" in (await dc.wait_for_response(iid)).text
         waits = reconnect_waits(caplog)
         assert len(waits) >= REFUSED_ATTEMPTS * len(guilds), waits
