@@ -1,5 +1,5 @@
 """A command asked through a Discord interaction is answered through that interaction, whatever else is on its
-way to its asker.
+way to its asker (issue 39: ``/help`` answered to its asker alone).
 
 Two processes on two shards, one database: Ben's ``/help`` in his DMs reaches one process, his ``/play`` in the
 server the other, at once. The outbox keeps each destination's messages in order, and a private message's
@@ -24,6 +24,7 @@ from bot.storage import SQLiteStorage
 from tests.discord_club import ClubDiscord
 from tests.fakes import SentMessage, running_bot
 from tests.ready_lists import ready_registry
+from tests.waiting import eventually
 
 OTHER = "elsewhere:1:0a0b0c0d"  # another live process on the database, on another host
 ELSEWHERE = "Coup 1 : votre réponse de l'autre salon est reçue."  # its answer to Ben, on its way
@@ -49,10 +50,32 @@ def under_way_elsewhere(dc: ClubDiscord, storage: SQLiteStorage, text: str, answ
     return storage.enqueue([reply], now + 600, created=now, owner=OTHER)[0]
 
 
+def through(dc: ClubDiscord, iid: int) -> list[SentMessage]:
+    """What went through interaction ``iid`` (its deferral's "…" fill left out)."""
+    return [r for r in dc.log.records if r.interaction_id == iid and r.action == "send" and r.text != "…"]
+
+
 def direct_to(dc: ClubDiscord, text: str) -> list[SentMessage]:
     """The messages saying ``text`` sent to Ben's DMs directly (no interaction)."""
     dm = dc.dm_channel_id(dc.ben)
     return [r for r in dc.log.records if r.chat_id == dm and r.interaction_id is None and text in (r.text or "")]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("answers", [None, "discord:interaction:1"], ids=["a_dm", "another_interaction"])
+async def test_help_goes_through_its_own_interaction_while_another_answer_to_its_asker_waits(
+    dc: ClubDiscord, adapter: DiscordAdapter, storage: SQLiteStorage, answers: str | None
+) -> None:
+    first = under_way_elsewhere(dc, storage, ELSEWHERE, answers)
+    asked = await dc.send_interaction("help", None, user=dc.ben, channel_id=dc.channel)
+    helped = await dc.wait_for_response(asked, lambda r: r.text != "…", timeout=10)
+    assert "/coup" in helped.text, helped.text
+    assert helped.ephemeral  # through its own interaction, to Ben alone
+    assert not direct_to(dc, "/coup")  # never a DM behind the other answer
+    assert storage.outbox_state(first) == "waiting"  # the other process's, left to it
+    storage.forget_process(OTHER)  # it stops before sending it: this process's outbox takes it over
+    await eventually(lambda: direct_to(dc, ELSEWHERE), 10)
+    assert [r.text for r in through(dc, asked) if ELSEWHERE in (r.text or "")] == []  # never through /help's
 
 
 @pytest.mark.asyncio
