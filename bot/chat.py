@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from core.edition import fold_accents
@@ -38,6 +38,9 @@ class Incoming:
     # the language the platform says the room's people use (a Discord guild's preferred locale; a Telegram
     # group's, its speaker's): a new room (no settings stored) starts in it
     room_locale: str | None = None
+    # where the platform answers this very command, its private replies shown there to its asker alone (a
+    # Discord interaction: ``discord:interaction:ID``); None where they go to the player's private chat
+    asked: str | None = None
 
     @cached_property
     def command(self) -> CommandLine | None:
@@ -86,6 +89,9 @@ class Reply:
     document_name: str = ""
     live: bool = False  # a live line (a counter, a join notice): edits coalesced, see above
     actions: tuple[Action, ...] = ()  # what it offers to press (buttons), each a command line or a form
+    # the command it answers in place (its ``Incoming.asked``), for a reply private to that command's asker:
+    # shown there, it goes with that command's answers, not behind the player's other private messages
+    answers: str | None = None
 
     @property
     def private(self) -> bool:
@@ -98,6 +104,17 @@ class Reply:
         if self.to_user:
             return f"(private{number} to {self.to_user}) {len(self.text)} characters"
         return f"(channel{number}) {for_log(self.text)}"
+
+
+def in_place(message: Incoming, replies: list[Reply]) -> list[Reply]:
+    """The replies to ``message``, those private to its asker marked as answering it where the platform
+    answers it (``Reply.answers``: its interaction), when it does; the others as they are."""
+    if message.asked is None:
+        return replies
+    return [
+        replace(reply, answers=message.asked) if reply.to_user == message.user and reply.answers is None else reply
+        for reply in replies
+    ]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from core.duplicate import DuplicateGame
 from core.errors import ArbitreError
 from core.game import ClassicGame
 
-from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply
+from .chat import MAX_COMMAND_CHARS, CommandLine, Incoming, Reply, in_place
 from .commands import (
     CommandSpec,
     Context,
@@ -253,6 +253,7 @@ class Referee:
                     say(settings.language, "command_too_long", length=len(message.text), most=MAX_COMMAND_CHARS),
                     channel=message.channel,
                     to_user=message.user if message.private else None,
+                    answers=message.asked if message.private else None,
                     error=True,
                 )
             ]
@@ -263,6 +264,7 @@ class Referee:
                     unknown_command_text(settings.language, command.name),
                     channel=message.channel,
                     to_user=message.user if message.private else None,
+                    answers=message.asked if message.private else None,
                     error=True,
                 )
             ]
@@ -320,16 +322,17 @@ class Referee:
 
     @staticmethod
     def _with_notes(context: Context) -> list[Reply]:
-        """The replies, the notes added to the last public one (or in a reply of their own)."""
+        """The replies, the notes added to the last public one (or in a reply of their own); those private to
+        the asker answer the command in place where the platform does (``in_place``)."""
         if not context.notes:
-            return context.replies
+            return in_place(context.message, context.replies)
         replies = list(context.replies)
         note = "\n".join(context.notes)
         for index in range(len(replies) - 1, -1, -1):
             if not replies[index].private and replies[index].channel == context.message.channel:
                 replies[index] = dataclasses.replace(replies[index], text=replies[index].text + "\n" + note)
-                return replies
-        return [*replies, Reply(note, channel=context.message.channel)]
+                return in_place(context.message, replies)
+        return in_place(context.message, [*replies, Reply(note, channel=context.message.channel)])
 
     def _prepare(self, services: Services, channel: str, spec: CommandSpec) -> GameKind | None:
         """Long work before the write transaction opens: bring the channel's game up to date in memory
@@ -371,7 +374,14 @@ class Referee:
     @staticmethod
     def _error_reply(context: Context, text: str) -> Reply:
         message = context.message
-        return Reply(text, channel=message.channel, to_user=message.user if message.private else None, error=True)
+        private = message.private
+        return Reply(
+            text,
+            channel=message.channel,
+            to_user=message.user if private else None,
+            answers=message.asked if private else None,
+            error=True,
+        )
 
     def release_clocks(self) -> None:
         """Give up this process's clock leases (a clean stop: another process takes over at once)."""

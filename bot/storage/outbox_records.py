@@ -53,7 +53,12 @@ class OutboxBacklog:
 
 
 def destination(reply: Reply) -> str:
-    """Where a reply goes: its player for private replies, else its channel (the order is kept per destination)."""
+    """Where a reply goes (the order is kept per destination): the command it answers in place for a private
+    reply shown there (``Reply.answers``: an interaction's ephemeral answer, never held behind the player's
+    other private messages, which another process may be sending), its player for the other private
+    replies, else its channel."""
+    if reply.to_user and reply.answers:
+        return reply.answers
     return reply.to_user or reply.channel or ""
 
 

@@ -208,6 +208,7 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
             admin=self.interaction_admin(interaction),
             received=self.received_at(interaction.created_at.timestamp()),
             room_locale=interaction.guild_locale.value if interaction.guild_locale is not None else None,
+            asked=turn.asked,  # its private answers go through this interaction, whatever else waits for the user
         )
         try:
             await self.receive(incoming, arrival, turn)

@@ -49,6 +49,11 @@ def token_deadline(interaction: discord.Interaction) -> float:
     return interaction.created_at.timestamp() + INTERACTION_TOKEN_SECONDS - TOKEN_MARGIN_SECONDS
 
 
+def asked_key(interaction: discord.Interaction) -> str:
+    """Where a command is answered in place (``Incoming.asked``, ``Reply.answers``): its interaction."""
+    return f"discord:interaction:{interaction.id}"
+
+
 def already_acknowledged(error: BaseException) -> bool:
     """Discord's answer to a callback when an earlier one for the same interaction reached it."""
     return isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED
@@ -63,6 +68,7 @@ class InteractionTurn:
         self.interaction = interaction
         self.channel = channel
         self.user = user
+        self.asked = asked_key(interaction)  # the command's ``Incoming.asked``: its private answers say it
         self.clock = clock
         self.lock = asyncio.Lock()
         self.deferred: bool | None = None  # the defer's ``ephemeral`` flag once deferred
@@ -86,8 +92,12 @@ class InteractionTurn:
         return self.deferred is not None or self.answered or self.interaction.response.is_done()
 
     def visibility(self, reply: Reply) -> bool | None:
-        """``ephemeral`` for a reply answered through this interaction; None if it goes elsewhere."""
+        """``ephemeral`` for a reply answered through this interaction; None if it goes elsewhere. A private
+        reply that answers a command in place (``Reply.answers``) goes through that command's interaction
+        only, never through another of its asker's; one that answers none, through its player's."""
         if reply.to_user is not None:
+            if reply.answers is not None:
+                return True if reply.answers == self.asked else None
             return True if reply.to_user == self.user else None
         return False if reply.channel in (None, self.channel) else None
 

@@ -87,10 +87,11 @@ def section_buttons(lang: str, shown: tuple[Section, ...]) -> tuple[Action, ...]
 
 @command("help", section=Section.GENERAL, rank=10, read_only=True, form=Form((text("topic", suggest=Suggest.TOPICS),)))
 def cmd_help(ctx: Context) -> None:
-    """The commands by section, one section, or one command, answered where it was asked. (Answered to the
-    asker alone on a Discord slash command, the answer could leave through another of the asker's commands
-    under way, whose interaction then carried it: two processes on two shards lost its own in 2 runs of 5.)"""
-    answer = ctx.reply
+    """The commands by section, one section, or one command; answered to the asker alone where it was asked
+    privately (a Discord slash command: ephemeral, through its own interaction; a private chat), to the chat
+    otherwise: a Telegram group sees it, as a private answer there would need the asker's private chat with
+    the bot, opened or not, and a link to it in the group; the console's shared room too."""
+    answer = ctx.private if ctx.message.private else ctx.reply
     topic = ctx.args.split()[0] if ctx.args.split() else ""
     section = section_named(topic) if topic else None
     spec = find(topic) if topic else None

@@ -124,7 +124,8 @@ def decide_play(
 
 
 def _private(message: Incoming, text: str) -> Reply:
-    return Reply(text, to_user=message.user, channel=message.channel)
+    """A reply to the mover alone, answering their command in place where the platform does (``Reply.answers``)."""
+    return Reply(text, to_user=message.user, channel=message.channel, answers=message.asked)
 
 
 def _ack(

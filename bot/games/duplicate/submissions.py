@@ -275,6 +275,8 @@ def _play(
     record, lang = state.game, state.settings.language
     decided = decide_play(lang, record, game, message, command.args, at, player, services.sheds)
     waiting = {message.user: state.player_waiting, record.channel: state.channel_waiting}
+    if message.asked is not None:  # the command's own place (its interaction): nothing waits there before it
+        waiting[message.asked] = False
     # a reply behind older ones goes with the outbox worker, after them; the others are the sender's first
     dues = [now if waiting.get(destination(r), True) else now + GRACE_SECONDS for r in decided.replies]
     stamp = time.time()

@@ -142,7 +142,7 @@ async def test_handshake_adapter_logs_in_syncs_and_answers(dc: AdapterDiscord, a
     iid = await slash(dc, "help")
     reply = await answer(dc, iid)
     assert "/coup" in reply.text
-    assert not reply.ephemeral  # /help answers where it was asked
+    assert reply.ephemeral  # /help answers its asker alone
     assert reply.payload["data"]["allowed_mentions"]["parse"] == []
 
 

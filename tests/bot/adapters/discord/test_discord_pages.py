@@ -106,11 +106,15 @@ async def test_a_classic_player_s_long_list_of_moves_is_paged_the_latest_first(
 
 
 @pytest.mark.asyncio
-async def test_help_shows_its_section_buttons(dc: ClubDiscord, adapter: DiscordAdapter) -> None:
+async def test_help_answers_its_asker_alone_with_its_section_buttons(dc: ClubDiscord, adapter: DiscordAdapter) -> None:
     asked = await dc.send_interaction("help", None, user=dc.ben, channel_id=dc.channel)
     helped = await shown(dc, asked)
+    assert helped.ephemeral
     assert "/coup" in helped.text
     last = await dc.wait_for_response(asked, lambda r: bool(r.reply_markup))  # under the last piece
+    assert last.ephemeral
     section = next(c for label, c in buttons(last).items() if "uplicate" in label)
     pressed = await shown(dc, await dc.press(last.message_id or 0, section["custom_id"], dc.ben))
+    assert pressed.ephemeral
     assert "/jouer" in pressed.text
+    assert not [r for r in dc.log.records if r.action == "send" and not r.ephemeral]

@@ -266,6 +266,8 @@ async def test_two_processes_on_two_shards_serve_their_own_servers_and_close_eac
         )
         for said in answered[: len(asked)]:
             assert "/coup" in said
+        for iid, _ in asked:  # each /help to its asker alone, through its own interaction
+            assert all(r.ephemeral for r in answers(dc, iid)), [r.short() for r in answers(dc, iid)]
         for (_, word), said in zip(sent, answered[len(asked) :]):
             assert f"coup 1 : H8 {word}" in said, "\n".join(r.short() for r in dc.log.records)
         for shard, channel in enumerate(channels):  # the clocks close the first rounds: one result each
