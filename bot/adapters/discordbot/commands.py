@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from ...commands import CommandSpec, Section, find
-from ...commands.options import Suggest
+from ...commands.options import Label, Suggest
 from ...commands.registry import declared
 from ...messages import keyword_form, language_of_locale, say
 from ...words.loader import bundled
@@ -45,19 +45,19 @@ def intents_for(message_content: bool) -> discord.Intents:
     return intents
 
 
-def localized(spec: CommandSpec, part: str, lang: str, option: str = "") -> str:
+def localized(spec: CommandSpec, part: str, lang: str, option: str = "", label: Label = Label.WORD) -> str:
     """A part of a slash command in ``lang``, from the catalogs, within Discord's limits: its ``name``, its
-    ``description``, an option's or subcommand's name or description (``.forms.text_in``)."""
+    ``description``, an option's or subcommand's name or description, a choice's label (``.forms.text_in``)."""
     if part == "name":
         return platform_name(spec, lang)
     if part == "description":
         return short_text(spec.menu(lang), DESCRIPTION_LIMIT)
-    return text_in(lang, spec, part, option)
+    return text_in(lang, spec, part, option, label)
 
 
 class CommandTranslator(app_commands.Translator):
-    """Names and descriptions of the slash commands, their options and subcommands in each Discord locale
-    with a catalog."""
+    """Names and descriptions of the slash commands, their options and subcommands, and their choices' labels,
+    in each Discord locale with a catalog."""
 
     async def translate(
         self,
@@ -72,7 +72,9 @@ class CommandTranslator(app_commands.Translator):
         spec = find(name)
         if spec is None:
             return None
-        return localized(spec, str(string.extras.get("part", "")), lang, str(string.extras.get("option", "")))
+        label = string.extras.get("label", Label.WORD)
+        part, option = str(string.extras.get("part", "")), str(string.extras.get("option", ""))
+        return localized(spec, part, lang, option, label if isinstance(label, Label) else Label.WORD)
 
 
 def matching(current: str, values: Sequence[str]) -> list[str]:

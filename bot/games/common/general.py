@@ -12,7 +12,7 @@ from ... import buttons
 from ...actions import Action
 from ...catalogs import CATALOGS
 from ...commands.context import Context, UserError
-from ...commands.options import Form, Sub, Suggest, choice, decimal_number, integer, text
+from ...commands.options import Form, Label, Sub, Suggest, choice, decimal_number, integer, text
 from ...commands.registry import Access, Section, command, declared, find, unknown_command_text
 from ...messages import keyword_form, keywords, languages, number, say
 from ...numbers import read_decimal
@@ -122,7 +122,10 @@ def _settings_form() -> Form:
     The channel's settings first, then those of a running classic game (its referee's, before its first move)."""
     values = setting_values()
     channel: list[Sub] = [Sub("show", word="")]
-    channel += [Sub(key, (choice("value", *values[key], required=True),)) for key in values]
+    labels = {"language": Label.LANGUAGE, "edition": Label.EDITION}  # shown by their names, not their codes
+    channel += [
+        Sub(key, (choice("value", *values[key], required=True, label=labels.get(key, Label.WORD)),)) for key in values
+    ]
     channel += [
         Sub("lexicon", (text("value", required=True, suggest=Suggest.LISTS),)),
         Sub("minutes", (decimal_number("value", MIN_MINUTES, MAX_MINUTES, required=True),)),
