@@ -17,12 +17,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from core.edition import EDITIONS
-
 from ...catalogs import CATALOGS
 from ...commands import CommandSpec
 from ...commands.options import Form, Kind, Label, Option, Sub, Suggest, Where
-from ...messages import languages, say
+from ...messages import edition_name, language_name, say
 from ..names import DEFAULT_LANGUAGE, platform_word
 from ..text import short_text
 
@@ -44,10 +42,10 @@ def usage_args(usage: str) -> str:
 def choice_label(lang: str, label: Label, value: str) -> str:
     """A choice as ``lang`` shows it, within Discord's limits: a language by the name its own catalog gives it,
     an edition by its name, a word by the catalog's ``choice_<word>``, else the word itself (a proper name)."""
-    if label is Label.LANGUAGE and value in languages():
-        shown = say(value, "language_name")
-    elif label is Label.EDITION and value in EDITIONS:
-        shown = EDITIONS[value].name
+    if label is Label.LANGUAGE:
+        shown = language_name(value)
+    elif label is Label.EDITION:
+        shown = edition_name(value)
     else:
         key = f"choice_{value.replace('-', '_')}"
         shown = say(lang, key) if key in CATALOGS.catalog(lang) else value
