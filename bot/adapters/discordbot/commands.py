@@ -16,11 +16,11 @@ from discord import app_commands
 from ...commands import CommandSpec, Section, find
 from ...commands.options import Label, Suggest
 from ...commands.registry import declared
-from ...messages import keyword_form, language_of_locale, say
-from ...words.loader import bundled
+from ...messages import edition_name, keyword_form, language_of_locale, say
+from ...words.loader import bundled, list_edition
 from ..names import DEFAULT_LANGUAGE, platform_name
 from ..text import short_text
-from .forms import CHOICES_LIMIT, DESCRIPTION_LIMIT, build_form_command, text_in
+from .forms import CHOICE_LIMIT, CHOICES_LIMIT, DESCRIPTION_LIMIT, build_form_command, text_in
 
 
 class SlashHost(Protocol):
@@ -91,11 +91,17 @@ def fixed_suggestions(suggest: Suggest, current: str, lang: str) -> list[tuple[s
         topics = sections + [spec.name_in(lang) for spec in declared()]
         return [(t, t) for t in matching(current, topics)]
     if suggest is Suggest.LISTS:
-        return [(name, name) for name in matching(current, bundled())]
+        return [(list_shown(name), name) for name in matching(current, bundled())]
     if suggest is Suggest.ZONES:
         zones = sorted(zoneinfo.available_timezones())
         return [(z, z) for z in matching(current, zones)] if current else []
     return []
+
+
+def list_shown(name: str) -> str:
+    """A shipped list as offered: its name, then the name of the edition it is for (``fr · Français (FISF)``)."""
+    edition = list_edition(name)
+    return name if edition is None else short_text(f"{name} · {edition_name(edition)}", CHOICE_LIMIT)
 
 
 def players_matching(current: str, players: Sequence[str]) -> list[tuple[str, str | int]]:

@@ -122,6 +122,7 @@ async def test_the_values_are_offered_while_typed(dc: ClubDiscord, adapter: Disc
         "settings lexicon", {"value": "f"}, focused="value", user=dc.ana, channel_id=dc.channel
     )
     assert "fr" in [c["value"] for c in lists]
+    assert {c["value"]: c["name"] for c in lists}["fr"] == "fr · Français (FISF)"  # with its edition's name
     zones = await dc.autocomplete(
         "settings timezone", {"value": "montreal"}, focused="value", user=dc.ana, channel_id=dc.channel
     )
