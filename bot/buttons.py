@@ -4,7 +4,7 @@ name (a language being translated) offers no button for it: the reply's text sti
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .actions import Action, ActionError, ActionStyle, Form, FormField
 from .catalogs import CATALOGS
@@ -106,10 +106,15 @@ def page_actions(lang: str, command: str, page: int, pages: int, args: Iterable[
     return found
 
 
-def menu(lang: str, name: str, command: str, key: str, values: Iterable[str], current: str) -> Offer:
-    """A select menu named ``name`` whose choices run ``command key VALUE`` (the current value left out)."""
+def menu(
+    lang: str, name: str, command: str, key: str, values: Iterable[str], current: str, shown: Callable[[str], str] = str
+) -> Offer:
+    """A select menu named ``name`` whose choices run ``command key VALUE`` (the current value left out), each
+    labelled ``shown(VALUE)`` (the value itself by default)."""
     if not _known(lang, f"name_{command}"):
         return ()
     return tuple(
-        Action(value, command_line(lang, command, f"{key} {value}"), menu=name) for value in values if value != current
+        Action(shown(value), command_line(lang, command, f"{key} {value}"), menu=name)
+        for value in values
+        if value != current
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from core.edition import fold_accents
+from core.edition import EDITIONS, fold_accents
 from core.errors import (
     ArbitreError,
     BoardSyntaxError,
@@ -164,6 +164,17 @@ def mid_sentence(text: str) -> str:
 def command_name(lang: str, name: str) -> str:
     """The name of the command ``name`` (its English name) in ``lang``, without the slash."""
     return say(lang, f"name_{name}")
+
+
+def language_name(code: str) -> str:
+    """A language as a choice shows it: by the name its own catalog gives it (``Français``), the same to every
+    reader; its code when no catalog names it."""
+    return say(code, "language_name") if code in languages() and "language_name" in CATALOGS.catalog(code) else code
+
+
+def edition_name(code: str) -> str:
+    """An edition as a choice shows it: by its name (``Français (FISF)``); its code when it is not known."""
+    return EDITIONS[code].name if code in EDITIONS else code
 
 
 def example_move(notation: str) -> str:

@@ -5,7 +5,8 @@ command to and where it belongs. Declared with the command (``@command(..., form
 The typed grammar stays the one language: a form's filled options are written back into the argument text
 the command reads (``Form.line``), so a platform's form and a typed line reach the same decision. A
 command without a form keeps one free-text option. An option's name and description in each language are
-the catalogs' ``option_<name>`` and ``option_<name>_about``.
+the catalogs' ``option_<name>`` and ``option_<name>_about``; a choice is shown by its label (``Label``): the
+catalogs' ``choice_<word>`` (else the word: a proper name such as ``fisf``), a language's or an edition's name.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ class Kind(Enum):
     TEXT = "text"  # free words (a move's reference, words, a name)
     INTEGER = "integer"  # a whole number, within ``low``..``high`` when given
     NUMBER = "number"  # a number that may have decimals (``0.5``), within ``low``..``high`` when given
-    CHOICE = "choice"  # one of ``choices`` (words of the grammar: fr, fisf, blitz...)
+    CHOICE = "choice"  # one of ``choices`` (words of the grammar: fr, fisf, blitz...), shown by ``label``
     FLAG = "flag"  # yes or no: yes writes ``shape`` (e.g. "!" or "manual")
     MEMBER = "member"  # a member of the chat, written as their name through ``shape`` ("@{}")
 
@@ -37,6 +38,14 @@ class Suggest(Enum):
     LISTS = "lists"  # the shipped word lists
     ZONES = "zones"  # time zones
     HOUSE_WORDS = "house_words"  # the channel's house words
+
+
+class Label(Enum):
+    """How a choice is shown in a form (its value stays the grammar's word, written into the line)."""
+
+    WORD = "word"  # the catalog's ``choice_<word>``, else the word itself (fisf, naspa: proper names)
+    LANGUAGE = "language"  # a language, by the name its own catalog gives it (Français, English)
+    EDITION = "edition"  # an edition, by its name (Français (FISF), Català (FISC))
 
 
 class Where(Enum):
@@ -58,6 +67,7 @@ class Option:
     choices: tuple[str, ...] = ()
     suggest: Suggest = Suggest.NONE
     shape: str = "{}"
+    label: Label = Label.WORD  # how its choices are shown
 
     def written(self, value: object) -> str:
         """The option's part of the argument text ("" when not given, or a flag left at no)."""
@@ -139,9 +149,9 @@ def decimal_number(name: str, low: float, high: float, *, required: bool = False
     return Option(name, Kind.NUMBER, required, low, high, shape=shape)
 
 
-def choice(name: str, *choices: str, required: bool = False, shape: str = "{}") -> Option:
-    """One of the grammar's words."""
-    return Option(name, Kind.CHOICE, required, choices=choices, shape=shape)
+def choice(name: str, *choices: str, required: bool = False, shape: str = "{}", label: Label = Label.WORD) -> Option:
+    """One of the grammar's words, each shown as ``label`` says."""
+    return Option(name, Kind.CHOICE, required, choices=choices, shape=shape, label=label)
 
 
 def flag(name: str, word: str) -> Option:

@@ -71,6 +71,9 @@ GUILD_INSTALL, USER_INSTALL = 0, 1  # Application > Application Integration Type
 NAME_MAX = 32
 DESCRIPTION_MIN, DESCRIPTION_MAX = 1, 100
 OPTIONS_MAX = 25
+# Application Command Option Structure: "choices ... max 25"; Application Command Option Choice Structure: a
+# name of 1-100 characters, its name_localizations "keys in available locales" (each value 1-100 characters),
+# a string value of up to 100 characters. An autocomplete answer's choices are the same (max 25).
 CHOICES_MAX = 25
 CHOICE_NAME_MAX = 100
 CHOICE_STRING_VALUE_MAX = 100
@@ -155,6 +158,12 @@ def _check_choices(choices: Any, path: list[str]) -> int:
             raise form_error([*where, "value"], "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
         size += _longest(name, choice.get("name_localizations")) + len(str(value))
     return size
+
+
+def check_autocomplete_choices(choices: Any) -> None:
+    """An autocomplete answer's ``choices`` (Interaction Response Structure > Autocomplete: "autocomplete choices
+    (max of 25 choices)", each an Application Command Option Choice)."""
+    _check_choices(choices, ["data", "choices"])
 
 
 def _check_options(options: Any, path: list[str], depth: int) -> int:

@@ -108,6 +108,7 @@ from .discord_rules import (
     CommandUnavailable,
     api_error,
     channel_permissions,
+    check_autocomplete_choices,
     command_contexts,
     command_integration_types,
     identify_shard,
@@ -2309,10 +2310,7 @@ class FakeDiscord:
             )
         elif kind == 8:
             choices = data.get("choices") or []
-            if len(choices) > 25:
-                raise _ApiError(
-                    400, _invalid_form(["data", "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
-                )
+            check_autocomplete_choices(choices)  # at most 25, each a choice Discord takes
             self._record("autocomplete", route, channel_id, None, body, [], interaction_id=interaction.id, text="")
             if interaction.choices is not None and not interaction.choices.done():
                 interaction.choices.set_result(choices)

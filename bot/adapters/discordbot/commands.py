@@ -14,13 +14,13 @@ import discord
 from discord import app_commands
 
 from ...commands import CommandSpec, Section, find
-from ...commands.options import Suggest
+from ...commands.options import Label, Suggest
 from ...commands.registry import declared
-from ...messages import keyword_form, language_of_locale, say
-from ...words.loader import bundled
+from ...messages import edition_name, keyword_form, language_of_locale, say
+from ...words.loader import bundled, list_edition
 from ..names import DEFAULT_LANGUAGE, platform_name
 from ..text import short_text
-from .forms import CHOICES_LIMIT, DESCRIPTION_LIMIT, build_form_command, text_in
+from .forms import CHOICE_LIMIT, CHOICES_LIMIT, DESCRIPTION_LIMIT, build_form_command, text_in
 
 
 class SlashHost(Protocol):
@@ -45,19 +45,19 @@ def intents_for(message_content: bool) -> discord.Intents:
     return intents
 
 
-def localized(spec: CommandSpec, part: str, lang: str, option: str = "") -> str:
+def localized(spec: CommandSpec, part: str, lang: str, option: str = "", label: Label = Label.WORD) -> str:
     """A part of a slash command in ``lang``, from the catalogs, within Discord's limits: its ``name``, its
-    ``description``, an option's or subcommand's name or description (``.forms.text_in``)."""
+    ``description``, an option's or subcommand's name or description, a choice's label (``.forms.text_in``)."""
     if part == "name":
         return platform_name(spec, lang)
     if part == "description":
         return short_text(spec.menu(lang), DESCRIPTION_LIMIT)
-    return text_in(lang, spec, part, option)
+    return text_in(lang, spec, part, option, label)
 
 
 class CommandTranslator(app_commands.Translator):
-    """Names and descriptions of the slash commands, their options and subcommands in each Discord locale
-    with a catalog."""
+    """Names and descriptions of the slash commands, their options and subcommands, and their choices' labels,
+    in each Discord locale with a catalog."""
 
     async def translate(
         self,
@@ -72,7 +72,9 @@ class CommandTranslator(app_commands.Translator):
         spec = find(name)
         if spec is None:
             return None
-        return localized(spec, str(string.extras.get("part", "")), lang, str(string.extras.get("option", "")))
+        label = string.extras.get("label", Label.WORD)
+        part, option = str(string.extras.get("part", "")), str(string.extras.get("option", ""))
+        return localized(spec, part, lang, option, label if isinstance(label, Label) else Label.WORD)
 
 
 def matching(current: str, values: Sequence[str]) -> list[str]:
@@ -89,11 +91,17 @@ def fixed_suggestions(suggest: Suggest, current: str, lang: str) -> list[tuple[s
         topics = sections + [spec.name_in(lang) for spec in declared()]
         return [(t, t) for t in matching(current, topics)]
     if suggest is Suggest.LISTS:
-        return [(name, name) for name in matching(current, bundled())]
+        return [(list_shown(name), name) for name in matching(current, bundled())]
     if suggest is Suggest.ZONES:
         zones = sorted(zoneinfo.available_timezones())
         return [(z, z) for z in matching(current, zones)] if current else []
     return []
+
+
+def list_shown(name: str) -> str:
+    """A shipped list as offered: its name, then the name of the edition it is for (``fr · Français (FISF)``)."""
+    edition = list_edition(name)
+    return name if edition is None else short_text(f"{name} · {edition_name(edition)}", CHOICE_LIMIT)
 
 
 def players_matching(current: str, players: Sequence[str]) -> list[tuple[str, str | int]]:

@@ -19,8 +19,8 @@ from discord import app_commands
 
 from ...catalogs import CATALOGS
 from ...commands import CommandSpec
-from ...commands.options import Form, Kind, Option, Sub, Suggest, Where
-from ...messages import say
+from ...commands.options import Form, Kind, Label, Option, Sub, Suggest, Where
+from ...messages import edition_name, language_name, say
 from ..names import DEFAULT_LANGUAGE, platform_word
 from ..text import short_text
 
@@ -39,28 +39,40 @@ def usage_args(usage: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-def text_in(lang: str, spec: CommandSpec, part: str, name: str) -> str:
+def choice_label(lang: str, label: Label, value: str) -> str:
+    """A choice as ``lang`` shows it, within Discord's limits: a language by the name its own catalog gives it,
+    an edition by its name, a word by the catalog's ``choice_<word>``, else the word itself (a proper name)."""
+    if label is Label.LANGUAGE:
+        shown = language_name(value)
+    elif label is Label.EDITION:
+        shown = edition_name(value)
+    else:
+        key = f"choice_{value.replace('-', '_')}"
+        shown = say(lang, key) if key in CATALOGS.catalog(lang) else value
+    return short_text(shown, CHOICE_LIMIT)
+
+
+def text_in(lang: str, spec: CommandSpec, part: str, name: str, label: Label = Label.WORD) -> str:
     """An option's or a subcommand's name (``option``, ``sub``) or description (``about``, ``sub_about``), or
-    a choice's label (``choice``), in ``lang``, within Discord's limits. The free-text option's description is
-    the command's usage."""
+    a choice's label (``choice``, shown as ``label`` says), in ``lang``, within Discord's limits. The
+    free-text option's description is the command's usage."""
     if part == "option":
         return platform_word(say(lang, f"option_{name}"), name)
     if part == "sub":
         return platform_word(say(lang, f"sub_{name}"), name)
     if part == "sub_about":
         return short_text(say(lang, f"sub_{spec.name}_{name}"), DESCRIPTION_LIMIT)
-    if part == "choice":  # a choice's label: the catalog's word for it, else the grammar's word itself
-        key = f"choice_{name.replace('-', '_')}"
-        return short_text(say(lang, key) if key in CATALOGS.catalog(lang) else name, CHOICE_LIMIT)
+    if part == "choice":
+        return choice_label(lang, label, name)
     if name == FREE_TEXT:
         return short_text(usage_args(spec.usage(lang)), DESCRIPTION_LIMIT)
     return short_text(say(lang, f"option_{name}_about"), DESCRIPTION_LIMIT)
 
 
-def _text(spec: CommandSpec, part: str, name: str) -> app_commands.locale_str:
+def _text(spec: CommandSpec, part: str, name: str, label: Label = Label.WORD) -> app_commands.locale_str:
     """The default (English) text, carrying what the translator needs for the other languages."""
     return app_commands.locale_str(
-        text_in(DEFAULT_LANGUAGE, spec, part, name), command=spec.name, part=part, option=name
+        text_in(DEFAULT_LANGUAGE, spec, part, name, label), command=spec.name, part=part, option=name, label=label
     )
 
 
@@ -110,7 +122,7 @@ def _callback(spec: CommandSpec, run: Run, form: Form, options: tuple[Option, ..
         answer = app_commands.describe(**abouts)(answer)
         choices = {
             o.name: [
-                app_commands.Choice(name=_text(spec, "choice", c), value=c) for c in o.choices[:CHOICES_LIMIT]
+                app_commands.Choice(name=_text(spec, "choice", c, o.label), value=c) for c in o.choices[:CHOICES_LIMIT]
             ]
             for o in options
             if o.kind is Kind.CHOICE

@@ -4,11 +4,11 @@ the command reads."""
 
 from __future__ import annotations
 
-from ...commands.options import MOST_POINTS, Form, Suggest, choice, flag, integer, member, text
+from ...commands.options import MOST_POINTS, Form, Label, Suggest, choice, flag, integer, member, text
 
 NEW = Form(
     (
-        choice("language", "fr", "en"),
+        choice("language", "fr", "en", label=Label.EDITION),  # the game's edition, by its name
         choice("rules", "box-fr", "box-en", "fisf", "naspa", "wespa"),
         text("players"),
         flag("no_board", "no-board"),

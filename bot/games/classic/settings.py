@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ...commands.services import Services
 
 CLOCK_AUTHOR = "clock"
+VALUE_KEYWORDS = ("keywords_stopwatch", "keywords_on", "keywords_off")  # the words of a setting's value
 
 
 # --- the referee's /pause and /resume ---------------------------------------------------------
@@ -82,6 +83,17 @@ def setting_value(name: str, words: list[str]) -> str:
     return " ".join(typed)
 
 
+def value_said(lang: str, words: list[str]) -> str:
+    """A setting's value as quoted in ``lang``: each word of the clock's or a yes/no's keywords in any language as
+    ``lang`` types it (``stopwatch 5`` is ``chrono 5`` in French, a form having written it in the grammar's
+    English words), other words as typed."""
+    said = []
+    for word in words:
+        key = next((k for k in VALUE_KEYWORDS if keyword_form(word) in keywords(k)), None)
+        said.append(say(lang, key).split()[0] if key is not None else word)
+    return " ".join(said)
+
+
 def settings_line(lang: str, game: ClassicGame) -> str:
     """The running game's challenge options and clock, for /settings (under a void challenge, no penalty nor
     double challenge: a challenge costs nothing)."""
@@ -132,8 +144,8 @@ def game_setting(ctx: Context, words: list[str]) -> bool:
         raise UserError("usage", usage=ctx.spec.usage(ctx.lang))
     try:
         record_event(ctx, record, game, Setting(name, value))
-    except SettingValueError:  # said with the words typed and the setting's own examples
-        raise UserError(f"game_setting_bad_{name}", value=" ".join(words[1:])[:20]) from None
+    except SettingValueError:  # said with the words typed (in the answer's language) and the setting's examples
+        raise UserError(f"game_setting_bad_{name}", value=value_said(ctx.lang, words[1:])[:20]) from None
     ctx.reply(settings_line(ctx.lang, game))
     return True
 

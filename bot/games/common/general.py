@@ -12,9 +12,9 @@ from ... import buttons
 from ...actions import Action
 from ...catalogs import CATALOGS
 from ...commands.context import Context, UserError
-from ...commands.options import Form, Sub, Suggest, choice, decimal_number, integer, text
+from ...commands.options import Form, Label, Sub, Suggest, choice, decimal_number, integer, text
 from ...commands.registry import Access, Section, command, declared, find, unknown_command_text
-from ...messages import keyword_form, keywords, languages, number, say
+from ...messages import edition_name, keyword_form, keywords, language_name, languages, number, say
 from ...numbers import read_decimal
 from ...storage import ChannelSettings
 from ...timefmt import UnknownTimeZoneError, canonical_zone
@@ -123,7 +123,10 @@ def _settings_form() -> Form:
     The channel's settings first, then those of a running classic game (its referee's, before its first move)."""
     values = setting_values()
     channel: list[Sub] = [Sub("show", word="")]
-    channel += [Sub(key, (choice("value", *values[key], required=True),)) for key in values]
+    labels = {"language": Label.LANGUAGE, "edition": Label.EDITION}  # shown by their names, not their codes
+    channel += [
+        Sub(key, (choice("value", *values[key], required=True, label=labels.get(key, Label.WORD)),)) for key in values
+    ]
     channel += [
         Sub("lexicon", (text("value", required=True, suggest=Suggest.LISTS),)),
         Sub("minutes", (decimal_number("value", MIN_MINUTES, MAX_MINUTES, required=True),)),
@@ -204,11 +207,14 @@ def cmd_settings(ctx: Context) -> None:
 
 
 def settings_menus(lang: str, settings: ChannelSettings) -> tuple[Action, ...]:
-    """A select menu per setting with a fixed choice (language, edition, notation, rules), less the value in force."""
+    """A select menu per setting with a fixed choice (language, edition, notation, rules), less the value in force:
+    a language or an edition shown by its name, a notation or rule set by its own (``fisf``)."""
     found: list[Action] = []
+    shown = {"language": language_name, "edition": edition_name}
     for key, values in setting_values().items():
         name = setting_names(key, lang)[0]
-        found += buttons.menu(lang, name, "settings", name, values, str(getattr(settings, key)))
+        current = str(getattr(settings, key))
+        found += buttons.menu(lang, name, "settings", name, values, current, shown.get(key, str))
     return tuple(found)
 
 

@@ -13,7 +13,7 @@ from ...commands.context import Context, UserError
 from ...commands.registry import command_named, handles
 from ...storage import GameKind
 from ..classic import commands as classic
-from ..classic.settings import game_setting_named, setting_value, settings_line
+from ..classic.settings import game_setting_named, setting_value, settings_line, value_said
 from .turns import load, store, sync_clock
 
 
@@ -35,8 +35,8 @@ def online_settings(ctx: Context) -> None:
     event: DealtEvent = Setting(name, value)
     try:
         game.apply(event, ctx.services.now())
-    except SettingValueError:  # said with the words typed and the setting's own examples
-        raise UserError(f"game_setting_bad_{name}", value=" ".join(words[1:])[:20]) from None
+    except SettingValueError:  # said with the words typed (in the answer's language) and the setting's examples
+        raise UserError(f"game_setting_bad_{name}", value=value_said(ctx.lang, words[1:])[:20]) from None
     store(ctx, record, game, [event])
     sync_clock(ctx.storage, record, game, ctx.services.now())
     ctx.reply(settings_line(ctx.lang, game.classic))

@@ -92,11 +92,17 @@ def test_what_cannot_be_undone_offers_confirm_and_cancel_and_confirm_runs_it(clu
 def test_the_settings_are_select_menus_whose_choice_is_the_typed_setting(club: Club) -> None:
     menus = club.send("Ana", "/reglages", admin=True)[0].actions
     languages = [a for a in menus if a.menu == "langue"]
-    assert [(a.label, a.command) for a in languages] == [("en", "/reglages langue en")]
+    assert [(a.label, a.command) for a in languages] == [("English", "/reglages langue en")]  # by its name
     assert {a.menu for a in menus} == {"langue", "edition", "notation", "regles"}
+    editions = {a.label: a.command for a in menus if a.menu == "edition"}
+    assert editions["Català (FISC)"] == "/reglages edition ca"
+    assert "Français (FISF)" not in editions  # the edition in force
+    assert {a.label for a in menus if a.menu == "notation"} == {"gcg"}  # a notation by its own name
     after = press(club, "Ana", languages[0], admin=True)[0]
     assert after.text.startswith("Settings: language en")
-    assert [(a.label, a.command) for a in after.actions if a.menu == "language"] == [("fr", "/settings language fr")]
+    assert [(a.label, a.command) for a in after.actions if a.menu == "language"] == [
+        ("Français", "/settings language fr")
+    ]
 
 
 def test_a_duplicate_draw_offers_the_play_form_whose_answer_is_the_typed_move(club: Club) -> None:

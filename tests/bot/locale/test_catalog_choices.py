@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.catalogs import CATALOGS, FALLBACK_ZONE, usual_zone
-from bot.messages import keywords
+from bot.messages import edition_name, keywords, language_name
 from bot.storage import ChannelSettings
 from core.edition import EDITIONS, edition_from_data
 from core.notation import Notation, default_notation
@@ -113,6 +113,13 @@ def test_a_catalog_added_brings_its_words(club: Club, zz: str) -> None:
     club.ok("Admin", "/mots dazu KAOS", admin=True)
     assert "KAOS" in club.ok("Admin", "/mots")
     assert "3 min par coup" in club.ok("Admin", "/reglages uhr 3", admin=True)
+
+
+def test_a_language_is_shown_by_the_name_its_catalog_gives_it_an_edition_by_its_name(zz: str) -> None:
+    assert (language_name("fr"), language_name("en")) == ("Français", "English")
+    assert language_name(zz) == zz  # a catalog that names not its language: its code
+    assert (edition_name("fr"), edition_name("ca")) == ("Français (FISF)", "Català (FISC)")
+    assert edition_name("xx") == "xx"
 
 
 def test_without_the_catalog_its_words_are_unknown(club: Club) -> None:

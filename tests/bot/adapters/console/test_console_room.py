@@ -72,7 +72,7 @@ def test_a_new_room_in_english_gets_the_english_edition_list_notation_rules_and_
     script = "Mom: /settings\nMom: /new Mom Dad\nMom: /calc 8G ZAX\nMom: /score 8G ZAX\nDad: /check ZA\n"
     out = replies(run_console(script, tmp_path / "family.sqlite", "--lang", "en"))
     assert out[0].splitlines()[0] == f"[#console] {ENGLISH}"
-    assert "[#console] language ▾ [fr → /settings language fr]" in out[0]  # the settings' menus
+    assert "[#console] language ▾ [Français → /settings language fr]" in out[0]  # the settings' menus, by name
     assert "New game (en, rules box-en, gcg notation)" in out[1]
     assert "ZAX (10+1+8)x2 = 38" in out[2]  # English values, GCG reference (row 8, column G, across)
     assert "Mom: 8G ZAX" in out[3]

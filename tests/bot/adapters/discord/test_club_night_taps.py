@@ -194,8 +194,8 @@ async def classic_table(dc: ClubDiscord, night: Night) -> None:
     chosen = await shown(
         dc, await dc.press(settings.message_id or 0, "menu:langue", dc.ana, values=["/reglages langue en"])
     )
-    night.said("Ana", "menu langue → en", chosen)
-    night.cost("a setting", "/reglages langue en", Cost(PICKED_AFTER, 4, 1), "/reg, pick langue, pick en, send")
+    night.said("Ana", "menu langue → English", chosen)
+    night.cost("a setting", "/reglages langue en", Cost(PICKED_AFTER, 4, 1), "/reg, pick langue, pick English, send")
 
 
 def total(night: Night, tapped: bool, parts: dict[str, int]) -> Cost:

@@ -13,8 +13,10 @@ import pytest
 import pytest_asyncio
 
 from bot.adapters.discordbot.adapter import DiscordAdapter
+from bot.messages import languages
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
+from core.edition import EDITIONS
 from tests.discord_club import ClubDiscord
 from tests.fakes import CommandUnavailable, SentMessage, running_bot
 from tests.fakes.discord_rules import validate_command
@@ -83,6 +85,11 @@ async def test_the_registered_commands_have_typed_options_choices_subcommands_an
     ]
     assert option(settings, "timezone")["name_localizations"] == {"fr": "fuseau"}
     assert [c["value"] for c in option(settings, "edition", "value")["choices"]][:2] == ["fr", "en"]
+    double = option(settings, "double", "value")["choices"]
+    assert [(c["value"], c["name"], c["name_localizations"]["fr"]) for c in double] == [
+        ("yes", "yes", "oui"),
+        ("no", "no", "non"),
+    ]
     assert option(settings, "lexicon", "value")["autocomplete"] is True
     assert option(settings, "timezone", "value")["autocomplete"] is True
     minutes = option(settings, "minutes", "value")
@@ -99,6 +106,54 @@ async def test_the_registered_commands_have_typed_options_choices_subcommands_an
     assert registered["view"]["contexts"] == [0]  # a room's live page: guilds only
     assert option(registered["play"], "word")["name_localizations"] == {"fr": "mot"}
     assert option(registered["play"], "word")["description_localizations"]["fr"].startswith("Le mot")
+
+
+def labels(choices: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """Each choice's value, its name and its French name."""
+    return [(c["value"], c["name"], c.get("name_localizations", {}).get("fr", c["name"])) for c in choices]
+
+
+@pytest.mark.asyncio
+async def test_a_choice_shows_a_name_a_person_reads_its_value_the_code(
+    dc: ClubDiscord, adapter: DiscordAdapter
+) -> None:
+    registered = dc.guild_commands[dc.guild.id]
+    settings = registered["settings"]
+    # a language by the name its own catalog gives it, an edition by its name: the same to every reader
+    assert labels(option(settings, "language", "value")["choices"]) == [
+        ("en", "English", "English"),
+        ("fr", "Français", "Français"),
+    ]
+    editions = labels(option(settings, "edition", "value")["choices"])
+    assert editions[:3] == [
+        ("fr", "Français (FISF)", "Français (FISF)"),
+        ("en", "English", "English"),
+        ("ca", "Català (FISC)", "Català (FISC)"),
+    ]
+    assert [value for value, _, _ in editions] == list(EDITIONS)
+    assert labels(option(registered["new"], "language")["choices"]) == [
+        ("fr", "Français (FISF)", "Français (FISF)"),
+        ("en", "English", "English"),
+    ]
+    assert labels(option(registered["view"], "what")["choices"]) == [
+        ("stop", "stop the live page", "arrêter la page en direct"),
+        ("simultane", "a simultané's page", "la page d'un simultané"),
+    ]
+    codes = {*EDITIONS, *languages()}
+    for command in registered.values():
+        for choices in choices_of(command):
+            shown = [name for _, *names in labels(choices) for name in names]
+            assert not codes & set(shown), (command["name"], shown)  # never a bare code
+
+
+def choices_of(command: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The choices of each option of a command, its subcommands' included."""
+    found: list[list[dict[str, Any]]] = []
+    for item in command.get("options", []):
+        if item.get("choices"):
+            found.append(item["choices"])
+        found += choices_of(item)
+    return found
 
 
 @pytest.mark.asyncio

@@ -67,7 +67,8 @@ async def test_a_running_classic_game_s_clock_and_challenges_through_the_form(
     assert await formed(dc, "settings penalty", {"value": 10}) == await typed(dc, "!reglages penalite 10")
     assert await formed(dc, "settings double", {"value": "yes"}) == await typed(dc, "!reglages double oui")
     assert await formed(dc, "settings void", {"value": "no"}) == await typed(dc, "!reglages nulle non")
-    # a value the game refuses for its mode (a stopwatch of 5 s) is the command's to refuse, politely
+    # a value the game refuses for its mode (a stopwatch of 5 s) is the command's to refuse, politely, quoting
+    # the words a French room types for it, not the grammar's English words the form wrote
     refused = await shown(
         dc,
         await dc.send_interaction(
@@ -75,7 +76,24 @@ async def test_a_running_classic_game_s_clock_and_challenges_through_the_form(
         ),
     )
     assert refused.ephemeral
-    assert refused.text == await typed(dc, "!reglages pendule stopwatch 5")  # the words it stands for, quoted
+    assert refused.text.startswith("Pendule : « chrono 5 » impossible.")
+    assert (
+        refused.text
+        == await typed(dc, "!reglages pendule chrono 5")
+        == await typed(dc, "!reglages pendule stopwatch 5")
+    )
+
+
+@pytest.mark.asyncio
+async def test_an_english_room_s_refusal_quotes_english_words(dc: ClubDiscord, adapter: DiscordAdapter) -> None:
+    await formed(dc, "settings language", {"value": "en"})
+    await formed(dc, "new", {"players": "Ana Ben"})
+    refused = await formed(dc, "settings clock", {"clock": "stopwatch", "time": 5})
+    assert refused.startswith('Clock: "stopwatch 5" is not possible.')
+    assert refused == await typed(dc, "!settings clock stopwatch 5") == await typed(dc, "!settings clock chrono 5")
+    too_long = await formed(dc, "settings clock", {"clock": "on", "time": 601})  # a chess clock: 600 min at most
+    assert too_long.startswith('Clock: "yes 601" is not possible.')
+    assert too_long == await typed(dc, "!settings clock oui 601")
 
 
 @pytest.mark.asyncio
@@ -104,6 +122,7 @@ async def test_the_values_are_offered_while_typed(dc: ClubDiscord, adapter: Disc
         "settings lexicon", {"value": "f"}, focused="value", user=dc.ana, channel_id=dc.channel
     )
     assert "fr" in [c["value"] for c in lists]
+    assert {c["value"]: c["name"] for c in lists}["fr"] == "fr · Français (FISF)"  # with its edition's name
     zones = await dc.autocomplete(
         "settings timezone", {"value": "montreal"}, focused="value", user=dc.ana, channel_id=dc.channel
     )

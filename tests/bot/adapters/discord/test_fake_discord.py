@@ -22,7 +22,7 @@ from discord.ext import commands
 from multidict import CIMultiDictProxy
 
 from tests.fakes import BotErrors, CommandUnavailable, FakeDiscord, running_bot
-from tests.fakes.discord_rules import option_value_refused
+from tests.fakes.discord_rules import ApiError, check_autocomplete_choices, option_value_refused
 from tests.loop_time import LoopTime
 
 
@@ -400,6 +400,26 @@ BAD_REGISTRATIONS = [
         slash_command(options=[option(choices=[{"name": "c" * 101, "value": "c"}])]),
         ["0", "options", "0", "choices", "0", "name"],
     ),
+    (
+        "26 choices",
+        slash_command(options=[option(choices=[{"name": f"c{n}", "value": f"c{n}"} for n in range(26)])]),
+        ["0", "options", "0", "choices"],
+    ),
+    (
+        "empty choice name",
+        slash_command(options=[option(choices=[{"name": "", "value": "c"}])]),
+        ["0", "options", "0", "choices", "0", "name"],
+    ),
+    (
+        "choice localised for a locale not Discord's",
+        slash_command(options=[option(choices=[{"name": "c", "name_localizations": {"fr-FR": "c"}, "value": "c"}])]),
+        ["0", "options", "0", "choices", "0", "name_localizations", "fr-FR"],
+    ),
+    (
+        "101-character localised choice",
+        slash_command(options=[option(choices=[{"name": "c", "name_localizations": {"fr": "c" * 101}, "value": "c"}])]),
+        ["0", "options", "0", "choices", "0", "name_localizations", "fr"],
+    ),
     ("min_value on a string", slash_command(options=[option(min_value=1)]), ["0", "options", "0"]),
     (
         "choices on a boolean",
@@ -452,6 +472,19 @@ def test_the_client_sends_only_values_an_option_takes() -> None:
     assert option_value_refused(rules, "fisf") is None
     assert option_value_refused(rules, "scrabble") == "'scrabble' is not one of the choices"
     assert option_value_refused(option(type=5), "yes") == "'yes' is not true or false"
+
+
+def test_an_autocomplete_answer_holds_choices_discord_takes() -> None:
+    # Interaction Response Structure > Autocomplete: at most 25 choices, each an Option Choice (name 1-100)
+    check_autocomplete_choices([{"name": "c" * 100, "value": "c", "name_localizations": {"fr": "ç"}}] * 25)
+    for choices in (
+        [{"name": "c", "value": "c"}] * 26,
+        [{"name": "c" * 101, "value": "c"}],
+        [{"name": "c", "value": "c", "name_localizations": {"fr-FR": "c"}}],
+    ):
+        with pytest.raises(ApiError) as refused:
+            check_autocomplete_choices(choices)
+        assert refused.value.body["code"] == 50035
 
 
 @pytest.mark.asyncio

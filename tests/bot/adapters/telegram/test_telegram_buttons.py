@@ -93,7 +93,8 @@ async def test_an_english_speakers_new_group_is_english_and_a_setting_is_chosen_
     await tg.send_user_message(GROUP, eve, "/settings")
     shown = await tg.wait_for_message(chat_id=GROUP)
     assert shown.text.startswith("Settings: language en, edition en, notation gcg, rules box-en")
-    assert buttons(shown)["language fr"]["callback_data"] == "/settings language fr"
+    assert buttons(shown)["language Français"]["callback_data"] == "/settings language fr"  # by its name
+    assert buttons(shown)["edition Català (FISC)"]["callback_data"] == "/settings edition ca"
     await press(tg, eve, shown, "rules naspa")
     assert "rules naspa" in (await tg.wait_for_message(chat_id=GROUP)).text
     await tg.send_user_message(GROUP, tg.ana, "/settings")  # a French speaker next: the group stays English

@@ -60,6 +60,13 @@ def test_the_stopwatch_passes_the_turn_of_an_online_game(club: Club) -> None:
     assert [e["player"] for e in club.events("pass")] == [first]
 
 
+def test_a_refused_clock_is_quoted_in_the_words_of_the_rooms_language(club: Club) -> None:
+    started(club, "fisf", "non")
+    refused = club.refused("Ana", "/reglages pendule stopwatch 5")  # as a Discord form writes it
+    assert refused.startswith("Pendule : « chrono 5 » impossible.")
+    assert club.refused("Ana", "/reglages pendule chrono 5") == refused
+
+
 def test_fisf_out_of_time_the_other_plays_on_alone_then_the_game_stops(club: Club) -> None:
     first, second = started(club, "fisf", "1")
     said = club.tick(60)
