@@ -26,9 +26,11 @@ async def formed(dc: ClubDiscord, name: str, options: dict[str, Any]) -> SentMes
 
 
 async def typed(dc: ClubDiscord, line: str) -> str:
-    """The answer to the line Ana types in the channel."""
+    """The answer to the line Ana types in the channel (the close's images, drawn after its results and posted
+    whenever they are ready, are not it)."""
     await dc.send_message(dc.channel, dc.ana, line)
-    return (await dc.wait_for_message(lambda r: not r.interaction_id, channel_id=dc.channel, timeout=15)).text
+    answer = await dc.wait_for_message(lambda r: not r.interaction_id and not r.files, channel_id=dc.channel, timeout=15)
+    return answer.text
 
 
 async def one_closed_move(dc: ClubDiscord) -> None:
