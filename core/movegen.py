@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import Board
+from .board import SIZE, Board
 from .edition import Edition
 from .lexicon import Lexicon
 from .movegen_board import Start, make_lines, parse_rack, plan
@@ -141,8 +141,32 @@ def generate_plays(
     return plays
 
 
+def _single_tiles(search: Search, starts: list[Start]) -> int:
+    """How many plays of a single tile, up to two, are plays of a tile beside a letter above or below it with
+    no letter left or right of it: the cross-word alone, checked by the cross-check (each such square and
+    letter is a play of its own)."""
+    rack = search.rack
+    letters = search.letters if rack.jokers else sum(1 << code for code, n in enumerate(rack.counts) if n)
+    found = 0
+    done: set[int] = set()
+    for start in starts:
+        line = start.line
+        if not line.horizontal or id(line) in done:
+            continue
+        done.add(id(line))
+        fixed, cross_sum, cross_mask = line.fixed, line.cross_sum, line.cross_mask
+        for pos in range(SIZE):
+            if cross_sum[pos] >= 0 and fixed[pos] < 0 and fixed[pos - 1] < 0 and fixed[pos + 1] < 0:
+                found += (cross_mask[pos] & letters).bit_count()
+                if found >= 2:
+                    return found
+    return found
+
+
 def _any_other_play(search: Search, starts: list[Start]) -> bool:
     """Whether the walk meets at least two plays (so another play than the top exists)."""
+    if _single_tiles(search, starts) >= 2:
+        return True
     search.probing = True
     search.stop_after = 2
     search.seen = 0
