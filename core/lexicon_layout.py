@@ -91,5 +91,23 @@ def spell_words(table: Table, root: int, key: list[int] | tuple[int, ...], tiles
     return found
 
 
+def is_key(table: Table, root: int, codes: list[int], words_below: bool) -> bool:
+    """Whether the sorted ``codes`` are a key of the anagram map at ``root`` (``core.lexicon.anagram_keys``
+    without free letters, read in one pass): a map with each key's words (``words_below``) holds a word of
+    exactly those tiles below the key's node, a map of keys alone ends the key on a final node."""
+    rest = 2 * len(codes) if words_below else len(codes)  # the letters still to read: the key, then a word
+    node = root
+    for code in codes:
+        if not table[node + 1] >> rest & 1:
+            return False
+        bit = 1 << code
+        head = table[node]
+        if not head & bit:
+            return False
+        node = table[node + 2 + (head & (bit - 1)).bit_count()]
+        rest -= 1
+    return bool(table[node + 1] >> rest & 1)
+
+
 if array(NARROW).itemsize != 4 or array(WIDE).itemsize != 8:  # pragma: no cover - every supported platform
     raise ImportError("core.lexicon needs array('I') items of 4 bytes and array('Q') items of 8")

@@ -41,6 +41,7 @@ class Search(Bingos):
         self.values = [edition.values[symbol] for symbol in edition.alphabet.symbols]
         self.rack = rack
         self.counts = list(rack.counts)
+        self.rack_mask = sum(1 << code for code, number in enumerate(rack.counts) if number)  # its letters
         self.bingo = edition.bingo_bonus if rack.size == edition.rack_size else 0
         # with bingos read from the anagram map, walks place one tile less than the rack
         self.split_bingos = split_bingos and self.bingo > 0
@@ -181,6 +182,7 @@ class Search(Bingos):
         total = self.rack.size
         limit = self.limit
         all_jokers = self.rack.jokers
+        rack_mask = self.rack_mask
         bingo = self.bingo
         value_sums = self.value_sums
         after_value = self.after_value
@@ -426,10 +428,6 @@ class Search(Bingos):
                 pos += 1
             if pos > end or not table_[node + 1] & endmask[pos]:
                 return
-            rack_mask = 0
-            for code, number in enumerate(counts):
-                if number:
-                    rack_mask |= 1 << code
             fits = table_[node] & cross_mask[pos] & (every if all_jokers else rack_mask)
             ahead_by = must_reach[pos]
             if fits and (not ahead_by or depth[ahead_by][node] & must_letters[pos]):
