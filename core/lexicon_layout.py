@@ -91,6 +91,62 @@ def spell_words(table: Table, root: int, key: list[int] | tuple[int, ...], tiles
     return found
 
 
+def key_nodes(table: Table, root: int, codes: list[int], jokers: int, first_only: bool, every: int) -> list[int]:
+    """``core.lexicon.anagram_keys`` of a map holding each key's words: the key nodes alone (the hot path of
+    bingos), each key once, in the order of the walk; ``every`` is the lexicon's ``letters``."""
+    given = len(codes)
+    found: list[int] = []
+
+    def rest_of_key(node: int, index: int, rest: int) -> int:
+        # no free letter left: the given letters from ``index`` read in one pass; the key's node, or -1
+        while table[node + 1] >> rest & 1:
+            if index == given:
+                return node
+            bit = 1 << codes[index]
+            head = table[node]
+            if not head & bit:
+                return -1
+            node = table[node + 2 + (head & (bit - 1)).bit_count()]
+            index += 1
+            rest -= 1
+        return -1
+
+    def walk(node: int, index: int, free: int, rest: int) -> None:
+        # `rest` letters (the rest of the key, then the word) must go on from here; ``free`` is at least 1
+        if not table[node + 1] >> rest & 1:
+            return
+        head = table[node]
+        if index == given:
+            letters = head & every
+        else:
+            bit = 1 << codes[index]
+            if head & bit:
+                walk(table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free, rest - 1)
+                if first_only and found:
+                    return
+            letters = head & (bit - 1)
+        while letters:
+            low = letters & -letters
+            letters ^= low
+            child = table[node + 2 + (head & (low - 1)).bit_count()]
+            if free > 1:
+                walk(child, index, free - 1, rest - 1)
+            else:
+                key = rest_of_key(child, index, rest - 1)
+                if key >= 0:
+                    found.append(key)
+            if first_only and found:
+                return
+
+    if jokers:
+        walk(root, 0, jokers, 2 * (given + jokers))
+    else:
+        key = rest_of_key(root, 0, 2 * given)
+        if key >= 0:
+            found.append(key)
+    return found
+
+
 def is_key(table: Table, root: int, codes: list[int], words_below: bool) -> bool:
     """Whether the sorted ``codes`` are a key of the anagram map at ``root`` (``core.lexicon.anagram_keys``
     without free letters, read in one pass): a map with each key's words (``words_below``) holds a word of

@@ -378,7 +378,9 @@ def plan(
             key = "".join(sorted(board_letters))
             known = anagrams.get(key)
             if known is None:
-                if rack.jokers:
+                if rack.jokers > 1:  # left to the task (read if it runs): the walk of two free letters costs
+                    known = True
+                elif rack.jokers:
                     known = lexicon.has_anagram_codes(rack_letters + key, rack.jokers)
                 else:  # the key read at once
                     known = is_key(table, root, sorted(rack_codes + [ord(char) - 65 for char in key]), words_below)
