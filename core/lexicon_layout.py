@@ -131,10 +131,20 @@ def key_nodes(table: Table, root: int, codes: list[int], jokers: int, first_only
             child = table[node + 2 + (head & (low - 1)).bit_count()]
             if free > 1:
                 walk(child, index, free - 1, rest - 1)
-            else:
-                key = rest_of_key(child, index, rest - 1)
-                if key >= 0:
-                    found.append(key)
+            else:  # the last free letter: ``rest_of_key`` inline (the hot loop)
+                at = index
+                left = rest - 1
+                while table[child + 1] >> left & 1:
+                    if at == given:
+                        found.append(child)
+                        break
+                    given_bit = 1 << codes[at]
+                    child_head = table[child]
+                    if not child_head & given_bit:
+                        break
+                    child = table[child + 2 + (child_head & (given_bit - 1)).bit_count()]
+                    at += 1
+                    left -= 1
             if first_only and found:
                 return
 
