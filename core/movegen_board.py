@@ -241,8 +241,10 @@ def _line_tasks(
     letters_before = [""]
     letters = ""
     total = connecting = 0
-    blocked_at: list[int] = []
+    blocked_at: list[int] = []  # the empty squares (their numbers) where no tile of the rack fits
+    next_empty = [0] * SIZE  # per square, the number of the first empty square at or after it
     for pos in range(SIZE):
+        next_empty[pos] = len(empties)
         code = fixed[pos]
         if code >= 0:
             total += fixed_value[pos]
@@ -298,17 +300,6 @@ def _line_tasks(
         reach.append(connecting)
         letters_before.append(letters)
     count = len(empties)
-    next_empty = [count] * (SIZE + 1)
-    next_blocked = [count] * (SIZE + 1)
-    index = blocked_index = count
-    for pos in range(SIZE - 1, -1, -1):
-        if fixed[pos] < 0:
-            index -= 1
-            if blocked_at and blocked_at[-1] == index:
-                blocked_at.pop()
-                blocked_index = index
-        next_empty[pos] = index
-        next_blocked[pos] = blocked_index
 
     def bound(start: int, end: int, first: int, tiles: int) -> int:
         # plays from start to end placing tiles on empties first .. first + tiles - 1
@@ -331,7 +322,12 @@ def _line_tasks(
         if start and fixed[start - 1] >= 0:
             continue
         first = next_empty[start]
-        tiles = min(size, next_blocked[start] - first)
+        blocked = count  # the first empty square from ``first`` on where no tile fits
+        for number in blocked_at:
+            if number >= first:
+                blocked = number
+                break
+        tiles = min(size, blocked - first)
         if tiles <= 0:
             continue
         key = (0, index, start) if horizontal else (1, start, index)  # line.start_key(start)
