@@ -105,12 +105,6 @@ class Line:
             return self.index, position
         return position, self.index
 
-    def start_key(self, start: int) -> tuple[int, int, int]:
-        """The fixed-order key of plays beginning at ``start``: direction, row, column."""
-        if self.horizontal:
-            return (0, self.index, start)
-        return (1, start, self.index)
-
 
 def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only_first: bool) -> list[Line]:
     """The lines where a play may go (a tile in them or beside them), with their cross-checks."""
@@ -330,7 +324,7 @@ def _line_tasks(
         tiles = min(size, blocked - first)
         if tiles <= 0:
             continue
-        key = (0, index, start) if horizontal else (1, start, index)  # line.start_key(start)
+        key = (0, index, start) if horizontal else (1, start, index)  # the fixed order: direction, row, column
         if bingo and tiles == size:
             last = first + tiles
             end = empties[last] - 1 if last < count else SIZE - 1
