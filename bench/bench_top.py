@@ -5,14 +5,17 @@ and 2 jokers. Positions come from seeded greedy games in each edition's bundled 
 top), built once by this tree and written as moves; each tree then rebuilds the boards in a process of its own
 (``PYTHONPATH`` and the working folder set to it, so the two engines never share a process), loads the list
 from its cache (compiled there on first use), searches every position once to warm up, then ``--repeat``
-times, and prints per class the median over positions of each position's median time; with ``--before``
-the trees run in turn ``--rounds`` times and each position keeps its lowest median. A tree whose
-``find_top`` reads typed text (before issue 42) is given the rack spelt, the other its tiles.
+times, and prints per class the median over positions of each position's median time (process time: the
+CPU the search used, not the time other processes took); with ``--before`` the trees run in turn ``--rounds``
+times, each position keeps its lowest median, and the last column is the ratio after / before. A tree whose
+``find_top`` reads typed text (before issue 42) is given the rack spelt, the other its tiles. ``--cases``
+keeps some classes of some editions (``es:mid2,fr:mid0``; the figures of issue 42: ``--cases issue42``).
 
 The machine may be shared: run it several times and compare medians, never single figures. Benchmarks never
 run in CI.
 
-Usage: .venv/bin/python bench/bench_top.py [--before /work/main] [--only fr,de] [--games 2] [--repeat 5]
+Usage: .venv/bin/python bench/bench_top.py [--before /work/main] [--only fr,de] [--cases es:mid2,fr:mid0]
+       [--games 2] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSES = ("first", "mid0", "mid1", "mid2")
+# the cases of issue 42: Spanish racks of two jokers, mid-game racks without a joker
+ISSUE42 = "es:mid2,fr:mid0,en:mid0,de:mid0"
 
 POSITIONS = """
 import json, random, sys
@@ -82,11 +87,13 @@ try:
     spelt = False
 except ImportError:  # the engine reads a rack as typed text
     spelt = True
-code, path, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
+code, path, repeat, kept = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split(",")
 edition = edition_by_code(code)
 lexicon = load(code)[0]
 times = {}
 for position in json.load(open(path)):
+    if position["class"] not in kept:
+        continue
     board = Board()
     for text in position["moves"]:
         move = parse_move(text, Notation.FISF, alphabet=edition.alphabet, lowercase_is_plain=False)
@@ -96,9 +103,9 @@ for position in json.load(open(path)):
     best = find_top(board, rack, lexicon, edition, first_move_horizontal_only=first).best
     runs = []
     for _ in range(repeat):
-        started = time.perf_counter()
+        started = time.process_time()
         find_top(board, rack, lexicon, edition, first_move_horizontal_only=first)
-        runs.append(time.perf_counter() - started)
+        runs.append(time.process_time() - started)
     times.setdefault(position["class"], []).append((statistics.median(runs) * 1000, best.total if best else None))
 print(json.dumps(times))
 """
@@ -119,6 +126,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="another checkout to time as well (e.g. /work/main)")
     parser.add_argument("--only", help="comma-separated edition codes (default: every edition with a bundled list)")
+    parser.add_argument("--cases", help=f"comma-separated edition:class pairs, or issue42 ({ISSUE42})")
     parser.add_argument("--games", type=int, default=2, help="greedy games per edition (8 mid-game turns each)")
     parser.add_argument("--repeat", type=int, default=5, help="timed searches per position (median kept)")
     parser.add_argument("--rounds", type=int, default=2, help="times each tree is run in turn (lowest median kept)")
@@ -126,9 +134,17 @@ def main() -> None:
     args = parser.parse_args()
     sources = json.loads((ROOT / "lexicons" / "SOURCES.json").read_text(encoding="utf-8"))
     codes = args.only.split(",") if args.only else sorted(sources)
+    classes = {code: list(CLASSES) for code in codes}
+    if args.cases:
+        classes = {}
+        for case in (ISSUE42 if args.cases == "issue42" else args.cases).split(","):
+            code, name = case.split(":")
+            classes.setdefault(code, []).append(name)
+        codes = [code for code in sorted(sources) if code in classes]
     trees = ([("before", args.before)] if args.before else []) + [("after", ROOT)]
     results: dict[str, dict[str, dict[str, float]]] = {}
-    print(f"{'':4} {'class':6} " + " ".join(f"{label:>11}" for label, _ in trees) + "   positions (median ms)")
+    ratio = " after/before" if args.before else ""
+    print(f"{'':4} {'class':6} " + " ".join(f"{label:>11}" for label, _ in trees) + ratio + "   positions (median ms)")
     with tempfile.TemporaryDirectory() as folder:
         for code in codes:
             path = Path(folder) / f"{code}.json"
@@ -138,11 +154,11 @@ def main() -> None:
             found: dict[str, dict[str, list[list[float]]]] = {}
             for _ in range(args.rounds):
                 for label, tree in trees:
-                    times = json.loads(run(tree, TIMES, code, str(path), str(args.repeat)))
+                    times = json.loads(run(tree, TIMES, code, str(path), str(args.repeat), ",".join(classes[code])))
                     kept = found.setdefault(label, times)
                     for name, pairs in times.items():
                         kept[name] = [[min(a[0], b[0]), a[1]] for a, b in zip(kept[name], pairs)]
-            for name in CLASSES:
+            for name in classes[code]:
                 medians = {}
                 for label, _ in trees:
                     pairs = found[label].get(name, [])
@@ -151,6 +167,8 @@ def main() -> None:
                 same = len({tuple(s) for s in scores.values()}) == 1
                 count = len(found[trees[-1][0]].get(name, []))
                 line = " ".join(f"{medians[label]:11.2f}" for label, _ in trees)
+                if args.before:
+                    line += f" {medians['after'] / medians['before']:12.3f}"
                 print(f"{code:4} {name:6} {line}   {count}{'' if same else '  TOP SCORES DIFFER'}", flush=True)
                 results.setdefault(code, {})[name] = medians
     if args.json:

@@ -33,7 +33,7 @@ from .edition import fold_accents
 from .errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
 from .lexicon_build import build_graph
 from .lexicon_format import decode, encode
-from .lexicon_layout import ALL_LETTERS, ANAGRAM_WORDS_LIMIT, CHILDREN, FINAL, Table, spell_words
+from .lexicon_layout import ALL_LETTERS, ANAGRAM_WORDS_LIMIT, CHILDREN, FINAL, Table, key_nodes, spell_words
 from .lexicon_patch import patch
 
 MIN_WORD = 2
@@ -518,7 +518,7 @@ def anagram_keys(
     ``spell_words`` of it. ``letters`` is the lexicon's ``letters``.
     """
     if words_below:
-        return [(node, ()) for node in _key_nodes(table, root, codes, jokers, first_only, letters)]
+        return [(node, ()) for node in key_nodes(table, root, codes, jokers, first_only, letters)]
     every = letters
     # A free letter placed before the next given letter is strictly smaller than it,
     # so that each key is reached once.
@@ -558,39 +558,4 @@ def anagram_keys(
                 return
 
     walk(root, 0, jokers, given + jokers)
-    return found
-
-
-def _key_nodes(table: Table, root: int, codes: list[int], jokers: int, first_only: bool, every: int) -> list[int]:
-    """``anagram_keys`` of a map holding each key's words: the key nodes alone (the hot path of bingos)."""
-    given = len(codes)
-    found: list[int] = []
-
-    def walk(node: int, index: int, free: int, rest: int) -> None:
-        # `rest` letters (the rest of the key, then the word) must go on from here
-        if not table[node + 1] >> rest & 1:
-            return
-        head = table[node]
-        if index == given:
-            if not free:
-                found.append(node)
-                return
-            letters = head & every
-        else:
-            bit = 1 << codes[index]
-            if head & bit:
-                walk(table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free, rest - 1)
-                if first_only and found:
-                    return
-            if not free:
-                return
-            letters = head & (bit - 1)
-        while letters:
-            low = letters & -letters
-            letters ^= low
-            walk(table[node + 2 + (head & (low - 1)).bit_count()], index, free - 1, rest - 1)
-            if first_only and found:
-                return
-
-    walk(root, 0, jokers, 2 * (given + jokers))
     return found

@@ -91,5 +91,89 @@ def spell_words(table: Table, root: int, key: list[int] | tuple[int, ...], tiles
     return found
 
 
+def key_nodes(table: Table, root: int, codes: list[int], jokers: int, first_only: bool, every: int) -> list[int]:
+    """``core.lexicon.anagram_keys`` of a map holding each key's words: the key nodes alone (the hot path of
+    bingos), each key once, in the order of the walk; ``every`` is the lexicon's ``letters``."""
+    given = len(codes)
+    found: list[int] = []
+
+    def rest_of_key(node: int, index: int, rest: int) -> int:
+        # no free letter left: the given letters from ``index`` read in one pass; the key's node, or -1
+        while table[node + 1] >> rest & 1:
+            if index == given:
+                return node
+            bit = 1 << codes[index]
+            head = table[node]
+            if not head & bit:
+                return -1
+            node = table[node + 2 + (head & (bit - 1)).bit_count()]
+            index += 1
+            rest -= 1
+        return -1
+
+    def walk(node: int, index: int, free: int, rest: int) -> None:
+        # `rest` letters (the rest of the key, then the word) must go on from here; ``free`` is at least 1
+        if not table[node + 1] >> rest & 1:
+            return
+        head = table[node]
+        if index == given:
+            letters = head & every
+        else:
+            bit = 1 << codes[index]
+            if head & bit:
+                walk(table[node + 2 + (head & (bit - 1)).bit_count()], index + 1, free, rest - 1)
+                if first_only and found:
+                    return
+            letters = head & (bit - 1)
+        while letters:
+            low = letters & -letters
+            letters ^= low
+            child = table[node + 2 + (head & (low - 1)).bit_count()]
+            if free > 1:
+                walk(child, index, free - 1, rest - 1)
+            else:  # the last free letter: ``rest_of_key`` inline (the hot loop)
+                at = index
+                left = rest - 1
+                while table[child + 1] >> left & 1:
+                    if at == given:
+                        found.append(child)
+                        break
+                    given_bit = 1 << codes[at]
+                    child_head = table[child]
+                    if not child_head & given_bit:
+                        break
+                    child = table[child + 2 + (child_head & (given_bit - 1)).bit_count()]
+                    at += 1
+                    left -= 1
+            if first_only and found:
+                return
+
+    if jokers:
+        walk(root, 0, jokers, 2 * (given + jokers))
+    else:
+        key = rest_of_key(root, 0, 2 * given)
+        if key >= 0:
+            found.append(key)
+    return found
+
+
+def is_key(table: Table, root: int, codes: list[int], words_below: bool) -> bool:
+    """Whether the sorted ``codes`` are a key of the anagram map at ``root`` (``core.lexicon.anagram_keys``
+    without free letters, read in one pass): a map with each key's words (``words_below``) holds a word of
+    exactly those tiles below the key's node, a map of keys alone ends the key on a final node."""
+    rest = 2 * len(codes) if words_below else len(codes)  # the letters still to read: the key, then a word
+    node = root
+    for code in codes:
+        if not table[node + 1] >> rest & 1:
+            return False
+        bit = 1 << code
+        head = table[node]
+        if not head & bit:
+            return False
+        node = table[node + 2 + (head & (bit - 1)).bit_count()]
+        rest -= 1
+    return bool(table[node + 1] >> rest & 1)
+
+
 if array(NARROW).itemsize != 4 or array(WIDE).itemsize != 8:  # pragma: no cover - every supported platform
     raise ImportError("core.lexicon needs array('I') items of 4 bytes and array('Q') items of 8")

@@ -38,14 +38,15 @@ and ``"none"`` when there is no legal play at all.
 # premiums of the longest stretch the rack can cover bound it (or each square's best
 # rack letter allowed by its cross-check, whichever is lower). Plays of the whole rack
 # (bingos) are separate tasks, kept only where the lexicon's anagram map holds a word
-# made of the rack and the stretch's board letters; they are read from that map, not
-# searched. The other plays are walked along the word graph, the letters of a square
-# given by one AND of the node's edges, the cross-check and the rack; each node is
-# bounded again with the values actually left on the rack, and dropped when no word
-# length ends on a free square, or when the next board letter or cross-check the word
-# must reach is out of the lookahead's letters at that distance. Tasks run in
-# decreasing order of bound and stop below the best score; plays that can only tie
-# are dropped once they cannot change the top or its tie rule.
+# made of the rack and the stretch's board letters (with two jokers that is read when the
+# task runs: most never do); they are read from that map, not searched. The other plays
+# are walked along the word graph, the letters of a square given by one AND of the node's
+# edges, the cross-check and the rack; each node is bounded again with the values
+# actually left on the rack, and dropped when no word length ends on a free square, or
+# when the next board letter or cross-check the word must reach is out of the
+# lookahead's letters at that distance. Tasks run in decreasing order of bound and stop
+# below the best score; plays that can only tie are dropped once they cannot change the
+# top or its tie rule.
 
 # The parts: core.movegen_board (racks, lines, starts and their bounds), core.movegen_search
 # (the walk and the bingos), core.movegen_plays (found plays, rebuilt plays, the top order).
@@ -54,7 +55,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import Board
+from .board import SIZE, Board
 from .edition import Edition
 from .lexicon import Lexicon
 from .movegen_board import Start, make_lines, parse_rack, plan
@@ -141,8 +142,33 @@ def generate_plays(
     return plays
 
 
+def _single_tiles(search: Search, starts: list[Start]) -> int:
+    """How many plays of a single tile, up to two, are plays of a tile beside a letter above or below it with
+    no letter left or right of it: the cross-word alone, checked by the cross-check (each such square and
+    letter is a play of its own)."""
+    rack = search.rack
+    letters = search.letters if rack.jokers else sum(1 << code for code, n in enumerate(rack.counts) if n)
+    found = 0
+    done: set[int] = set()
+    for start in starts:
+        line = start.line
+        if not line.horizontal or id(line) in done:
+            continue
+        done.add(id(line))
+        fixed, cross_sum, cross_mask = line.fixed, line.cross_sum, line.cross_mask
+        for pos in range(SIZE):
+            if cross_sum[pos] >= 0 and fixed[pos] < 0 and fixed[pos - 1] < 0 and fixed[pos + 1] < 0:
+                found += (cross_mask[pos] & letters).bit_count()
+                if found >= 2:
+                    return found
+    return found
+
+
 def _any_other_play(search: Search, starts: list[Start]) -> bool:
     """Whether the walk meets at least two plays (so another play than the top exists)."""
+    if _single_tiles(search, starts) >= 2:
+        return True
+    tie_mode = search.tie_mode
     search.probing = True
     search.stop_after = 2
     search.seen = 0
@@ -153,6 +179,8 @@ def _any_other_play(search: Search, starts: list[Start]) -> bool:
             search.run(start)
     except Stop:
         return True
+    finally:
+        search.tie_mode = tie_mode  # the top's count read after this: one play in tie mode
     return False
 
 

@@ -14,10 +14,10 @@ from .board import CENTRE, PREMIUMS, SIZE, Board
 from .edition import JOKER, Edition
 from .errors import RackSyntaxError, SyntaxProblem
 from .lexicon import Lexicon
+from .lexicon_layout import is_key
 
 _LETTER_MULT = tuple(p.letter_multiplier for p in PREMIUMS)
 _WORD_MULT = tuple(p.word_multiplier for p in PREMIUMS)
-_NO_PLAY = -1
 
 
 # --- racks ----------------------------------------------------------------------------------
@@ -104,12 +104,6 @@ class Line:
         if self.horizontal:
             return self.index, position
         return position, self.index
-
-    def start_key(self, start: int) -> tuple[int, int, int]:
-        """The fixed-order key of plays beginning at ``start``: direction, row, column."""
-        if self.horizontal:
-            return (0, self.index, start)
-        return (1, start, self.index)
 
 
 def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only_first: bool) -> list[Line]:
@@ -241,8 +235,10 @@ def _line_tasks(
     letters_before = [""]
     letters = ""
     total = connecting = 0
-    blocked_at: list[int] = []
+    blocked_at: list[int] = []  # the empty squares (their numbers) where no tile of the rack fits
+    next_empty = [0] * SIZE  # per square, the number of the first empty square at or after it
     for pos in range(SIZE):
+        next_empty[pos] = len(empties)
         code = fixed[pos]
         if code >= 0:
             total += fixed_value[pos]
@@ -298,24 +294,10 @@ def _line_tasks(
         reach.append(connecting)
         letters_before.append(letters)
     count = len(empties)
-    next_empty = [count] * (SIZE + 1)
-    next_blocked = [count] * (SIZE + 1)
-    index = blocked_index = count
-    for pos in range(SIZE - 1, -1, -1):
-        if fixed[pos] < 0:
-            index -= 1
-            if blocked_at and blocked_at[-1] == index:
-                blocked_at.pop()
-                blocked_index = index
-        next_empty[pos] = index
-        next_blocked[pos] = blocked_index
 
-    def bound(start: int, first: int, tiles: int) -> tuple[int, int]:
-        # plays from start placing tiles on empties first .. first + tiles - 1
+    def bound(start: int, end: int, first: int, tiles: int) -> int:
+        # plays from start to end placing tiles on empties first .. first + tiles - 1
         last = first + tiles
-        end = empties[last] - 1 if last < count else SIZE - 1
-        if reach[end + 1] == reach[start]:
-            return _NO_PLAY, end
         m0, t0, d0, l0, x0, c0, c30, c20, k0 = totals[first]
         m1, t1, d1, l1, x1, c1, c31, c21, k1 = totals[last]
         t3 = t1 - t0
@@ -326,27 +308,35 @@ def _line_tasks(
         crosses = best_sums[c1 - c0] + best_sums[c3] + best_sums[c3 + c21 - c20]
         if k1 - k0 < crosses:
             crosses = k1 - k0
-        return (board_sum[end + 1] - board_sum[start] + letters) * (m1 // m0) + x1 - x0 + crosses, end
+        return (board_sum[end + 1] - board_sum[start] + letters) * (m1 // m0) + x1 - x0 + crosses
 
     tasks: list[Start] = []
+    horizontal, index = line.horizontal, line.index
     for start in range(SIZE - 1):
         if start and fixed[start - 1] >= 0:
             continue
         first = next_empty[start]
-        tiles = min(size, next_blocked[start] - first)
+        blocked = count  # the first empty square from ``first`` on where no tile fits
+        for number in blocked_at:
+            if number >= first:
+                blocked = number
+                break
+        tiles = min(size, blocked - first)
         if tiles <= 0:
             continue
-        key = line.start_key(start)
+        key = (0, index, start) if horizontal else (1, start, index)  # the fixed order: direction, row, column
         if bingo and tiles == size:
-            full, end = bound(start, first, tiles)
-            if full >= 0:
+            last = first + tiles
+            end = empties[last] - 1 if last < count else SIZE - 1
+            if reach[end + 1] != reach[start]:  # the stretch joins the board
                 board_letters = letters_before[end + 1][len(letters_before[start]) :]
                 if has_bingo(board_letters):
-                    tasks.append(Start(full + bingo, key, line, start, end, board_letters))
+                    tasks.append(Start(bound(start, end, first, tiles) + bingo, key, line, start, end, board_letters))
             tiles -= 1
-        small, end = bound(start, first, tiles)
-        if small >= 0:
-            tasks.append(Start(small, key, line, start, end))
+        last = first + tiles
+        end = empties[last] - 1 if last < count else SIZE - 1
+        if reach[end + 1] != reach[start]:
+            tasks.append(Start(bound(start, end, first, tiles), key, line, start, end))
     return tasks
 
 
@@ -368,7 +358,9 @@ def plan(
         letters_mask |= bit
     available = lexicon.letters if rack.jokers else letters_mask
     rack_letters = rack.letters()
+    rack_codes = [code for code, number in enumerate(rack.counts) for _ in range(number)]
     anagrams: dict[str, bool] = {}
+    table, root, words_below = lexicon.anagram_table, lexicon.anagram_root, lexicon.anagram_words
 
     def has_bingo(board_letters: str) -> bool:
         known = anagrams.get(board_letters)
@@ -376,7 +368,13 @@ def plan(
             key = "".join(sorted(board_letters))
             known = anagrams.get(key)
             if known is None:
-                known = anagrams[key] = lexicon.has_anagram_codes(rack_letters + key, rack.jokers)
+                if rack.jokers > 1:  # left to the task (read if it runs): the walk of two free letters costs
+                    known = True
+                elif rack.jokers:
+                    known = lexicon.has_anagram_codes(rack_letters + key, rack.jokers)
+                else:  # the key read at once
+                    known = is_key(table, root, sorted(rack_codes + [ord(char) - 65 for char in key]), words_below)
+                anagrams[key] = known
             anagrams[board_letters] = known
         return known
 

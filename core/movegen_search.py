@@ -41,6 +41,7 @@ class Search(Bingos):
         self.values = [edition.values[symbol] for symbol in edition.alphabet.symbols]
         self.rack = rack
         self.counts = list(rack.counts)
+        self.rack_mask = sum(1 << code for code, number in enumerate(rack.counts) if number)  # its letters
         self.bingo = edition.bingo_bonus if rack.size == edition.rack_size else 0
         # with bingos read from the anagram map, walks place one tile less than the rack
         self.split_bingos = split_bingos and self.bingo > 0
@@ -181,6 +182,7 @@ class Search(Bingos):
         total = self.rack.size
         limit = self.limit
         all_jokers = self.rack.jokers
+        rack_mask = self.rack_mask
         bingo = self.bingo
         value_sums = self.value_sums
         after_value = self.after_value
@@ -260,35 +262,52 @@ class Search(Bingos):
             next_code = fixed[nxt]
             base = node + 2
             squares[n] = pos
+            if next_code < 0:
+                # the next square empty (the most common case): whether a word may end here or go on there is
+                # the same for every letter but for the child's lengths and letters
+                near_end = joined and nxt - first > 1 and not single_dup
+                near_lengths = endmask[nxt] if more and nxt <= end else 0
+                near_cross = cross_mask[nxt]
+                near_by = must_reach[nxt]
+                near_letters = must_letters[nxt]
             while allowed:
                 bit = allowed & -allowed
                 allowed ^= bit
                 child = table[base + (head & (bit - 1)).bit_count()]
-                # the board letters right after pos belong to the word too
                 q = nxt
                 board_sum = 0
-                code = next_code
-                while code >= 0:
-                    fbit = 1 << code
-                    fhead = table[child]
-                    if not fhead & fbit:
-                        break
-                    child = table[child + 2 + (fhead & (fbit - 1)).bit_count()]
-                    board_sum += fixed_value[q]
-                    q += 1
-                    code = fixed[q]
-                if code >= 0:
-                    continue
-                child_lengths = table[child + 1]
-                ends = child_lengths & 1 and (joined or q > nxt) and q - first > 1 and not single_dup
-                # the word may go on to the next empty square q: letters fit there, a word
-                # length ends on a free square, a square it must reach is reachable
-                fits = 0
-                if more and q <= end and child_lengths & endmask[q]:
-                    fits = table[child] & cross_mask[q]
-                    ahead_by = must_reach[q]
-                    if ahead_by and not depth[ahead_by][child] & must_letters[q]:
+                if next_code < 0:
+                    child_lengths = table[child + 1]
+                    ends = near_end and child_lengths & 1
+                    fits = table[child] & near_cross if child_lengths & near_lengths else 0
+                    if fits and near_by and not depth[near_by][child] & near_letters:
                         fits = 0
+                    joins = joined
+                else:
+                    # the board letters right after pos belong to the word too
+                    code = next_code
+                    while code >= 0:
+                        fbit = 1 << code
+                        fhead = table[child]
+                        if not fhead & fbit:
+                            break
+                        child = table[child + 2 + (fhead & (fbit - 1)).bit_count()]
+                        board_sum += fixed_value[q]
+                        q += 1
+                        code = fixed[q]
+                    if code >= 0:
+                        continue
+                    child_lengths = table[child + 1]
+                    ends = child_lengths & 1 and q - first > 1 and not single_dup
+                    # the word may go on to the next empty square q: letters fit there, a word
+                    # length ends on a free square, a square it must reach is reachable
+                    fits = 0
+                    if more and q <= end and child_lengths & endmask[q]:
+                        fits = table[child] & cross_mask[q]
+                        ahead_by = must_reach[q]
+                        if ahead_by and not depth[ahead_by][child] & must_letters[q]:
+                            fits = 0
+                    joins = True
                 if not (ends or fits):
                     continue
                 code = bit.bit_length() - 1
@@ -320,7 +339,7 @@ class Search(Bingos):
                                 new_mult,
                                 cross2,
                                 n1,
-                                True if q > nxt else joined,
+                                joins,
                                 mask2,
                                 jokers_left,
                                 following,
@@ -347,7 +366,7 @@ class Search(Bingos):
                                 new_mult,
                                 cross2,
                                 n1,
-                                True if q > nxt else joined,
+                                joins,
                                 rack_mask,
                                 jokers_left - 1,
                                 left_values,
@@ -426,10 +445,6 @@ class Search(Bingos):
                 pos += 1
             if pos > end or not table_[node + 1] & endmask[pos]:
                 return
-            rack_mask = 0
-            for code, number in enumerate(counts):
-                if number:
-                    rack_mask |= 1 << code
             fits = table_[node] & cross_mask[pos] & (every if all_jokers else rack_mask)
             ahead_by = must_reach[pos]
             if fits and (not ahead_by or depth[ahead_by][node] & must_letters[pos]):

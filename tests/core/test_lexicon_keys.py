@@ -13,6 +13,7 @@ from core.board import Board
 from core.edition import FRENCH, edition_by_code
 from core.lexicon import Lexicon
 from core.lexicon_format import _HEADER, KEYS_ONLY
+from core.lexicon_layout import is_key
 from core.movegen import find_top, generate_plays
 from tests.positions import play_moves
 
@@ -48,6 +49,15 @@ def test_anagrams_are_the_same(pair: tuple[Lexicon, Lexicon], letters: str, joke
     with_words, keys_only = pair
     assert list(keys_only.anagrams(letters, jokers)) == list(with_words.anagrams(letters, jokers))
     assert keys_only.has_anagram(letters, jokers) == with_words.has_anagram(letters, jokers)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(st.sampled_from("AEINRSTUZCH"), min_size=1, max_size=9))
+def test_a_key_read_at_once_is_a_key_the_walk_finds(pair: tuple[Lexicon, Lexicon], letters: str) -> None:
+    for lexicon in pair:
+        codes = sorted(ord(char) - 65 for char in letters)
+        expected = lexicon.has_anagram(letters) if len(letters) >= 2 else False
+        assert is_key(lexicon.anagram_table, lexicon.anagram_root, codes, lexicon.anagram_words) == expected
 
 
 @pytest.mark.parametrize("jokers", [0, 1, 2])

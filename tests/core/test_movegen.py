@@ -342,6 +342,7 @@ def test_unique_and_none() -> None:
     assert top.best is not None
     assert str(top.best) == "O14 ZA"
     assert top.tie_rule == "unique"
+    assert top.top_count == 1
     two = find_top(board_with("H8:Z"), "A", lexicon, FRENCH)  # ZA across and down
     assert two.best is not None
     assert str(two.best) == "H8 ZA"
@@ -352,6 +353,18 @@ def test_unique_and_none() -> None:
     assert nothing.best is None
     assert generate_plays(Board(), "A", lexicon, FRENCH) == []
     assert find_top(Board(), "", lexicon, FRENCH).tie_rule == "none"
+
+
+def test_a_top_met_alone_is_told_from_a_unique_play_by_the_single_tiles() -> None:
+    lexicon = Lexicon.from_words(["AX", "EA", "EZ", "ZOA"])
+    board = board_with("H7:A H8:Z")
+    top = find_top(board, "EZ", lexicon, FRENCH)
+    plays = generate_plays(board, "EZ", lexicon, FRENCH)
+    assert top.best is not None
+    assert (str(top.best), top.best.total) == ("G8 EZ", 32)
+    assert top.searched.plays_seen == 1  # the walk met the top alone: E on G8 and Z on 8G are single tiles
+    assert top.tie_rule == expected_rule(plays) == "score"
+    assert top.top_count == 1
 
 
 def test_single_tile_in_both_directions_is_one_play() -> None:
