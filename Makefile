@@ -49,7 +49,7 @@ run: $(STAMP)
 test: $(TEST_STAMP)
 	@log=$$(mktemp); \
 	nice -n 10 $(VENV)/bin/python -m mypy >$$log 2>&1 & typing=$$!; \
-	$(VENV)/bin/python -m pytest -n 4 --dist load --durations=10; tests=$$?; \
+	$(VENV)/bin/python -m pytest -n 4 --dist worksteal --durations=10; tests=$$?; \
 	wait $$typing; typed=$$?; echo "mypy:"; cat $$log; rm -f $$log; \
 	$(VENV)/bin/python -m ruff check .; linted=$$?; \
 	test $$tests -eq 0 && test $$typed -eq 0 && test $$linted -eq 0

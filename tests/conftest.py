@@ -14,6 +14,7 @@ import pytest_asyncio
 
 from core.board import Board
 from tests.discord_club import ClubDiscord
+from tests.ordering import dealt
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, find_binaries
 
 if TYPE_CHECKING:
@@ -48,10 +49,12 @@ def expected_seconds(item: pytest.Item) -> float:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The long tests first, the longest first, the others in file order after them: the test processes take
-    tests in that order (``--dist load``), so that no long test starts when the others are almost done and holds
-    the run's end alone."""
-    items.sort(key=expected_seconds, reverse=True)
+    """The long tests dealt out to the heads of the blocks the test processes start with (``tests.ordering``),
+    so that no long test starts when the others are almost done and holds the run's end alone. Every process
+    collects the same order (xdist checks it): the count of processes is the one each is told."""
+    workerinput = getattr(config, "workerinput", None)
+    workers = int(workerinput["workercount"]) if workerinput is not None else 1
+    items[:] = dealt(items, expected_seconds, workers)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

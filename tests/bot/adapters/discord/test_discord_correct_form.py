@@ -29,7 +29,9 @@ async def typed(dc: ClubDiscord, line: str) -> str:
     """The answer to the line Ana types in the channel (the close's images, drawn after its results and posted
     whenever they are ready, are not it)."""
     await dc.send_message(dc.channel, dc.ana, line)
-    answer = await dc.wait_for_message(lambda r: not r.interaction_id and not r.files, channel_id=dc.channel, timeout=15)
+    answer = await dc.wait_for_message(
+        lambda r: not r.interaction_id and not r.files, channel_id=dc.channel, timeout=15
+    )
     return answer.text
 
 
