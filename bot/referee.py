@@ -37,7 +37,7 @@ from .games.installed import COMMANDS  # noqa: F401  # importing it declares eve
 from .games.kinds import kind_of
 from .games.simultane.clock import simultane_tick
 from .messages import explain, say
-from .outbox import GRACE_SECONDS, Outbox, StoredOutbox, Undelivered
+from .outbox import GRACE_SECONDS, Outbox, StoredOutbox
 from .overload import Shedder, keeps_all
 from .play.cache import GameCache, Games
 from .play.clock import DuplicateClock
@@ -47,10 +47,8 @@ from .rooms import settings_of
 from .storage import (
     ChannelSettings,
     ConnectionLostError,
-    DeadLetter,
     GameKind,
     GameRunningError,
-    OutboxItem,
     RoundClosedTwiceError,
     Storage,
     StorageFullError,
@@ -293,28 +291,6 @@ class Referee:
             notices, offered = (error.notices, error.actions) if isinstance(error, UserError) else ((), ())
             notices = tuple(dataclasses.replace(n, error=True) for n in notices)
             return [dataclasses.replace(refused, actions=offered), *notices]
-
-    # --- the outbox's operations, for callers holding the referee (``self.outbox`` is the outbox) ---------
-
-    def store(self, replies: list[Reply]) -> list[Reply]:
-        """``Outbox.enqueue``: replies stored (in the caller's transaction, if any), numbered."""
-        return self.outbox.enqueue(replies)
-
-    def sent(self, replies: list[Reply], failed: Sequence[Reply | Undelivered]) -> None:
-        """``Outbox.sent``: what the platform took, and what it refused."""
-        self.outbox.sent(replies, failed)
-
-    def due_messages(self, everything: bool = False) -> list[OutboxItem]:
-        """``Outbox.claim_due``: the messages whose (next) try is due, claimed."""
-        return self.outbox.claim_due(everything)
-
-    def retried(self, item: OutboxItem, failure: Undelivered | None) -> None:
-        """``Outbox.retried``: one try's outcome (``failure`` None: delivered)."""
-        self.outbox.retried(item, failure)
-
-    def dead_letters(self, channel: str) -> list[DeadLetter]:
-        """``Outbox.dead_letters``: what could not be delivered about ``channel``."""
-        return self.outbox.dead_letters(channel)
 
     def _sheds(self, reply: Reply) -> bool:
         """Whether a due message can wait while the process is overloaded (a live line: dropped as shed)."""

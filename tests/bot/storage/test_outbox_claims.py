@@ -78,7 +78,7 @@ def test_the_referee_drops_a_superseded_edit_and_hands_over_the_newer_one(
         due=900.0,
     )
     store.mark_delivered([first], 901.0)
-    assert [item.id for item in referee.due_messages()] == [newer]
+    assert [item.id for item in referee.outbox.claim_due()] == [newer]
     assert store.outbox_state(edit) == "dropped"
 
 

@@ -135,11 +135,11 @@ def referee_on(tmp_path: Path, clock: list[float]) -> Referee:
 def test_a_refused_first_send_is_dead_only_if_permanent(tmp_path: Path, failure: Failure) -> None:
     clock = [1000.0]
     referee = referee_on(tmp_path, clock)
-    first, second = referee.store([Reply("Coup 3 — résultats", channel="c:1"), Reply("Coup 4", channel="c:1")])
-    referee.sent([first, second], [Undelivered(first, failure, "Telegram: Bad Request: chat not found")])
+    first, second = referee.outbox.enqueue([Reply("Coup 3 — résultats", channel="c:1"), Reply("Coup 4", channel="c:1")])
+    referee.outbox.sent([first, second], [Undelivered(first, failure, "Telegram: Bad Request: chat not found")])
     state = referee.storage.outbox_state(first.outbox_id or 0)
     assert state == ("dead" if failure is Failure.PERMANENT else "waiting")
-    assert [d.reply.text for d in referee.dead_letters("c:1")] == (
+    assert [d.reply.text for d in referee.outbox.dead_letters("c:1")] == (
         ["Coup 3 — résultats"] if failure is Failure.PERMANENT else []
     )
 
@@ -150,19 +150,19 @@ def test_a_transient_failure_is_dead_after_its_attempts_and_age(
     caplog.set_level("INFO", logger="arbitre")
     clock = [1000.0]
     referee = referee_on(tmp_path, clock)
-    (reply,) = referee.store([Reply("Reçu : H8 SECRET", to_user="c:u1", channel="c:1")])
+    (reply,) = referee.outbox.enqueue([Reply("Reçu : H8 SECRET", to_user="c:u1", channel="c:1")])
     refused = Undelivered(reply, Failure.TRANSIENT, "Telegram: TimedOut()")
     for attempt in range(MAX_ATTEMPTS + 3):  # many quick failures: not dead while it is young
-        (item,) = referee.due_messages(everything=True)
+        (item,) = referee.outbox.claim_due(everything=True)
         assert item.attempts == attempt
-        referee.retried(item, refused)
+        referee.outbox.retried(item, refused)
         clock[0] += 1.0
     assert referee.storage.outbox_state(reply.outbox_id or 0) == "waiting"
     clock[0] = 1000.0 + MAX_AGE_SECONDS
-    (item,) = referee.due_messages(everything=True)
-    referee.retried(item, refused)
+    (item,) = referee.outbox.claim_due(everything=True)
+    referee.outbox.retried(item, refused)
     assert referee.storage.outbox_state(reply.outbox_id or 0) == "dead"
-    assert referee.due_messages(everything=True) == []
+    assert referee.outbox.claim_due(everything=True) == []
     said = [r.getMessage() for r in caplog.records if "dead letter" in r.getMessage()]
     assert len(said) == 1
     assert "TimedOut" in said[0]
@@ -174,10 +174,10 @@ def test_an_old_message_tried_few_times_is_not_dead_yet(tmp_path: Path) -> None:
     """A process that was down for a day still tries what it owes before giving up on it."""
     clock = [1000.0]
     referee = referee_on(tmp_path, clock)
-    (reply,) = referee.store([Reply("Coup 3", channel="c:1")])
+    (reply,) = referee.outbox.enqueue([Reply("Coup 3", channel="c:1")])
     clock[0] += 86400.0
     item = OutboxItem(reply.outbox_id or 0, "c:1", reply, attempts=1, created=1000.0)
-    referee.retried(item, Undelivered(reply))
+    referee.outbox.retried(item, Undelivered(reply))
     assert referee.storage.outbox_state(item.id) == "waiting"
 
 
@@ -185,7 +185,9 @@ def test_an_old_message_tried_few_times_is_not_dead_yet(tmp_path: Path) -> None:
 async def test_the_outbox_worker_prunes_what_was_delivered_long_ago(tmp_path: Path) -> None:
     clock = [1_000_000.0]
     referee = referee_on(tmp_path, clock)
-    old, recent = referee.store([Reply("old", channel="c:1", image=PNG), Reply("recent", channel="c:1", image=PNG)])
+    old, recent = referee.outbox.enqueue(
+        [Reply("old", channel="c:1", image=PNG), Reply("recent", channel="c:1", image=PNG)]
+    )
     referee.storage.mark_delivered([old.outbox_id or 0], clock[0] - RETENTION_SECONDS - 1)
     referee.storage.mark_delivered([recent.outbox_id or 0], clock[0] - IMAGE_RETENTION_SECONDS - 1)
     delivered: list[Reply] = []
@@ -244,13 +246,13 @@ def test_everything_waiting_is_handed_over_once_even_when_an_expired_message_is_
 ) -> None:
     clock = [1000.0]
     referee = referee_on(tmp_path, clock)
-    referee.store(
+    referee.outbox.enqueue(
         [
             Reply("Coup 1 : plus que 30 secondes !", channel="c:1", expires=1010.0),
             Reply("Coup 1 — résultats", channel="c:1"),
         ]
     )
-    referee.store([Reply("Reçu pour le coup 1 : H8 VAGUE", to_user="c:u1", channel="c:1")])
+    referee.outbox.enqueue([Reply("Reçu pour le coup 1 : H8 VAGUE", to_user="c:u1", channel="c:1")])
     clock[0] = 1020.0  # a console restarting: the warning is stale, the rest is owed
-    items = referee.due_messages(everything=True)
+    items = referee.outbox.claim_due(everything=True)
     assert sorted(i.reply.text for i in items) == ["Coup 1 — résultats", "Reçu pour le coup 1 : H8 VAGUE"]

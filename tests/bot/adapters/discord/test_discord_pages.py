@@ -85,7 +85,7 @@ async def test_a_classic_player_s_long_list_of_moves_is_paged_the_latest_first(
         """A line typed in the room as any platform takes it, its answers taken as read (the console's way):
         the view asked next waits behind none of them."""
         incoming = Incoming(channel, f"discord:{user.id}", user.global_name or "", line, admin=True)
-        adapter.referee.sent(adapter.referee.handle(incoming), [])
+        adapter.referee.outbox.sent(adapter.referee.handle(incoming), [])
 
     typed(dc.ana, "/nouvelle Ana Ben")
     typed(dc.ana, "/reglages zeros non")  # passes never end this game
