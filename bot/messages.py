@@ -290,12 +290,22 @@ _BY_FIELDS: list[tuple[type[ArbitreError], str]] = [
 ]
 
 
+def _game_setting_word(lang: str, name: str) -> str:
+    """A game setting's name as ``lang`` types it (``clock`` is ``pendule`` in French); else the name."""
+    key = f"game_setting_words_{name}"
+    return say(lang, key).split()[0] if key in CATALOGS.catalog(lang) else name
+
+
 def explain(error: ArbitreError, lang: str, notation: str = "fisf") -> str:
     """A polite explanation of an engine error in the channel's language, from its typed fields only."""
     if isinstance(error, NotationError):
         return _syntax(lang, error, notation)
     if isinstance(error, DuplicateSettingError):
         return _setting(lang, error)
+    if isinstance(error, SettingAfterStartError | SettingValueError):  # the setting named as the room types it
+        return say(
+            lang, dict(_BY_FIELDS)[type(error)], **{**_fields(error), "name": _game_setting_word(lang, error.name)}
+        )
     if isinstance(error, ClockStateError):
         state = say(lang, "clock_paused" if error.paused else "clock_running")
         return say(lang, "err_clock_state", action=command_name(lang, str(error.action)), state=state)
@@ -321,7 +331,9 @@ def explain(error: ArbitreError, lang: str, notation: str = "fisf") -> str:
     if isinstance(error, WordNotInLexiconError):
         return say(lang, "err_word_not_in_lexicon", move=error.move, words=_listed(error.words), count=len(error.words))
     if isinstance(error, LateSubmissionError):
-        return say(lang, "err_late_submission", player=error.player, move=error.move, seconds=f"{error.seconds_late:.1f}")
+        return say(
+            lang, "err_late_submission", player=error.player, move=error.move, seconds=f"{error.seconds_late:.1f}"
+        )
     for cls, key in _BY_FIELDS:
         if isinstance(error, cls):
             return say(lang, key, **_fields(error))

@@ -257,6 +257,9 @@ def test_options_refused_politely(club: Club) -> None:
     assert said == "Seul l'arbitre de la partie (Ana) ou un administrateur du salon peut utiliser /reglages."
     club.ok("Ana", "/coup H8 VAGUE")
     assert "la partie a commencé" in club.refused("Ana", "/reglages double non")
+    # the setting named as the room types it, never by the grammar's English name (void, penalty)
+    assert club.refused("Ana", "/reglages nulle oui").startswith("Réglage nulle : la partie a commencé")
+    assert club.refused("Ana", "/reglages penalite 5").startswith("Réglage penalite : la partie a commencé")
 
 
 @pytest.mark.parametrize(
