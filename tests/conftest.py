@@ -14,6 +14,7 @@ import pytest_asyncio
 
 from core.board import Board
 from tests.discord_club import ClubDiscord
+from tests.loop_time import LoopTime
 from tests.ordering import dealt
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, find_binaries
 
@@ -153,3 +154,11 @@ async def discord_club() -> AsyncIterator[ClubDiscord]:
 def dc(discord_club: ClubDiscord) -> ClubDiscord:
     """``discord_club`` under the short name the delivery tests use (a test module may define its own ``dc``)."""
     return discord_club
+
+
+@pytest_asyncio.fixture
+async def loop_time() -> AsyncIterator[LoopTime]:
+    """The test's event loop on a clock the test moves (``LoopTime.jump``), given back at the end."""
+    moved = LoopTime()
+    yield moved
+    moved.close()

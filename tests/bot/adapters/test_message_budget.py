@@ -17,11 +17,10 @@ from __future__ import annotations
 import asyncio
 import math
 import re
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.telegrambot.adapter import LIVE_INTERVAL, TelegramAdapter
 from bot.adapters.telegrambot.pacing import FloodPacer
@@ -115,14 +114,6 @@ async def drained(storage: SQLiteStorage) -> list[OutboxBacklog]:
             return backlog
         await asyncio.sleep(0.01)
     return storage.outbox_backlog()
-
-
-@pytest_asyncio.fixture
-async def loop_time() -> AsyncIterator[LoopTime]:
-    """The test's event loop on a clock the test moves (see ``hurried``)."""
-    moved = LoopTime()
-    yield moved
-    moved.close()
 
 
 async def hurried(tg: FakeTelegram, loop_time: LoopTime, awaitable: Awaitable[T], at_most: float = 10.0) -> T:

@@ -85,12 +85,6 @@ def typed_line(name: str, values: dict[str, Any], sub: str | None = None) -> str
 
 
 @pytest_asyncio.fixture
-async def dc() -> AsyncIterator[ClubDiscord]:
-    async with ClubDiscord() as fake:
-        yield fake
-
-
-@pytest_asyncio.fixture
 async def adapter(dc: ClubDiscord, storage: SQLiteStorage) -> AsyncIterator[DiscordAdapter]:
     adapter = DiscordAdapter(
         Referee(storage, LEXICONS, images=False, draws=random.Random(39)),

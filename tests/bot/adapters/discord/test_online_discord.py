@@ -45,13 +45,6 @@ SENT_PRIVATELY = "il vous a été envoyé en privé"  # far more than a game of 
 
 
 @pytest_asyncio.fixture
-async def loop_time() -> AsyncIterator[LoopTime]:
-    moved = LoopTime()
-    yield moved
-    moved.close()
-
-
-@pytest_asyncio.fixture
 async def adapter(dc: ClubDiscord, storage: SQLiteStorage) -> AsyncIterator[DiscordAdapter]:
     dc.clock.freeze()  # the fake's time moves only when the test moves it: a slow machine answers in time
     referee = Referee(storage, LEXICONS, now=dc.now, draws=random.Random(SEED))

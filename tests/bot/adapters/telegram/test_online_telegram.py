@@ -61,13 +61,6 @@ async def tg() -> AsyncIterator[ClubTelegram]:
 
 
 @pytest_asyncio.fixture
-async def loop_time() -> AsyncIterator[LoopTime]:
-    moved = LoopTime()
-    yield moved
-    moved.close()
-
-
-@pytest_asyncio.fixture
 async def adapter(tg: ClubTelegram, storage: SQLiteStorage, loop_time: LoopTime) -> AsyncIterator[TelegramAdapter]:
     referee = Referee(storage, LEXICONS, now=tg.now, draws=random.Random(SEED))
     adapter = TelegramAdapter(referee, tg.token, base_url=tg.base_url, tick_seconds=0.05, clock=tg.now)

@@ -27,10 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.adapters.telegrambot.admins import ALLOWED_UPDATES
@@ -47,14 +45,6 @@ LEXICONS = ready_registry()
 GROUP = -4_000_000_436
 ROUNDS = 3
 OPENING_BOUND = 2.0  # seconds from a round's opening to its draw in the group, on the fake's clock
-
-
-@pytest_asyncio.fixture
-async def loop_time() -> AsyncIterator[LoopTime]:
-    """The test's event loop on a clock the test moves (``hurried``)."""
-    moved = LoopTime()
-    yield moved
-    moved.close()
 
 
 async def seated(storage: SQLiteStorage, count: int) -> None:

@@ -9,11 +9,9 @@ is sent to the group during it."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.referee import Referee
@@ -33,13 +31,6 @@ def flood(tg: FakeTelegram) -> FloodControl:
     """The fake's flood control (on by default)."""
     assert tg.flood is not None
     return tg.flood
-
-
-@pytest_asyncio.fixture
-async def loop_time() -> AsyncIterator[LoopTime]:
-    moved = LoopTime()
-    yield moved
-    moved.close()
 
 
 def is_draw(text: str) -> bool:

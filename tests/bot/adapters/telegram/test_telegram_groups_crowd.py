@@ -33,7 +33,6 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import pytest
-import pytest_asyncio
 
 from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.adapters.telegrambot.admins import ALLOWED_UPDATES
@@ -233,13 +232,6 @@ def stored_after(storage: SQLiteStorage, before: dict[int, int]) -> Callable[[],
 
 def drained(storage: SQLiteStorage) -> bool:
     return all(b.waiting == 0 for b in storage.outbox_backlog())
-
-
-@pytest_asyncio.fixture
-async def loop_time() -> AsyncIterator[LoopTime]:
-    moved = LoopTime()
-    yield moved
-    moved.close()
 
 
 def built(tg: FakeTelegram, storage: SQLiteStorage) -> TelegramAdapter:
