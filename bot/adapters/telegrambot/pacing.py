@@ -68,6 +68,9 @@ class Priority(Enum):
 # Of a group's 20 messages a minute, how many a live edit may never take: a round's close (the next draw, the
 # results, the closed draw message, the standings) and a warning always find room.
 LIVE_RESERVE = 10
+# Of a chat's burst, how many messages a live edit leaves in hand: a close's first two (the closed draw's edit and
+# the next draw) leave at once, not one chat pace after the counter's last edit each.
+LIVE_BURST_RESERVE = 2
 
 
 def library_limiter(max_retries: int = 3) -> AIORateLimiter:
@@ -153,12 +156,15 @@ class FloodPacer(BaseRateLimiter[Any]):
                 sent.at = self.clock()  # answered (or given up): it counts as of now
 
     def take_spare(self, chat_id: int | str) -> _Sent:
-        """Count a live edit to ``chat_id`` if it may leave at once without eating into the group's reserve;
-        else raise :class:`BudgetShortError` (nothing counted: the edit is tried at its next interval)."""
+        """Count a live edit to ``chat_id`` if it may leave at once without eating into the group's reserve
+        or the burst's (``LIVE_BURST_RESERVE``); else raise :class:`BudgetShortError` (nothing counted: the edit
+        is tried at its next interval)."""
         chat = self._chat(chat_id)
         now = self.clock()
         if chat.lock.locked() or self._wait(chat_id, chat, now) > 0:
             raise BudgetShortError(f"chat {chat_id}: a message waits or the pace is spent")
+        if self._tokens(chat, now) < 1.0 + min(LIVE_BURST_RESERVE, self.limits.chat_burst - 1):
+            raise BudgetShortError(f"chat {chat_id}: the burst is kept for what players must see")
         if _is_group(chat_id) and len(chat.minute) >= self.limits.group_per_minute - LIVE_RESERVE:
             raise BudgetShortError(f"group {chat_id}: the minute's spare messages are spent")
         return self._count(chat_id, chat, now)

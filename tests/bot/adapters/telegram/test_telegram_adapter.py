@@ -288,11 +288,13 @@ def shown_seconds(text: str) -> int:
 
 
 async def joined(tg: FakeTelegram, user: TgUser) -> None:
-    """The group's join line names ``user`` (a new line, or the line of the move edited)."""
+    """The group's join line names ``user`` (a new line, or the line of the move edited): a live line, edited
+    once the chat's burst is back above what a close keeps for itself (three messages in a row: up to 3 s)."""
     await tg.log.wait_for(
         lambda m: user.first_name in (m.text or "") and "rejoi" in (m.text or ""),
         chat_id=GROUP,
         actions=("send", "edit"),
+        timeout=5.0,
     )
 
 

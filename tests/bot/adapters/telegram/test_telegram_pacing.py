@@ -182,3 +182,26 @@ async def test_a_message_answered_late_never_keeps_the_others_in_the_window() ->
     await asyncio.wait_for(photo, 1.0)  # answered now: it counts from now, the others do not
     await asyncio.wait_for(api.request(pacer, "sendMessage", 3_000_001, "after it"), 1.0)
     assert [name for name, _, _ in api.sent][-3:] == ["while it uploads", "photo", "after it"]
+
+
+@pytest.mark.asyncio
+async def test_live_edits_keep_the_burst_for_a_close() -> None:
+    """The counter edited as often as it may while answers come in, then the deadline: the closed draw's edit and
+    the next draw leave at once (they waited a second each when the counter had spent the burst)."""
+    clock = Clock()
+    api = Api(clock)
+    pacer = FloodPacer(None, clock)
+    shown = refused = 0
+    for step in range(16):  # 4 s of a counter tried four times a second (within the group's spare minute)
+        try:
+            await api.request(pacer, "editMessageText", GROUP, f"count{step}", Priority.LIVE)
+            shown += 1
+        except BudgetShortError:
+            refused += 1
+        clock.at += 0.25
+    assert shown >= 4  # about one a second: the chat's pace
+    assert refused > 0
+    closing = [("editMessageText", "closed draw"), ("sendMessage", "next draw")]
+    for endpoint, name in closing:  # the clock does not move: each must leave now
+        await asyncio.wait_for(api.request(pacer, endpoint, GROUP, name), 1.0)
+    assert [name for name, _, at in api.sent if at == clock.at] == [name for _, name in closing]
