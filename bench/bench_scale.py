@@ -307,8 +307,10 @@ def run(
             if int(seq) < first_close.get(int(game), 1 << 62):
                 in_round_1.add((int(game), json.loads(data)["player"]))
         # an answer received before the deadline and stored after the close counts for its round (a correction)
+        corrections = 0
         for game, data in db.rows("select game, data from events where kind = 'correct'"):
             if json.loads(data)["round"] == 1:
+                corrections += 1
                 stored.add((int(game), json.loads(data)["player"]))
                 in_round_1.add((int(game), json.loads(data)["player"]))
         acknowledged = {(game_of[moves[r][0]], moves[r][1]) for r, a in acks.items() if not a.error}
@@ -347,6 +349,7 @@ def run(
            for what, late_by in after.items()},
         "lost": len(acknowledged - stored),
         "missed_round": len(acknowledged - in_round_1),
+        "corrections": corrections,
         "missed_resent": len((acknowledged - in_round_1) & resent),  # reached a live process only once resent
         "closed_twice": sum(1 for n in per_round.values() if n > 1),
         "closers": {n: (len(v), max(v)) for n, v in sorted(closers.items())},
@@ -389,7 +392,8 @@ def report(title: str, figures: dict[str, Any]) -> None:
     by = ", ".join(f"{n} {count} (latest {late:.1f} s)" for n, (count, late) in figures["closers"].items())
     print(f"  round 1 closes posted by each process: {by}")
     print(f"  answers sent before the deadline and missing from their round: {figures['missed_round']}"
-          f" (of which resent after the kill, to a live process: {figures['missed_resent']})")
+          f" (of which resent after the kill, to a live process: {figures['missed_resent']}); counted after the close,"
+          f" as corrections of round 1: {figures['corrections']}")
     print(f"  distinct draws stored across the channels' rounds 1-2: {figures['distinct_draws']}")
     print(f"  acknowledged moves lost: {figures['lost']}; rounds closed twice: {figures['closed_twice']}; "
           f"killed: {figures['killed']} at {figures['killed_at_s']:.0f} s into the arrivals "

@@ -36,8 +36,9 @@ from .texts import draw_reply, live_line_kind, live_lines_at_close, played_count
 WARNING_SECONDS = 30
 ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadline for answers still in the process
 # with other live processes on the store: how long they may take to say the answers they received (the
-# service says them every ARRIVALS_SECONDS), so that a close never misses one received just before its deadline
-ARRIVALS_SAID_SECONDS = 0.5
+# service says them every ARRIVALS_SECONDS, 0.1 s: one statement after the change), so that a close never misses
+# one received just before its deadline (one that comes later still counts: stored as a correction of its round)
+ARRIVALS_SAID_SECONDS = 0.25
 CLOSES_AT_ONCE = 4  # rounds one process closes side by side on a store with one writer (their tops overlap)
 # on a store whose transactions run side by side (PostgreSQL): their round trips overlap too (150 closes of
 # 20 players on a loaded 2-core machine: 1.25-1.84 s with 4 at once, 0.75-0.97 s with 10)
