@@ -29,7 +29,7 @@ from core.notation import notation_by_name
 
 from ...commands.context import Context, UserError
 from ...commands.options import MOST_POINTS, Form, choice, flag, integer, text
-from ...commands.registry import Access, Section, command
+from ...commands.registry import Access, Section, command, command_named
 from ...messages import decimal, keyword_form, keywords, number, say
 from ...numbers import looks_like_number
 from ...overload import Shed
@@ -224,6 +224,16 @@ def cmd_draw(ctx: Context) -> None:
     ctx.replies.append(draw_reply(ctx.lang, ctx.settings.zone, record, game, ctx.message.channel, ctx.services.now()))
 
 
+def _refuse_in_public(ctx: Context) -> None:
+    """A /play typed in a channel: told to send it privately, or, where the channel plays a game whose moves
+    are recorded in the open (classic, online, a score sheet), which command records them there."""
+    record = ctx.storage.active_game(ctx.message.channel)
+    if record is None or record.kind is GameKind.DUPLICATE:
+        raise UserError("dup_not_private")
+    score = "/" + command_named("score").spec.name_in(ctx.lang)
+    raise UserError("play_not_duplicate", score=score, example=f"{score} {ctx.args.strip()}".strip())
+
+
 def _game_for_player(ctx: Context) -> GameRecord:
     record = ctx.storage.active_game(ctx.message.channel)
     if record is not None and record.kind is GameKind.DUPLICATE:
@@ -312,7 +322,7 @@ def join(ctx: Context, record: GameRecord) -> None:
 )
 def cmd_play(ctx: Context) -> None:
     if not ctx.message.private:
-        raise UserError("dup_not_private")
+        _refuse_in_public(ctx)
     record = _game_for_player(ctx)
     lang = ctx.storage.channel(record.channel).language
     game = game_of(ctx.services, record)

@@ -269,3 +269,23 @@ def test_a_classic_command_in_a_duplicate_room_says_how_duplicate_is_played(club
     club.ok("Ana", "/duplicate")
     answer = club.refused("Ben", command)
     assert "En duplicate, chacun joue en privé avec /jouer" in answer
+
+
+@pytest.mark.parametrize(
+    ("lang", "new", "typed", "told"),
+    [
+        ("fr", "/nouvelle Ana Ben", "/jouer H8 VAGUE", "avec /coup, comme /coup H8 VAGUE (rien n'a été enregistré)"),
+        ("en", "/new Ana Ben", "/play 8H VAGUE", "with /score, as in /score 8H VAGUE (nothing was recorded)"),
+    ],
+    ids=["fr", "en"],
+)
+def test_a_duplicate_play_typed_in_a_classic_game_names_the_command_that_records_it(
+    club: Club, lang: str, new: str, typed: str, told: str
+) -> None:
+    """Not "your move must stay secret": no duplicate is played here (found playing a night in the console)."""
+    if lang == "en":
+        english(club)
+    club.ok("Ana", new)
+    refusal = club.refused("Ana", typed)
+    assert told in refusal
+    assert club.events("play") == []
