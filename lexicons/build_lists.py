@@ -23,7 +23,7 @@ Inputs (pinned by sha256 below):
 * German proper nouns: the Ding German-English dictionary, Debian package
   ``trans-de-en`` 1.9-6 (GPL-2.0-or-later, pinned in
   ``lexicons/proper_nouns.py``), read to drop the capitalised stems it lists
-  only as place or first names; nothing of it is written to the outputs.
+  only as place or person names; nothing of it is written to the outputs.
 * Short words: the reference sets of ``tests/data/reference/`` (two- and
   three-letter words of the official lists, from public study lists; see the
   ``PROVENANCE.md`` there). The French list's two-letter words are exactly

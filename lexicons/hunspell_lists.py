@@ -534,7 +534,7 @@ def record(entry: HunspellList, words: int, text_sha256: str, references: dict[s
         rules["compounds"] = "the compounds the dictionary lists, kept where hunspell accepts them (lexicons/README.md)"
     if entry.names_evidence is not None:
         rules["proper_nouns"] = (
-            "capitalised stems the Ding dictionary lists only as place or first names dropped (lexicons/README.md)"
+            "capitalised stems the Ding dictionary lists only as place or person names dropped (lexicons/README.md)"
         )
     if entry.enclitics_dropped:
         rules["enclitics"] = "verb forms with attached pronouns left out, by the affix flags (lexicons/README.md)"

@@ -3,7 +3,8 @@
 German writes its nouns with a capital, so a capitalised stem of ``de_DE.dic`` may be a common noun
 (``Müller``, the miller) or a proper noun (``Berlin``, ``Rhein``), and the spelling dictionary does not
 say which. German Scrabble refuses proper nouns. The Ding dictionary (Debian package ``trans-de-en``)
-marks its place names (``[geogr.]``, or an explanation such as ``(Stadt in Deutschland)``) and gives
+marks its place names (``[geogr.]``, or an explanation such as ``(Stadt in Deutschland)``), explains its
+few names of persons (``(männlicher Vorname)``, ``(griechischer Philosoph)``) and gives
 them an English translation written with a capital (``Rhine``, ``Germany``), where a common noun has
 a lowercase one (``village``). :func:`ding_proper_nouns` reads the headwords Ding lists *only* as such
 names; :func:`proper_noun_stems` drops the capitalised stems of the dictionary among them that the
@@ -64,7 +65,7 @@ DING = Evidence(
     path="usr/share/trans/de-en",
     sha256="34052c6021d09eadfee7a893a789204265954df70fe9c36d38fa00058d79d326",
     license="GPL-2.0-or-later",
-    use="filter only: the capitalised stems Ding lists only as place or first names are dropped "
+    use="filter only: the capitalised stems Ding lists only as place or person names are dropped "
     "(lexicons/README.md); nothing of Ding is shipped",
 )
 
@@ -83,9 +84,14 @@ _BRACKETS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _MARKS = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]|\([^()]*\)|<[^<>]*>|/[^/\s]+/")
 _ARTICLE = re.compile(r"^(?:der|die|das) ")
 _GENDER = re.compile(r"\{(?:m|f|n|pl|[mfn],[mfn](?:,[mfn])?)\}")
-#: An explanation naming a town, a river, an island or a first name: ``(Stadt in Deutschland)``,
-#: ``(Hauptstadt von Frankreich)``, ``(Fluss)``, ``(männlicher Vorname)``.
-_NAME_EXPLANATION = re.compile(r"\((?:[^()]*\s)?(?:Stadt|Hauptstadt|Landeshauptstadt|Fluss|Insel|Vorname)\b[^()]*\)")
+#: An explanation naming a town, a river, an island, a first name or a person: ``(Stadt in Deutschland)``,
+#: ``(Hauptstadt von Frankreich)``, ``(Fluss)``, ``(männlicher Vorname)``, ``(griechischer Philosoph)``; not
+#: fictional figures and heroes, whose names German also uses as common nouns.
+_NAME_EXPLANATION = re.compile(
+    r"\((?:[^()]*\s)?(?:Stadt|Hauptstadt|Landeshauptstadt|Fluss|Insel|Vorname"
+    r"|Philosoph|Prophet|König|Kaiser|Maler|Dichter|Komponist|Schriftsteller|Kirchenvater|Schutzheiliger|Apostel"
+    r"|Gott|Göttin|Gladiator)\b[^()]*\)"
+)
 _ENGLISH_ARTICLE = re.compile(r"^(?:\(the\)|the)\s+", re.IGNORECASE)
 _SMALL_WORDS = frozenset("of the and on upon in am an der de del la le du sur".split())
 
@@ -137,9 +143,9 @@ def _people(segment: str) -> bool:
 
 
 def line_senses(line: str) -> Iterable[tuple[str, bool]]:
-    """Each headword of one Ding line, with whether that sense is a place or first name: its segment, or the
-    line's first, is labelled ``[geogr.]``, or it explains itself as a town, river, island or first name
-    without a gender; its English translation is capitalised; and it is no adjective and no noun of people."""
+    """Each headword of one Ding line, with whether that sense is a place or person name: its segment, or the
+    line's first, is labelled ``[geogr.]``, or it explains itself as a town, river, island, first name or person
+    without a gender; its English translation is written as a name; and it is no adjective and no noun of people."""
     german, _, english = line.partition(" :: ")
     if not english or line.startswith("#"):
         return

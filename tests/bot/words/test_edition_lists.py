@@ -123,7 +123,7 @@ HELD = {
         + "Müller Deutsch Deutsche Essen Halle Kiel Harz Polen Bayern Pfalz Pfalzen Schonung Londoner".split(),
         # compound first parts with their linking -s, homograph inflections, abbreviations
         ["Xylophonieren", "Produktions", "Landschafts", "Meisterschaftes", "Lkw", "Kfz", "Abarbeitungs"]
-        # proper nouns: the places and first names the Ding dictionary lists only as names (issue 42)
+        # proper nouns: the places and persons the Ding dictionary lists only as names (issue 42)
         + "Berlin Berlins Hamburg Deutschland Deutschlands Europa Rhein Paris München Wien Donau Afrika London".split(),
     ),
     "pl": (

@@ -37,6 +37,8 @@ Israeli {m,f} [geogr.] | Israelis {pl} :: Israeli | Israelis
 Tiroler {adj} [geogr.] [pol.] :: Tyrolean
 Deutsch {n}; das Deutsche [ling.] :: German; the German language
 Sokrates :: Socrates (Classical Greek philosopher)
+Konfuzius (chinesischer Philosoph) :: Confucius (Chinese philosopher)
+Tarzan (Figur von Edgar Rice Burroughs) :: Tarzan (fictional character by Edgar Rice Burroughs)
 Kiel {m} [naut.] | ein Schiff auf Kiel legen :: keel | to lay down a ship
 Kiel (Stadt in Deutschland) [geogr.] :: Kiel (city in Germany)
 Harz {m} (Gebirge) [geogr.] | Harzvorland {n} :: Harz Mountains | Harz foreland
@@ -55,17 +57,18 @@ def test_headwords_and_segments() -> None:
 
 def test_headwords_listed_only_as_place_or_first_names() -> None:
     names = ding_proper_nouns(DING_LINES)
-    # [geogr.] on the segment or the line, or an explanation naming a town or a first name; English a name
+    # [geogr.] on the segment or the line, or an explanation naming a town, a first name or a person; English a name
     assert names == {"Berlin", "Ostberlin", "Rhein", "Deutschland", "Norddeutschland", "Balkan", "Bern"} | {
         "Michael",
+        "Konfuzius",
         "Heidelberg",
         "Harz",
     }
     # a common sense elsewhere (Essen, Kiel, the plural of Pole), a lowercase English noun (Dorf, coast, foreland),
-    # nouns and adjectives of people, languages, and names Ding does not mark as places (Sokrates) stay
+    # nouns and adjectives of people, languages, names Ding does not explain (Sokrates), fictional figures stay
     for word in ("Essen", "Kiel", "Polen", "Müller", "Dorf", "Mittelmeerküste", "Harzvorland", "Waliser"):
         assert word not in names, word
-    for word in ("Israeli", "Tiroler", "Deutsch", "Deutsche", "Sokrates"):
+    for word in ("Israeli", "Tiroler", "Deutsch", "Deutsche", "Sokrates", "Tarzan"):
         assert word not in names, word
 
 
