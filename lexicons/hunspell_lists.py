@@ -29,6 +29,7 @@ from typing import Any
 from core.alphabet import Alphabet
 from core.edition import edition_from_json
 from lexicons import hunspell
+from lexicons.proper_nouns import DING, Evidence, inhabitant_entries, proper_noun_stems
 
 EDITIONS_DIR = Path(__file__).resolve().parent.parent / "core" / "editions"
 MIN_TILES, MAX_TILES_IN_WORD = 2, 15
@@ -57,6 +58,7 @@ class HunspellList:
     enclitics_dropped: bool = False  # Spanish: verb forms with attached pronouns left out (spanish_enclitic_*)
     dropped_two: frozenset[str] = frozenset()  # two-tile words dropped (abbreviations, symbols; spelled)
     added: tuple[str, ...] = ()  # words of the game the dictionary lacks (spelled; sources in the README)
+    names_evidence: Evidence | None = None  # German: the proper nouns are those Ding lists only as names
 
     @property
     def file(self) -> str:
@@ -105,6 +107,7 @@ def _debian(
         enclitics_dropped=code == "es",
         dropped_two=frozenset(dropped_two.split()),
         added=tuple(added.split()),
+        names_evidence=DING if code == "de" else None,
     )
 
 
@@ -427,10 +430,18 @@ def spelled(alphabet: Alphabet, form: str) -> str | None:
 
 
 def build_words(
-    entry: HunspellList, aff_text: str, dic_text: str, alphabet: Alphabet, *, raw: tuple[bytes, bytes] | None = None
+    entry: HunspellList,
+    aff_text: str,
+    dic_text: str,
+    alphabet: Alphabet,
+    *,
+    raw: tuple[bytes, bytes] | None = None,
+    names: frozenset[str] = frozenset(),
 ) -> set[str]:
     """Every playable form of the dictionary, in the edition's spelling. ``raw``: the ``.aff`` and ``.dic``
-    bytes, for hunspell to check the German compounds (without them, no compound is added)."""
+    bytes, for hunspell to check the German compounds (without them, no compound is added); ``names``: the
+    words the evidence lists only as names (``proper_nouns.ding_proper_nouns``), whose capitalised stems
+    are dropped."""
     aff = hunspell.parse_aff(aff_text)
     entries = [
         e
@@ -438,10 +449,19 @@ def build_words(
         if _playable_entry(e.word, entry.nouns_capitalised)
         and not (aff.keepcase is not None and aff.keepcase in e.flags)
     ]  # FORBIDDENWORD entries stay: their words are refused whichever entry gives them
+    proper: set[str] = set()
+    inhabitants: list[hunspell.DicEntry] = []
+    if names:  # German proper nouns dropped, their inhabitant nouns kept (Londoner)
+        proper = proper_noun_stems(entries, names)
+        inhabitants = inhabitant_entries(entries, proper)
+        entries = [e for e in entries if e.word not in proper]
     if entry.enclitics_dropped:
         enclitic = spanish_enclitic_entries(entries, aff)
         entries = [e for e in entries if e.word not in enclitic]
-    forms = {form for form, _entry in hunspell.expand_entries(entries, aff, affix_filter=_affix_filter(entry, aff))}
+    affixes = _affix_filter(entry, aff)
+    forms = {form for form, _entry in hunspell.expand_entries(entries, aff, affix_filter=affixes)}
+    if proper:
+        forms |= {form for form, _entry in hunspell.expand_entries(inhabitants, aff, affix_filter=affixes)} - proper
     if entry.compounds and raw is not None:
         forbidden = {e.word for e in entries if aff.forbiddenword is not None and aff.forbiddenword in e.flags}
         candidates = german_compound_candidates(entries, aff) - forms - forbidden
@@ -473,11 +493,14 @@ def word_list_text(words: set[str]) -> bytes:
     return "".join(w + "\n" for w in sorted(words)).encode("utf-8")
 
 
-def bundled_list(entry: HunspellList, aff: bytes, dic: bytes, known: Collection[str] = ()) -> set[str]:
+def bundled_list(
+    entry: HunspellList, aff: bytes, dic: bytes, known: Collection[str] = (), names: frozenset[str] = frozenset()
+) -> set[str]:
     """The bundled list of one entry: the dictionary's playable forms in the edition's tiles, no vowelless form,
-    and the ``known`` words (those of its reference sets)."""
+    and the ``known`` words (those of its reference sets); ``names``: as for :func:`build_words`."""
     alphabet = edition_alphabet(entry.code)
-    words = build_words(entry, aff.decode(entry.encoding), dic.decode(entry.encoding), alphabet, raw=(aff, dic))
+    aff_text, dic_text = aff.decode(entry.encoding), dic.decode(entry.encoding)
+    words = build_words(entry, aff_text, dic_text, alphabet, raw=(aff, dic), names=names)
     vowels = edition_vowels(entry.code) | {s for s in alphabet.symbols if alphabet.label(s) == "Y"}
     kept = {w for w in words if not is_vowelless(alphabet, vowels, w)}
     kept -= {w for w in kept if w in entry.dropped_two and len(alphabet.tiles(w)) == 2}
@@ -509,12 +532,18 @@ def record(entry: HunspellList, words: int, text_sha256: str, references: dict[s
         rules["two_letter_words"] = {"dropped": sorted(entry.dropped_two), "added": list(entry.added)}
     if entry.compounds:
         rules["compounds"] = "the compounds the dictionary lists, kept where hunspell accepts them (lexicons/README.md)"
+    if entry.names_evidence is not None:
+        rules["proper_nouns"] = (
+            "capitalised stems the Ding dictionary lists only as place or person names dropped (lexicons/README.md)"
+        )
     if entry.enclitics_dropped:
         rules["enclitics"] = "verb forms with attached pronouns left out, by the affix flags (lexicons/README.md)"
     if rules:
         short["rules"] = rules
+    evidence = {} if entry.names_evidence is None else {"evidence": entry.names_evidence.record()}
     return {
         **short,
+        **evidence,
         "file": entry.file,
         "edition": entry.code,
         "description": entry.description,

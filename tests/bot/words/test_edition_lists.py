@@ -71,6 +71,9 @@ def test_recorded_as_built(code: str) -> None:
     if entry.dropped_two or entry.added:
         assert rules["two_letter_words"] == {"dropped": sorted(entry.dropped_two), "added": list(entry.added)}
     assert ("compounds" in rules) == (code == "de")
+    assert ("proper_nouns" in rules) == (code == "de")
+    evidence = entry.names_evidence
+    assert record.get("evidence") == (None if evidence is None else evidence.record())
     assert ("enclitics" in rules) == (code == "es")
 
 
@@ -115,9 +118,13 @@ HELD = {
         ["Straße", "Größe", "Haus", "Häuser", "schön", "hm", "st", "qi"]
         # issue 42: NEEDAFFIX stems and compounds hunspell accepts
         + "Typ Tatsache Tatsachen Bahnhof Flugzeug Flugzeuge Werkzeug Mitarbeiter Mitglieder Freizeit".split()
-        + "Überschuss Überfall Übernahme Unternehmer Hubschrauber Staubsauger Meisterschaft Meisterschaften".split(),
+        + "Überschuss Überfall Übernahme Unternehmer Hubschrauber Staubsauger Meisterschaft Meisterschaften".split()
+        # common nouns spelled as a place (Polen, Bayern: plurals of Pole, Bayer), inhabitants of a dropped place
+        + "Müller Deutsch Deutsche Essen Halle Kiel Harz Polen Bayern Pfalz Pfalzen Schonung Londoner".split(),
         # compound first parts with their linking -s, homograph inflections, abbreviations
-        ["Xylophonieren", "Produktions", "Landschafts", "Meisterschaftes", "Lkw", "Kfz", "Abarbeitungs"],
+        ["Xylophonieren", "Produktions", "Landschafts", "Meisterschaftes", "Lkw", "Kfz", "Abarbeitungs"]
+        # proper nouns: the places and persons the Ding dictionary lists only as names (issue 42)
+        + "Berlin Berlins Hamburg Deutschland Deutschlands Europa Rhein Paris München Wien Donau Afrika London".split(),
     ),
     "pl": (
         ["żółw", "źródło", "gęślą", "chrząszcz", "jaźń", "zażółć", "nieżółty", "koń", "ŹDŹBŁO"],
@@ -351,6 +358,16 @@ def test_german_compounds_as_hunspell_accepts_them() -> None:
     assert {"FLUGZEUG", "FLUGZEUGE", "BAHNHOF", "BAHNHOFS", "ZEUGIN"} <= words
     assert "BAHNHOFE" in words  # hunspell takes Bahn + hofe as it takes Hofe
     assert "FLUGZEUGIN" not in words
+
+
+def test_german_proper_nouns_dropped_with_their_forms() -> None:
+    aff = DE_AFF + "SFX R Y 2\nSFX R 0 er [^e]\nSFX R 0 ern [^e]\n"
+    dic = "3\nTisch/ES\nLondon/RS\nBerlin/S\n"
+    entry, alphabet = list_by_code("de"), edition_by_code("de").alphabet
+    everything = hunspell_lists.build_words(entry, aff, dic, alphabet)
+    assert {"LONDON", "LONDONS", "BERLIN", "BERLINS", "LONDONER"} <= everything
+    words = hunspell_lists.build_words(entry, aff, dic, alphabet, names=frozenset({"London", "Berlin"}))
+    assert words == {"TISCH", "TISCHE", "TISCHS", "LONDONER", "LONDONERN"}
 
 
 def test_french_keeps_quia() -> None:

@@ -10,11 +10,15 @@ import gzip
 import hashlib
 import json
 import re
+from dataclasses import replace
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 from lexicons import build_lists, hunspell
+from lexicons.hunspell_lists import list_by_code
+from lexicons.proper_nouns import DING
 from tests.paths import REPO_ROOT
 
 LEXICONS = REPO_ROOT / "lexicons"
@@ -311,6 +315,21 @@ def test_gzip_is_deterministic() -> None:
     assert first[:4] == b"\x1f\x8b\x08\x00"  # no FNAME flag
     assert first[4:8] == b"\x00\x00\x00\x00"  # mtime 0
     assert gzip.decompress(first) == data
+
+
+def test_german_inputs_include_the_pinned_ding_file(tmp_path: Path) -> None:
+    files = {"de.aff": b"SET UTF-8\n", "de.dic": b"1\nHaus\n", "de-en": b"Berlin [geogr.] :: Berlin\n"}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    digest = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    ding = replace(DING, sha256=digest["de-en"])
+    entry = replace(list_by_code("de"), aff_sha256=digest["de.aff"], dic_sha256=digest["de.dic"], names_evidence=ding)
+    assert build_lists.load_hunspell_inputs(tmp_path, entry)["de.names"] == files["de-en"]
+    with pytest.raises(build_lists.InputError, match="does not match pinned"):
+        build_lists.load_hunspell_inputs(tmp_path, replace(entry, names_evidence=DING))
+    (tmp_path / "de-en").unlink()
+    with pytest.raises(build_lists.InputError, match="trans-de-en"):
+        build_lists.load_hunspell_inputs(tmp_path, entry)
 
 
 # ---------------------------------------------------------------------------
