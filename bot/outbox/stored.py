@@ -109,7 +109,7 @@ class StoredOutbox:
 
     def first_in_line(self, replies: list[Reply]) -> list[Reply]:
         """The replies that may go now: none older is waiting for their destination (the order is kept)."""
-        first: dict[str, int] = {}  # per destination, the batch's first message: those after it come with it
+        first: dict[str, Reply] = {}  # per destination, the batch's first message: those after it come with it
         known = {r.outbox_id for r in replies if r.outbox_id in self._first}
         self._first -= known
         left = {r.outbox_id for r in replies if r.outbox_id in self._left}
@@ -118,8 +118,12 @@ class StoredOutbox:
             replies = [r for r in replies if r.outbox_id not in left]
         for reply in replies:
             if reply.outbox_id is not None and reply.outbox_id not in known:
-                first.setdefault(destination(reply), reply.outbox_id)
-        blocked = {d for d, first_id in first.items() if self.store.outbox_waiting(d, first_id)}
+                first.setdefault(destination(reply), reply)
+        blocked = {
+            d
+            for d, head in first.items()
+            if head.outbox_id and self.store.outbox_waiting(d, head.outbox_id, head.edit_key)
+        }
         waiting = [r.outbox_id for r in replies if r.outbox_id is not None and destination(r) in blocked]
         if waiting:  # they go behind the older ones, as soon as those are through
             self.store.reschedule(waiting, self.now())

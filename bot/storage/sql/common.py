@@ -11,6 +11,8 @@ from ..outbox_records import destination, reply_to_json
 Method = TypeVar("Method", bound=Callable[..., Any])
 
 OUTBOX_COLUMNS = "destination, reply, created, due, expires, channel, claimed_by, edit_key"
+# a live line's stored reply (``reply_to_json``: a key is the only place an unescaped quote can stand)
+LIVE_JSON = '%"live": true%'
 
 
 def outbox_row(reply: Reply, created: float, due: float, claimed_by: str | None) -> list[Any]:

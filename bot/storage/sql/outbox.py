@@ -9,7 +9,7 @@ import time
 
 from ...chat import Reply
 from ..outbox_records import DeadLetter, OutboxBacklog, OutboxItem, reply_from_json
-from .common import BACKLOG, CARRIES_BYTES, OUTBOX_COLUMNS, outbox_row
+from .common import BACKLOG, CARRIES_BYTES, LIVE_JSON, OUTBOX_COLUMNS, outbox_row
 from .store import SQLRunner
 
 ENQUEUED_AT_ONCE = 100  # replies stored by one insert statement at most
@@ -113,11 +113,14 @@ class SQLOutbox(SQLRunner):
         )
         return bool(rows and rows[0][0])
 
-    def outbox_waiting(self, destination: str, before: int) -> bool:
-        """Whether an older message to ``destination`` is still waiting (a new one must not pass it)."""
+    def outbox_waiting(self, destination: str, before: int, edit_key: str | None = None) -> bool:
+        """Whether an older message to ``destination`` is still waiting (a new one must not pass it); a live
+        line's update (a counter, a join line: ``Reply.live``) holds up only the later messages of its own line
+        (``edit_key``: its first post, then each edit, in order), never what players must see."""
         rows = self._execute(
-            "select 1 from outbox where destination = ? and id < ? and delivered is null and dropped is null limit 1",
-            [destination, before],
+            "select 1 from outbox where destination = ? and id < ? and delivered is null and dropped is null"
+            " and (reply not like ? or edit_key = ?) limit 1",
+            [destination, before, LIVE_JSON, edit_key],
         )
         return bool(rows)
 
