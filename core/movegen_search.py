@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from itertools import accumulate
 
 from .board import SIZE
 from .edition import Edition
@@ -66,6 +67,7 @@ class Search(Bingos):
         self.after_value: list[list[int]] = []
         self._states: dict[tuple[int, ...], int] = {}
         self._state_values: list[tuple[int, ...]] = []
+        self._value_slots = max(self.values) + 1
         self.first_state = self._state(
             tuple(sorted((self.values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True))
         )
@@ -81,11 +83,8 @@ class Search(Bingos):
         if known is not None:
             return known
         state = self._states[values] = len(self.value_sums)
-        sums = [0] * (SIZE + 1)
-        for k in range(1, SIZE + 1):
-            sums[k] = sums[k - 1] + (values[k - 1] if k <= len(values) else 0)
-        self.value_sums.append(sums)
-        self.after_value.append([-1] * (max(self.values) + 1))
+        self.value_sums.append(list(accumulate(values[:SIZE] + (0,) * (SIZE - len(values)), initial=0)))
+        self.after_value.append([-1] * self._value_slots)
         self._state_values.append(values)
         return state
 
@@ -234,8 +233,6 @@ class Search(Bingos):
         ) -> None:
             # pos is an empty square the word may still cover, ``allowed`` the letters that
             # may go there (node's edges, cross-check, rack); can it still beat the best?
-            end = state[1]
-            threshold = search.threshold
             board_sum, tiles, triple, premium, word_mult, cross_const, crossed, cross3, cross23 = ahead[pos]
             best = value_sums[left_values]
             bound = (
@@ -246,6 +243,7 @@ class Search(Bingos):
                 + best[cross3]
                 + best[cross23]
             )
+            threshold = search.threshold
             if bound <= threshold and (bound < threshold or search.tie_prunable(all_jokers - jokers_left)):
                 return
             head = table[node]
@@ -255,9 +253,7 @@ class Search(Bingos):
             joined = connected or hook[pos]
             new_mult = mult * wmi
             n1 = n + 1
-            more = n1 < limit
             first = state[0]
-            single_dup = vertical and n == 0 and xsum >= 0  # found again horizontally
             nxt = pos + 1
             next_code = fixed[nxt]
             base = node + 2
@@ -265,26 +261,33 @@ class Search(Bingos):
             if next_code < 0:
                 # the next square empty (the most common case): whether a word may end here or go on there is
                 # the same for every letter but for the child's lengths and letters
-                near_end = joined and nxt - first > 1 and not single_dup
-                near_lengths = endmask[nxt] if more and nxt <= end else 0
+                near_end = joined and nxt - first > 1 and not (vertical and n == 0 and xsum >= 0)
+                near_lengths = endmask[nxt] if n1 < limit and nxt <= state[1] else 0
                 near_cross = cross_mask[nxt]
                 near_by = must_reach[nxt]
                 near_letters = must_letters[nxt]
+                q = nxt
+                board_sum = 0
+                joins = joined
+            else:
+                # a vertical play of one tile with a cross-word is found again horizontally
+                single_dup = vertical and n == 0 and xsum >= 0
+                more = n1 < limit
+                end = state[1]
             while allowed:
                 bit = allowed & -allowed
                 allowed ^= bit
                 child = table[base + (head & (bit - 1)).bit_count()]
-                q = nxt
-                board_sum = 0
                 if next_code < 0:
                     child_lengths = table[child + 1]
                     ends = near_end and child_lengths & 1
                     fits = table[child] & near_cross if child_lengths & near_lengths else 0
                     if fits and near_by and not depth[near_by][child] & near_letters:
                         fits = 0
-                    joins = joined
                 else:
                     # the board letters right after pos belong to the word too
+                    q = nxt
+                    board_sum = 0
                     code = next_code
                     while code >= 0:
                         fbit = 1 << code
@@ -313,7 +316,8 @@ class Search(Bingos):
                 code = bit.bit_length() - 1
                 letters[n] = code
                 if rack_mask & bit:
-                    value = values[code] * lmi
+                    tile_value = values[code]
+                    value = tile_value * lmi
                     main2 = main + value + board_sum
                     cross2 = cross + (xsum + value) * wmi if xsum >= 0 else cross
                     flags[n] = False
@@ -329,9 +333,9 @@ class Search(Bingos):
                         fits2 = fits if jokers_left else fits & mask2
                         if fits2:
                             counts[code] = left
-                            following = after_value[left_values][values[code]]
+                            following = after_value[left_values][tile_value]
                             if following < 0:
-                                following = search.after(left_values, values[code])
+                                following = search.after(left_values, tile_value)
                             go(
                                 q,
                                 child,
@@ -381,7 +385,8 @@ class Search(Bingos):
             reach = first
             while reach <= end and fixed[reach] < 0 and not hook[reach]:
                 reach += 1
-            # what the squares from each position to the end may still add, at best
+            # what the squares from each empty position to the end may still add, at best (the walk reads
+            # these arrays at empty squares only)
             mult = 1
             fixed_sum = 0
             tiles = triple = double = 0
@@ -391,33 +396,38 @@ class Search(Bingos):
             for pos in range(end, first - 1, -1):
                 if fixed[pos + 1] < 0 and pos >= reach:
                     ends |= 1 << pos
-                if fixed[pos] >= 0 or hook[pos]:
-                    nearest = pos
-                distance = nearest - pos
-                if 0 < distance <= LOOKAHEAD and nearest <= end and not ((ends << 1) >> pos & ((2 << distance) - 2)):
-                    must_reach[pos] = distance
-                    must_letters[pos] = 1 << fixed[nearest] if fixed[nearest] >= 0 else cross_mask[nearest]
-                else:
-                    must_reach[pos] = 0
                 if fixed[pos] >= 0:
+                    nearest = pos
                     fixed_sum += fixed_value[pos]
+                    continue
+                if hook[pos]:
+                    nearest = pos
+                    must_reach[pos] = 0
                 else:
-                    tiles += 1
-                    lmi = lm[pos]
-                    wmi = wm[pos]
-                    if lmi == 3:
-                        triple += 1
-                    elif lmi == 2:
-                        double += 1
-                    mult *= wmi
-                    if cross_sum[pos] >= 0:
-                        cross_const += cross_sum[pos] * wmi
-                        crossed += 1
-                        weight = lmi * wmi
-                        if weight == 3:
-                            cross3 += 1
-                        elif weight == 2:
-                            cross2 += 1
+                    distance = nearest - pos
+                    if distance <= LOOKAHEAD and nearest <= end and not ((ends << 1) >> pos & ((2 << distance) - 2)):
+                        must_reach[pos] = distance
+                        code = fixed[nearest]
+                        must_letters[pos] = 1 << code if code >= 0 else cross_mask[nearest]
+                    else:
+                        must_reach[pos] = 0
+                tiles += 1
+                lmi = lm[pos]
+                wmi = wm[pos]
+                if lmi == 3:
+                    triple += 1
+                elif lmi == 2:
+                    double += 1
+                mult *= wmi
+                xsum = cross_sum[pos]
+                if xsum >= 0:
+                    cross_const += xsum * wmi
+                    crossed += 1
+                    weight = lmi * wmi
+                    if weight == 3:
+                        cross3 += 1
+                    elif weight == 2:
+                        cross2 += 1
                 ahead[pos] = (
                     fixed_sum,
                     tiles,
