@@ -197,21 +197,15 @@ def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only
 # --- start bounds ---------------------------------------------------------------------------
 
 
-@dataclass
-class Start:
-    """A square where plays may begin, with an upper bound on their scores and how far they reach.
+Start = tuple[int, tuple[int, int, int], int, Line, int, int, str | None]
+"""A square where plays may begin (a task), as a tuple that sorts in the order tasks run: minus an upper bound
+on its plays' scores, the fixed-order key (direction, row, column), the task's number (the order it was
+made in), the line, the first and the last square the plays may cover, and the board letters of a bingo task
+(else None).
 
-    A walk task looks for plays along the lexicon graph; a bingo task (``bingo_letters``
-    set: the board letters its stretch holds) reads the anagram map for the plays that
-    place every tile of the rack.
-    """
-
-    bound: int
-    key: tuple[int, int, int]
-    line: Line
-    start: int
-    end: int  # last square the plays may reach
-    bingo_letters: str | None = None
+A walk task looks for plays along the lexicon graph; a bingo task (its board letters set: those its stretch
+holds) reads the anagram map for the plays that place every tile of the rack.
+"""
 
 
 def _line_tasks(
@@ -244,8 +238,7 @@ def _line_tasks(
     # the best rack letter allowed there), cross-word constants, cross-words, cross weights 3 and 2, capped
     # cross values), and over the line (board letter values, connecting squares: letters and hooks, letters)
     empties: list[int] = []
-    totals: list[tuple[int, int, int, int, int, int, int, int, int]] = []
-    before: list[tuple[int, int, str]] = []
+    totals: list[tuple[int, int, int, int, int, int, int, int, int, int, int, str]] = []
     mult = 1
     triple = double = capped_letter = cross_const = crossed = cross3 = cross2 = capped_cross = 0
     letters = ""
@@ -263,13 +256,37 @@ def _line_tasks(
                 linked = len(empties)
             last_link = pos
             continue
-        totals.append((mult, triple, double, capped_letter, cross_const, crossed, cross3, cross2, capped_cross))
-        before.append((total, connecting, letters))
-        if hook[pos]:
-            connecting += 1
-            if linked < 0:
-                linked = len(empties)
-            last_link = pos
+        totals.append(
+            (
+                mult,
+                triple,
+                double,
+                capped_letter,
+                cross_const,
+                crossed,
+                cross3,
+                cross2,
+                capped_cross,
+                total,
+                connecting,
+                letters,
+            )
+        )
+        empties.append(pos)
+        lmi = lm[pos]
+        wmi = wm[pos]
+        mult *= wmi
+        if lmi == 3:
+            triple += 1
+        elif lmi == 2:
+            double += 1
+        if not hook[pos]:  # no cross-word: every letter fits
+            capped_letter += lmi * top
+            continue
+        connecting += 1
+        if linked < 0:
+            linked = len(empties) - 1
+        last_link = pos
         mask = cross_mask[pos]
         if mask == every:
             cap = top
@@ -281,15 +298,7 @@ def _line_tasks(
                     break
         else:
             cap = 0
-            blocked_at.append(len(empties))
-        empties.append(pos)
-        lmi = lm[pos]
-        wmi = wm[pos]
-        mult *= wmi
-        if lmi == 3:
-            triple += 1
-        elif lmi == 2:
-            double += 1
+            blocked_at.append(len(empties) - 1)
         capped_letter += lmi * cap
         xsum = cross_sum[pos]
         if xsum >= 0:
@@ -304,8 +313,22 @@ def _line_tasks(
     count = len(empties)
     if not count:
         return
-    totals.append((mult, triple, double, capped_letter, cross_const, crossed, cross3, cross2, capped_cross))
-    before.append((total, connecting, letters))
+    totals.append(
+        (
+            mult,
+            triple,
+            double,
+            capped_letter,
+            cross_const,
+            crossed,
+            cross3,
+            cross2,
+            capped_cross,
+            total,
+            connecting,
+            letters,
+        )
+    )
     blocked_at.append(count)
     horizontal, index = line.horizontal, line.index
     blocked_index = 0
@@ -314,37 +337,35 @@ def _line_tasks(
     previous = empties[lowest - 1] if lowest else -1  # the empty square before this one
     for first in range(lowest, count):
         pos = empties[first]
-        if pos - previous > 1:  # board letters right before the empty square: the plays start at them
-            start = previous + 1
-            if first:
-                start_sum, start_reach, start_letters = before[first - 1]
-                if hook[previous]:
-                    start_reach += 1
-            else:
-                start_sum, start_reach, start_letters = 0, 0, ""
-        else:
-            start = pos
-            start_sum, start_reach, start_letters = before[first]
-        previous = pos
+        board_before = pos - previous > 1  # board letters right before the empty square: the plays start at them
+        start = previous + 1 if board_before else pos
         if start > last_link or start == SIZE - 1:  # no connecting square from here on
             break
         while blocked_at[blocked_index] < first:
             blocked_index += 1
         tiles = blocked_at[blocked_index] - first  # up to the first empty square where no tile fits
         if tiles <= 0:
+            previous = pos
             continue
         if tiles > size:
             tiles = size
         key = (0, index, start) if horizontal else (1, start, index)  # the fixed order: direction, row, column
-        m0, t0, d0, l0, x0, c0, c30, c20, k0 = totals[first]
+        m0, t0, d0, l0, x0, c0, c30, c20, k0, start_sum, start_reach, start_letters = totals[first]
+        if board_before:  # what lies before the board letters: before the empty square before them
+            if first:
+                _, _, _, _, _, _, _, _, _, start_sum, start_reach, start_letters = totals[first - 1]
+                if hook[previous]:
+                    start_reach += 1
+            else:
+                start_sum, start_reach, start_letters = 0, 0, ""
+        previous = pos
         bingo_stretch = bingo and tiles == size
         while True:
             # the plays from start placing tiles on the empty squares first .. first + tiles - 1
             last = first + tiles
-            end_sum, end_reach, end_letters = before[last]
+            m1, t1, d1, l1, x1, c1, c31, c21, k1, end_sum, end_reach, end_letters = totals[last]
             if end_reach == start_reach:  # the stretch does not join the board (nor does a shorter one)
                 break
-            m1, t1, d1, l1, x1, c1, c31, c21, k1 = totals[last]
             t3 = t1 - t0
             c3 = c31 - c30
             letter_bound = best_sums[tiles] + best_sums[t3] + best_sums[t3 + d1 - d0]
@@ -356,11 +377,11 @@ def _line_tasks(
             bound = (end_sum - start_sum + letter_bound) * (m1 // m0) + x1 - x0 + cross_bound
             end = empties[last] - 1 if last < count else SIZE - 1
             if not bingo_stretch:
-                tasks.append(Start(bound, key, line, start, end))
+                tasks.append((-bound, key, len(tasks), line, start, end, None))
                 break
             board_letters = end_letters[len(start_letters) :]
             if has_bingo(board_letters):
-                tasks.append(Start(bound + bingo, key, line, start, end, board_letters))
+                tasks.append((-bound - bingo, key, len(tasks), line, start, end, board_letters))
             bingo_stretch = False
             tiles -= 1
 

@@ -71,7 +71,7 @@ class Search(Bingos):
         self.first_state = self._state(
             tuple(sorted((self.values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True))
         )
-        self._runners: dict[int, Callable[[Start], None]] = {}
+        self._runners: dict[int, Callable[[int, int], None]] = {}
         # by the board letters of a stretch: the anagram map's key nodes (a map with the words), or what the
         # jokers of a play of every tile may be (``_joker_letters``, a map of keys alone)
         self._key_nodes: dict[str, list[int]] = {}
@@ -154,18 +154,19 @@ class Search(Bingos):
 
     def run(self, start: Start) -> None:
         """Find the plays of a task that may beat or matter to the best so far."""
-        self.current_key = start.key
+        _, key, _, line, first, end, board_letters = start
+        self.current_key = key
         best = self.best
-        self.after_best = best is not None and start.key > best[2]
-        if start.bingo_letters is not None:
-            self._bingos(start, start.bingo_letters)
+        self.after_best = best is not None and key > best[2]
+        if board_letters is not None:
+            self._bingos(key, line, first, end, board_letters)
             return
-        runner = self._runners.get(id(start.line))
+        runner = self._runners.get(id(line))
         if runner is None:
-            runner = self._runners[id(start.line)] = self._runner(start.line)
-        runner(start)
+            runner = self._runners[id(line)] = self._runner(line)
+        runner(first, end)
 
-    def _runner(self, line: Line) -> Callable[[Start], None]:
+    def _runner(self, line: Line) -> Callable[[int, int], None]:
         """The walk over one line, as a closure over its arrays."""
         table = self.table
         fixed = line.fixed
@@ -377,8 +378,7 @@ class Search(Bingos):
                                 fits2,
                             )
 
-        def run(start: Start) -> None:
-            first, end = start.start, start.end
+        def run(first: int, end: int) -> None:
             state[0] = first
             state[1] = end
             # the first square from which a word reaches the board
