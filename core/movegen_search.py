@@ -44,9 +44,9 @@ class Search(Bingos):
         self.counts = list(rack.counts)
         self.rack_mask = sum(1 << code for code, number in enumerate(rack.counts) if number)  # its letters
         self.bingo = edition.bingo_bonus if rack.size == edition.rack_size else 0
-        # with bingos read from the anagram map, walks place one tile less than the rack
+        # with bingos read from the anagram map, walks place one tile less than the rack (their stretches,
+        # planned by core.movegen_board, hold one empty square less)
         self.split_bingos = split_bingos and self.bingo > 0
-        self.limit = rack.size - 1 if self.split_bingos else rack.size
         self.count = count
         self.tie_mode = count == 1
         self.threshold = -1
@@ -180,7 +180,6 @@ class Search(Bingos):
         values = self.values
         counts = self.counts
         total = self.rack.size
-        limit = self.limit
         all_jokers = self.rack.jokers
         rack_mask = self.rack_mask
         bingo = self.bingo
@@ -233,37 +232,20 @@ class Search(Bingos):
             allowed: int,
         ) -> None:
             # pos is an empty square the word may still cover, ``allowed`` the letters that
-            # may go there (node's edges, cross-check, rack); can it still beat the best?
-            board_sum, tiles, triple, premium, word_mult, cross_const, crossed, cross3, cross23 = ahead[pos]
-            best = value_sums[left_values]
-            bound = (
-                (main + board_sum + best[tiles] + best[triple] + best[premium]) * mult * word_mult
-                + cross
-                + cross_const
-                + best[crossed]
-                + best[cross3]
-                + best[cross23]
-            )
-            threshold = search.threshold
-            if bound <= threshold and (bound < threshold or search.tie_prunable(all_jokers - jokers_left)):
-                return
+            # may go there (node's edges, cross-check, rack)
             head = table[node]
-            lmi = lm[pos]
-            wmi = wm[pos]
             xsum = cross_sum[pos]
             joined = connected or hook[pos]
-            new_mult = mult * wmi
-            n1 = n + 1
             first = state[0]
             nxt = pos + 1
             next_code = fixed[nxt]
             base = node + 2
-            squares[n] = pos
             if next_code < 0:
                 # the next square empty (the most common case): whether a word may end here or go on there is
-                # the same for every letter but for the child's lengths and letters
+                # the same for every letter but for the child's lengths and letters (a vertical play of one tile
+                # with a cross-word is found again horizontally)
                 near_end = joined and nxt - first > 1 and not (vertical and n == 0 and xsum >= 0)
-                near_lengths = endmask[nxt] if n1 < limit and nxt <= state[1] else 0
+                near_lengths = endmask[nxt]
                 near_cross = cross_mask[nxt]
                 near_by = must_reach[nxt]
                 near_letters = must_letters[nxt]
@@ -271,10 +253,8 @@ class Search(Bingos):
                 board_sum = 0
                 joins = joined
             else:
-                # a vertical play of one tile with a cross-word is found again horizontally
                 single_dup = vertical and n == 0 and xsum >= 0
-                more = n1 < limit
-                end = state[1]
+            placing = False  # whether a letter that ends or goes on was met (the bound is checked then)
             while allowed:
                 bit = allowed & -allowed
                 allowed ^= bit
@@ -306,7 +286,7 @@ class Search(Bingos):
                     # the word may go on to the next empty square q: letters fit there, a word
                     # length ends on a free square, a square it must reach is reachable
                     fits = 0
-                    if more and q <= end and child_lengths & endmask[q]:
+                    if child_lengths & endmask[q]:
                         fits = table[child] & cross_mask[q]
                         ahead_by = must_reach[q]
                         if ahead_by and not depth[ahead_by][child] & must_letters[q]:
@@ -314,6 +294,27 @@ class Search(Bingos):
                     joins = True
                 if not (ends or fits):
                     continue
+                if not placing:
+                    # can the plays from here still beat the best?
+                    placing = True
+                    ahead_sum, tiles, triple, premium, word_mult, cross_const, crossed, cross3, cross23 = ahead[pos]
+                    best = value_sums[left_values]
+                    bound = (
+                        (main + ahead_sum + best[tiles] + best[triple] + best[premium]) * mult * word_mult
+                        + cross
+                        + cross_const
+                        + best[crossed]
+                        + best[cross3]
+                        + best[cross23]
+                    )
+                    threshold = search.threshold
+                    if bound <= threshold and (bound < threshold or search.tie_prunable(all_jokers - jokers_left)):
+                        return
+                    lmi = lm[pos]
+                    wmi = wm[pos]
+                    new_mult = mult * wmi
+                    n1 = n + 1
+                    squares[n] = pos
                 code = bit.bit_length() - 1
                 letters[n] = code
                 if rack_mask & bit:
@@ -440,6 +441,8 @@ class Search(Bingos):
                     cross3 + cross2,
                 )
                 endmask[pos] = (ends << 1) >> pos
+            # an empty square holds at most the rack: past the last one the stretch reaches, no word goes on
+            endmask[end + 1] = 0
             # board letters the word starts with
             node = search.root
             pos = first
