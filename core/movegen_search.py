@@ -246,7 +246,7 @@ class Search(Bingos):
                 # with a cross-word is found again horizontally)
                 near_end = joined and nxt - first > 1 and not (vertical and n == 0 and xsum >= 0)
                 near_lengths = endmask[nxt]
-                near_cross = cross_mask[nxt]
+                near_cross = cross_mask[nxt] & (every if jokers_left else rack_mask)  # tiles that may go there
                 near_by = must_reach[nxt]
                 near_letters = must_letters[nxt]
                 q = nxt
@@ -287,7 +287,7 @@ class Search(Bingos):
                     # length ends on a free square, a square it must reach is reachable
                     fits = 0
                     if child_lengths & endmask[q]:
-                        fits = table[child] & cross_mask[q]
+                        fits = table[child] & cross_mask[q] & (every if jokers_left else rack_mask)
                         ahead_by = must_reach[q]
                         if ahead_by and not depth[ahead_by][child] & must_letters[q]:
                             fits = 0
@@ -379,6 +379,8 @@ class Search(Bingos):
                                 fits2,
                             )
 
+        playable = every if all_jokers else rack_mask  # the letters a tile of the rack may be
+
         def run(first: int, end: int) -> None:
             state[0] = first
             state[1] = end
@@ -409,7 +411,7 @@ class Search(Bingos):
                     if distance <= LOOKAHEAD and nearest <= end and not ((ends << 1) >> pos & ((2 << distance) - 2)):
                         must_reach[pos] = distance
                         code = fixed[nearest]
-                        must_letters[pos] = 1 << code if code >= 0 else cross_mask[nearest]
+                        must_letters[pos] = 1 << code if code >= 0 else cross_mask[nearest] & playable
                     else:
                         must_reach[pos] = 0
                 tiles += 1
@@ -458,7 +460,7 @@ class Search(Bingos):
                 pos += 1
             if pos > end or not table_[node + 1] & endmask[pos]:
                 return
-            fits = table_[node] & cross_mask[pos] & (every if all_jokers else rack_mask)
+            fits = table_[node] & cross_mask[pos] & playable
             ahead_by = must_reach[pos]
             if fits and (not ahead_by or depth[ahead_by][node] & must_letters[pos]):
                 go(pos, node, main, 1, 0, 0, pos > first, rack_mask, all_jokers, first_state, fits)
