@@ -380,6 +380,7 @@ class Search(Bingos):
                             )
 
         playable = every if all_jokers else rack_mask  # the letters a tile of the rack may be
+        filled = [-1, -1, SIZE]  # the stretch's end, reach and first square the arrays were last filled for
 
         def run(first: int, end: int) -> None:
             state[0] = first
@@ -388,63 +389,70 @@ class Search(Bingos):
             reach = first
             while reach <= end and fixed[reach] < 0 and not hook[reach]:
                 reach += 1
-            # what the squares from each empty position to the end may still add, at best (the walk reads
-            # these arrays at empty squares only)
-            mult = 1
-            fixed_sum = 0
-            tiles = triple = double = 0
-            cross_const = crossed = cross3 = cross2 = 0
-            ends = 0
-            nearest = SIZE + 1  # nearest square at or after pos holding a letter or a hook
-            for pos in range(end, first - 1, -1):
-                if fixed[pos + 1] < 0 and pos >= reach:
-                    ends |= 1 << pos
-                if fixed[pos] >= 0:
-                    nearest = pos
-                    fixed_sum += fixed_value[pos]
-                    continue
-                if hook[pos]:
-                    nearest = pos
-                    must_reach[pos] = 0
-                else:
-                    distance = nearest - pos
-                    if distance <= LOOKAHEAD and nearest <= end and not ((ends << 1) >> pos & ((2 << distance) - 2)):
-                        must_reach[pos] = distance
-                        code = fixed[nearest]
-                        must_letters[pos] = 1 << code if code >= 0 else cross_mask[nearest] & playable
-                    else:
+            # the arrays below hold for a stretch's end and first square reaching the board, from the first
+            # square they were filled from: a task of this line with the same end and reach, starting there or
+            # later, finds them filled
+            if end != filled[0] or reach != filled[1] or first < filled[2]:
+                filled[0] = end
+                filled[1] = reach
+                filled[2] = first
+                # what the squares from each empty position to the end may still add, at best (the walk reads
+                # these arrays at empty squares only)
+                mult = 1
+                fixed_sum = 0
+                tiles = triple = double = 0
+                cross_const = crossed = cross3 = cross2 = 0
+                ends = 0
+                nearest = SIZE + 1  # nearest square at or after pos holding a letter or a hook
+                for pos in range(end, first - 1, -1):
+                    if fixed[pos + 1] < 0 and pos >= reach:
+                        ends |= 1 << pos
+                    if fixed[pos] >= 0:
+                        nearest = pos
+                        fixed_sum += fixed_value[pos]
+                        continue
+                    if hook[pos]:
+                        nearest = pos
                         must_reach[pos] = 0
-                tiles += 1
-                lmi = lm[pos]
-                wmi = wm[pos]
-                if lmi == 3:
-                    triple += 1
-                elif lmi == 2:
-                    double += 1
-                mult *= wmi
-                xsum = cross_sum[pos]
-                if xsum >= 0:
-                    cross_const += xsum * wmi
-                    crossed += 1
-                    weight = lmi * wmi
-                    if weight == 3:
-                        cross3 += 1
-                    elif weight == 2:
-                        cross2 += 1
-                ahead[pos] = (
-                    fixed_sum,
-                    tiles,
-                    triple,
-                    triple + double,
-                    mult,
-                    cross_const,
-                    crossed,
-                    cross3,
-                    cross3 + cross2,
-                )
-                endmask[pos] = (ends << 1) >> pos
-            # an empty square holds at most the rack: past the last one the stretch reaches, no word goes on
-            endmask[end + 1] = 0
+                    else:
+                        distance = nearest - pos
+                        if distance <= LOOKAHEAD and nearest <= end and not (ends << 1) >> pos & ((2 << distance) - 2):
+                            must_reach[pos] = distance
+                            code = fixed[nearest]
+                            must_letters[pos] = 1 << code if code >= 0 else cross_mask[nearest] & playable
+                        else:
+                            must_reach[pos] = 0
+                    tiles += 1
+                    lmi = lm[pos]
+                    wmi = wm[pos]
+                    if lmi == 3:
+                        triple += 1
+                    elif lmi == 2:
+                        double += 1
+                    mult *= wmi
+                    xsum = cross_sum[pos]
+                    if xsum >= 0:
+                        cross_const += xsum * wmi
+                        crossed += 1
+                        weight = lmi * wmi
+                        if weight == 3:
+                            cross3 += 1
+                        elif weight == 2:
+                            cross2 += 1
+                    ahead[pos] = (
+                        fixed_sum,
+                        tiles,
+                        triple,
+                        triple + double,
+                        mult,
+                        cross_const,
+                        crossed,
+                        cross3,
+                        cross3 + cross2,
+                    )
+                    endmask[pos] = (ends << 1) >> pos
+                # an empty square holds at most the rack: past the last one the stretch reaches, no word goes on
+                endmask[end + 1] = 0
             # board letters the word starts with
             node = search.root
             pos = first
