@@ -129,6 +129,7 @@ def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only
     codes = [-1] * ((SIZE + 2) * width)
     chars = [""] * ((SIZE + 2) * width)
     values = [0] * ((SIZE + 2) * width)
+    beside = [0] * ((SIZE + 2) * width)  # by square: 1 with a tile above or below it, 2 left or right, or both
     rows_used = [False] * (SIZE + 2)  # shifted by one: index r + 1 is row r
     cols_used = [False] * (SIZE + 2)
     code_of = edition.alphabet.code
@@ -139,6 +140,10 @@ def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only
         code = codes[square] = code_of(tile.letter)
         chars[square] = chr(65 + code)
         values[square] = 0 if tile.joker else tile_values[tile.letter]
+        beside[square - width] |= 1
+        beside[square + width] |= 1
+        beside[square - 1] |= 2
+        beside[square + 1] |= 2
         rows_used[row + 1] = cols_used[col + 1] = True
     lines: list[Line] = []
     if board.is_empty():
@@ -163,16 +168,14 @@ def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only
                 line.cross_sum,
                 line.hook,
             )
-            # the cross-words run across this line: neighbours only in the lines beside it
-            check_before = used[index]
-            check_after = used[index + 2]
+            across_word = 1 if horizontal else 2  # a cross-word at a square: a tile beside it across this line
             square = (index + 1) * width if horizontal else width + index
             for pos in range(SIZE):
                 code = codes[square]
                 if code >= 0:
                     fixed[pos] = code
                     fixed_value[pos] = values[square]
-                elif (check_before and codes[square - across] >= 0) or (check_after and codes[square + across] >= 0):
+                elif beside[square] & across_word:
                     total = 0
                     before = ""
                     after = ""
