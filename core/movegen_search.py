@@ -317,12 +317,11 @@ class Search(Bingos):
                     squares[n] = pos
                 code = bit.bit_length() - 1
                 letters[n] = code
-                if rack_mask & bit:
+                if rack_mask & bit:  # (``flags[n]`` is False but while a joker is placed there)
                     tile_value = values[code]
                     value = tile_value * lmi
                     main2 = main + value + board_sum
                     cross2 = cross + (xsum + value) * wmi if xsum >= 0 else cross
-                    flags[n] = False
                     if ends:
                         score = main2 * new_mult + cross2 + (bingo if n1 == total else 0)
                         if score >= search.threshold:
@@ -378,6 +377,7 @@ class Search(Bingos):
                                 left_values,
                                 fits2,
                             )
+                    flags[n] = False
 
         playable = every if all_jokers else rack_mask  # the letters a tile of the rack may be
         filled = [-1, -1, SIZE]  # the stretch's end, reach and first square the arrays were last filled for
