@@ -122,7 +122,7 @@ class Line:
 
 def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only_first: bool) -> list[Line]:
     """The lines where a play may go (a tile in them or beside them), with their cross-checks."""
-    # the board's letter codes (-1: empty) and values by square, rows of WIDTH squares: each row ends on a square
+    # the board's letter codes (-1: empty) and values by square, rows of ``width`` squares: each row ends on a square
     # that is never a tile, and an empty row lies above and below the board, so a word read square by square
     # stops at the edge
     width = SIZE + 1
