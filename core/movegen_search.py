@@ -400,23 +400,27 @@ class Search(Bingos):
                 # these arrays at empty squares only)
                 mult = 1
                 fixed_sum = 0
-                tiles = triple = double = 0
-                cross_const = crossed = cross3 = cross2 = 0
+                tiles = triple = premium = 0  # premium: on a double or triple letter square
+                cross_const = crossed = cross3 = cross23 = 0  # cross23: of weight 2 or 3
                 ends = 0
                 nearest = SIZE + 1  # nearest square at or after pos holding a letter or a hook
+                next_empty = True  # whether the square after pos is empty (the one after the end is)
                 for pos in range(end, first - 1, -1):
-                    if fixed[pos + 1] < 0 and pos >= reach:
+                    if next_empty and pos >= reach:
                         ends |= 1 << pos
                     if fixed[pos] >= 0:
                         nearest = pos
                         fixed_sum += fixed_value[pos]
+                        next_empty = False
                         continue
+                    next_empty = True
+                    lengths = (ends << 1) >> pos  # bit d: a word may end d - 1 squares after pos
                     if hook[pos]:
                         nearest = pos
                         must_reach[pos] = 0
                     else:
                         distance = nearest - pos
-                        if distance <= LOOKAHEAD and nearest <= end and not (ends << 1) >> pos & ((2 << distance) - 2):
+                        if distance <= LOOKAHEAD and nearest <= end and not lengths & ((2 << distance) - 2):
                             must_reach[pos] = distance
                             code = fixed[nearest]
                             must_letters[pos] = 1 << code if code >= 0 else cross_mask[nearest] & playable
@@ -425,32 +429,22 @@ class Search(Bingos):
                     tiles += 1
                     lmi = lm[pos]
                     wmi = wm[pos]
-                    if lmi == 3:
-                        triple += 1
-                    elif lmi == 2:
-                        double += 1
+                    if lmi > 1:
+                        premium += 1
+                        if lmi == 3:
+                            triple += 1
                     mult *= wmi
                     xsum = cross_sum[pos]
                     if xsum >= 0:
                         cross_const += xsum * wmi
                         crossed += 1
                         weight = lmi * wmi
-                        if weight == 3:
-                            cross3 += 1
-                        elif weight == 2:
-                            cross2 += 1
-                    ahead[pos] = (
-                        fixed_sum,
-                        tiles,
-                        triple,
-                        triple + double,
-                        mult,
-                        cross_const,
-                        crossed,
-                        cross3,
-                        cross3 + cross2,
-                    )
-                    endmask[pos] = (ends << 1) >> pos
+                        if weight > 1:
+                            cross23 += 1
+                            if weight == 3:
+                                cross3 += 1
+                    ahead[pos] = (fixed_sum, tiles, triple, premium, mult, cross_const, crossed, cross3, cross23)
+                    endmask[pos] = lengths
                 # an empty square holds at most the rack: past the last one the stretch reaches, no word goes on
                 endmask[end + 1] = 0
             # board letters the word starts with
