@@ -237,13 +237,13 @@ def _line_tasks(
     every = line.every
     top = by_value[0][0] if by_value else 0
     # before each empty square, in order, and after the last one: the running totals over the empty squares
-    # (word multiplier product, letter premiums (triple, double), capped letter values (letter weight times
-    # the best rack letter allowed there), cross-word constants, cross-words, cross weights 3 and 2, capped
+    # (word multiplier product, letter premiums (triple, double or triple), capped letter values (letter weight times
+    # the best rack letter allowed there), cross-word constants, cross-words, cross weights 3 and 2 or 3, capped
     # cross values), and over the line (board letter values, connecting squares: letters and hooks, letters)
     empties: list[int] = []
     totals: list[tuple[int, int, int, int, int, int, int, int, int, int, int, str]] = []
     mult = 1
-    triple = double = capped_letter = cross_const = crossed = cross3 = cross2 = capped_cross = 0
+    triple = premium = capped_letter = cross_const = crossed = cross3 = cross23 = capped_cross = 0
     letters = ""
     total = connecting = 0
     blocked_at: list[int] = []  # the empty squares (their numbers) where no tile of the rack fits
@@ -263,12 +263,12 @@ def _line_tasks(
             (
                 mult,
                 triple,
-                double,
+                premium,
                 capped_letter,
                 cross_const,
                 crossed,
                 cross3,
-                cross2,
+                cross23,
                 capped_cross,
                 total,
                 connecting,
@@ -279,10 +279,10 @@ def _line_tasks(
         lmi = lm[pos]
         wmi = wm[pos]
         mult *= wmi
-        if lmi == 3:
-            triple += 1
-        elif lmi == 2:
-            double += 1
+        if lmi > 1:
+            premium += 1
+            if lmi == 3:
+                triple += 1
         if not hook[pos]:  # no cross-word: every letter fits
             capped_letter += lmi * top
             continue
@@ -308,10 +308,10 @@ def _line_tasks(
             weight = lmi * wmi
             cross_const += xsum * wmi
             crossed += 1
-            if weight == 3:
-                cross3 += 1
-            elif weight == 2:
-                cross2 += 1
+            if weight > 1:
+                cross23 += 1
+                if weight == 3:
+                    cross3 += 1
             capped_cross += weight * cap
     count = len(empties)
     if not count:
@@ -320,12 +320,12 @@ def _line_tasks(
         (
             mult,
             triple,
-            double,
+            premium,
             capped_letter,
             cross_const,
             crossed,
             cross3,
-            cross2,
+            cross23,
             capped_cross,
             total,
             connecting,
@@ -353,7 +353,7 @@ def _line_tasks(
         if tiles > size:
             tiles = size
         key = (0, index, start) if horizontal else (1, start, index)  # the fixed order: direction, row, column
-        m0, t0, d0, l0, x0, c0, c30, c20, k0, start_sum, start_reach, start_letters = totals[first]
+        m0, t0, p0, l0, x0, c0, c30, c230, k0, start_sum, start_reach, start_letters = totals[first]
         if board_before:  # what lies before the board letters: before the empty square before them
             if first:
                 _, _, _, _, _, _, _, _, _, start_sum, start_reach, start_letters = totals[first - 1]
@@ -366,15 +366,13 @@ def _line_tasks(
         while True:
             # the plays from start placing tiles on the empty squares first .. first + tiles - 1
             last = first + tiles
-            m1, t1, d1, l1, x1, c1, c31, c21, k1, end_sum, end_reach, end_letters = totals[last]
+            m1, t1, p1, l1, x1, c1, c31, c231, k1, end_sum, end_reach, end_letters = totals[last]
             if end_reach == start_reach:  # the stretch does not join the board (nor does a shorter one)
                 break
-            t3 = t1 - t0
-            c3 = c31 - c30
-            letter_bound = best_sums[tiles] + best_sums[t3] + best_sums[t3 + d1 - d0]
+            letter_bound = best_sums[tiles] + best_sums[t1 - t0] + best_sums[p1 - p0]
             if l1 - l0 < letter_bound:
                 letter_bound = l1 - l0
-            cross_bound = best_sums[c1 - c0] + best_sums[c3] + best_sums[c3 + c21 - c20]
+            cross_bound = best_sums[c1 - c0] + best_sums[c31 - c30] + best_sums[c231 - c230]
             if k1 - k0 < cross_bound:
                 cross_bound = k1 - k0
             bound = (end_sum - start_sum + letter_bound) * (m1 // m0) + x1 - x0 + cross_bound
