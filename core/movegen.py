@@ -151,7 +151,7 @@ def _single_tiles(search: Search, starts: list[Start]) -> int:
     found = 0
     done: set[int] = set()
     for start in starts:
-        line = start.line
+        line = start[3]
         if not line.horizontal or id(line) in done:
             continue
         done.add(id(line))
@@ -200,17 +200,18 @@ def find_top(
     if count < 1:
         raise ValueError("count must be at least 1")
     search, starts = _prepare(board, rack, lexicon, edition, count, first_move_horizontal_only)
-    starts.sort(key=lambda s: (-s.bound, s.key))
+    starts.sort()  # by decreasing bound, then in the fixed order
     searched = 0
     for start in starts:
-        if start.bound <= search.threshold:
-            if start.bound < search.threshold:
+        bound = -start[0]
+        if bound <= search.threshold:
+            if bound < search.threshold:
                 break
             # a bingo task can only tie (with every joker placed): skip it when that
             # changes nothing
-            if start.bingo_letters is not None:
+            if start[6] is not None:
                 best = search.best
-                search.after_best = best is not None and start.key > best[2]
+                search.after_best = best is not None and start[1] > best[2]
                 if search.tie_prunable(search.rack.jokers):
                     continue
         search.run(start)

@@ -16,7 +16,7 @@ from .lexicon import anagram_keys
 from .lexicon_layout import LOOKAHEAD, Table
 
 if TYPE_CHECKING:
-    from .movegen_board import Rack, Start
+    from .movegen_board import Line, Rack
     from .movegen_plays import Found
 
 
@@ -81,12 +81,12 @@ class Bingos:
         self._keys[cache_key] = result
         return result
 
-    def _bingos(self, task: Start, board_letters: str) -> None:
-        """The plays of every rack tile from a start, read from the anagram map."""
+    def _bingos(self, key: tuple[int, int, int], line: Line, first: int, end: int, board_letters: str) -> None:
+        """The plays of every rack tile from the square ``first`` (the task's fixed-order ``key``) to ``end``,
+        read from the anagram map."""
         if not self.anagram_words:
-            self._bingos_spelt(task, board_letters)
+            self._bingos_spelt(key, line, first, end, board_letters)
             return
-        line, first, end = task.line, task.start, task.end
         table = self.anagram_table
         fixed, cross_mask = line.fixed, line.cross_mask
         length = end - first + 1
@@ -122,13 +122,12 @@ class Bingos:
             spell(key_node, first)
         empties = [p for p in range(first, end + 1) if fixed[p] < 0]
         for letters in words:
-            self._bingo_plays(task, empties, letters)
+            self._bingo_plays(key, line, first, end, empties, letters)
 
-    def _bingos_spelt(self, task: Start, board_letters: str) -> None:
+    def _bingos_spelt(self, key: tuple[int, int, int], line: Line, first: int, end: int, board_letters: str) -> None:
         """``_bingos`` from an anagram map of keys alone: where it holds a key made of the rack and the stretch's
         board letters, the words of exactly those tiles spelt along the word graph where they fit the squares,
         a joker only for a letter the keys give it."""
-        line, first, end = task.line, task.start, task.end
         table = self.table
         fixed, cross_mask = line.fixed, line.cross_mask
         length = end - first + 1
@@ -213,14 +212,15 @@ class Bingos:
         spell(root, first, have, first_joker if all_jokers else 0, 0)
         empties = [p for p in range(first, end + 1) if fixed[p] < 0]
         for letters in words:
-            self._bingo_plays(task, empties, letters)
+            self._bingo_plays(key, line, first, end, empties, letters)
 
-    def _bingo_plays(self, task: Start, empties: list[int], word: list[int]) -> None:
+    def _bingo_plays(
+        self, key: tuple[int, int, int], line: Line, first: int, end: int, empties: list[int], word: list[int]
+    ) -> None:
         """Every way of putting the jokers in a bingo word, scored and offered."""
         # A joker on a square loses that square's letter value times the word's
         # multiplier (plus the cross-word's), so each placement of the jokers scores the
         # all-real score minus its squares' losses.
-        line, first, end = task.line, task.start, task.end
         fixed, fixed_value = line.fixed, line.fixed_value
         lm, wm, cross_sum = line.lm, line.wm, line.cross_sum
         values = self.values
@@ -267,4 +267,4 @@ class Bingos:
             jokers = {p for group in picked for p in group}
             score = full - sum(loss[p] for p in jokers)
             flags = tuple(p in jokers for p in empties)
-            self.see((score, len(jokers), task.key, line, first, end + 1, tuple(empties), placed, flags))
+            self.see((score, len(jokers), key, line, first, end + 1, tuple(empties), placed, flags))

@@ -18,6 +18,19 @@ from .lexicon_layout import is_key
 
 _LETTER_MULT = tuple(p.letter_multiplier for p in PREMIUMS)
 _WORD_MULT = tuple(p.word_multiplier for p in PREMIUMS)
+# per line (horizontal or not, index): the letter and word multipliers of its squares, and of the sentinel
+_LINE_LM = {
+    (horizontal, index): tuple(_LETTER_MULT[index * SIZE + p if horizontal else p * SIZE + index] for p in range(SIZE))
+    + (1,)
+    for horizontal in (True, False)
+    for index in range(SIZE)
+}
+_LINE_WM = {
+    (horizontal, index): tuple(_WORD_MULT[index * SIZE + p if horizontal else p * SIZE + index] for p in range(SIZE))
+    + (1,)
+    for horizontal in (True, False)
+    for index in range(SIZE)
+}
 
 
 # --- racks ----------------------------------------------------------------------------------
@@ -71,7 +84,8 @@ class Line:
     Per position 0-14 along the line (plus a sentinel 15 that reads as empty): the
     board's letter code or -1, that tile's value, the letters a new tile may take
     because of its cross-word (``every`` letter without one), the cross-word's letter
-    sum (-1 without one), the premiums, and whether a new tile there touches the board.
+    sum (-1 without one), the premiums printed on the square (read where it is empty), and whether a new
+    tile there touches the board.
     """
 
     __slots__ = (
@@ -95,8 +109,8 @@ class Line:
         self.every = every  # every letter: the cross-check of a square without a cross-word
         self.cross_mask = [every] * (SIZE + 1)
         self.cross_sum = [-1] * (SIZE + 1)
-        self.lm = [1] * (SIZE + 1)
-        self.wm = [1] * (SIZE + 1)
+        self.lm = _LINE_LM[horizontal, index]
+        self.wm = _LINE_WM[horizontal, index]
         self.hook = [False] * (SIZE + 1)
 
     def square(self, position: int) -> tuple[int, int]:
@@ -108,71 +122,77 @@ class Line:
 
 def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only_first: bool) -> list[Line]:
     """The lines where a play may go (a tile in them or beside them), with their cross-checks."""
-    codes = [-1] * (SIZE * SIZE)
-    values = [0] * (SIZE * SIZE)
+    # the board's letter codes (-1: empty) and values by square, rows of ``width`` squares: each row ends on a square
+    # that is never a tile, and an empty row lies above and below the board, so a word read square by square
+    # stops at the edge
+    width = SIZE + 1
+    codes = [-1] * ((SIZE + 2) * width)
+    chars = [""] * ((SIZE + 2) * width)
+    values = [0] * ((SIZE + 2) * width)
+    beside = [0] * ((SIZE + 2) * width)  # by square: 1 with a tile above or below it, 2 left or right, or both
     rows_used = [False] * (SIZE + 2)  # shifted by one: index r + 1 is row r
     cols_used = [False] * (SIZE + 2)
     code_of = edition.alphabet.code
+    tile_values = edition.values
     every = lexicon.letters
     for row, col, tile in board.tiles():
-        codes[row * SIZE + col] = code_of(tile.letter)
-        values[row * SIZE + col] = 0 if tile.joker else edition.values[tile.letter]
+        square = (row + 1) * width + col
+        code = codes[square] = code_of(tile.letter)
+        chars[square] = chr(65 + code)
+        values[square] = 0 if tile.joker else tile_values[tile.letter]
+        beside[square - width] |= 1
+        beside[square + width] |= 1
+        beside[square - 1] |= 2
+        beside[square + 1] |= 2
         rows_used[row + 1] = cols_used[col + 1] = True
     lines: list[Line] = []
     if board.is_empty():
         for horizontal in (True, False) if not horizontal_only_first else (True,):
             line = Line(horizontal, CENTRE[0] if horizontal else CENTRE[1], every)
-            for pos in range(SIZE):
-                row, col = line.square(pos)
-                line.lm[pos] = _LETTER_MULT[row * SIZE + col]
-                line.wm[pos] = _WORD_MULT[row * SIZE + col]
             line.hook[CENTRE[1] if horizontal else CENTRE[0]] = True
             lines.append(line)
         return lines
+    cross_mask_codes = lexicon.cross_mask_codes
     for horizontal in (True, False):
         used = rows_used if horizontal else cols_used
         # along: step between squares of the line; across: step along the cross-words
-        along, across = (1, SIZE) if horizontal else (SIZE, 1)
+        along, across = (1, width) if horizontal else (width, 1)
         for index in range(SIZE):
             if not (used[index] or used[index + 1] or used[index + 2]):
                 continue
             line = Line(horizontal, index, every)
-            fixed, fixed_value, lm, wm = line.fixed, line.fixed_value, line.lm, line.wm
-            # the cross-words run across this line: neighbours only in the lines beside it
-            check_before = used[index]
-            check_after = used[index + 2]
-            base = index * SIZE if horizontal else index
+            fixed, fixed_value, cross_mask, cross_sum, hook = (
+                line.fixed,
+                line.fixed_value,
+                line.cross_mask,
+                line.cross_sum,
+                line.hook,
+            )
+            across_word = 1 if horizontal else 2  # a cross-word at a square: a tile beside it across this line
+            square = (index + 1) * width if horizontal else width + index
             for pos in range(SIZE):
-                square = base + pos * along
                 code = codes[square]
                 if code >= 0:
                     fixed[pos] = code
                     fixed_value[pos] = values[square]
-                    continue
-                lm[pos] = _LETTER_MULT[square]
-                wm[pos] = _WORD_MULT[square]
-                has_before = check_before and codes[square - across] >= 0
-                has_after = check_after and codes[square + across] >= 0
-                if not (has_before or has_after):
-                    continue
-                total = 0
-                before = ""
-                after = ""
-                if has_before:
+                elif beside[square] & across_word:
+                    total = 0
+                    before = ""
+                    after = ""
                     k = square - across
-                    while k >= 0 and codes[k] >= 0 and (horizontal or k // SIZE == square // SIZE):
-                        before = chr(65 + codes[k]) + before
+                    while codes[k] >= 0:
+                        before = chars[k] + before
                         total += values[k]
                         k -= across
-                if has_after:
                     k = square + across
-                    while k < SIZE * SIZE and codes[k] >= 0 and (horizontal or k // SIZE == square // SIZE):
-                        after += chr(65 + codes[k])
+                    while codes[k] >= 0:
+                        after += chars[k]
                         total += values[k]
                         k += across
-                line.cross_mask[pos] = lexicon.cross_mask_codes(before, after)
-                line.cross_sum[pos] = total
-                line.hook[pos] = True
+                    cross_mask[pos] = cross_mask_codes(before, after)
+                    cross_sum[pos] = total
+                    hook[pos] = True
+                square += along
             lines.append(line)
     return lines
 
@@ -180,21 +200,15 @@ def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only
 # --- start bounds ---------------------------------------------------------------------------
 
 
-@dataclass
-class Start:
-    """A square where plays may begin, with an upper bound on their scores and how far they reach.
+Start = tuple[int, tuple[int, int, int], int, Line, int, int, str | None]
+"""A square where plays may begin (a task), as a tuple that sorts in the order tasks run: minus an upper bound
+on its plays' scores, the fixed-order key (direction, row, column), the task's number (the order it was
+made in), the line, the first and the last square the plays may cover, and the board letters of a bingo task
+(else None).
 
-    A walk task looks for plays along the lexicon graph; a bingo task (``bingo_letters``
-    set: the board letters its stretch holds) reads the anagram map for the plays that
-    place every tile of the rack.
-    """
-
-    bound: int
-    key: tuple[int, int, int]
-    line: Line
-    start: int
-    end: int  # last square the plays may reach
-    bingo_letters: str | None = None
+A walk task looks for plays along the lexicon graph; a bingo task (its board letters set: those its stretch
+holds) reads the anagram map for the plays that place every tile of the rack.
+"""
 
 
 def _line_tasks(
@@ -205,8 +219,10 @@ def _line_tasks(
     available: int,
     bingo: int,
     has_bingo: Callable[[str], bool],
-) -> list[Start]:
-    """The tasks of one line: each start where a connected play fits, with a bound on its plays.
+    tasks: list[Start],
+) -> None:
+    """The tasks of one line, added to ``tasks``: each start where a connected play fits, with a bound on its
+    plays.
 
     ``best_sums[k]`` is the sum of the rack's k best tile values. With ``bingo`` set,
     plays of every tile become a bingo task (where ``has_bingo`` of the stretch's board
@@ -220,124 +236,155 @@ def _line_tasks(
     lm, wm, hook = line.lm, line.wm, line.hook
     every = line.every
     top = by_value[0][0] if by_value else 0
-    # before each empty square, in order, the running totals over the empty squares:
-    # word multiplier product, letter premiums (triple, double), capped letter values
-    # (letter weight times the best rack letter allowed there), cross-word constants,
-    # cross-words, cross weights 3 and 2, capped cross values
+    # before each empty square, in order, and after the last one: the running totals over the empty squares
+    # (word multiplier product, letter premiums (triple, double or triple), capped letter values (letter weight times
+    # the best rack letter allowed there), cross-word constants, cross-words, cross weights 3 and 2 or 3, capped
+    # cross values), and over the line (board letter values, connecting squares: letters and hooks, letters)
     empties: list[int] = []
-    totals = [(1, 0, 0, 0, 0, 0, 0, 0, 0)]
+    totals: list[tuple[int, int, int, int, int, int, int, int, int, int, int, str]] = []
     mult = 1
-    triple = double = capped_letter = cross_const = crossed = cross3 = cross2 = capped_cross = 0
-    # per square: board letter values and connecting squares (letters, hooks) before it,
-    # and the board letters before it
-    board_sum = [0]
-    reach = [0]
-    letters_before = [""]
+    triple = premium = capped_letter = cross_const = crossed = cross3 = cross23 = capped_cross = 0
     letters = ""
     total = connecting = 0
     blocked_at: list[int] = []  # the empty squares (their numbers) where no tile of the rack fits
-    next_empty = [0] * SIZE  # per square, the number of the first empty square at or after it
+    linked = -1  # the empty squares before the first connecting square
+    last_link = -1  # the last connecting square
     for pos in range(SIZE):
-        next_empty[pos] = len(empties)
         code = fixed[pos]
         if code >= 0:
             total += fixed_value[pos]
             connecting += 1
             letters += chr(65 + code)
-        else:
-            if hook[pos]:
-                connecting += 1
-            mask = cross_mask[pos]
-            if mask == every:
-                cap = top
-            elif mask & available:
-                cap = 0
-                for value, bit in by_value:
-                    if mask & bit:
-                        cap = value
-                        break
-            else:
-                cap = 0
-                blocked_at.append(len(empties))
-            empties.append(pos)
-            lmi = lm[pos]
-            wmi = wm[pos]
-            mult *= wmi
+            if linked < 0:
+                linked = len(empties)
+            last_link = pos
+            continue
+        totals.append(
+            (
+                mult,
+                triple,
+                premium,
+                capped_letter,
+                cross_const,
+                crossed,
+                cross3,
+                cross23,
+                capped_cross,
+                total,
+                connecting,
+                letters,
+            )
+        )
+        empties.append(pos)
+        lmi = lm[pos]
+        wmi = wm[pos]
+        mult *= wmi
+        if lmi > 1:
+            premium += 1
             if lmi == 3:
                 triple += 1
-            elif lmi == 2:
-                double += 1
-            capped_letter += lmi * cap
-            if cross_sum[pos] >= 0:
-                weight = lmi * wmi
-                cross_const += cross_sum[pos] * wmi
-                crossed += 1
+        if not hook[pos]:  # no cross-word: every letter fits
+            capped_letter += lmi * top
+            continue
+        connecting += 1
+        if linked < 0:
+            linked = len(empties) - 1
+        last_link = pos
+        mask = cross_mask[pos]
+        if mask == every:
+            cap = top
+        elif mask & available:
+            cap = 0
+            for value, bit in by_value:
+                if mask & bit:
+                    cap = value
+                    break
+        else:
+            cap = 0
+            blocked_at.append(len(empties) - 1)
+        capped_letter += lmi * cap
+        xsum = cross_sum[pos]
+        if xsum >= 0:
+            weight = lmi * wmi
+            cross_const += xsum * wmi
+            crossed += 1
+            if weight > 1:
+                cross23 += 1
                 if weight == 3:
                     cross3 += 1
-                elif weight == 2:
-                    cross2 += 1
-                capped_cross += weight * cap
-            totals.append(
-                (
-                    mult,
-                    triple,
-                    double,
-                    capped_letter,
-                    cross_const,
-                    crossed,
-                    cross3,
-                    cross2,
-                    capped_cross,
-                )
-            )
-        board_sum.append(total)
-        reach.append(connecting)
-        letters_before.append(letters)
+            capped_cross += weight * cap
     count = len(empties)
-
-    def bound(start: int, end: int, first: int, tiles: int) -> int:
-        # plays from start to end placing tiles on empties first .. first + tiles - 1
-        last = first + tiles
-        m0, t0, d0, l0, x0, c0, c30, c20, k0 = totals[first]
-        m1, t1, d1, l1, x1, c1, c31, c21, k1 = totals[last]
-        t3 = t1 - t0
-        c3 = c31 - c30
-        letters = best_sums[tiles] + best_sums[t3] + best_sums[t3 + d1 - d0]
-        if l1 - l0 < letters:
-            letters = l1 - l0
-        crosses = best_sums[c1 - c0] + best_sums[c3] + best_sums[c3 + c21 - c20]
-        if k1 - k0 < crosses:
-            crosses = k1 - k0
-        return (board_sum[end + 1] - board_sum[start] + letters) * (m1 // m0) + x1 - x0 + crosses
-
-    tasks: list[Start] = []
+    if not count:
+        return
+    totals.append(
+        (
+            mult,
+            triple,
+            premium,
+            capped_letter,
+            cross_const,
+            crossed,
+            cross3,
+            cross23,
+            capped_cross,
+            total,
+            connecting,
+            letters,
+        )
+    )
+    blocked_at.append(count)
     horizontal, index = line.horizontal, line.index
-    for start in range(SIZE - 1):
-        if start and fixed[start - 1] >= 0:
-            continue
-        first = next_empty[start]
-        blocked = count  # the first empty square from ``first`` on where no tile fits
-        for number in blocked_at:
-            if number >= first:
-                blocked = number
-                break
-        tiles = min(size, blocked - first)
+    blocked_index = 0
+    # the first start whose plays may reach the first connecting square
+    lowest = linked - size if linked > size else 0
+    previous = empties[lowest - 1] if lowest else -1  # the empty square before this one
+    for first in range(lowest, count):
+        pos = empties[first]
+        board_before = pos - previous > 1  # board letters right before the empty square: the plays start at them
+        start = previous + 1 if board_before else pos
+        if start > last_link or start == SIZE - 1:  # no connecting square from here on
+            break
+        while blocked_at[blocked_index] < first:
+            blocked_index += 1
+        tiles = blocked_at[blocked_index] - first  # up to the first empty square where no tile fits
         if tiles <= 0:
+            previous = pos
             continue
+        if tiles > size:
+            tiles = size
         key = (0, index, start) if horizontal else (1, start, index)  # the fixed order: direction, row, column
-        if bingo and tiles == size:
+        m0, t0, p0, l0, x0, c0, c30, c230, k0, start_sum, start_reach, start_letters = totals[first]
+        if board_before:  # what lies before the board letters: before the empty square before them
+            if first:
+                _, _, _, _, _, _, _, _, _, start_sum, start_reach, start_letters = totals[first - 1]
+                if hook[previous]:
+                    start_reach += 1
+            else:
+                start_sum, start_reach, start_letters = 0, 0, ""
+        previous = pos
+        bingo_stretch = bingo and tiles == size
+        while True:
+            # the plays from start placing tiles on the empty squares first .. first + tiles - 1
             last = first + tiles
+            m1, t1, p1, l1, x1, c1, c31, c231, k1, end_sum, end_reach, end_letters = totals[last]
+            if end_reach == start_reach:  # the stretch does not join the board (nor does a shorter one)
+                break
+            letter_bound = best_sums[tiles] + best_sums[t1 - t0] + best_sums[p1 - p0]
+            if l1 - l0 < letter_bound:
+                letter_bound = l1 - l0
+            cross_bound = best_sums[c1 - c0] + best_sums[c31 - c30] + best_sums[c231 - c230]
+            if k1 - k0 < cross_bound:
+                cross_bound = k1 - k0
+            bound = (end_sum - start_sum + letter_bound) * (m1 // m0) + x1 - x0 + cross_bound
             end = empties[last] - 1 if last < count else SIZE - 1
-            if reach[end + 1] != reach[start]:  # the stretch joins the board
-                board_letters = letters_before[end + 1][len(letters_before[start]) :]
-                if has_bingo(board_letters):
-                    tasks.append(Start(bound(start, end, first, tiles) + bingo, key, line, start, end, board_letters))
+            if not bingo_stretch:
+                tasks.append((-bound, key, len(tasks), line, start, end, None))
+                break
+            board_letters = end_letters[len(start_letters) :]
+            if has_bingo(board_letters):
+                tasks.append((-bound - bingo, key, len(tasks), line, start, end, board_letters))
+            bingo_stretch = False
             tiles -= 1
-        last = first + tiles
-        end = empties[last] - 1 if last < count else SIZE - 1
-        if reach[end + 1] != reach[start]:
-            tasks.append(Start(bound(start, end, first, tiles), key, line, start, end))
-    return tasks
 
 
 def plan(
@@ -380,5 +427,5 @@ def plan(
 
     tasks: list[Start] = []
     for line in lines:
-        tasks.extend(_line_tasks(line, rack.size, best_sums, by_value, available, bingo, has_bingo))
+        _line_tasks(line, rack.size, best_sums, by_value, available, bingo, has_bingo, tasks)
     return tasks

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from itertools import accumulate
 
 from .board import SIZE
 from .edition import Edition
@@ -43,9 +44,9 @@ class Search(Bingos):
         self.counts = list(rack.counts)
         self.rack_mask = sum(1 << code for code, number in enumerate(rack.counts) if number)  # its letters
         self.bingo = edition.bingo_bonus if rack.size == edition.rack_size else 0
-        # with bingos read from the anagram map, walks place one tile less than the rack
+        # with bingos read from the anagram map, walks place one tile less than the rack (their stretches,
+        # planned by core.movegen_board, hold one empty square less)
         self.split_bingos = split_bingos and self.bingo > 0
-        self.limit = rack.size - 1 if self.split_bingos else rack.size
         self.count = count
         self.tie_mode = count == 1
         self.threshold = -1
@@ -66,10 +67,11 @@ class Search(Bingos):
         self.after_value: list[list[int]] = []
         self._states: dict[tuple[int, ...], int] = {}
         self._state_values: list[tuple[int, ...]] = []
+        self._value_slots = max(self.values) + 1
         self.first_state = self._state(
             tuple(sorted((self.values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True))
         )
-        self._runners: dict[int, Callable[[Start], None]] = {}
+        self._runners: dict[int, Callable[[int, int], None]] = {}
         # by the board letters of a stretch: the anagram map's key nodes (a map with the words), or what the
         # jokers of a play of every tile may be (``_joker_letters``, a map of keys alone)
         self._key_nodes: dict[str, list[int]] = {}
@@ -81,11 +83,8 @@ class Search(Bingos):
         if known is not None:
             return known
         state = self._states[values] = len(self.value_sums)
-        sums = [0] * (SIZE + 1)
-        for k in range(1, SIZE + 1):
-            sums[k] = sums[k - 1] + (values[k - 1] if k <= len(values) else 0)
-        self.value_sums.append(sums)
-        self.after_value.append([-1] * (max(self.values) + 1))
+        self.value_sums.append(list(accumulate(values[:SIZE] + (0,) * (SIZE - len(values)), initial=0)))
+        self.after_value.append([-1] * self._value_slots)
         self._state_values.append(values)
         return state
 
@@ -155,18 +154,19 @@ class Search(Bingos):
 
     def run(self, start: Start) -> None:
         """Find the plays of a task that may beat or matter to the best so far."""
-        self.current_key = start.key
+        _, key, _, line, first, end, board_letters = start
+        self.current_key = key
         best = self.best
-        self.after_best = best is not None and start.key > best[2]
-        if start.bingo_letters is not None:
-            self._bingos(start, start.bingo_letters)
+        self.after_best = best is not None and key > best[2]
+        if board_letters is not None:
+            self._bingos(key, line, first, end, board_letters)
             return
-        runner = self._runners.get(id(start.line))
+        runner = self._runners.get(id(line))
         if runner is None:
-            runner = self._runners[id(start.line)] = self._runner(start.line)
-        runner(start)
+            runner = self._runners[id(line)] = self._runner(line)
+        runner(first, end)
 
-    def _runner(self, line: Line) -> Callable[[Start], None]:
+    def _runner(self, line: Line) -> Callable[[int, int], None]:
         """The walk over one line, as a closure over its arrays."""
         table = self.table
         fixed = line.fixed
@@ -180,7 +180,6 @@ class Search(Bingos):
         values = self.values
         counts = self.counts
         total = self.rack.size
-        limit = self.limit
         all_jokers = self.rack.jokers
         rack_mask = self.rack_mask
         bingo = self.bingo
@@ -233,58 +232,43 @@ class Search(Bingos):
             allowed: int,
         ) -> None:
             # pos is an empty square the word may still cover, ``allowed`` the letters that
-            # may go there (node's edges, cross-check, rack); can it still beat the best?
-            end = state[1]
-            threshold = search.threshold
-            board_sum, tiles, triple, premium, word_mult, cross_const, crossed, cross3, cross23 = ahead[pos]
-            best = value_sums[left_values]
-            bound = (
-                (main + board_sum + best[tiles] + best[triple] + best[premium]) * mult * word_mult
-                + cross
-                + cross_const
-                + best[crossed]
-                + best[cross3]
-                + best[cross23]
-            )
-            if bound <= threshold and (bound < threshold or search.tie_prunable(all_jokers - jokers_left)):
-                return
+            # may go there (node's edges, cross-check, rack)
             head = table[node]
-            lmi = lm[pos]
-            wmi = wm[pos]
             xsum = cross_sum[pos]
             joined = connected or hook[pos]
-            new_mult = mult * wmi
-            n1 = n + 1
-            more = n1 < limit
             first = state[0]
-            single_dup = vertical and n == 0 and xsum >= 0  # found again horizontally
             nxt = pos + 1
             next_code = fixed[nxt]
             base = node + 2
-            squares[n] = pos
             if next_code < 0:
                 # the next square empty (the most common case): whether a word may end here or go on there is
-                # the same for every letter but for the child's lengths and letters
-                near_end = joined and nxt - first > 1 and not single_dup
-                near_lengths = endmask[nxt] if more and nxt <= end else 0
-                near_cross = cross_mask[nxt]
+                # the same for every letter but for the child's lengths and letters (a vertical play of one tile
+                # with a cross-word is found again horizontally)
+                near_end = joined and nxt - first > 1 and not (vertical and n == 0 and xsum >= 0)
+                near_lengths = endmask[nxt]
+                near_cross = cross_mask[nxt] & (every if jokers_left else rack_mask)  # tiles that may go there
                 near_by = must_reach[nxt]
                 near_letters = must_letters[nxt]
+                q = nxt
+                board_sum = 0
+                joins = joined
+            else:
+                single_dup = vertical and n == 0 and xsum >= 0
+            placing = False  # whether a letter that ends or goes on was met (the bound is checked then)
             while allowed:
                 bit = allowed & -allowed
                 allowed ^= bit
                 child = table[base + (head & (bit - 1)).bit_count()]
-                q = nxt
-                board_sum = 0
                 if next_code < 0:
                     child_lengths = table[child + 1]
                     ends = near_end and child_lengths & 1
                     fits = table[child] & near_cross if child_lengths & near_lengths else 0
                     if fits and near_by and not depth[near_by][child] & near_letters:
                         fits = 0
-                    joins = joined
                 else:
                     # the board letters right after pos belong to the word too
+                    q = nxt
+                    board_sum = 0
                     code = next_code
                     while code >= 0:
                         fbit = 1 << code
@@ -302,21 +286,42 @@ class Search(Bingos):
                     # the word may go on to the next empty square q: letters fit there, a word
                     # length ends on a free square, a square it must reach is reachable
                     fits = 0
-                    if more and q <= end and child_lengths & endmask[q]:
-                        fits = table[child] & cross_mask[q]
+                    if child_lengths & endmask[q]:
+                        fits = table[child] & cross_mask[q] & (every if jokers_left else rack_mask)
                         ahead_by = must_reach[q]
                         if ahead_by and not depth[ahead_by][child] & must_letters[q]:
                             fits = 0
                     joins = True
                 if not (ends or fits):
                     continue
+                if not placing:
+                    # can the plays from here still beat the best?
+                    placing = True
+                    ahead_sum, tiles, triple, premium, word_mult, cross_const, crossed, cross3, cross23 = ahead[pos]
+                    best = value_sums[left_values]
+                    bound = (
+                        (main + ahead_sum + best[tiles] + best[triple] + best[premium]) * mult * word_mult
+                        + cross
+                        + cross_const
+                        + best[crossed]
+                        + best[cross3]
+                        + best[cross23]
+                    )
+                    threshold = search.threshold
+                    if bound <= threshold and (bound < threshold or search.tie_prunable(all_jokers - jokers_left)):
+                        return
+                    lmi = lm[pos]
+                    wmi = wm[pos]
+                    new_mult = mult * wmi
+                    n1 = n + 1
+                    squares[n] = pos
                 code = bit.bit_length() - 1
                 letters[n] = code
-                if rack_mask & bit:
-                    value = values[code] * lmi
+                if rack_mask & bit:  # (``flags[n]`` is False but while a joker is placed there)
+                    tile_value = values[code]
+                    value = tile_value * lmi
                     main2 = main + value + board_sum
                     cross2 = cross + (xsum + value) * wmi if xsum >= 0 else cross
-                    flags[n] = False
                     if ends:
                         score = main2 * new_mult + cross2 + (bingo if n1 == total else 0)
                         if score >= search.threshold:
@@ -329,9 +334,9 @@ class Search(Bingos):
                         fits2 = fits if jokers_left else fits & mask2
                         if fits2:
                             counts[code] = left
-                            following = after_value[left_values][values[code]]
+                            following = after_value[left_values][tile_value]
                             if following < 0:
-                                following = search.after(left_values, values[code])
+                                following = search.after(left_values, tile_value)
                             go(
                                 q,
                                 child,
@@ -372,64 +377,76 @@ class Search(Bingos):
                                 left_values,
                                 fits2,
                             )
+                    flags[n] = False
 
-        def run(start: Start) -> None:
-            first, end = start.start, start.end
+        playable = every if all_jokers else rack_mask  # the letters a tile of the rack may be
+        filled = [-1, -1, SIZE]  # the stretch's end, reach and first square the arrays were last filled for
+
+        def run(first: int, end: int) -> None:
             state[0] = first
             state[1] = end
             # the first square from which a word reaches the board
             reach = first
             while reach <= end and fixed[reach] < 0 and not hook[reach]:
                 reach += 1
-            # what the squares from each position to the end may still add, at best
-            mult = 1
-            fixed_sum = 0
-            tiles = triple = double = 0
-            cross_const = crossed = cross3 = cross2 = 0
-            ends = 0
-            nearest = SIZE + 1  # nearest square at or after pos holding a letter or a hook
-            for pos in range(end, first - 1, -1):
-                if fixed[pos + 1] < 0 and pos >= reach:
-                    ends |= 1 << pos
-                if fixed[pos] >= 0 or hook[pos]:
-                    nearest = pos
-                distance = nearest - pos
-                if 0 < distance <= LOOKAHEAD and nearest <= end and not ((ends << 1) >> pos & ((2 << distance) - 2)):
-                    must_reach[pos] = distance
-                    must_letters[pos] = 1 << fixed[nearest] if fixed[nearest] >= 0 else cross_mask[nearest]
-                else:
-                    must_reach[pos] = 0
-                if fixed[pos] >= 0:
-                    fixed_sum += fixed_value[pos]
-                else:
+            # the arrays below hold for a stretch's end and first square reaching the board, from the first
+            # square they were filled from: a task of this line with the same end and reach, starting there or
+            # later, finds them filled
+            if end != filled[0] or reach != filled[1] or first < filled[2]:
+                filled[0] = end
+                filled[1] = reach
+                filled[2] = first
+                # what the squares from each empty position to the end may still add, at best (the walk reads
+                # these arrays at empty squares only)
+                mult = 1
+                fixed_sum = 0
+                tiles = triple = premium = 0  # premium: on a double or triple letter square
+                cross_const = crossed = cross3 = cross23 = 0  # cross23: of weight 2 or 3
+                ends = 0
+                nearest = SIZE + 1  # nearest square at or after pos holding a letter or a hook
+                next_empty = True  # whether the square after pos is empty (the one after the end is)
+                for pos in range(end, first - 1, -1):
+                    if next_empty and pos >= reach:
+                        ends |= 1 << pos
+                    if fixed[pos] >= 0:
+                        nearest = pos
+                        fixed_sum += fixed_value[pos]
+                        next_empty = False
+                        continue
+                    next_empty = True
+                    lengths = (ends << 1) >> pos  # bit d: a word may end d - 1 squares after pos
+                    if hook[pos]:
+                        nearest = pos
+                        must_reach[pos] = 0
+                    else:
+                        distance = nearest - pos
+                        if distance <= LOOKAHEAD and nearest <= end and not lengths & ((2 << distance) - 2):
+                            must_reach[pos] = distance
+                            code = fixed[nearest]
+                            must_letters[pos] = 1 << code if code >= 0 else cross_mask[nearest] & playable
+                        else:
+                            must_reach[pos] = 0
                     tiles += 1
                     lmi = lm[pos]
                     wmi = wm[pos]
-                    if lmi == 3:
-                        triple += 1
-                    elif lmi == 2:
-                        double += 1
+                    if lmi > 1:
+                        premium += 1
+                        if lmi == 3:
+                            triple += 1
                     mult *= wmi
-                    if cross_sum[pos] >= 0:
-                        cross_const += cross_sum[pos] * wmi
+                    xsum = cross_sum[pos]
+                    if xsum >= 0:
+                        cross_const += xsum * wmi
                         crossed += 1
                         weight = lmi * wmi
-                        if weight == 3:
-                            cross3 += 1
-                        elif weight == 2:
-                            cross2 += 1
-                ahead[pos] = (
-                    fixed_sum,
-                    tiles,
-                    triple,
-                    triple + double,
-                    mult,
-                    cross_const,
-                    crossed,
-                    cross3,
-                    cross3 + cross2,
-                )
-                endmask[pos] = (ends << 1) >> pos
+                        if weight > 1:
+                            cross23 += 1
+                            if weight == 3:
+                                cross3 += 1
+                    ahead[pos] = (fixed_sum, tiles, triple, premium, mult, cross_const, crossed, cross3, cross23)
+                    endmask[pos] = lengths
+                # an empty square holds at most the rack: past the last one the stretch reaches, no word goes on
+                endmask[end + 1] = 0
             # board letters the word starts with
             node = search.root
             pos = first
@@ -445,7 +462,7 @@ class Search(Bingos):
                 pos += 1
             if pos > end or not table_[node + 1] & endmask[pos]:
                 return
-            fits = table_[node] & cross_mask[pos] & (every if all_jokers else rack_mask)
+            fits = table_[node] & cross_mask[pos] & playable
             ahead_by = must_reach[pos]
             if fits and (not ahead_by or depth[ahead_by][node] & must_letters[pos]):
                 go(pos, node, main, 1, 0, 0, pos > first, rack_mask, all_jokers, first_state, fits)
