@@ -116,13 +116,15 @@ class StoredOutbox:
         if left:
             self._left -= left
             replies = [r for r in replies if r.outbox_id not in left]
+        lines: dict[str, set[str | None]] = {}  # per destination, the lines its replies write (a live line's own)
         for reply in replies:
             if reply.outbox_id is not None and reply.outbox_id not in known:
                 first.setdefault(destination(reply), reply)
+                lines.setdefault(destination(reply), set()).add(reply.edit_key)
         blocked = {
             d
             for d, head in first.items()
-            if head.outbox_id and self.store.outbox_waiting(d, head.outbox_id, head.edit_key)
+            if head.outbox_id and any(self.store.outbox_waiting(d, head.outbox_id, key) for key in lines[d])
         }
         waiting = [r.outbox_id for r in replies if r.outbox_id is not None and destination(r) in blocked]
         if waiting:  # they go behind the older ones, as soon as those are through

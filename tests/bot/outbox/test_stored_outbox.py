@@ -82,6 +82,19 @@ def test_replies_behind_older_ones_wait_for_the_worker(store: MemoryStorage) -> 
     assert [item.reply.text for item in box.claim_due()] == ["ack", "results", "hi"]
 
 
+def test_a_waiting_live_line_holds_up_only_its_own_later_texts(store: MemoryStorage) -> None:
+    """A counter's update left to the worker: a close's draw passes it; the count of the same line does not,
+    even second in its batch (else the older, lower count would be shown after it)."""
+    clock = Clock()
+    box: Outbox = outbox(store, clock, "hostA:1:aa")
+    box.enqueue([Reply("49 of 50", channel="c:1", edit_key="count", live=True)])
+    (draw,) = box.enqueue([Reply("Move 4 — draw", channel="c:1", edit_key="dup-1-4")])
+    assert box.first_in_line([draw]) == [draw]
+    box.sent([draw], [])
+    results, count = box.enqueue([Reply("results", channel="c:1"), Reply("50 of 50", channel="c:1", edit_key="count")])
+    assert box.first_in_line([results, count]) == []  # behind the line's older text: the worker's
+
+
 def test_a_known_first_reply_is_told_without_storage_and_a_left_one_is_the_workers(store: MemoryStorage) -> None:
     clock = Clock()
     box = outbox(store, clock, "hostA:1:aa")
