@@ -36,7 +36,7 @@ from ...play import seats
 from ...render import ClassicBoardView, PlayerScore, board_text, classic_board_png, table
 from ...storage import GameKind, GameRecord, GameSetup
 from ...words.game_lists import VERDICT_KEY, ListUsed, game_list, verdicts_text
-from ..common.formatting import breakdown, line_notes, line_text, split_claimed
+from ..common.formatting import breakdown, line_cells, line_notes, line_text, split_claimed
 from ..common.paging import is_page_word
 from . import forms
 from .clock import after_event, clock_lines, countdown
@@ -448,17 +448,7 @@ def sheet_text(ctx: Context, game: ClassicGame) -> str:
     page = sheet_page(ctx, len(game.lines))
     shown = game.lines[(page - 1) * SHEET_PAGE : page * SHEET_PAGE]
     header = ["#", ctx.say("col_player"), ctx.say("col_move"), "pts", "total", ""]
-    rows = [
-        [
-            sheet_line.number,
-            sheet_line.player,
-            line_text(sheet_line, ctx.lang),
-            sheet_line.points,
-            sheet_line.total,
-            line_notes(sheet_line, ctx.lang, game.edition.alphabet),
-        ]
-        for sheet_line in shown
-    ]
+    rows = [[line.number, line.player, *line_cells(line, ctx.lang, game.edition.alphabet)] for line in shown]
     parts = [table(rows, header)]
     if len(shown) < len(game.lines):
         pages = -(-len(game.lines) // SHEET_PAGE)

@@ -11,7 +11,7 @@ from ...commands.context import Context, UserError
 from ...play import seats
 from ...render import table
 from ...storage import GameRecord
-from ..common.formatting import line_notes, line_text
+from ..common.formatting import line_cells
 from ..common.paging import MOVES_PAGE, page_window, without_pages
 
 
@@ -23,16 +23,7 @@ def moves_text(ctx: Context, record: GameRecord, game: ClassicGame, name: str) -
     if not lines:
         return ctx.say("moves_none", player=player)
     header = ["#", ctx.say("col_move"), "pts", "total", ""]
-    rows = [
-        [
-            line.number,
-            line_text(line, ctx.lang),
-            line.points,
-            line.total,
-            line_notes(line, ctx.lang, game.edition.alphabet),
-        ]
-        for line in lines
-    ]
+    rows = [[line.number, *line_cells(line, ctx.lang, game.edition.alphabet)] for line in lines]
     window, paged = page_window(ctx, "moves", len(rows), MOVES_PAGE, last=True, words=without_pages(ctx.tokens))
     plays = [line for line in lines if line.kind is LineKind.PLAY and not line.removed]
     best = max(plays, key=lambda line: line.points, default=None)

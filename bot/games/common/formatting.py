@@ -51,6 +51,11 @@ def line_text(line: SheetLine, lang: str) -> str:
     return say(lang, f"line_{line.kind}")
 
 
+def line_cells(line: SheetLine, lang: str, alphabet: Alphabet = LATIN) -> list[object]:
+    """A sheet line's move, points, running total and notes: the columns the sheet and /moves share."""
+    return [line_text(line, lang), line.points, line.total, line_notes(line, lang, alphabet)]
+
+
 def line_notes(line: SheetLine, lang: str, alphabet: Alphabet = LATIN) -> str:
     """A sheet line's notes: the score claimed, the words a challenge found invalid (in the alphabet's labels)."""
     notes = []
