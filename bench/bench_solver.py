@@ -10,12 +10,19 @@ search used, not the time other processes took). It then writes the same list as
 (``Lexicon.words()``, each tile's label in lowercase: the solver's characters), the boards (15 rows, jokers
 marked) and the racks, and runs ``bench/solver_driver.mjs`` in Node: the solver builds its dictionary (a
 GADDAG, ``Gaddag.fromArray``) from that text once, solves every position once to warm up (its JIT compiles
-then), then times the same rounds and repeats (CPU from ``process.cpuUsage()``, user plus system: every thread
-of the process, as ``time.process_time`` counts them; its wall time, ``performance.now()``, is kept in
-``--json``); building the board and the rack's tiles is outside the timed call. Printed per edition and
-class: the median over positions of our times and of the solver's, the ratio ours / solver, the number of
-positions, how many top scores agree (our best total against the solver's best points, bingo included in
-both), and the median number of plays the solver lists. Each disagreement is printed with its position.
+then), then times the same rounds and repeats, with CPU from ``process.cpuUsage()`` (user plus system, every
+thread of the process, as ``time.process_time`` counts them) and wall time from ``performance.now()``;
+building the board and the rack's tiles is outside the timed call. Printed per edition and class: the median
+over positions of our times and of the solver's (CPU, then wall), the ratio ours / solver (CPU to CPU; Node's
+CPU includes its garbage collector's helper threads, so it can exceed its wall time), the number of positions,
+how many top scores agree (our best total against the solver's best points, bingo included in both), and the
+median number of plays the solver lists. Each disagreement is printed with its position.
+
+``--published`` times instead the solver's own benchmark (the positions behind the figures its README
+publishes: a board per language and a base rack with 0, 1 and 2 jokers), read from its sources (``--source``)
+when the script runs, never copied here; both engines search them with our lists (en for its en-US and en-GB
+scenarios, pl for its Polish one), and the published figures (its lists, its machine, bun, wall time) are
+printed beside ours, with the number of plays it lists here and there.
 
 The two engines do not do the same work: the solver lists every legal play (its design: ``solve()`` returns
 them all, sorted), we look for the top only (branch and bound). On the empty board the solver searches both
@@ -58,6 +65,7 @@ run in CI.
 
 Usage: .venv/bin/python bench/bench_solver.py [--only de,fr] [--cases de:mid2,fr:first] [--games 2]
        [--repeat 5] [--rounds 2] [--bundle /tmp/solver-bench/build/solver.mjs] [--node node] [--json out.json]
+       .venv/bin/python bench/bench_solver.py --published [--source /tmp/solver-bench/src]
 """
 
 from __future__ import annotations
@@ -91,6 +99,7 @@ from core.placement import apply_placement, validate_move  # noqa: E402
 LOCALES = {"de": "de-DE", "fr": "fr-FR", "en": "en-US", "pl": "pl-PL"}
 DRIVER = ROOT / "bench" / "solver_driver.mjs"
 BUNDLE = Path("/tmp/solver-bench/build/solver.mjs")
+SOURCE = Path("/tmp/solver-bench/src")
 
 
 def solver_text(edition: Edition, symbols: str) -> str:
@@ -172,8 +181,13 @@ def run_solver(node: str, bundle: Path, job: dict[str, Any], folder: Path) -> di
     """Run the Node driver on a job; its JSON answer."""
     path = folder / "job.json"
     path.write_text(json.dumps(job), encoding="utf-8")
+    return driver(node, bundle, str(path))
+
+
+def driver(node: str, bundle: Path, *args: str) -> dict[str, Any]:
+    """Run the Node driver; its JSON answer (its last line)."""
     done = subprocess.run(
-        [node, "--max-old-space-size=8192", str(DRIVER), str(path), str(bundle)],
+        [node, "--max-old-space-size=8192", str(DRIVER), str(bundle), *args],
         capture_output=True,
         text=True,
         check=False,
@@ -182,6 +196,59 @@ def run_solver(node: str, bundle: Path, job: dict[str, Any], folder: Path) -> di
         raise SystemExit(f"solver driver: {done.stderr.strip()[-2000:]}")
     answer: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return answer
+
+
+def published(args: argparse.Namespace, folder: Path) -> None:
+    """The solver's own benchmark (its boards and base racks, read from its sources) on our lists, timed for both
+    engines, beside the figures its README publishes (its lists, its machine, wall time)."""
+    found = driver(args.node, args.bundle, "--published", str(args.source))
+    print(f"the solver's benchmark, its boards and racks with our lists; published: {found['method']}")
+    print(
+        f"{'scenario':14} {'jokers':>6} {'ours ms':>9} {'solver ms':>10} {'wall ms':>8} {'published':>10} "
+        f"{'ours/solver':>12} {'plays':>7} {'published':>10} {'tops':>9}"
+    )
+    written: set[str] = set()
+    for scenario in found["scenarios"]:
+        code = scenario["locale"].split("-")[0]
+        if code not in LOCALES:
+            print(f"{scenario['label']}: no list of ours for {scenario['locale']} (skipped)")
+            continue
+        edition = edition_by_code(code)
+        lexicon = load(code)[0]
+        words = folder / f"{code}.txt"
+        if code not in written:
+            write_words(lexicon, edition, words)
+            written.add(code)
+        rows = ["".join("." if char == " " else edition.tiles(char) for char in row) for row in scenario["rows"]]
+        board = Board.from_rows(rows, edition.alphabet)
+        base = "".join(edition.tiles(char) for char in scenario["rack"])
+        racks = [base[: len(base) - jokers] + JOKER * jokers for jokers in range(edition.jokers + 1)]
+        tops = [top_of(board, rack, lexicon, edition) for rack in racks]
+        ours = [
+            min(time_ours(board, rack, lexicon, edition, args.repeat) for _ in range(args.rounds)) for rack in racks
+        ]
+        job = {
+            "locale": scenario["locale"],
+            "words": str(words),
+            "repeat": args.repeat,
+            "rounds": args.rounds,
+            "ours": ours_config(edition),
+            "positions": [solver_position(board, rack, edition) for rack in racks],
+        }
+        answer = run_solver(args.node, args.bundle, job, folder)
+        for difference in answer["differences"]:
+            print(f"{scenario['label']}: config differs: {difference}")
+        for jokers, (mine, top, theirs) in enumerate(zip(ours, tops, answer["results"])):
+            figures = found["published"].get(scenario["label"], {}).get(str(jokers), {})
+            agree = "agree" if (theirs["best"] or {}).get("points") == top[0] else "DIFFER"
+            print(
+                f"{scenario['label']:14} {jokers:6} {mine:9.2f} {theirs['cpu_ms']:10.2f} {theirs['wall_ms']:8.2f} "
+                f"{figures.get('ms', float('nan')):10.0f} {mine / theirs['cpu_ms']:12.3f} {theirs['plays']:7} "
+                f"{figures.get('plays', 0):10} {agree:>9}",
+                flush=True,
+            )
+            if agree != "agree":
+                print(f"    ours {top[1]} = {top[0]}, the solver's {json.dumps(theirs['best'], ensure_ascii=False)}")
 
 
 def median_of(values: list[float]) -> float:
@@ -198,10 +265,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="passes over the positions (lowest median kept)")
     parser.add_argument("--bundle", type=Path, default=BUNDLE, help="the solver built as one ES module")
     parser.add_argument("--node", default="node", help="the Node executable")
+    parser.add_argument(
+        "--published",
+        action="store_true",
+        help="instead: the solver's own benchmark positions (read from --source) on our lists",
+    )
+    parser.add_argument("--source", type=Path, default=SOURCE, help="the solver's sources (the folder of packages/)")
     parser.add_argument("--json", type=Path, help="also write every position's figures to this file")
     args = parser.parse_args()
     if not args.bundle.is_file():
         print(f"{args.bundle}: no solver bundle; see this script's docstring to build it (skipped)")
+        return
+    if args.published:
+        with tempfile.TemporaryDirectory() as name:
+            published(args, Path(name))
         return
     codes = args.only.split(",") if args.only else list(LOCALES)
     classes = {code: list(CLASSES) for code in codes}
@@ -216,7 +293,7 @@ def main() -> None:
             raise SystemExit(f"{code}: not compared (the editions compared: {', '.join(LOCALES)})")
     report: dict[str, Any] = {}
     print(
-        f"{'':4} {'class':6} {'ours ms':>9} {'solver ms':>10} {'ours/solver':>12} {'positions':>10} "
+        f"{'':4} {'class':6} {'ours ms':>9} {'solver ms':>10} {'wall ms':>8} {'ours/solver':>12} {'positions':>10} "
         f"{'tops agree':>11} {'solver plays':>13}"
     )
     with tempfile.TemporaryDirectory() as name:
@@ -260,6 +337,7 @@ def main() -> None:
                 indices = [i for i, p in enumerate(positions) if p["class"] == name_]
                 our_ms = median_of([ours[i] for i in indices])
                 their_ms = median_of([answer["results"][i]["cpu_ms"] for i in indices])
+                their_wall = median_of([answer["results"][i]["wall_ms"] for i in indices])
                 plays = median_of([answer["results"][i]["plays"] for i in indices])
                 agree = 0
                 for i in indices:
@@ -270,7 +348,7 @@ def main() -> None:
                     else:
                         disagreements.append((name_, i))
                 print(
-                    f"{code:4} {name_:6} {our_ms:9.2f} {their_ms:10.2f} {our_ms / their_ms:12.3f} "
+                    f"{code:4} {name_:6} {our_ms:9.2f} {their_ms:10.2f} {their_wall:8.2f} {our_ms / their_ms:12.3f} "
                     f"{len(indices):10} {agree:>6}/{len(indices):<4} {plays:13.0f}",
                     flush=True,
                 )

@@ -1,7 +1,8 @@
 // Times scrabble-solver's solve() on the positions bench/bench_solver.py writes; see that script's docstring
 // for how to build the solver from its sources (it is not shipped here: its licence forbids it).
 //
-// node bench/solver_driver.mjs JOB.json BUNDLE.mjs
+// node bench/solver_driver.mjs BUNDLE.mjs JOB.json
+// node bench/solver_driver.mjs BUNDLE.mjs --published SOURCE
 //
 // JOB.json: {"locale", "words" (a file, one word a line, the solver's characters), "repeat", "rounds",
 // "ours": {"tiles": [[character, value, count]], "jokers", "bingo", "rack_size", "premiums": 15 rows of 15
@@ -10,12 +11,59 @@
 // ours, the dictionary's build time, and per position the median CPU time of solve() (process.cpuUsage(), user
 // plus system, every thread of the process: as Python's time.process_time), its median wall time
 // (performance.now()), both the lowest over the rounds, the number of plays it lists and the best play.
+//
+// --published: reads the solver's own benchmark from its sources (SOURCE: the folder holding its packages/)
+// when this runs, so that nothing of it is copied here: its scenarios (board, base rack, locale) and the
+// figures its README publishes. Prints them as one JSON line.
 
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [, , jobPath, bundlePath] = process.argv;
+const [, , bundlePath, jobPath, source] = process.argv;
 const solver = await import(pathToFileURL(bundlePath).href);
+
+if (jobPath === '--published') {
+  const folder = join(source, 'packages', 'solver');
+  const text = readFileSync(join(folder, 'benchmarks', 'scenarios.ts'), 'utf8');
+  const strings = (body) => [...body.matchAll(/'([^']*)'/g)].map((match) => match[1]);
+  const arrays = Object.fromEntries(
+    [...text.matchAll(/const (\w+) = \[([\s\S]*?)\];/g)].map((match) => [match[1], strings(match[2])]),
+  );
+  const scenarios = [
+    ...text.matchAll(
+      /\{\s*baseRack: (\w+),\s*boardRows: (\w+),\s*label: '([^']*)',\s*locale: Locale\.(\w+),?\s*\}/g,
+    ),
+  ].map((match) => ({
+    rack: arrays[match[1]],
+    rows: arrays[match[2]],
+    label: match[3],
+    locale: solver.Locale[match[4]],
+  }));
+  // the README's table: | Blanks | label... | then | 0 | 2 ms (1,559 results) | ...
+  const readme = readFileSync(join(folder, 'README.md'), 'utf8').split('\n');
+  const table = readme
+    .filter((line) => line.startsWith('|'))
+    .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  const labels = table[0].slice(1);
+  const published = {};
+  for (const row of table.slice(2)) {
+    row.slice(1).forEach((cell, index) => {
+      const match = cell.match(/^([\d.]+) (ms|s) \(([\d,]+) results\)$/);
+      if (match) {
+        published[labels[index]] ??= {};
+        published[labels[index]][row[0]] = {
+          ms: Number(match[1]) * (match[2] === 's' ? 1000 : 1),
+          plays: Number(match[3].replaceAll(',', '')),
+        };
+      }
+    });
+  }
+  const method = readme.find((line) => /^Median of/.test(line)) ?? '';
+  console.log(JSON.stringify({ scenarios, published, method }));
+  process.exit(0);
+}
+
 const job = JSON.parse(readFileSync(jobPath, 'utf8'));
 const config = solver.getConfig(solver.Game.Scrabble, job.locale);
 
