@@ -5,7 +5,7 @@ ARG BASE=python:3.11-slim-bookworm
 
 FROM ${BASE} AS build
 WORKDIR /src
-COPY pyproject.toml README.md LICENSE CHANGELOG.md ./
+COPY pyproject.toml setup.py README.md LICENSE CHANGELOG.md ./
 COPY core core
 COPY bot bot
 COPY lexicons lexicons

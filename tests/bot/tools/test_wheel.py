@@ -37,7 +37,7 @@ from bot.words.loader import BUNDLED, cache_dir, load
 from tests.paths import REPO_ROOT
 
 ROOT = REPO_ROOT
-SOURCES = ["pyproject.toml", "README.md", "LICENSE", "bot", "core", "lexicons"]
+SOURCES = ["pyproject.toml", "setup.py", "README.md", "LICENSE", "bot", "core", "lexicons"]
 GAME = """\
 Ana: /reglages fuseau Europe/Paris
 Ana: /nouvelle Ana Ben
