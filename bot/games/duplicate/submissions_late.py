@@ -52,11 +52,15 @@ def count_after_close(
     end, in that closed round; the player told privately, the room told publicly that its results changed."""
     settings = ctx.storage.channel(record.channel)
     lang = settings.language
-    later = [s for s in round_.submissions if s.player == player and s.at is not None and s.at >= at]
-    if later:  # a later answer of the player, in time, already counted: refused, nothing stored
+    reason = say(lang, "dup_in_time_reason", time=clock_time(at, settings.zone))
+    mine = [s for s in round_.submissions if s.player == player and s.at is not None]
+    if any(s.at == at and s.move == move for s in mine) or round_.corrections.get(player) == reason:
+        # this very answer again (a platform delivers a message again when the process that read it died before
+        # saying so): it already counts, nothing stored
+        raise UserError("dup_in_time_already", n=round_.number, move=move, score=round_.score_of(player))
+    if any(s.at is not None and s.at >= at for s in mine):  # a later answer, in time, already counted
         raise UserError("dup_in_time_superseded", n=round_.number, move=move)
     verdicts, _ = round_lists(ctx.services, record)
-    reason = say(lang, "dup_in_time_reason", time=clock_time(at, settings.zone))
     event = game.correct(player, round_.number, move, verdicts, reason, claimed)
     save(ctx.services, record, game, [event], ctx.message.user)
     result = round_.results.get(player)

@@ -67,6 +67,29 @@ def test_an_answer_received_in_time_and_stored_after_the_close_counts_for_its_ro
     assert any(r.error or "coup 2" in r.text.lower() or "tirage" in r.text.lower() for r in late)
 
 
+def test_an_answer_delivered_again_after_the_close_already_counts_and_changes_nothing(club: Club) -> None:
+    # a platform delivers a message again when the process that read it died before saying so: the answer
+    # stored in time, or counted after the close, is the same answer, not an earlier one "superseded"
+    club.ok("Ref", "/duplicate 1 manuel")
+    club.ok("Ref", "/tirage ACEHNTZ")
+    deadline = club.now + 60
+    club.now += 5
+    eve_at = club.now
+    play(club, "Eve", "H8 CHANT", eve_at)
+    club.tick(56)  # the clock closes round 1
+    replies = play(club, "Eve", "H8 CHANT", eve_at)
+    assert [(r.error, r.text) for r in replies] == [
+        (True, "Reçu avant la fin du coup 1 : H8 CHANT y compte déjà (22 points) ; rien n'a changé.")
+    ]
+    play(club, "Ben", "H4 CHANTEZ", deadline - 2)  # counted after the close
+    replies = play(club, "Ben", "H4 CHANTEZ", deadline - 2)
+    assert [(r.error, r.text) for r in replies] == [
+        (True, "Reçu avant la fin du coup 1 : H4 CHANTEZ y compte déjà (98 points) ; rien n'a changé.")
+    ]  # and no second announcement in the room
+    assert first_round(club).score_of("Eve") == 22
+    assert first_round(club).score_of("Ben") == 98
+
+
 def test_the_quick_way_hands_an_answer_received_in_time_to_the_usual_way(club: Club) -> None:
     club.ok("Ref", "/duplicate 1")  # automatic draws: round 2 is open when Ben's answer is handled
     deadline = club.now + 60
