@@ -12,10 +12,11 @@ Both runs are offered the same schedule. The channels' games are started at a fi
 ``STARTS_SECONDS / CHANNELS`` (3 s for them all), whatever the backend: a round's deadline is set when its
 start is handled, so starting them as fast as each backend can would spread the deadlines, and with them
 the arrivals, over a backend's own setup time (a slower setup, a wider window, a lower offered rate). Each
-move is then sent at the same offset from its round's stored deadline (same seed), the runs' deadlines
-spread alike (printed, with how far they lag the paced starts). Throughput, for both: the moves answered
-over the window from the first move sent to the last answer; offered: the moves scheduled over the
-window from the first to the last scheduled.
+move is then sent at the same offset (same seed) from its round's deadline as reckoned from its start's
+sending (that time plus the round's length), so that the moves' times do not depend on the backend; the
+stored deadline is later by the start's handling (printed: median and max), so every move still arrives at
+least that offset before it. Throughput, for both: the moves answered over the window from the first move
+sent to the last answer; offered: the moves scheduled over the window from the first to the last scheduled.
 
 Reports commands per second (total and per process), p50/p99 command latency (sent to
 acknowledged, queueing included; a redelivered move's from its first sending, its redelivery's wait
@@ -237,14 +238,18 @@ def run(
         deadlines = {int(g): float(at) for g, at in db.rows("select game, at from deadlines where round = 1")}
         game_of = {str(ch): int(g) for g, ch in db.rows("select id, channel from games")}
         # each channel's moves arrive at random over its round, the last ones 5 s before its deadline
-        # (burst: all in its last 10 s)
+        # (burst: all in its last 10 s, up to BURST_MARGIN before it)
         now = time.time()
         cpu_before = {w.name: cpu_seconds(w.pid) for w in workers.all}
         schedule = []
+        # from each round's deadline as reckoned from its start's sending, not as stored: the schedule is then the
+        # same on both backends (the stored deadline is later by the start's handling, the lag printed)
+        reckoned = {channel: at + minutes * 60 for channel, at in planned.items()}
+        arrivals = paced + STARTS_SECONDS + 1.0  # (without --burst) from a second after the last start's sending
         for c, channel in enumerate(names):
-            deadline = deadlines[game_of[channel]]
+            deadline = reckoned[channel]
             end = deadline - (BURST_MARGIN if burst else 5.0)
-            start = max(now, deadline - BURST_SECONDS) if burst else now
+            start = max(now, deadline - BURST_SECONDS) if burst else max(now, arrivals)
             for p in range(players):
                 schedule.append((rng.uniform(start, max(start, end)), c, p))
         schedule.sort()
