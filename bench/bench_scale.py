@@ -4,11 +4,23 @@ One PostgreSQL server (started like the tests' fixture: the machine's initdb and
 durability), three bot processes (``tests.referee_worker``: the referee service driven through stdin),
 CHANNELS channels each running a duplicate round of PLAYERS players whose private moves arrive
 spread over the round; one process is killed with ``kill -9`` half-way through the arrivals, and the
-moves it had not acknowledged are sent again to a live process (as a platform or load balancer
-would). Then the same load on one process and a SQLite file, without the kill.
+moves it had not acknowledged are sent again to a live process ``REDELIVER_SECONDS`` (1 s) after the kill,
+with their first arrival's time (as a platform or load balancer would redeliver them). Then the same
+load on one process and a SQLite file, without the kill.
+
+Both runs are offered the same schedule. The channels' games are started at a fixed pace, one every
+``STARTS_SECONDS / CHANNELS`` (3 s for them all), whatever the backend: a round's deadline is set when its
+start is handled, so starting them as fast as each backend can would spread the deadlines, and with them
+the arrivals, over a backend's own setup time (a slower setup, a wider window, a lower offered rate). Each
+move is then sent at the same offset (same seed) from its round's deadline as reckoned from its start's
+sending (that time plus the round's length), so that the moves' times do not depend on the backend; the
+stored deadline is later by the start's handling (printed: median and max), so every move still arrives at
+least that offset before it. Throughput, for both: the moves answered over the window from the first move
+sent to the last answer; offered: the moves scheduled over the window from the first to the last scheduled.
 
 Reports commands per second (total and per process), p50/p99 command latency (sent to
-acknowledged, queueing included), the latest round-1 close after its deadline (stored, and posted: its
+acknowledged, queueing included; a redelivered move's from its first sending, its redelivery's wait
+included), the latest round-1 close after its deadline (stored, and posted: its
 notice delivered), the latest round-2 draw, round-1 results (their text) and result images delivered after
 round 1's deadline, acknowledged moves missing from the database (must be 0) and rounds closed twice
 (must be 0).
@@ -48,6 +60,8 @@ from tests.postgres_server import PostgresServer  # noqa: E402
 from tests.worker_pool import Workers  # noqa: E402
 
 LEASE = 5.0
+STARTS_SECONDS = 3.0  # the channels' games are started one after another over this long, on both backends
+REDELIVER_SECONDS = 1.0  # how long after the kill the dead process's unacknowledged moves go to a live one
 
 
 class Database:
@@ -200,6 +214,7 @@ def run(
         began = time.monotonic()
         starts = {}
         start_text = f"/duplicate {minutes}"
+        planned: dict[str, float] = {}  # per channel, when its start was sent (its deadline: a round later)
         if simultane:  # one simultané, created in the first channel; every channel joins it (its game starts)
             created = workers.send(route(0), {"channel": names[0], "user": "u:org", "name": "Org",
                                               "text": f"/simultane create {minutes}", "admin": True})
@@ -209,8 +224,11 @@ def run(
             assert code is not None, ack.texts
             assert not ack.error, ack.texts
             start_text = f"/simultane join {code.group(1)}"
-        for c, channel in enumerate(names):
+        paced = time.time()
+        for c, channel in enumerate(names):  # at a fixed pace, the same on every backend (see the docstring)
+            time.sleep(max(0.0, paced + c * STARTS_SECONDS / channels - time.time()))
             worker = route(c)
+            planned[channel] = time.time()
             starts[workers.send(worker, {"channel": channel, "user": "u:ref", "name": "Ref",
                                          "text": start_text, "admin": True})] = worker
         for request, worker in starts.items():
@@ -220,27 +238,54 @@ def run(
         deadlines = {int(g): float(at) for g, at in db.rows("select game, at from deadlines where round = 1")}
         game_of = {str(ch): int(g) for g, ch in db.rows("select id, channel from games")}
         # each channel's moves arrive at random over its round, the last ones 5 s before its deadline
-        # (burst: all in its last 10 s)
+        # (burst: all in its last 10 s, up to BURST_MARGIN before it)
         now = time.time()
         cpu_before = {w.name: cpu_seconds(w.pid) for w in workers.all}
         schedule = []
+        # from each round's deadline as reckoned from its start's sending, not as stored: the schedule is then the
+        # same on both backends (the stored deadline is later by the start's handling, the lag printed)
+        reckoned = {channel: at + minutes * 60 for channel, at in planned.items()}
+        arrivals = paced + STARTS_SECONDS + 1.0  # (without --burst) from a second after the last start's sending
         for c, channel in enumerate(names):
-            deadline = deadlines[game_of[channel]]
+            deadline = reckoned[channel]
             end = deadline - (BURST_MARGIN if burst else 5.0)
-            start = max(now, deadline - BURST_SECONDS) if burst else now
+            start = max(now, deadline - BURST_SECONDS) if burst else max(now, arrivals)
             for p in range(players):
                 schedule.append((rng.uniform(start, max(start, end)), c, p))
         schedule.sort()
         kill_at = schedule[len(schedule) // 2][0] if kill else float("inf")
         victim = workers.all[1] if kill and processes > 1 else None
         killed = 0.0
-        sent_at: dict[int, float] = {}
+        sent_at: dict[int, float] = {}  # request -> when the move was first sent (a redelivery keeps it)
         moves: dict[int, tuple[str, str]] = {}  # request -> (channel, player)
+        lost_with_it: list[int] = []
+        again_ids: list[int] = []  # the redelivered moves' new requests
+        redeliver_at = float("inf")
+        redelivered = 0.0
+
+        def redeliver() -> list[int]:
+            """What the dead process never acknowledged goes to a live one, as first sent (its arrival's time
+            with it): a platform or load balancer redelivers it once the process is found dead."""
+            assert victim is not None
+            lost = [r for r in victim.sent if r in moves and r not in victim.acks]
+            for request in lost:
+                channel, player = moves[request]
+                again = workers.send(route(names.index(channel)), {**victim.sent[request]})
+                if again is not None:
+                    sent_at[again] = sent_at[request]
+                    moves[again] = (channel, player)
+                    again_ids.append(again)
+            return lost
+
         for at, c, p in schedule:
+            while redeliver_at < at:  # the redelivery is due before this move
+                time.sleep(max(0.0, redeliver_at - time.time()))
+                lost_with_it, redeliver_at, redelivered = redeliver(), float("inf"), time.time()
             time.sleep(max(0.0, at - time.time()))
             if victim is not None and not victim.killed and time.time() >= kill_at:
                 victim.kill()
                 killed = time.time()
+                redeliver_at = killed + REDELIVER_SECONDS
             player = f"P{c}x{p}"
             message = {"channel": names[c], "user": f"u:{player}", "name": player,
                        "text": f"/jouer H8 ZOO {p + 1}", "private": True, "received": time.time()}
@@ -249,14 +294,9 @@ def run(
                 continue
             sent_at[request] = time.time()
             moves[request] = (names[c], player)
-        if victim is not None:  # what the dead process never acknowledged goes to a live one
-            lost_with_it = [r for r in victim.sent if r in moves and r not in victim.acks]
-            for request in lost_with_it:
-                channel, player = moves[request]
-                again = workers.send(route(names.index(channel)), {**victim.sent[request]})
-                if again is not None:
-                    sent_at[again] = time.time()
-                    moves[again] = (channel, player)
+        if redeliver_at < float("inf"):  # the kill came less than REDELIVER_SECONDS before the last move
+            time.sleep(max(0.0, redeliver_at - time.time()))
+            lost_with_it, redelivered = redeliver(), time.time()
         for worker in workers.alive():
             worker.wait_all(600)
         cpu_used = sum(cpu_seconds(w.pid) - cpu_before[w.name] for w in workers.alive())
@@ -272,6 +312,7 @@ def run(
         first_sent = min(sent_at.values())
         phase = max(a.received for a in acks.values()) - first_sent
         latencies = sorted(a.received - sent_at[r] for r, a in acks.items())
+        redelivered_waits = [acks[r].received - sent_at[r] for r in again_ids if r in acks]
         all_closed = wait_until(
             lambda: db.rows("select count(*) from closes where round = 1")[0][0] >= channels,
             max(deadlines.values()) - time.time() + LEASE + 300,
@@ -322,10 +363,18 @@ def run(
     return {
         "distinct_draws": len({json.loads(d)["draw"] for d in draws}) if draws else 0,
         "setup_s": setup,
+        # the rounds' deadlines: their spread (the arrivals' window is this plus the burst's) and how far each
+        # lags its paced start (a start handled late)
+        "deadline_lag_median_ms": statistics.median(
+            deadlines[game_of[ch]] - minutes * 60 - at for ch, at in planned.items()) * 1000,
+        "deadline_lag_max_ms": max(deadlines[game_of[ch]] - minutes * 60 - at for ch, at in planned.items()) * 1000,
         "moves": len(schedule),
         "acked": len(acknowledged),
         "refused": sum(1 for a in acks.values() if a.error),
         "resent": len(lost_with_it) if victim is not None else 0,
+        "redelivered_after_kill_s": (redelivered - killed) if lost_with_it else float("nan"),
+        "redelivered_latest_wait_s": max(redelivered_waits) if redelivered_waits else float("nan"),
+        "offered_window_s": schedule[-1][0] - schedule[0][0],
         "phase_s": phase,
         "per_s": len(acks) / phase,
         "offered_per_s": len(schedule) / max(1e-9, schedule[-1][0] - schedule[0][0]),
@@ -360,16 +409,20 @@ def run(
             max(posted[ch] for ch in game_of if ch in posted) - max(deadlines.values()) if posted else float("nan")
         ),
         "killed": victim.name if victim is not None else "-",
-        "killed_at_s": (killed - now) if victim is not None else 0.0,
+        "killed_at_s": (killed - schedule[0][0]) if victim is not None else 0.0,
     }
 
 
 def report(title: str, figures: dict[str, Any]) -> None:
     per = ", ".join(f"{w} {v:.1f}/s" for w, v in figures["per_process"].items())
     print(f"{title}")
-    print(f"  setup: {figures['setup_s']:.1f} s to start the rounds; moves: {figures['moves']} sent, "
-          f"{figures['acked']} acknowledged, {figures['refused']} refused, "
-          f"{figures['resent']} resent after the kill")
+    print(f"  setup: {figures['setup_s']:.1f} s to start the rounds (paced over {STARTS_SECONDS:.0f} s); their "
+          f"deadlines spread over {figures['deadline_spread_s']:.2f} s, behind the paced starts by "
+          f"median {figures['deadline_lag_median_ms']:.0f} ms, max {figures['deadline_lag_max_ms']:.0f} ms")
+    print(f"  moves: {figures['moves']} sent over {figures['offered_window_s']:.2f} s, "
+          f"{figures['acked']} acknowledged, {figures['refused']} refused, {figures['resent']} resent after the kill"
+          + (f" ({figures['redelivered_after_kill_s']:.1f} s after it; answered at the latest "
+             f"{figures['redelivered_latest_wait_s']:.1f} s after their first sending)" if figures['resent'] else ""))
     print(f"  throughput: {figures['per_s']:.1f} commands/s over {figures['phase_s']:.1f} s ({per}; "
           f"offered: {figures['offered_per_s']:.0f}/s); "
           f"CPU of the live processes: {figures['cpu_ms']:.2f} ms per command they answered "
@@ -437,10 +490,12 @@ def main() -> None:
         report(f"SQLite, 1 process ({shape})", figures)
         results["sqlite"] = figures
     if len(results) == 2:
-        print(f"ratio PostgreSQL x3 / SQLite x1 throughput: {results['pg']['per_s'] / results['sqlite']['per_s']:.2f}")
+        print(f"ratio PostgreSQL x3 / SQLite x1 throughput: {results['pg']['per_s'] / results['sqlite']['per_s']:.2f}"
+              f" (offered: {results['pg']['offered_per_s']:.0f}/s and {results['sqlite']['offered_per_s']:.0f}/s,"
+              f" ratio {results['pg']['offered_per_s'] / results['sqlite']['offered_per_s']:.3f})")
         if all(r["per_s"] >= 0.9 * r["offered_per_s"] for r in (results["pg"], results["sqlite"])):
-            print("  (both kept up with the offered rate: the ratio measures the arrivals' window, not capacity;"
-                  " more --players saturate them)")
+            print("  (both kept up with the offered rate: the throughput follows it, not capacity; their latencies"
+                  " and closes tell them apart; more --players saturate them)")
             kept = {k: r["per_s"] / r["offered_per_s"] for k, r in results.items()}
             print(f"  share of the offered rate answered: PostgreSQL x3 {kept['pg']:.3f},"
                   f" SQLite x1 {kept['sqlite']:.3f}"
