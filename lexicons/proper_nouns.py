@@ -52,16 +52,7 @@ class Evidence:
 
     def record(self) -> dict[str, Any]:
         """Its entry in ``SOURCES.json``."""
-        return {
-            "package": self.package,
-            "version": self.version,
-            "registry": "debian",
-            "archive": self.deb_name,
-            "archive_sha256": self.deb_sha256,
-            "files": {self.path: self.sha256},
-            "license": self.license,
-            "use": self.use,
-        }
+        return _record(self, "debian", self.deb_name, self.deb_sha256)
 
 
 @dataclass(frozen=True)
@@ -79,16 +70,21 @@ class WheelEvidence:
 
     def record(self) -> dict[str, Any]:
         """Its entry in ``SOURCES.json``."""
-        return {
-            "package": self.package,
-            "version": self.version,
-            "registry": "pypi",
-            "archive": self.wheel_name,
-            "archive_sha256": self.wheel_sha256,
-            "files": {self.path: self.sha256},
-            "license": self.license,
-            "use": self.use,
-        }
+        return _record(self, "pypi", self.wheel_name, self.wheel_sha256)
+
+
+def _record(evidence: Evidence | WheelEvidence, registry: str, archive: str, archive_sha256: str) -> dict[str, Any]:
+    """The ``SOURCES.json`` entry of a pinned file read from ``archive`` of ``registry``."""
+    return {
+        "package": evidence.package,
+        "version": evidence.version,
+        "registry": registry,
+        "archive": archive,
+        "archive_sha256": archive_sha256,
+        "files": {evidence.path: evidence.sha256},
+        "license": evidence.license,
+        "use": evidence.use,
+    }
 
 
 DING = Evidence(
