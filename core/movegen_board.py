@@ -249,7 +249,8 @@ def _line_tasks(
     blocked_at: list[int] = []  # the empty squares (their numbers) where no tile of the rack fits
     linked = -1  # the empty squares before the first connecting square
     last_link = -1  # the last connecting square
-    for pos in range(SIZE):
+    # square SIZE, past the edge and always empty, adds the totals after the last empty square
+    for pos in range(SIZE + 1):
         code = fixed[pos]
         if code >= 0:
             total += fixed_value[pos]
@@ -275,6 +276,8 @@ def _line_tasks(
                 letters,
             )
         )
+        if pos == SIZE:
+            break
         empties.append(pos)
         lmi = lm[pos]
         wmi = wm[pos]
@@ -316,22 +319,6 @@ def _line_tasks(
     count = len(empties)
     if not count:
         return
-    totals.append(
-        (
-            mult,
-            triple,
-            premium,
-            capped_letter,
-            cross_const,
-            crossed,
-            cross3,
-            cross23,
-            capped_cross,
-            total,
-            connecting,
-            letters,
-        )
-    )
     blocked_at.append(count)
     horizontal, index = line.horizontal, line.index
     blocked_index = 0
