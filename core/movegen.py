@@ -47,18 +47,26 @@ and ``"none"`` when there is no legal play at all.
 # lookahead's letters at that distance. Tasks run in decreasing order of bound and stop
 # below the best score; plays that can only tie are dropped once they cannot change the
 # top or its tie rule.
+#
+# The first move without a joker is read from the anagram map instead: on the empty board a play scores by
+# its tiles and the premiums under them alone, so the rack's sub-racks that are keys of the map are found in
+# one walk, bounded by their best place, and the words of those that may reach the best are scored at every
+# place covering the centre (a walk from each start would read the same words once per start).
 
 # The parts: core.movegen_board (racks, lines, starts and their bounds), core.movegen_search
-# (the walk and the bingos), core.movegen_plays (found plays, rebuilt plays, the top order).
+# (the walk and the bingos), core.movegen_first (the first move), core.movegen_plays (found plays,
+# rebuilt plays, the top order).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from .board import SIZE, Board
+from .board import CENTRE, SIZE, Board
 from .edition import Edition
 from .lexicon import Lexicon
 from .movegen_board import Start, make_lines, parse_rack, plan
+from .movegen_first import first_plays
 from .movegen_plays import Play, build_play, found_key, play_order
 from .movegen_search import Search, Stop
 from .tie import TieRule
@@ -199,6 +207,16 @@ def find_top(
     ``keep_ties`` (``count`` above 1): with the key of every play scoring the top (``TopResult.top_keys``)."""
     if count < 1:
         raise ValueError("count must be at least 1")
+    if board.is_empty():
+        lexicon.check_alphabet(edition.alphabet)
+        parsed = parse_rack(rack, edition)
+        if not parsed.jokers and parsed.size and len(lexicon):
+            search = Search(lexicon, edition, parsed, count, split_bingos=False)
+            lines = make_lines(board, lexicon, edition, first_move_horizontal_only)
+            keys, read = first_plays(search, lines, CENTRE[1])
+            stats = SearchStats(keys, read, keys - read, search.seen)
+            # every word of the rack has a place for each of its letters on the centre: two plays at least
+            return _top_result(board, edition, search, count, keep_ties, stats, lambda: search.seen > 1)
     search, starts = _prepare(board, rack, lexicon, edition, count, first_move_horizontal_only)
     starts.sort()  # by decreasing bound, then in the fixed order
     searched = 0
@@ -216,6 +234,21 @@ def find_top(
                     continue
         search.run(start)
         searched += 1
+    stats = SearchStats(len(starts), searched, len(starts) - searched, search.seen)
+    return _top_result(board, edition, search, count, keep_ties, stats, lambda: _any_other_play(search, starts))
+
+
+def _top_result(
+    board: Board,
+    edition: Edition,
+    search: Search,
+    count: int,
+    keep_ties: bool,
+    stats: SearchStats,
+    other_play: Callable[[], bool],
+) -> TopResult:
+    """The top of a finished search; ``other_play`` says whether a play other than the top exists (asked
+    only when the search cannot tell)."""
     seen = search.seen
     if search.tie_mode:
         kept = [search.best] if search.best is not None else []
@@ -231,7 +264,7 @@ def find_top(
             rule = TieRule.ORDER
         elif search.tie_more:
             rule = TieRule.FEWEST_JOKERS
-        elif seen > 1 or _any_other_play(search, starts):
+        elif seen > 1 or other_play():
             rule = TieRule.SCORE
         else:
             rule = TieRule.UNIQUE
@@ -244,8 +277,7 @@ def find_top(
         else:
             rule = TieRule.ORDER
     else:
-        rule = TieRule.SCORE if _any_other_play(search, starts) else TieRule.UNIQUE
-    stats = SearchStats(len(starts), searched, len(starts) - searched, seen)
+        rule = TieRule.SCORE if other_play() else TieRule.UNIQUE
     best_score = plays[0].total if plays else None
     top_count = 1 if search.tie_mode and plays else sum(1 for f in search.found if f[0] == best_score)
     keys = frozenset(
