@@ -461,6 +461,7 @@ def main() -> None:
     parser.add_argument("--only", choices=["pg", "sqlite"])
     parser.add_argument("--burst", action="store_true", help="every move in the last 10 s of its round")
     parser.add_argument("--simultane", action="store_true", help="every channel plays one simultané (same draws)")
+    parser.add_argument("--no-kill", action="store_true", help="no PostgreSQL process is killed (the backends alone)")
     args = parser.parse_args()
     shape = f"{args.channels} channels x {args.players} players, {args.minutes:g}-minute rounds"
     if args.burst:
@@ -473,9 +474,10 @@ def main() -> None:
         try:
             with tempfile.TemporaryDirectory() as folder:
                 figures = run(server.create_database("bench"), Path(folder), 3, args.channels, args.players,
-                              args.minutes, kill=True, burst=args.burst, simultane=args.simultane)
+                              args.minutes, kill=not args.no_kill, burst=args.burst, simultane=args.simultane)
             figures["simultane"] = args.simultane
-            report(f"PostgreSQL, 3 processes, one killed with kill -9 ({shape})", figures)
+            killed = "none killed" if args.no_kill else "one killed with kill -9"
+            report(f"PostgreSQL, 3 processes, {killed} ({shape})", figures)
             results["pg"] = figures
         finally:
             server.stop()
