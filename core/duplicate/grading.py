@@ -296,7 +296,9 @@ def _first_move(answer: _Answer, move: Move, written: SubmissionResult) -> Submi
     readings += as_written
     if not readings:
         return None
-    placement, best = max(readings, key=lambda r: r[1])
+    best = max(score for _, score in readings)
+    tops = [placement for placement, score in readings if score == best]
+    placement = next((p for p in tops if p.ref == move.ref), tops[0])  # where written, when that pays the best
     claimed = answer.submission.claimed
     fault = Fault.CLEAN
     if max((s for _, s in as_written), default=-1) != best:
@@ -311,4 +313,5 @@ def _first_move(answer: _Answer, move: Move, written: SubmissionResult) -> Submi
         placement=placement,
         move_score=score_placement(placement, answer.edition),
         fault=fault,
+        relocated=placement.ref != move.ref,
     )

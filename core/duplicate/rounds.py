@@ -42,6 +42,7 @@ class SubmissionResult:
     replaced: int = 0
     fault: Fault | None = None  # how the sanction scale graded it (None: the game has no sanctions)
     penalty: int = 0  # points taken off the move's score (5.6); solos compare the score before it
+    relocated: bool = False  # the first move counted at its word's best place, not the place written (5.4.2.a)
 
     def __str__(self) -> str:
         text = f"{self.player}: {self.move} {self.score}"

@@ -101,4 +101,5 @@ def test_the_first_move_reads_no_line_but_the_centre_ones() -> None:
     assert [(line.horizontal, line.index) for line in lines] == [(True, 7), (False, 7)]
     assert all(line.hook == [position == 7 for position in range(16)] for line in lines)
     top = find_top(Board(), "CHANTEZ", lexicon, FRENCH, first_move_horizontal_only=True).best
-    assert top is not None and (str(top), top.total) == ("H6 CHANTEZ", 112)  # Z on the double letter H12
+    assert top is not None
+    assert (str(top), top.total) == ("H6 CHANTEZ", 112)  # Z on the double letter H12

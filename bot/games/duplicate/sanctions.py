@@ -8,6 +8,7 @@ Nothing is said in a game without sanctions: its texts read as before sanctions 
 from __future__ import annotations
 
 from core.duplicate import DuplicateGame, Fault, Round, Sanctions
+from core.notation import Notation, format_ref
 
 from ...chat import Reply
 from ...messages import say
@@ -48,6 +49,19 @@ def sanction_note(lang: str, round_: Round, player: str) -> str:
     if fault is None or fault is Fault.CLEAN:
         return ""
     return fault_text(lang, fault, "dup_sanction_short")
+
+
+def first_move_place(lang: str, round_: Round, player: str, notation: Notation, template: str) -> str:
+    """Where a first move written elsewhere was counted, its word's best place (5.4.2.a): ``template``'s text
+    (`` — premier coup : compté à sa meilleure place, H6 (§ 5.4.2.a)``; after a warning, `` — compté en H6``),
+    or "" when it was counted where written or the referee entered its points (only a game with sanctions moves
+    it)."""
+    result = round_.results.get(player)
+    if result is None or not result.relocated or result.placement is None or player in round_.recorded:
+        return ""
+    if round_.grade_of(player) not in (Fault.CLEAN, None):
+        template += "_warned"  # said after the warning and its clause
+    return say(lang, template, ref=format_ref(result.placement.ref, notation))
 
 
 def feedback_replies(storage: Storage, record: GameRecord, game: DuplicateGame, round_: Round) -> list[Reply]:

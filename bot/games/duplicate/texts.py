@@ -33,7 +33,7 @@ from ...render.record import standings_text
 from ...storage import GameRecord
 from ...timefmt import clock_time, time_left
 from ..common.formatting import breakdown
-from .sanctions import sanction_note, sanction_text, sanctioned
+from .sanctions import first_move_place, sanction_note, sanction_text, sanctioned
 
 COUNT_KEY = "dup-count-"  # the live counter's edit key, before its game and round
 
@@ -198,7 +198,9 @@ def round_text(lang: str, game: DuplicateGame, round_: Round) -> str:
             extra += " — " + reason
         if result is not None and result.claimed_differs:
             extra += say(lang, "dup_claim", claimed=result.claimed)
-        extra += sanction_text(lang, round_, player) + topping_text(lang, game, round_, player)
+        extra += sanction_text(lang, round_, player)
+        extra += first_move_place(lang, round_, player, game.notation, "dup_first_move_place")
+        extra += topping_text(lang, game, round_, player)
         if player in round_.corrections:
             extra += say(lang, "dup_corrected", reason=round_.corrections[player] or "-")
         move = result.move if result is not None and player not in round_.recorded else "-"
@@ -258,6 +260,7 @@ def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultVie
         if result is not None and not result.valid and not entered:
             notes.append(reason_text(lang, result, game.notation))
         notes.append(sanction_note(lang, round_, player))
+        notes.append(first_move_place(lang, round_, player, game.notation, "dup_first_move_place_note"))
         if player in round_.corrections:
             notes.append(say(lang, "dup_corrected_note", reason=round_.corrections[player] or "-"))
         score = round_.score_of(player)

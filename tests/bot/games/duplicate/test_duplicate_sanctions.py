@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.games.duplicate import texts as duplicate_texts
+from bot.games.duplicate.games import load_game
 from bot.games.duplicate.texts import results_csv, round_text
 from bot.messages import say
 from bot.render.record import record_table, standings_text
@@ -41,7 +42,7 @@ from core.lexicon import Lexicon
 from core.notation import parse_move
 from core.placement import validate_move
 from core.scoring import score_placement
-from tests.club import Club
+from tests.club import CHANNEL, Club
 from tests.transcripts import run_console
 
 WORDS = (
@@ -570,3 +571,68 @@ def test_the_standings_image_has_the_warnings_column(scripted: DuplicateGame) ->
     plain = play_script(DuplicateSettings(solo_min_players=4))
     heads = [label.text for label in standings_scene(duplicate_texts.standings_view("fr", plain)).labels]
     assert "Avert." not in heads
+
+
+@pytest.mark.parametrize(
+    ("lang", "start", "draw", "play", "close", "moved", "warned", "note"),
+    [
+        (
+            "fr",
+            "/duplicate 3 manuel sanctions",
+            "/tirage CHANTEZ",
+            "/jouer",
+            "/cloture",
+            " — premier coup : compté à sa meilleure place, H6 (§ 5.4.2.a)",
+            " — compté en H6",
+            "meilleure place : H6",
+        ),
+        (
+            "en",
+            "/duplicate 3 manual sanctions",
+            "/draw CHANTEZ",
+            "/play",
+            "/close",
+            " — first move: counted at its best place, H6 (§ 5.4.2.a)",
+            " — counted at H6",
+            "best place: H6",
+        ),
+    ],
+)
+def test_a_first_move_written_elsewhere_says_where_it_was_counted_5_4_2_a(
+    club: Club, lang: str, start: str, draw: str, play: str, close: str, moved: str, warned: str, note: str
+) -> None:
+    """The word is paid its best place's score (H6 CHANTEZ, Z on the double letter H12: 112) whatever the
+    reference; the results say where, so that 112 beside H4 CHANTEZ (98 there) reads right."""
+    club.ok("Ref", f"/settings language {lang}", admin=True)
+    club.ok("Ref", start)
+    club.ok("Ref", draw)
+    club.ok("Ana", f"{play} H4 CHANTEZ", private=True)  # 98 where written
+    club.ok("Ben", f"{play} 8D CHANTEZ 100", private=True)  # vertical, a wrong score: a warning
+    club.ok("Cleo", f"{play} H6 CHANTEZ", private=True)  # at the best place
+    closed = club.ok("Ref", close)
+    lines = {
+        name: next(line for line in closed.splitlines() if line.startswith((f"{name} : ", f"{name}: ")))
+        for name in ("Ana", "Ben", "Cleo")
+    }
+    assert "H4 CHANTEZ 112" in lines["Ana"]
+    assert lines["Ana"].endswith(moved)
+    assert "5.4.2.a" in lines["Ben"]
+    assert lines["Ben"].endswith(warned)
+    assert "H6 CHANTEZ 112" in lines["Cleo"]
+    assert "5.4.2.a" not in lines["Cleo"]
+    record = club.storage.active_game(CHANNEL)
+    assert record is not None
+    game = load_game(club.storage, record)
+    round_ = game.closed_rounds[0]
+    notes = {row.player: row.note for row in duplicate_texts.result_view(lang, game, round_).rows}
+    assert notes["Ana"] == note
+    assert notes["Cleo"] == ""
+
+
+def test_without_sanctions_a_first_move_counts_where_written(club: Club) -> None:
+    club.ok("Ref", "/duplicate 3 manuel")
+    club.ok("Ref", "/tirage CHANTEZ")
+    club.ok("Ana", "/jouer H4 CHANTEZ", private=True)
+    closed = club.ok("Ref", "/cloture")
+    line = next(line for line in closed.splitlines() if line.startswith("Ana : "))
+    assert line == "Ana : H4 CHANTEZ 98"
