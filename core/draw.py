@@ -351,6 +351,11 @@ def parse_draw(text: str, edition: Edition = FRENCH) -> tuple[str | None, str]:
     return None, sort_tiles(folded)
 
 
+def _with_kept(kept: str, new: str, edition: Edition) -> str:
+    """A draw written for people: the reliquat, ``+``, the new letters (``I+AELNRT``)."""
+    return f"{edition.spell_tiles(kept)}+{edition.spell_tiles(new)}"
+
+
 def check_draw(
     text: str,
     bag: Bag,
@@ -375,12 +380,13 @@ def check_draw(
             raise RackSyntaxError(text, SyntaxProblem.NOT_A_TILE, edition.label(tile))
     if typed_kept is not None:
         if typed_kept != kept:
-            raise KeptLettersError(shown, typed_kept, kept)
+            raise KeptLettersError(shown, typed_kept, kept, _with_kept(kept, letters, edition))
         new = letters
     else:
         missing = Counter(kept) - Counter(letters)
         if missing:
-            raise KeptLettersError(shown, None, kept)
+            typed_new = remove_tiles(letters, "".join((Counter(kept) & Counter(letters)).elements()))
+            raise KeptLettersError(shown, None, kept, _with_kept(kept, typed_new, edition))
         new = remove_tiles(letters, kept)
     bag_after = bag.minus(new, shown)
     expected = min(edition.draw_size, len(kept) + len(bag))

@@ -32,7 +32,7 @@ class LetterNotInBagError(DrawError):
 class KeptLettersError(DrawError):
     """Kept letters that differ from the letters left from the previous move (the reliquat)."""
 
-    def __init__(self, draw: str, kept: str | None, reliquat: str) -> None:
+    def __init__(self, draw: str, kept: str | None, reliquat: str, suggested: str = "") -> None:
         if kept is None:
             message = f"{draw}: the draw must contain the letters kept from the previous move, {reliquat}"
         else:
@@ -41,6 +41,7 @@ class KeptLettersError(DrawError):
         self.draw = draw
         self.kept = kept
         self.reliquat = reliquat
+        self.suggested = suggested  # the draw as it should read: the reliquat, "+", the new letters typed
 
 
 class DrawSizeError(DrawError):

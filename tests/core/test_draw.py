@@ -239,8 +239,13 @@ def test_manual_draw_wrong_kept_letters() -> None:
         check_draw("EEA+ESIT", bag, "EEU", 2, RULE, FRENCH)
     assert info.value.kept == "AEE"
     assert info.value.reliquat == "EEU"
-    with pytest.raises(KeptLettersError, match="must contain the letters kept from the previous move, EEU"):
+    assert info.value.suggested == "EEU+EIST"  # the reliquat before the +, the new letters as typed
+    with pytest.raises(KeptLettersError, match="must contain the letters kept from the previous move, EEU") as info:
         check_draw("EEASSIT", bag, "EEU", 2, RULE, FRENCH)
+    assert info.value.suggested == "EEU+AISST"  # the kept letters it holds (E, E) taken out of the new ones
+    with pytest.raises(KeptLettersError) as info:
+        check_draw("+AERTNL", Bag.full(FRENCH).minus("I"), "I", 2, RULE, FRENCH)  # the reliquat left out
+    assert info.value.suggested == "I+AELNRT"
     with pytest.raises(KeptLettersError, match="are none, not EEU"):
         check_draw("EEU+ESIT", Bag.full(FRENCH), "", 1, RULE, FRENCH)
 

@@ -166,6 +166,27 @@ def test_a_manual_draw_shown_before_a_reopening_is_kept_without_typing_it_again(
     assert [e["draw"] for e in club.events("draw")] == ["GILMMOR", "LMR+AEIO", "LMR+AEIO"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "start", "draw", "close", "told"),
+    [
+        ("fr", "/duplicate 1 manuel", "/tirage", "/cloture", "sont LMR ; tapez-les avant le +, ainsi : LMR+AEIO."),
+        ("en", "/duplicate 1 manual", "/draw", "/close", "are LMR; type them before the +, so: LMR+AEIO."),
+    ],
+)
+def test_a_manual_draw_typed_without_the_reliquat_says_how_to_type_it(
+    club: Club, lang: str, start: str, draw: str, close: str, told: str
+) -> None:
+    club.ok("Ref", f"/settings language {lang}", admin=True)
+    club.ok("Ref", start, admin=True)
+    club.ok("Ref", f"{draw} GILMMOR", admin=True)
+    club.ok("Ref", close, admin=True)  # the top placed leaves L, M and R
+    assert told in club.refused("Ref", f"{draw} +AEIO", admin=True)
+    assert told in club.refused("Ref", f"{draw} AEIO", admin=True)
+    assert [e["draw"] for e in club.events("draw")] == ["GILMMOR"]  # nothing stored
+    club.ok("Ref", f"{draw} LMR+AEIO", admin=True)
+    assert [e["draw"] for e in club.events("draw")] == ["GILMMOR", "LMR+AEIO"]
+
+
 def test_a_draw_that_no_longer_fits_after_a_reopening_is_said_to_go_back(club: Club) -> None:
     club.ok("Ref", "/duplicate 1 manuel", admin=True)
     club.ok("Ref", "/tirage EIRSTUV", admin=True)  # tops: VERTUS (leaves I), VISEUR (T), VITRES (U)
