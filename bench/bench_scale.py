@@ -26,7 +26,9 @@ round 1's deadline, acknowledged moves missing from the database (must be 0) and
 (must be 0).
 
     .venv/bin/python bench/bench_scale.py [--channels 300] [--players 20] [--minutes 2] [--only pg|sqlite] [--burst]
-        [--simultane]
+        [--simultane] [--no-kill]
+
+``--no-kill``: no PostgreSQL process is killed, to tell the backends' own figures from the fault's.
 
 ``--simultane``: the channels join one simultané (created in the first) instead of each starting its own
 game: the same draws everywhere (``distinct draws`` counts them: one per round drawn), each room's clock.
