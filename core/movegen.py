@@ -62,7 +62,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .board import CENTRE, SIZE, Board
+from .board import SIZE, Board
 from .edition import Edition
 from .lexicon import Lexicon
 from .movegen_board import Start, make_lines, parse_rack, plan
@@ -213,7 +213,7 @@ def find_top(
         if not parsed.jokers and parsed.size and len(lexicon):
             search = Search(lexicon, edition, parsed, count, split_bingos=False)
             lines = make_lines(board, lexicon, edition, first_move_horizontal_only)
-            keys, read = first_plays(search, lines, CENTRE[1])
+            keys, read = first_plays(search, lines)
             stats = SearchStats(keys, read, keys - read, search.seen)
             # every word of the rack has a place for each of its letters on the centre: two plays at least
             return _top_result(board, edition, search, count, keep_ties, stats, lambda: search.seen > 1)

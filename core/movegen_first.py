@@ -97,16 +97,19 @@ def _words(search: Search, key: tuple[int, ...], node: int) -> list[list[int]]:
     return words
 
 
-# The places of a word of each length covering the centre of an empty line: by (direction, line, centre,
-# longest word), per length, each place's first square, word multiplier and letter multipliers, and the
-# distinct (word multiplier, letter premiums' sum over the squares' letter multipliers less one) that bound them
+# The places of a word of each length covering the centre of an empty line, by (direction, line, centre, longest
+# word): per length, each place's first square, word multiplier and letter multipliers; and the distinct
+# (word multiplier, extra letter weight: the sum over the place's squares of their letter multiplier less one)
+# that bound the plays of that length
 Places = list[list[tuple[int, int, tuple[int, ...]]]]
 Bounds = list[list[tuple[int, int]]]
 _PLACES: dict[tuple[bool, int, int, int], tuple[Places, Bounds]] = {}
 
 
-def _places(line: Line, centre: int, longest: int) -> tuple[Places, Bounds]:
-    """The places and bound shapes of ``_PLACES`` for a line (made once)."""
+def _places(line: Line, longest: int) -> tuple[Places, Bounds]:
+    """The places and bound shapes of ``_PLACES`` for a line of the empty board (made once): its one hook is
+    the centre."""
+    centre = line.hook.index(True)
     known = _PLACES.get((line.horizontal, line.index, centre, longest))
     if known is not None:
         return known
@@ -127,14 +130,13 @@ def _places(line: Line, centre: int, longest: int) -> tuple[Places, Bounds]:
     return places, bounds
 
 
-def first_plays(search: Search, lines: list[Line], centre: int) -> tuple[int, int]:
-    """Offer ``search`` the plays of its rack (no joker) on the empty board's ``lines`` (each crossing the
-    centre square at position ``centre``) that may score its threshold or more; (keys of the rack, keys
-    read)."""
+def first_plays(search: Search, lines: list[Line]) -> tuple[int, int]:
+    """Offer ``search`` the plays of its rack (no joker) on the empty board's ``lines`` (``make_lines``: each
+    crosses the centre, its one hook) that may score its threshold or more; (keys of the rack, keys read)."""
     values = search.values
     bingo = search.bingo
     total = search.rack.size
-    shapes = [_places(line, centre, total) for line in lines]
+    shapes = [_places(line, total) for line in lines]
     keys: list[tuple[int, tuple[int, ...], int]] = []
     for key, node, worth, best in rack_keys(search):
         # at most the key's value, its best tile on every letter premium, times the word multiplier
