@@ -15,6 +15,7 @@ applied on open under an advisory lock (several processes may start at once).
 from __future__ import annotations
 
 import contextlib
+import select
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -72,6 +73,24 @@ def connection_lost(conn: psycopg.Connection[Any], error: BaseException) -> bool
     return conn.closed or conn.broken or isinstance(error, ended)
 
 
+class PoolCheck:
+    """The pool's check of a connection it hands out: its socket looked at first, the server asked (an empty
+    query, ``ConnectionPool.check_connection``) only when the socket has something to say while the session is
+    idle: the server closed it (a restart, a crash, a session ended) or sent a notice. A live idle connection
+    costs no round trip; ``asked`` counts those that did."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def __call__(self, conn: psycopg.Connection[Any]) -> None:
+        if conn.closed or conn.broken:
+            raise psycopg.OperationalError("the connection is closed")
+        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+        if readable:
+            self.asked += 1
+            psycopg_pool.ConnectionPool.check_connection(conn)
+
+
 def reads_only(sql: str) -> bool:
     """Whether a statement only reads (run again at no risk when its connection died under it)."""
     text = sql.lstrip().lower()
@@ -125,13 +144,14 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
                 f"PostgreSQL: the database's encoding is {encoding}; Arbitre needs UTF8 "
                 "(createdb --encoding UTF8 --template template0)",
             )
+        self.pool_check = PoolCheck()
         try:
             self.pool = psycopg_pool.ConnectionPool(
                 url,
                 min_size=1,
                 max_size=pool_size,
                 kwargs={"autocommit": True},
-                check=psycopg_pool.ConnectionPool.check_connection,  # one the server dropped is replaced
+                check=self.pool_check,  # one the server dropped is replaced
                 open=False,
                 name="arbitre",
             )

@@ -127,6 +127,29 @@ def test_answers_after_a_restart_or_with_every_session_ended_are_real_replies(
         storage.close()
 
 
+def test_a_pooled_connection_is_checked_without_a_round_trip_unless_its_socket_speaks(url: str) -> None:
+    """The pool looks at a connection's socket before handing it out: a live idle session says nothing there
+    and costs no query; a session the server ended is readable (closed), asked, and replaced."""
+    storage = PostgresStorage(url)
+    referee = Referee(storage, ready_registry(), images=False)
+
+    def send(text: str) -> str:
+        return texts(referee.handle(Incoming(ROOM, "u:ana", "Ana", text, admin=True)))
+
+    try:
+        assert "Nouvelle partie" in send("/nouvelle Ana Ben")
+        with ThreadPoolExecutor(4) as pool:  # several connections in the pool
+            assert all("Ben perd" in a for a in pool.map(send, [f"/penalite Ben {n}" for n in range(1, 21)]))
+        assert storage.pool_check.asked == 0
+        assert end_every_session(url) >= 1
+        assert "Ben perd 21 points" in send("/penalite Ben 21")
+        assert storage.pool_check.asked >= 1  # the dead session's socket said so: asked, and replaced
+        assert sorted(penalties(storage)) == list(range(1, 22))
+    finally:
+        referee.clock.shutdown()
+        storage.close()
+
+
 @dataclass
 class Served:
     storage: PostgresStorage
