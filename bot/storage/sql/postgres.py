@@ -85,8 +85,13 @@ class PoolCheck:
     def __call__(self, conn: psycopg.Connection[Any]) -> None:
         if conn.closed or conn.broken:
             raise psycopg.OperationalError("the connection is closed")
-        readable, _, _ = select.select([conn.fileno()], [], [], 0)
-        if readable:
+        if not hasattr(select, "poll"):  # a system without poll() (Windows): the server asked each time
+            self.asked += 1
+            psycopg_pool.ConnectionPool.check_connection(conn)
+            return
+        poller = select.poll()  # not select(): a busy process's descriptors may pass FD_SETSIZE
+        poller.register(conn.fileno(), select.POLLIN)
+        if poller.poll(0):
             self.asked += 1
             psycopg_pool.ConnectionPool.check_connection(conn)
 

@@ -7,6 +7,8 @@ whole (once), and a live page whose state could not be built is built again."""
 from __future__ import annotations
 
 import asyncio
+import os
+import resource
 import threading
 from collections.abc import AsyncIterator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -148,6 +150,30 @@ def test_a_pooled_connection_is_checked_without_a_round_trip_unless_its_socket_s
     finally:
         referee.clock.shutdown()
         storage.close()
+
+
+def test_the_check_holds_past_a_thousand_open_descriptors(url: str) -> None:
+    """A busy process (web viewers, chat connections) may hold more than FD_SETSIZE (1024) descriptors: the
+    check polls, which has no such limit (``select()`` would raise on the pool's sockets)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1400:
+        pytest.skip(f"this system allows {hard} open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))
+    pipes = [os.pipe() for _ in range(600)]  # descriptors up past 1200: the pool's connections come after
+    storage = PostgresStorage(url)
+    referee = Referee(storage, ready_registry(), images=False)
+    try:
+        with storage.pool.connection() as conn:
+            assert conn.fileno() > 1024
+        assert "Nouvelle partie" in texts(referee.handle(Incoming(ROOM, "u:ana", "Ana", "/nouvelle Ana Ben", admin=True)))
+        assert storage.pool_check.asked == 0
+    finally:
+        referee.clock.shutdown()
+        storage.close()
+        for read, write in pipes:
+            os.close(read)
+            os.close(write)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 @dataclass
