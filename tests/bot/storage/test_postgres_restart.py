@@ -165,7 +165,8 @@ def test_the_check_holds_past_a_thousand_open_descriptors(url: str) -> None:
     try:
         with storage.pool.connection() as conn:
             assert conn.fileno() > 1024
-        assert "Nouvelle partie" in texts(referee.handle(Incoming(ROOM, "u:ana", "Ana", "/nouvelle Ana Ben", admin=True)))
+        started = referee.handle(Incoming(ROOM, "u:ana", "Ana", "/nouvelle Ana Ben", admin=True))
+        assert "Nouvelle partie" in texts(started)
         assert storage.pool_check.asked == 0
     finally:
         referee.clock.shutdown()
