@@ -132,6 +132,8 @@ async def test_no_answer_is_in_the_page_or_its_events_before_the_close(room: Web
             async with http.get(link) as page:
                 body = await page.text()
             before = stream.raw.decode()
+            token = link.rsplit("/", 1)[-1]  # random: "H8" is in about one link in 130
+            body, before = body.replace(token, ""), before.replace(token, "")
             for secret in secrets:
                 assert secret not in before, secret
                 assert secret not in body, secret
