@@ -33,7 +33,16 @@ from .edition import fold_accents
 from .errors_lexicon import AlphabetMismatchError, CorruptLexiconError, InvalidWordError
 from .lexicon_build import build_graph
 from .lexicon_format import decode, encode
-from .lexicon_layout import ALL_LETTERS, ANAGRAM_WORDS_LIMIT, CHILDREN, FINAL, Table, key_nodes, spell_words
+from .lexicon_layout import (
+    ALL_LETTERS,
+    ANAGRAM_WORDS_LIMIT,
+    CHILDREN,
+    FINAL,
+    Table,
+    key_nodes,
+    spell_words,
+    words_below,
+)
 from .lexicon_patch import patch
 
 MIN_WORD = 2
@@ -392,32 +401,11 @@ class Lexicon:
             return
         table = self.anagram_table
         symbols = self.alphabet.symbols
-        words_below = self.anagram_words
-        for key_node, key in anagram_keys(table, self.anagram_root, codes, jokers, words_below, letters=self.letters):
-            if not words_below:
-                for word in spell_words(self.table, self.root, key, size):
-                    yield "".join(symbols[code] for code in word)
-                continue
-            stack: list[tuple[int, str]] = [(key_node, "")]
-            while stack:
-                node, spelt = stack.pop()
-                if len(spelt) == length:
-                    yield spelt
-                    continue
-                rest = length - len(spelt) - 1  # letters after the next one
-                found = []
-                edges = table[node] & self.letters
-                index = node + 2
-                code = 0
-                while edges:
-                    if edges & 1:
-                        child = table[index]
-                        index += 1
-                        if table[child + 1] >> rest & 1:
-                            found.append((child, spelt + symbols[code]))
-                    edges >>= 1
-                    code += 1
-                stack.extend(reversed(found))
+        below = self.anagram_words
+        for key_node, key in anagram_keys(table, self.anagram_root, codes, jokers, below, letters=self.letters):
+            words = words_below(table, key_node, length) if below else spell_words(self.table, self.root, key, size)
+            for word in words:
+                yield "".join(symbols[code] for code in word)
 
     def walk(self, letters: str) -> int | None:
         """The node reached from the root by ``letters`` (tile symbols), or None when no word starts so."""

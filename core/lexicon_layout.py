@@ -91,6 +91,31 @@ def spell_words(table: Table, root: int, key: list[int] | tuple[int, ...], tiles
     return found
 
 
+def words_below(table: Table, node: int, length: int) -> list[list[int]]:
+    """The words below a key's node in an anagram map that holds each key's words (the paths of exactly
+    ``length`` letters from ``node``, the key's length), as lists of codes, in alphabet order."""
+    word = [0] * length
+    found: list[list[int]] = []
+
+    def spell(node: int, depth: int) -> None:
+        if depth == length:
+            found.append(list(word))
+            return
+        head = table[node]
+        rest = length - depth - 1  # letters after the next one
+        letters = head
+        while letters:
+            bit = letters & -letters
+            letters ^= bit
+            child = table[node + 2 + (head & (bit - 1)).bit_count()]
+            if table[child + 1] >> rest & 1:
+                word[depth] = bit.bit_length() - 1
+                spell(child, depth + 1)
+
+    spell(node, 0)
+    return found
+
+
 def key_nodes(table: Table, root: int, codes: list[int], jokers: int, first_only: bool, every: int) -> list[int]:
     """``core.lexicon.anagram_keys`` of a map holding each key's words: the key nodes alone (the hot path of
     bingos), each key once, in the order of the walk; ``every`` is the lexicon's ``letters``."""

@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from .board import SIZE, Board
 from .edition import Edition
 from .lexicon import Lexicon
-from .movegen_board import Start, make_lines, parse_rack, plan
+from .movegen_board import Rack, Start, make_lines, parse_rack, plan
 from .movegen_first import first_plays
 from .movegen_plays import Play, build_play, found_key, play_order
 from .movegen_search import Search, Stop
@@ -113,17 +113,21 @@ class TopResult:
 # --- public API -------------------------------------------------------------------------------
 
 
+def _rack(rack: str, lexicon: Lexicon, edition: Edition) -> Rack:
+    """The tiles ``rack`` read for a search in ``lexicon`` (its alphabet checked against the edition's)."""
+    lexicon.check_alphabet(edition.alphabet)
+    return parse_rack(rack, edition)
+
+
 def _prepare(
     board: Board,
-    rack: str,
+    parsed: Rack,
     lexicon: Lexicon,
     edition: Edition,
     count: int,
     first_move_horizontal_only: bool,
 ) -> tuple[Search, list[Start]]:
     """The search state and its tasks; ``count`` 0 lists every play (no bingo tasks)."""
-    lexicon.check_alphabet(edition.alphabet)
-    parsed = parse_rack(rack, edition)
     search = Search(lexicon, edition, parsed, count, split_bingos=count > 0)
     if parsed.size == 0 or len(lexicon) == 0:
         return search, []
@@ -142,7 +146,7 @@ def generate_plays(
 ) -> list[Play]:
     """Every legal play of the tiles ``rack`` (symbols, ``?`` = joker) on ``board``, each placement once,
     best first."""
-    search, starts = _prepare(board, rack, lexicon, edition, 0, first_move_horizontal_only)
+    search, starts = _prepare(board, _rack(rack, lexicon, edition), lexicon, edition, 0, first_move_horizontal_only)
     for start in starts:
         search.run(start)
     plays = [build_play(board, found, edition) for found in search.found]
@@ -207,17 +211,15 @@ def find_top(
     ``keep_ties`` (``count`` above 1): with the key of every play scoring the top (``TopResult.top_keys``)."""
     if count < 1:
         raise ValueError("count must be at least 1")
-    if board.is_empty():
-        lexicon.check_alphabet(edition.alphabet)
-        parsed = parse_rack(rack, edition)
-        if not parsed.jokers and parsed.size and len(lexicon):
-            search = Search(lexicon, edition, parsed, count, split_bingos=False)
-            lines = make_lines(board, lexicon, edition, first_move_horizontal_only)
-            keys, read = first_plays(search, lines)
-            stats = SearchStats(keys, read, keys - read, search.seen)
-            # every word of the rack has a place for each of its letters on the centre: two plays at least
-            return _top_result(board, edition, search, count, keep_ties, stats, lambda: search.seen > 1)
-    search, starts = _prepare(board, rack, lexicon, edition, count, first_move_horizontal_only)
+    parsed = _rack(rack, lexicon, edition)
+    if board.is_empty() and not parsed.jokers and parsed.size and len(lexicon):
+        search = Search(lexicon, edition, parsed, count, split_bingos=False)
+        lines = make_lines(board, lexicon, edition, first_move_horizontal_only)
+        keys, read = first_plays(search, lines)
+        stats = SearchStats(keys, read, keys - read, search.seen)
+        # every word of the rack has a place for each of its letters on the centre: two plays at least
+        return _top_result(board, edition, search, count, keep_ties, stats, lambda: search.seen > 1)
+    search, starts = _prepare(board, parsed, lexicon, edition, count, first_move_horizontal_only)
     starts.sort()  # by decreasing bound, then in the fixed order
     searched = 0
     for start in starts:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import SIZE
-from .lexicon_layout import spell_words
+from .lexicon_layout import spell_words, words_below
 
 if TYPE_CHECKING:
     from .movegen_board import Line
@@ -71,30 +71,9 @@ def rack_keys(search: Search, shortest: int = 2) -> list[tuple[tuple[int, ...], 
 
 def _words(search: Search, key: tuple[int, ...], node: int) -> list[list[int]]:
     """The words of a key (codes in word order)."""
-    if not search.anagram_words:
-        return spell_words(search.table, search.root, key, search.tiles)
-    table = search.anagram_table
-    length = len(key)
-    word = [0] * length
-    words: list[list[int]] = []
-
-    def spell(node: int, depth: int) -> None:
-        if depth == length:
-            words.append(list(word))
-            return
-        head = table[node]
-        rest = length - depth - 1
-        allowed = head
-        while allowed:
-            bit = allowed & -allowed
-            allowed ^= bit
-            child = table[node + 2 + (head & (bit - 1)).bit_count()]
-            if table[child + 1] >> rest & 1:
-                word[depth] = bit.bit_length() - 1
-                spell(child, depth + 1)
-
-    spell(node, 0)
-    return words
+    if search.anagram_words:
+        return words_below(search.anagram_table, node, len(key))
+    return spell_words(search.table, search.root, key, search.tiles)
 
 
 # The places of a word of each length covering the centre of an empty line, by (direction, line, centre, longest
