@@ -16,6 +16,8 @@ from .records import Undelivered
 class Outbox(Protocol):
     """Every message the bot owes, kept until the platform accepts it (the rules: ``bot.outbox``)."""
 
+    owner: str  # this process, as its heartbeat names it (``beat``)
+
     def enqueue(self, replies: list[Reply]) -> list[Reply]:
         """Store replies to send (in the caller's transaction, if any); numbered copies, in order."""
         ...

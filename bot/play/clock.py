@@ -30,6 +30,9 @@ class DuplicateClock:
         self.quiet: dict[tuple[int, int, float], float] = {}
         # whether other live processes share the store (a close then waits for the answers they hold)
         self.others_alive = False
+        # the open rounds' deadlines as the last tick read them, every channel's (this process says what it
+        # holds once each passes: the process closing that round need not wait longer for it)
+        self.deadlines: list[float] = []
         # when the clock next has work, as the last tick saw its rounds (the service wakes then, if sooner
         # than its cadence): a warning, a deadline, the end of a close's wait for answers elsewhere
         self.next_due = float("inf")
@@ -45,6 +48,14 @@ class DuplicateClock:
         self.warned = {w for w in self.warned if w[0] != game_id}
         self.waiting_for_list = {w for w in self.waiting_for_list if w[0] != game_id}
         self.quiet = {k: t for k, t in self.quiet.items() if k[0] != game_id}
+
+    def deadline_passed(self, since: float, now: float) -> bool:
+        """Whether one of ``deadlines`` came after ``since`` and by ``now``."""
+        return any(since < at <= now for at in self.deadlines)
+
+    def next_deadline(self, now: float) -> float:
+        """The first of ``deadlines`` after ``now`` (inf: none known)."""
+        return next((at for at in self.deadlines if at > now), float("inf"))
 
     def shutdown(self) -> None:
         self.searches.shutdown()

@@ -20,6 +20,7 @@ stop, or found dead), what it claimed is due at once for the others.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import logging
@@ -35,7 +36,7 @@ from ..operations.metrics import Metrics, command_label, platform_of
 from ..outbox import HEARTBEAT_SECONDS, PRUNE_SECONDS, OutboxItem, Undelivered, undelivered
 from ..overload import Overload, OverloadPolicy, Shed
 from ..referee import Referee
-from ..storage import ClockStore, StorageFullError, log_failure
+from ..storage import ArrivalsSaid, ClockStore, StorageFullError, log_failure
 from .batches import Batches
 
 log = logging.getLogger("arbitre")
@@ -289,8 +290,7 @@ class RefereeService:
                 (fresh if time.monotonic() - o.owed_at <= IMAGES_STALE_SECONDS else stale).append(o)
             if stale:
                 self.overload.dropped(Shed.IMAGES, _images(stale))
-                log.warning("%d closes' images dropped: they waited more than %.0f s", len(stale),
-                            IMAGES_STALE_SECONDS)
+                log.warning("%d closes' images dropped: they waited more than %.0f s", len(stale), IMAGES_STALE_SECONDS)
             if fresh and self.overload.sheds(Shed.IMAGES, _images(fresh)):  # overloaded: text results stand
                 return
             until = asyncio.get_running_loop().time() + IMAGES_YIELD_SECONDS
@@ -373,17 +373,29 @@ class RefereeService:
 
     async def _run_arrivals(self) -> None:
         """Say to the other processes the channels of the messages this one holds and has not answered yet
-        (``Storage.hold_arrivals``: their rounds' closes wait for them), at most every ``ARRIVALS_SECONDS``."""
+        (``Storage.hold_arrivals``: their rounds' closes wait for them), at most every ``ARRIVALS_SECONDS``:
+        once at start, then after each change, and once each deadline the clock knows has passed (a close
+        waits no longer once every process said, as of a time past its deadline, what it holds)."""
         storage: ClockStore = self.referee.storage  # the arrivals are the clock's (a close waits for them)
+        clock = self.referee.clock
+        said = float("-inf")
+        self._arrivals_changed.set()
         while True:
-            await self._arrivals_changed.wait()
+            now = self.referee.now()
+            if not (self._arrivals_changed.is_set() or clock.deadline_passed(said, now)):
+                with contextlib.suppress(TimeoutError):  # a change, or the next deadline (looked at again)
+                    async with asyncio.timeout(min(ARRIVALS_SECONDS, max(0.0, clock.next_deadline(now) - now))):
+                        await self._arrivals_changed.wait()
+                continue
             self._arrivals_changed.clear()
-            channels = {m.channel for m in self._arriving()}
+            channels = {m.channel for m in self._arriving()}  # every message received before ``now`` is here
             try:
-                await asyncio.to_thread(storage.hold_arrivals, channels)
+                await asyncio.to_thread(storage.hold_arrivals, channels, ArrivalsSaid(self.outbox.owner, now))
             except Exception as error:  # said again at the next change; the close still waits for its own process's
                 log_failure(log, "could not say the answers this process holds", error)
                 self._arrivals_changed.set()
+            else:
+                said = now
             await asyncio.sleep(ARRIVALS_SECONDS)
 
     async def _run_heartbeat(self) -> None:

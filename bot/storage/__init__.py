@@ -35,6 +35,7 @@ from .protocol import (
     ViewStore,
 )
 from .records import (
+    ArrivalsSaid,
     ChannelLock,
     ChannelSettings,
     ConnectionLostError,
@@ -64,6 +65,7 @@ from .sql.sqlite import MIGRATIONS, SQLiteStorage
 
 __all__ = [
     "MIGRATIONS",
+    "ArrivalsSaid",
     "ChannelLock",
     "ChannelSettings",
     "ChannelStore",

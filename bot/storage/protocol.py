@@ -10,6 +10,7 @@ from ..chat import Reply
 from ..words.house import HouseWordChange
 from .outbox_records import DeadLetter, OutboxBacklog, OutboxItem
 from .records import (
+    ArrivalsSaid,
     ChannelLock,
     ChannelSettings,
     Deadline,
@@ -152,9 +153,17 @@ class ClockStore(Protocol):
     arrivals_shared: bool  # whether other processes may hold this store's answers (then they say so)
     concurrent_transactions: bool  # whether write transactions of different channels run side by side
 
-    def hold_arrivals(self, channels: set[str]) -> None:
+    def hold_arrivals(self, channels: set[str], said: ArrivalsSaid) -> None:
         """Say to every process that this one holds messages sent in ``channels`` and not answered yet (and
-        none any more in the channels it said before); nothing where ``arrivals_shared`` is false."""
+        none any more in the channels it said before), as of ``said.at``; nothing where ``arrivals_shared``
+        is false."""
+        ...
+
+    def arrivals_said_through(self, me: str, now: float) -> float:
+        """The earliest time as of which every process alive at ``now`` other than ``me`` (as their
+        heartbeats name them) said what it holds (``hold_arrivals``): the answers any of them received before
+        it are said; -inf when one of them said nothing yet, inf when there is none (or where
+        ``arrivals_shared`` is false)."""
         ...
 
     def arrivals_elsewhere(self, game_id: int, channel: str) -> bool:

@@ -264,6 +264,15 @@ class Deadline:
     channel: str
 
 
+@dataclass(frozen=True)
+class ArrivalsSaid:
+    """Who says what it holds (``ClockStore.hold_arrivals``), and as of when: every message this process
+    received before ``at`` (absolute Unix time) is in what it says, or answered."""
+
+    owner: str  # the process, as its heartbeat names it (``OutboxStore.outbox_alive``)
+    at: float
+
+
 class StorageOpenError(Exception):
     """A database that cannot be opened: a directory, a foreign, truncated or damaged file, a place
     that cannot be written, a server that cannot be reached. ``path`` is the file (or the server's URL,

@@ -36,9 +36,12 @@ from .texts import draw_reply, live_line_kind, live_lines_at_close, played_count
 WARNING_SECONDS = 30
 ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadline for answers still in the process
 # with other live processes on the store: how long they may take to say the answers they received (the
-# service says them every ARRIVALS_SECONDS, 0.1 s: one statement after the change), so that a close never misses
-# one received just before its deadline (one that comes later still counts: stored as a correction of its round)
+# service says them every ARRIVALS_SECONDS, 0.1 s: one statement after the change, or once a deadline it knows
+# passed), so that a close never misses one received just before its deadline (one that comes later still counts:
+# stored as a correction of its round); less when every one of them said, as of a time past the deadline
+# (``ClockStore.arrivals_said_through``), what it holds
 ARRIVALS_SAID_SECONDS = 0.25
+SAID_POLL_SECONDS = 0.05  # while a close waits for the others to say, how often it asks whether they did
 CLOSES_AT_ONCE = 4  # rounds one process closes side by side on a store with one writer (their tops overlap)
 # on a store whose transactions run side by side (PostgreSQL): their round trips overlap too (150 closes of
 # 20 players on a loaded 2-core machine: 1.25-1.84 s with 4 at once, 0.75-0.97 s with 10)
@@ -216,6 +219,7 @@ def clock_tick(
     ticked = ticked if ticked is not None else TickReplies(services, publish)
     storage = services.storage
     open_rounds = [d for d in storage.deadlines() if d.channel.startswith(services.clock_scope)]
+    services.clock.deadlines = sorted({d.at for d in open_rounds})
     due = [d for d in open_rounds if d.at - now <= WARNING_SECONDS]
     channels, due_channels = {d.channel for d in open_rounds}, {d.channel for d in due}
     quiet = services.clock.quiet
@@ -287,11 +291,12 @@ def closes_at_once(storage: Storage) -> int:
 
 def _next_due(services: Services, open_rounds: list[Deadline], now: float) -> float:
     """The earliest moment after ``now`` at which one of these rounds has clock work: its warning, its
-    deadline, or, past its deadline, the end of the wait for answers other processes may hold."""
+    deadline, or, past its deadline, the next look at whether the other processes said the answers they hold."""
     moments: list[float] = []
     for deadline in open_rounds:
-        if now >= deadline.at:
-            moments.append(deadline.at + ARRIVALS_SAID_SECONDS)
+        if now >= deadline.at:  # soon, while it may wait for the other processes to say what they hold
+            if now < deadline.at + ARRIVALS_SAID_SECONDS:
+                moments.append(min(deadline.at + ARRIVALS_SAID_SECONDS, now + SAID_POLL_SECONDS))
         elif (deadline.game, deadline.round) in services.clock.warned:
             moments.append(deadline.at)
         else:
@@ -332,8 +337,9 @@ def _answers_on_their_way(services: Services, deadline: Deadline, now: float) ->
     if not (services.storage.arrivals_shared and services.clock.others_alive):
         return False
     # answers another process received in time (FISF: an answer handed in before the end counts)
-    if now - deadline.at < ARRIVALS_SAID_SECONDS:
-        return True
+    if now - deadline.at < ARRIVALS_SAID_SECONDS:  # unless every one of them said since the deadline
+        if services.storage.arrivals_said_through(services.outbox.owner, now) < deadline.at:
+            return True
     return services.storage.arrivals_elsewhere(deadline.game, deadline.channel)
 
 
@@ -360,8 +366,10 @@ def _answers_awaited(services: Services, overdue: list[Deadline], now: float) ->
         rest = [d for d in rest if d.game not in waiting]
     if not (rest and services.storage.arrivals_shared and services.clock.others_alive):
         return checked, waiting
-    waiting |= {d.game for d in rest if now - d.at < ARRIVALS_SAID_SECONDS}
-    rest = [d for d in rest if d.game not in waiting]
+    if any(now - d.at < ARRIVALS_SAID_SECONDS for d in rest):  # said since, by every other process?
+        said = services.storage.arrivals_said_through(services.outbox.owner, now)
+        waiting |= {d.game for d in rest if now - d.at < ARRIVALS_SAID_SECONDS and said < d.at}
+        rest = [d for d in rest if d.game not in waiting]
     waiting |= services.storage.arrivals_elsewhere_of([(d.game, d.channel) for d in rest])
     return checked, waiting
 

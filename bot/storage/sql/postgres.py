@@ -15,6 +15,7 @@ applied on open under an advisory lock (several processes may start at once).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import select
 import threading
 import time
@@ -26,6 +27,7 @@ import psycopg
 import psycopg_pool
 
 from ..records import (
+    ArrivalsSaid,
     ChannelLock,
     ConnectionLostError,
     GameKind,
@@ -49,9 +51,15 @@ __all__ = ["MIGRATIONS", "PostgresStorage", "shown_url"]
 # advisory lock namespaces (the first key of the two-key form): one lock per channel, one for migrations
 CHANNEL_LOCKS = 0x41524249  # "ARBI"
 MIGRATION_LOCK = 0x41524250
+SAID_NAME = "arbitre-said "  # an arrival session's name: this, then as of when it said, then its process's key
 ARRIVAL_LOCKS = 0x41524251  # shared by each process holding answers sent in the channel and not recorded yet
 CLOCK_SCOPE_LOCKS = 0x41524253  # shared by the session of each process running the clock of a scope
 OWNER_CHECK_SECONDS = 5.0  # how often a clock owner's session is checked (one that broke is opened again)
+
+
+def said_key(owner: str) -> str:
+    """A process's short name in its arrival session's name (which holds 63 bytes; a host's name may too)."""
+    return hashlib.blake2s(owner.encode(), digest_size=6).hexdigest()
 
 
 def shown_url(url: str) -> str:
@@ -231,32 +239,52 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
     arrivals_shared = True
     concurrent_transactions = True  # each channel's lock is its own
 
-    def hold_arrivals(self, channels: set[str]) -> None:
+    def hold_arrivals(self, channels: set[str], said: ArrivalsSaid) -> None:
         """A shared advisory lock per channel, held by a session of its own while this process holds
-        messages sent there (released with the session if the process dies); one statement per change."""
+        messages sent there (released with the session if the process dies); then the session's name says
+        as of when (``arrivals_said_through``): one statement per call."""
         with self._arrivals_lock:
             taken, given = sorted(channels - self._arrivals_held), sorted(self._arrivals_held - channels)
-            if not taken and not given:
-                return
             if self._arrivals is not None and (self._arrivals.closed or self._arrivals.broken):
                 self._arrivals.close()  # the server dropped it, and its locks with it: all taken again
                 self._arrivals, self._arrivals_held = None, set()
                 taken, given = sorted(channels), []
             if self._arrivals is None:
                 self._arrivals = psycopg.connect(self.url, autocommit=True)
-            self._run(
+            name = f"{SAID_NAME}{said.at!r} {said_key(said.owner)}"
+            if not taken and not given:
+                self._run(self._arrivals, "select set_config('application_name', ?, false)", [name])
+                return
+            self._run(  # the name changes once the locks are taken: the materialised CTE's row comes first
                 self._arrivals,
-                "select (select count(pg_advisory_lock_shared(?, hashtext(c))) from unnest(cast(? as text[])) c),"
-                " (select count(pg_advisory_unlock_shared(?, hashtext(c))) from unnest(cast(? as text[])) c)",
-                [ARRIVAL_LOCKS, taken, ARRIVAL_LOCKS, given],
+                "with held as materialized (select"
+                " (select count(pg_advisory_lock_shared(?, hashtext(c))) from unnest(cast(? as text[])) c) as taken,"
+                " (select count(pg_advisory_unlock_shared(?, hashtext(c))) from unnest(cast(? as text[])) c) as given)"
+                " select set_config('application_name', ?, false), taken, given from held",
+                [ARRIVAL_LOCKS, taken, ARRIVAL_LOCKS, given, name],
             )
             self._arrivals_held = set(channels)
+
+    def arrivals_said_through(self, me: str, now: float) -> float:
+        """Read from the names of the other live processes' arrival sessions (one statement)."""
+        rows = self._committed(
+            "select owner, null from outbox_processes where alive_until > ?"
+            " union all select null, application_name from pg_stat_activity where starts_with(application_name, ?)",
+            [now, SAID_NAME],
+        )
+        said: dict[str, float] = {}
+        for _, name in rows:
+            if name is not None and (parts := name[len(SAID_NAME) :].split(" ")) and len(parts) == 2:
+                with contextlib.suppress(ValueError):
+                    said[parts[1]] = max(said.get(parts[1], float("-inf")), float(parts[0]))
+        others = [said_key(owner) for owner, _ in rows if owner is not None and owner != me]
+        return min((said.get(key, float("-inf")) for key in others), default=float("inf"))
 
     def arrivals_elsewhere(self, game_id: int, channel: str) -> bool:
         """Whether a process holds the arrival lock of the channel or of a player's private chat (an
         account's private chat with the bot is named as the account): the locks tried, not waited for."""
         rows = self._committed(
-            "select count(*) from (select cast(? as text) as c union select \"user\" from players where game = ?) k"
+            'select count(*) from (select cast(? as text) as c union select "user" from players where game = ?) k'
             " where not pg_try_advisory_xact_lock(?, hashtext(c))",
             [channel, game_id, ARRIVAL_LOCKS],
         )
@@ -357,8 +385,17 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         rows = self._execute(
             "select pg_advisory_xact_lock(?, hashtext(?)), c, pg_advisory_xact_lock(?, hashtext(c))"
             f" from (select coalesce(({PLAY_CHANNEL}), ?) as c) s",
-            [CHANNEL_LOCKS, channel, CHANNEL_LOCKS, GameStatus.ACTIVE.value, GameKind.DUPLICATE.value, channel, user,
-             channel, channel],
+            [
+                CHANNEL_LOCKS,
+                channel,
+                CHANNEL_LOCKS,
+                GameStatus.ACTIVE.value,
+                GameKind.DUPLICATE.value,
+                channel,
+                user,
+                channel,
+                channel,
+            ],
         )
         return frozenset({channel, str(rows[0][1])})
 

@@ -6,6 +6,7 @@ one connection shared by threads under a lock, its exclusive write transactions,
 from __future__ import annotations
 
 import contextlib
+import math
 import sqlite3
 import threading
 import time
@@ -15,7 +16,7 @@ from typing import Any
 
 import sqlite_utils
 
-from ..records import ChannelLock, StorageFullError, StorageOpenError
+from ..records import ArrivalsSaid, ChannelLock, StorageFullError, StorageOpenError
 from .common import newer_version_reason
 from .dialect import SQLITE
 from .games import SQLGames
@@ -200,8 +201,11 @@ class SQLiteStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSimul
     arrivals_shared = False  # one process writes the file at a time: its own queue is all there is
     concurrent_transactions = False  # one writer at a time: closes run one after the other
 
-    def hold_arrivals(self, channels: set[str]) -> None:
+    def hold_arrivals(self, channels: set[str], said: ArrivalsSaid) -> None:
         """Nothing to say: the process's own queue is all there is."""
+
+    def arrivals_said_through(self, me: str, now: float) -> float:
+        return math.inf
 
     def arrivals_elsewhere(self, game_id: int, channel: str) -> bool:
         return False

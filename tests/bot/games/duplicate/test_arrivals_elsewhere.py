@@ -6,6 +6,7 @@ arrival locks through ``PostgresStorage``); the clock of the closing referee is 
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import textwrap
@@ -19,6 +20,7 @@ from bot.referee import Referee
 from bot.runtime.service import RefereeService
 from tests.paths import REPO_ROOT
 from tests.ready_lists import ready_registry
+from tests.waiting import eventually
 
 CHANNEL = "discord:100"
 START = 1_800_000_000.0
@@ -30,11 +32,14 @@ OTHER = textwrap.dedent(
     """
     import sys
     from bot.outbox import process_name
+    from bot.storage import ArrivalsSaid
     from bot.storage.sql.postgres import PostgresStorage
     storage = PostgresStorage(sys.argv[1])
-    storage.outbox_alive(process_name(), 2e9)
+    me = process_name()
+    storage.outbox_alive(me, 2e9)
     for line in sys.stdin:
-        storage.hold_arrivals(set(line.split()))
+        at, *channels = line.split()
+        storage.hold_arrivals(set(channels), ArrivalsSaid(me, float(at)))
         print("said", flush=True)
     """
 )
@@ -54,10 +59,11 @@ class Other:
             env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"},
         )
 
-    def holds(self, *channels: str) -> None:
+    def holds(self, *channels: str, at: float = START) -> None:
+        """It says it holds messages sent in ``channels``, every message it received before ``at`` among them."""
         assert self.process.stdin is not None
         assert self.process.stdout is not None
-        self.process.stdin.write(" ".join(channels) + "\n")
+        self.process.stdin.write(" ".join([repr(at), *channels]) + "\n")
         self.process.stdin.flush()
         assert self.process.stdout.readline().strip() == "said"
 
@@ -150,3 +156,78 @@ def test_alone_the_close_does_not_wait(closer: tuple[Referee, RefereeService, li
     service.beat()
     assert not referee.clock.others_alive
     assert closes(referee, clock, DEADLINE + 0.1)
+
+
+def test_once_the_other_process_said_past_the_deadline_the_close_waits_no_longer(
+    closer: tuple[Referee, RefereeService, list[float]], other: Other
+) -> None:
+    referee, service, clock = closer
+    service.beat()
+    other.holds(at=DEADLINE - 0.01)  # what it received in the last 0.01 s is not said yet
+    assert not closes(referee, clock, DEADLINE + 0.05)
+    other.holds(at=DEADLINE + 0.01)  # every message it received before the deadline said: it holds none
+    assert closes(referee, clock, DEADLINE + 0.06)
+
+
+def test_said_past_the_deadline_what_it_holds_is_still_waited_for(
+    closer: tuple[Referee, RefereeService, list[float]], other: Other
+) -> None:
+    referee, service, clock = closer
+    service.beat()
+    other.holds(CHANNEL, at=DEADLINE + 0.01)
+    assert not closes(referee, clock, DEADLINE + 0.05)
+    assert not closes(referee, clock, DEADLINE + ARRIVALS_SAID_SECONDS + 0.5)
+    other.holds(at=DEADLINE + 0.9)
+    assert closes(referee, clock, DEADLINE + 1)
+
+
+def test_every_other_process_must_have_said_past_the_deadline(
+    closer: tuple[Referee, RefereeService, list[float]], other: Other, postgres_url: str
+) -> None:
+    referee, service, clock = closer
+    service.beat()
+    second = Other(postgres_url)
+    try:
+        second.holds()  # it lives, and said before the deadline
+        other.holds(at=DEADLINE + 0.01)
+        assert not closes(referee, clock, DEADLINE + 0.05)
+        second.holds(at=DEADLINE + 0.02)
+        assert closes(referee, clock, DEADLINE + 0.07)
+    finally:
+        second.kill()
+
+
+def test_a_process_says_again_once_a_deadline_it_knows_has_passed(
+    closer: tuple[Referee, RefereeService, list[float]], postgres_url: str
+) -> None:
+    """The other process is a whole service, given no message at all: it says what it holds at start, and
+    again once the round's deadline passes on its clock, without waiting for a message to change it."""
+    from bot.storage.sql.postgres import PostgresStorage
+
+    referee, service, _ = closer
+    storage = PostgresStorage(postgres_url)
+    elsewhere = [START + 1]
+    other = Referee(storage, ready_registry(), now=lambda: elsewhere[0], images=False)
+
+    async def deliver(replies: list[Reply]) -> None:
+        return None
+
+    other_service = RefereeService(other, deliver)
+    me = service.outbox.owner
+
+    async def run() -> None:
+        other_service.start()
+        try:
+            await eventually(lambda: referee.storage.arrivals_said_through(me, START + 1) == START + 1)
+            await eventually(lambda: other_service.ticks > 0)  # its clock read the round's deadline
+            assert referee.storage.arrivals_said_through(me, START + 1) == START + 1  # nothing changed since
+            elsewhere[0] = DEADLINE + 0.02
+            await eventually(lambda: referee.storage.arrivals_said_through(me, DEADLINE) == DEADLINE + 0.02)
+        finally:
+            await other_service.stop()
+
+    try:
+        asyncio.run(run())
+    finally:
+        other.clock.shutdown()
+        storage.close()
