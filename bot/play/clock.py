@@ -30,8 +30,8 @@ class DuplicateClock:
         self.quiet: dict[tuple[int, int, float], float] = {}
         # whether other live processes share the store (a close then waits for the answers they hold)
         self.others_alive = False
-        # the open rounds' deadlines as the last tick read them, every channel's (this process says what it
-        # holds once each passes: the process closing that round need not wait longer for it)
+        # the open rounds' deadlines as the last tick read them, every channel's, of every clock scope (this
+        # process says what it holds once each passes: the process closing that round need not wait longer)
         self.deadlines: list[float] = []
         # when the clock next has work, as the last tick saw its rounds (the service wakes then, if sooner
         # than its cadence): a warning, a deadline, the end of a close's wait for answers elsewhere

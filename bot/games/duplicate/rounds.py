@@ -218,8 +218,9 @@ def clock_tick(
     own = ticked is None
     ticked = ticked if ticked is not None else TickReplies(services, publish)
     storage = services.storage
-    open_rounds = [d for d in storage.deadlines() if d.channel.startswith(services.clock_scope)]
-    services.clock.deadlines = sorted({d.at for d in open_rounds})
+    stored = storage.deadlines()
+    services.clock.deadlines = sorted({d.at for d in stored})  # every scope's: another may close its rounds sooner
+    open_rounds = [d for d in stored if d.channel.startswith(services.clock_scope)]
     due = [d for d in open_rounds if d.at - now <= WARNING_SECONDS]
     channels, due_channels = {d.channel for d in open_rounds}, {d.channel for d in due}
     quiet = services.clock.quiet

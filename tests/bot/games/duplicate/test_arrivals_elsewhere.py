@@ -201,13 +201,14 @@ def test_a_process_says_again_once_a_deadline_it_knows_has_passed(
     closer: tuple[Referee, RefereeService, list[float]], postgres_url: str
 ) -> None:
     """The other process is a whole service, given no message at all: it says what it holds at start, and
-    again once the round's deadline passes on its clock, without waiting for a message to change it."""
+    again once the round's deadline passes on its clock, without waiting for a message to change it; though
+    it runs another platform's clocks (its Telegram rooms on the database the Discord rooms share)."""
     from bot.storage.sql.postgres import PostgresStorage
 
     referee, service, _ = closer
     storage = PostgresStorage(postgres_url)
     elsewhere = [START + 1]
-    other = Referee(storage, ready_registry(), now=lambda: elsewhere[0], images=False)
+    other = Referee(storage, ready_registry(), now=lambda: elsewhere[0], images=False, clock_scope="telegram:")
 
     async def deliver(replies: list[Reply]) -> None:
         return None
