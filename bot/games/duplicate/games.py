@@ -32,6 +32,7 @@ from ...words.house import HouseList
 from ...words.loader import ListPreparingError
 from ..simultane.tops import TopKey, shared_top
 
+WARNING_SECONDS = 30  # the clock's call before a round's end (FISF 3.3), at most this long before it
 TOPS_KEPT = 4096  # tops searched ahead, at most (one per open round; as many as the game cache keeps games)
 TOP_PLAYS = 12  # plays asked of the move generator: the top, those tied with it, the best under it
 
@@ -72,9 +73,19 @@ def save(
         services.duplicate_games.append(services.storage, record, game, data, author)
     if not all(isinstance(event, _KEEP_DEADLINE) for event in events):
         sync_deadline(services.storage, record, game)
+        round_ = game.current
+        deadline = game.deadline(round_) if round_ is not None and not game.finished else None
+        if round_ is not None and deadline is not None:  # the clock has nothing to do for it before its call
+            services.clock.quiet[(record.id, round_.number, deadline)] = deadline - warning_lead(game)
 
 
 _KEEP_DEADLINE = (MoveSubmitted, PlayerJoined)  # events that never move a round's deadline
+
+
+def warning_lead(game: DuplicateGame) -> float:
+    """Seconds before the deadline to warn (the call of 3.3): 30, 20 on the blitz clock chosen by name, or
+    half the time on clocks shorter than a minute."""
+    return min(WARNING_SECONDS, game.settings.call_seconds)
 
 
 def sync_deadline(storage: Storage, record: GameRecord, game: DuplicateGame) -> None:

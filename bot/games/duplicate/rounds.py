@@ -29,11 +29,19 @@ from ...words.loader import ListPreparingError
 from ..kinds import kind_of
 from ..simultane import pacing as simultane_pacing
 from .closes import TickReplies, handed_over, owing, result_images
-from .games import game_of, round_lists, save, start_top, sync_deadline, top_finder
+from .games import (
+    WARNING_SECONDS,
+    game_of,
+    round_lists,
+    save,
+    start_top,
+    sync_deadline,
+    top_finder,
+    warning_lead,
+)
 from .sanctions import feedback_replies
 from .texts import draw_reply, live_line_kind, live_lines_at_close, played_count, results_reply, tie_hint
 
-WARNING_SECONDS = 30
 ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadline for answers still in the process
 # with other live processes on the store: how long they may take to say the answers they received (the
 # service says them every ARRIVALS_SECONDS, 0.1 s: one statement after the change, or once a deadline it knows
@@ -187,12 +195,6 @@ def _time_called(game: DuplicateGame, now: float) -> list[DuplicateEvent]:
     if round_.deadline is None and round_.paused_left is None:
         return []
     return [game.call_time(now)]
-
-
-def _warning_lead(game: DuplicateGame) -> float:
-    """Seconds before the deadline to warn (the call of 3.3): 30, 20 on the blitz clock chosen by name, or
-    half the time on clocks shorter than a minute."""
-    return min(WARNING_SECONDS, game.settings.call_seconds)
 
 
 def clock_tick(
@@ -466,8 +468,8 @@ def clock_decision(services: Services, deadline: Deadline, now: float) -> list[R
     key = (record.id, current.number)
     if key in services.clock.warned:
         return []
-    if due - now > _warning_lead(game):  # nothing to do before the warning: the ticks until then skip it
-        services.clock.quiet[(deadline.game, deadline.round, deadline.at)] = due - _warning_lead(game)
+    if due - now > warning_lead(game):  # nothing to do before the warning: the ticks until then skip it
+        services.clock.quiet[(deadline.game, deadline.round, deadline.at)] = due - warning_lead(game)
         return []
     services.clock.warned.add(key)
     seconds = max(1, round(due - now))

@@ -54,3 +54,34 @@ def test_a_close_issues_at_most_24_statements(kind: str, tmp_path: Path, request
     finally:
         referee.clock.shutdown()
         storage.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_the_round_a_close_draws_costs_no_transaction_before_its_call(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The ticks between a close and the next round's call read the deadlines and nothing else: the round the
+    close drew is known to have nothing due before its call. On 30-second rounds (their call 15 s before the
+    end), a transaction for each new round at the next tick held back the closes of that tick (300 rooms
+    closing within 3 s)."""
+    statements: list[str] = []
+    storage = open_store(kind, tmp_path, request, lambda sql, params: statements.append(" ".join(sql.split())))
+    clock = [START]
+    referee = Referee(storage, ready_registry(), now=lambda: clock[0], images=False,
+                      clock_lease=ClockLease("p", 600.0), draws=random.Random(SEED))  # fmt: skip
+    try:
+        referee.handle(Incoming(CHANNEL, "u:ref", "Ref", "/duplicate 0.5", admin=True))
+        referee.handle(Incoming(CHANNEL, "u:ana", "Ana", "/jouer H8 ZOO", private=True))
+        clock[0] = START + 30.1
+        assert any("Coup 2 — tirage" in r.text for r in referee.tick())
+        for at in (START + 30.2, START + 40):
+            clock[0] = at
+            statements.clear()
+            assert referee.tick() == []
+            games = [s for s in statements if " from games " in s or "advisory" in s or s.lower().startswith("begin")]
+            assert games == [], statements
+        clock[0] = START + 30.1 + 30 - 15  # round 2's call, 15 s before its end
+        assert [r.text for r in referee.tick()] == ["Coup 2 : plus que 15 secondes !"]
+    finally:
+        referee.clock.shutdown()
+        storage.close()
