@@ -154,10 +154,10 @@ class GameCache(Generic[G]):
         if storage.in_transaction():
             return self._load_held(storage, record)
         with self._game_lock(record.id):
-            entry = self._valid_entry(record.id, storage.read_stamp)
+            entry, whole = self._valid_entry(record.id, storage.read_stamp)
             if entry is None:
                 entry, _ = self._built(record, storage.read_events(record.id, 0))
-            else:
+            elif not whole:
                 for event in storage.read_events(record.id, entry.seq):
                     self._apply(entry.game, event.data)
                     entry.seq, entry.at = event.seq, event.at
@@ -165,12 +165,19 @@ class GameCache(Generic[G]):
             self._keep(record.id, entry)
             return entry.game
 
-    def _valid_entry(self, game_id: int, stamp: Callable[[int], tuple[int, float]]) -> _Entry[G] | None:
+    def _valid_entry(
+        self, game_id: int, stamp: Callable[[int], tuple[int, float]]
+    ) -> tuple[_Entry[G] | None, bool]:
+        """The cached entry, unless it cannot be brought up to the log; and whether it holds the whole log
+        (its last event is the log's last, by ``stamp``: the log's last (sequence number, time))."""
         with self._lock:
             entry = self._entries.get(game_id)
-        if entry is not None and (len(entry.game.events) != entry.size or stamp(game_id)[0] < entry.seq):
-            return None  # changed in memory outside any transaction, or the log was cut short
-        return entry
+        if entry is None or len(entry.game.events) != entry.size:
+            return None, False  # none, or changed in memory outside any transaction
+        last = stamp(game_id)
+        if last[0] < entry.seq:
+            return None, False  # the log was cut short
+        return entry, last == (entry.seq, entry.at)
 
     def _built(self, record: GameRecord, events: list[Any]) -> tuple[_Entry[G], tuple[int, float]]:
         game = self._build(record, [e.data for e in events])
@@ -185,14 +192,15 @@ class GameCache(Generic[G]):
         if unit is None:
             raise NoGameTransactionError(record.id)
         held = unit.held.get((id(self), record.id))
+        whole = False  # whether the game held is known to hold every event of the log
         if held is None:
             lock = self._game_lock(record.id)
             lock.acquire()
             try:
-                entry = self._valid_entry(record.id, storage.last_stamp)
+                entry, whole = self._valid_entry(record.id, storage.last_stamp)
                 if entry is None:
                     entry, (seq, at) = self._built(record, storage.events(record.id, 0))
-                    held = _Held(self, record.id, entry, None, seq, at, entry.size, lock)
+                    held, whole = _Held(self, record.id, entry, None, seq, at, entry.size, lock), True
                 else:
                     held = _Held(self, record.id, entry, (entry.seq, entry.size), entry.seq, entry.at, entry.size, lock)
                 self._keep(record.id, entry)
@@ -201,7 +209,9 @@ class GameCache(Generic[G]):
                 raise
             unit.held[(id(self), record.id)] = held  # ``game_transaction`` gives the lock back
         game: G = held.entry.game
-        for event in storage.events(record.id, held.seq):  # stored in this transaction without the cache
+        if whole:  # read in this transaction, which holds the channel: nothing stored since
+            return game
+        for event in storage.events(record.id, held.seq):  # stored elsewhere, or in this transaction without the cache
             self._apply(game, event.data)
             held.synced(event.seq, event.at)
         return game
