@@ -22,7 +22,9 @@ def log_reads(statements: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
-def test_a_game_whose_log_did_not_change_is_read_once(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+def test_a_game_whose_log_did_not_change_is_read_once(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     statements: list[str] = []
     storage = open_store(kind, tmp_path, request, lambda sql, params: statements.append(" ".join(sql.split())))
     other_storage = open_store(kind, tmp_path, request, lambda sql, params: None)
