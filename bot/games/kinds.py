@@ -69,9 +69,10 @@ class Kind(ABC, Generic[G]):
         """Long work the clock needs before it acts on a deadline that has passed, outside its
         transaction (nothing by default)."""
 
-    def clock(self, services: Services, deadline: Deadline, now: float) -> list[Reply]:
-        """What the clock does about one stored deadline of a game of this kind, in a transaction
-        holding the channel's lock: its replies (a kind without a clock drops the deadline)."""
+    def clock(self, services: Services, record: GameRecord, deadline: Deadline, now: float) -> list[Reply]:
+        """What the clock does about one stored deadline of a game of this kind (``record``, read in the
+        transaction), in a transaction holding the channel's lock: its replies (a kind without a clock drops
+        the deadline)."""
         services.storage.open_round(deadline.game, deadline.round, None)
         return []
 

@@ -45,8 +45,8 @@ class ClassicKind(Kind[ClassicGame]):
     def apply_stored(self, game: ClassicGame, data: dict[str, Any]) -> None:
         classic.apply_data(game, data)
 
-    def clock(self, services: Services, deadline: Deadline, now: float) -> list[Reply]:
-        return classic_settings.clock_decision(services, deadline, now)
+    def clock(self, services: Services, record: GameRecord, deadline: Deadline, now: float) -> list[Reply]:
+        return classic_settings.clock_decision(services, record, deadline, now)
 
     def sheet(self, ctx: Context, game: ClassicGame) -> str:
         return classic.sheet_text(ctx, game)

@@ -160,11 +160,10 @@ def _store(services: Services, record: GameRecord, game: ClassicGame, event: Eve
     services.classic_games.append(services.storage, record, game, data, CLOCK_AUTHOR)
 
 
-def clock_decision(services: Services, deadline: Deadline, now: float) -> list[Reply]:
+def clock_decision(services: Services, record: GameRecord, deadline: Deadline, now: float) -> list[Reply]:
     """What the clock does about a classic game's stored deadline: bring storage in line, or pass the
     turn (stopwatch), take a player out of time (FISF), or end the game at the overtime limit."""
     storage = services.storage
-    record = storage.game(deadline.game)
     if record.status is not GameStatus.ACTIVE:
         storage.open_round(record.id, CLOCK_ROUND, None)
         return []

@@ -48,8 +48,8 @@ class DuplicateKind(Kind[DuplicateGame]):
         if record.status is GameStatus.ACTIVE:  # the round will close: its top is found first
             duplicate_games.ensure_top(services, record, duplicate_games.game_of(services, record))
 
-    def clock(self, services: Services, deadline: Deadline, now: float) -> list[Reply]:
-        return duplicate_rounds.clock_decision(services, deadline, now)
+    def clock(self, services: Services, record: GameRecord, deadline: Deadline, now: float) -> list[Reply]:
+        return duplicate_rounds.clock_decision(services, record, deadline, now)
 
     def sheet(self, ctx: Context, game: DuplicateGame) -> str:
         return duplicate_views.sheet(ctx, game)

@@ -438,15 +438,14 @@ def _clock_step(services: Services, deadline: Deadline, now: float) -> list[Repl
     """One stored deadline, re-read and acted on in a transaction of its own (its replies stored with it)."""
     with services.games.transaction(services.storage), services.lists.remembering():
         services.storage.lock_channel(deadline.channel)
-        kind = kind_of(services.storage.game(deadline.game).kind)
-        return services.outbox.enqueue(kind.clock(services, deadline, now))
+        record = services.storage.game(deadline.game)
+        return services.outbox.enqueue(kind_of(record.kind).clock(services, record, deadline, now))
 
 
-def clock_decision(services: Services, deadline: Deadline, now: float) -> list[Reply]:
+def clock_decision(services: Services, record: GameRecord, deadline: Deadline, now: float) -> list[Reply]:
     """What the clock does about one stored deadline of a duplicate game: nothing, bring storage in line,
     warn, or close."""
     storage = services.storage
-    record = storage.game(deadline.game)
     lang = storage.channel(deadline.channel).language
     game = game_of(services, record)
     current = game.current

@@ -30,10 +30,9 @@ def clock_context(services: Services, record: GameRecord) -> Context:
     return Context(services, message, CommandLine(command.spec.name, ""), command.spec, settings)
 
 
-def clock_decision(services: Services, deadline: Deadline, now: float) -> list[Reply]:
+def clock_decision(services: Services, record: GameRecord, deadline: Deadline, now: float) -> list[Reply]:
     """What the clock does about a dealt game's stored deadline."""
     storage = services.storage
-    record = storage.game(deadline.game)
     if record.status is not GameStatus.ACTIVE:
         storage.open_round(record.id, CLOCK_ROUND, None)
         return []

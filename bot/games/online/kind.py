@@ -54,8 +54,8 @@ class OnlineKind(Kind[DealtGame]):
     def apply_stored(self, game: DealtGame, data: dict[str, Any]) -> None:
         game.apply_stored(event_from_dict(data), _stamp(data))
 
-    def clock(self, services: Services, deadline: Deadline, now: float) -> list[Reply]:
-        return clock_decision(services, deadline, now)
+    def clock(self, services: Services, record: GameRecord, deadline: Deadline, now: float) -> list[Reply]:
+        return clock_decision(services, record, deadline, now)
 
     def sheet(self, ctx: Context, game: DealtGame) -> str:
         return classic.sheet_text(ctx, game.classic)

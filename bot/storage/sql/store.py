@@ -213,6 +213,10 @@ class SQLStore(SQLRunner):
 
     def open_round(self, game_id: int, round_number: int, at: float | None) -> None:
         """The game's open round and its deadline, every other round's deadline removed (None: no clock)."""
+        if at is None:  # no round of the game has a deadline
+            with self._one_write():
+                self._execute("delete from deadlines where game = ?", [game_id])
+            return
         with self.transaction():
             self._execute("delete from deadlines where game = ? and round <> ?", [game_id, round_number])
             self.set_deadline(game_id, round_number, at)

@@ -206,7 +206,7 @@ async def test_the_clock_wakes_at_a_deadline_sooner_than_its_cadence(tmp_path: A
 def test_the_next_clock_work_is_the_warning_then_the_deadline(tmp_path: Any) -> None:
     """What the service wakes for, as each tick sees the round: its warning (30 s before a minute's
     deadline), then its deadline; nothing once it closed."""
-    from bot.games.duplicate.rounds import WARNING_SECONDS
+    from bot.games.duplicate.games import WARNING_SECONDS
     from bot.storage import SQLiteStorage
 
     now = [START]

@@ -30,7 +30,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.adapters.discordbot.adapter import LIVE_INTERVAL, DiscordAdapter
-from bot.games.duplicate.rounds import WARNING_SECONDS
+from bot.games.duplicate.games import WARNING_SECONDS
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeDiscord, SentMessage, running_bot
