@@ -1,9 +1,11 @@
 """The tops of open rounds searched ahead, in one background thread, the round that closes soonest first.
 
 A search is CPU work for the whole interpreter: run beside a storm of closes (300 rounds closing in the same
-second), it would take the interpreter from them at every statement they run. So while the clock is closing
-rounds, a search for a round that closes more than ``LEAD_SECONDS`` later waits; and whoever needs a search
-that has not begun (the close of its round) runs it at once in its own thread instead of waiting in line.
+second), it would take the interpreter from them at every statement they run; beside a burst of answers, it
+holds each answer's acknowledgement back. So while the clock is closing rounds, or while the process holds
+messages it has not answered (``held_back``), a search for a round that closes more than ``LEAD_SECONDS`` later
+waits; and whoever needs a search that has not begun (the close of its round) runs it at once in its own thread
+instead of waiting in line.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 LEAD_SECONDS = 10.0  # a search for a round closing sooner than this never waits for the closes
+HELD_BACK_SECONDS = 0.1  # while answers are waiting, how often a waiting search looks again
 
 
 class Search(Future[Any]):
@@ -59,6 +62,8 @@ class TopSearches:
         self._closing = 0  # closes under way (``closing``)
         self._stopped = False
         self._thread: threading.Thread | None = None
+        # whether the process holds messages it has not answered (set by the service that receives them)
+        self.held_back: Callable[[], bool] = lambda: False
 
     def submit(self, due: float, work: Callable[..., Any], *args: Any) -> Search:
         """Search ``work(*args)`` for a round whose deadline is ``due`` (infinity: none set)."""
@@ -91,13 +96,18 @@ class TopSearches:
             while True:
                 while self._queue and self._queue[0][2].done():  # run meanwhile by whoever needed it
                     heapq.heappop(self._queue)
+                waiting = 1.0  # the referee's clock may move without notice
                 if self._queue:
                     due = self._queue[0][0]
-                    if not self._closing or self._stopped or due - self._now() <= LEAD_SECONDS:
+                    if self._stopped or due - self._now() <= LEAD_SECONDS:
                         return heapq.heappop(self._queue)[2]
+                    if not self._closing:
+                        if not self.held_back():
+                            return heapq.heappop(self._queue)[2]
+                        waiting = HELD_BACK_SECONDS  # answers are not said to end
                 elif self._stopped:
                     return None
-                self._changed.wait(timeout=1.0)  # the referee's clock may move without notice
+                self._changed.wait(timeout=waiting)
 
     def _run(self) -> None:
         while (search := self._next()) is not None:

@@ -110,6 +110,8 @@ class RefereeService:
         self._arrivals_lock = threading.Lock()
         self._arrivals_changed = asyncio.Event()  # a channel gained or lost its last message not answered
         referee.arriving = self._arriving
+        # the tops of rounds far from their close wait while answers do (bot.play.top_searches)
+        referee.clock.searches.held_back = lambda: bool(self._arrivals)
 
     async def handle(self, message: Incoming) -> list[Reply]:
         """Run one command (after the channel's earlier ones) and deliver its replies."""

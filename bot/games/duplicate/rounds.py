@@ -50,10 +50,11 @@ ANSWERS_AWAITED_SECONDS = 5.0  # a round waits at most this long past its deadli
 # (``ClockStore.arrivals_said_through``), what it holds
 ARRIVALS_SAID_SECONDS = 0.25
 SAID_POLL_SECONDS = 0.05  # while a close waits for the others to say, how often it asks whether they did
-CLOSES_AT_ONCE = 4  # rounds one process closes side by side on a store with one writer (their tops overlap)
-# on a store whose transactions run side by side (PostgreSQL): their round trips overlap too (150 closes of
-# 20 players on a loaded 2-core machine: 1.25-1.84 s with 4 at once, 0.75-0.97 s with 10)
-CLOSES_AT_ONCE_CONCURRENT = 8
+# rounds one process closes side by side (their tops overlap, and on PostgreSQL their round trips): more take the
+# interpreter from the answers still arriving for the rounds that close later (300 rooms of 50 players closing
+# within 3 s, three PostgreSQL processes: p99 of the acknowledgements 0.48-0.61 s with 8 at once, 0.25-0.27 s
+# with 4, and the closes posted no later: within 0.9 s of their deadline instead of 0.8-1.1 s)
+CLOSES_AT_ONCE = 4
 OWNERS_SECONDS = 1.0  # how often the processes running the clock are counted again (while there are clocks to share)
 
 
@@ -211,7 +212,7 @@ def clock_tick(
     before the results go (the simultanés'), and finishes it; else this call finishes its own (the images
     drawn at once); every reply of the tick so far.
 
-    The rounds due close side by side (``closes_at_once``): their tops and what they draw overlap; on a
+    The rounds due close side by side (``CLOSES_AT_ONCE``): their tops and what they draw overlap; on a
     store with one writer (SQLite) their transactions still go one at a time.
 
     Storage's deadline is only a pointer: each round is re-read in a transaction, and closed only if it
@@ -265,7 +266,7 @@ def clock_tick(
 def _close_all(
     services: Services, closes: list[Deadline], now: float, ticked: TickReplies, rounds: tuple[set[str], set[str]]
 ) -> None:
-    """Close these rounds, ``closes_at_once`` at a time: what needs no writer (the top awaited, the views
+    """Close these rounds, ``CLOSES_AT_ONCE`` at a time: what needs no writer (the top awaited, the views
     of the results) overlaps, and on PostgreSQL the transactions too; on SQLite they take the store's one
     writer in turn. A long run renews the clock's leases (``rounds``: the channels with an open round, and
     those due) and leaves out a channel whose lease it lost."""
@@ -281,15 +282,10 @@ def _close_all(
         _act(services, deadline, now, ticked)
 
     if len(closes) > 1:
-        with ThreadPoolExecutor(closes_at_once(services.storage), thread_name_prefix="arbitre-close") as pool:
+        with ThreadPoolExecutor(CLOSES_AT_ONCE, thread_name_prefix="arbitre-close") as pool:
             list(pool.map(close, closes))
     elif closes:
         _act(services, closes[0], now, ticked)
-
-
-def closes_at_once(storage: Storage) -> int:
-    """How many rounds one process closes side by side on this store."""
-    return CLOSES_AT_ONCE_CONCURRENT if storage.concurrent_transactions else CLOSES_AT_ONCE
 
 
 def _next_due(services: Services, open_rounds: list[Deadline], now: float) -> float:

@@ -26,7 +26,7 @@ from ...storage import DONE_POST, GameStatus, HeldRound, SimultaneRecord, Simult
 from ...words.loader import ListPreparingError
 from ..duplicate.closes import TickReplies, owing
 from ..duplicate.games import game_of
-from ..duplicate.rounds import close_round, closes_at_once
+from ..duplicate.rounds import CLOSES_AT_ONCE, close_round
 from ..kinds import kind_of
 from .launch import launch
 from .pacing import rooms_at
@@ -105,7 +105,7 @@ def _close_held_rounds(services: Services, now: float, ticked: TickReplies) -> N
         ticked.step(step, owed)
 
     if len(due) > 1 and storage.concurrent_transactions:
-        with ThreadPoolExecutor(closes_at_once(storage), thread_name_prefix="arbitre-close") as pool:
+        with ThreadPoolExecutor(CLOSES_AT_ONCE, thread_name_prefix="arbitre-close") as pool:
             list(pool.map(close, due))
         return
     for item in due:
