@@ -292,7 +292,8 @@ class RefereeService:
                 (fresh if time.monotonic() - o.owed_at <= IMAGES_STALE_SECONDS else stale).append(o)
             if stale:
                 self.overload.dropped(Shed.IMAGES, _images(stale))
-                log.warning("%d closes' images dropped: they waited more than %.0f s", len(stale), IMAGES_STALE_SECONDS)
+                log.warning("%d closes' images dropped: they waited more than %.0f s", len(stale),
+                            IMAGES_STALE_SECONDS)
             if fresh and self.overload.sheds(Shed.IMAGES, _images(fresh)):  # overloaded: text results stand
                 return
             until = asyncio.get_running_loop().time() + IMAGES_YIELD_SECONDS

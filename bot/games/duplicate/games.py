@@ -72,11 +72,9 @@ def save(
         data = {**event_to_dict(event), **(extra or {})}
         services.duplicate_games.append(services.storage, record, game, data, author)
     if not all(isinstance(event, _KEEP_DEADLINE) for event in events):
-        sync_deadline(services.storage, record, game)
-        round_ = game.current
-        deadline = game.deadline(round_) if round_ is not None and not game.finished else None
-        if round_ is not None and deadline is not None:  # the clock has nothing to do for it before its call
-            services.clock.quiet[(record.id, round_.number, deadline)] = deadline - warning_lead(game)
+        deadline = sync_deadline(services.storage, record, game)
+        if game.current is not None and deadline is not None:  # the clock has nothing to do before its call
+            services.clock.quiet[(record.id, game.current.number, deadline)] = deadline - warning_lead(game)
 
 
 _KEEP_DEADLINE = (MoveSubmitted, PlayerJoined)  # events that never move a round's deadline
@@ -88,11 +86,13 @@ def warning_lead(game: DuplicateGame) -> float:
     return min(WARNING_SECONDS, game.settings.call_seconds)
 
 
-def sync_deadline(storage: Storage, record: GameRecord, game: DuplicateGame) -> None:
-    """Storage's copy of the open round's deadline, as the game says (none when paused or closed)."""
+def sync_deadline(storage: Storage, record: GameRecord, game: DuplicateGame) -> float | None:
+    """Storage's copy of the open round's deadline, as the game says (none when paused or closed); that
+    deadline."""
     round_ = game.current
     deadline = game.deadline(round_) if round_ is not None and not game.finished else None
     storage.open_round(record.id, round_.number if round_ is not None else 0, deadline)
+    return deadline
 
 
 def active_duplicate(ctx: Context) -> tuple[GameRecord, DuplicateGame]:

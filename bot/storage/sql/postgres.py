@@ -274,7 +274,7 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         )
         said: dict[str, float] = {}
         for _, name in rows:
-            if name is not None and (parts := name[len(SAID_NAME) :].split(" ")) and len(parts) == 2:
+            if name is not None and len(parts := name[len(SAID_NAME) :].split(" ")) == 2:
                 with contextlib.suppress(ValueError):
                     said[parts[1]] = max(said.get(parts[1], float("-inf")), float(parts[0]))
         others = [said_key(owner) for owner, _ in rows if owner is not None and owner != me]
@@ -284,7 +284,7 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         """Whether a process holds the arrival lock of the channel or of a player's private chat (an
         account's private chat with the bot is named as the account): the locks tried, not waited for."""
         rows = self._committed(
-            'select count(*) from (select cast(? as text) as c union select "user" from players where game = ?) k'
+            "select count(*) from (select cast(? as text) as c union select \"user\" from players where game = ?) k"
             " where not pg_try_advisory_xact_lock(?, hashtext(c))",
             [channel, game_id, ARRIVAL_LOCKS],
         )
@@ -385,17 +385,8 @@ class PostgresStorage(SQLStore, SQLGames, SQLOutbox, SQLSeries, SQLViews, SQLSim
         rows = self._execute(
             "select pg_advisory_xact_lock(?, hashtext(?)), c, pg_advisory_xact_lock(?, hashtext(c))"
             f" from (select coalesce(({PLAY_CHANNEL}), ?) as c) s",
-            [
-                CHANNEL_LOCKS,
-                channel,
-                CHANNEL_LOCKS,
-                GameStatus.ACTIVE.value,
-                GameKind.DUPLICATE.value,
-                channel,
-                user,
-                channel,
-                channel,
-            ],
+            [CHANNEL_LOCKS, channel, CHANNEL_LOCKS, GameStatus.ACTIVE.value, GameKind.DUPLICATE.value, channel, user,
+             channel, channel],
         )
         return frozenset({channel, str(rows[0][1])})
 
