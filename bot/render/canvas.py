@@ -85,6 +85,28 @@ def fit(text: str, size: int, width: int) -> str:
     return text.rstrip() + "…" if text else ""
 
 
+NO_BREAK = "\u00a0"
+
+
+def wrap(text: str, size: int, width: int, lines: int) -> list[str]:
+    """``text`` on at most ``lines`` lines of at most ``width`` pixels at ``size``, broken between words; what
+    does not fit (more lines, or a word wider than a line) is cut, with an ellipsis ending the last line. A
+    section sign stays with the number after it (``§ 5.4.1.c``)."""
+    kept_together = " ".join(text.split()).replace("§ ", "§" + NO_BREAK)
+    words = [word.replace(NO_BREAK, " ") for word in kept_together.split(" ") if word]
+    out: list[str] = []
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and text_width(f"{line} {words[0]}", size) <= width:
+            line = f"{line} {words.pop(0)}"
+        out.append(line)
+        if text_width(line, size) > width:  # one word wider than a line: the rest is not shown
+            break
+    if words or (out and text_width(out[-1], size) > width):
+        out[-1] = fit(" ".join([out[-1], *words]), size, width)
+    return out
+
+
 def label_box(label: Label) -> tuple[int, int, int, int]:
     """The pixel box the label's ink covers."""
     left, top, right, bottom = font(label.size).getbbox(label.text, anchor=label.anchor)

@@ -14,7 +14,7 @@ from core.duplicate import DuplicateStanding
 
 from ..messages import decimal
 from . import palette as p
-from .canvas import Scene, fit, png, text_width
+from .canvas import Scene, fit, png, text_width, wrap
 from .fonts import drawable
 from .labels import word
 
@@ -28,7 +28,9 @@ CELL_SIZE = 20
 NOTE_SIZE = 16
 BADGE_SIZE = 16
 ROW = 42
-NOTE_ROW = 64
+NOTE_ROW = 64  # a row with one line of note under it; each further line adds NOTE_LINE
+NOTE_LINE = 20
+NOTE_LINES = 3  # a longer note (a sanction's reason and its rule) ends with an ellipsis on the third line
 BADGE_TOP = p.CHIP_TURN
 BADGE_SOLO = (104, 52, 150)
 
@@ -137,11 +139,19 @@ def _result_rows(view: RoundResultView) -> list[RoundResultRow]:
     return sorted(view.rows, key=lambda row: -row.score)
 
 
+def _note_lines(lang: str, row: RoundResultRow) -> list[str]:
+    """The lines of the note under a player's row (why the score is zero or reduced, or that there was no
+    answer), broken to the row's width."""
+    note = row.note or ("" if row.answered else word(lang, "no_answer"))
+    return wrap(drawable(note), NOTE_SIZE, WIDTH - PAD - 12 - MOVE_X, NOTE_LINES) if note else []
+
+
 def round_result_scene(view: RoundResultView) -> Scene:
     """A round's result as a scene."""
     lang = view.language
     rows = _result_rows(view)
-    heights = [NOTE_ROW if row.note or not row.answered else ROW for row in rows]
+    notes = [_note_lines(lang, row) for row in rows]
+    heights = [NOTE_ROW + (len(lines) - 1) * NOTE_LINE if lines else ROW for lines in notes]
     scene = Scene(WIDTH, 0, p.PAGE)
     subtitle = word(lang, "draw", draw=view.draw) + _format_mark(lang, view.format_name)
     y = _title(scene, PAD, word(lang, "result_title", n=view.round_number), subtitle)
@@ -151,9 +161,8 @@ def round_result_scene(view: RoundResultView) -> Scene:
         top = word(lang, "no_top")
     scene.text(fit(top, 22, WIDTH - 2 * PAD), PAD, y + 11, 22, p.INK, anchor="lm", role="title")
     y += 22 + 8
-    if view.top_note:
-        note = fit(drawable(view.top_note), NOTE_SIZE, WIDTH - 2 * PAD)
-        scene.text(note, PAD, y + NOTE_SIZE // 2, NOTE_SIZE, p.MUTED, anchor="lm")
+    for line in wrap(drawable(view.top_note), NOTE_SIZE, WIDTH - 2 * PAD, NOTE_LINES):
+        scene.text(line, PAD, y + NOTE_SIZE // 2, NOTE_SIZE, p.MUTED, anchor="lm")
         y += NOTE_SIZE + 8
     y += 6
     if not rows:  # nobody plays yet: said, not an empty table
@@ -167,7 +176,7 @@ def round_result_scene(view: RoundResultView) -> Scene:
     y += HEAD_SIZE + 8
     scene.box((PAD, y, WIDTH - PAD - 1, y + 1), p.RULE)
     y += 4
-    for index, (row, height) in enumerate(zip(rows, heights)):
+    for index, (row, height, lines) in enumerate(zip(rows, heights, notes)):
         fill = p.ROW_TOP if row.found_top else (p.ROW_STRIPE if index % 2 else p.PAGE)
         scene.box((PAD, y, WIDTH - PAD - 1, y + height - 1), fill, radius=6)
         middle = y + ROW // 2
@@ -182,10 +191,8 @@ def round_result_scene(view: RoundResultView) -> Scene:
         move = fit(drawable(row.move) or "—", CELL_SIZE, SCORE_RIGHT - MOVE_X - 60)
         scene.text(move, MOVE_X, middle, CELL_SIZE, p.INK, anchor="lm", role="cell")
         scene.text(score, SCORE_RIGHT, middle, 22, p.INK, anchor="rm", role="cell")
-        note = row.note or ("" if row.answered else word(lang, "no_answer"))
-        if note:
-            note = fit(drawable(note), NOTE_SIZE, WIDTH - PAD - 12 - MOVE_X)
-            scene.text(note, MOVE_X, y + ROW + 6, NOTE_SIZE, p.ZERO_INK, anchor="lm", role="note")
+        for number, line in enumerate(lines):
+            scene.text(line, MOVE_X, y + ROW + 6 + number * NOTE_LINE, NOTE_SIZE, p.ZERO_INK, anchor="lm", role="note")
         y += height + 2
     scene.height = y + PAD
     return scene

@@ -11,7 +11,7 @@ from PIL import Image
 from bot.render import RoundResultRow, StandingsView, round_result_png, standings_png
 from bot.render import palette as p
 from bot.render.canvas import Box, Label, Scene, png, text_width
-from bot.render.results import percent, round_result_scene, signed, standings_scene
+from bot.render.results import NOTE_SIZE, WIDTH, percent, round_result_scene, signed, standings_scene
 from core.duplicate import DuplicateStanding
 from tests.render_views import round_result_en, round_result_fr, standings_en
 
@@ -215,3 +215,20 @@ def test_the_warnings_column_never_runs_over_the_percentage(
     scene = standings_scene(StandingsView(lang, 5, 119, standings, sanctioned=True))
     assert overlaps(scene) == []
     assert rows_of(scene)[1][-1] == "5 (−10)"
+
+
+def test_a_long_note_is_shown_whole_on_more_lines_and_the_next_row_starts_below_it() -> None:
+    """A sanction's reason with its rule reference is not cut (it was: "…déjà posée; zér…")."""
+    note = "ce coup ne touche aucune lettre déjà posée ; zéro, et un avertissement (règlement FISF, § 5.4.1.c)"
+    ana, cleo_row = RoundResultRow("Ana", 30, "H8 ZOO"), RoundResultRow("Cléo", 0, "A1 ZOO", note=note)
+    rows = (ana, cleo_row, RoundResultRow("Dmitri", 0, "", answered=False))
+    scene = round_result_scene(replace(round_result_fr(), rows=rows))
+    notes = [label for label in scene.labels if label.role == "note"]
+    assert " ".join(label.text for label in notes[:-1]) == note
+    assert len(notes) >= 3  # the long note on two lines or more
+    assert notes[-1].text == "pas de réponse"
+    row_boxes = sorted((item.box for item in scene.items if isinstance(item, Box) and item.radius), key=lambda b: b[1])
+    cleo, dmitri = row_boxes[-2], row_boxes[-1]
+    assert all(cleo[1] < label.y + NOTE_SIZE // 2 <= cleo[3] for label in notes[:-1])  # inside Cléo's row
+    assert cleo[3] < dmitri[1]  # Dmitri's row begins below the second line
+    assert all(text_width(label.text, label.size) <= WIDTH - label.x for label in notes)
