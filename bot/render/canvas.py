@@ -96,11 +96,11 @@ def wrap(text: str, size: int, width: int, lines: int) -> list[str]:
     words = [word.replace(NO_BREAK, " ") for word in kept_together.split(" ") if word]
     out: list[str] = []
     while words and len(out) < lines:
-        line = words.pop(0)
-        while words and text_width(f"{line} {words[0]}", size) <= width:
-            line = f"{line} {words.pop(0)}"
-        out.append(line)
-        if text_width(line, size) > width:  # one word wider than a line: the rest is not shown
+        current = words.pop(0)
+        while words and text_width(f"{current} {words[0]}", size) <= width:
+            current = f"{current} {words.pop(0)}"
+        out.append(current)
+        if text_width(current, size) > width:  # one word wider than a line: the rest is not shown
             break
     if words or (out and text_width(out[-1], size) > width):
         out[-1] = fit(" ".join([out[-1], *words]), size, width)
