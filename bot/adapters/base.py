@@ -295,6 +295,7 @@ class AdapterBase(Generic[TurnT]):
         interval = self.live_interval if reply.live else self.edit_interval
         item = TrackedMessage(edit, text, interval, private=reply.to_user is not None, clock=clock)
         item.base, item.deadline = reply.text, reply.deadline
+        item.newest = -1 if reply.outbox_id is None else reply.outbox_id
         self.tracked.add(key, item)
         self.start_countdown(item)
         return item
@@ -355,7 +356,10 @@ class AdapterBase(Generic[TurnT]):
     def edit(self, tracked: TrackedMessage, reply: Reply) -> Coroutine[Any, Any, None] | None:
         """The edit of ``tracked`` that ``reply`` asks for, None when nothing is to be awaited: a live line
         is offered (applied by its timer, the latest text winning), any other edit applied at once unless it
-        carries a deadline (then at the end of the interval); a refusal is raised (owed)."""
+        carries a deadline (then at the end of the interval); a refusal is raised (owed); nothing for a text
+        ``overtaken`` by a newer one."""
+        if self.overtaken(tracked, reply):
+            return None
         tracked.base, tracked.deadline = reply.text, reply.deadline
         self.start_countdown(tracked)
         text = self.render(reply)
@@ -363,6 +367,18 @@ class AdapterBase(Generic[TurnT]):
             tracked.offer(text)
             return None
         return tracked.update(text, urgent=reply.deadline is None, owed=True)
+
+    @staticmethod
+    def overtaken(tracked: TrackedMessage, reply: Reply) -> bool:
+        """Whether ``reply`` is older than a text ``tracked`` was given already (a lower count the outbox
+        worker delivers after the close's count: showing it would take the newer one back); else it is now
+        the newest."""
+        if reply.outbox_id is None:
+            return False
+        if reply.outbox_id < tracked.newest:
+            return True
+        tracked.newest = reply.outbox_id
+        return False
 
     def refusal(self, reply: Reply, error: Exception) -> Undelivered:
         """What the platform's ``error`` while delivering ``reply`` means for it (transient unless known)."""

@@ -55,6 +55,7 @@ class TrackedMessage:
         self.deadline: float | None = None
         self.countdown: asyncio.Task[None] | None = None  # an adapter's own countdown, if any
         self.closed = False
+        self.newest = -1  # the outbox number of the newest text it was given (an older one never follows it)
         self._timer: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._failures = 0  # tries of the held text that failed in a row

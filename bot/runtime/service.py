@@ -341,9 +341,19 @@ class RefereeService:
             log.error("outbox: could not claim the messages due: %s", error)
             return 0, 0
         items = [item for item in items if item.id not in self._inflight]
+        by_channel: dict[str, list[OutboxItem]] = defaultdict(list)
+        for item in items:
+            by_channel[item.reply.channel or ""].append(item)
+        # each channel's in order, the channels side by side: one room's slow delivery (a rate limit's wait)
+        # never holds up what the worker owes the other rooms
+        delivered = await asyncio.gather(*(self._deliver_claimed(c, claimed) for c, claimed in by_channel.items()))
+        return sum(delivered), len(items)
+
+    async def _deliver_claimed(self, channel: str, items: list[OutboxItem]) -> int:
+        """Deliver the claimed messages of one channel, in order, each tried once; how many were delivered."""
         delivered = 0
         for item in items:
-            async with self._send_locks[item.reply.channel or ""]:
+            async with self._send_locks[channel]:
                 if item.id in self._inflight:  # being sent, by a command
                     continue
                 if item.id in self._sent_lately:  # sent by a command, and not marked yet (or its mark failed)
@@ -365,7 +375,7 @@ class RefereeService:
                 log.info(
                     "outbox: message %d to %s not delivered (try %d)", item.id, item.destination, item.attempts + 1
                 )
-        return delivered, len(items)
+        return delivered
 
     def beat(self) -> None:
         """Say this process lives (its claims hold another ``PROCESS_SECONDS``), and void the claims of

@@ -469,6 +469,8 @@ class DiscordAdapter(AdapterBase[InteractionTurn | _MessageTurn]):
             log.warning("could not post the closed-DMs note: %s", error)
 
     def edit(self, tracked: TrackedMessage, reply: Reply) -> Coroutine[Any, Any, None] | None:
+        if self.overtaken(tracked, reply):  # (nor its buttons)
+            return None
         if reply.edit_key is not None:  # an edit shows the buttons of its reply (a round's close: none)
             self._actions[reply.edit_key] = reply.actions
         return super().edit(tracked, reply)

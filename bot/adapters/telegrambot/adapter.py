@@ -373,8 +373,8 @@ class TelegramAdapter(AdapterBase[_Turn]):
     def refusal(self, reply: Reply, error: Exception) -> Undelivered:
         return telegram_refusal(reply, error)
 
-    def edit(self, tracked: TrackedMessage, reply: Reply) -> Coroutine[Any, Any, None]:
-        return self._edit(tracked, reply)
+    def edit(self, tracked: TrackedMessage, reply: Reply) -> Coroutine[Any, Any, None] | None:
+        return None if self.overtaken(tracked, reply) else self._edit(tracked, reply)
 
     async def _edit(self, tracked: TrackedMessage, reply: Reply) -> None:
         """Edit ``tracked`` now, a live line at the end of its interval (its countdown goes on from there)."""

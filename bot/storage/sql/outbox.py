@@ -103,10 +103,11 @@ class SQLOutbox(SQLRunner):
 
     def outbox_superseded(self, outbox_id: int, destination: str, edit_key: str) -> bool:
         """Whether a waiting edit is superseded: the message it edits was delivered (an older message of
-        ``edit_key``) and a newer edit of it waits."""
+        ``edit_key``) and a newer text of it is waiting or was delivered (showing this one now would take it
+        back)."""
         rows = self._execute(
             "select exists (select 1 from outbox where destination = ? and edit_key = ? and id > ?"
-            " and delivered is null and dropped is null)"
+            " and dropped is null)"
             " and exists (select 1 from outbox where destination = ? and edit_key = ? and id < ?"
             " and delivered is not null)",
             [destination, edit_key, outbox_id] * 2,
@@ -116,11 +117,22 @@ class SQLOutbox(SQLRunner):
     def outbox_waiting(self, destination: str, before: int, edit_key: str | None = None) -> bool:
         """Whether an older message to ``destination`` is still waiting (a new one must not pass it); a live
         line's update (a counter, a join line: ``Reply.live``) holds up only the later messages of its own line
-        (``edit_key``: its first post, then each edit, in order), never what players must see."""
+        (``edit_key``: its first post, then each edit, in order), never what players must see; and once the
+        line's message exists (an older message of it was delivered), a waiting edit of it holds up no newer
+        text of the line (that text supersedes it: the count at a close never waits for a lower count)."""
+        if edit_key is None:
+            rows = self._execute(
+                "select 1 from outbox where destination = ? and id < ? and delivered is null and dropped is null"
+                " and reply not like ? limit 1",
+                [destination, before, LIVE_JSON],
+            )
+            return bool(rows)
         rows = self._execute(
-            "select 1 from outbox where destination = ? and id < ? and delivered is null and dropped is null"
-            " and (reply not like ? or edit_key = ?) limit 1",
-            [destination, before, LIVE_JSON, edit_key],
+            "select 1 from outbox o where o.destination = ? and o.id < ? and o.delivered is null"
+            " and o.dropped is null and (o.reply not like ? or o.edit_key = ?)"
+            " and not (o.edit_key = ? and exists (select 1 from outbox p where p.destination = o.destination"
+            " and p.edit_key = o.edit_key and p.id < o.id and p.delivered is not null)) limit 1",
+            [destination, before, LIVE_JSON, edit_key, edit_key],
         )
         return bool(rows)
 

@@ -168,6 +168,35 @@ async def test_a_live_line_is_edited_once_an_interval_the_latest_text_winning(cl
 
 
 @pytest.mark.asyncio
+async def test_a_lower_count_delivered_after_the_closes_count_is_left_out(club: Club) -> None:
+    """The outbox worker may hand over a counter's older update after the close's count (its claim came
+    first): older by its outbox number, it is not shown, and no timer shows it later (issue 36: the count
+    exact at the results)."""
+    time = LoopTime()
+    try:
+        adapter = MemoryAdapter(club.referee, live_interval=5.0, clock=time.now)
+        first, lower, final = club.referee.outbox.enqueue(
+            [
+                Reply("1 of 50 played", channel=ROOM, edit_key="count"),
+                Reply("49 of 50 played", channel=ROOM, edit_key="count", live=True),
+                Reply("50 of 50 played", channel=ROOM, edit_key="count"),
+            ]
+        )
+        await adapter.deliver([first])
+        await adapter.deliver([final])
+        assert adapter.seen_in(ROOM) == ["50 of 50 played"]
+        await adapter.deliver([lower])
+        await asyncio.sleep(0)
+        time.jump(10.0)
+        for _ in range(TURNS):
+            await asyncio.sleep(0)
+        assert adapter.seen_in(ROOM) == ["50 of 50 played"]
+        assert [r.text for r in adapter.requests if r.action is Action.EDIT] == ["50 of 50 played"]
+    finally:
+        time.close()
+
+
+@pytest.mark.asyncio
 async def test_an_edit_refused_is_owed_and_the_old_text_stays(club: Club) -> None:
     refuse = [True]
 
