@@ -113,6 +113,15 @@ def say(lang: str, message_key: str, /, **values: Any) -> str:
     return CATALOGS.catalog(lang).say(message_key, values)
 
 
+def join_notes(lang: str, notes: Iterable[str]) -> str:
+    """Notes on one line, separated as ``lang`` writes a semicolon (French: ``a ; b``); empty ones left out."""
+    joined = ""
+    for note in notes:
+        if note:
+            joined = say(lang, "notes_joined", before=joined, after=note) if joined else note
+    return joined
+
+
 def say_counts(lang: str, message_key: str, /, counted: Iterable[str], **values: Any) -> str:
     """The message ``message_key`` with each count named in ``counted`` that ``values`` gives also said in
     words with its plural, as ``<count>_text``: from the plural message ``count_<count>``, which counts by the

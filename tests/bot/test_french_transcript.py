@@ -21,15 +21,16 @@ RECORD_LINE = re.compile(r"^\s*[#>]")
 
 
 def english_words(text: str) -> set[str]:
-    """The English words of a reply: its words in lowercase (capitalised ones too), but words all in
-    capitals (words on the board), command names and lines of published records."""
+    """The English words of a reply: its words in lowercase (capitalised ones too), but words of two capitals
+    or more (words on the board, a joker in lowercase among them: ``HeRE`` in a random game's tops), command
+    names and lines of published records."""
     found = set()
     for line in text.splitlines():
         if RECORD_LINE.match(line):
             continue
         line = re.sub(r"/[a-z_]+", " ", line)
         for word in re.findall(r"[^\W\d_]+", line):
-            if not (word.isupper() and len(word) > 1) and word.lower() in ENGLISH:
+            if sum(c.isupper() for c in word) < 2 and word.lower() in ENGLISH:
                 found.add(word.lower())
     return found
 

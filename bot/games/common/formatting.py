@@ -8,7 +8,7 @@ from core.alphabet import LATIN, Alphabet
 from core.game import LineKind, Removal, SheetLine
 from core.scoring import MoveScore
 
-from ...messages import say
+from ...messages import join_notes, say
 from ...numbers import read_int
 
 
@@ -68,4 +68,4 @@ def line_notes(line: SheetLine, lang: str, alphabet: Alphabet = LATIN) -> str:
         notes.append(say(lang, "note_withdrawn"))
     elif line.challenged_by is not None:
         notes.append(say(lang, "note_challenge_stood", challenger=line.challenged_by))
-    return "; ".join(notes)
+    return join_notes(lang, notes)

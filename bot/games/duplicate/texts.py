@@ -26,7 +26,7 @@ from core.tie import TieRule
 
 from ... import buttons
 from ...chat import Reply
-from ...messages import decimal, explain, mid_sentence, say
+from ...messages import decimal, explain, join_notes, mid_sentence, say
 from ...overload import Shed
 from ...render import RoundResultRow, RoundResultView, StandingsView, standings_png
 from ...render.record import standings_text
@@ -269,7 +269,7 @@ def result_view(lang: str, game: DuplicateGame, round_: Round) -> RoundResultVie
                 player,
                 score,
                 move=result.move if result is not None and not entered else "",
-                note="; ".join(n for n in notes if n),
+                note=join_notes(lang, notes),
                 found_top=round_.top is not None and score == round_.top_points and score > 0,
                 solo_bonus=game.settings.solo_bonus if solo == player else 0,
                 answered=result is not None or entered,

@@ -15,7 +15,7 @@ from core.edition import Edition
 from core.game import find_player
 
 from ...commands.context import Context
-from ...messages import decimal, say
+from ...messages import decimal, join_notes, say
 from ...render import DuplicateBoardView, board_text, duplicate_board_png, table
 from ...render.record import record_table, standings_text
 from ...storage import GameRecord, GameStatus
@@ -145,7 +145,7 @@ def moves_text(ctx: Context, record: GameRecord, game: DuplicateGame, name: str)
                 view.top_move or "-",
                 round_.top_points,
                 f"{gap:+d}" if gap else "0",
-                "; ".join(notes),
+                join_notes(lang, notes),
             ]
         )
     lines = [say(lang, "moves_title", player=player)]

@@ -15,7 +15,7 @@ from bot.chat import Incoming
 from bot.commands import find
 from bot.games.common.general import SETTINGS, setting_values
 from bot.games.installed import COMMANDS
-from bot.messages import languages, say
+from bot.messages import join_notes, languages, say
 from bot.referee import Referee
 from bot.storage import GameKind, GameStatus, SQLiteStorage
 from core.duplicate import EndReason
@@ -250,3 +250,16 @@ def test_adding_a_language_is_adding_a_catalog(xx: str, tmp_path: Path) -> None:
     finally:
         referee.clock.shutdown()
         storage.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "notes", "joined"),
+    [
+        ("fr", ["non valide : ZZZ", "", "zéro § 5.4.1.c", "corrigé"], "non valide : ZZZ ; zéro § 5.4.1.c ; corrigé"),
+        ("en", ["invalid: ZZZ", "", "zero § 5.4.1.c", "corrected"], "invalid: ZZZ; zero § 5.4.1.c; corrected"),
+    ],
+)
+def test_notes_on_one_line_take_the_languages_semicolon(lang: str, notes: list[str], joined: str) -> None:
+    """French sets a space before its semicolon (a result row's reason and sanction: "... ZZZ ; zéro")."""
+    assert join_notes(lang, notes) == joined
+    assert join_notes(lang, ["", ""]) == ""
