@@ -9,7 +9,7 @@ its results 5.0-5.9 s after the deadline. The real service and referee on a real
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,7 @@ from bot.referee import Referee
 from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage
 from tests.ready_lists import ready_registry
+from tests.waiting import eventually
 
 START = 1_800_000_000.0
 SLOW, OTHERS = "discord:1", ["discord:2", "discord:3", "discord:4"]
@@ -43,15 +44,6 @@ class Platform:
         return None
 
 
-async def until(condition: Callable[[], bool], what: str) -> None:
-    """Until ``condition`` holds (a bound on real time only as a guard: nothing is timed by it)."""
-    for _ in range(3000):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(what)
-
-
 @pytest.mark.asyncio
 async def test_a_room_waiting_for_its_platform_holds_up_no_other_rooms_messages(tmp_path: Path) -> None:
     storage = SQLiteStorage(tmp_path / "arbitre.sqlite")
@@ -67,10 +59,8 @@ async def test_a_room_waiting_for_its_platform_holds_up_no_other_rooms_messages(
         )
         now[0] += 60.0  # their senders never handed them over: the worker's, past the grace
         flushing = asyncio.ensure_future(service.flush_outbox(everything=True))
-        await until(lambda: platform.waiting == 1, "the slow room's delivery at the platform")
-        await until(
-            lambda: {r.channel for r in platform.delivered} == set(OTHERS), "the other rooms' messages delivered"
-        )
+        await eventually(lambda: platform.waiting == 1)  # the slow room's delivery at the platform
+        await eventually(lambda: {r.channel for r in platform.delivered} == set(OTHERS))  # the others' delivered
         assert not flushing.done()
         assert all(storage.outbox_state(r.outbox_id or 0) == "delivered" for r in stored if r.channel != SLOW)
         platform.open.set()
