@@ -17,6 +17,12 @@ def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def interruptible() -> None:
+    """Run in a child before it starts (``preexec_fn``): Ctrl-C (SIGINT) stops it as it would at a terminal,
+    even when the tests were started in the background, where SIGINT is ignored and children inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 async def terminate(process: asyncio.subprocess.Process, timeout: float = 20) -> tuple[int | None, str]:
     """SIGTERM, then the exit status and what the process wrote on its standard error."""
     if process.returncode is None:

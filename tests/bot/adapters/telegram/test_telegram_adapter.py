@@ -31,6 +31,7 @@ from bot.referee import Referee
 from bot.storage import SQLiteStorage
 from tests.fakes import FakeTelegram, TgUser, running_application
 from tests.paths import REPO_ROOT
+from tests.processes import interruptible
 from tests.ready_lists import ready_registry
 
 ROOT = REPO_ROOT
@@ -506,6 +507,7 @@ async def start_cli(*args: str, env: dict[str, str]) -> asyncio.subprocess.Proce
         env=env,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        preexec_fn=interruptible,
     )
 
 
