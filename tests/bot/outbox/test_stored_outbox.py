@@ -18,7 +18,7 @@ from bot.outbox import (
     StoredOutbox,
     Undelivered,
 )
-from bot.storage import MemoryStorage
+from bot.storage import MemoryStorage, Storage
 
 
 class Clock:
@@ -95,24 +95,36 @@ def test_a_waiting_live_line_holds_up_only_its_own_later_texts(store: MemoryStor
     assert box.first_in_line([results, count]) == []  # behind the line's older text: the worker's
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 def test_once_the_line_is_posted_a_waiting_lower_count_holds_up_neither_the_count_nor_the_results(
-    store: MemoryStorage,
+    kind: str, store: MemoryStorage, request: pytest.FixtureRequest
 ) -> None:
     """Issue 36: a counter's updates left to the worker during a burst held a close's results batch (results,
     then the count of the same line) back until the worker got to them, up to a rate-limit window (5 s on
     Discord). An edit of a line already posted is superseded by a newer text of the line: the newer one
     never waits for it, and the worker drops it, also once the newer one was delivered."""
-    clock = Clock()
-    box: Outbox = outbox(store, clock, "hostA:1:aa")
-    (posted,) = box.enqueue([Reply("1 of 50", channel="c:1", edit_key="count", live=True)])
-    box.sent([posted], [])  # the line's message exists
-    (lower,) = box.enqueue([Reply("49 of 50", channel="c:1", edit_key="count", live=True)])  # left to the worker
-    results, count = box.enqueue([Reply("results", channel="c:1"), Reply("50 of 50", channel="c:1", edit_key="count")])
-    assert box.first_in_line([results, count]) == [results, count]
-    box.sent([results, count], [])
-    clock.at += 60.0
-    assert box.claim_due() == []  # the lower count is not shown after the close's
-    assert store.outbox_state(lower.outbox_id or 0) == "dropped"
+    storage: Storage = store
+    if kind == "postgres":
+        from bot.storage.sql.postgres import PostgresStorage
+
+        storage = PostgresStorage(request.getfixturevalue("postgres_url"))
+    try:
+        clock = Clock()
+        box = StoredOutbox(storage, clock, scopes=("c:",), owner="hostA:1:aa", rng=random.Random(1))
+        (posted,) = box.enqueue([Reply("1 of 50", channel="c:1", edit_key="count", live=True)])
+        box.sent([posted], [])  # the line's message exists
+        (lower,) = box.enqueue([Reply("49 of 50", channel="c:1", edit_key="count", live=True)])  # the worker's
+        results, count = box.enqueue(
+            [Reply("results", channel="c:1"), Reply("50 of 50", channel="c:1", edit_key="count")]
+        )
+        assert box.first_in_line([results, count]) == [results, count]
+        box.sent([results, count], [])
+        clock.at += 60.0
+        assert box.claim_due() == []  # the lower count is not shown after the close's
+        assert storage.outbox_state(lower.outbox_id or 0) == "dropped"
+    finally:
+        if storage is not store:
+            storage.close()
 
 
 def test_a_known_first_reply_is_told_without_storage_and_a_left_one_is_the_workers(store: MemoryStorage) -> None:
