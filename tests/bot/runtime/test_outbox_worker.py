@@ -61,8 +61,10 @@ async def test_a_room_waiting_for_its_platform_holds_up_no_other_rooms_messages(
         flushing = asyncio.ensure_future(service.flush_outbox(everything=True))
         await eventually(lambda: platform.waiting == 1)  # the slow room's delivery at the platform
         await eventually(lambda: {r.channel for r in platform.delivered} == set(OTHERS))  # the others' delivered
+        others = [r.outbox_id or 0 for r in stored if r.channel != SLOW]
+        await eventually(lambda: all(storage.outbox_state(n) == "delivered" for n in others))  # marked, in a thread
         assert not flushing.done()
-        assert all(storage.outbox_state(r.outbox_id or 0) == "delivered" for r in stored if r.channel != SLOW)
+        assert platform.waiting == 1
         platform.open.set()
         assert await flushing == len(stored)
         assert [r.text for r in platform.delivered if r.channel == SLOW] == ["results 1", "more 1"]  # in order
