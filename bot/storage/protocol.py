@@ -106,25 +106,9 @@ class GameLog(Protocol):
         ...
 
     def record_plays(self, writes: list[PlayWrite]) -> list[list[int]]:
-        """``record_play`` of several moves, each of another game, in the fewest statements (PostgreSQL:
-        one); each one's outbox numbers, in order."""
-        ...
-
-    def record_play(
-        self,
-        game_id: int,
-        events: list[tuple[dict[str, Any], str]],
-        after: int,
-        at: float,
-        seat: tuple[str, str] | None,
-        replies: list[Reply],
-        dues: list[float],
-        created: float,
-        owner: str | None = None,
-    ) -> list[int]:
-        """Store a private move's events (data, author; numbered after ``after``, each at ``at``), the seat it
-        binds (account, name) if any, and its replies due at ``dues``, in the fewest statements; their outbox
-        numbers, in order."""
+        """Store private moves, each of another game: their events (data, author; numbered after ``after``,
+        each at ``at``), the seat each binds (account, name) if any, and their replies due at ``dues``, in the
+        fewest statements (PostgreSQL: one; SQLite: two); each one's outbox numbers, in order."""
         ...
 
 

@@ -338,7 +338,7 @@ class PlayState:
 
 @dataclass(frozen=True)
 class PlayWrite:
-    """What one private move writes (``Storage.record_play``'s arguments): its events (data, author),
+    """What one private move writes (an item of ``Storage.record_plays``): its events (data, author),
     numbered after ``after`` and each at ``at``, the seat it binds (account, name) if any, and its replies
     due at ``dues``, created at ``created`` and claimed by ``owner`` when due later."""
 

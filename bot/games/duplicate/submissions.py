@@ -3,14 +3,14 @@
 The common case, a seated player or a newcomer whose first answer seats them, is read in one statement
 (``Storage.play_state``: the game, its channel's settings, its seats, its last event, whether messages
 wait for the player or the channel) and written in one transaction of one insert per table
-(``Storage.record_play``: its events, the new seat, its replies), with the game taken from the cache
+(``Storage.record_plays``: its events, the new seat, its replies), with the game taken from the cache
 (a game not in memory, or behind the log, is brought up to date first). The move is decided by
 ``bot.games.duplicate.play_decision.decide_play``, as the command's usual way decides it; every other case (a
 seat claimed by name, a player taken off their seat, an answer just after a close...) is a declared
 ``HandOver`` and goes the command's usual way, which decides it. The acknowledgement is committed before
 it is delivered, as any reply. Answers that arrive together (``quick_plays``) share one transaction; on
-PostgreSQL their states are read in one statement (``Storage.play_states``) and their writes sent in
-one (``Storage.record_plays``).
+PostgreSQL their states are read in one statement (``Storage.play_states``), and their writes are sent
+together (``Storage.record_plays``: PostgreSQL one statement, SQLite two).
 
 A transaction that fails and keeps nothing (a full disk, a lost connection) hands its answers over too
 (``HandOver.NOT_KEPT``); any other exception is a bug, logged as an error (``QUICK_FAILURE``; the tests

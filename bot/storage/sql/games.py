@@ -1,14 +1,13 @@
-"""The seats of a game's players, and a private duplicate move read and written in the fewest statements
-(``play_state``: one read; ``record_play``: one statement where the backend has data-modifying CTEs, else
-one insert for the events and the seat they bind and one for the replies), written once for both SQL
-backends."""
+"""The seats of a game's players, and private duplicate moves read and written in the fewest statements
+(``play_state``: one read; ``record_plays``: one statement where the backend has data-modifying CTEs, else
+one insert for the events and the seats they bind and one for the replies, for a whole batch), written once
+for both SQL backends."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from ...chat import Reply
 from ..records import ChannelSettings, GameKind, GameStatus, PlayState, PlayWrite
 from .common import OUTBOX_COLUMNS, outbox_row
 from .store import GAME_COLUMNS, SQLRunner, game_of
@@ -109,83 +108,111 @@ class SQLGames(SQLRunner):
         return [found.get(n) for n in range(1, len(moves) + 1)]
 
     def record_plays(self, writes: list[PlayWrite]) -> list[list[int]]:
-        """``record_play`` of several moves, each of another game: one statement of data-modifying CTEs
-        where the backend has them, else one ``record_play`` each; each one's outbox numbers, in order."""
-        if not self.dialect.writes_in_one_statement or len(writes) < 2:
-            return [
-                self.record_play(w.game_id, w.events, w.after, w.at, w.seat, w.replies, w.dues, w.created, w.owner)
-                for w in writes
-            ]
-        events = [
-            (w.game_id, w.after + n, str(data.get("kind", "")), json.dumps(data, ensure_ascii=False), author, w.at)
-            for w in writes
-            for n, (data, author) in enumerate(w.events, 1)
-        ]
-        values = [
-            outbox_row(r, w.created, due, w.owner if due > w.created else None)
-            for w in writes
-            for r, due in zip(w.replies, w.dues)
-        ]
+        """Store several private moves, each of another game: each one's events (numbered after its
+        ``after``, each at its ``at``), the seat it binds (account, name) if any, and its replies (each due
+        at its time; claimed by its ``owner`` when due later); each one's outbox numbers, in order. One
+        statement of data-modifying CTEs where the backend has them, else one insert for the events with
+        the seats they bind and one for the replies, whatever the number of moves."""
+        if not writes:
+            return []
+        if not self.dialect.writes_in_one_statement:
+            return self._record_plays_in_two(writes)
+        if len(writes) == 1:
+            return [self._record_play_in_one(writes[0])]
+        events = [event for w in writes for event in _event_rows(w)]
+        values = [value for w in writes for value in _outbox_rows(w)]
         seats = [(w.game_id, *w.seat) for w in writes if w.seat is not None]
         params = [list(column) for column in zip(*seats)] if seats else [[], [], []]
         params += [list(column) for column in zip(*events)] if events else [[]] * 6
         params += [list(column) for column in zip(*values)] if values else [[]] * 8
         rows = self._execute(_PLAYS, params)  # one text whatever the batch: parsed and prepared once
-        ids = [int(row[0]) for row in rows]
-        numbered: list[list[int]] = []
-        for w in writes:  # one insert numbers its rows in their order
-            numbered.append(ids[: len(w.replies)])
-            ids = ids[len(w.replies):]
-        return numbered
+        return _numbered(writes, [int(row[0]) for row in rows])  # one insert numbers its rows in their order
 
-    def record_play(
-        self,
-        game_id: int,
-        events: list[tuple[dict[str, Any], str]],
-        after: int,
-        at: float,
-        seat: tuple[str, str] | None,
-        replies: list[Reply],
-        dues: list[float],
-        created: float,
-        owner: str | None = None,
-    ) -> list[int]:
-        """Store a move's events (numbered after ``after``, each at ``at``), the seat it binds (account,
-        name) if any, and its replies (each due at its time); their outbox numbers, in order."""
-        event_rows = [
-            [game_id, after + n, str(data.get("kind", "")), json.dumps(data, ensure_ascii=False), author, at]
-            for n, (data, author) in enumerate(events, 1)
-        ]
-        insert_events = "insert into events (game, seq, kind, data, author, at) values " + ", ".join(
-            ["(?, ?, ?, ?, ?, ?)"] * len(event_rows)
+    def _record_play_in_one(self, write: PlayWrite) -> list[int]:
+        """One move's writes in one statement of data-modifying CTEs; its outbox numbers, in order."""
+        event_rows, values = _event_rows(write), _outbox_rows(write)
+        parts = [f"e as ({_insert(_EVENTS, event_rows)})"] if event_rows else []
+        parts += [f"p as ({_SEAT})"] if write.seat is not None else []
+        parts.append(
+            f"o as ({_insert(_OUTBOX, values)} returning id)" if values
+            else "o as (select cast(0 as bigint) as id where false)"
         )
-        # claimed by the sender when it sends them itself (due after its grace), else anyone's at once
-        values = [outbox_row(r, created, due, owner if due > created else None) for r, due in zip(replies, dues)]
-        insert_replies = f"insert into outbox ({OUTBOX_COLUMNS}) values " + ", ".join(
-            ["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(values)
-        ) + " returning id"
-        seat_params = [] if seat is None else [game_id, seat[0], seat[1], game_id]
-        if self.dialect.writes_in_one_statement:  # one statement of data-modifying CTEs
-            parts = [f"e as ({insert_events})"] if event_rows else []
-            parts += [f"p as ({_SEAT})"] if seat is not None else []
-            parts.append(f"o as ({insert_replies})" if values else "o as (select cast(0 as bigint) as id where false)")
-            params = [v for row in event_rows for v in row] + seat_params + [v for row in values for v in row]
-            rows = self._execute("with " + ", ".join(parts) + " select id from o order by id", params)
-            return [int(row[0]) for row in rows]
+        params = [v for row in event_rows for v in row]
+        params += [] if write.seat is None else [write.game_id, *write.seat, write.game_id]
+        params += [v for row in values for v in row]
+        rows = self._execute("with " + ", ".join(parts) + " select id from o order by id", params)
+        return [int(row[0]) for row in rows]
+
+    def _record_plays_in_two(self, writes: list[PlayWrite]) -> list[list[int]]:
+        """Moves' writes in one transaction of two inserts (chunked under the backend's limit of
+        parameters): the events through ``Dialect.seated_events``, each move's first event carrying the
+        seat it binds, then the replies; their outbox numbers, per move, in order."""
+        seated = [
+            [*row, *(w.seat if n == 0 and w.seat is not None else (None, None))]
+            for w in writes
+            for n, row in enumerate(_event_rows(w))
+        ]
+        values = [value for w in writes for value in _outbox_rows(w)]
+        ids: list[int] = []
         with self.transaction():
-            if event_rows and seat is not None and self.dialect.seated_events:  # one insert for both tables
-                seated = [[*row, *(seat if n == 0 else (None, None))] for n, row in enumerate(event_rows)]
-                self._execute(
-                    f"insert into {self.dialect.seated_events} (game, seq, kind, data, author, at, seat_user,"
-                    " seat_name) values " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(seated)),
-                    [v for row in seated for v in row],
-                )
-            else:
-                if event_rows:
-                    self._execute(insert_events, [v for row in event_rows for v in row])
-                if seat is not None:
-                    self._execute(_SEAT, seat_params)
-            if not values:
-                return []
-            rows = self._execute(insert_replies, [v for row in values for v in row])
-        return sorted(int(row[0]) for row in rows)  # one statement under the write lock: in order
+            for w in writes:  # a seat without an event (none today) is bound on its own
+                if w.seat is not None and not w.events:
+                    self._execute(_SEAT, [w.game_id, *w.seat, w.game_id])
+            for chunk in _chunks(seated):
+                self._execute(_insert(self._seated_events(), chunk), [v for row in chunk for v in row])
+            for chunk in _chunks(values):
+                rows = self._execute(_insert(_OUTBOX, chunk) + " returning id", [v for row in chunk for v in row])
+                ids += sorted(int(row[0]) for row in rows)  # one statement under the write lock: in order
+        return _numbered(writes, ids)
+
+    def _seated_events(self) -> str:
+        """``Dialect.seated_events`` with its columns: an event's, then the seat it binds (account, name)."""
+        if self.dialect.seated_events is None:
+            raise TypeError(f"{self.dialect.name} writes in one statement: it has no seated_events view")
+        return f"{self.dialect.seated_events} (game, seq, kind, data, author, at, seat_user, seat_name)"
+
+
+_EVENTS = "events (game, seq, kind, data, author, at)"
+_OUTBOX = f"outbox ({OUTBOX_COLUMNS})"
+_MOST_PARAMETERS = 30_000  # SQLite's default limit is 32,766 bound parameters a statement
+
+
+def _insert(table: str, rows: list[list[Any]]) -> str:
+    """A multi-row insert of ``rows`` (their values bound in order) into ``table`` (its name and columns)."""
+    placeholders = "(" + ", ".join(["?"] * len(rows[0])) + ")"
+    return f"insert into {table} values " + ", ".join([placeholders] * len(rows))
+
+
+def _chunks(rows: list[list[Any]]) -> list[list[list[Any]]]:
+    """``rows`` in consecutive slices of at most ``_MOST_PARAMETERS`` values each (none when empty)."""
+    if not rows:
+        return []
+    size = max(1, _MOST_PARAMETERS // len(rows[0]))
+    return [rows[n : n + size] for n in range(0, len(rows), size)]
+
+
+def _event_rows(write: PlayWrite) -> list[list[Any]]:
+    """A move's events as rows of ``_EVENTS``, numbered after its ``after``."""
+    return [
+        [write.game_id, write.after + n, str(data.get("kind", "")), json.dumps(data, ensure_ascii=False)]
+        + [author, write.at]
+        for n, (data, author) in enumerate(write.events, 1)
+    ]
+
+
+def _outbox_rows(write: PlayWrite) -> list[list[Any]]:
+    """A move's replies as outbox rows: claimed by the sender when it sends them itself (due after its
+    grace), else anyone's at once."""
+    return [
+        outbox_row(r, write.created, due, write.owner if due > write.created else None)
+        for r, due in zip(write.replies, write.dues)
+    ]
+
+
+def _numbered(writes: list[PlayWrite], ids: list[int]) -> list[list[int]]:
+    """``ids`` (every move's outbox numbers, in the moves' order) split per move."""
+    numbered: list[list[int]] = []
+    for w in writes:
+        numbered.append(ids[: len(w.replies)])
+        ids = ids[len(w.replies) :]
+    return numbered
