@@ -221,7 +221,7 @@ def clock_tick(
     own = ticked is None
     ticked = ticked if ticked is not None else TickReplies(services, publish)
     storage = services.storage
-    stored = storage.deadlines()
+    stored = storage.read_deadlines()  # a pointer only (see above): what is committed
     services.clock.deadlines = sorted({d.at for d in stored})  # every scope's: another may close its rounds sooner
     open_rounds = [d for d in stored if d.channel.startswith(services.clock_scope)]
     due = [d for d in open_rounds if d.at - now <= WARNING_SECONDS]

@@ -67,9 +67,10 @@ class SQLOutbox(SQLRunner):
         with self.transaction():
             rows = self._execute(
                 "select o.id, o.destination, o.reply, o.attempts, o.created from outbox o"
-                " where o.delivered is null and o.dropped is null and o.destination like ?"
-                " and o.id = (select min(p.id) from outbox p where p.destination = o.destination"
-                " and p.delivered is null and p.dropped is null)"
+                # each destination's first waiting message, read from the waiting messages' index alone (the
+                # table's delivered history is never read: its scan took SQLite 30-220 ms a claim in a burst)
+                " where o.id in (select min(p.id) from outbox p where p.delivered is null and p.dropped is null"
+                " and p.destination like ? group by p.destination)"
                 f" and case when {rule} and coalesce(o.claimed_until, 0) <= ?"
                 " else not exists (select 1 from outbox_processes w where w.owner = o.claimed_by"
                 f" and w.alive_until > ?) end order by o.id limit ?{self.dialect.claim_lock}",
