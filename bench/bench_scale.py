@@ -19,7 +19,8 @@ least that offset before it. Throughput, for both: the moves answered over the w
 sent to the last answer; offered: the moves scheduled over the window from the first to the last scheduled.
 
 Reports commands per second (total and per process), p50/p99 command latency (sent to
-acknowledged, queueing included; a redelivered move's from its first sending, its redelivery's wait
+acknowledged, queueing included; also p99 per second of sending, counted from the first deadline, which
+shows whether the tail comes from the peak of arrivals or from the closes; a redelivered move's from its first sending, its redelivery's wait
 included), the latest round-1 close after its deadline (stored, and posted: its
 notice delivered), the latest round-2 draw, round-1 results (their text) and result images delivered after
 round 1's deadline, acknowledged moves missing from the database (must be 0) and rounds closed twice
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import re
@@ -51,7 +53,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -314,6 +316,11 @@ def run(
         first_sent = min(sent_at.values())
         phase = max(a.received for a in acks.values()) - first_sent
         latencies = sorted(a.received - sent_at[r] for r, a in acks.items())
+        # the same, per second of sending from the first deadline (negative: before it): where the tail is
+        closing_from = min(deadlines.values())
+        by_second: dict[int, list[float]] = defaultdict(list)
+        for r, a in acks.items():
+            by_second[math.floor(sent_at[r] - closing_from)].append(a.received - sent_at[r])
         redelivered_waits = [acks[r].received - sent_at[r] for r in again_ids if r in acks]
         all_closed = wait_until(
             lambda: db.rows("select count(*) from closes where round = 1")[0][0] >= channels,
@@ -385,6 +392,10 @@ def run(
         "per_process": {w: n / phase for w, n in sorted(per_process.items())},
         "p50_ms": statistics.median(latencies) * 1000,
         "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
+        "p99_by_second_ms": {
+            second: (len(lat), sorted(lat)[max(0, int(len(lat) * 0.99) - 1)] * 1000)
+            for second, lat in sorted(by_second.items())
+        },
         "worker_p50_ms": statistics.median(a.ms for a in acks.values()),
         "worker_p99_ms": sorted(a.ms for a in acks.values())[int(len(acks) * 0.99) - 1],
         "all_closed": all_closed,
@@ -433,6 +444,9 @@ def report(title: str, figures: dict[str, Any]) -> None:
     print(f"  latency sent->acknowledged: p50 {figures['p50_ms']:.0f} ms, p99 {figures['p99_ms']:.0f} ms "
           f"(in the process: p50 {figures['worker_p50_ms']:.0f} ms, "
           f"p99 {figures['worker_p99_ms']:.0f} ms)")
+    seconds = figures["p99_by_second_ms"]
+    print("  by second of sending from the first deadline (answers, p99 ms): "
+          + ", ".join(f"{second:+d}: {n}, {p99:.0f}" for second, (n, p99) in seconds.items()))
     print(f"  round 1 closed in {figures['closed']} channels (all: {figures['all_closed']}); close after the deadline: "
           f"median {figures['median_close_s']:.1f} s, latest {figures['latest_close_s']:.1f} s")
     print(f"  round 1 close posted in {figures['posted']} channels; after the deadline: "
