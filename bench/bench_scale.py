@@ -19,9 +19,9 @@ least that offset before it. Throughput, for both: the moves answered over the w
 sent to the last answer; offered: the moves scheduled over the window from the first to the last scheduled.
 
 Reports commands per second (total and per process), p50/p99 command latency (sent to
-acknowledged, queueing included; also p99 per second of sending, counted from the first deadline, which
-shows whether the tail comes from the peak of arrivals or from the closes; a redelivered move's from its first sending, its redelivery's wait
-included), the latest round-1 close after its deadline (stored, and posted: its
+acknowledged, queueing included; a redelivered move's from its first sending, its redelivery's wait
+included; also the p99 per second of sending, counted from the first deadline: whether the tail comes from
+the peak of arrivals or from the closes), the latest round-1 close after its deadline (stored, and posted: its
 notice delivered), the latest round-2 draw, round-1 results (their text) and result images delivered after
 round 1's deadline, acknowledged moves missing from the database (must be 0) and rounds closed twice
 (must be 0).
