@@ -483,7 +483,8 @@ def in_a_process(backend: str) -> dict[str, Any]:
     time.sleep(SETTLE_SECONDS)
     with tempfile.TemporaryDirectory() as folder:
         figures = Path(folder) / "figures.json"
-        subprocess.run([sys.executable, __file__, *sys.argv[1:], "--only", backend, "--figures", str(figures)], check=True)
+        command = [sys.executable, __file__, *sys.argv[1:], "--only", backend, "--figures", str(figures)]
+        subprocess.run(command, check=True)
         loaded: dict[str, Any] = json.loads(figures.read_text())
         return loaded
 
