@@ -117,8 +117,6 @@ class SQLGames(SQLRunner):
             return []
         if not self.dialect.writes_in_one_statement:
             return self._record_plays_in_two(writes)
-        if len(writes) == 1:
-            return [self._record_play_in_one(writes[0])]
         events = [event for w in writes for event in _event_rows(w)]
         values = [value for w in writes for value in _outbox_rows(w)]
         seats = [(w.game_id, *w.seat) for w in writes if w.seat is not None]
@@ -127,21 +125,6 @@ class SQLGames(SQLRunner):
         params += [list(column) for column in zip(*values)] if values else [[]] * 8
         rows = self._execute(_PLAYS, params)  # one text whatever the batch: parsed and prepared once
         return _numbered(writes, [int(row[0]) for row in rows])  # one insert numbers its rows in their order
-
-    def _record_play_in_one(self, write: PlayWrite) -> list[int]:
-        """One move's writes in one statement of data-modifying CTEs; its outbox numbers, in order."""
-        event_rows, values = _event_rows(write), _outbox_rows(write)
-        parts = [f"e as ({_insert(_EVENTS, event_rows)})"] if event_rows else []
-        parts += [f"p as ({_SEAT})"] if write.seat is not None else []
-        parts.append(
-            f"o as ({_insert(_OUTBOX, values)} returning id)" if values
-            else "o as (select cast(0 as bigint) as id where false)"
-        )
-        params = [v for row in event_rows for v in row]
-        params += [] if write.seat is None else [write.game_id, *write.seat, write.game_id]
-        params += [v for row in values for v in row]
-        rows = self._execute("with " + ", ".join(parts) + " select id from o order by id", params)
-        return [int(row[0]) for row in rows]
 
     def _record_plays_in_two(self, writes: list[PlayWrite]) -> list[list[int]]:
         """Moves' writes in one transaction of two inserts (chunked under the backend's limit of
@@ -172,7 +155,6 @@ class SQLGames(SQLRunner):
         return f"{self.dialect.seated_events} (game, seq, kind, data, author, at, seat_user, seat_name)"
 
 
-_EVENTS = "events (game, seq, kind, data, author, at)"
 _OUTBOX = f"outbox ({OUTBOX_COLUMNS})"
 _MOST_PARAMETERS = 30_000  # SQLite's default limit is 32,766 bound parameters a statement
 
@@ -192,7 +174,7 @@ def _chunks(rows: list[list[Any]]) -> list[list[list[Any]]]:
 
 
 def _event_rows(write: PlayWrite) -> list[list[Any]]:
-    """A move's events as rows of ``_EVENTS``, numbered after its ``after``."""
+    """A move's events as rows (game, seq, kind, data, author, at), numbered after its ``after``."""
     return [
         [write.game_id, write.after + n, str(data.get("kind", "")), json.dumps(data, ensure_ascii=False)]
         + [author, write.at]
