@@ -97,6 +97,13 @@ class Reply:
     def private(self) -> bool:
         return self.to_user is not None
 
+    def numbered(self, outbox_id: int | None) -> Reply:
+        """This reply under its outbox number (a copy, as ``dataclasses.replace`` makes, at a sixth of its cost:
+        a burst numbers every answer's replies)."""
+        numbered = object.__new__(type(self))
+        numbered.__dict__.update(self.__dict__, outbox_id=outbox_id)
+        return numbered
+
     def __str__(self) -> str:
         """For logs: its outbox number, and its text cut at :data:`LOGGED_CHARS`; never the text of a private
         reply (it may acknowledge an open duplicate submission), only its length."""

@@ -4,7 +4,6 @@ process's claimer name and heartbeat, the replies known to be first in line, and
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -75,7 +74,7 @@ class StoredOutbox:
         now = self.now()
         owner = self.claimer(now)  # claimed while it is sent: no other process takes it meanwhile
         ids = self.store.enqueue(replies, now + self.grace, created=now, owner=owner)
-        return [dataclasses.replace(r, outbox_id=i) for r, i in zip(replies, ids)]
+        return [r.numbered(i) for r, i in zip(replies, ids)]
 
     def enqueue_apart(self, replies: list[Reply]) -> list[Reply]:
         """Store replies that no transaction produced (refusals, views); unstored if storage fails."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from core.game import find_player, player_key
 from core.names import without_format_characters
@@ -63,6 +64,7 @@ def bind(storage: GameLog, record: GameRecord, user: str, seat: str) -> None:
     storage.add_player(record.id, user, seat)
 
 
+@lru_cache(maxsize=65536)  # a newcomer's name is compared with every seat of its game: each seat's read once
 def exact(name: str) -> str:
     """A name as it is compared to claim a free seat: composed (NFC), its outer spaces off, nothing else
     folded: case, accents, look-alike letters of other scripts, invisible or fullwidth characters all

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..actions import action_from_dict, action_to_dict
 from ..chat import Reply
 
 _BYTES = ("image", "document")
-_KNOWN = frozenset(f.name for f in fields(Reply))
-_STORED = tuple(f.name for f in fields(Reply) if f.name != "outbox_id")  # a row keeps its number apart
+_KNOWN = frozenset(f.name for f in fields(Reply)) - {"outbox_id"}
+# the fields stored when they differ from their default (a row keeps its number apart; actions as dicts)
+_DEFAULTS = tuple((f.name, f.default) for f in fields(Reply) if f.name not in ("text", "outbox_id", "actions"))
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # its separators are those the outbox's LIKE patterns read
 
 
 @dataclass(frozen=True)
@@ -63,13 +65,19 @@ def destination(reply: Reply) -> str:
 
 
 def reply_to_json(reply: Reply) -> str:
-    """A reply as JSON (bytes as base64), without its outbox number."""
-    data: dict[str, Any] = {name: getattr(reply, name) for name in _STORED}  # flat: no deep copy (asdict)
+    """A reply as JSON (bytes as base64), without its outbox number: its text and the fields it sets apart from
+    their defaults (those left out are read back as the defaults, ``reply_from_json``)."""
+    data: dict[str, Any] = {"text": reply.text}
+    for name, default in _DEFAULTS:
+        value = getattr(reply, name)
+        if value != default:
+            data[name] = value
     for name in _BYTES:
-        if data[name] is not None:
+        if name in data:
             data[name] = base64.b64encode(data[name]).decode("ascii")
-    data["actions"] = [action_to_dict(action) for action in reply.actions]
-    return json.dumps(data, ensure_ascii=False)
+    if reply.actions:
+        data["actions"] = [action_to_dict(action) for action in reply.actions]
+    return _ENCODER.encode(data)
 
 
 def reply_from_json(text: str, outbox_id: int) -> Reply:
@@ -80,4 +88,4 @@ def reply_from_json(text: str, outbox_id: int) -> Reply:
         if values.get(name) is not None:
             values[name] = base64.b64decode(values[name])
     values["actions"] = tuple(action_from_dict(action) for action in values.get("actions", ()))
-    return replace(Reply(**values), outbox_id=outbox_id)
+    return Reply(**values, outbox_id=outbox_id)

@@ -143,6 +143,7 @@ class DuplicateGame:
         self.settings = DuplicateSettings()
         self.lexicon_name = ""
         self.players: list[str] = []
+        self._player_keys: set[str] = set()  # each player's ``player_key``: a join is checked without a scan
         self.board = Board()
         self.bag = Bag.full(self.edition)
         self.reliquat = ""
@@ -492,9 +493,11 @@ class DuplicateGame:
             run_clock(self._open_round(str(event)), event)
 
     def _join(self, player: str) -> None:
-        if any(player_key(p) == player_key(player) for p in self.players):
+        key = player_key(player)
+        if key in self._player_keys:
             raise DuplicatePlayerError(player)
         self.players.append(player)
+        self._player_keys.add(key)
 
     def _closed_round(self, number: int) -> Round:
         closed = self.closed_rounds

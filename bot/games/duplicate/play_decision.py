@@ -110,10 +110,12 @@ def decide_play(
     events.append(game.submit(player, move, claimed, at=at))
     preview = game.preview(player, move)
     topped = topping(player) if topping is not None else None
-    replies = [_private(message, _ack(lang, game, move, claimed, preview, previous, at, topped))]
-    if seat is not None:
+    ack = _ack(lang, game, move, claimed, preview, previous, at, topped)
+    if seat is not None:  # a newcomer's welcome in the same message: one notification, one message to send
         welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
-        replies.append(_private(message, say(lang, welcome, player=player, n=round_.number)))
+        ack = f"{ack}\n{say(lang, welcome, player=player, n=round_.number)}"
+    replies = [_private(message, ack)]
+    if seat is not None:
         joined = joins_reply(lang, record, game)
         if joined is not None and not sheds(Shed.JOINS):  # overloaded: the live lines can wait
             replies.append(joined)

@@ -223,7 +223,7 @@ def recorded(services: Services, pending: list[Pending]) -> list[QuickPlay]:
     for move, ids in zip(pending, numbers):
         write = move.write
         services.duplicate_games.stored(write.game_id, move.game, (write.after + len(write.events), write.at))
-        replies = [dataclasses.replace(r, outbox_id=i) for r, i in zip(write.replies, ids)]
+        replies = [r.numbered(i) for r, i in zip(write.replies, ids)]
         first = [i for i, due in zip(ids, write.dues) if due > write.created]
         done.append(QuickPlay(replies, first, [i for i in ids if i not in first]))
     return done

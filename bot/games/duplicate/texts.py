@@ -331,9 +331,13 @@ def count_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: boo
 
 def joined_this_move(game: DuplicateGame) -> list[str]:
     """The players who joined since the last move closed (or was reopened), in order."""
-    events = game.events
-    start = max((i + 1 for i, e in enumerate(events) if isinstance(e, RoundClosed | RoundReopened)), default=0)
-    return [e.player for e in events[start:] if isinstance(e, PlayerJoined)]
+    joined = []
+    for event in reversed(game.events):  # from the last: a long game's earlier moves are never read
+        if isinstance(event, RoundClosed | RoundReopened):
+            break
+        if isinstance(event, PlayerJoined):
+            joined.append(event.player)
+    return joined[::-1]
 
 
 def joins_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: bool = True) -> Reply | None:
