@@ -8,7 +8,7 @@ another address is given
 - ``/metrics``: commands handled and their latency (from arrival to the first delivery of their
   replies), messages waiting in the outbox, the oldest one's age and the dead letters per platform
   (read from storage at scrape time, one query), 429s the platform answered, the clock leases held,
-  whether the process is overloaded, its late answers and what it shed meanwhile (``bot.overload``).
+  whether the process is busy or overloaded, its late answers and what it shed meanwhile (``bot.overload``).
 - ``/healthz``: 200 ``ok`` when the storage answers and the adapter is connected, else 503 and
   one line saying which is not.
 
@@ -133,7 +133,8 @@ class Metrics:
         )
         self.shed = Counter(
             "arbitre_shed",
-            "Items left out while overloaded: live counter edits, join notices, result and standings images",
+            "Items left out: live counter edits and join notices while busy, result and standings images while"
+            " overloaded",
             ["what"],
             registry=self.registry,
         )
@@ -141,6 +142,9 @@ class Metrics:
             self.shed.labels(what.value)
         self.overloaded = Gauge(
             "arbitre_overloaded", "1 while the process is overloaded (it sheds what can wait)", registry=self.registry
+        )
+        self.busy = Gauge(
+            "arbitre_busy", "1 while answers queue in the process (its live lines give way)", registry=self.registry
         )
         self.answers_late = Gauge(
             "arbitre_answers_late",
@@ -159,10 +163,11 @@ class Metrics:
     def watch_overload(self, overload: Overload) -> None:
         """Show ``overload``'s state and its late answers (read at scrape time)."""
         self.overloaded.set_function(lambda: float(overload.overloaded))
+        self.busy.set_function(lambda: float(overload.busy))
         self.answers_late.set_function(lambda: float(overload.load().late))
 
     def shed_items(self, what: Shed, count: int = 1) -> None:
-        """Count ``count`` items of ``what`` left out (overloaded)."""
+        """Count ``count`` items of ``what`` left out (busy or overloaded)."""
         self.shed.labels(what.value).inc(count)
 
     def command_done(self, command: str, platform: str, seconds: float) -> None:

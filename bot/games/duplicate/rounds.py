@@ -122,8 +122,8 @@ def finish(services: Services, record: GameRecord, game: DuplicateGame, lang: st
 
 def _unshed(services: Services, live_lines: list[Reply]) -> list[Reply]:
     """The live lines' update at a close, but those the process leaves out while overloaded (the exact count
-    heads the results all the same)."""
-    return [line for line in live_lines if not services.sheds(live_line_kind(line))]
+    heads the results all the same); a busy process still sends them (one edit a room brings each up to date)."""
+    return [line for line in live_lines if not services.sheds(live_line_kind(line), at_close=True)]
 
 
 def close_round(

@@ -5,7 +5,8 @@ test moves it: no sleep times anything), the platform a ``deliver`` the test hol
 late answers (``bot.overload``: ten answers or more waiting more than 3 s in the process), left once none has
 been late for 10 s. While overloaded the live counter, the join notices and the results' images are not
 produced (each counted in ``arbitre_shed_total{what}``, the state in ``arbitre_overloaded``); every
-acknowledgement, draw and results text still goes, with the exact count heading the results.
+acknowledgement, draw and results text still goes, with the exact count heading the results. Busy comes first
+(ten answers waiting more than 0.5 s): the live lines alone give way, still brought up to date at the close.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from prometheus_client import generate_latest
 from bot.chat import Incoming, Reply
 from bot.operations.metrics import Metrics
 from bot.outbox import Undelivered
-from bot.overload import CALM_SECONDS, LATE_SECONDS, OverloadPolicy, Shed
+from bot.overload import BUSY_SECONDS, CALM_SECONDS, LATE_SECONDS, OverloadPolicy, Shed
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
 from bot.storage import SQLiteStorage
@@ -199,6 +200,93 @@ async def test_a_backlog_sheds_counters_joins_and_images_and_never_an_answer_a_d
         assert said[0].startswith(f"overload: {ROOMS * PLAYERS} answers have waited more than 3 s (the oldest 4.0 s)")
         assert said[1].startswith("overload over after "), said
         assert said[1].endswith("s: 300 counter edits, 300 join notices and 20 images were shed"), said
+        assert not any("P0" in message or "u:" in message for message in said)
+    finally:
+        await service.stop()
+        referee.clock.shutdown()
+
+
+def busy_logs(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.getMessage().startswith("busy")]
+
+
+@pytest.mark.asyncio
+async def test_a_queue_of_a_second_sheds_the_live_lines_alone_and_the_close_still_brings_them_up_to_date(
+    storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ten rooms of 30 players answer in the same second while the platform holds its deliveries for 1 s:
+    busy (the 290 queued have waited more than 0.5 s), not overloaded. The 290 are acknowledged with no counter
+    edit nor join notice (290 of each shed); at the close, busy still, each room's counter and join line are
+    brought up to date once, exact, and both images are drawn. Busy ends once no answer has waited for 10 s:
+    round 2's counter comes back. The log says when busy started and ended, with no name in it."""
+    caplog.set_level(logging.INFO, logger="arbitre")
+    now = [START]
+    referee = Referee(storage, LEXICONS, now=lambda: now[0], images=True)
+    metrics = Metrics(now=lambda: now[0])
+    platform = Platform()
+    service = RefereeService(referee, platform.deliver, metrics=metrics)
+    rooms = [f"discord:{n}" for n in range(1, ROOMS + 1)]
+    users = {room: [f"u:{r}-{p}" for p in range(PLAYERS)] for r, room in enumerate(rooms)}
+    try:
+        for room in rooms:
+            await service.handle(Incoming(room, "u:ref", "Ref", "/duplicate 1", admin=True))
+        (deadline,) = {d.at for d in storage.deadlines()}
+        now[0] = deadline - 10
+        await service.tick()
+        await service.drain()
+        assert metrics.registry.get_sample_value("arbitre_busy") == 0
+
+        platform.hold()
+        plays = [
+            asyncio.ensure_future(service.handle(Incoming(room, user, f"P{user[2:]}", "/jouer H8 ZOO", private=True)))
+            for room in rooms
+            for user in users[room]
+        ]
+        await until(lambda: platform.held == ROOMS, "every room's first answer at the platform")
+        now[0] += BUSY_SECONDS + 0.5  # every answer has waited 1 s
+        await service.tick()
+        assert service.overload.busy
+        assert not service.overload.overloaded
+        assert metrics.registry.get_sample_value("arbitre_busy") == 1
+        entered = now[0]
+        assert overloaded(metrics) == 0
+
+        platform.release()
+        answers = await asyncio.gather(*plays)
+        firsts = {r * PLAYERS for r in range(ROOMS)}
+        assert all(sum(map(is_live, answers[n])) == 2 for n in firsts)
+        assert not any(is_live(r) for n, replies in enumerate(answers) if n not in firsts for r in replies)
+        assert all(len(replies) == 1 for n, replies in enumerate(answers) if n not in firsts)  # the ack alone
+
+        now[0] = deadline + 0.1
+        before = len(platform.delivered)
+        await service.tick()
+        await service.drain()
+        await service.flush_outbox(everything=True)
+        assert service.overload.busy
+        after = platform.delivered[before:]
+        for room in rooms:
+            lines = {r.edit_key: r.text for r in after if r.channel == room and r.edit_key and not r.live}
+            count = next(text for key, text in lines.items() if key.startswith("dup-count-"))
+            joins = next(text for key, text in lines.items() if key.startswith("dup-joins-"))
+            assert count.startswith(f"Coup 1 : {PLAYERS} joueurs sur {PLAYERS} ont joué"), count
+            assert joins.count(",") == PLAYERS - 2, joins
+            assert "rejoignent la partie au coup 1" in joins, joins
+        assert sum(r.image is not None for r in after) == 2 * ROOMS  # results and standings, drawn
+        expected = [ROOMS * (PLAYERS - 1), ROOMS * (PLAYERS - 1), 0]
+        assert [shed(metrics, what) for what in Shed] == expected
+
+        now[0] += CALM_SECONDS + 0.1
+        await service.tick()
+        assert not service.overload.busy
+        again = await service.handle(Incoming(rooms[0], users[rooms[0]][0], "P0-0", "/jouer H8 ZOO", private=True))
+        assert [r.text for r in again if (r.edit_key or "").startswith("dup-count-")] == [
+            f"Coup 2 : 1 joueur sur {PLAYERS} a joué."
+        ]
+        said = busy_logs(caplog)
+        assert len(said) == 2, said
+        assert said[1] == f"busy over after {now[0] - entered:.0f} s: 580 live lines were shed", said
+        assert overload_logs(caplog) == []
         assert not any("P0" in message or "u:" in message for message in said)
     finally:
         await service.stop()
