@@ -6,11 +6,12 @@ batches of ``batch`` across rooms; the PostgreSQL server is the tests' (``tests.
 Reports the process CPU per /jouer (without and with the profiler) and the profile's top functions.
 
     .venv/bin/python bench/bench_play_cpu.py [--rooms 100] [--players 20] [--only pg|sqlite] [--top 25] [--batch 100]
-        [--service]
+        [--service] [--busy]
 
 ``--service``: through ``RefereeService.handle``, each room's players answering in waves (one answer per
 room arriving together), delivered at once (the service's clock, outbox worker and heartbeat not started;
-cProfile sees only the event loop's thread, the CPU figures count every thread).
+cProfile sees only the event loop's thread, the CPU figures count every thread). ``--busy``: as if the process were
+busy the whole time (``bot.overload``: each answer's live counter edit and join notice left out).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.chat import Incoming, Reply  # noqa: E402
+from bot.overload import LIVE_LINES, Shed, Shedder, keeps_all  # noqa: E402
 from bot.referee import Referee  # noqa: E402
 from bot.runtime.service import PLAYS_AT_ONCE, RefereeService  # noqa: E402
 from bot.storage import SQLiteStorage, Storage  # noqa: E402
@@ -38,13 +40,19 @@ from tests.ready_lists import ready_registry  # noqa: E402
 START = 1_800_000_000.0
 
 
+def as_if_busy(what: Shed, count: int = 1, *, at_close: bool = False) -> bool:
+    """A process busy the whole time: each answer's live lines left out, as ``bot.overload`` does."""
+    return what in LIVE_LINES and not at_close
+
+
 def plays(
     storage: Storage, rooms: int, players: int, profile: cProfile.Profile | None, service: bool = False,
-    batch: int = PLAYS_AT_ONCE,
+    batch: int = PLAYS_AT_ONCE, shedding: Shedder = keeps_all,
 ) -> tuple[float, int]:
     """CPU seconds spent in ``handle_plays`` (``service``: in the service, the answers of each round of
     players arriving together) and how many answers were acknowledged."""
     referee = Referee(storage, ready_registry(), now=lambda: START, images=False)
+    referee.shedding = shedding
     try:
         names = [f"discord:{n}" for n in range(rooms)]
         for room in names:
@@ -61,7 +69,8 @@ def plays(
         if profile is not None:
             profile.enable()
         if service:
-            done = asyncio.run(served(referee, [burst[n : n + rooms] for n in range(0, len(burst), rooms)]))
+            waves = [burst[n : n + rooms] for n in range(0, len(burst), rooms)]
+            done = asyncio.run(served(referee, waves, shedding))
         else:
             for chunk in batches:
                 done += sum(r is not None for r in referee.handle_plays(chunk))
@@ -73,13 +82,15 @@ def plays(
         storage.close()
 
 
-async def served(referee: Referee, waves: list[list[Incoming]]) -> int:
+async def served(referee: Referee, waves: list[list[Incoming]], shedding: Shedder = keeps_all) -> int:
     """The waves of answers through the real service (each wave arrives together), delivered at once."""
 
     async def deliver(replies: list[Reply]) -> None:
         pass
 
     service = RefereeService(referee, deliver)
+    if shedding is not keeps_all:  # the service's own overload would find it calm (the clock stands still)
+        referee.shedding = shedding
     done = 0
     try:
         for wave in waves:
@@ -91,13 +102,14 @@ async def served(referee: Referee, waves: list[list[Incoming]]) -> int:
 
 
 def measure(
-    name: str, open_store: object, rooms: int, players: int, top: int, service: bool, batch: int = PLAYS_AT_ONCE
+    name: str, open_store: object, rooms: int, players: int, top: int, service: bool, batch: int = PLAYS_AT_ONCE,
+    shedding: Shedder = keeps_all,
 ) -> None:
     assert callable(open_store)
-    cpu, done = plays(open_store(), rooms, players, None, service, batch)
+    cpu, done = plays(open_store(), rooms, players, None, service, batch, shedding)
     print(f"{name}: {done} /jouer acknowledged, {cpu * 1e6 / done:.0f} µs CPU each (no profiler)")
     profile = cProfile.Profile()
-    cpu, done = plays(open_store(), rooms, players, profile, service, batch)
+    cpu, done = plays(open_store(), rooms, players, profile, service, batch, shedding)
     print(f"{name}: {cpu * 1e6 / done:.0f} µs CPU each under cProfile")
     text = io.StringIO()
     pstats.Stats(profile, stream=text).sort_stats("tottime").print_stats(top)
@@ -112,17 +124,19 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--batch", type=int, default=PLAYS_AT_ONCE, help="answers per handle_plays")
     parser.add_argument("--service", action="store_true", help="through the service, not handle_plays alone")
+    parser.add_argument("--busy", action="store_true", help="as if busy: each answer's live lines left out")
     args = parser.parse_args()
+    shedding: Shedder = as_if_busy if args.busy else keeps_all
     if args.only != "pg":
         with tempfile.TemporaryDirectory() as folder:
             files = iter(range(1_000))
             measure("SQLite", lambda: SQLiteStorage(Path(folder) / f"{next(files)}.sqlite"), args.rooms,
-                    args.players, args.top, args.service, args.batch)
+                    args.players, args.top, args.service, args.batch, shedding)
     if args.only != "sqlite":
         server = PostgresServer().start()
         try:
             measure("PostgreSQL", lambda: PostgresStorage(server.create_database()), args.rooms, args.players,
-                    args.top, args.service, args.batch)
+                    args.top, args.service, args.batch, shedding)
         finally:
             server.stop()
 

@@ -14,15 +14,16 @@ of answers queued are. It ends once no answer has been late for ``calm_seconds``
 that drains does not switch it off and on again. The log says once when it starts and once when it ends
 (counts only: never a channel, a user or a text).
 
-**Busy first, then overloaded.** The live lines give way as soon as a queue forms: the live counter ("Coup N :
-X joueurs sur Y ont joué." and its update at the close: the exact count heads the results) and the join
-notices (a player who joins with ``/rejoindre`` is answered privately instead) are shed while the process is
-*busy*: ``enter_late`` answers have waited more than ``busy_seconds`` (0.5 s), left the same way once none
-has for ``calm_seconds``. They are a sixth of what an answer costs in a burst, and leaving them out while
-answers queue is what keeps the queue short (300 rooms of 50 players answering in the same 10 s). The images
-of a round's result and of the standings (the results stand as text) give way only once *overloaded*.
-Never shed: draws, warnings, results, acknowledgements, verdicts, anything a command answers. Each item shed
-is counted (``arbitre_shed_total{what}``), and the states are the gauges ``arbitre_busy`` and
+**Busy first, then overloaded.** The live lines give way as soon as a queue forms: the live counter's edits
+("Coup N : X joueurs sur Y ont joué.") and the join notices (a player who joins with ``/rejoindre`` is
+answered privately instead) are shed while the process is *busy*: ``enter_late`` answers have waited more
+than ``busy_seconds`` (0.5 s); left the same way once none has for ``calm_seconds``. A busy close still
+brings both lines up to date, once. Leaving them out takes a fifth off what an answer costs on its path (262
+µs against 338, ``bench/bench_play_cpu.py --busy``), which keeps the queue short (300 rooms of 50 players
+answering in the same 10 s). Once *overloaded*, the lines' update at the close gives way too (the exact count
+heads the results), and so do the images of a round's result and of the standings (the results stand as
+text). Never shed: draws, warnings, results, acknowledgements, verdicts, anything a command answers. Each
+item shed is counted (``arbitre_shed_total{what}``), and the states are the gauges ``arbitre_busy`` and
 ``arbitre_overloaded`` (``bot.operations.metrics``).
 
 ``Overload`` is shared by the event loop (answers waiting, the clock's look at every tick) and the command

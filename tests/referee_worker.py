@@ -14,7 +14,7 @@ delivers is appended to ``--out`` as a JSON line ``{"at", "outbox", "channel", "
 begun; ``--deliver-seconds``: a platform that takes that long to accept each batch). Results and standings
 are drawn as images, as in production (``--no-images``: text only). The first stdout line is
 ``{"ready": NAME, "pid"}``; at the end of stdin the process finishes what it was given, stops cleanly,
-says on stderr how large its batches of private /play were, and exits 0.
+says on stderr how large its batches of private /play were and what it shed, and exits 0.
 
 ``ARBITRE_WORKER_PROFILE=FOLDER``: the process runs under cProfile (the event loop's thread and the
 threads it hands work to) and writes ``FOLDER/NAME.prof`` at the end.
@@ -41,6 +41,7 @@ if str(ROOT) not in sys.path:
 
 from bot.chat import Incoming, Reply  # noqa: E402
 from bot.games.duplicate.closes import ResultImages  # noqa: E402
+from bot.overload import Shed  # noqa: E402
 from bot.play.clock_lease import ClockLease  # noqa: E402
 from bot.referee import Referee  # noqa: E402
 from bot.runtime.service import RefereeService  # noqa: E402
@@ -162,9 +163,11 @@ async def serve(args: argparse.Namespace, profiles: Profiles | None = None) -> i
     batches, answers = service.play_batches
     mean = answers / batches if batches else 0.0
     marks, marked = service.mark_batches
+    shed = service.overload.shed
     sys.stderr.write(
         f"{args.name}: {answers} private /play in {batches} batches (mean {mean:.1f}); "
-        f"{marked} commands' replies marked delivered in {marks} statements; clock CPU {clock_cpu[0]:.2f} s\n"
+        f"{marked} commands' replies marked delivered in {marks} statements; clock CPU {clock_cpu[0]:.2f} s; "
+        f"shed: {shed[Shed.COUNTER]} counter edits, {shed[Shed.JOINS]} join notices, {shed[Shed.IMAGES]} images\n"
     )
     return 0
 
