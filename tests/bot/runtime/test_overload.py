@@ -12,8 +12,10 @@ acknowledgement, draw and results text still goes, with the exact count heading 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 
 import pytest
 from prometheus_client import generate_latest
@@ -97,18 +99,37 @@ def overload_logs(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.getMessage().startswith("overload")]
 
 
-@pytest.mark.asyncio
-async def test_a_backlog_sheds_counters_joins_and_images_and_never_an_answer_a_draw_or_results(
-    storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Ten rooms of 30 players answer round 1 in the same second while the platform holds its deliveries:
-    each room's first answer is at the platform, the 290 others queue behind it. 4 s later the 290 are
-    late: overloaded at the clock's look. The platform lets go: the 290 are recorded and acknowledged with
-    no counter edit nor join notice, the ten closes post their next draw and results (exact counts) with no
-    update of the live lines and no image; shed: 300 counter edits, 300 join notices, 20 images, exactly.
-    Once no answer has been late for 10 s, overload ends: round 2's counter comes back, and its close's
-    images. The log says when overload started and ended, once each, with no name in it."""
-    caplog.set_level(logging.INFO, logger="arbitre")
+@dataclass
+class Crowd:
+    """Ten rooms of 30 players on the real service and referee (images on), each room's round 1 open and its
+    warning given, the clock the test's (``now``)."""
+
+    now: list[float]
+    metrics: Metrics
+    platform: Platform
+    service: RefereeService
+    rooms: list[str]
+    users: dict[str, list[str]]
+    deadline: float  # every room's round 1 ends at that moment
+
+    async def queued(self) -> list[asyncio.Task[list[Reply]]]:
+        """Every player answers at once while the platform holds its deliveries: each room's first answer is
+        at the platform, the others queue behind it."""
+        self.platform.hold()
+        plays = [
+            asyncio.ensure_future(
+                self.service.handle(Incoming(room, user, f"P{user[2:]}", "/jouer H8 ZOO", private=True))
+            )
+            for room in self.rooms
+            for user in self.users[room]
+        ]
+        await until(lambda: self.platform.held == ROOMS, "every room's first answer at the platform")
+        return plays
+
+
+@contextlib.asynccontextmanager
+async def crowd(storage: SQLiteStorage) -> AsyncIterator[Crowd]:
+    """``Crowd`` on ``storage``, stopped at the end."""
     now = [START]
     referee = Referee(storage, LEXICONS, now=lambda: now[0], images=True)
     metrics = Metrics(now=lambda: now[0])
@@ -123,16 +144,30 @@ async def test_a_backlog_sheds_counters_joins_and_images_and_never_an_answer_a_d
         now[0] = deadline - 10
         await service.tick()  # the warnings
         await service.drain()  # delivered (the clock does not wait for its sends: the test does)
+        yield Crowd(now, metrics, platform, service, rooms, users, deadline)
+    finally:
+        await service.stop()
+        referee.clock.shutdown()
+
+
+@pytest.mark.asyncio
+async def test_a_backlog_sheds_counters_joins_and_images_and_never_an_answer_a_draw_or_results(
+    storage: SQLiteStorage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ten rooms of 30 players answer round 1 in the same second while the platform holds its deliveries:
+    each room's first answer is at the platform, the 290 others queue behind it. 4 s later the 290 are
+    late: overloaded at the clock's look. The platform lets go: the 290 are recorded and acknowledged with
+    no counter edit nor join notice, the ten closes post their next draw and results (exact counts) with no
+    update of the live lines and no image; shed: 300 counter edits, 300 join notices, 20 images, exactly.
+    Once no answer has been late for 10 s, overload ends: round 2's counter comes back, and its close's
+    images. The log says when overload started and ended, once each, with no name in it."""
+    caplog.set_level(logging.INFO, logger="arbitre")
+    async with crowd(storage) as c:
+        now, metrics, platform, service = c.now, c.metrics, c.platform, c.service
+        rooms, users, deadline = c.rooms, c.users, c.deadline
         assert overloaded(metrics) == 0
         assert all(shed(metrics, what) == 0 for what in Shed)
-
-        platform.hold()
-        plays = [
-            asyncio.ensure_future(service.handle(Incoming(room, user, f"P{user[2:]}", "/jouer H8 ZOO", private=True)))
-            for room in rooms
-            for user in users[room]
-        ]
-        await until(lambda: platform.held == ROOMS, "every room's first answer at the platform")
+        plays = await c.queued()
         load = service.overload.load()
         assert (load.waiting, load.late) == (ROOMS * PLAYERS, 0)
         now[0] += LATE_SECONDS + 1  # every answer has waited 4 s: the 290 queued, and the 10 at the platform
@@ -201,9 +236,6 @@ async def test_a_backlog_sheds_counters_joins_and_images_and_never_an_answer_a_d
         assert said[1].startswith("overload over after "), said
         assert said[1].endswith("s: 300 counter edits, 300 join notices and 20 images were shed"), said
         assert not any("P0" in message or "u:" in message for message in said)
-    finally:
-        await service.stop()
-        referee.clock.shutdown()
 
 
 def busy_logs(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -220,29 +252,11 @@ async def test_a_queue_of_a_second_sheds_the_live_lines_alone_and_the_close_stil
     brought up to date once, exact, and both images are drawn. Busy ends once no answer has waited for 10 s:
     round 2's counter comes back. The log says when busy started and ended, with no name in it."""
     caplog.set_level(logging.INFO, logger="arbitre")
-    now = [START]
-    referee = Referee(storage, LEXICONS, now=lambda: now[0], images=True)
-    metrics = Metrics(now=lambda: now[0])
-    platform = Platform()
-    service = RefereeService(referee, platform.deliver, metrics=metrics)
-    rooms = [f"discord:{n}" for n in range(1, ROOMS + 1)]
-    users = {room: [f"u:{r}-{p}" for p in range(PLAYERS)] for r, room in enumerate(rooms)}
-    try:
-        for room in rooms:
-            await service.handle(Incoming(room, "u:ref", "Ref", "/duplicate 1", admin=True))
-        (deadline,) = {d.at for d in storage.deadlines()}
-        now[0] = deadline - 10
-        await service.tick()
-        await service.drain()
+    async with crowd(storage) as c:
+        now, metrics, platform, service = c.now, c.metrics, c.platform, c.service
+        rooms, users, deadline = c.rooms, c.users, c.deadline
         assert metrics.registry.get_sample_value("arbitre_busy") == 0
-
-        platform.hold()
-        plays = [
-            asyncio.ensure_future(service.handle(Incoming(room, user, f"P{user[2:]}", "/jouer H8 ZOO", private=True)))
-            for room in rooms
-            for user in users[room]
-        ]
-        await until(lambda: platform.held == ROOMS, "every room's first answer at the platform")
+        plays = await c.queued()
         now[0] += BUSY_SECONDS + 0.5  # every answer has waited 1 s
         await service.tick()
         assert service.overload.busy
@@ -288,9 +302,6 @@ async def test_a_queue_of_a_second_sheds_the_live_lines_alone_and_the_close_stil
         assert said[1] == f"busy over after {now[0] - entered:.0f} s: 580 live lines were shed", said
         assert overload_logs(caplog) == []
         assert not any("P0" in message or "u:" in message for message in said)
-    finally:
-        await service.stop()
-        referee.clock.shutdown()
 
 
 @pytest.mark.asyncio
