@@ -12,12 +12,14 @@ import sys
 import textwrap
 from collections.abc import Iterator
 
+import psycopg
 import pytest
 
 from bot.chat import Incoming, Reply
 from bot.games.duplicate.rounds import ANSWERS_AWAITED_SECONDS, ARRIVALS_SAID_SECONDS
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
+from bot.storage.sql.postgres import SAID_NAME, said_key
 from tests.paths import REPO_ROOT
 from tests.ready_lists import ready_registry
 from tests.waiting import eventually
@@ -36,6 +38,7 @@ OTHER = textwrap.dedent(
     from bot.storage.sql.postgres import PostgresStorage
     storage = PostgresStorage(sys.argv[1])
     me = process_name()
+    print(me, flush=True)
     storage.outbox_alive(me, 2e9)
     for line in sys.stdin:
         at, *channels = line.split()
@@ -50,6 +53,7 @@ class Other:
 
     def __init__(self, url: str) -> None:
         root = str(REPO_ROOT)
+        self.url = url
         self.process = subprocess.Popen(
             [sys.executable, "-c", OTHER, url],
             stdin=subprocess.PIPE,
@@ -58,6 +62,8 @@ class Other:
             cwd=root,
             env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"},
         )
+        assert self.process.stdout is not None
+        self.owner = self.process.stdout.readline().strip()
 
     def holds(self, *channels: str, at: float = START) -> None:
         """It says it holds messages sent in ``channels``, every message it received before ``at`` among them."""
@@ -70,6 +76,16 @@ class Other:
     def kill(self) -> None:
         self.process.kill()
         self.process.wait(30)
+
+    def session_ended(self) -> bool:
+        """Whether the server has ended the arrival session of the killed process (it does so in its own time,
+        once it reads the closed socket: a few milliseconds, more on a loaded machine)."""
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            row = conn.execute(
+                "select count(*) from pg_stat_activity where application_name like %s",
+                [f"{SAID_NAME}% {said_key(self.owner)}"],
+            ).fetchone()
+        return row is not None and row[0] == 0
 
 
 @pytest.fixture
@@ -139,6 +155,7 @@ def test_a_process_that_dies_holds_up_no_close(
     other.holds(CHANNEL)
     assert not closes(referee, clock, DEADLINE + 1)
     other.kill()  # kill -9: its session ends, with its locks
+    asyncio.run(eventually(other.session_ended))
     assert closes(referee, clock, DEADLINE + 1.5)
 
 
