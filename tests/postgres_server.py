@@ -175,3 +175,19 @@ class PostgresServer:
         self._run([str(binaries / "pg_ctl"), "-D", str(self.directory / "data"), "-m", "fast", "-w", "stop"])
         shutil.rmtree(self.directory, ignore_errors=True)
         self.directory = None
+
+
+def wait_until_lock_is_free(url: str, space: int, name: str, timeout: float = 10.0) -> None:
+    """Until no session holds the advisory lock ``(space, hashtext(name))``: after a process is killed, the
+    server ends its session, and frees its locks, a moment later, once it reads the closed socket."""
+    import psycopg
+
+    deadline = time.monotonic() + timeout
+    with psycopg.connect(url, autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            row = conn.execute("select pg_try_advisory_lock(%s, hashtext(%s))", [space, name]).fetchone()
+            if row is not None and row[0]:
+                conn.execute("select pg_advisory_unlock(%s, hashtext(%s))", [space, name])
+                return
+            time.sleep(0.01)
+    raise AssertionError(f"a killed process's session still holds the lock on {name!r} after {timeout} s")

@@ -12,15 +12,15 @@ import sys
 import textwrap
 from collections.abc import Iterator
 
-import psycopg
 import pytest
 
 from bot.chat import Incoming, Reply
 from bot.games.duplicate.rounds import ANSWERS_AWAITED_SECONDS, ARRIVALS_SAID_SECONDS
 from bot.referee import Referee
 from bot.runtime.service import RefereeService
-from bot.storage.sql.postgres import SAID_NAME, said_key
+from bot.storage.sql.postgres import ARRIVAL_LOCKS
 from tests.paths import REPO_ROOT
+from tests.postgres_server import wait_until_lock_is_free
 from tests.ready_lists import ready_registry
 from tests.waiting import eventually
 
@@ -38,7 +38,6 @@ OTHER = textwrap.dedent(
     from bot.storage.sql.postgres import PostgresStorage
     storage = PostgresStorage(sys.argv[1])
     me = process_name()
-    print(me, flush=True)
     storage.outbox_alive(me, 2e9)
     for line in sys.stdin:
         at, *channels = line.split()
@@ -53,7 +52,6 @@ class Other:
 
     def __init__(self, url: str) -> None:
         root = str(REPO_ROOT)
-        self.url = url
         self.process = subprocess.Popen(
             [sys.executable, "-c", OTHER, url],
             stdin=subprocess.PIPE,
@@ -62,8 +60,6 @@ class Other:
             cwd=root,
             env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"},
         )
-        assert self.process.stdout is not None
-        self.owner = self.process.stdout.readline().strip()
 
     def holds(self, *channels: str, at: float = START) -> None:
         """It says it holds messages sent in ``channels``, every message it received before ``at`` among them."""
@@ -76,16 +72,6 @@ class Other:
     def kill(self) -> None:
         self.process.kill()
         self.process.wait(30)
-
-    def session_ended(self) -> bool:
-        """Whether the server has ended the arrival session of the killed process (it does so in its own time,
-        once it reads the closed socket: a few milliseconds, more on a loaded machine)."""
-        with psycopg.connect(self.url, autocommit=True) as conn:
-            row = conn.execute(
-                "select count(*) from pg_stat_activity where application_name like %s",
-                [f"{SAID_NAME}% {said_key(self.owner)}"],
-            ).fetchone()
-        return row is not None and row[0] == 0
 
 
 @pytest.fixture
@@ -148,14 +134,14 @@ def test_a_close_waits_for_what_another_process_holds(
 
 
 def test_a_process_that_dies_holds_up_no_close(
-    closer: tuple[Referee, RefereeService, list[float]], other: Other
+    closer: tuple[Referee, RefereeService, list[float]], other: Other, postgres_url: str
 ) -> None:
     referee, service, clock = closer
     service.beat()
     other.holds(CHANNEL)
     assert not closes(referee, clock, DEADLINE + 1)
     other.kill()  # kill -9: its session ends, with its locks
-    asyncio.run(eventually(other.session_ended))
+    wait_until_lock_is_free(postgres_url, ARRIVAL_LOCKS, CHANNEL)
     assert closes(referee, clock, DEADLINE + 1.5)
 
 

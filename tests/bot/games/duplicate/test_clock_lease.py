@@ -12,7 +12,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from bot.referee import Referee
 from bot.storage import Storage
 from bot.storage.sql.dialect import CLOCK_OWNER_LOCKS
 from tests.paths import REPO_ROOT
+from tests.postgres_server import wait_until_lock_is_free
 from tests.ready_lists import ready_registry
 
 CHANNEL = "discord:100"
@@ -65,20 +65,6 @@ class Other:
     def kill(self) -> None:
         self.process.kill()
         self.process.wait(30)
-
-    def wait_for_its_session_to_end(self, url: str) -> None:
-        """Until the server has ended the killed process's session, and with it its owner lock: the
-        server learns of the closed socket a moment after the kill, not at the same instant."""
-        import psycopg
-
-        with psycopg.connect(url, autocommit=True) as conn:
-            for _ in range(1000):
-                row = conn.execute("select pg_try_advisory_lock(%s, hashtext('other'))", [CLOCK_OWNER_LOCKS]).fetchone()
-                if row is not None and row[0]:
-                    conn.execute("select pg_advisory_unlock(%s, hashtext('other'))", [CLOCK_OWNER_LOCKS])
-                    return
-                time.sleep(0.01)
-        raise AssertionError("the killed process's session still holds its owner lock after 10 s")
 
 
 @pytest.fixture
@@ -130,7 +116,7 @@ def test_a_killed_owner_s_channel_is_closed_at_once_by_another_process(
     assert other.hold(DEADLINE - 5, CHANNEL) == {CHANNEL}
     assert not closes(referee, clock, DEADLINE - 1)
     other.kill()  # kill -9 one second before the deadline: its session ends, with its owner lock
-    other.wait_for_its_session_to_end(postgres_url)
+    wait_until_lock_is_free(postgres_url, CLOCK_OWNER_LOCKS, "other")
     assert closes(referee, clock, DEADLINE + 0.1)
     assert CHANNEL in referee.clock.held
 
@@ -141,7 +127,7 @@ def test_a_lease_taken_over_is_not_taken_back_by_a_restarted_owner(
     referee, clock = closer
     other.hold(DEADLINE - 5, CHANNEL)
     other.kill()
-    other.wait_for_its_session_to_end(postgres_url)
+    wait_until_lock_is_free(postgres_url, CLOCK_OWNER_LOCKS, "other")
     assert closes(referee, clock, DEADLINE + 0.1)
     again = Other(postgres_url)  # the same owner, restarted: the lease is the live process's now
     try:
