@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
+from functools import cache
 from typing import Any, ClassVar, TypeVar
 
 T = TypeVar("T")
@@ -250,9 +251,15 @@ def record_to_dict(record: Any) -> dict[str, Any]:
     """A frozen event dataclass as a plain dict with its ``kind``: tuples become lists, values with
     ``to_dict`` their dict (shared by classic and duplicate events)."""
     data: dict[str, Any] = {"kind": record.kind}
-    for item in fields(record):
-        data[item.name] = _to_json(getattr(record, item.name))
+    for name in _field_names(type(record)):
+        data[name] = _to_json(getattr(record, name))
     return data
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields, in order (read once per class)."""
+    return tuple(item.name for item in fields(cls))
 
 
 def record_from_dict(

@@ -78,12 +78,18 @@ def claimable(seats: Sequence[str], typed: str) -> str | None:
     return next((seat for seat in seats if exact(seat) == wanted), None) if wanted else None
 
 
+def claimed_names(message: Incoming) -> tuple[str, str]:
+    """The names under which the sender claims a free seat: their whole display name, and its first word
+    (``exact``; the first word empty when the name is)."""
+    full = exact(message.name)
+    words = full.split()
+    return full, words[0] if words else ""
+
+
 def named_like(message: Incoming, seats: Sequence[str]) -> str | None:
     """The seat whose name is exactly the sender's whole display name, or its first word (``exact``: a
     look-alike of a seat's name never claims it)."""
-    full = exact(message.name)
-    words = full.split()
-    for wanted in (full, words[0] if words else ""):
+    for wanted in claimed_names(message):
         found = claimable(seats, wanted)
         if found is not None:
             return found

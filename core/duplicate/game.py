@@ -232,6 +232,10 @@ class DuplicateGame:
         """Add a player."""
         return self.apply(PlayerJoined(player))
 
+    def has_player_like(self, name: str) -> bool:
+        """Whether a player's name is ``name`` as ``player_key`` folds names (a join under it is refused)."""
+        return player_key(name) in self._player_keys
+
     def draw(self, rng: random.Random, at: float | None = None) -> list[DuplicateEvent]:
         """Draw the next move's letters at random, rejecting draws that break the rule."""
         self._check_not_finished("draw")

@@ -255,7 +255,10 @@ def _seat(message: Incoming, state: PlayState, game: DuplicateGame) -> str | Han
             return name
         seat = find_player(game.players, name) if name != seats.RELEASED else None
         return HandOver.SEAT_BY_NAME if seat is None else seat
-    # a free seat claimed by name (or one another account holds: the usual way says so), or a newcomer
+    # a free seat claimed by name (or one another account holds: the usual way says so), or a newcomer; a
+    # name that folds like no seat's (``player_key``; names equal as ``exact`` fold alike) claims none
+    if not any(name and game.has_player_like(name) for name in seats.claimed_names(message)):
+        return None
     return HandOver.SEAT_BY_NAME if seats.named_like(message, game.players) is not None else None
 
 

@@ -6,7 +6,11 @@ that answers in duplicate plays under its own name."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from bot.play import seats
+from core.names import player_key
 from tests.club import Club
 
 LOOKALIKES = [
@@ -53,3 +57,23 @@ def test_a_look_alike_answering_in_duplicate_plays_under_its_own_name(club: Club
     assert "Ana" not in seats.values()  # Ana's seat is still free for her
     refused = club.refused(name, "/rejoindre ana", user="u:someone")
     assert refused.startswith("La place « Ana » se prend sous son nom exact")
+
+
+@pytest.mark.parametrize(("name", "user"), [("Ana", "u:ana"), ("Ana Dupont", "u:ana2"), (" Ana ", "u:ana3")])
+def test_an_answer_under_a_free_seat_s_exact_name_takes_it_in_duplicate(club: Club, name: str, user: str) -> None:
+    """The whole display name or its first word, as typed (``seats.exact``): the answer is Ana's, not a
+    newcomer's, though a quick answer first checks the name against the game's folded names."""
+    club.ok("Ref", "/duplicate 1 manuel")
+    club.ok("Ref", "/rejoindre Ben")
+    club.ok("Ref", "/rejoindre Ana")
+    club.ok("Ref", "/tirage ACEHNTZ")
+    replies = club.say(name, "/jouer H8 CHANT", user=user, private=True)
+    assert "Vous voici inscrit" not in replies
+    assert dict(club.storage.players(club.storage.games("club")[-1].id)) == {user: "Ana"}
+
+
+@given(st.text())
+def test_names_equal_as_typed_fold_alike(name: str) -> None:
+    """A seat found by its exact name (``seats.exact``) has the player key of the name typed: a name whose
+    key no seat has claims no seat (the quick answer's check, ``DuplicateGame.has_player_like``)."""
+    assert player_key(seats.exact(name)) == player_key(name)
