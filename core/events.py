@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
-from functools import cache
 from typing import Any, ClassVar, TypeVar
 
 T = TypeVar("T")
@@ -256,10 +255,15 @@ def record_to_dict(record: Any) -> dict[str, Any]:
     return data
 
 
-@cache
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(cls: type) -> tuple[str, ...]:
     """The names of a dataclass's fields, in order (read once per class)."""
-    return tuple(item.name for item in fields(cls))
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(item.name for item in fields(cls))
+    return names
 
 
 def record_from_dict(
