@@ -115,12 +115,10 @@ def decide_play(
         welcome = "dup_late_arrival" if game.closed_rounds else "dup_first_play_joins"
         ack = f"{ack}\n{say(lang, welcome, player=player, n=round_.number)}"
     replies = [_private(message, ack)]
-    if seat is not None:
-        joined = joins_reply(lang, record, game)
-        if joined is not None and not sheds(Shed.JOINS):  # overloaded: the live lines can wait
-            replies.append(joined)
-    count = count_reply(lang, record, game)
-    if count is not None and previous is None and not sheds(Shed.COUNTER):
+    # the live lines (a round is open: both have a text); under load they wait, not even written
+    if seat is not None and not sheds(Shed.JOINS) and (joined := joins_reply(lang, record, game)) is not None:
+        replies.append(joined)
+    if previous is None and not sheds(Shed.COUNTER) and (count := count_reply(lang, record, game)) is not None:
         replies.append(count)
     return PlayDecision(player, seat, events, replies)
 
