@@ -16,11 +16,11 @@ name in this game; it may still take one with an explicit /join.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from core.game import find_player, player_key
-from core.names import without_format_characters
+from core.names import mixes_scripts, without_format_characters
 
 from ..chat import Incoming
 from ..storage import GameLog, GameRecord
@@ -119,10 +119,23 @@ def acting_seat(
 def free_name(wanted: str, taken: Sequence[str]) -> str:
     """``wanted``, or ``wanted (2)``, ``wanted (3)``... the first that no one in ``taken`` has."""
     keys = {player_key(t) for t in taken}
-    if player_key(wanted) not in keys:
+    return free_name_among(wanted, lambda name: player_key(name) in keys)
+
+
+def newcomer_name(wanted: str, has_player_like: Callable[[str], bool]) -> str:
+    """A newcomer's seat name: ``free_name_among`` the game's names (``has_player_like``: whether a player's
+    name folds like it), numbered also when it mixes Latin and Cyrillic or Greek letters (``Аna (2)`` never
+    passes for Ana)."""
+    mixed = mixes_scripts(wanted)
+    return free_name_among(wanted, lambda name: has_player_like(name) or (mixed and name == wanted))
+
+
+def free_name_among(wanted: str, taken: Callable[[str], bool]) -> str:
+    """``wanted``, or ``wanted (2)``, ``wanted (3)``... the first name ``taken`` says no one has."""
+    if not taken(wanted):
         return wanted
     number = 2
-    while player_key(f"{wanted[: NAME_LIMIT - 5]} ({number})") in keys:
+    while taken(f"{wanted[: NAME_LIMIT - 5]} ({number})"):
         number += 1
     return f"{wanted[: NAME_LIMIT - 5]} ({number})"
 

@@ -75,6 +75,7 @@ from .events import (
     TopChosen,
 )
 from .grading import grade_submission
+from .joins import JoinsThisMove
 from .judging import (
     check_draw_letters,
     effective_submissions,
@@ -121,6 +122,7 @@ class DuplicateGame:
         self.edition = edition
         self.base_edition = edition  # the edition as the box has it; ``edition`` as the format plays it
         self.events: list[DuplicateEvent] = []
+        self._joins = JoinsThisMove()
         self._reset()
         self.apply_stored(DuplicateStarted(edition.code, tuple(players), settings, lexicon_name))
 
@@ -195,14 +197,12 @@ class DuplicateGame:
         return take_back_block(self._effective)
 
     def draws_since_close(self) -> list[DuplicateEvent]:
-        """The draws (and rejected draws) made since the last close, in order: what a take-back of
-        that close sends back to the bag."""
+        """The draws (rejected ones too) made since the last close, in order: what taking it back returns."""
         return draws_since_close(self._effective)
 
     def draws_before_reopening(self) -> list[DuplicateEvent]:
-        """The draws (and rejected draws) that were shown before the last reopening and that it sent
-        back to the bag, once the reopened round has closed again and while no draw has been made
-        since: what to make again (``draw_again``) so that players keep the draw they saw."""
+        """The draws (and rejected draws) shown before the last reopening that it sent back to the bag, once the
+        reopened round has closed again and no draw was made since: made again (``draw_again``) as players saw."""
         return draws_before_reopening(self.events, self._effective)
 
     @property
@@ -235,6 +235,10 @@ class DuplicateGame:
     def has_player_like(self, name: str) -> bool:
         """Whether a player's name is ``name`` as ``player_key`` folds names (a join under it is refused)."""
         return player_key(name) in self._player_keys
+
+    def joined_this_move(self) -> list[str]:
+        """The players who joined since the last move closed (or was reopened), in order."""
+        return self._joins.of(self.events)
 
     def draw(self, rng: random.Random, at: float | None = None) -> list[DuplicateEvent]:
         """Draw the next move's letters at random, rejecting draws that break the rule."""

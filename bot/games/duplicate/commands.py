@@ -24,7 +24,6 @@ from core.duplicate import (
 from core.duplicate.formats import SHORT_CALL_SECONDS, TOPPING_MINUTES, DuplicateFormat
 from core.edition import edition_by_code
 from core.game import find_player, player_key
-from core.names import mixes_scripts
 from core.notation import notation_by_name
 
 from ...commands.context import Context, UserError
@@ -267,7 +266,7 @@ def _playing_as(ctx: Context, record: GameRecord, game: DuplicateGame) -> str | 
 def _add_player(ctx: Context, record: GameRecord, game: DuplicateGame, wanted: str, bind: bool) -> str:
     """A new player (a free variant of ``wanted`` if another account has that name, or if it mixes Latin and
     Cyrillic or Greek letters: ``Аna (2)`` never passes for Ana), bound to the sender."""
-    name = seats.free_name(wanted, [*game.players, *([wanted] if mixes_scripts(wanted) else [])])
+    name = seats.newcomer_name(wanted, game.has_player_like)
     save(ctx.services, record, game, [game.join(name)], ctx.message.user)
     if bind:
         seats.bind(ctx.storage, record, ctx.message.user, name)

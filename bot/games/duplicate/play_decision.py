@@ -17,7 +17,6 @@ import enum
 from collections.abc import Callable
 
 from core.duplicate import DuplicateEvent, DuplicateGame, SubmissionResult
-from core.names import mixes_scripts
 
 from ...chat import Incoming, Reply
 from ...messages import say
@@ -102,11 +101,13 @@ def decide_play(
     move, claimed = split_claimed(args.strip())
     events: list[DuplicateEvent] = []
     seat = None
+    previous = None  # the player's answer this one replaces
     if player is None:
         wanted = seats.display_name(message)
-        player = seat = seats.free_name(wanted, [*game.players, *([wanted] if mixes_scripts(wanted) else [])])
+        player = seat = seats.newcomer_name(wanted, game.has_player_like)
         events.append(game.join(player))
-    previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
+    else:
+        previous = next((s.move for s in reversed(round_.submissions) if s.player == player), None)
     events.append(game.submit(player, move, claimed, at=at))
     preview = game.preview(player, move)
     topped = topping(player) if topping is not None else None

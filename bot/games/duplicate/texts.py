@@ -10,7 +10,7 @@ import io
 
 from core.cells import inert
 from core.draw import Shortfall
-from core.duplicate import DuplicateGame, PlayerJoined, Round, RoundClosed, RoundReopened, SubmissionResult
+from core.duplicate import DuplicateGame, Round, SubmissionResult
 from core.duplicate.formats import DuplicateFormat
 from core.errors import NotationError
 from core.errors_duplicate import (
@@ -329,24 +329,10 @@ def count_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: boo
     return Reply(text, channel=record.channel, edit_key=key, expires=None if not live else deadline, live=live)
 
 
-_MOVE_ENDS = (RoundClosed, RoundReopened)  # a tuple: checked faster than a union, once per event read
-
-
-def joined_this_move(game: DuplicateGame) -> list[str]:
-    """The players who joined since the last move closed (or was reopened), in order."""
-    joined = []
-    for event in reversed(game.events):  # from the last: a long game's earlier moves are never read
-        if isinstance(event, PlayerJoined):
-            joined.append(event.player)
-        elif isinstance(event, _MOVE_ENDS):
-            break
-    return joined[::-1]
-
-
 def joins_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: bool = True) -> Reply | None:
     """One line for the players who joined at this move (« P01, P02 et P03 rejoignent la partie au coup 1. »),
     editing itself as players arrive: a live line like the counter, never one message per player."""
-    names = joined_this_move(game)
+    names = game.joined_this_move()
     if not names:
         return None
     listed = names[0] if len(names) == 1 else say(lang, "list_and", first=", ".join(names[:-1]), last=names[-1])
