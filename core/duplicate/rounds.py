@@ -93,6 +93,19 @@ class Round:
     top_count: int = 0  # plays scoring the top, as the move generator counted them (0: not kept)
     lifted: dict[str, str] = field(default_factory=dict)  # player -> why the referee lifted the sanction
     times: dict[str, float] = field(default_factory=dict)  # topping (3.8.4): seconds to the top, penalty in
+    # the players among ``submissions`` read so far, and how many submissions that was (``answered``)
+    _answering: set[str] = field(default_factory=set, repr=False, compare=False)
+    _answers_read: int = field(default=0, repr=False, compare=False)
+
+    @property
+    def answered(self) -> int:
+        """How many players have answered (once each, whatever they replaced): submissions read once each."""
+        if self._answers_read > len(self.submissions):  # never shortened today: read again if it were
+            self._answering, self._answers_read = set(), 0
+        for submission in self.submissions[self._answers_read :]:
+            self._answering.add(submission.player)
+        self._answers_read = len(self.submissions)
+        return len(self._answering)
 
     @property
     def paused(self) -> bool:

@@ -425,6 +425,21 @@ def test_a_late_submission_does_not_replace_one_in_time() -> None:
     assert results["B"].verdict == SubmissionResult.ILLEGAL
 
 
+def test_the_open_round_counts_each_player_who_answered_once() -> None:
+    game = _first_round(["A", "B", "C"], minutes=1)
+    round_ = game.current
+    assert round_ is not None
+    assert round_.answered == 0
+    game.submit("A", "H8 ZEN", at=1010)
+    game.submit("A", "H6 ZEN", at=1020)  # a replaced answer counts once
+    assert round_.answered == 1
+    game.submit("B", "H8 ZEN", at=1030)
+    game.join("D")
+    game.submit("D", "H8 ZEN", at=1040)
+    assert round_.answered == 3
+    assert round_.answered == len({s.player for s in round_.submissions})
+
+
 def test_grace_seconds_and_untimed_submissions() -> None:
     game = _first_round(["A", "B"], minutes=1, grace_seconds=5)
     game.submit("A", "H8 ZEN", at=1064)

@@ -313,7 +313,7 @@ def results_reply(lang: str, channel: str, game: DuplicateGame, round_: Round, p
 def played_count(game: DuplicateGame) -> int:
     """How many players have answered the open round (what the counter counts)."""
     round_ = game.current
-    return len({s.player for s in round_.submissions}) if round_ is not None else 0
+    return round_.answered if round_ is not None else 0
 
 
 def count_reply(lang: str, record: GameRecord, game: DuplicateGame, *, live: bool = True) -> Reply | None:
