@@ -44,7 +44,10 @@ and ``"none"`` when there is no legal play at all.
 # edges, the cross-check and the rack; each node is bounded again with the values
 # actually left on the rack, and dropped when no word length ends on a free square, or
 # when the next board letter or cross-check the word must reach is out of the
-# lookahead's letters at that distance. Tasks run in decreasing order of bound and stop
+# lookahead's letters at that distance (without a joker, out of the letters the rack's tiles
+# left can bring there: a word that has not reached the board yet is read with tiles alone, and
+# what each such beginning may spell further is read once per search, ``Search.reaches``).
+# Tasks run in decreasing order of bound and stop
 # below the best score; plays that can only tie are dropped once they cannot change the
 # top or its tie rule.
 #

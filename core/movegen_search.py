@@ -61,39 +61,64 @@ class Search(Bingos):
         self.seen = 0
         self.stop_after = 0  # when set, stop once this many plays have been seen
         self.probing = False
-        # the values of the real tiles still on the rack, as states: their prefix sums
-        # (best k values) and the state after playing a tile of each value
-        self.value_sums: list[list[int]] = []
-        self.after_value: list[list[int]] = []
-        self._states: dict[tuple[int, ...], int] = {}
-        self._state_values: list[tuple[int, ...]] = []
-        self._value_slots = max(self.values) + 1
-        self.first_state = self._state(
-            tuple(sorted((self.values[c] for c, n in enumerate(rack.counts) for _ in range(n)), reverse=True))
-        )
+        # the real tiles still on the rack, as a state: a number, the count left of each letter of the rack in a
+        # digit of its own (``place`` of a letter: its digit's weight, 0 off the rack), so that playing a tile takes
+        # its letter's weight off; per state, made on first use, the prefix sums of the values left (best k values)
+        self.place = [0] * self.tiles
+        self.digits: list[tuple[int, int, int]] = []  # per letter of the rack: its bit, weight and count
+        weight = 1
+        for code, number in enumerate(rack.counts):
+            if number:
+                self.place[code] = weight
+                self.digits.append((1 << code, weight, number + 1))
+                weight *= number + 1
+        self.first_state = weight - 1
+        self.state_bits = weight.bit_length()  # a node and a state as one key: ``node << state_bits | state``
+        self.value_sums: list[list[int] | None] = [None] * weight
         self._runners: dict[int, Callable[[int, int], None]] = {}
+        self._reaches: dict[int, int] | None = None  # ``reaches()``, once a walk needs it
         # by the board letters of a stretch: the anagram map's key nodes (a map with the words), or what the
         # jokers of a play of every tile may be (``_joker_letters``, a map of keys alone)
         self._key_nodes: dict[str, list[int]] = {}
         self._keys: dict[str, tuple[int, list[int]] | None] = {}
 
-    def _state(self, values: tuple[int, ...]) -> int:
-        """The id of the state "these tile values are left" (sorted, best first)."""
-        known = self._states.get(values)
-        if known is not None:
-            return known
-        state = self._states[values] = len(self.value_sums)
-        self.value_sums.append(list(accumulate(values[:SIZE] + (0,) * (SIZE - len(values)), initial=0)))
-        self.after_value.append([-1] * self._value_slots)
-        self._state_values.append(values)
-        return state
+    def sums(self, state: int) -> list[int]:
+        """The prefix sums of the values of the tiles a state leaves (best first), made on first use."""
+        values = sorted(
+            (
+                self.values[bit.bit_length() - 1]
+                for bit, weight, radix in self.digits
+                for _ in range(state // weight % radix)
+            ),
+            reverse=True,
+        )
+        sums = self.value_sums[state] = list(accumulate(values[:SIZE] + [0] * (SIZE - len(values)), initial=0))
+        return sums
 
-    def after(self, state: int, value: int) -> int:
-        """The state once a tile of this value is played (made on first use)."""
-        rest = list(self._state_values[state])
-        rest.remove(value)
-        following = self.after_value[state][value] = self._state(tuple(rest))
-        return following
+    def reaches(self) -> dict[int, int]:
+        """Per node read from the root with tiles of the rack alone (key: the node and the state of the tiles
+        left, ``node << state_bits | state``): the letters that may follow it once k more tiles of those left
+        are read, for every k, as one number (``tiles`` bits per k, k = 0 lowest)."""
+        found: dict[int, int] = {}
+        table = self.table
+        width = self.tiles
+        digits = self.digits
+        shift = self.state_bits
+
+        def walk(node: int, state: int) -> int:
+            head = table[node]
+            ahead = 0
+            for bit, weight, radix in digits:
+                if head & bit and state // weight % radix:
+                    child = table[node + 2 + (head & (bit - 1)).bit_count()]
+                    following = state - weight
+                    known = found.get(child << shift | following)
+                    ahead |= known if known is not None else walk(child, following)
+            packed = found[node << shift | state] = head | ahead << width
+            return packed
+
+        walk(self.root, self.first_state)
+        return found
 
     # --- bookkeeping of found plays -------------------------------------------------------
 
@@ -184,7 +209,14 @@ class Search(Bingos):
         rack_mask = self.rack_mask
         bingo = self.bingo
         value_sums = self.value_sums
-        after_value = self.after_value
+        place = self.place
+        # without a joker, the letters a word read with tiles alone may have at a distance (``reaches``)
+        racked = not self.rack.jokers
+        if racked and self._reaches is None:
+            self._reaches = self.reaches()
+        reaches = self._reaches or {}
+        width = self.tiles
+        shift = self.state_bits
         vertical = not line.horizontal
         squares = [0] * (total + 1)
         letters = [0] * (total + 1)
@@ -263,8 +295,13 @@ class Search(Bingos):
                     child_lengths = table[child + 1]
                     ends = near_end and child_lengths & 1
                     fits = table[child] & near_cross if child_lengths & near_lengths else 0
-                    if fits and near_by and not depth[near_by][child] & near_letters:
-                        fits = 0
+                    if fits and near_by:
+                        if not depth[near_by][child] & near_letters:
+                            fits = 0
+                        elif racked and not connected:  # every letter so far a tile: the child is in reaches
+                            packed = reaches[child << shift | (left_values - place[bit.bit_length() - 1])]
+                            if not packed >> (near_by * width) & near_letters:
+                                fits = 0
                 else:
                     # the board letters right after pos belong to the word too
                     q = nxt
@@ -299,6 +336,8 @@ class Search(Bingos):
                     placing = True
                     ahead_sum, tiles, triple, premium, word_mult, cross_const, crossed, cross3, cross23 = ahead[pos]
                     best = value_sums[left_values]
+                    if best is None:
+                        best = search.sums(left_values)
                     bound = (
                         (main + ahead_sum + best[tiles] + best[triple] + best[premium]) * mult * word_mult
                         + cross
@@ -334,9 +373,7 @@ class Search(Bingos):
                         fits2 = fits if jokers_left else fits & mask2
                         if fits2:
                             counts[code] = left
-                            following = after_value[left_values][tile_value]
-                            if following < 0:
-                                following = search.after(left_values, tile_value)
+                            following = left_values - place[code]
                             go(
                                 q,
                                 child,
@@ -464,7 +501,16 @@ class Search(Bingos):
                 return
             fits = table_[node] & cross_mask[pos] & playable
             ahead_by = must_reach[pos]
-            if fits and (not ahead_by or depth[ahead_by][node] & must_letters[pos]):
+            if ahead_by:
+                if not depth[ahead_by][node] & must_letters[pos]:
+                    return
+                if (
+                    racked
+                    and pos == first
+                    and not reaches[node << shift | first_state] >> (ahead_by * width) & must_letters[pos]
+                ):
+                    return
+            if fits:
                 go(pos, node, main, 1, 0, 0, pos > first, rack_mask, all_jokers, first_state, fits)
 
         return run
