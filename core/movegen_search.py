@@ -73,6 +73,10 @@ class Search(Bingos):
                 self.digits.append((1 << code, weight, number + 1))
                 weight *= number + 1
         self.first_state = weight - 1
+        # the digits by the value of their letter, best first: (value, weight, count + 1)
+        self._by_value = sorted(
+            ((self.values[bit.bit_length() - 1], weight, radix) for bit, weight, radix in self.digits), reverse=True
+        )
         self.state_bits = weight.bit_length()  # a node and a state as one key: ``node << state_bits | state``
         self.value_sums: list[list[int] | None] = [None] * weight
         self._runners: dict[int, Callable[[int, int], None]] = {}
@@ -84,15 +88,10 @@ class Search(Bingos):
 
     def sums(self, state: int) -> list[int]:
         """The prefix sums of the values of the tiles a state leaves (best first), made on first use."""
-        values = sorted(
-            (
-                self.values[bit.bit_length() - 1]
-                for bit, weight, radix in self.digits
-                for _ in range(state // weight % radix)
-            ),
-            reverse=True,
-        )
-        sums = self.value_sums[state] = list(accumulate(values[:SIZE] + [0] * (SIZE - len(values)), initial=0))
+        values: list[int] = []
+        for value, weight, radix in self._by_value:
+            values += [value] * (state // weight % radix)
+        sums = self.value_sums[state] = list(accumulate(values + [0] * (SIZE - len(values)), initial=0))
         return sums
 
     def reaches(self) -> dict[int, int]:
