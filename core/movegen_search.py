@@ -65,18 +65,15 @@ class Search(Bingos):
         # digit of its own (``place`` of a letter: its digit's weight, 0 off the rack), so that playing a tile takes
         # its letter's weight off; per state, made on first use, the prefix sums of the values left (best k values)
         self.place = [0] * self.tiles
-        self.digits: list[tuple[int, int, int]] = []  # per letter of the rack: its bit, weight and count
+        digits: list[tuple[int, int, int]] = []  # per letter of the rack: its value, weight and count + 1
         weight = 1
         for code, number in enumerate(rack.counts):
             if number:
                 self.place[code] = weight
-                self.digits.append((1 << code, weight, number + 1))
+                digits.append((self.values[code], weight, number + 1))
                 weight *= number + 1
         self.first_state = weight - 1
-        # the digits by the value of their letter, best first: (value, weight, count + 1)
-        self._by_value = sorted(
-            ((self.values[bit.bit_length() - 1], weight, radix) for bit, weight, radix in self.digits), reverse=True
-        )
+        self._by_value = sorted(digits, reverse=True)  # best value first
         self.state_bits = weight.bit_length()  # a node and a state as one key: ``node << state_bits | state``
         self.value_sums: list[list[int] | None] = [None] * weight
         self._runners: dict[int, Callable[[int, int], None]] = {}
@@ -101,22 +98,28 @@ class Search(Bingos):
         found: dict[int, int] = {}
         table = self.table
         width = self.tiles
-        digits = self.digits
+        place = self.place
+        counts = list(self.rack.counts)
         shift = self.state_bits
 
-        def walk(node: int, state: int) -> int:
+        def walk(node: int, state: int, mask: int) -> int:
+            # ``mask``: the letters of the tiles left
             head = table[node]
             ahead = 0
-            for bit, weight, radix in digits:
-                if head & bit and state // weight % radix:
-                    child = table[node + 2 + (head & (bit - 1)).bit_count()]
-                    following = state - weight
-                    known = found.get(child << shift | following)
-                    ahead |= known if known is not None else walk(child, following)
+            ready = head & mask
+            while ready:
+                bit = ready & -ready
+                ready ^= bit
+                code = bit.bit_length() - 1
+                left = counts[code] - 1
+                counts[code] = left
+                child = table[node + 2 + (head & (bit - 1)).bit_count()]
+                ahead |= walk(child, state - place[code], mask if left else mask ^ bit)
+                counts[code] = left + 1
             packed = found[node << shift | state] = head | ahead << width
             return packed
 
-        walk(self.root, self.first_state)
+        walk(self.root, self.first_state, self.rack_mask)
         return found
 
     # --- bookkeeping of found plays -------------------------------------------------------
