@@ -47,9 +47,8 @@ and ``"none"`` when there is no legal play at all.
 # lookahead's letters at that distance (without a joker, out of the letters the rack's tiles
 # left can bring there: a word that has not reached the board yet is read with tiles alone, and
 # what each such beginning may spell further is read once per search, ``Search.reaches``).
-# Tasks run in decreasing order of bound and stop
-# below the best score; plays that can only tie are dropped once they cannot change the
-# top or its tie rule.
+# Tasks run in decreasing order of bound and stop below the best score; plays that can only
+# tie are dropped once they cannot change the top or its tie rule.
 #
 # The first move without a joker is read from the anagram map instead: on the empty board a play scores by
 # its tiles and the premiums under them alone, so the rack's sub-racks that are keys of the map are found in
