@@ -76,7 +76,7 @@ class Search(Bingos):
         self._by_value = sorted(digits, reverse=True)  # best value first
         self.state_bits = weight.bit_length()  # a node and a state as one key: ``node << state_bits | state``
         self.value_sums: list[list[int] | None] = [None] * weight
-        self._runners: dict[int, Callable[[int, int], None]] = {}
+        self._walker: Callable[[Line, int, int], None] | None = None  # ``_runner()``, once a task runs
         self._reaches: dict[int, int] | None = None  # ``reaches()``, once a walk needs it
         # by the board letters of a stretch: the anagram map's key nodes (a map with the words), or what the
         # jokers of a play of every tile may be (``_joker_letters``, a map of keys alone)
@@ -188,14 +188,16 @@ class Search(Bingos):
         if board_letters is not None:
             self._bingos(key, line, first, end, board_letters)
             return
-        runner = self._runners.get(id(line))
+        runner = self._walker
         if runner is None:
-            runner = self._runners[id(line)] = self._runner(line)
-        runner(first, end)
+            runner = self._walker = self._runner()
+        runner(line, first, end)
 
-    def _runner(self, line: Line) -> Callable[[int, int], None]:
-        """The walk over one line, as a closure over its arrays."""
+    def _runner(self) -> Callable[[Line, int, int], None]:
+        """The walk over the lines, as a closure over the arrays of the line it last ran on (rebound when a
+        task of another line runs)."""
         table = self.table
+        line = Line(True, 0, self.letters)  # the line's arrays: those of the task's line once one runs
         fixed = line.fixed
         fixed_value = line.fixed_value
         cross_mask = line.cross_mask
@@ -219,19 +221,23 @@ class Search(Bingos):
         reaches = self._reaches or {}
         width = self.tiles
         shift = self.state_bits
-        vertical = not line.horizontal
+        vertical = False
         squares = [0] * (total + 1)
         letters = [0] * (total + 1)
         flags = [False] * (total + 1)
         # per square, what the squares from there to the end may still add: board letters,
         # tiles, tiles on triple / on double or triple letter squares, word multiplier,
         # cross-word constants, cross-words, cross weights 3 / 2 or 3
-        ahead: list[tuple[int, int, int, int, int, int, int, int, int]] = [(0, 0, 0, 0, 1, 0, 0, 0, 0)] * (SIZE + 2)
-        endmask = [0] * (SIZE + 2)
+        Ahead = tuple[int, int, int, int, int, int, int, int, int]
+        ahead: list[Ahead] = []
+        endmask: list[int] = []
         # per square: distance to a square the word must still cover (a board letter or a
         # cross-check, with nowhere to end before it), and the letters allowed there
-        must_reach = [0] * (SIZE + 2)
-        must_letters = [0] * (SIZE + 2)
+        must_reach: list[int] = []
+        must_letters: list[int] = []
+        filled: list[int] = []  # the stretch's end, reach and first square the arrays were last filled for
+        # by line (its id): the arrays above, filled for its tasks
+        arrays: dict[int, tuple[list[Ahead], list[int], list[int], list[int], list[int]]] = {}
         depth = [table, *self.lookahead]
         search = self
         first_state = self.first_state
@@ -419,9 +425,30 @@ class Search(Bingos):
                     flags[n] = False
 
         playable = every if all_jokers else rack_mask  # the letters a tile of the rack may be
-        filled = [-1, -1, SIZE]  # the stretch's end, reach and first square the arrays were last filled for
 
-        def run(first: int, end: int) -> None:
+        def run(task_line: Line, first: int, end: int) -> None:
+            nonlocal line, fixed, fixed_value, cross_mask, cross_sum, lm, wm, hook, vertical
+            nonlocal ahead, endmask, must_reach, must_letters, filled
+            if task_line is not line:
+                line = task_line
+                fixed = line.fixed
+                fixed_value = line.fixed_value
+                cross_mask = line.cross_mask
+                cross_sum = line.cross_sum
+                lm = line.lm
+                wm = line.wm
+                hook = line.hook
+                vertical = not line.horizontal
+                kept = arrays.get(id(line))
+                if kept is None:
+                    kept = arrays[id(line)] = (
+                        [(0, 0, 0, 0, 1, 0, 0, 0, 0)] * (SIZE + 2),
+                        [0] * (SIZE + 2),
+                        [0] * (SIZE + 2),
+                        [0] * (SIZE + 2),
+                        [-1, -1, SIZE],
+                    )
+                ahead, endmask, must_reach, must_letters, filled = kept
             state[0] = first
             state[1] = end
             # the first square from which a word reaches the board
