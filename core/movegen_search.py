@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from itertools import accumulate
 
 from .board import SIZE
 from .edition import Edition
@@ -85,10 +84,16 @@ class Search(Bingos):
 
     def sums(self, state: int) -> list[int]:
         """The prefix sums of the values of the tiles a state leaves (best first), made on first use."""
-        values: list[int] = []
+        sums = [0]
+        total = 0
         for value, weight, radix in self._by_value:
-            values += [value] * (state // weight % radix)
-        sums = self.value_sums[state] = list(accumulate(values + [0] * (SIZE - len(values)), initial=0))
+            left = state // weight % radix
+            while left:
+                total += value
+                sums.append(total)
+                left -= 1
+        sums += [total] * (SIZE + 1 - len(sums))
+        self.value_sums[state] = sums
         return sums
 
     def reaches(self) -> dict[int, int]:
