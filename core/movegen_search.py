@@ -77,6 +77,7 @@ class Search(Bingos):
         self.value_sums: list[list[int] | None] = [None] * weight
         self._walker: Callable[[Line, int, int], None] | None = None  # ``_runner()``, once a task runs
         self._reaches: dict[int, int] | None = None  # ``reaches()``, once a walk needs it
+        self.beginnings: list[list[tuple[int, int, int]]] = []
         # by the board letters of a stretch: the anagram map's key nodes (a map with the words), or what the
         # jokers of a play of every tile may be (``_joker_letters``, a map of keys alone)
         self._key_nodes: dict[str, list[int]] = {}
@@ -107,9 +108,12 @@ class Search(Bingos):
         counts = list(self.rack.counts)
         shift = self.state_bits
 
-        def walk(node: int, state: int, mask: int) -> int:
+        beginnings = self.beginnings = [[] for _ in range(SIZE + 1)]
+
+        def walk(node: int, state: int, mask: int, length: int) -> int:
             # ``mask``: the letters of the tiles left
             head = table[node]
+            beginnings[length].append((node, state, mask))
             ahead = 0
             ready = head & mask
             while ready:
@@ -119,12 +123,12 @@ class Search(Bingos):
                 left = counts[code] - 1
                 counts[code] = left
                 child = table[node + 2 + (head & (bit - 1)).bit_count()]
-                ahead |= walk(child, state - place[code], mask if left else mask ^ bit)
+                ahead |= walk(child, state - place[code], mask if left else mask ^ bit, length + 1)
                 counts[code] = left + 1
             packed = found[node << shift | state] = head | ahead << width
             return packed
 
-        walk(self.root, self.first_state, self.rack_mask)
+        walk(self.root, self.first_state, self.rack_mask, 0)
         return found
 
     # --- bookkeeping of found plays -------------------------------------------------------
@@ -431,6 +435,28 @@ class Search(Bingos):
 
         playable = every if all_jokers else rack_mask  # the letters a tile of the rack may be
 
+        beginnings = self.beginnings
+
+        def alive(target: int, starts: list[tuple[int, int, int]]) -> bool:
+            # whether a beginning of tiles alone, followed by the board letters from target, may end or go on
+            for node, _, mask in starts:
+                q = target
+                code = fixed[q]
+                while code >= 0:
+                    bit = 1 << code
+                    head = table[node]
+                    if not head & bit:
+                        break
+                    node = table[node + 2 + (head & (bit - 1)).bit_count()]
+                    q += 1
+                    code = fixed[q]
+                if code >= 0:
+                    continue
+                lengths = table[node + 1]
+                if lengths & 1 or (lengths & endmask[q] and table[node] & cross_mask[q] & mask):
+                    return True
+            return False
+
         def run(task_line: Line, first: int, end: int) -> None:
             nonlocal line, fixed, fixed_value, cross_mask, cross_sum, lm, wm, hook, vertical
             nonlocal ahead, endmask, must_reach, must_letters, filled
@@ -538,12 +564,12 @@ class Search(Bingos):
             if ahead_by:
                 if not depth[ahead_by][node] & must_letters[pos]:
                     return
-                if (
-                    racked
-                    and pos == first
-                    and not reaches[node << shift | first_state] >> (ahead_by * width) & must_letters[pos]
-                ):
-                    return
+                if racked and pos == first:
+                    if not reaches[node << shift | first_state] >> (ahead_by * width) & must_letters[pos]:
+                        return
+                    target = pos + ahead_by
+                    if fixed[target] >= 0 and not alive(target, beginnings[ahead_by]):
+                        return
             if fits:
                 go(pos, node, main, 1, 0, 0, pos > first, rack_mask, all_jokers, first_state, fits)
 
