@@ -437,24 +437,29 @@ class Search(Bingos):
 
         beginnings = self.beginnings
 
-        def alive(target: int, starts: list[tuple[int, int, int]]) -> bool:
+        def alive(target: int, end: int, starts: list[tuple[int, int, int]]) -> bool:
             # whether a beginning of tiles alone, followed by the board letters from target, may end or go on
+            q = target
+            while fixed[q] >= 0:
+                q += 1
+            # the lengths a word may still have from q, the empty square after those letters (``endmask[q]``)
+            lengths_there = 0
+            for pos in range(q, end + 1):
+                if fixed[pos + 1] < 0:
+                    lengths_there |= 2 << (pos - q)
             for node, _, mask in starts:
-                q = target
-                code = fixed[q]
-                while code >= 0:
-                    bit = 1 << code
+                pos = target
+                while pos < q:
+                    bit = 1 << fixed[pos]
                     head = table[node]
                     if not head & bit:
                         break
                     node = table[node + 2 + (head & (bit - 1)).bit_count()]
-                    q += 1
-                    code = fixed[q]
-                if code >= 0:
-                    continue
-                lengths = table[node + 1]
-                if lengths & 1 or (lengths & endmask[q] and table[node] & cross_mask[q] & mask):
-                    return True
+                    pos += 1
+                else:
+                    lengths = table[node + 1]
+                    if lengths & 1 or (lengths & lengths_there and table[node] & cross_mask[q] & mask):
+                        return True
             return False
 
         def run(task_line: Line, first: int, end: int) -> None:
@@ -486,6 +491,16 @@ class Search(Bingos):
             reach = first
             while reach <= end and fixed[reach] < 0 and not hook[reach]:
                 reach += 1
+            distance = reach - first
+            if racked and 0 < distance <= LOOKAHEAD and reach <= end:
+                # the word begins with tiles alone: some beginning of the rack's tiles must bring a letter allowed
+                # there to the square reached, and go on through the board letters from there
+                code = fixed[reach]
+                there = 1 << code if code >= 0 else cross_mask[reach] & playable
+                if not reaches[search.root << shift | first_state] >> (distance * width) & there:
+                    return
+                if code >= 0 and not alive(reach, end, beginnings[distance]):
+                    return
             # the arrays below hold for a stretch's end and first square reaching the board, from the first
             # square they were filled from: a task of this line with the same end and reach, starting there or
             # later, finds them filled
@@ -561,15 +576,8 @@ class Search(Bingos):
                 return
             fits = table_[node] & cross_mask[pos] & playable
             ahead_by = must_reach[pos]
-            if ahead_by:
-                if not depth[ahead_by][node] & must_letters[pos]:
-                    return
-                if racked and pos == first:
-                    if not reaches[node << shift | first_state] >> (ahead_by * width) & must_letters[pos]:
-                        return
-                    target = pos + ahead_by
-                    if fixed[target] >= 0 and not alive(target, beginnings[ahead_by]):
-                        return
+            if ahead_by and not depth[ahead_by][node] & must_letters[pos]:  # (checked above for tiles alone)
+                return
             if fits:
                 go(pos, node, main, 1, 0, 0, pos > first, rack_mask, all_jokers, first_state, fits)
 
