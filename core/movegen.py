@@ -46,7 +46,9 @@ and ``"none"`` when there is no legal play at all.
 # when the next board letter or cross-check the word must reach is out of the
 # lookahead's letters at that distance (without a joker, out of the letters the rack's tiles
 # left can bring there: a word that has not reached the board yet is read with tiles alone, and
-# what each such beginning may spell further is read once per search, ``Search.reaches``).
+# what each such beginning may spell further is read once per search, ``Search.reaches``). A start whose
+# word must begin with tiles alone is dropped before its walk when no such beginning (with a joker: none
+# found by a short walk that stops at the first) reaches the board letters and may end or go on after them.
 # Tasks run in decreasing order of bound and stop below the best score; plays that can only
 # tie are dropped once they cannot change the top or its tie rule.
 #

@@ -437,29 +437,76 @@ class Search(Bingos):
 
         beginnings = self.beginnings
 
-        def alive(target: int, end: int, starts: list[tuple[int, int, int]]) -> bool:
-            # whether a beginning of tiles alone, followed by the board letters from target, may end or go on
+        def lengths_after(target: int, end: int) -> int:
+            # the lengths a word may still have from the empty square after the board letters from target
+            # (``endmask`` there, before the arrays are filled)
             q = target
             while fixed[q] >= 0:
                 q += 1
-            # the lengths a word may still have from q, the empty square after those letters (``endmask[q]``)
-            lengths_there = 0
+            lengths = 0
             for pos in range(q, end + 1):
                 if fixed[pos + 1] < 0:
-                    lengths_there |= 2 << (pos - q)
+                    lengths |= 2 << (pos - q)
+            return lengths
+
+        def alive(target: int, lengths_there: int, starts: list[tuple[int, int, int]]) -> bool:
+            # whether a beginning of tiles alone, followed by the board letters from target, may end or go on
             for node, _, mask in starts:
-                pos = target
-                while pos < q:
-                    bit = 1 << fixed[pos]
+                q = target
+                code = fixed[q]
+                while code >= 0:
+                    bit = 1 << code
                     head = table[node]
                     if not head & bit:
                         break
                     node = table[node + 2 + (head & (bit - 1)).bit_count()]
-                    pos += 1
+                    q += 1
+                    code = fixed[q]
                 else:
                     lengths = table[node + 1]
                     if lengths & 1 or (lengths & lengths_there and table[node] & cross_mask[q] & mask):
                         return True
+            return False
+
+        def witness(node: int, tiles: int, mask: int, jokers: int, target: int, code: int, lengths_there: int) -> bool:
+            # whether ``tiles`` more tiles (letters ``mask`` of the rack's tiles left, and ``jokers``) may be read
+            # from node so that the board letters from target follow, and the word may end or go on after them; a
+            # letter of the rack is read as its tile only (what a joker would do there, the tile does as well)
+            if not tiles:
+                q = target
+                while code >= 0:
+                    bit = 1 << code
+                    head = table[node]
+                    if not head & bit:
+                        return False
+                    node = table[node + 2 + (head & (bit - 1)).bit_count()]
+                    q += 1
+                    code = fixed[q]
+                lengths = table[node + 1]
+                return bool(
+                    lengths & 1
+                    or (lengths & lengths_there and table[node] & cross_mask[q] & (every if jokers else mask))
+                )
+            head = table[node]
+            ready = head & (every if jokers else mask)
+            letter = 1 << code
+            below = depth[tiles - 1]
+            while ready:
+                bit = ready & -ready
+                ready ^= bit
+                child = table[node + 2 + (head & (bit - 1)).bit_count()]
+                if not below[child] & letter:
+                    continue
+                if mask & bit:
+                    tile = bit.bit_length() - 1
+                    left = counts[tile] - 1
+                    counts[tile] = left
+                    found = witness(child, tiles - 1, mask if left else mask ^ bit, jokers, target, code, lengths_there)
+                    counts[tile] = left + 1
+                else:
+                    found = witness(child, tiles - 1, mask, jokers - 1, target, code, lengths_there)
+                if found:
+                    return True
             return False
 
         def run(task_line: Line, first: int, end: int) -> None:
@@ -492,15 +539,22 @@ class Search(Bingos):
             while reach <= end and fixed[reach] < 0 and not hook[reach]:
                 reach += 1
             distance = reach - first
-            if racked and 0 < distance <= LOOKAHEAD and reach <= end:
-                # the word begins with tiles alone: some beginning of the rack's tiles must bring a letter allowed
-                # there to the square reached, and go on through the board letters from there
+            if 0 < distance <= LOOKAHEAD and reach <= end:
+                # the word begins with tiles alone: they must bring a letter allowed there to the square reached
+                # (without a joker: some beginning of the rack's tiles does), and go on through the board letters
+                # from there
                 code = fixed[reach]
-                there = 1 << code if code >= 0 else cross_mask[reach] & playable
-                if not reaches[search.root << shift | first_state] >> (distance * width) & there:
+                if racked and not reaches[search.root << shift | first_state] >> (distance * width) & (
+                    1 << code if code >= 0 else cross_mask[reach] & playable
+                ):
                     return
-                if code >= 0 and not alive(reach, end, beginnings[distance]):
-                    return
+                if code >= 0:
+                    lengths = lengths_after(reach, end)
+                    if racked:
+                        if not alive(reach, lengths, beginnings[distance]):
+                            return
+                    elif not witness(search.root, distance, rack_mask, all_jokers, reach, code, lengths):
+                        return
             # the arrays below hold for a stretch's end and first square reaching the board, from the first
             # square they were filled from: a task of this line with the same end and reach, starting there or
             # later, finds them filled
