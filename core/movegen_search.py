@@ -14,6 +14,7 @@ from .lexicon_layout import LOOKAHEAD
 from .movegen_bingos import Bingos
 from .movegen_board import Line, Rack, Start
 from .movegen_plays import Found, found_key
+from .movegen_starts import Beginning, StartCheck, rack_beginnings
 
 
 class Stop(Exception):
@@ -77,7 +78,7 @@ class Search(Bingos):
         self.value_sums: list[list[int] | None] = [None] * weight
         self._walker: Callable[[Line, int, int], None] | None = None  # ``_runner()``, once a task runs
         self._reaches: dict[int, int] | None = None  # ``reaches()``, once a walk needs it
-        self.beginnings: list[list[tuple[int, int, int]]] = []
+        self.beginnings: list[list[Beginning]] = []  # (``reaches``)
         # by the board letters of a stretch: the anagram map's key nodes (a map with the words), or what the
         # jokers of a play of every tile may be (``_joker_letters``, a map of keys alone)
         self._key_nodes: dict[str, list[int]] = {}
@@ -100,35 +101,18 @@ class Search(Bingos):
     def reaches(self) -> dict[int, int]:
         """Per node read from the root with tiles of the rack alone (key: the node and the state of the tiles
         left, ``node << state_bits | state``): the letters that may follow it once k more tiles of those left
-        are read, for every k, as one number (``tiles`` bits per k, k = 0 lowest)."""
-        found: dict[int, int] = {}
-        table = self.table
-        width = self.tiles
-        place = self.place
-        counts = list(self.rack.counts)
-        shift = self.state_bits
-
-        beginnings = self.beginnings = [[] for _ in range(SIZE + 1)]
-
-        def walk(node: int, state: int, mask: int, length: int) -> int:
-            # ``mask``: the letters of the tiles left
-            head = table[node]
-            beginnings[length].append((node, state, mask))
-            ahead = 0
-            ready = head & mask
-            while ready:
-                bit = ready & -ready
-                ready ^= bit
-                code = bit.bit_length() - 1
-                left = counts[code] - 1
-                counts[code] = left
-                child = table[node + 2 + (head & (bit - 1)).bit_count()]
-                ahead |= walk(child, state - place[code], mask if left else mask ^ bit, length + 1)
-                counts[code] = left + 1
-            packed = found[node << shift | state] = head | ahead << width
-            return packed
-
-        walk(self.root, self.first_state, self.rack_mask, 0)
+        are read, for every k, as one number (``tiles`` bits per k, k = 0 lowest); the beginnings by their
+        number of tiles kept in ``beginnings`` (``core.movegen_starts``)."""
+        found, self.beginnings = rack_beginnings(
+            self.table,
+            self.root,
+            self.tiles,
+            self.place,
+            list(self.rack.counts),
+            self.first_state,
+            self.rack_mask,
+            self.state_bits,
+        )
         return found
 
     # --- bookkeeping of found plays -------------------------------------------------------
@@ -436,78 +420,7 @@ class Search(Bingos):
         playable = every if all_jokers else rack_mask  # the letters a tile of the rack may be
 
         beginnings = self.beginnings
-
-        def lengths_after(target: int, end: int) -> int:
-            # the lengths a word may still have from the empty square after the board letters from target
-            # (``endmask`` there, before the arrays are filled)
-            q = target
-            while fixed[q] >= 0:
-                q += 1
-            lengths = 0
-            for pos in range(q, end + 1):
-                if fixed[pos + 1] < 0:
-                    lengths |= 2 << (pos - q)
-            return lengths
-
-        def alive(target: int, lengths_there: int, starts: list[tuple[int, int, int]]) -> bool:
-            # whether a beginning of tiles alone, followed by the board letters from target, may end or go on
-            for node, _, mask in starts:
-                q = target
-                code = fixed[q]
-                while code >= 0:
-                    bit = 1 << code
-                    head = table[node]
-                    if not head & bit:
-                        break
-                    node = table[node + 2 + (head & (bit - 1)).bit_count()]
-                    q += 1
-                    code = fixed[q]
-                else:
-                    lengths = table[node + 1]
-                    if lengths & 1 or (lengths & lengths_there and table[node] & cross_mask[q] & mask):
-                        return True
-            return False
-
-        def witness(node: int, tiles: int, mask: int, jokers: int, target: int, code: int, lengths_there: int) -> bool:
-            # whether ``tiles`` more tiles (letters ``mask`` of the rack's tiles left, and ``jokers``) may be read
-            # from node so that the board letters from target follow, and the word may end or go on after them; a
-            # letter of the rack is read as its tile only (what a joker would do there, the tile does as well)
-            if not tiles:
-                q = target
-                while code >= 0:
-                    bit = 1 << code
-                    head = table[node]
-                    if not head & bit:
-                        return False
-                    node = table[node + 2 + (head & (bit - 1)).bit_count()]
-                    q += 1
-                    code = fixed[q]
-                lengths = table[node + 1]
-                return bool(
-                    lengths & 1
-                    or (lengths & lengths_there and table[node] & cross_mask[q] & (every if jokers else mask))
-                )
-            head = table[node]
-            ready = head & (every if jokers else mask)
-            letter = 1 << code
-            below = depth[tiles - 1]
-            while ready:
-                bit = ready & -ready
-                ready ^= bit
-                child = table[node + 2 + (head & (bit - 1)).bit_count()]
-                if not below[child] & letter:
-                    continue
-                if mask & bit:
-                    tile = bit.bit_length() - 1
-                    left = counts[tile] - 1
-                    counts[tile] = left
-                    found = witness(child, tiles - 1, mask if left else mask ^ bit, jokers, target, code, lengths_there)
-                    counts[tile] = left + 1
-                else:
-                    found = witness(child, tiles - 1, mask, jokers - 1, target, code, lengths_there)
-                if found:
-                    return True
-            return False
+        starts = StartCheck(table, depth, counts, every)
 
         def run(task_line: Line, first: int, end: int) -> None:
             nonlocal line, fixed, fixed_value, cross_mask, cross_sum, lm, wm, hook, vertical
@@ -522,6 +435,7 @@ class Search(Bingos):
                 wm = line.wm
                 hook = line.hook
                 vertical = not line.horizontal
+                starts.use(line)
                 kept = arrays.get(id(line))
                 if kept is None:
                     kept = arrays[id(line)] = (
@@ -549,11 +463,11 @@ class Search(Bingos):
                 ):
                     return
                 if code >= 0:
-                    lengths = lengths_after(reach, end)
+                    lengths = starts.lengths_after(reach, end)
                     if racked:
-                        if not alive(reach, lengths, beginnings[distance]):
+                        if not starts.alive(reach, lengths, beginnings[distance]):
                             return
-                    elif not witness(search.root, distance, rack_mask, all_jokers, reach, code, lengths):
+                    elif not starts.witness(search.root, distance, rack_mask, all_jokers, reach, lengths):
                         return
             # the arrays below hold for a stretch's end and first square reaching the board, from the first
             # square they were filled from: a task of this line with the same end and reach, starting there or
