@@ -58,8 +58,9 @@ and ``"none"`` when there is no legal play at all.
 # place covering the centre (a walk from each start would read the same words once per start).
 
 # The parts: core.movegen_board (racks, lines, starts and their bounds), core.movegen_search
-# (the walk and the bingos), core.movegen_first (the first move), core.movegen_plays (found plays,
-# rebuilt plays, the top order).
+# (the walk and the bingos), core.movegen_starts (the rack's word beginnings, the checks at a start
+# whose word begins with tiles alone), core.movegen_first (the first move), core.movegen_plays (found
+# plays, rebuilt plays, the top order).
 
 from __future__ import annotations
 
