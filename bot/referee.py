@@ -361,11 +361,13 @@ class Referee:
 
     def release_clocks(self) -> None:
         """Give up this process's clock leases (a clean stop: another process takes over at once)."""
+        self.clock.forget_claims()
         if not self.clock.held:
             return
         try:
             self.storage.release_clocks(self.clock_lease.owner)
             self.clock.held = set()
+            self.clock.forget_claims()
         except Exception as error:
             log_failure(log, "could not release the clock leases", error)
 

@@ -3,6 +3,8 @@ and the rounds whose time ran out while their word list was still being prepared
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 
 from core.simultane import RoomProgress
@@ -22,6 +24,10 @@ class DuplicateClock:
         self.warned: set[tuple[int, int]] = set()  # (game, round) warned of its last seconds
         self.waiting_for_list: set[tuple[int, int]] = set()  # rounds past their time whose list is not ready
         self.held: set[str] = set()  # channels whose clock lease this process holds (bot.play.clock_lease)
+        # channels whose round this process opened, taking their clock, and when (time.monotonic()): a tick that
+        # read the open rounds before that round was stored keeps the lease (``recent_claims``)
+        self._claimed: dict[str, float] = {}
+        self._claims = threading.Lock()
         self.renewed = float("-inf")  # time.monotonic() when those leases were last renewed
         # how many processes run this clock, and when they were counted (time.monotonic()); None: unknown
         self.owners: tuple[int | None, float] = (None, float("-inf"))
@@ -40,6 +46,23 @@ class DuplicateClock:
         # a paced simultané's rooms as read at one moment (simultané, now): every room's close of a tick decides
         # on one read (what a room has reached only grows: a read of earlier in the tick holds, never leaks)
         self.paced: dict[tuple[int, float], list[RoomProgress]] = {}
+
+    def claimed(self, channel: str) -> None:
+        """This process opened a round in ``channel`` and holds its clock."""
+        with self._claims:
+            self._claimed[channel] = time.monotonic()
+
+    def recent_claims(self, seconds: float) -> set[str]:
+        """The channels whose round this process opened, holding its clock, less than ``seconds`` ago."""
+        limit = time.monotonic() - seconds
+        with self._claims:
+            self._claimed = {channel: at for channel, at in self._claimed.items() if at > limit}
+            return set(self._claimed)
+
+    def forget_claims(self) -> None:
+        """The leases were given up: no round opened here is held any more."""
+        with self._claims:
+            self._claimed.clear()
 
     def forget_game(self, game_id: int) -> None:
         """Drop what is kept for a game that ended."""

@@ -380,10 +380,15 @@ def _hold_clocks(services: Services, channels: set[str], due: set[str], now: flo
     the clock (the live ones close a burst of rounds in parallel); give up the leases of channels whose
     round is over; the channels whose clock this process runs."""
     storage, lease, clock = services.storage, services.clock_lease, services.clock
+    # a round this process opened lately is open, though the deadlines read may not show it yet (read before it
+    # was stored, or before the command that opened it was committed), and its lease is kept even if another
+    # thread's update of ``held`` was lost
+    recent = clock.recent_claims(lease.seconds)
+    channels = channels | recent
     over = clock.held - channels
     if over:
         storage.release_clocks(lease.owner, sorted(over))
-    kept = clock.held & channels
+    kept = (clock.held & channels) | recent
     wanted, free = kept | due, due - kept
     room: int | None = None  # unknown: every due channel that is free
     if channels:  # counted while it runs open rounds' clocks (before any is due: the others leave it its share)
@@ -414,9 +419,13 @@ def _clock_owners(services: Services, needed: bool) -> int | None:
 
 def claim_clock(services: Services, channel: str, now: float) -> None:
     """The process that opens a round runs its clock if it can (it is searching the round's top)."""
-    if channel.startswith(services.clock_scope) and channel not in services.clock.held:  # held: renewed by ticks
-        lease = services.clock_lease
-        services.clock.held |= services.storage.hold_clocks(lease.owner, [channel], now, lease.seconds)
+    if not channel.startswith(services.clock_scope):
+        return
+    clock, lease = services.clock, services.clock_lease
+    if channel not in clock.held:  # held: renewed by ticks
+        clock.held |= services.storage.hold_clocks(lease.owner, [channel], now, lease.seconds)
+    if channel in clock.held:
+        clock.claimed(channel)
 
 
 def _waiting_for_list(
