@@ -17,6 +17,13 @@ from .movegen_plays import Found, found_key
 from .movegen_starts import Beginning, StartCheck, rack_beginnings
 
 
+def _arrays(
+    line: Line,
+) -> tuple[list[int], list[int], list[int], list[int], tuple[int, ...], tuple[int, ...], list[bool]]:
+    """A line's arrays as the walk reads them: board letters and values, cross-checks and sums, premiums, hooks."""
+    return line.fixed, line.fixed_value, line.cross_mask, line.cross_sum, line.lm, line.wm, line.hook
+
+
 class Stop(Exception):
     """Raised inside the search to stop at once."""
 
@@ -191,13 +198,7 @@ class Search(Bingos):
         task of another line runs)."""
         table = self.table
         line = Line(True, 0, self.letters)  # the line's arrays: those of the task's line once one runs
-        fixed = line.fixed
-        fixed_value = line.fixed_value
-        cross_mask = line.cross_mask
-        cross_sum = line.cross_sum
-        lm = line.lm
-        wm = line.wm
-        hook = line.hook
+        fixed, fixed_value, cross_mask, cross_sum, lm, wm, hook = _arrays(line)
         every = self.letters
         values = self.values
         counts = self.counts
@@ -427,13 +428,7 @@ class Search(Bingos):
             nonlocal ahead, endmask, must_reach, must_letters, filled
             if task_line is not line:
                 line = task_line
-                fixed = line.fixed
-                fixed_value = line.fixed_value
-                cross_mask = line.cross_mask
-                cross_sum = line.cross_sum
-                lm = line.lm
-                wm = line.wm
-                hook = line.hook
+                fixed, fixed_value, cross_mask, cross_sum, lm, wm, hook = _arrays(line)
                 vertical = not line.horizontal
                 starts.use(line)
                 kept = arrays.get(id(line))

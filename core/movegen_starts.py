@@ -81,25 +81,35 @@ class StartCheck:
                 lengths |= 2 << (pos - q)
         return lengths
 
+    def through(self, node: int, pos: int) -> tuple[int, int]:
+        """The node read from ``node`` through the board letters from ``pos`` (-1 when they do not follow in
+        any word), and the empty square after them."""
+        table, fixed = self.table, self.fixed
+        code = fixed[pos]
+        while code >= 0:
+            bit = 1 << code
+            head = table[node]
+            if not head & bit:
+                return -1, pos
+            node = table[node + 2 + (head & (bit - 1)).bit_count()]
+            pos += 1
+            code = fixed[pos]
+        return node, pos
+
+    def goes_on(self, node: int, pos: int, letters: int, lengths_there: int) -> bool:
+        """Whether a word read to node may end before the empty square ``pos``, or go on there with one of
+        ``letters`` to one of the lengths ``lengths_there``."""
+        table = self.table
+        lengths = table[node + 1]
+        return bool(lengths & 1 or (lengths & lengths_there and table[node] & self.cross_mask[pos] & letters))
+
     def alive(self, target: int, lengths_there: int, starts: list[Beginning]) -> bool:
         """Whether one of these beginnings, followed by the board letters from target, may end or go on
         (``lengths_there``: ``lengths_after`` target)."""
-        table, fixed, cross_mask = self.table, self.fixed, self.cross_mask
         for node, _, mask in starts:
-            q = target
-            code = fixed[q]
-            while code >= 0:
-                bit = 1 << code
-                head = table[node]
-                if not head & bit:
-                    break
-                node = table[node + 2 + (head & (bit - 1)).bit_count()]
-                q += 1
-                code = fixed[q]
-            else:
-                lengths = table[node + 1]
-                if lengths & 1 or (lengths & lengths_there and table[node] & cross_mask[q] & mask):
-                    return True
+            node, pos = self.through(node, target)
+            if node >= 0 and self.goes_on(node, pos, mask, lengths_there):
+                return True
         return False
 
     def witness(self, node: int, tiles: int, mask: int, jokers: int, target: int, lengths_there: int) -> bool:
@@ -107,27 +117,14 @@ class StartCheck:
         from node so that the board letters from target follow, and the word may end or go on after them
         (``lengths_there``: ``lengths_after`` target). A letter of the rack is read as its tile only: what a
         joker would do there, the tile does as well."""
-        table, fixed = self.table, self.fixed
         if not tiles:
-            q = target
-            code = fixed[q]
-            while code >= 0:
-                bit = 1 << code
-                head = table[node]
-                if not head & bit:
-                    return False
-                node = table[node + 2 + (head & (bit - 1)).bit_count()]
-                q += 1
-                code = fixed[q]
-            lengths = table[node + 1]
-            return bool(
-                lengths & 1
-                or (lengths & lengths_there and table[node] & self.cross_mask[q] & (self.every if jokers else mask))
-            )
+            node, pos = self.through(node, target)
+            return node >= 0 and self.goes_on(node, pos, self.every if jokers else mask, lengths_there)
+        table = self.table
         counts = self.counts
         head = table[node]
         ready = head & (self.every if jokers else mask)
-        letter = 1 << fixed[target]
+        letter = 1 << self.fixed[target]
         below = self.depth[tiles - 1]
         while ready:
             bit = ready & -ready
