@@ -272,7 +272,7 @@ class Alphabet:
 
         Jokers (``jokers[i]`` true) are written in lowercase; characters that are not tiles are kept.
         """
-        if self.plain:
+        if self.plain or not self.multiletter:  # each label is one letter, its own symbol: nothing to bracket
             if jokers is None:
                 return symbols
             return "".join(s.lower() if j else s for s, j in zip(symbols, jokers))
