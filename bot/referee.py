@@ -367,7 +367,6 @@ class Referee:
         try:
             self.storage.release_clocks(self.clock_lease.owner)
             self.clock.held = set()
-            self.clock.forget_claims()
         except Exception as error:
             log_failure(log, "could not release the clock leases", error)
 

@@ -115,7 +115,7 @@ class Search(Bingos):
             self.root,
             self.tiles,
             self.place,
-            list(self.rack.counts),
+            self.counts,
             self.first_state,
             self.rack_mask,
             self.state_bits,
