@@ -49,6 +49,10 @@ def _premium_grid() -> tuple[Premium, ...]:
 
 
 PREMIUMS: tuple[Premium, ...] = _premium_grid()
+LETTER_MULTIPLIERS: tuple[int, ...] = tuple(p.letter_multiplier for p in PREMIUMS)
+"""By square (``row * SIZE + col``): the letter multiplier printed there."""
+WORD_MULTIPLIERS: tuple[int, ...] = tuple(p.word_multiplier for p in PREMIUMS)
+"""By square (``row * SIZE + col``): the word multiplier printed there."""
 
 
 def premium_at(row: int, col: int) -> Premium:

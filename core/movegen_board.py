@@ -10,23 +10,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .board import CENTRE, PREMIUMS, SIZE, Board
+from .board import CENTRE, LETTER_MULTIPLIERS, SIZE, WORD_MULTIPLIERS, Board
 from .edition import JOKER, Edition
 from .errors import RackSyntaxError, SyntaxProblem
 from .lexicon import Lexicon
 from .lexicon_layout import is_key
 
-_LETTER_MULT = tuple(p.letter_multiplier for p in PREMIUMS)
-_WORD_MULT = tuple(p.word_multiplier for p in PREMIUMS)
 # per line (horizontal or not, index): the letter and word multipliers of its squares, and of the sentinel
 _LINE_LM = {
-    (horizontal, index): tuple(_LETTER_MULT[index * SIZE + p if horizontal else p * SIZE + index] for p in range(SIZE))
+    (horizontal, index): tuple(
+        LETTER_MULTIPLIERS[index * SIZE + p if horizontal else p * SIZE + index] for p in range(SIZE)
+    )
     + (1,)
     for horizontal in (True, False)
     for index in range(SIZE)
 }
 _LINE_WM = {
-    (horizontal, index): tuple(_WORD_MULT[index * SIZE + p if horizontal else p * SIZE + index] for p in range(SIZE))
+    (horizontal, index): tuple(
+        WORD_MULTIPLIERS[index * SIZE + p if horizontal else p * SIZE + index] for p in range(SIZE)
+    )
     + (1,)
     for horizontal in (True, False)
     for index in range(SIZE)

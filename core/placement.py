@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .alphabet import LATIN, Alphabet
@@ -129,7 +129,7 @@ def validate_move(board: Board, move: Move, notation: Notation = Notation.FISF, 
             raise IncompleteWordError(move.word, notation.square(*square), full)
     if not new_tiles:
         raise NoNewTileError(move_text)
-    return _finish(board, new_tiles, move.ref.horizontal, move_text, notation, rack_size, move.alphabet)
+    return _finish(board, new_tiles, move.ref.horizontal, lambda: move_text, notation, rack_size, move.alphabet)
 
 
 def validate_tiles(
@@ -146,16 +146,20 @@ def validate_tiles(
         raise NoNewTileError("")
     inside = [(r, c) for r, c, _ in new_tiles if on_board(r, c)]
     if len(inside) < len(new_tiles):
-        names = " ".join(notation.square(r, c) for r, c in inside)
-        raise OutOfBoardError(names, notation.square(*inside[-1]) if inside else "")
-    names = " ".join(notation.square(r, c) for r, c, _ in new_tiles)
+        raise OutOfBoardError(
+            " ".join(notation.square(r, c) for r, c in inside), notation.square(*inside[-1]) if inside else ""
+        )
+
+    def names() -> str:  # the squares as an error message writes them, made only for one
+        return " ".join(notation.square(r, c) for r, c, _ in new_tiles)
+
     for row, col, _ in new_tiles:
         if board.get(row, col) is not None:
             raise OccupiedSquareError(notation.square(row, col))
     rows = {r for r, _, _ in new_tiles}
     cols = {c for _, c, _ in new_tiles}
     if len(rows) > 1 and len(cols) > 1:
-        raise NotInLineError(names)
+        raise NotInLineError(names())
     if len(new_tiles) > 1:
         horizontal = len(rows) == 1
     else:
@@ -180,7 +184,7 @@ def _finish(
     board: Board,
     new_tiles: list[tuple[int, int, Tile]],
     horizontal: bool,
-    move_text: str,
+    move_text: Callable[[], str],
     notation: Notation,
     rack_size: int,
     alphabet: Alphabet,
@@ -200,15 +204,15 @@ def _finish(
     )
     if len(new_tiles) > rack_size:
         if not connected:
-            raise DetachedWordError(move_text, len(new_tiles), rack_size)
-        raise TooManyTilesError(move_text, len(new_tiles), rack_size)
+            raise DetachedWordError(move_text(), len(new_tiles), rack_size)
+        raise TooManyTilesError(move_text(), len(new_tiles), rack_size)
     if len(main) < 2:
         raise WordTooShortError(alphabet.spell("".join(c.letter for c in main)))
     if empty:
         if CENTRE not in new:
-            raise FirstMoveError(move_text, notation.square(*CENTRE))
+            raise FirstMoveError(move_text(), notation.square(*CENTRE))
     elif not connected:
-        raise NotConnectedError(move_text)
+        raise NotConnectedError(move_text())
     words = [Word(tuple(main), horizontal)]
     for row, col, _ in new_tiles:
         cross = _run(board, new, (row, col), cross_step)
@@ -221,24 +225,21 @@ def _finish(
 def _run(board: Board, new: dict[tuple[int, int], Tile], start: tuple[int, int], step: tuple[int, int]) -> list[Cell]:
     """The maximal run of letters through ``start`` along ``step``, old and new tiles alike."""
     dr, dc = step
-
-    def tile_at(row: int, col: int) -> tuple[Tile, bool] | None:
-        if (row, col) in new:
-            return new[(row, col)], True
-        tile = board.get(row, col)
-        return (tile, False) if tile is not None else None
-
     row, col = start
-    while tile_at(row - dr, col - dc) is not None:
-        row, col = row - dr, col - dc
+    while (row - dr, col - dc) in new or board.get(row - dr, col - dc) is not None:
+        row -= dr
+        col -= dc
     cells: list[Cell] = []
-    found = tile_at(row, col)
-    while found is not None:
-        tile, is_new = found
+    while True:
+        tile = new.get((row, col))
+        is_new = tile is not None
+        if tile is None:
+            tile = board.get(row, col)
+            if tile is None:
+                return cells
         cells.append(Cell(row, col, tile.letter, tile.joker, is_new))
-        row, col = row + dr, col + dc
-        found = tile_at(row, col)
-    return cells
+        row += dr
+        col += dc
 
 
 def _full_word_text(

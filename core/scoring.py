@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import premium_at
+from .board import LETTER_MULTIPLIERS, SIZE, WORD_MULTIPLIERS
 from .edition import Edition
 from .placement import Placement, Word
 
@@ -56,9 +56,9 @@ def score_word(word: Word, edition: Edition) -> WordScore:
     for cell in word.cells:
         value = 0 if cell.joker else edition.values[cell.letter]
         if cell.new:
-            premium = premium_at(cell.row, cell.col)
-            letter_multiplier = premium.letter_multiplier
-            multiplier *= premium.word_multiplier
+            square = cell.row * SIZE + cell.col
+            letter_multiplier = LETTER_MULTIPLIERS[square]
+            multiplier *= WORD_MULTIPLIERS[square]
         else:
             letter_multiplier = 1
         total += value * letter_multiplier
