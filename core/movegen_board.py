@@ -122,8 +122,18 @@ class Line:
         return position, self.index
 
 
+def _centre_line(horizontal: bool, every: int) -> Line:
+    """The line of the empty board through the centre, its one hook."""
+    line = Line(horizontal, CENTRE[0] if horizontal else CENTRE[1], every)
+    line.hook[CENTRE[1] if horizontal else CENTRE[0]] = True
+    return line
+
+
 def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only_first: bool) -> list[Line]:
     """The lines where a play may go (a tile in them or beside them), with their cross-checks."""
+    every = lexicon.letters
+    if board.is_empty():
+        return [_centre_line(horizontal, every) for horizontal in ((True,) if horizontal_only_first else (True, False))]
     # the board's letter codes (-1: empty) and values by square, rows of ``width`` squares: each row ends on a square
     # that is never a tile, and an empty row lies above and below the board, so a word read square by square
     # stops at the edge
@@ -136,7 +146,6 @@ def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only
     cols_used = [False] * (SIZE + 2)
     code_of = edition.alphabet.code
     tile_values = edition.values
-    every = lexicon.letters
     for row, col, tile in board.tiles():
         square = (row + 1) * width + col
         code = codes[square] = code_of(tile.letter)
@@ -148,12 +157,6 @@ def make_lines(board: Board, lexicon: Lexicon, edition: Edition, horizontal_only
         beside[square + 1] |= 2
         rows_used[row + 1] = cols_used[col + 1] = True
     lines: list[Line] = []
-    if board.is_empty():
-        for horizontal in (True, False) if not horizontal_only_first else (True,):
-            line = Line(horizontal, CENTRE[0] if horizontal else CENTRE[1], every)
-            line.hook[CENTRE[1] if horizontal else CENTRE[0]] = True
-            lines.append(line)
-        return lines
     cross_mask_codes = lexicon.cross_mask_codes
     for horizontal in (True, False):
         used = rows_used if horizontal else cols_used

@@ -11,6 +11,7 @@ keeps the best as for any other play (``core.movegen_search.Search.see``).
 
 from __future__ import annotations
 
+from operator import mul
 from typing import TYPE_CHECKING
 
 from .board import SIZE
@@ -142,7 +143,10 @@ def first_plays(search: Search, lines: list[Line]) -> tuple[int, int]:
             for line, (places, _) in zip(lines, shapes):
                 horizontal, index = line.horizontal, line.index
                 for start, mult, multipliers in places[length]:
-                    score = mult * sum(v * m for v, m in zip(word_values, multipliers)) + bonus
+                    score = mult * sum(map(mul, word_values, multipliers)) + bonus
+                    if score < search.threshold:  # seen, and dropped as ``Search.see`` would drop it
+                        search.seen += 1
+                        continue
                     search.see(
                         (
                             score,

@@ -60,6 +60,7 @@ class Search(Bingos):
         self.found: list[Found] = []
         self.heap: list[int] = []
         self.best: Found | None = None
+        self.best_key: tuple[object, ...] | None = None
         self.best_jokers = 0
         self.tie_same = False
         self.tie_more = False
@@ -158,13 +159,22 @@ class Search(Bingos):
             self._set_best(found)
         elif jokers == self.best_jokers:
             self.tie_same = True
-            if found[2] < best[2] or (found[2] == best[2] and found_key(found) < found_key(best)):
+            if found[2] < best[2]:
                 self._set_best(found)
+            elif found[2] == best[2]:
+                best_key = self.best_key
+                if best_key is None:
+                    best_key = self.best_key = found_key(best)
+                key = found_key(found)
+                if key < best_key:
+                    self._set_best(found)
+                    self.best_key = key
         else:
             self.tie_more = True
 
     def _set_best(self, found: Found) -> None:
         self.best = found
+        self.best_key = None  # its ``found_key``, once a tie asks for it
         self.best_jokers = found[1]
         self.threshold = found[0]
         self.after_best = False
