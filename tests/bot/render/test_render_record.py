@@ -6,11 +6,11 @@ import pytest
 
 from bot.messages import decimal
 from bot.render.record import end_reason_text, record_table, standings_text
-from tests.core.test_duplicate import SMALL_WORDS, BruteTop, _club_game, _first_round
+from tests.core.duplicate_finders import SMALL_WORDS, BruteTop, club_game, first_round
 
 
 def test_record_table_in_english_and_french() -> None:
-    game = _club_game()
+    game = club_game()
     english = record_table("en", game).splitlines()
     assert english[0].split() == ["#", "draw", "ref", "top", "pts", "total", "A", "B"]
     assert english[3].split() == ["2", "AIRT+DHM", "11H", "DIRHAM", "36", "60", "30", "36"]
@@ -21,7 +21,7 @@ def test_record_table_in_english_and_french() -> None:
 
 
 def test_standings_with_the_decimal_mark_of_the_language() -> None:
-    game = _club_game()
+    game = club_game()
     assert "92,3" in standings_text("fr", game)
     assert "92.3" in standings_text("en", game)
     assert decimal("fr", 100.0) == "100,0"
@@ -30,12 +30,12 @@ def test_standings_with_the_decimal_mark_of_the_language() -> None:
 
 
 def test_solo_and_rejected_draws_are_marked() -> None:
-    game = _first_round(["A", "B", "C"], solo_min_players=3)
+    game = first_round(["A", "B", "C"], solo_min_players=3)
     game.submit("A", "H8 ZEN")
     game.close_round(BruteTop(SMALL_WORDS), set(SMALL_WORDS))
     lines = record_table("en", game).splitlines()
     assert lines[2].split()[-3:] == ["24*", "0", "0"]
-    rejected = _first_round(["A"], draw="AEIOUEZ")
+    rejected = first_round(["A"], draw="AEIOUEZ")
     rejected.reject_draw()
     rejected.draw_manual("AEINRTZ")
     rejected.close_round(BruteTop(SMALL_WORDS), set(SMALL_WORDS))
@@ -46,7 +46,7 @@ def test_solo_and_rejected_draws_are_marked() -> None:
     ("lang", "expected"), [("fr", "aucun coup possible avec AEINRTZ"), ("en", "no play possible with AEINRTZ")]
 )
 def test_why_the_game_ended(lang: str, expected: str) -> None:
-    game = _first_round(["A"], draw="AEINRTZ")
+    game = first_round(["A"], draw="AEINRTZ")
     assert end_reason_text(lang, game) == ""
     game.close_round(BruteTop(["QI"]), {"QI"})
     # FISF 3.6: a draw without a play is drawn again while the bag allows a different one; the game ends
