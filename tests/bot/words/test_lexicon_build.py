@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from lexicons import build_lists, hunspell
+from lexicons.archives import InputError
 from lexicons.hunspell_lists import list_by_code
 from lexicons.proper_nouns import DING, NAM_DICT
 from tests.paths import REPO_ROOT
@@ -332,10 +333,10 @@ def test_german_inputs_include_the_pinned_ding_file(tmp_path: Path) -> None:
     found = build_lists.load_hunspell_inputs(tmp_path, entry)
     assert found["de.names"] == files["de-en"]
     assert found["de.first_names"] == files["nam_dict.txt"]
-    with pytest.raises(build_lists.InputError, match="does not match pinned"):
+    with pytest.raises(InputError, match="does not match pinned"):
         build_lists.load_hunspell_inputs(tmp_path, replace(entry, names_evidence=DING))
     (tmp_path / "de-en").unlink()
-    with pytest.raises(build_lists.InputError, match="trans-de-en"):
+    with pytest.raises(InputError, match="trans-de-en"):
         build_lists.load_hunspell_inputs(tmp_path, entry)
 
 
@@ -360,10 +361,10 @@ def test_german_inputs_read_nam_dict_from_its_pinned_wheel(tmp_path: Path) -> No
         first_names_evidence=nam_dict,
     )
     assert build_lists.load_hunspell_inputs(tmp_path, entry)["de.first_names"] == text
-    with pytest.raises(build_lists.InputError, match="does not match pinned"):
+    with pytest.raises(InputError, match="does not match pinned"):
         build_lists.load_hunspell_inputs(tmp_path, replace(entry, first_names_evidence=NAM_DICT))
     (tmp_path / NAM_DICT.wheel_name).unlink()
-    with pytest.raises(build_lists.InputError, match="gender_guesser"):
+    with pytest.raises(InputError, match="gender_guesser"):
         build_lists.load_hunspell_inputs(tmp_path, entry)
 
 
