@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from bot.chat import Reply
-from tests.bot.games.simultane.test_simultane import DISCORD, TELEGRAM, code_of
+from tests.bot.games.simultane.rooms_played import DISCORD, TELEGRAM, code_of
 from tests.club import Club
 
 DANGEROUS = frozenset("=+-@\t\r")  # OWASP: a cell beginning with one of these is a formula to a spreadsheet

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import DONE_POST, GameKind, GameSetup, SQLiteStorage, Storage
-from tests.bot.games.simultane.test_simultane import TOGETHER
+from tests.bot.games.simultane.rooms_played import TOGETHER
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

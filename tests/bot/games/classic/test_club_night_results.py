@@ -9,7 +9,7 @@ import pytest
 
 from bot.games.duplicate.games import load_game
 from tests.bot.games.duplicate.test_duplicate_formats import _top_of
-from tests.bot.games.simultane.test_simultane import CONSOLE, DISCORD, ROOMS, code_of, play_round_one, table_rows
+from tests.bot.games.simultane.rooms_played import CONSOLE, DISCORD, ROOMS, code_of, play_round_one, table_rows
 from tests.club import CHANNEL, Club
 
 # --- a solo below the top (3.5) ---------------------------------------------------------------------------

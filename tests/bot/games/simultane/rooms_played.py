@@ -4,14 +4,23 @@ they give (worked by hand), and readers of the rooms' texts and events."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import AsyncIterator, Callable
 
-from bot.chat import Reply
+import pytest_asyncio
+
+from bot.chat import Incoming, Reply
+from bot.referee import Referee
+from bot.storage import Storage, StoredEvent
 from core.simultane import (
     SimultaneDefinition,
     SimultaneMode,
 )
 from tests.club import Club
+from tests.discord_club import ClubDiscord
+from tests.ready_lists import ready_registry
+from tests.telegram_club import ClubTelegram
 
 DISCORD, TELEGRAM, CONSOLE = "discord:111", "telegram:-222", "console"
 ROOMS = (DISCORD, TELEGRAM, CONSOLE)
@@ -59,3 +68,60 @@ OVERALL_AFTER_ONE = (
     + [["7", f"Cc{i}", "Salon 3", "26", "-86", "23,2", "0"] for i in range(5)]
     + [["12", f"Bb{i}", "Salon 2", "22", "-90", "19,6", "0"] for i in range(6)]
 )
+
+
+class Process:
+    """One bot process: its own connections to the shared database, its clock's channels, its lease name."""
+
+    def __init__(self, url: str, name: str, scope: str, clock: list[float]) -> None:
+        from bot.play.clock_lease import ClockLease
+        from bot.storage.sql.postgres import PostgresStorage
+
+        self.storage = PostgresStorage(url, pool_size=2)
+        self.referee = Referee(
+            self.storage,
+            ready_registry(),
+            now=lambda: clock[0],
+            images=False,
+            clock_scope=scope,
+            clock_lease=ClockLease(name),
+        )
+
+    def send(self, channel: str, name: str, text: str, *, admin: bool = False, private: bool = False) -> str:
+        replies = self.referee.handle(Incoming(channel, f"u:{name.lower()}", name, text, private=private, admin=admin))
+        return "\n".join(r.text for r in replies)
+
+    def close(self) -> None:
+        self.referee.clock.shutdown()
+        self.storage.close()
+
+
+def events_of(storage: Storage, channel: str) -> list[StoredEvent]:
+    """The stored events of the channel's last game."""
+    return storage.events(storage.games(channel)[-1].id)
+
+
+GROUP = -1002500025
+
+
+@pytest_asyncio.fixture
+async def tg() -> AsyncIterator[ClubTelegram]:
+    async with ClubTelegram(GROUP, creator="Tom") as fake:
+        yield fake
+
+
+def discord_texts(dc: ClubDiscord) -> list[str]:
+    return [str(m.get("content") or "") for m in dc.messages.values()]
+
+
+def telegram_texts(tg: ClubTelegram) -> list[str]:
+    return [str(m.get("text", "")) for (chat, _), m in tg.messages.items() if chat == GROUP]
+
+
+async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait for ``condition`` (three times ``timeout`` on a loaded machine; it ends as soon as it holds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 3 * timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)

@@ -15,7 +15,7 @@ from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.chat import Reply
 from bot.referee import Referee
 from bot.storage import SQLiteStorage, StoredEvent
-from tests.bot.games.simultane.test_simultane import (
+from tests.bot.games.simultane.rooms_played import (
     CONSOLE,
     DISCORD,
     GROUP,
@@ -27,7 +27,7 @@ from tests.bot.games.simultane.test_simultane import (
     eventually,
     telegram_texts,
 )
-from tests.bot.games.simultane.test_simultane import tg as tg  # the Telegram group fixture
+from tests.bot.games.simultane.rooms_played import tg as tg  # the Telegram group fixture
 from tests.club import Club
 from tests.fakes import running_application
 from tests.ready_lists import ready_registry

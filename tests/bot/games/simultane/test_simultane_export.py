@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import zipfile
 
-from tests.bot.games.simultane.test_simultane import DISCORD, ROOMS, TELEGRAM, code_of
+from tests.bot.games.simultane.rooms_played import DISCORD, ROOMS, TELEGRAM, code_of
 from tests.bot.games.simultane.test_simultane_ranking import three_rooms_after_round_one
 from tests.club import Club
 

@@ -8,7 +8,7 @@ import pytest
 
 from bot.simultanes.names import NAME_MAX, centre_name, room_labels, say_counted
 from bot.storage import SimultaneRoom
-from tests.bot.games.simultane.test_simultane import CONSOLE, DISCORD, TELEGRAM, code_of, table_rows
+from tests.bot.games.simultane.rooms_played import CONSOLE, DISCORD, TELEGRAM, code_of, table_rows
 from tests.bot.games.simultane.test_simultane_ranking import three_rooms_after_round_one
 from tests.club import Club
 

@@ -3,62 +3,38 @@ once), and a Discord channel and a Telegram group with the real libraries agains
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
-
 import pytest
-import pytest_asyncio
 
 from bot.adapters.discordbot.adapter import DiscordAdapter
 from bot.adapters.telegrambot.adapter import TelegramAdapter
-from bot.chat import Incoming
 from bot.referee import Referee
-from bot.storage import SQLiteStorage, Storage, StoredEvent
+from bot.storage import SQLiteStorage
 from tests.bot.games.simultane.rooms_played import (
     A_MOVES,
     B_MOVES,
     C_MOVES,
     CONSOLE,
     DISCORD,
+    GROUP,
     OVERALL_AFTER_ONE,
     ROOMS,
     START,
     TELEGRAM,
+    Process,
     code_of,
+    discord_texts,
+    events_of,
+    eventually,
     table_rows,
+    telegram_texts,
 )
+from tests.bot.games.simultane.rooms_played import tg as tg  # the Telegram group fixture
 from tests.discord_club import ClubDiscord
 from tests.fakes import running_application, running_bot
 from tests.ready_lists import ready_registry
 from tests.telegram_club import ClubTelegram
 
 # --- two bot processes on one PostgreSQL database -------------------------------------------------------
-
-
-class Process:
-    """One bot process: its own connections to the shared database, its clock's channels, its lease name."""
-
-    def __init__(self, url: str, name: str, scope: str, clock: list[float]) -> None:
-        from bot.play.clock_lease import ClockLease
-        from bot.storage.sql.postgres import PostgresStorage
-
-        self.storage = PostgresStorage(url, pool_size=2)
-        self.referee = Referee(
-            self.storage,
-            ready_registry(),
-            now=lambda: clock[0],
-            images=False,
-            clock_scope=scope,
-            clock_lease=ClockLease(name),
-        )
-
-    def send(self, channel: str, name: str, text: str, *, admin: bool = False, private: bool = False) -> str:
-        replies = self.referee.handle(Incoming(channel, f"u:{name.lower()}", name, text, private=private, admin=admin))
-        return "\n".join(r.text for r in replies)
-
-    def close(self) -> None:
-        self.referee.clock.shutdown()
-        self.storage.close()
 
 
 def test_two_processes_on_postgres_play_one_simultane_each_clock_run_once(postgres_url: str) -> None:
@@ -105,37 +81,7 @@ def test_two_processes_on_postgres_play_one_simultane_each_clock_run_once(postgr
     other.close()
 
 
-def events_of(storage: Storage, channel: str) -> list[StoredEvent]:
-    """The stored events of the channel's last game."""
-    return storage.events(storage.games(channel)[-1].id)
-
-
 # --- a Discord channel and a Telegram group: the real libraries against the fakes ---------------------
-
-GROUP = -1002500025
-
-
-@pytest_asyncio.fixture
-async def tg() -> AsyncIterator[ClubTelegram]:
-    async with ClubTelegram(GROUP, creator="Tom") as fake:
-        yield fake
-
-
-def discord_texts(dc: ClubDiscord) -> list[str]:
-    return [str(m.get("content") or "") for m in dc.messages.values()]
-
-
-def telegram_texts(tg: ClubTelegram) -> list[str]:
-    return [str(m.get("text", "")) for (chat, _), m in tg.messages.items() if chat == GROUP]
-
-
-async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait for ``condition`` (three times ``timeout`` on a loaded machine; it ends as soon as it holds)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 3 * timeout
-    while not condition():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
 
 
 @pytest.mark.long(6)

@@ -14,7 +14,7 @@ from bot.games.simultane.ranking import SHOWN_PLACES, Overall, overall_of, overa
 from bot.render.canvas import Label
 from bot.render.results import standings_scene
 from core.simultane import OverallStanding
-from tests.bot.games.simultane.test_simultane import (
+from tests.bot.games.simultane.rooms_played import (
     A_MOVES,
     B_MOVES,
     C_MOVES,

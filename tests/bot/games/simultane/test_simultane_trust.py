@@ -19,7 +19,7 @@ import pytest
 from bot.chat import Reply
 from bot.games.simultane.ranking import overall_of, overall_view
 from bot.storage import GameStatus
-from tests.bot.games.simultane.test_simultane import CONSOLE, DISCORD, TELEGRAM, code_of, table_rows
+from tests.bot.games.simultane.rooms_played import CONSOLE, DISCORD, TELEGRAM, code_of, table_rows
 from tests.club import START, Club, MessageOptions
 
 THROWAWAY = "telegram:-666"  # a group any Telegram user can make, whose admin joins with a code read aloud
