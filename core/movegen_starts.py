@@ -124,13 +124,19 @@ class StartCheck:
         counts = self.counts
         head = table[node]
         ready = head & (self.every if jokers else mask)
-        letter = 1 << self.fixed[target]
-        below = self.depth[tiles - 1]
+        fixed = self.fixed
+        depth = self.depth
+        letter = 1 << fixed[target]
+        below = depth[tiles - 1]
+        # the board letter after it, when there is one and the lookahead reaches it: one square further
+        after = fixed[target + 1]
+        second = 1 << after if after >= 0 and tiles < len(depth) else 0
+        below_second = depth[tiles] if second else below
         while ready:
             bit = ready & -ready
             ready ^= bit
             child = table[node + 2 + (head & (bit - 1)).bit_count()]
-            if not below[child] & letter:
+            if not below[child] & letter or (second and not below_second[child] & second):
                 continue
             if mask & bit:
                 tile = bit.bit_length() - 1
