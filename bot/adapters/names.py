@@ -23,5 +23,7 @@ def platform_name(spec: CommandSpec, lang: str) -> str:
 
 
 def platform_names(spec: CommandSpec) -> list[str]:
-    """The command's names in every language, as platform command names, each once."""
-    return sorted({spec.name, *(platform_name(spec, lang) for lang in languages())})
+    """The command's names in every language and its aliases, as platform command names, each once (what a
+    platform takes typed; its menus list only ``platform_name``)."""
+    aliases = (platform_word(alias, spec.name) for alias in spec.aliases())
+    return sorted({spec.name, *(platform_name(spec, lang) for lang in languages()), *aliases})

@@ -155,14 +155,14 @@ def typed_form(name: str) -> str:
 
 
 def name_index() -> dict[str, CommandSpec]:
-    """Every name of every command in every language (typed form), to its command."""
+    """Every name of every command in every language, and every alias (typed form), to its command."""
     served = languages()
     index = _INDEX.get(served)
     if index is None:
         index = {}
         for item in _COMMANDS.values():
             spec = item.spec
-            for typed in (spec.name, *spec.names().values()):
+            for typed in (spec.name, *spec.names().values(), *spec.aliases()):
                 other = index.setdefault(typed_form(typed), spec)
                 if other is not spec:
                     raise CommandDeclarationError(spec.name, f"its name {typed!r} is also /{other.name}'s")

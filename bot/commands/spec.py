@@ -58,6 +58,14 @@ class CommandSpec:
         key = f"name_{self.name}"
         return {lang: self.name_in(lang) for lang in languages() if key in CATALOGS.catalog(lang)}
 
+    def aliases(self) -> tuple[str, ...]:
+        """Other names people type for the command, from every language whose catalog gives some
+        (``aliases_<name>``, words separated by spaces: ``plateau`` for /grille); /help and the menus show only
+        ``names``."""
+        key = f"aliases_{self.name}"
+        found = [word for lang in languages() if key in CATALOGS.catalog(lang) for word in say(lang, key).split()]
+        return tuple(dict.fromkeys(found))
+
     def usage(self, lang: str) -> str:
         return say(lang, f"usage_{self.name}")
 

@@ -73,6 +73,25 @@ def section_page(section: Section, specs: Sequence[CommandSpec], langs: Sequence
     return lines
 
 
+def aliases_page(specs: Sequence[CommandSpec]) -> list[str]:
+    """The other names people type for some commands (``CommandSpec.aliases``), when any has some."""
+    aliased = [spec for spec in specs if spec.aliases()]
+    if not aliased:
+        return []
+    lines = [
+        "## Other names",
+        "",
+        "Names people often type for a command, understood wherever commands are typed (the console, Telegram),",
+        "in every channel; `/help` and the menus show only the names above.",
+        "",
+        "| command | also typed |",
+        "|---|---|",
+    ]
+    for spec in aliased:
+        lines.append(f"| `/{spec.name}` | " + ", ".join(f"`/{alias}`" for alias in spec.aliases()) + " |")
+    return [*lines, ""]
+
+
 def reference(langs: Sequence[str] | None = None) -> str:
     """The page: every declared command, by section, in /help's order."""
     langs = bundled_languages() if langs is None else tuple(langs)
@@ -81,6 +100,7 @@ def reference(langs: Sequence[str] | None = None) -> str:
         specs = [spec for spec in COMMANDS if spec.section is section]
         if specs:
             lines += section_page(section, specs, langs)
+    lines += aliases_page(COMMANDS)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -90,6 +90,20 @@ async def test_handshake_adapter_sets_commands_and_answers(tg: ClubTelegram, ada
     assert reply.reply_to == sent["message_id"]
 
 
+@pytest.mark.asyncio
+async def test_an_alias_typed_in_a_group_runs_its_command_and_stays_out_of_the_menus(
+    tg: ClubTelegram, adapter: TelegramAdapter
+) -> None:
+    await say(tg, tg.ana, "/nouvelle Ana Ben")
+    await tg.wait_for_message(chat_id=GROUP)
+    await say(tg, tg.ana, "/plateau")  # /grille's other name
+    board = await tg.wait_for_message(chat_id=GROUP)
+    assert board.text.startswith("Coup 1 · à Ana de jouer"), board.text
+    menus = {c["command"] for commands in tg.commands.values() for c in commands}
+    assert "grille" in menus
+    assert "plateau" not in menus
+
+
 def test_countdown_shows_steps_of_the_edit_interval(storage: SQLiteStorage) -> None:
     adapter = TelegramAdapter(Referee(storage, LEXICONS), "1:x", base_url="http://127.0.0.1:9/bot")
     assert adapter.edit_interval == 10
