@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import struct
-import zlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -22,16 +20,7 @@ from discord.ext import commands
 from multidict import CIMultiDictProxy
 
 from tests.fakes import FakeDiscord, running_bot
-
-
-def tiny_png(width: int = 3, height: int = 2) -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    raw = b"".join(b"\x00" + b"\xff\x00\x00" * width for _ in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
-
+from tests.tiny_png import tiny_png
 
 PNG = tiny_png()
 

@@ -5,31 +5,18 @@ outside it, the 429s counted, and the 3-second deadline of an interaction's firs
 from __future__ import annotations
 
 import math
-from typing import Any
 
-import aiohttp
 import discord
 import pytest
 from discord.ext import commands
-from multidict import CIMultiDictProxy
 
+from tests.bot.adapters.discord.fake_discord_bot import api
 from tests.fakes import FakeDiscord, running_bot
 from tests.fakes.discord_global import GLOBAL_LIMIT
 from tests.fakes.discord_limits import CHANNEL_MESSAGES, INTERACTION_WEBHOOK
 from tests.loop_time import LoopTime
 
 COMMAND = {"name": "late", "type": 1, "description": "Never answered by a bot"}
-
-
-async def api(
-    dc: FakeDiscord, method: str, path: str, body: object = None, *, auth: bool = True
-) -> tuple[int, Any, CIMultiDictProxy[str]]:
-    """A raw REST call to the fake: (status, JSON body or None, headers)."""
-    headers = {"Authorization": f"Bot {dc.token}"} if auth else {}
-    async with aiohttp.ClientSession() as session:
-        async with session.request(method, dc.api_base + path, json=body, headers=headers) as response:
-            data = await response.json() if response.content_type == "application/json" else None
-            return response.status, data, response.headers
 
 
 class World(FakeDiscord):

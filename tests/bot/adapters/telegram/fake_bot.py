@@ -3,8 +3,6 @@ fixture, a tiny PNG, and a raw call of a Bot API method."""
 
 from __future__ import annotations
 
-import struct
-import zlib
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -17,18 +15,10 @@ from telegram import (
 from telegram.ext import AIORateLimiter, CommandHandler, ContextTypes
 
 from tests.fakes import FakeTelegram
+from tests.tiny_png import tiny_png
 
 if TYPE_CHECKING:
     from tests.fakes.telegram_server import AnyApplication
-
-
-def tiny_png(width: int = 3, height: int = 2) -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    raw = b"".join(b"\x00" + b"\xff\x00\x00" * width for _ in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
 
 
 PNG = tiny_png()
