@@ -5,7 +5,6 @@ sent again: the message kept its old countdown, and never said the round was clo
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable
 
 import pytest
@@ -16,6 +15,7 @@ from bot.adapters.telegrambot.adapter import TelegramAdapter
 from bot.adapters.tracking import BudgetShortError, TrackedMessage
 from bot.referee import Referee
 from bot.storage import SQLiteStorage
+from tests import waiting
 from tests.discord_club import ClubDiscord
 from tests.fakes import running_application, running_bot
 from tests.ready_lists import ready_registry
@@ -26,12 +26,8 @@ GROUP = -1002100022
 
 
 async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait for ``condition`` (three times ``timeout`` on a loaded machine; it ends as soon as it holds)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 3 * timeout
-    while not condition():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
+    """Wait for ``condition`` (``tests.waiting.eventually``, with a longer ``timeout``)."""
+    await waiting.eventually(condition, timeout)
 
 
 async def advancing(tg: ClubTelegram, condition: Callable[[], bool], most: float = 10.0) -> None:

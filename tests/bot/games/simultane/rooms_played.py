@@ -4,7 +4,6 @@ they give (worked by hand), and readers of the rooms' texts and events."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
 
@@ -17,6 +16,7 @@ from core.simultane import (
     SimultaneDefinition,
     SimultaneMode,
 )
+from tests import waiting
 from tests.club import Club
 from tests.discord_club import ClubDiscord
 from tests.ready_lists import ready_registry
@@ -119,9 +119,5 @@ def telegram_texts(tg: ClubTelegram) -> list[str]:
 
 
 async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait for ``condition`` (three times ``timeout`` on a loaded machine; it ends as soon as it holds)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 3 * timeout
-    while not condition():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
+    """Wait for ``condition`` (``tests.waiting.eventually``, with a longer ``timeout``)."""
+    await waiting.eventually(condition, timeout)
