@@ -1,6 +1,9 @@
-"""The build's one option: ``ARBITRE_COMPILE=1`` compiles the move generator to C with mypyc.
+"""The build: the top search's C walk where a C compiler is at hand, and one option, ``ARBITRE_COMPILE=1``,
+that compiles the move generator to C with mypyc.
 
-The package is pure Python, and stays so by default. With ``ARBITRE_COMPILE=1`` (``pip install .`` or ``pip
+The C walk (``core/_movegen_native.c``) is optional: built when the machine has a C compiler and Python's
+headers, left out (with setuptools' warning) otherwise, and the package then runs on Python alone. The
+rest of the package is pure Python, and stays so by default. With ``ARBITRE_COMPILE=1`` (``pip install .`` or ``pip
 wheel .``, a C compiler and mypy at hand: ``--no-build-isolation`` with both installed, or ``mypy`` in the build
 environment), the modules listed in ``pyproject.toml`` under ``[tool.arbitre] compiled`` are compiled by mypyc
 into extension modules that Python imports instead of their sources: the same code, about twice as fast
@@ -15,7 +18,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 
 def compiled_modules() -> list[str]:
@@ -25,15 +28,21 @@ def compiled_modules() -> list[str]:
     return modules
 
 
+def native_walk() -> Extension:
+    """The C walk of the top search (core/_movegen_native.c), optional: without a C compiler the package
+    installs without it and searches in Python alone (core/movegen_native.py)."""
+    return Extension("core._movegen_native", ["core/_movegen_native.c"], optional=True, extra_compile_args=["-O2"])
+
+
 def extensions() -> list[object]:
-    """The extension modules to build: none unless ``ARBITRE_COMPILE=1``."""
+    """The extension modules to build: the C walk, and the mypyc modules with ``ARBITRE_COMPILE=1``."""
     if os.environ.get("ARBITRE_COMPILE", "0") != "1":
-        return []
+        return [native_walk()]
     if "editable_wheel" in sys.argv:
         raise SystemExit("ARBITRE_COMPILE=1 builds a wheel (pip install ., pip wheel .), not an editable install")
     from mypyc.build import mypycify
 
-    return list(mypycify(compiled_modules(), opt_level="3"))
+    return [native_walk(), *mypycify(compiled_modules(), opt_level="3")]
 
 
 setup(ext_modules=extensions())

@@ -72,6 +72,7 @@ from .edition import Edition
 from .lexicon import Lexicon
 from .movegen_board import Rack, Start, make_lines, parse_rack, plan
 from .movegen_first import first_plays
+from .movegen_native import native_plays, usable
 from .movegen_plays import Play, build_play, found_key, play_order
 from .movegen_search import Search, Stop
 from .tie import TieRule
@@ -151,10 +152,15 @@ def generate_plays(
 ) -> list[Play]:
     """Every legal play of the tiles ``rack`` (symbols, ``?`` = joker) on ``board``, each placement once,
     best first."""
-    search, starts = _prepare(board, _rack(rack, lexicon, edition), lexicon, edition, 0, first_move_horizontal_only)
-    for start in starts:
-        search.run(start)
-    plays = [build_play(board, found, edition) for found in search.found]
+    parsed = _rack(rack, lexicon, edition)
+    if usable(parsed, edition):
+        found = native_plays(board, parsed, lexicon, edition, 0, first_move_horizontal_only)[2]
+    else:
+        search, starts = _prepare(board, parsed, lexicon, edition, 0, first_move_horizontal_only)
+        for start in starts:
+            search.run(start)
+        found = search.found
+    plays = [build_play(board, play, edition) for play in found]
     plays.sort(key=play_order)
     return plays
 
@@ -217,6 +223,8 @@ def find_top(
     if count < 1:
         raise ValueError("count must be at least 1")
     parsed = _rack(rack, lexicon, edition)
+    if usable(parsed, edition) and parsed.size and len(lexicon):
+        return _native_top(board, parsed, lexicon, edition, count, first_move_horizontal_only, keep_ties)
     if board.is_empty() and not parsed.jokers and parsed.size and len(lexicon):
         search = Search(lexicon, edition, parsed, count, split_bingos=False)
         lines = make_lines(board, lexicon, edition, first_move_horizontal_only)
@@ -243,6 +251,26 @@ def find_top(
         searched += 1
     stats = SearchStats(len(starts), searched, len(starts) - searched, search.seen)
     return _top_result(board, edition, search, count, keep_ties, stats, lambda: _any_other_play(search, starts))
+
+
+def _native_top(
+    board: Board,
+    parsed: Rack,
+    lexicon: Lexicon,
+    edition: Edition,
+    count: int,
+    first_move_horizontal_only: bool,
+    keep_ties: bool,
+) -> TopResult:
+    """``find_top`` from the plays the C walk lists (``core.movegen_native``): it meets every play, so the
+    search keeps what it would have kept and knows whether another play than the top exists."""
+    search = Search(lexicon, edition, parsed, count, split_bingos=False)
+    seen, starts, found = native_plays(board, parsed, lexicon, edition, count, first_move_horizontal_only)
+    for play in found:
+        search.offer(play)
+    search.seen = seen
+    stats = SearchStats(starts, starts, 0, seen)
+    return _top_result(board, edition, search, count, keep_ties, stats, lambda: seen > 1)
 
 
 def _top_result(

@@ -1,0 +1,146 @@
+"""The C walk of the top search (``core.movegen_native``): built where a compiler is, equal to the Python
+search on the bundled lists' games and on lists of 33 tiles and more, turned off by ``ARBITRE_NATIVE=0``."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sysconfig
+
+import pytest
+
+from core.alphabet import Alphabet
+from core.board import Board
+from core.edition import ENGLISH, FRENCH, Edition
+from core.lexicon import Lexicon
+from core.movegen import find_top, generate_plays
+from core.movegen_board import parse_rack
+from core.movegen_native import NATIVE_JOKERS, available, usable
+from core.placement import apply_placement
+from tests.core.engines import ENGINES, NATIVE, PYTHON, engine
+from tests.core.test_lexicon_layout import labels, random_words
+from tests.ready_lists import ready_registry
+
+needs_native = pytest.mark.skipif(not available(), reason="the C walk is not built (no C compiler)")
+
+Summary = tuple[list[tuple[str, int]], str, int, frozenset[object]]
+
+
+def summary(board: Board, rack: str, lexicon: Lexicon, edition: Edition, count: int) -> Summary:
+    """What a top search gives: its plays and scores, tie rule, plays scoring the top, and their keys."""
+    top = find_top(board, rack, lexicon, edition, count, keep_ties=count > 1)
+    return [(str(p), p.total) for p in top.plays], str(top.tie_rule), top.top_count, frozenset(top.top_keys)
+
+
+def both_engines(board: Board, rack: str, lexicon: Lexicon, edition: Edition) -> None:
+    """Both engines give the same tops (1 and 5 kept) and list the same plays."""
+    results = []
+    for name in (PYTHON, NATIVE):
+        with engine(name):
+            listed = [(str(p), p.total) for p in generate_plays(board, rack, lexicon, edition)]
+            tops = summary(board, rack, lexicon, edition, 1), summary(board, rack, lexicon, edition, 5)
+            results.append((tops, listed))
+    assert results[0] == results[1], (rack, board)
+
+
+def test_the_c_walk_is_built_where_the_machine_has_a_c_compiler() -> None:
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no C compiler ({compiler}): the package runs on Python alone")
+    assert available(), "the C walk was not built: reinstall the package (pip install -e .) with a C compiler"
+    assert ENGINES == (PYTHON, NATIVE)
+
+
+@needs_native
+def test_arbitre_native_0_turns_the_c_walk_off() -> None:
+    rack = parse_rack("ABC?", FRENCH)
+    with engine(NATIVE):
+        assert usable(rack, FRENCH)
+        assert not usable(parse_rack("AB" + "?" * (NATIVE_JOKERS + 1), FRENCH), FRENCH)
+    with engine(PYTHON):
+        assert not usable(rack, FRENCH)
+
+
+@needs_native
+def test_the_c_walk_meets_every_play() -> None:
+    """Its search figures count every play (the Python search meets fewer: it stops below the best)."""
+    lexicon = ready_registry().get("fr")
+    board = Board()
+    apply_placement(board, find_top(board, "CHANTEZ", lexicon, FRENCH).plays[0].placement)
+    with engine(NATIVE):
+        every = len(generate_plays(board, "AEIRSTU", lexicon, FRENCH))
+        assert find_top(board, "AEIRSTU", lexicon, FRENCH).searched.plays_seen == every
+    with engine(PYTHON):
+        assert find_top(board, "AEIRSTU", lexicon, FRENCH).searched.plays_seen < every
+
+
+@needs_native
+@pytest.mark.parametrize("code", ["fr", "en"])
+def test_the_engines_agree_on_greedy_games_of_the_bundled_lists(code: str) -> None:
+    """Eight turns of a seeded greedy game per list; each turn's rack as drawn, without its jokers and with one."""
+    edition = FRENCH if code == "fr" else ENGLISH
+    lexicon = ready_registry().get(code)
+    rng = random.Random(42)
+    bag = [tile for tile in edition.bag() if tile != "?"]
+    rng.shuffle(bag)
+    board = Board()
+    rack: list[str] = []
+    for _turn in range(8):
+        while len(rack) < 7 and bag:
+            rack.append(bag.pop())
+        text = "".join(rack)
+        both_engines(board, text, lexicon, edition)
+        both_engines(board, text[:6] + "?", lexicon, edition)
+        with engine(NATIVE):
+            best = find_top(board, text, lexicon, edition).best
+        if best is None:
+            break
+        apply_placement(board, best.placement)
+        for cell in best.placement.new_tiles:
+            rack.remove(cell.letter)
+
+
+@needs_native
+@pytest.mark.parametrize("tiles", [33, 40])
+def test_the_engines_agree_on_an_alphabet_of_more_than_32_tiles(tiles: int) -> None:
+    """A list of 64-bit nodes (``core.lexicon_layout``): random words, a game of its best plays."""
+    alphabet = Alphabet(labels(tiles))
+    symbols = alphabet.symbols
+    edition = Edition(
+        code="wide",
+        name="wide",
+        values={s: 1 + i % 10 for i, s in enumerate(symbols)},
+        counts={s: 3 for s in symbols},
+        jokers=2,
+        vowels=frozenset(symbols[:5]),
+        alphabet=alphabet,
+    )
+    lexicon = Lexicon.from_words(random_words(alphabet, 3000, tiles), alphabet=alphabet)
+    rng = random.Random(tiles)
+    board = Board()
+    for _turn in range(6):
+        rack = "".join(rng.choice(symbols[:12] + symbols[-3:]) for _ in range(6)) + rng.choice(["", "?"])
+        both_engines(board, rack, lexicon, edition)
+        with engine(NATIVE):
+            best = find_top(board, rack, lexicon, edition).best
+        if best is not None:
+            apply_placement(board, best.placement)
+    assert len(board) > 0
+
+
+@needs_native
+def test_the_c_walk_refuses_arguments_out_of_their_sizes() -> None:
+    from core import _movegen_native
+
+    lexicon = Lexicon.from_words(["ZA"])
+    empty = bytes(225)
+    with pytest.raises(ValueError):
+        _movegen_native.plays(
+            lexicon.table, lexicon.lookahead, False, lexicon.root, lexicon.letters, b"\xff" * 224, empty, empty,
+            empty, bytes(26), bytes(26), 0, 0, 1, False,
+        )  # fmt: skip
+    with pytest.raises(ValueError):  # a table of 32-bit words read as 64-bit
+        _movegen_native.plays(
+            lexicon.table, lexicon.lookahead, True, lexicon.root, lexicon.letters, b"\xff" * 225, empty, empty,
+            empty, bytes(26), bytes(26), 0, 0, 1, False,
+        )  # fmt: skip
