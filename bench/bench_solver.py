@@ -25,7 +25,9 @@ scenarios, pl for its Polish one), and the published figures (its lists, its mac
 printed beside ours, with the number of plays it lists here and there.
 
 The two engines do not do the same work: the solver lists every legal play (its design: ``solve()`` returns
-them all, sorted), we look for the top only (branch and bound). On the empty board the solver searches both
+them all, sorted); ours lists them too with the C walk (``core.movegen_native``: racks of at most one joker,
+where it is built; the first line printed says which engine ran, ``ARBITRE_NATIVE=0`` times Python alone), and
+otherwise looks for the top only (branch and bound). On the empty board the solver searches both
 directions, we only the horizontal plays (``first_move_horizontal_only``, as the bot does; the top scores are
 the same by symmetry). The editions compared are those whose tiles are one character each and which the
 solver knows: de (its de-DE Scrabble config), fr (fr-FR), en (en-US: the Scrabble tile set of the English
@@ -88,6 +90,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_top import CLASSES, POSITIONS, run  # noqa: E402
 
 from bot.words.loader import load  # noqa: E402
+from core import movegen_native  # noqa: E402
 from core.board import SIZE, Board, premium_at  # noqa: E402
 from core.edition import JOKER, Edition, edition_by_code  # noqa: E402
 from core.lexicon import Lexicon  # noqa: E402
@@ -198,6 +201,15 @@ def driver(node: str, bundle: Path, *args: str) -> dict[str, Any]:
     return answer
 
 
+def engine_line() -> str:
+    """Which engine ours is: the C walk for racks of few jokers (``core.movegen_native``), or Python alone."""
+    if not movegen_native.available():
+        return "ours: Python alone (the C walk is not built)"
+    if os.environ.get("ARBITRE_NATIVE", "1") == "0":
+        return "ours: Python alone (ARBITRE_NATIVE=0)"
+    return f"ours: the C walk for racks of at most {movegen_native.NATIVE_JOKERS} joker(s), Python for the others"
+
+
 def published(args: argparse.Namespace, folder: Path) -> None:
     """The solver's own benchmark (its boards and base racks, read from its sources) on our lists, timed for both
     engines, beside the figures its README publishes (its lists, its machine, wall time)."""
@@ -276,6 +288,7 @@ def main() -> None:
     if not args.bundle.is_file():
         print(f"{args.bundle}: no solver bundle; see this script's docstring to build it (skipped)")
         return
+    print(engine_line())
     if args.published:
         with tempfile.TemporaryDirectory() as name:
             published(args, Path(name))

@@ -34,6 +34,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from bot.words.loader import BUNDLED, cache_dir, load
+from core import movegen_native
 from tests.paths import REPO_ROOT
 
 ROOT = REPO_ROOT
@@ -92,7 +93,7 @@ def install_the_wheel(folder: Path) -> None:
     source.mkdir()
     for name in SOURCES:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"))
         else:
             shutil.copy2(ROOT / name, source / name)
     system = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
@@ -215,10 +216,15 @@ def arbitre(installed: Path, env: dict[str, str], *args: str, stdin: str = "") -
 
 @pytest.mark.long(4)
 def test_the_installed_code_and_lists_are_the_wheels(installed: Path, user_env: dict[str, str]) -> None:
-    script = "import bot, core, lexicons; print(bot.__file__, core.__file__, lexicons.__file__)"
+    script = (
+        "import bot, core, lexicons; from core import movegen_native;"
+        "print(bot.__file__, core.__file__, lexicons.__file__, movegen_native.available())"
+    )
     result = run([str(installed / "bin" / "python"), "-c", script], env=user_env, cwd=user_env["HOME"])
     assert result.returncode == 0, result.stderr
-    paths = [Path(path) for path in result.stdout.split()]
+    *files, native = result.stdout.split()
+    assert native == str(movegen_native.available())  # the C walk built into the wheel where it is in the checkout
+    paths = [Path(path) for path in files]
     assert all(path.is_relative_to(installed) for path in paths), paths
     lists = paths[2].parent
     for name in ("SOURCES.json", "fr.txt.gz", "en.txt.gz", "fr.LICENSE", "en.LICENSE", "README.md"):
