@@ -35,6 +35,7 @@ typedef struct {
     const uint32_t *la32[LOOKAHEAD];
     const uint64_t *la64[LOOKAHEAD];
     int wide;
+    uint64_t ahead_length;  /* the nodes the lookahead arrays cover */
     uint64_t every;
     int values[MAX_TILES];
     int counts[MAX_TILES];
@@ -64,6 +65,7 @@ static inline uint64_t word_at(const Gen *g, uint64_t i) { return g->wide ? g->t
 
 static inline uint64_t ahead_at(const Gen *g, int depth, uint64_t node) {
     if (depth == 0) return word_at(g, node);
+    if (node >= g->ahead_length) return UINT64_MAX;  /* no lookahead kept for the node: any letter */
     return g->wide ? g->la64[depth - 1][node] : (uint64_t)g->la32[depth - 1][node];
 }
 
@@ -315,6 +317,11 @@ static PyObject *plays(PyObject *self, PyObject *args) {
     for (; ahead_held < LOOKAHEAD; ahead_held++) {
         if (get_table(PyTuple_GET_ITEM(lookahead_obj, ahead_held), &ahead_views[ahead_held], wide) < 0) goto done;
     }
+    g->ahead_length = (uint64_t)(ahead_views[0].len / ahead_views[0].itemsize);
+    for (int d = 1; d < LOOKAHEAD; d++) {
+        if ((uint64_t)(ahead_views[d].len / ahead_views[d].itemsize) < g->ahead_length)
+            g->ahead_length = (uint64_t)(ahead_views[d].len / ahead_views[d].itemsize);
+    }
     g->wide = wide;
     g->t32 = table_view.buf;
     g->t64 = table_view.buf;
@@ -343,7 +350,14 @@ static PyObject *plays(PyObject *self, PyObject *args) {
     const unsigned char *codes = board_codes.buf, *square_values = board_values.buf;
     const unsigned char *lms = letter_mult.buf, *wms = word_mult.buf;
     int empty_board = 1;
-    for (int i = 0; i < SIZE * SIZE; i++) if (codes[i] != 255) { empty_board = 0; break; }
+    for (int i = 0; i < SIZE * SIZE; i++) {
+        if (codes[i] == 255) continue;
+        empty_board = 0;
+        if (codes[i] >= tiles) {
+            PyErr_SetString(PyExc_ValueError, "a board letter out of the alphabet");
+            goto done;
+        }
+    }
     Py_BEGIN_ALLOW_THREADS
     for (int horizontal = 1; horizontal >= 0; horizontal--) {
         if (empty_board && !horizontal && horizontal_only) break;
