@@ -25,6 +25,7 @@ def plays(
     count: int,
     horizontal_only: bool,
     /,
-) -> tuple[int, int, list[NativePlay]]:
-    """How many plays there are, how many starts were walked, and the plays scoring at least the count-th best
-    score (every play with count 0)."""
+) -> tuple[int, int, int, list[NativePlay]]:
+    """How many plays the walk met, how many starts there were and how many were walked (in decreasing order of
+    their bounds, down to the count-th best score), and the plays scoring at least the count-th best score (every
+    play with count 0)."""

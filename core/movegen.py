@@ -73,7 +73,7 @@ from .lexicon import Lexicon
 from .movegen_board import Rack, Start, make_lines, parse_rack, plan
 from .movegen_first import first_plays
 from .movegen_native import native_plays, usable
-from .movegen_plays import Play, build_play, found_key, play_order
+from .movegen_plays import Kept, Play, build_play, found_key, kept_ties, play_order
 from .movegen_search import Search, Stop
 from .tie import TieRule
 
@@ -154,7 +154,7 @@ def generate_plays(
     best first."""
     parsed = _rack(rack, lexicon, edition)
     if usable(parsed, edition):
-        found = native_plays(board, parsed, lexicon, edition, 0, first_move_horizontal_only)[2]
+        found = native_plays(board, parsed, lexicon, edition, 0, first_move_horizontal_only)[3]
     else:
         search, starts = _prepare(board, parsed, lexicon, edition, 0, first_move_horizontal_only)
         for start in starts:
@@ -231,7 +231,7 @@ def find_top(
         keys, read = first_plays(search, lines)
         stats = SearchStats(keys, read, keys - read, search.seen)
         # every word of the rack has a place for each of its letters on the centre: two plays at least
-        return _top_result(board, edition, search, count, keep_ties, stats, lambda: search.seen > 1)
+        return _top_result(board, edition, search.kept(), count, keep_ties, stats, lambda: search.seen > 1)
     search, starts = _prepare(board, parsed, lexicon, edition, count, first_move_horizontal_only)
     starts.sort()  # by decreasing bound, then in the fixed order
     searched = 0
@@ -250,7 +250,7 @@ def find_top(
         search.run(start)
         searched += 1
     stats = SearchStats(len(starts), searched, len(starts) - searched, search.seen)
-    return _top_result(board, edition, search, count, keep_ties, stats, lambda: _any_other_play(search, starts))
+    return _top_result(board, edition, search.kept(), count, keep_ties, stats, lambda: _any_other_play(search, starts))
 
 
 def _native_top(
@@ -262,42 +262,48 @@ def _native_top(
     first_move_horizontal_only: bool,
     keep_ties: bool,
 ) -> TopResult:
-    """``find_top`` from the plays the C walk lists (``core.movegen_native``): it meets every play, so the
-    search keeps what it would have kept and knows whether another play than the top exists."""
-    search = Search(lexicon, edition, parsed, count, split_bingos=False)
-    seen, starts, found = native_plays(board, parsed, lexicon, edition, count, first_move_horizontal_only)
-    for play in found:
-        search.offer(play)
-    search.seen = seen
-    stats = SearchStats(starts, starts, 0, seen)
-    return _top_result(board, edition, search, count, keep_ties, stats, lambda: seen > 1)
+    """``find_top`` from the plays the C walk keeps (``core.movegen_native``): every play scoring at least the
+    ``count``-th best score, so the search keeps what it would have kept."""
+    seen, starts, walked, found = native_plays(board, parsed, lexicon, edition, count, first_move_horizontal_only)
+    if count == 1:
+        kept = kept_ties(found, seen)
+    else:  # the walk's threshold: the count-th best score, once that many plays are kept
+        threshold = sorted((play[0] for play in found), reverse=True)[count - 1] if len(found) >= count else -1
+        kept = Kept(False, seen, None, False, False, found, threshold)
+
+    def other_play() -> bool:
+        # the walk met one play at most: were the starts it left (bounded below it) holding another?
+        return walked < starts and native_plays(board, parsed, lexicon, edition, 0, first_move_horizontal_only)[0] > 1
+
+    stats = SearchStats(starts, walked, starts - walked, seen)
+    return _top_result(board, edition, kept, count, keep_ties, stats, other_play)
 
 
 def _top_result(
     board: Board,
     edition: Edition,
-    search: Search,
+    kept: Kept,
     count: int,
     keep_ties: bool,
     stats: SearchStats,
     other_play: Callable[[], bool],
 ) -> TopResult:
-    """The top of a finished search; ``other_play`` says whether a play other than the top exists (asked
-    only when the search cannot tell)."""
-    seen = search.seen
-    if search.tie_mode:
-        kept = [search.best] if search.best is not None else []
+    """The top of a finished search from what it kept; ``other_play`` says whether a play other than the top
+    exists (asked only when the search cannot tell)."""
+    seen = kept.seen
+    if kept.tie_mode:
+        chosen = [kept.best] if kept.best is not None else []
     else:
-        cut = search.threshold
-        kept = sorted((f for f in search.found if f[0] >= cut), key=found_key)[:count]
-    plays = [build_play(board, found, edition) for found in kept]
+        cut = kept.threshold
+        chosen = sorted((f for f in kept.found if f[0] >= cut), key=found_key)[:count]
+    plays = [build_play(board, found, edition) for found in chosen]
     plays.sort(key=play_order)
     if not plays:
         rule = TieRule.NONE
-    elif search.tie_mode:
-        if search.tie_same:
+    elif kept.tie_mode:
+        if kept.tie_same:
             rule = TieRule.ORDER
-        elif search.tie_more:
+        elif kept.tie_more:
             rule = TieRule.FEWEST_JOKERS
         elif seen > 1 or other_play():
             rule = TieRule.SCORE
@@ -314,8 +320,8 @@ def _top_result(
     else:
         rule = TieRule.SCORE if other_play() else TieRule.UNIQUE
     best_score = plays[0].total if plays else None
-    top_count = 1 if search.tie_mode and plays else sum(1 for f in search.found if f[0] == best_score)
+    top_count = 1 if kept.tie_mode and plays else sum(1 for f in kept.found if f[0] == best_score)
     keys = frozenset(
-        (f[3].horizontal, f[3].index, f[6], f[7], f[8]) for f in search.found if keep_ties and f[0] == best_score
+        (f[3].horizontal, f[3].index, f[6], f[7], f[8]) for f in kept.found if keep_ties and f[0] == best_score
     )
     return TopResult(tuple(plays), rule, stats, top_count, keys)

@@ -1,9 +1,10 @@
 """The plays of a rack listed by the C walk (``core._movegen_native``), when the build has it.
 
 The extension is built with the package where a C compiler is at hand (setup.py) and is optional: without
-it, or with ``ARBITRE_NATIVE=0`` in the environment, ``core.movegen`` searches in Python alone. It lists
-every play (no bounds), which beats the Python search by branch and bound on racks with few jokers
-(``NATIVE_JOKERS``); a rack with more jokers has too many plays to list, and is searched in Python.
+it, or with ``ARBITRE_NATIVE=0`` in the environment, ``core.movegen`` searches in Python alone. It walks
+the same word graph along the same lines, bounds each start as the Python search does (more loosely: once per
+start, not at each letter), and walks the starts in decreasing order of bound down to the best score: 2 to 8
+times faster than the Python search (docs/operating.md, "The top search's C walk").
 
 ``native_plays`` gives what ``core.movegen``'s search would keep: the number of plays met, and those scoring
 at least the ``count``-th best score, as found plays (``core.movegen_plays.Found``).
@@ -21,8 +22,8 @@ from .lexicon_layout import WIDE
 from .movegen_board import Line, Rack
 from .movegen_plays import Found
 
-NATIVE_VERSION = 1  # the extension's VERSION this module calls (a stale build is not used)
-NATIVE_JOKERS = 1  # racks with at most this many jokers are listed by the extension
+NATIVE_VERSION = 2  # the extension's VERSION this module calls (a stale build is not used)
+NATIVE_JOKERS = 2  # racks with at most this many jokers are listed by the extension (every rack of a shipped edition)
 
 _LETTER_MULTIPLIERS = bytes(LETTER_MULTIPLIERS)
 _WORD_MULTIPLIERS = bytes(WORD_MULTIPLIERS)
@@ -59,35 +60,34 @@ def usable(rack: Rack, edition: Edition) -> bool:
     )
 
 
-def _line(board: Board, edition: Edition, horizontal: bool, index: int, every: int) -> Line:
-    """A found play's line, with the board letters its order key reads (``core.movegen_plays.found_key``)."""
+def _line(codes: bytearray, horizontal: bool, index: int, every: int) -> Line:
+    """A found play's line, with the board letters (``codes``: by square, ``_EMPTY`` for none) its order key
+    reads (``core.movegen_plays.found_key``)."""
     line = Line(horizontal, index, every)
-    code = edition.alphabet.code
-    for pos in range(SIZE):
-        tile = board.get(index, pos) if horizontal else board.get(pos, index)
-        if tile is not None:
-            line.fixed[pos] = code(tile.letter)
+    squares = codes[index * SIZE : (index + 1) * SIZE] if horizontal else codes[index : SIZE * SIZE : SIZE]
+    line.fixed[:SIZE] = [-1 if code == _EMPTY else code for code in squares]
     return line
 
 
 def native_plays(
     board: Board, rack: Rack, lexicon: Lexicon, edition: Edition, count: int, horizontal_only: bool
-) -> tuple[int, int, list[Found]]:
-    """The number of plays of ``rack`` on ``board``, of starts walked, and the plays scoring at least the
-    ``count``-th best score (every play with ``count`` 0); only when ``usable``."""
+) -> tuple[int, int, int, list[Found]]:
+    """The number of plays of ``rack`` on ``board`` the walk met, of starts and of starts walked, and the plays
+    scoring at least the ``count``-th best score (every play with ``count`` 0); only when ``usable``."""
     assert _NATIVE is not None
     alphabet = edition.alphabet
     values = edition.values
     codes = bytearray(b"\xff" * (SIZE * SIZE))
     square_values = bytearray(SIZE * SIZE)
     code = alphabet.code
-    for row, col, tile in board.tiles():
-        square = row * SIZE + col
-        codes[square] = code(tile.letter)
-        square_values[square] = 0 if tile.joker else values[tile.letter]
+    if not board.is_empty():
+        for row, col, tile in board.tiles():
+            square = row * SIZE + col
+            codes[square] = code(tile.letter)
+            square_values[square] = 0 if tile.joker else values[tile.letter]
     tile_values = bytes(values[symbol] for symbol in alphabet.symbols)
     bingo = edition.bingo_bonus if rack.size == edition.rack_size else 0
-    seen, starts, found = _NATIVE.plays(
+    seen, starts, walked, found = _NATIVE.plays(
         lexicon.table,
         lexicon.lookahead,
         lexicon.table.itemsize == 8 if isinstance(lexicon.table, memoryview) else lexicon.table.typecode == WIDE,
@@ -109,7 +109,7 @@ def native_plays(
     for score, jokers, horizontal, index, start, end, squares, letters, flags in found:
         line = lines.get((horizontal, index))
         if line is None:
-            line = lines[horizontal, index] = _line(board, edition, horizontal, index, lexicon.letters)
+            line = lines[horizontal, index] = _line(codes, horizontal, index, lexicon.letters)
         key = (0, index, start) if horizontal else (1, start, index)
         plays.append((score, jokers, key, line, start, end, squares, letters, flags))
-    return seen, starts, plays
+    return seen, starts, walked, plays

@@ -49,6 +49,35 @@ Found = tuple[
 ]
 
 
+@dataclass(frozen=True)
+class Kept:
+    """What a finished search kept for the top (``core.movegen``). With ``count`` 1 (``tie_mode``): the best
+    play, and whether another play scores as much with as many jokers (``tie_same``) or with more
+    (``tie_more``, also when the best was found after a play with more); else every play scoring at least
+    ``threshold`` (``found``). ``seen``: how many plays the search met."""
+
+    tie_mode: bool
+    seen: int
+    best: Found | None
+    tie_same: bool
+    tie_more: bool
+    found: list[Found]
+    threshold: int
+
+
+def kept_ties(plays: list[Found], seen: int) -> Kept:
+    """What a search in tie mode keeps when it is offered ``plays``, each scoring the best score: the play of
+    fewest jokers first in the fixed order, and the tie facts, whatever the order the plays came in."""
+    if not plays:
+        return Kept(True, seen, None, False, False, [], -1)
+    jokers = min(found[1] for found in plays)
+    fewest = [found for found in plays if found[1] == jokers]
+    first_key = min(found[2] for found in fewest)
+    firsts = [found for found in fewest if found[2] == first_key]
+    best = firsts[0] if len(firsts) == 1 else min(firsts, key=found_key)
+    return Kept(True, seen, best, len(fewest) > 1, len(fewest) < len(plays), [], best[0])
+
+
 def found_key(found: Found) -> tuple[object, ...]:
     """The order key of a found play (the top order of ``core.movegen``), without building it."""
     score, jokers, key, line, start, end, squares, letters, flags = found

@@ -13,7 +13,7 @@ from .lexicon import Lexicon
 from .lexicon_layout import LOOKAHEAD
 from .movegen_bingos import Bingos
 from .movegen_board import Line, Rack, Start
-from .movegen_plays import Found, found_key
+from .movegen_plays import Found, Kept, found_key
 from .movegen_starts import Beginning, StartCheck, rack_beginnings
 
 
@@ -171,6 +171,10 @@ class Search(Bingos):
                     self.best_key = key
         else:
             self.tie_more = True
+
+    def kept(self) -> Kept:
+        """What the search kept for the top."""
+        return Kept(self.tie_mode, self.seen, self.best, self.tie_same, self.tie_more, self.found, self.threshold)
 
     def _set_best(self, found: Found) -> None:
         self.best = found

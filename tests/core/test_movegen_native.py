@@ -14,11 +14,13 @@ from core.board import Board
 from core.edition import ENGLISH, FRENCH, Edition
 from core.lexicon import Lexicon
 from core.movegen import find_top, generate_plays
-from core.movegen_board import parse_rack
-from core.movegen_native import NATIVE_JOKERS, available, usable
+from core.movegen_board import Rack, parse_rack
+from core.movegen_native import NATIVE_JOKERS, available, native_plays, usable
 from core.placement import apply_placement
 from tests.core.engines import ENGINES, NATIVE, PYTHON, engine
 from tests.core.test_lexicon_layout import labels, random_words
+from tests.core.test_movegen import expected_rule
+from tests.positions import board_with
 from tests.ready_lists import ready_registry
 
 needs_native = pytest.mark.skipif(not available(), reason="the C walk is not built (no C compiler)")
@@ -56,22 +58,41 @@ def test_arbitre_native_0_turns_the_c_walk_off() -> None:
     rack = parse_rack("ABC?", FRENCH)
     with engine(NATIVE):
         assert usable(rack, FRENCH)
-        assert not usable(parse_rack("AB" + "?" * (NATIVE_JOKERS + 1), FRENCH), FRENCH)
+        assert not usable(Rack((0,) * len(FRENCH.alphabet), NATIVE_JOKERS + 1, NATIVE_JOKERS + 1), FRENCH)
     with engine(PYTHON):
         assert not usable(rack, FRENCH)
 
 
 @needs_native
-def test_the_c_walk_meets_every_play() -> None:
-    """Its search figures count every play (the Python search meets fewer: it stops below the best)."""
+def test_the_c_walk_leaves_the_starts_bounded_below_the_best() -> None:
+    """A top walks the starts in decreasing order of bound and stops below the best; the full list walks all."""
     lexicon = ready_registry().get("fr")
     board = Board()
     apply_placement(board, find_top(board, "CHANTEZ", lexicon, FRENCH).plays[0].placement)
     with engine(NATIVE):
         every = len(generate_plays(board, "AEIRSTU", lexicon, FRENCH))
-        assert find_top(board, "AEIRSTU", lexicon, FRENCH).searched.plays_seen == every
-    with engine(PYTHON):
-        assert find_top(board, "AEIRSTU", lexicon, FRENCH).searched.plays_seen < every
+        top = find_top(board, "AEIRSTU", lexicon, FRENCH)
+        assert top.searched.pruned > 0
+        assert top.searched.searched + top.searched.pruned == top.searched.starts
+        assert 0 < top.searched.plays_seen < every
+        rack = parse_rack("AEIRSTU", FRENCH)
+        seen, starts, walked, _ = native_plays(board, rack, lexicon, FRENCH, 0, False)
+        assert (seen, walked) == (every, starts)
+
+
+@needs_native
+def test_a_top_met_alone_is_told_from_a_unique_play() -> None:
+    """When the walk met one play, the top, and left starts bounded below it, whether those hold another play
+    decides between the rules score and unique (AE: I8 AE met alone, 9H AE left)."""
+    lexicon = Lexicon.from_words(["ZA", "AZ", "ZZZ", "AE"])
+    board = board_with("H8:Z H9:A")
+    met_alone = 0
+    with engine(NATIVE):
+        for rack in ("A", "E", "AE", "ZA", "Z"):
+            top = find_top(board, rack, lexicon, FRENCH)
+            assert top.tie_rule == expected_rule(generate_plays(board, rack, lexicon, FRENCH)), rack
+            met_alone += top.searched.plays_seen == 1 and top.searched.pruned > 0
+    assert met_alone >= 1
 
 
 @needs_native
