@@ -10,9 +10,9 @@
  * and those below the count-th best score met so far are not walked.
  *
  * It returns how many plays it met, how many starts there were and how many it walked, and the plays scoring
- * at least the count-th best score, each as (score, jokers, horizontal, line index, start, end, squares,
- * letters, joker flags), the squares along the line and end exclusive: core.movegen_plays's found play
- * without its line object. A single tile that forms words both ways is one play, horizontal (the vertical
+ * at least the count-th best score, each as core.movegen_plays's found play: (score, jokers, (direction, row,
+ * column), line, start, end, squares, letters, joker flags), the squares along the line and end exclusive,
+ * the line the object line_of(horizontal, index) returns (called once per line). A single tile that forms words both ways is one play, horizontal (the vertical
  * walk skips a single tile with a horizontal cross-word). Pure computation: no I/O, no state kept between
  * calls; the walk runs without the GIL.
  */
@@ -28,7 +28,7 @@
 #define LOOKAHEAD 6
 #define MAX_TILES 64
 #define MAX_RACK 16
-#define NATIVE_VERSION 2
+#define NATIVE_VERSION 3
 
 typedef struct {
     int score, jokers, horizontal, index, start, end, n;
@@ -401,19 +401,28 @@ static int get_table(PyObject *obj, Py_buffer *view, int wide) {
     return 0;
 }
 
-static PyObject *build_result(Gen *g, int tasks, int walked) {
+/* a found play's line object, made by line_of(horizontal, index) once per line (lines: owned references) */
+static PyObject *line_object(PyObject *line_of, PyObject **lines, int horizontal, int index) {
+    PyObject **slot = &lines[(horizontal ? 0 : SIZE) + index];
+    if (!*slot) *slot = PyObject_CallFunction(line_of, "Oi", horizontal ? Py_True : Py_False, index);
+    return *slot;
+}
+
+static PyObject *build_result(Gen *g, PyObject *line_of, int tasks, int walked) {
     PyObject *plays = PyList_New(0);
     if (!plays) return NULL;
+    PyObject *lines[LINES] = {NULL};
     for (Py_ssize_t i = 0; i < g->found_len; i++) {
         Found *f = &g->found[i];
         if (f->score < g->threshold) continue;
         PyObject *squares = PyTuple_New(f->n), *letters = PyTuple_New(f->n), *flags = PyTuple_New(f->n);
-        if (!squares || !letters || !flags) {
+        PyObject *line = line_object(line_of, lines, f->horizontal, f->index);
+        if (!squares || !letters || !flags || !line) {
             Py_XDECREF(squares);
             Py_XDECREF(letters);
             Py_XDECREF(flags);
-            Py_DECREF(plays);
-            return NULL;
+            Py_CLEAR(plays);
+            break;
         }
         for (int k = 0; k < f->n; k++) {
             PyTuple_SET_ITEM(squares, k, PyLong_FromLong(f->squares[k]));
@@ -422,15 +431,19 @@ static PyObject *build_result(Gen *g, int tasks, int walked) {
             Py_INCREF(flag);
             PyTuple_SET_ITEM(flags, k, flag);
         }
-        PyObject *item = Py_BuildValue("(iiOiiiNNN)", f->score, f->jokers, f->horizontal ? Py_True : Py_False,
-                                       f->index, f->start, f->end, squares, letters, flags);
+        /* the fixed-order key: direction, row, column of the first square */
+        int row = f->horizontal ? f->index : f->start, col = f->horizontal ? f->start : f->index;
+        PyObject *item = Py_BuildValue("(ii(iii)OiiNNN)", f->score, f->jokers, f->horizontal ? 0 : 1, row, col,
+                                       line, f->start, f->end, squares, letters, flags);
         if (!item || PyList_Append(plays, item) < 0) {
             Py_XDECREF(item);
-            Py_DECREF(plays);
-            return NULL;
+            Py_CLEAR(plays);
+            break;
         }
         Py_DECREF(item);
     }
+    for (int i = 0; i < LINES; i++) Py_XDECREF(lines[i]);
+    if (!plays) return NULL;
     return Py_BuildValue("(LiiN)", g->seen, tasks, walked, plays);
 }
 
@@ -466,13 +479,13 @@ static int read_rack(Gen *g, const Py_buffer *counts, const Py_buffer *values, i
 
 static PyObject *plays(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *table_obj, *lookahead_obj;
+    PyObject *table_obj, *lookahead_obj, *line_of;
     unsigned long long root, every;
     Py_buffer board_codes, board_values, letter_mult, word_mult, values, counts;
     int wide, jokers, bingo, horizontal_only, count;
-    if (!PyArg_ParseTuple(args, "OOiKKy*y*y*y*y*y*iiip", &table_obj, &lookahead_obj, &wide, &root, &every,
+    if (!PyArg_ParseTuple(args, "OOiKKy*y*y*y*y*y*iiipO", &table_obj, &lookahead_obj, &wide, &root, &every,
                           &board_codes, &board_values, &letter_mult, &word_mult, &values, &counts, &jokers,
-                          &bingo, &count, &horizontal_only))
+                          &bingo, &count, &horizontal_only, &line_of))
         return NULL;
     Gen *g = PyMem_Calloc(1, sizeof(Gen));
     Line *lines = PyMem_Malloc(LINES * sizeof(Line));
@@ -527,7 +540,7 @@ static PyObject *plays(PyObject *self, PyObject *args) {
         }
     }
     if (g->rack_size == 0) {
-        result = build_result(g, 0, 0);
+        result = build_result(g, line_of, 0, 0);
         goto done;
     }
     Py_BEGIN_ALLOW_THREADS
@@ -564,7 +577,7 @@ static PyObject *plays(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     if (g->failed) PyErr_NoMemory();
-    else result = build_result(g, task_count, walked);
+    else result = build_result(g, line_of, task_count, walked);
 done:
     if (table_held) PyBuffer_Release(&table_view);
     for (int d = 0; d < ahead_held; d++) PyBuffer_Release(&ahead_views[d]);
@@ -587,7 +600,8 @@ done:
 static PyMethodDef methods[] = {
     {"plays", plays, METH_VARARGS,
      "plays(table, lookahead, wide, root, letters, board_codes, board_values, letter_multipliers, "
-     "word_multipliers, values, counts, jokers, bingo, count, horizontal_only) -> (seen, starts, walked, plays)"},
+     "word_multipliers, values, counts, jokers, bingo, count, horizontal_only, line_of) -> "
+     "(seen, starts, walked, plays)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,12 +1,12 @@
 """The C walk of the top search (core/_movegen_native.c); called by core.movegen_native only."""
 
+from collections.abc import Callable
+
 from core.lexicon_layout import Table
+from core.movegen_board import Line
+from core.movegen_plays import Found
 
 VERSION: int
-
-# A found play as the C walk lists it: score, jokers, horizontal, line index, start, end (exclusive), squares,
-# letter codes, joker flags.
-NativePlay = tuple[int, int, bool, int, int, int, tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
 
 def plays(
     table: Table,
@@ -24,8 +24,9 @@ def plays(
     bingo: int,
     count: int,
     horizontal_only: bool,
+    line_of: Callable[[bool, int], Line],
     /,
-) -> tuple[int, int, int, list[NativePlay]]:
+) -> tuple[int, int, int, list[Found]]:
     """How many plays the walk met, how many starts there were and how many were walked (in decreasing order of
     their bounds, down to the count-th best score), and the plays scoring at least the count-th best score (every
     play with count 0)."""

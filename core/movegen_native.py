@@ -13,31 +13,34 @@ at least the ``count``-th best score, as found plays (``core.movegen_plays.Found
 from __future__ import annotations
 
 import os
-from types import ModuleType
+from collections.abc import Callable
 
 from .board import LETTER_MULTIPLIERS, SIZE, WORD_MULTIPLIERS, Board
 from .edition import Edition
 from .lexicon import Lexicon
-from .lexicon_layout import WIDE
+from .lexicon_layout import WIDE, typecode
 from .movegen_board import Line, Rack
 from .movegen_plays import Found
 
-NATIVE_VERSION = 2  # the extension's VERSION this module calls (a stale build is not used)
+NATIVE_VERSION = 3  # the extension's VERSION this module calls (a stale build is not used)
 NATIVE_JOKERS = 2  # racks with at most this many jokers are listed by the extension (every rack of a shipped edition)
+
+Plays = Callable[..., tuple[int, int, int, list[Found]]]  # the extension's ``plays`` (core/_movegen_native.pyi)
 
 _LETTER_MULTIPLIERS = bytes(LETTER_MULTIPLIERS)
 _WORD_MULTIPLIERS = bytes(WORD_MULTIPLIERS)
 _EMPTY = 255  # a square without a tile, in the board's codes
+_EMPTY_CODES = bytes([_EMPTY]) * (SIZE * SIZE)
+_NO_VALUES = bytes(SIZE * SIZE)
 
 
-def _load() -> ModuleType | None:
-    """The extension, when built and current."""
+def _load() -> Plays | None:
+    """The extension's walk, when it is built and current."""
     try:
         from . import _movegen_native
     except ImportError:
         return None
-    module: ModuleType = _movegen_native
-    return module if getattr(module, "VERSION", None) == NATIVE_VERSION else None
+    return _movegen_native.plays if getattr(_movegen_native, "VERSION", None) == NATIVE_VERSION else None
 
 
 _NATIVE = _load()
@@ -60,7 +63,7 @@ def usable(rack: Rack, edition: Edition) -> bool:
     )
 
 
-def _line(codes: bytearray, horizontal: bool, index: int, every: int) -> Line:
+def _line(codes: bytes | bytearray, horizontal: bool, index: int, every: int) -> Line:
     """A found play's line, with the board letters (``codes``: by square, ``_EMPTY`` for none) its order key
     reads (``core.movegen_plays.found_key``)."""
     line = Line(horizontal, index, every)
@@ -75,41 +78,48 @@ def native_plays(
     """The number of plays of ``rack`` on ``board`` the walk met, of starts and of starts walked, and the plays
     scoring at least the ``count``-th best score (every play with ``count`` 0); only when ``usable``."""
     assert _NATIVE is not None
-    alphabet = edition.alphabet
-    values = edition.values
-    codes = bytearray(b"\xff" * (SIZE * SIZE))
-    square_values = bytearray(SIZE * SIZE)
-    code = alphabet.code
+    codes: bytes | bytearray = _EMPTY_CODES
+    square_values: bytes | bytearray = _NO_VALUES
     if not board.is_empty():
+        codes = bytearray(_EMPTY_CODES)
+        square_values = bytearray(SIZE * SIZE)
+        values = edition.values
+        code = edition.alphabet.code
         for row, col, tile in board.tiles():
             square = row * SIZE + col
             codes[square] = code(tile.letter)
             square_values[square] = 0 if tile.joker else values[tile.letter]
-    tile_values = bytes(values[symbol] for symbol in alphabet.symbols)
-    bingo = edition.bingo_bonus if rack.size == edition.rack_size else 0
-    seen, starts, walked, found = _NATIVE.plays(
+    every = lexicon.letters
+
+    def line_of(horizontal: bool, index: int) -> Line:
+        return _line(codes, horizontal, index, every)
+
+    return _NATIVE(
         lexicon.table,
         lexicon.lookahead,
-        lexicon.table.itemsize == 8 if isinstance(lexicon.table, memoryview) else lexicon.table.typecode == WIDE,
+        typecode(len(lexicon.alphabet)) == WIDE,
         lexicon.root,
-        lexicon.letters,
-        bytes(codes),
-        bytes(square_values),
+        every,
+        codes,
+        square_values,
         _LETTER_MULTIPLIERS,
         _WORD_MULTIPLIERS,
-        tile_values,
+        _tile_values(edition),
         bytes(rack.counts),
         rack.jokers,
-        bingo,
+        edition.bingo_bonus if rack.size == edition.rack_size else 0,
         count,
         horizontal_only,
+        line_of,
     )
-    lines: dict[tuple[bool, int], Line] = {}
-    plays: list[Found] = []
-    for score, jokers, horizontal, index, start, end, squares, letters, flags in found:
-        line = lines.get((horizontal, index))
-        if line is None:
-            line = lines[horizontal, index] = _line(codes, horizontal, index, lexicon.letters)
-        key = (0, index, start) if horizontal else (1, start, index)
-        plays.append((score, jokers, key, line, start, end, squares, letters, flags))
-    return seen, starts, walked, plays
+
+
+def _tile_values(edition: Edition) -> bytes:
+    """The value of each tile of ``edition`` by code, kept per edition."""
+    kept = _VALUES.get(id(edition))
+    if kept is None or kept[0] is not edition:
+        kept = _VALUES[id(edition)] = (edition, bytes(edition.values[symbol] for symbol in edition.alphabet.symbols))
+    return kept[1]
+
+
+_VALUES: dict[int, tuple[Edition, bytes]] = {}

@@ -14,7 +14,7 @@ from core.board import Board
 from core.edition import ENGLISH, FRENCH, Edition
 from core.lexicon import Lexicon
 from core.movegen import find_top, generate_plays
-from core.movegen_board import Rack, parse_rack
+from core.movegen_board import Line, Rack, parse_rack
 from core.movegen_native import NATIVE_JOKERS, available, native_plays, usable
 from core.placement import apply_placement
 from tests.core.engines import ENGINES, NATIVE, PYTHON, engine
@@ -155,13 +155,17 @@ def test_the_c_walk_refuses_arguments_out_of_their_sizes() -> None:
 
     lexicon = Lexicon.from_words(["ZA"])
     empty = bytes(225)
+
+    def line_of(horizontal: bool, index: int) -> Line:
+        return Line(horizontal, index, lexicon.letters)
+
     with pytest.raises(ValueError):
         _movegen_native.plays(
             lexicon.table, lexicon.lookahead, False, lexicon.root, lexicon.letters, b"\xff" * 224, empty, empty,
-            empty, bytes(26), bytes(26), 0, 0, 1, False,
+            empty, bytes(26), bytes(26), 0, 0, 1, False, line_of,
         )  # fmt: skip
     with pytest.raises(ValueError):  # a table of 32-bit words read as 64-bit
         _movegen_native.plays(
             lexicon.table, lexicon.lookahead, True, lexicon.root, lexicon.letters, b"\xff" * 225, empty, empty,
-            empty, bytes(26), bytes(26), 0, 0, 1, False,
+            empty, bytes(26), bytes(26), 0, 0, 1, False, line_of,
         )  # fmt: skip

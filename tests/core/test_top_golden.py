@@ -3,7 +3,8 @@
 ``tests/data/golden/tops.json`` holds, per edition, the positions of ``bench/bench_top.py`` (its seeded greedy
 games: first moves, mid-game racks of 0, 1 and 2 jokers), each as a game's first moves and a rack, with the
 top, its score, tie rule and count of plays scoring it, and the five best plays with theirs, as the search
-found them before issue 42's speed work (item 7). A change of the search that moves any of them fails here.
+found them before issue 42's speed work (item 7). A change of the search that moves any of them fails here, under
+each engine (``tests/core/engines.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from core.edition import edition_by_code
 from core.movegen import find_top
 from core.notation import Notation, parse_move
 from core.placement import apply_placement, validate_move
+from tests.core.engines import ENGINES, engine
 from tests.paths import TEST_DATA
 from tests.ready_lists import ready_registry
 
@@ -62,7 +64,9 @@ def golden_rows(code: str) -> list[Any]:
     return found
 
 
+@pytest.mark.parametrize("name", ENGINES)
 @pytest.mark.parametrize("code", sorted(GOLDEN))
-def test_tops_match_the_golden_file(code: str) -> None:
+def test_tops_match_the_golden_file(code: str, name: str) -> None:
     assert len(GOLDEN[code]["positions"]) == 56
-    assert golden_rows(code) == GOLDEN[code]["positions"]
+    with engine(name):
+        assert golden_rows(code) == GOLDEN[code]["positions"]
