@@ -8,18 +8,21 @@ import shutil
 import sysconfig
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.alphabet import Alphabet
 from core.board import Board
-from core.edition import ENGLISH, FRENCH, Edition
+from core.edition import ENGLISH, FRENCH, Edition, edition_by_code
 from core.lexicon import Lexicon
 from core.movegen import find_top, generate_plays
 from core.movegen_board import Line, Rack, parse_rack
 from core.movegen_native import NATIVE_JOKERS, available, native_plays, usable
+from core.notation import parse_tiles
 from core.placement import apply_placement
 from tests.core.engines import ENGINES, NATIVE, PYTHON, engine
 from tests.core.test_lexicon_layout import labels, random_words
-from tests.core.test_movegen import expected_rule
+from tests.core.test_movegen import expected_rule, positions
 from tests.positions import board_with
 from tests.ready_lists import ready_registry
 
@@ -96,6 +99,21 @@ def test_a_top_met_alone_is_told_from_a_unique_play() -> None:
 
 
 @needs_native
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=positions(max_rack=7), count=st.sampled_from([1, 2, 3, 5, 30]))
+def test_the_engines_keep_the_same_plays_for_any_count(case: tuple[list[str], Board, str], count: int) -> None:
+    """Random dense lists and positions (``test_movegen.positions``): the same kept plays, rule, count of plays
+    scoring the top and keys of those, whatever the number of plays asked."""
+    words, board, rack = case
+    lexicon = Lexicon.from_words(words)
+    found = []
+    for name in (PYTHON, NATIVE):
+        with engine(name):
+            found.append(summary(board, rack, lexicon, FRENCH, count))
+    assert found[0] == found[1]
+
+
+@needs_native
 @pytest.mark.parametrize("code", ["fr", "en"])
 def test_the_engines_agree_on_greedy_games_of_the_bundled_lists(code: str) -> None:
     """Eight turns of a seeded greedy game per list; each turn's rack as drawn, without its jokers and with one."""
@@ -136,8 +154,27 @@ def test_the_engines_agree_on_an_alphabet_of_more_than_32_tiles(tiles: int) -> N
         vowels=frozenset(symbols[:5]),
         alphabet=alphabet,
     )
-    lexicon = Lexicon.from_words(random_words(alphabet, 3000, tiles), alphabet=alphabet)
-    rng = random.Random(tiles)
+    play_a_game(edition, Lexicon.from_words(random_words(alphabet, 3000, tiles), alphabet=alphabet), tiles)
+
+
+@needs_native
+@pytest.mark.parametrize("code", ["es", "ca"])
+def test_the_engines_agree_on_editions_with_tiles_of_two_letters(code: str) -> None:
+    """Spanish (CH, LL, RR) and Catalan (L·L, NY, QU): random words of their tiles, a game of its best plays."""
+    edition = edition_by_code(code)
+    alphabet = edition.alphabet
+    typed = ("".join(edition.label(tile) for tile in word) for word in random_words(alphabet, 3000, 7))
+    words = [text for text in typed if len(parse_tiles(text, alphabet)) >= 2]  # typed C H is one tile, CH
+    lexicon = Lexicon.from_words(words, alphabet=alphabet)
+    assert any(len(edition.label(tile)) > 1 for word in lexicon.words() for tile in word)
+    play_a_game(edition, lexicon, 7)
+
+
+def play_a_game(edition: Edition, lexicon: Lexicon, seed: int) -> None:
+    """Six turns of the best play (racks of the alphabet's first twelve and last three tiles, some with a joker),
+    both engines giving the same tops and plays at each."""
+    symbols = edition.alphabet.symbols
+    rng = random.Random(seed)
     board = Board()
     for _turn in range(6):
         rack = "".join(rng.choice(symbols[:12] + symbols[-3:]) for _ in range(6)) + rng.choice(["", "?"])
