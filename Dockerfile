@@ -9,6 +9,13 @@ COPY pyproject.toml setup.py README.md LICENSE CHANGELOG.md ./
 COPY core core
 COPY bot bot
 COPY lexicons lexicons
+# A C compiler (and Python's headers where the base lacks them) for the top search's C walk, in this stage only:
+# the final image gets the built walk, not the compiler. Without them the package installs on Python alone.
+RUN (apt-get update -qq \
+     && apt-get install -y -qq --no-install-recommends gcc libc6-dev \
+     && (python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(sysconfig.get_paths()["include"] + "/Python.h"))' \
+         || apt-get install -y -qq --no-install-recommends python3-dev)) >/dev/null \
+ || echo "no C compiler: the top search runs in Python alone"
 # The package and what it runs on, in a virtual environment copied whole into the final image.
 RUN python3 -m venv /opt/arbitre \
  && /opt/arbitre/bin/python -m pip install --no-cache-dir --disable-pip-version-check --quiet . \

@@ -2,8 +2,9 @@
 that compiles the move generator to C with mypyc.
 
 The C walk (``core/_movegen_native.c``) is optional: built when the machine has a C compiler and Python's
-headers, left out (with setuptools' warning) otherwise, and the package then runs on Python alone. The
-rest of the package is pure Python, and stays so by default. With ``ARBITRE_COMPILE=1`` (``pip install .`` or ``pip
+headers, left out (with setuptools' warning) otherwise, and the package then runs on Python alone;
+``ARBITRE_NATIVE=0`` leaves it out (a pure Python wheel, ``py3-none-any``). The rest of the package is pure
+Python, and stays so by default. With ``ARBITRE_COMPILE=1`` (``pip install .`` or ``pip
 wheel .``, a C compiler and mypy at hand: ``--no-build-isolation`` with both installed, or ``mypy`` in the build
 environment), the modules listed in ``pyproject.toml`` under ``[tool.arbitre] compiled`` are compiled by mypyc
 into extension modules that Python imports instead of their sources: the same code, about twice as fast
@@ -35,14 +36,16 @@ def native_walk() -> Extension:
 
 
 def extensions() -> list[object]:
-    """The extension modules to build: the C walk, and the mypyc modules with ``ARBITRE_COMPILE=1``."""
+    """The extension modules to build: the C walk (not with ``ARBITRE_NATIVE=0``: a pure Python wheel), and the
+    mypyc modules with ``ARBITRE_COMPILE=1``."""
+    native = [] if os.environ.get("ARBITRE_NATIVE", "1") == "0" else [native_walk()]
     if os.environ.get("ARBITRE_COMPILE", "0") != "1":
-        return [native_walk()]
+        return native
     if "editable_wheel" in sys.argv:
         raise SystemExit("ARBITRE_COMPILE=1 builds a wheel (pip install ., pip wheel .), not an editable install")
     from mypyc.build import mypycify
 
-    return [native_walk(), *mypycify(compiled_modules(), opt_level="3")]
+    return [*native, *mypycify(compiled_modules(), opt_level="3")]
 
 
 setup(ext_modules=extensions())
