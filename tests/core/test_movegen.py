@@ -19,7 +19,7 @@ from core.notation import parse_move, parse_tiles
 from core.placement import apply_placement, validate_move, validate_tiles
 from core.scoring import score_placement
 from tests.core.engines import ENGINES, PYTHON, engine
-from tests.positions import board_with, play_moves
+from tests.positions import board_with, greedy_game, play_moves
 from tests.ready_lists import ready_registry
 
 PlayKey = frozenset[tuple[int, int, str, bool]]
@@ -455,25 +455,12 @@ def french() -> Lexicon:
 
 
 def test_french_greedy_game_tops_match_the_full_lists(french: Lexicon) -> None:
-    rng = random.Random(2024)
-    bag = FRENCH.bag()
-    rng.shuffle(bag)
-    board = Board()
-    rack: list[str] = []
-    for _turn in range(8):
-        while len(rack) < 7 and bag:
-            rack.append(bag.pop())
-        text = "".join(rack)
+    for board, text in greedy_game(FRENCH, french, 2024):
         for name in ENGINES:
             with engine(name):
                 plays = generate_plays(board, text, french, FRENCH)
                 check_top(board, text, french, FRENCH, plays)
                 check_one_truth(board, plays[:30], french, FRENCH)
-        if not plays:
-            break
-        apply_placement(board, plays[0].placement)
-        for cell in plays[0].placement.new_tiles:
-            rack.remove("?" if cell.joker else cell.letter)
 
 
 def test_french_hantez_position(french: Lexicon) -> None:

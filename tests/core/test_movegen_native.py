@@ -23,7 +23,7 @@ from core.placement import apply_placement
 from tests.core.engines import ENGINES, NATIVE, PYTHON, engine
 from tests.core.test_lexicon_layout import labels, random_words
 from tests.core.test_movegen import expected_rule, positions
-from tests.positions import board_with
+from tests.positions import board_with, greedy_game
 from tests.ready_lists import ready_registry
 
 needs_native = pytest.mark.skipif(not available(), reason="the C walk is not built (no C compiler)")
@@ -120,24 +120,9 @@ def test_the_engines_agree_on_greedy_games_of_the_bundled_lists(code: str) -> No
     """Eight turns of a seeded greedy game per list; each turn's rack as drawn, without its jokers and with one."""
     edition = FRENCH if code == "fr" else ENGLISH
     lexicon = ready_registry().get(code)
-    rng = random.Random(42)
-    bag = [tile for tile in edition.bag() if tile != "?"]
-    rng.shuffle(bag)
-    board = Board()
-    rack: list[str] = []
-    for _turn in range(8):
-        while len(rack) < 7 and bag:
-            rack.append(bag.pop())
-        text = "".join(rack)
+    for board, text in greedy_game(edition, lexicon, 42, jokers=False):
         both_engines(board, text, lexicon, edition)
         both_engines(board, text[:6] + "?", lexicon, edition)
-        with engine(NATIVE):
-            best = find_top(board, text, lexicon, edition).best
-        if best is None:
-            break
-        apply_placement(board, best.placement)
-        for cell in best.placement.new_tiles:
-            rack.remove(cell.letter)
 
 
 @needs_native
