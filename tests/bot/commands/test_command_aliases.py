@@ -17,7 +17,8 @@ ALIASED = {spec.name: spec for spec in COMMANDS if spec.aliases()}
 
 
 def test_the_usual_other_names_are_known() -> None:
-    assert set(ALIASED) >= {"board", "exchange", "challenge", "undo", "pass", "end"}
+    assert set(ALIASED) >= {"board", "exchange", "challenge", "undo", "pass", "end", "sheet"}
+    assert {"scores", "points"} <= set(ALIASED["sheet"].aliases())  # a club night's /scores
     assert {"plateau", "grid"} <= set(ALIASED["board"].aliases())
     assert {"echange", "swap"} <= set(ALIASED["exchange"].aliases())
 
