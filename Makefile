@@ -20,14 +20,14 @@ TEST_STAMP := $(VENV)/.installed-test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # `make run` installs what running needs and no more; `make test` adds the test tool-chain (the test extra).
-# The install builds the top search's C walk (core/_movegen_native.c) where a C compiler is: a change of it or of
+# The install builds the top search's C walk (core/_movegen_*.c) where a C compiler is: a change of it or of
 # setup.py installs again, which builds it again.
 # The editable install's warning box (setuptools: "folders in your working directory with the same name as your
 # package may take precedence during imports") is left out: in the checkout, those folders are the package.
 EDITABLE := PYTHONWARNINGS='ignore:Editable installation:UserWarning' $(VENV)/bin/python -m pip install --quiet \
 	--no-build-isolation -e
 
-$(STAMP): pyproject.toml setup.py core/_movegen_native.c
+$(STAMP): pyproject.toml setup.py core/_movegen_native.c core/_movegen_walk.c core/_movegen_walk.h
 	@test -n "$(PYTHON)" || { echo "Arbitre needs Python 3.11 or newer (python3.11, python3.12...)"; exit 1; }
 	@test -x $(VENV)/bin/python || { echo "creating the virtual environment $(VENV) with $(PYTHON)"; $(PYTHON) -m venv $(VENV); }
 	@echo "installing Arbitre and what it runs on into $(VENV) (pip, from the package index)"

@@ -30,9 +30,16 @@ def compiled_modules() -> list[str]:
 
 
 def native_walk() -> Extension:
-    """The C walk of the top search (core/_movegen_native.c), optional: without a C compiler the package
-    installs without it and searches in Python alone (core/movegen_native.py)."""
-    return Extension("core._movegen_native", ["core/_movegen_native.c"], optional=True, extra_compile_args=["-O2"])
+    """The C walk of the top search (core/_movegen_native.c, the module; core/_movegen_walk.c, the walk),
+    optional: without a C compiler the package installs without it and searches in Python alone
+    (core/movegen_native.py)."""
+    return Extension(
+        "core._movegen_native",
+        ["core/_movegen_native.c", "core/_movegen_walk.c"],
+        depends=["core/_movegen_walk.h"],
+        optional=True,
+        extra_compile_args=["-O2"],
+    )
 
 
 def extensions() -> list[object]:
