@@ -3,7 +3,7 @@
 The extension is built with the package where a C compiler is at hand (setup.py) and is optional: without
 it, or with ``ARBITRE_NATIVE=0`` in the environment, ``core.movegen`` searches in Python alone. It walks
 the same word graph along the same lines, bounds each start as the Python search does (more loosely: once per
-start, not at each letter), and walks the starts in decreasing order of bound down to the best score: 2 to 8
+start, not at each letter), and walks the starts in decreasing order of bound down to the best score: 2 to 10
 times faster than the Python search (docs/operating.md, "The top search's C walk").
 
 ``native_plays`` gives what ``core.movegen``'s search would keep: the number of plays met, and those scoring
@@ -58,8 +58,7 @@ def usable(rack: Rack, edition: Edition) -> bool:
         and os.environ.get("ARBITRE_NATIVE", "1") != "0"
         and rack.jokers <= NATIVE_JOKERS
         and rack.size <= 16
-        and len(edition.alphabet) <= 64
-        and max(edition.values.values()) < _EMPTY
+        and _tile_values(edition) is not None
     )
 
 
@@ -77,18 +76,19 @@ def native_plays(
 ) -> tuple[int, int, int, list[Found]]:
     """The number of plays of ``rack`` on ``board`` the walk met, of starts and of starts walked, and the plays
     scoring at least the ``count``-th best score (every play with ``count`` 0); only when ``usable``."""
-    assert _NATIVE is not None
+    values = _tile_values(edition)
+    if _NATIVE is None or values is None:
+        raise ValueError("the C walk is not built or does not take this edition: ask usable() first")
     codes: bytes | bytearray = _EMPTY_CODES
     square_values: bytes | bytearray = _NO_VALUES
     if not board.is_empty():
         codes = bytearray(_EMPTY_CODES)
         square_values = bytearray(SIZE * SIZE)
-        values = edition.values
         code = edition.alphabet.code
         for row, col, tile in board.tiles():
             square = row * SIZE + col
-            codes[square] = code(tile.letter)
-            square_values[square] = 0 if tile.joker else values[tile.letter]
+            codes[square] = letter = code(tile.letter)
+            square_values[square] = 0 if tile.joker else values[letter]
     every = lexicon.letters
 
     def line_of(horizontal: bool, index: int) -> Line:
@@ -104,7 +104,7 @@ def native_plays(
         square_values,
         _LETTER_MULTIPLIERS,
         _WORD_MULTIPLIERS,
-        _tile_values(edition),
+        values,
         bytes(rack.counts),
         rack.jokers,
         edition.bingo_bonus if rack.size == edition.rack_size else 0,
@@ -114,12 +114,19 @@ def native_plays(
     )
 
 
-def _tile_values(edition: Edition) -> bytes:
-    """The value of each tile of ``edition`` by code, kept per edition."""
+def _tile_values(edition: Edition) -> bytes | None:
+    """The value of each tile of ``edition`` by code, or None when the C walk cannot take the edition (an
+    alphabet of more than 64 tiles, a value of 255 or more); kept for the editions last used (the 7/8 formats
+    make an edition per search: ``core.movegen_formats``)."""
     kept = _VALUES.get(id(edition))
     if kept is None or kept[0] is not edition:
-        kept = _VALUES[id(edition)] = (edition, bytes(edition.values[symbol] for symbol in edition.alphabet.symbols))
+        symbols = edition.alphabet.symbols
+        fits = len(symbols) <= 64 and max(edition.values.values()) < _EMPTY
+        if len(_VALUES) >= _VALUES_KEPT:
+            _VALUES.clear()
+        kept = _VALUES[id(edition)] = (edition, bytes(edition.values[s] for s in symbols) if fits else None)
     return kept[1]
 
 
-_VALUES: dict[int, tuple[Edition, bytes]] = {}
+_VALUES: dict[int, tuple[Edition, bytes | None]] = {}
+_VALUES_KEPT = 64

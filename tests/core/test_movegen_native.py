@@ -3,6 +3,7 @@ search on the bundled lists' games and on lists of 33 tiles and more, turned off
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import shutil
 import sysconfig
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core import movegen_native
 from core.alphabet import Alphabet
 from core.board import Board
 from core.edition import ENGLISH, FRENCH, Edition, edition_by_code
@@ -192,3 +194,14 @@ def test_the_c_walk_refuses_arguments_out_of_their_sizes() -> None:
             lexicon.table, lexicon.lookahead, True, lexicon.root, lexicon.letters, b"\xff" * 225, empty, empty,
             empty, bytes(26), bytes(26), 0, 0, 1, False, line_of,
         )  # fmt: skip
+
+
+@needs_native
+def test_the_editions_made_per_search_are_not_all_kept() -> None:
+    """The 7/8 formats make an edition per search (``core.movegen_formats``): the tile values kept for the C
+    walk are those of the last editions used, not of every edition a long-running bot has made."""
+    lexicon = Lexicon.from_words(["ZA", "AZ"])
+    for size in range(200):
+        edition = dataclasses.replace(FRENCH, rack_size=7 + size % 2, bingo_bonus=size)
+        assert str(find_top(board_with("H8:Z"), "A", lexicon, edition).best) == "H7 AZ"
+    assert 0 < len(movegen_native._VALUES) <= movegen_native._VALUES_KEPT
