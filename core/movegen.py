@@ -57,10 +57,15 @@ and ``"none"`` when there is no legal play at all.
 # one walk, bounded by their best place, and the words of those that may reach the best are scored at every
 # place covering the centre (a walk from each start would read the same words once per start).
 
+# Where the build has it (a C compiler at install), the C walk of core.movegen_native searches instead, on the
+# same word graph and lines: each start bounded once (the same bound, without the anagram map's bingo check),
+# the starts walked in decreasing order of bound down to the best score, the plays it keeps taken as the Python
+# search would keep them (core.movegen_plays.Kept); ARBITRE_NATIVE=0 keeps to Python.
+
 # The parts: core.movegen_board (racks, lines, starts and their bounds), core.movegen_search
 # (the walk and the bingos), core.movegen_starts (the rack's word beginnings, the checks at a start
 # whose word begins with tiles alone), core.movegen_first (the first move), core.movegen_plays (found
-# plays, rebuilt plays, the top order).
+# plays, rebuilt plays, the top order), core.movegen_native (the C walk).
 
 from __future__ import annotations
 
