@@ -72,8 +72,10 @@ async def main() -> None:
         clock.t += 5  # the deadline
         deadline = time.perf_counter()
         await service.tick()
-        # what waited behind earlier messages to the channel (the played counts of concurrent
-        # submissions) goes out as the service's outbox worker sends it
+        # the clock publishes from its thread: its sends are tasks on this loop, waited for here; what waited
+        # behind earlier messages to the channel (the played counts of concurrent submissions) goes out as the
+        # service's outbox worker sends it
+        await service.drain()
         await service.flush_outbox(everything=True)
         results = next(t for t, r in posted if "Top :" in r.text or "aucun coup" in r.text)
         closing = results - deadline
