@@ -140,36 +140,11 @@ class DiscordUsers(DiscordRestInteractions, DiscordRestCommands):
             data["guild_id"] = str(command_guild_id)
         if resolved:
             data["resolved"] = resolved
-        interaction_id = self.snowflake()
-        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
-        payload: dict[str, Any] = {
-            "id": str(interaction_id),
-            "application_id": str(self.application_id),
-            "type": 4 if focused else 2,
-            "data": data,
-            "channel_id": str(channel_id),
-            "channel": dict(channel),
-            "token": token,
-            "version": 1,
-            "locale": invoker.locale,
-            "entitlements": [],
-            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-        }
-        if guild_id:
-            guild = self.guilds[guild_id]
-            payload["guild_id"] = str(guild_id)
-            payload["guild"] = {"id": str(guild_id), "locale": guild.preferred_locale, "features": []}
-            payload["guild_locale"] = guild.preferred_locale
-            payload["member"] = self._member_payload(guild, invoker, permissions=True, channel_id=int(channel_id))
-            payload["app_permissions"] = str(self.channel_permissions(int(channel_id), self.bot_user))
-            payload["authorizing_integration_owners"] = {"0": str(guild_id)}
-            payload["context"] = CONTEXT_GUILD
-        else:
+        if not guild_id:
             self.dm_channel_id(invoker)
-            payload["user"] = invoker.to_dict()
-            payload["app_permissions"] = str(DEFAULT_PERMISSIONS)
-            payload["authorizing_integration_owners"] = {"0": "0"}
-            payload["context"] = CONTEXT_BOT_DM
+        interaction_id, token, payload = self._interaction_payload(
+            4 if focused else 2, data, int(channel_id), guild_id, invoker, None
+        )
         state = _Interaction(
             id=interaction_id,
             token=token,
@@ -183,10 +158,7 @@ class DiscordUsers(DiscordRestInteractions, DiscordRestCommands):
         )
         if focused:
             state.choices = asyncio.get_running_loop().create_future()
-        self._interactions[interaction_id] = state
-        self._tokens[token] = interaction_id
-        await self._dispatch_all("INTERACTION_CREATE", payload, guild_id=guild_id)
-        return interaction_id
+        return await self._create_interaction(state)
 
     async def press(self, message_id: int, custom_id: str, user: UserLike, *, values: list[str] | None = None) -> int:
         """A user presses a button (or chooses ``values`` in a select menu) of a message the bot sent: an
@@ -220,6 +192,32 @@ class DiscordUsers(DiscordRestInteractions, DiscordRestCommands):
     ) -> int:
         channel = self.channels[channel_id]
         guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
+        interaction_id, token, payload = self._interaction_payload(kind, data, channel_id, guild_id, invoker, message)
+        state = _Interaction(
+            id=interaction_id,
+            token=token,
+            name=str(data.get("custom_id", "")),
+            type=kind,
+            channel_id=channel_id,
+            guild_id=guild_id,
+            user=invoker,
+            created=self.now(),
+            payload=payload,
+            message_id=int(message["id"]) if message is not None else None,
+        )
+        return await self._create_interaction(state)
+
+    def _interaction_payload(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        channel_id: int,
+        guild_id: int | None,
+        invoker: DiscordUser,
+        message: dict[str, Any] | None,
+    ) -> tuple[int, str, dict[str, Any]]:
+        """A new interaction's id, token and gateway payload: in a guild with the invoker as its member and the
+        bot's permissions in the channel, else in the bot's DM with the invoker."""
         interaction_id = self.snowflake()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
         payload: dict[str, Any] = {
@@ -228,7 +226,7 @@ class DiscordUsers(DiscordRestInteractions, DiscordRestCommands):
             "type": kind,
             "data": data,
             "channel_id": str(channel_id),
-            "channel": dict(channel),
+            "channel": dict(self.channels[channel_id]),
             "token": token,
             "version": 1,
             "locale": invoker.locale,
@@ -251,22 +249,14 @@ class DiscordUsers(DiscordRestInteractions, DiscordRestCommands):
             payload["app_permissions"] = str(DEFAULT_PERMISSIONS)
             payload["authorizing_integration_owners"] = {"0": "0"}
             payload["context"] = CONTEXT_BOT_DM
-        state = _Interaction(
-            id=interaction_id,
-            token=token,
-            name=str(data.get("custom_id", "")),
-            type=kind,
-            channel_id=channel_id,
-            guild_id=guild_id,
-            user=invoker,
-            created=self.now(),
-            payload=payload,
-            message_id=int(message["id"]) if message is not None else None,
-        )
-        self._interactions[interaction_id] = state
-        self._tokens[token] = interaction_id
-        await self._dispatch_all("INTERACTION_CREATE", payload, guild_id=guild_id)
-        return interaction_id
+        return interaction_id, token, payload
+
+    async def _create_interaction(self, state: _Interaction) -> int:
+        """Keep an interaction (by id and token) and send its INTERACTION_CREATE; its id."""
+        self._interactions[state.id] = state
+        self._tokens[state.token] = state.id
+        await self._dispatch_all("INTERACTION_CREATE", state.payload, guild_id=state.guild_id)
+        return state.id
 
     async def autocomplete(
         self,
