@@ -320,6 +320,29 @@ class ServedFault:
 OUTAGE_MODES = ("reset", "unavailable")
 
 
+class Outages:
+    """A fake's outage (``outage_state``): begun for a while of its clock, ended early, or over once its clock
+    passes its end. Mixed into each fake's faults, which say what an outage does to their connections."""
+
+    outage_state: Outage | None
+
+    def now(self) -> float:
+        raise NotImplementedError  # the fake's clock (its world's ``now``)
+
+    def _begin_outage(self, duration: float, mode: str) -> None:
+        if mode not in OUTAGE_MODES:
+            raise ValueError(f"mode is one of {OUTAGE_MODES}")
+        self.outage_state = Outage(self.now() + duration, mode)
+
+    def end_outage(self) -> None:
+        self.outage_state = None
+
+    def _in_outage(self) -> Outage | None:
+        if self.outage_state is not None and self.now() >= self.outage_state.until:
+            self.outage_state = None
+        return self.outage_state
+
+
 def reset_connection(request: web.Request) -> NoReturn:
     """Drop the request's TCP connection with a reset (RST), as a failing network does."""
     transport = request.transport

@@ -14,17 +14,16 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from ._common import OUTAGE_MODES, Fault, Outage, ServedFault
+from ._common import Fault, Outages, ServedFault
 from .discord_limits import BucketRule, RateLimits, Throttle
 from .discord_sessions import NON_RESUMABLE_CLOSES, _Gateway
 from .discord_world import API_PREFIX, DiscordWorld
 
 
-class DiscordFaults(DiscordWorld):
+class DiscordFaults(DiscordWorld, Outages):
     """The faults a test injects, the outage, and the rate-limit headers."""
 
     limits: RateLimits
-    outage_state: Outage | None
     faults_served: list[ServedFault]
     _faults: list[Fault]
 
@@ -86,19 +85,9 @@ class DiscordFaults(DiscordWorld):
         """Refuse everything for ``duration`` seconds of the fake's clock (end it early with
         :meth:`advance` or :meth:`end_outage`): REST calls are reset (``mode="reset"``) or answered
         503 (``"unavailable"``), gateway connections are dropped and new ones refused."""
-        if mode not in OUTAGE_MODES:
-            raise ValueError(f"mode is one of {OUTAGE_MODES}")
-        self.outage_state = Outage(self.now() + duration, mode)
+        self._begin_outage(duration, mode)
         for gateway in list(self.gateways):
             self._abort_gateway(gateway)
-
-    def end_outage(self) -> None:
-        self.outage_state = None
-
-    def _in_outage(self) -> Outage | None:
-        if self.outage_state is not None and self.now() >= self.outage_state.until:
-            self.outage_state = None
-        return self.outage_state
 
     def _served(self, kind: str, method: str, path: str) -> None:
         self.faults_served.append(ServedFault(kind, method, path, self.now()))

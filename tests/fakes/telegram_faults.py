@@ -5,12 +5,12 @@ what was served (``faults_served``) and of the limits (``flood_control``).
 
 from __future__ import annotations
 
-from ._common import OUTAGE_MODES, Fault, Outage, ServedFault
+from ._common import Fault, Outages, ServedFault
 from .telegram_limits import FloodControl
 from .telegram_state import TelegramState
 
 
-class TelegramFaults(TelegramState):
+class TelegramFaults(TelegramState, Outages):
     """Fault injection: what goes wrong at the next calls, and what went wrong."""
 
     def flood_control(self) -> FloodControl:
@@ -76,18 +76,8 @@ class TelegramFaults(TelegramState):
         """Refuse every call for ``duration`` seconds of the fake's clock (end it early with
         :meth:`advance` or :meth:`end_outage`): connections reset (``mode="reset"``) or HTTP 502
         (``"unavailable"``). Pending long polls are cut too."""
-        if mode not in OUTAGE_MODES:
-            raise ValueError(f"mode is one of {OUTAGE_MODES}")
-        self.outage_state = Outage(self.now() + duration, mode)
+        self._begin_outage(duration, mode)
         self._wake_pollers("outage")
-
-    def end_outage(self) -> None:
-        self.outage_state = None
-
-    def _in_outage(self) -> Outage | None:
-        if self.outage_state is not None and self.now() >= self.outage_state.until:
-            self.outage_state = None
-        return self.outage_state
 
     def faults_of(self, kind: str) -> list[ServedFault]:
         return [f for f in self.faults_served if f.kind == kind]
